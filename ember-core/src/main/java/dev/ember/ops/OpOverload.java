@@ -1,0 +1,141 @@
+package dev.ember.ops;
+
+import dev.ember.tensor.FakeTensor;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One op, defined once: its schema, tags, meta function, eager kernel and (optionally) its
+ * decomposition into other ops. Eager code, fake-tensor tracing, decompositions and the compiler
+ * all go through this object, so they agree on what the op is.
+ *
+ * <p>A call checks arguments and computes the output metadata first (the meta function throws
+ * ATen-style errors), and only then runs the kernel: a bad call never writes any data.
+ */
+public final class OpOverload {
+
+    /** Output metadata from argument metadata alone: a {@link TensorMeta}, or a {@code List<TensorMeta>}. */
+    @FunctionalInterface
+    public interface MetaFn { Object infer(Args args); }
+
+    /** Computes real outputs; {@code meta} is what the meta function returned for these arguments. */
+    @FunctionalInterface
+    public interface Kernel { Object run(Args args, Object meta); }
+
+    /** Expresses the op with other ops (each called through its own OpOverload). */
+    @FunctionalInterface
+    public interface Decomposition { Object apply(Args args); }
+
+    private final Schema schema;
+    private final String name;
+    private final Set<Tag> tags;
+    private final MetaFn meta;
+    private final Kernel kernel;
+    private volatile Decomposition decomposition;
+
+    OpOverload(Schema schema, Set<Tag> tags, MetaFn meta, Kernel kernel, Decomposition decomposition) {
+        this.schema = schema;
+        this.name = schema.qualifiedName();
+        this.tags = tags.isEmpty() ? Set.of() : EnumSet.copyOf(tags);
+        this.meta = meta;
+        this.kernel = kernel;
+        this.decomposition = decomposition;
+    }
+
+    /** Starts the definition of an op from its ATen schema, e.g. {@code "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"}. */
+    public static Builder define(String schema) { return new Builder(Schema.parse(schema)); }
+
+    /** {@code aten.add.Tensor} */
+    public String name() { return name; }
+
+    public Schema schema() { return schema; }
+
+    public Set<Tag> tags() { return tags; }
+
+    public boolean hasTag(Tag t) { return tags.contains(t); }
+
+    public Decomposition decomposition() { return decomposition; }
+
+    /** Registers (or replaces) the decomposition; later issues add these per op. */
+    public void setDecomposition(Decomposition d) { this.decomposition = d; }
+
+    /** Binds raw values to the schema: checks the count and fills in defaults. */
+    public Args bind(Object... values) {
+        List<Schema.Param> params = schema.params();
+        if (values.length > params.size()) {
+            throw new IllegalArgumentException(name + " takes at most " + params.size() + " arguments (" + schema + "), got " + values.length);
+        }
+        Object[] full = values.length == params.size() ? values : java.util.Arrays.copyOf(values, params.size());
+        for (int i = values.length; i < params.size(); i++) {
+            Schema.Param p = params.get(i);
+            if (!p.hasDefault()) {
+                throw new IllegalArgumentException(name + ": missing argument '" + p.name() + "' (" + schema + ")");
+            }
+            full[i] = p.defaultValue() instanceof int[] a ? a.clone() : p.defaultValue();
+        }
+        return new Args(this, full);
+    }
+
+    /** Output metadata for these arguments, with no computation: the fake-tensor path. */
+    public Object inferMeta(Args args) { return meta.infer(args); }
+
+    /** Calls the op: real tensors in, real tensors out; fake tensors in, fake tensors out. */
+    public Object call(Object... values) {
+        Args args = bind(values);
+        Object out = meta.infer(args);
+        if (args.hasFake()) return fakeOutputs(args, out);
+        return kernel.run(args, out);
+    }
+
+    /** {@link #call} for ops returning one tensor. */
+    public Tensor callTensor(Object... values) { return (Tensor) call(values); }
+
+    /** {@link #call} for ops returning a list of tensors. */
+    @SuppressWarnings("unchecked")
+    public List<Tensor> callList(Object... values) { return (List<Tensor>) call(values); }
+
+    private Object fakeOutputs(Args args, Object out) {
+        if (tags.contains(Tag.INPLACE)) return args.tensor(0);
+        if (out instanceof TensorMeta m) return new FakeTensor(m);
+        if (out instanceof List<?> list) {
+            List<Tensor> fakes = new ArrayList<>(list.size());
+            for (Object m : list) fakes.add(new FakeTensor((TensorMeta) m));
+            return fakes;
+        }
+        throw new IllegalStateException(name + ": meta function returned " + out);
+    }
+
+    @Override
+    public String toString() { return name; }
+
+    public static final class Builder {
+        private final Schema schema;
+        private final EnumSet<Tag> tags = EnumSet.noneOf(Tag.class);
+        private MetaFn meta;
+        private Kernel kernel;
+        private Decomposition decomposition;
+
+        private Builder(Schema schema) { this.schema = schema; }
+
+        public Builder tags(Tag... ts) { tags.addAll(List.of(ts)); return this; }
+
+        public Builder meta(MetaFn m) { this.meta = m; return this; }
+
+        public Builder kernel(Kernel k) { this.kernel = k; return this; }
+
+        public Builder decomposition(Decomposition d) { this.decomposition = d; return this; }
+
+        /** Builds the op and adds it to the {@link OpRegistry}. */
+        public OpOverload register() {
+            if (meta == null || kernel == null) {
+                throw new IllegalStateException(schema.qualifiedName() + " needs both a meta function and a kernel");
+            }
+            return OpRegistry.add(new OpOverload(schema, tags, meta, kernel, decomposition));
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package dev.ember.ops;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An op's signature in ATen's schema language, parsed:
+ * {@code add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor}.
+ * It names and types the arguments (for error messages and printed graphs) and supplies defaults.
+ */
+public record Schema(String name, String overload, List<Param> params, String returns) {
+
+    /** One argument: its type as written ({@code Tensor}, {@code int[]}, {@code Scalar?}, …) and default. */
+    public record Param(String name, String type, boolean hasDefault, Object defaultValue, boolean kwargOnly) {
+        public boolean optional() { return type.endsWith("?"); }
+    }
+
+    public static Schema parse(String text) {
+        try {
+            int open = text.indexOf('('), close = text.lastIndexOf(')');
+            String fullName = text.substring(0, open).trim();
+            int dot = fullName.indexOf('.');
+            String name = dot < 0 ? fullName : fullName.substring(0, dot);
+            String overload = dot < 0 ? "default" : fullName.substring(dot + 1);
+            String returns = text.substring(text.indexOf("->", close) + 2).trim();
+            List<Param> params = new ArrayList<>();
+            boolean kwargOnly = false;
+            for (String part : splitTopLevel(text.substring(open + 1, close))) {
+                String p = part.trim();
+                if (p.isEmpty()) continue;
+                if (p.equals("*")) { kwargOnly = true; continue; }
+                int eq = p.indexOf('=');
+                String decl = eq < 0 ? p : p.substring(0, eq).trim();
+                int sp = decl.lastIndexOf(' ');
+                String type = decl.substring(0, sp).trim(), pname = decl.substring(sp + 1).trim();
+                Object def = eq < 0 ? null : parseDefault(type, p.substring(eq + 1).trim());
+                params.add(new Param(pname, type, eq >= 0, def, kwargOnly));
+            }
+            return new Schema(name, overload, List.copyOf(params), returns);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("malformed op schema: " + text, e);
+        }
+    }
+
+    private static List<String> splitTopLevel(String s) {
+        List<String> out = new ArrayList<>();
+        int depth = 0, start = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '[' || c == '(') depth++;
+            else if (c == ']' || c == ')') depth--;
+            else if (c == ',' && depth == 0) { out.add(s.substring(start, i)); start = i + 1; }
+        }
+        out.add(s.substring(start));
+        return out;
+    }
+
+    private static Object parseDefault(String type, String v) {
+        if (v.equals("None")) return null;
+        if (v.equals("True")) return Boolean.TRUE;
+        if (v.equals("False")) return Boolean.FALSE;
+        if (v.startsWith("\"") || v.startsWith("'")) return v.substring(1, v.length() - 1);
+        String base = type.replace("?", "");
+        if (v.startsWith("[")) {
+            String inner = v.substring(1, v.length() - 1).trim();
+            if (inner.isEmpty()) return new int[0];
+            String[] parts = inner.split(",");
+            int[] out = new int[parts.length];
+            for (int i = 0; i < parts.length; i++) out[i] = Integer.parseInt(parts[i].trim());
+            return out;
+        }
+        if (base.startsWith("int[")) {       // int[2] stride=1 means [1, 1]
+            int n = Integer.parseInt(base.substring(4, base.length() - 1));
+            int[] out = new int[n];
+            java.util.Arrays.fill(out, Integer.parseInt(v));
+            return out;
+        }
+        if (base.equals("int")) return Long.parseLong(v);
+        if (base.equals("float")) return Double.parseDouble(v);
+        if (base.equals("Scalar")) return v.contains(".") || v.contains("e") ? (Object) Double.parseDouble(v) : (Object) Long.parseLong(v);
+        return v;
+    }
+
+    public String qualifiedName() { return "aten." + name + "." + overload; }
+
+    public Param param(int i) { return params.get(i); }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder(name);
+        if (!overload.equals("default")) sb.append('.').append(overload);
+        sb.append('(');
+        boolean star = false;
+        for (int i = 0; i < params.size(); i++) {
+            Param p = params.get(i);
+            if (i > 0) sb.append(", ");
+            if (p.kwargOnly && !star) { sb.append("*, "); star = true; }
+            sb.append(p.type).append(' ').append(p.name);
+        }
+        return sb.append(") -> ").append(returns).toString();
+    }
+}

@@ -1,0 +1,17 @@
+package dev.ember.ops;
+
+/** What an op is, for the passes and the scheduler (ATen's tags, the ones Ember uses). */
+public enum Tag {
+    /** Elementwise over broadcast inputs: fusable into one loop. */
+    POINTWISE,
+    /** Folds one or more dimensions. */
+    REDUCTION,
+    /** Returns a tensor sharing its input's storage. */
+    VIEW,
+    /** Writes into its first argument and returns it. */
+    INPLACE,
+    /** Draws from a random generator: results differ call to call. */
+    NONDETERMINISTIC,
+    /** Creates a tensor from arguments alone (no tensor inputs). */
+    FACTORY
+}

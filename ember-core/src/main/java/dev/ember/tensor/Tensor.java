@@ -1,0 +1,616 @@
+package dev.ember.tensor;
+
+import dev.ember.ops.OpOverload;
+import dev.ember.ops.OpRegistry;
+import dev.ember.ops.kernels.Copy;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * An n-dimensional array: a dtype, a shape, strides and an offset into a {@link Storage} that
+ * views share. Every operation is an op of the {@link OpRegistry} ({@code aten.add.Tensor}, …):
+ * the methods here only name the op and pass the arguments, so eager code, tracing and the
+ * compiler see exactly the same ops.
+ *
+ * <p>Semantics are ATen's: broadcasting, type promotion, Java {@code double} scalars as Python
+ * floats and {@code long}/{@code int} scalars as Python ints, 0-d and zero-size tensors.
+ */
+public class Tensor {
+    private final Storage storage;
+    private final DType dtype;
+    private final int[] shape;
+    private final int[] strides;
+    private final int offset;
+    private boolean requiresGrad;
+
+    protected Tensor(Storage storage, DType dtype, int[] shape, int[] strides, int offset) {
+        this.storage = storage;
+        this.dtype = dtype;
+        this.shape = shape;
+        this.strides = strides;
+        this.offset = offset;
+    }
+
+    /** A new contiguous tensor owning fresh zeroed storage. */
+    public static Tensor allocate(TensorMeta meta) {
+        int n = meta.numel();
+        if (meta.isContiguous() && meta.storageOffset() == 0) {
+            return new Tensor(new Storage(meta.dtype(), n), meta.dtype(), meta.shape().clone(), meta.strides().clone(), 0);
+        }
+        int[] shape = meta.shape().clone();
+        return new Tensor(new Storage(meta.dtype(), n), meta.dtype(), shape, Shapes.contiguousStrides(shape), 0);
+    }
+
+    public static Tensor allocate(DType dtype, int... shape) {
+        return allocate(TensorMeta.contiguous(dtype, shape));
+    }
+
+    /** A tensor seeing {@code storage} through the given geometry (no copy). */
+    public static Tensor wrap(Storage storage, int[] shape, int[] strides, int offset) {
+        checkGeometry(storage.length(), shape, strides, offset);
+        return new Tensor(storage, storage.dtype(), shape.clone(), strides.clone(), offset);
+    }
+
+    /** A view of this tensor's storage with other geometry (what view ops return). */
+    public Tensor viewAs(TensorMeta meta) {
+        requireData("view");
+        checkGeometry(storage.length(), meta.shape(), meta.strides(), meta.storageOffset());
+        Tensor v = new Tensor(storage, dtype, meta.shape().clone(), meta.strides().clone(), meta.storageOffset());
+        v.requiresGrad = requiresGrad;
+        return v;
+    }
+
+    private static void checkGeometry(int storageLength, int[] shape, int[] strides, int offset) {
+        if (shape.length != strides.length) throw new IllegalArgumentException("shape " + Shapes.format(shape) + " and strides " + Shapes.format(strides) + " differ in rank");
+        long max = offset;
+        for (int i = 0; i < shape.length; i++) {
+            if (shape[i] < 0) throw new IllegalArgumentException("negative dimension in shape " + Shapes.format(shape));
+            if (shape[i] == 0) return;
+            max += (long) (shape[i] - 1) * strides[i];
+        }
+        if (offset < 0 || max >= Math.max(storageLength, 1) && Shapes.numel(shape) > 0 && max >= storageLength) {
+            throw new IllegalArgumentException("geometry shape=" + Shapes.format(shape) + " strides=" + Shapes.format(strides) + " offset=" + offset
+                    + " reaches past a storage of " + storageLength + " elements");
+        }
+    }
+
+    private static OpOverload op(String name) { return OpRegistry.get(name); }
+
+    // ------------------------------------------------------------------ metadata
+
+    public int[] shape() { return shape.clone(); }
+
+    /** The size of dimension {@code d} (negative counts from the end). */
+    public int size(int d) { return shape[Shapes.wrapDim("size", d, shape.length)]; }
+
+    public int[] strides() { return strides.clone(); }
+
+    public int stride(int d) { return strides[Shapes.wrapDim("stride", d, shape.length)]; }
+
+    public int storageOffset() { return offset; }
+
+    public int dim() { return shape.length; }
+
+    public int numel() { return Shapes.numel(shape); }
+
+    public DType dtype() { return dtype; }
+
+    public Device device() { return Device.CPU; }
+
+    public boolean isContiguous() { return Shapes.isContiguous(shape, strides); }
+
+    public boolean isFake() { return false; }
+
+    public TensorMeta meta() { return new TensorMeta(dtype, shape.clone(), strides.clone(), offset); }
+
+    /** The shared storage; {@code null} for a fake tensor. */
+    public Storage storage() { return storage; }
+
+    /** Counts in-place writes to this tensor's storage (shared with its views). */
+    public int version() { return storage == null ? 0 : storage.version(); }
+
+    public boolean requiresGrad() { return requiresGrad; }
+
+    public Tensor requiresGrad(boolean value) {
+        if (value && !dtype.isFloatingPoint()) throw new IllegalArgumentException("only floating point tensors can require gradients, got " + dtype);
+        this.requiresGrad = value;
+        return this;
+    }
+
+    private void requireData(String what) {
+        if (storage == null) throw new IllegalStateException(what + ": " + this + " is a fake tensor and has no data");
+    }
+
+    // ------------------------------------------------------------------ creation
+
+    public static Tensor zeros(int... shape) { return op("aten.zeros.default").callTensor(shape); }
+
+    public static Tensor zeros(DType dtype, int... shape) { return op("aten.zeros.default").callTensor(shape, dtype); }
+
+    public static Tensor ones(int... shape) { return op("aten.ones.default").callTensor(shape); }
+
+    public static Tensor ones(DType dtype, int... shape) { return op("aten.ones.default").callTensor(shape, dtype); }
+
+    public static Tensor full(double value, int... shape) { return op("aten.full.default").callTensor(shape, value); }
+
+    public static Tensor full(DType dtype, double value, int... shape) { return op("aten.full.default").callTensor(shape, value, dtype); }
+
+    public static Tensor empty(int... shape) { return op("aten.empty.memory_format").callTensor(shape); }
+
+    public static Tensor empty(DType dtype, int... shape) { return op("aten.empty.memory_format").callTensor(shape, dtype); }
+
+    /** {@code [0, 1, …, end-1]} as int64. */
+    public static Tensor arange(long end) { return op("aten.arange.start_step").callTensor(0L, end, 1L); }
+
+    public static Tensor arange(double start, double end, double step) { return op("aten.arange.start_step").callTensor(start, end, step); }
+
+    public static Tensor arange(long start, long end, long step) { return op("aten.arange.start_step").callTensor(start, end, step); }
+
+    public static Tensor linspace(double start, double end, int steps) { return op("aten.linspace.default").callTensor(start, end, (long) steps); }
+
+    public static Tensor eye(int n) { return op("aten.eye.default").callTensor((long) n); }
+
+    public static Tensor eye(DType dtype, int n) { return op("aten.eye.default").callTensor((long) n, dtype); }
+
+    /** Uniform on [0, 1) from the global generator. */
+    public static Tensor rand(int... shape) { return op("aten.rand.default").callTensor(shape); }
+
+    public static Tensor rand(Generator g, int... shape) { return op("aten.rand.default").callTensor(shape, g); }
+
+    /** Standard normal from the global generator. */
+    public static Tensor randn(int... shape) { return op("aten.randn.default").callTensor(shape); }
+
+    public static Tensor randn(Generator g, int... shape) { return op("aten.randn.default").callTensor(shape, g); }
+
+    /** Integers uniform on [low, high) as int64. */
+    public static Tensor randint(long low, long high, int... shape) { return op("aten.randint.low").callTensor(low, high, shape); }
+
+    public static Tensor randint(Generator g, long low, long high, int... shape) { return op("aten.randint.low").callTensor(low, high, shape, g); }
+
+    /** Seeds the global generator (PyTorch's {@code torch.manual_seed}). */
+    public static void manualSeed(long seed) { Generator.global().manualSeed(seed); }
+
+    public static Tensor zerosLike(Tensor t) { return zeros(t.dtype, t.shape); }
+
+    public static Tensor onesLike(Tensor t) { return ones(t.dtype, t.shape); }
+
+    public static Tensor fullLike(Tensor t, double value) { return full(t.dtype, value, t.shape); }
+
+    public static Tensor randnLike(Tensor t) { return op("aten.randn.default").callTensor(t.shape, null, t.dtype); }
+
+    public static Tensor of(float[] data, int... shape) { return fromArray(DType.FLOAT32, data.clone(), shape); }
+
+    public static Tensor of(double[] data, int... shape) { return fromArray(DType.FLOAT64, data.clone(), shape); }
+
+    public static Tensor of(int[] data, int... shape) { return fromArray(DType.INT32, data.clone(), shape); }
+
+    public static Tensor of(long[] data, int... shape) { return fromArray(DType.INT64, data.clone(), shape); }
+
+    public static Tensor of(boolean[] data, int... shape) {
+        byte[] b = new byte[data.length];
+        for (int i = 0; i < data.length; i++) b[i] = (byte) (data[i] ? 1 : 0);
+        return fromArray(DType.BOOL, b, shape);
+    }
+
+    /** A 1-d float32 tensor: {@code Tensor.of(1f, 2f, 3f)}. */
+    public static Tensor of(float... data) { return of(data, data.length); }
+
+    /** A 1-d float64 tensor. */
+    public static Tensor of(double... data) { return of(data, data.length); }
+
+    /** A 1-d int64 tensor (Java ints are PyTorch ints, which are int64). */
+    public static Tensor ofLongs(long... data) { return of(data, data.length); }
+
+    /**
+     * A tensor from a (nested) Java array, like {@code torch.tensor([[1, 2], [3, 4]])}:
+     * {@code float[][]} gives float32, {@code double[]} float64, {@code int[]} int32,
+     * {@code long[]} int64, {@code boolean[]} bool. Ragged arrays are rejected.
+     */
+    public static Tensor tensor(Object nested) { return Literals.fromNested(nested); }
+
+    /** A 0-d tensor. A Java {@code double} gives the default dtype, like {@code torch.tensor(2.5)}. */
+    public static Tensor scalar(double value) { return full(Defaults.dtype(), value); }
+
+    public static Tensor scalar(long value) { return op("aten.full.default").callTensor(new int[0], value, DType.INT64); }
+
+    public static Tensor scalar(boolean value) { return op("aten.full.default").callTensor(new int[0], value, DType.BOOL); }
+
+    static Tensor fromArray(DType dtype, Object data, int[] shape) {
+        int n = Shapes.numel(shape);
+        int len = java.lang.reflect.Array.getLength(data);
+        if (n != len) throw new IllegalArgumentException("data of " + len + " elements cannot have shape " + Shapes.format(shape) + " (" + n + " elements)");
+        return new Tensor(new Storage(dtype, data), dtype, shape.clone(), Shapes.contiguousStrides(shape), 0);
+    }
+
+    // ------------------------------------------------------------------ reading data
+
+    /** The value of a one-element tensor (any shape with one element), as a double. */
+    public double item() {
+        requireData("item");
+        if (numel() != 1) throw new IllegalArgumentException("item: a Tensor with " + numel() + " elements cannot be converted to a scalar (shape " + Shapes.format(shape) + ")");
+        return Copy.readDouble(storage, offset);
+    }
+
+    /** The value of a one-element integral tensor, exact for int64. */
+    public long longItem() {
+        requireData("longItem");
+        if (numel() != 1) throw new IllegalArgumentException("longItem: a Tensor with " + numel() + " elements cannot be converted to a scalar (shape " + Shapes.format(shape) + ")");
+        return Copy.readLong(storage, offset);
+    }
+
+    /** Python's {@code bool(t)}: true when the single element is non-zero. Data-dependent. */
+    public boolean asBoolean() {
+        requireData("asBoolean");
+        if (numel() != 1) throw new IllegalArgumentException("Boolean value of Tensor with " + numel() + " elements is ambiguous (shape " + Shapes.format(shape) + ")");
+        return Copy.readDouble(storage, offset) != 0;
+    }
+
+    /** The element at {@code index}, as a double. */
+    public double get(int... index) {
+        requireData("get");
+        return Copy.readDouble(storage, flatOffset(index));
+    }
+
+    private int flatOffset(int[] index) {
+        if (index.length != shape.length) throw new IllegalArgumentException("index of " + index.length + " dims into a tensor of " + shape.length + " dims " + Shapes.format(shape));
+        int off = offset;
+        for (int d = 0; d < index.length; d++) {
+            int i = index[d] < 0 ? index[d] + shape[d] : index[d];
+            if (i < 0 || i >= shape[d]) throw new IndexOutOfBoundsException("index " + index[d] + " is out of bounds for dimension " + d + " with size " + shape[d]);
+            off += i * strides[d];
+        }
+        return off;
+    }
+
+    /** The elements in row-major order, converted to float. */
+    public float[] toFloatArray() { return (float[]) contiguousData(DType.FLOAT32); }
+
+    public double[] toDoubleArray() { return (double[]) contiguousData(DType.FLOAT64); }
+
+    public int[] toIntArray() { return (int[]) contiguousData(DType.INT32); }
+
+    public long[] toLongArray() { return (long[]) contiguousData(DType.INT64); }
+
+    public boolean[] toBooleanArray() {
+        byte[] b = (byte[]) contiguousData(DType.BOOL);
+        boolean[] out = new boolean[b.length];
+        for (int i = 0; i < b.length; i++) out[i] = b[i] != 0;
+        return out;
+    }
+
+    /** A fresh array of this tensor's elements in row-major order, converted to {@code target}. */
+    private Object contiguousData(DType target) {
+        requireData("reading data");
+        Tensor out = allocate(target, shape);
+        Copy.copy(this, out);
+        return out.storage.data();
+    }
+
+    // ------------------------------------------------------------------ arithmetic
+
+    public Tensor add(Tensor other) { return op("aten.add.Tensor").callTensor(this, other); }
+
+    /** {@code this + alpha * other} */
+    public Tensor add(Tensor other, double alpha) { return op("aten.add.Tensor").callTensor(this, other, alpha); }
+
+    public Tensor add(double other) { return op("aten.add.Scalar").callTensor(this, other); }
+
+    public Tensor add(long other) { return op("aten.add.Scalar").callTensor(this, other); }
+
+    public Tensor sub(Tensor other) { return op("aten.sub.Tensor").callTensor(this, other); }
+
+    public Tensor sub(Tensor other, double alpha) { return op("aten.sub.Tensor").callTensor(this, other, alpha); }
+
+    public Tensor sub(double other) { return op("aten.sub.Scalar").callTensor(this, other); }
+
+    public Tensor sub(long other) { return op("aten.sub.Scalar").callTensor(this, other); }
+
+    /** {@code other - this} (Python's {@code other - t}). */
+    public Tensor rsub(double other) { return op("aten.rsub.Scalar").callTensor(this, other); }
+
+    public Tensor mul(Tensor other) { return op("aten.mul.Tensor").callTensor(this, other); }
+
+    public Tensor mul(double other) { return op("aten.mul.Scalar").callTensor(this, other); }
+
+    public Tensor mul(long other) { return op("aten.mul.Scalar").callTensor(this, other); }
+
+    /** True division: integer inputs give a floating result. */
+    public Tensor div(Tensor other) { return op("aten.div.Tensor").callTensor(this, other); }
+
+    public Tensor div(double other) { return op("aten.div.Scalar").callTensor(this, other); }
+
+    /** Division with rounding: {@code "trunc"} or {@code "floor"}. */
+    public Tensor div(Tensor other, String roundingMode) { return op("aten.div.Tensor_mode").callTensor(this, other, roundingMode); }
+
+    public Tensor div(double other, String roundingMode) { return op("aten.div.Scalar_mode").callTensor(this, other, roundingMode); }
+
+    public Tensor floorDivide(Tensor other) { return op("aten.floor_divide.default").callTensor(this, other); }
+
+    public Tensor floorDivide(double other) { return op("aten.floor_divide.Scalar").callTensor(this, other); }
+
+    public Tensor pow(Tensor exponent) { return op("aten.pow.Tensor_Tensor").callTensor(this, exponent); }
+
+    public Tensor pow(double exponent) { return op("aten.pow.Tensor_Scalar").callTensor(this, exponent); }
+
+    public Tensor maximum(Tensor other) { return op("aten.maximum.default").callTensor(this, other); }
+
+    public Tensor minimum(Tensor other) { return op("aten.minimum.default").callTensor(this, other); }
+
+    public Tensor neg() { return op("aten.neg.default").callTensor(this); }
+
+    public Tensor abs() { return op("aten.abs.default").callTensor(this); }
+
+    public Tensor exp() { return op("aten.exp.default").callTensor(this); }
+
+    public Tensor log() { return op("aten.log.default").callTensor(this); }
+
+    public Tensor log1p() { return op("aten.log1p.default").callTensor(this); }
+
+    public Tensor sqrt() { return op("aten.sqrt.default").callTensor(this); }
+
+    public Tensor rsqrt() { return op("aten.rsqrt.default").callTensor(this); }
+
+    public Tensor sin() { return op("aten.sin.default").callTensor(this); }
+
+    public Tensor cos() { return op("aten.cos.default").callTensor(this); }
+
+    public Tensor tanh() { return op("aten.tanh.default").callTensor(this); }
+
+    public Tensor sigmoid() { return op("aten.sigmoid.default").callTensor(this); }
+
+    public Tensor relu() { return op("aten.relu.default").callTensor(this); }
+
+    /** GELU with the exact erf form. */
+    public Tensor gelu() { return op("aten.gelu.default").callTensor(this); }
+
+    /** GELU with {@code approximate} = {@code "none"} or {@code "tanh"}. */
+    public Tensor gelu(String approximate) { return op("aten.gelu.default").callTensor(this, approximate); }
+
+    public Tensor silu() { return op("aten.silu.default").callTensor(this); }
+
+    /** Clamps to [min, max]; either bound may be null. */
+    public Tensor clamp(Double min, Double max) { return op("aten.clamp.default").callTensor(this, min, max); }
+
+    public Tensor clamp(Tensor min, Tensor max) { return op("aten.clamp.Tensor").callTensor(this, min, max); }
+
+    public Tensor clampMin(double min) { return clamp(min, null); }
+
+    public Tensor clampMax(double max) { return clamp(null, max); }
+
+    /** Elements of this where {@code condition} holds, else of {@code other}. */
+    public Tensor where(Tensor condition, Tensor other) { return op("aten.where.self").callTensor(condition, this, other); }
+
+    public static Tensor where(Tensor condition, Tensor self, Tensor other) { return op("aten.where.self").callTensor(condition, self, other); }
+
+    public static Tensor where(Tensor condition, Tensor self, double other) { return op("aten.where.ScalarOther").callTensor(condition, self, other); }
+
+    public Tensor maskedFill(Tensor mask, double value) { return op("aten.masked_fill.Scalar").callTensor(this, mask, value); }
+
+    public Tensor maskedFill(Tensor mask, Tensor value) { return op("aten.masked_fill.Tensor").callTensor(this, mask, value); }
+
+    // ------------------------------------------------------------------ comparison and logic
+
+    public Tensor eq(Tensor other) { return op("aten.eq.Tensor").callTensor(this, other); }
+
+    public Tensor eq(double other) { return op("aten.eq.Scalar").callTensor(this, other); }
+
+    public Tensor ne(Tensor other) { return op("aten.ne.Tensor").callTensor(this, other); }
+
+    public Tensor ne(double other) { return op("aten.ne.Scalar").callTensor(this, other); }
+
+    public Tensor lt(Tensor other) { return op("aten.lt.Tensor").callTensor(this, other); }
+
+    public Tensor lt(double other) { return op("aten.lt.Scalar").callTensor(this, other); }
+
+    public Tensor le(Tensor other) { return op("aten.le.Tensor").callTensor(this, other); }
+
+    public Tensor le(double other) { return op("aten.le.Scalar").callTensor(this, other); }
+
+    public Tensor gt(Tensor other) { return op("aten.gt.Tensor").callTensor(this, other); }
+
+    public Tensor gt(double other) { return op("aten.gt.Scalar").callTensor(this, other); }
+
+    public Tensor ge(Tensor other) { return op("aten.ge.Tensor").callTensor(this, other); }
+
+    public Tensor ge(double other) { return op("aten.ge.Scalar").callTensor(this, other); }
+
+    public Tensor logicalAnd(Tensor other) { return op("aten.logical_and.default").callTensor(this, other); }
+
+    public Tensor logicalOr(Tensor other) { return op("aten.logical_or.default").callTensor(this, other); }
+
+    public Tensor logicalNot() { return op("aten.logical_not.default").callTensor(this); }
+
+    // ------------------------------------------------------------------ in place (bump the version counter)
+
+    public Tensor add_(Tensor other) { return op("aten.add_.Tensor").callTensor(this, other); }
+
+    public Tensor add_(Tensor other, double alpha) { return op("aten.add_.Tensor").callTensor(this, other, alpha); }
+
+    public Tensor add_(double other) { return op("aten.add_.Scalar").callTensor(this, other); }
+
+    public Tensor sub_(Tensor other) { return op("aten.sub_.Tensor").callTensor(this, other); }
+
+    public Tensor sub_(double other) { return op("aten.sub_.Scalar").callTensor(this, other); }
+
+    public Tensor mul_(Tensor other) { return op("aten.mul_.Tensor").callTensor(this, other); }
+
+    public Tensor mul_(double other) { return op("aten.mul_.Scalar").callTensor(this, other); }
+
+    public Tensor div_(Tensor other) { return op("aten.div_.Tensor").callTensor(this, other); }
+
+    public Tensor div_(double other) { return op("aten.div_.Scalar").callTensor(this, other); }
+
+    public Tensor neg_() { return op("aten.neg_.default").callTensor(this); }
+
+    public Tensor abs_() { return op("aten.abs_.default").callTensor(this); }
+
+    public Tensor exp_() { return op("aten.exp_.default").callTensor(this); }
+
+    public Tensor sqrt_() { return op("aten.sqrt_.default").callTensor(this); }
+
+    public Tensor tanh_() { return op("aten.tanh_.default").callTensor(this); }
+
+    public Tensor sigmoid_() { return op("aten.sigmoid_.default").callTensor(this); }
+
+    public Tensor relu_() { return op("aten.relu_.default").callTensor(this); }
+
+    public Tensor clamp_(Double min, Double max) { return op("aten.clamp_.default").callTensor(this, min, max); }
+
+    public Tensor fill_(double value) { return op("aten.fill_.Scalar").callTensor(this, value); }
+
+    public Tensor zero_() { return op("aten.zero_.default").callTensor(this); }
+
+    /** Copies {@code src} (broadcast, converted to this dtype) into this tensor. */
+    public Tensor copy_(Tensor src) { return op("aten.copy_.default").callTensor(this, src); }
+
+    public Tensor maskedFill_(Tensor mask, double value) { return op("aten.masked_fill_.Scalar").callTensor(this, mask, value); }
+
+    // ------------------------------------------------------------------ reductions
+
+    public Tensor sum() { return op("aten.sum.default").callTensor(this); }
+
+    public Tensor sum(int dim, boolean keepdim) { return op("aten.sum.dim_IntList").callTensor(this, new int[] {dim}, keepdim); }
+
+    public Tensor sum(int[] dims, boolean keepdim) { return op("aten.sum.dim_IntList").callTensor(this, dims, keepdim); }
+
+    public Tensor mean() { return op("aten.mean.default").callTensor(this); }
+
+    public Tensor mean(int dim, boolean keepdim) { return op("aten.mean.dim").callTensor(this, new int[] {dim}, keepdim); }
+
+    public Tensor mean(int[] dims, boolean keepdim) { return op("aten.mean.dim").callTensor(this, dims, keepdim); }
+
+    /** The maximum over all elements. */
+    public Tensor amax() { return op("aten.amax.default").callTensor(this); }
+
+    public Tensor amax(int dim, boolean keepdim) { return op("aten.amax.default").callTensor(this, new int[] {dim}, keepdim); }
+
+    public Tensor amax(int[] dims, boolean keepdim) { return op("aten.amax.default").callTensor(this, dims, keepdim); }
+
+    public Tensor amin() { return op("aten.amin.default").callTensor(this); }
+
+    public Tensor amin(int dim, boolean keepdim) { return op("aten.amin.default").callTensor(this, new int[] {dim}, keepdim); }
+
+    public Tensor amin(int[] dims, boolean keepdim) { return op("aten.amin.default").callTensor(this, dims, keepdim); }
+
+    /** The flat index of the maximum. */
+    public Tensor argmax() { return op("aten.argmax.default").callTensor(this); }
+
+    public Tensor argmax(int dim, boolean keepdim) { return op("aten.argmax.default").callTensor(this, (long) dim, keepdim); }
+
+    public Tensor argmin() { return op("aten.argmin.default").callTensor(this); }
+
+    public Tensor argmin(int dim, boolean keepdim) { return op("aten.argmin.default").callTensor(this, (long) dim, keepdim); }
+
+    /** Sample variance over all elements (Bessel's correction). */
+    public Tensor var() { return op("aten.var.correction").callTensor(this); }
+
+    public Tensor var(int dim, boolean keepdim) { return op("aten.var.correction").callTensor(this, new int[] {dim}, null, keepdim); }
+
+    /** Variance with an explicit correction (0 = population, 1 = sample). */
+    public Tensor var(int[] dims, double correction, boolean keepdim) { return op("aten.var.correction").callTensor(this, dims, correction, keepdim); }
+
+    public Tensor std() { return op("aten.std.correction").callTensor(this); }
+
+    public Tensor std(int dim, boolean keepdim) { return op("aten.std.correction").callTensor(this, new int[] {dim}, null, keepdim); }
+
+    public Tensor std(int[] dims, double correction, boolean keepdim) { return op("aten.std.correction").callTensor(this, dims, correction, keepdim); }
+
+    public Tensor softmax(int dim) { return op("aten._softmax.default").callTensor(this, (long) dim, false); }
+
+    public Tensor logSoftmax(int dim) { return op("aten._log_softmax.default").callTensor(this, (long) dim, false); }
+
+    // ------------------------------------------------------------------ linear algebra
+
+    /** NumPy-style matmul for every rank: dot, matrix-vector, matrix-matrix, batched with broadcasting. */
+    public Tensor matmul(Tensor other) { return op("aten.matmul.default").callTensor(this, other); }
+
+    public Tensor mm(Tensor other) { return op("aten.mm.default").callTensor(this, other); }
+
+    public Tensor bmm(Tensor other) { return op("aten.bmm.default").callTensor(this, other); }
+
+    /** {@code beta * self + alpha * (mat1 @ mat2)} */
+    public static Tensor addmm(Tensor self, Tensor mat1, Tensor mat2) { return op("aten.addmm.default").callTensor(self, mat1, mat2); }
+
+    public static Tensor addmm(Tensor self, Tensor mat1, Tensor mat2, double beta, double alpha) { return op("aten.addmm.default").callTensor(self, mat1, mat2, beta, alpha); }
+
+    // ------------------------------------------------------------------ views and shape
+
+    /** The same storage with a new shape; one dimension may be -1. Fails when strides don't allow it (use reshape). */
+    public Tensor view(int... shape) { return op("aten.view.default").callTensor(this, shape); }
+
+    /** A view when the strides allow it, otherwise a copy. */
+    public Tensor reshape(int... shape) { return op("aten.reshape.default").callTensor(this, shape); }
+
+    public Tensor permute(int... dims) { return op("aten.permute.default").callTensor(this, dims); }
+
+    public Tensor transpose(int dim0, int dim1) { return op("aten.transpose.int").callTensor(this, (long) dim0, (long) dim1); }
+
+    /** Transpose of a matrix (a vector is returned as is). */
+    public Tensor t() { return op("aten.t.default").callTensor(this); }
+
+    public Tensor unsqueeze(int dim) { return op("aten.unsqueeze.default").callTensor(this, (long) dim); }
+
+    public Tensor squeeze() { return op("aten.squeeze.default").callTensor(this); }
+
+    public Tensor squeeze(int dim) { return op("aten.squeeze.dim").callTensor(this, (long) dim); }
+
+    /** Broadcasts size-1 dimensions to {@code shape} without copying; -1 keeps a size. */
+    public Tensor expand(int... shape) { return op("aten.expand.default").callTensor(this, shape); }
+
+    public Tensor narrow(int dim, int start, int length) { return op("aten.narrow.default").callTensor(this, (long) dim, (long) start, (long) length); }
+
+    /** Elements {@code start, start+step, …} below {@code end} along {@code dim}; bounds are clamped like Python slices. */
+    public Tensor slice(int dim, int start, int end, int step) { return op("aten.slice.Tensor").callTensor(this, (long) dim, (long) start, (long) end, (long) step); }
+
+    /** Removes dimension {@code dim} by taking index {@code index} of it. */
+    public Tensor select(int dim, int index) { return op("aten.select.int").callTensor(this, (long) dim, (long) index); }
+
+    public Tensor flatten() { return op("aten.flatten.using_ints").callTensor(this); }
+
+    public Tensor flatten(int startDim, int endDim) { return op("aten.flatten.using_ints").callTensor(this, (long) startDim, (long) endDim); }
+
+    /** This tensor when already contiguous, otherwise a contiguous copy. */
+    public Tensor contiguous() { return isContiguous() ? this : clone(); }
+
+    @Override
+    public Tensor clone() { return op("aten.clone.default").callTensor(this); }
+
+    /** This tensor converted to {@code target} (the same object when already of that dtype). */
+    public Tensor to(DType target) { return target == dtype ? this : op("aten._to_copy.default").callTensor(this, target); }
+
+    public List<Tensor> split(int splitSize, int dim) { return op("aten.split.Tensor").callList(this, (long) splitSize, (long) dim); }
+
+    public List<Tensor> split(int[] sizes, int dim) { return op("aten.split_with_sizes.default").callList(this, sizes, (long) dim); }
+
+    public List<Tensor> chunk(int chunks, int dim) { return op("aten.chunk.default").callList(this, (long) chunks, (long) dim); }
+
+    public Tensor indexSelect(int dim, Tensor index) { return op("aten.index_select.default").callTensor(this, (long) dim, index); }
+
+    public Tensor gather(int dim, Tensor index) { return op("aten.gather.default").callTensor(this, (long) dim, index); }
+
+    public static Tensor cat(List<Tensor> tensors, int dim) { return op("aten.cat.default").callTensor(tensors, (long) dim); }
+
+    public static Tensor stack(List<Tensor> tensors, int dim) { return op("aten.stack.default").callTensor(tensors, (long) dim); }
+
+    // ------------------------------------------------------------------ printing
+
+    /** PyTorch's format: {@code tensor([[1.0000, 2.0000], …], dtype=torch.float64)}. */
+    @Override
+    public String toString() { return TensorPrinter.format(this); }
+
+    @Override
+    public final boolean equals(Object o) { return this == o; }
+
+    @Override
+    public final int hashCode() { return System.identityHashCode(this); }
+
+    /** A one-line description for messages: {@code Tensor f32[3, 4]}. */
+    public String describe() { return "Tensor " + meta().describe() + (isContiguous() ? "" : " (non-contiguous)"); }
+
+    /** Element-wise equality of shape, dtype and values (NaN equal to NaN), for tests and tools. */
+    public boolean sameData(Tensor other) {
+        if (dtype != other.dtype || !Arrays.equals(shape, other.shape)) return false;
+        return Arrays.equals(toDoubleArray(), other.toDoubleArray());
+    }
+}
