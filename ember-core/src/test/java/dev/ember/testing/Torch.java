@@ -63,8 +63,10 @@ public final class Torch {
      *
      * <p>Ops are spelled as in PyTorch's serialized TorchScript: {@code torch.<op>(…)} for every
      * ATen op (including the {@code torch.nn.functional} ones: {@code torch.gelu},
-     * {@code torch.conv2d}, {@code torch.scaled_dot_product_attention}, …), tensor methods, or an
-     * exact overload {@code torch.ops.aten.var.correction(…)}.
+     * {@code torch.conv2d}, {@code torch.scaled_dot_product_attention}, …), tensor methods, or
+     * {@code ops.aten.<op>(…)}; not {@code torch.nn.functional.*} and not overload names
+     * ({@code ops.aten.var.correction}): libtorch picks the overload from the arguments. Pass
+     * tensor lists as a {@code List}: Java spreads a {@code Tensor[]} into separate arguments.
      *
      * @return the single tensor result, attached to the manager of the first {@link NDArray}
      *     argument, or to {@link #manager()} if there is none

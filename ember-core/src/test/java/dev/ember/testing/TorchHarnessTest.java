@@ -227,7 +227,11 @@ class TorchHarnessTest {
         assertClose(Tensor.of(new float[] {0.5f, 1, 1.5f, 2, 2.5f, 3.5f}, 2, 3), Torch.call("a * b", x, 0.5), "scalar");
         assertClose(Tensor.of(new float[] {1, 2, 3, 4, 5, 7, 1, 2, 3, 4, 5, 7}, 4, 3), Torch.call("torch.cat(a, 0)", List.of(x, x)), "list");
         assertClose(Tensor.of(new long[] {3}, new int[0]), Torch.call("a.size(1)", x), "int result");
-        assertThrows(IllegalArgumentException.class, () -> Torch.call("torch.nope(a)", x));
+        assertEquals(DataType.FLOAT64, Torch.call("a.to(torch.float64)", x).getDataType());
+        assertEquals(DataType.INT32, Torch.call("torch.zeros([2], dtype=torch.int32)").getDataType());
+        assertEquals(DataType.FLOAT32, Torch.call("torch.zeros([2], dtype=torch.float)").getDataType());
+        assertEquals(DataType.BOOLEAN, Torch.call("torch.ones([2], dtype=torch.bool)").getDataType());
+                assertThrows(IllegalArgumentException.class, () -> Torch.call("torch.nope(a)", x));
     }
 
     /**

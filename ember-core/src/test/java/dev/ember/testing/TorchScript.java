@@ -20,6 +20,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -45,6 +46,11 @@ import java.util.zip.ZipOutputStream;
  * {@code archive/constants.pkl} (an empty tuple) and {@code archive/version}. libtorch's
  * TorchScript importer compiles the source when DJL loads the archive; the return type is
  * inferred. Compiled functions are cached by source for the life of the JVM.
+ *
+ * <p>The archive claims file format version 10, the newest libtorch 2.7 reads: an older number
+ * makes libtorch apply operator upgraders (version 3 turns {@code torch.div} of integers into
+ * floor division and drops {@code gelu}'s {@code approximate}). Dtype names
+ * ({@code torch.float64}, …) are rewritten to the ScalarType numbers serialized code uses.
  */
 final class TorchScript {
     private static final Map<String, PtSymbolBlock> CACHE = new ConcurrentHashMap<>();
@@ -155,8 +161,14 @@ final class TorchScript {
         }
     }
 
+    /** Serialized TorchScript spells dtypes as ScalarType numbers; {@code torch.float64} is not a value there. */
+    private static final Pattern DTYPE = Pattern.compile("\\btorch\\.(bool|int32|int|int64|long|float32|float|float64|double)\\b");
+    private static final Map<String, String> SCALAR_TYPE = Map.of(
+            "bool", "11", "int32", "3", "int", "3", "int64", "4", "long", "4",
+            "float32", "6", "float", "6", "float64", "7", "double", "7");
+
     static String source(String signature, String expr) {
-        String body = expr.strip();
+        String body = DTYPE.matcher(expr.strip()).replaceAll(r -> SCALAR_TYPE.get(r.group(1)));
         StringBuilder s = new StringBuilder("""
                 class M(Module):
                   __parameters__ = []

@@ -255,6 +255,8 @@ class TorchSmokeTest {
         }
         // defaults: all dims, correction 1; a correction >= N gives inf/nan like PyTorch
         assertEquals(Torch.call("torch.var(a, None, correction=1)", a).toDoubleArray()[0], Torch.call("torch.var(a)", a).toDoubleArray()[0]);
+        assertEquals(Torch.call("torch.std(a, None, correction=1)", a).toDoubleArray()[0], Torch.call("torch.std(a)", a).toDoubleArray()[0]);
+        assertEquals(Torch.call("ops.aten.var(a, [1], correction=0)", a).toDoubleArray()[1], Torch.call("torch.var(a, [1], correction=0)", a).toDoubleArray()[1]);
         assertTrue(Double.isInfinite(Torch.call("torch.var(a, [1], correction=4)", a).toDoubleArray()[0]));
     }
 
@@ -306,7 +308,9 @@ class TorchSmokeTest {
         NDArray djlNoPad = Pool.avgPool2d(x, new Shape(3, 2), new Shape(2, 2), new Shape(1, 1), false, false);
         assertThrows(AssertionError.class, () -> same(djlNoPad, "torch.avg_pool2d(a, [3, 2], [2, 2], [1, 1], False, False)", x));
         same(djlNoPad, "torch.avg_pool2d(a, [3, 2], [2, 2], [1, 1], False, True)", x);
-        Torch.call("torch.avg_pool2d(a, [2, 2], [2, 2], [0, 0], False, True, 3)", x); // divisor_override
+        NDArray sum = Torch.call("torch.avg_pool2d(a, [3, 2], [2, 2], [1, 1], True, False, 1)", x); // divisor_override 1: window sums
+        NDArray div3 = Torch.call("torch.avg_pool2d(a, [3, 2], [2, 2], [1, 1], True, False, 3)", x);
+        assertClose(div3, sum.div(3f), "divisor_override");
         same(JniUtils.adaptiveAvgPool((PtNDArray) x, new Shape(4, 5)), "torch.adaptive_avg_pool2d(a, [4, 5])", x);
         assertClose(Pool.globalAvgPool2d(x), Torch.call("torch.adaptive_avg_pool2d(a, [1, 1]).flatten(2)", x).squeeze(2), "global avg pool", Tolerance.EXACT);
     }
@@ -416,6 +420,10 @@ class TorchSmokeTest {
         assertArrayEquals(attention(q, k, v, null, true, 1 / Math.sqrt(E)), causal, 1e-12);
         double[] masked = Torch.call("torch.scaled_dot_product_attention(a, b, c, attn_mask=d, scale=0.3)", q, k, v, mask).toDoubleArray();
         assertArrayEquals(attention(q, k, v, mask.toBooleanArray(), false, 0.3), masked, 1e-12);
+        // a float mask is added to the scores: 0 keeps, -inf drops
+        NDArray additive = Torch.call("torch.zeros_like(a, dtype=torch.float64).masked_fill(a.logical_not(), float('-inf'))", mask);
+        double[] floatMasked = Torch.call("torch.scaled_dot_product_attention(a, b, c, attn_mask=d, scale=0.3)", q, k, v, additive).toDoubleArray();
+        assertArrayEquals(masked, floatMasked, 1e-12);
     }
 
     /** softmax(q k^T * scale, masked) v for one batch, in float64. */
