@@ -162,4 +162,15 @@ class ShapeOpsTest {
         assertEquals(0, Tensor.zeros(0, 3).t().clone().numel());
         assertEquals(5.0, Tensor.scalar(5.0).clone().item());
     }
+
+    @Test
+    void stridedReadsWithSizeOneDimensionsVisitEveryRow() {
+        // shape [2, 1, 3, 2] with strides [6, 6, 1, 3]: a size-1 dim between non-mergeable ones
+        Tensor base = Tensor.arange(12);
+        Tensor v = Tensor.wrap(base.storage(), new int[] {2, 1, 3, 2}, new int[] {6, 6, 1, 3}, 0);
+        long[] expected = new long[12];
+        int k = 0;
+        for (int a = 0; a < 2; a++) for (int c = 0; c < 3; c++) for (int d = 0; d < 2; d++) expected[k++] = a * 6 + c + d * 3;
+        assertArrayEquals(expected, v.toLongArray());
+    }
 }

@@ -57,8 +57,8 @@ public final class StridedLoop {
         for (int k = 0; k < ops; k++) strides[k] = java.util.Arrays.copyOf(st[k], m);
         this.base = operandOffsets.clone();
         int r = 1;
-        for (int d = 0; d < m - 1; d++) r *= shape[d];
-        for (int v : shape) if (v == 0) r = 0;
+        for (int d = 0; d < m - 1; d++) r *= this.shape[d];
+        for (int v : this.shape) if (v == 0) r = 0;
         this.rows = r;
     }
 
