@@ -11,7 +11,7 @@ import dev.ember.tensor.TensorMeta;
 
 /**
  * Ops that read elements at positions given by an index tensor: index_select, gather, embedding.
- * Indices are int32 or int64; every index is checked before any output element is written, and an
+ * Indices are int32 or int64 (gather: int64 only, as in ATen); every index is checked before any output element is written, and an
  * index out of range fails with ATen's "index out of range in self", naming the index and the size.
  */
 public final class IndexingOps {
@@ -21,7 +21,9 @@ public final class IndexingOps {
             .meta(a -> {
                 Tensor self = a.tensor(0), index = a.tensor(2);
                 int dim = Shapes.wrapDim("index_select", a.integer(1), Math.max(self.dim(), 1));
-                requireIndexDtype("index_select(): Expected dtype int32 or int64 for index", index);
+                if (index.dtype() != DType.INT32 && index.dtype() != DType.INT64) {
+                    throw new IllegalArgumentException("index_select(): Expected dtype int32 or int64 for index, but got " + index.dtype());
+                }
                 if (index.dim() > 1) {
                     throw new IllegalArgumentException("index_select(): Index is supposed to be a vector, got index of shape " + Shapes.format(index.shape()));
                 }
@@ -47,7 +49,7 @@ public final class IndexingOps {
                 Tensor self = a.tensor(0), index = a.tensor(2);
                 int dim = Shapes.wrapDim("gather", a.integer(1), Math.max(self.dim(), 1));
                 if (index.numel() == 0) return TensorMeta.contiguous(self.dtype(), index.shape());
-                requireIndexDtype("gather(): Expected dtype int32/int64 for index", index);
+                if (index.dtype() != DType.INT64) throw new IllegalArgumentException("gather(): Expected dtype int64 for index, but got " + index.dtype());
                 int rank = Math.max(self.dim(), 1);
                 if (rank != Math.max(index.dim(), 1)) {
                     throw new IllegalArgumentException("gather(): Index tensor must have the same number of dimensions as input tensor, but index is "
@@ -96,11 +98,6 @@ public final class IndexingOps {
             })
             .register();
 
-    private static void requireIndexDtype(String message, Tensor index) {
-        if (index.dtype() != DType.INT32 && index.dtype() != DType.INT64) {
-            throw new IllegalArgumentException(message + ", but got " + index.dtype());
-        }
-    }
 
     private static int sizeOr1(Tensor t, int d) { return t.dim() == 0 ? 1 : t.size(d); }
 
