@@ -58,7 +58,7 @@ public final class NnOps {
         int[] batch = Shapes.broadcast(SDPA, Shapes.broadcast(SDPA, batchDims(q), batchDims(k)), batchDims(v));
         if (mask != null) {
             int[] scores = append(batch, l, s);
-            if (!Arrays.equals(Shapes.broadcast(SDPA, scores, mask.shape()), scores)) {
+            if (!broadcastsTo(mask.shape(), scores)) {
                 throw new IllegalArgumentException(SDPA + ": attn_mask of shape " + Shapes.format(mask.shape())
                         + " cannot be broadcast to the attention scores' shape " + Shapes.format(scores));
             }
@@ -91,6 +91,15 @@ public final class NnOps {
         }
         if (dropoutP > 0) weights = OpRegistry.get("aten.dropout.default").callTensor(weights, dropoutP, true);
         return weights.matmul(v);
+    }
+
+    private static boolean broadcastsTo(int[] shape, int[] target) {
+        if (shape.length > target.length) return false;
+        for (int i = 1; i <= shape.length; i++) {
+            int size = shape[shape.length - i];
+            if (size != 1 && size != target[target.length - i]) return false;
+        }
+        return true;
     }
 
     private static int[] batchDims(Tensor t) { return Arrays.copyOf(t.shape(), t.dim() - 2); }
