@@ -12,10 +12,11 @@ import java.util.stream.IntStream;
  * reading it, and {@code alpha == 0} or {@code k == 0} reads neither A nor B.
  *
  * <p>The float and double kernels work on tiles of C (up to {@value #TILE_M} x {@value #TILE_N}),
- * in parallel on the common fork/join pool when the product is big. Within a tile, a row of C stays
- * in L1 while a {@value #KC}-deep panel of B streams from L2; the innermost loop runs along
- * contiguous rows of B and C so that C2 vectorizes it. A transposed B is packed first so that its
- * rows are contiguous too. The integer kernels are plain loops.
+ * in parallel on the common fork/join pool when the product is big. A tile copies a
+ * {@value #KC}-deep panel of op(B) into one array per row (it stays in L2), then updates two rows
+ * of C at a time, copied into scratch arrays that stay in L1, with four rows of the panel at a
+ * time: the innermost loop runs along these rows, so that C2 vectorizes it (i-k-j order). The
+ * integer kernels are plain loops.
  */
 public final class JavaGemm {
     private JavaGemm() {}
@@ -135,47 +136,88 @@ public final class JavaGemm {
         if (k == 0 || alpha == 0) {
             return;
         }
-        int aStep = transA ? lda : 1;
-        float[] packed = transB ? new float[Math.min(k, KC) * nb] : null;
+        int rowStep = transA ? 1 : lda;
+        int colStep = transA ? lda : 1;
+        float[][] panel = new float[Math.min(k, KC)][nb];
+        float[] c0 = new float[nb];
+        float[] c1 = new float[nb];
         for (int p0 = 0; p0 < k; p0 += KC) {
             int kc = Math.min(KC, k - p0);
-            float[] bb = b;
-            int bBase = bOff + p0 * ldb + j0;
-            int bStep = ldb;
-            if (transB) {
-                // B is stored n x k: gather the panel's columns into contiguous rows.
+            // The panel holds rows p0..p0+kc of op(B), columns j0..j0+nb, one array per row.
+            if (!transB) {
+                for (int p = 0; p < kc; p++) {
+                    System.arraycopy(b, bOff + (p0 + p) * ldb + j0, panel[p], 0, nb);
+                }
+            } else {
                 for (int j = 0; j < nb; j++) {
                     int src = bOff + (j0 + j) * ldb + p0;
                     for (int p = 0; p < kc; p++) {
-                        packed[p * nb + j] = b[src + p];
+                        panel[p][j] = b[src + p];
                     }
                 }
-                bb = packed;
-                bBase = 0;
-                bStep = nb;
             }
-            for (int i = i0; i < i1; i++) {
+            for (int i = i0; i < i1; i += 2) {
+                boolean pair = i + 1 < i1;
                 int ci = cOff + i * ldc + j0;
-                int ai = transA ? aOff + p0 * lda + i : aOff + i * lda + p0;
+                int ai = aOff + i * rowStep + p0 * colStep;
+                System.arraycopy(c, ci, c0, 0, nb);
+                if (pair) {
+                    System.arraycopy(c, ci + ldc, c1, 0, nb);
+                }
                 int p = 0;
                 for (; p + 4 <= kc; p += 4) {
-                    float a0 = alpha * a[ai + p * aStep];
-                    float a1 = alpha * a[ai + (p + 1) * aStep];
-                    float a2 = alpha * a[ai + (p + 2) * aStep];
-                    float a3 = alpha * a[ai + (p + 3) * aStep];
-                    int r0 = bBase + p * bStep, r1 = r0 + bStep, r2 = r1 + bStep, r3 = r2 + bStep;
-                    for (int j = 0; j < nb; j++) {
-                        c[ci + j] += a0 * bb[r0 + j] + a1 * bb[r1 + j] + a2 * bb[r2 + j] + a3 * bb[r3 + j];
+                    int x = ai + p * colStep;
+                    float a0 = alpha * a[x], a1 = alpha * a[x + colStep];
+                    float a2 = alpha * a[x + 2 * colStep], a3 = alpha * a[x + 3 * colStep];
+                    if (pair) {
+                        int y = x + rowStep;
+                        float e0 = alpha * a[y], e1 = alpha * a[y + colStep];
+                        float e2 = alpha * a[y + 2 * colStep], e3 = alpha * a[y + 3 * colStep];
+                        update2x4(c0, c1, panel[p], panel[p + 1], panel[p + 2], panel[p + 3],
+                                a0, a1, a2, a3, e0, e1, e2, e3, nb);
+                    } else {
+                        update1x4(c0, panel[p], panel[p + 1], panel[p + 2], panel[p + 3], a0, a1, a2, a3, nb);
                     }
                 }
                 for (; p < kc; p++) {
-                    float a0 = alpha * a[ai + p * aStep];
-                    int r0 = bBase + p * bStep;
-                    for (int j = 0; j < nb; j++) {
-                        c[ci + j] += a0 * bb[r0 + j];
+                    int x = ai + p * colStep;
+                    update1x1(c0, panel[p], alpha * a[x], nb);
+                    if (pair) {
+                        update1x1(c1, panel[p], alpha * a[x + rowStep], nb);
                     }
                 }
+                System.arraycopy(c0, 0, c, ci, nb);
+                if (pair) {
+                    System.arraycopy(c1, 0, c, ci + ldc, nb);
+                }
             }
+        }
+    }
+
+    // The update kernels index every array from 0 with the loop variable alone: that is what lets
+    // C2 vectorize them (with a different offset per array it cannot rule out overlap and gives up).
+
+    /** Two rows of C += 4 rows of B, each times its element of A: each B element loaded once for two rows. */
+    private static void update2x4(float[] c0, float[] c1, float[] b0, float[] b1, float[] b2, float[] b3,
+                                  float a0, float a1, float a2, float a3, float e0, float e1, float e2, float e3,
+                                  int nb) {
+        for (int j = 0; j < nb; j++) {
+            float x0 = b0[j], x1 = b1[j], x2 = b2[j], x3 = b3[j];
+            c0[j] += a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3;
+            c1[j] += e0 * x0 + e1 * x1 + e2 * x2 + e3 * x3;
+        }
+    }
+
+    private static void update1x4(float[] c0, float[] b0, float[] b1, float[] b2, float[] b3,
+                                  float a0, float a1, float a2, float a3, int nb) {
+        for (int j = 0; j < nb; j++) {
+            c0[j] += a0 * b0[j] + a1 * b1[j] + a2 * b2[j] + a3 * b3[j];
+        }
+    }
+
+    private static void update1x1(float[] c0, float[] b0, float a0, int nb) {
+        for (int j = 0; j < nb; j++) {
+            c0[j] += a0 * b0[j];
         }
     }
 
@@ -198,46 +240,84 @@ public final class JavaGemm {
         if (k == 0 || alpha == 0) {
             return;
         }
-        int aStep = transA ? lda : 1;
-        double[] packed = transB ? new double[Math.min(k, KC) * nb] : null;
+        int rowStep = transA ? 1 : lda;
+        int colStep = transA ? lda : 1;
+        double[][] panel = new double[Math.min(k, KC)][nb];
+        double[] c0 = new double[nb];
+        double[] c1 = new double[nb];
         for (int p0 = 0; p0 < k; p0 += KC) {
             int kc = Math.min(KC, k - p0);
-            double[] bb = b;
-            int bBase = bOff + p0 * ldb + j0;
-            int bStep = ldb;
-            if (transB) {
+            // The panel holds rows p0..p0+kc of op(B), columns j0..j0+nb, one array per row.
+            if (!transB) {
+                for (int p = 0; p < kc; p++) {
+                    System.arraycopy(b, bOff + (p0 + p) * ldb + j0, panel[p], 0, nb);
+                }
+            } else {
                 for (int j = 0; j < nb; j++) {
                     int src = bOff + (j0 + j) * ldb + p0;
                     for (int p = 0; p < kc; p++) {
-                        packed[p * nb + j] = b[src + p];
+                        panel[p][j] = b[src + p];
                     }
                 }
-                bb = packed;
-                bBase = 0;
-                bStep = nb;
             }
-            for (int i = i0; i < i1; i++) {
+            for (int i = i0; i < i1; i += 2) {
+                boolean pair = i + 1 < i1;
                 int ci = cOff + i * ldc + j0;
-                int ai = transA ? aOff + p0 * lda + i : aOff + i * lda + p0;
+                int ai = aOff + i * rowStep + p0 * colStep;
+                System.arraycopy(c, ci, c0, 0, nb);
+                if (pair) {
+                    System.arraycopy(c, ci + ldc, c1, 0, nb);
+                }
                 int p = 0;
                 for (; p + 4 <= kc; p += 4) {
-                    double a0 = alpha * a[ai + p * aStep];
-                    double a1 = alpha * a[ai + (p + 1) * aStep];
-                    double a2 = alpha * a[ai + (p + 2) * aStep];
-                    double a3 = alpha * a[ai + (p + 3) * aStep];
-                    int r0 = bBase + p * bStep, r1 = r0 + bStep, r2 = r1 + bStep, r3 = r2 + bStep;
-                    for (int j = 0; j < nb; j++) {
-                        c[ci + j] += a0 * bb[r0 + j] + a1 * bb[r1 + j] + a2 * bb[r2 + j] + a3 * bb[r3 + j];
+                    int x = ai + p * colStep;
+                    double a0 = alpha * a[x], a1 = alpha * a[x + colStep];
+                    double a2 = alpha * a[x + 2 * colStep], a3 = alpha * a[x + 3 * colStep];
+                    if (pair) {
+                        int y = x + rowStep;
+                        double e0 = alpha * a[y], e1 = alpha * a[y + colStep];
+                        double e2 = alpha * a[y + 2 * colStep], e3 = alpha * a[y + 3 * colStep];
+                        update2x4(c0, c1, panel[p], panel[p + 1], panel[p + 2], panel[p + 3],
+                                a0, a1, a2, a3, e0, e1, e2, e3, nb);
+                    } else {
+                        update1x4(c0, panel[p], panel[p + 1], panel[p + 2], panel[p + 3], a0, a1, a2, a3, nb);
                     }
                 }
                 for (; p < kc; p++) {
-                    double a0 = alpha * a[ai + p * aStep];
-                    int r0 = bBase + p * bStep;
-                    for (int j = 0; j < nb; j++) {
-                        c[ci + j] += a0 * bb[r0 + j];
+                    int x = ai + p * colStep;
+                    update1x1(c0, panel[p], alpha * a[x], nb);
+                    if (pair) {
+                        update1x1(c1, panel[p], alpha * a[x + rowStep], nb);
                     }
                 }
+                System.arraycopy(c0, 0, c, ci, nb);
+                if (pair) {
+                    System.arraycopy(c1, 0, c, ci + ldc, nb);
+                }
             }
+        }
+    }
+
+    private static void update2x4(double[] c0, double[] c1, double[] b0, double[] b1, double[] b2, double[] b3,
+                                  double a0, double a1, double a2, double a3, double e0, double e1, double e2, double e3,
+                                  int nb) {
+        for (int j = 0; j < nb; j++) {
+            double x0 = b0[j], x1 = b1[j], x2 = b2[j], x3 = b3[j];
+            c0[j] += a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3;
+            c1[j] += e0 * x0 + e1 * x1 + e2 * x2 + e3 * x3;
+        }
+    }
+
+    private static void update1x4(double[] c0, double[] b0, double[] b1, double[] b2, double[] b3,
+                                  double a0, double a1, double a2, double a3, int nb) {
+        for (int j = 0; j < nb; j++) {
+            c0[j] += a0 * b0[j] + a1 * b1[j] + a2 * b2[j] + a3 * b3[j];
+        }
+    }
+
+    private static void update1x1(double[] c0, double[] b0, double a0, int nb) {
+        for (int j = 0; j < nb; j++) {
+            c0[j] += a0 * b0[j];
         }
     }
 
