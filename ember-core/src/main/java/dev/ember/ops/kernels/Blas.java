@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.Arena;
@@ -114,6 +115,10 @@ public final class Blas {
             throw new UnsupportedOperationException("no bundled OpenBLAS for " + os + " " + arch
                     + "; Ember ships it for linux-x86_64 only");
         }
+        if (Blas.class.getResource(JAR_DIR + "libopenblas.so.0") == null) {
+            throw new FileNotFoundException("org.bytedeco:openblas:linux-x86_64 is not on the classpath (no "
+                    + JAR_DIR + "libopenblas.so.0)");
+        }
         Path dir = Path.of(System.getProperty("user.home"), ".cache", "ember", "openblas-" + jarVersion());
         // Dependencies first, so that the dynamic linker finds them by soname when libopenblas asks.
         // libgcc_s is part of every glibc system and must not be duplicated; the Fortran runtime is
@@ -121,11 +126,11 @@ public final class Blas {
         try {
             SymbolLookup.libraryLookup("libgcc_s.so.1", Arena.global());
         } catch (IllegalArgumentException notInstalled) {
-            open(NativeLibraryExtractor.extract(JAR_DIR + "libgcc_s.so.1", dir));
+            open(extract("libgcc_s.so.1", dir));
         }
-        open(NativeLibraryExtractor.extract(JAR_DIR + "libquadmath.so.0", dir));
-        open(NativeLibraryExtractor.extract(JAR_DIR + "libgfortran.so.5", dir));
-        SymbolLookup openblas = open(NativeLibraryExtractor.extract(JAR_DIR + "libopenblas.so.0", dir));
+        open(extract("libquadmath.so.0", dir));
+        open(extract("libgfortran.so.5", dir));
+        SymbolLookup openblas = open(extract("libopenblas.so.0", dir));
 
         Linker linker = Linker.nativeLinker();
         MethodHandle sgemm = linker.downcallHandle(symbol(openblas, "cblas_sgemm"), FunctionDescriptor.ofVoid(
@@ -186,6 +191,14 @@ public final class Blas {
             return s.reinterpret(Long.MAX_VALUE).getString(0).strip();
         } catch (Throwable t) {
             throw new IllegalStateException("calling an OpenBLAS info function failed", t);
+        }
+    }
+
+    private static Path extract(String library, Path dir) throws IOException {
+        try {
+            return NativeLibraryExtractor.extract(JAR_DIR + library, dir);
+        } catch (IOException e) {
+            throw new IOException("cannot extract " + library + " to " + dir + ": " + e, e);
         }
     }
 
