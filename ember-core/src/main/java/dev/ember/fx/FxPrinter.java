@@ -44,7 +44,9 @@ final class FxPrinter {
         rows.add(new String[] {"opcode", "name", "target", "args", "kwargs", "val"});
         for (Node n : g.nodes()) {
             String val = ValueTypes.describe(n.val());
-            rows.add(new String[] {n.kind().opcode(), n.name(), target(n), PyFormat.repr(n.args(), true),
+            // The output's value is a tuple: FX shows its args as ((a, b),).
+            String args = n.kind() == NodeKind.OUTPUT ? "(" + PyFormat.repr(n.arg(0), true) + ",)" : PyFormat.repr(n.args(), true);
+            rows.add(new String[] {n.kind().opcode(), n.name(), target(n), args,
                     kwargsRepr(n), val == null ? "" : val});
         }
         int cols = rows.get(0).length;

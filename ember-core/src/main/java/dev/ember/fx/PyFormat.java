@@ -19,6 +19,7 @@ final class PyFormat {
     /** FX's {@code _format_arg}: nodes as {@code %name}, strings bare. */
     static String arg(Object a) {
         return switch (a) {
+            case null -> "None";
             case Node n -> "%" + n.name();
             case List<?> l -> seq(l, "[", "]", false, PyFormat::arg);
             default -> str(a);
@@ -38,6 +39,7 @@ final class PyFormat {
     /** Python's {@code repr}: nodes by name, strings quoted; {@code tuple} renders lists as tuples. */
     static String repr(Object a, boolean tuple) {
         return switch (a) {
+            case null -> "None";
             case Node n -> n.name();
             case String s -> "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'";
             case List<?> l -> tuple ? seq(l, "(", ")", true, x -> repr(x, false)) : seq(l, "[", "]", false, x -> repr(x, false));

@@ -57,7 +57,7 @@ final class TensorMethods {
 
     private static List<Method> methodsNamed(String name) {
         return Arrays.stream(Tensor.class.getMethods())
-                .filter(m -> m.getName().equals(name) && !Modifier.isStatic(m.getModifiers()))
+                .filter(m -> m.getName().equals(name) && !Modifier.isStatic(m.getModifiers()) && !m.isBridge())
                 .toList();
     }
 

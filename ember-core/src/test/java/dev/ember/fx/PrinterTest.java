@@ -138,10 +138,10 @@ class PrinterTest {
         assertEquals("""
                 class Block {
                     Tensor forward(Tensor x /* f32[4, 3] */) {
-                        Tensor lin_weight = this.lin.weight;            // f32[3, 3]
+                        Tensor lin_weight = this.lin.weight;           // f32[3, 3]
                         List<Tensor> split = aten.split.Tensor(x, 2);  // [f32[2, 3], f32[2, 3]]
-                        Tensor getitem = split.get(0);                  // f32[2, 3]
-                        Tensor lin = this.lin.forward(getitem);         // f32[2, 3]
+                        Tensor getitem = split.get(0);                 // f32[2, 3]
+                        Tensor lin = this.lin.forward(getitem);        // f32[2, 3]
                         return lin;
                     }
                 }
