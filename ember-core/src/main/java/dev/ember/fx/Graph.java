@@ -1,7 +1,6 @@
 package dev.ember.fx;
 
 import dev.ember.ops.OpOverload;
-import dev.ember.ops.Tag;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -220,34 +219,22 @@ public final class Graph {
     }
 
     /**
-     * Removes nodes whose values nobody uses, last to first, keeping impure ones: inputs, the output,
-     * ops tagged {@link Tag#INPLACE} or {@link Tag#NONDETERMINISTIC}, in-place Tensor methods
-     * ({@code add_}) and module calls (a module may update its own state). Returns whether anything
-     * was removed. The graph is linted first, as DCE is only sound on a well-formed graph.
+     * Removes nodes whose values nobody uses, last to first, keeping impure ones ({@link Node#isImpure()}:
+     * in-place and random ops, module calls, inputs, the output). Returns whether anything was removed.
+     * The graph is linted first, as DCE is only sound on a well-formed graph.
      */
     public boolean eliminateDeadCode() {
         lint();
         boolean changed = false;
         for (Node n = root.prev; n != root; ) {
             Node prev = n.prev;
-            if (n.users.isEmpty() && !isImpure(n)) {
+            if (n.users.isEmpty() && !n.isImpure()) {
                 eraseNode(n);
                 changed = true;
             }
             n = prev;
         }
         return changed;
-    }
-
-    /** Whether removing {@code n} could change what the program does even when its value is unused. */
-    public static boolean isImpure(Node n) {
-        return switch (n.kind()) {
-            case PLACEHOLDER, OUTPUT, CALL_MODULE -> true;
-            case GET_ATTR -> false;
-            case CALL_METHOD -> ((String) n.target()).endsWith("_");
-            case CALL_FUNCTION -> n.target() instanceof OpOverload op
-                    && (op.hasTag(Tag.INPLACE) || op.hasTag(Tag.NONDETERMINISTIC));
-        };
     }
 
     // ------------------------------------------------------------------ checks and copies
@@ -264,7 +251,7 @@ public final class Graph {
         for (Node n = root.next; n != root; n = n.next) {
             if (n.graph != this) fail("node '" + n + "' does not belong to this graph");
             if (n.erased) fail("node '" + n + "' is erased but still in the graph");
-            for (Node in : n.allInputNodes()) {
+            for (Node in : n.inputSet()) {
                 String ctx = "argument '" + in + "' of node '" + n + "'";
                 if (in.graph != this) fail(ctx + " belongs to another graph; map arguments when copying nodes between graphs (Graph.nodeCopy)");
                 if (in.erased) fail(ctx + " was erased from the graph");
@@ -272,7 +259,7 @@ public final class Graph {
                 if (!in.users.contains(n)) fail("node '" + in + "' is an argument of '" + n + "' but does not list it among its users " + in.users);
             }
             for (Node user : n.users) {
-                if (!user.allInputNodes().contains(n)) fail("node '" + n + "' lists '" + user + "' as a user, but '" + user + "' does not use it");
+                if (!user.inputSet().contains(n)) fail("node '" + n + "' lists '" + user + "' as a user, but '" + user + "' does not use it");
                 if (user.erased || user.graph != this) fail("node '" + n + "' lists '" + user + "' as a user, but '" + user + "' is not in this graph");
             }
             Node dup = byName.put(n.name, n);

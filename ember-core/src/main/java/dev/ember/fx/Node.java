@@ -1,6 +1,7 @@
 package dev.ember.fx;
 
 import dev.ember.ops.OpOverload;
+import dev.ember.ops.Tag;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -90,6 +91,23 @@ public final class Node {
 
     /** The distinct nodes among this node's arguments, in order of appearance. */
     public List<Node> allInputNodes() { return List.copyOf(inputs); }
+
+    /** The same distinct input nodes, as a live set (for the graph's own checks). */
+    Set<Node> inputSet() { return inputs; }
+
+    /**
+     * Whether removing this node could change what the program does even when its value is unused:
+     * inputs, the output, ops tagged {@link Tag#INPLACE} or {@link Tag#NONDETERMINISTIC}, in-place
+     * Tensor methods ({@code add_}) and module calls (a module may update its own state).
+     */
+    public boolean isImpure() {
+        return switch (kind) {
+            case PLACEHOLDER, OUTPUT, CALL_MODULE -> true;
+            case GET_ATTR -> false;
+            case CALL_METHOD -> ((String) target).endsWith("_");
+            case CALL_FUNCTION -> target instanceof OpOverload op && (op.hasTag(Tag.INPLACE) || op.hasTag(Tag.NONDETERMINISTIC));
+        };
+    }
 
     /** Mutable metadata for passes. */
     public Map<String, Object> meta() { return meta; }

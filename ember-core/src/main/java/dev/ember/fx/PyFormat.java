@@ -1,6 +1,7 @@
 package dev.ember.fx;
 
 import dev.ember.tensor.DType;
+import dev.ember.tensor.Generator;
 import dev.ember.tensor.Tensor;
 
 import java.math.BigDecimal;
@@ -59,6 +60,7 @@ final class PyFormat {
             case long[] arr -> seq(java.util.Arrays.stream(arr).boxed().toList(), "[", "]", false, PyFormat::str);
             case double[] arr -> seq(java.util.Arrays.stream(arr).boxed().toList(), "[", "]", false, PyFormat::str);
             case Tensor t -> t.describe();
+            case Generator g -> "Generator(seed=" + g.initialSeed() + ")";
             default -> a.toString();
         };
     }

@@ -43,8 +43,8 @@ class DeadCodeTest {
         assertTrue(g.eliminateDeadCode());
         assertEquals(List.of(x, src, inPlace, random, method, module, out), g.nodes());
         assertTrue(pureMethod.isErased());
-        assertTrue(Graph.isImpure(inPlace) && Graph.isImpure(random) && Graph.isImpure(method) && Graph.isImpure(module));
-        assertFalse(Graph.isImpure(src));
+        assertTrue(inPlace.isImpure() && random.isImpure() && method.isImpure() && module.isImpure());
+        assertFalse(src.isImpure());
     }
 
     @Test
