@@ -39,10 +39,10 @@ public final class NormOps {
 
     private static TensorMeta batchNormMeta(Tensor input, Tensor weight, Tensor bias, Tensor runningMean, Tensor runningVar, boolean training) {
         if (input.dim() < 2) {
-            throw new IllegalArgumentException("batch_norm: expected an input of shape (N, C, *) with at least 2 dimensions, but got input of size "
-                    + Shapes.format(input.shape()));
+            throw new IndexOutOfBoundsException("batch_norm: Dimension out of range (expected to be in range of [-1, 0], but got 1): "
+                    + "the input must have shape (N, C, *), but got input of size " + Shapes.format(input.shape()));
         }
-        requireFloating("batch_norm", input);
+        requireFloating("batch_norm", "batch_norm", input);
         TensorMeta out = TensorMeta.contiguous(input.dtype(), input.shape());
         if (input.numel() == 0) return out;
         int channels = input.shape()[1];
@@ -119,7 +119,7 @@ public final class NormOps {
             throw new IllegalArgumentException("layer_norm: Given normalized_shape=" + ns + ", expected input with shape " + expected
                     + "], but got input of size" + Shapes.format(shape));
         }
-        requireFloating("layer_norm", input);
+        requireFloating("layer_norm", "LayerNormKernelImpl", input);
         if (weight != null) requireSameDtype("layer_norm", "weight", weight, input);
         if (bias != null) requireSameDtype("layer_norm", "bias", bias, input);
         return TensorMeta.contiguous(input.dtype(), shape);
@@ -134,16 +134,18 @@ public final class NormOps {
 
     // ------------------------------------------------------------------ checks
 
-    private static void requireFloating(String op, Tensor input) {
+    /** ATen's dispatch error, naming the kernel ATen names. */
+    private static void requireFloating(String op, String kernel, Tensor input) {
         if (!input.dtype().isFloatingPoint()) {
-            throw new IllegalArgumentException(op + ": \"" + op + "\" not implemented for '" + ReductionOps.scalarTypeName(input.dtype())
+            throw new IllegalArgumentException(op + ": \"" + kernel + "\" not implemented for '" + ReductionOps.scalarTypeName(input.dtype())
                     + "' (the input must be float32 or float64, got " + input.dtype() + ")");
         }
     }
 
     private static void requireSameDtype(String op, String name, Tensor p, Tensor input) {
         if (p.dtype() != input.dtype()) {
-            throw new IllegalArgumentException(op + ": expected " + name + " to have the input's dtype " + input.dtype() + ", but got " + p.dtype());
+            throw new IllegalArgumentException(op + ": mixed dtype (CPU): expect parameter to have scalar type of " + ReductionOps.scalarTypeName(input.dtype())
+                    + " (" + name + " is " + p.dtype() + ", the input " + input.dtype() + ")");
         }
     }
 }

@@ -265,10 +265,11 @@ public final class ReductionOps {
     // ------------------------------------------------------------------ softmax
 
     private static TensorMeta softmaxMeta(String op, Tensor t, int dim, boolean halfToFloat) {
-        if (halfToFloat) throw new IllegalArgumentException("_" + op + ": conversion is supported for Half type only (half_to_float=true, input " + t.dtype() + ")");
+        if (halfToFloat) throw new IllegalArgumentException("_" + op + ": softmax with half to float conversion is not supported on CPU (input " + t.dtype() + ")");
         int w = Shapes.wrapDim("_" + op, dim, t.dim());
         if (!t.dtype().isFloatingPoint()) {
-            String kernel = op + (w == Math.max(t.dim(), 1) - 1 ? "_lastdim_kernel_impl" : "_kernel_impl");
+            // ATen's kernel names: log_softmax shares softmax's kernel except along the last dim
+            String kernel = w == Math.max(t.dim(), 1) - 1 ? op + "_lastdim_kernel_impl" : "softmax_kernel_impl";
             throw new IllegalArgumentException("_" + op + ": \"" + kernel + "\" not implemented for '" + scalarTypeName(t.dtype())
                     + "' (" + op + " needs a floating point input)");
         }

@@ -104,13 +104,20 @@ public final class ReduceFold {
     private static final class DoubleFolder implements Folder {
         final Op op;
         final Object data;
+        final float[] floats;     // one of floats, doubles is the input
+        final double[] doubles;
         final double[] acc;
         final double[] means;
 
         DoubleFolder(Op op, Object data, int count, double[] means) {
             if (op == Op.SQUARED_DEVIATIONS && means == null) throw new IllegalArgumentException("squared deviations need means");
+            if (!(data instanceof float[] || data instanceof double[])) {
+                throw new IllegalArgumentException("not a floating array: " + data.getClass().getSimpleName());
+            }
             this.op = op;
             this.data = data;
+            this.floats = data instanceof float[] f ? f : null;
+            this.doubles = data instanceof double[] d ? d : null;
             this.means = means;
             this.acc = new double[count];
             if (op == Op.MAX) Arrays.fill(acc, Double.NEGATIVE_INFINITY);
@@ -127,44 +134,41 @@ public final class ReduceFold {
 
         @Override
         public void row(int slot, int off, int n, int stride) {
-            double v = switch (data) {
-                case float[] a -> switch (op) {
-                    case SUM -> ReduceRows.sum(a, off, n, stride);
-                    case MAX -> ReduceRows.max(a, off, n, stride);
-                    case MIN -> ReduceRows.min(a, off, n, stride);
-                    case SQUARED_DEVIATIONS -> ReduceRows.squaredDeviations(a, off, n, stride, means[slot]);
+            double v;
+            if (floats != null) {
+                v = switch (op) {
+                    case SUM -> ReduceRows.sum(floats, off, n, stride);
+                    case MAX -> ReduceRows.max(floats, off, n, stride);
+                    case MIN -> ReduceRows.min(floats, off, n, stride);
+                    case SQUARED_DEVIATIONS -> ReduceRows.squaredDeviations(floats, off, n, stride, means[slot]);
                 };
-                case double[] a -> switch (op) {
-                    case SUM -> ReduceRows.sum(a, off, n, stride);
-                    case MAX -> ReduceRows.max(a, off, n, stride);
-                    case MIN -> ReduceRows.min(a, off, n, stride);
-                    case SQUARED_DEVIATIONS -> ReduceRows.squaredDeviations(a, off, n, stride, means[slot]);
+            } else {
+                v = switch (op) {
+                    case SUM -> ReduceRows.sum(doubles, off, n, stride);
+                    case MAX -> ReduceRows.max(doubles, off, n, stride);
+                    case MIN -> ReduceRows.min(doubles, off, n, stride);
+                    case SQUARED_DEVIATIONS -> ReduceRows.squaredDeviations(doubles, off, n, stride, means[slot]);
                 };
-                default -> throw new IllegalStateException("not a floating array: " + data.getClass().getSimpleName());
-            };
+            }
             acc[slot] = combine(acc[slot], v);
         }
 
         @Override
         public void columns(int slot, int off, int n) {
-            switch (data) {
-                case float[] a -> {
-                    switch (op) {
-                        case SUM -> ReduceColumns.add(acc, slot, a, off, n);
-                        case MAX -> ReduceColumns.max(acc, slot, a, off, n);
-                        case MIN -> ReduceColumns.min(acc, slot, a, off, n);
-                        case SQUARED_DEVIATIONS -> ReduceColumns.squaredDeviations(acc, means, slot, a, off, n);
-                    }
+            if (floats != null) {
+                switch (op) {
+                    case SUM -> ReduceColumns.add(acc, slot, floats, off, n);
+                    case MAX -> ReduceColumns.max(acc, slot, floats, off, n);
+                    case MIN -> ReduceColumns.min(acc, slot, floats, off, n);
+                    case SQUARED_DEVIATIONS -> ReduceColumns.squaredDeviations(acc, means, slot, floats, off, n);
                 }
-                case double[] a -> {
-                    switch (op) {
-                        case SUM -> ReduceColumns.add(acc, slot, a, off, n);
-                        case MAX -> ReduceColumns.max(acc, slot, a, off, n);
-                        case MIN -> ReduceColumns.min(acc, slot, a, off, n);
-                        case SQUARED_DEVIATIONS -> ReduceColumns.squaredDeviations(acc, means, slot, a, off, n);
-                    }
+            } else {
+                switch (op) {
+                    case SUM -> ReduceColumns.add(acc, slot, doubles, off, n);
+                    case MAX -> ReduceColumns.max(acc, slot, doubles, off, n);
+                    case MIN -> ReduceColumns.min(acc, slot, doubles, off, n);
+                    case SQUARED_DEVIATIONS -> ReduceColumns.squaredDeviations(acc, means, slot, doubles, off, n);
                 }
-                default -> throw new IllegalStateException("not a floating array: " + data.getClass().getSimpleName());
             }
         }
 
