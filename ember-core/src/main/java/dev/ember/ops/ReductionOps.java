@@ -229,7 +229,7 @@ public final class ReductionOps {
         Tensor out = Tensor.allocate(meta);
         boolean[] mask = new boolean[t.dim()];
         if (dim == null) Arrays.fill(mask, true);
-        else if (t.dim() > 0) mask[Shapes.wrapDim("arg", dim, t.dim())] = true;
+        else if (t.dim() > 0) mask[Shapes.wrapDim(max ? "argmax" : "argmin", dim, t.dim())] = true;
         Tensor x = t.dtype().isFloatingPoint() ? t : converted(t, DType.INT64);
         long[] at = ReduceArg.positions(x, ReducePlan.of(x, mask, true), max);
         System.arraycopy(at, 0, out.storage().longs(), 0, at.length);

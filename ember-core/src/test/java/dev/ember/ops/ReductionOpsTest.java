@@ -218,15 +218,60 @@ class ReductionOpsTest {
     void varAndStdMatchLibtorch() {
         for (String op : List.of("var", "std")) {
             OpOverload ember = op.equals("var") ? VAR : STD;
-            // correction: default (1), 0, fractional, and larger than the count (dof <= 0 gives inf / nan)
+            // correction: default (1), 0, fractional; too large a correction is tested below
             sweep(op, new DType[] {DType.FLOAT32}, true, "torch." + op + "(a.double(), DIMS, keepdim=b).float()",
-                    (t, a) -> ember.callTensor(t, a[0], null, a[1]), null);
+                    (t, a) -> ember.callTensor(t, a[0], null, a[1]), (x, dims) -> noDegreesOfFreedom(x, dims, 1));
             sweep(op, FLOATS, false, "torch." + op + "(a, DIMS, correction=0, keepdim=b)",
-                    (t, a) -> ember.callTensor(t, a[0], 0L, a[1]), null);
+                    (t, a) -> ember.callTensor(t, a[0], 0L, a[1]), (x, dims) -> noDegreesOfFreedom(x, dims, 0));
             sweep(op, new DType[] {DType.FLOAT64}, true, "torch." + op + "(a, DIMS, correction=2.5, keepdim=b)",
-                    (t, a) -> ember.callTensor(t, a[0], 2.5, a[1]), null);
-            sweep(op, new DType[] {DType.FLOAT64}, false, "torch." + op + "(a, DIMS, correction=7, keepdim=b)",
-                    (t, a) -> ember.callTensor(t, a[0], 7L, a[1]), null);
+                    (t, a) -> ember.callTensor(t, a[0], 2.5, a[1]), (x, dims) -> noDegreesOfFreedom(x, dims, 2.5));
+        }
+    }
+
+    @Test
+    void expandedInputsFoldTheirRepeatedElements() {
+        Tensor row = Tensor.of(new float[] {1.5f, -2f, 3f, 0.25f}, 1, 4).expand(40, 4);   // stride 0 along dim 0
+        Tensor col = Tensor.of(new float[] {1.5f, -2f, 3f}, 3, 1).expand(3, 50);          // stride 0 along dim 1
+        try (NDManager m = Torch.scope()) {
+            for (Tensor x : List.of(row, col)) {
+                Tensor dense = x.contiguous();
+                String ctx = "expanded " + x.describe() + " strides " + Arrays.toString(x.strides());
+                assertClose(x.sum(), Torch.call(m, "torch.sum(a)", dense), ctx + " sum");
+                assertClose(x.sum(0, false), Torch.call(m, "torch.sum(a, [0])", dense), ctx + " sum 0");
+                assertClose(x.mean(1, true), Torch.call(m, "torch.mean(a, [1], True)", dense), ctx + " mean 1");
+                assertClose(x.amax(0, false), Torch.call(m, "torch.amax(a, [0])", dense), ctx + " amax 0");
+                assertClose(x.var(new int[] {0}, 0, false), Torch.call(m, "torch.var(a.double(), [0], correction=0).float()", dense), ctx + " var 0");
+                assertClose(x.argmax(), Torch.call(m, "torch.argmax(a)", dense), ctx + " argmax");
+                assertClose(x.argmin(1, false), Torch.call(m, "torch.argmin(a, 1)", dense), ctx + " argmin 1");
+                assertClose(x.softmax(0), Torch.call(m, "torch.softmax(a, 0)", dense), ctx + " softmax 0");
+            }
+        }
+    }
+
+    /**
+     * libtorch warns on every such call (and on every empty input);
+     * {@link #varianceWithoutDegreesOfFreedomIsInfOrNan} covers those cases once.
+     */
+    private static boolean noDegreesOfFreedom(Tensor x, int[] dims, double correction) {
+        if (x.numel() == 0) return true;
+        long count = 1;
+        if (dims == null || dims.length == 0) count = x.numel();
+        else if (x.dim() > 0) for (int d : dims) count *= x.size(d);
+        return count - correction <= 0;
+    }
+
+    @Test
+    void varianceWithoutDegreesOfFreedomIsInfOrNan() {
+        Tensor x = Tensor.of(new double[] {1, 2, 4, 1, 2, 4}, 2, 3);
+        Tensor flat = Tensor.of(new double[] {3, 3, 3}, 3);
+        try (NDManager m = Torch.scope()) {
+            assertClose(x.var(new int[] {0}, 2, false), Torch.call(m, "torch.var(a, [0], correction=2)", x), "dof 0, spread: inf");
+            assertClose(x.std(new int[] {1}, 7, true), Torch.call(m, "torch.std(a, [1], correction=7, keepdim=True)", x), "dof < 0: inf");
+            assertClose(flat.var(new int[] {0}, 3, false), Torch.call(m, "torch.var(a, [0], correction=3)", flat), "dof 0, no spread: nan");
+            assertClose(Tensor.scalar(2.0).var(), Torch.call(m, "torch.var(a)", Tensor.scalar(2.0)), "one element: nan");
+            Tensor empty = Tensor.zeros(DType.FLOAT64, 3, 0);
+            assertClose(empty.std(1, false), Torch.call(m, "torch.std(a, [1])", empty), "no elements: nan");
+            assertClose(empty.var(new int[] {1}, -1, true), Torch.call(m, "torch.var(a, [1], correction=-1, keepdim=True)", empty), "no elements, negative correction: nan");
         }
     }
 
