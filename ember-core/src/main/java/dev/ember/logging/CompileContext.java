@@ -18,16 +18,11 @@ public final class CompileContext {
     /** An entered compilation; closing it restores the one that was current before. */
     public static final class Scope implements AutoCloseable {
         private final CompileId previous;
-        private final CompileId id;
         private boolean closed;
 
-        private Scope(CompileId previous, CompileId id) {
+        private Scope(CompileId previous) {
             this.previous = previous;
-            this.id = id;
         }
-
-        /** The compile id this scope made current. */
-        public CompileId id() { return id; }
 
         @Override
         public void close() {
@@ -41,7 +36,7 @@ public final class CompileContext {
     /** Makes {@code id} the current compilation of this thread until the returned scope is closed. */
     public static Scope enter(CompileId id) {
         if (id == null) throw new IllegalArgumentException("CompileContext.enter: compile id is null");
-        Scope scope = new Scope(CURRENT.get(), id);
+        Scope scope = new Scope(CURRENT.get());
         CURRENT.set(id);
         return scope;
     }

@@ -2,7 +2,6 @@ package dev.ember.logging;
 
 import java.io.PrintStream;
 import java.time.Instant;
-import java.util.List;
 
 /**
  * What {@code EMBER_LOGS} switched on, and where log lines go. {@code EMBER_LOGS} is read once, when Ember first
@@ -78,16 +77,6 @@ public final class Logs {
     public static void setOutput(PrintStream stream) {
         if (stream == null) throw new IllegalArgumentException("Logs.setOutput: stream is null");
         out = stream;
-    }
-
-    /** What {@code EMBER_LOGS=help} prints: the syntax and every name with its meaning. */
-    public static String help() {
-        return LogRegistry.help();
-    }
-
-    /** All registered names, keywords included. */
-    public static List<String> names() {
-        return LogRegistry.validNames();
     }
 
     private static State checked() {

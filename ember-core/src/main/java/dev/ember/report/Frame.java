@@ -18,10 +18,4 @@ record Frame(String file, int line, String name, String loc) {
                 m.get("name") instanceof String n ? n : "(unknown)",
                 m.get("loc") instanceof String s && !s.isBlank() ? s : null);
     }
-
-    /** {@code MyApp.java:7 in MyApp.fn}; the file shown without its package path. */
-    String shortText() {
-        int slash = file.lastIndexOf('/');
-        return file.substring(slash + 1) + ":" + line + " in " + name;
-    }
 }

@@ -91,10 +91,6 @@ final class Html {
     static String badgeLink(Compilation c, String root) {
         Status s = c.status();
         return "<a class=\"badge " + s.cssClass() + "\" href=\"" + root + c.folder + "/index.html\" title=\""
-                + escape(s.label() + ": " + c.method()) + "\">" + escape(label(c)) + "</a>";
-    }
-
-    static String label(Compilation c) {
-        return c.label;
+                + escape(s.label() + ": " + c.method()) + "\">" + escape(c.label) + "</a>";
     }
 }

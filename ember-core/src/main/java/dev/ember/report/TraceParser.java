@@ -54,7 +54,12 @@ final class TraceParser {
             int lineNo = ++i;
             if (line.isEmpty()) continue;
             if (line.charAt(0) == '\t') {
-                problems.add(new TraceProblem(file, lineNo, "payload line with no event before it that announced a payload"));
+                int orphans = 1;
+                while (i < lines.length && !lines[i].isEmpty() && lines[i].charAt(0) == '\t') {
+                    orphans++;
+                    i++;
+                }
+                problems.add(new TraceProblem(file, lineNo, orphans + " payload line(s) with no event before them"));
                 continue;
             }
             Matcher m = GLOG.matcher(line);

@@ -42,7 +42,8 @@ class ReportTest {
                 "0_0_0/index.html", "0_1_0/index.html", "1_0_0/index.html", "2_0_0/index.html",
                 "0_0_0/dynamo_graph_break_reason.html", "0_0_0/dynamo_output_graph.html", "0_0_0/dynamo_guards.html",
                 "0_0_0/original_bytecode.html", "0_0_0/modified_bytecode.html", "0_0_0/inductor_output_code.html",
-                "0_0_0/compilation_metrics.html", "0_1_0/recompile_reasons.html")) {
+                "0_0_0/compilation_metrics.html", "0_1_0/recompile_reasons.html", "1_0_0/aot_forward_graph.html",
+                "no_compile_id/ember_config.html")) {
             assertTrue(Files.isRegularFile(tmp.resolve("out").resolve(page)), page);
         }
     }
@@ -61,6 +62,7 @@ class ReportTest {
         // escaped source text of a frame
         assertTrue(index.contains("<code class=\"loc\">return x.matmul(w);</code>"));
         assertTrue(index.contains("2 graph break(s)"), index);
+        assertTrue(index.contains("<h2>Outside any compilation</h2>") && index.contains("no_compile_id/ember_config.html"));
     }
 
     @Test
@@ -126,16 +128,18 @@ class ReportTest {
         List<String> lines = new ArrayList<>(Files.readAllLines(file));
         int guards = indexOf(lines, "\"dynamo_guards\"");
         lines.set(guards + 1, lines.get(guards + 1) + " (edited)");            // payload no longer matches its MD5
-        lines.add(2, "this line is not an event");                             // garbage
+        int str = indexOf(lines, "\"str\"");
+        lines.addAll(str, List.of("this line is not an event", "\torphan payload", "\tlines"));  // garbage between two events
         int metrics = indexOf(lines, "\"compilation_metrics\"");
         lines.set(metrics, lines.get(metrics).substring(0, lines.get(metrics).length() - 5)); // cut JSON
         Files.write(file, lines);
 
         Report.Result r = Report.generate(trace, tmp.resolve("out"));
-        assertEquals(3, r.problems().size(), () -> "problems: " + r.problems());
+        assertEquals(4, r.problems().size(), () -> "problems: " + r.problems());
         String index = read("index.html");
-        assertTrue(index.contains("3 problem(s) reading the trace"));
-        assertTrue(index.contains(":3: not a trace event line"), index);
+        assertTrue(index.contains("4 problem(s) reading the trace"));
+        assertTrue(index.contains("2 payload line(s) with no event before them"));
+        assertTrue(index.contains(":" + (indexOf(lines, "this line is not") + 1) + ": not a trace event line"), index);
         assertTrue(index.contains("does not match its MD5"));
         assertTrue(index.contains("event is not valid JSON"));
         assertEquals(4, r.compilations(), "the other events are still reported");

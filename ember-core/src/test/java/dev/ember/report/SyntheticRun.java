@@ -55,6 +55,7 @@ final class SyntheticRun {
     static Path write(Path dir) {
         Path file = Trace.start(dir);
         try {
+            Trace.jsonArtifact("ember_config", () -> Map.of("backend", "inductor", "recompileLimit", 8));
             compileFnWithBreak();
             compileResume();
             recompileFn();
@@ -128,6 +129,10 @@ final class SyntheticRun {
                         mul: f32[3, 4] = aten.mul.Tensor(z, 2.0)   # MyApp.java:8 in fn: return z.mul(2);
                         return (mul,)""");
             Trace.guards(List.of("TENSOR_MATCH: L['z'] is a Tensor of dtype f32, shape [3, 4], strides [4, 1], requires_grad=false"));
+            Trace.graph("aot_forward_graph", () -> """
+                    graph(z: f32[3, 4]):
+                        mul: f32[3, 4] = aten.mul.Tensor(z, 2.0)
+                        return (mul,)""");
             Trace.compilationMetrics(metrics("MyApp.fn$resume_at_7", 8, 1, 1, 3, 1, 0.0011));
         }
     }
