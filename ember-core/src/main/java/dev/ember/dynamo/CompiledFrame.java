@@ -1,0 +1,120 @@
+package dev.ember.dynamo;
+
+import dev.ember.Options;
+import dev.ember.dynamo.guards.GuardSet;
+import dev.ember.dynamo.variables.MethodTarget;
+import dev.ember.tensor.FakeTensor;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * The frame evaluator and cache of one compiled method: a call checks the cache entries newest
+ * first and runs the first whose guards pass; a miss traces anew (under a per-method lock, so one
+ * trace never runs twice into one entry) until the recompile limit, after which new inputs run
+ * eagerly. The hit path takes no lock: entries are an immutable array published atomically.
+ */
+public final class CompiledFrame {
+    private static final System.Logger LOG = System.getLogger("dev.ember.dynamo");
+
+    private final MethodTarget method;
+    private final Options options;
+    private final AtomicReference<CacheEntry[]> entries = new AtomicReference<>(new CacheEntry[0]);
+    private final Object lock = new Object();
+    private final List<RecompileReason> recompileReasons = Collections.synchronizedList(new ArrayList<>());
+    private volatile boolean limitWarned;
+    private int compiles;
+
+    CompiledFrame(MethodTarget method, Options options) {
+        this.method = method;
+        this.options = options;
+    }
+
+    public MethodTarget method() { return method; }
+
+    public Options options() { return options; }
+
+    /** The cache entries, newest first. */
+    public List<CacheEntry> entries() { return List.of(entries.get()); }
+
+    /** One reason per recompilation (a trace after the first), oldest first. */
+    public List<RecompileReason> recompileReasons() { return List.copyOf(recompileReasons); }
+
+    /**
+     * Runs the method for this call: {@code frame} holds captured values then arguments;
+     * {@code eager} runs the original function (for eager entries and past the recompile limit).
+     */
+    public Object call(FunctionTarget target, Object[] frame, Supplier<Object> eager) {
+        for (CacheEntry e : entries.get()) {
+            if (e.guards().check(frame)) return e.run(frame, eager);
+        }
+        CacheEntry entry = miss(target, frame);
+        return entry == null ? eager.get() : entry.run(frame, eager);
+    }
+
+    private CacheEntry miss(FunctionTarget target, Object[] frame) {
+        synchronized (lock) {
+            CacheEntry[] current = entries.get();
+            for (CacheEntry e : current) {
+                if (e.guards().check(frame)) return e;
+            }
+            List<String> failures = new ArrayList<>();
+            for (CacheEntry e : current) failures.add(e.guards().firstFailure(frame));
+            if (current.length >= options.getRecompileLimit()) {
+                limitHit(failures);
+                return null;
+            }
+            if (current.length > 0) recompileReasons.add(new RecompileReason(compiles, failures));
+            CacheEntry entry = compile(target, frame);
+            compiles++;
+            CacheEntry[] next = new CacheEntry[current.length + 1];
+            next[0] = entry;
+            System.arraycopy(current, 0, next, 1, current.length);
+            entries.set(next);
+            return entry;
+        }
+    }
+
+    private CacheEntry compile(FunctionTarget target, Object[] frame) {
+        Tracer.Result result = Tracer.trace(target, frame);
+        Unsupported u = result.graphBreak();
+        if (u != null) {
+            if (options.isFullgraph()) throw u;
+            LOG.log(System.Logger.Level.DEBUG, () -> "graph break in " + name() + ", running it eagerly for these inputs:\n" + u.getMessage());
+            return CacheEntry.eager(new GuardSet(result.graph().guards()), u);
+        }
+        List<FakeTensor> examples = new ArrayList<>();
+        for (OutputGraph.Node n : result.graph().nodes()) {
+            if (n.kind.equals("placeholder")) examples.add((FakeTensor) n.fake);
+        }
+        CompiledGraph compiled = options.getBackend().compile(result.graph(), examples);
+        return CacheEntry.compiled(new GuardSet(result.graph().guards()), compiled, result.graph(), result.rebuilder());
+    }
+
+    private void limitHit(List<String> failures) {
+        String last = failures.isEmpty() ? "none" : failures.getFirst();
+        String msg = "ember: recompile limit (" + options.getRecompileLimit() + ") reached for " + name()
+                + "; last failed guard: " + last + ". The function now runs eagerly for inputs that match no cache entry. "
+                + "To find the cause, log recompile reasons; to raise the limit use Options.recompileLimit(n).";
+        if (options.isFailOnRecompileLimitHit()) throw new RecompileLimitExceeded(msg);
+        if (!limitWarned) {
+            limitWarned = true;
+            LOG.log(System.Logger.Level.WARNING, msg);
+        }
+    }
+
+    /** {@code MyApp.fn} */
+    public String name() { return method.owner().getSimpleName() + "." + method.name(); }
+
+    void clear() {
+        synchronized (lock) {
+            entries.set(new CacheEntry[0]);
+            recompileReasons.clear();
+            limitWarned = false;
+            compiles = 0;
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.variables.ArrayVariable;
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.IteratorVariable;
+import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+
+import java.util.List;
+
+/** java.util.List and Iterator methods on tracked lists; mutations are allowed only on lists made during the trace. */
+final class Containers {
+    private Containers() {}
+
+    static List<VariableTracker> itemsOf(TraceContext ctx, VariableTracker v) {
+        if (v instanceof ArrayVariable a) return a.items();
+        if (v instanceof ListVariable l) return l.items();
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected a list or an array, got " + v.describe());
+    }
+
+    static VariableTracker listMethod(TraceContext ctx, ListVariable l, String name, List<VariableTracker> args) {
+        List<VariableTracker> items = l.items();
+        return switch (name) {
+            case "size" -> ConstantVariable.of(items.size());
+            case "isEmpty" -> ConstantVariable.of(items.isEmpty() ? 1 : 0);
+            case "get" -> items.get(index(ctx, args.getFirst(), items.size()));
+            case "getFirst" -> items.get(index(ctx, ConstantVariable.of(0), items.size()));
+            case "getLast" -> items.get(index(ctx, ConstantVariable.of(items.size() - 1), items.size()));
+            case "iterator", "listIterator" -> new IteratorVariable(List.copyOf(items));
+            case "add" -> {
+                mutable(ctx, l, name);
+                if (args.size() == 1) {
+                    items.add(args.getFirst());
+                    yield ConstantVariable.of(1);
+                }
+                int at = intArg(ctx, args.getFirst());
+                if (at < 0 || at > items.size()) throw outOfBounds(ctx, at, items.size());
+                items.add(at, args.get(1));
+                yield null;
+            }
+            case "addAll" -> {
+                mutable(ctx, l, name);
+                List<VariableTracker> more = itemsOf(ctx, args.getLast());
+                items.addAll(List.copyOf(more));
+                yield ConstantVariable.of(more.isEmpty() ? 0 : 1);
+            }
+            case "set" -> {
+                mutable(ctx, l, name);
+                int at = index(ctx, args.getFirst(), items.size());
+                yield items.set(at, args.get(1));
+            }
+            case "remove" -> {
+                mutable(ctx, l, name);
+                if (!(args.getFirst() instanceof ConstantVariable c && c.value() instanceof Integer)) {
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List.remove(Object) on a tracked list");
+                }
+                yield items.remove(index(ctx, args.getFirst(), items.size()));
+            }
+            case "clear" -> {
+                mutable(ctx, l, name);
+                items.clear();
+                yield null;
+            }
+            case "reversed" -> new ListVariable(items.reversed(), false, null);
+            case "subList" -> {
+                int from = intArg(ctx, args.get(0)), to = intArg(ctx, args.get(1));
+                if (from < 0 || to > items.size() || from > to) throw outOfBounds(ctx, from, items.size());
+                yield new ListVariable(items.subList(from, to), false, null);
+            }
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + name + "() on a tracked list");
+        };
+    }
+
+    static VariableTracker iteratorMethod(TraceContext ctx, IteratorVariable it, String name) {
+        return switch (name) {
+            case "hasNext" -> ConstantVariable.of(it.hasNext() ? 1 : 0);
+            case "next" -> {
+                if (!it.hasNext()) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NoSuchElementException");
+                yield it.next();
+            }
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Iterator." + name + "()");
+        };
+    }
+
+    private static void mutable(TraceContext ctx, ListVariable l, String method) {
+        if (l.isMutable()) return;
+        if (l.source() != null) {
+            throw ctx.unsupported(GraphBreakType.SIDE_EFFECT, "List." + method + "() on " + l.source().name() + ", a list the caller passed in");
+        }
+        throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws UnsupportedOperationException: List." + method + "() on an immutable list");
+    }
+
+    private static int intArg(TraceContext ctx, VariableTracker v) {
+        if (v instanceof ConstantVariable c && c.value() instanceof Integer i) return i;
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected an int index, got " + v.describe());
+    }
+
+    private static int index(TraceContext ctx, VariableTracker v, int size) {
+        int i = intArg(ctx, v);
+        if (i < 0 || i >= size) throw outOfBounds(ctx, i, size);
+        return i;
+    }
+
+    private static Unsupported outOfBounds(TraceContext ctx, int i, int size) {
+        return ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IndexOutOfBoundsException: index " + i + " out of bounds for length " + size);
+    }
+}

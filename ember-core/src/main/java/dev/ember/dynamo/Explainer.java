@@ -1,0 +1,50 @@
+package dev.ember.dynamo;
+
+import dev.ember.Options;
+import dev.ember.tensor.FakeTensor;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** {@code Ember.explain(fn).with(args…)}: one trace outside the cache, reported as an {@link ExplainOutput}. */
+public final class Explainer {
+    private final FunctionTarget target;
+    private final Options options;
+
+    public Explainer(FunctionTarget target, Options options) {
+        this.target = target;
+        this.options = options;
+    }
+
+    /** Traces and compiles for these arguments (captured values are added in front). */
+    public ExplainOutput with(Object... args) {
+        Object[] cap = target.captured();
+        Object[] frame = new Object[cap.length + args.length];
+        System.arraycopy(cap, 0, frame, 0, cap.length);
+        System.arraycopy(args, 0, frame, cap.length, args.length);
+        Map<String, Long> times = new LinkedHashMap<>();
+        long t0 = System.nanoTime();
+        Tracer.Result r = Tracer.trace(target, frame);
+        times.put("trace", System.nanoTime() - t0);
+        List<ExplainOutput.BreakReason> breaks = new ArrayList<>();
+        List<Integer> ops = new ArrayList<>();
+        List<String> graphs = new ArrayList<>();
+        if (r.graphBreak() != null) {
+            Unsupported u = r.graphBreak();
+            breaks.add(new ExplainOutput.BreakReason(u.type().shortType() + ": " + u.reason(), u.gbId(), u.userStack()));
+        } else {
+            List<FakeTensor> examples = new ArrayList<>();
+            for (OutputGraph.Node n : r.graph().nodes()) if (n.kind.equals("placeholder")) examples.add((FakeTensor) n.fake);
+            long t1 = System.nanoTime();
+            options.getBackend().compile(r.graph(), examples);
+            times.put("backend_compile", System.nanoTime() - t1);
+            ops.add(r.graph().opCount());
+            graphs.add(GraphText.readable(r.graph()));
+        }
+        List<String> guards = new ArrayList<>();
+        r.graph().guards().forEach(g -> guards.add(g.describe()));
+        return new ExplainOutput(graphs.size(), breaks.size(), breaks, ops, guards, graphs, times);
+    }
+}
