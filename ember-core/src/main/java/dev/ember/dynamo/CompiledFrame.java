@@ -90,7 +90,8 @@ public final class CompiledFrame {
         for (OutputGraph.Node n : result.graph().nodes()) {
             if (n.kind.equals("placeholder")) examples.add((FakeTensor) n.fake);
         }
-        CompiledGraph compiled = options.getBackend().compile(result.graph(), examples);
+        // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
+        CompiledGraph compiled = result.graph().opCount() == 0 ? GraphRunner.of(result.graph()) : options.getBackend().compile(result.graph(), examples);
         return CacheEntry.compiled(new GuardSet(result.graph().guards()), compiled, result.graph(), result.rebuilder());
     }
 

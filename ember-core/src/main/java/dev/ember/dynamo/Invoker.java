@@ -128,6 +128,11 @@ final class Invoker {
                 if (r == null) {
                     throw ctx.unsupported(GraphBreakType.NO_BYTECODE, "cannot resolve " + name + type.descriptorString() + " on " + receiver.describe());
                 }
+                if (JdkCalls.isJdk(r.declaringClass())) {
+                    // Inherited JDK code (Enum.ordinal, Object.getClass, …): evaluate on constants, never inline the JDK.
+                    if (receiver instanceof ConstantVariable c) yield JdkCalls.reflect(ctx, r.declaringClass(), name, type, c.value(), args);
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "calling " + r.declaringClass().getName() + "." + name + "() on " + receiver.describe());
+                }
                 yield inline(ctx, r, prepend(receiver, args));
             }
         };

@@ -63,7 +63,8 @@ final class JdkCalls {
 
     /** Calls the real method on constant arguments and wraps the result as a constant. */
     static VariableTracker reflect(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, Object receiver, List<VariableTracker> args) {
-        if (receiver != null && isJdk(receiver.getClass()) && !VALUE_CLASSES.contains(receiver.getClass()) && !(receiver instanceof Enum<?>)) {
+        boolean enumMethod = receiver instanceof Enum<?> && (owner == Enum.class || owner == Object.class);
+        if (receiver != null && !enumMethod && isJdk(receiver.getClass()) && !VALUE_CLASSES.contains(receiver.getClass())) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "call to " + receiver.getClass().getName() + "." + name + "()");
         }
         Class<?>[] ptypes = new Class<?>[type.parameterCount()];

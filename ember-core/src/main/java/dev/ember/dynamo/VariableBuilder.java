@@ -3,6 +3,7 @@ package dev.ember.dynamo;
 import dev.ember.dynamo.guards.EqualsMatch;
 import dev.ember.dynamo.guards.IdMatch;
 import dev.ember.dynamo.guards.LengthCheck;
+import dev.ember.dynamo.guards.SameObject;
 import dev.ember.dynamo.guards.TensorMatch;
 import dev.ember.dynamo.guards.TypeMatch;
 import dev.ember.dynamo.source.FieldSource;
@@ -53,7 +54,8 @@ final class VariableBuilder {
             return new ConstantVariable(null, source);
         }
         VariableTracker known = seen.get(value);
-        if (known != null && !(value instanceof Number || value instanceof String || value instanceof Boolean || value instanceof Character || value instanceof Enum<?>)) {
+        if (known != null && known.source() != null && !isValue(value)) {
+            graph.addGuard(new SameObject(source, known.source()));
             return known;
         }
         VariableTracker v = build(value, source);
@@ -102,6 +104,10 @@ final class VariableBuilder {
             if (lambda != null) return lambda;
         }
         return new UserObjectVariable(value.getClass(), value, source);
+    }
+
+    private static boolean isValue(Object v) {
+        return v instanceof Number || v instanceof String || v instanceof Boolean || v instanceof Character || v instanceof Enum<?>;
     }
 
     /** A serializable lambda seen as a value: its implementation method, and its captured values read from the lambda object's fields. */
