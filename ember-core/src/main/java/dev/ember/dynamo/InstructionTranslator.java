@@ -84,6 +84,7 @@ final class InstructionTranslator {
                 step(ins);
             }
         } finally {
+            if (ctx.frames.size() == 1) ctx.returnLocation = location();
             ctx.frames.removeLast();
         }
     }

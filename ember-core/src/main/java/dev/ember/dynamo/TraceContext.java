@@ -18,6 +18,8 @@ final class TraceContext {
     final VariableBuilder builder = new VariableBuilder(graph);
     final List<InstructionTranslator> frames = new ArrayList<>();
     private int instructions;
+    /** Where the root method returned: the location of errors found while building its return value. */
+    UserFrame returnLocation;
 
     void tick() {
         if (++instructions > INSTRUCTION_BUDGET) {
@@ -41,6 +43,7 @@ final class TraceContext {
             if (!isLibrary(f.code.owner)) out.add(f.location());
         }
         if (out.isEmpty() && !frames.isEmpty()) out.add(frames.getLast().location());
+        if (out.isEmpty() && returnLocation != null) out.add(returnLocation);
         return out;
     }
 
