@@ -82,7 +82,7 @@ final class VariableBuilder {
             return new OpOverloadVariable(op);
         }
         if (value instanceof List<?> list) {
-            graph.addGuard(new TypeMatch(source, value.getClass()));
+            graph.addGuard(new TypeMatch(source, List.class));
             graph.addGuard(new LengthCheck(source, list.size()));
             List<VariableTracker> items = new ArrayList<>();
             for (int i = 0; i < list.size(); i++) items.add(wrap(list.get(i), new IndexSource(source, i), Object.class));

@@ -2,19 +2,25 @@ package dev.ember.dynamo.guards;
 
 import dev.ember.dynamo.source.Source;
 
-/** The value's class is exactly {@code type} (so methods resolve and fields exist as traced). */
+/**
+ * The value's class is exactly {@code type} (so methods resolve and fields exist as traced); for an
+ * interface type such as {@code java.util.List}, the value implements it (any List reads alike).
+ */
 public record TypeMatch(Source source, Class<?> type) implements Guard {
     @Override
     public String kind() { return "TYPE_MATCH"; }
 
     @Override
-    public boolean test(Object value) { return value != null && value.getClass() == type; }
+    public boolean test(Object value) { return value != null && (type.isInterface() ? type.isInstance(value) : value.getClass() == type); }
 
     @Override
     public String explainFailure(Object value) {
-        return "type(" + source.name() + ") is " + type.getName() + " failed: actual " + (value == null ? "null" : value.getClass().getName());
+        return (type.isInterface() ? "isinstance(" + source.name() + ", " + type.getName() + ")" : "type(" + source.name() + ") is " + type.getName())
+                + " failed: actual " + (value == null ? "null" : value.getClass().getName());
     }
 
     @Override
-    public String describe() { return "TYPE_MATCH: type(" + source.name() + ") is " + type.getName(); }
+    public String describe() {
+        return "TYPE_MATCH: " + (type.isInterface() ? "isinstance(" + source.name() + ", " + type.getName() + ")" : "type(" + source.name() + ") is " + type.getName());
+    }
 }
