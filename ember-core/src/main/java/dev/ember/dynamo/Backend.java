@@ -1,15 +1,17 @@
 package dev.ember.dynamo;
 
+import dev.ember.fx.GraphModule;
 import dev.ember.tensor.FakeTensor;
 
 import java.util.List;
 
 /**
- * Compiles a captured graph into something runnable. {@code eager} runs the graph op by op;
- * {@code aot_eager} and {@code inductor} will register here; users may pass their own (see
- * {@link CompileCounter}).
+ * Compiles a captured FX graph into something runnable. {@code eager} runs the graph op by op;
+ * {@code aot_eager} and {@code inductor} will register in {@link Backends}; users may pass their
+ * own (see {@link CompileCounter}).
  */
 @FunctionalInterface
 public interface Backend {
-    CompiledGraph compile(OutputGraph graph, List<FakeTensor> exampleInputs);
+    /** {@code exampleInputs} are fake tensors with the metadata of the graph's inputs, in placeholder order. */
+    CompiledGraph compile(GraphModule gm, List<FakeTensor> exampleInputs);
 }

@@ -1,5 +1,6 @@
 package dev.ember.dynamo;
 
+import dev.ember.fx.GraphModule;
 import dev.ember.tensor.FakeTensor;
 
 import java.util.List;
@@ -14,10 +15,10 @@ public final class CompileCounter implements Backend {
     private final AtomicInteger ops = new AtomicInteger();
 
     @Override
-    public CompiledGraph compile(OutputGraph graph, List<FakeTensor> exampleInputs) {
+    public CompiledGraph compile(GraphModule gm, List<FakeTensor> exampleInputs) {
         frames.incrementAndGet();
-        ops.addAndGet(graph.opCount());
-        return Backends.EAGER.compile(graph, exampleInputs);
+        ops.addAndGet(OutputGraph.opCount(gm.graph()));
+        return Backends.EAGER.compile(gm, exampleInputs);
     }
 
     /** Graphs compiled so far. */

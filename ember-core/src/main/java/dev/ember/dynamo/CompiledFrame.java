@@ -3,7 +3,6 @@ package dev.ember.dynamo;
 import dev.ember.Options;
 import dev.ember.dynamo.guards.GuardSet;
 import dev.ember.dynamo.variables.MethodTarget;
-import dev.ember.tensor.FakeTensor;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -86,12 +85,9 @@ public final class CompiledFrame {
             LOG.log(System.Logger.Level.DEBUG, () -> "graph break in " + name() + ", running it eagerly for these inputs:\n" + u.getMessage());
             return CacheEntry.eager(new GuardSet(result.graph().guards()), u);
         }
-        List<FakeTensor> examples = new ArrayList<>();
-        for (OutputGraph.Node n : result.graph().nodes()) {
-            if (n.kind.equals("placeholder")) examples.add((FakeTensor) n.fake);
-        }
+        OutputGraph g = result.graph();
         // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
-        CompiledGraph compiled = result.graph().opCount() == 0 ? GraphRunner.of(result.graph()) : options.getBackend().compile(result.graph(), examples);
+        CompiledGraph compiled = g.opCount() == 0 ? Backends.interpret(g.toGraphModule()) : options.getBackend().compile(g.toGraphModule(), g.exampleInputs());
         return CacheEntry.compiled(new GuardSet(result.graph().guards()), compiled, result.graph(), result.rebuilder());
     }
 

@@ -1,7 +1,7 @@
 package dev.ember.dynamo;
 
 import dev.ember.Options;
-import dev.ember.tensor.FakeTensor;
+import dev.ember.fx.GraphModule;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,13 +35,12 @@ public final class Explainer {
             Unsupported u = r.graphBreak();
             breaks.add(new ExplainOutput.BreakReason(u.type().shortType() + ": " + u.reason(), u.gbId(), u.userStack()));
         } else {
-            List<FakeTensor> examples = new ArrayList<>();
-            for (OutputGraph.Node n : r.graph().nodes()) if (n.kind.equals("placeholder")) examples.add((FakeTensor) n.fake);
+            GraphModule gm = r.graph().toGraphModule();
             long t1 = System.nanoTime();
-            options.getBackend().compile(r.graph(), examples);
+            if (r.graph().opCount() > 0) options.getBackend().compile(gm, r.graph().exampleInputs());
             times.put("backend_compile", System.nanoTime() - t1);
             ops.add(r.graph().opCount());
-            graphs.add(GraphText.readable(r.graph()));
+            graphs.add(gm.code());
         }
         List<String> guards = new ArrayList<>();
         r.graph().guards().forEach(g -> guards.add(g.describe()));

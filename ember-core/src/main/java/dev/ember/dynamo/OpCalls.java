@@ -1,5 +1,6 @@
 package dev.ember.dynamo;
 
+import dev.ember.fx.Node;
 import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.ListVariable;
@@ -52,7 +53,7 @@ final class OpCalls {
         if (meta instanceof List<?> metas) {
             List<Object> fakes = new ArrayList<>();
             for (Object m : metas) fakes.add(new FakeTensor((TensorMeta) m));
-            OutputGraph.Node node = ctx.graph.callFunction(op, graphArgs, fakes, loc);
+            Node node = ctx.graph.callFunction(op, graphArgs, fakes, loc);
             List<VariableTracker> items = new ArrayList<>();
             for (int i = 0; i < fakes.size(); i++) {
                 FakeTensor f = (FakeTensor) fakes.get(i);

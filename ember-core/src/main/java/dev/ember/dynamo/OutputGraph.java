@@ -2,82 +2,63 @@ package dev.ember.dynamo;
 
 import dev.ember.dynamo.guards.Guard;
 import dev.ember.dynamo.source.Source;
+import dev.ember.fx.BuiltinFunctions;
+import dev.ember.fx.CallableModule;
+import dev.ember.fx.Graph;
+import dev.ember.fx.GraphModule;
+import dev.ember.fx.Node;
+import dev.ember.fx.NodeKind;
+import dev.ember.fx.SourceLocation;
 import dev.ember.ops.OpOverload;
+import dev.ember.tensor.FakeTensor;
+import dev.ember.tensor.Tensor;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The graph a trace builds, with the sources of its inputs and the guards installed so far.
- * All graph building goes through here.
+ * The FX graph a trace builds, with the sources of its inputs (in placeholder order), the
+ * submodules its call_module nodes call, and the guards installed so far. All graph building of
+ * the translator goes through here.
  */
 public final class OutputGraph {
-
-    /** A value of the graph being built. */
-    public static final class Node {
-        final String kind;
-        final String name;
-        final Object target;
-        final List<Object> args;
-        final Object fake;
-        final UserFrame location;
-
-        Node(String kind, String name, Object target, List<Object> args, Object fake, UserFrame location) {
-            this.kind = kind;
-            this.name = name;
-            this.target = target;
-            this.args = args;
-            this.fake = fake;
-            this.location = location;
-        }
-
-        public String name() { return name; }
-
-        @Override
-        public String toString() { return name; }
-    }
-
-    /** {@code getitem(list, i)} on an op's list of outputs. */
-    public record GetItem() {}
-
-    private final List<Node> nodes = new ArrayList<>();
+    private final Graph graph = new Graph();
     private final List<Source> inputSources = new ArrayList<>();
-    private final Map<String, Integer> nameCounts = new HashMap<>();
+    private final List<FakeTensor> exampleInputs = new ArrayList<>();
     private final Map<String, Guard> guards = new LinkedHashMap<>();
-    private final Map<String, Object> modules = new LinkedHashMap<>();
-    private List<Node> outputs;
+    private final Map<String, CallableModule> submodules = new LinkedHashMap<>();
 
-    public Node placeholder(String name, Object fake, Source source) {
-        Node n = new Node("placeholder", unique(name), name, List.of(), fake, null);
-        nodes.add(n);
+    public Node placeholder(String name, FakeTensor fake, Source source) {
         inputSources.add(source);
-        return n;
+        exampleInputs.add(fake);
+        return graph.placeholder(name, fake);
     }
 
     public Node callFunction(OpOverload op, List<Object> args, Object fake, UserFrame location) {
-        String base = op.schema().name();
-        Node n = new Node("call_function", unique(base), op, args, fake, location);
-        nodes.add(n);
-        return n;
+        return located(graph.callFunction(op, args, Map.of()).setVal(fake), location);
     }
 
     public Node getItem(Node list, int index, Object fake, UserFrame location) {
-        Node n = new Node("call_function", unique("getitem"), new GetItem(), List.of(list, index), fake, location);
-        nodes.add(n);
-        return n;
+        return located(graph.callFunction(BuiltinFunctions.GETITEM, List.of(list, index), Map.of()).setVal(fake), location);
     }
 
+    /** A call of a built-in layer; the module object becomes the GraphModule's submodule at {@code path}. */
     public Node callModule(String path, Object module, List<Object> args, Object fake, UserFrame location) {
-        modules.put(path, module);
-        Node n = new Node("call_module", unique(path.replace('.', '_')), path, args, fake, location);
-        nodes.add(n);
-        return n;
+        submodules.putIfAbsent(path, forwardOf(module));
+        return located(graph.callModule(path, args, Map.of()).setVal(fake), location);
     }
 
-    public void output(List<Node> values) { this.outputs = List.copyOf(values); }
+    public void output(List<Node> values) { graph.output(List.copyOf(values)); }
+
+    private static Node located(Node n, UserFrame f) {
+        if (f != null) n.setSourceLocation(new SourceLocation(f.className(), f.methodName(), f.fileName(), f.line(), f.bci(), f.sourceText()));
+        return n;
+    }
 
     /** Adds a guard unless an identical one exists. */
     public void addGuard(Guard g) { guards.putIfAbsent(g.describe(), g); }
@@ -86,22 +67,37 @@ public final class OutputGraph {
 
     public List<Source> inputSources() { return List.copyOf(inputSources); }
 
-    public List<Node> nodes() { return List.copyOf(nodes); }
+    public List<FakeTensor> exampleInputs() { return List.copyOf(exampleInputs); }
 
-    public List<Node> outputs() { return outputs; }
+    public Graph graph() { return graph; }
 
-    public Map<String, Object> modules() { return modules; }
+    /** The graph with its submodules, ready for a backend. */
+    public GraphModule toGraphModule() { return new GraphModule(graph, Map.of(), submodules); }
 
-    /** call_function and call_module nodes, as Dynamo's CompileCounter counts them. */
-    public int opCount() {
+    /** call_function, call_method and call_module nodes, as Dynamo's CompileCounter counts them. */
+    public static int opCount(Graph g) {
         int n = 0;
-        for (Node node : nodes) if (node.kind.startsWith("call")) n++;
+        for (Node node : g.nodes()) {
+            if (node.kind() == NodeKind.CALL_FUNCTION || node.kind() == NodeKind.CALL_METHOD || node.kind() == NodeKind.CALL_MODULE) n++;
+        }
         return n;
     }
 
-    private String unique(String base) {
-        String clean = base.replaceAll("[^A-Za-z0-9_]", "_");
-        int k = nameCounts.merge(clean, 1, Integer::sum) - 1;
-        return k == 0 ? clean : clean + "_" + k;
+    public int opCount() { return opCount(graph); }
+
+    private static CallableModule forwardOf(Object module) {
+        return args -> {
+            Class<?>[] types = new Class<?>[args.length];
+            Arrays.fill(types, Tensor.class);
+            try {
+                Method m = module.getClass().getMethod("forward", types);
+                return m.invoke(module, args);
+            } catch (InvocationTargetException e) {
+                if (e.getCause() instanceof RuntimeException r) throw r;
+                throw new IllegalStateException(e.getCause());
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot call forward of " + module.getClass().getName(), e);
+            }
+        };
     }
 }

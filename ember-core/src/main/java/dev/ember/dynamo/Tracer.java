@@ -1,5 +1,6 @@
 package dev.ember.dynamo;
 
+import dev.ember.fx.Node;
 import dev.ember.dynamo.guards.GlobalStateMatch;
 import dev.ember.dynamo.source.LocalSource;
 import dev.ember.dynamo.variables.ArrayVariable;
@@ -50,7 +51,7 @@ final class Tracer {
         }
         try {
             VariableTracker ret = new InstructionTranslator(ctx, code, args).run();
-            List<OutputGraph.Node> outputs = new ArrayList<>();
+            List<Node> outputs = new ArrayList<>();
             OutputRebuilder rebuilder = ret == null ? new OutputRebuilder.Constant(null)
                     : rebuilderOf(ctx, ret, code.type.returnType(), outputs, new IdentityHashMap<>());
             ctx.graph.output(outputs);
@@ -88,8 +89,8 @@ final class Tracer {
         return slot;
     }
 
-    private static OutputRebuilder rebuilderOf(TraceContext ctx, VariableTracker v, ClassDesc declared, List<OutputGraph.Node> outputs,
-                                               Map<OutputGraph.Node, Integer> outputIndex) {
+    private static OutputRebuilder rebuilderOf(TraceContext ctx, VariableTracker v, ClassDesc declared, List<Node> outputs,
+                                               Map<Node, Integer> outputIndex) {
         return switch (v) {
             case TensorVariable t -> new OutputRebuilder.GraphOutput(outputIndex.computeIfAbsent(t.node(), n -> {
                 outputs.add(n);
