@@ -33,10 +33,9 @@ final class Tracer {
         TraceContext ctx = new TraceContext();
         ctx.graph.addGuard(GlobalStateMatch.current(GlobalStateMatch.State.GRAD_MODE));
         ctx.graph.addGuard(GlobalStateMatch.current(GlobalStateMatch.State.DEFAULT_DTYPE));
-        ClassFiles.Resolved r = resolve(target, frame);
         MethodCode code;
         try {
-            code = MethodCode.of(r);
+            code = MethodCode.of(resolve(target, frame));
         } catch (ClassFiles.ClassFileNotFound e) {
             throw new IllegalArgumentException("Ember.compile cannot read the bytecode of " + target.method() + ": " + e.getMessage()
                     + ". Compile classes from class files on the class path (not generated at run time).", e);
