@@ -10,6 +10,7 @@ import java.lang.classfile.instruction.InvokeDynamicInstruction;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDesc;
 import java.lang.constant.DirectMethodHandleDesc;
+import java.lang.Enum.EnumDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.util.List;
 
@@ -24,6 +25,8 @@ final class Indy {
         List<VariableTracker> args = f.popN(type.parameterCount());
         if (factory.equals("LambdaMetafactory")) {
             f.push(lambda(f, ins, args));
+        } else if (factory.equals("SwitchBootstraps")) {
+            f.push(ConstantVariable.of(switchIndex(f, ins.bootstrapArgs(), args.get(0), f.intOf(args.get(1)))));
         } else if (factory.equals("StringConcatFactory") && bsm.methodName().equals("makeConcatWithConstants")) {
             f.push(ConstantVariable.of(concat(f.ctx, ins.bootstrapArgs(), type, args)));
         } else {
@@ -41,6 +44,31 @@ final class Indy {
         Class<?> owner = Values.resolve(impl.owner(), f.code.owner);
         MethodTarget target = new MethodTarget(owner, impl.methodName(), impl.invocationType().dropParameterTypes(0, isStatic ? 0 : 1), isStatic);
         return new LambdaVariable(target, ins.name().stringValue(), captured, null);
+    }
+
+    /**
+     * Pattern-matching switch (SwitchBootstraps.typeSwitch / enumSwitch): the index of the first
+     * label from {@code restart} on that matches, -1 for null, the label count when none matches.
+     */
+    private static int switchIndex(InstructionTranslator f, List<ConstantDesc> labels, VariableTracker target, int restart) {
+        if (target instanceof ConstantVariable c && c.value() == null) return -1;
+        for (int i = restart; i < labels.size(); i++) {
+            ConstantDesc label = labels.get(i);
+            Boolean match = switch (label) {
+                case ClassDesc cd -> TypeOf.isInstance(target, Values.resolve(cd, f.code.owner));
+                case Integer n -> target instanceof ConstantVariable c && (c.value() instanceof Integer || c.value() instanceof Character)
+                        ? Values.toStack(c.value(), c.value() instanceof Character ? char.class : int.class).equals(n) : null;
+                case String str -> target instanceof ConstantVariable c ? (c.value() instanceof Enum<?> e ? e.name().equals(str) : str.equals(c.value())) : null;
+                case EnumDesc<?> ed -> target instanceof ConstantVariable c && c.value() instanceof Enum<?> e
+                        ? e.name().equals(ed.constantName()) && e.getDeclaringClass().descriptorString().equals(ed.constantType().descriptorString()) : null;
+                default -> null;
+            };
+            if (match == null) {
+                throw f.ctx.unsupported(GraphBreakType.NON_CONSTANT_CONDITION, "pattern switch on " + target.describe() + " with label " + label);
+            }
+            if (match) return i;
+        }
+        return labels.size();
     }
 
     private static String concat(TraceContext ctx, List<ConstantDesc> bsmArgs, MethodTypeDesc type, List<VariableTracker> args) {

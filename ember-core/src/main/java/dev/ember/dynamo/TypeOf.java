@@ -43,9 +43,6 @@ final class TypeOf {
     static Boolean isInstance(VariableTracker v, Class<?> type) {
         if (v instanceof ConstantVariable c && c.value() == null) return false;
         if (v instanceof LambdaVariable l) return type.isInterface() ? Boolean.TRUE : (type == Object.class ? true : null);
-        if (v instanceof ConstantVariable c && c.value() instanceof Integer && type != Integer.class && type != Object.class && type != Number.class) {
-            return null;
-        }
         Class<?> cls = runtimeClass(v);
         if (cls == null) return null;
         if (v instanceof ListVariable) return type.isAssignableFrom(cls) || type == List.class || type == java.util.Collection.class || type == Iterable.class;

@@ -71,6 +71,10 @@ class CorpusTest {
                 "ID_MATCH: L['mode'] is Mode.TRANSPOSE"));
         cs.add(c("switchOnString", (Fn1<Tensor, Tensor>) Programs::switchOnString, x34, 1));
         cs.add(c("validateThenRun", (Fn1<Tensor, Tensor>) Programs::validateThenRun, x34, 1));
+        cs.add(c("patternSwitchInt", (Fn2<Object, Tensor, Tensor>) Programs::patternSwitch, () -> new Object[] {1, randn(3, 4)}, 1, "EQUALS_MATCH: L['o'] == 1"));
+        cs.add(c("patternSwitchString", (Fn2<Object, Tensor, Tensor>) Programs::patternSwitch, () -> new Object[] {"t", randn(3, 4)}, 1));
+        cs.add(c("recordPattern", (Fn1<Object, Tensor>) Programs::recordPattern, () -> new Object[] {new Programs.Pair(randn(2, 3), randn(1, 3))}, 1));
+        cs.add(c("arrowEnumSwitch", (Fn2<Tensor, Programs.Mode, Tensor>) Programs::arrowEnumSwitch, () -> new Object[] {randn(3, 4), Programs.Mode.FLATTEN}, 1));
         // loops
         cs.add(c("loopUnsqueeze", (Fn1<Tensor, Tensor>) Programs::loopUnsqueeze, x34, 4));
         cs.add(c("loopN", (Fn2<Tensor, Integer, Tensor>) Programs::loopN, () -> new Object[] {randn(3, 4), 3}, 3, "EQUALS_MATCH: L['n'] == 3"));

@@ -93,6 +93,27 @@ final class Programs {
         return x.t();
     }
 
+    static Tensor patternSwitch(Object o, Tensor x) {
+        return switch (o) {
+            case Integer n when n > 0 -> x.unsqueeze(n);
+            case Integer n -> x.unsqueeze(0);
+            case String s -> x.t();
+            default -> x;
+        };
+    }
+
+    static Tensor recordPattern(Object o) {
+        if (o instanceof Pair(Tensor a, Tensor b)) return Tensor.cat(List.of(a, b), 0);
+        return Tensor.zeros(1);
+    }
+
+    static Tensor arrowEnumSwitch(Tensor x, Mode m) {
+        return switch (m) {
+            case TRANSPOSE -> x.t();
+            case FLATTEN -> x.flatten();
+        };
+    }
+
     // ---------------------------------------------------------------- loops
 
     static Tensor loopUnsqueeze(Tensor x) {
