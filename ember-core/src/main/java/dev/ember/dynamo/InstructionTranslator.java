@@ -2,12 +2,8 @@ package dev.ember.dynamo;
 
 import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
-import dev.ember.dynamo.variables.IteratorVariable;
-import dev.ember.dynamo.variables.LambdaVariable;
-import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
-import dev.ember.dynamo.variables.StreamVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
@@ -81,7 +77,14 @@ final class InstructionTranslator {
                 current = pc;
                 Instruction ins = code.instructions.get(pc++);
                 if (ins instanceof ReturnInstruction r) return r.typeKind() == TypeKind.VOID ? null : pop();
-                step(ins);
+                try {
+                    step(ins);
+                } catch (Unsupported | InternalTraceError e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    throw new InternalTraceError("Ember internal error while tracing " + code + " at " + location() + ", instruction "
+                            + ins.opcode().name().toLowerCase() + ": " + e, e);
+                }
             }
         } finally {
             if (ctx.frames.size() == 1) ctx.returnLocation = location();
@@ -345,17 +348,5 @@ final class InstructionTranslator {
     Object number(VariableTracker v) {
         if (v instanceof ConstantVariable c && c.value() instanceof Number n) return n;
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected a number known while tracing, got " + v.describe());
-    }
-
-    /** For messages. */
-    static String kindOf(VariableTracker v) {
-        return switch (v) {
-            case TensorVariable t -> "tensor";
-            case ListVariable l -> "list";
-            case IteratorVariable i -> "iterator";
-            case LambdaVariable l -> "lambda";
-            case StreamVariable s -> "stream";
-            default -> "value";
-        };
     }
 }

@@ -22,7 +22,6 @@ import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.MethodTypeDesc;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 
 /**
@@ -191,6 +190,4 @@ final class Invoker {
         all.addAll(rest);
         return all;
     }
-
-    static boolean isCollection(Class<?> c) { return Collection.class.isAssignableFrom(c); }
 }

@@ -54,10 +54,7 @@ final class JdkCalls {
         if (owner == List.class && name.equals("copyOf")) return new ListVariable(Containers.itemsOf(ctx, args.getFirst()), false, null);
         if (owner == Arrays.class && name.equals("asList")) return new ListVariable(Containers.itemsOf(ctx, args.getFirst()), false, null);
         boolean pure = (PURE_STATIC.contains(owner) && !IMPURE_STATIC.contains(name)) || (owner == Arrays.class && PURE_ARRAYS.contains(name));
-        if (!pure) {
-            GraphBreakType t = owner == System.class || owner == Thread.class ? GraphBreakType.UNSUPPORTED_CALL : GraphBreakType.UNSUPPORTED_CALL;
-            throw ctx.unsupported(t, "call to " + owner.getName() + "." + name + "() (not known to be pure)");
-        }
+        if (!pure) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "call to " + owner.getName() + "." + name + "() (not known to be pure)");
         return reflect(ctx, owner, name, type, null, args);
     }
 
