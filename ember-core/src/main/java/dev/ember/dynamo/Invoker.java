@@ -13,6 +13,7 @@ import dev.ember.dynamo.variables.StreamVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
+import dev.ember.fx.Node;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.OpRegistry;
 import dev.ember.tensor.Tensor;
@@ -61,9 +62,32 @@ final class Invoker {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Ember." + name + " cannot be called inside a compiled function");
         }
         if (JdkCalls.isJdk(owner)) return JdkCalls.invokeStatic(ctx, owner, name, type, args);
+        if (owner == Tensor.class && TENSOR_LITERALS.contains(name)) return tensorLiteral(ctx, name, type, args);
         ClassFiles.Resolved r = ClassFiles.exact(owner, name, type);
         if (r == null) throw ctx.unsupported(GraphBreakType.NO_BYTECODE, "no method " + owner.getName() + "." + name + type.descriptorString());
         return inline(ctx, r, args);
+    }
+
+    /** Tensor factories that copy Java data: made once while tracing, they enter the graph as constants (get_attr). */
+    private static final java.util.Set<String> TENSOR_LITERALS = java.util.Set.of("of", "ofLongs", "tensor");
+
+    private static VariableTracker tensorLiteral(TraceContext ctx, String name, MethodTypeDesc type, List<VariableTracker> args) {
+        Object[] values = new Object[args.size()];
+        Class<?>[] types = new Class<?>[args.size()];
+        for (int i = 0; i < values.length; i++) {
+            types[i] = Values.resolve(type.parameterType(i), Tensor.class);
+            values[i] = JdkCalls.concrete(ctx, args.get(i), types[i], Tensor.class, name);
+        }
+        Tensor t;
+        try {
+            t = (Tensor) Tensor.class.getMethod(name, types).invoke(null, values);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e.getCause() + " from Tensor." + name, e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "cannot evaluate Tensor." + name + ": " + e, e);
+        }
+        Node node = ctx.graph.constantTensor(t, ctx.currentLocation());
+        return new TensorVariable(node, dev.ember.tensor.FakeTensor.like(t), null);
     }
 
     // ------------------------------------------------------------------ special: constructors, private and super calls

@@ -95,7 +95,7 @@ final class JdkCalls {
     }
 
     /** A variable as a real Java value for a reflective call; only constants (and containers of them) qualify. */
-    private static Object concrete(TraceContext ctx, VariableTracker v, Class<?> ptype, Class<?> owner, String name) {
+    static Object concrete(TraceContext ctx, VariableTracker v, Class<?> ptype, Class<?> owner, String name) {
         switch (v) {
             case ConstantVariable c -> {
                 return Values.fromStack(c.value(), ptype);

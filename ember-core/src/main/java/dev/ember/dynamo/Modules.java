@@ -13,8 +13,11 @@ final class Modules {
         return false;
     }
 
-    /** Built-in layers (classes of dev.ember.nn) become call_module nodes; user subclasses are inlined. */
+    /** Containers hold layers but compute nothing themselves: their code is inlined so each layer becomes its own node. */
+    private static final java.util.Set<String> CONTAINERS = java.util.Set.of("Sequential", "ModuleList", "ModuleDict");
+
+    /** Built-in layers (classes of dev.ember.nn other than containers) become call_module nodes; user subclasses are inlined. */
     static boolean isBuiltinLayer(Object value) {
-        return isModule(value) && value.getClass().getPackageName().equals("dev.ember.nn");
+        return isModule(value) && value.getClass().getPackageName().equals("dev.ember.nn") && !CONTAINERS.contains(value.getClass().getSimpleName());
     }
 }

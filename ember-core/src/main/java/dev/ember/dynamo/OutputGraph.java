@@ -32,6 +32,7 @@ public final class OutputGraph {
     private final List<FakeTensor> exampleInputs = new ArrayList<>();
     private final Map<String, Guard> guards = new LinkedHashMap<>();
     private final Map<String, CallableModule> submodules = new LinkedHashMap<>();
+    private final Map<String, Tensor> attributes = new LinkedHashMap<>();
 
     public Node placeholder(String name, FakeTensor fake, Source source) {
         inputSources.add(source);
@@ -53,6 +54,13 @@ public final class OutputGraph {
         return located(graph.callModule(path, args, Map.of()).setVal(fake), location);
     }
 
+    /** A tensor made from constants while tracing (e.g. {@code Tensor.of(1f, 2f)}): a get_attr of the graph module. */
+    public Node constantTensor(Tensor value, UserFrame location) {
+        String name = "_tensor_constant" + attributes.size();
+        attributes.put(name, value);
+        return located(graph.getAttr(name, FakeTensor.like(value)), location);
+    }
+
     public void output(List<Node> values) { graph.output(List.copyOf(values)); }
 
     private static Node located(Node n, UserFrame f) {
@@ -72,7 +80,7 @@ public final class OutputGraph {
     public Graph graph() { return graph; }
 
     /** The graph with its submodules, ready for a backend. */
-    public GraphModule toGraphModule() { return new GraphModule(graph, Map.of(), submodules); }
+    public GraphModule toGraphModule() { return new GraphModule(graph, attributes, submodules); }
 
     /** call_function, call_method and call_module nodes, as Dynamo's CompileCounter counts them. */
     public static int opCount(Graph g) {

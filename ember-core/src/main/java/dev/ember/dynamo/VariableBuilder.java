@@ -134,6 +134,11 @@ final class VariableBuilder {
     private static String modulePath(Source s) {
         if (s instanceof FieldSource f) {
             String base = modulePath(f.base());
+            // A container module's own list of children is not a level of the path: Sequential's child 0 is "seq.0".
+            if (Modules.isModuleClass(f.field().getDeclaringClass()) && !Modules.isModuleClass(f.field().getType())
+                    && !Tensor.class.isAssignableFrom(f.field().getType())) {
+                return base;
+            }
             return base.isEmpty() ? f.field().getName() : base + "." + f.field().getName();
         }
         if (s instanceof IndexSource i) {

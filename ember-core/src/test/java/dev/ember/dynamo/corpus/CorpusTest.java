@@ -157,6 +157,8 @@ class CorpusTest {
         cs.add(c("copyIntoInput", (Fn2<Tensor, Tensor, Tensor>) Programs::copyIntoInput, () -> new Object[] {randn(3, 4), randn(1, 4)}, 1));
         cs.add(c("seededRandn", (Fn1<Tensor, Tensor>) Programs::seededRandn, x34, 1));
         cs.add(c("eyeOfSize", (Fn1<Tensor, Tensor>) Programs::eyeOfSize, x34, 1));
+        cs.add(c("constantRow", (Fn1<Tensor, Tensor>) Programs::constantRow, x34, 1));
+        cs.add(c("nestedLiteral", (Fn1<Tensor, Tensor>) Programs::nestedLiteral, () -> new Object[] {randn(2, 2)}, 2));
         cs.add(c("float64Input", (Fn1<Tensor, Tensor>) Programs::ifOnDtype, () -> new Object[] {Tensor.randn(3, 4).to(DType.FLOAT64)}, 0));
         return cs;
     }

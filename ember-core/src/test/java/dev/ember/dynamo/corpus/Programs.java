@@ -333,6 +333,10 @@ final class Programs {
 
     static Tensor eyeOfSize(Tensor x) { return Tensor.eye(x.size(1)); }
 
+    static Tensor constantRow(Tensor x) { return Tensor.cat(List.of(x, Tensor.of(new float[] {1, 2, 3, x.size(1)}, 1, 4)), 0); }
+
+    static Tensor nestedLiteral(Tensor x) { return Tensor.stack(List.of(x, Tensor.tensor(new float[][] {{1, 2}, {3, 4}}).t()), 0); }
+
     // ---------------------------------------------------------------- graph breaks
 
     static Tensor readsItem(Tensor x) {
