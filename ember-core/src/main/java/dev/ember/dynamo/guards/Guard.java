@@ -25,4 +25,7 @@ public sealed interface Guard permits TensorMatch, TypeMatch, IdMatch, EqualsMat
 
     /** Reads this guard's value from the frame (global state ignores it). */
     default Object read(Object[] frame) { return source().read(frame); }
+
+    /** The hot-path check for one call: reads and tests without allocating. */
+    default boolean check(Object[] frame) { return test(read(frame)); }
 }

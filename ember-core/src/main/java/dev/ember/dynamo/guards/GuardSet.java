@@ -19,16 +19,15 @@ public final class GuardSet {
 
     /** True when every guard passes for this call's frame. */
     public boolean check(Object[] frame) {
-        for (Guard g : guards) {
-            Object v;
-            try {
-                v = g.read(frame);
-            } catch (RuntimeException e) {
-                return false;
+        try {
+            for (Guard g : guards) {
+                if (!g.check(frame)) return false;
             }
-            if (!g.test(v)) return false;
+            return true;
+        } catch (RuntimeException e) {
+            // A source that cannot be read any more (a field now null, a shorter list) is a failed guard.
+            return false;
         }
-        return true;
     }
 
     /** The first failing guard's explanation, or null when all pass. */

@@ -11,6 +11,9 @@ public record SameObject(Source source, Source first) implements Guard {
     public Object read(Object[] frame) { return new Object[] {source.read(frame), first.read(frame)}; }
 
     @Override
+    public boolean check(Object[] frame) { return source.read(frame) == first.read(frame); }
+
+    @Override
     public boolean test(Object value) {
         Object[] pair = (Object[]) value;
         return pair[0] == pair[1];

@@ -176,6 +176,19 @@ class RecompileTest {
     }
 
     @Test
+    void aliasedInputsAreGuarded() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) Programs::catTwo, opts);
+        Tensor x = Tensor.randn(3, 4);
+        f.apply(x, x);
+        Tensor y = Tensor.randn(3, 4);
+        assertTrue(Programs.catTwo(x, y).sameData(f.apply(x, y)), "one graph input for an aliased pair must not serve two tensors");
+        assertEquals(2, cc.frameCount());
+        assertEquals("L['y'] is L['x'] failed: they are different objects now", onlyReason(opts));
+    }
+
+    @Test
     void recompileLimitFallsBackToEager() {
         CompileCounter cc = new CompileCounter();
         Options opts = Options.backend(cc).recompileLimit(2);
