@@ -61,6 +61,9 @@ final class Containers {
                 items.clear();
                 yield null;
             }
+            case "toArray" -> new ArrayVariable(!args.isEmpty() && args.getFirst() instanceof ArrayVariable a ? a.componentType() : Object.class, items, null);
+            case "contains" -> ConstantVariable.of(indexOf(items, args.getFirst()) >= 0 ? 1 : 0);
+            case "indexOf" -> ConstantVariable.of(indexOf(items, args.getFirst()));
             case "reversed" -> new ListVariable(items.reversed(), false, null);
             case "subList" -> {
                 int from = intArg(ctx, args.get(0)), to = intArg(ctx, args.get(1));
@@ -69,6 +72,16 @@ final class Containers {
             }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + name + "() on a tracked list");
         };
+    }
+
+    /** List.indexOf on constants (by equals) and on other tracked values (by identity). */
+    private static int indexOf(List<VariableTracker> items, VariableTracker needle) {
+        for (int i = 0; i < items.size(); i++) {
+            VariableTracker v = items.get(i);
+            if (v == needle) return i;
+            if (v instanceof ConstantVariable a && needle instanceof ConstantVariable b && java.util.Objects.equals(a.value(), b.value())) return i;
+        }
+        return -1;
     }
 
     static VariableTracker iteratorMethod(TraceContext ctx, IteratorVariable it, String name) {

@@ -33,6 +33,8 @@ import java.util.List;
 final class Invoker {
     private Invoker() {}
 
+    private static final MethodTypeDesc CONSUMER_ACCEPT = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_Object);
+
     static void invoke(InstructionTranslator f, InvokeInstruction ins) {
         Class<?> owner = Values.resolve(ins.owner().asSymbol(), f.code.owner);
         String name = ins.name().stringValue();
@@ -133,6 +135,12 @@ final class Invoker {
             case OpOverloadVariable o when name.equals("call") || name.equals("callTensor") || name.equals("callList") ->
                     OpCalls.call(ctx, o.op(), Containers.itemsOf(ctx, args.getFirst()));
             case OpOverloadVariable o -> JdkCalls.reflect(ctx, OpOverload.class, name, type, o.op(), args);
+            case ListVariable l when name.equals("forEach") -> {
+                for (VariableTracker item : List.copyOf(l.items())) {
+                    invokeVirtual(ctx, java.util.function.Consumer.class, "accept", CONSUMER_ACCEPT, args.getFirst(), List.of(item));
+                }
+                yield null;
+            }
             case ListVariable l -> Containers.listMethod(ctx, l, name, args);
             case IteratorVariable it -> Containers.iteratorMethod(ctx, it, name);
             case ArrayVariable a when name.equals("clone") -> new ArrayVariable(a.componentType(), a.items(), null);

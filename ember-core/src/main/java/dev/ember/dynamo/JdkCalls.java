@@ -52,10 +52,40 @@ final class JdkCalls {
             return new ListVariable(items, false, null);
         }
         if (owner == List.class && name.equals("copyOf")) return new ListVariable(Containers.itemsOf(ctx, args.getFirst()), false, null);
+        if (owner == System.class && name.equals("arraycopy")) return arraycopy(ctx, args);
+        if (owner == Arrays.class && name.equals("fill") && args.size() == 2) {
+            ArrayVariable a = mutableArray(ctx, args.get(0), "Arrays.fill");
+            a.items().replaceAll(x -> args.get(1));
+            return null;
+        }
         if (owner == Arrays.class && name.equals("asList")) return new ListVariable(Containers.itemsOf(ctx, args.getFirst()), false, null);
         boolean pure = (PURE_STATIC.contains(owner) && !IMPURE_STATIC.contains(name)) || (owner == Arrays.class && PURE_ARRAYS.contains(name));
         if (!pure) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "call to " + owner.getName() + "." + name + "() (not known to be pure)");
         return reflect(ctx, owner, name, type, null, args);
+    }
+
+    /** System.arraycopy between tracked arrays; the destination must be an array made during the trace. */
+    private static VariableTracker arraycopy(TraceContext ctx, List<VariableTracker> args) {
+        List<VariableTracker> src = Containers.itemsOf(ctx, args.get(0));
+        ArrayVariable dst = mutableArray(ctx, args.get(2), "System.arraycopy");
+        int from = intArg(ctx, args.get(1)), to = intArg(ctx, args.get(3)), n = intArg(ctx, args.get(4));
+        if (from < 0 || to < 0 || n < 0 || from + n > src.size() || to + n > dst.items().size()) {
+            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ArrayIndexOutOfBoundsException from System.arraycopy");
+        }
+        List<VariableTracker> copied = List.copyOf(src.subList(from, from + n));
+        for (int i = 0; i < n; i++) dst.items().set(to + i, copied.get(i));
+        return null;
+    }
+
+    private static ArrayVariable mutableArray(TraceContext ctx, VariableTracker v, String what) {
+        if (v instanceof ArrayVariable a && a.isMutable()) return a;
+        if (v instanceof ArrayVariable a) throw ctx.unsupported(GraphBreakType.SIDE_EFFECT, what + " into " + a.source().name() + ", an array the caller passed in");
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " on " + v.describe());
+    }
+
+    private static int intArg(TraceContext ctx, VariableTracker v) {
+        if (v instanceof ConstantVariable c && c.value() instanceof Integer i) return i;
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected an int known while tracing, got " + v.describe());
     }
 
     /** Calls the real method on constant arguments and wraps the result as a constant. */

@@ -97,7 +97,10 @@ class CorpusTest {
         cs.add(c("listSetAndSize", (Fn1<Tensor, Tensor>) Programs::listSetAndSize, x34, 4));
         cs.add(c("shapeAsList", (Fn1<Tensor, List<Integer>>) Programs::shapeAsList, x34, 0));
         cs.add(c("permuteFromIntegerList", (Fn1<Tensor, Tensor>) Programs::permuteFromIntegerList, x34, 1));
+        cs.add(c("forEachLambda", (Fn1<List<Tensor>, Tensor>) Programs::forEachLambda, () -> new Object[] {List.of(randn(2, 3), randn(2, 3))}, 3));
+        cs.add(c("toArrayAndIndexOf", (Fn1<Tensor, Tensor>) Programs::toArrayAndIndexOf, x34, 4));
         // arrays
+        cs.add(c("arraycopyShape", (Fn1<Tensor, Tensor>) Programs::arraycopyShape, x34, 1));
         cs.add(c("arrayInput", (Fn1<Tensor[], Tensor>) Programs::arrayInput, () -> new Object[] {new Tensor[] {randn(2, 2), randn(2, 2), randn(2, 2)}}, 1,
                 "LENGTH_CHECK: len(L['xs']) == 3"));
         cs.add(c("intArrayShape", (Fn2<Tensor, int[], Tensor>) Programs::intArrayShape, () -> new Object[] {randn(3, 4), new int[] {4, 3}}, 1,

@@ -208,7 +208,26 @@ final class Programs {
         return x.permute(p);
     }
 
+    static Tensor forEachLambda(List<Tensor> xs) {
+        List<Tensor> out = new ArrayList<>();
+        xs.forEach(t -> out.add(t.unsqueeze(0)));
+        return Tensor.cat(out, 0);
+    }
+
+    static Tensor toArrayAndIndexOf(Tensor x) {
+        List<Tensor> l = new ArrayList<>(List.of(x, x.t().contiguous().view(3, 4)));
+        Tensor[] arr = l.toArray(new Tensor[0]);
+        return l.contains(x) ? Tensor.stack(List.of(arr), l.indexOf(x)) : x;
+    }
+
     // ---------------------------------------------------------------- arrays
+
+    static Tensor arraycopyShape(Tensor x) {
+        int[] shape = new int[x.dim() + 1];
+        java.util.Arrays.fill(shape, 1);
+        System.arraycopy(x.shape(), 0, shape, 1, x.dim());
+        return x.reshape(shape);
+    }
 
     static Tensor arrayInput(Tensor[] xs) { return Tensor.stack(List.of(xs), 0); }
 
