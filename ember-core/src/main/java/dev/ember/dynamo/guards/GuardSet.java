@@ -4,14 +4,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A cache entry's guards compiled for the hot path: an array checked in order, stopping at the
- * first failure, with no allocation. Order matters: a container's TYPE_MATCH and LENGTH_CHECK come
+ * A cache entry's guards compiled for the hot path (one generated hidden class, see
+ * {@link GuardCompiler}), checked in order, stopping at the first failure, with no allocation. Order matters: a container's TYPE_MATCH and LENGTH_CHECK come
  * before guards on its elements, so reading an element never goes out of bounds.
  */
 public final class GuardSet {
     private final Guard[] guards;
+    private final GuardCompiler.GuardCheck compiled;
 
-    public GuardSet(List<Guard> guards) { this.guards = guards.toArray(Guard[]::new); }
+    public GuardSet(List<Guard> guards) {
+        this.guards = guards.toArray(Guard[]::new);
+        this.compiled = GuardCompiler.compile(guards);
+    }
 
     public List<Guard> guards() { return List.of(guards); }
 
@@ -20,10 +24,7 @@ public final class GuardSet {
     /** True when every guard passes for this call's frame. */
     public boolean check(Object[] frame) {
         try {
-            for (Guard g : guards) {
-                if (!g.check(frame)) return false;
-            }
-            return true;
+            return compiled.check(frame);
         } catch (RuntimeException e) {
             // A source that cannot be read any more (a field now null, a shorter list) is a failed guard.
             return false;
