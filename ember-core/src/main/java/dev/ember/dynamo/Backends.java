@@ -1,8 +1,5 @@
 package dev.ember.dynamo;
 
-import dev.ember.fx.GraphModule;
-
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,18 +9,13 @@ public final class Backends {
     private static final Map<String, Backend> BY_NAME = new ConcurrentHashMap<>();
 
     /** Runs the captured graph with the eager ops, node by node (debugging capture alone, like PyTorch's "eager"). */
-    public static final Backend EAGER = (gm, inputs) -> Backends.interpret(gm);
+    public static final Backend EAGER = (gm, inputs) -> new PreparedGraph(gm);
 
     static {
         BY_NAME.put("eager", EAGER);
     }
 
     private Backends() {}
-
-    /** Runs the graph module's interpreter (a fresh one per call: interpreters hold per-run state). */
-    static CompiledGraph interpret(GraphModule gm) {
-        return inputs -> ((List<?>) gm.run(inputs)).toArray();
-    }
 
     public static void register(String name, Backend backend) { BY_NAME.put(name, backend); }
 
