@@ -42,6 +42,13 @@ public record FunctionTarget(MethodTarget method, String interfaceMethod, Object
         return new FunctionTarget(target, sl.getFunctionalInterfaceMethodName(), captured, MethodHandleInfo.referenceKindToString(kind));
     }
 
+    /** A module's {@code forward(Tensor)}, with the module as the captured receiver ({@code L['self']}). */
+    public static FunctionTarget forModule(Object module) {
+        MethodTypeDesc forward = MethodTypeDesc.ofDescriptor("(Ldev/ember/tensor/Tensor;)Ldev/ember/tensor/Tensor;");
+        return new FunctionTarget(new MethodTarget(module.getClass(), "forward", forward, false), "apply", new Object[] {module},
+                MethodHandleInfo.referenceKindToString(MethodHandleInfo.REF_invokeVirtual));
+    }
+
     private static SerializedLambda serializedLambda(Object fn) {
         try {
             Method m = fn.getClass().getDeclaredMethod("writeReplace");

@@ -36,9 +36,11 @@ final class PreparedGraph implements CompiledGraph {
         List<Step> steps = new ArrayList<>();
         Object[] out = null;
         int placeholders = 0;
+        // Inputs take the first slots in placeholder order, wherever the placeholders sit in the graph.
+        for (Node n : nodes) if (n.kind() == NodeKind.PLACEHOLDER) slots.put(n, placeholders++);
         for (Node n : nodes) {
             switch (n.kind()) {
-                case PLACEHOLDER -> slots.put(n, placeholders++);
+                case PLACEHOLDER -> { }
                 case OUTPUT -> out = template(n.args(), slots);
                 default -> {
                     int slot = slots.size();

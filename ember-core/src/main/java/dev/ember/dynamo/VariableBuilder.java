@@ -55,7 +55,7 @@ final class VariableBuilder {
         }
         VariableTracker known = seen.get(value);
         if (known != null && known.source() != null && !isValue(value)) {
-            graph.addGuard(new SameObject(source, known.source()));
+            if (!known.source().name().equals(source.name())) graph.addGuard(new SameObject(source, known.source()));
             return known;
         }
         VariableTracker v = build(value, source);

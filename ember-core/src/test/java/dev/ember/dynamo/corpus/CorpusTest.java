@@ -111,6 +111,7 @@ class CorpusTest {
         // records
         cs.add(c("recordInput", (Fn1<Programs.Pair, Tensor>) Programs::recordInput, () -> new Object[] {new Programs.Pair(randn(2, 3), randn(1, 3))}, 1,
                 "TYPE_MATCH: type(L['p']) is dev.ember.dynamo.corpus.Programs$Pair", "TENSOR_MATCH: L['p'].a f32[2, 3]"));
+        cs.add(c("lateInput", (Fn1<Programs.Pair, Tensor>) Programs::lateInput, () -> new Object[] {new Programs.Pair(randn(3, 2), randn(1, 3))}, 2));
         cs.add(c("recordReturn", (Fn1<Tensor, Programs.Pair>) Programs::recordReturn, x34, 2));
         cs.add(c("recordLocal", (Fn1<Tensor, Tensor>) Programs::recordLocal, x34, 2));
         cs.add(c("recordConfig", (Fn2<Programs.Cfg, Tensor, Tensor>) Programs::recordConfig, () -> new Object[] {new Programs.Cfg(0, true), randn(3, 4)}, 2,

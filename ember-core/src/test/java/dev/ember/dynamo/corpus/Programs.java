@@ -255,6 +255,12 @@ final class Programs {
 
     static Tensor recordInput(Pair p) { return Tensor.cat(List.of(p.a(), p.b()), 0); }
 
+    /** The second input is first read after an op: its placeholder sits after a call in the graph. */
+    static Tensor lateInput(Pair p) {
+        Tensor a = p.a().t();
+        return Tensor.cat(List.of(a, p.b()), 0);
+    }
+
     static Pair recordReturn(Tensor x) { return new Pair(x.t(), x.flatten()); }
 
     static Tensor recordLocal(Tensor x) {
