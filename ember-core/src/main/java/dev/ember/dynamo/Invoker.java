@@ -6,6 +6,7 @@ import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.IteratorVariable;
 import dev.ember.dynamo.variables.LambdaVariable;
 import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.MapVariable;
 import dev.ember.dynamo.variables.MethodTarget;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
@@ -97,6 +98,10 @@ final class Invoker {
     static VariableTracker invokeSpecial(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, VariableTracker receiver, List<VariableTracker> args) {
         if (name.equals("<init>")) {
             if (receiver instanceof ListVariable list) return initList(ctx, list, args);
+            if (receiver instanceof MapVariable map) {
+                if (!args.isEmpty() && args.getFirst() instanceof MapVariable from) map.entries().putAll(from.entries());
+                return null;
+            }
             if (receiver instanceof UserObjectVariable u && u.isFresh()) {
                 if (owner == Object.class || owner == Record.class) return null;
                 if (Throwable.class.isAssignableFrom(owner) && JdkCalls.isJdk(owner)) {
@@ -115,6 +120,15 @@ final class Invoker {
 
     static VariableTracker newObject(InstructionTranslator f, Class<?> cls) {
         if (cls == ArrayList.class || cls == java.util.LinkedList.class) return new ListVariable(List.of(), true, null);
+        if (cls == java.util.HashMap.class || cls == java.util.LinkedHashMap.class || cls == java.util.TreeMap.class) {
+            try {
+                @SuppressWarnings("unchecked")
+                java.util.Map<Object, VariableTracker> m = (java.util.Map<Object, VariableTracker>) cls.getConstructor().newInstance();
+                return new MapVariable(m, true);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
         if (Throwable.class.isAssignableFrom(cls)) return UserObjectVariable.fresh(cls);
         if (JdkCalls.isJdk(cls) || Tensor.class.isAssignableFrom(cls) || Modules.isModuleClass(cls)) {
             throw f.ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "creating a " + cls.getName() + " inside a compiled function");
@@ -142,6 +156,7 @@ final class Invoker {
                 yield null;
             }
             case ListVariable l -> Containers.listMethod(ctx, l, name, args);
+            case MapVariable m -> Containers.mapMethod(ctx, m, name, args);
             case IteratorVariable it -> Containers.iteratorMethod(ctx, it, name);
             case ArrayVariable a when name.equals("clone") -> new ArrayVariable(a.componentType(), a.items(), null);
             case LambdaVariable l -> callLambda(ctx, l, name, type, args);

@@ -38,6 +38,22 @@ sealed interface OutputRebuilder {
         }
     }
 
+    /** A new map of the traced map's class (an unmodifiable copy for Map.of), keys in the traced order. */
+    record MapOf(Class<?> type, boolean mutable, List<Object> keys, List<OutputRebuilder> values) implements OutputRebuilder {
+        public Object rebuild(Object[] outs, Object[] frame) {
+            java.util.Map<Object, Object> m;
+            try {
+                @SuppressWarnings("unchecked")
+                java.util.Map<Object, Object> made = mutable ? (java.util.Map<Object, Object>) type.getConstructor().newInstance() : new java.util.LinkedHashMap<>();
+                m = made;
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+            for (int i = 0; i < keys.size(); i++) m.put(keys.get(i), values.get(i).rebuild(outs, frame));
+            return mutable ? m : java.util.Collections.unmodifiableMap(m);
+        }
+    }
+
     /** A new array of {@code component}. */
     record ArrayOf(Class<?> component, List<OutputRebuilder> items) implements OutputRebuilder {
         public Object rebuild(Object[] outs, Object[] frame) {

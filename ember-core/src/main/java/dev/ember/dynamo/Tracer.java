@@ -7,6 +7,7 @@ import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.LambdaVariable;
 import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.MapVariable;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
 import dev.ember.dynamo.variables.TensorVariable;
@@ -119,6 +120,15 @@ final class Tracer {
                             : rebuilderOf(ctx, field, fd, outputs, outputIndex));
                 }
                 yield OutputRebuilder.RecordOf.of(u.type(), comps);
+            }
+            case MapVariable m -> {
+                List<Object> keys = new ArrayList<>();
+                List<OutputRebuilder> values = new ArrayList<>();
+                for (var e : m.entries().entrySet()) {
+                    keys.add(e.getKey());
+                    values.add(rebuilderOf(ctx, e.getValue(), null, outputs, outputIndex));
+                }
+                yield new OutputRebuilder.MapOf(m.entries().getClass(), m.isMutable(), keys, values);
             }
             case ModuleVariable m when m.source() != null -> new OutputRebuilder.FromSource(m.source());
             case LambdaVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());

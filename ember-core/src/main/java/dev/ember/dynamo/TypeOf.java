@@ -5,6 +5,7 @@ import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.IteratorVariable;
 import dev.ember.dynamo.variables.LambdaVariable;
 import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.MapVariable;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
 import dev.ember.dynamo.variables.StreamVariable;
@@ -36,6 +37,7 @@ final class TypeOf {
             case OpOverloadVariable o -> OpOverload.class;
             case LambdaVariable l -> null;
             case StreamVariable s -> PrintStream.class;
+            case MapVariable m -> m.entries().getClass();
         };
     }
 

@@ -51,6 +51,10 @@ final class Compiled {
             List<?> a = (List<?>) actual;
             assertEquals(e.size(), a.size(), context + ": list size");
             for (int i = 0; i < e.size(); i++) assertSame(e.get(i), a.get(i), context + "[" + i + "]");
+        } else if (expected instanceof java.util.Map<?, ?> e) {
+            java.util.Map<?, ?> a = (java.util.Map<?, ?>) actual;
+            assertEquals(List.copyOf(e.keySet()), List.copyOf(a.keySet()), context + ": keys in order");
+            for (Object k : e.keySet()) assertSame(e.get(k), a.get(k), context + "[" + k + "]");
         } else if (expected instanceof Object[] e) {
             Object[] a = (Object[]) actual;
             assertEquals(e.length, a.length, context + ": array length");

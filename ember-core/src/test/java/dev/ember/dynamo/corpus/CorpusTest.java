@@ -99,6 +99,8 @@ class CorpusTest {
         cs.add(c("permuteFromIntegerList", (Fn1<Tensor, Tensor>) Programs::permuteFromIntegerList, x34, 1));
         cs.add(c("forEachLambda", (Fn1<List<Tensor>, Tensor>) Programs::forEachLambda, () -> new Object[] {List.of(randn(2, 3), randn(2, 3))}, 3));
         cs.add(c("toArrayAndIndexOf", (Fn1<Tensor, Tensor>) Programs::toArrayAndIndexOf, x34, 4));
+        cs.add(c("namedOutputs", (Fn1<Tensor, java.util.Map<String, Tensor>>) Programs::namedOutputs, x34, 2));
+        cs.add(c("mapLookup", (Fn1<Tensor, Tensor>) Programs::mapLookup, x34, 5));
         // arrays
         cs.add(c("arraycopyShape", (Fn1<Tensor, Tensor>) Programs::arraycopyShape, x34, 1));
         cs.add(c("arrayInput", (Fn1<Tensor[], Tensor>) Programs::arrayInput, () -> new Object[] {new Tensor[] {randn(2, 2), randn(2, 2), randn(2, 2)}}, 1,

@@ -220,6 +220,20 @@ final class Programs {
         return l.contains(x) ? Tensor.stack(List.of(arr), l.indexOf(x)) : x;
     }
 
+    static java.util.Map<String, Tensor> namedOutputs(Tensor x) {
+        java.util.Map<String, Tensor> out = new java.util.LinkedHashMap<>();
+        out.put("t", x.t());
+        out.put("flat", x.flatten());
+        return out;
+    }
+
+    static Tensor mapLookup(Tensor x) {
+        java.util.Map<String, Integer> dims = java.util.Map.of("rows", 0, "cols", 1);
+        java.util.Map<Integer, Tensor> byDim = new java.util.HashMap<>();
+        for (String k : dims.keySet()) byDim.put(dims.get(k), x.unsqueeze(dims.get(k)));
+        return Tensor.cat(List.of(byDim.get(0).flatten(), byDim.getOrDefault(1, x).flatten()), 0);
+    }
+
     // ---------------------------------------------------------------- arrays
 
     static Tensor arraycopyShape(Tensor x) {
