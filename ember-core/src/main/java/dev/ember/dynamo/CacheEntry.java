@@ -3,6 +3,7 @@ package dev.ember.dynamo;
 import dev.ember.dynamo.guards.GuardSet;
 import dev.ember.dynamo.source.Source;
 
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -14,11 +15,14 @@ public final class CacheEntry {
     private final CompiledGraph compiled;
     private final Source[] inputs;
     private final OutputRebuilder rebuilder;
+    private final SideEffect[] sideEffects;
     private final Unsupported graphBreak;
     private final OutputGraph graph;
 
-    private CacheEntry(GuardSet guards, CompiledGraph compiled, Source[] inputs, OutputRebuilder rebuilder, Unsupported graphBreak, OutputGraph graph) {
+    private CacheEntry(GuardSet guards, CompiledGraph compiled, Source[] inputs, OutputRebuilder rebuilder, List<SideEffect> sideEffects,
+                       Unsupported graphBreak, OutputGraph graph) {
         this.guards = guards;
+        this.sideEffects = sideEffects.toArray(SideEffect[]::new);
         this.compiled = compiled;
         this.inputs = inputs;
         this.rebuilder = rebuilder;
@@ -26,12 +30,12 @@ public final class CacheEntry {
         this.graph = graph;
     }
 
-    static CacheEntry compiled(GuardSet guards, CompiledGraph compiled, OutputGraph graph, OutputRebuilder rebuilder) {
-        return new CacheEntry(guards, compiled, graph.inputSources().toArray(Source[]::new), rebuilder, null, graph);
+    static CacheEntry compiled(GuardSet guards, CompiledGraph compiled, OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects) {
+        return new CacheEntry(guards, compiled, graph.inputSources().toArray(Source[]::new), rebuilder, sideEffects, null, graph);
     }
 
     static CacheEntry eager(GuardSet guards, Unsupported reason) {
-        return new CacheEntry(guards, null, new Source[0], null, reason, null);
+        return new CacheEntry(guards, null, new Source[0], null, List.of(), reason, null);
     }
 
     public GuardSet guards() { return guards; }
@@ -46,6 +50,8 @@ public final class CacheEntry {
         if (compiled == null) return eager.get();
         Object[] in = new Object[inputs.length];
         for (int i = 0; i < in.length; i++) in[i] = inputs[i].read(frame);
-        return rebuilder.rebuild(compiled.run(in), frame);
+        Object[] outs = compiled.run(in);
+        for (SideEffect e : sideEffects) e.apply(outs, frame);
+        return rebuilder.rebuild(outs, frame);
     }
 }

@@ -88,7 +88,7 @@ public final class CompiledFrame {
         OutputGraph g = result.graph();
         // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
         CompiledGraph compiled = g.opCount() == 0 ? new PreparedGraph(g.toGraphModule()) : options.getBackend().compile(g.toGraphModule(), g.exampleInputs());
-        return CacheEntry.compiled(new GuardSet(result.graph().guards()), compiled, result.graph(), result.rebuilder());
+        return CacheEntry.compiled(new GuardSet(result.graph().guards()), compiled, result.graph(), result.rebuilder(), result.sideEffects());
     }
 
     private void limitHit(List<String> failures) {

@@ -142,9 +142,13 @@ final class Containers {
     }
 
     private static void mutable(TraceContext ctx, ListVariable l, String method) {
-        if (l.isMutable()) return;
+        if (l.isMutable()) {
+            if (l.source() != null) ctx.sideEffects.mutated(l);
+            return;
+        }
         if (l.source() != null) {
-            throw ctx.unsupported(GraphBreakType.SIDE_EFFECT, "List." + method + "() on " + l.source().name() + ", a list the caller passed in");
+            throw ctx.unsupported(GraphBreakType.SIDE_EFFECT, "List." + method + "() on " + l.source().name() + ", a list the caller passed in whose class ("
+                    + "not ArrayList or LinkedList) cannot be replayed");
         }
         throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws UnsupportedOperationException: List." + method + "() on an immutable list");
     }

@@ -31,13 +31,25 @@ final class Fields {
         Class<?> type = Values.resolve(ins.typeSymbol(), f.code.owner);
         switch (ins.opcode()) {
             case GETSTATIC -> f.push(getStatic(ctx, owner, name, type));
-            case PUTSTATIC -> throw ctx.unsupported(GraphBreakType.SIDE_EFFECT, "assignment to the static field " + owner.getSimpleName() + "." + name);
+            case PUTSTATIC -> {
+                Field field = find(owner, name);
+                if (Modifier.isFinal(field.getModifiers())) {
+                    throw ctx.unsupported(GraphBreakType.SIDE_EFFECT, "assignment to the final static field " + owner.getSimpleName() + "." + name);
+                }
+                field.setAccessible(true);
+                ctx.sideEffects.store(null, field, f.pop());
+            }
             case GETFIELD -> f.push(getField(ctx, f.pop(), owner, name, type));
             case PUTFIELD -> {
                 VariableTracker value = f.pop();
                 VariableTracker target = f.pop();
                 if (target instanceof UserObjectVariable u && u.isFresh()) {
                     u.fields().put(name, value);
+                } else if ((target instanceof UserObjectVariable || target instanceof ModuleVariable) && target.source() != null
+                        && replayable(find(owner, name))) {
+                    Field field = find(owner, name);
+                    field.setAccessible(true);
+                    ctx.sideEffects.store(target.source(), field, value);
                 } else {
                     throw ctx.unsupported(GraphBreakType.SIDE_EFFECT, "assignment to the field " + name + " of " + target.describe()
                             + (target.source() == null ? "" : " (" + target.source().name() + ")") + ", an object that exists outside the compiled function");
@@ -47,9 +59,17 @@ final class Fields {
         }
     }
 
+    /** Fields the compiled frame can assign after the graph: not final, not in a record or hidden class. */
+    private static boolean replayable(Field f) {
+        Class<?> c = f.getDeclaringClass();
+        return !Modifier.isFinal(f.getModifiers()) && !c.isRecord() && !c.isHidden();
+    }
+
     private static VariableTracker getStatic(TraceContext ctx, Class<?> owner, String name, Class<?> type) {
         if (owner == System.class && (name.equals("out") || name.equals("err"))) return new StreamVariable("System." + name);
         Field field = find(owner, name);
+        VariableTracker assigned = ctx.sideEffects.pending(null, field);
+        if (assigned != null) return assigned;
         Object value;
         try {
             Class.forName(owner.getName(), true, owner.getClassLoader());
@@ -72,8 +92,8 @@ final class Fields {
                 VariableTracker v = u.fields().get(name);
                 yield v != null ? v : zeroOf(type);
             }
-            case UserObjectVariable u -> ctx.builder.wrap(read(ctx, u.value(), owner, name), new FieldSource(u.source(), find(owner, name)), type);
-            case ModuleVariable m -> ctx.builder.wrap(read(ctx, m.module(), owner, name), new FieldSource(m.source(), find(owner, name)), type);
+            case UserObjectVariable u -> objectField(ctx, u.value(), u.source(), owner, name, type);
+            case ModuleVariable m -> objectField(ctx, m.module(), m.source(), owner, name, type);
             case ConstantVariable c when c.value() != null -> {
                 Object v = read(ctx, c.value(), owner, name);
                 yield constantOf(v, type);
@@ -81,6 +101,14 @@ final class Fields {
             case OpOverloadVariable o -> constantOf(read(ctx, o.op(), owner, name), type);
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "reading the field " + name + " of " + target.describe());
         };
+    }
+
+    /** A field of an input object: the value assigned earlier in this trace, else the real value, wrapped with its source. */
+    private static VariableTracker objectField(TraceContext ctx, Object obj, dev.ember.dynamo.source.Source src, Class<?> owner, String name, Class<?> type) {
+        Field field = find(owner, name);
+        VariableTracker assigned = ctx.sideEffects.pending(src, field);
+        if (assigned != null) return assigned;
+        return ctx.builder.wrap(read(ctx, obj, owner, name), new FieldSource(src, field), type);
     }
 
     /** Tensor's own fields (read by inlined Tensor methods): metadata comes from the fake tensor, which TENSOR_MATCH guards. */

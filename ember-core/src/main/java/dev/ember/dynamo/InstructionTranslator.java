@@ -301,9 +301,7 @@ final class InstructionTranslator {
         int index = intOf(pop());
         VariableTracker arr = pop();
         if (!(arr instanceof ArrayVariable a)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "array store into " + arr.describe());
-        if (!a.isMutable()) {
-            throw ctx.unsupported(GraphBreakType.SIDE_EFFECT, "store into the array " + a.source().name() + " that the caller passed in");
-        }
+        if (a.source() != null) ctx.sideEffects.mutated(a);
         if (index < 0 || index >= a.items().size()) {
             throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ArrayIndexOutOfBoundsException: index " + index + " of " + a.items().size());
         }

@@ -96,8 +96,10 @@ final class JdkCalls {
     }
 
     private static ArrayVariable mutableArray(TraceContext ctx, VariableTracker v, String what) {
-        if (v instanceof ArrayVariable a && a.isMutable()) return a;
-        if (v instanceof ArrayVariable a) throw ctx.unsupported(GraphBreakType.SIDE_EFFECT, what + " into " + a.source().name() + ", an array the caller passed in");
+        if (v instanceof ArrayVariable a) {
+            if (a.source() != null) ctx.sideEffects.mutated(a);
+            return a;
+        }
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " on " + v.describe());
     }
 

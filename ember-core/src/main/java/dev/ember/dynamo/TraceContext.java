@@ -16,6 +16,7 @@ final class TraceContext {
 
     final OutputGraph graph = new OutputGraph();
     final VariableBuilder builder = new VariableBuilder(graph);
+    final SideEffects sideEffects = new SideEffects();
     final List<InstructionTranslator> frames = new ArrayList<>();
     private int instructions;
     /** Where the root method returned: the location of errors found while building its return value. */

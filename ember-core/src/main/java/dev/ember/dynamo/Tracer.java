@@ -28,7 +28,7 @@ final class Tracer {
     private Tracer() {}
 
     /** The graph, its guards and how to rebuild the return value. */
-    record Result(OutputGraph graph, OutputRebuilder rebuilder, int instructions, Unsupported graphBreak) {}
+    record Result(OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects, int instructions, Unsupported graphBreak) {}
 
     static Result trace(FunctionTarget target, Object[] frame) {
         TraceContext ctx = new TraceContext();
@@ -52,13 +52,31 @@ final class Tracer {
         try {
             VariableTracker ret = new InstructionTranslator(ctx, code, args).run();
             List<Node> outputs = new ArrayList<>();
+            Map<Node, Integer> index = new IdentityHashMap<>();
             OutputRebuilder rebuilder = ret == null ? new OutputRebuilder.Constant(null)
-                    : rebuilderOf(ctx, ret, code.type.returnType(), outputs, new IdentityHashMap<>());
+                    : rebuilderOf(ctx, ret, code.type.returnType(), outputs, index);
+            List<SideEffect> effects = replays(ctx, outputs, index);
             ctx.graph.output(outputs);
-            return new Result(ctx.graph, rebuilder, ctx.instructionsExecuted(), null);
+            return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null);
         } catch (Unsupported u) {
-            return new Result(ctx.graph, null, ctx.instructionsExecuted(), u);
+            return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u);
         }
+    }
+
+    /** The final state of every mutated input object, to be written back after the graph runs. */
+    private static List<SideEffect> replays(TraceContext ctx, List<Node> outputs, Map<Node, Integer> index) {
+        List<SideEffect> out = new ArrayList<>();
+        for (SideEffects.Store s : ctx.sideEffects.stores()) {
+            ClassDesc type = s.field().getType().describeConstable().orElseThrow();
+            out.add(new SideEffect.SetField(s.owner(), s.field(), rebuilderOf(ctx, s.value(), type, outputs, index)));
+        }
+        for (ListVariable l : ctx.sideEffects.lists()) {
+            out.add(new SideEffect.ResetList(l.source(), rebuilderOf(ctx, new ListVariable(l.items(), true, null), null, outputs, index)));
+        }
+        for (ArrayVariable a : ctx.sideEffects.arrays()) {
+            out.add(new SideEffect.ResetArray(a.source(), rebuilderOf(ctx, new ArrayVariable(a.componentType(), a.items(), null), null, outputs, index)));
+        }
+        return out;
     }
 
     /** The method that runs: for an unbound or bound instance method reference, the override for the receiver's class. */
@@ -98,7 +116,7 @@ final class Tracer {
             }));
             case ConstantVariable c -> new OutputRebuilder.Constant(declared != null && declared.isPrimitive()
                     ? Values.fromStack(c.value(), Values.resolve(declared, Object.class)) : c.value());
-            case ListVariable l when l.source() != null && !l.isMutable() -> new OutputRebuilder.FromSource(l.source());
+            case ListVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
             case ListVariable l -> {
                 List<OutputRebuilder> items = new ArrayList<>();
                 for (VariableTracker item : l.items()) items.add(rebuilderOf(ctx, item, null, outputs, outputIndex));

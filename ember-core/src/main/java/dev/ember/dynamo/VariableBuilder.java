@@ -86,7 +86,9 @@ final class VariableBuilder {
             graph.addGuard(new LengthCheck(source, list.size()));
             List<VariableTracker> items = new ArrayList<>();
             for (int i = 0; i < list.size(); i++) items.add(wrap(list.get(i), new IndexSource(source, i), Object.class));
-            return new ListVariable(items, false, source);
+            // The caller's ArrayList/LinkedList may be mutated: the compiled frame replays the final contents.
+            boolean replayable = value instanceof java.util.ArrayList<?> || value instanceof java.util.LinkedList<?>;
+            return new ListVariable(items, replayable, source);
         }
         if (value.getClass().isArray()) {
             graph.addGuard(new TypeMatch(source, value.getClass()));

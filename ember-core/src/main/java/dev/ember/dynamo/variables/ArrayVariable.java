@@ -6,9 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A Java array. Arrays made during the trace are mutable (stores update {@link #items()}); arrays
- * from the frame's inputs are read-only (a store would be a side effect on the caller's array).
- * A class, not a record: two stack slots holding the same array must see the same stores.
+ * A Java array: made during the trace, or from the frame's inputs (then stores into it are side
+ * effects the compiled frame replays). A class, not a record: two stack slots holding the same
+ * array must see the same stores.
  */
 public final class ArrayVariable implements VariableTracker {
     private final Class<?> componentType;
@@ -24,8 +24,6 @@ public final class ArrayVariable implements VariableTracker {
     public Class<?> componentType() { return componentType; }
 
     public List<VariableTracker> items() { return items; }
-
-    public boolean isMutable() { return source == null; }
 
     @Override
     public Source source() { return source; }

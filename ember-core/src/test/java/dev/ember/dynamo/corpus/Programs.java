@@ -405,6 +405,11 @@ final class Programs {
         return y.t();
     }
 
+    static Tensor mutatesVector(java.util.Vector<Tensor> xs, Tensor x) {
+        xs.add(0, x);
+        return x.t();
+    }
+
     static Tensor mutatesCallerList(List<Tensor> xs, Tensor x) {
         xs.add(x);
         return x.t();
@@ -438,6 +443,27 @@ final class Programs {
     private static Tensor recurse(Tensor x, int depth) { return depth == 1000 ? x : recurse(x, depth + 1); }
 
     static Tensor badView(Tensor x) { return x.view(5, 5); }
+
+    static final class Holder {
+        Tensor last;
+        int calls;
+    }
+
+    static Tensor remember(Holder h, Tensor x) {
+        h.last = x.t();
+        return h.last.flatten();
+    }
+
+    static Tensor countCalls(Holder h, Tensor x) {
+        h.calls = h.calls + 1;
+        return h.calls > 1 ? x.t() : x.flatten();
+    }
+
+    static Tensor fillSlots(Tensor[] out, Tensor x) {
+        out[0] = x.t();
+        out[1] = x;
+        return x.flatten();
+    }
 
     static final class Box {
         Tensor value;
