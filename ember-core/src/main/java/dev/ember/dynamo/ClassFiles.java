@@ -27,18 +27,18 @@ final class ClassFiles {
 
     static byte[] bytes(Class<?> cls) {
         if (cls.isHidden()) {
-            throw new ClassFileNotFound(cls, cls.getName() + " is a hidden class (a lambda or a generated class) and has no class file");
+            throw new ClassFileNotFound(cls.getName() + " is a hidden class (a lambda or a generated class) and has no class file");
         }
-        if (cls.isArray() || cls.isPrimitive()) throw new ClassFileNotFound(cls, cls.getName() + " has no class file");
+        if (cls.isArray() || cls.isPrimitive()) throw new ClassFileNotFound(cls.getName() + " has no class file");
         String resource = "/" + cls.getName().replace('.', '/') + ".class";
         try (InputStream in = cls.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new ClassFileNotFound(cls, "the class file of " + cls.getName() + " (" + resource.substring(1)
+                throw new ClassFileNotFound("the class file of " + cls.getName() + " (" + resource.substring(1)
                         + ") cannot be found through its class loader " + cls.getClassLoader());
             }
             return in.readAllBytes();
         } catch (IOException e) {
-            throw new ClassFileNotFound(cls, "reading the class file of " + cls.getName() + " failed: " + e);
+            throw new ClassFileNotFound("reading the class file of " + cls.getName() + " failed: " + e);
         }
     }
 
@@ -94,12 +94,7 @@ final class ClassFiles {
 
     /** A class file that could not be read. */
     static final class ClassFileNotFound extends RuntimeException {
-        final Class<?> cls;
-
-        ClassFileNotFound(Class<?> cls, String message) {
-            super(message);
-            this.cls = cls;
-        }
+        ClassFileNotFound(String message) { super(message); }
     }
 
     static void clear() { MODELS.clear(); }
