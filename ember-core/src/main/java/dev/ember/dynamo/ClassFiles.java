@@ -27,7 +27,8 @@ final class ClassFiles {
 
     static byte[] bytes(Class<?> cls) {
         if (cls.isHidden()) {
-            throw new ClassFileNotFound(cls.getName() + " is a hidden class (a lambda or a generated class) and has no class file");
+            throw new ClassFileNotFound(cls.getName() + " is a hidden class (a lambda or a generated class) and has no class file;"
+                    + " pass a serializable lambda (dev.ember.Fn0…Fn5) so its implementation method can be found");
         }
         if (cls.isArray() || cls.isPrimitive()) throw new ClassFileNotFound(cls.getName() + " has no class file");
         String resource = "/" + cls.getName().replace('.', '/') + ".class";

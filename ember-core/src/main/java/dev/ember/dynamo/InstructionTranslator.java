@@ -81,6 +81,8 @@ final class InstructionTranslator {
                     step(ins);
                 } catch (Unsupported | InternalTraceError e) {
                     throw e;
+                } catch (ClassFiles.ClassFileNotFound e) {
+                    throw ctx.unsupported(GraphBreakType.NO_BYTECODE, e.getMessage(), e);
                 } catch (RuntimeException e) {
                     throw new InternalTraceError("Ember internal error while tracing " + code + " at " + location() + ", instruction "
                             + ins.opcode().name().toLowerCase() + ": " + e, e);

@@ -55,6 +55,12 @@ class GraphBreakTest {
         bs.add(new Break("runawayLoop", (Fn1<Tensor, Tensor>) Programs::runawayLoop, x34, GraphBreakType.INSTRUCTION_BUDGET, "n += i;"));
         bs.add(new Break("deepRecursion", (Fn1<Tensor, Tensor>) Programs::deepRecursion, x34, GraphBreakType.INLINE_DEPTH, "depth == 1000 ? x"));
         bs.add(new Break("returnsPlainObject", (Fn1<Tensor, Programs.Box>) Programs::returnsPlainObject, x34, GraphBreakType.UNSUPPORTED_RETURN, "return b;"));
+        bs.add(new Break("plainLambdaArgument", (Fn1<java.util.function.Supplier<Tensor>, Tensor>) Programs::callsSupplier,
+                () -> {
+                    Tensor t = Tensor.randn(3, 4);
+                    java.util.function.Supplier<Tensor> s = () -> t;
+                    return new Object[] {s};
+                }, GraphBreakType.NO_BYTECODE, "return s.get().t();"));
         bs.add(new Break("readsStorage", (Fn1<Tensor, Tensor>) Programs::readsStorage, x34, GraphBreakType.UNSUPPORTED_TENSOR_METHOD, "x.storage() == null"));
         return bs;
     }
