@@ -3,11 +3,16 @@ package dev.ember.dynamo;
 import dev.ember.Options;
 import dev.ember.dynamo.guards.GuardSet;
 import dev.ember.dynamo.variables.MethodTarget;
+import dev.ember.logging.CompileContext;
+import dev.ember.logging.CompileId;
+import dev.ember.logging.Log;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import java.util.function.Supplier;
 
 /**
@@ -17,10 +22,11 @@ import java.util.function.Supplier;
  * eagerly. The hit path takes no lock: entries are an immutable array published atomically.
  */
 public final class CompiledFrame {
-    private static final System.Logger LOG = System.getLogger("dev.ember.dynamo");
+    private static final AtomicInteger FRAME_IDS = new AtomicInteger();
 
     private final MethodTarget method;
     private final Options options;
+    private final int frameId = FRAME_IDS.getAndIncrement();
     private final AtomicReference<CacheEntry[]> entries = new AtomicReference<>(new CacheEntry[0]);
     private final Object lock = new Object();
     private final List<RecompileReason> recompileReasons = Collections.synchronizedList(new ArrayList<>());
@@ -66,8 +72,17 @@ public final class CompiledFrame {
                 limitHit(failures);
                 return null;
             }
-            if (current.length > 0) recompileReasons.add(new RecompileReason(compiles, failures));
-            CacheEntry entry = compile(target, frame);
+            CacheEntry entry;
+            try (var scope = CompileContext.enter(CompileId.of(frameId, compiles))) {
+                if (current.length > 0) {
+                    recompileReasons.add(new RecompileReason(compiles, failures));
+                    Log.artifact("recompiles", () -> "Recompiling function " + name() + " in " + where() + "\n    triggered by the following guard failure(s):\n"
+                            + failures.stream().map(f -> "    - " + f).collect(Collectors.joining("\n")));
+                    Log.artifact("recompiles_verbose", () -> "Recompiling function " + name() + ": every failing guard, newest entry first:\n"
+                            + verboseFailures(current, frame));
+                }
+                entry = compile(target, frame);
+            }
             compiles++;
             CacheEntry[] next = new CacheEntry[current.length + 1];
             next[0] = entry;
@@ -81,11 +96,17 @@ public final class CompiledFrame {
         Tracer.Result result = Tracer.trace(target, frame);
         Unsupported u = result.graphBreak();
         if (u != null) {
+            Log.artifact("graph_breaks", u::getMessage);
             if (options.isFullgraph()) throw u;
-            LOG.log(System.Logger.Level.DEBUG, () -> "graph break in " + name() + ", running it eagerly for these inputs:\n" + u.getMessage());
+            Log.of("dynamo").debug(() -> name() + " runs eagerly for these inputs (graph break " + u.gbId() + ")");
             return CacheEntry.eager(new GuardSet(result.graph().guards()), u);
         }
         OutputGraph g = result.graph();
+        Log.artifact("guards", () -> "GUARDS for " + name() + ":\n" + g.guards().stream().map(x -> "  " + x.describe()).collect(Collectors.joining("\n")));
+        Log.artifact("graph_code", () -> "TRACED GRAPH of " + name() + "\n" + g.toGraphModule().code());
+        Log.artifact("graph", () -> "TRACED GRAPH of " + name() + "\n" + g.toGraphModule().tabular());
+        Log.artifact("side_effects", () -> result.sideEffects().isEmpty() ? "no side effects in " + name()
+                : "side effects replayed after the graph of " + name() + ":\n" + result.sideEffects().stream().map(e -> "  " + e).collect(Collectors.joining("\n")));
         // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
         CompiledGraph compiled = g.opCount() == 0 ? new PreparedGraph(g.toGraphModule()) : options.getBackend().compile(g.toGraphModule(), g.exampleInputs());
         return CacheEntry.compiled(new GuardSet(result.graph().guards()), compiled, result.graph(), result.rebuilder(), result.sideEffects());
@@ -99,7 +120,27 @@ public final class CompiledFrame {
         if (options.isFailOnRecompileLimitHit()) throw new RecompileLimitExceeded(msg);
         if (!limitWarned) {
             limitWarned = true;
-            LOG.log(System.Logger.Level.WARNING, msg);
+            Log.of("dynamo").warning(msg);
+        }
+    }
+
+    private static String verboseFailures(CacheEntry[] entries, Object[] frame) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < entries.length; i++) {
+            for (String f : entries[i].guards().allFailures(frame)) sb.append("    - entry ").append(i).append(": ").append(f).append('\n');
+        }
+        return sb.toString().stripTrailing();
+    }
+
+    /** {@code Programs.java:42}: where the compiled method starts. */
+    private String where() {
+        try {
+            ClassFiles.Resolved r = ClassFiles.virtual(method.owner(), method.name(), method.type());
+            if (r == null) r = ClassFiles.exact(method.owner(), method.name(), method.type());
+            UserFrame f = MethodCode.of(r).frameAt(0);
+            return f.fileName() + ":" + f.line();
+        } catch (RuntimeException e) {
+            return method.owner().getName();
         }
     }
 
