@@ -114,7 +114,7 @@ public final class CompiledFrame {
 
     private void limitHit(List<String> failures) {
         String last = failures.isEmpty() ? "none" : failures.getFirst();
-        String msg = "ember: recompile limit (" + options.getRecompileLimit() + ") reached for " + name()
+        String msg = "ember: recompile limit (" + options.getRecompileLimit() + ") reached for " + name() + " in " + where()
                 + "; last failed guard: " + last + ". The function now runs eagerly for inputs that match no cache entry. "
                 + "To find the cause, log recompile reasons; to raise the limit use Options.recompileLimit(n).";
         if (options.isFailOnRecompileLimitHit()) throw new RecompileLimitExceeded(msg);
