@@ -165,6 +165,9 @@ class CorpusTest {
         cs.add(c("eyeOfSize", (Fn1<Tensor, Tensor>) Programs::eyeOfSize, x34, 1));
         cs.add(c("constantRow", (Fn1<Tensor, Tensor>) Programs::constantRow, x34, 1));
         cs.add(c("nestedLiteral", (Fn1<Tensor, Tensor>) Programs::nestedLiteral, () -> new Object[] {randn(2, 2)}, 2));
+        cs.add(c("rowStats", (Fn1<Tensor, Tensor>) Programs::rowStats, x34, 4));
+        cs.add(c("softmaxOverLastDim", (Fn1<Tensor, Tensor>) Programs::softmaxOverLastDim, x34, 2));
+        cs.add(c("argmaxPerRow", (Fn1<Tensor, Tensor>) Programs::argmaxPerRow, x34, 1));
         cs.add(c("float64Input", (Fn1<Tensor, Tensor>) Programs::ifOnDtype, () -> new Object[] {Tensor.randn(3, 4).to(DType.FLOAT64)}, 0));
         return cs;
     }

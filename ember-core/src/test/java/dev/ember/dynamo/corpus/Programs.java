@@ -376,6 +376,18 @@ final class Programs {
 
     static Tensor nestedLiteral(Tensor x) { return Tensor.stack(List.of(x, Tensor.tensor(new float[][] {{1, 2}, {3, 4}}).t()), 0); }
 
+    // ---------------------------------------------------------------- reductions and normalisation
+
+    static Tensor rowStats(Tensor x) {
+        Tensor mean = x.mean(1, true);
+        Tensor std = x.std(1, true);
+        return Tensor.cat(List.of(mean, std, x.amax(1, true)), 1);
+    }
+
+    static Tensor softmaxOverLastDim(Tensor x) { return x.softmax(x.dim() - 1).sum(new int[] {0}, false); }
+
+    static Tensor argmaxPerRow(Tensor x) { return x.argmax(1, false); }
+
     // ---------------------------------------------------------------- graph breaks
 
     static Tensor readsItem(Tensor x) {
