@@ -299,6 +299,10 @@ public final class ConvOps {
         if (!((n == 3 && s[0] != 0 && validDims) || (n == 4 && validDims && s[3] != 0))) {
             throw new IllegalArgumentException("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:" + Shapes.format(s));
         }
+        if (kernel[1] / 2 < padding[1] || kernel[0] / 2 < padding[0]) { // the kernel, not the dilated one as in pooling_output_shape
+            throw new IllegalArgumentException("pad should be smaller than or equal to half of kernel size, but got padW = " + padding[1]
+                    + ", padH = " + padding[0] + ", kW = " + kernel[1] + ", kH = " + kernel[0]);
+        }
         if (outH < 1 || outW < 1) {
             throw new IllegalArgumentException("Given input size: (" + planes + "x" + h + "x" + w + "). Calculated output size: ("
                     + planes + "x" + outH + "x" + outW + "). Output size is too small");
