@@ -41,6 +41,7 @@ class ConvConformanceTest {
             c(new int[] {2, 3, 7, 7}, new int[] {6, 1, 3, 2}, new int[] {2, 3}, new int[] {1, 0}, new int[] {2, 1}, 3),
             c(new int[] {2, 5, 4, 6}, new int[] {3, 5, 1, 1}, new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1}, 1),
             c(new int[] {1, 4, 5, 5}, new int[] {2, 2, 1, 1}, new int[] {2, 2}, new int[] {1, 0}, new int[] {1, 1}, 2),
+            c(new int[] {2, 4, 5, 3}, new int[] {6, 2, 1, 1}, new int[] {1, 1}, new int[] {0, 0}, new int[] {2, 2}, 2),
             c(new int[] {1, 2, 3, 3}, new int[] {2, 2, 3, 3}, new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1}, 1),
             c(new int[] {3, 1, 1, 1}, new int[] {2, 1, 1, 1}, new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1}, 1),
             c(new int[] {0, 3, 5, 5}, new int[] {2, 3, 3, 3}, new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 1}, 1),
