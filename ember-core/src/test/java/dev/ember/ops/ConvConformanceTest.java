@@ -110,6 +110,10 @@ class ConvConformanceTest {
             // per-image GEMMs big enough for OpenBLAS threads, after a parallel im2col
             Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 16, 24, 20), w = Inputs.randn(rng, DType.FLOAT32, 32, 16, 3, 3), b = Inputs.randn(rng, DType.FLOAT32, 32);
             assertClose(CONV2D.callTensor(x, w, b, 1, 1), Torch.call(m, "torch.conv2d(a.double(), b.double(), c.double(), 1, 1).float()", x, w, b), "threaded GEMMs", f32);
+            // grouped, several images per wide GEMM
+            Tensor xg = Inputs.randn(rng, DType.FLOAT32, 3, 16, 20, 20), wg = Inputs.randn(rng, DType.FLOAT32, 32, 8, 3, 3);
+            assertClose(CONV2D.callTensor(xg, wg, b, 1, 1, 1, 2), Torch.call(m, "torch.conv2d(a.double(), b.double(), c.double(), 1, 1, 1, 2).float()", xg, wg, b),
+                    "grouped threaded GEMMs", f32);
             // many small images, one per core
             Tensor xs = Inputs.randn(rng, DType.FLOAT32, 9, 3, 12, 12), ws = Inputs.randn(rng, DType.FLOAT32, 8, 3, 5, 5);
             assertClose(CONV2D.callTensor(xs, ws, null, 2, 2), Torch.call(m, "torch.conv2d(a.double(), b.double(), None, 2, 2).float()", xs, ws), "images in parallel", f32);

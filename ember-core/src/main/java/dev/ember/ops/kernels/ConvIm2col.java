@@ -10,21 +10,22 @@ final class ConvIm2col {
     private ConvIm2col() {}
 
     /**
-     * Fills rows {@code [rowLo, rowHi)} of {@code col} ({@code channels*kh*kw} rows of
-     * {@code outH*outW}) from the image at {@code base} in {@code src} with strides
+     * Fills rows {@code [rowLo, rowHi)} of the image's column block in {@code col}
+     * ({@code channels*kh*kw} rows of {@code outH*outW} pixels, starting at {@code colOffset},
+     * rows {@code rowStride} apart) from the image at {@code base} in {@code src} with strides
      * {@code sc, sh, sw} (channel, row, column).
      */
-    static void unfold(Conv2dGeometry g, Object src, int base, int sc, int sh, int sw, Object col, int rowLo, int rowHi) {
-        int kk = g.kernelH() * g.kernelW(), outPixels = g.outH() * g.outW();
+    static void unfold(Conv2dGeometry g, Object src, int base, int sc, int sh, int sw, Object col, int colOffset, int rowStride, int rowLo, int rowHi) {
+        int kk = g.kernelH() * g.kernelW();
         for (int r = rowLo; r < rowHi; r++) {
             int c = r / kk, i = r % kk / g.kernelW(), j = r % g.kernelW();
-            int colOffset = j * g.dilationW() - g.padW();
-            int owLo = Math.max(0, Math.ceilDiv(-colOffset, g.strideW()));
-            int owHi = Math.min(g.outW(), Math.floorDiv(g.width() - 1 - colOffset, g.strideW()) + 1);
+            int shift = j * g.dilationW() - g.padW();
+            int owLo = Math.max(0, Math.ceilDiv(-shift, g.strideW()));
+            int owHi = Math.min(g.outW(), Math.floorDiv(g.width() - 1 - shift, g.strideW()) + 1);
             if (owHi <= owLo) continue;
             int step = g.strideW() * sw;
-            int channelBase = base + c * sc + (owLo * g.strideW() + colOffset) * sw;
-            int dst = r * outPixels + owLo;
+            int channelBase = base + c * sc + (owLo * g.strideW() + shift) * sw;
+            int dst = colOffset + r * rowStride + owLo;
             for (int oh = 0; oh < g.outH(); oh++, dst += g.outW()) {
                 int ih = oh * g.strideH() - g.padH() + i * g.dilationH();
                 if (ih < 0 || ih >= g.height()) continue;
