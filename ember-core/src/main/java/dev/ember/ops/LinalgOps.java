@@ -134,7 +134,7 @@ public final class LinalgOps {
      * (2-d x 1-d), mm (x-d x 2-d), mm or mv on a folded operand when a 3+-d operand can be seen
      * as a matrix without copying, else bmm on broadcast batches.
      */
-    static int[] matmulShape(String op, Tensor x, Tensor y) {
+    private static int[] matmulShape(String op, Tensor x, Tensor y) {
         int d1 = x.dim(), d2 = y.dim();
         if (d1 == 0 || d2 == 0) {
             throw error(op, "both arguments to matmul need to be at least 1D, but they are " + d1 + "D and " + d2 + "D");

@@ -38,11 +38,12 @@ public final class GemmBatched {
         int[] aStrides = batchStrides(ra, batch), bStrides = batchStrides(rb, batch);
         int batches = Shapes.numel(batch);
         Object c = out.storage().data();
+        int cBase = out.storageOffset();
 
-        if (isZero(bStrides) && !opA.trans()) {
+        if (isBroadcast(bStrides, batch) && !opA.trans()) {
             int ld = foldedLeadingDimension(batch, aStrides, m, opA.ld(), k);
             if (ld > 0) {
-                Gemm.multiplyOnAllCores(dtype, batches * m, n, k, alpha, new Gemm.Operand(opA.data(), opA.offset(), ld, false), opB, beta, c, 0, n);
+                Gemm.multiplyOnAllCores(dtype, batches * m, n, k, alpha, new Gemm.Operand(opA.data(), opA.offset(), ld, false), opB, beta, c, cBase, n);
                 return;
             }
         }
@@ -58,9 +59,9 @@ public final class GemmBatched {
                     bOff += idx * bStrides[d];
                 }
                 if (batches == 1) {
-                    Gemm.multiplyOnAllCores(dtype, m, n, k, alpha, opA.shift(aOff), opB.shift(bOff), beta, c, i * m * n, n);
+                    Gemm.multiplyOnAllCores(dtype, m, n, k, alpha, opA.shift(aOff), opB.shift(bOff), beta, c, cBase + i * m * n, n);
                 } else {
-                    Gemm.multiply(dtype, m, n, k, alpha, opA.shift(aOff), opB.shift(bOff), beta, c, i * m * n, n);
+                    Gemm.multiply(dtype, m, n, k, alpha, opA.shift(aOff), opB.shift(bOff), beta, c, cBase + i * m * n, n);
                 }
             }
         };
@@ -86,8 +87,9 @@ public final class GemmBatched {
         return Shapes.broadcastStrides(Arrays.copyOf(t.shape(), r), Arrays.copyOf(t.strides(), r), batch);
     }
 
-    private static boolean isZero(int[] strides) {
-        for (int s : strides) if (s != 0) return false;
+    /** True when the operand is the same matrix for every batch index. */
+    private static boolean isBroadcast(int[] strides, int[] batch) {
+        for (int d = 0; d < batch.length; d++) if (batch[d] > 1 && strides[d] != 0) return false;
         return true;
     }
 
