@@ -1,6 +1,7 @@
 package dev.ember.ops.kernels;
 
 import dev.ember.tensor.DType;
+import dev.ember.tensor.Storage;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
@@ -89,7 +90,7 @@ public final class Conv2d {
             int pixels = g.outPixels(), taps = g.groupTaps();
             boolean inPlace = planeOperand(0, 0) != null;
             Parallel.forRange(g.batch(), (long) g.outChannels() * pixels * taps, (lo, hi) -> {
-                Object col = inPlace ? null : out.dtype().allocate(rows() * pixels);
+                Object col = inPlace ? null : ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, out.dtype(), rows() * pixels);
                 for (int n = lo; n < hi; n++) {
                     int image = n;
                     if (!inPlace) unfold(n, col, 0, pixels, 0, rows());
@@ -101,17 +102,18 @@ public final class Conv2d {
 
         /**
          * Large GEMMs: as many images as fit in {@link #COLUMN_BUDGET} are unfolded side by side
-         * ({@code [taps, images*pixels]}), multiplied by one GEMM per group into a scratch
+         * ({@code [taps, images*pixels]}), multiplied by one GEMM per group into a product
          * {@code [outChannels, images*pixels]} that starts as the bias, and copied out image by
-         * image. A single image at a time needs no scratch: its GEMMs write the output itself.
+         * image. A single image at a time needs no product buffer: its GEMMs write the output.
          */
         void wideColumns(Tensor bias) {
             int pixels = g.outPixels(), rows = rows(), channels = g.outChannels(), taps = g.groupTaps();
             int chunk = (int) Math.max(1, Math.min(g.batch(), COLUMN_BUDGET / out.dtype().itemSize() / Math.max(1L, (long) rows * pixels)));
             int ld = chunk * pixels;
             DType dtype = out.dtype();
-            Object col = dtype.allocate(Math.multiplyExact(rows, ld));
-            Tensor scratch = chunk == 1 ? null : Tensor.allocate(dtype, channels, ld);
+            Object col = ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, dtype, Math.multiplyExact(rows, ld));
+            Tensor scratch = chunk == 1 ? null : Tensor.wrap(new Storage(dtype, ConvWorkspace.array(ConvWorkspace.Slot.PRODUCT, dtype, Math.multiplyExact(channels, ld))),
+                    new int[] {channels, ld}, new int[] {ld, 1}, 0);
             if (chunk == 1) fillWithBias(bias, out, g);
             for (int n0 = 0; n0 < g.batch(); n0 += chunk) {
                 int images = Math.min(chunk, g.batch() - n0), first = n0;

@@ -1,10 +1,12 @@
 package dev.ember.ops.kernels;
 
+import java.util.Arrays;
+
 /**
  * Unfolds one image for convolution as a GEMM: row {@code (c, i, j)} of the column matrix holds,
- * for every output pixel, the input pixel under kernel tap {@code (i, j)} of channel {@code c}.
- * Pixels that fall in the padding are never written, so a zeroed buffer reused for image after
- * image (same geometry, same untouched positions) keeps its zeros.
+ * for every output pixel, the input pixel under kernel tap {@code (i, j)} of channel {@code c},
+ * or 0 where the tap falls in the padding. Every element of the image's block is written, so the
+ * buffer may hold anything before.
  */
 final class ConvIm2col {
     private ConvIm2col() {}
@@ -16,21 +18,36 @@ final class ConvIm2col {
      * {@code sc, sh, sw} (channel, row, column).
      */
     static void unfold(Conv2dGeometry g, Object src, int base, int sc, int sh, int sw, Object col, int colOffset, int rowStride, int rowLo, int rowHi) {
-        int kk = g.kernelH() * g.kernelW();
+        int kk = g.kernelH() * g.kernelW(), outW = g.outW();
         for (int r = rowLo; r < rowHi; r++) {
             int c = r / kk, i = r % kk / g.kernelW(), j = r % g.kernelW();
             int shift = j * g.dilationW() - g.padW();
             int owLo = Math.max(0, Math.ceilDiv(-shift, g.strideW()));
-            int owHi = Math.min(g.outW(), Math.floorDiv(g.width() - 1 - shift, g.strideW()) + 1);
-            if (owHi <= owLo) continue;
+            int owHi = Math.max(owLo, Math.min(outW, Math.floorDiv(g.width() - 1 - shift, g.strideW()) + 1));
             int step = g.strideW() * sw;
             int channelBase = base + c * sc + (owLo * g.strideW() + shift) * sw;
-            int dst = colOffset + r * rowStride + owLo;
-            for (int oh = 0; oh < g.outH(); oh++, dst += g.outW()) {
+            int dst = colOffset + r * rowStride;
+            for (int oh = 0; oh < g.outH(); oh++, dst += outW) {
                 int ih = oh * g.strideH() - g.padH() + i * g.dilationH();
-                if (ih < 0 || ih >= g.height()) continue;
-                copyRun(src, channelBase + ih * sh, step, col, dst, owHi - owLo);
+                if (ih < 0 || ih >= g.height() || owHi == owLo) {
+                    zero(col, dst, dst + outW);
+                    continue;
+                }
+                zero(col, dst, dst + owLo);
+                copyRun(src, channelBase + ih * sh, step, col, dst + owLo, owHi - owLo);
+                zero(col, dst + owHi, dst + outW);
             }
+        }
+    }
+
+    private static void zero(Object a, int from, int to) {
+        if (from >= to) return;
+        switch (a) {
+            case float[] f -> Arrays.fill(f, from, to, 0f);
+            case double[] d -> Arrays.fill(d, from, to, 0d);
+            case int[] n -> Arrays.fill(n, from, to, 0);
+            case long[] l -> Arrays.fill(l, from, to, 0L);
+            default -> throw new IllegalArgumentException("im2col: unsupported buffer " + a.getClass().getSimpleName());
         }
     }
 
