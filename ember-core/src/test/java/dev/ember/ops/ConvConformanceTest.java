@@ -87,6 +87,11 @@ class ConvConformanceTest {
             Tensor out = CONV2D.callTensor(x, w, b, 2, 1, 1, 1);
             assertClose(out, Torch.call(m, "torch.conv2d(a, b, c, 2, 1, 1, 1)", x, w, b), "unbatched");
             assertClose(CONV2D.callTensor(x, w), Torch.call(m, "torch.conv2d(a, b)", x, w), "defaults");
+            Tensor pointwise = Inputs.randn(rng, DType.FLOAT32, 4, 3, 1, 1);
+            for (Tensor in : new Tensor[] {x, Inputs.transposed(x)}) {
+                assertClose(CONV2D.callTensor(in, pointwise, b.slice(0, 0, 4, 1)), Torch.call(m, "torch.conv2d(a, b, c)", in, pointwise, b.slice(0, 0, 4, 1)),
+                        "unbatched 1x1 (input planes read in place when they can be), strides " + Arrays.toString(in.strides()));
+            }
             Tensor empty = Inputs.randn(rng, DType.FLOAT32, 0, 8, 7), w0 = Inputs.randn(rng, DType.FLOAT32, 5, 0, 3, 3);
             assertClose(CONV2D.callTensor(empty, w0, b), Torch.call(m, "torch.conv2d(a, b, c)", empty, w0, b), "unbatched zero channels");
         }

@@ -10,8 +10,8 @@ import java.util.function.IntFunction;
 /**
  * 2-d convolution (cross-correlation, as PyTorch computes it) as GEMMs:
  * {@code out[Og x pixels] = weight[Og x taps] @ columns[taps x pixels]} per group, where the
- * column matrix is the input plane itself for unit 1x1 kernels, else an im2col buffer. Depthwise
- * convolutions (one input channel per group) skip GEMM for a direct loop.
+ * column matrix is an im2col buffer, or for a unit 1x1 kernel on one image the input plane itself.
+ * Depthwise convolutions (one input channel per group) skip GEMM for a direct loop.
  *
  * <p>Threads: when one image's GEMM is big enough for OpenBLAS to thread, several images are
  * unfolded side by side (split across cores) into one wide column matrix, multiplied in one GEMM
@@ -45,12 +45,9 @@ public final class Conv2d {
         if (g.batch() > 1 && !threaded) {
             fillWithBias(bias, out, g);
             images.oneImagePerCore(beta);
-        } else if (images.planeOperand(0, 0) != null) {
+        } else if (g.batch() == 1 && images.planeOperand(0, 0) != null) {
             fillWithBias(bias, out, g);
-            for (int n = 0; n < g.batch(); n++) {
-                int image = n;
-                images.multiply(group -> images.planeOperand(image, group), g.outPixels(), out.storage().data(), n * g.outChannels() * g.outPixels(), g.outPixels(), beta, true);
-            }
+            images.multiply(group -> images.planeOperand(0, group), g.outPixels(), out.storage().data(), 0, g.outPixels(), beta, true);
         } else {
             images.wideColumns(bias);
         }
