@@ -332,7 +332,10 @@ public final class ConvOps {
         return t.viewAs(new TensorMeta(t.dtype(), shape, strides, t.storageOffset()));
     }
 
-    /** Any tensor of rank >= 2 as {@code [1, planes, H, W]} (leading dimensions merged; copied when they don't merge). */
+    /**
+     * Any tensor of rank >= 2 as planes {@code [N, C, H, W]}: 4-d as it is, 3-d with {@code N = 1},
+     * others as {@code [1, planes, H, W]} (5-d and up copied contiguous first to merge their leading dimensions).
+     */
     private static Tensor planes4d(Tensor t) {
         if (t.dim() == 4 || t.dim() == 3) return as4d(t);
         int[] s = t.shape();
