@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Random;
 
 import static dev.ember.testing.TorchAssert.assertClose;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** mm, bmm, addmm, matmul and linear against libtorch: every rank pairing, broadcast batches, layouts, dtypes. */
 class LinalgConformanceTest {
@@ -197,7 +199,7 @@ class LinalgConformanceTest {
         Random rng = new Random(16);
         Tensor a = Inputs.randn(rng, DType.FLOAT64, 2, 3, 4).transpose(1, 2);
         Tensor out = a.matmul(Inputs.randn(rng, DType.FLOAT64, 3, 5));
-        org.junit.jupiter.api.Assertions.assertTrue(out.isContiguous(), () -> "strides " + Arrays.toString(out.strides()));
-        org.junit.jupiter.api.Assertions.assertEquals(DType.FLOAT64, out.dtype());
+        assertTrue(out.isContiguous(), () -> "strides " + Arrays.toString(out.strides()));
+        assertEquals(DType.FLOAT64, out.dtype());
     }
 }
