@@ -17,7 +17,7 @@ public record Schema(String name, String overload, List<Param> params, String re
 
     public static Schema parse(String text) {
         try {
-            int open = text.indexOf('('), close = text.lastIndexOf(')');
+            int open = text.indexOf('('), close = matchingParen(text, open);
             String fullName = text.substring(0, open).trim();
             int dot = fullName.indexOf('.');
             String name = dot < 0 ? fullName : fullName.substring(0, dot);
@@ -40,6 +40,15 @@ public record Schema(String name, String overload, List<Param> params, String re
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("malformed op schema: " + text, e);
         }
+    }
+
+    private static int matchingParen(String s, int open) {
+        int depth = 0;
+        for (int i = open; i < s.length(); i++) {
+            if (s.charAt(i) == '(') depth++;
+            else if (s.charAt(i) == ')' && --depth == 0) return i;
+        }
+        throw new IllegalArgumentException("unbalanced parentheses");
     }
 
     private static List<String> splitTopLevel(String s) {

@@ -18,7 +18,7 @@ final class TensorPrinter {
         double[] values = t.toDoubleArray();
         long[] longs = t.dtype().isIntegral() ? t.toLongArray() : null;
         Fmt fmt = new Fmt(t.dtype(), values, longs);
-        if (t.numel() == 0 && t.dim() == 1) sb.append("[]");
+        if (t.numel() == 0) sb.append("[]");
         else if (t.dim() == 0) sb.append(fmt.format(0));
         else appendDim(sb, t.shape(), 0, 0, fmt, summarize, prefix.length());
         if (t.numel() == 0 && t.dim() != 1) sb.append(", size=").append(Shapes.format(t.shape()).replace('[', '(').replace(']', ')'));
@@ -37,7 +37,7 @@ final class TensorPrinter {
         int lineStart = sb.length();
         for (int i = 0; i < n; i++) {
             if (summarize && n > 2 * EDGE && i == EDGE) {
-                sb.append(last ? "..., " : "...,\n" + " ".repeat(indent + d + 1) + (d < shape.length - 2 ? "\n" + " ".repeat(indent + d + 1) : ""));
+                sb.append(last ? " ..., " : "...,\n" + " ".repeat(indent + d + 1) + (d < shape.length - 2 ? "\n" + " ".repeat(indent + d + 1) : ""));
                 i = n - EDGE - 1;
                 continue;
             }
@@ -91,9 +91,9 @@ final class TensorPrinter {
             double v = values[i];
             if (Double.isNaN(v)) return "nan";
             if (Double.isInfinite(v)) return v > 0 ? "inf" : "-inf";
-            if (sci) return String.format("%.4e", v).replace("e+0", "e+").replace("e-0", "e-");
-            if (wholeFloats) return String.format("%.0f.", v).replace("-0.", "-0.");
-            return String.format("%.4f", v);
+            if (sci) return String.format(java.util.Locale.ROOT, "%.4e", v);
+            if (wholeFloats) return String.format(java.util.Locale.ROOT, "%.0f.", v);
+            return String.format(java.util.Locale.ROOT, "%.4f", v);
         }
 
         String format(int i) {

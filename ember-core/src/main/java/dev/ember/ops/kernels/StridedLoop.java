@@ -21,8 +21,8 @@ public final class StridedLoop {
     public StridedLoop(int[] shape, int[][] operandStrides, int[] operandOffsets) {
         int ops = operandStrides.length;
         // drop size-1 dims, then merge dim d into d+1 when all operands walk them as one
-        int[] s = new int[shape.length];
-        int[][] st = new int[ops][shape.length];
+        int[] s = new int[Math.max(shape.length, 1)];
+        int[][] st = new int[ops][Math.max(shape.length, 1)];
         int n = 0;
         for (int d = 0; d < shape.length; d++) {
             if (shape[d] == 1) continue;
@@ -57,8 +57,8 @@ public final class StridedLoop {
         for (int k = 0; k < ops; k++) strides[k] = java.util.Arrays.copyOf(st[k], m);
         this.base = operandOffsets.clone();
         int r = 1;
-        for (int d = 0; d < m - 1; d++) r *= shape[d];
-        for (int v : shape) if (v == 0) r = 0;
+        for (int d = 0; d < m - 1; d++) r *= this.shape[d];
+        for (int v : this.shape) if (v == 0) r = 0;
         this.rows = r;
     }
 

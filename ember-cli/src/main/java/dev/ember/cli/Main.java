@@ -1,0 +1,59 @@
+package dev.ember.cli;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The {@code ember} command: one subcommand per job, each with its own help line. */
+public final class Main {
+
+    interface Command { int run(String[] args, PrintStream out) throws Exception; }
+
+    private record Entry(String usage, String summary, Command command) {}
+
+    private static final Map<String, Entry> COMMANDS = new LinkedHashMap<>();
+
+    static {
+        COMMANDS.put("doctor", new Entry("ember doctor", "what Ember runs on here: JDK, cores, BLAS backend", Doctor::run));
+    }
+
+    private Main() {}
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
+            help(out);
+            return args.length == 0 ? 2 : 0;
+        }
+        Entry e = COMMANDS.get(args[0]);
+        if (e == null) {
+            err.println("ember: unknown command '" + args[0] + "'. Commands: " + String.join(", ", COMMANDS.keySet()) + " (ember --help)");
+            return 2;
+        }
+        try {
+            return e.command.run(Arrays.copyOfRange(args, 1, args.length), out);
+        } catch (IllegalArgumentException ex) {
+            err.println("ember " + args[0] + ": " + ex.getMessage());
+            return 2;
+        } catch (Exception ex) {
+            err.println("ember " + args[0] + " failed: " + ex);
+            ex.printStackTrace(err);
+            return 1;
+        }
+    }
+
+    static void help(PrintStream out) {
+        out.println("ember — torch.compile for the JVM");
+        out.println();
+        out.println("usage: ./ember <command> [options]");
+        out.println();
+        int w = COMMANDS.values().stream().mapToInt(e -> e.usage.length()).max().orElse(10);
+        for (Entry e : COMMANDS.values()) out.printf("  %-" + w + "s   %s%n", e.usage, e.summary);
+        out.printf("  %-" + w + "s   %s%n", "ember test", "run the whole test suite (what CI runs)");
+        out.printf("  %-" + w + "s   %s%n", "ember build", "build (done automatically on first use)");
+    }
+}

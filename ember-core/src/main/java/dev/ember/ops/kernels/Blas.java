@@ -1,0 +1,256 @@
+package dev.ember.ops.kernels;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Path;
+import java.util.Properties;
+
+/**
+ * GEMM for the eager kernels: OpenBLAS when it can be loaded, else {@link JavaGemm}.
+ * {@code C = alpha * op(A) * op(B) + beta * C}, row-major, with the argument conventions of
+ * {@link JavaGemm} (and of cblas with {@code CblasRowMajor}).
+ *
+ * <p>OpenBLAS comes from the {@code org.bytedeco:openblas:linux-x86_64} jar, without JavaCPP: on first
+ * use the library and its GCC runtime (libgfortran, libquadmath, libgcc_s) are extracted to
+ * {@code ~/.cache/ember/openblas-<version>/} and loaded through the FFM API. Heap arrays go to
+ * native code without copies through critical downcalls. If loading fails the pure-Java kernel is
+ * used and {@link #backendDescription()} says why. Arguments are checked in Java first, so a bad
+ * call throws {@link IllegalArgumentException} instead of crashing the JVM. Products that only scale
+ * C ({@code m, n or k == 0}, or {@code alpha == 0}) never reach native code: OpenBLAS's small-matrix
+ * path would read A and B when alpha is 0, turning NaNs there into NaNs in C, which BLAS forbids.
+ */
+public final class Blas {
+    private Blas() {}
+
+    private static final int ROW_MAJOR = 101;
+    private static final int NO_TRANS = 111;
+    private static final int TRANS = 112;
+    private static final String JAR_DIR = "/org/bytedeco/openblas/linux-x86_64/";
+
+    public static void sgemm(boolean transA, boolean transB, int m, int n, int k,
+                             float alpha, float[] a, int aOff, int lda, float[] b, int bOff, int ldb,
+                             float beta, float[] c, int cOff, int ldc) {
+        JavaGemm.checkArgs("sgemm", transA, transB, m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc);
+        if (Native.SGEMM == null || m == 0 || n == 0 || k == 0 || alpha == 0) {
+            JavaGemm.sgemmUnchecked(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
+            return;
+        }
+        try {
+            Native.SGEMM.invokeExact(ROW_MAJOR, transA ? TRANS : NO_TRANS, transB ? TRANS : NO_TRANS, m, n, k,
+                    alpha, MemorySegment.ofArray(a).asSlice(aOff * 4L), lda,
+                    MemorySegment.ofArray(b).asSlice(bOff * 4L), ldb,
+                    beta, MemorySegment.ofArray(c).asSlice(cOff * 4L), ldc);
+        } catch (Throwable t) {
+            throw new IllegalStateException("cblas_sgemm failed", t);
+        }
+    }
+
+    public static void dgemm(boolean transA, boolean transB, int m, int n, int k,
+                             double alpha, double[] a, int aOff, int lda, double[] b, int bOff, int ldb,
+                             double beta, double[] c, int cOff, int ldc) {
+        JavaGemm.checkArgs("dgemm", transA, transB, m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc);
+        if (Native.DGEMM == null || m == 0 || n == 0 || k == 0 || alpha == 0) {
+            JavaGemm.dgemmUnchecked(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
+            return;
+        }
+        try {
+            Native.DGEMM.invokeExact(ROW_MAJOR, transA ? TRANS : NO_TRANS, transB ? TRANS : NO_TRANS, m, n, k,
+                    alpha, MemorySegment.ofArray(a).asSlice(aOff * 8L), lda,
+                    MemorySegment.ofArray(b).asSlice(bOff * 8L), ldb,
+                    beta, MemorySegment.ofArray(c).asSlice(cOff * 8L), ldc);
+        } catch (Throwable t) {
+            throw new IllegalStateException("cblas_dgemm failed", t);
+        }
+    }
+
+    /** Whether {@link #sgemm} and {@link #dgemm} run OpenBLAS (loading it on first call). */
+    public static boolean nativeAvailable() {
+        return Native.SGEMM != null;
+    }
+
+    /** E.g. "OpenBLAS 0.3.30 (native, Haswell kernels, 2 threads)" or "pure Java (OpenBLAS unavailable: why)". */
+    public static String backendDescription() {
+        return Native.DESCRIPTION;
+    }
+
+    /** Loaded on first use; static finals so that the JIT treats the handles as constants. */
+    private static final class Native {
+        static final MethodHandle SGEMM;
+        static final MethodHandle DGEMM;
+        static final String DESCRIPTION;
+
+        static {
+            Loaded loaded = null;
+            String description;
+            try {
+                loaded = load();
+                description = loaded.description();
+            } catch (IOException | RuntimeException | LinkageError e) {
+                description = "pure Java (OpenBLAS unavailable: " + e + ")";
+            }
+            SGEMM = loaded == null ? null : loaded.sgemm();
+            DGEMM = loaded == null ? null : loaded.dgemm();
+            DESCRIPTION = description;
+        }
+    }
+
+    private record Loaded(MethodHandle sgemm, MethodHandle dgemm, String description) {}
+
+    private static Loaded load() throws IOException {
+        String os = System.getProperty("os.name");
+        String arch = System.getProperty("os.arch");
+        if (!os.startsWith("Linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
+            throw new UnsupportedOperationException("no bundled OpenBLAS for " + os + " " + arch
+                    + "; Ember ships it for linux-x86_64 only");
+        }
+        if (Blas.class.getResource(JAR_DIR + "libopenblas.so.0") == null) {
+            throw new FileNotFoundException("org.bytedeco:openblas:linux-x86_64 is not on the classpath (no "
+                    + JAR_DIR + "libopenblas.so.0)");
+        }
+        Path dir = Path.of(System.getProperty("user.home"), ".cache", "ember", "openblas-" + jarVersion());
+        // Dependencies first, so that the dynamic linker finds them by soname when libopenblas asks.
+        // libgcc_s is part of every glibc system and must not be duplicated; the Fortran runtime is
+        // taken from the jar because it must match the compiler that built OpenBLAS.
+        try {
+            SymbolLookup.libraryLookup("libgcc_s.so.1", Arena.global());
+        } catch (IllegalArgumentException notInstalled) {
+            open(extract("libgcc_s.so.1", dir));
+        }
+        open(extract("libquadmath.so.0", dir));
+        open(extract("libgfortran.so.5", dir));
+        SymbolLookup openblas = open(extract("libopenblas.so.0", dir));
+
+        Linker linker = Linker.nativeLinker();
+        MethodHandle sgemm = linker.downcallHandle(symbol(openblas, "cblas_sgemm"), FunctionDescriptor.ofVoid(
+                JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
+                JAVA_FLOAT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, JAVA_FLOAT, ADDRESS, JAVA_INT),
+                Linker.Option.critical(true));
+        MethodHandle dgemm = linker.downcallHandle(symbol(openblas, "cblas_dgemm"), FunctionDescriptor.ofVoid(
+                JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
+                JAVA_DOUBLE, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, JAVA_DOUBLE, ADDRESS, JAVA_INT),
+                Linker.Option.critical(true));
+        setThreadCount(linker, openblas);
+        return new Loaded(sgemm, dgemm, describe(linker, openblas));
+    }
+
+    /**
+     * OpenBLAS sizes its thread pool from the CPUs it sees, which in a container can be more than
+     * the JVM may use; so use the JVM's count, unless the user chose one with OPENBLAS_NUM_THREADS.
+     */
+    private static void setThreadCount(Linker linker, SymbolLookup openblas) {
+        var set = openblas.find("openblas_set_num_threads");
+        if (set.isEmpty() || System.getenv("OPENBLAS_NUM_THREADS") != null) {
+            return;
+        }
+        try {
+            linker.downcallHandle(set.get(), FunctionDescriptor.ofVoid(JAVA_INT))
+                    .invokeExact(Runtime.getRuntime().availableProcessors());
+        } catch (Throwable t) {
+            throw new IllegalStateException("openblas_set_num_threads failed", t);
+        }
+    }
+
+    /** "OpenBLAS 0.3.30 (native, Haswell kernels, 2 threads)", from what the library says of itself. */
+    private static String describe(Linker linker, SymbolLookup openblas) throws IOException {
+        String version = openblas.find("openblas_get_config")
+                .map(f -> cString(linker, f).split(" "))
+                .filter(words -> words.length >= 2)
+                .map(words -> words[0] + " " + words[1])
+                .orElse("OpenBLAS " + jarVersion());
+        String kernels = openblas.find("openblas_get_corename")
+                .map(f -> ", " + cString(linker, f) + " kernels")
+                .orElse("");
+        String threads = "";
+        var get = openblas.find("openblas_get_num_threads");
+        if (get.isPresent()) {
+            try {
+                int count = (int) linker.downcallHandle(get.get(), FunctionDescriptor.of(JAVA_INT)).invokeExact();
+                threads = ", " + count + (count == 1 ? " thread" : " threads");
+            } catch (Throwable t) {
+                throw new IllegalStateException("openblas_get_num_threads failed", t);
+            }
+        }
+        return version + " (native" + kernels + threads + ")";
+    }
+
+    private static String cString(Linker linker, MemorySegment function) {
+        try {
+            MemorySegment s = (MemorySegment) linker.downcallHandle(function, FunctionDescriptor.of(ADDRESS)).invokeExact();
+            return s.reinterpret(Long.MAX_VALUE).getString(0).strip();
+        } catch (Throwable t) {
+            throw new IllegalStateException("calling an OpenBLAS info function failed", t);
+        }
+    }
+
+    private static Path extract(String library, Path dir) throws IOException {
+        try {
+            return NativeLibraryExtractor.extract(JAR_DIR + library, dir);
+        } catch (IOException e) {
+            throw new IOException("cannot extract " + library + " to " + dir + ": " + e, e);
+        }
+    }
+
+    private static MemorySegment symbol(SymbolLookup library, String name) {
+        return library.find(name).orElseThrow(() ->
+                new UnsatisfiedLinkError("libopenblas.so.0 has no symbol " + name));
+    }
+
+    /** dlopens a library for the life of the JVM; the error carries the dynamic linker's own message. */
+    private static SymbolLookup open(Path library) {
+        try {
+            return SymbolLookup.libraryLookup(library, Arena.global());
+        } catch (IllegalArgumentException e) {
+            throw new UnsatisfiedLinkError("cannot load " + library + ": " + dlerror(library));
+        }
+    }
+
+    /** Repeats the dlopen to fetch dlerror(): the JDK's lookup reports only "Cannot open library". */
+    private static String dlerror(Path library) {
+        Linker linker = Linker.nativeLinker();
+        SymbolLookup libc = linker.defaultLookup();
+        try (Arena arena = Arena.ofConfined()) {
+            var dlopen = libc.find("dlopen");
+            var dlerror = libc.find("dlerror");
+            if (dlopen.isEmpty() || dlerror.isEmpty()) {
+                return "(no dlerror available)";
+            }
+            final int rtldNow = 2;
+            MemorySegment handle = (MemorySegment) linker.downcallHandle(dlopen.get(),
+                    FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT)).invokeExact(
+                    arena.allocateFrom(library.toString()), rtldNow);
+            if (!handle.equals(MemorySegment.NULL)) {
+                return "(dlopen succeeded on retry)";
+            }
+            MemorySegment message = (MemorySegment) linker.downcallHandle(dlerror.get(),
+                    FunctionDescriptor.of(ADDRESS)).invokeExact();
+            return message.equals(MemorySegment.NULL) ? "(no dlerror message)"
+                    : message.reinterpret(Long.MAX_VALUE).getString(0);
+        } catch (Throwable t) {
+            return "(dlerror failed: " + t + ")";
+        }
+    }
+
+    /** The version of the openblas jar on the classpath, e.g. "0.3.30-1.5.12". */
+    private static String jarVersion() throws IOException {
+        try (InputStream in = Blas.class.getResourceAsStream("/META-INF/maven/org.bytedeco/openblas/pom.properties")) {
+            if (in == null) {
+                return "unknown";
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties.getProperty("version", "unknown");
+        }
+    }
+}
