@@ -67,7 +67,7 @@ public final class Pointwise {
             switch (compute) {
                 case FLOAT32 -> {
                     float[] po = o.storage().floats(), px = x.storage().floats();
-                    float l = lo == null ? Float.NEGATIVE_INFINITY : (float) toDouble(lo), h = hi == null ? Float.POSITIVE_INFINITY : (float) toDouble(hi);
+                    double l = lo == null ? Double.NEGATIVE_INFINITY : toDouble(lo), h = hi == null ? Double.POSITIVE_INFINITY : toDouble(hi);
                     rows.run((off, n) -> PointwiseF32.unary(op, po, off[0], os, px, off[1], xs, n, l, h));
                 }
                 case FLOAT64 -> {

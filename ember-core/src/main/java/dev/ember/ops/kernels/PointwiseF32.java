@@ -34,19 +34,21 @@ final class PointwiseF32 {
         }
     }
 
-    static void unary(PointwiseUnaryOp op, float[] o, int oo, int os, float[] a, int ao, int as, int n, float lo, float hi) {
+    /** {@code lo}/{@code hi} stay double: ATen raises float32 to a double exponent ({@code std::pow(float, double)}). */
+    static void unary(PointwiseUnaryOp op, float[] o, int oo, int os, float[] a, int ao, int as, int n, double lo, double hi) {
         if (os == 1 && as == 1 && PointwiseF32Vec.hasUnary(op, lo)) PointwiseF32Vec.unary(op, o, oo, a, ao, n, lo, hi);
         else strided(op, o, oo, os, a, ao, as, n, lo, hi);
     }
 
-    private static void strided(PointwiseUnaryOp op, float[] o, int oo, int os, float[] a, int ao, int as, int n, float lo, float hi) {
+    private static void strided(PointwiseUnaryOp op, float[] o, int oo, int os, float[] a, int ao, int as, int n, double lo, double hi) {
+        float l = (float) lo, h = (float) hi;
         switch (op) {
             case NEG -> { for (int i = 0, p = oo, q = ao; i < n; i++, p += os, q += as) o[p] = -a[q]; }
             case ABS -> { for (int i = 0, p = oo, q = ao; i < n; i++, p += os, q += as) o[p] = Math.abs(a[q]); }
             case SQRT -> { for (int i = 0, p = oo, q = ao; i < n; i++, p += os, q += as) o[p] = (float) Math.sqrt(a[q]); }
             case RSQRT -> { for (int i = 0, p = oo, q = ao; i < n; i++, p += os, q += as) o[p] = 1f / (float) Math.sqrt(a[q]); }
             case RELU -> { for (int i = 0, p = oo, q = ao; i < n; i++, p += os, q += as) { float x = a[q]; o[p] = x < 0 ? 0f : x; } }
-            case CLAMP -> { for (int i = 0, p = oo, q = ao; i < n; i++, p += os, q += as) o[p] = Math.min(Math.max(a[q], lo), hi); }
+            case CLAMP -> { for (int i = 0, p = oo, q = ao; i < n; i++, p += os, q += as) o[p] = Math.min(Math.max(a[q], l), h); }
             case SQUARE -> { for (int i = 0, p = oo, q = ao; i < n; i++, p += os, q += as) { float x = a[q]; o[p] = x * x; } }
             case CUBE -> { for (int i = 0, p = oo, q = ao; i < n; i++, p += os, q += as) { float x = a[q]; o[p] = x * x * x; } }
             case RECIPROCAL -> { for (int i = 0, p = oo, q = ao; i < n; i++, p += os, q += as) o[p] = 1f / a[q]; }

@@ -176,18 +176,18 @@ final class PointwiseF32Vec {
     // ---------------------------------------------------------------- unary
 
     /** True when {@link #unary} has a SIMD loop for {@code op} with parameter {@code p}. */
-    static boolean hasUnary(PointwiseUnaryOp op, float p) {
-        return op != PointwiseUnaryOp.POW || Float.isFinite(p);   // C's pow(1, NaN) = 1 needs the scalar path
+    static boolean hasUnary(PointwiseUnaryOp op, double p) {
+        return op != PointwiseUnaryOp.POW || Double.isFinite(p);   // C's pow(1, NaN) = 1 needs the scalar path
     }
 
-    static void unary(PointwiseUnaryOp op, float[] o, int oo, float[] a, int ao, int n, float lo, float hi) {
+    static void unary(PointwiseUnaryOp op, float[] o, int oo, float[] a, int ao, int n, double lo, double hi) {
         switch (op) {
             case NEG -> neg(o, oo, a, ao, n);
             case ABS -> abs(o, oo, a, ao, n);
             case SQRT -> sqrt(o, oo, a, ao, n);
             case RSQRT -> rsqrt(o, oo, a, ao, n);
             case RELU -> relu(o, oo, a, ao, n);
-            case CLAMP -> clamp(o, oo, a, ao, n, lo, hi);
+            case CLAMP -> clamp(o, oo, a, ao, n, (float) lo, (float) hi);
             case SQUARE -> square(o, oo, a, ao, n);
             case CUBE -> cube(o, oo, a, ao, n);
             case RECIPROCAL -> reciprocal(o, oo, a, ao, n);
@@ -356,9 +356,10 @@ final class PointwiseF32Vec {
         for (; i < n; i++) o[oo + i] = PointwiseMath.geluTanh(a[ao + i]);
     }
 
-    private static void pow(float[] o, int oo, float[] a, int ao, int n, float e) {
+    /** Lanes raise to the exponent rounded to float, the tail to the exact one: ATen's vector and scalar paths do the same. */
+    private static void pow(float[] o, int oo, float[] a, int ao, int n, double e) {
         int i = 0;
-        FloatVector ev = k(e);
+        FloatVector ev = k((float) e);
         for (int up = S.loopBound(n); i < up; i += L) v(a, ao + i).lanewise(POW, ev).intoArray(o, oo + i);
         for (; i < n; i++) o[oo + i] = PointwiseMath.pow(a[ao + i], e);
     }

@@ -125,6 +125,8 @@ final class PointwiseMath {
 
     static float pow(float a, float b) { return (float) pow((double) a, (double) b); }
 
+    static float pow(float a, double b) { return (float) pow((double) a, b); }
+
     static float divTrunc(float a, float b) {
         float q = a / b;
         return (float) (q < 0 ? Math.ceil(q) : Math.floor(q));
