@@ -71,7 +71,7 @@ class PointwiseScalarTest {
                     Tensor x = layout.tensor();
                     for (Object s : SCALARS) {
                         if (op.divides() && ((Number) s).doubleValue() == 0 && !dtype.isFloatingPoint()) continue;
-                        check(m, op + " " + layout + " " + s, x, null, () -> op(op.aten()).callTensor(x, s), op.torch(), x, s);
+                        check(m, op + " " + layout + " " + s, () -> op(op.aten()).callTensor(x, s), op.torch(), x, s);
                     }
                 }
             }
@@ -91,12 +91,12 @@ class PointwiseScalarTest {
         Tensor x = input(rng, dtype, false, 4, 19);
         try (NDManager m = Torch.scope()) {
             for (Object alpha : List.of(2L, -1L, 0.5)) {
-                check(m, "add alpha " + alpha, x, null, () -> op("aten.add.Scalar").callTensor(x, s, alpha), "torch.add(a, b, alpha=c)", x, s, alpha);
-                check(m, "sub alpha " + alpha, x, null, () -> op("aten.sub.Scalar").callTensor(x, s, alpha), "torch.sub(a, b, alpha=c)", x, s, alpha);
-                check(m, "rsub alpha " + alpha, x, null, () -> op("aten.rsub.Scalar").callTensor(x, s, alpha), "torch.rsub(a, b, alpha=c)", x, s, alpha);
+                check(m, "add alpha " + alpha, () -> op("aten.add.Scalar").callTensor(x, s, alpha), "torch.add(a, b, alpha=c)", x, s, alpha);
+                check(m, "sub alpha " + alpha, () -> op("aten.sub.Scalar").callTensor(x, s, alpha), "torch.sub(a, b, alpha=c)", x, s, alpha);
+                check(m, "rsub alpha " + alpha, () -> op("aten.rsub.Scalar").callTensor(x, s, alpha), "torch.rsub(a, b, alpha=c)", x, s, alpha);
             }
             for (String mode : List.of("trunc", "floor")) {
-                check(m, "div " + mode, x, null, () -> op("aten.div.Scalar_mode").callTensor(x, s, mode), "torch.div(a, b, rounding_mode=c)", x, s, mode);
+                check(m, "div " + mode, () -> op("aten.div.Scalar_mode").callTensor(x, s, mode), "torch.div(a, b, rounding_mode=c)", x, s, mode);
             }
         }
     }
@@ -117,7 +117,7 @@ class PointwiseScalarTest {
         try (NDManager m = Torch.scope()) {
             for (Object e : exponents) {
                 for (Tensor x : List.of(base, Inputs.nonContiguous(base), Inputs.specials(dtype))) {
-                    check(m, "pow " + dtype + " ** " + e, x, null, () -> op("aten.pow.Tensor_Scalar").callTensor(x, e), "torch.pow(a, b)", x, e);
+                    check(m, "pow " + dtype + " ** " + e, () -> op("aten.pow.Tensor_Scalar").callTensor(x, e), "torch.pow(a, b)", x, e);
                 }
             }
         }
@@ -137,7 +137,7 @@ class PointwiseScalarTest {
                     if (b[0] != null) args.add(b[0]);
                     if (b[1] != null) args.add(b[1]);
                     if (b[0] == null && b[1] != null) expr = "torch.clamp(a, None, b)";
-                    check(m, "clamp " + dtype + " [" + b[0] + ", " + b[1] + "]", in, null,
+                    check(m, "clamp " + dtype + " [" + b[0] + ", " + b[1] + "]",
                             () -> op("aten.clamp.default").callTensor(in, b[0], b[1]), expr, args.toArray());
                 }
             }
@@ -151,10 +151,10 @@ class PointwiseScalarTest {
             for (DType d : DType.values()) {
                 Tensor x = input(rng, d, false, 3, 33), cond = Inputs.rand(rng, DType.BOOL, 3, 33), row = Inputs.rand(rng, DType.BOOL, 33);
                 for (Object v : List.of(2.5, -4L)) {
-                    check(m, "where scalar " + d + " " + v, x, null, () -> op("aten.where.ScalarOther").callTensor(cond, x, v), "torch.where(a, b, c)", cond, x, v);
-                    check(m, "masked_fill " + d + " " + v, x, null, () -> op("aten.masked_fill.Scalar").callTensor(x, row, v), "a.masked_fill(b, c)", x, row, v);
+                    check(m, "where scalar " + d + " " + v, () -> op("aten.where.ScalarOther").callTensor(cond, x, v), "torch.where(a, b, c)", cond, x, v);
+                    check(m, "masked_fill " + d + " " + v, () -> op("aten.masked_fill.Scalar").callTensor(x, row, v), "a.masked_fill(b, c)", x, row, v);
                     Tensor xt = Inputs.nonContiguous(x);
-                    check(m, "masked_fill transposed " + d + " " + v, xt, null, () -> op("aten.masked_fill.Scalar").callTensor(xt, cond, v), "a.masked_fill(b, c)", xt, cond, v);
+                    check(m, "masked_fill transposed " + d + " " + v, () -> op("aten.masked_fill.Scalar").callTensor(xt, cond, v), "a.masked_fill(b, c)", xt, cond, v);
                 }
             }
         }
