@@ -27,28 +27,28 @@ public final class Pointwise {
         into(out, d, o -> {
             Tensor x = input(a, d, o), y = input(b, d, o);
             PointwiseRows rows = new PointwiseRows(o, x, y);
-            int os = rows.stride(0), xs = rows.stride(1), ys = rows.stride(2);
+            int os = rows.stride(0), xs = rows.stride(1), ys = rows.stride(2), cost = op.vectorizable() ? 1 : EXPENSIVE;
             if ((op == PointwiseBinaryOp.DIV_TRUNC || op == PointwiseBinaryOp.DIV_FLOOR) && !d.isFloatingPoint()) checkNoZero(y);
             switch (d) {
                 case FLOAT32 -> {
                     float[] po = o.storage().floats(), px = x.storage().floats(), py = y.storage().floats();
                     float s = al == null ? 1 : (float) toDouble(al);
-                    rows.run((off, n) -> PointwiseF32.binary(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n, s));
+                    rows.run((off, n) -> PointwiseF32.binary(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n, s), cost);
                 }
                 case FLOAT64 -> {
                     double[] po = o.storage().doubles(), px = x.storage().doubles(), py = y.storage().doubles();
                     double s = al == null ? 1 : toDouble(al);
-                    rows.run((off, n) -> PointwiseF64.binary(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n, s));
+                    rows.run((off, n) -> PointwiseF64.binary(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n, s), cost);
                 }
                 case INT64 -> {
                     long[] po = o.storage().longs(), px = x.storage().longs(), py = y.storage().longs();
                     long s = al == null ? 1 : toLong(al);
-                    rows.run((off, n) -> PointwiseI64.binary(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n, s));
+                    rows.run((off, n) -> PointwiseI64.binary(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n, s), cost);
                 }
                 case INT32 -> {
                     int[] po = o.storage().ints(), px = x.storage().ints(), py = y.storage().ints();
                     int s = al == null ? 1 : (int) toLong(al);
-                    rows.run((off, n) -> PointwiseI32.binary(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n, s));
+                    rows.run((off, n) -> PointwiseI32.binary(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n, s), cost);
                 }
                 case BOOL -> throw new AssertionError("bool arithmetic computes in int32");
             }
@@ -63,27 +63,27 @@ public final class Pointwise {
         into(out, compute, o -> {
             Tensor x = input(a, compute, o);
             PointwiseRows rows = new PointwiseRows(o, x);
-            int os = rows.stride(0), xs = rows.stride(1);
+            int os = rows.stride(0), xs = rows.stride(1), cost = cost(op);
             switch (compute) {
                 case FLOAT32 -> {
                     float[] po = o.storage().floats(), px = x.storage().floats();
                     double l = lo == null ? Double.NEGATIVE_INFINITY : toDouble(lo), h = hi == null ? Double.POSITIVE_INFINITY : toDouble(hi);
-                    rows.run((off, n) -> PointwiseF32.unary(op, po, off[0], os, px, off[1], xs, n, l, h));
+                    rows.run((off, n) -> PointwiseF32.unary(op, po, off[0], os, px, off[1], xs, n, l, h), cost);
                 }
                 case FLOAT64 -> {
                     double[] po = o.storage().doubles(), px = x.storage().doubles();
                     double l = lo == null ? Double.NEGATIVE_INFINITY : toDouble(lo), h = hi == null ? Double.POSITIVE_INFINITY : toDouble(hi);
-                    rows.run((off, n) -> PointwiseF64.unary(op, po, off[0], os, px, off[1], xs, n, l, h));
+                    rows.run((off, n) -> PointwiseF64.unary(op, po, off[0], os, px, off[1], xs, n, l, h), cost);
                 }
                 case INT64 -> {
                     long[] po = o.storage().longs(), px = x.storage().longs();
                     long l = lo == null ? Long.MIN_VALUE : toLong(lo), h = hi == null ? Long.MAX_VALUE : toLong(hi);
-                    rows.run((off, n) -> PointwiseI64.unary(op, po, off[0], os, px, off[1], xs, n, l, h));
+                    rows.run((off, n) -> PointwiseI64.unary(op, po, off[0], os, px, off[1], xs, n, l, h), cost);
                 }
                 case INT32 -> {
                     int[] po = o.storage().ints(), px = x.storage().ints();
                     int l = lo == null ? Integer.MIN_VALUE : (int) toLong(lo), h = hi == null ? Integer.MAX_VALUE : (int) toLong(hi);
-                    rows.run((off, n) -> PointwiseI32.unary(op, po, off[0], os, px, off[1], xs, n, l, h));
+                    rows.run((off, n) -> PointwiseI32.unary(op, po, off[0], os, px, off[1], xs, n, l, h), cost);
                 }
                 case BOOL -> throw new AssertionError(op + " has no bool kernel");
             }
@@ -99,10 +99,10 @@ public final class Pointwise {
             int os = rows.stride(0), xs = rows.stride(1), ys = rows.stride(2);
             byte[] po = o.storage().bools();
             switch (d) {
-                case FLOAT32 -> { float[] px = x.storage().floats(), py = y.storage().floats(); rows.run((off, n) -> PointwiseF32.compare(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n)); }
-                case FLOAT64 -> { double[] px = x.storage().doubles(), py = y.storage().doubles(); rows.run((off, n) -> PointwiseF64.compare(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n)); }
-                case INT64 -> { long[] px = x.storage().longs(), py = y.storage().longs(); rows.run((off, n) -> PointwiseI64.compare(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n)); }
-                case INT32 -> { int[] px = x.storage().ints(), py = y.storage().ints(); rows.run((off, n) -> PointwiseI32.compare(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n)); }
+                case FLOAT32 -> { float[] px = x.storage().floats(), py = y.storage().floats(); rows.run((off, n) -> PointwiseF32.compare(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n), 1); }
+                case FLOAT64 -> { double[] px = x.storage().doubles(), py = y.storage().doubles(); rows.run((off, n) -> PointwiseF64.compare(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n), 1); }
+                case INT64 -> { long[] px = x.storage().longs(), py = y.storage().longs(); rows.run((off, n) -> PointwiseI64.compare(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n), 1); }
+                case INT32 -> { int[] px = x.storage().ints(), py = y.storage().ints(); rows.run((off, n) -> PointwiseI32.compare(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n), 1); }
                 case BOOL -> throw new AssertionError("bool comparisons compute in int32");
             }
         });
@@ -115,7 +115,7 @@ public final class Pointwise {
             PointwiseRows rows = new PointwiseRows(o, x, y);
             int os = rows.stride(0), xs = rows.stride(1), ys = rows.stride(2);
             byte[] po = o.storage().bools(), px = x.storage().bools(), py = y.storage().bools();
-            rows.run((off, n) -> PointwiseBool.logical(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n));
+            rows.run((off, n) -> PointwiseBool.logical(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n), 1);
         });
     }
 
@@ -128,11 +128,11 @@ public final class Pointwise {
         byte[] pc = c.storage().bools();
         Storage so = out.storage(), sx = x.storage(), sy = y.storage();
         switch (d) {
-            case FLOAT32 -> rows.run((off, n) -> PointwiseF32.where(so.floats(), off[0], os, pc, off[1], cs, sx.floats(), off[2], xs, sy.floats(), off[3], ys, n));
-            case FLOAT64 -> rows.run((off, n) -> PointwiseF64.where(so.doubles(), off[0], os, pc, off[1], cs, sx.doubles(), off[2], xs, sy.doubles(), off[3], ys, n));
-            case INT64 -> rows.run((off, n) -> PointwiseI64.where(so.longs(), off[0], os, pc, off[1], cs, sx.longs(), off[2], xs, sy.longs(), off[3], ys, n));
-            case INT32 -> rows.run((off, n) -> PointwiseI32.where(so.ints(), off[0], os, pc, off[1], cs, sx.ints(), off[2], xs, sy.ints(), off[3], ys, n));
-            case BOOL -> rows.run((off, n) -> PointwiseBool.where(so.bools(), off[0], os, pc, off[1], cs, sx.bools(), off[2], xs, sy.bools(), off[3], ys, n));
+            case FLOAT32 -> rows.run((off, n) -> PointwiseF32.where(so.floats(), off[0], os, pc, off[1], cs, sx.floats(), off[2], xs, sy.floats(), off[3], ys, n), 1);
+            case FLOAT64 -> rows.run((off, n) -> PointwiseF64.where(so.doubles(), off[0], os, pc, off[1], cs, sx.doubles(), off[2], xs, sy.doubles(), off[3], ys, n), 1);
+            case INT64 -> rows.run((off, n) -> PointwiseI64.where(so.longs(), off[0], os, pc, off[1], cs, sx.longs(), off[2], xs, sy.longs(), off[3], ys, n), 1);
+            case INT32 -> rows.run((off, n) -> PointwiseI32.where(so.ints(), off[0], os, pc, off[1], cs, sx.ints(), off[2], xs, sy.ints(), off[3], ys, n), 1);
+            case BOOL -> rows.run((off, n) -> PointwiseBool.where(so.bools(), off[0], os, pc, off[1], cs, sx.bools(), off[2], xs, sy.bools(), off[3], ys, n), 1);
         }
     }
 
@@ -210,8 +210,19 @@ public final class Pointwise {
         rows.run((off, n) -> {
             boolean z = st.dtype() == DType.INT64 ? PointwiseI64.anyZero(st.longs(), off[0], s, n) : PointwiseI32.anyZero(st.ints(), off[0], s, n);
             if (z) zero[0] = true;
-        });
+        }, 1);
         if (zero[0]) throw new ArithmeticException("ZeroDivisionError");
+    }
+
+    /** Work per element, relative to an add, of the ops that evaluate a function per element (exp, pow, floor division, …). */
+    private static final int EXPENSIVE = 8;
+
+    private static int cost(PointwiseUnaryOp op) {
+        return switch (op) {
+            case NEG, ABS, RELU, CLAMP, SQUARE, CUBE -> 1;
+            case SQRT, RSQRT, RECIPROCAL, INV_SQUARE -> 2;
+            default -> EXPENSIVE;
+        };
     }
 
     private static boolean truthy(Object scalar) {

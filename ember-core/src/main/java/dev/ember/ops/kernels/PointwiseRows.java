@@ -33,26 +33,42 @@ final class PointwiseRows {
     /** Operand {@code k}'s stride along a row (0 for a broadcast operand). */
     int stride(int k) { return innerStrides[k]; }
 
-    /** Runs {@code row} over every row (or piece of a long row), in parallel when the work is large. */
-    void run(StridedLoop.Row row) {
+    /**
+     * Runs {@code row} over every row, or over pieces of rows: the elements are cut into equal
+     * spans, one per task, so both many short rows and a few long ones spread over the cores.
+     * {@code cost} is the work per element relative to an add; cheap ops fork only for large
+     * tensors, since waking a worker costs as much as adding tens of thousands of floats.
+     */
+    void run(StridedLoop.Row row, int cost) {
         int rows = loop.rows(), len = loop.rowLength();
         if (rows == 0 || len == 0) return;
-        long pieces = Math.min((long) rows * len / Parallel.GRAIN, 4L * THREADS);
-        if (pieces <= rows) {
-            loop.forEachRow(row);
+        long total = (long) rows * len;
+        int pieces = (int) Math.min(total * cost / WORK_PER_PIECE, 4L * THREADS);
+        if (pieces < 2) {
+            loop.forRows(0, rows, row);
             return;
         }
-        int parts = (int) ((pieces + rows - 1) / rows);
-        Parallel.forRange(rows * parts, len / parts, (lo, hi) -> {
-            for (int t = lo; t < hi; t++) {
-                int part = t % parts;
-                int start = (int) ((long) len * part / parts), end = (int) ((long) len * (part + 1) / parts);
-                loop.forRows(t / parts, t / parts + 1, (off, n) -> {
-                    int[] shifted = new int[off.length];
-                    for (int k = 0; k < off.length; k++) shifted[k] = off[k] + start * innerStrides[k];
-                    row.run(shifted, end - start);
-                });
+        Parallel.forRange(pieces, Parallel.GRAIN, (lo, hi) -> span(total * lo / pieces, total * hi / pieces, len, row));
+    }
+
+    /** Work (in adds) below which a task is not worth forking. */
+    private static final long WORK_PER_PIECE = 8L * Parallel.GRAIN;
+
+    /** Runs {@code row} over the flat elements [from, to), trimming the first and last rows. */
+    private void span(long from, long to, int len, StridedLoop.Row row) {
+        if (from >= to) return;
+        int firstRow = (int) (from / len), lastRow = (int) ((to - 1) / len);
+        int[] shifted = new int[innerStrides.length];
+        int[] r = {firstRow};
+        loop.forRows(firstRow, lastRow + 1, (off, n) -> {
+            long rowStart = (long) r[0]++ * len;
+            int start = (int) Math.max(0, from - rowStart), end = (int) Math.min(n, to - rowStart);
+            if (start == 0 && end == n) {
+                row.run(off, n);
+                return;
             }
+            for (int k = 0; k < shifted.length; k++) shifted[k] = off[k] + start * innerStrides[k];
+            row.run(shifted, end - start);
         });
     }
 }
