@@ -62,8 +62,11 @@ public final class Pointwise {
     public static void unary(PointwiseUnaryOp op, DType compute, Tensor out, Tensor a, Object lo, Object hi) {
         into(out, compute, o -> {
             Tensor x = input(a, compute, o);
+            int cost = cost(op);
+            // a strided input would run the scalar loop: for a function that costs more than the copy, gather it first
+            if (cost == EXPENSIVE && compute.isFloatingPoint() && o.isContiguous() && !x.isContiguous()) x = contiguousCopy(x);
             PointwiseRows rows = new PointwiseRows(o, x);
-            int os = rows.stride(0), xs = rows.stride(1), cost = cost(op);
+            int os = rows.stride(0), xs = rows.stride(1);
             switch (compute) {
                 case FLOAT32 -> {
                     float[] po = o.storage().floats(), px = x.storage().floats();
@@ -188,6 +191,14 @@ public final class Pointwise {
     /** {@code t} in dtype {@code d}, copied when converting or when it overlaps {@code out} in another layout. */
     private static Tensor input(Tensor t, DType d, Tensor out) {
         if (t.dtype() == d && !(t.storage() == out.storage() && !sameLayout(t, out))) return t;
+        return copy(t, d);
+    }
+
+    private static Tensor contiguousCopy(Tensor t) {
+        return copy(t, t.dtype());
+    }
+
+    private static Tensor copy(Tensor t, DType d) {
         Tensor c = Tensor.allocate(d, t.shape());
         Copy.copy(t, c);
         return c;
