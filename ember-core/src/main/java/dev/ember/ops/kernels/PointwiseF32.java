@@ -68,6 +68,15 @@ final class PointwiseF32 {
     }
 
     static void compare(PointwiseCompareOp op, byte[] o, int oo, int os, float[] a, int ao, int as, float[] b, int bo, int bs, int n) {
+        if (os == 1) {
+            if (as == 1 && bs == 1) { PointwiseF32Vec.compare(op, o, oo, a, ao, b, bo, n); return; }
+            if (as == 1 && bs == 0) { PointwiseF32Vec.compareScalar(op, false, o, oo, a, ao, b[bo], n); return; }
+            if (as == 0 && bs == 1) { PointwiseF32Vec.compareScalar(op, true, o, oo, b, bo, a[ao], n); return; }
+        }
+        stridedCompare(op, o, oo, os, a, ao, as, b, bo, bs, n);
+    }
+
+    private static void stridedCompare(PointwiseCompareOp op, byte[] o, int oo, int os, float[] a, int ao, int as, float[] b, int bo, int bs, int n) {
         switch (op) {
             case EQ -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = (byte) (a[q] == b[r] ? 1 : 0); }
             case NE -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = (byte) (a[q] != b[r] ? 1 : 0); }

@@ -1,13 +1,20 @@
 package dev.ember.ops.kernels;
 
+import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 import static jdk.incubator.vector.VectorOperators.COS;
+import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.EXP;
-import static jdk.incubator.vector.VectorOperators.LOG;
+import static jdk.incubator.vector.VectorOperators.GE;
+import static jdk.incubator.vector.VectorOperators.GT;
+import static jdk.incubator.vector.VectorOperators.LE;
 import static jdk.incubator.vector.VectorOperators.LOG1P;
+import static jdk.incubator.vector.VectorOperators.LOG;
 import static jdk.incubator.vector.VectorOperators.LT;
+import static jdk.incubator.vector.VectorOperators.NE;
 import static jdk.incubator.vector.VectorOperators.POW;
 import static jdk.incubator.vector.VectorOperators.SIN;
 import static jdk.incubator.vector.VectorOperators.TANH;
@@ -362,5 +369,122 @@ final class PointwiseF32Vec {
         FloatVector ev = k((float) e);
         for (int up = S.loopBound(n); i < up; i += L) v(a, ao + i).lanewise(POW, ev).intoArray(o, oo + i);
         for (; i < n; i++) o[oo + i] = PointwiseMath.pow(a[ao + i], e);
+    }
+
+    // ---------------------------------------------------------------- comparisons (bool out: one byte lane per element)
+
+    private static final VectorSpecies<Byte> B = VectorSpecies.of(byte.class, VectorShape.forBitSize(L * 8));
+
+    static void compare(PointwiseCompareOp op, byte[] o, int oo, float[] a, int ao, float[] b, int bo, int n) {
+        switch (op) {
+            case EQ -> eq(o, oo, a, ao, b, bo, n);
+            case NE -> ne(o, oo, a, ao, b, bo, n);
+            case LT -> lt(o, oo, a, ao, b, bo, n);
+            case LE -> le(o, oo, a, ao, b, bo, n);
+            case GT -> gt(o, oo, a, ao, b, bo, n);
+            case GE -> ge(o, oo, a, ao, b, bo, n);
+        }
+    }
+
+    /** {@code o = a op s}, or {@code o = s op a} when {@code scalarOnLeft}, which is {@code a} compared the mirrored way. */
+    static void compareScalar(PointwiseCompareOp op, boolean scalarOnLeft, byte[] o, int oo, float[] a, int ao, float s, int n) {
+        switch (scalarOnLeft ? op.mirrored() : op) {
+            case EQ -> eqScalar(o, oo, a, ao, s, n);
+            case NE -> neScalar(o, oo, a, ao, s, n);
+            case LT -> ltScalar(o, oo, a, ao, s, n);
+            case LE -> leScalar(o, oo, a, ao, s, n);
+            case GT -> gtScalar(o, oo, a, ao, s, n);
+            case GE -> geScalar(o, oo, a, ao, s, n);
+        }
+    }
+
+    private static void eq(byte[] o, int oo, float[] a, int ao, float[] b, int bo, int n) {
+        int i = 0;
+        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
+        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(EQ, v(b, bo + i)).cast(B)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] == b[bo + i] ? 1 : 0);
+    }
+
+    private static void eqScalar(byte[] o, int oo, float[] a, int ao, float s, int n) {
+        int i = 0;
+        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
+        FloatVector sv = k(s);
+        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(EQ, sv).cast(B)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] == s ? 1 : 0);
+    }
+
+    private static void ne(byte[] o, int oo, float[] a, int ao, float[] b, int bo, int n) {
+        int i = 0;
+        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
+        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(NE, v(b, bo + i)).cast(B)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] != b[bo + i] ? 1 : 0);
+    }
+
+    private static void neScalar(byte[] o, int oo, float[] a, int ao, float s, int n) {
+        int i = 0;
+        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
+        FloatVector sv = k(s);
+        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(NE, sv).cast(B)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] != s ? 1 : 0);
+    }
+
+    private static void lt(byte[] o, int oo, float[] a, int ao, float[] b, int bo, int n) {
+        int i = 0;
+        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
+        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(LT, v(b, bo + i)).cast(B)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] < b[bo + i] ? 1 : 0);
+    }
+
+    private static void ltScalar(byte[] o, int oo, float[] a, int ao, float s, int n) {
+        int i = 0;
+        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
+        FloatVector sv = k(s);
+        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(LT, sv).cast(B)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] < s ? 1 : 0);
+    }
+
+    private static void le(byte[] o, int oo, float[] a, int ao, float[] b, int bo, int n) {
+        int i = 0;
+        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
+        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(LE, v(b, bo + i)).cast(B)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] <= b[bo + i] ? 1 : 0);
+    }
+
+    private static void leScalar(byte[] o, int oo, float[] a, int ao, float s, int n) {
+        int i = 0;
+        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
+        FloatVector sv = k(s);
+        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(LE, sv).cast(B)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] <= s ? 1 : 0);
+    }
+
+    private static void gt(byte[] o, int oo, float[] a, int ao, float[] b, int bo, int n) {
+        int i = 0;
+        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
+        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(GT, v(b, bo + i)).cast(B)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] > b[bo + i] ? 1 : 0);
+    }
+
+    private static void gtScalar(byte[] o, int oo, float[] a, int ao, float s, int n) {
+        int i = 0;
+        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
+        FloatVector sv = k(s);
+        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(GT, sv).cast(B)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] > s ? 1 : 0);
+    }
+
+    private static void ge(byte[] o, int oo, float[] a, int ao, float[] b, int bo, int n) {
+        int i = 0;
+        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
+        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(GE, v(b, bo + i)).cast(B)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] >= b[bo + i] ? 1 : 0);
+    }
+
+    private static void geScalar(byte[] o, int oo, float[] a, int ao, float s, int n) {
+        int i = 0;
+        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
+        FloatVector sv = k(s);
+        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(GE, sv).cast(B)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] >= s ? 1 : 0);
     }
 }
