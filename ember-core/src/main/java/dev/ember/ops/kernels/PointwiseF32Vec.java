@@ -2,6 +2,7 @@ package dev.ember.ops.kernels;
 
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -486,5 +487,38 @@ final class PointwiseF32Vec {
         FloatVector sv = k(s);
         for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(GE, sv).cast(B)).intoArray(o, oo + i);
         for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] >= s ? 1 : 0);
+    }
+
+    // ---------------------------------------------------------------- where (condition bytes as a lane mask)
+
+    /** {@code o = c ? a : b} with {@code c} and {@code o} dense; {@code a} and {@code b} dense or broadcast scalars (stride 0). */
+    static void where(float[] o, int oo, byte[] c, int co, float[] a, int ao, int as, float[] b, int bo, int bs, int n) {
+        if (as == 1 && bs == 1) whereDense(o, oo, c, co, a, ao, b, bo, n);
+        else if (as == 0 && bs == 1) whereScalarDense(o, oo, c, co, a[ao], b, bo, n);
+        else whereDenseScalar(o, oo, c, co, a, ao, b[bo], n);
+    }
+
+    private static VectorMask<Float> mask(byte[] c, int i) {
+        return ByteVector.fromArray(B, c, i).compare(NE, (byte) 0).cast(S);
+    }
+
+    private static void whereDense(float[] o, int oo, byte[] c, int co, float[] a, int ao, float[] b, int bo, int n) {
+        int i = 0;
+        for (int up = S.loopBound(n); i < up; i += L) v(b, bo + i).blend(v(a, ao + i), mask(c, co + i)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = c[co + i] != 0 ? a[ao + i] : b[bo + i];
+    }
+
+    private static void whereScalarDense(float[] o, int oo, byte[] c, int co, float s, float[] b, int bo, int n) {
+        int i = 0;
+        FloatVector sv = k(s);
+        for (int up = S.loopBound(n); i < up; i += L) v(b, bo + i).blend(sv, mask(c, co + i)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = c[co + i] != 0 ? s : b[bo + i];
+    }
+
+    private static void whereDenseScalar(float[] o, int oo, byte[] c, int co, float[] a, int ao, float s, int n) {
+        int i = 0;
+        FloatVector sv = k(s);
+        for (int up = S.loopBound(n); i < up; i += L) sv.blend(v(a, ao + i), mask(c, co + i)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = c[co + i] != 0 ? a[ao + i] : s;
     }
 }

@@ -86,6 +86,10 @@ final class PointwiseF64 {
     }
 
     static void where(double[] o, int oo, int os, byte[] c, int co, int cs, double[] a, int ao, int as, double[] b, int bo, int bs, int n) {
+        if (os == 1 && cs == 1 && (as == 1 || as == 0) && (bs == 1 || bs == 0) && !(as == 0 && bs == 0)) {
+            PointwiseF64Vec.where(o, oo, c, co, a, ao, as, b, bo, bs, n);
+            return;
+        }
         for (int i = 0, p = oo, k = co, q = ao, r = bo; i < n; i++, p += os, k += cs, q += as, r += bs) o[p] = c[k] != 0 ? a[q] : b[r];
     }
 }

@@ -2,6 +2,7 @@ package dev.ember.ops.kernels;
 
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -466,5 +467,38 @@ final class PointwiseF64Vec {
         DoubleVector sv = k(s);
         for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(GE, sv).cast(B)).intoArray(o, oo + i);
         for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] >= s ? 1 : 0);
+    }
+
+    // ---------------------------------------------------------------- where (condition bytes as a lane mask)
+
+    /** {@code o = c ? a : b} with {@code c} and {@code o} dense; {@code a} and {@code b} dense or broadcast scalars (stride 0). */
+    static void where(double[] o, int oo, byte[] c, int co, double[] a, int ao, int as, double[] b, int bo, int bs, int n) {
+        if (as == 1 && bs == 1) whereDense(o, oo, c, co, a, ao, b, bo, n);
+        else if (as == 0 && bs == 1) whereScalarDense(o, oo, c, co, a[ao], b, bo, n);
+        else whereDenseScalar(o, oo, c, co, a, ao, b[bo], n);
+    }
+
+    private static VectorMask<Double> mask(byte[] c, int i) {
+        return ByteVector.fromArray(B, c, i).compare(NE, (byte) 0).cast(S);
+    }
+
+    private static void whereDense(double[] o, int oo, byte[] c, int co, double[] a, int ao, double[] b, int bo, int n) {
+        int i = 0;
+        for (int up = S.loopBound(n); i < up; i += L) v(b, bo + i).blend(v(a, ao + i), mask(c, co + i)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = c[co + i] != 0 ? a[ao + i] : b[bo + i];
+    }
+
+    private static void whereScalarDense(double[] o, int oo, byte[] c, int co, double s, double[] b, int bo, int n) {
+        int i = 0;
+        DoubleVector sv = k(s);
+        for (int up = S.loopBound(n); i < up; i += L) v(b, bo + i).blend(sv, mask(c, co + i)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = c[co + i] != 0 ? s : b[bo + i];
+    }
+
+    private static void whereDenseScalar(double[] o, int oo, byte[] c, int co, double[] a, int ao, double s, int n) {
+        int i = 0;
+        DoubleVector sv = k(s);
+        for (int up = S.loopBound(n); i < up; i += L) sv.blend(v(a, ao + i), mask(c, co + i)).intoArray(o, oo + i);
+        for (; i < n; i++) o[oo + i] = c[co + i] != 0 ? a[ao + i] : s;
     }
 }
