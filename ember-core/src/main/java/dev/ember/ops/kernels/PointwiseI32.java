@@ -7,6 +7,14 @@ final class PointwiseI32 {
     private PointwiseI32() {}
 
     static void binary(PointwiseBinaryOp op, int[] o, int oo, int os, int[] a, int ao, int as, int[] b, int bo, int bs, int n, int alpha) {
+        if (os == 1 && op.vectorizable() && (as == 1 && bs <= 1 || as == 0 && bs == 1)) {
+            PointwiseI32Vec.binary(op, o, oo, a, ao, as, b, bo, bs, n, alpha);
+            return;
+        }
+        strided(op, o, oo, os, a, ao, as, b, bo, bs, n, alpha);
+    }
+
+    private static void strided(PointwiseBinaryOp op, int[] o, int oo, int os, int[] a, int ao, int as, int[] b, int bo, int bs, int n, int alpha) {
         switch (op) {
             case ADD -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = a[q] + b[r]; }
             case SUB -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = a[q] - b[r]; }

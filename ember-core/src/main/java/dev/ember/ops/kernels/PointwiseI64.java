@@ -7,6 +7,14 @@ final class PointwiseI64 {
     private PointwiseI64() {}
 
     static void binary(PointwiseBinaryOp op, long[] o, int oo, int os, long[] a, int ao, int as, long[] b, int bo, int bs, int n, long alpha) {
+        if (os == 1 && op.vectorizable() && (as == 1 && bs <= 1 || as == 0 && bs == 1)) {
+            PointwiseI64Vec.binary(op, o, oo, a, ao, as, b, bo, bs, n, alpha);
+            return;
+        }
+        strided(op, o, oo, os, a, ao, as, b, bo, bs, n, alpha);
+    }
+
+    private static void strided(PointwiseBinaryOp op, long[] o, int oo, int os, long[] a, int ao, int as, long[] b, int bo, int bs, int n, long alpha) {
         switch (op) {
             case ADD -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = a[q] + b[r]; }
             case SUB -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = a[q] - b[r]; }
