@@ -3,9 +3,9 @@ package dev.ember.ops.kernels;
 import static dev.ember.ops.kernels.PointwiseMath.*;
 
 /**
- * float32 rows: dense rows and rows with one scalar (stride-0) operand go to the SIMD loops of
- * {@link PointwiseF32Vec}; everything else runs a plain strided loop per op, the op switch
- * hoisted out of the loop.
+ * float32 rows: when the output is dense and every operand dense or a broadcast scalar (stride 0),
+ * the SIMD loops of {@link PointwiseF32Vec} run; anything else runs a plain strided loop per op,
+ * with the op switch hoisted out of the loop.
  */
 final class PointwiseF32 {
     private PointwiseF32() {}

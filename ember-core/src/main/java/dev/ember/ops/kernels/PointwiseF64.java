@@ -3,9 +3,9 @@ package dev.ember.ops.kernels;
 import static dev.ember.ops.kernels.PointwiseMath.*;
 
 /**
- * float64 rows: dense rows and rows with one scalar (stride-0) operand go to the SIMD loops of
- * {@link PointwiseF64Vec}; everything else runs a plain strided loop per op, the op switch
- * hoisted out of the loop.
+ * float64 rows: when the output is dense and every operand dense or a broadcast scalar (stride 0),
+ * the SIMD loops of {@link PointwiseF64Vec} run; anything else runs a plain strided loop per op,
+ * with the op switch hoisted out of the loop.
  */
 final class PointwiseF64 {
     private PointwiseF64() {}

@@ -2,7 +2,10 @@ package dev.ember.ops.kernels;
 
 import static dev.ember.ops.kernels.PointwiseMath.powi;
 
-/** int64 rows, wrapping on overflow like ATen's C++; the op switch sits outside the loops. */
+/**
+ * int64 rows, wrapping on overflow like ATen's C++: the single-instruction ops on dense rows go to
+ * {@link PointwiseI64Vec}; everything else runs a strided loop per op, the op switch outside it.
+ */
 final class PointwiseI64 {
     private PointwiseI64() {}
 
