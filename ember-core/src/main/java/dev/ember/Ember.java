@@ -4,6 +4,7 @@ import dev.ember.dynamo.CompiledFrame;
 import dev.ember.dynamo.Explainer;
 import dev.ember.dynamo.FrameRegistry;
 import dev.ember.dynamo.FunctionTarget;
+import dev.ember.logging.Logs;
 import dev.ember.nn.Module;
 import dev.ember.tensor.Tensor;
 
@@ -85,6 +86,12 @@ public final class Ember {
 
     /** Traces {@code fn} once for given arguments and reports graphs, graph breaks, guards and compile times. */
     public static Explainer explain(Object fn) { return new Explainer(FunctionTarget.of(fn), Options.defaults()); }
+
+    /**
+     * Switches logs on, like {@code TORCH_LOGS}: {@code "graph_breaks,recompiles"}, {@code "+dynamo,graph_code"};
+     * {@code "help"} lists the names. {@code EMBER_LOGS}, when set, wins.
+     */
+    public static void setLogs(String spec) { Logs.set(spec); }
 
     /** Forgets every compiled function's cache entries: the next call of each traces again. */
     public static void reset() { FrameRegistry.reset(); }

@@ -5,11 +5,21 @@ import dev.ember.dynamo.guards.GuardSet;
 import dev.ember.dynamo.variables.MethodTarget;
 import dev.ember.logging.CompileContext;
 import dev.ember.logging.CompileId;
+import dev.ember.dynamo.guards.Guard;
+import dev.ember.fx.Node;
+import dev.ember.logging.CompilationMetrics;
 import dev.ember.logging.Log;
+import dev.ember.logging.Trace;
+import dev.ember.logging.TraceFrame;
+import dev.ember.tensor.FakeTensor;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -74,14 +84,17 @@ public final class CompiledFrame {
             }
             CacheEntry entry;
             try (var scope = CompileContext.enter(CompileId.of(frameId, compiles))) {
+                UserFrame start = firstLine();
+                Trace.dynamoStart(List.of(new TraceFrame(start.fileName(), start.line(), method.name(), start.sourceText())));
                 if (current.length > 0) {
                     recompileReasons.add(new RecompileReason(compiles, failures));
+                    Trace.recompileReasons(failures);
                     Log.artifact("recompiles", () -> "Recompiling function " + name() + " in " + where() + "\n    triggered by the following guard failure(s):\n"
                             + failures.stream().map(f -> "    - " + f).collect(Collectors.joining("\n")));
                     Log.artifact("recompiles_verbose", () -> "Recompiling function " + name() + ": every failing guard, newest entry first:\n"
                             + verboseFailures(current, frame));
                 }
-                entry = compile(target, frame);
+                entry = compile(target, frame, current.length);
             }
             compiles++;
             CacheEntry[] next = new CacheEntry[current.length + 1];
@@ -92,11 +105,21 @@ public final class CompiledFrame {
         }
     }
 
-    private CacheEntry compile(FunctionTarget target, Object[] frame) {
+    private CacheEntry compile(FunctionTarget target, Object[] frame, int cacheSize) {
+        Instant started = Instant.now();
+        long t0 = System.nanoTime();
         Tracer.Result result = Tracer.trace(target, frame);
+        long traced = System.nanoTime();
+        UserFrame start = firstLine();
+        CompilationMetrics metrics = new CompilationMetrics().function(method.name(), start.fileName(), start.line())
+                .cacheSize(cacheSize, totalEntries()).startTime(started).tracingTime(Duration.ofNanos(traced - t0));
         Unsupported u = result.graphBreak();
         if (u != null) {
             Log.artifact("graph_breaks", u::getMessage);
+            Trace.graphBreak(u.getMessage());
+            UserFrame at = u.userFrame();
+            Trace.compilationMetrics(metrics.failure("Unsupported", u.gbId() + ": " + u.reason(), at == null ? null : at.fileName(), at == null ? -1 : at.line())
+                    .entireFrameCompileTime(Duration.ofNanos(System.nanoTime() - t0)));
             if (options.isFullgraph()) throw u;
             Log.of("dynamo").debug(() -> name() + " runs eagerly for these inputs (graph break " + u.gbId() + ")");
             return CacheEntry.eager(new GuardSet(result.graph().guards()), u);
@@ -108,7 +131,19 @@ public final class CompiledFrame {
         Log.artifact("side_effects", () -> result.sideEffects().isEmpty() ? "no side effects in " + name()
                 : "side effects replayed after the graph of " + name() + ":\n" + result.sideEffects().stream().map(e -> "  " + e).collect(Collectors.joining("\n")));
         // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
+        if (Trace.isEnabled()) {
+            Map<String, List<Integer>> sizes = new LinkedHashMap<>();
+            for (Node n : g.graph().nodes()) {
+                if (n.val() instanceof FakeTensor t) sizes.put(n.name(), java.util.Arrays.stream(t.shape()).boxed().toList());
+            }
+            Trace.outputGraph(sizes, () -> g.toGraphModule().code());
+            Trace.guards(g.guards().stream().map(Guard::describe).toList());
+        }
+        long backendStart = System.nanoTime();
         CompiledGraph compiled = g.opCount() == 0 ? new PreparedGraph(g.toGraphModule()) : options.getBackend().compile(g.toGraphModule(), g.exampleInputs());
+        long done = System.nanoTime();
+        Trace.compilationMetrics(metrics.counts(g.guards().size(), g.opCount(), g.graph().size(), g.exampleInputs().size())
+                .backendCompileTime(Duration.ofNanos(done - backendStart)).entireFrameCompileTime(Duration.ofNanos(done - t0)));
         return CacheEntry.compiled(new GuardSet(result.graph().guards()), compiled, result.graph(), result.rebuilder(), result.sideEffects());
     }
 
@@ -134,14 +169,25 @@ public final class CompiledFrame {
 
     /** {@code Programs.java:42}: where the compiled method starts. */
     private String where() {
+        UserFrame f = firstLine();
+        return f.fileName() + ":" + f.line();
+    }
+
+    /** The compiled method's first line (its class name as the file when the class file cannot be read). */
+    private UserFrame firstLine() {
         try {
             ClassFiles.Resolved r = ClassFiles.virtual(method.owner(), method.name(), method.type());
             if (r == null) r = ClassFiles.exact(method.owner(), method.name(), method.type());
-            UserFrame f = MethodCode.of(r).frameAt(0);
-            return f.fileName() + ":" + f.line();
+            return MethodCode.of(r).frameAt(0);
         } catch (RuntimeException e) {
-            return method.owner().getName();
+            return new UserFrame(method.owner().getName(), method.name(), method.owner().getName(), -1, 0, null);
         }
+    }
+
+    private static int totalEntries() {
+        int n = 0;
+        for (CompiledFrame f : FrameRegistry.frames()) n += f.entries.get().length;
+        return n;
     }
 
     /** {@code MyApp.fn} */

@@ -28,7 +28,7 @@ class LoggingTest {
     private static String capture(String logs, Runnable body) {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         Logs.setOutput(new PrintStream(buf, true, StandardCharsets.UTF_8));
-        Logs.set(logs);
+        Ember.setLogs(logs);
         body.run();
         return buf.toString(StandardCharsets.UTF_8);
     }
