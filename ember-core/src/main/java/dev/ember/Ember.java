@@ -5,6 +5,8 @@ import dev.ember.dynamo.Explainer;
 import dev.ember.dynamo.FrameRegistry;
 import dev.ember.dynamo.FunctionTarget;
 import dev.ember.logging.Logs;
+import dev.ember.nn.Module;
+import dev.ember.tensor.Tensor;
 
 /**
  * Ember's front door: {@code Ember.compile(fn)} captures the bytecode of a Java function into a
@@ -67,6 +69,19 @@ public final class Ember {
     public static <A, B, C, D, E, R> Fn5<A, B, C, D, E, R> compile(Fn5<A, B, C, D, E, R> fn, Options options) {
         Bound b = bind(fn, options);
         return (x, y, z, w, v) -> (R) b.frame.call(b.target, b.args(x, y, z, w, v), () -> fn.apply(x, y, z, w, v));
+    }
+
+    /**
+     * A module whose {@code forward(Tensor)} is compiled: the returned function calls the compiled
+     * forward (the module's fields and parameters are read on every call, so later changes to them
+     * are seen, and guarded).
+     */
+    public static Fn1<Tensor, Tensor> compile(Module module) { return compile(module, Options.defaults()); }
+
+    public static Fn1<Tensor, Tensor> compile(Module module, Options options) {
+        FunctionTarget target = FunctionTarget.forModule(module);
+        CompiledFrame frame = FrameRegistry.frameFor(target.method(), options);
+        return x -> (Tensor) frame.call(target, new Object[] {module, x}, () -> module.forward(x));
     }
 
     /** Traces {@code fn} once for given arguments and reports graphs, graph breaks, guards and compile times. */
