@@ -40,6 +40,54 @@ class PartialGraphTest {
     }
 
     @Test
+    void bothBranchTargetsOfADataDependentBranchCompile() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn1<Tensor, Tensor>) BreakPrograms::asBooleanBranch, opts);
+        Tensor pos = Tensor.full(1.0, 3, 4), neg = Tensor.full(0.0, 3, 4);
+        assertTrue(BreakPrograms.asBooleanBranch(pos).sameData(f.apply(pos)));
+        assertTrue(BreakPrograms.asBooleanBranch(neg).sameData(f.apply(neg)));
+        var root = CorpusTest.frameOf(opts);
+        assertEquals(1, root.entries().size(), "the graph before the break is the same for both");
+        var resume = root.entries().getFirst().resumeFrame();
+        assertEquals(2, resume.entries().size(), "the resume method recompiled for the other branch");
+        assertTrue(resume.recompileReasons().getFirst().failedGuards().getFirst().contains("stack0"), resume.recompileReasons().toString());
+        assertEquals(3, cc.frameCount());
+        f.apply(pos);
+        f.apply(neg);
+        assertEquals(3, cc.frameCount(), "both branches are cached");
+    }
+
+    @Test
+    void resumeMethodRecompilesOnNewShapes() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn1<Tensor, Tensor>) BreakPrograms::explicitBetween, opts);
+        for (int n : new int[] {3, 5, 3}) {
+            Tensor x = Tensor.randn(n, 4);
+            assertTrue(BreakPrograms.explicitBetween(x).sameData(f.apply(x)));
+        }
+        var root = CorpusTest.frameOf(opts);
+        assertEquals(2, root.entries().size());
+        assertEquals(root.entries().get(0).resumeFrame(), root.entries().get(1).resumeFrame(), "one resume method for both shapes");
+        assertEquals(2, root.entries().getFirst().resumeFrame().entries().size());
+        assertEquals(4, cc.frameCount());
+    }
+
+    @Test
+    void instanceMethodKeepsThisAndPrivateFieldsAcrossTheBreak() {
+        CompileCounter cc = new CompileCounter();
+        Tensor w = Tensor.randn(4, 5);
+        BreakPrograms.Model eager = new BreakPrograms.Model(w), compiled = new BreakPrograms.Model(w);
+        var f = Ember.compile((Fn1<Tensor, Tensor>) compiled::forward, Options.backend(cc));
+        for (int i = 0; i < 2; i++) {
+            Tensor x = Tensor.randn(3, 4);
+            assertTrue(eager.forward(x).sameData(f.apply(x)));
+            assertEquals(eager.calls(), compiled.calls());
+        }
+    }
+
+    @Test
     void explicitBreak() {
         CompileCounter cc = new CompileCounter();
         var f = Ember.compile((Fn1<Tensor, Tensor>) BreakPrograms::explicitBetween, Options.backend(cc));
