@@ -46,6 +46,9 @@ final class Tracer {
         MethodCode code = code(target, frame);
         List<VariableTracker> args = arguments(ctx, target, frame, code);
         try {
+            if (DisabledFunctions.isDisabled(resolve(target, frame))) {
+                throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, target.method() + " is disabled for compilation; it runs eagerly");
+            }
             VariableTracker ret = new InstructionTranslator(ctx, code, args).run();
             List<Node> outputs = new ArrayList<>();
             Map<Node, Integer> index = new IdentityHashMap<>();

@@ -95,6 +95,7 @@ class BreakCorpusTest {
         cs.add(c("unknownLibraryCall", (Fn1<Tensor, Tensor>) BreakPrograms::unknownLibraryCall, x34, 2, "GB0003"));
         cs.add(c("mutatesAroundBreak", (Fn2<Tensor, BreakPrograms.Recorder, Tensor>) BreakPrograms::mutatesAroundBreak,
                 () -> new Object[] {Tensor.randn(3, 4), new BreakPrograms.Recorder()}, 2, "GB0003", "GB0003"));
+        cs.add(c("callsDisabled", (Fn1<Tensor, Tensor>) BreakPrograms::callsDisabled, x34, 2, "GB0020"));
         cs.add(c("throwsAfterGraph", (Fn1<Tensor, Tensor>) BreakPrograms::throwsAfterGraph, x34, 0, "GB0008"));
         return cs;
     }

@@ -298,6 +298,20 @@ final class BreakPrograms {
         return h != 0 ? a.softmax(0) : a;
     }
 
+    @dev.ember.dynamo.Disable
+    static Tensor disabledHelper(Tensor a) { return a.softmax(0); }
+
+    static Tensor callsDisabled(Tensor x) {
+        Tensor a = x.matmul(x.t());
+        return disabledHelper(a).sum(0, false);
+    }
+
+    static Tensor helperDisabledAtRunTime(Tensor a) { return a.softmax(1); }
+
+    static Tensor callsDisabledAtRunTime(Tensor x) {
+        return helperDisabledAtRunTime(x.t()).sum(0, false);
+    }
+
     /** A user object whose state the program changes before and after a break. */
     static final class Recorder {
         final List<String> events = new ArrayList<>();

@@ -5,6 +5,9 @@ import dev.ember.Fn1;
 import dev.ember.Fn3;
 import dev.ember.Options;
 import dev.ember.dynamo.CompileCounter;
+import dev.ember.dynamo.GraphBreakType;
+import dev.ember.dynamo.Unsupported;
+import java.util.List;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -84,6 +87,33 @@ class PartialGraphTest {
             Tensor x = Tensor.randn(3, 4);
             assertTrue(eager.forward(x).sameData(f.apply(x)));
             assertEquals(eager.calls(), compiled.calls());
+        }
+    }
+
+    @Test
+    void emberDisableBreaksAtTheCallAndRunsTheMethodEagerly() {
+        Tensor x = Tensor.randn(3, 4);
+        var before = Ember.explain((Fn1<Tensor, Tensor>) BreakPrograms::callsDisabledAtRunTime).with(x);
+        assertEquals(0, before.graphBreakCount(), before.toString());
+        Ember.disable((Fn1<Tensor, Tensor>) BreakPrograms::helperDisabledAtRunTime);
+        Ember.reset();
+        var after = Ember.explain((Fn1<Tensor, Tensor>) BreakPrograms::callsDisabledAtRunTime).with(x);
+        assertEquals(List.of("GB0020"), after.breakReasons().stream().map(b -> b.gbId()).toList(), after.toString());
+        assertEquals(2, after.graphCount(), "t before the call, sum after it");
+        var f = Ember.compile((Fn1<Tensor, Tensor>) BreakPrograms::helperDisabledAtRunTime);
+        assertTrue(BreakPrograms.helperDisabledAtRunTime(x).sameData(f.apply(x)), "compiling a disabled function runs it eagerly");
+    }
+
+    @Test
+    void everyBreakTypeHasItsCataloguePage() throws Exception {
+        for (GraphBreakType t : GraphBreakType.values()) {
+            java.nio.file.Path page = java.nio.file.Path.of("..").resolve(t.docsPath());
+            assertTrue(java.nio.file.Files.isRegularFile(page), "missing " + page);
+            String text = java.nio.file.Files.readString(page);
+            assertTrue(text.startsWith("# " + t.id() + ": " + t.shortType()), page.toString());
+            for (String h : t.hints()) assertTrue(text.contains(h), page + " lacks the hint " + h);
+            Unsupported u = new Unsupported(t, "test", List.of(), null);
+            assertTrue(u.getMessage().contains("See " + t.docsPath()), u.getMessage());
         }
     }
 
