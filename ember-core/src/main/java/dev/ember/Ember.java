@@ -1,6 +1,7 @@
 package dev.ember;
 
 import dev.ember.dynamo.CompiledFrame;
+import dev.ember.dynamo.DisabledFunctions;
 import dev.ember.dynamo.Explainer;
 import dev.ember.dynamo.FrameRegistry;
 import dev.ember.dynamo.FunctionTarget;
@@ -102,6 +103,16 @@ public final class Ember {
      */
     public static void graphBreak() {
         // Intentionally empty: the translator recognises the call; eager code just continues.
+    }
+
+    /**
+     * Marks {@code fn}'s method as never traced (like {@code torch.compiler.disable}): compiled code
+     * that calls it breaks the graph there (GB0020) and runs it eagerly; compiling it directly runs it
+     * eagerly. Returns {@code fn}. The annotation {@link dev.ember.dynamo.Disable} does the same.
+     */
+    public static <F extends java.io.Serializable> F disable(F fn) {
+        DisabledFunctions.disable(fn);
+        return fn;
     }
 
     /** A compiled function's target and frame cache; the frame array is captured values then arguments. */
