@@ -1,0 +1,52 @@
+package dev.ember.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** The programs a new user runs first must keep working and keep saying what they claim. */
+class ExampleAndDemoTest {
+
+    private static String run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, code, "exit code; stderr: " + err.toString(StandardCharsets.UTF_8));
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void quickStartShowsBroadcastingAndTheMatmulError() {
+        String out = run("example", "QuickStart");
+        assertTrue(out.contains("tensor([[11., 22., 33.],"), out);
+        assertTrue(out.contains("mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)"), out);
+    }
+
+    @Test
+    void compileExampleRecompilesOnceAndExplainsTheBreak() {
+        String out = run("example", "CompileAndExplain");
+        assertTrue(out.contains("frames compiled: 2 (expected 2)"), out);
+        assertTrue(out.contains("Graph Break Count: 1"), out);
+        assertTrue(out.contains("fullgraph: GB0001 at CompileAndExplain.java:21"), out);
+    }
+
+    @Test
+    void unknownExampleIsAClearError() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(new String[] {"example", "Nope"}, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no example 'Nope'; examples: QuickStart, CompileAndExplain"));
+    }
+
+    @Test
+    void demoRunsEndToEnd() {
+        String out = run("demo");
+        assertTrue(out.contains("ones(3, 4) + ones(3) → IllegalArgumentException: add: the size of tensor a (4) must match the size of tensor b (3)"), out);
+        assertTrue(out.contains("compiled == eager: 0.0 max abs difference"), out);
+        assertTrue(out.contains("tensor 'x' size mismatch at index 0. expected 4, actual 6"), out);
+        assertTrue(out.contains("report: open file://"), out);
+    }
+}
