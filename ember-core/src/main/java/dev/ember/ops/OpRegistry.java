@@ -61,7 +61,7 @@ public final class OpRegistry {
                 try {
                     Class.forName(group, true, OpRegistry.class.getClassLoader());
                 } catch (ClassNotFoundException e) {
-                    // A group not written yet is simply absent; every present group registers its ops.
+                    throw new IllegalStateException("op group " + group + " is missing from the class path", e);
                 }
             }
             loaded = true;
