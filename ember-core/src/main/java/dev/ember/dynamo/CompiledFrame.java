@@ -1,12 +1,16 @@
 package dev.ember.dynamo;
 
 import dev.ember.Options;
+import dev.ember.debug.CompileDebug;
+import dev.ember.debug.CompileLogs;
+import dev.ember.debug.CompileProfiler;
 import dev.ember.dynamo.guards.GuardSet;
 import dev.ember.dynamo.resume.ResumeTarget;
 import dev.ember.dynamo.variables.MethodTarget;
 import dev.ember.logging.CompileContext;
 import dev.ember.logging.CompileId;
 import dev.ember.dynamo.guards.Guard;
+import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
 import dev.ember.logging.CompilationMetrics;
 import dev.ember.logging.Log;
@@ -43,6 +47,9 @@ public final class CompiledFrame {
     private final List<RecompileReason> recompileReasons = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean limitWarned;
     private int compiles;
+    private int graphs;
+    private int breaks;
+    private int ops;
 
     CompiledFrame(MethodTarget method, Options options) {
         this.method = method;
@@ -95,7 +102,11 @@ public final class CompiledFrame {
                     Log.artifact("recompiles_verbose", () -> "Recompiling function " + name() + ": every failing guard, newest entry first:\n"
                             + verboseFailures(current, frame));
                 }
-                entry = compile(target, frame, current.length);
+                try (var profiled = CompileProfiler.function(name())) {
+                    entry = compile(target, frame, current.length);
+                }
+                int compileCount = compiles + 1;
+                Log.of("dynamo").info(() -> CompileLogs.graphCount(name(), graphs, compileCount, breaks, ops));
             }
             compiles++;
             CacheEntry[] next = new CacheEntry[current.length + 1];
@@ -109,7 +120,12 @@ public final class CompiledFrame {
     private CacheEntry compile(FunctionTarget target, Object[] frame, int cacheSize) {
         Instant started = Instant.now();
         long t0 = System.nanoTime();
-        Tracer.Result result = Tracer.trace(target, frame);
+        Log.artifact("bytecode", () -> "ORIGINAL BYTECODE of " + name() + " (" + where() + "):\n" + originalBytecode());
+        Log.of("dynamic").info(() -> CompileLogs.staticShapes(name(), options.isDynamic()));
+        Tracer.Result result;
+        try (var phase = CompileProfiler.phase("tracing")) {
+            result = Tracer.trace(target, frame);
+        }
         long traced = System.nanoTime();
         UserFrame start = firstLine();
         CompilationMetrics metrics = new CompilationMetrics().function(method.name(), start.fileName(), start.line())
@@ -119,21 +135,27 @@ public final class CompiledFrame {
             Log.artifact("graph_breaks", u::getMessage);
             Trace.graphBreak(u.getMessage());
             BreakListeners.graphBreak(u);
+            CompileDebug.graphBreak(u.getMessage());
             UserFrame at = u.userFrame();
             if (options.isFullgraph()) {
                 Trace.compilationMetrics(metrics.failure("Unsupported", u.gbId() + ": " + u.reason(), at == null ? null : at.fileName(), at == null ? -1 : at.line())
                         .entireFrameCompileTime(Duration.ofNanos(System.nanoTime() - t0)));
                 throw u;
             }
+            breaks++;
             CacheEntry resumed = result.resumable() ? resume(target, frame, result, u, metrics, t0) : null;
             if (resumed != null) return resumed;
+            CompileDebug.bytecode(name(), this::originalBytecode, null);
+            Log.artifact("perf_hints", () -> name() + " runs eagerly for these inputs: graph break " + u.gbId() + " at " + at
+                    + " could not be resumed, so nothing of this call is compiled. " + u.reason());
             Trace.compilationMetrics(metrics.failure("Unsupported", u.gbId() + ": " + u.reason(), at == null ? null : at.fileName(), at == null ? -1 : at.line())
                     .entireFrameCompileTime(Duration.ofNanos(System.nanoTime() - t0)));
             Log.of("dynamo").debug(() -> name() + " runs eagerly for these inputs (graph break " + u.gbId() + ")");
             return CacheEntry.eager(new GuardSet(result.graph().guards()), u);
         }
         OutputGraph g = result.graph();
-        CompiledGraph compiled = compileGraph(g, result.sideEffects(), metrics, t0);
+        CompileDebug.bytecode(name(), this::originalBytecode, null);
+        CompiledGraph compiled = compileGraph(g, frame, result.sideEffects(), metrics, t0);
         return CacheEntry.compiled(new GuardSet(g.guards()), compiled, g, result.rebuilder(), result.sideEffects());
     }
 
@@ -144,7 +166,7 @@ public final class CompiledFrame {
     private CacheEntry resume(FunctionTarget target, Object[] frame, Tracer.Result result, Unsupported u, CompilationMetrics metrics, long t0) {
         Tracer.Partial p;
         ResumeCodegen.Generated gen;
-        try {
+        try (var phase = CompileProfiler.phase("resume codegen")) {
             p = Tracer.traceToBreak(target, frame, result);
             gen = ResumeCodegen.generate(p.code(), p.index(), p.types());
         } catch (CannotResume e) {
@@ -154,20 +176,22 @@ public final class CompiledFrame {
         Log.artifact("bytecode", () -> "MODIFIED BYTECODE of " + name() + " after the graph break at " + u.userFrame() + ":\n"
                 + ResumeCodegen.disassemble(gen.bytes()));
         Trace.bytecode(p.code().method.toDebugString(), ResumeCodegen.disassemble(gen.bytes()));
+        CompileDebug.bytecode(name(), p.code().method::toDebugString, ResumeCodegen.disassemble(gen.bytes()));
         ResumeTarget next = null;
         if (gen.resume() != null) {
             FunctionTarget rt = new FunctionTarget(gen.resume(), "apply", new Object[0], "invokeStatic");
             next = new ResumeTarget(FrameRegistry.frameFor(gen.resume(), options), rt, gen.resumeDirect());
         }
         OutputGraph g = p.graph();
-        CompiledGraph compiled = compileGraph(g, p.sideEffects(), metrics, t0);
+        CompiledGraph compiled = compileGraph(g, frame, p.sideEffects(), metrics, t0);
         return CacheEntry.resuming(new GuardSet(g.guards()), compiled, g, p.live(), p.sideEffects(), u, gen.breakAt(), next);
     }
 
-    private CompiledGraph compileGraph(OutputGraph g, List<SideEffect> sideEffects, CompilationMetrics metrics, long t0) {
+    private CompiledGraph compileGraph(OutputGraph g, Object[] frame, List<SideEffect> sideEffects, CompilationMetrics metrics, long t0) {
         Log.artifact("guards", () -> "GUARDS for " + name() + ":\n" + g.guards().stream().map(x -> "  " + x.describe()).collect(Collectors.joining("\n")));
         Log.artifact("graph_code", () -> "TRACED GRAPH of " + name() + "\n" + g.toGraphModule().code());
         Log.artifact("graph", () -> "TRACED GRAPH of " + name() + "\n" + g.toGraphModule().tabular());
+        Log.artifact("graph_sizes", () -> CompileLogs.graphSizes(name(), g.graph()));
         Log.artifact("side_effects", () -> sideEffects.isEmpty() ? "no side effects in " + name()
                 : "side effects replayed after the graph of " + name() + ":\n" + sideEffects.stream().map(e -> "  " + e).collect(Collectors.joining("\n")));
         if (Trace.isEnabled()) {
@@ -178,10 +202,20 @@ public final class CompiledFrame {
             Trace.outputGraph(sizes, () -> g.toGraphModule().code());
             Trace.guards(g.guards().stream().map(Guard::describe).toList());
         }
+        GraphModule gm = g.toGraphModule();
+        String backend = options.getBackendName();
+        CompileDebug.graph(name(), gm, g.inputSources(), frame, backend, g.guards().stream().map(Guard::describe).toList());
         long backendStart = System.nanoTime();
-        // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
-        CompiledGraph compiled = g.opCount() == 0 ? new PreparedGraph(g.toGraphModule()) : options.getBackend().compile(g.toGraphModule(), g.exampleInputs());
+        CompiledGraph compiled;
+        try (var phase = CompileProfiler.phase("backend")) {
+            // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
+            compiled = g.opCount() == 0 ? new PreparedGraph(gm) : options.getBackend().compile(g.toGraphModule(), g.exampleInputs());
+        }
         long done = System.nanoTime();
+        graphs++;
+        ops += g.opCount();
+        CompileDebug.compiled(name(), gm, compiled, backend);
+        if (compiled.outputCode() != null) Log.artifact("output_code", () -> "OUTPUT CODE of " + name() + " (backend '" + backend + "'):\n" + compiled.outputCode());
         Trace.compilationMetrics(metrics.counts(g.guards().size(), g.opCount(), g.graph().size(), g.exampleInputs().size())
                 .backendCompileTime(Duration.ofNanos(done - backendStart)).entireFrameCompileTime(Duration.ofNanos(done - t0)));
         return compiled;
@@ -196,6 +230,8 @@ public final class CompiledFrame {
         if (!limitWarned) {
             limitWarned = true;
             Log.of("dynamo").warning(msg);
+            Log.artifact("perf_hints", () -> name() + " hit the recompile limit (" + options.getRecompileLimit()
+                    + "): calls whose inputs match no cache entry now run eagerly, uncompiled. Last failed guard: " + last);
         }
     }
 
@@ -216,11 +252,24 @@ public final class CompiledFrame {
     /** The compiled method's first line (its class name as the file when the class file cannot be read). */
     private UserFrame firstLine() {
         try {
-            ClassFiles.Resolved r = ClassFiles.virtual(method.owner(), method.name(), method.type());
-            if (r == null) r = ClassFiles.exact(method.owner(), method.name(), method.type());
-            return MethodCode.of(r).frameAt(0);
+            return methodCode().frameAt(0);
         } catch (RuntimeException e) {
             return new UserFrame(method.owner().getName(), method.name(), method.owner().getName(), -1, 0, null);
+        }
+    }
+
+    private MethodCode methodCode() {
+        ClassFiles.Resolved r = ClassFiles.virtual(method.owner(), method.name(), method.type());
+        if (r == null) r = ClassFiles.exact(method.owner(), method.name(), method.type());
+        return MethodCode.of(r);
+    }
+
+    /** The compiled method's bytecode as the class file holds it. */
+    private String originalBytecode() {
+        try {
+            return methodCode().method.toDebugString();
+        } catch (RuntimeException e) {
+            return "(the bytecode of " + name() + " cannot be read: " + e.getMessage() + ")";
         }
     }
 
@@ -239,6 +288,9 @@ public final class CompiledFrame {
             recompileReasons.clear();
             limitWarned = false;
             compiles = 0;
+            graphs = 0;
+            breaks = 0;
+            ops = 0;
         }
     }
 }

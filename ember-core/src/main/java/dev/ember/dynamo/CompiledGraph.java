@@ -1,8 +1,19 @@
 package dev.ember.dynamo;
 
+import dev.ember.fx.GraphModule;
+
 /** What a backend makes of a graph: a function from the graph's input tensors to its output tensors. */
 @FunctionalInterface
 public interface CompiledGraph {
     /** Runs the graph; {@code inputs} are in placeholder order, the result in output order. */
     Object[] run(Object[] inputs);
+
+    /**
+     * The code the backend generated, readable (what {@code EMBER_LOGS=output_code} prints and the debug
+     * folder keeps as output_code.java), or null when it runs the graph without generating code.
+     */
+    default String outputCode() { return null; }
+
+    /** The graph after the backend's passes and decompositions, or null when it ran none. */
+    default GraphModule transformedGraph() { return null; }
 }

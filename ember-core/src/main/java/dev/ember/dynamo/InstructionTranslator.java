@@ -52,6 +52,9 @@ final class InstructionTranslator {
     private final List<VariableTracker> stack = new ArrayList<>();
     private int pc;
     private int current;
+    /** The last source line {@code trace_source} reported for this frame. */
+    private int tracedLine = -1;
+    private static final dev.ember.logging.Log TRACE_SOURCE = dev.ember.logging.Log.of("trace_source");
 
     InstructionTranslator(TraceContext ctx, MethodCode code, List<VariableTracker> args) {
         this.ctx = ctx;
@@ -76,6 +79,7 @@ final class InstructionTranslator {
             while (true) {
                 ctx.tick();
                 current = pc;
+                if (TRACE_SOURCE.isEnabled(dev.ember.logging.Level.INFO)) traceSource();
                 if (root) {
                     if (ctx.rootSteps == ctx.haltAtStep) throw new Halt();
                     ctx.rootSteps++;
@@ -104,6 +108,14 @@ final class InstructionTranslator {
     }
 
     UserFrame location() { return code.frameAt(current); }
+
+    /** {@code trace_source}: the user line about to be traced, once each time tracing reaches a new line. */
+    private void traceSource() {
+        UserFrame at = location();
+        if (at.line() == tracedLine) return;
+        tracedLine = at.line();
+        TRACE_SOURCE.info(() -> "TRACE starts_line " + at + (at.sourceText() == null ? "" : "\n    " + at.sourceText()));
+    }
 
     private void breakHere() {
         ctx.breakStep = ctx.rootSteps - 1;

@@ -35,6 +35,14 @@ public final class JavaSourceGen {
      * strides; pass null for random inputs.
      */
     public static String generate(GraphModule gm, String className, List<?> inputs) {
+        return generate(gm, className, inputs, DEFAULT_MAIN);
+    }
+
+    /**
+     * The program with {@code main} (a whole {@code public static void main(String[] args)} method) in place
+     * of the one that prints the outputs; it may call {@code build()}, {@code inputs()} and the helpers.
+     */
+    public static String generate(GraphModule gm, String className, List<?> inputs, String main) {
         if (!javax.lang.model.SourceVersion.isIdentifier(className) || javax.lang.model.SourceVersion.isKeyword(className)) {
             throw new IllegalArgumentException("'" + className + "' is not a valid Java class name");
         }
@@ -106,11 +114,7 @@ public final class JavaSourceGen {
                 + in
                 + "        };\n"
                 + "    }\n\n"
-                + "    public static void main(String[] args) {\n"
-                + "        GraphModule gm = build();\n"
-                + "        Object out = gm.run(inputs());\n"
-                + "        print(\"out\", out);\n"
-                + "    }\n"
+                + main
                 + HELPERS
                 + "}\n";
     }
@@ -175,6 +179,14 @@ public final class JavaSourceGen {
     }
 
     private static String str(String s) { return s == null ? "null" : JavaLiterals.string(s); }
+
+    private static final String DEFAULT_MAIN = """
+                public static void main(String[] args) {
+                    GraphModule gm = build();
+                    Object out = gm.run(inputs());
+                    print("out", out);
+                }
+            """;
 
     private static final String HEADER = """
             // A standalone repro of one Ember FX graph, written by dev.ember.fx.JavaSourceGen.

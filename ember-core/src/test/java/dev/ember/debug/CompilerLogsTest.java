@@ -1,0 +1,143 @@
+package dev.ember.debug;
+
+import dev.ember.Ember;
+import dev.ember.Fn1;
+import dev.ember.Fn2;
+import dev.ember.Options;
+import dev.ember.dynamo.Backends;
+import dev.ember.dynamo.CompiledGraph;
+import dev.ember.logging.Logs;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What each EMBER_LOGS name prints for the known programs of {@link DebugPrograms}. */
+class CompilerLogsTest {
+    private final PrintStream stderr = Logs.output();
+
+    @AfterEach
+    void restore() {
+        Logs.set("");
+        Logs.setOutput(stderr);
+        CompileProfiler.disable();
+        CompileProfiler.reset();
+        Ember.reset();
+    }
+
+    private static String capture(String logs, Runnable body) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        Logs.setOutput(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        Ember.setLogs(logs);
+        body.run();
+        return buf.toString(StandardCharsets.UTF_8);
+    }
+
+    private static final int MUL = DebugPrograms.lineOf("x.mul(2.0)"), ITEM = DebugPrograms.lineOf(".item();");
+
+    @Test
+    void graphBreaksNameTheLineAndTheGbId() {
+        var f = Ember.compile((Fn1<Tensor, Tensor>) DebugPrograms::breaksOnItem);
+        String out = capture("graph_breaks", () -> f.apply(Tensor.randn(3, 4)));
+        assertTrue(out.contains("[graph_breaks] Graph break in user code at DebugPrograms.java:" + ITEM), out);
+        assertTrue(out.contains("GB0001"), out);
+    }
+
+    @Test
+    void recompilesNameTheFailedGuardAndGuardsListTheNewEntry() {
+        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) DebugPrograms::scaleShift);
+        String out = capture("recompiles,guards", () -> {
+            f.apply(Tensor.randn(3, 4), Tensor.randn(4));
+            f.apply(Tensor.randn(5, 4), Tensor.randn(4));
+        });
+        assertTrue(out.contains("Recompiling function DebugPrograms.scaleShift in DebugPrograms.java:"), out);
+        assertTrue(out.contains("- tensor 'x' size mismatch at index 0. expected 3, actual 5"), out);
+        assertTrue(out.contains("GUARDS for DebugPrograms.scaleShift"), out);
+        assertTrue(out.contains("TENSOR_MATCH: L['x'] f32[5, 4]"), out);
+    }
+
+    @Test
+    void graphCodeAndGraphSizes() {
+        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) DebugPrograms::scaleShift);
+        String out = capture("graph_code,graph_sizes", () -> f.apply(Tensor.randn(3, 4), Tensor.randn(4)));
+        assertTrue(out.contains("[graph_code] TRACED GRAPH of DebugPrograms.scaleShift"), out);
+        assertTrue(out.contains("DebugPrograms.java:" + MUL), "source lines in graph_code: " + out);
+        assertTrue(out.contains("[graph_sizes] TRACED GRAPH TENSOR SIZES of DebugPrograms.scaleShift"), out);
+        assertTrue(out.matches("(?s).*\\[graph_sizes\\]   l_x_: \\(3, 4\\) f32\n.*"), out);
+        assertTrue(out.matches("(?s).*\\[graph_sizes\\]   l_y_: \\(4,\\) f32\n.*"), out);
+        assertTrue(out.matches("(?s).*\\[graph_sizes\\]   relu: \\(3, 4\\) f32\n.*"), out);
+    }
+
+    @Test
+    void bytecodeShowsTheOriginalAndTheGeneratedCode() {
+        var f = Ember.compile((Fn1<Tensor, Tensor>) DebugPrograms::breaksOnItem);
+        String out = capture("bytecode", () -> f.apply(Tensor.randn(3, 4)));
+        assertTrue(out.contains("[bytecode] ORIGINAL BYTECODE of DebugPrograms.breaksOnItem (DebugPrograms.java:"), out);
+        assertTrue(out.contains("[bytecode] MODIFIED BYTECODE of DebugPrograms.breaksOnItem after the graph break at DebugPrograms.java:" + ITEM), out);
+        assertTrue(out.contains("ORIGINAL BYTECODE of DebugPrograms.resume_in_breaksOnItem_at_" + ITEM), "the resume method's own listing: " + out);
+    }
+
+    @Test
+    void traceSourceFollowsTheUserLines() {
+        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) DebugPrograms::scaleShift);
+        String out = capture("trace_source", () -> f.apply(Tensor.randn(3, 4), Tensor.randn(4)));
+        int a = out.indexOf("TRACE starts_line DebugPrograms.java:" + MUL + " in DebugPrograms.scaleShift");
+        int b = out.indexOf("TRACE starts_line DebugPrograms.java:" + (MUL + 1));
+        int c = out.indexOf("TRACE starts_line DebugPrograms.java:" + (MUL + 2));
+        assertTrue(a >= 0 && a < b && b < c, out);
+        assertTrue(out.contains("[trace_source]     Tensor scaled = x.mul(2.0);"), "the source text: " + out);
+        assertEquals(1, out.split("starts_line DebugPrograms.java:" + MUL + " ", -1).length - 1, "each line once: " + out);
+    }
+
+    @Test
+    void dynamicSaysShapesAreStaticAndGraphCountSummarises() {
+        var f = Ember.compile((Fn1<Tensor, Tensor>) DebugPrograms::breaksOnItem, Options.defaults().dynamic(true));
+        String out = capture("dynamic,dynamo", () -> f.apply(Tensor.randn(3, 4)));
+        assertTrue(out.contains("[dynamic] static shapes for DebugPrograms.breaksOnItem: every input's sizes and strides are guarded exactly"), out);
+        assertTrue(out.contains("Options.dynamic(true) was asked for, but dynamic shapes are not supported yet"), out);
+        assertTrue(out.contains("[dynamo] Graph Count for DebugPrograms.breaksOnItem: 1 graph(s) in 1 compile(s), 1 graph break(s), 3 op(s)"), out);
+    }
+
+    @Test
+    void perfHintsReportTheRecompileLimitAndEagerFallbacks() {
+        var f = Ember.compile((Fn1<Tensor, Tensor>) DebugPrograms::breaksOnItem, Options.defaults().recompileLimit(1));
+        String out = capture("perf_hints", () -> {
+            f.apply(Tensor.randn(3, 4));
+            f.apply(Tensor.randn(2, 4));
+        });
+        assertTrue(out.contains("[perf_hints] DebugPrograms.breaksOnItem hit the recompile limit (1)"), out);
+        assertTrue(out.contains("Last failed guard: tensor 'x' size mismatch at index 0. expected 3, actual 2"), out);
+    }
+
+    @Test
+    void outputCodeShowsWhatTheBackendGenerated() {
+        Backends.register("test_codegen", (gm, inputs) -> new CompiledGraph() {
+            public Object[] run(Object[] in) { return ((java.util.List<?>) gm.run(in)).toArray(); }
+            public String outputCode() { return "// generated for " + gm.graph().nodes().size() + " nodes"; }
+        });
+        var f = Ember.compile((Fn1<Tensor, Tensor>) x -> x.sin(), Options.backend("test_codegen"));
+        String out = capture("output_code", () -> f.apply(Tensor.randn(3)));
+        assertTrue(out.contains("[output_code] OUTPUT CODE of "), out);
+        assertTrue(out.contains("(backend 'test_codegen'):"), out);
+        assertTrue(out.contains("// generated for 3 nodes"), out);
+    }
+
+    @Test
+    void compileProfilerTimesEachTracedFunction() {
+        CompileProfiler.reset();
+        CompileProfiler.enable();
+        var f = Ember.compile((Fn1<Tensor, Tensor>) DebugPrograms::breaksOnItem);
+        f.apply(Tensor.randn(3, 4));
+        String table = CompileProfiler.table();
+        assertTrue(table.startsWith("Compile time per traced function (ms):"), table);
+        assertTrue(table.contains("tracing") && table.contains("backend") && table.contains("resume codegen"), table);
+        assertTrue(table.lines().anyMatch(l -> l.matches("DebugPrograms\\.breaksOnItem\\s+1\\s+[\\d.\\s]+")), table);
+        assertTrue(table.lines().anyMatch(l -> l.matches("DebugPrograms\\.resume_in_breaksOnItem_at_" + ITEM + "\\s+1\\s+[\\d.\\s]+")), table);
+    }
+}
