@@ -280,7 +280,12 @@ public final class CompiledFrame {
     }
 
     /** {@code MyApp.fn} */
-    public String name() { return ClassFiles.origin(method.owner()).getSimpleName() + "." + method.name(); }
+    public String name() {
+        // From the binary name, not getSimpleName(): that reads the InnerClasses attribute, which throws
+        // IllegalAccessError for a nested class loaded by a loader other than its outer class's.
+        String cls = ClassFiles.origin(method.owner()).getName();
+        return cls.substring(cls.lastIndexOf('.') + 1) + "." + method.name();
+    }
 
     void clear() {
         synchronized (lock) {
