@@ -88,6 +88,9 @@ public final class Ember {
     /** Traces {@code fn} once for given arguments and reports graphs, graph breaks, guards and compile times. */
     public static Explainer explain(Object fn) { return new Explainer(FunctionTarget.of(fn), Options.defaults()); }
 
+    /** {@link #explain(Object)} compiling with these options (e.g. {@code Options.defaults().reorderableLogging(false)}). */
+    public static Explainer explain(Object fn, Options options) { return new Explainer(FunctionTarget.of(fn), options); }
+
     /**
      * Switches logs on, like {@code TORCH_LOGS}: {@code "graph_breaks,recompiles"}, {@code "+dynamo,graph_code"};
      * {@code "help"} lists the names. {@code EMBER_LOGS}, when set, wins.

@@ -109,7 +109,7 @@ public final class CompiledFrame {
     private CacheEntry compile(FunctionTarget target, Object[] frame, int cacheSize) {
         Instant started = Instant.now();
         long t0 = System.nanoTime();
-        Tracer.Result result = Tracer.trace(target, frame);
+        Tracer.Result result = Tracer.trace(target, frame, options);
         long traced = System.nanoTime();
         UserFrame start = firstLine();
         CompilationMetrics metrics = new CompilationMetrics().function(method.name(), start.fileName(), start.line())
@@ -145,7 +145,7 @@ public final class CompiledFrame {
         Tracer.Partial p;
         ResumeCodegen.Generated gen;
         try {
-            p = Tracer.traceToBreak(target, frame, result);
+            p = Tracer.traceToBreak(target, frame, result, options);
             gen = ResumeCodegen.generate(p.code(), p.index(), p.types());
         } catch (CannotResume e) {
             Log.of("dynamo").debug(() -> name() + ": no resume after graph break " + u.gbId() + " (" + e.getMessage() + "); the method runs eagerly for these inputs");

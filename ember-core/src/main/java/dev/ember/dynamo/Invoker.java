@@ -144,6 +144,7 @@ final class Invoker {
     // ------------------------------------------------------------------ virtual and interface
 
     static VariableTracker invokeVirtual(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, VariableTracker receiver, List<VariableTracker> args) {
+        if (LoggingCalls.isLogging(receiver, name)) return LoggingCalls.call(ctx, owner, name, type, receiver, args);
         return switch (receiver) {
             case TensorVariable t -> TensorMethods.invoke(ctx, t, name, type, args);
             case OpOverloadVariable o when name.equals("call") || name.equals("callTensor") || name.equals("callList") ->
