@@ -25,7 +25,6 @@ public final class Options {
     private boolean failOnRecompileLimitHit;
     private boolean reorderableLogging = true;
     private Set<String> ignoredLogging = Set.of();
-    private boolean captureScalarOutputs;
 
     private Options() {}
 
@@ -41,7 +40,6 @@ public final class Options {
         o.failOnRecompileLimitHit = failOnRecompileLimitHit;
         o.reorderableLogging = reorderableLogging;
         o.ignoredLogging = ignoredLogging;
-        o.captureScalarOutputs = captureScalarOutputs;
         change.accept(o);
         return o;
     }
@@ -116,13 +114,6 @@ public final class Options {
         return with(o -> o.ignoredLogging = copy);
     }
 
-    /**
-     * Whether {@code Tensor.item()} stays in the graph as a node producing a scalar that later tensor
-     * ops take (PyTorch's {@code capture_scalar_outputs}); off (the default), {@code item()} is a
-     * graph break (GB0004).
-     */
-    public Options captureScalarOutputs(boolean on) { return with(o -> o.captureScalarOutputs = on); }
-
     public Backend getBackend() { return backend != null ? backend : Backends.get(backendName); }
 
     /** The backend's registered name, or its class name for a backend object. */
@@ -142,26 +133,24 @@ public final class Options {
 
     public Set<String> getIgnoredLogging() { return ignoredLogging; }
 
-    public boolean isCaptureScalarOutputs() { return captureScalarOutputs; }
-
     @Override
     public boolean equals(Object o) {
         return o instanceof Options x && Objects.equals(backendName, x.backendName) && backend == x.backend && fullgraph == x.fullgraph
                 && dynamic == x.dynamic && mode.equals(x.mode) && recompileLimit == x.recompileLimit
                 && failOnRecompileLimitHit == x.failOnRecompileLimitHit && reorderableLogging == x.reorderableLogging
-                && ignoredLogging.equals(x.ignoredLogging) && captureScalarOutputs == x.captureScalarOutputs;
+                && ignoredLogging.equals(x.ignoredLogging);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(backendName, System.identityHashCode(backend), fullgraph, dynamic, mode, recompileLimit, failOnRecompileLimitHit, reorderableLogging,
-                ignoredLogging, captureScalarOutputs);
+                ignoredLogging);
     }
 
     @Override
     public String toString() {
         return "Options(backend=" + getBackendName() + ", fullgraph=" + fullgraph + ", dynamic=" + dynamic + ", mode=" + mode
                 + ", recompileLimit=" + recompileLimit + ", failOnRecompileLimitHit=" + failOnRecompileLimitHit + ", reorderableLogging=" + reorderableLogging
-                + ", ignoreLogging=" + ignoredLogging + ", captureScalarOutputs=" + captureScalarOutputs + ")";
+                + ", ignoreLogging=" + ignoredLogging + ")";
     }
 }
