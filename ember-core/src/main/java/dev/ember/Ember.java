@@ -2,6 +2,7 @@ package dev.ember;
 
 import dev.ember.dynamo.CompiledFrame;
 import dev.ember.dynamo.DisabledFunctions;
+import dev.ember.dynamo.InGraphFunctions;
 import dev.ember.dynamo.Explainer;
 import dev.ember.dynamo.FrameRegistry;
 import dev.ember.dynamo.FunctionTarget;
@@ -88,6 +89,9 @@ public final class Ember {
     /** Traces {@code fn} once for given arguments and reports graphs, graph breaks, guards and compile times. */
     public static Explainer explain(Object fn) { return new Explainer(FunctionTarget.of(fn), Options.defaults()); }
 
+    /** {@link #explain(Object)} compiling with these options (e.g. {@code Options.defaults().reorderableLogging(false)}). */
+    public static Explainer explain(Object fn, Options options) { return new Explainer(FunctionTarget.of(fn), options); }
+
     /**
      * Switches logs on, like {@code TORCH_LOGS}: {@code "graph_breaks,recompiles"}, {@code "+dynamo,graph_code"};
      * {@code "help"} lists the names. {@code EMBER_LOGS}, when set, wins.
@@ -112,6 +116,30 @@ public final class Ember {
      */
     public static <F extends java.io.Serializable> F disable(F fn) {
         DisabledFunctions.disable(fn);
+        return fn;
+    }
+
+    /**
+     * Puts every call of {@code fn}'s method into graphs as one call_function node instead of
+     * tracing into it (like {@code torch._dynamo.allow_in_graph}): while tracing it runs on fake
+     * tensors to get its output's metadata, at run time on the real tensors. Use it for a helper
+     * whose body the translator cannot trace but whose tensor ops work on fake tensors. {@code fn} is
+     * a method reference to a static method (or a lambda capturing nothing). Returns {@code fn}.
+     */
+    public static <F extends java.io.Serializable> F allowInGraph(F fn) {
+        InGraphFunctions.allowInGraph(fn);
+        return fn;
+    }
+
+    /**
+     * Makes {@code fn}'s method a leaf: compiled code never traces it; each call is one opaque
+     * call_function node that runs {@code fn} eagerly on real tensors, and while tracing
+     * {@code fake} (same signature) gives the output's dtype and shape: it gets fake tensors and
+     * returns any tensor with the output's metadata (e.g. {@code Tensor.empty(x.shape())}). The leaf
+     * may read tensor data or call anything. Returns {@code fn}.
+     */
+    public static <F extends java.io.Serializable> F leafFunction(F fn, F fake) {
+        InGraphFunctions.leafFunction(fn, fake);
         return fn;
     }
 

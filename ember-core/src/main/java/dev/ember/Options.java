@@ -4,6 +4,8 @@ import dev.ember.dynamo.Backend;
 import dev.ember.dynamo.Backends;
 
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * How {@link Ember#compile} compiles: the backend (a name or a {@link Backend}), whether a graph
@@ -12,28 +14,37 @@ import java.util.Objects;
  * {@code Options.backend("eager").fullgraph(true).recompileLimit(4)}.
  */
 public final class Options {
-    private static final Options DEFAULTS = new Options("eager", null, false, false, "default", 8, false);
+    private static final Options DEFAULTS = new Options();
 
-    private final String backendName;
-    private final Backend backend;
-    private final boolean fullgraph;
-    private final boolean dynamic;
-    private final String mode;
-    private final int recompileLimit;
-    private final boolean failOnRecompileLimitHit;
+    private String backendName = "eager";
+    private Backend backend;
+    private boolean fullgraph;
+    private boolean dynamic;
+    private String mode = "default";
+    private int recompileLimit = 8;
+    private boolean failOnRecompileLimitHit;
+    private boolean reorderableLogging = true;
+    private Set<String> ignoredLogging = Set.of();
 
-    private Options(String backendName, Backend backend, boolean fullgraph, boolean dynamic, String mode, int recompileLimit,
-                    boolean failOnRecompileLimitHit) {
-        this.backendName = backendName;
-        this.backend = backend;
-        this.fullgraph = fullgraph;
-        this.dynamic = dynamic;
-        this.mode = mode;
-        this.recompileLimit = recompileLimit;
-        this.failOnRecompileLimitHit = failOnRecompileLimitHit;
+    private Options() {}
+
+    /** A copy with one setting changed: instances are never modified after they are returned. */
+    private Options with(Consumer<Options> change) {
+        Options o = new Options();
+        o.backendName = backendName;
+        o.backend = backend;
+        o.fullgraph = fullgraph;
+        o.dynamic = dynamic;
+        o.mode = mode;
+        o.recompileLimit = recompileLimit;
+        o.failOnRecompileLimitHit = failOnRecompileLimitHit;
+        o.reorderableLogging = reorderableLogging;
+        o.ignoredLogging = ignoredLogging;
+        change.accept(o);
+        return o;
     }
 
-    /** Backend {@code eager}, no fullgraph, recompile limit 8. */
+    /** Backend {@code eager}, no fullgraph, recompile limit 8, reorderable logging on. */
     public static Options defaults() { return DEFAULTS; }
 
     /** Defaults with a backend registered under {@code name} ({@code "eager"}, later {@code "aot_eager"}, {@code "inductor"}). */
@@ -50,29 +61,58 @@ public final class Options {
 
     public Options withBackendName(String name) {
         Backends.get(name);
-        return new Options(name, null, fullgraph, dynamic, mode, recompileLimit, failOnRecompileLimitHit);
+        return with(o -> {
+            o.backendName = name;
+            o.backend = null;
+        });
     }
 
     public Options withBackend(Backend b) {
-        return new Options(null, Objects.requireNonNull(b, "backend"), fullgraph, dynamic, mode, recompileLimit, failOnRecompileLimitHit);
+        Objects.requireNonNull(b, "backend");
+        return with(o -> {
+            o.backendName = null;
+            o.backend = b;
+        });
     }
 
-    public Options fullgraph(boolean on) { return new Options(backendName, backend, on, dynamic, mode, recompileLimit, failOnRecompileLimitHit); }
+    public Options fullgraph(boolean on) { return with(o -> o.fullgraph = on); }
 
     /** Reserved for dynamic shapes (not implemented yet: shapes are always specialised). */
-    public Options dynamic(boolean on) { return new Options(backendName, backend, fullgraph, on, mode, recompileLimit, failOnRecompileLimitHit); }
+    public Options dynamic(boolean on) { return with(o -> o.dynamic = on); }
 
     /** Reserved for inductor modes ("default", "reduce-overhead", "max-autotune"). */
-    public Options mode(String m) { return new Options(backendName, backend, fullgraph, dynamic, Objects.requireNonNull(m), recompileLimit, failOnRecompileLimitHit); }
+    public Options mode(String m) {
+        Objects.requireNonNull(m);
+        return with(o -> o.mode = m);
+    }
 
     /** How many cache entries a compiled method may hold before it runs eagerly for new inputs (default 8). */
     public Options recompileLimit(int limit) {
         if (limit < 1) throw new IllegalArgumentException("recompileLimit must be at least 1, got " + limit);
-        return new Options(backendName, backend, fullgraph, dynamic, mode, limit, failOnRecompileLimitHit);
+        return with(o -> o.recompileLimit = limit);
     }
 
     /** When true, hitting the recompile limit throws instead of falling back to eager. */
-    public Options failOnRecompileLimitHit(boolean on) { return new Options(backendName, backend, fullgraph, dynamic, mode, recompileLimit, on); }
+    public Options failOnRecompileLimitHit(boolean on) { return with(o -> o.failOnRecompileLimitHit = on); }
+
+    /**
+     * Whether printing and logging calls ({@code System.out/err.print/println/printf/format},
+     * {@code System.Logger.log}, {@code java.util.logging.Logger} levels) whose arguments are
+     * constants or tensors are recorded while tracing and replayed after the graph instead of
+     * breaking it, like PyTorch's {@code reorderable_logging_functions} (default on). Off, each such
+     * call is a graph break (GB0005).
+     */
+    public Options reorderableLogging(boolean on) { return with(o -> o.reorderableLogging = on); }
+
+    /**
+     * Logging methods dropped from the trace (PyTorch's {@code ignore_logging_functions}), named
+     * {@code class.method} with the class's binary name, e.g. {@code "java.util.logging.Logger.fine"}
+     * or {@code "java.lang.System$Logger.log"}. A compiled function never makes these calls.
+     */
+    public Options ignoreLogging(Set<String> methods) {
+        Set<String> copy = Set.copyOf(methods);
+        return with(o -> o.ignoredLogging = copy);
+    }
 
     public Backend getBackend() { return backend != null ? backend : Backends.get(backendName); }
 
@@ -89,21 +129,28 @@ public final class Options {
 
     public boolean isFailOnRecompileLimitHit() { return failOnRecompileLimitHit; }
 
+    public boolean isReorderableLogging() { return reorderableLogging; }
+
+    public Set<String> getIgnoredLogging() { return ignoredLogging; }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Options x && Objects.equals(backendName, x.backendName) && backend == x.backend && fullgraph == x.fullgraph
                 && dynamic == x.dynamic && mode.equals(x.mode) && recompileLimit == x.recompileLimit
-                && failOnRecompileLimitHit == x.failOnRecompileLimitHit;
+                && failOnRecompileLimitHit == x.failOnRecompileLimitHit && reorderableLogging == x.reorderableLogging
+                && ignoredLogging.equals(x.ignoredLogging);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(backendName, System.identityHashCode(backend), fullgraph, dynamic, mode, recompileLimit, failOnRecompileLimitHit);
+        return Objects.hash(backendName, System.identityHashCode(backend), fullgraph, dynamic, mode, recompileLimit, failOnRecompileLimitHit, reorderableLogging,
+                ignoredLogging);
     }
 
     @Override
     public String toString() {
         return "Options(backend=" + getBackendName() + ", fullgraph=" + fullgraph + ", dynamic=" + dynamic + ", mode=" + mode
-                + ", recompileLimit=" + recompileLimit + ", failOnRecompileLimitHit=" + failOnRecompileLimitHit + ")";
+                + ", recompileLimit=" + recompileLimit + ", failOnRecompileLimitHit=" + failOnRecompileLimitHit + ", reorderableLogging=" + reorderableLogging
+                + ", ignoreLogging=" + ignoredLogging + ")";
     }
 }

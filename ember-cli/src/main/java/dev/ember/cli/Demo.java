@@ -46,11 +46,16 @@ final class Demo {
         return h.softmax(-1).sum(0, false);
     }
 
-    /** A print is a side effect the graph cannot hold: a graph break. */
+    /**
+     * The print is kept out of the graph and replayed after it (reorderable logging); reading a
+     * value with item() to branch on it is data-dependent: a graph break, and the code after it
+     * is compiled as a resume method.
+     */
     static Tensor withDebugPrint(Tensor x, Tensor y) {
         Tensor z = x.add(y).relu();
         System.out.println("   (inside withDebugPrint) z is " + Arrays.toString(z.shape()));
-        return z.mul(2.0);
+        if (z.sum().item() > 1.0) return z.mul(2.0);
+        return z.neg();
     }
 
     private static void compile(PrintStream out) {

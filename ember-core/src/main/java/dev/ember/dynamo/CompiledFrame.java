@@ -124,7 +124,7 @@ public final class CompiledFrame {
         Log.of("dynamic").info(() -> CompileLogs.staticShapes(name(), options.isDynamic()));
         Tracer.Result result;
         try (var phase = CompileProfiler.phase("tracing")) {
-            result = Tracer.trace(target, frame);
+            result = Tracer.trace(target, frame, options);
         }
         long traced = System.nanoTime();
         UserFrame start = firstLine();
@@ -167,7 +167,7 @@ public final class CompiledFrame {
         Tracer.Partial p;
         ResumeCodegen.Generated gen;
         try (var phase = CompileProfiler.phase("resume codegen")) {
-            p = Tracer.traceToBreak(target, frame, result);
+            p = Tracer.traceToBreak(target, frame, result, options);
             gen = ResumeCodegen.generate(p.code(), p.index(), p.types());
         } catch (CannotResume e) {
             Log.of("dynamo").debug(() -> name() + ": no resume after graph break " + u.gbId() + " (" + e.getMessage() + "); the method runs eagerly for these inputs");

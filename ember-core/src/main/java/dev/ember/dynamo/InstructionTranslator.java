@@ -91,7 +91,7 @@ final class InstructionTranslator {
                 } catch (Unsupported e) {
                     if (root) breakHere();
                     throw e;
-                } catch (InternalTraceError e) {
+                } catch (InternalTraceError | CondBranchMismatch e) {
                     throw e;
                 } catch (ClassFiles.ClassFileNotFound e) {
                     if (root) breakHere();

@@ -58,6 +58,7 @@ final class Invoker {
         if (owner == OpRegistry.class && name.equals("get") && args.getFirst() instanceof ConstantVariable c && c.value() instanceof String s) {
             return new OpOverloadVariable(OpRegistry.get(s));
         }
+        if (owner == dev.ember.Cond.class && name.equals("cond")) return CondOp.trace(ctx, args);
         if (owner == Ember.class && name.equals("graphBreak")) {
             throw ctx.unsupported(GraphBreakType.EXPLICIT_GRAPH_BREAK, "Ember.graphBreak() was called");
         }
@@ -144,6 +145,7 @@ final class Invoker {
     // ------------------------------------------------------------------ virtual and interface
 
     static VariableTracker invokeVirtual(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, VariableTracker receiver, List<VariableTracker> args) {
+        if (LoggingCalls.isLogging(receiver, name)) return LoggingCalls.call(ctx, owner, name, type, receiver, args);
         return switch (receiver) {
             case TensorVariable t -> TensorMethods.invoke(ctx, t, name, type, args);
             case OpOverloadVariable o when name.equals("call") || name.equals("callTensor") || name.equals("callList") ->
@@ -218,6 +220,8 @@ final class Invoker {
     // ------------------------------------------------------------------ inlining
 
     static VariableTracker inline(TraceContext ctx, ClassFiles.Resolved r, List<VariableTracker> args) {
+        InGraphFunctions.InGraphFunction inGraph = InGraphFunctions.lookup(r);
+        if (inGraph != null) return InGraphFunctions.trace(ctx, inGraph, args);
         if (DisabledFunctions.isDisabled(r)) {
             throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, r.declaringClass().getName() + "." + r.method().methodName().stringValue()
                     + " is disabled for compilation (@Disable or Ember.disable); it runs eagerly");

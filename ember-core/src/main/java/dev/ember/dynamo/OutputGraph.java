@@ -5,6 +5,7 @@ import dev.ember.dynamo.source.Source;
 import dev.ember.fx.BuiltinFunctions;
 import dev.ember.fx.CallableModule;
 import dev.ember.fx.Graph;
+import dev.ember.fx.GraphFunction;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
 import dev.ember.fx.NodeKind;
@@ -42,6 +43,11 @@ public final class OutputGraph {
 
     public Node callFunction(OpOverload op, List<Object> args, Object fake, UserFrame location) {
         return located(graph.callFunction(op, args, Map.of()).setVal(fake), location);
+    }
+
+    /** A call of a non-ATen function (an in-graph function, a higher-order op) on graph values. */
+    public Node callFunction(GraphFunction fn, List<Object> args, Object fake, UserFrame location) {
+        return located(graph.callFunction(fn, args, Map.of()).setVal(fake), location);
     }
 
     public Node getItem(Node list, int index, Object fake, UserFrame location) {

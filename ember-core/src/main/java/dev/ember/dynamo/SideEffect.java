@@ -45,4 +45,23 @@ sealed interface SideEffect {
             System.arraycopy(values, 0, target, 0, Array.getLength(values));
         }
     }
+
+    /** A printing or logging call recorded while tracing, made with the argument values rebuilt from the graph's outputs. */
+    record Log(OutputRebuilder receiver, java.lang.reflect.Method method, List<OutputRebuilder> args) implements SideEffect {
+        public void apply(Object[] outs, Object[] frame) {
+            Class<?>[] types = method.getParameterTypes();
+            Object[] values = new Object[types.length];
+            for (int i = 0; i < values.length; i++) values[i] = Values.fromStack(args.get(i).rebuild(outs, frame), types[i]);
+            try {
+                method.invoke(receiver.rebuild(outs, frame), values);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                throw dev.ember.dynamo.resume.Sneaky.<RuntimeException>rethrow(e.getCause());
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException("replaying " + method + " failed", e);
+            }
+        }
+
+        @Override
+        public String toString() { return "log " + method.getDeclaringClass().getSimpleName() + "." + method.getName() + " " + args; }
+    }
 }

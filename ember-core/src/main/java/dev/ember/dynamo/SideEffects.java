@@ -22,9 +22,16 @@ final class SideEffects {
     /** A pending assignment: the owner's source (null for statics), the field, the value now held. */
     record Store(Source owner, Field field, VariableTracker value) {}
 
+    /**
+     * A printing or logging call to replay after the graph: the receiver, the method, the arguments
+     * as traced, and the graph's last node when the call was made.
+     */
+    record LogCall(OutputRebuilder receiver, java.lang.reflect.Method method, List<VariableTracker> args, dev.ember.fx.Node lastNode) {}
+
     private final Map<String, Store> stores = new LinkedHashMap<>();
     private final Set<ListVariable> lists = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<ArrayVariable> arrays = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final List<LogCall> logs = new ArrayList<>();
 
     private static String key(Source owner, Field f) { return (owner == null ? "G" : owner.name()) + "#" + f.getDeclaringClass().getName() + "." + f.getName(); }
 
@@ -40,7 +47,12 @@ final class SideEffects {
 
     void mutated(ArrayVariable a) { arrays.add(a); }
 
-    boolean isEmpty() { return stores.isEmpty() && lists.isEmpty() && arrays.isEmpty(); }
+    void logged(LogCall call) { logs.add(call); }
+
+    boolean isEmpty() { return stores.isEmpty() && lists.isEmpty() && arrays.isEmpty() && logs.isEmpty(); }
+
+    /** Logging calls in program order. */
+    List<LogCall> logs() { return List.copyOf(logs); }
 
     List<Store> stores() { return List.copyOf(stores.values()); }
 

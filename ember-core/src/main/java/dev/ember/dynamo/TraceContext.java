@@ -1,5 +1,7 @@
 package dev.ember.dynamo;
 
+import dev.ember.Options;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -14,6 +16,7 @@ final class TraceContext {
     private static final Set<String> LIBRARY_PACKAGES = Set.of("dev.ember", "dev.ember.tensor", "dev.ember.ops",
             "dev.ember.ops.kernels", "dev.ember.nn", "dev.ember.fx", "dev.ember.dynamo");
 
+    final Options options;
     final OutputGraph graph = new OutputGraph();
     final VariableBuilder builder = new VariableBuilder(graph);
     final SideEffects sideEffects = new SideEffects();
@@ -27,6 +30,8 @@ final class TraceContext {
     int breakIndex = -1;
     /** Where the root method returned: the location of errors found while building its return value. */
     UserFrame returnLocation;
+
+    TraceContext(Options options) { this.options = options; }
 
     void tick() {
         if (++instructions > INSTRUCTION_BUDGET) {

@@ -1,5 +1,6 @@
 package dev.ember.dynamo;
 
+import dev.ember.Options;
 import dev.ember.fx.Node;
 import dev.ember.dynamo.guards.GlobalStateMatch;
 import dev.ember.dynamo.source.LocalSource;
@@ -41,8 +42,8 @@ final class Tracer {
      */
     record Partial(OutputGraph graph, MethodCode code, int index, FrameTypes.Around types, LiveValues live, List<SideEffect> sideEffects) {}
 
-    static Result trace(FunctionTarget target, Object[] frame) {
-        TraceContext ctx = new TraceContext();
+    static Result trace(FunctionTarget target, Object[] frame, Options options) {
+        TraceContext ctx = new TraceContext(options);
         MethodCode code = code(target, frame);
         List<VariableTracker> args = arguments(ctx, target, frame, code);
         try {
@@ -63,8 +64,8 @@ final class Tracer {
     }
 
     /** Traces again, stopping where {@code first} broke; throws {@link CannotResume} when no resume can start there. */
-    static Partial traceToBreak(FunctionTarget target, Object[] frame, Result first) {
-        TraceContext ctx = new TraceContext();
+    static Partial traceToBreak(FunctionTarget target, Object[] frame, Result first, Options options) {
+        TraceContext ctx = new TraceContext(options);
         ctx.haltAtStep = first.breakStep();
         MethodCode code = code(target, frame);
         InstructionTranslator root = new InstructionTranslator(ctx, code, arguments(ctx, target, frame, code));
@@ -162,6 +163,16 @@ final class Tracer {
         }
         for (ArrayVariable a : ctx.sideEffects.arrays()) {
             out.add(new SideEffect.ResetArray(a.source(), rebuilderOf(ctx, new ArrayVariable(a.componentType(), a.items(), null), null, outputs, index)));
+        }
+        for (SideEffects.LogCall l : ctx.sideEffects.logs()) {
+            List<OutputRebuilder> args = new ArrayList<>();
+            List<VariableTracker> values = LoggingCalls.snapshotArgs(ctx, l);
+            Class<?>[] types = l.method().getParameterTypes();
+            for (int i = 0; i < types.length; i++) {
+                ClassDesc d = types[i].describeConstable().orElseThrow();
+                args.add(rebuilderOf(ctx, values.get(i), d, outputs, index));
+            }
+            out.add(new SideEffect.Log(l.receiver(), l.method(), args));
         }
         return out;
     }

@@ -7,8 +7,9 @@ import java.util.List;
  * An op's signature in ATen's schema language, parsed:
  * {@code add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor}.
  * It names and types the arguments (for error messages and printed graphs) and supplies defaults.
+ * The namespace is {@code aten} unless the name carries one, as custom ops do: {@code mylib::scale(Tensor x, float s) -> Tensor}.
  */
-public record Schema(String name, String overload, List<Param> params, String returns) {
+public record Schema(String namespace, String name, String overload, List<Param> params, String returns) {
 
     /** One argument: its type as written ({@code Tensor}, {@code int[]}, {@code Scalar?}, …) and default. */
     public record Param(String name, String type, boolean hasDefault, Object defaultValue, boolean kwargOnly) {
@@ -19,6 +20,9 @@ public record Schema(String name, String overload, List<Param> params, String re
         try {
             int open = text.indexOf('('), close = matchingParen(text, open);
             String fullName = text.substring(0, open).trim();
+            int colons = fullName.indexOf("::");
+            String namespace = colons < 0 ? "aten" : fullName.substring(0, colons);
+            fullName = fullName.substring(colons < 0 ? 0 : colons + 2);
             int dot = fullName.indexOf('.');
             String name = dot < 0 ? fullName : fullName.substring(0, dot);
             String overload = dot < 0 ? "default" : fullName.substring(dot + 1);
@@ -36,7 +40,7 @@ public record Schema(String name, String overload, List<Param> params, String re
                 Object def = eq < 0 ? null : parseDefault(type, p.substring(eq + 1).trim());
                 params.add(new Param(pname, type, eq >= 0, def, kwargOnly));
             }
-            return new Schema(name, overload, List.copyOf(params), returns);
+            return new Schema(namespace, name, overload, List.copyOf(params), returns);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("malformed op schema: " + text, e);
         }
@@ -90,13 +94,14 @@ public record Schema(String name, String overload, List<Param> params, String re
         return v;
     }
 
-    public String qualifiedName() { return "aten." + name + "." + overload; }
+    /** {@code aten.add.Tensor}, {@code mylib.scale.default} */
+    public String qualifiedName() { return namespace + "." + name + "." + overload; }
 
     public Param param(int i) { return params.get(i); }
 
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder(name);
+        StringBuilder sb = new StringBuilder(namespace.equals("aten") ? name : namespace + "::" + name);
         if (!overload.equals("default")) sb.append('.').append(overload);
         sb.append('(');
         boolean star = false;
