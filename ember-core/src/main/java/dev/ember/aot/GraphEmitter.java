@@ -40,7 +40,7 @@ final class GraphEmitter implements OpEmitter {
             Object out = d.apply(this, bound);
             if (out != null) return out;
         }
-        Node n = graph.callFunction(op, trimDefaults(op, bound));
+        Node n = graph.callFunction(op, trimDefaults(op, bound), Map.of());
         if (location != null) n.setSourceLocation(location);
         Object meta = op.inferMeta(op.bind(fakes(bound)));
         if (op.hasTag(Tag.INPLACE) || !(meta instanceof TensorMeta m)) {

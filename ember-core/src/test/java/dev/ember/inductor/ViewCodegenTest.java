@@ -41,6 +41,5 @@ class ViewCodegenTest {
             assertEquals(b.dtype(), a.dtype());
             assertArrayEquals(b.toDoubleArray(), a.to(DType.FLOAT64).toDoubleArray());
         }
-        System.out.println(compiled.sourceCode());
     }
 }
