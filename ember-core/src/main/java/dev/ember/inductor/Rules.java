@@ -242,10 +242,11 @@ final class Rules {
     private static Object reduction(Lowering l, Node n, List<Object> a, Stage.ReduceOp op, TensorMeta out) {
         if (!(a.get(0) instanceof Value x)) return null;
         int nd = x.shape().length;
+        if (nd == 0) return l.pointwise(n, pw(out, out.dtype(), List.of(x), v -> v[0]));   // a 0-d tensor reduces to itself
         boolean[] reduced = new boolean[nd];
         int[] dims = a.get(1) == null ? new int[0] : ints(a.get(1));
         if (dims.length == 0) java.util.Arrays.fill(reduced, true);
-        for (int d : dims) reduced[d < 0 ? d + Math.max(nd, 1) : d] = nd > 0;
+        for (int d : dims) reduced[d < 0 ? d + nd : d] = true;
         List<Integer> outer = new ArrayList<>(), inner = new ArrayList<>();
         for (int d = 0; d < nd; d++) (reduced[d] ? inner : outer).add(d);
         int[] outerShape = outer.stream().mapToInt(d -> x.shape()[d]).toArray();
