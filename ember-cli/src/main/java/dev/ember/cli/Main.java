@@ -16,6 +16,7 @@ public final class Main {
 
     static {
         COMMANDS.put("doctor", new Entry("ember doctor", "what Ember runs on here: JDK, cores, BLAS backend", Doctor::run));
+        COMMANDS.put("report", new Entry(ReportCommand.USAGE, "HTML report of a structured trace (EMBER_TRACE=<dir>)", ReportCommand::run));
     }
 
     private Main() {}

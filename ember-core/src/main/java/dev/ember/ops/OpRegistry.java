@@ -53,6 +53,10 @@ public final class OpRegistry {
         if (loaded) return;
         synchronized (OpRegistry.class) {
             if (loaded) return;
+            if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+                throw new IllegalStateException("Ember's kernels use the Vector API: start the JVM with "
+                        + "--add-modules jdk.incubator.vector (and --enable-native-access=ALL-UNNAMED for OpenBLAS); ./ember passes both");
+            }
             for (String group : OP_GROUPS) {
                 try {
                     Class.forName(group, true, OpRegistry.class.getClassLoader());

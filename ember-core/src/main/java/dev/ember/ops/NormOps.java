@@ -1,0 +1,151 @@
+package dev.ember.ops;
+
+import dev.ember.ops.kernels.ReduceBatchNorm;
+import dev.ember.ops.kernels.ReduceLayerNorm;
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.util.Arrays;
+
+/**
+ * Normalisation: batch_norm over the channels of an {@code (N, C, *)} input, layer_norm over its
+ * trailing {@code normalized_shape}. Float32 and float64; weights, biases and running statistics
+ * must have the input's dtype.
+ */
+public final class NormOps {
+    private NormOps() {}
+
+    /**
+     * Training mode normalises with the batch's per-channel mean and biased variance, and moves the
+     * running statistics (when given) toward the batch's mean and unbiased variance by
+     * {@code momentum}, in place (their version is bumped). Evaluation mode normalises with the
+     * running statistics.
+     */
+    public static final OpOverload BATCH_NORM = OpOverload.define("batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+                    + "Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled=True) -> Tensor")
+            .meta(a -> batchNormMeta(a.tensor(0), a.optTensor(1), a.optTensor(2), a.optTensor(3), a.optTensor(4), a.bool(5)))
+            .kernel((a, m) -> batchNorm(a.tensor(0), a.optTensor(1), a.optTensor(2), a.optTensor(3), a.optTensor(4),
+                    a.bool(5), a.dbl(6), a.dbl(7), (TensorMeta) m))
+            .register();
+
+    public static final OpOverload LAYER_NORM = OpOverload.define("layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, "
+                    + "Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor")
+            .meta(a -> layerNormMeta(a.tensor(0), a.ints(1), a.optTensor(2), a.optTensor(3)))
+            .kernel((a, m) -> layerNorm(a.tensor(0), a.ints(1), a.optTensor(2), a.optTensor(3), a.dbl(4), (TensorMeta) m))
+            .register();
+
+    // ------------------------------------------------------------------ batch_norm
+
+    private static TensorMeta batchNormMeta(Tensor input, Tensor weight, Tensor bias, Tensor runningMean, Tensor runningVar, boolean training) {
+        if (input.dim() < 2) {
+            throw new IndexOutOfBoundsException("batch_norm: Dimension out of range (expected to be in range of [-1, 0], but got 1): "
+                    + "the input must have shape (N, C, *), but got input of size " + Shapes.format(input.shape()));
+        }
+        requireFloating("batch_norm", "batch_norm", input);
+        TensorMeta out = TensorMeta.contiguous(input.dtype(), input.shape());
+        if (input.numel() == 0) return out;
+        int channels = input.shape()[1];
+        if (runningMean == null && !training) throw new IllegalArgumentException("batch_norm: running_mean must be defined in evaluation mode");
+        checkChannelParam("running_mean", runningMean, channels, input);
+        if (runningVar == null && !training) throw new IllegalArgumentException("batch_norm: running_var must be defined in evaluation mode");
+        checkChannelParam("running_var", runningVar, channels, input);
+        checkChannelParam("weight", weight, channels, input);
+        checkChannelParam("bias", bias, channels, input);
+        return out;
+    }
+
+    private static void checkChannelParam(String name, Tensor p, int channels, Tensor input) {
+        if (p == null) return;
+        if (p.numel() != channels) {
+            throw new IllegalArgumentException("batch_norm: " + name + " should contain " + channels + " elements not " + p.numel()
+                    + " (input of size " + Shapes.format(input.shape()) + " has " + channels + " channels in dim 1)");
+        }
+        requireSameDtype("batch_norm", name, p, input);
+    }
+
+    private static Tensor batchNorm(Tensor input, Tensor weight, Tensor bias, Tensor runningMean, Tensor runningVar,
+                                    boolean training, double momentum, double eps, TensorMeta meta) {
+        Tensor out = Tensor.allocate(meta);
+        if (input.numel() == 0) return out;
+        Tensor x = input.contiguous();
+        int channels = input.shape()[1];
+        double[] mean, var;
+        if (training) {
+            double[][] stats = ReduceBatchNorm.batchStatistics(x);
+            mean = stats[0];
+            var = stats[1];
+            long count = input.numel() / channels;
+            if (runningMean != null) ReduceBatchNorm.updateRunning(runningMean, mean, momentum);
+            if (runningVar != null) {
+                double[] unbiased = new double[channels];
+                for (int c = 0; c < channels; c++) unbiased[c] = var[c] * count / (count - 1);
+                ReduceBatchNorm.updateRunning(runningVar, unbiased, momentum);
+            }
+        } else {
+            mean = runningMean.toDoubleArray();
+            var = runningVar.toDoubleArray();
+        }
+        double[] w = weight == null ? null : weight.toDoubleArray(), b = bias == null ? null : bias.toDoubleArray();
+        double[] scale = new double[channels], shift = new double[channels];
+        for (int c = 0; c < channels; c++) {
+            scale[c] = (w == null ? 1 : w[c]) / Math.sqrt(var[c] + eps);
+            shift[c] = (b == null ? 0 : b[c]) - mean[c] * scale[c];
+        }
+        ReduceBatchNorm.affine(x, out, scale, shift);
+        return out;
+    }
+
+    // ------------------------------------------------------------------ layer_norm
+
+    private static TensorMeta layerNormMeta(Tensor input, int[] normalizedShape, Tensor weight, Tensor bias) {
+        String ns = Shapes.format(normalizedShape);
+        if (normalizedShape.length < 1) {
+            throw new IllegalArgumentException("layer_norm: Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = " + ns);
+        }
+        if (weight != null && !Arrays.equals(weight.shape(), normalizedShape)) {
+            throw new IllegalArgumentException("layer_norm: Expected weight to be of same shape as normalized_shape, but got weight of shape "
+                    + Shapes.format(weight.shape()) + " and normalized_shape = " + ns);
+        }
+        if (bias != null && !Arrays.equals(bias.shape(), normalizedShape)) {
+            throw new IllegalArgumentException("layer_norm: Expected bias to be of same shape as normalized_shape, but got bias of shape "
+                    + Shapes.format(bias.shape()) + " and normalized_shape = " + ns);
+        }
+        int[] shape = input.shape();
+        int lead = shape.length - normalizedShape.length;
+        if (lead < 0 || !Arrays.equals(Arrays.copyOfRange(shape, lead, shape.length), normalizedShape)) {
+            StringBuilder expected = new StringBuilder("[*");
+            for (int s : normalizedShape) expected.append(", ").append(s);
+            throw new IllegalArgumentException("layer_norm: Given normalized_shape=" + ns + ", expected input with shape " + expected
+                    + "], but got input of size" + Shapes.format(shape));
+        }
+        requireFloating("layer_norm", "LayerNormKernelImpl", input);
+        if (weight != null) requireSameDtype("layer_norm", "weight", weight, input);
+        if (bias != null) requireSameDtype("layer_norm", "bias", bias, input);
+        return TensorMeta.contiguous(input.dtype(), shape);
+    }
+
+    private static Tensor layerNorm(Tensor input, int[] normalizedShape, Tensor weight, Tensor bias, double eps, TensorMeta meta) {
+        Tensor out = Tensor.allocate(meta);
+        ReduceLayerNorm.run(input.contiguous(), out, Shapes.numel(normalizedShape),
+                weight == null ? null : weight.contiguous(), bias == null ? null : bias.contiguous(), eps);
+        return out;
+    }
+
+    // ------------------------------------------------------------------ checks
+
+    /** ATen's dispatch error, naming the kernel ATen names. */
+    private static void requireFloating(String op, String kernel, Tensor input) {
+        if (!input.dtype().isFloatingPoint()) {
+            throw new IllegalArgumentException(op + ": \"" + kernel + "\" not implemented for '" + ReductionOps.scalarTypeName(input.dtype())
+                    + "' (the input must be float32 or float64, got " + input.dtype() + ")");
+        }
+    }
+
+    private static void requireSameDtype(String op, String name, Tensor p, Tensor input) {
+        if (p.dtype() != input.dtype()) {
+            throw new IllegalArgumentException(op + ": mixed dtype (CPU): expect parameter to have scalar type of " + ReductionOps.scalarTypeName(input.dtype())
+                    + " (" + name + " is " + p.dtype() + ", the input " + input.dtype() + ")");
+        }
+    }
+}

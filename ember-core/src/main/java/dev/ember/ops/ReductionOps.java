@@ -1,0 +1,314 @@
+package dev.ember.ops;
+
+import dev.ember.ops.kernels.Copy;
+import dev.ember.ops.kernels.ReduceArg;
+import dev.ember.ops.kernels.ReduceFold;
+import dev.ember.ops.kernels.ReducePlan;
+import dev.ember.ops.kernels.ReduceSoftmax;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Storage;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.util.Arrays;
+
+/**
+ * Reductions — sum, mean, amax, amin, argmax, argmin, var, std — and softmax, log_softmax, with
+ * ATen's dtype rules: sum of integers or bools gives int64 unless a dtype is asked for (the input is
+ * then converted to it first), mean, var and std take floating inputs only, extrema keep the input's
+ * dtype, arg-reductions give int64 positions.
+ *
+ * <p>An empty or absent dim list reduces every dimension; negative dims count from the end; a 0-d
+ * tensor accepts dim 0 and -1. Reducing nothing gives sum 0 and mean/var nan, while amax, amin,
+ * argmax and argmin of nothing are errors.
+ */
+public final class ReductionOps {
+    private ReductionOps() {}
+
+    public static final OpOverload SUM = OpOverload.define("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor")
+            .tags(Tag.REDUCTION)
+            .meta(a -> reductionMeta("sum", a.tensor(0), null, false, sumDtype(a.tensor(0), a.optDtype(1))))
+            .kernel((a, m) -> sum(a.tensor(0), null, (TensorMeta) m))
+            .register();
+
+    public static final OpOverload SUM_DIM = OpOverload.define("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor")
+            .tags(Tag.REDUCTION)
+            .meta(a -> reductionMeta("sum", a.tensor(0), a.optInts(1), a.bool(2), sumDtype(a.tensor(0), a.optDtype(3))))
+            .kernel((a, m) -> sum(a.tensor(0), a.optInts(1), (TensorMeta) m))
+            .register();
+
+    public static final OpOverload MEAN = OpOverload.define("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor")
+            .tags(Tag.REDUCTION)
+            .meta(a -> reductionMeta("mean", a.tensor(0), null, false, meanDtype(a.tensor(0), a.optDtype(1))))
+            .kernel((a, m) -> mean(a.tensor(0), null, (TensorMeta) m))
+            .register();
+
+    public static final OpOverload MEAN_DIM = OpOverload.define("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor")
+            .tags(Tag.REDUCTION)
+            .meta(a -> reductionMeta("mean", a.tensor(0), a.optInts(1), a.bool(2), meanDtype(a.tensor(0), a.optDtype(3))))
+            .kernel((a, m) -> mean(a.tensor(0), a.optInts(1), (TensorMeta) m))
+            .register();
+
+    public static final OpOverload AMAX = OpOverload.define("amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor")
+            .tags(Tag.REDUCTION)
+            .meta(a -> extremumMeta("amax", a.tensor(0), a.ints(1), a.bool(2)))
+            .kernel((a, m) -> extremum(a.tensor(0), a.ints(1), (TensorMeta) m, ReduceFold.Op.MAX))
+            .register();
+
+    public static final OpOverload AMIN = OpOverload.define("amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor")
+            .tags(Tag.REDUCTION)
+            .meta(a -> extremumMeta("amin", a.tensor(0), a.ints(1), a.bool(2)))
+            .kernel((a, m) -> extremum(a.tensor(0), a.ints(1), (TensorMeta) m, ReduceFold.Op.MIN))
+            .register();
+
+    public static final OpOverload ARGMAX = OpOverload.define("argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor")
+            .tags(Tag.REDUCTION)
+            .meta(a -> argMeta("argmax", a.tensor(0), a.optInteger(1), a.bool(2)))
+            .kernel((a, m) -> arg(a.tensor(0), a.optInteger(1), (TensorMeta) m, true))
+            .register();
+
+    public static final OpOverload ARGMIN = OpOverload.define("argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor")
+            .tags(Tag.REDUCTION)
+            .meta(a -> argMeta("argmin", a.tensor(0), a.optInteger(1), a.bool(2)))
+            .kernel((a, m) -> arg(a.tensor(0), a.optInteger(1), (TensorMeta) m, false))
+            .register();
+
+    public static final OpOverload VAR = OpOverload.define("var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor")
+            .tags(Tag.REDUCTION)
+            .meta(a -> varianceMeta("var", a.tensor(0), a.optInts(1), a.bool(3)))
+            .kernel((a, m) -> variance(a.tensor(0), a.optInts(1), a.optDbl(2), (TensorMeta) m, false))
+            .register();
+
+    public static final OpOverload STD = OpOverload.define("std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor")
+            .tags(Tag.REDUCTION)
+            .meta(a -> varianceMeta("std", a.tensor(0), a.optInts(1), a.bool(3)))
+            .kernel((a, m) -> variance(a.tensor(0), a.optInts(1), a.optDbl(2), (TensorMeta) m, true))
+            .register();
+
+    public static final OpOverload SOFTMAX = OpOverload.define("_softmax(Tensor self, int dim, bool half_to_float) -> Tensor")
+            .meta(a -> softmaxMeta("softmax", a.tensor(0), a.integer(1), a.bool(2)))
+            .kernel((a, m) -> softmax(a.tensor(0), a.integer(1), (TensorMeta) m, false))
+            .register();
+
+    public static final OpOverload LOG_SOFTMAX = OpOverload.define("_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor")
+            .meta(a -> softmaxMeta("log_softmax", a.tensor(0), a.integer(1), a.bool(2)))
+            .kernel((a, m) -> softmax(a.tensor(0), a.integer(1), (TensorMeta) m, true))
+            .register();
+
+    // ------------------------------------------------------------------ dims and shapes
+
+    /** Which dims a dim list reduces: all when it is null or empty; ATen's range and duplicate errors. */
+    static boolean[] reducedDims(String op, int[] dims, int ndim) {
+        boolean[] mask = new boolean[ndim];
+        if (dims == null || dims.length == 0) {
+            Arrays.fill(mask, true);
+            return mask;
+        }
+        boolean[] seen = new boolean[Math.max(ndim, 1)];
+        for (int d : dims) {
+            int w = Shapes.wrapDim(op, d, ndim);
+            if (seen[w]) throw new IllegalArgumentException(op + ": dim " + w + " appears multiple times in the list of dims " + Arrays.toString(dims));
+            seen[w] = true;
+            if (ndim > 0) mask[w] = true;
+        }
+        return mask;
+    }
+
+    private static int[] reducedShape(int[] shape, boolean[] mask, boolean keepdim) {
+        int n = 0;
+        int[] out = new int[shape.length];
+        for (int d = 0; d < shape.length; d++) {
+            if (!mask[d]) out[n++] = shape[d];
+            else if (keepdim) out[n++] = 1;
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    private static TensorMeta reductionMeta(String op, Tensor t, int[] dims, boolean keepdim, DType dtype) {
+        return TensorMeta.contiguous(dtype, reducedShape(t.shape(), reducedDims(op, dims, t.dim()), keepdim));
+    }
+
+    /** ATen's name of a dtype in its messages: {@code Float}, {@code Long}, … */
+    static String scalarTypeName(DType d) {
+        return switch (d) {
+            case BOOL -> "Bool";
+            case INT32 -> "Int";
+            case INT64 -> "Long";
+            case FLOAT32 -> "Float";
+            case FLOAT64 -> "Double";
+        };
+    }
+
+    // ------------------------------------------------------------------ sum and mean
+
+    private static DType sumDtype(Tensor t, DType requested) {
+        if (requested != null) return requested;
+        return t.dtype().isFloatingPoint() ? t.dtype() : DType.INT64;
+    }
+
+    private static DType meanDtype(Tensor t, DType requested) {
+        DType d = requested != null ? requested : t.dtype();
+        if (!d.isFloatingPoint()) {
+            String what = requested != null ? "Optional" : "Input";
+            throw new IllegalArgumentException("mean(): could not infer output dtype. " + what
+                    + " dtype must be either a floating point or complex dtype. Got: " + scalarTypeName(d));
+        }
+        return d;
+    }
+
+    private static Tensor sum(Tensor t, int[] dims, TensorMeta meta) {
+        Tensor out = Tensor.allocate(meta);
+        boolean[] mask = reducedDims("sum", dims, t.dim());
+        if (meta.dtype().isFloatingPoint()) {
+            Tensor x = converted(t, meta.dtype());
+            write(out, ReduceFold.floating(x, ReducePlan.of(x, mask, false), ReduceFold.Op.SUM, null));
+        } else {
+            // Convert to the result dtype first (ATen sums in it), then widen exactly to int64 to fold.
+            Tensor x = converted(converted(t, meta.dtype()), DType.INT64);
+            write(out, ReduceFold.integral(x, ReducePlan.of(x, mask, false), ReduceFold.Op.SUM));
+        }
+        return out;
+    }
+
+    private static Tensor mean(Tensor t, int[] dims, TensorMeta meta) {
+        Tensor out = Tensor.allocate(meta);
+        Tensor x = converted(t, meta.dtype());
+        ReducePlan plan = ReducePlan.of(x, reducedDims("mean", dims, t.dim()), false);
+        double[] sums = ReduceFold.floating(x, plan, ReduceFold.Op.SUM, null);
+        for (int i = 0; i < sums.length; i++) sums[i] /= plan.redNumel();
+        write(out, sums);
+        return out;
+    }
+
+    // ------------------------------------------------------------------ amax, amin, argmax, argmin
+
+    private static TensorMeta extremumMeta(String op, Tensor t, int[] dims, boolean keepdim) {
+        boolean[] mask = reducedDims(op, dims, t.dim());
+        if (t.numel() == 0) {
+            if (dims.length == 0) {
+                throw new IllegalArgumentException(op + "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument. (input of size "
+                        + Shapes.format(t.shape()) + ")");
+            }
+            for (int d : dims) {
+                if (t.size(d) == 0) throw new IndexOutOfBoundsException(op + "(): Expected reduction dim " + d + " to have non-zero size. (input of size " + Shapes.format(t.shape()) + ")");
+            }
+        }
+        return TensorMeta.contiguous(t.dtype(), reducedShape(t.shape(), mask, keepdim));
+    }
+
+    private static Tensor extremum(Tensor t, int[] dims, TensorMeta meta, ReduceFold.Op op) {
+        Tensor out = Tensor.allocate(meta);
+        boolean[] mask = reducedDims(op == ReduceFold.Op.MAX ? "amax" : "amin", dims, t.dim());
+        if (t.dtype().isFloatingPoint()) {
+            write(out, ReduceFold.floating(t, ReducePlan.of(t, mask, false), op, null));
+        } else {
+            Tensor x = converted(t, DType.INT64);
+            write(out, ReduceFold.integral(x, ReducePlan.of(x, mask, false), op));
+        }
+        return out;
+    }
+
+    private static TensorMeta argMeta(String op, Tensor t, Integer dim, boolean keepdim) {
+        if (t.dtype() == DType.BOOL) throw new IllegalArgumentException(op + ": \"" + op + "_cpu\" not implemented for 'Bool'");
+        boolean[] mask = new boolean[t.dim()];
+        if (dim != null) {
+            int w = Shapes.wrapDim(op, dim, t.dim());
+            if (t.dim() > 0) {
+                if (t.shape()[w] == 0) throw new IndexOutOfBoundsException(op + "(): Expected reduction dim " + w + " to have non-zero size. (input of size " + Shapes.format(t.shape()) + ")");
+                mask[w] = true;
+            }
+        } else {
+            if (t.numel() == 0) throw new IndexOutOfBoundsException(op + "(): Expected reduction dim to be specified for input.numel() == 0. (input of size " + Shapes.format(t.shape()) + ")");
+            Arrays.fill(mask, true);
+        }
+        return TensorMeta.contiguous(DType.INT64, reducedShape(t.shape(), mask, keepdim));
+    }
+
+    private static Tensor arg(Tensor t, Integer dim, TensorMeta meta, boolean max) {
+        Tensor out = Tensor.allocate(meta);
+        boolean[] mask = new boolean[t.dim()];
+        if (dim == null) Arrays.fill(mask, true);
+        else if (t.dim() > 0) mask[Shapes.wrapDim(max ? "argmax" : "argmin", dim, t.dim())] = true;
+        Tensor x = t.dtype().isFloatingPoint() ? t : converted(t, DType.INT64);
+        long[] at = ReduceArg.positions(x, ReducePlan.of(x, mask, true), max);
+        System.arraycopy(at, 0, out.storage().longs(), 0, at.length);
+        return out;
+    }
+
+    // ------------------------------------------------------------------ var and std
+
+    private static TensorMeta varianceMeta(String op, Tensor t, int[] dims, boolean keepdim) {
+        if (!t.dtype().isFloatingPoint()) {
+            throw new IllegalArgumentException(op + ": std and var only support floating point and complex dtypes, but got " + t.dtype());
+        }
+        return reductionMeta(op, t, dims, keepdim, t.dtype());
+    }
+
+    /** Two passes in double: the mean, then squared deviations around it, over {@code max(0, N - correction)} (nan when N is 0). */
+    private static Tensor variance(Tensor t, int[] dims, Double correction, TensorMeta meta, boolean sqrt) {
+        Tensor out = Tensor.allocate(meta);
+        ReducePlan plan = ReducePlan.of(t, reducedDims(sqrt ? "std" : "var", dims, t.dim()), false);
+        int n = plan.redNumel();
+        double[] means = ReduceFold.floating(t, plan, ReduceFold.Op.SUM, null);
+        for (int i = 0; i < means.length; i++) means[i] /= n;
+        double[] v = ReduceFold.floating(t, plan, ReduceFold.Op.SQUARED_DEVIATIONS, means);
+        double dof = Math.max(0, n - (correction == null ? 1 : correction));
+        for (int i = 0; i < v.length; i++) {
+            double var = n == 0 ? Double.NaN : v[i] / dof;
+            v[i] = sqrt ? Math.sqrt(var) : var;
+        }
+        write(out, v);
+        return out;
+    }
+
+    // ------------------------------------------------------------------ softmax
+
+    private static TensorMeta softmaxMeta(String op, Tensor t, int dim, boolean halfToFloat) {
+        if (halfToFloat) throw new IllegalArgumentException("_" + op + ": softmax with half to float conversion is not supported on CPU (input " + t.dtype() + ")");
+        int w = Shapes.wrapDim("_" + op, dim, t.dim());
+        if (!t.dtype().isFloatingPoint()) {
+            // ATen's kernel names: log_softmax shares softmax's kernel except along the last dim
+            String kernel = w == Math.max(t.dim(), 1) - 1 ? op + "_lastdim_kernel_impl" : "softmax_kernel_impl";
+            throw new IllegalArgumentException("_" + op + ": \"" + kernel + "\" not implemented for '" + scalarTypeName(t.dtype())
+                    + "' (" + op + " needs a floating point input)");
+        }
+        return TensorMeta.contiguous(t.dtype(), t.shape());
+    }
+
+    private static Tensor softmax(Tensor t, int dim, TensorMeta meta, boolean log) {
+        Tensor out = Tensor.allocate(meta);
+        int w = t.dim() == 0 ? 0 : Shapes.wrapDim("softmax", dim, t.dim());
+        ReduceSoftmax.run(t.contiguous(), out, w, log);
+        return out;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** {@code t} itself when already of dtype {@code d}, else a contiguous converted copy (C-style casts). */
+    private static Tensor converted(Tensor t, DType d) {
+        if (t.dtype() == d) return t;
+        Tensor c = Tensor.allocate(TensorMeta.contiguous(d, t.shape()));
+        Copy.copy(t, c);
+        return c;
+    }
+
+    private static void write(Tensor out, double[] values) {
+        Storage s = out.storage();
+        switch (s.dtype()) {
+            case FLOAT64 -> System.arraycopy(values, 0, s.doubles(), 0, values.length);
+            case FLOAT32 -> {
+                float[] f = s.floats();
+                for (int i = 0; i < values.length; i++) f[i] = (float) values[i];
+            }
+            default -> {
+                for (int i = 0; i < values.length; i++) Copy.writeDouble(s, i, values[i]);
+            }
+        }
+    }
+
+    private static void write(Tensor out, long[] values) {
+        Storage s = out.storage();
+        for (int i = 0; i < values.length; i++) Copy.writeLong(s, i, values[i]);
+    }
+}
