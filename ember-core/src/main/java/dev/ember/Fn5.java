@@ -1,0 +1,13 @@
+package dev.ember;
+
+import java.io.Serializable;
+
+/**
+ * A function of five arguments that {@link Ember#compile} can capture. It is {@link Serializable} so that
+ * the compiler can find the method behind a lambda or method reference (through its
+ * {@code SerializedLambda}) and read that method's bytecode.
+ */
+@FunctionalInterface
+public interface Fn5<A, B, C, D, E, R> extends Serializable {
+    R apply(A a, B b, C c, D d, E e);
+}

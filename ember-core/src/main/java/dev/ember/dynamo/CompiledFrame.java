@@ -1,0 +1,204 @@
+package dev.ember.dynamo;
+
+import dev.ember.Options;
+import dev.ember.dynamo.guards.GuardSet;
+import dev.ember.dynamo.variables.MethodTarget;
+import dev.ember.logging.CompileContext;
+import dev.ember.logging.CompileId;
+import dev.ember.dynamo.guards.Guard;
+import dev.ember.fx.Node;
+import dev.ember.logging.CompilationMetrics;
+import dev.ember.logging.Log;
+import dev.ember.logging.Trace;
+import dev.ember.logging.TraceFrame;
+import dev.ember.tensor.FakeTensor;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import java.util.function.Supplier;
+
+/**
+ * The frame evaluator and cache of one compiled method: a call checks the cache entries newest
+ * first and runs the first whose guards pass; a miss traces anew (under a per-method lock, so one
+ * trace never runs twice into one entry) until the recompile limit, after which new inputs run
+ * eagerly. The hit path takes no lock: entries are an immutable array published atomically.
+ */
+public final class CompiledFrame {
+    private static final AtomicInteger FRAME_IDS = new AtomicInteger();
+
+    private final MethodTarget method;
+    private final Options options;
+    private final int frameId = FRAME_IDS.getAndIncrement();
+    private final AtomicReference<CacheEntry[]> entries = new AtomicReference<>(new CacheEntry[0]);
+    private final Object lock = new Object();
+    private final List<RecompileReason> recompileReasons = Collections.synchronizedList(new ArrayList<>());
+    private volatile boolean limitWarned;
+    private int compiles;
+
+    CompiledFrame(MethodTarget method, Options options) {
+        this.method = method;
+        this.options = options;
+    }
+
+    public MethodTarget method() { return method; }
+
+    public Options options() { return options; }
+
+    /** The cache entries, newest first. */
+    public List<CacheEntry> entries() { return List.of(entries.get()); }
+
+    /** One reason per recompilation (a trace after the first), oldest first. */
+    public List<RecompileReason> recompileReasons() { return List.copyOf(recompileReasons); }
+
+    /**
+     * Runs the method for this call: {@code frame} holds captured values then arguments;
+     * {@code eager} runs the original function (for eager entries and past the recompile limit).
+     */
+    public Object call(FunctionTarget target, Object[] frame, Supplier<Object> eager) {
+        for (CacheEntry e : entries.get()) {
+            if (e.guards().check(frame)) return e.run(frame, eager);
+        }
+        CacheEntry entry = miss(target, frame);
+        return entry == null ? eager.get() : entry.run(frame, eager);
+    }
+
+    private CacheEntry miss(FunctionTarget target, Object[] frame) {
+        synchronized (lock) {
+            CacheEntry[] current = entries.get();
+            for (CacheEntry e : current) {
+                if (e.guards().check(frame)) return e;
+            }
+            List<String> failures = new ArrayList<>();
+            for (CacheEntry e : current) failures.add(e.guards().firstFailure(frame));
+            if (current.length >= options.getRecompileLimit()) {
+                limitHit(failures);
+                return null;
+            }
+            CacheEntry entry;
+            try (var scope = CompileContext.enter(CompileId.of(frameId, compiles))) {
+                UserFrame start = firstLine();
+                Trace.dynamoStart(List.of(new TraceFrame(start.fileName(), start.line(), method.name(), start.sourceText())));
+                if (current.length > 0) {
+                    recompileReasons.add(new RecompileReason(compiles, failures));
+                    Trace.recompileReasons(failures);
+                    Log.artifact("recompiles", () -> "Recompiling function " + name() + " in " + where() + "\n    triggered by the following guard failure(s):\n"
+                            + failures.stream().map(f -> "    - " + f).collect(Collectors.joining("\n")));
+                    Log.artifact("recompiles_verbose", () -> "Recompiling function " + name() + ": every failing guard, newest entry first:\n"
+                            + verboseFailures(current, frame));
+                }
+                entry = compile(target, frame, current.length);
+            }
+            compiles++;
+            CacheEntry[] next = new CacheEntry[current.length + 1];
+            next[0] = entry;
+            System.arraycopy(current, 0, next, 1, current.length);
+            entries.set(next);
+            return entry;
+        }
+    }
+
+    private CacheEntry compile(FunctionTarget target, Object[] frame, int cacheSize) {
+        Instant started = Instant.now();
+        long t0 = System.nanoTime();
+        Tracer.Result result = Tracer.trace(target, frame);
+        long traced = System.nanoTime();
+        UserFrame start = firstLine();
+        CompilationMetrics metrics = new CompilationMetrics().function(method.name(), start.fileName(), start.line())
+                .cacheSize(cacheSize, totalEntries()).startTime(started).tracingTime(Duration.ofNanos(traced - t0));
+        Unsupported u = result.graphBreak();
+        if (u != null) {
+            Log.artifact("graph_breaks", u::getMessage);
+            Trace.graphBreak(u.getMessage());
+            UserFrame at = u.userFrame();
+            Trace.compilationMetrics(metrics.failure("Unsupported", u.gbId() + ": " + u.reason(), at == null ? null : at.fileName(), at == null ? -1 : at.line())
+                    .entireFrameCompileTime(Duration.ofNanos(System.nanoTime() - t0)));
+            if (options.isFullgraph()) throw u;
+            Log.of("dynamo").debug(() -> name() + " runs eagerly for these inputs (graph break " + u.gbId() + ")");
+            return CacheEntry.eager(new GuardSet(result.graph().guards()), u);
+        }
+        OutputGraph g = result.graph();
+        Log.artifact("guards", () -> "GUARDS for " + name() + ":\n" + g.guards().stream().map(x -> "  " + x.describe()).collect(Collectors.joining("\n")));
+        Log.artifact("graph_code", () -> "TRACED GRAPH of " + name() + "\n" + g.toGraphModule().code());
+        Log.artifact("graph", () -> "TRACED GRAPH of " + name() + "\n" + g.toGraphModule().tabular());
+        Log.artifact("side_effects", () -> result.sideEffects().isEmpty() ? "no side effects in " + name()
+                : "side effects replayed after the graph of " + name() + ":\n" + result.sideEffects().stream().map(e -> "  " + e).collect(Collectors.joining("\n")));
+        // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
+        if (Trace.isEnabled()) {
+            Map<String, List<Integer>> sizes = new LinkedHashMap<>();
+            for (Node n : g.graph().nodes()) {
+                if (n.val() instanceof FakeTensor t) sizes.put(n.name(), java.util.Arrays.stream(t.shape()).boxed().toList());
+            }
+            Trace.outputGraph(sizes, () -> g.toGraphModule().code());
+            Trace.guards(g.guards().stream().map(Guard::describe).toList());
+        }
+        long backendStart = System.nanoTime();
+        CompiledGraph compiled = g.opCount() == 0 ? new PreparedGraph(g.toGraphModule()) : options.getBackend().compile(g.toGraphModule(), g.exampleInputs());
+        long done = System.nanoTime();
+        Trace.compilationMetrics(metrics.counts(g.guards().size(), g.opCount(), g.graph().size(), g.exampleInputs().size())
+                .backendCompileTime(Duration.ofNanos(done - backendStart)).entireFrameCompileTime(Duration.ofNanos(done - t0)));
+        return CacheEntry.compiled(new GuardSet(result.graph().guards()), compiled, result.graph(), result.rebuilder(), result.sideEffects());
+    }
+
+    private void limitHit(List<String> failures) {
+        String last = failures.isEmpty() ? "none" : failures.getFirst();
+        String msg = "ember: recompile limit (" + options.getRecompileLimit() + ") reached for " + name() + " in " + where()
+                + "; last failed guard: " + last + ". The function now runs eagerly for inputs that match no cache entry. "
+                + "To find the cause, log recompile reasons; to raise the limit use Options.recompileLimit(n).";
+        if (options.isFailOnRecompileLimitHit()) throw new RecompileLimitExceeded(msg);
+        if (!limitWarned) {
+            limitWarned = true;
+            Log.of("dynamo").warning(msg);
+        }
+    }
+
+    private static String verboseFailures(CacheEntry[] entries, Object[] frame) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < entries.length; i++) {
+            for (String f : entries[i].guards().allFailures(frame)) sb.append("    - entry ").append(i).append(": ").append(f).append('\n');
+        }
+        return sb.toString().stripTrailing();
+    }
+
+    /** {@code Programs.java:42}: where the compiled method starts. */
+    private String where() {
+        UserFrame f = firstLine();
+        return f.fileName() + ":" + f.line();
+    }
+
+    /** The compiled method's first line (its class name as the file when the class file cannot be read). */
+    private UserFrame firstLine() {
+        try {
+            ClassFiles.Resolved r = ClassFiles.virtual(method.owner(), method.name(), method.type());
+            if (r == null) r = ClassFiles.exact(method.owner(), method.name(), method.type());
+            return MethodCode.of(r).frameAt(0);
+        } catch (RuntimeException e) {
+            return new UserFrame(method.owner().getName(), method.name(), method.owner().getName(), -1, 0, null);
+        }
+    }
+
+    private static int totalEntries() {
+        int n = 0;
+        for (CompiledFrame f : FrameRegistry.frames()) n += f.entries.get().length;
+        return n;
+    }
+
+    /** {@code MyApp.fn} */
+    public String name() { return method.owner().getSimpleName() + "." + method.name(); }
+
+    void clear() {
+        synchronized (lock) {
+            entries.set(new CacheEntry[0]);
+            recompileReasons.clear();
+            limitWarned = false;
+            compiles = 0;
+        }
+    }
+}

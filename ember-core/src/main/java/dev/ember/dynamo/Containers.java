@@ -1,0 +1,170 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.variables.ArrayVariable;
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.IteratorVariable;
+import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.MapVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** java.util.List and Iterator methods on tracked lists; mutations are allowed only on lists made during the trace. */
+final class Containers {
+    private Containers() {}
+
+    static List<VariableTracker> itemsOf(TraceContext ctx, VariableTracker v) {
+        if (v instanceof ArrayVariable a) return a.items();
+        if (v instanceof ListVariable l) return l.items();
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected a list or an array, got " + v.describe());
+    }
+
+    static VariableTracker listMethod(TraceContext ctx, ListVariable l, String name, List<VariableTracker> args) {
+        List<VariableTracker> items = l.items();
+        return switch (name) {
+            case "size" -> ConstantVariable.of(items.size());
+            case "isEmpty" -> ConstantVariable.of(items.isEmpty() ? 1 : 0);
+            case "get" -> items.get(index(ctx, args.getFirst(), items.size()));
+            case "getFirst" -> items.get(index(ctx, ConstantVariable.of(0), items.size()));
+            case "getLast" -> items.get(index(ctx, ConstantVariable.of(items.size() - 1), items.size()));
+            case "iterator", "listIterator" -> new IteratorVariable(List.copyOf(items));
+            case "add" -> {
+                mutable(ctx, l, name);
+                if (args.size() == 1) {
+                    items.add(args.getFirst());
+                    yield ConstantVariable.of(1);
+                }
+                int at = intArg(ctx, args.getFirst());
+                if (at < 0 || at > items.size()) throw outOfBounds(ctx, at, items.size());
+                items.add(at, args.get(1));
+                yield null;
+            }
+            case "addAll" -> {
+                mutable(ctx, l, name);
+                List<VariableTracker> more = itemsOf(ctx, args.getLast());
+                items.addAll(List.copyOf(more));
+                yield ConstantVariable.of(more.isEmpty() ? 0 : 1);
+            }
+            case "set" -> {
+                mutable(ctx, l, name);
+                int at = index(ctx, args.getFirst(), items.size());
+                yield items.set(at, args.get(1));
+            }
+            case "remove" -> {
+                mutable(ctx, l, name);
+                if (!(args.getFirst() instanceof ConstantVariable c && c.value() instanceof Integer)) {
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List.remove(Object) on a tracked list");
+                }
+                yield items.remove(index(ctx, args.getFirst(), items.size()));
+            }
+            case "clear" -> {
+                mutable(ctx, l, name);
+                items.clear();
+                yield null;
+            }
+            case "toArray" -> new ArrayVariable(!args.isEmpty() && args.getFirst() instanceof ArrayVariable a ? a.componentType() : Object.class, items, null);
+            case "contains" -> ConstantVariable.of(indexOf(items, args.getFirst()) >= 0 ? 1 : 0);
+            case "indexOf" -> ConstantVariable.of(indexOf(items, args.getFirst()));
+            case "reversed" -> new ListVariable(items.reversed(), false, null);
+            case "subList" -> {
+                int from = intArg(ctx, args.get(0)), to = intArg(ctx, args.get(1));
+                if (from < 0 || to > items.size() || from > to) throw outOfBounds(ctx, from, items.size());
+                yield new ListVariable(items.subList(from, to), false, null);
+            }
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + name + "() on a tracked list");
+        };
+    }
+
+    /** List.indexOf on constants (by equals) and on other tracked values (by identity). */
+    private static int indexOf(List<VariableTracker> items, VariableTracker needle) {
+        for (int i = 0; i < items.size(); i++) {
+            VariableTracker v = items.get(i);
+            if (v == needle) return i;
+            if (v instanceof ConstantVariable a && needle instanceof ConstantVariable b && java.util.Objects.equals(a.value(), b.value())) return i;
+        }
+        return -1;
+    }
+
+    /** A map key must be known while tracing: a number, string, enum or boolean constant. */
+    static Object key(TraceContext ctx, VariableTracker v) {
+        if (v instanceof ConstantVariable c && c.value() != null) return c.value();
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "a map key must be a constant, got " + v.describe());
+    }
+
+    static VariableTracker mapMethod(TraceContext ctx, MapVariable m, String name, List<VariableTracker> args) {
+        Map<Object, VariableTracker> e = m.entries();
+        return switch (name) {
+            case "size" -> ConstantVariable.of(e.size());
+            case "isEmpty" -> ConstantVariable.of(e.isEmpty() ? 1 : 0);
+            case "containsKey" -> ConstantVariable.of(e.containsKey(key(ctx, args.getFirst())) ? 1 : 0);
+            case "get" -> orNull(e.get(key(ctx, args.getFirst())));
+            case "getOrDefault" -> {
+                VariableTracker v = e.get(key(ctx, args.getFirst()));
+                yield v != null ? v : args.get(1);
+            }
+            case "put", "remove", "putIfAbsent", "clear" -> {
+                if (!m.isMutable()) {
+                    throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws UnsupportedOperationException: Map." + name + "() on an immutable map");
+                }
+                yield switch (name) {
+                    case "put" -> orNull(e.put(key(ctx, args.get(0)), args.get(1)));
+                    case "putIfAbsent" -> orNull(e.putIfAbsent(key(ctx, args.get(0)), args.get(1)));
+                    case "remove" -> orNull(e.remove(key(ctx, args.getFirst())));
+                    default -> {
+                        e.clear();
+                        yield null;
+                    }
+                };
+            }
+            case "keySet" -> {
+                List<VariableTracker> keys = new ArrayList<>();
+                for (Object k : e.keySet()) keys.add(ConstantVariable.of(k));
+                yield new ListVariable(keys, false, null);
+            }
+            case "values" -> new ListVariable(new ArrayList<>(e.values()), false, null);
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Map." + name + "() on a tracked map");
+        };
+    }
+
+    private static VariableTracker orNull(VariableTracker v) { return v == null ? ConstantVariable.NULL : v; }
+
+    static VariableTracker iteratorMethod(TraceContext ctx, IteratorVariable it, String name) {
+        return switch (name) {
+            case "hasNext" -> ConstantVariable.of(it.hasNext() ? 1 : 0);
+            case "next" -> {
+                if (!it.hasNext()) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NoSuchElementException");
+                yield it.next();
+            }
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Iterator." + name + "()");
+        };
+    }
+
+    private static void mutable(TraceContext ctx, ListVariable l, String method) {
+        if (l.isMutable()) {
+            if (l.source() != null) ctx.sideEffects.mutated(l);
+            return;
+        }
+        if (l.source() != null) {
+            throw ctx.unsupported(GraphBreakType.SIDE_EFFECT, "List." + method + "() on " + l.source().name() + ", a list the caller passed in whose class ("
+                    + "not ArrayList or LinkedList) cannot be replayed");
+        }
+        throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws UnsupportedOperationException: List." + method + "() on an immutable list");
+    }
+
+    private static int intArg(TraceContext ctx, VariableTracker v) {
+        if (v instanceof ConstantVariable c && c.value() instanceof Integer i) return i;
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected an int index, got " + v.describe());
+    }
+
+    private static int index(TraceContext ctx, VariableTracker v, int size) {
+        int i = intArg(ctx, v);
+        if (i < 0 || i >= size) throw outOfBounds(ctx, i, size);
+        return i;
+    }
+
+    private static Unsupported outOfBounds(TraceContext ctx, int i, int size) {
+        return ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IndexOutOfBoundsException: index " + i + " out of bounds for length " + size);
+    }
+}

@@ -1,0 +1,66 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.variables.MethodTarget;
+
+import java.io.Serializable;
+import java.lang.constant.MethodTypeDesc;
+import java.lang.invoke.MethodHandleInfo;
+import java.lang.invoke.SerializedLambda;
+import java.lang.reflect.Method;
+
+/**
+ * The method behind a serializable lambda or method reference, found through its
+ * {@code writeReplace} → {@link SerializedLambda}: implementation class, name, descriptor and kind,
+ * the functional interface's method name, and the captured values (a bound receiver first).
+ */
+public record FunctionTarget(MethodTarget method, String interfaceMethod, Object[] captured, String implMethodKind) {
+
+    public static FunctionTarget of(Object fn) {
+        if (!(fn instanceof Serializable)) {
+            throw new IllegalArgumentException("Ember.compile needs a serializable function to find its bytecode, but "
+                    + fn.getClass().getName() + " is not Serializable. Pass a lambda or method reference typed as one of "
+                    + "dev.ember.Fn0…Fn5 (they extend Serializable), e.g. Fn2<Tensor, Tensor, Tensor> f = MyApp::fn, "
+                    + "or cast: (Fn1<Tensor, Tensor> & Serializable) x -> …");
+        }
+        SerializedLambda sl = serializedLambda(fn);
+        ClassLoader loader = fn.getClass().getClassLoader();
+        Class<?> impl;
+        try {
+            impl = Class.forName(sl.getImplClass().replace('/', '.'), false, loader);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException("cannot load the class " + sl.getImplClass() + " that implements " + fn, e);
+        }
+        int kind = sl.getImplMethodKind();
+        if (kind == MethodHandleInfo.REF_newInvokeSpecial) {
+            throw new IllegalArgumentException("Ember.compile cannot capture a constructor reference (" + sl.getImplClass() + "::new); "
+                    + "wrap the construction in a static method");
+        }
+        boolean isStatic = kind == MethodHandleInfo.REF_invokeStatic;
+        Object[] captured = new Object[sl.getCapturedArgCount()];
+        for (int i = 0; i < captured.length; i++) captured[i] = sl.getCapturedArg(i);
+        MethodTarget target = new MethodTarget(impl, sl.getImplMethodName(), MethodTypeDesc.ofDescriptor(sl.getImplMethodSignature()), isStatic);
+        return new FunctionTarget(target, sl.getFunctionalInterfaceMethodName(), captured, MethodHandleInfo.referenceKindToString(kind));
+    }
+
+    /** A module's {@code forward(Tensor)}, with the module as the captured receiver ({@code L['self']}). */
+    public static FunctionTarget forModule(Object module) {
+        MethodTypeDesc forward = MethodTypeDesc.ofDescriptor("(Ldev/ember/tensor/Tensor;)Ldev/ember/tensor/Tensor;");
+        return new FunctionTarget(new MethodTarget(module.getClass(), "forward", forward, false), "apply", new Object[] {module},
+                MethodHandleInfo.referenceKindToString(MethodHandleInfo.REF_invokeVirtual));
+    }
+
+    private static SerializedLambda serializedLambda(Object fn) {
+        try {
+            Method m = fn.getClass().getDeclaredMethod("writeReplace");
+            m.setAccessible(true);
+            Object r = m.invoke(fn);
+            if (r instanceof SerializedLambda sl) return sl;
+            throw new IllegalArgumentException(fn.getClass().getName() + ".writeReplace() returned " + r + ", not a SerializedLambda");
+        } catch (NoSuchMethodException e) {
+            throw new IllegalArgumentException("Ember.compile takes a lambda or method reference (typed as dev.ember.Fn0…Fn5), but "
+                    + fn.getClass().getName() + " is an ordinary class; to compile a Module use Ember.compile(module)", e);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException("cannot read the SerializedLambda of " + fn + ": " + e, e);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.ember.dynamo;
+
+import java.util.List;
+
+/**
+ * The registry of graph-break types: each kind of thing the translator cannot put in a graph has
+ * a stable id ({@code GB0001}…), a short type, an explanation and hints, like PyTorch's
+ * {@code graph_break_registry.json}. Docs pages ({@code docs/graph-breaks/GBnnnn.md}) are keyed by id.
+ */
+public enum GraphBreakType {
+    TENSOR_DATA_ACCESS("GB0001", "Unsupported Tensor data access",
+            "The code reads the values stored in a tensor (item(), longItem(), get(), toFloatArray(), …). "
+                    + "A graph only knows shapes and dtypes while it is traced, never values.",
+            "Keep the value as a 0-d tensor and use tensor ops on it instead of reading it into Java.",
+            "Move the read after the compiled function returns."),
+    DATA_DEPENDENT_BRANCH("GB0002", "Data-dependent branching",
+            "The code converts a tensor to a Java boolean (asBoolean()) to decide which way to go; "
+                    + "the answer depends on tensor values that are unknown while tracing.",
+            "Compute both sides and select with Tensor.where(condition, a, b).",
+            "Move the decision outside the compiled function."),
+    UNSUPPORTED_CALL("GB0003", "Unsupported function call",
+            "The code calls a method the translator cannot trace: a JDK method that is not known to be pure, "
+                    + "a native method, or a method whose bytecode cannot be read.",
+            "Move the call outside the compiled function, or pass its result in as an argument."),
+    SIDE_EFFECT("GB0004", "Unsupported side effect",
+            "The code mutates an object that exists outside the compiled function (a field, an array "
+                    + "or a list it was given); replaying such mutations is not supported yet.",
+            "Return the new value instead of storing it, and store it after the call."),
+    PRINT("GB0005", "Print or logging call",
+            "The code writes to System.out/System.err or a logger: an observable side effect that a graph cannot hold.",
+            "Remove the print from the compiled function, or print the returned tensors after the call."),
+    TENSOR_TO_STRING("GB0006", "Tensor converted to a string",
+            "The code turns a tensor into text (toString(), string concatenation); that reads its values.",
+            "Print shapes (t.shape(), t.describe()) instead, which are known while tracing."),
+    OP_FAILED_ON_FAKES("GB0007", "Op failed on fake tensors",
+            "An op rejected its arguments while shapes were propagated: the same call fails in eager mode.",
+            "Run the function without compile to see the error with its full stack trace."),
+    EXCEPTION_THROWN("GB0008", "Exception thrown in traced code",
+            "The code throws an exception on the path taken while tracing; exceptions are not captured in graphs.",
+            "Validate inputs before calling the compiled function."),
+    UNSUPPORTED_INSTRUCTION("GB0009", "Unsupported bytecode instruction",
+            "The method uses a bytecode instruction the translator does not handle (synchronized blocks, "
+                    + "multi-dimensional arrays, …).",
+            "Move that code outside the compiled function."),
+    INSTRUCTION_BUDGET("GB0010", "Instruction budget exceeded",
+            "Tracing executed more bytecode instructions than its budget: a loop whose trip count is huge or infinite.",
+            "Loops are unrolled while tracing; keep trip counts small or move the loop outside the compiled function."),
+    INLINE_DEPTH("GB0011", "Inlining depth exceeded",
+            "Calls nest deeper than the inlining limit (usually recursion).",
+            "Rewrite the recursion as a loop with a constant trip count."),
+    UNSUPPORTED_RETURN("GB0012", "Unsupported return value",
+            "The function returns an object the compiled code cannot rebuild from graph outputs.",
+            "Return a Tensor, a constant, a List or array of them, or a record of them."),
+    UNSUPPORTED_OBJECT("GB0013", "Unsupported object construction",
+            "The code creates an object of a class the translator does not model.",
+            "Create the object outside the compiled function and pass it in."),
+    NON_CONSTANT_CONDITION("GB0014", "Branch on a value unknown at trace time",
+            "A branch or switch depends on a value that is not a constant while tracing.",
+            "Make the condition depend on shapes, dtypes or constant arguments only."),
+    UNSUPPORTED_INVOKEDYNAMIC("GB0015", "Unsupported invokedynamic",
+            "The code uses an invokedynamic call site other than lambdas, method references and string concatenation.",
+            "Move that code outside the compiled function."),
+    EXPLICIT_GRAPH_BREAK("GB0016", "Call to Ember.graphBreak()",
+            "The user asked for a graph break here.",
+            "Remove Ember.graphBreak() if the break is not wanted."),
+    NO_BYTECODE("GB0017", "Method bytecode unavailable",
+            "The method to inline is abstract, native, or belongs to a class whose class file cannot be found.",
+            "Call a concrete method of a class loaded from a class file."),
+    UNSUPPORTED_TENSOR_METHOD("GB0018", "Unsupported Tensor method",
+            "The code calls a Tensor method that touches storage or mutates tensor metadata (storage(), version(), requiresGrad(boolean)).",
+            "Call it outside the compiled function."),
+    UNSUPPORTED_OPERAND("GB0019", "Unsupported operand",
+            "An instruction got an operand the translator cannot evaluate at trace time (e.g. arithmetic on an object).",
+            "Keep Java arithmetic on constants (shapes, arguments); use tensor ops for tensor math.");
+
+    private final String id;
+    private final String shortType;
+    private final String explanation;
+    private final List<String> hints;
+
+    GraphBreakType(String id, String shortType, String explanation, String... hints) {
+        this.id = id;
+        this.shortType = shortType;
+        this.explanation = explanation;
+        this.hints = List.of(hints);
+    }
+
+    /** {@code GB0001} */
+    public String id() { return id; }
+
+    /** A few words: "Data-dependent branching". */
+    public String shortType() { return shortType; }
+
+    public String explanation() { return explanation; }
+
+    public List<String> hints() { return hints; }
+
+    /** Where this break type's page lives in the docs. */
+    public String docsPath() { return "docs/graph-breaks/" + id + ".md"; }
+
+    public static GraphBreakType byId(String id) {
+        for (GraphBreakType t : values()) if (t.id.equals(id)) return t;
+        throw new IllegalArgumentException("no graph-break type " + id);
+    }
+}

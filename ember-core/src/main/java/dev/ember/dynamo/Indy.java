@@ -1,0 +1,105 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.LambdaVariable;
+import dev.ember.dynamo.variables.MethodTarget;
+import dev.ember.dynamo.variables.TensorVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+
+import java.lang.classfile.instruction.InvokeDynamicInstruction;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDesc;
+import java.lang.constant.DirectMethodHandleDesc;
+import java.lang.Enum.EnumDesc;
+import java.lang.constant.MethodTypeDesc;
+import java.util.List;
+
+/** invokedynamic: lambdas and method references (LambdaMetafactory) and string concatenation (StringConcatFactory). */
+final class Indy {
+    private Indy() {}
+
+    static void invoke(InstructionTranslator f, InvokeDynamicInstruction ins) {
+        DirectMethodHandleDesc bsm = ins.bootstrapMethod();
+        String factory = bsm.owner().displayName();
+        MethodTypeDesc type = ins.typeSymbol();
+        List<VariableTracker> args = f.popN(type.parameterCount());
+        if (factory.equals("LambdaMetafactory")) {
+            f.push(lambda(f, ins, args));
+        } else if (factory.equals("SwitchBootstraps")) {
+            f.push(ConstantVariable.of(switchIndex(f, ins.bootstrapArgs(), args.get(0), f.intOf(args.get(1)))));
+        } else if (factory.equals("StringConcatFactory") && bsm.methodName().equals("makeConcatWithConstants")) {
+            f.push(ConstantVariable.of(concat(f.ctx, ins.bootstrapArgs(), type, args)));
+        } else {
+            throw f.ctx.unsupported(GraphBreakType.UNSUPPORTED_INVOKEDYNAMIC, "invokedynamic with bootstrap " + bsm.owner().displayName() + "." + bsm.methodName());
+        }
+    }
+
+    private static VariableTracker lambda(InstructionTranslator f, InvokeDynamicInstruction ins, List<VariableTracker> captured) {
+        DirectMethodHandleDesc impl = (DirectMethodHandleDesc) ins.bootstrapArgs().get(1);
+        boolean isStatic = switch (impl.kind()) {
+            case STATIC, INTERFACE_STATIC -> true;
+            case VIRTUAL, INTERFACE_VIRTUAL, SPECIAL, INTERFACE_SPECIAL -> false;
+            default -> throw f.ctx.unsupported(GraphBreakType.UNSUPPORTED_INVOKEDYNAMIC, "a method reference of kind " + impl.kind() + " (" + impl.methodName() + ")");
+        };
+        Class<?> owner = Values.resolve(impl.owner(), f.code.owner);
+        MethodTarget target = new MethodTarget(owner, impl.methodName(), impl.invocationType().dropParameterTypes(0, isStatic ? 0 : 1), isStatic);
+        return new LambdaVariable(target, ins.name().stringValue(), captured, null);
+    }
+
+    /**
+     * Pattern-matching switch (SwitchBootstraps.typeSwitch / enumSwitch): the index of the first
+     * label from {@code restart} on that matches, -1 for null, the label count when none matches.
+     */
+    private static int switchIndex(InstructionTranslator f, List<ConstantDesc> labels, VariableTracker target, int restart) {
+        if (target instanceof ConstantVariable c && c.value() == null) return -1;
+        for (int i = restart; i < labels.size(); i++) {
+            ConstantDesc label = labels.get(i);
+            Boolean match = switch (label) {
+                case ClassDesc cd -> TypeOf.isInstance(target, Values.resolve(cd, f.code.owner));
+                case Integer n -> target instanceof ConstantVariable c && (c.value() instanceof Integer || c.value() instanceof Character)
+                        ? Values.toStack(c.value(), c.value() instanceof Character ? char.class : int.class).equals(n) : null;
+                case String str -> target instanceof ConstantVariable c ? (c.value() instanceof Enum<?> e ? e.name().equals(str) : str.equals(c.value())) : null;
+                case EnumDesc<?> ed -> target instanceof ConstantVariable c && c.value() instanceof Enum<?> e
+                        ? e.name().equals(ed.constantName()) && e.getDeclaringClass().descriptorString().equals(ed.constantType().descriptorString()) : null;
+                default -> null;
+            };
+            if (match == null) {
+                throw f.ctx.unsupported(GraphBreakType.NON_CONSTANT_CONDITION, "pattern switch on " + target.describe() + " with label " + label);
+            }
+            if (match) return i;
+        }
+        return labels.size();
+    }
+
+    private static String concat(TraceContext ctx, List<ConstantDesc> bsmArgs, MethodTypeDesc type, List<VariableTracker> args) {
+        String recipe = (String) bsmArgs.getFirst();
+        StringBuilder sb = new StringBuilder();
+        int arg = 0, constant = 1;
+        for (int i = 0; i < recipe.length(); i++) {
+            char c = recipe.charAt(i);
+            if (c == '\u0001') {
+                sb.append(text(ctx, args.get(arg), type.parameterType(arg)));
+                arg++;
+            } else if (c == '\u0002') {
+                sb.append(bsmArgs.get(constant++));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String text(TraceContext ctx, VariableTracker v, ClassDesc type) {
+        if (v instanceof ConstantVariable c) {
+            Object value = c.value();
+            if (type.descriptorString().equals("Z")) return String.valueOf(((Integer) value) != 0);
+            if (type.descriptorString().equals("C")) return String.valueOf((char) (int) (Integer) value);
+            if (value == null || JdkCalls.isJdk(value.getClass()) || value instanceof Enum<?>) return String.valueOf(value);
+        }
+        if (v instanceof TensorVariable t) {
+            throw ctx.unsupported(GraphBreakType.TENSOR_TO_STRING, "string concatenation with " + (t.source() == null ? "a tensor" : t.source().name())
+                    + " (" + t.describe() + ") calls Tensor.toString(), which reads its data");
+        }
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "string concatenation with " + v.describe());
+    }
+}

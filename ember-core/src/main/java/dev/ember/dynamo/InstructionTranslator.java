@@ -1,0 +1,352 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.variables.ArrayVariable;
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.ModuleVariable;
+import dev.ember.dynamo.variables.OpOverloadVariable;
+import dev.ember.dynamo.variables.TensorVariable;
+import dev.ember.dynamo.variables.UserObjectVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+
+import java.lang.classfile.Instruction;
+import java.lang.classfile.Opcode;
+import java.lang.classfile.TypeKind;
+import java.lang.classfile.instruction.ArrayLoadInstruction;
+import java.lang.classfile.instruction.ArrayStoreInstruction;
+import java.lang.classfile.instruction.BranchInstruction;
+import java.lang.classfile.instruction.ConstantInstruction;
+import java.lang.classfile.instruction.ConvertInstruction;
+import java.lang.classfile.instruction.FieldInstruction;
+import java.lang.classfile.instruction.IncrementInstruction;
+import java.lang.classfile.instruction.InvokeDynamicInstruction;
+import java.lang.classfile.instruction.InvokeInstruction;
+import java.lang.classfile.instruction.LoadInstruction;
+import java.lang.classfile.instruction.LookupSwitchInstruction;
+import java.lang.classfile.instruction.NewObjectInstruction;
+import java.lang.classfile.instruction.NewPrimitiveArrayInstruction;
+import java.lang.classfile.instruction.NewReferenceArrayInstruction;
+import java.lang.classfile.instruction.NopInstruction;
+import java.lang.classfile.instruction.OperatorInstruction;
+import java.lang.classfile.instruction.ReturnInstruction;
+import java.lang.classfile.instruction.StackInstruction;
+import java.lang.classfile.instruction.StoreInstruction;
+import java.lang.classfile.instruction.SwitchCase;
+import java.lang.classfile.instruction.TableSwitchInstruction;
+import java.lang.classfile.instruction.ThrowInstruction;
+import java.lang.classfile.instruction.TypeCheckInstruction;
+import java.lang.constant.ClassDesc;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Symbolic interpretation of one method's bytecode: the operand stack and locals hold
+ * {@link VariableTracker}s; tensor ops add graph nodes; arithmetic and branches on constants are
+ * evaluated, so only the path taken is followed and constant-trip-count loops unroll. Calls are
+ * handled by {@link Invoker} (inlined by running a nested translator).
+ */
+final class InstructionTranslator {
+    final TraceContext ctx;
+    final MethodCode code;
+    final VariableTracker[] locals;
+    private final List<VariableTracker> stack = new ArrayList<>();
+    private int pc;
+    private int current;
+
+    InstructionTranslator(TraceContext ctx, MethodCode code, List<VariableTracker> args) {
+        this.ctx = ctx;
+        this.code = code;
+        this.locals = new VariableTracker[Math.max(code.maxLocals, 1)];
+        int slot = 0;
+        for (VariableTracker a : args) {
+            locals[slot] = a;
+            slot += a.isWide() ? 2 : 1;
+        }
+    }
+
+    /** Runs the method to its return; the returned value, or null for void. */
+    VariableTracker run() {
+        if (ctx.frames.size() >= TraceContext.MAX_INLINE_DEPTH) {
+            throw ctx.unsupported(GraphBreakType.INLINE_DEPTH, "inlining " + code + " would nest calls " + (ctx.frames.size() + 1)
+                    + " deep (limit " + TraceContext.MAX_INLINE_DEPTH + ")");
+        }
+        ctx.frames.add(this);
+        try {
+            while (true) {
+                ctx.tick();
+                current = pc;
+                Instruction ins = code.instructions.get(pc++);
+                if (ins instanceof ReturnInstruction r) return r.typeKind() == TypeKind.VOID ? null : pop();
+                try {
+                    step(ins);
+                } catch (Unsupported | InternalTraceError e) {
+                    throw e;
+                } catch (ClassFiles.ClassFileNotFound e) {
+                    throw ctx.unsupported(GraphBreakType.NO_BYTECODE, e.getMessage(), e);
+                } catch (RuntimeException e) {
+                    throw new InternalTraceError("Ember internal error while tracing " + code + " at " + location() + ", instruction "
+                            + ins.opcode().name().toLowerCase() + ": " + e, e);
+                }
+            }
+        } finally {
+            if (ctx.frames.size() == 1) ctx.returnLocation = location();
+            ctx.frames.removeLast();
+        }
+    }
+
+    UserFrame location() { return code.frameAt(current); }
+
+    // ------------------------------------------------------------------ stack
+
+    void push(VariableTracker v) { stack.add(v); }
+
+    VariableTracker pop() {
+        if (stack.isEmpty()) throw new IllegalStateException("operand stack underflow in " + code + " at bci " + code.bci[current]);
+        return stack.removeLast();
+    }
+
+    private VariableTracker peek() { return stack.getLast(); }
+
+    /** Pops {@code n} values, returned in push order. */
+    List<VariableTracker> popN(int n) {
+        List<VariableTracker> out = new ArrayList<>(Collections.nCopies(n, null));
+        for (int i = n - 1; i >= 0; i--) out.set(i, pop());
+        return out;
+    }
+
+    // ------------------------------------------------------------------ instructions
+
+    private void step(Instruction ins) {
+        switch (ins) {
+            case LoadInstruction l -> {
+                VariableTracker v = locals[l.slot()];
+                if (v == null) throw new IllegalStateException("load of unset local " + l.slot() + " in " + code);
+                push(v);
+            }
+            case StoreInstruction s -> locals[s.slot()] = pop();
+            case IncrementInstruction inc -> locals[inc.slot()] = ConstantVariable.of(intOf(locals[inc.slot()]) + inc.constant());
+            case ConstantInstruction c -> push(constant(c));
+            case OperatorInstruction op -> operator(op);
+            case ConvertInstruction cv -> push(ConstantVariable.of(Arithmetic.convert(number(pop()), cv.toType())));
+            case BranchInstruction b -> branch(b);
+            case LookupSwitchInstruction sw -> switchTo(intOf(pop()), sw.cases(), sw.defaultTarget());
+            case TableSwitchInstruction sw -> switchTo(intOf(pop()), sw.cases(), sw.defaultTarget());
+            case StackInstruction s -> stackOp(s.opcode());
+            case FieldInstruction f -> Fields.access(this, f);
+            case InvokeInstruction inv -> Invoker.invoke(this, inv);
+            case InvokeDynamicInstruction indy -> Indy.invoke(this, indy);
+            case NewObjectInstruction n -> push(Invoker.newObject(this, Values.resolve(n.className().asSymbol(), code.owner)));
+            case NewPrimitiveArrayInstruction na -> push(newArray(na.typeKind().upperBound(), intOf(pop())));
+            case NewReferenceArrayInstruction na -> push(newArray(na.componentType().asSymbol(), intOf(pop())));
+            case ArrayLoadInstruction al -> arrayLoad();
+            case ArrayStoreInstruction as -> arrayStore();
+            case TypeCheckInstruction tc -> typeCheck(tc);
+            case ThrowInstruction t -> throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + describeThrown(pop()));
+            case NopInstruction n -> { }
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_INSTRUCTION, "instruction " + ins.opcode().name().toLowerCase() + " is not supported");
+        }
+    }
+
+    private VariableTracker constant(ConstantInstruction c) {
+        if (c.opcode() == Opcode.ACONST_NULL) return ConstantVariable.NULL;
+        Object v = c.constantValue();
+        if (v instanceof Integer || v instanceof Long || v instanceof Float || v instanceof Double || v instanceof String) return ConstantVariable.of(v);
+        if (v instanceof ClassDesc cd) return ConstantVariable.of(Values.resolve(cd, code.owner));
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_INSTRUCTION, "loading the constant " + v + " (" + v.getClass().getSimpleName() + ") is not supported");
+    }
+
+    private void operator(OperatorInstruction op) {
+        if (op.opcode() == Opcode.ARRAYLENGTH) {
+            push(ConstantVariable.of(arrayItems(pop()).size()));
+            return;
+        }
+        boolean unary = switch (op.opcode()) {
+            case INEG, LNEG, FNEG, DNEG -> true;
+            default -> false;
+        };
+        if (unary) {
+            push(ConstantVariable.of(Arithmetic.negate(number(pop()))));
+            return;
+        }
+        VariableTracker b = pop(), a = pop();
+        try {
+            push(ConstantVariable.of(Arithmetic.binary(op.opcode(), number(a), number(b))));
+        } catch (ArithmeticException e) {
+            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e, e);
+        }
+    }
+
+    private void branch(BranchInstruction b) {
+        Opcode o = b.opcode();
+        boolean taken = switch (o) {
+            case GOTO, GOTO_W -> true;
+            case IFEQ -> intOf(pop()) == 0;
+            case IFNE -> intOf(pop()) != 0;
+            case IFLT -> intOf(pop()) < 0;
+            case IFGE -> intOf(pop()) >= 0;
+            case IFGT -> intOf(pop()) > 0;
+            case IFLE -> intOf(pop()) <= 0;
+            case IF_ICMPEQ, IF_ICMPNE, IF_ICMPLT, IF_ICMPGE, IF_ICMPGT, IF_ICMPLE -> {
+                int y = intOf(pop()), x = intOf(pop());
+                yield switch (o) {
+                    case IF_ICMPEQ -> x == y;
+                    case IF_ICMPNE -> x != y;
+                    case IF_ICMPLT -> x < y;
+                    case IF_ICMPGE -> x >= y;
+                    case IF_ICMPGT -> x > y;
+                    default -> x <= y;
+                };
+            }
+            case IF_ACMPEQ -> sameReference(pop(), pop());
+            case IF_ACMPNE -> !sameReference(pop(), pop());
+            case IFNULL -> isNull(pop());
+            case IFNONNULL -> !isNull(pop());
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_INSTRUCTION, "branch " + o);
+        };
+        if (taken) pc = code.indexOf(b.target());
+    }
+
+    private void switchTo(int key, List<SwitchCase> cases, java.lang.classfile.Label defaultTarget) {
+        for (SwitchCase c : cases) {
+            if (c.caseValue() == key) {
+                pc = code.indexOf(c.target());
+                return;
+            }
+        }
+        pc = code.indexOf(defaultTarget);
+    }
+
+    private static boolean isNull(VariableTracker v) { return v instanceof ConstantVariable c && c.value() == null; }
+
+    private static boolean sameReference(VariableTracker a, VariableTracker b) {
+        if (a == b) return true;
+        if (a instanceof ConstantVariable x && b instanceof ConstantVariable y) return x.value() == y.value();
+        if (a instanceof TensorVariable x && b instanceof TensorVariable y) return x.node() == y.node();
+        if (a instanceof ModuleVariable x && b instanceof ModuleVariable y) return x.module() == y.module();
+        if (a instanceof UserObjectVariable x && b instanceof UserObjectVariable y) return !x.isFresh() && x.value() == y.value();
+        if (a instanceof OpOverloadVariable x && b instanceof OpOverloadVariable y) return x.op() == y.op();
+        return false;
+    }
+
+    private void stackOp(Opcode o) {
+        switch (o) {
+            case POP -> pop();
+            case POP2 -> {
+                if (!pop().isWide()) pop();
+            }
+            case DUP -> push(peek());
+            case DUP_X1 -> {
+                VariableTracker v1 = pop(), v2 = pop();
+                push(v1); push(v2); push(v1);
+            }
+            case DUP_X2 -> {
+                VariableTracker v1 = pop(), v2 = pop();
+                if (v2.isWide()) {
+                    push(v1); push(v2); push(v1);
+                } else {
+                    VariableTracker v3 = pop();
+                    push(v1); push(v3); push(v2); push(v1);
+                }
+            }
+            case DUP2 -> {
+                VariableTracker v1 = pop();
+                if (v1.isWide()) {
+                    push(v1); push(v1);
+                } else {
+                    VariableTracker v2 = pop();
+                    push(v2); push(v1); push(v2); push(v1);
+                }
+            }
+            case DUP2_X1 -> {
+                VariableTracker v1 = pop();
+                if (v1.isWide()) {
+                    VariableTracker v2 = pop();
+                    push(v1); push(v2); push(v1);
+                } else {
+                    VariableTracker v2 = pop(), v3 = pop();
+                    push(v2); push(v1); push(v3); push(v2); push(v1);
+                }
+            }
+            case SWAP -> {
+                VariableTracker v1 = pop(), v2 = pop();
+                push(v1); push(v2);
+            }
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_INSTRUCTION, "stack instruction " + o.name().toLowerCase());
+        }
+    }
+
+    private VariableTracker newArray(ClassDesc component, int length) {
+        if (length < 0) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NegativeArraySizeException: " + length);
+        Class<?> comp = Values.resolve(component, code.owner);
+        Object zero = Values.zero(comp);
+        List<VariableTracker> items = new ArrayList<>(length);
+        for (int i = 0; i < length; i++) items.add(zero == null ? ConstantVariable.NULL : ConstantVariable.of(zero));
+        return new ArrayVariable(comp, items, null);
+    }
+
+    List<VariableTracker> arrayItems(VariableTracker v) {
+        if (v instanceof ArrayVariable a) return a.items();
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected an array, got " + v.describe());
+    }
+
+    private void arrayLoad() {
+        int index = intOf(pop());
+        List<VariableTracker> items = arrayItems(pop());
+        if (index < 0 || index >= items.size()) {
+            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ArrayIndexOutOfBoundsException: index " + index + " of " + items.size());
+        }
+        push(items.get(index));
+    }
+
+    private void arrayStore() {
+        VariableTracker value = pop();
+        int index = intOf(pop());
+        VariableTracker arr = pop();
+        if (!(arr instanceof ArrayVariable a)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "array store into " + arr.describe());
+        if (a.source() != null) ctx.sideEffects.mutated(a);
+        if (index < 0 || index >= a.items().size()) {
+            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ArrayIndexOutOfBoundsException: index " + index + " of " + a.items().size());
+        }
+        if (a.componentType().isPrimitive() && value instanceof ConstantVariable c && c.value() instanceof Number n) {
+            value = ConstantVariable.of(Values.toStack(Values.fromStack(n, a.componentType()), a.componentType()));
+        }
+        a.items().set(index, value);
+    }
+
+    private void typeCheck(TypeCheckInstruction tc) {
+        Class<?> type = Values.resolve(tc.type().asSymbol(), code.owner);
+        VariableTracker v = pop();
+        Boolean is = TypeOf.isInstance(v, type);
+        if (tc.opcode() == Opcode.INSTANCEOF) {
+            if (is == null) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "instanceof " + type.getSimpleName() + " on " + v.describe());
+            push(ConstantVariable.of(is ? 1 : 0));
+            return;
+        }
+        if (Boolean.FALSE.equals(is) && !isNull(v)) {
+            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ClassCastException: " + v.describe() + " is not a " + type.getName());
+        }
+        push(v);
+    }
+
+    private static String describeThrown(VariableTracker v) {
+        if (v instanceof UserObjectVariable u) {
+            VariableTracker msg = u.fields().get("detailMessage");
+            String text = msg instanceof ConstantVariable c && c.value() != null ? ": " + c.value() : "";
+            return u.type().getName() + text;
+        }
+        return v.describe();
+    }
+
+    // ------------------------------------------------------------------ operand helpers
+
+    int intOf(VariableTracker v) {
+        if (v instanceof ConstantVariable c && c.value() instanceof Integer i) return i;
+        throw ctx.unsupported(v instanceof TensorVariable ? GraphBreakType.NON_CONSTANT_CONDITION : GraphBreakType.UNSUPPORTED_OPERAND,
+                "expected an int known while tracing, got " + v.describe());
+    }
+
+    Object number(VariableTracker v) {
+        if (v instanceof ConstantVariable c && c.value() instanceof Number n) return n;
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected a number known while tracing, got " + v.describe());
+    }
+}

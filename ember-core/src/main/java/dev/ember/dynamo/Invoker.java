@@ -1,0 +1,240 @@
+package dev.ember.dynamo;
+
+import dev.ember.Ember;
+import dev.ember.dynamo.variables.ArrayVariable;
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.IteratorVariable;
+import dev.ember.dynamo.variables.LambdaVariable;
+import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.MapVariable;
+import dev.ember.dynamo.variables.MethodTarget;
+import dev.ember.dynamo.variables.ModuleVariable;
+import dev.ember.dynamo.variables.OpOverloadVariable;
+import dev.ember.dynamo.variables.StreamVariable;
+import dev.ember.dynamo.variables.TensorVariable;
+import dev.ember.dynamo.variables.UserObjectVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+import dev.ember.fx.Node;
+import dev.ember.ops.OpOverload;
+import dev.ember.ops.OpRegistry;
+import dev.ember.tensor.Tensor;
+
+import java.lang.classfile.instruction.InvokeInstruction;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.MethodTypeDesc;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Method calls while tracing. Ops become graph nodes, Tensor metadata becomes constants, pure JDK
+ * methods on constants are folded, java.util lists are tracked, and everything else with bytecode
+ * (user code, Tensor/F/library code, lambdas) is inlined by a nested translator.
+ */
+final class Invoker {
+    private Invoker() {}
+
+    private static final MethodTypeDesc CONSUMER_ACCEPT = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_Object);
+
+    static void invoke(InstructionTranslator f, InvokeInstruction ins) {
+        Class<?> owner = Values.resolve(ins.owner().asSymbol(), f.code.owner);
+        String name = ins.name().stringValue();
+        MethodTypeDesc type = ins.typeSymbol();
+        List<VariableTracker> args = f.popN(type.parameterCount());
+        VariableTracker result = switch (ins.opcode()) {
+            case INVOKESTATIC -> invokeStatic(f.ctx, owner, name, type, args);
+            case INVOKESPECIAL -> invokeSpecial(f.ctx, owner, name, type, f.pop(), args);
+            default -> invokeVirtual(f.ctx, owner, name, type, f.pop(), args);
+        };
+        if (!type.returnType().equals(ConstantDescs.CD_void)) {
+            if (result == null) throw new IllegalStateException(owner.getName() + "." + name + " returned nothing");
+            f.push(result);
+        }
+    }
+
+    // ------------------------------------------------------------------ static
+
+    static VariableTracker invokeStatic(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, List<VariableTracker> args) {
+        if (owner == OpRegistry.class && name.equals("get") && args.getFirst() instanceof ConstantVariable c && c.value() instanceof String s) {
+            return new OpOverloadVariable(OpRegistry.get(s));
+        }
+        if (owner == Ember.class && name.equals("graphBreak")) {
+            throw ctx.unsupported(GraphBreakType.EXPLICIT_GRAPH_BREAK, "Ember.graphBreak() was called");
+        }
+        if (owner == Ember.class) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Ember." + name + " cannot be called inside a compiled function");
+        }
+        if (JdkCalls.isJdk(owner)) return JdkCalls.invokeStatic(ctx, owner, name, type, args);
+        if (owner == Tensor.class && TENSOR_LITERALS.contains(name)) return tensorLiteral(ctx, name, type, args);
+        ClassFiles.Resolved r = ClassFiles.exact(owner, name, type);
+        if (r == null) throw ctx.unsupported(GraphBreakType.NO_BYTECODE, "no method " + owner.getName() + "." + name + type.descriptorString());
+        return inline(ctx, r, args);
+    }
+
+    /** Tensor factories that copy Java data: made once while tracing, they enter the graph as constants (get_attr). */
+    private static final java.util.Set<String> TENSOR_LITERALS = java.util.Set.of("of", "ofLongs", "tensor");
+
+    private static VariableTracker tensorLiteral(TraceContext ctx, String name, MethodTypeDesc type, List<VariableTracker> args) {
+        Object[] values = new Object[args.size()];
+        Class<?>[] types = new Class<?>[args.size()];
+        for (int i = 0; i < values.length; i++) {
+            types[i] = Values.resolve(type.parameterType(i), Tensor.class);
+            values[i] = JdkCalls.concrete(ctx, args.get(i), types[i], Tensor.class, name);
+        }
+        Tensor t;
+        try {
+            t = (Tensor) Tensor.class.getMethod(name, types).invoke(null, values);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e.getCause() + " from Tensor." + name, e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "cannot evaluate Tensor." + name + ": " + e, e);
+        }
+        Node node = ctx.graph.constantTensor(t, ctx.currentLocation());
+        return new TensorVariable(node, dev.ember.tensor.FakeTensor.like(t), null);
+    }
+
+    // ------------------------------------------------------------------ special: constructors, private and super calls
+
+    static VariableTracker invokeSpecial(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, VariableTracker receiver, List<VariableTracker> args) {
+        if (name.equals("<init>")) {
+            if (receiver instanceof ListVariable list) return initList(ctx, list, args);
+            if (receiver instanceof MapVariable map) {
+                if (!args.isEmpty() && args.getFirst() instanceof MapVariable from) map.entries().putAll(from.entries());
+                return null;
+            }
+            if (receiver instanceof UserObjectVariable u && u.isFresh()) {
+                if (owner == Object.class || owner == Record.class) return null;
+                if (Throwable.class.isAssignableFrom(owner) && JdkCalls.isJdk(owner)) {
+                    if (!args.isEmpty() && args.getFirst() instanceof ConstantVariable c && c.value() instanceof String) u.fields().put("detailMessage", c);
+                    return null;
+                }
+            }
+        }
+        if (JdkCalls.isJdk(owner)) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "calling " + owner.getName() + "." + name + " on " + receiver.describe());
+        }
+        ClassFiles.Resolved r = ClassFiles.exact(owner, name, type);
+        if (r == null) throw ctx.unsupported(GraphBreakType.NO_BYTECODE, "no method " + owner.getName() + "." + name + type.descriptorString());
+        return inline(ctx, r, prepend(receiver, args));
+    }
+
+    static VariableTracker newObject(InstructionTranslator f, Class<?> cls) {
+        if (cls == ArrayList.class || cls == java.util.LinkedList.class) return new ListVariable(List.of(), true, null);
+        if (cls == java.util.HashMap.class || cls == java.util.LinkedHashMap.class || cls == java.util.TreeMap.class) {
+            try {
+                @SuppressWarnings("unchecked")
+                java.util.Map<Object, VariableTracker> m = (java.util.Map<Object, VariableTracker>) cls.getConstructor().newInstance();
+                return new MapVariable(m, true);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        if (Throwable.class.isAssignableFrom(cls)) return UserObjectVariable.fresh(cls);
+        if (JdkCalls.isJdk(cls) || Tensor.class.isAssignableFrom(cls) || Modules.isModuleClass(cls)) {
+            throw f.ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "creating a " + cls.getName() + " inside a compiled function");
+        }
+        return UserObjectVariable.fresh(cls);
+    }
+
+    private static VariableTracker initList(TraceContext ctx, ListVariable list, List<VariableTracker> args) {
+        if (!args.isEmpty() && !(args.getFirst() instanceof ConstantVariable)) list.items().addAll(Containers.itemsOf(ctx, args.getFirst()));
+        return null;
+    }
+
+    // ------------------------------------------------------------------ virtual and interface
+
+    static VariableTracker invokeVirtual(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, VariableTracker receiver, List<VariableTracker> args) {
+        return switch (receiver) {
+            case TensorVariable t -> TensorMethods.invoke(ctx, t, name, type, args);
+            case OpOverloadVariable o when name.equals("call") || name.equals("callTensor") || name.equals("callList") ->
+                    OpCalls.call(ctx, o.op(), Containers.itemsOf(ctx, args.getFirst()));
+            case OpOverloadVariable o -> JdkCalls.reflect(ctx, OpOverload.class, name, type, o.op(), args);
+            case ListVariable l when name.equals("forEach") -> {
+                for (VariableTracker item : List.copyOf(l.items())) {
+                    invokeVirtual(ctx, java.util.function.Consumer.class, "accept", CONSUMER_ACCEPT, args.getFirst(), List.of(item));
+                }
+                yield null;
+            }
+            case ListVariable l -> Containers.listMethod(ctx, l, name, args);
+            case MapVariable m -> Containers.mapMethod(ctx, m, name, args);
+            case IteratorVariable it -> Containers.iteratorMethod(ctx, it, name);
+            case ArrayVariable a when name.equals("clone") -> new ArrayVariable(a.componentType(), a.items(), null);
+            case LambdaVariable l -> callLambda(ctx, l, name, type, args);
+            case StreamVariable s -> throw ctx.unsupported(s.name().startsWith("System") ? GraphBreakType.PRINT : GraphBreakType.UNSUPPORTED_CALL,
+                    "call to " + s.name() + "." + name + "()");
+            case ConstantVariable c when c.value() == null ->
+                    throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NullPointerException: calling " + name + "() on null");
+            case ConstantVariable c when JdkCalls.isJdk(c.value().getClass()) -> JdkCalls.reflect(ctx, owner, name, type, c.value(), args);
+            case ModuleVariable m when name.equals("forward") && Modules.isBuiltinLayer(m.module()) -> ModuleCalls.callModule(ctx, m, args);
+            case UserObjectVariable u when JdkCalls.isJdk(u.type()) ->
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "calling " + u.type().getSimpleName() + "." + name + "()");
+            default -> {
+                Class<?> cls = TypeOf.runtimeClass(receiver);
+                ClassFiles.Resolved r = cls == null ? null : ClassFiles.virtual(cls, name, type);
+                if (r == null) {
+                    throw ctx.unsupported(GraphBreakType.NO_BYTECODE, "cannot resolve " + name + type.descriptorString() + " on " + receiver.describe());
+                }
+                if (JdkCalls.isJdk(r.declaringClass())) {
+                    // Inherited JDK code (Enum.ordinal, Object.getClass, …): evaluate on constants, never inline the JDK.
+                    if (receiver instanceof ConstantVariable c) yield JdkCalls.reflect(ctx, r.declaringClass(), name, type, c.value(), args);
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "calling " + r.declaringClass().getName() + "." + name + "() on " + receiver.describe());
+                }
+                yield inline(ctx, r, prepend(receiver, args));
+            }
+        };
+    }
+
+    /** A lambda's interface method: its implementation, inlined with the captured values first. */
+    private static VariableTracker callLambda(TraceContext ctx, LambdaVariable l, String name, MethodTypeDesc callType, List<VariableTracker> args) {
+        if (!name.equals(l.interfaceMethod())) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "calling " + name + "() on " + l.describe() + " (only its functional method "
+                    + l.interfaceMethod() + " is supported)");
+        }
+        MethodTarget t = l.target();
+        List<VariableTracker> all = new ArrayList<>(l.captured());
+        all.addAll(args);
+        int first = t.isStatic() ? 0 : 1;
+        for (int i = first; i < all.size(); i++) {
+            ClassDesc p = t.type().parameterType(i - first);
+            if (p.isPrimitive()) all.set(i, unboxed(all.get(i), Values.resolve(p, t.owner())));
+        }
+        VariableTracker result = t.isStatic()
+                ? invokeStatic(ctx, t.owner(), t.name(), t.type(), all)
+                : invokeVirtual(ctx, t.owner(), t.name(), t.type(), all.getFirst(), all.subList(1, all.size()));
+        ClassDesc implReturn = t.type().returnType();
+        if (implReturn.isPrimitive() && !callType.returnType().isPrimitive() && result instanceof ConstantVariable c) {
+            return ConstantVariable.of(Values.fromStack(c.value(), Values.resolve(implReturn, t.owner())));
+        }
+        return result;
+    }
+
+    private static VariableTracker unboxed(VariableTracker v, Class<?> primitive) {
+        if (v instanceof ConstantVariable c && (c.value() instanceof Boolean || c.value() instanceof Character)) {
+            return new ConstantVariable(Values.toStack(c.value(), primitive), c.source());
+        }
+        return v;
+    }
+
+    // ------------------------------------------------------------------ inlining
+
+    static VariableTracker inline(TraceContext ctx, ClassFiles.Resolved r, List<VariableTracker> args) {
+        if (!r.hasCode()) {
+            throw ctx.unsupported(GraphBreakType.NO_BYTECODE, r.declaringClass().getName() + "." + r.method().methodName().stringValue()
+                    + " has no bytecode (abstract or native)");
+        }
+        MethodCode code;
+        try {
+            code = MethodCode.of(r);
+        } catch (ClassFiles.ClassFileNotFound e) {
+            throw ctx.unsupported(GraphBreakType.NO_BYTECODE, e.getMessage(), e);
+        }
+        return new InstructionTranslator(ctx, code, args).run();
+    }
+
+    static List<VariableTracker> prepend(VariableTracker first, List<VariableTracker> rest) {
+        List<VariableTracker> all = new ArrayList<>(rest.size() + 1);
+        all.add(first);
+        all.addAll(rest);
+        return all;
+    }
+}

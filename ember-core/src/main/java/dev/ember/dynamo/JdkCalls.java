@@ -1,0 +1,172 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.variables.ArrayVariable;
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.MapVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+
+import java.lang.constant.MethodTypeDesc;
+import java.lang.reflect.Array;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * JDK methods while tracing: the ones known to be pure are evaluated on constant arguments (Math,
+ * boxing and unboxing, String, Objects, parts of Arrays, List.of); any other JDK call is a graph break.
+ */
+final class JdkCalls {
+    private JdkCalls() {}
+
+    /** Classes whose public static methods are pure functions of their arguments (with the exceptions below). */
+    private static final Set<Class<?>> PURE_STATIC = Set.of(Math.class, StrictMath.class, Integer.class, Long.class, Double.class,
+            Float.class, Short.class, Byte.class, Character.class, Boolean.class, String.class, Objects.class);
+    private static final Set<String> IMPURE_STATIC = Set.of("random", "getInteger", "getLong", "getBoolean", "requireNonNull");
+    private static final Set<String> PURE_ARRAYS = Set.of("copyOf", "copyOfRange", "equals", "hashCode", "toString", "deepToString", "deepEquals");
+    /** Immutable value classes whose instance methods are pure. */
+    private static final Set<Class<?>> VALUE_CLASSES = Set.of(String.class, Integer.class, Long.class, Double.class, Float.class,
+            Short.class, Byte.class, Character.class, Boolean.class, Class.class);
+
+    static boolean isJdk(Class<?> c) {
+        while (c.isArray()) c = c.getComponentType();
+        if (c.isPrimitive()) return true;
+        String n = c.getName();
+        return n.startsWith("java.") || n.startsWith("javax.") || n.startsWith("jdk.") || n.startsWith("sun.") || n.startsWith("com.sun.");
+    }
+
+    static VariableTracker invokeStatic(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, List<VariableTracker> args) {
+        if (owner == Objects.class && name.equals("requireNonNull")) {
+            if (args.getFirst() instanceof ConstantVariable c && c.value() == null) {
+                throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NullPointerException from Objects.requireNonNull");
+            }
+            return args.getFirst();
+        }
+        if (owner == List.class && name.equals("of")) {
+            List<VariableTracker> items = type.parameterCount() == 1 && type.parameterType(0).isArray()
+                    ? Containers.itemsOf(ctx, args.getFirst()) : args;
+            return new ListVariable(items, false, null);
+        }
+        if (owner == java.util.Map.class && name.equals("of")) {
+            Object[] kv = new Object[args.size()];
+            for (int i = 0; i < kv.length; i += 2) {
+                kv[i] = Containers.key(ctx, args.get(i));
+                kv[i + 1] = args.get(i + 1);
+            }
+            try {
+                @SuppressWarnings("unchecked")
+                java.util.Map<Object, VariableTracker> m = (java.util.Map<Object, VariableTracker>) java.util.Map.class
+                        .getMethod("of", java.util.Collections.nCopies(kv.length, Object.class).toArray(Class<?>[]::new)).invoke(null, kv);
+                return new MapVariable(m, false);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e.getCause() + " from Map.of", e.getCause());
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        if (owner == List.class && name.equals("copyOf")) return new ListVariable(Containers.itemsOf(ctx, args.getFirst()), false, null);
+        if (owner == System.class && name.equals("arraycopy")) return arraycopy(ctx, args);
+        if (owner == Arrays.class && name.equals("fill") && args.size() == 2) {
+            ArrayVariable a = mutableArray(ctx, args.get(0), "Arrays.fill");
+            a.items().replaceAll(x -> args.get(1));
+            return null;
+        }
+        if (owner == Arrays.class && name.equals("asList")) return new ListVariable(Containers.itemsOf(ctx, args.getFirst()), false, null);
+        boolean pure = (PURE_STATIC.contains(owner) && !IMPURE_STATIC.contains(name)) || (owner == Arrays.class && PURE_ARRAYS.contains(name));
+        if (!pure) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "call to " + owner.getName() + "." + name + "() (not known to be pure)");
+        return reflect(ctx, owner, name, type, null, args);
+    }
+
+    /** System.arraycopy between tracked arrays; the destination must be an array made during the trace. */
+    private static VariableTracker arraycopy(TraceContext ctx, List<VariableTracker> args) {
+        List<VariableTracker> src = Containers.itemsOf(ctx, args.get(0));
+        ArrayVariable dst = mutableArray(ctx, args.get(2), "System.arraycopy");
+        int from = intArg(ctx, args.get(1)), to = intArg(ctx, args.get(3)), n = intArg(ctx, args.get(4));
+        if (from < 0 || to < 0 || n < 0 || from + n > src.size() || to + n > dst.items().size()) {
+            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ArrayIndexOutOfBoundsException from System.arraycopy");
+        }
+        List<VariableTracker> copied = List.copyOf(src.subList(from, from + n));
+        for (int i = 0; i < n; i++) dst.items().set(to + i, copied.get(i));
+        return null;
+    }
+
+    private static ArrayVariable mutableArray(TraceContext ctx, VariableTracker v, String what) {
+        if (v instanceof ArrayVariable a) {
+            if (a.source() != null) ctx.sideEffects.mutated(a);
+            return a;
+        }
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " on " + v.describe());
+    }
+
+    private static int intArg(TraceContext ctx, VariableTracker v) {
+        if (v instanceof ConstantVariable c && c.value() instanceof Integer i) return i;
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected an int known while tracing, got " + v.describe());
+    }
+
+    /** Calls the real method on constant arguments and wraps the result as a constant. */
+    static VariableTracker reflect(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, Object receiver, List<VariableTracker> args) {
+        boolean enumMethod = receiver instanceof Enum<?> && (owner == Enum.class || owner == Object.class);
+        if (receiver != null && !enumMethod && isJdk(receiver.getClass()) && !VALUE_CLASSES.contains(receiver.getClass())) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "call to " + receiver.getClass().getName() + "." + name + "()");
+        }
+        Class<?>[] ptypes = new Class<?>[type.parameterCount()];
+        Object[] jargs = new Object[ptypes.length];
+        for (int i = 0; i < ptypes.length; i++) {
+            ptypes[i] = Values.resolve(type.parameterType(i), owner);
+            jargs[i] = concrete(ctx, args.get(i), ptypes[i], owner, name);
+        }
+        Class<?> ret = Values.resolve(type.returnType(), owner);
+        try {
+            Method m = findPublic(receiver == null ? owner : receiver.getClass(), owner, name, ptypes);
+            Object r = m.invoke(receiver, jargs);
+            return Fields.constantOf(r, ret);
+        } catch (InvocationTargetException e) {
+            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e.getCause() + " from " + owner.getSimpleName() + "." + name, e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "cannot evaluate " + owner.getName() + "." + name + ": " + e, e);
+        }
+    }
+
+    private static Method findPublic(Class<?> cls, Class<?> owner, String name, Class<?>[] ptypes) throws NoSuchMethodException {
+        try {
+            Method m = owner.getMethod(name, ptypes);
+            if (Modifier.isPublic(m.getDeclaringClass().getModifiers())) return m;
+        } catch (NoSuchMethodException ignored) {
+            // fall through to the receiver's own class
+        }
+        Method m = cls.getMethod(name, ptypes);
+        m.setAccessible(true);
+        return m;
+    }
+
+    /** A variable as a real Java value for a reflective call; only constants (and containers of them) qualify. */
+    static Object concrete(TraceContext ctx, VariableTracker v, Class<?> ptype, Class<?> owner, String name) {
+        switch (v) {
+            case ConstantVariable c -> {
+                return Values.fromStack(c.value(), ptype);
+            }
+            case ArrayVariable a -> {
+                Object arr = Array.newInstance(a.componentType(), a.items().size());
+                for (int i = 0; i < a.items().size(); i++) Array.set(arr, i, concrete(ctx, a.items().get(i), a.componentType(), owner, name));
+                return arr;
+            }
+            case ListVariable l -> {
+                List<Object> out = new ArrayList<>();
+                for (VariableTracker item : l.items()) out.add(concrete(ctx, item, Object.class, owner, name));
+                return out;
+            }
+            default -> {
+                GraphBreakType t = v instanceof dev.ember.dynamo.variables.TensorVariable ? GraphBreakType.TENSOR_TO_STRING : GraphBreakType.UNSUPPORTED_CALL;
+                if (t == GraphBreakType.TENSOR_TO_STRING && !(owner == String.class || name.equals("toString") || name.equals("valueOf"))) {
+                    t = GraphBreakType.UNSUPPORTED_CALL;
+                }
+                throw ctx.unsupported(t, "passing " + v.describe() + " to " + owner.getName() + "." + name + "()");
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package dev.ember.dynamo;
+
+import java.lang.classfile.Attributes;
+import java.lang.classfile.ClassModel;
+import java.lang.classfile.CodeElement;
+import java.lang.classfile.CodeModel;
+import java.lang.classfile.Instruction;
+import java.lang.classfile.Label;
+import java.lang.classfile.MethodModel;
+import java.lang.classfile.attribute.CodeAttribute;
+import java.lang.classfile.instruction.LabelTarget;
+import java.lang.classfile.instruction.LineNumber;
+import java.lang.classfile.instruction.LocalVariable;
+import java.lang.constant.MethodTypeDesc;
+import java.lang.reflect.AccessFlag;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A method's bytecode flattened for interpretation: instructions in order with their bytecode
+ * index and source line, branch labels mapped to instruction indices, and parameter names from the
+ * LocalVariableTable.
+ */
+final class MethodCode {
+    private static final Map<ClassFiles.Resolved, MethodCode> CACHE = new ConcurrentHashMap<>();
+
+    final Class<?> owner;
+    final String name;
+    final MethodTypeDesc type;
+    final boolean isStatic;
+    final String fileName;
+    final int maxLocals;
+    final List<Instruction> instructions = new ArrayList<>();
+    final int[] bci;
+    final int[] line;
+    private final Map<Label, Integer> labels = new IdentityHashMap<>();
+    private final Map<Integer, String> slotNames = new HashMap<>();
+
+    private MethodCode(Class<?> owner, ClassModel cm, MethodModel mm) {
+        this.owner = owner;
+        this.name = mm.methodName().stringValue();
+        this.type = mm.methodTypeSymbol();
+        this.isStatic = mm.flags().has(AccessFlag.STATIC);
+        this.fileName = cm.findAttribute(Attributes.sourceFile()).map(a -> a.sourceFile().stringValue()).orElse(null);
+        CodeModel code = mm.code().orElseThrow();
+        this.maxLocals = ((CodeAttribute) code).maxLocals();
+        List<Integer> bcis = new ArrayList<>(), lines = new ArrayList<>();
+        List<LocalVariable> locals = new ArrayList<>();
+        int pos = 0, currentLine = -1;
+        for (CodeElement e : code) {
+            switch (e) {
+                case LabelTarget lt -> labels.put(lt.label(), instructions.size());
+                case LineNumber ln -> currentLine = ln.line();
+                case LocalVariable lv -> locals.add(lv);
+                case Instruction ins -> {
+                    instructions.add(ins);
+                    bcis.add(pos);
+                    lines.add(currentLine);
+                    pos += ins.sizeInBytes();
+                }
+                default -> { }
+            }
+        }
+        this.bci = bcis.stream().mapToInt(Integer::intValue).toArray();
+        this.line = lines.stream().mapToInt(Integer::intValue).toArray();
+        for (LocalVariable lv : locals) {
+            Integer start = labels.get(lv.startScope());
+            if (start != null && start == 0) slotNames.putIfAbsent(lv.slot(), lv.name().stringValue());
+        }
+    }
+
+    static MethodCode of(ClassFiles.Resolved r) {
+        return CACHE.computeIfAbsent(r, k -> new MethodCode(k.declaringClass(), ClassFiles.model(k.declaringClass()), k.method()));
+    }
+
+    /** The instruction index a branch label points at. */
+    int indexOf(Label label) {
+        Integer i = labels.get(label);
+        if (i == null) throw new IllegalStateException("unknown label in " + this);
+        return i;
+    }
+
+    /** The source name of the parameter in {@code slot}, or null without debug information. */
+    String slotName(int slot) { return slotNames.get(slot); }
+
+    UserFrame frameAt(int index) {
+        int i = Math.max(0, Math.min(index, instructions.size() - 1));
+        int ln = line[i];
+        return new UserFrame(owner.getName(), name, fileName, ln, bci[i], SourceLines.line(owner, fileName, ln));
+    }
+
+    static void clear() { CACHE.clear(); }
+
+    @Override
+    public String toString() { return owner.getName() + "." + name + type.descriptorString(); }
+}

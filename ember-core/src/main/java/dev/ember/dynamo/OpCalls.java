@@ -1,0 +1,103 @@
+package dev.ember.dynamo;
+
+import dev.ember.fx.Node;
+import dev.ember.dynamo.variables.ArrayVariable;
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.OpOverloadVariable;
+import dev.ember.dynamo.variables.TensorVariable;
+import dev.ember.dynamo.variables.UserObjectVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+import dev.ember.ops.Args;
+import dev.ember.ops.OpOverload;
+import dev.ember.ops.Tag;
+import dev.ember.tensor.FakeTensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code OpOverload.call/callTensor/callList} on a known op: a call_function node whose fake value
+ * comes from the op's meta function on the fake arguments (never its kernel).
+ */
+final class OpCalls {
+    private OpCalls() {}
+
+    static VariableTracker call(TraceContext ctx, OpOverload op, List<VariableTracker> args) {
+        List<Object> graphArgs = new ArrayList<>(args.size());
+        Object[] fakeArgs = new Object[args.size()];
+        for (int i = 0; i < args.size(); i++) {
+            Converted c = convert(ctx, op, args.get(i));
+            graphArgs.add(c.graph);
+            fakeArgs[i] = c.fake;
+        }
+        Object meta;
+        try {
+            Args bound = op.bind(fakeArgs);
+            meta = op.inferMeta(bound);
+        } catch (RuntimeException e) {
+            throw ctx.unsupported(GraphBreakType.OP_FAILED_ON_FAKES, op.name() + " failed on fake tensors: " + e.getMessage(), e);
+        }
+        UserFrame loc = ctx.currentLocation();
+        if (op.hasTag(Tag.INPLACE)) {
+            TensorVariable self = (TensorVariable) args.get(0);
+            ctx.graph.callFunction(op, graphArgs, self.fake(), loc);
+            return self;
+        }
+        if (meta instanceof TensorMeta m) {
+            FakeTensor fake = new FakeTensor(m);
+            return new TensorVariable(ctx.graph.callFunction(op, graphArgs, fake, loc), fake, null);
+        }
+        if (meta instanceof List<?> metas) {
+            List<Object> fakes = new ArrayList<>();
+            for (Object m : metas) fakes.add(new FakeTensor((TensorMeta) m));
+            Node node = ctx.graph.callFunction(op, graphArgs, fakes, loc);
+            List<VariableTracker> items = new ArrayList<>();
+            for (int i = 0; i < fakes.size(); i++) {
+                FakeTensor f = (FakeTensor) fakes.get(i);
+                items.add(new TensorVariable(ctx.graph.getItem(node, i, f, loc), f, null));
+            }
+            return new ListVariable(items, true, null);
+        }
+        throw new IllegalStateException(op.name() + ": meta function returned " + meta);
+    }
+
+    /** An argument as the graph stores it (nodes inside) and as the meta function sees it (fakes inside). */
+    private record Converted(Object graph, Object fake) {}
+
+    private static Converted convert(TraceContext ctx, OpOverload op, VariableTracker v) {
+        return switch (v) {
+            case TensorVariable t -> new Converted(t.node(), t.fake());
+            case ConstantVariable c -> new Converted(c.value(), c.value());
+            case ArrayVariable a when a.componentType().isPrimitive() -> {
+                Object arr = Array.newInstance(a.componentType(), a.items().size());
+                for (int i = 0; i < a.items().size(); i++) {
+                    if (!(a.items().get(i) instanceof ConstantVariable c)) throw badArg(ctx, op, v);
+                    Array.set(arr, i, Values.fromStack(c.value(), a.componentType()));
+                }
+                yield new Converted(arr, arr);
+            }
+            case ArrayVariable a -> listOf(ctx, op, a.items());
+            case ListVariable l -> listOf(ctx, op, l.items());
+            case OpOverloadVariable o -> new Converted(o.op(), o.op());
+            case UserObjectVariable u when !u.isFresh() -> new Converted(u.value(), u.value());
+            default -> throw badArg(ctx, op, v);
+        };
+    }
+
+    private static Converted listOf(TraceContext ctx, OpOverload op, List<VariableTracker> items) {
+        List<Object> g = new ArrayList<>(), f = new ArrayList<>();
+        for (VariableTracker item : items) {
+            Converted c = convert(ctx, op, item);
+            g.add(c.graph);
+            f.add(c.fake);
+        }
+        return new Converted(g, f);
+    }
+
+    private static Unsupported badArg(TraceContext ctx, OpOverload op, VariableTracker v) {
+        return ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "cannot pass " + v.describe() + " to " + op.name());
+    }
+}

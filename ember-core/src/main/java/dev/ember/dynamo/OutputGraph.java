@@ -1,0 +1,111 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.guards.Guard;
+import dev.ember.dynamo.source.Source;
+import dev.ember.fx.BuiltinFunctions;
+import dev.ember.fx.CallableModule;
+import dev.ember.fx.Graph;
+import dev.ember.fx.GraphModule;
+import dev.ember.fx.Node;
+import dev.ember.fx.NodeKind;
+import dev.ember.fx.SourceLocation;
+import dev.ember.ops.OpOverload;
+import dev.ember.tensor.FakeTensor;
+import dev.ember.tensor.Tensor;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The FX graph a trace builds, with the sources of its inputs (in placeholder order), the
+ * submodules its call_module nodes call, and the guards installed so far. All graph building of
+ * the translator goes through here.
+ */
+public final class OutputGraph {
+    private final Graph graph = new Graph();
+    private final List<Source> inputSources = new ArrayList<>();
+    private final List<FakeTensor> exampleInputs = new ArrayList<>();
+    private final Map<String, Guard> guards = new LinkedHashMap<>();
+    private final Map<String, CallableModule> submodules = new LinkedHashMap<>();
+    private final Map<String, Tensor> attributes = new LinkedHashMap<>();
+
+    public Node placeholder(String name, FakeTensor fake, Source source) {
+        inputSources.add(source);
+        exampleInputs.add(fake);
+        return graph.placeholder(name, fake);
+    }
+
+    public Node callFunction(OpOverload op, List<Object> args, Object fake, UserFrame location) {
+        return located(graph.callFunction(op, args, Map.of()).setVal(fake), location);
+    }
+
+    public Node getItem(Node list, int index, Object fake, UserFrame location) {
+        return located(graph.callFunction(BuiltinFunctions.GETITEM, List.of(list, index), Map.of()).setVal(fake), location);
+    }
+
+    /** A call of a built-in layer; the module object becomes the GraphModule's submodule at {@code path}. */
+    public Node callModule(String path, Object module, List<Object> args, Object fake, UserFrame location) {
+        submodules.putIfAbsent(path, forwardOf(module));
+        return located(graph.callModule(path, args, Map.of()).setVal(fake), location);
+    }
+
+    /** A tensor made from constants while tracing (e.g. {@code Tensor.of(1f, 2f)}): a get_attr of the graph module. */
+    public Node constantTensor(Tensor value, UserFrame location) {
+        String name = "_tensor_constant" + attributes.size();
+        attributes.put(name, value);
+        return located(graph.getAttr(name, FakeTensor.like(value)), location);
+    }
+
+    public void output(List<Node> values) { graph.output(List.copyOf(values)); }
+
+    private static Node located(Node n, UserFrame f) {
+        if (f != null) n.setSourceLocation(new SourceLocation(f.className(), f.methodName(), f.fileName(), f.line(), f.bci(), f.sourceText()));
+        return n;
+    }
+
+    /** Adds a guard unless an identical one exists. */
+    public void addGuard(Guard g) { guards.putIfAbsent(g.describe(), g); }
+
+    public List<Guard> guards() { return List.copyOf(guards.values()); }
+
+    public List<Source> inputSources() { return List.copyOf(inputSources); }
+
+    public List<FakeTensor> exampleInputs() { return List.copyOf(exampleInputs); }
+
+    public Graph graph() { return graph; }
+
+    /** The graph with its submodules, ready for a backend. */
+    public GraphModule toGraphModule() { return new GraphModule(graph, attributes, submodules); }
+
+    /** call_function, call_method and call_module nodes, as Dynamo's CompileCounter counts them. */
+    public static int opCount(Graph g) {
+        int n = 0;
+        for (Node node : g.nodes()) {
+            if (node.kind() == NodeKind.CALL_FUNCTION || node.kind() == NodeKind.CALL_METHOD || node.kind() == NodeKind.CALL_MODULE) n++;
+        }
+        return n;
+    }
+
+    public int opCount() { return opCount(graph); }
+
+    private static CallableModule forwardOf(Object module) {
+        return args -> {
+            Class<?>[] types = new Class<?>[args.length];
+            Arrays.fill(types, Tensor.class);
+            try {
+                Method m = module.getClass().getMethod("forward", types);
+                return m.invoke(module, args);
+            } catch (InvocationTargetException e) {
+                if (e.getCause() instanceof RuntimeException r) throw r;
+                throw new IllegalStateException(e.getCause());
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot call forward of " + module.getClass().getName(), e);
+            }
+        };
+    }
+}

@@ -1,0 +1,50 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.source.Source;
+import dev.ember.dynamo.variables.ArrayVariable;
+import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Mutations of objects from the frame's inputs, recorded while tracing: later reads in the same
+ * trace see the new values, and the compiled frame replays the final state after the graph runs.
+ */
+final class SideEffects {
+    /** A pending assignment: the owner's source (null for statics), the field, the value now held. */
+    record Store(Source owner, Field field, VariableTracker value) {}
+
+    private final Map<String, Store> stores = new LinkedHashMap<>();
+    private final Set<ListVariable> lists = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<ArrayVariable> arrays = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    private static String key(Source owner, Field f) { return (owner == null ? "G" : owner.name()) + "#" + f.getDeclaringClass().getName() + "." + f.getName(); }
+
+    void store(Source owner, Field f, VariableTracker value) { stores.put(key(owner, f), new Store(owner, f, value)); }
+
+    /** The value assigned earlier in this trace, or null. */
+    VariableTracker pending(Source owner, Field f) {
+        Store s = stores.get(key(owner, f));
+        return s == null ? null : s.value();
+    }
+
+    void mutated(ListVariable l) { lists.add(l); }
+
+    void mutated(ArrayVariable a) { arrays.add(a); }
+
+    boolean isEmpty() { return stores.isEmpty() && lists.isEmpty() && arrays.isEmpty(); }
+
+    List<Store> stores() { return List.copyOf(stores.values()); }
+
+    List<ListVariable> lists() { return new ArrayList<>(lists); }
+
+    List<ArrayVariable> arrays() { return new ArrayList<>(arrays); }
+}

@@ -1,0 +1,70 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.TensorVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+import dev.ember.tensor.FakeTensor;
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Tensor;
+
+import java.lang.constant.MethodTypeDesc;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Tensor methods while tracing: metadata (shape, size, dim, dtype, …) is a constant read from the
+ * fake tensor (the tensor's TENSOR_MATCH guard keeps it valid); methods that read data break the
+ * graph; every other method is inlined (it names an op, and the op call becomes a node).
+ */
+final class TensorMethods {
+    private TensorMethods() {}
+
+    private static final Set<String> DATA_READS = Set.of("item", "longItem", "get", "toFloatArray", "toDoubleArray", "toIntArray",
+            "toLongArray", "toBooleanArray", "sameData");
+    private static final Set<String> STORAGE = Set.of("storage", "version", "viewAs", "hashCode");
+
+    static VariableTracker invoke(TraceContext ctx, TensorVariable t, String name, MethodTypeDesc type, List<VariableTracker> args) {
+        FakeTensor fake = t.fake();
+        String who = t.source() != null ? t.source().name() : "a tensor";
+        switch (name) {
+            case "shape": return Fields.intArray(fake.shape());
+            case "strides": return Fields.intArray(fake.strides());
+            case "dim": return ConstantVariable.of(fake.dim());
+            case "numel": return ConstantVariable.of(fake.numel());
+            case "dtype": return ConstantVariable.of(fake.dtype());
+            case "device": return ConstantVariable.of(fake.device());
+            case "storageOffset": return ConstantVariable.of(fake.storageOffset());
+            case "isContiguous": return ConstantVariable.of(fake.isContiguous() ? 1 : 0);
+            case "isFake": return ConstantVariable.of(0);
+            case "meta": return ConstantVariable.of(fake.meta());
+            case "getClass": return ConstantVariable.of(Tensor.class);
+            case "describe": return ConstantVariable.of("Tensor " + fake.meta().describe() + (fake.isContiguous() ? "" : " (non-contiguous)"));
+            default: break;
+        }
+        if ((name.equals("size") || name.equals("stride")) && args.size() == 1) {
+            int d = args.getFirst() instanceof ConstantVariable c && c.value() instanceof Integer i ? i : 0;
+            try {
+                int w = Shapes.wrapDim(name, d, fake.dim());
+                return ConstantVariable.of(name.equals("size") ? fake.shape()[w] : fake.strides()[w]);
+            } catch (RuntimeException e) {
+                throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e, e);
+            }
+        }
+        if (name.equals("requiresGrad") && args.isEmpty()) return ConstantVariable.of(fake.requiresGrad() ? 1 : 0);
+        if (name.equals("asBoolean")) {
+            throw ctx.unsupported(GraphBreakType.DATA_DEPENDENT_BRANCH, "Tensor.asBoolean() on " + who + " (" + t.describe() + ") decides a branch on tensor data");
+        }
+        if (DATA_READS.contains(name)) {
+            throw ctx.unsupported(GraphBreakType.TENSOR_DATA_ACCESS, "Tensor." + name + "() on " + who + " (" + t.describe() + ") reads tensor data");
+        }
+        if (name.equals("toString")) {
+            throw ctx.unsupported(GraphBreakType.TENSOR_TO_STRING, "Tensor.toString() on " + who + " (" + t.describe() + ")");
+        }
+        if (STORAGE.contains(name) || name.equals("requiresGrad")) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_TENSOR_METHOD, "Tensor." + name + "() on " + who);
+        }
+        ClassFiles.Resolved r = ClassFiles.virtual(Tensor.class, name, type);
+        if (r == null) throw ctx.unsupported(GraphBreakType.NO_BYTECODE, "no Tensor method " + name + type.descriptorString());
+        return Invoker.inline(ctx, r, Invoker.prepend(t, args));
+    }
+}

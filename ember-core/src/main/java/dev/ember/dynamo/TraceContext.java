@@ -1,0 +1,58 @@
+package dev.ember.dynamo;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * State shared by the translators of one trace (the root frame and every inlined call): the graph
+ * being built, the variable builder, the instruction budget and the stack of frames for messages.
+ */
+final class TraceContext {
+    static final int INSTRUCTION_BUDGET = 100_000;
+    static final int MAX_INLINE_DEPTH = 32;
+    private static final Set<String> LIBRARY_PACKAGES = Set.of("dev.ember", "dev.ember.tensor", "dev.ember.ops",
+            "dev.ember.ops.kernels", "dev.ember.nn", "dev.ember.fx", "dev.ember.dynamo");
+
+    final OutputGraph graph = new OutputGraph();
+    final VariableBuilder builder = new VariableBuilder(graph);
+    final SideEffects sideEffects = new SideEffects();
+    final List<InstructionTranslator> frames = new ArrayList<>();
+    private int instructions;
+    /** Where the root method returned: the location of errors found while building its return value. */
+    UserFrame returnLocation;
+
+    void tick() {
+        if (++instructions > INSTRUCTION_BUDGET) {
+            throw unsupported(GraphBreakType.INSTRUCTION_BUDGET, "tracing executed more than " + INSTRUCTION_BUDGET
+                    + " bytecode instructions (loops are unrolled while tracing; is a trip count huge or not constant?)");
+        }
+    }
+
+    int instructionsExecuted() { return instructions; }
+
+    Unsupported unsupported(GraphBreakType type, String reason) { return unsupported(type, reason, null); }
+
+    Unsupported unsupported(GraphBreakType type, String reason, Throwable cause) {
+        return new Unsupported(type, reason, userStack(), cause);
+    }
+
+    /** Frames of user code, outermost first; library frames (Tensor, ops, nn) are left out. */
+    List<UserFrame> userStack() {
+        List<UserFrame> out = new ArrayList<>();
+        for (InstructionTranslator f : frames) {
+            if (!isLibrary(f.code.owner)) out.add(f.location());
+        }
+        if (out.isEmpty() && !frames.isEmpty()) out.add(frames.getLast().location());
+        if (out.isEmpty() && returnLocation != null) out.add(returnLocation);
+        return out;
+    }
+
+    /** Where a node being added comes from: the innermost user frame. */
+    UserFrame currentLocation() {
+        List<UserFrame> s = userStack();
+        return s.isEmpty() ? null : s.getLast();
+    }
+
+    static boolean isLibrary(Class<?> c) { return LIBRARY_PACKAGES.contains(c.getPackageName()); }
+}

@@ -1,0 +1,157 @@
+package dev.ember.dynamo;
+
+import dev.ember.fx.Node;
+import dev.ember.dynamo.guards.GlobalStateMatch;
+import dev.ember.dynamo.source.LocalSource;
+import dev.ember.dynamo.variables.ArrayVariable;
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.LambdaVariable;
+import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.MapVariable;
+import dev.ember.dynamo.variables.ModuleVariable;
+import dev.ember.dynamo.variables.OpOverloadVariable;
+import dev.ember.dynamo.variables.TensorVariable;
+import dev.ember.dynamo.variables.UserObjectVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+
+import java.lang.constant.ClassDesc;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Traces one call of a compiled method: wraps the frame's inputs (installing guards), runs the
+ * root translator, and turns the returned variable into graph outputs plus an {@link OutputRebuilder}.
+ */
+final class Tracer {
+    private Tracer() {}
+
+    /** The graph, its guards and how to rebuild the return value. */
+    record Result(OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects, int instructions, Unsupported graphBreak) {}
+
+    static Result trace(FunctionTarget target, Object[] frame) {
+        TraceContext ctx = new TraceContext();
+        ctx.graph.addGuard(GlobalStateMatch.current(GlobalStateMatch.State.GRAD_MODE));
+        ctx.graph.addGuard(GlobalStateMatch.current(GlobalStateMatch.State.DEFAULT_DTYPE));
+        MethodCode code;
+        try {
+            code = MethodCode.of(resolve(target, frame));
+        } catch (ClassFiles.ClassFileNotFound e) {
+            throw new IllegalArgumentException("Ember.compile cannot read the bytecode of " + target.method() + ": " + e.getMessage()
+                    + ". Compile classes from class files on the class path (not generated at run time).", e);
+        }
+        List<VariableTracker> args = new ArrayList<>();
+        List<Class<?>> types = paramTypes(target);
+        for (int i = 0; i < frame.length; i++) {
+            String name = code.slotName(slotOf(types, i));
+            if (name == null) name = i < target.captured().length ? "captured" + i : "arg" + (i - target.captured().length);
+            if (name.equals("this")) name = "self";
+            args.add(ctx.builder.wrap(frame[i], new LocalSource(i, name), types.get(i)));
+        }
+        try {
+            VariableTracker ret = new InstructionTranslator(ctx, code, args).run();
+            List<Node> outputs = new ArrayList<>();
+            Map<Node, Integer> index = new IdentityHashMap<>();
+            OutputRebuilder rebuilder = ret == null ? new OutputRebuilder.Constant(null)
+                    : rebuilderOf(ctx, ret, code.type.returnType(), outputs, index);
+            List<SideEffect> effects = replays(ctx, outputs, index);
+            ctx.graph.output(outputs);
+            return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null);
+        } catch (Unsupported u) {
+            return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u);
+        }
+    }
+
+    /** The final state of every mutated input object, to be written back after the graph runs. */
+    private static List<SideEffect> replays(TraceContext ctx, List<Node> outputs, Map<Node, Integer> index) {
+        List<SideEffect> out = new ArrayList<>();
+        for (SideEffects.Store s : ctx.sideEffects.stores()) {
+            ClassDesc type = s.field().getType().describeConstable().orElseThrow();
+            out.add(new SideEffect.SetField(s.owner(), s.field(), rebuilderOf(ctx, s.value(), type, outputs, index)));
+        }
+        for (ListVariable l : ctx.sideEffects.lists()) {
+            out.add(new SideEffect.ResetList(l.source(), rebuilderOf(ctx, new ListVariable(l.items(), true, null), null, outputs, index)));
+        }
+        for (ArrayVariable a : ctx.sideEffects.arrays()) {
+            out.add(new SideEffect.ResetArray(a.source(), rebuilderOf(ctx, new ArrayVariable(a.componentType(), a.items(), null), null, outputs, index)));
+        }
+        return out;
+    }
+
+    /** The method that runs: for an unbound or bound instance method reference, the override for the receiver's class. */
+    private static ClassFiles.Resolved resolve(FunctionTarget target, Object[] frame) {
+        var m = target.method();
+        ClassFiles.Resolved r;
+        if (m.isStatic() || frame.length == 0 || frame[0] == null) {
+            r = ClassFiles.exact(m.owner(), m.name(), m.type());
+        } else {
+            r = ClassFiles.virtual(frame[0].getClass(), m.name(), m.type());
+        }
+        if (r == null) throw new IllegalArgumentException("cannot find the method " + m + " to compile");
+        if (!r.hasCode()) throw new IllegalArgumentException("cannot compile " + m + ": it has no bytecode (abstract or native)");
+        return r;
+    }
+
+    private static List<Class<?>> paramTypes(FunctionTarget target) {
+        var m = target.method();
+        List<Class<?>> out = new ArrayList<>();
+        if (!m.isStatic()) out.add(m.owner());
+        for (ClassDesc p : m.type().parameterList()) out.add(Values.resolve(p, m.owner()));
+        return out;
+    }
+
+    private static int slotOf(List<Class<?>> types, int index) {
+        int slot = 0;
+        for (int i = 0; i < index; i++) slot += types.get(i) == long.class || types.get(i) == double.class ? 2 : 1;
+        return slot;
+    }
+
+    private static OutputRebuilder rebuilderOf(TraceContext ctx, VariableTracker v, ClassDesc declared, List<Node> outputs,
+                                               Map<Node, Integer> outputIndex) {
+        return switch (v) {
+            case TensorVariable t -> new OutputRebuilder.GraphOutput(outputIndex.computeIfAbsent(t.node(), n -> {
+                outputs.add(n);
+                return outputs.size() - 1;
+            }));
+            case ConstantVariable c -> new OutputRebuilder.Constant(declared != null && declared.isPrimitive()
+                    ? Values.fromStack(c.value(), Values.resolve(declared, Object.class)) : c.value());
+            case ListVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
+            case ListVariable l -> {
+                List<OutputRebuilder> items = new ArrayList<>();
+                for (VariableTracker item : l.items()) items.add(rebuilderOf(ctx, item, null, outputs, outputIndex));
+                yield new OutputRebuilder.ListOf(items, l.isMutable());
+            }
+            case ArrayVariable a when a.source() != null -> new OutputRebuilder.FromSource(a.source());
+            case ArrayVariable a -> {
+                List<OutputRebuilder> items = new ArrayList<>();
+                for (VariableTracker item : a.items()) items.add(rebuilderOf(ctx, item, null, outputs, outputIndex));
+                yield new OutputRebuilder.ArrayOf(a.componentType(), items);
+            }
+            case UserObjectVariable u when !u.isFresh() -> new OutputRebuilder.FromSource(u.source());
+            case UserObjectVariable u when u.type().isRecord() -> {
+                List<OutputRebuilder> comps = new ArrayList<>();
+                for (var rc : u.type().getRecordComponents()) {
+                    VariableTracker field = u.fields().get(rc.getName());
+                    ClassDesc fd = rc.getType().describeConstable().orElseThrow();
+                    comps.add(field == null ? new OutputRebuilder.Constant(Values.zero(rc.getType()))
+                            : rebuilderOf(ctx, field, fd, outputs, outputIndex));
+                }
+                yield OutputRebuilder.RecordOf.of(u.type(), comps);
+            }
+            case MapVariable m -> {
+                List<Object> keys = new ArrayList<>();
+                List<OutputRebuilder> values = new ArrayList<>();
+                for (var e : m.entries().entrySet()) {
+                    keys.add(e.getKey());
+                    values.add(rebuilderOf(ctx, e.getValue(), null, outputs, outputIndex));
+                }
+                yield new OutputRebuilder.MapOf(m.entries().getClass(), m.isMutable(), keys, values);
+            }
+            case ModuleVariable m when m.source() != null -> new OutputRebuilder.FromSource(m.source());
+            case LambdaVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
+            case OpOverloadVariable o -> new OutputRebuilder.Constant(o.op());
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "returning " + v.describe());
+        };
+    }
+}

@@ -1,0 +1,53 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.variables.ArrayVariable;
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.IteratorVariable;
+import dev.ember.dynamo.variables.LambdaVariable;
+import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.MapVariable;
+import dev.ember.dynamo.variables.ModuleVariable;
+import dev.ember.dynamo.variables.OpOverloadVariable;
+import dev.ember.dynamo.variables.StreamVariable;
+import dev.ember.dynamo.variables.TensorVariable;
+import dev.ember.dynamo.variables.UserObjectVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+import dev.ember.ops.OpOverload;
+import dev.ember.tensor.Tensor;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/** The runtime class a variable stands for, for instanceof, checkcast and virtual dispatch. */
+final class TypeOf {
+    private TypeOf() {}
+
+    /** The class of the value, or null when unknown (null constants). */
+    static Class<?> runtimeClass(VariableTracker v) {
+        return switch (v) {
+            case TensorVariable t -> Tensor.class;
+            case ConstantVariable c -> c.value() == null ? null : c.value().getClass();
+            case ArrayVariable a -> a.componentType().arrayType();
+            case ListVariable l -> l.isMutable() ? ArrayList.class : List.class;
+            case IteratorVariable i -> Iterator.class;
+            case UserObjectVariable u -> u.type();
+            case ModuleVariable m -> m.module().getClass();
+            case OpOverloadVariable o -> OpOverload.class;
+            case LambdaVariable l -> null;
+            case StreamVariable s -> PrintStream.class;
+            case MapVariable m -> m.entries().getClass();
+        };
+    }
+
+    /** Whether {@code v} is an instance of {@code type}; null when it cannot be told. */
+    static Boolean isInstance(VariableTracker v, Class<?> type) {
+        if (v instanceof ConstantVariable c && c.value() == null) return false;
+        if (v instanceof LambdaVariable l) return type.isInterface() ? Boolean.TRUE : (type == Object.class ? true : null);
+        Class<?> cls = runtimeClass(v);
+        if (cls == null) return null;
+        if (v instanceof ListVariable) return type.isAssignableFrom(cls) || type == List.class || type == java.util.Collection.class || type == Iterable.class;
+        return type.isAssignableFrom(cls);
+    }
+}

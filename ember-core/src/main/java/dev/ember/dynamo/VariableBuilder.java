@@ -1,0 +1,153 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.guards.EqualsMatch;
+import dev.ember.dynamo.guards.IdMatch;
+import dev.ember.dynamo.guards.LengthCheck;
+import dev.ember.dynamo.guards.SameObject;
+import dev.ember.dynamo.guards.TensorMatch;
+import dev.ember.dynamo.guards.TypeMatch;
+import dev.ember.dynamo.source.FieldSource;
+import dev.ember.dynamo.source.IndexSource;
+import dev.ember.dynamo.source.LocalSource;
+import dev.ember.dynamo.source.Source;
+import dev.ember.dynamo.variables.ArrayVariable;
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.LambdaVariable;
+import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.ModuleVariable;
+import dev.ember.dynamo.variables.OpOverloadVariable;
+import dev.ember.dynamo.variables.TensorVariable;
+import dev.ember.dynamo.variables.UserObjectVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+import dev.ember.ops.OpOverload;
+import dev.ember.tensor.FakeTensor;
+import dev.ember.tensor.Tensor;
+
+import java.io.Serializable;
+import java.lang.reflect.Array;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns real values read from the frame's inputs into variables, installing the guards that make
+ * the trace valid for them: TENSOR_MATCH on tensors (which become graph inputs), EQUALS_MATCH on
+ * numbers and strings, ID_MATCH on enums and ops, TYPE_MATCH + LENGTH_CHECK on containers,
+ * TYPE_MATCH on objects.
+ */
+final class VariableBuilder {
+    private final OutputGraph graph;
+    private final Map<Object, VariableTracker> seen = new IdentityHashMap<>();
+
+    VariableBuilder(OutputGraph graph) { this.graph = graph; }
+
+    /** Wraps {@code value} read from {@code source}; {@code declared} is the static type at the read (primitives use stack form). */
+    VariableTracker wrap(Object value, Source source, Class<?> declared) {
+        if (declared.isPrimitive()) {
+            graph.addGuard(new EqualsMatch(source, value));
+            return new ConstantVariable(Values.toStack(value, declared), source);
+        }
+        if (value == null) {
+            graph.addGuard(new IdMatch(source, null));
+            return new ConstantVariable(null, source);
+        }
+        VariableTracker known = seen.get(value);
+        if (known != null && known.source() != null && !isValue(value)) {
+            if (!known.source().name().equals(source.name())) graph.addGuard(new SameObject(source, known.source()));
+            return known;
+        }
+        VariableTracker v = build(value, source);
+        seen.put(value, v);
+        return v;
+    }
+
+    private VariableTracker build(Object value, Source source) {
+        if (value instanceof Tensor t) {
+            graph.addGuard(TensorMatch.of(source, t));
+            FakeTensor fake = FakeTensor.like(t);
+            return new TensorVariable(graph.placeholder(placeholderName(source), fake, source), fake, source);
+        }
+        if (value instanceof Number || value instanceof String || value instanceof Boolean || value instanceof Character) {
+            graph.addGuard(new EqualsMatch(source, value));
+            return new ConstantVariable(value, source);
+        }
+        if (value instanceof Enum<?> || value instanceof Class<?>) {
+            graph.addGuard(new IdMatch(source, value));
+            return new ConstantVariable(value, source);
+        }
+        if (value instanceof OpOverload op) {
+            graph.addGuard(new IdMatch(source, value));
+            return new OpOverloadVariable(op);
+        }
+        if (value instanceof List<?> list) {
+            graph.addGuard(new TypeMatch(source, List.class));
+            graph.addGuard(new LengthCheck(source, list.size()));
+            List<VariableTracker> items = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) items.add(wrap(list.get(i), new IndexSource(source, i), Object.class));
+            // The caller's ArrayList/LinkedList may be mutated: the compiled frame replays the final contents.
+            boolean replayable = value instanceof java.util.ArrayList<?> || value instanceof java.util.LinkedList<?>;
+            return new ListVariable(items, replayable, source);
+        }
+        if (value.getClass().isArray()) {
+            graph.addGuard(new TypeMatch(source, value.getClass()));
+            int n = Array.getLength(value);
+            graph.addGuard(new LengthCheck(source, n));
+            Class<?> comp = value.getClass().getComponentType();
+            List<VariableTracker> items = new ArrayList<>();
+            for (int i = 0; i < n; i++) items.add(wrap(Array.get(value, i), new IndexSource(source, i), comp));
+            return new ArrayVariable(comp, items, source);
+        }
+        graph.addGuard(new TypeMatch(source, value.getClass()));
+        if (Modules.isModule(value)) return new ModuleVariable(value, source, modulePath(source));
+        if (value.getClass().isHidden() && value instanceof Serializable) {
+            LambdaVariable lambda = lambdaOf(value, source);
+            if (lambda != null) return lambda;
+        }
+        return new UserObjectVariable(value.getClass(), value, source);
+    }
+
+    private static boolean isValue(Object v) {
+        return v instanceof Number || v instanceof String || v instanceof Boolean || v instanceof Character || v instanceof Enum<?>;
+    }
+
+    /** A serializable lambda seen as a value: its implementation method, and its captured values read from the lambda object's fields. */
+    private LambdaVariable lambdaOf(Object lambda, Source source) {
+        FunctionTarget target = FunctionTarget.of(lambda);
+        Field[] fields = lambda.getClass().getDeclaredFields();
+        List<VariableTracker> captured = new ArrayList<>();
+        int k = 0;
+        for (Field f : fields) {
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) continue;
+            captured.add(wrap(target.captured()[k], new FieldSource(source, f), f.getType()));
+            k++;
+        }
+        if (k != target.captured().length) return null;
+        return new LambdaVariable(target.method(), target.interfaceMethod(), captured, source);
+    }
+
+    /** Placeholder names as Dynamo makes them: {@code L['x']} → {@code l_x_}, {@code L['self'].fc.weight} → {@code l_self_fc_weight}. */
+    static String placeholderName(Source s) {
+        String n = s.name().replace("L['", "l_").replace("G['", "g_").replace("']", "_").replaceAll("[^A-Za-z0-9_]", "_");
+        return n.replaceAll("_+", "_").replaceAll("_$", "_");
+    }
+
+    private static String modulePath(Source s) {
+        if (s instanceof FieldSource f) {
+            String base = modulePath(f.base());
+            // A container module's own list of children is not a level of the path: Sequential's child 0 is "seq.0".
+            if (Modules.isModuleClass(f.field().getDeclaringClass()) && !Modules.isModuleClass(f.field().getType())
+                    && !Tensor.class.isAssignableFrom(f.field().getType())) {
+                return base;
+            }
+            return base.isEmpty() ? f.field().getName() : base + "." + f.field().getName();
+        }
+        if (s instanceof IndexSource i) {
+            String base = modulePath(i.base());
+            return base.isEmpty() ? String.valueOf(i.index()) : base + "." + i.index();
+        }
+        if (s instanceof LocalSource l && !l.localName().equals("self")) return l.localName();
+        return "";
+    }
+}

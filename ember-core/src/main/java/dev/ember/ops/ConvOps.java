@@ -1,0 +1,355 @@
+package dev.ember.ops;
+
+import dev.ember.ops.kernels.Conv2d;
+import dev.ember.ops.kernels.Conv2dGeometry;
+import dev.ember.ops.kernels.Copy;
+import dev.ember.ops.kernels.PoolAdaptiveAvg2d;
+import dev.ember.ops.kernels.PoolAvg2d;
+import dev.ember.ops.kernels.PoolGeometry;
+import dev.ember.ops.kernels.PoolMax2d;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.FakeTensor;
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.util.Arrays;
+
+import static dev.ember.ops.LinalgOps.error;
+import static dev.ember.ops.LinalgOps.scalarTypeName;
+import static dev.ember.ops.LinalgOps.typeMetaName;
+
+/**
+ * Convolution and pooling over two spatial dimensions: convolution (non-transposed), conv2d
+ * (which decomposes to convolution), max_pool2d, avg_pool2d and adaptive_avg_pool2d. Meta
+ * functions make ATen's checks in ATen's order and words; outputs are contiguous NCHW.
+ */
+public final class ConvOps {
+    private ConvOps() {}
+
+    public static final OpOverload CONVOLUTION = OpOverload.define("convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, "
+                    + "int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor")
+            .meta(a -> TensorMeta.contiguous(a.tensor(0).dtype(), convolution(a).outputShape()))
+            .kernel((a, m) -> {
+                Conv2dGeometry g = convolution(a).geometry();
+                Tensor out = Tensor.allocate((TensorMeta) m);
+                Conv2d.forward(a.tensor(0), a.tensor(1), a.optTensor(2), out, g);
+                return out;
+            })
+            .register();
+
+    public static final OpOverload CONV2D = OpOverload.define("conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
+                    + "int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor")
+            .meta(a -> {
+                Tensor input = a.tensor(0), bias = a.optTensor(2);
+                if (bias != null && bias.dtype() != input.dtype()) {
+                    throw error("conv2d", "Input type (" + typeMetaName(input.dtype()) + ") and bias type (" + typeMetaName(bias.dtype()) + ") should be the same");
+                }
+                if (input.dim() != 3 && input.dim() != 4) {
+                    throw error("conv2d", "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: " + Shapes.format(input.shape()));
+                }
+                TensorMeta batched = (TensorMeta) CONVOLUTION.inferMeta(CONVOLUTION.bind(conv2dArguments(a, new FakeTensor(batchedMeta(input)))));
+                int[] shape = batched.shape();
+                return TensorMeta.contiguous(batched.dtype(), input.dim() == 4 ? shape : Arrays.copyOfRange(shape, 1, shape.length));
+            })
+            .kernel((a, m) -> ConvOps.conv2dAsConvolution(a))
+            .decomposition(ConvOps::conv2dAsConvolution)
+            .register();
+
+    public static final OpOverload MAX_POOL2D = OpOverload.define("max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], "
+                    + "int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0);
+                int[] kernel = pair("max_pool2d: kernel_size must either be a single int, or a tuple of two ints", a.ints(1));
+                int[] stride = a.ints(2).length == 0 ? kernel : pair("max_pool2d: stride must either be omitted, a single int, or a tuple of two ints", a.ints(2));
+                int[] padding = pair("max_pool2d: padding must either be a single int, or a tuple of two ints", a.ints(3));
+                int[] dilation = pair("max_pool2d: dilation must be either a single int, or a tuple of two ints", a.ints(4));
+                if (self.dim() != 3 && self.dim() != 4) {
+                    throw new IllegalArgumentException("max_pool2d: non-empty 3D or 4D (batch mode) tensor expected for input, but got " + Shapes.format(self.shape()));
+                }
+                PoolGeometry g = poolGeometry(self, kernel, stride, padding, dilation, a.bool(5));
+                if (self.dtype() == DType.BOOL) throw notImplemented("max_pool2d", self.dtype());
+                return pooledMeta(self, g);
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0), out = Tensor.allocate((TensorMeta) m);
+                PoolMax2d.forward(as4d(self), as4d(out), geometryOf(self, out, a.ints(1), a.ints(2), a.ints(3), a.ints(4)));
+                return out;
+            })
+            .register();
+
+    public static final OpOverload AVG_POOL2D = OpOverload.define("avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], "
+                    + "int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0);
+                int[] kernel = pair("avg_pool2d: kernel_size must either be a single int, or a tuple of two ints", a.ints(1));
+                int[] stride = a.ints(2).length == 0 ? kernel : pair("avg_pool2d: stride must either be omitted, a single int, or a tuple of two ints", a.ints(2));
+                int[] padding = pair("avg_pool2d: padding must either be a single int, or a tuple of two ints", a.ints(3));
+                Integer divisor = a.optInteger(6);
+                if (divisor != null && divisor == 0) throw new IllegalArgumentException("avg_pool2d: divisor must be not zero");
+                Shapes.wrapDim("avg_pool2d", -3, self.dim());
+                PoolGeometry g = poolGeometry(self, kernel, stride, padding, new int[] {1, 1}, a.bool(4));
+                if (self.dtype() == DType.BOOL || self.dtype() == DType.INT32) throw notImplemented("avg_pool2d", self.dtype());
+                return pooledMeta(self, g);
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0), out = Tensor.allocate((TensorMeta) m);
+                PoolGeometry g = geometryOf(self, out, a.ints(1), a.ints(2), a.ints(3), new int[] {1});
+                PoolAvg2d.forward(as4d(self), as4d(out), g, a.bool(5), a.optInteger(6));
+                return out;
+            })
+            .register();
+
+    public static final OpOverload ADAPTIVE_AVG_POOL2D = OpOverload.define("adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0);
+                int[] size = a.ints(1);
+                if (size.length != 2) throw new IllegalArgumentException("adaptive_avg_pool2d: output_size must be 2");
+                if (size[0] < 0 || size[1] < 0) {
+                    throw new IllegalArgumentException("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {"
+                            + size[0] + ", " + size[1] + "}");
+                }
+                int[] shape = self.shape();
+                if (size[0] == 1 && size[1] == 1) { // ATen computes this as mean over the last two dims, of any rank
+                    Shapes.wrapDim("adaptive_avg_pool2d", -1, self.dim());
+                    Shapes.wrapDim("adaptive_avg_pool2d", -2, self.dim());
+                    if (!self.dtype().isFloatingPoint()) {
+                        throw new IllegalArgumentException("adaptive_avg_pool2d: mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: "
+                                + scalarTypeName(self.dtype()));
+                    }
+                } else {
+                    if (self.dim() != 3 && self.dim() != 4) {
+                        throw new IllegalArgumentException("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got " + Shapes.format(shape));
+                    }
+                    for (int d = self.dim() - 2; d < self.dim(); d++) {
+                        if (shape[d] <= 0) {
+                            throw new IllegalArgumentException("adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+                                    + Shapes.format(shape) + " with dimension " + d + " being empty");
+                        }
+                    }
+                }
+                shape[shape.length - 2] = size[0];
+                shape[shape.length - 1] = size[1];
+                if (Shapes.numel(shape) > 0 && !self.dtype().isFloatingPoint()) throw notImplemented("adaptive_avg_pool2d", self.dtype());
+                return TensorMeta.contiguous(self.dtype(), shape);
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0), out = Tensor.allocate((TensorMeta) m);
+                if (out.numel() == 0) return out;
+                Tensor in4d = planes4d(self);
+                PoolGeometry g = PoolAdaptiveAvg2d.geometry(in4d.size(2), in4d.size(3), out.size(-2), out.size(-1));
+                PoolAdaptiveAvg2d.forward(in4d, out.viewAs(TensorMeta.contiguous(out.dtype(), in4d.size(0), in4d.size(1), g.outH(), g.outW())), g);
+                return out;
+            })
+            .register();
+
+    // ------------------------------------------------------------------ convolution
+
+    /** A checked convolution call: its geometry (2-d spatial) and output shape. */
+    private record Convolution(Conv2dGeometry geometry, int[] outputShape) {}
+
+    /** _convolution's checks, in its order, on the arguments of aten.convolution. */
+    private static Convolution convolution(Args a) {
+        Tensor input = a.tensor(0), weight = a.tensor(1), bias = a.optTensor(2);
+        int groups = a.integer(8);
+        int k = weight.dim(), dims = k - 2;
+        if (dims <= 0) throw error("convolution", "weight should have at least three dimensions");
+        if (groups <= 0) throw error("convolution", "non-positive groups is not supported");
+        int[] stride = expandParam("stride", a.ints(3), dims);
+        int[] padding = expandParam("padding", a.ints(4), dims);
+        int[] dilation = expandParam("dilation", a.ints(5), dims);
+        int[] outputPadding = expandParam("output_padding", a.ints(7), dims);
+        if (a.bool(6)) throw error("convolution", "transposed convolution is not supported yet");
+        checkShapeForward(input, weight, bias, stride, padding, dilation, outputPadding, groups);
+        if (dims != 2) {
+            throw error("convolution", "only 2-d (4-dimensional input and weight) convolution is supported yet, got weight of size " + Shapes.format(weight.shape()));
+        }
+        for (int d : dilation) {
+            if (d == 0) throw error("convolution", "dilation should be greater than zero, but got " + Shapes.format(dilation));
+        }
+        int[] in = input.shape();
+        boolean emptyInput = in[0] == 0 || in[1] == 0;
+        if (!emptyInput && input.numel() == 0) {
+            throw error("convolution", "Only zero batch or zero channel inputs are supported, but got input shape: " + Shapes.format(in));
+        }
+        if (weight.dtype() != input.dtype()) {
+            throw error("convolution", "expected scalar type " + scalarTypeName(input.dtype()) + " but found " + scalarTypeName(weight.dtype()));
+        }
+        if (bias != null && bias.dtype() != input.dtype()) {
+            throw error("convolution", "Input type (" + typeMetaName(input.dtype()) + ") and bias type (" + typeMetaName(bias.dtype()) + ") should be the same");
+        }
+        // ATen's CPU backends for what oneDNN doesn't take: slow_conv2d (all types but bool), slow_conv_dilated (floating and int64)
+        boolean dilated = Arrays.stream(dilation).anyMatch(d -> d != 1);
+        if (!emptyInput && (input.dtype() == DType.BOOL || dilated && input.dtype() == DType.INT32)) {
+            throw error("convolution", "\"" + (dilated ? "slow_conv_dilated<>" : "slow_conv2d_cpu") + "\" not implemented for '" + scalarTypeName(input.dtype()) + "'");
+        }
+        Conv2dGeometry g = Conv2dGeometry.of(in, weight.shape(), stride, padding, dilation, groups);
+        // ATen's calc_output_size: an input without channels gives an output without channels
+        return new Convolution(g, new int[] {g.batch(), in[1] == 0 ? 0 : g.outChannels(), g.outH(), g.outW()});
+    }
+
+    /** ATen's expand_param_if_needed: one value stands for all spatial dimensions. */
+    private static int[] expandParam(String name, int[] values, int dims) {
+        if (values.length == 1) {
+            int[] out = new int[dims];
+            Arrays.fill(out, values[0]);
+            return out;
+        }
+        if (values.length != dims) {
+            throw error("convolution", "expected " + name + " to be a single integer value or a list of " + dims
+                    + " values to match the convolution dimensions, but got " + name + "=" + Shapes.format(values));
+        }
+        return values.clone();
+    }
+
+    private static void checkShapeForward(Tensor input, Tensor weight, Tensor bias, int[] stride, int[] padding, int[] dilation,
+                                          int[] outputPadding, int groups) {
+        int[] w = weight.shape(), in = input.shape();
+        String ws = Shapes.format(w);
+        if (Arrays.stream(padding).anyMatch(p -> p < 0)) throw error("convolution", "negative padding is not supported");
+        if (Arrays.stream(outputPadding).anyMatch(p -> p < 0)) throw error("convolution", "negative output_padding is not supported");
+        if (Arrays.stream(stride).anyMatch(s -> s <= 0)) throw error("convolution", "non-positive stride is not supported");
+        if (Arrays.stream(dilation).anyMatch(d -> d < 0)) throw error("convolution", "dilation should be greater than zero");
+        if (w.length != in.length) {
+            throw error("convolution", "Expected " + w.length + "-dimensional input for " + w.length + "-dimensional weight " + ws
+                    + ", but got " + in.length + "-dimensional input of size " + Shapes.format(in) + " instead");
+        }
+        if (w[0] < groups) {
+            throw error("convolution", "Given groups=" + groups + ", expected weight to be at least " + groups + " at dimension 0, but got weight of size " + ws + " instead");
+        }
+        if (w[0] % groups != 0) {
+            throw error("convolution", "Given groups=" + groups + ", expected weight to be divisible by " + groups + " at dimension 0, but got weight of size [" + ws + "] instead");
+        }
+        if (in[1] != w[1] * groups) {
+            throw error("convolution", "Given groups=" + groups + ", weight of size " + ws + ", expected input" + Shapes.format(in) + " to have "
+                    + w[1] * groups + " channels, but got " + in[1] + " channels instead");
+        }
+        if (bias != null && (bias.dim() != 1 || bias.size(0) != w[0])) {
+            throw error("convolution", "Given weight of size " + ws + ", expected bias to be 1-dimensional with " + w[0]
+                    + " elements, but got bias of size " + Shapes.format(bias.shape()) + " instead");
+        }
+        long[] padded = new long[in.length - 2], kernel = new long[in.length - 2];
+        boolean fits = true;
+        for (int d = 0; d < padded.length; d++) {
+            padded[d] = in[d + 2] + 2L * padding[d];
+            kernel[d] = (long) dilation[d] * (w[d + 2] - 1) + 1;
+            if (padded[d] < kernel[d]) fits = false;
+        }
+        if (!fits) {
+            throw error("convolution", "Calculated padded input size per channel: (" + join(padded) + "). Kernel size: (" + join(kernel)
+                    + "). Kernel size can't be greater than actual input size");
+        }
+    }
+
+    private static String join(long[] values) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < values.length; i++) sb.append(i == 0 ? "" : " x ").append(values[i]);
+        return sb.toString();
+    }
+
+    /** The unbatched input with a batch dimension of 1 in front (metadata only). */
+    private static TensorMeta batchedMeta(Tensor input) {
+        if (input.dim() == 4) return input.meta();
+        int[] shape = new int[4], strides = new int[4];
+        shape[0] = 1;
+        strides[0] = input.numel();
+        System.arraycopy(input.shape(), 0, shape, 1, 3);
+        System.arraycopy(input.strides(), 0, strides, 1, 3);
+        return new TensorMeta(input.dtype(), shape, strides, input.storageOffset());
+    }
+
+    private static Object[] conv2dArguments(Args a, Tensor input) {
+        return new Object[] {input, a.tensor(1), a.optTensor(2), a.ints(3), a.ints(4), a.ints(5), false, new int[] {0, 0}, a.get(6)};
+    }
+
+    /** conv2d = convolution on the batched input (unbatched inputs gain and lose a leading dimension of 1). */
+    private static Tensor conv2dAsConvolution(Args a) {
+        Tensor input = a.tensor(0);
+        boolean batched = input.dim() == 4;
+        Tensor x = batched ? input : OpRegistry.get("aten.unsqueeze.default").callTensor(input, 0);
+        Tensor out = CONVOLUTION.callTensor(conv2dArguments(a, x));
+        return batched ? out : OpRegistry.get("aten.squeeze.dim").callTensor(out, 0);
+    }
+
+    // ------------------------------------------------------------------ pooling
+
+    /** A pooling parameter of one or two ints, as a pair. */
+    private static int[] pair(String message, int[] values) {
+        if (values.length == 1) return new int[] {values[0], values[0]};
+        if (values.length != 2) throw new IllegalArgumentException(message);
+        return values;
+    }
+
+    /** Output sizes and ATen's pool2d_shape_check. */
+    private static PoolGeometry poolGeometry(Tensor self, int[] kernel, int[] stride, int[] padding, int[] dilation, boolean ceilMode) {
+        int[] s = self.shape();
+        int n = s.length, planes = s[n - 3], h = s[n - 2], w = s[n - 1];
+        int outH = PoolGeometry.outputSize(h, kernel[0], padding[0], stride[0], dilation[0], ceilMode);
+        int outW = PoolGeometry.outputSize(w, kernel[1], padding[1], stride[1], dilation[1], ceilMode);
+        if (kernel[0] <= 0 || kernel[1] <= 0) {
+            throw new IllegalArgumentException("kernel size should be greater than zero, but got kH: " + kernel[0] + " kW: " + kernel[1]);
+        }
+        if (stride[0] <= 0 || stride[1] <= 0) {
+            throw new IllegalArgumentException("stride should be greater than zero, but got dH: " + stride[0] + " dW: " + stride[1]);
+        }
+        if (dilation[0] <= 0 || dilation[1] <= 0) {
+            throw new IllegalArgumentException("dilation should be greater than zero, but got dilationH: " + dilation[0] + " dilationW: " + dilation[1]);
+        }
+        boolean validDims = s[1] != 0 && s[2] != 0;
+        if (!((n == 3 && s[0] != 0 && validDims) || (n == 4 && validDims && s[3] != 0))) {
+            throw new IllegalArgumentException("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:" + Shapes.format(s));
+        }
+        if (kernel[1] / 2 < padding[1] || kernel[0] / 2 < padding[0]) { // the kernel, not the dilated one as in pooling_output_shape
+            throw new IllegalArgumentException("pad should be smaller than or equal to half of kernel size, but got padW = " + padding[1]
+                    + ", padH = " + padding[0] + ", kW = " + kernel[1] + ", kH = " + kernel[0]);
+        }
+        if (outH < 1 || outW < 1) {
+            throw new IllegalArgumentException("Given input size: (" + planes + "x" + h + "x" + w + "). Calculated output size: ("
+                    + planes + "x" + outH + "x" + outW + "). Output size is too small");
+        }
+        return new PoolGeometry(kernel[0], kernel[1], stride[0], stride[1], padding[0], padding[1], dilation[0], dilation[1], h, w, outH, outW);
+    }
+
+    /** The geometry again in a kernel, from arguments its meta function already checked. */
+    private static PoolGeometry geometryOf(Tensor self, Tensor out, int[] kernelSize, int[] strideArg, int[] paddingArg, int[] dilationArg) {
+        int[] kernel = pair("", kernelSize), stride = strideArg.length == 0 ? kernel : pair("", strideArg);
+        int[] padding = pair("", paddingArg), dilation = pair("", dilationArg);
+        return new PoolGeometry(kernel[0], kernel[1], stride[0], stride[1], padding[0], padding[1], dilation[0], dilation[1],
+                self.size(-2), self.size(-1), out.size(-2), out.size(-1));
+    }
+
+    private static TensorMeta pooledMeta(Tensor self, PoolGeometry g) {
+        int[] shape = self.shape();
+        shape[shape.length - 2] = g.outH();
+        shape[shape.length - 1] = g.outW();
+        return TensorMeta.contiguous(self.dtype(), shape);
+    }
+
+    /** A 3-d {@code [C, H, W]} tensor seen as {@code [1, C, H, W]}; 4-d ones as they are. */
+    private static Tensor as4d(Tensor t) {
+        if (t.dim() == 4) return t;
+        int[] shape = {1, t.size(0), t.size(1), t.size(2)}, strides = {0, t.stride(0), t.stride(1), t.stride(2)};
+        return t.viewAs(new TensorMeta(t.dtype(), shape, strides, t.storageOffset()));
+    }
+
+    /**
+     * Any tensor of rank >= 2 as planes {@code [N, C, H, W]}: 4-d as it is, 3-d with {@code N = 1},
+     * others as {@code [1, planes, H, W]} (5-d and up copied contiguous first to merge their leading dimensions).
+     */
+    private static Tensor planes4d(Tensor t) {
+        if (t.dim() == 4 || t.dim() == 3) return as4d(t);
+        int[] s = t.shape();
+        int h = s[s.length - 2], w = s[s.length - 1], planes = Shapes.numel(Arrays.copyOf(s, s.length - 2));
+        Tensor c = t;
+        if (t.dim() > 4) {
+            c = Tensor.allocate(TensorMeta.contiguous(t.dtype(), s));
+            Copy.copy(t, c);
+        }
+        int[] strides = c.dim() == 2 ? new int[] {0, 0, c.stride(0), c.stride(1)} : new int[] {0, h * w, w, 1};
+        return c.viewAs(new TensorMeta(c.dtype(), new int[] {1, planes, h, w}, strides, c.storageOffset()));
+    }
+
+    private static IllegalArgumentException notImplemented(String kernel, DType dtype) {
+        return error(kernel, "\"" + kernel + "\" not implemented for '" + scalarTypeName(dtype) + "'");
+    }
+}

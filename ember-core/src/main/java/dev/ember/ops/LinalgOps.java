@@ -1,0 +1,376 @@
+package dev.ember.ops;
+
+import dev.ember.ops.kernels.Copy;
+import dev.ember.ops.kernels.GemmBatched;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.util.Arrays;
+
+/**
+ * Matrix products: mm, bmm, addmm, matmul (every rank, batch dimensions broadcast) and linear.
+ * All run on {@link GemmBatched}; their meta functions reproduce the checks, in the order and with
+ * the words, of the ATen function PyTorch would dispatch to (dot, mv, mm or bmm for matmul).
+ */
+public final class LinalgOps {
+    private LinalgOps() {}
+
+    public static final OpOverload MM = OpOverload.define("mm(Tensor self, Tensor mat2) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0), mat2 = a.tensor(1);
+                if (self.dim() != 2) throw error("mm", "self must be a matrix");
+                if (mat2.dim() != 2) throw error("mm", "mat2 must be a matrix");
+                checkMm("mm", self.shape(), mat2, self.dtype());
+                return TensorMeta.contiguous(self.dtype(), self.size(0), mat2.size(1));
+            })
+            .kernel((a, m) -> product(a.tensor(0), a.tensor(1), (TensorMeta) m))
+            .register();
+
+    public static final OpOverload BMM = OpOverload.define("bmm(Tensor self, Tensor mat2) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0), mat2 = a.tensor(1);
+                if (self.dim() != 3) throw error("bmm", "batch1 must be a 3D tensor");
+                if (mat2.dim() != 3) throw error("bmm", "batch2 must be a 3D tensor");
+                checkBmm("bmm", self.dtype(), self.shape(), mat2.dtype(), mat2.shape());
+                return TensorMeta.contiguous(self.dtype(), self.size(0), self.size(1), mat2.size(2));
+            })
+            .kernel((a, m) -> product(a.tensor(0), a.tensor(1), (TensorMeta) m))
+            .register();
+
+    public static final OpOverload ADDMM = OpOverload.define("addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor")
+            .meta(a -> addmmMeta("addmm", a.tensor(0), a.tensor(1), a.tensor(2)))
+            .kernel((a, m) -> {
+                Tensor out = Tensor.allocate((TensorMeta) m);
+                double beta = a.dbl(3);
+                if (beta != 0) Copy.copy(a.tensor(0), out);
+                GemmBatched.multiply(a.tensor(1), a.tensor(2), out, a.dbl(4), beta);
+                return out;
+            })
+            .register();
+
+    public static final OpOverload MATMUL = OpOverload.define("matmul(Tensor self, Tensor other) -> Tensor")
+            .meta(a -> TensorMeta.contiguous(a.tensor(0).dtype(), matmulShape("matmul", a.tensor(0), a.tensor(1))))
+            .kernel((a, m) -> matmul(a.tensor(0), a.tensor(1), (TensorMeta) m, null))
+            .register();
+
+    public static final OpOverload LINEAR = OpOverload.define("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor")
+            .meta(a -> {
+                Tensor input = a.tensor(0), weight = a.tensor(1), bias = a.optTensor(2);
+                if (input.dim() == 0 || weight.dim() == 0) {
+                    throw error("linear", "both arguments to linear need to be at least 1D, but they are " + input.dim() + "D and " + weight.dim() + "D");
+                }
+                if (weight.dim() > 2) {
+                    throw error("linear", "t() expects a tensor with <= 2 dimensions, but self is " + weight.dim() + "D");
+                }
+                Tensor weightT = transposed(weight);
+                if (addsBiasInGemm(input, bias)) {
+                    TensorMeta flat = addmmMeta("linear", bias, flattened(input), weightT);
+                    int[] shape = input.shape();
+                    shape[shape.length - 1] = flat.shape()[1];
+                    return TensorMeta.contiguous(flat.dtype(), shape);
+                }
+                TensorMeta out = TensorMeta.contiguous(input.dtype(), matmulShape("linear", input, weightT));
+                if (bias != null) checkInPlaceAdd("linear", out, bias);
+                return out;
+            })
+            .kernel((a, m) -> {
+                Tensor input = a.tensor(0), weightT = transposed(a.tensor(1)), bias = a.optTensor(2);
+                if (!addsBiasInGemm(input, bias)) return matmul(input, weightT, (TensorMeta) m, bias);
+                Tensor out = Tensor.allocate((TensorMeta) m);
+                Tensor flat = out.viewAs(TensorMeta.contiguous(out.dtype(), flattened(input).shape()[0], weightT.size(1)));
+                Copy.copy(bias, flat);
+                GemmBatched.multiply(flattened(input), weightT, flat, 1, 1);
+                return out;
+            })
+            .register();
+
+    /**
+     * ATen's linear adds the bias inside the GEMM (addmm on the input seen as a matrix) for 2-d
+     * input, contiguous 3-d input, and contiguous input with a 1-d bias; otherwise it is
+     * {@code matmul(input, weight.t()).add_(bias)}. The two differ in which biases they accept.
+     */
+    private static boolean addsBiasInGemm(Tensor input, Tensor bias) {
+        if (bias == null) return false;
+        return input.dim() == 2 || input.isContiguous() && (input.dim() == 3 || bias.dim() == 1);
+    }
+
+    /** A contiguous (or 2-d) input as the matrix {@code [rows, features]}. */
+    private static Tensor flattened(Tensor input) {
+        if (input.dim() == 2) return input;
+        int[] shape = input.shape();
+        int features = shape[shape.length - 1];
+        int rows = Shapes.numel(Arrays.copyOf(shape, shape.length - 1));
+        return view(input, new int[] {rows, features}, new int[] {features, 1});
+    }
+
+    // ------------------------------------------------------------------ kernels
+
+    private static Tensor product(Tensor x, Tensor y, TensorMeta meta) {
+        Tensor out = Tensor.allocate(meta);
+        GemmBatched.multiply(x, y, out, 1, 0);
+        return out;
+    }
+
+    /** {@code x @ y (+ bias)}: vectors become 1-row / 1-column matrices, the output is seen with both matrix dims. */
+    private static Tensor matmul(Tensor x, Tensor y, TensorMeta meta, Tensor bias) {
+        Tensor out = Tensor.allocate(meta);
+        if (bias != null) Copy.copy(bias, out);
+        Tensor x2 = x.dim() == 1 ? view(x, new int[] {1, x.size(0)}, new int[] {0, x.stride(0)}) : x;
+        Tensor y2 = y.dim() == 1 ? view(y, new int[] {y.size(0), 1}, new int[] {y.stride(0), 0}) : y;
+        int[] shape = meta.shape();
+        int[] matrixShape = shape;
+        if (x.dim() == 1) matrixShape = insert(matrixShape, matrixShape.length - (y.dim() == 1 ? 0 : 1), 1);
+        if (y.dim() == 1) matrixShape = insert(matrixShape, matrixShape.length, 1);
+        GemmBatched.multiply(x2, y2, out.viewAs(TensorMeta.contiguous(out.dtype(), matrixShape)), 1, bias == null ? 0 : 1);
+        return out;
+    }
+
+    // ------------------------------------------------------------------ shape and dtype rules
+
+    /**
+     * matmul's result shape, with the errors of the path PyTorch takes: dot (1-d x 1-d), mv
+     * (2-d x 1-d), mm (x-d x 2-d), mm or mv on a folded operand when a 3+-d operand can be seen
+     * as a matrix without copying, else bmm on broadcast batches.
+     */
+    private static int[] matmulShape(String op, Tensor x, Tensor y) {
+        int d1 = x.dim(), d2 = y.dim();
+        if (d1 == 0 || d2 == 0) {
+            throw error(op, "both arguments to matmul need to be at least 1D, but they are " + d1 + "D and " + d2 + "D");
+        }
+        int[] xs = x.shape(), ys = y.shape();
+        if (d1 == 1 && d2 == 1) {
+            checkDot(op, x, y);
+            return new int[0];
+        }
+        if (d1 == 2 && d2 == 1) {
+            checkMv(op, xs, x.dtype(), y);
+            return new int[] {xs[0]};
+        }
+        if (d1 == 1 && d2 == 2) {
+            checkMm(op, new int[] {1, xs[0]}, y, x.dtype());
+            return new int[] {ys[1]};
+        }
+        if (d1 == 2 && d2 == 2) {
+            checkMm(op, xs, y, x.dtype());
+            return new int[] {xs[0], ys[1]};
+        }
+        if (shouldFold(x, y)) {
+            if (d2 > d1) { // vector @ batch of matrices: mv(y.mT() folded, x)
+                int[] t1 = swapLast(ys);
+                int rows = Shapes.numel(Arrays.copyOf(t1, t1.length - 1));
+                checkMv(op, new int[] {rows, t1[t1.length - 1]}, y.dtype(), x);
+                return Arrays.copyOf(t1, t1.length - 1);
+            }
+            int[] lead = Arrays.copyOf(xs, d1 - 1);
+            int[] folded = {Shapes.numel(lead), xs[d1 - 1]};
+            if (d2 == 1) {
+                checkMv(op, folded, x.dtype(), y);
+                return lead;
+            }
+            checkMm(op, folded, y, x.dtype());
+            return append(lead, ys[1]);
+        }
+        int n = d1 > 1 ? xs[d1 - 2] : 1, m1 = xs[d1 - 1];
+        int m2 = d2 > 1 ? ys[d2 - 2] : ys[0], p = d2 > 1 ? ys[d2 - 1] : 1;
+        int[] batch = broadcastBatches(op, Arrays.copyOf(xs, Math.max(d1 - 2, 0)), Arrays.copyOf(ys, Math.max(d2 - 2, 0)));
+        int b = Shapes.numel(batch);
+        checkBmm(op, x.dtype(), new int[] {b, n, m1}, y.dtype(), new int[] {b, m2, p});
+        int[] out = batch;
+        if (d1 > 1) out = append(out, n);
+        if (d2 > 1) out = append(out, p);
+        return out;
+    }
+
+    /** ATen's should_fold: the larger operand (3+-d against 1- or 2-d) reshapes to a matrix without a copy. */
+    private static boolean shouldFold(Tensor x, Tensor y) {
+        boolean xLarger = x.dim() >= y.dim();
+        int[] shape = xLarger ? x.shape() : swapLast(y.shape());
+        int[] strides = xLarger ? x.strides() : swapLast(y.strides());
+        int otherDim = xLarger ? y.dim() : x.dim();
+        if (shape.length < 3 || otherDim > 2) return false;
+        if (x.dim() == 2) return false;
+        if (Shapes.numel(shape) == 0) return true;
+        for (int i = 0; i < shape.length - 2; i++) {
+            if (strides[i] != strides[i + 1] * shape[i + 1]) return false;
+        }
+        return true;
+    }
+
+    private static void checkDot(String op, Tensor x, Tensor y) {
+        if (x.dtype() != y.dtype()) {
+            throw error(op, "dot : expected both vectors to have same dtype, but found " + scalarTypeName(x.dtype()) + " and " + scalarTypeName(y.dtype()));
+        }
+        if (x.size(0) != y.size(0)) {
+            throw error(op, "inconsistent tensor size, expected tensor [" + x.size(0) + "] and src [" + y.size(0)
+                    + "] to have the same number of elements, but got " + x.size(0) + " and " + y.size(0) + " elements respectively");
+        }
+        checkNotBool(op, "dot", x.dtype());
+    }
+
+    private static void checkMv(String op, int[] mat, DType matType, Tensor vec) {
+        if (mat[1] != vec.size(0)) {
+            throw error(op, "size mismatch, got input (" + mat[0] + "), mat (" + mat[0] + "x" + mat[1] + "), vec (" + vec.size(0) + ")");
+        }
+        checkSameScalarType(op, matType, vec.dtype());
+        checkNotBool(op, "addmv_impl_cpu", matType);
+    }
+
+    private static void checkMm(String op, int[] mat1, Tensor mat2, DType mat1Type) {
+        checkMmShapes(op, mat1, mat2.shape());
+        checkMmTypes(op, mat1Type, mat2.dtype());
+    }
+
+    private static void checkMmShapes(String op, int[] mat1, int[] mat2) {
+        if (mat1[1] != mat2[0]) {
+            throw error(op, "mat1 and mat2 shapes cannot be multiplied (" + mat1[0] + "x" + mat1[1] + " and " + mat2[0] + "x" + mat2[1] + ")");
+        }
+    }
+
+    private static void checkMmTypes(String op, DType t1, DType t2) {
+        if (t1 != t2) {
+            throw error(op, "expected m1 and m2 to have the same dtype, but got: " + typeMetaName(t1) + " != " + typeMetaName(t2));
+        }
+        checkNotBool(op, "addmm_impl_cpu_", t1);
+    }
+
+    private static void checkBmm(String op, DType t1, int[] batch1, DType t2, int[] batch2) {
+        if (batch2[0] != batch1[0] || batch2[1] != batch1[2]) {
+            throw error(op, "Expected size for first two dimensions of batch2 tensor to be: [" + batch1[0] + ", " + batch1[2]
+                    + "] but got: [" + batch2[0] + ", " + batch2[1] + "].");
+        }
+        checkSameScalarType(op, t1, t2);
+        checkNotBool(op, "bmm", t1);
+    }
+
+    /** addmm's checks (also linear's with a bias on 2-d input): dtypes, ranks, shapes, then self expanding to the product. */
+    private static TensorMeta addmmMeta(String op, Tensor self, Tensor mat1, Tensor mat2) {
+        if (self.dtype() != mat2.dtype()) {
+            throw error(op, "self and mat2 must have the same dtype, but got " + scalarTypeName(self.dtype()) + " and " + scalarTypeName(mat2.dtype()));
+        }
+        if (mat1.dtype() != mat2.dtype()) {
+            throw error(op, "mat1 and mat2 must have the same dtype, but got " + scalarTypeName(mat1.dtype()) + " and " + scalarTypeName(mat2.dtype()));
+        }
+        if (mat1.dim() != 2) throw error(op, "mat1 must be a matrix, got " + mat1.dim() + "-D tensor");
+        if (mat2.dim() != 2) throw error(op, "mat2 must be a matrix, got " + mat2.dim() + "-D tensor");
+        checkMmShapes(op, mat1.shape(), mat2.shape());
+        int[] target = {mat1.size(0), mat2.size(1)};
+        checkExpandable(op, self.dtype(), self.shape(), target);
+        checkNotBool(op, "addmm_impl_cpu_", mat1.dtype());
+        return TensorMeta.contiguous(mat1.dtype(), target);
+    }
+
+    private static void checkExpandable(String op, DType dtype, int[] shape, int[] target) {
+        if (shape.length > target.length) {
+            throw error(op, "expand(CPU" + scalarTypeName(dtype) + "Type{" + Shapes.format(shape) + "}, size=" + Shapes.format(target)
+                    + "): the number of sizes provided (" + target.length + ") must be greater or equal to the number of dimensions in the tensor ("
+                    + shape.length + ")");
+        }
+        int lead = target.length - shape.length;
+        for (int i = 0; i < shape.length; i++) {
+            if (shape[i] != 1 && shape[i] != target[lead + i]) {
+                throw error(op, "The expanded size of the tensor (" + target[lead + i] + ") must match the existing size (" + shape[i]
+                        + ") at non-singleton dimension " + (lead + i) + ".  Target sizes: " + Shapes.format(target) + ".  Tensor sizes: " + Shapes.format(shape));
+            }
+        }
+    }
+
+    /** {@code out.add_(bias)}: bias must broadcast to out's shape, and its dtype must cast to out's. */
+    private static void checkInPlaceAdd(String op, TensorMeta out, Tensor bias) {
+        int[] shape = broadcastBatches(op, out.shape(), bias.shape());
+        if (!Arrays.equals(shape, out.shape())) {
+            throw error(op, "output with shape " + Shapes.format(out.shape()) + " doesn't match the broadcast shape " + Shapes.format(shape));
+        }
+        DType result = DType.promote(out.dtype(), bias.dtype());
+        if (result.kind() != out.dtype().kind()) {
+            throw error(op, "result type " + scalarTypeName(result) + " can't be cast to the desired output type " + scalarTypeName(out.dtype()));
+        }
+    }
+
+    /** infer_size with ATen's words (capitalised, no shapes appended). */
+    private static int[] broadcastBatches(String op, int[] a, int[] b) {
+        int n = Math.max(a.length, b.length);
+        int[] out = new int[n];
+        for (int i = n - 1; i >= 0; i--) {
+            int da = i - (n - a.length), db = i - (n - b.length);
+            int sa = da >= 0 ? a[da] : 1, sb = db >= 0 ? b[db] : 1;
+            if (sa != sb && sa != 1 && sb != 1) {
+                throw error(op, "The size of tensor a (" + sa + ") must match the size of tensor b (" + sb + ") at non-singleton dimension " + i);
+            }
+            out[i] = sa == 1 ? sb : sa;
+        }
+        return out;
+    }
+
+    private static void checkSameScalarType(String op, DType expected, DType found) {
+        if (expected != found) {
+            throw error(op, "expected scalar type " + scalarTypeName(expected) + " but found " + scalarTypeName(found));
+        }
+    }
+
+    private static void checkNotBool(String op, String kernel, DType dtype) {
+        if (dtype == DType.BOOL) throw error(op, "\"" + kernel + "\" not implemented for 'Bool'");
+    }
+
+    /** c10::ScalarType's name, as in "expected scalar type Float but found Double". */
+    static String scalarTypeName(DType dtype) {
+        return switch (dtype) {
+            case BOOL -> "Bool";
+            case INT32 -> "Int";
+            case INT64 -> "Long";
+            case FLOAT32 -> "Float";
+            case FLOAT64 -> "Double";
+        };
+    }
+
+    /** caffe2::TypeMeta's name (the C++ type), as in "float != double". */
+    static String typeMetaName(DType dtype) {
+        return switch (dtype) {
+            case BOOL -> "bool";
+            case INT32 -> "int";
+            case INT64 -> "long int";
+            case FLOAT32 -> "float";
+            case FLOAT64 -> "double";
+        };
+    }
+
+    static IllegalArgumentException error(String op, String message) {
+        return new IllegalArgumentException(op + ": " + message);
+    }
+
+    // ------------------------------------------------------------------ small shape helpers
+
+    /** {@code t.t()} without going through the op (the caller checked the rank). */
+    private static Tensor transposed(Tensor t) {
+        if (t.dim() < 2) return t;
+        return view(t, new int[] {t.size(1), t.size(0)}, new int[] {t.stride(1), t.stride(0)});
+    }
+
+    private static Tensor view(Tensor t, int[] shape, int[] strides) {
+        TensorMeta meta = new TensorMeta(t.dtype(), shape, strides, t.storageOffset());
+        return t.isFake() ? new dev.ember.tensor.FakeTensor(meta) : t.viewAs(meta);
+    }
+
+    private static int[] swapLast(int[] a) {
+        int[] out = a.clone();
+        int n = out.length;
+        out[n - 1] = a[n - 2];
+        out[n - 2] = a[n - 1];
+        return out;
+    }
+
+    private static int[] append(int[] a, int v) {
+        int[] out = Arrays.copyOf(a, a.length + 1);
+        out[a.length] = v;
+        return out;
+    }
+
+    private static int[] insert(int[] a, int at, int v) {
+        int[] out = new int[a.length + 1];
+        System.arraycopy(a, 0, out, 0, at);
+        out[at] = v;
+        System.arraycopy(a, at, out, at + 1, a.length - at);
+        return out;
+    }
+}

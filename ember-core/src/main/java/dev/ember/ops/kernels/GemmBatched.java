@@ -1,0 +1,114 @@
+package dev.ember.ops.kernels;
+
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.util.Arrays;
+
+/**
+ * Batched matrix products with broadcast batch dimensions, the engine of mm, bmm, addmm, matmul
+ * and linear. Operands are read in place when BLAS can (row-major or transposed last two
+ * dimensions, any batch strides) and copied to contiguous only otherwise.
+ *
+ * <p>When the right operand is the same matrix for every batch and the left one's batches lie
+ * back to back (a 3-d activation times a weight), the whole batch is one tall GEMM. Otherwise
+ * each batch is one GEMM call; small ones (which OpenBLAS runs single-threaded) are spread across
+ * cores, large ones run one after the other with OpenBLAS threading each.
+ */
+public final class GemmBatched {
+    private GemmBatched() {}
+
+    /**
+     * {@code out[i] = alpha * a[i] @ b[i] + beta * out[i]} for every index {@code i} of out's batch
+     * dimensions. {@code a} is {@code [..., m, k]}, {@code b} is {@code [..., k, n]}, their batch
+     * dimensions broadcast to out's; {@code out} is contiguous {@code [..., m, n]} and, unless
+     * {@code beta == 0}, already holds the addend.
+     */
+    public static void multiply(Tensor a, Tensor b, Tensor out, double alpha, double beta) {
+        if (out.numel() == 0) return;
+        DType dtype = out.dtype();
+        int rank = out.dim() - 2;
+        int[] outShape = out.shape();
+        int[] batch = Arrays.copyOf(outShape, rank);
+        int m = outShape[rank], n = outShape[rank + 1], k = a.size(-1);
+        Tensor ra = readable(a), rb = readable(b);
+        Gemm.Operand opA = operand(ra), opB = operand(rb);
+        int[] aStrides = batchStrides(ra, batch), bStrides = batchStrides(rb, batch);
+        int batches = Shapes.numel(batch);
+        Object c = out.storage().data();
+        int cBase = out.storageOffset();
+
+        if (isBroadcast(bStrides, batch) && !opA.trans()) {
+            int ld = foldedLeadingDimension(batch, aStrides, m, opA.ld(), k);
+            if (ld > 0) {
+                Gemm.multiplyOnAllCores(dtype, batches * m, n, k, alpha, new Gemm.Operand(opA.data(), opA.offset(), ld, false), opB, beta, c, cBase, n);
+                return;
+            }
+        }
+        long work = (long) m * n * Math.max(k, 1);
+        boolean spread = batches > 1 && (!Gemm.threadsItself(dtype) || work < Gemm.SINGLE_THREADED_WORK);
+        Parallel.Range body = (lo, hi) -> {
+            for (int i = lo; i < hi; i++) {
+                int aOff = 0, bOff = 0;
+                for (int d = rank - 1, rem = i; d >= 0; d--) {
+                    int idx = rem % batch[d];
+                    rem /= batch[d];
+                    aOff += idx * aStrides[d];
+                    bOff += idx * bStrides[d];
+                }
+                if (batches == 1) {
+                    Gemm.multiplyOnAllCores(dtype, m, n, k, alpha, opA.shift(aOff), opB.shift(bOff), beta, c, cBase + i * m * n, n);
+                } else {
+                    Gemm.multiply(dtype, m, n, k, alpha, opA.shift(aOff), opB.shift(bOff), beta, c, cBase + i * m * n, n);
+                }
+            }
+        };
+        if (spread) Parallel.forRange(batches, work, body);
+        else body.run(0, batches);
+    }
+
+    /** {@code t} itself when BLAS can read its last two dimensions in place, else a contiguous copy. */
+    private static Tensor readable(Tensor t) {
+        if (operand(t) != null) return t;
+        Tensor copy = Tensor.allocate(TensorMeta.contiguous(t.dtype(), t.shape()));
+        Copy.copy(t, copy);
+        return copy;
+    }
+
+    private static Gemm.Operand operand(Tensor t) {
+        return Gemm.operand(t.storage().data(), t.storageOffset(), t.size(-2), t.size(-1), t.stride(-2), t.stride(-1));
+    }
+
+    /** The strides of {@code t}'s batch dimensions broadcast to {@code batch} (0 along broadcast ones). */
+    private static int[] batchStrides(Tensor t, int[] batch) {
+        int r = t.dim() - 2;
+        return Shapes.broadcastStrides(Arrays.copyOf(t.shape(), r), Arrays.copyOf(t.strides(), r), batch);
+    }
+
+    /** True when the operand is the same matrix for every batch index. */
+    private static boolean isBroadcast(int[] strides, int[] batch) {
+        for (int d = 0; d < batch.length; d++) if (batch[d] > 1 && strides[d] != 0) return false;
+        return true;
+    }
+
+    /**
+     * The row stride of A's batches and rows merged into one dimension, or -1 when they are not
+     * evenly spaced (then the batch can't be one GEMM). Size-1 dimensions don't constrain.
+     */
+    private static int foldedLeadingDimension(int[] batch, int[] batchStrides, int m, int ld, int k) {
+        int[] sizes = Arrays.copyOf(batch, batch.length + 1), strides = Arrays.copyOf(batchStrides, batch.length + 1);
+        sizes[batch.length] = m;
+        strides[batch.length] = ld;
+        int innermost = -1, previous = -1;
+        for (int d = sizes.length - 1; d >= 0; d--) {
+            if (sizes[d] == 1) continue;
+            if (previous >= 0 && (long) strides[d] != (long) strides[previous] * sizes[previous]) return -1;
+            if (innermost < 0) innermost = d;
+            previous = d;
+        }
+        int folded = innermost < 0 ? ld : strides[innermost];
+        return folded >= Math.max(k, 1) ? folded : -1;
+    }
+}

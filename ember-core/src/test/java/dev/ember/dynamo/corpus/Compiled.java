@@ -1,0 +1,79 @@
+package dev.ember.dynamo.corpus;
+
+import dev.ember.Ember;
+import dev.ember.Fn0;
+import dev.ember.Fn1;
+import dev.ember.Fn2;
+import dev.ember.Fn3;
+import dev.ember.Options;
+import dev.ember.tensor.Tensor;
+
+import java.util.List;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Test helpers: call Fn0…Fn3 with an argument array, compile them, and compare results deeply. */
+final class Compiled {
+    private Compiled() {}
+
+    @SuppressWarnings("unchecked")
+    static Object call(Object fn, Object[] a) {
+        return switch (fn) {
+            case Fn0<?> f -> f.apply();
+            case Fn1<?, ?> f -> ((Fn1<Object, Object>) f).apply(a[0]);
+            case Fn2<?, ?, ?> f -> ((Fn2<Object, Object, Object>) f).apply(a[0], a[1]);
+            case Fn3<?, ?, ?, ?> f -> ((Fn3<Object, Object, Object, Object>) f).apply(a[0], a[1], a[2]);
+            default -> throw new IllegalArgumentException(fn.toString());
+        };
+    }
+
+    @SuppressWarnings("unchecked")
+    static Function<Object[], Object> compile(Object fn, Options o) {
+        Object c = switch (fn) {
+            case Fn0<?> f -> Ember.compile((Fn0<Object>) f, o);
+            case Fn1<?, ?> f -> Ember.compile((Fn1<Object, Object>) f, o);
+            case Fn2<?, ?, ?> f -> Ember.compile((Fn2<Object, Object, Object>) f, o);
+            case Fn3<?, ?, ?, ?> f -> Ember.compile((Fn3<Object, Object, Object, Object>) f, o);
+            default -> throw new IllegalArgumentException(fn.toString());
+        };
+        return args -> call(c, args);
+    }
+
+    /** Tensors equal in dtype, shape and values; lists, arrays and records element by element; anything else by equals. */
+    static void assertSame(Object expected, Object actual, String context) {
+        if (expected instanceof Tensor e) {
+            assertTrue(actual instanceof Tensor, context + ": expected a Tensor, got " + actual);
+            Tensor a = (Tensor) actual;
+            assertTrue(e.sameData(a), context + ": expected " + e + " but got " + a);
+        } else if (expected instanceof List<?> e) {
+            List<?> a = (List<?>) actual;
+            assertEquals(e.size(), a.size(), context + ": list size");
+            for (int i = 0; i < e.size(); i++) assertSame(e.get(i), a.get(i), context + "[" + i + "]");
+        } else if (expected instanceof java.util.Map<?, ?> e) {
+            java.util.Map<?, ?> a = (java.util.Map<?, ?>) actual;
+            assertEquals(List.copyOf(e.keySet()), List.copyOf(a.keySet()), context + ": keys in order");
+            for (Object k : e.keySet()) assertSame(e.get(k), a.get(k), context + "[" + k + "]");
+        } else if (expected instanceof Object[] e) {
+            Object[] a = (Object[]) actual;
+            assertEquals(e.length, a.length, context + ": array length");
+            for (int i = 0; i < e.length; i++) assertSame(e[i], a[i], context + "[" + i + "]");
+        } else if (expected != null && expected.getClass().isRecord()) {
+            assertEquals(expected.getClass(), actual.getClass(), context);
+            for (var rc : expected.getClass().getRecordComponents()) {
+                try {
+                    assertSame(rc.getAccessor().invoke(expected), rc.getAccessor().invoke(actual), context + "." + rc.getName());
+                } catch (ReflectiveOperationException ex) {
+                    throw new AssertionError(ex);
+                }
+            }
+        } else if (expected instanceof int[] e) {
+            assertTrue(java.util.Arrays.equals(e, (int[]) actual), context);
+        } else if (expected != null && !(expected instanceof Number || expected instanceof String || expected instanceof Boolean || expected instanceof Enum<?>)) {
+            assertEquals(expected.getClass(), actual.getClass(), context);
+        } else {
+            assertEquals(expected, actual, context);
+        }
+    }
+}
