@@ -165,6 +165,8 @@ final class Scheduler {
             Stage.Pointwise first = (Stage.Pointwise) k.stages().get(0);
             if (pointwiseShape == null || !Arrays.equals(first.shape(), pointwiseShape)) return false;
         }
+        // A kernel without row dims runs on one thread: keep big pointwise work out of it.
+        if (p == 0 && pointwiseShape != null && Shapes.numel(pointwiseShape) > dev.ember.ops.kernels.Parallel.GRAIN) return false;
         int[] inner;
         Expr body;
         if (st instanceof Stage.Reduction r) {

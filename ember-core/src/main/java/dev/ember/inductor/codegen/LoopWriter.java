@@ -27,8 +27,33 @@ final class LoopWriter {
     LoopWriter(boolean vectorize) { this.vectorize = vectorize; }
 
     /** One stage as written: its body and store index after merged dims were substituted away. */
-    private record Work(Stage stage, Expr body, Affine store, List<Dim> inner) {
+    private record Work(Stage stage, Expr body, Affine store, List<Dim> inner, Work scratch) {
+        Work(Stage stage, Expr body, Affine store, List<Dim> inner) { this(stage, body, store, inner, null); }
+
         Buffer out() { return stage instanceof Stage.Reduction r ? r.out() : ((Stage.Pointwise) stage).out(); }
+    }
+
+    /**
+     * When a later pointwise stage of the row recomputes a reduction's whole term (softmax divides
+     * the very {@code exp(x - max)} it summed), the reduction also stores each term into that
+     * stage's output, and the stage reads it back instead of computing it again.
+     */
+    private static List<Work> reuseTerms(List<Work> work) {
+        List<Work> out = new ArrayList<>(work);
+        for (int i = 0; i < out.size(); i++) {
+            Work r = out.get(i);
+            if (!(r.stage() instanceof Stage.Reduction) || r.inner().isEmpty() || Expr.size(r.body()) < 3) continue;
+            for (int j = i + 1; j < out.size(); j++) {
+                Work p = out.get(j);
+                if (!(p.stage() instanceof Stage.Pointwise) || !p.inner().equals(r.inner()) || p.out().dtype() != r.body().dtype()
+                        || p.out().storage() != p.out() || !Expr.contains(p.body(), r.body())) continue;
+                Expr stored = new Expr.Load(p.out(), p.store(), p.out().dtype());
+                out.set(j, new Work(p.stage(), Expr.replace(p.body(), r.body(), stored), p.store(), p.inner()));
+                out.set(i, new Work(r.stage(), r.body(), r.store(), r.inner(), p));
+                break;
+            }
+        }
+        return out;
     }
 
     void write(Code c, Kernel.Loop k, KernelContext ctx) {
@@ -60,7 +85,7 @@ final class LoopWriter {
             Work base = work(s, k, union(dropped, innerDropped), inner);
             work.add(base);
         }
-        rows(c, outer, work, ctx);
+        rows(c, outer, reuseTerms(work), ctx);
     }
 
     private static Set<Integer> union(Set<Integer> a, Set<Integer> b) {
@@ -216,6 +241,7 @@ final class LoopWriter {
         Expr body = w.body();
         Dim last = inner.isEmpty() ? null : inner.get(inner.size() - 1);
         boolean vec = vectorize && last != null && dt.isFloatingPoint() && ScalarExprs.dependsOn(body, last.var())
+                && (w.scratch() == null || w.scratch().store().coeff(last.var()) == 1)
                 && VectorExprs.supports(body, last.var(), dt);
         String accType = !vec && dt == DType.FLOAT32 && r.op() == Stage.ReduceOp.SUM ? "double" : JavaTypes.scalar(dt);
         String acc = ctx.temp();
@@ -242,6 +268,7 @@ final class LoopWriter {
                 c.line("int " + v + " = 0;");
                 c.open("for (; " + v + " < " + bound("0", Integer.toString(last.size()), dt) + "; " + v + " += " + JavaTypes.species(dt) + ".length()) {");
                 c.append(vbody);
+                if (w.scratch() != null) c.line(x + ".intoArray(" + w.scratch().out().name() + ", " + ctx.index(w.scratch().out(), w.scratch().store()) + ");");
                 c.line(accV + " = " + accV + "." + vectorCombine(r.op()) + "(" + x + ");");
                 c.close("}");
                 c.open("for (; " + v + " < " + last.size() + "; " + v + "++) {");
@@ -253,6 +280,10 @@ final class LoopWriter {
             Code tail = new Code();
             String s = new ScalarExprs(ctx, tail, new HashMap<>(hoist.memo())).emit(body);
             c.append(tail);
+            if (w.scratch() != null) {
+                Buffer o = w.scratch().out();
+                c.line(o.name() + "[" + ctx.index(o, w.scratch().store()) + "] = " + ScalarExprs.storeValue(s, o.dtype()) + ";");
+            }
             c.line(acc + " = " + combine(r.op(), acc, s) + ";");
             c.close("}");
         }

@@ -72,6 +72,8 @@ final class VectorExprs {
             rhs = switch (e) {
                 case Load l -> v + ".fromArray(" + sp() + ", " + l.buffer().name() + ", " + ctx.index(l.buffer(), l.index()) + ")";
                 case Unary u -> unary(u.op(), emit(u.x()));
+                case Binary b when b.op() == Expr.BinaryOp.DIV && !ScalarExprs.dependsOn(b.b(), var) ->
+                        emit(b.a()) + ".mul(" + reciprocal(b.b()) + ")";
                 case Binary b -> binary(b.op(), emit(b.a()), emit(b.b()));
                 case Where w -> where(w);
                 default -> throw new IllegalStateException("not vectorizable: " + e);
@@ -80,6 +82,14 @@ final class VectorExprs {
         String name = ctx.temp();
         into.line(vt() + " " + name + " = " + rhs + ";");
         memo.put(e, name);
+        return name;
+    }
+
+    /** Division by a loop invariant is a multiplication by its reciprocal, computed once before the loop. */
+    private String reciprocal(Expr divisor) {
+        String name = ctx.temp();
+        String s = hoisted.emit(divisor);
+        pre.line(vt() + " " + name + " = " + vt() + ".broadcast(" + sp() + ", " + JavaTypes.literal(1, dtype) + " / " + s + ");");
         return name;
     }
 

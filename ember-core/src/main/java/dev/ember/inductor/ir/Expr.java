@@ -57,6 +57,32 @@ public sealed interface Expr {
         };
     }
 
+    /** The tree with every occurrence of {@code target} replaced by {@code by}. */
+    static Expr replace(Expr e, Expr target, Expr by) {
+        if (e.equals(target)) return by;
+        return switch (e) {
+            case Load l -> l;
+            case Const c -> c;
+            case Unary u -> new Unary(u.op(), replace(u.x(), target, by), u.dtype());
+            case Binary b -> new Binary(b.op(), replace(b.a(), target, by), replace(b.b(), target, by), b.dtype());
+            case Where w -> new Where(replace(w.cond(), target, by), replace(w.a(), target, by), replace(w.b(), target, by), w.dtype());
+            case Cast c -> new Cast(replace(c.x(), target, by), c.dtype());
+        };
+    }
+
+    /** Whether {@code part} occurs in {@code e}. */
+    static boolean contains(Expr e, Expr part) {
+        if (e.equals(part)) return true;
+        return switch (e) {
+            case Load l -> false;
+            case Const c -> false;
+            case Unary u -> contains(u.x(), part);
+            case Binary b -> contains(b.a(), part) || contains(b.b(), part);
+            case Where w -> contains(w.cond(), part) || contains(w.a(), part) || contains(w.b(), part);
+            case Cast c -> contains(c.x(), part);
+        };
+    }
+
     /** Number of nodes: a rough cost, to decide when recomputing is cheaper than storing. */
     static int size(Expr e) {
         return switch (e) {
