@@ -32,7 +32,7 @@ public final class Inductor {
     private Inductor() {}
 
     /** Bumped whenever generated code changes for the same graph, so old cache entries are not used. */
-    static final String VERSION = "ember-inductor-2";
+    static final String VERSION = "ember-inductor-3";
 
     /** {@code default}: generated code as is; {@code max-autotune}: also try variants and keep the fastest. */
     public enum Mode {
@@ -58,7 +58,7 @@ public final class Inductor {
     static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, Mode mode, ArtifactCache cache) {
         List<TensorMeta> metas = new ArrayList<>();
         for (Tensor t : exampleInputs) metas.add(t.meta());
-        String graphText = gm.graph().toString();
+        String graphText = canonical(gm);
         List<String> attrMeta = gm.attributes().entrySet().stream().map(e -> e.getKey() + ":" + e.getValue().meta()).toList();
         String key = ArtifactCache.key(VERSION, mode.name(), String.valueOf(SourceCompiler.VECTOR_API), graphText,
                 metas.toString(), attrMeta.toString());
@@ -136,6 +136,37 @@ public final class Inductor {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot load generated class " + a.className(), e);
         }
+    }
+
+    /**
+     * The graph as the cache key sees it: every node's kind, target and arguments (nodes by name,
+     * constants by value). Cheaper than the printed graph, and all that decides the code.
+     */
+    static String canonical(GraphModule gm) {
+        StringBuilder sb = new StringBuilder();
+        for (dev.ember.fx.Node n : gm.graph().nodes()) {
+            sb.append(n.name()).append('=').append(n.kind()).append(' ').append(n.target()).append('(');
+            for (Object a : n.args()) appendArg(sb, a).append(',');
+            n.kwargs().forEach((k, v) -> appendArg(sb.append(k).append(':'), v).append(','));
+            sb.append(")\n");
+        }
+        return sb.toString();
+    }
+
+    private static StringBuilder appendArg(StringBuilder sb, Object a) {
+        return switch (a) {
+            case null -> sb.append("None");
+            case int[] v -> sb.append(java.util.Arrays.toString(v));
+            case long[] v -> sb.append(java.util.Arrays.toString(v));
+            case double[] v -> sb.append(java.util.Arrays.toString(v));
+            case List<?> l -> {
+                sb.append('[');
+                for (Object x : l) appendArg(sb, x).append(',');
+                yield sb.append(']');
+            }
+            case Double d -> sb.append(Double.doubleToRawLongBits(d)).append('d');
+            default -> sb.append(a.getClass().getSimpleName()).append(':').append(a);
+        };
     }
 
     private static String scheduleText(List<Kernel> kernels) {

@@ -11,22 +11,22 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.function.Consumer;
 
 /**
  * Compiled graphs on disk, one file per key, so a later process skips code generation. A file is
- * {@code magic, SHA-256(payload), length, payload}; the payload starts with its own key. A read
+ * {@code magic, hash(payload), length, payload} ({@link Hash128}); the payload starts with its own key. A read
  * checks all of it — a truncated, corrupt, tampered or misfiled entry is reported (through
  * {@code problems}) and treated as a miss, never loaded. A write goes to a temporary file in the
  * same folder and is renamed into place atomically, so concurrent processes see an old entry, a
  * new one, or none — never half of one.
  */
 public final class ArtifactCache {
-    private static final byte[] MAGIC = "EMBERIND1".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAGIC = "EMBERIND2".getBytes(StandardCharsets.US_ASCII);
+
+    private static final int HASH = 16;
 
     private final Path dir;
     private final Consumer<String> problems;
@@ -47,12 +47,10 @@ public final class ArtifactCache {
 
     /** A key from the things that decide the generated code. */
     public static String key(String... parts) {
-        MessageDigest md = sha256();
-        for (String p : parts) {
-            md.update(p.getBytes(StandardCharsets.UTF_8));
-            md.update((byte) 0);
-        }
-        return HexFormat.of().formatHex(md.digest());
+        StringBuilder sb = new StringBuilder();
+        for (String p : parts) sb.append(p).append('\0');
+        byte[] bytes = sb.toString().getBytes(StandardCharsets.UTF_8);
+        return HexFormat.of().formatHex(Hash128.of(bytes, 0, bytes.length));
     }
 
     public Path path(String key) { return dir.resolve(key + ".emberc"); }
@@ -73,18 +71,18 @@ public final class ArtifactCache {
             problems.accept("rejected cache entry " + p + " (" + bad + "); rebuilding it");
             return null;
         }
-        byte[] payload = Arrays.copyOfRange(file, MAGIC.length + 32 + 4, file.length);
+        byte[] payload = Arrays.copyOfRange(file, MAGIC.length + HASH + 4, file.length);
         return Arrays.copyOfRange(payload, 2 + key.getBytes(StandardCharsets.UTF_8).length, payload.length);
     }
 
     private static String check(String key, byte[] file) {
-        int header = MAGIC.length + 32 + 4;
+        int header = MAGIC.length + HASH + 4;
         if (file.length < header) return "truncated: " + file.length + " bytes";
         if (!Arrays.equals(file, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) return "not an Ember cache file";
-        int len = ByteBuffer.wrap(file, MAGIC.length + 32, 4).getInt();
+        int len = ByteBuffer.wrap(file, MAGIC.length + HASH, 4).getInt();
         if (len != file.length - header) return "truncated or padded: payload of " + (file.length - header) + " bytes, header says " + len;
-        byte[] hash = sha256().digest(Arrays.copyOfRange(file, header, file.length));
-        if (!Arrays.equals(hash, 0, 32, file, MAGIC.length, MAGIC.length + 32)) return "content hash mismatch";
+        byte[] hash = Hash128.of(file, header, file.length);
+        if (!Arrays.equals(hash, 0, HASH, file, MAGIC.length, MAGIC.length + HASH)) return "content hash mismatch";
         try {
             String stored = new DataInputStream(new ByteArrayInputStream(file, header, len)).readUTF();
             if (!stored.equals(key)) return "entry is for key " + stored;
@@ -103,8 +101,8 @@ public final class ArtifactCache {
             out.writeUTF(key);
             out.write(data);
             byte[] body = payload.toByteArray();
-            ByteBuffer file = ByteBuffer.allocate(MAGIC.length + 32 + 4 + body.length);
-            file.put(MAGIC).put(sha256().digest(body)).putInt(body.length).put(body);
+            ByteBuffer file = ByteBuffer.allocate(MAGIC.length + HASH + 4 + body.length);
+            file.put(MAGIC).put(Hash128.of(body, 0, body.length)).putInt(body.length).put(body);
             Path tmp = Files.createTempFile(dir, key, ".tmp");
             try {
                 Files.write(tmp, file.array());
@@ -118,14 +116,6 @@ public final class ArtifactCache {
             }
         } catch (IOException e) {
             problems.accept("cannot write cache entry " + path(key) + ": " + e.getMessage());
-        }
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 }
