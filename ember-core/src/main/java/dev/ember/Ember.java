@@ -1,10 +1,13 @@
 package dev.ember;
 
 import dev.ember.dynamo.CompiledFrame;
+import dev.ember.dynamo.DisabledFunctions;
 import dev.ember.dynamo.Explainer;
 import dev.ember.dynamo.FrameRegistry;
 import dev.ember.dynamo.FunctionTarget;
 import dev.ember.logging.Logs;
+import dev.ember.nn.Module;
+import dev.ember.tensor.Tensor;
 
 /**
  * Ember's front door: {@code Ember.compile(fn)} captures the bytecode of a Java function into a
@@ -69,6 +72,19 @@ public final class Ember {
         return (x, y, z, w, v) -> (R) b.frame.call(b.target, b.args(x, y, z, w, v), () -> fn.apply(x, y, z, w, v));
     }
 
+    /**
+     * A module whose {@code forward(Tensor)} is compiled: the returned function calls the compiled
+     * forward (the module's fields and parameters are read on every call, so later changes to them
+     * are seen, and guarded).
+     */
+    public static Fn1<Tensor, Tensor> compile(Module module) { return compile(module, Options.defaults()); }
+
+    public static Fn1<Tensor, Tensor> compile(Module module, Options options) {
+        FunctionTarget target = FunctionTarget.forModule(module);
+        CompiledFrame frame = FrameRegistry.frameFor(target.method(), options);
+        return x -> (Tensor) frame.call(target, new Object[] {module, x}, () -> module.forward(x));
+    }
+
     /** Traces {@code fn} once for given arguments and reports graphs, graph breaks, guards and compile times. */
     public static Explainer explain(Object fn) { return new Explainer(FunctionTarget.of(fn), Options.defaults()); }
 
@@ -87,6 +103,16 @@ public final class Ember {
      */
     public static void graphBreak() {
         // Intentionally empty: the translator recognises the call; eager code just continues.
+    }
+
+    /**
+     * Marks {@code fn}'s method as never traced (like {@code torch.compiler.disable}): compiled code
+     * that calls it breaks the graph there (GB0020) and runs it eagerly; compiling it directly runs it
+     * eagerly. Returns {@code fn}. The annotation {@link dev.ember.dynamo.Disable} does the same.
+     */
+    public static <F extends java.io.Serializable> F disable(F fn) {
+        DisabledFunctions.disable(fn);
+        return fn;
     }
 
     /** A compiled function's target and frame cache; the frame array is captured values then arguments. */

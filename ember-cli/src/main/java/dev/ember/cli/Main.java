@@ -15,6 +15,7 @@ public final class Main {
     private static final Map<String, Entry> COMMANDS = new LinkedHashMap<>();
 
     static {
+        COMMANDS.put("demo", new Entry("ember demo", "a tour: tensors, broadcasting, a small CNN forward and its timing", Demo::run));
         COMMANDS.put("doctor", new Entry("ember doctor", "what Ember runs on here: JDK, cores, BLAS backend", Doctor::run));
         COMMANDS.put("report", new Entry(ReportCommand.USAGE, "HTML report of a structured trace (EMBER_TRACE=<dir>)", ReportCommand::run));
     }

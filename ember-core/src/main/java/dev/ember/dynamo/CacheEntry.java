@@ -1,14 +1,19 @@
 package dev.ember.dynamo;
 
 import dev.ember.dynamo.guards.GuardSet;
+import dev.ember.dynamo.resume.ResumeTarget;
+import dev.ember.dynamo.resume.Sneaky;
 import dev.ember.dynamo.source.Source;
 
+import java.lang.invoke.MethodHandle;
 import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * One compilation of a method: the guards under which it is valid and either a compiled graph
- * with the recipe to rebuild the return value, or (after a graph break) "run eagerly".
+ * One compilation of a method: the guards under which it is valid and what runs when they pass:
+ * a compiled graph with the recipe to rebuild the return value; or, after a graph break, the
+ * graph of everything before the break followed by generated code that runs the breaking
+ * instruction and continues in a resume method; or (when no resume is possible) "run eagerly".
  */
 public final class CacheEntry {
     private final GuardSet guards;
@@ -18,33 +23,51 @@ public final class CacheEntry {
     private final SideEffect[] sideEffects;
     private final Unsupported graphBreak;
     private final OutputGraph graph;
+    private final LiveValues live;
+    private final MethodHandle breakAt;
+    private final ResumeTarget resume;
 
-    private CacheEntry(GuardSet guards, CompiledGraph compiled, Source[] inputs, OutputRebuilder rebuilder, List<SideEffect> sideEffects,
-                       Unsupported graphBreak, OutputGraph graph) {
+    private CacheEntry(GuardSet guards, CompiledGraph compiled, OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects,
+                       Unsupported graphBreak, LiveValues live, MethodHandle breakAt, ResumeTarget resume) {
         this.guards = guards;
         this.sideEffects = sideEffects.toArray(SideEffect[]::new);
         this.compiled = compiled;
-        this.inputs = inputs;
+        this.inputs = graph == null ? new Source[0] : graph.inputSources().toArray(Source[]::new);
         this.rebuilder = rebuilder;
         this.graphBreak = graphBreak;
         this.graph = graph;
+        this.live = live;
+        this.breakAt = breakAt;
+        this.resume = resume;
     }
 
     static CacheEntry compiled(GuardSet guards, CompiledGraph compiled, OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects) {
-        return new CacheEntry(guards, compiled, graph.inputSources().toArray(Source[]::new), rebuilder, sideEffects, null, graph);
+        return new CacheEntry(guards, compiled, graph, rebuilder, sideEffects, null, null, null, null);
+    }
+
+    /** The graph before a break; {@code breakAt} (typed {@code (Object[], ResumeTarget)Object}) runs the rest. */
+    static CacheEntry resuming(GuardSet guards, CompiledGraph compiled, OutputGraph graph, LiveValues live, List<SideEffect> sideEffects,
+                               Unsupported graphBreak, MethodHandle breakAt, ResumeTarget resume) {
+        return new CacheEntry(guards, compiled, graph, null, sideEffects, graphBreak, live, breakAt, resume);
     }
 
     static CacheEntry eager(GuardSet guards, Unsupported reason) {
-        return new CacheEntry(guards, null, new Source[0], null, List.of(), reason, null);
+        return new CacheEntry(guards, null, null, null, List.of(), reason, null, null, null);
     }
 
     public GuardSet guards() { return guards; }
 
-    /** The graph break that made this entry run eagerly, or null for a compiled graph. */
+    /** The graph break this entry stops at (its rest runs as a resume method or eagerly), or null for a whole graph. */
     public Unsupported graphBreak() { return graphBreak; }
 
-    /** The captured graph, or null for an eager entry. */
+    /** Whether the whole method runs eagerly for these inputs (a break where no resume could start). */
+    public boolean isEager() { return compiled == null; }
+
+    /** The captured graph (before the break, for a resuming entry), or null for an eager entry. */
     public OutputGraph graph() { return graph; }
+
+    /** The resume method's frame after a break, or null. */
+    public CompiledFrame resumeFrame() { return resume == null ? null : resume.frame(); }
 
     Object run(Object[] frame, Supplier<Object> eager) {
         if (compiled == null) return eager.get();
@@ -52,6 +75,12 @@ public final class CacheEntry {
         for (int i = 0; i < in.length; i++) in[i] = inputs[i].read(frame);
         Object[] outs = compiled.run(in);
         for (SideEffect e : sideEffects) e.apply(outs, frame);
-        return rebuilder.rebuild(outs, frame);
+        if (breakAt == null) return rebuilder.rebuild(outs, frame);
+        Object[] values = live.rebuild(outs, frame);
+        try {
+            return (Object) breakAt.invokeExact(values, resume);
+        } catch (Throwable t) {
+            throw Sneaky.<RuntimeException>rethrow(t);
+        }
     }
 }

@@ -13,6 +13,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /** Reads and caches parsed class files, and finds the method a call resolves to. */
 final class ClassFiles {
     private static final Map<Class<?>, ClassModel> MODELS = new ConcurrentHashMap<>();
+    /** Classes generated at run time (resume code): their parsed bytes and the user class they continue. */
+    private static final Map<Class<?>, Generated> GENERATED = new ConcurrentHashMap<>();
+
+    private record Generated(ClassModel model, Class<?> origin) {}
 
     private ClassFiles() {}
 
@@ -20,9 +24,21 @@ final class ClassFiles {
     static ClassModel model(Class<?> cls) {
         ClassModel m = MODELS.get(cls);
         if (m != null) return m;
+        Generated g = GENERATED.get(cls);
+        if (g != null) return g.model();
         m = ClassFile.of().parse(bytes(cls));
         MODELS.putIfAbsent(cls, m);
         return m;
+    }
+
+    static void registerGenerated(Class<?> hidden, byte[] bytes, Class<?> origin) {
+        GENERATED.put(hidden, new Generated(ClassFile.of().parse(bytes), origin));
+    }
+
+    /** The user class a generated class continues, or {@code cls} itself. */
+    static Class<?> origin(Class<?> cls) {
+        Generated g = GENERATED.get(cls);
+        return g == null ? cls : g.origin();
     }
 
     static byte[] bytes(Class<?> cls) {
@@ -98,5 +114,8 @@ final class ClassFiles {
         ClassFileNotFound(String message) { super(message); }
     }
 
-    static void clear() { MODELS.clear(); }
+    static void clear() {
+        MODELS.clear();
+        GENERATED.clear();
+    }
 }

@@ -2,6 +2,7 @@ package dev.ember.dynamo;
 
 import dev.ember.Options;
 import dev.ember.dynamo.guards.GuardSet;
+import dev.ember.dynamo.resume.ResumeTarget;
 import dev.ember.dynamo.variables.MethodTarget;
 import dev.ember.logging.CompileContext;
 import dev.ember.logging.CompileId;
@@ -117,20 +118,58 @@ public final class CompiledFrame {
         if (u != null) {
             Log.artifact("graph_breaks", u::getMessage);
             Trace.graphBreak(u.getMessage());
+            BreakListeners.graphBreak(u);
             UserFrame at = u.userFrame();
+            if (options.isFullgraph()) {
+                Trace.compilationMetrics(metrics.failure("Unsupported", u.gbId() + ": " + u.reason(), at == null ? null : at.fileName(), at == null ? -1 : at.line())
+                        .entireFrameCompileTime(Duration.ofNanos(System.nanoTime() - t0)));
+                throw u;
+            }
+            CacheEntry resumed = result.resumable() ? resume(target, frame, result, u, metrics, t0) : null;
+            if (resumed != null) return resumed;
             Trace.compilationMetrics(metrics.failure("Unsupported", u.gbId() + ": " + u.reason(), at == null ? null : at.fileName(), at == null ? -1 : at.line())
                     .entireFrameCompileTime(Duration.ofNanos(System.nanoTime() - t0)));
-            if (options.isFullgraph()) throw u;
             Log.of("dynamo").debug(() -> name() + " runs eagerly for these inputs (graph break " + u.gbId() + ")");
             return CacheEntry.eager(new GuardSet(result.graph().guards()), u);
         }
         OutputGraph g = result.graph();
+        CompiledGraph compiled = compileGraph(g, result.sideEffects(), metrics, t0);
+        return CacheEntry.compiled(new GuardSet(g.guards()), compiled, g, result.rebuilder(), result.sideEffects());
+    }
+
+    /**
+     * A partial graph: everything before the break compiled, then generated code that runs the
+     * breaking instruction and continues in a resume method; null when no resume can start there.
+     */
+    private CacheEntry resume(FunctionTarget target, Object[] frame, Tracer.Result result, Unsupported u, CompilationMetrics metrics, long t0) {
+        Tracer.Partial p;
+        ResumeCodegen.Generated gen;
+        try {
+            p = Tracer.traceToBreak(target, frame, result);
+            gen = ResumeCodegen.generate(p.code(), p.index(), p.types());
+        } catch (CannotResume e) {
+            Log.of("dynamo").debug(() -> name() + ": no resume after graph break " + u.gbId() + " (" + e.getMessage() + "); the method runs eagerly for these inputs");
+            return null;
+        }
+        Log.artifact("bytecode", () -> "MODIFIED BYTECODE of " + name() + " after the graph break at " + u.userFrame() + ":\n"
+                + ResumeCodegen.disassemble(gen.bytes()));
+        Trace.bytecode(p.code().method.toDebugString(), ResumeCodegen.disassemble(gen.bytes()));
+        ResumeTarget next = null;
+        if (gen.resume() != null) {
+            FunctionTarget rt = new FunctionTarget(gen.resume(), "apply", new Object[0], "invokeStatic");
+            next = new ResumeTarget(FrameRegistry.frameFor(gen.resume(), options), rt, gen.resumeDirect());
+        }
+        OutputGraph g = p.graph();
+        CompiledGraph compiled = compileGraph(g, p.sideEffects(), metrics, t0);
+        return CacheEntry.resuming(new GuardSet(g.guards()), compiled, g, p.live(), p.sideEffects(), u, gen.breakAt(), next);
+    }
+
+    private CompiledGraph compileGraph(OutputGraph g, List<SideEffect> sideEffects, CompilationMetrics metrics, long t0) {
         Log.artifact("guards", () -> "GUARDS for " + name() + ":\n" + g.guards().stream().map(x -> "  " + x.describe()).collect(Collectors.joining("\n")));
         Log.artifact("graph_code", () -> "TRACED GRAPH of " + name() + "\n" + g.toGraphModule().code());
         Log.artifact("graph", () -> "TRACED GRAPH of " + name() + "\n" + g.toGraphModule().tabular());
-        Log.artifact("side_effects", () -> result.sideEffects().isEmpty() ? "no side effects in " + name()
-                : "side effects replayed after the graph of " + name() + ":\n" + result.sideEffects().stream().map(e -> "  " + e).collect(Collectors.joining("\n")));
-        // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
+        Log.artifact("side_effects", () -> sideEffects.isEmpty() ? "no side effects in " + name()
+                : "side effects replayed after the graph of " + name() + ":\n" + sideEffects.stream().map(e -> "  " + e).collect(Collectors.joining("\n")));
         if (Trace.isEnabled()) {
             Map<String, List<Integer>> sizes = new LinkedHashMap<>();
             for (Node n : g.graph().nodes()) {
@@ -140,11 +179,12 @@ public final class CompiledFrame {
             Trace.guards(g.guards().stream().map(Guard::describe).toList());
         }
         long backendStart = System.nanoTime();
+        // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
         CompiledGraph compiled = g.opCount() == 0 ? new PreparedGraph(g.toGraphModule()) : options.getBackend().compile(g.toGraphModule(), g.exampleInputs());
         long done = System.nanoTime();
         Trace.compilationMetrics(metrics.counts(g.guards().size(), g.opCount(), g.graph().size(), g.exampleInputs().size())
                 .backendCompileTime(Duration.ofNanos(done - backendStart)).entireFrameCompileTime(Duration.ofNanos(done - t0)));
-        return CacheEntry.compiled(new GuardSet(result.graph().guards()), compiled, result.graph(), result.rebuilder(), result.sideEffects());
+        return compiled;
     }
 
     private void limitHit(List<String> failures) {
@@ -191,7 +231,7 @@ public final class CompiledFrame {
     }
 
     /** {@code MyApp.fn} */
-    public String name() { return method.owner().getSimpleName() + "." + method.name(); }
+    public String name() { return ClassFiles.origin(method.owner()).getSimpleName() + "." + method.name(); }
 
     void clear() {
         synchronized (lock) {

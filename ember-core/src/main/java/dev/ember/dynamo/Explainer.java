@@ -1,14 +1,22 @@
 package dev.ember.dynamo;
 
 import dev.ember.Options;
-import dev.ember.fx.GraphModule;
+import dev.ember.dynamo.guards.Guard;
+import dev.ember.dynamo.resume.Sneaky;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** {@code Ember.explain(fn).with(args…)}: one trace outside the cache, reported as an {@link ExplainOutput}. */
+/**
+ * {@code Ember.explain(fn).with(args…)}: runs the function once, compiled in a cache of its own,
+ * and reports every graph compiled (the one before each break and those of the resume methods
+ * after it), every graph break with its reason and user stack, and the guards. Like
+ * {@code torch._dynamo.explain}, the function really runs (its prints happen).
+ */
 public final class Explainer {
     private final FunctionTarget target;
     private final Options options;
@@ -18,32 +26,47 @@ public final class Explainer {
         this.options = options;
     }
 
-    /** Traces and compiles for these arguments (captured values are added in front). */
+    /** Compiles and runs for these arguments (captured values are added in front). */
     public ExplainOutput with(Object... args) {
         Object[] cap = target.captured();
         Object[] frame = new Object[cap.length + args.length];
         System.arraycopy(cap, 0, frame, 0, cap.length);
         System.arraycopy(args, 0, frame, cap.length, args.length);
-        Map<String, Long> times = new LinkedHashMap<>();
-        long t0 = System.nanoTime();
-        Tracer.Result r = Tracer.trace(target, frame);
-        times.put("trace", System.nanoTime() - t0);
-        List<ExplainOutput.BreakReason> breaks = new ArrayList<>();
         List<Integer> ops = new ArrayList<>();
         List<String> graphs = new ArrayList<>();
-        if (r.graphBreak() != null) {
-            Unsupported u = r.graphBreak();
-            breaks.add(new ExplainOutput.BreakReason(u.type().shortType() + ": " + u.reason(), u.gbId(), u.userStack()));
-        } else {
-            GraphModule gm = r.graph().toGraphModule();
-            long t1 = System.nanoTime();
-            if (r.graph().opCount() > 0) options.getBackend().compile(gm, r.graph().exampleInputs());
-            times.put("backend_compile", System.nanoTime() - t1);
-            ops.add(r.graph().opCount());
+        Map<String, Long> times = new LinkedHashMap<>();
+        Backend inner = options.getBackend();
+        Backend recording = (gm, inputs) -> {
+            long t = System.nanoTime();
+            CompiledGraph c = inner.compile(gm, inputs);
+            times.merge("backend_compile", System.nanoTime() - t, Long::sum);
+            ops.add(OutputGraph.opCount(gm.graph()));
             graphs.add(gm.code());
+            return c;
+        };
+        List<ExplainOutput.BreakReason> breaks = new ArrayList<>();
+        CompiledFrame compiled = FrameRegistry.frameFor(target.method(), options.withBackend(recording));
+        long t0 = System.nanoTime();
+        try (AutoCloseable l = BreakListeners.listen(u -> breaks.add(new ExplainOutput.BreakReason(u.type().shortType() + ": " + u.reason(), u.gbId(), u.userStack())))) {
+            compiled.call(target, frame, () -> runEagerly(frame));
+        } catch (Exception e) {
+            throw Sneaky.<RuntimeException>rethrow(e);
         }
+        times.put("trace", System.nanoTime() - t0 - times.getOrDefault("backend_compile", 0L));
         List<String> guards = new ArrayList<>();
-        r.graph().guards().forEach(g -> guards.add(g.describe()));
+        for (CacheEntry e : compiled.entries()) e.guards().guards().forEach((Guard g) -> guards.add(g.describe()));
         return new ExplainOutput(graphs.size(), breaks.size(), breaks, ops, guards, graphs, times);
+    }
+
+    private Object runEagerly(Object[] frame) {
+        var m = target.method();
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(m.owner(), MethodHandles.lookup());
+            MethodHandle h = m.isStatic() ? lookup.findStatic(m.owner(), m.name(), (java.lang.invoke.MethodType) m.type().resolveConstantDesc(lookup))
+                    : lookup.findVirtual(m.owner(), m.name(), (java.lang.invoke.MethodType) m.type().resolveConstantDesc(lookup));
+            return h.invokeWithArguments(frame);
+        } catch (Throwable t) {
+            throw Sneaky.<RuntimeException>rethrow(t);
+        }
     }
 }

@@ -27,5 +27,6 @@ public final class FrameRegistry {
         FRAMES.clear();
         MethodCode.clear();
         ClassFiles.clear();
+        ResumeCodegen.clear();
     }
 }

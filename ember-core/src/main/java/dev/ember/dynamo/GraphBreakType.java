@@ -71,7 +71,10 @@ public enum GraphBreakType {
             "Call it outside the compiled function."),
     UNSUPPORTED_OPERAND("GB0019", "Unsupported operand",
             "An instruction got an operand the translator cannot evaluate at trace time (e.g. arithmetic on an object).",
-            "Keep Java arithmetic on constants (shapes, arguments); use tensor ops for tensor math.");
+            "Keep Java arithmetic on constants (shapes, arguments); use tensor ops for tensor math."),
+    DISABLED_FUNCTION("GB0020", "Attempted to call function marked as disabled",
+            "The code calls a method marked with @Disable or passed to Ember.disable: it must run eagerly, never be traced.",
+            "Remove @Disable / Ember.disable if the method can be traced; otherwise the break is intended.");
 
     private final String id;
     private final String shortType;

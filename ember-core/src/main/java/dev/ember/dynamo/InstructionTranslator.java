@@ -70,18 +70,27 @@ final class InstructionTranslator {
             throw ctx.unsupported(GraphBreakType.INLINE_DEPTH, "inlining " + code + " would nest calls " + (ctx.frames.size() + 1)
                     + " deep (limit " + TraceContext.MAX_INLINE_DEPTH + ")");
         }
+        boolean root = ctx.frames.isEmpty();
         ctx.frames.add(this);
         try {
             while (true) {
                 ctx.tick();
                 current = pc;
+                if (root) {
+                    if (ctx.rootSteps == ctx.haltAtStep) throw new Halt();
+                    ctx.rootSteps++;
+                }
                 Instruction ins = code.instructions.get(pc++);
                 if (ins instanceof ReturnInstruction r) return r.typeKind() == TypeKind.VOID ? null : pop();
                 try {
                     step(ins);
-                } catch (Unsupported | InternalTraceError e) {
+                } catch (Unsupported e) {
+                    if (root) breakHere();
+                    throw e;
+                } catch (InternalTraceError e) {
                     throw e;
                 } catch (ClassFiles.ClassFileNotFound e) {
+                    if (root) breakHere();
                     throw ctx.unsupported(GraphBreakType.NO_BYTECODE, e.getMessage(), e);
                 } catch (RuntimeException e) {
                     throw new InternalTraceError("Ember internal error while tracing " + code + " at " + location() + ", instruction "
@@ -95,6 +104,22 @@ final class InstructionTranslator {
     }
 
     UserFrame location() { return code.frameAt(current); }
+
+    private void breakHere() {
+        ctx.breakStep = ctx.rootSteps - 1;
+        ctx.breakIndex = current;
+    }
+
+    /** Thrown when a re-trace reaches the root instruction that broke the first trace: the state here is what resumes. */
+    static final class Halt extends RuntimeException {
+        Halt() { super(null, null, false, false); }
+    }
+
+    /** The instruction about to run (after a {@link Halt}). */
+    int currentIndex() { return current; }
+
+    /** The operand stack, bottom first. */
+    List<VariableTracker> stack() { return List.copyOf(stack); }
 
     // ------------------------------------------------------------------ stack
 

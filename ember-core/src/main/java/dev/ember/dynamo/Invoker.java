@@ -218,6 +218,10 @@ final class Invoker {
     // ------------------------------------------------------------------ inlining
 
     static VariableTracker inline(TraceContext ctx, ClassFiles.Resolved r, List<VariableTracker> args) {
+        if (DisabledFunctions.isDisabled(r)) {
+            throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, r.declaringClass().getName() + "." + r.method().methodName().stringValue()
+                    + " is disabled for compilation (@Disable or Ember.disable); it runs eagerly");
+        }
         if (!r.hasCode()) {
             throw ctx.unsupported(GraphBreakType.NO_BYTECODE, r.declaringClass().getName() + "." + r.method().methodName().stringValue()
                     + " has no bytecode (abstract or native)");

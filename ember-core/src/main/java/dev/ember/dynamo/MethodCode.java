@@ -34,17 +34,23 @@ final class MethodCode {
     final boolean isStatic;
     final String fileName;
     final int maxLocals;
+    final MethodModel method;
     final List<Instruction> instructions = new ArrayList<>();
     final int[] bci;
     final int[] line;
     private final Map<Label, Integer> labels = new IdentityHashMap<>();
     private final Map<Integer, String> slotNames = new HashMap<>();
+    /** Debug names of locals: slot, name and the instruction range where the name holds. */
+    private final List<Named> named = new ArrayList<>();
+
+    private record Named(int slot, String name, int from, int to) {}
 
     private MethodCode(Class<?> owner, ClassModel cm, MethodModel mm) {
         this.owner = owner;
         this.name = mm.methodName().stringValue();
         this.type = mm.methodTypeSymbol();
         this.isStatic = mm.flags().has(AccessFlag.STATIC);
+        this.method = mm;
         this.fileName = cm.findAttribute(Attributes.sourceFile()).map(a -> a.sourceFile().stringValue()).orElse(null);
         CodeModel code = mm.code().orElseThrow();
         this.maxLocals = ((CodeAttribute) code).maxLocals();
@@ -70,6 +76,8 @@ final class MethodCode {
         for (LocalVariable lv : locals) {
             Integer start = labels.get(lv.startScope());
             if (start != null && start == 0) slotNames.putIfAbsent(lv.slot(), lv.name().stringValue());
+            Integer end = labels.get(lv.endScope());
+            if (start != null) named.add(new Named(lv.slot(), lv.name().stringValue(), start, end == null ? instructions.size() : end));
         }
     }
 
@@ -87,10 +95,18 @@ final class MethodCode {
     /** The source name of the parameter in {@code slot}, or null without debug information. */
     String slotName(int slot) { return slotNames.get(slot); }
 
+    /** The source name of the local in {@code slot} at instruction {@code index}, or null without debug information. */
+    String localName(int slot, int index) {
+        for (Named n : named) if (n.slot() == slot && n.from() <= index && index < n.to()) return n.name();
+        return null;
+    }
+
+    /** Where instruction {@code index} is; generated resume code reports the user class it continues. */
     UserFrame frameAt(int index) {
         int i = Math.max(0, Math.min(index, instructions.size() - 1));
         int ln = line[i];
-        return new UserFrame(owner.getName(), name, fileName, ln, bci[i], SourceLines.line(owner, fileName, ln));
+        Class<?> shown = ClassFiles.origin(owner);
+        return new UserFrame(shown.getName(), name, fileName, ln, bci[i], SourceLines.line(shown, fileName, ln));
     }
 
     static void clear() { CACHE.clear(); }

@@ -29,6 +29,11 @@ sealed interface OutputRebuilder {
         public Object rebuild(Object[] outs, Object[] frame) { return source.read(frame); }
     }
 
+    /** {@code System.out} or {@code System.err}, read when the value is rebuilt (so System.setOut is seen). */
+    record Stream(String name) implements OutputRebuilder {
+        public Object rebuild(Object[] outs, Object[] frame) { return name.equals("System.err") ? System.err : System.out; }
+    }
+
     /** A new list; {@code mutable} gives an ArrayList, otherwise an unmodifiable list. */
     record ListOf(List<OutputRebuilder> items, boolean mutable) implements OutputRebuilder {
         public Object rebuild(Object[] outs, Object[] frame) {

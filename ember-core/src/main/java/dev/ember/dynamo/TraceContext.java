@@ -19,6 +19,12 @@ final class TraceContext {
     final SideEffects sideEffects = new SideEffects();
     final List<InstructionTranslator> frames = new ArrayList<>();
     private int instructions;
+    /** Instructions the root frame has started; a re-trace halts when it is about to start step {@link #haltAtStep}. */
+    int rootSteps;
+    int haltAtStep = -1;
+    /** Where in the root frame the first graph break happened (step and instruction index), or -1. */
+    int breakStep = -1;
+    int breakIndex = -1;
     /** Where the root method returned: the location of errors found while building its return value. */
     UserFrame returnLocation;
 

@@ -14,6 +14,7 @@ import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 
+import java.lang.classfile.Instruction;
 import java.lang.constant.ClassDesc;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -28,19 +29,116 @@ final class Tracer {
     private Tracer() {}
 
     /** The graph, its guards and how to rebuild the return value. */
-    record Result(OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects, int instructions, Unsupported graphBreak) {}
+    record Result(OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects, int instructions, Unsupported graphBreak,
+                  int breakStep, int breakIndex) {
+        /** Whether the break happened at an instruction of the compiled method itself (where a resume can start). */
+        boolean resumable() { return graphBreak != null && breakStep >= 0 && graphBreak.type() != GraphBreakType.INSTRUCTION_BUDGET; }
+    }
+
+    /**
+     * The trace up to a graph break: the graph of everything before it, whose outputs are the live
+     * values (locals, then the operand stack) the break code restores, and the side effects to replay.
+     */
+    record Partial(OutputGraph graph, MethodCode code, int index, FrameTypes.Around types, LiveValues live, List<SideEffect> sideEffects) {}
 
     static Result trace(FunctionTarget target, Object[] frame) {
         TraceContext ctx = new TraceContext();
-        ctx.graph.addGuard(GlobalStateMatch.current(GlobalStateMatch.State.GRAD_MODE));
-        ctx.graph.addGuard(GlobalStateMatch.current(GlobalStateMatch.State.DEFAULT_DTYPE));
-        MethodCode code;
+        MethodCode code = code(target, frame);
+        List<VariableTracker> args = arguments(ctx, target, frame, code);
         try {
-            code = MethodCode.of(resolve(target, frame));
+            if (DisabledFunctions.isDisabled(resolve(target, frame))) {
+                throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, target.method() + " is disabled for compilation; it runs eagerly");
+            }
+            VariableTracker ret = new InstructionTranslator(ctx, code, args).run();
+            List<Node> outputs = new ArrayList<>();
+            Map<Node, Integer> index = new IdentityHashMap<>();
+            OutputRebuilder rebuilder = ret == null ? new OutputRebuilder.Constant(null)
+                    : rebuilderOf(ctx, ret, code.type.returnType(), outputs, index);
+            List<SideEffect> effects = replays(ctx, outputs, index);
+            ctx.graph.output(outputs);
+            return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1);
+        } catch (Unsupported u) {
+            return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u, ctx.breakStep, ctx.breakIndex);
+        }
+    }
+
+    /** Traces again, stopping where {@code first} broke; throws {@link CannotResume} when no resume can start there. */
+    static Partial traceToBreak(FunctionTarget target, Object[] frame, Result first) {
+        TraceContext ctx = new TraceContext();
+        ctx.haltAtStep = first.breakStep();
+        MethodCode code = code(target, frame);
+        InstructionTranslator root = new InstructionTranslator(ctx, code, arguments(ctx, target, frame, code));
+        try {
+            root.run();
+            throw new CannotResume("the second trace did not reach the graph break again");
+        } catch (InstructionTranslator.Halt h) {
+            // the state of the root frame right before the breaking instruction
+        } catch (Unsupported u) {
+            throw new CannotResume("the second trace broke earlier: " + u.reason());
+        }
+        int index = root.currentIndex();
+        if (index != first.breakIndex()) throw new CannotResume("the second trace stopped at another instruction");
+        Instruction breaking = code.instructions.get(index);
+        FrameTypes.Around types = FrameTypes.at(code.owner, ClassFiles.model(code.owner), code.method, index, ResumeCodegen.fallsThrough(breaking));
+        List<VariableTracker> values = new ArrayList<>();
+        for (FrameTypes.Local l : types.before().locals()) {
+            VariableTracker v = root.locals[l.slot()];
+            if (v == null) throw new CannotResume("local slot " + l.slot() + " is live for the verifier but unknown to the tracer");
+            values.add(v);
+        }
+        List<VariableTracker> stack = root.stack();
+        if (stack.size() != types.before().stack().size()) throw new CannotResume("operand stack depth differs from the verifier's");
+        values.addAll(stack);
+        List<Node> outputs = new ArrayList<>();
+        Map<Node, Integer> outIndex = new IdentityHashMap<>();
+        Map<VariableTracker, Integer> seenAt = new IdentityHashMap<>();
+        List<JvmType> valueTypes = types.before().valueTypes();
+        OutputRebuilder[] rebuilders = new OutputRebuilder[values.size()];
+        int[] sameAs = new int[values.size()];
+        for (int i = 0; i < values.size(); i++) {
+            VariableTracker v = values.get(i);
+            Integer earlier = seenAt.putIfAbsent(v, i);
+            sameAs[i] = earlier == null ? i : earlier;
+            if (earlier != null) continue;
+            JvmType t = valueTypes.get(i);
+            try {
+                rebuilders[i] = t.isNull() ? new OutputRebuilder.Constant(null) : liveRebuilder(ctx, v, t, outputs, outIndex);
+            } catch (Unsupported u) {
+                throw new CannotResume("the live value " + v.describe() + " cannot be rebuilt after the graph: " + u.reason());
+            }
+        }
+        List<SideEffect> effects;
+        try {
+            effects = replays(ctx, outputs, outIndex);
+        } catch (Unsupported u) {
+            throw new CannotResume("a side effect cannot be replayed: " + u.reason());
+        }
+        ctx.graph.output(outputs);
+        return new Partial(ctx.graph, code, index, types, new LiveValues(rebuilders, sameAs), effects);
+    }
+
+    /** A live value for a state array: primitives in their boxed stack form, references rebuilt from graph outputs and sources. */
+    private static OutputRebuilder liveRebuilder(TraceContext ctx, VariableTracker v, JvmType t, List<Node> outputs, Map<Node, Integer> index) {
+        if (t.kind() != java.lang.classfile.TypeKind.REFERENCE) {
+            if (v instanceof ConstantVariable c && c.value() instanceof Number) return new OutputRebuilder.Constant(c.value());
+            throw new CannotResume("a " + t + " value is tracked as " + v.describe());
+        }
+        if (v instanceof dev.ember.dynamo.variables.StreamVariable s) return new OutputRebuilder.Stream(s.name());
+        return rebuilderOf(ctx, v, null, outputs, index);
+    }
+
+    private static MethodCode code(FunctionTarget target, Object[] frame) {
+        try {
+            return MethodCode.of(resolve(target, frame));
         } catch (ClassFiles.ClassFileNotFound e) {
             throw new IllegalArgumentException("Ember.compile cannot read the bytecode of " + target.method() + ": " + e.getMessage()
                     + ". Compile classes from class files on the class path (not generated at run time).", e);
         }
+    }
+
+    private static List<VariableTracker> arguments(TraceContext ctx, FunctionTarget target, Object[] frame, MethodCode code) {
+        ctx.graph.addGuard(GlobalStateMatch.current(GlobalStateMatch.State.GRAD_MODE));
+        ctx.graph.addGuard(GlobalStateMatch.current(GlobalStateMatch.State.DEFAULT_DTYPE));
         List<VariableTracker> args = new ArrayList<>();
         List<Class<?>> types = paramTypes(target);
         for (int i = 0; i < frame.length; i++) {
@@ -49,18 +147,7 @@ final class Tracer {
             if (name.equals("this")) name = "self";
             args.add(ctx.builder.wrap(frame[i], new LocalSource(i, name), types.get(i)));
         }
-        try {
-            VariableTracker ret = new InstructionTranslator(ctx, code, args).run();
-            List<Node> outputs = new ArrayList<>();
-            Map<Node, Integer> index = new IdentityHashMap<>();
-            OutputRebuilder rebuilder = ret == null ? new OutputRebuilder.Constant(null)
-                    : rebuilderOf(ctx, ret, code.type.returnType(), outputs, index);
-            List<SideEffect> effects = replays(ctx, outputs, index);
-            ctx.graph.output(outputs);
-            return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null);
-        } catch (Unsupported u) {
-            return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u);
-        }
+        return args;
     }
 
     /** The final state of every mutated input object, to be written back after the graph runs. */

@@ -429,6 +429,8 @@ public class Tensor {
 
     public Tensor add_(double other) { return op("aten.add_.Scalar").callTensor(this, other); }
 
+    public Tensor add_(long other) { return op("aten.add_.Scalar").callTensor(this, other); }
+
     public Tensor sub_(Tensor other) { return op("aten.sub_.Tensor").callTensor(this, other); }
 
     public Tensor sub_(double other) { return op("aten.sub_.Scalar").callTensor(this, other); }

@@ -44,6 +44,7 @@ final class TensorPrinter {
             if (last) {
                 String item = fmt.format(base + i);
                 if (i > 0 && sb.length() - lineStart + item.length() + 2 > LINE_WIDTH - indent) {
+                    sb.setLength(sb.length() - 1);   // the separator's space, as PyTorch ends wrapped lines with ","
                     sb.append('\n').append(" ".repeat(indent + d + 1));
                     lineStart = sb.length();
                 }

@@ -1,0 +1,141 @@
+package dev.ember.nn;
+
+import dev.ember.ops.OpOverload;
+import dev.ember.ops.OpRegistry;
+import dev.ember.tensor.Tensor;
+
+/**
+ * Functional forms of the layers, as {@code torch.nn.functional}: each function calls exactly
+ * one op, with PyTorch's argument order and defaults.
+ */
+public final class F {
+    private F() {}
+
+    private static OpOverload op(String name) { return OpRegistry.get(name); }
+
+    // ------------------------------------------------------------------ activations
+
+    public static Tensor relu(Tensor x) { return op("aten.relu.default").callTensor(x); }
+
+    /** GELU with the exact erf form. */
+    public static Tensor gelu(Tensor x) { return op("aten.gelu.default").callTensor(x); }
+
+    /** GELU with {@code approximate} = {@code "none"} or {@code "tanh"}. */
+    public static Tensor gelu(Tensor x, String approximate) { return op("aten.gelu.default").callTensor(x, approximate); }
+
+    public static Tensor silu(Tensor x) { return op("aten.silu.default").callTensor(x); }
+
+    public static Tensor sigmoid(Tensor x) { return op("aten.sigmoid.default").callTensor(x); }
+
+    public static Tensor tanh(Tensor x) { return op("aten.tanh.default").callTensor(x); }
+
+    public static Tensor softmax(Tensor x, int dim) { return op("aten._softmax.default").callTensor(x, (long) dim, false); }
+
+    public static Tensor logSoftmax(Tensor x, int dim) { return op("aten._log_softmax.default").callTensor(x, (long) dim, false); }
+
+    /** Zeroes each element with probability {@code p} and scales the rest by 1/(1-p) when {@code training}; the identity otherwise. */
+    public static Tensor dropout(Tensor x, double p, boolean training) { return op("aten.dropout.default").callTensor(x, p, training); }
+
+    // ------------------------------------------------------------------ linear and convolution
+
+    /** {@code x @ weight.T + bias}; {@code bias} may be null. */
+    public static Tensor linear(Tensor x, Tensor weight, Tensor bias) { return op("aten.linear.default").callTensor(x, weight, bias); }
+
+    public static Tensor linear(Tensor x, Tensor weight) { return op("aten.linear.default").callTensor(x, weight); }
+
+    public static Tensor conv2d(Tensor x, Tensor weight, Tensor bias) { return op("aten.conv2d.default").callTensor(x, weight, bias); }
+
+    public static Tensor conv2d(Tensor x, Tensor weight, Tensor bias, int stride, int padding) {
+        return op("aten.conv2d.default").callTensor(x, weight, bias, stride, padding);
+    }
+
+    public static Tensor conv2d(Tensor x, Tensor weight, Tensor bias, int stride, int padding, int dilation, int groups) {
+        return op("aten.conv2d.default").callTensor(x, weight, bias, stride, padding, dilation, (long) groups);
+    }
+
+    /** 2-d convolution with per-dimension {@code stride}, {@code padding}, {@code dilation} ({height, width}). */
+    public static Tensor conv2d(Tensor x, Tensor weight, Tensor bias, int[] stride, int[] padding, int[] dilation, int groups) {
+        return op("aten.conv2d.default").callTensor(x, weight, bias, stride, padding, dilation, (long) groups);
+    }
+
+    // ------------------------------------------------------------------ pooling
+
+    /** Max pooling with stride = kernel size. */
+    public static Tensor maxPool2d(Tensor x, int kernelSize) { return op("aten.max_pool2d.default").callTensor(x, kernelSize); }
+
+    public static Tensor maxPool2d(Tensor x, int kernelSize, int stride) { return op("aten.max_pool2d.default").callTensor(x, kernelSize, stride); }
+
+    public static Tensor maxPool2d(Tensor x, int kernelSize, int stride, int padding) {
+        return op("aten.max_pool2d.default").callTensor(x, kernelSize, stride, padding);
+    }
+
+    public static Tensor maxPool2d(Tensor x, int[] kernelSize, int[] stride, int[] padding, int[] dilation, boolean ceilMode) {
+        return op("aten.max_pool2d.default").callTensor(x, kernelSize, stride, padding, dilation, ceilMode);
+    }
+
+    /** Average pooling with stride = kernel size. */
+    public static Tensor avgPool2d(Tensor x, int kernelSize) { return op("aten.avg_pool2d.default").callTensor(x, kernelSize); }
+
+    public static Tensor avgPool2d(Tensor x, int kernelSize, int stride) { return op("aten.avg_pool2d.default").callTensor(x, kernelSize, stride); }
+
+    public static Tensor avgPool2d(Tensor x, int kernelSize, int stride, int padding) {
+        return op("aten.avg_pool2d.default").callTensor(x, kernelSize, stride, padding);
+    }
+
+    /** Average pooling; {@code divisorOverride} may be null. */
+    public static Tensor avgPool2d(Tensor x, int[] kernelSize, int[] stride, int[] padding, boolean ceilMode, boolean countIncludePad, Integer divisorOverride) {
+        return op("aten.avg_pool2d.default").callTensor(x, kernelSize, stride, padding, ceilMode, countIncludePad,
+                divisorOverride == null ? null : (long) divisorOverride);
+    }
+
+    public static Tensor adaptiveAvgPool2d(Tensor x, int outputSize) { return op("aten.adaptive_avg_pool2d.default").callTensor(x, outputSize); }
+
+    public static Tensor adaptiveAvgPool2d(Tensor x, int[] outputSize) { return op("aten.adaptive_avg_pool2d.default").callTensor(x, outputSize); }
+
+    // ------------------------------------------------------------------ normalization
+
+    /**
+     * Batch normalization over dimension 1. In training it normalizes with the batch statistics
+     * and, when given, updates {@code runningMean}/{@code runningVar} in place with {@code momentum};
+     * otherwise it uses the running statistics. Every tensor but {@code x} may be null.
+     */
+    public static Tensor batchNorm(Tensor x, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias, boolean training, double momentum, double eps) {
+        return op("aten.batch_norm.default").callTensor(x, weight, bias, runningMean, runningVar, training, momentum, eps);
+    }
+
+    /** Layer normalization over the last {@code normalizedShape.length} dimensions; {@code weight}, {@code bias} may be null. */
+    public static Tensor layerNorm(Tensor x, int[] normalizedShape, Tensor weight, Tensor bias, double eps) {
+        return op("aten.layer_norm.default").callTensor(x, normalizedShape, weight, bias, eps);
+    }
+
+    public static Tensor layerNorm(Tensor x, int[] normalizedShape) { return op("aten.layer_norm.default").callTensor(x, normalizedShape); }
+
+    // ------------------------------------------------------------------ embedding and attention
+
+    /** Rows of {@code weight} at {@code input}'s indices (int32 or int64): shape {@code input.shape + [weight.size(1)]}. */
+    public static Tensor embedding(Tensor input, Tensor weight) { return op("aten.embedding.default").callTensor(weight, input); }
+
+    /** {@code paddingIdx} only affects training (its row gets no gradient); -1 means none. */
+    public static Tensor embedding(Tensor input, Tensor weight, int paddingIdx) {
+        return op("aten.embedding.default").callTensor(weight, input, (long) paddingIdx);
+    }
+
+    /** {@code softmax(q @ k^T / sqrt(E)) @ v} over the last two dimensions, batch dimensions broadcast. */
+    public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value) {
+        return op("aten.scaled_dot_product_attention.default").callTensor(query, key, value);
+    }
+
+    /** With {@code attnMask}: a bool mask (true = attend) or a float mask added to the scores; may be null. */
+    public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor attnMask) {
+        return op("aten.scaled_dot_product_attention.default").callTensor(query, key, value, attnMask);
+    }
+
+    public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor attnMask, double dropoutP, boolean isCausal) {
+        return op("aten.scaled_dot_product_attention.default").callTensor(query, key, value, attnMask, dropoutP, isCausal);
+    }
+
+    /** {@code scale} replaces 1/sqrt(E) when not null. */
+    public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor attnMask, double dropoutP, boolean isCausal, Double scale) {
+        return op("aten.scaled_dot_product_attention.default").callTensor(query, key, value, attnMask, dropoutP, isCausal, scale);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.ember.nn;
+
+import dev.ember.tensor.Tensor;
+
+/** Max pooling over {@code [N, C, H, W]} input, as PyTorch's {@code nn.MaxPool2d} (stride defaults to the kernel size). */
+public class MaxPool2d extends Module {
+    private final int[] kernelSize;
+    private final int[] stride;
+    private final int[] padding;
+    private final int[] dilation;
+    public final boolean ceilMode;
+    private final boolean givenAsInts;
+
+    public MaxPool2d(int kernelSize) { this(kernelSize, kernelSize, 0); }
+
+    public MaxPool2d(int kernelSize, int stride) { this(kernelSize, stride, 0); }
+
+    public MaxPool2d(int kernelSize, int stride, int padding) { this(kernelSize, stride, padding, 1, false); }
+
+    public MaxPool2d(int kernelSize, int stride, int padding, int dilation, boolean ceilMode) {
+        this(Conv2d.pair(kernelSize), Conv2d.pair(stride), Conv2d.pair(padding), Conv2d.pair(dilation), ceilMode, true);
+    }
+
+    /** Per-dimension sizes are {height, width}. */
+    public MaxPool2d(int[] kernelSize, int[] stride, int[] padding, int[] dilation, boolean ceilMode) {
+        this(kernelSize, stride, padding, dilation, ceilMode, false);
+    }
+
+    private MaxPool2d(int[] kernelSize, int[] stride, int[] padding, int[] dilation, boolean ceilMode, boolean givenAsInts) {
+        this.kernelSize = kernelSize.clone();
+        this.stride = stride.clone();
+        this.padding = padding.clone();
+        this.dilation = dilation.clone();
+        this.ceilMode = ceilMode;
+        this.givenAsInts = givenAsInts;
+    }
+
+    @Override
+    public Tensor forward(Tensor input) { return F.maxPool2d(input, kernelSize, stride, padding, dilation, ceilMode); }
+
+    @Override
+    protected String extraRepr() {
+        return "kernel_size=" + Repr.intOrTuple(kernelSize, givenAsInts) + ", stride=" + Repr.intOrTuple(stride, givenAsInts)
+                + ", padding=" + Repr.intOrTuple(padding, givenAsInts) + ", dilation=" + Repr.intOrTuple(dilation, givenAsInts)
+                + ", ceil_mode=" + Repr.bool(ceilMode);
+    }
+}

@@ -1,0 +1,274 @@
+package dev.ember.nn;
+
+import dev.ember.nn.ModuleFields.Kind;
+import dev.ember.nn.ModuleFields.Slot;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Tensor;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A layer or model, as PyTorch's {@code nn.Module}. A subclass declares its state as fields:
+ * {@link Parameter} fields are its parameters, other {@link Tensor} fields its buffers, and
+ * {@code Module} fields its submodules (a {@code null} field is absent). They are found by
+ * reflection, superclass first and then in declaration order, and named as in PyTorch: the field
+ * name in snake_case ({@code inProjWeight} is {@code in_proj_weight}), so PyTorch state dicts
+ * load. Parameter and buffer fields must not be final: {@link #to(DType)} replaces them.
+ *
+ * <p>{@code forward} methods are plain Java over tensors and fields, so the compiler can capture
+ * them. A module with one tensor input overrides {@link #forward(Tensor)}; others define their
+ * own {@code forward} overloads.
+ */
+public abstract class Module {
+    private boolean training = true;
+    private final Map<String, Tensor> registeredBuffers = new LinkedHashMap<>();
+
+    protected Module() {}
+
+    /** Runs the module on one input. Modules taking other inputs define their own {@code forward}. */
+    public Tensor forward(Tensor input) {
+        throw new UnsupportedOperationException(name() + " has no single-input forward(Tensor): call the forward(...) overload it defines"
+                + " (or override forward(Tensor) in a subclass)");
+    }
+
+    // ------------------------------------------------------------------ training mode
+
+    /** Training mode for this module and all submodules (dropout active, batch norm updating its statistics). */
+    public Module train() { return train(true); }
+
+    public Module train(boolean mode) {
+        for (Module m : namedModules().values()) m.training = mode;
+        return this;
+    }
+
+    /** Evaluation mode for this module and all submodules. */
+    public Module eval() { return train(false); }
+
+    public boolean isTraining() { return training; }
+
+    // ------------------------------------------------------------------ parameters, buffers, submodules
+
+    /** All parameters of this module and its submodules, each once, in {@link #namedParameters()} order. */
+    public List<Parameter> parameters() { return List.copyOf(namedParameters().values()); }
+
+    /** Parameters by dotted name ({@code 0.weight}), submodules after their parent, shared ones once. */
+    public Map<String, Parameter> namedParameters() {
+        Map<String, Parameter> out = new LinkedHashMap<>();
+        Set<Tensor> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        namedModules().forEach((prefix, m) -> m.ownParameters().forEach((name, p) -> {
+            if (seen.add(p)) out.put(qualify(prefix, name), p);
+        }));
+        return out;
+    }
+
+    public List<Tensor> buffers() { return List.copyOf(namedBuffers().values()); }
+
+    /** Buffers (non-parameter state such as {@code running_mean}) by dotted name, shared ones once. */
+    public Map<String, Tensor> namedBuffers() {
+        Map<String, Tensor> out = new LinkedHashMap<>();
+        Set<Tensor> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        namedModules().forEach((prefix, m) -> m.ownBuffers().forEach((name, b) -> {
+            if (seen.add(b)) out.put(qualify(prefix, name), b);
+        }));
+        return out;
+    }
+
+    /** The direct submodules. */
+    public List<Module> children() { return List.copyOf(namedChildren().values()); }
+
+    /** The direct submodules by name: the {@code Module} fields (containers name theirs "0", "1", …). */
+    public Map<String, Module> namedChildren() {
+        Map<String, Module> out = new LinkedHashMap<>();
+        for (Slot s : slots()) {
+            if (s.kind() == Kind.MODULE && s.get(this) instanceof Module m) out.put(s.name(), m);
+        }
+        return out;
+    }
+
+    /** This module (named "") and every submodule below it by dotted path, each once, parents first. */
+    public Map<String, Module> namedModules() {
+        Map<String, Module> out = new LinkedHashMap<>();
+        collectModules("", this, out, Collections.newSetFromMap(new IdentityHashMap<>()));
+        return out;
+    }
+
+    private static void collectModules(String prefix, Module m, Map<String, Module> out, Set<Module> seen) {
+        if (!seen.add(m)) return;
+        out.put(prefix, m);
+        m.namedChildren().forEach((name, child) -> collectModules(qualify(prefix, name), child, out, seen));
+    }
+
+    /**
+     * Adds a buffer made at run time (one not declared as a field), as PyTorch's
+     * {@code register_buffer}; read it with {@link #buffer(String)}. Registering a name again
+     * replaces the buffer.
+     */
+    public void registerBuffer(String name, Tensor tensor) {
+        if (name == null || name.isEmpty()) throw new IllegalArgumentException("buffer name can't be empty");
+        if (name.contains(".")) throw new IllegalArgumentException("buffer name can't contain \".\", got '" + name + "'");
+        if (tensor == null) throw new IllegalArgumentException("buffer '" + name + "' can't be null");
+        if (tensor instanceof Parameter) {
+            throw new IllegalArgumentException("cannot register a Parameter as buffer '" + name + "'; declare it as a Parameter field instead");
+        }
+        for (Slot s : slots()) {
+            if (s.name().equals(name)) throw new IllegalArgumentException("attribute '" + name + "' already exists in " + name() + " (field " + s.field().getName() + ")");
+        }
+        registeredBuffers.put(name, tensor);
+    }
+
+    /** The buffer registered under {@code name} with {@link #registerBuffer}. */
+    public Tensor buffer(String name) {
+        Tensor t = registeredBuffers.get(name);
+        if (t == null) throw new IllegalArgumentException(name() + " has no registered buffer '" + name + "'; registered: " + registeredBuffers.keySet());
+        return t;
+    }
+
+    // ------------------------------------------------------------------ dtype
+
+    /**
+     * Converts every floating-point parameter and buffer of this module and its submodules to
+     * {@code dtype} (integer buffers such as {@code num_batches_tracked} stay as they are).
+     * Parameters shared between modules stay shared.
+     */
+    public Module to(DType dtype) {
+        if (!dtype.isFloatingPoint()) {
+            throw new IllegalArgumentException("nn.Module.to only accepts floating point dtypes, but got desired dtype=" + dtype);
+        }
+        Map<Tensor, Tensor> converted = new IdentityHashMap<>();
+        for (Module m : namedModules().values()) m.convertOwn(dtype, converted);
+        return this;
+    }
+
+    private void convertOwn(DType dtype, Map<Tensor, Tensor> converted) {
+        for (Slot s : slots()) {
+            if (s.kind() != Kind.MODULE && s.get(this) instanceof Tensor t) s.set(this, convert(t, dtype, converted));
+        }
+        registeredBuffers.replaceAll((name, t) -> convert(t, dtype, converted));
+    }
+
+    private static Tensor convert(Tensor t, DType dtype, Map<Tensor, Tensor> converted) {
+        if (!t.dtype().isFloatingPoint() || t.dtype() == dtype) return t;
+        return converted.computeIfAbsent(t, x -> x instanceof Parameter p ? new Parameter(p.to(dtype), p.requiresGrad()) : x.to(dtype));
+    }
+
+    // ------------------------------------------------------------------ state dict
+
+    /**
+     * Parameters and buffers by dotted name in PyTorch's order (a module's parameters, then its
+     * buffers, then each submodule's). The map is a fresh mutable copy; its tensors are the
+     * module's own, so writing into them changes the module.
+     */
+    public Map<String, Tensor> stateDict() {
+        Map<String, Tensor> out = new LinkedHashMap<>();
+        saveInto(out, "");
+        return out;
+    }
+
+    private void saveInto(Map<String, Tensor> out, String prefix) {
+        ownParameters().forEach((name, p) -> out.put(prefix + name, p));
+        ownBuffers().forEach((name, b) -> out.put(prefix + name, b));
+        namedChildren().forEach((name, child) -> child.saveInto(out, prefix + name + "."));
+    }
+
+    /** {@link #loadStateDict(Map, boolean)} with {@code strict = true}. */
+    public LoadResult loadStateDict(Map<String, ? extends Tensor> stateDict) { return loadStateDict(stateDict, true); }
+
+    /**
+     * Copies {@code stateDict}'s tensors into this module's parameters and buffers of the same
+     * name. Every key is checked first and nothing is copied if any check fails: a missing or
+     * unexpected key (when {@code strict}), or a tensor whose shape or dtype differs from the
+     * module's, fails with PyTorch's "Error(s) in loading state_dict" listing every problem.
+     */
+    public LoadResult loadStateDict(Map<String, ? extends Tensor> stateDict, boolean strict) {
+        Map<String, Tensor> own = stateDict();
+        List<String> missing = new ArrayList<>(), unexpected = new ArrayList<>(), errors = new ArrayList<>();
+        for (String key : own.keySet()) if (!stateDict.containsKey(key)) missing.add(key);
+        for (String key : stateDict.keySet()) if (!own.containsKey(key)) unexpected.add(key);
+        own.forEach((key, target) -> {
+            if (!stateDict.containsKey(key)) return;
+            Tensor source = stateDict.get(key);
+            if (source == null) {
+                errors.add("null tensor for " + key + " in the state dict");
+            } else if (!Shapes.same(source.shape(), target.shape())) {
+                errors.add("size mismatch for " + key + ": copying a param with shape " + torchSize(source) + " from checkpoint, the shape in current model is "
+                        + torchSize(target) + ".");
+            } else if (source.dtype() != target.dtype()) {
+                errors.add("dtype mismatch for " + key + ": copying a param with dtype " + source.dtype() + " from checkpoint, the dtype in current model is "
+                        + target.dtype() + ".");
+            }
+        });
+        if (strict) {
+            if (!unexpected.isEmpty()) errors.addFirst("Unexpected key(s) in state_dict: " + quoted(unexpected) + ". ");
+            if (!missing.isEmpty()) errors.addFirst("Missing key(s) in state_dict: " + quoted(missing) + ". ");
+        }
+        if (!errors.isEmpty()) {
+            throw new IllegalArgumentException("Error(s) in loading state_dict for " + name() + ":\n\t" + String.join("\n\t", errors));
+        }
+        own.forEach((key, target) -> {
+            if (stateDict.containsKey(key)) target.copy_(stateDict.get(key));
+        });
+        return new LoadResult(missing, unexpected);
+    }
+
+    private static String torchSize(Tensor t) { return "torch.Size(" + Shapes.format(t.shape()) + ")"; }
+
+    private static String quoted(List<String> keys) {
+        StringBuilder sb = new StringBuilder();
+        for (String k : keys) sb.append(sb.isEmpty() ? "" : ", ").append('"').append(k).append('"');
+        return sb.toString();
+    }
+
+    // ------------------------------------------------------------------ printing
+
+    /** The settings shown inside this module's parentheses when printed, e.g. {@code in_features=4, out_features=8, bias=True}. */
+    protected String extraRepr() { return ""; }
+
+    /** The module tree as PyTorch prints it. */
+    @Override
+    public String toString() {
+        List<String> lines = new ArrayList<>();
+        String extra = extraRepr();
+        if (!extra.isEmpty()) lines.addAll(List.of(extra.split("\n")));
+        int extraLines = lines.size();
+        namedChildren().forEach((name, child) -> lines.add("(" + name + "): " + Repr.indent(child.toString())));
+        StringBuilder sb = new StringBuilder(name()).append('(');
+        if (extraLines == 1 && lines.size() == 1) sb.append(lines.getFirst());
+        else if (!lines.isEmpty()) sb.append("\n  ").append(String.join("\n  ", lines)).append('\n');
+        return sb.append(')').toString();
+    }
+
+    // ------------------------------------------------------------------ own state
+
+    private List<Slot> slots() { return ModuleFields.of(getClass()); }
+
+    private Map<String, Parameter> ownParameters() {
+        Map<String, Parameter> out = new LinkedHashMap<>();
+        for (Slot s : slots()) {
+            if (s.kind() == Kind.PARAMETER && s.get(this) instanceof Parameter p) out.put(s.name(), p);
+        }
+        return out;
+    }
+
+    private Map<String, Tensor> ownBuffers() {
+        Map<String, Tensor> out = new LinkedHashMap<>();
+        for (Slot s : slots()) {
+            if (s.kind() == Kind.BUFFER && s.get(this) instanceof Tensor t) out.put(s.name(), t);
+        }
+        out.putAll(registeredBuffers);
+        return out;
+    }
+
+    private String name() {
+        String simple = getClass().getSimpleName();
+        return simple.isEmpty() ? getClass().getName() : simple;
+    }
+
+    private static String qualify(String prefix, String name) { return prefix.isEmpty() ? name : prefix + "." + name; }
+}

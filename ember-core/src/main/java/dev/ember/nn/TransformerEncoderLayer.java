@@ -1,0 +1,75 @@
+package dev.ember.nn;
+
+import dev.ember.tensor.Tensor;
+
+/**
+ * One transformer encoder layer, as PyTorch's {@code nn.TransformerEncoderLayer} with
+ * {@code batch_first=True} ({@code [batch, seq, d_model]}): a self-attention block and a
+ * feed-forward block ({@code linear2(dropout(activation(linear1(x))))}), each with a residual
+ * connection and a LayerNorm, applied after the residual (post-norm, the default) or before the
+ * block ({@code normFirst}).
+ */
+public class TransformerEncoderLayer extends Module {
+    public MultiheadAttention selfAttn;
+    public Linear linear1;
+    public Dropout dropout;
+    public Linear linear2;
+    public final boolean normFirst;
+    public LayerNorm norm1;
+    public LayerNorm norm2;
+    public Dropout dropout1;
+    public Dropout dropout2;
+    /** The activation: GELU when true, ReLU otherwise. */
+    private final boolean gelu;
+
+    /** PyTorch's defaults: dim_feedforward=2048, dropout=0.1, relu, layer_norm_eps=1e-5, post-norm. */
+    public TransformerEncoderLayer(int dModel, int nhead) { this(dModel, nhead, 2048, 0.1); }
+
+    public TransformerEncoderLayer(int dModel, int nhead, int dimFeedforward, double dropout) {
+        this(dModel, nhead, dimFeedforward, dropout, "relu", 1e-5, false, true);
+    }
+
+    /** {@code activation} is {@code "relu"} or {@code "gelu"}. */
+    public TransformerEncoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, String activation, double layerNormEps,
+                                   boolean normFirst, boolean bias) {
+        if (!activation.equals("relu") && !activation.equals("gelu")) {
+            throw new IllegalArgumentException("TransformerEncoderLayer: activation should be relu/gelu, not " + activation);
+        }
+        this.selfAttn = new MultiheadAttention(dModel, nhead, dropout, bias);
+        this.linear1 = new Linear(dModel, dimFeedforward, bias);
+        this.dropout = new Dropout(dropout);
+        this.linear2 = new Linear(dimFeedforward, dModel, bias);
+        this.normFirst = normFirst;
+        this.norm1 = new LayerNorm(new int[] {dModel}, layerNormEps, true, bias);
+        this.norm2 = new LayerNorm(new int[] {dModel}, layerNormEps, true, bias);
+        this.dropout1 = new Dropout(dropout);
+        this.dropout2 = new Dropout(dropout);
+        this.gelu = activation.equals("gelu");
+    }
+
+    @Override
+    public Tensor forward(Tensor src) { return forward(src, null); }
+
+    /** {@code srcMask} is an attention mask as {@link MultiheadAttention#forward(Tensor, Tensor, Tensor, Tensor)} takes; may be null. */
+    public Tensor forward(Tensor src, Tensor srcMask) {
+        Tensor x = src;
+        if (normFirst) {
+            x = x.add(selfAttentionBlock(norm1.forward(x), srcMask));
+            x = x.add(feedForwardBlock(norm2.forward(x)));
+        } else {
+            x = norm1.forward(x.add(selfAttentionBlock(x, srcMask)));
+            x = norm2.forward(x.add(feedForwardBlock(x)));
+        }
+        return x;
+    }
+
+    private Tensor selfAttentionBlock(Tensor x, Tensor mask) {
+        return dropout1.forward(selfAttn.forward(x, x, x, mask));
+    }
+
+    private Tensor feedForwardBlock(Tensor x) {
+        Tensor h = linear1.forward(x);
+        h = gelu ? F.gelu(h) : F.relu(h);
+        return dropout2.forward(linear2.forward(dropout.forward(h)));
+    }
+}

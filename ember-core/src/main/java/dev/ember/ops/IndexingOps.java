@@ -1,0 +1,180 @@
+package dev.ember.ops;
+
+import dev.ember.ops.kernels.Copy;
+import dev.ember.ops.kernels.Parallel;
+import dev.ember.ops.kernels.StridedLoop;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Storage;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+/**
+ * Ops that read elements at positions given by an index tensor: index_select, gather, embedding.
+ * Indices are int32 or int64 (gather: int64 only, as in ATen); every index is checked before any output element is written, and an
+ * index out of range fails with ATen's "index out of range in self", naming the index and the size.
+ */
+public final class IndexingOps {
+    private IndexingOps() {}
+
+    public static final OpOverload INDEX_SELECT = OpOverload.define("index_select(Tensor self, int dim, Tensor index) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0), index = a.tensor(2);
+                int dim = Shapes.wrapDim("index_select", a.integer(1), Math.max(self.dim(), 1));
+                if (index.dtype() != DType.INT32 && index.dtype() != DType.INT64) {
+                    throw new IllegalArgumentException("index_select(): Expected dtype int32 or int64 for index, but got " + index.dtype());
+                }
+                if (index.dim() > 1) {
+                    throw new IllegalArgumentException("index_select(): Index is supposed to be a vector, got index of shape " + Shapes.format(index.shape()));
+                }
+                if (self.dim() == 0) {
+                    if (index.numel() != 1) {
+                        throw new IllegalArgumentException("index_select(): Index to scalar can have only 1 value, got " + index.numel() + " value(s)");
+                    }
+                    return TensorMeta.contiguous(self.dtype());
+                }
+                int[] shape = self.shape();
+                shape[dim] = index.numel();
+                return TensorMeta.contiguous(self.dtype(), shape);
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0);
+                int dim = Shapes.wrapDim("index_select", a.integer(1), Math.max(self.dim(), 1));
+                return indexSelect("index_select()", self, dim, a.tensor(2), (TensorMeta) m);
+            })
+            .register();
+
+    public static final OpOverload GATHER = OpOverload.define("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0), index = a.tensor(2);
+                int dim = Shapes.wrapDim("gather", a.integer(1), Math.max(self.dim(), 1));
+                if (index.numel() == 0) return TensorMeta.contiguous(self.dtype(), index.shape());
+                if (index.dtype() != DType.INT64) throw new IllegalArgumentException("gather(): Expected dtype int64 for index, but got " + index.dtype());
+                int rank = Math.max(self.dim(), 1);
+                if (rank != Math.max(index.dim(), 1)) {
+                    throw new IllegalArgumentException("gather(): Index tensor must have the same number of dimensions as input tensor, but index is "
+                            + Shapes.format(index.shape()) + " and self is " + Shapes.format(self.shape()));
+                }
+                for (int d = 0; d < rank; d++) {
+                    if (d != dim && sizeOr1(index, d) > sizeOr1(self, d)) {
+                        throw new IllegalArgumentException("gather(): Size does not match at dimension " + d + " expected index " + Shapes.format(index.shape())
+                                + " to be no larger than self " + Shapes.format(self.shape()) + " apart from dimension " + dim);
+                    }
+                }
+                return TensorMeta.contiguous(self.dtype(), index.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0), index = a.tensor(2);
+                int dim = Shapes.wrapDim("gather", a.integer(1), Math.max(self.dim(), 1));
+                return gather(self, dim, index, (TensorMeta) m);
+            })
+            .register();
+
+    public static final OpOverload EMBEDDING = OpOverload.define(
+                    "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor")
+            .meta(a -> {
+                Tensor weight = a.tensor(0), indices = a.tensor(1);
+                if (weight.dim() != 2) throw new IllegalArgumentException("embedding(): 'weight' must be 2-D, got weight of shape " + Shapes.format(weight.shape()));
+                if (indices.dtype() != DType.INT64 && indices.dtype() != DType.INT32) {
+                    throw new IllegalArgumentException("embedding(): Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got "
+                            + indices.dtype() + " instead (while checking arguments for embedding)");
+                }
+                int[] shape = java.util.Arrays.copyOf(indices.shape(), indices.dim() + 1);
+                shape[indices.dim()] = weight.size(1);
+                return TensorMeta.contiguous(weight.dtype(), shape);
+            })
+            .kernel((a, m) -> {
+                Tensor weight = a.tensor(0), indices = a.tensor(1);
+                Tensor flat = indices.reshape(-1);
+                TensorMeta rows = TensorMeta.contiguous(weight.dtype(), flat.numel(), weight.size(1));
+                return indexSelect("embedding()", weight, 0, flat, rows).viewAs((TensorMeta) m);
+            })
+            // padding_idx only changes the gradient, so the forward is a row lookup.
+            .decomposition(a -> {
+                Tensor weight = a.tensor(0), indices = a.tensor(1);
+                int[] shape = java.util.Arrays.copyOf(indices.shape(), indices.dim() + 1);
+                shape[indices.dim()] = weight.size(1);
+                return weight.indexSelect(0, indices.reshape(-1)).view(shape);
+            })
+            .register();
+
+
+    private static int sizeOr1(Tensor t, int d) { return t.dim() == 0 ? 1 : t.size(d); }
+
+    /** The index values in row-major order, each checked against {@code size} before anything is written. */
+    private static long[] checkedIndices(String op, Tensor index, int dim, int size) {
+        long[] idx = index.toLongArray();
+        for (long v : idx) {
+            if (v < 0 || v >= size) {
+                throw new IndexOutOfBoundsException(op + ": index out of range in self: index " + v + " is out of bounds for dimension "
+                        + dim + " with size " + size);
+            }
+        }
+        return idx;
+    }
+
+    private static Tensor indexSelect(String op, Tensor self, int dim, Tensor index, TensorMeta meta) {
+        int[] shape = self.dim() == 0 ? new int[] {1} : self.shape();
+        int[] strides = self.dim() == 0 ? new int[] {1} : self.strides();
+        long[] idx = checkedIndices(op, index, dim, shape[dim]);
+        Tensor out = Tensor.allocate(meta);
+        int outer = 1, inner = 1, n = idx.length, size = shape[dim];
+        for (int d = 0; d < dim; d++) outer *= shape[d];
+        for (int d = dim + 1; d < shape.length; d++) inner *= shape[d];
+        if (out.numel() == 0) return out;
+        if (self.isContiguous()) {
+            Object src = self.storage().data(), dst = out.storage().data();
+            int base = self.storageOffset(), block = inner;
+            Parallel.forRange(outer * n, inner, (lo, hi) -> {
+                for (int r = lo; r < hi; r++) {
+                    int o = r / n, i = r % n;
+                    System.arraycopy(src, base + (int) ((o * (long) size + idx[i]) * block), dst, r * block, block);
+                }
+            });
+            return out;
+        }
+        // Strided self: copy one slice (dim removed) per index.
+        int[] sliceShape = removeDim(shape, dim), sliceStrides = removeDim(strides, dim);
+        int[] outSliceStrides = removeDim(Shapes.contiguousStrides(withSize(shape, dim, n)), dim);
+        for (int i = 0; i < n; i++) {
+            Tensor from = Tensor.wrap(self.storage(), sliceShape, sliceStrides, self.storageOffset() + (int) idx[i] * strides[dim]);
+            Tensor to = Tensor.wrap(out.storage(), sliceShape, outSliceStrides, i * inner);
+            Copy.copy(from, to);
+        }
+        return out;
+    }
+
+    private static Tensor gather(Tensor self, int dim, Tensor index, TensorMeta meta) {
+        Tensor out = Tensor.allocate(meta);
+        if (out.numel() == 0) return out;
+        int[] selfStrides = self.dim() == 0 ? new int[] {0} : self.strides();
+        int size = sizeOr1(self, dim), step = self.dim() == 0 ? 0 : selfStrides[dim];
+        long[] idx = checkedIndices("gather()", index, dim, size);
+        int[] shape = index.dim() == 0 ? new int[] {1} : index.shape();
+        int[] walk = selfStrides.clone();
+        walk[dim] = 0;   // the index supplies the position along dim
+        StridedLoop loop = new StridedLoop(shape, new int[][] {Shapes.contiguousStrides(shape), walk}, new int[] {0, self.storageOffset()});
+        int os = loop.innerStride(0), ss = loop.innerStride(1);
+        Storage src = self.storage(), dst = out.storage();
+        switch (self.dtype()) {
+            case FLOAT32 -> { float[] o = dst.floats(), s = src.floats(); loop.forEachRow((off, c) -> { for (int k = 0, p = off[0], q = off[1]; k < c; k++, p += os, q += ss) o[p] = s[q + (int) idx[p] * step]; }); }
+            case FLOAT64 -> { double[] o = dst.doubles(), s = src.doubles(); loop.forEachRow((off, c) -> { for (int k = 0, p = off[0], q = off[1]; k < c; k++, p += os, q += ss) o[p] = s[q + (int) idx[p] * step]; }); }
+            case INT32 -> { int[] o = dst.ints(), s = src.ints(); loop.forEachRow((off, c) -> { for (int k = 0, p = off[0], q = off[1]; k < c; k++, p += os, q += ss) o[p] = s[q + (int) idx[p] * step]; }); }
+            case INT64 -> { long[] o = dst.longs(), s = src.longs(); loop.forEachRow((off, c) -> { for (int k = 0, p = off[0], q = off[1]; k < c; k++, p += os, q += ss) o[p] = s[q + (int) idx[p] * step]; }); }
+            case BOOL -> { byte[] o = dst.bools(), s = src.bools(); loop.forEachRow((off, c) -> { for (int k = 0, p = off[0], q = off[1]; k < c; k++, p += os, q += ss) o[p] = s[q + (int) idx[p] * step]; }); }
+        }
+        return out;
+    }
+
+    private static int[] removeDim(int[] a, int dim) {
+        int[] out = new int[a.length - 1];
+        for (int i = 0, j = 0; i < a.length; i++) if (i != dim) out[j++] = a[i];
+        return out;
+    }
+
+    private static int[] withSize(int[] shape, int dim, int size) {
+        int[] out = shape.clone();
+        out[dim] = size;
+        return out;
+    }
+}

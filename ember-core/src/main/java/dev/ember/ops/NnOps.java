@@ -1,0 +1,113 @@
+package dev.ember.ops;
+
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.util.Arrays;
+
+/**
+ * Neural-network ops with no single-kernel home elsewhere: scaled_dot_product_attention.
+ * Its kernel is its decomposition (scale, matmul, mask, safe softmax, dropout, matmul), which is
+ * ATen's math backend step for step, so eager results and compiled graphs agree.
+ */
+public final class NnOps {
+    private NnOps() {}
+
+    private static final String SDPA = "scaled_dot_product_attention";
+
+    public static final OpOverload SCALED_DOT_PRODUCT_ATTENTION = OpOverload.define(SDPA
+                    + "(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor")
+            .meta(NnOps::attentionMeta)
+            .kernel((a, m) -> attention(a).contiguous())
+            .decomposition(NnOps::attention)
+            .register();
+
+    private static TensorMeta attentionMeta(Args a) {
+        Tensor q = a.tensor(0), k = a.tensor(1), v = a.tensor(2), mask = a.optTensor(3);
+        if (q.dtype() != k.dtype() || q.dtype() != v.dtype()) {
+            throw new IllegalArgumentException(SDPA + ": Expected query, key, and value to have the same dtype, but got query.dtype: " + q.dtype()
+                    + " key.dtype: " + k.dtype() + " and value.dtype: " + v.dtype() + " instead.");
+        }
+        if (q.dim() < 2 || k.dim() < 2 || v.dim() < 2) {
+            throw new IllegalArgumentException(SDPA + ": Expected query, key, and value to all be at least 2 dimensional, but got query.dim: " + q.dim()
+                    + " key.dim: " + k.dim() + " and value.dim: " + v.dim() + " instead.");
+        }
+        if (!q.dtype().isFloatingPoint()) {
+            throw new IllegalArgumentException(SDPA + ": Expected query, key, and value to be floating point, but got " + q.dtype());
+        }
+        if (mask != null && mask.dtype() != DType.BOOL && mask.dtype() != q.dtype()) {
+            throw new IllegalArgumentException(SDPA + ": Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: "
+                    + mask.dtype() + " and  query.dtype: " + q.dtype() + " instead.");
+        }
+        if (a.bool(5) && mask != null) {
+            throw new IllegalArgumentException(SDPA + ": Explicit attn_mask should not be set when is_causal=True");
+        }
+        double p = a.dbl(4);
+        if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException(SDPA + ": dropout probability has to be between 0 and 1, but got " + p);
+        int e = q.size(-1), l = q.size(-2), s = k.size(-2);
+        if (k.size(-1) != e) {
+            throw new IllegalArgumentException(SDPA + ": query and key must have the same embedding size (last dimension), but got query "
+                    + Shapes.format(q.shape()) + " and key " + Shapes.format(k.shape()));
+        }
+        if (v.size(-2) != s) {
+            throw new IllegalArgumentException(SDPA + ": key and value must have the same sequence length (dimension -2), but got key "
+                    + Shapes.format(k.shape()) + " and value " + Shapes.format(v.shape()));
+        }
+        int[] batch = Shapes.broadcast(SDPA, Shapes.broadcast(SDPA, batchDims(q), batchDims(k)), batchDims(v));
+        if (mask != null) {
+            int[] scores = append(batch, l, s);
+            if (!broadcastsTo(mask.shape(), scores)) {
+                throw new IllegalArgumentException(SDPA + ": attn_mask of shape " + Shapes.format(mask.shape())
+                        + " cannot be broadcast to the attention scores' shape " + Shapes.format(scores));
+            }
+        }
+        return TensorMeta.contiguous(q.dtype(), append(batch, l, v.size(-1)));
+    }
+
+    /**
+     * ATen's math attention: query and key are each scaled by sqrt(scale) before the product, a bool
+     * mask becomes an additive 0/-inf bias, and a row whose scores are all -inf gives zeros (ATen's
+     * {@code _safe_softmax}) instead of NaN.
+     */
+    private static Tensor attention(Args a) {
+        Tensor q = a.tensor(0), k = a.tensor(1), v = a.tensor(2), mask = a.optTensor(3);
+        double dropoutP = a.dbl(4);
+        Double explicitScale = a.optDbl(6);
+        double scale = explicitScale != null ? explicitScale : 1.0 / Math.sqrt(q.size(-1));
+        double factor = Math.sqrt(Math.abs(scale));
+        Tensor scores = q.mul(scale < 0 ? -factor : factor).matmul(k.transpose(-2, -1).mul(factor));
+        if (a.bool(5)) mask = Tensor.arange(q.size(-2)).unsqueeze(-1).ge(Tensor.arange(k.size(-2)));
+        if (mask != null) {
+            Tensor bias = mask.dtype() == DType.BOOL
+                    ? Tensor.zeros(q.dtype(), mask.shape()).maskedFill(mask.logicalNot(), Double.NEGATIVE_INFINITY)
+                    : mask;
+            scores = scores.add(bias);
+        }
+        Tensor weights = scores.softmax(-1);
+        if (k.size(-2) > 0) {
+            weights = Tensor.where(scores.amax(-1, true).ne(Double.NEGATIVE_INFINITY), weights, 0.0);
+        }
+        if (dropoutP > 0) weights = OpRegistry.get("aten.dropout.default").callTensor(weights, dropoutP, true);
+        return weights.matmul(v);
+    }
+
+    private static boolean broadcastsTo(int[] shape, int[] target) {
+        if (shape.length > target.length) return false;
+        for (int i = 1; i <= shape.length; i++) {
+            int size = shape[shape.length - i];
+            if (size != 1 && size != target[target.length - i]) return false;
+        }
+        return true;
+    }
+
+    private static int[] batchDims(Tensor t) { return Arrays.copyOf(t.shape(), t.dim() - 2); }
+
+    private static int[] append(int[] batch, int x, int y) {
+        int[] out = Arrays.copyOf(batch, batch.length + 2);
+        out[batch.length] = x;
+        out[batch.length + 1] = y;
+        return out;
+    }
+}

@@ -1,0 +1,594 @@
+package dev.ember.ops;
+
+import dev.ember.ops.kernels.Copy;
+import dev.ember.ops.kernels.Pointwise;
+import dev.ember.ops.kernels.PointwiseBinaryOp;
+import dev.ember.ops.kernels.PointwiseCompareOp;
+import dev.ember.ops.kernels.PointwiseLogicalOp;
+import dev.ember.ops.kernels.PointwiseUnaryOp;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Defaults;
+import dev.ember.tensor.Generator;
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.util.Arrays;
+import java.util.function.Function;
+
+import static dev.ember.ops.kernels.PointwiseBinaryOp.ADD;
+import static dev.ember.ops.kernels.PointwiseBinaryOp.ADD_SCALED;
+import static dev.ember.ops.kernels.PointwiseBinaryOp.DIV;
+import static dev.ember.ops.kernels.PointwiseBinaryOp.DIV_FLOOR;
+import static dev.ember.ops.kernels.PointwiseBinaryOp.DIV_TRUNC;
+import static dev.ember.ops.kernels.PointwiseBinaryOp.MAX;
+import static dev.ember.ops.kernels.PointwiseBinaryOp.MIN;
+import static dev.ember.ops.kernels.PointwiseBinaryOp.MUL;
+import static dev.ember.ops.kernels.PointwiseBinaryOp.SUB;
+import static dev.ember.tensor.DType.BOOL;
+
+/**
+ * The elementwise ops: arithmetic, comparisons, logic, activations, clamp, where, masked_fill,
+ * dropout and their in-place forms, with ATen's broadcasting, type promotion (computing in the
+ * result dtype) and errors. Each op is a plan (which engine op, in which dtype, on which operands)
+ * that the meta function checks and the kernel hands to {@link Pointwise}.
+ */
+public final class PointwiseOps {
+    private PointwiseOps() {}
+
+    /** A binary op's computation: the engine op, the dtype it computes in, its operands (Tensor or Scalar), alpha. */
+    private record Binary(PointwiseBinaryOp op, DType dtype, Object left, Object right, Object alpha) {}
+
+    /** A unary op's computation: the engine op, its dtype and its two scalar parameters (or null). */
+    private record Unary(PointwiseUnaryOp op, DType dtype, Object lo, Object hi) {}
+
+    // ------------------------------------------------------------------ arithmetic
+
+    public static final OpOverload ADD_TENSOR = binary("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", PointwiseOps::add);
+    public static final OpOverload ADD_SCALAR = binary("add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", PointwiseOps::add);
+    public static final OpOverload SUB_TENSOR = binary("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", PointwiseOps::sub);
+    public static final OpOverload SUB_SCALAR = binary("sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", PointwiseOps::sub);
+    public static final OpOverload RSUB_SCALAR = binary("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", PointwiseOps::rsub);
+    public static final OpOverload MUL_TENSOR = binary("mul.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseOps::mul);
+    public static final OpOverload MUL_SCALAR = binary("mul.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseOps::mul);
+    public static final OpOverload DIV_TENSOR = binary("div.Tensor(Tensor self, Tensor other) -> Tensor", a -> div(a, null));
+    public static final OpOverload DIV_SCALAR = binary("div.Scalar(Tensor self, Scalar other) -> Tensor", a -> div(a, null));
+    public static final OpOverload DIV_TENSOR_MODE = binary("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", a -> div(a, optStr(a, 2)));
+    public static final OpOverload DIV_SCALAR_MODE = binary("div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", a -> div(a, optStr(a, 2)));
+    public static final OpOverload FLOOR_DIVIDE = binary("floor_divide(Tensor self, Tensor other) -> Tensor", a -> div(a, "floor"));
+    public static final OpOverload FLOOR_DIVIDE_SCALAR = binary("floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", a -> div(a, "floor"));
+    public static final OpOverload POW_TENSOR_TENSOR = binary("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", PointwiseOps::pow);
+    public static final OpOverload MAXIMUM = binary("maximum(Tensor self, Tensor other) -> Tensor", a -> promoted(a, MAX));
+    public static final OpOverload MINIMUM = binary("minimum(Tensor self, Tensor other) -> Tensor", a -> promoted(a, MIN));
+
+    public static final OpOverload POW_TENSOR_SCALAR = OpOverload.define("pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor")
+            .tags(Tag.POINTWISE)
+            .meta(a -> TensorMeta.contiguous(powScalarType(a), a.tensor(0).shape()))
+            .kernel((a, m) -> {
+                Tensor out = Tensor.allocate((TensorMeta) m), self = a.tensor(0);
+                Object e = a.scalar(1);
+                double ev = toDouble(e);
+                DType d = out.dtype();
+                if (ev == 0) Copy.fill(out, 1L);
+                else if (ev == 1) Copy.copy(self, out);
+                else if (d.isFloatingPoint()) Pointwise.unary(floatPowOp(ev), d, out, self, e, null);
+                else Pointwise.unary(PointwiseUnaryOp.POW, d, out, self, e, null);
+                return out;
+            })
+            .register();
+
+    // ------------------------------------------------------------------ unary
+
+    public static final OpOverload NEG = unary("neg(Tensor self) -> Tensor", PointwiseOps::neg);
+    public static final OpOverload ABS = unary("abs(Tensor self) -> Tensor", PointwiseOps::abs);
+    public static final OpOverload EXP = unary("exp(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.EXP));
+    public static final OpOverload LOG = unary("log(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.LOG));
+    public static final OpOverload LOG1P = unary("log1p(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.LOG1P));
+    public static final OpOverload SQRT = unary("sqrt(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SQRT));
+    public static final OpOverload RSQRT = unary("rsqrt(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.RSQRT));
+    public static final OpOverload SIN = unary("sin(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SIN));
+    public static final OpOverload COS = unary("cos(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.COS));
+    public static final OpOverload TANH = unary("tanh(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.TANH));
+    public static final OpOverload SIGMOID = unary("sigmoid(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SIGMOID));
+    public static final OpOverload RELU = unary("relu(Tensor self) -> Tensor", PointwiseOps::relu);
+    public static final OpOverload GELU = unary("gelu(Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::gelu);
+    public static final OpOverload SILU = unary("silu(Tensor self) -> Tensor", a -> floatingOnly(a, PointwiseUnaryOp.SILU, "silu_cpu"));
+    public static final OpOverload CLAMP = unary("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", a -> clamp(a, false));
+
+    public static final OpOverload CLAMP_TENSOR = OpOverload.define("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor")
+            .tags(Tag.POINTWISE)
+            .meta(a -> {
+                Tensor self = a.tensor(0), lo = a.optTensor(1), hi = a.optTensor(2);
+                String op = name(a);
+                if (lo == null && hi == null) throw new IllegalArgumentException(op + ": torch.clamp: At least one of 'min' or 'max' must not be None");
+                DType d = TypePromotion.resultType(self, lo, hi);
+                if (d == BOOL && lo != null && hi != null) throw notImplemented(op, "clamp_cpu", d);
+                int[] shape = self.shape();
+                if (lo != null) shape = Shapes.broadcast(op, shape, lo.shape());
+                if (hi != null) shape = Shapes.broadcast(op, shape, hi.shape());
+                return TensorMeta.contiguous(d, shape);
+            })
+            .kernel((a, m) -> {
+                Tensor out = Tensor.allocate((TensorMeta) m), self = a.tensor(0), lo = a.optTensor(1), hi = a.optTensor(2);
+                DType d = out.dtype();
+                // min(max(x, lo), hi) in two passes; the second reads out in place, element for element
+                if (lo != null) Pointwise.binary(MAX, d, out, self, lo, null);
+                if (hi != null) Pointwise.binary(MIN, d, out, lo != null ? out : self, hi, null);
+                return out;
+            })
+            .register();
+
+    // ------------------------------------------------------------------ selection
+
+    public static final OpOverload WHERE_SELF = where("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor");
+    public static final OpOverload WHERE_SCALAR_OTHER = where("where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor");
+    public static final OpOverload MASKED_FILL_SCALAR = maskedFill("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor");
+    public static final OpOverload MASKED_FILL_TENSOR = maskedFill("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor");
+
+    // ------------------------------------------------------------------ comparison and logic
+
+    public static final OpOverload EQ_TENSOR = compare("eq.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseCompareOp.EQ);
+    public static final OpOverload EQ_SCALAR = compare("eq.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseCompareOp.EQ);
+    public static final OpOverload NE_TENSOR = compare("ne.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseCompareOp.NE);
+    public static final OpOverload NE_SCALAR = compare("ne.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseCompareOp.NE);
+    public static final OpOverload LT_TENSOR = compare("lt.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseCompareOp.LT);
+    public static final OpOverload LT_SCALAR = compare("lt.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseCompareOp.LT);
+    public static final OpOverload LE_TENSOR = compare("le.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseCompareOp.LE);
+    public static final OpOverload LE_SCALAR = compare("le.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseCompareOp.LE);
+    public static final OpOverload GT_TENSOR = compare("gt.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseCompareOp.GT);
+    public static final OpOverload GT_SCALAR = compare("gt.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseCompareOp.GT);
+    public static final OpOverload GE_TENSOR = compare("ge.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseCompareOp.GE);
+    public static final OpOverload GE_SCALAR = compare("ge.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseCompareOp.GE);
+    public static final OpOverload LOGICAL_AND = logical("logical_and(Tensor self, Tensor other) -> Tensor", PointwiseLogicalOp.AND);
+    public static final OpOverload LOGICAL_OR = logical("logical_or(Tensor self, Tensor other) -> Tensor", PointwiseLogicalOp.OR);
+    public static final OpOverload LOGICAL_NOT = logical("logical_not(Tensor self) -> Tensor", PointwiseLogicalOp.NOT);
+
+    // ------------------------------------------------------------------ dropout
+
+    /** Randomly zeroes elements with probability p and scales the rest by 1/(1-p); the identity when not training. */
+    public static final OpOverload DROPOUT = OpOverload.define("dropout(Tensor input, float p, bool train) -> Tensor")
+            .tags(Tag.POINTWISE, Tag.NONDETERMINISTIC)
+            .meta(a -> {
+                Tensor in = a.tensor(0);
+                double p = a.dbl(1);
+                String op = name(a);
+                if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException(op + ": dropout probability has to be between 0 and 1, but got " + p);
+                if (dropsSome(a) && p < 1 && !in.dtype().isFloatingPoint()) {
+                    throw new IllegalArgumentException(op + ": result type " + scalarTypeName(Defaults.dtype()) + " can't be cast to the desired output type " + scalarTypeName(in.dtype()));
+                }
+                return TensorMeta.contiguous(in.dtype(), in.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor out = Tensor.allocate((TensorMeta) m), in = a.tensor(0);
+                double p = a.dbl(1);
+                if (!dropsSome(a)) Copy.copy(in, out);
+                else if (p == 1) Pointwise.binary(MUL, out.dtype(), out, in, Pointwise.scalar(0L, out.dtype()), null);   // x * 0, as ATen (NaN stays NaN)
+                else Pointwise.dropout(out, in, p, Generator.global().split());
+                return out;
+            })
+            .register();
+
+    // ------------------------------------------------------------------ in place
+
+    public static final OpOverload ADD__TENSOR = binary("add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", PointwiseOps::add);
+    public static final OpOverload ADD__SCALAR = binary("add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", PointwiseOps::add);
+    public static final OpOverload SUB__TENSOR = binary("sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", PointwiseOps::sub);
+    public static final OpOverload SUB__SCALAR = binary("sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", PointwiseOps::sub);
+    public static final OpOverload MUL__TENSOR = binary("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", PointwiseOps::mul);
+    public static final OpOverload MUL__SCALAR = binary("mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", PointwiseOps::mul);
+    public static final OpOverload DIV__TENSOR = binary("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", a -> div(a, null));
+    public static final OpOverload DIV__SCALAR = binary("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> div(a, null));
+    public static final OpOverload NEG_ = unary("neg_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::neg);
+    public static final OpOverload ABS_ = unary("abs_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::abs);
+    public static final OpOverload EXP_ = unary("exp_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.EXP));
+    public static final OpOverload SQRT_ = unary("sqrt_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SQRT));
+    public static final OpOverload TANH_ = unary("tanh_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.TANH));
+    public static final OpOverload SIGMOID_ = unary("sigmoid_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SIGMOID));
+    public static final OpOverload RELU_ = unary("relu_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::relu);
+    public static final OpOverload CLAMP_ = unary("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", a -> clamp(a, true));
+
+    public static final OpOverload FILL_SCALAR = OpOverload.define("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)")
+            .tags(Tag.POINTWISE, Tag.INPLACE)
+            .meta(a -> a.tensor(0).meta())
+            .kernel((a, m) -> written(fill(a.tensor(0), a.scalar(1))))
+            .register();
+
+    public static final OpOverload ZERO_ = OpOverload.define("zero_(Tensor(a!) self) -> Tensor(a!)")
+            .tags(Tag.POINTWISE, Tag.INPLACE)
+            .meta(a -> a.tensor(0).meta())
+            .kernel((a, m) -> written(fill(a.tensor(0), 0L)))
+            .register();
+
+    public static final OpOverload MASKED_FILL__SCALAR = OpOverload.define("masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)")
+            .tags(Tag.POINTWISE, Tag.INPLACE)
+            .meta(a -> {
+                Tensor self = a.tensor(0);
+                checkMask(a);
+                checkOutputShape(name(a), self, Shapes.broadcast(name(a), self.shape(), a.tensor(1).shape()));
+                return self.meta();
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0);
+                Pointwise.where(self, a.tensor(1), Pointwise.scalar(a.scalar(2), self.dtype()), self);
+                return written(self);
+            })
+            .register();
+
+    // ------------------------------------------------------------------ plans
+
+    private static Binary add(Args a) {
+        Object left = a.tensor(0), right = operand(a, 1), alpha = a.scalar(2);
+        DType d = TypePromotion.resultType(left, right);
+        checkAlpha(name(a), d, alpha);
+        return isOne(alpha) ? new Binary(ADD, d, left, right, null) : new Binary(ADD_SCALED, d, left, right, alpha);
+    }
+
+    private static Binary sub(Args a) {
+        Object left = a.tensor(0), right = operand(a, 1), alpha = a.scalar(2);
+        return subtract(a, left, right, alpha);
+    }
+
+    /** {@code other - alpha * self}. */
+    private static Binary rsub(Args a) {
+        return subtract(a, a.scalar(1), a.tensor(0), a.scalar(2));
+    }
+
+    private static Binary subtract(Args a, Object left, Object right, Object alpha) {
+        String op = name(a);
+        DType l = dtypeOf(left), r = dtypeOf(right);
+        if (l == BOOL && r == BOOL) {
+            throw new IllegalArgumentException(op + ": Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+        }
+        if (l == BOOL || r == BOOL) {
+            throw new IllegalArgumentException(op + ": Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+        }
+        DType d = TypePromotion.resultType(left, right);
+        checkAlpha(op, d, alpha);
+        return isOne(alpha) ? new Binary(SUB, d, left, right, null) : new Binary(ADD_SCALED, d, left, right, negate(alpha));
+    }
+
+    private static Binary mul(Args a) {
+        return promoted(a, MUL);
+    }
+
+    private static Binary promoted(Args a, PointwiseBinaryOp op) {
+        Object left = a.tensor(0), right = operand(a, 1);
+        return new Binary(op, TypePromotion.resultType(left, right), left, right, null);
+    }
+
+    /** True division (mode null) computes in floating point; "trunc" and "floor" keep integer dtypes. */
+    private static Binary div(Args a, String mode) {
+        Object left = a.tensor(0), right = operand(a, 1);
+        DType d = TypePromotion.resultType(left, right);
+        if (mode == null) return new Binary(DIV, TypePromotion.toFloating(d), left, right, null);
+        PointwiseBinaryOp op = switch (mode) {
+            case "trunc" -> DIV_TRUNC;
+            case "floor" -> DIV_FLOOR;
+            default -> throw new IllegalArgumentException(name(a) + ": div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + mode + "'");
+        };
+        if (d == BOOL) throw notImplemented(name(a), op == DIV_TRUNC ? "div_trunc_cpu" : "div_floor_cpu", d);
+        return new Binary(op, d, left, right, null);
+    }
+
+    private static Binary pow(Args a) {
+        Object left = a.tensor(0), right = a.tensor(1);
+        DType d = TypePromotion.resultType(left, right);
+        if (d == BOOL) throw notImplemented(name(a), "pow", d);
+        return new Binary(PointwiseBinaryOp.POW, d, left, right, null);
+    }
+
+    private static DType powScalarType(Args a) {
+        Tensor self = a.tensor(0);
+        Object e = a.scalar(1);
+        if (!self.dtype().isFloatingPoint() && !(e instanceof Double) && toDouble(e) < 0) {
+            throw new IllegalArgumentException(name(a) + ": Integers to negative integer powers are not allowed.");
+        }
+        return TypePromotion.resultType(self, e);
+    }
+
+    /** ATen's fast paths for common floating exponents. */
+    private static PointwiseUnaryOp floatPowOp(double e) {
+        if (e == 2) return PointwiseUnaryOp.SQUARE;
+        if (e == 3) return PointwiseUnaryOp.CUBE;
+        if (e == 0.5) return PointwiseUnaryOp.SQRT;
+        if (e == -0.5) return PointwiseUnaryOp.RSQRT;
+        if (e == -1) return PointwiseUnaryOp.RECIPROCAL;
+        if (e == -2) return PointwiseUnaryOp.INV_SQUARE;
+        return PointwiseUnaryOp.POW;
+    }
+
+    private static Unary neg(Args a) {
+        DType d = a.tensor(0).dtype();
+        if (d == BOOL) {
+            throw new IllegalArgumentException(name(a) + ": Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+        }
+        return new Unary(PointwiseUnaryOp.NEG, d, null, null);
+    }
+
+    private static Unary abs(Args a) {
+        DType d = a.tensor(0).dtype();
+        if (d == BOOL) throw notImplemented(name(a), "abs_cpu", d);
+        return new Unary(PointwiseUnaryOp.ABS, d, null, null);
+    }
+
+    private static Unary relu(Args a) {
+        DType d = a.tensor(0).dtype();
+        if (d == BOOL) throw new IllegalArgumentException(name(a) + ": Boolean inputs not supported for relu");
+        return new Unary(PointwiseUnaryOp.RELU, d, null, null);
+    }
+
+    /** Ops that always give a floating result: integral and bool inputs compute in the default dtype. */
+    private static Unary floating(Args a, PointwiseUnaryOp op) {
+        return new Unary(op, TypePromotion.toFloating(a.tensor(0).dtype()), null, null);
+    }
+
+    /** Ops ATen implements for floating dtypes only. */
+    private static Unary floatingOnly(Args a, PointwiseUnaryOp op, String kernelName) {
+        DType d = a.tensor(0).dtype();
+        if (!d.isFloatingPoint()) throw notImplemented(name(a), kernelName, d);
+        return new Unary(op, d, null, null);
+    }
+
+    private static Unary gelu(Args a) {
+        String approximate = a.str(1);
+        PointwiseUnaryOp op = switch (approximate) {
+            case "none" -> PointwiseUnaryOp.GELU;
+            case "tanh" -> PointwiseUnaryOp.GELU_TANH;
+            default -> throw new IllegalArgumentException(name(a) + ": approximate argument must be either none or tanh.");
+        };
+        return floatingOnly(a, op, "GeluKernelImpl");
+    }
+
+    /**
+     * Scalar bounds take part in type promotion unless self is floating. As in ATen, a NaN bound
+     * alone is ignored, while a NaN with both bounds given makes every element NaN.
+     */
+    private static Unary clamp(Args a, boolean inplace) {
+        Tensor self = a.tensor(0);
+        Object lo = a.get(1) == null ? null : a.scalar(1), hi = a.get(2) == null ? null : a.scalar(2);
+        String op = name(a);
+        if (lo == null && hi == null) throw new IllegalArgumentException(op + ": torch.clamp: At least one of 'min' or 'max' must not be None");
+        DType d = self.dtype().isFloatingPoint() ? self.dtype() : TypePromotion.resultType(self, lo, hi);
+        if (inplace && d != self.dtype()) {
+            throw new IllegalArgumentException(op + ": result type " + scalarTypeName(d) + " can't be cast to the desired output type " + typeMetaName(self.dtype()));
+        }
+        if (d == BOOL) throw notImplemented(op, lo == null ? "clamp_max_scalar_cpu" : hi == null ? "clamp_min_scalar_cpu" : "clamp_scalar_cpu", d);
+        if (lo != null && hi != null && (isNaN(lo) || isNaN(hi))) return new Unary(PointwiseUnaryOp.CLAMP, d, Double.NaN, Double.NaN);
+        return new Unary(PointwiseUnaryOp.CLAMP, d, isNaN(lo) ? null : lo, isNaN(hi) ? null : hi);
+    }
+
+    // ------------------------------------------------------------------ op builders
+
+    private static boolean inplace(String schema) {
+        String fullName = schema.substring(0, schema.indexOf('('));
+        int dot = fullName.indexOf('.');
+        return (dot < 0 ? fullName : fullName.substring(0, dot)).endsWith("_");
+    }
+
+    private static OpOverload binary(String schema, Function<Args, Binary> plan) {
+        boolean inplace = inplace(schema);
+        return OpOverload.define(schema)
+                .tags(inplace ? new Tag[] {Tag.POINTWISE, Tag.INPLACE} : new Tag[] {Tag.POINTWISE})
+                .meta(a -> {
+                    Binary p = plan.apply(a);
+                    int[] shape = Shapes.broadcast(name(a), shapeOf(p.left()), shapeOf(p.right()));
+                    return inplace ? checkInplace(name(a), a.tensor(0), p.dtype(), shape) : TensorMeta.contiguous(p.dtype(), shape);
+                })
+                .kernel((a, m) -> {
+                    Binary p = plan.apply(a);
+                    Tensor out = inplace ? a.tensor(0) : Tensor.allocate((TensorMeta) m);
+                    Pointwise.binary(p.op(), p.dtype(), out, tensorOf(p.left(), p.dtype()), tensorOf(p.right(), p.dtype()), p.alpha());
+                    return inplace ? written(out) : out;
+                })
+                .register();
+    }
+
+    private static OpOverload unary(String schema, Function<Args, Unary> plan) {
+        boolean inplace = inplace(schema);
+        return OpOverload.define(schema)
+                .tags(inplace ? new Tag[] {Tag.POINTWISE, Tag.INPLACE} : new Tag[] {Tag.POINTWISE})
+                .meta(a -> {
+                    Unary p = plan.apply(a);
+                    Tensor self = a.tensor(0);
+                    return inplace ? checkInplace(name(a), self, p.dtype(), self.shape()) : TensorMeta.contiguous(p.dtype(), self.shape());
+                })
+                .kernel((a, m) -> {
+                    Unary p = plan.apply(a);
+                    Tensor out = inplace ? a.tensor(0) : Tensor.allocate((TensorMeta) m);
+                    Pointwise.unary(p.op(), p.dtype(), out, a.tensor(0), p.lo(), p.hi());
+                    return inplace ? written(out) : out;
+                })
+                .register();
+    }
+
+    private static OpOverload compare(String schema, PointwiseCompareOp op) {
+        return OpOverload.define(schema)
+                .tags(Tag.POINTWISE)
+                .meta(a -> TensorMeta.contiguous(BOOL, Shapes.broadcast(name(a), a.tensor(0).shape(), shapeOf(operand(a, 1)))))
+                .kernel((a, m) -> {
+                    Tensor out = Tensor.allocate((TensorMeta) m), self = a.tensor(0);
+                    Object other = operand(a, 1);
+                    DType d = TypePromotion.resultType(self, other);
+                    Pointwise.compare(op, d, out, self, tensorOf(other, d));
+                    return out;
+                })
+                .register();
+    }
+
+    private static OpOverload logical(String schema, PointwiseLogicalOp op) {
+        boolean binary = op != PointwiseLogicalOp.NOT;
+        return OpOverload.define(schema)
+                .tags(Tag.POINTWISE)
+                .meta(a -> TensorMeta.contiguous(BOOL, binary ? Shapes.broadcast(name(a), a.tensor(0).shape(), a.tensor(1).shape()) : a.tensor(0).shape()))
+                .kernel((a, m) -> {
+                    Tensor out = Tensor.allocate((TensorMeta) m);
+                    Pointwise.logical(op, out, a.tensor(0), binary ? a.tensor(1) : null);
+                    return out;
+                })
+                .register();
+    }
+
+    private static OpOverload where(String schema) {
+        return OpOverload.define(schema)
+                .tags(Tag.POINTWISE)
+                .meta(a -> {
+                    Tensor c = a.tensor(0);
+                    String op = name(a);
+                    if (c.dtype() != BOOL) throw new IllegalArgumentException(op + ": where expected condition to be a boolean tensor, but got a tensor with dtype " + scalarTypeName(c.dtype()));
+                    Object self = a.tensor(1), other = operand(a, 2);
+                    int[] shape = Shapes.broadcast(op, Shapes.broadcast(op, c.shape(), shapeOf(self)), shapeOf(other));
+                    return TensorMeta.contiguous(TypePromotion.resultType(self, other), shape);
+                })
+                .kernel((a, m) -> {
+                    Tensor out = Tensor.allocate((TensorMeta) m);
+                    Pointwise.where(out, a.tensor(0), a.tensor(1), tensorOf(operand(a, 2), out.dtype()));
+                    return out;
+                })
+                .register();
+    }
+
+    /** Out of place, self and mask broadcast together; the result keeps self's dtype. */
+    private static OpOverload maskedFill(String schema) {
+        return OpOverload.define(schema)
+                .tags(Tag.POINTWISE)
+                .meta(a -> {
+                    Tensor self = a.tensor(0);
+                    checkMask(a);
+                    if (a.get(2) instanceof Tensor v && v.dim() != 0) {
+                        throw new IllegalArgumentException(name(a) + ": masked_fill_ only supports a 0-dimensional value tensor, but got tensor with " + v.dim() + " dimension(s).");
+                    }
+                    return TensorMeta.contiguous(self.dtype(), Shapes.broadcast(name(a), self.shape(), a.tensor(1).shape()));
+                })
+                .kernel((a, m) -> {
+                    Tensor out = Tensor.allocate((TensorMeta) m);
+                    Pointwise.where(out, a.tensor(1), tensorOf(operand(a, 2), out.dtype()), a.tensor(0));
+                    return out;
+                })
+                .register();
+    }
+
+    // ------------------------------------------------------------------ checks
+
+    private static void checkMask(Args a) {
+        Tensor mask = a.tensor(1);
+        if (mask.dtype() != BOOL) {
+            throw new IllegalArgumentException(name(a) + ": masked_fill_ only supports boolean masks, but got mask with dtype " + typeMetaName(mask.dtype()));
+        }
+    }
+
+    /** ATen's alpha_check. */
+    private static void checkAlpha(String op, DType result, Object alpha) {
+        if (alpha instanceof Boolean && result != BOOL) throw new IllegalArgumentException(op + ": Boolean alpha only supported for Boolean results.");
+        if (!result.isFloatingPoint() && alpha instanceof Double) {
+            throw new IllegalArgumentException(op + ": For integral input tensors, argument alpha must not be a floating point number.");
+        }
+    }
+
+    /** What TensorIterator checks before writing into self: no self-overlap, the broadcast shape is self's, the result type casts to self's. */
+    private static TensorMeta checkInplace(String op, Tensor self, DType result, int[] shape) {
+        int[] size = self.shape(), strides = self.strides();
+        for (int d = 0; d < size.length; d++) {
+            if (size[d] > 1 && strides[d] == 0) {
+                throw new IllegalArgumentException(op + ": unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.");
+            }
+        }
+        checkOutputShape(op, self, shape);
+        if (!canCast(result, self.dtype())) {
+            throw new IllegalArgumentException(op + ": result type " + scalarTypeName(result) + " can't be cast to the desired output type " + scalarTypeName(self.dtype()));
+        }
+        return self.meta();
+    }
+
+    private static void checkOutputShape(String op, Tensor self, int[] broadcast) {
+        if (!Arrays.equals(broadcast, self.shape())) {
+            throw new IllegalArgumentException(op + ": output with shape " + Shapes.format(self.shape()) + " doesn't match the broadcast shape " + Shapes.format(broadcast));
+        }
+    }
+
+    /** ATen's canCast: floating never goes to integral or bool, and nothing but bool goes to bool. */
+    private static boolean canCast(DType from, DType to) {
+        if (from.isFloatingPoint() && !to.isFloatingPoint()) return false;
+        return from == BOOL || to != BOOL;
+    }
+
+    private static IllegalArgumentException notImplemented(String op, String kernelName, DType d) {
+        return new IllegalArgumentException(op + ": \"" + kernelName + "\" not implemented for '" + scalarTypeName(d) + "'");
+    }
+
+    /** The dtype as ATen's ScalarType prints: Float, Double, Int, Long, Bool. */
+    private static String scalarTypeName(DType d) {
+        return switch (d) {
+            case FLOAT32 -> "Float";
+            case FLOAT64 -> "Double";
+            case INT32 -> "Int";
+            case INT64 -> "Long";
+            case BOOL -> "Bool";
+        };
+    }
+
+    /** The dtype as ATen's TypeMeta prints (some messages use it): float, double, int, long int, bool. */
+    private static String typeMetaName(DType d) {
+        return switch (d) {
+            case FLOAT32 -> "float";
+            case FLOAT64 -> "double";
+            case INT32 -> "int";
+            case INT64 -> "long int";
+            case BOOL -> "bool";
+        };
+    }
+
+    // ------------------------------------------------------------------ small helpers
+
+    private static String name(Args a) { return a.op().schema().name(); }
+
+    private static String optStr(Args a, int i) { return a.get(i) == null ? null : a.str(i); }
+
+    /** Argument {@code i} of a Tensor-or-Scalar overload: the Tensor, or the Scalar as a Double, Long or Boolean. */
+    private static Object operand(Args a, int i) {
+        return a.get(i) instanceof Tensor t ? t : a.scalar(i);
+    }
+
+    private static int[] shapeOf(Object operand) {
+        return operand instanceof Tensor t ? t.shape() : new int[0];
+    }
+
+    private static DType dtypeOf(Object operand) {
+        return operand instanceof Tensor t ? t.dtype() : TypePromotion.scalarType(operand);
+    }
+
+    /** A Scalar operand as a 0-d tensor of the compute dtype; tensors pass through. */
+    private static Tensor tensorOf(Object operand, DType dtype) {
+        return operand instanceof Tensor t ? t : Pointwise.scalar(operand, dtype);
+    }
+
+    private static double toDouble(Object scalar) {
+        return scalar instanceof Boolean b ? (b ? 1 : 0) : ((Number) scalar).doubleValue();
+    }
+
+    private static boolean isOne(Object alpha) {
+        return toDouble(alpha) == 1;
+    }
+
+    private static boolean isNaN(Object scalar) {
+        return scalar instanceof Double d && d.isNaN();
+    }
+
+    private static Object negate(Object alpha) {
+        return alpha instanceof Double d ? (Object) (-d) : (Object) (-(long) (alpha instanceof Boolean b ? (b ? 1L : 0L) : (Long) alpha));
+    }
+
+    private static boolean dropsSome(Args a) {
+        return a.bool(2) && a.dbl(1) > 0 && a.tensor(0).numel() > 0;
+    }
+
+    private static Tensor fill(Tensor self, Object value) {
+        Copy.fill(self, value);
+        return self;
+    }
+
+    /** In-place ops count their write in the storage's version. */
+    private static Tensor written(Tensor self) {
+        self.storage().bumpVersion();
+        return self;
+    }
+}

@@ -1,0 +1,25 @@
+package dev.ember.ops.kernels;
+
+/**
+ * Elementwise arithmetic on two operands of one dtype. The ops up to {@link #MIN} are one SIMD
+ * instruction each and have vector loops for floating dtypes; the rest call a function per element.
+ */
+public enum PointwiseBinaryOp {
+    ADD, SUB, MUL,
+    /** True division (floating dtypes only). */
+    DIV,
+    /** {@code a + alpha * b}: add and sub with an alpha other than 1. */
+    ADD_SCALED,
+    /** NaN-propagating maximum. */
+    MAX,
+    /** NaN-propagating minimum. */
+    MIN,
+    /** Division rounded toward zero; integer division by zero must be ruled out by the caller. */
+    DIV_TRUNC,
+    /** Division rounded toward negative infinity (Python's {@code //}). */
+    DIV_FLOOR,
+    POW;
+
+    /** True when floating dtypes have a SIMD loop for this op. */
+    boolean vectorizable() { return ordinal() <= MIN.ordinal(); }
+}
