@@ -1,0 +1,63 @@
+package dev.ember.aot;
+
+import dev.ember.fx.GraphModule;
+import dev.ember.fx.InsertPoint;
+import dev.ember.fx.Node;
+import dev.ember.fx.NodeKind;
+import dev.ember.ops.OpOverload;
+import dev.ember.ops.Schema;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Rewrites a graph into the core opset: every call of an op with a {@link Decomposition} is replaced
+ * by the nodes its decomposition emits (recursively), each keeping the replaced node's source
+ * location, so errors and logs still point at the user's line. Nodes must carry fake values
+ * ({@link dev.ember.fx.ShapeProp}).
+ */
+public final class DecomposePass {
+    private DecomposePass() {}
+
+    /** Decomposes with the full {@link Decompositions#table()}; returns how many nodes were replaced. */
+    public static int run(GraphModule gm) { return run(gm, Decompositions.table()); }
+
+    public static int run(GraphModule gm, Map<String, Decomposition> table) {
+        int replaced = 0;
+        for (Node n : gm.graph().nodes()) {
+            if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op)) continue;
+            Decomposition d = table.get(op.name());
+            if (d == null) continue;
+            Object out;
+            try (InsertPoint ignored = gm.graph().insertingBefore(n)) {
+                out = d.apply(new GraphEmitter(gm.graph(), n.sourceLocation(), table), positional(op, n));
+            }
+            if (!(out instanceof Node result)) continue;
+            n.replaceAllUsesWith(result);
+            gm.graph().eraseNode(n);
+            replaced++;
+        }
+        gm.graph().eliminateDeadCode();
+        return replaced;
+    }
+
+    /** The node's arguments in schema order, keyword arguments placed and defaults filled in. */
+    static Object[] positional(OpOverload op, Node n) {
+        List<Object> values = new ArrayList<>(n.args());
+        List<Schema.Param> params = op.schema().params();
+        for (var kw : n.kwargs().entrySet()) {
+            int i = 0;
+            while (i < params.size() && !params.get(i).name().equals(kw.getKey())) i++;
+            if (i == params.size()) throw new IllegalArgumentException(op.name() + " has no argument '" + kw.getKey() + "' (" + op.schema() + ")");
+            while (values.size() <= i) values.add(Unset.UNSET);
+            values.set(i, kw.getValue());
+        }
+        for (int i = 0; i < values.size(); i++) {
+            if (values.get(i) == Unset.UNSET) values.set(i, params.get(i).defaultValue());
+        }
+        return op.bind(values.toArray()).toArray();
+    }
+
+    private enum Unset { UNSET }
+}

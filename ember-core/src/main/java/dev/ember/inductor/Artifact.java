@@ -1,0 +1,76 @@
+package dev.ember.inductor;
+
+import dev.ember.tensor.DType;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything needed to run a compiled graph without compiling it again: the generated class (and
+ * its source, for {@code output_code}), the arena slots and the attribute paths it reads. This is
+ * what the on-disk cache stores.
+ */
+record Artifact(String className, String source, byte[] classBytes, List<MemoryPlan.Slot> slots,
+                List<String> attributePaths, List<String> perfHints) {
+
+    byte[] encode() {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeUTF(className);
+            writeBytes(out, source.getBytes(StandardCharsets.UTF_8));
+            writeBytes(out, classBytes);
+            out.writeInt(slots.size());
+            for (MemoryPlan.Slot s : slots) {
+                out.writeUTF(s.dtype().name());
+                out.writeInt(s.size());
+            }
+            writeStrings(out, attributePaths);
+            writeStrings(out, perfHints);
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Artifact decode(byte[] data) throws IOException {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
+        String name = in.readUTF();
+        String source = new String(readBytes(in), StandardCharsets.UTF_8);
+        byte[] cls = readBytes(in);
+        int n = in.readInt();
+        List<MemoryPlan.Slot> slots = new ArrayList<>();
+        for (int i = 0; i < n; i++) slots.add(new MemoryPlan.Slot(DType.valueOf(in.readUTF()), in.readInt()));
+        return new Artifact(name, source, cls, slots, readStrings(in), readStrings(in));
+    }
+
+    private static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    private static byte[] readBytes(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > in.available()) throw new IOException("bad length " + n);
+        return in.readNBytes(n);
+    }
+
+    private static void writeStrings(DataOutputStream out, List<String> list) throws IOException {
+        out.writeInt(list.size());
+        for (String s : list) writeBytes(out, s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static List<String> readStrings(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) out.add(new String(readBytes(in), StandardCharsets.UTF_8));
+        return out;
+    }
+}

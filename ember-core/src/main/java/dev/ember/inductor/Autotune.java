@@ -1,0 +1,36 @@
+package dev.ember.inductor;
+
+import dev.ember.tensor.Tensor;
+
+import java.util.List;
+
+/** {@code max-autotune}: times two compiled variants of one graph on random inputs of the example layouts. */
+final class Autotune {
+    private Autotune() {}
+
+    /** Whether {@code a} runs faster than {@code b} (best of several timed runs after warm-up). */
+    static boolean faster(InductorGraph a, InductorGraph b, List<? extends Tensor> examples) {
+        Object[] inputs = examples.stream().map(Autotune::randomLike).toArray();
+        return best(a, inputs) < best(b, inputs);
+    }
+
+    private static long best(InductorGraph g, Object[] inputs) {
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < 12; i++) {
+            long t0 = System.nanoTime();
+            g.run(inputs);
+            long t = System.nanoTime() - t0;
+            if (i >= 4) best = Math.min(best, t);
+        }
+        return best;
+    }
+
+    private static Tensor randomLike(Tensor t) {
+        Tensor r = Tensor.allocate(t.meta());
+        if (r.dtype().isFloatingPoint()) {
+            Tensor src = Tensor.randn(t.shape()).to(t.dtype());
+            dev.ember.ops.kernels.Copy.copy(src, r);
+        }
+        return r;
+    }
+}

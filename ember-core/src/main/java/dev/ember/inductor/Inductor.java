@@ -1,0 +1,175 @@
+package dev.ember.inductor;
+
+import dev.ember.aot.DecomposePass;
+import dev.ember.aot.Decompositions;
+import dev.ember.fx.GraphModule;
+import dev.ember.fx.ShapeProp;
+import dev.ember.inductor.cache.ArtifactCache;
+import dev.ember.inductor.codegen.GraphWriter;
+import dev.ember.inductor.codegen.SourceCompiler;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The inductor: decomposes a graph to core ops, lowers it to loops, fuses, writes Java, compiles it
+ * in process and loads it as a hidden class — or loads the class from the on-disk cache when the
+ * same graph with the same input layouts was compiled before, by any process.
+ *
+ * <pre>{@code
+ * InductorGraph g = Inductor.compile(gm, exampleInputs);
+ * Tensor y = (Tensor) g.run(x);
+ * }</pre>
+ */
+public final class Inductor {
+    private Inductor() {}
+
+    /** Bumped whenever generated code changes for the same graph, so old cache entries are not used. */
+    static final String VERSION = "ember-inductor-3";
+
+    /** {@code default}: generated code as is; {@code max-autotune}: also try variants and keep the fastest. */
+    public enum Mode {
+        DEFAULT, MAX_AUTOTUNE;
+
+        public static Mode parse(String s) {
+            return switch (s == null ? "default" : s) {
+                case "default" -> DEFAULT;
+                case "max-autotune" -> MAX_AUTOTUNE;
+                default -> throw new IllegalArgumentException("unknown inductor mode '" + s + "'; use \"default\" or \"max-autotune\"");
+            };
+        }
+    }
+
+    public static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs) {
+        return compile(gm, exampleInputs, Mode.DEFAULT);
+    }
+
+    public static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, Mode mode) {
+        return compile(gm, exampleInputs, mode, new ArtifactCache(ArtifactCache.defaultDir(), p -> InductorLog.log("inductor", () -> p)));
+    }
+
+    static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, Mode mode, ArtifactCache cache) {
+        List<TensorMeta> metas = new ArrayList<>();
+        for (Tensor t : exampleInputs) metas.add(t.meta());
+        String graphText = canonical(gm);
+        List<String> attrMeta = gm.attributes().entrySet().stream().map(e -> e.getKey() + ":" + e.getValue().meta()).toList();
+        String key = ArtifactCache.key(VERSION, mode.name(), String.valueOf(SourceCompiler.VECTOR_API), graphText,
+                metas.toString(), attrMeta.toString());
+
+        byte[] cached = cache == null ? null : cache.get(key);
+        if (cached != null) {
+            try {
+                Artifact a = Artifact.decode(cached);
+                InductorLog.log("inductor", () -> "cache hit " + key.substring(0, 16) + " (" + cache.path(key) + ")");
+                InductorLog.log("output_code", a::source);
+                return load(gm, a, withAttributes(metas, gm, a.attributePaths()), new Object[0], true);
+            } catch (IOException | RuntimeException e) {
+                InductorLog.log("inductor", () -> "cache entry " + key.substring(0, 16) + " could not be loaded (" + e + "); rebuilding");
+            }
+        } else if (cache != null) {
+            InductorLog.log("inductor", () -> "cache miss " + key.substring(0, 16));
+        }
+
+        GraphModule work = new GraphModule(gm.className(), gm.graph().copy(), gm.attributes(), gm.submodules());
+        ShapeProp.propagate(work, exampleInputs.toArray());
+        Decompositions.install();
+        DecomposePass.run(work);
+        Lowering.Result lowered;
+        try {
+            lowered = Lowering.lower(work);
+        } catch (Lowering.Unsupported e) {
+            InductorLog.log("perf_hints", () -> "graph runs in the interpreter: " + e.getMessage());
+            return new InductorGraph(gm, null, metas, null, null, false);
+        }
+        lowered.perfHints().forEach(h -> InductorLog.log("perf_hints", () -> h));
+        Scheduler scheduler = Scheduler.schedule(lowered);
+        InductorLog.log("fusion", () -> String.join("\n", scheduler.decisions()));
+        InductorLog.log("schedule", () -> scheduleText(scheduler.kernels()));
+        MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output());
+        String className = "Graph_" + key.substring(0, 16);
+
+        Candidate best = candidate(className, scheduler, plan, lowered, SourceCompiler.VECTOR_API);
+        InductorGraph graph = load(gm, best.artifact, lowered.inputMetas(), best.constants, false);
+        if (mode == Mode.MAX_AUTOTUNE && SourceCompiler.VECTOR_API) {
+            Candidate scalar = candidate(className, scheduler, plan, lowered, false);
+            InductorGraph other = load(gm, scalar.artifact, lowered.inputMetas(), scalar.constants, false);
+            if (Autotune.faster(other, graph, exampleInputs)) {
+                graph = other;
+                best = scalar;
+            }
+        }
+        Artifact chosen = best.artifact;
+        InductorLog.log("output_code", chosen::source);
+        if (cache != null && best.constants.length == 0) cache.put(key, chosen.encode());
+        return graph;
+    }
+
+    private record Candidate(Artifact artifact, Object[] constants) {}
+
+    private static Candidate candidate(String className, Scheduler s, MemoryPlan plan, Lowering.Result r, boolean vectorize) {
+        GraphWriter writer = new GraphWriter(className, s.kernels(), plan, r.output(), r.inputMetas().size(), vectorize);
+        String source = writer.write();
+        byte[] bytes = SourceCompiler.compile("dev.ember.inductor." + className, source);
+        return new Candidate(new Artifact(className, source, bytes, plan.slots(), r.attributePaths(), r.perfHints()),
+                writer.constants().toArray());
+    }
+
+    private static List<TensorMeta> withAttributes(List<TensorMeta> inputs, GraphModule gm, List<String> paths) {
+        List<TensorMeta> all = new ArrayList<>(inputs);
+        for (String p : paths) all.add(gm.attribute(p).meta());
+        return all;
+    }
+
+    private static InductorGraph load(GraphModule gm, Artifact a, List<TensorMeta> metas, Object[] constants, boolean fromCache) {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClass(a.classBytes(), true);
+            MethodHandle call = lookup.findStatic(lookup.lookupClass(), "call",
+                    MethodType.methodType(Object.class, Tensor[].class, Object[].class, Object[].class));
+            return new InductorGraph(gm, call, metas, a, constants, fromCache);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot load generated class " + a.className(), e);
+        }
+    }
+
+    /**
+     * The graph as the cache key sees it: every node's kind, target and arguments (nodes by name,
+     * constants by value). Cheaper than the printed graph, and all that decides the code.
+     */
+    static String canonical(GraphModule gm) {
+        StringBuilder sb = new StringBuilder();
+        for (dev.ember.fx.Node n : gm.graph().nodes()) {
+            sb.append(n.name()).append('=').append(n.kind()).append(' ').append(n.target()).append('(');
+            for (Object a : n.args()) appendArg(sb, a).append(',');
+            n.kwargs().forEach((k, v) -> appendArg(sb.append(k).append(':'), v).append(','));
+            sb.append(")\n");
+        }
+        return sb.toString();
+    }
+
+    private static StringBuilder appendArg(StringBuilder sb, Object a) {
+        return switch (a) {
+            case null -> sb.append("None");
+            case int[] v -> sb.append(java.util.Arrays.toString(v));
+            case long[] v -> sb.append(java.util.Arrays.toString(v));
+            case double[] v -> sb.append(java.util.Arrays.toString(v));
+            case List<?> l -> {
+                sb.append('[');
+                for (Object x : l) appendArg(sb, x).append(',');
+                yield sb.append(']');
+            }
+            case Double d -> sb.append(Double.doubleToRawLongBits(d)).append('d');
+            default -> sb.append(a.getClass().getSimpleName()).append(':').append(a);
+        };
+    }
+
+    private static String scheduleText(List<Kernel> kernels) {
+        return kernels.stream().map(k -> "  " + GraphWriter.describe(k)).collect(Collectors.joining("\n", kernels.size() + " kernels:\n", ""));
+    }
+}

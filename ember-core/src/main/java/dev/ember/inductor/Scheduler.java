@@ -1,0 +1,226 @@
+package dev.ember.inductor;
+
+import dev.ember.inductor.ir.Affine;
+import dev.ember.inductor.ir.Buffer;
+import dev.ember.inductor.ir.Expr;
+import dev.ember.inductor.ir.Stage;
+import dev.ember.inductor.ir.Value;
+import dev.ember.tensor.Shapes;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Groups stages into kernels, in order, each stage joining the kernel before it when that is legal:
+ * <ul>
+ *   <li>pointwise after pointwise of the same shape (one loop writes both);</li>
+ *   <li>reductions and pointwise stages over the same leading "row" dims (softmax and layer_norm
+ *       become one kernel per row: reduce, reduce again, write) — a stage may read what an earlier
+ *       stage of the kernel wrote only within the current row;</li>
+ *   <li>pointwise epilogues over a GEMM or convolution output (bias, activation, residual add),
+ *       written in place into that output when nothing else reads it.</li>
+ * </ul>
+ * Every decision is recorded in {@link #decisions()} (the {@code fusion} log).
+ */
+final class Scheduler {
+    private final List<Kernel> kernels = new ArrayList<>();
+    private final List<String> decisions = new ArrayList<>();
+    private final Map<Buffer, Stage> producer = new HashMap<>();
+    private final Map<Buffer, Integer> readers = new HashMap<>();
+    private final Set<Buffer> outputs;
+
+    private Scheduler(Set<Buffer> outputs) { this.outputs = outputs; }
+
+    static Scheduler schedule(Lowering.Result r) {
+        Set<Buffer> outs = new HashSet<>();
+        collectOutputs(r.output(), outs);
+        Scheduler s = new Scheduler(outs);
+        for (Stage st : r.stages()) for (Buffer b : reads(st)) s.readers.merge(b, 1, Integer::sum);
+        for (Stage st : r.stages()) s.add(st);
+        s.finish();
+        return s;
+    }
+
+    List<Kernel> kernels() { return kernels; }
+
+    List<String> decisions() { return decisions; }
+
+    private static void collectOutputs(Object o, Set<Buffer> out) {
+        if (o instanceof Value.Stored s) out.add(s.buffer());
+        if (o instanceof List<?> l) for (Object x : l) collectOutputs(x, out);
+    }
+
+    /** The buffers a stage reads (each once). */
+    static Set<Buffer> reads(Stage s) {
+        Set<Buffer> out = new LinkedHashSet<>();
+        switch (s) {
+            case Stage.Pointwise p -> Expr.forEachLoad(p.body(), l -> out.add(l.buffer()));
+            case Stage.Reduction r -> Expr.forEachLoad(r.body(), l -> out.add(l.buffer()));
+            case Stage.Gemm g -> { out.add(g.a().buffer()); out.add(g.b().buffer()); }
+            case Stage.Extern e -> collectOperands(e.args(), out);
+        }
+        return out;
+    }
+
+    private static void collectOperands(Object o, Set<Buffer> out) {
+        if (o instanceof Stage.Operand op) out.add(op.buffer());
+        if (o instanceof List<?> l) for (Object x : l) collectOperands(x, out);
+    }
+
+    private static Buffer written(Stage s) {
+        return switch (s) {
+            case Stage.Pointwise p -> p.out();
+            case Stage.Reduction r -> r.out();
+            case Stage.Gemm g -> g.out();
+            case Stage.Extern e -> e.outs().size() == 1 ? e.outs().get(0) : null;
+        };
+    }
+
+    private void add(Stage st) {
+        Buffer w = written(st);
+        if (w != null) producer.put(w, st);
+        Kernel last = kernels.isEmpty() ? null : kernels.get(kernels.size() - 1);
+        switch (st) {
+            case Stage.Pointwise p when last instanceof Kernel.Host h && joinsHost(h, p) -> {
+                kernels.set(kernels.size() - 1, new Kernel.Host(h.host(), append(h.epilogue(), p)));
+                decisions.add("fuse " + name(p) + " as an epilogue of " + name(h.host()) + inPlaceNote(h, p));
+            }
+            case Stage.Pointwise p when last instanceof Kernel.Loop k && joinsLoop(k, p, p.shape()) -> {
+                kernels.set(kernels.size() - 1, new Kernel.Loop(k.outer(), append(k.stages(), p), k.locals()));
+                decisions.add("fuse " + name(p) + " into the loop of " + name(k.stages().get(0)));
+            }
+            case Stage.Reduction r when last instanceof Kernel.Loop k && joinsLoop(k, r, null) -> {
+                kernels.set(kernels.size() - 1, new Kernel.Loop(k.outer(), append(k.stages(), r), k.locals()));
+                decisions.add("fuse reduction " + name(r) + " into the row loop of " + name(k.stages().get(0)));
+            }
+            case Stage.Pointwise p -> {
+                explainNoFusion(last, st);
+                int[] outer = p.shape().length == 0 ? new int[0] : Arrays.copyOf(p.shape(), p.shape().length - 1);
+                kernels.add(new Kernel.Loop(outer, List.of(p), new HashSet<>()));
+            }
+            case Stage.Reduction r -> {
+                explainNoFusion(last, st);
+                kernels.add(new Kernel.Loop(r.outer(), List.of(r), new HashSet<>()));
+            }
+            case Stage.Gemm g -> kernels.add(new Kernel.Host(g, List.of()));
+            case Stage.Extern e -> kernels.add(new Kernel.Host(e, List.of()));
+        }
+    }
+
+    private void explainNoFusion(Kernel last, Stage st) {
+        if (last != null && !(last instanceof Kernel.Host h && h.host() instanceof Stage.Extern e && e.outs().size() != 1)) {
+            decisions.add("no fusion of " + name(st) + " with the kernel before it: different iteration space or a cross-row read");
+        }
+    }
+
+    private static <T> List<T> append(List<T> list, T x) {
+        List<T> out = new ArrayList<>(list);
+        out.add(x);
+        return out;
+    }
+
+    /** A pointwise stage over the host's output, reading it element for element. */
+    private boolean joinsHost(Kernel.Host h, Stage.Pointwise p) {
+        Buffer hostOut = written(h.host());
+        if (hostOut == null || h.host() instanceof Stage.Extern e && !e.op().name().equals("aten.convolution.default")) return false;
+        int[] hostShape = h.host() instanceof Stage.Gemm g ? gemmShape(g) : ((dev.ember.tensor.Tensor) h.host().node().val()).shape();
+        if (!Arrays.equals(hostShape, p.shape())) return false;
+        Affine same = Affine.contiguous(p.shape(), 0);
+        Set<Buffer> group = new HashSet<>();
+        group.add(hostOut);
+        for (Stage.Pointwise e : h.epilogue()) group.add(e.out());
+        boolean[] ok = {true};
+        Expr.forEachLoad(p.body(), l -> { if (group.contains(l.buffer()) && !l.index().equals(same)) ok[0] = false; });
+        return ok[0];
+    }
+
+    private static int[] gemmShape(Stage.Gemm g) {
+        return g.batch() > 1 || g.node().val() instanceof dev.ember.tensor.Tensor t && t.dim() == 3
+                ? new int[] {g.batch(), g.m(), g.n()} : new int[] {g.m(), g.n()};
+    }
+
+    private String inPlaceNote(Kernel.Host h, Stage.Pointwise p) {
+        Buffer hostOut = written(h.host());
+        if (h.epilogue().isEmpty() && readers.getOrDefault(hostOut, 0) == 1 && !outputs.contains(hostOut)
+                && hostOut.dtype() == p.out().dtype()) {
+            p.out().aliasTo(hostOut);
+            return " (in place)";
+        }
+        return "";
+    }
+
+    /**
+     * Whether {@code st} can run inside loop kernel {@code k}: same rows, and every read of a buffer
+     * the kernel writes stays in the current row (for pointwise-only kernels: the same element).
+     */
+    private boolean joinsLoop(Kernel.Loop k, Stage st, int[] pointwiseShape) {
+        int p = k.outer().length;
+        if (!k.hasReduction() && !(st instanceof Stage.Reduction)) {
+            Stage.Pointwise first = (Stage.Pointwise) k.stages().get(0);
+            if (pointwiseShape == null || !Arrays.equals(first.shape(), pointwiseShape)) return false;
+        }
+        // A kernel without row dims runs on one thread: keep big pointwise work out of it.
+        if (p == 0 && pointwiseShape != null && Shapes.numel(pointwiseShape) > dev.ember.ops.kernels.Parallel.GRAIN) return false;
+        int[] inner;
+        Expr body;
+        if (st instanceof Stage.Reduction r) {
+            if (!Arrays.equals(r.outer(), k.outer())) return false;
+            inner = r.reduce();
+            body = r.body();
+        } else {
+            Stage.Pointwise pw = (Stage.Pointwise) st;
+            if (pw.shape().length < p || !Arrays.equals(Arrays.copyOf(pw.shape(), p), k.outer())) return false;
+            inner = Arrays.copyOfRange(pw.shape(), p, pw.shape().length);
+            body = pw.body();
+        }
+        Map<Buffer, Stage> inKernel = new HashMap<>();
+        for (Stage s : k.stages()) inKernel.put(written(s), s);
+        boolean pointwiseOnly = !k.hasReduction() && !(st instanceof Stage.Reduction);
+        boolean[] ok = {true};
+        Expr.forEachLoad(body, l -> {
+            Stage prod = inKernel.get(l.buffer());
+            if (prod != null && !rowLocal(l.index(), prod, p, inner, pointwiseOnly)) ok[0] = false;
+        });
+        return ok[0];
+    }
+
+    private static boolean rowLocal(Affine load, Stage prod, int p, int[] inner, boolean sameElement) {
+        if (prod instanceof Stage.Reduction r) return load.equals(Affine.contiguous(r.outer(), 0));
+        int[] shape = ((Stage.Pointwise) prod).shape();
+        if (sameElement) return load.equals(Affine.contiguous(shape, 0));
+        int[] cs = Shapes.contiguousStrides(shape);
+        for (int d = 0; d < p; d++) if (load.coeff(d) != cs[d]) return false;
+        long rowSize = 1;
+        for (int d = p; d < shape.length; d++) rowSize *= shape[d];
+        long lo = load.constant(), hi = load.constant();
+        for (var t : load.terms().entrySet()) {
+            int v = t.getKey();
+            if (v < p) continue;
+            if (v - p >= inner.length) return false;
+            long span = t.getValue() * (inner[v - p] - 1);
+            if (span < 0) lo += span; else hi += span;
+        }
+        return lo >= 0 && hi < rowSize;
+    }
+
+    /** Reduction results read only inside their own kernel need no memory: they stay in registers. */
+    private void finish() {
+        for (Kernel k : kernels) {
+            if (!(k instanceof Kernel.Loop loop)) continue;
+            for (Stage s : loop.stages()) {
+                if (!(s instanceof Stage.Reduction r) || outputs.contains(r.out())) continue;
+                int readsInside = 0;
+                for (Stage t : loop.stages()) if (reads(t).contains(r.out())) readsInside++;
+                if (readsInside == readers.getOrDefault(r.out(), 0)) loop.locals().add(r.out());
+            }
+        }
+    }
+
+    static String name(Stage s) { return s.node() == null ? "?" : s.node().name(); }
+}

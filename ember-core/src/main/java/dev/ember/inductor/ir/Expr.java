@@ -1,0 +1,97 @@
+package dev.ember.inductor.ir;
+
+import dev.ember.tensor.DType;
+
+/**
+ * The loop body of a kernel as an expression tree over loads: what one output element (or one
+ * reduction term) is, given the loop variables. Records compare structurally, so equal subtrees
+ * are computed once (common subexpressions).
+ */
+public sealed interface Expr {
+    DType dtype();
+
+    /** {@code buffer[base + index]}. */
+    record Load(Buffer buffer, Affine index, DType dtype) implements Expr {}
+
+    /** A constant; {@code value} is a Double, Long or Boolean. */
+    record Const(Object value, DType dtype) implements Expr {}
+
+    record Unary(UnaryOp op, Expr x, DType dtype) implements Expr {}
+
+    /** Arithmetic in {@code dtype}; comparisons compare in their operands' dtype and yield bool. */
+    record Binary(BinaryOp op, Expr a, Expr b, DType dtype) implements Expr {}
+
+    record Where(Expr cond, Expr a, Expr b, DType dtype) implements Expr {}
+
+    record Cast(Expr x, DType dtype) implements Expr {}
+
+    enum UnaryOp { NEG, ABS, EXP, LOG, LOG1P, SQRT, RSQRT, SIN, COS, TANH, SIGMOID, RELU, RECIPROCAL, NOT, ERF, GELU, GELU_TANH }
+
+    enum BinaryOp {
+        ADD, SUB, MUL, DIV, MAX, MIN, POW, EQ, NE, LT, LE, GT, GE, AND, OR;
+
+        public boolean isComparison() { return ordinal() >= EQ.ordinal() && ordinal() <= GE.ordinal(); }
+    }
+
+    /** Calls {@code f} on every load in the tree. */
+    static void forEachLoad(Expr e, java.util.function.Consumer<Load> f) {
+        switch (e) {
+            case Load l -> f.accept(l);
+            case Const c -> { }
+            case Unary u -> forEachLoad(u.x(), f);
+            case Binary b -> { forEachLoad(b.a(), f); forEachLoad(b.b(), f); }
+            case Where w -> { forEachLoad(w.cond(), f); forEachLoad(w.a(), f); forEachLoad(w.b(), f); }
+            case Cast c -> forEachLoad(c.x(), f);
+        }
+    }
+
+    /** The tree with every load's index rewritten by {@code f}. */
+    static Expr mapIndices(Expr e, java.util.function.UnaryOperator<Affine> f) {
+        return switch (e) {
+            case Load l -> new Load(l.buffer(), f.apply(l.index()), l.dtype());
+            case Const c -> c;
+            case Unary u -> new Unary(u.op(), mapIndices(u.x(), f), u.dtype());
+            case Binary b -> new Binary(b.op(), mapIndices(b.a(), f), mapIndices(b.b(), f), b.dtype());
+            case Where w -> new Where(mapIndices(w.cond(), f), mapIndices(w.a(), f), mapIndices(w.b(), f), w.dtype());
+            case Cast c -> new Cast(mapIndices(c.x(), f), c.dtype());
+        };
+    }
+
+    /** The tree with every occurrence of {@code target} replaced by {@code by}. */
+    static Expr replace(Expr e, Expr target, Expr by) {
+        if (e.equals(target)) return by;
+        return switch (e) {
+            case Load l -> l;
+            case Const c -> c;
+            case Unary u -> new Unary(u.op(), replace(u.x(), target, by), u.dtype());
+            case Binary b -> new Binary(b.op(), replace(b.a(), target, by), replace(b.b(), target, by), b.dtype());
+            case Where w -> new Where(replace(w.cond(), target, by), replace(w.a(), target, by), replace(w.b(), target, by), w.dtype());
+            case Cast c -> new Cast(replace(c.x(), target, by), c.dtype());
+        };
+    }
+
+    /** Whether {@code part} occurs in {@code e}. */
+    static boolean contains(Expr e, Expr part) {
+        if (e.equals(part)) return true;
+        return switch (e) {
+            case Load l -> false;
+            case Const c -> false;
+            case Unary u -> contains(u.x(), part);
+            case Binary b -> contains(b.a(), part) || contains(b.b(), part);
+            case Where w -> contains(w.cond(), part) || contains(w.a(), part) || contains(w.b(), part);
+            case Cast c -> contains(c.x(), part);
+        };
+    }
+
+    /** Number of nodes: a rough cost, to decide when recomputing is cheaper than storing. */
+    static int size(Expr e) {
+        return switch (e) {
+            case Load l -> 1;
+            case Const c -> 1;
+            case Unary u -> 1 + size(u.x());
+            case Binary b -> 1 + size(b.a()) + size(b.b());
+            case Where w -> 1 + size(w.cond()) + size(w.a()) + size(w.b());
+            case Cast c -> 1 + size(c.x());
+        };
+    }
+}

@@ -1,0 +1,79 @@
+package dev.ember.inductor;
+
+import dev.ember.fx.Graph;
+import dev.ember.fx.GraphModule;
+import dev.ember.fx.Node;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static dev.ember.inductor.Graphs.call;
+import static dev.ember.inductor.Graphs.checkAgainstEager;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Pointwise chains become one loop; results match eager. */
+class PointwiseFusionTest {
+
+    private static int kernels(String source) { return source.split("static void kernel").length - 1; }
+
+    @Test
+    void arithmeticChainIsOneKernel() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null), y = g.placeholder("y", null);
+        Node a = call(g, "mul.Tensor", x, y);
+        Node b = call(g, "add.Scalar", a, 1.5);
+        Node c = call(g, "relu.default", b);
+        Node d = call(g, "sub.Tensor", c, x);
+        Node e = call(g, "abs.default", d);
+        Node f = call(g, "maximum.default", e, y);
+        Node n = call(g, "neg.default", f);
+        Node m = call(g, "mul.Scalar", n, 0.25);
+        g.output(m);
+        Tensor xs = Tensor.randn(300, 257), ys = Tensor.randn(300, 257);
+        InductorGraph c1 = checkAgainstEager(new GraphModule(g), 1e-6, xs, ys);
+        assertEquals(1, kernels(c1.sourceCode()), c1.sourceCode());
+        assertTrue(c1.sourceCode().contains("FloatVector"), "vectorised:\n" + c1.sourceCode());
+    }
+
+    @Test
+    void transcendentalChainWithBroadcastAndTransposedInput() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null), b = g.placeholder("b", null);
+        Node t = call(g, "t.default", x);
+        Node a = call(g, "mul.Scalar", t, 1.5);
+        Node a2 = call(g, "add.Tensor", a, b);
+        Node r = call(g, "relu.default", a2);
+        Node s = call(g, "sin.default", r);
+        Node m = call(g, "mul.Tensor", s, t);
+        Node e = call(g, "exp.default", m);
+        Node sg = call(g, "sigmoid.default", call(g, "neg.default", e));
+        Node out = call(g, "sub.Scalar", sg, 0.5);
+        g.output(List.of(out, call(g, "tanh.default", b)));
+        checkAgainstEager(new GraphModule(g), 1e-5, Tensor.randn(64, 33), Tensor.randn(64));
+    }
+
+    @Test
+    void comparisonsWhereCastsAndIntegers() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null), i = g.placeholder("i", null);
+        Node gt = call(g, "gt.Scalar", x, 0.1);
+        Node w = call(g, "where.self", gt, x, call(g, "mul.Scalar", x, 0.01));
+        Node sum = call(g, "add.Tensor", w, i);
+        Node cl = call(g, "clamp.default", sum, -1.0, 2.0);
+        Node ii = call(g, "mul.Scalar", i, 3L);
+        Node eq = call(g, "eq.Tensor", ii, i);
+        g.output(List.of(cl, ii, eq, call(g, "_to_copy.default", x, DType.INT64)));
+        checkAgainstEager(new GraphModule(g), 1e-6, Tensor.randn(5, 6).mul(4.0), Tensor.randint(-3, 3, 6).to(DType.INT32));
+    }
+
+    @Test
+    void zeroDimAndEmptyTensors() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null), s = g.placeholder("s", null), z = g.placeholder("z", null);
+        g.output(List.of(call(g, "mul.Tensor", x, s), call(g, "exp.default", s), call(g, "add.Scalar", z, 1.0)));
+        checkAgainstEager(new GraphModule(g), 1e-6, Tensor.randn(3, 1, 4), Tensor.scalar(2.5).to(DType.FLOAT32), Tensor.randn(0, 3));
+    }
+}
