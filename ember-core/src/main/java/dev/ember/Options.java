@@ -80,9 +80,12 @@ public final class Options {
     /** Reserved for dynamic shapes (not implemented yet: shapes are always specialised). */
     public Options dynamic(boolean on) { return with(o -> o.dynamic = on); }
 
-    /** Reserved for inductor modes ("default", "reduce-overhead", "max-autotune"). */
+    /** Inductor's mode: "default", or "max-autotune" (times kernel variants and keeps the fastest). */
     public Options mode(String m) {
         Objects.requireNonNull(m);
+        if (!m.equals("default") && !m.equals("max-autotune")) {
+            throw new IllegalArgumentException("unknown mode '" + m + "'; Ember supports \"default\" and \"max-autotune\"");
+        }
         return with(o -> o.mode = m);
     }
 
@@ -114,7 +117,12 @@ public final class Options {
         return with(o -> o.ignoredLogging = copy);
     }
 
-    public Backend getBackend() { return backend != null ? backend : Backends.get(backendName); }
+    public Backend getBackend() {
+        if (backend != null) return backend;
+        // max-autotune is a variant of inductor's compilation, registered under its own name.
+        if (backendName.equals("inductor") && mode.equals("max-autotune")) return Backends.get("inductor_max_autotune");
+        return Backends.get(backendName);
+    }
 
     /** The backend's registered name, or its class name for a backend object. */
     public String getBackendName() { return backendName != null ? backendName : backend.getClass().getSimpleName(); }

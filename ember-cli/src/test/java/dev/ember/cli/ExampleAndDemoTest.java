@@ -48,5 +48,8 @@ class ExampleAndDemoTest {
         assertTrue(out.contains("compiled == eager: 0.0 max abs difference"), out);
         assertTrue(out.contains("tensor 'x' size mismatch at index 0. expected 4, actual 6"), out);
         assertTrue(out.contains("report: open file://"), out);
+        assertTrue(out.contains("Graph Break Count: 1"), out);
+        assertTrue(out.contains("[GB0001]"), out);
+        assertTrue(out.matches("(?s).*transcendental chain on 4M floats: compiled in \\d+ ms .*max \\|compiled - eager\\| = [0-9.]+e-0[5-9].*"), out);
     }
 }

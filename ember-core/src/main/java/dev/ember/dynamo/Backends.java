@@ -19,8 +19,21 @@ public final class Backends {
 
     public static void register(String name, Backend backend) { BY_NAME.put(name, backend); }
 
+    /** inductor and aot_eager live in a later stage, which capture must not import: they register themselves when loaded. */
+    private static void loadLaterStages() {
+        try {
+            Class.forName("dev.ember.inductor.InductorBackend").getMethod("register").invoke(null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("the inductor stage failed to register its backends", e);
+        }
+    }
+
     public static Backend get(String name) {
         Backend b = BY_NAME.get(name);
+        if (b == null) {
+            loadLaterStages();
+            b = BY_NAME.get(name);
+        }
         if (b == null) throw new IllegalArgumentException("unknown backend '" + name + "'; registered backends: " + new TreeMap<>(BY_NAME).keySet());
         return b;
     }

@@ -35,9 +35,15 @@ public final class InductorBackend {
     public static Backend of(Inductor.Mode mode) {
         return (GraphModule gm, List<FakeTensor> inputs) -> {
             InductorGraph g = Inductor.compile(gm, inputs, mode);
-            return (CompiledGraph) args -> {
-                Object out = g.run(args);
-                return out instanceof List<?> l ? l.toArray() : new Object[] {out};
+            return new CompiledGraph() {
+                @Override
+                public Object[] run(Object[] args) {
+                    Object out = g.run(args);
+                    return out instanceof List<?> l ? l.toArray() : new Object[] {out};
+                }
+
+                @Override
+                public String outputCode() { return g.sourceCode(); }
             };
         };
     }
