@@ -79,8 +79,11 @@ public final class Inductor {
 
         GraphModule work = new GraphModule(gm.className(), gm.graph().copy(), gm.attributes(), gm.submodules());
         ShapeProp.propagate(work, exampleInputs.toArray());
+        InductorLog.log("pre_grad_graphs", () -> "BEFORE PRE-GRAD PASSES (none run yet: the captured graph goes on unchanged)\n" + work.code());
         Decompositions.install();
         DecomposePass.run(work);
+        InductorLog.log("aot_graphs", () -> "GRAPH AFTER DECOMPOSITION TO CORE OPS\n" + work.code());
+        InductorLog.log("post_grad_graphs", () -> "AFTER POST-GRAD PASSES (decompositions only)\n" + work.code());
         Lowering.Result lowered;
         try {
             lowered = Lowering.lower(work);
