@@ -86,11 +86,34 @@ public final class Ember {
         return x -> (Tensor) frame.call(target, new Object[] {module, x}, () -> module.forward(x));
     }
 
-    /** Traces {@code fn} once for given arguments and reports graphs, graph breaks, guards and compile times. */
+    /**
+     * Runs {@code fn} compiled, in a cache of its own, for given arguments and reports graphs, graph
+     * breaks, guards and compile times: {@code Ember.explain(MyApp::fn).with(x, y)}. {@code fn} is a
+     * serializable {@code Fn0}…{@code Fn5} (the typed overloads below let method references be passed
+     * without a cast) or a {@code Module}.
+     */
     public static Explainer explain(Object fn) { return new Explainer(FunctionTarget.of(fn), Options.defaults()); }
+
+    public static <R> Explainer explain(Fn0<R> fn) { return explain((Object) fn); }
+
+    public static <A, R> Explainer explain(Fn1<A, R> fn) { return explain((Object) fn); }
+
+    public static <A, B, R> Explainer explain(Fn2<A, B, R> fn) { return explain((Object) fn); }
+
+    public static <A, B, C, R> Explainer explain(Fn3<A, B, C, R> fn) { return explain((Object) fn); }
+
+    public static <A, B, C, D, R> Explainer explain(Fn4<A, B, C, D, R> fn) { return explain((Object) fn); }
+
+    public static <A, B, C, D, E, R> Explainer explain(Fn5<A, B, C, D, E, R> fn) { return explain((Object) fn); }
 
     /** {@link #explain(Object)} compiling with these options (e.g. {@code Options.defaults().reorderableLogging(false)}). */
     public static Explainer explain(Object fn, Options options) { return new Explainer(FunctionTarget.of(fn), options); }
+
+    public static <A, R> Explainer explain(Fn1<A, R> fn, Options options) { return explain((Object) fn, options); }
+
+    public static <A, B, R> Explainer explain(Fn2<A, B, R> fn, Options options) { return explain((Object) fn, options); }
+
+    public static <A, B, C, R> Explainer explain(Fn3<A, B, C, R> fn, Options options) { return explain((Object) fn, options); }
 
     /**
      * Switches logs on, like {@code TORCH_LOGS}: {@code "graph_breaks,recompiles"}, {@code "+dynamo,graph_code"};

@@ -132,7 +132,7 @@ final class Demo {
     private static void explainAndTrace(PrintStream out) throws Exception {
         section(out, "6. explain, a graph break, and the HTML report of a trace");
         Tensor x = Tensor.randn(3, 4), y = Tensor.randn(3, 4);
-        out.println(Ember.explain((Fn2<Tensor, Tensor, Tensor>) Demo::withDebugPrint).with(x, y).toString().stripTrailing());
+        out.println(Ember.explain(Demo::withDebugPrint).with(x, y).toString().stripTrailing());
         Path dir = Files.createTempDirectory("ember-demo-trace");
         Trace.start(dir);
         try {

@@ -32,7 +32,7 @@ public final class CompileAndExplain {
         f.apply(Tensor.randn(9, 16), w);          // new shape: the size guard fails, one recompile
         System.out.println("frames compiled: " + counter.frameCount() + " (expected 2), ops: " + counter.opCount());
 
-        System.out.println(Ember.explain((dev.ember.Fn1<Tensor, Tensor>) CompileAndExplain::needsData).with(x));
+        System.out.println(Ember.explain(CompileAndExplain::needsData).with(x));
 
         try {
             Ember.compile(CompileAndExplain::needsData, Options.fullgraph()).apply(x);
