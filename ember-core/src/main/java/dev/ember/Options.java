@@ -25,6 +25,7 @@ public final class Options {
     private boolean failOnRecompileLimitHit;
     private boolean reorderableLogging = true;
     private Set<String> ignoredLogging = Set.of();
+    private boolean captureScalarOutputs;
 
     private Options() {}
 
@@ -40,6 +41,7 @@ public final class Options {
         o.failOnRecompileLimitHit = failOnRecompileLimitHit;
         o.reorderableLogging = reorderableLogging;
         o.ignoredLogging = ignoredLogging;
+        o.captureScalarOutputs = captureScalarOutputs;
         change.accept(o);
         return o;
     }
@@ -117,6 +119,16 @@ public final class Options {
         return with(o -> o.ignoredLogging = copy);
     }
 
+    /**
+     * Whether {@code Tensor.item()} and {@code longItem()} stay in the graph (PyTorch's
+     * {@code capture_scalar_outputs}, default off). On, the read becomes a {@code _local_scalar_dense}
+     * node giving a 0-d tensor that stands for the Java number: tensor ops taking it as their scalar
+     * and Java arithmetic on it become graph ops; anything else that needs its value (a comparison,
+     * a JDK call, returning or storing it, string concatenation) is a graph break (GB0001). Off,
+     * every such read is a graph break (GB0001).
+     */
+    public Options captureScalarOutputs(boolean on) { return with(o -> o.captureScalarOutputs = on); }
+
     public Backend getBackend() {
         if (backend != null) return backend;
         // max-autotune is a variant of inductor's compilation, registered under its own name.
@@ -141,18 +153,20 @@ public final class Options {
 
     public Set<String> getIgnoredLogging() { return ignoredLogging; }
 
+    public boolean isCaptureScalarOutputs() { return captureScalarOutputs; }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Options x && Objects.equals(backendName, x.backendName) && backend == x.backend && fullgraph == x.fullgraph
                 && dynamic == x.dynamic && mode.equals(x.mode) && recompileLimit == x.recompileLimit
                 && failOnRecompileLimitHit == x.failOnRecompileLimitHit && reorderableLogging == x.reorderableLogging
-                && ignoredLogging.equals(x.ignoredLogging);
+                && ignoredLogging.equals(x.ignoredLogging) && captureScalarOutputs == x.captureScalarOutputs;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(backendName, System.identityHashCode(backend), fullgraph, dynamic, mode, recompileLimit, failOnRecompileLimitHit, reorderableLogging,
-                ignoredLogging);
+                ignoredLogging, captureScalarOutputs);
     }
 
     @Override

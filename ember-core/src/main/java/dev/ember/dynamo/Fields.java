@@ -37,11 +37,11 @@ final class Fields {
                     throw ctx.unsupported(GraphBreakType.SIDE_EFFECT, "assignment to the final static field " + owner.getSimpleName() + "." + name);
                 }
                 field.setAccessible(true);
-                ctx.sideEffects.store(null, field, f.pop());
+                ctx.sideEffects.store(null, field, storable(ctx, f.pop(), name));
             }
             case GETFIELD -> f.push(getField(ctx, f.pop(), owner, name, type));
             case PUTFIELD -> {
-                VariableTracker value = f.pop();
+                VariableTracker value = storable(ctx, f.pop(), name);
                 VariableTracker target = f.pop();
                 if (target instanceof UserObjectVariable u && u.isFresh()) {
                     u.fields().put(name, value);
@@ -101,6 +101,11 @@ final class Fields {
             case OpOverloadVariable o -> constantOf(read(ctx, o.op(), owner, name), type);
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "reading the field " + name + " of " + target.describe());
         };
+    }
+
+    private static VariableTracker storable(TraceContext ctx, VariableTracker value, String field) {
+        if (value instanceof dev.ember.dynamo.variables.SymScalarVariable s) throw SymScalars.dataDependent(ctx, s, "storing it in the field " + field);
+        return value;
     }
 
     /** A field of an input object: the value assigned earlier in this trace, else the real value, wrapped with its source. */

@@ -90,6 +90,7 @@ final class Indy {
     }
 
     private static String text(TraceContext ctx, VariableTracker v, ClassDesc type) {
+        if (v instanceof dev.ember.dynamo.variables.SymScalarVariable s) throw SymScalars.dataDependent(ctx, s, "string concatenation with it");
         if (v instanceof ConstantVariable c) {
             Object value = c.value();
             if (type.descriptorString().equals("Z")) return String.valueOf(((Integer) value) != 0);

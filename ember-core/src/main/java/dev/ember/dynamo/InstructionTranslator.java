@@ -4,6 +4,7 @@ import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
+import dev.ember.dynamo.variables.SymScalarVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
@@ -60,10 +61,13 @@ final class InstructionTranslator {
         this.ctx = ctx;
         this.code = code;
         this.locals = new VariableTracker[Math.max(code.maxLocals, 1)];
+        // A parameter's width comes from the declared type: a boxed Double argument takes one slot.
+        int receivers = args.size() - code.type.parameterCount();
         int slot = 0;
-        for (VariableTracker a : args) {
-            locals[slot] = a;
-            slot += a.isWide() ? 2 : 1;
+        for (int i = 0; i < args.size(); i++) {
+            locals[slot] = args.get(i);
+            String d = i < receivers ? "L" : code.type.parameterType(i - receivers).descriptorString();
+            slot += d.equals("J") || d.equals("D") ? 2 : 1;
         }
     }
 
@@ -164,7 +168,7 @@ final class InstructionTranslator {
             case IncrementInstruction inc -> locals[inc.slot()] = ConstantVariable.of(intOf(locals[inc.slot()]) + inc.constant());
             case ConstantInstruction c -> push(constant(c));
             case OperatorInstruction op -> operator(op);
-            case ConvertInstruction cv -> push(ConstantVariable.of(Arithmetic.convert(number(pop()), cv.toType())));
+            case ConvertInstruction cv -> convert(pop(), cv.toType());
             case BranchInstruction b -> branch(b);
             case LookupSwitchInstruction sw -> switchTo(intOf(pop()), sw.cases(), sw.defaultTarget());
             case TableSwitchInstruction sw -> switchTo(intOf(pop()), sw.cases(), sw.defaultTarget());
@@ -202,15 +206,24 @@ final class InstructionTranslator {
             default -> false;
         };
         if (unary) {
-            push(ConstantVariable.of(Arithmetic.negate(number(pop()))));
+            VariableTracker v = pop();
+            push(v instanceof SymScalarVariable s ? SymScalars.negate(ctx, s) : ConstantVariable.of(Arithmetic.negate(number(v))));
             return;
         }
         VariableTracker b = pop(), a = pop();
+        if (a instanceof SymScalarVariable || b instanceof SymScalarVariable) {
+            push(SymScalars.binary(ctx, op.opcode(), a, b));
+            return;
+        }
         try {
             push(ConstantVariable.of(Arithmetic.binary(op.opcode(), number(a), number(b))));
         } catch (ArithmeticException e) {
             throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e, e);
         }
+    }
+
+    private void convert(VariableTracker v, TypeKind to) {
+        push(v instanceof SymScalarVariable s ? SymScalars.convert(ctx, s, to) : ConstantVariable.of(Arithmetic.convert(number(v), to)));
     }
 
     private void branch(BranchInstruction b) {
@@ -377,12 +390,14 @@ final class InstructionTranslator {
     // ------------------------------------------------------------------ operand helpers
 
     int intOf(VariableTracker v) {
+        if (v instanceof SymScalarVariable s) throw SymScalars.dataDependent(ctx, s, "using it as an int");
         if (v instanceof ConstantVariable c && c.value() instanceof Integer i) return i;
         throw ctx.unsupported(v instanceof TensorVariable ? GraphBreakType.NON_CONSTANT_CONDITION : GraphBreakType.UNSUPPORTED_OPERAND,
                 "expected an int known while tracing, got " + v.describe());
     }
 
     Object number(VariableTracker v) {
+        if (v instanceof SymScalarVariable s) throw SymScalars.dataDependent(ctx, s, "using it as a number known while tracing");
         if (v instanceof ConstantVariable c && c.value() instanceof Number n) return n;
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected a number known while tracing, got " + v.describe());
     }

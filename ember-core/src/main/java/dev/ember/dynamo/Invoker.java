@@ -11,6 +11,7 @@ import dev.ember.dynamo.variables.MethodTarget;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
 import dev.ember.dynamo.variables.StreamVariable;
+import dev.ember.dynamo.variables.SymScalarVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
@@ -65,11 +66,19 @@ final class Invoker {
         if (owner == Ember.class) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Ember." + name + " cannot be called inside a compiled function");
         }
+        if (JdkCalls.isJdk(owner) && SymScalars.firstIn(args) instanceof SymScalarVariable s) return jdkStaticOnSym(ctx, owner, name, args, s);
         if (JdkCalls.isJdk(owner)) return JdkCalls.invokeStatic(ctx, owner, name, type, args);
         if (owner == Tensor.class && TENSOR_LITERALS.contains(name)) return tensorLiteral(ctx, name, type, args);
         ClassFiles.Resolved r = ClassFiles.exact(owner, name, type);
         if (r == null) throw ctx.unsupported(GraphBreakType.NO_BYTECODE, "no method " + owner.getName() + "." + name + type.descriptorString());
         return inline(ctx, r, args);
+    }
+
+    /** Boxing keeps a data-dependent scalar symbolic; Math functions with an ATen twin become 0-d tensor ops; the rest needs its value. */
+    private static VariableTracker jdkStaticOnSym(TraceContext ctx, Class<?> owner, String name, List<VariableTracker> args, SymScalarVariable s) {
+        if (name.equals("valueOf") && args.size() == 1 && owner == (s.isLong() ? Long.class : Double.class)) return s.boxed(true);
+        if (owner == Math.class || owner == StrictMath.class) return SymScalars.math(ctx, name, args, s);
+        throw SymScalars.dataDependent(ctx, s, "passing it to " + owner.getName() + "." + name + "()");
     }
 
     /** Tensor factories that copy Java data: made once while tracing, they enter the graph as constants (get_attr). */
@@ -146,7 +155,14 @@ final class Invoker {
 
     static VariableTracker invokeVirtual(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, VariableTracker receiver, List<VariableTracker> args) {
         if (LoggingCalls.isLogging(receiver, name)) return LoggingCalls.call(ctx, owner, name, type, receiver, args);
+        SymScalarVariable symArg = SymScalars.firstIn(args);
+        if (symArg != null && !(receiver instanceof TensorVariable || receiver instanceof OpOverloadVariable || receiver instanceof LambdaVariable
+                || receiver instanceof ListVariable || receiver instanceof MapVariable || receiver instanceof UserObjectVariable u && !JdkCalls.isJdk(u.type()))) {
+            throw SymScalars.dataDependent(ctx, symArg, "passing it to " + owner.getName() + "." + name + "()");
+        }
         return switch (receiver) {
+            case SymScalarVariable s when name.equals(s.isLong() ? "longValue" : "doubleValue") -> s.boxed(false);
+            case SymScalarVariable s -> throw SymScalars.dataDependent(ctx, s, "calling " + name + "() on it");
             case TensorVariable t -> TensorMethods.invoke(ctx, t, name, type, args);
             case OpOverloadVariable o when name.equals("call") || name.equals("callTensor") || name.equals("callList") ->
                     OpCalls.call(ctx, o.op(), Containers.itemsOf(ctx, args.getFirst()));

@@ -5,6 +5,7 @@ import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
+import dev.ember.dynamo.variables.SymScalarVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
@@ -26,6 +27,8 @@ final class OpCalls {
     private OpCalls() {}
 
     static VariableTracker call(TraceContext ctx, OpOverload op, List<VariableTracker> args) {
+        SymScalarVariable sym = SymScalars.firstIn(args);
+        if (sym != null) return SymScalars.opCall(ctx, op, args, sym);
         List<Object> graphArgs = new ArrayList<>(args.size());
         Object[] fakeArgs = new Object[args.size()];
         for (int i = 0; i < args.size(); i++) {

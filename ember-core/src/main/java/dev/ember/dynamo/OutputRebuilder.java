@@ -1,6 +1,7 @@
 package dev.ember.dynamo;
 
 import dev.ember.dynamo.source.Source;
+import dev.ember.tensor.Tensor;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
@@ -20,6 +21,14 @@ sealed interface OutputRebuilder {
     }
 
     /** A value known at trace time. */
+    /** A captured scalar output: the graph's 0-d tensor read back as the Java number (boxed, as on a state array). */
+    record ScalarItem(int index, boolean isLong) implements OutputRebuilder {
+        public Object rebuild(Object[] outs, Object[] frame) {
+            Tensor t = (Tensor) outs[index];
+            return isLong ? (Object) t.longItem() : (Object) t.item();
+        }
+    }
+
     record Constant(Object value) implements OutputRebuilder {
         public Object rebuild(Object[] outs, Object[] frame) { return value; }
     }

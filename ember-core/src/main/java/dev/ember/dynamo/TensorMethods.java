@@ -54,6 +54,9 @@ final class TensorMethods {
         if (name.equals("asBoolean")) {
             throw ctx.unsupported(GraphBreakType.DATA_DEPENDENT_BRANCH, "Tensor.asBoolean() on " + who + " (" + t.describe() + ") decides a branch on tensor data");
         }
+        if ((name.equals("item") || name.equals("longItem")) && args.isEmpty() && ctx.options.isCaptureScalarOutputs()) {
+            return SymScalars.item(ctx, t, name.equals("longItem"), who);
+        }
         if (DATA_READS.contains(name)) {
             throw ctx.unsupported(GraphBreakType.TENSOR_DATA_ACCESS, "Tensor." + name + "() on " + who + " (" + t.describe() + ") reads tensor data");
         }

@@ -11,6 +11,7 @@ import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.MapVariable;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
+import dev.ember.dynamo.variables.SymScalarVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
@@ -120,6 +121,13 @@ final class Tracer {
 
     /** A live value for a state array: primitives in their boxed stack form, references rebuilt from graph outputs and sources. */
     private static OutputRebuilder liveRebuilder(TraceContext ctx, VariableTracker v, JvmType t, List<Node> outputs, Map<Node, Integer> index) {
+        if (v instanceof SymScalarVariable s) {
+            Node n = s.tensor().node();
+            return new OutputRebuilder.ScalarItem(index.computeIfAbsent(n, k -> {
+                outputs.add(k);
+                return outputs.size() - 1;
+            }), s.isLong());
+        }
         if (t.kind() != java.lang.classfile.TypeKind.REFERENCE) {
             if (v instanceof ConstantVariable c && c.value() instanceof Number) return new OutputRebuilder.Constant(c.value());
             throw new CannotResume("a " + t + " value is tracked as " + v.describe());
@@ -249,6 +257,7 @@ final class Tracer {
             case ModuleVariable m when m.source() != null -> new OutputRebuilder.FromSource(m.source());
             case LambdaVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
             case OpOverloadVariable o -> new OutputRebuilder.Constant(o.op());
+            case SymScalarVariable s -> throw SymScalars.dataDependent(ctx, s, "returning it");
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "returning " + v.describe());
         };
     }

@@ -1,0 +1,175 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.SymScalarVariable;
+import dev.ember.dynamo.variables.TensorVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+import dev.ember.fx.Node;
+import dev.ember.ops.OpOverload;
+import dev.ember.ops.OpRegistry;
+import dev.ember.ops.Schema;
+import dev.ember.ops.TypePromotion;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.FakeTensor;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.lang.classfile.Opcode;
+import java.lang.classfile.TypeKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Captured scalar outputs ({@code Options.captureScalarOutputs}): {@code item()} becomes a
+ * {@code _local_scalar_dense} node, and the number it stands for is traced as a 0-d tensor — float64
+ * for a Java double, int64 for a long, so Java arithmetic on it is exact — through tensor ops that
+ * take it as a scalar and through JVM arithmetic. Every other use needs its value: a graph break.
+ */
+final class SymScalars {
+    private SymScalars() {}
+
+    private static final Set<String> MATH = Set.of("abs", "sqrt", "exp");
+
+    static SymScalarVariable item(TraceContext ctx, TensorVariable t, boolean isLong, String who) {
+        String method = isLong ? "longItem" : "item";
+        FakeTensor fake = t.fake();
+        if (fake.numel() != 1) {
+            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IllegalArgumentException: Tensor." + method
+                    + "() of a tensor with " + fake.numel() + " elements");
+        }
+        FakeTensor zeroDim = new FakeTensor(TensorMeta.contiguous(fake.dtype()));
+        Node node = ctx.graph.callFunction(LocalScalarDense.INSTANCE, List.of(t.node()), zeroDim, ctx.currentLocation());
+        TensorVariable value = cast(ctx, new TensorVariable(node, zeroDim, null), isLong ? DType.INT64 : DType.FLOAT64);
+        return new SymScalarVariable(value, isLong, "Tensor." + method + "() on " + who);
+    }
+
+    /** The graph break for a use that needs the number's value while tracing. */
+    static Unsupported dataDependent(TraceContext ctx, SymScalarVariable s, String use) {
+        return ctx.unsupported(GraphBreakType.TENSOR_DATA_ACCESS, use + " needs the value of a data-dependent scalar (" + s.describe()
+                + "), which is tensor data unknown while tracing");
+    }
+
+    static SymScalarVariable firstIn(List<VariableTracker> values) {
+        for (VariableTracker v : values) if (v instanceof SymScalarVariable s) return s;
+        return null;
+    }
+
+    /** A JVM binary operator with at least one data-dependent operand. */
+    static VariableTracker binary(TraceContext ctx, Opcode op, VariableTracker a, VariableTracker b) {
+        SymScalarVariable s = a instanceof SymScalarVariable x ? x : (SymScalarVariable) b;
+        TensorVariable result = switch (op) {
+            case DADD, LADD -> call(ctx, "aten.add.Tensor", operand(ctx, a, s), operand(ctx, b, s));
+            case DSUB, LSUB -> call(ctx, "aten.sub.Tensor", operand(ctx, a, s), operand(ctx, b, s));
+            case DMUL, LMUL -> call(ctx, "aten.mul.Tensor", operand(ctx, a, s), operand(ctx, b, s));
+            case DDIV -> call(ctx, "aten.div.Tensor", operand(ctx, a, s), operand(ctx, b, s));
+            case LDIV -> call(ctx, "aten.div.Tensor_mode", operand(ctx, a, s), operand(ctx, b, s));
+            case DCMPL, DCMPG, LCMP -> throw dataDependent(ctx, s, "comparing it (" + op.name().toLowerCase() + ", e.g. a branch on it)");
+            default -> throw dataDependent(ctx, s, "the JVM instruction " + op.name().toLowerCase());
+        };
+        return new SymScalarVariable(result, s.isLong(), s.origin());
+    }
+
+    static VariableTracker negate(TraceContext ctx, SymScalarVariable s) {
+        return new SymScalarVariable(call(ctx, "aten.neg.default", s.tensor()), s.isLong(), s.origin());
+    }
+
+    /** Only long to double is exact in both worlds; the others saturate in Java but not in a tensor cast. */
+    static VariableTracker convert(TraceContext ctx, SymScalarVariable s, TypeKind to) {
+        if (s.isLong() && to == TypeKind.DOUBLE) return new SymScalarVariable(cast(ctx, s.tensor(), DType.FLOAT64), false, s.origin());
+        throw dataDependent(ctx, s, "converting it to " + to.name().toLowerCase());
+    }
+
+    /** {@code Math.abs/sqrt/exp} of a data-dependent scalar: the same ATen op on its 0-d tensor. */
+    static VariableTracker math(TraceContext ctx, String name, List<VariableTracker> args, SymScalarVariable s) {
+        if (args.size() != 1 || !MATH.contains(name) || (s.isLong() && !name.equals("abs"))) {
+            throw dataDependent(ctx, s, "passing it to Math." + name + "()");
+        }
+        return new SymScalarVariable(call(ctx, "aten." + name + ".default", s.tensor()), s.isLong(), s.origin());
+    }
+
+    /**
+     * An op given a data-dependent scalar as a Scalar argument: its Tensor overload with the 0-d tensor
+     * in that place, cast first to the dtype eager computes in (the result type of the tensors and the
+     * Java scalars), so result dtype and values equal eager's.
+     */
+    static VariableTracker opCall(TraceContext ctx, OpOverload op, List<VariableTracker> args, SymScalarVariable s) {
+        List<VariableTracker> in = new ArrayList<>(args);
+        String target = tensorOverload(op.name());
+        if (op.name().equals("aten.rsub.Scalar") && in.size() >= 2) {
+            // rsub(self, other, alpha) = other - alpha * self = sub.Tensor(other, self, alpha)
+            VariableTracker self = in.get(0);
+            in.set(0, in.get(1));
+            in.set(1, self);
+        }
+        OpOverload tensorOp = target == null ? null : lookup(target);
+        if (tensorOp == null) throw dataDependent(ctx, s, "passing it to " + op.name() + ", which has no Tensor overload");
+        Schema schema = tensorOp.schema();
+        List<Object> promoted = new ArrayList<>();
+        List<Integer> slots = new ArrayList<>();
+        for (int i = 0; i < in.size(); i++) {
+            VariableTracker v = in.get(i);
+            boolean tensorSlot = i < schema.params().size() && schema.param(i).type().startsWith("Tensor");
+            switch (v) {
+                case SymScalarVariable x when !tensorSlot -> throw dataDependent(ctx, x, "passing it as the argument " + i + " of " + op.name());
+                case SymScalarVariable x -> {
+                    promoted.add(x.isLong() ? (Object) 0L : (Object) 0.0);
+                    slots.add(i);
+                }
+                case ConstantVariable c when tensorSlot && c.value() instanceof Number n -> {
+                    promoted.add(n instanceof Double || n instanceof Float ? (Object) n.doubleValue() : (Object) n.longValue());
+                    slots.add(i);
+                }
+                case TensorVariable t when tensorSlot -> promoted.add(t.fake());
+                default -> { }
+            }
+        }
+        DType compute = TypePromotion.resultType(promoted.toArray());
+        for (int i : slots) {
+            VariableTracker v = in.get(i);
+            in.set(i, v instanceof SymScalarVariable x ? cast(ctx, x.tensor(), compute) : constant(ctx, ((ConstantVariable) v).value(), compute));
+        }
+        return OpCalls.call(ctx, tensorOp, in);
+    }
+
+    private static String tensorOverload(String name) {
+        if (name.equals("aten.rsub.Scalar")) return "aten.sub.Tensor";
+        if (name.endsWith(".Scalar")) return name.substring(0, name.length() - ".Scalar".length()) + ".Tensor";
+        if (name.endsWith(".Scalar_mode")) return name.substring(0, name.length() - ".Scalar_mode".length()) + ".Tensor_mode";
+        if (name.equals("aten.clamp.default") || name.equals("aten.clamp_.default")) return name.replace(".default", ".Tensor");
+        return null;
+    }
+
+    private static OpOverload lookup(String name) {
+        try {
+            return OpRegistry.get(name);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static TensorVariable operand(TraceContext ctx, VariableTracker v, SymScalarVariable s) {
+        if (v instanceof SymScalarVariable x) return x.tensor();
+        if (v instanceof ConstantVariable c && c.value() instanceof Number n) return constant(ctx, n, s.isLong() ? DType.INT64 : DType.FLOAT64);
+        throw dataDependent(ctx, s, "combining it with " + v.describe());
+    }
+
+    /** A Java number as a 0-d constant tensor of {@code dtype} (a get_attr of the graph). */
+    private static TensorVariable constant(TraceContext ctx, Object value, DType dtype) {
+        Tensor t = value instanceof Long || value instanceof Integer
+                ? Tensor.scalar(((Number) value).longValue()).to(dtype)
+                : Tensor.full(dtype, ((Number) value).doubleValue());
+        return new TensorVariable(ctx.graph.constantTensor(t, ctx.currentLocation()), FakeTensor.like(t), null);
+    }
+
+    private static TensorVariable cast(TraceContext ctx, TensorVariable t, DType dtype) {
+        if (t.fake().dtype() == dtype) return t;
+        return (TensorVariable) OpCalls.call(ctx, OpRegistry.get("aten._to_copy.default"), List.of(t, ConstantVariable.of(dtype)));
+    }
+
+    private static TensorVariable call(TraceContext ctx, String op, TensorVariable... args) {
+        List<VariableTracker> in = new ArrayList<>(List.of(args));
+        if (op.equals("aten.div.Tensor_mode")) in.add(ConstantVariable.of("trunc"));
+        return (TensorVariable) OpCalls.call(ctx, OpRegistry.get(op), in);
+    }
+}
