@@ -15,10 +15,10 @@ public final class Main {
     private static final Map<String, Entry> COMMANDS = new LinkedHashMap<>();
 
     static {
+        COMMANDS.put("demo", new Entry("ember demo", "a tour: tensors, a CNN, Ember.compile, a recompile, a graph break, explain, a trace report, inductor vs eager", Demo::run));
         COMMANDS.put("example", new Entry("ember example [name]", "list the example programs, or run one", ExampleCommand::run));
-        COMMANDS.put("demo", new Entry("ember demo", "a tour: tensors, broadcasting, a small CNN forward and its timing", Demo::run));
-        COMMANDS.put("doctor", new Entry("ember doctor", "what Ember runs on here: JDK, cores, BLAS backend", Doctor::run));
         COMMANDS.put("report", new Entry(ReportCommand.USAGE, "HTML report of a structured trace (EMBER_TRACE=<dir>)", ReportCommand::run));
+        COMMANDS.put("doctor", new Entry("ember doctor", "what Ember runs on here: JDK, cores, BLAS backend", Doctor::run));
     }
 
     private Main() {}
