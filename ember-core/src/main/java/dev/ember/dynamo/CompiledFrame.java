@@ -252,7 +252,7 @@ public final class CompiledFrame {
     /** The compiled method's first line (its class name as the file when the class file cannot be read). */
     private UserFrame firstLine() {
         try {
-            return methodCode().frameAt(0);
+            return methodCode().firstFrameWithLine();
         } catch (RuntimeException e) {
             return new UserFrame(method.owner().getName(), method.name(), method.owner().getName(), -1, 0, null);
         }

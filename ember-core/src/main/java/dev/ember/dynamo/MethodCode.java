@@ -109,6 +109,12 @@ final class MethodCode {
         return new UserFrame(shown.getName(), name, fileName, ln, bci[i], SourceLines.line(shown, fileName, ln));
     }
 
+    /** The frame of the first instruction with a line number (a resume method's prologue has none). */
+    UserFrame firstFrameWithLine() {
+        for (int i = 0; i < instructions.size(); i++) if (line[i] >= 0) return frameAt(i);
+        return frameAt(0);
+    }
+
     static void clear() { CACHE.clear(); }
 
     @Override
