@@ -1,10 +1,9 @@
 package dev.ember.tensor;
 
-import java.lang.foreign.MemorySegment;
-
 /**
  * A tensor's elements: one primitive array on the Java heap ({@code float[]}, {@code double[]},
- * {@code int[]}, {@code long[]}, or {@code byte[]} for bool), so the garbage collector frees it.
+ * {@code int[]}, {@code long[]}, or {@code byte[]} for bool), so the garbage collector frees it;
+ * native kernels take the array itself through FFM critical downcalls (see Blas).
  * Views share a storage; the version counter counts in-place writes through any of them.
  */
 public final class Storage {
@@ -44,17 +43,6 @@ public final class Storage {
     public long[] longs() { return (long[]) data; }
 
     public byte[] bools() { return (byte[]) data; }
-
-    /** The array seen as a heap memory segment, for native kernels called through FFM critical downcalls. */
-    public MemorySegment segment() {
-        return switch (dtype) {
-            case BOOL -> MemorySegment.ofArray((byte[]) data);
-            case INT32 -> MemorySegment.ofArray((int[]) data);
-            case INT64 -> MemorySegment.ofArray((long[]) data);
-            case FLOAT32 -> MemorySegment.ofArray((float[]) data);
-            case FLOAT64 -> MemorySegment.ofArray((double[]) data);
-        };
-    }
 
     public int version() { return version; }
 

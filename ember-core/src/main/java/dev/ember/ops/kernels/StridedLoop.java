@@ -68,12 +68,6 @@ public final class StridedLoop {
 
     public int innerStride(int operand) { return strides[operand][shape.length - 1]; }
 
-    /** True when every operand walks the inner dimension with stride 1. */
-    public boolean innerContiguous() {
-        for (int[] st : strides) if (st[shape.length - 1] != 1) return false;
-        return true;
-    }
-
     /** Runs {@code row} over all rows, in parallel when the work is large. */
     public void forEachRow(Row row) {
         if (rows == 0 || rowLength() == 0) return;
