@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 public final class Options {
     private static final Options DEFAULTS = new Options();
 
-    private String backendName = "eager";
+    private String backendName = "inductor";
     private Backend backend;
     private boolean fullgraph;
     private boolean dynamic;
@@ -46,10 +46,13 @@ public final class Options {
         return o;
     }
 
-    /** Backend {@code eager}, no fullgraph, recompile limit 8, reorderable logging on. */
+    /**
+     * Backend {@code inductor} (as torch.compile's default), no fullgraph, recompile limit 8,
+     * reorderable logging on. {@code eager} and {@code aot_eager} stay for debugging.
+     */
     public static Options defaults() { return DEFAULTS; }
 
-    /** Defaults with a backend registered under {@code name} ({@code "eager"}, later {@code "aot_eager"}, {@code "inductor"}). */
+    /** Defaults with a backend registered under {@code name} ({@code "inductor"}, {@code "aot_eager"}, {@code "eager"}, or a user's). */
     public static Options backend(String name) {
         Backends.get(name);
         return DEFAULTS.withBackendName(name);

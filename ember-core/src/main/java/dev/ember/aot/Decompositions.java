@@ -107,7 +107,12 @@ public final class Decompositions {
             }
             return null;
         });
-        TABLE.put("aten.conv2d.default", (e, a) -> e.call("aten.convolution.default", a[0], a[1], a[2], a[3], a[4], a[5], false, new int[] {0, 0}, a[6]));
+        TABLE.put("aten.conv2d.default", (e, a) -> {
+            boolean batched = e.meta(a[0]).dim() == 4;
+            Object x = batched ? a[0] : e.call("aten.unsqueeze.default", a[0], 0);
+            Object out = e.call("aten.convolution.default", x, a[1], a[2], a[3], a[4], a[5], false, new int[] {0, 0}, a[6]);
+            return batched ? out : e.call("aten.squeeze.dim", out, 0);
+        });
     }
 
     private static volatile boolean installed;
@@ -115,14 +120,17 @@ public final class Decompositions {
     /** The decompositions, by op name. */
     public static Map<String, Decomposition> table() { return java.util.Collections.unmodifiableMap(TABLE); }
 
-    /** Registers every decomposition on its op (ops not defined in this build are skipped). Idempotent. */
+    /**
+     * Registers every decomposition on its op (ops not defined in this build are skipped, and so are
+     * ops that define their own: installing must not change what an op already does). Idempotent.
+     */
     public static void install() {
         if (installed) return;
         synchronized (Decompositions.class) {
             if (installed) return;
             Set<String> defined = OpRegistry.all().stream().map(OpOverload::name).collect(Collectors.toSet());
             TABLE.forEach((name, d) -> {
-                if (!defined.contains(name)) return;
+                if (!defined.contains(name) || OpRegistry.get(name).decomposition() != null) return;
                 OpRegistry.get(name).setDecomposition(args -> {
                     Object out = d.apply(EagerEmitter.INSTANCE, args.toArray());
                     return out != null ? out : args.op().call(args.toArray());

@@ -9,6 +9,7 @@ import dev.ember.dynamo.variables.VariableTracker;
 import dev.ember.fx.GraphFunction;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
+import dev.ember.fx.ShapeProp;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Tensor;
 
@@ -41,6 +42,13 @@ final class CondOp {
             Object[] operands = args.subList(1, args.size()).toArray();
             boolean p = ((Tensor) args.getFirst()).asBoolean();
             return (p ? trueRun : falseRun).run(operands)[0];
+        }
+
+        /** Both branches return the same metadata (checked when tracing), so the true branch's fake output answers. */
+        @Override
+        public Object applyFake(List<Object> args, Map<String, Object> kwargs) {
+            Object out = ShapeProp.propagate(trueGraph, args.subList(1, args.size()).toArray());
+            return out instanceof List<?> l ? l.getFirst() : out;
         }
 
         @Override

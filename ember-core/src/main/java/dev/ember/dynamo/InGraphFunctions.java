@@ -47,6 +47,9 @@ public final class InGraphFunctions {
         public Object apply(List<Object> args, Map<String, Object> kwargs) { return call(fn, args.toArray()); }
 
         @Override
+        public Object applyFake(List<Object> args, Map<String, Object> kwargs) { return call(fake != null ? fake : fn, args.toArray()); }
+
+        @Override
         public String toString() { return qualifiedName(); }
     }
 

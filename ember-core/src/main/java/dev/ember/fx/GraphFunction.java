@@ -19,6 +19,13 @@ public interface GraphFunction {
     /** Calls the function on concrete (or fake) values. */
     Object apply(List<Object> args, Map<String, Object> kwargs);
 
+    /**
+     * Calls the function on fake values for their output metadata ({@link ShapeProp}). By default
+     * the function itself runs on the fakes; a function that reads data (a leaf function, a
+     * condition) answers from its own fake implementation instead.
+     */
+    default Object applyFake(List<Object> args, Map<String, Object> kwargs) { return apply(args, kwargs); }
+
     /** The call as people read it, given its rendered arguments: {@code split.get(0)}. */
     default String render(List<String> args) { return qualifiedName() + "(" + String.join(", ", args) + ")"; }
 

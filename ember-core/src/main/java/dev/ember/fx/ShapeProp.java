@@ -53,6 +53,7 @@ public final class ShapeProp extends Interpreter {
 
     @Override
     protected Object callFunction(Node n, List<Object> args, Map<String, Object> kwargs) {
+        if (n.target() instanceof GraphFunction f) return f.applyFake(args, kwargs);
         if (!(n.target() instanceof OpOverload op)) return super.callFunction(n, args, kwargs);
         var bound = op.bind(OpCallArgs.positional(op, args, kwargs));
         Object meta = op.inferMeta(bound);

@@ -2,6 +2,7 @@ package dev.ember.inductor;
 
 import dev.ember.aot.DecomposePass;
 import dev.ember.aot.Decompositions;
+import dev.ember.aot.Functionalize;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.ShapeProp;
 import dev.ember.inductor.cache.ArtifactCache;
@@ -79,6 +80,12 @@ public final class Inductor {
 
         GraphModule work = new GraphModule(gm.className(), gm.graph().copy(), gm.attributes(), gm.submodules());
         ShapeProp.propagate(work, exampleInputs.toArray());
+        try {
+            if (Functionalize.run(work) > 0) ShapeProp.propagate(work, exampleInputs.toArray());
+        } catch (Functionalize.NotFunctional e) {
+            InductorLog.log("perf_hints", () -> "graph runs in the interpreter: " + e.getMessage());
+            return new InductorGraph(gm, null, metas, null, null, false);
+        }
         InductorLog.log("pre_grad_graphs", () -> "BEFORE PRE-GRAD PASSES (none run yet: the captured graph goes on unchanged)\n" + work.code());
         Decompositions.install();
         DecomposePass.run(work);

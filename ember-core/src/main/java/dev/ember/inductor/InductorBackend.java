@@ -2,6 +2,7 @@ package dev.ember.inductor;
 
 import dev.ember.aot.DecomposePass;
 import dev.ember.aot.Decompositions;
+import dev.ember.aot.Functionalize;
 import dev.ember.dynamo.Backend;
 import dev.ember.dynamo.Backends;
 import dev.ember.dynamo.CompiledGraph;
@@ -22,9 +23,18 @@ public final class InductorBackend {
     /** {@code inductor}, mode {@code default}. */
     public static final Backend INDUCTOR = of(Inductor.Mode.DEFAULT);
 
-    /** Decompositions, then the eager backend. */
+    /**
+     * Functionalization and decompositions, then the eager backend. A mutation functionalization
+     * cannot rewrite stays in place (each rewrite on its own keeps the graph's meaning).
+     */
     public static final Backend AOT_EAGER = (gm, inputs) -> {
         GraphModule work = new GraphModule(gm.className(), gm.graph().copy(), gm.attributes(), gm.submodules());
+        ShapeProp.propagate(work, inputs.toArray());
+        try {
+            Functionalize.run(work);
+        } catch (Functionalize.NotFunctional e) {
+            dev.ember.logging.Log.of("aot").info(() -> "mutation kept in place: " + e.getMessage());
+        }
         ShapeProp.propagate(work, inputs.toArray());
         Decompositions.install();
         DecomposePass.run(work);

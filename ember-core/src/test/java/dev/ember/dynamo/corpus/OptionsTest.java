@@ -17,8 +17,8 @@ class OptionsTest {
     @Test
     void defaultsAndImmutability() {
         Options d = Options.defaults();
-        assertEquals("eager", d.getBackendName());
-        assertSame(Backends.EAGER, d.getBackend());
+        assertEquals("inductor", d.getBackendName());
+        assertSame(Backends.get("inductor"), d.getBackend());
         assertFalse(d.isFullgraph());
         assertEquals(8, d.getRecompileLimit());
         Options f = d.fullgraph(true).recompileLimit(3).failOnRecompileLimitHit(true).mode("max-autotune").dynamic(true);

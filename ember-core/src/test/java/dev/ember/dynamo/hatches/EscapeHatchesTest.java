@@ -137,7 +137,8 @@ class EscapeHatchesTest {
             assertTrue(targets(gm).contains("hatchtest.scale.default"), targets(gm).toString());
             assertTrue(gm.code().contains("hatchtest.scale.default"), gm.code());
             assertTrue(gm.graph().nodes().stream().anyMatch(n -> n.name().equals("scale")));
-            assertTrue(fn.apply(x).sameData(Ember.compile(fn).apply(x)));
+            // the default backend (inductor) sums in its own order: equal within float32 rounding, not bit for bit
+            dev.ember.testing.TorchAssert.assertClose(Ember.compile(fn).apply(x), fn.apply(x), "compiled custom op");
         }
         assertEquals("hatchtest::scale(Tensor x, float s) -> Tensor", SCALE.schema().toString());
         assertThrows(IllegalArgumentException.class, () -> Library.customOp("aten::mine", "(Tensor x) -> Tensor", a -> a.tensor(0), a -> a.tensor(0)));

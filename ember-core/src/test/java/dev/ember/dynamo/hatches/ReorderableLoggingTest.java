@@ -116,7 +116,7 @@ class ReorderableLoggingTest {
         String expected = captured(() -> printsTensors(xe), eager);
         String actual = captured(() -> Ember.compile(fn).apply(xc), compiled);
         assertEquals(expected, actual);
-        assertTrue(((Tensor) eager[0]).sameData((Tensor) compiled[0]));
+        assertTrue(((Tensor) eager[0]).sameData((Tensor) compiled[0]), eager[0] + " vs " + compiled[0] + " " + java.util.Arrays.toString(((Tensor) eager[0]).toFloatArray()) + java.util.Arrays.toString(((Tensor) compiled[0]).toFloatArray()));
     }
 
     @Test

@@ -1,0 +1,135 @@
+package dev.ember.aot;
+
+import dev.ember.fx.Graph;
+import dev.ember.fx.GraphModule;
+import dev.ember.fx.InsertPoint;
+import dev.ember.fx.Node;
+import dev.ember.fx.NodeKind;
+import dev.ember.ops.OpOverload;
+import dev.ember.ops.OpRegistry;
+import dev.ember.ops.Tag;
+import dev.ember.tensor.Tensor;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Removes in-place ops from a graph, as AOTAutograd's functionalization does, for the mutations a
+ * compiler can rewrite without changing what anyone observes: {@code b = a.add_(1)} on an
+ * intermediate {@code a} becomes the functional {@code b = add(a, 1)} (cast back to {@code a}'s
+ * dtype when the functional op would promote), and every later use of {@code a} reads {@code b}.
+ *
+ * <p>A mutation the caller or another tensor can see — of a graph input, a parameter or buffer, a
+ * view, or a tensor that a view shares memory with — is not rewritten: {@link #run} throws
+ * {@link NotFunctional} naming the op and its source line, and the caller runs the graph as it is
+ * (the interpreter mutates memory exactly as eager does). Nodes must carry fake values.
+ */
+public final class Functionalize {
+    private Functionalize() {}
+
+    /** A mutation this pass cannot rewrite; the message says which op, where, and why. */
+    public static final class NotFunctional extends RuntimeException {
+        NotFunctional(String message) { super(message); }
+    }
+
+    /** Rewrites every in-place call; returns how many were rewritten. */
+    public static int run(GraphModule gm) {
+        Graph graph = gm.graph();
+        int rewritten = 0;
+        for (Node n : graph.nodes()) {
+            if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op) || !op.hasTag(Tag.INPLACE)) continue;
+            if (!(n.arg(0) instanceof Node self)) throw notFunctional(n, op, "an argument that is not a graph value");
+            String aliasing = aliasing(self, n);
+            if (aliasing != null) throw notFunctional(n, op, aliasing);
+            Node result;
+            try (InsertPoint ignored = graph.insertingBefore(n)) {
+                result = functionalCall(graph, n, op, self);
+            }
+            for (Node user : List.copyOf(self.users())) {
+                if (user != n && comesAfter(user, n)) user.replaceInputWith(self, result);
+            }
+            n.replaceAllUsesWith(result);
+            graph.eraseNode(n);
+            rewritten++;
+        }
+        return rewritten;
+    }
+
+    /** Why mutating {@code self} would be seen outside the value itself; null when it would not. */
+    private static String aliasing(Node self, Node mutation) {
+        switch (self.kind()) {
+            case PLACEHOLDER -> { return "the graph input '" + self.name() + "'"; }
+            case GET_ATTR -> { return "the parameter or buffer '" + self.target() + "'"; }
+            case CALL_FUNCTION -> { }
+            default -> { return "'" + self.name() + "', the result of a " + self.kind() + " node"; }
+        }
+        if (!(self.target() instanceof OpOverload producer)) return "'" + self.name() + "', the result of " + self.target();
+        if (producer.hasTag(Tag.VIEW) || producesAlias(producer)) return "'" + self.name() + "', a view made by " + producer.name();
+        for (Node user : self.users()) {
+            if (user != mutation && user.target() instanceof OpOverload o && (o.hasTag(Tag.VIEW) || producesAlias(o))) {
+                return "'" + self.name() + "', which the view '" + user.name() + "' shares memory with";
+            }
+        }
+        return null;
+    }
+
+    /** The schema says the output may share the input's memory ({@code Tensor(a) self -> Tensor(a)}). */
+    private static boolean producesAlias(OpOverload op) {
+        String schema = op.schema().toString();
+        return schema.contains("Tensor(a)") || schema.contains("Tensor(a ->");
+    }
+
+    private static Node functionalCall(Graph graph, Node n, OpOverload op, Node self) {
+        Tensor before = (Tensor) self.val();
+        Node result;
+        if (op.name().equals("aten.copy_.default")) {
+            result = call(graph, n, OpRegistry.get("aten.expand.default"), List.of(n.arg(1), before.shape()), Map.of());
+        } else {
+            OpOverload functional = functionalVariant(op);
+            if (functional == null) throw notFunctional(n, op, "an op with no functional variant");
+            result = call(graph, n, functional, n.args(), n.kwargs());
+        }
+        if (((Tensor) result.val()).dtype() != before.dtype() || op.name().equals("aten.copy_.default")) {
+            result = call(graph, n, OpRegistry.get("aten._to_copy.default"), List.of(result, before.dtype()), Map.of());
+        }
+        return result;
+    }
+
+    /** A new node calling {@code op}, with its fake value and the mutation's source line. */
+    private static Node call(Graph graph, Node at, OpOverload op, List<Object> args, Map<String, Object> kwargs) {
+        Node node = graph.callFunction(op, args, kwargs);
+        node.setSourceLocation(at.sourceLocation());
+        Object[] fakeArgs = java.util.Arrays.stream(DecomposePass.positional(op, node)).map(Functionalize::fakeOf).toArray();
+        node.setVal(op.call(fakeArgs));
+        return node;
+    }
+
+    /** A graph argument's fake value (to run the functional op's meta function on). */
+    private static Object fakeOf(Object arg) {
+        return switch (arg) {
+            case Node x -> x.val();
+            case List<?> l -> l.stream().map(Functionalize::fakeOf).toList();
+            case null, default -> arg;
+        };
+    }
+
+    /** {@code aten.add_.Scalar} → {@code aten.add.Scalar}, when it exists. */
+    private static OpOverload functionalVariant(OpOverload op) {
+        String name = op.name();
+        int dot = name.indexOf('.', name.indexOf('.') + 1);
+        String base = dot < 0 ? name : name.substring(0, dot);
+        if (!base.endsWith("_")) return null;
+        String candidate = base.substring(0, base.length() - 1) + (dot < 0 ? "" : name.substring(dot));
+        return OpRegistry.all().stream().filter(o -> o.name().equals(candidate)).findFirst().orElse(null);
+    }
+
+    private static boolean comesAfter(Node user, Node mutation) {
+        for (Node x = mutation.next(); x != null; x = x.next()) if (x == user) return true;
+        return false;
+    }
+
+    private static NotFunctional notFunctional(Node n, OpOverload op, String what) {
+        String where = n.sourceLocation() == null ? "" : " at " + n.sourceLocation().fileAndLine();
+        return new NotFunctional(op.name() + " ('" + n.name() + "'" + where + ") mutates " + what);
+    }
+}
