@@ -95,8 +95,10 @@ class InlineBuiltinModulesTest {
                 .entries().getFirst().guards().guards().stream().map(Guard::describe).toList();
     }
 
-    @Test
-    void layersBecomeAtenOpsWithParametersAsGuardedInputsAndTheUsersCallSite() throws Exception {
+    record Captured(GraphModule graph, List<String> guards) {}
+
+    /** An eval-mode {@link Mlp} compiled with fullgraph, checked once against eager: its graph and guards. */
+    private static Captured captureEvalMlp() {
         Mlp m = new Mlp();
         m.eval();
         Graphs backend = new Graphs();
@@ -104,7 +106,13 @@ class InlineBuiltinModulesTest {
         Fn1<Tensor, Tensor> f = Ember.compile(m, opts);
         Tensor x = Tensor.randn(2, 4);
         assertTrue(m.forward(x).sameData(f.apply(x)));
-        GraphModule gm = backend.graphs.getFirst();
+        return new Captured(backend.graphs.getFirst(), guards(opts));
+    }
+
+    @Test
+    void layersBecomeAtenOpsWithParametersAsGuardedInputsAndTheUsersCallSite() throws Exception {
+        Captured c = captureEvalMlp();
+        GraphModule gm = c.graph();
         String code = gm.code();
         assertTrue(code.contains("Tensor l_self_body_modules_0_weight /* f32[8, 4] */, Tensor l_self_body_modules_0_bias /* f32[8] */"), code);
         assertTrue(code.contains("Tensor linear = aten.linear.default(l_x_, l_self_body_modules_0_weight, l_self_body_modules_0_bias);"), code);
@@ -119,7 +127,7 @@ class InlineBuiltinModulesTest {
         assertEquals("InlineBuiltinModulesTest.java", at.fileName());
         assertEquals(lineOf("MLP_BODY_LINE"), at.line());
 
-        List<String> g = guards(opts);
+        List<String> g = c.guards();
         assertTrue(g.contains("TYPE_MATCH: type(L['self'].body.modules[0]) is dev.ember.nn.Linear"), g.toString());
         assertTrue(g.stream().anyMatch(s -> s.startsWith("TENSOR_MATCH: L['self'].body.modules[0].weight f32[8, 4]")), g.toString());
         assertTrue(g.contains("EQUALS_MATCH: L['self'].drop.training == false"), g.toString());
@@ -209,17 +217,11 @@ class InlineBuiltinModulesTest {
     void switchedOffEachLayerStaysOneCallModuleNode() {
         System.setProperty("ember.dynamo.inline_inbuilt_nn_modules", "false");
         try {
-            Mlp m = new Mlp();
-            m.eval();
-            Graphs backend = new Graphs();
-            Options opts = Options.backend(backend).fullgraph(true);
-            Fn1<Tensor, Tensor> f = Ember.compile(m, opts);
-            Tensor x = Tensor.randn(2, 4);
-            assertTrue(m.forward(x).sameData(f.apply(x)));
-            GraphModule gm = backend.graphs.getFirst();
+            Captured c = captureEvalMlp();
+            GraphModule gm = c.graph();
             assertEquals(4, gm.graph().nodes().stream().filter(n -> n.kind() == NodeKind.CALL_MODULE).count(), gm.code());
             assertTrue(gm.submodules().containsKey("body.0") && gm.submodules().containsKey("drop"), gm.submodules().keySet().toString());
-            assertTrue(guards(opts).stream().anyMatch(s -> s.startsWith("ID_MATCH: L['self'].drop is Dropout@")), guards(opts).toString());
+            assertTrue(c.guards().stream().anyMatch(s -> s.startsWith("ID_MATCH: L['self'].drop is Dropout@")), c.guards().toString());
         } finally {
             System.clearProperty("ember.dynamo.inline_inbuilt_nn_modules");
         }
