@@ -138,6 +138,24 @@ class InductorModulesTest {
         check(m, 1e-4, Tensor.randn(2, 7, 16), Tensor.randn(2, 7, 16));
     }
 
+    /** Cross-attention with a bool mask: the other branch of MultiheadAttention.forward, and a non-tensor-only call. */
+    static final class MaskedCrossAttention extends Module {
+        final MultiheadAttention attn = new MultiheadAttention(16, 4, 0.0, true);
+        Tensor memory = Tensor.randn(2, 9, 16);
+        Tensor mask = Tensor.rand(7, 9).gt(0.7);
+
+        @Override
+        public Tensor forward(Tensor x) { return attn.forward(x, memory, memory, mask); }
+    }
+
+    @Test
+    void multiheadCrossAttentionWithAMask() {
+        MaskedCrossAttention m = new MaskedCrossAttention();
+        m.eval();
+        RecordingInductor r = check(m, 1e-4, Tensor.randn(2, 7, 16), Tensor.randn(2, 7, 16));
+        assertTrue(r.graphs.getFirst().code().contains("aten.logical_not.default"), r.graphs.getFirst().code());
+    }
+
     @Test
     void transformerEncoderLayerBatchFirstInEval() {
         TransformerEncoderLayer m = new TransformerEncoderLayer(16, 4, 32, 0.1);
