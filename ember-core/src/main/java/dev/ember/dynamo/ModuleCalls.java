@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A built-in layer's forward (a class of dev.ember.nn) becomes one call_module node. Its fake output
+ * With inlining of built-in layers switched off ({@link Modules#INLINE_PROPERTY}), a built-in layer's forward becomes one call_module node. Its fake output
  * comes from running the layer's forward on fake inputs (its ops then run only their meta functions).
  * The layer object is part of the graph, so its identity is guarded.
  */

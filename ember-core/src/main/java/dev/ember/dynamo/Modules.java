@@ -4,6 +4,13 @@ package dev.ember.dynamo;
 final class Modules {
     static final String MODULE_CLASS = "dev.ember.nn.Module";
 
+    /**
+     * PyTorch's {@code torch._dynamo.config.inline_inbuilt_nn_modules}: true (the default) traces a built-in
+     * layer's forward like user code, so the graph holds its ATen ops; {@code -Dember.dynamo.inline_inbuilt_nn_modules=false}
+     * keeps each layer as one opaque call_module node (the graph then runs in the interpreter under the inductor).
+     */
+    static final String INLINE_PROPERTY = "ember.dynamo.inline_inbuilt_nn_modules";
+
     private Modules() {}
 
     static boolean isModule(Object value) { return value != null && isModuleClass(value.getClass()); }
@@ -16,8 +23,13 @@ final class Modules {
     /** Containers hold layers but compute nothing themselves: their code is inlined so each layer becomes its own node. */
     private static final java.util.Set<String> CONTAINERS = java.util.Set.of("Sequential", "ModuleList", "ModuleDict");
 
-    /** Built-in layers (classes of dev.ember.nn other than containers) become call_module nodes; user subclasses are inlined. */
+    /**
+     * Whether a call of {@code value}'s forward becomes one call_module node: only for built-in layers (classes of
+     * dev.ember.nn other than containers) when inlining them is switched off. Otherwise a layer's forward is inlined
+     * like a user module's: its parameters and buffers become guarded graph inputs read from the live module at each call.
+     */
     static boolean isBuiltinLayer(Object value) {
-        return isModule(value) && value.getClass().getPackageName().equals("dev.ember.nn") && !CONTAINERS.contains(value.getClass().getSimpleName());
+        return !Boolean.parseBoolean(System.getProperty(INLINE_PROPERTY, "true")) && isModule(value)
+                && value.getClass().getPackageName().equals("dev.ember.nn") && !CONTAINERS.contains(value.getClass().getSimpleName());
     }
 }
