@@ -1,16 +1,24 @@
 package dev.ember.ops.kernels;
 
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RecursiveAction;
 
 /**
  * Splits a range of independent work items across the cores. Small ranges run on the caller's
  * thread: forking costs microseconds, so it pays only above a few tens of thousands of elements.
+ *
+ * <p>The calling thread works too: it runs the root task itself, forking halves to the common pool
+ * and taking back the ones no worker has stolen yet. Handing the whole range to the pool instead
+ * ({@code pool.invoke}) leaves the caller parked, and the common pool has one worker fewer than
+ * there are cores, so on two cores a "parallel" loop ran on one.
  */
 public final class Parallel {
     /** Elements below which a loop runs single-threaded (ATen uses 32768 as its grain). */
     public static final int GRAIN = 32_768;
     private static final int THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
+    /** Set while a caller thread runs a split loop, so loops nested in its chunks run sequentially like a worker's. */
+    private static final ThreadLocal<Boolean> SPLITTING = ThreadLocal.withInitial(() -> false);
 
     private Parallel() {}
 
@@ -20,7 +28,7 @@ public final class Parallel {
     /** Runs {@code body} over [0, n) in chunks; {@code costPerItem} elements of work per item decide the split. */
     public static void forRange(int n, long costPerItem, Range body) {
         long total = n * Math.max(1, costPerItem);
-        if (THREADS == 1 || n < 2 || total < GRAIN || ForkJoinPool.getCommonPoolParallelism() < 1 || inWorker()) {
+        if (THREADS == 1 || n < 2 || total < GRAIN || ForkJoinPool.getCommonPoolParallelism() < 1 || nested()) {
             body.run(0, n);
             return;
         }
@@ -29,11 +37,17 @@ public final class Parallel {
             body.run(0, n);
             return;
         }
-        ForkJoinPool.commonPool().invoke(new Split(body, 0, n, Math.max(1, n / chunks)));
+        SPLITTING.set(true);
+        try {
+            new Split(body, 0, n, Math.max(1, n / chunks)).invoke();
+        } finally {
+            SPLITTING.set(false);
+        }
     }
 
-    private static boolean inWorker() {
-        return Thread.currentThread() instanceof java.util.concurrent.ForkJoinWorkerThread;
+    /** True inside a chunk: nested loops run sequentially, the outer split already uses every core. */
+    private static boolean nested() {
+        return Thread.currentThread() instanceof ForkJoinWorkerThread || SPLITTING.get();
     }
 
     private static final class Split extends RecursiveAction {
