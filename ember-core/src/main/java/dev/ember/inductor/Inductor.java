@@ -7,7 +7,8 @@ import dev.ember.fx.GraphModule;
 import dev.ember.fx.ShapeProp;
 import dev.ember.inductor.cache.ArtifactCache;
 import dev.ember.inductor.codegen.GraphWriter;
-import dev.ember.inductor.codegen.SourceCompiler;
+import dev.ember.inductor.codegen.BytecodeWriter;
+import dev.ember.inductor.codegen.VectorApi;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
@@ -20,8 +21,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The inductor: decomposes a graph to core ops, lowers it to loops, fuses, writes Java, compiles it
- * in process and loads it as a hidden class — or loads the class from the on-disk cache when the
+ * The inductor: decomposes a graph to core ops, lowers it to loops, fuses, writes the loops as a
+ * class file (printable as Java source for {@code output_code}) and loads it as a hidden class — or loads the class from the on-disk cache when the
  * same graph with the same input layouts was compiled before, by any process.
  *
  * <pre>{@code
@@ -33,7 +34,7 @@ public final class Inductor {
     private Inductor() {}
 
     /** Bumped whenever generated code changes for the same graph, so old cache entries are not used. */
-    static final String VERSION = "ember-inductor-3";
+    static final String VERSION = "ember-inductor-4-bytecode";
 
     /** {@code default}: generated code as is; {@code max-autotune}: also try variants and keep the fastest. */
     public enum Mode {
@@ -61,7 +62,7 @@ public final class Inductor {
         for (Tensor t : exampleInputs) metas.add(t.meta());
         String graphText = canonical(gm);
         List<String> attrMeta = gm.attributes().entrySet().stream().map(e -> e.getKey() + ":" + e.getValue().meta()).toList();
-        String key = ArtifactCache.key(VERSION, mode.name(), String.valueOf(SourceCompiler.VECTOR_API), graphText,
+        String key = ArtifactCache.key(VERSION, mode.name(), String.valueOf(VectorApi.AVAILABLE), graphText,
                 metas.toString(), attrMeta.toString());
 
         byte[] cached = cache == null ? null : cache.get(key);
@@ -105,9 +106,9 @@ public final class Inductor {
         MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output());
         String className = "Graph_" + key.substring(0, 16);
 
-        Candidate best = candidate(className, scheduler, plan, lowered, SourceCompiler.VECTOR_API);
+        Candidate best = candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE);
         InductorGraph graph = load(gm, best.artifact, lowered.inputMetas(), best.constants, false);
-        if (mode == Mode.MAX_AUTOTUNE && SourceCompiler.VECTOR_API) {
+        if (mode == Mode.MAX_AUTOTUNE && VectorApi.AVAILABLE) {
             Candidate scalar = candidate(className, scheduler, plan, lowered, false);
             InductorGraph other = load(gm, scalar.artifact, lowered.inputMetas(), scalar.constants, false);
             if (Autotune.faster(other, graph, exampleInputs)) {
@@ -125,10 +126,21 @@ public final class Inductor {
 
     private static Candidate candidate(String className, Scheduler s, MemoryPlan plan, Lowering.Result r, boolean vectorize) {
         GraphWriter writer = new GraphWriter(className, s.kernels(), plan, r.output(), r.inputMetas().size(), vectorize);
-        String source = writer.write();
-        byte[] bytes = SourceCompiler.compile("dev.ember.inductor." + className, source);
-        return new Candidate(new Artifact(className, source, bytes, plan.slots(), r.attributePaths(), r.perfHints()),
+        GraphWriter.Generated code = writer.generate(Inductor.class.getClassLoader());
+        assert verified(className, code);
+        return new Candidate(new Artifact(className, code.source(), code.classBytes(), plan.slots(), r.attributePaths(), r.perfHints()),
                 writer.constants().toArray());
+    }
+
+    /**
+     * With assertions on (every test run), each generated class goes through the class-file
+     * verifier before it is loaded, so that a bad stack map or type shows as the verifier's message
+     * with the source next to it, not as a {@code VerifyError} at first call.
+     */
+    private static boolean verified(String className, GraphWriter.Generated code) {
+        List<String> errors = BytecodeWriter.verify(code.classBytes(), Inductor.class.getClassLoader());
+        if (!errors.isEmpty()) throw new AssertionError("generated class " + className + " does not verify: " + errors + "\n" + code.source());
+        return true;
     }
 
     private static List<TensorMeta> withAttributes(List<TensorMeta> inputs, GraphModule gm, List<String> paths) {

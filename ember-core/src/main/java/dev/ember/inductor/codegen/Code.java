@@ -1,38 +1,72 @@
 package dev.ember.inductor.codegen;
 
-/** Java source being written, with indentation. */
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Statements being built, with nesting: {@code open…} starts a loop or block whose body the
+ * following calls fill, {@link #close} ends it. The result is a list of {@link JStmt}.
+ */
 final class Code {
-    private final StringBuilder sb = new StringBuilder();
-    private int depth;
+    private record Open(List<JStmt> body, Function<List<JStmt>, JStmt> close) {}
 
-    Code line(String s) {
-        sb.append("    ".repeat(depth)).append(s).append('\n');
+    private final Deque<Open> open = new ArrayDeque<>();
+
+    Code() { open.push(new Open(new ArrayList<>(), null)); }
+
+    Code add(JStmt s) {
+        open.peek().body().add(s);
         return this;
     }
 
-    /** A line ending in {@code {}, indenting what follows. */
-    Code open(String s) {
-        line(s);
-        depth++;
+    /** Declares {@code name} with value {@code init}, and returns it for later use. */
+    JExpr.Local declare(JType type, String name, JExpr init) {
+        JExpr.Local l = new JExpr.Local(name, type);
+        add(new JStmt.Declare(l, init));
+        return l;
+    }
+
+    Code assign(JExpr.Local l, JExpr value) { return add(new JStmt.Assign(l, value)); }
+
+    Code store(JExpr array, JExpr index, JExpr value) { return add(new JStmt.ArrayStore(array, index, value)); }
+
+    Code eval(JExpr call) { return add(new JStmt.Eval(call)); }
+
+    Code comment(String text) { return add(new JStmt.Comment(text)); }
+
+    Code blank() { return add(new JStmt.Blank()); }
+
+    Code openBlock() { return open(JStmt.Block::new); }
+
+    Code openFor(JStmt init, JExpr cond, JStmt.Assign update) { return open(body -> new JStmt.For(init, cond, update, body)); }
+
+    Code openParallel(JExpr n, JExpr cost, JExpr.Local lo, JExpr.Local hi) {
+        return open(body -> new JStmt.ParallelRange(n, cost, lo, hi, body));
+    }
+
+    private Code open(Function<List<JStmt>, JStmt> close) {
+        open.push(new Open(new ArrayList<>(), close));
         return this;
     }
 
-    /** Dedents and writes {@code s} (usually {@code }} or {@code });}). */
-    Code close(String s) {
-        depth--;
-        return line(s);
+    /** Ends the innermost open loop or block. */
+    Code close() {
+        Open o = open.pop();
+        if (o.close() == null) throw new IllegalStateException("close() without open");
+        return add(o.close().apply(List.copyOf(o.body())));
     }
 
-    Code blank() {
-        sb.append('\n');
-        return this;
-    }
-
+    /** Adds the statements of {@code other} (which has nothing open). */
     Code append(Code other) {
-        for (String l : other.toString().split("\n", -1)) if (!l.isEmpty()) line(l);
+        for (JStmt s : other.statements()) add(s);
         return this;
     }
 
-    @Override
-    public String toString() { return sb.toString(); }
+    List<JStmt> statements() {
+        if (open.size() != 1) throw new IllegalStateException(open.size() - 1 + " blocks left open");
+        return List.copyOf(open.peek().body());
+    }
 }

@@ -9,6 +9,8 @@ import dev.ember.inductor.ir.Stage;
 import dev.ember.inductor.ir.Value;
 import dev.ember.tensor.DType;
 
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.MethodTypeDesc;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -18,10 +20,11 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Writes a whole compiled graph as one Java class: a static method per kernel, and
+ * Builds a whole compiled graph as one class: a static method per kernel, and
  * {@code call(Tensor[] inputs, Object[] arena, Object[] constants)} that takes the inputs apart
  * into arrays, runs the kernels and extern calls in order, and wraps the outputs (Inductor's
- * wrapper code). This text is what {@code EMBER_LOGS=output_code} prints.
+ * wrapper code), as a {@link JClass}: printed, it is what {@code EMBER_LOGS=output_code} shows;
+ * written as bytecode, it is what runs.
  */
 public final class GraphWriter {
     private final String className;
@@ -45,18 +48,32 @@ public final class GraphWriter {
     /** Values that cannot be written as literals, passed to {@code call} as {@code constants}. */
     public List<Object> constants() { return constants; }
 
-    public String write() {
-        Code methods = new Code();
+    private static final JExpr.Local INPUTS = new JExpr.Local("inputs", Calls.TENSOR.array());
+    private static final JExpr.Local ARENA = new JExpr.Local("arena", JType.OBJECT.array());
+    private static final JExpr.Local CONSTANTS = new JExpr.Local("constants", JType.OBJECT.array());
+
+    /** The generated class as Java source (what {@code output_code} shows) and as the class file that runs. */
+    public record Generated(String source, byte[] classBytes) {}
+
+    /** Builds the class and writes it both ways; {@code loader} resolves class hierarchies for the stack maps. */
+    public Generated generate(ClassLoader loader) {
+        JClass c = write();
+        return new Generated(SourcePrinter.print(c), BytecodeWriter.write(c, loader));
+    }
+
+    /** The class: what {@code output_code} prints ({@link SourcePrinter}) and what runs ({@link BytecodeWriter}). */
+    JClass write() {
+        List<JClass.Method> methods = new ArrayList<>();
         Code call = new Code();
-        call.open("public static Object call(Tensor[] inputs, Object[] arena, Object[] constants) {");
         for (int i = 0; i < inputCount; i++) {
-            call.line("Object in" + i + "_data = inputs[" + i + "].storage().data();");
-            call.line("int in" + i + "_off = inputs[" + i + "].storageOffset();");
+            JExpr input = new JExpr.ArrayLoad(INPUTS, JavaTypes.intLit(i));
+            call.declare(JType.OBJECT, "in" + i + "_data", Calls.virtualCall(Calls.virtualCall(input, "storage", Calls.STORAGE), "data", JType.OBJECT));
+            call.declare(JType.INT, "in" + i + "_off", Calls.virtualCall(input, "storageOffset", JType.INT));
         }
         Set<Buffer> declared = new LinkedHashSet<>();
         for (int i = 0; i < kernels.size(); i++) {
             Kernel k = kernels.get(i);
-            call.blank().line("// " + describe(k));
+            call.blank().comment(describe(k));
             switch (k) {
                 case Kernel.Host h when h.host() instanceof Stage.Extern e -> {
                     extern(call, e, declared);
@@ -65,45 +82,29 @@ public final class GraphWriter {
                 default -> kernelCall(call, methods, i, k, declared);
             }
         }
-        call.blank().line("return " + outputExpr(output) + ";");
-        call.close("}");
+        call.blank().add(new JStmt.Return(outputExpr(output)));
+        methods.add(new JClass.Method(null, true, JType.OBJECT, "call", List.of(INPUTS, ARENA, CONSTANTS), call.statements()));
 
-        Code cls = new Code();
-        cls.line("package dev.ember.inductor;").blank();
-        cls.line("import dev.ember.inductor.runtime.KernelMath;");
-        cls.line("import dev.ember.inductor.runtime.KernelRuntime;");
-        cls.line("import dev.ember.ops.OpOverload;");
-        cls.line("import dev.ember.ops.OpRegistry;");
-        cls.line("import dev.ember.ops.kernels.Blas;");
-        cls.line("import dev.ember.ops.kernels.Parallel;");
-        cls.line("import dev.ember.tensor.DType;");
-        cls.line("import dev.ember.tensor.Storage;");
-        cls.line("import dev.ember.tensor.Tensor;");
-        if (usesVectors(methods)) {
-            cls.line("import jdk.incubator.vector.DoubleVector;");
-            cls.line("import jdk.incubator.vector.FloatVector;");
-            cls.line("import jdk.incubator.vector.VectorOperators;");
-            cls.line("import jdk.incubator.vector.VectorSpecies;");
+        List<String> imports = new ArrayList<>(List.of("dev.ember.inductor.runtime.KernelMath", "dev.ember.inductor.runtime.KernelRuntime",
+                "dev.ember.ops.OpOverload", "dev.ember.ops.OpRegistry", "dev.ember.ops.kernels.Blas", "dev.ember.ops.kernels.Parallel",
+                "dev.ember.tensor.DType", "dev.ember.tensor.Storage", "dev.ember.tensor.Tensor"));
+        List<JClass.Field> fields = new ArrayList<>();
+        if (loops.usedVectors()) {
+            imports.addAll(List.of("jdk.incubator.vector.DoubleVector", "jdk.incubator.vector.FloatVector",
+                    "jdk.incubator.vector.VectorOperators", "jdk.incubator.vector.VectorSpecies"));
+            for (DType d : List.of(DType.FLOAT32, DType.FLOAT64)) {
+                JExpr.GetStatic species = (JExpr.GetStatic) VectorApi.species(d);
+                fields.add(new JClass.Field(species.name(), species.type(), VectorApi.preferred(d)));
+            }
         }
-        cls.blank().line("/** Generated by Ember's inductor. */");
-        cls.open("final class " + className + " {");
-        if (usesVectors(methods)) {
-            cls.line("private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;");
-            cls.line("private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;");
-        }
-        opFields.forEach((field, op) -> cls.line("private static final OpOverload " + field + " = OpRegistry.get(\"" + op + "\");"));
-        cls.blank();
-        cls.append(methods);
-        cls.append(call);
-        cls.close("}");
-        return cls.toString();
+        opFields.forEach((field, op) -> fields.add(new JClass.Field(field, Calls.OP_OVERLOAD,
+                Calls.staticCall(Calls.OP_REGISTRY, "get", Calls.OP_OVERLOAD, new JExpr.Lit(op, JType.STRING)))));
+        return new JClass("dev.ember.inductor", className, imports, "Generated by Ember's inductor.", fields, methods);
     }
-
-    private static boolean usesVectors(Code methods) { return methods.toString().contains("Vector"); }
 
     // ------------------------------------------------------------------ kernels
 
-    private void kernelCall(Code call, Code methods, int index, Kernel k, Set<Buffer> declared) {
+    private void kernelCall(Code call, List<JClass.Method> methods, int index, Kernel k, Set<Buffer> declared) {
         Set<Buffer> params = new LinkedHashSet<>();
         Set<Buffer> locals = k instanceof Kernel.Loop l ? l.locals() : Set.of();
         for (Stage s : MemoryPlan.stages(k)) {
@@ -114,47 +115,46 @@ public final class GraphWriter {
         }
         for (Buffer b : params) declare(call, b, declared);
         String name = "kernel" + index;
-        List<String> sig = new ArrayList<>(), args = new ArrayList<>();
+        List<JExpr.Local> sig = new ArrayList<>();
         for (Buffer b : params) {
-            sig.add(JavaTypes.array(b.dtype()) + " " + b.name());
-            args.add(b.name());
-            if (b.hasRuntimeOffset()) {
-                sig.add("int " + b.name() + "_off");
-                args.add(b.name() + "_off");
-            }
+            sig.add(KernelContext.array(b));
+            if (b.hasRuntimeOffset()) sig.add(KernelContext.offset(b));
         }
-        methods.line("/** " + describe(k) + " */");
-        methods.open("static void " + name + "(" + String.join(", ", sig) + ") {");
+        Code body = new Code();
         KernelContext ctx = new KernelContext();
         switch (k) {
-            case Kernel.Loop l -> loops.write(methods, l, ctx);
+            case Kernel.Loop l -> loops.write(body, l, ctx);
             case Kernel.Host h -> {
-                if (h.host() instanceof Stage.Gemm g) gemm(methods, g);
+                if (h.host() instanceof Stage.Gemm g) gemm(body, g);
                 if (!h.epilogue().isEmpty()) {
                     List<Stage> epi = new ArrayList<>(h.epilogue());
                     int[] shape = h.epilogue().get(0).shape();
-                    loops.write(methods, new Kernel.Loop(java.util.Arrays.copyOf(shape, Math.max(0, shape.length - 1)), epi, Set.of()), ctx);
+                    loops.write(body, new Kernel.Loop(java.util.Arrays.copyOf(shape, Math.max(0, shape.length - 1)), epi, Set.of()), ctx);
                 }
             }
         }
-        methods.close("}").blank();
-        call.line(name + "(" + String.join(", ", args) + ");");
+        methods.add(new JClass.Method(describe(k), false, JType.VOID, name, sig, body.statements()));
+        call.eval(new JExpr.Invoke(JExpr.CallKind.STATIC, null, name, Calls.descriptor(JType.VOID, List.copyOf(sig)), null, List.copyOf(sig), false));
     }
 
     private void gemm(Code c, Stage.Gemm g) {
         boolean f = g.out().dtype() == DType.FLOAT32;
-        String fn = f ? "Blas.sgemm" : "Blas.dgemm";
-        String one = f ? "1f" : "1.0", zero = f ? "0f" : "0.0";
+        JExpr one = JavaTypes.literal(1, g.out().dtype()), zero = JavaTypes.literal(0, g.out().dtype());
         Layout a = layout(g.a(), g.m(), g.k()), b = layout(g.b(), g.k(), g.n());
         boolean batched = g.batch() > 1;
-        if (batched) c.open("for (int bi = 0; bi < " + g.batch() + "; bi++) {");
-        String aOff = offset(g.a(), batched ? g.a().strides()[0] : 0);
-        String bOff = offset(g.b(), batched ? g.b().strides()[0] : 0);
-        String cOff = batched ? "bi * " + ((long) g.m() * g.n()) : "0";
-        c.line(fn + "(" + a.trans + ", " + b.trans + ", " + g.m() + ", " + g.n() + ", " + g.k() + ", " + one + ", "
-                + g.a().buffer().name() + ", " + aOff + ", " + a.ld + ", " + g.b().buffer().name() + ", " + bOff + ", " + b.ld + ", "
-                + zero + ", " + g.out().name() + ", " + cOff + ", " + g.n() + ");");
-        if (batched) c.close("}");
+        JExpr.Local bi = new JExpr.Local("bi", JType.INT);
+        if (batched) {
+            c.openFor(new JStmt.Declare(bi, JavaTypes.intLit(0)), new JExpr.Compare(JExpr.CmpOp.LT, bi, JavaTypes.intLit(g.batch())),
+                    new JStmt.Assign(bi, new JExpr.Arith(JExpr.ArithOp.ADD, bi, JavaTypes.intLit(1))));
+        }
+        JExpr aOff = offset(g.a(), batched ? g.a().strides()[0] : 0, bi);
+        JExpr bOff = offset(g.b(), batched ? g.b().strides()[0] : 0, bi);
+        JExpr cOff = batched ? new JExpr.Arith(JExpr.ArithOp.MUL, bi, JavaTypes.intLit((long) g.m() * g.n())) : JavaTypes.intLit(0);
+        c.eval(Calls.staticCall(Calls.BLAS, f ? "sgemm" : "dgemm", JType.VOID, new JExpr.Lit(a.trans, JType.BOOLEAN), new JExpr.Lit(b.trans, JType.BOOLEAN),
+                JavaTypes.intLit(g.m()), JavaTypes.intLit(g.n()), JavaTypes.intLit(g.k()), one,
+                KernelContext.array(g.a().buffer()), aOff, JavaTypes.intLit(a.ld), KernelContext.array(g.b().buffer()), bOff, JavaTypes.intLit(b.ld),
+                zero, KernelContext.array(g.out()), cOff, JavaTypes.intLit(g.n())));
+        if (batched) c.close();
     }
 
     private record Layout(boolean trans, int ld) {}
@@ -169,56 +169,71 @@ public final class GraphWriter {
         return new Layout(false, Math.max(1, cols));
     }
 
-    private static String offset(Stage.Operand o, int batchStride) {
-        String base = (o.buffer().hasRuntimeOffset() ? o.buffer().name() + "_off + " : "") + o.offset();
-        return batchStride == 0 ? base : base + " + bi * " + batchStride;
+    private static JExpr offset(Stage.Operand o, int batchStride, JExpr.Local bi) {
+        JExpr base = JavaTypes.intLit(o.offset());
+        if (o.buffer().hasRuntimeOffset()) base = o.offset() == 0 ? KernelContext.offset(o.buffer()) : new JExpr.Arith(JExpr.ArithOp.ADD, KernelContext.offset(o.buffer()), base);
+        return batchStride == 0 ? base : new JExpr.Arith(JExpr.ArithOp.ADD, base, new JExpr.Arith(JExpr.ArithOp.MUL, bi, JavaTypes.intLit(batchStride)));
     }
 
     // ------------------------------------------------------------------ buffers
 
     private void declare(Code call, Buffer b, Set<Buffer> declared) {
         if (!declared.add(b)) return;
-        String t = JavaTypes.array(b.dtype());
+        JType t = JavaTypes.array(b.dtype());
         switch (b.kind()) {
-            case INPUT -> call.line(t + " " + b.name() + " = (" + t + ") " + b.name() + "_data;");
+            case INPUT -> call.declare(t, b.name(), new JExpr.Convert(new JExpr.Local(b.name() + "_data", JType.OBJECT), t, false));
             case EXTERN -> { }
             case COMPUTED -> {
                 int slot = plan.slot(b);
-                String alloc = slot >= 0 ? "(" + t + ") arena[" + slot + "]" : "new " + t.replace("[]", "[" + b.size() + "]");
-                call.line(t + " " + b.name() + " = " + alloc + ";" + (slot >= 0 ? "" : "  // fresh: returned or handed to an eager kernel"));
+                if (slot < 0) call.comment("fresh: returned or handed to an eager kernel");
+                call.declare(t, b.name(), slot >= 0 ? new JExpr.Convert(new JExpr.ArrayLoad(ARENA, JavaTypes.intLit(slot)), t, false)
+                        : new JExpr.NewArray(t, JavaTypes.intLit(b.size())));
             }
         }
     }
 
-    private String storage(Buffer b) {
+    private JExpr storage(Buffer b) {
         Buffer s = b.storage();
         return switch (s.kind()) {
-            case INPUT -> "inputs[" + s.inputIndex() + "].storage()";
-            case EXTERN -> s.name() + "_t.storage()";
-            case COMPUTED -> "new Storage(DType." + s.dtype().name() + ", " + s.name() + ")";
+            case INPUT -> Calls.virtualCall(new JExpr.ArrayLoad(INPUTS, JavaTypes.intLit(s.inputIndex())), "storage", Calls.STORAGE);
+            case EXTERN -> Calls.virtualCall(externTensor(s), "storage", Calls.STORAGE);
+            case COMPUTED -> new JExpr.New(Calls.STORAGE, MethodTypeDesc.of(ConstantDescs.CD_void, Calls.DTYPE.desc(), ConstantDescs.CD_Object),
+                    List.of(dtype(s.dtype()), KernelContext.array(s)));
         };
     }
 
-    private String tensorExpr(Buffer b, int[] shape, int[] strides, int offset) {
-        String off = (b.hasRuntimeOffset() ? b.name() + "_off + " : "") + offset;
-        return "KernelRuntime.view(" + storage(b) + ", " + ints(shape) + ", " + ints(strides) + ", " + off + ")";
+    private static JExpr dtype(DType d) { return new JExpr.GetStatic(Calls.DTYPE, d.name(), Calls.DTYPE); }
+
+    private static JExpr.Local externTensor(Buffer b) { return new JExpr.Local(b.name() + "_t", Calls.TENSOR); }
+
+    private JExpr tensorExpr(Buffer b, int[] shape, int[] strides, int offset) {
+        JExpr off = JavaTypes.intLit(offset);
+        if (b.hasRuntimeOffset()) off = offset == 0 ? KernelContext.offset(b) : new JExpr.Arith(JExpr.ArithOp.ADD, KernelContext.offset(b), off);
+        return Calls.staticCall(Calls.KERNEL_RUNTIME, "view", Calls.TENSOR, storage(b), ints(shape), ints(strides), off);
     }
 
     private void extern(Code call, Stage.Extern e, Set<Buffer> declared) {
         for (Buffer b : reads(e)) declare(call, b.storage(), declared);
         String field = "OP_" + e.op().name().replace("aten.", "").replace('.', '_').toUpperCase();
         opFields.put(field, e.op().name());
-        String args = e.args().stream().map(this::arg).collect(Collectors.joining(", "));
+        JExpr op = new JExpr.GetStatic(null, field, Calls.OP_OVERLOAD);
+        JExpr args = objects(e.args().stream().map(this::arg).toList());
         if (e.outs().size() == 1 && e.node().val() instanceof dev.ember.tensor.Tensor) {
             Buffer o = e.outs().get(0);
-            call.line("Tensor " + o.name() + "_t = KernelRuntime.contiguous(" + field + ".callTensor(" + args + "));");
+            JExpr result = new JExpr.Invoke(JExpr.CallKind.VIRTUAL, Calls.OP_OVERLOAD, "callTensor",
+                    MethodTypeDesc.of(Calls.TENSOR.desc(), ConstantDescs.CD_Object.arrayType()), op, List.of(args), true);
+            call.declare(Calls.TENSOR, o.name() + "_t", Calls.staticCall(Calls.KERNEL_RUNTIME, "contiguous", Calls.TENSOR, result));
             bindExtern(call, o);
         } else {
-            String list = "ext" + e.outs().get(0).id() + "_list";
-            call.line("java.util.List<Tensor> " + list + " = " + field + ".callList(" + args + ");");
+            JExpr result = new JExpr.Invoke(JExpr.CallKind.VIRTUAL, Calls.OP_OVERLOAD, "callList",
+                    MethodTypeDesc.of(Calls.LIST.desc(), ConstantDescs.CD_Object.arrayType()), op, List.of(args), true);
+            JExpr.Local list = call.declare(Calls.TENSOR_LIST, "ext" + e.outs().get(0).id() + "_list", result);
             for (int i = 0; i < e.outs().size(); i++) {
                 Buffer o = e.outs().get(i);
-                call.line("Tensor " + o.name() + "_t = KernelRuntime.contiguous(" + list + ".get(" + i + "));");
+                JExpr item = Calls.call(JExpr.CallKind.INTERFACE, Calls.LIST, list, "get", MethodTypeDesc.of(ConstantDescs.CD_Object, ConstantDescs.CD_int),
+                        JavaTypes.intLit(i));
+                call.declare(Calls.TENSOR, o.name() + "_t", Calls.staticCall(Calls.KERNEL_RUNTIME, "contiguous", Calls.TENSOR,
+                        new JExpr.Convert(item, Calls.TENSOR, true)));
                 bindExtern(call, o);
             }
         }
@@ -226,40 +241,53 @@ public final class GraphWriter {
     }
 
     private static void bindExtern(Code call, Buffer o) {
-        String t = JavaTypes.array(o.dtype());
-        call.line(t + " " + o.name() + " = (" + t + ") " + o.name() + "_t.storage().data();");
-        call.line("int " + o.name() + "_off = " + o.name() + "_t.storageOffset();");
+        JType t = JavaTypes.array(o.dtype());
+        JExpr tensor = externTensor(o);
+        call.declare(t, o.name(), new JExpr.Convert(Calls.virtualCall(Calls.virtualCall(tensor, "storage", Calls.STORAGE), "data", JType.OBJECT), t, false));
+        call.declare(JType.INT, o.name() + "_off", Calls.virtualCall(tensor, "storageOffset", JType.INT));
     }
 
-    private String arg(Object a) {
+    /** {@code new Object[] {values}}, written in source as the arguments of a varargs call. */
+    private static JExpr objects(List<JExpr> values) { return new JExpr.ArrayOf(JType.OBJECT.array(), values); }
+
+    /** An argument of an eager op, as an object (primitives boxed). */
+    private JExpr arg(Object a) {
         return switch (a) {
-            case null -> "null";
+            case null -> new JExpr.Lit(null, JType.OBJECT);
             case Stage.Operand o -> tensorExpr(o.buffer(), o.shape(), o.strides(), o.offset());
-            case List<?> l -> l.stream().map(this::arg).collect(Collectors.joining(", ", "java.util.Arrays.asList(", ")"));
-            case Long v -> v + "L";
-            case Integer v -> v.toString();
-            case Double v -> JavaTypes.literal(v, DType.FLOAT64);
-            case Boolean v -> v.toString();
-            case DType d -> "DType." + d.name();
+            case List<?> l -> asList(l.stream().map(this::arg).toList());
+            case Long v -> box(new JExpr.Lit(v, JType.LONG), "Long");
+            case Integer v -> box(new JExpr.Lit(v, JType.INT), "Integer");
+            case Double v -> box(new JExpr.Lit(v, JType.DOUBLE), "Double");
+            case Boolean v -> box(new JExpr.Lit(v, JType.BOOLEAN), "Boolean");
+            case DType d -> dtype(d);
             case int[] v -> ints(v);
-            case String s when s.chars().allMatch(ch -> ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\') -> "\"" + s + "\"";
+            case String s when s.chars().allMatch(ch -> ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\') -> new JExpr.Lit(s, JType.STRING);
             default -> {
                 constants.add(a);
-                yield "constants[" + (constants.size() - 1) + "]";
+                yield new JExpr.ArrayLoad(CONSTANTS, JavaTypes.intLit(constants.size() - 1));
             }
         };
     }
 
-    private String outputExpr(Object o) {
+    private static JExpr box(JExpr.Lit v, String wrapper) { return new JExpr.Box(v, JType.imported("java.lang." + wrapper)); }
+
+    private static JExpr asList(List<JExpr> items) {
+        return new JExpr.Invoke(JExpr.CallKind.STATIC, Calls.ARRAYS, "asList", MethodTypeDesc.of(Calls.LIST.desc(), ConstantDescs.CD_Object.arrayType()),
+                null, List.of(objects(items)), true);
+    }
+
+    private JExpr outputExpr(Object o) {
         return switch (o) {
             case Value.Stored s -> tensorExpr(s.buffer(), s.shape(), s.strides(), s.offset());
-            case List<?> l -> l.stream().map(this::outputExpr).collect(Collectors.joining(", ", "java.util.Collections.unmodifiableList(java.util.Arrays.asList(", "))"));
+            case List<?> l -> Calls.call(JExpr.CallKind.STATIC, Calls.COLLECTIONS, null, "unmodifiableList",
+                    MethodTypeDesc.of(Calls.LIST.desc(), Calls.LIST.desc()), asList(l.stream().map(this::outputExpr).toList()));
             default -> arg(o);
         };
     }
 
-    private static String ints(int[] v) {
-        return java.util.Arrays.stream(v).mapToObj(Integer::toString).collect(Collectors.joining(", ", "new int[] {", "}"));
+    private static JExpr ints(int[] v) {
+        return new JExpr.ArrayOf(JType.INT.array(), java.util.Arrays.stream(v).mapToObj(i -> (JExpr) JavaTypes.intLit(i)).toList());
     }
 
     // ------------------------------------------------------------------ descriptions

@@ -2,41 +2,62 @@ package dev.ember.inductor.codegen;
 
 import dev.ember.tensor.DType;
 
-/** How each dtype appears in generated Java. */
+/** How each dtype appears in generated code: element, array and vector types, and literals. */
 final class JavaTypes {
     private JavaTypes() {}
 
     /** The type of one element in registers. */
-    static String scalar(DType d) {
+    static JType scalar(DType d) {
         return switch (d) {
-            case FLOAT32 -> "float";
-            case FLOAT64 -> "double";
-            case INT32 -> "int";
-            case INT64 -> "long";
-            case BOOL -> "boolean";
+            case FLOAT32 -> JType.FLOAT;
+            case FLOAT64 -> JType.DOUBLE;
+            case INT32 -> JType.INT;
+            case INT64 -> JType.LONG;
+            case BOOL -> JType.BOOLEAN;
         };
     }
 
     /** The array type of a buffer of this dtype (bools are stored as bytes). */
-    static String array(DType d) { return (d == DType.BOOL ? "byte" : scalar(d)) + "[]"; }
+    static JType array(DType d) { return (d == DType.BOOL ? JType.BYTE : scalar(d)).array(); }
 
-    static String vector(DType d) { return d == DType.FLOAT32 ? "FloatVector" : "DoubleVector"; }
+    static JType vector(DType d) { return d == DType.FLOAT32 ? VectorApi.FLOAT_VECTOR : VectorApi.DOUBLE_VECTOR; }
 
-    static String species(DType d) { return d == DType.FLOAT32 ? "F" : "D"; }
-
-    static String literal(Object v, DType d) {
+    /** {@code v} as a constant of dtype {@code d}. */
+    static JExpr.Lit literal(Object v, DType d) {
+        Number n = v instanceof Boolean b ? (b ? 1 : 0) : (Number) v;
         return switch (d) {
-            case FLOAT32 -> {
-                float f = ((Number) v).floatValue();
-                yield Float.isNaN(f) ? "Float.NaN" : Float.isInfinite(f) ? (f > 0 ? "Float.POSITIVE_INFINITY" : "Float.NEGATIVE_INFINITY") : f + "f";
-            }
-            case FLOAT64 -> {
-                double x = ((Number) v).doubleValue();
-                yield Double.isNaN(x) ? "Double.NaN" : Double.isInfinite(x) ? (x > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY") : Double.toString(x);
-            }
-            case INT32 -> Integer.toString(((Number) v).intValue());
-            case INT64 -> ((Number) v).longValue() + "L";
-            case BOOL -> v.toString();
+            case FLOAT32 -> new JExpr.Lit(n.floatValue(), JType.FLOAT);
+            case FLOAT64 -> new JExpr.Lit(n.doubleValue(), JType.DOUBLE);
+            case INT32 -> new JExpr.Lit(n.intValue(), JType.INT);
+            case INT64 -> new JExpr.Lit(n.longValue(), JType.LONG);
+            case BOOL -> new JExpr.Lit(v instanceof Boolean b ? b : n.doubleValue() != 0, JType.BOOLEAN);
         };
+    }
+
+    static JExpr.Lit intLit(long v) {
+        if (v != (int) v) throw new IllegalStateException("index " + v + " does not fit in an int");
+        return new JExpr.Lit((int) v, JType.INT);
+    }
+
+    /** {@code x} converted to {@code to}; Java source spells only narrowing conversions. */
+    static JExpr convert(JExpr x, JType to) {
+        if (x.type().desc().equals(to.desc())) return x;
+        if (x instanceof JExpr.Lit l && l.value() instanceof Number n && to.isPrimitive()) {
+            Object v = switch (to.desc().descriptorString()) {
+                case "I" -> n.intValue();
+                case "J" -> n.longValue();
+                case "F" -> n.floatValue();
+                case "D" -> n.doubleValue();
+                default -> null;
+            };
+            if (v != null) return new JExpr.Lit(v, to);
+        }
+        return new JExpr.Convert(x, to, widens(x.type(), to));
+    }
+
+    private static boolean widens(JType from, JType to) {
+        String order = "BIJFD";
+        int f = order.indexOf(from.desc().descriptorString()), t = order.indexOf(to.desc().descriptorString());
+        return f >= 0 && t >= 0 && f < t;
     }
 }

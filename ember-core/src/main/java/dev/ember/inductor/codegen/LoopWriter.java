@@ -23,8 +23,12 @@ final class LoopWriter {
     record Dim(int var, int size) {}
 
     private final boolean vectorize;
+    private boolean usedVectors;
 
     LoopWriter(boolean vectorize) { this.vectorize = vectorize; }
+
+    /** Whether some loop was written with the Vector API (the class then needs its species fields). */
+    boolean usedVectors() { return usedVectors; }
 
     /** One stage as written: its body and store index after merged dims were substituted away. */
     private record Work(Stage stage, Expr body, Affine store, List<Dim> inner, Work scratch) {
@@ -109,15 +113,29 @@ final class LoopWriter {
 
     // ------------------------------------------------------------------ loop structure
 
+    private static final JExpr.Local LO = new JExpr.Local("lo", JType.INT), HI = new JExpr.Local("hi", JType.INT);
+
     private void flat(Code c, List<Work> work, Dim d, KernelContext ctx) {
-        c.open("Parallel.forRange(" + d.size() + ", " + weight(work) + ", (lo, hi) -> {");
+        c.openParallel(JavaTypes.intLit(d.size()), new JExpr.Lit(weight(work), JType.LONG), LO, HI);
         for (Work w : work) {
-            c.open("{");
-            innermostPointwise(c, w.body(), d.var(), "lo", "hi", w.out(), w.store(), ctx);
-            c.close("}");
+            c.openBlock();
+            innermostPointwise(c, w.body(), d.var(), LO, HI, w.out(), w.store(), ctx);
+            c.close();
         }
-        c.close("});");
+        c.close();
     }
+
+    /** {@code for (int v = from; v < to; v += step)}, opened. */
+    private static void openFor(Code c, JExpr.Local v, JExpr from, JExpr to, JExpr step) {
+        c.openFor(new JStmt.Declare(v, from), new JExpr.Compare(JExpr.CmpOp.LT, v, to), new JStmt.Assign(v, new JExpr.Arith(JExpr.ArithOp.ADD, v, step)));
+    }
+
+    /** {@code for (; v < to; v += step)}, opened: continues from where {@code v} is. */
+    private static void openContinue(Code c, JExpr.Local v, JExpr to, JExpr step) {
+        c.openFor(null, new JExpr.Compare(JExpr.CmpOp.LT, v, to), new JStmt.Assign(v, new JExpr.Arith(JExpr.ArithOp.ADD, v, step)));
+    }
+
+    private static JExpr.Lit one() { return JavaTypes.intLit(1); }
 
     /** Rows over {@code outer} in parallel, each stage looping over its inner dims inside. */
     private void rows(Code c, List<Dim> outer, List<Work> work, KernelContext ctx) {
@@ -131,32 +149,33 @@ final class LoopWriter {
                 for (Dim d : w.inner()) n *= d.size();
                 perRow += n * (1 + Expr.size(w.body()) / 2);
             }
-            c.open("Parallel.forRange(" + rows + ", " + Math.max(1, perRow) + ", (lo, hi) -> {");
-            c.open("for (int row = lo; row < hi; row++) {");
+            c.openParallel(JavaTypes.intLit(rows), new JExpr.Lit(Math.max(1, perRow), JType.LONG), LO, HI);
+            JExpr.Local row = new JExpr.Local("row", JType.INT);
+            openFor(c, row, LO, HI, one());
             if (outer.size() == 1) {
-                c.line("int " + KernelContext.var(outer.get(0).var()) + " = row;");
+                c.add(new JStmt.Declare(KernelContext.var(outer.get(0).var()), row));
             } else {
-                c.line("int rem = row;");
+                JExpr.Local rem = c.declare(JType.INT, "rem", row);
                 for (int i = outer.size() - 1; i > 0; i--) {
                     Dim d = outer.get(i);
-                    c.line("int " + KernelContext.var(d.var()) + " = rem % " + d.size() + ";");
-                    c.line("rem /= " + d.size() + ";");
+                    c.add(new JStmt.Declare(KernelContext.var(d.var()), new JExpr.Arith(JExpr.ArithOp.REM, rem, JavaTypes.intLit(d.size()))));
+                    c.assign(rem, new JExpr.Arith(JExpr.ArithOp.DIV, rem, JavaTypes.intLit(d.size())));
                 }
-                c.line("int " + KernelContext.var(outer.get(0).var()) + " = rem;");
+                c.add(new JStmt.Declare(KernelContext.var(outer.get(0).var()), rem));
             }
         }
         for (Work w : work) {
             if (w.stage() instanceof Stage.Reduction r) {
                 reduction(c, r, w, ctx);
             } else {
-                c.open("{");
+                c.openBlock();
                 pointwise(c, w, ctx);
-                c.close("}");
+                c.close();
             }
         }
         if (parallel) {
-            c.close("}");
-            c.close("});");
+            c.close();
+            c.close();
         }
     }
 
@@ -169,54 +188,58 @@ final class LoopWriter {
 
     // ------------------------------------------------------------------ stages
 
+    private static JStmt.ArrayStore store(Buffer out, JExpr index, JExpr value) {
+        return new JStmt.ArrayStore(KernelContext.array(out), index, ScalarExprs.storeValue(value, out.dtype()));
+    }
+
     private void pointwise(Code c, Work w, KernelContext ctx) {
         List<Dim> inner = w.inner();
         if (inner.isEmpty()) {
-            String v = new ScalarExprs(ctx, c).emit(w.body());
-            c.line(w.out().name() + "[" + ctx.index(w.out(), w.store()) + "] = " + ScalarExprs.storeValue(v, w.out().dtype()) + ";");
+            JExpr v = new ScalarExprs(ctx, c).emit(w.body());
+            c.add(store(w.out(), ctx.index(w.out(), w.store()), v));
             return;
         }
         for (int i = 0; i < inner.size() - 1; i++) {
-            String v = KernelContext.var(inner.get(i).var());
-            c.open("for (int " + v + " = 0; " + v + " < " + inner.get(i).size() + "; " + v + "++) {");
+            openFor(c, KernelContext.var(inner.get(i).var()), JavaTypes.intLit(0), JavaTypes.intLit(inner.get(i).size()), one());
         }
         Dim last = inner.get(inner.size() - 1);
-        innermostPointwise(c, w.body(), last.var(), "0", Integer.toString(last.size()), w.out(), w.store(), ctx);
-        for (int i = 0; i < inner.size() - 1; i++) c.close("}");
+        innermostPointwise(c, w.body(), last.var(), JavaTypes.intLit(0), JavaTypes.intLit(last.size()), w.out(), w.store(), ctx);
+        for (int i = 0; i < inner.size() - 1; i++) c.close();
     }
 
-    private void innermostPointwise(Code c, Expr body, int var, String from, String to, Buffer out, Affine store, KernelContext ctx) {
-        String v = KernelContext.var(var);
+    private void innermostPointwise(Code c, Expr body, int var, JExpr from, JExpr to, Buffer out, Affine store, KernelContext ctx) {
+        JExpr.Local v = KernelContext.var(var);
         DType dt = out.dtype();
         Code pre = new Code();
         ScalarExprs hoist = new ScalarExprs(ctx, pre);
-        String target = out.name() + "[" + ctx.index(out, store) + "]";
         if (vectorize && dt.isFloatingPoint() && store.coeff(var) == 1 && ScalarExprs.dependsOn(body, var) && VectorExprs.supports(body, var, dt)) {
+            usedVectors = true;
             Code vbody = new Code();
-            String r = new VectorExprs(ctx, var, dt, hoist, pre, vbody).emit(body);
+            JExpr r = new VectorExprs(ctx, var, dt, hoist, pre, vbody).emit(body);
             c.append(pre);
-            c.line("int " + v + " = " + from + ";");
-            c.open("for (; " + v + " < " + bound(from, to, dt) + "; " + v + " += " + JavaTypes.species(dt) + ".length()) {");
+            c.add(new JStmt.Declare(v, from));
+            openContinue(c, v, bound(from, to, dt), VectorApi.length(dt));
             c.append(vbody);
-            c.line(r + ".intoArray(" + out.name() + ", " + ctx.index(out, store) + ");");
-            c.close("}");
-            c.open("for (; " + v + " < " + to + "; " + v + "++) {");
+            c.eval(VectorApi.intoArray(r, KernelContext.array(out), ctx.index(out, store)));
+            c.close();
+            openContinue(c, v, to, one());
         } else {
             hoistInvariants(body, var, hoist);
             c.append(pre);
-            c.open("for (int " + v + " = " + from + "; " + v + " < " + to + "; " + v + "++) {");
+            openFor(c, v, from, to, one());
         }
         Code tail = new Code();
-        String s = new ScalarExprs(ctx, tail, new HashMap<>(hoist.memo())).emit(body);
+        JExpr s = new ScalarExprs(ctx, tail, new HashMap<>(hoist.memo())).emit(body);
         c.append(tail);
-        c.line(target + " = " + ScalarExprs.storeValue(s, dt) + ";");
-        c.close("}");
+        c.add(store(out, ctx.index(out, store), s));
+        c.close();
     }
 
-    private static String bound(String from, String to, DType dt) {
-        String n = from.equals("0") ? to : to + " - " + from;
-        String b = JavaTypes.species(dt) + ".loopBound(" + n + ")";
-        return from.equals("0") ? b : from + " + " + b;
+    /** Where the vector loop over {@code [from, to)} stops: {@code from + F.loopBound(to - from)}. */
+    private static JExpr bound(JExpr from, JExpr to, DType dt) {
+        boolean zero = from instanceof JExpr.Lit l && l.value().equals(0);
+        JExpr b = VectorApi.loopBound(dt, zero ? to : new JExpr.Arith(JExpr.ArithOp.SUB, to, from));
+        return zero ? b : new JExpr.Arith(JExpr.ArithOp.ADD, from, b);
     }
 
     /** Computes every loop-invariant subtree of {@code e} before the loop (C2 would too; this keeps it visible). */
@@ -243,86 +266,82 @@ final class LoopWriter {
         boolean vec = vectorize && last != null && dt.isFloatingPoint() && ScalarExprs.dependsOn(body, last.var())
                 && (w.scratch() == null || w.scratch().store().coeff(last.var()) == 1)
                 && VectorExprs.supports(body, last.var(), dt);
-        String accType = !vec && dt == DType.FLOAT32 && r.op() == Stage.ReduceOp.SUM ? "double" : JavaTypes.scalar(dt);
-        String acc = ctx.temp();
-        c.line("// " + r.op().name().toLowerCase() + " over " + dimsText(inner) + (w.store() == null ? " (kept in a register)" : ""));
-        c.line(accType + " " + acc + " = " + init(r.op(), dt) + ";");
-        String accV = vec ? ctx.temp() : null;
-        if (vec) c.line(JavaTypes.vector(dt) + " " + accV + " = " + JavaTypes.vector(dt) + ".broadcast(" + JavaTypes.species(dt) + ", " + init(r.op(), dt) + ");");
-        c.open("{");
+        JType type = JavaTypes.scalar(dt);
+        JType accType = !vec && dt == DType.FLOAT32 && r.op() == Stage.ReduceOp.SUM ? JType.DOUBLE : type;
+        c.comment(r.op().name().toLowerCase() + " over " + dimsText(inner) + (w.store() == null ? " (kept in a register)" : ""));
+        JExpr.Local acc = c.declare(accType, ctx.temp(), JavaTypes.convert(init(r.op(), dt), accType));
+        JExpr.Local accV = vec ? c.declare(JavaTypes.vector(dt), ctx.temp(), VectorApi.broadcast(dt, init(r.op(), dt))) : null;
+        c.openBlock();
         for (int i = 0; i < inner.size() - 1; i++) {
-            String v = KernelContext.var(inner.get(i).var());
-            c.open("for (int " + v + " = 0; " + v + " < " + inner.get(i).size() + "; " + v + "++) {");
+            openFor(c, KernelContext.var(inner.get(i).var()), JavaTypes.intLit(0), JavaTypes.intLit(inner.get(i).size()), one());
         }
         if (last == null) {
-            String s = new ScalarExprs(ctx, c).emit(body);
-            c.line(acc + " = " + combine(r.op(), acc, s) + ";");
+            JExpr s = new ScalarExprs(ctx, c).emit(body);
+            c.assign(acc, combine(r.op(), acc, s));
         } else {
-            String v = KernelContext.var(last.var());
+            JExpr.Local v = KernelContext.var(last.var());
             Code pre = new Code();
             ScalarExprs hoist = new ScalarExprs(ctx, pre);
             if (vec) {
+                usedVectors = true;
                 Code vbody = new Code();
-                String x = new VectorExprs(ctx, last.var(), dt, hoist, pre, vbody).emit(body);
+                JExpr x = new VectorExprs(ctx, last.var(), dt, hoist, pre, vbody).emit(body);
                 c.append(pre);
-                c.line("int " + v + " = 0;");
-                c.open("for (; " + v + " < " + bound("0", Integer.toString(last.size()), dt) + "; " + v + " += " + JavaTypes.species(dt) + ".length()) {");
+                c.add(new JStmt.Declare(v, JavaTypes.intLit(0)));
+                openContinue(c, v, bound(JavaTypes.intLit(0), JavaTypes.intLit(last.size()), dt), VectorApi.length(dt));
                 c.append(vbody);
-                if (w.scratch() != null) c.line(x + ".intoArray(" + w.scratch().out().name() + ", " + ctx.index(w.scratch().out(), w.scratch().store()) + ");");
-                c.line(accV + " = " + accV + "." + vectorCombine(r.op()) + "(" + x + ");");
-                c.close("}");
-                c.open("for (; " + v + " < " + last.size() + "; " + v + "++) {");
+                if (w.scratch() != null) {
+                    Buffer o = w.scratch().out();
+                    c.eval(VectorApi.intoArray(x, KernelContext.array(o), ctx.index(o, w.scratch().store())));
+                }
+                c.assign(accV, VectorApi.binary(vectorCombine(r.op()), accV, x));
+                c.close();
+                openContinue(c, v, JavaTypes.intLit(last.size()), one());
             } else {
                 hoistInvariants(body, last.var(), hoist);
                 c.append(pre);
-                c.open("for (int " + v + " = 0; " + v + " < " + last.size() + "; " + v + "++) {");
+                openFor(c, v, JavaTypes.intLit(0), JavaTypes.intLit(last.size()), one());
             }
             Code tail = new Code();
-            String s = new ScalarExprs(ctx, tail, new HashMap<>(hoist.memo())).emit(body);
+            JExpr s = new ScalarExprs(ctx, tail, new HashMap<>(hoist.memo())).emit(body);
             c.append(tail);
             if (w.scratch() != null) {
                 Buffer o = w.scratch().out();
-                c.line(o.name() + "[" + ctx.index(o, w.scratch().store()) + "] = " + ScalarExprs.storeValue(s, o.dtype()) + ";");
+                c.add(store(o, ctx.index(o, w.scratch().store()), s));
             }
-            c.line(acc + " = " + combine(r.op(), acc, s) + ";");
-            c.close("}");
+            c.assign(acc, combine(r.op(), acc, s));
+            c.close();
         }
-        for (int i = 0; i < inner.size() - 1; i++) c.close("}");
-        c.close("}");
-        if (vec) c.line(acc + " = " + combine(r.op(), acc, accV + ".reduceLanes(VectorOperators." + lanesOp(r.op()) + ")") + ";");
-        String result = ctx.temp();
-        c.line(JavaTypes.scalar(dt) + " " + result + " = " + (accType.equals(JavaTypes.scalar(dt)) ? acc : "(" + JavaTypes.scalar(dt) + ") " + acc) + ";");
-        if (w.store() != null) c.line(r.out().name() + "[" + ctx.index(r.out(), w.store()) + "] = " + result + ";");
+        for (int i = 0; i < inner.size() - 1; i++) c.close();
+        c.close();
+        if (vec) c.assign(acc, combine(r.op(), acc, VectorApi.reduceLanes(lanesOp(r.op()), accV, dt)));
+        JExpr.Local result = c.declare(type, ctx.temp(), JavaTypes.convert(acc, type));
+        if (w.store() != null) c.store(KernelContext.array(r.out()), ctx.index(r.out(), w.store()), result);
         ctx.setLocal(r.out(), result);
     }
 
     private static String dimsText(List<Dim> dims) {
-        return dims.stream().map(d -> KernelContext.var(d.var()) + " < " + d.size()).collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+        return dims.stream().map(d -> "i" + d.var() + " < " + d.size()).collect(java.util.stream.Collectors.joining(", ", "[", "]"));
     }
 
-    private static String init(Stage.ReduceOp op, DType d) {
-        return switch (op) {
-            case SUM -> JavaTypes.literal(0, d);
-            case MAX -> switch (d) {
-                case FLOAT32 -> "Float.NEGATIVE_INFINITY";
-                case FLOAT64 -> "Double.NEGATIVE_INFINITY";
-                case INT32 -> "Integer.MIN_VALUE";
-                default -> "Long.MIN_VALUE";
-            };
-            case MIN -> switch (d) {
-                case FLOAT32 -> "Float.POSITIVE_INFINITY";
-                case FLOAT64 -> "Double.POSITIVE_INFINITY";
-                case INT32 -> "Integer.MAX_VALUE";
-                default -> "Long.MAX_VALUE";
-            };
+    private static JExpr init(Stage.ReduceOp op, DType d) {
+        if (op == Stage.ReduceOp.SUM) return JavaTypes.literal(0, d);
+        boolean max = op == Stage.ReduceOp.MAX;
+        return switch (d) {
+            case FLOAT32 -> new JExpr.Lit(max ? Float.NEGATIVE_INFINITY : Float.POSITIVE_INFINITY, JType.FLOAT);
+            case FLOAT64 -> new JExpr.Lit(max ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY, JType.DOUBLE);
+            case INT32 -> new JExpr.Lit(max ? Integer.MIN_VALUE : Integer.MAX_VALUE, JType.INT);
+            default -> new JExpr.Lit(max ? Long.MIN_VALUE : Long.MAX_VALUE, JType.LONG);
         };
     }
 
-    private static String combine(Stage.ReduceOp op, String acc, String x) {
+    /** {@code acc ⊕ x}, in the accumulator's type (a float sum adds in double). */
+    private static JExpr combine(Stage.ReduceOp op, JExpr.Local acc, JExpr x) {
+        JExpr v = JavaTypes.convert(x, acc.type());
         return switch (op) {
-            case SUM -> acc + " + " + x;
-            case MAX -> "Math.max(" + acc + ", " + x + ")";
-            case MIN -> "Math.min(" + acc + ", " + x + ")";
+            case SUM -> new JExpr.Arith(JExpr.ArithOp.ADD, acc, v);
+            case MAX -> Calls.math("max", acc.type(), acc, v);
+            case MIN -> Calls.math("min", acc.type(), acc, v);
         };
     }
 

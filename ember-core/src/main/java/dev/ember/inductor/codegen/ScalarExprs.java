@@ -13,15 +13,15 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Writes an expression as Java statements, one temporary per distinct subexpression
+ * Writes an expression as statements, one temporary per distinct subexpression
  * ({@code float t4 = t2 * t3;}), so shared subtrees are computed once.
  */
 final class ScalarExprs {
     private final KernelContext ctx;
     private final Code code;
-    private final Map<Expr, String> memo;
+    private final Map<Expr, JExpr> memo;
 
-    ScalarExprs(KernelContext ctx, Code code, Map<Expr, String> memo) {
+    ScalarExprs(KernelContext ctx, Code code, Map<Expr, JExpr> memo) {
         this.ctx = ctx;
         this.code = code;
         this.memo = memo;
@@ -29,83 +29,96 @@ final class ScalarExprs {
 
     ScalarExprs(KernelContext ctx, Code code) { this(ctx, code, new HashMap<>()); }
 
-    Map<Expr, String> memo() { return memo; }
+    Map<Expr, JExpr> memo() { return memo; }
 
-    /** A Java expression (a temporary's name or a literal) holding {@code e}'s value. */
-    String emit(Expr e) {
+    /** A temporary or a literal holding {@code e}'s value. */
+    JExpr emit(Expr e) {
         if (e instanceof Const c) return JavaTypes.literal(c.value(), c.dtype());
-        String known = memo.get(e);
+        JExpr known = memo.get(e);
         if (known != null) return known;
-        String local = e instanceof Load l ? ctx.local(l.buffer()) : null;
+        JExpr local = e instanceof Load l ? ctx.local(l.buffer()) : null;
         if (local != null) return local;
-        String rhs = switch (e) {
+        JExpr rhs = switch (e) {
             case Load l -> load(l);
             case Unary u -> unary(u.op(), emit(u.x()), u.dtype());
-            case Binary b -> binary(b.op(), emit(b.a()), emit(b.b()), b.dtype(), b.a().dtype());
-            case Where w -> emit(w.cond()) + " ? " + emit(w.a()) + " : " + emit(w.b());
+            case Binary b -> binary(b.op(), emit(b.a()), emit(b.b()), b.dtype());
+            case Where w -> new JExpr.Cond(emit(w.cond()), emit(w.a()), emit(w.b()));
             case Cast c -> cast(emit(c.x()), c.x().dtype(), c.dtype());
             case Const c -> throw new IllegalStateException();
         };
-        String name = ctx.temp();
-        code.line(JavaTypes.scalar(e.dtype()) + " " + name + " = " + rhs + ";");
+        JExpr.Local name = code.declare(JavaTypes.scalar(e.dtype()), ctx.temp(), rhs);
         memo.put(e, name);
         return name;
     }
 
-    private String load(Load l) {
-        String read = l.buffer().name() + "[" + ctx.index(l.buffer(), l.index()) + "]";
-        return l.dtype() == DType.BOOL ? read + " != 0" : read;
+    private JExpr load(Load l) {
+        JExpr read = new JExpr.ArrayLoad(ctx.array(l.buffer()), ctx.index(l.buffer(), l.index()));
+        return l.dtype() == DType.BOOL ? new JExpr.Compare(JExpr.CmpOp.NE, read, JavaTypes.intLit(0)) : read;
     }
 
-    static String cast(String x, DType from, DType to) {
-        if (from == DType.BOOL) return "(" + x + " ? " + JavaTypes.literal(1, to) + " : " + JavaTypes.literal(0, to) + ")";
-        if (to == DType.BOOL) return x + " != 0";
-        return "(" + JavaTypes.scalar(to) + ") " + x;
+    static JExpr cast(JExpr x, DType from, DType to) {
+        if (from == DType.BOOL) return new JExpr.Cond(x, JavaTypes.literal(1, to), JavaTypes.literal(0, to));
+        if (to == DType.BOOL) return new JExpr.Compare(JExpr.CmpOp.NE, x, JavaTypes.literal(0, from));
+        return JavaTypes.convert(x, JavaTypes.scalar(to));
     }
 
-    static String unary(Expr.UnaryOp op, String x, DType d) {
-        boolean f = d == DType.FLOAT32;
-        String c = f ? "(float) " : "";
-        String one = f ? "1f" : d == DType.FLOAT64 ? "1.0" : "1";
+    static JExpr unary(Expr.UnaryOp op, JExpr x, DType d) {
+        JType t = JavaTypes.scalar(d);
+        JExpr one = JavaTypes.literal(1, d);
         return switch (op) {
-            case NEG -> "-" + x;
-            case ABS -> "Math.abs(" + x + ")";
-            case EXP -> c + "Math.exp(" + x + ")";
-            case LOG -> c + "Math.log(" + x + ")";
-            case LOG1P -> c + "Math.log1p(" + x + ")";
-            case SQRT -> c + "Math.sqrt(" + x + ")";
-            case RSQRT -> one + " / " + c + "Math.sqrt(" + x + ")";
-            case SIN -> c + "Math.sin(" + x + ")";
-            case COS -> c + "Math.cos(" + x + ")";
-            case TANH -> c + "Math.tanh(" + x + ")";
-            case SIGMOID -> one + " / (" + one + " + " + c + "Math.exp(-" + x + "))";
-            case RELU -> "Math.max(" + x + ", " + JavaTypes.literal(0, d) + ")";
-            case RECIPROCAL -> one + " / " + x;
-            case NOT -> "!" + x;
-            case ERF -> c + "KernelMath.erf(" + x + ")";
-            case GELU -> c + "KernelMath.gelu(" + x + ")";
-            case GELU_TANH -> c + "KernelMath.geluTanh(" + x + ")";
+            case NEG -> new JExpr.Neg(x);
+            case ABS -> Calls.math("abs", t, x);
+            case EXP, LOG, LOG1P, SQRT, SIN, COS, TANH -> inDouble(Calls.MATH, op.name().toLowerCase(), x, t);
+            case RSQRT -> new JExpr.Arith(JExpr.ArithOp.DIV, one, inDouble(Calls.MATH, "sqrt", x, t));
+            case SIGMOID -> new JExpr.Arith(JExpr.ArithOp.DIV, one,
+                    new JExpr.Arith(JExpr.ArithOp.ADD, one, inDouble(Calls.MATH, "exp", new JExpr.Neg(x), t)));
+            case RELU -> Calls.math("max", t, x, JavaTypes.literal(0, d));
+            case RECIPROCAL -> new JExpr.Arith(JExpr.ArithOp.DIV, one, x);
+            case NOT -> new JExpr.Not(x);
+            case ERF -> inDouble(Calls.KERNEL_MATH, "erf", x, t);
+            case GELU -> inDouble(Calls.KERNEL_MATH, "gelu", x, t);
+            case GELU_TANH -> inDouble(Calls.KERNEL_MATH, "geluTanh", x, t);
         };
     }
 
-    static String binary(Expr.BinaryOp op, String a, String b, DType d, DType operand) {
+    /** {@code owner.name(x)} of a {@code double → double} function, converted back to {@code t}. */
+    private static JExpr inDouble(JType owner, String name, JExpr x, JType t) {
+        return JavaTypes.convert(Calls.staticCall(owner, name, JType.DOUBLE, JavaTypes.convert(x, JType.DOUBLE)), t);
+    }
+
+    static JExpr binary(Expr.BinaryOp op, JExpr a, JExpr b, DType d) {
+        JType t = JavaTypes.scalar(d);
+        if (op.isComparison()) {
+            JType common = a.type().desc().equals(b.type().desc()) ? a.type() : wider(a.type(), b.type());
+            a = JavaTypes.convert(a, common);
+            b = JavaTypes.convert(b, common);
+        } else if (t != JType.BOOLEAN) {
+            a = JavaTypes.convert(a, t);
+            b = JavaTypes.convert(b, t);
+        }
         return switch (op) {
-            case ADD -> a + " + " + b;
-            case SUB -> a + " - " + b;
-            case MUL -> a + " * " + b;
-            case DIV -> a + " / " + b;
-            case MAX -> "Math.max(" + a + ", " + b + ")";
-            case MIN -> "Math.min(" + a + ", " + b + ")";
-            case POW -> (d == DType.FLOAT32 ? "(float) " : "") + "Math.pow(" + a + ", " + b + ")";
-            case EQ -> a + " == " + b;
-            case NE -> a + " != " + b;
-            case LT -> a + " < " + b;
-            case LE -> a + " <= " + b;
-            case GT -> a + " > " + b;
-            case GE -> a + " >= " + b;
-            case AND -> a + " & " + b;
-            case OR -> a + " | " + b;
+            case ADD -> new JExpr.Arith(JExpr.ArithOp.ADD, a, b);
+            case SUB -> new JExpr.Arith(JExpr.ArithOp.SUB, a, b);
+            case MUL -> new JExpr.Arith(JExpr.ArithOp.MUL, a, b);
+            case DIV -> new JExpr.Arith(JExpr.ArithOp.DIV, a, b);
+            case MAX -> Calls.math("max", t, a, b);
+            case MIN -> Calls.math("min", t, a, b);
+            case POW -> JavaTypes.convert(Calls.math("pow", JType.DOUBLE, a, b), t);
+            case EQ -> new JExpr.Compare(JExpr.CmpOp.EQ, a, b);
+            case NE -> new JExpr.Compare(JExpr.CmpOp.NE, a, b);
+            case LT -> new JExpr.Compare(JExpr.CmpOp.LT, a, b);
+            case LE -> new JExpr.Compare(JExpr.CmpOp.LE, a, b);
+            case GT -> new JExpr.Compare(JExpr.CmpOp.GT, a, b);
+            case GE -> new JExpr.Compare(JExpr.CmpOp.GE, a, b);
+            case AND -> new JExpr.Arith(JExpr.ArithOp.AND, a, b);
+            case OR -> new JExpr.Arith(JExpr.ArithOp.OR, a, b);
         };
+    }
+
+    /** Java's binary numeric promotion of two primitive types. */
+    private static JType wider(JType a, JType b) {
+        String order = "BIJFD";
+        return order.indexOf(a.desc().descriptorString()) >= order.indexOf(b.desc().descriptorString()) ? a : b;
     }
 
     /** Whether {@code e} reads anything that changes with loop variable {@code var}. */
@@ -115,6 +128,8 @@ final class ScalarExprs {
         return dep[0];
     }
 
-    static String storeValue(String v, DType d) { return d == DType.BOOL ? "(byte) (" + v + " ? 1 : 0)" : v; }
-
+    /** The value stored into an array of dtype {@code d} (bools as bytes 0/1). */
+    static JExpr storeValue(JExpr v, DType d) {
+        return d == DType.BOOL ? JavaTypes.convert(new JExpr.Cond(v, JavaTypes.intLit(1), JavaTypes.intLit(0)), JType.BYTE) : v;
+    }
 }

@@ -24,7 +24,7 @@ final class VectorExprs {
     private final ScalarExprs hoisted;
     private final Code pre;
     private final Code body;
-    private final Map<Expr, String> memo = new HashMap<>();
+    private final Map<Expr, JExpr> memo = new HashMap<>();
 
     /** {@code pre} receives loop-invariant code, {@code body} the loop body; {@code hoisted} writes invariant scalars into {@code pre}. */
     VectorExprs(KernelContext ctx, int var, DType dtype, ScalarExprs hoisted, Code pre, Code body) {
@@ -58,78 +58,73 @@ final class VectorExprs {
                 && supports(b.a(), var, dtype) && supports(b.b(), var, dtype);
     }
 
-    /** A vector-typed Java expression for {@code e} (a temporary's name). */
-    String emit(Expr e) {
-        String known = memo.get(e);
+    /** A vector-typed temporary holding {@code e}. */
+    JExpr emit(Expr e) {
+        JExpr known = memo.get(e);
         if (known != null) return known;
-        String v = vt();
-        String rhs;
+        JExpr rhs;
         Code into = body;
         if (!ScalarExprs.dependsOn(e, var)) {
-            rhs = v + ".broadcast(" + sp() + ", " + hoisted.emit(e) + ")";
+            rhs = VectorApi.broadcast(dtype, hoisted.emit(e));
             into = pre;
         } else {
             rhs = switch (e) {
-                case Load l -> v + ".fromArray(" + sp() + ", " + l.buffer().name() + ", " + ctx.index(l.buffer(), l.index()) + ")";
+                case Load l -> VectorApi.fromArray(dtype, KernelContext.array(l.buffer()), ctx.index(l.buffer(), l.index()));
                 case Unary u -> unary(u.op(), emit(u.x()));
                 case Binary b when b.op() == Expr.BinaryOp.DIV && !ScalarExprs.dependsOn(b.b(), var) ->
-                        emit(b.a()) + ".mul(" + reciprocal(b.b()) + ")";
+                        VectorApi.binary("mul", emit(b.a()), reciprocal(b.b()));
                 case Binary b -> binary(b.op(), emit(b.a()), emit(b.b()));
                 case Where w -> where(w);
                 default -> throw new IllegalStateException("not vectorizable: " + e);
             };
         }
-        String name = ctx.temp();
-        into.line(vt() + " " + name + " = " + rhs + ";");
+        JExpr.Local name = into.declare(vt(), ctx.temp(), rhs);
         memo.put(e, name);
         return name;
     }
 
     /** Division by a loop invariant is a multiplication by its reciprocal, computed once before the loop. */
-    private String reciprocal(Expr divisor) {
+    private JExpr reciprocal(Expr divisor) {
         String name = ctx.temp();
-        String s = hoisted.emit(divisor);
-        pre.line(vt() + " " + name + " = " + vt() + ".broadcast(" + sp() + ", " + JavaTypes.literal(1, dtype) + " / " + s + ");");
-        return name;
+        JExpr s = hoisted.emit(divisor);
+        return pre.declare(vt(), name, VectorApi.broadcast(dtype, new JExpr.Arith(JExpr.ArithOp.DIV, JavaTypes.literal(1, dtype), s)));
     }
 
-    private String where(Where w) {
-        if (!ScalarExprs.dependsOn(w.cond(), var)) return hoisted.emit(w.cond()) + " ? " + emit(w.a()) + " : " + emit(w.b());
+    private JExpr where(Where w) {
+        if (!ScalarExprs.dependsOn(w.cond(), var)) return new JExpr.Cond(hoisted.emit(w.cond()), emit(w.a()), emit(w.b()));
         Binary c = (Binary) w.cond();
-        String mask = emit(c.a()) + ".compare(VectorOperators." + c.op().name() + ", " + emit(c.b()) + ")";
-        return emit(w.b()) + ".blend(" + emit(w.a()) + ", " + mask + ")";
+        JExpr mask = VectorApi.compare(c.op().name(), emit(c.a()), emit(c.b()));
+        return VectorApi.blend(emit(w.b()), emit(w.a()), mask);
     }
 
-    private String one() { return vt() + ".broadcast(" + sp() + ", 1)"; }
+    private JExpr one() { return VectorApi.broadcast(dtype, JavaTypes.literal(1, dtype)); }
 
-    private String unary(Expr.UnaryOp op, String x) {
+    private JExpr unary(Expr.UnaryOp op, JExpr x) {
         return switch (op) {
-            case NEG -> x + ".neg()";
-            case ABS -> x + ".abs()";
-            case EXP, LOG, LOG1P, SIN, COS, TANH -> x + ".lanewise(VectorOperators." + op.name() + ")";
-            case SQRT -> x + ".sqrt()";
-            case RSQRT -> one() + ".div(" + x + ".sqrt())";
-            case RECIPROCAL -> one() + ".div(" + x + ")";
-            case SIGMOID -> one() + ".div(" + one() + ".add(" + x + ".neg().lanewise(VectorOperators.EXP)))";
-            case RELU -> x + ".max(0)";
+            case NEG -> VectorApi.unary("neg", x);
+            case ABS -> VectorApi.unary("abs", x);
+            case EXP, LOG, LOG1P, SIN, COS, TANH -> VectorApi.lanewise(op.name(), x);
+            case SQRT -> VectorApi.unary("sqrt", x);
+            case RSQRT -> VectorApi.binary("div", one(), VectorApi.unary("sqrt", x));
+            case RECIPROCAL -> VectorApi.binary("div", one(), x);
+            case SIGMOID -> VectorApi.binary("div", one(), VectorApi.binary("add", one(), VectorApi.lanewise("EXP", VectorApi.unary("neg", x))));
+            case RELU -> VectorApi.maxScalar(x, JavaTypes.literal(0, dtype));
             case NOT, ERF, GELU, GELU_TANH -> throw new IllegalStateException("not vectorizable: " + op);
         };
     }
 
-    private static String binary(Expr.BinaryOp op, String a, String b) {
+    private static JExpr binary(Expr.BinaryOp op, JExpr a, JExpr b) {
         return switch (op) {
-            case ADD -> a + ".add(" + b + ")";
-            case SUB -> a + ".sub(" + b + ")";
-            case MUL -> a + ".mul(" + b + ")";
-            case DIV -> a + ".div(" + b + ")";
-            case MAX -> a + ".max(" + b + ")";
-            case MIN -> a + ".min(" + b + ")";
-            case POW -> a + ".lanewise(VectorOperators.POW, " + b + ")";
+            case ADD -> VectorApi.binary("add", a, b);
+            case SUB -> VectorApi.binary("sub", a, b);
+            case MUL -> VectorApi.binary("mul", a, b);
+            case DIV -> VectorApi.binary("div", a, b);
+            case MAX -> VectorApi.binary("max", a, b);
+            case MIN -> VectorApi.binary("min", a, b);
+            case POW -> VectorApi.lanewise("POW", a, b);
             default -> throw new IllegalStateException("not vectorizable: " + op);
         };
     }
 
-    private String vt() { return JavaTypes.vector(dtype); }
-
-    private String sp() { return JavaTypes.species(dtype); }
+    private JType vt() { return JavaTypes.vector(dtype); }
 }

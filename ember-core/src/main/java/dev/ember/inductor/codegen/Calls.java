@@ -1,0 +1,54 @@
+package dev.ember.inductor.codegen;
+
+import java.lang.constant.ClassDesc;
+import java.lang.constant.MethodTypeDesc;
+import java.util.Arrays;
+import java.util.List;
+
+/** Builds calls of library methods: static, virtual and interface, with their exact descriptors. */
+final class Calls {
+    private Calls() {}
+
+    static final JType MATH = JType.imported("java.lang.Math");
+    static final JType KERNEL_MATH = JType.imported("dev.ember.inductor.runtime.KernelMath");
+    static final JType KERNEL_RUNTIME = JType.imported("dev.ember.inductor.runtime.KernelRuntime");
+    static final JType OP_OVERLOAD = JType.imported("dev.ember.ops.OpOverload");
+    static final JType OP_REGISTRY = JType.imported("dev.ember.ops.OpRegistry");
+    static final JType BLAS = JType.imported("dev.ember.ops.kernels.Blas");
+    static final JType PARALLEL = JType.imported("dev.ember.ops.kernels.Parallel");
+    static final JType RANGE = JType.imported("dev.ember.ops.kernels.Parallel$Range");
+    static final JType DTYPE = JType.imported("dev.ember.tensor.DType");
+    static final JType STORAGE = JType.imported("dev.ember.tensor.Storage");
+    static final JType TENSOR = JType.imported("dev.ember.tensor.Tensor");
+    static final JType LIST = new JType(ClassDesc.of("java.util.List"), "java.util.List");
+    static final JType TENSOR_LIST = new JType(LIST.desc(), "java.util.List<Tensor>");
+    static final JType ARRAYS = new JType(ClassDesc.of("java.util.Arrays"), "java.util.Arrays");
+    static final JType COLLECTIONS = new JType(ClassDesc.of("java.util.Collections"), "java.util.Collections");
+
+    static JExpr.Invoke staticCall(JType owner, String name, JType returns, List<JExpr> args) {
+        return new JExpr.Invoke(JExpr.CallKind.STATIC, owner, name, descriptor(returns, args), null, args, false);
+    }
+
+    static JExpr.Invoke staticCall(JType owner, String name, JType returns, JExpr... args) {
+        return staticCall(owner, name, returns, List.of(args));
+    }
+
+    /** A call of {@code receiver.name(args)} on a class ({@code invokevirtual}). */
+    static JExpr.Invoke virtualCall(JExpr receiver, String name, JType returns, JExpr... args) {
+        return new JExpr.Invoke(JExpr.CallKind.VIRTUAL, receiver.type(), name, descriptor(returns, List.of(args)), receiver, List.of(args), false);
+    }
+
+    /** A call whose descriptor differs from the argument types (a parameter of a supertype, a generic one). */
+    static JExpr.Invoke call(JExpr.CallKind kind, JType owner, JExpr receiver, String name, MethodTypeDesc descriptor, JExpr... args) {
+        return new JExpr.Invoke(kind, owner, name, descriptor, receiver, List.of(args), false);
+    }
+
+    static MethodTypeDesc descriptor(JType returns, List<JExpr> args) {
+        return MethodTypeDesc.of(returns.desc(), args.stream().map(a -> a.type().desc()).toArray(ClassDesc[]::new));
+    }
+
+    /** {@code Math.name(x…)} in {@code type} (the overload for that type). */
+    static JExpr math(String name, JType type, JExpr... args) {
+        return staticCall(MATH, name, type, Arrays.stream(args).map(a -> JavaTypes.convert(a, type)).toList());
+    }
+}
