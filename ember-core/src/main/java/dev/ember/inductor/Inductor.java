@@ -149,7 +149,7 @@ public final class Inductor {
         return all;
     }
 
-    private static InductorGraph load(GraphModule gm, Artifact a, List<TensorMeta> metas, Object[] constants, boolean fromCache) {
+    static InductorGraph load(GraphModule gm, Artifact a, List<TensorMeta> metas, Object[] constants, boolean fromCache) {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClass(a.classBytes(), true);
             MethodHandle call = lookup.findStatic(lookup.lookupClass(), "call",

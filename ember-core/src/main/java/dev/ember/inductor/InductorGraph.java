@@ -73,6 +73,15 @@ public final class InductorGraph {
         return !t.isFake() && t.dtype() == m.dtype() && Arrays.equals(t.shape(), m.shape()) && Arrays.equals(t.strides(), m.strides());
     }
 
+    /**
+     * This graph running {@code classBytes} in place of the generated class (for tests: the class
+     * javac makes of {@link #sourceCode()}, which must compute exactly the same).
+     */
+    InductorGraph withClassBytes(byte[] classBytes) {
+        Artifact a = new Artifact(artifact.className(), artifact.source(), classBytes, artifact.slots(), artifact.attributePaths(), artifact.perfHints());
+        return Inductor.load(original, a, inputMetas, constants, fromCache);
+    }
+
     /** The generated Java source, or null when the graph runs in the interpreter. */
     public String sourceCode() { return artifact == null ? null : artifact.source(); }
 
