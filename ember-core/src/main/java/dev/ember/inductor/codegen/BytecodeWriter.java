@@ -77,7 +77,7 @@ public final class BytecodeWriter {
         cb.withMethodBody(m.name(), type, flags, code -> {
             Method w = new Method(code, m.params());
             w.statements(m.body());
-            if (m.returnType() == JType.VOID && (m.body().isEmpty() || !(m.body().getLast() instanceof JStmt.Return))) code.return_();
+            if (m.returnType().equals(JType.VOID) && (m.body().isEmpty() || !(m.body().getLast() instanceof JStmt.Return))) code.return_();
         });
     }
 

@@ -6,7 +6,7 @@ import java.util.List;
  * A generated class: static fields with their initial values, static methods. The source printer
  * and the bytecode writer both take this, so what {@code output_code} shows is what runs.
  */
-record JClass(String packageName, String simpleName, List<String> imports, String doc, List<Field> fields, List<Method> methods) {
+record JClass(String packageName, String simpleName, String doc, List<Field> fields, List<Method> methods) {
 
     /** {@code private static final type name = init;}. */
     record Field(String name, JType type, JExpr init) {}

@@ -92,7 +92,7 @@ final class ScalarExprs {
             JType common = a.type().desc().equals(b.type().desc()) ? a.type() : wider(a.type(), b.type());
             a = JavaTypes.convert(a, common);
             b = JavaTypes.convert(b, common);
-        } else if (t != JType.BOOLEAN) {
+        } else if (!t.equals(JType.BOOLEAN)) {
             a = JavaTypes.convert(a, t);
             b = JavaTypes.convert(b, t);
         }

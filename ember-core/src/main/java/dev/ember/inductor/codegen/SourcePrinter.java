@@ -33,7 +33,7 @@ final class SourcePrinter {
     private void cls(JClass c) {
         line("package " + c.packageName() + ";");
         sb.append('\n');
-        for (String i : c.imports()) line("import " + i + ";");
+        for (String i : Imports.of(c)) line("import " + i + ";");
         sb.append('\n');
         line("/** " + c.doc() + " */");
         open("final class " + c.simpleName() + " {");

@@ -17,7 +17,7 @@ class BytecodeWriterTest {
     private static final JExpr.Local A = new JExpr.Local("a", JType.FLOAT), B = new JExpr.Local("b", JType.FLOAT);
 
     private static JClass cls(String name, JClass.Method... methods) {
-        return new JClass("dev.ember.inductor.codegen", name, List.of(), "test", List.of(), List.of(methods));
+        return new JClass("dev.ember.inductor.codegen", name, "test", List.of(), List.of(methods));
     }
 
     private static MethodHandle load(JClass c, String method, MethodType type) throws ReflectiveOperationException {
@@ -63,6 +63,29 @@ class BytecodeWriterTest {
                 }
             }
         }
+    }
+
+    /** Kernels may call any static method on vectors (a fast {@code exp} of the Ember kernels, say). */
+    public static jdk.incubator.vector.FloatVector twice(jdk.incubator.vector.FloatVector v) { return v.add(v); }
+
+    @Test
+    void staticCallsTakeAndReturnVectors() throws Throwable {
+        JExpr.Local in = new JExpr.Local("in", JType.FLOAT.array()), out = new JExpr.Local("out", JType.FLOAT.array());
+        Code m = new Code();
+        JExpr.Local x = m.declare(VectorApi.FLOAT_VECTOR, "x", VectorApi.fromArray(dev.ember.tensor.DType.FLOAT32, in, JavaTypes.intLit(0)));
+        JExpr y = Calls.staticCall(JType.imported(BytecodeWriterTest.class.getName()), "twice", VectorApi.FLOAT_VECTOR, x);
+        m.eval(VectorApi.intoArray(y, out, JavaTypes.intLit(0)));
+        JExpr.GetStatic species = (JExpr.GetStatic) VectorApi.species(dev.ember.tensor.DType.FLOAT32);
+        JClass c = new JClass("dev.ember.inductor.codegen", "Vec", "test",
+                List.of(new JClass.Field(species.name(), species.type(), VectorApi.preferred(dev.ember.tensor.DType.FLOAT32))),
+                List.of(new JClass.Method(null, false, JType.VOID, "f", List.of(in, out), m.statements())));
+        String source = SourcePrinter.print(c);
+        assertTrue(source.contains("BytecodeWriterTest.twice(x).intoArray(out, 0);") && source.contains("import jdk.incubator.vector.FloatVector;"), source);
+        float[] a = new float[64], b = new float[64];
+        for (int i = 0; i < a.length; i++) a[i] = i;
+        load(c, "f", MethodType.methodType(void.class, float[].class, float[].class)).invokeExact(a, b);
+        int lanes = jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.length();
+        for (int i = 0; i < lanes; i++) assertEquals(2f * i, b[i]);
     }
 
     /** A parallel body becomes a lambda capturing exactly the locals it reads from outside. */
