@@ -22,8 +22,9 @@ import java.util.stream.Collectors;
 
 /**
  * The inductor: decomposes a graph to core ops, lowers it to loops, fuses, writes the loops as a
- * class file (printable as Java source for {@code output_code}) and loads it as a hidden class — or loads the class from the on-disk cache when the
- * same graph with the same input layouts was compiled before, by any process.
+ * class file (printed as Java source for {@code output_code}) and loads it as a hidden class — or
+ * loads the class from the on-disk cache when the same graph with the same input layouts was
+ * compiled before, by any process.
  *
  * <pre>{@code
  * InductorGraph g = Inductor.compile(gm, exampleInputs);
