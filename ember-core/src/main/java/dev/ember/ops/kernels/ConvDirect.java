@@ -39,14 +39,16 @@ final class ConvDirect {
     /**
      * Whether the direct kernel computes this convolution: float32, stride 1, a kernel larger than
      * 1x1 (a 1x1 kernel's GEMM reads the image in place), more than one input channel per group
-     * (depthwise has its own loop), and enough pixels that the tiles are mostly real output.
+     * (depthwise has its own loop), and images of at least four tiles, most of them real output.
+     * Every tile streams all of its group's weights, so on small images (7x7 with 512 channels)
+     * the weights cost more than the pixels and im2col + GEMM, which reuses them, is faster.
      */
     static boolean applies(DType dtype, Conv2dGeometry g) {
         if (dtype != DType.FLOAT32 || g.strideH() != 1 || g.strideW() != 1) return false;
         if (g.kernelH() * g.kernelW() == 1 || g.groupChannels() == 1) return false;
         long flat = (long) g.outH() * (g.width() + 2L * g.padW());
         long tiles = (flat + T - 1) / T;
-        return 2L * g.outPixels() >= tiles * T;
+        return g.outPixels() >= 4 * T && 2L * g.outPixels() >= tiles * T;
     }
 
     /** Writes every element of {@code out} ({@code [N, O, outH, outW]}, contiguous): the convolution plus {@code bias} (or none). */
