@@ -53,46 +53,56 @@ final class ConvDirect {
 
     /** Writes every element of {@code out} ({@code [N, O, outH, outW]}, contiguous): the convolution plus {@code bias} (or none). */
     static void forward(Tensor input, Tensor weight, Tensor bias, Tensor out, Conv2dGeometry g) {
+        forward(input, weight, bias, out, g, Conv2d.COLUMN_BUDGET);
+    }
+
+    /** {@link #forward}, padding as many images at once as fit {@code budget} bytes (at least one). */
+    static void forward(Tensor input, Tensor weight, Tensor bias, Tensor out, Conv2dGeometry g, long budget) {
         int wp = g.width() + 2 * g.padW(), hp = g.height() + 2 * g.padH(), plane = hp * wp;
         int flat = g.outH() * wp, tiles = (flat + T - 1) / T;
         int kk = g.kernelH() * g.kernelW(), cg = g.groupChannels(), og = g.groupOutChannels();
         int blocks = (og + OB - 1) / OB;
-        // the last tile reads up to T pixels and (kernelW-1)*dilationW columns past the last plane: slack, read only for dropped pixels
-        int slack = T + (g.kernelW() - 1) * g.dilationW();
-        float[] padded = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, DType.FLOAT32,
-                Math.addExact(Math.multiplyExact(g.batch() * g.channels(), plane), slack));
-        pad(input, padded, g, wp, plane);
         float[] packed = packWeights(weight, g, blocks);
         float[] biases = biases(bias, g, blocks);
         int[] taps = new int[kk];
         for (int k = 0; k < kk; k++) taps[k] = k / g.kernelW() * g.dilationH() * wp + k % g.kernelW() * g.dilationW();
         float[] o = out.storage().floats();
-        int items = g.batch() * g.groups() * tiles;
-        Parallel.forRange(items, (long) g.outChannels() / g.groups() * T * cg * kk, (lo, hi) -> {
-            float[] tile = new float[OB * T];
-            for (int item = lo; item < hi; item++) {
-                int n = item / (g.groups() * tiles), group = item / tiles % g.groups(), t = item % tiles;
-                int in = (n * g.channels() + group * cg) * plane + t * T;
-                for (int b = 0; b < blocks; b++) {
-                    int block = group * blocks + b;
-                    accumulate(padded, in, plane, cg, taps, packed, block * cg * kk * OB, biases, block * OB, tile);
-                    int firstChannel = group * og + b * OB;
-                    for (int c = 0; c < Math.min(OB, og - b * OB); c++) {
-                        store(tile, c * T, t * T, flat, wp, g, o, (n * g.outChannels() + firstChannel + c) * g.outPixels());
+        // as many images as fit the budget are padded at once; the last tile reads up to T
+        // pixels and (kernelW-1)*dilationW columns past the last plane: slack, read only for dropped pixels
+        long imageFloats = (long) g.channels() * plane;
+        int chunk = (int) Math.max(1, Math.min(g.batch(), budget / Float.BYTES / Math.max(1, imageFloats)));
+        int slack = T + (g.kernelW() - 1) * g.dilationW();
+        float[] padded = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, DType.FLOAT32,
+                Math.toIntExact(Math.addExact(Math.multiplyExact(chunk, imageFloats), slack)));
+        for (int n0 = 0; n0 < g.batch(); n0 += chunk) {
+            int first = n0, images = Math.min(chunk, g.batch() - n0);
+            pad(input, padded, g, first, images, wp, plane);
+            Parallel.forRange(images * g.groups() * tiles, (long) og * T * cg * kk, (lo, hi) -> {
+                float[] tile = new float[OB * T];
+                for (int item = lo; item < hi; item++) {
+                    int n = item / (g.groups() * tiles), group = item / tiles % g.groups(), t = item % tiles;
+                    int in = (n * g.channels() + group * cg) * plane + t * T;
+                    for (int b = 0; b < blocks; b++) {
+                        int block = group * blocks + b;
+                        accumulate(padded, in, plane, cg, taps, packed, block * cg * kk * OB, biases, block * OB, tile);
+                        int firstChannel = group * og + b * OB;
+                        for (int c = 0; c < Math.min(OB, og - b * OB); c++) {
+                            store(tile, c * T, t * T, flat, wp, g, o, ((first + n) * g.outChannels() + firstChannel + c) * g.outPixels());
+                        }
                     }
                 }
-            }
-        });
+            });
+        }
     }
 
-    /** Copies every image into zero-bordered planes, one plane per (image, channel), across cores. */
-    private static void pad(Tensor input, float[] padded, Conv2dGeometry g, int wp, int plane) {
+    /** Copies images {@code [first, first+images)} into zero-bordered planes, one plane per (image, channel), across cores. */
+    private static void pad(Tensor input, float[] padded, Conv2dGeometry g, int first, int images, int wp, int plane) {
         int[] s = input.strides();
         float[] x = input.storage().floats();
         int ph = g.padH(), pw = g.padW(), h = g.height(), w = g.width();
-        Parallel.forRange(g.batch() * g.channels(), plane, (lo, hi) -> {
+        Parallel.forRange(images * g.channels(), plane, (lo, hi) -> {
             for (int p = lo; p < hi; p++) {
-                int n = p / g.channels(), c = p % g.channels();
+                int n = first + p / g.channels(), c = p % g.channels();
                 int src = input.storageOffset() + n * s[0] + c * s[1], dst = p * plane;
                 Arrays.fill(padded, dst, dst + ph * wp, 0f);
                 for (int r = 0; r < h; r++) {
