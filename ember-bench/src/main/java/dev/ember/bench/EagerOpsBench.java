@@ -80,6 +80,15 @@ public class EagerOpsBench {
     @Benchmark
     public NDArray add4M_libtorch() { return closed(ta.add(tb)); }
 
+    /**
+     * Only the output array of add4M_ember: HotSpot zeroes a fresh 16 MB array on one thread, outside
+     * any TLAB (even jdk.internal.misc.Unsafe.allocateUninitializedArray zeroes it there), into
+     * memory no cache holds, as eden moves on. This alone is above 0.8x of add4M_libtorch, whose
+     * allocator hands back the block just freed, still in cache.
+     */
+    @Benchmark
+    public float[] alloc4M_jvm() { return new float[N]; }
+
     /** Without allocation: the JVM zeroes every new array, libtorch's allocator does not. */
     @Benchmark
     public Tensor add4M_inplace_ember() { return inPlace.add_(b); }

@@ -1,5 +1,6 @@
 package dev.ember.ops;
 
+import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
@@ -112,12 +113,12 @@ class ConvConformanceTest {
         Random rng = new Random(23);
         Tolerance f32 = Tolerance.of(1e-5, 1e-4);
         try (NDManager m = Torch.scope()) {
-            // per-image GEMMs big enough for OpenBLAS threads, after a parallel im2col
-            Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 16, 24, 20), w = Inputs.randn(rng, DType.FLOAT32, 32, 16, 3, 3), b = Inputs.randn(rng, DType.FLOAT32, 32);
-            assertClose(CONV2D.callTensor(x, w, b, 1, 1), Torch.call(m, "torch.conv2d(a.double(), b.double(), c.double(), 1, 1).float()", x, w, b), "threaded GEMMs", f32);
+            // per-image GEMMs big enough for OpenBLAS threads, after a parallel im2col (stride 2: stride 1 runs the direct kernel)
+            Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 16, 48, 40), w = Inputs.randn(rng, DType.FLOAT32, 32, 16, 3, 3), b = Inputs.randn(rng, DType.FLOAT32, 32);
+            assertClose(CONV2D.callTensor(x, w, b, 2, 1), Torch.call(m, "torch.conv2d(a.double(), b.double(), c.double(), 2, 1).float()", x, w, b), "threaded GEMMs", f32);
             // grouped, several images per wide GEMM
-            Tensor xg = Inputs.randn(rng, DType.FLOAT32, 3, 16, 20, 20), wg = Inputs.randn(rng, DType.FLOAT32, 32, 8, 3, 3);
-            assertClose(CONV2D.callTensor(xg, wg, b, 1, 1, 1, 2), Torch.call(m, "torch.conv2d(a.double(), b.double(), c.double(), 1, 1, 1, 2).float()", xg, wg, b),
+            Tensor xg = Inputs.randn(rng, DType.FLOAT32, 3, 16, 40, 40), wg = Inputs.randn(rng, DType.FLOAT32, 32, 8, 3, 3);
+            assertClose(CONV2D.callTensor(xg, wg, b, 2, 1, 1, 2), Torch.call(m, "torch.conv2d(a.double(), b.double(), c.double(), 2, 1, 1, 2).float()", xg, wg, b),
                     "grouped threaded GEMMs", f32);
             // many small images, one per core
             Tensor xs = Inputs.randn(rng, DType.FLOAT32, 9, 3, 12, 12), ws = Inputs.randn(rng, DType.FLOAT32, 8, 3, 5, 5);
@@ -129,6 +130,40 @@ class ConvConformanceTest {
             Tensor xd = Inputs.randn(rng, DType.FLOAT32, 2, 16, 20, 20), wd = Inputs.randn(rng, DType.FLOAT32, 32, 1, 3, 3), bd = Inputs.randn(rng, DType.FLOAT32, 32);
             assertClose(CONV2D.callTensor(xd, wd, bd, 1, 1, 1, 16), Torch.call(m, "torch.conv2d(a.double(), b.double(), c.double(), 1, 1, 1, 16).float()", xd, wd, bd),
                     "depthwise", f32);
+        }
+    }
+
+    /**
+     * The direct float32 kernel (stride 1, kernels above 1x1): several pixel tiles per image and a
+     * last partial one, output channels that do not fill a register block, groups, dilation,
+     * unequal and large padding, non-square kernels, strided inputs, one image split across cores.
+     */
+    @Test
+    void directKernelMatchesAFloat64Reference() {
+        Random rng = new Random(24);
+        Tolerance f32 = Tolerance.of(1e-5, 1e-4);
+        record Direct(int[] input, int[] weight, int[] padding, int[] dilation, int groups, boolean bias) {}
+        Direct[] cases = {
+                new Direct(new int[] {3, 16, 30, 27}, new int[] {12, 16, 3, 3}, new int[] {1, 1}, new int[] {1, 1}, 1, true),
+                new Direct(new int[] {1, 24, 33, 31}, new int[] {21, 8, 3, 3}, new int[] {2, 0}, new int[] {2, 1}, 3, true),
+                new Direct(new int[] {2, 6, 17, 40}, new int[] {9, 6, 5, 2}, new int[] {4, 3}, new int[] {1, 2}, 1, false),
+                new Direct(new int[] {1, 64, 56, 56}, new int[] {64, 64, 3, 3}, new int[] {1, 1}, new int[] {1, 1}, 1, false),
+                new Direct(new int[] {2, 8, 12, 12}, new int[] {3, 8, 3, 1}, new int[] {0, 5}, new int[] {1, 1}, 1, true),
+        };
+        try (NDManager m = Torch.scope()) {
+            for (Direct k : cases) {
+                Tensor x = Inputs.randn(rng, DType.FLOAT32, k.input), w = Inputs.randn(rng, DType.FLOAT32, k.weight);
+                Tensor b = k.bias ? Inputs.randn(rng, DType.FLOAT32, k.weight[0]) : null;
+                int[] stride = {1, 1};
+                for (Tensor in : new Tensor[] {x, Inputs.layout(x, new int[] {0, 2, 3, 1}, 1, 0)}) {
+                    String ctx = "direct conv2d input " + Arrays.toString(k.input) + " weight " + Arrays.toString(k.weight) + " padding " + Arrays.toString(k.padding)
+                            + " dilation " + Arrays.toString(k.dilation) + " groups " + k.groups + " input strides " + Arrays.toString(in.strides());
+                    NDArray expected = b == null
+                            ? Torch.call(m, "torch.conv2d(a.double(), b.double(), None, c, d, e, f).float()", in, w, stride, k.padding, k.dilation, k.groups)
+                            : Torch.call(m, "torch.conv2d(a.double(), b.double(), c.double(), d, e, f, g).float()", in, w, b, stride, k.padding, k.dilation, k.groups);
+                    assertClose(CONV2D.callTensor(in, w, b, stride, k.padding, k.dilation, k.groups), expected, ctx, f32);
+                }
+            }
         }
     }
 }
