@@ -80,6 +80,7 @@ public final class GraphWriter {
         cls.line("import dev.ember.tensor.Storage;");
         cls.line("import dev.ember.tensor.Tensor;");
         if (usesVectors(methods)) {
+            cls.line("import dev.ember.ops.kernels.VectorMath;");
             cls.line("import jdk.incubator.vector.DoubleVector;");
             cls.line("import jdk.incubator.vector.FloatVector;");
             cls.line("import jdk.incubator.vector.VectorOperators;");

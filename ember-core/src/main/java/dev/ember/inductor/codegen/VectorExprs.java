@@ -69,6 +69,8 @@ final class VectorExprs {
             rhs = v + ".broadcast(" + sp() + ", " + hoisted.emit(e) + ")";
             into = pre;
         } else {
+            String handle = e instanceof Unary u ? vectorMathHandle(u.op()) : null;
+            if (handle != null) return callVectorMath(e, handle, emit(((Unary) e).x()));
             rhs = switch (e) {
                 case Load l -> v + ".fromArray(" + sp() + ", " + l.buffer().name() + ", " + ctx.index(l.buffer(), l.index()) + ")";
                 case Unary u -> unary(u.op(), emit(u.x()));
@@ -81,6 +83,31 @@ final class VectorExprs {
         }
         String name = ctx.temp();
         into.line(vt() + " " + name + " = " + rhs + ";");
+        memo.put(e, name);
+        return name;
+    }
+
+    /**
+     * float32 exp, sin, cos and sigmoid are {@link dev.ember.ops.kernels.VectorMath}'s, as in eager
+     * mode, called through its constant method handles: direct calls would exhaust C2's inlining
+     * budget in a loop that fuses several of them (see {@code VectorMath.EXP_HANDLE}).
+     */
+    private String vectorMathHandle(Expr.UnaryOp op) {
+        if (dtype != DType.FLOAT32) return null;
+        return switch (op) {
+            case EXP -> "EXP_HANDLE";
+            case SIN -> "SIN_HANDLE";
+            case COS -> "COS_HANDLE";
+            case SIGMOID -> "SIGMOID_HANDLE";
+            default -> null;
+        };
+    }
+
+    private String callVectorMath(Expr e, String handle, String x) {
+        String name = ctx.temp();
+        body.line(vt() + " " + name + ";");
+        body.line("try { " + name + " = (" + vt() + ") VectorMath." + handle + ".invokeExact(" + x + "); }"
+                + " catch (Throwable thrown) { throw new AssertionError(thrown); }");
         memo.put(e, name);
         return name;
     }
