@@ -27,8 +27,8 @@ import static jdk.incubator.vector.VectorOperators.XOR;
  * (tanh and log are not here: SVML's measured faster than a polynomial written this way.)
  *
  * <p>Accuracy against float64 {@link Math} over random inputs across the whole float range
- * (VectorMathTest): exp ≤ 1 ulp; sin, cos ≤ 2 ulp; sigmoid ≤ 3 ulp for x ≥ −87 (below, the true
- * value is subnormal and the result 0, as ATen's {@code 1 / (1 + exp(−x))}). The JDK's stubs are
+ * (VectorMathTest): exp ≤ 1 ulp; sin, cos ≤ 2 ulp; sigmoid ≤ 3 ulp for x ≥ −87 (below, within 2^-126
+ * absolutely: the result is 0 once e^−x overflows at x = −88.7, as ATen's {@code 1 / (1 + exp(−x))}). The JDK's stubs are
  * within 1 ulp, so eager and compiled results move by an ulp or two, well inside the tolerances
  * checked against libtorch. Special values follow {@link Math}: NaN propagates, sin(−0) = −0,
  * exp(+Inf) = +Inf, exp(−Inf) = 0, exp overflows to +Inf and underflows through subnormals to 0.
@@ -79,7 +79,7 @@ public final class VectorMath {
 
     // ---------------------------------------------------------------- sigmoid
 
-    /** 1 / (1 + e^−x) with {@link #exp}, ≤ 3 ulp for x ≥ −87; 0 below, where the true value is subnormal. */
+    /** 1 / (1 + e^−x) with {@link #exp}, ≤ 3 ulp for x ≥ −87; below, within 2^-126 (0 once e^−x overflows). */
     public static FloatVector sigmoid(FloatVector x) {
         FloatVector e;
         try {
