@@ -3,6 +3,7 @@ package dev.ember.ops.kernels;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.invoke.MethodHandle;
@@ -100,7 +101,10 @@ public final class VectorMath {
     private static final float PIO2_1 = 1.5707963705062866f, PIO2_2 = -4.371139000186241e-8f, PIO2_3 = -1.7151245100059206e-15f;
 
     /** sin x, ≤ 2 ulp; lanes beyond ±{@value #TRIG_FAST_LIMIT}, NaN and ±Inf from {@code lanewise(SIN)}. */
-    public static FloatVector sin(FloatVector x) { return sinCos(x, 0); }
+    public static FloatVector sin(FloatVector x) {
+        // sin(−0) = −0, which r + r³·S cannot give: the two zeros it adds have opposite signs.
+        return sinCos(x, 0).blend(x, x.compare(EQ, 0f));
+    }
 
     /** cos x, ≤ 2 ulp; lanes beyond ±{@value #TRIG_FAST_LIMIT}, NaN and ±Inf from {@code lanewise(COS)}. */
     public static FloatVector cos(FloatVector x) { return sinCos(x, 1); }
@@ -108,31 +112,34 @@ public final class VectorMath {
     /**
      * sin(x + quarterTurns·π/2): x = j·π/2 + r with |r| ≤ π/4; the quadrant (j + quarterTurns) mod 4
      * picks sin r ≈ r + r³·S(r²) or cos r ≈ 1 − r²/2 + r⁴·C(r²) (Cephes sinf/cosf) and the sign.
-     * {@link #sin} and {@link #cos} are one call to it, small enough for C2 to inline whatever its budget.
+     * Its bytecode must stay under C2's FreqInlineSize (325 bytes), or it is never inlined.
      */
     private static FloatVector sinCos(FloatVector x, int quarterTurns) {
         VectorMask<Float> fast = x.abs().compare(LE, TRIG_FAST_LIMIT);
-        FloatVector rounder = FloatVector.broadcast(S, ROUNDER);
-        FloatVector t = x.fma(FloatVector.broadcast(S, TWO_OVER_PI), rounder);
+        FloatVector rounder = x.broadcast(ROUNDER);
+        FloatVector t = x.fma(x.broadcast(TWO_OVER_PI), rounder);
         FloatVector j = t.sub(rounder);
         IntVector quadrant = t.reinterpretAsInts().add(quarterTurns);   // low bits: (j + quarterTurns) mod 4
-        FloatVector r = j.fma(FloatVector.broadcast(S, -PIO2_1), x);
-        r = j.fma(FloatVector.broadcast(S, -PIO2_2), r);
-        r = j.fma(FloatVector.broadcast(S, -PIO2_3), r);
+        FloatVector r = j.fma(x.broadcast(-PIO2_1), x);
+        r = j.fma(x.broadcast(-PIO2_2), r);
+        r = j.fma(x.broadcast(-PIO2_3), r);
         FloatVector z = r.mul(r);
-        FloatVector sinR = r.mul(z).fma(FloatVector.broadcast(S, -1.9515295891e-4f)
-                .fma(z, FloatVector.broadcast(S, 8.3321608736e-3f))
-                .fma(z, FloatVector.broadcast(S, -1.6666654611e-1f)), r);
-        FloatVector cosR = z.mul(z).fma(FloatVector.broadcast(S, 2.443315711809948e-5f)
-                .fma(z, FloatVector.broadcast(S, -1.388731625493765e-3f))
-                .fma(z, FloatVector.broadcast(S, 4.166664568298827e-2f)),
-                z.fma(FloatVector.broadcast(S, -0.5f), FloatVector.broadcast(S, 1f)));
+        FloatVector sinR = r.mul(z).fma(x.broadcast(-1.9515295891e-4f)
+                .fma(z, x.broadcast(8.3321608736e-3f))
+                .fma(z, x.broadcast(-1.6666654611e-1f)), r);
+        FloatVector cosR = z.mul(z).fma(x.broadcast(2.443315711809948e-5f)
+                .fma(z, x.broadcast(-1.388731625493765e-3f))
+                .fma(z, x.broadcast(4.166664568298827e-2f)),
+                z.fma(x.broadcast(-0.5f), x.broadcast(1f)));
         VectorMask<Float> odd = quadrant.and(1).compare(NE, 0).cast(S);
         IntVector flip = quadrant.and(2).lanewise(LSHL, 30);
         FloatVector y = sinR.blend(cosR, odd).reinterpretAsInts().lanewise(XOR, flip).reinterpretAsFloats();
-        // sin(−0) = −0, which r + r³·S cannot give: the two zeros it adds have opposite signs.
-        if (quarterTurns == 0) y = y.blend(x, x.compare(EQ, 0f));
-        return fast.allTrue() ? y : y.blend(x.lanewise(quarterTurns == 0 ? SIN : COS), fast.not());
+        return fast.allTrue() ? y : jdkLanes(y, x, fast, quarterTurns == 0 ? SIN : COS);
+    }
+
+    /** {@code y}, with the lanes not in {@code fast} replaced by the JDK's {@code op}: the rare path, kept out of the callers' bytecode budget. */
+    private static FloatVector jdkLanes(FloatVector y, FloatVector x, VectorMask<Float> fast, VectorOperators.Unary op) {
+        return y.blend(x.lanewise(op), fast.not());
     }
 
     // ---------------------------------------------------------------- handles for fused loops
