@@ -3,6 +3,12 @@ package dev.ember.ops.kernels;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassModel;
+import java.lang.classfile.MethodModel;
+import java.lang.classfile.attribute.CodeAttribute;
 import java.lang.invoke.MethodHandle;
 import java.util.Random;
 import java.util.function.DoubleUnaryOperator;
@@ -131,6 +137,25 @@ class VectorMathTest {
         FloatVector[] direct = {VectorMath.exp(x), VectorMath.sin(x), VectorMath.cos(x), VectorMath.sigmoid(x)};
         for (int k = 0; k < handles.length; k++) {
             assertEquals(direct[k], (FloatVector) handles[k].invokeExact(x));
+        }
+    }
+
+    /**
+     * C2 never inlines a hot method of 325 bytecode bytes or more (FreqInlineSize); a VectorMath
+     * function that grows past it silently runs with its vectors boxed on the heap, twice as slow.
+     */
+    @Test
+    void everyMethodIsSmallEnoughForC2ToInline() throws IOException {
+        byte[] bytes;
+        try (InputStream in = VectorMath.class.getResourceAsStream("VectorMath.class")) {
+            bytes = in.readAllBytes();
+        }
+        ClassModel cls = ClassFile.of().parse(bytes);
+        for (MethodModel m : cls.methods()) {
+            m.findAttribute(java.lang.classfile.Attributes.code()).ifPresent(code -> {
+                int size = ((CodeAttribute) code).codeLength();
+                assertTrue(size < 325, m.methodName().stringValue() + " has " + size + " bytecode bytes");
+            });
         }
     }
 }
