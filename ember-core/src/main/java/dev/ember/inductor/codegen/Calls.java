@@ -20,6 +20,8 @@ final class Calls {
     static final JType DTYPE = JType.imported("dev.ember.tensor.DType");
     static final JType STORAGE = JType.imported("dev.ember.tensor.Storage");
     static final JType TENSOR = JType.imported("dev.ember.tensor.Tensor");
+    static final JType VECTOR_MATH = JType.imported("dev.ember.ops.kernels.VectorMath");
+    static final JType METHOD_HANDLE = JType.imported("java.lang.invoke.MethodHandle");
     static final JType LIST = new JType(ClassDesc.of("java.util.List"), "java.util.List");
     static final JType TENSOR_LIST = new JType(LIST.desc(), "java.util.List<Tensor>");
     static final JType ARRAYS = new JType(ClassDesc.of("java.util.Arrays"), "java.util.Arrays");
@@ -41,6 +43,21 @@ final class Calls {
     /** A call whose descriptor differs from the argument types (a parameter of a supertype, a generic one). */
     static JExpr.Invoke call(JExpr.CallKind kind, JType owner, JExpr receiver, String name, MethodTypeDesc descriptor, JExpr... args) {
         return new JExpr.Invoke(kind, owner, name, descriptor, receiver, List.of(args), false);
+    }
+
+    /**
+     * {@code (returns) handle.invokeExact(args)}: signature-polymorphic, so the call's descriptor is
+     * the argument and result types themselves, and Java source needs the cast to state the result.
+     */
+    static JExpr invokeExact(JExpr handle, JType returns, JExpr... args) {
+        JExpr.Invoke call = new JExpr.Invoke(JExpr.CallKind.VIRTUAL, METHOD_HANDLE, "invokeExact", descriptor(returns, List.of(args)), handle,
+                List.of(args), false);
+        return new JExpr.Convert(call, returns, false);
+    }
+
+    /** Whether {@code e} is a call that declares {@code Throwable} (a method handle's invokeExact): Java source must catch it. */
+    static boolean throwsChecked(JExpr e) {
+        return e instanceof JExpr.Convert c && c.x() instanceof JExpr.Invoke i && i.owner().equals(METHOD_HANDLE);
     }
 
     static MethodTypeDesc descriptor(JType returns, List<JExpr> args) {

@@ -54,6 +54,10 @@ final class SourcePrinter {
 
     private void statement(JStmt s) {
         switch (s) {
+            case JStmt.Declare d when Calls.throwsChecked(d.init()) -> {
+                line(d.local().type().source() + " " + d.local().name() + ";");
+                line("try { " + d.local().name() + " = " + expr(d.init(), 0) + "; } catch (Throwable thrown) { throw new AssertionError(thrown); }");
+            }
             case JStmt.Declare d -> line(declaration(d) + ";");
             case JStmt.Assign a -> line(a.local().name() + " = " + expr(a.value(), 0) + ";");
             case JStmt.ArrayStore a -> line(expr(a.array(), 16) + "[" + expr(a.index(), 0) + "] = " + expr(a.value(), 0) + ";");

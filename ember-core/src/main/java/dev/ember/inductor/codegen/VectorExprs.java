@@ -83,6 +83,22 @@ final class VectorExprs {
         return name;
     }
 
+    /**
+     * float32 exp, sin, cos and sigmoid are {@link dev.ember.ops.kernels.VectorMath}'s, as in eager
+     * mode, called through its constant method handles: direct calls would exhaust C2's inlining
+     * budget in a loop that fuses several of them (see {@code VectorMath.EXP_HANDLE}).
+     */
+    private String vectorMathHandle(Expr.UnaryOp op) {
+        if (dtype != DType.FLOAT32) return null;
+        return switch (op) {
+            case EXP -> "EXP_HANDLE";
+            case SIN -> "SIN_HANDLE";
+            case COS -> "COS_HANDLE";
+            case SIGMOID -> "SIGMOID_HANDLE";
+            default -> null;
+        };
+    }
+
     /** Division by a loop invariant is a multiplication by its reciprocal, computed once before the loop. */
     private JExpr reciprocal(Expr divisor) {
         String name = ctx.temp();
@@ -100,6 +116,8 @@ final class VectorExprs {
     private JExpr one() { return VectorApi.broadcast(dtype, JavaTypes.literal(1, dtype)); }
 
     private JExpr unary(Expr.UnaryOp op, JExpr x) {
+        String handle = vectorMathHandle(op);
+        if (handle != null) return Calls.invokeExact(new JExpr.GetStatic(Calls.VECTOR_MATH, handle, Calls.METHOD_HANDLE), vt(), x);
         return switch (op) {
             case NEG -> VectorApi.unary("neg", x);
             case ABS -> VectorApi.unary("abs", x);

@@ -6,7 +6,6 @@ import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
-import static jdk.incubator.vector.VectorOperators.COS;
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.EXP;
 import static jdk.incubator.vector.VectorOperators.GE;
@@ -17,15 +16,15 @@ import static jdk.incubator.vector.VectorOperators.LOG;
 import static jdk.incubator.vector.VectorOperators.LT;
 import static jdk.incubator.vector.VectorOperators.NE;
 import static jdk.incubator.vector.VectorOperators.POW;
-import static jdk.incubator.vector.VectorOperators.SIN;
 import static jdk.incubator.vector.VectorOperators.TANH;
 
 /**
  * Dense float32 rows with explicit SIMD. C2 cannot auto-vectorize these loops: the operands are
  * arrays at runtime offsets that might overlap, so it must assume a loop-carried dependence. The
  * engine never passes overlapping operands, and the Vector API needs no such proof. Each loop is
- * its own small method with a constant vector operator (so it is always intrinsified); scalar
- * tails use {@link PointwiseMath}, whose results agree with the vector lanes to an ulp or two.
+ * its own small method with a constant vector operator (so it is always intrinsified); exp, sin,
+ * cos and sigmoid are {@link VectorMath}'s, the same functions the inductor's generated loops call;
+ * scalar tails use {@link PointwiseMath}, whose results agree with the vector lanes to an ulp or two.
  */
 final class PointwiseF32Vec {
     private PointwiseF32Vec() {}
@@ -285,7 +284,7 @@ final class PointwiseF32Vec {
 
     private static void exp(float[] o, int oo, float[] a, int ao, int n) {
         int i = 0;
-        for (int up = S.loopBound(n); i < up; i += L) v(a, ao + i).lanewise(EXP).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) VectorMath.exp(v(a, ao + i)).intoArray(o, oo + i);
         for (; i < n; i++) o[oo + i] = PointwiseMath.exp(a[ao + i]);
     }
 
@@ -303,13 +302,13 @@ final class PointwiseF32Vec {
 
     private static void sin(float[] o, int oo, float[] a, int ao, int n) {
         int i = 0;
-        for (int up = S.loopBound(n); i < up; i += L) v(a, ao + i).lanewise(SIN).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) VectorMath.sin(v(a, ao + i)).intoArray(o, oo + i);
         for (; i < n; i++) o[oo + i] = PointwiseMath.sin(a[ao + i]);
     }
 
     private static void cos(float[] o, int oo, float[] a, int ao, int n) {
         int i = 0;
-        for (int up = S.loopBound(n); i < up; i += L) v(a, ao + i).lanewise(COS).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) VectorMath.cos(v(a, ao + i)).intoArray(o, oo + i);
         for (; i < n; i++) o[oo + i] = PointwiseMath.cos(a[ao + i]);
     }
 
@@ -321,15 +320,14 @@ final class PointwiseF32Vec {
 
     private static void sigmoid(float[] o, int oo, float[] a, int ao, int n) {
         int i = 0;
-        FloatVector one = k(1f);
-        for (int up = S.loopBound(n); i < up; i += L) one.div(one.add(v(a, ao + i).neg().lanewise(EXP))).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) VectorMath.sigmoid(v(a, ao + i)).intoArray(o, oo + i);
         for (; i < n; i++) o[oo + i] = PointwiseMath.sigmoid(a[ao + i]);
     }
 
     private static void silu(float[] o, int oo, float[] a, int ao, int n) {
         int i = 0;
         FloatVector one = k(1f);
-        for (int up = S.loopBound(n); i < up; i += L) { FloatVector x = v(a, ao + i); x.div(one.add(x.neg().lanewise(EXP))).intoArray(o, oo + i); }
+        for (int up = S.loopBound(n); i < up; i += L) { FloatVector x = v(a, ao + i); x.div(one.add(VectorMath.exp(x.neg()))).intoArray(o, oo + i); }
         for (; i < n; i++) o[oo + i] = PointwiseMath.silu(a[ao + i]);
     }
 
