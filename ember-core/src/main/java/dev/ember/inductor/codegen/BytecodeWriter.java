@@ -402,23 +402,8 @@ public final class BytecodeWriter {
             void use(JExpr.Local l) { if (!isDeclared(l.name())) out.add(l); }
 
             void expr(JExpr e) {
-                switch (e) {
-                    case JExpr.Local l -> use(l);
-                    case JExpr.Lit l -> { }
-                    case JExpr.ArrayLoad a -> { expr(a.array()); expr(a.index()); }
-                    case JExpr.Arith a -> { expr(a.a()); expr(a.b()); }
-                    case JExpr.Compare c -> { expr(c.a()); expr(c.b()); }
-                    case JExpr.Neg n -> expr(n.x());
-                    case JExpr.Not n -> expr(n.x());
-                    case JExpr.Cond c -> { expr(c.cond()); expr(c.a()); expr(c.b()); }
-                    case JExpr.Convert c -> expr(c.x());
-                    case JExpr.Box b -> expr(b.x());
-                    case JExpr.Invoke i -> { if (i.receiver() != null) expr(i.receiver()); i.args().forEach(this::expr); }
-                    case JExpr.GetStatic g -> { }
-                    case JExpr.New n -> n.args().forEach(this::expr);
-                    case JExpr.NewArray n -> expr(n.size());
-                    case JExpr.ArrayOf a -> a.elements().forEach(this::expr);
-                }
+                if (e instanceof JExpr.Local l) use(l);
+                JExpr.children(e).forEach(this::expr);
             }
         }.stmts(body);
         return out;

@@ -64,25 +64,14 @@ final class Imports {
 
     private void expr(JExpr e) {
         switch (e) {
-            case JExpr.Local l -> { }
-            case JExpr.Lit l -> { }
-            case JExpr.ArrayLoad a -> { expr(a.array()); expr(a.index()); }
-            case JExpr.Arith a -> { expr(a.a()); expr(a.b()); }
-            case JExpr.Compare c -> { expr(c.a()); expr(c.b()); }
-            case JExpr.Neg n -> expr(n.x());
-            case JExpr.Not n -> expr(n.x());
-            case JExpr.Cond c -> { expr(c.cond()); expr(c.a()); expr(c.b()); }
-            case JExpr.Convert c -> { if (!c.implicit()) type(c.type()); expr(c.x()); }
-            case JExpr.Box b -> expr(b.x());
-            case JExpr.Invoke i -> {
-                if (i.receiver() != null) expr(i.receiver());
-                else if (i.owner() != null) type(i.owner());
-                i.args().forEach(this::expr);
-            }
-            case JExpr.GetStatic g -> { if (g.owner() != null) type(g.owner()); }
-            case JExpr.New n -> { type(n.type()); n.args().forEach(this::expr); }
-            case JExpr.NewArray n -> { type(n.type()); expr(n.size()); }
-            case JExpr.ArrayOf a -> { type(a.type()); a.elements().forEach(this::expr); }
+            case JExpr.Convert c when !c.implicit() -> type(c.type());
+            case JExpr.Invoke i when i.receiver() == null && i.owner() != null -> type(i.owner());
+            case JExpr.GetStatic g when g.owner() != null -> type(g.owner());
+            case JExpr.New n -> type(n.type());
+            case JExpr.NewArray n -> type(n.type());
+            case JExpr.ArrayOf a -> type(a.type());
+            default -> { }
         }
+        JExpr.children(e).forEach(this::expr);
     }
 }

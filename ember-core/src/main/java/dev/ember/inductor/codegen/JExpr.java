@@ -11,6 +11,32 @@ import java.util.List;
 sealed interface JExpr {
     JType type();
 
+    /** The expressions {@code e} evaluates directly, in evaluation order (for walks over the code). */
+    static List<JExpr> children(JExpr e) {
+        return switch (e) {
+            case Local l -> List.of();
+            case Lit l -> List.of();
+            case GetStatic g -> List.of();
+            case ArrayLoad a -> List.of(a.array(), a.index());
+            case Arith a -> List.of(a.a(), a.b());
+            case Compare c -> List.of(c.a(), c.b());
+            case Neg n -> List.of(n.x());
+            case Not n -> List.of(n.x());
+            case Cond c -> List.of(c.cond(), c.a(), c.b());
+            case Convert c -> List.of(c.x());
+            case Box b -> List.of(b.x());
+            case Invoke i -> {
+                List<JExpr> all = new java.util.ArrayList<>();
+                if (i.receiver() != null) all.add(i.receiver());
+                all.addAll(i.args());
+                yield all;
+            }
+            case New n -> n.args();
+            case NewArray n -> List.of(n.size());
+            case ArrayOf a -> a.elements();
+        };
+    }
+
     /** A local variable or parameter, by name (names are unique where they are visible). */
     record Local(String name, JType type) implements JExpr {}
 
