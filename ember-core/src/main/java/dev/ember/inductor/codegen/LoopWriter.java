@@ -324,8 +324,7 @@ final class LoopWriter {
         for (int i = 0; i < inner.size() - 1; i++) c.close();
         c.close();
         if (vec) {
-            String op = vectorCombine(r.op());
-            JExpr all = VectorApi.binary(op, VectorApi.binary(op, accV.get(0), accV.get(1)), VectorApi.binary(op, accV.get(2), accV.get(3)));
+            JExpr all = pairwise(vectorCombine(r.op()), accV);
             c.assign(acc, combine(r.op(), acc, VectorApi.reduceLanes(lanesOp(r.op()), all, dt)));
         }
         JExpr.Local result = c.declare(type, ctx.temp(), JavaTypes.convert(acc, type));
@@ -344,6 +343,13 @@ final class LoopWriter {
             c.eval(VectorApi.intoArray(x, KernelContext.array(o), VectorExprs.at(ctx.index(o, w.scratch().store()), offset)));
         }
         c.assign(acc, VectorApi.binary(vectorCombine(op), acc, x));
+    }
+
+    /** {@code (a0 ⊕ a1) ⊕ (a2 ⊕ a3)}: the accumulators combined as a tree, which rounds less than a chain. */
+    private static JExpr pairwise(String op, List<JExpr.Local> accs) {
+        if (accs.size() == 1) return accs.get(0);
+        int half = accs.size() / 2;
+        return VectorApi.binary(op, pairwise(op, accs.subList(0, half)), pairwise(op, accs.subList(half, accs.size())));
     }
 
     /** {@code k * F.length()}: where the k-th vector of an unrolled step starts (null for the first). */
