@@ -215,7 +215,7 @@ final class LoopWriter {
         if (vectorize && dt.isFloatingPoint() && store.coeff(var) == 1 && ScalarExprs.dependsOn(body, var) && VectorExprs.supports(body, var, dt)) {
             usedVectors = true;
             Code vbody = new Code();
-            JExpr r = new VectorExprs(ctx, var, dt, hoist, pre, vbody).emit(body);
+            JExpr r = new VectorExprs(ctx, var, dt, hoist, pre).emit(body, vbody);
             c.append(pre);
             c.add(new JStmt.Declare(v, from));
             openContinue(c, v, bound(from, to, dt), VectorApi.length(dt));
@@ -258,6 +258,13 @@ final class LoopWriter {
         }
     }
 
+    /**
+     * Vectors a reduction loop folds per step, into as many independent accumulators: with one, each
+     * step waits for the previous add (about 4 cycles), so the loop ran at the add's latency instead
+     * of at the speed of its loads.
+     */
+    private static final int UNROLL = 4;
+
     private void reduction(Code c, Stage.Reduction r, Work w, KernelContext ctx) {
         DType dt = r.out().dtype();
         List<Dim> inner = w.inner();
@@ -270,7 +277,8 @@ final class LoopWriter {
         JType accType = !vec && dt == DType.FLOAT32 && r.op() == Stage.ReduceOp.SUM ? JType.DOUBLE : type;
         c.comment(r.op().name().toLowerCase() + " over " + dimsText(inner) + (w.store() == null ? " (kept in a register)" : ""));
         JExpr.Local acc = c.declare(accType, ctx.temp(), JavaTypes.convert(init(r.op(), dt), accType));
-        JExpr.Local accV = vec ? c.declare(JavaTypes.vector(dt), ctx.temp(), VectorApi.broadcast(dt, init(r.op(), dt))) : null;
+        List<JExpr.Local> accV = new ArrayList<>();
+        for (int k = 0; vec && k < UNROLL; k++) accV.add(c.declare(JavaTypes.vector(dt), ctx.temp(), VectorApi.broadcast(dt, init(r.op(), dt))));
         c.openBlock();
         for (int i = 0; i < inner.size() - 1; i++) {
             openFor(c, KernelContext.var(inner.get(i).var()), JavaTypes.intLit(0), JavaTypes.intLit(inner.get(i).size()), one());
@@ -284,17 +292,18 @@ final class LoopWriter {
             ScalarExprs hoist = new ScalarExprs(ctx, pre);
             if (vec) {
                 usedVectors = true;
-                Code vbody = new Code();
-                JExpr x = new VectorExprs(ctx, last.var(), dt, hoist, pre, vbody).emit(body);
+                VectorExprs lanes = new VectorExprs(ctx, last.var(), dt, hoist, pre);
+                Code unrolled = new Code(), single = new Code();
+                for (int k = 0; k < UNROLL; k++) vectorStep(unrolled, lanes, r.op(), w, accV.get(k), lanesAhead(k, dt), ctx);
+                vectorStep(single, lanes, r.op(), w, accV.get(0), null, ctx);
                 c.append(pre);
                 c.add(new JStmt.Declare(v, JavaTypes.intLit(0)));
-                openContinue(c, v, bound(JavaTypes.intLit(0), JavaTypes.intLit(last.size()), dt), VectorApi.length(dt));
-                c.append(vbody);
-                if (w.scratch() != null) {
-                    Buffer o = w.scratch().out();
-                    c.eval(VectorApi.intoArray(x, KernelContext.array(o), ctx.index(o, w.scratch().store())));
-                }
-                c.assign(accV, VectorApi.binary(vectorCombine(r.op()), accV, x));
+                JExpr bound = bound(JavaTypes.intLit(0), JavaTypes.intLit(last.size()), dt);
+                openContinue(c, v, new JExpr.Arith(JExpr.ArithOp.SUB, bound, lanesAhead(UNROLL - 1, dt)), lanesAhead(UNROLL, dt));
+                c.append(unrolled);
+                c.close();
+                openContinue(c, v, bound, VectorApi.length(dt));
+                c.append(single);
                 c.close();
                 openContinue(c, v, JavaTypes.intLit(last.size()), one());
             } else {
@@ -314,10 +323,39 @@ final class LoopWriter {
         }
         for (int i = 0; i < inner.size() - 1; i++) c.close();
         c.close();
-        if (vec) c.assign(acc, combine(r.op(), acc, VectorApi.reduceLanes(lanesOp(r.op()), accV, dt)));
+        if (vec) {
+            JExpr all = pairwise(vectorCombine(r.op()), accV);
+            c.assign(acc, combine(r.op(), acc, VectorApi.reduceLanes(lanesOp(r.op()), all, dt)));
+        }
         JExpr.Local result = c.declare(type, ctx.temp(), JavaTypes.convert(acc, type));
         if (w.store() != null) c.store(KernelContext.array(r.out()), ctx.index(r.out(), w.store()), result);
         ctx.setLocal(r.out(), result);
+    }
+
+    /**
+     * One vector of a reduction's terms at {@code v + offset}, folded into {@code acc} (and stored
+     * for a later stage when the reduction keeps its terms).
+     */
+    private static void vectorStep(Code c, VectorExprs lanes, Stage.ReduceOp op, Work w, JExpr.Local acc, JExpr offset, KernelContext ctx) {
+        JExpr x = lanes.emit(w.body(), offset, c);
+        if (w.scratch() != null) {
+            Buffer o = w.scratch().out();
+            c.eval(VectorApi.intoArray(x, KernelContext.array(o), VectorExprs.at(ctx.index(o, w.scratch().store()), offset)));
+        }
+        c.assign(acc, VectorApi.binary(vectorCombine(op), acc, x));
+    }
+
+    /** {@code (a0 ⊕ a1) ⊕ (a2 ⊕ a3)}: the accumulators combined as a tree, which rounds less than a chain. */
+    private static JExpr pairwise(String op, List<JExpr.Local> accs) {
+        if (accs.size() == 1) return accs.get(0);
+        int half = accs.size() / 2;
+        return VectorApi.binary(op, pairwise(op, accs.subList(0, half)), pairwise(op, accs.subList(half, accs.size())));
+    }
+
+    /** {@code k * F.length()}: where the k-th vector of an unrolled step starts (null for the first). */
+    private static JExpr lanesAhead(int k, DType dt) {
+        if (k == 0) return null;
+        return k == 1 ? VectorApi.length(dt) : new JExpr.Arith(JExpr.ArithOp.MUL, JavaTypes.intLit(k), VectorApi.length(dt));
     }
 
     private static String dimsText(List<Dim> dims) {

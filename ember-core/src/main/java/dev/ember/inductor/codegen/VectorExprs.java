@@ -23,17 +23,17 @@ final class VectorExprs {
     private final DType dtype;
     private final ScalarExprs hoisted;
     private final Code pre;
-    private final Code body;
-    private final Map<Expr, JExpr> memo = new HashMap<>();
+    /** Loop-invariant vectors, written once into {@code pre} and shared by every copy of the body. */
+    private final Map<Expr, JExpr> invariants = new HashMap<>();
+    private final Map<Expr, JExpr> reciprocals = new HashMap<>();
 
-    /** {@code pre} receives loop-invariant code, {@code body} the loop body; {@code hoisted} writes invariant scalars into {@code pre}. */
-    VectorExprs(KernelContext ctx, int var, DType dtype, ScalarExprs hoisted, Code pre, Code body) {
+    /** {@code pre} receives loop-invariant code; {@code hoisted} writes invariant scalars into {@code pre}. */
+    VectorExprs(KernelContext ctx, int var, DType dtype, ScalarExprs hoisted, Code pre) {
         this.ctx = ctx;
         this.var = var;
         this.dtype = dtype;
         this.hoisted = hoisted;
         this.pre = pre;
-        this.body = body;
     }
 
     static boolean supports(Expr e, int var, DType dtype) {
@@ -58,18 +58,32 @@ final class VectorExprs {
                 && supports(b.a(), var, dtype) && supports(b.b(), var, dtype);
     }
 
-    /** A vector-typed temporary holding {@code e}. */
-    JExpr emit(Expr e) {
-        JExpr known = memo.get(e);
-        if (known != null) return known;
-        JExpr rhs;
-        Code into = body;
-        if (!ScalarExprs.dependsOn(e, var)) {
-            rhs = VectorApi.broadcast(dtype, hoisted.emit(e));
-            into = pre;
-        } else {
-            rhs = switch (e) {
-                case Load l -> VectorApi.fromArray(dtype, KernelContext.array(l.buffer()), ctx.index(l.buffer(), l.index()));
+    /** A vector-typed temporary holding {@code e} for the lanes at the loop variable, its code written into {@code body}. */
+    JExpr emit(Expr e, Code body) { return emit(e, null, body); }
+
+    /**
+     * The same for the lanes at {@code var + offset} (an unrolled loop's later vectors): each call
+     * writes its own copy of the loop-dependent code, and shares the invariants before the loop.
+     */
+    JExpr emit(Expr e, JExpr offset, Code body) { return new Lanes(offset, body).emit(e); }
+
+    /** One copy of the loop body, at one offset from the loop variable. */
+    private final class Lanes {
+        private final JExpr offset;
+        private final Code body;
+        private final Map<Expr, JExpr> memo = new HashMap<>();
+
+        Lanes(JExpr offset, Code body) {
+            this.offset = offset;
+            this.body = body;
+        }
+
+        JExpr emit(Expr e) {
+            if (!ScalarExprs.dependsOn(e, var)) return invariant(e);
+            JExpr known = memo.get(e);
+            if (known != null) return known;
+            JExpr rhs = switch (e) {
+                case Load l -> VectorApi.fromArray(dtype, KernelContext.array(l.buffer()), at(ctx.index(l.buffer(), l.index())));
                 case Unary u -> unary(u.op(), emit(u.x()));
                 case Binary b when b.op() == Expr.BinaryOp.DIV && !ScalarExprs.dependsOn(b.b(), var) ->
                         VectorApi.binary("mul", emit(b.a()), reciprocal(b.b()));
@@ -77,9 +91,30 @@ final class VectorExprs {
                 case Where w -> where(w);
                 default -> throw new IllegalStateException("not vectorizable: " + e);
             };
+            JExpr.Local name = body.declare(vt(), ctx.temp(), rhs);
+            memo.put(e, name);
+            return name;
         }
-        JExpr.Local name = into.declare(vt(), ctx.temp(), rhs);
-        memo.put(e, name);
+
+        private JExpr at(JExpr index) { return VectorExprs.at(index, offset); }
+
+        private JExpr where(Where w) {
+            if (!ScalarExprs.dependsOn(w.cond(), var)) return new JExpr.Cond(hoisted.emit(w.cond()), emit(w.a()), emit(w.b()));
+            Binary c = (Binary) w.cond();
+            JExpr mask = VectorApi.compare(c.op().name(), emit(c.a()), emit(c.b()));
+            return VectorApi.blend(emit(w.b()), emit(w.a()), mask);
+        }
+    }
+
+    /** {@code index + offset}: an array index moved to an unrolled copy's lanes (offset null: not moved). */
+    static JExpr at(JExpr index, JExpr offset) { return offset == null ? index : new JExpr.Arith(JExpr.ArithOp.ADD, index, offset); }
+
+    /** A loop-invariant subtree: computed as a scalar before the loop, then broadcast. */
+    private JExpr invariant(Expr e) {
+        JExpr known = invariants.get(e);
+        if (known != null) return known;
+        JExpr.Local name = pre.declare(vt(), ctx.temp(), VectorApi.broadcast(dtype, hoisted.emit(e)));
+        invariants.put(e, name);
         return name;
     }
 
@@ -101,16 +136,13 @@ final class VectorExprs {
 
     /** Division by a loop invariant is a multiplication by its reciprocal, computed once before the loop. */
     private JExpr reciprocal(Expr divisor) {
+        JExpr known = reciprocals.get(divisor);
+        if (known != null) return known;
         String name = ctx.temp();
         JExpr s = hoisted.emit(divisor);
-        return pre.declare(vt(), name, VectorApi.broadcast(dtype, new JExpr.Arith(JExpr.ArithOp.DIV, JavaTypes.literal(1, dtype), s)));
-    }
-
-    private JExpr where(Where w) {
-        if (!ScalarExprs.dependsOn(w.cond(), var)) return new JExpr.Cond(hoisted.emit(w.cond()), emit(w.a()), emit(w.b()));
-        Binary c = (Binary) w.cond();
-        JExpr mask = VectorApi.compare(c.op().name(), emit(c.a()), emit(c.b()));
-        return VectorApi.blend(emit(w.b()), emit(w.a()), mask);
+        JExpr.Local r = pre.declare(vt(), name, VectorApi.broadcast(dtype, new JExpr.Arith(JExpr.ArithOp.DIV, JavaTypes.literal(1, dtype), s)));
+        reciprocals.put(divisor, r);
+        return r;
     }
 
     private JExpr one() { return VectorApi.broadcast(dtype, JavaTypes.literal(1, dtype)); }
