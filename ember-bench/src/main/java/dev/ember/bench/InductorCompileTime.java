@@ -13,8 +13,7 @@ import java.util.List;
  * second loads from the cache. With the argument {@code eager}, the eager graph runs once first, so
  * the time of loading OpenBLAS and of the first GEMMs (which eager pays too) is shown apart.
  * <pre>
- * D=$(mktemp -d); for i in 1 2; do EMBER_CACHE_DIR=$D java --add-modules jdk.incubator.vector \
- *     --enable-native-access=ALL-UNNAMED -cp ember-bench/target/benchmarks.jar dev.ember.bench.InductorCompileTime; done
+ * D=$(mktemp -d); for i in 1 2; do EMBER_CACHE_DIR=$D ./ember bench compile-time; done
  * </pre>
  */
 public final class InductorCompileTime {

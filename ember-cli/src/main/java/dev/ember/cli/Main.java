@@ -58,5 +58,7 @@ public final class Main {
         for (Entry e : COMMANDS.values()) out.printf("  %-" + w + "s   %s%n", e.usage, e.summary);
         out.printf("  %-" + w + "s   %s%n", "ember test", "run the whole test suite (what CI runs)");
         out.printf("  %-" + w + "s   %s%n", "ember build", "build (done automatically on first use)");
+        out.printf("  %-" + w + "s   %s%n", "ember bench [JMH args]", "JMH benchmarks on JDK 25 (docs/benchmarks.md), e.g. ember bench InductorNormBench -wi 3 -i 5");
+        out.printf("  %-" + w + "s   %s%n", "ember bench compile-time", "the MLP's compile time in this fresh JVM (EMBER_CACHE_DIR picks the cache)");
     }
 }
