@@ -46,6 +46,17 @@ class GemmEpilogueTest {
     }
 
     @Test
+    void batchedMatmulInRowBands() {
+        // 100x128x64 per batch: medium products, which GemmBatched.strided cuts into row bands
+        Graph g = new Graph();
+        Node q = g.placeholder("q", null), k = g.placeholder("k", null);
+        Node s = call(g, "bmm.default", q, call(g, "transpose.int", k, 1L, 2L));
+        g.output(call(g, "bmm.default", call(g, "relu.default", s), k));
+        InductorGraph compiled = checkAgainstEager(new GraphModule(g), 1e-4, Tensor.randn(4, 100, 64), Tensor.randn(4, 128, 64));
+        assertTrue(compiled.sourceCode().contains("GemmBatched.strided("), compiled.sourceCode());
+    }
+
+    @Test
     void opsWithoutALoweringFallBackToEagerWithAPerfHint() {
         Graph g = new Graph();
         Node x = g.placeholder("x", null);

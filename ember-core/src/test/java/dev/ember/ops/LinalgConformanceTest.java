@@ -96,6 +96,11 @@ class LinalgConformanceTest {
             assertClose(x.bmm(y), Torch.call(m, "torch.bmm(a.double(), b.double()).float()", x, y), "small batched GEMMs side by side", f32);
             Tensor big = Inputs.randn(rng, DType.FLOAT32, 3, 128, 96), big2 = Inputs.randn(rng, DType.FLOAT32, 3, 96, 160);
             assertClose(big.bmm(big2), Torch.call(m, "torch.bmm(a.double(), b.double()).float()", big, big2), "large batched GEMMs", f32);
+            // 100 rows, n*k = 8192: each product is cut into row bands of 32, 32, 32 and 4 spread across cores
+            Tensor q = Inputs.randn(rng, DType.FLOAT32, 4, 100, 64), kt = Inputs.randn(rng, DType.FLOAT32, 4, 128, 64).transpose(1, 2);
+            assertClose(q.bmm(kt), Torch.call(m, "torch.bmm(a.double(), b.double()).float()", q, kt), "batched GEMMs in row bands", f32);
+            Tensor qt = Inputs.randn(rng, DType.FLOAT32, 4, 64, 100).transpose(1, 2);
+            assertClose(qt.bmm(kt), Torch.call(m, "torch.bmm(a.double(), b.double()).float()", qt, kt), "row bands of a transposed left operand", f32);
             Tensor i = Inputs.randint(rng, DType.INT32, -50, 50, 70, 90), j = Inputs.randint(rng, DType.INT32, -50, 50, 90, 60);
             assertClose(i.matmul(j), Torch.call(m, "torch.matmul(a, b)", i, j), "int32 split across cores");
             Tensor d = Inputs.randn(rng, DType.FLOAT64, 2, 150, 70);

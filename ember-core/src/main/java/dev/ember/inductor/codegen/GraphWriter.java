@@ -9,6 +9,7 @@ import dev.ember.inductor.ir.Stage;
 import dev.ember.inductor.ir.Value;
 import dev.ember.tensor.DType;
 
+import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.MethodTypeDesc;
 import java.util.ArrayList;
@@ -133,23 +134,25 @@ public final class GraphWriter {
     }
 
     private void gemm(Code c, Stage.Gemm g) {
+        Layout a = layout(g.a(), g.m(), g.k()), b = layout(g.b(), g.k(), g.n());
+        JExpr aArray = KernelContext.array(g.a().buffer()), bArray = KernelContext.array(g.b().buffer()), cArray = KernelContext.array(g.out());
+        JExpr aOff = offset(g.a()), bOff = offset(g.b());
+        if (g.batch() > 1) {
+            // GemmBatched decides how the products share the cores (whole, in row bands, or in turn).
+            List<JExpr> args = List.of(dtype(g.out().dtype()), new JExpr.Lit(a.trans, JType.BOOLEAN), new JExpr.Lit(b.trans, JType.BOOLEAN),
+                    JavaTypes.intLit(g.batch()), JavaTypes.intLit(g.m()), JavaTypes.intLit(g.n()), JavaTypes.intLit(g.k()),
+                    aArray, aOff, JavaTypes.intLit(g.a().strides()[0]), JavaTypes.intLit(a.ld),
+                    bArray, bOff, JavaTypes.intLit(g.b().strides()[0]), JavaTypes.intLit(b.ld),
+                    cArray, JavaTypes.intLit(0), JavaTypes.intLit(g.n()));
+            ClassDesc[] params = args.stream().map(e -> e.type().desc().isArray() ? ConstantDescs.CD_Object : e.type().desc()).toArray(ClassDesc[]::new);
+            c.eval(new JExpr.Invoke(JExpr.CallKind.STATIC, Calls.GEMM_BATCHED, "strided", MethodTypeDesc.of(ConstantDescs.CD_void, params), null, args, false));
+            return;
+        }
         boolean f = g.out().dtype() == DType.FLOAT32;
         JExpr one = JavaTypes.literal(1, g.out().dtype()), zero = JavaTypes.literal(0, g.out().dtype());
-        Layout a = layout(g.a(), g.m(), g.k()), b = layout(g.b(), g.k(), g.n());
-        boolean batched = g.batch() > 1;
-        JExpr.Local bi = new JExpr.Local("bi", JType.INT);
-        if (batched) {
-            c.openFor(new JStmt.Declare(bi, JavaTypes.intLit(0)), new JExpr.Compare(JExpr.CmpOp.LT, bi, JavaTypes.intLit(g.batch())),
-                    new JStmt.Assign(bi, new JExpr.Arith(JExpr.ArithOp.ADD, bi, JavaTypes.intLit(1))));
-        }
-        JExpr aOff = offset(g.a(), batched ? g.a().strides()[0] : 0, bi);
-        JExpr bOff = offset(g.b(), batched ? g.b().strides()[0] : 0, bi);
-        JExpr cOff = batched ? new JExpr.Arith(JExpr.ArithOp.MUL, bi, JavaTypes.intLit((long) g.m() * g.n())) : JavaTypes.intLit(0);
         c.eval(Calls.staticCall(Calls.BLAS, f ? "sgemm" : "dgemm", JType.VOID, new JExpr.Lit(a.trans, JType.BOOLEAN), new JExpr.Lit(b.trans, JType.BOOLEAN),
                 JavaTypes.intLit(g.m()), JavaTypes.intLit(g.n()), JavaTypes.intLit(g.k()), one,
-                KernelContext.array(g.a().buffer()), aOff, JavaTypes.intLit(a.ld), KernelContext.array(g.b().buffer()), bOff, JavaTypes.intLit(b.ld),
-                zero, KernelContext.array(g.out()), cOff, JavaTypes.intLit(g.n())));
-        if (batched) c.close();
+                aArray, aOff, JavaTypes.intLit(a.ld), bArray, bOff, JavaTypes.intLit(b.ld), zero, cArray, JavaTypes.intLit(0), JavaTypes.intLit(g.n())));
     }
 
     private record Layout(boolean trans, int ld) {}
@@ -164,10 +167,10 @@ public final class GraphWriter {
         return new Layout(false, Math.max(1, cols));
     }
 
-    private static JExpr offset(Stage.Operand o, int batchStride, JExpr.Local bi) {
+    private static JExpr offset(Stage.Operand o) {
         JExpr base = JavaTypes.intLit(o.offset());
-        if (o.buffer().hasRuntimeOffset()) base = o.offset() == 0 ? KernelContext.offset(o.buffer()) : new JExpr.Arith(JExpr.ArithOp.ADD, KernelContext.offset(o.buffer()), base);
-        return batchStride == 0 ? base : new JExpr.Arith(JExpr.ArithOp.ADD, base, new JExpr.Arith(JExpr.ArithOp.MUL, bi, JavaTypes.intLit(batchStride)));
+        if (!o.buffer().hasRuntimeOffset()) return base;
+        return o.offset() == 0 ? KernelContext.offset(o.buffer()) : new JExpr.Arith(JExpr.ArithOp.ADD, KernelContext.offset(o.buffer()), base);
     }
 
     // ------------------------------------------------------------------ buffers

@@ -14,8 +14,7 @@ import java.util.Arrays;
  *
  * <p>When the right operand is the same matrix for every batch and the left one's batches lie
  * back to back (a 3-d activation times a weight), the whole batch is one tall GEMM. Otherwise
- * each batch is one GEMM call; small ones (which OpenBLAS runs single-threaded) are spread across
- * cores, large ones run one after the other with OpenBLAS threading each.
+ * the batches go to {@link Gemm#multiplyBatched}, which decides how they share the cores.
  */
 public final class GemmBatched {
     private GemmBatched() {}
@@ -47,26 +46,29 @@ public final class GemmBatched {
                 return;
             }
         }
-        long work = (long) m * n * Math.max(k, 1);
-        boolean spread = batches > 1 && (!Gemm.threadsItself(dtype) || work < Gemm.SINGLE_THREADED_WORK);
-        Parallel.Range body = (lo, hi) -> {
-            for (int i = lo; i < hi; i++) {
-                int aOff = 0, bOff = 0;
-                for (int d = rank - 1, rem = i; d >= 0; d--) {
-                    int idx = rem % batch[d];
-                    rem /= batch[d];
-                    aOff += idx * aStrides[d];
-                    bOff += idx * bStrides[d];
-                }
-                if (batches == 1) {
-                    Gemm.multiplyOnAllCores(dtype, m, n, k, alpha, opA.shift(aOff), opB.shift(bOff), beta, c, cBase + i * m * n, n);
-                } else {
-                    Gemm.multiply(dtype, m, n, k, alpha, opA.shift(aOff), opB.shift(bOff), beta, c, cBase + i * m * n, n);
-                }
-            }
-        };
-        if (spread) Parallel.forRange(batches, work, body);
-        else body.run(0, batches);
+        Gemm.multiplyBatched(dtype, batches, m, n, k, alpha, opA, i -> batchOffset(i, batch, aStrides), opB, i -> batchOffset(i, batch, bStrides),
+                beta, c, cBase, n);
+    }
+
+    /**
+     * A strided batch, as generated code calls it: {@code C_i = op(A_i) * op(B_i)} with A_i at
+     * {@code aOff + i * aStride}, B_i at {@code bOff + i * bStride}, C_i at {@code cOff + i * m * ldc}
+     * ({@code a}, {@code b}, {@code c} are float[] or double[] as {@code dtype} says).
+     */
+    public static void strided(DType dtype, boolean transA, boolean transB, int batches, int m, int n, int k,
+                               Object a, int aOff, int aStride, int lda, Object b, int bOff, int bStride, int ldb, Object c, int cOff, int ldc) {
+        Gemm.multiplyBatched(dtype, batches, m, n, k, 1, new Gemm.Operand(a, aOff, lda, transA), i -> i * aStride,
+                new Gemm.Operand(b, bOff, ldb, transB), i -> i * bStride, 0, c, cOff, ldc);
+    }
+
+    /** The element offset of batch {@code i} (row-major over {@code batch}) along {@code strides}. */
+    private static int batchOffset(int i, int[] batch, int[] strides) {
+        int off = 0;
+        for (int d = batch.length - 1, rem = i; d >= 0; d--) {
+            off += rem % batch[d] * strides[d];
+            rem /= batch[d];
+        }
+        return off;
     }
 
     /** {@code t} itself when BLAS can read its last two dimensions in place, else a contiguous copy. */
