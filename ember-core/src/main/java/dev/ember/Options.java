@@ -1,7 +1,7 @@
 package dev.ember;
 
-import dev.ember.dynamo.Backend;
-import dev.ember.dynamo.Backends;
+import dev.ember.fx.Backend;
+import dev.ember.fx.Backends;
 
 import java.util.Objects;
 import java.util.Set;
@@ -133,10 +133,7 @@ public final class Options {
     public Options captureScalarOutputs(boolean on) { return with(o -> o.captureScalarOutputs = on); }
 
     public Backend getBackend() {
-        if (backend != null) return backend;
-        // max-autotune is a variant of inductor's compilation, registered under its own name.
-        if (backendName.equals("inductor") && mode.equals("max-autotune")) return Backends.get("inductor_max_autotune");
-        return Backends.get(backendName);
+        return backend != null ? backend : Backends.get(backendName);
     }
 
     /** The backend's registered name, or its class name for a backend object. */

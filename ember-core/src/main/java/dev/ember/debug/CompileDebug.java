@@ -1,6 +1,6 @@
 package dev.ember.debug;
 
-import dev.ember.dynamo.CompiledGraph;
+import dev.ember.fx.CompiledGraph;
 import dev.ember.dynamo.source.Source;
 import dev.ember.fx.GraphModule;
 import dev.ember.logging.CompileContext;

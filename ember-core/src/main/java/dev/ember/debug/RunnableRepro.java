@@ -49,7 +49,7 @@ final class RunnableRepro {
                     List<FakeTensor> fakes = new ArrayList<>();
                     for (Node p : gm.graph().placeholders()) fakes.add(p.val() instanceof Tensor t ? FakeTensor.like(t) : null);
                     Object expected = gm.run(inputs());
-                    Object actual = dev.ember.dynamo.Backends.get(backend).compile(gm, fakes).run(inputs());
+                    Object actual = dev.ember.fx.Backends.get(backend).compile(gm, fakes).run(inputs());
                     System.exit(dev.ember.debug.ReproCheck.report(expected, actual, backend, System.out));
                 }
             """;

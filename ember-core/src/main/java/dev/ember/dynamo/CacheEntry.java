@@ -1,5 +1,6 @@
 package dev.ember.dynamo;
 
+import dev.ember.fx.CompiledGraph;
 import dev.ember.dynamo.guards.GuardSet;
 import dev.ember.dynamo.resume.ResumeTarget;
 import dev.ember.dynamo.resume.Sneaky;

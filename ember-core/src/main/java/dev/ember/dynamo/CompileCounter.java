@@ -1,5 +1,8 @@
 package dev.ember.dynamo;
 
+import dev.ember.fx.Backends;
+import dev.ember.fx.Backend;
+import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.GraphModule;
 import dev.ember.tensor.FakeTensor;
 

@@ -1,5 +1,7 @@
 package dev.ember.dynamo;
 
+import dev.ember.fx.CompiledGraph;
+import dev.ember.fx.PreparedGraph;
 import dev.ember.Options;
 import dev.ember.debug.CompileDebug;
 import dev.ember.debug.CompileLogs;
@@ -209,7 +211,7 @@ public final class CompiledFrame {
         CompiledGraph compiled;
         try (var phase = CompileProfiler.phase("backend")) {
             // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
-            compiled = g.opCount() == 0 ? new PreparedGraph(gm) : options.getBackend().compile(g.toGraphModule(), g.exampleInputs());
+            compiled = g.opCount() == 0 ? new PreparedGraph(gm) : options.getBackend().compile(g.toGraphModule(), g.exampleInputs(), options.getMode());
         }
         long done = System.nanoTime();
         graphs++;

@@ -1,5 +1,7 @@
 package dev.ember.dynamo;
 
+import dev.ember.fx.CompiledGraph;
+import dev.ember.fx.PreparedGraph;
 import dev.ember.Cond;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.LambdaVariable;

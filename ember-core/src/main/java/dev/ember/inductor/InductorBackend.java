@@ -3,25 +3,40 @@ package dev.ember.inductor;
 import dev.ember.aot.DecomposePass;
 import dev.ember.aot.Decompositions;
 import dev.ember.aot.Functionalize;
-import dev.ember.dynamo.Backend;
-import dev.ember.dynamo.Backends;
-import dev.ember.dynamo.CompiledGraph;
+import dev.ember.fx.Backend;
+import dev.ember.fx.Backends;
+import dev.ember.fx.CompiledGraph;
+import dev.ember.fx.Backend;
+import dev.ember.fx.Backends;
+import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.ShapeProp;
 import dev.ember.tensor.FakeTensor;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The inductor and aot_eager backends for Dynamo. {@code aot_eager} decomposes the graph to core
  * ops and runs it op by op (it isolates decomposition bugs from code generation bugs);
- * {@code inductor} compiles it. {@link #register()} adds both to {@link Backends}.
+ * {@code inductor} compiles it, in the mode the user's {@code Options.mode} names. {@link Backends}
+ * finds both through {@link Provider} (listed in META-INF/services), so capture never imports this stage.
  */
 public final class InductorBackend {
     private InductorBackend() {}
 
-    /** {@code inductor}, mode {@code default}. */
-    public static final Backend INDUCTOR = of(Inductor.Mode.DEFAULT);
+    /** {@code inductor}: mode {@code default}, or the mode {@link Backend#compile(GraphModule, List, String)} names. */
+    public static final Backend INDUCTOR = new Backend() {
+        @Override
+        public CompiledGraph compile(GraphModule gm, List<FakeTensor> exampleInputs) {
+            return compile(gm, exampleInputs, "default");
+        }
+
+        @Override
+        public CompiledGraph compile(GraphModule gm, List<FakeTensor> exampleInputs, String mode) {
+            return compiled(Inductor.compile(gm, exampleInputs, Inductor.Mode.parse(mode)));
+        }
+    };
 
     /**
      * Functionalization and decompositions, then the eager backend. A mutation functionalization
@@ -41,27 +56,32 @@ public final class InductorBackend {
         return Backends.EAGER.compile(work, inputs);
     };
 
-    /** The inductor backend in {@code mode}. */
-    public static Backend of(Inductor.Mode mode) {
-        return (GraphModule gm, List<FakeTensor> inputs) -> {
-            InductorGraph g = Inductor.compile(gm, inputs, mode);
-            return new CompiledGraph() {
-                @Override
-                public Object[] run(Object[] args) {
-                    Object out = g.run(args);
-                    return out instanceof List<?> l ? l.toArray() : new Object[] {out};
-                }
+    private static CompiledGraph compiled(InductorGraph g) {
+        return new CompiledGraph() {
+            @Override
+            public Object[] run(Object[] args) {
+                Object out = g.run(args);
+                return out instanceof List<?> l ? l.toArray() : new Object[] {out};
+            }
 
-                @Override
-                public String outputCode() { return g.sourceCode(); }
-            };
+            @Override
+            public String outputCode() { return g.sourceCode(); }
         };
     }
 
-    /** Registers {@code inductor}, {@code inductor_max_autotune} and {@code aot_eager} (idempotent). */
+    /** This stage's backends by name. */
+    public static Map<String, Backend> backends() {
+        return Map.of("inductor", INDUCTOR, "aot_eager", AOT_EAGER);
+    }
+
+    /** Registers {@code inductor} and {@code aot_eager} (idempotent). */
     public static void register() {
-        Backends.register("inductor", INDUCTOR);
-        Backends.register("inductor_max_autotune", of(Inductor.Mode.MAX_AUTOTUNE));
-        Backends.register("aot_eager", AOT_EAGER);
+        backends().forEach(Backends::register);
+    }
+
+    /** How {@link Backends} finds this stage's backends ({@link java.util.ServiceLoader}). */
+    public static final class Provider implements Backends.Provider {
+        @Override
+        public Map<String, Backend> backends() { return InductorBackend.backends(); }
     }
 }

@@ -147,7 +147,7 @@ class FunctionalizeTest {
         Ember.reset();
         Ember.compile(fn, Options.backend((gm, inputs) -> {
             graphs.add(gm);
-            return dev.ember.dynamo.Backends.EAGER.compile(gm, inputs);
+            return dev.ember.fx.Backends.EAGER.compile(gm, inputs);
         })).apply(x.clone());
         GraphModule gm = graphs.getFirst();
         GraphModule work = new GraphModule(gm.className(), gm.graph().copy(), gm.attributes(), gm.submodules());

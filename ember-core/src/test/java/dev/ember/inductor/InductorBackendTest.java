@@ -42,7 +42,20 @@ class InductorBackendTest {
     void aotEagerMatchesEager() { check("aot_eager"); }
 
     @Test
-    void maxAutotuneMatchesEager() { check("inductor_max_autotune"); }
+    void theStageIsFoundThroughServiceLoaderSoCaptureNeedsNoImportOfIt() {
+        var names = new java.util.TreeSet<String>();
+        for (var p : java.util.ServiceLoader.load(dev.ember.fx.Backends.Provider.class)) names.addAll(p.backends().keySet());
+        assertEquals(java.util.Set.of("aot_eager", "inductor"), names);
+    }
+
+    @Test
+    void aBackendWithoutModesRefusesMaxAutotuneByName() {
+        Tensor x = Tensor.randn(16, 32), w = Tensor.randn(24, 32);
+        var f = Ember.compile(InductorBackendTest::model, Options.backend("eager").mode("max-autotune"));
+        var e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, () -> f.apply(x, w));
+        String all = e.toString() + (e.getCause() == null ? "" : " / " + e.getCause());
+        org.junit.jupiter.api.Assertions.assertTrue(all.contains("mode 'max-autotune' is inductor's"), all);
+    }
 
     @Test
     void modeMaxAutotuneReachesInductorAndUnknownModesAreRejected() {

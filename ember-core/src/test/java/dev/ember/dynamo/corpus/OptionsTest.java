@@ -1,7 +1,7 @@
 package dev.ember.dynamo.corpus;
 
 import dev.ember.Options;
-import dev.ember.dynamo.Backends;
+import dev.ember.fx.Backends;
 import dev.ember.dynamo.CompileCounter;
 import org.junit.jupiter.api.Test;
 

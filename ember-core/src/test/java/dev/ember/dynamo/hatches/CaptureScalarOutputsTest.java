@@ -3,7 +3,7 @@ package dev.ember.dynamo.hatches;
 import dev.ember.Ember;
 import dev.ember.Fn2;
 import dev.ember.Options;
-import dev.ember.dynamo.Backends;
+import dev.ember.fx.Backends;
 import dev.ember.dynamo.ExplainOutput;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.NodeKind;

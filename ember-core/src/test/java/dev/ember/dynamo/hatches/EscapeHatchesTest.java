@@ -77,7 +77,7 @@ class EscapeHatchesTest {
         List<GraphModule> graphs = new ArrayList<>();
         var f = Ember.compile(fn, Options.backend((gm, in) -> {
             graphs.add(gm);
-            return dev.ember.dynamo.Backends.EAGER.compile(gm, in);
+            return dev.ember.fx.Backends.EAGER.compile(gm, in);
         }));
         f.apply(x);
         assertEquals(1, graphs.size());

@@ -1,6 +1,5 @@
-package dev.ember.dynamo;
+package dev.ember.fx;
 
-import dev.ember.fx.GraphModule;
 
 /** What a backend makes of a graph: a function from the graph's input tensors to its output tensors. */
 @FunctionalInterface

@@ -1,11 +1,5 @@
-package dev.ember.dynamo;
+package dev.ember.fx;
 
-import dev.ember.fx.CallableModule;
-import dev.ember.fx.GraphFunction;
-import dev.ember.fx.GraphModule;
-import dev.ember.fx.Interpreter;
-import dev.ember.fx.Node;
-import dev.ember.fx.NodeKind;
 import dev.ember.ops.OpOverload;
 
 import java.util.ArrayList;
@@ -19,7 +13,7 @@ import java.util.Map;
  * {@link Interpreter}, but prepared once — each node's arguments become slot references into one
  * value array — so a call costs the ops and little else.
  */
-final class PreparedGraph implements CompiledGraph {
+public final class PreparedGraph implements CompiledGraph {
     /** A reference to the value of node {@code slot} inside an argument template. */
     private record Slot(int slot) {}
 
@@ -30,7 +24,7 @@ final class PreparedGraph implements CompiledGraph {
     private final Step[] steps;
     private final Object[] output;
 
-    PreparedGraph(GraphModule gm) {
+    public PreparedGraph(GraphModule gm) {
         List<Node> nodes = gm.graph().nodes();
         Map<Node, Integer> slots = new HashMap<>();
         List<Step> steps = new ArrayList<>();
