@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * What capture costs. {@code call_*}: a cached compiled 2-tensor function against the same function
  * called eagerly, on tiny tensors so the ops themselves cost little — the difference is the guard
  * check plus dispatch. {@code trace100Ops}: tracing a 100-op function from scratch (warm JIT).
- * Run: {@code java -jar ember-bench/target/benchmarks.jar DynamoBench}.
+ * Run: {@code ./ember bench DynamoBench}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

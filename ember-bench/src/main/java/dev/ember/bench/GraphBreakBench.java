@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The price of one graph break: a function split by {@code Ember.graphBreak()} into two graphs,
  * against its two halves compiled as separate functions and called one after the other.
- * Run: {@code java -jar ember-bench/target/benchmarks.jar GraphBreakBench}.
+ * Run: {@code ./ember bench GraphBreakBench}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

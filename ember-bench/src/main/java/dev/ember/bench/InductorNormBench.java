@@ -16,7 +16,7 @@ import static dev.ember.bench.InductorBenchSupport.closed;
 /**
  * softmax and layer_norm over the last dim of 1024x4096 floats: Ember eager, Ember compiled (one
  * fused kernel per row) and libtorch eager.
- * Run: {@code java -jar ember-bench/target/benchmarks.jar InductorNormBench}.
+ * Run: {@code ./ember bench InductorNormBench}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)

@@ -18,7 +18,7 @@ import static dev.ember.bench.InductorBenchSupport.closed;
  * Pointwise chains: Ember eager (op by op), Ember compiled (inductor) and libtorch eager, plus a
  * STREAM-like triad on the same 16M floats (two arrays read, one written — the chain's traffic),
  * which gives the machine's attainable bandwidth in the same run.
- * Run: {@code java -jar ember-bench/target/benchmarks.jar InductorPointwiseBench}.
+ * Run: {@code ./ember bench InductorPointwiseBench}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * Small models in eval mode: Ember eager (op by op), Ember compiled (inductor) and libtorch eager.
  * MLP 512→2048→2048→512 (batch 64), Conv-BN-ReLU x3 (batch 8, 64 channels, 56x56), a transformer
  * encoder layer (batch 8, seq 128, d_model 256, 4 heads, feed-forward 1024).
- * Run: {@code java -jar ember-bench/target/benchmarks.jar ModelBench}.
+ * Run: {@code ./ember bench ModelBench}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
