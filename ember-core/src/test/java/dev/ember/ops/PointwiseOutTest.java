@@ -155,6 +155,17 @@ class PointwiseOutTest {
     }
 
     @Test
+    void interleavedViewsShareNoElementButEmberRefusesWhatAtenCannotJudge() {
+        Tensor v = Tensor.randn(8);
+        try (NDManager m = Torch.scope()) {
+            Torch.call(m, "c = a[0::2]\ntorch.neg(a[1::2], out=c)\nreturn c", v);   // ATen: neither is dense, "too hard", allowed
+        }
+        var e = assertThrows(IllegalArgumentException.class, () -> v.slice(0, 1, 8, 2).negOut(v.slice(0, 0, 8, 2)));
+        assertTrue(e.getMessage().contains("some elements of the input tensor and the written-to tensor refer to a single memory location"), e.getMessage());
+        assertEquals(0, v.version());
+    }
+
+    @Test
     void anOutOfTheWrongShapeIsRefusedNotResized() {
         Tensor a = Tensor.ones(3, 5), b = Tensor.ones(5), out = Tensor.zeros(5);
         var e = assertThrows(IllegalArgumentException.class, () -> a.addOut(b, out));
