@@ -30,8 +30,9 @@ import static dev.ember.tensor.DType.BOOL;
 /**
  * The elementwise ops: arithmetic, comparisons, logic, activations, clamp, where, masked_fill,
  * dropout, their in-place forms and, for the common ones, their out= forms ({@code add.out}), with
- * ATen's broadcasting, type promotion (computing in the result dtype) and errors. Each op is a plan (which engine op, in which dtype, on which operands)
- * that the meta function checks and the kernel hands to {@link Pointwise}.
+ * ATen's broadcasting, type promotion (computing in the result dtype) and errors. Each op is a plan
+ * (which engine op, in which dtype, on which operands) that the meta function checks and the kernel
+ * hands to {@link Pointwise}; one plan serves an op's functional, in-place and out= overloads.
  */
 public final class PointwiseOps {
     private PointwiseOps() {}
@@ -683,7 +684,7 @@ public final class PointwiseOps {
         return self;
     }
 
-    /** In-place ops count their write in the storage's version. */
+    /** In-place and out= ops count their write in the storage's version. */
     private static Tensor written(Tensor self) {
         self.storage().bumpVersion();
         return self;
