@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
 public class EagerOpsBench {
     private static final int N = 4 * 1024 * 1024;
 
-    private Tensor a, b, x, y, img, w, inPlace;
+    private Tensor a, b, x, y, img, w, inPlace, out;
     private NDManager manager;
     private NDArray ta, tb, tx, ty, timg, tw, tInPlace;
 
@@ -34,6 +34,7 @@ public class EagerOpsBench {
         a = Tensor.of(Libtorch.randn(1, N), N);
         b = Tensor.of(Libtorch.randn(2, N), N);
         inPlace = a.clone();
+        out = Tensor.empty(N);
         x = Tensor.of(Libtorch.randn(3, 1024 * 1024), 1024, 1024);
         y = Tensor.of(Libtorch.randn(4, 1024 * 1024), 1024, 1024);
         img = Tensor.of(Libtorch.randn(5, 8 * 64 * 56 * 56), 8, 64, 56, 56);
@@ -95,4 +96,8 @@ public class EagerOpsBench {
 
     @Benchmark
     public NDArray add4M_inplace_libtorch() { return tInPlace.addi(tb); }
+
+    /** a + b into a preallocated out (neither a nor b): add4M_ember's work without its allocation, inputs unchanged. */
+    @Benchmark
+    public Tensor add4M_out_ember() { return a.addOut(b, out); }
 }

@@ -7,17 +7,21 @@ import dev.ember.fx.Node;
 import dev.ember.fx.NodeKind;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.OpRegistry;
+import dev.ember.ops.Schema;
 import dev.ember.ops.Tag;
 import dev.ember.tensor.Tensor;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Removes in-place ops from a graph, as AOTAutograd's functionalization does, for the mutations a
- * compiler can rewrite without changing what anyone observes: {@code b = a.add_(1)} on an
- * intermediate {@code a} becomes the functional {@code b = add(a, 1)} (cast back to {@code a}'s
- * dtype when the functional op would promote), and every later use of {@code a} reads {@code b}.
+ * Removes in-place and out= ops from a graph, as AOTAutograd's functionalization does, for the
+ * mutations a compiler can rewrite without changing what anyone observes: {@code b = a.add_(1)} on
+ * an intermediate {@code a} becomes the functional {@code b = add(a, 1)} (cast back to {@code a}'s
+ * dtype when the functional op would promote), and every later use of {@code a} reads {@code b};
+ * {@code add.out(x, y, out=o)} on an intermediate {@code o} becomes {@code add(x, y)} (cast to
+ * {@code o}'s dtype) in the same way.
  *
  * <p>A mutation the caller or another tensor can see — of a graph input, a parameter or buffer, a
  * view, or a tensor that a view shares memory with — is not rewritten: {@link #run} throws
@@ -32,13 +36,13 @@ public final class Functionalize {
         NotFunctional(String message) { super(message); }
     }
 
-    /** Rewrites every in-place call; returns how many were rewritten. */
+    /** Rewrites every in-place and out= call; returns how many were rewritten. */
     public static int run(GraphModule gm) {
         Graph graph = gm.graph();
         int rewritten = 0;
         for (Node n : graph.nodes()) {
-            if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op) || !op.hasTag(Tag.INPLACE)) continue;
-            if (!(n.arg(0) instanceof Node self)) throw notFunctional(n, op, "an argument that is not a graph value");
+            if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op) || op.writtenArg() < 0) continue;
+            if (!(DecomposePass.positional(op, n)[op.writtenArg()] instanceof Node self)) throw notFunctional(n, op, "an argument that is not a graph value");
             String aliasing = aliasing(self, n);
             if (aliasing != null) throw notFunctional(n, op, aliasing);
             Node result;
@@ -84,6 +88,12 @@ public final class Functionalize {
         Node result;
         if (op.name().equals("aten.copy_.default")) {
             result = call(graph, n, OpRegistry.get("aten.expand.default"), List.of(n.arg(1), before.shape()), Map.of());
+        } else if (op.schema().kind() == Schema.Kind.OUT) {
+            OpOverload functional = functionalOfOut(op);
+            if (functional == null) throw notFunctional(n, op, "an op with no functional variant");
+            List<Object> args = new ArrayList<>(List.of(DecomposePass.positional(op, n)));
+            args.remove(op.writtenArg());
+            result = call(graph, n, functional, args, Map.of());
         } else {
             OpOverload functional = functionalVariant(op);
             if (functional == null) throw notFunctional(n, op, "an op with no functional variant");
@@ -121,6 +131,27 @@ public final class Functionalize {
         if (!base.endsWith("_")) return null;
         String candidate = base.substring(0, base.length() - 1) + (dot < 0 ? "" : name.substring(dot));
         return OpRegistry.all().stream().filter(o -> o.name().equals(candidate)).findFirst().orElse(null);
+    }
+
+    /** {@code aten.add.out} → {@code aten.add.Tensor}: the functional op of the same name whose arguments are the out op's less {@code out} (torchgen groups them so). */
+    private static OpOverload functionalOfOut(OpOverload out) {
+        Schema s = out.schema();
+        List<Schema.Param> inputs = new ArrayList<>(s.params());
+        inputs.remove(s.outIndex());
+        for (OpOverload o : OpRegistry.all()) {
+            Schema f = o.schema();
+            if (f.kind() == Schema.Kind.FUNCTIONAL && f.namespace().equals(s.namespace()) && f.name().equals(s.name()) && sameSignature(f.params(), inputs)) return o;
+        }
+        return null;
+    }
+
+    private static boolean sameSignature(List<Schema.Param> a, List<Schema.Param> b) {
+        if (a.size() != b.size()) return false;
+        for (int i = 0; i < a.size(); i++) {
+            Schema.Param x = a.get(i), y = b.get(i);
+            if (!x.name().equals(y.name()) || !x.type().equals(y.type()) || x.kwargOnly() != y.kwargOnly()) return false;
+        }
+        return true;
     }
 
     private static boolean comesAfter(Node user, Node mutation) {

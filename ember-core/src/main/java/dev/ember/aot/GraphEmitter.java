@@ -5,7 +5,6 @@ import dev.ember.fx.Node;
 import dev.ember.fx.SourceLocation;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.OpRegistry;
-import dev.ember.ops.Tag;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
@@ -43,7 +42,7 @@ final class GraphEmitter implements OpEmitter {
         Node n = graph.callFunction(op, trimDefaults(op, bound), Map.of());
         if (location != null) n.setSourceLocation(location);
         Object meta = op.inferMeta(op.bind(fakes(bound)));
-        if (op.hasTag(Tag.INPLACE) || !(meta instanceof TensorMeta m)) {
+        if (op.writtenArg() >= 0 || !(meta instanceof TensorMeta m)) {
             throw new IllegalStateException("decompositions may only emit functional single-output ops, not " + name);
         }
         n.setVal(new FakeTensor(m));

@@ -10,7 +10,6 @@ import dev.ember.dynamo.variables.VariableTracker;
 import dev.ember.fx.Node;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.OpRegistry;
-import dev.ember.ops.Tag;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.TensorMeta;
 
@@ -91,7 +90,7 @@ final class LoggingCalls {
 
     private static boolean mutatesAfter(Node last) {
         for (Node n = last.next(); n != null; n = n.next()) {
-            if (n.target() instanceof OpOverload op && op.hasTag(Tag.INPLACE)) return true;
+            if (n.target() instanceof OpOverload op && op.writtenArg() >= 0) return true;
         }
         return false;
     }

@@ -11,7 +11,6 @@ import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 import dev.ember.ops.Args;
 import dev.ember.ops.OpOverload;
-import dev.ember.ops.Tag;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.TensorMeta;
 
@@ -44,10 +43,11 @@ final class OpCalls {
             throw ctx.unsupported(GraphBreakType.OP_FAILED_ON_FAKES, op.name() + " failed on fake tensors: " + e.getMessage(), e);
         }
         UserFrame loc = ctx.currentLocation();
-        if (op.hasTag(Tag.INPLACE)) {
-            TensorVariable self = (TensorVariable) args.get(0);
-            ctx.graph.callFunction(op, graphArgs, self.fake(), loc);
-            return self;
+        if (op.writtenArg() >= 0) {
+            // in place (add_) or out= (add.out): the node mutates that argument, which is the result
+            TensorVariable written = (TensorVariable) args.get(op.writtenArg());
+            ctx.graph.callFunction(op, graphArgs, written.fake(), loc);
+            return written;
         }
         if (meta instanceof TensorMeta m) {
             FakeTensor fake = new FakeTensor(m);

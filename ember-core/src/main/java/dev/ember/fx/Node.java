@@ -97,15 +97,16 @@ public final class Node {
 
     /**
      * Whether removing this node could change what the program does even when its value is unused:
-     * inputs, the output, ops tagged {@link Tag#INPLACE} or {@link Tag#NONDETERMINISTIC}, in-place
-     * Tensor methods ({@code add_}) and module calls (a module may update its own state).
+     * inputs, the output, ops that write an argument (in place or out=) or are tagged
+     * {@link Tag#NONDETERMINISTIC}, in-place Tensor methods ({@code add_}) and module calls (a
+     * module may update its own state).
      */
     public boolean isImpure() {
         return switch (kind) {
             case PLACEHOLDER, OUTPUT, CALL_MODULE -> true;
             case GET_ATTR -> false;
             case CALL_METHOD -> ((String) target).endsWith("_");
-            case CALL_FUNCTION -> target instanceof OpOverload op && (op.hasTag(Tag.INPLACE) || op.hasTag(Tag.NONDETERMINISTIC));
+            case CALL_FUNCTION -> target instanceof OpOverload op && (op.writtenArg() >= 0 || op.hasTag(Tag.NONDETERMINISTIC));
         };
     }
 

@@ -1,7 +1,6 @@
 package dev.ember.fx;
 
 import dev.ember.ops.OpOverload;
-import dev.ember.ops.Tag;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
@@ -57,7 +56,7 @@ public final class ShapeProp extends Interpreter {
         if (!(n.target() instanceof OpOverload op)) return super.callFunction(n, args, kwargs);
         var bound = op.bind(OpCallArgs.positional(op, args, kwargs));
         Object meta = op.inferMeta(bound);
-        if (op.hasTag(Tag.INPLACE)) return bound.tensor(0);
+        if (op.writtenArg() >= 0) return bound.tensor(op.writtenArg());
         return fakeOf(meta, op);
     }
 

@@ -59,6 +59,15 @@ public final class OpOverload {
 
     public boolean hasTag(Tag t) { return tags.contains(t); }
 
+    /**
+     * The argument this op writes into and returns: {@code self} (0) for an in-place op, {@code out}
+     * for an out op ({@code add.out}), -1 for an op that writes nothing it was given.
+     */
+    public int writtenArg() {
+        if (tags.contains(Tag.INPLACE)) return 0;
+        return schema.outIndex();
+    }
+
     public Decomposition decomposition() { return decomposition; }
 
     /** Registers (or replaces) the decomposition; later issues add these per op. */
@@ -100,7 +109,7 @@ public final class OpOverload {
     public List<Tensor> callList(Object... values) { return (List<Tensor>) call(values); }
 
     private Object fakeOutputs(Args args, Object out) {
-        if (tags.contains(Tag.INPLACE)) return args.tensor(0);
+        if (writtenArg() >= 0) return args.tensor(writtenArg());
         if (out instanceof TensorMeta m) return new FakeTensor(m);
         if (out instanceof List<?> list) {
             List<Tensor> fakes = new ArrayList<>(list.size());

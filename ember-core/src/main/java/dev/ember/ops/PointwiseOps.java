@@ -29,9 +29,10 @@ import static dev.ember.tensor.DType.BOOL;
 
 /**
  * The elementwise ops: arithmetic, comparisons, logic, activations, clamp, where, masked_fill,
- * dropout and their in-place forms, with ATen's broadcasting, type promotion (computing in the
- * result dtype) and errors. Each op is a plan (which engine op, in which dtype, on which operands)
- * that the meta function checks and the kernel hands to {@link Pointwise}.
+ * dropout, their in-place forms and, for the common ones, their out= forms ({@code add.out}), with
+ * ATen's broadcasting, type promotion (computing in the result dtype) and errors. Each op is a plan
+ * (which engine op, in which dtype, on which operands) that the meta function checks and the kernel
+ * hands to {@link Pointwise}; one plan serves an op's functional, in-place and out= overloads.
  */
 public final class PointwiseOps {
     private PointwiseOps() {}
@@ -39,8 +40,15 @@ public final class PointwiseOps {
     /** A binary op's computation: the engine op, the dtype it computes in, its operands (Tensor or Scalar), alpha. */
     private record Binary(PointwiseBinaryOp op, DType dtype, Object left, Object right, Object alpha) {}
 
-    /** A unary op's computation: the engine op, its dtype and its two scalar parameters (or null). */
-    private record Unary(PointwiseUnaryOp op, DType dtype, Object lo, Object hi) {}
+    /**
+     * A unary op's computation: the engine op, its dtype and its two scalar parameters (or null).
+     * {@code keepsDtype}: the out op wants an out of exactly this dtype (ATen's {@code unary_op}
+     * config, e.g. neg, abs); ops that always give a floating result (exp, sqrt, …) cast into any
+     * out their result can be cast to.
+     */
+    private record Unary(PointwiseUnaryOp op, DType dtype, Object lo, Object hi, boolean keepsDtype) {
+        Unary(PointwiseUnaryOp op, DType dtype, Object lo, Object hi) { this(op, dtype, lo, hi, true); }
+    }
 
     // ------------------------------------------------------------------ arithmetic
 
@@ -214,6 +222,20 @@ public final class PointwiseOps {
             })
             .register();
 
+    // ------------------------------------------------------------------ out= (the same plans, written into a given tensor)
+
+    public static final OpOverload ADD_OUT = binary("add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", PointwiseOps::add);
+    public static final OpOverload SUB_OUT = binary("sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", PointwiseOps::sub);
+    public static final OpOverload MUL_OUT = binary("mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", PointwiseOps::mul);
+    public static final OpOverload DIV_OUT = binary("div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> div(a, null));
+    public static final OpOverload DIV_OUT_MODE = binary("div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", a -> div(a, optStr(a, 2)));
+    public static final OpOverload NEG_OUT = unary("neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", PointwiseOps::neg);
+    public static final OpOverload ABS_OUT = unary("abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", PointwiseOps::abs);
+    public static final OpOverload EXP_OUT = unary("exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.EXP));
+    public static final OpOverload SQRT_OUT = unary("sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SQRT));
+    public static final OpOverload TANH_OUT = unary("tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.TANH));
+    public static final OpOverload SIGMOID_OUT = unary("sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SIGMOID));
+
     // ------------------------------------------------------------------ plans
 
     private static Binary add(Args a) {
@@ -319,7 +341,7 @@ public final class PointwiseOps {
 
     /** Ops that always give a floating result: integral and bool inputs compute in the default dtype. */
     private static Unary floating(Args a, PointwiseUnaryOp op) {
-        return new Unary(op, TypePromotion.toFloating(a.tensor(0).dtype()), null, null);
+        return new Unary(op, TypePromotion.toFloating(a.tensor(0).dtype()), null, null, false);
     }
 
     /** Ops ATen implements for floating dtypes only. */
@@ -359,46 +381,67 @@ public final class PointwiseOps {
 
     // ------------------------------------------------------------------ op builders
 
-    private static boolean inplace(String schema) {
-        String fullName = schema.substring(0, schema.indexOf('('));
-        int dot = fullName.indexOf('.');
-        return (dot < 0 ? fullName : fullName.substring(0, dot)).endsWith("_");
+    /** The tags of a binary or unary op in each {@link Schema.Kind}: an out op is pointwise, like ATen's. */
+    private static Tag[] tags(Schema.Kind kind) {
+        return kind == Schema.Kind.INPLACE ? new Tag[] {Tag.POINTWISE, Tag.INPLACE} : new Tag[] {Tag.POINTWISE};
     }
 
+    /**
+     * One binary op from its plan, in the schema's {@link Schema.Kind}: functional (a new tensor),
+     * in place (into self) or out ({@code add.out}: into the keyword-only {@code out}, which it returns).
+     */
     private static OpOverload binary(String schema, Function<Args, Binary> plan) {
-        boolean inplace = inplace(schema);
+        Schema.Kind kind = Schema.parse(schema).kind();
         return OpOverload.define(schema)
-                .tags(inplace ? new Tag[] {Tag.POINTWISE, Tag.INPLACE} : new Tag[] {Tag.POINTWISE})
+                .tags(tags(kind))
                 .meta(a -> {
                     Binary p = plan.apply(a);
-                    int[] shape = Shapes.broadcast(name(a), shapeOf(p.left()), shapeOf(p.right()));
-                    return inplace ? checkInplace(name(a), a.tensor(0), p.dtype(), shape) : TensorMeta.contiguous(p.dtype(), shape);
+                    String op = name(a);
+                    return switch (kind) {
+                        case FUNCTIONAL -> TensorMeta.contiguous(p.dtype(), Shapes.broadcast(op, shapeOf(p.left()), shapeOf(p.right())));
+                        case INPLACE -> checkInplace(op, a.tensor(0), p.dtype(), Shapes.broadcast(op, shapeOf(p.left()), shapeOf(p.right())));
+                        case OUT -> checkOut(a, p.dtype(), false, p.left(), p.right());
+                    };
                 })
                 .kernel((a, m) -> {
                     Binary p = plan.apply(a);
-                    Tensor out = inplace ? a.tensor(0) : Tensor.allocate((TensorMeta) m);
+                    Tensor out = target(a, kind, m);
                     Pointwise.binary(p.op(), p.dtype(), out, tensorOf(p.left(), p.dtype()), tensorOf(p.right(), p.dtype()), p.alpha());
-                    return inplace ? written(out) : out;
+                    return kind == Schema.Kind.FUNCTIONAL ? out : written(out);
                 })
                 .register();
     }
 
+    /** One unary op from its plan, in the schema's {@link Schema.Kind}, as {@link #binary}. */
     private static OpOverload unary(String schema, Function<Args, Unary> plan) {
-        boolean inplace = inplace(schema);
+        Schema.Kind kind = Schema.parse(schema).kind();
         return OpOverload.define(schema)
-                .tags(inplace ? new Tag[] {Tag.POINTWISE, Tag.INPLACE} : new Tag[] {Tag.POINTWISE})
+                .tags(tags(kind))
                 .meta(a -> {
                     Unary p = plan.apply(a);
                     Tensor self = a.tensor(0);
-                    return inplace ? checkInplace(name(a), self, p.dtype(), self.shape()) : TensorMeta.contiguous(p.dtype(), self.shape());
+                    return switch (kind) {
+                        case FUNCTIONAL -> TensorMeta.contiguous(p.dtype(), self.shape());
+                        case INPLACE -> checkInplace(name(a), self, p.dtype(), self.shape());
+                        case OUT -> checkOut(a, p.dtype(), p.keepsDtype(), self);
+                    };
                 })
                 .kernel((a, m) -> {
                     Unary p = plan.apply(a);
-                    Tensor out = inplace ? a.tensor(0) : Tensor.allocate((TensorMeta) m);
+                    Tensor out = target(a, kind, m);
                     Pointwise.unary(p.op(), p.dtype(), out, a.tensor(0), p.lo(), p.hi());
-                    return inplace ? written(out) : out;
+                    return kind == Schema.Kind.FUNCTIONAL ? out : written(out);
                 })
                 .register();
+    }
+
+    /** Where a kernel writes: a fresh tensor, self, or out. */
+    private static Tensor target(Args a, Schema.Kind kind, Object meta) {
+        return switch (kind) {
+            case FUNCTIONAL -> Tensor.allocate((TensorMeta) meta);
+            case INPLACE -> a.tensor(0);
+            case OUT -> a.tensor(a.op().schema().outIndex());
+        };
     }
 
     private static OpOverload compare(String schema, PointwiseCompareOp op) {
@@ -486,17 +529,72 @@ public final class PointwiseOps {
 
     /** What TensorIterator checks before writing into self: no self-overlap, the broadcast shape is self's, the result type casts to self's. */
     private static TensorMeta checkInplace(String op, Tensor self, DType result, int[] shape) {
-        int[] size = self.shape(), strides = self.strides();
-        for (int d = 0; d < size.length; d++) {
-            if (size[d] > 1 && strides[d] == 0) {
-                throw new IllegalArgumentException(op + ": unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.");
-            }
-        }
+        checkNoInternalOverlap(op, self);
         checkOutputShape(op, self, shape);
         if (!canCast(result, self.dtype())) {
             throw new IllegalArgumentException(op + ": result type " + scalarTypeName(result) + " can't be cast to the desired output type " + scalarTypeName(self.dtype()));
         }
         return self.meta();
+    }
+
+    /**
+     * What ATen checks before an out op writes (TensorIterator's memory-overlap, shape and dtype
+     * checks), in its order: out has no element twice; out and each input tensor are either the
+     * same memory seen the same way or disjoint; out has the broadcast shape (ATen would resize a
+     * mismatched out with a warning; Ember refuses); the result dtype fits out's dtype. Returns
+     * out's metadata. Fake tensors have no memory, so the overlap checks wait for real ones.
+     */
+    private static TensorMeta checkOut(Args a, DType result, boolean sameDtype, Object... operands) {
+        String op = name(a);
+        Tensor out = a.tensor(a.op().schema().outIndex());
+        checkNoInternalOverlap(op, out);
+        for (Object x : operands) if (x instanceof Tensor t) checkNoPartialOverlap(op, out, t);
+        int[] shape = new int[0];
+        for (Object x : operands) shape = Shapes.broadcast(op, shape, shapeOf(x));
+        if (!Arrays.equals(shape, out.shape())) {
+            throw new IllegalArgumentException(op + ": the out tensor has shape " + Shapes.format(out.shape()) + " but the result has shape "
+                    + Shapes.format(shape) + "; Ember does not resize out (ATen would, with a warning): pass an out of shape " + Shapes.format(shape));
+        }
+        if (sameDtype && result != out.dtype()) {
+            throw new IllegalArgumentException(op + ": Found dtype " + scalarTypeName(out.dtype()) + " but expected " + scalarTypeName(result));
+        }
+        if (!canCast(result, out.dtype())) {
+            throw new IllegalArgumentException(op + ": result type " + scalarTypeName(result) + " can't be cast to the desired output type " + scalarTypeName(out.dtype()));
+        }
+        return out.meta();
+    }
+
+    /** ATen's assert_no_internal_overlap: a written tensor may not hold one element at two indices (an expanded dimension). */
+    private static void checkNoInternalOverlap(String op, Tensor written) {
+        int[] size = written.shape(), strides = written.strides();
+        for (int d = 0; d < size.length; d++) {
+            if (size[d] > 1 && strides[d] == 0) {
+                throw new IllegalArgumentException(op + ": unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.");
+            }
+        }
+    }
+
+    /**
+     * ATen's assert_no_partial_overlap: out may be the very input (same storage, offset, shape and
+     * strides) but may not share only some of its memory. Ember judges by the spans of storage the
+     * two reach, so it also refuses interleaved views that ATen cannot judge and lets through.
+     */
+    private static void checkNoPartialOverlap(String op, Tensor out, Tensor input) {
+        if (out.storage() == null || out.storage() != input.storage() || out.numel() == 0 || input.numel() == 0) return;
+        boolean same = out.storageOffset() == input.storageOffset() && Arrays.equals(out.shape(), input.shape())
+                && Arrays.equals(out.strides(), input.strides());
+        if (same) return;
+        if (out.storageOffset() <= spanEnd(input) && input.storageOffset() <= spanEnd(out)) {
+            throw new IllegalArgumentException(op + ": unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.");
+        }
+    }
+
+    /** The last storage index {@code t} reaches (its first is its offset: strides are not negative). */
+    private static long spanEnd(Tensor t) {
+        long e = t.storageOffset();
+        int[] size = t.shape(), strides = t.strides();
+        for (int d = 0; d < size.length; d++) e += (long) (size[d] - 1) * strides[d];
+        return e;
     }
 
     private static void checkOutputShape(String op, Tensor self, int[] broadcast) {
@@ -586,7 +684,7 @@ public final class PointwiseOps {
         return self;
     }
 
-    /** In-place ops count their write in the storage's version. */
+    /** In-place and out= ops count their write in the storage's version. */
     private static Tensor written(Tensor self) {
         self.storage().bumpVersion();
         return self;

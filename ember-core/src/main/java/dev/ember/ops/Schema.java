@@ -11,9 +11,30 @@ import java.util.List;
  */
 public record Schema(String namespace, String name, String overload, List<Param> params, String returns) {
 
-    /** One argument: its type as written ({@code Tensor}, {@code int[]}, {@code Scalar?}, …) and default. */
+    /** One argument: its type as written ({@code Tensor}, {@code Tensor(a!)}, {@code int[]}, {@code Scalar?}, …) and default. */
     public record Param(String name, String type, boolean hasDefault, Object defaultValue, boolean kwargOnly) {
         public boolean optional() { return type.endsWith("?"); }
+
+        /** The op writes into this argument: its alias annotation has a {@code !} ({@code Tensor(a!) self}). */
+        public boolean mutable() { return type.contains("!)"); }
+    }
+
+    /**
+     * What an op does with its arguments, as torchgen's {@code SchemaKind} tells it from the schema:
+     * a functional op writes nothing it is given; an in-place op ({@code add_}) writes its first
+     * argument; an out op ({@code add.out}) writes a keyword-only {@code Tensor(a!) out} argument.
+     */
+    public enum Kind { FUNCTIONAL, INPLACE, OUT }
+
+    public Kind kind() {
+        if (outIndex() >= 0) return Kind.OUT;
+        return !params.isEmpty() && params.getFirst().mutable() ? Kind.INPLACE : Kind.FUNCTIONAL;
+    }
+
+    /** The position of the keyword-only mutated argument ({@code *, Tensor(a!) out}), or -1. Ember's out ops have one. */
+    public int outIndex() {
+        for (int i = 0; i < params.size(); i++) if (params.get(i).kwargOnly() && params.get(i).mutable()) return i;
+        return -1;
     }
 
     public static Schema parse(String text) {
@@ -39,6 +60,9 @@ public record Schema(String namespace, String name, String overload, List<Param>
                 String type = decl.substring(0, sp).trim(), pname = decl.substring(sp + 1).trim();
                 Object def = eq < 0 ? null : parseDefault(type, p.substring(eq + 1).trim());
                 params.add(new Param(pname, type, eq >= 0, def, kwargOnly));
+            }
+            if (params.stream().filter(p -> p.kwargOnly() && p.mutable()).count() > 1) {
+                throw new IllegalArgumentException("more than one out argument (Ember's out ops write one tensor)");
             }
             return new Schema(namespace, name, overload, List.copyOf(params), returns);
         } catch (RuntimeException e) {

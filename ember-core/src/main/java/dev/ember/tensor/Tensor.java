@@ -15,6 +15,13 @@ import java.util.List;
  *
  * <p>Semantics are ATen's: broadcasting, type promotion, Java {@code double} scalars as Python
  * floats and {@code long}/{@code int} scalars as Python ints, 0-d and zero-size tensors.
+ *
+ * <p>Names follow ATen's: {@code add_} writes into this tensor (ATen's {@code add_}), and
+ * {@code addOut(other, out)} writes into {@code out} and returns it (ATen's {@code add.out},
+ * PyTorch's {@code torch.add(a, b, out=out)}): the op's name plus {@code Out}, {@code out} always
+ * the last argument. An out= call allocates nothing; {@code out} must already have the result's
+ * shape (Ember does not resize it), a dtype the result can be cast to, and share no memory with an
+ * input unless it is that very input (docs/tensors.md).
  */
 public class Tensor {
     private final Storage storage;
@@ -467,6 +474,41 @@ public class Tensor {
     public Tensor copy_(Tensor src) { return op("aten.copy_.default").callTensor(this, src); }
 
     public Tensor maskedFill_(Tensor mask, double value) { return op("aten.masked_fill_.Scalar").callTensor(this, mask, value); }
+
+    // ------------------------------------------------------------------ out= (write into a given tensor, return it)
+
+    /** {@code out = this + other}, into {@code out}; returns {@code out}. */
+    public Tensor addOut(Tensor other, Tensor out) { return op("aten.add.out").callTensor(this, other, 1L, out); }
+
+    /** {@code out = this + alpha * other}, into {@code out}; returns {@code out}. */
+    public Tensor addOut(Tensor other, double alpha, Tensor out) { return op("aten.add.out").callTensor(this, other, alpha, out); }
+
+    public Tensor subOut(Tensor other, Tensor out) { return op("aten.sub.out").callTensor(this, other, 1L, out); }
+
+    /** {@code out = this - alpha * other}, into {@code out}; returns {@code out}. */
+    public Tensor subOut(Tensor other, double alpha, Tensor out) { return op("aten.sub.out").callTensor(this, other, alpha, out); }
+
+    public Tensor mulOut(Tensor other, Tensor out) { return op("aten.mul.out").callTensor(this, other, out); }
+
+    /** True division into {@code out} (a floating out for integer inputs). */
+    public Tensor divOut(Tensor other, Tensor out) { return op("aten.div.out").callTensor(this, other, out); }
+
+    /** Division with rounding ({@code "trunc"} or {@code "floor"}) into {@code out}. */
+    public Tensor divOut(Tensor other, String roundingMode, Tensor out) { return op("aten.div.out_mode").callTensor(this, other, roundingMode, out); }
+
+    /** {@code out = -this}; out must have this tensor's dtype, as in ATen. */
+    public Tensor negOut(Tensor out) { return op("aten.neg.out").callTensor(this, out); }
+
+    /** {@code out = |this|}; out must have this tensor's dtype, as in ATen. */
+    public Tensor absOut(Tensor out) { return op("aten.abs.out").callTensor(this, out); }
+
+    public Tensor expOut(Tensor out) { return op("aten.exp.out").callTensor(this, out); }
+
+    public Tensor sqrtOut(Tensor out) { return op("aten.sqrt.out").callTensor(this, out); }
+
+    public Tensor tanhOut(Tensor out) { return op("aten.tanh.out").callTensor(this, out); }
+
+    public Tensor sigmoidOut(Tensor out) { return op("aten.sigmoid.out").callTensor(this, out); }
 
     // ------------------------------------------------------------------ reductions
 

@@ -180,7 +180,7 @@ class PointwiseInplaceTest {
         assertEquals(5.0, one.item());
     }
 
-    private static Object copyOfStorage(Storage s) {
+    static Object copyOfStorage(Storage s) {
         Object data = s.data();
         Object copy = s.dtype().allocate(s.length());
         System.arraycopy(data, 0, copy, 0, s.length());
@@ -188,7 +188,7 @@ class PointwiseInplaceTest {
     }
 
     /** Every storage element outside {@code view} still holds what it held before. */
-    private static void assertGapsUntouched(Tensor view, Object before, String context) {
+    static void assertGapsUntouched(Tensor view, Object before, String context) {
         Storage s = view.storage();
         boolean[] inView = new boolean[s.length()];
         int[] shape = view.shape(), strides = view.strides();

@@ -11,6 +11,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The pointwise ops as the registry and the tracer see them: names, tags, and fake-tensor metadata. */
@@ -29,6 +30,31 @@ class PointwiseRegistryTest {
             "add_.Tensor", "add_.Scalar", "sub_.Tensor", "sub_.Scalar", "mul_.Tensor", "mul_.Scalar", "div_.Tensor", "div_.Scalar",
             "neg_.default", "abs_.default", "exp_.default", "sqrt_.default", "tanh_.default", "sigmoid_.default", "relu_.default",
             "clamp_.default", "fill_.Scalar", "zero_.default", "masked_fill_.Scalar");
+
+    static final List<String> OUT = List.of(
+            "add.out", "sub.out", "mul.out", "div.out", "div.out_mode", "neg.out", "abs.out", "exp.out", "sqrt.out", "tanh.out", "sigmoid.out");
+
+    @Test
+    void outOpsArePointwiseWriteTheirKeywordOnlyOutAndReturnIt() {
+        for (String name : OUT) {
+            OpOverload op = OpRegistry.get("aten." + name);
+            Schema s = op.schema();
+            assertTrue(op.hasTag(Tag.POINTWISE) && !op.hasTag(Tag.INPLACE), name);
+            assertEquals(Schema.Kind.OUT, s.kind(), name);
+            assertEquals(s.params().size() - 1, s.outIndex(), name + ": out is the last argument");
+            assertTrue(s.param(s.outIndex()).kwargOnly() && s.param(s.outIndex()).mutable(), name);
+            assertEquals(s.outIndex(), op.writtenArg(), name);
+            assertEquals("Tensor(a!)", s.returns(), name);
+        }
+        assertEquals(Schema.Kind.INPLACE, OpRegistry.get("aten.add_.Tensor").schema().kind());
+        assertEquals(Schema.Kind.FUNCTIONAL, OpRegistry.get("aten.add.Tensor").schema().kind());
+        assertEquals(-1, OpRegistry.get("aten.add.Tensor").writtenArg());
+        FakeTensor x = new FakeTensor(TensorMeta.contiguous(DType.INT32, 2, 3)), out = new FakeTensor(TensorMeta.contiguous(DType.FLOAT64, 2, 3));
+        assertSame(out, x.addOut(x, out), "an out op returns out, also when fake");
+        assertSame(out, x.expOut(out));
+        var e = assertThrows(IllegalArgumentException.class, () -> x.addOut(x, new FakeTensor(TensorMeta.contiguous(DType.FLOAT64, 3))));
+        assertTrue(e.getMessage().contains("the out tensor has shape [3] but the result has shape [2, 3]"), e.getMessage());
+    }
 
     @Test
     void everyOpIsRegisteredAndTaggedPointwiseInPlaceOnesAlsoInplace() {

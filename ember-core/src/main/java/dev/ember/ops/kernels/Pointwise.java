@@ -22,6 +22,13 @@ public final class Pointwise {
 
     /** {@code out = a op b}; {@code alpha} (a Scalar) is used by {@link PointwiseBinaryOp#ADD_SCALED}. */
     public static void binary(PointwiseBinaryOp op, DType compute, Tensor out, Tensor a, Tensor b, Object alpha) {
+        if (compute == DType.BOOL && out.dtype() != DType.BOOL) {
+            // a bool result (true + true is true) cast into a wider out= tensor, not the int32 it is computed in
+            Tensor bools = Tensor.allocate(DType.BOOL, out.shape());
+            binary(op, compute, bools, a, b, alpha);
+            Copy.copy(bools, out);
+            return;
+        }
         DType d = compute == DType.BOOL ? DType.INT32 : compute;
         Object al = compute == DType.BOOL && alpha != null ? (Object) (truthy(alpha) ? 1L : 0L) : alpha;
         into(out, d, o -> {
