@@ -35,7 +35,7 @@ public final class Inductor {
     private Inductor() {}
 
     /** Bumped whenever generated code changes for the same graph, so old cache entries are not used. */
-    static final String VERSION = "ember-inductor-7";
+    static final String VERSION = "ember-inductor-8";
 
     /** {@code default}: generated code as is; {@code max-autotune}: also try variants and keep the fastest. */
     public enum Mode {
@@ -59,6 +59,15 @@ public final class Inductor {
     }
 
     static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, Mode mode, ArtifactCache cache) {
+        return compile(gm, exampleInputs, mode, cache, Autotune::faster);
+    }
+
+    /** How max-autotune decides whether variant {@code a} beats {@code b} (tests pass a fixed choice). */
+    interface Chooser {
+        boolean faster(InductorGraph a, InductorGraph b, List<? extends Tensor> exampleInputs);
+    }
+
+    static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, Mode mode, ArtifactCache cache, Chooser chooser) {
         List<TensorMeta> metas = new ArrayList<>();
         for (Tensor t : exampleInputs) metas.add(t.meta());
         String graphText = canonical(gm);
@@ -107,14 +116,20 @@ public final class Inductor {
         MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output());
         String className = "Graph_" + key.substring(0, 16);
 
-        Candidate best = candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE);
+        Candidate best = candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE, false);
         InductorGraph graph = load(gm, best.artifact, lowered.inputMetas(), best.constants, false);
-        if (mode == Mode.MAX_AUTOTUNE && VectorApi.AVAILABLE) {
-            Candidate scalar = candidate(className, scheduler, plan, lowered, false);
-            InductorGraph other = load(gm, scalar.artifact, lowered.inputMetas(), scalar.constants, false);
-            if (Autotune.faster(other, graph, exampleInputs)) {
-                graph = other;
-                best = scalar;
+        if (mode == Mode.MAX_AUTOTUNE) {
+            // Variants: scalar loops instead of Vector API ones, and weights kept transposed for few-row GEMMs.
+            List<Candidate> others = new ArrayList<>();
+            if (VectorApi.AVAILABLE) others.add(candidate(className, scheduler, plan, lowered, false, false));
+            Candidate transposed = candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE, true);
+            if (transposed.transposesWeights) others.add(transposed);
+            for (Candidate c : others) {
+                InductorGraph other = load(gm, c.artifact, lowered.inputMetas(), c.constants, false);
+                if (chooser.faster(other, graph, exampleInputs)) {
+                    graph = other;
+                    best = c;
+                }
             }
         }
         Artifact chosen = best.artifact;
@@ -123,14 +138,14 @@ public final class Inductor {
         return graph;
     }
 
-    private record Candidate(Artifact artifact, Object[] constants) {}
+    private record Candidate(Artifact artifact, Object[] constants, boolean transposesWeights) {}
 
-    private static Candidate candidate(String className, Scheduler s, MemoryPlan plan, Lowering.Result r, boolean vectorize) {
-        GraphWriter writer = new GraphWriter(className, s.kernels(), plan, r.output(), r.inputMetas().size(), vectorize);
+    private static Candidate candidate(String className, Scheduler s, MemoryPlan plan, Lowering.Result r, boolean vectorize, boolean transposeWeights) {
+        GraphWriter writer = new GraphWriter(className, s.kernels(), plan, r.output(), r.inputMetas().size(), vectorize, transposeWeights);
         GraphWriter.Generated code = writer.generate(Inductor.class.getClassLoader());
         assert verified(className, code);
         return new Candidate(new Artifact(className, code.source(), code.classBytes(), plan.slots(), r.attributePaths(), r.perfHints()),
-                writer.constants().toArray());
+                writer.constants().toArray(), writer.transposesWeights());
     }
 
     /**
