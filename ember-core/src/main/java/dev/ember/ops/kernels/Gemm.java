@@ -22,9 +22,10 @@ public final class Gemm {
     /**
      * The fewest rows a band of a batched product may have when it is cut to stay under
      * {@link #SINGLE_THREADED_WORK}: thinner bands run OpenBLAS's kernels below their speed
-     * (measured on 2 cores: 32 batches of 128x128x64 take 0.65 ms in 32-row bands spread across
-     * cores against 1.6 ms one product at a time with OpenBLAS threading each; 8 batches of
-     * 256x256x64, which would need 16-row bands, take 0.72 ms banded against 0.47 ms in turn).
+     * (measured on 2 cores: 32 batches of 128x128x64 take 0.58 ms in 32-row bands spread across
+     * cores against 0.65 ms one product at a time with OpenBLAS threading each, 128x64x128 0.36
+     * against 0.49 ms; 8 batches of 256x256x64, which would need 16-row bands, take 0.76 ms
+     * banded against 0.53 ms in turn).
      */
     static final int MIN_BAND_ROWS = 32;
 
