@@ -187,13 +187,17 @@ final class Demo {
     }
 
     private static void views(PrintStream out) {
-        section(out, "3. Views share storage");
+        section(out, "3. Views share storage; out= writes into a tensor you keep");
         Tensor x = Tensor.zeros(2, 3);
         Tensor column = x.t().select(0, 1);
         column.fill_(7);
         out.println("x.t().select(0, 1).fill_(7) writes through to x:");
         out.println(x);
         out.println("x.version() = " + x.version() + "   (in-place writes through any view)");
+        Tensor a = Tensor.arange(3).to(dev.ember.tensor.DType.FLOAT32), buffer = Tensor.empty(2, 3);
+        a.addOut(x, buffer);   // torch.add(a, x, out=buffer): no new array, buffer's version bumps
+        out.println("a.addOut(x, buffer) (torch.add(a, x, out=buffer)) → " + buffer.toString().replace("\n", "\n" + " ".repeat(52))
+                + "   buffer.version() = " + buffer.version());
     }
 
     private static void cnn(PrintStream out) {

@@ -46,6 +46,7 @@ class ExampleAndDemoTest {
         String out = run("demo");
         assertTrue(out.contains("ones(3, 4) + ones(3) → IllegalArgumentException: add: the size of tensor a (4) must match the size of tensor b (3)"), out);
         assertTrue(out.contains("compiled == eager: 0.0 max abs difference"), out);
+        assertTrue(out.contains("a.addOut(x, buffer) (torch.add(a, x, out=buffer)) → tensor([[0., 8., 2.],") && out.contains("buffer.version() = 1"), out);
         assertTrue(out.contains("tensor 'x' size mismatch at index 0. expected 4, actual 6"), out);
         assertTrue(out.contains("report: open file://"), out);
         assertTrue(out.contains("Graph Break Count: 1"), out);
