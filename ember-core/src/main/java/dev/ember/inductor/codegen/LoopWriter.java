@@ -214,14 +214,19 @@ final class LoopWriter {
         ScalarExprs hoist = new ScalarExprs(ctx, pre);
         if (vectorize && dt.isFloatingPoint() && store.coeff(var) == 1 && ScalarExprs.dependsOn(body, var) && VectorExprs.supports(body, var, dt)) {
             usedVectors = true;
-            Code vbody = new Code();
-            JExpr r = new VectorExprs(ctx, var, dt, hoist, pre).emit(body, vbody);
-            c.append(pre);
-            c.add(new JStmt.Declare(v, from));
-            openContinue(c, v, bound(from, to, dt), VectorApi.length(dt));
-            c.append(vbody);
-            c.eval(VectorApi.intoArray(r, KernelContext.array(out), ctx.index(out, store)));
-            c.close();
+            VectorExprs vx = new VectorExprs(ctx, var, dt, hoist, pre);
+            if (vx.vectorMathCalls(body, Set.of()) >= 2) {
+                splitVectorLoop(c, vx, pre, body, v, from, to, out, store, ctx);
+            } else {
+                Code vbody = new Code();
+                JExpr r = vx.emit(body, vbody);
+                c.append(pre);
+                c.add(new JStmt.Declare(v, from));
+                openContinue(c, v, bound(from, to, dt), VectorApi.length(dt));
+                c.append(vbody);
+                c.eval(VectorApi.intoArray(r, KernelContext.array(out), ctx.index(out, store)));
+                c.close();
+            }
             openContinue(c, v, to, one());
         } else {
             hoistInvariants(body, var, hoist);
@@ -233,6 +238,71 @@ final class LoopWriter {
         c.append(tail);
         c.add(store(out, ctx.index(out, store), s));
         c.close();
+    }
+
+    /**
+     * Elements per block of a split vector loop: 2 KB of float32 intermediates, which stay in L1
+     * between the loop that writes them and the loop that reads them.
+     */
+    static final int SPLIT_BLOCK = 512;
+
+    /**
+     * A vector loop whose body makes two or more VectorMath calls, split over blocks of
+     * {@link #SPLIT_BLOCK} elements into one loop per call: each loop computes the innermost call
+     * not yet computed and stores it in a small block array, which later loops load; the last loop
+     * computes the rest and stores the result. Fused in one loop, the calls' constants and
+     * temporaries outgrow the 32 vector registers and C2 spills them: the transcendental chain
+     * (sin, exp, sigmoid) ran at 1.35 ns per element fused, 1.11 split in two, 0.99 in three (one
+     * core). Every loop computes exactly what the fused one did, in the same order: equal results.
+     */
+    private void splitVectorLoop(Code c, VectorExprs vx, Code pre, Expr body, JExpr.Local v, JExpr from, JExpr to, Buffer out,
+                                 Affine store, KernelContext ctx) {
+        DType dt = out.dtype();
+        JExpr.Local block = new JExpr.Local(ctx.temp(), JType.INT), blockEnd = new JExpr.Local(ctx.temp(), JType.INT);
+        JExpr within = new JExpr.Arith(JExpr.ArithOp.SUB, v, block);
+        Set<Expr> cuts = new java.util.LinkedHashSet<>();
+        java.util.Map<Expr, JExpr.Local> scratch = new java.util.HashMap<>();
+        List<Code> loops = new ArrayList<>();
+        while (vx.vectorMathCalls(body, cuts) >= 2) {
+            Expr cut = vx.innermostVectorMathCall(body, cuts);
+            Code loop = new Code();
+            JExpr value = vx.emitKnowing(cut, loop, loadsOf(cut, cuts, scratch, loop, within, dt, ctx));
+            JExpr.Local array = pre.declare(JavaTypes.array(dt), ctx.temp(), new JExpr.NewArray(JavaTypes.array(dt), JavaTypes.intLit(SPLIT_BLOCK)));
+            loop.eval(VectorApi.intoArray(value, array, within));
+            scratch.put(cut, array);
+            cuts.add(cut);
+            loops.add(loop);
+        }
+        Code last = new Code();
+        JExpr r = vx.emitKnowing(body, last, loadsOf(body, cuts, scratch, last, within, dt, ctx));
+        last.eval(VectorApi.intoArray(r, KernelContext.array(out), ctx.index(out, store)));
+        loops.add(last);
+
+        c.append(pre);
+        JExpr.Local end = c.declare(JType.INT, ctx.temp(), bound(from, to, dt));
+        c.add(new JStmt.Declare(v, from));
+        c.comment("one loop per VectorMath call over blocks of " + SPLIT_BLOCK + ": fused, the body would spill vector registers");
+        c.openFor(new JStmt.Declare(block, from), new JExpr.Compare(JExpr.CmpOp.LT, block, end),
+                new JStmt.Assign(block, new JExpr.Arith(JExpr.ArithOp.ADD, block, JavaTypes.intLit(SPLIT_BLOCK))));
+        c.declare(JType.INT, blockEnd.name(), Calls.math("min", JType.INT, new JExpr.Arith(JExpr.ArithOp.ADD, block, JavaTypes.intLit(SPLIT_BLOCK)), end));
+        for (Code loop : loops) {
+            c.openFor(new JStmt.Assign(v, block), new JExpr.Compare(JExpr.CmpOp.LT, v, blockEnd),
+                    new JStmt.Assign(v, new JExpr.Arith(JExpr.ArithOp.ADD, v, VectorApi.length(dt))));
+            c.append(loop);
+            c.close();
+        }
+        c.close();
+        c.assign(v, end);
+    }
+
+    /** In {@code loop}: a load from its block array of each earlier cut that {@code e} uses, as the vectors to use for them. */
+    private static java.util.Map<Expr, JExpr> loadsOf(Expr e, Set<Expr> cuts, java.util.Map<Expr, JExpr.Local> scratch, Code loop,
+                                                       JExpr within, DType dt, KernelContext ctx) {
+        java.util.Map<Expr, JExpr> loads = new java.util.HashMap<>();
+        for (Expr used : VectorExprs.knownUses(e, cuts)) {
+            loads.put(used, loop.declare(JavaTypes.vector(dt), ctx.temp(), VectorApi.fromArray(dt, scratch.get(used), within)));
+        }
+        return loads;
     }
 
     /** Where the vector loop over {@code [from, to)} stops: {@code from + F.loopBound(to - from)}. */

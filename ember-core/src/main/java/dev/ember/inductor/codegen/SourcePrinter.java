@@ -63,7 +63,12 @@ final class SourcePrinter {
             case JStmt.ArrayStore a -> line(expr(a.array(), 16) + "[" + expr(a.index(), 0) + "] = " + expr(a.value(), 0) + ";");
             case JStmt.Eval e -> line(expr(e.expr(), 0) + ";");
             case JStmt.For f -> {
-                open("for (" + (f.init() == null ? "" : declaration((JStmt.Declare) f.init())) + "; " + expr(f.cond(), 0) + "; " + update(f.update()) + ") {");
+                open("for (" + switch (f.init()) {
+                    case null -> "";
+                    case JStmt.Declare d -> declaration(d);
+                    case JStmt.Assign a -> update(a);
+                    default -> throw new IllegalArgumentException("a for loop starts with a declaration or an assignment: " + f.init());
+                } + "; " + expr(f.cond(), 0) + "; " + update(f.update()) + ") {");
                 statements(f.body());
                 close("}");
             }

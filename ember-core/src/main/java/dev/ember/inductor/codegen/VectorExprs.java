@@ -61,6 +61,68 @@ final class VectorExprs {
     /** A vector-typed temporary holding {@code e} for the lanes at the loop variable, its code written into {@code body}. */
     JExpr emit(Expr e, Code body) { return emit(e, null, body); }
 
+    /** The same, with {@code known} subtrees already computed (their vectors are used, not recomputed). */
+    JExpr emitKnowing(Expr e, Code body, Map<Expr, JExpr> known) {
+        Lanes lanes = new Lanes(null, body);
+        lanes.memo.putAll(known);
+        return lanes.emit(e);
+    }
+
+    /**
+     * How many VectorMath calls (each a few dozen vector instructions and ~10 constants) the loop
+     * body makes, not counting the subtrees in {@code known} (computed elsewhere).
+     */
+    int vectorMathCalls(Expr e, java.util.Set<Expr> known) {
+        if (!ScalarExprs.dependsOn(e, var) || known.contains(e)) return 0;
+        return switch (e) {
+            case Unary u -> (vectorMathHandle(u.op()) != null ? 1 : 0) + vectorMathCalls(u.x(), known);
+            case Binary b -> vectorMathCalls(b.a(), known) + vectorMathCalls(b.b(), known);
+            case Where w -> vectorMathCalls(w.cond(), known) + vectorMathCalls(w.a(), known) + vectorMathCalls(w.b(), known);
+            default -> 0;
+        };
+    }
+
+    /** The innermost VectorMath call of {@code e} whose argument makes none outside {@code known}, or null. */
+    Expr innermostVectorMathCall(Expr e, java.util.Set<Expr> known) {
+        if (!ScalarExprs.dependsOn(e, var) || known.contains(e)) return null;
+        return switch (e) {
+            case Unary u -> {
+                Expr inner = innermostVectorMathCall(u.x(), known);
+                yield inner != null ? inner : vectorMathHandle(u.op()) != null ? u : null;
+            }
+            case Binary b -> {
+                Expr inA = innermostVectorMathCall(b.a(), known);
+                yield inA != null ? inA : innermostVectorMathCall(b.b(), known);
+            }
+            case Where w -> {
+                Expr inA = innermostVectorMathCall(w.a(), known);
+                yield inA != null ? inA : innermostVectorMathCall(w.b(), known);
+            }
+            default -> null;
+        };
+    }
+
+    /** The subtrees of {@code known} that {@code e} uses directly (not only inside another known one), in first-use order. */
+    static java.util.List<Expr> knownUses(Expr e, java.util.Set<Expr> known) {
+        java.util.Set<Expr> out = new java.util.LinkedHashSet<>();
+        collectKnown(e, known, out);
+        return java.util.List.copyOf(out);
+    }
+
+    private static void collectKnown(Expr e, java.util.Set<Expr> known, java.util.Set<Expr> out) {
+        if (known.contains(e)) {
+            out.add(e);
+            return;
+        }
+        switch (e) {
+            case Unary u -> collectKnown(u.x(), known, out);
+            case Binary b -> { collectKnown(b.a(), known, out); collectKnown(b.b(), known, out); }
+            case Where w -> { collectKnown(w.cond(), known, out); collectKnown(w.a(), known, out); collectKnown(w.b(), known, out); }
+            case Cast c -> collectKnown(c.x(), known, out);
+            default -> { }
+        }
+    }
+
     /**
      * The same for the lanes at {@code var + offset} (an unrolled loop's later vectors): each call
      * writes its own copy of the loop-dependent code, and shares the invariants before the loop.
