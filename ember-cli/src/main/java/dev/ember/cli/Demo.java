@@ -67,30 +67,42 @@ final class Demo {
         compiledMlp.apply(in, w1, b1, w2, b2);
         out.println("MLP 512→2048→512, batch 64 (bias and relu fused onto the GEMM outputs):");
         compare(out, "eager", () -> mlp(in, w1, b1, w2, b2), "inductor", () -> compiledMlp.apply(in, w1, b1, w2, b2));
-        out.println("(each timed after " + WARM_UP_MS + " ms of warm-up: C2 compiles a fresh generated kernel after some dozens of calls; before that"
-                + " its Vector API loops run slowly, see docs/inductor.md)");
+        out.println("(medians of 21 alternating calls, each function first warmed up for " + WARM_UP_MS + " ms: C2 compiles a fresh generated kernel"
+                + " after some dozens of calls; before that its Vector API loops run slowly, see docs/inductor.md)");
         out.println("generated code: EMBER_LOGS=output_code ./ember demo   ·   benchmarks: docs/benchmarks.md");
     }
 
+    /** Times {@code fa} and {@code fb} alternately, so that a background JIT compile or a noisy neighbour hits both alike. */
     private static void compare(PrintStream out, String a, java.util.function.Supplier<Tensor> fa, String b, java.util.function.Supplier<Tensor> fb) {
-        double ma = medianMs(fa), mb = medianMs(fb);
+        warmUp(fa);
+        warmUp(fb);
+        double[] ta = new double[21], tb = new double[21];
+        for (int i = 0; i < ta.length; i++) {
+            ta[i] = timeMs(fa);
+            tb[i] = timeMs(fb);
+        }
+        double ma = median(ta), mb = median(tb);
         out.printf("   %-9s %8.2f ms%n   %-9s %8.2f ms   (%.1fx)%n", a, ma, b, mb, ma / mb);
     }
 
     /** How long each timed function runs before it is timed: long enough for C2 to compile fresh generated kernels. */
     private static final long WARM_UP_MS = 1500;
 
-    private static double medianMs(java.util.function.Supplier<Tensor> f) {
+    private static void warmUp(java.util.function.Supplier<Tensor> f) {
         long end = System.nanoTime() + WARM_UP_MS * 1_000_000;
         for (int i = 0; i < 30 || System.nanoTime() < end; i++) f.get();
-        double[] ms = new double[15];
-        for (int i = 0; i < ms.length; i++) {
-            long t0 = System.nanoTime();
-            f.get();
-            ms[i] = (System.nanoTime() - t0) / 1e6;
-        }
-        Arrays.sort(ms);
-        return ms[ms.length / 2];
+    }
+
+    private static double timeMs(java.util.function.Supplier<Tensor> f) {
+        long t0 = System.nanoTime();
+        f.get();
+        return (System.nanoTime() - t0) / 1e6;
+    }
+
+    private static double median(double[] ms) {
+        double[] sorted = ms.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
     }
 
     /** The function the compiler captures: plain Java over tensors. */
