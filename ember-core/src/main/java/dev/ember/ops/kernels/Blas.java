@@ -186,7 +186,7 @@ public final class Blas {
         }
     }
 
-    /** "OpenBLAS 0.3.30 (native, Haswell kernels, 2 threads)", from what the library says of itself. */
+    /** "OpenBLAS 0.3.30 (native, Cooperlake kernels, 2 threads, idle workers sleep after 2^14 cycles)", from what the library says of itself. */
     private static String describe(Linker linker, SymbolLookup openblas) throws IOException {
         String version = openblas.find("openblas_get_config")
                 .map(f -> cString(linker, f).split(" "))
@@ -206,7 +206,9 @@ public final class Blas {
                 throw new IllegalStateException("openblas_get_num_threads failed", t);
             }
         }
-        return version + " (native" + kernels + threads + ")";
+        String user = System.getenv("OPENBLAS_THREAD_TIMEOUT");
+        String idle = ", idle workers sleep after 2^" + (user != null ? user + " cycles (OPENBLAS_THREAD_TIMEOUT)" : THREAD_TIMEOUT_LOG2 + " cycles");
+        return version + " (native" + kernels + threads + idle + ")";
     }
 
     private static String cString(Linker linker, MemorySegment function) {

@@ -27,9 +27,26 @@ class BlasTest {
     void openBlasLoadsOnLinuxX86() {
         assertTrue(Blas.nativeAvailable(), Blas.backendDescription());
         String description = Blas.backendDescription();
-        assertTrue(description.matches("OpenBLAS 0\\.3\\.\\d+ \\(native, \\w+ kernels, \\d+ threads?\\)"), description);
-        assertTrue(description.endsWith(", " + Runtime.getRuntime().availableProcessors()
-                + (Runtime.getRuntime().availableProcessors() == 1 ? " thread)" : " threads)")), description);
+        assertTrue(description.matches("OpenBLAS 0\\.3\\.\\d+ \\(native, \\w+ kernels, \\d+ threads?, idle workers sleep after 2\\^\\d+ cycles.*\\)"), description);
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertTrue(description.contains(", " + cores + (cores == 1 ? " thread," : " threads,")), description);
+    }
+
+    /** Ember shortens OpenBLAS's idle spinning in the process environment before the library reads it, unless the user chose a value. */
+    @Test
+    @EnabledOnOs(value = OS.LINUX, architectures = "amd64")
+    void theIdleSpinningLimitIsInTheEnvironmentOpenBlasRead() throws Throwable {
+        assertTrue(Blas.nativeAvailable(), Blas.backendDescription());
+        java.lang.foreign.Linker linker = java.lang.foreign.Linker.nativeLinker();
+        var getenv = linker.downcallHandle(linker.defaultLookup().find("getenv").orElseThrow(),
+                java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.ADDRESS, java.lang.foreign.ValueLayout.ADDRESS));
+        try (var arena = java.lang.foreign.Arena.ofConfined()) {
+            var value = (java.lang.foreign.MemorySegment) getenv.invokeExact(arena.allocateFrom("OPENBLAS_THREAD_TIMEOUT"));
+            String user = System.getenv("OPENBLAS_THREAD_TIMEOUT");
+            String expected = user != null ? user : String.valueOf(Blas.THREAD_TIMEOUT_LOG2);
+            assertTrue(!value.equals(java.lang.foreign.MemorySegment.NULL), "OPENBLAS_THREAD_TIMEOUT not set");
+            org.junit.jupiter.api.Assertions.assertEquals(expected, value.reinterpret(64).getString(0));
+        }
     }
 
     /** The Fortran runtime must come from the jar: a fresh machine has none installed. */
