@@ -50,7 +50,6 @@ public final class GraphWriter {
      */
     static final int TRANSPOSED_WEIGHT_MAX_ROWS = 256;
 
-
     public GraphWriter(String className, List<Kernel> kernels, MemoryPlan plan, Object output, int inputCount, boolean vectorize,
                        boolean transposeWeights) {
         this.className = className;

@@ -10,7 +10,9 @@ import dev.ember.tensor.DType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -260,8 +262,8 @@ final class LoopWriter {
         DType dt = out.dtype();
         JExpr.Local block = new JExpr.Local(ctx.temp(), JType.INT), blockEnd = new JExpr.Local(ctx.temp(), JType.INT);
         JExpr within = new JExpr.Arith(JExpr.ArithOp.SUB, v, block);
-        Set<Expr> cuts = new java.util.LinkedHashSet<>();
-        java.util.Map<Expr, JExpr.Local> scratch = new java.util.HashMap<>();
+        Set<Expr> cuts = new LinkedHashSet<>();
+        Map<Expr, JExpr.Local> scratch = new HashMap<>();
         List<Code> loops = new ArrayList<>();
         while (vx.vectorMathCalls(body, cuts) >= 2) {
             Expr cut = vx.innermostVectorMathCall(body, cuts);
@@ -296,9 +298,9 @@ final class LoopWriter {
     }
 
     /** In {@code loop}: a load from its block array of each earlier cut that {@code e} uses, as the vectors to use for them. */
-    private static java.util.Map<Expr, JExpr> loadsOf(Expr e, Set<Expr> cuts, java.util.Map<Expr, JExpr.Local> scratch, Code loop,
+    private static Map<Expr, JExpr> loadsOf(Expr e, Set<Expr> cuts, Map<Expr, JExpr.Local> scratch, Code loop,
                                                        JExpr within, DType dt, KernelContext ctx) {
-        java.util.Map<Expr, JExpr> loads = new java.util.HashMap<>();
+        Map<Expr, JExpr> loads = new HashMap<>();
         for (Expr used : VectorExprs.knownUses(e, cuts)) {
             loads.put(used, loop.declare(JavaTypes.vector(dt), ctx.temp(), VectorApi.fromArray(dt, scratch.get(used), within)));
         }

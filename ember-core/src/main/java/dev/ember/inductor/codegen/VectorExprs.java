@@ -10,7 +10,10 @@ import dev.ember.inductor.ir.Expr.Where;
 import dev.ember.tensor.DType;
 
 import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Writes an expression with the Vector API over the innermost loop variable: subtrees that do not
@@ -72,7 +75,7 @@ final class VectorExprs {
      * How many VectorMath calls (each a few dozen vector instructions and ~10 constants) the loop
      * body makes, not counting the subtrees in {@code known} (computed elsewhere).
      */
-    int vectorMathCalls(Expr e, java.util.Set<Expr> known) {
+    int vectorMathCalls(Expr e, Set<Expr> known) {
         if (!ScalarExprs.dependsOn(e, var) || known.contains(e)) return 0;
         return switch (e) {
             case Unary u -> (vectorMathHandle(u.op()) != null ? 1 : 0) + vectorMathCalls(u.x(), known);
@@ -83,7 +86,7 @@ final class VectorExprs {
     }
 
     /** The innermost VectorMath call of {@code e} whose argument makes none outside {@code known}, or null. */
-    Expr innermostVectorMathCall(Expr e, java.util.Set<Expr> known) {
+    Expr innermostVectorMathCall(Expr e, Set<Expr> known) {
         if (!ScalarExprs.dependsOn(e, var) || known.contains(e)) return null;
         return switch (e) {
             case Unary u -> {
@@ -103,13 +106,13 @@ final class VectorExprs {
     }
 
     /** The subtrees of {@code known} that {@code e} uses directly (not only inside another known one), in first-use order. */
-    static java.util.List<Expr> knownUses(Expr e, java.util.Set<Expr> known) {
-        java.util.Set<Expr> out = new java.util.LinkedHashSet<>();
+    static List<Expr> knownUses(Expr e, Set<Expr> known) {
+        Set<Expr> out = new LinkedHashSet<>();
         collectKnown(e, known, out);
-        return java.util.List.copyOf(out);
+        return List.copyOf(out);
     }
 
-    private static void collectKnown(Expr e, java.util.Set<Expr> known, java.util.Set<Expr> out) {
+    private static void collectKnown(Expr e, Set<Expr> known, Set<Expr> out) {
         if (known.contains(e)) {
             out.add(e);
             return;
