@@ -235,6 +235,13 @@ public final class PointwiseOps {
     public static final OpOverload SQRT_OUT = unary("sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SQRT));
     public static final OpOverload TANH_OUT = unary("tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.TANH));
     public static final OpOverload SIGMOID_OUT = unary("sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SIGMOID));
+    public static final OpOverload LOG_OUT = unary("log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.LOG));
+    public static final OpOverload LOG1P_OUT = unary("log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.LOG1P));
+    public static final OpOverload RSQRT_OUT = unary("rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.RSQRT));
+    public static final OpOverload SIN_OUT = unary("sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SIN));
+    public static final OpOverload COS_OUT = unary("cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.COS));
+    public static final OpOverload MAXIMUM_OUT = binary("maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> promoted(a, MAX));
+    public static final OpOverload MINIMUM_OUT = binary("minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> promoted(a, MIN));
 
     // ------------------------------------------------------------------ plans
 

@@ -510,6 +510,20 @@ public class Tensor {
 
     public Tensor sigmoidOut(Tensor out) { return op("aten.sigmoid.out").callTensor(this, out); }
 
+    public Tensor logOut(Tensor out) { return op("aten.log.out").callTensor(this, out); }
+
+    public Tensor log1pOut(Tensor out) { return op("aten.log1p.out").callTensor(this, out); }
+
+    public Tensor rsqrtOut(Tensor out) { return op("aten.rsqrt.out").callTensor(this, out); }
+
+    public Tensor sinOut(Tensor out) { return op("aten.sin.out").callTensor(this, out); }
+
+    public Tensor cosOut(Tensor out) { return op("aten.cos.out").callTensor(this, out); }
+
+    public Tensor maximumOut(Tensor other, Tensor out) { return op("aten.maximum.out").callTensor(this, other, out); }
+
+    public Tensor minimumOut(Tensor other, Tensor out) { return op("aten.minimum.out").callTensor(this, other, out); }
+
     // ------------------------------------------------------------------ reductions
 
     public Tensor sum() { return op("aten.sum.default").callTensor(this); }

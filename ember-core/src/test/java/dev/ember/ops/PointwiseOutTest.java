@@ -59,7 +59,14 @@ class PointwiseOutTest {
             new Case("exp", (a, b, o) -> a.expOut(o), "torch.exp(a, out=c)", false),
             new Case("sqrt", (a, b, o) -> a.sqrtOut(o), "torch.sqrt(a, out=c)", false),
             new Case("tanh", (a, b, o) -> a.tanhOut(o), "torch.tanh(a, out=c)", false),
-            new Case("sigmoid", (a, b, o) -> a.sigmoidOut(o), "torch.sigmoid(a, out=c)", false));
+            new Case("sigmoid", (a, b, o) -> a.sigmoidOut(o), "torch.sigmoid(a, out=c)", false),
+            new Case("log", (a, b, o) -> a.logOut(o), "torch.log(a, out=c)", false),
+            new Case("log1p", (a, b, o) -> a.log1pOut(o), "torch.log1p(a, out=c)", false),
+            new Case("rsqrt", (a, b, o) -> a.rsqrtOut(o), "torch.rsqrt(a, out=c)", false),
+            new Case("sin", (a, b, o) -> a.sinOut(o), "torch.sin(a, out=c)", false),
+            new Case("cos", (a, b, o) -> a.cosOut(o), "torch.cos(a, out=c)", false),
+            new Case("maximum", (a, b, o) -> a.maximumOut(b, o), "torch.maximum(a, b, out=c)", true),
+            new Case("minimum", (a, b, o) -> a.minimumOut(b, o), "torch.minimum(a, b, out=c)", true));
 
     static Stream<Arguments> inputDtypes() {
         return Arrays.stream(DType.values()).map(Arguments::of);
