@@ -122,8 +122,7 @@ public final class Inductor {
             // Variants: scalar loops instead of Vector API ones, and weights kept transposed for few-row GEMMs.
             List<Candidate> others = new ArrayList<>();
             if (VectorApi.AVAILABLE) others.add(candidate(className, scheduler, plan, lowered, false, false));
-            Candidate transposed = candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE, true);
-            if (transposed.transposesWeights) others.add(transposed);
+            if (GraphWriter.hasTransposableWeights(scheduler.kernels())) others.add(candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE, true));
             for (Candidate c : others) {
                 InductorGraph other = load(gm, c.artifact, lowered.inputMetas(), c.constants, false);
                 if (chooser.faster(other, graph, exampleInputs)) {
@@ -138,14 +137,14 @@ public final class Inductor {
         return graph;
     }
 
-    private record Candidate(Artifact artifact, Object[] constants, boolean transposesWeights) {}
+    private record Candidate(Artifact artifact, Object[] constants) {}
 
     private static Candidate candidate(String className, Scheduler s, MemoryPlan plan, Lowering.Result r, boolean vectorize, boolean transposeWeights) {
         GraphWriter writer = new GraphWriter(className, s.kernels(), plan, r.output(), r.inputMetas().size(), vectorize, transposeWeights);
         GraphWriter.Generated code = writer.generate(Inductor.class.getClassLoader());
         assert verified(className, code);
         return new Candidate(new Artifact(className, code.source(), code.classBytes(), plan.slots(), r.attributePaths(), r.perfHints()),
-                writer.constants().toArray(), writer.transposesWeights());
+                writer.constants().toArray());
     }
 
     /**

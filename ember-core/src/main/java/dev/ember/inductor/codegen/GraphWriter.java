@@ -61,8 +61,10 @@ public final class GraphWriter {
         this.loops = new LoopWriter(vectorize);
     }
 
-    /** Whether the written class keeps any weight transposed (false until {@link #generate} ran). */
-    public boolean transposesWeights() { return !transposedFields.isEmpty(); }
+    /** Whether writing {@code kernels} with {@code transposeWeights} would keep any weight transposed. */
+    public static boolean hasTransposableWeights(List<Kernel> kernels) {
+        return kernels.stream().anyMatch(k -> k instanceof Kernel.Host h && h.host() instanceof Stage.Gemm g && canKeepWeightTransposed(g));
+    }
 
     /** Values that cannot be written as literals, passed to {@code call} as {@code constants}. */
     public List<Object> constants() { return constants; }
@@ -165,7 +167,11 @@ public final class GraphWriter {
 
     /** A single float32 GEMM of few rows whose weight is a graph input read transposed: see {@link #TRANSPOSED_WEIGHT_MAX_ROWS}. */
     private boolean keepsWeightTransposed(Stage.Gemm g) {
-        return transposeWeights && g.batch() == 1 && g.out().dtype() == DType.FLOAT32 && g.m() <= TRANSPOSED_WEIGHT_MAX_ROWS
+        return transposeWeights && canKeepWeightTransposed(g);
+    }
+
+    private static boolean canKeepWeightTransposed(Stage.Gemm g) {
+        return g.batch() == 1 && g.out().dtype() == DType.FLOAT32 && g.m() <= TRANSPOSED_WEIGHT_MAX_ROWS
                 && g.b().buffer().storage().kind() == Buffer.Kind.INPUT && layout(g.b(), g.k(), g.n()).trans;
     }
 

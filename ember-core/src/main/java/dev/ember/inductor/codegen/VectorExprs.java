@@ -62,7 +62,7 @@ final class VectorExprs {
     }
 
     /** A vector-typed temporary holding {@code e} for the lanes at the loop variable, its code written into {@code body}. */
-    JExpr emit(Expr e, Code body) { return emit(e, null, body); }
+    JExpr emit(Expr e, Code body) { return emitKnowing(e, body, Map.of()); }
 
     /** The same, with {@code known} subtrees already computed (their vectors are used, not recomputed). */
     JExpr emitKnowing(Expr e, Code body, Map<Expr, JExpr> known) {
