@@ -15,7 +15,6 @@ final class Calls {
     static final JType TRANSPOSED_WEIGHT = JType.imported("dev.ember.inductor.runtime.TransposedWeight");
     static final JType OP_OVERLOAD = JType.imported("dev.ember.ops.OpOverload");
     static final JType OP_REGISTRY = JType.imported("dev.ember.ops.OpRegistry");
-    static final JType BLAS = JType.imported("dev.ember.ops.kernels.Blas");
     static final JType GEMM_BATCHED = JType.imported("dev.ember.ops.kernels.GemmBatched");
     static final JType PARALLEL = JType.imported("dev.ember.ops.kernels.Parallel");
     static final JType RANGE = JType.imported("dev.ember.ops.kernels.Parallel$Range");

@@ -192,22 +192,16 @@ public final class GraphWriter {
         JExpr aArray = KernelContext.array(g.a().buffer()), bArray = transposed != null ? transposed : KernelContext.array(g.b().buffer());
         JExpr cArray = KernelContext.array(g.out());
         JExpr aOff = offset(g.a()), bOff = transposed != null ? JavaTypes.intLit(0) : offset(g.b());
-        if (g.batch() > 1) {
-            // GemmBatched decides how the products share the cores (whole, in row bands, or in turn).
-            List<JExpr> args = List.of(dtype(g.out().dtype()), new JExpr.Lit(a.trans, JType.BOOLEAN), new JExpr.Lit(b.trans, JType.BOOLEAN),
-                    JavaTypes.intLit(g.batch()), JavaTypes.intLit(g.m()), JavaTypes.intLit(g.n()), JavaTypes.intLit(g.k()),
-                    aArray, aOff, JavaTypes.intLit(g.a().strides()[0]), JavaTypes.intLit(a.ld),
-                    bArray, bOff, JavaTypes.intLit(g.b().strides()[0]), JavaTypes.intLit(b.ld),
-                    cArray, JavaTypes.intLit(0), JavaTypes.intLit(g.n()));
-            ClassDesc[] params = args.stream().map(e -> e.type().desc().isArray() ? ConstantDescs.CD_Object : e.type().desc()).toArray(ClassDesc[]::new);
-            c.eval(new JExpr.Invoke(JExpr.CallKind.STATIC, Calls.GEMM_BATCHED, "strided", MethodTypeDesc.of(ConstantDescs.CD_void, params), null, args, false));
-            return;
-        }
-        boolean f = g.out().dtype() == DType.FLOAT32;
-        JExpr one = JavaTypes.literal(1, g.out().dtype()), zero = JavaTypes.literal(0, g.out().dtype());
-        c.eval(Calls.staticCall(Calls.BLAS, f ? "sgemm" : "dgemm", JType.VOID, new JExpr.Lit(a.trans, JType.BOOLEAN), new JExpr.Lit(b.trans, JType.BOOLEAN),
-                JavaTypes.intLit(g.m()), JavaTypes.intLit(g.n()), JavaTypes.intLit(g.k()), one,
-                aArray, aOff, JavaTypes.intLit(a.ld), bArray, bOff, JavaTypes.intLit(b.ld), zero, cArray, JavaTypes.intLit(0), JavaTypes.intLit(g.n())));
+        // GemmBatched (through Gemm) decides how the products share the cores (whole, in row bands,
+        // or in turn) and which kernel runs them, as it does for eager matmul.
+        boolean batched = g.batch() > 1;
+        List<JExpr> args = List.of(dtype(g.out().dtype()), new JExpr.Lit(a.trans, JType.BOOLEAN), new JExpr.Lit(b.trans, JType.BOOLEAN),
+                JavaTypes.intLit(g.batch()), JavaTypes.intLit(g.m()), JavaTypes.intLit(g.n()), JavaTypes.intLit(g.k()),
+                aArray, aOff, JavaTypes.intLit(batched ? g.a().strides()[0] : 0), JavaTypes.intLit(a.ld),
+                bArray, bOff, JavaTypes.intLit(batched ? g.b().strides()[0] : 0), JavaTypes.intLit(b.ld),
+                cArray, JavaTypes.intLit(0), JavaTypes.intLit(g.n()));
+        ClassDesc[] params = args.stream().map(e -> e.type().desc().isArray() ? ConstantDescs.CD_Object : e.type().desc()).toArray(ClassDesc[]::new);
+        c.eval(new JExpr.Invoke(JExpr.CallKind.STATIC, Calls.GEMM_BATCHED, "strided", MethodTypeDesc.of(ConstantDescs.CD_void, params), null, args, false));
     }
 
     private record Layout(boolean trans, int ld) {}

@@ -6,7 +6,9 @@ import java.util.function.IntUnaryOperator;
 
 /**
  * {@code C = alpha * op(A) * op(B) + beta * C} on storage arrays of any matmul dtype: OpenBLAS
- * (through {@link Blas}) for float32/float64, {@link JavaGemm}'s integer kernels for int32/int64.
+ * (through {@link Blas}) for float32/float64, except float32 products of few rows against a
+ * transposed right operand (a linear layer's weight), which {@link GemmDot} runs faster;
+ * {@link JavaGemm}'s integer kernels for int32/int64.
  * Operands are described by {@link Operand}, which reads strided tensors in place whenever one of
  * their two dimensions is unit-stride (a transposed matrix is just the other storage order).
  */
@@ -57,8 +59,16 @@ public final class Gemm {
     public static void multiply(DType dtype, int m, int n, int k, double alpha, Operand a, Operand b,
                                 double beta, Object c, int cOff, int ldc) {
         switch (dtype) {
-            case FLOAT32 -> Blas.sgemm(a.trans, b.trans, m, n, k, (float) alpha, (float[]) a.data, a.offset, a.ld,
-                    (float[]) b.data, b.offset, b.ld, (float) beta, (float[]) c, cOff, ldc);
+            case FLOAT32 -> {
+                if (!a.trans && b.trans && alpha != 0 && GemmDot.suits(m, n, k)) {
+                    JavaGemm.checkArgs("sgemm", false, true, m, n, k, a.data, a.offset, a.ld, b.data, b.offset, b.ld, c, cOff, ldc);
+                    GemmDot.multiply(m, n, k, (float) alpha, (float[]) a.data, a.offset, a.ld, (float[]) b.data, b.offset, b.ld,
+                            (float) beta, (float[]) c, cOff, ldc);
+                } else {
+                    Blas.sgemm(a.trans, b.trans, m, n, k, (float) alpha, (float[]) a.data, a.offset, a.ld,
+                            (float[]) b.data, b.offset, b.ld, (float) beta, (float[]) c, cOff, ldc);
+                }
+            }
             case FLOAT64 -> Blas.dgemm(a.trans, b.trans, m, n, k, alpha, (double[]) a.data, a.offset, a.ld,
                     (double[]) b.data, b.offset, b.ld, beta, (double[]) c, cOff, ldc);
             case INT32 -> JavaGemm.igemm(a.trans, b.trans, m, n, k, (int) (long) alpha, (int[]) a.data, a.offset, a.ld,
