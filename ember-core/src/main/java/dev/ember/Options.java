@@ -3,6 +3,7 @@ package dev.ember;
 import dev.ember.fx.Backend;
 import dev.ember.fx.Backends;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -85,11 +86,16 @@ public final class Options {
     /** Reserved for dynamic shapes (not implemented yet: shapes are always specialised). */
     public Options dynamic(boolean on) { return with(o -> o.dynamic = on); }
 
-    /** Inductor's mode: "default", or "max-autotune" (times kernel variants and keeps the fastest). */
+    /**
+     * Inductor's mode: "default"; "max-autotune" (times kernel variants and keeps the fastest); or
+     * "reduce-overhead" (a compiled graph writes its outputs into the same arrays every call, so a
+     * warm call allocates nothing; an output of the previous call is overwritten, and reading it
+     * throws: clone() what you keep). See docs/compile.md.
+     */
     public Options mode(String m) {
         Objects.requireNonNull(m);
-        if (!m.equals("default") && !m.equals("max-autotune")) {
-            throw new IllegalArgumentException("unknown mode '" + m + "'; Ember supports \"default\" and \"max-autotune\"");
+        if (!List.of("default", "max-autotune", "reduce-overhead").contains(m)) {
+            throw new IllegalArgumentException("unknown mode '" + m + "'; Ember supports \"default\", \"max-autotune\" and \"reduce-overhead\"");
         }
         return with(o -> o.mode = m);
     }

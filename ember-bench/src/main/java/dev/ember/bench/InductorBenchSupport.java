@@ -15,7 +15,11 @@ final class InductorBenchSupport {
 
     /** Compiles {@code gm} and fails loudly unless it matches eager on {@code inputs}: a fast wrong answer is no result. */
     static InductorGraph compileChecked(GraphModule gm, double tol, Tensor... inputs) {
-        InductorGraph g = Inductor.compile(gm, List.of(inputs));
+        return compileChecked(gm, Inductor.Mode.DEFAULT, tol, inputs);
+    }
+
+    static InductorGraph compileChecked(GraphModule gm, Inductor.Mode mode, double tol, Tensor... inputs) {
+        InductorGraph g = Inductor.compile(gm, List.of(inputs), mode);
         float[] got = ((Tensor) g.run((Object[]) inputs)).toFloatArray();
         float[] want = ((Tensor) gm.run((Object[]) inputs)).toFloatArray();
         for (int i = 0; i < want.length; i++) {

@@ -15,7 +15,8 @@ import static dev.ember.bench.InductorBenchSupport.closed;
 
 /**
  * softmax and layer_norm over the last dim of 1024x4096 floats: Ember eager, Ember compiled (one
- * fused kernel per row) and libtorch eager.
+ * fused kernel per row; {@code _reduceOverhead}: mode reduce-overhead, the output array reused from
+ * call to call) and libtorch eager.
  * Run: {@code ./ember bench InductorNormBench}.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -29,7 +30,7 @@ public class InductorNormBench {
 
     private Tensor x, w, b;
     private GraphModule softmax, layerNorm;
-    private InductorGraph softmaxCompiled, layerNormCompiled;
+    private InductorGraph softmaxCompiled, layerNormCompiled, softmaxReuse, layerNormReuse;
     private NDManager manager;
     private NDArray tx, tw, tb;
 
@@ -42,6 +43,8 @@ public class InductorNormBench {
         layerNorm = ModelGraphs.layerNorm(COLS);
         softmaxCompiled = InductorBenchSupport.compileChecked(softmax, 1e-5, x);
         layerNormCompiled = InductorBenchSupport.compileChecked(layerNorm, 1e-4, x, w, b);
+        softmaxReuse = InductorBenchSupport.compileChecked(softmax, dev.ember.inductor.Inductor.Mode.REDUCE_OVERHEAD, 1e-5, x);
+        layerNormReuse = InductorBenchSupport.compileChecked(layerNorm, dev.ember.inductor.Inductor.Mode.REDUCE_OVERHEAD, 1e-4, x, w, b);
         manager = Libtorch.manager();
         tx = Libtorch.of(manager, x.toFloatArray(), ROWS, COLS);
         tw = Libtorch.of(manager, w.toFloatArray(), COLS);
@@ -58,6 +61,9 @@ public class InductorNormBench {
     public Object softmax_compiled() { return softmaxCompiled.run(x); }
 
     @Benchmark
+    public Object softmax_reduceOverhead() { return softmaxReuse.run(x); }
+
+    @Benchmark
     public NDArray softmax_libtorch() { return closed(tx.softmax(-1)); }
 
     @Benchmark
@@ -65,6 +71,9 @@ public class InductorNormBench {
 
     @Benchmark
     public Object layerNorm_compiled() { return layerNormCompiled.run(x, w, b); }
+
+    @Benchmark
+    public Object layerNorm_reduceOverhead() { return layerNormReuse.run(x, w, b); }
 
     @Benchmark
     public NDArray layerNorm_libtorch() { return closed(LayerNorm.layerNorm(tx, new Shape(COLS), tw, tb, 1e-5f).singletonOrThrow()); }

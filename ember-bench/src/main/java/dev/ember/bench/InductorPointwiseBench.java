@@ -32,7 +32,7 @@ public class InductorPointwiseBench {
     private Tensor x, y, t;
     private float[] a, b, c;
     private GraphModule arith, trans;
-    private InductorGraph arithCompiled, transCompiled;
+    private InductorGraph arithCompiled, transCompiled, arithReuse;
     private NDManager manager;
     private NDArray tx, ty, tt;
 
@@ -47,6 +47,7 @@ public class InductorPointwiseBench {
         arith = ModelGraphs.arithmeticChain();
         trans = ModelGraphs.transcendentalChain();
         arithCompiled = InductorBenchSupport.compileChecked(arith, 1e-6, x, y);
+        arithReuse = InductorBenchSupport.compileChecked(arith, dev.ember.inductor.Inductor.Mode.REDUCE_OVERHEAD, 1e-6, x, y);
         transCompiled = InductorBenchSupport.compileChecked(trans, 1e-5, t);
         manager = Libtorch.manager();
         tx = Libtorch.of(manager, a, BIG);
@@ -62,6 +63,10 @@ public class InductorPointwiseBench {
 
     @Benchmark
     public Object arith16M_compiled() { return arithCompiled.run(x, y); }
+
+    /** mode reduce-overhead: the 64 MB output array is reused, not allocated (and zeroed) each call. */
+    @Benchmark
+    public Object arith16M_reduceOverhead() { return arithReuse.run(x, y); }
 
     @Benchmark
     public NDArray arith16M_libtorch() {

@@ -46,6 +46,10 @@ final class Demo {
         return x.mul(1.5).add(2.0).relu().sin().mul(x).exp().neg().sigmoid().sub(0.5);
     }
 
+    static Tensor layerNorm(Tensor x, Tensor weight, Tensor bias) {
+        return F.layerNorm(x, new int[] {x.size(-1)}, weight, bias, 1e-5);
+    }
+
     static Tensor mlp(Tensor x, Tensor w1, Tensor b1, Tensor w2, Tensor b2) {
         return F.linear(F.linear(x, w1, b1).relu(), w2, b2);
     }
@@ -67,6 +71,20 @@ final class Demo {
         compiledMlp.apply(in, w1, b1, w2, b2);
         out.println("MLP 512→2048→512, batch 64 (bias and relu fused onto the GEMM outputs):");
         compare(out, "eager", () -> mlp(in, w1, b1, w2, b2), "inductor", () -> compiledMlp.apply(in, w1, b1, w2, b2));
+        Tensor rows = Tensor.randn(1024, 4096), gamma = Tensor.randn(4096), beta = Tensor.randn(4096);
+        var freshOutputs = Ember.compile(Demo::layerNorm, dev.ember.Options.backend("inductor"));
+        var reusedOutputs = Ember.compile(Demo::layerNorm, dev.ember.Options.backend("inductor").mode("reduce-overhead"));
+        out.println("layer_norm over 1024x4096: a new 16 MB output every call (the JVM zeroes it first), or mode(\"reduce-overhead\")"
+                + " writing into the previous call's output (docs/compile.md):");
+        compare(out, "default", () -> freshOutputs.apply(rows, gamma, beta), "reuse", () -> reusedOutputs.apply(rows, gamma, beta));
+        Tensor kept = reusedOutputs.apply(rows, gamma, beta);
+        reusedOutputs.apply(rows, gamma, beta);
+        try {
+            kept.sum();
+        } catch (IllegalStateException overwritten) {
+            String message = overwritten.getMessage();
+            out.println("   an output kept across calls is refused, not read stale:\n   \"" + message.substring(0, message.indexOf(". ") + 1) + " …\"");
+        }
         out.println("(medians of 21 alternating calls, each function first warmed up for " + WARM_UP_MS + " ms: C2 compiles a fresh generated kernel"
                 + " after some dozens of calls; before that its Vector API loops run slowly, see docs/inductor.md)");
         out.println("generated code: EMBER_LOGS=output_code ./ember demo   ·   benchmarks: docs/benchmarks.md");

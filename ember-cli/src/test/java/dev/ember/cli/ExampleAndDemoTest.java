@@ -52,5 +52,6 @@ class ExampleAndDemoTest {
         assertTrue(out.contains("Graph Break Count: 1"), out);
         assertTrue(out.contains("[GB0001]"), out);
         assertTrue(out.matches("(?s).*transcendental chain on 4M floats: compiled in \\d+ ms .*max \\|compiled - eager\\| = (0\\.00e\\+00|[0-9.]+e-0[5-9]).*"), out);
+        assertTrue(out.contains("an output kept across calls is refused, not read stale:\n   \"this tensor is an output of call"), out);
     }
 }

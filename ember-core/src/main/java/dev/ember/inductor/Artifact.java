@@ -31,6 +31,7 @@ record Artifact(String className, String source, byte[] classBytes, List<MemoryP
             for (MemoryPlan.Slot s : slots) {
                 out.writeUTF(s.dtype().name());
                 out.writeInt(s.size());
+                out.writeBoolean(s.output());
             }
             writeStrings(out, attributePaths);
             writeStrings(out, perfHints);
@@ -47,7 +48,7 @@ record Artifact(String className, String source, byte[] classBytes, List<MemoryP
         byte[] cls = readBytes(in);
         int n = in.readInt();
         List<MemoryPlan.Slot> slots = new ArrayList<>();
-        for (int i = 0; i < n; i++) slots.add(new MemoryPlan.Slot(DType.valueOf(in.readUTF()), in.readInt()));
+        for (int i = 0; i < n; i++) slots.add(new MemoryPlan.Slot(DType.valueOf(in.readUTF()), in.readInt(), in.readBoolean()));
         return new Artifact(name, source, cls, slots, readStrings(in), readStrings(in));
     }
 

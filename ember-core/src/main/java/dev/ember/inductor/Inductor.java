@@ -35,18 +35,30 @@ public final class Inductor {
     private Inductor() {}
 
     /** Bumped whenever generated code changes for the same graph, so old cache entries are not used. */
-    static final String VERSION = "ember-inductor-10";
+    static final String VERSION = "ember-inductor-11";
 
-    /** {@code default}: generated code as is; {@code max-autotune}: also try variants and keep the fastest. */
+    /**
+     * {@code default}: generated code as is; {@code max-autotune}: also try variants and keep the
+     * fastest; {@code reduce-overhead}: reuse the output arrays from call to call (the previous
+     * call's outputs are marked overwritten, see {@link InductorGraph}).
+     */
     public enum Mode {
-        DEFAULT, MAX_AUTOTUNE;
+        DEFAULT("default"), MAX_AUTOTUNE("max-autotune"), REDUCE_OVERHEAD("reduce-overhead");
+
+        /** The name {@code Options.mode} takes. */
+        public final String text;
+
+        Mode(String text) { this.text = text; }
 
         public static Mode parse(String s) {
-            return switch (s == null ? "default" : s) {
-                case "default" -> DEFAULT;
-                case "max-autotune" -> MAX_AUTOTUNE;
-                default -> throw new IllegalArgumentException("unknown inductor mode '" + s + "'; use \"default\" or \"max-autotune\"");
-            };
+            for (Mode m : values()) if (m.text.equals(s == null ? "default" : s)) return m;
+            throw new IllegalArgumentException("unknown inductor mode '" + s + "'; use " + names());
+        }
+
+        /** "\"default\", \"max-autotune\" or \"reduce-overhead\"". */
+        public static String names() {
+            List<String> quoted = java.util.Arrays.stream(values()).map(m -> '"' + m.text + '"').toList();
+            return String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.getLast();
         }
     }
 
@@ -113,7 +125,7 @@ public final class Inductor {
         Scheduler scheduler = Scheduler.schedule(lowered);
         InductorLog.log("fusion", () -> String.join("\n", scheduler.decisions()));
         InductorLog.log("schedule", () -> scheduleText(scheduler.kernels()));
-        MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output());
+        MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output(), mode == Mode.REDUCE_OVERHEAD);
         String className = "Graph_" + key.substring(0, 16);
 
         Candidate best = candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE, false);

@@ -1,10 +1,12 @@
 package dev.ember.inductor;
 
 import dev.ember.fx.GraphModule;
+import dev.ember.tensor.Storage;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
 import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -13,6 +15,12 @@ import java.util.List;
  * differs from the one compiled for (dtype, shape or strides; the storage offset may vary) run
  * through the interpreter instead — a perf hint, never a wrong answer. Intermediates live in a
  * per-thread arena allocated on a thread's first call (see {@link MemoryPlan}).
+ *
+ * <p>In mode {@code reduce-overhead} the outputs live in that arena too, so each call of a thread
+ * writes its outputs into the arrays of the previous call's. Before it does, the previous outputs'
+ * storages are marked overwritten (reading them throws, saying so), except where the previous
+ * output is one of this call's inputs ({@code x = f(x)}): that array is left to its tensors and the
+ * arena takes a fresh one, so the input is read intact and stays valid.
  */
 public final class InductorGraph {
     private final GraphModule original;
@@ -20,7 +28,9 @@ public final class InductorGraph {
     private final List<TensorMeta> inputMetas;
     private final Artifact artifact;
     private final Object[] constants;
-    private final ThreadLocal<Object[]> arena;
+    private final ThreadLocal<ThreadState> state;
+    /** The arena slots that hold outputs (reduce-overhead), empty otherwise. */
+    private final int[] outputSlots;
     private final boolean fromCache;
     private volatile boolean warnedLayout;
 
@@ -31,8 +41,19 @@ public final class InductorGraph {
         this.artifact = artifact;
         this.constants = constants;
         this.fromCache = fromCache;
-        this.arena = artifact == null ? null : ThreadLocal.withInitial(() -> artifact.slots().stream()
-                .map(s -> s.dtype().allocate(s.size())).toArray());
+        this.state = artifact == null ? null : ThreadLocal.withInitial(() -> new ThreadState(artifact.slots().stream()
+                .map(s -> s.dtype().allocate(s.size())).toArray()));
+        this.outputSlots = artifact == null ? new int[0]
+                : java.util.stream.IntStream.range(0, artifact.slots().size()).filter(i -> artifact.slots().get(i).output()).toArray();
+    }
+
+    /** One thread's arena and, when outputs are reused, its previous call's output storages. */
+    private static final class ThreadState {
+        final Object[] arena;
+        List<Storage> previousOutputs = List.of();
+        long calls;
+
+        ThreadState(Object[] arena) { this.arena = arena; }
     }
 
     /** Runs the graph on one value per placeholder; returns what the graph's output returns. */
@@ -51,12 +72,57 @@ public final class InductorGraph {
             if (!matches(t, inputMetas.get(n + i))) return mismatch(n + i, inputs);
             all[n + i] = t;
         }
+        ThreadState st = state.get();
+        if (outputSlots.length > 0) releaseOutputs(st, all);
+        Object result;
         try {
-            return (Object) call.invokeExact(all, arena.get(), constants);
+            result = (Object) call.invokeExact(all, st.arena, constants);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException(t);
+        }
+        if (outputSlots.length > 0) {
+            List<Storage> outputs = new ArrayList<>();
+            collectOutputStorages(result, st.arena, outputs);
+            st.previousOutputs = outputs;
+        }
+        return result;
+    }
+
+    /**
+     * Before a reduce-overhead call writes its outputs: an output array that one of the inputs
+     * holds is left to it (the arena takes a fresh array), and the previous call's outputs still
+     * in the arena are marked overwritten.
+     */
+    private void releaseOutputs(ThreadState st, Tensor[] inputs) {
+        st.calls++;
+        for (int slot : outputSlots) {
+            for (Tensor t : inputs) {
+                if (t.storage().holds(st.arena[slot])) {
+                    MemoryPlan.Slot s = artifact.slots().get(slot);
+                    st.arena[slot] = s.dtype().allocate(s.size());
+                    break;
+                }
+            }
+        }
+        String why = "this tensor is an output of call " + (st.calls - 1) + " of a graph compiled with mode(\"reduce-overhead\"), and call "
+                + st.calls + " on thread '" + Thread.currentThread().getName() + "' has written its own outputs into the same memory. "
+                + "That mode reuses output arrays from call to call: clone() an output you keep across calls, or compile with mode(\"default\")";
+        for (Storage s : st.previousOutputs) {
+            for (int slot : outputSlots) {
+                if (s.holds(st.arena[slot])) s.markOverwritten(why);
+            }
+        }
+    }
+
+    private void collectOutputStorages(Object result, Object[] arena, List<Storage> out) {
+        if (result instanceof Tensor t) {
+            for (int slot : outputSlots) if (t.storage().holds(arena[slot])) out.add(t.storage());
+        } else if (result instanceof List<?> l) {
+            for (Object o : l) collectOutputStorages(o, arena, out);
+        } else if (result instanceof Object[] a) {
+            for (Object o : a) collectOutputStorages(o, arena, out);
         }
     }
 

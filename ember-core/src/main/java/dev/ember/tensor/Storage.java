@@ -5,12 +5,19 @@ package dev.ember.tensor;
  * {@code int[]}, {@code long[]}, or {@code byte[]} for bool), so the garbage collector frees it;
  * native kernels take the array itself through FFM critical downcalls (see Blas).
  * Views share a storage; the version counter counts in-place writes through any of them.
+ *
+ * <p>A storage can be marked overwritten: a graph compiled with {@code mode("reduce-overhead")}
+ * reuses its output arrays, and the outputs of its previous call are marked when the next call
+ * writes over them. Every access to the elements then throws, saying why, so a stale output is
+ * never read as if it held its old values.
  */
 public final class Storage {
     private final DType dtype;
     private final Object data;
     private final int length;
     private int version;
+    /** Why the elements are gone (see {@link #markOverwritten}), or null while they are this storage's. */
+    private String overwritten;
 
     public Storage(DType dtype, int length) {
         this(dtype, dtype.allocate(length));
@@ -30,19 +37,35 @@ public final class Storage {
     public DType dtype() { return dtype; }
 
     /** The backing primitive array; kernels cast it to the array type of {@link #dtype()}. */
-    public Object data() { return data; }
+    public Object data() {
+        if (overwritten != null) throw new IllegalStateException(overwritten);
+        return data;
+    }
 
     public int length() { return length; }
 
-    public float[] floats() { return (float[]) data; }
+    public float[] floats() { return (float[]) data(); }
 
-    public double[] doubles() { return (double[]) data; }
+    public double[] doubles() { return (double[]) data(); }
 
-    public int[] ints() { return (int[]) data; }
+    public int[] ints() { return (int[]) data(); }
 
-    public long[] longs() { return (long[]) data; }
+    public long[] longs() { return (long[]) data(); }
 
-    public byte[] bools() { return (byte[]) data; }
+    public byte[] bools() { return (byte[]) data(); }
+
+    /**
+     * Marks the elements as written over by someone else: from now on every access throws
+     * {@link IllegalStateException} with {@code why} (which should say what overwrote them and
+     * how to keep them).
+     */
+    public void markOverwritten(String why) { overwritten = java.util.Objects.requireNonNull(why); }
+
+    /** Whether {@link #markOverwritten} was called. */
+    public boolean isOverwritten() { return overwritten != null; }
+
+    /** Whether this storage's elements are {@code array} (for owners of arrays that outlive storages; works when overwritten). */
+    public boolean holds(Object array) { return data == array; }
 
     public int version() { return version; }
 

@@ -233,6 +233,7 @@ public final class GraphWriter {
             case COMPUTED -> {
                 int slot = plan.slot(b);
                 if (slot < 0) call.comment("fresh: returned or handed to an eager kernel");
+                else if (plan.slots().get(slot).output()) call.comment("returned, in the same array every call (reduce-overhead)");
                 call.declare(t, b.name(), slot >= 0 ? new JExpr.Convert(new JExpr.ArrayLoad(ARENA, JavaTypes.intLit(slot)), t, false)
                         : new JExpr.NewArray(t, JavaTypes.intLit(b.size())));
             }
