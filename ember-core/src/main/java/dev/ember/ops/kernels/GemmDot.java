@@ -94,23 +94,10 @@ public final class GemmDot {
             y = FloatVector.fromArray(S, b, b3 + p);
             s03 = x0.fma(y, s03); s13 = x1.fma(y, s13); s23 = x2.fma(y, s23); s33 = x3.fma(y, s33);
         }
-        int c1 = c0 + ldc, c2 = c1 + ldc, c3 = c2 + ldc;
-        store(c, c0, alpha, beta, sum(s00) + tail(k, kv, a, a0, b, b0));
-        store(c, c0 + 1, alpha, beta, sum(s01) + tail(k, kv, a, a0, b, b1));
-        store(c, c0 + 2, alpha, beta, sum(s02) + tail(k, kv, a, a0, b, b2));
-        store(c, c0 + 3, alpha, beta, sum(s03) + tail(k, kv, a, a0, b, b3));
-        store(c, c1, alpha, beta, sum(s10) + tail(k, kv, a, a1, b, b0));
-        store(c, c1 + 1, alpha, beta, sum(s11) + tail(k, kv, a, a1, b, b1));
-        store(c, c1 + 2, alpha, beta, sum(s12) + tail(k, kv, a, a1, b, b2));
-        store(c, c1 + 3, alpha, beta, sum(s13) + tail(k, kv, a, a1, b, b3));
-        store(c, c2, alpha, beta, sum(s20) + tail(k, kv, a, a2, b, b0));
-        store(c, c2 + 1, alpha, beta, sum(s21) + tail(k, kv, a, a2, b, b1));
-        store(c, c2 + 2, alpha, beta, sum(s22) + tail(k, kv, a, a2, b, b2));
-        store(c, c2 + 3, alpha, beta, sum(s23) + tail(k, kv, a, a2, b, b3));
-        store(c, c3, alpha, beta, sum(s30) + tail(k, kv, a, a3, b, b0));
-        store(c, c3 + 1, alpha, beta, sum(s31) + tail(k, kv, a, a3, b, b1));
-        store(c, c3 + 2, alpha, beta, sum(s32) + tail(k, kv, a, a3, b, b2));
-        store(c, c3 + 3, alpha, beta, sum(s33) + tail(k, kv, a, a3, b, b3));
+        storeRow(c, c0, alpha, beta, k, kv, a, a0, b, b0, ldb, s00, s01, s02, s03);
+        storeRow(c, c0 + ldc, alpha, beta, k, kv, a, a1, b, b0, ldb, s10, s11, s12, s13);
+        storeRow(c, c0 + 2 * ldc, alpha, beta, k, kv, a, a2, b, b0, ldb, s20, s21, s22, s23);
+        storeRow(c, c0 + 3 * ldc, alpha, beta, k, kv, a, a3, b, b0, ldb, s30, s31, s32, s33);
     }
 
     /** One row of A against 4 rows of B (the rows left over when m is not a multiple of 4). */
@@ -126,10 +113,16 @@ public final class GemmDot {
             s2 = x.fma(FloatVector.fromArray(S, b, b2 + p), s2);
             s3 = x.fma(FloatVector.fromArray(S, b, b3 + p), s3);
         }
+        storeRow(c, c0, alpha, beta, k, kv, a, a0, b, b0, ldb, s0, s1, s2, s3);
+    }
+
+    /** The four outputs of one row of A against 4 rows of B: the accumulators' lanes summed, plus the products past the last whole vector. */
+    private static void storeRow(float[] c, int c0, float alpha, float beta, int k, int kv, float[] a, int a0, float[] b, int b0, int ldb,
+                                 FloatVector s0, FloatVector s1, FloatVector s2, FloatVector s3) {
         store(c, c0, alpha, beta, sum(s0) + tail(k, kv, a, a0, b, b0));
-        store(c, c0 + 1, alpha, beta, sum(s1) + tail(k, kv, a, a0, b, b1));
-        store(c, c0 + 2, alpha, beta, sum(s2) + tail(k, kv, a, a0, b, b2));
-        store(c, c0 + 3, alpha, beta, sum(s3) + tail(k, kv, a, a0, b, b3));
+        store(c, c0 + 1, alpha, beta, sum(s1) + tail(k, kv, a, a0, b, b0 + ldb));
+        store(c, c0 + 2, alpha, beta, sum(s2) + tail(k, kv, a, a0, b, b0 + 2 * ldb));
+        store(c, c0 + 3, alpha, beta, sum(s3) + tail(k, kv, a, a0, b, b0 + 3 * ldb));
     }
 
     private static float dot(int k, float[] a, int a0, float[] b, int b0) {
