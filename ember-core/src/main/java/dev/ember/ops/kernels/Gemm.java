@@ -6,8 +6,9 @@ import java.util.function.IntUnaryOperator;
 
 /**
  * {@code C = alpha * op(A) * op(B) + beta * C} on storage arrays of any matmul dtype: OpenBLAS
- * (through {@link Blas}) for float32/float64, except float32 products of few rows against a
- * transposed right operand (a linear layer's weight), which {@link GemmDot} runs faster;
+ * (through {@link Blas}) for float32/float64, except float32 products of few rows, which Ember's
+ * own kernels run faster: {@link GemmDot} against a transposed right operand (a linear layer's
+ * weight), {@link GemmBroadcast} against a row-major one;
  * {@link JavaGemm}'s integer kernels for int32/int64.
  * Operands are described by {@link Operand}, which reads strided tensors in place whenever one of
  * their two dimensions is unit-stride (a transposed matrix is just the other storage order).
@@ -63,6 +64,10 @@ public final class Gemm {
                 if (!a.trans && b.trans && alpha != 0 && GemmDot.suits(m, n, k)) {
                     JavaGemm.checkArgs("sgemm", false, true, m, n, k, a.data, a.offset, a.ld, b.data, b.offset, b.ld, c, cOff, ldc);
                     GemmDot.multiply(m, n, k, (float) alpha, (float[]) a.data, a.offset, a.ld, (float[]) b.data, b.offset, b.ld,
+                            (float) beta, (float[]) c, cOff, ldc);
+                } else if (!a.trans && !b.trans && alpha != 0 && GemmBroadcast.suits(m, n, k)) {
+                    JavaGemm.checkArgs("sgemm", false, false, m, n, k, a.data, a.offset, a.ld, b.data, b.offset, b.ld, c, cOff, ldc);
+                    GemmBroadcast.multiply(m, n, k, (float) alpha, (float[]) a.data, a.offset, a.ld, (float[]) b.data, b.offset, b.ld,
                             (float) beta, (float[]) c, cOff, ldc);
                 } else {
                     Blas.sgemm(a.trans, b.trans, m, n, k, (float) alpha, (float[]) a.data, a.offset, a.ld,

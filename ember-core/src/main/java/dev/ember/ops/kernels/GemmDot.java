@@ -21,6 +21,8 @@ public final class GemmDot {
 
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
+    /** Per thread: a tile's 16 vectors of sums on their way to C (see {@link #flushRow}). */
+    private static final ThreadLocal<float[]> SUMS = ThreadLocal.withInitial(() -> new float[16 * L]);
     /** Bytes of A's rows one block may hold, so that the block stays in a core's L2 beside B's tiles. */
     private static final int A_BLOCK_BYTES = 256 * 1024;
 
@@ -57,13 +59,14 @@ public final class GemmDot {
     static void columns(int m, int k, float alpha, float[] a, int aOff, int lda, float[] b, int bOff, int ldb,
                         float beta, float[] c, int cOff, int ldc, int j0, int j1) {
         int blockRows = Math.max(4, A_BLOCK_BYTES / (4 * Math.max(k, 1)) & ~3);
+        float[] sums = SUMS.get();
         for (int i0 = 0; i0 < m; i0 += blockRows) {
             int i1 = Math.min(m, i0 + blockRows);
             int j = j0;
             for (; j + 4 <= j1; j += 4) {
                 int i = i0;
-                for (; i + 4 <= i1; i += 4) tile4x4(k, alpha, a, aOff + i * lda, lda, b, bOff + j * ldb, ldb, beta, c, cOff + i * ldc + j, ldc);
-                for (; i < i1; i++) tile1x4(k, alpha, a, aOff + i * lda, b, bOff + j * ldb, ldb, beta, c, cOff + i * ldc + j);
+                for (; i + 4 <= i1; i += 4) tile4x4(k, alpha, a, aOff + i * lda, lda, b, bOff + j * ldb, ldb, beta, c, cOff + i * ldc + j, ldc, sums);
+                for (; i < i1; i++) tile1x4(k, alpha, a, aOff + i * lda, b, bOff + j * ldb, ldb, beta, c, cOff + i * ldc + j, sums);
             }
             for (; j < j1; j++) {
                 for (int i = i0; i < i1; i++) {
@@ -74,7 +77,7 @@ public final class GemmDot {
     }
 
     private static void tile4x4(int k, float alpha, float[] a, int a0, int lda, float[] b, int b0, int ldb,
-                                float beta, float[] c, int c0, int ldc) {
+                                float beta, float[] c, int c0, int ldc, float[] sums) {
         int a1 = a0 + lda, a2 = a1 + lda, a3 = a2 + lda;
         int b1 = b0 + ldb, b2 = b1 + ldb, b3 = b2 + ldb;
         FloatVector s00 = FloatVector.zero(S), s01 = s00, s02 = s00, s03 = s00,
@@ -94,15 +97,16 @@ public final class GemmDot {
             y = FloatVector.fromArray(S, b, b3 + p);
             s03 = x0.fma(y, s03); s13 = x1.fma(y, s13); s23 = x2.fma(y, s23); s33 = x3.fma(y, s33);
         }
-        storeRow(c, c0, alpha, beta, k, kv, a, a0, b, b0, ldb, s00, s01, s02, s03);
-        storeRow(c, c0 + ldc, alpha, beta, k, kv, a, a1, b, b0, ldb, s10, s11, s12, s13);
-        storeRow(c, c0 + 2 * ldc, alpha, beta, k, kv, a, a2, b, b0, ldb, s20, s21, s22, s23);
-        storeRow(c, c0 + 3 * ldc, alpha, beta, k, kv, a, a3, b, b0, ldb, s30, s31, s32, s33);
+        s00.intoArray(sums, 0); s01.intoArray(sums, L); s02.intoArray(sums, 2 * L); s03.intoArray(sums, 3 * L);
+        s10.intoArray(sums, 4 * L); s11.intoArray(sums, 5 * L); s12.intoArray(sums, 6 * L); s13.intoArray(sums, 7 * L);
+        s20.intoArray(sums, 8 * L); s21.intoArray(sums, 9 * L); s22.intoArray(sums, 10 * L); s23.intoArray(sums, 11 * L);
+        s30.intoArray(sums, 12 * L); s31.intoArray(sums, 13 * L); s32.intoArray(sums, 14 * L); s33.intoArray(sums, 15 * L);
+        for (int r = 0; r < 4; r++) flushRow(sums, 4 * r, k, kv, alpha, beta, c, c0 + r * ldc, a, a0 + r * lda, b, b0, ldb);
     }
 
     /** One row of A against 4 rows of B (the rows left over when m is not a multiple of 4). */
     private static void tile1x4(int k, float alpha, float[] a, int a0, float[] b, int b0, int ldb,
-                                float beta, float[] c, int c0) {
+                                float beta, float[] c, int c0, float[] sums) {
         int b1 = b0 + ldb, b2 = b1 + ldb, b3 = b2 + ldb;
         FloatVector s0 = FloatVector.zero(S), s1 = s0, s2 = s0, s3 = s0;
         int kv = k - k % L;
@@ -113,16 +117,23 @@ public final class GemmDot {
             s2 = x.fma(FloatVector.fromArray(S, b, b2 + p), s2);
             s3 = x.fma(FloatVector.fromArray(S, b, b3 + p), s3);
         }
-        storeRow(c, c0, alpha, beta, k, kv, a, a0, b, b0, ldb, s0, s1, s2, s3);
+        s0.intoArray(sums, 0); s1.intoArray(sums, L); s2.intoArray(sums, 2 * L); s3.intoArray(sums, 3 * L);
+        flushRow(sums, 0, k, kv, alpha, beta, c, c0, a, a0, b, b0, ldb);
     }
 
-    /** The four outputs of one row of A against 4 rows of B: the accumulators' lanes summed, plus the products past the last whole vector. */
-    private static void storeRow(float[] c, int c0, float alpha, float beta, int k, int kv, float[] a, int a0, float[] b, int b0, int ldb,
-                                 FloatVector s0, FloatVector s1, FloatVector s2, FloatVector s3) {
-        store(c, c0, alpha, beta, sum(s0) + tail(k, kv, a, a0, b, b0));
-        store(c, c0 + 1, alpha, beta, sum(s1) + tail(k, kv, a, a0, b, b0 + ldb));
-        store(c, c0 + 2, alpha, beta, sum(s2) + tail(k, kv, a, a0, b, b0 + 2 * ldb));
-        store(c, c0 + 3, alpha, beta, sum(s3) + tail(k, kv, a, a0, b, b0 + 3 * ldb));
+    /**
+     * The four outputs of one row of A against 4 rows of B, from the vectors of sums at
+     * {@code sums[first * L ...]}: each one's lanes summed, plus the products past the last whole
+     * vector. The tiles hand their sums over through an array, not as vector arguments: a call C2
+     * does not inline (code after a long loop is cold when the loop gets compiled) would box every
+     * vector.
+     */
+    private static void flushRow(float[] sums, int first, int k, int kv, float alpha, float beta, float[] c, int c0,
+                                 float[] a, int a0, float[] b, int b0, int ldb) {
+        for (int v = 0; v < 4; v++) {
+            float dot = FloatVector.fromArray(S, sums, (first + v) * L).reduceLanes(VectorOperators.ADD) + tail(k, kv, a, a0, b, b0 + v * ldb);
+            store(c, c0 + v, alpha, beta, dot);
+        }
     }
 
     private static float dot(int k, float[] a, int a0, float[] b, int b0) {
