@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Ember eager against libtorch eager (through DJL) on the foundation's three yardsticks, measured in
- * one JMH run: matmul 1024x1024 f32, conv2d (8, 64→64, 56x56, 3x3, pad 1), add on 4M floats.
+ * one JMH run: matmul 1024x1024 f32, conv2d (8, 64→64, 56x56, 3x3, pad 1), add on 4M floats; and
+ * the few-row products Ember runs in its own kernels: a linear layer's 64x2048 times an [out, in]
+ * weight 2048x2048 (GemmDot), one row times a [in, out] 2048x2048 (GemmBroadcast).
  * Run: {@code java -jar ember-bench/target/benchmarks.jar EagerOpsBench}.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -25,9 +27,9 @@ import java.util.concurrent.TimeUnit;
 public class EagerOpsBench {
     private static final int N = 4 * 1024 * 1024;
 
-    private Tensor a, b, x, y, img, w, inPlace, out;
+    private Tensor a, b, x, y, img, w, inPlace, out, batch64, row, weight;
     private NDManager manager;
-    private NDArray ta, tb, tx, ty, timg, tw, tInPlace;
+    private NDArray ta, tb, tx, ty, timg, tw, tInPlace, tBatch64, tRow, tWeight;
 
     @Setup
     public void setup() {
@@ -47,6 +49,12 @@ public class EagerOpsBench {
         ty = Libtorch.of(manager, y.toFloatArray(), 1024, 1024);
         timg = Libtorch.of(manager, img.toFloatArray(), 8, 64, 56, 56);
         tw = Libtorch.of(manager, w.toFloatArray(), 64, 64, 3, 3);
+        batch64 = Tensor.of(Libtorch.randn(7, 64 * 2048), 64, 2048);
+        row = Tensor.of(Libtorch.randn(8, 2048), 1, 2048);
+        weight = Tensor.of(Libtorch.randn(9, 2048 * 2048), 2048, 2048).mul(0.02);
+        tBatch64 = Libtorch.of(manager, batch64.toFloatArray(), 64, 2048);
+        tRow = Libtorch.of(manager, row.toFloatArray(), 1, 2048);
+        tWeight = Libtorch.of(manager, weight.toFloatArray(), 2048, 2048);
     }
 
     /** Frees libtorch's result at once (the op has run: CPU eager is synchronous), as Python's refcount would. */
@@ -63,6 +71,20 @@ public class EagerOpsBench {
 
     @Benchmark
     public NDArray matmul1024_libtorch() { return closed(tx.matMul(ty)); }
+
+    /** 64x2048 times weight^T, as a linear layer (no bias): GemmDot. */
+    @Benchmark
+    public Tensor linear64_ember() { return batch64.matmul(weight.t()); }
+
+    @Benchmark
+    public NDArray linear64_libtorch() { return closed(tBatch64.matMul(tWeight.transpose())); }
+
+    /** One row times a [in, out] weight: GemmBroadcast. */
+    @Benchmark
+    public Tensor rowTimesWeight_ember() { return row.matmul(weight); }
+
+    @Benchmark
+    public NDArray rowTimesWeight_libtorch() { return closed(tRow.matMul(tWeight)); }
 
     @Benchmark
     public Tensor conv2d_ember() {
