@@ -8,8 +8,9 @@ import jdk.incubator.vector.VectorSpecies;
  * row-major: the layout of {@code x.matmul(w)} with a weight stored {@code [in, out]}. Each step
  * broadcasts one element of A and multiplies it into a row segment of B: a register tile of 4 rows
  * of C by 4 vectors of columns keeps 16 accumulators, fed by 4 loads of B and 4 broadcasts of A
- * per 16 FMAs, with nothing packed. The reduction runs in blocks of {@value #K_BLOCK}, so that B's
- * panel of a tile and A's block stay in cache while the tiles that share them pass.
+ * per 16 FMAs, with nothing packed (copying each tile's panel of B to consecutive rows first
+ * measured no faster). The reduction runs in blocks of {@value #K_BLOCK}, so that B's panel of a
+ * tile and A's block stay in cache while the tiles that share them pass.
  *
  * <p>{@link GemmDot} is the same idea for B given transposed ({@code [n, k]}, a linear layer's
  * weight); {@link #suits} says where this one beats OpenBLAS.
@@ -23,8 +24,6 @@ public final class GemmBroadcast {
     private static final int TILE_COLUMNS = 4 * L;
     /** Reduction steps per block: B's panel of a tile (K_BLOCK x 64 floats) is 64 KB. */
     static final int K_BLOCK = 256;
-    /** Per thread: one tile's panel of B, K_BLOCK rows of TILE_COLUMNS floats, consecutive. */
-    private static final ThreadLocal<float[]> PANEL = ThreadLocal.withInitial(() -> new float[K_BLOCK * TILE_COLUMNS]);
     /**
      * Per thread: a tile's sums on their way to C. A tile hands them over through this array, not
      * as vector arguments: a call C2 does not inline (the store code after a long loop is cold when
@@ -73,13 +72,7 @@ public final class GemmBroadcast {
             int j = j0;
             for (; j + TILE_COLUMNS <= j1; j += TILE_COLUMNS) {
                 int i = 0;
-                if (m >= 4) {
-                    // B's rows are ldb apart: a tile's panel read in place keeps landing in the same
-                    // few L1 sets, so it is copied to consecutive rows first (each value is used m times).
-                    float[] panel = PANEL.get();
-                    for (int p = p0; p < p1; p++) System.arraycopy(b, bOff + p * ldb + j, panel, (p - p0) * TILE_COLUMNS, TILE_COLUMNS);
-                    for (; i + 4 <= m; i += 4) tile4x4(0, p1 - p0, alpha, a, aOff + i * lda + p0, lda, panel, 0, TILE_COLUMNS, beta, c, cOff + i * ldc + j, ldc, first, sums);
-                }
+                for (; i + 4 <= m; i += 4) tile4x4(p0, p1, alpha, a, aOff + i * lda, lda, b, bOff + j, ldb, beta, c, cOff + i * ldc + j, ldc, first, sums);
                 for (; i < m; i++) tile1x4(p0, p1, alpha, a, aOff + i * lda, b, bOff + j, ldb, beta, c, cOff + i * ldc + j, first, sums);
             }
             for (; j + L <= j1; j += L) {

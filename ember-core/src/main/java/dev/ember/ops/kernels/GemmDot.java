@@ -140,10 +140,8 @@ public final class GemmDot {
         FloatVector s = FloatVector.zero(S);
         int kv = k - k % L;
         for (int p = 0; p < kv; p += L) s = FloatVector.fromArray(S, a, a0 + p).fma(FloatVector.fromArray(S, b, b0 + p), s);
-        return sum(s) + tail(k, kv, a, a0, b, b0);
+        return s.reduceLanes(VectorOperators.ADD) + tail(k, kv, a, a0, b, b0);
     }
-
-    private static float sum(FloatVector v) { return v.reduceLanes(VectorOperators.ADD); }
 
     /** The products of the last {@code k % L} positions, past the whole vectors. */
     private static float tail(int k, int from, float[] a, int a0, float[] b, int b0) {
