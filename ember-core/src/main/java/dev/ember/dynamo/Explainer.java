@@ -2,6 +2,8 @@ package dev.ember.dynamo;
 
 import dev.ember.fx.Backend;
 import dev.ember.fx.CompiledGraph;
+import dev.ember.fx.GraphModule;
+import dev.ember.tensor.FakeTensor;
 import dev.ember.Options;
 import dev.ember.dynamo.guards.Guard;
 import dev.ember.dynamo.resume.Sneaky;
@@ -38,17 +40,23 @@ public final class Explainer {
         List<String> graphs = new ArrayList<>();
         Map<String, Long> times = new LinkedHashMap<>();
         Backend inner = options.getBackend();
-        String mode = options.getMode();
-        Backend recording = (gm, inputs) -> {
-            long t = System.nanoTime();
-            CompiledGraph c = inner.compile(gm, inputs, mode);
-            times.merge("backend_compile", System.nanoTime() - t, Long::sum);
-            ops.add(OutputGraph.opCount(gm.graph()));
-            graphs.add(gm.code());
-            return c;
+        // Records each graph and forwards the user's mode as it came: it wraps the backend, both overloads.
+        Backend recording = new Backend() {
+            @Override
+            public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs) { return compile(gm, inputs, "default"); }
+
+            @Override
+            public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs, String mode) {
+                long t = System.nanoTime();
+                CompiledGraph c = inner.compile(gm, inputs, mode);
+                times.merge("backend_compile", System.nanoTime() - t, Long::sum);
+                ops.add(OutputGraph.opCount(gm.graph()));
+                graphs.add(gm.code());
+                return c;
+            }
         };
         List<ExplainOutput.BreakReason> breaks = new ArrayList<>();
-        CompiledFrame compiled = FrameRegistry.frameFor(target.method(), options.withBackend(recording).mode("default"));   // recording applies the mode
+        CompiledFrame compiled = FrameRegistry.frameFor(target.method(), options.withBackend(recording));
         long t0 = System.nanoTime();
         try (AutoCloseable l = BreakListeners.listen(u -> breaks.add(new ExplainOutput.BreakReason(u.type().shortType() + ": " + u.reason(), u.gbId(), u.userStack())))) {
             compiled.call(target, frame, () -> runEagerly(frame));

@@ -2,8 +2,16 @@ package dev.ember.dynamo;
 
 import dev.ember.Ember;
 import dev.ember.Options;
+import dev.ember.fx.Backend;
+import dev.ember.fx.Backends;
+import dev.ember.fx.CompiledGraph;
+import dev.ember.fx.GraphModule;
+import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -27,5 +35,27 @@ class ExplainOverloadsTest {
         assertEquals(2, broken.graphCount());
         assertEquals(1, broken.graphBreakCount());
         assertEquals(1, Ember.explain(ExplainOverloadsTest::one).with(x).opCount());
+    }
+
+    /** explain records through a wrapper around the user's backend; the user's mode still reaches it. */
+    @Test
+    void explainForwardsTheModeToTheBackend() {
+        Tensor x = Tensor.randn(3, 4);
+        List<String> modes = new ArrayList<>();
+        Backend modal = new Backend() {
+            @Override
+            public CompiledGraph compile(GraphModule gm, List<dev.ember.tensor.FakeTensor> in) {
+                return compile(gm, in, "default");
+            }
+
+            @Override
+            public CompiledGraph compile(GraphModule gm, List<dev.ember.tensor.FakeTensor> in, String mode) {
+                modes.add(mode);
+                return Backends.EAGER.compile(gm, in);
+            }
+        };
+        ExplainOutput out = Ember.explain(ExplainOverloadsTest::one, Options.backend(modal).mode("reduce-overhead")).with(x);
+        assertEquals(1, out.graphCount());
+        assertEquals(List.of("reduce-overhead"), modes);
     }
 }
