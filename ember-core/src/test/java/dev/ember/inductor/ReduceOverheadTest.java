@@ -97,6 +97,25 @@ class ReduceOverheadTest {
     }
 
     @Test
+    void anOutputAndAViewOfItAreBothMarked() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null);
+        Node y = call(g, "exp.default", x);
+        g.output(List.of(y, call(g, "transpose.int", y, 0L, 1L), x));
+        GraphModule gm = new GraphModule(g);
+        Tensor x1 = Tensor.randn(6, 9), x2 = Tensor.randn(6, 9);
+        InductorGraph compiled = compile(gm, Inductor.Mode.REDUCE_OVERHEAD, x1);
+        List<?> first = run(compiled, x1);
+        Graphs.assertSame(gm.run(x1), first, 1e-6, "call 1");
+        List<?> second = run(compiled, x2);
+        Graphs.assertSame(gm.run(x2), second, 1e-6, "call 2");
+        assertTrue(((Tensor) first.get(0)).storage().isOverwritten());
+        assertTrue(((Tensor) first.get(1)).storage().isOverwritten(), "the view returned beside it");
+        assertFalse(((Tensor) first.get(2)).storage().isOverwritten(), "a returned input is the caller's, never reused");
+        assertArrayEquals(x1.toFloatArray(), ((Tensor) first.get(2)).toFloatArray());
+    }
+
+    @Test
     void eachThreadHasItsOwnOutputs() throws Exception {
         GraphModule gm = graph();
         Tensor b = Tensor.randn(50);
