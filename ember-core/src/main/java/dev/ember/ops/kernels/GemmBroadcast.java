@@ -40,13 +40,14 @@ public final class GemmBroadcast {
      *   <li>up to 64 rows with long reductions, a little: 64x2048x2048 3.68 against 4.07 ms,
      *       64x512x2048 0.79 against 0.84;</li>
      *   <li>not short reductions (64x1024x256 0.25 against 0.22 ms, 256x256x256 0.23 against
-     *       0.18), and no better from 128 rows on (1024x1024x1024 10.8 against 11.0), where
-     *       OpenBLAS stays.</li>
+     *       0.18), nor narrow products whose columns leave a ragged edge and few tiles for the
+     *       cores (64x392x576, an im2col convolution's shape, 0.49 against 0.22), and no better
+     *       from 128 rows on (1024x1024x1024 10.8 against 11.0), where OpenBLAS stays.</li>
      * </ul>
      * Only 512-bit vectors qualify, as for {@link GemmDot}.
      */
     public static boolean suits(int m, int n, int k) {
-        if (L < 16 || n < TILE_COLUMNS || (long) m * n * k < 1 << 15) return false;
+        if (L < 16 || n < 512 || (long) m * n * k < 1 << 19) return false;
         return m <= 4 || (m <= 64 && k >= 512);
     }
 

@@ -36,15 +36,17 @@ public final class GemmDot {
      *   <li>up to 256 rows with long dot products: 64x2048x2048 3.0 against 4.4 ms, 64x512x2048
      *       0.81 against 1.30, 256x1024x1024 2.74 against 3.02;</li>
      *   <li>but not short ones (64x1024x256 0.33 against 0.29 ms, 256x256x256 0.24 against
-     *       0.20) nor many rows (512x1024x1024 6.07 against 5.62, 1024x768x256 2.47 against
-     *       1.95), where OpenBLAS's packed panels reuse each load more.</li>
+     *       0.20), nor many rows (512x1024x1024 6.07 against 5.62, 1024x768x256 2.47 against
+     *       1.95), where OpenBLAS's packed panels reuse each load more, nor many rows against few
+     *       columns (128x100x1024 0.32 against 0.23, 200x30x2048 0.29 against 0.24), nor products
+     *       too small to split across cores (8x10x1000 4.9 against 2.2 µs).</li>
      * </ul>
      * Only 512-bit vectors qualify: with 256-bit ones the 16 accumulators would not fit in the
      * 16 registers.
      */
     public static boolean suits(int m, int n, int k) {
-        if (L < 16 || k < 4 * L || (long) m * n * k < 1 << 15) return false;
-        return m <= 16 || (m <= 256 && k >= 512);
+        if (L < 16 || k < 4 * L || (long) m * n * k < 1 << 19) return false;
+        return m <= 16 || (m <= 256 && k >= 512 && n >= 256);
     }
 
     /** The product on every core (chunks of B's rows); sequential inside an already split loop. */

@@ -56,23 +56,28 @@ class FewRowGemmTest {
     void gemmSendsOnlyTheShapesMeasuredFasterHere() {
         assumeTrue(FloatVector.SPECIES_PREFERRED.length() >= 16, "512-bit vectors");
         assertTrue(GemmDot.suits(64, 2048, 2048));
-        assertTrue(GemmDot.suits(1, 1000, 512));
+        assertTrue(GemmDot.suits(4, 1000, 512));
         assertFalse(GemmDot.suits(1024, 1024, 1024), "many rows: OpenBLAS is faster");
         assertFalse(GemmDot.suits(64, 1024, 256), "short dot products: OpenBLAS is faster");
         assertFalse(GemmDot.suits(64, 64, 16), "k shorter than the tile's vectors");
+        assertFalse(GemmDot.suits(128, 100, 1024), "many rows, few columns: OpenBLAS is faster");
+        assertFalse(GemmDot.suits(8, 10, 1000), "too small to split across cores");
         assertTrue(GemmBroadcast.suits(1, 2048, 2048));
         assertTrue(GemmBroadcast.suits(64, 2048, 2048));
         assertFalse(GemmBroadcast.suits(128, 1024, 1024), "from 128 rows on, OpenBLAS");
         assertFalse(GemmBroadcast.suits(64, 1024, 256), "short reductions: OpenBLAS is faster");
         assertFalse(GemmBroadcast.suits(1, 32, 2048), "narrower than one tile");
+        assertFalse(GemmBroadcast.suits(64, 392, 576), "an im2col convolution's narrow product: OpenBLAS is faster");
     }
 
-    /** Through Gemm's dispatch, both layouts, with C's old contents NaN (beta == 0 must not read them). */
+    /** Through Gemm's dispatch (a shape both kernels take), both layouts, with C's old contents NaN (beta == 0 must not read them). */
     @Test
     void gemmDispatchComputesTheProduct() {
         for (boolean transB : new boolean[] {false, true}) {
-            int m = 2, n = 128, k = 1024, ldb = transB ? k : n;
+            int m = 2, n = 512, k = 1024, ldb = transB ? k : n;
             Case cs = new Case(false, transB, m, n, k, 0, k, 0, ldb, 0, n, 1, 0);
+            assertTrue(!FloatVector.SPECIES_PREFERRED.equals(FloatVector.SPECIES_512)
+                    || (transB ? GemmDot.suits(m, n, k) : GemmBroadcast.suits(m, n, k)), "the shape reaches Ember's kernel");
             Data d = Data.of(cs);
             float[] a = d.af(), b = d.bf(), c = d.cf();
             double[] before = GemmCases.toDoubles(c);
