@@ -106,8 +106,11 @@ public final class InductorGraph {
                 }
             }
         }
-        String why = "this tensor is an output of call " + (st.calls - 1) + " of a graph compiled with mode(\"reduce-overhead\"), and call "
-                + st.calls + " on thread '" + Thread.currentThread().getName() + "' has written its own outputs into the same memory. "
+        long call = st.calls;
+        String thread = Thread.currentThread().getName();
+        java.util.function.Supplier<String> why = () -> "this tensor is an output of call " + (call - 1)
+                + " of a graph compiled with mode(\"reduce-overhead\"), and call " + call + " on thread '" + thread
+                + "' has written its own outputs into the same memory. "
                 + "That mode reuses output arrays from call to call: clone() an output you keep across calls, or compile with mode(\"default\")";
         for (Storage s : st.previousOutputs) {
             for (int slot : outputSlots) {

@@ -17,7 +17,7 @@ public final class Storage {
     private final int length;
     private int version;
     /** Why the elements are gone (see {@link #markOverwritten}), or null while they are this storage's. */
-    private String overwritten;
+    private java.util.function.Supplier<String> overwritten;
 
     public Storage(DType dtype, int length) {
         this(dtype, dtype.allocate(length));
@@ -38,7 +38,7 @@ public final class Storage {
 
     /** The backing primitive array; kernels cast it to the array type of {@link #dtype()}. */
     public Object data() {
-        if (overwritten != null) throw new IllegalStateException(overwritten);
+        if (overwritten != null) throw new IllegalStateException(overwritten.get());
         return data;
     }
 
@@ -56,10 +56,11 @@ public final class Storage {
 
     /**
      * Marks the elements as written over by someone else: from now on every access throws
-     * {@link IllegalStateException} with {@code why} (which should say what overwrote them and
-     * how to keep them).
+     * {@link IllegalStateException} with the message {@code why} gives (which should say what
+     * overwrote them and how to keep them). A supplier, so that a caller marking storages on every
+     * call formats the message only when someone reads a stale one.
      */
-    public void markOverwritten(String why) { overwritten = java.util.Objects.requireNonNull(why); }
+    public void markOverwritten(java.util.function.Supplier<String> why) { overwritten = java.util.Objects.requireNonNull(why); }
 
     /** Whether {@link #markOverwritten} was called. */
     public boolean isOverwritten() { return overwritten != null; }

@@ -61,14 +61,11 @@ public final class Gemm {
                                 double beta, Object c, int cOff, int ldc) {
         switch (dtype) {
             case FLOAT32 -> {
-                if (!a.trans && b.trans && alpha != 0 && GemmDot.suits(m, n, k)) {
-                    JavaGemm.checkArgs("sgemm", false, true, m, n, k, a.data, a.offset, a.ld, b.data, b.offset, b.ld, c, cOff, ldc);
-                    GemmDot.multiply(m, n, k, (float) alpha, (float[]) a.data, a.offset, a.ld, (float[]) b.data, b.offset, b.ld,
-                            (float) beta, (float[]) c, cOff, ldc);
-                } else if (!a.trans && !b.trans && alpha != 0 && GemmBroadcast.suits(m, n, k)) {
-                    JavaGemm.checkArgs("sgemm", false, false, m, n, k, a.data, a.offset, a.ld, b.data, b.offset, b.ld, c, cOff, ldc);
-                    GemmBroadcast.multiply(m, n, k, (float) alpha, (float[]) a.data, a.offset, a.ld, (float[]) b.data, b.offset, b.ld,
-                            (float) beta, (float[]) c, cOff, ldc);
+                if (!a.trans && alpha != 0 && (b.trans ? GemmDot.suits(m, n, k) : GemmBroadcast.suits(m, n, k))) {
+                    JavaGemm.checkArgs("sgemm", false, b.trans, m, n, k, a.data, a.offset, a.ld, b.data, b.offset, b.ld, c, cOff, ldc);
+                    float[] fa = (float[]) a.data, fb = (float[]) b.data, fc = (float[]) c;
+                    if (b.trans) GemmDot.multiply(m, n, k, (float) alpha, fa, a.offset, a.ld, fb, b.offset, b.ld, (float) beta, fc, cOff, ldc);
+                    else GemmBroadcast.multiply(m, n, k, (float) alpha, fa, a.offset, a.ld, fb, b.offset, b.ld, (float) beta, fc, cOff, ldc);
                 } else {
                     Blas.sgemm(a.trans, b.trans, m, n, k, (float) alpha, (float[]) a.data, a.offset, a.ld,
                             (float[]) b.data, b.offset, b.ld, (float) beta, (float[]) c, cOff, ldc);

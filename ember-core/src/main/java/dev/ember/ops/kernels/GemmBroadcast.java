@@ -158,7 +158,9 @@ public final class GemmBroadcast {
         }
     }
 
+    /** One element of C, as {@link #flush} does a vector: the first block by BLAS's rule ({@link GemmDot#store}), later ones added. */
     private static void store(float[] c, int at, float alpha, float beta, float sum, boolean first) {
-        c[at] = !first ? c[at] + alpha * sum : beta == 0 ? alpha * sum : alpha * sum + beta * c[at];
+        if (first) GemmDot.store(c, at, alpha, beta, sum);
+        else c[at] += alpha * sum;
     }
 }

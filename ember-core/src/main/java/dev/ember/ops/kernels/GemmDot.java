@@ -153,7 +153,7 @@ public final class GemmDot {
     }
 
     /** BLAS's rule: with {@code beta == 0} the old value is not read (a NaN there does not propagate). */
-    private static void store(float[] c, int at, float alpha, float beta, float dot) {
+    static void store(float[] c, int at, float alpha, float beta, float dot) {
         c[at] = beta == 0 ? alpha * dot : alpha * dot + beta * c[at];
     }
 }
