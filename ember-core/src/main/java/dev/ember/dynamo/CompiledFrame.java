@@ -93,7 +93,7 @@ public final class CompiledFrame {
                 return null;
             }
             CacheEntry entry;
-            try (var scope = CompileContext.enter(CompileId.of(frameId, compiles))) {
+            try (var scope = CompileContext.enter(CompileId.of(frameId, compiles), name())) {
                 UserFrame start = firstLine();
                 Trace.dynamoStart(List.of(new TraceFrame(start.fileName(), start.line(), method.name(), start.sourceText())));
                 if (current.length > 0) {

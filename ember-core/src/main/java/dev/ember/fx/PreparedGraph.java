@@ -11,18 +11,21 @@ import java.util.Map;
 /**
  * The eager backend: the graph's nodes run op by op with the eager kernels, like the FX
  * {@link Interpreter}, but prepared once — each node's arguments become slot references into one
- * value array — so a call costs the ops and little else.
+ * value array — so a call costs the ops and little else. Compiled with {@link NanAsserts} on, it
+ * checks the output of every op call.
  */
 public final class PreparedGraph implements CompiledGraph {
     /** A reference to the value of node {@code slot} inside an argument template. */
     private record Slot(int slot) {}
 
-    private record Step(NodeKind kind, Object target, Object[] args, int slot) {}
+    private record Step(Node node, NodeKind kind, Object target, Object[] args, int slot) {}
 
     private final int size;
     private final int inputs;
     private final Step[] steps;
     private final Object[] output;
+    /** The graph as a NaN assert names it, or null when values are not checked. */
+    private final String nanAssertsGraph;
 
     public PreparedGraph(GraphModule gm) {
         List<Node> nodes = gm.graph().nodes();
@@ -46,7 +49,7 @@ public final class PreparedGraph implements CompiledGraph {
                     if (!n.kwargs().isEmpty() || n.kind() == NodeKind.CALL_METHOD) {
                         throw new IllegalArgumentException("the eager backend runs call_function/call_module/get_attr nodes with positional arguments; got " + n.format());
                     }
-                    steps.add(new Step(n.kind(), target, template(n.args(), slots), slot));
+                    steps.add(new Step(n, n.kind(), target, template(n.args(), slots), slot));
                     slots.put(n, slot);
                 }
             }
@@ -55,6 +58,7 @@ public final class PreparedGraph implements CompiledGraph {
         this.inputs = placeholders;
         this.steps = steps.toArray(Step[]::new);
         this.output = out;
+        this.nanAssertsGraph = NanAsserts.enabled() ? NanAsserts.graphLabel(gm) : null;
     }
 
     private static Object[] template(List<Object> args, Map<Node, Integer> slots) {
@@ -85,6 +89,7 @@ public final class PreparedGraph implements CompiledGraph {
                 case GET_ATTR -> s.target;
                 default -> throw new IllegalStateException(s.kind.toString());
             };
+            if (nanAssertsGraph != null && s.kind != NodeKind.GET_ATTR) NanAsserts.check(env[s.slot], s.node, nanAssertsGraph);
         }
         return (Object[]) resolveValue(output[0] instanceof List<?> ? output[0] : List.of(output[0]), env, true);
     }

@@ -4,6 +4,7 @@ import dev.ember.aot.DecomposePass;
 import dev.ember.aot.Decompositions;
 import dev.ember.aot.Functionalize;
 import dev.ember.fx.GraphModule;
+import dev.ember.fx.NanAsserts;
 import dev.ember.fx.ShapeProp;
 import dev.ember.inductor.cache.ArtifactCache;
 import dev.ember.inductor.codegen.GraphWriter;
@@ -84,8 +85,9 @@ public final class Inductor {
         for (Tensor t : exampleInputs) metas.add(t.meta());
         String graphText = canonical(gm);
         List<String> attrMeta = gm.attributes().entrySet().stream().map(e -> e.getKey() + ":" + e.getValue().meta()).toList();
+        boolean nanAsserts = NanAsserts.enabled();
         String key = ArtifactCache.key(VERSION, mode.name(), String.valueOf(VectorApi.AVAILABLE), graphText,
-                metas.toString(), attrMeta.toString());
+                metas.toString(), attrMeta.toString(), nanAssertsKey(nanAsserts, gm));
 
         byte[] cached = cache == null ? null : cache.get(key);
         if (cached != null) {
@@ -128,13 +130,13 @@ public final class Inductor {
         MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output(), mode == Mode.REDUCE_OVERHEAD);
         String className = "Graph_" + key.substring(0, 16);
 
-        Candidate best = candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE, false);
+        Candidate best = candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE, false, nanAsserts);
         InductorGraph graph = load(gm, best.artifact, lowered.inputMetas(), best.constants, false);
         if (mode == Mode.MAX_AUTOTUNE) {
             // Variants: scalar loops instead of Vector API ones, and weights kept transposed for few-row GEMMs.
             List<Candidate> others = new ArrayList<>();
-            if (VectorApi.AVAILABLE) others.add(candidate(className, scheduler, plan, lowered, false, false));
-            if (GraphWriter.hasTransposableWeights(scheduler.kernels())) others.add(candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE, true));
+            if (VectorApi.AVAILABLE) others.add(candidate(className, scheduler, plan, lowered, false, false, nanAsserts));
+            if (GraphWriter.hasTransposableWeights(scheduler.kernels())) others.add(candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE, true, nanAsserts));
             for (Candidate c : others) {
                 InductorGraph other = load(gm, c.artifact, lowered.inputMetas(), c.constants, false);
                 if (chooser.faster(other, graph, exampleInputs)) {
@@ -151,8 +153,9 @@ public final class Inductor {
 
     private record Candidate(Artifact artifact, Object[] constants) {}
 
-    private static Candidate candidate(String className, Scheduler s, MemoryPlan plan, Lowering.Result r, boolean vectorize, boolean transposeWeights) {
-        GraphWriter writer = new GraphWriter(className, s.kernels(), plan, r.output(), r.inputMetas().size(), vectorize, transposeWeights);
+    private static Candidate candidate(String className, Scheduler s, MemoryPlan plan, Lowering.Result r, boolean vectorize, boolean transposeWeights,
+                                       boolean nanAsserts) {
+        GraphWriter writer = new GraphWriter(className, s.kernels(), plan, r.output(), r.inputMetas().size(), vectorize, transposeWeights, nanAsserts);
         GraphWriter.Generated code = writer.generate(Inductor.class.getClassLoader());
         assert verified(className, code);
         return new Candidate(new Artifact(className, code.source(), code.classBytes(), plan.slots(), r.attributePaths(), r.perfHints()),
@@ -199,6 +202,17 @@ public final class Inductor {
             n.kwargs().forEach((k, v) -> appendArg(sb.append(k).append(':'), v).append(','));
             sb.append(")\n");
         }
+        return sb.toString();
+    }
+
+    /**
+     * The NaN asserts' part of the cache key: with them on, generated code holds each node's source
+     * line for its messages, and the canonical graph has none, so the lines join the key.
+     */
+    private static String nanAssertsKey(boolean on, GraphModule gm) {
+        if (!on) return "nan_asserts=0";
+        StringBuilder sb = new StringBuilder("nan_asserts=1\n");
+        for (dev.ember.fx.Node n : gm.graph().nodes()) sb.append(n.name()).append(' ').append(NanAsserts.sourceLine(n)).append('\n');
         return sb.toString();
     }
 

@@ -1,6 +1,8 @@
 package dev.ember.inductor;
 
 import dev.ember.fx.GraphModule;
+import dev.ember.fx.NanAsserts;
+import dev.ember.fx.NonFiniteValueError;
 import dev.ember.tensor.Storage;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
@@ -32,6 +34,8 @@ public final class InductorGraph {
     /** The arena slots that hold outputs (reduce-overhead), empty otherwise. */
     private final int[] outputSlots;
     private final boolean fromCache;
+    /** The graph as a NaN assert names it ({@code Model.fn [0/0]}), or null when values are not checked. */
+    private final String nanAssertsGraph;
     private volatile boolean warnedLayout;
 
     InductorGraph(GraphModule original, MethodHandle call, List<TensorMeta> inputMetas, Artifact artifact, Object[] constants, boolean fromCache) {
@@ -41,6 +45,7 @@ public final class InductorGraph {
         this.artifact = artifact;
         this.constants = constants;
         this.fromCache = fromCache;
+        this.nanAssertsGraph = NanAsserts.enabled() ? NanAsserts.graphLabel(original) : null;
         this.state = artifact == null ? null : ThreadLocal.withInitial(() -> new ThreadState(artifact.slots().stream()
                 .map(s -> s.dtype().allocate(s.size())).toArray()));
         this.outputSlots = artifact == null ? new int[0]
@@ -58,7 +63,7 @@ public final class InductorGraph {
 
     /** Runs the graph on one value per placeholder; returns what the graph's output returns. */
     public Object run(Object... inputs) {
-        if (call == null) return original.run(inputs);
+        if (call == null) return interpret(inputs);
         int n = original.graph().placeholders().size();
         if (inputs.length != n) throw new IllegalArgumentException("the graph takes " + n + " input(s), but " + inputs.length + " were given");
         List<String> attrs = artifact.attributePaths();
@@ -77,6 +82,8 @@ public final class InductorGraph {
         Object result;
         try {
             result = (Object) call.invokeExact(all, st.arena, constants);
+        } catch (NonFiniteValueError e) {
+            throw e.graph() == null && nanAssertsGraph != null ? e.inGraph(nanAssertsGraph) : e;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -135,7 +142,12 @@ public final class InductorGraph {
             InductorLog.log("perf_hints", () -> "input " + i + " does not have the layout the graph was compiled for "
                     + inputMetas.get(i) + "; running the graph in the interpreter");
         }
-        return original.run(inputs);
+        return interpret(inputs);
+    }
+
+    /** The graph run node by node, checking every value when NaN asserts are on (as the generated code would). */
+    private Object interpret(Object[] inputs) {
+        return nanAssertsGraph == null ? original.run(inputs) : NanAsserts.checkingInterpreter(original, nanAssertsGraph).run(inputs);
     }
 
     private static boolean matches(Tensor t, TensorMeta m) {

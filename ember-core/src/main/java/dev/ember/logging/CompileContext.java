@@ -13,14 +13,17 @@ package dev.ember.logging;
 public final class CompileContext {
     private CompileContext() {}
 
-    private static final ThreadLocal<CompileId> CURRENT = new ThreadLocal<>();
+    /** The compilation's id and the compiled function's name ({@code MyApp.fn}), null when not known. */
+    private record Current(CompileId id, String function) {}
+
+    private static final ThreadLocal<Current> CURRENT = new ThreadLocal<>();
 
     /** An entered compilation; closing it restores the one that was current before. */
     public static final class Scope implements AutoCloseable {
-        private final CompileId previous;
+        private final Current previous;
         private boolean closed;
 
-        private Scope(CompileId previous) {
+        private Scope(Current previous) {
             this.previous = previous;
         }
 
@@ -35,14 +38,34 @@ public final class CompileContext {
 
     /** Makes {@code id} the current compilation of this thread until the returned scope is closed. */
     public static Scope enter(CompileId id) {
+        return enter(id, null);
+    }
+
+    /**
+     * Makes {@code id}, compiling {@code function} ({@code MyApp.fn}), the current compilation of this
+     * thread until the returned scope is closed. Backends name the function in what they build (a
+     * NaN assert's message) without knowing the frame they compile for.
+     */
+    public static Scope enter(CompileId id, String function) {
         if (id == null) throw new IllegalArgumentException("CompileContext.enter: compile id is null");
         Scope scope = new Scope(CURRENT.get());
-        CURRENT.set(id);
+        CURRENT.set(new Current(id, function));
         return scope;
     }
 
     /** The compilation this thread is in, or null outside any. */
     public static CompileId current() {
-        return CURRENT.get();
+        Current c = CURRENT.get();
+        return c == null ? null : c.id();
+    }
+
+    /**
+     * The current compilation as people read it: {@code MyApp.fn [0/1]}, {@code [0/1]} when the
+     * function is not known, null outside any compilation.
+     */
+    public static String describeCurrent() {
+        Current c = CURRENT.get();
+        if (c == null) return null;
+        return c.function() == null ? "[" + c.id() + "]" : c.function() + " [" + c.id() + "]";
     }
 }

@@ -1,5 +1,6 @@
 package dev.ember.inductor.codegen;
 
+import dev.ember.fx.NanAsserts;
 import dev.ember.fx.Node;
 import dev.ember.inductor.Kernel;
 import dev.ember.inductor.MemoryPlan;
@@ -8,6 +9,7 @@ import dev.ember.inductor.ir.Expr;
 import dev.ember.inductor.ir.Stage;
 import dev.ember.inductor.ir.Value;
 import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
 
 import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
@@ -39,6 +41,8 @@ public final class GraphWriter {
     /** Static TransposedWeight fields, one per GEMM whose weight is kept transposed across calls. */
     private final List<String> transposedFields = new ArrayList<>();
     private final boolean transposeWeights;
+    /** Whether {@code call} checks each kernel's outputs for NaN and infinity ({@code EMBER_NAN_ASSERTS}). */
+    private final boolean nanAsserts;
 
     /**
      * With {@code transposeWeights} (a max-autotune variant), GEMMs of at most this many rows read a
@@ -51,8 +55,9 @@ public final class GraphWriter {
     static final int TRANSPOSED_WEIGHT_MAX_ROWS = 256;
 
     public GraphWriter(String className, List<Kernel> kernels, MemoryPlan plan, Object output, int inputCount, boolean vectorize,
-                       boolean transposeWeights) {
+                       boolean transposeWeights, boolean nanAsserts) {
         this.className = className;
+        this.nanAsserts = nanAsserts;
         this.transposeWeights = transposeWeights;
         this.kernels = kernels;
         this.plan = plan;
@@ -102,6 +107,7 @@ public final class GraphWriter {
                 }
                 default -> kernelCall(call, methods, i, k, declared);
             }
+            if (nanAsserts) nanChecks(call, i, k);
         }
         call.blank().add(new JStmt.Return(outputExpr(output)));
         methods.add(new JClass.Method(null, true, JType.OBJECT, "call", List.of(INPUTS, ARENA, CONSTANTS), call.statements()));
@@ -336,6 +342,44 @@ public final class GraphWriter {
 
     private static JExpr ints(int[] v) {
         return new JExpr.ArrayOf(JType.INT.array(), java.util.Arrays.stream(v).mapToObj(i -> (JExpr) JavaTypes.intLit(i)).toList());
+    }
+
+    // ------------------------------------------------------------------ NaN asserts
+
+    /**
+     * After kernel {@code index}: one check per floating-point value it wrote to memory, in stage
+     * order, so the first that fails names the earliest node with a non-finite output (values kept
+     * in registers, and pointwise values inlined into their users, are checked through the values
+     * computed from them).
+     */
+    private static void nanChecks(Code call, int index, Kernel k) {
+        Set<Buffer> locals = k instanceof Kernel.Loop l ? l.locals() : Set.of();
+        JExpr kernel = new JExpr.Lit("kernel" + index + " (" + describe(k) + ")", JType.STRING);
+        for (Stage s : MemoryPlan.stages(k)) {
+            List<Buffer> outs = s instanceof Stage.Extern e ? e.outs() : List.of(written(s));
+            for (int o = 0; o < outs.size(); o++) {
+                Buffer b = outs.get(o);
+                if (locals.contains(b) || !b.dtype().isFloatingPoint()) continue;
+                JExpr offset = b.hasRuntimeOffset() ? KernelContext.offset(b) : JavaTypes.intLit(0);
+                Node n = s.node();
+                call.eval(Calls.staticCall(Calls.KERNEL_RUNTIME, "checkFinite", JType.VOID, KernelContext.array(b), offset, ints(valueShape(s, o, b)),
+                        kernel, new JExpr.Lit("node " + (n == null ? "?" : n.name()), JType.STRING),
+                        new JExpr.Lit(n == null ? null : NanAsserts.sourceLine(n), JType.STRING)));
+            }
+        }
+    }
+
+    /** The shape of output {@code o} of {@code s} (written to {@code b}), for the index a NaN assert prints. */
+    private static int[] valueShape(Stage s, int o, Buffer b) {
+        Object nodeVal = s.node() == null ? null : s.node().val();
+        Object val = nodeVal instanceof List<?> l && o < l.size() ? l.get(o) : nodeVal;
+        return switch (s) {
+            case Stage.Pointwise p -> p.shape();
+            case Stage.Reduction r -> r.outer();
+            case Stage.Gemm g when val instanceof Tensor t && t.numel() == b.size() -> t.shape();
+            case Stage.Extern e when val instanceof Tensor t && t.numel() == b.size() -> t.shape();
+            default -> new int[] {b.size()};
+        };
     }
 
     // ------------------------------------------------------------------ descriptions
