@@ -1,5 +1,7 @@
 package dev.ember;
 
+import dev.ember.debug.NanHunt;
+import dev.ember.debug.NanReport;
 import dev.ember.dynamo.CompiledFrame;
 import dev.ember.dynamo.DisabledFunctions;
 import dev.ember.dynamo.InGraphFunctions;
@@ -114,6 +116,31 @@ public final class Ember {
     public static <A, B, R> Explainer explain(Fn2<A, B, R> fn, Options options) { return explain((Object) fn, options); }
 
     public static <A, B, C, R> Explainer explain(Fn3<A, B, C, R> fn, Options options) { return explain((Object) fn, options); }
+
+    /**
+     * The NaN hunt: runs {@code fn} on these arguments with every captured graph (those after graph
+     * breaks too) run op by op in eager, and stops at the first op whose output holds a NaN or an
+     * infinity that none of its inputs held. The report names the op, its graph and user line, and
+     * each input's min/max/mean and NaN/Inf counts; print it to read it (nothing is printed here).
+     * The function runs up to that op for real; see docs/nans-and-bisect.md.
+     */
+    public static <R> NanReport debugNans(Fn0<R> fn) { return NanHunt.run(fn, new Object[0], fn::apply); }
+
+    public static <A, R> NanReport debugNans(Fn1<A, R> fn, A a) { return NanHunt.run(fn, new Object[] {a}, () -> fn.apply(a)); }
+
+    public static <A, B, R> NanReport debugNans(Fn2<A, B, R> fn, A a, B b) { return NanHunt.run(fn, new Object[] {a, b}, () -> fn.apply(a, b)); }
+
+    public static <A, B, C, R> NanReport debugNans(Fn3<A, B, C, R> fn, A a, B b, C c) {
+        return NanHunt.run(fn, new Object[] {a, b, c}, () -> fn.apply(a, b, c));
+    }
+
+    public static <A, B, C, D, R> NanReport debugNans(Fn4<A, B, C, D, R> fn, A a, B b, C c, D d) {
+        return NanHunt.run(fn, new Object[] {a, b, c, d}, () -> fn.apply(a, b, c, d));
+    }
+
+    public static <A, B, C, D, E, R> NanReport debugNans(Fn5<A, B, C, D, E, R> fn, A a, B b, C c, D d, E e) {
+        return NanHunt.run(fn, new Object[] {a, b, c, d, e}, () -> fn.apply(a, b, c, d, e));
+    }
 
     /**
      * Switches logs on, like {@code TORCH_LOGS}: {@code "graph_breaks,recompiles"}, {@code "+dynamo,graph_code"};
