@@ -2,6 +2,9 @@ package dev.ember;
 
 import dev.ember.fx.Backend;
 import dev.ember.fx.Backends;
+import dev.ember.fx.CompiledGraph;
+import dev.ember.fx.GraphModule;
+import dev.ember.tensor.FakeTensor;
 
 import java.util.List;
 import java.util.Objects;
@@ -138,12 +141,59 @@ public final class Options {
      */
     public Options captureScalarOutputs(boolean on) { return with(o -> o.captureScalarOutputs = on); }
 
+    /** Replaces every backend given by name, for the whole process: {@code EMBER_BACKEND=eager|aot_eager|inductor|<registered name>}. */
+    public static final String BACKEND_ENV = "EMBER_BACKEND";
+    /** The same as a system property, read first. */
+    public static final String BACKEND_PROPERTY = "ember.backend";
+
+    /**
+     * The backend: the one named here, unless {@code EMBER_BACKEND} (or {@code -Dember.backend}) names
+     * another, which then compiles every graph whose backend was given by name — the defaults'
+     * {@code inductor} included; a {@link Backend} object passed in stays. This is how a run is
+     * repeated with {@code eager} or {@code aot_eager} without editing it ({@code ember bisect} does).
+     * A mode other than {@code "default"} reaches only the backend it was set for: forced to another,
+     * the graph compiles in mode default.
+     *
+     * @throws IllegalArgumentException when EMBER_BACKEND names no registered backend
+     */
     public Backend getBackend() {
-        return backend != null ? backend : Backends.get(backendName);
+        if (backend != null) return backend;
+        String forced = forcedBackend();
+        if (forced == null || forced.equals(backendName)) return Backends.get(backendName);
+        Backend b = Backends.get(forced);
+        return new Backend() {
+            @Override
+            public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs) {
+                return b.compile(gm, inputs);
+            }
+
+            @Override
+            public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs, String mode) {
+                return b.compile(gm, inputs);
+            }
+        };
     }
 
-    /** The backend's registered name, or its class name for a backend object. */
-    public String getBackendName() { return backendName != null ? backendName : backend.getClass().getSimpleName(); }
+    /** The backend's registered name (the forced one under EMBER_BACKEND), or its class name for a backend object. */
+    public String getBackendName() {
+        if (backend != null) return backend.getClass().getSimpleName();
+        String forced = forcedBackend();
+        return forced != null ? forced : backendName;
+    }
+
+    /** The backend EMBER_BACKEND (or {@code -Dember.backend}) forces, or null. */
+    private static String forcedBackend() {
+        String property = System.getProperty(BACKEND_PROPERTY);
+        String value = property != null ? property : System.getenv(BACKEND_ENV);
+        if (value == null || value.isBlank()) return null;
+        String name = value.strip();
+        try {
+            Backends.get(name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException((property != null ? "-D" + BACKEND_PROPERTY : BACKEND_ENV) + "=" + value + ": " + e.getMessage());
+        }
+        return name;
+    }
 
     public boolean isFullgraph() { return fullgraph; }
 

@@ -1,5 +1,6 @@
 package dev.ember.aot;
 
+import dev.ember.fx.CompilerSteps;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.InsertPoint;
 import dev.ember.fx.Node;
@@ -15,7 +16,8 @@ import java.util.Map;
  * Rewrites a graph into the core opset: every call of an op with a {@link Decomposition} is replaced
  * by the nodes its decomposition emits (recursively), each keeping the replaced node's source
  * location, so errors and logs still point at the user's line. Nodes must carry fake values
- * ({@link dev.ember.fx.ShapeProp}).
+ * ({@link dev.ember.fx.ShapeProp}). Each node's decomposition is one {@link CompilerSteps} step
+ * ({@code ember bisect} can skip it).
  */
 public final class DecomposePass {
     private DecomposePass() {}
@@ -28,7 +30,7 @@ public final class DecomposePass {
         for (Node n : gm.graph().nodes()) {
             if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op)) continue;
             Decomposition d = table.get(op.name());
-            if (d == null) continue;
+            if (d == null || !CompilerSteps.apply(CompilerSteps.Kind.DECOMPOSITION, () -> CompilerSteps.describe(n))) continue;
             Object out;
             try (InsertPoint ignored = gm.graph().insertingBefore(n)) {
                 out = d.apply(new GraphEmitter(gm.graph(), n.sourceLocation(), table), positional(op, n));

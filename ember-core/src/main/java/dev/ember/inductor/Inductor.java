@@ -3,6 +3,7 @@ package dev.ember.inductor;
 import dev.ember.aot.DecomposePass;
 import dev.ember.aot.Decompositions;
 import dev.ember.aot.Functionalize;
+import dev.ember.fx.CompilerSteps;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.NanAsserts;
 import dev.ember.fx.ShapeProp;
@@ -68,7 +69,9 @@ public final class Inductor {
     }
 
     public static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, Mode mode) {
-        return compile(gm, exampleInputs, mode, new ArtifactCache(ArtifactCache.defaultDir(), p -> InductorLog.log("inductor", () -> p)));
+        // While ember bisect counts the compiler's steps, a cached class would take none of them.
+        ArtifactCache cache = CompilerSteps.counting() ? null : new ArtifactCache(ArtifactCache.defaultDir(), p -> InductorLog.log("inductor", () -> p));
+        return compile(gm, exampleInputs, mode, cache);
     }
 
     static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, Mode mode, ArtifactCache cache) {

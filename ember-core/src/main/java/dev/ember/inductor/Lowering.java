@@ -1,6 +1,7 @@
 package dev.ember.inductor;
 
 import dev.ember.fx.BuiltinFunctions;
+import dev.ember.fx.CompilerSteps;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
 import dev.ember.inductor.ir.Affine;
@@ -25,6 +26,7 @@ import java.util.Map;
  * {@link Stage}s: pointwise ops become {@link Value.Computed} expressions that consumers inline,
  * views re-index instead of copying, reductions and GEMMs become stages, and every op without a
  * lowering runs its eager kernel as an {@link Stage.Extern} (noted as a perf hint, never wrong).
+ * Each op call's lowering is one {@link CompilerSteps} step: skipped, the op runs its eager kernel.
  */
 public final class Lowering {
 
@@ -95,6 +97,9 @@ public final class Lowering {
         if (!(n.target() instanceof OpOverload op)) throw new Unsupported("call of " + n.target());
         List<Object> args = new ArrayList<>();
         for (Object a : positional(op, n)) args.add(resolve(a));
+        if (!CompilerSteps.apply(CompilerSteps.Kind.LOWERING, () -> CompilerSteps.describe(n))) {
+            return extern(n, op, args, "lowering skipped (" + CompilerSteps.LIMIT_ENV + ", ember bisect)");
+        }
         Object lowered = Rules.lower(this, n, op, args);
         if (lowered != null) return lowered;
         return extern(n, op, args, "no lowering for " + op.name());

@@ -1,5 +1,6 @@
 package dev.ember.inductor;
 
+import dev.ember.fx.CompilerSteps;
 import dev.ember.inductor.ir.Affine;
 import dev.ember.inductor.ir.Buffer;
 import dev.ember.inductor.ir.Expr;
@@ -26,7 +27,8 @@ import java.util.Set;
  *   <li>pointwise epilogues over a GEMM or convolution output (bias, activation, residual add),
  *       written in place into that output when nothing else reads it.</li>
  * </ul>
- * Every decision is recorded in {@link #decisions()} (the {@code fusion} log).
+ * Every decision is recorded in {@link #decisions()} (the {@code fusion} log); each legal fusion is
+ * one {@link CompilerSteps} step ({@code ember bisect} can skip it).
  */
 final class Scheduler {
     private final List<Kernel> kernels = new ArrayList<>();
@@ -34,6 +36,8 @@ final class Scheduler {
     private final Map<Buffer, Stage> producer = new HashMap<>();
     private final Map<Buffer, Integer> readers = new HashMap<>();
     private final Set<Buffer> outputs;
+    /** The stage being added was legal to fuse but {@link CompilerSteps} skipped it (its decision is logged already). */
+    private boolean skippedByBisect;
 
     private Scheduler(Set<Buffer> outputs) { this.outputs = outputs; }
 
@@ -87,15 +91,15 @@ final class Scheduler {
         if (w != null) producer.put(w, st);
         Kernel last = kernels.isEmpty() ? null : kernels.get(kernels.size() - 1);
         switch (st) {
-            case Stage.Pointwise p when last instanceof Kernel.Host h && joinsHost(h, p) -> {
+            case Stage.Pointwise p when last instanceof Kernel.Host h && joinsHost(h, p) && fusionAllowed(p, h.host()) -> {
                 kernels.set(kernels.size() - 1, new Kernel.Host(h.host(), append(h.epilogue(), p)));
                 decisions.add("fuse " + name(p) + " as an epilogue of " + name(h.host()) + inPlaceNote(h, p));
             }
-            case Stage.Pointwise p when last instanceof Kernel.Loop k && joinsLoop(k, p, p.shape()) -> {
+            case Stage.Pointwise p when last instanceof Kernel.Loop k && joinsLoop(k, p, p.shape()) && fusionAllowed(p, k.stages().get(0)) -> {
                 kernels.set(kernels.size() - 1, new Kernel.Loop(k.outer(), append(k.stages(), p), k.locals()));
                 decisions.add("fuse " + name(p) + " into the loop of " + name(k.stages().get(0)));
             }
-            case Stage.Reduction r when last instanceof Kernel.Loop k && joinsLoop(k, r, null) -> {
+            case Stage.Reduction r when last instanceof Kernel.Loop k && joinsLoop(k, r, null) && fusionAllowed(r, k.stages().get(0)) -> {
                 kernels.set(kernels.size() - 1, new Kernel.Loop(k.outer(), append(k.stages(), r), k.locals()));
                 decisions.add("fuse reduction " + name(r) + " into the row loop of " + name(k.stages().get(0)));
             }
@@ -113,7 +117,24 @@ final class Scheduler {
         }
     }
 
+    /**
+     * A legal fusion of {@code st} into the kernel of {@code first} is one {@link CompilerSteps} step;
+     * skipped, {@code st} starts a kernel of its own.
+     */
+    private boolean fusionAllowed(Stage st, Stage first) {
+        if (CompilerSteps.apply(CompilerSteps.Kind.FUSION, () -> "fuse " + (st.node() == null ? "?" : CompilerSteps.describe(st.node())) + " into the kernel of " + name(first))) {
+            return true;
+        }
+        decisions.add("no fusion of " + name(st) + " with the kernel of " + name(first) + ": skipped by " + CompilerSteps.LIMIT_ENV + " (ember bisect)");
+        skippedByBisect = true;
+        return false;
+    }
+
     private void explainNoFusion(Kernel last, Stage st) {
+        if (skippedByBisect) {
+            skippedByBisect = false;
+            return;
+        }
         if (last != null && !(last instanceof Kernel.Host h && h.host() instanceof Stage.Extern e && e.outs().size() != 1)) {
             decisions.add("no fusion of " + name(st) + " with the kernel before it: different iteration space or a cross-row read");
         }
