@@ -1,6 +1,7 @@
 package dev.ember.fx;
 
 import dev.ember.logging.CompileContext;
+import dev.ember.ops.OpOverload;
 import dev.ember.tensor.Tensor;
 
 import java.util.List;
@@ -61,24 +62,17 @@ public final class NanAsserts {
     /** Throws for the first non-finite element of each floating-point tensor in {@code value} (a tensor or a list). */
     static void check(Object value, Node n, String graph) {
         switch (value) {
-            case Tensor t -> {
-                int i = firstNonFinite(t);
-                if (i >= 0) {
-                    String op = n.target() instanceof dev.ember.ops.OpOverload o ? o.name() : String.valueOf(n.target());
-                    throw new NonFiniteValueError("op " + op, "node " + n.name(), sourceLine(n), graph, index(i, t.shape()), t.toDoubleArray()[i]);
+            case Tensor t when t.dtype().isFloatingPoint() && !t.isFake() -> {
+                double[] v = t.toDoubleArray();
+                for (int i = 0; i < v.length; i++) {
+                    if (Double.isFinite(v[i])) continue;
+                    String op = n.target() instanceof OpOverload o ? o.name() : String.valueOf(n.target());
+                    throw new NonFiniteValueError("op " + op, "node " + n.name(), sourceLine(n), graph, index(i, t.shape()), v[i]);
                 }
             }
             case List<?> l -> l.forEach(x -> check(x, n, graph));
             case null, default -> { }
         }
-    }
-
-    /** The row-major position of {@code t}'s first NaN or infinity, or -1 (always -1 for integer tensors). */
-    public static int firstNonFinite(Tensor t) {
-        if (!t.dtype().isFloatingPoint() || t.isFake()) return -1;
-        double[] v = t.toDoubleArray();
-        for (int i = 0; i < v.length; i++) if (!Double.isFinite(v[i])) return i;
-        return -1;
     }
 
     /** {@code [1, 0]}: row-major position {@code flat} in {@code shape}; {@code []} for a scalar. */

@@ -47,15 +47,19 @@ class BisectorTest {
 
         public Outcome run(Trial t) {
             trials.add(t);
+            boolean decomposes = !t.backend().equals("eager"), lowers = t.backend().equals("inductor");
             List<Step> steps = new ArrayList<>();
-            for (var e : List.of(java.util.Map.entry(Kind.DECOMPOSITION, 40), java.util.Map.entry(Kind.LOWERING, 30), java.util.Map.entry(Kind.FUSION, 9))) {
-                if (e.getKey() == Kind.DECOMPOSITION ? t.backend().equals("eager") : !t.backend().equals("inductor") && e.getKey() != Kind.DECOMPOSITION) continue;
-                for (int i = 1; i <= e.getValue(); i++) {
-                    boolean applied = t.limit() == null || t.limit().kind() != e.getKey() || i <= t.limit().n();
-                    steps.add(new Step(e.getKey(), i, applied, "op" + i + " (node n" + i + " at Model.java:" + (10 + i) + ")"));
-                }
-            }
+            take(t, Kind.DECOMPOSITION, decomposes ? 40 : 0, steps);
+            take(t, Kind.LOWERING, lowers ? 30 : 0, steps);
+            take(t, Kind.FUSION, lowers ? 9 : 0, steps);
             return new Outcome(fails.test(t), steps);
+        }
+
+        private static void take(Trial t, Kind kind, int count, List<Step> steps) {
+            for (int i = 1; i <= count; i++) {
+                boolean applied = t.limit() == null || t.limit().kind() != kind || i <= t.limit().n();
+                steps.add(new Step(kind, i, applied, "op" + i + " (node n" + i + " at Model.java:" + (10 + i) + ")"));
+            }
         }
     }
 
