@@ -124,22 +124,27 @@ public final class Ember {
      * each input's min/max/mean and NaN/Inf counts; print it to read it (nothing is printed here).
      * The function runs up to that op for real; see docs/nans-and-bisect.md.
      */
-    public static <R> NanReport debugNans(Fn0<R> fn) { return NanHunt.run(fn, new Object[0], fn::apply); }
+    public static <R> NanReport debugNans(Fn0<R> fn) { return NanHunt.run(FunctionTarget.of(fn), new Object[0], fn::apply); }
 
-    public static <A, R> NanReport debugNans(Fn1<A, R> fn, A a) { return NanHunt.run(fn, new Object[] {a}, () -> fn.apply(a)); }
+    public static <A, R> NanReport debugNans(Fn1<A, R> fn, A a) { return NanHunt.run(FunctionTarget.of(fn), new Object[] {a}, () -> fn.apply(a)); }
 
-    public static <A, B, R> NanReport debugNans(Fn2<A, B, R> fn, A a, B b) { return NanHunt.run(fn, new Object[] {a, b}, () -> fn.apply(a, b)); }
+    public static <A, B, R> NanReport debugNans(Fn2<A, B, R> fn, A a, B b) { return NanHunt.run(FunctionTarget.of(fn), new Object[] {a, b}, () -> fn.apply(a, b)); }
 
     public static <A, B, C, R> NanReport debugNans(Fn3<A, B, C, R> fn, A a, B b, C c) {
-        return NanHunt.run(fn, new Object[] {a, b, c}, () -> fn.apply(a, b, c));
+        return NanHunt.run(FunctionTarget.of(fn), new Object[] {a, b, c}, () -> fn.apply(a, b, c));
     }
 
     public static <A, B, C, D, R> NanReport debugNans(Fn4<A, B, C, D, R> fn, A a, B b, C c, D d) {
-        return NanHunt.run(fn, new Object[] {a, b, c, d}, () -> fn.apply(a, b, c, d));
+        return NanHunt.run(FunctionTarget.of(fn), new Object[] {a, b, c, d}, () -> fn.apply(a, b, c, d));
     }
 
     public static <A, B, C, D, E, R> NanReport debugNans(Fn5<A, B, C, D, E, R> fn, A a, B b, C c, D d, E e) {
-        return NanHunt.run(fn, new Object[] {a, b, c, d, e}, () -> fn.apply(a, b, c, d, e));
+        return NanHunt.run(FunctionTarget.of(fn), new Object[] {a, b, c, d, e}, () -> fn.apply(a, b, c, d, e));
+    }
+
+    /** {@link #debugNans(Fn1, Object)} for a module's forward. */
+    public static NanReport debugNans(Module module, Tensor x) {
+        return NanHunt.run(FunctionTarget.forModule(module), new Object[] {x}, () -> module.forward(x));
     }
 
     /**

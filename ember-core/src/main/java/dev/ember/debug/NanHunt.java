@@ -37,12 +37,11 @@ public final class NanHunt {
     }
 
     /**
-     * @param fn    a serializable {@code Fn0}…{@code Fn5} (what {@code Ember.compile} takes)
-     * @param args  its arguments
-     * @param eager runs {@code fn} uncompiled (when the compiled frame chooses to run it eagerly)
+     * @param target the function (a serializable {@code Fn0}…{@code Fn5}, or a module's forward)
+     * @param args   its arguments
+     * @param eager  runs it uncompiled (when the compiled frame chooses to run it eagerly)
      */
-    public static NanReport run(Object fn, Object[] args, Supplier<Object> eager) {
-        FunctionTarget target = FunctionTarget.of(fn);
+    public static NanReport run(FunctionTarget target, Object[] args, Supplier<Object> eager) {
         Object[] cap = target.captured();
         Object[] frame = new Object[cap.length + args.length];
         System.arraycopy(cap, 0, frame, 0, cap.length);

@@ -62,6 +62,23 @@ class NanHuntTest {
                 "  input   l_y_  f32[3]  -0.5000  3.000  1.167   0    0    -"), r.toString().substring(r.toString().indexOf('\n') + 1));
     }
 
+    /** A layer whose forward takes the log of values that may be negative. */
+    static final class LogOfShifted extends dev.ember.nn.Module {
+        @Override
+        public Tensor forward(Tensor x) {
+            Tensor shifted = x.sub(1.0);
+            return shifted.log();
+        }
+    }
+
+    @Test
+    void findsTheOpInAModulesForward() throws IOException {
+        NanReport r = Ember.debugNans(new LogOfShifted(), Tensor.of(2f, 0.5f));
+        assertTrue(r.found(), r::toString);
+        assertEquals(lineOf("return shifted.log();"), r.sourceLine());
+        assertEquals(new TensorStats("f32[2]", -0.5, 1.0, 0.25, 0, 0, null), r.inputs().get(0).stats());
+    }
+
     @Test
     void aNaNTheInputsAlreadyHadIsNotMadeByAnyOp() {
         NanReport r = Ember.debugNans(NanHuntTest::propagates, Tensor.of(1f, Float.NaN));
