@@ -59,6 +59,16 @@ class BisectCommandTest {
     }
 
     @Test
+    void aRunLongerThanTheTimeoutFails() {
+        long t0 = System.nanoTime();
+        assertEquals(1, ember("bisect", "--timeout", "1", "--", "sleep", "30"));
+        assertTrue(System.nanoTime() - t0 < 20_000_000_000L, "each run was stopped after a second");
+        assertTrue(lastLine(out()).startsWith("ember bisect: fails with backend eager too"), out());
+        assertEquals(2, ember("bisect", "--timeout", "soon", "--", "true"));
+        assertEquals("ember bisect: --timeout needs a whole number of seconds greater than 0, got 'soon'", err().strip());
+    }
+
+    @Test
     void noCommandOrOneThatCannotStartSaysWhatToGive() {
         assertEquals(2, ember("bisect"));
         assertEquals("ember bisect: no command to bisect: give it after --, e.g. ember bisect -- java -cp app.jar MyApp", err().strip());
