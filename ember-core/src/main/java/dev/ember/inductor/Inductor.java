@@ -35,7 +35,7 @@ public final class Inductor {
     private Inductor() {}
 
     /** Bumped whenever generated code changes for the same graph, so old cache entries are not used. */
-    static final String VERSION = "ember-inductor-11";
+    static final String VERSION = "ember-inductor-12";
 
     /**
      * {@code default}: generated code as is; {@code max-autotune}: also try variants and keep the
@@ -126,6 +126,7 @@ public final class Inductor {
         InductorLog.log("fusion", () -> String.join("\n", scheduler.decisions()));
         InductorLog.log("schedule", () -> scheduleText(scheduler.kernels()));
         MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output(), mode == Mode.REDUCE_OVERHEAD);
+        LiveOverwriteCheck.check(scheduler.kernels(), plan, lowered.output());
         String className = "Graph_" + key.substring(0, 16);
 
         Candidate best = candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE, false);
