@@ -1,0 +1,178 @@
+package dev.ember.inductor;
+
+import dev.ember.fx.Graph;
+import dev.ember.fx.GraphModule;
+import dev.ember.fx.Node;
+import dev.ember.inductor.cache.ArtifactCache;
+import dev.ember.inductor.cache.EntryForger;
+import dev.ember.jvm.HiddenClasses;
+import dev.ember.logging.Logs;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.CodeBuilder;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.MethodTypeDesc;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+import static dev.ember.inductor.Graphs.call;
+import static java.lang.constant.ConstantDescs.CD_Object;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Code from the cache runs as the user, so it is loaded only when authenticated and verified, and
+ * cached code that still fails at run time is replaced once, never failing on every later run.
+ */
+class CachedCodeTrustTest {
+    @TempDir
+    Path dir;
+
+    private final List<ArtifactCache.Problem> problems = new ArrayList<>();
+    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+    private PrintStream previous;
+
+    @BeforeEach
+    void captureLog() {
+        previous = Logs.output();
+        Logs.setOutput(new PrintStream(log, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restoreLog() { Logs.setOutput(previous); }
+
+    private List<String> loggedWarnings() {
+        return log.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("W")).toList();
+    }
+
+    private static GraphModule graph() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null);
+        g.output(call(g, "sigmoid.default", call(g, "mul.Scalar", x, 3.0)));
+        return new GraphModule(g);
+    }
+
+    /** Each compile opens the folder anew, as a new process would. */
+    private InductorGraph compile() {
+        return Inductor.compile(graph(), List.of(Tensor.randn(4, 5)), Inductor.Mode.DEFAULT, new ArtifactCache(dir, problems::add));
+    }
+
+    private Path onlyEntry() throws Exception {
+        try (var files = Files.list(dir)) {
+            List<Path> entries = files.filter(p -> p.toString().endsWith(".emberc")).toList();
+            assertEquals(1, entries.size(), "one entry: " + entries);
+            return entries.getFirst();
+        }
+    }
+
+    /** A class with the generated graph's entry point whose body is {@code body}. */
+    private static byte[] graphClass(Consumer<CodeBuilder> body) {
+        MethodTypeDesc call = MethodTypeDesc.of(CD_Object, ClassDesc.of(Tensor.class.getName()).arrayType(), CD_Object.arrayType(), CD_Object.arrayType());
+        return ClassFile.of().build(ClassDesc.of("dev.ember.inductor.Tampered"),
+                cb -> cb.withMethodBody("call", call, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC, body));
+    }
+
+    /** Sound bytecode that reads input 99 of the one it has: it throws ArrayIndexOutOfBoundsException. */
+    private static byte[] throwingClass() { return graphClass(c -> c.aload(0).bipush(99).aaload().areturn()); }
+
+    /** Returns the int 0 as an Object: the verifier refuses it. */
+    private static byte[] unverifiableClass() { return graphClass(c -> c.iconst_0().areturn()); }
+
+    /** The cached artifact with its class replaced, re-signed through the cache (as this user's own Ember would write it). */
+    private void storeWithClass(byte[] classBytes) throws Exception {
+        String key = onlyEntry().getFileName().toString().replace(".emberc", "");
+        ArtifactCache c = new ArtifactCache(dir, problems::add);
+        c.put(key, withClass(c.get(key), classBytes));
+    }
+
+    private static byte[] withClass(byte[] artifact, byte[] classBytes) {
+        try {
+            Artifact a = Artifact.decode(artifact);
+            return new Artifact(a.className(), a.source(), classBytes, a.slots(), a.attributePaths(), a.perfHints()).encode();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static void assertComputes(InductorGraph g, Tensor x) {
+        assertArrayEquals(((Tensor) graph().run(x)).toFloatArray(), ((Tensor) g.run(x)).toFloatArray(), 1e-6f);
+    }
+
+    @Test
+    void theIssuesAttackAForgedClassWithARecomputedHashIsNeverLoaded() throws Exception {
+        compile();
+        Path entry = onlyEntry();
+        EntryForger.rewrite(entry, payload -> {
+            int keyEnd = 2 + ByteBuffer.wrap(payload).getShort();
+            byte[] forged = withClass(Arrays.copyOfRange(payload, keyEnd, payload.length), throwingClass());
+            ByteBuffer b = ByteBuffer.allocate(keyEnd + forged.length).put(payload, 0, keyEnd).put(forged);
+            return b.array();
+        });
+        List<InductorGraph> compiled = new ArrayList<>();
+        var defined = HiddenClasses.recording(() -> compiled.add(compile()));
+        assertFalse(compiled.getFirst().fromCache());
+        assertTrue(defined.stream().noneMatch(d -> d.name().contains("Tampered")), "the forged class is never defined: " + defined);
+        assertTrue(problems.stream().anyMatch(p -> p.message().startsWith("rejected cache entry " + entry + " (not authenticated:")), problems.toString());
+        assertComputes(compiled.getFirst(), Tensor.randn(4, 5));
+        assertTrue(compile().fromCache(), "the rebuilt entry is signed and loads");
+    }
+
+    @Test
+    void cachedCodeThatThrowsIsReplacedOnceWithOneWarningAndLaterRunsAreFine() throws Exception {
+        compile();
+        Path entry = onlyEntry();
+        storeWithClass(throwingClass());
+        InductorGraph g = compile();
+        assertTrue(g.fromCache(), "signed and verified, so it loads");
+        Tensor x = Tensor.randn(4, 5);
+        for (int i = 0; i < 3; i++) assertComputes(g, x);
+        assertEquals(1, loggedWarnings().size(), log.toString(StandardCharsets.UTF_8));
+        String w = loggedWarnings().getFirst();
+        assertTrue(w.contains("compiled code loaded from the cache entry " + entry + " failed at run time (java.lang.ArrayIndexOutOfBoundsException"), w);
+        assertTrue(w.contains("deleted the entry and compiled the graph again, which ran. If this happens again, delete the cache folder " + dir), w);
+
+        InductorGraph next = compile();
+        assertTrue(next.fromCache(), "the entry was rewritten with the fresh code");
+        assertComputes(next, x);
+        assertEquals(1, loggedWarnings().size(), "no second warning: " + log.toString(StandardCharsets.UTF_8));
+        assertTrue(problems.isEmpty(), problems.toString());
+    }
+
+    @Test
+    void freshCodeThatThrowsIsNotRecompiledTheErrorSurfaces() {
+        InductorGraph broken = compile().withClassBytes(throwingClass());
+        assertThrows(ArrayIndexOutOfBoundsException.class, () -> broken.run(Tensor.randn(4, 5)));
+        assertThrows(ArrayIndexOutOfBoundsException.class, () -> broken.run(Tensor.randn(4, 5)));
+        assertEquals(List.of(), loggedWarnings());
+    }
+
+    @Test
+    void aCachedClassThatDoesNotVerifyIsRejectedAndRebuilt() throws Exception {
+        assertTrue(HiddenClasses.jvmVerifies(), "the test JVM verifies the classes Ember defines");
+        compile();
+        Path entry = onlyEntry();
+        storeWithClass(unverifiableClass());
+        InductorGraph g = compile();
+        assertFalse(g.fromCache());
+        assertTrue(problems.stream().anyMatch(p -> p.message().startsWith("rejected cache entry " + entry + " (its class cannot be loaded: java.lang.VerifyError")),
+                problems.toString());
+        assertComputes(g, Tensor.randn(4, 5));
+        assertTrue(compile().fromCache(), "rebuilt");
+    }
+}
