@@ -74,7 +74,7 @@ class GeneratedClassesVerifyTest {
 
     @Test
     void everyGeneratedClassPassesTheVerifier() {
-        assertTrue(HiddenClasses.jvmVerifies(), "this JVM verifies every class Ember defines (run without -XX:-BytecodeVerificationRemote)");
+        assertTrue(HiddenClasses.jvmVerifies(), "this JVM verifies every class Ember defines (run it without -Xverify:none)");
         Ember.reset();
         List<HiddenClasses.Defined> fresh = HiddenClasses.recording(GeneratedClassesVerifyTest::runPrograms);
         Ember.reset();

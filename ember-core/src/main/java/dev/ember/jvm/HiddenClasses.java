@@ -47,8 +47,9 @@ public final class HiddenClasses {
     /**
      * Whether the JVM verifies the classes defined here, found once by defining a class that does
      * not verify (its one method returns null as an int) and never running it. Off only when
-     * verification was switched off ({@code -XX:-BytecodeVerificationRemote}); then a caller that
-     * loads bytes it did not just generate must verify them itself.
+     * verification was switched off ({@code -Xverify:none}, or {@code -XX:-BytecodeVerificationRemote}
+     * with diagnostic options unlocked); then a caller that loads bytes it did not just generate must
+     * verify them itself.
      */
     public static boolean jvmVerifies() { return VerifierProbe.ON; }
 

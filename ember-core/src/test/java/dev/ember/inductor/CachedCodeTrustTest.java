@@ -96,8 +96,11 @@ class CachedCodeTrustTest {
 
     /** The cached artifact with its class replaced, re-signed through the cache (as this user's own Ember would write it). */
     private void storeWithClass(byte[] classBytes) throws Exception {
-        String key = onlyEntry().getFileName().toString().replace(".emberc", "");
-        ArtifactCache c = new ArtifactCache(dir, problems::add);
+        storeWithClass(new ArtifactCache(dir, problems::add), onlyEntry(), classBytes);
+    }
+
+    private static void storeWithClass(ArtifactCache c, Path entry, byte[] classBytes) {
+        String key = entry.getFileName().toString().replace(".emberc", "");
         c.put(key, withClass(c.get(key), classBytes));
     }
 
@@ -174,5 +177,41 @@ class CachedCodeTrustTest {
                 problems.toString());
         assertComputes(g, Tensor.randn(4, 5));
         assertTrue(compile().fromCache(), "rebuilt");
+    }
+
+    /** With {@code -Xverify:none} the JVM checks nothing, so Ember verifies a cached class itself before defining it. */
+    @Test
+    void withTheJvmVerifierOffEmberVerifiesCachedClassesItself() throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "-Xverify:none", "-ea", "--add-modules", "jdk.incubator.vector",
+                "-cp", System.getProperty("java.class.path"), WithoutJvmVerifier.class.getName(), dir.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        assertTrue(out.contains("jvmVerifies=false"), out);
+        assertTrue(out.contains("rejected cache entry " + onlyEntry() + " (its class does not verify: [Bad type on operand stack in dev/ember/inductor/Tampered::call"), out);
+        assertTrue(out.contains("fromCache=false, computes=true"), out);
+    }
+
+    /** Run in a JVM started with {@code -Xverify:none}: stores an unverifiable class in the cache and compiles again. */
+    static final class WithoutJvmVerifier {
+        public static void main(String[] args) {
+            Path dir = Path.of(args[0]);
+            Consumer<ArtifactCache.Problem> print = pr -> System.out.println(pr.message());
+            System.out.println("jvmVerifies=" + HiddenClasses.jvmVerifies());
+            List<Tensor> example = List.of(Tensor.randn(4, 5));
+            Inductor.compile(graph(), example, Inductor.Mode.DEFAULT, new ArtifactCache(dir, print));
+            try (var files = Files.list(dir)) {
+                storeWithClass(new ArtifactCache(dir, print), files.filter(f -> f.toString().endsWith(".emberc")).findFirst().orElseThrow(), unverifiableClass());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            InductorGraph g = Inductor.compile(graph(), example, Inductor.Mode.DEFAULT, new ArtifactCache(dir, print));
+            Tensor x = Tensor.randn(4, 5);
+            float[] want = ((Tensor) graph().run(x)).toFloatArray(), got = ((Tensor) g.run(x)).toFloatArray();
+            boolean computes = true;
+            for (int i = 0; i < want.length; i++) computes &= Math.abs(want[i] - got[i]) <= 1e-6f;
+            System.out.println("fromCache=" + g.fromCache() + ", computes=" + computes);
+        }
     }
 }
