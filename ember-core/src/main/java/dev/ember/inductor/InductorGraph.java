@@ -189,12 +189,24 @@ public final class InductorGraph {
         return Inductor.load(original, a, inputMetas, constants, cached);
     }
 
+    /** The graph whose code runs: this one, or the fresh compile that replaced its failed cached code. */
+    private InductorGraph current() {
+        InductorGraph fresh = replacement;
+        return fresh == null ? this : fresh;
+    }
+
     /** The generated Java source, or null when the graph runs in the interpreter. */
-    public String sourceCode() { return artifact == null ? null : artifact.source(); }
+    public String sourceCode() {
+        Artifact a = current().artifact;
+        return a == null ? null : a.source();
+    }
 
     /** Why parts of the graph run eager kernels (empty when everything has generated code). */
-    public List<String> perfHints() { return artifact == null ? List.of("the whole graph runs in the interpreter") : artifact.perfHints(); }
+    public List<String> perfHints() {
+        Artifact a = current().artifact;
+        return a == null ? List.of("the whole graph runs in the interpreter") : a.perfHints();
+    }
 
-    /** Whether the code was loaded from the on-disk cache rather than generated. */
-    public boolean fromCache() { return cached != null; }
+    /** Whether the code that runs was loaded from the on-disk cache rather than generated. */
+    public boolean fromCache() { return current().cached != null; }
 }

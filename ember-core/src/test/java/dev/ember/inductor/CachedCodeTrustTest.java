@@ -145,6 +145,7 @@ class CachedCodeTrustTest {
         assertTrue(g.fromCache(), "signed and verified, so it loads");
         Tensor x = Tensor.randn(4, 5);
         for (int i = 0; i < 3; i++) assertComputes(g, x);
+        assertFalse(g.fromCache(), "the graph now runs freshly compiled code");
         assertEquals(1, loggedWarnings().size(), log.toString(StandardCharsets.UTF_8));
         String w = loggedWarnings().getFirst();
         assertTrue(w.contains("compiled code loaded from the cache entry " + entry + " failed at run time (java.lang.ArrayIndexOutOfBoundsException"), w);
