@@ -19,6 +19,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -128,7 +129,7 @@ public final class Inductor {
         }
         InductorGraph.CachedEntry entry = new InductorGraph.CachedEntry(cache.path(key), inputs -> {
             cache.evict(key);
-            List<Tensor> tensors = java.util.Arrays.stream(inputs).map(Tensor.class::cast).toList();
+            List<Tensor> tensors = Arrays.stream(inputs).map(Tensor.class::cast).toList();
             return generate(gm, tensors, metas, mode, cache, chooser, key);
         });
         InductorGraph graph;

@@ -40,8 +40,10 @@ public final class ArtifactCache {
 
     private static final int HASH = 16;
     private static final int HEADER = MAGIC.length + HASH + 4;
+    /** Folders the cache creates (it and any missing parents) are its owner's alone. */
+    private static final FileAttribute<?> OWNER_ONLY_FOLDER = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
 
-    /** What the cache reports: a warning when it refuses something, info when a read or write fails. */
+    /** What the cache reports: a warning when it refuses something, info when a read or write fails, debug for an unchecked folder. */
     public record Problem(Level level, String message) {}
 
     private final Path dir;
@@ -87,9 +89,10 @@ public final class ArtifactCache {
 
     private Optional<HmacSha256> open() {
         try {
+            boolean posix = PosixFile.supported(dir);
+            Files.createDirectories(dir, posix ? new FileAttribute<?>[] {OWNER_ONLY_FOLDER} : new FileAttribute<?>[0]);
             UserPrincipal me = null;
-            Files.createDirectories(dir, PosixFile.supported(dir) ? new FileAttribute<?>[] {OWNER_ONLY_FOLDER} : new FileAttribute<?>[0]);
-            if (PosixFile.supported(dir)) {
+            if (posix) {
                 me = PosixFile.currentUser(dir);
                 String why = CacheFolder.refusal(dir, me);
                 if (why != null) return off(why);
@@ -105,8 +108,6 @@ public final class ArtifactCache {
             return Optional.empty();
         }
     }
-
-    private static final FileAttribute<?> OWNER_ONLY_FOLDER = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
 
     private Optional<HmacSha256> off(String why) {
         problems.accept(new Problem(Level.WARNING, "not using the compiled-code cache: " + why
