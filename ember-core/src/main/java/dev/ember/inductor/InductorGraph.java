@@ -90,10 +90,11 @@ public final class InductorGraph {
             if (!matches(t, inputMetas.get(n + i))) return mismatch(n + i, inputs);
             all[n + i] = t;
         }
-        ThreadState st = state.get();
-        if (outputSlots.length > 0) releaseOutputs(st, all);
+        ThreadState st;
         Object result;
         try {
+            st = state.get();
+            if (outputSlots.length > 0) releaseOutputs(st, all);
             result = (Object) call.invokeExact(all, st.arena, constants);
         } catch (RuntimeException | LinkageError e) {
             if (cached == null) throw e;

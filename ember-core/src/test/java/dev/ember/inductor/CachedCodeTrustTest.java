@@ -180,6 +180,23 @@ class CachedCodeTrustTest {
         assertTrue(compile().fromCache(), "rebuilt");
     }
 
+    @Test
+    void aCachedArtifactWithANegativeArenaSizeIsRejectedBeforeAnythingRuns() throws Exception {
+        compile();
+        Path entry = onlyEntry();
+        String key = entry.getFileName().toString().replace(".emberc", "");
+        ArtifactCache c = new ArtifactCache(dir, problems::add);
+        Artifact a = Artifact.decode(c.get(key));
+        List<MemoryPlan.Slot> slots = new ArrayList<>(a.slots());
+        slots.addFirst(new MemoryPlan.Slot(dev.ember.tensor.DType.FLOAT32, -1, false));
+        c.put(key, new Artifact(a.className(), a.source(), a.classBytes(), slots, a.attributePaths(), a.perfHints()).encode());
+        InductorGraph g = compile();
+        assertFalse(g.fromCache());
+        assertTrue(problems.stream().anyMatch(p -> p.message().equals("rejected cache entry " + entry
+                + " (cannot be decoded: java.io.IOException: arena slot 0 has size -1); deleted it, the graph is compiled again")), problems.toString());
+        assertComputes(g, Tensor.randn(4, 5));
+    }
+
     /** With {@code -Xverify:none} the JVM checks nothing, so Ember verifies a cached class itself before defining it. */
     @Test
     void withTheJvmVerifierOffEmberVerifiesCachedClassesItself() throws Exception {
