@@ -136,6 +136,24 @@ class ArtifactCacheTrustTest {
                 + ", can be written by other users (drwxrwxr-x)"), warnings().getFirst());
     }
 
+    /** Sticky: others may add files but never rename or delete this user's, and every entry they add fails the MAC. */
+    @Test
+    void aStickyFolderOthersCanAddToIsAcceptedAsTheCacheOrAboveIt() throws Exception {
+        Path above = Files.createDirectory(tmp.resolve("above")), dir = Files.createDirectory(above.resolve("cache"));
+        chmod("1777", above);
+        chmod("1777", dir);
+        assertEquals("drwxrwxrwt", PosixFile.of(dir).mode());
+        ArtifactCache c = cache(dir);
+        c.put("k", new byte[] {1});
+        assertArrayEquals(new byte[] {1}, c.get("k"));
+        assertTrue(problems.isEmpty(), problems.toString());
+    }
+
+    private static void chmod(String mode, Path p) throws Exception {
+        Process chmod = new ProcessBuilder("chmod", mode, p.toString()).inheritIO().start();
+        assertEquals(0, chmod.waitFor(), "chmod " + mode + " " + p);
+    }
+
     @Test
     void aStickyFolderAboveItLikeTmpIsAccepted() throws Exception {
         PosixFile tmpRoot = PosixFile.of(Path.of(System.getProperty("java.io.tmpdir")).toRealPath());
