@@ -18,7 +18,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * <p>The JVM verifies each class as it is defined ({@code BytecodeVerificationRemote}, on by default
  * for every class loader but the boot loader, whose classes these are not), so a class that does
- * not verify fails here with a {@link VerifyError}, before any of its code runs.
+ * not verify fails here with a {@link VerifyError}, before any of its code runs — unless
+ * verification was switched off ({@link #jvmVerifies}).
  */
 public final class HiddenClasses {
     private HiddenClasses() {}
