@@ -192,6 +192,20 @@ class ArtifactCacheTrustTest {
         assertTrue(warnings().getFirst().contains("the cache key " + dir.resolve("hmac.key") + " is not a regular file"), warnings().toString());
     }
 
+    /** A zip file system stands for one without POSIX permissions (Windows) and without hard links. */
+    @Test
+    void withoutPosixPermissionsTheChecksAreSkippedAndSaidSoAtDebugLevel() throws Exception {
+        try (var zip = java.nio.file.FileSystems.newFileSystem(tmp.resolve("cache.zip"), java.util.Map.of("create", "true"))) {
+            Path dir = zip.getPath("/ember/inductor");
+            ArtifactCache c = cache(dir);
+            c.put("k", new byte[] {1, 2});
+            assertArrayEquals(new byte[] {1, 2}, c.get("k"));
+            assertEquals(32, Files.size(dir.resolve("hmac.key")));
+            assertEquals(List.of(new ArtifactCache.Problem(Level.DEBUG, "the cache folder " + dir
+                    + " is on a file system without POSIX permissions; who may write to it and to its key is not checked")), problems);
+        }
+    }
+
     /** Giving a file to another user takes root; elsewhere these two are skipped. */
     @Test
     void aFolderOrKeyOwnedByAnotherUserIsRefused() throws Exception {
