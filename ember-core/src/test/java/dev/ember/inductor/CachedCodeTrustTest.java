@@ -26,6 +26,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 import static dev.ember.inductor.Graphs.call;
@@ -156,6 +160,28 @@ class CachedCodeTrustTest {
         assertComputes(next, x);
         assertEquals(1, loggedWarnings().size(), "no second warning: " + log.toString(StandardCharsets.UTF_8));
         assertTrue(problems.isEmpty(), problems.toString());
+    }
+
+    @Test
+    void threadsThatHitFailingCachedCodeTogetherRecompileItOnce() throws Exception {
+        compile();
+        storeWithClass(throwingClass());
+        InductorGraph g = compile();
+        Tensor x = Tensor.randn(4, 5);
+        float[] want = ((Tensor) graph().run(x)).toFloatArray();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<float[]>> runs = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            runs.add(pool.submit(() -> {
+                start.await();
+                return ((Tensor) g.run(x)).toFloatArray();
+            }));
+        }
+        start.countDown();
+        for (var r : runs) assertArrayEquals(want, r.get(), 1e-6f);
+        pool.shutdown();
+        assertEquals(1, loggedWarnings().size(), log.toString(StandardCharsets.UTF_8));
     }
 
     @Test
