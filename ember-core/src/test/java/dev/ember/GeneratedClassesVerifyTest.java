@@ -15,6 +15,7 @@ import java.lang.classfile.Opcode;
 import java.lang.constant.ClassDesc;
 import java.lang.invoke.MethodHandles;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -73,10 +74,13 @@ class GeneratedClassesVerifyTest {
     }
 
     @Test
-    void everyGeneratedClassPassesTheVerifier() {
+    void everyGeneratedClassPassesTheVerifier() throws Exception {
         assertTrue(HiddenClasses.jvmVerifies(), "this JVM verifies every class Ember defines (run it without -Xverify:none)");
         Ember.reset();
         List<HiddenClasses.Defined> fresh = HiddenClasses.recording(GeneratedClassesVerifyTest::runPrograms);
+        try (var entries = Files.list(Path.of(System.getProperty("ember.cache.dir")))) {
+            assertTrue(entries.filter(p -> p.toString().endsWith(".emberc")).count() >= 4, "the graphs were stored, so the second round loads them");
+        }
         Ember.reset();
         List<HiddenClasses.Defined> cached = HiddenClasses.recording(GeneratedClassesVerifyTest::runPrograms);
         Ember.reset();
