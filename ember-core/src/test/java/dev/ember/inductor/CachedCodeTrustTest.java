@@ -184,6 +184,28 @@ class CachedCodeTrustTest {
         assertEquals(1, loggedWarnings().size(), log.toString(StandardCharsets.UTF_8));
     }
 
+    /** index_select(x, 0, idx) * 2: an index out of range throws, in eager and in compiled code alike. */
+    private static GraphModule selectGraph() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null), idx = g.placeholder("idx", null);
+        g.output(call(g, "mul.Scalar", call(g, "index_select.default", x, 0L, idx), 2.0));
+        return new GraphModule(g);
+    }
+
+    @Test
+    void whenCachedCodeThrowsForInputsEagerRejectsTooTheFreshCodesErrorSurfacesWithoutAWarning() {
+        Tensor x = Tensor.randn(4, 5), good = Tensor.of(new long[] {0, 2}, 2), bad = Tensor.of(new long[] {0, 9}, 2);
+        Inductor.compile(selectGraph(), List.of(x, good), Inductor.Mode.DEFAULT, new ArtifactCache(dir, problems::add));
+        InductorGraph g = Inductor.compile(selectGraph(), List.of(x, good), Inductor.Mode.DEFAULT, new ArtifactCache(dir, problems::add));
+        assertTrue(g.fromCache());
+        RuntimeException eager = assertThrows(RuntimeException.class, () -> selectGraph().run(x, bad));
+        RuntimeException compiled = assertThrows(RuntimeException.class, () -> g.run(x, bad));
+        assertEquals(eager.getClass(), compiled.getClass(), compiled.toString());
+        assertEquals(List.of(), loggedWarnings(), "the cache was not at fault");
+        assertArrayEquals(((Tensor) selectGraph().run(x, good)).toFloatArray(), ((Tensor) g.run(x, good)).toFloatArray(), 1e-6f);
+        assertTrue(problems.isEmpty(), problems.toString());
+    }
+
     @Test
     void freshCodeThatThrowsIsNotRecompiledTheErrorSurfaces() {
         InductorGraph broken = compile().withClassBytes(throwingClass());
