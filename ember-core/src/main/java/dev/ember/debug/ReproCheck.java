@@ -4,7 +4,6 @@ import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -19,7 +18,7 @@ public final class ReproCheck {
 
     /** Compares and prints the verdict on {@code out}; the exit code the repro should end with. */
     public static int report(Object expected, Object actual, String backend, PrintStream out) {
-        List<Object> want = leaves(expected), got = leaves(actual);
+        List<Object> want = Accuracy.leaves(expected), got = Accuracy.leaves(actual);
         if (want.size() != got.size()) {
             out.println("FAIL: backend '" + backend + "' returned " + got.size() + " output(s), eager " + want.size());
             return 1;
@@ -66,19 +65,5 @@ public final class ReproCheck {
         double max = 0;
         for (int k = 0; k < w.length; k++) if (!(Double.isNaN(w[k]) && Double.isNaN(g[k]))) max = Math.max(max, Math.abs(w[k] - g[k]));
         return max;
-    }
-
-    private static List<Object> leaves(Object value) {
-        List<Object> out = new ArrayList<>();
-        collect(value, out);
-        return out;
-    }
-
-    private static void collect(Object value, List<Object> out) {
-        switch (value) {
-            case Object[] a -> { for (Object x : a) collect(x, out); }
-            case List<?> l -> { for (Object x : l) collect(x, out); }
-            case null, default -> out.add(value);
-        }
     }
 }

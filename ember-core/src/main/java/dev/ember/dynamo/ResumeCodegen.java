@@ -2,6 +2,7 @@ package dev.ember.dynamo;
 
 import dev.ember.dynamo.resume.ResumeTarget;
 import dev.ember.dynamo.variables.MethodTarget;
+import dev.ember.jvm.HiddenClasses;
 
 import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassFile;
@@ -263,8 +264,8 @@ public final class ResumeCodegen {
     private static Generated define(Class<?> host, ClassDesc self, byte[] bytes, String resumeName, MethodTypeDesc resumeType, boolean eagerRest,
                                     List<String> names) {
         try {
-            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(host, MethodHandles.lookup())
-                    .defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
+            MethodHandles.Lookup lookup = HiddenClasses.define(MethodHandles.privateLookupIn(host, MethodHandles.lookup()), bytes, null,
+                    MethodHandles.Lookup.ClassOption.NESTMATE);
             Class<?> hidden = lookup.lookupClass();
             ClassFiles.registerGenerated(hidden, bytes, host);
             MethodType breakType = MethodType.methodType(eagerRest ? resumeType.returnType().resolveConstantDesc(lookup) : Object.class,

@@ -48,7 +48,12 @@ record Artifact(String className, String source, byte[] classBytes, List<MemoryP
         byte[] cls = readBytes(in);
         int n = in.readInt();
         List<MemoryPlan.Slot> slots = new ArrayList<>();
-        for (int i = 0; i < n; i++) slots.add(new MemoryPlan.Slot(DType.valueOf(in.readUTF()), in.readInt(), in.readBoolean()));
+        for (int i = 0; i < n; i++) {
+            DType dtype = DType.valueOf(in.readUTF());
+            int size = in.readInt();
+            if (size < 0) throw new IOException("arena slot " + i + " has size " + size);
+            slots.add(new MemoryPlan.Slot(dtype, size, in.readBoolean()));
+        }
         return new Artifact(name, source, cls, slots, readStrings(in), readStrings(in));
     }
 

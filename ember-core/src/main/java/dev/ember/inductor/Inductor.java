@@ -11,6 +11,7 @@ import dev.ember.inductor.cache.ArtifactCache;
 import dev.ember.inductor.codegen.GraphWriter;
 import dev.ember.inductor.codegen.BytecodeWriter;
 import dev.ember.inductor.codegen.VectorApi;
+import dev.ember.jvm.HiddenClasses;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
@@ -18,8 +19,12 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -37,7 +42,7 @@ public final class Inductor {
     private Inductor() {}
 
     /** Bumped whenever generated code changes for the same graph, so old cache entries are not used. */
-    static final String VERSION = "ember-inductor-11";
+    static final String VERSION = "ember-inductor-12";
 
     /**
      * {@code default}: generated code as is; {@code max-autotune}: also try variants and keep the
@@ -70,9 +75,12 @@ public final class Inductor {
 
     public static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, Mode mode) {
         // While ember bisect counts the compiler's steps, a cached class would take none of them.
-        ArtifactCache cache = CompilerSteps.counting() ? null : new ArtifactCache(ArtifactCache.defaultDir(), p -> InductorLog.log("inductor", () -> p));
+        ArtifactCache cache = CompilerSteps.counting() ? null : CACHES.computeIfAbsent(ArtifactCache.defaultDir(), d -> new ArtifactCache(d, InductorLog::cache));
         return compile(gm, exampleInputs, mode, cache);
     }
+
+    /** One cache per folder for the life of the process, so that a folder or key it refuses is warned about once. */
+    private static final Map<Path, ArtifactCache> CACHES = new ConcurrentHashMap<>();
 
     static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, Mode mode, ArtifactCache cache) {
         return compile(gm, exampleInputs, mode, cache, Autotune::faster);
@@ -91,28 +99,66 @@ public final class Inductor {
         boolean nanAsserts = NanAsserts.enabled();
         String key = ArtifactCache.key(VERSION, mode.name(), String.valueOf(VectorApi.AVAILABLE), graphText,
                 metas.toString(), attrMeta.toString(), nanAssertsKey(nanAsserts, gm));
-
-        byte[] cached = cache == null ? null : cache.get(key);
-        if (cached != null) {
-            try {
-                Artifact a = Artifact.decode(cached);
-                InductorLog.log("inductor", () -> "cache hit " + key.substring(0, 16) + " (" + cache.path(key) + ")");
-                InductorLog.log("output_code", a::source);
-                return load(gm, a, withAttributes(metas, gm, a.attributePaths()), new Object[0], true);
-            } catch (IOException | RuntimeException e) {
-                InductorLog.log("inductor", () -> "cache entry " + key.substring(0, 16) + " could not be loaded (" + e + "); rebuilding");
-            }
-        } else if (cache != null) {
-            InductorLog.log("inductor", () -> "cache miss " + key.substring(0, 16));
+        if (cache != null) {
+            InductorGraph hit = fromCache(gm, metas, mode, cache, chooser, key, nanAsserts);
+            if (hit != null) return hit;
         }
+        return generate(gm, exampleInputs, metas, mode, cache, chooser, key, nanAsserts);
+    }
 
+    /**
+     * The graph stored under {@code key}, or null on a miss. An entry that cannot be decoded or whose
+     * class does not verify is rejected (deleted, with a warning). Every class loaded from the cache
+     * is verified: by the JVM as it defines it, or — when verification was switched off — here.
+     * One that loads but fails when run is replaced by a fresh compile ({@link InductorGraph.CachedEntry}).
+     */
+    private static InductorGraph fromCache(GraphModule gm, List<TensorMeta> metas, Mode mode, ArtifactCache cache, Chooser chooser, String key,
+                                           boolean nanAsserts) {
+        byte[] cached = cache.get(key);
+        if (cached == null) {
+            if (cache.enabled()) InductorLog.log("inductor", () -> "cache miss " + key.substring(0, 16));
+            return null;
+        }
+        Artifact a;
+        try {
+            a = Artifact.decode(cached);
+        } catch (IOException | RuntimeException e) {
+            cache.reject(key, "cannot be decoded: " + e);
+            return null;
+        }
+        if (!HiddenClasses.jvmVerifies()) {
+            List<String> errors = BytecodeWriter.verify(a.classBytes(), Inductor.class.getClassLoader());
+            if (!errors.isEmpty()) {
+                cache.reject(key, "its class does not verify: " + errors);
+                return null;
+            }
+        }
+        InductorGraph.CachedEntry entry = new InductorGraph.CachedEntry(cache.path(key), inputs -> {
+            cache.evict(key);
+            List<Tensor> tensors = Arrays.stream(inputs).map(Tensor.class::cast).toList();
+            return generate(gm, tensors, metas, mode, cache, chooser, key, nanAsserts);
+        });
+        InductorGraph graph;
+        try {
+            graph = load(gm, a, withAttributes(metas, gm, a.attributePaths()), new Object[0], entry);
+        } catch (LinkageError | RuntimeException e) {
+            cache.reject(key, "its class cannot be loaded: " + e);
+            return null;
+        }
+        InductorLog.log("inductor", () -> "cache hit " + key.substring(0, 16) + " (" + cache.path(key) + ")");
+        InductorLog.log("output_code", a::source);
+        return graph;
+    }
+
+    private static InductorGraph generate(GraphModule gm, List<? extends Tensor> exampleInputs, List<TensorMeta> metas, Mode mode,
+                                          ArtifactCache cache, Chooser chooser, String key, boolean nanAsserts) {
         GraphModule work = new GraphModule(gm.className(), gm.graph().copy(), gm.attributes(), gm.submodules());
         ShapeProp.propagate(work, exampleInputs.toArray());
         try {
             if (Functionalize.run(work) > 0) ShapeProp.propagate(work, exampleInputs.toArray());
         } catch (Functionalize.NotFunctional e) {
             InductorLog.log("perf_hints", () -> "graph runs in the interpreter: " + e.getMessage());
-            return new InductorGraph(gm, null, metas, null, null, false);
+            return new InductorGraph(gm, null, metas, null, null, null);
         }
         InductorLog.log("pre_grad_graphs", () -> "BEFORE PRE-GRAD PASSES (none run yet: the captured graph goes on unchanged)\n" + work.code());
         Decompositions.install();
@@ -124,17 +170,18 @@ public final class Inductor {
             lowered = Lowering.lower(work);
         } catch (Lowering.Unsupported e) {
             InductorLog.log("perf_hints", () -> "graph runs in the interpreter: " + e.getMessage());
-            return new InductorGraph(gm, null, metas, null, null, false);
+            return new InductorGraph(gm, null, metas, null, null, null);
         }
         lowered.perfHints().forEach(h -> InductorLog.log("perf_hints", () -> h));
         Scheduler scheduler = Scheduler.schedule(lowered);
         InductorLog.log("fusion", () -> String.join("\n", scheduler.decisions()));
         InductorLog.log("schedule", () -> scheduleText(scheduler.kernels()));
         MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output(), mode == Mode.REDUCE_OVERHEAD);
+        LiveOverwriteCheck.check(scheduler.kernels(), plan, lowered.output());
         String className = "Graph_" + key.substring(0, 16);
 
         Candidate best = candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE, false, nanAsserts);
-        InductorGraph graph = load(gm, best.artifact, lowered.inputMetas(), best.constants, false);
+        InductorGraph graph = load(gm, best.artifact, lowered.inputMetas(), best.constants, null);
         if (mode == Mode.MAX_AUTOTUNE && nanAsserts) {
             // Variants are timed on random inputs, which would trip the checks of a graph that is fine on the real ones.
             InductorLog.log("inductor", () -> "max-autotune times no variants while " + NanAsserts.ENV + " is on: the default code is used");
@@ -144,7 +191,7 @@ public final class Inductor {
             if (VectorApi.AVAILABLE) others.add(candidate(className, scheduler, plan, lowered, false, false, nanAsserts));
             if (GraphWriter.hasTransposableWeights(scheduler.kernels())) others.add(candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE, true, nanAsserts));
             for (Candidate c : others) {
-                InductorGraph other = load(gm, c.artifact, lowered.inputMetas(), c.constants, false);
+                InductorGraph other = load(gm, c.artifact, lowered.inputMetas(), c.constants, null);
                 if (chooser.faster(other, graph, exampleInputs)) {
                     graph = other;
                     best = c;
@@ -185,12 +232,13 @@ public final class Inductor {
         return all;
     }
 
-    static InductorGraph load(GraphModule gm, Artifact a, List<TensorMeta> metas, Object[] constants, boolean fromCache) {
+    /** @param cached where the class came from when it was loaded from the cache, else null */
+    static InductorGraph load(GraphModule gm, Artifact a, List<TensorMeta> metas, Object[] constants, InductorGraph.CachedEntry cached) {
         try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClass(a.classBytes(), true);
+            MethodHandles.Lookup lookup = HiddenClasses.define(MethodHandles.lookup(), a.classBytes(), null);
             MethodHandle call = lookup.findStatic(lookup.lookupClass(), "call",
                     MethodType.methodType(Object.class, Tensor[].class, Object[].class, Object[].class));
-            return new InductorGraph(gm, call, metas, a, constants, fromCache);
+            return new InductorGraph(gm, call, metas, a, constants, cached);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot load generated class " + a.className(), e);
         }

@@ -53,7 +53,7 @@ public final class InductorBackend {
         return Backends.EAGER.compile(work, inputs);
     };
 
-    private static CompiledGraph compiled(InductorGraph g) {
+    static CompiledGraph compiled(InductorGraph g) {
         return new CompiledGraph() {
             @Override
             public Object[] run(Object[] args) {

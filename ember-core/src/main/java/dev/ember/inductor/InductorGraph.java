@@ -8,9 +8,11 @@ import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
 import java.lang.invoke.MethodHandle;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * A graph compiled by the inductor: {@link #run} calls the generated code. Inputs whose layout
@@ -33,18 +35,27 @@ public final class InductorGraph {
     private final ThreadLocal<ThreadState> state;
     /** The arena slots that hold outputs (reduce-overhead), empty otherwise. */
     private final int[] outputSlots;
-    private final boolean fromCache;
+    /** Where the code came from when it was loaded from the cache, else null. */
+    private final CachedEntry cached;
+    /** The fresh compile that took over from cached code that failed at run time, or null. */
+    private volatile InductorGraph replacement;
     /** The graph as a NaN assert names it ({@code Model.fn [0/0]}), or null when values are not checked. */
     private final String nanAssertsGraph;
     private volatile boolean warnedLayout;
 
-    InductorGraph(GraphModule original, MethodHandle call, List<TensorMeta> inputMetas, Artifact artifact, Object[] constants, boolean fromCache) {
+    /**
+     * A cache entry this graph's code was loaded from, and how to compile the graph afresh (for the
+     * inputs of a call, deleting the entry and storing the new one) should the cached code fail.
+     */
+    record CachedEntry(Path path, Function<Object[], InductorGraph> recompile) {}
+
+    InductorGraph(GraphModule original, MethodHandle call, List<TensorMeta> inputMetas, Artifact artifact, Object[] constants, CachedEntry cached) {
         this.original = original;
         this.call = call;
         this.inputMetas = inputMetas;
         this.artifact = artifact;
         this.constants = constants;
-        this.fromCache = fromCache;
+        this.cached = cached;
         this.nanAssertsGraph = NanAsserts.enabled() ? NanAsserts.graphLabel(original) : null;
         this.state = artifact == null ? null : ThreadLocal.withInitial(() -> new ThreadState(artifact.slots().stream()
                 .map(s -> s.dtype().allocate(s.size())).toArray()));
@@ -61,8 +72,15 @@ public final class InductorGraph {
         ThreadState(Object[] arena) { this.arena = arena; }
     }
 
-    /** Runs the graph on one value per placeholder; returns what the graph's output returns. */
+    /**
+     * Runs the graph on one value per placeholder; returns what the graph's output returns. Code
+     * loaded from the cache that throws (it passed the MAC and the verifier, so it was written by
+     * this user's Ember, but a disk or an older bug may have damaged it before it was signed) is
+     * replaced once, see {@link #recompileAndRun}.
+     */
     public Object run(Object... inputs) {
+        InductorGraph fresh = replacement;
+        if (fresh != null) return fresh.run(inputs);
         if (call == null) return interpret(inputs);
         int n = original.graph().placeholders().size();
         if (inputs.length != n) throw new IllegalArgumentException("the graph takes " + n + " input(s), but " + inputs.length + " were given");
@@ -77,14 +95,19 @@ public final class InductorGraph {
             if (!matches(t, inputMetas.get(n + i))) return mismatch(n + i, inputs);
             all[n + i] = t;
         }
-        ThreadState st = state.get();
-        if (outputSlots.length > 0) releaseOutputs(st, all);
+        ThreadState st;
         Object result;
         try {
+            st = state.get();
+            if (outputSlots.length > 0) releaseOutputs(st, all);
             result = (Object) call.invokeExact(all, st.arena, constants);
         } catch (NonFiniteValueError e) {
+            // A NaN assert is the user's answer, not a sign of damaged cached code.
             throw e.graph() == null && nanAssertsGraph != null ? e.inGraph(nanAssertsGraph) : e;
-        } catch (RuntimeException | Error e) {
+        } catch (RuntimeException | LinkageError e) {
+            if (cached == null) throw e;
+            return recompileAndRun(e, inputs);
+        } catch (Error e) {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException(t);
@@ -94,6 +117,23 @@ public final class InductorGraph {
             collectOutputStorages(result, st.arena, outputs);
             st.previousOutputs = outputs;
         }
+        return result;
+    }
+
+    /**
+     * The cached code failed: compile the graph afresh (which deletes and rewrites the entry) and run
+     * that, from now on, on every thread. Eager code may throw for these inputs too (an index out of
+     * range), so the fresh graph decides: if it runs, the cache was at fault and one warning says so;
+     * if it throws, that is the answer eager would give, and it is thrown, with no warning about the cache.
+     */
+    private synchronized Object recompileAndRun(Throwable failure, Object[] inputs) {
+        if (replacement != null) return replacement.run(inputs);
+        InductorGraph fresh = cached.recompile().apply(inputs);
+        replacement = fresh;
+        Object result = fresh.run(inputs);
+        InductorLog.warning(() -> "compiled code loaded from the cache entry " + cached.path() + " failed at run time (" + failure
+                + "); deleted the entry and compiled the graph again, which ran. If this happens again, delete the cache folder "
+                + cached.path().getParent() + " and report it as an Ember bug");
         return result;
     }
 
@@ -160,15 +200,27 @@ public final class InductorGraph {
      */
     InductorGraph withClassBytes(byte[] classBytes) {
         Artifact a = new Artifact(artifact.className(), artifact.source(), classBytes, artifact.slots(), artifact.attributePaths(), artifact.perfHints());
-        return Inductor.load(original, a, inputMetas, constants, fromCache);
+        return Inductor.load(original, a, inputMetas, constants, cached);
+    }
+
+    /** The graph whose code runs: this one, or the fresh compile that replaced its failed cached code. */
+    private InductorGraph current() {
+        InductorGraph fresh = replacement;
+        return fresh == null ? this : fresh;
     }
 
     /** The generated Java source, or null when the graph runs in the interpreter. */
-    public String sourceCode() { return artifact == null ? null : artifact.source(); }
+    public String sourceCode() {
+        Artifact a = current().artifact;
+        return a == null ? null : a.source();
+    }
 
     /** Why parts of the graph run eager kernels (empty when everything has generated code). */
-    public List<String> perfHints() { return artifact == null ? List.of("the whole graph runs in the interpreter") : artifact.perfHints(); }
+    public List<String> perfHints() {
+        Artifact a = current().artifact;
+        return a == null ? List.of("the whole graph runs in the interpreter") : a.perfHints();
+    }
 
-    /** Whether the code was loaded from the on-disk cache rather than generated. */
-    public boolean fromCache() { return fromCache; }
+    /** Whether the code that runs was loaded from the on-disk cache rather than generated. */
+    public boolean fromCache() { return current().cached != null; }
 }

@@ -1,12 +1,13 @@
 package dev.ember.inductor;
 
+import dev.ember.inductor.cache.ArtifactCache;
 import dev.ember.logging.Log;
 
 import java.util.function.Supplier;
 
 /**
  * Where the inductor reports: the {@code output_code}, {@code schedule}, {@code fusion} and
- * {@code perf_hints} artifacts, and the {@code inductor} log (cache hits and misses), all switched
+ * {@code perf_hints} artifacts, and the {@code inductor} log (cache hits and misses, and warnings about the cache), all switched
  * on through {@code EMBER_LOGS}.
  */
 final class InductorLog {
@@ -16,4 +17,10 @@ final class InductorLog {
         if (name.equals("inductor")) Log.of("inductor").info(text);
         else Log.artifact(name, text);
     }
+
+    /** Shown with the default settings: something the user should know went wrong, and what Ember did about it. */
+    static void warning(Supplier<String> text) { Log.of("inductor").warning(text); }
+
+    /** What the artifact cache reports, at the level it chose. */
+    static void cache(ArtifactCache.Problem p) { Log.of("inductor").log(p.level(), p::message); }
 }

@@ -146,7 +146,11 @@ final class Scheduler {
         return out;
     }
 
-    /** A pointwise stage over the host's output, reading it element for element. */
+    /**
+     * A pointwise stage over the host's output, reading it (or an earlier epilogue's output) element
+     * for element. A stage that reads none of them is no epilogue, however its shape matches: fused,
+     * it would be written in place over a result that later kernels still need.
+     */
     private boolean joinsHost(Kernel.Host h, Stage.Pointwise p) {
         Buffer hostOut = written(h.host());
         if (hostOut == null || h.host() instanceof Stage.Extern e && !e.op().name().equals("aten.convolution.default")) return false;
@@ -156,9 +160,13 @@ final class Scheduler {
         Set<Buffer> group = new HashSet<>();
         group.add(hostOut);
         for (Stage.Pointwise e : h.epilogue()) group.add(e.out());
-        boolean[] ok = {true};
-        Expr.forEachLoad(p.body(), l -> { if (group.contains(l.buffer()) && !l.index().equals(same)) ok[0] = false; });
-        return ok[0];
+        boolean[] ok = {true}, readsGroup = {false};
+        Expr.forEachLoad(p.body(), l -> {
+            if (!group.contains(l.buffer())) return;
+            readsGroup[0] = true;
+            if (!l.index().equals(same)) ok[0] = false;
+        });
+        return ok[0] && readsGroup[0];
     }
 
     private static int[] gemmShape(Stage.Gemm g) {
@@ -166,9 +174,13 @@ final class Scheduler {
                 ? new int[] {g.batch(), g.m(), g.n()} : new int[] {g.m(), g.n()};
     }
 
+    /**
+     * Writes the first epilogue in place over the host's output when the epilogue is that output's
+     * only reader: every element is read just before the same element is overwritten.
+     */
     private String inPlaceNote(Kernel.Host h, Stage.Pointwise p) {
         Buffer hostOut = written(h.host());
-        if (h.epilogue().isEmpty() && readers.getOrDefault(hostOut, 0) == 1 && !outputs.contains(hostOut)
+        if (h.epilogue().isEmpty() && readers.getOrDefault(hostOut, 0) == 1 && reads(p).contains(hostOut) && !outputs.contains(hostOut)
                 && hostOut.dtype() == p.out().dtype()) {
             p.out().aliasTo(hostOut);
             return " (in place)";

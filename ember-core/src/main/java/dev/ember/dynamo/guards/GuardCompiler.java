@@ -1,5 +1,7 @@
 package dev.ember.dynamo.guards;
 
+import dev.ember.jvm.HiddenClasses;
+
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.Label;
 import java.lang.constant.ClassDesc;
@@ -52,7 +54,7 @@ final class GuardCompiler {
             });
         });
         try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClassWithClassData(bytes, List.copyOf(guards), true);
+            MethodHandles.Lookup lookup = HiddenClasses.define(MethodHandles.lookup(), bytes, List.copyOf(guards));
             return (GuardCheck) lookup.findConstructor(lookup.lookupClass(), MethodType.methodType(void.class)).invoke();
         } catch (Throwable e) {
             throw new IllegalStateException("compiling " + guards.size() + " guards failed", e);

@@ -1,5 +1,7 @@
 package dev.ember.inductor.cache;
 
+import dev.ember.logging.Level;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -11,27 +13,45 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
  * Compiled graphs on disk, one file per key, so a later process skips code generation. A file is
- * {@code magic, hash(payload), length, payload} ({@link Hash128}); the payload starts with its own key. A read
- * checks all of it — a truncated, corrupt, tampered or misfiled entry is reported (through
- * {@code problems}) and treated as a miss, never loaded. A write goes to a temporary file in the
- * same folder and is renamed into place atomically, so concurrent processes see an old entry, a
- * new one, or none — never half of one.
+ * {@code magic, hash(payload), length, payload, mac}: {@link Hash128} tells a damaged entry from a
+ * forged one, and the MAC ({@link HmacSha256} of every byte before it, keyed with this user's
+ * {@link CacheKey}) proves the entry was written by this user's Ember — anyone else who can edit a
+ * file can recompute a hash, not the MAC. The payload starts with its own key. A read checks all
+ * of it; a truncated, corrupt, forged or misfiled entry is reported (a warning), deleted and treated
+ * as a miss, never loaded. A write goes to a temporary file in the same folder and is renamed into
+ * place atomically, so concurrent processes see an old entry, a new one, or none — never half of one.
+ *
+ * <p>The folder and key are checked on first use ({@link CacheFolder}, {@link CacheKey}); if either
+ * cannot be trusted the cache is off for the life of this object, with one warning saying why.
  */
 public final class ArtifactCache {
-    private static final byte[] MAGIC = "EMBERIND2".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAGIC = "EMBERIND3".getBytes(StandardCharsets.US_ASCII);
 
     private static final int HASH = 16;
+    private static final int HEADER = MAGIC.length + HASH + 4;
+    /** Folders the cache creates (it and any missing parents) are its owner's alone. */
+    private static final FileAttribute<?> OWNER_ONLY_FOLDER = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+
+    /** What the cache reports: a warning when it refuses something, info when a read or write fails, debug for an unchecked folder. */
+    public record Problem(Level level, String message) {}
 
     private final Path dir;
-    private final Consumer<String> problems;
+    private final Consumer<Problem> problems;
+    /** Null until first use; then the MAC of this user's key, or empty when the cache is off. */
+    private volatile Optional<HmacSha256> mac;
 
-    public ArtifactCache(Path dir, Consumer<String> problems) {
+    public ArtifactCache(Path dir, Consumer<Problem> problems) {
         this.dir = dir;
         this.problems = problems;
     }
@@ -55,36 +75,96 @@ public final class ArtifactCache {
 
     public Path path(String key) { return dir.resolve(key + ".emberc"); }
 
-    /** The payload stored under {@code key}, or null on a miss (including a rejected entry). */
+    /** Whether the folder and key passed their checks (made on first use), so entries are read and written. */
+    public boolean enabled() { return mac().isPresent(); }
+
+    private Optional<HmacSha256> mac() {
+        Optional<HmacSha256> m = mac;
+        if (m != null) return m;
+        synchronized (this) {
+            if (mac == null) mac = open();
+            return mac;
+        }
+    }
+
+    private Optional<HmacSha256> open() {
+        try {
+            boolean posix = PosixFile.supported(dir);
+            Files.createDirectories(dir, posix ? new FileAttribute<?>[] {OWNER_ONLY_FOLDER} : new FileAttribute<?>[0]);
+            UserPrincipal me = null;
+            if (posix) {
+                me = PosixFile.currentUser(dir);
+                String why = CacheFolder.refusal(dir, me);
+                if (why != null) return off(why);
+            } else {
+                problems.accept(new Problem(Level.DEBUG, "the cache folder " + dir + " is on a file system without POSIX permissions;"
+                        + " who may write to it and to its key is not checked"));
+            }
+            return Optional.of(new HmacSha256(CacheKey.loadOrCreate(dir, me)));
+        } catch (CacheKey.Refused e) {
+            return off(e.getMessage());
+        } catch (IOException e) {
+            problems.accept(new Problem(Level.INFO, "cannot use the cache folder " + dir + " (" + e + "); compiling without the disk cache"));
+            return Optional.empty();
+        }
+    }
+
+    private Optional<HmacSha256> off(String why) {
+        problems.accept(new Problem(Level.WARNING, "not using the compiled-code cache: " + why
+                + ". Ember compiles as usual, without the disk cache, for the rest of this process."));
+        return Optional.empty();
+    }
+
+    /** The payload stored under {@code key}, or null on a miss (including a rejected entry, which is deleted). */
     public byte[] get(String key) {
+        HmacSha256 m = mac().orElse(null);
+        if (m == null) return null;
         Path p = path(key);
         byte[] file;
         try {
             if (!Files.exists(p)) return null;
             file = Files.readAllBytes(p);
         } catch (IOException e) {
-            problems.accept("cannot read cache entry " + p + ": " + e.getMessage());
+            problems.accept(new Problem(Level.INFO, "cannot read cache entry " + p + ": " + e.getMessage()));
             return null;
         }
-        String bad = check(key, file);
+        String bad = check(m, key, file);
         if (bad != null) {
-            problems.accept("rejected cache entry " + p + " (" + bad + "); rebuilding it");
+            reject(key, bad);
             return null;
         }
-        byte[] payload = Arrays.copyOfRange(file, MAGIC.length + HASH + 4, file.length);
-        return Arrays.copyOfRange(payload, 2 + key.getBytes(StandardCharsets.UTF_8).length, payload.length);
+        return Arrays.copyOfRange(file, HEADER + 2 + key.getBytes(StandardCharsets.UTF_8).length, file.length - HmacSha256.LENGTH);
     }
 
-    private static String check(String key, byte[] file) {
-        int header = MAGIC.length + HASH + 4;
-        if (file.length < header) return "truncated: " + file.length + " bytes";
-        if (!Arrays.equals(file, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) return "not an Ember cache file";
-        int len = ByteBuffer.wrap(file, MAGIC.length + HASH, 4).getInt();
-        if (len != file.length - header) return "truncated or padded: payload of " + (file.length - header) + " bytes, header says " + len;
-        byte[] hash = Hash128.of(file, header, file.length);
-        if (!Arrays.equals(hash, 0, HASH, file, MAGIC.length, MAGIC.length + HASH)) return "content hash mismatch";
+    /** Reports the entry under {@code key} as unusable ({@code why}), and deletes it so that it is rebuilt. */
+    public void reject(String key, String why) {
+        problems.accept(new Problem(Level.WARNING, "rejected cache entry " + path(key) + " (" + why + "); deleted it, the graph is compiled again"));
+        evict(key);
+    }
+
+    /** Deletes the entry under {@code key}, if any. */
+    public void evict(String key) {
         try {
-            String stored = new DataInputStream(new ByteArrayInputStream(file, header, len)).readUTF();
+            Files.deleteIfExists(path(key));
+        } catch (IOException e) {
+            problems.accept(new Problem(Level.WARNING, "cannot delete cache entry " + path(key) + " (" + e + "); delete it by hand"));
+        }
+    }
+
+    private String check(HmacSha256 mac, String key, byte[] file) {
+        if (file.length < HEADER + HmacSha256.LENGTH) return "truncated: " + file.length + " bytes";
+        if (!Arrays.equals(file, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) return "not an Ember cache file of this version";
+        int len = ByteBuffer.wrap(file, MAGIC.length + HASH, 4).getInt();
+        int payloadEnd = file.length - HmacSha256.LENGTH;
+        if (len != payloadEnd - HEADER) return "truncated or padded: payload of " + (payloadEnd - HEADER) + " bytes, header says " + len;
+        byte[] hash = Hash128.of(file, HEADER, payloadEnd);
+        if (!Arrays.equals(hash, 0, HASH, file, MAGIC.length, MAGIC.length + HASH)) return "content hash mismatch";
+        if (!MessageDigest.isEqual(mac.of(file, 0, payloadEnd), Arrays.copyOfRange(file, payloadEnd, file.length))) {
+            return "not authenticated: its MAC does not match your key " + dir.resolve(CacheKey.FILE)
+                    + ", so it was written with another key or edited since";
+        }
+        try {
+            String stored = new DataInputStream(new ByteArrayInputStream(file, HEADER, len)).readUTF();
             if (!stored.equals(key)) return "entry is for key " + stored;
         } catch (IOException e) {
             return "unreadable key";
@@ -94,15 +174,17 @@ public final class ArtifactCache {
 
     /** Stores {@code data} under {@code key} (write to a temporary file, then rename). Failures are reported, not thrown. */
     public void put(String key, byte[] data) {
+        HmacSha256 m = mac().orElse(null);
+        if (m == null) return;
         try {
-            Files.createDirectories(dir);
             ByteArrayOutputStream payload = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(payload);
             out.writeUTF(key);
             out.write(data);
             byte[] body = payload.toByteArray();
-            ByteBuffer file = ByteBuffer.allocate(MAGIC.length + HASH + 4 + body.length);
+            ByteBuffer file = ByteBuffer.allocate(HEADER + body.length + HmacSha256.LENGTH);
             file.put(MAGIC).put(Hash128.of(body, 0, body.length)).putInt(body.length).put(body);
+            file.put(m.of(file.array(), 0, file.position()));
             Path tmp = Files.createTempFile(dir, key, ".tmp");
             try {
                 Files.write(tmp, file.array());
@@ -115,7 +197,7 @@ public final class ArtifactCache {
                 Files.deleteIfExists(tmp);
             }
         } catch (IOException e) {
-            problems.accept("cannot write cache entry " + path(key) + ": " + e.getMessage());
+            problems.accept(new Problem(Level.INFO, "cannot write cache entry " + path(key) + ": " + e.getMessage()));
         }
     }
 }

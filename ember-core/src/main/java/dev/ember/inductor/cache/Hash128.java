@@ -5,9 +5,9 @@ import java.nio.ByteOrder;
 
 /**
  * A 128-bit non-cryptographic hash (two independently seeded 64-bit lanes, murmur3's finaliser).
- * The cache uses it instead of SHA-256 because the JDK's SHA-256 costs ~25 ms on first use in a
- * fresh process, half the warm-start budget; for detecting damaged or edited entries a 128-bit
- * hash is as good (anyone who can rewrite an entry can recompute any unkeyed hash).
+ * It names cache entries and tells a damaged entry from a forged one: damage fails this hash, an
+ * edit made on purpose passes it (anyone can recompute an unkeyed hash) and fails the entry's MAC
+ * ({@link HmacSha256}). Cheaper than SHA-256, whose first use costs ~25 ms in a fresh process.
  */
 final class Hash128 {
     private Hash128() {}

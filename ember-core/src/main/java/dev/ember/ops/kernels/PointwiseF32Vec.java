@@ -372,7 +372,21 @@ final class PointwiseF32Vec {
 
     // ---------------------------------------------------------------- comparisons (bool out: one byte lane per element)
 
-    private static final VectorSpecies<Byte> B = VectorSpecies.of(byte.class, VectorShape.forBitSize(L * 8));
+    /**
+     * One byte lane per float lane; a float vector of fewer than 8 lanes (AVX2's 4 doubles) has no
+     * byte vector of its lane count, so its masks are stored and loaded bit by bit.
+     */
+    private static final VectorSpecies<Byte> B = L >= 8 ? VectorSpecies.of(byte.class, VectorShape.forBitSize(L * 8)) : null;
+    private static final ByteVector ONE = B == null ? null : ByteVector.broadcast(B, (byte) 1), ZERO = B == null ? null : ByteVector.zero(B);
+
+    private static void storeMask(VectorMask<Float> m, byte[] o, int at) {
+        if (B != null) {
+            ZERO.blend(ONE, m.cast(B)).intoArray(o, at);
+            return;
+        }
+        long bits = m.toLong();
+        for (int j = 0; j < L; j++) o[at + j] = (byte) (bits >>> j & 1);
+    }
 
     static void compare(PointwiseCompareOp op, byte[] o, int oo, float[] a, int ao, float[] b, int bo, int n) {
         switch (op) {
@@ -399,91 +413,79 @@ final class PointwiseF32Vec {
 
     private static void eq(byte[] o, int oo, float[] a, int ao, float[] b, int bo, int n) {
         int i = 0;
-        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
-        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(EQ, v(b, bo + i)).cast(B)).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) storeMask(v(a, ao + i).compare(EQ, v(b, bo + i)), o, oo + i);
         for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] == b[bo + i] ? 1 : 0);
     }
 
     private static void eqScalar(byte[] o, int oo, float[] a, int ao, float s, int n) {
         int i = 0;
-        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
         FloatVector sv = k(s);
-        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(EQ, sv).cast(B)).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) storeMask(v(a, ao + i).compare(EQ, sv), o, oo + i);
         for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] == s ? 1 : 0);
     }
 
     private static void ne(byte[] o, int oo, float[] a, int ao, float[] b, int bo, int n) {
         int i = 0;
-        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
-        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(NE, v(b, bo + i)).cast(B)).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) storeMask(v(a, ao + i).compare(NE, v(b, bo + i)), o, oo + i);
         for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] != b[bo + i] ? 1 : 0);
     }
 
     private static void neScalar(byte[] o, int oo, float[] a, int ao, float s, int n) {
         int i = 0;
-        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
         FloatVector sv = k(s);
-        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(NE, sv).cast(B)).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) storeMask(v(a, ao + i).compare(NE, sv), o, oo + i);
         for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] != s ? 1 : 0);
     }
 
     private static void lt(byte[] o, int oo, float[] a, int ao, float[] b, int bo, int n) {
         int i = 0;
-        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
-        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(LT, v(b, bo + i)).cast(B)).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) storeMask(v(a, ao + i).compare(LT, v(b, bo + i)), o, oo + i);
         for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] < b[bo + i] ? 1 : 0);
     }
 
     private static void ltScalar(byte[] o, int oo, float[] a, int ao, float s, int n) {
         int i = 0;
-        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
         FloatVector sv = k(s);
-        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(LT, sv).cast(B)).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) storeMask(v(a, ao + i).compare(LT, sv), o, oo + i);
         for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] < s ? 1 : 0);
     }
 
     private static void le(byte[] o, int oo, float[] a, int ao, float[] b, int bo, int n) {
         int i = 0;
-        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
-        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(LE, v(b, bo + i)).cast(B)).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) storeMask(v(a, ao + i).compare(LE, v(b, bo + i)), o, oo + i);
         for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] <= b[bo + i] ? 1 : 0);
     }
 
     private static void leScalar(byte[] o, int oo, float[] a, int ao, float s, int n) {
         int i = 0;
-        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
         FloatVector sv = k(s);
-        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(LE, sv).cast(B)).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) storeMask(v(a, ao + i).compare(LE, sv), o, oo + i);
         for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] <= s ? 1 : 0);
     }
 
     private static void gt(byte[] o, int oo, float[] a, int ao, float[] b, int bo, int n) {
         int i = 0;
-        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
-        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(GT, v(b, bo + i)).cast(B)).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) storeMask(v(a, ao + i).compare(GT, v(b, bo + i)), o, oo + i);
         for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] > b[bo + i] ? 1 : 0);
     }
 
     private static void gtScalar(byte[] o, int oo, float[] a, int ao, float s, int n) {
         int i = 0;
-        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
         FloatVector sv = k(s);
-        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(GT, sv).cast(B)).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) storeMask(v(a, ao + i).compare(GT, sv), o, oo + i);
         for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] > s ? 1 : 0);
     }
 
     private static void ge(byte[] o, int oo, float[] a, int ao, float[] b, int bo, int n) {
         int i = 0;
-        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
-        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(GE, v(b, bo + i)).cast(B)).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) storeMask(v(a, ao + i).compare(GE, v(b, bo + i)), o, oo + i);
         for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] >= b[bo + i] ? 1 : 0);
     }
 
     private static void geScalar(byte[] o, int oo, float[] a, int ao, float s, int n) {
         int i = 0;
-        ByteVector one = ByteVector.broadcast(B, (byte) 1), zero = ByteVector.zero(B);
         FloatVector sv = k(s);
-        for (int up = S.loopBound(n); i < up; i += L) zero.blend(one, v(a, ao + i).compare(GE, sv).cast(B)).intoArray(o, oo + i);
+        for (int up = S.loopBound(n); i < up; i += L) storeMask(v(a, ao + i).compare(GE, sv), o, oo + i);
         for (; i < n; i++) o[oo + i] = (byte) (a[ao + i] >= s ? 1 : 0);
     }
 
@@ -497,7 +499,10 @@ final class PointwiseF32Vec {
     }
 
     private static VectorMask<Float> mask(byte[] c, int i) {
-        return ByteVector.fromArray(B, c, i).compare(NE, (byte) 0).cast(S);
+        if (B != null) return ByteVector.fromArray(B, c, i).compare(NE, (byte) 0).cast(S);
+        long bits = 0;
+        for (int j = 0; j < L; j++) if (c[i + j] != 0) bits |= 1L << j;
+        return VectorMask.fromLong(S, bits);
     }
 
     private static void whereDense(float[] o, int oo, byte[] c, int co, float[] a, int ao, float[] b, int bo, int n) {
