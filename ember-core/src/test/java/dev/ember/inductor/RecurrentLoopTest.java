@@ -75,7 +75,7 @@ class RecurrentLoopTest {
         List<String> problems = new ArrayList<>();
         List<Boolean> fromCache = new ArrayList<>();
         Backend cached = (gm, inputs) -> {
-            InductorGraph g = Inductor.compile(gm, inputs, Inductor.Mode.DEFAULT, new ArtifactCache(cacheDir, problems::add));
+            InductorGraph g = Inductor.compile(gm, inputs, Inductor.Mode.DEFAULT, new ArtifactCache(cacheDir, p -> problems.add(p.message())));
             fromCache.add(g.fromCache());
             return InductorBackend.compiled(g);
         };
