@@ -1,13 +1,18 @@
 package dev.ember.inductor;
 
 import dev.ember.fx.Graph;
+import dev.ember.inductor.cache.ArtifactCache;
+import dev.ember.ops.OpRegistry;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.NanAsserts;
 import dev.ember.fx.NonFiniteValueError;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -15,10 +20,31 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A graph the inductor leaves to the interpreter is checked node by node, as generated code would be. */
+/** NaN asserts where the inductor does not run freshly generated code: the interpreter, and code from the disk cache. */
 class NanAssertsInterpretedTest {
+    @TempDir
+    Path dir;
+
     @AfterEach
     void off() { System.clearProperty(NanAsserts.PROPERTY); }
+
+    @Test
+    void aNaNFromCachedCodeIsReportedAndTheCodeKept() {
+        System.setProperty(NanAsserts.PROPERTY, "1");
+        List<String> problems = new ArrayList<>();
+        Graph g = new Graph();
+        var x = g.placeholder("x", null);
+        g.output(g.callFunction(OpRegistry.get("aten.log.default"), x));
+        GraphModule gm = new GraphModule(g);
+        Inductor.compile(gm, List.of(Tensor.of(1f, 2f)), Inductor.Mode.DEFAULT, new ArtifactCache(dir, p -> problems.add(p.message())));
+        InductorGraph cached = Inductor.compile(gm, List.of(Tensor.of(1f, 2f)), Inductor.Mode.DEFAULT, new ArtifactCache(dir, p -> problems.add(p.message())));
+        assertTrue(cached.fromCache());
+        NonFiniteValueError e = assertThrows(NonFiniteValueError.class, () -> cached.run(Tensor.of(1f, -1f)));
+        assertEquals("[1]", e.index());
+        assertEquals("GraphModule", e.graph());
+        assertTrue(cached.fromCache(), "a NaN is the program's, not a sign of damaged cached code: the code is not replaced");
+        assertEquals(List.of(), problems);
+    }
 
     @Test
     void aGraphRunInTheInterpreterIsCheckedToo() {
