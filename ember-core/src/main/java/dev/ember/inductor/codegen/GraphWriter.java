@@ -350,16 +350,19 @@ public final class GraphWriter {
      * After kernel {@code index}: one check per floating-point value it wrote to memory, in stage
      * order, so the first that fails names the earliest node with a non-finite output (values kept
      * in registers, and pointwise values inlined into their users, are checked through the values
-     * computed from them).
+     * computed from them). A value a later stage overwrote in place (an epilogue over its GEMM) is
+     * checked as that stage's.
      */
     private static void nanChecks(Code call, int index, Kernel k) {
         Set<Buffer> locals = k instanceof Kernel.Loop l ? l.locals() : Set.of();
         JExpr kernel = new JExpr.Lit("kernel" + index + " (" + describe(k) + ")", JType.STRING);
-        for (Stage s : MemoryPlan.stages(k)) {
-            List<Buffer> outs = s instanceof Stage.Extern e ? e.outs() : List.of(written(s));
+        List<Stage> stages = MemoryPlan.stages(k);
+        for (int i = 0; i < stages.size(); i++) {
+            Stage s = stages.get(i);
+            List<Buffer> outs = outputs(s);
             for (int o = 0; o < outs.size(); o++) {
                 Buffer b = outs.get(o);
-                if (locals.contains(b) || !b.dtype().isFloatingPoint()) continue;
+                if (locals.contains(b) || !b.dtype().isFloatingPoint() || overwrittenLater(b, stages.subList(i + 1, stages.size()))) continue;
                 JExpr offset = b.hasRuntimeOffset() ? KernelContext.offset(b) : JavaTypes.intLit(0);
                 Node n = s.node();
                 call.eval(Calls.staticCall(Calls.KERNEL_RUNTIME, "checkFinite", JType.VOID, KernelContext.array(b), offset, ints(valueShape(s, o, b)),
@@ -367,6 +370,14 @@ public final class GraphWriter {
                         new JExpr.Lit(n == null ? null : NanAsserts.sourceLine(n), JType.STRING)));
             }
         }
+    }
+
+    private static List<Buffer> outputs(Stage s) {
+        return s instanceof Stage.Extern e ? e.outs() : List.of(written(s));
+    }
+
+    private static boolean overwrittenLater(Buffer b, List<Stage> later) {
+        return later.stream().flatMap(s -> outputs(s).stream()).anyMatch(w -> w.storage() == b.storage());
     }
 
     /** The shape of output {@code o} of {@code s} (written to {@code b}), for the index a NaN assert prints. */

@@ -20,13 +20,29 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** NaN asserts where the inductor does not run freshly generated code: the interpreter, and code from the disk cache. */
-class NanAssertsInterpretedTest {
+/** NaN asserts in the inductor's special cases: an epilogue written in place, the interpreter, code from the disk cache. */
+class NanAssertsInductorTest {
     @TempDir
     Path dir;
 
     @AfterEach
     void off() { System.clearProperty(NanAsserts.PROPERTY); }
+
+    @Test
+    void aValueAnEpilogueOverwroteInPlaceIsTheEpiloguesNode() {
+        System.setProperty(NanAsserts.PROPERTY, "1");
+        Graph g = new Graph();
+        var x = g.placeholder("x", null);
+        var w = g.placeholder("w", null);
+        var mm = g.callFunction(OpRegistry.get("aten.mm.default"), x, w);
+        g.output(g.callFunction(OpRegistry.get("aten.log.default"), mm));
+        Tensor xs = Tensor.of(new float[] {1, 2, 3, 4}, 2, 2), ws = Tensor.of(new float[] {1, 0, 0, -1}, 2, 2);
+        InductorGraph c = Inductor.compile(new GraphModule(g), List.of(xs, ws), Inductor.Mode.DEFAULT, null);
+        assertTrue(c.sourceCode().contains("gemm + epilogue: mm, log"), c.sourceCode());
+        NonFiniteValueError e = assertThrows(NonFiniteValueError.class, () -> c.run(xs, ws));
+        assertEquals("node log", e.node(), "mm's values are not in memory any more: log wrote over them");
+        assertEquals("[0, 1]", e.index());
+    }
 
     @Test
     void aNaNFromCachedCodeIsReportedAndTheCodeKept() {
