@@ -24,9 +24,8 @@ public final class FailureCheck {
     private FailureCheck() {}
 
     public static Outcome check(GraphModule gm, List<Object> inputs, Backend backend, String mode, double tolerance) {
-        Object eager;
         try {
-            eager = gm.run(copies(inputs));
+            gm.run(copies(inputs));
         } catch (RuntimeException e) {
             return new Outcome.Invalid("eager fails too: " + e);
         }
@@ -36,6 +35,17 @@ public final class FailureCheck {
             compiled = backend.compile(gm, fakes(inputs), mode);
         } catch (RuntimeException | StackOverflowError e) {
             return new Outcome.CompileError(e.getClass().getName(), String.valueOf(e.getMessage()));
+        }
+        return checkCompiled(gm, compiled, inputs, tolerance);
+    }
+
+    /** {@link #check} for a graph already compiled: runs {@code compiled} and eager on copies of {@code inputs} and compares. */
+    public static Outcome checkCompiled(GraphModule gm, CompiledGraph compiled, List<Object> inputs, double tolerance) {
+        Object eager;
+        try {
+            eager = gm.run(copies(inputs));
+        } catch (RuntimeException e) {
+            return new Outcome.Invalid("eager fails too: " + e);
         }
         Object[] actual;
         try {
