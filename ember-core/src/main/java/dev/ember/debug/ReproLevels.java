@@ -81,12 +81,13 @@ public final class ReproLevels {
 
     private static Path writeForCompileError(ReproSettings s, Backend backend, GraphModule gm, List<Object> inputs, Request req, RuntimeException e) {
         if (s.level() == 1) {
-            Path file = s.dir().resolve(req.folderName()).resolve("repro.java");
+            Path file = s.dir().resolve(req.folderName()).resolve("repro.java").toAbsolutePath();
             try {
                 Files.createDirectories(file.getParent());
                 Files.writeString(file, RunnableRepro.source(gm, inputs, req.backendName()), StandardCharsets.UTF_8);
             } catch (IOException io) {
-                throw new UncheckedIOException("cannot write the repro " + file + ": " + io.getMessage(), io);
+                Log.of("dynamo").warning("ember: cannot write the repro " + file + " for " + req.graphName() + ": " + io.getMessage());
+                return null;
             }
             return file;
         }
@@ -94,14 +95,18 @@ public final class ReproLevels {
         GraphModule kept = gm;
         ReproStage after = s.after();
         if (after == ReproStage.AOT) {
-            GraphModule aot = AotGraph.of(gm, inputs);
-            Outcome again = FailureCheck.check(aot, inputs, backend, req.mode(), req.tolerance());
-            if (seen.sameFailureAs(again)) {
-                kept = aot;
-            } else {
+            String why;
+            try {
+                GraphModule aot = AotGraph.of(gm, inputs);
+                Outcome again = FailureCheck.check(aot, inputs, backend, req.mode(), req.tolerance());
+                why = seen.sameFailureAs(again) ? null : "it does not fail as the captured graph does (" + again.describe() + ")";
+                if (why == null) kept = aot;
+            } catch (RuntimeException ex) {
+                why = "the AOT passes fail on it (" + ex + ")";
+            }
+            if (why != null) {
                 after = ReproStage.DYNAMO;
-                Log.of("dynamo").warning("ember: the graph of " + req.graphName() + " after AOT does not fail as the captured graph does ("
-                        + again.describe() + "); the repro keeps the captured graph");
+                Log.of("dynamo").warning("ember: no repro of " + req.graphName() + " after AOT: " + why + "; the repro keeps the captured graph");
             }
         }
         return write(s, req, new Launcher(kept, inputs, req.backendName(), req.mode(), after, seen, req.tolerance(), req.graphName(), req.sourceLines()));
@@ -126,25 +131,43 @@ public final class ReproLevels {
     }
 
     private static void check(ReproSettings s, Backend backend, GraphModule gm, CompiledGraph compiled, List<Object> inputs, Request req) {
-        GraphModule kept = s.after() == ReproStage.AOT ? AotGraph.of(gm, inputs) : gm;
-        Outcome seen = s.after() == ReproStage.AOT
-                ? FailureCheck.check(kept, inputs, backend, req.mode(), req.tolerance())
-                : FailureCheck.checkCompiled(gm, compiled, inputs, req.tolerance());
+        GraphModule kept;
+        Outcome seen;
+        try {
+            kept = s.after() == ReproStage.AOT ? AotGraph.of(gm, inputs) : gm;
+            seen = s.after() == ReproStage.AOT
+                    ? FailureCheck.check(kept, inputs, backend, req.mode(), req.tolerance())
+                    : FailureCheck.checkCompiled(gm, compiled, inputs, req.tolerance());
+        } catch (RuntimeException e) {
+            Log.of("dynamo").warning("ember: EMBER_REPRO_LEVEL=4 could not check " + req.graphName() + " (" + e + "); it runs unchecked");
+            return;
+        }
         if (!seen.failed()) return;
         Path dir = write(s, req, new Launcher(kept, inputs, req.backendName(), req.mode(), s.after(), seen, req.tolerance(), req.graphName(), req.sourceLines()));
         String report = (seen instanceof Outcome.Inaccurate ? "accuracy failed" : "the compiled graph failed") + " for " + req.graphName()
                 + (req.sourceLines().isEmpty() ? "" : " (" + req.sourceLines() + ")") + ", backend '" + req.backendName() + "', graph after "
                 + s.after().text() + ", tolerance " + req.tolerance() + ":\n  " + seen.describe()
-                + "\n  launcher: ./ember minify " + dir + "   (replay once: ./ember minify " + dir + " run)";
+                + (dir == null ? "\n  no launcher could be written (see the warning above)"
+                        : "\n  launcher: ./ember minify " + dir + "   (replay once: ./ember minify " + dir + " run)");
         if (seen instanceof Outcome.Inaccurate) throw new AccuracyError(report, dir);
         // A crash or a compile error (after AOT) is the backend's own exception, thrown by the real call that follows.
         Log.of("dynamo").warning("ember: " + report);
     }
 
+    /**
+     * Writes the launcher; null when it cannot be written (a graph that calls a live module has no
+     * text form): a repro that cannot be saved must not hide the failure it was for, so that is a
+     * warning, and the failure goes on.
+     */
     private static Path write(ReproSettings s, Request req, Launcher launcher) {
         Path dir = s.dir().resolve(req.folderName()).toAbsolutePath();
-        deleteOld(dir);
-        launcher.write(dir);
+        try {
+            deleteOld(dir);
+            launcher.write(dir);
+        } catch (RuntimeException e) {
+            Log.of("dynamo").warning("ember: cannot write the minifier launcher for " + req.graphName() + " to " + dir + ": " + e.getMessage());
+            return null;
+        }
         Log.of("dynamo").info(() -> "ember: wrote the minifier launcher " + dir + " for " + req.graphName());
         return dir;
     }
