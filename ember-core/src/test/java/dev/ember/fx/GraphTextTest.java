@@ -65,6 +65,29 @@ class GraphTextTest {
                 """, GraphText.write(g));
     }
 
+    /** The sample of docs/minifier.md, "The launcher". */
+    @Test
+    void theDocsSample() {
+        Graph g = new Graph();
+        SourceLocation line34 = new SourceLocation("MyApp", "fn", "MyApp.java", 34, 3, null);
+        Node x = g.placeholder("x", Tensor.zeros(3, 4));
+        Node y = g.placeholder("y", Tensor.zeros(3, 4));
+        Node add = g.callFunction(OpRegistry.get("aten.add.Tensor"), x, y).setVal(Tensor.zeros(3, 4)).setSourceLocation(line34);
+        Node sum = g.callFunction(OpRegistry.get("aten.sum.dim_IntList"), add, List.of(1L), true).setVal(Tensor.zeros(3, 1)).setSourceLocation(line34);
+        g.output(List.of(sum));
+        String text = GraphText.write(g);
+        assertEquals("""
+                %x = placeholder[x]                                           # f32[3, 4]
+                %y = placeholder[y]                                           # f32[3, 4]
+                %add = call_function[aten.add.Tensor](%x, %y)                 # f32[3, 4]  MyApp.java:34 in fn
+                %sum = call_function[aten.sum.dim_IntList](%add, [1L], true)  # f32[3, 1]  MyApp.java:34 in fn
+                return [%sum]
+                """, text);
+        // comments (types, lines) are for people and are not read back; the graph is
+        String withoutComments = text.lines().map(l -> l.replaceAll("\\s+#.*$", "")).collect(java.util.stream.Collectors.joining("\n", "", "\n"));
+        assertEquals(withoutComments, GraphText.write(GraphText.parse(text)));
+    }
+
     @Test
     void badTextNamesTheLineAndTheProblem() {
         var e = assertThrows(GraphText.ParseError.class, () -> GraphText.parse("%x = placeholder[x]\n%y = call_function[aten.relu.default](%z)\nreturn %y\n"));

@@ -34,7 +34,8 @@ public sealed interface Outcome {
     }
 
     record Inaccurate(String report) implements Outcome {
-        public String describe() { return "accuracy failure: " + report; }
+        /** The verdict's own words, {@code accuracy failed at output 0, element 5: …}. */
+        public String describe() { return report; }
         public String kind() { return "accuracy"; }
     }
 
