@@ -23,14 +23,14 @@ public final class BackendCompilerFailed extends RuntimeException {
      * @param source the graph's user source lines ({@code MyApp.java:12-19}), or empty
      * @param repro  the repro a repro level wrote (a launcher folder or a repro.java), or null
      */
-    public BackendCompilerFailed(String backend, String graph, int ops, String source, Path repro, RuntimeException cause) {
+    public BackendCompilerFailed(String backend, String graph, int ops, String source, Path repro, Throwable cause) {
         super(message(backend, graph, ops, source, repro, cause), cause);
         this.backend = backend;
         this.graph = graph;
         this.repro = repro;
     }
 
-    private static String message(String backend, String graph, int ops, String source, Path repro, RuntimeException cause) {
+    private static String message(String backend, String graph, int ops, String source, Path repro, Throwable cause) {
         String what = cause.getClass().getSimpleName() + ": " + cause.getMessage();
         String get = repro == null
                 ? "to write a repro, run again with EMBER_REPRO_AFTER=dynamo EMBER_REPRO_LEVEL=2 (then ./ember minify <the folder it names>)"

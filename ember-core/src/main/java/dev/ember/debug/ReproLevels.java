@@ -65,7 +65,7 @@ public final class ReproLevels {
         CompiledGraph compiled;
         try {
             compiled = backend.compile(gm, fakes, req.mode());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError | StackOverflowError | LinkageError e) {
             Path repro = settings.on() ? writeForCompileError(settings, backend, gm, inputs(inputs, fakes), req, e) : null;
             throw new BackendCompilerFailed(req.backendName(), req.graphName(), opCount(gm.graph()), req.sourceLines(), repro, e);
         }
@@ -88,7 +88,7 @@ public final class ReproLevels {
         return compiled;
     }
 
-    private static Path writeForCompileError(ReproSettings s, Backend backend, GraphModule gm, List<Object> inputs, Request req, RuntimeException e) {
+    private static Path writeForCompileError(ReproSettings s, Backend backend, GraphModule gm, List<Object> inputs, Request req, Throwable e) {
         if (s.level() == 1) {
             Path file = s.dir().resolve(req.folderName()).resolve("repro.java").toAbsolutePath();
             try {

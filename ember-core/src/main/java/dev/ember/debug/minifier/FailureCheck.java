@@ -18,7 +18,9 @@ import java.util.List;
  * {@link Outcome.RuntimeError}), and compare its outputs with eager's against a float64 reference
  * ({@link Accuracy#compare} with the given tolerance; a failure is {@link Outcome.Inaccurate}).
  * Each run gets its own exact copy of the inputs, layout included, since a graph may write its
- * inputs in place.
+ * inputs in place. Besides exceptions, a backend's {@code AssertionError} (a failed internal check),
+ * {@code StackOverflowError} and {@code LinkageError} (generated code that does not verify) count
+ * as its failures; other errors (out of memory) are not the graph's and propagate.
  */
 public final class FailureCheck {
     private FailureCheck() {}
@@ -33,7 +35,7 @@ public final class FailureCheck {
         try {
             ShapeProp.propagate(gm, copies(inputs));
             compiled = backend.compile(gm, fakes(inputs), mode);
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | AssertionError | StackOverflowError | LinkageError e) {
             return new Outcome.CompileError(e.getClass().getName(), String.valueOf(e.getMessage()));
         }
         return checkCompiled(gm, compiled, inputs, tolerance);
@@ -50,7 +52,7 @@ public final class FailureCheck {
         Object[] actual;
         try {
             actual = compiled.run(copies(inputs));
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | AssertionError | StackOverflowError | LinkageError e) {
             return new Outcome.RuntimeError(e.getClass().getName(), String.valueOf(e.getMessage()));
         }
         Accuracy.Verdict v = Accuracy.compare(eager, actual, float64(gm, inputs), tolerance);

@@ -114,8 +114,8 @@ public final class Minifier {
             tried.clear();
             best = Reduction.of(current.graph(), ops, values, current.inputs());
             if (best == null || !fails(ops)) {
-                throw new IllegalStateException("the graph of " + dir + " fails as a whole but not with every intermediate value it reads made"
-                        + " an output: the minifier cannot cut it (" + target.describe() + ")");
+                throw new IllegalArgumentException("cannot minify " + dir + ": its graph fails (" + target.describe() + ") but no longer"
+                        + " when its unused values are made outputs too, which every cut needs; ./ember minify " + dir + " run still replays it");
             }
             ddmin(outputCones(ops));
             current = current.with(best.graph(), best.inputs(), target);

@@ -86,6 +86,17 @@ class ReproLevelsTest {
     }
 
     @Test
+    void anAssertionErrorFromTheBackendIsABackendFailureToo() {
+        Backends.register("asserting", (gm, fakes) -> {
+            throw new AssertionError("generated class Graph_0 does not verify");
+        });
+        Tensor[] in = inputs();
+        var e = assertThrows(BackendCompilerFailed.class, () -> Ember.compile(ReproLevelsTest::fn, Options.backend("asserting")).apply(in[0], in[1]));
+        assertInstanceOf(AssertionError.class, e.getCause());
+        assertTrue(e.getMessage().contains("): AssertionError: generated class Graph_0 does not verify"), e.getMessage());
+    }
+
+    @Test
     void level2WritesALauncherOnACompileErrorThatMinifiesToTheFaultyOp() {
         System.setProperty("ember.repro.after", "dynamo");
         Tensor[] in = inputs();
