@@ -168,6 +168,35 @@ class ReproLevelsTest {
     }
 
     @Test
+    void level4AfterAotChecksThePostAotGraph() {
+        System.setProperty("ember.repro.level", "4");
+        System.setProperty("ember.repro.after", "aot");
+        Tensor[] in = inputs();
+        var e = assertThrows(AccuracyError.class,
+                () -> Ember.compile(ReproLevelsTest::softmaxFn, Options.backend(backendName(SeededBug.WRONG_ADD))).apply(in[0], in[1]));
+        assertTrue(e.getMessage().contains("graph after aot"), e.getMessage());
+        Launcher l = Launcher.read(e.launcher());
+        assertEquals(ReproStage.AOT, l.after());
+        assertTrue(l.graph().code().contains("aten.amax.default"), "the decomposed softmax:\n" + l.graph().code());
+    }
+
+    @Test
+    void level4WritesALauncherWhenTheFirstCallThrowsAndRethrows() throws Exception {
+        System.setProperty("ember.repro.level", "4");
+        Tensor[] in = inputs();
+        var e = assertThrows(ArrayIndexOutOfBoundsException.class, () -> compiled(SeededBug.CRASH_RUNNING, null).apply(in[0], in[1]));
+        assertTrue(e.getMessage().startsWith("seeded bug: the tanh kernel"), e.getMessage());
+        Path dir;
+        try (var dirs = Files.list(tmp)) {
+            dir = dirs.findFirst().orElseThrow();
+        }
+        assertEquals("runtime_error", Launcher.read(dir).failure().kind());
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("launcher: ./ember minify " + dir), log.toString(StandardCharsets.UTF_8));
+        Minifier.Result r = Minifier.minify(dir, new PrintStream(new ByteArrayOutputStream()));
+        assertTrue(r.ops() == 1 && r.minified().graph().code().contains("aten.tanh.default"), r.minified().graph().code());
+    }
+
+    @Test
     void afterAotKeepsTheDecomposedGraph() throws Exception {
         System.setProperty("ember.repro.after", "aot");
         Tensor[] in = inputs();
