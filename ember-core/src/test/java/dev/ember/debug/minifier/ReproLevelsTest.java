@@ -114,6 +114,20 @@ class ReproLevelsTest {
     }
 
     @Test
+    void withCompileDebugOnLaunchersGoToTheDebugRunFolder() {
+        System.clearProperty("ember.repro.dir");
+        System.setProperty("ember.repro.after", "dynamo");
+        dev.ember.debug.CompileDebug.enable(tmp.resolve("debug"));
+        try {
+            Tensor[] in = inputs();
+            var e = assertThrows(BackendCompilerFailed.class, () -> compiled(SeededBug.CRASH_COMPILING, null).apply(in[0], in[1]));
+            assertEquals(dev.ember.debug.CompileDebug.runDirectory().resolve("minifier"), e.repro().getParent());
+        } finally {
+            dev.ember.debug.CompileDebug.disable();
+        }
+    }
+
+    @Test
     void level1WritesARunnableRepro() throws Exception {
         System.setProperty("ember.repro.level", "1");
         Tensor[] in = inputs();
