@@ -28,12 +28,13 @@ public final class FailureCheck {
     public static Outcome check(GraphModule gm, List<Object> inputs, Backend backend, String mode, double tolerance) {
         try {
             gm.run(copies(inputs));
+            // Types for the backend and for printing; a graph eager runs but shape propagation cannot is not the backend's failure.
+            ShapeProp.propagate(gm, copies(inputs));
         } catch (RuntimeException e) {
             return new Outcome.Invalid("eager fails too: " + e);
         }
         CompiledGraph compiled;
         try {
-            ShapeProp.propagate(gm, copies(inputs));
             compiled = backend.compile(gm, fakes(inputs), mode);
         } catch (RuntimeException | AssertionError | StackOverflowError | LinkageError e) {
             return new Outcome.CompileError(e.getClass().getName(), String.valueOf(e.getMessage()));
