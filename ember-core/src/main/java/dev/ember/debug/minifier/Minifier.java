@@ -30,10 +30,10 @@ import java.util.stream.Stream;
  * PyTorch's minifier turns intermediate values into inputs). First each output's cone alone is
  * tried (the failing output usually needs only its own ancestors), then chunks of nodes are cut,
  * halving the chunk size down to single nodes.</li>
- * <li>bypassing: an op whose result has the shape and dtype of one of its operands is replaced by
- * that operand. Cutting alone cannot shrink a bug that needs its wrong value to travel (a wrong
- * dtype that crashes a GEMM three ops later: every op between is needed to carry the float64, yet
- * none of them is needed for the bug).</li>
+ * <li>bypassing: an op is replaced by one of its operands (its users read the operand instead).
+ * Cutting alone cannot shrink a bug that needs its wrong value to travel (a wrong dtype that
+ * crashes a GEMM three ops later: every op between is needed to carry the float64, yet none of
+ * them is needed for the bug).</li>
  * </ul>
  *
  * <p>After every successful reduction the current graph is written as a launcher to
@@ -130,12 +130,16 @@ public final class Minifier {
         return new Result(current, out, originalOps, tests);
     }
 
-    /** The current graph with one op replaced by an operand of its shape and dtype, still failing; null when none is. */
+    /**
+     * The current graph with one op replaced by one of its tensor operands, still failing; null when
+     * none is. The operand need not have the op's shape: where broadcasting lets its users take it
+     * the candidate runs, and where it does not, eager fails and the candidate is rejected.
+     */
     private Launcher bypassed() {
         Map<Node, Object> eager = NodeValues.of(current.graph(), current.inputs());
         for (Node n : Reduction.ops(current.graph().graph()).reversed()) {
             for (Node operand : n.allInputNodes()) {
-                if (!sameLayout(eager.get(n), eager.get(operand))) continue;
+                if (!(eager.get(n) instanceof Tensor && eager.get(operand) instanceof Tensor)) continue;
                 GraphModule gm = new GraphModule(current.graph().className(), current.graph().graph().copy(), current.graph().attributes(),
                         current.graph().submodules());
                 Node copy = byName(gm, n.name()), replacement = byName(gm, operand.name());
@@ -149,10 +153,6 @@ public final class Minifier {
             }
         }
         return null;
-    }
-
-    private static boolean sameLayout(Object a, Object b) {
-        return a instanceof Tensor x && b instanceof Tensor y && x.dtype() == y.dtype() && java.util.Arrays.equals(x.shape(), y.shape());
     }
 
     private static Node byName(GraphModule gm, String name) {

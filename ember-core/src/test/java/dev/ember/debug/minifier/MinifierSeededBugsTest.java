@@ -23,15 +23,24 @@ class MinifierSeededBugsTest {
     @TempDir
     Path tmp;
 
+    /** How many graphs each bug is minified in. */
+    private static final int GRAPHS = 4;
+
+    /**
+     * Each bug in {@value #GRAPHS} random graphs where it shows in the outputs (in some graphs a
+     * later op masks it, say a wrong softmax dim under a row sum: there is nothing to minify there).
+     */
     @ParameterizedTest
     @EnumSource(SeededBug.class)
     void reducesEveryBugToAtMostThreeOpsHoldingTheFaultyOp(SeededBug bug) {
-        for (long seed : new long[] {1, 2}) {
+        String backend = "seeded_" + bug.name().toLowerCase();
+        Backends.register(backend, new SeededBugBackend(bug));
+        int minified = 0;
+        for (long seed = 1; seed <= 40 && minified < GRAPHS; seed++) {
             RandomGraphs.Program p = RandomGraphs.build(seed * 31 + bug.ordinal(), 30);
-            String backend = "seeded_" + bug.name().toLowerCase();
-            Backends.register(backend, new SeededBugBackend(bug));
             Outcome seen = FailureCheck.check(p.gm(), p.inputs(), Backends.get(backend), "default", Accuracy.DEFAULT_TOLERANCE);
-            assertTrue(seen.failed(), bug + " (seed " + seed + ") does not show in the whole graph: " + seen.describe());
+            if (!seen.failed()) continue;
+            minified++;
             Path dir = tmp.resolve(bug.name() + "_" + seed);
             new Launcher(p.gm(), p.inputs(), backend, "default", ReproStage.DYNAMO, seen, Accuracy.DEFAULT_TOLERANCE, "Test.fn [0/0]", "").write(dir);
 
@@ -47,5 +56,6 @@ class MinifierSeededBugsTest {
             assertTrue(seen.sameFailureAs(again), bug + ": the reloaded minified graph shows " + again.describe() + ", not " + seen.describe());
             assertEquals(seen.kind(), reloaded.failure().kind());
         }
+        assertEquals(GRAPHS, minified, bug + " shows in too few of the random graphs");
     }
 }
