@@ -133,7 +133,9 @@ public final class GraphText {
                 returned = parseLine(g, byName, new Cursor(line));
             } catch (ParseError e) {
                 throw e;
-            } catch (IllegalArgumentException | IllegalStateException e) {
+            } catch (StringIndexOutOfBoundsException e) {
+                throw new ParseError(i + 1, lines[i], "the line ends in the middle of a node");
+            } catch (RuntimeException e) {
                 throw new ParseError(i + 1, lines[i], e.getMessage());
             }
         }

@@ -98,6 +98,8 @@ class GraphTextTest {
         assertTrue(e.getMessage().contains("unknown node kind 'output_of'"), e.getMessage());
         e = assertThrows(GraphText.ParseError.class, () -> GraphText.parse("%x = placeholder[x]\n%x = placeholder[x]\nreturn %x"));
         assertTrue(e.getMessage().startsWith("line 2: node 'x' is defined twice"), e.getMessage());
+        e = assertThrows(GraphText.ParseError.class, () -> GraphText.parse("%x = placeholder[x]\n%y = call_function[aten.relu.default](\nreturn %y"));
+        assertTrue(e.getMessage().startsWith("line 2: the line ends in the middle of a node"), e.getMessage());
         e = assertThrows(GraphText.ParseError.class, () -> GraphText.parse("%x = placeholder[x]\nreturn %x\n%y = placeholder[y]"));
         assertTrue(e.getMessage().contains("nothing may follow the return line"), e.getMessage());
     }
