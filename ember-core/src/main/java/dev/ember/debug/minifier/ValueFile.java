@@ -91,7 +91,8 @@ final class ValueFile {
             if (version != VERSION) throw new IllegalArgumentException(file + " is value file version " + version + "; this Ember reads version " + VERSION);
             int count = in.readInt();
             List<Object> out = new ArrayList<>();
-            for (int i = 0; i < count; i++) out.add(readValue(in, file));
+            long size = Files.size(file);
+            for (int i = 0; i < count; i++) out.add(readValue(in, file, size));
             if (in.read() != -1) throw new IllegalArgumentException(file + " has data after its " + count + " value(s): it is corrupt");
             return out;
         } catch (EOFException e) {
@@ -101,11 +102,11 @@ final class ValueFile {
         }
     }
 
-    private static Object readValue(DataInputStream in, Path file) throws IOException {
+    private static Object readValue(DataInputStream in, Path file, long size) throws IOException {
         int tag = in.readUnsignedByte();
         return switch (tag) {
             case 0 -> null;
-            case 1 -> readTensor(in, file);
+            case 1 -> readTensor(in, file, size);
             case 2 -> in.readLong();
             case 3 -> in.readDouble();
             case 4 -> in.readBoolean();
@@ -113,14 +114,15 @@ final class ValueFile {
             case 6 -> {
                 int n = in.readInt();
                 List<Object> l = new ArrayList<>();
-                for (int i = 0; i < n; i++) l.add(readValue(in, file));
+                if (n < 0 || n > size) throw new IllegalArgumentException(file + " is corrupt: a list of " + n + " values");
+                for (int i = 0; i < n; i++) l.add(readValue(in, file, size));
                 yield l;
             }
             default -> throw new IllegalArgumentException(file + " is corrupt: unknown value tag " + tag);
         };
     }
 
-    private static Tensor readTensor(DataInputStream in, Path file) throws IOException {
+    private static Tensor readTensor(DataInputStream in, Path file, long size) throws IOException {
         String name = in.readUTF();
         DType dtype;
         try {
@@ -139,6 +141,8 @@ final class ValueFile {
             throw new IllegalArgumentException(file + " is corrupt: shape " + Arrays.toString(shape) + ", strides " + Arrays.toString(strides)
                     + " and offset " + offset + " do not fit a storage of " + n + " elements");
         }
+        // A corrupt length must not become a huge allocation: the elements have to be in the file.
+        if ((long) n * dtype.itemSize() > size) throw new IllegalArgumentException(file + " is corrupt: a storage of " + n + " elements is larger than the file");
         Storage st = new Storage(dtype, n);
         switch (dtype) {
             case FLOAT32 -> { float[] a = st.floats(); for (int i = 0; i < n; i++) a[i] = in.readFloat(); }

@@ -68,5 +68,12 @@ class ValueFileTest {
         Files.write(file, bytes);
         e = assertThrows(IllegalArgumentException.class, () -> ValueFile.read(file));
         assertTrue(e.getMessage().contains("is corrupt: shape [2, 2], strides [2, 1] and offset 0 do not fit a storage of 3 elements"), e.getMessage());
+
+        // a storage length of 2^30 in a file of a few bytes: refused before allocating
+        bytes[bytes.length - 4 * 4 - 4] = 0x40;
+        bytes[bytes.length - 4 * 4 - 4 + 3] = 0;
+        Files.write(file, bytes);
+        e = assertThrows(IllegalArgumentException.class, () -> ValueFile.read(file));
+        assertTrue(e.getMessage().contains("is corrupt: a storage of 1073741824 elements is larger than the file"), e.getMessage());
     }
 }
