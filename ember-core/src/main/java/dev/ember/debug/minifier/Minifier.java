@@ -86,8 +86,8 @@ public final class Minifier {
         try {
             return Backends.get(name);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage() + ". The launcher's backend must be registered under its name"
-                    + " (Backends.register) in the process that runs the minifier");
+            throw new IllegalArgumentException(e.getMessage() + ". The launcher's backend must be known by its name where the minifier runs:"
+                    + " for your own backend, from Java, Backends.register(\"" + name + "\", backend) then Minifier.minify(dir, System.out)");
         }
     }
 
