@@ -120,6 +120,13 @@ class MinifyCommandTest {
         assertTrue(err().contains("graph.txt is not a graph: line 2: no op named 'aten.nope.default'"), err());
 
         dir = launcher();
+        Path props = dir.resolve("repro.properties");
+        Files.writeString(props, Files.readString(props).replace("backend=no_sin", "backend=nobody"));
+        err.reset();
+        assertEquals(2, ember("minify", dir.toString()));
+        assertTrue(err().contains("unknown backend 'nobody'") && err().contains("Backends.register(\"nobody\", backend) then Minifier.minify(dir, System.out)"), err());
+
+        dir = launcher();
         byte[] bytes = Files.readAllBytes(dir.resolve("inputs.bin"));
         Files.write(dir.resolve("inputs.bin"), java.util.Arrays.copyOf(bytes, bytes.length - 7));
         err.reset();
