@@ -30,6 +30,8 @@ public final class Options {
     private boolean reorderableLogging = true;
     private Set<String> ignoredLogging = Set.of();
     private boolean captureScalarOutputs;
+    private double reproTolerance = 1e-3;
+    private boolean suppressErrors;
 
     private Options() {}
 
@@ -46,6 +48,8 @@ public final class Options {
         o.reorderableLogging = reorderableLogging;
         o.ignoredLogging = ignoredLogging;
         o.captureScalarOutputs = captureScalarOutputs;
+        o.reproTolerance = reproTolerance;
+        o.suppressErrors = suppressErrors;
         change.accept(o);
         return o;
     }
@@ -141,6 +145,25 @@ public final class Options {
      */
     public Options captureScalarOutputs(boolean on) { return with(o -> o.captureScalarOutputs = on); }
 
+    /**
+     * The tolerance of the accuracy check at {@code EMBER_REPRO_LEVEL=4} and of the minifier's
+     * accuracy failures (PyTorch's {@code repro_tolerance}, default 1e-3): compiled outputs within it
+     * of eager's pass at once; beyond it they must be as close to a float64 run as eager is
+     * ({@code dev.ember.debug.Accuracy}). Must be positive.
+     */
+    public Options reproTolerance(double tol) {
+        if (!(tol > 0) || Double.isInfinite(tol)) throw new IllegalArgumentException("reproTolerance must be a positive number, got " + tol);
+        return with(o -> o.reproTolerance = tol);
+    }
+
+    /**
+     * When true, a backend that throws while compiling a graph does not fail the call: the graph
+     * runs eagerly (op by op) from then on, after one warning naming the backend, the graph and the
+     * cause (PyTorch's {@code suppress_errors}). Off (the default), the call throws
+     * {@link BackendCompilerFailed}. {@code EMBER_SUPPRESS_ERRORS=1} turns it on for every compile.
+     */
+    public Options suppressErrors(boolean on) { return with(o -> o.suppressErrors = on); }
+
     /** Replaces every backend given by name, for the whole process: {@code EMBER_BACKEND=eager|aot_eager|inductor|<registered name>}. */
     public static final String BACKEND_ENV = "EMBER_BACKEND";
     /** The same as a system property, read first. */
@@ -211,24 +234,29 @@ public final class Options {
 
     public boolean isCaptureScalarOutputs() { return captureScalarOutputs; }
 
+    public double getReproTolerance() { return reproTolerance; }
+
+    public boolean isSuppressErrors() { return suppressErrors; }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Options x && Objects.equals(backendName, x.backendName) && backend == x.backend && fullgraph == x.fullgraph
                 && dynamic == x.dynamic && mode.equals(x.mode) && recompileLimit == x.recompileLimit
                 && failOnRecompileLimitHit == x.failOnRecompileLimitHit && reorderableLogging == x.reorderableLogging
-                && ignoredLogging.equals(x.ignoredLogging) && captureScalarOutputs == x.captureScalarOutputs;
+                && ignoredLogging.equals(x.ignoredLogging) && captureScalarOutputs == x.captureScalarOutputs
+                && reproTolerance == x.reproTolerance && suppressErrors == x.suppressErrors;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(backendName, System.identityHashCode(backend), fullgraph, dynamic, mode, recompileLimit, failOnRecompileLimitHit, reorderableLogging,
-                ignoredLogging, captureScalarOutputs);
+                ignoredLogging, captureScalarOutputs, reproTolerance, suppressErrors);
     }
 
     @Override
     public String toString() {
         return "Options(backend=" + getBackendName() + ", fullgraph=" + fullgraph + ", dynamic=" + dynamic + ", mode=" + mode
                 + ", recompileLimit=" + recompileLimit + ", failOnRecompileLimitHit=" + failOnRecompileLimitHit + ", reorderableLogging=" + reorderableLogging
-                + ", ignoreLogging=" + ignoredLogging + ")";
+                + ", ignoreLogging=" + ignoredLogging + ", reproTolerance=" + reproTolerance + ", suppressErrors=" + suppressErrors + ")";
     }
 }

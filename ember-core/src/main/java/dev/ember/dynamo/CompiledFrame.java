@@ -2,10 +2,12 @@ package dev.ember.dynamo;
 
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.PreparedGraph;
+import dev.ember.BackendCompilerFailed;
 import dev.ember.Options;
 import dev.ember.debug.CompileDebug;
 import dev.ember.debug.CompileLogs;
 import dev.ember.debug.CompileProfiler;
+import dev.ember.debug.ReproLevels;
 import dev.ember.dynamo.guards.GuardSet;
 import dev.ember.dynamo.resume.ResumeTarget;
 import dev.ember.dynamo.variables.MethodTarget;
@@ -211,7 +213,7 @@ public final class CompiledFrame {
         CompiledGraph compiled;
         try (var phase = CompileProfiler.phase("backend")) {
             // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
-            compiled = g.opCount() == 0 ? new PreparedGraph(gm) : options.getBackend().compile(g.toGraphModule(), g.exampleInputs(), options.getMode());
+            compiled = g.opCount() == 0 ? new PreparedGraph(gm) : compileWithBackend(g, gm, frame);
         }
         long done = System.nanoTime();
         graphs++;
@@ -221,6 +223,40 @@ public final class CompiledFrame {
         Trace.compilationMetrics(metrics.counts(g.guards().size(), g.opCount(), g.graph().size(), g.exampleInputs().size())
                 .backendCompileTime(Duration.ofNanos(done - backendStart)).entireFrameCompileTime(Duration.ofNanos(done - t0)));
         return compiled;
+    }
+
+    /**
+     * The backend's compilation of the graph, under the repro levels ({@link ReproLevels}). When the
+     * backend throws: {@link BackendCompilerFailed}, or with suppressErrors the graph run eagerly
+     * after one warning, so the function keeps working.
+     */
+    private CompiledGraph compileWithBackend(OutputGraph g, GraphModule gm, Object[] frame) {
+        CompileId id = CompileContext.current();
+        var request = new ReproLevels.Request(options.getBackendName(), options.getMode(), options.getReproTolerance(),
+                name() + " [" + id + "]", name() + "__" + id.frameId() + "_" + id.frameCompileId(), ReproLevels.sourceLines(g.graph()));
+        try {
+            return ReproLevels.compile(options.getBackend(), g.toGraphModule(), g.exampleInputs(), () -> inputValues(g, frame), request);
+        } catch (BackendCompilerFailed e) {
+            if (!options.isSuppressErrors() && !BackendCompilerFailed.suppressedByEnvironment()) throw e;
+            String message = e.getMessage();
+            // The message's last line says how to suppress; it is on, so say what it does instead.
+            Log.of("dynamo").warning("ember: " + message.substring(0, message.lastIndexOf('\n'))
+                    + "\n  suppressErrors is on: this graph runs eagerly (op by op) from now on");
+            return new PreparedGraph(gm);
+        }
+    }
+
+    /** The graph's inputs read from the frame, or null when one cannot be read. */
+    private static List<Object> inputValues(OutputGraph g, Object[] frame) {
+        List<Object> values = new ArrayList<>();
+        for (var source : g.inputSources()) {
+            try {
+                values.add(source.read(frame));
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+        return values;
     }
 
     private void limitHit(List<String> failures) {

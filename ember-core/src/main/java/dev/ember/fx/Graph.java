@@ -145,7 +145,8 @@ public final class Graph {
         return node.name;
     }
 
-    private Node createNode(NodeKind kind, Object target, List<?> args, Map<String, ?> kwargs, String nameCandidate) {
+    /** Package-private for {@link GraphText}, which creates each node under the name its text gives. */
+    Node createNode(NodeKind kind, Object target, List<?> args, Map<String, ?> kwargs, String nameCandidate) {
         Node n = new Node(this, names.create(nameCandidate), kind, target, args, kwargs);
         insert(n);
         return n;
