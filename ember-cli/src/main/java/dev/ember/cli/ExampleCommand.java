@@ -14,6 +14,7 @@ final class ExampleCommand {
     static {
         EXAMPLES.put("QuickStart", "tensors: creation, broadcasting, promotion, views, reductions, errors");
         EXAMPLES.put("CompileAndExplain", "Ember.compile: cache, recompile, explain, fullgraph's error");
+        EXAMPLES.put("TrustButVerify", "compiled against eager with a float64 reference in every inductor mode; the op that made a NaN");
     }
 
     static int run(String[] args, PrintStream out) throws Exception {

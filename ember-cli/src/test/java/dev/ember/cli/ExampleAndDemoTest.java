@@ -34,11 +34,20 @@ class ExampleAndDemoTest {
     }
 
     @Test
+    void trustButVerifyPassesTheAccuracyCheckInEveryModeAndNamesTheNanOp() {
+        String out = run("example", "TrustButVerify");
+        for (String mode : new String[] {"default", "max-autotune", "reduce-overhead"}) {
+            assertTrue(out.lines().anyMatch(l -> l.startsWith("inductor " + mode + " ") && l.contains("accuracy ok")), out);
+        }
+        assertTrue(out.contains("debugNans: log") && out.contains("TrustButVerify.java:28"), out);
+    }
+
+    @Test
     void unknownExampleIsAClearError() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.run(new String[] {"example", "Nope"}, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code);
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no example 'Nope'; examples: QuickStart, CompileAndExplain"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no example 'Nope'; examples: QuickStart, CompileAndExplain, TrustButVerify"));
     }
 
     @Test
