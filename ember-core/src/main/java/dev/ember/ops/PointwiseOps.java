@@ -21,9 +21,11 @@ import static dev.ember.ops.kernels.PointwiseBinaryOp.ADD_SCALED;
 import static dev.ember.ops.kernels.PointwiseBinaryOp.DIV;
 import static dev.ember.ops.kernels.PointwiseBinaryOp.DIV_FLOOR;
 import static dev.ember.ops.kernels.PointwiseBinaryOp.DIV_TRUNC;
+import static dev.ember.ops.kernels.PointwiseBinaryOp.FMOD;
 import static dev.ember.ops.kernels.PointwiseBinaryOp.MAX;
 import static dev.ember.ops.kernels.PointwiseBinaryOp.MIN;
 import static dev.ember.ops.kernels.PointwiseBinaryOp.MUL;
+import static dev.ember.ops.kernels.PointwiseBinaryOp.REMAINDER;
 import static dev.ember.ops.kernels.PointwiseBinaryOp.SUB;
 import static dev.ember.tensor.DType.BOOL;
 
@@ -65,6 +67,11 @@ public final class PointwiseOps {
     public static final OpOverload DIV_SCALAR_MODE = binary("div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", a -> div(a, optStr(a, 2)));
     public static final OpOverload FLOOR_DIVIDE = binary("floor_divide(Tensor self, Tensor other) -> Tensor", a -> div(a, "floor"));
     public static final OpOverload FLOOR_DIVIDE_SCALAR = binary("floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", a -> div(a, "floor"));
+    public static final OpOverload REMAINDER_TENSOR = binary("remainder.Tensor(Tensor self, Tensor other) -> Tensor", a -> modulo(a, REMAINDER));
+    public static final OpOverload REMAINDER_SCALAR = binary("remainder.Scalar(Tensor self, Scalar other) -> Tensor", a -> modulo(a, REMAINDER));
+    public static final OpOverload REMAINDER_SCALAR_TENSOR = binary("remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", a -> modulo(a, REMAINDER));
+    public static final OpOverload FMOD_TENSOR = binary("fmod.Tensor(Tensor self, Tensor other) -> Tensor", a -> modulo(a, FMOD));
+    public static final OpOverload FMOD_SCALAR = binary("fmod.Scalar(Tensor self, Scalar other) -> Tensor", a -> modulo(a, FMOD));
     public static final OpOverload POW_TENSOR_TENSOR = binary("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", PointwiseOps::pow);
     public static final OpOverload MAXIMUM = binary("maximum(Tensor self, Tensor other) -> Tensor", a -> promoted(a, MAX));
     public static final OpOverload MINIMUM = binary("minimum(Tensor self, Tensor other) -> Tensor", a -> promoted(a, MIN));
@@ -130,6 +137,8 @@ public final class PointwiseOps {
 
     public static final OpOverload WHERE_SELF = where("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor");
     public static final OpOverload WHERE_SCALAR_OTHER = where("where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor");
+    public static final OpOverload WHERE_SCALAR_SELF = where("where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor");
+    public static final OpOverload WHERE_SCALAR = where("where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor");
     public static final OpOverload MASKED_FILL_SCALAR = maskedFill("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor");
     public static final OpOverload MASKED_FILL_TENSOR = maskedFill("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor");
 
@@ -186,6 +195,12 @@ public final class PointwiseOps {
     public static final OpOverload MUL__SCALAR = binary("mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", PointwiseOps::mul);
     public static final OpOverload DIV__TENSOR = binary("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", a -> div(a, null));
     public static final OpOverload DIV__SCALAR = binary("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> div(a, null));
+    public static final OpOverload FLOOR_DIVIDE__TENSOR = binary("floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", a -> div(a, "floor"));
+    public static final OpOverload FLOOR_DIVIDE__SCALAR = binary("floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> div(a, "floor"));
+    public static final OpOverload REMAINDER__TENSOR = binary("remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", a -> modulo(a, REMAINDER));
+    public static final OpOverload REMAINDER__SCALAR = binary("remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> modulo(a, REMAINDER));
+    public static final OpOverload FMOD__TENSOR = binary("fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", a -> modulo(a, FMOD));
+    public static final OpOverload FMOD__SCALAR = binary("fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> modulo(a, FMOD));
     public static final OpOverload NEG_ = unary("neg_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::neg);
     public static final OpOverload ABS_ = unary("abs_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::abs);
     public static final OpOverload EXP_ = unary("exp_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.EXP));
@@ -229,6 +244,11 @@ public final class PointwiseOps {
     public static final OpOverload MUL_OUT = binary("mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", PointwiseOps::mul);
     public static final OpOverload DIV_OUT = binary("div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> div(a, null));
     public static final OpOverload DIV_OUT_MODE = binary("div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", a -> div(a, optStr(a, 2)));
+    public static final OpOverload FLOOR_DIVIDE_OUT = binary("floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> div(a, "floor"));
+    public static final OpOverload REMAINDER_TENSOR_OUT = binary("remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> modulo(a, REMAINDER));
+    public static final OpOverload REMAINDER_SCALAR_OUT = binary("remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", a -> modulo(a, REMAINDER));
+    public static final OpOverload FMOD_TENSOR_OUT = binary("fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> modulo(a, FMOD));
+    public static final OpOverload FMOD_SCALAR_OUT = binary("fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", a -> modulo(a, FMOD));
     public static final OpOverload NEG_OUT = unary("neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", PointwiseOps::neg);
     public static final OpOverload ABS_OUT = unary("abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", PointwiseOps::abs);
     public static final OpOverload EXP_OUT = unary("exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.EXP));
@@ -296,6 +316,18 @@ public final class PointwiseOps {
             default -> throw new IllegalArgumentException(name(a) + ": div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + mode + "'");
         };
         if (d == BOOL) throw notImplemented(name(a), op == DIV_TRUNC ? "div_trunc_cpu" : "div_floor_cpu", d);
+        return new Binary(op, d, left, right, null);
+    }
+
+    /**
+     * remainder (the divisor's sign, Python's {@code %}) and fmod (the dividend's sign, C's): in the
+     * promoted dtype, where an integer zero divisor raises and a floating one gives NaN; no bool kernel.
+     * Either operand may be a Scalar ({@code remainder.Scalar_Tensor} has a Scalar self).
+     */
+    private static Binary modulo(Args a, PointwiseBinaryOp op) {
+        Object left = operand(a, 0), right = operand(a, 1);
+        DType d = TypePromotion.resultType(left, right);
+        if (d == BOOL) throw notImplemented(name(a), op == REMAINDER ? "remainder_cpu" : "fmod_cpu", d);
         return new Binary(op, d, left, right, null);
     }
 
@@ -485,13 +517,13 @@ public final class PointwiseOps {
                     Tensor c = a.tensor(0);
                     String op = name(a);
                     if (c.dtype() != BOOL) throw new IllegalArgumentException(op + ": where expected condition to be a boolean tensor, but got a tensor with dtype " + scalarTypeName(c.dtype()));
-                    Object self = a.tensor(1), other = operand(a, 2);
+                    Object self = operand(a, 1), other = operand(a, 2);
                     int[] shape = Shapes.broadcast(op, Shapes.broadcast(op, c.shape(), shapeOf(self)), shapeOf(other));
                     return TensorMeta.contiguous(TypePromotion.resultType(self, other), shape);
                 })
                 .kernel((a, m) -> {
                     Tensor out = Tensor.allocate((TensorMeta) m);
-                    Pointwise.where(out, a.tensor(0), a.tensor(1), tensorOf(operand(a, 2), out.dtype()));
+                    Pointwise.where(out, a.tensor(0), tensorOf(operand(a, 1), out.dtype()), tensorOf(operand(a, 2), out.dtype()));
                     return out;
                 })
                 .register();

@@ -336,6 +336,27 @@ public class Tensor {
 
     public Tensor floorDivide(double other) { return op("aten.floor_divide.Scalar").callTensor(this, other); }
 
+    public Tensor floorDivide(long other) { return op("aten.floor_divide.Scalar").callTensor(this, other); }
+
+    /** Python's {@code %}: the remainder takes the divisor's sign ({@code -3 % 5 == 2}); an integer zero divisor throws ZeroDivisionError. */
+    public Tensor remainder(Tensor other) { return op("aten.remainder.Tensor").callTensor(this, other); }
+
+    public Tensor remainder(double other) { return op("aten.remainder.Scalar").callTensor(this, other); }
+
+    public Tensor remainder(long other) { return op("aten.remainder.Scalar").callTensor(this, other); }
+
+    /** {@code torch.remainder(self, other)} with a number as the dividend. */
+    public static Tensor remainder(double self, Tensor other) { return op("aten.remainder.Scalar_Tensor").callTensor(self, other); }
+
+    public static Tensor remainder(long self, Tensor other) { return op("aten.remainder.Scalar_Tensor").callTensor(self, other); }
+
+    /** C's {@code fmod}: the remainder takes the dividend's sign ({@code fmod(-3, 5) == -3}); an integer zero divisor throws ZeroDivisionError. */
+    public Tensor fmod(Tensor other) { return op("aten.fmod.Tensor").callTensor(this, other); }
+
+    public Tensor fmod(double other) { return op("aten.fmod.Scalar").callTensor(this, other); }
+
+    public Tensor fmod(long other) { return op("aten.fmod.Scalar").callTensor(this, other); }
+
     public Tensor pow(Tensor exponent) { return op("aten.pow.Tensor_Tensor").callTensor(this, exponent); }
 
     public Tensor pow(double exponent) { return op("aten.pow.Tensor_Scalar").callTensor(this, exponent); }
@@ -391,6 +412,16 @@ public class Tensor {
     public static Tensor where(Tensor condition, Tensor self, Tensor other) { return op("aten.where.self").callTensor(condition, self, other); }
 
     public static Tensor where(Tensor condition, Tensor self, double other) { return op("aten.where.ScalarOther").callTensor(condition, self, other); }
+
+    public static Tensor where(Tensor condition, Tensor self, long other) { return op("aten.where.ScalarOther").callTensor(condition, self, other); }
+
+    public static Tensor where(Tensor condition, double self, Tensor other) { return op("aten.where.ScalarSelf").callTensor(condition, self, other); }
+
+    public static Tensor where(Tensor condition, long self, Tensor other) { return op("aten.where.ScalarSelf").callTensor(condition, self, other); }
+
+    public static Tensor where(Tensor condition, double self, double other) { return op("aten.where.Scalar").callTensor(condition, self, other); }
+
+    public static Tensor where(Tensor condition, long self, long other) { return op("aten.where.Scalar").callTensor(condition, self, other); }
 
     public Tensor maskedFill(Tensor mask, double value) { return op("aten.masked_fill.Scalar").callTensor(this, mask, value); }
 
@@ -450,6 +481,16 @@ public class Tensor {
 
     public Tensor div_(double other) { return op("aten.div_.Scalar").callTensor(this, other); }
 
+    public Tensor floorDivide_(Tensor other) { return op("aten.floor_divide_.Tensor").callTensor(this, other); }
+
+    public Tensor remainder_(Tensor other) { return op("aten.remainder_.Tensor").callTensor(this, other); }
+
+    public Tensor remainder_(double other) { return op("aten.remainder_.Scalar").callTensor(this, other); }
+
+    public Tensor fmod_(Tensor other) { return op("aten.fmod_.Tensor").callTensor(this, other); }
+
+    public Tensor fmod_(double other) { return op("aten.fmod_.Scalar").callTensor(this, other); }
+
     public Tensor neg_() { return op("aten.neg_.default").callTensor(this); }
 
     public Tensor abs_() { return op("aten.abs_.default").callTensor(this); }
@@ -495,6 +536,12 @@ public class Tensor {
 
     /** Division with rounding ({@code "trunc"} or {@code "floor"}) into {@code out}. */
     public Tensor divOut(Tensor other, String roundingMode, Tensor out) { return op("aten.div.out_mode").callTensor(this, other, roundingMode, out); }
+
+    public Tensor floorDivideOut(Tensor other, Tensor out) { return op("aten.floor_divide.out").callTensor(this, other, out); }
+
+    public Tensor remainderOut(Tensor other, Tensor out) { return op("aten.remainder.Tensor_out").callTensor(this, other, out); }
+
+    public Tensor fmodOut(Tensor other, Tensor out) { return op("aten.fmod.Tensor_out").callTensor(this, other, out); }
 
     /** {@code out = -this}; out must have this tensor's dtype, as in ATen. */
     public Tensor negOut(Tensor out) { return op("aten.neg.out").callTensor(this, out); }

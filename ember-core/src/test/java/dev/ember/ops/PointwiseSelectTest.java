@@ -65,6 +65,27 @@ class PointwiseSelectTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyDtype")
+    void whereTakesAPythonNumberForEitherValueOrBoth(DType dtype) {
+        Random rng = new Random(dtype.ordinal() + 17);
+        try (NDManager m = Torch.scope()) {
+            for (int[][] s : TRIPLES) {
+                Tensor c = Inputs.nonContiguous(Inputs.rand(rng, DType.BOOL, s[0])), x = input(rng, dtype, false, s[1]);
+                String context = "where " + Arrays.toString(s[0]) + " " + dtype + Arrays.toString(s[1]);
+                check(m, context + " ScalarOther long", () -> Tensor.where(c, x, 7L), "torch.where(a, b, 7)", c, x);
+                check(m, context + " ScalarOther double", () -> Tensor.where(c, x, -0.5), "torch.where(a, b, -0.5)", c, x);
+                check(m, context + " ScalarSelf long", () -> Tensor.where(c, -3L, x), "torch.where(a, -3, b)", c, x);
+                check(m, context + " ScalarSelf double", () -> Tensor.where(c, 2.5, x), "torch.where(a, 2.5, b)", c, x);
+            }
+            Tensor c = Inputs.rand(rng, DType.BOOL, 3, 4);
+            check(m, "where.Scalar longs", () -> Tensor.where(c, 1L, 0L), "torch.where(a, 1, 0)", c);
+            check(m, "where.Scalar doubles", () -> Tensor.where(c, 1.5, Double.NEGATIVE_INFINITY), "torch.where(a, 1.5, float('-inf'))", c);
+        }
+    }
+
+    static Stream<DType> everyDtype() { return Arrays.stream(DType.values()); }
+
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("dtypePairs")
     void clampWithTensorBoundsMatchesLibtorch(DType ds, DType dBounds) {
