@@ -96,6 +96,24 @@ public final class ReductionOps {
             .kernel((a, m) -> softmax(a.tensor(0), a.integer(1), (TensorMeta) m, true))
             .register();
 
+    public static final OpOverload SOFTMAX_INT = OpOverload.define("softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor")
+            .meta(a -> SOFTMAX.inferMeta(SOFTMAX.bind(converted(a), a.get(1), false)))
+            .kernel((a, m) -> SOFTMAX.callTensor(converted(a), a.get(1), false))
+            .register();
+
+    /** {@code _log_softmax} after converting to {@code dtype} when one is given (ATen's CPU path). */
+    public static final OpOverload LOG_SOFTMAX_INT = OpOverload.define("log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor")
+            .meta(a -> LOG_SOFTMAX.inferMeta(LOG_SOFTMAX.bind(converted(a), a.get(1), false)))
+            .kernel((a, m) -> LOG_SOFTMAX.callTensor(converted(a), a.get(1), false))
+            .register();
+
+    /** softmax.int's input in its {@code dtype} argument (metadata only for fake tensors). */
+    private static Tensor converted(Args a) {
+        Tensor self = a.tensor(0);
+        DType d = a.optDtype(2);
+        return d == null || d == self.dtype() ? self : self.to(d);
+    }
+
     // ------------------------------------------------------------------ dims and shapes
 
     /** Which dims a dim list reduces: all when it is null or empty; ATen's range and duplicate errors. */

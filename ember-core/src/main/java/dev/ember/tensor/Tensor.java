@@ -599,6 +599,28 @@ public class Tensor {
     public Tensor amin(int[] dims, boolean keepdim) { return op("aten.amin.default").callTensor(this, dims, keepdim); }
 
     /** The flat index of the maximum. */
+    /** Running sums along {@code dim}; integer and bool inputs sum to int64. */
+    public Tensor cumsum(int dim) { return op("aten.cumsum.default").callTensor(this, (long) dim); }
+
+    /** Running sums along {@code dim}, the input first converted to {@code dtype}. */
+    public Tensor cumsum(int dim, DType dtype) { return op("aten.cumsum.default").callTensor(this, (long) dim, dtype); }
+
+    public Tensor cumsumOut(int dim, Tensor out) { return op("aten.cumsum.out").callTensor(this, (long) dim, null, out); }
+
+    /** The values and int64 positions of each slice along {@code dim}, ascending (NaN last); stable. */
+    public List<Tensor> sort(int dim, boolean descending) { return op("aten.sort.default").callList(this, (long) dim, descending); }
+
+    public List<Tensor> sort() { return op("aten.sort.default").callList(this); }
+
+    /** The positions that sort each slice along {@code dim}. */
+    public Tensor argsort(int dim, boolean descending) { return op("aten.argsort.default").callTensor(this, (long) dim, descending); }
+
+    /** The {@code k} largest (or smallest) elements along {@code dim} and their int64 positions, in sorted order. */
+    public List<Tensor> topk(int k, int dim, boolean largest) { return op("aten.topk.default").callList(this, (long) k, (long) dim, largest); }
+
+    /** The {@code k} largest elements along the last dimension and their positions. */
+    public List<Tensor> topk(int k) { return op("aten.topk.default").callList(this, (long) k); }
+
     public Tensor argmax() { return op("aten.argmax.default").callTensor(this); }
 
     public Tensor argmax(int dim, boolean keepdim) { return op("aten.argmax.default").callTensor(this, (long) dim, keepdim); }
@@ -624,6 +646,11 @@ public class Tensor {
     public Tensor softmax(int dim) { return op("aten._softmax.default").callTensor(this, (long) dim, false); }
 
     public Tensor logSoftmax(int dim) { return op("aten._log_softmax.default").callTensor(this, (long) dim, false); }
+
+    /** log_softmax computed in {@code dtype} (the input converted first), as {@code torch.log_softmax(x, dim, dtype=…)}. */
+    public Tensor logSoftmax(int dim, DType dtype) { return op("aten.log_softmax.int").callTensor(this, (long) dim, dtype); }
+
+    public Tensor softmax(int dim, DType dtype) { return op("aten.softmax.int").callTensor(this, (long) dim, dtype); }
 
     // ------------------------------------------------------------------ linear algebra
 
@@ -691,6 +718,29 @@ public class Tensor {
     public List<Tensor> chunk(int chunks, int dim) { return op("aten.chunk.default").callList(this, (long) chunks, (long) dim); }
 
     public Tensor indexSelect(int dim, Tensor index) { return op("aten.index_select.default").callTensor(this, (long) dim, index); }
+
+    /** A copy of this tensor with {@code src}'s elements written along {@code dim} at {@code index}'s positions (int64, same rank). */
+    public Tensor scatter(int dim, Tensor index, Tensor src) { return op("aten.scatter.src").callTensor(this, (long) dim, index, src); }
+
+    public Tensor scatter(int dim, Tensor index, double value) { return op("aten.scatter.value").callTensor(this, (long) dim, index, value); }
+
+    public Tensor scatter(int dim, Tensor index, long value) { return op("aten.scatter.value").callTensor(this, (long) dim, index, value); }
+
+    public Tensor scatter_(int dim, Tensor index, Tensor src) { return op("aten.scatter_.src").callTensor(this, (long) dim, index, src); }
+
+    public Tensor scatter_(int dim, Tensor index, double value) { return op("aten.scatter_.value").callTensor(this, (long) dim, index, value); }
+
+    /** A copy of this tensor with {@code src}'s elements added along {@code dim} at {@code index}'s positions; repeated positions sum. */
+    public Tensor scatterAdd(int dim, Tensor index, Tensor src) { return op("aten.scatter_add.default").callTensor(this, (long) dim, index, src); }
+
+    public Tensor scatterAdd_(int dim, Tensor index, Tensor src) { return op("aten.scatter_add_.default").callTensor(this, (long) dim, index, src); }
+
+    /** A copy of this tensor with slice {@code i} of {@code source} along {@code dim} added to slice {@code index[i]}. */
+    public Tensor indexAdd(int dim, Tensor index, Tensor source) { return op("aten.index_add.default").callTensor(this, (long) dim, index, source); }
+
+    public Tensor indexAdd(int dim, Tensor index, Tensor source, double alpha) { return op("aten.index_add.default").callTensor(this, (long) dim, index, source, alpha); }
+
+    public Tensor indexAdd_(int dim, Tensor index, Tensor source) { return op("aten.index_add_.default").callTensor(this, (long) dim, index, source); }
 
     public Tensor gather(int dim, Tensor index) { return op("aten.gather.default").callTensor(this, (long) dim, index); }
 
