@@ -24,6 +24,7 @@ public final class OpRegistry {
         "dev.ember.ops.ScatterOps",
         "dev.ember.ops.SortOps",
         "dev.ember.ops.ScanOps",
+        "dev.ember.ops.LossOps",
     };
     private static volatile boolean loaded;
 
