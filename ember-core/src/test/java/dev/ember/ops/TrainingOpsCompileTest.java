@@ -45,6 +45,33 @@ class TrainingOpsCompileTest {
                 picked.sum(), top.to(DType.FLOAT64).sum()), 0);
     }
 
+    /** The in-place and out= forms on tensors made inside the function (the compiler may make them functional). */
+    static Tensor writes(Tensor logits, Tensor target, Tensor x) {
+        Tensor a = x.mul(3.0);
+        a.remainder_(0.7);
+        a.fmod_(x.abs().add(0.5));
+        a.floorDivide_(x.abs().add(0.25));
+        Tensor b = logits.clone();
+        b.scatter_(1, target.unsqueeze(1), -1.0);
+        b.scatterAdd_(1, target.unsqueeze(1), logits.narrow(1, 0, 1));
+        b.indexAdd_(0, target, logits);
+        Tensor c = Tensor.empty(DType.FLOAT64, 6, 4);
+        x.cumsumOut(0, c);
+        Tensor d = Tensor.empty(DType.FLOAT64, 6, 4);
+        x.remainderOut(x.abs().add(1.0), d);
+        return Tensor.stack(java.util.List.of(a.sum(), b.sum(), c.sum(), d.sum()), 0);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"eager", "aot_eager", "inductor"})
+    void inPlaceAndOutFormsCompileToWhatEagerComputes(String backend) {
+        Tensor.manualSeed(4);
+        Tensor logits = Tensor.randn(6, 5).to(DType.FLOAT64), x = Tensor.randn(6, 4).to(DType.FLOAT64);
+        Tensor target = Tensor.ofLongs(0, 4, 1, 1, 3, 2);
+        Fn3<Tensor, Tensor, Tensor, Tensor> f = Ember.compile(TrainingOpsCompileTest::writes, Options.backend(backend));
+        assertArrayEquals(writes(logits, target, x).toDoubleArray(), f.apply(logits, target, x).toDoubleArray(), 1e-12, backend);
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"eager", "aot_eager", "inductor"})
     void compiledMatchesEagerWithNoGraphBreak(String backend) {
