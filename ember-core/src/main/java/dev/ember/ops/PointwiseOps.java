@@ -110,28 +110,7 @@ public final class PointwiseOps {
     public static final OpOverload SILU = unary("silu(Tensor self) -> Tensor", a -> floatingOnly(a, PointwiseUnaryOp.SILU, "silu_cpu"));
     public static final OpOverload CLAMP = unary("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", a -> clamp(a, false));
 
-    public static final OpOverload CLAMP_TENSOR = OpOverload.define("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor")
-            .tags(Tag.POINTWISE)
-            .meta(a -> {
-                Tensor self = a.tensor(0), lo = a.optTensor(1), hi = a.optTensor(2);
-                String op = name(a);
-                if (lo == null && hi == null) throw new IllegalArgumentException(op + ": torch.clamp: At least one of 'min' or 'max' must not be None");
-                DType d = TypePromotion.resultType(self, lo, hi);
-                if (d == BOOL && lo != null && hi != null) throw notImplemented(op, "clamp_cpu", d);
-                int[] shape = self.shape();
-                if (lo != null) shape = Shapes.broadcast(op, shape, lo.shape());
-                if (hi != null) shape = Shapes.broadcast(op, shape, hi.shape());
-                return TensorMeta.contiguous(d, shape);
-            })
-            .kernel((a, m) -> {
-                Tensor out = Tensor.allocate((TensorMeta) m), self = a.tensor(0), lo = a.optTensor(1), hi = a.optTensor(2);
-                DType d = out.dtype();
-                // min(max(x, lo), hi) in two passes; the second reads out in place, element for element
-                if (lo != null) Pointwise.binary(MAX, d, out, self, lo, null);
-                if (hi != null) Pointwise.binary(MIN, d, out, lo != null ? out : self, hi, null);
-                return out;
-            })
-            .register();
+    public static final OpOverload CLAMP_TENSOR = clampTensor("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor");
 
     // ------------------------------------------------------------------ selection
 
@@ -209,6 +188,7 @@ public final class PointwiseOps {
     public static final OpOverload SIGMOID_ = unary("sigmoid_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SIGMOID));
     public static final OpOverload RELU_ = unary("relu_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::relu);
     public static final OpOverload CLAMP_ = unary("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", a -> clamp(a, true));
+    public static final OpOverload CLAMP__TENSOR = clampTensor("clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)");
 
     public static final OpOverload FILL_SCALAR = OpOverload.define("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)")
             .tags(Tag.POINTWISE, Tag.INPLACE)
@@ -260,6 +240,8 @@ public final class PointwiseOps {
     public static final OpOverload RSQRT_OUT = unary("rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.RSQRT));
     public static final OpOverload SIN_OUT = unary("sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SIN));
     public static final OpOverload COS_OUT = unary("cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.COS));
+    public static final OpOverload CLAMP_OUT = unary("clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", a -> clamp(a, false));
+    public static final OpOverload CLAMP_TENSOR_OUT = clampTensor("clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)");
     public static final OpOverload MAXIMUM_OUT = binary("maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> promoted(a, MAX));
     public static final OpOverload MINIMUM_OUT = binary("minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> promoted(a, MIN));
 
@@ -470,6 +452,47 @@ public final class PointwiseOps {
                     Tensor out = target(a, kind, m);
                     Pointwise.unary(p.op(), p.dtype(), out, a.tensor(0), p.lo(), p.hi());
                     return kind == Schema.Kind.FUNCTIONAL ? out : written(out);
+                })
+                .register();
+    }
+
+    /**
+     * clamp with tensor bounds (either may be absent), in the schema's {@link Schema.Kind}: self and
+     * the bounds broadcast and promote together; the in-place and out= forms cast the result into
+     * the written tensor, as ATen's TensorIterator does.
+     */
+    private static OpOverload clampTensor(String schema) {
+        Schema.Kind kind = Schema.parse(schema).kind();
+        return OpOverload.define(schema)
+                .tags(tags(kind))
+                .meta(a -> {
+                    Tensor self = a.tensor(0), lo = a.optTensor(1), hi = a.optTensor(2);
+                    String op = name(a);
+                    if (lo == null && hi == null) throw new IllegalArgumentException(op + ": torch.clamp: At least one of 'min' or 'max' must not be None");
+                    DType d = TypePromotion.resultType(self, lo, hi);
+                    if (d == BOOL && lo != null && hi != null) throw notImplemented(op, "clamp_cpu", d);
+                    int[] shape = self.shape();
+                    if (lo != null) shape = Shapes.broadcast(op, shape, lo.shape());
+                    if (hi != null) shape = Shapes.broadcast(op, shape, hi.shape());
+                    return switch (kind) {
+                        case FUNCTIONAL -> TensorMeta.contiguous(d, shape);
+                        case INPLACE -> checkInplace(op, self, d, shape);
+                        case OUT -> checkOut(a, d, false, self, lo, hi);
+                    };
+                })
+                .kernel((a, m) -> {
+                    Tensor self = a.tensor(0), lo = a.optTensor(1), hi = a.optTensor(2);
+                    Tensor target = target(a, kind, m);
+                    // a written tensor may be a bound itself, so the result is made whole before it lands there
+                    Tensor out = kind == Schema.Kind.FUNCTIONAL ? target
+                            : Tensor.allocate(TypePromotion.resultType(self, lo, hi), target.shape());
+                    DType d = out.dtype();
+                    // min(max(x, lo), hi) in two passes; the second reads out in place, element for element
+                    if (lo != null) Pointwise.binary(MAX, d, out, self, lo, null);
+                    if (hi != null) Pointwise.binary(MIN, d, out, lo != null ? out : self, hi, null);
+                    if (kind == Schema.Kind.FUNCTIONAL) return out;
+                    Copy.copy(out, target);
+                    return written(target);
                 })
                 .register();
     }

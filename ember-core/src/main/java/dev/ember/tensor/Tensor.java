@@ -507,6 +507,9 @@ public class Tensor {
 
     public Tensor clamp_(Double min, Double max) { return op("aten.clamp_.default").callTensor(this, min, max); }
 
+    /** Clamps in place to tensor bounds (broadcast to this tensor's shape); either may be null. */
+    public Tensor clamp_(Tensor min, Tensor max) { return op("aten.clamp_.Tensor").callTensor(this, min, max); }
+
     public Tensor fill_(double value) { return op("aten.fill_.Scalar").callTensor(this, value); }
 
     public Tensor zero_() { return op("aten.zero_.default").callTensor(this); }
@@ -566,6 +569,11 @@ public class Tensor {
     public Tensor sinOut(Tensor out) { return op("aten.sin.out").callTensor(this, out); }
 
     public Tensor cosOut(Tensor out) { return op("aten.cos.out").callTensor(this, out); }
+
+    /** Clamps into {@code out}, which must have the result's dtype (as in ATen); either bound may be null. */
+    public Tensor clampOut(Double min, Double max, Tensor out) { return op("aten.clamp.out").callTensor(this, min, max, out); }
+
+    public Tensor clampOut(Tensor min, Tensor max, Tensor out) { return op("aten.clamp.Tensor_out").callTensor(this, min, max, out); }
 
     public Tensor maximumOut(Tensor other, Tensor out) { return op("aten.maximum.out").callTensor(this, other, out); }
 

@@ -102,6 +102,27 @@ class PointwiseSelectTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("dtypePairs")
+    void clampInPlaceAndIntoOutMatchLibtorch(DType ds, DType dBounds) {
+        Random rng = new Random(ds.ordinal() * 17L + dBounds.ordinal());
+        try (NDManager m = Torch.scope()) {
+            Tensor x = input(rng, ds, false, 3, 4), lo = input(rng, dBounds, false, 4), hi = Inputs.nonContiguous(input(rng, dBounds, false, 3, 1));
+            String context = "clamp " + ds + " bounds " + dBounds;
+            check(m, context + " in place", () -> x.clone().clamp_(lo, hi), "a.clone().clamp_(b, c)", x, lo, hi);
+            check(m, context + " in place, min only", () -> x.clone().clamp_(lo, null), "a.clone().clamp_(b, None)", x, lo);
+            for (DType outType : DType.values()) {
+                for (Inputs.Layout layout : Inputs.layouts(Tensor.zeros(outType, 3, 4))) {
+                    Tensor out = layout.tensor();
+                    String into = context + " into " + outType + " " + layout;
+                    check(m, into, () -> x.clampOut(lo, hi, out), "torch.clamp(a, b, c, out=d)\nreturn d", x, lo, hi, Tensor.zeros(outType, 3, 4));
+                    check(m, into + " max only", () -> x.clampOut(null, hi, out), "torch.clamp(a, None, b, out=c)\nreturn c", x, hi, Tensor.zeros(outType, 3, 4));
+                    check(m, into + " scalar bounds", () -> x.clampOut(-0.5, 2.0, out), "torch.clamp(a, -0.5, 2.0, out=b)\nreturn b", x, Tensor.zeros(outType, 3, 4));
+                }
+            }
+        }
+    }
+
     @Test
     void clampWithTensorBoundsPropagatesNaNFromAnyOperand() {
         Tensor s = Inputs.specials(DType.FLOAT32);
