@@ -1,6 +1,7 @@
 package dev.ember.ops;
 
 import dev.ember.Ember;
+import dev.ember.Fn1;
 import dev.ember.Fn3;
 import dev.ember.Options;
 import dev.ember.dynamo.ExplainOutput;
@@ -9,11 +10,13 @@ import dev.ember.nn.F;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The training ops under Ember.compile: captured in one graph with no break, and what the compiled
@@ -70,6 +73,20 @@ class TrainingOpsCompileTest {
         Tensor target = Tensor.ofLongs(0, 4, 1, 1, 3, 2);
         Fn3<Tensor, Tensor, Tensor, Tensor> f = Ember.compile(TrainingOpsCompileTest::writes, Options.backend(backend));
         assertArrayEquals(writes(logits, target, x).toDoubleArray(), f.apply(logits, target, x).toDoubleArray(), 1e-12, backend);
+    }
+
+    static Tensor inferredOneHot(Tensor labels) {
+        return F.oneHot(labels.add(1L)).mul(2L);
+    }
+
+    @Test
+    void oneHotWithoutAClassCountBreaksTheGraphAndStillComputesWhatEagerDoes() {
+        Tensor labels = Tensor.ofLongs(2, 0, 3);
+        ExplainOutput e = Ember.explain((Fn1<Tensor, Tensor>) TrainingOpsCompileTest::inferredOneHot).with(labels);
+        assertEquals(1, e.graphBreakCount(), e.toString());
+        assertTrue(e.breakReasons().getFirst().reason().contains("pass num_classes"), e.toString());
+        Fn1<Tensor, Tensor> f = Ember.compile(TrainingOpsCompileTest::inferredOneHot, Options.backend("inductor"));
+        assertArrayEquals(inferredOneHot(labels).toLongArray(), f.apply(labels).toLongArray());
     }
 
     @ParameterizedTest(name = "{0}")
