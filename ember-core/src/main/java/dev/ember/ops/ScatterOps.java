@@ -15,7 +15,7 @@ import java.util.Arrays;
  * scatter (a source tensor or a value; the last write to a position wins), scatter_add and
  * index_add (summing), with ATen's checks and messages. Every index is checked before anything is
  * written; an index out of range fails as in ATen ("index 5 is out of bounds for dimension 1 with
- * size 4", "index out of range in self").
+ * size 4"). An integer self takes a floating alpha truncated, as ATen does.
  */
 public final class ScatterOps {
     private ScatterOps() {}
@@ -63,7 +63,7 @@ public final class ScatterOps {
                     // the writes are checked against out's positions before out receives self
                     Tensor source = kind == Kind.VALUE ? Pointwise.scalar(a.scalar(3), self.dtype()) : separate(a.tensor(3), out);
                     Scatter.Positions p = kind == Kind.INDEX_ADD
-                            ? Scatter.indexed(out, dim, checkedIndices(index, self.dim() == 0 ? 1 : self.size(dim)), source)
+                            ? Scatter.indexed(out, dim, checkedIndices(index, dim, self.dim() == 0 ? 1 : self.size(dim)), source)
                             : Scatter.scatter(name(a), out, dim, index, source);
                     if (out != self) Copy.copy(self, out);
                     switch (kind) {
@@ -94,13 +94,11 @@ public final class ScatterOps {
         if (rank != Math.max(index.dim(), 1)) throw new IllegalArgumentException(op + ": Index tensor must have the same number of dimensions as self tensor");
         boolean wrong = false;
         for (int d = 0; d < rank && !wrong; d++) wrong = d != dim && size(index, d) > size(self, d);
-        if (src != null) {
-            if (rank != Math.max(src.dim(), 1)) throw new IllegalArgumentException(op + ": Index tensor must have the same number of dimensions as src tensor");
-            for (int d = 0; d < rank && !wrong; d++) wrong = size(index, d) > size(src, d);
-        }
+        // as in ATen, a src of fewer dims fails on its missing size ("Dimension out of range")
+        if (src != null) for (int d = 0; d < rank && !wrong; d++) wrong = size(index, d) > size(src, d);
         if (wrong) {
-            throw new IllegalArgumentException(op + ": Expected index " + Shapes.format(index.shape()) + " to be smaller than self " + Shapes.format(self.shape())
-                    + " apart from dimension " + dim + (src == null ? "" : " and to be smaller size than src " + Shapes.format(src.shape())));
+            throw new IllegalArgumentException(op + ": Expected index " + Shapes.format(index.shape()) + " to be no larger than self " + Shapes.format(self.shape())
+                    + " apart from dimension " + dim + (src == null ? "" : " and to be no larger size than src " + Shapes.format(src.shape())));
         }
     }
 
@@ -108,7 +106,10 @@ public final class ScatterOps {
     private static void checkIndexAdd(Args a) {
         Tensor self = a.tensor(0), index = a.tensor(2), source = a.tensor(3);
         int dim = dim(a);
-        if (index.dim() > 1) throw new IndexOutOfBoundsException("index_add_(): Index is supposed to be a vector");
+        if (index.dim() > 1) {
+            throw new IndexOutOfBoundsException("index_add_(): Index is supposed to be a vector, but got dim: " + index.dim() + " with type: "
+                    + ReductionOps.scalarTypeName(index.dtype()) + " and size: " + Shapes.format(index.shape()));
+        }
         if (index.dtype() != DType.INT64 && index.dtype() != DType.INT32) {
             throw new IllegalArgumentException("index_add_(): Expected dtype int32/int64 for index but got: " + ReductionOps.scalarTypeName(index.dtype()));
         }
@@ -121,7 +122,7 @@ public final class ScatterOps {
         }
         int count = source.dim() == 0 ? 1 : source.size(dim);
         if (index.numel() != count) {
-            throw new IllegalArgumentException("index_add_(): Number of indices (" + index.numel() + ") should be equal to source.size(dim) (" + count + "), for dim=" + dim);
+            throw new IllegalArgumentException("index_add_(): Number of indices (" + index.numel() + ") should be equal to source.size(dim): (" + count + "), for dim: " + dim);
         }
         int[] selfSizes = self.shape(), sourceSizes = source.shape();
         if (self.dim() != 0 && source.dim() != 0) {
@@ -131,10 +132,6 @@ public final class ScatterOps {
         if (!Arrays.equals(selfSizes, sourceSizes)) {
             throw new IllegalArgumentException("source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = "
                     + Shapes.format(self.shape()) + " source.shape = " + Shapes.format(source.shape()));
-        }
-        Object alpha = a.scalar(4);
-        if (!self.dtype().isFloatingPoint() && alpha instanceof Double) {
-            throw new IllegalArgumentException("index_add: For integral input tensors, argument alpha must not be a floating point number.");
         }
     }
 
@@ -153,9 +150,11 @@ public final class ScatterOps {
     }
 
     /** The index values, each within [0, size), before anything is written. */
-    private static long[] checkedIndices(Tensor index, int size) {
+    private static long[] checkedIndices(Tensor index, int dim, int size) {
         long[] idx = index.toLongArray();
-        for (long v : idx) if (v < 0 || v >= size) throw new IndexOutOfBoundsException("index_add_(): index out of range in self");
+        for (long v : idx) {
+            if (v < 0 || v >= size) throw new IndexOutOfBoundsException("index_add_(): index " + v + " is out of bounds for dimension " + dim + " with size " + size);
+        }
         return idx;
     }
 

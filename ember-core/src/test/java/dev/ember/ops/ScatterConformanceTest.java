@@ -148,6 +148,10 @@ class ScatterConformanceTest {
             refused(m, "index_add slice shape", () -> self.indexAdd(0, rows, Tensor.zeros(2, 5)), "torch.index_add(a, 0, b, c)", self, rows, Tensor.zeros(2, 5));
             refused(m, "index_add out of range", () -> self.indexAdd(0, Tensor.ofLongs(0, 3), src.narrow(0, 0, 2)), "torch.index_add(a, 0, b, c)",
                     self, Tensor.ofLongs(0, 3), src.narrow(0, 0, 2));
+            refused(m, "src of fewer dims", () -> self.scatter(0, index, Tensor.ones(4)), "torch.scatter(a, 0, b, c)", self, index, Tensor.ones(4));
+            Tensor ints = Tensor.ofLongs(1, 2);
+            check(m, "integer self, float alpha: truncated", () -> OpRegistry.get("aten.index_add.default").callTensor(ints, 0L, Tensor.ofLongs(0), Tensor.ofLongs(3), 1.5),
+                    "torch.index_add(a, 0, b, c, alpha=1.5)", ints, Tensor.ofLongs(0), Tensor.ofLongs(3));
         }
         Tensor target = self.clone();
         int version = target.version();
