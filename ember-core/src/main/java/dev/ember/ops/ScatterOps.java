@@ -20,15 +20,26 @@ import java.util.Arrays;
 public final class ScatterOps {
     private ScatterOps() {}
 
-    /** What a scatter-family op writes: a source tensor, a value, a sum of a source, or an index_add. */
-    private enum Kind { SOURCE, VALUE, ADD, INDEX_ADD }
+    /**
+     * What a scatter-family op writes: a source tensor or a value (each also combined with what is
+     * there, by a {@code reduce} argument of "add" or "multiply"), a sum of a source, or an index_add.
+     */
+    private enum Kind {
+        SOURCE, VALUE, SOURCE_REDUCE, VALUE_REDUCE, ADD, INDEX_ADD;
+
+        boolean hasValue() { return this == VALUE || this == VALUE_REDUCE; }
+    }
 
     public static final OpOverload SCATTER_SRC = define("scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", Kind.SOURCE);
     public static final OpOverload SCATTER_VALUE = define("scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", Kind.VALUE);
+    public static final OpOverload SCATTER_REDUCE = define("scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", Kind.SOURCE_REDUCE);
+    public static final OpOverload SCATTER_VALUE_REDUCE = define("scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor", Kind.VALUE_REDUCE);
     public static final OpOverload SCATTER_ADD = define("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", Kind.ADD);
     public static final OpOverload INDEX_ADD = define("index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", Kind.INDEX_ADD);
     public static final OpOverload SCATTER__SRC = define("scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", Kind.SOURCE);
     public static final OpOverload SCATTER__VALUE = define("scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", Kind.VALUE);
+    public static final OpOverload SCATTER__REDUCE = define("scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)", Kind.SOURCE_REDUCE);
+    public static final OpOverload SCATTER__VALUE_REDUCE = define("scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)", Kind.VALUE_REDUCE);
     public static final OpOverload SCATTER_ADD_ = define("scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", Kind.ADD);
     public static final OpOverload INDEX_ADD_ = define("index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)", Kind.INDEX_ADD);
     public static final OpOverload SCATTER_SRC_OUT = define("scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", Kind.SOURCE);
@@ -61,7 +72,7 @@ public final class ScatterOps {
                     int dim = dim(a);
                     Tensor index = a.tensor(2);
                     // the writes are checked against out's positions before out receives self
-                    Tensor source = kind == Kind.VALUE ? Pointwise.scalar(a.scalar(3), self.dtype()) : separate(a.tensor(3), out);
+                    Tensor source = kind.hasValue() ? Pointwise.scalar(a.scalar(3), self.dtype()) : separate(a.tensor(3), out);
                     Scatter.Positions p = kind == Kind.INDEX_ADD
                             ? Scatter.indexed(out, dim, checkedIndices(index, dim, self.dim() == 0 ? 1 : self.size(dim)), source)
                             : Scatter.scatter(name(a), out, dim, index, source);
@@ -69,6 +80,10 @@ public final class ScatterOps {
                     switch (kind) {
                         case SOURCE, VALUE -> Scatter.assign(out, source, p);
                         case ADD -> Scatter.add(out, source, p, 1L);
+                        case SOURCE_REDUCE, VALUE_REDUCE -> {
+                            if (a.str(4).equals("add")) Scatter.add(out, source, p, 1L);
+                            else Scatter.multiply(out, source, p);
+                        }
                         case INDEX_ADD -> Scatter.add(out, source, p, a.scalar(4));
                     }
                     if (form != Schema.Kind.FUNCTIONAL) out.storage().bumpVersion();
@@ -84,8 +99,11 @@ public final class ScatterOps {
     /** ATen's scatter_gather_dtype_check and scatter_shape_check, in that order. */
     private static void checkScatter(Args a, Kind kind) {
         String op = kind == Kind.ADD ? "scatter_add" : "scatter";
-        Tensor self = a.tensor(0), index = a.tensor(2), src = kind == Kind.VALUE ? null : a.tensor(3);
+        Tensor self = a.tensor(0), index = a.tensor(2), src = kind.hasValue() ? null : a.tensor(3);
         int dim = dim(a);
+        if ((kind == Kind.SOURCE_REDUCE || kind == Kind.VALUE_REDUCE) && !a.str(4).equals("add") && !a.str(4).equals("multiply")) {
+            throw new IllegalArgumentException(op + ": reduce argument must be either add or multiply.");
+        }
         // ATen names scatter in these two messages for scatter_add too
         if (index.numel() != 0 && index.dtype() != DType.INT64) throw new IllegalArgumentException(op + ": scatter(): Expected dtype int64 for index");
         if (src != null && src.dtype() != self.dtype()) throw new IllegalArgumentException(op + ": scatter(): Expected self.dtype to be equal to src.dtype");

@@ -734,6 +734,11 @@ public class Tensor {
 
     public Tensor scatter(int dim, Tensor index, long value) { return op("aten.scatter.value").callTensor(this, (long) dim, index, value); }
 
+    /** scatter combining with what is there: {@code reduce} is "add" or "multiply". */
+    public Tensor scatter(int dim, Tensor index, Tensor src, String reduce) { return op("aten.scatter.reduce").callTensor(this, (long) dim, index, src, reduce); }
+
+    public Tensor scatter(int dim, Tensor index, double value, String reduce) { return op("aten.scatter.value_reduce").callTensor(this, (long) dim, index, value, reduce); }
+
     public Tensor scatter_(int dim, Tensor index, Tensor src) { return op("aten.scatter_.src").callTensor(this, (long) dim, index, src); }
 
     public Tensor scatter_(int dim, Tensor index, double value) { return op("aten.scatter_.value").callTensor(this, (long) dim, index, value); }

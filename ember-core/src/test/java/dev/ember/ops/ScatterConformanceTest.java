@@ -53,6 +53,12 @@ class ScatterConformanceTest {
                     check(m, "scatter value " + ctx, () -> t.scatter(dim, index, -2.5), "torch.scatter(a, " + dim + ", b, -2.5)", t, index);
                     check(m, "scatter long value " + ctx, () -> t.scatter(dim, index, 3L), "torch.scatter(a, " + dim + ", b, 3)", t, index);
                     check(m, "scatter_add " + ctx, () -> t.scatterAdd(dim, index, src), "torch.scatter_add(a, " + dim + ", b, c)", t, index, src);
+                    for (String reduce : new String[] {"add", "multiply"}) {
+                        check(m, "scatter reduce " + reduce + " " + ctx, () -> t.scatter(dim, index, src, reduce), "torch.scatter(a, " + dim + ", b, c, reduce='" + reduce + "')", t, index, src);
+                        check(m, "scatter value reduce " + reduce + " " + ctx, () -> t.scatter(dim, index, 1.5, reduce), "torch.scatter(a, " + dim + ", b, 1.5, reduce='" + reduce + "')", t, index);
+                        check(m, "scatter_ reduce " + reduce + " " + ctx, () -> OpRegistry.get("aten.scatter_.reduce").callTensor(t.clone(), (long) dim, index, src, reduce),
+                                "a.clone().scatter_(" + dim + ", b, c, reduce='" + reduce + "')", t, index, src);
+                    }
                     check(m, "scatter_ " + ctx, () -> t.clone().scatter_(dim, index, src), "a.clone().scatter_(" + dim + ", b, c)", t, index, src);
                     check(m, "scatter_add_ " + ctx, () -> t.clone().scatterAdd_(dim, index, src), "a.clone().scatter_add_(" + dim + ", b, c)", t, index, src);
                 }
@@ -136,6 +142,7 @@ class ScatterConformanceTest {
             refused(m, "index out of range", () -> self.scatter(0, beyond, src), "torch.scatter(a, 0, b, c)", self, beyond, src);
             refused(m, "negative index", () -> self.scatterAdd(1, Tensor.of(new long[] {-1}, 1, 1), src), "torch.scatter_add(a, 1, b, c)",
                     self, Tensor.of(new long[] {-1}, 1, 1), src);
+            refused(m, "unknown reduce", () -> self.scatter(0, index, src, "max"), "torch.scatter(a, 0, b, c, reduce='max')", self, index, src);
             refused(m, "dim out of range", () -> self.scatter(2, index, src), "torch.scatter(a, 2, b, c)", self, index, src);
 
             Tensor rows = Tensor.ofLongs(0, 2);

@@ -112,6 +112,19 @@ public final class Scatter {
         }
     }
 
+    /** {@code out[p.out[k]] *= source[p.source[k]]}, in order, in out's dtype (integers wrap; bool products are logical and). */
+    public static void multiply(Tensor out, Tensor source, Positions p) {
+        int[] po = p.out(), ps = p.source();
+        Storage so = out.storage(), ss = source.storage();
+        switch (out.dtype()) {
+            case FLOAT32 -> { float[] o = so.floats(), s = ss.floats(); for (int k = 0; k < po.length; k++) o[po[k]] *= s[ps[k]]; }
+            case FLOAT64 -> { double[] o = so.doubles(), s = ss.doubles(); for (int k = 0; k < po.length; k++) o[po[k]] *= s[ps[k]]; }
+            case INT32 -> { int[] o = so.ints(), s = ss.ints(); for (int k = 0; k < po.length; k++) o[po[k]] *= s[ps[k]]; }
+            case INT64 -> { long[] o = so.longs(), s = ss.longs(); for (int k = 0; k < po.length; k++) o[po[k]] *= s[ps[k]]; }
+            case BOOL -> { byte[] o = so.bools(), s = ss.bools(); for (int k = 0; k < po.length; k++) o[po[k]] &= s[ps[k]]; }
+        }
+    }
+
     /** A 0-d tensor counts as one element along one dimension (ATen's ensure_nonempty_size). */
     private static int[] nonEmpty(int[] shape) { return shape.length == 0 ? new int[] {1} : shape; }
 
