@@ -687,7 +687,7 @@ public final class PointwiseOps {
     }
 
     /** The dtype as ATen's TypeMeta prints (some messages use it): float, double, int, long int, bool. */
-    private static String typeMetaName(DType d) {
+    static String typeMetaName(DType d) {
         return switch (d) {
             case FLOAT32 -> "float";
             case FLOAT64 -> "double";

@@ -74,6 +74,9 @@ public final class ReductionOps {
             .kernel((a, m) -> arg(a.tensor(0), a.optInteger(1), (TensorMeta) m, false))
             .register();
 
+    public static final OpOverload ARGMAX_OUT = OutForms.of("argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ARGMAX);
+    public static final OpOverload ARGMIN_OUT = OutForms.of("argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ARGMIN);
+
     public static final OpOverload VAR = OpOverload.define("var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor")
             .tags(Tag.REDUCTION)
             .meta(a -> varianceMeta("var", a.tensor(0), a.optInts(1), a.bool(3)))

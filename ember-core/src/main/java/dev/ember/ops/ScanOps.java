@@ -33,7 +33,8 @@ public final class ScanOps {
                 Shapes.wrapDim("cumsum", a.integer(1), self.dim());
                 DType d = a.optDtype(2);
                 if (d != null && d != out.dtype()) {
-                    throw new IllegalArgumentException("cumsum: Expected out tensor to have dtype " + d + ", but got " + out.dtype() + " instead");
+                    throw new IllegalArgumentException("cumsum: Expected out tensor to have dtype " + PointwiseOps.typeMetaName(d) + ", but got "
+                            + PointwiseOps.typeMetaName(out.dtype()) + " instead");
                 }
                 if (!Arrays.equals(out.shape(), self.shape())) {
                     throw new IllegalArgumentException("cumsum: the out tensor has shape " + Shapes.format(out.shape()) + " but the result has shape "

@@ -629,6 +629,11 @@ public class Tensor {
     /** The {@code k} largest elements along the last dimension and their positions. */
     public List<Tensor> topk(int k) { return op("aten.topk.default").callList(this, (long) k); }
 
+    /** argmax along {@code dim} into an int64 {@code out}. */
+    public Tensor argmaxOut(int dim, boolean keepdim, Tensor out) { return op("aten.argmax.out").callTensor(this, (long) dim, keepdim, out); }
+
+    public Tensor argminOut(int dim, boolean keepdim, Tensor out) { return op("aten.argmin.out").callTensor(this, (long) dim, keepdim, out); }
+
     public Tensor argmax() { return op("aten.argmax.default").callTensor(this); }
 
     public Tensor argmax(int dim, boolean keepdim) { return op("aten.argmax.default").callTensor(this, (long) dim, keepdim); }
@@ -754,6 +759,10 @@ public class Tensor {
     public Tensor indexAdd(int dim, Tensor index, Tensor source, double alpha) { return op("aten.index_add.default").callTensor(this, (long) dim, index, source, alpha); }
 
     public Tensor indexAdd_(int dim, Tensor index, Tensor source) { return op("aten.index_add_.default").callTensor(this, (long) dim, index, source); }
+
+    public Tensor gatherOut(int dim, Tensor index, Tensor out) { return op("aten.gather.out").callTensor(this, (long) dim, index, false, out); }
+
+    public Tensor indexSelectOut(int dim, Tensor index, Tensor out) { return op("aten.index_select.out").callTensor(this, (long) dim, index, out); }
 
     public Tensor gather(int dim, Tensor index) { return op("aten.gather.default").callTensor(this, (long) dim, index); }
 

@@ -68,6 +68,9 @@ class CumsumConformanceTest {
             sameAsInput.cumsumOut(0, sameAsInput);
             assertClose(sameAsInput, Torch.call(m, "torch.cumsum(a, 0)", x), "out is the input");
             refused(m, "dim out of range", () -> x.cumsum(2), "torch.cumsum(a, 2)", x);
+            Tensor float32Out = Tensor.zeros(4, 6);
+            refused(m, "dtype other than out's", () -> OpRegistry.get("aten.cumsum.out").callTensor(x, 1L, DType.FLOAT64, float32Out),
+                    "torch.cumsum(a, 1, dtype=torch.float64, out=b)\nreturn b", x, float32Out);
         }
     }
 
