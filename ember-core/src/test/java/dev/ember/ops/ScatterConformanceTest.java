@@ -68,6 +68,8 @@ class ScatterConformanceTest {
             check(m, "0-d add " + d, () -> scalar.scatterAdd(0, zero, scalarSrc), "torch.scatter_add(a, 0, b, c)", scalar, zero, scalarSrc);
             Tensor empty = Tensor.zeros(DType.INT64, 0, 5, 6);
             check(m, "empty index " + d, () -> self.scatter(0, empty, src), "torch.scatter(a, 0, b, c)", self, empty, src);
+            Tensor emptyFloat = Tensor.zeros(DType.FLOAT32, 0, 5, 6);
+            check(m, "empty float index " + d, () -> self.scatterAdd(1, emptyFloat, src), "torch.scatter_add(a, 1, b, c)", self, emptyFloat, src);
         }
     }
 

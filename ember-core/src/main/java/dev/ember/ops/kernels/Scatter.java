@@ -23,6 +23,7 @@ public final class Scatter {
      */
     public static Positions scatter(String op, Tensor out, int dim, Tensor index, Tensor source) {
         int n = index.numel();
+        if (n == 0) return new Positions(new int[0], new int[0]);   // an empty index may have any dtype, as in ATen
         int[] shape = nonEmpty(index.shape()), is = nonEmptyStrides(index), os = nonEmptyStrides(out);
         int[] ss = source.dim() == 0 ? new int[shape.length] : nonEmptyStrides(source);
         int size = out.dim() == 0 ? 1 : out.size(dim);
