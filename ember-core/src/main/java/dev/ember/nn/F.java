@@ -2,6 +2,7 @@ package dev.ember.nn;
 
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.OpRegistry;
+import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
 /**
@@ -32,6 +33,9 @@ public final class F {
     public static Tensor softmax(Tensor x, int dim) { return op("aten._softmax.default").callTensor(x, (long) dim, false); }
 
     public static Tensor logSoftmax(Tensor x, int dim) { return op("aten._log_softmax.default").callTensor(x, (long) dim, false); }
+
+    /** log_softmax computed in {@code dtype}: the input is converted first. */
+    public static Tensor logSoftmax(Tensor x, int dim, DType dtype) { return op("aten.log_softmax.int").callTensor(x, (long) dim, dtype); }
 
     /** Zeroes each element with probability {@code p} and scales the rest by 1/(1-p) when {@code training}; the identity otherwise. */
     public static Tensor dropout(Tensor x, double p, boolean training) { return op("aten.dropout.default").callTensor(x, p, training); }
@@ -109,6 +113,54 @@ public final class F {
     }
 
     public static Tensor layerNorm(Tensor x, int[] normalizedShape) { return op("aten.layer_norm.default").callTensor(x, normalizedShape); }
+
+    // ------------------------------------------------------------------ losses
+
+    /**
+     * Cross entropy of logits {@code input} ([C], [N, C] or [N, C, d1, …]) against class indices
+     * (int64, [], [N] or [N, d1, …]) or, when {@code target} has the input's shape, class
+     * probabilities; the mean over the samples.
+     */
+    public static Tensor crossEntropy(Tensor input, Tensor target) { return op("aten.cross_entropy_loss.default").callTensor(input, target); }
+
+    /**
+     * Cross entropy with per-class {@code weight} (or null), {@code reduction} "none", "mean" or
+     * "sum", targets equal to {@code ignoreIndex} counting nothing, and {@code labelSmoothing} in [0, 1].
+     */
+    public static Tensor crossEntropy(Tensor input, Tensor target, Tensor weight, String reduction, int ignoreIndex, double labelSmoothing) {
+        return op("aten.cross_entropy_loss.default").callTensor(input, target, weight, reduction(reduction), (long) ignoreIndex, labelSmoothing);
+    }
+
+    /** Negative log likelihood of log-probabilities {@code input} at int64 class indices {@code target}; the mean. */
+    public static Tensor nllLoss(Tensor input, Tensor target) { return op("aten.nll_loss_nd.default").callTensor(input, target); }
+
+    public static Tensor nllLoss(Tensor input, Tensor target, Tensor weight, String reduction, int ignoreIndex) {
+        return op("aten.nll_loss_nd.default").callTensor(input, target, weight, reduction(reduction), (long) ignoreIndex);
+    }
+
+    /** Mean squared error, {@code input} and {@code target} broadcast together. */
+    public static Tensor mseLoss(Tensor input, Tensor target) { return op("aten.mse_loss.default").callTensor(input, target); }
+
+    public static Tensor mseLoss(Tensor input, Tensor target, String reduction) {
+        return op("aten.mse_loss.default").callTensor(input, target, reduction(reduction));
+    }
+
+    /** ATen's reduction code for PyTorch's reduction name. */
+    private static long reduction(String name) {
+        return switch (name) {
+            case "none" -> 0L;
+            case "mean" -> 1L;
+            case "sum" -> 2L;
+            default -> throw new IllegalArgumentException(name + " is not a valid value for reduction");
+        };
+    }
+
+    // ------------------------------------------------------------------ encoding
+
+    /** int64 one-hot rows with {@code numClasses} columns (-1: the largest index + 1, read from the data). */
+    public static Tensor oneHot(Tensor indices, int numClasses) { return op("aten.one_hot.default").callTensor(indices, (long) numClasses); }
+
+    public static Tensor oneHot(Tensor indices) { return op("aten.one_hot.default").callTensor(indices); }
 
     // ------------------------------------------------------------------ embedding and attention
 

@@ -70,6 +70,10 @@ public final class IndexingOps {
             })
             .register();
 
+    public static final OpOverload INDEX_SELECT_OUT = OutForms.of("index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", INDEX_SELECT,
+            (result, out) -> "index_select(): self and result must have the same scalar type");
+    public static final OpOverload GATHER_OUT = OutForms.of("gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)", GATHER);
+
     public static final OpOverload EMBEDDING = OpOverload.define(
                     "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor")
             .meta(a -> {

@@ -8,9 +8,9 @@ import dev.ember.tensor.TensorMeta;
 import java.util.Arrays;
 
 /**
- * Neural-network ops with no single-kernel home elsewhere: scaled_dot_product_attention.
- * Its kernel is its decomposition (scale, matmul, mask, safe softmax, dropout, matmul), which is
- * ATen's math backend step for step, so eager results and compiled graphs agree.
+ * Neural-network ops with no single-kernel home elsewhere: scaled_dot_product_attention and
+ * one_hot. Attention's kernel is its decomposition (scale, matmul, mask, safe softmax, dropout,
+ * matmul), which is ATen's math backend step for step, so eager results and compiled graphs agree.
  */
 public final class NnOps {
     private NnOps() {}
@@ -22,6 +22,44 @@ public final class NnOps {
             .meta(NnOps::attentionMeta)
             .kernel((a, m) -> attention(a).contiguous())
             .decomposition(NnOps::attention)
+            .register();
+
+    /**
+     * One-hot int64 rows for int64 class indices. With {@code num_classes=-1} the class count is
+     * the largest index + 1, which only real data can tell: on fake tensors (while tracing) that is
+     * refused, so a compiled function breaks its graph there and runs the op eagerly.
+     */
+    public static final OpOverload ONE_HOT = OpOverload.define("one_hot(Tensor self, int num_classes=-1) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0);
+                long classes = a.lng(1);
+                if (self.dtype() != DType.INT64) throw new IllegalArgumentException("one_hot: one_hot is only applicable to index tensor of type LongTensor.");
+                if (self.numel() == 0) {
+                    if (classes <= 0) throw new IllegalArgumentException("one_hot: Can not infer total number of classes from empty tensor.");
+                } else if (self.isFake()) {
+                    if (classes == -1) {
+                        throw new IllegalArgumentException("one_hot: with num_classes=-1 the output's size is the largest class index + 1, "
+                                + "known only from the data; pass num_classes to trace one_hot");
+                    }
+                } else {
+                    long[] v = self.toLongArray();
+                    long min = Arrays.stream(v).min().orElseThrow(), max = Arrays.stream(v).max().orElseThrow();
+                    if (min < 0) throw new IllegalArgumentException("one_hot: Class values must be non-negative.");
+                    if (classes == -1) classes = max + 1;
+                    else if (classes <= max) throw new IllegalArgumentException("one_hot: Class values must be smaller than num_classes.");
+                }
+                int[] shape = Arrays.copyOf(self.shape(), self.dim() + 1);
+                shape[self.dim()] = Math.toIntExact(classes);
+                return TensorMeta.contiguous(DType.INT64, shape);
+            })
+            .kernel((a, m) -> {
+                Tensor out = Tensor.allocate((TensorMeta) m);
+                long[] classes = a.tensor(0).toLongArray(), data = out.storage().longs();
+                int width = out.size(-1);
+                // the meta function has checked every class against the width (real tensors reach it before the kernel)
+                for (int i = 0; i < classes.length; i++) data[i * width + (int) classes[i]] = 1;
+                return out;
+            })
             .register();
 
     private static TensorMeta attentionMeta(Args a) {

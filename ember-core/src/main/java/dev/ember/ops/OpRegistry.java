@@ -21,6 +21,10 @@ public final class OpRegistry {
         "dev.ember.ops.NormOps",
         "dev.ember.ops.IndexingOps",
         "dev.ember.ops.NnOps",
+        "dev.ember.ops.ScatterOps",
+        "dev.ember.ops.SortOps",
+        "dev.ember.ops.ScanOps",
+        "dev.ember.ops.LossOps",
     };
     private static volatile boolean loaded;
 

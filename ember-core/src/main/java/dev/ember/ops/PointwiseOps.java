@@ -21,9 +21,11 @@ import static dev.ember.ops.kernels.PointwiseBinaryOp.ADD_SCALED;
 import static dev.ember.ops.kernels.PointwiseBinaryOp.DIV;
 import static dev.ember.ops.kernels.PointwiseBinaryOp.DIV_FLOOR;
 import static dev.ember.ops.kernels.PointwiseBinaryOp.DIV_TRUNC;
+import static dev.ember.ops.kernels.PointwiseBinaryOp.FMOD;
 import static dev.ember.ops.kernels.PointwiseBinaryOp.MAX;
 import static dev.ember.ops.kernels.PointwiseBinaryOp.MIN;
 import static dev.ember.ops.kernels.PointwiseBinaryOp.MUL;
+import static dev.ember.ops.kernels.PointwiseBinaryOp.REMAINDER;
 import static dev.ember.ops.kernels.PointwiseBinaryOp.SUB;
 import static dev.ember.tensor.DType.BOOL;
 
@@ -65,6 +67,11 @@ public final class PointwiseOps {
     public static final OpOverload DIV_SCALAR_MODE = binary("div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", a -> div(a, optStr(a, 2)));
     public static final OpOverload FLOOR_DIVIDE = binary("floor_divide(Tensor self, Tensor other) -> Tensor", a -> div(a, "floor"));
     public static final OpOverload FLOOR_DIVIDE_SCALAR = binary("floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", a -> div(a, "floor"));
+    public static final OpOverload REMAINDER_TENSOR = binary("remainder.Tensor(Tensor self, Tensor other) -> Tensor", a -> modulo(a, REMAINDER));
+    public static final OpOverload REMAINDER_SCALAR = binary("remainder.Scalar(Tensor self, Scalar other) -> Tensor", a -> modulo(a, REMAINDER));
+    public static final OpOverload REMAINDER_SCALAR_TENSOR = binary("remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", a -> modulo(a, REMAINDER));
+    public static final OpOverload FMOD_TENSOR = binary("fmod.Tensor(Tensor self, Tensor other) -> Tensor", a -> modulo(a, FMOD));
+    public static final OpOverload FMOD_SCALAR = binary("fmod.Scalar(Tensor self, Scalar other) -> Tensor", a -> modulo(a, FMOD));
     public static final OpOverload POW_TENSOR_TENSOR = binary("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", PointwiseOps::pow);
     public static final OpOverload MAXIMUM = binary("maximum(Tensor self, Tensor other) -> Tensor", a -> promoted(a, MAX));
     public static final OpOverload MINIMUM = binary("minimum(Tensor self, Tensor other) -> Tensor", a -> promoted(a, MIN));
@@ -103,33 +110,14 @@ public final class PointwiseOps {
     public static final OpOverload SILU = unary("silu(Tensor self) -> Tensor", a -> floatingOnly(a, PointwiseUnaryOp.SILU, "silu_cpu"));
     public static final OpOverload CLAMP = unary("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", a -> clamp(a, false));
 
-    public static final OpOverload CLAMP_TENSOR = OpOverload.define("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor")
-            .tags(Tag.POINTWISE)
-            .meta(a -> {
-                Tensor self = a.tensor(0), lo = a.optTensor(1), hi = a.optTensor(2);
-                String op = name(a);
-                if (lo == null && hi == null) throw new IllegalArgumentException(op + ": torch.clamp: At least one of 'min' or 'max' must not be None");
-                DType d = TypePromotion.resultType(self, lo, hi);
-                if (d == BOOL && lo != null && hi != null) throw notImplemented(op, "clamp_cpu", d);
-                int[] shape = self.shape();
-                if (lo != null) shape = Shapes.broadcast(op, shape, lo.shape());
-                if (hi != null) shape = Shapes.broadcast(op, shape, hi.shape());
-                return TensorMeta.contiguous(d, shape);
-            })
-            .kernel((a, m) -> {
-                Tensor out = Tensor.allocate((TensorMeta) m), self = a.tensor(0), lo = a.optTensor(1), hi = a.optTensor(2);
-                DType d = out.dtype();
-                // min(max(x, lo), hi) in two passes; the second reads out in place, element for element
-                if (lo != null) Pointwise.binary(MAX, d, out, self, lo, null);
-                if (hi != null) Pointwise.binary(MIN, d, out, lo != null ? out : self, hi, null);
-                return out;
-            })
-            .register();
+    public static final OpOverload CLAMP_TENSOR = clampTensor("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor");
 
     // ------------------------------------------------------------------ selection
 
     public static final OpOverload WHERE_SELF = where("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor");
     public static final OpOverload WHERE_SCALAR_OTHER = where("where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor");
+    public static final OpOverload WHERE_SCALAR_SELF = where("where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor");
+    public static final OpOverload WHERE_SCALAR = where("where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor");
     public static final OpOverload MASKED_FILL_SCALAR = maskedFill("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor");
     public static final OpOverload MASKED_FILL_TENSOR = maskedFill("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor");
 
@@ -186,6 +174,12 @@ public final class PointwiseOps {
     public static final OpOverload MUL__SCALAR = binary("mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", PointwiseOps::mul);
     public static final OpOverload DIV__TENSOR = binary("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", a -> div(a, null));
     public static final OpOverload DIV__SCALAR = binary("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> div(a, null));
+    public static final OpOverload FLOOR_DIVIDE__TENSOR = binary("floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", a -> div(a, "floor"));
+    public static final OpOverload FLOOR_DIVIDE__SCALAR = binary("floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> div(a, "floor"));
+    public static final OpOverload REMAINDER__TENSOR = binary("remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", a -> modulo(a, REMAINDER));
+    public static final OpOverload REMAINDER__SCALAR = binary("remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> modulo(a, REMAINDER));
+    public static final OpOverload FMOD__TENSOR = binary("fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", a -> modulo(a, FMOD));
+    public static final OpOverload FMOD__SCALAR = binary("fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> modulo(a, FMOD));
     public static final OpOverload NEG_ = unary("neg_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::neg);
     public static final OpOverload ABS_ = unary("abs_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::abs);
     public static final OpOverload EXP_ = unary("exp_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.EXP));
@@ -194,6 +188,7 @@ public final class PointwiseOps {
     public static final OpOverload SIGMOID_ = unary("sigmoid_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SIGMOID));
     public static final OpOverload RELU_ = unary("relu_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::relu);
     public static final OpOverload CLAMP_ = unary("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", a -> clamp(a, true));
+    public static final OpOverload CLAMP__TENSOR = clampTensor("clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)");
 
     public static final OpOverload FILL_SCALAR = OpOverload.define("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)")
             .tags(Tag.POINTWISE, Tag.INPLACE)
@@ -229,6 +224,11 @@ public final class PointwiseOps {
     public static final OpOverload MUL_OUT = binary("mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", PointwiseOps::mul);
     public static final OpOverload DIV_OUT = binary("div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> div(a, null));
     public static final OpOverload DIV_OUT_MODE = binary("div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", a -> div(a, optStr(a, 2)));
+    public static final OpOverload FLOOR_DIVIDE_OUT = binary("floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> div(a, "floor"));
+    public static final OpOverload REMAINDER_TENSOR_OUT = binary("remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> modulo(a, REMAINDER));
+    public static final OpOverload REMAINDER_SCALAR_OUT = binary("remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", a -> modulo(a, REMAINDER));
+    public static final OpOverload FMOD_TENSOR_OUT = binary("fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> modulo(a, FMOD));
+    public static final OpOverload FMOD_SCALAR_OUT = binary("fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", a -> modulo(a, FMOD));
     public static final OpOverload NEG_OUT = unary("neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", PointwiseOps::neg);
     public static final OpOverload ABS_OUT = unary("abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", PointwiseOps::abs);
     public static final OpOverload EXP_OUT = unary("exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.EXP));
@@ -240,6 +240,8 @@ public final class PointwiseOps {
     public static final OpOverload RSQRT_OUT = unary("rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.RSQRT));
     public static final OpOverload SIN_OUT = unary("sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SIN));
     public static final OpOverload COS_OUT = unary("cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.COS));
+    public static final OpOverload CLAMP_OUT = unary("clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", a -> clamp(a, false));
+    public static final OpOverload CLAMP_TENSOR_OUT = clampTensor("clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)");
     public static final OpOverload MAXIMUM_OUT = binary("maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> promoted(a, MAX));
     public static final OpOverload MINIMUM_OUT = binary("minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> promoted(a, MIN));
 
@@ -296,6 +298,18 @@ public final class PointwiseOps {
             default -> throw new IllegalArgumentException(name(a) + ": div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + mode + "'");
         };
         if (d == BOOL) throw notImplemented(name(a), op == DIV_TRUNC ? "div_trunc_cpu" : "div_floor_cpu", d);
+        return new Binary(op, d, left, right, null);
+    }
+
+    /**
+     * remainder (the divisor's sign, Python's {@code %}) and fmod (the dividend's sign, C's): in the
+     * promoted dtype, where an integer zero divisor raises and a floating one gives NaN; no bool kernel.
+     * Either operand may be a Scalar ({@code remainder.Scalar_Tensor} has a Scalar self).
+     */
+    private static Binary modulo(Args a, PointwiseBinaryOp op) {
+        Object left = operand(a, 0), right = operand(a, 1);
+        DType d = TypePromotion.resultType(left, right);
+        if (d == BOOL) throw notImplemented(name(a), op == REMAINDER ? "remainder_cpu" : "fmod_cpu", d);
         return new Binary(op, d, left, right, null);
     }
 
@@ -442,6 +456,47 @@ public final class PointwiseOps {
                 .register();
     }
 
+    /**
+     * clamp with tensor bounds (either may be absent), in the schema's {@link Schema.Kind}: self and
+     * the bounds broadcast and promote together; the in-place and out= forms cast the result into
+     * the written tensor, as ATen's TensorIterator does.
+     */
+    private static OpOverload clampTensor(String schema) {
+        Schema.Kind kind = Schema.parse(schema).kind();
+        return OpOverload.define(schema)
+                .tags(tags(kind))
+                .meta(a -> {
+                    Tensor self = a.tensor(0), lo = a.optTensor(1), hi = a.optTensor(2);
+                    String op = name(a);
+                    if (lo == null && hi == null) throw new IllegalArgumentException(op + ": torch.clamp: At least one of 'min' or 'max' must not be None");
+                    DType d = TypePromotion.resultType(self, lo, hi);
+                    if (d == BOOL && lo != null && hi != null) throw notImplemented(op, "clamp_cpu", d);
+                    int[] shape = self.shape();
+                    if (lo != null) shape = Shapes.broadcast(op, shape, lo.shape());
+                    if (hi != null) shape = Shapes.broadcast(op, shape, hi.shape());
+                    return switch (kind) {
+                        case FUNCTIONAL -> TensorMeta.contiguous(d, shape);
+                        case INPLACE -> checkInplace(op, self, d, shape);
+                        case OUT -> checkOut(a, d, false, self, lo, hi);
+                    };
+                })
+                .kernel((a, m) -> {
+                    Tensor self = a.tensor(0), lo = a.optTensor(1), hi = a.optTensor(2);
+                    Tensor target = target(a, kind, m);
+                    // a written tensor may be a bound itself, so the result is made whole before it lands there
+                    Tensor out = kind == Schema.Kind.FUNCTIONAL ? target
+                            : Tensor.allocate(TypePromotion.resultType(self, lo, hi), target.shape());
+                    DType d = out.dtype();
+                    // min(max(x, lo), hi) in two passes; the second reads out in place, element for element
+                    if (lo != null) Pointwise.binary(MAX, d, out, self, lo, null);
+                    if (hi != null) Pointwise.binary(MIN, d, out, lo != null ? out : self, hi, null);
+                    if (kind == Schema.Kind.FUNCTIONAL) return out;
+                    Copy.copy(out, target);
+                    return written(target);
+                })
+                .register();
+    }
+
     /** Where a kernel writes: a fresh tensor, self, or out. */
     private static Tensor target(Args a, Schema.Kind kind, Object meta) {
         return switch (kind) {
@@ -485,13 +540,13 @@ public final class PointwiseOps {
                     Tensor c = a.tensor(0);
                     String op = name(a);
                     if (c.dtype() != BOOL) throw new IllegalArgumentException(op + ": where expected condition to be a boolean tensor, but got a tensor with dtype " + scalarTypeName(c.dtype()));
-                    Object self = a.tensor(1), other = operand(a, 2);
+                    Object self = operand(a, 1), other = operand(a, 2);
                     int[] shape = Shapes.broadcast(op, Shapes.broadcast(op, c.shape(), shapeOf(self)), shapeOf(other));
                     return TensorMeta.contiguous(TypePromotion.resultType(self, other), shape);
                 })
                 .kernel((a, m) -> {
                     Tensor out = Tensor.allocate((TensorMeta) m);
-                    Pointwise.where(out, a.tensor(0), a.tensor(1), tensorOf(operand(a, 2), out.dtype()));
+                    Pointwise.where(out, a.tensor(0), tensorOf(operand(a, 1), out.dtype()), tensorOf(operand(a, 2), out.dtype()));
                     return out;
                 })
                 .register();
@@ -632,7 +687,7 @@ public final class PointwiseOps {
     }
 
     /** The dtype as ATen's TypeMeta prints (some messages use it): float, double, int, long int, bool. */
-    private static String typeMetaName(DType d) {
+    static String typeMetaName(DType d) {
         return switch (d) {
             case FLOAT32 -> "float";
             case FLOAT64 -> "double";

@@ -74,6 +74,9 @@ public final class ReductionOps {
             .kernel((a, m) -> arg(a.tensor(0), a.optInteger(1), (TensorMeta) m, false))
             .register();
 
+    public static final OpOverload ARGMAX_OUT = OutForms.of("argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ARGMAX);
+    public static final OpOverload ARGMIN_OUT = OutForms.of("argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ARGMIN);
+
     public static final OpOverload VAR = OpOverload.define("var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor")
             .tags(Tag.REDUCTION)
             .meta(a -> varianceMeta("var", a.tensor(0), a.optInts(1), a.bool(3)))
@@ -95,6 +98,24 @@ public final class ReductionOps {
             .meta(a -> softmaxMeta("log_softmax", a.tensor(0), a.integer(1), a.bool(2)))
             .kernel((a, m) -> softmax(a.tensor(0), a.integer(1), (TensorMeta) m, true))
             .register();
+
+    public static final OpOverload SOFTMAX_INT = OpOverload.define("softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor")
+            .meta(a -> SOFTMAX.inferMeta(SOFTMAX.bind(converted(a), a.get(1), false)))
+            .kernel((a, m) -> SOFTMAX.callTensor(converted(a), a.get(1), false))
+            .register();
+
+    /** {@code _log_softmax} after converting to {@code dtype} when one is given (ATen's CPU path). */
+    public static final OpOverload LOG_SOFTMAX_INT = OpOverload.define("log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor")
+            .meta(a -> LOG_SOFTMAX.inferMeta(LOG_SOFTMAX.bind(converted(a), a.get(1), false)))
+            .kernel((a, m) -> LOG_SOFTMAX.callTensor(converted(a), a.get(1), false))
+            .register();
+
+    /** softmax.int's input in its {@code dtype} argument (metadata only for fake tensors). */
+    private static Tensor converted(Args a) {
+        Tensor self = a.tensor(0);
+        DType d = a.optDtype(2);
+        return d == null || d == self.dtype() ? self : self.to(d);
+    }
 
     // ------------------------------------------------------------------ dims and shapes
 

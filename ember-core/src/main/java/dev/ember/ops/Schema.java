@@ -112,7 +112,12 @@ public record Schema(String namespace, String name, String overload, List<Param>
             java.util.Arrays.fill(out, Integer.parseInt(v));
             return out;
         }
-        if (base.equals("int")) return Long.parseLong(v);
+        if (base.equals("int") || base.equals("SymInt")) return switch (v) {
+            // the loss ops' `int reduction=Mean`: ATen's at::Reduction enum (None = 0, Mean = 1, Sum = 2)
+            case "Mean" -> 1L;
+            case "Sum" -> 2L;
+            default -> Long.parseLong(v);
+        };
         if (base.equals("float")) return Double.parseDouble(v);
         if (base.equals("Scalar")) return v.contains(".") || v.contains("e") ? (Object) Double.parseDouble(v) : (Object) Long.parseLong(v);
         return v;

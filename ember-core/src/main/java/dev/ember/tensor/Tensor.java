@@ -336,6 +336,27 @@ public class Tensor {
 
     public Tensor floorDivide(double other) { return op("aten.floor_divide.Scalar").callTensor(this, other); }
 
+    public Tensor floorDivide(long other) { return op("aten.floor_divide.Scalar").callTensor(this, other); }
+
+    /** Python's {@code %}: the remainder takes the divisor's sign ({@code -3 % 5 == 2}); an integer zero divisor throws ZeroDivisionError. */
+    public Tensor remainder(Tensor other) { return op("aten.remainder.Tensor").callTensor(this, other); }
+
+    public Tensor remainder(double other) { return op("aten.remainder.Scalar").callTensor(this, other); }
+
+    public Tensor remainder(long other) { return op("aten.remainder.Scalar").callTensor(this, other); }
+
+    /** {@code torch.remainder(self, other)} with a number as the dividend. */
+    public static Tensor remainder(double self, Tensor other) { return op("aten.remainder.Scalar_Tensor").callTensor(self, other); }
+
+    public static Tensor remainder(long self, Tensor other) { return op("aten.remainder.Scalar_Tensor").callTensor(self, other); }
+
+    /** C's {@code fmod}: the remainder takes the dividend's sign ({@code fmod(-3, 5) == -3}); an integer zero divisor throws ZeroDivisionError. */
+    public Tensor fmod(Tensor other) { return op("aten.fmod.Tensor").callTensor(this, other); }
+
+    public Tensor fmod(double other) { return op("aten.fmod.Scalar").callTensor(this, other); }
+
+    public Tensor fmod(long other) { return op("aten.fmod.Scalar").callTensor(this, other); }
+
     public Tensor pow(Tensor exponent) { return op("aten.pow.Tensor_Tensor").callTensor(this, exponent); }
 
     public Tensor pow(double exponent) { return op("aten.pow.Tensor_Scalar").callTensor(this, exponent); }
@@ -391,6 +412,16 @@ public class Tensor {
     public static Tensor where(Tensor condition, Tensor self, Tensor other) { return op("aten.where.self").callTensor(condition, self, other); }
 
     public static Tensor where(Tensor condition, Tensor self, double other) { return op("aten.where.ScalarOther").callTensor(condition, self, other); }
+
+    public static Tensor where(Tensor condition, Tensor self, long other) { return op("aten.where.ScalarOther").callTensor(condition, self, other); }
+
+    public static Tensor where(Tensor condition, double self, Tensor other) { return op("aten.where.ScalarSelf").callTensor(condition, self, other); }
+
+    public static Tensor where(Tensor condition, long self, Tensor other) { return op("aten.where.ScalarSelf").callTensor(condition, self, other); }
+
+    public static Tensor where(Tensor condition, double self, double other) { return op("aten.where.Scalar").callTensor(condition, self, other); }
+
+    public static Tensor where(Tensor condition, long self, long other) { return op("aten.where.Scalar").callTensor(condition, self, other); }
 
     public Tensor maskedFill(Tensor mask, double value) { return op("aten.masked_fill.Scalar").callTensor(this, mask, value); }
 
@@ -450,6 +481,16 @@ public class Tensor {
 
     public Tensor div_(double other) { return op("aten.div_.Scalar").callTensor(this, other); }
 
+    public Tensor floorDivide_(Tensor other) { return op("aten.floor_divide_.Tensor").callTensor(this, other); }
+
+    public Tensor remainder_(Tensor other) { return op("aten.remainder_.Tensor").callTensor(this, other); }
+
+    public Tensor remainder_(double other) { return op("aten.remainder_.Scalar").callTensor(this, other); }
+
+    public Tensor fmod_(Tensor other) { return op("aten.fmod_.Tensor").callTensor(this, other); }
+
+    public Tensor fmod_(double other) { return op("aten.fmod_.Scalar").callTensor(this, other); }
+
     public Tensor neg_() { return op("aten.neg_.default").callTensor(this); }
 
     public Tensor abs_() { return op("aten.abs_.default").callTensor(this); }
@@ -465,6 +506,9 @@ public class Tensor {
     public Tensor relu_() { return op("aten.relu_.default").callTensor(this); }
 
     public Tensor clamp_(Double min, Double max) { return op("aten.clamp_.default").callTensor(this, min, max); }
+
+    /** Clamps in place to tensor bounds (broadcast to this tensor's shape); either may be null. */
+    public Tensor clamp_(Tensor min, Tensor max) { return op("aten.clamp_.Tensor").callTensor(this, min, max); }
 
     public Tensor fill_(double value) { return op("aten.fill_.Scalar").callTensor(this, value); }
 
@@ -496,6 +540,12 @@ public class Tensor {
     /** Division with rounding ({@code "trunc"} or {@code "floor"}) into {@code out}. */
     public Tensor divOut(Tensor other, String roundingMode, Tensor out) { return op("aten.div.out_mode").callTensor(this, other, roundingMode, out); }
 
+    public Tensor floorDivideOut(Tensor other, Tensor out) { return op("aten.floor_divide.out").callTensor(this, other, out); }
+
+    public Tensor remainderOut(Tensor other, Tensor out) { return op("aten.remainder.Tensor_out").callTensor(this, other, out); }
+
+    public Tensor fmodOut(Tensor other, Tensor out) { return op("aten.fmod.Tensor_out").callTensor(this, other, out); }
+
     /** {@code out = -this}; out must have this tensor's dtype, as in ATen. */
     public Tensor negOut(Tensor out) { return op("aten.neg.out").callTensor(this, out); }
 
@@ -519,6 +569,11 @@ public class Tensor {
     public Tensor sinOut(Tensor out) { return op("aten.sin.out").callTensor(this, out); }
 
     public Tensor cosOut(Tensor out) { return op("aten.cos.out").callTensor(this, out); }
+
+    /** Clamps into {@code out}, which must have the result's dtype (as in ATen); either bound may be null. */
+    public Tensor clampOut(Double min, Double max, Tensor out) { return op("aten.clamp.out").callTensor(this, min, max, out); }
+
+    public Tensor clampOut(Tensor min, Tensor max, Tensor out) { return op("aten.clamp.Tensor_out").callTensor(this, min, max, out); }
 
     public Tensor maximumOut(Tensor other, Tensor out) { return op("aten.maximum.out").callTensor(this, other, out); }
 
@@ -552,6 +607,33 @@ public class Tensor {
     public Tensor amin(int[] dims, boolean keepdim) { return op("aten.amin.default").callTensor(this, dims, keepdim); }
 
     /** The flat index of the maximum. */
+    /** Running sums along {@code dim}; integer and bool inputs sum to int64. */
+    public Tensor cumsum(int dim) { return op("aten.cumsum.default").callTensor(this, (long) dim); }
+
+    /** Running sums along {@code dim}, the input first converted to {@code dtype}. */
+    public Tensor cumsum(int dim, DType dtype) { return op("aten.cumsum.default").callTensor(this, (long) dim, dtype); }
+
+    public Tensor cumsumOut(int dim, Tensor out) { return op("aten.cumsum.out").callTensor(this, (long) dim, null, out); }
+
+    /** The values and int64 positions of each slice along {@code dim}, ascending (NaN last); stable. */
+    public List<Tensor> sort(int dim, boolean descending) { return op("aten.sort.default").callList(this, (long) dim, descending); }
+
+    public List<Tensor> sort() { return op("aten.sort.default").callList(this); }
+
+    /** The positions that sort each slice along {@code dim}. */
+    public Tensor argsort(int dim, boolean descending) { return op("aten.argsort.default").callTensor(this, (long) dim, descending); }
+
+    /** The {@code k} largest (or smallest) elements along {@code dim} and their int64 positions, in sorted order. */
+    public List<Tensor> topk(int k, int dim, boolean largest) { return op("aten.topk.default").callList(this, (long) k, (long) dim, largest); }
+
+    /** The {@code k} largest elements along the last dimension and their positions. */
+    public List<Tensor> topk(int k) { return op("aten.topk.default").callList(this, (long) k); }
+
+    /** argmax along {@code dim} into an int64 {@code out}. */
+    public Tensor argmaxOut(int dim, boolean keepdim, Tensor out) { return op("aten.argmax.out").callTensor(this, (long) dim, keepdim, out); }
+
+    public Tensor argminOut(int dim, boolean keepdim, Tensor out) { return op("aten.argmin.out").callTensor(this, (long) dim, keepdim, out); }
+
     public Tensor argmax() { return op("aten.argmax.default").callTensor(this); }
 
     public Tensor argmax(int dim, boolean keepdim) { return op("aten.argmax.default").callTensor(this, (long) dim, keepdim); }
@@ -577,6 +659,11 @@ public class Tensor {
     public Tensor softmax(int dim) { return op("aten._softmax.default").callTensor(this, (long) dim, false); }
 
     public Tensor logSoftmax(int dim) { return op("aten._log_softmax.default").callTensor(this, (long) dim, false); }
+
+    /** log_softmax computed in {@code dtype} (the input converted first), as {@code torch.log_softmax(x, dim, dtype=…)}. */
+    public Tensor logSoftmax(int dim, DType dtype) { return op("aten.log_softmax.int").callTensor(this, (long) dim, dtype); }
+
+    public Tensor softmax(int dim, DType dtype) { return op("aten.softmax.int").callTensor(this, (long) dim, dtype); }
 
     // ------------------------------------------------------------------ linear algebra
 
@@ -644,6 +731,38 @@ public class Tensor {
     public List<Tensor> chunk(int chunks, int dim) { return op("aten.chunk.default").callList(this, (long) chunks, (long) dim); }
 
     public Tensor indexSelect(int dim, Tensor index) { return op("aten.index_select.default").callTensor(this, (long) dim, index); }
+
+    /** A copy of this tensor with {@code src}'s elements written along {@code dim} at {@code index}'s positions (int64, same rank). */
+    public Tensor scatter(int dim, Tensor index, Tensor src) { return op("aten.scatter.src").callTensor(this, (long) dim, index, src); }
+
+    public Tensor scatter(int dim, Tensor index, double value) { return op("aten.scatter.value").callTensor(this, (long) dim, index, value); }
+
+    public Tensor scatter(int dim, Tensor index, long value) { return op("aten.scatter.value").callTensor(this, (long) dim, index, value); }
+
+    /** scatter combining with what is there: {@code reduce} is "add" or "multiply". */
+    public Tensor scatter(int dim, Tensor index, Tensor src, String reduce) { return op("aten.scatter.reduce").callTensor(this, (long) dim, index, src, reduce); }
+
+    public Tensor scatter(int dim, Tensor index, double value, String reduce) { return op("aten.scatter.value_reduce").callTensor(this, (long) dim, index, value, reduce); }
+
+    public Tensor scatter_(int dim, Tensor index, Tensor src) { return op("aten.scatter_.src").callTensor(this, (long) dim, index, src); }
+
+    public Tensor scatter_(int dim, Tensor index, double value) { return op("aten.scatter_.value").callTensor(this, (long) dim, index, value); }
+
+    /** A copy of this tensor with {@code src}'s elements added along {@code dim} at {@code index}'s positions; repeated positions sum. */
+    public Tensor scatterAdd(int dim, Tensor index, Tensor src) { return op("aten.scatter_add.default").callTensor(this, (long) dim, index, src); }
+
+    public Tensor scatterAdd_(int dim, Tensor index, Tensor src) { return op("aten.scatter_add_.default").callTensor(this, (long) dim, index, src); }
+
+    /** A copy of this tensor with slice {@code i} of {@code source} along {@code dim} added to slice {@code index[i]}. */
+    public Tensor indexAdd(int dim, Tensor index, Tensor source) { return op("aten.index_add.default").callTensor(this, (long) dim, index, source); }
+
+    public Tensor indexAdd(int dim, Tensor index, Tensor source, double alpha) { return op("aten.index_add.default").callTensor(this, (long) dim, index, source, alpha); }
+
+    public Tensor indexAdd_(int dim, Tensor index, Tensor source) { return op("aten.index_add_.default").callTensor(this, (long) dim, index, source); }
+
+    public Tensor gatherOut(int dim, Tensor index, Tensor out) { return op("aten.gather.out").callTensor(this, (long) dim, index, false, out); }
+
+    public Tensor indexSelectOut(int dim, Tensor index, Tensor out) { return op("aten.index_select.out").callTensor(this, (long) dim, index, out); }
 
     public Tensor gather(int dim, Tensor index) { return op("aten.gather.default").callTensor(this, (long) dim, index); }
 

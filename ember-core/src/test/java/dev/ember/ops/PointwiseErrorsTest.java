@@ -102,7 +102,7 @@ class PointwiseErrorsTest {
                 new Bad("exp_: int64", i64(), Tensor::exp_, "exp_: result type Float can't be cast to the desired output type Long"),
                 new Bad("sqrt_: bool", b8(), Tensor::sqrt_, "result type Float can't be cast to the desired output type Bool"),
                 new Bad("clamp_: float bound on int64", i64(), t -> t.clamp_(0.5, null), "clamp_: result type Float can't be cast to the desired output type long int"),
-                new Bad("clamp_: no bounds", f32(), t -> t.clamp_(null, null), "At least one of 'min' or 'max' must not be None"),
+                new Bad("clamp_: no bounds", f32(), t -> t.clamp_((Double) null, null), "At least one of 'min' or 'max' must not be None"),
                 new Bad("add_: broadcast shape larger than self", Tensor.of(1f, 2f, 3f), t -> t.add_(f32()),
                         "add_: output with shape [3] doesn't match the broadcast shape [2, 3]"),
                 new Bad("sub_: broadcast shape larger than self", Tensor.of(1f, 2f, 3f).reshape(3, 1), t -> t.sub_(Tensor.of(1f, 2f)),

@@ -65,6 +65,27 @@ class PointwiseSelectTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyDtype")
+    void whereTakesAPythonNumberForEitherValueOrBoth(DType dtype) {
+        Random rng = new Random(dtype.ordinal() + 17);
+        try (NDManager m = Torch.scope()) {
+            for (int[][] s : TRIPLES) {
+                Tensor c = Inputs.nonContiguous(Inputs.rand(rng, DType.BOOL, s[0])), x = input(rng, dtype, false, s[1]);
+                String context = "where " + Arrays.toString(s[0]) + " " + dtype + Arrays.toString(s[1]);
+                check(m, context + " ScalarOther long", () -> Tensor.where(c, x, 7L), "torch.where(a, b, 7)", c, x);
+                check(m, context + " ScalarOther double", () -> Tensor.where(c, x, -0.5), "torch.where(a, b, -0.5)", c, x);
+                check(m, context + " ScalarSelf long", () -> Tensor.where(c, -3L, x), "torch.where(a, -3, b)", c, x);
+                check(m, context + " ScalarSelf double", () -> Tensor.where(c, 2.5, x), "torch.where(a, 2.5, b)", c, x);
+            }
+            Tensor c = Inputs.rand(rng, DType.BOOL, 3, 4);
+            check(m, "where.Scalar longs", () -> Tensor.where(c, 1L, 0L), "torch.where(a, 1, 0)", c);
+            check(m, "where.Scalar doubles", () -> Tensor.where(c, 1.5, Double.NEGATIVE_INFINITY), "torch.where(a, 1.5, float('-inf'))", c);
+        }
+    }
+
+    static Stream<DType> everyDtype() { return Arrays.stream(DType.values()); }
+
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("dtypePairs")
     void clampWithTensorBoundsMatchesLibtorch(DType ds, DType dBounds) {
@@ -77,6 +98,27 @@ class PointwiseSelectTest {
                 check(m, context, () -> x.clamp(lo, hi), "torch.clamp(a, b, c)", x, lo, hi);
                 check(m, context + " min only", () -> xn.clamp(lo, null), "torch.clamp(a, b, None)", xn, lo);
                 check(m, context + " max only", () -> x.clamp(null, hi), "torch.clamp(a, None, b)", x, hi);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("dtypePairs")
+    void clampInPlaceAndIntoOutMatchLibtorch(DType ds, DType dBounds) {
+        Random rng = new Random(ds.ordinal() * 17L + dBounds.ordinal());
+        try (NDManager m = Torch.scope()) {
+            Tensor x = input(rng, ds, false, 3, 4), lo = input(rng, dBounds, false, 4), hi = Inputs.nonContiguous(input(rng, dBounds, false, 3, 1));
+            String context = "clamp " + ds + " bounds " + dBounds;
+            check(m, context + " in place", () -> x.clone().clamp_(lo, hi), "a.clone().clamp_(b, c)", x, lo, hi);
+            check(m, context + " in place, min only", () -> x.clone().clamp_(lo, null), "a.clone().clamp_(b, None)", x, lo);
+            for (DType outType : DType.values()) {
+                for (Inputs.Layout layout : Inputs.layouts(Tensor.zeros(outType, 3, 4))) {
+                    Tensor out = layout.tensor();
+                    String into = context + " into " + outType + " " + layout;
+                    check(m, into, () -> x.clampOut(lo, hi, out), "torch.clamp(a, b, c, out=d)\nreturn d", x, lo, hi, Tensor.zeros(outType, 3, 4));
+                    check(m, into + " max only", () -> x.clampOut(null, hi, out), "torch.clamp(a, None, b, out=c)\nreturn c", x, hi, Tensor.zeros(outType, 3, 4));
+                    check(m, into + " scalar bounds", () -> x.clampOut(-0.5, 2.0, out), "torch.clamp(a, -0.5, 2.0, out=b)\nreturn b", x, Tensor.zeros(outType, 3, 4));
+                }
             }
         }
     }

@@ -35,7 +35,7 @@ public final class Pointwise {
             Tensor x = input(a, d, o), y = input(b, d, o);
             PointwiseRows rows = new PointwiseRows(o, x, y);
             int os = rows.stride(0), xs = rows.stride(1), ys = rows.stride(2), cost = op.vectorizable() ? 1 : EXPENSIVE;
-            if ((op == PointwiseBinaryOp.DIV_TRUNC || op == PointwiseBinaryOp.DIV_FLOOR) && !d.isFloatingPoint()) checkNoZero(y);
+            if (dividesIntegers(op, d) && o.numel() > 0) checkNoZero(y);
             switch (d) {
                 case FLOAT32 -> {
                     float[] po = o.storage().floats(), px = x.storage().floats(), py = y.storage().floats();
@@ -218,6 +218,14 @@ public final class Pointwise {
         int[] ts = Shapes.broadcastStrides(t.shape(), t.strides(), shape);
         for (int d = 0; d < shape.length; d++) if (shape[d] > 1 && ts[d] != os[d]) return false;
         return true;
+    }
+
+    /** The integer kernels of these ops divide, so a zero divisor raises (ATen's ZeroDivisionError) instead of giving a value. */
+    private static boolean dividesIntegers(PointwiseBinaryOp op, DType d) {
+        return !d.isFloatingPoint() && switch (op) {
+            case DIV_TRUNC, DIV_FLOOR, REMAINDER, FMOD -> true;
+            default -> false;
+        };
     }
 
     private static void checkNoZero(Tensor divisor) {

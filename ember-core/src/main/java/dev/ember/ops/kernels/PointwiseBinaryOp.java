@@ -18,7 +18,11 @@ public enum PointwiseBinaryOp {
     DIV_TRUNC,
     /** Division rounded toward negative infinity (Python's {@code //}). */
     DIV_FLOOR,
-    POW;
+    POW,
+    /** Remainder with the divisor's sign (Python's {@code %}); integer division by zero must be ruled out by the caller. */
+    REMAINDER,
+    /** Remainder with the dividend's sign (C's {@code fmod}); integer division by zero must be ruled out by the caller. */
+    FMOD;
 
     /** True when floating dtypes have a SIMD loop for this op. */
     boolean vectorizable() { return ordinal() <= MIN.ordinal(); }

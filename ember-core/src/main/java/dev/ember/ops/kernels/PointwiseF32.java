@@ -31,6 +31,8 @@ final class PointwiseF32 {
             case DIV_TRUNC -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = divTrunc(a[q], b[r]); }
             case DIV_FLOOR -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = divFloor(a[q], b[r]); }
             case POW -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = pow(a[q], b[r]); }
+            case REMAINDER -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = remainder(a[q], b[r]); }
+            case FMOD -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = a[q] % b[r]; }
         }
     }
 

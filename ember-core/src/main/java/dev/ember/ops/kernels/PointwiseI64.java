@@ -28,6 +28,8 @@ final class PointwiseI64 {
             case DIV_TRUNC -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = a[q] / b[r]; }
             case DIV_FLOOR -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = Math.floorDiv(a[q], b[r]); }
             case POW -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = powi(a[q], b[r]); }
+            case REMAINDER -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = Math.floorMod(a[q], b[r]); }
+            case FMOD -> { for (int i = 0, p = oo, q = ao, r = bo; i < n; i++, p += os, q += as, r += bs) o[p] = a[q] % b[r]; }
             case DIV -> throw new AssertionError("true division of integers computes in floating point");
         }
     }

@@ -101,6 +101,12 @@ final class PointwiseMath {
         return div - floor > 0.5 ? floor + 1 : floor;
     }
 
+    /** ATen's remainder: C's fmod (Java's {@code %}), moved by one divisor when its sign differs from the divisor's. */
+    static double remainder(double a, double b) {
+        double mod = a % b;
+        return mod != 0 && (b < 0) != (mod < 0) ? mod + b : mod;
+    }
+
     // ---------------------------------------------------------------- float
 
     static float exp(float x) { return (float) Math.exp(x); }
@@ -126,6 +132,11 @@ final class PointwiseMath {
     static float pow(float a, float b) { return (float) pow((double) a, (double) b); }
 
     static float pow(float a, double b) { return (float) pow((double) a, b); }
+
+    static float remainder(float a, float b) {
+        float mod = a % b;
+        return mod != 0 && (b < 0) != (mod < 0) ? mod + b : mod;
+    }
 
     static float divTrunc(float a, float b) {
         float q = a / b;

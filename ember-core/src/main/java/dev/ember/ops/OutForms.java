@@ -1,0 +1,58 @@
+package dev.ember.ops;
+
+import dev.ember.ops.kernels.Copy;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.util.Arrays;
+import java.util.function.BiFunction;
+
+/**
+ * The out= overload of an op that is not pointwise ({@code gather.out}, {@code argmax.out}, …):
+ * its functional op's result, checked against out first — out must have the result's dtype, as
+ * ATen's structured ops require ("Expected out tensor to have dtype float, but got double
+ * instead"), and its shape, since Ember does not resize out — then copied into out, whatever its
+ * strides.
+ */
+final class OutForms {
+    private OutForms() {}
+
+    /** Defines {@code schema} (the functional op's arguments, then {@code *, Tensor(a!) out}) from {@code functional}. */
+    static OpOverload of(String schema, OpOverload functional) {
+        return of(schema, functional, (result, out) -> "Expected out tensor to have dtype " + PointwiseOps.typeMetaName(result)
+                + ", but got " + PointwiseOps.typeMetaName(out) + " instead");
+    }
+
+    /** As {@link #of(String, OpOverload)}, for an op whose kernel words a wrong out dtype its own way. */
+    static OpOverload of(String schema, OpOverload functional, BiFunction<DType, DType, String> wrongDtype) {
+        return OpOverload.define(schema)
+                .meta(a -> {
+                    TensorMeta result = (TensorMeta) functional.inferMeta(functional.bind(inputs(a)));
+                    Tensor out = a.tensor(a.op().schema().outIndex());
+                    String op = a.op().schema().name();
+                    if (out.dtype() != result.dtype()) {
+                        throw new IllegalArgumentException(op + ": " + wrongDtype.apply(result.dtype(), out.dtype()));
+                    }
+                    if (!Arrays.equals(out.shape(), result.shape())) {
+                        throw new IllegalArgumentException(op + ": the out tensor has shape " + Shapes.format(out.shape()) + " but the result has shape "
+                                + Shapes.format(result.shape()) + "; Ember does not resize out (ATen would, with a warning): pass an out of shape "
+                                + Shapes.format(result.shape()));
+                    }
+                    return out.meta();
+                })
+                .kernel((a, m) -> {
+                    Tensor out = a.tensor(a.op().schema().outIndex());
+                    Copy.copy(functional.callTensor(inputs(a)), out);
+                    out.storage().bumpVersion();
+                    return out;
+                })
+                .register();
+    }
+
+    /** The arguments without out (always last). */
+    private static Object[] inputs(Args a) {
+        return Arrays.copyOf(a.toArray(), a.size() - 1);
+    }
+}
