@@ -23,14 +23,18 @@ public final class Decompositions {
 
     private static final Map<String, Decomposition> TABLE = new LinkedHashMap<>();
 
+    // Softmax of a tensor with no elements is that empty tensor: the max-shift formula's amax would
+    // refuse an empty reduction dim, where eager's kernel returns an empty result.
     static {
         TABLE.put("aten._softmax.default", (e, a) -> {
+            if (e.meta(a[0]).numel() == 0) return e.call("aten.clone.default", a[0]);
             int[] dim = {wrap(e, a[0], a[1])};
             Object max = e.call("aten.amax.default", a[0], dim, true);
             Object exp = e.call("aten.exp.default", e.call("aten.sub.Tensor", a[0], max));
             return e.call("aten.div.Tensor", exp, e.call("aten.sum.dim_IntList", exp, dim, true));
         });
         TABLE.put("aten._log_softmax.default", (e, a) -> {
+            if (e.meta(a[0]).numel() == 0) return e.call("aten.clone.default", a[0]);
             int[] dim = {wrap(e, a[0], a[1])};
             Object shifted = e.call("aten.sub.Tensor", a[0], e.call("aten.amax.default", a[0], dim, true));
             Object sumExp = e.call("aten.sum.dim_IntList", e.call("aten.exp.default", shifted), dim, true);
