@@ -18,6 +18,7 @@ public final class Main {
         COMMANDS.put("demo", new Entry("ember demo", "a tour: tensors, a CNN, Ember.compile, a recompile, a graph break, explain, a trace report, inductor vs eager", Demo::run));
         COMMANDS.put("example", new Entry("ember example [name]", "list the example programs, or run one", ExampleCommand::run));
         COMMANDS.put("report", new Entry(ReportCommand.USAGE, "HTML report of a structured trace (EMBER_TRACE=<dir>)", ReportCommand::run));
+        COMMANDS.put("fuzz", new Entry(FuzzCommand.USAGE, "differential fuzzer: random programs, compiled vs eager in every backend and mode", FuzzCommand::run));
         COMMANDS.put("doctor", new Entry("ember doctor", "what Ember runs on here: JDK, cores, BLAS backend", Doctor::run));
     }
 
