@@ -1,5 +1,8 @@
 package dev.ember.debug.fuzz;
 
+import java.util.ArrayList;
+import java.util.Collections;
+
 /**
  * A parameter of a generated program and how its argument is made: values from a seeded
  * generator, laid out contiguously or as a non-contiguous view, or the same tensor as an earlier
@@ -25,18 +28,18 @@ public record Input(Var param, Layout layout, int aliasOf) {
         return switch (layout) {
             case CONTIGUOUS -> values(t);
             case TRANSPOSED -> {
-                var s = new java.util.ArrayList<>(t.shape());
-                java.util.Collections.swap(s, r - 2, r - 1);
+                var s = new ArrayList<>(t.shape());
+                Collections.swap(s, r - 2, r - 1);
                 yield values(t.withShape(s)) + ".transpose(" + (r - 2) + ", " + (r - 1) + ")";
             }
             case SLICED -> {
-                var s = new java.util.ArrayList<>(t.shape());
+                var s = new ArrayList<>(t.shape());
                 s.set(r - 1, s.get(r - 1) + 2);
                 yield values(t.withShape(s)) + ".narrow(" + (r - 1) + ", 1, " + t.size(r - 1) + ")";
             }
             case EXPANDED -> {
                 int d = expandedDim(t);
-                var s = new java.util.ArrayList<>(t.shape());
+                var s = new ArrayList<>(t.shape());
                 s.set(d, 1);
                 yield values(t.withShape(s)) + ".expand(" + t.shapeArgs() + ")";
             }

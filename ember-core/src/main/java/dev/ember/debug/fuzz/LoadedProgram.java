@@ -14,13 +14,8 @@ public record LoadedProgram(Program program, Object fn, Class<?> cls) {
         for (Program p : programs) sources.put(p.className(), p.source(p.className()));
         Map<String, Class<?>> classes = ProgramCompiler.compile(sources);
         List<LoadedProgram> out = new ArrayList<>();
-        for (Program p : programs) out.add(of(p, classes.get(p.className())));
+        for (Program p : programs) out.add(new LoadedProgram(p, invoke(classes.get(p.className()), "fn"), classes.get(p.className())));
         return out;
-    }
-
-    /** Wraps a loaded program class (one with {@code fn()} and {@code inputs()}, as {@link Program#source} prints). */
-    public static LoadedProgram of(Program program, Class<?> cls) {
-        return new LoadedProgram(program, invoke(cls, "fn"), cls);
     }
 
     /** Fresh arguments: the same values, layouts and aliasing on every call. */

@@ -1,6 +1,5 @@
 package dev.ember.debug.fuzz;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -61,12 +60,5 @@ public record Program(long seed, List<Input> inputs, List<Stmt> body, List<Var> 
         sb.append(extra);
         sb.append("}\n");
         return sb.toString();
-    }
-
-    /** Every variable the body defines, in order. */
-    List<Var> defined() {
-        List<Var> out = new ArrayList<>();
-        for (Stmt s : body) if (s.defines() != null) out.add(s.defines());
-        return out;
     }
 }

@@ -3,6 +3,7 @@ package dev.ember.debug.fuzz;
 import dev.ember.tensor.DType;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -297,14 +298,14 @@ public final class ProgramGenerator {
             options.add(() -> {
                 int d0 = rnd.nextInt(r), d1 = rnd.nextInt(r);
                 List<Integer> s = new ArrayList<>(t.shape());
-                java.util.Collections.swap(s, d0, d1);
+                Collections.swap(s, d0, d1);
                 view(t.withShape(s), "$0.transpose(" + d0 + ", " + d1 + ")", a);
                 return true;
             });
             options.add(() -> {
                 List<Integer> perm = new ArrayList<>();
                 for (int i = 0; i < r; i++) perm.add(i);
-                java.util.Collections.shuffle(perm, rnd);
+                Collections.shuffle(perm, rnd);
                 view(t.withShape(perm.stream().map(t::size).toList()), "$0.permute(" + join(perm) + ")", a);
                 return true;
             });

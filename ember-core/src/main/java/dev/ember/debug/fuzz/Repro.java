@@ -17,10 +17,7 @@ public final class Repro {
 
     /** Exit status 1 when compiled still disagrees with eager under {@code config} (a {@link Config#name}), 0 when it agrees. */
     public static int check(Object fn, Supplier<Object[]> inputs, String config) {
-        return check(fn, inputs, config, System.out);
-    }
-
-    static int check(Object fn, Supplier<Object[]> inputs, String config, PrintStream out) {
+        PrintStream out = System.out;
         Config c = Config.parse(config).getFirst();
         out.println("eager:");
         print(out, () -> Calls.apply(fn, inputs.get()));
