@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class DifferentialFuzzTest {
     static final long SEED = 20261125;
-    static final int PROGRAMS = 96;
+    static final int PROGRAMS = 320;
 
     @TempDir
     Path out;
