@@ -23,14 +23,18 @@ public final class Decompositions {
 
     private static final Map<String, Decomposition> TABLE = new LinkedHashMap<>();
 
+    // Softmax of a tensor with no elements is that empty tensor: the max-shift formula's amax would
+    // refuse an empty reduction dim, where eager's kernel returns an empty result.
     static {
         TABLE.put("aten._softmax.default", (e, a) -> {
+            if (e.meta(a[0]).numel() == 0) return e.call("aten.clone.default", a[0]);
             int[] dim = {wrap(e, a[0], a[1])};
             Object max = e.call("aten.amax.default", a[0], dim, true);
             Object exp = e.call("aten.exp.default", e.call("aten.sub.Tensor", a[0], max));
             return e.call("aten.div.Tensor", exp, e.call("aten.sum.dim_IntList", exp, dim, true));
         });
         TABLE.put("aten._log_softmax.default", (e, a) -> {
+            if (e.meta(a[0]).numel() == 0) return e.call("aten.clone.default", a[0]);
             int[] dim = {wrap(e, a[0], a[1])};
             Object shifted = e.call("aten.sub.Tensor", a[0], e.call("aten.amax.default", a[0], dim, true));
             Object sumExp = e.call("aten.sum.dim_IntList", e.call("aten.exp.default", shifted), dim, true);
@@ -82,7 +86,7 @@ public final class Decompositions {
             if (x.dim() == 2) return a[2] == null ? e.call("aten.mm.default", a[0], wt) : e.call("aten.addmm.default", a[2], a[0], wt);
             if (x.dim() < 2) return null;
             int in = x.shape()[x.dim() - 1], out = e.meta(a[1]).shape()[0];
-            Object flat = e.call("aten.reshape.default", a[0], new int[] {-1, in});
+            Object flat = e.call("aten.reshape.default", a[0], new int[] {leadingRows(x), in});
             Object y = a[2] == null ? e.call("aten.mm.default", flat, wt) : e.call("aten.addmm.default", a[2], flat, wt);
             int[] shape = x.shape();
             shape[shape.length - 1] = out;
@@ -100,7 +104,7 @@ public final class Decompositions {
             if (x.dim() == 3 && w.dim() == 3 && x.shape()[0] == w.shape()[0]) return e.call("aten.bmm.default", a[0], a[1]);
             if (x.dim() >= 3 && w.dim() == 2) {
                 int k = x.shape()[x.dim() - 1];
-                Object y = e.call("aten.mm.default", e.call("aten.reshape.default", a[0], new int[] {-1, k}), a[1]);
+                Object y = e.call("aten.mm.default", e.call("aten.reshape.default", a[0], new int[] {leadingRows(x), k}), a[1]);
                 int[] shape = x.shape();
                 shape[shape.length - 1] = w.shape()[1];
                 return e.call("aten.reshape.default", y, shape);
@@ -113,6 +117,16 @@ public final class Decompositions {
             Object out = e.call("aten.convolution.default", x, a[1], a[2], a[3], a[4], a[5], false, new int[] {0, 0}, a[6]);
             return batched ? out : e.call("aten.squeeze.dim", out, 0);
         });
+    }
+
+    /**
+     * The rows of a tensor flattened to 2-D over its last dim, counted rather than written as -1:
+     * with a zero-size dim, -1 is ambiguous and reshape refuses it ([0, 5, 0] to [-1, 0]).
+     */
+    private static int leadingRows(TensorMeta x) {
+        int rows = 1;
+        for (int d = 0; d < x.dim() - 1; d++) rows *= x.shape()[d];
+        return rows;
     }
 
     private static volatile boolean installed;

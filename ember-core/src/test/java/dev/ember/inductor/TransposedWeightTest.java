@@ -51,4 +51,21 @@ class TransposedWeightTest {
         assertArrayEquals(((Tensor) gm.run(xs, ws, bs)).toFloatArray(), ((Tensor) c.run(xs, ws, bs)).toFloatArray(), 1e-4f,
                 "after an in-place update the compiled graph reads the new weight");
     }
+
+    /**
+     * Found by the differential fuzzer (seed 5056): in linear(x, x) the same input is the GEMM's
+     * left operand and its transposed weight; the variant dropped the input's array from the kernel
+     * because the weight now came from the copy, and the class failed to build ("reads undeclared local").
+     */
+    @Test
+    void anInputThatIsBothOperandsKeepsItsArray() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null);
+        g.output(Graphs.call(g, "linear.default", x, x));
+        GraphModule gm = new GraphModule(g);
+        Tensor xs = Tensor.randn(4, 4);
+        InductorGraph c = Inductor.compile(gm, List.of(xs), Inductor.Mode.MAX_AUTOTUNE, null, (a, bb, in) -> true);
+        assertTrue(c.sourceCode().contains("WEIGHT_T0.get(inputs[0]"), c.sourceCode());
+        assertArrayEquals(((Tensor) gm.run(xs)).toFloatArray(), ((Tensor) c.run(xs)).toFloatArray(), 1e-5f);
+    }
 }

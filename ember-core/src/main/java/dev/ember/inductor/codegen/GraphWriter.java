@@ -142,9 +142,12 @@ public final class GraphWriter {
         JExpr.Local transposed = null;
         if (k instanceof Kernel.Host h && h.host() instanceof Stage.Gemm g && keepsWeightTransposed(g)) {
             transposed = transposedWeight(call, g);
+            // The copy replaces the weight's read only: the kernel still needs the array itself when
+            // anything else reads that storage (the GEMM's other operand, as in linear(x, x), or the epilogue).
             Buffer weight = g.b().buffer().storage();
-            boolean epilogueReadsIt = h.epilogue().stream().anyMatch(st -> reads(st).stream().anyMatch(b -> b.storage() == weight));
-            if (!epilogueReadsIt) params.remove(weight);
+            boolean otherReads = g.a().buffer().storage() == weight
+                    || h.epilogue().stream().anyMatch(st -> reads(st).stream().anyMatch(b -> b.storage() == weight));
+            if (!otherReads) params.remove(weight);
         }
         for (Buffer b : params) declare(call, b, declared);
         String name = "kernel" + index;

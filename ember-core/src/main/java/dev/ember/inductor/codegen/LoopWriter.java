@@ -196,6 +196,13 @@ final class LoopWriter {
 
     private void pointwise(Code c, Work w, KernelContext ctx) {
         List<Dim> inner = w.inner();
+        // No elements, no work. Emitting the loops anyway would run their hoisted loop-invariant
+        // code, and a load from a size-0 dim is indexed like a broadcast one (stride ignored): it
+        // reads element 0 of an empty array (layer_norm over a [0] dim threw where eager returned).
+        if (inner.stream().anyMatch(d -> d.size() == 0)) {
+            c.comment("no elements: nothing to compute");
+            return;
+        }
         if (inner.isEmpty()) {
             JExpr v = new ScalarExprs(ctx, c).emit(w.body());
             c.add(store(w.out(), ctx.index(w.out(), w.store()), v));

@@ -365,12 +365,14 @@ public final class JavaGemm {
             throw new IllegalArgumentException(fn + ": " + ldName + " = " + ld + " is less than the " + cols
                     + " columns of " + shape);
         }
+        // An empty matrix reads nothing, wherever it starts: a zero-size view (narrow(1, 1, 0) of a
+        // [0, 2] tensor) may have an offset past its empty storage, and ATen multiplies it fine.
+        if (rows == 0 || cols == 0) {
+            return new long[] {off, off};
+        }
         if (off < 0 || off > length) {
             throw new IllegalArgumentException(fn + ": " + array + " offset " + off + " is outside " + array
                     + ".length = " + length);
-        }
-        if (rows == 0 || cols == 0) {
-            return new long[] {off, off};
         }
         long end = off + (long) (rows - 1) * ld + cols;
         if (end > length) {

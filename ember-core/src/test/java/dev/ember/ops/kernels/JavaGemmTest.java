@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ember.ops.kernels.GemmCases.Case;
 import dev.ember.ops.kernels.GemmCases.Data;
+import dev.ember.tensor.Tensor;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -89,6 +90,21 @@ class JavaGemmTest {
                 new long[4], 0, 2, new long[4], 0, 2, 0, new long[3], 0, 2));
         assertTrue(l.getMessage().startsWith("lgemm: C"), l.getMessage());
         assertTrue(l.getMessage().contains("needs 4 elements, but c.length = 3"), l.getMessage());
+    }
+
+    /**
+     * Found by the differential fuzzer (seeds 1002872, 1009182, 1009232): a zero-size view can start
+     * past its empty storage, and eager matmul and inductor's GEMM threw where ATen returns zeros.
+     */
+    @Test
+    void emptyOperandsMayStartPastTheirArray() {
+        float[] c = {7, 7, 7, 7};
+        JavaGemm.sgemm(false, false, 2, 2, 0, 1, new float[0], 1, 0, new float[0], 1, 2, 0, c, 0, 2);
+        assertArrayEquals(new float[] {0, 0, 0, 0}, c, "k = 0: C = beta * C");
+        Tensor x = Tensor.randn(4, 0, 18).narrow(2, 1, 16), w = Tensor.randn(16, 32);   // A at offset 1 of an empty storage
+        assertArrayEquals(new int[] {4, 0, 32}, x.matmul(w).shape());
+        Tensor a = Tensor.randn(4, 0), b = Tensor.randn(0, 10).narrow(1, 1, 8);          // k = 0, B at offset 1
+        assertArrayEquals(new float[32], a.matmul(b).toFloatArray());
     }
 
     private static int[] toInts(long[] v) {

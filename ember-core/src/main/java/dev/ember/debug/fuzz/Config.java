@@ -1,0 +1,67 @@
+package dev.ember.debug.fuzz;
+
+import dev.ember.Options;
+import dev.ember.fx.Backends;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One way to run a program compiled: a backend, inductor's mode, and whether the compiled graphs
+ * come from the on-disk cache (a warm start: compiled cold into a fresh cache folder, then
+ * {@code Ember.reset()} and compiled again, which must load every graph from disk).
+ */
+public record Config(String backend, String mode, boolean fromCache) {
+    /** Every backend and mode, cold and from the cache. */
+    public static final List<Config> ALL = List.of(
+            new Config("eager", "default", false),
+            new Config("aot_eager", "default", false),
+            new Config("inductor", "default", false),
+            new Config("inductor", "max-autotune", false),
+            new Config("inductor", "reduce-overhead", false),
+            new Config("inductor", "default", true),
+            new Config("inductor", "max-autotune", true),
+            new Config("inductor", "reduce-overhead", true));
+
+    public Options options() { return Options.backend(backend).mode(mode); }
+
+    /** {@code eager}, {@code inductor/max-autotune}, {@code inductor/default+cache}: also what {@code --backends} takes. */
+    public String name() {
+        return backend.equals("inductor") ? backend + "/" + mode + (fromCache ? "+cache" : "") : backend;
+    }
+
+    @Override
+    public String toString() { return name(); }
+
+    private static boolean isRegistered(String backend) {
+        try {
+            Backends.get(backend);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The configurations {@code --backends} names, comma-separated: a backend ({@code inductor}
+     * means all its modes, cold and cached), one configuration by its {@link #name}, or any other
+     * registered backend (a user's, found through {@code Backends}), in mode default.
+     */
+    public static List<Config> parse(String list) {
+        Set<Config> out = new LinkedHashSet<>();
+        for (String part : list.split(",")) {
+            String want = part.strip();
+            List<Config> matched = new ArrayList<>();
+            for (Config c : ALL) if (c.backend.equals(want) || c.name().equals(want)) matched.add(c);
+            if (matched.isEmpty() && isRegistered(want)) matched.add(new Config(want, "default", false));
+            if (matched.isEmpty()) {
+                throw new IllegalArgumentException("unknown backend or configuration '" + want + "'; use "
+                        + String.join(", ", ALL.stream().map(Config::name).toList()) + " (or a backend name for all its modes)");
+            }
+            out.addAll(matched);
+        }
+        return List.copyOf(out);
+    }
+}

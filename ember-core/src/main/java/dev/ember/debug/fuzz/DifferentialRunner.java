@@ -1,0 +1,228 @@
+package dev.ember.debug.fuzz;
+
+import dev.ember.Ember;
+import dev.ember.debug.Accuracy;
+import dev.ember.tensor.Tensor;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * Runs one program eagerly, as its float64 reference, and compiled under each {@link Config}, and
+ * says where compiled disagrees with eager. Every run gets fresh inputs from the program's own
+ * factory (programs write their inputs in place); what is compared is the returned values and the
+ * inputs' final contents, copied right after the call (reduce-overhead reuses its output arrays on
+ * the next call). Each configuration is compiled after {@code Ember.reset()} and called twice:
+ * the second call runs the cached entry (and reuses reduce-overhead's arrays). Values are judged by
+ * {@link Accuracy#compare} with {@link Accuracy#DEFAULT_TOLERANCE}: the same rule as the accuracy
+ * checker and the minifier. When eager throws, every configuration must throw the same class.
+ */
+public final class DifferentialRunner {
+    private static final int CALLS = 2;
+    private static final String CACHE_PROPERTY = "ember.cache.dir";
+
+    private DifferentialRunner() {}
+
+    /** How a compiled run disagreed with eager, in words ({@code Accuracy.Verdict}'s text for a mismatch). */
+    public record Disagreement(Kind kind, String detail) {
+        public enum Kind {
+            /** Values differ beyond the float64-referenced rule (returned values or the inputs' final contents). */
+            MISMATCH,
+            /** Compiled threw where eager returned, or threw another exception class than eager. */
+            EXCEPTION,
+            /** The warm run did not find on disk a graph the cold run had stored. */
+            CACHE_MISS
+        }
+
+        @Override
+        public String toString() { return kind + ": " + detail; }
+    }
+
+    /** A program's verdicts: per configuration, how it disagreed with eager, or null when it agreed. */
+    public record Result(Throwable eagerError, Map<Config, Disagreement> outcomes) {}
+
+    /**
+     * What one run gave: the returned values then the distinct arguments' final contents (copies;
+     * {@code distinctArgs} are their positions), or what it threw.
+     */
+    private record Observed(List<Object> values, int outputs, List<Integer> distinctArgs, Throwable error) {}
+
+    private record LoadedRun(Object fn, Supplier<Object[]> inputs) {}
+
+    /** Runs {@code fn} (an {@code Fn1}…{@code Fn5}) on arguments from {@code inputs}, eagerly and under each configuration. */
+    public static Result run(Object fn, Supplier<Object[]> inputs, List<Config> configs) {
+        LoadedRun p = new LoadedRun(fn, inputs);
+        Observed eager = observe(p, args -> Calls.apply(p.fn(), args));
+        Object fp64 = eager.error == null ? reference(p) : null;
+        Map<Config, Disagreement> outcomes = new java.util.LinkedHashMap<>();
+        Path cacheDir;
+        try {
+            cacheDir = Files.createTempDirectory("ember-fuzz-cache");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make a cache folder for the fuzzer's inductor runs", e);
+        }
+        String before = System.getProperty(CACHE_PROPERTY);
+        System.setProperty(CACHE_PROPERTY, cacheDir.toString());
+        Set<String> coldModes = new HashSet<>();
+        try {
+            for (Config c : configs) {
+                outcomes.put(c, runConfig(p, c, eager, fp64, cacheDir, coldModes));
+                if (c.backend().equals("inductor") && !c.fromCache()) coldModes.add(c.mode());
+            }
+        } finally {
+            Ember.reset();
+            if (before == null) System.clearProperty(CACHE_PROPERTY);
+            else System.setProperty(CACHE_PROPERTY, before);
+            delete(cacheDir);
+        }
+        return new Result(eager.error, outcomes);
+    }
+
+    private static Disagreement runConfig(LoadedRun p, Config c, Observed eager, Object fp64, Path cacheDir, Set<String> coldModes) {
+        Ember.reset();
+        Map<String, Object> stored = null;
+        if (c.fromCache()) {
+            if (!coldModes.contains(c.mode())) {
+                Observed cold = observe(p, args -> Calls.apply(Calls.compile(p.fn(), c.options()), args));
+                Disagreement f = judge("cold call", eager, cold, fp64);
+                if (f != null) return f;
+                Ember.reset();
+            }
+            stored = entries(cacheDir);
+        }
+        Object compiled = Calls.compile(p.fn(), c.options());
+        for (int call = 1; call <= CALLS; call++) {
+            Observed got = observe(p, args -> Calls.apply(compiled, args));
+            Disagreement f = judge("call " + call, eager, got, fp64);
+            if (f != null) return f;
+        }
+        if (stored != null) {
+            Map<String, Object> after = entries(cacheDir);
+            if (!after.equals(stored)) {
+                Set<String> written = new java.util.TreeSet<>(after.keySet());
+                Map<String, Object> cold = stored;
+                written.removeIf(k -> after.get(k).equals(cold.get(k)));
+                return new Disagreement(Disagreement.Kind.CACHE_MISS, "the warm run compiled and stored " + written
+                        + " again: a graph the cold run stored was not loaded from " + cacheDir);
+            }
+        }
+        return null;
+    }
+
+    private static Disagreement judge(String call, Observed eager, Observed got, Object fp64) {
+        if (eager.error != null) {
+            if (got.error == null) return new Disagreement(Disagreement.Kind.EXCEPTION, call + ": eager threw " + describe(eager.error) + ", compiled returned");
+            if (got.error.getClass() != eager.error.getClass()) {
+                return new Disagreement(Disagreement.Kind.EXCEPTION, call + ": eager threw " + describe(eager.error) + ", compiled threw " + describe(got.error));
+            }
+            return null;
+        }
+        if (got.error != null) return new Disagreement(Disagreement.Kind.EXCEPTION, call + ": compiled threw " + describe(got.error));
+        Accuracy.Verdict v = Accuracy.compare(eager.values, got.values, fp64, Accuracy.DEFAULT_TOLERANCE);
+        if (v.passed()) return null;
+        return new Disagreement(Disagreement.Kind.MISMATCH, call + ", " + leafName(eager, v.output()) + ": " + v);
+    }
+
+    /** "returned value 0" or "input a1 after the call": which compared value a verdict's index names. */
+    private static String leafName(Observed eager, int index) {
+        if (index < 0) return "returned values";
+        if (index < eager.outputs) return "returned value " + index;
+        return "argument " + eager.distinctArgs.get(index - eager.outputs) + " after the call";
+    }
+
+    private static String describe(Throwable t) {
+        return t.getClass().getName() + (t.getMessage() == null ? "" : ": " + firstLine(t.getMessage()));
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl) + " …";
+    }
+
+    private static Observed observe(LoadedRun p, Function<Object[], Object> call) {
+        Object[] args = p.inputs().get();
+        try {
+            Object result = call.apply(args);
+            List<Object> values = copies(Accuracy.leaves(result));
+            int outputs = values.size();
+            List<Object> distinct = distinct(args);
+            values.addAll(copies(distinct));
+            List<Integer> positions = new ArrayList<>();
+            for (Object d : distinct) for (int i = 0; i < args.length; i++) if (args[i] == d) { positions.add(i); break; }
+            return new Observed(values, outputs, positions, null);
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable t) {
+            return new Observed(List.of(), 0, List.of(), t);
+        }
+    }
+
+    /** The float64 reference's values (returned, then inputs' final contents), or null when it cannot run in float64. */
+    private static Object reference(LoadedRun p) {
+        Object[] args = p.inputs().get();
+        List<Object> distinct = distinct(args);
+        int[] slot = new int[args.length];
+        for (int i = 0; i < args.length; i++) for (int k = 0; k < distinct.size(); k++) if (distinct.get(k) == args[i]) slot[i] = k;
+        try {
+            return Accuracy.float64Reference(distinct.toArray(), conv -> {
+                Object[] a = new Object[args.length];
+                for (int i = 0; i < a.length; i++) a[i] = conv[slot[i]];
+                List<Object> values = copies(Accuracy.leaves(Calls.apply(p.fn(), a)));
+                values.addAll(copies(List.of(conv)));
+                return values;
+            });
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The arguments with repeats (the same tensor passed twice) removed, in order. */
+    private static List<Object> distinct(Object[] args) {
+        Set<Object> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Object> out = new ArrayList<>();
+        for (Object a : args) if (seen.add(a)) out.add(a);
+        return out;
+    }
+
+    private static List<Object> copies(List<Object> values) {
+        List<Object> out = new ArrayList<>();
+        for (Object v : values) out.add(v instanceof Tensor t ? t.clone() : v);
+        return out;
+    }
+
+    /** The cache folder's entries and each file's identity: a rewritten entry is a new file (written then renamed). */
+    private static Map<String, Object> entries(Path dir) {
+        Map<String, Object> out = new TreeMap<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".emberc")).toList()) {
+                BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
+                out.put(f.getFileName().toString(), a.fileKey() != null ? a.fileKey() : a.lastModifiedTime());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the cache folder " + dir, e);
+        }
+        return out;
+    }
+
+    private static void delete(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(f);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the fuzzer's cache folder " + dir, e);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.ember.debug.fuzz;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * A generated tensor program: parameters, statements, returned variables, and the seed that made
+ * it. {@link #source} prints it as the Java class a user would write; that text is what is
+ * compiled, captured, compared and, on a failure, written as the repro.
+ */
+public record Program(long seed, List<Input> inputs, List<Stmt> body, List<Var> returns) {
+    public Program {
+        inputs = List.copyOf(inputs);
+        body = List.copyOf(body);
+        returns = List.copyOf(returns);
+        if (inputs.isEmpty() || inputs.size() > 5) throw new IllegalArgumentException("a program takes 1 to 5 tensors (Fn1…Fn5), got " + inputs.size());
+        if (returns.isEmpty()) throw new IllegalArgumentException("a program returns at least one tensor");
+    }
+
+    /** The name of the class {@link #source} declares when none is given. */
+    public String className() { return "FuzzProgram_" + Long.toUnsignedString(seed); }
+
+    /** The Java type of {@code run}'s result. */
+    String resultType() { return returns.size() == 1 ? "Tensor" : "List<Tensor>"; }
+
+    /** {@code Fn2<Tensor, Tensor, Tensor>}. */
+    String fnType() {
+        return "Fn" + inputs.size() + "<" + "Tensor, ".repeat(inputs.size()) + resultType() + ">";
+    }
+
+    /**
+     * The class: {@code run} (the program), {@code fn()} (it as the serializable function
+     * {@code Ember.compile} takes) and {@code inputs()} (fresh arguments on every call: the same
+     * values, layouts and aliasing each time, so each run starts from equal inputs).
+     */
+    public String source(String className) {
+        return source(className, "");
+    }
+
+    /** {@link #source(String)} with {@code extra} members (a repro's {@code main}) before the closing brace. */
+    String source(String className, String extra) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("import dev.ember.*;\nimport dev.ember.nn.F;\nimport dev.ember.tensor.*;\nimport java.util.List;\n\n");
+        sb.append("public final class ").append(className).append(" {\n");
+        String params = inputs.stream().map(i -> "Tensor " + i.param().name()).collect(Collectors.joining(", "));
+        sb.append("    public static ").append(resultType()).append(" run(").append(params).append(") {\n");
+        for (Stmt s : body) for (String line : s.java().split("\n")) sb.append("        ").append(line).append('\n');
+        String ret = returns.size() == 1 ? returns.getFirst().name()
+                : "List.of(" + returns.stream().map(Var::name).collect(Collectors.joining(", ")) + ")";
+        sb.append("        return ").append(ret).append(";\n    }\n\n");
+        sb.append("    public static ").append(fnType()).append(" fn() { return ").append(className).append("::run; }\n\n");
+        sb.append("    /** ");
+        sb.append(inputs.stream().map(i -> i.param().toString() + (i.aliasOf() >= 0 ? " (same tensor as " + inputs.get(i.aliasOf()).param().name() + ")"
+                : i.layout() == Input.Layout.CONTIGUOUS ? "" : " (" + i.layout().name().toLowerCase() + ")")).collect(Collectors.joining(", ")));
+        sb.append(" */\n    public static Object[] inputs() {\n");
+        sb.append("        Generator g = new Generator(").append(seed).append("L);\n");
+        String[] names = inputs.stream().map(i -> i.param().name()).toArray(String[]::new);
+        for (Input in : inputs) sb.append("        Tensor ").append(in.param().name()).append(" = ").append(in.maker(names)).append(";\n");
+        sb.append("        return new Object[] {").append(String.join(", ", names)).append("};\n    }\n");
+        sb.append(extra);
+        sb.append("}\n");
+        return sb.toString();
+    }
+}

@@ -1,0 +1,469 @@
+package dev.ember.debug.fuzz;
+
+import dev.ember.tensor.DType;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * Makes a random, well-typed program from a seed: the same seed gives the same program text. The
+ * generator tracks every variable's dtype and shape, which variables share memory (views, the same
+ * input passed twice) and which must not be written (expanded ones, where several elements share
+ * one location), so that every program is one eager runs without error and whose meaning is
+ * defined: an in-place or out= op never reads memory it writes through another name, and never
+ * writes an expanded tensor. Ops that would turn rounding into a different answer are avoided
+ * (float to int casts, logarithms and roots of values that may round across zero), so that a
+ * mismatch is a compiler bug, not a rounding accident.
+ */
+public final class ProgramGenerator {
+    private static final int[] DIMS = {1, 2, 3, 4, 5, 7, 8, 16};
+
+    private final long seed;
+    private final Random rnd;
+    /** Zero-size dims are drawn only in some programs, so the rest stay useful for everything else. */
+    private final boolean zeroSizes;
+    private final List<Input> inputs = new ArrayList<>();
+    private final List<Stmt> body = new ArrayList<>();
+    private final List<Var> pool = new ArrayList<>();
+    private final Map<Var, Integer> storage = new HashMap<>();
+    private final Set<Var> readOnly = new HashSet<>();
+    private int nextVar, nextStorage;
+
+    private ProgramGenerator(long seed) {
+        this.seed = seed;
+        this.rnd = new Random(seed);
+        this.zeroSizes = rnd.nextInt(20) == 0;
+    }
+
+    public static Program generate(long seed) { return new ProgramGenerator(seed).build(); }
+
+    private Program build() {
+        int first = 1 + rnd.nextInt(3);
+        for (int i = 0; i < first; i++) input(randomType());
+        if (rnd.nextInt(6) == 0) aliasInput();
+        int statements = 3 + rnd.nextInt(10);
+        for (int s = 0; s < statements; s++) {
+            for (int attempt = 0; attempt < 8 && !step(); attempt++) { /* try another op */ }
+        }
+        List<Var> defined = new ArrayList<>();
+        for (Stmt s : body) if (s.defines() != null) defined.add(s.defines());
+        if (defined.isEmpty()) defined.add(let(pool.getFirst().type(), "$0.clone()", pool.getFirst()));
+        List<Var> returns = new ArrayList<>(List.of(defined.getLast()));
+        if (rnd.nextInt(10) < 3) returns.add(pool.get(rnd.nextInt(pool.size())));
+        return new Program(seed, inputs, body, returns);
+    }
+
+    private boolean step() {
+        int r = rnd.nextInt(120);
+        if (r < 20) return unary();
+        if (r < 42) return binary();
+        if (r < 52) return reduction();
+        if (r < 59) return normalization();
+        if (r < 69) return matmul();
+        if (r < 72) return conv();
+        if (r < 86) return view();
+        if (r < 96) return inPlace();
+        if (r < 100) return outForm();
+        if (r < 103) return concat();
+        if (r < 106) return cast();
+        if (r < 109) return dataDependentBranch();
+        if (r < 112) return graphBreak();
+        if (r < 116) return recurrentLoop();
+        return factory();
+    }
+
+    // ------------------------------------------------------------------ types and variables
+
+    private TensorType randomType() {
+        int d = rnd.nextInt(20);
+        DType dtype = d < 14 ? DType.FLOAT32 : d < 16 ? DType.FLOAT64 : d < 19 ? DType.INT64 : DType.INT32;
+        int rank = new int[] {0, 1, 1, 2, 2, 2, 3, 3, 4}[rnd.nextInt(9)];
+        int[] shape = new int[rank];
+        for (int i = 0; i < rank; i++) shape[i] = dim();
+        return TensorType.of(dtype, shape);
+    }
+
+    private int dim() {
+        if (zeroSizes && rnd.nextInt(6) == 0) return 0;
+        return DIMS[rnd.nextInt(DIMS.length)];
+    }
+
+    /** A new parameter of type {@code t}: its own tensor, in a random layout. */
+    private Var input(TensorType t) {
+        Var v = new Var("a" + inputs.size(), t);
+        Input.Layout layout = Input.Layout.values()[rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(3) : 0];
+        if (!Input.canUse(layout, t)) layout = Input.Layout.CONTIGUOUS;
+        inputs.add(new Input(v, layout, -1));
+        storage.put(v, nextStorage++);
+        if (layout == Input.Layout.EXPANDED) readOnly.add(v);
+        pool.add(v);
+        return v;
+    }
+
+    /** A parameter that receives the same tensor as an earlier one: writes through either name are seen through both. */
+    private void aliasInput() {
+        int i = rnd.nextInt(inputs.size());
+        Var earlier = inputs.get(i).param(), v = new Var("a" + inputs.size(), earlier.type());
+        inputs.add(new Input(v, inputs.get(i).layout(), i));
+        storage.put(v, storage.get(earlier));
+        if (readOnly.contains(earlier)) readOnly.add(v);
+        pool.add(v);
+    }
+
+    /** A variable of type {@code t} from the pool, else a new input when there is room, else null. */
+    private Var findOrInput(TensorType t) {
+        Var v = pick(x -> x.type().equals(t));
+        if (v != null) return v;
+        return inputs.size() < 5 ? input(t) : null;
+    }
+
+    private Var let(TensorType t, String template, Var... args) {
+        Var v = new Var("v" + nextVar++, t);
+        body.add(new Stmt.Let(v, Call.of(template, args)));
+        storage.put(v, nextStorage++);
+        pool.add(v);
+        return v;
+    }
+
+    /** A view of {@code src}: it shares src's memory (and its read-only-ness). */
+    private Var view(TensorType t, String template, Var src) {
+        Var v = let(t, template, src);
+        storage.put(v, storage.get(src));
+        if (readOnly.contains(src)) readOnly.add(v);
+        return v;
+    }
+
+    /** A random pool variable matching {@code p}, preferring recent ones (so ops chain into fusable runs); null when none. */
+    private Var pick(Predicate<Var> p) {
+        List<Var> ok = pool.stream().filter(p).toList();
+        if (ok.isEmpty()) return null;
+        if (rnd.nextBoolean()) return ok.get(Math.max(0, ok.size() - 1 - rnd.nextInt(Math.min(3, ok.size()))));
+        return ok.get(rnd.nextInt(ok.size()));
+    }
+
+    private <T> T oneOf(List<T> xs) { return xs.get(rnd.nextInt(xs.size())); }
+
+    private boolean shares(Var a, Var b) { return storage.get(a).equals(storage.get(b)); }
+
+    private static Predicate<Var> isFloat() { return v -> v.type().isFloat(); }
+
+    // ------------------------------------------------------------------ ops
+
+    private boolean unary() {
+        Var a = pick(v -> !v.type().dtype().isBool());
+        if (a == null) return false;
+        String op = a.type().isFloat()
+                ? oneOf(List.of("$0.relu()", "$0.tanh()", "$0.sigmoid()", "$0.neg()", "$0.abs()", "$0.clamp(-4.0, 4.0).exp()",
+                        "$0.abs().log1p()", "$0.abs().sqrt()", "$0.sin()", "$0.cos()", "$0.gelu()", "$0.silu()", "$0.mul(0.5)",
+                        "$0.add(1.5)", "$0.sub(0.25)", "$0.clampMin(-0.5)", "F.relu($0)", "$0.pow(2.0)", "$0.rsub(1.0)", "F.sigmoid($0)"))
+                : oneOf(List.of("$0.neg()", "$0.abs()", "$0.add(2L)", "$0.mul(3L)", "$0.relu()", "$0.sub(1L)"));
+        let(a.type(), op, a);
+        return true;
+    }
+
+    private boolean binary() {
+        Var a = pick(v -> !v.type().dtype().isBool());
+        if (a == null) return false;
+        Var b = pick(v -> !v.type().dtype().isBool() && Shapes.broadcast(a.type().shape(), v.type().shape()) != null
+                && (v.type().dtype() == a.type().dtype() || v.type().rank() > 0 && a.type().rank() > 0));
+        if (b == null) return false;
+        DType dtype = DType.promote(a.type().dtype(), b.type().dtype());
+        TensorType out = new TensorType(dtype, Shapes.broadcast(a.type().shape(), b.type().shape()));
+        List<String> ops = new ArrayList<>(List.of("$0.add($1)", "$0.sub($1)", "$0.mul($1)", "$0.maximum($1)", "$0.minimum($1)"));
+        if (dtype.isFloatingPoint()) ops.addAll(List.of("$0.div($1.abs().add(1.0))", "$0.add($1, 0.5)"));
+        if (a.type().dtype() == b.type().dtype()) ops.add("Tensor.where($0.gt($1), $0, $1)");
+        if (dtype.isFloatingPoint() && b.type().isFloat()) ops.add("$0.mul($1.sigmoid())");
+        let(out, oneOf(ops), a, b);
+        return true;
+    }
+
+    private boolean reduction() {
+        Var a = pick(v -> !v.type().dtype().isBool());
+        if (a == null) return false;
+        TensorType t = a.type();
+        boolean f = t.isFloat();
+        DType sumType = f ? t.dtype() : DType.INT64;
+        if (t.rank() == 0 || rnd.nextInt(4) == 0) {
+            List<String> ops = new ArrayList<>(List.of("$0.sum()"));
+            if (f) ops.add("$0.mean()");
+            if (t.numel() > 0) ops.add("$0.amax()");
+            String op = oneOf(ops);
+            let(TensorType.of(op.contains("sum") ? sumType : t.dtype()), op, a);
+            return true;
+        }
+        int d = rnd.nextInt(t.rank());
+        boolean keep = rnd.nextBoolean();
+        List<Integer> shape = keep ? Shapes.with(t.shape(), d, 1) : Shapes.without(t.shape(), d);
+        int dimArg = rnd.nextInt(4) == 0 ? d - t.rank() : d;
+        String args = "(" + dimArg + ", " + keep + ")";
+        List<String> ops = new ArrayList<>(List.of("sum"));
+        if (f) ops.add("mean");
+        if (t.size(d) > 0) ops.addAll(List.of("amax", "amin", "argmax"));
+        if (f && t.size(d) > 1) ops.add("var");
+        String op = oneOf(ops);
+        DType dtype = switch (op) {
+            case "sum" -> sumType;
+            case "argmax" -> DType.INT64;
+            default -> t.dtype();
+        };
+        let(new TensorType(dtype, shape), "$0." + op + args, a);
+        return true;
+    }
+
+    private boolean normalization() {
+        Var a = pick(v -> v.type().isFloat() && v.type().rank() > 0);
+        if (a == null) return false;
+        TensorType t = a.type();
+        if (rnd.nextBoolean()) {
+            int d = rnd.nextInt(t.rank());
+            let(t, oneOf(List.of("$0.softmax(" + d + ")", "$0.logSoftmax(" + d + ")", "F.softmax($0, " + d + ")")), a);
+            return true;
+        }
+        int n = t.size(t.rank() - 1);
+        TensorType affine = TensorType.of(t.dtype(), n);
+        if (rnd.nextBoolean()) {
+            Var w = findOrInput(affine), b = findOrInput(affine);
+            if (w != null && b != null) {
+                let(t, "F.layerNorm($0, new int[] {" + n + "}, $1, $2, 1e-5)", a, w, b);
+                return true;
+            }
+        }
+        let(t, "F.layerNorm($0, new int[] {" + n + "})", a);
+        return true;
+    }
+
+    private boolean matmul() {
+        Var a = pick(v -> v.type().isFloat() && (v.type().rank() == 2 || v.type().rank() == 3));
+        if (a == null) return false;
+        TensorType t = a.type();
+        DType dt = t.dtype();
+        int k = t.size(t.rank() - 1), m = t.size(t.rank() - 2), n = rnd.nextInt(3) == 0 ? 32 : dim();
+        List<Integer> outShape = Shapes.with(t.shape(), t.rank() - 1, n);
+        int kind = rnd.nextInt(5);
+        if (kind == 0 && t.rank() == 3) {
+            Var b = findOrInput(TensorType.of(dt, t.size(0), k, n));
+            if (b == null) return false;
+            let(new TensorType(dt, outShape), "$0.bmm($1)", a, b);
+        } else if (kind == 1) {
+            Var w = findOrInput(TensorType.of(dt, n, k));
+            if (w == null) return false;
+            Var bias = rnd.nextBoolean() ? findOrInput(TensorType.of(dt, n)) : null;
+            if (bias == null) let(new TensorType(dt, outShape), "F.linear($0, $1)", a, w);
+            else let(new TensorType(dt, outShape), "F.linear($0, $1, $2)", a, w, bias);
+        } else if (kind == 2 && t.rank() == 2) {
+            Var w = findOrInput(TensorType.of(dt, k, n)), bias = findOrInput(TensorType.of(dt, n));
+            if (w == null || bias == null) return false;
+            let(TensorType.of(dt, m, n), "Tensor.addmm($2, $0, $1)", a, w, bias);
+        } else {
+            Var w = findOrInput(TensorType.of(dt, k, n));
+            if (w == null) return false;
+            let(new TensorType(dt, outShape), t.rank() == 2 && rnd.nextBoolean() ? "$0.mm($1)" : "$0.matmul($1)", a, w);
+        }
+        return true;
+    }
+
+    private boolean conv() {
+        Var x = pick(v -> v.type().isFloat() && v.type().rank() == 4 && v.type().size(1) > 0);
+        if (x == null) {
+            if (inputs.size() >= 4) return false;
+            x = input(TensorType.of(rnd.nextInt(5) == 0 ? DType.FLOAT64 : DType.FLOAT32, 1 + rnd.nextInt(2), 1 + rnd.nextInt(4), 4 + rnd.nextInt(5), 4 + rnd.nextInt(5)));
+        }
+        TensorType t = x.type();
+        int kh = 1 + rnd.nextInt(3), kw = 1 + rnd.nextInt(3), stride = 1 + rnd.nextInt(2), pad = rnd.nextInt(2), outC = 1 + rnd.nextInt(8);
+        int h = (t.size(2) + 2 * pad - kh) / stride + 1, w = (t.size(3) + 2 * pad - kw) / stride + 1;
+        if (h <= 0 || w <= 0 || t.size(2) + 2 * pad < kh || t.size(3) + 2 * pad < kw) return false;
+        Var weight = findOrInput(TensorType.of(t.dtype(), outC, t.size(1), kh, kw));
+        if (weight == null) return false;
+        Var bias = rnd.nextBoolean() ? findOrInput(TensorType.of(t.dtype(), outC)) : null;
+        TensorType out = TensorType.of(t.dtype(), t.size(0), outC, h, w);
+        if (bias == null) let(out, "F.conv2d($0, $1, null, " + stride + ", " + pad + ")", x, weight);
+        else let(out, "F.conv2d($0, $1, $2, " + stride + ", " + pad + ")", x, weight, bias);
+        return true;
+    }
+
+    private boolean view() {
+        Var a = pick(v -> true);
+        TensorType t = a.type();
+        int r = t.rank();
+        List<Supplier<Boolean>> options = new ArrayList<>();
+        if (r >= 2) {
+            options.add(() -> {
+                int d0 = rnd.nextInt(r), d1 = rnd.nextInt(r);
+                List<Integer> s = new ArrayList<>(t.shape());
+                Collections.swap(s, d0, d1);
+                view(t.withShape(s), "$0.transpose(" + d0 + ", " + d1 + ")", a);
+                return true;
+            });
+            options.add(() -> {
+                List<Integer> perm = new ArrayList<>();
+                for (int i = 0; i < r; i++) perm.add(i);
+                Collections.shuffle(perm, rnd);
+                view(t.withShape(perm.stream().map(t::size).toList()), "$0.permute(" + join(perm) + ")", a);
+                return true;
+            });
+        }
+        if (r == 2) options.add(() -> { view(t.withShape(List.of(t.size(1), t.size(0))), "$0.t()", a); return true; });
+        if (r >= 1) {
+            int d = rnd.nextInt(r), size = t.size(d);
+            if (size > 0) {
+                options.add(() -> {
+                    int start = rnd.nextInt(size), len = 1 + rnd.nextInt(size - start);
+                    view(t.withShape(Shapes.with(t.shape(), d, len)), "$0.narrow(" + d + ", " + start + ", " + len + ")", a);
+                    return true;
+                });
+                options.add(() -> {
+                    int i = rnd.nextInt(size);
+                    view(t.withShape(Shapes.without(t.shape(), d)), "$0.select(" + d + ", " + (rnd.nextBoolean() ? i : i - size) + ")", a);
+                    return true;
+                });
+                options.add(() -> {
+                    int start = rnd.nextInt(size);
+                    view(t.withShape(Shapes.with(t.shape(), d, (size - start + 1) / 2)), "$0.slice(" + d + ", " + start + ", " + size + ", 2)", a);
+                    return true;
+                });
+            }
+            if (size == 1) options.add(() -> { view(t.withShape(Shapes.without(t.shape(), d)), "$0.squeeze(" + d + ")", a); return true; });
+            if (size == 1) options.add(() -> {
+                Var e = view(t.withShape(Shapes.with(t.shape(), d, 3)), "$0.expand(" + join(Shapes.with(t.shape(), d, 3)) + ")", a);
+                readOnly.add(e);
+                return true;
+            });
+            // reshape copies when the strides do not allow a view: conservatively, it may share memory.
+            options.add(() -> { view(t.withShape(List.of(t.numel())), rnd.nextBoolean() ? "$0.reshape(-1)" : "$0.flatten()", a); return true; });
+        }
+        int u = rnd.nextInt(r + 1);
+        options.add(() -> { view(t.withShape(Shapes.inserted(t.shape(), u, 1)), "$0.unsqueeze(" + u + ")", a); return true; });
+        options.add(() -> { let(t, "$0.clone()", a); return true; });
+        options.add(() -> { view(t, "$0.contiguous()", a); return true; });
+        return oneOf(options).get();
+    }
+
+    private static String join(List<Integer> xs) { return String.join(", ", xs.stream().map(String::valueOf).toList()); }
+
+    /** A variable that may be written: not expanded (nor a view of an expanded one). */
+    private Predicate<Var> writable() { return v -> !readOnly.contains(v) && !v.type().dtype().isBool(); }
+
+    private boolean inPlace() {
+        Var t = pick(writable());
+        if (t == null) return false;
+        TensorType tt = t.type();
+        Var b = pick(v -> v.type().dtype() == tt.dtype() && !shares(v, t) && Shapes.broadcastsTo(v.type().shape(), tt.shape()));
+        List<Call> ops = new ArrayList<>();
+        if (tt.isFloat()) {
+            for (String s : List.of("$0.mul_(0.5)", "$0.relu_()", "$0.tanh_()", "$0.sigmoid_()", "$0.clamp_(-1.0, 1.0)", "$0.add_(1.0)",
+                    "$0.neg_()", "$0.fill_(0.5)", "$0.zero_()", "$0.exp_()")) {
+                ops.add(Call.of(s.equals("$0.exp_()") ? "$0.clamp_(-3.0, 3.0).exp_()" : s, t));
+            }
+            if (b != null) for (String s : List.of("$0.add_($1)", "$0.mul_($1)", "$0.sub_($1)", "$0.copy_($1)", "$0.add_($1, 0.5)", "$0.div_($1.abs().add(1.0))")) ops.add(Call.of(s, t, b));
+        } else {
+            for (String s : List.of("$0.add_(1L)", "$0.neg_()", "$0.abs_()", "$0.zero_()")) ops.add(Call.of(s, t));
+            if (b != null) for (String s : List.of("$0.add_($1)", "$0.sub_($1)", "$0.mul_($1)", "$0.copy_($1)")) ops.add(Call.of(s, t, b));
+        }
+        body.add(new Stmt.Mutate(t, oneOf(ops)));
+        return true;
+    }
+
+    private boolean outForm() {
+        Var out = pick(writable());
+        if (out == null) return false;
+        TensorType ot = out.type();
+        Var a = pick(v -> v.type().dtype() == ot.dtype() && !shares(v, out) && Shapes.broadcastsTo(v.type().shape(), ot.shape()));
+        if (a == null) return false;
+        if (ot.isFloat() && rnd.nextBoolean()) {
+            if (!a.type().equals(ot)) return false;
+            String op = oneOf(List.of("tanhOut", "sigmoidOut", "negOut", "absOut", "expOut", "sinOut"));
+            body.add(new Stmt.Mutate(out, Call.of(op.equals("expOut") ? "$1.tanh().expOut($0)" : "$1." + op + "($0)", out, a)));
+            return true;
+        }
+        Var b = pick(v -> v.type().dtype() == ot.dtype() && !shares(v, out)
+                && Shapes.broadcast(a.type().shape(), v.type().shape()) != null && Shapes.broadcast(a.type().shape(), v.type().shape()).equals(ot.shape()));
+        if (b == null) return false;
+        String op = oneOf(ot.isFloat() ? List.of("addOut", "subOut", "mulOut", "maximumOut", "minimumOut") : List.of("addOut", "subOut", "mulOut"));
+        body.add(new Stmt.Mutate(out, Call.of("$1." + op + "($2, $0)", out, a, b)));
+        return true;
+    }
+
+    private boolean concat() {
+        Var a = pick(v -> v.type().rank() > 0);
+        if (a == null) return false;
+        Var b = pick(v -> v.type().equals(a.type()));
+        TensorType t = a.type();
+        if (rnd.nextBoolean()) {
+            int d = rnd.nextInt(t.rank());
+            let(t.withShape(Shapes.with(t.shape(), d, 2 * t.size(d))), "Tensor.cat(List.of($0, $1), " + d + ")", a, b);
+        } else {
+            int d = rnd.nextInt(t.rank() + 1);
+            let(t.withShape(Shapes.inserted(t.shape(), d, 2)), "Tensor.stack(List.of($0, $1), " + d + ")", a, b);
+        }
+        return true;
+    }
+
+    private boolean cast() {
+        Var a = pick(v -> true);
+        DType from = a.type().dtype();
+        // Never from floating point to an integer type: a value rounding across an integer would change the answer.
+        List<DType> targets = from.isFloatingPoint() ? List.of(DType.FLOAT32, DType.FLOAT64) : List.of(DType.FLOAT32, DType.FLOAT64, DType.INT64);
+        DType to = oneOf(targets);
+        if (to == from) return false;
+        let(a.type().withDtype(to), "$0.to(DType." + to.name() + ")", a);
+        return true;
+    }
+
+    /** A branch on a tensor's value: {@code item()} breaks the graph, and each side compiles into its own entry. */
+    private boolean dataDependentBranch() {
+        Var c = pick(v -> !v.type().dtype().isBool()), x = pick(v -> !v.type().dtype().isBool());
+        if (c == null) return false;
+        let(x.type(), "$0.sum().item() > 0 ? $1.relu() : $1.neg()", c, x);
+        return true;
+    }
+
+    private boolean graphBreak() {
+        if (!body.isEmpty() && body.getLast() instanceof Stmt.Break) return false;
+        body.add(new Stmt.Break());
+        return true;
+    }
+
+    /** An RNN cell run for a few steps, each step's output fed into the next step's GEMM. */
+    private boolean recurrentLoop() {
+        Var seq = pick(v -> v.type().dtype() == DType.FLOAT32 && v.type().rank() == 3 && v.type().size(1) >= 2);
+        if (seq == null) {
+            if (inputs.size() >= 3) return false;
+            seq = input(TensorType.of(DType.FLOAT32, 1 + rnd.nextInt(4), 2 + rnd.nextInt(4), DIMS[rnd.nextInt(DIMS.length)]));
+        }
+        int batch = seq.type().size(0), in = seq.type().size(2), hidden = oneOf(List.of(4, 8, 16));
+        boolean linear = rnd.nextBoolean();
+        Var wx = findOrInput(linear ? TensorType.of(DType.FLOAT32, hidden, in) : TensorType.of(DType.FLOAT32, in, hidden));
+        Var wh = findOrInput(TensorType.of(DType.FLOAT32, hidden, hidden));
+        if (wx == null || wh == null) return false;
+        TensorType state = TensorType.of(DType.FLOAT32, batch, hidden);
+        Var init = pick(v -> v.type().equals(state));
+        if (init == null) init = let(state, "Tensor.zeros(" + batch + ", " + hidden + ")");
+        int steps = 2 + rnd.nextInt(Math.min(3, seq.type().size(1) - 1));
+        String step = linear ? "F.linear($0.select(1, t), $1).add(F.linear($h, $2)).relu().mul(0.5)"
+                : "$0.select(1, t).matmul($1).add($h.matmul($2)).tanh()";
+        Var out = new Var("v" + nextVar++, state);
+        body.add(new Stmt.Loop(out, init, steps, new Call(step, List.of(seq, wx, wh))));
+        storage.put(out, nextStorage++);
+        pool.add(out);
+        return true;
+    }
+
+    /** A tensor made inside the program (a constant of the graph), combined with a variable. */
+    private boolean factory() {
+        Var a = pick(v -> !v.type().dtype().isBool());
+        if (a == null) return false;
+        TensorType t = a.type();
+        String op = t.isFloat() ? oneOf(List.of("Tensor.onesLike($0).add($0)", "Tensor.fullLike($0, 0.5).mul($0)", "Tensor.zerosLike($0).sub($0)"))
+                : oneOf(List.of("Tensor.onesLike($0).add($0)", "Tensor.zerosLike($0).sub($0)"));
+        let(t, op, a);
+        return true;
+    }
+}

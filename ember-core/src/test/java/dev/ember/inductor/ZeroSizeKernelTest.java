@@ -1,0 +1,56 @@
+package dev.ember.inductor;
+
+import dev.ember.Ember;
+import dev.ember.Fn2;
+import dev.ember.Options;
+import dev.ember.debug.Accuracy;
+import dev.ember.nn.F;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Found by the differential fuzzer (seed 1001524): a pointwise kernel over no elements still ran
+ * its hoisted loop-invariant loads, and a load along a size-0 dim reads element 0 of an empty
+ * array. layer_norm over a [0] dim with a [0] weight threw in inductor where eager returned an
+ * empty tensor. Kernels over empty iteration spaces compute nothing; empty reductions give their
+ * initial value.
+ */
+class ZeroSizeKernelTest {
+    static Tensor layerNormThenView(Tensor x, Tensor w) { return F.layerNorm(x, new int[] {0}, w, w, 1e-5).unsqueeze(1); }
+
+    static Tensor scaledEmptyRows(Tensor x, Tensor w) { return x.mul(w).add(1.0).relu(); }
+
+    static Tensor sumOfEmptyRows(Tensor x, Tensor w) { return x.mul(w).sum(1, false).add(1.0); }
+
+    /** A fresh disk cache: a class cached by another build of the same graph must not stand in for this one's. */
+    @BeforeEach
+    void freshCache(@TempDir Path dir) { System.setProperty("ember.cache.dir", dir.toString()); }
+
+    @AfterEach
+    void reset() {
+        Ember.reset();
+        System.clearProperty("ember.cache.dir");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"default", "max-autotune", "reduce-overhead"})
+    void kernelsOverNoElementsMatchEager(String mode) {
+        Tensor x = Tensor.randn(16, 3, 0), w = Tensor.randn(0), rows = Tensor.randn(5, 0);
+        for (Fn2<Tensor, Tensor, Tensor> f : List.<Fn2<Tensor, Tensor, Tensor>>of(ZeroSizeKernelTest::layerNormThenView,
+                ZeroSizeKernelTest::scaledEmptyRows, ZeroSizeKernelTest::sumOfEmptyRows)) {
+            Tensor eager = f.apply(x, w), again = f.apply(rows, w);
+            var compiled = Ember.compile(f, Options.backend("inductor").mode(mode));
+            Accuracy.Verdict v = Accuracy.compare(List.of(eager, again), List.of(compiled.apply(x, w).clone(), compiled.apply(rows, w).clone()), null, 1e-5);
+            assertTrue(v.passed(), mode + ": " + v);
+        }
+    }
+}
