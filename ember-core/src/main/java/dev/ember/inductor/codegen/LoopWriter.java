@@ -107,7 +107,8 @@ final class LoopWriter {
         };
         return switch (s) {
             case Stage.Pointwise p -> new Work(s, Expr.mapIndices(p.body(), f), f.apply(store(p)), inner);
-            case Stage.Reduction r -> new Work(s, Expr.mapIndices(r.body(), f),
+            case Stage.Reduction r -> new Work(s, inner.isEmpty() ? Expr.mapIndices(r.body(), f)
+                    : ScalarExprs.divisionsAsReciprocals(Expr.mapIndices(r.body(), f), inner.getLast().var()),
                     k.locals().contains(r.out()) ? null : f.apply(Affine.contiguous(r.outer(), 0)), inner);
             default -> throw new IllegalStateException("not a loop stage: " + s);
         };
@@ -216,7 +217,8 @@ final class LoopWriter {
         for (int i = 0; i < inner.size() - 1; i++) c.close();
     }
 
-    private void innermostPointwise(Code c, Expr body, int var, JExpr from, JExpr to, Buffer out, Affine store, KernelContext ctx) {
+    private void innermostPointwise(Code c, Expr pointwise, int var, JExpr from, JExpr to, Buffer out, Affine store, KernelContext ctx) {
+        Expr body = ScalarExprs.divisionsAsReciprocals(pointwise, var);
         JExpr.Local v = KernelContext.var(var);
         DType dt = out.dtype();
         Code pre = new Code();

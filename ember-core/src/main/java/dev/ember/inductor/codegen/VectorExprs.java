@@ -28,7 +28,6 @@ final class VectorExprs {
     private final Code pre;
     /** Loop-invariant vectors, written once into {@code pre} and shared by every copy of the body. */
     private final Map<Expr, JExpr> invariants = new HashMap<>();
-    private final Map<Expr, JExpr> reciprocals = new HashMap<>();
 
     /** {@code pre} receives loop-invariant code; {@code hoisted} writes invariant scalars into {@code pre}. */
     VectorExprs(KernelContext ctx, int var, DType dtype, ScalarExprs hoisted, Code pre) {
@@ -150,8 +149,6 @@ final class VectorExprs {
             JExpr rhs = switch (e) {
                 case Load l -> VectorApi.fromArray(dtype, KernelContext.array(l.buffer()), at(ctx.index(l.buffer(), l.index())));
                 case Unary u -> unary(u.op(), emit(u.x()));
-                case Binary b when b.op() == Expr.BinaryOp.DIV && !ScalarExprs.dependsOn(b.b(), var) ->
-                        VectorApi.binary("mul", emit(b.a()), reciprocal(b.b()));
                 case Binary b -> binary(b.op(), emit(b.a()), emit(b.b()));
                 case Where w -> where(w);
                 default -> throw new IllegalStateException("not vectorizable: " + e);
@@ -197,17 +194,6 @@ final class VectorExprs {
             case SIGMOID -> "SIGMOID_HANDLE";
             default -> null;
         };
-    }
-
-    /** Division by a loop invariant is a multiplication by its reciprocal, computed once before the loop. */
-    private JExpr reciprocal(Expr divisor) {
-        JExpr known = reciprocals.get(divisor);
-        if (known != null) return known;
-        String name = ctx.temp();
-        JExpr s = hoisted.emit(divisor);
-        JExpr.Local r = pre.declare(vt(), name, VectorApi.broadcast(dtype, new JExpr.Arith(JExpr.ArithOp.DIV, JavaTypes.literal(1, dtype), s)));
-        reciprocals.put(divisor, r);
-        return r;
     }
 
     private JExpr one() { return VectorApi.broadcast(dtype, JavaTypes.literal(1, dtype)); }
