@@ -42,7 +42,7 @@ public final class Inductor {
     private Inductor() {}
 
     /** Bumped whenever generated code changes for the same graph, so old cache entries are not used. */
-    static final String VERSION = "ember-inductor-14";
+    static final String VERSION = "ember-inductor-15";
 
     /**
      * {@code default}: generated code as is; {@code max-autotune}: also try variants and keep the

@@ -37,6 +37,22 @@ class ReductionFusionTest {
         assertEquals(1, kernels(c.sourceCode()), c.sourceCode());
     }
 
+    /**
+     * One row holding two reductions whose terms a later stage recomputes: softmax's {@code exp(x - max)}
+     * and layer_norm's own input both appear in the normalized output. Each reduction once stored its
+     * terms into that output's buffer, the second over the first (differential fuzzer, seed 2018130).
+     */
+    @Test
+    void twoReductionsNeverStoreTheirTermsIntoOneBuffer() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null);
+        Node weight = call(g, "_softmax.default", x, 0L, false);
+        Node input = call(g, "exp.default", call(g, "clamp.default", x, -4.0, 4.0));
+        g.output(call(g, "layer_norm.default", input, new int[] {16}, weight, input, 1e-5));
+        Tensor.manualSeed(5);
+        checkAgainstEager(new GraphModule(g), 1e-5, Tensor.randn(16));
+    }
+
     @Test
     void logSoftmaxOverAnInnerDimOfATransposedInput() {
         Graph g = new Graph();

@@ -46,16 +46,20 @@ final class LoopWriter {
      */
     private static List<Work> reuseTerms(List<Work> work) {
         List<Work> out = new ArrayList<>(work);
+        // A stage's output holds one reduction's terms at most: layer_norm over softmax-weighted
+        // values once had both its own and the softmax's terms stored there, the second over the first.
+        Set<Integer> holdingTerms = new HashSet<>();
         for (int i = 0; i < out.size(); i++) {
             Work r = out.get(i);
             if (!(r.stage() instanceof Stage.Reduction) || r.inner().isEmpty() || Expr.size(r.body()) < 3) continue;
             for (int j = i + 1; j < out.size(); j++) {
                 Work p = out.get(j);
-                if (!(p.stage() instanceof Stage.Pointwise) || !p.inner().equals(r.inner()) || p.out().dtype() != r.body().dtype()
+                if (!(p.stage() instanceof Stage.Pointwise) || holdingTerms.contains(j) || !p.inner().equals(r.inner()) || p.out().dtype() != r.body().dtype()
                         || p.out().storage() != p.out() || !Expr.contains(p.body(), r.body())) continue;
                 Expr stored = new Expr.Load(p.out(), p.store(), p.out().dtype());
                 out.set(j, new Work(p.stage(), Expr.replace(p.body(), r.body(), stored), p.store(), p.inner()));
                 out.set(i, new Work(r.stage(), r.body(), r.store(), r.inner(), p));
+                holdingTerms.add(j);
                 break;
             }
         }
