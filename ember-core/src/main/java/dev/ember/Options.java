@@ -30,7 +30,7 @@ public final class Options {
     private boolean reorderableLogging = true;
     private Set<String> ignoredLogging = Set.of();
     private boolean captureScalarOutputs;
-    private double reproTolerance = 1e-3;
+    private double reproTolerance = dev.ember.debug.Accuracy.DEFAULT_TOLERANCE;
     private boolean suppressErrors;
 
     private Options() {}

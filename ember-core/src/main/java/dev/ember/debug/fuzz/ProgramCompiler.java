@@ -39,8 +39,33 @@ public final class ProgramCompiler {
      * reads the bytecode of the method it compiles through the class's loader.
      */
     public static Map<String, Class<?>> compile(Map<String, String> sources) {
+        Map<String, byte[]> bytes;
+        try {
+            bytes = classFiles(sources, List.of("-g"));
+        } catch (IllegalArgumentException e) {
+            throw new CompileError("generated program does not compile: " + e.getMessage());
+        }
+        Loader loader = new Loader(bytes);
+        Map<String, Class<?>> classes = new HashMap<>();
+        for (String name : sources.keySet()) {
+            try {
+                classes.put(name, loader.loadClass(name));
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("javac wrote no class " + name, e);
+            }
+        }
+        return classes;
+    }
+
+    /**
+     * javac in memory: the class files of {@code sources} (binary name → source) compiled against
+     * this JVM's class path with {@code options} added; each class file by its binary name.
+     *
+     * @throws IllegalArgumentException with javac's diagnostics when a source does not compile
+     */
+    public static Map<String, byte[]> classFiles(Map<String, String> sources, List<String> options) {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        if (javac == null) throw new IllegalStateException("the fuzzer needs javac: run it on a JDK, not a JRE");
+        if (javac == null) throw new IllegalStateException("compiling Java needs javac: run on a JDK, not a JRE");
         Map<String, ByteArrayOutputStream> out = new HashMap<>();
         JavaFileManager fm = new ForwardingJavaFileManager<>(javac.getStandardFileManager(null, null, null)) {
             @Override
@@ -52,27 +77,17 @@ public final class ProgramCompiler {
             }
         };
         List<JavaFileObject> files = new ArrayList<>();
-        sources.forEach((name, source) -> files.add(new SimpleJavaFileObject(URI.create("string:///" + name + ".java"), JavaFileObject.Kind.SOURCE) {
+        sources.forEach((name, source) -> files.add(new SimpleJavaFileObject(URI.create("string:///" + name.replace('.', '/') + ".java"), JavaFileObject.Kind.SOURCE) {
             @Override
             public CharSequence getCharContent(boolean ignoreEncodingErrors) { return source; }
         }));
-        List<String> options = List.of("-proc:none", "-nowarn", "-g", "-classpath", System.getProperty("java.class.path"));
+        List<String> all = new ArrayList<>(List.of("-proc:none", "-nowarn", "-classpath", System.getProperty("java.class.path")));
+        all.addAll(options);
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        if (!javac.getTask(null, fm, diagnostics, options, null, files).call()) {
-            throw new CompileError("generated program does not compile: " + diagnostics.getDiagnostics());
-        }
+        if (!javac.getTask(null, fm, diagnostics, all, null, files).call()) throw new IllegalArgumentException(String.valueOf(diagnostics.getDiagnostics()));
         Map<String, byte[]> bytes = new HashMap<>();
         out.forEach((k, v) -> bytes.put(k, v.toByteArray()));
-        Loader loader = new Loader(bytes);
-        Map<String, Class<?>> classes = new HashMap<>();
-        for (String name : sources.keySet()) {
-            try {
-                classes.put(name, loader.loadClass(name));
-            } catch (ClassNotFoundException e) {
-                throw new IllegalStateException("javac wrote no class " + name, e);
-            }
-        }
-        return classes;
+        return bytes;
     }
 
     /** Defines the compiled classes and serves their bytes as {@code Name.class} resources. */
