@@ -30,7 +30,10 @@ public final class Options {
     private boolean reorderableLogging = true;
     private Set<String> ignoredLogging = Set.of();
     private boolean captureScalarOutputs;
-    private double reproTolerance = dev.ember.debug.Accuracy.DEFAULT_TOLERANCE;
+    /** The accuracy rule's default tolerance (the repro levels' and the fuzzer's; {@code dev.ember.debug.Accuracy}). */
+    public static final double DEFAULT_TOLERANCE = 1e-3;
+
+    private double reproTolerance = DEFAULT_TOLERANCE;
     private boolean suppressErrors;
 
     private Options() {}

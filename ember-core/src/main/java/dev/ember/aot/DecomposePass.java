@@ -5,15 +5,18 @@ import dev.ember.fx.GraphModule;
 import dev.ember.fx.InsertPoint;
 import dev.ember.fx.Node;
 import dev.ember.fx.NodeKind;
+import dev.ember.ops.Decomposition;
+import dev.ember.ops.IndexingOps;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.Schema;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 
 /**
- * Rewrites a graph into the core opset: every call of an op with a {@link Decomposition} is replaced
+ * Rewrites a graph into the core opset: every call of an op with a {@link Decomposition} (the one
+ * written in the op's own entry, which eager {@link OpOverload#decompose} runs too) is replaced
  * by the nodes its decomposition emits (recursively), each keeping the replaced node's source
  * location, so errors and logs still point at the user's line. Nodes must carry fake values
  * ({@link dev.ember.fx.ShapeProp}). Each node's decomposition is one {@link CompilerSteps} step
@@ -22,25 +25,32 @@ import java.util.Map;
 public final class DecomposePass {
     private DecomposePass() {}
 
-    /** Decomposes with the full {@link Decompositions#table()}; returns how many nodes were replaced. */
-    public static int run(GraphModule gm) { return run(gm, Decompositions.table()); }
+    /**
+     * Ops whose decomposition AOT leaves alone, though they have one: embedding's row gather is one
+     * eager kernel call, where its pieces (reshape, index_select, view) would compile to the same
+     * gather with a copy more.
+     */
+    private static final Set<OpOverload> KEPT_WHOLE = Set.of(IndexingOps.EMBEDDING);
 
-    public static int run(GraphModule gm, Map<String, Decomposition> table) {
+    /** The decomposition AOT applies to {@code op}, or null when the op stays as it is. */
+    public static Decomposition decompositionOf(OpOverload op) { return KEPT_WHOLE.contains(op) ? null : op.decomposition(); }
+
+    /** Decomposes every op that has a decomposition (recursively); returns how many nodes were replaced. */
+    public static int run(GraphModule gm) {
         int replaced = 0;
         for (Node n : gm.graph().nodes()) {
             if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op)) continue;
-            Decomposition d = table.get(op.name());
+            Decomposition d = decompositionOf(op);
             if (d == null || !CompilerSteps.apply(CompilerSteps.Kind.DECOMPOSITION, () -> CompilerSteps.describe(n))) continue;
             Object out;
             try (InsertPoint ignored = gm.graph().insertingBefore(n)) {
-                out = d.apply(new GraphEmitter(gm.graph(), n.sourceLocation(), table), positional(op, n));
+                out = d.apply(new GraphEmitter(gm.graph(), n.sourceLocation()), positional(op, n));
             }
             if (!(out instanceof Node result)) continue;
             n.replaceAllUsesWith(result);
             gm.graph().eraseNode(n);
             replaced++;
         }
-        gm.graph().eliminateDeadCode();
         return replaced;
     }
 

@@ -8,6 +8,7 @@ import dev.ember.fx.NodeKind;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.OpRegistry;
 import dev.ember.ops.Schema;
+import dev.ember.ops.ShapeOps;
 import dev.ember.ops.Tag;
 import dev.ember.tensor.Tensor;
 
@@ -86,21 +87,21 @@ public final class Functionalize {
     private static Node functionalCall(Graph graph, Node n, OpOverload op, Node self) {
         Tensor before = (Tensor) self.val();
         Node result;
-        if (op.name().equals("aten.copy_.default")) {
-            result = call(graph, n, OpRegistry.get("aten.expand.default"), List.of(n.arg(1), before.shape()), Map.of());
+        if (op == ShapeOps.COPY_) {
+            result = call(graph, n, ShapeOps.EXPAND, List.of(n.arg(1), before.shape()), Map.of());
         } else if (op.schema().kind() == Schema.Kind.OUT) {
-            OpOverload functional = functionalOfOut(op);
+            OpOverload functional = OpRegistry.functionalOf(op);
             if (functional == null) throw notFunctional(n, op, "an op with no functional variant");
-            List<Object> args = new ArrayList<>(List.of(DecomposePass.positional(op, n)));
+            List<Object> args = new ArrayList<>(java.util.Arrays.asList(DecomposePass.positional(op, n)));   // None defaults are nulls
             args.remove(op.writtenArg());
             result = call(graph, n, functional, args, Map.of());
         } else {
-            OpOverload functional = functionalVariant(op);
+            OpOverload functional = OpRegistry.functionalOf(op);
             if (functional == null) throw notFunctional(n, op, "an op with no functional variant");
             result = call(graph, n, functional, n.args(), n.kwargs());
         }
-        if (((Tensor) result.val()).dtype() != before.dtype() || op.name().equals("aten.copy_.default")) {
-            result = call(graph, n, OpRegistry.get("aten._to_copy.default"), List.of(result, before.dtype()), Map.of());
+        if (((Tensor) result.val()).dtype() != before.dtype() || op == ShapeOps.COPY_) {
+            result = call(graph, n, ShapeOps.TO_COPY, List.of(result, before.dtype()), Map.of());
         }
         return result;
     }
@@ -121,37 +122,6 @@ public final class Functionalize {
             case List<?> l -> l.stream().map(Functionalize::fakeOf).toList();
             case null, default -> arg;
         };
-    }
-
-    /** {@code aten.add_.Scalar} → {@code aten.add.Scalar}, when it exists. */
-    private static OpOverload functionalVariant(OpOverload op) {
-        String name = op.name();
-        int dot = name.indexOf('.', name.indexOf('.') + 1);
-        String base = dot < 0 ? name : name.substring(0, dot);
-        if (!base.endsWith("_")) return null;
-        String candidate = base.substring(0, base.length() - 1) + (dot < 0 ? "" : name.substring(dot));
-        return OpRegistry.all().stream().filter(o -> o.name().equals(candidate)).findFirst().orElse(null);
-    }
-
-    /** {@code aten.add.out} → {@code aten.add.Tensor}: the functional op of the same name whose arguments are the out op's less {@code out} (torchgen groups them so). */
-    private static OpOverload functionalOfOut(OpOverload out) {
-        Schema s = out.schema();
-        List<Schema.Param> inputs = new ArrayList<>(s.params());
-        inputs.remove(s.outIndex());
-        for (OpOverload o : OpRegistry.all()) {
-            Schema f = o.schema();
-            if (f.kind() == Schema.Kind.FUNCTIONAL && f.namespace().equals(s.namespace()) && f.name().equals(s.name()) && sameSignature(f.params(), inputs)) return o;
-        }
-        return null;
-    }
-
-    private static boolean sameSignature(List<Schema.Param> a, List<Schema.Param> b) {
-        if (a.size() != b.size()) return false;
-        for (int i = 0; i < a.size(); i++) {
-            Schema.Param x = a.get(i), y = b.get(i);
-            if (!x.name().equals(y.name()) || !x.type().equals(y.type()) || x.kwargOnly() != y.kwargOnly()) return false;
-        }
-        return true;
     }
 
     private static boolean comesAfter(Node user, Node mutation) {

@@ -3,8 +3,9 @@ package dev.ember.aot;
 import dev.ember.fx.Graph;
 import dev.ember.fx.Node;
 import dev.ember.fx.SourceLocation;
+import dev.ember.ops.Decomposition;
+import dev.ember.ops.OpEmitter;
 import dev.ember.ops.OpOverload;
-import dev.ember.ops.OpRegistry;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
@@ -16,25 +17,22 @@ import java.util.Map;
 /**
  * Runs a decomposition symbolically: each call becomes a node of {@code graph} at the current
  * insertion point, with its fake value (from the op's meta function) and the source location of the
- * node being replaced. Calls of ops that themselves have a decomposition in {@code table} are
- * decomposed in turn, so the result is in the core opset.
+ * node being replaced. Calls of ops that themselves decompose are decomposed in turn, so the result
+ * is in the core opset.
  */
 final class GraphEmitter implements OpEmitter {
     private final Graph graph;
     private final SourceLocation location;
-    private final Map<String, Decomposition> table;
 
-    GraphEmitter(Graph graph, SourceLocation location, Map<String, Decomposition> table) {
+    GraphEmitter(Graph graph, SourceLocation location) {
         this.graph = graph;
         this.location = location;
-        this.table = table;
     }
 
     @Override
-    public Object call(String name, Object... args) {
-        OpOverload op = OpRegistry.get(name);
+    public Object call(OpOverload op, Object... args) {
         Object[] bound = op.bind(args).toArray();
-        Decomposition d = table.get(name);
+        Decomposition d = DecomposePass.decompositionOf(op);
         if (d != null) {
             Object out = d.apply(this, bound);
             if (out != null) return out;
@@ -43,7 +41,7 @@ final class GraphEmitter implements OpEmitter {
         if (location != null) n.setSourceLocation(location);
         Object meta = op.inferMeta(op.bind(fakes(bound)));
         if (op.writtenArg() >= 0 || !(meta instanceof TensorMeta m)) {
-            throw new IllegalStateException("decompositions may only emit functional single-output ops, not " + name);
+            throw new IllegalStateException("decompositions may only emit functional single-output ops, not " + op);
         }
         n.setVal(new FakeTensor(m));
         return n;

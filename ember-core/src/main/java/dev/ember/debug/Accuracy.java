@@ -24,7 +24,7 @@ public final class Accuracy {
     /** How much further from float64 than eager a compiled output may be (PyTorch's default multiplier). */
     public static final double MULTIPLIER = 2.0;
     /** {@code Options.reproTolerance}'s default, as PyTorch's {@code repro_tolerance}. */
-    public static final double DEFAULT_TOLERANCE = 1e-3;
+    public static final double DEFAULT_TOLERANCE = dev.ember.Options.DEFAULT_TOLERANCE;
 
     private Accuracy() {}
 

@@ -1,6 +1,5 @@
 package dev.ember.dynamo;
 
-import dev.ember.Ember;
 import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.IteratorVariable;
@@ -55,15 +54,21 @@ final class Invoker {
 
     // ------------------------------------------------------------------ static
 
+    /**
+     * The facade's class, known to the tracer by name: the facade sits above capture (it starts
+     * it), so capture recognizes calls into it without importing it.
+     */
+    private static final String FACADE = "dev.ember.Ember";
+
     static VariableTracker invokeStatic(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, List<VariableTracker> args) {
         if (owner == OpRegistry.class && name.equals("get") && args.getFirst() instanceof ConstantVariable c && c.value() instanceof String s) {
             return new OpOverloadVariable(OpRegistry.get(s));
         }
         if (owner == dev.ember.Cond.class && name.equals("cond")) return CondOp.trace(ctx, args);
-        if (owner == Ember.class && name.equals("graphBreak")) {
+        if (owner.getName().equals(FACADE) && name.equals("graphBreak")) {
             throw ctx.unsupported(GraphBreakType.EXPLICIT_GRAPH_BREAK, "Ember.graphBreak() was called");
         }
-        if (owner == Ember.class) {
+        if (owner.getName().equals(FACADE)) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Ember." + name + " cannot be called inside a compiled function");
         }
         if (JdkCalls.isJdk(owner) && SymScalars.firstIn(args) instanceof SymScalarVariable s) return jdkStaticOnSym(ctx, owner, name, args, s);

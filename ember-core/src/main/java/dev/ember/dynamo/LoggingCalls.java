@@ -6,6 +6,7 @@ import dev.ember.dynamo.variables.StreamVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
+import dev.ember.ops.ShapeOps;
 
 import dev.ember.fx.Node;
 import dev.ember.ops.OpOverload;
@@ -100,7 +101,7 @@ final class LoggingCalls {
             case TensorVariable t -> {
                 try (var point = ctx.graph.graph().insertingAfter(at)) {
                     FakeTensor fake = new FakeTensor(TensorMeta.contiguous(t.fake().dtype(), t.fake().shape()));
-                    Node clone = ctx.graph.graph().callFunction(OpRegistry.get("aten.clone.default"), t.node()).setVal(fake);
+                    Node clone = ctx.graph.graph().callFunction(ShapeOps.CLONE, t.node()).setVal(fake);
                     yield new TensorVariable(clone, fake, null);
                 }
             }

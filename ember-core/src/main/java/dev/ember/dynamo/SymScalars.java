@@ -7,7 +7,9 @@ import dev.ember.dynamo.variables.VariableTracker;
 import dev.ember.fx.Node;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.OpRegistry;
+import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.Schema;
+import dev.ember.ops.ShapeOps;
 import dev.ember.ops.TypePromotion;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.FakeTensor;
@@ -18,7 +20,7 @@ import java.lang.classfile.Opcode;
 import java.lang.classfile.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * Captured scalar outputs ({@code Options.captureScalarOutputs}): {@code item()} becomes a
@@ -29,7 +31,8 @@ import java.util.Set;
 final class SymScalars {
     private SymScalars() {}
 
-    private static final Set<String> MATH = Set.of("abs", "sqrt", "exp");
+    /** {@code Math} methods with an ATen twin that computes the same on a 0-d tensor. */
+    private static final Map<String, OpOverload> MATH = Map.of("abs", PointwiseOps.ABS, "sqrt", PointwiseOps.SQRT, "exp", PointwiseOps.EXP);
 
     static SymScalarVariable item(TraceContext ctx, TensorVariable t, boolean isLong, String who) {
         String method = isLong ? "longItem" : "item";
@@ -39,7 +42,7 @@ final class SymScalars {
                     + "() of a tensor with " + fake.numel() + " elements");
         }
         FakeTensor zeroDim = new FakeTensor(TensorMeta.contiguous(fake.dtype()));
-        Node node = ctx.graph.callFunction(LocalScalarDense.INSTANCE, List.of(t.node()), zeroDim, ctx.currentLocation());
+        Node node = ctx.graph.callFunction(ShapeOps.LOCAL_SCALAR_DENSE, List.of(t.node()), zeroDim, ctx.currentLocation());
         TensorVariable value = cast(ctx, new TensorVariable(node, zeroDim, null), isLong ? DType.INT64 : DType.FLOAT64);
         return new SymScalarVariable(value, isLong, "Tensor." + method + "() on " + who);
     }
@@ -59,11 +62,11 @@ final class SymScalars {
     static VariableTracker binary(TraceContext ctx, Opcode op, VariableTracker a, VariableTracker b) {
         SymScalarVariable s = a instanceof SymScalarVariable x ? x : (SymScalarVariable) b;
         TensorVariable result = switch (op) {
-            case DADD, LADD -> call(ctx, "aten.add.Tensor", operand(ctx, a, s), operand(ctx, b, s));
-            case DSUB, LSUB -> call(ctx, "aten.sub.Tensor", operand(ctx, a, s), operand(ctx, b, s));
-            case DMUL, LMUL -> call(ctx, "aten.mul.Tensor", operand(ctx, a, s), operand(ctx, b, s));
-            case DDIV -> call(ctx, "aten.div.Tensor", operand(ctx, a, s), operand(ctx, b, s));
-            case LDIV -> call(ctx, "aten.div.Tensor_mode", operand(ctx, a, s), operand(ctx, b, s));
+            case DADD, LADD -> call(ctx, PointwiseOps.ADD_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
+            case DSUB, LSUB -> call(ctx, PointwiseOps.SUB_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
+            case DMUL, LMUL -> call(ctx, PointwiseOps.MUL_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
+            case DDIV -> call(ctx, PointwiseOps.DIV_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
+            case LDIV -> call(ctx, PointwiseOps.DIV_TENSOR_MODE, operand(ctx, a, s), operand(ctx, b, s));
             case DCMPL, DCMPG, LCMP -> throw dataDependent(ctx, s, "comparing it (" + op.name().toLowerCase() + ", e.g. a branch on it)");
             default -> throw dataDependent(ctx, s, "the JVM instruction " + op.name().toLowerCase());
         };
@@ -71,7 +74,7 @@ final class SymScalars {
     }
 
     static VariableTracker negate(TraceContext ctx, SymScalarVariable s) {
-        return new SymScalarVariable(call(ctx, "aten.neg.default", s.tensor()), s.isLong(), s.origin());
+        return new SymScalarVariable(call(ctx, PointwiseOps.NEG, s.tensor()), s.isLong(), s.origin());
     }
 
     /** Only long to double is exact in both worlds; the others saturate in Java but not in a tensor cast. */
@@ -82,10 +85,10 @@ final class SymScalars {
 
     /** {@code Math.abs/sqrt/exp} of a data-dependent scalar: the same ATen op on its 0-d tensor. */
     static VariableTracker math(TraceContext ctx, String name, List<VariableTracker> args, SymScalarVariable s) {
-        if (args.size() != 1 || !MATH.contains(name) || (s.isLong() && !name.equals("abs"))) {
+        if (args.size() != 1 || !MATH.containsKey(name) || (s.isLong() && !name.equals("abs"))) {
             throw dataDependent(ctx, s, "passing it to Math." + name + "()");
         }
-        return new SymScalarVariable(call(ctx, "aten." + name + ".default", s.tensor()), s.isLong(), s.origin());
+        return new SymScalarVariable(call(ctx, MATH.get(name), s.tensor()), s.isLong(), s.origin());
     }
 
     /**
@@ -95,14 +98,13 @@ final class SymScalars {
      */
     static VariableTracker opCall(TraceContext ctx, OpOverload op, List<VariableTracker> args, SymScalarVariable s) {
         List<VariableTracker> in = new ArrayList<>(args);
-        String target = tensorOverload(op.name());
-        if (op.name().equals("aten.rsub.Scalar") && in.size() >= 2) {
+        OpOverload tensorOp = tensorOverload(op);
+        if (op == PointwiseOps.RSUB_SCALAR && in.size() >= 2) {
             // rsub(self, other, alpha) = other - alpha * self = sub.Tensor(other, self, alpha)
             VariableTracker self = in.get(0);
             in.set(0, in.get(1));
             in.set(1, self);
         }
-        OpOverload tensorOp = target == null ? null : lookup(target);
         if (tensorOp == null) throw dataDependent(ctx, s, "passing it to " + op.name() + ", which has no Tensor overload");
         Schema schema = tensorOp.schema();
         List<Object> promoted = new ArrayList<>();
@@ -132,20 +134,15 @@ final class SymScalars {
         return OpCalls.call(ctx, tensorOp, in);
     }
 
-    private static String tensorOverload(String name) {
-        if (name.equals("aten.rsub.Scalar")) return "aten.sub.Tensor";
-        if (name.endsWith(".Scalar")) return name.substring(0, name.length() - ".Scalar".length()) + ".Tensor";
-        if (name.endsWith(".Scalar_mode")) return name.substring(0, name.length() - ".Scalar_mode".length()) + ".Tensor_mode";
-        if (name.equals("aten.clamp.default") || name.equals("aten.clamp_.default")) return name.replace(".default", ".Tensor");
+    /** The overload taking a tensor where {@code op} takes a Scalar, or null where there is none. */
+    private static OpOverload tensorOverload(OpOverload op) {
+        if (op == PointwiseOps.RSUB_SCALAR) return PointwiseOps.SUB_TENSOR;
+        if (op == PointwiseOps.CLAMP) return PointwiseOps.CLAMP_TENSOR;
+        if (op == PointwiseOps.CLAMP_) return PointwiseOps.CLAMP__TENSOR;
+        String overload = op.schema().overload();
+        if (overload.equals("Scalar")) return OpRegistry.sibling(op, "Tensor").orElse(null);
+        if (overload.equals("Scalar_mode")) return OpRegistry.sibling(op, "Tensor_mode").orElse(null);
         return null;
-    }
-
-    private static OpOverload lookup(String name) {
-        try {
-            return OpRegistry.get(name);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
     }
 
     private static TensorVariable operand(TraceContext ctx, VariableTracker v, SymScalarVariable s) {
@@ -164,12 +161,12 @@ final class SymScalars {
 
     private static TensorVariable cast(TraceContext ctx, TensorVariable t, DType dtype) {
         if (t.fake().dtype() == dtype) return t;
-        return (TensorVariable) OpCalls.call(ctx, OpRegistry.get("aten._to_copy.default"), List.of(t, ConstantVariable.of(dtype)));
+        return (TensorVariable) OpCalls.call(ctx, ShapeOps.TO_COPY, List.of(t, ConstantVariable.of(dtype)));
     }
 
-    private static TensorVariable call(TraceContext ctx, String op, TensorVariable... args) {
+    private static TensorVariable call(TraceContext ctx, OpOverload op, TensorVariable... args) {
         List<VariableTracker> in = new ArrayList<>(List.of(args));
-        if (op.equals("aten.div.Tensor_mode")) in.add(ConstantVariable.of("trunc"));
-        return (TensorVariable) OpCalls.call(ctx, OpRegistry.get(op), in);
+        if (op == PointwiseOps.DIV_TENSOR_MODE) in.add(ConstantVariable.of("trunc"));
+        return (TensorVariable) OpCalls.call(ctx, op, in);
     }
 }

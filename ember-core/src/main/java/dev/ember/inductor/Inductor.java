@@ -1,15 +1,13 @@
 package dev.ember.inductor;
 
-import dev.ember.aot.DecomposePass;
-import dev.ember.aot.Decompositions;
-import dev.ember.aot.Functionalize;
+import dev.ember.aot.Aot;
 import dev.ember.fx.CompilerSteps;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.NanAsserts;
 import dev.ember.fx.ShapeProp;
 import dev.ember.inductor.cache.ArtifactCache;
-import dev.ember.inductor.codegen.GraphWriter;
 import dev.ember.inductor.codegen.BytecodeWriter;
+import dev.ember.inductor.codegen.GraphWriter;
 import dev.ember.inductor.codegen.VectorApi;
 import dev.ember.jvm.HiddenClasses;
 import dev.ember.tensor.Tensor;
@@ -42,7 +40,7 @@ public final class Inductor {
     private Inductor() {}
 
     /** Bumped whenever generated code changes for the same graph, so old cache entries are not used. */
-    static final String VERSION = "ember-inductor-15";
+    static final String VERSION = "ember-inductor-16";
 
     /**
      * {@code default}: generated code as is; {@code max-autotune}: also try variants and keep the
@@ -152,19 +150,12 @@ public final class Inductor {
 
     private static InductorGraph generate(GraphModule gm, List<? extends Tensor> exampleInputs, List<TensorMeta> metas, Mode mode,
                                           ArtifactCache cache, Chooser chooser, String key, boolean nanAsserts) {
-        GraphModule work = new GraphModule(gm.className(), gm.graph().copy(), gm.attributes(), gm.submodules());
-        ShapeProp.propagate(work, exampleInputs.toArray());
-        try {
-            if (Functionalize.run(work) > 0) ShapeProp.propagate(work, exampleInputs.toArray());
-        } catch (Functionalize.NotFunctional e) {
-            InductorLog.log("perf_hints", () -> "graph runs in the interpreter: " + e.getMessage());
+        Aot.Prepared prepared = Aot.prepare(gm, exampleInputs);
+        if (!prepared.functional()) {
+            InductorLog.log("perf_hints", () -> "graph runs in the interpreter: " + prepared.keptMutation());
             return new InductorGraph(gm, null, metas, null, null, null);
         }
-        InductorLog.log("pre_grad_graphs", () -> "BEFORE PRE-GRAD PASSES (none run yet: the captured graph goes on unchanged)\n" + work.code());
-        Decompositions.install();
-        DecomposePass.run(work);
-        InductorLog.log("aot_graphs", () -> "GRAPH AFTER DECOMPOSITION TO CORE OPS\n" + work.code());
-        InductorLog.log("post_grad_graphs", () -> "AFTER POST-GRAD PASSES (decompositions only)\n" + work.code());
+        GraphModule work = prepared.graph();
         Lowering.Result lowered;
         try {
             lowered = Lowering.lower(work);

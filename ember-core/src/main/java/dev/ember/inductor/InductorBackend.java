@@ -1,13 +1,10 @@
 package dev.ember.inductor;
 
-import dev.ember.aot.DecomposePass;
-import dev.ember.aot.Decompositions;
-import dev.ember.aot.Functionalize;
+import dev.ember.aot.Aot;
 import dev.ember.fx.Backend;
 import dev.ember.fx.Backends;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.GraphModule;
-import dev.ember.fx.ShapeProp;
 import dev.ember.tensor.FakeTensor;
 
 import java.util.List;
@@ -31,27 +28,33 @@ public final class InductorBackend {
 
         @Override
         public CompiledGraph compile(GraphModule gm, List<FakeTensor> exampleInputs, String mode) {
-            return compiled(Inductor.compile(gm, exampleInputs, Inductor.Mode.parse(mode)));
+            InductorGraph g = Inductor.compile(gm, exampleInputs, Inductor.Mode.parse(mode));
+            return withTransformedGraph(compiled(g), () -> Aot.prepare(gm, exampleInputs).graph());
         }
     };
 
     /**
-     * Functionalization and decompositions, then the eager backend. A mutation functionalization
-     * cannot rewrite stays in place (each rewrite on its own keeps the graph's meaning).
+     * AOT's steps ({@link Aot}), then the eager backend. A mutation functionalization cannot rewrite
+     * stays in place (each rewrite on its own keeps the graph's meaning).
      */
-    public static final Backend AOT_EAGER = (gm, inputs) -> {
-        GraphModule work = new GraphModule(gm.className(), gm.graph().copy(), gm.attributes(), gm.submodules());
-        ShapeProp.propagate(work, inputs.toArray());
-        try {
-            Functionalize.run(work);
-        } catch (Functionalize.NotFunctional e) {
-            dev.ember.logging.Log.of("aot").info(() -> "mutation kept in place: " + e.getMessage());
-        }
-        ShapeProp.propagate(work, inputs.toArray());
-        Decompositions.install();
-        DecomposePass.run(work);
-        return Backends.EAGER.compile(work, inputs);
-    };
+    public static final Backend AOT_EAGER = (gm, inputs) -> Aot.compile(gm, inputs, (prepared, in) -> Backends.EAGER.compile(prepared.graph(), inputs));
+
+    /**
+     * {@code compiled}, reporting {@code transformed} as the graph the backend compiled: made on
+     * demand (only the debug folder asks), as a graph from the on-disk cache skipped AOT's steps.
+     */
+    private static CompiledGraph withTransformedGraph(CompiledGraph compiled, java.util.function.Supplier<GraphModule> transformed) {
+        return new CompiledGraph() {
+            @Override
+            public Object[] run(Object[] args) { return compiled.run(args); }
+
+            @Override
+            public String outputCode() { return compiled.outputCode(); }
+
+            @Override
+            public GraphModule transformedGraph() { return transformed.get(); }
+        };
+    }
 
     static CompiledGraph compiled(InductorGraph g) {
         return new CompiledGraph() {

@@ -3,12 +3,17 @@ package dev.ember.inductor;
 import dev.ember.fx.Node;
 import dev.ember.inductor.ir.Affine;
 import dev.ember.inductor.ir.Buffer;
-import dev.ember.inductor.ir.Expr;
 import dev.ember.inductor.ir.Expr.BinaryOp;
 import dev.ember.inductor.ir.Expr.UnaryOp;
+import dev.ember.inductor.ir.Expr;
 import dev.ember.inductor.ir.Stage;
 import dev.ember.inductor.ir.Value;
+import dev.ember.ops.ConvOps;
+import dev.ember.ops.LinalgOps;
 import dev.ember.ops.OpOverload;
+import dev.ember.ops.PointwiseOps;
+import dev.ember.ops.ReductionOps;
+import dev.ember.ops.ShapeOps;
 import dev.ember.ops.Tag;
 import dev.ember.ops.TypePromotion;
 import dev.ember.tensor.DType;
@@ -18,87 +23,164 @@ import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The lowering of each core op: pointwise ops to expressions, views to re-indexing, reductions and
- * GEMMs to stages. {@link #lower} returns null for a call it has no rule for (the caller then runs
- * the op's eager kernel).
+ * The lowering registry: per op (keyed by its {@link OpOverload} constant), how inductor computes
+ * it: pointwise ops as expressions, views as re-indexing, reductions and GEMMs as stages. Ops it
+ * runs through their eager kernel on purpose are declared in {@link #FALLBACKS}; any other op
+ * without a rule is an undeclared fallback, which {@link Lowering} reports in the inductor log
+ * (and LoweringCompletenessTest refuses for pointwise and reduction ops).
  */
 final class Rules {
     private Rules() {}
 
+    /** How one op lowers; null means "not this call" (e.g. a dtype the rule does not cover): the eager kernel runs. */
+    @FunctionalInterface
+    interface Rule { Object lower(Lowering l, Node n, List<Object> args, TensorMeta out); }
+
+    /** A pointwise op's value over the output's index space; null where the rule does not cover the call. */
+    @FunctionalInterface
+    private interface PointwiseRule { Value.Computed value(Node n, List<Object> a, TensorMeta out); }
+
+    private static final Map<OpOverload, Rule> LOWERINGS = new HashMap<>();
+
+    /**
+     * Ops inductor calls as extern kernels on purpose: convolution (its own blocked kernels beat a
+     * generated loop nest), ops with data-dependent or sequential work (sort, topk, cumsum, scatter,
+     * gather, index_select, nonzero-like ops), losses and norms that stay whole, and random ops.
+     */
+    static final Set<OpOverload> FALLBACKS = Set.of(
+            ConvOps.CONVOLUTION,
+            // index-returning reductions: no ReduceOp keeps the position of the extremum yet
+            ReductionOps.ARGMAX, ReductionOps.ARGMIN,
+            // random: the generator's stream must be eager's, draw for draw
+            PointwiseOps.DROPOUT,
+            // rounding divisions and Python's sign rules, with ATen's error on integer division by zero:
+            // the expression language has no floor, trunc or checked division yet
+            PointwiseOps.DIV_TENSOR_MODE, PointwiseOps.DIV_SCALAR_MODE,
+            PointwiseOps.FLOOR_DIVIDE, PointwiseOps.FLOOR_DIVIDE_SCALAR,
+            PointwiseOps.FMOD_TENSOR, PointwiseOps.FMOD_SCALAR,
+            PointwiseOps.REMAINDER_TENSOR, PointwiseOps.REMAINDER_SCALAR, PointwiseOps.REMAINDER_SCALAR_TENSOR);
+
+    static boolean lowers(OpOverload op) { return LOWERINGS.containsKey(op) || op.hasTag(Tag.VIEW); }
+
+    static boolean isDeclaredFallback(OpOverload op) { return FALLBACKS.contains(op); }
+
     static Object lower(Lowering l, Node n, OpOverload op, List<Object> args) {
         if (!(n.val() instanceof Tensor outVal)) return null;
         TensorMeta out = outVal.meta();
-        if (op.hasTag(Tag.VIEW) || op.name().equals("aten.reshape.default")) return view(l, n, op, args, out);
-        return switch (op.name()) {
-            case "aten.sum.dim_IntList" -> reduction(l, n, args, Stage.ReduceOp.SUM, out);
-            case "aten.amax.default" -> reduction(l, n, args, Stage.ReduceOp.MAX, out);
-            case "aten.amin.default" -> reduction(l, n, args, Stage.ReduceOp.MIN, out);
-            case "aten.mm.default", "aten.bmm.default" -> gemm(l, n, args, out);
-            case "aten.convolution.default" -> l.extern(n, op, args, null);
-            default -> {
-                Value.Computed c = pointwise(n, op.name(), args, out);
-                yield c == null ? null : l.pointwise(n, c);
-            }
-        };
+        if (op.hasTag(Tag.VIEW)) return view(l, n, op, args, out);
+        Rule rule = LOWERINGS.get(op);
+        return rule == null ? null : rule.lower(l, n, args, out);
     }
 
-    // ------------------------------------------------------------------ pointwise
+    private static void register(Rule rule, OpOverload... ops) {
+        for (OpOverload op : ops) {
+            if (LOWERINGS.putIfAbsent(op, rule) != null) throw new IllegalStateException("two lowerings for " + op);
+        }
+    }
 
-    private static Value.Computed pointwise(Node n, String name, List<Object> a, TensorMeta out) {
+    private static void pointwise(PointwiseRule rule, OpOverload... ops) {
+        register((l, n, a, out) -> {
+            Value.Computed c = rule.value(n, a, out);
+            return c == null ? null : l.pointwise(n, c);
+        }, ops);
+    }
+
+    /** A pointwise rule for arithmetic dtypes only (bool outputs run eagerly). */
+    private static void arithmetic(PointwiseRule rule, OpOverload... ops) {
+        pointwise((n, a, out) -> out.dtype() == DType.BOOL ? null : rule.value(n, a, out), ops);
+    }
+
+    private static void unary(UnaryOp u, OpOverload... ops) { pointwise((n, a, out) -> unary(out, a, u), ops); }
+
+    static {
+        register((l, n, a, out) -> view(l, n, ShapeOps.RESHAPE, a, out), ShapeOps.RESHAPE);
+        register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.SUM, out), ReductionOps.SUM_DIM);
+        register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.MAX, out), ReductionOps.AMAX);
+        register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.MIN, out), ReductionOps.AMIN);
+        register((l, n, a, out) -> gemm(l, n, a, out), LinalgOps.MM, LinalgOps.BMM);
+
+        arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.ADD, x[0], scaled(x[1], a.get(2), out.dtype()), out.dtype())),
+                PointwiseOps.ADD_TENSOR, PointwiseOps.ADD_SCALAR);
+        arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.SUB, x[0], scaled(x[1], a.get(2), out.dtype()), out.dtype())),
+                PointwiseOps.SUB_TENSOR, PointwiseOps.SUB_SCALAR);
+        arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.SUB, x[1], scaled(x[0], a.get(2), out.dtype()), out.dtype())),
+                PointwiseOps.RSUB_SCALAR);
+        arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.MUL, x[0], x[1], out.dtype())), PointwiseOps.MUL_TENSOR, PointwiseOps.MUL_SCALAR);
+        pointwise((n, a, out) -> binary(out, a, x -> bin(BinaryOp.DIV, x[0], x[1], out.dtype())), PointwiseOps.DIV_TENSOR, PointwiseOps.DIV_SCALAR);
+        arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.MAX, x[0], x[1], out.dtype())), PointwiseOps.MAXIMUM);
+        arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.MIN, x[0], x[1], out.dtype())), PointwiseOps.MINIMUM);
+        pointwise((n, a, out) -> out.dtype().isFloatingPoint() ? pow(out, a.get(0), ((Number) a.get(1)).doubleValue()) : null, PointwiseOps.POW_TENSOR_SCALAR);
+        pointwise((n, a, out) -> out.dtype().isFloatingPoint() ? binary(out, a, x -> bin(BinaryOp.POW, x[0], x[1], out.dtype())) : null,
+                PointwiseOps.POW_TENSOR_TENSOR);
+
+        arithmetic((n, a, out) -> unary(out, a, UnaryOp.NEG), PointwiseOps.NEG);
+        arithmetic((n, a, out) -> unary(out, a, UnaryOp.ABS), PointwiseOps.ABS);
+        arithmetic((n, a, out) -> unary(out, a, UnaryOp.RELU), PointwiseOps.RELU);
+        unary(UnaryOp.EXP, PointwiseOps.EXP);
+        unary(UnaryOp.LOG, PointwiseOps.LOG);
+        unary(UnaryOp.LOG1P, PointwiseOps.LOG1P);
+        unary(UnaryOp.SQRT, PointwiseOps.SQRT);
+        unary(UnaryOp.RSQRT, PointwiseOps.RSQRT);
+        unary(UnaryOp.SIN, PointwiseOps.SIN);
+        unary(UnaryOp.COS, PointwiseOps.COS);
+        unary(UnaryOp.TANH, PointwiseOps.TANH);
+        unary(UnaryOp.SIGMOID, PointwiseOps.SIGMOID);
+        pointwise((n, a, out) -> unary(out, a, "tanh".equals(a.get(1)) ? UnaryOp.GELU_TANH : UnaryOp.GELU), PointwiseOps.GELU);
+
+        pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0)), x -> new Expr.Unary(UnaryOp.NOT, x[0], DType.BOOL)), PointwiseOps.LOGICAL_NOT);
+        pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.AND, x[0], x[1], DType.BOOL)), PointwiseOps.LOGICAL_AND);
+        pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.OR, x[0], x[1], DType.BOOL)), PointwiseOps.LOGICAL_OR);
+        pointwise((n, a, out) -> compare(n, out, a, BinaryOp.EQ), PointwiseOps.EQ_TENSOR, PointwiseOps.EQ_SCALAR);
+        pointwise((n, a, out) -> compare(n, out, a, BinaryOp.NE), PointwiseOps.NE_TENSOR, PointwiseOps.NE_SCALAR);
+        pointwise((n, a, out) -> compare(n, out, a, BinaryOp.LT), PointwiseOps.LT_TENSOR, PointwiseOps.LT_SCALAR);
+        pointwise((n, a, out) -> compare(n, out, a, BinaryOp.LE), PointwiseOps.LE_TENSOR, PointwiseOps.LE_SCALAR);
+        pointwise((n, a, out) -> compare(n, out, a, BinaryOp.GT), PointwiseOps.GT_TENSOR, PointwiseOps.GT_SCALAR);
+        pointwise((n, a, out) -> compare(n, out, a, BinaryOp.GE), PointwiseOps.GE_TENSOR, PointwiseOps.GE_SCALAR);
+        pointwise((n, a, out) -> where(out, a.get(0), a.get(1), a.get(2)),
+                PointwiseOps.WHERE_SELF, PointwiseOps.WHERE_SCALAR_OTHER, PointwiseOps.WHERE_SCALAR_SELF, PointwiseOps.WHERE_SCALAR);
+        pointwise((n, a, out) -> where(out, a.get(1), a.get(2), a.get(0)), PointwiseOps.MASKED_FILL_SCALAR, PointwiseOps.MASKED_FILL_TENSOR);
+        arithmetic((n, a, out) -> pw(out, out.dtype(), List.of(a.get(0)), x -> {
+            Expr r = x[0];
+            if (a.get(1) != null) r = bin(BinaryOp.MAX, r, constant(a.get(1), out.dtype()), out.dtype());
+            if (a.get(2) != null) r = bin(BinaryOp.MIN, r, constant(a.get(2), out.dtype()), out.dtype());
+            return r;
+        }), PointwiseOps.CLAMP);
+        arithmetic((n, a, out) -> clampTensor(out, a.get(0), a.get(1), a.get(2)), PointwiseOps.CLAMP_TENSOR);
+        pointwise((n, a, out) -> pw(out, out.dtype(), List.of(a.get(1)), x -> x[0]), PointwiseOps.FILL);
+        pointwise((n, a, out) -> pw(out, out.dtype(), List.of(0L), x -> x[0]), PointwiseOps.ZERO);
+        pointwise((n, a, out) -> pw(out, out.dtype(), List.of(a.get(0)), x -> x[0]), ShapeOps.TO_COPY, ShapeOps.CLONE);
+    }
+
+    /** A two-operand pointwise value computed in the output dtype. */
+    private static Value.Computed binary(TensorMeta out, List<Object> a, Function<Expr[], Expr> f) {
+        return pw(out, out.dtype(), List.of(a.get(0), a.get(1)), f);
+    }
+
+    /** {@code min(max(x, lo), hi)} with tensor bounds, either of which may be absent. */
+    private static Value.Computed clampTensor(TensorMeta out, Object x, Object lo, Object hi) {
         DType o = out.dtype();
-        boolean arith = o != DType.BOOL;
-        return switch (name) {
-            case "aten.add.Tensor", "aten.add.Scalar" -> arith ? pw(out, o, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.ADD, x[0], scaled(x[1], a.get(2), o), o)) : null;
-            case "aten.sub.Tensor", "aten.sub.Scalar" -> arith ? pw(out, o, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.SUB, x[0], scaled(x[1], a.get(2), o), o)) : null;
-            case "aten.rsub.Scalar" -> arith ? pw(out, o, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.SUB, x[1], scaled(x[0], a.get(2), o), o)) : null;
-            case "aten.mul.Tensor", "aten.mul.Scalar" -> arith ? pw(out, o, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.MUL, x[0], x[1], o)) : null;
-            case "aten.div.Tensor", "aten.div.Scalar" -> pw(out, o, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.DIV, x[0], x[1], o));
-            case "aten.maximum.default" -> arith ? pw(out, o, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.MAX, x[0], x[1], o)) : null;
-            case "aten.minimum.default" -> arith ? pw(out, o, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.MIN, x[0], x[1], o)) : null;
-            case "aten.pow.Tensor_Scalar" -> o.isFloatingPoint() ? pow(out, a.get(0), ((Number) a.get(1)).doubleValue()) : null;
-            case "aten.pow.Tensor_Tensor" -> o.isFloatingPoint() ? pw(out, o, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.POW, x[0], x[1], o)) : null;
-            case "aten.neg.default" -> arith ? unary(out, a, UnaryOp.NEG) : null;
-            case "aten.abs.default" -> arith ? unary(out, a, UnaryOp.ABS) : null;
-            case "aten.relu.default" -> arith ? unary(out, a, UnaryOp.RELU) : null;
-            case "aten.exp.default" -> unary(out, a, UnaryOp.EXP);
-            case "aten.log.default" -> unary(out, a, UnaryOp.LOG);
-            case "aten.log1p.default" -> unary(out, a, UnaryOp.LOG1P);
-            case "aten.sqrt.default" -> unary(out, a, UnaryOp.SQRT);
-            case "aten.rsqrt.default" -> unary(out, a, UnaryOp.RSQRT);
-            case "aten.sin.default" -> unary(out, a, UnaryOp.SIN);
-            case "aten.cos.default" -> unary(out, a, UnaryOp.COS);
-            case "aten.tanh.default" -> unary(out, a, UnaryOp.TANH);
-            case "aten.sigmoid.default" -> unary(out, a, UnaryOp.SIGMOID);
-            case "aten.reciprocal.default" -> unary(out, a, UnaryOp.RECIPROCAL);
-            case "aten.erf.default" -> unary(out, a, UnaryOp.ERF);
-            case "aten.gelu.default" -> unary(out, a, "tanh".equals(a.get(1)) ? UnaryOp.GELU_TANH : UnaryOp.GELU);
-            case "aten.logical_not.default" -> pw(out, DType.BOOL, List.of(a.get(0)), x -> new Expr.Unary(UnaryOp.NOT, x[0], DType.BOOL));
-            case "aten.logical_and.default" -> pw(out, DType.BOOL, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.AND, x[0], x[1], DType.BOOL));
-            case "aten.logical_or.default" -> pw(out, DType.BOOL, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.OR, x[0], x[1], DType.BOOL));
-            case "aten.eq.Tensor", "aten.eq.Scalar" -> compare(n, out, a, BinaryOp.EQ);
-            case "aten.ne.Tensor", "aten.ne.Scalar" -> compare(n, out, a, BinaryOp.NE);
-            case "aten.lt.Tensor", "aten.lt.Scalar" -> compare(n, out, a, BinaryOp.LT);
-            case "aten.le.Tensor", "aten.le.Scalar" -> compare(n, out, a, BinaryOp.LE);
-            case "aten.gt.Tensor", "aten.gt.Scalar" -> compare(n, out, a, BinaryOp.GT);
-            case "aten.ge.Tensor", "aten.ge.Scalar" -> compare(n, out, a, BinaryOp.GE);
-            case "aten.where.self", "aten.where.ScalarOther", "aten.where.ScalarSelf", "aten.where.Scalar" ->
-                    pw(out, o, List.of(a.get(0), a.get(1), a.get(2)), x -> new Expr.Where(cast(x[0], DType.BOOL), cast(x[1], o), cast(x[2], o), o));
-            case "aten.masked_fill.Scalar", "aten.masked_fill.Tensor" ->
-                    pw(out, o, List.of(a.get(1), a.get(2), a.get(0)), x -> new Expr.Where(cast(x[0], DType.BOOL), cast(x[1], o), cast(x[2], o), o));
-            case "aten.clamp.default" -> arith ? pw(out, o, List.of(a.get(0)), x -> {
-                Expr r = x[0];
-                if (a.get(1) != null) r = bin(BinaryOp.MAX, r, constant(a.get(1), o), o);
-                if (a.get(2) != null) r = bin(BinaryOp.MIN, r, constant(a.get(2), o), o);
-                return r;
-            }) : null;
-            case "aten._to_copy.default", "aten.clone.default", "aten.alias.default", "aten.detach.default" ->
-                    pw(out, o, List.of(a.get(0)), x -> x[0]);
-            default -> null;
-        };
+        List<Object> operands = new ArrayList<>(List.of(x));
+        if (lo != null) operands.add(lo);
+        if (hi != null) operands.add(hi);
+        return pw(out, o, operands, v -> {
+            Expr r = v[0];
+            int i = 1;
+            if (lo != null) r = bin(BinaryOp.MAX, r, v[i++], o);
+            if (hi != null) r = bin(BinaryOp.MIN, r, v[i], o);
+            return r;
+        });
+    }
+
+    private static Value.Computed where(TensorMeta out, Object condition, Object ifTrue, Object ifFalse) {
+        DType o = out.dtype();
+        return pw(out, o, List.of(condition, ifTrue, ifFalse), x -> new Expr.Where(cast(x[0], DType.BOOL), cast(x[1], o), cast(x[2], o), o));
     }
 
     private static Value.Computed unary(TensorMeta out, List<Object> a, UnaryOp op) {
@@ -172,7 +254,7 @@ final class Rules {
     private static Object view(Lowering l, Node n, OpOverload op, List<Object> args, TensorMeta out) {
         if (!(args.get(0) instanceof Value v)) return null;
         if (v instanceof Value.Stored s) {
-            if (op.name().equals("aten.reshape.default") && dev.ember.ops.ShapeOps.viewStrides(s.shape(), s.strides(), out.shape()) == null) {
+            if (op == ShapeOps.RESHAPE && ShapeOps.viewStrides(s.shape(), s.strides(), out.shape()) == null) {
                 Value.Stored copy = l.realize(new Value.Computed(s.dtype(), s.shape(), s::load), n);
                 return viewOfStored(op, args, copy);
             }

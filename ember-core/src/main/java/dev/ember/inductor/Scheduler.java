@@ -6,6 +6,7 @@ import dev.ember.inductor.ir.Buffer;
 import dev.ember.inductor.ir.Expr;
 import dev.ember.inductor.ir.Stage;
 import dev.ember.inductor.ir.Value;
+import dev.ember.ops.ConvOps;
 import dev.ember.tensor.Shapes;
 
 import java.util.ArrayList;
@@ -153,7 +154,7 @@ final class Scheduler {
      */
     private boolean joinsHost(Kernel.Host h, Stage.Pointwise p) {
         Buffer hostOut = written(h.host());
-        if (hostOut == null || h.host() instanceof Stage.Extern e && !e.op().name().equals("aten.convolution.default")) return false;
+        if (hostOut == null || h.host() instanceof Stage.Extern e && e.op() != ConvOps.CONVOLUTION) return false;
         int[] hostShape = h.host() instanceof Stage.Gemm g ? gemmShape(g) : ((dev.ember.tensor.Tensor) h.host().node().val()).shape();
         if (!Arrays.equals(hostShape, p.shape())) return false;
         Affine same = Affine.contiguous(p.shape(), 0);

@@ -1,6 +1,7 @@
 package dev.ember.nn;
 
 import dev.ember.ops.OpRegistry;
+import dev.ember.ops.PointwiseOps;
 import dev.ember.tensor.Tensor;
 
 /**
@@ -45,7 +46,7 @@ public class BatchNorm2d extends Module {
     @Override
     public Tensor forward(Tensor input) {
         if (input.dim() != 4) throw new IllegalArgumentException("BatchNorm2d: expected 4D input (got " + input.dim() + "D input)");
-        if (isTraining() && trackRunningStats) OpRegistry.get("aten.add_.Scalar").callTensor(numBatchesTracked, 1L);
+        if (isTraining() && trackRunningStats) PointwiseOps.ADD__SCALAR.callTensor(numBatchesTracked, 1L);
         // Running statistics are used in evaluation and updated in training; without them every call uses batch statistics.
         boolean useBatchStats = isTraining() || runningMean == null;
         return F.batchNorm(input, runningMean, runningVar, weight, bias, useBatchStats, momentum, eps);

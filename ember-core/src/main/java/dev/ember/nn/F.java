@@ -1,7 +1,13 @@
 package dev.ember.nn;
 
-import dev.ember.ops.OpOverload;
-import dev.ember.ops.OpRegistry;
+import dev.ember.ops.ConvOps;
+import dev.ember.ops.IndexingOps;
+import dev.ember.ops.LinalgOps;
+import dev.ember.ops.LossOps;
+import dev.ember.ops.NnOps;
+import dev.ember.ops.NormOps;
+import dev.ember.ops.PointwiseOps;
+import dev.ember.ops.ReductionOps;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
@@ -12,89 +18,87 @@ import dev.ember.tensor.Tensor;
 public final class F {
     private F() {}
 
-    private static OpOverload op(String name) { return OpRegistry.get(name); }
-
     // ------------------------------------------------------------------ activations
 
-    public static Tensor relu(Tensor x) { return op("aten.relu.default").callTensor(x); }
+    public static Tensor relu(Tensor x) { return PointwiseOps.RELU.callTensor(x); }
 
     /** GELU with the exact erf form. */
-    public static Tensor gelu(Tensor x) { return op("aten.gelu.default").callTensor(x); }
+    public static Tensor gelu(Tensor x) { return PointwiseOps.GELU.callTensor(x); }
 
     /** GELU with {@code approximate} = {@code "none"} or {@code "tanh"}. */
-    public static Tensor gelu(Tensor x, String approximate) { return op("aten.gelu.default").callTensor(x, approximate); }
+    public static Tensor gelu(Tensor x, String approximate) { return PointwiseOps.GELU.callTensor(x, approximate); }
 
-    public static Tensor silu(Tensor x) { return op("aten.silu.default").callTensor(x); }
+    public static Tensor silu(Tensor x) { return PointwiseOps.SILU.callTensor(x); }
 
-    public static Tensor sigmoid(Tensor x) { return op("aten.sigmoid.default").callTensor(x); }
+    public static Tensor sigmoid(Tensor x) { return PointwiseOps.SIGMOID.callTensor(x); }
 
-    public static Tensor tanh(Tensor x) { return op("aten.tanh.default").callTensor(x); }
+    public static Tensor tanh(Tensor x) { return PointwiseOps.TANH.callTensor(x); }
 
-    public static Tensor softmax(Tensor x, int dim) { return op("aten._softmax.default").callTensor(x, (long) dim, false); }
+    public static Tensor softmax(Tensor x, int dim) { return ReductionOps.SOFTMAX.callTensor(x, (long) dim, false); }
 
-    public static Tensor logSoftmax(Tensor x, int dim) { return op("aten._log_softmax.default").callTensor(x, (long) dim, false); }
+    public static Tensor logSoftmax(Tensor x, int dim) { return ReductionOps.LOG_SOFTMAX.callTensor(x, (long) dim, false); }
 
     /** log_softmax computed in {@code dtype}: the input is converted first. */
-    public static Tensor logSoftmax(Tensor x, int dim, DType dtype) { return op("aten.log_softmax.int").callTensor(x, (long) dim, dtype); }
+    public static Tensor logSoftmax(Tensor x, int dim, DType dtype) { return ReductionOps.LOG_SOFTMAX_INT.callTensor(x, (long) dim, dtype); }
 
     /** Zeroes each element with probability {@code p} and scales the rest by 1/(1-p) when {@code training}; the identity otherwise. */
-    public static Tensor dropout(Tensor x, double p, boolean training) { return op("aten.dropout.default").callTensor(x, p, training); }
+    public static Tensor dropout(Tensor x, double p, boolean training) { return PointwiseOps.DROPOUT.callTensor(x, p, training); }
 
     // ------------------------------------------------------------------ linear and convolution
 
     /** {@code x @ weight.T + bias}; {@code bias} may be null. */
-    public static Tensor linear(Tensor x, Tensor weight, Tensor bias) { return op("aten.linear.default").callTensor(x, weight, bias); }
+    public static Tensor linear(Tensor x, Tensor weight, Tensor bias) { return LinalgOps.LINEAR.callTensor(x, weight, bias); }
 
-    public static Tensor linear(Tensor x, Tensor weight) { return op("aten.linear.default").callTensor(x, weight); }
+    public static Tensor linear(Tensor x, Tensor weight) { return LinalgOps.LINEAR.callTensor(x, weight); }
 
-    public static Tensor conv2d(Tensor x, Tensor weight, Tensor bias) { return op("aten.conv2d.default").callTensor(x, weight, bias); }
+    public static Tensor conv2d(Tensor x, Tensor weight, Tensor bias) { return ConvOps.CONV2D.callTensor(x, weight, bias); }
 
     public static Tensor conv2d(Tensor x, Tensor weight, Tensor bias, int stride, int padding) {
-        return op("aten.conv2d.default").callTensor(x, weight, bias, stride, padding);
+        return ConvOps.CONV2D.callTensor(x, weight, bias, stride, padding);
     }
 
     public static Tensor conv2d(Tensor x, Tensor weight, Tensor bias, int stride, int padding, int dilation, int groups) {
-        return op("aten.conv2d.default").callTensor(x, weight, bias, stride, padding, dilation, (long) groups);
+        return ConvOps.CONV2D.callTensor(x, weight, bias, stride, padding, dilation, (long) groups);
     }
 
     /** 2-d convolution with per-dimension {@code stride}, {@code padding}, {@code dilation} ({height, width}). */
     public static Tensor conv2d(Tensor x, Tensor weight, Tensor bias, int[] stride, int[] padding, int[] dilation, int groups) {
-        return op("aten.conv2d.default").callTensor(x, weight, bias, stride, padding, dilation, (long) groups);
+        return ConvOps.CONV2D.callTensor(x, weight, bias, stride, padding, dilation, (long) groups);
     }
 
     // ------------------------------------------------------------------ pooling
 
     /** Max pooling with stride = kernel size. */
-    public static Tensor maxPool2d(Tensor x, int kernelSize) { return op("aten.max_pool2d.default").callTensor(x, kernelSize); }
+    public static Tensor maxPool2d(Tensor x, int kernelSize) { return ConvOps.MAX_POOL2D.callTensor(x, kernelSize); }
 
-    public static Tensor maxPool2d(Tensor x, int kernelSize, int stride) { return op("aten.max_pool2d.default").callTensor(x, kernelSize, stride); }
+    public static Tensor maxPool2d(Tensor x, int kernelSize, int stride) { return ConvOps.MAX_POOL2D.callTensor(x, kernelSize, stride); }
 
     public static Tensor maxPool2d(Tensor x, int kernelSize, int stride, int padding) {
-        return op("aten.max_pool2d.default").callTensor(x, kernelSize, stride, padding);
+        return ConvOps.MAX_POOL2D.callTensor(x, kernelSize, stride, padding);
     }
 
     public static Tensor maxPool2d(Tensor x, int[] kernelSize, int[] stride, int[] padding, int[] dilation, boolean ceilMode) {
-        return op("aten.max_pool2d.default").callTensor(x, kernelSize, stride, padding, dilation, ceilMode);
+        return ConvOps.MAX_POOL2D.callTensor(x, kernelSize, stride, padding, dilation, ceilMode);
     }
 
     /** Average pooling with stride = kernel size. */
-    public static Tensor avgPool2d(Tensor x, int kernelSize) { return op("aten.avg_pool2d.default").callTensor(x, kernelSize); }
+    public static Tensor avgPool2d(Tensor x, int kernelSize) { return ConvOps.AVG_POOL2D.callTensor(x, kernelSize); }
 
-    public static Tensor avgPool2d(Tensor x, int kernelSize, int stride) { return op("aten.avg_pool2d.default").callTensor(x, kernelSize, stride); }
+    public static Tensor avgPool2d(Tensor x, int kernelSize, int stride) { return ConvOps.AVG_POOL2D.callTensor(x, kernelSize, stride); }
 
     public static Tensor avgPool2d(Tensor x, int kernelSize, int stride, int padding) {
-        return op("aten.avg_pool2d.default").callTensor(x, kernelSize, stride, padding);
+        return ConvOps.AVG_POOL2D.callTensor(x, kernelSize, stride, padding);
     }
 
     /** Average pooling; {@code divisorOverride} may be null. */
     public static Tensor avgPool2d(Tensor x, int[] kernelSize, int[] stride, int[] padding, boolean ceilMode, boolean countIncludePad, Integer divisorOverride) {
-        return op("aten.avg_pool2d.default").callTensor(x, kernelSize, stride, padding, ceilMode, countIncludePad,
+        return ConvOps.AVG_POOL2D.callTensor(x, kernelSize, stride, padding, ceilMode, countIncludePad,
                 divisorOverride == null ? null : (long) divisorOverride);
     }
 
-    public static Tensor adaptiveAvgPool2d(Tensor x, int outputSize) { return op("aten.adaptive_avg_pool2d.default").callTensor(x, outputSize); }
+    public static Tensor adaptiveAvgPool2d(Tensor x, int outputSize) { return ConvOps.ADAPTIVE_AVG_POOL2D.callTensor(x, outputSize); }
 
-    public static Tensor adaptiveAvgPool2d(Tensor x, int[] outputSize) { return op("aten.adaptive_avg_pool2d.default").callTensor(x, outputSize); }
+    public static Tensor adaptiveAvgPool2d(Tensor x, int[] outputSize) { return ConvOps.ADAPTIVE_AVG_POOL2D.callTensor(x, outputSize); }
 
     // ------------------------------------------------------------------ normalization
 
@@ -104,15 +108,15 @@ public final class F {
      * otherwise it uses the running statistics. Every tensor but {@code x} may be null.
      */
     public static Tensor batchNorm(Tensor x, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias, boolean training, double momentum, double eps) {
-        return op("aten.batch_norm.default").callTensor(x, weight, bias, runningMean, runningVar, training, momentum, eps);
+        return NormOps.BATCH_NORM.callTensor(x, weight, bias, runningMean, runningVar, training, momentum, eps);
     }
 
     /** Layer normalization over the last {@code normalizedShape.length} dimensions; {@code weight}, {@code bias} may be null. */
     public static Tensor layerNorm(Tensor x, int[] normalizedShape, Tensor weight, Tensor bias, double eps) {
-        return op("aten.layer_norm.default").callTensor(x, normalizedShape, weight, bias, eps);
+        return NormOps.LAYER_NORM.callTensor(x, normalizedShape, weight, bias, eps);
     }
 
-    public static Tensor layerNorm(Tensor x, int[] normalizedShape) { return op("aten.layer_norm.default").callTensor(x, normalizedShape); }
+    public static Tensor layerNorm(Tensor x, int[] normalizedShape) { return NormOps.LAYER_NORM.callTensor(x, normalizedShape); }
 
     // ------------------------------------------------------------------ losses
 
@@ -121,28 +125,28 @@ public final class F {
      * (int64, [], [N] or [N, d1, …]) or, when {@code target} has the input's shape, class
      * probabilities; the mean over the samples.
      */
-    public static Tensor crossEntropy(Tensor input, Tensor target) { return op("aten.cross_entropy_loss.default").callTensor(input, target); }
+    public static Tensor crossEntropy(Tensor input, Tensor target) { return LossOps.CROSS_ENTROPY_LOSS.callTensor(input, target); }
 
     /**
      * Cross entropy with per-class {@code weight} (or null), {@code reduction} "none", "mean" or
      * "sum", targets equal to {@code ignoreIndex} counting nothing, and {@code labelSmoothing} in [0, 1].
      */
     public static Tensor crossEntropy(Tensor input, Tensor target, Tensor weight, String reduction, int ignoreIndex, double labelSmoothing) {
-        return op("aten.cross_entropy_loss.default").callTensor(input, target, weight, reduction(reduction), (long) ignoreIndex, labelSmoothing);
+        return LossOps.CROSS_ENTROPY_LOSS.callTensor(input, target, weight, reduction(reduction), (long) ignoreIndex, labelSmoothing);
     }
 
     /** Negative log likelihood of log-probabilities {@code input} at int64 class indices {@code target}; the mean. */
-    public static Tensor nllLoss(Tensor input, Tensor target) { return op("aten.nll_loss_nd.default").callTensor(input, target); }
+    public static Tensor nllLoss(Tensor input, Tensor target) { return LossOps.NLL_LOSS_ND.callTensor(input, target); }
 
     public static Tensor nllLoss(Tensor input, Tensor target, Tensor weight, String reduction, int ignoreIndex) {
-        return op("aten.nll_loss_nd.default").callTensor(input, target, weight, reduction(reduction), (long) ignoreIndex);
+        return LossOps.NLL_LOSS_ND.callTensor(input, target, weight, reduction(reduction), (long) ignoreIndex);
     }
 
     /** Mean squared error, {@code input} and {@code target} broadcast together. */
-    public static Tensor mseLoss(Tensor input, Tensor target) { return op("aten.mse_loss.default").callTensor(input, target); }
+    public static Tensor mseLoss(Tensor input, Tensor target) { return LossOps.MSE_LOSS.callTensor(input, target); }
 
     public static Tensor mseLoss(Tensor input, Tensor target, String reduction) {
-        return op("aten.mse_loss.default").callTensor(input, target, reduction(reduction));
+        return LossOps.MSE_LOSS.callTensor(input, target, reduction(reduction));
     }
 
     /** ATen's reduction code for PyTorch's reduction name. */
@@ -158,36 +162,36 @@ public final class F {
     // ------------------------------------------------------------------ encoding
 
     /** int64 one-hot rows with {@code numClasses} columns (-1: the largest index + 1, read from the data). */
-    public static Tensor oneHot(Tensor indices, int numClasses) { return op("aten.one_hot.default").callTensor(indices, (long) numClasses); }
+    public static Tensor oneHot(Tensor indices, int numClasses) { return NnOps.ONE_HOT.callTensor(indices, (long) numClasses); }
 
-    public static Tensor oneHot(Tensor indices) { return op("aten.one_hot.default").callTensor(indices); }
+    public static Tensor oneHot(Tensor indices) { return NnOps.ONE_HOT.callTensor(indices); }
 
     // ------------------------------------------------------------------ embedding and attention
 
     /** Rows of {@code weight} at {@code input}'s indices (int32 or int64): shape {@code input.shape + [weight.size(1)]}. */
-    public static Tensor embedding(Tensor input, Tensor weight) { return op("aten.embedding.default").callTensor(weight, input); }
+    public static Tensor embedding(Tensor input, Tensor weight) { return IndexingOps.EMBEDDING.callTensor(weight, input); }
 
     /** {@code paddingIdx} only affects training (its row gets no gradient); -1 means none. */
     public static Tensor embedding(Tensor input, Tensor weight, int paddingIdx) {
-        return op("aten.embedding.default").callTensor(weight, input, (long) paddingIdx);
+        return IndexingOps.EMBEDDING.callTensor(weight, input, (long) paddingIdx);
     }
 
     /** {@code softmax(q @ k^T / sqrt(E)) @ v} over the last two dimensions, batch dimensions broadcast. */
     public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value) {
-        return op("aten.scaled_dot_product_attention.default").callTensor(query, key, value);
+        return NnOps.SCALED_DOT_PRODUCT_ATTENTION.callTensor(query, key, value);
     }
 
     /** With {@code attnMask}: a bool mask (true = attend) or a float mask added to the scores; may be null. */
     public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor attnMask) {
-        return op("aten.scaled_dot_product_attention.default").callTensor(query, key, value, attnMask);
+        return NnOps.SCALED_DOT_PRODUCT_ATTENTION.callTensor(query, key, value, attnMask);
     }
 
     public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor attnMask, double dropoutP, boolean isCausal) {
-        return op("aten.scaled_dot_product_attention.default").callTensor(query, key, value, attnMask, dropoutP, isCausal);
+        return NnOps.SCALED_DOT_PRODUCT_ATTENTION.callTensor(query, key, value, attnMask, dropoutP, isCausal);
     }
 
     /** {@code scale} replaces 1/sqrt(E) when not null. */
     public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor attnMask, double dropoutP, boolean isCausal, Double scale) {
-        return op("aten.scaled_dot_product_attention.default").callTensor(query, key, value, attnMask, dropoutP, isCausal, scale);
+        return NnOps.SCALED_DOT_PRODUCT_ATTENTION.callTensor(query, key, value, attnMask, dropoutP, isCausal, scale);
     }
 }

@@ -52,8 +52,14 @@ public final class ConvOps {
                 int[] shape = batched.shape();
                 return TensorMeta.contiguous(batched.dtype(), input.dim() == 4 ? shape : Arrays.copyOfRange(shape, 1, shape.length));
             })
-            .kernel((a, m) -> ConvOps.conv2dAsConvolution(a))
-            .decomposition(ConvOps::conv2dAsConvolution)
+            .kernel((a, m) -> ConvOps.CONV2D.decompose(a.toArray()))
+            // convolution on the batched input: unbatched inputs gain and lose a leading dimension of 1
+            .decomposition((e, a) -> {
+                boolean batched = e.meta(a[0]).dim() == 4;
+                Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0);
+                Object out = e.call(ConvOps.CONVOLUTION, x, a[1], a[2], a[3], a[4], a[5], false, new int[] {0, 0}, a[6]);
+                return batched ? out : e.call(ShapeOps.SQUEEZE_DIM, out, 0);
+            })
             .register();
 
     public static final OpOverload MAX_POOL2D = OpOverload.define("max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], "
@@ -262,14 +268,6 @@ public final class ConvOps {
         return new Object[] {input, a.tensor(1), a.optTensor(2), a.ints(3), a.ints(4), a.ints(5), false, new int[] {0, 0}, a.get(6)};
     }
 
-    /** conv2d = convolution on the batched input (unbatched inputs gain and lose a leading dimension of 1). */
-    private static Tensor conv2dAsConvolution(Args a) {
-        Tensor input = a.tensor(0);
-        boolean batched = input.dim() == 4;
-        Tensor x = batched ? input : OpRegistry.get("aten.unsqueeze.default").callTensor(input, 0);
-        Tensor out = CONVOLUTION.callTensor(conv2dArguments(a, x));
-        return batched ? out : OpRegistry.get("aten.squeeze.dim").callTensor(out, 0);
-    }
 
     // ------------------------------------------------------------------ pooling
 

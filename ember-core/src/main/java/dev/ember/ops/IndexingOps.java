@@ -94,11 +94,12 @@ public final class IndexingOps {
                 return indexSelect("embedding()", weight, 0, flat, rows).viewAs((TensorMeta) m);
             })
             // padding_idx only changes the gradient, so the forward is a row lookup.
-            .decomposition(a -> {
-                Tensor weight = a.tensor(0), indices = a.tensor(1);
+            .decomposition((e, a) -> {
+                TensorMeta indices = e.meta(a[1]);
                 int[] shape = java.util.Arrays.copyOf(indices.shape(), indices.dim() + 1);
-                shape[indices.dim()] = weight.size(1);
-                return weight.indexSelect(0, indices.reshape(-1)).view(shape);
+                shape[indices.dim()] = e.meta(a[0]).shape()[1];
+                Object rows = e.call(IndexingOps.INDEX_SELECT, a[0], 0, e.call(ShapeOps.RESHAPE, a[1], new int[] {-1}));
+                return e.call(ShapeOps.VIEW, rows, shape);
             })
             .register();
 

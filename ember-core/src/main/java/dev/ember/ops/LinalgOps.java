@@ -48,11 +48,30 @@ public final class LinalgOps {
                 GemmBatched.multiply(a.tensor(1), a.tensor(2), out, a.dbl(4), beta);
                 return out;
             })
+            .decomposition((e, a) -> {
+                Object prod = e.call(LinalgOps.MM, a[1], a[2]);
+                if (!Composites.isOne(a[4])) prod = e.call(PointwiseOps.MUL_SCALAR, prod, a[4]);
+                Object bias = Composites.isOne(a[3]) ? a[0] : e.call(PointwiseOps.MUL_SCALAR, a[0], a[3]);
+                return e.call(PointwiseOps.ADD_TENSOR, prod, bias);
+            })
             .register();
 
     public static final OpOverload MATMUL = OpOverload.define("matmul(Tensor self, Tensor other) -> Tensor")
             .meta(a -> TensorMeta.contiguous(a.tensor(0).dtype(), matmulShape("matmul", a.tensor(0), a.tensor(1))))
             .kernel((a, m) -> matmul(a.tensor(0), a.tensor(1), (TensorMeta) m, null))
+            .decomposition((e, a) -> {
+                TensorMeta x = e.meta(a[0]), w = e.meta(a[1]);
+                if (x.dim() == 2 && w.dim() == 2) return e.call(LinalgOps.MM, a[0], a[1]);
+                if (x.dim() == 3 && w.dim() == 3 && x.shape()[0] == w.shape()[0]) return e.call(LinalgOps.BMM, a[0], a[1]);
+                if (x.dim() >= 3 && w.dim() == 2) {
+                    int k = x.shape()[x.dim() - 1];
+                    Object y = e.call(LinalgOps.MM, e.call(ShapeOps.RESHAPE, a[0], new int[] {Composites.leadingRows(x), k}), a[1]);
+                    int[] shape = x.shape();
+                    shape[shape.length - 1] = w.shape()[1];
+                    return e.call(ShapeOps.RESHAPE, y, shape);
+                }
+                return null;
+            })
             .register();
 
     public static final OpOverload LINEAR = OpOverload.define("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor")
@@ -83,6 +102,18 @@ public final class LinalgOps {
                 Copy.copy(bias, flat);
                 GemmBatched.multiply(flattened(input), weightT, flat, 1, 1);
                 return out;
+            })
+            .decomposition((e, a) -> {
+                TensorMeta x = e.meta(a[0]);
+                Object wt = e.call(ShapeOps.T, a[1]);
+                if (x.dim() == 2) return a[2] == null ? e.call(LinalgOps.MM, a[0], wt) : e.call(LinalgOps.ADDMM, a[2], a[0], wt);
+                if (x.dim() < 2) return null;
+                int in = x.shape()[x.dim() - 1], out = e.meta(a[1]).shape()[0];
+                Object flat = e.call(ShapeOps.RESHAPE, a[0], new int[] {Composites.leadingRows(x), in});
+                Object y = a[2] == null ? e.call(LinalgOps.MM, flat, wt) : e.call(LinalgOps.ADDMM, a[2], flat, wt);
+                int[] shape = x.shape();
+                shape[shape.length - 1] = out;
+                return e.call(ShapeOps.RESHAPE, y, shape);
             })
             .register();
 

@@ -21,7 +21,6 @@ public final class NnOps {
                     + "(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor")
             .meta(NnOps::attentionMeta)
             .kernel((a, m) -> attention(a).contiguous())
-            .decomposition(NnOps::attention)
             .register();
 
     /**
@@ -127,7 +126,7 @@ public final class NnOps {
         if (k.size(-2) > 0) {
             weights = Tensor.where(scores.amax(-1, true).ne(Double.NEGATIVE_INFINITY), weights, 0.0);
         }
-        if (dropoutP > 0) weights = OpRegistry.get("aten.dropout.default").callTensor(weights, dropoutP, true);
+        if (dropoutP > 0) weights = PointwiseOps.DROPOUT.callTensor(weights, dropoutP, true);
         return weights.matmul(v);
     }
 

@@ -27,12 +27,38 @@ public final class NormOps {
             .meta(a -> batchNormMeta(a.tensor(0), a.optTensor(1), a.optTensor(2), a.optTensor(3), a.optTensor(4), a.bool(5)))
             .kernel((a, m) -> batchNorm(a.tensor(0), a.optTensor(1), a.optTensor(2), a.optTensor(3), a.optTensor(4),
                     a.bool(5), a.dbl(6), a.dbl(7), (TensorMeta) m))
+            // Evaluation mode only: training mutates the running statistics, so the op stays.
+            .decomposition((e, a) -> {
+                boolean training = (Boolean) a[5];
+                if (training || a[3] == null || a[4] == null) return null;
+                int[] paramShape = Composites.channelShape(e.meta(a[0]));
+                Object mean = e.call(ShapeOps.VIEW, a[3], paramShape);
+                Object scale = e.call(PointwiseOps.RSQRT, e.call(PointwiseOps.ADD_SCALAR, a[4], a[7]));
+                if (a[1] != null) scale = e.call(PointwiseOps.MUL_TENSOR, scale, a[1]);
+                Object out = e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.SUB_TENSOR, a[0], mean), e.call(ShapeOps.VIEW, scale, paramShape));
+                if (a[2] != null) out = e.call(PointwiseOps.ADD_TENSOR, out, e.call(ShapeOps.VIEW, a[2], paramShape));
+                return out;
+            })
             .register();
 
     public static final OpOverload LAYER_NORM = OpOverload.define("layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, "
                     + "Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor")
             .meta(a -> layerNormMeta(a.tensor(0), a.ints(1), a.optTensor(2), a.optTensor(3)))
             .kernel((a, m) -> layerNorm(a.tensor(0), a.ints(1), a.optTensor(2), a.optTensor(3), a.dbl(4), (TensorMeta) m))
+            .decomposition((e, a) -> {
+                Object x = a[0];
+                int nd = e.meta(x).dim(), k = Composites.toInts(a[1]).length;
+                int[] dims = new int[k];
+                for (int i = 0; i < k; i++) dims[i] = nd - k + i;
+                double n = Composites.count(e, x, dims);
+                Object centered = e.call(PointwiseOps.SUB_TENSOR, x, Composites.mean(e, x, dims, true));
+                Object var = e.call(PointwiseOps.DIV_SCALAR, e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.MUL_TENSOR, centered, centered), dims, true), n);
+                Object rstd = e.call(PointwiseOps.RSQRT, e.call(PointwiseOps.ADD_SCALAR, var, a[4]));
+                Object out = e.call(PointwiseOps.MUL_TENSOR, centered, rstd);
+                if (a[2] != null) out = e.call(PointwiseOps.MUL_TENSOR, out, a[2]);
+                if (a[3] != null) out = e.call(PointwiseOps.ADD_TENSOR, out, a[3]);
+                return out;
+            })
             .register();
 
     // ------------------------------------------------------------------ batch_norm

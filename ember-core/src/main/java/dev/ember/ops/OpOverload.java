@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * One op, defined once: its schema, tags, meta function, eager kernel and (optionally) its
- * decomposition into other ops. Eager code, fake-tensor tracing, decompositions and the compiler
+ * {@link Decomposition} into other ops. Eager code, fake-tensor tracing, decompositions and the compiler
  * all go through this object, so they agree on what the op is.
  *
  * <p>A call checks arguments and computes the output metadata first (the meta function throws
@@ -27,16 +27,12 @@ public final class OpOverload {
     @FunctionalInterface
     public interface Kernel { Object run(Args args, Object meta); }
 
-    /** Expresses the op with other ops (each called through its own OpOverload). */
-    @FunctionalInterface
-    public interface Decomposition { Object apply(Args args); }
-
     private final Schema schema;
     private final String name;
     private final Set<Tag> tags;
     private final MetaFn meta;
     private final Kernel kernel;
-    private volatile Decomposition decomposition;
+    private final Decomposition decomposition;
 
     OpOverload(Schema schema, Set<Tag> tags, MetaFn meta, Kernel kernel, Decomposition decomposition) {
         this.schema = schema;
@@ -68,10 +64,18 @@ public final class OpOverload {
         return schema.outIndex();
     }
 
+    /** The op written with other ops, or null when it has none. */
     public Decomposition decomposition() { return decomposition; }
 
-    /** Registers (or replaces) the decomposition; later issues add these per op. */
-    public void setDecomposition(Decomposition d) { this.decomposition = d; }
+    /**
+     * Calls the op through its decomposition, eagerly: each op the decomposition names runs in turn.
+     * Where the decomposition does not cover these arguments, the op itself runs.
+     */
+    public Object decompose(Object... values) {
+        if (decomposition == null) throw new IllegalStateException(name + " has no decomposition");
+        Object out = decomposition.apply(OpEmitter.EAGER, bind(values).toArray());
+        return out != null ? out : call(values);
+    }
 
     /** Binds raw values to the schema: checks the count and fills in defaults. */
     public Args bind(Object... values) {

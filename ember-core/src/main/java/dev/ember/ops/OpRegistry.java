@@ -1,7 +1,9 @@
 package dev.ember.ops;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,19 +50,78 @@ public final class OpRegistry {
         return op;
     }
 
+    /** Another overload of {@code op}'s packet ({@code aten.add.Scalar} → {@code aten.add.Tensor} for "Tensor"), if defined. */
+    public static java.util.Optional<OpOverload> sibling(OpOverload op, String overload) {
+        loadAll();
+        Schema s = op.schema();
+        return java.util.Optional.ofNullable(OPS.get(s.namespace() + "." + s.name() + "." + overload));
+    }
+
+    /**
+     * The functional op an in-place or out= op computes ({@code aten.add_.Scalar} → {@code aten.add.Scalar},
+     * {@code aten.add.out} → {@code aten.add.Tensor}: for an out op, the functional op of the same
+     * name whose arguments are the out op's less {@code out}, as torchgen groups them); the op itself
+     * when it is functional; null when no such op is defined.
+     */
+    public static OpOverload functionalOf(OpOverload op) {
+        loadAll();
+        Schema s = op.schema();
+        return switch (s.kind()) {
+            case FUNCTIONAL -> op;
+            case INPLACE -> {
+                if (!s.name().endsWith("_")) yield null;
+                String base = s.name().substring(0, s.name().length() - 1);
+                OpOverload same = OPS.get(s.namespace() + "." + base + "." + s.overload());
+                // floor_divide_.Tensor computes floor_divide (.default): match by arguments where the overload names differ
+                yield same != null ? same : functionalWithArguments(s.namespace(), base, s.params());
+            }
+            case OUT -> {
+                List<Schema.Param> inputs = new ArrayList<>(s.params());
+                inputs.remove(s.outIndex());
+                yield functionalWithArguments(s.namespace(), s.name(), inputs);
+            }
+        };
+    }
+
+    private static OpOverload functionalWithArguments(String namespace, String name, List<Schema.Param> params) {
+        for (OpOverload o : OPS.values()) {
+            Schema f = o.schema();
+            if (f.kind() == Schema.Kind.FUNCTIONAL && f.namespace().equals(namespace) && f.name().equals(name) && sameSignature(f.params(), params)) return o;
+        }
+        return null;
+    }
+
+    private static boolean sameSignature(List<Schema.Param> a, List<Schema.Param> b) {
+        if (a.size() != b.size()) return false;
+        for (int i = 0; i < a.size(); i++) {
+            Schema.Param x = a.get(i), y = b.get(i);
+            if (!x.name().equals(y.name()) || !plainType(x).equals(plainType(y)) || x.kwargOnly() != y.kwargOnly()) return false;
+        }
+        return true;
+    }
+
+    /** The parameter's type without its alias annotation: {@code Tensor(a!)} → {@code Tensor}. */
+    private static String plainType(Schema.Param p) { return p.type().replaceAll("\\([^)]*\\)", ""); }
+
     public static Collection<OpOverload> all() {
         loadAll();
         return Collections.unmodifiableCollection(new TreeMap<>(OPS).values());
+    }
+
+    // Runs before the first op is defined (Tensor's methods name op constants directly, so the
+    // first op call may come before any lookup by name): a missing module is said plainly here
+    // instead of as a NoClassDefFoundError from inside a kernel.
+    static {
+        if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+            throw new IllegalStateException("Ember's kernels use the Vector API: start the JVM with "
+                    + "--add-modules jdk.incubator.vector (and --enable-native-access=ALL-UNNAMED for OpenBLAS); ./ember passes both");
+        }
     }
 
     private static void loadAll() {
         if (loaded) return;
         synchronized (OpRegistry.class) {
             if (loaded) return;
-            if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-                throw new IllegalStateException("Ember's kernels use the Vector API: start the JVM with "
-                        + "--add-modules jdk.incubator.vector (and --enable-native-access=ALL-UNNAMED for OpenBLAS); ./ember passes both");
-            }
             for (String group : OP_GROUPS) {
                 try {
                     Class.forName(group, true, OpRegistry.class.getClassLoader());

@@ -107,7 +107,9 @@ public final class PointwiseOps {
     public static final OpOverload SIGMOID = unary("sigmoid(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SIGMOID));
     public static final OpOverload RELU = unary("relu(Tensor self) -> Tensor", PointwiseOps::relu);
     public static final OpOverload GELU = unary("gelu(Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::gelu);
-    public static final OpOverload SILU = unary("silu(Tensor self) -> Tensor", a -> floatingOnly(a, PointwiseUnaryOp.SILU, "silu_cpu"));
+    public static final OpOverload SILU = unaryOp("silu(Tensor self) -> Tensor", a -> floatingOnly(a, PointwiseUnaryOp.SILU, "silu_cpu"))
+            .decomposition((e, a) -> e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(PointwiseOps.SIGMOID, a[0])))
+            .register();
     public static final OpOverload CLAMP = unary("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", a -> clamp(a, false));
 
     public static final OpOverload CLAMP_TENSOR = clampTensor("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor");
@@ -194,6 +196,20 @@ public final class PointwiseOps {
             .tags(Tag.POINTWISE, Tag.INPLACE)
             .meta(a -> a.tensor(0).meta())
             .kernel((a, m) -> written(fill(a.tensor(0), a.scalar(1))))
+            .register();
+
+    /** A new tensor of {@code self}'s shape and dtype holding {@code value}: what functionalization makes of fill_. */
+    public static final OpOverload FILL = OpOverload.define("fill.Scalar(Tensor self, Scalar value) -> Tensor")
+            .tags(Tag.POINTWISE)
+            .meta(a -> TensorMeta.contiguous(a.tensor(0).dtype(), a.tensor(0).shape()))
+            .kernel((a, m) -> fill(Tensor.allocate((TensorMeta) m), a.scalar(1)))
+            .register();
+
+    /** A new tensor of zeros of {@code self}'s shape and dtype: what functionalization makes of zero_. */
+    public static final OpOverload ZERO = OpOverload.define("zero(Tensor self) -> Tensor")
+            .tags(Tag.POINTWISE)
+            .meta(a -> TensorMeta.contiguous(a.tensor(0).dtype(), a.tensor(0).shape()))
+            .kernel((a, m) -> Tensor.allocate((TensorMeta) m))
             .register();
 
     public static final OpOverload ZERO_ = OpOverload.define("zero_(Tensor(a!) self) -> Tensor(a!)")
@@ -434,7 +450,9 @@ public final class PointwiseOps {
     }
 
     /** One unary op from its plan, in the schema's {@link Schema.Kind}, as {@link #binary}. */
-    private static OpOverload unary(String schema, Function<Args, Unary> plan) {
+    private static OpOverload unary(String schema, Function<Args, Unary> plan) { return unaryOp(schema, plan).register(); }
+
+    private static OpOverload.Builder unaryOp(String schema, Function<Args, Unary> plan) {
         Schema.Kind kind = Schema.parse(schema).kind();
         return OpOverload.define(schema)
                 .tags(tags(kind))
@@ -452,8 +470,7 @@ public final class PointwiseOps {
                     Tensor out = target(a, kind, m);
                     Pointwise.unary(p.op(), p.dtype(), out, a.tensor(0), p.lo(), p.hi());
                     return kind == Schema.Kind.FUNCTIONAL ? out : written(out);
-                })
-                .register();
+                });
     }
 
     /**

@@ -30,6 +30,7 @@ public final class ReductionOps {
             .tags(Tag.REDUCTION)
             .meta(a -> reductionMeta("sum", a.tensor(0), null, false, sumDtype(a.tensor(0), a.optDtype(1))))
             .kernel((a, m) -> sum(a.tensor(0), null, (TensorMeta) m))
+            .decomposition((e, a) -> e.call(ReductionOps.SUM_DIM, a[0], null, false, a[1]))
             .register();
 
     public static final OpOverload SUM_DIM = OpOverload.define("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor")
@@ -42,12 +43,18 @@ public final class ReductionOps {
             .tags(Tag.REDUCTION)
             .meta(a -> reductionMeta("mean", a.tensor(0), null, false, meanDtype(a.tensor(0), a.optDtype(1))))
             .kernel((a, m) -> mean(a.tensor(0), null, (TensorMeta) m))
+            .decomposition((e, a) -> e.call(ReductionOps.MEAN_DIM, a[0], null, false, a[1]))
             .register();
 
     public static final OpOverload MEAN_DIM = OpOverload.define("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor")
             .tags(Tag.REDUCTION)
             .meta(a -> reductionMeta("mean", a.tensor(0), a.optInts(1), a.bool(2), meanDtype(a.tensor(0), a.optDtype(3))))
             .kernel((a, m) -> mean(a.tensor(0), a.optInts(1), (TensorMeta) m))
+            .decomposition((e, a) -> {
+                Object x = a[3] == null ? a[0] : e.call(ShapeOps.TO_COPY, a[0], a[3]);
+                if (!e.meta(x).dtype().isFloatingPoint()) return null;
+                return Composites.mean(e, x, Composites.dims(e, x, a[1]), (Boolean) a[2]);
+            })
             .register();
 
     public static final OpOverload AMAX = OpOverload.define("amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor")
@@ -81,22 +88,43 @@ public final class ReductionOps {
             .tags(Tag.REDUCTION)
             .meta(a -> varianceMeta("var", a.tensor(0), a.optInts(1), a.bool(3)))
             .kernel((a, m) -> variance(a.tensor(0), a.optInts(1), a.optDbl(2), (TensorMeta) m, false))
+            .decomposition((e, a) -> Composites.variance(e, a[0], a[1], a[2], (Boolean) a[3]))
             .register();
 
     public static final OpOverload STD = OpOverload.define("std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor")
             .tags(Tag.REDUCTION)
             .meta(a -> varianceMeta("std", a.tensor(0), a.optInts(1), a.bool(3)))
             .kernel((a, m) -> variance(a.tensor(0), a.optInts(1), a.optDbl(2), (TensorMeta) m, true))
+            .decomposition((e, a) -> {
+                Object var = Composites.variance(e, a[0], a[1], a[2], (Boolean) a[3]);
+                return var == null ? null : e.call(PointwiseOps.SQRT, var);
+            })
             .register();
 
     public static final OpOverload SOFTMAX = OpOverload.define("_softmax(Tensor self, int dim, bool half_to_float) -> Tensor")
             .meta(a -> softmaxMeta("softmax", a.tensor(0), a.integer(1), a.bool(2)))
             .kernel((a, m) -> softmax(a.tensor(0), a.integer(1), (TensorMeta) m, false))
+            // A tensor with no elements is its own softmax: the max-shift formula's amax would refuse
+            // an empty reduction dim, where the kernel returns an empty result.
+            .decomposition((e, a) -> {
+                if (e.meta(a[0]).numel() == 0) return e.call(ShapeOps.CLONE, a[0]);
+                int[] dim = {Composites.wrap(e, a[0], a[1])};
+                Object max = e.call(ReductionOps.AMAX, a[0], dim, true);
+                Object exp = e.call(PointwiseOps.EXP, e.call(PointwiseOps.SUB_TENSOR, a[0], max));
+                return e.call(PointwiseOps.DIV_TENSOR, exp, e.call(ReductionOps.SUM_DIM, exp, dim, true));
+            })
             .register();
 
     public static final OpOverload LOG_SOFTMAX = OpOverload.define("_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor")
             .meta(a -> softmaxMeta("log_softmax", a.tensor(0), a.integer(1), a.bool(2)))
             .kernel((a, m) -> softmax(a.tensor(0), a.integer(1), (TensorMeta) m, true))
+            .decomposition((e, a) -> {
+                if (e.meta(a[0]).numel() == 0) return e.call(ShapeOps.CLONE, a[0]);
+                int[] dim = {Composites.wrap(e, a[0], a[1])};
+                Object shifted = e.call(PointwiseOps.SUB_TENSOR, a[0], e.call(ReductionOps.AMAX, a[0], dim, true));
+                Object sumExp = e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.EXP, shifted), dim, true);
+                return e.call(PointwiseOps.SUB_TENSOR, shifted, e.call(PointwiseOps.LOG, sumExp));
+            })
             .register();
 
     public static final OpOverload SOFTMAX_INT = OpOverload.define("softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor")

@@ -292,6 +292,22 @@ public final class ShapeOps {
         return out;
     }
 
+    /**
+     * The one element of {@code self} as a 0-d tensor of its dtype: the in-graph form of
+     * {@code Tensor.item()} when scalar outputs are captured (ATen's returns a Scalar; a graph
+     * value here is a tensor).
+     */
+    public static final OpOverload LOCAL_SCALAR_DENSE = OpOverload.define("_local_scalar_dense(Tensor self) -> Tensor")
+            .meta(a -> {
+                Tensor t = a.tensor(0);
+                if (t.numel() != 1) {
+                    throw new IllegalArgumentException("_local_scalar_dense: a Tensor with " + t.numel() + " elements cannot be converted to a scalar");
+                }
+                return TensorMeta.contiguous(t.dtype());
+            })
+            .kernel((a, m) -> a.tensor(0).reshape().clone())
+            .register();
+
     public static final OpOverload CLONE = OpOverload.define("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor")
             .meta(a -> TensorMeta.contiguous(a.tensor(0).dtype(), a.tensor(0).shape()))
             .kernel((a, m) -> {

@@ -1,7 +1,15 @@
 package dev.ember.tensor;
 
-import dev.ember.ops.OpOverload;
+import dev.ember.ops.CreationOps;
+import dev.ember.ops.IndexingOps;
+import dev.ember.ops.LinalgOps;
 import dev.ember.ops.OpRegistry;
+import dev.ember.ops.PointwiseOps;
+import dev.ember.ops.ReductionOps;
+import dev.ember.ops.ScanOps;
+import dev.ember.ops.ScatterOps;
+import dev.ember.ops.ShapeOps;
+import dev.ember.ops.SortOps;
 import dev.ember.ops.kernels.Copy;
 
 import java.util.Arrays;
@@ -82,8 +90,6 @@ public class Tensor {
         }
     }
 
-    private static OpOverload op(String name) { return OpRegistry.get(name); }
-
     // ------------------------------------------------------------------ metadata
 
     public int[] shape() { return shape.clone(); }
@@ -131,49 +137,49 @@ public class Tensor {
 
     // ------------------------------------------------------------------ creation
 
-    public static Tensor zeros(int... shape) { return op("aten.zeros.default").callTensor(shape); }
+    public static Tensor zeros(int... shape) { return CreationOps.ZEROS.callTensor(shape); }
 
-    public static Tensor zeros(DType dtype, int... shape) { return op("aten.zeros.default").callTensor(shape, dtype); }
+    public static Tensor zeros(DType dtype, int... shape) { return CreationOps.ZEROS.callTensor(shape, dtype); }
 
-    public static Tensor ones(int... shape) { return op("aten.ones.default").callTensor(shape); }
+    public static Tensor ones(int... shape) { return CreationOps.ONES.callTensor(shape); }
 
-    public static Tensor ones(DType dtype, int... shape) { return op("aten.ones.default").callTensor(shape, dtype); }
+    public static Tensor ones(DType dtype, int... shape) { return CreationOps.ONES.callTensor(shape, dtype); }
 
-    public static Tensor full(double value, int... shape) { return op("aten.full.default").callTensor(shape, value); }
+    public static Tensor full(double value, int... shape) { return CreationOps.FULL.callTensor(shape, value); }
 
-    public static Tensor full(DType dtype, double value, int... shape) { return op("aten.full.default").callTensor(shape, value, dtype); }
+    public static Tensor full(DType dtype, double value, int... shape) { return CreationOps.FULL.callTensor(shape, value, dtype); }
 
-    public static Tensor empty(int... shape) { return op("aten.empty.memory_format").callTensor(shape); }
+    public static Tensor empty(int... shape) { return CreationOps.EMPTY.callTensor(shape); }
 
-    public static Tensor empty(DType dtype, int... shape) { return op("aten.empty.memory_format").callTensor(shape, dtype); }
+    public static Tensor empty(DType dtype, int... shape) { return CreationOps.EMPTY.callTensor(shape, dtype); }
 
     /** {@code [0, 1, …, end-1]} as int64. */
-    public static Tensor arange(long end) { return op("aten.arange.start_step").callTensor(0L, end, 1L); }
+    public static Tensor arange(long end) { return CreationOps.ARANGE.callTensor(0L, end, 1L); }
 
-    public static Tensor arange(double start, double end, double step) { return op("aten.arange.start_step").callTensor(start, end, step); }
+    public static Tensor arange(double start, double end, double step) { return CreationOps.ARANGE.callTensor(start, end, step); }
 
-    public static Tensor arange(long start, long end, long step) { return op("aten.arange.start_step").callTensor(start, end, step); }
+    public static Tensor arange(long start, long end, long step) { return CreationOps.ARANGE.callTensor(start, end, step); }
 
-    public static Tensor linspace(double start, double end, int steps) { return op("aten.linspace.default").callTensor(start, end, (long) steps); }
+    public static Tensor linspace(double start, double end, int steps) { return CreationOps.LINSPACE.callTensor(start, end, (long) steps); }
 
-    public static Tensor eye(int n) { return op("aten.eye.default").callTensor((long) n); }
+    public static Tensor eye(int n) { return CreationOps.EYE.callTensor((long) n); }
 
-    public static Tensor eye(DType dtype, int n) { return op("aten.eye.default").callTensor((long) n, dtype); }
+    public static Tensor eye(DType dtype, int n) { return CreationOps.EYE.callTensor((long) n, dtype); }
 
     /** Uniform on [0, 1) from the global generator. */
-    public static Tensor rand(int... shape) { return op("aten.rand.default").callTensor(shape); }
+    public static Tensor rand(int... shape) { return CreationOps.RAND.callTensor(shape); }
 
-    public static Tensor rand(Generator g, int... shape) { return op("aten.rand.default").callTensor(shape, g); }
+    public static Tensor rand(Generator g, int... shape) { return CreationOps.RAND.callTensor(shape, g); }
 
     /** Standard normal from the global generator. */
-    public static Tensor randn(int... shape) { return op("aten.randn.default").callTensor(shape); }
+    public static Tensor randn(int... shape) { return CreationOps.RANDN.callTensor(shape); }
 
-    public static Tensor randn(Generator g, int... shape) { return op("aten.randn.default").callTensor(shape, g); }
+    public static Tensor randn(Generator g, int... shape) { return CreationOps.RANDN.callTensor(shape, g); }
 
     /** Integers uniform on [low, high) as int64. */
-    public static Tensor randint(long low, long high, int... shape) { return op("aten.randint.low").callTensor(low, high, shape); }
+    public static Tensor randint(long low, long high, int... shape) { return CreationOps.RANDINT.callTensor(low, high, shape); }
 
-    public static Tensor randint(Generator g, long low, long high, int... shape) { return op("aten.randint.low").callTensor(low, high, shape, g); }
+    public static Tensor randint(Generator g, long low, long high, int... shape) { return CreationOps.RANDINT.callTensor(low, high, shape, g); }
 
     /** Seeds the global generator (PyTorch's {@code torch.manual_seed}). */
     public static void manualSeed(long seed) { Generator.global().manualSeed(seed); }
@@ -184,7 +190,7 @@ public class Tensor {
 
     public static Tensor fullLike(Tensor t, double value) { return full(t.dtype, value, t.shape); }
 
-    public static Tensor randnLike(Tensor t) { return op("aten.randn.default").callTensor(t.shape, null, t.dtype); }
+    public static Tensor randnLike(Tensor t) { return CreationOps.RANDN.callTensor(t.shape, null, t.dtype); }
 
     public static Tensor of(float[] data, int... shape) { return fromArray(DType.FLOAT32, data.clone(), shape); }
 
@@ -219,9 +225,9 @@ public class Tensor {
     /** A 0-d tensor. A Java {@code double} gives the default dtype, like {@code torch.tensor(2.5)}. */
     public static Tensor scalar(double value) { return full(Defaults.dtype(), value); }
 
-    public static Tensor scalar(long value) { return op("aten.full.default").callTensor(new int[0], value, DType.INT64); }
+    public static Tensor scalar(long value) { return CreationOps.FULL.callTensor(new int[0], value, DType.INT64); }
 
-    public static Tensor scalar(boolean value) { return op("aten.full.default").callTensor(new int[0], value, DType.BOOL); }
+    public static Tensor scalar(boolean value) { return CreationOps.FULL.callTensor(new int[0], value, DType.BOOL); }
 
     static Tensor fromArray(DType dtype, Object data, int[] shape) {
         int n = Shapes.numel(shape);
@@ -296,479 +302,479 @@ public class Tensor {
 
     // ------------------------------------------------------------------ arithmetic
 
-    public Tensor add(Tensor other) { return op("aten.add.Tensor").callTensor(this, other); }
+    public Tensor add(Tensor other) { return PointwiseOps.ADD_TENSOR.callTensor(this, other); }
 
     /** {@code this + alpha * other} */
-    public Tensor add(Tensor other, double alpha) { return op("aten.add.Tensor").callTensor(this, other, alpha); }
+    public Tensor add(Tensor other, double alpha) { return PointwiseOps.ADD_TENSOR.callTensor(this, other, alpha); }
 
-    public Tensor add(double other) { return op("aten.add.Scalar").callTensor(this, other); }
+    public Tensor add(double other) { return PointwiseOps.ADD_SCALAR.callTensor(this, other); }
 
-    public Tensor add(long other) { return op("aten.add.Scalar").callTensor(this, other); }
+    public Tensor add(long other) { return PointwiseOps.ADD_SCALAR.callTensor(this, other); }
 
-    public Tensor sub(Tensor other) { return op("aten.sub.Tensor").callTensor(this, other); }
+    public Tensor sub(Tensor other) { return PointwiseOps.SUB_TENSOR.callTensor(this, other); }
 
-    public Tensor sub(Tensor other, double alpha) { return op("aten.sub.Tensor").callTensor(this, other, alpha); }
+    public Tensor sub(Tensor other, double alpha) { return PointwiseOps.SUB_TENSOR.callTensor(this, other, alpha); }
 
-    public Tensor sub(double other) { return op("aten.sub.Scalar").callTensor(this, other); }
+    public Tensor sub(double other) { return PointwiseOps.SUB_SCALAR.callTensor(this, other); }
 
-    public Tensor sub(long other) { return op("aten.sub.Scalar").callTensor(this, other); }
+    public Tensor sub(long other) { return PointwiseOps.SUB_SCALAR.callTensor(this, other); }
 
     /** {@code other - this} (Python's {@code other - t}). */
-    public Tensor rsub(double other) { return op("aten.rsub.Scalar").callTensor(this, other); }
+    public Tensor rsub(double other) { return PointwiseOps.RSUB_SCALAR.callTensor(this, other); }
 
-    public Tensor mul(Tensor other) { return op("aten.mul.Tensor").callTensor(this, other); }
+    public Tensor mul(Tensor other) { return PointwiseOps.MUL_TENSOR.callTensor(this, other); }
 
-    public Tensor mul(double other) { return op("aten.mul.Scalar").callTensor(this, other); }
+    public Tensor mul(double other) { return PointwiseOps.MUL_SCALAR.callTensor(this, other); }
 
-    public Tensor mul(long other) { return op("aten.mul.Scalar").callTensor(this, other); }
+    public Tensor mul(long other) { return PointwiseOps.MUL_SCALAR.callTensor(this, other); }
 
     /** True division: integer inputs give a floating result. */
-    public Tensor div(Tensor other) { return op("aten.div.Tensor").callTensor(this, other); }
+    public Tensor div(Tensor other) { return PointwiseOps.DIV_TENSOR.callTensor(this, other); }
 
-    public Tensor div(double other) { return op("aten.div.Scalar").callTensor(this, other); }
+    public Tensor div(double other) { return PointwiseOps.DIV_SCALAR.callTensor(this, other); }
 
     /** Division with rounding: {@code "trunc"} or {@code "floor"}. */
-    public Tensor div(Tensor other, String roundingMode) { return op("aten.div.Tensor_mode").callTensor(this, other, roundingMode); }
+    public Tensor div(Tensor other, String roundingMode) { return PointwiseOps.DIV_TENSOR_MODE.callTensor(this, other, roundingMode); }
 
-    public Tensor div(double other, String roundingMode) { return op("aten.div.Scalar_mode").callTensor(this, other, roundingMode); }
+    public Tensor div(double other, String roundingMode) { return PointwiseOps.DIV_SCALAR_MODE.callTensor(this, other, roundingMode); }
 
-    public Tensor floorDivide(Tensor other) { return op("aten.floor_divide.default").callTensor(this, other); }
+    public Tensor floorDivide(Tensor other) { return PointwiseOps.FLOOR_DIVIDE.callTensor(this, other); }
 
-    public Tensor floorDivide(double other) { return op("aten.floor_divide.Scalar").callTensor(this, other); }
+    public Tensor floorDivide(double other) { return PointwiseOps.FLOOR_DIVIDE_SCALAR.callTensor(this, other); }
 
-    public Tensor floorDivide(long other) { return op("aten.floor_divide.Scalar").callTensor(this, other); }
+    public Tensor floorDivide(long other) { return PointwiseOps.FLOOR_DIVIDE_SCALAR.callTensor(this, other); }
 
     /** Python's {@code %}: the remainder takes the divisor's sign ({@code -3 % 5 == 2}); an integer zero divisor throws ZeroDivisionError. */
-    public Tensor remainder(Tensor other) { return op("aten.remainder.Tensor").callTensor(this, other); }
+    public Tensor remainder(Tensor other) { return PointwiseOps.REMAINDER_TENSOR.callTensor(this, other); }
 
-    public Tensor remainder(double other) { return op("aten.remainder.Scalar").callTensor(this, other); }
+    public Tensor remainder(double other) { return PointwiseOps.REMAINDER_SCALAR.callTensor(this, other); }
 
-    public Tensor remainder(long other) { return op("aten.remainder.Scalar").callTensor(this, other); }
+    public Tensor remainder(long other) { return PointwiseOps.REMAINDER_SCALAR.callTensor(this, other); }
 
     /** {@code torch.remainder(self, other)} with a number as the dividend. */
-    public static Tensor remainder(double self, Tensor other) { return op("aten.remainder.Scalar_Tensor").callTensor(self, other); }
+    public static Tensor remainder(double self, Tensor other) { return PointwiseOps.REMAINDER_SCALAR_TENSOR.callTensor(self, other); }
 
-    public static Tensor remainder(long self, Tensor other) { return op("aten.remainder.Scalar_Tensor").callTensor(self, other); }
+    public static Tensor remainder(long self, Tensor other) { return PointwiseOps.REMAINDER_SCALAR_TENSOR.callTensor(self, other); }
 
     /** C's {@code fmod}: the remainder takes the dividend's sign ({@code fmod(-3, 5) == -3}); an integer zero divisor throws ZeroDivisionError. */
-    public Tensor fmod(Tensor other) { return op("aten.fmod.Tensor").callTensor(this, other); }
+    public Tensor fmod(Tensor other) { return PointwiseOps.FMOD_TENSOR.callTensor(this, other); }
 
-    public Tensor fmod(double other) { return op("aten.fmod.Scalar").callTensor(this, other); }
+    public Tensor fmod(double other) { return PointwiseOps.FMOD_SCALAR.callTensor(this, other); }
 
-    public Tensor fmod(long other) { return op("aten.fmod.Scalar").callTensor(this, other); }
+    public Tensor fmod(long other) { return PointwiseOps.FMOD_SCALAR.callTensor(this, other); }
 
-    public Tensor pow(Tensor exponent) { return op("aten.pow.Tensor_Tensor").callTensor(this, exponent); }
+    public Tensor pow(Tensor exponent) { return PointwiseOps.POW_TENSOR_TENSOR.callTensor(this, exponent); }
 
-    public Tensor pow(double exponent) { return op("aten.pow.Tensor_Scalar").callTensor(this, exponent); }
+    public Tensor pow(double exponent) { return PointwiseOps.POW_TENSOR_SCALAR.callTensor(this, exponent); }
 
-    public Tensor maximum(Tensor other) { return op("aten.maximum.default").callTensor(this, other); }
+    public Tensor maximum(Tensor other) { return PointwiseOps.MAXIMUM.callTensor(this, other); }
 
-    public Tensor minimum(Tensor other) { return op("aten.minimum.default").callTensor(this, other); }
+    public Tensor minimum(Tensor other) { return PointwiseOps.MINIMUM.callTensor(this, other); }
 
-    public Tensor neg() { return op("aten.neg.default").callTensor(this); }
+    public Tensor neg() { return PointwiseOps.NEG.callTensor(this); }
 
-    public Tensor abs() { return op("aten.abs.default").callTensor(this); }
+    public Tensor abs() { return PointwiseOps.ABS.callTensor(this); }
 
-    public Tensor exp() { return op("aten.exp.default").callTensor(this); }
+    public Tensor exp() { return PointwiseOps.EXP.callTensor(this); }
 
-    public Tensor log() { return op("aten.log.default").callTensor(this); }
+    public Tensor log() { return PointwiseOps.LOG.callTensor(this); }
 
-    public Tensor log1p() { return op("aten.log1p.default").callTensor(this); }
+    public Tensor log1p() { return PointwiseOps.LOG1P.callTensor(this); }
 
-    public Tensor sqrt() { return op("aten.sqrt.default").callTensor(this); }
+    public Tensor sqrt() { return PointwiseOps.SQRT.callTensor(this); }
 
-    public Tensor rsqrt() { return op("aten.rsqrt.default").callTensor(this); }
+    public Tensor rsqrt() { return PointwiseOps.RSQRT.callTensor(this); }
 
-    public Tensor sin() { return op("aten.sin.default").callTensor(this); }
+    public Tensor sin() { return PointwiseOps.SIN.callTensor(this); }
 
-    public Tensor cos() { return op("aten.cos.default").callTensor(this); }
+    public Tensor cos() { return PointwiseOps.COS.callTensor(this); }
 
-    public Tensor tanh() { return op("aten.tanh.default").callTensor(this); }
+    public Tensor tanh() { return PointwiseOps.TANH.callTensor(this); }
 
-    public Tensor sigmoid() { return op("aten.sigmoid.default").callTensor(this); }
+    public Tensor sigmoid() { return PointwiseOps.SIGMOID.callTensor(this); }
 
-    public Tensor relu() { return op("aten.relu.default").callTensor(this); }
+    public Tensor relu() { return PointwiseOps.RELU.callTensor(this); }
 
     /** GELU with the exact erf form. */
-    public Tensor gelu() { return op("aten.gelu.default").callTensor(this); }
+    public Tensor gelu() { return PointwiseOps.GELU.callTensor(this); }
 
     /** GELU with {@code approximate} = {@code "none"} or {@code "tanh"}. */
-    public Tensor gelu(String approximate) { return op("aten.gelu.default").callTensor(this, approximate); }
+    public Tensor gelu(String approximate) { return PointwiseOps.GELU.callTensor(this, approximate); }
 
-    public Tensor silu() { return op("aten.silu.default").callTensor(this); }
+    public Tensor silu() { return PointwiseOps.SILU.callTensor(this); }
 
     /** Clamps to [min, max]; either bound may be null. */
-    public Tensor clamp(Double min, Double max) { return op("aten.clamp.default").callTensor(this, min, max); }
+    public Tensor clamp(Double min, Double max) { return PointwiseOps.CLAMP.callTensor(this, min, max); }
 
-    public Tensor clamp(Tensor min, Tensor max) { return op("aten.clamp.Tensor").callTensor(this, min, max); }
+    public Tensor clamp(Tensor min, Tensor max) { return PointwiseOps.CLAMP_TENSOR.callTensor(this, min, max); }
 
     public Tensor clampMin(double min) { return clamp(min, null); }
 
     public Tensor clampMax(double max) { return clamp(null, max); }
 
     /** Elements of this where {@code condition} holds, else of {@code other}. */
-    public Tensor where(Tensor condition, Tensor other) { return op("aten.where.self").callTensor(condition, this, other); }
+    public Tensor where(Tensor condition, Tensor other) { return PointwiseOps.WHERE_SELF.callTensor(condition, this, other); }
 
-    public static Tensor where(Tensor condition, Tensor self, Tensor other) { return op("aten.where.self").callTensor(condition, self, other); }
+    public static Tensor where(Tensor condition, Tensor self, Tensor other) { return PointwiseOps.WHERE_SELF.callTensor(condition, self, other); }
 
-    public static Tensor where(Tensor condition, Tensor self, double other) { return op("aten.where.ScalarOther").callTensor(condition, self, other); }
+    public static Tensor where(Tensor condition, Tensor self, double other) { return PointwiseOps.WHERE_SCALAR_OTHER.callTensor(condition, self, other); }
 
-    public static Tensor where(Tensor condition, Tensor self, long other) { return op("aten.where.ScalarOther").callTensor(condition, self, other); }
+    public static Tensor where(Tensor condition, Tensor self, long other) { return PointwiseOps.WHERE_SCALAR_OTHER.callTensor(condition, self, other); }
 
-    public static Tensor where(Tensor condition, double self, Tensor other) { return op("aten.where.ScalarSelf").callTensor(condition, self, other); }
+    public static Tensor where(Tensor condition, double self, Tensor other) { return PointwiseOps.WHERE_SCALAR_SELF.callTensor(condition, self, other); }
 
-    public static Tensor where(Tensor condition, long self, Tensor other) { return op("aten.where.ScalarSelf").callTensor(condition, self, other); }
+    public static Tensor where(Tensor condition, long self, Tensor other) { return PointwiseOps.WHERE_SCALAR_SELF.callTensor(condition, self, other); }
 
-    public static Tensor where(Tensor condition, double self, double other) { return op("aten.where.Scalar").callTensor(condition, self, other); }
+    public static Tensor where(Tensor condition, double self, double other) { return PointwiseOps.WHERE_SCALAR.callTensor(condition, self, other); }
 
-    public static Tensor where(Tensor condition, long self, long other) { return op("aten.where.Scalar").callTensor(condition, self, other); }
+    public static Tensor where(Tensor condition, long self, long other) { return PointwiseOps.WHERE_SCALAR.callTensor(condition, self, other); }
 
-    public Tensor maskedFill(Tensor mask, double value) { return op("aten.masked_fill.Scalar").callTensor(this, mask, value); }
+    public Tensor maskedFill(Tensor mask, double value) { return PointwiseOps.MASKED_FILL_SCALAR.callTensor(this, mask, value); }
 
-    public Tensor maskedFill(Tensor mask, Tensor value) { return op("aten.masked_fill.Tensor").callTensor(this, mask, value); }
+    public Tensor maskedFill(Tensor mask, Tensor value) { return PointwiseOps.MASKED_FILL_TENSOR.callTensor(this, mask, value); }
 
     // ------------------------------------------------------------------ comparison and logic
 
-    public Tensor eq(Tensor other) { return op("aten.eq.Tensor").callTensor(this, other); }
+    public Tensor eq(Tensor other) { return PointwiseOps.EQ_TENSOR.callTensor(this, other); }
 
-    public Tensor eq(double other) { return op("aten.eq.Scalar").callTensor(this, other); }
+    public Tensor eq(double other) { return PointwiseOps.EQ_SCALAR.callTensor(this, other); }
 
-    public Tensor ne(Tensor other) { return op("aten.ne.Tensor").callTensor(this, other); }
+    public Tensor ne(Tensor other) { return PointwiseOps.NE_TENSOR.callTensor(this, other); }
 
-    public Tensor ne(double other) { return op("aten.ne.Scalar").callTensor(this, other); }
+    public Tensor ne(double other) { return PointwiseOps.NE_SCALAR.callTensor(this, other); }
 
-    public Tensor lt(Tensor other) { return op("aten.lt.Tensor").callTensor(this, other); }
+    public Tensor lt(Tensor other) { return PointwiseOps.LT_TENSOR.callTensor(this, other); }
 
-    public Tensor lt(double other) { return op("aten.lt.Scalar").callTensor(this, other); }
+    public Tensor lt(double other) { return PointwiseOps.LT_SCALAR.callTensor(this, other); }
 
-    public Tensor le(Tensor other) { return op("aten.le.Tensor").callTensor(this, other); }
+    public Tensor le(Tensor other) { return PointwiseOps.LE_TENSOR.callTensor(this, other); }
 
-    public Tensor le(double other) { return op("aten.le.Scalar").callTensor(this, other); }
+    public Tensor le(double other) { return PointwiseOps.LE_SCALAR.callTensor(this, other); }
 
-    public Tensor gt(Tensor other) { return op("aten.gt.Tensor").callTensor(this, other); }
+    public Tensor gt(Tensor other) { return PointwiseOps.GT_TENSOR.callTensor(this, other); }
 
-    public Tensor gt(double other) { return op("aten.gt.Scalar").callTensor(this, other); }
+    public Tensor gt(double other) { return PointwiseOps.GT_SCALAR.callTensor(this, other); }
 
-    public Tensor ge(Tensor other) { return op("aten.ge.Tensor").callTensor(this, other); }
+    public Tensor ge(Tensor other) { return PointwiseOps.GE_TENSOR.callTensor(this, other); }
 
-    public Tensor ge(double other) { return op("aten.ge.Scalar").callTensor(this, other); }
+    public Tensor ge(double other) { return PointwiseOps.GE_SCALAR.callTensor(this, other); }
 
-    public Tensor logicalAnd(Tensor other) { return op("aten.logical_and.default").callTensor(this, other); }
+    public Tensor logicalAnd(Tensor other) { return PointwiseOps.LOGICAL_AND.callTensor(this, other); }
 
-    public Tensor logicalOr(Tensor other) { return op("aten.logical_or.default").callTensor(this, other); }
+    public Tensor logicalOr(Tensor other) { return PointwiseOps.LOGICAL_OR.callTensor(this, other); }
 
-    public Tensor logicalNot() { return op("aten.logical_not.default").callTensor(this); }
+    public Tensor logicalNot() { return PointwiseOps.LOGICAL_NOT.callTensor(this); }
 
     // ------------------------------------------------------------------ in place (bump the version counter)
 
-    public Tensor add_(Tensor other) { return op("aten.add_.Tensor").callTensor(this, other); }
+    public Tensor add_(Tensor other) { return PointwiseOps.ADD__TENSOR.callTensor(this, other); }
 
-    public Tensor add_(Tensor other, double alpha) { return op("aten.add_.Tensor").callTensor(this, other, alpha); }
+    public Tensor add_(Tensor other, double alpha) { return PointwiseOps.ADD__TENSOR.callTensor(this, other, alpha); }
 
-    public Tensor add_(double other) { return op("aten.add_.Scalar").callTensor(this, other); }
+    public Tensor add_(double other) { return PointwiseOps.ADD__SCALAR.callTensor(this, other); }
 
-    public Tensor add_(long other) { return op("aten.add_.Scalar").callTensor(this, other); }
+    public Tensor add_(long other) { return PointwiseOps.ADD__SCALAR.callTensor(this, other); }
 
-    public Tensor sub_(Tensor other) { return op("aten.sub_.Tensor").callTensor(this, other); }
+    public Tensor sub_(Tensor other) { return PointwiseOps.SUB__TENSOR.callTensor(this, other); }
 
-    public Tensor sub_(double other) { return op("aten.sub_.Scalar").callTensor(this, other); }
+    public Tensor sub_(double other) { return PointwiseOps.SUB__SCALAR.callTensor(this, other); }
 
-    public Tensor mul_(Tensor other) { return op("aten.mul_.Tensor").callTensor(this, other); }
+    public Tensor mul_(Tensor other) { return PointwiseOps.MUL__TENSOR.callTensor(this, other); }
 
-    public Tensor mul_(double other) { return op("aten.mul_.Scalar").callTensor(this, other); }
+    public Tensor mul_(double other) { return PointwiseOps.MUL__SCALAR.callTensor(this, other); }
 
-    public Tensor div_(Tensor other) { return op("aten.div_.Tensor").callTensor(this, other); }
+    public Tensor div_(Tensor other) { return PointwiseOps.DIV__TENSOR.callTensor(this, other); }
 
-    public Tensor div_(double other) { return op("aten.div_.Scalar").callTensor(this, other); }
+    public Tensor div_(double other) { return PointwiseOps.DIV__SCALAR.callTensor(this, other); }
 
-    public Tensor floorDivide_(Tensor other) { return op("aten.floor_divide_.Tensor").callTensor(this, other); }
+    public Tensor floorDivide_(Tensor other) { return PointwiseOps.FLOOR_DIVIDE__TENSOR.callTensor(this, other); }
 
-    public Tensor remainder_(Tensor other) { return op("aten.remainder_.Tensor").callTensor(this, other); }
+    public Tensor remainder_(Tensor other) { return PointwiseOps.REMAINDER__TENSOR.callTensor(this, other); }
 
-    public Tensor remainder_(double other) { return op("aten.remainder_.Scalar").callTensor(this, other); }
+    public Tensor remainder_(double other) { return PointwiseOps.REMAINDER__SCALAR.callTensor(this, other); }
 
-    public Tensor fmod_(Tensor other) { return op("aten.fmod_.Tensor").callTensor(this, other); }
+    public Tensor fmod_(Tensor other) { return PointwiseOps.FMOD__TENSOR.callTensor(this, other); }
 
-    public Tensor fmod_(double other) { return op("aten.fmod_.Scalar").callTensor(this, other); }
+    public Tensor fmod_(double other) { return PointwiseOps.FMOD__SCALAR.callTensor(this, other); }
 
-    public Tensor neg_() { return op("aten.neg_.default").callTensor(this); }
+    public Tensor neg_() { return PointwiseOps.NEG_.callTensor(this); }
 
-    public Tensor abs_() { return op("aten.abs_.default").callTensor(this); }
+    public Tensor abs_() { return PointwiseOps.ABS_.callTensor(this); }
 
-    public Tensor exp_() { return op("aten.exp_.default").callTensor(this); }
+    public Tensor exp_() { return PointwiseOps.EXP_.callTensor(this); }
 
-    public Tensor sqrt_() { return op("aten.sqrt_.default").callTensor(this); }
+    public Tensor sqrt_() { return PointwiseOps.SQRT_.callTensor(this); }
 
-    public Tensor tanh_() { return op("aten.tanh_.default").callTensor(this); }
+    public Tensor tanh_() { return PointwiseOps.TANH_.callTensor(this); }
 
-    public Tensor sigmoid_() { return op("aten.sigmoid_.default").callTensor(this); }
+    public Tensor sigmoid_() { return PointwiseOps.SIGMOID_.callTensor(this); }
 
-    public Tensor relu_() { return op("aten.relu_.default").callTensor(this); }
+    public Tensor relu_() { return PointwiseOps.RELU_.callTensor(this); }
 
-    public Tensor clamp_(Double min, Double max) { return op("aten.clamp_.default").callTensor(this, min, max); }
+    public Tensor clamp_(Double min, Double max) { return PointwiseOps.CLAMP_.callTensor(this, min, max); }
 
     /** Clamps in place to tensor bounds (broadcast to this tensor's shape); either may be null. */
-    public Tensor clamp_(Tensor min, Tensor max) { return op("aten.clamp_.Tensor").callTensor(this, min, max); }
+    public Tensor clamp_(Tensor min, Tensor max) { return PointwiseOps.CLAMP__TENSOR.callTensor(this, min, max); }
 
-    public Tensor fill_(double value) { return op("aten.fill_.Scalar").callTensor(this, value); }
+    public Tensor fill_(double value) { return PointwiseOps.FILL_SCALAR.callTensor(this, value); }
 
-    public Tensor zero_() { return op("aten.zero_.default").callTensor(this); }
+    public Tensor zero_() { return PointwiseOps.ZERO_.callTensor(this); }
 
     /** Copies {@code src} (broadcast, converted to this dtype) into this tensor. */
-    public Tensor copy_(Tensor src) { return op("aten.copy_.default").callTensor(this, src); }
+    public Tensor copy_(Tensor src) { return ShapeOps.COPY_.callTensor(this, src); }
 
-    public Tensor maskedFill_(Tensor mask, double value) { return op("aten.masked_fill_.Scalar").callTensor(this, mask, value); }
+    public Tensor maskedFill_(Tensor mask, double value) { return PointwiseOps.MASKED_FILL__SCALAR.callTensor(this, mask, value); }
 
     // ------------------------------------------------------------------ out= (write into a given tensor, return it)
 
     /** {@code out = this + other}, into {@code out}; returns {@code out}. */
-    public Tensor addOut(Tensor other, Tensor out) { return op("aten.add.out").callTensor(this, other, 1L, out); }
+    public Tensor addOut(Tensor other, Tensor out) { return PointwiseOps.ADD_OUT.callTensor(this, other, 1L, out); }
 
     /** {@code out = this + alpha * other}, into {@code out}; returns {@code out}. */
-    public Tensor addOut(Tensor other, double alpha, Tensor out) { return op("aten.add.out").callTensor(this, other, alpha, out); }
+    public Tensor addOut(Tensor other, double alpha, Tensor out) { return PointwiseOps.ADD_OUT.callTensor(this, other, alpha, out); }
 
-    public Tensor subOut(Tensor other, Tensor out) { return op("aten.sub.out").callTensor(this, other, 1L, out); }
+    public Tensor subOut(Tensor other, Tensor out) { return PointwiseOps.SUB_OUT.callTensor(this, other, 1L, out); }
 
     /** {@code out = this - alpha * other}, into {@code out}; returns {@code out}. */
-    public Tensor subOut(Tensor other, double alpha, Tensor out) { return op("aten.sub.out").callTensor(this, other, alpha, out); }
+    public Tensor subOut(Tensor other, double alpha, Tensor out) { return PointwiseOps.SUB_OUT.callTensor(this, other, alpha, out); }
 
-    public Tensor mulOut(Tensor other, Tensor out) { return op("aten.mul.out").callTensor(this, other, out); }
+    public Tensor mulOut(Tensor other, Tensor out) { return PointwiseOps.MUL_OUT.callTensor(this, other, out); }
 
     /** True division into {@code out} (a floating out for integer inputs). */
-    public Tensor divOut(Tensor other, Tensor out) { return op("aten.div.out").callTensor(this, other, out); }
+    public Tensor divOut(Tensor other, Tensor out) { return PointwiseOps.DIV_OUT.callTensor(this, other, out); }
 
     /** Division with rounding ({@code "trunc"} or {@code "floor"}) into {@code out}. */
-    public Tensor divOut(Tensor other, String roundingMode, Tensor out) { return op("aten.div.out_mode").callTensor(this, other, roundingMode, out); }
+    public Tensor divOut(Tensor other, String roundingMode, Tensor out) { return PointwiseOps.DIV_OUT_MODE.callTensor(this, other, roundingMode, out); }
 
-    public Tensor floorDivideOut(Tensor other, Tensor out) { return op("aten.floor_divide.out").callTensor(this, other, out); }
+    public Tensor floorDivideOut(Tensor other, Tensor out) { return PointwiseOps.FLOOR_DIVIDE_OUT.callTensor(this, other, out); }
 
-    public Tensor remainderOut(Tensor other, Tensor out) { return op("aten.remainder.Tensor_out").callTensor(this, other, out); }
+    public Tensor remainderOut(Tensor other, Tensor out) { return PointwiseOps.REMAINDER_TENSOR_OUT.callTensor(this, other, out); }
 
-    public Tensor fmodOut(Tensor other, Tensor out) { return op("aten.fmod.Tensor_out").callTensor(this, other, out); }
+    public Tensor fmodOut(Tensor other, Tensor out) { return PointwiseOps.FMOD_TENSOR_OUT.callTensor(this, other, out); }
 
     /** {@code out = -this}; out must have this tensor's dtype, as in ATen. */
-    public Tensor negOut(Tensor out) { return op("aten.neg.out").callTensor(this, out); }
+    public Tensor negOut(Tensor out) { return PointwiseOps.NEG_OUT.callTensor(this, out); }
 
     /** {@code out = |this|}; out must have this tensor's dtype, as in ATen. */
-    public Tensor absOut(Tensor out) { return op("aten.abs.out").callTensor(this, out); }
+    public Tensor absOut(Tensor out) { return PointwiseOps.ABS_OUT.callTensor(this, out); }
 
-    public Tensor expOut(Tensor out) { return op("aten.exp.out").callTensor(this, out); }
+    public Tensor expOut(Tensor out) { return PointwiseOps.EXP_OUT.callTensor(this, out); }
 
-    public Tensor sqrtOut(Tensor out) { return op("aten.sqrt.out").callTensor(this, out); }
+    public Tensor sqrtOut(Tensor out) { return PointwiseOps.SQRT_OUT.callTensor(this, out); }
 
-    public Tensor tanhOut(Tensor out) { return op("aten.tanh.out").callTensor(this, out); }
+    public Tensor tanhOut(Tensor out) { return PointwiseOps.TANH_OUT.callTensor(this, out); }
 
-    public Tensor sigmoidOut(Tensor out) { return op("aten.sigmoid.out").callTensor(this, out); }
+    public Tensor sigmoidOut(Tensor out) { return PointwiseOps.SIGMOID_OUT.callTensor(this, out); }
 
-    public Tensor logOut(Tensor out) { return op("aten.log.out").callTensor(this, out); }
+    public Tensor logOut(Tensor out) { return PointwiseOps.LOG_OUT.callTensor(this, out); }
 
-    public Tensor log1pOut(Tensor out) { return op("aten.log1p.out").callTensor(this, out); }
+    public Tensor log1pOut(Tensor out) { return PointwiseOps.LOG1P_OUT.callTensor(this, out); }
 
-    public Tensor rsqrtOut(Tensor out) { return op("aten.rsqrt.out").callTensor(this, out); }
+    public Tensor rsqrtOut(Tensor out) { return PointwiseOps.RSQRT_OUT.callTensor(this, out); }
 
-    public Tensor sinOut(Tensor out) { return op("aten.sin.out").callTensor(this, out); }
+    public Tensor sinOut(Tensor out) { return PointwiseOps.SIN_OUT.callTensor(this, out); }
 
-    public Tensor cosOut(Tensor out) { return op("aten.cos.out").callTensor(this, out); }
+    public Tensor cosOut(Tensor out) { return PointwiseOps.COS_OUT.callTensor(this, out); }
 
     /** Clamps into {@code out}, which must have the result's dtype (as in ATen); either bound may be null. */
-    public Tensor clampOut(Double min, Double max, Tensor out) { return op("aten.clamp.out").callTensor(this, min, max, out); }
+    public Tensor clampOut(Double min, Double max, Tensor out) { return PointwiseOps.CLAMP_OUT.callTensor(this, min, max, out); }
 
-    public Tensor clampOut(Tensor min, Tensor max, Tensor out) { return op("aten.clamp.Tensor_out").callTensor(this, min, max, out); }
+    public Tensor clampOut(Tensor min, Tensor max, Tensor out) { return PointwiseOps.CLAMP_TENSOR_OUT.callTensor(this, min, max, out); }
 
-    public Tensor maximumOut(Tensor other, Tensor out) { return op("aten.maximum.out").callTensor(this, other, out); }
+    public Tensor maximumOut(Tensor other, Tensor out) { return PointwiseOps.MAXIMUM_OUT.callTensor(this, other, out); }
 
-    public Tensor minimumOut(Tensor other, Tensor out) { return op("aten.minimum.out").callTensor(this, other, out); }
+    public Tensor minimumOut(Tensor other, Tensor out) { return PointwiseOps.MINIMUM_OUT.callTensor(this, other, out); }
 
     // ------------------------------------------------------------------ reductions
 
-    public Tensor sum() { return op("aten.sum.default").callTensor(this); }
+    public Tensor sum() { return ReductionOps.SUM.callTensor(this); }
 
-    public Tensor sum(int dim, boolean keepdim) { return op("aten.sum.dim_IntList").callTensor(this, new int[] {dim}, keepdim); }
+    public Tensor sum(int dim, boolean keepdim) { return ReductionOps.SUM_DIM.callTensor(this, new int[] {dim}, keepdim); }
 
-    public Tensor sum(int[] dims, boolean keepdim) { return op("aten.sum.dim_IntList").callTensor(this, dims, keepdim); }
+    public Tensor sum(int[] dims, boolean keepdim) { return ReductionOps.SUM_DIM.callTensor(this, dims, keepdim); }
 
-    public Tensor mean() { return op("aten.mean.default").callTensor(this); }
+    public Tensor mean() { return ReductionOps.MEAN.callTensor(this); }
 
-    public Tensor mean(int dim, boolean keepdim) { return op("aten.mean.dim").callTensor(this, new int[] {dim}, keepdim); }
+    public Tensor mean(int dim, boolean keepdim) { return ReductionOps.MEAN_DIM.callTensor(this, new int[] {dim}, keepdim); }
 
-    public Tensor mean(int[] dims, boolean keepdim) { return op("aten.mean.dim").callTensor(this, dims, keepdim); }
+    public Tensor mean(int[] dims, boolean keepdim) { return ReductionOps.MEAN_DIM.callTensor(this, dims, keepdim); }
 
     /** The maximum over all elements. */
-    public Tensor amax() { return op("aten.amax.default").callTensor(this); }
+    public Tensor amax() { return ReductionOps.AMAX.callTensor(this); }
 
-    public Tensor amax(int dim, boolean keepdim) { return op("aten.amax.default").callTensor(this, new int[] {dim}, keepdim); }
+    public Tensor amax(int dim, boolean keepdim) { return ReductionOps.AMAX.callTensor(this, new int[] {dim}, keepdim); }
 
-    public Tensor amax(int[] dims, boolean keepdim) { return op("aten.amax.default").callTensor(this, dims, keepdim); }
+    public Tensor amax(int[] dims, boolean keepdim) { return ReductionOps.AMAX.callTensor(this, dims, keepdim); }
 
-    public Tensor amin() { return op("aten.amin.default").callTensor(this); }
+    public Tensor amin() { return ReductionOps.AMIN.callTensor(this); }
 
-    public Tensor amin(int dim, boolean keepdim) { return op("aten.amin.default").callTensor(this, new int[] {dim}, keepdim); }
+    public Tensor amin(int dim, boolean keepdim) { return ReductionOps.AMIN.callTensor(this, new int[] {dim}, keepdim); }
 
-    public Tensor amin(int[] dims, boolean keepdim) { return op("aten.amin.default").callTensor(this, dims, keepdim); }
+    public Tensor amin(int[] dims, boolean keepdim) { return ReductionOps.AMIN.callTensor(this, dims, keepdim); }
 
     /** The flat index of the maximum. */
     /** Running sums along {@code dim}; integer and bool inputs sum to int64. */
-    public Tensor cumsum(int dim) { return op("aten.cumsum.default").callTensor(this, (long) dim); }
+    public Tensor cumsum(int dim) { return ScanOps.CUMSUM.callTensor(this, (long) dim); }
 
     /** Running sums along {@code dim}, the input first converted to {@code dtype}. */
-    public Tensor cumsum(int dim, DType dtype) { return op("aten.cumsum.default").callTensor(this, (long) dim, dtype); }
+    public Tensor cumsum(int dim, DType dtype) { return ScanOps.CUMSUM.callTensor(this, (long) dim, dtype); }
 
-    public Tensor cumsumOut(int dim, Tensor out) { return op("aten.cumsum.out").callTensor(this, (long) dim, null, out); }
+    public Tensor cumsumOut(int dim, Tensor out) { return ScanOps.CUMSUM_OUT.callTensor(this, (long) dim, null, out); }
 
     /** The values and int64 positions of each slice along {@code dim}, ascending (NaN last); stable. */
-    public List<Tensor> sort(int dim, boolean descending) { return op("aten.sort.default").callList(this, (long) dim, descending); }
+    public List<Tensor> sort(int dim, boolean descending) { return SortOps.SORT.callList(this, (long) dim, descending); }
 
-    public List<Tensor> sort() { return op("aten.sort.default").callList(this); }
+    public List<Tensor> sort() { return SortOps.SORT.callList(this); }
 
     /** The positions that sort each slice along {@code dim}. */
-    public Tensor argsort(int dim, boolean descending) { return op("aten.argsort.default").callTensor(this, (long) dim, descending); }
+    public Tensor argsort(int dim, boolean descending) { return SortOps.ARGSORT.callTensor(this, (long) dim, descending); }
 
     /** The {@code k} largest (or smallest) elements along {@code dim} and their int64 positions, in sorted order. */
-    public List<Tensor> topk(int k, int dim, boolean largest) { return op("aten.topk.default").callList(this, (long) k, (long) dim, largest); }
+    public List<Tensor> topk(int k, int dim, boolean largest) { return SortOps.TOPK.callList(this, (long) k, (long) dim, largest); }
 
     /** The {@code k} largest elements along the last dimension and their positions. */
-    public List<Tensor> topk(int k) { return op("aten.topk.default").callList(this, (long) k); }
+    public List<Tensor> topk(int k) { return SortOps.TOPK.callList(this, (long) k); }
 
     /** argmax along {@code dim} into an int64 {@code out}. */
-    public Tensor argmaxOut(int dim, boolean keepdim, Tensor out) { return op("aten.argmax.out").callTensor(this, (long) dim, keepdim, out); }
+    public Tensor argmaxOut(int dim, boolean keepdim, Tensor out) { return ReductionOps.ARGMAX_OUT.callTensor(this, (long) dim, keepdim, out); }
 
-    public Tensor argminOut(int dim, boolean keepdim, Tensor out) { return op("aten.argmin.out").callTensor(this, (long) dim, keepdim, out); }
+    public Tensor argminOut(int dim, boolean keepdim, Tensor out) { return ReductionOps.ARGMIN_OUT.callTensor(this, (long) dim, keepdim, out); }
 
-    public Tensor argmax() { return op("aten.argmax.default").callTensor(this); }
+    public Tensor argmax() { return ReductionOps.ARGMAX.callTensor(this); }
 
-    public Tensor argmax(int dim, boolean keepdim) { return op("aten.argmax.default").callTensor(this, (long) dim, keepdim); }
+    public Tensor argmax(int dim, boolean keepdim) { return ReductionOps.ARGMAX.callTensor(this, (long) dim, keepdim); }
 
-    public Tensor argmin() { return op("aten.argmin.default").callTensor(this); }
+    public Tensor argmin() { return ReductionOps.ARGMIN.callTensor(this); }
 
-    public Tensor argmin(int dim, boolean keepdim) { return op("aten.argmin.default").callTensor(this, (long) dim, keepdim); }
+    public Tensor argmin(int dim, boolean keepdim) { return ReductionOps.ARGMIN.callTensor(this, (long) dim, keepdim); }
 
     /** Sample variance over all elements (Bessel's correction). */
-    public Tensor var() { return op("aten.var.correction").callTensor(this); }
+    public Tensor var() { return ReductionOps.VAR.callTensor(this); }
 
-    public Tensor var(int dim, boolean keepdim) { return op("aten.var.correction").callTensor(this, new int[] {dim}, null, keepdim); }
+    public Tensor var(int dim, boolean keepdim) { return ReductionOps.VAR.callTensor(this, new int[] {dim}, null, keepdim); }
 
     /** Variance with an explicit correction (0 = population, 1 = sample). */
-    public Tensor var(int[] dims, double correction, boolean keepdim) { return op("aten.var.correction").callTensor(this, dims, correction, keepdim); }
+    public Tensor var(int[] dims, double correction, boolean keepdim) { return ReductionOps.VAR.callTensor(this, dims, correction, keepdim); }
 
-    public Tensor std() { return op("aten.std.correction").callTensor(this); }
+    public Tensor std() { return ReductionOps.STD.callTensor(this); }
 
-    public Tensor std(int dim, boolean keepdim) { return op("aten.std.correction").callTensor(this, new int[] {dim}, null, keepdim); }
+    public Tensor std(int dim, boolean keepdim) { return ReductionOps.STD.callTensor(this, new int[] {dim}, null, keepdim); }
 
-    public Tensor std(int[] dims, double correction, boolean keepdim) { return op("aten.std.correction").callTensor(this, dims, correction, keepdim); }
+    public Tensor std(int[] dims, double correction, boolean keepdim) { return ReductionOps.STD.callTensor(this, dims, correction, keepdim); }
 
-    public Tensor softmax(int dim) { return op("aten._softmax.default").callTensor(this, (long) dim, false); }
+    public Tensor softmax(int dim) { return ReductionOps.SOFTMAX.callTensor(this, (long) dim, false); }
 
-    public Tensor logSoftmax(int dim) { return op("aten._log_softmax.default").callTensor(this, (long) dim, false); }
+    public Tensor logSoftmax(int dim) { return ReductionOps.LOG_SOFTMAX.callTensor(this, (long) dim, false); }
 
     /** log_softmax computed in {@code dtype} (the input converted first), as {@code torch.log_softmax(x, dim, dtype=…)}. */
-    public Tensor logSoftmax(int dim, DType dtype) { return op("aten.log_softmax.int").callTensor(this, (long) dim, dtype); }
+    public Tensor logSoftmax(int dim, DType dtype) { return ReductionOps.LOG_SOFTMAX_INT.callTensor(this, (long) dim, dtype); }
 
-    public Tensor softmax(int dim, DType dtype) { return op("aten.softmax.int").callTensor(this, (long) dim, dtype); }
+    public Tensor softmax(int dim, DType dtype) { return ReductionOps.SOFTMAX_INT.callTensor(this, (long) dim, dtype); }
 
     // ------------------------------------------------------------------ linear algebra
 
     /** NumPy-style matmul for every rank: dot, matrix-vector, matrix-matrix, batched with broadcasting. */
-    public Tensor matmul(Tensor other) { return op("aten.matmul.default").callTensor(this, other); }
+    public Tensor matmul(Tensor other) { return LinalgOps.MATMUL.callTensor(this, other); }
 
-    public Tensor mm(Tensor other) { return op("aten.mm.default").callTensor(this, other); }
+    public Tensor mm(Tensor other) { return LinalgOps.MM.callTensor(this, other); }
 
-    public Tensor bmm(Tensor other) { return op("aten.bmm.default").callTensor(this, other); }
+    public Tensor bmm(Tensor other) { return LinalgOps.BMM.callTensor(this, other); }
 
     /** {@code beta * self + alpha * (mat1 @ mat2)} */
-    public static Tensor addmm(Tensor self, Tensor mat1, Tensor mat2) { return op("aten.addmm.default").callTensor(self, mat1, mat2); }
+    public static Tensor addmm(Tensor self, Tensor mat1, Tensor mat2) { return LinalgOps.ADDMM.callTensor(self, mat1, mat2); }
 
-    public static Tensor addmm(Tensor self, Tensor mat1, Tensor mat2, double beta, double alpha) { return op("aten.addmm.default").callTensor(self, mat1, mat2, beta, alpha); }
+    public static Tensor addmm(Tensor self, Tensor mat1, Tensor mat2, double beta, double alpha) { return LinalgOps.ADDMM.callTensor(self, mat1, mat2, beta, alpha); }
 
     // ------------------------------------------------------------------ views and shape
 
     /** The same storage with a new shape; one dimension may be -1. Fails when strides don't allow it (use reshape). */
-    public Tensor view(int... shape) { return op("aten.view.default").callTensor(this, shape); }
+    public Tensor view(int... shape) { return ShapeOps.VIEW.callTensor(this, shape); }
 
     /** A view when the strides allow it, otherwise a copy. */
-    public Tensor reshape(int... shape) { return op("aten.reshape.default").callTensor(this, shape); }
+    public Tensor reshape(int... shape) { return ShapeOps.RESHAPE.callTensor(this, shape); }
 
-    public Tensor permute(int... dims) { return op("aten.permute.default").callTensor(this, dims); }
+    public Tensor permute(int... dims) { return ShapeOps.PERMUTE.callTensor(this, dims); }
 
-    public Tensor transpose(int dim0, int dim1) { return op("aten.transpose.int").callTensor(this, (long) dim0, (long) dim1); }
+    public Tensor transpose(int dim0, int dim1) { return ShapeOps.TRANSPOSE.callTensor(this, (long) dim0, (long) dim1); }
 
     /** Transpose of a matrix (a vector is returned as is). */
-    public Tensor t() { return op("aten.t.default").callTensor(this); }
+    public Tensor t() { return ShapeOps.T.callTensor(this); }
 
-    public Tensor unsqueeze(int dim) { return op("aten.unsqueeze.default").callTensor(this, (long) dim); }
+    public Tensor unsqueeze(int dim) { return ShapeOps.UNSQUEEZE.callTensor(this, (long) dim); }
 
-    public Tensor squeeze() { return op("aten.squeeze.default").callTensor(this); }
+    public Tensor squeeze() { return ShapeOps.SQUEEZE.callTensor(this); }
 
-    public Tensor squeeze(int dim) { return op("aten.squeeze.dim").callTensor(this, (long) dim); }
+    public Tensor squeeze(int dim) { return ShapeOps.SQUEEZE_DIM.callTensor(this, (long) dim); }
 
     /** Broadcasts size-1 dimensions to {@code shape} without copying; -1 keeps a size. */
-    public Tensor expand(int... shape) { return op("aten.expand.default").callTensor(this, shape); }
+    public Tensor expand(int... shape) { return ShapeOps.EXPAND.callTensor(this, shape); }
 
-    public Tensor narrow(int dim, int start, int length) { return op("aten.narrow.default").callTensor(this, (long) dim, (long) start, (long) length); }
+    public Tensor narrow(int dim, int start, int length) { return ShapeOps.NARROW.callTensor(this, (long) dim, (long) start, (long) length); }
 
     /** Elements {@code start, start+step, …} below {@code end} along {@code dim}; bounds are clamped like Python slices. */
-    public Tensor slice(int dim, int start, int end, int step) { return op("aten.slice.Tensor").callTensor(this, (long) dim, (long) start, (long) end, (long) step); }
+    public Tensor slice(int dim, int start, int end, int step) { return ShapeOps.SLICE.callTensor(this, (long) dim, (long) start, (long) end, (long) step); }
 
     /** Removes dimension {@code dim} by taking index {@code index} of it. */
-    public Tensor select(int dim, int index) { return op("aten.select.int").callTensor(this, (long) dim, (long) index); }
+    public Tensor select(int dim, int index) { return ShapeOps.SELECT.callTensor(this, (long) dim, (long) index); }
 
-    public Tensor flatten() { return op("aten.flatten.using_ints").callTensor(this); }
+    public Tensor flatten() { return ShapeOps.FLATTEN.callTensor(this); }
 
-    public Tensor flatten(int startDim, int endDim) { return op("aten.flatten.using_ints").callTensor(this, (long) startDim, (long) endDim); }
+    public Tensor flatten(int startDim, int endDim) { return ShapeOps.FLATTEN.callTensor(this, (long) startDim, (long) endDim); }
 
     /** This tensor when already contiguous, otherwise a contiguous copy. */
     public Tensor contiguous() { return isContiguous() ? this : clone(); }
 
     @Override
-    public Tensor clone() { return op("aten.clone.default").callTensor(this); }
+    public Tensor clone() { return ShapeOps.CLONE.callTensor(this); }
 
     /** This tensor converted to {@code target} (the same object when already of that dtype). */
-    public Tensor to(DType target) { return target == dtype ? this : op("aten._to_copy.default").callTensor(this, target); }
+    public Tensor to(DType target) { return target == dtype ? this : ShapeOps.TO_COPY.callTensor(this, target); }
 
-    public List<Tensor> split(int splitSize, int dim) { return op("aten.split.Tensor").callList(this, (long) splitSize, (long) dim); }
+    public List<Tensor> split(int splitSize, int dim) { return ShapeOps.SPLIT.callList(this, (long) splitSize, (long) dim); }
 
-    public List<Tensor> split(int[] sizes, int dim) { return op("aten.split_with_sizes.default").callList(this, sizes, (long) dim); }
+    public List<Tensor> split(int[] sizes, int dim) { return ShapeOps.SPLIT_WITH_SIZES.callList(this, sizes, (long) dim); }
 
-    public List<Tensor> chunk(int chunks, int dim) { return op("aten.chunk.default").callList(this, (long) chunks, (long) dim); }
+    public List<Tensor> chunk(int chunks, int dim) { return ShapeOps.CHUNK.callList(this, (long) chunks, (long) dim); }
 
-    public Tensor indexSelect(int dim, Tensor index) { return op("aten.index_select.default").callTensor(this, (long) dim, index); }
+    public Tensor indexSelect(int dim, Tensor index) { return IndexingOps.INDEX_SELECT.callTensor(this, (long) dim, index); }
 
     /** A copy of this tensor with {@code src}'s elements written along {@code dim} at {@code index}'s positions (int64, same rank). */
-    public Tensor scatter(int dim, Tensor index, Tensor src) { return op("aten.scatter.src").callTensor(this, (long) dim, index, src); }
+    public Tensor scatter(int dim, Tensor index, Tensor src) { return ScatterOps.SCATTER_SRC.callTensor(this, (long) dim, index, src); }
 
-    public Tensor scatter(int dim, Tensor index, double value) { return op("aten.scatter.value").callTensor(this, (long) dim, index, value); }
+    public Tensor scatter(int dim, Tensor index, double value) { return ScatterOps.SCATTER_VALUE.callTensor(this, (long) dim, index, value); }
 
-    public Tensor scatter(int dim, Tensor index, long value) { return op("aten.scatter.value").callTensor(this, (long) dim, index, value); }
+    public Tensor scatter(int dim, Tensor index, long value) { return ScatterOps.SCATTER_VALUE.callTensor(this, (long) dim, index, value); }
 
     /** scatter combining with what is there: {@code reduce} is "add" or "multiply". */
-    public Tensor scatter(int dim, Tensor index, Tensor src, String reduce) { return op("aten.scatter.reduce").callTensor(this, (long) dim, index, src, reduce); }
+    public Tensor scatter(int dim, Tensor index, Tensor src, String reduce) { return ScatterOps.SCATTER_REDUCE.callTensor(this, (long) dim, index, src, reduce); }
 
-    public Tensor scatter(int dim, Tensor index, double value, String reduce) { return op("aten.scatter.value_reduce").callTensor(this, (long) dim, index, value, reduce); }
+    public Tensor scatter(int dim, Tensor index, double value, String reduce) { return ScatterOps.SCATTER_VALUE_REDUCE.callTensor(this, (long) dim, index, value, reduce); }
 
-    public Tensor scatter_(int dim, Tensor index, Tensor src) { return op("aten.scatter_.src").callTensor(this, (long) dim, index, src); }
+    public Tensor scatter_(int dim, Tensor index, Tensor src) { return ScatterOps.SCATTER__SRC.callTensor(this, (long) dim, index, src); }
 
-    public Tensor scatter_(int dim, Tensor index, double value) { return op("aten.scatter_.value").callTensor(this, (long) dim, index, value); }
+    public Tensor scatter_(int dim, Tensor index, double value) { return ScatterOps.SCATTER__VALUE.callTensor(this, (long) dim, index, value); }
 
     /** A copy of this tensor with {@code src}'s elements added along {@code dim} at {@code index}'s positions; repeated positions sum. */
-    public Tensor scatterAdd(int dim, Tensor index, Tensor src) { return op("aten.scatter_add.default").callTensor(this, (long) dim, index, src); }
+    public Tensor scatterAdd(int dim, Tensor index, Tensor src) { return ScatterOps.SCATTER_ADD.callTensor(this, (long) dim, index, src); }
 
-    public Tensor scatterAdd_(int dim, Tensor index, Tensor src) { return op("aten.scatter_add_.default").callTensor(this, (long) dim, index, src); }
+    public Tensor scatterAdd_(int dim, Tensor index, Tensor src) { return ScatterOps.SCATTER_ADD_.callTensor(this, (long) dim, index, src); }
 
     /** A copy of this tensor with slice {@code i} of {@code source} along {@code dim} added to slice {@code index[i]}. */
-    public Tensor indexAdd(int dim, Tensor index, Tensor source) { return op("aten.index_add.default").callTensor(this, (long) dim, index, source); }
+    public Tensor indexAdd(int dim, Tensor index, Tensor source) { return ScatterOps.INDEX_ADD.callTensor(this, (long) dim, index, source); }
 
-    public Tensor indexAdd(int dim, Tensor index, Tensor source, double alpha) { return op("aten.index_add.default").callTensor(this, (long) dim, index, source, alpha); }
+    public Tensor indexAdd(int dim, Tensor index, Tensor source, double alpha) { return ScatterOps.INDEX_ADD.callTensor(this, (long) dim, index, source, alpha); }
 
-    public Tensor indexAdd_(int dim, Tensor index, Tensor source) { return op("aten.index_add_.default").callTensor(this, (long) dim, index, source); }
+    public Tensor indexAdd_(int dim, Tensor index, Tensor source) { return ScatterOps.INDEX_ADD_.callTensor(this, (long) dim, index, source); }
 
-    public Tensor gatherOut(int dim, Tensor index, Tensor out) { return op("aten.gather.out").callTensor(this, (long) dim, index, false, out); }
+    public Tensor gatherOut(int dim, Tensor index, Tensor out) { return IndexingOps.GATHER_OUT.callTensor(this, (long) dim, index, false, out); }
 
-    public Tensor indexSelectOut(int dim, Tensor index, Tensor out) { return op("aten.index_select.out").callTensor(this, (long) dim, index, out); }
+    public Tensor indexSelectOut(int dim, Tensor index, Tensor out) { return IndexingOps.INDEX_SELECT_OUT.callTensor(this, (long) dim, index, out); }
 
-    public Tensor gather(int dim, Tensor index) { return op("aten.gather.default").callTensor(this, (long) dim, index); }
+    public Tensor gather(int dim, Tensor index) { return IndexingOps.GATHER.callTensor(this, (long) dim, index); }
 
-    public static Tensor cat(List<Tensor> tensors, int dim) { return op("aten.cat.default").callTensor(tensors, (long) dim); }
+    public static Tensor cat(List<Tensor> tensors, int dim) { return ShapeOps.CAT.callTensor(tensors, (long) dim); }
 
-    public static Tensor stack(List<Tensor> tensors, int dim) { return op("aten.stack.default").callTensor(tensors, (long) dim); }
+    public static Tensor stack(List<Tensor> tensors, int dim) { return ShapeOps.STACK.callTensor(tensors, (long) dim); }
 
     // ------------------------------------------------------------------ printing
 

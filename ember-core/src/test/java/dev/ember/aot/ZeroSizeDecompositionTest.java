@@ -32,7 +32,6 @@ class ZeroSizeDecompositionTest {
             "aten._log_softmax.default, '7,0,8',",
             "aten._softmax.default, '3,0',"})
     void decompositionsKeepZeroSizeResults(String op, String xShape, String wShape) {
-        Decompositions.install();
         boolean softmax = wShape == null;
         Tensor x = Tensor.randn(shape(xShape)), w = softmax ? null : Tensor.randn(shape(wShape));
         Graph g = new Graph();

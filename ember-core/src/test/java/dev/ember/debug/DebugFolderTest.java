@@ -41,6 +41,16 @@ class DebugFolderTest {
     }
 
     @Test
+    void theTransformedGraphIsTheOneTheBackendCompiled() throws Exception {
+        CompileDebug.enable(tmp);
+        Ember.compile((Fn1<Tensor, Tensor>) DebugPrograms::softmaxRows).apply(Tensor.randn(3, 4));
+        String transformed = Files.readString(compileFolders(tmp).getFirst().resolve("fx_graph_transformed.txt"));
+        assertFalse(transformed.contains("aten._softmax"), "softmax is decomposed before inductor lowers it: " + transformed);
+        assertTrue(transformed.contains("aten.amax.default") && transformed.contains("aten.exp.default"), transformed);
+        assertTrue(transformed.contains("DebugPrograms.java:" + DebugPrograms.lineOf("x.softmax(1)")), "decomposed nodes keep their source line: " + transformed);
+    }
+
+    @Test
     void aCompiledGraphGetsItsFilesAndARunnableReproThatPasses() throws Exception {
         CompileDebug.enable(tmp);
         var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) DebugPrograms::scaleShift);
@@ -54,7 +64,7 @@ class DebugFolderTest {
         assertTrue(readable.contains("aten.mul.Scalar"), readable);
         assertTrue(readable.contains("DebugPrograms.java:" + DebugPrograms.lineOf("x.mul(2.0)")), "source line per node: " + readable);
         String transformed = Files.readString(dir.resolve("fx_graph_transformed.txt"));
-        assertTrue(transformed.startsWith("// No pass or decomposition ran"), transformed);
+        assertTrue(transformed.startsWith("// The graph of DebugPrograms.scaleShift after backend 'inductor' ran its passes"), transformed);
         assertTrue(transformed.contains("aten.relu.default"), transformed);
         String guards = Files.readString(dir.resolve("guards.txt"));
         assertTrue(guards.contains("TENSOR_MATCH: L['x'] f32[3, 4]"), guards);

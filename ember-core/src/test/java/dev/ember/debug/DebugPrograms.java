@@ -18,6 +18,10 @@ final class DebugPrograms {
         return shifted.relu();
     }
 
+    static Tensor softmaxRows(Tensor x) {
+        return x.softmax(1);
+    }
+
     static Tensor breaksOnItem(Tensor x) {
         Tensor s = x.sin();
         double v = s.select(0, 0).select(0, 0).item();

@@ -103,7 +103,7 @@ class ConvOpsTest {
             Tensor x = Inputs.randn(rng, DType.FLOAT64, shape), w = Inputs.randn(rng, DType.FLOAT64, 6, 2, 3, 3), b = Inputs.randn(rng, DType.FLOAT64, 6);
             Object[] args = {x, w, b, new int[] {2, 1}, ONE, ONE, 2};
             Tensor viaKernel = conv2d.callTensor(args);
-            Tensor viaDecomposition = (Tensor) conv2d.decomposition().apply(conv2d.bind(args));
+            Tensor viaDecomposition = (Tensor) conv2d.decompose(args);
             assertClose(viaDecomposition, viaKernel, "conv2d decomposition " + java.util.Arrays.toString(shape));
             Tensor fake = conv2d.callTensor(FakeTensor.like(x), FakeTensor.like(w), FakeTensor.like(b), new int[] {2, 1}, ONE, ONE, 2);
             assertTrue(fake.isFake());

@@ -123,7 +123,7 @@ class IndexingOpsTest {
         for (int[] p : positions(out.shape())) {
             assertEquals(weight.get((int) indices.get(p[0], p[1]), p[2]), out.get(p));
         }
-        Tensor viaDecomposition = (Tensor) IndexingOps.EMBEDDING.decomposition().apply(IndexingOps.EMBEDDING.bind(weight, indices));
+        Tensor viaDecomposition = (Tensor) IndexingOps.EMBEDDING.decompose(weight, indices);
         assertTrue(viaDecomposition.sameData(out));
     }
 

@@ -271,7 +271,8 @@ public final class GraphWriter {
 
     private void extern(Code call, Stage.Extern e, Set<Buffer> declared) {
         for (Buffer b : reads(e)) declare(call, b.storage(), declared);
-        String field = "OP_" + e.op().name().replace("aten.", "").replace('.', '_').toUpperCase();
+        var schema = e.op().schema();
+        String field = "OP_" + ((schema.namespace().equals("aten") ? "" : schema.namespace() + "_") + schema.name() + "_" + schema.overload()).toUpperCase();
         opFields.put(field, e.op().name());
         JExpr op = new JExpr.GetStatic(null, field, Calls.OP_OVERLOAD);
         JExpr args = objects(e.args().stream().map(this::arg).toList());

@@ -1,0 +1,73 @@
+package dev.ember.aot;
+
+import dev.ember.fx.CompiledGraph;
+import dev.ember.fx.GraphModule;
+import dev.ember.fx.ShapeProp;
+import dev.ember.logging.Log;
+import dev.ember.passes.PassManager;
+
+import java.util.List;
+
+/**
+ * AOT's one door, for every backend that compiles below the captured graph ({@code aot_eager},
+ * {@code inductor}): copy, shape propagation, the pre-grad passes, functionalization,
+ * decomposition to core ops, the post-grad passes, in that order and nowhere else spelled out.
+ * The captured graph is never changed.
+ */
+public final class Aot {
+    private Aot() {}
+
+    /**
+     * The graph a backend compiler receives: functional unless {@code keptMutation} says which
+     * mutation functionalization could not rewrite (that one stays in place, which keeps the graph's
+     * meaning, so it still runs, but only an interpreter may run it), decomposed to core ops.
+     */
+    public record Prepared(GraphModule graph, String keptMutation) {
+        public boolean functional() { return keptMutation == null; }
+    }
+
+    /** What compiles the prepared graph: the eager interpreter for aot_eager, inductor's lowering for inductor. */
+    @FunctionalInterface
+    public interface Inner {
+        CompiledGraph compile(Prepared prepared, List<?> inputs);
+    }
+
+    /**
+     * Prepares {@code gm} and hands it to {@code inner}; the result reports the prepared graph as its
+     * {@link CompiledGraph#transformedGraph()} (the debug folder's fx_graph_transformed.txt).
+     */
+    public static CompiledGraph compile(GraphModule gm, List<?> inputs, Inner inner) {
+        Prepared prepared = prepare(gm, inputs);
+        CompiledGraph compiled = inner.compile(prepared, inputs);
+        return new CompiledGraph() {
+            @Override
+            public Object[] run(Object[] args) { return compiled.run(args); }
+
+            @Override
+            public String outputCode() { return compiled.outputCode(); }
+
+            @Override
+            public GraphModule transformedGraph() { return prepared.graph(); }
+        };
+    }
+
+    /** Runs AOT's steps on a copy of {@code gm}; {@code inputs} are the placeholders' values: real or fake tensors (or their scalars). */
+    public static Prepared prepare(GraphModule gm, List<?> inputs) {
+        Object[] in = inputs.toArray();
+        GraphModule work = new GraphModule(gm.className(), gm.graph().copy(), gm.attributes(), gm.submodules());
+        ShapeProp.propagate(work, in);
+        PassManager.run(PassManager.Stage.PRE_GRAD, work);
+        String kept = null;
+        try {
+            Functionalize.run(work);
+        } catch (Functionalize.NotFunctional e) {
+            kept = e.getMessage();
+            Log.of("aot").info(() -> "mutation kept in place: " + e.getMessage());
+        }
+        ShapeProp.propagate(work, in);
+        int decomposed = DecomposePass.run(work);
+        Log.artifact("aot_graphs", () -> "GRAPH AFTER FUNCTIONALIZATION AND DECOMPOSITION TO CORE OPS (" + decomposed + " nodes decomposed)\n" + work.code());
+        PassManager.run(PassManager.Stage.POST_GRAD, work);
+        return new Prepared(work, kept);
+    }
+}

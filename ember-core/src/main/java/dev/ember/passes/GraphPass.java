@@ -1,0 +1,12 @@
+package dev.ember.passes;
+
+import dev.ember.fx.GraphModule;
+
+import java.util.function.Predicate;
+
+/**
+ * A named rewrite of a graph, run by the {@link PassManager}: {@code rewrite} changes the graph in
+ * place and says whether it changed anything. The name is what logs print and what
+ * {@link PassManager#DISABLE_ENV} switches off.
+ */
+public record GraphPass(String name, String description, Predicate<GraphModule> rewrite) {}

@@ -1,0 +1,99 @@
+package dev.ember.passes;
+
+import dev.ember.fx.GraphModule;
+import dev.ember.logging.Log;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The graph passes, by stage, as PyTorch's inductor runs them: pre-grad passes on the captured
+ * graph (mutations and all), post-grad passes on the functional, decomposed graph AOT hands to a
+ * backend compiler. Each stage logs the graph before its passes and after each pass that changed
+ * it ({@code EMBER_LOGS=pre_grad_graphs,post_grad_graphs}); any pass can be switched off by name
+ * with {@code EMBER_DISABLE_PASSES=stage.name,…} (e.g. {@code post_grad.dead_code_elimination}),
+ * to see what it does or to rule it out.
+ */
+public final class PassManager {
+    private PassManager() {}
+
+    /** Comma-separated {@code stage.pass} names to skip. */
+    public static final String DISABLE_ENV = "EMBER_DISABLE_PASSES";
+
+    private static final GraphPass DEAD_CODE = new GraphPass("dead_code_elimination",
+            "drops nodes whose value nothing uses (never a mutation, a random op, an input or the output)",
+            gm -> gm.graph().eliminateDeadCode());
+
+    /** A stage of passes and the log artifact that shows it. */
+    public enum Stage {
+        /** On the captured graph, before functionalization. */
+        PRE_GRAD("pre_grad", "pre_grad_graphs", List.of(DEAD_CODE)),
+        /** On the functional graph of core ops, after decomposition. */
+        POST_GRAD("post_grad", "post_grad_graphs", List.of(DEAD_CODE));
+
+        private final String id;
+        private final String artifact;
+        private final List<GraphPass> passes;
+
+        Stage(String id, String artifact, List<GraphPass> passes) {
+            this.id = id;
+            this.artifact = artifact;
+            this.passes = passes;
+        }
+
+        public String id() { return id; }
+
+        public List<GraphPass> passes() { return passes; }
+    }
+
+    /** Runs {@code stage}'s passes on {@code gm} in order; returns the names of the passes that changed it. */
+    public static List<String> run(Stage stage, GraphModule gm) {
+        Set<String> disabled = disabled();
+        Log.artifact(stage.artifact, () -> "BEFORE " + stage.id.toUpperCase() + " PASSES\n" + gm.code());
+        List<String> changed = new java.util.ArrayList<>();
+        for (GraphPass p : stage.passes) {
+            String qualified = stage.id + "." + p.name();
+            if (disabled.contains(qualified)) {
+                Log.artifact(stage.artifact, () -> "SKIPPED " + qualified + " (" + DISABLE_ENV + ")");
+                continue;
+            }
+            if (p.rewrite().test(gm)) {
+                changed.add(p.name());
+                Log.artifact(stage.artifact, () -> "AFTER " + qualified + " (" + p.description() + ")\n" + gm.code());
+            } else {
+                Log.artifact(stage.artifact, () -> "UNCHANGED BY " + qualified);
+            }
+        }
+        return changed;
+    }
+
+    /** Every {@code stage.pass} name, for messages and docs. */
+    public static List<String> names() {
+        return Arrays.stream(Stage.values()).flatMap(s -> s.passes.stream().map(p -> s.id + "." + p.name())).toList();
+    }
+
+    private static volatile String override;
+
+    /** Sets the passes to skip as {@link #DISABLE_ENV} would ({@code null}: read the variable again); for tests and tools. */
+    public static void disable(String spec) {
+        if (spec != null) parse(spec);   // refuse an unknown name here, not at the next compile
+        override = spec;
+    }
+
+    private static Set<String> disabled() {
+        String v = override != null ? override : System.getenv(DISABLE_ENV);
+        return parse(v);
+    }
+
+    private static Set<String> parse(String v) {
+        if (v == null || v.isBlank()) return Set.of();
+        Set<String> names = Arrays.stream(v.split(",")).map(String::strip).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
+        List<String> unknown = names.stream().filter(n -> !names().contains(n)).sorted().toList();
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException(DISABLE_ENV + " names no pass " + unknown + "; the passes are " + names());
+        }
+        return names;
+    }
+}
