@@ -12,9 +12,14 @@ import java.util.Arrays;
  * and linear. Operands are read in place when BLAS can (row-major or transposed last two
  * dimensions, any batch strides) and copied to contiguous only otherwise.
  *
- * <p>When the right operand is the same matrix for every batch and the left one's batches lie
- * back to back (a 3-d activation times a weight), the whole batch is one tall GEMM. Otherwise
- * the batches go to {@link Gemm#multiplyBatched}, which decides how they share the cores.
+ * <p>When the right operand is the same matrix for every batch (a 3-d activation times a weight),
+ * the whole batch is one tall GEMM, as ATen's matmul folds it: in place when the left operand's
+ * batches lie back to back, else from a contiguous copy. Folding always (not only when it is
+ * free) keeps the GEMM calls those of a compiled graph, whose matmul decomposition reshapes and
+ * calls mm: a GEMM may round a row differently by its position in the block, so a batched call
+ * and a folded one can differ in the last bit for equal rows (fuzzer seed 5006633: an argmax
+ * over equal batches picked another index). Otherwise the batches go to
+ * {@link Gemm#multiplyBatched}, which decides how they share the cores.
  */
 public final class GemmBatched {
     private GemmBatched() {}
@@ -39,10 +44,11 @@ public final class GemmBatched {
         Object c = out.storage().data();
         int cBase = out.storageOffset();
 
-        if (isBroadcast(bStrides, batch) && !opA.trans()) {
-            int ld = foldedLeadingDimension(batch, aStrides, m, opA.ld(), k);
-            if (ld > 0) {
-                Gemm.multiplyOnAllCores(dtype, batches * m, n, k, alpha, new Gemm.Operand(opA.data(), opA.offset(), ld, false), opB, beta, c, cBase, n);
+        if (isBroadcast(bStrides, batch)) {
+            int ld = opA.trans() ? -1 : foldedLeadingDimension(batch, aStrides, m, opA.ld(), k);
+            if (ld > 0 || batches > 1) {
+                Gemm.Operand rows = ld > 0 ? new Gemm.Operand(opA.data(), opA.offset(), ld, false) : contiguousRows(a, batch, m, k);
+                Gemm.multiplyOnAllCores(dtype, batches * m, n, k, alpha, rows, opB, beta, c, cBase, n);
                 return;
             }
         }
@@ -59,6 +65,16 @@ public final class GemmBatched {
                                Object a, int aOff, int aStride, int lda, Object b, int bOff, int bStride, int ldb, Object c, int cOff, int ldc) {
         Gemm.multiplyBatched(dtype, batches, m, n, k, 1, new Gemm.Operand(a, aOff, lda, transA), i -> i * aStride,
                 new Gemm.Operand(b, bOff, ldb, transB), i -> i * bStride, 0, c, cOff, ldc);
+    }
+
+    /** {@code a} broadcast to {@code [batch..., m, k]} and copied row-major: the rows of one tall GEMM. */
+    private static Gemm.Operand contiguousRows(Tensor a, int[] batch, int m, int k) {
+        int[] shape = Arrays.copyOf(batch, batch.length + 2);
+        shape[batch.length] = m;
+        shape[batch.length + 1] = k;
+        Tensor rows = Tensor.allocate(TensorMeta.contiguous(a.dtype(), shape));
+        Copy.copy(a.expand(shape), rows);
+        return new Gemm.Operand(rows.storage().data(), 0, Math.max(k, 1), false);
     }
 
     /** The element offset of batch {@code i} (row-major over {@code batch}) along {@code strides}. */
