@@ -1,6 +1,5 @@
 package dev.ember.nn;
 
-import dev.ember.ops.kernels.Copy;
 import dev.ember.tensor.Storage;
 import dev.ember.tensor.Tensor;
 
@@ -15,7 +14,7 @@ final class Init {
     static Tensor uniform(double bound, int... shape) {
         Tensor t = Tensor.rand(shape);
         Storage s = t.storage();
-        for (int i = 0; i < t.numel(); i++) Copy.writeDouble(s, i, (2 * Copy.readDouble(s, i) - 1) * bound);
+        for (int i = 0; i < t.numel(); i++) s.writeDouble(i, (2 * s.readDouble(i) - 1) * bound);
         return t;
     }
 
@@ -32,7 +31,7 @@ final class Init {
     /** Standard normal; the row {@code zeroRow} (if not negative) set to zero, as Embedding's padding_idx. */
     static Tensor normalWithZeroRow(int rows, int cols, int zeroRow) {
         Tensor t = Tensor.randn(rows, cols);
-        if (zeroRow >= 0) for (int j = 0; j < cols; j++) Copy.writeDouble(t.storage(), zeroRow * cols + j, 0);
+        if (zeroRow >= 0) for (int j = 0; j < cols; j++) t.storage().writeDouble(zeroRow * cols + j, 0);
         return t;
     }
 }

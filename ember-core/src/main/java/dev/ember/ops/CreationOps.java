@@ -68,8 +68,8 @@ public final class CreationOps {
                 long lstart = a.scalar(0) instanceof Long l ? l : 0, lstep = a.scalar(2) instanceof Long l ? l : 0;
                 boolean exact = a.scalar(0) instanceof Long && a.scalar(2) instanceof Long;
                 for (int i = 0; i < out.numel(); i++) {
-                    if (exact) Copy.writeLong(out.storage(), i, lstart + i * lstep);
-                    else Copy.writeDouble(out.storage(), i, start + i * step);
+                    if (exact) out.storage().writeLong(i, lstart + i * lstep);
+                    else out.storage().writeDouble(i, start + i * step);
                 }
                 return out;
             })
@@ -100,7 +100,7 @@ public final class CreationOps {
                 double step = n > 1 ? (end - start) / (n - 1) : 0;
                 int half = n / 2;
                 for (int i = 0; i < n; i++) {   // ATen fills from both ends so that the last value is exactly `end`
-                    Copy.writeDouble(out.storage(), i, i < half ? start + step * i : end - step * (n - 1 - i));
+                    out.storage().writeDouble(i, i < half ? start + step * i : end - step * (n - 1 - i));
                 }
                 return out;
             })
@@ -116,7 +116,7 @@ public final class CreationOps {
             .kernel((a, m) -> {
                 Tensor out = Tensor.allocate((TensorMeta) m);
                 int n = a.integer(0);
-                for (int i = 0; i < n; i++) Copy.writeLong(out.storage(), i * n + i, 1);
+                for (int i = 0; i < n; i++) out.storage().writeLong(i * n + i, 1);
                 return out;
             })
             .register();
@@ -141,7 +141,7 @@ public final class CreationOps {
                 .kernel((a, m) -> {
                     Tensor out = Tensor.allocate((TensorMeta) m);
                     SplittableRandom r = generator(a, 1).split();
-                    for (int i = 0; i < out.numel(); i++) Copy.writeDouble(out.storage(), i, draw.next(r));
+                    for (int i = 0; i < out.numel(); i++) out.storage().writeDouble(i, draw.next(r));
                     return out;
                 })
                 .register();
@@ -169,7 +169,7 @@ public final class CreationOps {
                 Tensor out = Tensor.allocate((TensorMeta) m);
                 SplittableRandom r = generator(a, 3).split();
                 long lo = a.lng(0), hi = a.lng(1);
-                for (int i = 0; i < out.numel(); i++) Copy.writeLong(out.storage(), i, r.nextLong(lo, hi));
+                for (int i = 0; i < out.numel(); i++) out.storage().writeLong(i, r.nextLong(lo, hi));
                 return out;
             })
             .register();

@@ -351,13 +351,13 @@ public final class ReductionOps {
                 for (int i = 0; i < values.length; i++) f[i] = (float) values[i];
             }
             default -> {
-                for (int i = 0; i < values.length; i++) Copy.writeDouble(s, i, values[i]);
+                for (int i = 0; i < values.length; i++) s.writeDouble(i, values[i]);
             }
         }
     }
 
     private static void write(Tensor out, long[] values) {
         Storage s = out.storage();
-        for (int i = 0; i < values.length; i++) Copy.writeLong(s, i, values[i]);
+        for (int i = 0; i < values.length; i++) s.writeLong(i, values[i]);
     }
 }

@@ -44,6 +44,50 @@ public final class Storage {
 
     public int length() { return length; }
 
+    /** Element {@code i} as a double (bool as 0 or 1). */
+    public double readDouble(int i) {
+        return switch (dtype) {
+            case FLOAT32 -> floats()[i];
+            case FLOAT64 -> doubles()[i];
+            case INT32 -> ints()[i];
+            case INT64 -> longs()[i];
+            case BOOL -> bools()[i];
+        };
+    }
+
+    /** Element {@code i} as a long (floats truncated toward zero). */
+    public long readLong(int i) {
+        return switch (dtype) {
+            case FLOAT32 -> (long) floats()[i];
+            case FLOAT64 -> (long) doubles()[i];
+            case INT32 -> ints()[i];
+            case INT64 -> longs()[i];
+            case BOOL -> bools()[i];
+        };
+    }
+
+    /** Writes {@code v} at {@code i} with a C-style cast: truncation toward zero for integers, non-zero for bool. */
+    public void writeDouble(int i, double v) {
+        switch (dtype) {
+            case FLOAT32 -> floats()[i] = (float) v;
+            case FLOAT64 -> doubles()[i] = v;
+            case INT32 -> ints()[i] = (int) (long) v;
+            case INT64 -> longs()[i] = (long) v;
+            case BOOL -> bools()[i] = (byte) (v != 0 ? 1 : 0);
+        }
+    }
+
+    /** Writes {@code v} at {@code i}, converted to this storage's dtype (non-zero is true for bool). */
+    public void writeLong(int i, long v) {
+        switch (dtype) {
+            case FLOAT32 -> floats()[i] = (float) v;
+            case FLOAT64 -> doubles()[i] = (double) v;
+            case INT32 -> ints()[i] = (int) v;
+            case INT64 -> longs()[i] = v;
+            case BOOL -> bools()[i] = (byte) (v != 0 ? 1 : 0);
+        }
+    }
+
     public float[] floats() { return (float[]) data(); }
 
     public double[] doubles() { return (double[]) data(); }

@@ -10,7 +10,6 @@ import dev.ember.ops.ScanOps;
 import dev.ember.ops.ScatterOps;
 import dev.ember.ops.ShapeOps;
 import dev.ember.ops.SortOps;
-import dev.ember.ops.kernels.Copy;
 
 import java.util.Arrays;
 import java.util.List;
@@ -242,27 +241,27 @@ public class Tensor {
     public double item() {
         requireData("item");
         if (numel() != 1) throw new IllegalArgumentException("item: a Tensor with " + numel() + " elements cannot be converted to a scalar (shape " + Shapes.format(shape) + ")");
-        return Copy.readDouble(storage, offset);
+        return storage.readDouble(offset);
     }
 
     /** The value of a one-element integral tensor, exact for int64. */
     public long longItem() {
         requireData("longItem");
         if (numel() != 1) throw new IllegalArgumentException("longItem: a Tensor with " + numel() + " elements cannot be converted to a scalar (shape " + Shapes.format(shape) + ")");
-        return Copy.readLong(storage, offset);
+        return storage.readLong(offset);
     }
 
     /** Python's {@code bool(t)}: true when the single element is non-zero. Data-dependent. */
     public boolean asBoolean() {
         requireData("asBoolean");
         if (numel() != 1) throw new IllegalArgumentException("Boolean value of Tensor with " + numel() + " elements is ambiguous (shape " + Shapes.format(shape) + ")");
-        return Copy.readDouble(storage, offset) != 0;
+        return storage.readDouble(offset) != 0;
     }
 
     /** The element at {@code index}, as a double. */
     public double get(int... index) {
         requireData("get");
-        return Copy.readDouble(storage, flatOffset(index));
+        return storage.readDouble(flatOffset(index));
     }
 
     private int flatOffset(int[] index) {
@@ -296,7 +295,7 @@ public class Tensor {
     private Object contiguousData(DType target) {
         requireData("reading data");
         Tensor out = allocate(target, shape);
-        Copy.copy(this, out);
+        out.copy_(this);
         return out.storage.data();
     }
 

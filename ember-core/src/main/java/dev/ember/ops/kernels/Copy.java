@@ -9,26 +9,6 @@ import dev.ember.tensor.Tensor;
 public final class Copy {
     private Copy() {}
 
-    public static double readDouble(Storage s, int i) {
-        return switch (s.dtype()) {
-            case FLOAT32 -> s.floats()[i];
-            case FLOAT64 -> s.doubles()[i];
-            case INT32 -> s.ints()[i];
-            case INT64 -> s.longs()[i];
-            case BOOL -> s.bools()[i];
-        };
-    }
-
-    public static long readLong(Storage s, int i) {
-        return switch (s.dtype()) {
-            case FLOAT32 -> (long) s.floats()[i];
-            case FLOAT64 -> (long) s.doubles()[i];
-            case INT32 -> s.ints()[i];
-            case INT64 -> s.longs()[i];
-            case BOOL -> s.bools()[i];
-        };
-    }
-
     /** Writes {@code src}, broadcast to {@code dst}'s shape and converted to its dtype, into {@code dst}. */
     public static void copy(Tensor src, Tensor dst) {
         int[] shape = dst.shape();
@@ -54,31 +34,10 @@ public final class Copy {
         boolean exactIntegral = !s.dtype().isFloatingPoint() && !d.dtype().isFloatingPoint();
         loop.forEachRow((off, n) -> {
             for (int i = 0, p = off[0], q = off[1]; i < n; i++, p += ds, q += ss) {
-                if (exactIntegral) writeLong(d, p, readLong(s, q));
-                else writeDouble(d, p, readDouble(s, q));
+                if (exactIntegral) d.writeLong(p, s.readLong(q));
+                else d.writeDouble(p, s.readDouble(q));
             }
         });
-    }
-
-    /** Writes {@code v} with a C-style cast: truncation toward zero for integers, non-zero for bool. */
-    public static void writeDouble(Storage s, int i, double v) {
-        switch (s.dtype()) {
-            case FLOAT32 -> s.floats()[i] = (float) v;
-            case FLOAT64 -> s.doubles()[i] = v;
-            case INT32 -> s.ints()[i] = (int) (long) v;
-            case INT64 -> s.longs()[i] = (long) v;
-            case BOOL -> s.bools()[i] = (byte) (v != 0 ? 1 : 0);
-        }
-    }
-
-    public static void writeLong(Storage s, int i, long v) {
-        switch (s.dtype()) {
-            case FLOAT32 -> s.floats()[i] = (float) v;
-            case FLOAT64 -> s.doubles()[i] = (double) v;
-            case INT32 -> s.ints()[i] = (int) v;
-            case INT64 -> s.longs()[i] = v;
-            case BOOL -> s.bools()[i] = (byte) (v != 0 ? 1 : 0);
-        }
     }
 
     /** Fills every element of {@code dst} with {@code value} (a Double, Long or Boolean), converted to its dtype. */

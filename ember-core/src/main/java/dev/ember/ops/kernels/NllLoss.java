@@ -38,12 +38,12 @@ public final class NllLoss {
             for (int i = 0; i < count; i++) {
                 long t = targets[i];
                 double loss = t == ignoreIndex ? 0 : -value(x, i, t, classes, positions) * (w == null ? 1 : w[(int) t]);
-                Copy.writeDouble(output.storage(), i, round(f32, loss));
+                output.storage().writeDouble(i, round(f32, loss));
             }
             return;
         }
         if (count == 0) {
-            Copy.writeDouble(output.storage(), 0, reduction == MEAN ? Double.NaN : 0);
+            output.storage().writeDouble(0, reduction == MEAN ? Double.NaN : 0);
             return;
         }
         double[] losses = new double[LEVELS], weights = new double[LEVELS];
@@ -69,14 +69,14 @@ public final class NllLoss {
         double total = w == null ? round(f32, count - ignored) : accumulate(f32, weights);
         double loss = accumulate(f32, losses);
         if (reduction == MEAN) loss = round(f32, loss / total);
-        Copy.writeDouble(output.storage(), 0, loss);
-        Copy.writeDouble(totalWeight.storage(), 0, total);
+        output.storage().writeDouble(0, loss);
+        totalWeight.storage().writeDouble(0, total);
     }
 
     /** The input's element for sample {@code i} (batch-major over positions) and class {@code t}. */
     private static double value(Tensor x, int i, long t, int classes, int positions) {
         int b = i / positions, p = i % positions;
-        return Copy.readDouble(x.storage(), x.storageOffset() + (b * classes + (int) t) * positions + p);
+        return x.storage().readDouble(x.storageOffset() + (b * classes + (int) t) * positions + p);
     }
 
     private static double accumulate(boolean f32, double[] partials) {

@@ -179,8 +179,8 @@ public final class Pointwise {
     /** A 0-d tensor of {@code dtype} holding {@code value} (a Double, Long or Boolean) converted C-style. */
     public static Tensor scalar(Object value, DType dtype) {
         Tensor t = Tensor.allocate(dtype);
-        if (value instanceof Double v) Copy.writeDouble(t.storage(), 0, v);
-        else Copy.writeLong(t.storage(), 0, toLong(value));
+        if (value instanceof Double v) t.storage().writeDouble(0, v);
+        else t.storage().writeLong(0, toLong(value));
         return t;
     }
 

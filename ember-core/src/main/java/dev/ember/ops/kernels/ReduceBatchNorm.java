@@ -71,7 +71,7 @@ public final class ReduceBatchNorm {
         Storage s = running.storage();
         int[] offsets = elementOffsets(running);
         for (int c = 0; c < batch.length; c++) {
-            Copy.writeDouble(s, offsets[c], (1 - momentum) * Copy.readDouble(s, offsets[c]) + momentum * batch[c]);
+            s.writeDouble(offsets[c], (1 - momentum) * s.readDouble(offsets[c]) + momentum * batch[c]);
         }
         s.bumpVersion();
     }

@@ -35,8 +35,8 @@ public final class Sort {
                 int o = slice / step, i = slice % step, first = base + o * n * step + i;
                 for (int j = 0; j < n; j++) perm[j] = j;
                 Comparator<Integer> ascending = s.dtype().isFloatingPoint()
-                        ? (p, q) -> compare(Copy.readDouble(s, first + p * step), Copy.readDouble(s, first + q * step))
-                        : (p, q) -> Long.compare(Copy.readLong(s, first + p * step), Copy.readLong(s, first + q * step));
+                        ? (p, q) -> compare(s.readDouble(first + p * step), s.readDouble(first + q * step))
+                        : (p, q) -> Long.compare(s.readLong(first + p * step), s.readLong(first + q * step));
                 Arrays.sort(perm, descending ? (p, q) -> ascending.compare(q, p) : ascending);
                 for (int j = 0; j < count; j++) out[(o * count + j) * step + i] = perm[j];
             }
