@@ -7,6 +7,7 @@ import dev.ember.debug.minifier.Launcher;
 import dev.ember.debug.minifier.Outcome;
 import dev.ember.debug.minifier.ReproStage;
 import dev.ember.fx.Backend;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
@@ -51,7 +52,7 @@ public final class ReproLevels {
      * @param folderName  the launcher folder's name, {@code MyApp.fn__0_1}
      * @param sourceLines the graph's source lines ({@link #sourceLines}), or empty
      */
-    public record Request(String backendName, String mode, double tolerance, String graphName, String folderName, String sourceLines) {}
+    public record Request(String backendName, CompileMode mode, double tolerance, String graphName, String folderName, String sourceLines) {}
 
     /**
      * Compiles {@code gm} with {@code backend} under the repro levels; {@code inputs} gives the

@@ -1,6 +1,7 @@
 package dev.ember.dynamo;
 
 import dev.ember.fx.Backend;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.GraphModule;
 import dev.ember.tensor.FakeTensor;
@@ -43,10 +44,10 @@ public final class Explainer {
         // Records each graph and forwards the user's mode as it came: it wraps the backend, both overloads.
         Backend recording = new Backend() {
             @Override
-            public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs) { return compile(gm, inputs, "default"); }
+            public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs) { return compile(gm, inputs, CompileMode.DEFAULT); }
 
             @Override
-            public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs, String mode) {
+            public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs, CompileMode mode) {
                 long t = System.nanoTime();
                 CompiledGraph c = inner.compile(gm, inputs, mode);
                 times.merge("backend_compile", System.nanoTime() - t, Long::sum);
