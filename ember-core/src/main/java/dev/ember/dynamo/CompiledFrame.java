@@ -11,6 +11,7 @@ import dev.ember.debug.ReproLevels;
 import dev.ember.dynamo.guards.GuardSet;
 import dev.ember.dynamo.resume.ResumeTarget;
 import dev.ember.dynamo.variables.MethodTarget;
+import dev.ember.events.UserFrame;
 import dev.ember.logging.CompileContext;
 import dev.ember.logging.CompileId;
 import dev.ember.dynamo.guards.Guard;
