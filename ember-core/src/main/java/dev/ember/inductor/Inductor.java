@@ -3,6 +3,9 @@ package dev.ember.inductor;
 import dev.ember.aot.DecomposePass;
 import dev.ember.aot.Decompositions;
 import dev.ember.aot.Functionalize;
+import dev.ember.events.CompileEvent.CacheHit;
+import dev.ember.events.CompileEvent.CacheMiss;
+import dev.ember.events.CompileEvents;
 import dev.ember.fx.CompileMode;
 import dev.ember.fx.CompilerSteps;
 import dev.ember.fx.GraphModule;
@@ -92,7 +95,7 @@ public final class Inductor {
                                            boolean nanAsserts) {
         byte[] cached = cache.get(key);
         if (cached == null) {
-            if (cache.enabled()) InductorLog.log("inductor", () -> "cache miss " + key.substring(0, 16));
+            if (cache.enabled()) CompileEvents.global().publish(new CacheMiss(key));
             return null;
         }
         Artifact a;
@@ -121,8 +124,7 @@ public final class Inductor {
             cache.reject(key, "its class cannot be loaded: " + e);
             return null;
         }
-        InductorLog.log("inductor", () -> "cache hit " + key.substring(0, 16) + " (" + cache.path(key) + ")");
-        InductorLog.log("output_code", a::source);
+        CompileEvents.global().publish(new CacheHit(key, cache.path(key)));
         return graph;
     }
 
@@ -174,9 +176,7 @@ public final class Inductor {
                 }
             }
         }
-        Artifact chosen = best.artifact;
-        InductorLog.log("output_code", chosen::source);
-        if (cache != null && best.constants.length == 0) cache.put(key, chosen.encode());
+        if (cache != null && best.constants.length == 0) cache.put(key, best.artifact.encode());
         return graph;
     }
 

@@ -36,6 +36,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -178,6 +179,33 @@ class CompileEventStreamTest {
         FrameStarted started = assertInstanceOf(FrameStarted.class, events.get(1));
         assertEquals(1, started.cacheSize());
         assertTrue(started.bytecode().get().contains("method name: twice"), "the method's bytecode, read when asked for");
+    }
+
+    @Test
+    void theSecondCompileOfAGraphLoadsItFromTheInductorCache(@TempDir Path cache) {
+        String before = System.getProperty("ember.cache.dir");
+        System.setProperty("ember.cache.dir", cache.toString());
+        try {
+            Supplier<List<CompileEvent>> compileAndRun = () -> recordedEvents(
+                    () -> Ember.compile(CompileEventStreamTest::scaledTanh, Options.backend("inductor")).apply(Tensor.randn(4, 5)));
+            List<CompileEvent> cold = compileAndRun.get();
+            Ember.reset();
+            List<CompileEvent> warm = compileAndRun.get();
+            List<String> around = List.of("FrameStarted " + T + "scaledTanh compile 0", "PhaseStarted TRACING", "PhaseEnded TRACING",
+                    "Bytecode none generated", "GraphCaptured " + T + "scaledTanh", "PhaseStarted BACKEND", "%s", "PhaseEnded BACKEND",
+                    "GraphCompiled " + T + "scaledTanh ops=2", "FrameCompiled " + T + "scaledTanh graphs=1 compiles=1 breaks=0 ops=2");
+            assertEquals(around.stream().map(l -> l.formatted("CacheMiss")).toList(), cold.stream().map(CompileEventStreamTest::show).toList());
+            assertEquals(around.stream().map(l -> l.formatted("CacheHit")).toList(), warm.stream().map(CompileEventStreamTest::show).toList());
+            String key = cold.stream().filter(e -> e instanceof CacheMiss).map(e -> ((CacheMiss) e).key()).findFirst().orElseThrow();
+            CacheHit hit = warm.stream().filter(e -> e instanceof CacheHit).map(CacheHit.class::cast).findFirst().orElseThrow();
+            assertEquals(key, hit.key());
+            assertTrue(hit.file().startsWith(cache.toRealPath()) || hit.file().startsWith(cache), hit.file().toString());
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        } finally {
+            if (before == null) System.clearProperty("ember.cache.dir");
+            else System.setProperty("ember.cache.dir", before);
+        }
     }
 
     /** One break, one event: the logs, the trace, the debug folder and explain all hear of it from that event. */
