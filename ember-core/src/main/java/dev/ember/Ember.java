@@ -8,6 +8,7 @@ import dev.ember.dynamo.InGraphFunctions;
 import dev.ember.dynamo.Explainer;
 import dev.ember.dynamo.FrameRegistry;
 import dev.ember.dynamo.FunctionTarget;
+import dev.ember.events.CompileEvents;
 import dev.ember.logging.Logs;
 import dev.ember.nn.Module;
 import dev.ember.tensor.Tensor;
@@ -152,6 +153,15 @@ public final class Ember {
      * {@code "help"} lists the names. {@code EMBER_LOGS}, when set, wins.
      */
     public static void setLogs(String spec) { Logs.set(spec); }
+
+    /**
+     * What Ember does while it compiles, one event each, published where it happens: a frame's compile
+     * starting and ending, graph breaks, recompiles with the guards that failed, graphs captured and
+     * compiled, the inductor's cache hits. The logs, the structured trace and the debug folder are
+     * written from these events; subscribe to see them too (see docs/logging.md):
+     * {@code try (var s = Ember.events().subscribe(GraphBreak.class, b -> ...)) { f.apply(x); }}
+     */
+    public static CompileEvents events() { return CompileEvents.global(); }
 
     /** Forgets every compiled function's cache entries: the next call of each traces again. */
     public static void reset() { FrameRegistry.reset(); }

@@ -2,6 +2,7 @@ package dev.ember;
 
 import dev.ember.fx.Backend;
 import dev.ember.fx.Backends;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.GraphModule;
 import dev.ember.tensor.FakeTensor;
@@ -24,7 +25,7 @@ public final class Options {
     private Backend backend;
     private boolean fullgraph;
     private boolean dynamic;
-    private String mode = "default";
+    private CompileMode mode = CompileMode.DEFAULT;
     private int recompileLimit = 8;
     private boolean failOnRecompileLimitHit;
     private boolean reorderableLogging = true;
@@ -100,13 +101,19 @@ public final class Options {
      * Inductor's mode: "default"; "max-autotune" (times kernel variants and keeps the fastest); or
      * "reduce-overhead" (a compiled graph writes its outputs into the same arrays every call, so a
      * warm call allocates nothing; an output of the previous call is overwritten, and reading it
-     * throws: clone() what you keep). See docs/compile.md.
+     * throws: clone() what you keep). See docs/compile.md. The name is parsed here, once: the
+     * backend gets a {@link CompileMode}.
+     *
+     * @throws IllegalArgumentException for any other name
      */
     public Options mode(String m) {
         Objects.requireNonNull(m);
-        if (!List.of("default", "max-autotune", "reduce-overhead").contains(m)) {
-            throw new IllegalArgumentException("unknown mode '" + m + "'; Ember supports \"default\", \"max-autotune\" and \"reduce-overhead\"");
-        }
+        return mode(CompileMode.parse(m));
+    }
+
+    /** {@link #mode(String)} by value: {@code Options.defaults().mode(CompileMode.MAX_AUTOTUNE)}. */
+    public Options mode(CompileMode m) {
+        Objects.requireNonNull(m);
         return with(o -> o.mode = m);
     }
 
@@ -177,7 +184,7 @@ public final class Options {
      * another, which then compiles every graph whose backend was given by name — the defaults'
      * {@code inductor} included; a {@link Backend} object passed in stays. This is how a run is
      * repeated with {@code eager} or {@code aot_eager} without editing it ({@code ember bisect} does).
-     * A mode other than {@code "default"} reaches only the backend it was set for: forced to another,
+     * A mode other than {@link CompileMode#DEFAULT} reaches only the backend it was set for: forced to another,
      * the graph compiles in mode default.
      *
      * @throws IllegalArgumentException when EMBER_BACKEND names no registered backend
@@ -194,7 +201,7 @@ public final class Options {
             }
 
             @Override
-            public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs, String mode) {
+            public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs, CompileMode mode) {
                 return b.compile(gm, inputs);
             }
         };
@@ -225,7 +232,7 @@ public final class Options {
 
     public boolean isDynamic() { return dynamic; }
 
-    public String getMode() { return mode; }
+    public CompileMode getMode() { return mode; }
 
     public int getRecompileLimit() { return recompileLimit; }
 
@@ -244,7 +251,7 @@ public final class Options {
     @Override
     public boolean equals(Object o) {
         return o instanceof Options x && Objects.equals(backendName, x.backendName) && backend == x.backend && fullgraph == x.fullgraph
-                && dynamic == x.dynamic && mode.equals(x.mode) && recompileLimit == x.recompileLimit
+                && dynamic == x.dynamic && mode == x.mode && recompileLimit == x.recompileLimit
                 && failOnRecompileLimitHit == x.failOnRecompileLimitHit && reorderableLogging == x.reorderableLogging
                 && ignoredLogging.equals(x.ignoredLogging) && captureScalarOutputs == x.captureScalarOutputs
                 && reproTolerance == x.reproTolerance && suppressErrors == x.suppressErrors;

@@ -1,6 +1,7 @@
 package dev.ember.bench;
 
 import ai.djl.ndarray.NDArray;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.GraphModule;
 import dev.ember.inductor.Inductor;
 import dev.ember.inductor.InductorGraph;
@@ -15,10 +16,10 @@ final class InductorBenchSupport {
 
     /** Compiles {@code gm} and fails loudly unless it matches eager on {@code inputs}: a fast wrong answer is no result. */
     static InductorGraph compileChecked(GraphModule gm, double tol, Tensor... inputs) {
-        return compileChecked(gm, Inductor.Mode.DEFAULT, tol, inputs);
+        return compileChecked(gm, CompileMode.DEFAULT, tol, inputs);
     }
 
-    static InductorGraph compileChecked(GraphModule gm, Inductor.Mode mode, double tol, Tensor... inputs) {
+    static InductorGraph compileChecked(GraphModule gm, CompileMode mode, double tol, Tensor... inputs) {
         InductorGraph g = Inductor.compile(gm, List.of(inputs), mode);
         float[] got = ((Tensor) g.run((Object[]) inputs)).toFloatArray();
         float[] want = ((Tensor) gm.run((Object[]) inputs)).toFloatArray();

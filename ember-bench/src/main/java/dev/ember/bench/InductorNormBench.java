@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.norm.LayerNorm;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.GraphModule;
 import dev.ember.inductor.InductorGraph;
 import dev.ember.tensor.Tensor;
@@ -43,8 +44,8 @@ public class InductorNormBench {
         layerNorm = ModelGraphs.layerNorm(COLS);
         softmaxCompiled = InductorBenchSupport.compileChecked(softmax, 1e-5, x);
         layerNormCompiled = InductorBenchSupport.compileChecked(layerNorm, 1e-4, x, w, b);
-        softmaxReuse = InductorBenchSupport.compileChecked(softmax, dev.ember.inductor.Inductor.Mode.REDUCE_OVERHEAD, 1e-5, x);
-        layerNormReuse = InductorBenchSupport.compileChecked(layerNorm, dev.ember.inductor.Inductor.Mode.REDUCE_OVERHEAD, 1e-4, x, w, b);
+        softmaxReuse = InductorBenchSupport.compileChecked(softmax, CompileMode.REDUCE_OVERHEAD, 1e-5, x);
+        layerNormReuse = InductorBenchSupport.compileChecked(layerNorm, CompileMode.REDUCE_OVERHEAD, 1e-4, x, w, b);
         manager = Libtorch.manager();
         tx = Libtorch.of(manager, x.toFloatArray(), ROWS, COLS);
         tw = Libtorch.of(manager, w.toFloatArray(), COLS);

@@ -3,6 +3,7 @@ package dev.ember.bench;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.nn.Activation;
+import dev.ember.fx.CompileMode;
 import dev.ember.inductor.InductorGraph;
 import dev.ember.fx.GraphModule;
 import dev.ember.ops.kernels.Parallel;
@@ -47,7 +48,7 @@ public class InductorPointwiseBench {
         arith = ModelGraphs.arithmeticChain();
         trans = ModelGraphs.transcendentalChain();
         arithCompiled = InductorBenchSupport.compileChecked(arith, 1e-6, x, y);
-        arithReuse = InductorBenchSupport.compileChecked(arith, dev.ember.inductor.Inductor.Mode.REDUCE_OVERHEAD, 1e-6, x, y);
+        arithReuse = InductorBenchSupport.compileChecked(arith, CompileMode.REDUCE_OVERHEAD, 1e-6, x, y);
         transCompiled = InductorBenchSupport.compileChecked(trans, 1e-5, t);
         manager = Libtorch.manager();
         tx = Libtorch.of(manager, a, BIG);

@@ -6,6 +6,7 @@ import dev.ember.debug.minifier.Outcome;
 import dev.ember.debug.minifier.ReproStage;
 import dev.ember.fx.Backend;
 import dev.ember.fx.Backends;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
@@ -66,7 +67,7 @@ class MinifyCommandTest {
         GraphModule gm = new GraphModule(g);
         Tensor input = Tensor.randn(new Generator(3), 4, 5).t();   // a transposed (non-contiguous) input
         Path dir = tmp.resolve("launcher");
-        new Launcher(gm, List.of(input), "no_sin", "default", ReproStage.DYNAMO,
+        new Launcher(gm, List.of(input), "no_sin", CompileMode.DEFAULT, ReproStage.DYNAMO,
                 new Outcome.CompileError(UnsupportedOperationException.class.getName(), "no kernel for aten.sin.default"),
                 Accuracy.DEFAULT_TOLERANCE, "Demo.fn [0/0]", "Demo.java:10-14").write(dir);
         return dir;

@@ -1,7 +1,11 @@
 package dev.ember.debug;
 
+import dev.ember.events.CompileEvent;
+import dev.ember.events.CompileEvent.Bytecode;
+import dev.ember.events.CompileEvent.GraphBreak;
+import dev.ember.events.CompileEvent.GraphCaptured;
+import dev.ember.events.CompileEvent.GraphCompiled;
 import dev.ember.fx.CompiledGraph;
-import dev.ember.dynamo.source.Source;
 import dev.ember.fx.GraphModule;
 import dev.ember.logging.CompileContext;
 import dev.ember.logging.CompileId;
@@ -15,7 +19,6 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -114,20 +117,31 @@ public final class CompileDebug {
         return runDirectory().resolve("ember").resolve(name);
     }
 
+    /** Writes the files of a compile event, when the folder is on: its subscription to the compile events. */
+    static void accept(CompileEvent event) {
+        switch (event) {
+            case GraphBreak b -> graphBreak(b.message());
+            case Bytecode b -> bytecode(b.function(), b.original(), b.generated());
+            case GraphCaptured g -> graph(g.function(), g.graph(), g.inputs(), g.backend(), g.guards());
+            case GraphCompiled g -> compiled(g.function(), g.graph(), g.compiled(), g.backend());
+            default -> { }
+        }
+    }
+
     /**
-     * The captured graph, before the backend: fx_graph_readable.txt, fx_graph_runnable.java (with the inputs
-     * read from {@code frame} through {@code sources}, when small) and guards.txt.
+     * The captured graph, before the backend: fx_graph_readable.txt, fx_graph_runnable.java (with the graph's
+     * inputs, when small; null when they could not be read) and guards.txt.
      */
-    public static void graph(String function, GraphModule gm, List<Source> sources, Object[] frame, String backend, List<String> guards) {
+    private static void graph(String function, GraphModule gm, List<Object> inputs, String backend, List<String> guards) {
         if (!isEnabled()) return;
         write("fx_graph_readable.txt", "// The graph Ember captured from " + function + ", with the source line of each node.\n" + gm.code());
-        write("fx_graph_runnable.java", RunnableRepro.source(gm, recorded(sources, frame), backend));
+        write("fx_graph_runnable.java", RunnableRepro.source(gm, inputs, backend));
         write("guards.txt", "Guards of the cache entry for " + function + " (all must hold for a call to reuse this graph):\n"
                 + String.join("\n", guards.stream().map(g -> "  " + g).toList()) + "\n");
     }
 
     /** What the backend made of the graph: fx_graph_transformed.txt, and output_code.java when it generated code. */
-    public static void compiled(String function, GraphModule captured, CompiledGraph compiled, String backend) {
+    private static void compiled(String function, GraphModule captured, CompiledGraph compiled, String backend) {
         if (!isEnabled()) return;
         GraphModule transformed = compiled.transformedGraph();
         write("fx_graph_transformed.txt", transformed != null
@@ -142,7 +156,7 @@ public final class CompileDebug {
      * The compiled method's bytecode as written, and the code Ember generated for it: after a graph break, the
      * class that runs the breaking instruction and calls the resume method; null when nothing was generated.
      */
-    public static void bytecode(String function, Supplier<String> original, String transformed) {
+    private static void bytecode(String function, Supplier<String> original, String transformed) {
         if (!isEnabled()) return;
         write("bytecode_original.txt", "// The bytecode of " + function + " as compiled by javac.\n" + original.get());
         write("bytecode_transformed.txt", transformed != null
@@ -154,20 +168,8 @@ public final class CompileDebug {
     }
 
     /** The graph break that ended this compilation's trace, in full. */
-    public static void graphBreak(String message) {
+    private static void graphBreak(String message) {
         if (isEnabled()) write("graph_break.txt", message + "\n");
-    }
-
-    private static List<Object> recorded(List<Source> sources, Object[] frame) {
-        List<Object> values = new ArrayList<>();
-        for (Source s : sources) {
-            try {
-                values.add(s.read(frame));
-            } catch (RuntimeException e) {
-                return null;
-            }
-        }
-        return values;
     }
 
     private static void write(String file, String text) {

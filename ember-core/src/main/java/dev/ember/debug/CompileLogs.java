@@ -1,15 +1,96 @@
 package dev.ember.debug;
 
+import dev.ember.events.CompileEvent;
+import dev.ember.events.CompileEvent.BackendErrorSuppressed;
+import dev.ember.events.CompileEvent.Bytecode;
+import dev.ember.events.CompileEvent.CacheHit;
+import dev.ember.events.CompileEvent.CacheMiss;
+import dev.ember.events.CompileEvent.EagerFallback;
+import dev.ember.events.CompileEvent.FrameCompiled;
+import dev.ember.events.CompileEvent.FrameStarted;
+import dev.ember.events.CompileEvent.GraphBreak;
+import dev.ember.events.CompileEvent.GraphCaptured;
+import dev.ember.events.CompileEvent.GraphCompiled;
+import dev.ember.events.CompileEvent.Recompile;
+import dev.ember.events.CompileEvent.RecompileLimitHit;
 import dev.ember.fx.Graph;
 import dev.ember.fx.Node;
+import dev.ember.logging.Log;
 import dev.ember.tensor.Tensor;
 
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** The text of the compiler's summary logs: {@code graph_sizes}, the per-function Graph Count and {@code dynamic}. */
-public final class CompileLogs {
+/**
+ * The compile events as {@code EMBER_LOGS} lines: {@code graph_breaks}, {@code recompiles},
+ * {@code guards}, {@code graph_code}, {@code output_code}, the per-function Graph Count on {@code dynamo},
+ * the inductor's cache hits and misses, … Each text is built only when its log is on.
+ */
+final class CompileLogs {
     private CompileLogs() {}
+
+    static void accept(CompileEvent event) {
+        switch (event) {
+            case Recompile r -> {
+                Log.artifact("recompiles", () -> "Recompiling function " + r.function() + " in " + r.where()
+                        + "\n    triggered by the following guard failure(s):\n"
+                        + r.failedGuards().stream().map(f -> "    - " + f).collect(Collectors.joining("\n")));
+                Log.artifact("recompiles_verbose", () -> "Recompiling function " + r.function() + ": every failing guard, newest entry first:\n"
+                        + everyFailure(r.failuresPerEntry()));
+            }
+            case FrameStarted f -> {
+                Log.artifact("bytecode", () -> "ORIGINAL BYTECODE of " + f.function() + " (" + f.firstLine().fileName() + ":" + f.firstLine().line()
+                        + "):\n" + f.bytecode().get());
+                Log.of("dynamic").info(() -> staticShapes(f.function(), f.dynamicShapesAsked()));
+            }
+            case GraphBreak b -> Log.artifact("graph_breaks", b::message);
+            case Bytecode b when b.generated() != null ->
+                    Log.artifact("bytecode", () -> "MODIFIED BYTECODE of " + b.function() + " after the graph break at " + b.breakAt() + ":\n" + b.generated());
+            case GraphCaptured g -> {
+                String fn = g.function();
+                Log.artifact("guards", () -> "GUARDS for " + fn + ":\n" + g.guards().stream().map(x -> "  " + x).collect(Collectors.joining("\n")));
+                Log.artifact("graph_code", () -> "TRACED GRAPH of " + fn + "\n" + g.graph().code());
+                Log.artifact("graph", () -> "TRACED GRAPH of " + fn + "\n" + g.graph().tabular());
+                Log.artifact("graph_sizes", () -> graphSizes(fn, g.graph().graph()));
+                Log.artifact("side_effects", () -> g.sideEffects().isEmpty() ? "no side effects in " + fn
+                        : "side effects replayed after the graph of " + fn + ":\n" + g.sideEffects().stream().map(e -> "  " + e).collect(Collectors.joining("\n")));
+            }
+            case GraphCompiled g when g.compiled().outputCode() != null ->
+                    Log.artifact("output_code", () -> "OUTPUT CODE of " + g.function() + " (backend '" + g.backend() + "'):\n" + g.compiled().outputCode());
+            case EagerFallback e -> {
+                if (e.whyNoResume() != null) {
+                    Log.of("dynamo").debug(() -> e.function() + ": no resume after graph break " + e.gbId() + " (" + e.whyNoResume()
+                            + "); the method runs eagerly for these inputs");
+                }
+                Log.artifact("perf_hints", () -> e.function() + " runs eagerly for these inputs: graph break " + e.gbId() + " at " + e.userFrame()
+                        + " could not be resumed, so nothing of this call is compiled. " + e.reason());
+                Log.of("dynamo").debug(() -> e.function() + " runs eagerly for these inputs (graph break " + e.gbId() + ")");
+            }
+            case BackendErrorSuppressed s -> {
+                // The message's last line says how to suppress; it is on, so say what it does instead.
+                String message = s.error().getMessage();
+                Log.of("dynamo").warning("ember: " + message.substring(0, message.lastIndexOf('\n'))
+                        + "\n  suppressErrors is on: this graph runs eagerly (op by op) from now on");
+            }
+            case FrameCompiled f -> Log.of("dynamo").info(() -> graphCount(f));
+            case RecompileLimitHit h -> {
+                Log.of("dynamo").warning(h.message());
+                Log.artifact("perf_hints", () -> h.function() + " hit the recompile limit (" + h.limit()
+                        + "): calls whose inputs match no cache entry now run eagerly, uncompiled. Last failed guard: " + h.lastFailure());
+            }
+            case CacheHit h -> Log.of("inductor").info(() -> "cache hit " + h.key().substring(0, 16) + " (" + h.file() + ")");
+            case CacheMiss m -> Log.of("inductor").info(() -> "cache miss " + m.key().substring(0, 16));
+            default -> { }
+        }
+    }
+
+    private static String everyFailure(List<List<String>> perEntry) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < perEntry.size(); i++) {
+            for (String f : perEntry.get(i)) sb.append("    - entry ").append(i).append(": ").append(f).append('\n');
+        }
+        return sb.toString().stripTrailing();
+    }
 
     /**
      * {@code graph_sizes}: every node with a tensor value (or a list of them) and its shape and dtype,
@@ -19,7 +100,7 @@ public final class CompileLogs {
      *   add: (2, 3) f32
      * </pre>
      */
-    public static String graphSizes(String function, Graph graph) {
+    private static String graphSizes(String function, Graph graph) {
         StringBuilder sb = new StringBuilder("TRACED GRAPH TENSOR SIZES of ").append(function);
         for (Node n : graph.nodes()) {
             String size = sizeOf(n.val());
@@ -43,13 +124,13 @@ public final class CompileLogs {
      * method is a function of its own): {@code Graph Count for MyApp.fn: 2 graph(s) in 3 compile(s), 1 graph
      * break(s), 7 op(s)}.
      */
-    public static String graphCount(String function, int graphs, int compiles, int breaks, int ops) {
-        return "Graph Count for " + function + ": " + graphs + " graph(s) in " + compiles + " compile(s), " + breaks + " graph break(s), "
-                + ops + " op(s)";
+    private static String graphCount(FrameCompiled f) {
+        return "Graph Count for " + f.function() + ": " + f.graphs() + " graph(s) in " + f.compiles() + " compile(s), " + f.breaks()
+                + " graph break(s), " + f.ops() + " op(s)";
     }
 
     /** {@code dynamic}: why every shape of this compilation is static. */
-    public static String staticShapes(String function, boolean dynamicAsked) {
+    private static String staticShapes(String function, boolean dynamicAsked) {
         return "static shapes for " + function + ": every input's sizes and strides are guarded exactly, so a new shape recompiles"
                 + (dynamicAsked ? "; Options.dynamic(true) was asked for, but dynamic shapes are not supported yet"
                                 : " (dynamic shapes are not supported yet)");

@@ -1,5 +1,11 @@
 package dev.ember.debug;
 
+import dev.ember.events.CompileEvent;
+import dev.ember.events.CompileEvent.FrameCompiled;
+import dev.ember.events.CompileEvent.FrameFailed;
+import dev.ember.events.CompileEvent.FrameStarted;
+import dev.ember.events.CompileEvent.PhaseEnded;
+import dev.ember.events.CompileEvent.PhaseStarted;
 import dev.ember.logging.Trace;
 
 import java.io.IOException;
@@ -15,7 +21,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Where compile time goes, per traced function and phase. The compiler brackets its work with scopes:
+ * Where compile time goes, per traced function and phase. Compiles are timed from their events (a
+ * function's scope from {@code FrameStarted} to {@code FrameCompiled} or {@code FrameFailed}, a phase's
+ * from {@code PhaseStarted} to {@code PhaseEnded}); other code brackets its work with scopes:
  * <pre>{@code
  * try (var f = CompileProfiler.function("MyApp.fn")) {
  *     try (var t = CompileProfiler.phase("tracing")) { ... }
@@ -51,6 +59,9 @@ public final class CompileProfiler {
 
     private static final ProfileData DATA = new ProfileData();
     private static final ThreadLocal<Deque<Timer>> OPEN = ThreadLocal.withInitial(ArrayDeque::new);
+    /** The scopes opened for compile events on this thread, innermost first; {@code function} marks a compile's own. */
+    private record EventScope(Scope scope, boolean function) {}
+    private static final ThreadLocal<Deque<EventScope>> EVENT_SCOPES = ThreadLocal.withInitial(ArrayDeque::new);
     private static volatile Config config = fromEnvironment(System.getenv(ENV));
 
     static {
@@ -88,6 +99,28 @@ public final class CompileProfiler {
             throw new IllegalArgumentException(origin + ": cannot write the profile to " + file + ": not writable");
         }
         return file;
+    }
+
+    /** Opens and closes scopes for the compile events: its subscription to them. */
+    static void accept(CompileEvent event) {
+        Deque<EventScope> open = EVENT_SCOPES.get();
+        switch (event) {
+            case FrameStarted f -> open.push(new EventScope(function(f.function()), true));
+            case PhaseStarted p -> open.push(new EventScope(phase(p.phase().text()), false));
+            case PhaseEnded p when open.peek() != null && !open.peek().function() -> open.pop().scope().close();
+            case FrameCompiled f -> closeFunction(open);
+            case FrameFailed f -> closeFunction(open);
+            default -> { }
+        }
+    }
+
+    /** Closes the innermost compile's scope, and any phase left open inside it. */
+    private static void closeFunction(Deque<EventScope> open) {
+        while (!open.isEmpty()) {
+            EventScope s = open.pop();
+            s.scope().close();
+            if (s.function()) return;
+        }
     }
 
     /** Opens the scope of one traced function (a compile of it); phases opened inside are charged to it. */

@@ -1,18 +1,23 @@
 package dev.ember.debug;
 
 import dev.ember.BackendCompilerFailed;
+import dev.ember.Options;
 import dev.ember.debug.minifier.AotGraph;
 import dev.ember.debug.minifier.FailureCheck;
 import dev.ember.debug.minifier.Launcher;
 import dev.ember.debug.minifier.Outcome;
 import dev.ember.debug.minifier.ReproStage;
+import dev.ember.dynamo.BackendHarness;
 import dev.ember.fx.Backend;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
 import dev.ember.fx.NodeKind;
 import dev.ember.fx.SourceLocation;
+import dev.ember.logging.CompileContext;
+import dev.ember.logging.CompileId;
 import dev.ember.logging.Log;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Generator;
@@ -51,7 +56,18 @@ public final class ReproLevels {
      * @param folderName  the launcher folder's name, {@code MyApp.fn__0_1}
      * @param sourceLines the graph's source lines ({@link #sourceLines}), or empty
      */
-    public record Request(String backendName, String mode, double tolerance, String graphName, String folderName, String sourceLines) {}
+    public record Request(String backendName, CompileMode mode, double tolerance, String graphName, String folderName, String sourceLines) {}
+
+    /** The repro levels around every backend call of a compile: capture finds them as its {@link BackendHarness}. */
+    public static final class Harness implements BackendHarness {
+        @Override
+        public CompiledGraph compile(GraphModule gm, List<FakeTensor> fakes, Supplier<List<Object>> inputs, Options options, String function) {
+            CompileId id = CompileContext.current();
+            var request = new Request(options.getBackendName(), options.getMode(), options.getReproTolerance(), function + " [" + id + "]",
+                    function + "__" + id.frameId() + "_" + id.frameCompileId(), sourceLines(gm.graph()));
+            return ReproLevels.compile(options.getBackend(), gm, fakes, inputs, request);
+        }
+    }
 
     /**
      * Compiles {@code gm} with {@code backend} under the repro levels; {@code inputs} gives the

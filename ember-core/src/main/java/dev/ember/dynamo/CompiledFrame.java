@@ -1,47 +1,50 @@
 package dev.ember.dynamo;
 
-import dev.ember.fx.CompiledGraph;
-import dev.ember.fx.PreparedGraph;
 import dev.ember.BackendCompilerFailed;
 import dev.ember.Options;
-import dev.ember.debug.CompileDebug;
-import dev.ember.debug.CompileLogs;
-import dev.ember.debug.CompileProfiler;
-import dev.ember.debug.ReproLevels;
+import dev.ember.dynamo.guards.Guard;
 import dev.ember.dynamo.guards.GuardSet;
 import dev.ember.dynamo.resume.ResumeTarget;
 import dev.ember.dynamo.variables.MethodTarget;
+import dev.ember.events.CompileEvent.BackendErrorSuppressed;
+import dev.ember.events.CompileEvent.Bytecode;
+import dev.ember.events.CompileEvent.EagerFallback;
+import dev.ember.events.CompileEvent.FrameCompiled;
+import dev.ember.events.CompileEvent.FrameFailed;
+import dev.ember.events.CompileEvent.FrameStarted;
+import dev.ember.events.CompileEvent.GraphBreak;
+import dev.ember.events.CompileEvent.GraphCaptured;
+import dev.ember.events.CompileEvent.GraphCompiled;
+import dev.ember.events.CompileEvent.Phase;
+import dev.ember.events.CompileEvent.Recompile;
+import dev.ember.events.CompileEvent.RecompileLimitHit;
+import dev.ember.events.CompileEvents;
+import dev.ember.events.UserFrame;
+import dev.ember.fx.CompiledGraph;
+import dev.ember.fx.GraphModule;
+import dev.ember.fx.PreparedGraph;
 import dev.ember.logging.CompileContext;
 import dev.ember.logging.CompileId;
-import dev.ember.dynamo.guards.Guard;
-import dev.ember.fx.GraphModule;
-import dev.ember.fx.Node;
-import dev.ember.logging.CompilationMetrics;
-import dev.ember.logging.Log;
-import dev.ember.logging.Trace;
-import dev.ember.logging.TraceFrame;
-import dev.ember.tensor.FakeTensor;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
 import java.util.function.Supplier;
 
 /**
  * The frame evaluator and cache of one compiled method: a call checks the cache entries newest
  * first and runs the first whose guards pass; a miss traces anew (under a per-method lock, so one
  * trace never runs twice into one entry) until the recompile limit, after which new inputs run
- * eagerly. The hit path takes no lock: entries are an immutable array published atomically.
+ * eagerly. The hit path takes no lock: entries are an immutable array published atomically. What
+ * happens while compiling is published on the {@link CompileEvents} stream, once, where it happens.
  */
 public final class CompiledFrame {
     private static final AtomicInteger FRAME_IDS = new AtomicInteger();
+    private static final CompileEvents EVENTS = CompileEvents.global();
+    private static final BackendHarness HARNESS = BackendHarness.load();
 
     private final MethodTarget method;
     private final Options options;
@@ -96,21 +99,14 @@ public final class CompiledFrame {
             }
             CacheEntry entry;
             try (var scope = CompileContext.enter(CompileId.of(frameId, compiles), name())) {
-                UserFrame start = firstLine();
-                Trace.dynamoStart(List.of(new TraceFrame(start.fileName(), start.line(), method.name(), start.sourceText())));
                 if (current.length > 0) {
                     recompileReasons.add(new RecompileReason(compiles, failures));
-                    Trace.recompileReasons(failures);
-                    Log.artifact("recompiles", () -> "Recompiling function " + name() + " in " + where() + "\n    triggered by the following guard failure(s):\n"
-                            + failures.stream().map(f -> "    - " + f).collect(Collectors.joining("\n")));
-                    Log.artifact("recompiles_verbose", () -> "Recompiling function " + name() + ": every failing guard, newest entry first:\n"
-                            + verboseFailures(current, frame));
+                    List<List<String>> all = new ArrayList<>();
+                    for (CacheEntry e : current) all.add(e.guards().allFailures(frame));
+                    EVENTS.publish(new Recompile(name(), where(), failures, all));
                 }
-                try (var profiled = CompileProfiler.function(name())) {
-                    entry = compile(target, frame, current.length);
-                }
-                int compileCount = compiles + 1;
-                Log.of("dynamo").info(() -> CompileLogs.graphCount(name(), graphs, compileCount, breaks, ops));
+                entry = compileOnce(target, frame, current.length);
+                EVENTS.publish(new FrameCompiled(name(), graphs, compiles + 1, breaks, ops));
             }
             compiles++;
             CacheEntry[] next = new CacheEntry[current.length + 1];
@@ -121,127 +117,104 @@ public final class CompiledFrame {
         }
     }
 
-    private CacheEntry compile(FunctionTarget target, Object[] frame, int cacheSize) {
-        Instant started = Instant.now();
-        long t0 = System.nanoTime();
-        Log.artifact("bytecode", () -> "ORIGINAL BYTECODE of " + name() + " (" + where() + "):\n" + originalBytecode());
-        Log.of("dynamic").info(() -> CompileLogs.staticShapes(name(), options.isDynamic()));
+    /** One compile, from {@link FrameStarted} on; when it throws, {@link FrameFailed} ends it. */
+    private CacheEntry compileOnce(FunctionTarget target, Object[] frame, int cacheSize) {
+        Supplier<String> bytecode = memoized(this::originalBytecode);
+        try {
+            EVENTS.publish(new FrameStarted(CompileContext.current(), name(), firstLine(), cacheSize, totalEntries(), Instant.now(), bytecode,
+                    options.isDynamic()));
+            return compile(target, frame, bytecode);
+        } catch (Throwable e) {
+            String reason = e instanceof Unsupported u ? u.gbId() + ": " + u.reason() : String.valueOf(e.getMessage());
+            try {
+                EVENTS.publish(new FrameFailed(name(), e, reason, e instanceof Unsupported u ? u.userFrame() : null));
+            } catch (RuntimeException sinkFailure) {
+                e.addSuppressed(sinkFailure);
+            }
+            throw e;
+        }
+    }
+
+    private CacheEntry compile(FunctionTarget target, Object[] frame, Supplier<String> bytecode) {
         Tracer.Result result;
-        try (var phase = CompileProfiler.phase("tracing")) {
+        try (var timing = EVENTS.time(name(), Phase.TRACING)) {
             result = Tracer.trace(target, frame, options);
         }
-        long traced = System.nanoTime();
-        UserFrame start = firstLine();
-        CompilationMetrics metrics = new CompilationMetrics().function(method.name(), start.fileName(), start.line())
-                .cacheSize(cacheSize, totalEntries()).startTime(started).tracingTime(Duration.ofNanos(traced - t0));
         Unsupported u = result.graphBreak();
-        if (u != null) {
-            Log.artifact("graph_breaks", u::getMessage);
-            Trace.graphBreak(u.getMessage());
-            BreakListeners.graphBreak(u);
-            CompileDebug.graphBreak(u.getMessage());
-            UserFrame at = u.userFrame();
-            if (options.isFullgraph()) {
-                Trace.compilationMetrics(metrics.failure("Unsupported", u.gbId() + ": " + u.reason(), at == null ? null : at.fileName(), at == null ? -1 : at.line())
-                        .entireFrameCompileTime(Duration.ofNanos(System.nanoTime() - t0)));
-                throw u;
-            }
-            breaks++;
-            CacheEntry resumed = result.resumable() ? resume(target, frame, result, u, metrics, t0) : null;
-            if (resumed != null) return resumed;
-            CompileDebug.bytecode(name(), this::originalBytecode, null);
-            Log.artifact("perf_hints", () -> name() + " runs eagerly for these inputs: graph break " + u.gbId() + " at " + at
-                    + " could not be resumed, so nothing of this call is compiled. " + u.reason());
-            Trace.compilationMetrics(metrics.failure("Unsupported", u.gbId() + ": " + u.reason(), at == null ? null : at.fileName(), at == null ? -1 : at.line())
-                    .entireFrameCompileTime(Duration.ofNanos(System.nanoTime() - t0)));
-            Log.of("dynamo").debug(() -> name() + " runs eagerly for these inputs (graph break " + u.gbId() + ")");
-            return CacheEntry.eager(new GuardSet(result.graph().guards()), u);
+        if (u == null) {
+            OutputGraph g = result.graph();
+            EVENTS.publish(new Bytecode(name(), bytecode, null, null));
+            CompiledGraph compiled = compileGraph(g, frame, result.sideEffects());
+            return CacheEntry.compiled(new GuardSet(g.guards()), compiled, g, result.rebuilder(), result.sideEffects());
         }
-        OutputGraph g = result.graph();
-        CompileDebug.bytecode(name(), this::originalBytecode, null);
-        CompiledGraph compiled = compileGraph(g, frame, result.sideEffects(), metrics, t0);
-        return CacheEntry.compiled(new GuardSet(g.guards()), compiled, g, result.rebuilder(), result.sideEffects());
+        EVENTS.publish(new GraphBreak(name(), u.gbId(), u.type().shortType(), u.reason(), u.userStack(), u.getMessage()));
+        if (options.isFullgraph()) throw u;
+        breaks++;
+        String whyNoResume = null;
+        if (result.resumable()) {
+            try {
+                return resume(target, frame, result, u);
+            } catch (CannotResume e) {
+                whyNoResume = e.getMessage();
+            }
+        }
+        EVENTS.publish(new Bytecode(name(), bytecode, null, null));
+        EVENTS.publish(new EagerFallback(name(), u.gbId(), u.reason(), u.userFrame(), whyNoResume));
+        return CacheEntry.eager(new GuardSet(result.graph().guards()), u);
     }
 
     /**
      * A partial graph: everything before the break compiled, then generated code that runs the
-     * breaking instruction and continues in a resume method; null when no resume can start there.
+     * breaking instruction and continues in a resume method.
+     *
+     * @throws CannotResume when no resume can start at the break
      */
-    private CacheEntry resume(FunctionTarget target, Object[] frame, Tracer.Result result, Unsupported u, CompilationMetrics metrics, long t0) {
+    private CacheEntry resume(FunctionTarget target, Object[] frame, Tracer.Result result, Unsupported u) {
         Tracer.Partial p;
         ResumeCodegen.Generated gen;
-        try (var phase = CompileProfiler.phase("resume codegen")) {
+        try (var timing = EVENTS.time(name(), Phase.RESUME_CODEGEN)) {
             p = Tracer.traceToBreak(target, frame, result, options);
             gen = ResumeCodegen.generate(p.code(), p.index(), p.types());
-        } catch (CannotResume e) {
-            Log.of("dynamo").debug(() -> name() + ": no resume after graph break " + u.gbId() + " (" + e.getMessage() + "); the method runs eagerly for these inputs");
-            return null;
         }
-        Log.artifact("bytecode", () -> "MODIFIED BYTECODE of " + name() + " after the graph break at " + u.userFrame() + ":\n"
-                + ResumeCodegen.disassemble(gen.bytes()));
-        Trace.bytecode(p.code().method.toDebugString(), ResumeCodegen.disassemble(gen.bytes()));
-        CompileDebug.bytecode(name(), p.code().method::toDebugString, ResumeCodegen.disassemble(gen.bytes()));
+        EVENTS.publish(new Bytecode(name(), memoized(p.code().method::toDebugString), ResumeCodegen.disassemble(gen.bytes()), u.userFrame()));
         ResumeTarget next = null;
         if (gen.resume() != null) {
             FunctionTarget rt = new FunctionTarget(gen.resume(), "apply", new Object[0], "invokeStatic");
             next = new ResumeTarget(FrameRegistry.frameFor(gen.resume(), options), rt, gen.resumeDirect());
         }
         OutputGraph g = p.graph();
-        CompiledGraph compiled = compileGraph(g, frame, p.sideEffects(), metrics, t0);
+        CompiledGraph compiled = compileGraph(g, frame, p.sideEffects());
         return CacheEntry.resuming(new GuardSet(g.guards()), compiled, g, p.live(), p.sideEffects(), u, gen.breakAt(), next);
     }
 
-    private CompiledGraph compileGraph(OutputGraph g, Object[] frame, List<SideEffect> sideEffects, CompilationMetrics metrics, long t0) {
-        Log.artifact("guards", () -> "GUARDS for " + name() + ":\n" + g.guards().stream().map(x -> "  " + x.describe()).collect(Collectors.joining("\n")));
-        Log.artifact("graph_code", () -> "TRACED GRAPH of " + name() + "\n" + g.toGraphModule().code());
-        Log.artifact("graph", () -> "TRACED GRAPH of " + name() + "\n" + g.toGraphModule().tabular());
-        Log.artifact("graph_sizes", () -> CompileLogs.graphSizes(name(), g.graph()));
-        Log.artifact("side_effects", () -> sideEffects.isEmpty() ? "no side effects in " + name()
-                : "side effects replayed after the graph of " + name() + ":\n" + sideEffects.stream().map(e -> "  " + e).collect(Collectors.joining("\n")));
-        if (Trace.isEnabled()) {
-            Map<String, List<Integer>> sizes = new LinkedHashMap<>();
-            for (Node n : g.graph().nodes()) {
-                if (n.val() instanceof FakeTensor t) sizes.put(n.name(), java.util.Arrays.stream(t.shape()).boxed().toList());
-            }
-            Trace.outputGraph(sizes, () -> g.toGraphModule().code());
-            Trace.guards(g.guards().stream().map(Guard::describe).toList());
-        }
+    private CompiledGraph compileGraph(OutputGraph g, Object[] frame, List<SideEffect> sideEffects) {
         GraphModule gm = g.toGraphModule();
+        List<String> guards = g.guards().stream().map(Guard::describe).toList();
+        List<Object> inputs = inputValues(g, frame);
         String backend = options.getBackendName();
-        CompileDebug.graph(name(), gm, g.inputSources(), frame, backend, g.guards().stream().map(Guard::describe).toList());
-        long backendStart = System.nanoTime();
+        EVENTS.publish(new GraphCaptured(name(), gm, guards, sideEffects.stream().map(String::valueOf).toList(), inputs, backend));
         CompiledGraph compiled;
-        try (var phase = CompileProfiler.phase("backend")) {
+        try (var timing = EVENTS.time(name(), Phase.BACKEND)) {
             // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
-            compiled = g.opCount() == 0 ? new PreparedGraph(gm) : compileWithBackend(g, gm, frame);
+            compiled = g.opCount() == 0 ? new PreparedGraph(gm) : compileWithBackend(g, gm, inputs);
         }
-        long done = System.nanoTime();
         graphs++;
         ops += g.opCount();
-        CompileDebug.compiled(name(), gm, compiled, backend);
-        if (compiled.outputCode() != null) Log.artifact("output_code", () -> "OUTPUT CODE of " + name() + " (backend '" + backend + "'):\n" + compiled.outputCode());
-        Trace.compilationMetrics(metrics.counts(g.guards().size(), g.opCount(), g.graph().size(), g.exampleInputs().size())
-                .backendCompileTime(Duration.ofNanos(done - backendStart)).entireFrameCompileTime(Duration.ofNanos(done - t0)));
+        EVENTS.publish(new GraphCompiled(name(), gm, compiled, backend, guards.size(), g.opCount(), g.exampleInputs().size()));
         return compiled;
     }
 
     /**
-     * The backend's compilation of the graph, under the repro levels ({@link ReproLevels}). When the
+     * The backend's compilation of the graph, under the repro levels ({@link BackendHarness}). When the
      * backend throws: {@link BackendCompilerFailed}, or with suppressErrors the graph run eagerly
      * after one warning, so the function keeps working.
      */
-    private CompiledGraph compileWithBackend(OutputGraph g, GraphModule gm, Object[] frame) {
-        CompileId id = CompileContext.current();
-        var request = new ReproLevels.Request(options.getBackendName(), options.getMode(), options.getReproTolerance(),
-                name() + " [" + id + "]", name() + "__" + id.frameId() + "_" + id.frameCompileId(), ReproLevels.sourceLines(g.graph()));
+    private CompiledGraph compileWithBackend(OutputGraph g, GraphModule gm, List<Object> inputs) {
         try {
-            return ReproLevels.compile(options.getBackend(), g.toGraphModule(), g.exampleInputs(), () -> inputValues(g, frame), request);
+            return HARNESS.compile(g.toGraphModule(), g.exampleInputs(), () -> inputs, options, name());
         } catch (BackendCompilerFailed e) {
             if (!options.isSuppressErrors() && !BackendCompilerFailed.suppressedByEnvironment()) throw e;
-            String message = e.getMessage();
-            // The message's last line says how to suppress; it is on, so say what it does instead.
-            Log.of("dynamo").warning("ember: " + message.substring(0, message.lastIndexOf('\n'))
-                    + "\n  suppressErrors is on: this graph runs eagerly (op by op) from now on");
+            EVENTS.publish(new BackendErrorSuppressed(name(), options.getBackendName(), e));
             return new PreparedGraph(gm);
         }
     }
@@ -260,25 +233,12 @@ public final class CompiledFrame {
     }
 
     private void limitHit(List<String> failures) {
-        String last = failures.isEmpty() ? "none" : failures.getFirst();
-        String msg = "ember: recompile limit (" + options.getRecompileLimit() + ") reached for " + name() + " in " + where()
-                + "; last failed guard: " + last + ". The function now runs eagerly for inputs that match no cache entry. "
-                + "To find the cause, log recompile reasons; to raise the limit use Options.recompileLimit(n).";
-        if (options.isFailOnRecompileLimitHit()) throw new RecompileLimitExceeded(msg);
+        var hit = new RecompileLimitHit(name(), where(), options.getRecompileLimit(), failures.isEmpty() ? "none" : failures.getFirst());
+        if (options.isFailOnRecompileLimitHit()) throw new RecompileLimitExceeded(hit.message());
         if (!limitWarned) {
             limitWarned = true;
-            Log.of("dynamo").warning(msg);
-            Log.artifact("perf_hints", () -> name() + " hit the recompile limit (" + options.getRecompileLimit()
-                    + "): calls whose inputs match no cache entry now run eagerly, uncompiled. Last failed guard: " + last);
+            EVENTS.publish(hit);
         }
-    }
-
-    private static String verboseFailures(CacheEntry[] entries, Object[] frame) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < entries.length; i++) {
-            for (String f : entries[i].guards().allFailures(frame)) sb.append("    - entry ").append(i).append(": ").append(f).append('\n');
-        }
-        return sb.toString().stripTrailing();
     }
 
     /** {@code Programs.java:42}: where the compiled method starts. */
@@ -309,6 +269,19 @@ public final class CompiledFrame {
         } catch (RuntimeException e) {
             return "(the bytecode of " + name() + " cannot be read: " + e.getMessage() + ")";
         }
+    }
+
+    /** {@code text}, computed on first use: several sinks may read it, or none. */
+    private static Supplier<String> memoized(Supplier<String> text) {
+        return new Supplier<>() {
+            private String value;
+
+            @Override
+            public synchronized String get() {
+                if (value == null) value = text.get();
+                return value;
+            }
+        };
     }
 
     private static int totalEntries() {

@@ -1,12 +1,15 @@
 package dev.ember.dynamo;
 
 import dev.ember.fx.Backend;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.GraphModule;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.Options;
 import dev.ember.dynamo.guards.Guard;
 import dev.ember.dynamo.resume.Sneaky;
+import dev.ember.events.CompileEvent.GraphBreak;
+import dev.ember.events.CompileEvents;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -43,10 +46,10 @@ public final class Explainer {
         // Records each graph and forwards the user's mode as it came: it wraps the backend, both overloads.
         Backend recording = new Backend() {
             @Override
-            public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs) { return compile(gm, inputs, "default"); }
+            public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs) { return compile(gm, inputs, CompileMode.DEFAULT); }
 
             @Override
-            public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs, String mode) {
+            public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs, CompileMode mode) {
                 long t = System.nanoTime();
                 CompiledGraph c = inner.compile(gm, inputs, mode);
                 times.merge("backend_compile", System.nanoTime() - t, Long::sum);
@@ -58,10 +61,12 @@ public final class Explainer {
         List<ExplainOutput.BreakReason> breaks = new ArrayList<>();
         CompiledFrame compiled = FrameRegistry.frameFor(target.method(), options.withBackend(recording));
         long t0 = System.nanoTime();
-        try (AutoCloseable l = BreakListeners.listen(u -> breaks.add(new ExplainOutput.BreakReason(u.type().shortType() + ": " + u.reason(), u.gbId(), u.userStack())))) {
+        // Only this thread's breaks: others may be compiling at the same time.
+        Thread explaining = Thread.currentThread();
+        try (var s = CompileEvents.global().subscribe(GraphBreak.class, b -> {
+            if (Thread.currentThread() == explaining) breaks.add(new ExplainOutput.BreakReason(b.type() + ": " + b.reason(), b.gbId(), b.userStack()));
+        })) {
             compiled.call(target, frame, () -> runEagerly(frame));
-        } catch (Exception e) {
-            throw Sneaky.<RuntimeException>rethrow(e);
         }
         times.put("trace", System.nanoTime() - t0 - times.getOrDefault("backend_compile", 0L));
         List<String> guards = new ArrayList<>();

@@ -12,6 +12,7 @@ import dev.ember.dynamo.variables.MethodTarget;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
+import dev.ember.events.UserFrame;
 import dev.ember.fx.GraphFunction;
 import dev.ember.fx.Node;
 import dev.ember.tensor.FakeTensor;

@@ -8,6 +8,7 @@ import dev.ember.dynamo.variables.SymScalarVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
+import dev.ember.events.UserFrame;
 
 import java.lang.classfile.Instruction;
 import java.lang.classfile.Opcode;

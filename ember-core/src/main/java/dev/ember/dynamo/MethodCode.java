@@ -1,5 +1,7 @@
 package dev.ember.dynamo;
 
+import dev.ember.events.UserFrame;
+
 import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.CodeElement;

@@ -1,5 +1,6 @@
 package dev.ember.dynamo;
 
+import dev.ember.events.UserFrame;
 import dev.ember.fx.Node;
 import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;

@@ -2,6 +2,7 @@ package dev.ember.dynamo;
 
 import dev.ember.dynamo.guards.Guard;
 import dev.ember.dynamo.source.Source;
+import dev.ember.events.UserFrame;
 import dev.ember.fx.BuiltinFunctions;
 import dev.ember.fx.CallableModule;
 import dev.ember.fx.Graph;

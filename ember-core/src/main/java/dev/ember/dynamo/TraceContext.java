@@ -1,6 +1,7 @@
 package dev.ember.dynamo;
 
 import dev.ember.Options;
+import dev.ember.events.UserFrame;
 
 import java.util.ArrayList;
 import java.util.List;

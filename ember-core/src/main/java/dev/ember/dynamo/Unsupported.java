@@ -1,5 +1,7 @@
 package dev.ember.dynamo;
 
+import dev.ember.events.UserFrame;
+
 import java.util.List;
 
 /**

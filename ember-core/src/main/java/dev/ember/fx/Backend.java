@@ -15,12 +15,12 @@ public interface Backend {
     CompiledGraph compile(GraphModule gm, List<FakeTensor> exampleInputs);
 
     /**
-     * Compiles in {@code mode}, the user's {@code Options.mode}: {@code "default"} or
-     * {@code "max-autotune"}. Only backends with modes (inductor) override this; the others take
-     * {@code "default"} and refuse any other mode rather than ignore it.
+     * Compiles in {@code mode}, the user's {@code Options.mode}. Only backends with modes (inductor)
+     * override this; the others take {@link CompileMode#DEFAULT} and refuse any other mode rather
+     * than ignore it.
      */
-    default CompiledGraph compile(GraphModule gm, List<FakeTensor> exampleInputs, String mode) {
-        if (!mode.equals("default")) {
+    default CompiledGraph compile(GraphModule gm, List<FakeTensor> exampleInputs, CompileMode mode) {
+        if (mode != CompileMode.DEFAULT) {
             throw new IllegalArgumentException("mode '" + mode + "' is inductor's; this backend (" + getClass().getName()
                     + ") compiles in mode \"default\" only");
         }

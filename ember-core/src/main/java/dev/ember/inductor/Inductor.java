@@ -1,6 +1,10 @@
 package dev.ember.inductor;
 
 import dev.ember.aot.Aot;
+import dev.ember.events.CompileEvent.CacheHit;
+import dev.ember.events.CompileEvent.CacheMiss;
+import dev.ember.events.CompileEvents;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.CompilerSteps;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.NanAsserts;
@@ -42,36 +46,11 @@ public final class Inductor {
     /** Bumped whenever generated code changes for the same graph, so old cache entries are not used. */
     static final String VERSION = "ember-inductor-16";
 
-    /**
-     * {@code default}: generated code as is; {@code max-autotune}: also try variants and keep the
-     * fastest; {@code reduce-overhead}: reuse the output arrays from call to call (the previous
-     * call's outputs are marked overwritten, see {@link InductorGraph}).
-     */
-    public enum Mode {
-        DEFAULT("default"), MAX_AUTOTUNE("max-autotune"), REDUCE_OVERHEAD("reduce-overhead");
-
-        /** The name {@code Options.mode} takes. */
-        public final String text;
-
-        Mode(String text) { this.text = text; }
-
-        public static Mode parse(String s) {
-            for (Mode m : values()) if (m.text.equals(s == null ? "default" : s)) return m;
-            throw new IllegalArgumentException("unknown inductor mode '" + s + "'; use " + names());
-        }
-
-        /** "\"default\", \"max-autotune\" or \"reduce-overhead\"". */
-        public static String names() {
-            List<String> quoted = java.util.Arrays.stream(values()).map(m -> '"' + m.text + '"').toList();
-            return String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.getLast();
-        }
-    }
-
     public static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs) {
-        return compile(gm, exampleInputs, Mode.DEFAULT);
+        return compile(gm, exampleInputs, CompileMode.DEFAULT);
     }
 
-    public static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, Mode mode) {
+    public static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, CompileMode mode) {
         // While ember bisect counts the compiler's steps, a cached class would take none of them.
         ArtifactCache cache = CompilerSteps.counting() ? null : CACHES.computeIfAbsent(ArtifactCache.defaultDir(), d -> new ArtifactCache(d, InductorLog::cache));
         return compile(gm, exampleInputs, mode, cache);
@@ -80,7 +59,7 @@ public final class Inductor {
     /** One cache per folder for the life of the process, so that a folder or key it refuses is warned about once. */
     private static final Map<Path, ArtifactCache> CACHES = new ConcurrentHashMap<>();
 
-    static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, Mode mode, ArtifactCache cache) {
+    static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, CompileMode mode, ArtifactCache cache) {
         return compile(gm, exampleInputs, mode, cache, Autotune::faster);
     }
 
@@ -89,7 +68,7 @@ public final class Inductor {
         boolean faster(InductorGraph a, InductorGraph b, List<? extends Tensor> exampleInputs);
     }
 
-    static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, Mode mode, ArtifactCache cache, Chooser chooser) {
+    static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, CompileMode mode, ArtifactCache cache, Chooser chooser) {
         List<TensorMeta> metas = new ArrayList<>();
         for (Tensor t : exampleInputs) metas.add(t.meta());
         String graphText = canonical(gm);
@@ -110,11 +89,11 @@ public final class Inductor {
      * is verified: by the JVM as it defines it, or — when verification was switched off — here.
      * One that loads but fails when run is replaced by a fresh compile ({@link InductorGraph.CachedEntry}).
      */
-    private static InductorGraph fromCache(GraphModule gm, List<TensorMeta> metas, Mode mode, ArtifactCache cache, Chooser chooser, String key,
+    private static InductorGraph fromCache(GraphModule gm, List<TensorMeta> metas, CompileMode mode, ArtifactCache cache, Chooser chooser, String key,
                                            boolean nanAsserts) {
         byte[] cached = cache.get(key);
         if (cached == null) {
-            if (cache.enabled()) InductorLog.log("inductor", () -> "cache miss " + key.substring(0, 16));
+            if (cache.enabled()) CompileEvents.global().publish(new CacheMiss(key));
             return null;
         }
         Artifact a;
@@ -143,12 +122,11 @@ public final class Inductor {
             cache.reject(key, "its class cannot be loaded: " + e);
             return null;
         }
-        InductorLog.log("inductor", () -> "cache hit " + key.substring(0, 16) + " (" + cache.path(key) + ")");
-        InductorLog.log("output_code", a::source);
+        CompileEvents.global().publish(new CacheHit(key, cache.path(key)));
         return graph;
     }
 
-    private static InductorGraph generate(GraphModule gm, List<? extends Tensor> exampleInputs, List<TensorMeta> metas, Mode mode,
+    private static InductorGraph generate(GraphModule gm, List<? extends Tensor> exampleInputs, List<TensorMeta> metas, CompileMode mode,
                                           ArtifactCache cache, Chooser chooser, String key, boolean nanAsserts) {
         Aot.Prepared prepared = Aot.prepare(gm, exampleInputs);
         if (!prepared.functional()) {
@@ -167,16 +145,16 @@ public final class Inductor {
         Scheduler scheduler = Scheduler.schedule(lowered);
         InductorLog.log("fusion", () -> String.join("\n", scheduler.decisions()));
         InductorLog.log("schedule", () -> scheduleText(scheduler.kernels()));
-        MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output(), mode == Mode.REDUCE_OVERHEAD);
+        MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output(), mode == CompileMode.REDUCE_OVERHEAD);
         LiveOverwriteCheck.check(scheduler.kernels(), plan, lowered.output());
         String className = "Graph_" + key.substring(0, 16);
 
         Candidate best = candidate(className, scheduler, plan, lowered, VectorApi.AVAILABLE, false, nanAsserts);
         InductorGraph graph = load(gm, best.artifact, lowered.inputMetas(), best.constants, null);
-        if (mode == Mode.MAX_AUTOTUNE && nanAsserts) {
+        if (mode == CompileMode.MAX_AUTOTUNE && nanAsserts) {
             // Variants are timed on random inputs, which would trip the checks of a graph that is fine on the real ones.
             InductorLog.log("inductor", () -> "max-autotune times no variants while " + NanAsserts.ENV + " is on: the default code is used");
-        } else if (mode == Mode.MAX_AUTOTUNE) {
+        } else if (mode == CompileMode.MAX_AUTOTUNE) {
             // Variants: scalar loops instead of Vector API ones, and weights kept transposed for few-row GEMMs.
             List<Candidate> others = new ArrayList<>();
             if (VectorApi.AVAILABLE) others.add(candidate(className, scheduler, plan, lowered, false, false, nanAsserts));
@@ -189,9 +167,7 @@ public final class Inductor {
                 }
             }
         }
-        Artifact chosen = best.artifact;
-        InductorLog.log("output_code", chosen::source);
-        if (cache != null && best.constants.length == 0) cache.put(key, chosen.encode());
+        if (cache != null && best.constants.length == 0) cache.put(key, best.artifact.encode());
         return graph;
     }
 

@@ -3,6 +3,7 @@ package dev.ember.inductor;
 import dev.ember.aot.Aot;
 import dev.ember.fx.Backend;
 import dev.ember.fx.Backends;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.GraphModule;
 import dev.ember.tensor.FakeTensor;
@@ -19,16 +20,16 @@ import java.util.Map;
 public final class InductorBackend {
     private InductorBackend() {}
 
-    /** {@code inductor}: mode {@code default}, or the mode {@link Backend#compile(GraphModule, List, String)} names. */
+    /** {@code inductor}: mode {@code default}, or the mode {@link Backend#compile(GraphModule, List, CompileMode)} names. */
     public static final Backend INDUCTOR = new Backend() {
         @Override
         public CompiledGraph compile(GraphModule gm, List<FakeTensor> exampleInputs) {
-            return compile(gm, exampleInputs, "default");
+            return compile(gm, exampleInputs, CompileMode.DEFAULT);
         }
 
         @Override
-        public CompiledGraph compile(GraphModule gm, List<FakeTensor> exampleInputs, String mode) {
-            InductorGraph g = Inductor.compile(gm, exampleInputs, Inductor.Mode.parse(mode));
+        public CompiledGraph compile(GraphModule gm, List<FakeTensor> exampleInputs, CompileMode mode) {
+            InductorGraph g = Inductor.compile(gm, exampleInputs, mode);
             return withTransformedGraph(compiled(g), () -> Aot.prepare(gm, exampleInputs).graph());
         }
     };

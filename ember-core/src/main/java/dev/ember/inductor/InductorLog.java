@@ -6,9 +6,10 @@ import dev.ember.logging.Log;
 import java.util.function.Supplier;
 
 /**
- * Where the inductor reports: the {@code output_code}, {@code schedule}, {@code fusion} and
- * {@code perf_hints} artifacts, and the {@code inductor} log (cache hits and misses, and warnings about the cache), all switched
- * on through {@code EMBER_LOGS}.
+ * Where the inductor reports: the {@code schedule}, {@code fusion} and {@code perf_hints} artifacts,
+ * and the {@code inductor} log (warnings about the cache), all switched on through {@code EMBER_LOGS}.
+ * Its generated code and its cache hits and misses are compile events ({@code GraphCompiled},
+ * {@code CacheHit}, {@code CacheMiss}), which the logs print with the rest.
  */
 final class InductorLog {
     private InductorLog() {}

@@ -4,6 +4,7 @@ import dev.ember.Ember;
 import dev.ember.Options;
 import dev.ember.fx.Backend;
 import dev.ember.fx.Backends;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.GraphModule;
 import dev.ember.tensor.FakeTensor;
@@ -41,21 +42,21 @@ class ExplainOverloadsTest {
     @Test
     void explainForwardsTheModeToTheBackend() {
         Tensor x = Tensor.randn(3, 4);
-        List<String> modes = new ArrayList<>();
+        List<CompileMode> modes = new ArrayList<>();
         Backend modal = new Backend() {
             @Override
             public CompiledGraph compile(GraphModule gm, List<dev.ember.tensor.FakeTensor> in) {
-                return compile(gm, in, "default");
+                return compile(gm, in, CompileMode.DEFAULT);
             }
 
             @Override
-            public CompiledGraph compile(GraphModule gm, List<dev.ember.tensor.FakeTensor> in, String mode) {
+            public CompiledGraph compile(GraphModule gm, List<dev.ember.tensor.FakeTensor> in, CompileMode mode) {
                 modes.add(mode);
                 return Backends.EAGER.compile(gm, in);
             }
         };
         ExplainOutput out = Ember.explain(ExplainOverloadsTest::one, Options.backend(modal).mode("reduce-overhead")).with(x);
         assertEquals(1, out.graphCount());
-        assertEquals(List.of("reduce-overhead"), modes);
+        assertEquals(List.of(CompileMode.REDUCE_OVERHEAD), modes);
     }
 }

@@ -1,5 +1,6 @@
 package dev.ember.inductor;
 
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
@@ -42,7 +43,7 @@ class ArtifactCacheTest {
     }
 
     private InductorGraph compile() {
-        return Inductor.compile(graph(), List.of(Tensor.randn(4, 5)), Inductor.Mode.DEFAULT, cache());
+        return Inductor.compile(graph(), List.of(Tensor.randn(4, 5)), CompileMode.DEFAULT, cache());
     }
 
     private Path onlyEntry() throws Exception {

@@ -1,5 +1,6 @@
 package dev.ember.inductor;
 
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
@@ -74,7 +75,7 @@ class CachedCodeTrustTest {
 
     /** Each compile opens the folder anew, as a new process would. */
     private InductorGraph compile() {
-        return Inductor.compile(graph(), List.of(Tensor.randn(4, 5)), Inductor.Mode.DEFAULT, new ArtifactCache(dir, problems::add));
+        return Inductor.compile(graph(), List.of(Tensor.randn(4, 5)), CompileMode.DEFAULT, new ArtifactCache(dir, problems::add));
     }
 
     private Path onlyEntry() throws Exception {
@@ -195,8 +196,8 @@ class CachedCodeTrustTest {
     @Test
     void whenCachedCodeThrowsForInputsEagerRejectsTooTheFreshCodesErrorSurfacesWithoutAWarning() {
         Tensor x = Tensor.randn(4, 5), good = Tensor.of(new long[] {0, 2}, 2), bad = Tensor.of(new long[] {0, 9}, 2);
-        Inductor.compile(selectGraph(), List.of(x, good), Inductor.Mode.DEFAULT, new ArtifactCache(dir, problems::add));
-        InductorGraph g = Inductor.compile(selectGraph(), List.of(x, good), Inductor.Mode.DEFAULT, new ArtifactCache(dir, problems::add));
+        Inductor.compile(selectGraph(), List.of(x, good), CompileMode.DEFAULT, new ArtifactCache(dir, problems::add));
+        InductorGraph g = Inductor.compile(selectGraph(), List.of(x, good), CompileMode.DEFAULT, new ArtifactCache(dir, problems::add));
         assertTrue(g.fromCache());
         RuntimeException eager = assertThrows(RuntimeException.class, () -> selectGraph().run(x, bad));
         RuntimeException compiled = assertThrows(RuntimeException.class, () -> g.run(x, bad));
@@ -266,13 +267,13 @@ class CachedCodeTrustTest {
             Consumer<ArtifactCache.Problem> print = pr -> System.out.println(pr.message());
             System.out.println("jvmVerifies=" + HiddenClasses.jvmVerifies());
             List<Tensor> example = List.of(Tensor.randn(4, 5));
-            Inductor.compile(graph(), example, Inductor.Mode.DEFAULT, new ArtifactCache(dir, print));
+            Inductor.compile(graph(), example, CompileMode.DEFAULT, new ArtifactCache(dir, print));
             try (var files = Files.list(dir)) {
                 storeWithClass(new ArtifactCache(dir, print), files.filter(f -> f.toString().endsWith(".emberc")).findFirst().orElseThrow(), unverifiableClass());
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-            InductorGraph g = Inductor.compile(graph(), example, Inductor.Mode.DEFAULT, new ArtifactCache(dir, print));
+            InductorGraph g = Inductor.compile(graph(), example, CompileMode.DEFAULT, new ArtifactCache(dir, print));
             Tensor x = Tensor.randn(4, 5);
             float[] want = ((Tensor) graph().run(x)).toFloatArray(), got = ((Tensor) g.run(x)).toFloatArray();
             boolean computes = true;

@@ -1,5 +1,6 @@
 package dev.ember.inductor;
 
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
@@ -51,7 +52,7 @@ class GraphFuzzTest {
             Fuzz f = new Fuzz(r);
             GraphModule gm = f.build();
             Object[] in = f.inputs.toArray();
-            InductorGraph compiled = Inductor.compile(gm, f.inputs, Inductor.Mode.DEFAULT, null);
+            InductorGraph compiled = Inductor.compile(gm, f.inputs, CompileMode.DEFAULT, null);
             String source = compiled.sourceCode();
             if (source == null) continue;
             String name = source.substring(source.indexOf("final class ") + 12, source.indexOf(" {", source.indexOf("final class ")));

@@ -1,5 +1,6 @@
 package dev.ember.inductor;
 
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
@@ -23,7 +24,7 @@ final class Graphs {
     /** Compiles {@code gm} (no disk cache), runs it and the interpreter on {@code inputs}, and compares every output. */
     static InductorGraph checkAgainstEager(GraphModule gm, double tol, Object... inputs) {
         List<Tensor> examples = Arrays.stream(inputs).filter(x -> x instanceof Tensor).map(x -> (Tensor) x).toList();
-        InductorGraph compiled = Inductor.compile(gm, examples, Inductor.Mode.DEFAULT, null);
+        InductorGraph compiled = Inductor.compile(gm, examples, CompileMode.DEFAULT, null);
         Object got = compiled.run(inputs);
         Object want = gm.run(inputs);
         assertSame(want, got, tol, "output");

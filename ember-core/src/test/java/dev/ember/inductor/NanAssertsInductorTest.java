@@ -1,5 +1,6 @@
 package dev.ember.inductor;
 
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.Graph;
 import dev.ember.inductor.cache.ArtifactCache;
 import dev.ember.ops.OpRegistry;
@@ -37,7 +38,7 @@ class NanAssertsInductorTest {
         var mm = g.callFunction(OpRegistry.get("aten.mm.default"), x, w);
         g.output(g.callFunction(OpRegistry.get("aten.log.default"), mm));
         Tensor xs = Tensor.of(new float[] {1, 2, 3, 4}, 2, 2), ws = Tensor.of(new float[] {1, 0, 0, -1}, 2, 2);
-        InductorGraph c = Inductor.compile(new GraphModule(g), List.of(xs, ws), Inductor.Mode.DEFAULT, null);
+        InductorGraph c = Inductor.compile(new GraphModule(g), List.of(xs, ws), CompileMode.DEFAULT, null);
         assertTrue(c.sourceCode().contains("gemm + epilogue: mm, log"), c.sourceCode());
         NonFiniteValueError e = assertThrows(NonFiniteValueError.class, () -> c.run(xs, ws));
         assertEquals("node log", e.node(), "mm's values are not in memory any more: log wrote over them");
@@ -52,8 +53,8 @@ class NanAssertsInductorTest {
         var x = g.placeholder("x", null);
         g.output(g.callFunction(OpRegistry.get("aten.log.default"), x));
         GraphModule gm = new GraphModule(g);
-        Inductor.compile(gm, List.of(Tensor.of(1f, 2f)), Inductor.Mode.DEFAULT, new ArtifactCache(dir, p -> problems.add(p.message())));
-        InductorGraph cached = Inductor.compile(gm, List.of(Tensor.of(1f, 2f)), Inductor.Mode.DEFAULT, new ArtifactCache(dir, p -> problems.add(p.message())));
+        Inductor.compile(gm, List.of(Tensor.of(1f, 2f)), CompileMode.DEFAULT, new ArtifactCache(dir, p -> problems.add(p.message())));
+        InductorGraph cached = Inductor.compile(gm, List.of(Tensor.of(1f, 2f)), CompileMode.DEFAULT, new ArtifactCache(dir, p -> problems.add(p.message())));
         assertTrue(cached.fromCache());
         NonFiniteValueError e = assertThrows(NonFiniteValueError.class, () -> cached.run(Tensor.of(1f, -1f)));
         assertEquals("[1]", e.index());
@@ -68,7 +69,7 @@ class NanAssertsInductorTest {
         Graph g = new Graph();
         var x = g.placeholder("x", null);
         g.output(g.callMethod("log", List.of(x), Map.of()));   // a call_method node: not lowered
-        InductorGraph c = Inductor.compile(new GraphModule(g), List.of(Tensor.of(1f)), Inductor.Mode.DEFAULT, null);
+        InductorGraph c = Inductor.compile(new GraphModule(g), List.of(Tensor.of(1f)), CompileMode.DEFAULT, null);
         assertTrue(c.perfHints().contains("the whole graph runs in the interpreter"), c.perfHints()::toString);
         NonFiniteValueError e = assertThrows(NonFiniteValueError.class, () -> c.run(Tensor.of(1f, -1f)));
         assertEquals("op log", e.ranAfter());

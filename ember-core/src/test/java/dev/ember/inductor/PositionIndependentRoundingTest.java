@@ -1,5 +1,6 @@
 package dev.ember.inductor;
 
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
@@ -28,7 +29,7 @@ class PositionIndependentRoundingTest {
                 Node x = g.placeholder("x", null);
                 g.output(call(g, "div.Tensor", x, call(g, "sum.dim_IntList", x, new int[] {1}, true)));
                 Tensor in = Tensor.full(dtype, 3.0, 2, n);
-                InductorGraph compiled = Inductor.compile(new GraphModule(g), List.of(in), Inductor.Mode.DEFAULT, null);
+                InductorGraph compiled = Inductor.compile(new GraphModule(g), List.of(in), CompileMode.DEFAULT, null);
                 double[] out = ((Tensor) compiled.run(new Object[] {in})).to(DType.FLOAT64).toDoubleArray();
                 for (int i = 1; i < out.length; i++) assertEquals(out[0], out[i], 0.0, dtype + " row of " + n + ": element " + i);
             }

@@ -5,6 +5,7 @@ import dev.ember.Fn3;
 import dev.ember.Options;
 import dev.ember.debug.Accuracy;
 import dev.ember.fx.Backend;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
@@ -75,7 +76,7 @@ class RecurrentLoopTest {
         List<String> problems = new ArrayList<>();
         List<Boolean> fromCache = new ArrayList<>();
         Backend cached = (gm, inputs) -> {
-            InductorGraph g = Inductor.compile(gm, inputs, Inductor.Mode.DEFAULT, new ArtifactCache(cacheDir, p -> problems.add(p.message())));
+            InductorGraph g = Inductor.compile(gm, inputs, CompileMode.DEFAULT, new ArtifactCache(cacheDir, p -> problems.add(p.message())));
             fromCache.add(g.fromCache());
             return InductorBackend.compiled(g);
         };

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ember.Ember;
 import dev.ember.Fn2;
 import dev.ember.Options;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
@@ -35,7 +36,7 @@ class ReduceOverheadTest {
         return new GraphModule(g);
     }
 
-    private static InductorGraph compile(GraphModule gm, Inductor.Mode mode, Tensor... examples) {
+    private static InductorGraph compile(GraphModule gm, CompileMode mode, Tensor... examples) {
         return Inductor.compile(gm, List.of(examples), mode, null);
     }
 
@@ -45,7 +46,7 @@ class ReduceOverheadTest {
     void outputsComeBackInTheSameArraysAndStayCorrect() {
         GraphModule gm = graph();
         Tensor x1 = Tensor.randn(64, 300), x2 = Tensor.randn(64, 300), b = Tensor.randn(300);
-        InductorGraph g = compile(gm, Inductor.Mode.REDUCE_OVERHEAD, x1, b);
+        InductorGraph g = compile(gm, CompileMode.REDUCE_OVERHEAD, x1, b);
         assertTrue(g.sourceCode().contains("in the same array every call (reduce-overhead)"), g.sourceCode());
 
         List<?> first = run(g, x1, b);
@@ -60,7 +61,7 @@ class ReduceOverheadTest {
     void readingAnOverwrittenOutputThrowsAndSaysWhatToDo() {
         GraphModule gm = graph();
         Tensor x1 = Tensor.randn(8, 40), x2 = Tensor.randn(8, 40), b = Tensor.randn(40);
-        InductorGraph g = compile(gm, Inductor.Mode.REDUCE_OVERHEAD, x1, b);
+        InductorGraph g = compile(gm, CompileMode.REDUCE_OVERHEAD, x1, b);
         List<?> first = run(g, x1, b);
         Tensor kept = ((Tensor) first.get(0)).clone();
         Tensor view = ((Tensor) first.get(0)).transpose(0, 1);
@@ -83,7 +84,7 @@ class ReduceOverheadTest {
         g.output(call(g, "add.Tensor", call(g, "mul.Scalar", x, 0.5), call(g, "sin.default", x)));
         GraphModule gm = new GraphModule(g);
         Tensor x0 = Tensor.randn(1000);
-        InductorGraph compiled = compile(gm, Inductor.Mode.REDUCE_OVERHEAD, x0);
+        InductorGraph compiled = compile(gm, CompileMode.REDUCE_OVERHEAD, x0);
         Tensor viaCompiled = x0, viaEager = x0;
         Tensor previous = null;
         for (int i = 0; i < 5; i++) {
@@ -104,7 +105,7 @@ class ReduceOverheadTest {
         g.output(List.of(y, call(g, "transpose.int", y, 0L, 1L), x));
         GraphModule gm = new GraphModule(g);
         Tensor x1 = Tensor.randn(6, 9), x2 = Tensor.randn(6, 9);
-        InductorGraph compiled = compile(gm, Inductor.Mode.REDUCE_OVERHEAD, x1);
+        InductorGraph compiled = compile(gm, CompileMode.REDUCE_OVERHEAD, x1);
         List<?> first = run(compiled, x1);
         Graphs.assertSame(gm.run(x1), first, 1e-6, "call 1");
         List<?> second = run(compiled, x2);
@@ -119,7 +120,7 @@ class ReduceOverheadTest {
     void eachThreadHasItsOwnOutputs() throws Exception {
         GraphModule gm = graph();
         Tensor b = Tensor.randn(50);
-        InductorGraph g = compile(gm, Inductor.Mode.REDUCE_OVERHEAD, Tensor.randn(4, 50), b);
+        InductorGraph g = compile(gm, CompileMode.REDUCE_OVERHEAD, Tensor.randn(4, 50), b);
         Tensor x1 = Tensor.randn(4, 50), x2 = Tensor.randn(4, 50);
         List<?> mine = run(g, x1, b);
         var pool = Executors.newSingleThreadExecutor();
@@ -136,7 +137,7 @@ class ReduceOverheadTest {
     void defaultModeReturnsFreshArrays() {
         GraphModule gm = graph();
         Tensor x1 = Tensor.randn(8, 40), b = Tensor.randn(40);
-        InductorGraph g = compile(gm, Inductor.Mode.DEFAULT, x1, b);
+        InductorGraph g = compile(gm, CompileMode.DEFAULT, x1, b);
         Tensor first = (Tensor) run(g, x1, b).get(0);
         float[] values = first.toFloatArray();
         Tensor second = (Tensor) run(g, Tensor.randn(8, 40), b).get(0);
@@ -157,6 +158,6 @@ class ReduceOverheadTest {
         assertTrue(y1.storage().isOverwritten());
         var e = assertThrows(IllegalArgumentException.class, () -> Options.defaults().mode("reduce_overhead"));
         assertTrue(e.getMessage().contains("\"reduce-overhead\""), e.getMessage());
-        assertEquals("\"default\", \"max-autotune\" or \"reduce-overhead\"", Inductor.Mode.names());
+        assertEquals("\"default\", \"max-autotune\" or \"reduce-overhead\"", CompileMode.names());
     }
 }

@@ -1,5 +1,6 @@
 package dev.ember.inductor;
 
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
@@ -44,7 +45,7 @@ class TransposedWeightTest {
         GraphModule gm = new GraphModule(g);
         Tensor xs = Tensor.randn(64, 96), ws = Tensor.randn(80, 96), bs = Tensor.randn(80);
         // A chooser that always takes the variant: the transposed-weight class is the last one offered.
-        InductorGraph c = Inductor.compile(gm, List.of(xs, ws, bs), Inductor.Mode.MAX_AUTOTUNE, null, (a, bb, in) -> true);
+        InductorGraph c = Inductor.compile(gm, List.of(xs, ws, bs), CompileMode.MAX_AUTOTUNE, null, (a, bb, in) -> true);
         assertTrue(c.sourceCode().contains("WEIGHT_T0.get(inputs[1]"), c.sourceCode());
         assertArrayEquals(((Tensor) gm.run(xs, ws, bs)).toFloatArray(), ((Tensor) c.run(xs, ws, bs)).toFloatArray(), 1e-4f);
         ws.add_(1.0);   // an optimizer step, say
@@ -64,7 +65,7 @@ class TransposedWeightTest {
         g.output(Graphs.call(g, "linear.default", x, x));
         GraphModule gm = new GraphModule(g);
         Tensor xs = Tensor.randn(4, 4);
-        InductorGraph c = Inductor.compile(gm, List.of(xs), Inductor.Mode.MAX_AUTOTUNE, null, (a, bb, in) -> true);
+        InductorGraph c = Inductor.compile(gm, List.of(xs), CompileMode.MAX_AUTOTUNE, null, (a, bb, in) -> true);
         assertTrue(c.sourceCode().contains("WEIGHT_T0.get(inputs[0]"), c.sourceCode());
         assertArrayEquals(((Tensor) gm.run(xs)).toFloatArray(), ((Tensor) c.run(xs)).toFloatArray(), 1e-5f);
     }

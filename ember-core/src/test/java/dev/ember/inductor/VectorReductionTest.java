@@ -1,5 +1,6 @@
 package dev.ember.inductor;
 
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
@@ -38,7 +39,7 @@ class VectorReductionTest {
         Node term = call(g, "mul.Tensor", call(g, "exp.default", in), 2.0);
         Node reduced = call(g, op, term, new int[] {-1}, true);
         g.output(storeTerms ? List.of(reduced, call(g, "div.Tensor", term, reduced)) : List.of(reduced));
-        InductorGraph compiled = Inductor.compile(new GraphModule(g), List.of(x), Inductor.Mode.DEFAULT, null);
+        InductorGraph compiled = Inductor.compile(new GraphModule(g), List.of(x), CompileMode.DEFAULT, null);
         String source = compiled.sourceCode();
         assertTrue(source.contains("4 * " + (dtype == DType.FLOAT32 ? "F" : "D") + ".length()"), "four vectors per step:\n" + source);
         if (storeTerms) assertTrue(source.contains(".intoArray("), "the reduction stores its terms:\n" + source);

@@ -1,5 +1,6 @@
 package dev.ember.inductor;
 
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
@@ -31,7 +32,7 @@ class ViewCodegenTest {
         g.output(List.of(c, r));
         GraphModule gm = new GraphModule(g);
         Tensor in = Tensor.randn(5, 2, 7);
-        InductorGraph compiled = Inductor.compile(gm, List.of(in), Inductor.Mode.DEFAULT, null);
+        InductorGraph compiled = Inductor.compile(gm, List.of(in), CompileMode.DEFAULT, null);
         assertTrue(compiled.sourceCode() != null, "compiled to code");
         List<?> got = (List<?>) compiled.run(in);
         List<?> want = (List<?>) gm.run(in);

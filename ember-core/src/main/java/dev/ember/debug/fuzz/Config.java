@@ -2,6 +2,7 @@ package dev.ember.debug.fuzz;
 
 import dev.ember.Options;
 import dev.ember.fx.Backends;
+import dev.ember.fx.CompileMode;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -13,17 +14,17 @@ import java.util.Set;
  * come from the on-disk cache (a warm start: compiled cold into a fresh cache folder, then
  * {@code Ember.reset()} and compiled again, which must load every graph from disk).
  */
-public record Config(String backend, String mode, boolean fromCache) {
+public record Config(String backend, CompileMode mode, boolean fromCache) {
     /** Every backend and mode, cold and from the cache. */
     public static final List<Config> ALL = List.of(
-            new Config("eager", "default", false),
-            new Config("aot_eager", "default", false),
-            new Config("inductor", "default", false),
-            new Config("inductor", "max-autotune", false),
-            new Config("inductor", "reduce-overhead", false),
-            new Config("inductor", "default", true),
-            new Config("inductor", "max-autotune", true),
-            new Config("inductor", "reduce-overhead", true));
+            new Config("eager", CompileMode.DEFAULT, false),
+            new Config("aot_eager", CompileMode.DEFAULT, false),
+            new Config("inductor", CompileMode.DEFAULT, false),
+            new Config("inductor", CompileMode.MAX_AUTOTUNE, false),
+            new Config("inductor", CompileMode.REDUCE_OVERHEAD, false),
+            new Config("inductor", CompileMode.DEFAULT, true),
+            new Config("inductor", CompileMode.MAX_AUTOTUNE, true),
+            new Config("inductor", CompileMode.REDUCE_OVERHEAD, true));
 
     public Options options() { return Options.backend(backend).mode(mode); }
 
@@ -55,7 +56,7 @@ public record Config(String backend, String mode, boolean fromCache) {
             String want = part.strip();
             List<Config> matched = new ArrayList<>();
             for (Config c : ALL) if (c.backend.equals(want) || c.name().equals(want)) matched.add(c);
-            if (matched.isEmpty() && isRegistered(want)) matched.add(new Config(want, "default", false));
+            if (matched.isEmpty() && isRegistered(want)) matched.add(new Config(want, CompileMode.DEFAULT, false));
             if (matched.isEmpty()) {
                 throw new IllegalArgumentException("unknown backend or configuration '" + want + "'; use "
                         + String.join(", ", ALL.stream().map(Config::name).toList()) + " (or a backend name for all its modes)");

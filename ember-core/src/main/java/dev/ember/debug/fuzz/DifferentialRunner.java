@@ -2,6 +2,7 @@ package dev.ember.debug.fuzz;
 
 import dev.ember.Ember;
 import dev.ember.debug.Accuracy;
+import dev.ember.fx.CompileMode;
 import dev.ember.tensor.Tensor;
 
 import java.io.IOException;
@@ -77,7 +78,7 @@ public final class DifferentialRunner {
         }
         String before = System.getProperty(CACHE_PROPERTY);
         System.setProperty(CACHE_PROPERTY, cacheDir.toString());
-        Set<String> coldModes = new HashSet<>();
+        Set<CompileMode> coldModes = new HashSet<>();
         try {
             for (Config c : configs) {
                 outcomes.put(c, runConfig(p, c, eager, fp64, cacheDir, coldModes));
@@ -92,7 +93,7 @@ public final class DifferentialRunner {
         return new Result(eager.error, outcomes);
     }
 
-    private static Disagreement runConfig(LoadedRun p, Config c, Observed eager, Object fp64, Path cacheDir, Set<String> coldModes) {
+    private static Disagreement runConfig(LoadedRun p, Config c, Observed eager, Object fp64, Path cacheDir, Set<CompileMode> coldModes) {
         Ember.reset();
         Map<String, Object> stored = null;
         if (c.fromCache()) {

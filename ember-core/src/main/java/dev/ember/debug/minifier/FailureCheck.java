@@ -2,6 +2,7 @@ package dev.ember.debug.minifier;
 
 import dev.ember.debug.Accuracy;
 import dev.ember.fx.Backend;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.ShapeProp;
@@ -25,7 +26,7 @@ import java.util.List;
 public final class FailureCheck {
     private FailureCheck() {}
 
-    public static Outcome check(GraphModule gm, List<Object> inputs, Backend backend, String mode, double tolerance) {
+    public static Outcome check(GraphModule gm, List<Object> inputs, Backend backend, CompileMode mode, double tolerance) {
         try {
             gm.run(copies(inputs));
             // Types for the backend and for printing; a graph eager runs but shape propagation cannot is not the backend's failure.

@@ -1,5 +1,6 @@
 package dev.ember.debug.minifier;
 
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.GraphText;
@@ -35,7 +36,7 @@ import java.util.Properties;
  * @param graphName the function and compile id, {@code MyApp.fn [0/1]}
  * @param sourceLines where the graph came from in user code, {@code MyApp.java:12-19} (or empty)
  */
-public record Launcher(GraphModule graph, List<Object> inputs, String backend, String mode, ReproStage after, Outcome failure,
+public record Launcher(GraphModule graph, List<Object> inputs, String backend, CompileMode mode, ReproStage after, Outcome failure,
                        double tolerance, String graphName, String sourceLines) {
 
     static final String GRAPH = "graph.txt", INPUTS = "inputs.bin", ATTRIBUTES = "attributes.bin", PROPERTIES = "repro.properties",
@@ -55,7 +56,7 @@ public record Launcher(GraphModule graph, List<Object> inputs, String backend, S
             ValueFile.write(dir.resolve(ATTRIBUTES), new ArrayList<>(graph.attributes().values()));
             Properties p = new Properties();
             p.setProperty("backend", backend);
-            p.setProperty("mode", mode);
+            p.setProperty("mode", mode.text());
             p.setProperty("after", after.text());
             p.setProperty("failure", failure.kind());
             p.setProperty("failure.description", failure.describe());
@@ -144,8 +145,16 @@ public record Launcher(GraphModule graph, List<Object> inputs, String backend, S
         };
         GraphModule gm = new GraphModule(g);
         attributes.forEach(gm::setAttribute);
-        return new Launcher(gm, inputs, required(p, props, "backend"), p.getProperty("mode", "default"), after, failure, tolerance,
+        return new Launcher(gm, inputs, required(p, props, "backend"), mode(p, props), after, failure, tolerance,
                 p.getProperty("graph", dir.getFileName().toString()), p.getProperty("source", ""));
+    }
+
+    private static CompileMode mode(Properties p, Path file) {
+        try {
+            return CompileMode.parse(p.getProperty("mode", CompileMode.DEFAULT.text()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage());
+        }
     }
 
     private static String required(Properties p, Path file, String key) {

@@ -3,6 +3,7 @@ package dev.ember.debug.minifier;
 import dev.ember.Ember;
 import dev.ember.Options;
 import dev.ember.fx.Backends;
+import dev.ember.fx.CompileMode;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -55,7 +56,7 @@ class CapturedGraphLauncherTest {
             Launcher l = Launcher.read(launcher);
             assertEquals(after, l.after().text());
             assertTrue(l.graph().graph().size() > 10, l.graph().code());
-            Outcome now = FailureCheck.check(l.graph(), l.inputs(), Backends.get("inductor"), "default", l.tolerance());
+            Outcome now = FailureCheck.check(l.graph(), l.inputs(), Backends.get("inductor"), CompileMode.DEFAULT, l.tolerance());
             assertFalse(now.failed(), after + ": " + now.describe() + "\n" + l.graph().code());
             assertFalse(((Tensor) l.inputs().get(1)).isContiguous(), "the transposed weight stays transposed");
         }

@@ -2,6 +2,7 @@ package dev.ember.debug.minifier;
 
 import dev.ember.debug.Accuracy;
 import dev.ember.fx.Backends;
+import dev.ember.fx.CompileMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,8 +29,8 @@ class MinifierCheckpointTest {
         RandomGraphs.Program p = RandomGraphs.build(11, 30);
         Backends.register("seeded_" + bug.name().toLowerCase(), new SeededBugBackend(bug));
         Path dir = tmp.resolve("launcher");
-        Outcome seen = FailureCheck.check(p.gm(), p.inputs(), Backends.get("seeded_" + bug.name().toLowerCase()), "default", Accuracy.DEFAULT_TOLERANCE);
-        new Launcher(p.gm(), p.inputs(), "seeded_" + bug.name().toLowerCase(), "default", ReproStage.DYNAMO, seen, Accuracy.DEFAULT_TOLERANCE,
+        Outcome seen = FailureCheck.check(p.gm(), p.inputs(), Backends.get("seeded_" + bug.name().toLowerCase()), CompileMode.DEFAULT, Accuracy.DEFAULT_TOLERANCE);
+        new Launcher(p.gm(), p.inputs(), "seeded_" + bug.name().toLowerCase(), CompileMode.DEFAULT, ReproStage.DYNAMO, seen, Accuracy.DEFAULT_TOLERANCE,
                 "Test.fn [0/0]", "").write(dir);
         return dir;
     }

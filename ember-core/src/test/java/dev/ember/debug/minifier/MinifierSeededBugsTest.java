@@ -2,6 +2,7 @@ package dev.ember.debug.minifier;
 
 import dev.ember.debug.Accuracy;
 import dev.ember.fx.Backends;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.Node;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,11 +39,11 @@ class MinifierSeededBugsTest {
         int minified = 0;
         for (long seed = 1; seed <= 40 && minified < GRAPHS; seed++) {
             RandomGraphs.Program p = RandomGraphs.build(seed * 31 + bug.ordinal(), 30);
-            Outcome seen = FailureCheck.check(p.gm(), p.inputs(), Backends.get(backend), "default", Accuracy.DEFAULT_TOLERANCE);
+            Outcome seen = FailureCheck.check(p.gm(), p.inputs(), Backends.get(backend), CompileMode.DEFAULT, Accuracy.DEFAULT_TOLERANCE);
             if (!seen.failed()) continue;
             minified++;
             Path dir = tmp.resolve(bug.name() + "_" + seed);
-            new Launcher(p.gm(), p.inputs(), backend, "default", ReproStage.DYNAMO, seen, Accuracy.DEFAULT_TOLERANCE, "Test.fn [0/0]", "").write(dir);
+            new Launcher(p.gm(), p.inputs(), backend, CompileMode.DEFAULT, ReproStage.DYNAMO, seen, Accuracy.DEFAULT_TOLERANCE, "Test.fn [0/0]", "").write(dir);
 
             ByteArrayOutputStream log = new ByteArrayOutputStream();
             Minifier.Result r = Minifier.minify(dir, new PrintStream(log, true));
@@ -52,7 +53,7 @@ class MinifierSeededBugsTest {
             assertTrue(ops.size() <= 3, bug + ": minified to " + ops.size() + " ops:\n" + r.minified().graph().code() + log);
             assertTrue(ops.stream().anyMatch(n -> n.target() == bug.op()), bug + ": the faulty op is gone:\n" + r.minified().graph().code());
             Launcher reloaded = Launcher.read(r.folder());
-            Outcome again = FailureCheck.check(reloaded.graph(), reloaded.inputs(), Backends.get(backend), "default", reloaded.tolerance());
+            Outcome again = FailureCheck.check(reloaded.graph(), reloaded.inputs(), Backends.get(backend), CompileMode.DEFAULT, reloaded.tolerance());
             assertTrue(seen.sameFailureAs(again), bug + ": the reloaded minified graph shows " + again.describe() + ", not " + seen.describe());
             assertEquals(seen.kind(), reloaded.failure().kind());
         }

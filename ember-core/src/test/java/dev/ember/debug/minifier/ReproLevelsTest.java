@@ -6,6 +6,7 @@ import dev.ember.Fn2;
 import dev.ember.Options;
 import dev.ember.debug.AccuracyError;
 import dev.ember.fx.Backends;
+import dev.ember.fx.CompileMode;
 import dev.ember.logging.Logs;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
@@ -147,7 +148,7 @@ class ReproLevelsTest {
             Path dir = dirs.findFirst().orElseThrow();
             Launcher l = Launcher.read(dir);
             assertEquals("none", l.failure().kind());
-            assertFalse(FailureCheck.check(l.graph(), l.inputs(), Backends.get("eager"), "default", l.tolerance()).failed());
+            assertFalse(FailureCheck.check(l.graph(), l.inputs(), Backends.get("eager"), CompileMode.DEFAULT, l.tolerance()).failed());
         } catch (java.io.IOException ex) {
             throw new java.io.UncheckedIOException(ex);
         }

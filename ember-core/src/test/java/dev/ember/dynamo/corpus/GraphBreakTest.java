@@ -8,7 +8,7 @@ import dev.ember.dynamo.CacheEntry;
 import dev.ember.dynamo.CompileCounter;
 import dev.ember.dynamo.GraphBreakType;
 import dev.ember.dynamo.Unsupported;
-import dev.ember.dynamo.UserFrame;
+import dev.ember.events.UserFrame;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DynamicTest;

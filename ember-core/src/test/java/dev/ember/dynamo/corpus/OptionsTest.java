@@ -2,6 +2,7 @@ package dev.ember.dynamo.corpus;
 
 import dev.ember.Options;
 import dev.ember.fx.Backends;
+import dev.ember.fx.CompileMode;
 import dev.ember.dynamo.CompileCounter;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,7 @@ class OptionsTest {
         assertFalse(d.isFullgraph(), "setters return new instances");
         assertTrue(f.isFullgraph() && f.isFailOnRecompileLimitHit() && f.isDynamic());
         assertEquals(3, f.getRecompileLimit());
-        assertEquals("max-autotune", f.getMode());
+        assertEquals(CompileMode.MAX_AUTOTUNE, f.getMode());
         assertEquals(Options.fullgraph(), Options.defaults().fullgraph(true));
         assertNotEquals(Options.fullgraph(), Options.defaults());
     }
@@ -43,5 +44,14 @@ class OptionsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Options.backend("inductorr"));
         assertTrue(e.getMessage().contains("unknown backend 'inductorr'") && e.getMessage().contains("eager"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Options.defaults().recompileLimit(0));
+    }
+
+    /** The mode's name is parsed once, by Options; the typed value compares equal and reaches the backend as is. */
+    @Test
+    void modeByNameOrValue() {
+        assertEquals(Options.defaults().mode(CompileMode.REDUCE_OVERHEAD), Options.defaults().mode("reduce-overhead"));
+        assertEquals(CompileMode.DEFAULT, Options.defaults().getMode());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Options.defaults().mode("max_autotune"));
+        assertEquals("unknown mode 'max_autotune'; Ember supports \"default\", \"max-autotune\" and \"reduce-overhead\"", e.getMessage());
     }
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -84,9 +85,10 @@ class CaptureScalarOutputsTest {
     }
 
     /** Same dtype, shape and values as eager. */
+    /** Same dtype and values up to rounding: the graph around the scalar is compiled code, which may sum in another order than eager. */
     private static void assertSame(Tensor eager, Tensor compiled) {
         assertEquals(eager.dtype(), compiled.dtype());
-        assertTrue(eager.sameData(compiled), "eager " + eager + "\ncompiled " + compiled);
+        assertArrayEquals(eager.toDoubleArray(), compiled.toDoubleArray(), 1e-5, "eager " + eager + "\ncompiled " + compiled);
     }
 
     private static List<String> targets(GraphModule gm) {

@@ -1,4 +1,4 @@
-package dev.ember.dynamo;
+package dev.ember.events;
 
 /**
  * A position in the user's code: class, method, source file and line, bytecode index, and the
