@@ -11,6 +11,7 @@ import dev.ember.dynamo.FunctionTarget;
 import dev.ember.events.CompileEvents;
 import dev.ember.logging.Logs;
 import dev.ember.nn.Module;
+import dev.ember.ops.kernels.Blas;
 import dev.ember.tensor.Tensor;
 
 /**
@@ -165,6 +166,12 @@ public final class Ember {
 
     /** Forgets every compiled function's cache entries: the next call of each traces again. */
     public static void reset() { FrameRegistry.reset(); }
+
+    /**
+     * The matrix-multiply backend this process uses: OpenBLAS with its version and threads, or
+     * Ember's Java GEMM and why OpenBLAS is not in use (what {@code ember doctor} and the demo print).
+     */
+    public static String gemmBackend() { return Blas.backendDescription(); }
 
     /**
      * Marks a place where capture must stop (a graph break). Does nothing when run eagerly; inside a

@@ -15,7 +15,6 @@ import dev.ember.nn.MaxPool2d;
 import dev.ember.nn.Module;
 import dev.ember.nn.ReLU;
 import dev.ember.nn.Sequential;
-import dev.ember.ops.kernels.Blas;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
@@ -239,7 +238,7 @@ final class Demo {
         net.eval();
         out.println(net);
         long params = net.parameters().stream().mapToLong(Tensor::numel).sum();
-        out.printf("%,d parameters; GEMM backend: %s%n", params, Blas.backendDescription());
+        out.printf("%,d parameters; GEMM backend: %s%n", params, Ember.gemmBackend());
         Tensor input = Tensor.randn(8, 3, 32, 32);
         Tensor logits = net.forward(input);
         out.println("logits " + logits.meta().describe() + ", first row: " + logits.select(0, 0));

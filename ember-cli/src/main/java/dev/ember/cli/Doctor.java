@@ -1,6 +1,6 @@
 package dev.ember.cli;
 
-import dev.ember.ops.kernels.Blas;
+import dev.ember.Ember;
 
 import java.io.PrintStream;
 
@@ -15,7 +15,7 @@ final class Doctor {
         out.printf("%-10s %s %s%n", "os", System.getProperty("os.name"), System.getProperty("os.arch"));
         out.printf("%-10s %d%n", "cores", rt.availableProcessors());
         out.printf("%-10s %d MiB max heap%n", "memory", rt.maxMemory() >> 20);
-        out.printf("%-10s %s%n", "gemm", Blas.backendDescription());
+        out.printf("%-10s %s%n", "gemm", Ember.gemmBackend());
         return 0;
     }
 }
