@@ -38,17 +38,7 @@ public final class Aot {
      */
     public static CompiledGraph compile(GraphModule gm, List<?> inputs, Inner inner) {
         Prepared prepared = prepare(gm, inputs);
-        CompiledGraph compiled = inner.compile(prepared, inputs);
-        return new CompiledGraph() {
-            @Override
-            public Object[] run(Object[] args) { return compiled.run(args); }
-
-            @Override
-            public String outputCode() { return compiled.outputCode(); }
-
-            @Override
-            public GraphModule transformedGraph() { return prepared.graph(); }
-        };
+        return inner.compile(prepared, inputs).withTransformedGraph(prepared::graph);
     }
 
     /** Runs AOT's steps on a copy of {@code gm}; {@code inputs} are the placeholders' values: real or fake tensors (or their scalars). */

@@ -15,4 +15,19 @@ public interface CompiledGraph {
 
     /** The graph after the backend's passes and decompositions, or null when it ran none. */
     default GraphModule transformedGraph() { return null; }
+
+    /** This compiled graph, reporting {@code transformed} (asked for only when someone reads it) as its transformed graph. */
+    default CompiledGraph withTransformedGraph(java.util.function.Supplier<GraphModule> transformed) {
+        CompiledGraph self = this;
+        return new CompiledGraph() {
+            @Override
+            public Object[] run(Object[] inputs) { return self.run(inputs); }
+
+            @Override
+            public String outputCode() { return self.outputCode(); }
+
+            @Override
+            public GraphModule transformedGraph() { return transformed.get(); }
+        };
+    }
 }

@@ -30,7 +30,8 @@ public final class InductorBackend {
         @Override
         public CompiledGraph compile(GraphModule gm, List<FakeTensor> exampleInputs, CompileMode mode) {
             InductorGraph g = Inductor.compile(gm, exampleInputs, mode);
-            return withTransformedGraph(compiled(g), () -> Aot.prepare(gm, exampleInputs).graph());
+            // a graph from the on-disk cache skipped AOT's steps: the transformed graph is made when the debug folder asks
+            return compiled(g).withTransformedGraph(() -> Aot.prepare(gm, exampleInputs).graph());
         }
     };
 
@@ -39,23 +40,6 @@ public final class InductorBackend {
      * stays in place (each rewrite on its own keeps the graph's meaning).
      */
     public static final Backend AOT_EAGER = (gm, inputs) -> Aot.compile(gm, inputs, (prepared, in) -> Backends.EAGER.compile(prepared.graph(), inputs));
-
-    /**
-     * {@code compiled}, reporting {@code transformed} as the graph the backend compiled: made on
-     * demand (only the debug folder asks), as a graph from the on-disk cache skipped AOT's steps.
-     */
-    private static CompiledGraph withTransformedGraph(CompiledGraph compiled, java.util.function.Supplier<GraphModule> transformed) {
-        return new CompiledGraph() {
-            @Override
-            public Object[] run(Object[] args) { return compiled.run(args); }
-
-            @Override
-            public String outputCode() { return compiled.outputCode(); }
-
-            @Override
-            public GraphModule transformedGraph() { return transformed.get(); }
-        };
-    }
 
     static CompiledGraph compiled(InductorGraph g) {
         return new CompiledGraph() {

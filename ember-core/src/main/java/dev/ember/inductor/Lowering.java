@@ -102,7 +102,7 @@ public final class Lowering {
         }
         Object lowered = Rules.lower(this, n, op, args);
         if (lowered != null) return lowered;
-        return extern(n, op, args, "no lowering for " + op.name());
+        return extern(n, op, args, (Rules.isDeclaredFallback(op) ? "a declared fallback: " : "no lowering for ") + op.name());
     }
 
     private Object resolve(Object a) {

@@ -50,9 +50,9 @@ final class Rules {
     private static final Map<OpOverload, Rule> LOWERINGS = new HashMap<>();
 
     /**
-     * Ops inductor calls as extern kernels on purpose: convolution (its own blocked kernels beat a
-     * generated loop nest), ops with data-dependent or sequential work (sort, topk, cumsum, scatter,
-     * gather, index_select, nonzero-like ops), losses and norms that stay whole, and random ops.
+     * Ops inductor calls as extern kernels on purpose, each with its reason. Every pointwise and
+     * reduction op lowers or is here; other ops without a rule (sort, topk, cumsum, scatter,
+     * gather, index_select, the losses) run their eager kernel as well, which perf_hints names.
      */
     static final Set<OpOverload> FALLBACKS = Set.of(
             ConvOps.CONVOLUTION,
