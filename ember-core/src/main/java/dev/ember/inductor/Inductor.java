@@ -44,7 +44,7 @@ public final class Inductor {
     private Inductor() {}
 
     /** Bumped whenever generated code changes for the same graph, so old cache entries are not used. */
-    static final String VERSION = "ember-inductor-16";
+    static final String VERSION = "ember-inductor-17";
 
     public static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs) {
         return compile(gm, exampleInputs, CompileMode.DEFAULT);

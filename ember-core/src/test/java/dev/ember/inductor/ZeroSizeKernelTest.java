@@ -22,7 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * its hoisted loop-invariant loads, and a load along a size-0 dim reads element 0 of an empty
  * array. layer_norm over a [0] dim with a [0] weight threw in inductor where eager returned an
  * empty tensor. Kernels over empty iteration spaces compute nothing; empty reductions give their
- * initial value.
+ * initial value. And a reduction whose output has no elements (seed 5051993: amin of a
+ * [16, 0, 2] input over dim 0) looped over bounds made by merging dims with the size-0 one, and
+ * wrote 16 rows into an empty array.
  */
 class ZeroSizeKernelTest {
     static Tensor layerNormThenView(Tensor x, Tensor w) { return F.layerNorm(x, new int[] {0}, w, w, 1e-5).unsqueeze(1); }
@@ -30,6 +32,21 @@ class ZeroSizeKernelTest {
     static Tensor scaledEmptyRows(Tensor x, Tensor w) { return x.mul(w).add(1.0).relu(); }
 
     static Tensor sumOfEmptyRows(Tensor x, Tensor w) { return x.mul(w).sum(1, false).add(1.0); }
+
+    static Tensor reductionsToNoElements(Tensor x, Tensor w) {
+        Tensor m = x.amin(0, true);                                          // [16, 0, 2] → [1, 0, 2]
+        return F.layerNorm(m, new int[] {2}, w, w, 1e-5).matmul(w.unsqueeze(1).expand(2, 2)).add(x.sum(0, true));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"default", "max-autotune", "reduce-overhead"})
+    void reductionsWhoseOutputIsEmptyMatchEager(String mode) {
+        Tensor x = Tensor.randn(16, 0, 2), w = Tensor.randn(2);
+        Tensor eager = reductionsToNoElements(x, w);
+        Tensor compiled = Ember.compile((Fn2<Tensor, Tensor, Tensor>) ZeroSizeKernelTest::reductionsToNoElements,
+                Options.backend("inductor").mode(mode)).apply(x, w);
+        assertTrue(java.util.Arrays.equals(eager.shape(), compiled.shape()), mode + ": " + compiled);
+    }
 
     /** A fresh disk cache: a class cached by another build of the same graph must not stand in for this one's. */
     @BeforeEach

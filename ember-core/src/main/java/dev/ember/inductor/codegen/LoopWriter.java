@@ -68,6 +68,15 @@ final class LoopWriter {
 
     void write(Code c, Kernel.Loop k, KernelContext ctx) {
         List<Stage> stages = k.stages();
+        // A kernel whose outputs have no elements computes nothing. Its loops must not even be
+        // written: merging dims that include a size-0 one yields loop bounds that are not the
+        // tensor's (an amin of a [16, 0, 2] input over dim 0 looped over 16 rows and wrote them
+        // into an empty array; fuzzer seed 5051993).
+        int[] space = k.hasReduction() ? k.outer() : ((Stage.Pointwise) stages.get(0)).shape();
+        if (dev.ember.tensor.Shapes.numel(space) == 0) {
+            c.comment("no elements: nothing to compute");
+            return;
+        }
         List<Affine> accesses = new ArrayList<>();
         for (Stage s : stages) accesses.addAll(accesses(s, k));
         Set<Integer> dropped = new HashSet<>();
