@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -40,6 +41,7 @@ import java.util.stream.Stream;
  * $Tag$     F32       F64       I32       I64        (class names: PointwiseF32Vec)
  * $dtype$   float32   float64   int32     int64      (prose)
  * $blas$    s         d         i         l          (BLAS-style names: sgemm, dgemm)
+ * $BLAS$    S         D         I         L          (SGEMM)
  * </pre>
  * A key outside any type's scope, an unknown key or directive, and an unclosed or mismatched block
  * are errors naming the template line.
@@ -57,7 +59,8 @@ public final class SourceTemplates {
         final Map<String, String> keys;
 
         Type(String type, String capitalized, String boxed, String tag, String dtype, String blas) {
-            keys = Map.of("type", type, "Type", capitalized, "Boxed", boxed, "Tag", tag, "dtype", dtype, "blas", blas);
+            keys = Map.of("type", type, "Type", capitalized, "Boxed", boxed, "Tag", tag, "dtype", dtype,
+                    "blas", blas, "BLAS", blas.toUpperCase(Locale.ROOT));
         }
 
         boolean holds(String cond) {

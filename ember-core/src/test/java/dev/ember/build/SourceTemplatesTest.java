@@ -31,7 +31,7 @@ class SourceTemplatesTest {
                 final class Sum$Tag$ {
                     static $type$ sum($type$[] a) {
                 #if[floating]
-                        $Type$Vector lanes; // $Boxed$, $blas$
+                        $Type$Vector lanes; // $Boxed$, $blas$, $BLAS$
                 #else[floating]
                         $type$ m = $Boxed$.MIN_VALUE;
                 #end[floating]
@@ -46,7 +46,7 @@ class SourceTemplatesTest {
                         /** float32 */
                         final class SumF32 {
                             static float sum(float[] a) {
-                                FloatVector lanes; // Float, s
+                                FloatVector lanes; // Float, s, S
                             }
                         }
                         """),
