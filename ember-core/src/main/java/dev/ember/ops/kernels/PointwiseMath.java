@@ -85,28 +85,6 @@ final class PointwiseMath {
         return Math.pow(a, b);
     }
 
-    static double divTrunc(double a, double b) {
-        double q = a / b;
-        return q < 0 ? Math.ceil(q) : Math.floor(q);
-    }
-
-    /** c10's div_floor_floating: floor of the exact quotient, computed from fmod so it never rounds up across an integer. */
-    static double divFloor(double a, double b) {
-        if (b == 0) return a / b;
-        double mod = a % b;
-        double div = (a - mod) / b;
-        if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
-        if (div == 0) return Math.copySign(0.0, a / b);
-        double floor = Math.floor(div);
-        return div - floor > 0.5 ? floor + 1 : floor;
-    }
-
-    /** ATen's remainder: C's fmod (Java's {@code %}), moved by one divisor when its sign differs from the divisor's. */
-    static double remainder(double a, double b) {
-        double mod = a % b;
-        return mod != 0 && (b < 0) != (mod < 0) ? mod + b : mod;
-    }
-
     // ---------------------------------------------------------------- float
 
     static float exp(float x) { return (float) Math.exp(x); }
@@ -132,26 +110,6 @@ final class PointwiseMath {
     static float pow(float a, float b) { return (float) pow((double) a, (double) b); }
 
     static float pow(float a, double b) { return (float) pow((double) a, b); }
-
-    static float remainder(float a, float b) {
-        float mod = a % b;
-        return mod != 0 && (b < 0) != (mod < 0) ? mod + b : mod;
-    }
-
-    static float divTrunc(float a, float b) {
-        float q = a / b;
-        return (float) (q < 0 ? Math.ceil(q) : Math.floor(q));
-    }
-
-    static float divFloor(float a, float b) {
-        if (b == 0) return a / b;
-        float mod = a % b;
-        float div = (a - mod) / b;
-        if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
-        if (div == 0) return Math.copySign(0f, a / b);
-        float floor = (float) Math.floor(div);
-        return div - floor > 0.5f ? floor + 1 : floor;
-    }
 
     // ---------------------------------------------------------------- integers
 

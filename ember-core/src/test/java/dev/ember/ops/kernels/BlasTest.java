@@ -43,7 +43,7 @@ class BlasTest {
         try (var arena = java.lang.foreign.Arena.ofConfined()) {
             var value = (java.lang.foreign.MemorySegment) getenv.invokeExact(arena.allocateFrom("OPENBLAS_THREAD_TIMEOUT"));
             String user = System.getenv("OPENBLAS_THREAD_TIMEOUT");
-            String expected = user != null ? user : String.valueOf(Blas.THREAD_TIMEOUT_LOG2);
+            String expected = user != null ? user : String.valueOf(OpenBlas.THREAD_TIMEOUT_LOG2);
             assertTrue(!value.equals(java.lang.foreign.MemorySegment.NULL), "OPENBLAS_THREAD_TIMEOUT not set");
             org.junit.jupiter.api.Assertions.assertEquals(expected, value.reinterpret(64).getString(0));
         }

@@ -18,92 +18,35 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 /**
- * GEMM for the eager kernels: OpenBLAS when it can be loaded, else {@link JavaGemm}.
- * {@code C = alpha * op(A) * op(B) + beta * C}, row-major, with the argument conventions of
- * {@link JavaGemm} (and of cblas with {@code CblasRowMajor}).
- *
- * <p>OpenBLAS comes from the {@code org.bytedeco:openblas:linux-x86_64} jar, without JavaCPP: on first
- * use the library and its GCC runtime (libgfortran, libquadmath, libgcc_s) are extracted to
+ * OpenBLAS's cblas_sgemm and cblas_dgemm for {@link Blas}, loaded on first use. OpenBLAS comes from
+ * the {@code org.bytedeco:openblas:linux-x86_64} jar, without JavaCPP: the library and its GCC
+ * runtime (libgfortran, libquadmath, libgcc_s) are extracted to
  * {@code ~/.cache/ember/openblas-<version>/} and loaded through the FFM API. Heap arrays go to
- * native code without copies through critical downcalls. If loading fails the pure-Java kernel is
- * used and {@link #backendDescription()} says why. Arguments are checked in Java first, so a bad
- * call throws {@link IllegalArgumentException} instead of crashing the JVM. Products that only scale
- * C ({@code m, n or k == 0}, or {@code alpha == 0}) never reach native code: OpenBLAS's small-matrix
- * path would read A and B when alpha is 0, turning NaNs there into NaNs in C, which BLAS forbids.
+ * native code without copies through critical downcalls. If loading fails the handles are null
+ * and {@link #DESCRIPTION} says why.
  */
-public final class Blas {
-    private Blas() {}
+final class OpenBlas {
+    private OpenBlas() {}
 
-    private static final int ROW_MAJOR = 101;
-    private static final int NO_TRANS = 111;
-    private static final int TRANS = 112;
     private static final String JAR_DIR = "/org/bytedeco/openblas/linux-x86_64/";
 
-    public static void sgemm(boolean transA, boolean transB, int m, int n, int k,
-                             float alpha, float[] a, int aOff, int lda, float[] b, int bOff, int ldb,
-                             float beta, float[] c, int cOff, int ldc) {
-        JavaGemm.checkArgs("sgemm", transA, transB, m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc);
-        if (Native.SGEMM == null || m == 0 || n == 0 || k == 0 || alpha == 0) {
-            JavaGemm.sgemmUnchecked(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
-            return;
-        }
+    /** Static finals, so that the JIT treats the handles as constants; null when OpenBLAS did not load. */
+    static final MethodHandle SGEMM;
+    static final MethodHandle DGEMM;
+    static final String DESCRIPTION;
+
+    static {
+        Loaded loaded = null;
+        String description;
         try {
-            Native.SGEMM.invokeExact(ROW_MAJOR, transA ? TRANS : NO_TRANS, transB ? TRANS : NO_TRANS, m, n, k,
-                    alpha, MemorySegment.ofArray(a).asSlice(aOff * 4L), lda,
-                    MemorySegment.ofArray(b).asSlice(bOff * 4L), ldb,
-                    beta, MemorySegment.ofArray(c).asSlice(cOff * 4L), ldc);
-        } catch (Throwable t) {
-            throw new IllegalStateException("cblas_sgemm failed", t);
+            loaded = load();
+            description = loaded.description();
+        } catch (IOException | RuntimeException | LinkageError e) {
+            description = "pure Java (OpenBLAS unavailable: " + e + ")";
         }
-    }
-
-    public static void dgemm(boolean transA, boolean transB, int m, int n, int k,
-                             double alpha, double[] a, int aOff, int lda, double[] b, int bOff, int ldb,
-                             double beta, double[] c, int cOff, int ldc) {
-        JavaGemm.checkArgs("dgemm", transA, transB, m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc);
-        if (Native.DGEMM == null || m == 0 || n == 0 || k == 0 || alpha == 0) {
-            JavaGemm.dgemmUnchecked(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
-            return;
-        }
-        try {
-            Native.DGEMM.invokeExact(ROW_MAJOR, transA ? TRANS : NO_TRANS, transB ? TRANS : NO_TRANS, m, n, k,
-                    alpha, MemorySegment.ofArray(a).asSlice(aOff * 8L), lda,
-                    MemorySegment.ofArray(b).asSlice(bOff * 8L), ldb,
-                    beta, MemorySegment.ofArray(c).asSlice(cOff * 8L), ldc);
-        } catch (Throwable t) {
-            throw new IllegalStateException("cblas_dgemm failed", t);
-        }
-    }
-
-    /** Whether {@link #sgemm} and {@link #dgemm} run OpenBLAS (loading it on first call). */
-    public static boolean nativeAvailable() {
-        return Native.SGEMM != null;
-    }
-
-    /** E.g. "OpenBLAS 0.3.30 (native, Haswell kernels, 2 threads)" or "pure Java (OpenBLAS unavailable: why)". */
-    public static String backendDescription() {
-        return Native.DESCRIPTION;
-    }
-
-    /** Loaded on first use; static finals so that the JIT treats the handles as constants. */
-    private static final class Native {
-        static final MethodHandle SGEMM;
-        static final MethodHandle DGEMM;
-        static final String DESCRIPTION;
-
-        static {
-            Loaded loaded = null;
-            String description;
-            try {
-                loaded = load();
-                description = loaded.description();
-            } catch (IOException | RuntimeException | LinkageError e) {
-                description = "pure Java (OpenBLAS unavailable: " + e + ")";
-            }
-            SGEMM = loaded == null ? null : loaded.sgemm();
-            DGEMM = loaded == null ? null : loaded.dgemm();
-            DESCRIPTION = description;
-        }
+        SGEMM = loaded == null ? null : loaded.sgemm();
+        DGEMM = loaded == null ? null : loaded.dgemm();
+        DESCRIPTION = description;
     }
 
     private record Loaded(MethodHandle sgemm, MethodHandle dgemm, String description) {}
@@ -115,7 +58,7 @@ public final class Blas {
             throw new UnsupportedOperationException("no bundled OpenBLAS for " + os + " " + arch
                     + "; Ember ships it for linux-x86_64 only");
         }
-        if (Blas.class.getResource(JAR_DIR + "libopenblas.so.0") == null) {
+        if (OpenBlas.class.getResource(JAR_DIR + "libopenblas.so.0") == null) {
             throw new FileNotFoundException("org.bytedeco:openblas:linux-x86_64 is not on the classpath (no "
                     + JAR_DIR + "libopenblas.so.0)");
         }
@@ -270,7 +213,7 @@ public final class Blas {
 
     /** The version of the openblas jar on the classpath, e.g. "0.3.30-1.5.12". */
     private static String jarVersion() throws IOException {
-        try (InputStream in = Blas.class.getResourceAsStream("/META-INF/maven/org.bytedeco/openblas/pom.properties")) {
+        try (InputStream in = OpenBlas.class.getResourceAsStream("/META-INF/maven/org.bytedeco/openblas/pom.properties")) {
             if (in == null) {
                 return "unknown";
             }
