@@ -50,7 +50,7 @@ public final class SourceTemplates {
     private SourceTemplates() {}
 
     /** The types a template may be expanded for, with the value of every key. */
-    public enum Type {
+    enum Type {
         FLOAT("float", "Float", "Float", "F32", "float32", "s"),
         DOUBLE("double", "Double", "Double", "F64", "float64", "d"),
         INT("int", "Int", "Integer", "I32", "int32", "i"),
@@ -80,10 +80,10 @@ public final class SourceTemplates {
     }
 
     /** One generated file: its name (Name.java) and its text. */
-    public record Output(String fileName, String text) {}
+    record Output(String fileName, String text) {}
 
     /** A template that cannot be expanded; the message names the template line. */
-    public static final class TemplateException extends RuntimeException {
+    static final class TemplateException extends RuntimeException {
         TemplateException(String message) { super(message); }
     }
 
@@ -97,7 +97,7 @@ public final class SourceTemplates {
      * Expands one template. {@code source} names it in error messages and in each output's header
      * (say, the path it was read from).
      */
-    public static List<Output> expand(String source, String text) {
+    static List<Output> expand(String source, String text) {
         List<String> lines = text.lines().toList();
         if (lines.isEmpty()) throw new TemplateException(source + ":1: empty template; it must start with #generate");
         Matcher first = DIRECTIVE.matcher(lines.getFirst());
@@ -126,7 +126,7 @@ public final class SourceTemplates {
 
     private record Line(int number, String text) implements Node {}
 
-    private record For(int number, List<Type> types, List<Node> body) implements Node {}
+    private record For(List<Type> types, List<Node> body) implements Node {}
 
     private record If(int number, String cond, List<Node> then, List<Node> otherwise) implements Node {}
 
@@ -157,7 +157,7 @@ public final class SourceTemplates {
                 switch (d.word) {
                     case "for" -> {
                         List<Type> types = d.arg.stream().map(t -> Type.named(t, source + ":" + (d.line + 1))).toList();
-                        nodes.add(new For(d.line + 1, types, block(at + 1, d)));
+                        nodes.add(new For(types, block(at + 1, d)));
                     }
                     case "if" -> {
                         if (d.arg.size() != 1 || !CONDITIONS.contains(d.arg.getFirst())) throw error(at, "#if takes one of " + CONDITIONS);
@@ -215,7 +215,7 @@ public final class SourceTemplates {
         for (Node node : nodes) {
             switch (node) {
                 case Line(int number, String text) -> out.append(substitute(text, type, source, number)).append('\n');
-                case For(int _, List<Type> types, List<Node> body) -> {
+                case For(List<Type> types, List<Node> body) -> {
                     for (Type t : types) render(body, t, source, out);
                 }
                 case If(int number, String cond, List<Node> then, List<Node> otherwise) -> {
@@ -257,7 +257,7 @@ public final class SourceTemplates {
     }
 
     /** Returns how many files were written (new or changed). */
-    public static int generate(Path templates, Path output) throws IOException {
+    static int generate(Path templates, Path output) throws IOException {
         Set<Path> made = new HashSet<>();
         int written = 0;
         List<Path> sources;
