@@ -29,6 +29,18 @@ import dev.ember.tensor.Tensor;
 public final class Ember {
     private Ember() {}
 
+    /**
+     * Stops autograd recording until the scope closes (PyTorch's {@code torch.no_grad()}):
+     * {@code try (var s = Ember.noGrad()) { … }}.
+     */
+    public static dev.ember.autograd.GradMode.Scope noGrad() { return dev.ember.autograd.GradMode.noGrad(); }
+
+    /** Turns autograd recording on until the scope closes ({@code torch.enable_grad()}). */
+    public static dev.ember.autograd.GradMode.Scope enableGrad() { return dev.ember.autograd.GradMode.enableGrad(); }
+
+    /** No recording, for inference ({@code torch.inference_mode()}). */
+    public static dev.ember.autograd.GradMode.Scope inferenceMode() { return dev.ember.autograd.GradMode.inferenceMode(); }
+
     public static <R> Fn0<R> compile(Fn0<R> fn) { return compile(fn, Options.defaults()); }
 
     public static <A, R> Fn1<A, R> compile(Fn1<A, R> fn) { return compile(fn, Options.defaults()); }

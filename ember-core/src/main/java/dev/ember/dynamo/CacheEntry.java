@@ -1,6 +1,9 @@
 package dev.ember.dynamo;
 
+import dev.ember.autograd.GradMode;
 import dev.ember.fx.CompiledGraph;
+import dev.ember.fx.PreparedGraph;
+import dev.ember.tensor.Tensor;
 import dev.ember.dynamo.guards.GuardSet;
 import dev.ember.dynamo.resume.ResumeTarget;
 import dev.ember.dynamo.resume.Sneaky;
@@ -70,11 +73,30 @@ public final class CacheEntry {
     /** The resume method's frame after a break, or null. */
     public CompiledFrame resumeFrame() { return resume == null ? null : resume.frame(); }
 
+    /** The captured graph run op by op, so autograd records each op: how a graph whose inputs require grad runs until AOT compiles its backward. */
+    private volatile CompiledGraph recording;
+
+    private CompiledGraph recordingGraph() {
+        CompiledGraph r = recording;
+        if (r == null) recording = r = new PreparedGraph(graph.toGraphModule());
+        return r;
+    }
+
+    /**
+     * True when grad mode is on and an input requires grad: the compiled code computes no
+     * gradients, so the graph runs op by op instead and every output carries its history.
+     */
+    private static boolean needsAutograd(Object[] in) {
+        if (!GradMode.isEnabled()) return false;
+        for (Object v : in) if (v instanceof Tensor t && t.requiresGrad()) return true;
+        return false;
+    }
+
     Object run(Object[] frame, Supplier<Object> eager) {
         if (compiled == null) return eager.get();
         Object[] in = new Object[inputs.length];
         for (int i = 0; i < in.length; i++) in[i] = inputs[i].read(frame);
-        Object[] outs = compiled.run(in);
+        Object[] outs = needsAutograd(in) ? recordingGraph().run(in) : compiled.run(in);
         for (SideEffect e : sideEffects) e.apply(outs, frame);
         if (breakAt == null) return rebuilder.rebuild(outs, frame);
         Object[] values = live.rebuild(outs, frame);

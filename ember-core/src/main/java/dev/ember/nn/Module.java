@@ -1,5 +1,7 @@
 package dev.ember.nn;
 
+import dev.ember.autograd.GradMode;
+
 import dev.ember.nn.ModuleFields.Kind;
 import dev.ember.nn.ModuleFields.Slot;
 import dev.ember.tensor.DType;
@@ -142,7 +144,9 @@ public abstract class Module {
             throw new IllegalArgumentException("nn.Module.to only accepts floating point dtypes, but got desired dtype=" + dtype);
         }
         Map<Tensor, Tensor> converted = new IdentityHashMap<>();
-        for (Module m : namedModules().values()) m.convertOwn(dtype, converted);
+        try (var unused = GradMode.noGrad()) {   // converted parameters are new leaves, not results of a conversion
+            for (Module m : namedModules().values()) m.convertOwn(dtype, converted);
+        }
         return this;
     }
 
@@ -211,9 +215,11 @@ public abstract class Module {
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException("Error(s) in loading state_dict for " + name() + ":\n\t" + String.join("\n\t", errors));
         }
-        own.forEach((key, target) -> {
-            if (stateDict.containsKey(key)) target.copy_(stateDict.get(key));
-        });
+        try (var unused = GradMode.noGrad()) {   // loading state is not a computation to differentiate
+            own.forEach((key, target) -> {
+                if (stateDict.containsKey(key)) target.copy_(stateDict.get(key));
+            });
+        }
         return new LoadResult(missing, unexpected);
     }
 

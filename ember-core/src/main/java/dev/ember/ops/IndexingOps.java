@@ -42,6 +42,7 @@ public final class IndexingOps {
                 int dim = Shapes.wrapDim("index_select", a.integer(1), Math.max(self.dim(), 1));
                 return indexSelect("index_select()", self, dim, a.tensor(2), (TensorMeta) m);
             })
+            .derivative(g -> new Object[] {g.call(ScatterOps.INDEX_ADD, g.zeros(g.argMeta(0)), g.value(1), g.arg(2), g.grad())})
             .register();
 
     public static final OpOverload GATHER = OpOverload.define("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor")
@@ -68,6 +69,7 @@ public final class IndexingOps {
                 int dim = Shapes.wrapDim("gather", a.integer(1), Math.max(self.dim(), 1));
                 return gather(self, dim, index, (TensorMeta) m);
             })
+            .derivative(g -> new Object[] {g.call(ScatterOps.SCATTER_ADD, g.zeros(g.argMeta(0)), g.value(1), g.arg(2), g.grad())})
             .register();
 
     public static final OpOverload INDEX_SELECT_OUT = OutForms.of("index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", INDEX_SELECT,
@@ -101,6 +103,7 @@ public final class IndexingOps {
                 Object rows = e.call(IndexingOps.INDEX_SELECT, a[0], 0, e.call(ShapeOps.RESHAPE, a[1], new int[] {-1}));
                 return e.call(ShapeOps.VIEW, rows, shape);
             })
+            .derivative(IndexingOps::embeddingBackward)
             .register();
 
 
@@ -181,5 +184,15 @@ public final class IndexingOps {
         int[] out = shape.clone();
         out[dim] = size;
         return out;
+    }
+
+    /** The rows' gradients added into a zero weight, the padding row's left out (ATen's embedding_dense_backward). */
+    private static Object[] embeddingBackward(Grad g) {
+        TensorMeta w = g.argMeta(0);
+        Object flat = g.reshape(g.arg(1), new int[] {-1});
+        Object rows = g.reshape(g.grad(), new int[] {g.argMeta(1).numel(), w.shape()[1]});
+        long padding = ((Number) g.value(2)).longValue();
+        if (padding >= 0) rows = g.where(g.call(ShapeOps.UNSQUEEZE, g.call(PointwiseOps.EQ_SCALAR, flat, padding), 1), 0.0, rows);
+        return new Object[] {g.call(ScatterOps.INDEX_ADD, g.zeros(w), 0, flat, rows)};
     }
 }

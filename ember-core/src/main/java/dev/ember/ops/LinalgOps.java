@@ -26,6 +26,7 @@ public final class LinalgOps {
                 return TensorMeta.contiguous(self.dtype(), self.size(0), mat2.size(1));
             })
             .kernel((a, m) -> product(a.tensor(0), a.tensor(1), (TensorMeta) m))
+            .derivative(g -> new Object[] {g.needs(0) ? g.call(LinalgOps.MM, g.grad(), g.call(ShapeOps.T, g.arg(1))) : null, g.needs(1) ? g.call(LinalgOps.MM, g.call(ShapeOps.T, g.arg(0)), g.grad()) : null})
             .register();
 
     public static final OpOverload BMM = OpOverload.define("bmm(Tensor self, Tensor mat2) -> Tensor")
@@ -37,6 +38,7 @@ public final class LinalgOps {
                 return TensorMeta.contiguous(self.dtype(), self.size(0), self.size(1), mat2.size(2));
             })
             .kernel((a, m) -> product(a.tensor(0), a.tensor(1), (TensorMeta) m))
+            .derivative(g -> new Object[] {g.needs(0) ? g.call(LinalgOps.BMM, g.grad(), g.call(ShapeOps.TRANSPOSE, g.arg(1), 1, 2)) : null, g.needs(1) ? g.call(LinalgOps.BMM, g.call(ShapeOps.TRANSPOSE, g.arg(0), 1, 2), g.grad()) : null})
             .register();
 
     public static final OpOverload ADDMM = OpOverload.define("addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor")
@@ -54,6 +56,7 @@ public final class LinalgOps {
                 Object bias = Composites.isOne(a[3]) ? a[0] : e.call(PointwiseOps.MUL_SCALAR, a[0], a[3]);
                 return e.call(PointwiseOps.ADD_TENSOR, prod, bias);
             })
+            .derivative(LinalgOps::addmmBackward)
             .register();
 
     public static final OpOverload MATMUL = OpOverload.define("matmul(Tensor self, Tensor other) -> Tensor")
@@ -403,5 +406,14 @@ public final class LinalgOps {
         out[at] = v;
         System.arraycopy(a, at, out, at + 1, a.length - at);
         return out;
+    }
+
+    /** self: β·grad (summed to its shape); mat1: α·grad·mat2ᵀ; mat2: α·mat1ᵀ·grad. */
+    private static Object[] addmmBackward(Grad g) {
+        Object beta = g.value(3), alpha = g.value(4);
+        Object gSelf = g.needs(0) ? g.scaled(g.grad(), beta) : null;
+        Object gMat1 = g.needs(1) ? g.scaled(g.call(MM, g.grad(), g.call(ShapeOps.T, g.arg(2))), alpha) : null;
+        Object gMat2 = g.needs(2) ? g.scaled(g.call(MM, g.call(ShapeOps.T, g.arg(1)), g.grad()), alpha) : null;
+        return new Object[] {gSelf, gMat1, gMat2};
     }
 }

@@ -1,5 +1,6 @@
 package dev.ember.ops;
 
+import dev.ember.autograd.Autograd;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
@@ -33,14 +34,16 @@ public final class OpOverload {
     private final MetaFn meta;
     private final Kernel kernel;
     private final Decomposition decomposition;
+    private final Derivative derivative;
 
-    OpOverload(Schema schema, Set<Tag> tags, MetaFn meta, Kernel kernel, Decomposition decomposition) {
+    OpOverload(Schema schema, Set<Tag> tags, MetaFn meta, Kernel kernel, Decomposition decomposition, Derivative derivative) {
         this.schema = schema;
         this.name = schema.qualifiedName();
         this.tags = tags.isEmpty() ? Set.of() : EnumSet.copyOf(tags);
         this.meta = meta;
         this.kernel = kernel;
         this.decomposition = decomposition;
+        this.derivative = derivative;
     }
 
     /** Starts the definition of an op from its ATen schema, e.g. {@code "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"}. */
@@ -66,6 +69,12 @@ public final class OpOverload {
 
     /** The op written with other ops, or null when it has none. */
     public Decomposition decomposition() { return decomposition; }
+
+    /**
+     * How gradients flow back through the op, or null when it has no formula of its own (it is then
+     * differentiated through its decomposition, or not at all: see {@link dev.ember.autograd.Autograd}).
+     */
+    public Derivative derivative() { return derivative; }
 
     /**
      * Calls the op through its decomposition, eagerly: each op the decomposition names runs in turn.
@@ -97,13 +106,21 @@ public final class OpOverload {
     /** Output metadata for these arguments, with no computation: the fake-tensor path. */
     public Object inferMeta(Args args) { return meta.infer(args); }
 
-    /** Calls the op: real tensors in, real tensors out; fake tensors in, fake tensors out. */
+    /**
+     * Calls the op: real tensors in, real tensors out; fake tensors in, fake tensors out. Where grad
+     * mode is on and an argument requires grad, autograd records the call (and refuses the calls it
+     * cannot differentiate) before anything is written.
+     */
     public Object call(Object... values) {
         Args args = bind(values);
         Object out = meta.infer(args);
         if (args.hasFake()) return fakeOutputs(args, out);
+        if (Autograd.records(args)) return Autograd.call(this, args, out);
         return kernel.run(args, out);
     }
+
+    /** Runs the kernel alone, with no recording: autograd's way to compute what it records. */
+    public Object runKernel(Args args, Object meta) { return kernel.run(args, meta); }
 
     /** {@link #call} for ops returning one tensor. */
     public Tensor callTensor(Object... values) { return (Tensor) call(values); }
@@ -132,6 +149,7 @@ public final class OpOverload {
         private MetaFn meta;
         private Kernel kernel;
         private Decomposition decomposition;
+        private Derivative derivative;
 
         private Builder(Schema schema) { this.schema = schema; }
 
@@ -143,12 +161,14 @@ public final class OpOverload {
 
         public Builder decomposition(Decomposition d) { this.decomposition = d; return this; }
 
+        public Builder derivative(Derivative d) { this.derivative = d; return this; }
+
         /** Builds the op and adds it to the {@link OpRegistry}. */
         public OpOverload register() {
             if (meta == null || kernel == null) {
                 throw new IllegalStateException(schema.qualifiedName() + " needs both a meta function and a kernel");
             }
-            return OpRegistry.add(new OpOverload(schema, tags, meta, kernel, decomposition));
+            return OpRegistry.add(new OpOverload(schema, tags, meta, kernel, decomposition, derivative));
         }
     }
 }

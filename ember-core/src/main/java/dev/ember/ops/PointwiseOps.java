@@ -54,27 +54,27 @@ public final class PointwiseOps {
 
     // ------------------------------------------------------------------ arithmetic
 
-    public static final OpOverload ADD_TENSOR = binary("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", PointwiseOps::add);
-    public static final OpOverload ADD_SCALAR = binary("add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", PointwiseOps::add);
-    public static final OpOverload SUB_TENSOR = binary("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", PointwiseOps::sub);
-    public static final OpOverload SUB_SCALAR = binary("sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", PointwiseOps::sub);
-    public static final OpOverload RSUB_SCALAR = binary("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", PointwiseOps::rsub);
-    public static final OpOverload MUL_TENSOR = binary("mul.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseOps::mul);
-    public static final OpOverload MUL_SCALAR = binary("mul.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseOps::mul);
-    public static final OpOverload DIV_TENSOR = binary("div.Tensor(Tensor self, Tensor other) -> Tensor", a -> div(a, null));
-    public static final OpOverload DIV_SCALAR = binary("div.Scalar(Tensor self, Scalar other) -> Tensor", a -> div(a, null));
-    public static final OpOverload DIV_TENSOR_MODE = binary("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", a -> div(a, optStr(a, 2)));
-    public static final OpOverload DIV_SCALAR_MODE = binary("div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", a -> div(a, optStr(a, 2)));
-    public static final OpOverload FLOOR_DIVIDE = binary("floor_divide(Tensor self, Tensor other) -> Tensor", a -> div(a, "floor"));
-    public static final OpOverload FLOOR_DIVIDE_SCALAR = binary("floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", a -> div(a, "floor"));
-    public static final OpOverload REMAINDER_TENSOR = binary("remainder.Tensor(Tensor self, Tensor other) -> Tensor", a -> modulo(a, REMAINDER));
-    public static final OpOverload REMAINDER_SCALAR = binary("remainder.Scalar(Tensor self, Scalar other) -> Tensor", a -> modulo(a, REMAINDER));
+    public static final OpOverload ADD_TENSOR = binary("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", PointwiseOps::add, g -> new Object[] {g.grad(), g.scaled(g.grad(), g.value(2))});
+    public static final OpOverload ADD_SCALAR = binary("add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", PointwiseOps::add, g -> new Object[] {g.grad()});
+    public static final OpOverload SUB_TENSOR = binary("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", PointwiseOps::sub, g -> new Object[] {g.grad(), g.neg(g.scaled(g.grad(), g.value(2)))});
+    public static final OpOverload SUB_SCALAR = binary("sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", PointwiseOps::sub, g -> new Object[] {g.grad()});
+    public static final OpOverload RSUB_SCALAR = binary("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", PointwiseOps::rsub, g -> new Object[] {g.neg(g.scaled(g.grad(), g.value(2)))});
+    public static final OpOverload MUL_TENSOR = binary("mul.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseOps::mul, g -> new Object[] {g.needs(0) ? g.mul(g.grad(), g.arg(1)) : null, g.needs(1) ? g.mul(g.grad(), g.arg(0)) : null});
+    public static final OpOverload MUL_SCALAR = binary("mul.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseOps::mul, g -> new Object[] {g.mul(g.grad(), g.value(1))});
+    public static final OpOverload DIV_TENSOR = binary("div.Tensor(Tensor self, Tensor other) -> Tensor", a -> div(a, null), PointwiseOps::divBackward);
+    public static final OpOverload DIV_SCALAR = binary("div.Scalar(Tensor self, Scalar other) -> Tensor", a -> div(a, null), g -> new Object[] {g.div(g.grad(), g.value(1))});
+    public static final OpOverload DIV_TENSOR_MODE = binary("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", a -> div(a, optStr(a, 2)), g -> g.value(2) == null ? divBackward(g) : Derivative.ZERO.apply(g));
+    public static final OpOverload DIV_SCALAR_MODE = binary("div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", a -> div(a, optStr(a, 2)), g -> g.value(2) == null ? new Object[] {g.div(g.grad(), g.value(1))} : Derivative.ZERO.apply(g));
+    public static final OpOverload FLOOR_DIVIDE = binary("floor_divide(Tensor self, Tensor other) -> Tensor", a -> div(a, "floor"), Derivative.ZERO);
+    public static final OpOverload FLOOR_DIVIDE_SCALAR = binary("floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", a -> div(a, "floor"), Derivative.ZERO);
+    public static final OpOverload REMAINDER_TENSOR = binary("remainder.Tensor(Tensor self, Tensor other) -> Tensor", a -> modulo(a, REMAINDER), g -> new Object[] {g.grad(), g.needs(1) ? g.neg(g.mul(g.grad(), g.call(PointwiseOps.DIV_TENSOR_MODE, g.arg(0), g.arg(1), "floor"))) : null});
+    public static final OpOverload REMAINDER_SCALAR = binary("remainder.Scalar(Tensor self, Scalar other) -> Tensor", a -> modulo(a, REMAINDER), g -> new Object[] {g.grad()});
     public static final OpOverload REMAINDER_SCALAR_TENSOR = binary("remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", a -> modulo(a, REMAINDER));
-    public static final OpOverload FMOD_TENSOR = binary("fmod.Tensor(Tensor self, Tensor other) -> Tensor", a -> modulo(a, FMOD));
-    public static final OpOverload FMOD_SCALAR = binary("fmod.Scalar(Tensor self, Scalar other) -> Tensor", a -> modulo(a, FMOD));
-    public static final OpOverload POW_TENSOR_TENSOR = binary("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", PointwiseOps::pow);
-    public static final OpOverload MAXIMUM = binary("maximum(Tensor self, Tensor other) -> Tensor", a -> promoted(a, MAX));
-    public static final OpOverload MINIMUM = binary("minimum(Tensor self, Tensor other) -> Tensor", a -> promoted(a, MIN));
+    public static final OpOverload FMOD_TENSOR = binary("fmod.Tensor(Tensor self, Tensor other) -> Tensor", a -> modulo(a, FMOD), g -> new Object[] {g.grad(), g.needs(1) ? g.neg(g.mul(g.grad(), g.call(PointwiseOps.DIV_TENSOR_MODE, g.arg(0), g.arg(1), "trunc"))) : null});
+    public static final OpOverload FMOD_SCALAR = binary("fmod.Scalar(Tensor self, Scalar other) -> Tensor", a -> modulo(a, FMOD), g -> new Object[] {g.grad()});
+    public static final OpOverload POW_TENSOR_TENSOR = binary("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", PointwiseOps::pow, PointwiseOps::powBackward);
+    public static final OpOverload MAXIMUM = binary("maximum(Tensor self, Tensor other) -> Tensor", a -> promoted(a, MAX), g -> extremumBackward(g, PointwiseOps.GT_TENSOR));
+    public static final OpOverload MINIMUM = binary("minimum(Tensor self, Tensor other) -> Tensor", a -> promoted(a, MIN), g -> extremumBackward(g, PointwiseOps.LT_TENSOR));
 
     public static final OpOverload POW_TENSOR_SCALAR = OpOverload.define("pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor")
             .tags(Tag.POINTWISE)
@@ -90,38 +90,44 @@ public final class PointwiseOps {
                 else Pointwise.unary(PointwiseUnaryOp.POW, d, out, self, e, null);
                 return out;
             })
+            .derivative(PointwiseOps::powScalarBackward)
             .register();
 
     // ------------------------------------------------------------------ unary
 
-    public static final OpOverload NEG = unary("neg(Tensor self) -> Tensor", PointwiseOps::neg);
-    public static final OpOverload ABS = unary("abs(Tensor self) -> Tensor", PointwiseOps::abs);
-    public static final OpOverload EXP = unary("exp(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.EXP));
-    public static final OpOverload LOG = unary("log(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.LOG));
-    public static final OpOverload LOG1P = unary("log1p(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.LOG1P));
-    public static final OpOverload SQRT = unary("sqrt(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SQRT));
-    public static final OpOverload RSQRT = unary("rsqrt(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.RSQRT));
-    public static final OpOverload SIN = unary("sin(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SIN));
-    public static final OpOverload COS = unary("cos(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.COS));
-    public static final OpOverload TANH = unary("tanh(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.TANH));
-    public static final OpOverload SIGMOID = unary("sigmoid(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SIGMOID));
-    public static final OpOverload RELU = unary("relu(Tensor self) -> Tensor", PointwiseOps::relu);
+    public static final OpOverload NEG = unary("neg(Tensor self) -> Tensor", PointwiseOps::neg, g -> new Object[] {g.neg(g.grad())});
+    public static final OpOverload ABS = unary("abs(Tensor self) -> Tensor", PointwiseOps::abs, g -> new Object[] {g.mul(g.grad(), g.sign(g.arg(0)))});
+    public static final OpOverload EXP = unary("exp(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.EXP), g -> new Object[] {g.mul(g.grad(), g.result())});
+    public static final OpOverload LOG = unary("log(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.LOG), g -> new Object[] {g.div(g.grad(), g.arg(0))});
+    public static final OpOverload LOG1P = unary("log1p(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.LOG1P), g -> new Object[] {g.div(g.grad(), g.add(g.arg(0), 1.0))});
+    public static final OpOverload SQRT = unary("sqrt(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SQRT), g -> new Object[] {g.div(g.grad(), g.mul(g.result(), 2.0))});
+    public static final OpOverload RSQRT = unary("rsqrt(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.RSQRT), g -> new Object[] {g.mul(g.grad(), g.mul(g.call(PointwiseOps.POW_TENSOR_SCALAR, g.result(), 3L), -0.5))});
+    public static final OpOverload SIN = unary("sin(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SIN), g -> new Object[] {g.mul(g.grad(), g.call(PointwiseOps.COS, g.arg(0)))});
+    public static final OpOverload COS = unary("cos(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.COS), g -> new Object[] {g.mul(g.grad(), g.neg(g.call(PointwiseOps.SIN, g.arg(0))))});
+    public static final OpOverload TANH = unary("tanh(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.TANH), g -> new Object[] {g.mul(g.grad(), g.oneMinus(g.mul(g.result(), g.result())))});
+    public static final OpOverload SIGMOID = unary("sigmoid(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SIGMOID), g -> new Object[] {g.mul(g.grad(), g.mul(g.result(), g.oneMinus(g.result())))});
+    public static final OpOverload RELU = unary("relu(Tensor self) -> Tensor", PointwiseOps::relu, g -> new Object[] {g.where(g.call(PointwiseOps.GT_SCALAR, g.result(), 0L), g.grad(), 0.0)});
     public static final OpOverload GELU = unary("gelu(Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::gelu);
     public static final OpOverload SILU = unaryOp("silu(Tensor self) -> Tensor", a -> floatingOnly(a, PointwiseUnaryOp.SILU, "silu_cpu"))
             .decomposition((e, a) -> e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(PointwiseOps.SIGMOID, a[0])))
+            // d/dx x·σ(x) = σ(x)·(1 + x·(1 − σ(x)))
+            .derivative(g -> {
+                Object sig = g.call(SIGMOID, g.arg(0));
+                return new Object[] {g.mul(g.grad(), g.mul(sig, g.add(g.mul(g.arg(0), g.oneMinus(sig)), 1.0)))};
+            })
             .register();
-    public static final OpOverload CLAMP = unary("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", a -> clamp(a, false));
+    public static final OpOverload CLAMP = unary("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", a -> clamp(a, false), PointwiseOps::clampBackward);
 
-    public static final OpOverload CLAMP_TENSOR = clampTensor("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor");
+    public static final OpOverload CLAMP_TENSOR = clampTensor("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", PointwiseOps::clampTensorBackward);
 
     // ------------------------------------------------------------------ selection
 
-    public static final OpOverload WHERE_SELF = where("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor");
-    public static final OpOverload WHERE_SCALAR_OTHER = where("where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor");
-    public static final OpOverload WHERE_SCALAR_SELF = where("where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor");
-    public static final OpOverload WHERE_SCALAR = where("where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor");
-    public static final OpOverload MASKED_FILL_SCALAR = maskedFill("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor");
-    public static final OpOverload MASKED_FILL_TENSOR = maskedFill("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor");
+    public static final OpOverload WHERE_SELF = where("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", g -> new Object[] {null, g.needs(1) ? g.where(g.arg(0), g.grad(), 0.0) : null, g.needs(2) ? g.where(g.arg(0), 0.0, g.grad()) : null});
+    public static final OpOverload WHERE_SCALAR_OTHER = where("where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", g -> new Object[] {null, g.where(g.arg(0), g.grad(), 0.0)});
+    public static final OpOverload WHERE_SCALAR_SELF = where("where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor", g -> new Object[] {null, null, g.where(g.arg(0), 0.0, g.grad())});
+    public static final OpOverload WHERE_SCALAR = where("where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor", null);
+    public static final OpOverload MASKED_FILL_SCALAR = maskedFill("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", g -> new Object[] {g.where(g.arg(1), 0.0, g.grad())});
+    public static final OpOverload MASKED_FILL_TENSOR = maskedFill("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", g -> new Object[] {g.needs(0) ? g.where(g.arg(1), 0.0, g.grad()) : null, null, g.needs(2) ? g.sumDims(g.where(g.arg(1), g.grad(), 0.0), null, false) : null});
 
     // ------------------------------------------------------------------ comparison and logic
 
@@ -203,6 +209,7 @@ public final class PointwiseOps {
             .tags(Tag.POINTWISE)
             .meta(a -> TensorMeta.contiguous(a.tensor(0).dtype(), a.tensor(0).shape()))
             .kernel((a, m) -> fill(Tensor.allocate((TensorMeta) m), a.scalar(1)))
+            .derivative(Derivative.ZERO)
             .register();
 
     /** A new tensor of zeros of {@code self}'s shape and dtype: what functionalization makes of zero_. */
@@ -210,6 +217,7 @@ public final class PointwiseOps {
             .tags(Tag.POINTWISE)
             .meta(a -> TensorMeta.contiguous(a.tensor(0).dtype(), a.tensor(0).shape()))
             .kernel((a, m) -> Tensor.allocate((TensorMeta) m))
+            .derivative(Derivative.ZERO)
             .register();
 
     public static final OpOverload ZERO_ = OpOverload.define("zero_(Tensor(a!) self) -> Tensor(a!)")
@@ -260,6 +268,74 @@ public final class PointwiseOps {
     public static final OpOverload CLAMP_TENSOR_OUT = clampTensor("clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)");
     public static final OpOverload MAXIMUM_OUT = binary("maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> promoted(a, MAX));
     public static final OpOverload MINIMUM_OUT = binary("minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> promoted(a, MIN));
+
+    // ------------------------------------------------------------------ derivatives (derivatives.yaml's formulas)
+
+    /** self: grad / other; other: −grad · self / other². */
+    private static Object[] divBackward(Grad g) {
+        Object other = g.arg(1);
+        Object gSelf = g.needs(0) ? g.div(g.grad(), other) : null;
+        Object gOther = g.needs(1) ? g.neg(g.div(g.mul(g.grad(), g.arg(0)), g.mul(other, other))) : null;
+        return new Object[] {gSelf, gOther};
+    }
+
+    /** self: grad · e · x^(e−1) (0 where e = 0); exponent: grad · x^e · log x (0 where x = 0 and e ≥ 0, as ATen). */
+    private static Object[] powBackward(Grad g) {
+        Object x = g.arg(0), e = g.arg(1);
+        Object gSelf = null, gExp = null;
+        if (g.needs(0)) {
+            Object d = g.mul(e, g.call(POW_TENSOR_TENSOR, x, g.sub(e, 1.0)));
+            gSelf = g.mul(g.grad(), g.where(g.call(EQ_SCALAR, e, 0L), 0.0, d));
+        }
+        if (g.needs(1)) {
+            Object zeroBase = g.call(LOGICAL_AND, g.call(EQ_SCALAR, x, 0L), g.call(GE_SCALAR, e, 0L));
+            gExp = g.mul(g.grad(), g.where(zeroBase, 0.0, g.mul(g.result(), g.call(LOG, x))));
+        }
+        return new Object[] {gSelf, gExp};
+    }
+
+    private static Object[] powScalarBackward(Grad g) {
+        double e = g.doubleValue(1);
+        if (e == 0) return new Object[] {g.zeros(g.argMeta(0))};
+        Object d = e == 1 ? g.grad() : g.mul(g.grad(), g.mul(g.call(POW_TENSOR_SCALAR, g.arg(0), e - 1), e));
+        return new Object[] {d};
+    }
+
+    /** maximum/minimum: the winner gets the gradient, a tie splits it in half (ATen's rule). */
+    private static Object[] extremumBackward(Grad g, OpOverload wins) {
+        Object x = g.arg(0), y = g.arg(1);
+        Object tie = g.call(EQ_TENSOR, x, y);
+        Object half = g.where(tie, g.mul(g.grad(), 0.5), g.grad());
+        Object gSelf = g.needs(0) ? g.where(g.call(LOGICAL_OR, g.call(wins, x, y), tie), half, 0.0) : null;
+        Object gOther = g.needs(1) ? g.where(g.call(LOGICAL_OR, g.call(wins, y, x), tie), half, 0.0) : null;
+        return new Object[] {gSelf, gOther};
+    }
+
+    /** The gradient passes where min ≤ x ≤ max. */
+    private static Object[] clampBackward(Grad g) {
+        Object x = g.arg(0), lo = g.value(1), hi = g.value(2);
+        Object pass = null;
+        if (lo != null) pass = g.call(GE_SCALAR, x, lo);
+        if (hi != null) pass = pass == null ? g.call(LE_SCALAR, x, hi) : g.call(LOGICAL_AND, pass, g.call(LE_SCALAR, x, hi));
+        return new Object[] {pass == null ? g.grad() : g.where(pass, g.grad(), 0.0)};
+    }
+
+    /** self where min ≤ x ≤ max; min where it won (x < min); max where it won (x > max, and over min). */
+    private static Object[] clampTensorBackward(Grad g) {
+        Object x = g.arg(0), lo = g.isTensorArg(1) ? g.arg(1) : null, hi = g.isTensorArg(2) ? g.arg(2) : null;
+        Object result = g.result();
+        Object fromSelf = g.call(EQ_TENSOR, result, x);
+        Object gSelf = g.needs(0) ? g.where(fromSelf, g.grad(), 0.0) : null;
+        Object gLo = null, gHi = null;
+        if (hi != null) {
+            Object fromHi = g.call(LOGICAL_AND, g.call(EQ_TENSOR, result, hi), g.call(LOGICAL_NOT, fromSelf));
+            if (g.needs(2)) gHi = g.where(fromHi, g.grad(), 0.0);
+            if (lo != null && g.needs(1)) gLo = g.where(g.call(LOGICAL_AND, g.call(LOGICAL_NOT, fromSelf), g.call(LOGICAL_NOT, fromHi)), g.grad(), 0.0);
+        } else if (lo != null && g.needs(1)) {
+            gLo = g.where(fromSelf, 0.0, g.grad());
+        }
+        return new Object[] {gSelf, gLo, gHi};
+    }
 
     // ------------------------------------------------------------------ plans
 
@@ -427,9 +503,12 @@ public final class PointwiseOps {
      * One binary op from its plan, in the schema's {@link Schema.Kind}: functional (a new tensor),
      * in place (into self) or out ({@code add.out}: into the keyword-only {@code out}, which it returns).
      */
-    private static OpOverload binary(String schema, Function<Args, Binary> plan) {
+    private static OpOverload binary(String schema, Function<Args, Binary> plan) { return binary(schema, plan, null); }
+
+    private static OpOverload binary(String schema, Function<Args, Binary> plan, Derivative derivative) {
         Schema.Kind kind = Schema.parse(schema).kind();
         return OpOverload.define(schema)
+                .derivative(derivative)
                 .tags(tags(kind))
                 .meta(a -> {
                     Binary p = plan.apply(a);
@@ -451,6 +530,10 @@ public final class PointwiseOps {
 
     /** One unary op from its plan, in the schema's {@link Schema.Kind}, as {@link #binary}. */
     private static OpOverload unary(String schema, Function<Args, Unary> plan) { return unaryOp(schema, plan).register(); }
+
+    private static OpOverload unary(String schema, Function<Args, Unary> plan, Derivative derivative) {
+        return unaryOp(schema, plan).derivative(derivative).register();
+    }
 
     private static OpOverload.Builder unaryOp(String schema, Function<Args, Unary> plan) {
         Schema.Kind kind = Schema.parse(schema).kind();
@@ -478,9 +561,12 @@ public final class PointwiseOps {
      * the bounds broadcast and promote together; the in-place and out= forms cast the result into
      * the written tensor, as ATen's TensorIterator does.
      */
-    private static OpOverload clampTensor(String schema) {
+    private static OpOverload clampTensor(String schema) { return clampTensor(schema, null); }
+
+    private static OpOverload clampTensor(String schema, Derivative derivative) {
         Schema.Kind kind = Schema.parse(schema).kind();
         return OpOverload.define(schema)
+                .derivative(derivative)
                 .tags(tags(kind))
                 .meta(a -> {
                     Tensor self = a.tensor(0), lo = a.optTensor(1), hi = a.optTensor(2);
@@ -550,8 +636,9 @@ public final class PointwiseOps {
                 .register();
     }
 
-    private static OpOverload where(String schema) {
+    private static OpOverload where(String schema, Derivative derivative) {
         return OpOverload.define(schema)
+                .derivative(derivative)
                 .tags(Tag.POINTWISE)
                 .meta(a -> {
                     Tensor c = a.tensor(0);
@@ -570,8 +657,9 @@ public final class PointwiseOps {
     }
 
     /** Out of place, self and mask broadcast together; the result keeps self's dtype. */
-    private static OpOverload maskedFill(String schema) {
+    private static OpOverload maskedFill(String schema, Derivative derivative) {
         return OpOverload.define(schema)
+                .derivative(derivative)
                 .tags(Tag.POINTWISE)
                 .meta(a -> {
                     Tensor self = a.tensor(0);

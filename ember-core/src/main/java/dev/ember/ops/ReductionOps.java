@@ -31,12 +31,14 @@ public final class ReductionOps {
             .meta(a -> reductionMeta("sum", a.tensor(0), null, false, sumDtype(a.tensor(0), a.optDtype(1))))
             .kernel((a, m) -> sum(a.tensor(0), null, (TensorMeta) m))
             .decomposition((e, a) -> e.call(ReductionOps.SUM_DIM, a[0], null, false, a[1]))
+            .derivative(g -> new Object[] {g.call(ShapeOps.EXPAND, g.grad(), g.argMeta(0).shape())})
             .register();
 
     public static final OpOverload SUM_DIM = OpOverload.define("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor")
             .tags(Tag.REDUCTION)
             .meta(a -> reductionMeta("sum", a.tensor(0), a.optInts(1), a.bool(2), sumDtype(a.tensor(0), a.optDtype(3))))
             .kernel((a, m) -> sum(a.tensor(0), a.optInts(1), (TensorMeta) m))
+            .derivative(g -> new Object[] {g.expandReduced(g.grad(), g.argMeta(0), g.reducedDims(g.argMeta(0), g.value(1)), (Boolean) g.value(2))})
             .register();
 
     public static final OpOverload MEAN = OpOverload.define("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor")
@@ -44,6 +46,7 @@ public final class ReductionOps {
             .meta(a -> reductionMeta("mean", a.tensor(0), null, false, meanDtype(a.tensor(0), a.optDtype(1))))
             .kernel((a, m) -> mean(a.tensor(0), null, (TensorMeta) m))
             .decomposition((e, a) -> e.call(ReductionOps.MEAN_DIM, a[0], null, false, a[1]))
+            .derivative(g -> new Object[] {g.div(g.call(ShapeOps.EXPAND, g.grad(), g.argMeta(0).shape()), (double) g.argMeta(0).numel())})
             .register();
 
     public static final OpOverload MEAN_DIM = OpOverload.define("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor")
@@ -55,18 +58,21 @@ public final class ReductionOps {
                 if (!e.meta(x).dtype().isFloatingPoint()) return null;
                 return Composites.mean(e, x, Composites.dims(e, x, a[1]), (Boolean) a[2]);
             })
+            .derivative(ReductionOps::meanBackward)
             .register();
 
     public static final OpOverload AMAX = OpOverload.define("amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor")
             .tags(Tag.REDUCTION)
             .meta(a -> extremumMeta("amax", a.tensor(0), a.ints(1), a.bool(2)))
             .kernel((a, m) -> extremum(a.tensor(0), a.ints(1), (TensorMeta) m, ReduceFold.Op.MAX))
+            .derivative(ReductionOps::extremumBackward)
             .register();
 
     public static final OpOverload AMIN = OpOverload.define("amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor")
             .tags(Tag.REDUCTION)
             .meta(a -> extremumMeta("amin", a.tensor(0), a.ints(1), a.bool(2)))
             .kernel((a, m) -> extremum(a.tensor(0), a.ints(1), (TensorMeta) m, ReduceFold.Op.MIN))
+            .derivative(ReductionOps::extremumBackward)
             .register();
 
     public static final OpOverload ARGMAX = OpOverload.define("argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor")
@@ -89,6 +95,7 @@ public final class ReductionOps {
             .meta(a -> varianceMeta("var", a.tensor(0), a.optInts(1), a.bool(3)))
             .kernel((a, m) -> variance(a.tensor(0), a.optInts(1), a.optDbl(2), (TensorMeta) m, false))
             .decomposition((e, a) -> Composites.variance(e, a[0], a[1], a[2], (Boolean) a[3]))
+            .derivative(g -> varianceBackward(g, false))
             .register();
 
     public static final OpOverload STD = OpOverload.define("std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor")
@@ -99,6 +106,7 @@ public final class ReductionOps {
                 Object var = Composites.variance(e, a[0], a[1], a[2], (Boolean) a[3]);
                 return var == null ? null : e.call(PointwiseOps.SQRT, var);
             })
+            .derivative(g -> varianceBackward(g, true))
             .register();
 
     public static final OpOverload SOFTMAX = OpOverload.define("_softmax(Tensor self, int dim, bool half_to_float) -> Tensor")
@@ -113,6 +121,7 @@ public final class ReductionOps {
                 Object exp = e.call(PointwiseOps.EXP, e.call(PointwiseOps.SUB_TENSOR, a[0], max));
                 return e.call(PointwiseOps.DIV_TENSOR, exp, e.call(ReductionOps.SUM_DIM, exp, dim, true));
             })
+            .derivative(ReductionOps::softmaxBackward)
             .register();
 
     public static final OpOverload LOG_SOFTMAX = OpOverload.define("_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor")
@@ -125,17 +134,20 @@ public final class ReductionOps {
                 Object sumExp = e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.EXP, shifted), dim, true);
                 return e.call(PointwiseOps.SUB_TENSOR, shifted, e.call(PointwiseOps.LOG, sumExp));
             })
+            .derivative(ReductionOps::logSoftmaxBackward)
             .register();
 
     public static final OpOverload SOFTMAX_INT = OpOverload.define("softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor")
             .meta(a -> SOFTMAX.inferMeta(SOFTMAX.bind(converted(a), a.get(1), false)))
             .kernel((a, m) -> SOFTMAX.callTensor(converted(a), a.get(1), false))
+            .derivative(ReductionOps::softmaxBackward)
             .register();
 
     /** {@code _log_softmax} after converting to {@code dtype} when one is given (ATen's CPU path). */
     public static final OpOverload LOG_SOFTMAX_INT = OpOverload.define("log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor")
             .meta(a -> LOG_SOFTMAX.inferMeta(LOG_SOFTMAX.bind(converted(a), a.get(1), false)))
             .kernel((a, m) -> LOG_SOFTMAX.callTensor(converted(a), a.get(1), false))
+            .derivative(ReductionOps::logSoftmaxBackward)
             .register();
 
     /** softmax.int's input in its {@code dtype} argument (metadata only for fake tensors). */
@@ -359,5 +371,55 @@ public final class ReductionOps {
     private static void write(Tensor out, long[] values) {
         Storage s = out.storage();
         for (int i = 0; i < values.length; i++) s.writeLong(i, values[i]);
+    }
+
+    // ------------------------------------------------------------------ derivatives
+
+    private static Object[] meanBackward(Grad g) {
+        TensorMeta x = g.argMeta(0);
+        int[] dims = g.reducedDims(x, g.value(1));
+        double n = 1;
+        for (int d : dims) n *= x.shape()[d];
+        return new Object[] {g.div(g.expandReduced(g.grad(), x, dims, (Boolean) g.value(2)), n)};
+    }
+
+    /** amax/amin: the gradient is shared evenly by the elements equal to the result. */
+    private static Object[] extremumBackward(Grad g) {
+        TensorMeta x = g.argMeta(0);
+        int[] dims = g.reducedDims(x, g.value(1));
+        boolean keepdim = (Boolean) g.value(2);
+        Object hit = g.call(ShapeOps.TO_COPY, g.call(PointwiseOps.EQ_TENSOR, g.arg(0), g.expandReduced(g.result(), x, dims, keepdim)), x.dtype());
+        Object count = g.sumDims(hit, dims, true);
+        Object share = g.div(g.expandReduced(g.grad(), x, dims, keepdim), count);
+        return new Object[] {g.mul(share, hit)};
+    }
+
+    /** var: grad · 2(x − mean) / (n − c); std: grad · (x − mean) / ((n − c) · std). */
+    private static Object[] varianceBackward(Grad g, boolean std) {
+        TensorMeta x = g.argMeta(0);
+        int[] dims = g.reducedDims(x, g.value(1));
+        boolean keepdim = (Boolean) g.value(3);
+        double n = 1;
+        for (int d : dims) n *= x.shape()[d];
+        double c = g.value(2) == null ? 1 : ((Number) g.value(2)).doubleValue();
+        Object centered = g.sub(g.arg(0), g.call(MEAN_DIM, g.arg(0), dims, true));
+        Object grad = std ? g.div(g.grad(), g.result()) : g.mul(g.grad(), 2.0);
+        return new Object[] {g.div(g.mul(g.expandReduced(grad, x, dims, keepdim), centered), n - c)};
+    }
+
+    /** y · (grad − Σ grad·y), y the softmax. */
+    private static Object[] softmaxBackward(Grad g) {
+        Object y = g.result(), grad = g.grad();
+        int[] dim = {g.reducedDims(g.argMeta(0), g.value(1))[0]};
+        if (g.argMeta(0).dim() == 0) return new Object[] {g.zeros(g.argMeta(0))};
+        return new Object[] {g.mul(y, g.sub(grad, g.sumDims(g.mul(grad, y), dim, true)))};
+    }
+
+    /** grad − exp(y) · Σ grad, y the log-softmax. */
+    private static Object[] logSoftmaxBackward(Grad g) {
+        Object y = g.result(), grad = g.grad();
+        if (g.argMeta(0).dim() == 0) return new Object[] {g.zeros(g.argMeta(0))};
+        int[] dim = {g.reducedDims(g.argMeta(0), g.value(1))[0]};
+        return new Object[] {g.sub(grad, g.mul(g.call(PointwiseOps.EXP, y), g.sumDims(grad, dim, true)))};
     }
 }

@@ -25,6 +25,7 @@ public final class ScanOps {
                 return TensorMeta.contiguous(d, self.shape());
             })
             .kernel((a, m) -> cumsum(a.tensor(0), a.integer(1), Tensor.allocate((TensorMeta) m)))
+            .derivative(ScanOps::cumsumBackward)
             .register();
 
     public static final OpOverload CUMSUM_OUT = OpOverload.define("cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)")
@@ -61,5 +62,15 @@ public final class ScanOps {
         }
         Scan.cumsum(x, out, w);
         return out;
+    }
+
+    /** x_i feeds every y_j with j ≥ i: the reversed cumulative sum, as total − cumsum + grad. */
+    private static Object[] cumsumBackward(Grad g) {
+        TensorMeta x = g.argMeta(0);
+        if (x.dim() == 0) return new Object[] {g.grad()};
+        int d = Shapes.wrapDim("cumsum", g.intValue(1), x.dim());
+        Object grad = g.grad();
+        Object total = g.sumDims(grad, new int[] {d}, true);
+        return new Object[] {g.add(g.sub(total, g.call(CUMSUM, grad, d)), grad)};
     }
 }

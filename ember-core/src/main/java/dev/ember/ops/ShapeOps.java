@@ -46,6 +46,7 @@ public final class ShapeOps {
                 return meta(t, shape, strides, t.storageOffset());
             })
             .kernel(VIEW_KERNEL)
+            .derivative(ShapeOps::reshapeBackward)
             .register();
 
     public static final OpOverload RESHAPE = OpOverload.define("reshape(Tensor(a) self, int[] shape) -> Tensor(a)")
@@ -63,6 +64,7 @@ public final class ShapeOps {
                 Copy.copy(t, out.viewAs(TensorMeta.contiguous(t.dtype(), t.shape())));
                 return out;
             })
+            .derivative(ShapeOps::reshapeBackward)
             .register();
 
     public static final OpOverload PERMUTE = OpOverload.define("permute(Tensor(a) self, int[] dims) -> Tensor(a)")
@@ -87,6 +89,7 @@ public final class ShapeOps {
                 return meta(t, shape, strides, t.storageOffset());
             })
             .kernel(VIEW_KERNEL)
+            .derivative(ShapeOps::permuteBackward)
             .register();
 
     public static final OpOverload TRANSPOSE = OpOverload.define("transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)")
@@ -105,6 +108,7 @@ public final class ShapeOps {
                 return meta(t, shape, strides, t.storageOffset());
             })
             .kernel(VIEW_KERNEL)
+            .derivative(g -> new Object[] {g.call(ShapeOps.TRANSPOSE, g.grad(), g.value(1), g.value(2))})
             .register();
 
     public static final OpOverload T = OpOverload.define("t(Tensor(a) self) -> Tensor(a)")
@@ -119,6 +123,7 @@ public final class ShapeOps {
                 return meta(t, shape, strides, t.storageOffset());
             })
             .kernel(VIEW_KERNEL)
+            .derivative(g -> new Object[] {g.call(ShapeOps.T, g.grad())})
             .register();
 
     public static final OpOverload UNSQUEEZE = OpOverload.define("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)")
@@ -141,18 +146,21 @@ public final class ShapeOps {
                 return meta(t, shape, strides, t.storageOffset());
             })
             .kernel(VIEW_KERNEL)
+            .derivative(ShapeOps::reshapeBackward)
             .register();
 
     public static final OpOverload SQUEEZE = OpOverload.define("squeeze(Tensor(a) self) -> Tensor(a)")
             .tags(Tag.VIEW)
             .meta(a -> squeezeMeta(a.tensor(0), -1))
             .kernel(VIEW_KERNEL)
+            .derivative(ShapeOps::reshapeBackward)
             .register();
 
     public static final OpOverload SQUEEZE_DIM = OpOverload.define("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)")
             .tags(Tag.VIEW)
             .meta(a -> squeezeMeta(a.tensor(0), Shapes.wrapDim("squeeze", a.integer(1), a.tensor(0).dim())))
             .kernel(VIEW_KERNEL)
+            .derivative(ShapeOps::reshapeBackward)
             .register();
 
     private static TensorMeta squeezeMeta(Tensor t, int onlyDim) {
@@ -201,6 +209,7 @@ public final class ShapeOps {
                 return meta(t, shape, strides, t.storageOffset());
             })
             .kernel(VIEW_KERNEL)
+            .derivative(g -> new Object[] {g.grad()})
             .register();
 
     public static final OpOverload SLICE = OpOverload.define("slice.Tensor(Tensor(a) self, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor(a)")
@@ -225,6 +234,7 @@ public final class ShapeOps {
                 return meta(t, shape, strides, len == 0 ? t.storageOffset() : offset);
             })
             .kernel(VIEW_KERNEL)
+            .derivative(ShapeOps::sliceBackward)
             .register();
 
     public static final OpOverload NARROW = OpOverload.define("narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)")
@@ -244,6 +254,7 @@ public final class ShapeOps {
                 return meta(t, shape, strides, t.storageOffset() + (int) start * strides[d]);
             })
             .kernel(VIEW_KERNEL)
+            .derivative(ShapeOps::narrowBackward)
             .register();
 
     public static final OpOverload SELECT = OpOverload.define("select.int(Tensor(a) self, int dim, int index) -> Tensor(a)")
@@ -269,11 +280,13 @@ public final class ShapeOps {
                 return meta(t, shape, strides, t.storageOffset() + (int) index * st[d]);
             })
             .kernel(VIEW_KERNEL)
+            .derivative(ShapeOps::selectBackward)
             .register();
 
     public static final OpOverload FLATTEN = OpOverload.define("flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)")
             .meta(a -> RESHAPE.inferMeta(RESHAPE.bind(a.tensor(0), flattenShape(a))))
             .kernel((a, m) -> RESHAPE.call(a.tensor(0), flattenShape(a)))
+            .derivative(ShapeOps::reshapeBackward)
             .register();
 
     private static int[] flattenShape(Args a) {
@@ -315,6 +328,7 @@ public final class ShapeOps {
                 Copy.copy(a.tensor(0), out);
                 return out;
             })
+            .derivative(g -> new Object[] {g.grad()})
             .register();
 
     public static final OpOverload TO_COPY = OpOverload.define("_to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor")
@@ -327,6 +341,7 @@ public final class ShapeOps {
                 Copy.copy(a.tensor(0), out);
                 return out;
             })
+            .derivative(g -> new Object[] {g.grad()})
             .register();
 
     public static final OpOverload COPY_ = OpOverload.define("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)")
@@ -361,6 +376,7 @@ public final class ShapeOps {
                 return pieces(t, d, sizes);
             })
             .kernel(VIEWS_KERNEL)
+            .derivative(ShapeOps::splitBackward)
             .register();
 
     public static final OpOverload SPLIT_WITH_SIZES = OpOverload.define("split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[]")
@@ -380,6 +396,7 @@ public final class ShapeOps {
                 return pieces(t, d, Arrays.stream(sizes).boxed().toList());
             })
             .kernel(VIEWS_KERNEL)
+            .derivative(ShapeOps::splitBackward)
             .register();
 
     public static final OpOverload CHUNK = OpOverload.define("chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]")
@@ -394,6 +411,7 @@ public final class ShapeOps {
                 return SPLIT.inferMeta(SPLIT.bind(t, (long) Math.max(each, n == 0 ? 0 : 1), (long) d));
             })
             .kernel(VIEWS_KERNEL)
+            .derivative(ShapeOps::splitBackward)
             .register();
 
     private static List<TensorMeta> pieces(Tensor t, int d, List<Integer> sizes) {
@@ -449,11 +467,13 @@ public final class ShapeOps {
                 }
                 return out;
             })
+            .derivative(ShapeOps::catBackward)
             .register();
 
     public static final OpOverload STACK = OpOverload.define("stack(Tensor[] tensors, int dim=0) -> Tensor")
             .meta(a -> CAT.inferMeta(CAT.bind(unsqueezeAll(a), a.get(1))))
             .kernel((a, m) -> CAT.call(unsqueezeAll(a), a.get(1)))
+            .derivative(ShapeOps::stackBackward)
             .register();
 
     private static List<Tensor> unsqueezeAll(Args a) {
@@ -508,5 +528,83 @@ public final class ShapeOps {
             }
         }
         return viewD == -1 ? newStrides : null;
+    }
+
+    // ------------------------------------------------------------------ derivatives
+
+    /** view, reshape, flatten, (un)squeeze: the gradient takes the input's shape back. */
+    private static Object[] reshapeBackward(Grad g) { return new Object[] {g.reshape(g.grad(), g.argMeta(0).shape())}; }
+
+    private static Object[] permuteBackward(Grad g) {
+        int[] dims = Composites.toInts(g.value(1));
+        int n = dims.length;
+        int[] inverse = new int[n];
+        for (int i = 0; i < n; i++) inverse[dims[i] < 0 ? dims[i] + n : dims[i]] = i;
+        return new Object[] {g.call(PERMUTE, g.grad(), inverse)};
+    }
+
+    private static Object[] sliceBackward(Grad g) {
+        TensorMeta x = g.argMeta(0);
+        int d = Shapes.wrapDim("slice", g.intValue(1), x.dim());
+        int size = x.shape()[d];
+        long step = ((Number) g.value(4)).longValue();
+        long start = g.value(2) == null ? 0 : ((Number) g.value(2)).longValue();
+        if (start < 0) start += size;
+        start = Math.max(0, Math.min(start, size));
+        return new Object[] {g.scatterSlice(g.grad(), x, d, (int) start, (int) step)};
+    }
+
+    private static Object[] narrowBackward(Grad g) {
+        TensorMeta x = g.argMeta(0);
+        int d = Shapes.wrapDim("narrow", g.intValue(1), x.dim());
+        int start = g.intValue(2);
+        if (start < 0) start += x.shape()[d];
+        return new Object[] {g.scatterSlice(g.grad(), x, d, start, 1)};
+    }
+
+    private static Object[] selectBackward(Grad g) {
+        TensorMeta x = g.argMeta(0);
+        int d = Shapes.wrapDim("select", g.intValue(1), x.dim());
+        int index = g.intValue(2);
+        if (index < 0) index += x.shape()[d];
+        return new Object[] {g.scatterSlice(g.call(UNSQUEEZE, g.grad(), d), x, d, index, 1)};
+    }
+
+    /** split, split_with_sizes, chunk: the pieces' gradients (zeros for unused pieces) joined back. */
+    private static Object[] splitBackward(Grad g) {
+        TensorMeta x = g.argMeta(0);
+        int d = Shapes.wrapDim("split", g.intValue(2), Math.max(1, x.dim()));
+        List<Object> pieces = new ArrayList<>();
+        int outputs = g.resultCount();
+        for (int i = 0; i < outputs; i++) pieces.add(g.grad(i));
+        if (pieces.isEmpty()) return new Object[] {g.zeros(x)};
+        return new Object[] {g.call(CAT, pieces, d)};
+    }
+
+    private static Object[] catBackward(Grad g) {
+        List<TensorMeta> metas = g.argMetas(0);
+        TensorMeta out = g.resultMeta();
+        List<Object> grads = new ArrayList<>();
+        if (out.dim() == 1 && out.numel() == 0) {
+            for (TensorMeta m : metas) grads.add(g.zeros(m));
+            return new Object[] {grads};
+        }
+        int d = Shapes.wrapDim("cat", g.intValue(1), out.dim());
+        int start = 0;
+        for (TensorMeta m : metas) {
+            if (m.dim() == 1 && m.numel() == 0) { grads.add(g.zeros(m)); continue; }
+            int n = m.shape()[d];
+            grads.add(g.call(SLICE, g.grad(), d, (long) start, (long) (start + n), 1L));
+            start += n;
+        }
+        return new Object[] {grads};
+    }
+
+    private static Object[] stackBackward(Grad g) {
+        List<TensorMeta> metas = g.argMetas(0);
+        int d = Shapes.wrapDim("stack", g.intValue(1), g.resultMeta().dim());
+        List<Object> grads = new ArrayList<>();
+        for (int i = 0; i < metas.size(); i++) grads.add(g.call(SELECT, g.grad(), d, (long) i));
+        return new Object[] {grads};
     }
 }

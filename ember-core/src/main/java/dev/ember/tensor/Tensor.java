@@ -1,5 +1,8 @@
 package dev.ember.tensor;
 
+import dev.ember.autograd.Autograd;
+import dev.ember.autograd.AutogradMeta;
+import dev.ember.autograd.Node;
 import dev.ember.ops.CreationOps;
 import dev.ember.ops.IndexingOps;
 import dev.ember.ops.LinalgOps;
@@ -37,6 +40,10 @@ public class Tensor {
     private final int[] strides;
     private final int offset;
     private boolean requiresGrad;
+    /** The tensor whose storage this view sees (null when it is not a view). */
+    private Tensor base;
+    /** Autograd's state beyond the flag (gradFn, grad, …); null until autograd first touches the tensor. */
+    private AutogradMeta autograd;
 
     protected Tensor(Storage storage, DType dtype, int[] shape, int[] strides, int offset) {
         this.storage = storage;
@@ -71,7 +78,7 @@ public class Tensor {
         requireData("view");
         checkGeometry(storage.length(), meta.shape(), meta.strides(), meta.storageOffset());
         Tensor v = new Tensor(storage, dtype, meta.shape().clone(), meta.strides().clone(), meta.storageOffset());
-        v.requiresGrad = requiresGrad;
+        v.base = base != null ? base : this;
         return v;
     }
 
@@ -124,10 +131,82 @@ public class Tensor {
 
     public boolean requiresGrad() { return requiresGrad; }
 
+    /**
+     * Makes this leaf tensor require (or stop requiring) gradients: recorded ops on it then build
+     * the autograd graph that {@link #backward()} walks. Only floating point leaves can; a computed
+     * tensor's flag follows from its inputs ({@link #detach()} makes a leaf of it).
+     */
     public Tensor requiresGrad(boolean value) {
         if (value && !dtype.isFloatingPoint()) throw new IllegalArgumentException("only floating point tensors can require gradients, got " + dtype);
+        if (!value && gradFn() != null) {
+            throw new IllegalStateException("you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
+                    + "in a subgraph that doesn't require differentiation use varNoGrad = var.detach(). (" + meta().describe() + ", grad_fn=" + gradFn().name() + ")");
+        }
         this.requiresGrad = value;
         return this;
+    }
+
+    // ------------------------------------------------------------------ autograd
+
+    /** The node that made this tensor (PyTorch's {@code grad_fn}); null for a leaf. */
+    public Node gradFn() { return autograd == null ? null : autograd.gradFn(); }
+
+    /** True for a tensor no recorded op made: user-created tensors, parameters, detached tensors. */
+    public boolean isLeaf() { return gradFn() == null; }
+
+    /**
+     * The gradient {@link #backward()} accumulated into this leaf (or into a non-leaf that called
+     * {@link #retainGrad()}); null before any.
+     */
+    public Tensor grad() { return autograd == null ? null : autograd.grad(); }
+
+    /** Replaces (or with null clears) the accumulated gradient, as PyTorch's {@code t.grad = g}; it must match this tensor's shape. */
+    public void setGrad(Tensor gradient) { Autograd.setGrad(this, gradient); }
+
+    /** Keeps this non-leaf's gradient in {@link #grad()} at the next backward (leaves always keep theirs). */
+    public Tensor retainGrad() { Autograd.retainGrad(this); return this; }
+
+    /** The gradients of this scalar with respect to every leaf that requires grad, added into their {@link #grad()}. */
+    public void backward() { Autograd.backward(List.of(this), null, false, false); }
+
+    /** {@link #backward()} from a non-scalar, given the gradient of whatever this feeds (its shape). */
+    public void backward(Tensor gradient) { Autograd.backward(List.of(this), gradient == null ? null : List.of(gradient), false, false); }
+
+    /** Keeps the graph's saved tensors with {@code retainGraph}, so backward can run through it again. */
+    public void backward(Tensor gradient, boolean retainGraph) { Autograd.backward(List.of(this), gradient == null ? null : List.of(gradient), retainGraph, false); }
+
+    /** With {@code createGraph}, the backward computation is recorded too: gradients of gradients. */
+    public void backward(Tensor gradient, boolean retainGraph, boolean createGraph) {
+        Autograd.backward(List.of(this), gradient == null ? null : List.of(gradient), retainGraph || createGraph, createGraph);
+    }
+
+    /** A new leaf sharing this tensor's data (and its version counter) that does not require grad. */
+    public Tensor detach() {
+        Tensor d = new Tensor(storage, dtype, shape.clone(), strides.clone(), offset);
+        d.base = base != null ? base : this;
+        return d;
+    }
+
+    /** Makes this tensor a leaf that does not require grad, in place. */
+    public Tensor detach_() {
+        if (isView() && requiresGrad && gradFn() != null) {
+            throw new IllegalStateException("Can't detach views in-place. Use detach() instead. (" + meta().describe() + ")");
+        }
+        if (autograd != null) autograd = null;
+        requiresGrad = false;
+        return this;
+    }
+
+    /** True when this tensor sees another tensor's storage (a view op or {@link #detach()} made it). */
+    public boolean isView() { return base != null; }
+
+    /** The tensor whose storage this view sees, or null. */
+    public Tensor viewBase() { return base; }
+
+    /** Autograd's state for this tensor, made on first use; autograd's own door. */
+    public AutogradMeta autogradMeta() {
+        if (autograd == null) autograd = new AutogradMeta();
+        return autograd;
     }
 
     private void requireData(String what) {
@@ -295,7 +374,7 @@ public class Tensor {
     private Object contiguousData(DType target) {
         requireData("reading data");
         Tensor out = allocate(target, shape);
-        out.copy_(this);
+        dev.ember.ops.kernels.Copy.copy(this, out);   // reading data is not an op autograd records
         return out.storage.data();
     }
 

@@ -1,5 +1,7 @@
 package dev.ember.nn;
 
+import dev.ember.Ember;
+
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import dev.ember.testing.Inputs;
@@ -18,7 +20,9 @@ class LayersTest {
 
     /** Replaces every parameter with random values, so affine parts (ones/zeros at first) are exercised too. */
     private <M extends Module> M randomized(M m) {
-        for (Parameter p : m.parameters()) p.copy_(Inputs.randn(rng, p.dtype(), p.shape()));
+        try (var unused = Ember.noGrad()) {
+            for (Parameter p : m.parameters()) p.copy_(Inputs.randn(rng, p.dtype(), p.shape()));
+        }
         return m;
     }
 

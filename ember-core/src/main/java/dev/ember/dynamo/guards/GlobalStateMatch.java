@@ -1,6 +1,6 @@
 package dev.ember.dynamo.guards;
 
-import dev.ember.dynamo.GradMode;
+import dev.ember.autograd.GradMode;
 import dev.ember.dynamo.source.Source;
 import dev.ember.tensor.Defaults;
 

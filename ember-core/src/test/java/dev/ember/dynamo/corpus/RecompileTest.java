@@ -6,7 +6,7 @@ import dev.ember.Fn2;
 import dev.ember.Options;
 import dev.ember.dynamo.CompileCounter;
 import dev.ember.dynamo.CompiledFrame;
-import dev.ember.dynamo.GradMode;
+import dev.ember.autograd.GradMode;
 import dev.ember.dynamo.RecompileLimitExceeded;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Defaults;

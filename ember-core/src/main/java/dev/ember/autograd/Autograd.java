@@ -1,0 +1,253 @@
+package dev.ember.autograd;
+
+import dev.ember.ops.Args;
+import dev.ember.ops.OpEmitter;
+import dev.ember.ops.OpOverload;
+import dev.ember.ops.OpRegistry;
+import dev.ember.ops.ShapeOps;
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Tensor;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Eager autograd: recording op calls into the autograd graph, and the front door of backward.
+ *
+ * <p>{@link OpOverload#call} hands a call here when grad mode is on and an argument requires grad.
+ * A functional op with a {@link dev.ember.ops.Derivative} runs its kernel and records one node; one
+ * without a formula but with a decomposition runs the decomposition, whose ops record themselves
+ * (PyTorch's CompositeImplicitAutograd); one with neither records a node that refuses backward with
+ * ATen's "the derivative for … is not implemented". An in-place op records its functional op's
+ * derivative and moves the tensor's history onto it; an out= op refuses, as ATen does.
+ */
+public final class Autograd {
+    private Autograd() {}
+
+    /** True when this call must be recorded: grad mode is on and a tensor argument requires grad. */
+    public static boolean records(Args args) {
+        boolean any = false;
+        for (int i = 0, n = args.size(); i < n && !any; i++) {
+            Object v = args.get(i);
+            if (v instanceof Tensor t) any = t.requiresGrad();
+            else if (v instanceof List<?> l) for (Object x : l) if (x instanceof Tensor t && t.requiresGrad()) { any = true; break; }
+        }
+        return any && GradMode.isEnabled();
+    }
+
+    /** Runs a call that {@link #records} said must be recorded. */
+    public static Object call(OpOverload op, Args args, Object meta) {
+        return switch (op.schema().kind()) {
+            case OUT -> throw new IllegalArgumentException(op.name() + "(): functions with out=... arguments don't support automatic differentiation, "
+                    + "but one of the arguments requires grad. Call the functional form (" + functionalName(op) + ") or run the call inside Ember.noGrad().");
+            case INPLACE -> callInPlace(op, args, meta);
+            case FUNCTIONAL -> callFunctional(op, args, meta);
+        };
+    }
+
+    private static Object callFunctional(OpOverload op, Args args, Object meta) {
+        if (op.derivative() == null && op.decomposition() != null) {
+            Object out = op.decomposition().apply(OpEmitter.EAGER, args.toArray());
+            if (out != null) return out;
+        }
+        Object out;
+        try (var unused = GradMode.noGrad()) {
+            out = op.runKernel(args, meta);
+        }
+        return record(op, args.toArray(), out);
+    }
+
+    /**
+     * Records {@code op}'s call on {@code values} that produced {@code out}: the outputs that can
+     * carry gradients (floating point) get a node naming the inputs that require grad. Returns the
+     * outputs (an output that is one of the inputs itself comes back as a fresh view of it, so the
+     * input's own history is untouched).
+     */
+    static Object record(OpOverload op, Object[] values, Object out) {
+        List<Tensor> results = out instanceof Tensor t ? new ArrayList<>(List.of(t)) : new ArrayList<>(castList(out));
+        boolean differentiable = false;
+        for (int k = 0; k < results.size(); k++) {
+            Tensor r = results.get(k);
+            if (isInput(r, values)) results.set(k, r = r.viewAs(r.meta()));
+            differentiable |= r.dtype().isFloatingPoint();
+        }
+        if (!differentiable) return out;
+        Object[] shapes = new Object[values.length];
+        int[] firstEdge = new int[values.length];
+        boolean[] needs = new boolean[values.length];
+        List<Node.Edge> edges = new ArrayList<>();
+        for (int i = 0; i < values.length; i++) {
+            firstEdge[i] = -1;
+            Object v = values[i];
+            if (v instanceof Tensor t) {
+                shapes[i] = t.meta();
+                firstEdge[i] = edges.size();
+                needs[i] = t.requiresGrad();
+                edges.add(t.requiresGrad() ? gradientEdge(t) : null);
+            } else if (v instanceof List<?> l && !l.isEmpty() && l.getFirst() instanceof Tensor) {
+                List<dev.ember.tensor.TensorMeta> metas = new ArrayList<>(l.size());
+                firstEdge[i] = edges.size();
+                for (Object x : l) {
+                    Tensor t = (Tensor) x;
+                    metas.add(t.meta());
+                    needs[i] |= t.requiresGrad();
+                    edges.add(t.requiresGrad() ? gradientEdge(t) : null);
+                }
+                shapes[i] = metas;
+            } else {
+                shapes[i] = v instanceof int[] a ? a.clone() : v;
+            }
+        }
+        OpNode node = new OpNode(op, values, shapes, edges.toArray(Node.Edge[]::new), firstEdge, needs, results.toArray());
+        for (int k = 0; k < results.size(); k++) {
+            Tensor r = results.get(k);
+            if (!r.dtype().isFloatingPoint()) continue;
+            r.requiresGrad(true);
+            AutogradMeta m = r.autogradMeta();
+            m.gradFn = node;
+            m.outputNr = k;
+        }
+        return out instanceof Tensor ? results.getFirst() : List.copyOf(results);
+    }
+
+    private static boolean isInput(Tensor r, Object[] values) {
+        for (Object v : values) {
+            if (v == r) return true;
+            if (v instanceof List<?> l) for (Object x : l) if (x == r) return true;
+        }
+        return false;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Tensor> castList(Object out) { return (List<Tensor>) out; }
+
+    /**
+     * An in-place op under recording: the functional op computes the gradient path on a copy of
+     * {@code self}'s old value that carries its old history, the in-place kernel writes {@code self}
+     * as it always does, and {@code self}'s history moves onto the functional op's node.
+     */
+    private static Object callInPlace(OpOverload op, Args args, Object meta) {
+        Tensor self = args.tensor(0);
+        if (self.requiresGrad() && self.isLeaf()) {
+            throw new IllegalStateException("a leaf Variable that requires grad is being used in an in-place operation. (" + op + " on "
+                    + self.meta().describe() + "; update parameters inside Ember.noGrad(), or clone() the tensor first)");
+        }
+        if (self.isView()) {
+            throw new UnsupportedOperationException(op + ": Ember does not record in-place ops on views for autograd yet (" + self.meta().describe()
+                    + " is a view of " + self.viewBase().meta().describe() + "). Use the out-of-place form (x = x." + functionalName(op).replaceFirst("^aten\\.", "").replaceFirst("\\..*", "")
+                    + "(…)) or clone() the view first.");
+        }
+        OpOverload functional = OpRegistry.functionalOf(op);
+        if (functional == null && op != ShapeOps.COPY_) {
+            throw new UnsupportedOperationException(op + " has no functional form Ember can differentiate; use an out-of-place op, or run it inside Ember.noGrad()");
+        }
+        if (op == ShapeOps.COPY_) return copyInPlace(op, args, meta);
+        Tensor before;
+        try (var unused = GradMode.noGrad()) {
+            before = ShapeOps.CLONE.callTensor(self);
+        }
+        if (self.requiresGrad()) {
+            before.requiresGrad(true);
+            AutogradMeta m = before.autogradMeta();
+            m.gradFn = self.gradFn();
+            m.outputNr = self.autogradMeta().outputNr;
+        }
+        Object[] values = args.toArray();
+        for (int i = 0; i < values.length; i++) if (values[i] == self) values[i] = before;   // x.mul_(x) reads x's old value twice
+        Tensor functionalResult = (Tensor) functional.call(values);
+        Object written;
+        try (var unused = GradMode.noGrad()) {
+            written = op.runKernel(args, meta);
+        }
+        if (functionalResult.requiresGrad() && self.dtype().isFloatingPoint()) {
+            self.requiresGrad(true);
+            AutogradMeta m = self.autogradMeta();
+            m.gradFn = functionalResult.gradFn();
+            m.outputNr = functionalResult.autogradMeta().outputNr;
+        }
+        return written;
+    }
+
+    /** {@code self.copy_(src)}: self's old history gets nothing; src gets the gradient (summed where it was broadcast, cast back). */
+    private static Object copyInPlace(OpOverload op, Args args, Object meta) {
+        Tensor self = args.tensor(0), src = args.tensor(1);
+        Tensor functionalResult = ShapeOps.EXPAND.callTensor(ShapeOps.TO_COPY.callTensor(src, self.dtype()), self.shape());
+        Object written;
+        try (var unused = GradMode.noGrad()) {
+            written = op.runKernel(args, meta);
+        }
+        if (functionalResult.requiresGrad() && self.dtype().isFloatingPoint()) {
+            self.requiresGrad(true);
+            AutogradMeta m = self.autogradMeta();
+            m.gradFn = functionalResult.gradFn();
+            m.outputNr = functionalResult.autogradMeta().outputNr;
+        } else if (self.requiresGrad() && !self.isLeaf()) {
+            self.autogradMeta().gradFn = null;   // overwritten by a value that needs no gradient: a constant now
+            self.requiresGrad(false);
+        }
+        return written;
+    }
+
+    private static String functionalName(OpOverload op) {
+        OpOverload f = OpRegistry.functionalOf(op);
+        return f == null ? op.name() : f.name();
+    }
+
+    /** Where a gradient for {@code t} goes: the node that made it, or its leaf accumulator. */
+    static Node.Edge gradientEdge(Tensor t) {
+        AutogradMeta m = t.autogradMeta();
+        if (m.gradFn != null) return new Node.Edge(m.gradFn, m.outputNr);
+        if (m.accumulator == null) m.accumulator = new AccumulateGrad(t);
+        return new Node.Edge(m.accumulator, 0);
+    }
+
+    // ------------------------------------------------------------------ the public API
+
+    /**
+     * Computes the gradients of {@code roots} (each given its gradient, or scalars with none) and
+     * adds them into every leaf's {@link Tensor#grad()}: PyTorch's {@code torch.autograd.backward}.
+     * Leaves change only when the whole backward succeeded.
+     */
+    public static void backward(List<Tensor> roots, List<Tensor> gradients, boolean retainGraph, boolean createGraph) {
+        Engine.run(roots, gradients, retainGraph, createGraph, null, false);
+    }
+
+    /**
+     * The gradients of {@code outputs} with respect to {@code inputs}, returned rather than
+     * accumulated ({@code torch.autograd.grad}); no leaf's {@code grad()} changes. An input the
+     * outputs do not depend on is an error unless {@code allowUnused} (its gradient is then null).
+     */
+    public static List<Tensor> grad(List<Tensor> outputs, List<Tensor> inputs, List<Tensor> gradOutputs,
+                                    boolean retainGraph, boolean createGraph, boolean allowUnused) {
+        for (int i = 0; i < inputs.size(); i++) {
+            if (!inputs.get(i).requiresGrad()) throw new IllegalArgumentException("One of the differentiated Tensors does not require grad (input " + i + ": " + inputs.get(i).meta().describe() + ")");
+        }
+        return Engine.run(outputs, gradOutputs, retainGraph, createGraph, inputs, allowUnused);
+    }
+
+    /** {@link #grad(List, List, List, boolean, boolean, boolean)} of one scalar output. */
+    public static List<Tensor> grad(Tensor output, Tensor... inputs) {
+        return grad(List.of(output), List.of(inputs), null, false, false, false);
+    }
+
+    /** Tensor.setGrad's implementation. */
+    public static void setGrad(Tensor t, Tensor g) {
+        if (g != null) {
+            if (!Arrays.equals(g.shape(), t.shape())) {
+                throw new IllegalArgumentException("assigned grad has data of a different size: " + Shapes.format(g.shape()) + " for a tensor of " + Shapes.format(t.shape()));
+            }
+            if (g.dtype() != t.dtype()) throw new IllegalArgumentException("assigned grad has data of a different type: " + g.dtype() + " for a tensor of " + t.dtype());
+        }
+        t.autogradMeta().grad = g;
+    }
+
+    /** Tensor.retainGrad's implementation. */
+    public static void retainGrad(Tensor t) {
+        if (!t.requiresGrad()) throw new IllegalStateException("can't retain_grad on Tensor that has requires_grad=False (" + t.meta().describe() + ")");
+        if (t.isLeaf()) return;
+        AutogradMeta m = t.autogradMeta();
+        m.retainsGrad = true;
+        m.gradFn.retain(m.outputNr, t);
+    }
+}

@@ -1,0 +1,242 @@
+package dev.ember.autograd;
+
+import dev.ember.ops.CreationOps;
+import dev.ember.ops.IndexingOps;
+import dev.ember.ops.LinalgOps;
+import dev.ember.ops.OpOverload;
+import dev.ember.ops.OpRegistry;
+import dev.ember.ops.PointwiseOps;
+import dev.ember.ops.ReductionOps;
+import dev.ember.ops.ScanOps;
+import dev.ember.ops.Schema;
+import dev.ember.ops.ShapeOps;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Generator;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Every op with a derivative formula, in float64, against finite differences ({@link GradCheck}):
+ * each sample calls the op on leaves that require grad (and on fixed non-differentiable arguments).
+ * A completeness check keeps the table whole: an op that gains a formula must gain a sample here.
+ */
+class OpGradcheckTest {
+    private static final Generator RNG = new Generator(7);
+
+    /** A float64 leaf that requires grad. */
+    static Tensor x(int... shape) { return Tensor.randn(RNG, shape).to(DType.FLOAT64).requiresGrad(true); }
+
+    /** A float64 leaf away from 0 (for log, sqrt, division). */
+    static Tensor pos(int... shape) { return Tensor.rand(RNG, shape).to(DType.FLOAT64).add(0.5).detach().requiresGrad(true); }
+
+    /** A float64 constant (no grad). */
+    static Tensor c(int... shape) { return Tensor.randn(RNG, shape).to(DType.FLOAT64); }
+
+    static Tensor idx(long[] v, int... shape) { return Tensor.of(v, shape); }
+
+    /** One sample: the op, then its arguments (leaves requiring grad are the checked inputs). */
+    record Sample(OpOverload op, String label, Object... args) {}
+
+    static final List<Sample> SAMPLES = new ArrayList<>();
+
+    static void s(OpOverload op, Object... args) { SAMPLES.add(new Sample(op, "", args)); }
+
+    static void s(OpOverload op, String label, Object... args) { SAMPLES.add(new Sample(op, label, args)); }
+
+    static {
+        s(PointwiseOps.ADD_TENSOR, x(2, 3), x(3));
+        s(PointwiseOps.ADD_TENSOR, "alpha", x(2, 3), x(2, 1), 2.5);
+        s(PointwiseOps.ADD_SCALAR, x(2, 3), 1.5);
+        s(PointwiseOps.SUB_TENSOR, x(2, 3), x(1, 3), 0.5);
+        s(PointwiseOps.SUB_SCALAR, x(4), 2.0);
+        s(PointwiseOps.RSUB_SCALAR, x(4), 2.0, 3.0);
+        s(PointwiseOps.MUL_TENSOR, x(2, 3), x(2, 3));
+        s(PointwiseOps.MUL_TENSOR, "broadcast", x(4, 1), x(3));
+        s(PointwiseOps.MUL_SCALAR, x(3), -1.5);
+        s(PointwiseOps.DIV_TENSOR, x(2, 3), pos(3));
+        s(PointwiseOps.DIV_SCALAR, x(3), 4.0);
+        s(PointwiseOps.DIV_TENSOR_MODE, x(3), pos(3), null);
+        s(PointwiseOps.DIV_SCALAR_MODE, x(3), 3.0, null);
+        s(PointwiseOps.FLOOR_DIVIDE, x(5).mul(3.0).add(0.5).detach().requiresGrad(true), pos(5));
+        s(PointwiseOps.FLOOR_DIVIDE_SCALAR, x(5).mul(3.0).add(0.5).detach().requiresGrad(true), 0.7);
+        s(PointwiseOps.REMAINDER_TENSOR, pos(5), pos(5));
+        s(PointwiseOps.REMAINDER_SCALAR, x(5), 0.7);
+        s(PointwiseOps.FMOD_TENSOR, x(5), pos(5));
+        s(PointwiseOps.FMOD_SCALAR, x(5), 0.7);
+        s(PointwiseOps.POW_TENSOR_TENSOR, pos(2, 3), x(2, 3));
+        s(PointwiseOps.POW_TENSOR_SCALAR, x(2, 3), 3.0);
+        s(PointwiseOps.POW_TENSOR_SCALAR, "fractional", pos(4), 1.5);
+        s(PointwiseOps.MAXIMUM, x(2, 3), x(3));
+        s(PointwiseOps.MINIMUM, x(2, 3), x(2, 3));
+        s(PointwiseOps.NEG, x(3));
+        s(PointwiseOps.ABS, x(2, 3));
+        s(PointwiseOps.EXP, x(2, 3));
+        s(PointwiseOps.LOG, pos(2, 3));
+        s(PointwiseOps.LOG1P, pos(2, 3));
+        s(PointwiseOps.SQRT, pos(2, 3));
+        s(PointwiseOps.RSQRT, pos(2, 3));
+        s(PointwiseOps.SIN, x(2, 3));
+        s(PointwiseOps.COS, x(2, 3));
+        s(PointwiseOps.TANH, x(2, 3));
+        s(PointwiseOps.SIGMOID, x(2, 3));
+        s(PointwiseOps.RELU, x(2, 3));
+        s(PointwiseOps.SILU, x(2, 3));
+        s(PointwiseOps.CLAMP, x(2, 4), -0.5, 0.5);
+        s(PointwiseOps.CLAMP, "min only", x(2, 4), -0.2, null);
+        s(PointwiseOps.CLAMP_TENSOR, x(2, 4), x(2, 4).sub(1.0).detach().requiresGrad(true), x(4).add(1.0).detach().requiresGrad(true));
+        s(PointwiseOps.WHERE_SELF, c(2, 3).gt(0.0), x(2, 3), x(3));
+        s(PointwiseOps.WHERE_SCALAR_OTHER, c(2, 3).gt(0.0), x(2, 3), 1.0);
+        s(PointwiseOps.WHERE_SCALAR_SELF, c(2, 3).gt(0.0), 1.0, x(2, 3));
+        s(PointwiseOps.MASKED_FILL_SCALAR, x(2, 3), c(3).gt(0.0), 2.0);
+        s(PointwiseOps.MASKED_FILL_TENSOR, x(2, 3), c(2, 3).gt(0.0), x());
+        s(PointwiseOps.FILL, x(2, 3), 2.0);
+        s(PointwiseOps.ZERO, x(2, 3));
+
+        s(ReductionOps.SUM, x(2, 3));
+        s(ReductionOps.SUM_DIM, x(2, 3, 4), new int[] {0, 2}, false);
+        s(ReductionOps.SUM_DIM, "keepdim", x(2, 3, 4), new int[] {-1}, true);
+        s(ReductionOps.MEAN, x(2, 3));
+        s(ReductionOps.MEAN_DIM, x(2, 3, 4), new int[] {1}, false);
+        s(ReductionOps.AMAX, x(3, 4), new int[] {1}, false);
+        s(ReductionOps.AMIN, x(3, 4), new int[] {0}, true);
+        s(ReductionOps.VAR, x(3, 4), new int[] {1}, 1L, false);
+        s(ReductionOps.STD, x(3, 4), new int[] {0}, 0L, true);
+        s(ReductionOps.SOFTMAX, x(3, 4), 1, false);
+        s(ReductionOps.LOG_SOFTMAX, x(3, 4), 0, false);
+        s(ReductionOps.SOFTMAX_INT, x(3, 4), -1, null);
+        s(ReductionOps.LOG_SOFTMAX_INT, x(3, 4), -1, null);
+        s(ScanOps.CUMSUM, x(3, 4), 1);
+
+        s(ShapeOps.VIEW, x(2, 6), new int[] {3, 4});
+        s(ShapeOps.RESHAPE, x(2, 6), new int[] {4, -1});
+        s(ShapeOps.FLATTEN, x(2, 3, 2), 1, -1);
+        s(ShapeOps.UNSQUEEZE, x(2, 3), 1);
+        s(ShapeOps.SQUEEZE, x(2, 1, 3));
+        s(ShapeOps.SQUEEZE_DIM, x(2, 1, 3), 1);
+        s(ShapeOps.PERMUTE, x(2, 3, 4), new int[] {2, 0, 1});
+        s(ShapeOps.TRANSPOSE, x(2, 3, 4), 0, 2);
+        s(ShapeOps.T, x(2, 3));
+        s(ShapeOps.EXPAND, x(3, 1), new int[] {2, 3, 4});
+        s(ShapeOps.SLICE, x(5, 3), 0, 1L, 4L, 1L);
+        s(ShapeOps.SLICE, "step", x(3, 7), 1, 1L, 7L, 2L);
+        s(ShapeOps.NARROW, x(3, 5), 1, 2, 2);
+        s(ShapeOps.SELECT, x(3, 4), 1, -1);
+        s(ShapeOps.CLONE, x(2, 3));
+        s(ShapeOps.TO_COPY, x(2, 3), DType.FLOAT64);
+        s(ShapeOps.SPLIT, x(5, 2), 2, 0);
+        s(ShapeOps.SPLIT_WITH_SIZES, x(2, 5), new int[] {1, 4}, 1);
+        s(ShapeOps.CHUNK, x(6, 2), 3, 0);
+        s(ShapeOps.CAT, List.of(x(2, 3), x(1, 3), x(4, 3)), 0);
+        s(ShapeOps.STACK, List.of(x(2, 3), x(2, 3)), 1);
+
+        s(LinalgOps.MM, x(2, 3), x(3, 4));
+        s(LinalgOps.BMM, x(2, 2, 3), x(2, 3, 4));
+        s(LinalgOps.ADDMM, x(4), x(2, 3), x(3, 4), 0.5, 2.0);
+        s(IndexingOps.INDEX_SELECT, x(4, 3), 0, idx(new long[] {3, 0, 3}, 3));
+        s(IndexingOps.GATHER, x(3, 4), 1, idx(new long[] {0, 3, 1, 1, 2, 2}, 3, 2));
+        s(IndexingOps.EMBEDDING, x(5, 3), idx(new long[] {1, 4, 1, 0}, 2, 2), -1L);   // padding_idx: BackwardTest
+    }
+
+    @TestFactory
+    List<DynamicTest> everyFormulaMatchesFiniteDifferences() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Sample sample : SAMPLES) {
+            tests.add(DynamicTest.dynamicTest(sample.op() + (sample.label().isEmpty() ? "" : " (" + sample.label() + ")"), () -> {
+                List<Tensor> leaves = new ArrayList<>();
+                for (Object a : sample.args()) {
+                    if (a instanceof Tensor t && t.requiresGrad()) leaves.add(t);
+                    if (a instanceof List<?> l) for (Object e : l) if (e instanceof Tensor t && t.requiresGrad()) leaves.add(t);
+                }
+                Function<List<Tensor>, Tensor> fn = in -> first(sample.op().call(sample.args()));
+                GradCheck.check(fn, leaves, 1e-6, 1e-6, 1e-4);
+            }));
+        }
+        return tests;
+    }
+
+    /** A multi-output op's outputs summed with distinct weights, so every output's gradient is checked. */
+    private static Tensor first(Object out) {
+        if (out instanceof Tensor t) return t.dtype().isFloatingPoint() ? t : null;
+        Tensor total = null;
+        int k = 1;
+        for (Object o : (List<?>) out) {
+            Tensor t = (Tensor) o;
+            if (!t.dtype().isFloatingPoint()) continue;
+            Tensor part = t.mul((double) k++).sum();
+            total = total == null ? part : total.add(part);
+        }
+        return total;
+    }
+
+    @Test
+    void everyOpWithAFormulaHasASample() {
+        TreeSet<String> sampled = new TreeSet<>();
+        for (Sample s : SAMPLES) sampled.add(s.op().name());
+        TreeSet<String> missing = new TreeSet<>();
+        for (OpOverload op : OpRegistry.all()) {
+            if (op.derivative() != null && !sampled.contains(op.name())) missing.add(op.name());
+        }
+        assertEquals(new TreeSet<String>(), missing, "ops with a derivative but no gradcheck sample");
+    }
+
+    /**
+     * Every functional op that can return floats is differentiable (a formula, or a decomposition
+     * whose ops have formulas) or named here with the reason it is not yet; the list only shrinks.
+     */
+    @Test
+    void everyFloatOpIsDifferentiableOrListed() {
+        Map<String, String> notYet = new LinkedHashMap<>(NOT_YET);
+        TreeSet<String> unaccounted = new TreeSet<>();
+        for (OpOverload op : OpRegistry.all()) {
+            if (op.schema().kind() != Schema.Kind.FUNCTIONAL || op.derivative() != null || op.decomposition() != null) continue;
+            if (op.schema().params().stream().noneMatch(p -> p.type().startsWith("Tensor"))) continue;   // factories
+            if (NON_DIFFERENTIABLE.contains(op.name()) || notYet.remove(op.name()) != null) continue;
+            unaccounted.add(op.name());
+        }
+        assertEquals(new TreeSet<String>(), unaccounted, "functional ops with neither a derivative nor a decomposition");
+        assertEquals(Map.of(), notYet, "listed as not yet differentiable but now they are (or are gone): take them off NOT_YET");
+    }
+
+    /** Outputs are integers or booleans, or piecewise constant: nothing to differentiate. */
+    static final java.util.Set<String> NON_DIFFERENTIABLE = java.util.Set.of(
+            "aten.argmax.default", "aten.argmin.default", "aten.argsort.default", "aten.one_hot.default", "aten._local_scalar_dense.default",
+            "aten.eq.Scalar", "aten.eq.Tensor", "aten.ne.Scalar", "aten.ne.Tensor", "aten.lt.Scalar", "aten.lt.Tensor", "aten.le.Scalar",
+            "aten.le.Tensor", "aten.gt.Scalar", "aten.gt.Tensor", "aten.ge.Scalar", "aten.ge.Tensor", "aten.logical_and.default",
+            "aten.logical_or.default", "aten.logical_not.default", "aten.where.Scalar");
+
+    /** Differentiable ops without a formula yet, and what they need. */
+    static final Map<String, String> NOT_YET = Map.ofEntries(
+            Map.entry("aten.adaptive_avg_pool2d.default", "a pooling backward"),
+            Map.entry("aten.avg_pool2d.default", "a pooling backward"),
+            Map.entry("aten.max_pool2d.default", "a pooling backward with indices"),
+            Map.entry("aten.convolution.default", "convolution_backward"),
+            Map.entry("aten.cross_entropy_loss.default", "a loss backward"),
+            Map.entry("aten.mse_loss.default", "a loss backward"),
+            Map.entry("aten.nll_loss.default", "a loss backward"),
+            Map.entry("aten.nll_loss_forward.default", "a loss backward"),
+            Map.entry("aten.nll_loss_nd.default", "a loss backward"),
+            Map.entry("aten.dropout.default", "the mask (native_dropout)"),
+            Map.entry("aten.gelu.default", "gelu_backward"),
+            Map.entry("aten.scaled_dot_product_attention.default", "a math decomposition for autograd"),
+            Map.entry("aten.index_add.default", "formulas for self and source"),
+            Map.entry("aten.scatter.src", "a scatter backward"),
+            Map.entry("aten.scatter.value", "a scatter backward"),
+            Map.entry("aten.scatter.reduce", "a scatter backward"),
+            Map.entry("aten.scatter.value_reduce", "a scatter backward"),
+            Map.entry("aten.scatter_add.default", "a scatter backward"),
+            Map.entry("aten.sort.default", "values' gradient scattered back by indices"),
+            Map.entry("aten.sort.stable", "values' gradient scattered back by indices"),
+            Map.entry("aten.topk.default", "values' gradient scattered back by indices"),
+            Map.entry("aten.remainder.Scalar_Tensor", "a formula for other"));
+}
