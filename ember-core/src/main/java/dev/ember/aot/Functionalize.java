@@ -60,6 +60,43 @@ public final class Functionalize {
         return rewritten;
     }
 
+    /**
+     * Rewrites the in-place and out= calls that write a graph input directly (not through a view)
+     * into functional ops, and returns each mutated input with the node holding its final value: the
+     * caller copies that value back into the input after the graph runs (Dynamo's side effect), as
+     * AOTAutograd's runtime wrapper does for mutated inputs. Inputs that a view op also reads stay
+     * mutated in place (a view would see the old value), as do those {@code mayRewrite} refuses
+     * (e.g. an input sharing memory with another). Nodes must carry fake values.
+     */
+    public static java.util.LinkedHashMap<Node, Node> rewriteInputMutations(Graph graph, java.util.function.Predicate<Node> mayRewrite) {
+        java.util.LinkedHashMap<Node, Node> finalValues = new java.util.LinkedHashMap<>();
+        for (Node n : graph.nodes()) {
+            if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op) || op.writtenArg() < 0) continue;
+            if (!(DecomposePass.positional(op, n)[op.writtenArg()] instanceof Node written)) continue;
+            Node input = finalValues.entrySet().stream().filter(e -> e.getValue() == written).map(java.util.Map.Entry::getKey).findFirst()
+                    .orElse(written.kind() == NodeKind.PLACEHOLDER ? written : null);
+            if (input == null || !(written.val() instanceof Tensor) || !mayRewrite.test(input) || readByAView(input) || readByAView(written)) continue;
+            Node result;
+            try (InsertPoint ignored = graph.insertingBefore(n)) {
+                result = functionalCall(graph, n, op, written);
+            }
+            for (Node user : List.copyOf(written.users())) {
+                if (user != n && comesAfter(user, n)) user.replaceInputWith(written, result);
+            }
+            n.replaceAllUsesWith(result);
+            graph.eraseNode(n);
+            finalValues.put(input, result);
+        }
+        return finalValues;
+    }
+
+    private static boolean readByAView(Node value) {
+        for (Node user : value.users()) {
+            if (user.target() instanceof OpOverload o && (o.hasTag(Tag.VIEW) || producesAlias(o))) return true;
+        }
+        return false;
+    }
+
     /** Why mutating {@code self} would be seen outside the value itself; null when it would not. */
     private static String aliasing(Node self, Node mutation) {
         switch (self.kind()) {

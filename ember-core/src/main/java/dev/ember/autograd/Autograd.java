@@ -202,6 +202,48 @@ public final class Autograd {
         return new Node.Edge(m.accumulator, 0);
     }
 
+    // ------------------------------------------------------------------ functions with a whole backward
+
+    /** A whole computation's backward: the gradients of its inputs (null: none) from its outputs' (null: unused output). */
+    @FunctionalInterface
+    public interface Backward {
+        Tensor[] apply(Tensor[] gradOutputs);
+    }
+
+    /**
+     * Records a computation that ran as one piece (a compiled forward graph, or a custom function
+     * like PyTorch's {@code autograd.Function}): its floating point {@code outputs} get one node
+     * named {@code name} whose backward is {@code backward}, with an edge to each input that requires
+     * grad. Returns the outputs to hand out: an output that is one of the inputs comes back as a
+     * fresh view. Does nothing (returns the outputs) when grad mode is off or no input requires grad.
+     */
+    public static List<Tensor> function(String name, List<Tensor> inputs, List<Tensor> outputs, Backward backward) {
+        return function(name, inputs, outputs, null, backward);
+    }
+
+    /** {@link #function(String, List, List, Backward)} where only the outputs {@code differentiable} marks carry gradients (null: every float output). */
+    public static List<Tensor> function(String name, List<Tensor> inputs, List<Tensor> outputs, boolean[] differentiable, Backward backward) {
+        boolean any = false;
+        for (Tensor t : inputs) any |= t.requiresGrad();
+        if (!any || !GradMode.isEnabled()) return outputs;
+        Node.Edge[] edges = new Node.Edge[inputs.size()];
+        for (int i = 0; i < edges.length; i++) edges[i] = inputs.get(i).requiresGrad() ? gradientEdge(inputs.get(i)) : null;
+        FunctionNode node = new FunctionNode(name, inputs, outputs.size(), backward, edges);
+        List<Tensor> out = new ArrayList<>(outputs.size());
+        for (int k = 0; k < outputs.size(); k++) {
+            Tensor r = outputs.get(k);
+            if (r != null && isInput(r, inputs.toArray())) r = r.viewAs(r.meta());
+            if (r != null && r.dtype().isFloatingPoint() && (differentiable == null || differentiable[k])) {
+                r.requiresGrad(true);
+                AutogradMeta m = r.autogradMeta();
+                m.gradFn = node;
+                m.outputNr = k;
+            }
+            out.add(r);
+        }
+        return out;
+    }
+
     // ------------------------------------------------------------------ the public API
 
     /**

@@ -39,6 +39,15 @@ public final class GradMode {
      */
     public static Scope inferenceMode() { return enter(false, true, "inferenceMode"); }
 
+    /**
+     * A scope that changes nothing now and, closed, sets recording back to {@code enabled}: what
+     * compiled code hands the rest of a method when a graph break falls inside a traced scope (the
+     * graph already switched the mode), on whichever thread runs it.
+     */
+    public static Scope restoring(boolean enabled, String name) {
+        return new Scope(new State(enabled, false), null, name);
+    }
+
     private static Scope enter(boolean enabled, boolean inference, String name) {
         State before = STATE.get();
         STATE.set(new State(enabled, inference));
@@ -63,8 +72,12 @@ public final class GradMode {
 
         @Override
         public void close() {
+            if (owner == null) {   // restoring(): closed once per call of the compiled code that holds it
+                STATE.set(before);
+                return;
+            }
             if (closed) return;
-            if (Thread.currentThread() != owner) {
+            if (owner != null && Thread.currentThread() != owner) {
                 throw new IllegalStateException(name + "() scope opened on thread " + owner.getName() + " closed on " + Thread.currentThread().getName()
                         + ": grad mode is per thread; open and close it on the same thread");
             }

@@ -73,7 +73,10 @@ public final class CacheEntry {
     /** The resume method's frame after a break, or null. */
     public CompiledFrame resumeFrame() { return resume == null ? null : resume.frame(); }
 
-    /** The captured graph run op by op, so autograd records each op: how a graph whose inputs require grad runs until AOT compiles its backward. */
+    /**
+     * The captured graph run op by op, so autograd records each op: the safety net for a compiled
+     * graph that records nothing (one compiled for inference) meeting inputs that require grad.
+     */
     private volatile CompiledGraph recording;
 
     private CompiledGraph recordingGraph() {
@@ -82,11 +85,8 @@ public final class CacheEntry {
         return r;
     }
 
-    /**
-     * True when grad mode is on and an input requires grad: the compiled code computes no
-     * gradients, so the graph runs op by op instead and every output carries its history.
-     */
-    private static boolean needsAutograd(Object[] in) {
+    /** True when grad mode is on and an input requires grad. */
+    static boolean needsAutograd(Object[] in) {
         if (!GradMode.isEnabled()) return false;
         for (Object v : in) if (v instanceof Tensor t && t.requiresGrad()) return true;
         return false;
@@ -96,7 +96,7 @@ public final class CacheEntry {
         if (compiled == null) return eager.get();
         Object[] in = new Object[inputs.length];
         for (int i = 0; i < in.length; i++) in[i] = inputs[i].read(frame);
-        Object[] outs = needsAutograd(in) ? recordingGraph().run(in) : compiled.run(in);
+        Object[] outs = !compiled.recordsAutograd() && needsAutograd(in) ? recordingGraph().run(in) : compiled.run(in);
         for (SideEffect e : sideEffects) e.apply(outs, frame);
         if (breakAt == null) return rebuilder.rebuild(outs, frame);
         Object[] values = live.rebuild(outs, frame);

@@ -2,6 +2,7 @@ package dev.ember.dynamo;
 
 import dev.ember.BackendCompilerFailed;
 import dev.ember.Options;
+import dev.ember.aot.AotAutograd;
 import dev.ember.dynamo.guards.Guard;
 import dev.ember.dynamo.guards.GuardSet;
 import dev.ember.dynamo.resume.ResumeTarget;
@@ -23,6 +24,7 @@ import dev.ember.events.UserFrame;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.PreparedGraph;
+import dev.ember.logging.Log;
 import dev.ember.logging.CompileContext;
 import dev.ember.logging.CompileId;
 
@@ -196,7 +198,9 @@ public final class CompiledFrame {
         CompiledGraph compiled;
         try (var timing = EVENTS.time(name(), Phase.BACKEND)) {
             // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
-            compiled = g.opCount() == 0 ? new PreparedGraph(gm) : compileWithBackend(g, gm, inputs);
+            compiled = g.opCount() == 0 ? new PreparedGraph(gm)
+                    : inputs != null && CacheEntry.needsAutograd(inputs.toArray()) ? compileForTraining(g, gm, inputs)
+                    : compileWithBackend(g, gm, inputs);
         }
         graphs++;
         ops += g.opCount();
@@ -218,6 +222,31 @@ public final class CompiledFrame {
             return new PreparedGraph(gm);
         }
     }
+
+    /**
+     * A graph whose inputs require grad, with grad mode on: the AOT backends (inductor, aot_eager)
+     * compile a forward and a backward graph ({@link AotAutograd}); graphs AOT cannot differentiate
+     * run op by op so that autograd records every op (said in the aot log); other backends compile
+     * the graph as for inference, and it runs op by op whenever gradients are needed.
+     */
+    private CompiledGraph compileForTraining(OutputGraph g, GraphModule gm, List<Object> inputs) {
+        String backend = options.getBackendName();
+        // another backend compiles the graph as it is; its code records nothing, so CacheEntry runs the graph op by op when gradients are needed
+        if (!AOT_BACKENDS.contains(backend)) return compileWithBackend(g, gm, inputs);
+        try {
+            return AotAutograd.compile(gm, inputs, (graph, fakes, which) -> HARNESS.compile(graph, fakes, () -> null, options, name() + " (" + which + ")"));
+        } catch (AotAutograd.NotTrainable e) {
+            Log.of("aot").info(() -> name() + ": the graph runs op by op with autograd, not compiled: " + e.getMessage());
+            return new PreparedGraph(gm);
+        } catch (BackendCompilerFailed e) {
+            if (!options.isSuppressErrors() && !BackendCompilerFailed.suppressedByEnvironment()) throw e;
+            EVENTS.publish(new BackendErrorSuppressed(name(), backend, e));
+            return new PreparedGraph(gm);
+        }
+    }
+
+    /** The backends that compile below the captured graph, through AOT: they get a forward and a backward graph to train. */
+    private static final java.util.Set<String> AOT_BACKENDS = java.util.Set.of("inductor", "aot_eager");
 
     /** The graph's inputs read from the frame, or null when one cannot be read. */
     private static List<Object> inputValues(OutputGraph g, Object[] frame) {

@@ -16,6 +16,7 @@ import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 import dev.ember.fx.Node;
 import dev.ember.ops.OpOverload;
+import dev.ember.autograd.GradMode;
 import dev.ember.ops.OpRegistry;
 import dev.ember.tensor.Tensor;
 
@@ -65,6 +66,7 @@ final class Invoker {
             return new OpOverloadVariable(OpRegistry.get(s));
         }
         if (owner == dev.ember.Cond.class && name.equals("cond")) return CondOp.trace(ctx, args);
+        if ((owner.getName().equals(FACADE) || owner == GradMode.class) && GradModes.handles(name)) return GradModes.invokeStatic(ctx, name, args);
         if (owner.getName().equals(FACADE) && name.equals("graphBreak")) {
             throw ctx.unsupported(GraphBreakType.EXPLICIT_GRAPH_BREAK, "Ember.graphBreak() was called");
         }
@@ -185,6 +187,7 @@ final class Invoker {
             case LambdaVariable l -> callLambda(ctx, l, name, type, args);
             case StreamVariable s -> throw ctx.unsupported(s.name().startsWith("System") ? GraphBreakType.PRINT : GraphBreakType.UNSUPPORTED_CALL,
                     "call to " + s.name() + "." + name + "()");
+            case ConstantVariable c when c.value() instanceof GradMode.Scope scope -> GradModes.scopeMethod(ctx, scope, name);
             case ConstantVariable c when c.value() == null ->
                     throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NullPointerException: calling " + name + "() on null");
             case ConstantVariable c when JdkCalls.isJdk(c.value().getClass()) -> JdkCalls.reflect(ctx, owner, name, type, c.value(), args);

@@ -32,6 +32,10 @@ final class TraceContext {
     /** Where the root method returned: the location of errors found while building its return value. */
     UserFrame returnLocation;
 
+    /** Grad mode as the traced code has set it so far (traced noGrad()/enableGrad() scopes), and as the call found it. */
+    boolean gradEnabled = dev.ember.autograd.GradMode.isEnabled();
+    final boolean gradEnabledAtEntry = gradEnabled;
+
     TraceContext(Options options) { this.options = options; }
 
     void tick() {

@@ -56,8 +56,9 @@ final class Tracer {
             Map<Node, Integer> index = new IdentityHashMap<>();
             OutputRebuilder rebuilder = ret == null ? new OutputRebuilder.Constant(null)
                     : rebuilderOf(ctx, ret, code.type.returnType(), outputs, index);
-            List<SideEffect> effects = replays(ctx, outputs, index);
+            List<SideEffect> effects = new ArrayList<>(replays(ctx, outputs, index));
             ctx.graph.output(outputs);
+            effects.addAll(InputMutations.functionalize(ctx.graph, frame));
             return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1);
         } catch (Unsupported u) {
             return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u, ctx.breakStep, ctx.breakIndex);
@@ -116,6 +117,8 @@ final class Tracer {
             throw new CannotResume("a side effect cannot be replayed: " + u.reason());
         }
         ctx.graph.output(outputs);
+        effects = new ArrayList<>(effects);
+        effects.addAll(InputMutations.functionalize(ctx.graph, frame));
         return new Partial(ctx.graph, code, index, types, new LiveValues(rebuilders, sameAs), effects);
     }
 
@@ -162,6 +165,7 @@ final class Tracer {
     /** The final state of every mutated input object, to be written back after the graph runs. */
     private static List<SideEffect> replays(TraceContext ctx, List<Node> outputs, Map<Node, Integer> index) {
         List<SideEffect> out = new ArrayList<>();
+        if (ctx.gradEnabled != ctx.gradEnabledAtEntry) out.add(new SideEffect.SetGradMode(ctx.gradEnabled));
         for (SideEffects.Store s : ctx.sideEffects.stores()) {
             ClassDesc type = s.field().getType().describeConstable().orElseThrow();
             out.add(new SideEffect.SetField(s.owner(), s.field(), rebuilderOf(ctx, s.value(), type, outputs, index)));

@@ -81,6 +81,11 @@ final class VariableBuilder {
             graph.addGuard(new IdMatch(source, value));
             return new OpOverloadVariable(op);
         }
+        if (value instanceof dev.ember.autograd.GradMode.Scope) {
+            // a grad-mode scope handed to resumed code: its close() is traced (GradModes), for this very scope
+            graph.addGuard(new IdMatch(source, value));
+            return new ConstantVariable(value, source);
+        }
         if (value instanceof List<?> list) {
             graph.addGuard(new TypeMatch(source, List.class));
             graph.addGuard(new LengthCheck(source, list.size()));

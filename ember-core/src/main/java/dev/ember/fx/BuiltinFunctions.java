@@ -43,5 +43,38 @@ public final class BuiltinFunctions {
         public String toString() { return qualifiedName(); }
     };
 
+    /**
+     * {@code _set_grad_enabled(mode)}: switches autograd recording for the nodes after it, as
+     * PyTorch's {@code torch._C._set_grad_enabled} does in Dynamo's graphs; what a traced
+     * {@code try (var s = Ember.noGrad()) { … }} leaves in the graph at each end of the scope.
+     * Code generated for inference ignores it (nothing is recorded there); AOT differentiates no
+     * node it switches off; an interpreter switches the thread's grad mode.
+     */
+    public static final GraphFunction SET_GRAD_ENABLED = new GraphFunction() {
+        @Override
+        public String name() { return "_set_grad_enabled"; }
+
+        @Override
+        public String qualifiedName() { return "torch._C._set_grad_enabled"; }
+
+        @Override
+        public Object apply(List<Object> args, Map<String, Object> kwargs) {
+            if (args.size() != 1 || !(args.getFirst() instanceof Boolean mode)) {
+                throw new IllegalArgumentException("_set_grad_enabled takes one boolean, got " + args);
+            }
+            dev.ember.autograd.GradMode.setEnabled(mode);
+            return null;
+        }
+
+        @Override
+        public String render(List<String> args) { return "GradMode.setEnabled(" + args.getFirst() + ")"; }
+
+        @Override
+        public String javaSource() { return "BuiltinFunctions.SET_GRAD_ENABLED"; }
+
+        @Override
+        public String toString() { return qualifiedName(); }
+    };
+
     private static String describe(Object v) { return v == null ? "null" : v.getClass().getSimpleName() + " " + v; }
 }

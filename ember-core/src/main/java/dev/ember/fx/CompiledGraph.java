@@ -13,6 +13,12 @@ public interface CompiledGraph {
      */
     default String outputCode() { return null; }
 
+    /**
+     * True when running it records autograd history on its outputs (it runs ops one by one, or it
+     * is a compiled training graph): false for generated code, whose outputs would carry none.
+     */
+    default boolean recordsAutograd() { return false; }
+
     /** The graph after the backend's passes and decompositions, or null when it ran none. */
     default GraphModule transformedGraph() { return null; }
 
@@ -28,6 +34,9 @@ public interface CompiledGraph {
 
             @Override
             public GraphModule transformedGraph() { return transformed.get(); }
+
+            @Override
+            public boolean recordsAutograd() { return self.recordsAutograd(); }
         };
     }
 }

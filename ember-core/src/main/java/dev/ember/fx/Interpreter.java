@@ -49,6 +49,7 @@ public class Interpreter {
         this.inputs = inputs;
         this.nextInput = 0;
         env.clear();
+        boolean gradMode = dev.ember.autograd.GradMode.isEnabled();   // _set_grad_enabled nodes switch it while the graph runs
         try {
             for (Node n : nodes) {
                 Object value;
@@ -66,6 +67,7 @@ public class Interpreter {
         } finally {
             env.clear();
             this.inputs = null;
+            dev.ember.autograd.GradMode.setEnabled(gradMode);
         }
     }
 

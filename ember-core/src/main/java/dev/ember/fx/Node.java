@@ -106,7 +106,8 @@ public final class Node {
             case PLACEHOLDER, OUTPUT, CALL_MODULE -> true;
             case GET_ATTR -> false;
             case CALL_METHOD -> ((String) target).endsWith("_");
-            case CALL_FUNCTION -> target instanceof OpOverload op && (op.writtenArg() >= 0 || op.hasTag(Tag.NONDETERMINISTIC));
+            case CALL_FUNCTION -> target == BuiltinFunctions.SET_GRAD_ENABLED
+                    || target instanceof OpOverload op && (op.writtenArg() >= 0 || op.hasTag(Tag.NONDETERMINISTIC));
         };
     }
 

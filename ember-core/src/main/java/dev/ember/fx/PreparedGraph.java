@@ -27,8 +27,16 @@ public final class PreparedGraph implements CompiledGraph {
     /** The graph as a NaN assert names it, or null when values are not checked. */
     private final String nanAssertsGraph;
 
+    /** Its ops run one by one, through the op table: autograd records them. */
+    @Override
+    public boolean recordsAutograd() { return true; }
+
+    /** True when a node switches grad mode (a traced noGrad() scope). */
+    private final boolean switchesGradMode;
+
     public PreparedGraph(GraphModule gm) {
         List<Node> nodes = gm.graph().nodes();
+        this.switchesGradMode = nodes.stream().anyMatch(n -> n.target() == BuiltinFunctions.SET_GRAD_ENABLED);
         Map<Node, Integer> slots = new HashMap<>();
         List<Step> steps = new ArrayList<>();
         Object[] out = null;
@@ -79,6 +87,17 @@ public final class PreparedGraph implements CompiledGraph {
 
     @Override
     public Object[] run(Object[] in) {
+        if (!switchesGradMode) return runSteps(in);
+        // the graph's _set_grad_enabled nodes switch the thread's mode while it runs; the caller's mode comes back after
+        boolean mode = dev.ember.autograd.GradMode.isEnabled();
+        try {
+            return runSteps(in);
+        } finally {
+            dev.ember.autograd.GradMode.setEnabled(mode);
+        }
+    }
+
+    private Object[] runSteps(Object[] in) {
         if (in.length != inputs) throw new IllegalArgumentException("the graph takes " + inputs + " inputs, got " + in.length);
         Object[] env = new Object[size];
         System.arraycopy(in, 0, env, 0, inputs);

@@ -94,6 +94,8 @@ public final class Lowering {
             if (!(list instanceof List<?> l)) throw new Unsupported("getitem on a non-list value at '" + n + "'");
             return l.get(((Number) n.arg(1)).intValue());
         }
+        // generated code records no autograd history: switching grad mode changes nothing in it
+        if (n.target() == BuiltinFunctions.SET_GRAD_ENABLED) return null;
         if (!(n.target() instanceof OpOverload op)) throw new Unsupported("call of " + n.target());
         List<Object> args = new ArrayList<>();
         for (Object a : positional(op, n)) args.add(resolve(a));

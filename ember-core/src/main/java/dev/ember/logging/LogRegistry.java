@@ -38,6 +38,7 @@ public final class LogRegistry {
         artifact("trace_bytecode", "dynamo", false, "Each bytecode instruction the tracer runs, with the value stack");
         artifact("aot_graphs", "aot", false, "The forward and backward graphs after partitioning");
         artifact("aot_joint_graph", "aot", false, "The joint forward-backward graph before partitioning");
+        artifact("partitioner", "aot", false, "What the partitioner saved for backward, what it recomputes there, and the bytes each choice costs");
         artifact("pre_grad_graphs", "inductor", false, "The FX graph before the pre-grad passes");
         artifact("post_grad_graphs", "inductor", false, "The FX graph after the post-grad passes, as Inductor lowers it");
         artifact("output_code", "inductor", true, "The code Inductor generates");

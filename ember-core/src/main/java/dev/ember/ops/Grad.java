@@ -55,7 +55,9 @@ public final class Grad {
     public int argCount() { return argShapes.length; }
 
     /** True when argument {@code i} is a tensor (or a tensor list). */
-    public boolean isTensorArg(int i) { return argShapes[i] instanceof TensorMeta || argShapes[i] instanceof List<?>; }
+    public boolean isTensorArg(int i) {
+        return argShapes[i] instanceof TensorMeta || argShapes[i] instanceof List<?> l && !l.isEmpty() && l.getFirst() instanceof TensorMeta;
+    }
 
     /** Whether input {@code i}'s gradient is wanted: a formula may skip the work for the others. */
     public boolean needs(int i) { return needs.apply(i); }

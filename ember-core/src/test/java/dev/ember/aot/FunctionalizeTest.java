@@ -115,10 +115,10 @@ class FunctionalizeTest {
         assertFalse(anyInPlace(safe), targets(safe).toString());
         assertTrue(targets(safe).containsAll(List.of("aten.relu.default", "aten.mul.Scalar")), targets(safe).toString());
 
+        // a graph input written in place: capture already made it functional (the new value is an extra output, copied back after the graph)
         GraphModule input = capture(FunctionalizeTest::mutatesInput, Tensor.randn(2, 3));
-        var e = assertThrows(Functionalize.NotFunctional.class, () -> Functionalize.run(input));
-        assertTrue(e.getMessage().contains("aten.add_.Scalar") && e.getMessage().contains("graph input")
-                && e.getMessage().contains("FunctionalizeTest.java:"), e.getMessage());
+        assertFalse(anyInPlace(input), targets(input).toString());
+        assertEquals(0, Functionalize.run(input));
 
         GraphModule view = capture(FunctionalizeTest::mutatesView, Tensor.randn(2, 3));
         var v = assertThrows(Functionalize.NotFunctional.class, () -> Functionalize.run(view));
@@ -133,13 +133,13 @@ class FunctionalizeTest {
         try {
             Ember.setLogs("perf_hints");
             Ember.reset();
-            Ember.compile((Fn1<Tensor, Tensor>) FunctionalizeTest::mutatesInput, Options.backend("inductor")).apply(Tensor.randn(2, 2));
+            Ember.compile((Fn1<Tensor, Tensor>) FunctionalizeTest::mutatesView, Options.backend("inductor")).apply(Tensor.randn(2, 2));
         } finally {
             Ember.setLogs("");
             dev.ember.logging.Logs.setOutput(saved);
         }
         String log = captured.toString(StandardCharsets.UTF_8);
-        assertTrue(log.contains("graph runs in the interpreter") && log.contains("mutates the graph input"), log);
+        assertTrue(log.contains("graph runs in the interpreter") && log.contains("mutates") && log.contains("view"), log);
     }
 
     private static GraphModule capture(Fn1<Tensor, Tensor> fn, Tensor x) {

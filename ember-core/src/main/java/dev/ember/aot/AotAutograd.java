@@ -1,0 +1,133 @@
+package dev.ember.aot;
+
+import dev.ember.autograd.Autograd;
+import dev.ember.fx.CompiledGraph;
+import dev.ember.fx.GraphModule;
+import dev.ember.fx.Node;
+import dev.ember.logging.Log;
+import dev.ember.logging.Trace;
+import dev.ember.tensor.FakeTensor;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Compiled training (AOTAutograd): a captured graph whose inputs require grad is prepared as for
+ * inference, differentiated into a joint forward-backward graph ({@link JointGraph}), split by the
+ * {@link Partitioner} into a forward graph (which also returns what backward needs) and a backward
+ * graph, and each is compiled by the same backend. Running it runs the compiled forward and records
+ * one autograd node, {@code CompiledFunctionBackward}, whose backward runs the compiled backward.
+ * Logged as {@code aot_joint_graph}, {@code aot_graphs} and {@code partitioner}.
+ */
+public final class AotAutograd {
+    private AotAutograd() {}
+
+    /** Compiles one of the two graphs (forward, then backward) with the user's backend. */
+    @FunctionalInterface
+    public interface GraphCompiler {
+        CompiledGraph compile(GraphModule gm, List<FakeTensor> exampleInputs, String which);
+    }
+
+    /** A graph this path cannot train compiled; the message names the op or mutation and why. The caller runs it op by op. */
+    public static final class NotTrainable extends RuntimeException {
+        NotTrainable(String message) { super(message); }
+    }
+
+    /**
+     * Compiles {@code gm} for training: {@code inputs} are the graph's input values (real tensors:
+     * their {@code requiresGrad} decides which inputs get gradients).
+     *
+     * @throws NotTrainable when the graph keeps a mutation or uses an op without a derivative
+     */
+    public static CompiledGraph compile(GraphModule gm, List<?> inputs, GraphCompiler compiler) {
+        boolean[] requiresGrad = new boolean[inputs.size()];
+        List<Object> fakes = new ArrayList<>(inputs.size());
+        for (int i = 0; i < inputs.size(); i++) {
+            Object v = inputs.get(i);
+            requiresGrad[i] = v instanceof Tensor t && t.requiresGrad();
+            fakes.add(v instanceof Tensor t && !t.isFake() ? FakeTensor.like(t) : v);
+        }
+        Aot.Prepared prepared = Aot.prepare(gm, fakes);
+        if (!prepared.functional()) throw new NotTrainable("a mutation AOT cannot functionalize: " + prepared.keptMutation());
+        JointGraph joint;
+        try {
+            joint = JointGraph.build(prepared.graph(), requiresGrad);
+        } catch (JointGraph.NotDifferentiable e) {
+            throw new NotTrainable(e.getMessage());
+        }
+        Log.artifact("aot_joint_graph", () -> "JOINT GRAPH (" + joint.primals.size() + " primals, " + joint.tangents.size() + " tangents)\n" + joint.module.code());
+        Trace.graph("aot_joint_graph", joint.module::code);
+        Partitioner.Result parts = Partitioner.partition(joint);
+        Log.artifact("partitioner", parts::report);
+        Log.artifact("aot_graphs", () -> "FORWARD GRAPH\n" + parts.forward().code() + "\nBACKWARD GRAPH\n" + parts.backward().code());
+        Trace.graph("aot_forward_graph", parts.forward()::code);
+        Trace.graph("aot_backward_graph", parts.backward()::code);
+
+        List<FakeTensor> forwardInputs = new ArrayList<>();
+        for (Object f : fakes) forwardInputs.add(f instanceof FakeTensor t ? t : null);
+        CompiledGraph forward = compiler.compile(parts.forward(), forwardInputs, "forward");
+        List<FakeTensor> backwardInputs = new ArrayList<>();
+        for (Node p : parts.backward().graph().placeholders()) backwardInputs.add(new FakeTensor(TensorMeta.contiguous(((Tensor) p.val()).dtype(), ((Tensor) p.val()).shape())));
+        CompiledGraph backward = compiler.compile(parts.backward(), backwardInputs, "backward");
+        return new Trained(forward, backward, joint, parts, requiresGrad);
+    }
+
+    /** The compiled pair at run time. */
+    private record Trained(CompiledGraph forward, CompiledGraph backward, JointGraph joint, Partitioner.Result parts, boolean[] requiresGrad)
+            implements CompiledGraph {
+        @Override
+        public Object[] run(Object[] args) {
+            Object[] all = forward.run(args);
+            int outputs = joint.outputs.size();
+            Object[] outs = Arrays.copyOf(all, outputs);
+            Object[] saved = Arrays.copyOfRange(all, outputs, all.length);
+            List<Tensor> primals = new ArrayList<>();
+            List<Integer> primalIndex = new ArrayList<>();
+            for (int i = 0; i < args.length; i++) {
+                if (args[i] instanceof Tensor t) {
+                    primals.add(t);
+                    primalIndex.add(i);
+                }
+            }
+            List<Tensor> outTensors = new ArrayList<>(outputs);
+            for (Object o : outs) outTensors.add(o instanceof Tensor t ? t : null);
+            List<TensorMeta> tangentMetas = new ArrayList<>();
+            for (Node t : joint.tangents) tangentMetas.add(((Tensor) t.val()).meta());
+            List<Tensor> recorded = Autograd.function("CompiledFunctionBackward", primals, outTensors, joint.differentiableOutputs, gradOutputs -> {
+                Object[] in = new Object[saved.length + joint.tangents.size()];
+                for (int i = 0; i < saved.length; i++) in[i] = saved[i] instanceof Tensor t ? t.contiguous() : saved[i];
+                int k = saved.length, tangent = 0;
+                for (int o = 0; o < outputs; o++) {
+                    if (!joint.differentiableOutputs[o]) continue;
+                    TensorMeta m = tangentMetas.get(tangent++);
+                    Tensor g = gradOutputs[o];
+                    in[k++] = g == null ? Tensor.zeros(m.dtype(), m.shape()) : (g.dtype() == m.dtype() ? g : g.to(m.dtype())).contiguous();
+                }
+                Object[] grads = backward.run(in);
+                Tensor[] perPrimal = new Tensor[primals.size()];
+                int next = 0;
+                for (int p = 0; p < primals.size(); p++) {
+                    if (requiresGrad[primalIndex.get(p)]) perPrimal[p] = (Tensor) grads[next++];
+                }
+                return perPrimal;
+            });
+            for (int o = 0; o < outputs; o++) if (recorded.get(o) != null) outs[o] = recorded.get(o);
+            return outs;
+        }
+
+        @Override
+        public String outputCode() {
+            String f = forward.outputCode(), b = backward.outputCode();
+            return f == null && b == null ? null : "// forward\n" + f + "\n// backward\n" + b;
+        }
+
+        @Override
+        public GraphModule transformedGraph() { return parts.forward(); }
+
+        @Override
+        public boolean recordsAutograd() { return true; }
+    }
+}

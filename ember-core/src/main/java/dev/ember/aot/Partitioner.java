@@ -1,0 +1,251 @@
+package dev.ember.aot;
+
+import dev.ember.fx.BuiltinFunctions;
+import dev.ember.fx.Graph;
+import dev.ember.fx.GraphModule;
+import dev.ember.fx.Node;
+import dev.ember.fx.NodeKind;
+import dev.ember.ops.OpOverload;
+import dev.ember.ops.Tag;
+import dev.ember.tensor.Tensor;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Splits a joint graph into the forward and the backward graph, choosing what the forward saves
+ * for backward by a minimum cut (PyTorch's {@code min_cut_rematerialization_partition}, its default
+ * with inductor): of everything backward reads, the forward saves the set of values with the
+ * fewest bytes from which the rest can be recomputed in backward by cheap ops (pointwise ops and
+ * views, constant factories). Matmuls, convolutions, reductions and random draws are never
+ * recomputed; inputs cost nothing to save (they are alive anyway).
+ *
+ * <p>The network: each forward value {@code v} is an edge {@code v_in → v_out} whose capacity is
+ * its size in bytes (cutting it = saving {@code v}); a use {@code u → v} is an infinite edge
+ * {@code u_out → v_in}; values that must be computed in the forward hang from the source, values
+ * backward reads hang into the sink. The cut's source side is computed in the forward; values on the
+ * sink side that backward needs are recomputed there.
+ */
+final class Partitioner {
+    private Partitioner() {}
+
+    /** The two graphs, the saved values (in the forward's order) and the recomputed ones, for the log. */
+    record Result(GraphModule forward, GraphModule backward, List<Node> saved, List<Node> recomputed, long savedBytes, long naiveBytes) {
+        String report() {
+            StringBuilder sb = new StringBuilder();
+            sb.append("saved for backward: ").append(saved.size()).append(" values, ").append(savedBytes).append(" bytes")
+                    .append(" (saving every value backward reads: ").append(naiveBytes).append(" bytes)\n");
+            for (Node n : saved) sb.append(String.format("  save       %-24s %-16s %s%n", n.name(), describe(n), what(n)));
+            for (Node n : recomputed) sb.append(String.format("  recompute  %-24s %-16s %s%n", n.name(), describe(n), what(n)));
+            return sb.toString();
+        }
+    }
+
+    private static final long INF = Long.MAX_VALUE / 4;
+
+    static Result partition(JointGraph joint) {
+        Graph graph = joint.module.graph();
+        List<Node> nodes = graph.nodes();
+        Node outputNode = graph.outputNode();
+        Set<Node> tangents = new HashSet<>(joint.tangents);
+        Set<Node> backward = joint.backwardNodes;
+        List<Node> forward = new ArrayList<>();
+        for (Node n : nodes) if (!backward.contains(n) && !tangents.contains(n) && n != outputNode) forward.add(n);
+        Set<Node> forwardSet = new HashSet<>(forward);
+
+        // what backward reads from the forward
+        List<Object> jointOutputs = (List<Object>) outputNode.arg(0);
+        List<Object> gradOutputs = jointOutputs.subList(joint.outputs.size(), jointOutputs.size());
+        LinkedHashSet<Node> needed = new LinkedHashSet<>();
+        for (Node b : nodes) {
+            if (!backward.contains(b)) continue;
+            for (Node in : b.allInputNodes()) if (forwardSet.contains(in)) needed.add(in);
+        }
+        for (Object g : gradOutputs) if (g instanceof Node n && forwardSet.contains(n)) needed.add(n);
+
+        // the flow network: node i's in = 2i, out = 2i+1; source and sink after them
+        Map<Node, Integer> index = new IdentityHashMap<>();
+        for (int i = 0; i < forward.size(); i++) index.put(forward.get(i), i);
+        int source = 2 * forward.size(), sink = source + 1;
+        FlowNetwork net = new FlowNetwork(sink + 1);
+        Set<Node> forwardOutputs = new HashSet<>();
+        for (Object o : joint.outputs) if (o instanceof Node n) forwardOutputs.add(n);
+        long naive = 0;
+        for (Node n : forward) {
+            int i = index.get(n);
+            boolean list = n.val() instanceof List<?>;
+            // ties (equal bytes) go to saving a value backward reads itself, which spares recomputing it
+            long bytes = n.kind() == NodeKind.PLACEHOLDER ? 0 : list ? INF : bytes(n) * 1024 + (needed.contains(n) ? 0 : 1);
+            net.add(2 * i, 2 * i + 1, bytes);
+            if (!recomputable(n) || forwardOutputs.contains(n)) net.add(source, 2 * i, INF);
+            for (Node u : n.allInputNodes()) {
+                Integer j = index.get(u);
+                if (j != null) net.add(2 * j + 1, 2 * i, INF);
+            }
+            if (needed.contains(n)) {
+                net.add(2 * i + 1, sink, INF);
+                naive += n.kind() == NodeKind.PLACEHOLDER ? 0 : bytes(n);
+            }
+        }
+        net.maxFlow(source, sink);
+        boolean[] sourceSide = net.reachableFromSource(source);
+
+        Set<Node> cut = new HashSet<>();
+        for (Node n : forward) {
+            int i = index.get(n);
+            if (sourceSide[2 * i] && !sourceSide[2 * i + 1]) cut.add(n);
+        }
+        // recomputed: needed values on the sink side, with their sink-side ancestors; saved: the cut values they (or backward) read
+        Set<Node> recompute = new HashSet<>();
+        Set<Node> read = new HashSet<>(needed);
+        ArrayDeque<Node> work = new ArrayDeque<>();
+        for (Node n : needed) if (!cut.contains(n)) work.add(n);
+        while (!work.isEmpty()) {
+            Node n = work.pop();
+            if (cut.contains(n) || !recompute.add(n)) continue;
+            for (Node in : n.allInputNodes()) {
+                if (!forwardSet.contains(in)) continue;
+                read.add(in);
+                if (!cut.contains(in)) work.add(in);
+            }
+        }
+        List<Node> saved = new ArrayList<>();
+        long savedBytes = 0;
+        for (Node n : forward) {
+            if (cut.contains(n) && read.contains(n)) {
+                saved.add(n);
+                if (n.kind() != NodeKind.PLACEHOLDER) savedBytes += bytes(n);
+            }
+        }
+        List<Node> recomputed = new ArrayList<>();
+        for (Node n : forward) if (recompute.contains(n)) recomputed.add(n);
+
+        // the forward graph: its outputs, then the saved values
+        Graph fg = new Graph();
+        Map<Node, Node> fenv = new HashMap<>();
+        for (Node n : forward) fenv.put(n, fg.nodeCopy(n, fenv::get));
+        List<Object> forwardResult = new ArrayList<>();
+        for (Object o : joint.outputs) forwardResult.add(o instanceof Node n ? fenv.get(n) : o);
+        for (Node s : saved) forwardResult.add(fenv.get(s));
+        fg.output(forwardResult);
+        fg.eliminateDeadCode();
+
+        // the backward graph: saved values and tangents in, recomputation, then the backward nodes
+        Graph bg = new Graph();
+        Map<Node, Node> benv = new HashMap<>();
+        for (Node s : saved) benv.put(s, bg.placeholder(s.name(), s.val()));
+        for (Node t : joint.tangents) benv.put(t, bg.placeholder(t.name(), t.val()));
+        for (Node n : recomputed) benv.put(n, bg.nodeCopy(n, benv::get));
+        for (Node n : nodes) if (backward.contains(n)) benv.put(n, bg.nodeCopy(n, benv::get));
+        List<Object> backwardResult = new ArrayList<>();
+        for (Object g : gradOutputs) backwardResult.add(g instanceof Node n ? benv.get(n) : g);
+        bg.output(backwardResult);
+        bg.eliminateDeadCode();
+
+        GraphModule gm = joint.module;
+        GraphModule f = new GraphModule(gm.className() + "Forward", fg, gm.attributes(), gm.submodules());
+        GraphModule b = new GraphModule(gm.className() + "Backward", bg, gm.attributes(), gm.submodules());
+        return new Result(f, b, saved, recomputed, savedBytes, naive);
+    }
+
+    /** Cheap to run again in backward: pointwise ops and views (never random ones). */
+    private static boolean recomputable(Node n) {
+        if (n.kind() == NodeKind.PLACEHOLDER) return false;
+        if (n.target() == BuiltinFunctions.GETITEM) return true;
+        if (!(n.target() instanceof OpOverload op)) return false;
+        if (op.hasTag(Tag.NONDETERMINISTIC)) return false;
+        return op.hasTag(Tag.POINTWISE) || op.hasTag(Tag.VIEW) || op.hasTag(Tag.FACTORY)
+                || op.schema().name().equals("reshape") || op.schema().name().equals("expand");
+    }
+
+    private static long bytes(Node n) {
+        if (n.val() instanceof Tensor t) return (long) Math.max(1, t.numel()) * t.dtype().itemSize();
+        return 8;
+    }
+
+    private static String describe(Node n) { return n.val() instanceof Tensor t ? t.meta().describe() : String.valueOf(n.val()); }
+
+    private static String what(Node n) {
+        if (n.kind() == NodeKind.PLACEHOLDER) return "input";
+        return String.valueOf(n.target());
+    }
+
+    /** A small max-flow (Edmonds–Karp: shortest augmenting paths) over long capacities. */
+    private static final class FlowNetwork {
+        private final int n;
+        private final List<int[]> edges = new ArrayList<>();      // {from, to}
+        private final List<long[]> capacity = new ArrayList<>();  // residual capacity per edge; edge i^1 is its reverse
+        private final List<List<Integer>> adjacent;
+
+        FlowNetwork(int n) {
+            this.n = n;
+            adjacent = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) adjacent.add(new ArrayList<>());
+        }
+
+        void add(int from, int to, long cap) {
+            adjacent.get(from).add(edges.size());
+            edges.add(new int[] {from, to});
+            capacity.add(new long[] {cap});
+            adjacent.get(to).add(edges.size());
+            edges.add(new int[] {to, from});
+            capacity.add(new long[] {0});
+        }
+
+        void maxFlow(int s, int t) {
+            int[] via = new int[n];
+            while (true) {
+                Arrays.fill(via, -1);
+                ArrayDeque<Integer> queue = new ArrayDeque<>();
+                queue.add(s);
+                boolean[] seen = new boolean[n];
+                seen[s] = true;
+                while (!queue.isEmpty() && !seen[t]) {
+                    int u = queue.poll();
+                    for (int e : adjacent.get(u)) {
+                        int v = edges.get(e)[1];
+                        if (!seen[v] && capacity.get(e)[0] > 0) {
+                            seen[v] = true;
+                            via[v] = e;
+                            queue.add(v);
+                        }
+                    }
+                }
+                if (!seen[t]) return;
+                long push = INF;
+                for (int v = t; v != s; v = edges.get(via[v])[0]) push = Math.min(push, capacity.get(via[v])[0]);
+                if (push >= INF) throw new IllegalStateException("partitioner: a value backward needs cannot be saved (infinite cut)");
+                for (int v = t; v != s; v = edges.get(via[v])[0]) {
+                    capacity.get(via[v])[0] -= push;
+                    capacity.get(via[v] ^ 1)[0] += push;
+                }
+            }
+        }
+
+        boolean[] reachableFromSource(int s) {
+            boolean[] seen = new boolean[n];
+            ArrayDeque<Integer> queue = new ArrayDeque<>();
+            queue.add(s);
+            seen[s] = true;
+            while (!queue.isEmpty()) {
+                int u = queue.poll();
+                for (int e : adjacent.get(u)) {
+                    int v = edges.get(e)[1];
+                    if (!seen[v] && capacity.get(e)[0] > 0) {
+                        seen[v] = true;
+                        queue.add(v);
+                    }
+                }
+            }
+            return seen;
+        }
+    }
+}

@@ -1,0 +1,160 @@
+package dev.ember.aot;
+
+import dev.ember.Ember;
+import dev.ember.Fn1;
+import dev.ember.Fn3;
+import dev.ember.Options;
+import dev.ember.logging.Logs;
+import dev.ember.nn.Linear;
+import dev.ember.nn.Parameter;
+import dev.ember.nn.ReLU;
+import dev.ember.nn.Sequential;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Generator;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Compiled training: a compiled function whose inputs require grad gives the same outputs and the
+ * same gradients as eager, under every AOT backend, through graph breaks, loops and modules.
+ */
+class CompiledTrainingTest {
+    private final PrintStream stderr = System.err;
+
+    @AfterEach
+    void reset() {
+        Logs.set("");
+        Logs.setOutput(stderr);
+        Ember.reset();
+    }
+
+    static Tensor mlpLoss(Tensor x, Tensor w1, Tensor w2) {
+        Tensor h = x.matmul(w1).tanh();
+        return h.mul(h.sigmoid()).matmul(w2).pow(2.0).mean();
+    }
+
+    /** Issue #12's RNN-style loop, now differentiated. */
+    static Tensor twoSteps(Tensor seq, Tensor wx, Tensor wh) {
+        Tensor h = Tensor.zeros(seq.size(0), wh.size(0));
+        for (int t = 0; t < 2; t++) h = seq.select(1, t).matmul(wx).add(h.matmul(wh)).tanh();
+        return h.sum();
+    }
+
+    static Tensor withBreak(Tensor x, Tensor w, Tensor b) {
+        Tensor h = x.matmul(w).relu();
+        double scale = h.sum().item();            // a graph break: two graphs, each its own differentiable piece
+        return h.add(b).mul(scale == 0 ? 1.0 : 0.5).exp().sum();
+    }
+
+    private static Tensor leaf(Generator g, int... shape) { return Tensor.randn(g, shape).requiresGrad(true); }
+
+    private static void assertSameGrads(Fn3<Tensor, Tensor, Tensor, Tensor> fn, String backend, int[] a, int[] b, int[] c) {
+        Generator g = new Generator(11);
+        Tensor x = leaf(g, a), y = leaf(g, b), z = leaf(g, c);
+        Tensor eager = fn.apply(x, y, z);
+        eager.backward();
+        float[][] expected = {x.grad().toFloatArray(), y.grad().toFloatArray(), z.grad().toFloatArray()};
+        for (Tensor t : List.of(x, y, z)) t.setGrad(null);
+        var compiled = Ember.compile(fn, Options.backend(backend));
+        for (int round = 0; round < 2; round++) {
+            Tensor out = compiled.apply(x, y, z);
+            assertTrue(out.requiresGrad(), "a compiled output carries its history");
+            assertEquals(eager.item(), out.item(), 1e-4 * Math.max(1, Math.abs(eager.item())));
+            out.backward();
+            float[][] actual = {x.grad().toFloatArray(), y.grad().toFloatArray(), z.grad().toFloatArray()};
+            for (int i = 0; i < 3; i++) assertArrayEquals(expected[i], actual[i], 2e-4f, backend + " round " + round + " input " + i);
+            for (Tensor t : List.of(x, y, z)) t.setGrad(null);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"inductor", "aot_eager", "eager"})
+    void aSmallNetworksGradientsEqualEagers(String backend) {
+        assertSameGrads(CompiledTrainingTest::mlpLoss, backend, new int[] {4, 6}, new int[] {6, 8}, new int[] {8, 3});
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"inductor", "aot_eager"})
+    void theRnnLoopTrains(String backend) {
+        assertSameGrads(CompiledTrainingTest::twoSteps, backend, new int[] {2, 2, 8}, new int[] {8, 16}, new int[] {16, 16});
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"inductor", "aot_eager"})
+    void aFunctionWithAGraphBreakStillTrains(String backend) {
+        assertSameGrads(CompiledTrainingTest::withBreak, backend, new int[] {3, 4}, new int[] {4, 5}, new int[] {5});
+    }
+
+    @Test
+    void aCompiledModuleTrainsItsParameters() {
+        Tensor.manualSeed(3);
+        Sequential model = new Sequential(new Linear(6, 8), new ReLU(), new Linear(8, 2));
+        Tensor x = Tensor.randn(5, 6);
+        model.forward(x).pow(2.0).sum().backward();
+        List<float[]> expected = model.parameters().stream().map(p -> p.grad().toFloatArray()).toList();
+        model.parameters().forEach(p -> p.setGrad(null));
+        Fn1<Tensor, Tensor> compiled = Ember.compile(model, Options.backend("inductor").fullgraph(true));
+        compiled.apply(x).pow(2.0).sum().backward();
+        List<Parameter> params = model.parameters();
+        for (int i = 0; i < params.size(); i++) assertArrayEquals(expected.get(i), params.get(i).grad().toFloatArray(), 1e-4f, "parameter " + i);
+    }
+
+    @Test
+    void inferenceUnderNoGradStaysOneCompiledGraphWithoutHistory() {
+        Tensor w = Tensor.randn(4, 4).requiresGrad(true);
+        var f = Ember.compile((Fn1<Tensor, Tensor>) x -> x.matmul(w).relu(), Options.backend("inductor"));
+        try (var unused = Ember.noGrad()) {
+            Tensor y = f.apply(Tensor.randn(2, 4));
+            assertTrue(!y.requiresGrad(), "no history under noGrad");
+        }
+    }
+
+    @Test
+    void theLogsShowTheJointGraphAndWhatThePartitionerSaved() {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        Logs.setOutput(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        Ember.setLogs("aot_joint_graph,partitioner,aot_graphs");
+        Generator g = new Generator(5);
+        Tensor x = Tensor.randn(g, 4, 6), w1 = leaf(g, 6, 8), w2 = leaf(g, 8, 3);
+        Ember.compile((Fn3<Tensor, Tensor, Tensor, Tensor>) CompiledTrainingTest::mlpLoss, Options.backend("inductor")).apply(x, w1, w2).backward();
+        String out = buf.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("JOINT GRAPH"), out);
+        assertTrue(out.contains("tangents_1"), out);
+        assertTrue(out.contains("saved for backward:"), out);
+        assertTrue(out.contains("recompute"), "pointwise values are recomputed rather than saved: " + out);
+        assertTrue(out.contains("FORWARD GRAPH") && out.contains("BACKWARD GRAPH"), out);
+        assertNotNull(w1.grad());
+    }
+
+    @Test
+    void aCompiledBackwardRunsOnceUnlessRetained() {
+        Generator g = new Generator(9);
+        Tensor x = leaf(g, 3, 4), w = leaf(g, 4, 2), b = leaf(g, 2);
+        var f = Ember.compile((Fn3<Tensor, Tensor, Tensor, Tensor>) (p, q, r) -> p.matmul(q).add(r).tanh().sum(), Options.backend("inductor"));
+        Tensor out = f.apply(x, w, b);
+        out.backward(null, true);
+        out.backward();
+        var e = assertThrows(IllegalStateException.class, out::backward);
+        assertTrue(e.getMessage().startsWith("Trying to backward through the graph a second time"), e.getMessage());
+        Tensor eager = x.matmul(w).add(b).tanh().sum();
+        w.setGrad(null);
+        eager.backward();
+        float[] once = w.grad().toFloatArray();
+        assertEquals(DType.FLOAT32, w.grad().dtype());
+        assertTrue(once.length == 8);
+    }
+}
