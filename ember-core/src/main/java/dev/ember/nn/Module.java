@@ -5,9 +5,12 @@ import dev.ember.autograd.GradMode;
 import dev.ember.nn.ModuleFields.Kind;
 import dev.ember.nn.ModuleFields.Slot;
 import dev.ember.tensor.DType;
+import dev.ember.tensor.SafeTensors;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -132,6 +135,39 @@ public abstract class Module {
         return t;
     }
 
+    // ------------------------------------------------------------------ gradients
+
+    /**
+     * Clears the gradients of every parameter, as PyTorch's {@code zero_grad()} (whose default is
+     * {@code set_to_none=True}): each {@link Tensor#grad()} becomes null, so the next backward
+     * writes fresh gradients instead of adding to old ones.
+     */
+    public void zeroGrad() { zeroGrad(true); }
+
+    /**
+     * With {@code setToNone}, as {@link #zeroGrad()}; without, each existing gradient is kept and
+     * filled with zeros in place (detached first if it was itself recorded, as PyTorch does).
+     */
+    public void zeroGrad(boolean setToNone) { zeroGrads(parameters(), setToNone); }
+
+    private static void zeroGrads(Iterable<? extends Tensor> tensors, boolean setToNone) {
+        for (Tensor p : tensors) {
+            Tensor g = p.grad();
+            if (g == null) continue;
+            if (setToNone) {
+                p.setGrad(null);
+                continue;
+            }
+            if (g.gradFn() != null) {
+                g = g.detach();
+                p.setGrad(g);
+            }
+            try (var unused = GradMode.noGrad()) {
+                g.zero_();
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ dtype
 
     /**
@@ -221,6 +257,37 @@ public abstract class Module {
             });
         }
         return new LoadResult(missing, unexpected);
+    }
+
+    // ------------------------------------------------------------------ files
+
+    /**
+     * Writes this module's {@link #stateDict()} to {@code file} in the safetensors format
+     * ({@link SafeTensors}), replacing the file. A parameter shared by two submodules is saved
+     * under each of its names, as in the state dict.
+     */
+    public void save(Path file) throws IOException { SafeTensors.save(stateDict(), file); }
+
+    /** {@link #load(Path, boolean)} with {@code strict = true}. */
+    public LoadResult load(Path file) throws IOException { return load(file, true); }
+
+    /**
+     * Loads a safetensors file written by {@link #save(Path)} (or by Hugging Face's
+     * {@code safetensors.torch.save_file(model.state_dict(), …)}) into this module, as
+     * {@link #loadStateDict(Map, boolean)}. Nothing changes unless everything checks out: the file
+     * is read and validated whole first ({@link SafeTensors.FormatException} for a truncated or
+     * corrupt file), then every key, shape and dtype is checked, then the tensors are copied.
+     *
+     * @throws IllegalArgumentException naming the file, for missing or unexpected keys (when
+     *     {@code strict}) or a shape or dtype that differs from the module's
+     */
+    public LoadResult load(Path file, boolean strict) throws IOException {
+        Map<String, Tensor> tensors = SafeTensors.load(file);
+        try {
+            return loadStateDict(tensors, strict);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+        }
     }
 
     private static String torchSize(Tensor t) { return "torch.Size(" + Shapes.format(t.shape()) + ")"; }

@@ -1,0 +1,167 @@
+package dev.ember.optim;
+
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Adam, as PyTorch's {@code torch.optim.Adam} (its single-tensor implementation, op for op). With
+ * {@code g} the gradient (negated when {@code maximize}) and {@code t} the step count:
+ * <pre>
+ * p = p * (1 - lr * weight_decay)      (decoupled weight decay: AdamW)
+ * g = g + weight_decay * p             (otherwise, if weight_decay != 0)
+ * m = lerp(m, g, 1 - beta1)            (= beta1 * m + (1 - beta1) * g)
+ * v = beta2 * v + (1 - beta2) * g * g
+ * vmax = max(vmax, v)                  (amsgrad; then vmax replaces v below)
+ * p = p - lr / (1 - beta1^t) * m / (sqrt(v) / sqrt(1 - beta2^t) + eps)
+ * </pre>
+ * A parameter's state holds {@code step} (a 0-d float32 tensor, as PyTorch's), {@code exp_avg},
+ * {@code exp_avg_sq} and, with amsgrad, {@code max_exp_avg_sq}.
+ * <pre>{@code
+ * var opt = new Adam(model.parameters(), Adam.options().lr(1e-3).betas(0.9, 0.99).amsgrad(true));
+ * }</pre>
+ */
+public class Adam extends Optimizer {
+
+    /** Adam's options, with PyTorch's defaults; each setter checks its value as PyTorch's constructor does. */
+    public static final class Options {
+        private double lr = 1e-3, beta1 = 0.9, beta2 = 0.999, eps = 1e-8, weightDecay = 0;
+        private boolean amsgrad, maximize, decoupledWeightDecay;
+
+        private Options() {}
+
+        public Options lr(double lr) { checkLr(lr); this.lr = lr; return this; }
+
+        /** The decay rates of the running averages of the gradient and of its square. */
+        public Options betas(double beta1, double beta2) { checkBetas(beta1, beta2); this.beta1 = beta1; this.beta2 = beta2; return this; }
+
+        /** Added to the denominator for numerical stability. */
+        public Options eps(double eps) { checkEps(eps); this.eps = eps; return this; }
+
+        /** An L2 penalty added to the gradient, or with {@link #decoupledWeightDecay} (AdamW) a shrinking of the parameter. */
+        public Options weightDecay(double weightDecay) { checkWeightDecay(weightDecay); this.weightDecay = weightDecay; return this; }
+
+        /** The AMSGrad variant: the largest second moment so far in the denominator. */
+        public Options amsgrad(boolean amsgrad) { this.amsgrad = amsgrad; return this; }
+
+        public Options maximize(boolean maximize) { this.maximize = maximize; return this; }
+
+        /** Weight decay as AdamW applies it, {@code p * (1 - lr * weight_decay)}, instead of through the gradient. */
+        public Options decoupledWeightDecay(boolean decoupled) { this.decoupledWeightDecay = decoupled; return this; }
+
+        Options copy() {
+            Options o = new Options();
+            o.lr = lr; o.beta1 = beta1; o.beta2 = beta2; o.eps = eps; o.weightDecay = weightDecay;
+            o.amsgrad = amsgrad; o.maximize = maximize; o.decoupledWeightDecay = decoupledWeightDecay;
+            return o;
+        }
+
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("lr", lr);
+            m.put("betas", List.of(beta1, beta2));
+            m.put("eps", eps);
+            m.put("weight_decay", weightDecay);
+            m.put("amsgrad", amsgrad);
+            m.put("maximize", maximize);
+            m.put("decoupled_weight_decay", decoupledWeightDecay);
+            return m;
+        }
+    }
+
+    /** PyTorch's defaults: {@code lr=1e-3, betas=(0.9, 0.999), eps=1e-8}, no weight decay. */
+    public static Options options() { return new Options(); }
+
+    private final Options defaults;
+
+    public Adam(Iterable<? extends Tensor> params, Options options) {
+        super(params, options.toMap());
+        this.defaults = options.copy();
+    }
+
+    /** Adds a parameter group whose options are the defaults changed by {@code overrides}: {@code opt.addParamGroup(head.parameters(), o -> o.lr(1e-2))}. */
+    public Adam addParamGroup(Iterable<? extends Tensor> params, Consumer<Options> overrides) {
+        Options o = defaults.copy();
+        overrides.accept(o);
+        addGroup(params, o.toMap());
+        return this;
+    }
+
+    @Override
+    protected void validate(Map<String, Object> o) {
+        checkLr((Double) o.get("lr"));
+        checkEps((Double) o.get("eps"));
+        List<?> betas = (List<?>) o.get("betas");
+        checkBetas((Double) betas.get(0), (Double) betas.get(1));
+        checkWeightDecay((Double) o.get("weight_decay"));
+    }
+
+    private static void checkLr(double lr) {
+        if (!(lr >= 0)) throw new IllegalArgumentException("Invalid learning rate: " + Py.repr(lr));
+    }
+
+    private static void checkEps(double eps) {
+        if (!(eps >= 0)) throw new IllegalArgumentException("Invalid epsilon value: " + Py.repr(eps));
+    }
+
+    private static void checkBetas(double beta1, double beta2) {
+        if (!(beta1 >= 0 && beta1 < 1)) throw new IllegalArgumentException("Invalid beta parameter at index 0: " + Py.repr(beta1));
+        if (!(beta2 >= 0 && beta2 < 1)) throw new IllegalArgumentException("Invalid beta parameter at index 1: " + Py.repr(beta2));
+    }
+
+    private static void checkWeightDecay(double weightDecay) {
+        if (!(weightDecay >= 0)) throw new IllegalArgumentException("Invalid weight_decay value: " + Py.repr(weightDecay));
+    }
+
+    @Override
+    protected void update(ParamGroup group) {
+        double lr = group.lr(), eps = group.getDouble("eps"), weightDecay = group.getDouble("weight_decay");
+        double[] betas = group.getPair("betas");
+        double beta1 = betas[0], beta2 = betas[1];
+        boolean amsgrad = group.getBoolean("amsgrad"), maximize = group.getBoolean("maximize"), decoupled = group.getBoolean("decoupled_weight_decay");
+        for (Tensor p : group.params()) {
+            Tensor grad = p.grad();
+            if (grad == null) continue;
+            if (maximize) grad = grad.neg();
+            Map<String, Tensor> state = stateOf(p);
+            if (state.isEmpty()) {
+                state.put("step", Tensor.zeros(DType.FLOAT32));
+                state.put("exp_avg", Tensor.zerosLike(p));
+                state.put("exp_avg_sq", Tensor.zerosLike(p));
+            }
+            if (amsgrad && !state.containsKey("max_exp_avg_sq")) state.put("max_exp_avg_sq", Tensor.zerosLike(p));
+            Tensor stepT = state.get("step"), expAvg = state.get("exp_avg"), expAvgSq = state.get("exp_avg_sq");
+            stepT.add_(1.0);
+            if (weightDecay != 0) {
+                if (decoupled) p.mul_(1 - lr * weightDecay);
+                else grad = grad.add(p, weightDecay);
+            }
+            lerp_(expAvg, grad, 1 - beta1);
+            expAvgSq.mul_(beta2).add_(grad.mul(1 - beta2).mul(grad));   // addcmul_(grad, grad, value=1 - beta2): value * t1 * t2, in ATen's order
+
+            double step = stepT.item();
+            double biasCorrection1 = 1 - Math.pow(beta1, step);
+            double biasCorrection2 = 1 - Math.pow(beta2, step);
+            double stepSize = lr / biasCorrection1;
+            double biasCorrection2Sqrt = Math.sqrt(biasCorrection2);
+            Tensor second = expAvgSq;
+            if (amsgrad) {
+                Tensor max = state.get("max_exp_avg_sq");
+                max.maximumOut(expAvgSq, max);
+                second = max;
+            }
+            Tensor denom = second.sqrt().div(biasCorrection2Sqrt).add_(eps);
+            p.add_(expAvg.mul(-stepSize).div(denom));   // addcdiv_(exp_avg, denom, value=-step_size): value * t1 / t2, in ATen's order
+        }
+    }
+
+    /** ATen's lerp with a scalar weight, in place: {@code self + w * (end - self)} for {@code w < 0.5}, else {@code end - (end - self) * (1 - w)}. */
+    private static void lerp_(Tensor self, Tensor end, double weight) {
+        if (Math.abs(weight) < 0.5) self.add_(end.sub(self), weight);
+        else self.copy_(end.sub(end.sub(self).mul(1 - weight)));
+    }
+}

@@ -1,0 +1,128 @@
+package dev.ember.optim;
+
+import dev.ember.tensor.Tensor;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Stochastic gradient descent with optional momentum, as PyTorch's {@code torch.optim.SGD}, step
+ * for step: with {@code g} the gradient (negated when {@code maximize}),
+ * <pre>
+ * g = g + weight_decay * p                          (if weight_decay != 0)
+ * b = g on the first step, else momentum * b + (1 - dampening) * g   (if momentum != 0)
+ * g = g + momentum * b if nesterov, else b          (if momentum != 0)
+ * p = p - lr * g
+ * </pre>
+ * The momentum buffer is the parameter's state {@code momentum_buffer}.
+ * <pre>{@code
+ * var opt = new SGD(model.parameters(), SGD.options().lr(0.1).momentum(0.9).nesterov(true));
+ * }</pre>
+ */
+public final class SGD extends Optimizer {
+
+    /** SGD's options, with PyTorch's defaults; each setter checks its value as PyTorch's constructor does. */
+    public static final class Options {
+        private double lr = 1e-3, momentum = 0, dampening = 0, weightDecay = 0;
+        private boolean nesterov, maximize;
+
+        private Options() {}
+
+        public Options lr(double lr) { checkLr(lr); this.lr = lr; return this; }
+
+        public Options momentum(double momentum) { checkMomentum(momentum); this.momentum = momentum; return this; }
+
+        public Options dampening(double dampening) { this.dampening = dampening; return this; }
+
+        /** L2 penalty added to the gradient: {@code g + weight_decay * p}. */
+        public Options weightDecay(double weightDecay) { checkWeightDecay(weightDecay); this.weightDecay = weightDecay; return this; }
+
+        /** Nesterov momentum; needs a positive momentum and zero dampening. */
+        public Options nesterov(boolean nesterov) { this.nesterov = nesterov; return this; }
+
+        /** Maximizes the objective instead of minimizing it. */
+        public Options maximize(boolean maximize) { this.maximize = maximize; return this; }
+
+        Options copy() {
+            Options o = new Options();
+            o.lr = lr; o.momentum = momentum; o.dampening = dampening; o.weightDecay = weightDecay; o.nesterov = nesterov; o.maximize = maximize;
+            return o;
+        }
+
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("lr", lr);
+            m.put("momentum", momentum);
+            m.put("dampening", dampening);
+            m.put("weight_decay", weightDecay);
+            m.put("nesterov", nesterov);
+            m.put("maximize", maximize);
+            return m;
+        }
+    }
+
+    /** PyTorch's defaults: {@code lr=1e-3}, no momentum, no weight decay. */
+    public static Options options() { return new Options(); }
+
+    private final Options defaults;
+
+    public SGD(Iterable<? extends Tensor> params, Options options) {
+        super(params, options.toMap());
+        this.defaults = options.copy();
+    }
+
+    /** Adds a parameter group whose options are the defaults changed by {@code overrides}: {@code opt.addParamGroup(head.parameters(), o -> o.lr(0.01))}. */
+    public SGD addParamGroup(Iterable<? extends Tensor> params, Consumer<Options> overrides) {
+        Options o = defaults.copy();
+        overrides.accept(o);
+        addGroup(params, o.toMap());
+        return this;
+    }
+
+    @Override
+    protected void validate(Map<String, Object> o) {
+        checkLr((Double) o.get("lr"));
+        checkMomentum((Double) o.get("momentum"));
+        checkWeightDecay((Double) o.get("weight_decay"));
+        if ((Boolean) o.get("nesterov") && (!((Double) o.get("momentum") > 0) || (Double) o.get("dampening") != 0)) {
+            throw new IllegalArgumentException("Nesterov momentum requires a momentum and zero dampening");
+        }
+    }
+
+    private static void checkLr(double lr) {
+        if (!(lr >= 0)) throw new IllegalArgumentException("Invalid learning rate: " + Py.repr(lr));
+    }
+
+    private static void checkMomentum(double momentum) {
+        if (!(momentum >= 0)) throw new IllegalArgumentException("Invalid momentum value: " + Py.repr(momentum));
+    }
+
+    private static void checkWeightDecay(double weightDecay) {
+        if (!(weightDecay >= 0)) throw new IllegalArgumentException("Invalid weight_decay value: " + Py.repr(weightDecay));
+    }
+
+    @Override
+    protected void update(ParamGroup group) {
+        double lr = group.lr(), momentum = group.getDouble("momentum"), dampening = group.getDouble("dampening"), weightDecay = group.getDouble("weight_decay");
+        boolean nesterov = group.getBoolean("nesterov"), maximize = group.getBoolean("maximize");
+        for (Tensor p : group.params()) {
+            Tensor grad = p.grad();
+            if (grad == null) continue;
+            if (maximize) grad = grad.neg();
+            if (weightDecay != 0) grad = grad.add(p, weightDecay);
+            if (momentum != 0) {
+                Map<String, Tensor> state = stateOf(p);
+                Tensor buf = state.get("momentum_buffer");
+                if (buf == null) {
+                    buf = grad.clone();   // the first step's buffer is the gradient itself
+                    state.put("momentum_buffer", buf);
+                } else {
+                    buf.mul_(momentum).add_(grad, 1 - dampening);
+                }
+                grad = nesterov ? grad.add(buf, momentum) : buf;
+            }
+            p.add_(grad, -lr);
+        }
+    }
+}
