@@ -125,7 +125,9 @@ public final class Functionalize {
         Tensor before = (Tensor) self.val();
         Node result;
         if (op == ShapeOps.COPY_) {
-            result = call(graph, n, ShapeOps.EXPAND, List.of(n.arg(1), before.shape()), Map.of());
+            Node src = (Node) n.arg(1);
+            boolean sameShape = java.util.Arrays.equals(((Tensor) src.val()).shape(), before.shape());
+            result = sameShape ? src : call(graph, n, ShapeOps.EXPAND, List.of(src, before.shape()), Map.of());
         } else if (op.schema().kind() == Schema.Kind.OUT) {
             OpOverload functional = OpRegistry.functionalOf(op);
             if (functional == null) throw notFunctional(n, op, "an op with no functional variant");

@@ -198,9 +198,13 @@ public final class CompiledFrame {
         CompiledGraph compiled;
         try (var timing = EVENTS.time(name(), Phase.BACKEND)) {
             // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
+            // AOT's backends get graph inputs' mutations functionalized (AOTAutograd's runtime wrapper); others get the graph as captured
+            InputMutations.Rewrite rewrite = g.opCount() == 0 || !AOT_BACKENDS.contains(backend) ? null : InputMutations.functionalize(g, gm, inputs);
+            GraphModule toCompile = rewrite == null ? gm : rewrite.graph();
             compiled = g.opCount() == 0 ? new PreparedGraph(gm)
-                    : inputs != null && CacheEntry.needsAutograd(inputs.toArray()) ? compileForTraining(g, gm, inputs)
-                    : compileWithBackend(g, gm, inputs);
+                    : inputs != null && CacheEntry.needsAutograd(inputs.toArray()) ? compileForTraining(toCompile, g.exampleInputs(), inputs)
+                    : compileWithBackend(toCompile, g.exampleInputs(), inputs);
+            if (rewrite != null) compiled = rewrite.wrap(compiled);
         }
         graphs++;
         ops += g.opCount();
@@ -213,9 +217,9 @@ public final class CompiledFrame {
      * backend throws: {@link BackendCompilerFailed}, or with suppressErrors the graph run eagerly
      * after one warning, so the function keeps working.
      */
-    private CompiledGraph compileWithBackend(OutputGraph g, GraphModule gm, List<Object> inputs) {
+    private CompiledGraph compileWithBackend(GraphModule gm, List<dev.ember.tensor.FakeTensor> fakes, List<Object> inputs) {
         try {
-            return HARNESS.compile(g.toGraphModule(), g.exampleInputs(), () -> inputs, options, name());
+            return HARNESS.compile(gm, fakes, () -> inputs, options, name());
         } catch (BackendCompilerFailed e) {
             if (!options.isSuppressErrors() && !BackendCompilerFailed.suppressedByEnvironment()) throw e;
             EVENTS.publish(new BackendErrorSuppressed(name(), options.getBackendName(), e));
@@ -229,12 +233,12 @@ public final class CompiledFrame {
      * run op by op so that autograd records every op (said in the aot log); other backends compile
      * the graph as for inference, and it runs op by op whenever gradients are needed.
      */
-    private CompiledGraph compileForTraining(OutputGraph g, GraphModule gm, List<Object> inputs) {
+    private CompiledGraph compileForTraining(GraphModule gm, List<dev.ember.tensor.FakeTensor> fakes, List<Object> inputs) {
         String backend = options.getBackendName();
         // another backend compiles the graph as it is; its code records nothing, so CacheEntry runs the graph op by op when gradients are needed
-        if (!AOT_BACKENDS.contains(backend)) return compileWithBackend(g, gm, inputs);
+        if (!AOT_BACKENDS.contains(backend)) return compileWithBackend(gm, fakes, inputs);
         try {
-            return AotAutograd.compile(gm, inputs, (graph, fakes, which) -> HARNESS.compile(graph, fakes, () -> null, options, name() + " (" + which + ")"));
+            return AotAutograd.compile(gm, inputs, (graph, graphFakes, which) -> HARNESS.compile(graph, graphFakes, () -> null, options, name() + " (" + which + ")"));
         } catch (AotAutograd.NotTrainable e) {
             Log.of("aot").info(() -> name() + ": the graph runs op by op with autograd, not compiled: " + e.getMessage());
             return new PreparedGraph(gm);

@@ -3,6 +3,8 @@ package dev.ember.dynamo;
 import dev.ember.aot.Functionalize;
 import dev.ember.dynamo.guards.NoTensorAliasing;
 import dev.ember.dynamo.source.Source;
+import dev.ember.fx.CompiledGraph;
+import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
 import dev.ember.tensor.Tensor;
 
@@ -12,48 +14,75 @@ import java.util.Map;
 
 /**
  * Inputs the traced code changes in place ({@code param.sub_(grad.mul(lr))}, a BatchNorm's running
- * statistics): the graph computes their new values functionally and returns them as extra outputs,
- * and a side effect copies each into its input after the graph runs. Every backend then sees a
- * functional graph (inductor compiles an optimizer step into fused kernels instead of interpreting
- * it), and a guard keeps the rewrite valid: the written input shares memory with no other input.
+ * statistics), as AOTAutograd's runtime wrapper treats them: an AOT backend (inductor, aot_eager;
+ * other backends get the graph as captured, as Dynamo hands it over) gets a copy of the graph
+ * that computes their new values functionally and returns them as extra outputs, and the compiled
+ * graph copies each into its input after running. Every backend then sees a functional graph
+ * (inductor compiles an optimizer step into fused kernels instead of interpreting it); the captured
+ * graph that logs and explain show stays as written. A guard keeps the rewrite valid: the written
+ * input shares memory with no other input.
  */
 final class InputMutations {
     private InputMutations() {}
 
+    /** The functional copy of the graph and, per extra output, which input it is copied into. */
+    record Rewrite(GraphModule graph, int outputs, int[] written) {
+        /** {@code compiled} (of {@link #graph}), copying each new value into its input and returning the original outputs. */
+        CompiledGraph wrap(CompiledGraph compiled) {
+            return new CompiledGraph() {
+                @Override
+                public Object[] run(Object[] inputs) {
+                    Object[] all = compiled.run(inputs);
+                    for (int k = 0; k < written.length; k++) ((Tensor) inputs[written[k]]).copy_((Tensor) all[outputs + k]);
+                    return java.util.Arrays.copyOf(all, outputs);
+                }
+
+                @Override
+                public String outputCode() { return compiled.outputCode(); }
+
+                @Override
+                public GraphModule transformedGraph() { return compiled.transformedGraph(); }
+
+                @Override
+                public boolean recordsAutograd() { return compiled.recordsAutograd(); }
+            };
+        }
+    }
+
     /**
-     * Rewrites the output graph (its output node made); {@code frame} gives the inputs' values: an input
-     * sharing memory with another input is left mutated in place. Returns the copies to replay.
+     * The rewrite of {@code g}'s graph, or null when no input is written (or none can be: an input
+     * sharing memory with another input, per {@code inputs}, stays mutated in place). Adds the guards.
      */
-    static List<SideEffect> functionalize(OutputGraph graph, Object[] frame) {
-        List<Node> placeholders = graph.graph().placeholders();
-        List<Source> sources = graph.inputSources();
-        Map<Node, Node> finalValues = Functionalize.rewriteInputMutations(graph.graph(), input -> !sharesMemory(placeholders.indexOf(input), sources, frame));
-        if (finalValues.isEmpty()) return List.of();
-        Node outputNode = graph.graph().outputNode();
-        List<Object> values = new ArrayList<>((List<?>) outputNode.arg(0));
-        List<SideEffect> copies = new ArrayList<>();
+    static Rewrite functionalize(OutputGraph g, GraphModule captured, List<Object> inputs) {
+        if (inputs == null) return null;
+        GraphModule work = new GraphModule(captured.className(), captured.graph().copy(), captured.attributes(), captured.submodules());
+        List<Node> placeholders = work.graph().placeholders();
+        List<Source> sources = g.inputSources();
+        Map<Node, Node> finalValues = Functionalize.rewriteInputMutations(work.graph(), input -> !sharesMemory(placeholders.indexOf(input), inputs));
+        if (finalValues.isEmpty()) return null;
+        Node outputNode = work.graph().outputNode();
+        Object value = outputNode.arg(0);
+        List<Object> values = value instanceof List<?> l ? new ArrayList<>(l) : new ArrayList<>(List.of(value));
+        int outputs = values.size();
+        int[] written = new int[finalValues.size()];
+        int k = 0;
         for (Map.Entry<Node, Node> e : finalValues.entrySet()) {
             int input = placeholders.indexOf(e.getKey());
-            Source source = sources.get(input);
             List<Source> others = new ArrayList<>(sources);
             others.remove(input);
-            graph.addGuard(new NoTensorAliasing(source, others));
-            copies.add(new SideEffect.CopyIntoInput(source, values.size()));
+            g.addGuard(new NoTensorAliasing(sources.get(input), others));
+            written[k++] = input;
             values.add(e.getValue());
         }
         outputNode.setArgs(List.of(values));
-        return copies;
+        return new Rewrite(work, outputs, written);
     }
 
-    private static boolean sharesMemory(int input, List<Source> sources, Object[] frame) {
-        try {
-            if (!(sources.get(input).read(frame) instanceof Tensor t) || t.storage() == null) return true;
-            for (int i = 0; i < sources.size(); i++) {
-                if (i != input && sources.get(i).read(frame) instanceof Tensor u && u.storage() == t.storage()) return true;
-            }
-            return false;
-        } catch (RuntimeException e) {
-            return true;   // an input that cannot be read now is not rewritten
+    private static boolean sharesMemory(int input, List<Object> inputs) {
+        if (!(inputs.get(input) instanceof Tensor t) || t.storage() == null) return true;
+        for (int i = 0; i < inputs.size(); i++) {
+            if (i != input && inputs.get(i) instanceof Tensor u && u.storage() == t.storage()) return true;
         }
+        return false;
     }
 }

@@ -37,17 +37,6 @@ sealed interface SideEffect {
         }
     }
 
-    /**
-     * A graph input the traced code changed in place ({@code p.sub_(…)}): the graph computes its new
-     * value functionally and returns it, and this copies it into the input (one version bump, as eager's).
-     */
-    record CopyIntoInput(Source input, int output) implements SideEffect {
-        public void apply(Object[] outs, Object[] frame) { ((dev.ember.tensor.Tensor) input.read(frame)).copy_((dev.ember.tensor.Tensor) outs[output]); }
-
-        @Override
-        public String toString() { return "copy into " + input.name(); }
-    }
-
     /** Grad mode as the traced code left it, when a graph break falls inside a traced {@code noGrad()}/{@code enableGrad()} scope. */
     record SetGradMode(boolean enabled) implements SideEffect {
         public void apply(Object[] outs, Object[] frame) { dev.ember.autograd.GradMode.setEnabled(enabled); }

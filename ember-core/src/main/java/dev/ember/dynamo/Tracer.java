@@ -56,9 +56,8 @@ final class Tracer {
             Map<Node, Integer> index = new IdentityHashMap<>();
             OutputRebuilder rebuilder = ret == null ? new OutputRebuilder.Constant(null)
                     : rebuilderOf(ctx, ret, code.type.returnType(), outputs, index);
-            List<SideEffect> effects = new ArrayList<>(replays(ctx, outputs, index));
+            List<SideEffect> effects = replays(ctx, outputs, index);
             ctx.graph.output(outputs);
-            effects.addAll(InputMutations.functionalize(ctx.graph, frame));
             return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1);
         } catch (Unsupported u) {
             return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u, ctx.breakStep, ctx.breakIndex);
@@ -117,8 +116,6 @@ final class Tracer {
             throw new CannotResume("a side effect cannot be replayed: " + u.reason());
         }
         ctx.graph.output(outputs);
-        effects = new ArrayList<>(effects);
-        effects.addAll(InputMutations.functionalize(ctx.graph, frame));
         return new Partial(ctx.graph, code, index, types, new LiveValues(rebuilders, sameAs), effects);
     }
 
