@@ -133,6 +133,9 @@ final class Rules {
         unary(UnaryOp.TANH, PointwiseOps.TANH);
         unary(UnaryOp.SIGMOID, PointwiseOps.SIGMOID);
         pointwise((n, a, out) -> unary(out, a, "tanh".equals(a.get(1)) ? UnaryOp.GELU_TANH : UnaryOp.GELU), PointwiseOps.GELU);
+        // in double, rounded once, as the eager kernel computes float32
+        pointwise((n, a, out) -> out.dtype().isFloatingPoint()
+                ? pw(out, DType.FLOAT64, List.of(a.get(0), a.get(1)), x -> geluBackward(x[0], x[1], "tanh".equals(a.get(2)))) : null, PointwiseOps.GELU_BACKWARD);
 
         pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0)), x -> new Expr.Unary(UnaryOp.NOT, x[0], DType.BOOL)), PointwiseOps.LOGICAL_NOT);
         pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.AND, x[0], x[1], DType.BOOL)), PointwiseOps.LOGICAL_AND);
@@ -161,6 +164,26 @@ final class Rules {
     /** A two-operand pointwise value computed in the output dtype. */
     private static Value.Computed binary(TensorMeta out, List<Object> a, Function<Expr[], Expr> f) {
         return pw(out, out.dtype(), List.of(a.get(0), a.get(1)), f);
+    }
+
+    /** {@code dy * gelu'(x)} in double, term for term as ATen's GeluBackwardKernelImpl (and the eager kernel). */
+    private static Expr geluBackward(Expr dy, Expr x, boolean tanh) {
+        DType d = DType.FLOAT64;
+        Expr half = new Expr.Const(0.5, d), one = new Expr.Const(1.0, d);
+        if (!tanh) {
+            Expr cdf = bin(BinaryOp.MUL, half, bin(BinaryOp.ADD, one, new Expr.Unary(UnaryOp.ERF, bin(BinaryOp.MUL, x, new Expr.Const(0.7071067811865476, d), d), d), d), d);
+            Expr pdf = bin(BinaryOp.MUL, new Expr.Const(0.3989422804014327, d),
+                    new Expr.Unary(UnaryOp.EXP, bin(BinaryOp.MUL, new Expr.Const(-0.5, d), bin(BinaryOp.MUL, x, x, d), d), d), d);
+            return bin(BinaryOp.MUL, dy, bin(BinaryOp.ADD, cdf, bin(BinaryOp.MUL, x, pdf, d), d), d);
+        }
+        Expr beta = new Expr.Const(0.7978845608028654, d), kappa = new Expr.Const(0.044715, d);
+        Expr xSq = bin(BinaryOp.MUL, x, x, d), xCube = bin(BinaryOp.MUL, xSq, x, d);
+        Expr tanhInner = new Expr.Unary(UnaryOp.TANH, bin(BinaryOp.MUL, beta, bin(BinaryOp.ADD, x, bin(BinaryOp.MUL, kappa, xCube, d), d), d), d);
+        Expr leftDerivative = bin(BinaryOp.MUL, half, bin(BinaryOp.ADD, one, tanhInner, d), d);
+        Expr innerDerivative = bin(BinaryOp.MUL, beta, bin(BinaryOp.ADD, one, bin(BinaryOp.MUL, new Expr.Const(3 * 0.044715, d), xSq, d), d), d);
+        Expr rightDerivative = bin(BinaryOp.MUL, bin(BinaryOp.MUL, bin(BinaryOp.MUL, half, x, d),
+                bin(BinaryOp.SUB, one, bin(BinaryOp.MUL, tanhInner, tanhInner, d), d), d), innerDerivative, d);
+        return bin(BinaryOp.MUL, dy, bin(BinaryOp.ADD, leftDerivative, rightDerivative, d), d);
     }
 
     /** {@code min(max(x, lo), hi)} with tensor bounds, either of which may be absent. */

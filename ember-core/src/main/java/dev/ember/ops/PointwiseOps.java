@@ -69,7 +69,10 @@ public final class PointwiseOps {
     public static final OpOverload FLOOR_DIVIDE_SCALAR = binary("floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", a -> div(a, "floor"), Derivative.ZERO);
     public static final OpOverload REMAINDER_TENSOR = binary("remainder.Tensor(Tensor self, Tensor other) -> Tensor", a -> modulo(a, REMAINDER), g -> new Object[] {g.grad(), g.needs(1) ? g.neg(g.mul(g.grad(), g.call(PointwiseOps.DIV_TENSOR_MODE, g.arg(0), g.arg(1), "floor"))) : null});
     public static final OpOverload REMAINDER_SCALAR = binary("remainder.Scalar(Tensor self, Scalar other) -> Tensor", a -> modulo(a, REMAINDER), g -> new Object[] {g.grad()});
-    public static final OpOverload REMAINDER_SCALAR_TENSOR = binary("remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", a -> modulo(a, REMAINDER));
+    // other: −grad · floor(self / other), self as a 0-d tensor of the result's dtype
+    public static final OpOverload REMAINDER_SCALAR_TENSOR = binary("remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", a -> modulo(a, REMAINDER),
+            g -> new Object[] {null, g.neg(g.mul(g.grad(), g.call(PointwiseOps.DIV_TENSOR_MODE,
+                    g.call(CreationOps.FULL, new int[0], g.value(0), g.resultMeta().dtype()), g.arg(1), "floor")))});
     public static final OpOverload FMOD_TENSOR = binary("fmod.Tensor(Tensor self, Tensor other) -> Tensor", a -> modulo(a, FMOD), g -> new Object[] {g.grad(), g.needs(1) ? g.neg(g.mul(g.grad(), g.call(PointwiseOps.DIV_TENSOR_MODE, g.arg(0), g.arg(1), "trunc"))) : null});
     public static final OpOverload FMOD_SCALAR = binary("fmod.Scalar(Tensor self, Scalar other) -> Tensor", a -> modulo(a, FMOD), g -> new Object[] {g.grad()});
     public static final OpOverload POW_TENSOR_TENSOR = binary("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", PointwiseOps::pow, PointwiseOps::powBackward);
@@ -107,7 +110,10 @@ public final class PointwiseOps {
     public static final OpOverload TANH = unary("tanh(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.TANH), g -> new Object[] {g.mul(g.grad(), g.oneMinus(g.mul(g.result(), g.result())))});
     public static final OpOverload SIGMOID = unary("sigmoid(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SIGMOID), g -> new Object[] {g.mul(g.grad(), g.mul(g.result(), g.oneMinus(g.result())))});
     public static final OpOverload RELU = unary("relu(Tensor self) -> Tensor", PointwiseOps::relu, g -> new Object[] {g.where(g.call(PointwiseOps.GT_SCALAR, g.result(), 0L), g.grad(), 0.0)});
-    public static final OpOverload GELU = unary("gelu(Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::gelu);
+    public static final OpOverload GELU = unary("gelu(Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::gelu,
+            g -> new Object[] {g.call(PointwiseOps.GELU_BACKWARD, g.grad(), g.arg(0), g.value(1))});
+    /** GELU's gradient: {@code grad_output * gelu'(self)}, broadcast together, in the erf form or the tanh approximation. */
+    public static final OpOverload GELU_BACKWARD = binary("gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::geluBackward);
     public static final OpOverload SILU = unaryOp("silu(Tensor self) -> Tensor", a -> floatingOnly(a, PointwiseUnaryOp.SILU, "silu_cpu"))
             .decomposition((e, a) -> e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(PointwiseOps.SIGMOID, a[0])))
             // d/dx x·σ(x) = σ(x)·(1 + x·(1 − σ(x)))
@@ -472,6 +478,18 @@ public final class PointwiseOps {
             default -> throw new IllegalArgumentException(name(a) + ": approximate argument must be either none or tanh.");
         };
         return floatingOnly(a, op, "GeluKernelImpl");
+    }
+
+    private static Binary geluBackward(Args a) {
+        Tensor grad = a.tensor(0), self = a.tensor(1);
+        PointwiseBinaryOp op = switch (a.str(2)) {
+            case "none" -> PointwiseBinaryOp.GELU_BACKWARD;
+            case "tanh" -> PointwiseBinaryOp.GELU_TANH_BACKWARD;
+            default -> throw new IllegalArgumentException(name(a) + ": approximate argument must be either none or tanh.");
+        };
+        DType d = TypePromotion.resultType(grad, self);
+        if (!d.isFloatingPoint()) throw notImplemented(name(a), "GeluBackwardKernelImpl", d);
+        return new Binary(op, d, grad, self, null);
     }
 
     /**

@@ -8,6 +8,8 @@ import dev.ember.ops.OpRegistry;
 import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.ReductionOps;
 import dev.ember.ops.ScanOps;
+import dev.ember.ops.ScatterOps;
+import dev.ember.ops.SortOps;
 import dev.ember.ops.Schema;
 import dev.ember.ops.ShapeOps;
 import dev.ember.tensor.DType;
@@ -92,6 +94,9 @@ class OpGradcheckTest {
         s(PointwiseOps.SIGMOID, x(2, 3));
         s(PointwiseOps.RELU, x(2, 3));
         s(PointwiseOps.SILU, x(2, 3));
+        s(PointwiseOps.GELU, x(2, 3));
+        s(PointwiseOps.GELU, "tanh", x(2, 3), "tanh");
+        s(PointwiseOps.REMAINDER_SCALAR_TENSOR, 2.5, pos(5));
         s(PointwiseOps.CLAMP, x(2, 4), -0.5, 0.5);
         s(PointwiseOps.CLAMP, "min only", x(2, 4), -0.2, null);
         s(PointwiseOps.CLAMP_TENSOR, x(2, 4), x(2, 4).sub(1.0).detach().requiresGrad(true), x(4).add(1.0).detach().requiresGrad(true));
@@ -146,6 +151,18 @@ class OpGradcheckTest {
         s(IndexingOps.INDEX_SELECT, x(4, 3), 0, idx(new long[] {3, 0, 3}, 3));
         s(IndexingOps.GATHER, x(3, 4), 1, idx(new long[] {0, 3, 1, 1, 2, 2}, 3, 2));
         s(IndexingOps.EMBEDDING, x(5, 3), idx(new long[] {1, 4, 1, 0}, 2, 2), -1L);   // padding_idx: BackwardTest
+
+        s(ScatterOps.SCATTER_SRC, x(3, 4), 1, idx(new long[] {0, 3, 1, 2, 3, 0}, 3, 2), x(3, 2));
+        s(ScatterOps.SCATTER_VALUE, x(3, 4), 0, idx(new long[] {2, 0, 1, 1}, 1, 4), 1.5);
+        s(ScatterOps.SCATTER_REDUCE, "add", x(3, 4), 1, idx(new long[] {0, 0, 1, 3, 2, 2}, 3, 2), x(3, 2), "add");
+        s(ScatterOps.SCATTER_REDUCE, "multiply", x(3, 4), 1, idx(new long[] {0, 0, 1, 3, 2, 2}, 3, 2), c(3, 2), "multiply");
+        s(ScatterOps.SCATTER_VALUE_REDUCE, "add", x(3, 4), 1, idx(new long[] {0, 0, 1, 3}, 2, 2), 2.0, "add");
+        s(ScatterOps.SCATTER_VALUE_REDUCE, "multiply", x(3, 4), 1, idx(new long[] {0, 0, 1, 3}, 2, 2), 2.0, "multiply");
+        s(ScatterOps.SCATTER_ADD, x(3, 4), 1, idx(new long[] {0, 0, 1, 3, 2, 2}, 3, 2), x(3, 2));
+        s(ScatterOps.INDEX_ADD, x(4, 3), 0, idx(new long[] {3, 0, 3}, 3), x(3, 3), 0.5);
+        s(SortOps.SORT, x(3, 5), 1, true);
+        s(SortOps.SORT_STABLE, x(4, 3), null, 0, false);
+        s(SortOps.TOPK, x(3, 5), 2L, -1, true, true);
     }
 
     @TestFactory
@@ -221,22 +238,12 @@ class OpGradcheckTest {
             Map.entry("aten.avg_pool2d.default", "a pooling backward"),
             Map.entry("aten.max_pool2d.default", "a pooling backward with indices"),
             Map.entry("aten.convolution.default", "convolution_backward"),
+            Map.entry("aten.dropout.default", "the mask (native_dropout)"),
+            Map.entry("aten.scaled_dot_product_attention.default", "a math decomposition for autograd"),
+            Map.entry("aten.gelu_backward.default", "double backward (gelu's second derivative)"),
             Map.entry("aten.cross_entropy_loss.default", "a loss backward"),
             Map.entry("aten.mse_loss.default", "a loss backward"),
             Map.entry("aten.nll_loss.default", "a loss backward"),
             Map.entry("aten.nll_loss_forward.default", "a loss backward"),
-            Map.entry("aten.nll_loss_nd.default", "a loss backward"),
-            Map.entry("aten.dropout.default", "the mask (native_dropout)"),
-            Map.entry("aten.gelu.default", "gelu_backward"),
-            Map.entry("aten.scaled_dot_product_attention.default", "a math decomposition for autograd"),
-            Map.entry("aten.index_add.default", "formulas for self and source"),
-            Map.entry("aten.scatter.src", "a scatter backward"),
-            Map.entry("aten.scatter.value", "a scatter backward"),
-            Map.entry("aten.scatter.reduce", "a scatter backward"),
-            Map.entry("aten.scatter.value_reduce", "a scatter backward"),
-            Map.entry("aten.scatter_add.default", "a scatter backward"),
-            Map.entry("aten.sort.default", "values' gradient scattered back by indices"),
-            Map.entry("aten.sort.stable", "values' gradient scattered back by indices"),
-            Map.entry("aten.topk.default", "values' gradient scattered back by indices"),
-            Map.entry("aten.remainder.Scalar_Tensor", "a formula for other"));
+            Map.entry("aten.nll_loss_nd.default", "a loss backward"));
 }
