@@ -10,6 +10,7 @@ import dev.ember.inductor.ir.Stage;
 import dev.ember.inductor.ir.Value;
 import dev.ember.ops.ConvOps;
 import dev.ember.ops.LinalgOps;
+import dev.ember.ops.LossOps;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.ReductionOps;
@@ -65,7 +66,9 @@ final class Rules {
             PointwiseOps.DIV_TENSOR_MODE, PointwiseOps.DIV_SCALAR_MODE,
             PointwiseOps.FLOOR_DIVIDE, PointwiseOps.FLOOR_DIVIDE_SCALAR,
             PointwiseOps.FMOD_TENSOR, PointwiseOps.FMOD_SCALAR,
-            PointwiseOps.REMAINDER_TENSOR, PointwiseOps.REMAINDER_SCALAR, PointwiseOps.REMAINDER_SCALAR_TENSOR);
+            PointwiseOps.REMAINDER_TENSOR, PointwiseOps.REMAINDER_SCALAR, PointwiseOps.REMAINDER_SCALAR_TENSOR,
+            // a gradient written at data-dependent positions (each target's class): no scatter stage yet
+            LossOps.NLL_LOSS_BACKWARD);
 
     static boolean lowers(OpOverload op) { return LOWERINGS.containsKey(op) || op.hasTag(Tag.VIEW); }
 
