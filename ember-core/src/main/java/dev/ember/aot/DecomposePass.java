@@ -9,6 +9,7 @@ import dev.ember.ops.Decomposition;
 import dev.ember.ops.IndexingOps;
 import dev.ember.ops.LossOps;
 import dev.ember.ops.OpOverload;
+import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.Schema;
 
 import java.util.ArrayList;
@@ -32,9 +33,10 @@ public final class DecomposePass {
      * gather with a copy more. The losses built on nll_loss (nll_loss, nll_loss_nd,
      * cross_entropy_loss) run their eager kernels, which sum as ATen's do, bit for bit; their
      * decompositions are how eager autograd differentiates them (PyTorch's CompositeImplicitAutograd).
+     * dropout stays the one eager draw it is (its decomposition, native_dropout, keeps the mask autograd needs).
      */
     private static final Set<OpOverload> KEPT_WHOLE = Set.of(IndexingOps.EMBEDDING,
-            LossOps.NLL_LOSS, LossOps.NLL_LOSS_ND, LossOps.CROSS_ENTROPY_LOSS);
+            LossOps.NLL_LOSS, LossOps.NLL_LOSS_ND, LossOps.CROSS_ENTROPY_LOSS, PointwiseOps.DROPOUT);
 
     /** The decomposition AOT applies to {@code op}, or null when the op stays as it is. */
     public static Decomposition decompositionOf(OpOverload op) { return KEPT_WHOLE.contains(op) ? null : op.decomposition(); }

@@ -60,7 +60,7 @@ final class Rules {
             // index-returning reductions: no ReduceOp keeps the position of the extremum yet
             ReductionOps.ARGMAX, ReductionOps.ARGMIN,
             // random: the generator's stream must be eager's, draw for draw
-            PointwiseOps.DROPOUT,
+            PointwiseOps.DROPOUT, PointwiseOps.NATIVE_DROPOUT,
             // rounding divisions and Python's sign rules, with ATen's error on integer division by zero:
             // the expression language has no floor, trunc or checked division yet
             PointwiseOps.DIV_TENSOR_MODE, PointwiseOps.DIV_SCALAR_MODE,
@@ -136,6 +136,8 @@ final class Rules {
         unary(UnaryOp.TANH, PointwiseOps.TANH);
         unary(UnaryOp.SIGMOID, PointwiseOps.SIGMOID);
         pointwise((n, a, out) -> unary(out, a, "tanh".equals(a.get(1)) ? UnaryOp.GELU_TANH : UnaryOp.GELU), PointwiseOps.GELU);
+        pointwise((n, a, out) -> pw(out, out.dtype(), List.of(a.get(0), a.get(1), a.get(2)),
+                x -> bin(BinaryOp.MUL, bin(BinaryOp.MUL, x[0], x[1], out.dtype()), x[2], out.dtype())), PointwiseOps.NATIVE_DROPOUT_BACKWARD);
         // in double, rounded once, as the eager kernel computes float32
         pointwise((n, a, out) -> out.dtype().isFloatingPoint()
                 ? pw(out, DType.FLOAT64, List.of(a.get(0), a.get(1)), x -> geluBackward(x[0], x[1], "tanh".equals(a.get(2)))) : null, PointwiseOps.GELU_BACKWARD);

@@ -176,6 +176,73 @@ public final class PointwiseOps {
                 else Pointwise.dropout(out, in, p, Generator.global().split());
                 return out;
             })
+            // recorded for autograd as native_dropout, which keeps the mask: the same draws from the
+            // same generator, so a dropout under grad drops what it would have dropped without
+            .decomposition((e, a) -> {
+                TensorMeta in = e.meta(a[0]);
+                double p = ((Number) a[1]).doubleValue();
+                if (!(Boolean) a[2] || p == 0 || in.numel() == 0) return e.call(ShapeOps.CLONE, a[0]);
+                if (!in.dtype().isFloatingPoint()) return null;
+                return ((java.util.List<?>) e.call(PointwiseOps.NATIVE_DROPOUT, a[0], p, true)).getFirst();
+            })
+            .register();
+
+    /**
+     * Dropout that also returns its bool keep mask (ATen's native_dropout): in training
+     * (train true or None) the output is dropout's, draw for draw; otherwise the input's copy and an all-true mask.
+     */
+    public static final OpOverload NATIVE_DROPOUT = OpOverload.define("native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)")
+            .tags(Tag.POINTWISE, Tag.NONDETERMINISTIC)
+            .meta(a -> {
+                Tensor in = a.tensor(0);
+                double p = a.dbl(1);
+                String op = name(a);
+                if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException(op + ": dropout probability has to be between 0 and 1, but got " + p);
+                if (nativeDropsSome(a) && !in.dtype().isFloatingPoint()) {
+                    throw new IllegalArgumentException(op + ": \"native_dropout\" not implemented for '" + scalarTypeName(in.dtype()) + "' (the input must be floating point in training)");
+                }
+                return java.util.List.of(TensorMeta.contiguous(in.dtype(), in.shape()), TensorMeta.contiguous(BOOL, in.shape()));
+            })
+            .kernel((a, m) -> {
+                java.util.List<?> metas = (java.util.List<?>) m;
+                Tensor out = Tensor.allocate((TensorMeta) metas.get(0)), mask = Tensor.allocate((TensorMeta) metas.get(1)), in = a.tensor(0);
+                double p = a.dbl(1);
+                if (!nativeDropsSome(a)) {
+                    Copy.copy(in, out);
+                    Copy.fill(mask, true);
+                } else if (p == 1) {
+                    Pointwise.binary(MUL, out.dtype(), out, in, Pointwise.scalar(0L, out.dtype()), null);   // mask all false
+                } else {
+                    Pointwise.dropout(out, mask, in, p, Generator.global().split());
+                }
+                return java.util.List.of(out, mask);
+            })
+            .derivative(g -> {
+                boolean train = g.value(2) == null || (Boolean) g.value(2);
+                if (!train) return new Object[] {g.grad(0)};
+                double p = g.doubleValue(1);
+                return new Object[] {g.call(PointwiseOps.NATIVE_DROPOUT_BACKWARD, g.grad(0), g.result(1), p == 1 ? 0.0 : 1 / (1 - p))};
+            })
+            .register();
+
+    /** native_dropout's gradient: {@code grad_output · mask · scale}. */
+    public static final OpOverload NATIVE_DROPOUT_BACKWARD = OpOverload.define("native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor")
+            .tags(Tag.POINTWISE)
+            .meta(a -> {
+                Tensor grad = a.tensor(0), mask = a.tensor(1);
+                String op = name(a);
+                if (mask.dtype() != BOOL) throw new IllegalArgumentException(op + ": Mask should be Bool Scalar Type" + " (got " + scalarTypeName(mask.dtype()) + ")");
+                if (!grad.dtype().isFloatingPoint()) throw notImplemented(op, "masked_scale", grad.dtype());
+                return TensorMeta.contiguous(grad.dtype(), Shapes.broadcast(op, grad.shape(), mask.shape()));
+            })
+            .kernel((a, m) -> {
+                Tensor out = Tensor.allocate((TensorMeta) m);
+                DType d = out.dtype();
+                Pointwise.binary(MUL, d, out, a.tensor(0), a.tensor(1), null);
+                Pointwise.binary(MUL, d, out, out, Pointwise.scalar(a.dbl(2), d), null);
+                return out;
+            })
+            .derivative(g -> new Object[] {g.call(PointwiseOps.NATIVE_DROPOUT_BACKWARD, g.grad(), g.arg(1), g.value(2))})
             .register();
 
     // ------------------------------------------------------------------ in place
@@ -858,6 +925,10 @@ public final class PointwiseOps {
 
     private static Object negate(Object alpha) {
         return alpha instanceof Double d ? (Object) (-d) : (Object) (-(long) (alpha instanceof Boolean b ? (b ? 1L : 0L) : (Long) alpha));
+    }
+
+    private static boolean nativeDropsSome(Args a) {
+        return (a.get(2) == null || a.bool(2)) && a.dbl(1) > 0 && a.tensor(0).numel() > 0;
     }
 
     private static boolean dropsSome(Args a) {

@@ -1,0 +1,83 @@
+package dev.ember.autograd;
+
+import dev.ember.Ember;
+import dev.ember.ops.PointwiseOps;
+import dev.ember.ops.ScatterOps;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Generator;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The ops added for derivatives (gelu_backward, native_dropout, the pooling, convolution and loss
+ * backwards) beyond what gradcheck sees: random streams, and ATen-style errors for bad input.
+ */
+class DerivativeOpsTest {
+
+    private static void assertMessage(Throwable e, String start) {
+        assertTrue(e.getMessage().startsWith(start), "message: " + e.getMessage());
+    }
+
+    @Test
+    void dropoutDropsTheSameUnderGradAsWithout() {
+        Tensor x = Tensor.randn(new Generator(3), 64, 33);
+        Generator.global().manualSeed(5);
+        Tensor plain;
+        try (var unused = Ember.noGrad()) {
+            plain = PointwiseOps.DROPOUT.callTensor(x, 0.3, true);
+        }
+        Tensor leaf = x.detach().requiresGrad(true);
+        Generator.global().manualSeed(5);
+        Tensor recorded = PointwiseOps.DROPOUT.callTensor(leaf, 0.3, true);
+        assertArrayEquals(plain.toFloatArray(), recorded.toFloatArray());
+        assertTrue(recorded.gradFn().name().equals("NativeDropoutBackward0"), recorded.gradFn().name());
+        recorded.sum().backward();
+        float[] g = leaf.grad().toFloatArray(), y = plain.toFloatArray();
+        for (int i = 0; i < g.length; i++) assertTrue(g[i] == (y[i] == 0 ? 0f : 1f / 0.7f), "element " + i);
+        // and the generator moved on as far: the next draw agrees too
+        Tensor after = Tensor.rand(8);
+        Generator.global().manualSeed(5);
+        try (var unused = Ember.noGrad()) {
+            PointwiseOps.DROPOUT.callTensor(x, 0.3, true);
+        }
+        assertArrayEquals(after.toFloatArray(), Tensor.rand(8).toFloatArray());
+    }
+
+    @Test
+    void nativeDropoutMaskAndOutputAgreeWithDropout() {
+        Tensor x = Tensor.randn(new Generator(4), 5, 7).to(DType.FLOAT64);
+        Generator.global().manualSeed(9);
+        List<Tensor> out = PointwiseOps.NATIVE_DROPOUT.callList(x, 0.5, true);
+        Generator.global().manualSeed(9);
+        Tensor plain = PointwiseOps.DROPOUT.callTensor(x, 0.5, true);
+        assertArrayEquals(plain.toDoubleArray(), out.get(0).toDoubleArray());
+        assertArrayEquals(x.mul(out.get(1)).mul(2.0).toDoubleArray(), out.get(0).toDoubleArray());
+        List<Tensor> eval = PointwiseOps.NATIVE_DROPOUT.callList(x, 0.5, false);
+        assertArrayEquals(x.toDoubleArray(), eval.get(0).toDoubleArray());
+        for (boolean kept : eval.get(1).toBooleanArray()) assertTrue(kept);
+    }
+
+    @Test
+    void newOpsRefuseBadInputNamingTheOpAndArgument() {
+        Tensor f = Tensor.randn(2, 3);
+        assertMessage(assertThrows(IllegalArgumentException.class, () -> PointwiseOps.GELU_BACKWARD.call(f, f, "exact")),
+                "gelu_backward: approximate argument must be either none or tanh");
+        assertMessage(assertThrows(IllegalArgumentException.class, () -> PointwiseOps.GELU_BACKWARD.call(Tensor.ofLongs(1, 2), Tensor.ofLongs(1, 2))),
+                "gelu_backward: \"GeluBackwardKernelImpl\" not implemented for 'Long'");
+        assertMessage(assertThrows(IllegalArgumentException.class, () -> PointwiseOps.NATIVE_DROPOUT_BACKWARD.call(f, f, 2.0)),
+                "native_dropout_backward: Mask should be Bool Scalar Type");
+        assertMessage(assertThrows(IllegalArgumentException.class, () -> PointwiseOps.NATIVE_DROPOUT.call(f, 1.5, true)),
+                "native_dropout: dropout probability has to be between 0 and 1, but got 1.5");
+        Tensor x = Tensor.randn(3, 4).requiresGrad(true), src = Tensor.randn(3, 2).requiresGrad(true);
+        Tensor index = Tensor.ofLongs(0, 1, 1, 2, 3, 3).reshape(3, 2);
+        Tensor y = ScatterOps.SCATTER_REDUCE.callTensor(x, 1, index, src, "multiply");
+        assertMessage(assertThrows(UnsupportedOperationException.class, () -> y.sum().backward()),
+                "the derivative for 'aten.scatter.reduce' with reduce='multiply' is not implemented for src");
+    }
+}
