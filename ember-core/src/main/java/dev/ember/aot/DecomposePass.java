@@ -5,6 +5,7 @@ import dev.ember.fx.GraphModule;
 import dev.ember.fx.InsertPoint;
 import dev.ember.fx.Node;
 import dev.ember.fx.NodeKind;
+import dev.ember.ops.ConvOps;
 import dev.ember.ops.Decomposition;
 import dev.ember.ops.IndexingOps;
 import dev.ember.ops.LossOps;
@@ -33,10 +34,11 @@ public final class DecomposePass {
      * gather with a copy more. The losses built on nll_loss (nll_loss, nll_loss_nd,
      * cross_entropy_loss) run their eager kernels, which sum as ATen's do, bit for bit; their
      * decompositions are how eager autograd differentiates them (PyTorch's CompositeImplicitAutograd).
-     * dropout stays the one eager draw it is (its decomposition, native_dropout, keeps the mask autograd needs).
+     * dropout stays the one eager draw it is (its decomposition, native_dropout, keeps the mask autograd needs);
+     * max_pool2d stays one kernel (its decomposition computes the indices autograd needs).
      */
     private static final Set<OpOverload> KEPT_WHOLE = Set.of(IndexingOps.EMBEDDING,
-            LossOps.NLL_LOSS, LossOps.NLL_LOSS_ND, LossOps.CROSS_ENTROPY_LOSS, PointwiseOps.DROPOUT);
+            LossOps.NLL_LOSS, LossOps.NLL_LOSS_ND, LossOps.CROSS_ENTROPY_LOSS, PointwiseOps.DROPOUT, ConvOps.MAX_POOL2D);
 
     /** The decomposition AOT applies to {@code op}, or null when the op stays as it is. */
     public static Decomposition decompositionOf(OpOverload op) { return KEPT_WHOLE.contains(op) ? null : op.decomposition(); }

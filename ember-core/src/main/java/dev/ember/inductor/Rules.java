@@ -57,6 +57,8 @@ final class Rules {
      */
     static final Set<OpOverload> FALLBACKS = Set.of(
             ConvOps.CONVOLUTION,
+            // window kernels with data-dependent (max) or overlapping (average) writes: no inductor stage for them yet
+            ConvOps.MAX_POOL2D_WITH_INDICES, ConvOps.MAX_POOL2D_WITH_INDICES_BACKWARD, ConvOps.AVG_POOL2D_BACKWARD, ConvOps.ADAPTIVE_AVG_POOL2D_BACKWARD,
             // index-returning reductions: no ReduceOp keeps the position of the extremum yet
             ReductionOps.ARGMAX, ReductionOps.ARGMIN,
             // random: the generator's stream must be eager's, draw for draw

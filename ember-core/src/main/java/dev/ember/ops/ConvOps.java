@@ -14,6 +14,7 @@ import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
 import java.util.Arrays;
+import java.util.List;
 
 import static dev.ember.ops.LinalgOps.error;
 import static dev.ember.ops.LinalgOps.scalarTypeName;
@@ -62,25 +63,76 @@ public final class ConvOps {
             })
             .register();
 
+    /** Differentiated through max_pool2d_with_indices, whose indices route the gradient (PyTorch's CompositeImplicitAutograd); AOT keeps it whole. */
     public static final OpOverload MAX_POOL2D = OpOverload.define("max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], "
                     + "int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor")
-            .meta(a -> {
-                Tensor self = a.tensor(0);
-                int[] kernel = pair("max_pool2d: kernel_size must either be a single int, or a tuple of two ints", a.ints(1));
-                int[] stride = a.ints(2).length == 0 ? kernel : pair("max_pool2d: stride must either be omitted, a single int, or a tuple of two ints", a.ints(2));
-                int[] padding = pair("max_pool2d: padding must either be a single int, or a tuple of two ints", a.ints(3));
-                int[] dilation = pair("max_pool2d: dilation must be either a single int, or a tuple of two ints", a.ints(4));
-                if (self.dim() != 3 && self.dim() != 4) {
-                    throw new IllegalArgumentException("max_pool2d: non-empty 3D or 4D (batch mode) tensor expected for input, but got " + Shapes.format(self.shape()));
-                }
-                PoolGeometry g = poolGeometry(self, kernel, stride, padding, dilation, a.bool(5));
-                if (self.dtype() == DType.BOOL) throw notImplemented("max_pool2d", self.dtype());
-                return pooledMeta(self, g);
-            })
+            .meta(a -> pooledMeta(a.tensor(0), maxPoolGeometry(a)))
             .kernel((a, m) -> {
                 Tensor self = a.tensor(0), out = Tensor.allocate((TensorMeta) m);
                 PoolMax2d.forward(as4d(self), as4d(out), geometryOf(self, out, a.ints(1), a.ints(2), a.ints(3), a.ints(4)));
                 return out;
+            })
+            .decomposition((e, a) -> ((List<?>) e.call(ConvOps.MAX_POOL2D_WITH_INDICES, a)).getFirst())
+            .register();
+
+    /** max_pool2d's output and, for each output, the flat position {@code h * W + w} of its maximum in the input plane. */
+    public static final OpOverload MAX_POOL2D_WITH_INDICES = OpOverload.define("max_pool2d_with_indices(Tensor self, int[2] kernel_size, "
+                    + "int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)")
+            .meta(a -> {
+                TensorMeta out = pooledMeta(a.tensor(0), maxPoolGeometry(a));
+                return List.of(out, TensorMeta.contiguous(DType.INT64, out.shape()));
+            })
+            .kernel((a, m) -> {
+                List<?> metas = (List<?>) m;
+                Tensor self = a.tensor(0), out = Tensor.allocate((TensorMeta) metas.get(0)), indices = Tensor.allocate((TensorMeta) metas.get(1));
+                PoolMax2d.forwardWithIndices(as4d(self), as4d(out), as4d(indices), geometryOf(self, out, a.ints(1), a.ints(2), a.ints(3), a.ints(4)));
+                return List.of(out, indices);
+            })
+            .derivative(g -> new Object[] {g.call(ConvOps.MAX_POOL2D_WITH_INDICES_BACKWARD, g.grad(0), g.arg(0), g.value(1), g.value(2), g.value(3),
+                    g.value(4), g.value(5), g.result(1))})
+            .register();
+
+    /** max_pool2d_with_indices' gradient: each output gradient added at its maximum's position; zero elsewhere. */
+    public static final OpOverload MAX_POOL2D_WITH_INDICES_BACKWARD = OpOverload.define("max_pool2d_with_indices_backward(Tensor grad_output, "
+                    + "Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor")
+            .meta(a -> {
+                String op = "max_pool2d_with_indices_backward";
+                Tensor grad = a.tensor(0), self = a.tensor(1), indices = a.tensor(7);
+                TensorMeta pooled = pooledMeta(self, maxPoolGeometry(MAX_POOL2D.bind(Arrays.copyOfRange(a.toArray(), 1, 7))));
+                checkPoolGradient(op, grad, self, pooled);
+                if (indices.dtype() != DType.INT64) {
+                    throw new IllegalArgumentException(op + ": expected indices to have dtype Long, but got " + scalarTypeName(indices.dtype()));
+                }
+                if (!Arrays.equals(indices.shape(), pooled.shape())) {
+                    throw new IllegalArgumentException(op + ": expected indices of size " + Shapes.format(pooled.shape()) + " (the pooled output's), but got "
+                            + Shapes.format(indices.shape()));
+                }
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(1), out = Tensor.allocate((TensorMeta) m);
+                int h = self.size(-2), w = self.size(-1), planes = self.numel() / Math.max(1, h * w);
+                Tensor grad = a.tensor(0).contiguous(), indices = a.tensor(7).contiguous();
+                int outPixels = grad.size(-2) * grad.size(-1);
+                long[] ix = indices.toLongArray();
+                for (long i : ix) {
+                    if (i < 0 || i >= (long) h * w) {
+                        throw new IndexOutOfBoundsException("max_pool2d_with_indices_backward: index " + i + " is out of bounds for an input plane of " + h + "x" + w);
+                    }
+                }
+                if (out.numel() > 0) PoolMax2d.backward(grad, indices, out, planes, h * w, outPixels);
+                return out;
+            })
+            // linear in grad_output: the gradient's values at the same maxima
+            .derivative(g -> {
+                TensorMeta self = g.argMeta(1);
+                int n = self.dim();
+                int[] lead = Arrays.copyOf(self.shape(), n - 2), flatIn = Arrays.copyOf(lead, n - 1), flatOut = Arrays.copyOf(lead, n - 1);
+                flatIn[n - 2] = self.shape()[n - 2] * self.shape()[n - 1];
+                int[] pooled = g.argMeta(0).shape();
+                flatOut[n - 2] = pooled[n - 2] * pooled[n - 1];
+                Object picked = g.call(IndexingOps.GATHER, g.reshape(g.grad(), flatIn), n - 2, g.reshape(g.arg(7), flatOut));
+                return new Object[] {g.reshape(picked, pooled)};
             })
             .register();
 
@@ -104,6 +156,30 @@ public final class ConvOps {
                 PoolAvg2d.forward(as4d(self), as4d(out), g, a.bool(5), a.optInteger(6));
                 return out;
             })
+            .derivative(g -> new Object[] {g.call(ConvOps.AVG_POOL2D_BACKWARD, g.grad(), g.arg(0), g.value(1), g.value(2), g.value(3),
+                    g.value(4), g.value(5), g.value(6))})
+            .register();
+
+    /** avg_pool2d's gradient: each output gradient over its divisor, spread over the input pixels its window summed. */
+    public static final OpOverload AVG_POOL2D_BACKWARD = OpOverload.define("avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, "
+                    + "int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor")
+            .meta(a -> {
+                String op = "avg_pool2d_backward";
+                Tensor grad = a.tensor(0), self = a.tensor(1);
+                Object[] forward = Arrays.copyOfRange(a.toArray(), 1, 8);
+                TensorMeta pooled = (TensorMeta) AVG_POOL2D.inferMeta(AVG_POOL2D.bind(forward));
+                checkPoolGradient(op, grad, self, pooled);
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(1), out = Tensor.allocate((TensorMeta) m), grad = a.tensor(0).contiguous();
+                PoolGeometry g = geometryOf(self, grad, a.ints(2), a.ints(3), a.ints(4), new int[] {1});
+                int planes = self.numel() / Math.max(1, self.size(-2) * self.size(-1));
+                if (out.numel() > 0) PoolAvg2d.backward(grad, out, planes, g, a.bool(6), a.optInteger(7));
+                return out;
+            })
+            // linear in grad_output: the same average of the gradient
+            .derivative(g -> new Object[] {g.call(ConvOps.AVG_POOL2D, g.grad(), g.value(2), g.value(3), g.value(4), g.value(5), g.value(6), g.value(7))})
             .register();
 
     public static final OpOverload ADAPTIVE_AVG_POOL2D = OpOverload.define("adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor")
@@ -146,6 +222,52 @@ public final class ConvOps {
                 PoolGeometry g = PoolAdaptiveAvg2d.geometry(in4d.size(2), in4d.size(3), out.size(-2), out.size(-1));
                 PoolAdaptiveAvg2d.forward(in4d, out.viewAs(TensorMeta.contiguous(out.dtype(), in4d.size(0), in4d.size(1), g.outH(), g.outW())), g);
                 return out;
+            })
+            // a 1x1 output is the mean of the last two dims (of any rank): its gradient spread evenly
+            .derivative(g -> {
+                TensorMeta self = g.argMeta(0);
+                int[] size = Composites.toInts(g.value(1));
+                if (size[0] == 1 && size[1] == 1) {
+                    double area = (double) self.shape()[self.dim() - 2] * self.shape()[self.dim() - 1];
+                    return new Object[] {g.div(g.call(ShapeOps.EXPAND, g.grad(), self.shape()), area)};
+                }
+                return new Object[] {g.call(ConvOps.ADAPTIVE_AVG_POOL2D_BACKWARD, g.grad(), g.arg(0))};
+            })
+            .register();
+
+    /** adaptive_avg_pool2d's gradient (3-d or 4-d input): each output gradient over its window's area, spread over the window. */
+    public static final OpOverload ADAPTIVE_AVG_POOL2D_BACKWARD = OpOverload.define("_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor")
+            .meta(a -> {
+                String op = "_adaptive_avg_pool2d_backward";
+                Tensor grad = a.tensor(0), self = a.tensor(1);
+                if (self.dim() != 3 && self.dim() != 4) {
+                    throw new IllegalArgumentException(op + ": Expected 3D or 4D tensor, but got " + Shapes.format(self.shape()));
+                }
+                if (grad.dim() != self.dim()) {
+                    throw new IllegalArgumentException(op + ": Expected dimensions " + self.dim() + " for `grad_output` but got dimensions " + grad.dim());
+                }
+                for (int d = 0; d < self.dim() - 2; d++) {
+                    if (grad.size(d) != self.size(d)) {
+                        throw new IllegalArgumentException(op + ": expected grad_output of size " + Shapes.format(grad.shape()) + " to match self "
+                                + Shapes.format(self.shape()) + " but for its last two dims (the pooled ones), got size " + grad.size(d) + " at dim " + d);
+                    }
+                }
+                if (grad.dtype() != self.dtype()) {
+                    throw new IllegalArgumentException(op + ": expected grad_output to have dtype " + scalarTypeName(self.dtype()) + ", but got " + scalarTypeName(grad.dtype()));
+                }
+                if (!self.dtype().isFloatingPoint()) throw notImplemented(op, self.dtype());
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(1), out = Tensor.allocate((TensorMeta) m), grad = a.tensor(0).contiguous();
+                int planes = self.numel() / Math.max(1, self.size(-2) * self.size(-1));
+                PoolGeometry g = PoolAdaptiveAvg2d.geometry(self.size(-2), self.size(-1), grad.size(-2), grad.size(-1));
+                if (out.numel() > 0 && grad.numel() > 0) PoolAdaptiveAvg2d.backward(grad, out, planes, g);
+                return out;
+            })
+            .derivative(g -> {
+                int[] s = g.argMeta(0).shape();
+                return new Object[] {g.call(ConvOps.ADAPTIVE_AVG_POOL2D, g.grad(), new int[] {s[s.length - 2], s[s.length - 1]})};
             })
             .register();
 
@@ -306,6 +428,33 @@ public final class ConvOps {
                     + planes + "x" + outH + "x" + outW + "). Output size is too small");
         }
         return new PoolGeometry(kernel[0], kernel[1], stride[0], stride[1], padding[0], padding[1], dilation[0], dilation[1], h, w, outH, outW);
+    }
+
+    /** max_pool2d's checks on arguments 0-5 (self, kernel_size, stride, padding, dilation, ceil_mode), with its messages. */
+    private static PoolGeometry maxPoolGeometry(Args a) {
+        Tensor self = a.tensor(0);
+        int[] kernel = pair("max_pool2d: kernel_size must either be a single int, or a tuple of two ints", a.ints(1));
+        int[] stride = a.ints(2).length == 0 ? kernel : pair("max_pool2d: stride must either be omitted, a single int, or a tuple of two ints", a.ints(2));
+        int[] padding = pair("max_pool2d: padding must either be a single int, or a tuple of two ints", a.ints(3));
+        int[] dilation = pair("max_pool2d: dilation must be either a single int, or a tuple of two ints", a.ints(4));
+        if (self.dim() != 3 && self.dim() != 4) {
+            throw new IllegalArgumentException("max_pool2d: non-empty 3D or 4D (batch mode) tensor expected for input, but got " + Shapes.format(self.shape()));
+        }
+        PoolGeometry g = poolGeometry(self, kernel, stride, padding, dilation, a.bool(5));
+        if (self.dtype() == DType.BOOL) throw notImplemented("max_pool2d", self.dtype());
+        return g;
+    }
+
+    /** A pooling backward's grad_output: the pooled output's shape and self's (floating) dtype. */
+    private static void checkPoolGradient(String op, Tensor grad, Tensor self, TensorMeta pooled) {
+        if (!Arrays.equals(grad.shape(), pooled.shape())) {
+            throw new IllegalArgumentException(op + ": expected grad_output of size " + Shapes.format(pooled.shape()) + " (the pooled output's), but got "
+                    + Shapes.format(grad.shape()));
+        }
+        if (grad.dtype() != self.dtype()) {
+            throw new IllegalArgumentException(op + ": expected grad_output to have dtype " + scalarTypeName(self.dtype()) + ", but got " + scalarTypeName(grad.dtype()));
+        }
+        if (!self.dtype().isFloatingPoint()) throw notImplemented(op, self.dtype());
     }
 
     /** The geometry again in a kernel, from arguments its meta function already checked. */

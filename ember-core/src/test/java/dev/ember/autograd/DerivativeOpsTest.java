@@ -1,6 +1,7 @@
 package dev.ember.autograd;
 
 import dev.ember.Ember;
+import dev.ember.ops.ConvOps;
 import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.ScatterOps;
 import dev.ember.tensor.DType;
@@ -74,6 +75,19 @@ class DerivativeOpsTest {
                 "native_dropout_backward: Mask should be Bool Scalar Type");
         assertMessage(assertThrows(IllegalArgumentException.class, () -> PointwiseOps.NATIVE_DROPOUT.call(f, 1.5, true)),
                 "native_dropout: dropout probability has to be between 0 and 1, but got 1.5");
+        Tensor img = Tensor.randn(1, 2, 4, 4);
+        Tensor idx = ConvOps.MAX_POOL2D_WITH_INDICES.callList(img, new int[] {2}).get(1);
+        assertMessage(assertThrows(IllegalArgumentException.class,
+                        () -> ConvOps.MAX_POOL2D_WITH_INDICES_BACKWARD.call(Tensor.randn(1, 2, 3, 2), img, new int[] {2}, new int[] {2}, new int[] {0}, new int[] {1}, false, idx)),
+                "max_pool2d_with_indices_backward: expected grad_output of size [1, 2, 2, 2] (the pooled output's), but got [1, 2, 3, 2]");
+        assertMessage(assertThrows(IllegalArgumentException.class,
+                        () -> ConvOps.MAX_POOL2D_WITH_INDICES_BACKWARD.call(Tensor.randn(1, 2, 2, 2), img, new int[] {2}, new int[] {2}, new int[] {0}, new int[] {1}, false, idx.to(DType.INT32))),
+                "max_pool2d_with_indices_backward: expected indices to have dtype Long, but got Int");
+        assertMessage(assertThrows(IllegalArgumentException.class,
+                        () -> ConvOps.AVG_POOL2D_BACKWARD.call(Tensor.randn(1, 2, 2, 2).to(DType.FLOAT64), img, new int[] {2}, new int[] {2}, new int[] {0}, false, true, null)),
+                "avg_pool2d_backward: expected grad_output to have dtype Float, but got Double");
+        assertMessage(assertThrows(IllegalArgumentException.class, () -> ConvOps.ADAPTIVE_AVG_POOL2D_BACKWARD.call(Tensor.randn(2, 2), Tensor.randn(4, 4))),
+                "_adaptive_avg_pool2d_backward: Expected 3D or 4D tensor, but got [4, 4]");
         Tensor x = Tensor.randn(3, 4).requiresGrad(true), src = Tensor.randn(3, 2).requiresGrad(true);
         Tensor index = Tensor.ofLongs(0, 1, 1, 2, 3, 3).reshape(3, 2);
         Tensor y = ScatterOps.SCATTER_REDUCE.callTensor(x, 1, index, src, "multiply");

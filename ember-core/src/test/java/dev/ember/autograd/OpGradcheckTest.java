@@ -1,5 +1,6 @@
 package dev.ember.autograd;
 
+import dev.ember.ops.ConvOps;
 import dev.ember.ops.CreationOps;
 import dev.ember.ops.IndexingOps;
 import dev.ember.ops.LinalgOps;
@@ -190,6 +191,20 @@ class OpGradcheckTest {
         s(LossOps.CROSS_ENTROPY_LOSS, "probabilities", x(4, 5), c(4, 5).softmax(1), weight, 1L, -100L, 0.1);
         s(LossOps.BINARY_CROSS_ENTROPY_WITH_LOGITS, "no weights", x(6), pos(6).sub(0.5).detach().requiresGrad(true), null, null, 1L);
 
+        s(ConvOps.MAX_POOL2D, x(2, 2, 5, 6), new int[] {2, 2}, new int[] {}, new int[] {0}, new int[] {1}, false);
+        s(ConvOps.MAX_POOL2D, "padded, dilated, ceil, unbatched", x(2, 7, 6), new int[] {3, 2}, new int[] {2, 1}, new int[] {1, 1}, new int[] {2, 1}, true);
+        s(ConvOps.MAX_POOL2D_WITH_INDICES, x(1, 3, 4, 4), new int[] {3}, new int[] {1}, new int[] {1}, new int[] {1}, false);
+        Tensor poolIn = c(2, 3, 5, 4);
+        Tensor indices = ConvOps.MAX_POOL2D_WITH_INDICES.callList(poolIn, new int[] {2}, new int[] {2}, new int[] {1}, new int[] {1}, true).get(1);
+        s(ConvOps.MAX_POOL2D_WITH_INDICES_BACKWARD, x(2, 3, 3, 3), poolIn, new int[] {2}, new int[] {2}, new int[] {1}, new int[] {1}, true, indices);
+        s(ConvOps.AVG_POOL2D, x(2, 2, 5, 6), new int[] {2, 3}, new int[] {}, new int[] {0}, false, true, null);
+        s(ConvOps.AVG_POOL2D, "padded, ceil, no pad count", x(2, 5, 5), new int[] {3}, new int[] {2}, new int[] {1}, true, false, null);
+        s(ConvOps.AVG_POOL2D, "divisor", x(1, 2, 4, 4), new int[] {2}, new int[] {1}, new int[] {1}, false, true, 3);
+        s(ConvOps.AVG_POOL2D_BACKWARD, x(2, 3, 3), c(2, 5, 5), new int[] {3}, new int[] {2}, new int[] {1}, true, false, null);
+        s(ConvOps.ADAPTIVE_AVG_POOL2D, x(2, 3, 5, 7), new int[] {3, 2});
+        s(ConvOps.ADAPTIVE_AVG_POOL2D, "1x1 of any rank", x(2, 2, 3, 4, 5), new int[] {1, 1});
+        s(ConvOps.ADAPTIVE_AVG_POOL2D_BACKWARD, x(3, 3, 2), c(3, 5, 7));
+
         s(NormOps.BATCH_NORM, "training", x(4, 3, 2, 2), x(3), x(3), c(3), c(3).abs(), true, 0.1, 1e-5);
         s(NormOps.BATCH_NORM, "training, no affine", x(5, 3), null, null, null, null, true, 0.1, 1e-5);
         s(NormOps.BATCH_NORM, "evaluation", x(4, 3, 2), x(3), x(3), c(3), c(3).abs(), false, 0.1, 1e-5);
@@ -269,9 +284,6 @@ class OpGradcheckTest {
 
     /** Differentiable ops without a formula yet, and what they need. */
     static final Map<String, String> NOT_YET = Map.ofEntries(
-            Map.entry("aten.adaptive_avg_pool2d.default", "a pooling backward"),
-            Map.entry("aten.avg_pool2d.default", "a pooling backward"),
-            Map.entry("aten.max_pool2d.default", "a pooling backward with indices"),
             Map.entry("aten.convolution.default", "convolution_backward"),
             Map.entry("aten.scaled_dot_product_attention.default", "a math decomposition for autograd"),
             Map.entry("aten.gelu_backward.default", "double backward (gelu's second derivative)"),
