@@ -56,7 +56,7 @@ final class Rules {
      * gather, index_select, the losses) run their eager kernel as well, which perf_hints names.
      */
     static final Set<OpOverload> FALLBACKS = Set.of(
-            ConvOps.CONVOLUTION,
+            ConvOps.CONVOLUTION, ConvOps.CONVOLUTION_BACKWARD,
             // window kernels with data-dependent (max) or overlapping (average) writes: no inductor stage for them yet
             ConvOps.MAX_POOL2D_WITH_INDICES, ConvOps.MAX_POOL2D_WITH_INDICES_BACKWARD, ConvOps.AVG_POOL2D_BACKWARD, ConvOps.ADAPTIVE_AVG_POOL2D_BACKWARD,
             // index-returning reductions: no ReduceOp keeps the position of the extremum yet

@@ -1,6 +1,7 @@
 package dev.ember.ops;
 
 import dev.ember.ops.kernels.Conv2d;
+import dev.ember.ops.kernels.Conv2dBackward;
 import dev.ember.ops.kernels.Conv2dGeometry;
 import dev.ember.ops.kernels.Copy;
 import dev.ember.ops.kernels.PoolAdaptiveAvg2d;
@@ -36,6 +37,47 @@ public final class ConvOps {
                 Tensor out = Tensor.allocate((TensorMeta) m);
                 Conv2d.forward(a.tensor(0), a.tensor(1), a.optTensor(2), out, g);
                 return out;
+            })
+            .derivative(ConvOps::convolutionBackward)
+            .register();
+
+    /**
+     * The gradients of convolution with respect to input, weight and bias, each computed only
+     * where {@code output_mask} asks (the others come back empty, of shape [0]).
+     */
+    public static final OpOverload CONVOLUTION_BACKWARD = OpOverload.define("convolution_backward(Tensor grad_output, Tensor input, Tensor weight, "
+                    + "int[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, "
+                    + "bool[3] output_mask) -> (Tensor, Tensor, Tensor)")
+            .meta(a -> {
+                String op = "convolution_backward";
+                Tensor grad = a.tensor(0), input = a.tensor(1), weight = a.tensor(2);
+                boolean[] mask = outputMask(a.get(10));
+                Convolution c = convolution(CONVOLUTION.bind(input, weight, null, a.get(4), a.get(5), a.get(6), a.get(7), a.get(8), a.get(9)));
+                if (!Arrays.equals(grad.shape(), c.outputShape())) {
+                    throw error(op, "expected grad_output of size " + Shapes.format(c.outputShape()) + " (the convolution's output), but got "
+                            + Shapes.format(grad.shape()));
+                }
+                if (grad.dtype() != input.dtype()) {
+                    throw error(op, "expected grad_output to have dtype " + scalarTypeName(input.dtype()) + ", but got " + scalarTypeName(grad.dtype()));
+                }
+                if (!input.dtype().isFloatingPoint()) throw notImplemented(op, input.dtype());
+                int[] biasSizes = a.optInts(3);
+                if (biasSizes != null && (biasSizes.length != 1 || biasSizes[0] != weight.size(0))) {
+                    throw error(op, "expected bias_sizes to be [" + weight.size(0) + "] (the weight's output channels), but got " + Shapes.format(biasSizes));
+                }
+                TensorMeta none = TensorMeta.contiguous(input.dtype(), 0);
+                return List.of(mask[0] ? TensorMeta.contiguous(input.dtype(), input.shape()) : none,
+                        mask[1] ? TensorMeta.contiguous(input.dtype(), weight.shape()) : none,
+                        mask[2] ? TensorMeta.contiguous(input.dtype(), weight.size(0)) : none);
+            })
+            .kernel((a, m) -> {
+                List<?> metas = (List<?>) m;
+                boolean[] mask = outputMask(a.get(10));
+                Tensor[] out = new Tensor[3];
+                for (int i = 0; i < 3; i++) out[i] = Tensor.allocate((TensorMeta) metas.get(i));
+                Conv2dGeometry g = convolution(CONVOLUTION.bind(a.tensor(1), a.tensor(2), null, a.get(4), a.get(5), a.get(6), a.get(7), a.get(8), a.get(9))).geometry();
+                Conv2dBackward.backward(a.tensor(0), a.tensor(1), a.tensor(2), g, mask[0] ? out[0] : null, mask[1] ? out[1] : null, mask[2] ? out[2] : null);
+                return List.of(out[0], out[1], out[2]);
             })
             .register();
 
@@ -314,6 +356,30 @@ public final class ConvOps {
         Conv2dGeometry g = Conv2dGeometry.of(in, weight.shape(), stride, padding, dilation, groups);
         // ATen's calc_output_size: an input without channels gives an output without channels
         return new Convolution(g, new int[] {g.batch(), in[1] == 0 ? 0 : g.outChannels(), g.outH(), g.outW()});
+    }
+
+    /** derivatives.yaml's convolution entry: convolution_backward, asked only for the gradients wanted. */
+    private static Object[] convolutionBackward(Grad g) {
+        boolean hasBias = g.isTensorArg(2);
+        boolean[] mask = {g.needs(0), g.needs(1), hasBias && g.needs(2)};
+        List<?> grads = (List<?>) g.call(ConvOps.CONVOLUTION_BACKWARD, g.grad(), g.arg(0), g.arg(1), hasBias ? g.argMeta(2).shape() : null,
+                g.value(3), g.value(4), g.value(5), g.value(6), g.value(7), g.value(8), mask);
+        return new Object[] {mask[0] ? grads.get(0) : null, mask[1] ? grads.get(1) : null, mask[2] ? grads.get(2) : null};
+    }
+
+    /** A {@code bool[3]} argument as given: {@code boolean[]} or a list of booleans. */
+    private static boolean[] outputMask(Object v) {
+        boolean[] mask = switch (v) {
+            case boolean[] b -> b;
+            case List<?> l -> {
+                boolean[] b = new boolean[l.size()];
+                for (int i = 0; i < b.length; i++) b[i] = (Boolean) l.get(i);
+                yield b;
+            }
+            default -> throw error("convolution_backward", "output_mask must be a list of three bools, got " + v);
+        };
+        if (mask.length != 3) throw error("convolution_backward", "output_mask must be a list of three bools, got " + mask.length);
+        return mask;
     }
 
     /** ATen's expand_param_if_needed: one value stands for all spatial dimensions. */

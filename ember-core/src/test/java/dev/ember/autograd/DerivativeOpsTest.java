@@ -88,6 +88,17 @@ class DerivativeOpsTest {
                 "avg_pool2d_backward: expected grad_output to have dtype Float, but got Double");
         assertMessage(assertThrows(IllegalArgumentException.class, () -> ConvOps.ADAPTIVE_AVG_POOL2D_BACKWARD.call(Tensor.randn(2, 2), Tensor.randn(4, 4))),
                 "_adaptive_avg_pool2d_backward: Expected 3D or 4D tensor, but got [4, 4]");
+        Tensor in = Tensor.randn(1, 2, 5, 5), w = Tensor.randn(3, 2, 3, 3);
+        boolean[] all = {true, true, true};
+        assertMessage(assertThrows(IllegalArgumentException.class, () -> ConvOps.CONVOLUTION_BACKWARD.call(Tensor.randn(1, 3, 5, 5), in, w, new int[] {3},
+                        new int[] {1}, new int[] {0}, new int[] {1}, false, new int[] {0}, 1, all)),
+                "convolution_backward: expected grad_output of size [1, 3, 3, 3] (the convolution's output), but got [1, 3, 5, 5]");
+        assertMessage(assertThrows(IllegalArgumentException.class, () -> ConvOps.CONVOLUTION_BACKWARD.call(Tensor.randn(1, 3, 3, 3), in, w, new int[] {2},
+                        new int[] {1}, new int[] {0}, new int[] {1}, false, new int[] {0}, 1, all)),
+                "convolution_backward: expected bias_sizes to be [3] (the weight's output channels), but got [2]");
+        List<Tensor> some = ConvOps.CONVOLUTION_BACKWARD.callList(Tensor.randn(1, 3, 3, 3), in, w, null,
+                new int[] {1}, new int[] {0}, new int[] {1}, false, new int[] {0}, 1, new boolean[] {false, true, false});
+        assertTrue(some.get(0).numel() == 0 && some.get(1).shape().length == 4 && some.get(2).numel() == 0);
         Tensor x = Tensor.randn(3, 4).requiresGrad(true), src = Tensor.randn(3, 2).requiresGrad(true);
         Tensor index = Tensor.ofLongs(0, 1, 1, 2, 3, 3).reshape(3, 2);
         Tensor y = ScatterOps.SCATTER_REDUCE.callTensor(x, 1, index, src, "multiply");

@@ -191,6 +191,10 @@ class OpGradcheckTest {
         s(LossOps.CROSS_ENTROPY_LOSS, "probabilities", x(4, 5), c(4, 5).softmax(1), weight, 1L, -100L, 0.1);
         s(LossOps.BINARY_CROSS_ENTROPY_WITH_LOGITS, "no weights", x(6), pos(6).sub(0.5).detach().requiresGrad(true), null, null, 1L);
 
+        s(ConvOps.CONVOLUTION, x(2, 4, 5, 6), x(6, 2, 3, 2), x(6), new int[] {2, 1}, new int[] {1, 0}, new int[] {1, 2}, false, new int[] {0}, 2);
+        s(ConvOps.CONVOLUTION, "1x1, no bias", x(1, 3, 4, 4), x(2, 3, 1, 1), null, new int[] {1}, new int[] {0}, new int[] {1}, false, new int[] {0}, 1);
+        s(ConvOps.CONVOLUTION, "depthwise", x(2, 3, 5, 5), x(3, 1, 3, 3), x(3), new int[] {1}, new int[] {1}, new int[] {1}, false, new int[] {0}, 3);
+        s(ConvOps.CONV2D, "unbatched", x(2, 5, 5), x(3, 2, 2, 2), x(3), new int[] {2}, new int[] {1}, new int[] {1}, 1);
         s(ConvOps.MAX_POOL2D, x(2, 2, 5, 6), new int[] {2, 2}, new int[] {}, new int[] {0}, new int[] {1}, false);
         s(ConvOps.MAX_POOL2D, "padded, dilated, ceil, unbatched", x(2, 7, 6), new int[] {3, 2}, new int[] {2, 1}, new int[] {1, 1}, new int[] {2, 1}, true);
         s(ConvOps.MAX_POOL2D_WITH_INDICES, x(1, 3, 4, 4), new int[] {3}, new int[] {1}, new int[] {1}, new int[] {1}, false);
@@ -284,7 +288,7 @@ class OpGradcheckTest {
 
     /** Differentiable ops without a formula yet, and what they need. */
     static final Map<String, String> NOT_YET = Map.ofEntries(
-            Map.entry("aten.convolution.default", "convolution_backward"),
+            Map.entry("aten.convolution_backward.default", "double backward"),
             Map.entry("aten.scaled_dot_product_attention.default", "a math decomposition for autograd"),
             Map.entry("aten.gelu_backward.default", "double backward (gelu's second derivative)"),
             Map.entry("aten.nll_loss_backward.default", "double backward"));
