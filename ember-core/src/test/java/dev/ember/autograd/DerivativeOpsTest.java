@@ -1,7 +1,11 @@
 package dev.ember.autograd;
 
 import dev.ember.Ember;
+import dev.ember.aot.DecomposePass;
 import dev.ember.ops.ConvOps;
+import dev.ember.ops.LossOps;
+import dev.ember.ops.NnOps;
+import dev.ember.ops.OpOverload;
 import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.ScatterOps;
 import dev.ember.tensor.DType;
@@ -62,6 +66,14 @@ class DerivativeOpsTest {
         List<Tensor> eval = PointwiseOps.NATIVE_DROPOUT.callList(x, 0.5, false);
         assertArrayEquals(x.toDoubleArray(), eval.get(0).toDoubleArray());
         for (boolean kept : eval.get(1).toBooleanArray()) assertTrue(kept);
+    }
+
+    @Test
+    void inferenceGraphsKeepTheOpsDecomposedOnlyForAutogradWhole() {
+        for (OpOverload op : List.of(NnOps.SCALED_DOT_PRODUCT_ATTENTION, PointwiseOps.DROPOUT, ConvOps.MAX_POOL2D, LossOps.CROSS_ENTROPY_LOSS,
+                LossOps.NLL_LOSS, LossOps.NLL_LOSS_ND)) {
+            assertTrue(op.decomposition() != null && DecomposePass.decompositionOf(op) == null, op.name());
+        }
     }
 
     @Test
