@@ -79,6 +79,7 @@ public final class ConvOps {
                 Conv2dBackward.backward(a.tensor(0), a.tensor(1), a.tensor(2), g, mask[0] ? out[0] : null, mask[1] ? out[1] : null, mask[2] ? out[2] : null);
                 return List.of(out[0], out[1], out[2]);
             })
+            .derivative(ConvOps::convolutionDoubleBackward)
             .register();
 
     public static final OpOverload CONV2D = OpOverload.define("conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
@@ -365,6 +366,49 @@ public final class ConvOps {
         List<?> grads = (List<?>) g.call(ConvOps.CONVOLUTION_BACKWARD, g.grad(), g.arg(0), g.arg(1), hasBias ? g.argMeta(2).shape() : null,
                 g.value(3), g.value(4), g.value(5), g.value(6), g.value(7), g.value(8), mask);
         return new Object[] {mask[0] ? grads.get(0) : null, mask[1] ? grads.get(1) : null, mask[2] ? grads.get(2) : null};
+    }
+
+    /**
+     * convolution_backward's gradients, from its outputs' bilinearity: grad_output gets
+     * {@code conv(ggI, W) + conv(I, ggW) + ggB} (per channel), the input gets the input gradient
+     * of {@code conv(I, ggW)} and the weight the weight gradient of {@code conv(ggI, W)}, both
+     * against grad_output (ggI, ggW, ggB: the gradients of its three outputs).
+     */
+    private static Object[] convolutionDoubleBackward(Grad g) {
+        boolean[] mask = outputMask(g.value(10));
+        Object ggI = mask[0] && g.hasGrad(0) ? g.grad(0) : null, ggW = mask[1] && g.hasGrad(1) ? g.grad(1) : null, ggB = mask[2] && g.hasGrad(2) ? g.grad(2) : null;
+        Object gradOut = g.arg(0), input = g.arg(1), weight = g.arg(2);
+        Object[] geometry = {g.value(4), g.value(5), g.value(6), g.value(7), g.value(8), g.value(9)};
+        Object gO = null, gI = null, gW = null;
+        if (g.needs(0)) {
+            if (ggI != null) gO = g.call(ConvOps.CONVOLUTION, concat(ggI, weight, null, geometry));
+            if (ggW != null) {
+                Object t = g.call(ConvOps.CONVOLUTION, concat(input, ggW, null, geometry));
+                gO = gO == null ? t : g.add(gO, t);
+            }
+            if (ggB != null) {
+                int[] shape = g.argMeta(0).shape();
+                Object b = g.reshape(ggB, new int[] {1, shape[1], 1, 1});
+                gO = gO == null ? g.call(ShapeOps.EXPAND, b, shape) : g.add(gO, b);
+            }
+        }
+        if (g.needs(1) && ggW != null) {
+            gI = ((List<?>) g.call(ConvOps.CONVOLUTION_BACKWARD, concat(gradOut, input, ggW, null, geometry, new boolean[] {true, false, false}))).get(0);
+        }
+        if (g.needs(2) && ggI != null) {
+            gW = ((List<?>) g.call(ConvOps.CONVOLUTION_BACKWARD, concat(gradOut, ggI, weight, null, geometry, new boolean[] {false, true, false}))).get(1);
+        }
+        return new Object[] {gO, gI, gW};
+    }
+
+    /** The values, with an {@code Object[]} among them spread in place. */
+    private static Object[] concat(Object... parts) {
+        java.util.ArrayList<Object> out = new java.util.ArrayList<>();
+        for (Object p : parts) {
+            if (p instanceof Object[] many) out.addAll(Arrays.asList(many));
+            else out.add(p);
+        }
+        return out.toArray();
     }
 
     /** A {@code bool[3]} argument as given: {@code boolean[]} or a list of booleans. */

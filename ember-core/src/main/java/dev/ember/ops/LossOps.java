@@ -83,6 +83,16 @@ public final class LossOps {
                 NllLoss.backward(a.tensor(0), targets, a.optTensor(3), reduction(a, 4), ignore, a.tensor(6).item(), out);
                 return out;
             })
+            // linear in grad_output: its gradient is the loss of grad (per sample, or summed and over total_weight for the mean)
+            .derivative(g -> {
+                if (!g.needs(0)) return new Object[0];
+                int r = g.intValue(4);
+                boolean perSample = r == NllLoss.NONE && g.argMeta(1).dim() == 2;
+                Object loss = ((List<?>) g.call(LossOps.NLL_LOSS_FORWARD, g.grad(), g.arg(2), g.isTensorArg(3) ? g.arg(3) : null,
+                        (long) (perSample ? NllLoss.NONE : NllLoss.SUM), g.value(5))).getFirst();
+                if (r == NllLoss.MEAN) loss = g.div(loss, g.arg(6));
+                return new Object[] {g.reshape(loss, g.argMeta(0).shape())};
+            })
             .register();
 
     /** nll_loss_forward's output alone; differentiated through it (PyTorch's CompositeImplicitAutograd). */

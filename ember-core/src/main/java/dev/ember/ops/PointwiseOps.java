@@ -113,7 +113,8 @@ public final class PointwiseOps {
     public static final OpOverload GELU = unary("gelu(Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::gelu,
             g -> new Object[] {g.call(PointwiseOps.GELU_BACKWARD, g.grad(), g.arg(0), g.value(1))});
     /** GELU's gradient: {@code grad_output * gelu'(self)}, broadcast together, in the erf form or the tanh approximation. */
-    public static final OpOverload GELU_BACKWARD = binary("gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::geluBackward);
+    public static final OpOverload GELU_BACKWARD = binary("gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::geluBackward,
+            PointwiseOps::geluDoubleBackward);
     public static final OpOverload SILU = unaryOp("silu(Tensor self) -> Tensor", a -> floatingOnly(a, PointwiseUnaryOp.SILU, "silu_cpu"))
             .decomposition((e, a) -> e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(PointwiseOps.SIGMOID, a[0])))
             // d/dx x·σ(x) = σ(x)·(1 + x·(1 − σ(x)))
@@ -372,6 +373,34 @@ public final class PointwiseOps {
         if (e == 0) return new Object[] {g.zeros(g.argMeta(0))};
         Object d = e == 1 ? g.grad() : g.mul(g.grad(), g.mul(g.call(POW_TENSOR_SCALAR, g.arg(0), e - 1), e));
         return new Object[] {d};
+    }
+
+    /**
+     * gelu_backward's: grad_output gets {@code gelu_backward(grad, self)} (it is linear in it); self
+     * gets {@code grad · grad_output · gelu''(self)}, with {@code gelu'' = φ(x)(2 − x²)} for the erf
+     * form and, for the tanh form with {@code t = tanh(u)}, {@code u = β(x + κx³)}:
+     * {@code (1 − t²)u' + ½x(1 − t²)(u'' − 2t·u'²)}.
+     */
+    private static Object[] geluDoubleBackward(Grad g) {
+        Object dy = g.arg(0), x = g.arg(1), grad = g.grad();
+        String approximate = (String) g.value(2);
+        Object gDy = g.needs(0) ? g.call(GELU_BACKWARD, grad, x, approximate) : null;
+        Object gX = null;
+        if (g.needs(1)) {
+            Object x2 = g.mul(x, x), second;
+            if (approximate.equals("tanh")) {
+                double beta = 0.7978845608028654, kappa = 0.044715;
+                Object t = g.call(TANH, g.mul(g.add(x, g.mul(g.mul(x2, x), kappa)), beta));
+                Object s = g.oneMinus(g.mul(t, t));
+                Object up = g.mul(g.add(g.mul(x2, 3 * kappa), 1.0), beta), upp = g.mul(x, 6 * beta * kappa);
+                second = g.add(g.mul(s, up), g.mul(g.mul(g.mul(x, 0.5), s), g.sub(upp, g.mul(g.mul(t, 2.0), g.mul(up, up)))));
+            } else {
+                Object pdf = g.mul(g.call(EXP, g.mul(x2, -0.5)), 0.3989422804014327);
+                second = g.mul(pdf, g.call(RSUB_SCALAR, x2, 2.0));
+            }
+            gX = g.mul(g.mul(grad, dy), second);
+        }
+        return new Object[] {gDy, gX};
     }
 
     /** maximum/minimum: the winner gets the gradient, a tie splits it in half (ATen's rule). */
