@@ -5,9 +5,13 @@ import dev.ember.fx.GraphModule;
 import dev.ember.fx.InsertPoint;
 import dev.ember.fx.Node;
 import dev.ember.fx.NodeKind;
+import dev.ember.ops.ConvOps;
 import dev.ember.ops.Decomposition;
 import dev.ember.ops.IndexingOps;
+import dev.ember.ops.LossOps;
+import dev.ember.ops.NnOps;
 import dev.ember.ops.OpOverload;
+import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.Schema;
 
 import java.util.ArrayList;
@@ -28,9 +32,16 @@ public final class DecomposePass {
     /**
      * Ops whose decomposition AOT leaves alone, though they have one: embedding's row gather is one
      * eager kernel call, where its pieces (reshape, index_select, view) would compile to the same
-     * gather with a copy more.
+     * gather with a copy more. The losses built on nll_loss (nll_loss, nll_loss_nd,
+     * cross_entropy_loss) run their eager kernels, which sum as ATen's do, bit for bit; their
+     * decompositions are how eager autograd differentiates them (PyTorch's CompositeImplicitAutograd).
+     * dropout stays the one eager draw it is (its decomposition, native_dropout, keeps the mask autograd needs);
+     * max_pool2d stays one kernel (its decomposition computes the indices autograd needs);
+     * scaled_dot_product_attention stays the one op inference graphs name (its decomposition is for autograd).
      */
-    private static final Set<OpOverload> KEPT_WHOLE = Set.of(IndexingOps.EMBEDDING);
+    private static final Set<OpOverload> KEPT_WHOLE = Set.of(IndexingOps.EMBEDDING,
+            LossOps.NLL_LOSS, LossOps.NLL_LOSS_ND, LossOps.CROSS_ENTROPY_LOSS, PointwiseOps.DROPOUT, ConvOps.MAX_POOL2D,
+            NnOps.SCALED_DOT_PRODUCT_ATTENTION);
 
     /** The decomposition AOT applies to {@code op}, or null when the op stays as it is. */
     public static Decomposition decompositionOf(OpOverload op) { return KEPT_WHOLE.contains(op) ? null : op.decomposition(); }

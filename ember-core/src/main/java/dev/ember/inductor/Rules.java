@@ -10,6 +10,7 @@ import dev.ember.inductor.ir.Stage;
 import dev.ember.inductor.ir.Value;
 import dev.ember.ops.ConvOps;
 import dev.ember.ops.LinalgOps;
+import dev.ember.ops.LossOps;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.ReductionOps;
@@ -55,17 +56,21 @@ final class Rules {
      * gather, index_select, the losses) run their eager kernel as well, which perf_hints names.
      */
     static final Set<OpOverload> FALLBACKS = Set.of(
-            ConvOps.CONVOLUTION,
+            ConvOps.CONVOLUTION, ConvOps.CONVOLUTION_BACKWARD,
+            // window kernels with data-dependent (max) or overlapping (average) writes: no inductor stage for them yet
+            ConvOps.MAX_POOL2D_WITH_INDICES, ConvOps.MAX_POOL2D_WITH_INDICES_BACKWARD, ConvOps.AVG_POOL2D_BACKWARD, ConvOps.ADAPTIVE_AVG_POOL2D_BACKWARD,
             // index-returning reductions: no ReduceOp keeps the position of the extremum yet
             ReductionOps.ARGMAX, ReductionOps.ARGMIN,
             // random: the generator's stream must be eager's, draw for draw
-            PointwiseOps.DROPOUT,
+            PointwiseOps.DROPOUT, PointwiseOps.NATIVE_DROPOUT,
             // rounding divisions and Python's sign rules, with ATen's error on integer division by zero:
             // the expression language has no floor, trunc or checked division yet
             PointwiseOps.DIV_TENSOR_MODE, PointwiseOps.DIV_SCALAR_MODE,
             PointwiseOps.FLOOR_DIVIDE, PointwiseOps.FLOOR_DIVIDE_SCALAR,
             PointwiseOps.FMOD_TENSOR, PointwiseOps.FMOD_SCALAR,
-            PointwiseOps.REMAINDER_TENSOR, PointwiseOps.REMAINDER_SCALAR, PointwiseOps.REMAINDER_SCALAR_TENSOR);
+            PointwiseOps.REMAINDER_TENSOR, PointwiseOps.REMAINDER_SCALAR, PointwiseOps.REMAINDER_SCALAR_TENSOR,
+            // a gradient written at data-dependent positions (each target's class): no scatter stage yet
+            LossOps.NLL_LOSS_BACKWARD);
 
     static boolean lowers(OpOverload op) { return LOWERINGS.containsKey(op) || op.hasTag(Tag.VIEW); }
 
@@ -133,6 +138,11 @@ final class Rules {
         unary(UnaryOp.TANH, PointwiseOps.TANH);
         unary(UnaryOp.SIGMOID, PointwiseOps.SIGMOID);
         pointwise((n, a, out) -> unary(out, a, "tanh".equals(a.get(1)) ? UnaryOp.GELU_TANH : UnaryOp.GELU), PointwiseOps.GELU);
+        pointwise((n, a, out) -> pw(out, out.dtype(), List.of(a.get(0), a.get(1), a.get(2)),
+                x -> bin(BinaryOp.MUL, bin(BinaryOp.MUL, x[0], x[1], out.dtype()), x[2], out.dtype())), PointwiseOps.NATIVE_DROPOUT_BACKWARD);
+        // in double, rounded once, as the eager kernel computes float32
+        pointwise((n, a, out) -> out.dtype().isFloatingPoint()
+                ? pw(out, DType.FLOAT64, List.of(a.get(0), a.get(1)), x -> geluBackward(x[0], x[1], "tanh".equals(a.get(2)))) : null, PointwiseOps.GELU_BACKWARD);
 
         pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0)), x -> new Expr.Unary(UnaryOp.NOT, x[0], DType.BOOL)), PointwiseOps.LOGICAL_NOT);
         pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.AND, x[0], x[1], DType.BOOL)), PointwiseOps.LOGICAL_AND);
@@ -161,6 +171,26 @@ final class Rules {
     /** A two-operand pointwise value computed in the output dtype. */
     private static Value.Computed binary(TensorMeta out, List<Object> a, Function<Expr[], Expr> f) {
         return pw(out, out.dtype(), List.of(a.get(0), a.get(1)), f);
+    }
+
+    /** {@code dy * gelu'(x)} in double, term for term as ATen's GeluBackwardKernelImpl (and the eager kernel). */
+    private static Expr geluBackward(Expr dy, Expr x, boolean tanh) {
+        DType d = DType.FLOAT64;
+        Expr half = new Expr.Const(0.5, d), one = new Expr.Const(1.0, d);
+        if (!tanh) {
+            Expr cdf = bin(BinaryOp.MUL, half, bin(BinaryOp.ADD, one, new Expr.Unary(UnaryOp.ERF, bin(BinaryOp.MUL, x, new Expr.Const(0.7071067811865476, d), d), d), d), d);
+            Expr pdf = bin(BinaryOp.MUL, new Expr.Const(0.3989422804014327, d),
+                    new Expr.Unary(UnaryOp.EXP, bin(BinaryOp.MUL, new Expr.Const(-0.5, d), bin(BinaryOp.MUL, x, x, d), d), d), d);
+            return bin(BinaryOp.MUL, dy, bin(BinaryOp.ADD, cdf, bin(BinaryOp.MUL, x, pdf, d), d), d);
+        }
+        Expr beta = new Expr.Const(0.7978845608028654, d), kappa = new Expr.Const(0.044715, d);
+        Expr xSq = bin(BinaryOp.MUL, x, x, d), xCube = bin(BinaryOp.MUL, xSq, x, d);
+        Expr tanhInner = new Expr.Unary(UnaryOp.TANH, bin(BinaryOp.MUL, beta, bin(BinaryOp.ADD, x, bin(BinaryOp.MUL, kappa, xCube, d), d), d), d);
+        Expr leftDerivative = bin(BinaryOp.MUL, half, bin(BinaryOp.ADD, one, tanhInner, d), d);
+        Expr innerDerivative = bin(BinaryOp.MUL, beta, bin(BinaryOp.ADD, one, bin(BinaryOp.MUL, new Expr.Const(3 * 0.044715, d), xSq, d), d), d);
+        Expr rightDerivative = bin(BinaryOp.MUL, bin(BinaryOp.MUL, bin(BinaryOp.MUL, half, x, d),
+                bin(BinaryOp.SUB, one, bin(BinaryOp.MUL, tanhInner, tanhInner, d), d), d), innerDerivative, d);
+        return bin(BinaryOp.MUL, dy, bin(BinaryOp.ADD, leftDerivative, rightDerivative, d), d);
     }
 
     /** {@code min(max(x, lo), hi)} with tensor bounds, either of which may be absent. */

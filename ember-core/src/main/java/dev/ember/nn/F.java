@@ -149,6 +149,27 @@ public final class F {
         return LossOps.MSE_LOSS.callTensor(input, target, reduction(reduction));
     }
 
+    /**
+     * Binary cross entropy of logits {@code input} against probabilities {@code target} (same
+     * shape), the mean: {@code -[t·log σ(x) + (1 − t)·log(1 − σ(x))]}, computed stably.
+     */
+    public static Tensor binaryCrossEntropyWithLogits(Tensor input, Tensor target) {
+        return binaryCrossEntropyWithLogits(input, target, null, null, "mean");
+    }
+
+    /**
+     * With per-element {@code weight} and per-class {@code posWeight} (each broadcast against the
+     * input, or null) and {@code reduction} "none", "mean" or "sum". As PyTorch's
+     * {@code F.binary_cross_entropy_with_logits}, the target must have the input's shape.
+     */
+    public static Tensor binaryCrossEntropyWithLogits(Tensor input, Tensor target, Tensor weight, Tensor posWeight, String reduction) {
+        if (!java.util.Arrays.equals(target.shape(), input.shape())) {
+            throw new IllegalArgumentException("binary_cross_entropy_with_logits: Target size (" + dev.ember.tensor.Shapes.format(target.shape())
+                    + ") must be the same as input size (" + dev.ember.tensor.Shapes.format(input.shape()) + ")");
+        }
+        return LossOps.BINARY_CROSS_ENTROPY_WITH_LOGITS.callTensor(input, target, weight, posWeight, reduction(reduction));
+    }
+
     /** ATen's reduction code for PyTorch's reduction name. */
     private static long reduction(String name) {
         return switch (name) {

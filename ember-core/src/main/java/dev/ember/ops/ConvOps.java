@@ -1,6 +1,7 @@
 package dev.ember.ops;
 
 import dev.ember.ops.kernels.Conv2d;
+import dev.ember.ops.kernels.Conv2dBackward;
 import dev.ember.ops.kernels.Conv2dGeometry;
 import dev.ember.ops.kernels.Copy;
 import dev.ember.ops.kernels.PoolAdaptiveAvg2d;
@@ -14,6 +15,7 @@ import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
 import java.util.Arrays;
+import java.util.List;
 
 import static dev.ember.ops.LinalgOps.error;
 import static dev.ember.ops.LinalgOps.scalarTypeName;
@@ -36,6 +38,48 @@ public final class ConvOps {
                 Conv2d.forward(a.tensor(0), a.tensor(1), a.optTensor(2), out, g);
                 return out;
             })
+            .derivative(ConvOps::convolutionBackward)
+            .register();
+
+    /**
+     * The gradients of convolution with respect to input, weight and bias, each computed only
+     * where {@code output_mask} asks (the others come back empty, of shape [0]).
+     */
+    public static final OpOverload CONVOLUTION_BACKWARD = OpOverload.define("convolution_backward(Tensor grad_output, Tensor input, Tensor weight, "
+                    + "int[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, "
+                    + "bool[3] output_mask) -> (Tensor, Tensor, Tensor)")
+            .meta(a -> {
+                String op = "convolution_backward";
+                Tensor grad = a.tensor(0), input = a.tensor(1), weight = a.tensor(2);
+                boolean[] mask = outputMask(a.get(10));
+                Convolution c = convolution(CONVOLUTION.bind(input, weight, null, a.get(4), a.get(5), a.get(6), a.get(7), a.get(8), a.get(9)));
+                if (!Arrays.equals(grad.shape(), c.outputShape())) {
+                    throw error(op, "expected grad_output of size " + Shapes.format(c.outputShape()) + " (the convolution's output), but got "
+                            + Shapes.format(grad.shape()));
+                }
+                if (grad.dtype() != input.dtype()) {
+                    throw error(op, "expected grad_output to have dtype " + scalarTypeName(input.dtype()) + ", but got " + scalarTypeName(grad.dtype()));
+                }
+                if (!input.dtype().isFloatingPoint()) throw notImplemented(op, input.dtype());
+                int[] biasSizes = a.optInts(3);
+                if (biasSizes != null && (biasSizes.length != 1 || biasSizes[0] != weight.size(0))) {
+                    throw error(op, "expected bias_sizes to be [" + weight.size(0) + "] (the weight's output channels), but got " + Shapes.format(biasSizes));
+                }
+                TensorMeta none = TensorMeta.contiguous(input.dtype(), 0);
+                return List.of(mask[0] ? TensorMeta.contiguous(input.dtype(), input.shape()) : none,
+                        mask[1] ? TensorMeta.contiguous(input.dtype(), weight.shape()) : none,
+                        mask[2] ? TensorMeta.contiguous(input.dtype(), weight.size(0)) : none);
+            })
+            .kernel((a, m) -> {
+                List<?> metas = (List<?>) m;
+                boolean[] mask = outputMask(a.get(10));
+                Tensor[] out = new Tensor[3];
+                for (int i = 0; i < 3; i++) out[i] = Tensor.allocate((TensorMeta) metas.get(i));
+                Conv2dGeometry g = convolution(CONVOLUTION.bind(a.tensor(1), a.tensor(2), null, a.get(4), a.get(5), a.get(6), a.get(7), a.get(8), a.get(9))).geometry();
+                Conv2dBackward.backward(a.tensor(0), a.tensor(1), a.tensor(2), g, mask[0] ? out[0] : null, mask[1] ? out[1] : null, mask[2] ? out[2] : null);
+                return List.of(out[0], out[1], out[2]);
+            })
+            .derivative(ConvOps::convolutionDoubleBackward)
             .register();
 
     public static final OpOverload CONV2D = OpOverload.define("conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
@@ -62,25 +106,76 @@ public final class ConvOps {
             })
             .register();
 
+    /** Differentiated through max_pool2d_with_indices, whose indices route the gradient (PyTorch's CompositeImplicitAutograd); AOT keeps it whole. */
     public static final OpOverload MAX_POOL2D = OpOverload.define("max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], "
                     + "int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor")
-            .meta(a -> {
-                Tensor self = a.tensor(0);
-                int[] kernel = pair("max_pool2d: kernel_size must either be a single int, or a tuple of two ints", a.ints(1));
-                int[] stride = a.ints(2).length == 0 ? kernel : pair("max_pool2d: stride must either be omitted, a single int, or a tuple of two ints", a.ints(2));
-                int[] padding = pair("max_pool2d: padding must either be a single int, or a tuple of two ints", a.ints(3));
-                int[] dilation = pair("max_pool2d: dilation must be either a single int, or a tuple of two ints", a.ints(4));
-                if (self.dim() != 3 && self.dim() != 4) {
-                    throw new IllegalArgumentException("max_pool2d: non-empty 3D or 4D (batch mode) tensor expected for input, but got " + Shapes.format(self.shape()));
-                }
-                PoolGeometry g = poolGeometry(self, kernel, stride, padding, dilation, a.bool(5));
-                if (self.dtype() == DType.BOOL) throw notImplemented("max_pool2d", self.dtype());
-                return pooledMeta(self, g);
-            })
+            .meta(a -> pooledMeta(a.tensor(0), maxPoolGeometry(a)))
             .kernel((a, m) -> {
                 Tensor self = a.tensor(0), out = Tensor.allocate((TensorMeta) m);
                 PoolMax2d.forward(as4d(self), as4d(out), geometryOf(self, out, a.ints(1), a.ints(2), a.ints(3), a.ints(4)));
                 return out;
+            })
+            .decomposition((e, a) -> ((List<?>) e.call(ConvOps.MAX_POOL2D_WITH_INDICES, a)).getFirst())
+            .register();
+
+    /** max_pool2d's output and, for each output, the flat position {@code h * W + w} of its maximum in the input plane. */
+    public static final OpOverload MAX_POOL2D_WITH_INDICES = OpOverload.define("max_pool2d_with_indices(Tensor self, int[2] kernel_size, "
+                    + "int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)")
+            .meta(a -> {
+                TensorMeta out = pooledMeta(a.tensor(0), maxPoolGeometry(a));
+                return List.of(out, TensorMeta.contiguous(DType.INT64, out.shape()));
+            })
+            .kernel((a, m) -> {
+                List<?> metas = (List<?>) m;
+                Tensor self = a.tensor(0), out = Tensor.allocate((TensorMeta) metas.get(0)), indices = Tensor.allocate((TensorMeta) metas.get(1));
+                PoolMax2d.forwardWithIndices(as4d(self), as4d(out), as4d(indices), geometryOf(self, out, a.ints(1), a.ints(2), a.ints(3), a.ints(4)));
+                return List.of(out, indices);
+            })
+            .derivative(g -> new Object[] {g.call(ConvOps.MAX_POOL2D_WITH_INDICES_BACKWARD, g.grad(0), g.arg(0), g.value(1), g.value(2), g.value(3),
+                    g.value(4), g.value(5), g.result(1))})
+            .register();
+
+    /** max_pool2d_with_indices' gradient: each output gradient added at its maximum's position; zero elsewhere. */
+    public static final OpOverload MAX_POOL2D_WITH_INDICES_BACKWARD = OpOverload.define("max_pool2d_with_indices_backward(Tensor grad_output, "
+                    + "Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor")
+            .meta(a -> {
+                String op = "max_pool2d_with_indices_backward";
+                Tensor grad = a.tensor(0), self = a.tensor(1), indices = a.tensor(7);
+                TensorMeta pooled = pooledMeta(self, maxPoolGeometry(MAX_POOL2D.bind(Arrays.copyOfRange(a.toArray(), 1, 7))));
+                checkPoolGradient(op, grad, self, pooled);
+                if (indices.dtype() != DType.INT64) {
+                    throw new IllegalArgumentException(op + ": expected indices to have dtype Long, but got " + scalarTypeName(indices.dtype()));
+                }
+                if (!Arrays.equals(indices.shape(), pooled.shape())) {
+                    throw new IllegalArgumentException(op + ": expected indices of size " + Shapes.format(pooled.shape()) + " (the pooled output's), but got "
+                            + Shapes.format(indices.shape()));
+                }
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(1), out = Tensor.allocate((TensorMeta) m);
+                int h = self.size(-2), w = self.size(-1), planes = self.numel() / Math.max(1, h * w);
+                Tensor grad = a.tensor(0).contiguous(), indices = a.tensor(7).contiguous();
+                int outPixels = grad.size(-2) * grad.size(-1);
+                long[] ix = indices.toLongArray();
+                for (long i : ix) {
+                    if (i < 0 || i >= (long) h * w) {
+                        throw new IndexOutOfBoundsException("max_pool2d_with_indices_backward: index " + i + " is out of bounds for an input plane of " + h + "x" + w);
+                    }
+                }
+                if (out.numel() > 0) PoolMax2d.backward(grad, indices, out, planes, h * w, outPixels);
+                return out;
+            })
+            // linear in grad_output: the gradient's values at the same maxima
+            .derivative(g -> {
+                TensorMeta self = g.argMeta(1);
+                int n = self.dim();
+                int[] lead = Arrays.copyOf(self.shape(), n - 2), flatIn = Arrays.copyOf(lead, n - 1), flatOut = Arrays.copyOf(lead, n - 1);
+                flatIn[n - 2] = self.shape()[n - 2] * self.shape()[n - 1];
+                int[] pooled = g.argMeta(0).shape();
+                flatOut[n - 2] = pooled[n - 2] * pooled[n - 1];
+                Object picked = g.call(IndexingOps.GATHER, g.reshape(g.grad(), flatIn), n - 2, g.reshape(g.arg(7), flatOut));
+                return new Object[] {g.reshape(picked, pooled)};
             })
             .register();
 
@@ -104,6 +199,30 @@ public final class ConvOps {
                 PoolAvg2d.forward(as4d(self), as4d(out), g, a.bool(5), a.optInteger(6));
                 return out;
             })
+            .derivative(g -> new Object[] {g.call(ConvOps.AVG_POOL2D_BACKWARD, g.grad(), g.arg(0), g.value(1), g.value(2), g.value(3),
+                    g.value(4), g.value(5), g.value(6))})
+            .register();
+
+    /** avg_pool2d's gradient: each output gradient over its divisor, spread over the input pixels its window summed. */
+    public static final OpOverload AVG_POOL2D_BACKWARD = OpOverload.define("avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, "
+                    + "int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor")
+            .meta(a -> {
+                String op = "avg_pool2d_backward";
+                Tensor grad = a.tensor(0), self = a.tensor(1);
+                Object[] forward = Arrays.copyOfRange(a.toArray(), 1, 8);
+                TensorMeta pooled = (TensorMeta) AVG_POOL2D.inferMeta(AVG_POOL2D.bind(forward));
+                checkPoolGradient(op, grad, self, pooled);
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(1), out = Tensor.allocate((TensorMeta) m), grad = a.tensor(0).contiguous();
+                PoolGeometry g = geometryOf(self, grad, a.ints(2), a.ints(3), a.ints(4), new int[] {1});
+                int planes = self.numel() / Math.max(1, self.size(-2) * self.size(-1));
+                if (out.numel() > 0) PoolAvg2d.backward(grad, out, planes, g, a.bool(6), a.optInteger(7));
+                return out;
+            })
+            // linear in grad_output: the same average of the gradient
+            .derivative(g -> new Object[] {g.call(ConvOps.AVG_POOL2D, g.grad(), g.value(2), g.value(3), g.value(4), g.value(5), g.value(6), g.value(7))})
             .register();
 
     public static final OpOverload ADAPTIVE_AVG_POOL2D = OpOverload.define("adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor")
@@ -146,6 +265,52 @@ public final class ConvOps {
                 PoolGeometry g = PoolAdaptiveAvg2d.geometry(in4d.size(2), in4d.size(3), out.size(-2), out.size(-1));
                 PoolAdaptiveAvg2d.forward(in4d, out.viewAs(TensorMeta.contiguous(out.dtype(), in4d.size(0), in4d.size(1), g.outH(), g.outW())), g);
                 return out;
+            })
+            // a 1x1 output is the mean of the last two dims (of any rank): its gradient spread evenly
+            .derivative(g -> {
+                TensorMeta self = g.argMeta(0);
+                int[] size = Composites.toInts(g.value(1));
+                if (size[0] == 1 && size[1] == 1) {
+                    double area = (double) self.shape()[self.dim() - 2] * self.shape()[self.dim() - 1];
+                    return new Object[] {g.div(g.call(ShapeOps.EXPAND, g.grad(), self.shape()), area)};
+                }
+                return new Object[] {g.call(ConvOps.ADAPTIVE_AVG_POOL2D_BACKWARD, g.grad(), g.arg(0))};
+            })
+            .register();
+
+    /** adaptive_avg_pool2d's gradient (3-d or 4-d input): each output gradient over its window's area, spread over the window. */
+    public static final OpOverload ADAPTIVE_AVG_POOL2D_BACKWARD = OpOverload.define("_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor")
+            .meta(a -> {
+                String op = "_adaptive_avg_pool2d_backward";
+                Tensor grad = a.tensor(0), self = a.tensor(1);
+                if (self.dim() != 3 && self.dim() != 4) {
+                    throw new IllegalArgumentException(op + ": Expected 3D or 4D tensor, but got " + Shapes.format(self.shape()));
+                }
+                if (grad.dim() != self.dim()) {
+                    throw new IllegalArgumentException(op + ": Expected dimensions " + self.dim() + " for `grad_output` but got dimensions " + grad.dim());
+                }
+                for (int d = 0; d < self.dim() - 2; d++) {
+                    if (grad.size(d) != self.size(d)) {
+                        throw new IllegalArgumentException(op + ": expected grad_output of size " + Shapes.format(grad.shape()) + " to match self "
+                                + Shapes.format(self.shape()) + " but for its last two dims (the pooled ones), got size " + grad.size(d) + " at dim " + d);
+                    }
+                }
+                if (grad.dtype() != self.dtype()) {
+                    throw new IllegalArgumentException(op + ": expected grad_output to have dtype " + scalarTypeName(self.dtype()) + ", but got " + scalarTypeName(grad.dtype()));
+                }
+                if (!self.dtype().isFloatingPoint()) throw notImplemented(op, self.dtype());
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(1), out = Tensor.allocate((TensorMeta) m), grad = a.tensor(0).contiguous();
+                int planes = self.numel() / Math.max(1, self.size(-2) * self.size(-1));
+                PoolGeometry g = PoolAdaptiveAvg2d.geometry(self.size(-2), self.size(-1), grad.size(-2), grad.size(-1));
+                if (out.numel() > 0 && grad.numel() > 0) PoolAdaptiveAvg2d.backward(grad, out, planes, g);
+                return out;
+            })
+            .derivative(g -> {
+                int[] s = g.argMeta(0).shape();
+                return new Object[] {g.call(ConvOps.ADAPTIVE_AVG_POOL2D, g.grad(), new int[] {s[s.length - 2], s[s.length - 1]})};
             })
             .register();
 
@@ -192,6 +357,73 @@ public final class ConvOps {
         Conv2dGeometry g = Conv2dGeometry.of(in, weight.shape(), stride, padding, dilation, groups);
         // ATen's calc_output_size: an input without channels gives an output without channels
         return new Convolution(g, new int[] {g.batch(), in[1] == 0 ? 0 : g.outChannels(), g.outH(), g.outW()});
+    }
+
+    /** derivatives.yaml's convolution entry: convolution_backward, asked only for the gradients wanted. */
+    private static Object[] convolutionBackward(Grad g) {
+        boolean hasBias = g.isTensorArg(2);
+        boolean[] mask = {g.needs(0), g.needs(1), hasBias && g.needs(2)};
+        List<?> grads = (List<?>) g.call(ConvOps.CONVOLUTION_BACKWARD, g.grad(), g.arg(0), g.arg(1), hasBias ? g.argMeta(2).shape() : null,
+                g.value(3), g.value(4), g.value(5), g.value(6), g.value(7), g.value(8), mask);
+        return new Object[] {mask[0] ? grads.get(0) : null, mask[1] ? grads.get(1) : null, mask[2] ? grads.get(2) : null};
+    }
+
+    /**
+     * convolution_backward's gradients, from its outputs' bilinearity: grad_output gets
+     * {@code conv(ggI, W) + conv(I, ggW) + ggB} (per channel), the input gets the input gradient
+     * of {@code conv(I, ggW)} and the weight the weight gradient of {@code conv(ggI, W)}, both
+     * against grad_output (ggI, ggW, ggB: the gradients of its three outputs).
+     */
+    private static Object[] convolutionDoubleBackward(Grad g) {
+        boolean[] mask = outputMask(g.value(10));
+        Object ggI = mask[0] && g.hasGrad(0) ? g.grad(0) : null, ggW = mask[1] && g.hasGrad(1) ? g.grad(1) : null, ggB = mask[2] && g.hasGrad(2) ? g.grad(2) : null;
+        Object gradOut = g.arg(0), input = g.arg(1), weight = g.arg(2);
+        Object[] geometry = {g.value(4), g.value(5), g.value(6), g.value(7), g.value(8), g.value(9)};
+        Object gO = null, gI = null, gW = null;
+        if (g.needs(0)) {
+            if (ggI != null) gO = g.call(ConvOps.CONVOLUTION, concat(ggI, weight, null, geometry));
+            if (ggW != null) {
+                Object t = g.call(ConvOps.CONVOLUTION, concat(input, ggW, null, geometry));
+                gO = gO == null ? t : g.add(gO, t);
+            }
+            if (ggB != null) {
+                int[] shape = g.argMeta(0).shape();
+                Object b = g.reshape(ggB, new int[] {1, shape[1], 1, 1});
+                gO = gO == null ? g.call(ShapeOps.EXPAND, b, shape) : g.add(gO, b);
+            }
+        }
+        if (g.needs(1) && ggW != null) {
+            gI = ((List<?>) g.call(ConvOps.CONVOLUTION_BACKWARD, concat(gradOut, input, ggW, null, geometry, new boolean[] {true, false, false}))).get(0);
+        }
+        if (g.needs(2) && ggI != null) {
+            gW = ((List<?>) g.call(ConvOps.CONVOLUTION_BACKWARD, concat(gradOut, ggI, weight, null, geometry, new boolean[] {false, true, false}))).get(1);
+        }
+        return new Object[] {gO, gI, gW};
+    }
+
+    /** The values, with an {@code Object[]} among them spread in place. */
+    private static Object[] concat(Object... parts) {
+        java.util.ArrayList<Object> out = new java.util.ArrayList<>();
+        for (Object p : parts) {
+            if (p instanceof Object[] many) out.addAll(Arrays.asList(many));
+            else out.add(p);
+        }
+        return out.toArray();
+    }
+
+    /** A {@code bool[3]} argument as given: {@code boolean[]} or a list of booleans. */
+    private static boolean[] outputMask(Object v) {
+        boolean[] mask = switch (v) {
+            case boolean[] b -> b;
+            case List<?> l -> {
+                boolean[] b = new boolean[l.size()];
+                for (int i = 0; i < b.length; i++) b[i] = (Boolean) l.get(i);
+                yield b;
+            }
+            default -> throw error("convolution_backward", "output_mask must be a list of three bools, got " + v);
+        };
+        if (mask.length != 3) throw error("convolution_backward", "output_mask must be a list of three bools, got " + mask.length);
+        return mask;
     }
 
     /** ATen's expand_param_if_needed: one value stands for all spatial dimensions. */
@@ -306,6 +538,33 @@ public final class ConvOps {
                     + planes + "x" + outH + "x" + outW + "). Output size is too small");
         }
         return new PoolGeometry(kernel[0], kernel[1], stride[0], stride[1], padding[0], padding[1], dilation[0], dilation[1], h, w, outH, outW);
+    }
+
+    /** max_pool2d's checks on arguments 0-5 (self, kernel_size, stride, padding, dilation, ceil_mode), with its messages. */
+    private static PoolGeometry maxPoolGeometry(Args a) {
+        Tensor self = a.tensor(0);
+        int[] kernel = pair("max_pool2d: kernel_size must either be a single int, or a tuple of two ints", a.ints(1));
+        int[] stride = a.ints(2).length == 0 ? kernel : pair("max_pool2d: stride must either be omitted, a single int, or a tuple of two ints", a.ints(2));
+        int[] padding = pair("max_pool2d: padding must either be a single int, or a tuple of two ints", a.ints(3));
+        int[] dilation = pair("max_pool2d: dilation must be either a single int, or a tuple of two ints", a.ints(4));
+        if (self.dim() != 3 && self.dim() != 4) {
+            throw new IllegalArgumentException("max_pool2d: non-empty 3D or 4D (batch mode) tensor expected for input, but got " + Shapes.format(self.shape()));
+        }
+        PoolGeometry g = poolGeometry(self, kernel, stride, padding, dilation, a.bool(5));
+        if (self.dtype() == DType.BOOL) throw notImplemented("max_pool2d", self.dtype());
+        return g;
+    }
+
+    /** A pooling backward's grad_output: the pooled output's shape and self's (floating) dtype. */
+    private static void checkPoolGradient(String op, Tensor grad, Tensor self, TensorMeta pooled) {
+        if (!Arrays.equals(grad.shape(), pooled.shape())) {
+            throw new IllegalArgumentException(op + ": expected grad_output of size " + Shapes.format(pooled.shape()) + " (the pooled output's), but got "
+                    + Shapes.format(grad.shape()));
+        }
+        if (grad.dtype() != self.dtype()) {
+            throw new IllegalArgumentException(op + ": expected grad_output to have dtype " + scalarTypeName(self.dtype()) + ", but got " + scalarTypeName(grad.dtype()));
+        }
+        if (!self.dtype().isFloatingPoint()) throw notImplemented(op, self.dtype());
     }
 
     /** The geometry again in a kernel, from arguments its meta function already checked. */

@@ -75,6 +75,7 @@ public final class LinalgOps {
                 }
                 return null;
             })
+            .derivative(LinalgOps::matmulBackward)
             .register();
 
     public static final OpOverload LINEAR = OpOverload.define("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor")
@@ -367,6 +368,34 @@ public final class LinalgOps {
             case FLOAT32 -> "float";
             case FLOAT64 -> "double";
         };
+    }
+
+    /**
+     * matmul's gradients for any ranks: a 1-d operand is a matrix of one row (self) or one column
+     * (other), the gradient reshaped to match; then {@code grad @ otherᵀ} and {@code selfᵀ @ grad},
+     * the 1-d dims squeezed back (broadcast batch dims are summed by {@link Grad#conform}).
+     */
+    private static Object[] matmulBackward(Grad g) {
+        TensorMeta x = g.argMeta(0), w = g.argMeta(1);
+        Object self = g.arg(0), other = g.arg(1);
+        if (x.dim() == 1) self = g.call(ShapeOps.UNSQUEEZE, self, 0);
+        if (w.dim() == 1) other = g.call(ShapeOps.UNSQUEEZE, other, 1);
+        int[] xs = g.meta(self).shape(), ws = g.meta(other).shape();
+        int[] batch = Shapes.broadcast("matmul", Arrays.copyOf(xs, xs.length - 2), Arrays.copyOf(ws, ws.length - 2));
+        int[] product = Arrays.copyOf(batch, batch.length + 2);
+        product[batch.length] = xs[xs.length - 2];
+        product[batch.length + 1] = ws[ws.length - 1];
+        Object grad = g.reshape(g.grad(), product);
+        Object gSelf = null, gOther = null;
+        if (g.needs(0)) {
+            gSelf = g.call(LinalgOps.MATMUL, grad, g.call(ShapeOps.TRANSPOSE, other, -2, -1));
+            if (x.dim() == 1) gSelf = g.call(ShapeOps.SQUEEZE_DIM, gSelf, -2);
+        }
+        if (g.needs(1)) {
+            gOther = g.call(LinalgOps.MATMUL, g.call(ShapeOps.TRANSPOSE, self, -2, -1), grad);
+            if (w.dim() == 1) gOther = g.call(ShapeOps.SQUEEZE_DIM, gOther, -1);
+        }
+        return new Object[] {gSelf, gOther};
     }
 
     static IllegalArgumentException error(String op, String message) {

@@ -29,12 +29,78 @@ public final class LossOps {
                 return List.of(output, TensorMeta.contiguous(self.dtype()));
             })
             .kernel((a, m) -> nll(a, m))
+            .derivative(g -> new Object[] {g.call(LossOps.NLL_LOSS_BACKWARD, g.grad(0), g.arg(0), g.arg(1), g.isTensorArg(2) ? g.arg(2) : null,
+                    g.value(3), g.value(4), g.result(1))})
             .register();
 
+    /**
+     * nll_loss_forward's gradient with respect to self: zero but at each counted target's class,
+     * where it is {@code -weight[target] * grad} (divided by total_weight for the mean).
+     */
+    public static final OpOverload NLL_LOSS_BACKWARD = OpOverload.define("nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, "
+                    + "Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor")
+            .meta(a -> {
+                Tensor grad = a.tensor(0), self = a.tensor(1), target = a.tensor(2), weight = a.optTensor(3), total = a.tensor(6);
+                String op = "nll_loss_backward";
+                if (self.dim() < 1 || self.dim() > 2) throw new IllegalArgumentException(op + ": input tensor should be 1D or 2D");
+                if (target.dim() > 1) throw new IllegalArgumentException(op + ": 0D or 1D target tensor expected, multi-target not supported");
+                boolean noBatch = self.dim() == 1 && target.dim() == 0;
+                if (!noBatch && self.size(0) != target.size(0)) {
+                    throw new IllegalArgumentException(op + ": size mismatch (got input: " + Shapes.format(self.shape()) + ", target: " + Shapes.format(target.shape()) + ")");
+                }
+                if (total.numel() != 1) {
+                    throw new IllegalArgumentException(op + ": expected total_weight to be a single element tensor, got: " + Shapes.format(total.shape())
+                            + " (" + total.numel() + " elements)");
+                }
+                int classes = self.size(-1);
+                if (weight != null && weight.numel() != classes) {
+                    throw new IllegalArgumentException(op + ": weight tensor should be defined either for all or no classes (" + classes
+                            + " classes, weight of shape " + Shapes.format(weight.shape()) + ")");
+                }
+                if (reduction(a, 4) == NllLoss.NONE && self.dim() == 2) {
+                    if (grad.dim() != 1 || grad.size(0) != self.size(0)) {
+                        throw new IllegalArgumentException(op + ": Expected a tensor of dimension 1 and tensor.size[0] == " + self.size(0) + " but got: dimension "
+                                + grad.dim() + " and tensor.size[0] == " + (grad.dim() == 0 ? 1 : grad.size(0)));
+                    }
+                } else if (grad.dim() > 1 || grad.numel() != 1) {
+                    throw new IllegalArgumentException(op + ": Expected a single element grad_output tensor, but got: " + Shapes.format(grad.shape()));
+                }
+                checkTypes(self, target, weight);
+                if (grad.dtype() != self.dtype()) {
+                    throw new IllegalArgumentException(op + ": expected scalar type " + ReductionOps.scalarTypeName(self.dtype()) + " but found "
+                            + ReductionOps.scalarTypeName(grad.dtype()) + " (grad_output)");
+                }
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(1), out = Tensor.allocate((TensorMeta) m);
+                long ignore = a.lng(5);
+                int classes = self.size(-1);
+                long[] targets = a.tensor(2).toLongArray();
+                for (long t : targets) {
+                    if (t != ignore && (t < 0 || t >= classes)) throw new IndexOutOfBoundsException("nll_loss_backward: Target " + t + " is out of bounds.");
+                }
+                NllLoss.backward(a.tensor(0), targets, a.optTensor(3), reduction(a, 4), ignore, a.tensor(6).item(), out);
+                return out;
+            })
+            // linear in grad_output: its gradient is the loss of grad (per sample, or summed and over total_weight for the mean)
+            .derivative(g -> {
+                if (!g.needs(0)) return new Object[0];
+                int r = g.intValue(4);
+                boolean perSample = r == NllLoss.NONE && g.argMeta(1).dim() == 2;
+                Object loss = ((List<?>) g.call(LossOps.NLL_LOSS_FORWARD, g.grad(), g.arg(2), g.isTensorArg(3) ? g.arg(3) : null,
+                        (long) (perSample ? NllLoss.NONE : NllLoss.SUM), g.value(5))).getFirst();
+                if (r == NllLoss.MEAN) loss = g.div(loss, g.arg(6));
+                return new Object[] {g.reshape(loss, g.argMeta(0).shape())};
+            })
+            .register();
+
+    /** nll_loss_forward's output alone; differentiated through it (PyTorch's CompositeImplicitAutograd). */
     public static final OpOverload NLL_LOSS = OpOverload.define(
                     "nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor")
             .meta(a -> ((List<?>) NLL_LOSS_FORWARD.inferMeta(a)).getFirst())
             .kernel((a, m) -> NLL_LOSS_FORWARD.callList(a.toArray()).getFirst())
+            .decomposition((e, a) -> ((List<?>) e.call(LossOps.NLL_LOSS_FORWARD, a)).getFirst())
             .register();
 
     /** Any input of 1 or more dims: (C), (N, C) or (N, C, d1, …) with targets (), (N) or (N, d1, …). */
@@ -59,6 +125,22 @@ public final class LossOps {
                 return reduction(a, 3) == NllLoss.NONE ? TensorMeta.contiguous(self.dtype(), perSample) : TensorMeta.contiguous(self.dtype());
             })
             .kernel((a, m) -> a.tensor(0).dim() <= 2 ? NLL_LOSS_FORWARD.callList(a.toArray()).getFirst() : nll(a, List.of(m, TensorMeta.contiguous(a.tensor(0).dtype()))).getFirst())
+            // (N, C, d1, …) as (N·d1·…, C) rows in the kernel's own sample order (batch-major over
+            // positions), so the reduced sums add in the same order: autograd differentiates this
+            .decomposition((e, a) -> {
+                TensorMeta self = e.meta(a[0]);
+                if (self.dim() <= 2) return ((List<?>) e.call(LossOps.NLL_LOSS_FORWARD, a)).getFirst();
+                int nd = self.dim(), classes = self.shape()[1];
+                int[] toLast = new int[nd];
+                toLast[0] = 0;
+                for (int d = 2; d < nd; d++) toLast[d - 1] = d;
+                toLast[nd - 1] = 1;
+                int[] perSample = spatialTargetShape(self.shape());
+                Object rows = e.call(ShapeOps.RESHAPE, e.call(ShapeOps.PERMUTE, a[0], toLast), new int[] {Shapes.numel(perSample), classes});
+                Object targets = e.call(ShapeOps.RESHAPE, a[1], new int[] {Shapes.numel(perSample)});
+                Object out = ((List<?>) e.call(LossOps.NLL_LOSS_FORWARD, rows, targets, a[2], a[3], a[4])).getFirst();
+                return ((Number) a[3]).intValue() == NllLoss.NONE ? e.call(ShapeOps.RESHAPE, out, perSample) : out;
+            })
             .register();
 
     public static final OpOverload CROSS_ENTROPY_LOSS = OpOverload.define(
@@ -77,7 +159,8 @@ public final class LossOps {
                 ReductionOps.LOG_SOFTMAX.inferMeta(ReductionOps.LOG_SOFTMAX.bind(self, (long) (self.dim() == 1 ? 0 : 1), false));
                 return NLL_LOSS_ND.inferMeta(NLL_LOSS_ND.bind(self, target, a.get(2), a.get(3), a.get(4)));
             })
-            .kernel((a, m) -> CrossEntropy.loss(a.tensor(0), a.tensor(1), a.optTensor(2), reduction(a, 3), a.lng(4), a.dbl(5)).contiguous())
+            .kernel((a, m) -> ((Tensor) CrossEntropy.loss(OpEmitter.EAGER, a.tensor(0), a.tensor(1), a.optTensor(2), reduction(a, 3), a.lng(4), a.dbl(5))).contiguous())
+            .decomposition((e, a) -> CrossEntropy.loss(e, a[0], a[1], a[2], ((Number) a[3]).intValue(), ((Number) a[4]).longValue(), ((Number) a[5]).doubleValue()))
             .register();
 
     public static final OpOverload MSE_LOSS = OpOverload.define("mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor")
@@ -89,6 +172,44 @@ public final class LossOps {
                 return reduction(a, 2) == NllLoss.NONE ? TensorMeta.contiguous(d, shape) : TensorMeta.contiguous(d);
             })
             .kernel((a, m) -> mse(a).contiguous())
+            // self: 2·(self − target)·grad (over the element count for the mean); target: its negation
+            .derivative(g -> {
+                Object diff = g.sub(g.arg(0), g.arg(1));
+                Object d = g.mul(g.mul(diff, g.grad()), 2.0);
+                if (g.intValue(2) == NllLoss.MEAN) d = g.div(d, (double) Shapes.numel(g.meta(diff).shape()));
+                return new Object[] {g.needs(0) ? d : null, g.needs(1) ? g.neg(d) : null};
+            })
+            .register();
+
+    /**
+     * ATen's binary_cross_entropy_with_logits: {@code (1 − t)·x − w_pos·log σ(x)} with
+     * {@code w_pos = (pos_weight − 1)·t + 1}, times weight, reduced; inputs broadcast together.
+     * Its kernel is its decomposition run eagerly (log σ as {@code min(x, 0) − log1p(e^−|x|)}).
+     */
+    public static final OpOverload BINARY_CROSS_ENTROPY_WITH_LOGITS = OpOverload.define("binary_cross_entropy_with_logits(Tensor self, Tensor target, "
+                    + "Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0), target = a.tensor(1), weight = a.optTensor(2), posWeight = a.optTensor(3);
+                String op = "binary_cross_entropy_with_logits";
+                if (!self.dtype().isFloatingPoint()) {
+                    throw new IllegalArgumentException(op + ": expected a floating point input (self), got " + ReductionOps.scalarTypeName(self.dtype()));
+                }
+                int[] shape = self.shape();
+                String[] names = {"self", "target", "weight", "pos_weight"};
+                for (int i = 1; i < 4; i++) {
+                    Tensor t = a.optTensor(i);
+                    if (t == null) continue;
+                    if (t.dtype() != self.dtype()) {
+                        throw new IllegalArgumentException(op + ": expected " + names[i] + " to have the input's dtype " + ReductionOps.scalarTypeName(self.dtype())
+                                + ", but got " + ReductionOps.scalarTypeName(t.dtype()));
+                    }
+                    shape = Shapes.broadcast(op, shape, t.shape());
+                }
+                return reduction(a, 4) == NllLoss.NONE ? TensorMeta.contiguous(self.dtype(), shape) : TensorMeta.contiguous(self.dtype());
+            })
+            .kernel((a, m) -> ((Tensor) bceWithLogits(OpEmitter.EAGER, a.toArray())).contiguous())
+            .decomposition(LossOps::bceWithLogits)
+            .derivative(LossOps::bceWithLogitsBackward)
             .register();
 
     // ------------------------------------------------------------------ nll_loss
@@ -128,7 +249,9 @@ public final class LossOps {
     }
 
     /** The per-sample target shape of an (N, C, d1, …) input: (N, d1, …). */
-    private static int[] spatialTargetShape(Tensor self) { return without(self.shape(), 1); }
+    private static int[] spatialTargetShape(Tensor self) { return spatialTargetShape(self.shape()); }
+
+    private static int[] spatialTargetShape(int[] shape) { return without(shape, 1); }
 
     /** Runs the kernel for nll_loss_forward and nll_loss_nd: every target is checked before anything is computed. */
     private static List<Tensor> nll(Args a, Object metas) {
@@ -172,6 +295,68 @@ public final class LossOps {
             case NllLoss.SUM -> squared.sum();
             default -> squared;
         };
+    }
+
+    // ------------------------------------------------------------------ binary_cross_entropy_with_logits
+
+    private static Object bceWithLogits(OpEmitter e, Object[] a) {
+        Object x = a[0], t = a[1], weight = a[2], posWeight = a[3];
+        Object logSigmoid = logSigmoid(e, x);
+        if (posWeight != null) {
+            Object logWeight = e.call(PointwiseOps.ADD_SCALAR, e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.SUB_SCALAR, posWeight, 1L), t), 1L);
+            logSigmoid = e.call(PointwiseOps.MUL_TENSOR, logSigmoid, logWeight);
+        }
+        Object loss = e.call(PointwiseOps.SUB_TENSOR, e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.RSUB_SCALAR, t, 1L), x), logSigmoid);
+        if (weight != null) loss = e.call(PointwiseOps.MUL_TENSOR, loss, weight);
+        return switch (((Number) a[4]).intValue()) {
+            case NllLoss.MEAN -> e.call(ReductionOps.MEAN, loss);
+            case NllLoss.SUM -> e.call(ReductionOps.SUM, loss);
+            default -> loss;
+        };
+    }
+
+    /** {@code log σ(x) = min(x, 0) − log1p(e^−|x|)}, ATen's log_sigmoid. */
+    private static Object logSigmoid(OpEmitter e, Object x) {
+        Object negAbs = e.call(PointwiseOps.NEG, e.call(PointwiseOps.ABS, x));
+        return e.call(PointwiseOps.SUB_TENSOR, e.call(PointwiseOps.CLAMP, x, null, 0L), e.call(PointwiseOps.LOG1P, e.call(PointwiseOps.EXP, negAbs)));
+    }
+
+    /**
+     * derivatives.yaml's binary_cross_entropy_with_logits_backward and _target_backward:
+     * self: {@code ((w_pos·t + 1 − t)·σ(x) − w_pos·t)·grad·weight}; target:
+     * {@code (log σ(−x) − w_pos·log σ(x))·grad·weight}, or {@code −x·grad·weight} without pos_weight;
+     * each over the element count for the mean.
+     */
+    private static Object[] bceWithLogitsBackward(Grad g) {
+        Object x = g.arg(0), t = g.arg(1);
+        Object weight = g.isTensorArg(2) ? g.arg(2) : null, posWeight = g.isTensorArg(3) ? g.arg(3) : null;
+        int[] shape = g.argMeta(0).shape();
+        for (int i = 1; i < 4; i++) if (g.isTensorArg(i)) shape = Shapes.broadcast("binary_cross_entropy_with_logits_backward", shape, g.argMeta(i).shape());
+        double count = Shapes.numel(shape);
+        Object gradSelf = null, gradTarget = null;
+        OpEmitter e = g.emitter();
+        if (g.needs(0)) {
+            Object sig = g.call(PointwiseOps.SIGMOID, x);
+            if (posWeight != null) {
+                Object pt = g.mul(posWeight, t);
+                gradSelf = g.sub(g.mul(g.sub(g.add(pt, 1L), t), sig), pt);
+            } else {
+                gradSelf = g.sub(sig, t);
+            }
+        }
+        if (g.needs(1)) {
+            gradTarget = posWeight != null
+                    ? g.sub(logSigmoid(e, g.neg(x)), g.mul(logSigmoid(e, x), posWeight))
+                    : g.neg(x);
+        }
+        Object[] out = {gradSelf, gradTarget};
+        for (int i = 0; i < 2; i++) {
+            if (out[i] == null) continue;
+            out[i] = g.mul(out[i], g.grad());
+            if (weight != null) out[i] = g.mul(out[i], weight);
+            if (g.intValue(4) == NllLoss.MEAN) out[i] = g.div(out[i], count);
+        }
+        return out;
     }
 
     // ------------------------------------------------------------------ helpers

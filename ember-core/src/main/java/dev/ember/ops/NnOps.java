@@ -10,7 +10,7 @@ import java.util.Arrays;
 /**
  * Neural-network ops with no single-kernel home elsewhere: scaled_dot_product_attention and
  * one_hot. Attention's kernel is its decomposition (scale, matmul, mask, safe softmax, dropout,
- * matmul), which is ATen's math backend step for step, so eager results and compiled graphs agree.
+ * matmul), which is ATen's math backend step for step, so eager results, autograd and compiled graphs agree.
  */
 public final class NnOps {
     private NnOps() {}
@@ -20,7 +20,8 @@ public final class NnOps {
     public static final OpOverload SCALED_DOT_PRODUCT_ATTENTION = OpOverload.define(SDPA
                     + "(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor")
             .meta(NnOps::attentionMeta)
-            .kernel((a, m) -> attention(a).contiguous())
+            .kernel((a, m) -> ((Tensor) attention(OpEmitter.EAGER, a.toArray())).contiguous())
+            .decomposition(NnOps::attention)
             .register();
 
     /**
@@ -106,28 +107,37 @@ public final class NnOps {
     /**
      * ATen's math attention: query and key are each scaled by sqrt(scale) before the product, a bool
      * mask becomes an additive 0/-inf bias, and a row whose scores are all -inf gives zeros (ATen's
-     * {@code _safe_softmax}) instead of NaN.
+     * {@code _safe_softmax}) instead of NaN. It is the op's kernel (run eagerly) and its
+     * decomposition: eager autograd differentiates attention through it (dropout recording its mask
+     * as native_dropout); AOT keeps the op whole.
      */
-    private static Tensor attention(Args a) {
-        Tensor q = a.tensor(0), k = a.tensor(1), v = a.tensor(2), mask = a.optTensor(3);
-        double dropoutP = a.dbl(4);
-        Double explicitScale = a.optDbl(6);
-        double scale = explicitScale != null ? explicitScale : 1.0 / Math.sqrt(q.size(-1));
+    private static Object attention(OpEmitter e, Object[] a) {
+        Object q = a[0], k = a[1], v = a[2], mask = a[3];
+        TensorMeta qm = e.meta(q), km = e.meta(k);
+        double dropoutP = ((Number) a[4]).doubleValue();
+        double scale = a[6] != null ? ((Number) a[6]).doubleValue() : 1.0 / Math.sqrt(qm.shape()[qm.dim() - 1]);
         double factor = Math.sqrt(Math.abs(scale));
-        Tensor scores = q.mul(scale < 0 ? -factor : factor).matmul(k.transpose(-2, -1).mul(factor));
-        if (a.bool(5)) mask = Tensor.arange(q.size(-2)).unsqueeze(-1).ge(Tensor.arange(k.size(-2)));
+        Object kt = e.call(PointwiseOps.MUL_SCALAR, e.call(ShapeOps.TRANSPOSE, k, -2, -1), factor);
+        Object scores = e.call(LinalgOps.MATMUL, e.call(PointwiseOps.MUL_SCALAR, q, scale < 0 ? -factor : factor), kt);
+        int l = qm.shape()[qm.dim() - 2], s = km.shape()[km.dim() - 2];
+        if ((Boolean) a[5]) {
+            Object rows = e.call(ShapeOps.UNSQUEEZE, e.call(CreationOps.ARANGE, 0L, (long) l, 1L), -1);
+            mask = e.call(PointwiseOps.GE_TENSOR, rows, e.call(CreationOps.ARANGE, 0L, (long) s, 1L));
+        }
         if (mask != null) {
-            Tensor bias = mask.dtype() == DType.BOOL
-                    ? Tensor.zeros(q.dtype(), mask.shape()).maskedFill(mask.logicalNot(), Double.NEGATIVE_INFINITY)
+            TensorMeta mm = e.meta(mask);
+            Object bias = mm.dtype() == DType.BOOL
+                    ? e.call(PointwiseOps.MASKED_FILL_SCALAR, e.call(CreationOps.ZEROS, mm.shape(), qm.dtype()), e.call(PointwiseOps.LOGICAL_NOT, mask), Double.NEGATIVE_INFINITY)
                     : mask;
-            scores = scores.add(bias);
+            scores = e.call(PointwiseOps.ADD_TENSOR, scores, bias);
         }
-        Tensor weights = scores.softmax(-1);
-        if (k.size(-2) > 0) {
-            weights = Tensor.where(scores.amax(-1, true).ne(Double.NEGATIVE_INFINITY), weights, 0.0);
+        Object weights = e.call(ReductionOps.SOFTMAX, scores, -1L, false);
+        if (s > 0) {
+            Object live = e.call(PointwiseOps.NE_SCALAR, e.call(ReductionOps.AMAX, scores, new int[] {-1}, true), Double.NEGATIVE_INFINITY);
+            weights = e.call(PointwiseOps.WHERE_SCALAR_OTHER, live, weights, 0.0);
         }
-        if (dropoutP > 0) weights = PointwiseOps.DROPOUT.callTensor(weights, dropoutP, true);
-        return weights.matmul(v);
+        if (dropoutP > 0) weights = e.call(PointwiseOps.DROPOUT, weights, dropoutP, true);
+        return e.call(LinalgOps.MATMUL, weights, v);
     }
 
     private static boolean broadcastsTo(int[] shape, int[] target) {

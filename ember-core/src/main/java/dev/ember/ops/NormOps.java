@@ -39,6 +39,7 @@ public final class NormOps {
                 if (a[2] != null) out = e.call(PointwiseOps.ADD_TENSOR, out, e.call(ShapeOps.VIEW, a[2], paramShape));
                 return out;
             })
+            .derivative(NormOps::batchNormBackward)
             .register();
 
     public static final OpOverload LAYER_NORM = OpOverload.define("layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, "
@@ -119,6 +120,54 @@ public final class NormOps {
             shift[c] = (b == null ? 0 : b[c]) - mean[c] * scale[c];
         }
         ReduceBatchNorm.affine(x, out, scale, shift);
+        return out;
+    }
+
+    /**
+     * ATen's native_batch_norm_backward, in ops: with {@code x̂ = (x − mean)·invstd} per channel,
+     * bias gets {@code Σ grad}, weight {@code Σ grad·x̂}, and the input
+     * {@code weight·invstd·(grad − mean(grad) − x̂·mean(grad·x̂))} in training (the batch's biased
+     * statistics, recomputed from the saved input), {@code grad·weight·invstd} in evaluation
+     * (the running statistics). Running statistics get no gradient.
+     */
+    private static Object[] batchNormBackward(Grad g) {
+        TensorMeta in = g.argMeta(0);
+        boolean training = (Boolean) g.value(5);
+        double eps = g.doubleValue(7);
+        Object[] out = new Object[g.argCount()];
+        if (in.numel() == 0) {
+            for (int i = 0; i < 3; i++) if (g.isTensorArg(i) && g.needs(i)) out[i] = g.zeros(g.argMeta(i));
+            return out;
+        }
+        int[] dims = new int[in.dim() - 1];
+        dims[0] = 0;
+        for (int d = 2; d < in.dim(); d++) dims[d - 1] = d;
+        int[] paramShape = Composites.channelShape(in);
+        Object x = g.arg(0), grad = g.grad();
+        Object weight = g.isTensorArg(1) ? g.call(ShapeOps.VIEW, g.arg(1), paramShape) : null;
+        Object mean, invstd;
+        if (training) {
+            mean = g.call(ReductionOps.MEAN_DIM, x, dims, true);
+            Object centered = g.sub(x, mean);
+            Object var = g.call(ReductionOps.MEAN_DIM, g.mul(centered, centered), dims, true);
+            invstd = g.call(PointwiseOps.RSQRT, g.add(var, eps));
+        } else {
+            mean = g.call(ShapeOps.VIEW, g.arg(3), paramShape);
+            invstd = g.call(PointwiseOps.RSQRT, g.add(g.call(ShapeOps.VIEW, g.arg(4), paramShape), eps));
+        }
+        Object xhat = g.mul(g.sub(x, mean), invstd);
+        if (g.needs(0)) {
+            Object scale = weight == null ? invstd : g.mul(weight, invstd);
+            if (training) {
+                Object meanGrad = g.call(ReductionOps.MEAN_DIM, grad, dims, true);
+                Object meanGradXhat = g.call(ReductionOps.MEAN_DIM, g.mul(grad, xhat), dims, true);
+                out[0] = g.mul(g.sub(g.sub(grad, meanGrad), g.mul(xhat, meanGradXhat)), scale);
+            } else {
+                out[0] = g.mul(grad, scale);
+            }
+        }
+        if (g.isTensorArg(1) && g.needs(1)) out[1] = g.sumDims(g.mul(grad, xhat), dims, false);
+        if (g.isTensorArg(2) && g.needs(2)) out[2] = g.sumDims(grad, dims, false);
         return out;
     }
 

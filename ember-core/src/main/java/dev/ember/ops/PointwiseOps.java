@@ -69,7 +69,10 @@ public final class PointwiseOps {
     public static final OpOverload FLOOR_DIVIDE_SCALAR = binary("floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", a -> div(a, "floor"), Derivative.ZERO);
     public static final OpOverload REMAINDER_TENSOR = binary("remainder.Tensor(Tensor self, Tensor other) -> Tensor", a -> modulo(a, REMAINDER), g -> new Object[] {g.grad(), g.needs(1) ? g.neg(g.mul(g.grad(), g.call(PointwiseOps.DIV_TENSOR_MODE, g.arg(0), g.arg(1), "floor"))) : null});
     public static final OpOverload REMAINDER_SCALAR = binary("remainder.Scalar(Tensor self, Scalar other) -> Tensor", a -> modulo(a, REMAINDER), g -> new Object[] {g.grad()});
-    public static final OpOverload REMAINDER_SCALAR_TENSOR = binary("remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", a -> modulo(a, REMAINDER));
+    // other: −grad · floor(self / other), self as a 0-d tensor of the result's dtype
+    public static final OpOverload REMAINDER_SCALAR_TENSOR = binary("remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", a -> modulo(a, REMAINDER),
+            g -> new Object[] {null, g.neg(g.mul(g.grad(), g.call(PointwiseOps.DIV_TENSOR_MODE,
+                    g.call(CreationOps.FULL, new int[0], g.value(0), g.resultMeta().dtype()), g.arg(1), "floor")))});
     public static final OpOverload FMOD_TENSOR = binary("fmod.Tensor(Tensor self, Tensor other) -> Tensor", a -> modulo(a, FMOD), g -> new Object[] {g.grad(), g.needs(1) ? g.neg(g.mul(g.grad(), g.call(PointwiseOps.DIV_TENSOR_MODE, g.arg(0), g.arg(1), "trunc"))) : null});
     public static final OpOverload FMOD_SCALAR = binary("fmod.Scalar(Tensor self, Scalar other) -> Tensor", a -> modulo(a, FMOD), g -> new Object[] {g.grad()});
     public static final OpOverload POW_TENSOR_TENSOR = binary("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", PointwiseOps::pow, PointwiseOps::powBackward);
@@ -107,7 +110,11 @@ public final class PointwiseOps {
     public static final OpOverload TANH = unary("tanh(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.TANH), g -> new Object[] {g.mul(g.grad(), g.oneMinus(g.mul(g.result(), g.result())))});
     public static final OpOverload SIGMOID = unary("sigmoid(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SIGMOID), g -> new Object[] {g.mul(g.grad(), g.mul(g.result(), g.oneMinus(g.result())))});
     public static final OpOverload RELU = unary("relu(Tensor self) -> Tensor", PointwiseOps::relu, g -> new Object[] {g.where(g.call(PointwiseOps.GT_SCALAR, g.result(), 0L), g.grad(), 0.0)});
-    public static final OpOverload GELU = unary("gelu(Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::gelu);
+    public static final OpOverload GELU = unary("gelu(Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::gelu,
+            g -> new Object[] {g.call(PointwiseOps.GELU_BACKWARD, g.grad(), g.arg(0), g.value(1))});
+    /** GELU's gradient: {@code grad_output * gelu'(self)}, broadcast together, in the erf form or the tanh approximation. */
+    public static final OpOverload GELU_BACKWARD = binary("gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::geluBackward,
+            PointwiseOps::geluDoubleBackward);
     public static final OpOverload SILU = unaryOp("silu(Tensor self) -> Tensor", a -> floatingOnly(a, PointwiseUnaryOp.SILU, "silu_cpu"))
             .decomposition((e, a) -> e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(PointwiseOps.SIGMOID, a[0])))
             // d/dx x·σ(x) = σ(x)·(1 + x·(1 − σ(x)))
@@ -170,6 +177,73 @@ public final class PointwiseOps {
                 else Pointwise.dropout(out, in, p, Generator.global().split());
                 return out;
             })
+            // recorded for autograd as native_dropout, which keeps the mask: the same draws from the
+            // same generator, so a dropout under grad drops what it would have dropped without
+            .decomposition((e, a) -> {
+                TensorMeta in = e.meta(a[0]);
+                double p = ((Number) a[1]).doubleValue();
+                if (!(Boolean) a[2] || p == 0 || in.numel() == 0) return e.call(ShapeOps.CLONE, a[0]);
+                if (!in.dtype().isFloatingPoint()) return null;
+                return ((java.util.List<?>) e.call(PointwiseOps.NATIVE_DROPOUT, a[0], p, true)).getFirst();
+            })
+            .register();
+
+    /**
+     * Dropout that also returns its bool keep mask (ATen's native_dropout): in training
+     * (train true or None) the output is dropout's, draw for draw; otherwise the input's copy and an all-true mask.
+     */
+    public static final OpOverload NATIVE_DROPOUT = OpOverload.define("native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)")
+            .tags(Tag.POINTWISE, Tag.NONDETERMINISTIC)
+            .meta(a -> {
+                Tensor in = a.tensor(0);
+                double p = a.dbl(1);
+                String op = name(a);
+                if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException(op + ": dropout probability has to be between 0 and 1, but got " + p);
+                if (nativeDropsSome(a) && !in.dtype().isFloatingPoint()) {
+                    throw new IllegalArgumentException(op + ": \"native_dropout\" not implemented for '" + scalarTypeName(in.dtype()) + "' (the input must be floating point in training)");
+                }
+                return java.util.List.of(TensorMeta.contiguous(in.dtype(), in.shape()), TensorMeta.contiguous(BOOL, in.shape()));
+            })
+            .kernel((a, m) -> {
+                java.util.List<?> metas = (java.util.List<?>) m;
+                Tensor out = Tensor.allocate((TensorMeta) metas.get(0)), mask = Tensor.allocate((TensorMeta) metas.get(1)), in = a.tensor(0);
+                double p = a.dbl(1);
+                if (!nativeDropsSome(a)) {
+                    Copy.copy(in, out);
+                    Copy.fill(mask, true);
+                } else if (p == 1) {
+                    Pointwise.binary(MUL, out.dtype(), out, in, Pointwise.scalar(0L, out.dtype()), null);   // mask all false
+                } else {
+                    Pointwise.dropout(out, mask, in, p, Generator.global().split());
+                }
+                return java.util.List.of(out, mask);
+            })
+            .derivative(g -> {
+                boolean train = g.value(2) == null || (Boolean) g.value(2);
+                if (!train) return new Object[] {g.grad(0)};
+                double p = g.doubleValue(1);
+                return new Object[] {g.call(PointwiseOps.NATIVE_DROPOUT_BACKWARD, g.grad(0), g.result(1), p == 1 ? 0.0 : 1 / (1 - p))};
+            })
+            .register();
+
+    /** native_dropout's gradient: {@code grad_output · mask · scale}. */
+    public static final OpOverload NATIVE_DROPOUT_BACKWARD = OpOverload.define("native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor")
+            .tags(Tag.POINTWISE)
+            .meta(a -> {
+                Tensor grad = a.tensor(0), mask = a.tensor(1);
+                String op = name(a);
+                if (mask.dtype() != BOOL) throw new IllegalArgumentException(op + ": Mask should be Bool Scalar Type" + " (got " + scalarTypeName(mask.dtype()) + ")");
+                if (!grad.dtype().isFloatingPoint()) throw notImplemented(op, "masked_scale", grad.dtype());
+                return TensorMeta.contiguous(grad.dtype(), Shapes.broadcast(op, grad.shape(), mask.shape()));
+            })
+            .kernel((a, m) -> {
+                Tensor out = Tensor.allocate((TensorMeta) m);
+                DType d = out.dtype();
+                Pointwise.binary(MUL, d, out, a.tensor(0), a.tensor(1), null);
+                Pointwise.binary(MUL, d, out, out, Pointwise.scalar(a.dbl(2), d), null);
+                return out;
+            })
+            .derivative(g -> new Object[] {g.call(PointwiseOps.NATIVE_DROPOUT_BACKWARD, g.grad(), g.arg(1), g.value(2))})
             .register();
 
     // ------------------------------------------------------------------ in place
@@ -299,6 +373,34 @@ public final class PointwiseOps {
         if (e == 0) return new Object[] {g.zeros(g.argMeta(0))};
         Object d = e == 1 ? g.grad() : g.mul(g.grad(), g.mul(g.call(POW_TENSOR_SCALAR, g.arg(0), e - 1), e));
         return new Object[] {d};
+    }
+
+    /**
+     * gelu_backward's: grad_output gets {@code gelu_backward(grad, self)} (it is linear in it); self
+     * gets {@code grad · grad_output · gelu''(self)}, with {@code gelu'' = φ(x)(2 − x²)} for the erf
+     * form and, for the tanh form with {@code t = tanh(u)}, {@code u = β(x + κx³)}:
+     * {@code (1 − t²)u' + ½x(1 − t²)(u'' − 2t·u'²)}.
+     */
+    private static Object[] geluDoubleBackward(Grad g) {
+        Object dy = g.arg(0), x = g.arg(1), grad = g.grad();
+        String approximate = (String) g.value(2);
+        Object gDy = g.needs(0) ? g.call(GELU_BACKWARD, grad, x, approximate) : null;
+        Object gX = null;
+        if (g.needs(1)) {
+            Object x2 = g.mul(x, x), second;
+            if (approximate.equals("tanh")) {
+                double beta = 0.7978845608028654, kappa = 0.044715;
+                Object t = g.call(TANH, g.mul(g.add(x, g.mul(g.mul(x2, x), kappa)), beta));
+                Object s = g.oneMinus(g.mul(t, t));
+                Object up = g.mul(g.add(g.mul(x2, 3 * kappa), 1.0), beta), upp = g.mul(x, 6 * beta * kappa);
+                second = g.add(g.mul(s, up), g.mul(g.mul(g.mul(x, 0.5), s), g.sub(upp, g.mul(g.mul(t, 2.0), g.mul(up, up)))));
+            } else {
+                Object pdf = g.mul(g.call(EXP, g.mul(x2, -0.5)), 0.3989422804014327);
+                second = g.mul(pdf, g.call(RSUB_SCALAR, x2, 2.0));
+            }
+            gX = g.mul(g.mul(grad, dy), second);
+        }
+        return new Object[] {gDy, gX};
     }
 
     /** maximum/minimum: the winner gets the gradient, a tie splits it in half (ATen's rule). */
@@ -472,6 +574,18 @@ public final class PointwiseOps {
             default -> throw new IllegalArgumentException(name(a) + ": approximate argument must be either none or tanh.");
         };
         return floatingOnly(a, op, "GeluKernelImpl");
+    }
+
+    private static Binary geluBackward(Args a) {
+        Tensor grad = a.tensor(0), self = a.tensor(1);
+        PointwiseBinaryOp op = switch (a.str(2)) {
+            case "none" -> PointwiseBinaryOp.GELU_BACKWARD;
+            case "tanh" -> PointwiseBinaryOp.GELU_TANH_BACKWARD;
+            default -> throw new IllegalArgumentException(name(a) + ": approximate argument must be either none or tanh.");
+        };
+        DType d = TypePromotion.resultType(grad, self);
+        if (!d.isFloatingPoint()) throw notImplemented(name(a), "GeluBackwardKernelImpl", d);
+        return new Binary(op, d, grad, self, null);
     }
 
     /**
@@ -840,6 +954,10 @@ public final class PointwiseOps {
 
     private static Object negate(Object alpha) {
         return alpha instanceof Double d ? (Object) (-d) : (Object) (-(long) (alpha instanceof Boolean b ? (b ? 1L : 0L) : (Long) alpha));
+    }
+
+    private static boolean nativeDropsSome(Args a) {
+        return (a.get(2) == null || a.bool(2)) && a.dbl(1) > 0 && a.tensor(0).numel() > 0;
     }
 
     private static boolean dropsSome(Args a) {

@@ -30,12 +30,18 @@ public final class ScatterOps {
         boolean hasValue() { return this == VALUE || this == VALUE_REDUCE; }
     }
 
-    public static final OpOverload SCATTER_SRC = define("scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", Kind.SOURCE);
-    public static final OpOverload SCATTER_VALUE = define("scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", Kind.VALUE);
-    public static final OpOverload SCATTER_REDUCE = define("scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", Kind.SOURCE_REDUCE);
-    public static final OpOverload SCATTER_VALUE_REDUCE = define("scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor", Kind.VALUE_REDUCE);
-    public static final OpOverload SCATTER_ADD = define("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", Kind.ADD);
-    public static final OpOverload INDEX_ADD = define("index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", Kind.INDEX_ADD);
+    public static final OpOverload SCATTER_SRC = define("scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", Kind.SOURCE,
+            g -> new Object[] {g.needs(0) ? unscattered(g) : null, null, null, g.needs(3) ? gathered(g) : null});
+    public static final OpOverload SCATTER_VALUE = define("scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", Kind.VALUE,
+            g -> new Object[] {unscattered(g)});
+    public static final OpOverload SCATTER_REDUCE = define("scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", Kind.SOURCE_REDUCE,
+            ScatterOps::reduceBackward);
+    public static final OpOverload SCATTER_VALUE_REDUCE = define("scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor", Kind.VALUE_REDUCE,
+            ScatterOps::reduceBackward);
+    public static final OpOverload SCATTER_ADD = define("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", Kind.ADD,
+            g -> new Object[] {g.grad(), null, null, g.needs(3) ? gathered(g) : null});
+    public static final OpOverload INDEX_ADD = define("index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", Kind.INDEX_ADD,
+            g -> new Object[] {g.grad(), null, null, g.needs(3) ? g.scaled(g.call(IndexingOps.INDEX_SELECT, g.grad(), g.value(1), g.arg(2)), g.value(4)) : null});
     public static final OpOverload SCATTER__SRC = define("scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", Kind.SOURCE);
     public static final OpOverload SCATTER__VALUE = define("scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", Kind.VALUE);
     public static final OpOverload SCATTER__REDUCE = define("scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)", Kind.SOURCE_REDUCE);
@@ -47,10 +53,13 @@ public final class ScatterOps {
     public static final OpOverload SCATTER_ADD_OUT = define("scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", Kind.ADD);
     public static final OpOverload INDEX_ADD_OUT = define("index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", Kind.INDEX_ADD);
 
+    private static OpOverload define(String schema, Kind kind) { return define(schema, kind, null); }
+
     /** One op in the schema's {@link Schema.Kind}: into a copy of self, into self, or into out (self copied there first). */
-    private static OpOverload define(String schema, Kind kind) {
+    private static OpOverload define(String schema, Kind kind, Derivative derivative) {
         Schema.Kind form = Schema.parse(schema).kind();
         return OpOverload.define(schema)
+                .derivative(derivative)
                 .tags(form == Schema.Kind.INPLACE ? new Tag[] {Tag.INPLACE} : new Tag[0])
                 .meta(a -> {
                     Tensor self = a.tensor(0);
@@ -93,6 +102,34 @@ public final class ScatterOps {
     }
 
     private static String name(Args a) { return a.op().schema().name(); }
+
+    // ------------------------------------------------------------------ derivatives
+
+    /** self's gradient where a scatter overwrote it: zero at the written positions ({@code grad.scatter(dim, index, 0)}). */
+    private static Object unscattered(Grad g) { return g.call(ScatterOps.SCATTER_VALUE, g.grad(), g.value(1), g.arg(2), 0.0); }
+
+    /** src's gradient: the output's gradient at the positions each src element went to ({@code grad.gather(dim, index)}). */
+    private static Object gathered(Grad g) { return g.call(IndexingOps.GATHER, g.grad(), g.value(1), g.arg(2)); }
+
+    /**
+     * scatter with reduce="add" is scatter_add; with "multiply", self's gradient is grad times the
+     * product of what was multiplied into each position (a scatter of the same factors into ones).
+     * src's gradient under "multiply" (the product of the other factors) is not implemented, as in PyTorch.
+     */
+    private static Object[] reduceBackward(Grad g) {
+        boolean value = !g.isTensorArg(3);
+        String reduce = (String) g.value(4);
+        if (reduce.equals("add")) return new Object[] {g.grad(), null, null, !value && g.needs(3) ? gathered(g) : null};
+        if (!value && g.needs(3)) {
+            throw new UnsupportedOperationException("the derivative for '" + g.op() + "' with reduce='multiply' is not implemented for src "
+                    + "(as in PyTorch); detach src (src.detach()) or use reduce='add'");
+        }
+        if (!g.needs(0)) return new Object[0];
+        TensorMeta self = g.argMeta(0);
+        Object ones = g.call(CreationOps.ONES, self.shape(), self.dtype());
+        Object factors = g.call(g.op(), ones, g.value(1), g.arg(2), value ? g.value(3) : g.arg(3), reduce);
+        return new Object[] {g.mul(g.grad(), factors)};
+    }
 
     private static int dim(Args a) { return Shapes.wrapDim(name(a), a.integer(1), a.tensor(0).dim()); }
 

@@ -19,12 +19,14 @@ public final class SortOps {
     public static final OpOverload SORT = OpOverload.define("sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)")
             .meta(a -> sortedMeta(a.tensor(0), dim(a, 1), sliceSize(a.tensor(0), dim(a, 1))))
             .kernel((a, m) -> sorted(a.tensor(0), dim(a, 1), a.bool(2), sliceSize(a.tensor(0), dim(a, 1))))
+            .derivative(g -> selectedBackward(g, 1))
             .register();
 
     public static final OpOverload SORT_STABLE = OpOverload.define(
                     "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)")
             .meta(a -> sortedMeta(a.tensor(0), dim(a, 2), sliceSize(a.tensor(0), dim(a, 2))))
             .kernel((a, m) -> sorted(a.tensor(0), dim(a, 2), a.bool(3), sliceSize(a.tensor(0), dim(a, 2))))
+            .derivative(g -> selectedBackward(g, 2))
             .register();
 
     public static final OpOverload ARGSORT = OpOverload.define("argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor")
@@ -43,7 +45,18 @@ public final class SortOps {
                 return sortedMeta(self, dim, (int) k);
             })
             .kernel((a, m) -> sorted(a.tensor(0), dim(a, 2), a.bool(3), a.integer(1)))
+            .derivative(g -> selectedBackward(g, 2))
             .register();
+
+    /**
+     * sort's and topk's values came from self at the positions output 1 names: their gradient goes
+     * back there, zero elsewhere (ATen's value_selecting_reduction_backward).
+     */
+    private static Object[] selectedBackward(Grad g, int dimArg) {
+        TensorMeta self = g.argMeta(0);
+        if (self.dim() == 0) return new Object[] {g.grad(0)};
+        return new Object[] {g.call(ScatterOps.SCATTER_SRC, g.zeros(self), g.value(dimArg), g.result(1), g.grad(0))};
+    }
 
     private static int dim(Args a, int i) { return Shapes.wrapDim(a.op().schema().name(), a.integer(i), a.tensor(0).dim()); }
 

@@ -98,6 +98,16 @@ public final class Torch {
         return TorchScript.call(target, expr, args, Torch::convertArgument);
     }
 
+    /**
+     * As {@link #callList(NDManager, String, Object...)} with libtorch's grad mode on: the
+     * expression may make leaves ({@code a.detach().requires_grad_(True)}) and call
+     * {@code torch.autograd.grad(outputs, inputs, grad_outputs)} (grad_outputs typed
+     * {@code List[Optional[Tensor]]}).
+     */
+    public static NDList callListWithGrad(NDManager target, String expr, Object... args) {
+        return TorchScript.call(target, expr, args, Torch::convertArgument, true);
+    }
+
     private static NDManager targetOf(Object[] args) {
         for (Object a : args) {
             if (a instanceof NDArray nd) return nd.getManager();

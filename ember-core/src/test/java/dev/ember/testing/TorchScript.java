@@ -63,7 +63,14 @@ final class TorchScript {
      * to {@code target}. {@code toNd} converts non-DJL tensors (Ember's) into DJL arrays of the
      * given temporary manager.
      */
-    static NDList call(NDManager target, String expr, Object[] args, ToNd toNd) {
+    static NDList call(NDManager target, String expr, Object[] args, ToNd toNd) { return call(target, expr, args, toNd, false); }
+
+    /**
+     * As {@link #call(NDManager, String, Object[], ToNd)}; with {@code gradMode} the function runs
+     * with libtorch's grad mode on (DJL's public {@code runMethod} turns it off), so the expression
+     * may call {@code torch.autograd.grad}.
+     */
+    static NDList call(NDManager target, String expr, Object[] args, ToNd toNd, boolean gradMode) {
         if (args.length > NAMES.length()) throw new IllegalArgumentException("at most 26 arguments");
         try (NDManager tmp = target.newSubManager(); Scope scope = new Scope()) {
             StringBuilder sig = new StringBuilder();
@@ -79,7 +86,7 @@ final class TorchScript {
             try {
                 // plain interpreter, no profiling/fusion passes: each op is the eager ATen kernel
                 JniUtils.setGraphExecutorOptimize(false);
-                out = IValueUtils.runMethod(fn, "forward", values);
+                out = gradMode ? runWithGrad(fn, values) : IValueUtils.runMethod(fn, "forward", values);
             } catch (RuntimeException e) {
                 throw new IllegalStateException("libtorch failed running\n" + source + "\n" + e.getMessage(), e);
             }
@@ -87,6 +94,35 @@ final class TorchScript {
             NDList results = new NDList();
             unpack(out, (PtNDManager) target, results, scope);
             return results;
+        }
+    }
+
+    /**
+     * {@code forward} with grad mode on: DJL's package-private {@code moduleRunMethod} with its
+     * {@code isTrain} flag set, which is what keeps autograd recording in the interpreter.
+     */
+    private static IValue runWithGrad(PtSymbolBlock fn, IValue[] values) {
+        try {
+            Class<?> lib = Class.forName("ai.djl.pytorch.jni.PyTorchLibrary");
+            java.lang.reflect.Field instance = lib.getDeclaredField("LIB");
+            instance.setAccessible(true);
+            java.lang.reflect.Method run = lib.getDeclaredMethod("moduleRunMethod", long.class, String.class, long[].class, boolean.class, boolean.class);
+            run.setAccessible(true);
+            long[] handles = new long[values.length];
+            for (int i = 0; i < values.length; i++) handles[i] = values[i].getHandle();
+            java.lang.reflect.Constructor<IValue> wrap = IValue.class.getDeclaredConstructor(long.class);
+            wrap.setAccessible(true);
+            boolean was = JniUtils.isGradMode();
+            JniUtils.setGradMode(true);
+            try {
+                return wrap.newInstance((Long) run.invoke(instance.get(null), fn.getHandle(), "forward", handles, true, false));
+            } finally {
+                JniUtils.setGradMode(was);
+            }
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("DJL's PyTorchLibrary.moduleRunMethod is not where this DJL version keeps it", e);
         }
     }
 

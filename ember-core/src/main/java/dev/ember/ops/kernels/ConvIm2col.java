@@ -40,6 +40,34 @@ final class ConvIm2col {
         }
     }
 
+    /**
+     * The adjoint of {@link #unfold} (col2im): adds row {@code (c, i, j)} of the column block in
+     * {@code col} (rows {@code rowStride} apart, from {@code colOffset}) into the image at
+     * {@code base} of {@code dst} (contiguous {@code [channels, height, width]}), each column value
+     * onto the input pixel its tap read; taps in the padding add nothing. Floating buffers only.
+     */
+    static void fold(Conv2dGeometry g, Object col, int colOffset, int rowStride, Object dst, int base) {
+        int kk = g.kernelH() * g.kernelW(), outW = g.outW(), rows = g.channels() * kk, plane = g.height() * g.width();
+        for (int r = 0; r < rows; r++) {
+            int c = r / kk, i = r % kk / g.kernelW(), j = r % g.kernelW();
+            int shift = j * g.dilationW() - g.padW();
+            int owLo = Math.max(0, Math.ceilDiv(-shift, g.strideW()));
+            int owHi = Math.max(owLo, Math.min(outW, Math.floorDiv(g.width() - 1 - shift, g.strideW()) + 1));
+            int src = colOffset + r * rowStride;
+            int channelBase = base + c * plane;
+            for (int oh = 0; oh < g.outH(); oh++, src += outW) {
+                int ih = oh * g.strideH() - g.padH() + i * g.dilationH();
+                if (ih < 0 || ih >= g.height()) continue;
+                int to = channelBase + ih * g.width() + owLo * g.strideW() + shift;
+                switch (col) {
+                    case float[] s -> { float[] d = (float[]) dst; for (int ow = owLo, k = src + owLo; ow < owHi; ow++, k++, to += g.strideW()) d[to] += s[k]; }
+                    case double[] s -> { double[] d = (double[]) dst; for (int ow = owLo, k = src + owLo; ow < owHi; ow++, k++, to += g.strideW()) d[to] += s[k]; }
+                    default -> throw new IllegalArgumentException("col2im: unsupported buffer " + col.getClass().getSimpleName());
+                }
+            }
+        }
+    }
+
     private static void zero(Object a, int from, int to) {
         if (from >= to) return;
         switch (a) {

@@ -73,6 +73,27 @@ public final class NllLoss {
         totalWeight.storage().writeDouble(0, total);
     }
 
+    /**
+     * nll_loss_backward: {@code gradInput} (a fresh zeroed contiguous tensor of the input's shape,
+     * [classes] or [batch, classes]) gets {@code -weight[t] * g} at each counted sample's target
+     * class, where g is the sample's own gradient for {@link #NONE} on a batch, else the single
+     * gradient (divided by {@code totalWeight} for {@link #MEAN}).
+     */
+    public static void backward(Tensor gradOutput, long[] targets, Tensor weight, int reduction, long ignoreIndex, double totalWeight, Tensor gradInput) {
+        boolean f32 = gradInput.dtype() == DType.FLOAT32;
+        double[] w = weight == null ? null : weight.contiguous().toDoubleArray();
+        double[] g = gradOutput.contiguous().toDoubleArray();
+        int classes = gradInput.size(-1);
+        boolean perSample = reduction == NONE && gradInput.dim() == 2;
+        double shared = perSample ? 0 : reduction == MEAN ? g[0] / totalWeight : g[0];
+        for (int i = 0; i < targets.length; i++) {
+            long t = targets[i];
+            if (t == ignoreIndex) continue;
+            double v = -(perSample ? g[i] : shared) * (w == null ? 1 : w[(int) t]);
+            gradInput.storage().writeDouble(i * classes + (int) t, round(f32, v));
+        }
+    }
+
     /** The input's element for sample {@code i} (batch-major over positions) and class {@code t}. */
     private static double value(Tensor x, int i, long t, int classes, int positions) {
         int b = i / positions, p = i % positions;

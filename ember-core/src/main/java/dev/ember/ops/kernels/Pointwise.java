@@ -154,8 +154,16 @@ public final class Pointwise {
      * {@code random}; {@code out} is a fresh contiguous floating tensor of {@code input}'s shape.
      * Dropped elements are multiplied by zero, as ATen does (so NaN and inf stay NaN).
      */
-    public static void dropout(Tensor out, Tensor input, double p, SplittableRandom random) {
+    public static void dropout(Tensor out, Tensor input, double p, SplittableRandom random) { dropout(out, null, input, p, random); }
+
+    /**
+     * {@link #dropout(Tensor, Tensor, double, SplittableRandom)}, also writing the keep mask into
+     * {@code mask} (a fresh contiguous bool tensor of the same shape) when it is not null: the
+     * same draws, so the output does not depend on whether the mask is kept.
+     */
+    public static void dropout(Tensor out, Tensor mask, Tensor input, double p, SplittableRandom random) {
         Copy.copy(input, out);
+        byte[] m = mask == null ? null : mask.storage().bools();
         long seed = random.nextLong();
         int n = out.numel(), blocks = (n + DROPOUT_BLOCK - 1) / DROPOUT_BLOCK;
         double keep = 1 - p;
@@ -166,11 +174,19 @@ public final class Pointwise {
                 if (out.dtype() == DType.FLOAT32) {
                     float[] o = out.storage().floats();
                     float scale = 1f / (float) keep;
-                    for (int i = start; i < end; i++) o[i] *= r.nextDouble() < keep ? scale : 0f;
+                    for (int i = start; i < end; i++) {
+                        boolean kept = r.nextDouble() < keep;
+                        o[i] *= kept ? scale : 0f;
+                        if (m != null) m[i] = (byte) (kept ? 1 : 0);
+                    }
                 } else {
                     double[] o = out.storage().doubles();
                     double scale = 1 / keep;
-                    for (int i = start; i < end; i++) o[i] *= r.nextDouble() < keep ? scale : 0.0;
+                    for (int i = start; i < end; i++) {
+                        boolean kept = r.nextDouble() < keep;
+                        o[i] *= kept ? scale : 0.0;
+                        if (m != null) m[i] = (byte) (kept ? 1 : 0);
+                    }
                 }
             }
         });

@@ -22,7 +22,11 @@ public enum PointwiseBinaryOp {
     /** Remainder with the divisor's sign (Python's {@code %}); integer division by zero must be ruled out by the caller. */
     REMAINDER,
     /** Remainder with the dividend's sign (C's {@code fmod}); integer division by zero must be ruled out by the caller. */
-    FMOD;
+    FMOD,
+    /** GELU's gradient {@code a * gelu'(b)} (erf form): a is the output's gradient, b the input. */
+    GELU_BACKWARD,
+    /** GELU's gradient {@code a * gelu'(b)} (tanh approximation). */
+    GELU_TANH_BACKWARD;
 
     /** True when floating dtypes have a SIMD loop for this op. */
     boolean vectorizable() { return ordinal() <= MIN.ordinal(); }

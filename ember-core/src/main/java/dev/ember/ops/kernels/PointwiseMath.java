@@ -11,6 +11,8 @@ final class PointwiseMath {
     private static final double SQRT_HALF = 0.7071067811865476;
     private static final double SQRT_TWO_OVER_PI = 0.7978845608028654;
     private static final double GELU_KAPPA = 0.044715;
+    /** 1/√(2π): the standard normal density's scale. */
+    private static final double GELU_PDF_SCALE = 0.3989422804014327;
 
     /** erf is tabulated at x0 = k / 16 on [0, 6]; beyond 6 it is ±1 to double precision. */
     private static final int NODES_PER_UNIT = 16;
@@ -79,6 +81,24 @@ final class PointwiseMath {
 
     static double geluTanh(double x) { return 0.5 * x * (1 + Math.tanh(SQRT_TWO_OVER_PI * (x + GELU_KAPPA * x * x * x))); }
 
+    /** ATen's GeluBackwardKernelImpl (erf form): {@code dy * (cdf(x) + x * pdf(x))}. */
+    static double geluBackward(double dy, double x) {
+        double cdf = 0.5 * (1 + erf(x * SQRT_HALF));
+        double pdf = GELU_PDF_SCALE * Math.exp(-0.5 * x * x);
+        return dy * (cdf + x * pdf);
+    }
+
+    /** ATen's GeluBackwardKernelImpl (tanh approximation), term for term. */
+    static double geluTanhBackward(double dy, double x) {
+        double xSq = x * x, xCube = xSq * x;
+        double inner = SQRT_TWO_OVER_PI * (x + GELU_KAPPA * xCube);
+        double tanhInner = Math.tanh(inner);
+        double left = 0.5 * x, right = 1 + tanhInner;
+        double leftDerivative = 0.5 * right;
+        double rightDerivative = left * (1 - tanhInner * tanhInner) * SQRT_TWO_OVER_PI * (1 + 3 * GELU_KAPPA * xSq);
+        return dy * (leftDerivative + rightDerivative);
+    }
+
     /** C's pow: unlike Java's, {@code pow(1, NaN)} and {@code pow(-1, ±inf)} are 1. */
     static double pow(double a, double b) {
         if (a == 1 || a == -1 && Double.isInfinite(b)) return 1;
@@ -106,6 +126,10 @@ final class PointwiseMath {
     static float gelu(float x) { return (float) gelu((double) x); }
 
     static float geluTanh(float x) { return (float) geluTanh((double) x); }
+
+    static float geluBackward(float dy, float x) { return (float) geluBackward((double) dy, (double) x); }
+
+    static float geluTanhBackward(float dy, float x) { return (float) geluTanhBackward((double) dy, (double) x); }
 
     static float pow(float a, float b) { return (float) pow((double) a, (double) b); }
 
