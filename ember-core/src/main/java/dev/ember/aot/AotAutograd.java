@@ -57,6 +57,9 @@ public final class AotAutograd {
             joint = JointGraph.build(prepared.graph(), requiresGrad);
         } catch (JointGraph.NotDifferentiable e) {
             throw new NotTrainable(e.getMessage());
+        } catch (RuntimeException e) {
+            // a graph the joint builder cannot take still trains, op by op: slower, never wrong
+            throw new NotTrainable("building the joint graph failed: " + e);
         }
         Log.artifact("aot_joint_graph", () -> "JOINT GRAPH (" + joint.primals.size() + " primals, " + joint.tangents.size() + " tangents)\n" + joint.module.code());
         Trace.graph("aot_joint_graph", joint.module::code);
@@ -96,7 +99,9 @@ public final class AotAutograd {
             for (Object o : outs) outTensors.add(o instanceof Tensor t ? t : null);
             List<TensorMeta> tangentMetas = new ArrayList<>();
             for (Node t : joint.tangents) tangentMetas.add(((Tensor) t.val()).meta());
-            List<Tensor> recorded = Autograd.function("CompiledFunctionBackward", primals, outTensors, joint.differentiableOutputs, gradOutputs -> {
+            boolean[] readByBackward = new boolean[primals.size()];
+            for (int p = 0; p < primals.size(); p++) readByBackward[p] = parts.saved().contains(joint.primals.get(primalIndex.get(p)));
+            List<Tensor> recorded = Autograd.function("CompiledFunctionBackward", primals, outTensors, joint.differentiableOutputs, readByBackward, gradOutputs -> {
                 Object[] in = new Object[saved.length + joint.tangents.size()];
                 for (int i = 0; i < saved.length; i++) in[i] = saved[i] instanceof Tensor t ? t.contiguous() : saved[i];
                 int k = saved.length, tangent = 0;

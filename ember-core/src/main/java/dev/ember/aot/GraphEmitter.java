@@ -40,11 +40,23 @@ final class GraphEmitter implements OpEmitter {
         Node n = graph.callFunction(op, trimDefaults(op, bound), Map.of());
         if (location != null) n.setSourceLocation(location);
         Object meta = op.inferMeta(op.bind(fakes(bound)));
-        if (op.writtenArg() >= 0 || !(meta instanceof TensorMeta m)) {
-            throw new IllegalStateException("decompositions may only emit functional single-output ops, not " + op);
+        if (op.writtenArg() >= 0) throw new IllegalStateException("decompositions may only emit functional ops, not " + op);
+        if (meta instanceof TensorMeta m) {
+            n.setVal(new FakeTensor(m));
+            return n;
         }
-        n.setVal(new FakeTensor(m));
-        return n;
+        // a multi-output op: its outputs as getitem nodes, as the op's eager call gives a list
+        List<FakeTensor> fakes = new ArrayList<>();
+        for (Object m : (List<?>) meta) fakes.add(new FakeTensor((TensorMeta) m));
+        n.setVal(fakes);
+        List<Object> items = new ArrayList<>();
+        for (int i = 0; i < fakes.size(); i++) {
+            Node item = graph.callFunction(dev.ember.fx.BuiltinFunctions.GETITEM, n, (long) i);
+            if (location != null) item.setSourceLocation(location);
+            item.setVal(fakes.get(i));
+            items.add(item);
+        }
+        return items;
     }
 
     @Override

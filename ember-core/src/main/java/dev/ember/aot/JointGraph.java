@@ -59,8 +59,44 @@ final class JointGraph {
         this.backwardNodes = backwardNodes;
     }
 
+    /**
+     * Replaces, until none is left, each op on a path from an input that requires grad that has no
+     * derivative of its own but a decomposition (cross_entropy, scaled_dot_product_attention, …,
+     * which inference graphs keep whole) by its decomposition, whose ops have derivatives: eager
+     * autograd differentiates them the same way.
+     */
+    static void decomposeForGrad(GraphModule forward, boolean[] requiresGrad) {
+        Graph graph = forward.graph();
+        for (boolean changed = true; changed; ) {
+            changed = false;
+            Set<Node> requires = new HashSet<>();
+            List<Node> primals = graph.placeholders();
+            for (int i = 0; i < primals.size(); i++) if (requiresGrad[i]) requires.add(primals.get(i));
+            boolean recording = true;
+            for (Node n : graph.nodes()) {
+                if (n.target() == BuiltinFunctions.SET_GRAD_ENABLED) recording = (Boolean) n.arg(0);
+                if (!recording || n.kind() == NodeKind.PLACEHOLDER || n.kind() == NodeKind.OUTPUT) continue;
+                boolean anyInput = false;
+                for (Node in : n.allInputNodes()) anyInput |= requires.contains(in);
+                if (!anyInput) continue;
+                requires.add(n);
+                if (!(n.target() instanceof OpOverload op) || op.derivative() != null || op.decomposition() == null) continue;
+                Object out;
+                try (InsertPoint ignored = graph.insertingBefore(n)) {
+                    out = op.decomposition().apply(new GraphEmitter(graph, n.sourceLocation()), DecomposePass.positional(op, n));
+                }
+                if (!(out instanceof Node result)) continue;
+                n.replaceAllUsesWith(result);
+                graph.eraseNode(n);
+                changed = true;
+                break;
+            }
+        }
+    }
+
     /** Builds the joint graph in {@code forward} (a prepared, functional graph it takes over). */
     static JointGraph build(GraphModule forward, boolean[] requiresGrad) {
+        decomposeForGrad(forward, requiresGrad);
         Graph graph = forward.graph();
         List<Node> primals = graph.placeholders();
         if (primals.size() != requiresGrad.length) {

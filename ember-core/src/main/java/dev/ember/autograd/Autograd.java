@@ -218,17 +218,22 @@ public final class Autograd {
      * fresh view. Does nothing (returns the outputs) when grad mode is off or no input requires grad.
      */
     public static List<Tensor> function(String name, List<Tensor> inputs, List<Tensor> outputs, Backward backward) {
-        return function(name, inputs, outputs, null, backward);
+        return function(name, inputs, outputs, null, null, backward);
     }
 
-    /** {@link #function(String, List, List, Backward)} where only the outputs {@code differentiable} marks carry gradients (null: every float output). */
-    public static List<Tensor> function(String name, List<Tensor> inputs, List<Tensor> outputs, boolean[] differentiable, Backward backward) {
+    /**
+     * {@link #function(String, List, List, Backward)} where only the outputs {@code differentiable}
+     * marks carry gradients (null: every float output), and only the inputs {@code readByBackward}
+     * marks are version-checked at backward (null: all): those the backward reads.
+     */
+    public static List<Tensor> function(String name, List<Tensor> inputs, List<Tensor> outputs, boolean[] differentiable, boolean[] readByBackward,
+                                        Backward backward) {
         boolean any = false;
         for (Tensor t : inputs) any |= t.requiresGrad();
         if (!any || !GradMode.isEnabled()) return outputs;
         Node.Edge[] edges = new Node.Edge[inputs.size()];
         for (int i = 0; i < edges.length; i++) edges[i] = inputs.get(i).requiresGrad() ? gradientEdge(inputs.get(i)) : null;
-        FunctionNode node = new FunctionNode(name, inputs, outputs.size(), backward, edges);
+        FunctionNode node = new FunctionNode(name, inputs, readByBackward, outputs.size(), backward, edges);
         List<Tensor> out = new ArrayList<>(outputs.size());
         for (int k = 0; k < outputs.size(); k++) {
             Tensor r = outputs.get(k);

@@ -19,7 +19,9 @@ final class FunctionNode extends Node {
     private final int[] inputVersions;
     private Autograd.Backward backward;
 
-    FunctionNode(String name, List<Tensor> inputs, int outputs, Autograd.Backward backward, Edge[] next) {
+    private final boolean[] checked;
+
+    FunctionNode(String name, List<Tensor> inputs, boolean[] readByBackward, int outputs, Autograd.Backward backward, Edge[] next) {
         super(next);
         this.name = name;
         this.outputs = outputs;
@@ -27,6 +29,7 @@ final class FunctionNode extends Node {
         this.inputs = inputs.toArray(Tensor[]::new);
         this.inputMetas = new TensorMeta[this.inputs.length];
         this.inputVersions = new int[this.inputs.length];
+        this.checked = readByBackward == null ? null : readByBackward.clone();
         for (int i = 0; i < this.inputs.length; i++) {
             inputMetas[i] = this.inputs[i].meta();
             inputVersions[i] = this.inputs[i].version();
@@ -46,7 +49,7 @@ final class FunctionNode extends Node {
                     + "Specify retainGraph=true if you need to backward through the graph a second time. (node " + name + ")");
         }
         for (int i = 0; i < inputs.length; i++) {
-            if (inputs[i].version() != inputVersions[i]) {
+            if ((checked == null || checked[i]) && inputs[i].version() != inputVersions[i]) {
                 throw new IllegalStateException("one of the variables needed for gradient computation has been modified by an inplace operation: ["
                         + inputMetas[i].describe() + "] (input " + i + " of " + name + ") is at version " + inputs[i].version() + "; expected version "
                         + inputVersions[i] + " instead. Hint: update it after backward, or clone() it before modifying it.");

@@ -14,7 +14,11 @@ import dev.ember.tensor.Generator;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -111,6 +115,39 @@ class CompiledTrainingTest {
         compiled.apply(x).pow(2.0).sum().backward();
         List<Parameter> params = model.parameters();
         for (int i = 0; i < params.size(); i++) assertArrayEquals(expected.get(i), params.get(i).grad().toFloatArray(), 1e-4f, "parameter " + i);
+    }
+
+    static Stream<Arguments> layers() {
+        return Stream.of(
+                Arguments.of("conv-bn-relu-pool", (java.util.function.Supplier<dev.ember.nn.Module>) () -> new Sequential(
+                        new dev.ember.nn.Conv2d(3, 8, 3, 1, 1), new dev.ember.nn.BatchNorm2d(8), new ReLU(), new dev.ember.nn.MaxPool2d(2),
+                        new dev.ember.nn.Flatten(), new Linear(8 * 4 * 4, 5)), new int[] {2, 3, 8, 8}),
+                Arguments.of("transformer encoder layer", (java.util.function.Supplier<dev.ember.nn.Module>) () ->
+                        new dev.ember.nn.TransformerEncoderLayer(16, 2, 32, 0.0), new int[] {2, 5, 16}),
+                Arguments.of("layer norm, gelu, dropout off", (java.util.function.Supplier<dev.ember.nn.Module>) () -> new Sequential(
+                        new Linear(12, 12), new dev.ember.nn.LayerNorm(12), new dev.ember.nn.GELU(), new dev.ember.nn.Dropout(0.0), new Linear(12, 3)),
+                        new int[] {4, 12}));
+    }
+
+    /** Every layer the examples and benchmarks train: compiled (not op by op) and with eager's gradients. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("layers")
+    void layersTrainCompiledWithEagersGradients(String name, java.util.function.Supplier<dev.ember.nn.Module> make, int[] shape) {
+        Tensor.manualSeed(21);
+        dev.ember.nn.Module eager = make.get(), compiled = make.get();
+        compiled.loadStateDict(eager.stateDict());
+        Tensor x = Tensor.randn(shape);
+        eager.forward(x).pow(2.0).mean().backward();
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        Logs.setOutput(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        Ember.setLogs("aot");
+        Ember.compile(compiled, Options.backend("inductor")).apply(x).pow(2.0).mean().backward();
+        String log = buf.toString(StandardCharsets.UTF_8);
+        assertTrue(!log.contains("op by op"), name + " trains compiled: " + log);
+        List<Parameter> a = eager.parameters(), b = compiled.parameters();
+        for (int i = 0; i < a.size(); i++) {
+            assertArrayEquals(a.get(i).grad().toFloatArray(), b.get(i).grad().toFloatArray(), 2e-4f, name + " parameter " + i);
+        }
     }
 
     @Test
