@@ -102,6 +102,11 @@ public final class AotAutograd {
             boolean[] readByBackward = new boolean[primals.size()];
             for (int p = 0; p < primals.size(); p++) readByBackward[p] = parts.saved().contains(joint.primals.get(primalIndex.get(p)));
             List<Tensor> recorded = Autograd.function("CompiledFunctionBackward", primals, outTensors, joint.differentiableOutputs, readByBackward, gradOutputs -> {
+                if (dev.ember.autograd.GradMode.isEnabled()) {
+                    // backward(…, createGraph=true): the compiled backward records nothing, so its gradients could not be differentiated again
+                    throw new UnsupportedOperationException("double backward (createGraph) through a compiled function is not supported yet: "
+                            + "compute this gradient eagerly, or without createGraph");
+                }
                 Object[] in = new Object[saved.length + joint.tangents.size()];
                 for (int i = 0; i < saved.length; i++) in[i] = saved[i] instanceof Tensor t ? t.contiguous() : saved[i];
                 int k = saved.length, tangent = 0;

@@ -178,6 +178,16 @@ class CompiledTrainingTest {
     }
 
     @Test
+    void doubleBackwardThroughACompiledFunctionIsRefusedNotSilentlyWrong() {
+        Generator g = new Generator(10);
+        Tensor x = leaf(g, 3), w = leaf(g, 3), b = leaf(g, 3);
+        var f = Ember.compile((Fn3<Tensor, Tensor, Tensor, Tensor>) (p, q, r) -> p.mul(q).mul(p).add(r).sum(), Options.backend("inductor"));
+        Tensor out = f.apply(x, w, b);
+        var e = assertThrows(UnsupportedOperationException.class, () -> dev.ember.autograd.Autograd.grad(List.of(out), List.of(x), null, true, true, false));
+        assertTrue(e.getMessage().startsWith("double backward (createGraph) through a compiled function is not supported yet"), e.getMessage());
+    }
+
+    @Test
     void aCompiledBackwardRunsOnceUnlessRetained() {
         Generator g = new Generator(9);
         Tensor x = leaf(g, 3, 4), w = leaf(g, 4, 2), b = leaf(g, 2);
