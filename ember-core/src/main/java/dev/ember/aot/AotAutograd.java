@@ -120,7 +120,7 @@ public final class AotAutograd {
                 Tensor[] perPrimal = new Tensor[primals.size()];
                 int next = 0;
                 for (int p = 0; p < primals.size(); p++) {
-                    if (requiresGrad[primalIndex.get(p)]) perPrimal[p] = (Tensor) grads[next++];
+                    if (joint.primalsRequiringGrad[primalIndex.get(p)]) perPrimal[p] = (Tensor) grads[next++];
                 }
                 return perPrimal;
             });

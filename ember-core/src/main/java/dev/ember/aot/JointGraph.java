@@ -10,7 +10,6 @@ import dev.ember.ops.Derivative;
 import dev.ember.ops.Grad;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.PointwiseOps;
-import dev.ember.ops.CreationOps;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
@@ -43,7 +42,7 @@ final class JointGraph {
     final List<Object> outputs;
     /** Which forward outputs carry a gradient (have a tangent). */
     final boolean[] differentiableOutputs;
-    /** Which primals get a gradient. */
+    /** Which primals get a gradient: those that require grad and that some differentiable output used. */
     final boolean[] primalsRequiringGrad;
     /** The first node of the backward part; every node before it (but the tangents) is forward. */
     final Set<Node> backwardNodes;
@@ -164,21 +163,15 @@ final class JointGraph {
         }
 
         List<Object> result = new ArrayList<>(outputs);
-        boolean any = false;
-        try (InsertPoint ignored = graph.insertingBefore(outputNode)) {
-            GraphEmitter e = new GraphEmitter(graph, null);
-            for (int i = 0; i < primals.size(); i++) {
-                if (!requiresGrad[i]) continue;
-                Object g = grads.get(primals.get(i));
-                if (g == null) {
-                    TensorMeta m = ((Tensor) primals.get(i).val()).meta();
-                    g = e.call(CreationOps.ZEROS, m.shape(), m.dtype());
-                }
-                result.add(g);
-                any = true;
-            }
+        boolean[] gets = new boolean[primals.size()];
+        for (int i = 0; i < primals.size(); i++) {
+            if (!requiresGrad[i]) continue;
+            Object g = grads.get(primals.get(i));
+            if (g == null) continue;   // nothing used this input: no gradient (eager's None), not zeros
+            result.add(g);
+            gets[i] = true;
         }
-        if (!any) throw new NotDifferentiable("no input requires grad");
+        if (tangents.isEmpty()) throw new NotDifferentiable("no output depends on an input that requires grad");
         outputNode.setArgs(List.of(result));
         Set<Node> backward = new HashSet<>();
         for (Node n : graph.nodes()) {
@@ -186,7 +179,7 @@ final class JointGraph {
             if (!before.contains(n) && n.kind() != NodeKind.PLACEHOLDER && !forwardItem) backward.add(n);
         }
         backward.remove(outputNode);
-        return new JointGraph(forward, primals, tangents, outputs, differentiable, requiresGrad.clone(), backward);
+        return new JointGraph(forward, primals, tangents, outputs, differentiable, gets, backward);
     }
 
     /** Runs {@code n}'s derivative with the gradient {@code g} of its output(s), adding the results into its inputs' gradients. */

@@ -6,6 +6,7 @@ import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
 import dev.ember.fx.NodeKind;
 import dev.ember.ops.OpOverload;
+import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.Tag;
 import dev.ember.tensor.Tensor;
 
@@ -71,6 +72,15 @@ final class Partitioner {
         }
         for (Object g : gradOutputs) if (g instanceof Node n && forwardSet.contains(n)) needed.add(n);
 
+        // A value backward compares for equality (amax/amin/maximum's tie masks) is saved, never
+        // recomputed: a recomputation by another kernel may round differently, and one ulp turns
+        // every tie mask to false (fuzzer, training mode: amin of a division got a zero gradient).
+        Set<Node> compared = new HashSet<>();
+        for (Node b : nodes) {
+            if (!backward.contains(b) || !(b.target() == PointwiseOps.EQ_TENSOR || b.target() == PointwiseOps.NE_TENSOR)) continue;
+            for (Node in : b.allInputNodes()) if (forwardSet.contains(in)) compared.add(in);
+        }
+
         // the flow network: node i's in = 2i, out = 2i+1; source and sink after them
         Map<Node, Integer> index = new IdentityHashMap<>();
         for (int i = 0; i < forward.size(); i++) index.put(forward.get(i), i);
@@ -85,7 +95,7 @@ final class Partitioner {
             // ties (equal bytes) go to saving a value backward reads itself, which spares recomputing it
             long bytes = n.kind() == NodeKind.PLACEHOLDER ? 0 : list ? INF : bytes(n) * 1024 + (needed.contains(n) ? 0 : 1);
             net.add(2 * i, 2 * i + 1, bytes);
-            if (!recomputable(n) || forwardOutputs.contains(n)) net.add(source, 2 * i, INF);
+            if (!recomputable(n) || forwardOutputs.contains(n) || compared.contains(n)) net.add(source, 2 * i, INF);
             for (Node u : n.allInputNodes()) {
                 Integer j = index.get(u);
                 if (j != null) net.add(2 * j + 1, 2 * i, INF);

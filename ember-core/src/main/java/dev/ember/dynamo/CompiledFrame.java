@@ -199,12 +199,15 @@ public final class CompiledFrame {
         try (var timing = EVENTS.time(name(), Phase.BACKEND)) {
             // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
             // AOT's backends get graph inputs' mutations functionalized (AOTAutograd's runtime wrapper); others get the graph as captured
-            InputMutations.Rewrite rewrite = g.opCount() == 0 || !AOT_BACKENDS.contains(backend) ? null : InputMutations.functionalize(g, gm, inputs);
-            GraphModule toCompile = rewrite == null ? gm : rewrite.graph();
-            compiled = g.opCount() == 0 ? new PreparedGraph(gm)
-                    : inputs != null && CacheEntry.needsAutograd(inputs.toArray()) ? compileForTraining(toCompile, g.exampleInputs(), inputs)
-                    : compileWithBackend(toCompile, g.exampleInputs(), inputs);
-            if (rewrite != null) compiled = rewrite.wrap(compiled);
+            boolean training = g.opCount() > 0 && inputs != null && CacheEntry.needsAutograd(inputs.toArray());
+            if (g.opCount() == 0 || training && writesWhatAutogradRefuses(gm, inputs)) {
+                compiled = new PreparedGraph(gm);   // op by op: eager's own history, and eager's own errors
+            } else {
+                InputMutations.Rewrite rewrite = !AOT_BACKENDS.contains(backend) ? null : InputMutations.functionalize(g, gm, inputs);
+                GraphModule toCompile = rewrite == null ? gm : rewrite.graph();
+                compiled = training ? compileForTraining(toCompile, g.exampleInputs(), inputs) : compileWithBackend(toCompile, g.exampleInputs(), inputs);
+                if (rewrite != null) compiled = rewrite.wrap(compiled);
+            }
         }
         graphs++;
         ops += g.opCount();
@@ -247,6 +250,22 @@ public final class CompiledFrame {
             EVENTS.publish(new BackendErrorSuppressed(name(), backend, e));
             return new PreparedGraph(gm);
         }
+    }
+
+    /**
+     * An out= op, or an in-place op on an input that requires grad: eager autograd refuses both (or
+     * records the write on a non-leaf), so a training graph holding one runs op by op and behaves
+     * exactly as eager, error included.
+     */
+    private static boolean writesWhatAutogradRefuses(GraphModule gm, List<Object> inputs) {
+        List<dev.ember.fx.Node> placeholders = gm.graph().placeholders();
+        for (dev.ember.fx.Node n : gm.graph().nodes()) {
+            if (!(n.target() instanceof dev.ember.ops.OpOverload op) || op.writtenArg() < 0) continue;
+            if (op.schema().kind() == dev.ember.ops.Schema.Kind.OUT) return true;
+            if (n.arg(0) instanceof dev.ember.fx.Node self && placeholders.contains(self)
+                    && inputs.get(placeholders.indexOf(self)) instanceof dev.ember.tensor.Tensor t && t.requiresGrad()) return true;
+        }
+        return false;
     }
 
     /** The backends that compile below the captured graph, through AOT: they get a forward and a backward graph to train. */

@@ -177,6 +177,29 @@ class CompiledTrainingTest {
         assertNotNull(w1.grad());
     }
 
+    /** Training fuzzer, seed 7000398: an input nothing used gets no gradient, as eager (not zeros). */
+    @Test
+    void anUnusedInputGetsNoGradient() {
+        Generator g = new Generator(12);
+        Tensor x = leaf(g, 3), w = leaf(g, 3), unused = leaf(g, 3);
+        Ember.compile((Fn3<Tensor, Tensor, Tensor, Tensor>) (p, q, r) -> p.mul(q).sum(), Options.backend("inductor")).apply(x, w, unused).backward();
+        assertNotNull(w.grad());
+        assertEquals(null, unused.grad(), "eager leaves it None");
+    }
+
+    static Tensor addIntoOut(Tensor x, Tensor w, Tensor out) { return x.addOut(w, out).sum(); }
+
+    /** Training fuzzer, seed 7000389: an out= op on tensors that require grad fails as in eager, with eager's exception. */
+    @Test
+    void anOutOpUnderTrainingFailsAsEagerDoes() {
+        Generator g = new Generator(13);
+        Tensor x = leaf(g, 3), w = leaf(g, 3);
+        var eager = assertThrows(IllegalArgumentException.class, () -> addIntoOut(x, w, Tensor.zeros(3)));
+        var compiled = assertThrows(IllegalArgumentException.class,
+                () -> Ember.compile((Fn3<Tensor, Tensor, Tensor, Tensor>) CompiledTrainingTest::addIntoOut, Options.backend("inductor")).apply(x, w, Tensor.zeros(3)));
+        assertEquals(eager.getMessage(), compiled.getMessage());
+    }
+
     @Test
     void doubleBackwardThroughACompiledFunctionIsRefusedNotSilentlyWrong() {
         Generator g = new Generator(10);

@@ -67,7 +67,8 @@ public final class DifferentialRunner {
     /** Runs {@code fn} (an {@code Fn1}…{@code Fn5}) on arguments from {@code inputs}, eagerly and under each configuration. */
     public static Result run(Object fn, Supplier<Object[]> inputs, List<Config> configs) {
         LoadedRun p = new LoadedRun(fn, inputs);
-        Observed eager = observe(p, args -> Calls.apply(p.fn(), args));
+        Observed eager = observe(p, args -> Calls.apply(p.fn(), args), false);
+        Observed eagerTraining = configs.stream().anyMatch(Config::training) ? observe(p, args -> Calls.apply(p.fn(), args), true) : null;
         Object fp64 = eager.error == null ? reference(p) : null;
         Map<Config, Disagreement> outcomes = new java.util.LinkedHashMap<>();
         Path cacheDir;
@@ -81,7 +82,7 @@ public final class DifferentialRunner {
         Set<CompileMode> coldModes = new HashSet<>();
         try {
             for (Config c : configs) {
-                outcomes.put(c, runConfig(p, c, eager, fp64, cacheDir, coldModes));
+                outcomes.put(c, c.training() ? runTraining(p, c, eagerTraining) : runConfig(p, c, eager, fp64, cacheDir, coldModes));
                 if (c.backend().equals("inductor") && !c.fromCache()) coldModes.add(c.mode());
             }
         } finally {
@@ -98,7 +99,7 @@ public final class DifferentialRunner {
         Map<String, Object> stored = null;
         if (c.fromCache()) {
             if (!coldModes.contains(c.mode())) {
-                Observed cold = observe(p, args -> Calls.apply(Calls.compile(p.fn(), c.options()), args));
+                Observed cold = observe(p, args -> Calls.apply(Calls.compile(p.fn(), c.options()), args), false);
                 Disagreement f = judge("cold call", eager, cold, fp64);
                 if (f != null) return f;
                 Ember.reset();
@@ -107,7 +108,7 @@ public final class DifferentialRunner {
         }
         Object compiled = Calls.compile(p.fn(), c.options());
         for (int call = 1; call <= CALLS; call++) {
-            Observed got = observe(p, args -> Calls.apply(compiled, args));
+            Observed got = observe(p, args -> Calls.apply(compiled, args), false);
             Disagreement f = judge("call " + call, eager, got, fp64);
             if (f != null) return f;
         }
@@ -120,6 +121,18 @@ public final class DifferentialRunner {
                 return new Disagreement(Disagreement.Kind.CACHE_MISS, "the warm run compiled and stored " + written
                         + " again: a graph the cold run stored was not loaded from " + cacheDir);
             }
+        }
+        return null;
+    }
+
+    /** A training configuration: outputs, inputs after the call and the inputs' gradients against eager training's (no float64 reference). */
+    private static Disagreement runTraining(LoadedRun p, Config c, Observed eager) {
+        Ember.reset();
+        Object compiled = Calls.compile(p.fn(), c.options());
+        for (int call = 1; call <= CALLS; call++) {
+            Observed got = observe(p, args -> Calls.apply(compiled, args), true);
+            Disagreement f = judge("call " + call, eager, got, null);
+            if (f != null) return f;
         }
         return null;
     }
@@ -142,7 +155,8 @@ public final class DifferentialRunner {
     private static String leafName(Observed eager, int index) {
         if (index < 0) return "returned values";
         if (index < eager.outputs) return "returned value " + index;
-        return "argument " + eager.distinctArgs.get(index - eager.outputs) + " after the call";
+        if (index - eager.outputs < eager.distinctArgs.size()) return "argument " + eager.distinctArgs.get(index - eager.outputs) + " after the call";
+        return "gradient " + (index - eager.outputs - eager.distinctArgs.size()) + " (of the float inputs that require grad, in argument order)";
     }
 
     private static String describe(Throwable t) {
@@ -154,14 +168,35 @@ public final class DifferentialRunner {
         return nl < 0 ? s : s.substring(0, nl) + " …";
     }
 
-    private static Observed observe(LoadedRun p, Function<Object[], Object> call) {
+    /**
+     * One run. {@code training}: every distinct float input requires grad, and after the call the
+     * returned float tensors' weighted sum ({@code Σ (k+1)·out_k.sum()}) is differentiated; the
+     * inputs' gradients (or the word "none") follow the other values.
+     */
+    private static Observed observe(LoadedRun p, Function<Object[], Object> call, boolean training) {
         Object[] args = p.inputs().get();
         try {
+            List<Object> distinctIn = distinct(args);
+            if (training) for (Object a : distinctIn) if (a instanceof Tensor t && t.dtype().isFloatingPoint() && t.isLeaf()) t.requiresGrad(true);
             Object result = call.apply(args);
             List<Object> values = copies(Accuracy.leaves(result));
             int outputs = values.size();
             List<Object> distinct = distinct(args);
             values.addAll(copies(distinct));
+            if (training) {
+                Tensor loss = null;
+                int k = 1;
+                for (Object v : Accuracy.leaves(result)) {
+                    if (v instanceof Tensor t && t.requiresGrad()) {
+                        Tensor part = t.to(dev.ember.tensor.DType.FLOAT64).mul((double) k++).sum();
+                        loss = loss == null ? part : loss.add(part);
+                    }
+                }
+                if (loss != null) loss.backward();
+                for (Object a : distinct) {
+                    if (a instanceof Tensor t && t.requiresGrad()) values.add(t.grad() == null ? "none" : t.grad().clone());
+                }
+            }
             List<Integer> positions = new ArrayList<>();
             for (Object d : distinct) for (int i = 0; i < args.length; i++) if (args[i] == d) { positions.add(i); break; }
             return new Observed(values, outputs, positions, null);
@@ -201,7 +236,9 @@ public final class DifferentialRunner {
 
     private static List<Object> copies(List<Object> values) {
         List<Object> out = new ArrayList<>();
-        for (Object v : values) out.add(v instanceof Tensor t ? t.clone() : v);
+        try (var unused = dev.ember.autograd.GradMode.noGrad()) {
+            for (Object v : values) out.add(v instanceof Tensor t ? t.clone() : v);
+        }
         return out;
     }
 
