@@ -383,12 +383,19 @@ public final class ReductionOps {
         return new Object[] {g.div(g.expandReduced(g.grad(), x, dims, (Boolean) g.value(2)), n)};
     }
 
-    /** amax/amin: the gradient is shared evenly by the elements equal to the result. */
+    /**
+     * amax/amin: the gradient is shared evenly by the elements equal to the extremum. The extremum
+     * is taken again from the saved input rather than read from the result: compiled code may
+     * compute the input once inside the reduction's kernel and once for the saved copy, rounding
+     * the two apart by an ulp, and then no element would equal the result (training fuzzer, seed
+     * 7000138: amin of a division got no gradient).
+     */
     private static Object[] extremumBackward(Grad g) {
         TensorMeta x = g.argMeta(0);
         int[] dims = g.reducedDims(x, g.value(1));
         boolean keepdim = (Boolean) g.value(2);
-        Object hit = g.call(ShapeOps.TO_COPY, g.call(PointwiseOps.EQ_TENSOR, g.arg(0), g.expandReduced(g.result(), x, dims, keepdim)), x.dtype());
+        Object extremum = g.call(g.op(), g.arg(0), dims, true);
+        Object hit = g.call(ShapeOps.TO_COPY, g.call(PointwiseOps.EQ_TENSOR, g.arg(0), g.call(ShapeOps.EXPAND, extremum, x.shape())), x.dtype());
         Object count = g.sumDims(hit, dims, true);
         Object share = g.div(g.expandReduced(g.grad(), x, dims, keepdim), count);
         return new Object[] {g.mul(share, hit)};

@@ -17,7 +17,7 @@ import java.util.Set;
 public record Config(String backend, CompileMode mode, boolean fromCache, boolean training) {
     public Config(String backend, CompileMode mode, boolean fromCache) { this(backend, mode, fromCache, false); }
 
-    /** Every backend and mode, cold and from the cache. */
+    /** Every backend and mode, cold and from the cache, and the AOT backends training ({@link #TRAINING}). */
     public static final List<Config> ALL = List.of(
             new Config("eager", CompileMode.DEFAULT, false),
             new Config("aot_eager", CompileMode.DEFAULT, false),
@@ -26,17 +26,16 @@ public record Config(String backend, CompileMode mode, boolean fromCache, boolea
             new Config("inductor", CompileMode.REDUCE_OVERHEAD, false),
             new Config("inductor", CompileMode.DEFAULT, true),
             new Config("inductor", CompileMode.MAX_AUTOTUNE, true),
-            new Config("inductor", CompileMode.REDUCE_OVERHEAD, true));
-
-    /**
-     * The AOT backends training (opt in with {@code --backends aot_eager+grad,inductor/default+grad}):
-     * float inputs require grad, and the inputs' gradients of the outputs' weighted sum are compared
-     * with eager's too. Not in {@link #ALL} yet: its first runs found classes still open
-     * (docs/reliability.md).
-     */
-    public static final List<Config> TRAINING = List.of(
+            new Config("inductor", CompileMode.REDUCE_OVERHEAD, true),
             new Config("aot_eager", CompileMode.DEFAULT, false, true),
             new Config("inductor", CompileMode.DEFAULT, false, true));
+
+    /**
+     * The AOT backends training (in {@link #ALL}; alone with {@code --backends aot_eager+grad,inductor/default+grad}):
+     * float inputs require grad, and the inputs' gradients of the outputs' weighted sum are compared
+     * with eager's too.
+     */
+    public static final List<Config> TRAINING = ALL.stream().filter(Config::training).toList();
 
     public Options options() { return Options.backend(backend).mode(mode); }
 
@@ -68,11 +67,10 @@ public record Config(String backend, CompileMode mode, boolean fromCache, boolea
             String want = part.strip();
             List<Config> matched = new ArrayList<>();
             for (Config c : ALL) if (c.backend.equals(want) || c.name().equals(want)) matched.add(c);
-            for (Config c : TRAINING) if (c.name().equals(want)) matched.add(c);
             if (matched.isEmpty() && isRegistered(want)) matched.add(new Config(want, CompileMode.DEFAULT, false));
             if (matched.isEmpty()) {
                 throw new IllegalArgumentException("unknown backend or configuration '" + want + "'; use "
-                        + String.join(", ", java.util.stream.Stream.concat(ALL.stream(), TRAINING.stream()).map(Config::name).toList())
+                        + String.join(", ", ALL.stream().map(Config::name).toList())
                         + " (or a backend name for all its modes)");
             }
             out.addAll(matched);
