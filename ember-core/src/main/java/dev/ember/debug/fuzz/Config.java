@@ -58,7 +58,8 @@ public record Config(String backend, CompileMode mode, boolean fromCache, boolea
 
     /**
      * The configurations {@code --backends} names, comma-separated: a backend ({@code inductor}
-     * means all its modes, cold and cached), one configuration by its {@link #name}, or any other
+     * means all its modes, cold and cached; training ones only by name, {@code inductor/default+grad}),
+     * one configuration by its {@link #name}, or any other
      * registered backend (a user's, found through {@code Backends}), in mode default.
      */
     public static List<Config> parse(String list) {
@@ -66,7 +67,7 @@ public record Config(String backend, CompileMode mode, boolean fromCache, boolea
         for (String part : list.split(",")) {
             String want = part.strip();
             List<Config> matched = new ArrayList<>();
-            for (Config c : ALL) if (c.backend.equals(want) || c.name().equals(want)) matched.add(c);
+            for (Config c : ALL) if (c.backend.equals(want) && !c.training() || c.name().equals(want)) matched.add(c);
             if (matched.isEmpty() && isRegistered(want)) matched.add(new Config(want, CompileMode.DEFAULT, false));
             if (matched.isEmpty()) {
                 throw new IllegalArgumentException("unknown backend or configuration '" + want + "'; use "
