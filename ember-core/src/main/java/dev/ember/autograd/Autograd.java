@@ -155,24 +155,15 @@ public final class Autograd {
         }
         Object[] values = args.toArray();
         for (int i = 0; i < values.length; i++) if (values[i] == self) values[i] = before;   // x.mul_(x) reads x's old value twice
-        Tensor functionalResult = (Tensor) functional.call(values);
-        Object written;
-        try (var unused = GradMode.noGrad()) {
-            written = op.runKernel(args, meta);
-        }
-        if (functionalResult.requiresGrad() && self.dtype().isFloatingPoint()) {
-            self.requiresGrad(true);
-            AutogradMeta m = self.autogradMeta();
-            m.gradFn = functionalResult.gradFn();
-            m.outputNr = functionalResult.autogradMeta().outputNr;
-        }
-        return written;
+        return writeAndMoveHistory(op, args, meta, self, (Tensor) functional.call(values));
     }
 
-    /** {@code self.copy_(src)}: self's old history gets nothing; src gets the gradient (summed where it was broadcast, cast back). */
-    private static Object copyInPlace(OpOverload op, Args args, Object meta) {
-        Tensor self = args.tensor(0), src = args.tensor(1);
-        Tensor functionalResult = ShapeOps.EXPAND.callTensor(ShapeOps.TO_COPY.callTensor(src, self.dtype()), self.shape());
+    /**
+     * Runs the in-place kernel (unrecorded) and moves {@code self}'s history onto the recorded
+     * functional result; returns what the kernel returned. When the result carries no gradient,
+     * a non-leaf {@code self} becomes a constant: its old history no longer says how it was made.
+     */
+    private static Object writeAndMoveHistory(OpOverload op, Args args, Object meta, Tensor self, Tensor functionalResult) {
         Object written;
         try (var unused = GradMode.noGrad()) {
             written = op.runKernel(args, meta);
@@ -183,10 +174,16 @@ public final class Autograd {
             m.gradFn = functionalResult.gradFn();
             m.outputNr = functionalResult.autogradMeta().outputNr;
         } else if (self.requiresGrad() && !self.isLeaf()) {
-            self.autogradMeta().gradFn = null;   // overwritten by a value that needs no gradient: a constant now
+            self.autogradMeta().gradFn = null;
             self.requiresGrad(false);
         }
         return written;
+    }
+
+    /** {@code self.copy_(src)}: self's old history gets nothing; src gets the gradient (summed where it was broadcast, cast back). */
+    private static Object copyInPlace(OpOverload op, Args args, Object meta) {
+        Tensor self = args.tensor(0), src = args.tensor(1);
+        return writeAndMoveHistory(op, args, meta, self, ShapeOps.EXPAND.callTensor(ShapeOps.TO_COPY.callTensor(src, self.dtype()), self.shape()));
     }
 
     private static String functionalName(OpOverload op) {
