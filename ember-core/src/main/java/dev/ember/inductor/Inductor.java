@@ -10,6 +10,7 @@ import dev.ember.fx.GraphModule;
 import dev.ember.fx.NanAsserts;
 import dev.ember.fx.ShapeProp;
 import dev.ember.inductor.cache.ArtifactCache;
+import dev.ember.inductor.cache.BuildStamp;
 import dev.ember.inductor.codegen.BytecodeWriter;
 import dev.ember.inductor.codegen.GraphWriter;
 import dev.ember.inductor.codegen.VectorApi;
@@ -43,8 +44,12 @@ import java.util.stream.Collectors;
 public final class Inductor {
     private Inductor() {}
 
-    /** Bumped whenever generated code changes for the same graph, so old cache entries are not used. */
-    static final String VERSION = "ember-inductor-17";
+    /**
+     * Bumped whenever generated code changes for the same graph, so old cache entries are not used;
+     * keys also carry the {@link BuildStamp}, so an entry from another build is never used even when
+     * a bump is forgotten.
+     */
+    static final String VERSION = "ember-inductor-18";
 
     public static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs) {
         return compile(gm, exampleInputs, CompileMode.DEFAULT);
@@ -74,7 +79,7 @@ public final class Inductor {
         String graphText = canonical(gm);
         List<String> attrMeta = gm.attributes().entrySet().stream().map(e -> e.getKey() + ":" + e.getValue().meta()).toList();
         boolean nanAsserts = NanAsserts.enabled();
-        String key = ArtifactCache.key(VERSION, mode.name(), String.valueOf(VectorApi.AVAILABLE), graphText,
+        String key = ArtifactCache.key(VERSION, BuildStamp.of(Inductor.class), mode.name(), String.valueOf(VectorApi.AVAILABLE), graphText,
                 metas.toString(), attrMeta.toString(), nanAssertsKey(nanAsserts, gm));
         if (cache != null) {
             InductorGraph hit = fromCache(gm, metas, mode, cache, chooser, key, nanAsserts);

@@ -145,6 +145,14 @@ public final class BytecodeWriter {
                     branch(f.cond(), true, body);
                     scopes.pop();
                 }
+                case JStmt.If f -> {
+                    scopes.push(new HashMap<>());
+                    Label skip = code.newLabel();
+                    branch(f.cond(), false, skip);
+                    statements(f.body());
+                    code.labelBinding(skip);
+                    scopes.pop();
+                }
                 case JStmt.Block b -> statements(b.body());
                 case JStmt.Return r -> {
                     if (r.value() == null) {
@@ -383,6 +391,12 @@ public final class BytecodeWriter {
                         expr(f.cond());
                         stmts(f.body());
                         stmt(f.update());
+                        declared.pop();
+                    }
+                    case JStmt.If f -> {
+                        expr(f.cond());
+                        declared.push(new java.util.HashSet<>());
+                        stmts(f.body());
                         declared.pop();
                     }
                     case JStmt.Block b -> stmts(b.body());

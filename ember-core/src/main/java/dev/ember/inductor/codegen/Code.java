@@ -41,6 +41,8 @@ final class Code {
 
     Code openBlock() { return open(JStmt.Block::new); }
 
+    Code openIf(JExpr cond) { return open(body -> new JStmt.If(cond, body)); }
+
     Code openFor(JStmt init, JExpr cond, JStmt.Assign update) { return open(body -> new JStmt.For(init, cond, update, body)); }
 
     Code openParallel(JExpr n, JExpr cost, JExpr.Local lo, JExpr.Local hi) {

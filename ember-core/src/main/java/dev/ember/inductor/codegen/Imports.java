@@ -48,6 +48,10 @@ final class Imports {
                     statements(f.body());
                     expr(f.update().value());
                 }
+                case JStmt.If f -> {
+                    expr(f.cond());
+                    statements(f.body());
+                }
                 case JStmt.Block b -> statements(b.body());
                 case JStmt.Return r -> { if (r.value() != null) expr(r.value()); }
                 case JStmt.ParallelRange p -> {

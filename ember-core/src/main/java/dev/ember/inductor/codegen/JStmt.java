@@ -16,6 +16,9 @@ sealed interface JStmt {
     /** {@code for (init; cond; update) { body }}; {@code init} may be null. */
     record For(JStmt init, JExpr cond, Assign update, List<JStmt> body) implements JStmt {}
 
+    /** {@code if (cond) { body }}. */
+    record If(JExpr cond, List<JStmt> body) implements JStmt {}
+
     /** {@code { body }}: a scope. */
     record Block(List<JStmt> body) implements JStmt {}
 

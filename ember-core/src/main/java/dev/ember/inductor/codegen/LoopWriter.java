@@ -239,6 +239,10 @@ final class LoopWriter {
         if (vectorize && dt.isFloatingPoint() && store.coeff(var) == 1 && ScalarExprs.dependsOn(body, var) && VectorExprs.supports(body, var, dt)) {
             usedVectors = true;
             VectorExprs vx = new VectorExprs(ctx, var, dt, hoist, pre);
+            Code masked = new Code();
+            JExpr.Local mask = masked.declare(VectorApi.maskType(dt), ctx.temp(), VectorApi.indexInRange(dt, v, to));
+            JExpr tailValue = vx.emitMasked(body, mask, masked);
+            masked.eval(VectorApi.intoArray(tailValue, KernelContext.array(out), ctx.index(out, store), mask));
             if (vx.vectorMathCalls(body, Set.of()) >= 2) {
                 splitVectorLoop(c, vx, pre, body, v, from, to, out, store, ctx);
             } else {
@@ -251,12 +255,15 @@ final class LoopWriter {
                 c.eval(VectorApi.intoArray(r, KernelContext.array(out), ctx.index(out, store)));
                 c.close();
             }
-            openContinue(c, v, to, one());
-        } else {
-            hoistInvariants(body, var, hoist);
-            c.append(pre);
-            openFor(c, v, from, to, one());
+            c.comment("the tail as one masked vector: the body's formulas, so no element's value depends on where it falls");
+            c.openIf(new JExpr.Compare(JExpr.CmpOp.LT, v, to));
+            c.append(masked);
+            c.close();
+            return;
         }
+        hoistInvariants(body, var, hoist);
+        c.append(pre);
+        openFor(c, v, from, to, one());
         Code tail = new Code();
         JExpr s = new ScalarExprs(ctx, tail, new HashMap<>(hoist.memo())).emit(body);
         c.append(tail);
@@ -399,21 +406,24 @@ final class LoopWriter {
                 openContinue(c, v, bound, VectorApi.length(dt));
                 c.append(single);
                 c.close();
-                openContinue(c, v, JavaTypes.intLit(last.size()), one());
+                c.comment("the tail as one masked vector: the body's formulas, so no term's value depends on where it falls");
+                c.openIf(new JExpr.Compare(JExpr.CmpOp.LT, v, JavaTypes.intLit(last.size())));
+                maskedStep(c, lanes, r.op(), w, accV.get(0), dt, v, JavaTypes.intLit(last.size()), ctx);
+                c.close();
             } else {
                 hoistInvariants(body, last.var(), hoist);
                 c.append(pre);
                 openFor(c, v, JavaTypes.intLit(0), JavaTypes.intLit(last.size()), one());
+                Code tail = new Code();
+                JExpr s = new ScalarExprs(ctx, tail, new HashMap<>(hoist.memo())).emit(body);
+                c.append(tail);
+                if (w.scratch() != null) {
+                    Buffer o = w.scratch().out();
+                    c.add(store(o, ctx.index(o, w.scratch().store()), s));
+                }
+                c.assign(acc, combine(r.op(), acc, s));
+                c.close();
             }
-            Code tail = new Code();
-            JExpr s = new ScalarExprs(ctx, tail, new HashMap<>(hoist.memo())).emit(body);
-            c.append(tail);
-            if (w.scratch() != null) {
-                Buffer o = w.scratch().out();
-                c.add(store(o, ctx.index(o, w.scratch().store()), s));
-            }
-            c.assign(acc, combine(r.op(), acc, s));
-            c.close();
         }
         for (int i = 0; i < inner.size() - 1; i++) c.close();
         c.close();
@@ -437,6 +447,18 @@ final class LoopWriter {
             c.eval(VectorApi.intoArray(x, KernelContext.array(o), VectorExprs.at(ctx.index(o, w.scratch().store()), offset)));
         }
         c.assign(acc, VectorApi.binary(vectorCombine(op), acc, x));
+    }
+
+    /** The terms at {@code [v, to)}, fewer than a vector, as one masked vector folded into {@code acc}'s lanes of the mask. */
+    private static void maskedStep(Code c, VectorExprs lanes, Stage.ReduceOp op, Work w, JExpr.Local acc, DType dt, JExpr.Local v, JExpr to,
+                                   KernelContext ctx) {
+        JExpr.Local mask = c.declare(VectorApi.maskType(dt), ctx.temp(), VectorApi.indexInRange(dt, v, to));
+        JExpr x = lanes.emitMasked(w.body(), mask, c);
+        if (w.scratch() != null) {
+            Buffer o = w.scratch().out();
+            c.eval(VectorApi.intoArray(x, KernelContext.array(o), ctx.index(o, w.scratch().store()), mask));
+        }
+        c.assign(acc, VectorApi.fold(lanesOp(op), acc, x, mask));
     }
 
     /** {@code (a0 ⊕ a1) ⊕ (a2 ⊕ a3)}: the accumulators combined as a tree, which rounds less than a chain. */

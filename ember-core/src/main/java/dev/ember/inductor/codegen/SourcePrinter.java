@@ -72,6 +72,11 @@ final class SourcePrinter {
                 statements(f.body());
                 close("}");
             }
+            case JStmt.If f -> {
+                open("if (" + expr(f.cond(), 0) + ") {");
+                statements(f.body());
+                close("}");
+            }
             case JStmt.Block b -> {
                 open("{");
                 statements(b.body());

@@ -48,6 +48,33 @@ public final class VectorApi {
                 species(d), array, index);
     }
 
+    /** {@code VectorMask<Float>} (or Double's): the type of a tail's mask local. */
+    static JType maskType(DType d) { return new JType(MASK.desc(), d == DType.FLOAT32 ? "VectorMask<Float>" : "VectorMask<Double>"); }
+
+    /** {@code F.indexInRange(i, n)}: the lanes {@code i + lane < n}, a tail shorter than a vector. */
+    static JExpr indexInRange(DType d, JExpr i, JExpr n) {
+        return Calls.call(JExpr.CallKind.INTERFACE, SPECIES, species(d), "indexInRange", MethodTypeDesc.of(MASK.desc(), JType.INT.desc(), JType.INT.desc()), i, n);
+    }
+
+    /** {@code FloatVector.fromArray(F, array, index, mask)}: the mask's lanes, zeros elsewhere. */
+    static JExpr fromArray(DType d, JExpr array, JExpr index, JExpr mask) {
+        JType v = JavaTypes.vector(d);
+        return Calls.call(JExpr.CallKind.STATIC, v, null, "fromArray",
+                MethodTypeDesc.of(v.desc(), SPECIES.desc(), array.type().desc(), index.type().desc(), MASK.desc()), species(d), array, index, mask);
+    }
+
+    /** {@code v.intoArray(array, index, mask)}: stores the mask's lanes only. */
+    static JExpr intoArray(JExpr v, JExpr array, JExpr index, JExpr mask) {
+        return Calls.call(JExpr.CallKind.VIRTUAL, v.type(), v, "intoArray",
+                MethodTypeDesc.of(JType.VOID.desc(), array.type().desc(), index.type().desc(), MASK.desc()), array, index, mask);
+    }
+
+    /** {@code acc.lanewise(VectorOperators.OP, x, mask)} for an associative {@code OP} (ADD, MAX, MIN): {@code acc}'s lanes kept where the mask is unset. */
+    static JExpr fold(String op, JExpr acc, JExpr x, JExpr mask) {
+        return Calls.call(JExpr.CallKind.VIRTUAL, acc.type(), acc, "lanewise", MethodTypeDesc.of(acc.type().desc(), BINARY.desc(), VECTOR, MASK.desc()),
+                operator(op, ASSOCIATIVE), x, mask);
+    }
+
     static JExpr intoArray(JExpr v, JExpr array, JExpr index) {
         return Calls.virtualCall(v, "intoArray", JType.VOID, array, index);
     }

@@ -131,11 +131,25 @@ final class VectorExprs {
      */
     JExpr emit(Expr e, JExpr offset, Code body) { return new Lanes(offset, body).emit(e); }
 
+    /**
+     * The same for a tail shorter than a vector: the lanes of {@code mask} at the loop variable,
+     * loaded with it (zeros elsewhere, whose results the caller's masked store or fold ignores). The
+     * tail computes with the body's vector formulas: a scalar tail rounds transcendental functions
+     * differently, and an element's value must not depend on where it falls.
+     */
+    JExpr emitMasked(Expr e, JExpr mask, Code body) {
+        Lanes lanes = new Lanes(null, body);
+        lanes.mask = mask;
+        return lanes.emit(e);
+    }
+
     /** One copy of the loop body, at one offset from the loop variable. */
     private final class Lanes {
         private final JExpr offset;
         private final Code body;
         private final Map<Expr, JExpr> memo = new HashMap<>();
+        /** Non-null in a masked tail: loads read only its lanes. */
+        private JExpr mask;
 
         Lanes(JExpr offset, Code body) {
             this.offset = offset;
@@ -147,7 +161,8 @@ final class VectorExprs {
             JExpr known = memo.get(e);
             if (known != null) return known;
             JExpr rhs = switch (e) {
-                case Load l -> VectorApi.fromArray(dtype, KernelContext.array(l.buffer()), at(ctx.index(l.buffer(), l.index())));
+                case Load l -> mask == null ? VectorApi.fromArray(dtype, KernelContext.array(l.buffer()), at(ctx.index(l.buffer(), l.index())))
+                        : VectorApi.fromArray(dtype, KernelContext.array(l.buffer()), ctx.index(l.buffer(), l.index()), mask);
                 case Unary u -> unary(u.op(), emit(u.x()));
                 case Binary b -> binary(b.op(), emit(b.a()), emit(b.b()));
                 case Where w -> where(w);

@@ -2,6 +2,7 @@ package dev.ember.ops.kernels;
 
 import dev.ember.tensor.Tensor;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -12,7 +13,8 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>The tensor is seen as {@code [outer, n, inner]}. With {@code inner == 1} each row of {@code n} is
  * done in three sweeps that stay in L1 (max; exp, store and sum; scale); otherwise blocks of inner
  * positions are done side by side on SIMD lanes, with per-lane running maxima and sums. Float32 runs
- * on the Vector API's exp; float64 on {@link Math#exp}.
+ * on the Vector API's exp, tails included (as masked vectors: a scalar exp rounds differently, and
+ * equal inputs must give equal outputs wherever they sit in the row); float64 on {@link Math#exp}.
  */
 public final class ReduceSoftmax {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -68,18 +70,18 @@ public final class ReduceSoftmax {
 
         mv = FloatVector.broadcast(F, max);
         FloatVector sv = FloatVector.zero(F);
-        float tail = 0;
         for (i = 0; i <= n - step; i += step) {
             FloatVector e = FloatVector.fromArray(F, x, xo + i).sub(mv).lanewise(VectorOperators.EXP);
             if (!log) e.intoArray(y, yo + i);
             sv = sv.add(e);
         }
-        for (; i < n; i++) {
-            float e = (float) Math.exp(x[xo + i] - max);
-            if (!log) y[yo + i] = e;
-            tail += e;
+        if (i < n) {    // the tail as one masked vector: a scalar exp rounds differently (see the class comment)
+            VectorMask<Float> m = F.indexInRange(i, n);
+            FloatVector e = FloatVector.fromArray(F, x, xo + i, m).sub(mv).lanewise(VectorOperators.EXP);
+            if (!log) e.intoArray(y, yo + i, m);
+            sv = sv.add(e, m);
         }
-        float sum = sv.reduceLanes(VectorOperators.ADD) + tail;
+        float sum = sv.reduceLanes(VectorOperators.ADD);
 
         if (log) {
             float logSum = (float) Math.log(sum);
@@ -111,10 +113,11 @@ public final class ReduceSoftmax {
                 if (!log) e.intoArray(y, q + k);
                 FloatVector.fromArray(F, sum, k).add(e).intoArray(sum, k);
             }
-            for (; k < m; k++) {
-                float e = (float) Math.exp(x[p + k] - max[k]);
-                if (!log) y[q + k] = e;
-                sum[k] += e;
+            if (k < m) {
+                VectorMask<Float> tail = F.indexInRange(k, m);
+                FloatVector e = FloatVector.fromArray(F, x, p + k, tail).sub(FloatVector.fromArray(F, max, k, tail)).lanewise(VectorOperators.EXP);
+                if (!log) e.intoArray(y, q + k, tail);
+                FloatVector.fromArray(F, sum, k, tail).add(e).intoArray(sum, k, tail);
             }
         }
         for (int k = 0; k < m; k++) sum[k] = log ? (float) Math.log(sum[k]) : 1f / sum[k];
