@@ -24,13 +24,15 @@ public final class Options {
     private String backendName = "inductor";
     private Backend backend;
     private boolean fullgraph;
-    private boolean dynamic;
+    /** null: automatic dynamic (the default); true: dynamic from the first compile; false: never. */
+    private Boolean dynamic;
     private CompileMode mode = CompileMode.DEFAULT;
     private int recompileLimit = 8;
     private boolean failOnRecompileLimitHit;
     private boolean reorderableLogging = true;
     private Set<String> ignoredLogging = Set.of();
     private boolean captureScalarOutputs;
+    private boolean specializeFloat;
     /** The accuracy rule's default tolerance (the repro levels' and the fuzzer's; {@code dev.ember.debug.Accuracy}). */
     public static final double DEFAULT_TOLERANCE = 1e-3;
 
@@ -52,6 +54,7 @@ public final class Options {
         o.reorderableLogging = reorderableLogging;
         o.ignoredLogging = ignoredLogging;
         o.captureScalarOutputs = captureScalarOutputs;
+        o.specializeFloat = specializeFloat;
         o.reproTolerance = reproTolerance;
         o.suppressErrors = suppressErrors;
         change.accept(o);
@@ -94,7 +97,13 @@ public final class Options {
 
     public Options fullgraph(boolean on) { return with(o -> o.fullgraph = on); }
 
-    /** Reserved for dynamic shapes (not implemented yet: shapes are always specialised). */
+    /**
+     * PyTorch's {@code dynamic}: true makes int and long inputs graph inputs from the first compile;
+     * false specializes every one (a new value recompiles); unset (the default) is automatic dynamic,
+     * where an input whose value guard failed becomes a graph input at the recompile. A use that needs
+     * the value (a branch, a loop bound, a size) specializes it after all. Tensor sizes are not dynamic
+     * yet: they are always specialized.
+     */
     public Options dynamic(boolean on) { return with(o -> o.dynamic = on); }
 
     /**
@@ -154,6 +163,16 @@ public final class Options {
      * every such read is a graph break (GB0001).
      */
     public Options captureScalarOutputs(boolean on) { return with(o -> o.captureScalarOutputs = on); }
+
+    /**
+     * Whether a {@code double} the frame receives (an argument, a resume method's carried value, an
+     * {@code item()} result after a break) is a constant of the graph, guarded by its exact value
+     * (on), or an input of the graph (off, the default, as PyTorch's {@code specialize_float=False}):
+     * a 0-d float64 tensor the graph computes with, so a new value runs the same compiled code. A
+     * use that needs the value while tracing (a branch on it, a JDK call, a loop bound) specializes
+     * that double after all: the frame is traced again with it as a guarded constant.
+     */
+    public Options specializeFloat(boolean on) { return with(o -> o.specializeFloat = on); }
 
     /**
      * The tolerance of the accuracy check at {@code EMBER_REPRO_LEVEL=4} and of the minifier's
@@ -230,7 +249,11 @@ public final class Options {
 
     public boolean isFullgraph() { return fullgraph; }
 
-    public boolean isDynamic() { return dynamic; }
+    /** Whether {@code dynamic(true)} was set. */
+    public boolean isDynamic() { return Boolean.TRUE.equals(dynamic); }
+
+    /** {@code dynamic} as set: true, false, or null for automatic. */
+    public Boolean dynamicSetting() { return dynamic; }
 
     public CompileMode getMode() { return mode; }
 
@@ -244,6 +267,8 @@ public final class Options {
 
     public boolean isCaptureScalarOutputs() { return captureScalarOutputs; }
 
+    public boolean isSpecializeFloat() { return specializeFloat; }
+
     public double getReproTolerance() { return reproTolerance; }
 
     public boolean isSuppressErrors() { return suppressErrors; }
@@ -251,22 +276,23 @@ public final class Options {
     @Override
     public boolean equals(Object o) {
         return o instanceof Options x && Objects.equals(backendName, x.backendName) && backend == x.backend && fullgraph == x.fullgraph
-                && dynamic == x.dynamic && mode == x.mode && recompileLimit == x.recompileLimit
+                && Objects.equals(dynamic, x.dynamic) && mode == x.mode && recompileLimit == x.recompileLimit
                 && failOnRecompileLimitHit == x.failOnRecompileLimitHit && reorderableLogging == x.reorderableLogging
                 && ignoredLogging.equals(x.ignoredLogging) && captureScalarOutputs == x.captureScalarOutputs
+                && specializeFloat == x.specializeFloat
                 && reproTolerance == x.reproTolerance && suppressErrors == x.suppressErrors;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(backendName, System.identityHashCode(backend), fullgraph, dynamic, mode, recompileLimit, failOnRecompileLimitHit, reorderableLogging,
-                ignoredLogging, captureScalarOutputs, reproTolerance, suppressErrors);
+                ignoredLogging, captureScalarOutputs, specializeFloat, reproTolerance, suppressErrors);
     }
 
     @Override
     public String toString() {
         return "Options(backend=" + getBackendName() + ", fullgraph=" + fullgraph + ", dynamic=" + dynamic + ", mode=" + mode
                 + ", recompileLimit=" + recompileLimit + ", failOnRecompileLimitHit=" + failOnRecompileLimitHit + ", reorderableLogging=" + reorderableLogging
-                + ", ignoreLogging=" + ignoredLogging + ", reproTolerance=" + reproTolerance + ", suppressErrors=" + suppressErrors + ")";
+                + ", ignoreLogging=" + ignoredLogging + ", specializeFloat=" + specializeFloat + ", reproTolerance=" + reproTolerance + ", suppressErrors=" + suppressErrors + ")";
     }
 }

@@ -32,6 +32,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -59,6 +60,23 @@ public final class CompiledFrame {
     private int graphs;
     private int breaks;
     private int ops;
+
+    /**
+     * Int and long inputs whose value guard failed at a recompile: later traces make them graph
+     * inputs instead of constants (automatic dynamic, as PyTorch's frame state marks a changed int).
+     */
+    private final Set<String> changedIntegers = new java.util.LinkedHashSet<>();
+
+    private void noteChangedIntegers(List<dev.ember.dynamo.guards.Guard> failed) {
+        if (Boolean.FALSE.equals(options.dynamicSetting())) return;
+        for (var g : failed) {
+            if (g instanceof dev.ember.dynamo.guards.EqualsMatch m && (m.expected() instanceof Integer || m.expected() instanceof Long)
+                    && changedIntegers.add(m.source().name())) {
+                dev.ember.logging.Log.of("dynamic").info(() -> "automatic dynamic: " + m.source().shortName() + " changed (" + m.expected()
+                        + " before); it is an input of the graph from this recompile on");
+            }
+        }
+    }
 
     CompiledFrame(MethodTarget method, Options options) {
         this.method = method;
@@ -95,6 +113,7 @@ public final class CompiledFrame {
             }
             List<String> failures = new ArrayList<>();
             for (CacheEntry e : current) failures.add(e.guards().firstFailure(frame));
+            for (CacheEntry e : current) noteChangedIntegers(e.guards().failing(frame));
             if (current.length >= options.getRecompileLimit()) {
                 limitHit(failures);
                 return null;
@@ -140,7 +159,7 @@ public final class CompiledFrame {
     private CacheEntry compile(FunctionTarget target, Object[] frame, Supplier<String> bytecode) {
         Tracer.Result result;
         try (var timing = EVENTS.time(name(), Phase.TRACING)) {
-            result = Tracer.trace(target, frame, options);
+            result = Tracer.trace(target, frame, options, Set.copyOf(changedIntegers));
         }
         Unsupported u = result.graphBreak();
         if (u == null) {

@@ -104,7 +104,10 @@ final class Fields {
     }
 
     private static VariableTracker storable(TraceContext ctx, VariableTracker value, String field) {
-        if (value instanceof dev.ember.dynamo.variables.SymScalarVariable s) throw SymScalars.dataDependent(ctx, s, "storing it in the field " + field);
+        // a number from inputs is stored after the graph, read back from its output (SideEffect.SetField); one from tensor data is not
+        if (value instanceof dev.ember.dynamo.variables.SymScalarVariable s && s.dataDependent()) {
+            throw SymScalars.dataDependent(ctx, s, "storing it in the field " + field);
+        }
         return value;
     }
 

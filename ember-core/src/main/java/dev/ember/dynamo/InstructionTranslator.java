@@ -96,7 +96,7 @@ final class InstructionTranslator {
                 } catch (Unsupported e) {
                     if (root) breakHere();
                     throw e;
-                } catch (InternalTraceError | CondBranchMismatch e) {
+                } catch (InternalTraceError | CondBranchMismatch | SpecializeAndRestart e) {
                     throw e;
                 } catch (ClassFiles.ClassFileNotFound e) {
                     if (root) breakHere();

@@ -83,7 +83,7 @@ final class Invoker {
 
     /** Boxing keeps a data-dependent scalar symbolic; Math functions with an ATen twin become 0-d tensor ops; the rest needs its value. */
     private static VariableTracker jdkStaticOnSym(TraceContext ctx, Class<?> owner, String name, List<VariableTracker> args, SymScalarVariable s) {
-        if (name.equals("valueOf") && args.size() == 1 && owner == (s.isLong() ? Long.class : Double.class)) return s.boxed(true);
+        if (name.equals("valueOf") && args.size() == 1 && owner == s.boxedType()) return s.boxed(true);
         if (owner == Math.class || owner == StrictMath.class) return SymScalars.math(ctx, name, args, s);
         throw SymScalars.dataDependent(ctx, s, "passing it to " + owner.getName() + "." + name + "()");
     }
@@ -168,7 +168,7 @@ final class Invoker {
             throw SymScalars.dataDependent(ctx, symArg, "passing it to " + owner.getName() + "." + name + "()");
         }
         return switch (receiver) {
-            case SymScalarVariable s when name.equals(s.isLong() ? "longValue" : "doubleValue") -> s.boxed(false);
+            case SymScalarVariable s when name.equals(s.unboxMethod()) -> s.boxed(false);
             case SymScalarVariable s -> throw SymScalars.dataDependent(ctx, s, "calling " + name + "() on it");
             case TensorVariable t -> TensorMethods.invoke(ctx, t, name, type, args);
             case OpOverloadVariable o when name.equals("call") || name.equals("callTensor") || name.equals("callList") ->

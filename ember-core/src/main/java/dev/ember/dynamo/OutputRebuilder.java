@@ -21,11 +21,13 @@ sealed interface OutputRebuilder {
     }
 
     /** A value known at trace time. */
-    /** A captured scalar output: the graph's 0-d tensor read back as the Java number (boxed, as on a state array). */
-    record ScalarItem(int index, boolean isLong) implements OutputRebuilder {
+    /** A symbolic scalar output: the graph's 0-d tensor read back as the Java number of {@code javaType} (boxed, as on a state array). */
+    record ScalarItem(int index, Class<?> javaType) implements OutputRebuilder {
         public Object rebuild(Object[] outs, Object[] frame) {
             Tensor t = (Tensor) outs[index];
-            return isLong ? (Object) t.longItem() : (Object) t.item();
+            if (javaType == double.class) return t.item();
+            long v = t.longItem();
+            return javaType == int.class ? (Object) (int) v : (Object) v;
         }
     }
 

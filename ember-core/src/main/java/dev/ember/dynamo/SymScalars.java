@@ -44,11 +44,17 @@ final class SymScalars {
         FakeTensor zeroDim = new FakeTensor(TensorMeta.contiguous(fake.dtype()));
         Node node = ctx.graph.callFunction(ShapeOps.LOCAL_SCALAR_DENSE, List.of(t.node()), zeroDim, ctx.currentLocation());
         TensorVariable value = cast(ctx, new TensorVariable(node, zeroDim, null), isLong ? DType.INT64 : DType.FLOAT64);
-        return new SymScalarVariable(value, isLong, "Tensor." + method + "() on " + who);
+        return SymScalarVariable.fromData(value, isLong, "Tensor." + method + "() on " + who);
     }
 
-    /** The graph break for a use that needs the number's value while tracing. */
+    /**
+     * A use that needs the number's value while tracing. A number computed from unspecialized inputs
+     * only is specialized: the trace restarts with those inputs as guarded constants (as Dynamo
+     * specializes a symbolic float it must evaluate). One from tensor data cannot be known: the
+     * returned graph break.
+     */
     static Unsupported dataDependent(TraceContext ctx, SymScalarVariable s, String use) {
+        if (!s.dataDependent()) throw new SpecializeAndRestart(s.roots(), use, ctx.currentLocation());
         return ctx.unsupported(GraphBreakType.TENSOR_DATA_ACCESS, use + " needs the value of a data-dependent scalar (" + s.describe()
                 + "), which is tensor data unknown while tracing");
     }
@@ -58,37 +64,51 @@ final class SymScalars {
         return null;
     }
 
-    /** A JVM binary operator with at least one data-dependent operand. */
+    /**
+     * A JVM binary operator with at least one symbolic operand. Both operands have the instruction's
+     * type (javac converts first), and the tensor of that type computes exactly what the JVM does:
+     * int32 wraps as {@code iadd} does, division truncates as {@code idiv}/{@code ldiv} do.
+     */
     static VariableTracker binary(TraceContext ctx, Opcode op, VariableTracker a, VariableTracker b) {
         SymScalarVariable s = a instanceof SymScalarVariable x ? x : (SymScalarVariable) b;
         TensorVariable result = switch (op) {
-            case DADD, LADD -> call(ctx, PointwiseOps.ADD_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
-            case DSUB, LSUB -> call(ctx, PointwiseOps.SUB_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
-            case DMUL, LMUL -> call(ctx, PointwiseOps.MUL_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
+            case DADD, LADD, IADD -> call(ctx, PointwiseOps.ADD_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
+            case DSUB, LSUB, ISUB -> call(ctx, PointwiseOps.SUB_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
+            case DMUL, LMUL, IMUL -> call(ctx, PointwiseOps.MUL_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
             case DDIV -> call(ctx, PointwiseOps.DIV_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
-            case LDIV -> call(ctx, PointwiseOps.DIV_TENSOR_MODE, operand(ctx, a, s), operand(ctx, b, s));
+            case LDIV, IDIV -> call(ctx, PointwiseOps.DIV_TENSOR_MODE, operand(ctx, a, s), operand(ctx, b, s));
             case DCMPL, DCMPG, LCMP -> throw dataDependent(ctx, s, "comparing it (" + op.name().toLowerCase() + ", e.g. a branch on it)");
             default -> throw dataDependent(ctx, s, "the JVM instruction " + op.name().toLowerCase());
         };
-        return new SymScalarVariable(result, s.isLong(), s.origin());
+        return s.derived(result, s.javaType(), a instanceof SymScalarVariable x && b instanceof SymScalarVariable y ? (x == s ? y : x) : null);
     }
 
     static VariableTracker negate(TraceContext ctx, SymScalarVariable s) {
-        return new SymScalarVariable(call(ctx, PointwiseOps.NEG, s.tensor()), s.isLong(), s.origin());
+        return s.derived(call(ctx, PointwiseOps.NEG, s.tensor()), s.javaType(), null);
     }
 
-    /** Only long to double is exact in both worlds; the others saturate in Java but not in a tensor cast. */
+    /**
+     * The conversions a tensor cast computes as the JVM does: int to long or double, long to double,
+     * long to int (both truncate to the low 32 bits). Double to an integer saturates in Java but not
+     * in a cast, and float is not tracked: those need the value.
+     */
     static VariableTracker convert(TraceContext ctx, SymScalarVariable s, TypeKind to) {
-        if (s.isLong() && to == TypeKind.DOUBLE) return new SymScalarVariable(cast(ctx, s.tensor(), DType.FLOAT64), false, s.origin());
-        throw dataDependent(ctx, s, "converting it to " + to.name().toLowerCase());
+        Class<?> target = switch (to) {
+            case DOUBLE -> s.isIntegral() ? double.class : null;
+            case LONG -> s.javaType() == int.class ? long.class : null;
+            case INT -> s.javaType() == long.class ? int.class : null;
+            default -> null;
+        };
+        if (target == null) throw dataDependent(ctx, s, "converting it to " + to.name().toLowerCase());
+        return s.derived(cast(ctx, s.tensor(), SymScalarVariable.dtypeOf(target)), target, null);
     }
 
     /** {@code Math.abs/sqrt/exp} of a data-dependent scalar: the same ATen op on its 0-d tensor. */
     static VariableTracker math(TraceContext ctx, String name, List<VariableTracker> args, SymScalarVariable s) {
-        if (args.size() != 1 || !MATH.containsKey(name) || (s.isLong() && !name.equals("abs"))) {
+        if (args.size() != 1 || !MATH.containsKey(name) || (s.isIntegral() && !name.equals("abs"))) {
             throw dataDependent(ctx, s, "passing it to Math." + name + "()");
         }
-        return new SymScalarVariable(call(ctx, MATH.get(name), s.tensor()), s.isLong(), s.origin());
+        return s.derived(call(ctx, MATH.get(name), s.tensor()), s.javaType(), null);
     }
 
     /**
@@ -115,7 +135,7 @@ final class SymScalars {
             switch (v) {
                 case SymScalarVariable x when !tensorSlot -> throw dataDependent(ctx, x, "passing it as the argument " + i + " of " + op.name());
                 case SymScalarVariable x -> {
-                    promoted.add(x.isLong() ? (Object) 0L : (Object) 0.0);
+                    promoted.add(x.isIntegral() ? (Object) 0L : (Object) 0.0);
                     slots.add(i);
                 }
                 case ConstantVariable c when tensorSlot && c.value() instanceof Number n -> {
@@ -147,7 +167,7 @@ final class SymScalars {
 
     private static TensorVariable operand(TraceContext ctx, VariableTracker v, SymScalarVariable s) {
         if (v instanceof SymScalarVariable x) return x.tensor();
-        if (v instanceof ConstantVariable c && c.value() instanceof Number n) return constant(ctx, n, s.isLong() ? DType.INT64 : DType.FLOAT64);
+        if (v instanceof ConstantVariable c && c.value() instanceof Number n) return constant(ctx, n, SymScalarVariable.dtypeOf(s.javaType()));
         throw dataDependent(ctx, s, "combining it with " + v.describe());
     }
 

@@ -19,7 +19,11 @@ final class TraceContext {
 
     final Options options;
     final OutputGraph graph = new OutputGraph();
-    final VariableBuilder builder = new VariableBuilder(graph);
+    final VariableBuilder builder = new VariableBuilder(this);
+    /** Names of the inputs a restarted trace takes as guarded constants, not graph inputs ({@link SpecializeAndRestart}). */
+    final Set<String> specialized;
+    /** Names of the int and long inputs that changed between calls, which this trace makes graph inputs (automatic dynamic). */
+    final Set<String> dynamicScalars;
     final SideEffects sideEffects = new SideEffects();
     final List<InstructionTranslator> frames = new ArrayList<>();
     private int instructions;
@@ -36,7 +40,11 @@ final class TraceContext {
     boolean gradEnabled = dev.ember.autograd.GradMode.isEnabled();
     final boolean gradEnabledAtEntry = gradEnabled;
 
-    TraceContext(Options options) { this.options = options; }
+    TraceContext(Options options, Set<String> specialized, Set<String> dynamicScalars) {
+        this.options = options;
+        this.specialized = specialized;
+        this.dynamicScalars = dynamicScalars;
+    }
 
     void tick() {
         if (++instructions > INSTRUCTION_BUDGET) {

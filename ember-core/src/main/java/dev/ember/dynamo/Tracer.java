@@ -2,6 +2,7 @@ package dev.ember.dynamo;
 
 import dev.ember.Options;
 import dev.ember.fx.Node;
+import dev.ember.logging.Log;
 import dev.ember.dynamo.guards.GlobalStateMatch;
 import dev.ember.dynamo.source.LocalSource;
 import dev.ember.dynamo.variables.ArrayVariable;
@@ -20,8 +21,10 @@ import java.lang.classfile.Instruction;
 import java.lang.constant.ClassDesc;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Traces one call of a compiled method: wraps the frame's inputs (installing guards), runs the
@@ -32,7 +35,7 @@ final class Tracer {
 
     /** The graph, its guards and how to rebuild the return value. */
     record Result(OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects, int instructions, Unsupported graphBreak,
-                  int breakStep, int breakIndex) {
+                  int breakStep, int breakIndex, Set<String> specialized, Set<String> dynamicScalars) {
         /** Whether the break happened at an instruction of the compiled method itself (where a resume can start). */
         boolean resumable() { return graphBreak != null && breakStep >= 0 && graphBreak.type() != GraphBreakType.INSTRUCTION_BUDGET; }
     }
@@ -43,8 +46,27 @@ final class Tracer {
      */
     record Partial(OutputGraph graph, MethodCode code, int index, FrameTypes.Around types, LiveValues live, List<SideEffect> sideEffects) {}
 
-    static Result trace(FunctionTarget target, Object[] frame, Options options) {
-        TraceContext ctx = new TraceContext(options);
+    /**
+     * Traces the call; when the code needs the value of an unspecialized input (a branch on a double
+     * argument), traces again with that input specialized, until a trace needs none it has not.
+     */
+    static Result trace(FunctionTarget target, Object[] frame, Options options, Set<String> dynamicScalars) {
+        Set<String> specialized = new LinkedHashSet<>();
+        while (true) {
+            try {
+                return traceOnce(target, frame, options, Set.copyOf(specialized), dynamicScalars);
+            } catch (SpecializeAndRestart r) {
+                boolean grew = false;
+                for (var s : r.sources) grew |= specialized.add(s.name());
+                if (!grew) throw new InternalTraceError("Ember internal error: " + r.use + " needs " + r.sources + ", already specialized", r);
+                Log.of("dynamic").info(() -> "specializing " + r.sources.stream().map(x -> x.shortName()).toList() + ": " + r.use
+                        + (r.where == null ? "" : " at " + r.where.fileName() + ":" + r.where.line()));
+            }
+        }
+    }
+
+    private static Result traceOnce(FunctionTarget target, Object[] frame, Options options, Set<String> specialized, Set<String> dynamicScalars) {
+        TraceContext ctx = new TraceContext(options, specialized, dynamicScalars);
         MethodCode code = code(target, frame);
         List<VariableTracker> args = arguments(ctx, target, frame, code);
         try {
@@ -58,15 +80,15 @@ final class Tracer {
                     : rebuilderOf(ctx, ret, code.type.returnType(), outputs, index);
             List<SideEffect> effects = replays(ctx, outputs, index);
             ctx.graph.output(outputs);
-            return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1);
+            return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1, specialized, dynamicScalars);
         } catch (Unsupported u) {
-            return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u, ctx.breakStep, ctx.breakIndex);
+            return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u, ctx.breakStep, ctx.breakIndex, specialized, dynamicScalars);
         }
     }
 
     /** Traces again, stopping where {@code first} broke; throws {@link CannotResume} when no resume can start there. */
     static Partial traceToBreak(FunctionTarget target, Object[] frame, Result first, Options options) {
-        TraceContext ctx = new TraceContext(options);
+        TraceContext ctx = new TraceContext(options, first.specialized(), first.dynamicScalars());
         ctx.haltAtStep = first.breakStep();
         MethodCode code = code(target, frame);
         InstructionTranslator root = new InstructionTranslator(ctx, code, arguments(ctx, target, frame, code));
@@ -77,6 +99,8 @@ final class Tracer {
             // the state of the root frame right before the breaking instruction
         } catch (Unsupported u) {
             throw new CannotResume("the second trace broke earlier: " + u.reason());
+        } catch (SpecializeAndRestart r) {
+            throw new CannotResume("the second trace needed to specialize " + r.sources + " again: " + r.use);
         }
         int index = root.currentIndex();
         if (index != first.breakIndex()) throw new CannotResume("the second trace stopped at another instruction");
@@ -119,15 +143,25 @@ final class Tracer {
         return new Partial(ctx.graph, code, index, types, new LiveValues(rebuilders, sameAs), effects);
     }
 
+    /**
+     * A symbolic number leaving the graph: an unchanged argument is re-read from the call's frame;
+     * anything else is a graph output read back as the Java number (a field is not re-read: a
+     * replayed store may have changed it since the graph read it).
+     */
+    private static OutputRebuilder scalarOutput(SymScalarVariable s, List<Node> outputs, Map<Node, Integer> index) {
+        Node n = s.tensor().node();
+        if (n.kind() == dev.ember.fx.NodeKind.PLACEHOLDER && s.roots().size() == 1 && s.roots().getFirst() instanceof LocalSource) {
+            return new OutputRebuilder.FromSource(s.roots().getFirst());
+        }
+        return new OutputRebuilder.ScalarItem(index.computeIfAbsent(n, k -> {
+            outputs.add(k);
+            return outputs.size() - 1;
+        }), s.javaType());
+    }
+
     /** A live value for a state array: primitives in their boxed stack form, references rebuilt from graph outputs and sources. */
     private static OutputRebuilder liveRebuilder(TraceContext ctx, VariableTracker v, JvmType t, List<Node> outputs, Map<Node, Integer> index) {
-        if (v instanceof SymScalarVariable s) {
-            Node n = s.tensor().node();
-            return new OutputRebuilder.ScalarItem(index.computeIfAbsent(n, k -> {
-                outputs.add(k);
-                return outputs.size() - 1;
-            }), s.isLong());
-        }
+        if (v instanceof SymScalarVariable s) return scalarOutput(s, outputs, index);
         if (t.kind() != java.lang.classfile.TypeKind.REFERENCE) {
             if (v instanceof ConstantVariable c && c.value() instanceof Number) return new OutputRebuilder.Constant(c.value());
             throw new CannotResume("a " + t + " value is tracked as " + v.describe());
@@ -258,6 +292,7 @@ final class Tracer {
             case ModuleVariable m when m.source() != null -> new OutputRebuilder.FromSource(m.source());
             case LambdaVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
             case OpOverloadVariable o -> new OutputRebuilder.Constant(o.op());
+            case SymScalarVariable s when !s.dataDependent() -> scalarOutput(s, outputs, outputIndex);
             case SymScalarVariable s -> throw SymScalars.dataDependent(ctx, s, "returning it");
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "returning " + v.describe());
         };

@@ -35,7 +35,7 @@ final class TypeOf {
             case UserObjectVariable u -> u.type();
             case ModuleVariable m -> m.module().getClass();
             case OpOverloadVariable o -> OpOverload.class;
-            case dev.ember.dynamo.variables.SymScalarVariable s -> s.isLong() ? Long.class : Double.class;
+            case dev.ember.dynamo.variables.SymScalarVariable s -> s.boxedType();
             case LambdaVariable l -> null;
             case StreamVariable s -> PrintStream.class;
             case MapVariable m -> m.entries().getClass();

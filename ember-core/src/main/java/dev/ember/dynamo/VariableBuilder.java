@@ -9,6 +9,7 @@ import dev.ember.dynamo.guards.TypeMatch;
 import dev.ember.dynamo.source.FieldSource;
 import dev.ember.dynamo.source.IndexSource;
 import dev.ember.dynamo.source.LocalSource;
+import dev.ember.dynamo.source.ScalarTensorSource;
 import dev.ember.dynamo.source.Source;
 import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
@@ -16,6 +17,7 @@ import dev.ember.dynamo.variables.LambdaVariable;
 import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
+import dev.ember.dynamo.variables.SymScalarVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
@@ -38,13 +40,24 @@ import java.util.Map;
  * TYPE_MATCH on objects.
  */
 final class VariableBuilder {
+    private final TraceContext ctx;
     private final OutputGraph graph;
     private final Map<Object, VariableTracker> seen = new IdentityHashMap<>();
 
-    VariableBuilder(OutputGraph graph) { this.graph = graph; }
+    VariableBuilder(TraceContext ctx) {
+        this.ctx = ctx;
+        this.graph = ctx.graph;
+    }
 
     /** Wraps {@code value} read from {@code source}; {@code declared} is the static type at the read (primitives use stack form). */
     VariableTracker wrap(Object value, Source source, Class<?> declared) {
+        if ((declared == double.class || declared == Double.class && value != null) && unspecialized(source)) {
+            return scalarInput(source, double.class, declared == Double.class);
+        }
+        Class<?> integral = declared == Integer.class ? int.class : declared == Long.class ? long.class : declared;
+        if ((integral == int.class || integral == long.class) && value != null && dynamicInteger(source)) {
+            return scalarInput(source, integral, !declared.isPrimitive());
+        }
         if (declared.isPrimitive()) {
             graph.addGuard(new EqualsMatch(source, value));
             return new ConstantVariable(Values.toStack(value, declared), source);
@@ -111,6 +124,37 @@ final class VariableBuilder {
             if (lambda != null) return lambda;
         }
         return new UserObjectVariable(value.getClass(), value, source);
+    }
+
+    /**
+     * Whether the double at {@code source} becomes a graph input: unless {@code Options.specializeFloat},
+     * or a restarted trace specializes it, or it is read from a field (a field's double is state the
+     * code may write, and writes to it are not replayed from a graph input; it stays a guarded constant).
+     */
+    private boolean unspecialized(Source source) {
+        return !ctx.options.isSpecializeFloat() && !ctx.specialized.contains(source.name())
+                && !(source instanceof FieldSource) && !(source instanceof dev.ember.dynamo.source.StaticFieldSource);
+    }
+
+    /**
+     * Whether the int or long at {@code source} becomes a graph input: after it changed between calls
+     * (automatic dynamic: the frame recompiled because its value guard failed), or from the first
+     * call with {@code Options.dynamic(true)}; never with {@code dynamic(false)} or once a restarted
+     * trace specialized it.
+     */
+    private boolean dynamicInteger(Source source) {
+        Boolean dynamic = ctx.options.dynamicSetting();
+        if (Boolean.FALSE.equals(dynamic) || ctx.specialized.contains(source.name())) return false;
+        return Boolean.TRUE.equals(dynamic) || ctx.dynamicScalars.contains(source.name());
+    }
+
+    /** A number of {@code javaType} as a 0-d graph input of its dtype, read at each call from {@code source}. */
+    private VariableTracker scalarInput(Source source, Class<?> javaType, boolean boxed) {
+        if (boxed) graph.addGuard(new TypeMatch(source, SymScalarVariable.boxedTypeOf(javaType)));
+        dev.ember.tensor.DType dtype = SymScalarVariable.dtypeOf(javaType);
+        FakeTensor fake = new FakeTensor(dev.ember.tensor.TensorMeta.contiguous(dtype));
+        TensorVariable t = new TensorVariable(graph.placeholder(placeholderName(source), fake, new ScalarTensorSource(source, dtype)), fake, null);
+        return SymScalarVariable.input(t, javaType, source, boxed);
     }
 
     private static boolean isValue(Object v) {

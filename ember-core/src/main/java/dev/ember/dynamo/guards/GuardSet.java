@@ -40,6 +40,13 @@ public final class GuardSet {
         return null;
     }
 
+    /** The guards that fail for this call's frame (a guard whose source cannot be read fails). */
+    public List<Guard> failing(Object[] frame) {
+        List<Guard> out = new ArrayList<>();
+        for (Guard g : guards) if (explain(g, frame) != null) out.add(g);
+        return out;
+    }
+
     /** Every failing guard's explanation (for verbose recompile logs). */
     public List<String> allFailures(Object[] frame) {
         List<String> out = new ArrayList<>();

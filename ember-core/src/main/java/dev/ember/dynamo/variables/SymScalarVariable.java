@@ -1,27 +1,68 @@
 package dev.ember.dynamo.variables;
 
 import dev.ember.dynamo.source.Source;
+import dev.ember.tensor.DType;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * A Java double or long whose value is tensor data, read while tracing with capture_scalar_outputs
- * on ({@code Tensor.item()}, {@code longItem()}): the 0-d tensor node (float64 for a double, int64
- * for a long) computing it, which ops and arithmetic on the number use in its place.
+ * A Java number the graph computes instead of the trace knowing it: the 0-d tensor node that ops
+ * and arithmetic on the number use in its place, of the dtype whose arithmetic is Java's for its
+ * type (float64 for a double, int64 for a long, int32 for an int, so an int wraps as Java's does).
+ * It comes from tensor data ({@code Tensor.item()} with capture_scalar_outputs on: {@code dataDependent})
+ * or from unspecialized inputs of the frame ({@code roots}: a double argument, a value carried
+ * across a break, an int that changed between calls), or from arithmetic on both.
  */
-public record SymScalarVariable(TensorVariable tensor, boolean isLong, String origin, boolean boxed) implements VariableTracker {
-    public SymScalarVariable(TensorVariable tensor, boolean isLong, String origin) { this(tensor, isLong, origin, false); }
+public record SymScalarVariable(TensorVariable tensor, Class<?> javaType, String origin, boolean boxed, List<Source> roots,
+                                boolean dataDependent) implements VariableTracker {
 
-    /** The same number as a Double or Long reference (one stack slot), or back as the primitive. */
-    public SymScalarVariable boxed(boolean on) { return new SymScalarVariable(tensor, isLong, origin, on); }
+    /** A number read from tensor data. */
+    public static SymScalarVariable fromData(TensorVariable tensor, boolean isLong, String origin) {
+        return new SymScalarVariable(tensor, isLong ? long.class : double.class, origin, false, List.of(), true);
+    }
+
+    /** A frame input of Java type {@code javaType} (int, long or double) not specialized to its value, read from {@code source}. */
+    public static SymScalarVariable input(TensorVariable tensor, Class<?> javaType, Source source, boolean boxed) {
+        return new SymScalarVariable(tensor, javaType, "the input " + source.shortName(), boxed, List.of(source), false);
+    }
+
+    /** The dtype that computes as Java computes on {@code javaType}. */
+    public static DType dtypeOf(Class<?> javaType) {
+        return javaType == double.class ? DType.FLOAT64 : javaType == long.class ? DType.INT64 : DType.INT32;
+    }
+
+    /** The same number as a boxed reference (one stack slot), or back as the primitive. */
+    public SymScalarVariable boxed(boolean on) { return new SymScalarVariable(tensor, javaType, origin, on, roots, dataDependent); }
+
+    /** A number of type {@code resultType} computed from this one (and {@code other}, when it is symbolic too) by the node of {@code result}. */
+    public SymScalarVariable derived(TensorVariable result, Class<?> resultType, SymScalarVariable other) {
+        if (other == null || other == this) return new SymScalarVariable(result, resultType, origin, false, roots, dataDependent);
+        List<Source> all = new ArrayList<>(roots);
+        for (Source s : other.roots) if (!all.contains(s)) all.add(s);
+        String from = origin.equals(other.origin) ? origin : origin + " and " + other.origin;
+        return new SymScalarVariable(result, resultType, from, false, List.copyOf(all), dataDependent || other.dataDependent);
+    }
+
+    /** An integral number (int or long), as opposed to a double. */
+    public boolean isIntegral() { return javaType != double.class; }
+
+    /** {@code Integer}, {@code Long} or {@code Double}. */
+    public Class<?> boxedType() { return boxedTypeOf(javaType); }
+
+    public static Class<?> boxedTypeOf(Class<?> javaType) { return javaType == int.class ? Integer.class : javaType == long.class ? Long.class : Double.class; }
+
+    /** The unboxing method of {@link #boxedType()}: {@code intValue}, {@code longValue}, {@code doubleValue}. */
+    public String unboxMethod() { return javaType.getName() + "Value"; }
 
     @Override
     public Source source() { return null; }
 
     @Override
-    public boolean isWide() { return !boxed; }
-
-    /** The Java type the number has in user code. */
-    public Class<?> javaType() { return isLong ? long.class : double.class; }
+    public boolean isWide() { return !boxed && javaType != int.class; }
 
     @Override
-    public String describe() { return "data-dependent " + javaType().getSimpleName() + " (from " + origin + ")"; }
+    public String describe() {
+        return (dataDependent ? "data-dependent " : "symbolic ") + javaType.getSimpleName() + " (from " + origin + ")";
+    }
 }

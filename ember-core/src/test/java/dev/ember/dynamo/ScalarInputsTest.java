@@ -1,0 +1,211 @@
+package dev.ember.dynamo;
+
+import dev.ember.Ember;
+import dev.ember.Fn1;
+import dev.ember.Fn2;
+import dev.ember.Options;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Doubles a frame receives are graph inputs, not guarded constants (issue #15's scalars; PyTorch's
+ * {@code specialize_float=False}): a new value runs the same compiled code. A use that needs the
+ * value while tracing specializes it (the frame is traced again with the double as a constant
+ * guarded by its value); {@code Options.specializeFloat(true)} restores the old behaviour.
+ */
+class ScalarInputsTest {
+
+    @AfterEach
+    void reset() { Ember.reset(); }
+
+    static Tensor scaleAndShift(Tensor x, double s) { return x.mul(s).add(s * 2 - 1); }
+
+    static Tensor branchOnScale(Tensor x, double s) { return s > 0 ? x.mul(s) : x.neg(); }
+
+    static Tensor centerOnMax(Tensor x) {
+        double m = x.amax().item();         // a graph break (capture_scalar_outputs is off): m is carried into the resume method
+        return x.sub(m).mul(2);
+    }
+
+    static double twiceAndSize(Tensor x, double s) { return s * 2 + x.size(0); }
+
+    private static float[] eagerOf(Tensor t) { return t.toFloatArray(); }
+
+    /** The user's method's frame (resume methods have frames of their own, in hidden classes). */
+    private static CompiledFrame frameOf(Options opts) {
+        return FrameRegistry.frames().stream().filter(f -> !f.method().owner().isHidden()).filter(f -> f.options() == opts).findFirst().orElseThrow();
+    }
+
+    @Test
+    void aDoubleArgumentIsAGraphInputAndNeverRecompiles() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn2<Tensor, Double, Tensor>) ScalarInputsTest::scaleAndShift, opts);
+        Tensor x = Tensor.randn(3, 4);
+        for (int call = 0; call < 20; call++) {
+            double s = 0.37 * call - 3.1;
+            assertArrayEquals(eagerOf(scaleAndShift(x, s)), eagerOf(f.apply(x, s)), "call " + call);
+        }
+        assertEquals(1, cc.frameCount(), "one compile serves every value of s");
+        OutputGraph g = frameOf(opts).entries().getFirst().graph();
+        assertEquals(2, g.inputSources().size(), "x and s are the graph's inputs");
+        assertTrue(g.guards().stream().noneMatch(guard -> guard.describe().contains("L['s']")), "no guard on s: " + g.guards());
+    }
+
+    @Test
+    void theInductorComputesWithTheDoubleAsEagerDoes() {
+        Options opts = Options.backend("inductor");
+        var f = Ember.compile((Fn2<Tensor, Double, Tensor>) ScalarInputsTest::scaleAndShift, opts);
+        Tensor x = Tensor.randn(5, 7);
+        for (double s : new double[] {0.1, 1e-3, -2.5, 1.0 / 3, 12345.678}) {
+            assertArrayEquals(eagerOf(scaleAndShift(x, s)), eagerOf(f.apply(x, s)), "s = " + s);
+        }
+        assertEquals(1, frameOf(opts).entries().size());
+    }
+
+    @Test
+    void aBranchOnTheDoubleSpecializesItWithAGuard() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn2<Tensor, Double, Tensor>) ScalarInputsTest::branchOnScale, opts);
+        Tensor x = Tensor.randn(3, 4);
+        assertArrayEquals(eagerOf(branchOnScale(x, 0.5)), eagerOf(f.apply(x, 0.5)));
+        assertArrayEquals(eagerOf(branchOnScale(x, 0.5)), eagerOf(f.apply(x, 0.5)));
+        assertEquals(1, cc.frameCount());
+        assertArrayEquals(eagerOf(branchOnScale(x, -1.0)), eagerOf(f.apply(x, -1.0)));
+        assertEquals(2, cc.frameCount(), "a new value of a specialized double recompiles");
+        CompiledFrame frame = frameOf(opts);
+        assertEquals("L['s'] == 0.5 failed: actual -1.0", frame.recompileReasons().getFirst().failedGuards().getFirst());
+    }
+
+    @Test
+    void anItemCarriedAcrossABreakIsAnInputOfTheResumeGraph() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn1<Tensor, Tensor>) ScalarInputsTest::centerOnMax, Options.backend(cc));
+        for (int call = 0; call < 20; call++) {
+            Tensor x = Tensor.randn(3, 4);
+            assertArrayEquals(eagerOf(centerOnMax(x)), eagerOf(f.apply(x)), "call " + call);
+        }
+        assertTrue(cc.frameCount() <= 2, "the graph before the break and the resume graph, compiled once each: " + cc.frameCount());
+    }
+
+    @Test
+    void specializeFloatRestoresGuardedConstants() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Tensor, Double, Tensor>) ScalarInputsTest::scaleAndShift, Options.backend(cc).specializeFloat(true));
+        Tensor x = Tensor.randn(3, 4);
+        for (double s : new double[] {0.5, 1.5, 2.5}) assertArrayEquals(eagerOf(scaleAndShift(x, s)), eagerOf(f.apply(x, s)));
+        assertEquals(3, cc.frameCount());
+    }
+
+    @Test
+    void aDoubleComputedFromAnInputIsReturnedAsEagerComputesIt() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Tensor, Double, Double>) ScalarInputsTest::twiceAndSize, Options.backend(cc));
+        List<Double> got = new ArrayList<>(), want = new ArrayList<>();
+        for (double s : new double[] {0.25, -7.5, 1e10}) {
+            got.add(f.apply(Tensor.randn(3), s));
+            want.add(twiceAndSize(Tensor.randn(3), s));
+        }
+        assertEquals(want, got);
+        assertEquals(1, cc.frameCount());
+    }
+
+    @Test
+    void aFloat64TensorTimesADoubleKeepsDoublePrecision() {
+        var f = Ember.compile((Fn2<Tensor, Double, Tensor>) ScalarInputsTest::scaleAndShift, Options.backend("inductor"));
+        Tensor x = Tensor.randn(4).to(DType.FLOAT64);
+        double s = 1.0 / 3;
+        assertArrayEquals(scaleAndShift(x, s).toDoubleArray(), f.apply(x, s).toDoubleArray(), 0);
+    }
+
+    /** A model with a call counter, as a user writes it: the counter is read, incremented and used. */
+    static final class Counted {
+        int calls;
+
+        Tensor forward(Tensor x) {
+            calls++;
+            return x.mul(calls).add(calls / 3);
+        }
+    }
+
+    static Tensor shiftByInt(Tensor x, int n) { return x.add(n * 2 - 7); }
+
+    static Tensor repeatAdd(Tensor x, int n) {
+        for (int i = 0; i < n; i++) x = x.add(1);
+        return x;
+    }
+
+    @Test
+    void aChangingIntFieldBecomesAnInputAtTheFirstRecompile() {
+        CompileCounter cc = new CompileCounter();
+        Counted model = new Counted(), twin = new Counted();
+        var f = Ember.compile((Fn1<Tensor, Tensor>) model::forward, Options.backend(cc));
+        Tensor x = Tensor.randn(2, 3);
+        for (int call = 0; call < 20; call++) {
+            assertArrayEquals(eagerOf(twin.forward(x)), eagerOf(f.apply(x)), "call " + call);
+        }
+        assertEquals(20, model.calls, "the increments are stored back after each graph");
+        assertEquals(2, cc.frameCount(), "compiled once as a constant, once more as an input");
+    }
+
+    @Test
+    void theInductorComputesWithTheIntAsJavaDoes() {
+        Options opts = Options.backend("inductor");
+        Counted model = new Counted(), twin = new Counted();
+        var counted = Ember.compile((Fn1<Tensor, Tensor>) model::forward, opts);
+        Tensor x = Tensor.randn(5, 3);
+        for (int call = 0; call < 6; call++) assertArrayEquals(eagerOf(twin.forward(x)), eagerOf(counted.apply(x)), "call " + call);
+        var shifted = Ember.compile((Fn2<Tensor, Integer, Tensor>) ScalarInputsTest::shiftByInt, opts);
+        Tensor y = Tensor.randn(4).to(DType.FLOAT64);
+        for (int n : new int[] {3, 4, Integer.MAX_VALUE, -9}) assertArrayEquals(shiftByInt(y, n).toDoubleArray(), shifted.apply(y, n).toDoubleArray(), 0);
+    }
+
+    @Test
+    void aChangingIntArgumentBecomesAnInputAndWrapsAsJavaDoes() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) ScalarInputsTest::shiftByInt, Options.backend(cc));
+        Tensor x = Tensor.randn(4).to(DType.FLOAT64);
+        int[] values = {3, 4, -5, 1 << 30, Integer.MAX_VALUE, 17};
+        for (int n : values) assertArrayEquals(shiftByInt(x, n).toDoubleArray(), f.apply(x, n).toDoubleArray(), 0, "n = " + n);
+        assertEquals(2, cc.frameCount());
+    }
+
+    @Test
+    void anIntThatBoundsALoopStaysSpecialized() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) ScalarInputsTest::repeatAdd, opts);
+        Tensor x = Tensor.randn(3);
+        for (int n : new int[] {2, 3, 3, 2}) assertArrayEquals(eagerOf(repeatAdd(x, n)), eagerOf(f.apply(x, n)));
+        assertEquals(2, cc.frameCount());
+        assertEquals("L['n'] == 2 failed: actual 3", frameOf(opts).recompileReasons().getFirst().failedGuards().getFirst());
+    }
+
+    @Test
+    void dynamicFalseSpecializesEveryInt() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) ScalarInputsTest::shiftByInt, Options.backend(cc).dynamic(false));
+        Tensor x = Tensor.randn(4);
+        for (int n = 0; n < 4; n++) f.apply(x, n);
+        assertEquals(4, cc.frameCount());
+    }
+
+    @Test
+    void dynamicTrueMakesIntsInputsFromTheFirstCompile() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) ScalarInputsTest::shiftByInt, Options.backend(cc).dynamic(true));
+        Tensor x = Tensor.randn(4);
+        for (int n = 0; n < 4; n++) assertArrayEquals(eagerOf(shiftByInt(x, n)), eagerOf(f.apply(x, n)));
+        assertEquals(1, cc.frameCount());
+    }
+}
