@@ -68,6 +68,9 @@ public final class DifferentialRunner {
     public static Result run(Object fn, Supplier<Object[]> inputs, List<Config> configs) {
         LoadedRun p = new LoadedRun(fn, inputs);
         Observed eager = observe(p, args -> Calls.apply(p.fn(), args), false);
+        LoadedRun renewed = new LoadedRun(fn, () -> newValues(inputs.get()));
+        Observed eagerRenewed = observe(renewed, args -> Calls.apply(renewed.fn(), args), false);
+        Object fp64Renewed = eagerRenewed.error == null ? reference(renewed) : null;
         Observed eagerTraining = configs.stream().anyMatch(Config::training) ? observe(p, args -> Calls.apply(p.fn(), args), true) : null;
         Object fp64 = eager.error == null ? reference(p) : null;
         Map<Config, Disagreement> outcomes = new java.util.LinkedHashMap<>();
@@ -82,7 +85,8 @@ public final class DifferentialRunner {
         Set<CompileMode> coldModes = new HashSet<>();
         try {
             for (Config c : configs) {
-                outcomes.put(c, c.training() ? runTraining(p, c, eagerTraining) : runConfig(p, c, eager, fp64, cacheDir, coldModes));
+                outcomes.put(c, c.training() ? runTraining(p, c, eagerTraining)
+                        : runConfig(p, c, eager, fp64, cacheDir, coldModes, renewed, eagerRenewed, fp64Renewed));
                 if (c.backend().equals("inductor") && !c.fromCache()) coldModes.add(c.mode());
             }
         } finally {
@@ -94,7 +98,8 @@ public final class DifferentialRunner {
         return new Result(eager.error, outcomes);
     }
 
-    private static Disagreement runConfig(LoadedRun p, Config c, Observed eager, Object fp64, Path cacheDir, Set<CompileMode> coldModes) {
+    private static Disagreement runConfig(LoadedRun p, Config c, Observed eager, Object fp64, Path cacheDir, Set<CompileMode> coldModes,
+                                          LoadedRun renewed, Observed eagerRenewed, Object fp64Renewed) {
         Ember.reset();
         Map<String, Object> stored = null;
         if (c.fromCache()) {
@@ -112,6 +117,10 @@ public final class DifferentialRunner {
             Disagreement f = judge("call " + call, eager, got, fp64);
             if (f != null) return f;
         }
+        // the same layouts and aliasing with other values: a value the compiled code baked in without a guard shows here
+        Observed gotRenewed = observe(renewed, args -> Calls.apply(compiled, args), false);
+        Disagreement stale = judge("a call with new input values", eagerRenewed, gotRenewed, fp64Renewed);
+        if (stale != null) return stale;
         if (stored != null) {
             Map<String, Object> after = entries(cacheDir);
             if (!after.equals(stored)) {
@@ -237,6 +246,24 @@ public final class DifferentialRunner {
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * The arguments with every floating-point value changed ({@code x ↦ 0.5 − 1.25·x}) in their
+     * storage, so layouts, views and aliasing are those of {@code args}: what changes is only what
+     * a guard does not check.
+     */
+    private static Object[] newValues(Object[] args) {
+        Set<Object> done = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Object a : args) {
+            if (!(a instanceof Tensor t) || !done.add(t.storage())) continue;
+            switch (t.storage().data()) {
+                case float[] f -> { for (int i = 0; i < f.length; i++) f[i] = 0.5f - 1.25f * f[i]; }
+                case double[] d -> { for (int i = 0; i < d.length; i++) d[i] = 0.5 - 1.25 * d[i]; }
+                default -> { }
+            }
+        }
+        return args;
     }
 
     /** The arguments with repeats (the same tensor passed twice) removed, in order. */

@@ -62,7 +62,7 @@ public final class ProgramGenerator {
     }
 
     private boolean step() {
-        int r = rnd.nextInt(120);
+        int r = rnd.nextInt(124);
         if (r < 20) return unary();
         if (r < 42) return binary();
         if (r < 52) return reduction();
@@ -77,6 +77,7 @@ public final class ProgramGenerator {
         if (r < 109) return dataDependentBranch();
         if (r < 112) return graphBreak();
         if (r < 116) return recurrentLoop();
+        if (r < 120) return scalarAcrossBreak();
         return factory();
     }
 
@@ -422,6 +423,19 @@ public final class ProgramGenerator {
         Var c = pick(v -> !v.type().dtype().isBool()), x = pick(v -> !v.type().dtype().isBool());
         if (c == null) return false;
         let(x.type(), "$0.sum().item() > 0 ? $1.relu() : $1.neg()", c, x);
+        return true;
+    }
+
+    /**
+     * A number read from tensor data (a graph break: capture_scalar_outputs is off) and used after it,
+     * so the resume method's graph takes it as a 0-d input and computes with it; the runner's call with
+     * new input values then checks that no value of it was baked in.
+     */
+    private boolean scalarAcrossBreak() {
+        Var c = pick(v -> v.type().dtype().isFloatingPoint()), x = pick(v -> v.type().dtype().isFloatingPoint());
+        if (c == null) return false;
+        let(x.type(), oneOf(List.of("$1.mul($0.sum().item() * 0.5 + 1.0)", "$1.add($0.sum().item()).div(2.0)",
+                "$1.sub($0.sum().item() / 3.0).mul(-1.5)")), c, x);
         return true;
     }
 

@@ -11,7 +11,8 @@ import java.util.function.Predicate;
  * Makes a failing program smaller while it still fails the same way (delta debugging over
  * statements): drop a returned value; drop a statement, reading an earlier variable of the same
  * dtype and shape wherever its result was read; drop unread parameters; make arguments contiguous
- * and unaliased. Each change is kept only if {@code stillFails} says the candidate fails as the
+ * and unaliased; return a parameter instead of a computed value (so that a failure in what the
+ * program did to its inputs sheds the statements only the returned value needed). Each change is kept only if {@code stillFails} says the candidate fails as the
  * original did; passes repeat until none is kept. Shapes are not shrunk: a program's shapes hang
  * together (matmul dims, broadcasting), and a smaller program is what a reader needs first.
  */
@@ -64,6 +65,15 @@ public final class Shrinker {
                 ins.set(i, new Input(in.param(), Input.Layout.CONTIGUOUS, -1));
                 out.add(new Program(p.seed(), ins, p.body(), p.returns()));
             }
+        }
+        // one candidate per returned value (each costs a compile and a run): the first parameter not returned yet
+        Var param = p.inputs().stream().map(Input::param).filter(v -> !p.returns().contains(v)).findFirst().orElse(null);
+        for (int r = 0; r < p.returns().size() && param != null; r++) {
+            Var returned = p.returns().get(r);
+            if (p.inputs().stream().anyMatch(in -> in.param().equals(returned))) continue;
+            List<Var> returns = new ArrayList<>(p.returns());
+            returns.set(r, param);
+            out.add(new Program(p.seed(), p.inputs(), p.body(), returns));
         }
         return out;
     }
