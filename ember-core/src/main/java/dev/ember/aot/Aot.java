@@ -42,7 +42,17 @@ public final class Aot {
     }
 
     /** Runs AOT's steps on a copy of {@code gm}; {@code inputs} are the placeholders' values: real or fake tensors (or their scalars). */
-    public static Prepared prepare(GraphModule gm, List<?> inputs) {
+    public static Prepared prepare(GraphModule gm, List<?> inputs) { return prepare(gm, inputs, false); }
+
+    /**
+     * {@link #prepare} for training: ops with a derivative formula stay whole (the joint graph
+     * differentiates them by their formulas, as eager autograd does: differentiating a decomposition
+     * can round differently, e.g. mean's shifted sum cancels in its gradient); the forward and
+     * backward graphs are decomposed and get the post-grad passes after partitioning ({@link #lower}).
+     */
+    public static Prepared prepareForTraining(GraphModule gm, List<?> inputs) { return prepare(gm, inputs, true); }
+
+    private static Prepared prepare(GraphModule gm, List<?> inputs, boolean training) {
         Object[] in = inputs.toArray();
         GraphModule work = new GraphModule(gm.className(), gm.graph().copy(), gm.attributes(), gm.submodules());
         ShapeProp.propagate(work, in);
@@ -55,9 +65,16 @@ public final class Aot {
             Log.of("aot").info(() -> "mutation kept in place: " + e.getMessage());
         }
         ShapeProp.propagate(work, in);
-        int decomposed = DecomposePass.run(work);
-        Log.artifact("aot_graphs", () -> "GRAPH AFTER FUNCTIONALIZATION AND DECOMPOSITION TO CORE OPS (" + decomposed + " nodes decomposed)\n" + work.code());
-        PassManager.run(PassManager.Stage.POST_GRAD, work);
+        int decomposed = training ? DecomposePass.run(work, op -> op.derivative() != null) : DecomposePass.run(work);
+        Log.artifact("aot_graphs", () -> "GRAPH AFTER FUNCTIONALIZATION AND DECOMPOSITION TO CORE OPS (" + decomposed + " nodes decomposed"
+                + (training ? "; ops with a derivative kept whole until after partitioning" : "") + ")\n" + work.code());
+        if (!training) PassManager.run(PassManager.Stage.POST_GRAD, work);
         return new Prepared(work, kept);
+    }
+
+    /** A training forward or backward graph made ready for a backend: decomposed to core ops, then the post-grad passes. */
+    static void lower(GraphModule partitioned) {
+        DecomposePass.run(partitioned);
+        PassManager.run(PassManager.Stage.POST_GRAD, partitioned);
     }
 }

@@ -50,7 +50,7 @@ public final class AotAutograd {
             requiresGrad[i] = v instanceof Tensor t && t.requiresGrad();
             fakes.add(v instanceof Tensor t && !t.isFake() ? FakeTensor.like(t) : v);
         }
-        Aot.Prepared prepared = Aot.prepare(gm, fakes);
+        Aot.Prepared prepared = Aot.prepareForTraining(gm, fakes);
         if (!prepared.functional()) throw new NotTrainable("a mutation AOT cannot functionalize: " + prepared.keptMutation());
         JointGraph joint;
         try {
@@ -64,6 +64,8 @@ public final class AotAutograd {
         Log.artifact("aot_joint_graph", () -> "JOINT GRAPH (" + joint.primals.size() + " primals, " + joint.tangents.size() + " tangents)\n" + joint.module.code());
         Trace.graph("aot_joint_graph", joint.module::code);
         Partitioner.Result parts = Partitioner.partition(joint);
+        Aot.lower(parts.forward());
+        Aot.lower(parts.backward());
         Log.artifact("partitioner", parts::report);
         Log.artifact("aot_graphs", () -> "FORWARD GRAPH\n" + parts.forward().code() + "\nBACKWARD GRAPH\n" + parts.backward().code());
         Trace.graph("aot_forward_graph", parts.forward()::code);

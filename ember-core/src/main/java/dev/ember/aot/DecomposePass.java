@@ -47,10 +47,13 @@ public final class DecomposePass {
     public static Decomposition decompositionOf(OpOverload op) { return KEPT_WHOLE.contains(op) ? null : op.decomposition(); }
 
     /** Decomposes every op that has a decomposition (recursively); returns how many nodes were replaced. */
-    public static int run(GraphModule gm) {
+    public static int run(GraphModule gm) { return run(gm, op -> false); }
+
+    /** The same, keeping whole the ops {@code keep} names. */
+    public static int run(GraphModule gm, java.util.function.Predicate<OpOverload> keep) {
         int replaced = 0;
         for (Node n : gm.graph().nodes()) {
-            if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op)) continue;
+            if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op) || keep.test(op)) continue;
             Decomposition d = decompositionOf(op);
             if (d == null || !CompilerSteps.apply(CompilerSteps.Kind.DECOMPOSITION, () -> CompilerSteps.describe(n))) continue;
             Object out;

@@ -68,6 +68,13 @@ public final class Functionalize {
      * mutated in place (a view would see the old value), as do those {@code mayRewrite} refuses
      * (e.g. an input sharing memory with another). Nodes must carry fake values.
      */
+    /**
+     * The meta key marking a graph input that {@link #rewriteInputMutations} rewrote: the caller
+     * writes its final value back after the graph, so its value changes when the graph has run, and
+     * backward must not read it then (the partitioner saves a copy, or the values computed from it).
+     */
+    public static final String MUTATED_INPUT = "mutated_input";
+
     public static java.util.LinkedHashMap<Node, Node> rewriteInputMutations(Graph graph, java.util.function.Predicate<Node> mayRewrite) {
         java.util.LinkedHashMap<Node, Node> finalValues = new java.util.LinkedHashMap<>();
         for (Node n : graph.nodes()) {
@@ -86,6 +93,7 @@ public final class Functionalize {
             n.replaceAllUsesWith(result);
             graph.eraseNode(n);
             finalValues.put(input, result);
+            input.meta().put(MUTATED_INPUT, Boolean.TRUE);
         }
         return finalValues;
     }

@@ -7,6 +7,7 @@ import dev.ember.fx.Node;
 import dev.ember.fx.NodeKind;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.PointwiseOps;
+import dev.ember.ops.ShapeOps;
 import dev.ember.ops.Tag;
 import dev.ember.tensor.Tensor;
 
@@ -93,7 +94,7 @@ final class Partitioner {
             int i = index.get(n);
             boolean list = n.val() instanceof List<?>;
             // ties (equal bytes) go to saving a value backward reads itself, which spares recomputing it
-            long bytes = n.kind() == NodeKind.PLACEHOLDER ? 0 : list ? INF : bytes(n) * 1024 + (needed.contains(n) ? 0 : 1);
+            long bytes = free(n) ? 0 : list ? INF : bytes(n) * 1024 + (needed.contains(n) ? 0 : 1);
             net.add(2 * i, 2 * i + 1, bytes);
             if (!recomputable(n) || forwardOutputs.contains(n) || compared.contains(n)) net.add(source, 2 * i, INF);
             for (Node u : n.allInputNodes()) {
@@ -102,7 +103,7 @@ final class Partitioner {
             }
             if (needed.contains(n)) {
                 net.add(2 * i + 1, sink, INF);
-                naive += n.kind() == NodeKind.PLACEHOLDER ? 0 : bytes(n);
+                naive += free(n) ? 0 : bytes(n);
             }
         }
         net.maxFlow(source, sink);
@@ -132,7 +133,7 @@ final class Partitioner {
         for (Node n : forward) {
             if (cut.contains(n) && read.contains(n)) {
                 saved.add(n);
-                if (n.kind() != NodeKind.PLACEHOLDER) savedBytes += bytes(n);
+                if (!free(n)) savedBytes += bytes(n);
             }
         }
         List<Node> recomputed = new ArrayList<>();
@@ -144,7 +145,7 @@ final class Partitioner {
         for (Node n : forward) fenv.put(n, fg.nodeCopy(n, fenv::get));
         List<Object> forwardResult = new ArrayList<>();
         for (Object o : joint.outputs) forwardResult.add(o instanceof Node n ? fenv.get(n) : o);
-        for (Node s : saved) forwardResult.add(fenv.get(s));
+        for (Node s : saved) forwardResult.add(mutated(s) ? fg.callFunction(ShapeOps.CLONE, fenv.get(s)) : fenv.get(s));
         fg.output(forwardResult);
         fg.eliminateDeadCode();
 
@@ -165,6 +166,15 @@ final class Partitioner {
         GraphModule b = new GraphModule(gm.className() + "Backward", bg, gm.attributes(), gm.submodules());
         return new Result(f, b, saved, recomputed, savedBytes, naive);
     }
+
+    /**
+     * An input saved as itself: it is alive anyway. Not one the caller writes after the graph
+     * ({@link Functionalize#MUTATED_INPUT}): backward would read its new value (or trip its version
+     * check), so saving it costs a copy like any computed value, and the forward graph returns a clone.
+     */
+    private static boolean free(Node n) { return n.kind() == NodeKind.PLACEHOLDER && !mutated(n); }
+
+    private static boolean mutated(Node n) { return n.kind() == NodeKind.PLACEHOLDER && Boolean.TRUE.equals(n.meta().get(Functionalize.MUTATED_INPUT)); }
 
     /** Cheap to run again in backward: pointwise ops and views (never random ones). */
     private static boolean recomputable(Node n) {

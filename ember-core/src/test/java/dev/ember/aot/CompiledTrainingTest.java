@@ -2,6 +2,7 @@ package dev.ember.aot;
 
 import dev.ember.Ember;
 import dev.ember.Fn1;
+import dev.ember.Fn2;
 import dev.ember.Fn3;
 import dev.ember.Options;
 import dev.ember.logging.Logs;
@@ -199,6 +200,51 @@ class CompiledTrainingTest {
         a.setGrad(null);
         Ember.compile((Fn1<Tensor, Tensor>) CompiledTrainingTest::aminOfADivision, Options.backend("inductor")).apply(a).backward();
         assertArrayEquals(expected, a.grad().toFloatArray(), 1e-5f);
+    }
+
+    static Tensor zeroAfterUse(Tensor a0, Tensor a1) {
+        Tensor v0 = a0.minimum(a0);
+        a0.zero_();
+        return v0.div(a1.reshape(-1).abs().add(1.0));
+    }
+
+    /**
+     * Training fuzzer, seed 5511950: backward needs {@code v0 = minimum(a0, a0)}, and the partitioner
+     * recomputed it from the input {@code a0} — which the function zeroes (written back after the
+     * graph), so backward would read the new value; its version check refused instead. A written
+     * input is now saved as a copy, or the values computed from it are.
+     */
+    @Test
+    void backwardNeverReadsAnInputTheFunctionWrites() {
+        for (String backend : List.of("aot_eager", "inductor")) {
+            Generator g = new Generator(5511950L);
+            Tensor a1 = Tensor.randn(g, 4, 5).requiresGrad(true);
+            Tensor eagerA0 = Tensor.of(new int[] {3}, 1);
+            zeroAfterUse(eagerA0, a1).sum().backward();
+            float[] expected = a1.grad().toFloatArray();
+            a1.setGrad(null);
+            Tensor a0 = Tensor.of(new int[] {3}, 1);
+            Ember.compile((Fn2<Tensor, Tensor, Tensor>) CompiledTrainingTest::zeroAfterUse, Options.backend(backend)).apply(a0, a1).sum().backward();
+            assertArrayEquals(expected, a1.grad().toFloatArray(), 1e-6f, backend);
+            assertEquals(0, a0.toIntArray()[0], backend + ": the write reaches the input");
+            Ember.reset();
+        }
+    }
+
+    static Tensor meanPlusScaled(Tensor a0, Tensor a1) { return a0.mean().add(a1, 0.5); }
+
+    /** Training fuzzer, seed 5511239: the mean's gradient summed the broadcast gradient over 3,112 ones instead of 3,072. */
+    @Test
+    void aBroadcastScalarsGradientSumsEveryElementOnce() {
+        for (String backend : List.of("aot_eager", "inductor")) {
+            Generator g = new Generator(5511239L);
+            Tensor a0 = Tensor.randn(g, 5, 16, 8, 16).requiresGrad(true), a1 = Tensor.randn(g, 16, 4, 3, 16).requiresGrad(true);
+            Ember.compile((Fn2<Tensor, Tensor, Tensor>) CompiledTrainingTest::meanPlusScaled, Options.backend(backend)).apply(a0, a1)
+                    .to(DType.FLOAT64).sum().backward();
+            float[] grad = a0.grad().toFloatArray();
+            for (int i = 0; i < grad.length; i += 997) assertEquals(3072f / 10240, grad[i], 1e-7f, backend + " at " + i);
+            Ember.reset();
+        }
     }
 
     static Tensor addIntoOut(Tensor x, Tensor w, Tensor out) { return x.addOut(w, out).sum(); }
