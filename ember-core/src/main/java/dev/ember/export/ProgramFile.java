@@ -15,10 +15,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystem;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.FileSystems;
+import java.util.zip.ZipFile;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -110,6 +111,8 @@ final class ProgramFile {
         }
         FileSystem zip;
         try {
+            // ZipFile says what is wrong with a damaged archive; the zip file system, which reads entries as paths, only refuses it
+            new ZipFile(file.toFile()).close();
             zip = FileSystems.newFileSystem(file);
         } catch (IOException e) {
             throw new ProgramFileException(file, "the zip archive is damaged or truncated (" + e.getMessage() + ")", e);
