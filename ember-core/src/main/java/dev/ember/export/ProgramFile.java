@@ -7,17 +7,16 @@ import dev.ember.fx.Node;
 import dev.ember.fx.ShapeProp;
 import dev.ember.logging.JsonReader;
 import dev.ember.logging.JsonWriter;
+import dev.ember.tensor.AtomicFiles;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.SafeTensors;
 import dev.ember.tensor.Tensor;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.FileSystems;
 import java.util.zip.ZipFile;
 import java.util.ArrayList;
@@ -60,11 +59,7 @@ final class ProgramFile {
                 Files.writeString(zip.getPath(GRAPH), graph);
                 SafeTensors.save(ep.state(), zip.getPath(WEIGHTS));
             }
-            try {
-                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
-            }
+            AtomicFiles.moveIntoPlace(tmp, abs);
         } finally {
             Files.deleteIfExists(tmp);
         }
