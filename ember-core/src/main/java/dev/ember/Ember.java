@@ -9,6 +9,9 @@ import dev.ember.dynamo.Explainer;
 import dev.ember.dynamo.FrameRegistry;
 import dev.ember.dynamo.FunctionTarget;
 import dev.ember.events.CompileEvents;
+import dev.ember.export.ExportOptions;
+import dev.ember.export.ExportedProgram;
+import dev.ember.export.Exporter;
 import dev.ember.logging.Logs;
 import dev.ember.nn.Module;
 import dev.ember.ops.kernels.Blas;
@@ -100,6 +103,59 @@ public final class Ember {
         FunctionTarget target = FunctionTarget.forModule(module);
         CompiledFrame frame = FrameRegistry.frameFor(target.method(), options);
         return x -> (Tensor) frame.call(target, new Object[] {module, x}, () -> module.forward(x));
+    }
+
+    /**
+     * Exports {@code fn} for these example arguments as one functional ATen graph with its signature
+     * and state (torch.export): strict, through bytecode capture, so a graph break is an
+     * {@link dev.ember.export.ExportError} that names it. The program runs without the Java code
+     * ({@code ep.run(x)}), saves to one file and loads in another JVM; see docs/export.md.
+     */
+    public static <A, R> ExportedProgram export(Fn1<A, R> fn, A a) { return export(ExportOptions.defaults(), fn, a); }
+
+    public static <A, B, R> ExportedProgram export(Fn2<A, B, R> fn, A a, B b) { return export(ExportOptions.defaults(), fn, a, b); }
+
+    public static <A, B, C, R> ExportedProgram export(Fn3<A, B, C, R> fn, A a, B b, C c) { return export(ExportOptions.defaults(), fn, a, b, c); }
+
+    public static <A, B, C, D, R> ExportedProgram export(Fn4<A, B, C, D, R> fn, A a, B b, C c, D d) {
+        return export(ExportOptions.defaults(), fn, a, b, c, d);
+    }
+
+    public static <A, B, C, D, E, R> ExportedProgram export(Fn5<A, B, C, D, E, R> fn, A a, B b, C c, D d, E e) {
+        return export(ExportOptions.defaults(), fn, a, b, c, d, e);
+    }
+
+    /** A module's forward, its parameters and buffers lifted as PARAMETER and BUFFER inputs under their qualified names. */
+    public static ExportedProgram export(Module module, Tensor x) { return export(ExportOptions.defaults(), module, x); }
+
+    /** {@link #export(Fn1, Object)} with options: {@code ExportOptions.nonStrict()} runs the Java code on fake tensors instead. */
+    @SuppressWarnings("unchecked")
+    public static <A, R> ExportedProgram export(ExportOptions options, Fn1<A, R> fn, A a) {
+        return Exporter.export(fn, options, new Object[] {a}, v -> fn.apply((A) v[0]));
+    }
+
+    @SuppressWarnings("unchecked")
+    public static <A, B, R> ExportedProgram export(ExportOptions options, Fn2<A, B, R> fn, A a, B b) {
+        return Exporter.export(fn, options, new Object[] {a, b}, v -> fn.apply((A) v[0], (B) v[1]));
+    }
+
+    @SuppressWarnings("unchecked")
+    public static <A, B, C, R> ExportedProgram export(ExportOptions options, Fn3<A, B, C, R> fn, A a, B b, C c) {
+        return Exporter.export(fn, options, new Object[] {a, b, c}, v -> fn.apply((A) v[0], (B) v[1], (C) v[2]));
+    }
+
+    @SuppressWarnings("unchecked")
+    public static <A, B, C, D, R> ExportedProgram export(ExportOptions options, Fn4<A, B, C, D, R> fn, A a, B b, C c, D d) {
+        return Exporter.export(fn, options, new Object[] {a, b, c, d}, v -> fn.apply((A) v[0], (B) v[1], (C) v[2], (D) v[3]));
+    }
+
+    @SuppressWarnings("unchecked")
+    public static <A, B, C, D, E, R> ExportedProgram export(ExportOptions options, Fn5<A, B, C, D, E, R> fn, A a, B b, C c, D d, E e) {
+        return Exporter.export(fn, options, new Object[] {a, b, c, d, e}, v -> fn.apply((A) v[0], (B) v[1], (C) v[2], (D) v[3], (E) v[4]));
+    }
+
+    public static ExportedProgram export(ExportOptions options, Module module, Tensor x) {
+        return Exporter.export(module, options, new Object[] {x}, v -> module.forward((Tensor) v[0]));
     }
 
     /**

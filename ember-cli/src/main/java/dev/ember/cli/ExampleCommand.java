@@ -15,13 +15,13 @@ final class ExampleCommand {
         EXAMPLES.put("QuickStart", "tensors: creation, broadcasting, promotion, views, reductions, errors");
         EXAMPLES.put("CompileAndExplain", "Ember.compile: cache, recompile, explain, fullgraph's error");
         EXAMPLES.put("TrustButVerify", "compiled against eager with a float64 reference in every inductor mode; the op that made a NaN");
+        EXAMPLES.put("export", "Ember.export: a model as one ATen graph with its signature, saved to one file, loaded and run [file]");
         EXAMPLES.put("train-mlp", "a compiled MLP trained on Fashion-MNIST with AdamW: progress, loss, accuracy, images/s [epochs, default 3]");
         EXAMPLES.put("train-cnn", "a compiled Conv-BatchNorm-ReLU network trained on Fashion-MNIST [epochs, default 2]");
     }
 
-    /** {@code train-mlp} → {@code TrainMlp}; class names stay as they are. */
+    /** {@code train-mlp} → {@code TrainMlp}, {@code export} → {@code Export}; class names stay as they are. */
     static String className(String name) {
-        if (!name.contains("-")) return name;
         StringBuilder sb = new StringBuilder();
         for (String part : name.split("-")) sb.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
         return sb.toString();

@@ -43,11 +43,19 @@ class ExampleAndDemoTest {
     }
 
     @Test
+    void exportExampleSavesLoadsAndRunsTheProgram() {
+        String out = run("example", "export");
+        assertTrue(out.contains("p_body_0_weight:  PARAMETER    target='body.0.weight'  f32[16, 4]"), out);
+        assertTrue(out.contains("loaded program vs the model: "), out);
+        assertTrue(out.contains("ExportedProgram.run: input 'x' dimension 0 is 5, but the program was exported for 8"), out);
+    }
+
+    @Test
     void unknownExampleIsAClearError() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.run(new String[] {"example", "Nope"}, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code);
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no example 'Nope'; examples: QuickStart, CompileAndExplain, TrustButVerify, train-mlp, train-cnn"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no example 'Nope'; examples: QuickStart, CompileAndExplain, TrustButVerify, export, train-mlp, train-cnn"));
     }
 
     @Test

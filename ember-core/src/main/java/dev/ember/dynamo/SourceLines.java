@@ -9,13 +9,13 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** The text of a source line, when the .java file is found under a usual source root of the working directory. */
-final class SourceLines {
+public final class SourceLines {
     private static final List<String> ROOTS = List.of("src/main/java", "src/test/java", "ember-core/src/main/java", "ember-core/src/test/java", "src", ".");
     private static final Map<String, Optional<List<String>>> FILES = new ConcurrentHashMap<>();
 
     private SourceLines() {}
 
-    static String line(Class<?> owner, String fileName, int line) {
+    public static String line(Class<?> owner, String fileName, int line) {
         if (fileName == null || line <= 0) return null;
         String rel = owner.getPackageName().replace('.', '/') + (owner.getPackageName().isEmpty() ? "" : "/") + fileName;
         List<String> lines = FILES.computeIfAbsent(rel, SourceLines::read).orElse(null);

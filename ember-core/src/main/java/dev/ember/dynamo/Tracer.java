@@ -184,14 +184,25 @@ final class Tracer {
         ctx.graph.addGuard(GlobalStateMatch.current(GlobalStateMatch.State.DEFAULT_DTYPE));
         List<VariableTracker> args = new ArrayList<>();
         List<Class<?>> types = paramTypes(target);
-        for (int i = 0; i < frame.length; i++) {
-            String name = code.slotName(slotOf(types, i));
-            if (name == null) name = i < target.captured().length ? "captured" + i : "arg" + (i - target.captured().length);
-            if (name.equals("this")) name = "self";
-            args.add(ctx.builder.wrap(frame[i], new LocalSource(i, name), types.get(i)));
-        }
+        List<String> names = argumentNames(target, frame.length, code);
+        for (int i = 0; i < frame.length; i++) args.add(ctx.builder.wrap(frame[i], new LocalSource(i, names.get(i)), types.get(i)));
         return args;
     }
+
+    /** The frame's values as the source names them ({@code self} for the receiver), captured values first. */
+    static List<String> argumentNames(FunctionTarget target, int frameLength, MethodCode code) {
+        List<Class<?>> types = paramTypes(target);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < frameLength; i++) {
+            String name = code.slotName(slotOf(types, i));
+            if (name == null) name = i < target.captured().length ? "captured" + i : "arg" + (i - target.captured().length);
+            names.add(name.equals("this") ? "self" : name);
+        }
+        return names;
+    }
+
+    /** {@link #argumentNames(FunctionTarget, int, MethodCode)} for a call with this frame. */
+    static List<String> argumentNames(FunctionTarget target, Object[] frame) { return argumentNames(target, frame.length, code(target, frame)); }
 
     /** The final state of every mutated input object, to be written back after the graph runs. */
     private static List<SideEffect> replays(TraceContext ctx, List<Node> outputs, Map<Node, Integer> index) {

@@ -25,7 +25,8 @@ import java.util.Map;
  * Values: {@code %name} (a node), {@code null}, {@code true}/{@code false}, {@code 3} (Integer),
  * {@code 3L} (Long), {@code 1.5} (Double), {@code 1.5f} (Float), {@code "text"}, {@code DType.FLOAT32},
  * {@code [a, b]} (a List), {@code int[]{1, 2}}, {@code long[]{1L}}, {@code double[]{0.5}}; everything
- * after {@code #} is a comment (the printer puts the value's type and source line there).
+ * after {@code #} is a comment (the printer puts the value's type and source line there; a source
+ * line written as {@code File.java:12 in method} is read back into the node's location).
  * The printed readable form ({@link GraphModule#code()}) is for people and loses these types; this
  * form is for files. Nodes that cannot be written (a module call, a live function, a tensor
  * constant in the arguments) are refused with the node named.
@@ -130,7 +131,9 @@ public final class GraphText {
             if (line.isEmpty()) continue;
             if (returned) throw new ParseError(i + 1, lines[i], "nothing may follow the return line");
             try {
-                returned = parseLine(g, byName, new Cursor(line));
+                Node n = parseLine(g, byName, new Cursor(line));
+                returned = n == null;
+                if (n != null) n.setSourceLocation(location(lines[i]));
             } catch (ParseError e) {
                 throw e;
             } catch (StringIndexOutOfBoundsException e) {
@@ -143,12 +146,13 @@ public final class GraphText {
         return g;
     }
 
-    private static boolean parseLine(Graph g, Map<String, Node> byName, Cursor c) {
+    /** The node the line defines, or null for the return line. */
+    private static Node parseLine(Graph g, Map<String, Node> byName, Cursor c) {
         if (c.eatWord("return")) {
             Object out = c.value(byName);
             c.end();
             g.output(out);
-            return true;
+            return null;
         }
         c.expect('%');
         String name = c.identifier();
@@ -175,7 +179,20 @@ public final class GraphText {
         c.end();
         if (!n.name().equals(name)) throw new IllegalArgumentException("'" + name + "' is not a usable node name (it would become '" + n.name() + "')");
         byName.put(name, n);
-        return false;
+        return n;
+    }
+
+    /** {@code Foo.java:12 in fn} at the end of a line's comment, as {@link #write} puts it; null when there is none. */
+    private static final java.util.regex.Pattern LOCATION = java.util.regex.Pattern.compile("(\\S+):(\\d+) in (\\S+)\\s*$");
+
+    private static SourceLocation location(String line) {
+        String code = stripComment(line);
+        if (code.length() == line.length()) return null;
+        java.util.regex.Matcher m = LOCATION.matcher(line.substring(code.length() + 1));
+        if (!m.find()) return null;
+        String file = m.group(1);
+        String cls = file.endsWith(".java") ? file.substring(0, file.length() - 5) : file;
+        return new SourceLocation(cls, m.group(3), file, Integer.parseInt(m.group(2)), -1, null);
     }
 
     private static String stripComment(String line) {

@@ -114,6 +114,8 @@ public final class OpOverload {
     public Object call(Object... values) {
         Args args = bind(values);
         Object out = meta.infer(args);
+        Object intercepted = DispatchMode.intercept(this, args, out);
+        if (intercepted != null) return intercepted;
         if (args.hasFake()) return fakeOutputs(args, out);
         if (Autograd.records(args)) return Autograd.call(this, args, out);
         return kernel.run(args, out);
@@ -129,7 +131,8 @@ public final class OpOverload {
     @SuppressWarnings("unchecked")
     public List<Tensor> callList(Object... values) { return (List<Tensor>) call(values); }
 
-    private Object fakeOutputs(Args args, Object out) {
+    /** The call's result on fake tensors, from its output metadata: the written argument for an in-place or out= op, new fakes otherwise. */
+    public Object fakeOutputs(Args args, Object out) {
         if (writtenArg() >= 0) return args.tensor(writtenArg());
         if (out instanceof TensorMeta m) return new FakeTensor(m);
         if (out instanceof List<?> list) {

@@ -83,9 +83,14 @@ class GraphTextTest {
                 %sum = call_function[aten.sum.dim_IntList](%add, [1L], true)  # f32[3, 1]  MyApp.java:34 in fn
                 return [%sum]
                 """, text);
-        // comments (types, lines) are for people and are not read back; the graph is
+        // types in comments are for people and are not read back (shape propagation recomputes them); source lines are
         String withoutComments = text.lines().map(l -> l.replaceAll("\\s+#.*$", "")).collect(java.util.stream.Collectors.joining("\n", "", "\n"));
-        assertEquals(withoutComments, GraphText.write(GraphText.parse(text)));
+        Graph back = GraphText.parse(text);
+        String backWithoutComments = GraphText.write(back).lines().map(l -> l.replaceAll("\\s+#.*$", "")).collect(java.util.stream.Collectors.joining("\n", "", "\n"));
+        assertEquals(withoutComments, backWithoutComments);
+        Node backSum = back.nodes().stream().filter(n -> n.name().equals("sum")).findFirst().orElseThrow();
+        assertEquals("MyApp.java:34", backSum.sourceLocation().fileAndLine());
+        assertEquals("fn", backSum.sourceLocation().methodName());
     }
 
     @Test

@@ -1,0 +1,93 @@
+package dev.ember.dynamo;
+
+import dev.ember.Options;
+import dev.ember.dynamo.source.Source;
+import dev.ember.fx.GraphModule;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Capture for {@code Ember.export}: one trace of a function into one whole graph, as
+ * {@code Options.fullgraph()} does it (the first graph break throws its {@link Unsupported}), but
+ * nothing is compiled, cached, guarded or run. An exported program has no guards (its input spec
+ * is checked instead) and no Java around the graph, so what a compiled frame would do after the
+ * graph — replay a field write, rebuild a record — is refused here with what and where.
+ */
+public final class FullGraphCapture {
+    private FullGraphCapture() {}
+
+    /**
+     * The captured graph; each placeholder's source and value in the frame; and, per graph output,
+     * where it sits in the return value ({@code ""} for the value itself, {@code "[0]"},
+     * {@code "['mean']"}, {@code ".a"}).
+     */
+    public record Captured(GraphModule graph, List<Source> inputSources, List<Object> inputValues, List<String> outputPaths) {}
+
+    /** What the program returns or does that only Java can, one phrase each; export refuses them. */
+    public static final class NotAGraph extends RuntimeException {
+        NotAGraph(String message) { super(message); }
+    }
+
+    /**
+     * Traces {@code target} for {@code frame} (captured values first, then the arguments).
+     *
+     * @throws Unsupported at the first graph break
+     * @throws NotAGraph when the return value holds something that is not a graph output, or the trace has side effects
+     */
+    public static Captured capture(FunctionTarget target, Object[] frame, Options options) {
+        // numbers are specialized, as torch.export specializes non-tensor inputs: the program's inputs are its tensors
+        Tracer.Result r = Tracer.trace(target, frame, options.fullgraph(true).specializeFloat(true).dynamic(false), java.util.Set.of());
+        if (r.graphBreak() != null) throw r.graphBreak();
+        List<String> problems = new ArrayList<>();
+        for (SideEffect e : r.sideEffects()) problems.add(describe(e));
+        String[] paths = new String[r.graph().graph().outputNode().arg(0) instanceof List<?> l ? l.size() : 1];
+        walk(r.rebuilder(), "", paths, problems);
+        if (!problems.isEmpty()) throw new NotAGraph(String.join("; ", problems));
+        List<Object> values = new ArrayList<>();
+        for (Source s : r.graph().inputSources()) values.add(s.read(frame));
+        return new Captured(r.graph().toGraphModule(), r.graph().inputSources(), values, List.of(paths));
+    }
+
+    /** The names of the frame's values as the source code spells them ({@code self} for a receiver), captured values first. */
+    public static List<String> argumentNames(FunctionTarget target, Object[] frame) { return Tracer.argumentNames(target, frame); }
+
+    private static void walk(OutputRebuilder r, String path, String[] paths, List<String> problems) {
+        switch (r) {
+            case OutputRebuilder.GraphOutput g -> {
+                if (paths[g.index()] == null) paths[g.index()] = path;
+            }
+            case OutputRebuilder.ListOf l -> {
+                for (int i = 0; i < l.items().size(); i++) walk(l.items().get(i), path + "[" + i + "]", paths, problems);
+            }
+            case OutputRebuilder.ArrayOf a -> {
+                for (int i = 0; i < a.items().size(); i++) walk(a.items().get(i), path + "[" + i + "]", paths, problems);
+            }
+            case OutputRebuilder.MapOf m -> {
+                for (int i = 0; i < m.keys().size(); i++) walk(m.values().get(i), path + "[" + literal(m.keys().get(i)) + "]", paths, problems);
+            }
+            case OutputRebuilder.RecordOf rec -> {
+                var components = rec.constructor().getDeclaringClass().getRecordComponents();
+                for (int i = 0; i < components.length; i++) walk(rec.components().get(i), path + "." + components[i].getName(), paths, problems);
+            }
+            case OutputRebuilder.Constant c -> problems.add(where(path) + " is the constant " + literal(c.value()) + ", not a tensor the graph computes");
+            case OutputRebuilder.FromSource s -> problems.add(where(path) + " is " + s.source().name() + " returned as it is, not a tensor the graph computes");
+            case OutputRebuilder.ScalarItem s -> problems.add(where(path) + " is a Java number read from a tensor");
+            case OutputRebuilder.Stream s -> problems.add(where(path) + " is " + s.name());
+        }
+    }
+
+    private static String where(String path) { return "the return value" + (path.isEmpty() ? "" : " at " + path); }
+
+    private static String literal(Object v) { return v instanceof String s ? "'" + s + "'" : String.valueOf(v); }
+
+    private static String describe(SideEffect e) {
+        return switch (e) {
+            case SideEffect.SetField f -> "it writes the field " + f.owner().name() + "." + f.field().getName();
+            case SideEffect.ResetList l -> "it changes the list " + l.list().name();
+            case SideEffect.ResetArray a -> "it writes into the array " + a.array().name();
+            case SideEffect.SetGradMode g -> "it leaves grad mode " + (g.enabled() ? "on" : "off") + " when it returns";
+            case SideEffect.Log l -> "it calls " + l.method().getDeclaringClass().getSimpleName() + "." + l.method().getName() + ", which a graph cannot";
+        };
+    }
+}

@@ -1,0 +1,76 @@
+package dev.ember.export;
+
+import dev.ember.Options;
+import dev.ember.dynamo.FullGraphCapture;
+import dev.ember.dynamo.FunctionTarget;
+import dev.ember.dynamo.Unsupported;
+import dev.ember.dynamo.source.FieldSource;
+import dev.ember.dynamo.source.IndexSource;
+import dev.ember.dynamo.source.LocalSource;
+import dev.ember.dynamo.source.ScalarTensorSource;
+import dev.ember.dynamo.source.Source;
+import dev.ember.dynamo.source.StaticFieldSource;
+import dev.ember.tensor.Tensor;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Strict export: Dynamo's translator reads the function's bytecode with fullgraph semantics, so
+ * the first graph break is an {@link ExportError} that names it. Printing is a break here too (an
+ * exported program has no Java around its graph to replay a print after it).
+ */
+final class StrictExport {
+    private StrictExport() {}
+
+    static ExportedProgram export(String function, FunctionTarget target, Object[] args, ExportOptions options) {
+        Object[] frame = Frames.frame(target, args);
+        FullGraphCapture.Captured c;
+        try {
+            c = FullGraphCapture.capture(target, frame, Options.defaults().reorderableLogging(false));
+        } catch (Unsupported u) {
+            throw new ExportError("Ember.export(" + function + "): graph break at " + u.userFrame() + ": " + u.type().shortType() + " (" + u.gbId() + "): "
+                    + u.reason() + ". An exported program is one whole graph: remove the break, or export with ExportOptions.nonStrict(), "
+                    + "which runs the Java code instead of reading it\n" + u.getMessage(), u);
+        } catch (FullGraphCapture.NotAGraph e) {
+            throw new ExportError("Ember.export(" + function + "): " + e.getMessage() + "; an exported program returns only tensors", e);
+        }
+        List<String> names = FullGraphCapture.argumentNames(target, frame);
+        Frames.State state = Frames.state(frame, names);
+        List<ProgramBuilder.Input> inputs = new ArrayList<>();
+        for (int i = 0; i < c.inputSources().size(); i++) {
+            Source s = c.inputSources().get(i);
+            if (!(c.inputValues().get(i) instanceof Tensor t)) {
+                throw new ExportError("Ember.export(" + function + "): the graph input " + s.name() + " is not a tensor");
+            }
+            ProgramBuilder.Input lifted = state.lift(t);
+            if (lifted == null) {
+                boolean user = root(s) instanceof LocalSource l && l.index() >= target.captured().length;
+                lifted = new ProgramBuilder.Input(user ? InputSpec.Kind.USER_INPUT : InputSpec.Kind.CONSTANT_TENSOR, path(s), t);
+            }
+            inputs.add(lifted);
+        }
+        return ProgramBuilder.build(function, true, c.graph(), inputs, c.outputPaths(), Frames.specialized(frame, names), options.backend());
+    }
+
+    private static Source root(Source s) {
+        return switch (s) {
+            case FieldSource f -> root(f.base());
+            case IndexSource i -> root(i.base());
+            case LocalSource l -> l;
+            case StaticFieldSource f -> f;
+            case ScalarTensorSource t -> root(t.base());
+        };
+    }
+
+    /** The user's spelling of a source: {@code x}, {@code xs[0]}, {@code p.a}, {@code Config.SCALE}. */
+    private static String path(Source s) {
+        return switch (s) {
+            case FieldSource f -> path(f.base()) + "." + f.field().getName();
+            case IndexSource i -> path(i.base()) + "[" + i.index() + "]";
+            case LocalSource l -> l.localName();
+            case StaticFieldSource f -> f.field().getDeclaringClass().getSimpleName() + "." + f.field().getName();
+            case ScalarTensorSource t -> path(t.base());
+        };
+    }
+}
