@@ -51,6 +51,8 @@ class ExportTest {
 
     static Tensor ifOnInt(Tensor x, int n) { return n > 2 ? x.t() : x; }
 
+    static Tensor scaled(Tensor x, double s) { return x.mul(s); }
+
     private static Tensor exact(Tensor t) { return t.to(DType.FLOAT64); }
 
     /** Within float32 rounding: the inductor may sum in another order than eager. */
@@ -124,6 +126,10 @@ class ExportTest {
         assertEquals(List.of(InputSpec.Kind.CONSTANT_TENSOR, InputSpec.Kind.USER_INPUT), ep.graphSignature().inputs().stream().map(InputSpec::kind).toList());
         assertEquals("w", ep.graphSignature().inputs().getFirst().target());
         assertEquals(Map.of("n", "3"), Ember.export(ExportTest::ifOnInt, Tensor.randn(3, 4), 3).graphSignature().specialized());
+        // a double is specialized too, as torch.export does (Ember.compile would make it a graph input: docs/dynamic.md)
+        ExportedProgram scaledBy2 = Ember.export(ExportTest::scaled, Tensor.randn(3, 4), 2.0);
+        assertEquals(Map.of("s", "2.0"), scaledBy2.graphSignature().specialized());
+        assertEquals(1, scaledBy2.graphSignature().inputs().size());
     }
 
     @Test
