@@ -17,6 +17,8 @@ import dev.ember.nn.Module;
 import dev.ember.ops.kernels.Blas;
 import dev.ember.tensor.Tensor;
 
+import java.util.List;
+
 /**
  * Ember's front door: {@code Ember.compile(fn)} captures the bytecode of a Java function into a
  * graph (guarded, cached, recompiled when the guards fail) and returns a function of the same type
@@ -91,6 +93,26 @@ public final class Ember {
         Bound b = bind(fn, options);
         return (x, y, z, w, v) -> (R) b.frame.call(b.target, b.args(x, y, z, w, v), () -> fn.apply(x, y, z, w, v));
     }
+
+    /**
+     * An optimizer whose {@code step()} runs each parameter group's updates as one compiled function
+     * of the parameter lists (Adam and AdamW; others keep stepping eagerly): the inductor fuses each
+     * parameter's chain of updates, and the step's numbers (learning rate, bias corrections) are
+     * graph inputs, so it compiles once however they change (docs/training.md).
+     */
+    public static dev.ember.optim.Optimizer compile(dev.ember.optim.Optimizer optimizer, Options options) {
+        optimizer.compileUpdatesWith(update -> {
+            Bound b = bind(update, options);   // the update is a serializable lambda: its implementation method is what is captured
+            @SuppressWarnings("unchecked")
+            dev.ember.optim.ForeachUpdate compiled = (ps, gs, s1, s2, h) ->
+                    (List<Tensor>) b.frame.call(b.target, b.args(ps, gs, s1, s2, h), () -> update.apply(ps, gs, s1, s2, h));
+            return compiled;
+        });
+        return optimizer;
+    }
+
+    /** {@link #compile(dev.ember.optim.Optimizer, Options)} with the default options. */
+    public static dev.ember.optim.Optimizer compile(dev.ember.optim.Optimizer optimizer) { return compile(optimizer, Options.defaults()); }
 
     /**
      * A module whose {@code forward(Tensor)} is compiled: the returned function calls the compiled

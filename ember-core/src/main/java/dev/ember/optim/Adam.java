@@ -3,6 +3,7 @@ package dev.ember.optim;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -123,6 +124,9 @@ public class Adam extends Optimizer {
         double[] betas = group.getPair("betas");
         double beta1 = betas[0], beta2 = betas[1];
         boolean amsgrad = group.getBoolean("amsgrad"), maximize = group.getBoolean("maximize"), decoupled = group.getBoolean("decoupled_weight_decay");
+        boolean compiled = updateCompiler() != null && !amsgrad;
+        List<Tensor> params = new ArrayList<>(), grads = new ArrayList<>(), expAvgs = new ArrayList<>(), expAvgSqs = new ArrayList<>();
+        List<Double> stepSizes = new ArrayList<>();
         for (Tensor p : group.params()) {
             Tensor grad = p.grad();
             if (grad == null) continue;
@@ -134,29 +138,64 @@ public class Adam extends Optimizer {
                 state.put("exp_avg_sq", Tensor.zerosLike(p));
             }
             if (amsgrad && !state.containsKey("max_exp_avg_sq")) state.put("max_exp_avg_sq", Tensor.zerosLike(p));
-            Tensor stepT = state.get("step"), expAvg = state.get("exp_avg"), expAvgSq = state.get("exp_avg_sq");
+            Tensor stepT = state.get("step");
             stepT.add_(1.0);
-            if (weightDecay != 0) {
-                if (decoupled) p.mul_(1 - lr * weightDecay);
-                else grad = grad.add(p, weightDecay);
-            }
-            lerp_(expAvg, grad, 1 - beta1);
-            expAvgSq.mul_(beta2).add_(grad.mul(1 - beta2).mul(grad));   // addcmul_(grad, grad, value=1 - beta2): value * t1 * t2, in ATen's order
-
             double step = stepT.item();
-            double biasCorrection1 = 1 - Math.pow(beta1, step);
-            double biasCorrection2 = 1 - Math.pow(beta2, step);
-            double stepSize = lr / biasCorrection1;
-            double biasCorrection2Sqrt = Math.sqrt(biasCorrection2);
-            Tensor second = expAvgSq;
-            if (amsgrad) {
-                Tensor max = state.get("max_exp_avg_sq");
-                max.maximumOut(expAvgSq, max);
-                second = max;
+            double stepSize = lr / (1 - Math.pow(beta1, step));
+            double biasCorrection2Sqrt = Math.sqrt(1 - Math.pow(beta2, step));
+            if (compiled) {
+                params.add(p);
+                grads.add(grad);
+                expAvgs.add(state.get("exp_avg"));
+                expAvgSqs.add(state.get("exp_avg_sq"));
+                stepSizes.add(stepSize);
+                stepSizes.add(biasCorrection2Sqrt);
+                continue;
             }
-            Tensor denom = second.sqrt().div(biasCorrection2Sqrt).add_(eps);
-            p.add_(expAvg.mul(-stepSize).div(denom));   // addcdiv_(exp_avg, denom, value=-step_size): value * t1 / t2, in ATen's order
+            updateOne(p, grad, state.get("exp_avg"), state.get("exp_avg_sq"), state.get("max_exp_avg_sq"), lr, beta1, beta2, eps, weightDecay, decoupled,
+                    stepSize, biasCorrection2Sqrt);
         }
+        if (!compiled || params.isEmpty()) return;
+        double[] h = new double[6 + stepSizes.size()];
+        h[0] = lr; h[1] = beta1; h[2] = beta2; h[3] = eps; h[4] = weightDecay; h[5] = decoupled ? 1 : 0;
+        for (int i = 0; i < stepSizes.size(); i++) h[6 + i] = stepSizes.get(i);
+        if (compiledUpdate == null) compiledUpdate = updateCompiler().apply(Adam::foreachUpdate);
+        compiledUpdate.apply(params, grads, expAvgs, expAvgSqs, h);
+    }
+
+    private ForeachUpdate compiledUpdate;
+
+    /**
+     * Every parameter's update as one function of lists, what {@code Ember.compile(optimizer)}
+     * compiles: {@code h} holds lr, beta1, beta2, eps, weight_decay, decoupled (1 or 0),
+     * then each parameter's step size and bias-correction root. The numbers are graph inputs, so a
+     * new step (a new step size) or a scheduler's new lr runs the same compiled code; a branch on one
+     * (weight decay on or off, lerp's form) specializes it.
+     */
+    static List<Tensor> foreachUpdate(List<Tensor> params, List<Tensor> grads, List<Tensor> expAvgs, List<Tensor> expAvgSqs, double[] h) {
+        boolean decoupled = h[5] != 0;
+        for (int i = 0; i < params.size(); i++) {
+            updateOne(params.get(i), grads.get(i), expAvgs.get(i), expAvgSqs.get(i), null, h[0], h[1], h[2], h[3], h[4], decoupled, h[6 + 2 * i], h[7 + 2 * i]);
+        }
+        return params;
+    }
+
+    /** One parameter's update once its step count has advanced, eager and compiled alike. */
+    private static void updateOne(Tensor p, Tensor grad, Tensor expAvg, Tensor expAvgSq, Tensor maxExpAvgSq, double lr, double beta1, double beta2,
+                                  double eps, double weightDecay, boolean decoupled, double stepSize, double biasCorrection2Sqrt) {
+        if (weightDecay != 0) {
+            if (decoupled) p.mul_(1 - lr * weightDecay);
+            else grad = grad.add(p, weightDecay);
+        }
+        lerp_(expAvg, grad, 1 - beta1);
+        expAvgSq.mul_(beta2).add_(grad.mul(1 - beta2).mul(grad));   // addcmul_(grad, grad, value=1 - beta2): value * t1 * t2, in ATen's order
+        Tensor second = expAvgSq;
+        if (maxExpAvgSq != null) {
+            maxExpAvgSq.maximumOut(expAvgSq, maxExpAvgSq);
+            second = maxExpAvgSq;
+        }
+        Tensor denom = second.sqrt().div(biasCorrection2Sqrt).add_(eps);
+        p.add_(expAvg.mul(-stepSize).div(denom));   // addcdiv_(exp_avg, denom, value=-step_size): value * t1 / t2, in ATen's order
     }
 
     /** ATen's lerp with a scalar weight, in place: {@code self + w * (end - self)} for {@code w < 0.5}, else {@code end - (end - self) * (1 - w)}. */

@@ -174,6 +174,18 @@ public abstract class Optimizer {
 
     // ------------------------------------------------------------------ stepping
 
+    private java.util.function.UnaryOperator<ForeachUpdate> updateCompiler;
+
+    /**
+     * Makes {@link #step()} run each group's updates as one function of the parameter lists
+     * ({@link ForeachUpdate}) compiled by {@code compiler}: what {@code Ember.compile(optimizer)}
+     * calls. Optimizers without that form (SGD, and Adam with amsgrad) keep stepping eagerly.
+     */
+    public final void compileUpdatesWith(java.util.function.UnaryOperator<ForeachUpdate> compiler) { this.updateCompiler = compiler; }
+
+    /** The compiler {@link #compileUpdatesWith} set, or null when stepping eagerly. */
+    protected final java.util.function.UnaryOperator<ForeachUpdate> updateCompiler() { return updateCompiler; }
+
     /** Updates every parameter that has a gradient, once; recording is off meanwhile. */
     public final void step() {
         try (var unused = GradMode.noGrad()) {
