@@ -7,6 +7,7 @@ import java.util.function.Predicate;
 /**
  * A named rewrite of a graph, run by the {@link PassManager}: {@code rewrite} changes the graph in
  * place and says whether it changed anything. The name is what logs print and what
- * {@link PassManager#DISABLE_ENV} switches off.
+ * {@link PassManager#DISABLE_ENV} switches off. An {@code inferenceOnly} pass would change what
+ * autograd differentiates, so the manager skips it when the graph is compiled for training.
  */
-public record GraphPass(String name, String description, Predicate<GraphModule> rewrite) {}
+public record GraphPass(String name, String description, boolean inferenceOnly, Predicate<GraphModule> rewrite) {}
