@@ -29,7 +29,7 @@ public final class PassManager {
     /** A stage of passes and the log artifact that shows it. */
     public enum Stage {
         /** On the captured graph, before functionalization. */
-        PRE_GRAD("pre_grad", "pre_grad_graphs", List.of(DEAD_CODE, ConvBnFolding.PASS)),
+        PRE_GRAD("pre_grad", "pre_grad_graphs", List.of(DEAD_CODE, SplitCatNormalization.PASS, ConvBnFolding.PASS)),
         /** On the functional graph of core ops, after decomposition. */
         POST_GRAD("post_grad", "post_grad_graphs", List.of(DEAD_CODE));
 
