@@ -34,7 +34,7 @@ final class ConvBnFolding {
 
     static final GraphPass PASS = new GraphPass("conv_bn_folding",
             "a convolution followed by batch_norm in evaluation mode as one convolution, its weight and bias folded in the graph",
-            true, ConvBnFolding::run);
+            true, false, ConvBnFolding::run);
 
     static boolean run(GraphModule gm) {
         Graph g = gm.graph();

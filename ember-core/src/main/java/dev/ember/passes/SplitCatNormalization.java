@@ -30,7 +30,7 @@ final class SplitCatNormalization {
 
     static final GraphPass PASS = new GraphPass("split_cat_normalization",
             "split and chunk as split_with_sizes; cat of consecutive split pieces as the split input or a slice of it; cat of one tensor as that tensor",
-            false, SplitCatNormalization::run);
+            false, false, SplitCatNormalization::run);
 
     static boolean run(GraphModule gm) {
         Graph g = gm.graph();

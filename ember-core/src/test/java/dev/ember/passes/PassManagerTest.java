@@ -23,7 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PassManagerTest {
 
     @AfterEach
-    void reset() { PassManager.disable(null); }
+    void reset() {
+        PassManager.disable(null);
+        PassManager.enable(null);
+    }
 
     /** {@code relu(x)}, with a {@code sin(x)} nothing uses. */
     private static GraphModule withDeadNode() {
@@ -78,18 +81,22 @@ class PassManagerTest {
     }
 
     @Test
-    void inferenceOnlyPassesAreSkippedForTraining() {
+    void inferenceOnlyPassesAreSkippedForTrainingAndOptInPassesUnlessEnabled() {
         assertEquals(List.of("conv_bn_folding"), PassManager.run(PassManager.Stage.PRE_GRAD, convBatchNorm(), false));
         assertEquals(List.of(), PassManager.run(PassManager.Stage.PRE_GRAD, convBatchNorm(), true));
-        String on = PassManager.configuration(false);
-        PassManager.disable("pre_grad.conv_bn_folding");
-        assertTrue(!on.equals(PassManager.configuration(false)) && !PassManager.configuration(false).equals(PassManager.configuration(true)),
+        assertTrue(PassManager.names().contains("pre_grad.batch_linear_fusion"));
+        String off = PassManager.configuration(false);
+        PassManager.enable("pre_grad.batch_linear_fusion");
+        assertTrue(!off.equals(PassManager.configuration(false)) && !PassManager.configuration(false).equals(PassManager.configuration(true)),
                 "a compiled-graph cache keys on what the passes did");
+        PassManager.enable(null);
     }
 
     @Test
     void anUnknownPassNameIsRefusedWithTheList() {
         var e = assertThrows(IllegalArgumentException.class, () -> PassManager.disable("post_grad.dce"));
         assertTrue(e.getMessage().contains("post_grad.dead_code_elimination"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> PassManager.enable("pre_grad.batch_linear"));
+        assertTrue(e.getMessage().startsWith("EMBER_ENABLE_PASSES names no pass [pre_grad.batch_linear]"), e.getMessage());
     }
 }
