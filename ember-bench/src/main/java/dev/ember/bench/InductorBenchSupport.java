@@ -21,14 +21,21 @@ final class InductorBenchSupport {
 
     static InductorGraph compileChecked(GraphModule gm, CompileMode mode, double tol, Tensor... inputs) {
         InductorGraph g = Inductor.compile(gm, List.of(inputs), mode);
-        float[] got = ((Tensor) g.run((Object[]) inputs)).toFloatArray();
-        float[] want = ((Tensor) gm.run((Object[]) inputs)).toFloatArray();
-        for (int i = 0; i < want.length; i++) {
-            if (!(Math.abs(got[i] - want[i]) <= tol * (1 + Math.abs(want[i])))) {
-                throw new IllegalStateException("compiled result differs from eager at " + i + ": " + got[i] + " vs " + want[i]);
+        List<Tensor> got = outputs(g.run((Object[]) inputs)), want = outputs(gm.run((Object[]) inputs));
+        for (int k = 0; k < want.size(); k++) {
+            float[] a = got.get(k).toFloatArray(), b = want.get(k).toFloatArray();
+            for (int i = 0; i < b.length; i++) {
+                if (!(Math.abs(a[i] - b[i]) <= tol * (1 + Math.abs(b[i])))) {
+                    throw new IllegalStateException("compiled output " + k + " differs from eager at " + i + ": " + a[i] + " vs " + b[i]);
+                }
             }
         }
         return g;
+    }
+
+    /** A graph's result as a list of tensors: one tensor, or the list a graph returning several gives. */
+    private static List<Tensor> outputs(Object result) {
+        return result instanceof List<?> l ? l.stream().map(Tensor.class::cast).toList() : List.of((Tensor) result);
     }
 
     /** Applies {@code steps} in turn, closing each intermediate (as Python's refcount frees it). */

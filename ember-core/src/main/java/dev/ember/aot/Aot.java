@@ -7,6 +7,7 @@ import dev.ember.logging.Log;
 import dev.ember.passes.PassManager;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * AOT's one door, for every backend that compiles below the captured graph ({@code aot_eager},
@@ -41,6 +42,26 @@ public final class Aot {
         return inner.compile(prepared, inputs).withTransformedGraph(prepared::graph);
     }
 
+    /**
+     * Bound while {@link AotAutograd} compiles a graph for training, around every graph it prepares
+     * or hands to a backend (the captured graph, then its forward and backward graphs), so that the
+     * pre-grad passes that assume inference ({@link dev.ember.passes.GraphPass#inferenceOnly()}) stay
+     * off for all of them. This is how "requires grad" is known before AOT: Dynamo compiles a graph
+     * for training exactly when grad mode is on and one of its inputs (parameters are inputs)
+     * requires grad, and then it goes through AotAutograd; every other graph is compiled for
+     * inference, and a graph compiled for inference never runs when gradients are needed (the guards
+     * on grad mode and requires_grad recompile, and the captured graph runs op by op meanwhile).
+     * A scoped value rather than an argument, because the backend compiling the forward and backward
+     * graphs is the user's, and its interface takes a graph and inputs only.
+     */
+    private static final ScopedValue<Boolean> FOR_TRAINING = ScopedValue.newInstance();
+
+    /** Runs {@code compile} with every graph it prepares compiled for training. */
+    static <T> T forTraining(Supplier<T> compile) { return ScopedValue.where(FOR_TRAINING, true).call(compile::get); }
+
+    /** Whether the graph being prepared now is compiled for training. */
+    public static boolean compilingForTraining() { return FOR_TRAINING.isBound(); }
+
     /** Runs AOT's steps on a copy of {@code gm}; {@code inputs} are the placeholders' values: real or fake tensors (or their scalars). */
     public static Prepared prepare(GraphModule gm, List<?> inputs) { return prepare(gm, inputs, false); }
 
@@ -56,7 +77,7 @@ public final class Aot {
         Object[] in = inputs.toArray();
         GraphModule work = new GraphModule(gm.className(), gm.graph().copy(), gm.attributes(), gm.submodules());
         ShapeProp.propagate(work, in);
-        PassManager.run(PassManager.Stage.PRE_GRAD, work);
+        PassManager.run(PassManager.Stage.PRE_GRAD, work, compilingForTraining());
         String kept = null;
         try {
             Functionalize.run(work);
@@ -68,13 +89,13 @@ public final class Aot {
         int decomposed = training ? DecomposePass.run(work, op -> op.derivative() != null) : DecomposePass.run(work);
         Log.artifact("aot_graphs", () -> "GRAPH AFTER FUNCTIONALIZATION AND DECOMPOSITION TO CORE OPS (" + decomposed + " nodes decomposed"
                 + (training ? "; ops with a derivative kept whole until after partitioning" : "") + ")\n" + work.code());
-        if (!training) PassManager.run(PassManager.Stage.POST_GRAD, work);
+        if (!training) PassManager.run(PassManager.Stage.POST_GRAD, work, compilingForTraining());
         return new Prepared(work, kept);
     }
 
     /** A training forward or backward graph made ready for a backend: decomposed to core ops, then the post-grad passes. */
     static void lower(GraphModule partitioned) {
         DecomposePass.run(partitioned);
-        PassManager.run(PassManager.Stage.POST_GRAD, partitioned);
+        PassManager.run(PassManager.Stage.POST_GRAD, partitioned, true);
     }
 }

@@ -43,6 +43,10 @@ public final class AotAutograd {
      * @throws NotTrainable when the graph keeps a mutation or uses an op without a derivative
      */
     public static CompiledGraph compile(GraphModule gm, List<?> inputs, GraphCompiler compiler) {
+        return Aot.forTraining(() -> train(gm, inputs, compiler));
+    }
+
+    private static CompiledGraph train(GraphModule gm, List<?> inputs, GraphCompiler compiler) {
         boolean[] requiresGrad = new boolean[inputs.size()];
         List<Object> fakes = new ArrayList<>(inputs.size());
         for (int i = 0; i < inputs.size(); i++) {

@@ -9,7 +9,6 @@ import dev.ember.ops.OpOverload;
 import dev.ember.ops.OpRegistry;
 import dev.ember.ops.Schema;
 import dev.ember.ops.ShapeOps;
-import dev.ember.ops.Tag;
 import dev.ember.tensor.Tensor;
 
 import java.util.ArrayList;
@@ -100,7 +99,7 @@ public final class Functionalize {
 
     private static boolean readByAView(Node value) {
         for (Node user : value.users()) {
-            if (user.target() instanceof OpOverload o && (o.hasTag(Tag.VIEW) || producesAlias(o))) return true;
+            if (user.target() instanceof OpOverload o && o.returnsAlias()) return true;
         }
         return false;
     }
@@ -114,19 +113,13 @@ public final class Functionalize {
             default -> { return "'" + self.name() + "', the result of a " + self.kind() + " node"; }
         }
         if (!(self.target() instanceof OpOverload producer)) return "'" + self.name() + "', the result of " + self.target();
-        if (producer.hasTag(Tag.VIEW) || producesAlias(producer)) return "'" + self.name() + "', a view made by " + producer.name();
+        if (producer.returnsAlias()) return "'" + self.name() + "', a view made by " + producer.name();
         for (Node user : self.users()) {
-            if (user != mutation && user.target() instanceof OpOverload o && (o.hasTag(Tag.VIEW) || producesAlias(o))) {
+            if (user != mutation && user.target() instanceof OpOverload o && o.returnsAlias()) {
                 return "'" + self.name() + "', which the view '" + user.name() + "' shares memory with";
             }
         }
         return null;
-    }
-
-    /** The schema says the output may share the input's memory ({@code Tensor(a) self -> Tensor(a)}). */
-    private static boolean producesAlias(OpOverload op) {
-        String schema = op.schema().toString();
-        return schema.contains("Tensor(a)") || schema.contains("Tensor(a ->");
     }
 
     private static Node functionalCall(Graph graph, Node n, OpOverload op, Node self) {

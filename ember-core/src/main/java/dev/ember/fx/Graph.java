@@ -220,6 +220,19 @@ public final class Graph {
     }
 
     /**
+     * Erases {@code node} if nothing uses it and it is pure ({@link Node#isImpure()}), then, in
+     * turn, the inputs that left unused: what a rewrite calls on the nodes it replaced, so that it
+     * cleans up after itself and nothing else.
+     */
+    public void eraseIfUnused(Node node) {
+        checkOwned(node, "erase");
+        if (node.erased || !node.users.isEmpty() || node.isImpure()) return;
+        List<Node> inputs = node.allInputNodes();
+        eraseNode(node);
+        for (Node in : inputs) eraseIfUnused(in);
+    }
+
+    /**
      * Removes nodes whose values nobody uses, last to first, keeping impure ones ({@link Node#isImpure()}:
      * in-place and random ops, module calls, inputs, the output). Returns whether anything was removed.
      * The graph is linted first, as DCE is only sound on a well-formed graph.

@@ -15,6 +15,7 @@ import dev.ember.inductor.codegen.BytecodeWriter;
 import dev.ember.inductor.codegen.GraphWriter;
 import dev.ember.inductor.codegen.VectorApi;
 import dev.ember.jvm.HiddenClasses;
+import dev.ember.passes.PassManager;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
@@ -80,7 +81,7 @@ public final class Inductor {
         List<String> attrMeta = gm.attributes().entrySet().stream().map(e -> e.getKey() + ":" + e.getValue().meta()).toList();
         boolean nanAsserts = NanAsserts.enabled();
         String key = ArtifactCache.key(VERSION, BuildStamp.of(Inductor.class), mode.name(), String.valueOf(VectorApi.AVAILABLE), graphText,
-                metas.toString(), attrMeta.toString(), nanAssertsKey(nanAsserts, gm));
+                metas.toString(), attrMeta.toString(), nanAssertsKey(nanAsserts, gm), PassManager.configuration(Aot.compilingForTraining()));
         if (cache != null) {
             InductorGraph hit = fromCache(gm, metas, mode, cache, chooser, key, nanAsserts);
             if (hit != null) return hit;

@@ -67,6 +67,15 @@ public final class OpOverload {
         return schema.outIndex();
     }
 
+    /**
+     * The result may share its input's memory: a view, or an op whose schema says so
+     * ({@code Tensor(a) self -> Tensor(a)}: reshape returns a view when the strides allow one).
+     */
+    public boolean returnsAlias() {
+        String text = schema.toString();
+        return tags.contains(Tag.VIEW) || text.contains("Tensor(a)") || text.contains("Tensor(a ->");
+    }
+
     /** The op written with other ops, or null when it has none. */
     public Decomposition decomposition() { return decomposition; }
 

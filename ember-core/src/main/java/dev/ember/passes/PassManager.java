@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  * backend compiler. Each stage logs the graph before its passes and after each pass that changed
  * it ({@code EMBER_LOGS=pre_grad_graphs,post_grad_graphs}); any pass can be switched off by name
  * with {@code EMBER_DISABLE_PASSES=stage.name,…} (e.g. {@code post_grad.dead_code_elimination}),
- * to see what it does or to rule it out.
+ * to see what it does or to rule it out, and an opt-in pass switched on with
+ * {@code EMBER_ENABLE_PASSES=stage.name,…}.
  */
 public final class PassManager {
     private PassManager() {}
@@ -22,14 +23,17 @@ public final class PassManager {
     /** Comma-separated {@code stage.pass} names to skip. */
     public static final String DISABLE_ENV = "EMBER_DISABLE_PASSES";
 
+    /** Comma-separated {@code stage.pass} names of opt-in passes to run. */
+    public static final String ENABLE_ENV = "EMBER_ENABLE_PASSES";
+
     private static final GraphPass DEAD_CODE = new GraphPass("dead_code_elimination",
             "drops nodes whose value nothing uses (never a mutation, a random op, an input or the output)",
-            gm -> gm.graph().eliminateDeadCode());
+            false, false, gm -> gm.graph().eliminateDeadCode());
 
     /** A stage of passes and the log artifact that shows it. */
     public enum Stage {
         /** On the captured graph, before functionalization. */
-        PRE_GRAD("pre_grad", "pre_grad_graphs", List.of(DEAD_CODE)),
+        PRE_GRAD("pre_grad", "pre_grad_graphs", List.of(DEAD_CODE, SplitCatNormalization.PASS, ConvBnFolding.PASS, BatchLinearFusion.PASS)),
         /** On the functional graph of core ops, after decomposition. */
         POST_GRAD("post_grad", "post_grad_graphs", List.of(DEAD_CODE));
 
@@ -48,15 +52,26 @@ public final class PassManager {
         public List<GraphPass> passes() { return passes; }
     }
 
-    /** Runs {@code stage}'s passes on {@code gm} in order; returns the names of the passes that changed it. */
-    public static List<String> run(Stage stage, GraphModule gm) {
-        Set<String> disabled = disabled();
-        Log.artifact(stage.artifact, () -> "BEFORE " + stage.id.toUpperCase() + " PASSES\n" + gm.code());
+    /**
+     * Runs {@code stage}'s passes on {@code gm} in order, but for the inference-only ones when the
+     * graph is compiled {@code forTraining}; returns the names of the passes that changed it.
+     */
+    public static List<String> run(Stage stage, GraphModule gm, boolean forTraining) {
+        Set<String> disabled = DISABLED.names(), enabled = ENABLED.names();
+        Log.artifact(stage.artifact, () -> "BEFORE " + stage.id.toUpperCase() + " PASSES" + (forTraining ? " (compiled for training)" : "") + "\n" + gm.code());
         List<String> changed = new java.util.ArrayList<>();
         for (GraphPass p : stage.passes) {
             String qualified = stage.id + "." + p.name();
             if (disabled.contains(qualified)) {
                 Log.artifact(stage.artifact, () -> "SKIPPED " + qualified + " (" + DISABLE_ENV + ")");
+                continue;
+            }
+            if (p.optIn() && !enabled.contains(qualified)) {
+                Log.artifact(stage.artifact, () -> "SKIPPED " + qualified + " (opt-in: " + ENABLE_ENV + " does not name it)");
+                continue;
+            }
+            if (forTraining && p.inferenceOnly()) {
+                Log.artifact(stage.artifact, () -> "SKIPPED " + qualified + " (inference only; this graph is compiled for training)");
                 continue;
             }
             if (p.rewrite().test(gm)) {
@@ -69,31 +84,49 @@ public final class PassManager {
         return changed;
     }
 
+    /**
+     * What decides the passes' output besides the graph: the passes switched off and on, and whether
+     * the graph is compiled for training. A cache of compiled graphs keys on it, so that switching a
+     * pass compiles anew.
+     */
+    public static String configuration(boolean forTraining) {
+        return "disabled=" + DISABLED.names().stream().sorted().toList() + " enabled=" + ENABLED.names().stream().sorted().toList()
+                + " training=" + forTraining;
+    }
+
     /** Every {@code stage.pass} name, for messages and docs. */
     public static List<String> names() {
         return Arrays.stream(Stage.values()).flatMap(s -> s.passes.stream().map(p -> s.id + "." + p.name())).toList();
     }
 
-    private static volatile String override;
+    private static final NameList DISABLED = new NameList(DISABLE_ENV), ENABLED = new NameList(ENABLE_ENV);
 
     /** Sets the passes to skip as {@link #DISABLE_ENV} would ({@code null}: read the variable again); for tests and tools. */
-    public static void disable(String spec) {
-        if (spec != null) parse(spec);   // refuse an unknown name here, not at the next compile
-        override = spec;
-    }
+    public static void disable(String spec) { DISABLED.set(spec); }
 
-    private static Set<String> disabled() {
-        String v = override != null ? override : System.getenv(DISABLE_ENV);
-        return parse(v);
-    }
+    /** Sets the opt-in passes to run as {@link #ENABLE_ENV} would ({@code null}: read the variable again); for tests and tools. */
+    public static void enable(String spec) { ENABLED.set(spec); }
 
-    private static Set<String> parse(String v) {
-        if (v == null || v.isBlank()) return Set.of();
-        Set<String> names = Arrays.stream(v.split(",")).map(String::strip).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
-        List<String> unknown = names.stream().filter(n -> !names().contains(n)).sorted().toList();
-        if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException(DISABLE_ENV + " names no pass " + unknown + "; the passes are " + names());
+    /** Pass names from an environment variable, or from a program that sets them in its place. */
+    private static final class NameList {
+        private final String env;
+        private volatile String override;
+
+        NameList(String env) { this.env = env; }
+
+        void set(String spec) {
+            if (spec != null) parse(spec);   // refuse an unknown name here, not at the next compile
+            override = spec;
         }
-        return names;
+
+        Set<String> names() { return parse(override != null ? override : System.getenv(env)); }
+
+        private Set<String> parse(String v) {
+            if (v == null || v.isBlank()) return Set.of();
+            Set<String> names = Arrays.stream(v.split(",")).map(String::strip).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
+            List<String> unknown = names.stream().filter(n -> !PassManager.names().contains(n)).sorted().toList();
+            if (!unknown.isEmpty()) throw new IllegalArgumentException(env + " names no pass " + unknown + "; the passes are " + PassManager.names());
+            return names;
+        }
     }
 }
