@@ -38,7 +38,7 @@ final class InputCheck {
             for (int d = 0; d < want.length; d++) {
                 if (t.size(d) != want[d]) {
                     throw new ExportError("ExportedProgram.run: " + name + " dimension " + d + " is " + t.size(d) + ", but the program was exported for "
-                            + want[d] + " (export with a dynamic dimension to accept other sizes)");
+                            + want[d] + " (export again with this size: dynamic dimensions are not supported yet)");
                 }
             }
         }
