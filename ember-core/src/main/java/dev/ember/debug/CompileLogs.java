@@ -34,7 +34,10 @@ final class CompileLogs {
             case Recompile r -> {
                 Log.artifact("recompiles", () -> "Recompiling function " + r.function() + " in " + r.where()
                         + "\n    triggered by the following guard failure(s):\n"
-                        + r.failedGuards().stream().map(f -> "    - " + f).collect(Collectors.joining("\n")));
+                        + r.failedGuards().stream().map(f -> "    - " + f).collect(Collectors.joining("\n"))
+                        + (r.failedGuards().stream().anyMatch(f -> f != null && f.contains(" size mismatch at index "))
+                        ? "\n    (a new tensor size recompiles: sizes are specialized, dynamic shapes are not supported yet; each size compiles once,"
+                          + " up to the recompile limit, then the function runs eagerly — see docs/dynamic.md)" : ""));
                 Log.artifact("recompiles_verbose", () -> "Recompiling function " + r.function() + ": every failing guard, newest entry first:\n"
                         + everyFailure(r.failuresPerEntry()));
             }
