@@ -188,14 +188,16 @@ public class Adam extends Optimizer {
             else grad = grad.add(p, weightDecay);
         }
         lerp_(expAvg, grad, 1 - beta1);
-        expAvgSq.mul_(beta2).add_(grad.mul(1 - beta2).mul(grad));   // addcmul_(grad, grad, value=1 - beta2): value * t1 * t2, in ATen's order
+        // Temporaries are updated in place (the same operations in the same order, so the same
+        // values): each new tensor is a parameter-sized array the JVM must zero first.
+        expAvgSq.mul_(beta2).add_(grad.mul(1 - beta2).mul_(grad));   // addcmul_(grad, grad, value=1 - beta2): value * t1 * t2, in ATen's order
         Tensor second = expAvgSq;
         if (maxExpAvgSq != null) {
             maxExpAvgSq.maximumOut(expAvgSq, maxExpAvgSq);
             second = maxExpAvgSq;
         }
-        Tensor denom = second.sqrt().div(biasCorrection2Sqrt).add_(eps);
-        p.add_(expAvg.mul(-stepSize).div(denom));   // addcdiv_(exp_avg, denom, value=-step_size): value * t1 / t2, in ATen's order
+        Tensor denom = second.sqrt().div_(biasCorrection2Sqrt).add_(eps);
+        p.add_(expAvg.mul(-stepSize).div_(denom));   // addcdiv_(exp_avg, denom, value=-step_size): value * t1 / t2, in ATen's order
     }
 
     /** ATen's lerp with a scalar weight, in place: {@code self + w * (end - self)} for {@code w < 0.5}, else {@code end - (end - self) * (1 - w)}. */
