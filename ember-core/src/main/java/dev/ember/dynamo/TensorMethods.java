@@ -50,7 +50,14 @@ final class TensorMethods {
                 throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e, e);
             }
         }
-        if (name.equals("requiresGrad") && args.isEmpty()) return ConstantVariable.of(fake.requiresGrad() ? 1 : 0);
+        if (name.equals("requiresGrad") && args.isEmpty()) {
+            // an input's flag is its real tensor's (and TENSOR_MATCH guards it); a computed tensor's
+            // would follow autograd's rules, which the trace does not track yet: break rather than answer false
+            Boolean input = ctx.inputRequiresGrad.get(t.node());
+            if (input != null) return ConstantVariable.of(input ? 1 : 0);
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_TENSOR_METHOD, "Tensor.requiresGrad() on " + who
+                    + ", a tensor the graph computes: whether it requires grad is not tracked while tracing yet");
+        }
         if (name.equals("asBoolean")) {
             throw ctx.unsupported(GraphBreakType.DATA_DEPENDENT_BRANCH, "Tensor.asBoolean() on " + who + " (" + t.describe() + ") decides a branch on tensor data");
         }

@@ -25,6 +25,8 @@ final class TraceContext {
     /** Names of the int and long inputs that changed between calls, which this trace makes graph inputs (automatic dynamic). */
     final Set<String> dynamicScalars;
     final SideEffects sideEffects = new SideEffects();
+    /** Graph inputs (placeholders) made from real tensors, and whether each requires grad. */
+    final java.util.Map<dev.ember.fx.Node, Boolean> inputRequiresGrad = new java.util.IdentityHashMap<>();
     final List<InstructionTranslator> frames = new ArrayList<>();
     private int instructions;
     /** Instructions the root frame has started; a re-trace halts when it is about to start step {@link #haltAtStep}. */

@@ -80,7 +80,9 @@ final class VariableBuilder {
         if (value instanceof Tensor t) {
             graph.addGuard(TensorMatch.of(source, t));
             FakeTensor fake = FakeTensor.like(t);
-            return new TensorVariable(graph.placeholder(placeholderName(source), fake, source), fake, source);
+            dev.ember.fx.Node node = graph.placeholder(placeholderName(source), fake, source);
+            ctx.inputRequiresGrad.put(node, t.requiresGrad());
+            return new TensorVariable(node, fake, source);
         }
         if (value instanceof Number || value instanceof String || value instanceof Boolean || value instanceof Character) {
             graph.addGuard(new EqualsMatch(source, value));

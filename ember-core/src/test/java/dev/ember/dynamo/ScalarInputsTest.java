@@ -208,4 +208,28 @@ class ScalarInputsTest {
         for (int n = 0; n < 4; n++) assertArrayEquals(eagerOf(shiftByInt(x, n)), eagerOf(f.apply(x, n)));
         assertEquals(1, cc.frameCount());
     }
+
+    static Tensor scaleIfTrainable(Tensor x) { return x.requiresGrad() ? x.mul(2) : x.mul(3); }
+
+    static Tensor shiftIfComputedRequiresGrad(Tensor x) {
+        Tensor y = x.mul(2);
+        return y.requiresGrad() ? y.add(1) : y.sub(1);
+    }
+
+    /**
+     * {@code requiresGrad()} in traced code: an input's answer is its real tensor's (fake tensors
+     * carried none, so compiled code took the other branch); a computed tensor's breaks the graph
+     * rather than answering false.
+     */
+    @Test
+    void requiresGradIsAnsweredAsEagerAnswersIt() {
+        for (boolean requires : new boolean[] {true, false}) {
+            Tensor x = Tensor.randn(3).requiresGrad(requires);
+            var f = Ember.compile((Fn1<Tensor, Tensor>) ScalarInputsTest::scaleIfTrainable, Options.backend(new CompileCounter()));
+            assertArrayEquals(scaleIfTrainable(x).detach().toFloatArray(), f.apply(x).detach().toFloatArray(), "requiresGrad " + requires);
+            var g = Ember.compile((Fn1<Tensor, Tensor>) ScalarInputsTest::shiftIfComputedRequiresGrad, Options.backend(new CompileCounter()));
+            assertArrayEquals(shiftIfComputedRequiresGrad(x).detach().toFloatArray(), g.apply(x).detach().toFloatArray(), "computed, requiresGrad " + requires);
+            Ember.reset();
+        }
+    }
 }
