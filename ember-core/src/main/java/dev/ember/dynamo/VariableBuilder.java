@@ -130,8 +130,9 @@ final class VariableBuilder {
 
     /**
      * Whether the double at {@code source} becomes a graph input: unless {@code Options.specializeFloat},
-     * or a restarted trace specializes it, or it is read from a field (a field's double is state the
-     * code may write, and writes to it are not replayed from a graph input; it stays a guarded constant).
+     * or a restarted trace specializes it, or it is read from a field, which stays a guarded constant
+     * as PyTorch keeps an object's float attributes (ints in fields become inputs once they change,
+     * {@link #dynamicInteger}; doubles in fields could take the same path, not yet decided).
      */
     private boolean unspecialized(Source source) {
         return !ctx.options.isSpecializeFloat() && !ctx.specialized.contains(source.name())
