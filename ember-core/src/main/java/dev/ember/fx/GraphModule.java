@@ -18,6 +18,7 @@ public final class GraphModule {
     private final Graph graph;
     private final Map<String, Tensor> attributes = new LinkedHashMap<>();
     private final Map<String, CallableModule> submodules = new LinkedHashMap<>();
+    private SizeSymbols sizeSymbols;
 
     public GraphModule(Graph graph) { this("GraphModule", graph, Map.of(), Map.of()); }
 
@@ -36,6 +37,14 @@ public final class GraphModule {
     public String className() { return className; }
 
     public Graph graph() { return graph; }
+
+    /**
+     * The size symbols the graph is generic in (its nodes then carry {@link Node#SYM_VAL}), or
+     * null for a graph specialized to its example sizes.
+     */
+    public SizeSymbols sizeSymbols() { return sizeSymbols; }
+
+    public void setSizeSymbols(SizeSymbols symbols) { this.sizeSymbols = symbols == null || symbols.size() == 0 ? null : symbols; }
 
     /** Path → tensor, for {@code get_attr} nodes (unmodifiable, in registration order). */
     public Map<String, Tensor> attributes() { return Collections.unmodifiableMap(attributes); }

@@ -25,6 +25,12 @@ import java.util.Set;
 public final class Node {
     /** Meta key of the node's fake value. */
     public static final String VAL = "val";
+    /**
+     * Meta key of the node's symbolic metadata in a graph made generic in some input sizes: a
+     * {@link dev.ember.tensor.SymShape} (or a list of them, null for non-tensors) whose value at
+     * the trace's example sizes is {@link #VAL}'s. Absent in a graph specialized to its sizes.
+     */
+    public static final String SYM_VAL = "sym_val";
     /** Meta key of the node's {@link SourceLocation}. */
     public static final String SOURCE_LOCATION = "source_location";
 
@@ -119,6 +125,15 @@ public final class Node {
 
     public Node setVal(Object val) {
         meta.put(VAL, val);
+        return this;
+    }
+
+    /** The symbolic metadata ({@code meta("sym_val")}), or null in a graph with static sizes. */
+    public Object symVal() { return meta.get(SYM_VAL); }
+
+    public Node setSymVal(Object symVal) {
+        if (symVal == null) meta.remove(SYM_VAL);
+        else meta.put(SYM_VAL, symVal);
         return this;
     }
 

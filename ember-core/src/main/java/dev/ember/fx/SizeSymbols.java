@@ -1,0 +1,50 @@
+package dev.ember.fx;
+
+import dev.ember.tensor.SymInt;
+
+import java.util.List;
+
+/**
+ * The size symbols a graph is generic in: for each, where its value comes from (the first
+ * placeholder dimension whose size is exactly that symbol), the value it had when the graph was
+ * traced (the hint), and the range the graph is valid for. A backend reads each symbol's value
+ * from its input at run time; the guards of the compiled frame have already checked the range.
+ */
+public record SizeSymbols(List<Symbol> symbols) {
+
+    /**
+     * Symbol {@code s<id>}: {@code source} is the user's name for it ({@code x.size(0)}), read at
+     * run time from placeholder {@code input}'s dimension {@code dim}.
+     */
+    public record Symbol(int id, String source, int input, int dim, long hint, long min, long max) {
+        public SymInt expr() { return SymInt.symbol(id); }
+
+        /** {@code 2 <= s0} or {@code 2 <= s0 <= 64}. */
+        public String range() { return min + " <= s" + id + (max == Long.MAX_VALUE ? "" : " <= " + max); }
+    }
+
+    public SizeSymbols {
+        symbols = List.copyOf(symbols);
+        for (int i = 0; i < symbols.size(); i++) {
+            if (symbols.get(i).id() != i) throw new IllegalArgumentException("symbol " + i + " has id " + symbols.get(i).id() + "; ids must be 0, 1, 2, … in order");
+        }
+    }
+
+    public int size() { return symbols.size(); }
+
+    public Symbol get(int id) { return symbols.get(id); }
+
+    /** Each symbol's hint, indexed by id: the example sizes the graph was traced with. */
+    public long[] hints() {
+        long[] h = new long[symbols.size()];
+        for (Symbol s : symbols) h[s.id()] = s.hint();
+        return h;
+    }
+
+    /** Each symbol's value in {@code inputs} (the graph's inputs in placeholder order). */
+    public long[] valuesIn(Object[] inputs) {
+        long[] v = new long[symbols.size()];
+        for (Symbol s : symbols) v[s.id()] = ((dev.ember.tensor.Tensor) inputs[s.input()]).size(s.dim());
+        return v;
+    }
+}
