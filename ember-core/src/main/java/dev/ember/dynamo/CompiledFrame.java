@@ -154,7 +154,7 @@ public final class CompiledFrame {
         Supplier<String> bytecode = memoized(this::originalBytecode);
         try {
             EVENTS.publish(new FrameStarted(CompileContext.current(), name(), firstLine(), cacheSize, totalEntries(), Instant.now(), bytecode,
-                    options.isDynamic()));
+                    options.dynamicSetting()));
             return compile(target, frame, bytecode);
         } catch (Throwable e) {
             String reason = e instanceof Unsupported u ? u.gbId() + ": " + u.reason() : String.valueOf(e.getMessage());
@@ -169,7 +169,7 @@ public final class CompiledFrame {
 
     private CacheEntry compile(FunctionTarget target, Object[] frame, Supplier<String> bytecode) {
         try {
-            return compile(target, frame, bytecode, Set.of());
+            return compile(target, frame, bytecode, options.getBackend().compilesSymbolicSizes() ? Set.of() : Set.of(ShapeEnv.ALL_SIZES));
         } catch (dev.ember.fx.SymbolicShapes.NotGeneric e) {
             // the backend cannot make this graph generic in its sizes: compile it for these sizes
             dev.ember.logging.Log.of("dynamic").info(() -> "compiling for these sizes only: " + e.getMessage());
