@@ -1,14 +1,20 @@
 package dev.ember.dynamo;
 
 import dev.ember.dynamo.source.Source;
+import dev.ember.dynamo.variables.Changes;
+import dev.ember.dynamo.variables.Construction;
+import dev.ember.dynamo.variables.MapViewVariable;
 import dev.ember.tensor.Tensor;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How a compiled frame makes a Java value that leaves the trace (the return value, a value live at
@@ -65,25 +71,6 @@ sealed interface OutputRebuilder {
         public boolean hasIdentity() { return true; }
     }
 
-    /** A new map of the traced map's class (an unmodifiable copy for Map.of), keys in the traced order. */
-    record MapOf(Class<?> type, boolean mutable, List<Object> keys, List<OutputRebuilder> values) implements OutputRebuilder {
-        public Object rebuild(Rebuild r) {
-            java.util.Map<Object, Object> m;
-            try {
-                @SuppressWarnings("unchecked")
-                java.util.Map<Object, Object> made = mutable ? (java.util.Map<Object, Object>) type.getConstructor().newInstance() : new java.util.LinkedHashMap<>();
-                m = made;
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
-            for (int i = 0; i < keys.size(); i++) m.put(keys.get(i), r.value(values.get(i)));
-            return mutable ? m : java.util.Collections.unmodifiableMap(m);
-        }
-
-        @Override
-        public boolean hasIdentity() { return true; }
-    }
-
     /** A new array of {@code component}. */
     record ArrayOf(Class<?> component, List<OutputRebuilder> items) implements OutputRebuilder {
         public Object rebuild(Rebuild r) {
@@ -120,6 +107,90 @@ sealed interface OutputRebuilder {
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException("rebuilding " + constructor.getDeclaringClass().getName() + " failed", e);
             }
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+    }
+
+    /**
+     * A map ({@code values} non-null) or set made during the trace. A mutable one is made by the
+     * constructor the program called, then given the trace's structural changes and final values,
+     * so even a HashMap iterates as eager's does; an immutable one is made by Map.ofEntries or
+     * Set.of from the keys in the order the program gave them, which fixes its iteration order too.
+     */
+    record KeyedOf(Class<?> type, boolean mutable, Construction how, List<Changes.Change> changes, List<Object> keys, List<OutputRebuilder> values)
+            implements OutputRebuilder {
+        public Object rebuild(Rebuild r) {
+            boolean isMap = values != null;
+            if (!mutable && !isMap) return java.util.Set.of(how.copiedKeys().toArray());
+            if (!mutable) {
+                Map<Object, Object> byKey = new java.util.HashMap<>();
+                for (int i = 0; i < keys.size(); i++) byKey.put(keys.get(i), r.value(values.get(i)));
+                return Map.ofEntries(how.copiedKeys().stream().map(k -> Map.entry(k, byKey.get(k))).toArray(Map.Entry[]::new));
+            }
+            Object container = construct(isMap);
+            r.made(this, container);
+            replay(container, changes, keys, isMap ? rebuildAll(r, values) : null);
+            return container;
+        }
+
+        private Object construct(boolean isMap) {
+            try {
+                if (how.copiedKeys() != null) {
+                    Map<Object, Object> source = new LinkedHashMap<>();
+                    for (Object k : how.copiedKeys()) source.put(k, null);
+                    return isMap ? type.getConstructor(Map.class).newInstance(source) : type.getConstructor(Collection.class).newInstance(source.keySet());
+                }
+                return how.capacity() >= 0 ? type.getConstructor(int.class).newInstance(how.capacity()) : type.getConstructor().newInstance();
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("rebuilding a " + type.getName() + " failed", e);
+            }
+        }
+
+        /**
+         * Applies the trace's structural changes to a real map or set, then sets {@code values} (a
+         * map's final values, in {@code keys}' order; null for a set). Setting a value of a present
+         * key does not move it, so the order is the changes' alone.
+         */
+        @SuppressWarnings("unchecked")
+        static void replay(Object container, List<Changes.Change> changes, List<Object> keys, Object[] values) {
+            Collection<Object> keySet = container instanceof Map<?, ?> m ? ((Map<Object, Object>) m).keySet() : (Collection<Object>) container;
+            for (Changes.Change c : changes) {
+                switch (c.kind()) {
+                    case INSERT -> {
+                        if (container instanceof Map<?, ?> m) ((Map<Object, Object>) m).put(c.key(), null);
+                        else keySet.add(c.key());
+                    }
+                    case REMOVE -> keySet.remove(c.key());
+                    case CLEAR -> keySet.clear();
+                }
+            }
+            if (values == null) return;
+            Map<Object, Object> map = (Map<Object, Object>) container;
+            for (int i = 0; i < keys.size(); i++) map.put(keys.get(i), values[i]);
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+    }
+
+    /** Rebuilds every value before any container is changed: a value may be read from a container the replay changes. */
+    static Object[] rebuildAll(Rebuild r, List<OutputRebuilder> values) {
+        Object[] out = new Object[values.size()];
+        for (int i = 0; i < out.length; i++) out[i] = r.value(values.get(i));
+        return out;
+    }
+
+    /** {@code keySet()}, {@code values()} or {@code entrySet()} of a rebuilt map: the real view, live as in eager. */
+    record ViewOf(OutputRebuilder map, MapViewVariable.View view) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) {
+            Map<?, ?> m = (Map<?, ?>) r.value(map);
+            return switch (view) {
+                case KEYS -> m.keySet();
+                case VALUES -> m.values();
+                case ENTRIES -> m.entrySet();
+            };
         }
 
         @Override

@@ -3,9 +3,11 @@ package dev.ember.dynamo;
 import dev.ember.dynamo.source.LocalSource;
 import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.KeyedVariable;
 import dev.ember.dynamo.variables.LambdaVariable;
 import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.MapVariable;
+import dev.ember.dynamo.variables.MapViewVariable;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
 import dev.ember.dynamo.variables.StreamVariable;
@@ -76,7 +78,10 @@ final class Rebuilders {
             case ListVariable l -> new OutputRebuilder.ListOf(all(l.items()), l.isMutable());
             case ArrayVariable a when a.source() != null -> new OutputRebuilder.FromSource(a.source());
             case ArrayVariable a -> new OutputRebuilder.ArrayOf(a.componentType(), all(a.items()));
-            case MapVariable m -> new OutputRebuilder.MapOf(m.entries().getClass(), m.isMutable(), List.copyOf(m.entries().keySet()), all(m.entries().values()));
+            case KeyedVariable k when k.source() != null -> new OutputRebuilder.FromSource(k.source());
+            case KeyedVariable k -> new OutputRebuilder.KeyedOf(k.type(), k.isMutable(), k.construction(), k.changes().log(), List.copyOf(k.keys()),
+                    k instanceof MapVariable m ? all(m.entries().values()) : null);
+            case MapViewVariable view -> new OutputRebuilder.ViewOf(of(view.map(), null), view.view());
             case UserObjectVariable u when !u.isFresh() -> new OutputRebuilder.FromSource(u.source());
             case UserObjectVariable u when u.type().isRecord() -> {
                 List<OutputRebuilder> comps = new ArrayList<>();
@@ -137,6 +142,7 @@ final class Rebuilders {
         for (ArrayVariable a : ctx.sideEffects.arrays()) {
             out.add(new SideEffect.ResetArray(a.source(), of(new ArrayVariable(a.componentType(), a.items(), null), null)));
         }
+        for (KeyedVariable k : ctx.sideEffects.keyed()) out.add(replay(k));
         for (SideEffects.LogCall l : ctx.sideEffects.logs()) {
             List<OutputRebuilder> args = new ArrayList<>();
             List<VariableTracker> values = LoggingCalls.snapshotArgs(ctx, l);
@@ -145,5 +151,22 @@ final class Rebuilders {
             out.add(new SideEffect.Log(l.receiver(), l.method(), args));
         }
         return out;
+    }
+
+    /** An input map's or set's changes; a map's values are set again only for keys whose value the trace changed. */
+    private SideEffect replay(KeyedVariable k) {
+        if (!(k instanceof MapVariable m)) return new SideEffect.ReplayChanges(k.source(), k.changes().log(), List.of(), null);
+        Set<Object> touched = new java.util.HashSet<>();
+        for (var c : k.changes().log()) touched.add(c.key());
+        List<Object> keys = new ArrayList<>();
+        List<OutputRebuilder> values = new ArrayList<>();
+        for (var e : m.entries().entrySet()) {
+            boolean unchanged = e.getValue().source() instanceof dev.ember.dynamo.source.KeySource ks && ks.base().equals(k.source())
+                    && ks.key().equals(e.getKey()) && !touched.contains(e.getKey());
+            if (unchanged) continue;
+            keys.add(e.getKey());
+            values.add(of(e.getValue(), null));
+        }
+        return new SideEffect.ReplayChanges(k.source(), k.changes().log(), keys, values);
     }
 }

@@ -1,6 +1,7 @@
 package dev.ember.dynamo;
 
 import dev.ember.dynamo.source.Source;
+import dev.ember.dynamo.variables.Changes;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
@@ -35,6 +36,20 @@ sealed interface SideEffect {
             target.clear();
             target.addAll(values);
         }
+    }
+
+    /**
+     * An input map's or set's changes: its structural changes replayed in order, then the new
+     * values of a map's keys ({@code values} null for a set), all rebuilt before the map is touched.
+     */
+    record ReplayChanges(Source container, List<Changes.Change> changes, List<Object> keys, List<OutputRebuilder> values) implements SideEffect {
+        public void apply(Rebuild r) {
+            Object[] newValues = values == null ? null : OutputRebuilder.rebuildAll(r, values);
+            OutputRebuilder.KeyedOf.replay(container.read(r.frame), changes, keys, newValues);
+        }
+
+        @Override
+        public String toString() { return "replay " + changes.size() + " changes to " + container.name(); }
     }
 
     /** Grad mode as the traced code left it, when a graph break falls inside a traced {@code noGrad()}/{@code enableGrad()} scope. */

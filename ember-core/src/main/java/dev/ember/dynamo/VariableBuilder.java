@@ -2,21 +2,26 @@ package dev.ember.dynamo;
 
 import dev.ember.dynamo.guards.EqualsMatch;
 import dev.ember.dynamo.guards.IdMatch;
+import dev.ember.dynamo.guards.KeysMatch;
 import dev.ember.dynamo.guards.LengthCheck;
 import dev.ember.dynamo.guards.SameObject;
 import dev.ember.dynamo.guards.TensorMatch;
 import dev.ember.dynamo.guards.TypeMatch;
 import dev.ember.dynamo.source.FieldSource;
 import dev.ember.dynamo.source.IndexSource;
+import dev.ember.dynamo.source.KeySource;
 import dev.ember.dynamo.source.LocalSource;
 import dev.ember.dynamo.source.ScalarTensorSource;
 import dev.ember.dynamo.source.Source;
 import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.KeyedVariable;
 import dev.ember.dynamo.variables.LambdaVariable;
 import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.MapVariable;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
+import dev.ember.dynamo.variables.SetVariable;
 import dev.ember.dynamo.variables.SymScalarVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
@@ -30,14 +35,19 @@ import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Turns real values read from the frame's inputs into variables, installing the guards that make
  * the trace valid for them: TENSOR_MATCH on tensors (which become graph inputs), EQUALS_MATCH on
- * numbers and strings, ID_MATCH on enums and ops, TYPE_MATCH + LENGTH_CHECK on containers,
- * TYPE_MATCH on objects.
+ * numbers and strings, ID_MATCH on enums and ops, TYPE_MATCH + LENGTH_CHECK on lists and arrays,
+ * TYPE_MATCH + DICT_KEYS_MATCH on maps and sets, TYPE_MATCH on objects.
  */
 final class VariableBuilder {
     private final TraceContext ctx;
@@ -101,6 +111,7 @@ final class VariableBuilder {
             graph.addGuard(new IdMatch(source, value));
             return new ConstantVariable(value, source);
         }
+        if (KeyedContainers.tracksInput(value)) return keyed(value, source);
         if (value instanceof List<?> list) {
             graph.addGuard(new TypeMatch(source, List.class));
             graph.addGuard(new LengthCheck(source, list.size()));
@@ -126,6 +137,26 @@ final class VariableBuilder {
             if (lambda != null) return lambda;
         }
         return new UserObjectVariable(value.getClass(), value, source);
+    }
+
+    /**
+     * A map or set from the inputs: guarded on its class and on its keys in iteration order (a call
+     * with other keys, or the same keys in another order, recompiles); a map's values are wrapped
+     * as read from {@code source[key]}.
+     */
+    private KeyedVariable keyed(Object value, Source source) {
+        graph.addGuard(new TypeMatch(source, value.getClass()));
+        boolean replayable = KeyedContainers.MAP_CLASSES.contains(value.getClass()) || KeyedContainers.SET_CLASSES.contains(value.getClass());
+        if (value instanceof Map<?, ?> map) {
+            graph.addGuard(new KeysMatch(source, List.copyOf(map.keySet())));
+            Map<Object, VariableTracker> entries = value instanceof TreeMap<?, ?> ? new TreeMap<>() : new LinkedHashMap<>();
+            for (var e : map.entrySet()) entries.put(e.getKey(), wrap(e.getValue(), new KeySource(source, e.getKey()), Object.class));
+            return new MapVariable(value.getClass(), entries, replayable, source);
+        }
+        Set<?> set = (Set<?>) value;
+        graph.addGuard(new KeysMatch(source, List.copyOf(set)));
+        Set<Object> elements = value instanceof TreeSet<?> ? new TreeSet<>(set) : new LinkedHashSet<>(set);
+        return new SetVariable(value.getClass(), elements, replayable, source);
     }
 
     /**
