@@ -7,7 +7,9 @@ import dev.ember.dynamo.variables.MapViewVariable;
 import dev.ember.tensor.Tensor;
 
 import java.lang.reflect.Array;
+import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -191,6 +193,52 @@ sealed interface OutputRebuilder {
                 case VALUES -> m.values();
                 case ENTRIES -> m.entrySet();
             };
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+    }
+
+    /**
+     * An object of a user class made during the trace, made again as Dynamo makes one: allocated
+     * without running a constructor (the trace already ran it, and replays what it did outside
+     * the object), then given the fields the trace assigned. {@code fields} is filled after the
+     * rebuilder is registered, so a field may refer back to its object.
+     */
+    record ObjectOf(Class<?> type, Map<Field, OutputRebuilder> fields) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) {
+            Object o = Allocation.allocate(type);
+            r.made(this, o);
+            for (var e : fields.entrySet()) {
+                try {
+                    e.getKey().set(o, Values.fromStack(r.value(e.getValue()), e.getKey().getType()));
+                } catch (IllegalAccessException ex) {
+                    throw new IllegalStateException("setting " + e.getKey() + " on a rebuilt " + type.getName() + " failed", ex);
+                }
+            }
+            return o;
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+
+        /** The field names only: a field may hold the object itself, and the record's own toString would not end. */
+        @Override
+        public String toString() { return "ObjectOf[" + type.getName() + " " + fields.keySet().stream().map(Field::getName).toList() + "]"; }
+    }
+
+    /** A lambda made during the trace: its call site's factory called again with the captured values rebuilt. */
+    record LambdaOf(MethodHandle factory, List<OutputRebuilder> captured, Lambdas.Made made) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) {
+            Object[] args = new Object[captured.size()];
+            for (int i = 0; i < args.length; i++) args[i] = Values.fromStack(r.value(captured.get(i)), factory.type().parameterType(i));
+            try {
+                Object lambda = factory.invokeWithArguments(args);
+                Lambdas.remember(lambda.getClass(), made);
+                return lambda;
+            } catch (Throwable e) {
+                throw new IllegalStateException("making the lambda " + made.target() + " again failed", e);
+            }
         }
 
         @Override

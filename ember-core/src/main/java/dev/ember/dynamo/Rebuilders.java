@@ -19,9 +19,11 @@ import dev.ember.fx.Node;
 
 import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -92,14 +94,32 @@ final class Rebuilders {
                 }
                 yield OutputRebuilder.RecordOf.of(u.type(), comps);
             }
+            case UserObjectVariable u when Throwable.class.isAssignableFrom(u.type()) || u.type().isHidden() ->
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "returning " + v.describe() + " (an exception or hidden class is not made again after the graph)");
+            case UserObjectVariable u -> object(u);
             case ModuleVariable m when m.source() != null -> new OutputRebuilder.FromSource(m.source());
             case LambdaVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
+            case LambdaVariable l when l.site() != null ->
+                    new OutputRebuilder.LambdaOf(Lambdas.factory(l.site()), all(l.captured()), new Lambdas.Made(l.target(), l.interfaceMethod()));
             case OpOverloadVariable o -> new OutputRebuilder.Constant(o.op());
             case StreamVariable s -> new OutputRebuilder.Stream(s.name());
             case SymScalarVariable s when !s.dataDependent() -> scalar(s);
             case SymScalarVariable s -> throw SymScalars.dataDependent(ctx, s, "returning it");
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "returning " + v.describe());
         };
+    }
+
+    /** A user object made in the trace; registered before its fields are, so a field holding the object itself is the same object. */
+    private OutputRebuilder object(UserObjectVariable u) {
+        Map<Field, OutputRebuilder> fields = new LinkedHashMap<>();
+        OutputRebuilder.ObjectOf obj = new OutputRebuilder.ObjectOf(u.type(), fields);
+        made.put(u, obj);
+        for (var e : u.fields().entrySet()) {
+            Field f = Fields.find(u.type(), e.getKey());
+            f.setAccessible(true);
+            fields.put(f, of(e.getValue(), f.getType().describeConstable().orElseThrow()));
+        }
+        return obj;
     }
 
     private List<OutputRebuilder> all(java.util.Collection<VariableTracker> items) {

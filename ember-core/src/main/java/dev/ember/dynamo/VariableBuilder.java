@@ -132,6 +132,8 @@ final class VariableBuilder {
         }
         graph.addGuard(new TypeMatch(source, value.getClass()));
         if (Modules.isModule(value)) return new ModuleVariable(value, source, modulePath(source));
+        Lambdas.Made remade = Lambdas.made(value.getClass());
+        if (remade != null) return new LambdaVariable(remade.target(), remade.interfaceMethod(), capturedOf(value, source), source, null);
         if (value.getClass().isHidden() && value instanceof Serializable) {
             LambdaVariable lambda = lambdaOf(value, source);
             if (lambda != null) return lambda;
@@ -198,16 +200,24 @@ final class VariableBuilder {
     /** A serializable lambda seen as a value: its implementation method, and its captured values read from the lambda object's fields. */
     private LambdaVariable lambdaOf(Object lambda, Source source) {
         FunctionTarget target = FunctionTarget.of(lambda);
-        Field[] fields = lambda.getClass().getDeclaredFields();
+        long fields = java.util.Arrays.stream(lambda.getClass().getDeclaredFields()).filter(f -> !java.lang.reflect.Modifier.isStatic(f.getModifiers())).count();
+        if (fields != target.captured().length) return null;
+        return new LambdaVariable(target.method(), target.interfaceMethod(), capturedOf(lambda, source), source, null);
+    }
+
+    /** A lambda's captured values, in order, read from its fields. */
+    private List<VariableTracker> capturedOf(Object lambda, Source source) {
         List<VariableTracker> captured = new ArrayList<>();
-        int k = 0;
-        for (Field f : fields) {
+        for (Field f : lambda.getClass().getDeclaredFields()) {
             if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) continue;
-            captured.add(wrap(target.captured()[k], new FieldSource(source, f), f.getType()));
-            k++;
+            FieldSource fs = new FieldSource(source, f);
+            try {
+                captured.add(wrap(f.get(lambda), fs, f.getType()));
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException("cannot read the captured value " + fs.name(), e);
+            }
         }
-        if (k != target.captured().length) return null;
-        return new LambdaVariable(target.method(), target.interfaceMethod(), captured, source);
+        return captured;
     }
 
     /** Placeholder names as Dynamo makes them: {@code L['x']} → {@code l_x_}, {@code L['self'].fc.weight} → {@code l_self_fc_weight}. */
