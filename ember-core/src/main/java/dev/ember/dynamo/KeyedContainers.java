@@ -219,9 +219,9 @@ final class KeyedContainers {
                 yield null;
             }
             case "computeIfAbsent" -> computeIfAbsent(ctx, m, key(ctx, args.get(0), what), args.get(1), what);
-            case "keySet" -> new MapViewVariable(m, MapViewVariable.View.KEYS);
-            case "values" -> new MapViewVariable(m, MapViewVariable.View.VALUES);
-            case "entrySet" -> new MapViewVariable(m, MapViewVariable.View.ENTRIES);
+            case "keySet" -> m.view(MapViewVariable.View.KEYS);
+            case "values" -> m.view(MapViewVariable.View.VALUES);
+            case "entrySet" -> m.view(MapViewVariable.View.ENTRIES);
             case "forEach" -> {
                 int before = m.changes().count();
                 for (var entry : List.copyOf(ordered(ctx, m, what).entries().entrySet())) {
@@ -315,11 +315,14 @@ final class KeyedContainers {
     }
 
     static VariableTracker entryMethod(TraceContext ctx, EntryVariable e, String name, List<VariableTracker> args) {
+        if (name.equals("getKey")) return ConstantVariable.of(e.key());
+        if (!e.attached()) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Map.Entry." + name + "() on an entry of a map that had keys removed since "
+                    + "the entry was read (the entry may be detached; its value is not tracked)");
+        }
         return switch (name) {
-            case "getKey" -> ConstantVariable.of(e.key());
             case "getValue" -> e.value();
             case "setValue" -> {
-                if (!e.attached()) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Map.Entry.setValue() on an entry whose map had keys removed since");
                 VariableTracker old = e.value();
                 put(ctx, e.map(), e.key(), args.getFirst(), "Map.Entry.setValue()");
                 yield old;

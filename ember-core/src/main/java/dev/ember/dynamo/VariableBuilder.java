@@ -240,6 +240,10 @@ final class VariableBuilder {
             String base = modulePath(i.base());
             return base.isEmpty() ? String.valueOf(i.index()) : base + "." + i.index();
         }
+        if (s instanceof KeySource k) {
+            String base = modulePath(k.base());
+            return base.isEmpty() ? String.valueOf(k.key()) : base + "." + k.key();
+        }
         if (s instanceof LocalSource l && !l.localName().equals("self")) return l.localName();
         return "";
     }

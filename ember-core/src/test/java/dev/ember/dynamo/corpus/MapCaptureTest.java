@@ -222,6 +222,17 @@ class MapCaptureTest {
     }
 
     @Test
+    void viewsAreOneObjectAndEntriesReadThrough() {
+        Run run = sameAsEager((Fn2<Map<String, Tensor>, Tensor, Tensor>) MapPrograms::viewsAndEntries,
+                () -> new Object[] {tensors("a", Tensor.randn(3, 4), "b", X), X}, Options.fullgraph());
+        assertEquals(3, run.opCount(), "neg, mul, add");
+        Fn2<Map<String, Tensor>, Tensor, Tensor> detached = MapPrograms::entryAfterRemoval;
+        sameAsEager(detached, () -> new Object[] {tensors("a", Tensor.randn(3, 4), "b", X), X}, Options.defaults());
+        ExplainOutput e = Ember.explain(detached).with(tensors("a", Tensor.randn(3, 4), "b", X), X);
+        assertTrue(e.breakReasons().stream().anyMatch(b -> b.reason().contains("the entry may be detached")), e.toString());
+    }
+
+    @Test
     void exceptionsAreJavasExceptions() {
         var f = Ember.compile((Fn2<Map<String, Tensor>, Tensor, Tensor>) MapPrograms::modifiesWhileIterating);
         Map<String, Tensor> one = tensors("a", X);

@@ -125,6 +125,24 @@ final class MapPrograms {
         return x;
     }
 
+    /** Views are the same object each time, as Java's; an entry reads through to its map, and writes through setValue. */
+    static Tensor viewsAndEntries(Map<String, Tensor> m, Tensor x) {
+        boolean sameView = m.keySet() == m.keySet();
+        Map.Entry<String, Tensor> first = m.entrySet().iterator().next();
+        m.put(first.getKey(), x.neg());
+        Tensor v = first.getValue();
+        first.setValue(v.mul(2));
+        return sameView ? v.add(m.get(first.getKey())) : x;
+    }
+
+    /** An entry read before a key was removed may be detached from its map: reading it is left to Java. */
+    static Tensor entryAfterRemoval(Map<String, Tensor> m, Tensor x) {
+        Map.Entry<String, Tensor> first = m.entrySet().iterator().next();
+        m.put(first.getKey(), x.neg());
+        m.remove(first.getKey());
+        return first.getValue().add(x);
+    }
+
     /** A map keyed by tensors: tracking it would need tensor identity; it breaks with a message that says why. */
     static Tensor tensorKeys(Map<Tensor, Integer> m, Tensor x) {
         return x.mul(m.get(x));
