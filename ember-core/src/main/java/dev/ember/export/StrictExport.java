@@ -6,6 +6,7 @@ import dev.ember.dynamo.FunctionTarget;
 import dev.ember.dynamo.Unsupported;
 import dev.ember.dynamo.source.FieldSource;
 import dev.ember.dynamo.source.IndexSource;
+import dev.ember.dynamo.source.KeySource;
 import dev.ember.dynamo.source.LocalSource;
 import dev.ember.dynamo.source.ScalarTensorSource;
 import dev.ember.dynamo.source.Source;
@@ -102,6 +103,7 @@ final class StrictExport {
         return switch (s) {
             case FieldSource f -> root(f.base());
             case IndexSource i -> root(i.base());
+            case KeySource k -> root(k.base());
             case LocalSource l -> l;
             case StaticFieldSource f -> f;
             case ScalarTensorSource t -> root(t.base());
@@ -114,6 +116,7 @@ final class StrictExport {
         return switch (s) {
             case FieldSource f -> path(f.base()) + "." + f.field().getName();
             case IndexSource i -> path(i.base()) + "[" + i.index() + "]";
+            case KeySource k -> path(k.base()) + ".get(" + KeySource.literal(k.key()).replace('\'', '"') + ")";
             case LocalSource l -> l.localName();
             case StaticFieldSource f -> f.field().getDeclaringClass().getSimpleName() + "." + f.field().getName();
             case ScalarTensorSource t -> path(t.base());
