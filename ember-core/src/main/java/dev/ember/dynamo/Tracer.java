@@ -45,7 +45,8 @@ final class Tracer {
      * The trace up to a graph break: the graph of everything before it, whose outputs are the live
      * values (locals, then the operand stack) the break code restores, and the side effects to replay.
      */
-    record Partial(OutputGraph graph, MethodCode code, int index, FrameTypes.Around types, LiveValues live, List<SideEffect> sideEffects) {}
+    record Partial(OutputGraph graph, MethodCode code, int index, FrameTypes.Around types, LiveValues live, List<SideEffect> sideEffects,
+                   List<String> stackNames) {}
 
     /**
      * Traces the call; when the code needs the value of an unspecialized input (a branch on a double
@@ -142,7 +143,19 @@ final class Tracer {
         } catch (SpecializeAndRestart r) {
             throw new CannotResume("the graph before the break is not generic in its sizes: " + r.use);
         }
-        return new Partial(ctx.graph, code, index, types, new LiveValues(live), effects);
+        return new Partial(ctx.graph, code, index, types, new LiveValues(live), effects, stack.stream().map(Tracer::nameOf).toList());
+    }
+
+    /**
+     * What a value on the operand stack at a break is called in the resume method (and so in its
+     * guards and graph): the local it was read from, or the graph value it is ({@code sum}); null
+     * when nothing names it.
+     */
+    private static String nameOf(VariableTracker v) {
+        if (v.source() instanceof LocalSource l) return l.localName();
+        if (v instanceof TensorVariable t) return t.node().name();
+        if (v instanceof SymScalarVariable s) return s.tensor().node().name();
+        return null;
     }
 
     /**
