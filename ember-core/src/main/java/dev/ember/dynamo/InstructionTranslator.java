@@ -150,6 +150,9 @@ final class InstructionTranslator {
 
     private VariableTracker peek() { return stack.getLast(); }
 
+    /** The value {@code depth} entries below the top of the operand stack (0 is the top), or null. */
+    private VariableTracker peek(int depth) { return stack.size() > depth ? stack.get(stack.size() - 1 - depth) : null; }
+
     /** Pops {@code n} values, returned in push order. */
     List<VariableTracker> popN(int n) {
         List<VariableTracker> out = new ArrayList<>(Collections.nCopies(n, null));
@@ -237,6 +240,21 @@ final class InstructionTranslator {
 
     private void branch(BranchInstruction b) {
         Opcode o = b.opcode();
+        SymSizes.Relation rel = switch (o) {
+            case IFEQ, IF_ICMPEQ -> SymSizes.Relation.EQ;
+            case IFNE, IF_ICMPNE -> SymSizes.Relation.NE;
+            case IFLT, IF_ICMPLT -> SymSizes.Relation.LT;
+            case IFGE, IF_ICMPGE -> SymSizes.Relation.GE;
+            case IFGT, IF_ICMPGT -> SymSizes.Relation.GT;
+            case IFLE, IF_ICMPLE -> SymSizes.Relation.LE;
+            default -> null;
+        };
+        boolean twoOperands = o.name().startsWith("IF_ICMP");
+        if (rel != null && (peek(0) instanceof SymSizeVariable || twoOperands && peek(1) instanceof SymSizeVariable)) {
+            VariableTracker y = twoOperands ? pop() : ConstantVariable.of(0), x = pop();
+            if (SymSizes.compare(ctx, x, y, rel)) pc = code.indexOf(b.target());
+            return;
+        }
         boolean taken = switch (o) {
             case GOTO, GOTO_W -> true;
             case IFEQ -> intOf(pop()) == 0;

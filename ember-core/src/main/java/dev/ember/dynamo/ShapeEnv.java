@@ -61,6 +61,17 @@ final class ShapeEnv {
 
     boolean isEmpty() { return symbols.isEmpty(); }
 
+    /**
+     * Narrows symbol {@code id}'s range to [min, max] because the trace took a branch that holds
+     * only there ({@code why}, at {@code where}); the guards check the narrowed range.
+     */
+    void narrow(int id, long min, long max, String why, dev.ember.events.UserFrame where) {
+        Symbol s = symbols.get(id);
+        symbols.set(id, new Symbol(id, s.source(), s.hint(), min, max));
+        Log.of("dynamic").info(() -> "range of s" + id + " (" + s.source().shortName() + ") narrowed to [" + min + ", " + (max == Long.MAX_VALUE ? "int_oo" : max)
+                + "]: " + why + (where == null ? "" : " at " + where.fileName() + ":" + where.line()));
+    }
+
     /** Each symbol's size in this trace, by id. */
     long[] hints() { return symbols.stream().mapToLong(Symbol::hint).toArray(); }
 

@@ -37,6 +37,96 @@ final class SymSizes {
         return wrap(result, ((Number) hint).longValue(), type);
     }
 
+    /** A comparison a branch makes: {@code a REL b}. */
+    enum Relation {
+        EQ("=="), NE("!="), LT("<"), GE(">="), GT(">"), LE("<=");
+
+        final String text;
+
+        Relation(String text) { this.text = text; }
+
+        boolean test(long x, long y) {
+            return switch (this) {
+                case EQ -> x == y;
+                case NE -> x != y;
+                case LT -> x < y;
+                case GE -> x >= y;
+                case GT -> x > y;
+                case LE -> x <= y;
+            };
+        }
+
+        Relation negated() {
+            return switch (this) {
+                case EQ -> NE;
+                case NE -> EQ;
+                case LT -> GE;
+                case GE -> LT;
+                case GT -> LE;
+                case LE -> GT;
+            };
+        }
+    }
+
+    /**
+     * A branch on a symbolic size: the outcome at this trace's sizes, kept valid by narrowing the
+     * symbol's range ({@code x.size(0) > 4} makes {@code s0 >= 5}, which the guards check), as
+     * PyTorch's value ranges do. A comparison the range already decides needs no guard. One that no
+     * range can express (an equality with a size in range, two symbols, a product) specializes.
+     */
+    static boolean compare(TraceContext ctx, VariableTracker a, VariableTracker b, Relation rel) {
+        SymInt x = exprOf(ctx, a, Opcode.IF_ICMPEQ), y = exprOf(ctx, b, Opcode.IF_ICMPEQ);
+        SymInt d = x.minus(y);
+        long[] hints = ctx.shapes.hints();
+        boolean outcome = rel.test(d.eval(hints), 0);
+        if (d.isConstant()) return outcome;
+        int[] ids = d.symbols();
+        String text = render(ctx, x) + " " + rel.text + " " + render(ctx, y);
+        long c = d.eval(new long[hints.length]);
+        long coeff = ids.length == 1 ? d.eval(unit(hints.length, ids[0])) - c : 0;
+        if (ids.length != 1 || coeff == 0 || !d.equals(SymInt.symbol(ids[0]).times(coeff).plus(c))) {
+            throw specialize(ctx, a, b, "comparing it (" + text + "), which no range of one size expresses");
+        }
+        ShapeEnv.Symbol sym = ctx.shapes.symbols().get(ids[0]);
+        Relation holds = outcome ? rel : rel.negated();
+        // coeff*s + c HOLDS 0, as bounds on s
+        long lo = sym.min(), hi = sym.max();
+        switch (holds) {
+            case LT, LE, GT, GE -> {
+                // normalized to K*s + C <= 0
+                long kk = holds == Relation.LT || holds == Relation.LE ? coeff : -coeff;
+                long cc = switch (holds) {
+                    case LT -> c + 1;
+                    case LE -> c;
+                    case GT -> 1 - c;
+                    default -> -c;
+                };
+                if (kk > 0) hi = Math.min(hi, Math.floorDiv(-cc, kk));     // s <= floor(-C / K)
+                else lo = Math.max(lo, -Math.floorDiv(-cc, -kk));         // s >= ceil(C / -K)
+            }
+            case EQ, NE -> {
+                boolean inRange = Math.floorMod(-c, coeff) == 0 && -c / coeff >= lo && -c / coeff <= hi;
+                if (inRange) throw specialize(ctx, a, b, "comparing it for equality (" + text + ")");
+                return outcome;   // the range already decides: no size in it is equal
+            }
+        }
+        // the narrowed range must hold the trace's size and decide the comparison at both ends: else specialize, never guess
+        long hint = sym.hint();
+        boolean sound = lo <= hint && hint <= hi && holds.test(coeff * lo + c, 0) && (hi == Long.MAX_VALUE || holds.test(coeff * hi + c, 0));
+        if (!sound) throw specialize(ctx, a, b, "comparing it (" + text + ")");
+        if (lo == sym.min() && hi == sym.max()) return outcome;
+        ctx.shapes.narrow(sym.id(), lo, hi, text + " is " + outcome, ctx.currentLocation());
+        return outcome;
+    }
+
+    private static long[] unit(int n, int at) {
+        long[] v = new long[n];
+        v[at] = 1;
+        return v;
+    }
+
+    private static String render(TraceContext ctx, SymInt e) { return e.render(id -> ctx.shapes.symbols().get(id).source().shortName()); }
+
     static VariableTracker negate(SymSizeVariable s) { return wrap(s.expr().times(-1), -s.hint(), s.javaType()); }
 
     static VariableTracker convert(TraceContext ctx, SymSizeVariable s, TypeKind to) {

@@ -96,6 +96,13 @@ final class StrictExport {
                         + "), but the program needs its value: it was specialized to " + ((Tensor) args[arg]).size(dim)
                         + " (EMBER_LOGS=dynamic names the use and its line); remove the use, or do not declare it dynamic");
             }
+            int id = ((dev.ember.tensor.SymShape) placeholders.get(input).symVal()).sizes()[dim].symbolId();
+            var symbol = c.graph().sizeSymbols().get(id);
+            if (symbol.min() > d.min() || symbol.max() < d.max()) {
+                throw new ExportError("Ember.export(" + function + "): argument " + arg + " dimension " + dim + " was declared " + d
+                        + ", but the program holds only for " + symbol.range().replace("s" + id, d.name())
+                        + " (a branch on the size; EMBER_LOGS=dynamic names it and its line): declare the Dim with that range");
+            }
         }));
     }
 

@@ -81,17 +81,56 @@ class DynamicShapesTest {
     }
 
     @Test
-    void aBranchOnASizeSpecializesIt() {
+    void aBranchOnASizeNarrowsTheSymbolsRangeInsteadOfSpecializingIt() {
         Options opts = Options.backend("eager");
         var f = Ember.compile((Fn1<Tensor, Tensor>) DynamicShapesTest::branchOnSize, opts);
-        for (int n : new int[] {3, 6, 3, 6}) {
+        for (int n : new int[] {3, 6, 2, 4, 5, 100}) {
             Tensor x = Tensor.randn(n, 2);
             Ember.markDynamic(x, 0);
             assertArrayEquals(branchOnSize(x).toFloatArray(), f.apply(x).toFloatArray(), "n = " + n);
         }
         CompiledFrame frame = frameOf(opts);
-        assertEquals(2, frame.entries().size(), "one graph per size: the branch needs the number");
-        assertTrue(frame.entries().stream().allMatch(e -> !graphOf(e).contains("s0")), "specialized graphs have static sizes");
+        assertEquals(2, frame.entries().size(), "one graph per side of the branch, each for every size on its side");
+        String guards = frame.entries().stream().flatMap(e -> e.graph().guards().stream()).map(g -> g.describe()).toList().toString();
+        assertTrue(guards.contains("SYMBOLIC_SHAPE: 2 <= x.size(0) <= 4") && guards.contains("SYMBOLIC_SHAPE: 5 <= x.size(0)"), guards);
+    }
+
+    /** Linear conditions on a size, of every relation and both signs of coefficient. */
+    private static final List<java.util.function.IntPredicate> CONDITIONS = List.of(n -> n > 4, n -> n >= 4, n -> n < 4, n -> n <= 4,
+            n -> 2 * n - 3 < 10, n -> 10 - n > 3, n -> n * 3 >= 20, n -> -n <= -7);
+
+    static java.util.function.IntPredicate condition;
+
+    static Tensor branchOnCondition(Tensor x) { return condition.test(x.size(0)) ? x.mul(2) : x.neg(); }
+
+    @Test
+    void everyLinearConditionOnASizeNarrowsCorrectly() {
+        for (int c = 0; c < CONDITIONS.size(); c++) {
+            condition = CONDITIONS.get(c);
+            Options opts = Options.backend("eager");
+            var f = Ember.compile((Fn1<Tensor, Tensor>) DynamicShapesTest::branchOnCondition, opts);
+            for (int n : new int[] {7, 2, 12, 3, 4, 5, 6, 9, 8, 10, 11}) {
+                Tensor x = Tensor.randn(n, 2);
+                Ember.markDynamic(x, 0);
+                assertArrayEquals(branchOnCondition(x).toFloatArray(), f.apply(x).toFloatArray(), "condition " + c + ", n = " + n);
+            }
+            assertTrue(frameOf(opts).entries().size() <= 2, "condition " + c + ": one graph per side, got " + frameOf(opts).entries().size());
+            Ember.reset();
+        }
+    }
+
+    static Tensor equalsFour(Tensor x) { return x.size(0) == 4 ? x.mul(2) : x.neg(); }
+
+    @Test
+    void anEqualityWithASizeInRangeSpecializesIt() {
+        Options opts = Options.backend("eager");
+        var f = Ember.compile((Fn1<Tensor, Tensor>) DynamicShapesTest::equalsFour, opts);
+        for (int n : new int[] {4, 5}) {
+            Tensor x = Tensor.randn(n, 2);
+            Ember.markDynamic(x, 0);
+            assertArrayEquals(equalsFour(x).toFloatArray(), f.apply(x).toFloatArray(), "n = " + n);
+        }
+        assertTrue(frameOf(opts).entries().stream().allMatch(e -> !graphOf(e).contains("s0")), "specialized graphs have static sizes");
     }
 
     @Test

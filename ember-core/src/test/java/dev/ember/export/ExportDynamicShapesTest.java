@@ -28,6 +28,8 @@ class ExportDynamicShapesTest {
 
     static Tensor branchOnBatch(Tensor x) { return x.size(0) > 4 ? x.sin() : x.cos(); }
 
+    static Tensor branchOnBatchValue(Tensor x) { return x.size(0) == 6 ? x.sin() : x.cos(); }
+
     private static final Dim BATCH = Dim.of("batch", 2, 64);
 
     @Test
@@ -69,8 +71,19 @@ class ExportDynamicShapesTest {
     @Test
     void aDynamicDimensionTheProgramSpecializesIsAnError() {
         var e = assertThrows(ExportError.class, () -> Ember.export(ExportOptions.defaults().dynamic(0, 0, Dim.of("batch")),
-                (Fn1<Tensor, Tensor>) ExportDynamicShapesTest::branchOnBatch, Tensor.randn(6, 3)));
+                (Fn1<Tensor, Tensor>) ExportDynamicShapesTest::branchOnBatchValue, Tensor.randn(6, 3)));
         assertTrue(e.getMessage().contains("argument 0 dimension 0 was declared dynamic (batch in [2, int_oo]), but the program needs its value"), e.getMessage());
+    }
+
+    @Test
+    void aBranchThatNarrowsADimsRangeIsAnErrorNamingTheRangeThatHolds() {
+        var e = assertThrows(ExportError.class, () -> Ember.export(ExportOptions.defaults().dynamic(0, 0, Dim.of("batch")),
+                (Fn1<Tensor, Tensor>) ExportDynamicShapesTest::branchOnBatch, Tensor.randn(6, 3)));
+        assertTrue(e.getMessage().contains("was declared batch in [2, int_oo], but the program holds only for 5 <= batch"), e.getMessage());
+        ExportedProgram ep = Ember.export(ExportOptions.defaults().dynamic(0, 0, Dim.of("batch", 5, 100)),
+                (Fn1<Tensor, Tensor>) ExportDynamicShapesTest::branchOnBatch, Tensor.randn(6, 3));
+        Tensor x = Tensor.randn(9, 3);
+        assertArrayEquals(branchOnBatch(x).toFloatArray(), ep.run(x).getFirst().toFloatArray());
     }
 
     @Test
