@@ -31,8 +31,8 @@ final class ShapeEnv {
     /** In a trace's specialized names: every size is static (the backend could not compile the generic graph). */
     static final String ALL_SIZES = "*every tensor size*";
 
-    /** Symbol {@code s<id>}, read from {@code source}, valid in [min, max]. */
-    record Symbol(int id, SizeSource source, long hint, long min, long max) {}
+    /** Symbol {@code s<id>}, read from {@code source}, valid in [min, max]; {@code narrowedBy} says which branch narrowed the range, and where (or null). */
+    record Symbol(int id, SizeSource source, long hint, long min, long max, String narrowedBy) {}
 
     /** A dynamic input dimension after the first one of its symbol: the guard checks it equals the symbol. */
     record Occurrence(SizeSource source, int symbol) {}
@@ -67,9 +67,10 @@ final class ShapeEnv {
      */
     void narrow(int id, long min, long max, String why, dev.ember.events.UserFrame where) {
         Symbol s = symbols.get(id);
-        symbols.set(id, new Symbol(id, s.source(), s.hint(), min, max));
+        String at = why + (where == null ? "" : " at " + where.fileName() + ":" + where.line());
+        symbols.set(id, new Symbol(id, s.source(), s.hint(), min, max, s.narrowedBy() == null ? at : s.narrowedBy() + "; " + at));
         Log.of("dynamic").info(() -> "range of s" + id + " (" + s.source().shortName() + ") narrowed to [" + min + ", " + (max == Long.MAX_VALUE ? "int_oo" : max)
-                + "]: " + why + (where == null ? "" : " at " + where.fileName() + ":" + where.line()));
+                + "]: " + at);
     }
 
     /** Each symbol's size in this trace, by id. */
@@ -140,7 +141,7 @@ final class ShapeEnv {
                 return SymInt.symbol(s.id());
             }
         }
-        Symbol s = new Symbol(symbols.size(), source, size, min, max);
+        Symbol s = new Symbol(symbols.size(), source, size, min, max, null);
         symbols.add(s);
         Log.of("dynamic").info(() -> "create_symbol s" + s.id() + " = " + size + " for " + source.shortName() + " [" + min + ", "
                 + (max == Long.MAX_VALUE ? "int_oo" : max) + "]");

@@ -175,7 +175,7 @@ final class Tracer {
             throw new SpecializeAndRestart(shapes.allSources(), "the graph is not generic in its sizes (" + e.getMessage() + ")", ctx.returnLocation);
         }
         List<dev.ember.dynamo.guards.SymbolicShapeGuard.Symbol> defs = new ArrayList<>();
-        for (ShapeEnv.Symbol s : shapes.symbols()) defs.add(new dev.ember.dynamo.guards.SymbolicShapeGuard.Symbol(s.id(), s.source(), s.min(), s.max()));
+        for (ShapeEnv.Symbol s : shapes.symbols()) defs.add(new dev.ember.dynamo.guards.SymbolicShapeGuard.Symbol(s.id(), s.source(), s.min(), s.max(), s.narrowedBy()));
         List<dev.ember.dynamo.guards.SymbolicShapeGuard.SameSize> same = new ArrayList<>();
         for (ShapeEnv.Occurrence o : shapes.occurrences()) same.add(new dev.ember.dynamo.guards.SymbolicShapeGuard.SameSize(o.source(), o.symbol()));
         List<dev.ember.dynamo.guards.SymbolicShapeGuard.StrideIs> strides = new ArrayList<>();

@@ -93,6 +93,8 @@ class DynamicShapesTest {
         assertEquals(2, frame.entries().size(), "one graph per side of the branch, each for every size on its side");
         String guards = frame.entries().stream().flatMap(e -> e.graph().guards().stream()).map(g -> g.describe()).toList().toString();
         assertTrue(guards.contains("SYMBOLIC_SHAPE: 2 <= x.size(0) <= 4") && guards.contains("SYMBOLIC_SHAPE: 5 <= x.size(0)"), guards);
+        String reason = frame.recompileReasons().getFirst().toString();
+        assertTrue(reason.contains("2 <= x.size(0) <= 4 failed: actual 6 (the range of the branch taken: x.size(0) <= 4 is true at DynamicShapesTest.java:"), reason);
     }
 
     /** Linear conditions on a size, of every relation and both signs of coefficient. */

@@ -22,8 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public record SymbolicShapeGuard(List<Symbol> symbols, List<SameSize> sameSizes, List<StrideIs> strides, GraphModule graph,
                                  Set<List<Long>> checked) implements Guard {
 
-    /** Symbol {@code s<id>}, read from {@code source}, valid in [min, max]. */
-    public record Symbol(int id, SizeSource source, long min, long max) {
+    /** Symbol {@code s<id>}, read from {@code source}, valid in [min, max]; {@code narrowedBy}: the branch that narrowed the range, and its line (or null). */
+    public record Symbol(int id, SizeSource source, long min, long max, String narrowedBy) {
         String describe() {
             String name = source.shortName();
             return (min > 0 ? min + " <= " : "0 <= ") + name + (max == Long.MAX_VALUE ? "" : " <= " + max);
@@ -63,7 +63,8 @@ public record SymbolicShapeGuard(List<Symbol> symbols, List<SameSize> sameSizes,
             Object size = s.source().read(frame);
             if (!(size instanceof Integer v)) return s.source().shortName() + " cannot be read: " + s.source().tensor().shortName() + " has fewer dimensions";
             if (v < s.min() || v > s.max()) {
-                return s.describe() + " failed: actual " + v + (v < 2 && s.min() >= 2 ? " (sizes 0 and 1 are specialized: such a call compiles its own graph)" : "");
+                return s.describe() + " failed: actual " + v + (s.narrowedBy() != null ? " (the range of the branch taken: " + s.narrowedBy() + ")"
+                        : v < 2 && s.min() >= 2 ? " (sizes 0 and 1 are specialized: such a call compiles its own graph)" : "");
             }
             values[s.id()] = v;
         }
