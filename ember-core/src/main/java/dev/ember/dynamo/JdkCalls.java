@@ -2,6 +2,7 @@ package dev.ember.dynamo;
 
 import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.SymSizeVariable;
 import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 
@@ -60,9 +61,26 @@ final class JdkCalls {
             return null;
         }
         if (owner == Arrays.class && name.equals("asList")) return new ListVariable(Containers.itemsOf(ctx, args.getFirst()), false, null);
+        if (owner == Arrays.class && name.equals("equals") && args.size() == 2 && args.get(0) instanceof ArrayVariable a && args.get(1) instanceof ArrayVariable b
+                && (a.items().stream().anyMatch(SymSizeVariable.class::isInstance) || b.items().stream().anyMatch(SymSizeVariable.class::isInstance))) {
+            return ConstantVariable.of(sameSizes(ctx, a.items(), b.items()) ? 1 : 0);
+        }
         boolean pure = (PURE_STATIC.contains(owner) && !IMPURE_STATIC.contains(name)) || (owner == Arrays.class && PURE_ARRAYS.contains(name));
         if (!pure) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "call to " + owner.getName() + "." + name + "() (not known to be pure)");
         return reflect(ctx, owner, name, type, null, args);
+    }
+
+    /**
+     * {@code Arrays.equals} of two shapes holding symbolic sizes: element by element, each equality
+     * decided as a branch on the sizes is ({@link SymSizes#compare}: equal polynomials are equal at
+     * every size, a range may decide the rest), stopping at the first difference as Java does.
+     */
+    private static boolean sameSizes(TraceContext ctx, List<VariableTracker> a, List<VariableTracker> b) {
+        if (a.size() != b.size()) return false;
+        for (int i = 0; i < a.size(); i++) {
+            if (!SymSizes.compare(ctx, a.get(i), b.get(i), SymSizes.Relation.EQ)) return false;
+        }
+        return true;
     }
 
     /** System.arraycopy between tracked arrays; the destination must be an array made during the trace. */
@@ -143,6 +161,7 @@ final class JdkCalls {
                 for (VariableTracker item : l.items()) out.add(concrete(ctx, item, Object.class, owner, name));
                 return out;
             }
+            case SymSizeVariable s -> throw SymSizes.specialize(ctx, s, null, "passing it to " + owner.getName() + "." + name + "()");
             default -> {
                 GraphBreakType t = v instanceof dev.ember.dynamo.variables.TensorVariable ? GraphBreakType.TENSOR_TO_STRING : GraphBreakType.UNSUPPORTED_CALL;
                 if (t == GraphBreakType.TENSOR_TO_STRING && !(owner == String.class || name.equals("toString") || name.equals("valueOf"))) {
