@@ -89,6 +89,27 @@ public final class CompiledFrame {
         }
     }
 
+    /**
+     * The resume method's locals that hold tensors with symbolic sizes in this graph: their sizes
+     * are symbols in the resume method's first compile too, instead of costing it a static compile
+     * and a recompile (the resume method has frame state of its own).
+     */
+    void inheritDynamicSizes(Tracer.Partial p, List<String> resumeParamNames) {
+        if (Boolean.FALSE.equals(options.dynamicSetting()) || p.types().after() == null
+                || p.types().after().locals().size() != p.localShapes().size()) return;
+        synchronized (lock) {
+            for (int i = 0; i < p.localShapes().size() && i < resumeParamNames.size(); i++) {
+                dev.ember.tensor.SymShape shape = p.localShapes().get(i);
+                if (shape == null) continue;
+                for (int d = 0; d < shape.dim(); d++) {
+                    if (!shape.sizes()[d].isConstant()) {
+                        changedInputs.add(new dev.ember.dynamo.source.SizeSource(new dev.ember.dynamo.source.LocalSource(i, resumeParamNames.get(i)), d).name());
+                    }
+                }
+            }
+        }
+    }
+
     CompiledFrame(MethodTarget method, Options options) {
         this.method = method;
         this.options = options;
@@ -222,7 +243,9 @@ public final class CompiledFrame {
         ResumeTarget next = null;
         if (gen.resume() != null) {
             FunctionTarget rt = new FunctionTarget(gen.resume(), "apply", new Object[0], "invokeStatic");
-            next = new ResumeTarget(FrameRegistry.frameFor(gen.resume(), options), rt, gen.resumeDirect());
+            CompiledFrame resumeFrame = FrameRegistry.frameFor(gen.resume(), options);
+            resumeFrame.inheritDynamicSizes(p, gen.resumeParamNames());
+            next = new ResumeTarget(resumeFrame, rt, gen.resumeDirect());
         }
         OutputGraph g = p.graph();
         CompiledGraph compiled = compileGraph(g, frame, p.sideEffects());

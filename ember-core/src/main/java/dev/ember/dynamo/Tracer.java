@@ -46,7 +46,7 @@ final class Tracer {
      * values (locals, then the operand stack) the break code restores, and the side effects to replay.
      */
     record Partial(OutputGraph graph, MethodCode code, int index, FrameTypes.Around types, LiveValues live, List<SideEffect> sideEffects,
-                   List<String> stackNames) {}
+                   List<String> stackNames, List<dev.ember.tensor.SymShape> localShapes) {}
 
     /**
      * Traces the call; when the code needs the value of an unspecialized input (a branch on a double
@@ -143,7 +143,11 @@ final class Tracer {
         } catch (SpecializeAndRestart r) {
             throw new CannotResume("the graph before the break is not generic in its sizes: " + r.use);
         }
-        return new Partial(ctx.graph, code, index, types, new LiveValues(live), effects, stack.stream().map(Tracer::nameOf).toList());
+        List<dev.ember.tensor.SymShape> localShapes = new ArrayList<>();
+        for (int i = 0; i < types.before().locals().size(); i++) {
+            localShapes.add(values.get(i) instanceof TensorVariable t && t.node().symVal() instanceof dev.ember.tensor.SymShape sh && sh.isSymbolic() ? sh : null);
+        }
+        return new Partial(ctx.graph, code, index, types, new LiveValues(live), effects, stack.stream().map(Tracer::nameOf).toList(), localShapes);
     }
 
     /**

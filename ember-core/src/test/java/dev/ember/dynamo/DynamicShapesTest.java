@@ -202,6 +202,28 @@ class DynamicShapesTest {
         assertEquals(2, frameOf(opts).entries().size());
     }
 
+    static Tensor printsBetween(Tensor x) {
+        Tensor y = x.relu().mul(2);
+        Ember.graphBreak();
+        return y.view(y.size(0) * 2, -1).sum(1, false);
+    }
+
+    @Test
+    void aResumeMethodTakesTheSymbolicSizesOfTheGraphBeforeIt() {
+        Options opts = Options.backend("eager");
+        var f = Ember.compile((Fn1<Tensor, Tensor>) DynamicShapesTest::printsBetween, opts);
+        for (int n : new int[] {3, 4, 9}) {
+            Tensor x = Tensor.randn(n, 6);
+            Ember.markDynamic(x, 0);
+            assertArrayEquals(printsBetween(x).toFloatArray(), f.apply(x).toFloatArray(), "n = " + n);
+        }
+        CompiledFrame root = frameOf(opts);
+        assertEquals(1, root.entries().size());
+        CompiledFrame resume = root.entries().getFirst().resumeFrame();
+        assertEquals(1, resume.entries().size(), "the resume method's first compile has the batch a symbol already");
+        assertTrue(graphOf(resume.entries().getFirst()).contains("f32[s0, 6]"), graphOf(resume.entries().getFirst()));
+    }
+
     @Test
     void markDynamicRefusesBadArguments() {
         Tensor x = Tensor.randn(4, 3);
