@@ -19,8 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * and — once per new assignment of the symbols — the graph's shapes re-derived by its meta
  * functions equal to its symbolic ones ({@link SymbolicShapes#check}). Printed with the user's names.
  */
-public record SymbolicShapeGuard(List<Symbol> symbols, List<SameSize> sameSizes, List<StrideIs> strides, GraphModule graph,
-                                 Set<List<Long>> checked) implements Guard {
+public final class SymbolicShapeGuard implements Guard {
 
     /** Symbol {@code s<id>}, read from {@code source}, valid in [min, max]; {@code narrowedBy}: the branch that narrowed the range, and its line (or null). */
     public record Symbol(int id, SizeSource source, long min, long max, String narrowedBy) {
@@ -36,8 +35,20 @@ public record SymbolicShapeGuard(List<Symbol> symbols, List<SameSize> sameSizes,
     /** Stride {@code dim} of the tensor at {@code tensor} is {@code expected} (skipped where that dimension's size is 1). */
     public record StrideIs(Source tensor, int dim, SymInt expected) {}
 
+    private final List<Symbol> symbols;
+    private final List<SameSize> sameSizes;
+    private final List<StrideIs> strides;
+    private final GraphModule graph;
+    /** The assignments of the symbols at which the graph's shapes were re-derived and found to follow its symbolic ones. */
+    private final Set<List<Long>> checked = ConcurrentHashMap.newKeySet();
+    /** The sizes of the last call that passed: most calls repeat them, and are checked without allocating a key. */
+    private volatile long[] lastChecked;
+
     public SymbolicShapeGuard(List<Symbol> symbols, List<SameSize> sameSizes, List<StrideIs> strides, GraphModule graph) {
-        this(List.copyOf(symbols), List.copyOf(sameSizes), List.copyOf(strides), graph, ConcurrentHashMap.newKeySet());
+        this.symbols = List.copyOf(symbols);
+        this.sameSizes = List.copyOf(sameSizes);
+        this.strides = List.copyOf(strides);
+        this.graph = graph;
     }
 
     @Override
@@ -84,12 +95,16 @@ public record SymbolicShapeGuard(List<Symbol> symbols, List<SameSize> sameSizes,
                 return st.tensor().shortName() + ".stride(" + st.dim() + ") == " + render(st.expected()) + " failed: actual " + t.stride(st.dim()) + ", expected " + expected;
             }
         }
+        long[] previous = lastChecked;
+        if (previous != null && java.util.Arrays.equals(previous, values)) return null;   // the common call: the sizes of the last one
         List<Long> key = new ArrayList<>(values.length);
         for (long v : values) key.add(v);
-        if (checked.contains(key)) return null;
-        String differs = SymbolicShapes.check(graph, values);
-        if (differs != null) return "the graph's shapes do not follow its symbolic sizes " + differs;
-        checked.add(key);
+        if (!checked.contains(key)) {
+            String differs = SymbolicShapes.check(graph, values);
+            if (differs != null) return "the graph's shapes do not follow its symbolic sizes " + differs;
+            checked.add(key);
+        }
+        lastChecked = values;
         return null;
     }
 
