@@ -43,16 +43,14 @@ final class ArgTrees {
     }
 
     /** The same structure with every node replaced by {@code fn(node)}. */
-    static Object map(Object a, Function<Node, Object> fn) {
-        return switch (a) {
-            case Node n -> fn.apply(n);
-            case List<?> l -> {
-                List<Object> out = new ArrayList<>(l.size());
-                for (Object x : l) out.add(map(x, fn));
-                yield Collections.unmodifiableList(out);
-            }
-            case null, default -> a;
-        };
+    static Object map(Object a, Function<Node, Object> fn) { return mapLeaves(a, x -> x instanceof Node n ? fn.apply(n) : x); }
+
+    /** The same structure with every leaf (a node or a constant, not a list) replaced by {@code fn(leaf)}. */
+    static Object mapLeaves(Object a, Function<Object, Object> fn) {
+        if (!(a instanceof List<?> l)) return fn.apply(a);
+        List<Object> out = new ArrayList<>(l.size());
+        for (Object x : l) out.add(mapLeaves(x, fn));
+        return Collections.unmodifiableList(out);
     }
 
     static List<Object> mapList(List<Object> l, Function<Node, Object> fn) {

@@ -25,6 +25,8 @@ public class Interpreter {
     /** For each node, the values whose last use it is. */
     private final Map<Node, List<Node>> freedAfter = new HashMap<>();
     private final Map<Node, Object> env = new HashMap<>();
+    /** The size symbols' values in this run's inputs (a graph generic in sizes), else null. */
+    private long[] symbolValues;
     private Object[] inputs;
     private int nextInput;
 
@@ -48,6 +50,8 @@ public class Interpreter {
         }
         this.inputs = inputs;
         this.nextInput = 0;
+        SizeSymbols symbols = module.sizeSymbols();
+        this.symbolValues = symbols == null ? null : symbols.valuesIn(inputs);
         env.clear();
         boolean gradMode = dev.ember.autograd.GradMode.isEnabled();   // _set_grad_enabled nodes switch it while the graph runs
         try {
@@ -71,10 +75,20 @@ public class Interpreter {
         }
     }
 
+    /** A {@link dev.ember.tensor.SymInt} argument's value in this run; other values unchanged. */
+    private Object sizeOf(Object v) { return v instanceof dev.ember.tensor.SymInt s ? s.evalInt(symbolValues) : v; }
+
     /** Computes one node's value from the values of its arguments. */
+    @SuppressWarnings("unchecked")
     protected Object runNode(Node n) {
         List<Object> args = ArgTrees.mapList(n.args(), this::valueOf);
         Map<String, Object> kwargs = ArgTrees.mapMap(n.kwargs(), this::valueOf);
+        if (symbolValues != null) {
+            args = (List<Object>) ArgTrees.mapLeaves(args, this::sizeOf);
+            Map<String, Object> sized = new java.util.LinkedHashMap<>();
+            kwargs.forEach((k, v) -> sized.put(k, ArgTrees.mapLeaves(v, this::sizeOf)));
+            kwargs = sized;
+        }
         return switch (n.kind()) {
             case PLACEHOLDER -> placeholder(n, inputs[nextInput++]);
             case GET_ATTR -> getAttr(n);
