@@ -146,6 +146,11 @@ public final class Inductor {
             return new InductorGraph(gm, null, metas, null, null, null);
         }
         GraphModule work = prepared.graph();
+        if (gm.sizeSymbols() != null && work.sizeSymbols() == null) {
+            // code for the hint sizes only would be run at every size in range
+            throw new Lowering.NotSizeGeneric("the graph decomposed for the inductor is no longer generic in " + gm.sizeSymbols().symbols().stream()
+                    .map(s -> s.source()).toList() + "; it can only be compiled for its example sizes");
+        }
         Lowering.Result lowered;
         try {
             lowered = Lowering.lower(work);

@@ -93,27 +93,12 @@ public final class InductorGraph {
         if (call == null) return interpret(inputs);
         int n = original.graph().placeholders().size();
         if (inputs.length != n) throw new IllegalArgumentException("the graph takes " + n + " input(s), but " + inputs.length + " were given");
+        int notMatching = inputNotMatching(inputs);
+        if (notMatching >= 0) return mismatch(notMatching, inputs);
         List<String> attrs = artifact.attributePaths();
         Tensor[] all = new Tensor[n + attrs.size()];
-        long[] sizes = null;
-        if (symbols != null) {
-            for (SizeSymbols.Symbol s : symbols.symbols()) {
-                if (!(inputs[s.input()] instanceof Tensor t) || t.dim() <= s.dim() || t.size(s.dim()) < s.min() || t.size(s.dim()) > s.max()) {
-                    return mismatch(s.input(), inputs);
-                }
-            }
-            sizes = symbols.valuesIn(inputs);
-        }
-        for (int i = 0; i < n; i++) {
-            TensorMeta expected = sizes == null || inputShapes.get(i) == null ? inputMetas.get(i) : inputShapes.get(i).eval(inputMetas.get(i).dtype(), sizes);
-            if (!(inputs[i] instanceof Tensor t) || !matches(t, expected)) return mismatch(i, inputs);
-            all[i] = t;
-        }
-        for (int i = 0; i < attrs.size(); i++) {
-            Tensor t = original.attribute(attrs.get(i));
-            if (!matches(t, inputMetas.get(n + i))) return mismatch(n + i, inputs);
-            all[n + i] = t;
-        }
+        for (int i = 0; i < n; i++) all[i] = (Tensor) inputs[i];
+        for (int i = 0; i < attrs.size(); i++) all[n + i] = original.attribute(attrs.get(i));
         ThreadState st;
         Object result;
         try {
@@ -137,6 +122,29 @@ public final class InductorGraph {
             st.previousOutputs = outputs;
         }
         return result;
+    }
+
+    /**
+     * The first input (the placeholders', then the attributes' read) the generated code was not
+     * compiled for, or -1: of another dtype or layout, or — in a graph generic in sizes — of sizes
+     * outside a symbol's range or a layout other than its symbolic one at the call's sizes.
+     */
+    int inputNotMatching(Object[] inputs) {
+        int n = inputs.length;
+        long[] sizes = null;
+        if (symbols != null) {
+            for (SizeSymbols.Symbol s : symbols.symbols()) {
+                if (!(inputs[s.input()] instanceof Tensor t) || t.dim() <= s.dim() || t.size(s.dim()) < s.min() || t.size(s.dim()) > s.max()) return s.input();
+            }
+            sizes = symbols.valuesIn(inputs);
+        }
+        for (int i = 0; i < n; i++) {
+            TensorMeta expected = sizes == null || inputShapes.get(i) == null ? inputMetas.get(i) : inputShapes.get(i).eval(inputMetas.get(i).dtype(), sizes);
+            if (!(inputs[i] instanceof Tensor t) || !matches(t, expected)) return i;
+        }
+        List<String> attrs = artifact.attributePaths();
+        for (int i = 0; i < attrs.size(); i++) if (!matches(original.attribute(attrs.get(i)), inputMetas.get(n + i))) return n + i;
+        return -1;
     }
 
     /**

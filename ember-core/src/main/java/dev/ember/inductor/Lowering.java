@@ -52,9 +52,11 @@ public final class Lowering {
      */
     public static final class NotSizeGeneric extends RuntimeException {
         NotSizeGeneric(Node n, String reason) {
-            super("'" + n.name() + "' (" + n.target() + ") cannot be compiled for every size: " + reason
+            this("'" + n.name() + "' (" + n.target() + ") cannot be compiled for every size: " + reason
                     + (n.sourceLocation() == null ? "" : " [" + n.sourceLocation().fileAndLine() + "]"));
         }
+
+        NotSizeGeneric(String message) { super(message); }
     }
 
     /** Inline a shared pointwise value into each user only while it is this small (in expression nodes). */

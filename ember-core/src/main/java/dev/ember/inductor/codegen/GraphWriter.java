@@ -357,7 +357,8 @@ public final class GraphWriter {
             case Double v -> box(new JExpr.Lit(v, JType.DOUBLE), "Double");
             case Boolean v -> box(new JExpr.Lit(v, JType.BOOLEAN), "Boolean");
             case DType d -> dtype(d);
-            case SymInt s -> box(s.isConstant() ? new JExpr.Lit(s.constant(), JType.LONG) : JavaTypes.convert(KernelContext.sizeOf(s), JType.LONG), "Long");
+            // an int, as the interpreter passes a SymInt argument at the call's sizes
+            case SymInt s -> box(KernelContext.sizeOf(s), "Integer");
             case int[] v -> ints(v);
             case String s when s.chars().allMatch(ch -> ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\') -> new JExpr.Lit(s, JType.STRING);
             default -> {
