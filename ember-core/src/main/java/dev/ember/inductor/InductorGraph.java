@@ -125,11 +125,17 @@ public final class InductorGraph {
     }
 
     /**
+     * Whether {@link #run} on {@code inputs} runs the generated code (rather than the interpreter,
+     * for inputs of a layout or of sizes it was not compiled for).
+     */
+    public boolean compiledFor(Object... inputs) { return current().call != null && current().inputNotMatching(inputs) < 0; }
+
+    /**
      * The first input (the placeholders', then the attributes' read) the generated code was not
      * compiled for, or -1: of another dtype or layout, or — in a graph generic in sizes — of sizes
      * outside a symbol's range or a layout other than its symbolic one at the call's sizes.
      */
-    int inputNotMatching(Object[] inputs) {
+    private int inputNotMatching(Object[] inputs) {
         int n = inputs.length;
         long[] sizes = null;
         if (symbols != null) {

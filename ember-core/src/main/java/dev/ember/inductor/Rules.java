@@ -102,6 +102,8 @@ final class Rules {
 
     private static void pointwise(PointwiseRule rule, OpOverload... ops) {
         register((l, n, a, out) -> {
+            // a size used as a scalar (x * s0) is no constant of the expression: the eager kernel takes its value
+            if (a.stream().anyMatch(x -> x instanceof SymInt)) return null;
             Value.Computed c = rule.value(n, a, out);
             return c == null ? null : l.pointwise(n, c);
         }, ops);

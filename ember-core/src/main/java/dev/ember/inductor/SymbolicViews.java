@@ -76,9 +76,9 @@ final class SymbolicViews {
         if (op == ShapeOps.SLICE || op == ShapeOps.NARROW || op == ShapeOps.SELECT) {
             int d = wrap(args.get(1), nd);
             SymInt start = op == ShapeOps.SLICE && args.get(2) == null ? Sizes.ZERO : index(args.get(2), sizes[d]);
-            if (op == ShapeOps.SLICE && start.isConstant() && !sizes[d].isConstant() && start.constant() > 2) {
-                // eager clamps the start to the size: for a symbol below it the offset would be another
-                throw new Lowering.NotSizeGeneric(n, "a slice from " + start + " of a dim of size " + sizes[d] + " (clamped for small sizes)");
+            if (op == ShapeOps.SLICE && args.get(2) instanceof Number k && !sizes[d].isConstant() && Math.abs(k.longValue()) > 2) {
+                // eager clamps the start to the dim: where the symbol (at least 2) is below it, the offset would be another
+                throw new Lowering.NotSizeGeneric(n, "a slice from " + k + " of a dim of size " + sizes[d] + " (clamped for small sizes)");
             }
             SymInt offset = Sizes.plus(in.offset(), Sizes.times(start, strides[d]));
             if (op == ShapeOps.SELECT) {
