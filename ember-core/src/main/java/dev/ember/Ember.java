@@ -43,6 +43,20 @@ public final class Ember {
     /** Turns autograd recording on until the scope closes ({@code torch.enable_grad()}). */
     public static dev.ember.autograd.GradMode.Scope enableGrad() { return dev.ember.autograd.GradMode.enableGrad(); }
 
+    /**
+     * Makes dimension {@code dim} of {@code t} dynamic from the first compile on: the graph takes
+     * its size as a symbol ({@code s0}) and one compile serves every size of 2 or more (PyTorch's
+     * {@code torch._dynamo.mark_dynamic}). Without it, a dimension becomes dynamic when its size
+     * changes between calls (automatic dynamic). See docs/dynamic.md.
+     */
+    public static void markDynamic(dev.ember.tensor.Tensor t, int dim) { dev.ember.dynamo.DimMarks.markDynamic(t, dim, 2, Long.MAX_VALUE); }
+
+    /** {@link #markDynamic(dev.ember.tensor.Tensor, int)} for sizes in {@code [min, max]} only; a size outside recompiles. */
+    public static void markDynamic(dev.ember.tensor.Tensor t, int dim, long min, long max) { dev.ember.dynamo.DimMarks.markDynamic(t, dim, min, max); }
+
+    /** Keeps dimension {@code dim} of {@code t} specialized to its size, even when it changes ({@code mark_static}). */
+    public static void markStatic(dev.ember.tensor.Tensor t, int dim) { dev.ember.dynamo.DimMarks.markStatic(t, dim); }
+
     /** No recording, for inference ({@code torch.inference_mode()}). */
     public static dev.ember.autograd.GradMode.Scope inferenceMode() { return dev.ember.autograd.GradMode.inferenceMode(); }
 

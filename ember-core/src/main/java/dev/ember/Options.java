@@ -223,6 +223,9 @@ public final class Options {
             public CompiledGraph compile(GraphModule gm, List<FakeTensor> inputs, CompileMode mode) {
                 return b.compile(gm, inputs);
             }
+
+            @Override
+            public boolean compilesSymbolicSizes() { return b.compilesSymbolicSizes(); }
         };
     }
 

@@ -2,10 +2,13 @@ package dev.ember.aot;
 
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.GraphModule;
+import dev.ember.fx.Node;
 import dev.ember.fx.ShapeProp;
+import dev.ember.fx.SymbolicShapes;
 import dev.ember.logging.Log;
 import dev.ember.passes.PassManager;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -74,6 +77,33 @@ public final class Aot {
     public static Prepared prepareForTraining(GraphModule gm, List<?> inputs) { return prepare(gm, inputs, true); }
 
     private static Prepared prepare(GraphModule gm, List<?> inputs, boolean training) {
+        return gm.sizeSymbols() == null ? prepareAt(gm, inputs, training) : prepareGeneric(gm, training);
+    }
+
+    /**
+     * A graph generic in input sizes: decompositions compute int arguments from concrete sizes, so
+     * the graph is prepared once at its example sizes and once per other assignment of its symbols,
+     * and the results are generalized into one graph whose differing ints are polynomials of the
+     * symbols ({@link SymbolicShapes#generalize}).
+     *
+     * @throws SymbolicShapes.NotGeneric when the prepared graphs differ in more than int arguments
+     */
+    private static Prepared prepareGeneric(GraphModule gm, boolean training) {
+        SymbolicShapes shapes = new SymbolicShapes(gm.sizeSymbols());
+        List<long[]> worlds = shapes.worlds();
+        List<GraphModule> perWorld = new ArrayList<>();
+        String kept = null;
+        for (int w = 0; w < worlds.size(); w++) {
+            GraphModule at = SymbolicShapes.instantiate(gm, worlds.get(w));
+            List<Object> fakes = at.graph().placeholders().stream().map(Node::val).toList();
+            Prepared p = w == 0 ? prepareAt(at, fakes, training) : Log.quietly(() -> prepareAt(at, fakes, training));
+            perWorld.add(p.graph());
+            if (w == 0) kept = p.keptMutation();
+        }
+        return new Prepared(shapes.generalize(perWorld), kept);
+    }
+
+    private static Prepared prepareAt(GraphModule gm, List<?> inputs, boolean training) {
         Object[] in = inputs.toArray();
         GraphModule work = new GraphModule(gm.className(), gm.graph().copy(), gm.attributes(), gm.submodules());
         ShapeProp.propagate(work, in);

@@ -36,15 +36,15 @@ final class CompileLogs {
                         + "\n    triggered by the following guard failure(s):\n"
                         + r.failedGuards().stream().map(f -> "    - " + f).collect(Collectors.joining("\n"))
                         + (r.failedGuards().stream().anyMatch(f -> f != null && f.contains(" size mismatch at index "))
-                        ? "\n    (a new tensor size recompiles: sizes are specialized, dynamic shapes are not supported yet; each size compiles once,"
-                          + " up to the recompile limit, then the function runs eagerly — see docs/dynamic.md)" : ""));
+                        ? "\n    (a size that changes becomes a symbol at this recompile, unless Options.dynamic(false) or Ember.markStatic keep it"
+                          + " static; Ember.markDynamic(x, dim) makes it one from the first compile — see docs/dynamic.md)" : ""));
                 Log.artifact("recompiles_verbose", () -> "Recompiling function " + r.function() + ": every failing guard, newest entry first:\n"
                         + everyFailure(r.failuresPerEntry()));
             }
             case FrameStarted f -> {
                 Log.artifact("bytecode", () -> "ORIGINAL BYTECODE of " + f.function() + " (" + f.firstLine().fileName() + ":" + f.firstLine().line()
                         + "):\n" + f.bytecode().get());
-                Log.of("dynamic").info(() -> staticShapes(f.function(), f.dynamicShapesAsked()));
+                Log.of("dynamic").info(() -> shapePolicy(f.function(), f.dynamic()));
             }
             case GraphBreak b -> Log.artifact("graph_breaks", b::message);
             case Bytecode b when b.generated() != null ->
@@ -133,9 +133,12 @@ final class CompileLogs {
     }
 
     /** {@code dynamic}: why every shape of this compilation is static. */
-    private static String staticShapes(String function, boolean dynamicAsked) {
-        return "static shapes for " + function + ": every input's sizes and strides are guarded exactly, so a new shape recompiles"
-                + (dynamicAsked ? "; Options.dynamic(true) was asked for, but dynamic shapes are not supported yet"
-                                : " (dynamic shapes are not supported yet)");
+    private static String shapePolicy(String function, Boolean dynamic) {
+        if (dynamic == null) {
+            return "automatic dynamic shapes for " + function + ": sizes are specialized until they change, then the recompile makes them symbols"
+                    + " (Ember.markDynamic makes one a symbol from the first compile)";
+        }
+        return dynamic ? "dynamic shapes for " + function + ": every tensor input's sizes of 2 or more are symbols from the first compile (Options.dynamic(true))"
+                : "static shapes for " + function + ": every input's sizes and strides are guarded exactly, so a new shape recompiles (Options.dynamic(false))";
     }
 }

@@ -81,6 +81,8 @@ public final class ReproLevels {
         CompiledGraph compiled;
         try {
             compiled = backend.compile(gm, fakes, req.mode());
+        } catch (dev.ember.fx.SymbolicShapes.NotGeneric e) {
+            throw e;   // not a failure: the caller compiles the graph for its example sizes instead
         } catch (RuntimeException | AssertionError | StackOverflowError | LinkageError e) {
             Path repro = settings.on() ? writeForCompileError(settings, backend, gm, inputs(inputs, fakes), req, e) : null;
             throw new BackendCompilerFailed(req.backendName(), req.graphName(), opCount(gm.graph()), req.sourceLines(), repro, e);

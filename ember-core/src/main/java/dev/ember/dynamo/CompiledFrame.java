@@ -62,18 +62,29 @@ public final class CompiledFrame {
     private int ops;
 
     /**
-     * Int and long inputs whose value guard failed at a recompile: later traces make them graph
-     * inputs instead of constants (automatic dynamic, as PyTorch's frame state marks a changed int).
+     * Int and long inputs whose value guard failed at a recompile, and tensor sizes that changed:
+     * later traces make the numbers graph inputs instead of constants and the sizes symbols
+     * (automatic dynamic, as PyTorch's frame state marks what changed).
      */
-    private final Set<String> changedIntegers = new java.util.LinkedHashSet<>();
+    private final Set<String> changedInputs = new java.util.LinkedHashSet<>();
 
-    private void noteChangedIntegers(List<dev.ember.dynamo.guards.Guard> failed) {
+    private void noteChangedInputs(List<dev.ember.dynamo.guards.Guard> failed, Object[] frame) {
         if (Boolean.FALSE.equals(options.dynamicSetting())) return;
         for (var g : failed) {
             if (g instanceof dev.ember.dynamo.guards.EqualsMatch m && (m.expected() instanceof Integer || m.expected() instanceof Long)
-                    && changedIntegers.add(m.source().name())) {
+                    && changedInputs.add(m.source().name())) {
                 dev.ember.logging.Log.of("dynamic").info(() -> "automatic dynamic: " + m.source().shortName() + " changed (" + m.expected()
                         + " before); it is an input of the graph from this recompile on");
+            }
+            if (g instanceof dev.ember.dynamo.guards.TensorMatch m && m.read(frame) instanceof dev.ember.tensor.Tensor t && t.dim() == m.sizes().length) {
+                for (int d = 0; d < t.dim(); d++) {
+                    int before = m.sizes()[d], now = t.size(d);
+                    var size = new dev.ember.dynamo.source.SizeSource(m.source(), d);
+                    if (before >= 0 && before != now && changedInputs.add(size.name())) {
+                        dev.ember.logging.Log.of("dynamic").info(() -> "automatic dynamic: " + size.shortName() + " changed (" + before + " before, "
+                                + now + " now); it is a symbol from this recompile on (Ember.markDynamic makes it one from the first compile)");
+                    }
+                }
             }
         }
     }
@@ -113,7 +124,7 @@ public final class CompiledFrame {
             }
             List<String> failures = new ArrayList<>();
             for (CacheEntry e : current) failures.add(e.guards().firstFailure(frame));
-            for (CacheEntry e : current) noteChangedIntegers(e.guards().failing(frame));
+            for (CacheEntry e : current) noteChangedInputs(e.guards().failing(frame), frame);
             if (current.length >= options.getRecompileLimit()) {
                 limitHit(failures);
                 return null;
@@ -143,7 +154,7 @@ public final class CompiledFrame {
         Supplier<String> bytecode = memoized(this::originalBytecode);
         try {
             EVENTS.publish(new FrameStarted(CompileContext.current(), name(), firstLine(), cacheSize, totalEntries(), Instant.now(), bytecode,
-                    options.isDynamic()));
+                    options.dynamicSetting()));
             return compile(target, frame, bytecode);
         } catch (Throwable e) {
             String reason = e instanceof Unsupported u ? u.gbId() + ": " + u.reason() : String.valueOf(e.getMessage());
@@ -157,9 +168,19 @@ public final class CompiledFrame {
     }
 
     private CacheEntry compile(FunctionTarget target, Object[] frame, Supplier<String> bytecode) {
+        try {
+            return compile(target, frame, bytecode, options.getBackend().compilesSymbolicSizes() ? Set.of() : Set.of(ShapeEnv.ALL_SIZES));
+        } catch (dev.ember.fx.SymbolicShapes.NotGeneric e) {
+            // the backend cannot make this graph generic in its sizes: compile it for these sizes
+            dev.ember.logging.Log.of("dynamic").info(() -> "compiling for these sizes only: " + e.getMessage());
+            return compile(target, frame, bytecode, Set.of(ShapeEnv.ALL_SIZES));
+        }
+    }
+
+    private CacheEntry compile(FunctionTarget target, Object[] frame, Supplier<String> bytecode, Set<String> specialized) {
         Tracer.Result result;
         try (var timing = EVENTS.time(name(), Phase.TRACING)) {
-            result = Tracer.trace(target, frame, options, Set.copyOf(changedIntegers));
+            result = Tracer.trace(target, frame, options, Set.copyOf(changedInputs), specialized);
         }
         Unsupported u = result.graphBreak();
         if (u == null) {
@@ -259,6 +280,7 @@ public final class CompiledFrame {
         String backend = options.getBackendName();
         // another backend compiles the graph as it is; its code records nothing, so CacheEntry runs the graph op by op when gradients are needed
         if (!AOT_BACKENDS.contains(backend)) return compileWithBackend(gm, fakes, inputs);
+        if (gm.sizeSymbols() != null) throw new dev.ember.fx.SymbolicShapes.NotGeneric("training graphs are compiled for static sizes (dynamic training graphs are not supported yet)");
         try {
             return AotAutograd.compile(gm, inputs, (graph, graphFakes, which) -> HARNESS.compile(graph, graphFakes, () -> null, options, name() + " (" + which + ")"));
         } catch (AotAutograd.NotTrainable e) {

@@ -98,7 +98,7 @@ final class CondOp {
                 throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "Cond.cond: the " + which + " branch captures a tensor; pass it in the operands list");
             }
         }
-        TraceContext sub = new TraceContext(ctx.options, ctx.specialized, ctx.dynamicScalars);
+        TraceContext sub = new TraceContext(ctx.options, ctx.specialized, ctx.changedInputs);
         List<VariableTracker> items = new ArrayList<>();
         for (int i = 0; i < operands.size(); i++) {
             FakeTensor fake = operands.get(i).fake();

@@ -122,11 +122,12 @@ final class Fields {
     /** Tensor's own fields (read by inlined Tensor methods): metadata comes from the fake tensor, which TENSOR_MATCH guards. */
     private static VariableTracker tensorField(TraceContext ctx, TensorVariable t, String name) {
         FakeTensor fake = t.fake();
+        if (name.equals("shape") || name.equals("strides") || name.equals("offset")) {
+            // the same answers as the methods of those names, symbolic where the sizes are
+            return TensorMethods.invoke(ctx, t, name.equals("offset") ? "storageOffset" : name, null, List.of());
+        }
         return switch (name) {
             case "dtype" -> ConstantVariable.of(fake.dtype());
-            case "shape" -> intArray(fake.shape());
-            case "strides" -> intArray(fake.strides());
-            case "offset" -> ConstantVariable.of(fake.storageOffset());
             case "requiresGrad" -> ConstantVariable.of(fake.requiresGrad() ? 1 : 0);
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_TENSOR_METHOD, "reading Tensor." + name + " (tensor storage is not available while tracing)");
         };

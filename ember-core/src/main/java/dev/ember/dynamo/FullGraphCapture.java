@@ -37,7 +37,7 @@ public final class FullGraphCapture {
      */
     public static Captured capture(FunctionTarget target, Object[] frame, Options options) {
         // numbers are specialized, as torch.export specializes non-tensor inputs: the program's inputs are its tensors
-        Tracer.Result r = Tracer.trace(target, frame, options.fullgraph(true).specializeFloat(true).dynamic(false), java.util.Set.of());
+        Tracer.Result r = Tracer.trace(target, frame, options.fullgraph(true).specializeFloat(true).dynamic(false), java.util.Set.of(), java.util.Set.of());
         if (r.graphBreak() != null) throw r.graphBreak();
         List<String> problems = new ArrayList<>();
         for (SideEffect e : r.sideEffects()) problems.add(describe(e));
@@ -74,6 +74,7 @@ public final class FullGraphCapture {
             case OutputRebuilder.FromSource s -> problems.add(where(path) + " is " + s.source().name() + " returned as it is, not a tensor the graph computes");
             case OutputRebuilder.ScalarItem s -> problems.add(where(path) + " is a Java number read from a tensor");
             case OutputRebuilder.Stream s -> problems.add(where(path) + " is " + s.name());
+            case OutputRebuilder.SymbolicSize s -> problems.add(where(path) + " is a size, " + s.expr() + ", not a tensor the graph computes");
         }
     }
 

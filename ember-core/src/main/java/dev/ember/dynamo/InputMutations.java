@@ -55,7 +55,7 @@ final class InputMutations {
      */
     static Rewrite functionalize(OutputGraph g, GraphModule captured, List<Object> inputs) {
         if (inputs == null) return null;
-        GraphModule work = new GraphModule(captured.className(), captured.graph().copy(), captured.attributes(), captured.submodules());
+        GraphModule work = captured.copy();
         List<Node> placeholders = work.graph().placeholders();
         List<Source> sources = g.inputSources();
         Map<Node, Node> finalValues = Functionalize.rewriteInputMutations(work.graph(), input -> !sharesMemory(placeholders.indexOf(input), inputs));
@@ -75,6 +75,7 @@ final class InputMutations {
             values.add(e.getValue());
         }
         outputNode.setArgs(List.of(values));
+        if (work.sizeSymbols() != null) new dev.ember.fx.SymbolicShapes(work.sizeSymbols()).annotate(work);   // the copies it added
         return new Rewrite(work, outputs, written);
     }
 

@@ -5,6 +5,7 @@ import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
 import dev.ember.dynamo.variables.SymScalarVariable;
+import dev.ember.dynamo.variables.SymSizeVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
@@ -208,12 +209,18 @@ final class InstructionTranslator {
         };
         if (unary) {
             VariableTracker v = pop();
-            push(v instanceof SymScalarVariable s ? SymScalars.negate(ctx, s) : ConstantVariable.of(Arithmetic.negate(number(v))));
+            push(v instanceof SymScalarVariable s ? SymScalars.negate(ctx, s)
+                    : v instanceof SymSizeVariable s ? SymSizes.negate(s) : ConstantVariable.of(Arithmetic.negate(number(v))));
             return;
         }
         VariableTracker b = pop(), a = pop();
         if (a instanceof SymScalarVariable || b instanceof SymScalarVariable) {
+            if (a instanceof SymSizeVariable || b instanceof SymSizeVariable) throw SymSizes.specialize(ctx, a, b, "arithmetic with a number the graph computes");
             push(SymScalars.binary(ctx, op.opcode(), a, b));
+            return;
+        }
+        if (a instanceof SymSizeVariable || b instanceof SymSizeVariable) {
+            push(SymSizes.binary(ctx, op.opcode(), a, b));
             return;
         }
         try {
@@ -224,7 +231,8 @@ final class InstructionTranslator {
     }
 
     private void convert(VariableTracker v, TypeKind to) {
-        push(v instanceof SymScalarVariable s ? SymScalars.convert(ctx, s, to) : ConstantVariable.of(Arithmetic.convert(number(v), to)));
+        push(v instanceof SymScalarVariable s ? SymScalars.convert(ctx, s, to)
+                : v instanceof SymSizeVariable s ? SymSizes.convert(ctx, s, to) : ConstantVariable.of(Arithmetic.convert(number(v), to)));
     }
 
     private void branch(BranchInstruction b) {
@@ -392,6 +400,7 @@ final class InstructionTranslator {
 
     int intOf(VariableTracker v) {
         if (v instanceof SymScalarVariable s) throw SymScalars.dataDependent(ctx, s, "using it as an int");
+        if (v instanceof SymSizeVariable) throw SymSizes.specialize(ctx, v, null, "using it as an int known while tracing (a branch, an index, a loop bound)");
         if (v instanceof ConstantVariable c && c.value() instanceof Integer i) return i;
         throw ctx.unsupported(v instanceof TensorVariable ? GraphBreakType.NON_CONSTANT_CONDITION : GraphBreakType.UNSUPPORTED_OPERAND,
                 "expected an int known while tracing, got " + v.describe());
@@ -399,6 +408,7 @@ final class InstructionTranslator {
 
     Object number(VariableTracker v) {
         if (v instanceof SymScalarVariable s) throw SymScalars.dataDependent(ctx, s, "using it as a number known while tracing");
+        if (v instanceof SymSizeVariable) throw SymSizes.specialize(ctx, v, null, "using it as a number known while tracing (a comparison, a JDK call)");
         if (v instanceof ConstantVariable c && c.value() instanceof Number n) return n;
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected a number known while tracing, got " + v.describe());
     }

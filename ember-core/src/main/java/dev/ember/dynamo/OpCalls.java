@@ -7,6 +7,7 @@ import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
 import dev.ember.dynamo.variables.SymScalarVariable;
+import dev.ember.dynamo.variables.SymSizeVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
@@ -75,13 +76,24 @@ final class OpCalls {
         return switch (v) {
             case TensorVariable t -> new Converted(t.node(), t.fake());
             case ConstantVariable c -> new Converted(c.value(), c.value());
+            // a symbolic size: the graph keeps its polynomial, the meta function computes with its value in this trace
+            case SymSizeVariable s -> new Converted(s.expr(), s.hintValue());
             case ArrayVariable a when a.componentType().isPrimitive() -> {
                 Object arr = Array.newInstance(a.componentType(), a.items().size());
+                List<Object> symbolic = new ArrayList<>();
+                boolean anySymbolic = false;
                 for (int i = 0; i < a.items().size(); i++) {
-                    if (!(a.items().get(i) instanceof ConstantVariable c)) throw badArg(ctx, op, v);
-                    Array.set(arr, i, Values.fromStack(c.value(), a.componentType()));
+                    VariableTracker item = a.items().get(i);
+                    Object hint = switch (item) {
+                        case ConstantVariable c -> c.value();
+                        case SymSizeVariable s -> s.hintValue();
+                        default -> throw badArg(ctx, op, v);
+                    };
+                    Array.set(arr, i, Values.fromStack(hint, a.componentType()));
+                    anySymbolic |= item instanceof SymSizeVariable;
+                    symbolic.add(item instanceof SymSizeVariable s ? s.expr() : Array.get(arr, i));
                 }
-                yield new Converted(arr, arr);
+                yield new Converted(anySymbolic ? symbolic : arr, arr);
             }
             case ArrayVariable a -> listOf(ctx, op, a.items());
             case ListVariable l -> listOf(ctx, op, l.items());

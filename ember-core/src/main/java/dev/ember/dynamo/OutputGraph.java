@@ -35,6 +35,7 @@ public final class OutputGraph {
     private final Map<String, Guard> guards = new LinkedHashMap<>();
     private final Map<String, CallableModule> submodules = new LinkedHashMap<>();
     private final Map<String, Tensor> attributes = new LinkedHashMap<>();
+    private dev.ember.fx.SizeSymbols sizeSymbols;
 
     public Node placeholder(String name, FakeTensor fake, Source source) {
         inputSources.add(source);
@@ -87,7 +88,17 @@ public final class OutputGraph {
     public Graph graph() { return graph; }
 
     /** The graph with its submodules, ready for a backend. */
-    public GraphModule toGraphModule() { return new GraphModule(graph, attributes, submodules); }
+    public GraphModule toGraphModule() { return toGraphModule(graph); }
+
+    /** {@code g} (this graph or a copy of it) with this graph's submodules and attributes. */
+    GraphModule toGraphModule(Graph g) {
+        GraphModule gm = new GraphModule(g, attributes, submodules);
+        gm.setSizeSymbols(sizeSymbols);
+        return gm;
+    }
+
+    /** The size symbols the graph is generic in (set when the trace ends), or null. */
+    void setSizeSymbols(dev.ember.fx.SizeSymbols symbols) { this.sizeSymbols = symbols; }
 
     /** call_function, call_method and call_module nodes, as Dynamo's CompileCounter counts them. */
     public static int opCount(Graph g) {

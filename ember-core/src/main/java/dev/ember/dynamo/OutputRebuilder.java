@@ -40,6 +40,16 @@ sealed interface OutputRebuilder {
         public Object rebuild(Object[] outs, Object[] frame) { return source.read(frame); }
     }
 
+    /** A symbolic size ({@code x.size(0) * 16}): its polynomial at the sizes of this call's inputs, read from {@code symbols} (by id). */
+    record SymbolicSize(dev.ember.tensor.SymInt expr, List<Source> symbols, Class<?> javaType) implements OutputRebuilder {
+        public Object rebuild(Object[] outs, Object[] frame) {
+            long[] values = new long[symbols.size()];
+            for (int i = 0; i < values.length; i++) values[i] = ((Number) symbols.get(i).read(frame)).longValue();
+            long v = expr.eval(values);
+            return javaType == long.class ? (Object) v : (Object) (int) v;
+        }
+    }
+
     /** {@code System.out} or {@code System.err}, read when the value is rebuilt (so System.setOut is seen). */
     record Stream(String name) implements OutputRebuilder {
         public Object rebuild(Object[] outs, Object[] frame) { return name.equals("System.err") ? System.err : System.out; }

@@ -1,10 +1,14 @@
 package dev.ember.dynamo;
 
+import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.SymSizeVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Shapes;
+import dev.ember.tensor.SymInt;
+import dev.ember.tensor.SymShape;
 import dev.ember.tensor.Tensor;
 
 import java.lang.constant.MethodTypeDesc;
@@ -23,14 +27,41 @@ final class TensorMethods {
             "toLongArray", "toBooleanArray", "sameData");
     private static final Set<String> STORAGE = Set.of("storage", "version", "viewAs", "hashCode");
 
+    /** Methods whose answer is made of sizes but is no number the trace can carry symbolically: a symbolic tensor specializes. */
+    private static final Set<String> SPECIALIZING = Set.of("meta", "describe", "storageOffset");
+    private static final Set<String> SIZE_READS = Set.of("shape", "strides", "numel", "size", "stride", "meta", "describe", "storageOffset");
+
+    /** A size the trace knows: a constant, or a {@link SymSizeVariable} where it depends on symbols. */
+    private static VariableTracker size(SymInt expr, int hint) {
+        return expr.isConstant() ? ConstantVariable.of(hint) : new SymSizeVariable(expr, hint, int.class);
+    }
+
+    private static ArrayVariable sizes(SymInt[] exprs, int[] hints) {
+        List<VariableTracker> items = new java.util.ArrayList<>(hints.length);
+        for (int i = 0; i < hints.length; i++) items.add(size(exprs[i], hints[i]));
+        return new ArrayVariable(int.class, items, null);
+    }
+
+    private static int[] symbolsOf(SymShape s) {
+        java.util.TreeSet<Integer> ids = new java.util.TreeSet<>();
+        for (SymInt x : s.sizes()) for (int id : x.symbols()) ids.add(id);
+        for (SymInt x : s.strides()) for (int id : x.symbols()) ids.add(id);
+        return ids.stream().mapToInt(Integer::intValue).toArray();
+    }
+
     static VariableTracker invoke(TraceContext ctx, TensorVariable t, String name, MethodTypeDesc type, List<VariableTracker> args) {
         FakeTensor fake = t.fake();
         String who = t.source() != null ? t.source().name() : "a tensor";
+        SymShape symbolic = SIZE_READS.contains(name) ? ctx.shapes.shapeOf(ctx.graph, t.node(), ctx.currentLocation()) : null;
+        if (symbolic != null && symbolic.isSymbolic() && SPECIALIZING.contains(name)) {
+            throw new SpecializeAndRestart(ctx.shapes.sourcesOf(symbolsOf(symbolic)), "Tensor." + name + "() on " + who + ", whose sizes are symbolic",
+                    ctx.currentLocation());
+        }
         switch (name) {
-            case "shape": return Fields.intArray(fake.shape());
-            case "strides": return Fields.intArray(fake.strides());
+            case "shape": return symbolic == null ? Fields.intArray(fake.shape()) : sizes(symbolic.sizes(), fake.shape());
+            case "strides": return symbolic == null ? Fields.intArray(fake.strides()) : sizes(symbolic.strides(), fake.strides());
             case "dim": return ConstantVariable.of(fake.dim());
-            case "numel": return ConstantVariable.of(fake.numel());
+            case "numel": return symbolic == null ? ConstantVariable.of(fake.numel()) : size(symbolic.numel(), fake.numel());
             case "dtype": return ConstantVariable.of(fake.dtype());
             case "device": return ConstantVariable.of(fake.device());
             case "storageOffset": return ConstantVariable.of(fake.storageOffset());
@@ -45,7 +76,8 @@ final class TensorMethods {
             int d = args.getFirst() instanceof ConstantVariable c && c.value() instanceof Integer i ? i : 0;
             try {
                 int w = Shapes.wrapDim(name, d, fake.dim());
-                return ConstantVariable.of(name.equals("size") ? fake.shape()[w] : fake.strides()[w]);
+                int hint = name.equals("size") ? fake.shape()[w] : fake.strides()[w];
+                return symbolic == null ? ConstantVariable.of(hint) : size((name.equals("size") ? symbolic.sizes() : symbolic.strides())[w], hint);
             } catch (RuntimeException e) {
                 throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e, e);
             }

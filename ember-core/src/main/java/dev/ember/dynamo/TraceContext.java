@@ -22,8 +22,13 @@ final class TraceContext {
     final VariableBuilder builder = new VariableBuilder(this);
     /** Names of the inputs a restarted trace takes as guarded constants, not graph inputs ({@link SpecializeAndRestart}). */
     final Set<String> specialized;
-    /** Names of the int and long inputs that changed between calls, which this trace makes graph inputs (automatic dynamic). */
-    final Set<String> dynamicScalars;
+    /**
+     * Names of the int and long inputs and of the tensor sizes that changed between calls: this trace
+     * makes the numbers graph inputs and the sizes symbols (automatic dynamic).
+     */
+    final Set<String> changedInputs;
+    /** The size symbols of this trace. */
+    final ShapeEnv shapes;
     final SideEffects sideEffects = new SideEffects();
     /** Graph inputs (placeholders) made from real tensors, and whether each requires grad. */
     final java.util.Map<dev.ember.fx.Node, Boolean> inputRequiresGrad = new java.util.IdentityHashMap<>();
@@ -42,10 +47,11 @@ final class TraceContext {
     boolean gradEnabled = dev.ember.autograd.GradMode.isEnabled();
     final boolean gradEnabledAtEntry = gradEnabled;
 
-    TraceContext(Options options, Set<String> specialized, Set<String> dynamicScalars) {
+    TraceContext(Options options, Set<String> specialized, Set<String> changedInputs) {
         this.options = options;
         this.specialized = specialized;
-        this.dynamicScalars = dynamicScalars;
+        this.changedInputs = changedInputs;
+        this.shapes = new ShapeEnv(options.dynamicSetting(), changedInputs, specialized);
     }
 
     void tick() {

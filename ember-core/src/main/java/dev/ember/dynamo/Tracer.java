@@ -13,6 +13,7 @@ import dev.ember.dynamo.variables.MapVariable;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
 import dev.ember.dynamo.variables.SymScalarVariable;
+import dev.ember.dynamo.variables.SymSizeVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
@@ -35,7 +36,7 @@ final class Tracer {
 
     /** The graph, its guards and how to rebuild the return value. */
     record Result(OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects, int instructions, Unsupported graphBreak,
-                  int breakStep, int breakIndex, Set<String> specialized, Set<String> dynamicScalars) {
+                  int breakStep, int breakIndex, Set<String> specialized, Set<String> changedInputs) {
         /** Whether the break happened at an instruction of the compiled method itself (where a resume can start). */
         boolean resumable() { return graphBreak != null && breakStep >= 0 && graphBreak.type() != GraphBreakType.INSTRUCTION_BUDGET; }
     }
@@ -50,11 +51,11 @@ final class Tracer {
      * Traces the call; when the code needs the value of an unspecialized input (a branch on a double
      * argument), traces again with that input specialized, until a trace needs none it has not.
      */
-    static Result trace(FunctionTarget target, Object[] frame, Options options, Set<String> dynamicScalars) {
-        Set<String> specialized = new LinkedHashSet<>();
+    static Result trace(FunctionTarget target, Object[] frame, Options options, Set<String> changedInputs, Set<String> specializedAtStart) {
+        Set<String> specialized = new LinkedHashSet<>(specializedAtStart);
         while (true) {
             try {
-                return traceOnce(target, frame, options, Set.copyOf(specialized), dynamicScalars);
+                return traceOnce(target, frame, options, Set.copyOf(specialized), changedInputs);
             } catch (SpecializeAndRestart r) {
                 boolean grew = false;
                 for (var s : r.sources) grew |= specialized.add(s.name());
@@ -65,8 +66,8 @@ final class Tracer {
         }
     }
 
-    private static Result traceOnce(FunctionTarget target, Object[] frame, Options options, Set<String> specialized, Set<String> dynamicScalars) {
-        TraceContext ctx = new TraceContext(options, specialized, dynamicScalars);
+    private static Result traceOnce(FunctionTarget target, Object[] frame, Options options, Set<String> specialized, Set<String> changedInputs) {
+        TraceContext ctx = new TraceContext(options, specialized, changedInputs);
         MethodCode code = code(target, frame);
         List<VariableTracker> args = arguments(ctx, target, frame, code);
         try {
@@ -80,15 +81,19 @@ final class Tracer {
                     : rebuilderOf(ctx, ret, code.type.returnType(), outputs, index);
             List<SideEffect> effects = replays(ctx, outputs, index);
             ctx.graph.output(outputs);
-            return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1, specialized, dynamicScalars);
+            finishShapes(ctx);
+            return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1, specialized, changedInputs);
         } catch (Unsupported u) {
-            return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u, ctx.breakStep, ctx.breakIndex, specialized, dynamicScalars);
+            // the graph before the break must be generic in its sizes too, or the trace restarts with them static
+            ctx.graph.output(List.of());
+            finishShapes(ctx);
+            return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u, ctx.breakStep, ctx.breakIndex, specialized, changedInputs);
         }
     }
 
     /** Traces again, stopping where {@code first} broke; throws {@link CannotResume} when no resume can start there. */
     static Partial traceToBreak(FunctionTarget target, Object[] frame, Result first, Options options) {
-        TraceContext ctx = new TraceContext(options, first.specialized(), first.dynamicScalars());
+        TraceContext ctx = new TraceContext(options, first.specialized(), first.changedInputs());
         ctx.haltAtStep = first.breakStep();
         MethodCode code = code(target, frame);
         InstructionTranslator root = new InstructionTranslator(ctx, code, arguments(ctx, target, frame, code));
@@ -140,6 +145,11 @@ final class Tracer {
             throw new CannotResume("a side effect cannot be replayed: " + u.reason());
         }
         ctx.graph.output(outputs);
+        try {
+            finishShapes(ctx);
+        } catch (SpecializeAndRestart r) {
+            throw new CannotResume("the graph before the break is not generic in its sizes: " + r.use);
+        }
         return new Partial(ctx.graph, code, index, types, new LiveValues(rebuilders, sameAs), effects);
     }
 
@@ -159,9 +169,45 @@ final class Tracer {
         }), s.javaType());
     }
 
+    /**
+     * A trace with size symbols: the graph learns them, every node its symbolic metadata, and the
+     * guards what the graph assumed of the sizes (with the graph itself, to re-check its shapes at
+     * each new size). A graph that is not generic restarts the trace with every size static.
+     */
+    private static void finishShapes(TraceContext ctx) {
+        ShapeEnv shapes = ctx.shapes;
+        if (shapes.isEmpty()) return;
+        dev.ember.fx.SizeSymbols symbols = shapes.sizeSymbols(ctx.graph.graph().placeholders());
+        ctx.graph.setSizeSymbols(symbols);
+        dev.ember.fx.GraphModule gm = ctx.graph.toGraphModule();
+        try {
+            new dev.ember.fx.SymbolicShapes(symbols).annotate(gm);
+        } catch (dev.ember.fx.SymbolicShapes.NotGeneric e) {
+            throw new SpecializeAndRestart(shapes.allSources(), "the graph is not generic in its sizes (" + e.getMessage() + ")", ctx.returnLocation);
+        }
+        List<dev.ember.dynamo.guards.SymbolicShapeGuard.Symbol> defs = new ArrayList<>();
+        for (ShapeEnv.Symbol s : shapes.symbols()) defs.add(new dev.ember.dynamo.guards.SymbolicShapeGuard.Symbol(s.id(), s.source(), s.min(), s.max()));
+        List<dev.ember.dynamo.guards.SymbolicShapeGuard.SameSize> same = new ArrayList<>();
+        for (ShapeEnv.Occurrence o : shapes.occurrences()) same.add(new dev.ember.dynamo.guards.SymbolicShapeGuard.SameSize(o.source(), o.symbol()));
+        List<dev.ember.dynamo.guards.SymbolicShapeGuard.StrideIs> strides = new ArrayList<>();
+        for (ShapeEnv.DynamicInput in : shapes.inputs()) {
+            for (int d = 0; d < in.shape().dim(); d++) {
+                if (!in.shape().strides()[d].isConstant()) strides.add(new dev.ember.dynamo.guards.SymbolicShapeGuard.StrideIs(in.source(), d, in.shape().strides()[d]));
+            }
+        }
+        ctx.graph.addGuard(new dev.ember.dynamo.guards.SymbolicShapeGuard(defs, same, strides, gm));
+    }
+
+    /** A symbolic size handed on (returned, or live across a break): computed from this call's input sizes. */
+    private static OutputRebuilder symbolicSize(TraceContext ctx, SymSizeVariable s) {
+        List<dev.ember.dynamo.source.Source> symbols = ctx.shapes.symbols().stream().map(x -> (dev.ember.dynamo.source.Source) x.source()).toList();
+        return new OutputRebuilder.SymbolicSize(s.expr(), symbols, s.javaType());
+    }
+
     /** A live value for a state array: primitives in their boxed stack form, references rebuilt from graph outputs and sources. */
     private static OutputRebuilder liveRebuilder(TraceContext ctx, VariableTracker v, JvmType t, List<Node> outputs, Map<Node, Integer> index) {
         if (v instanceof SymScalarVariable s) return scalarOutput(s, outputs, index);
+        if (v instanceof SymSizeVariable s) return symbolicSize(ctx, s);
         if (t.kind() != java.lang.classfile.TypeKind.REFERENCE) {
             if (v instanceof ConstantVariable c && c.value() instanceof Number) return new OutputRebuilder.Constant(c.value());
             throw new CannotResume("a " + t + " value is tracked as " + v.describe());
@@ -305,6 +351,7 @@ final class Tracer {
             case OpOverloadVariable o -> new OutputRebuilder.Constant(o.op());
             case SymScalarVariable s when !s.dataDependent() -> scalarOutput(s, outputs, outputIndex);
             case SymScalarVariable s -> throw SymScalars.dataDependent(ctx, s, "returning it");
+            case SymSizeVariable s -> symbolicSize(ctx, s);
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "returning " + v.describe());
         };
     }

@@ -36,6 +36,7 @@ final class TypeOf {
             case ModuleVariable m -> m.module().getClass();
             case OpOverloadVariable o -> OpOverload.class;
             case dev.ember.dynamo.variables.SymScalarVariable s -> s.boxedType();
+            case dev.ember.dynamo.variables.SymSizeVariable s -> s.javaType() == long.class ? Long.class : Integer.class;
             case LambdaVariable l -> null;
             case StreamVariable s -> PrintStream.class;
             case MapVariable m -> m.entries().getClass();

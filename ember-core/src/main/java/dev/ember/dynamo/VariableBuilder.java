@@ -78,9 +78,14 @@ final class VariableBuilder {
 
     private VariableTracker build(Object value, Source source) {
         if (value instanceof Tensor t) {
-            graph.addGuard(TensorMatch.of(source, t));
-            FakeTensor fake = FakeTensor.like(t);
+            // parameters keep static sizes, as PyTorch's force_parameter_static_shapes
+            dev.ember.tensor.SymShape symbolic = ctx.shapes.shapeOf(source, t, t instanceof dev.ember.nn.Parameter);
+            graph.addGuard(symbolic == null ? TensorMatch.of(source, t) : TensorMatch.of(source, t, symbolic));
+            // a symbolic input's fake has the strides its symbolic metadata gives at the hints (they may
+            // differ from the real tensor's only in dimensions of size 1, whose strides address nothing)
+            FakeTensor fake = symbolic == null ? FakeTensor.like(t) : new FakeTensor(symbolic.eval(t.dtype(), ctx.shapes.hints()));
             dev.ember.fx.Node node = graph.placeholder(placeholderName(source), fake, source);
+            if (symbolic != null) node.setSymVal(symbolic);
             ctx.inputRequiresGrad.put(node, t.requiresGrad());
             return new TensorVariable(node, fake, source);
         }
@@ -148,7 +153,7 @@ final class VariableBuilder {
     private boolean dynamicInteger(Source source) {
         Boolean dynamic = ctx.options.dynamicSetting();
         if (Boolean.FALSE.equals(dynamic) || ctx.specialized.contains(source.name())) return false;
-        return Boolean.TRUE.equals(dynamic) || ctx.dynamicScalars.contains(source.name());
+        return Boolean.TRUE.equals(dynamic) || ctx.changedInputs.contains(source.name());
     }
 
     /** A number of {@code javaType} as a 0-d graph input of its dtype, read at each call from {@code source}. */

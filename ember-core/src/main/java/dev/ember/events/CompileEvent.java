@@ -67,10 +67,10 @@ public sealed interface CompileEvent {
      * @param cacheSize            the function's cache entries before this compile
      * @param accumulatedCacheSize the cache entries of every compiled function
      * @param bytecode             the method's bytecode as javac wrote it, read on first use
-     * @param dynamicShapesAsked   whether {@code Options.dynamic(true)} was asked for (shapes are static either way for now)
+     * @param dynamic              {@code Options.dynamic}: true (every size a symbol), false (every size static) or null (automatic)
      */
     record FrameStarted(CompileId id, String function, UserFrame firstLine, int cacheSize, int accumulatedCacheSize, Instant startTime,
-                        Supplier<String> bytecode, boolean dynamicShapesAsked) implements CompileEvent {}
+                        Supplier<String> bytecode, Boolean dynamic) implements CompileEvent {}
 
     /** A timed phase of the compile of {@code function} begins. */
     record PhaseStarted(String function, Phase phase) implements CompileEvent {}

@@ -60,6 +60,7 @@ final class StrictExport {
             case LocalSource l -> l;
             case StaticFieldSource f -> f;
             case ScalarTensorSource t -> root(t.base());
+            case dev.ember.dynamo.source.SizeSource z -> root(z.tensor());
         };
     }
 
@@ -71,6 +72,7 @@ final class StrictExport {
             case LocalSource l -> l.localName();
             case StaticFieldSource f -> f.field().getDeclaringClass().getSimpleName() + "." + f.field().getName();
             case ScalarTensorSource t -> path(t.base());
+            case dev.ember.dynamo.source.SizeSource z -> path(z.tensor()) + ".size(" + z.dim() + ")";
         };
     }
 }

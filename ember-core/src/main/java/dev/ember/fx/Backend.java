@@ -15,6 +15,12 @@ public interface Backend {
     CompiledGraph compile(GraphModule gm, List<FakeTensor> exampleInputs);
 
     /**
+     * Whether it compiles graphs generic in input sizes ({@link GraphModule#sizeSymbols()}); one that
+     * does not gets every size static, traced once per size.
+     */
+    default boolean compilesSymbolicSizes() { return true; }
+
+    /**
      * Compiles in {@code mode}, the user's {@code Options.mode}. Only backends with modes (inductor)
      * override this; the others take {@link CompileMode#DEFAULT} and refuse any other mode rather
      * than ignore it.

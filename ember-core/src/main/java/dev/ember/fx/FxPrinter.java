@@ -19,7 +19,7 @@ final class FxPrinter {
     }
 
     static String formatNode(Node n) {
-        String type = ValueTypes.describe(n.val());
+        String type = ValueTypes.describe(n);
         String lhs = "%" + n.name() + " : " + (type == null ? "" : type + " ") + "[num_users=" + n.users().size() + "] = "
                 + n.kind().opcode() + "[target=" + target(n) + "]";
         return switch (n.kind()) {
@@ -43,7 +43,7 @@ final class FxPrinter {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"opcode", "name", "target", "args", "kwargs", "val"});
         for (Node n : g.nodes()) {
-            String val = ValueTypes.describe(n.val());
+            String val = ValueTypes.describe(n);
             // The output's value is a tuple: FX shows its args as ((a, b),).
             String args = n.kind() == NodeKind.OUTPUT ? "(" + PyFormat.repr(n.arg(0), true) + ",)" : PyFormat.repr(n.args(), true);
             rows.add(new String[] {n.kind().opcode(), n.name(), target(n), args,

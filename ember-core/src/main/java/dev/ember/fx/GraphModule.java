@@ -44,6 +44,13 @@ public final class GraphModule {
      */
     public SizeSymbols sizeSymbols() { return sizeSymbols; }
 
+    /** A copy with its own graph (nodes and meta copied), the same attributes, submodules and size symbols. */
+    public GraphModule copy() {
+        GraphModule gm = new GraphModule(className, graph.copy(), attributes, submodules);
+        gm.setSizeSymbols(sizeSymbols);
+        return gm;
+    }
+
     public void setSizeSymbols(SizeSymbols symbols) { this.sizeSymbols = symbols == null || symbols.size() == 0 ? null : symbols; }
 
     /** Path → tensor, for {@code get_attr} nodes (unmodifiable, in registration order). */

@@ -24,6 +24,8 @@ public final class PreparedGraph implements CompiledGraph {
     private final int inputs;
     private final Step[] steps;
     private final Object[] output;
+    /** The size symbols whose values {@link dev.ember.tensor.SymInt} arguments take from the inputs, or null. */
+    private final SizeSymbols symbols;
     /** The graph as a NaN assert names it, or null when values are not checked. */
     private final String nanAssertsGraph;
 
@@ -67,6 +69,7 @@ public final class PreparedGraph implements CompiledGraph {
         this.steps = steps.toArray(Step[]::new);
         this.output = out;
         this.nanAssertsGraph = NanAsserts.enabled() ? NanAsserts.graphLabel(gm) : null;
+        this.symbols = gm.sizeSymbols();
     }
 
     private static Object[] template(List<Object> args, Map<Node, Integer> slots) {
@@ -101,29 +104,32 @@ public final class PreparedGraph implements CompiledGraph {
         if (in.length != inputs) throw new IllegalArgumentException("the graph takes " + inputs + " inputs, got " + in.length);
         Object[] env = new Object[size];
         System.arraycopy(in, 0, env, 0, inputs);
+        long[] sizes = symbols == null ? null : symbols.valuesIn(in);
         for (Step s : steps) {
             env[s.slot] = switch (s.kind) {
-                case CALL_FUNCTION -> s.target instanceof OpOverload op ? op.call(resolve(s.args, env)) : ((GraphFunction) s.target).apply(Arrays.asList(resolve(s.args, env)), Map.of());
-                case CALL_MODULE -> ((CallableModule) s.target).forward(resolve(s.args, env));
+                case CALL_FUNCTION -> s.target instanceof OpOverload op ? op.call(resolve(s.args, env, sizes))
+                        : ((GraphFunction) s.target).apply(Arrays.asList(resolve(s.args, env, sizes)), Map.of());
+                case CALL_MODULE -> ((CallableModule) s.target).forward(resolve(s.args, env, sizes));
                 case GET_ATTR -> s.target;
                 default -> throw new IllegalStateException(s.kind.toString());
             };
             if (nanAssertsGraph != null && s.kind != NodeKind.GET_ATTR) NanAsserts.check(env[s.slot], s.node, nanAssertsGraph);
         }
-        return (Object[]) resolveValue(output[0] instanceof List<?> ? output[0] : List.of(output[0]), env, true);
+        return (Object[]) resolveValue(output[0] instanceof List<?> ? output[0] : List.of(output[0]), env, sizes, true);
     }
 
-    private static Object[] resolve(Object[] template, Object[] env) {
+    private static Object[] resolve(Object[] template, Object[] env, long[] sizes) {
         Object[] out = new Object[template.length];
-        for (int i = 0; i < out.length; i++) out[i] = resolveValue(template[i], env, false);
+        for (int i = 0; i < out.length; i++) out[i] = resolveValue(template[i], env, sizes, false);
         return out;
     }
 
-    private static Object resolveValue(Object t, Object[] env, boolean asArray) {
+    private static Object resolveValue(Object t, Object[] env, long[] sizes, boolean asArray) {
         if (t instanceof Slot s) return env[s.slot];
+        if (t instanceof dev.ember.tensor.SymInt s) return s.evalInt(sizes);
         if (t instanceof List<?> l) {
             Object[] items = new Object[l.size()];
-            for (int i = 0; i < items.length; i++) items[i] = resolveValue(l.get(i), env, false);
+            for (int i = 0; i < items.length; i++) items[i] = resolveValue(l.get(i), env, sizes, false);
             return asArray ? items : Arrays.asList(items);
         }
         return t;

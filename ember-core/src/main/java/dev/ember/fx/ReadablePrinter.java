@@ -40,7 +40,7 @@ final class ReadablePrinter {
         for (Node n : g.nodes()) {
             switch (n.kind()) {
                 case PLACEHOLDER -> {
-                    String type = ValueTypes.describe(n.val());
+                    String type = ValueTypes.describe(n);
                     params.add(ValueTypes.javaType(n.val()) + " " + n.name() + (type == null ? "" : " /* " + type + " */"));
                 }
                 case OUTPUT -> {
@@ -55,7 +55,7 @@ final class ReadablePrinter {
                         lastGroup = group;
                     }
                     String type = n.val() == null ? "var" : ValueTypes.javaType(n.val());
-                    body.add(new Line(type + " " + n.name() + " = " + call(n) + ";", ValueTypes.describe(n.val())));
+                    body.add(new Line(type + " " + n.name() + " = " + call(n) + ";", ValueTypes.describe(n)));
                 }
             }
         }

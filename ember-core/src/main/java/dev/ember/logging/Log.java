@@ -54,9 +54,18 @@ public final class Log {
     /** The registered name. */
     public String name() { return entry.name(); }
 
+    /** Bound while the compiler repeats work whose logs were printed once already. */
+    private static final ScopedValue<Boolean> QUIET = ScopedValue.newInstance();
+
+    /**
+     * Runs {@code work} with every log off: for work that repeats what was just logged (a graph
+     * lowered again at other sizes to make it generic in them).
+     */
+    public static <T> T quietly(Supplier<T> work) { return ScopedValue.where(QUIET, true).call(work::get); }
+
     /** Whether a message at {@code level} would be printed: one volatile read and a compare. */
     public boolean isEnabled(Level level) {
-        return Logs.enabled(index, level);
+        return Logs.enabled(index, level) && !QUIET.isBound();
     }
 
     /** Prints the message if this log shows {@code level}. */

@@ -71,6 +71,7 @@ public final class DifferentialRunner {
         LoadedRun renewed = new LoadedRun(fn, () -> newValues(inputs.get()));
         Observed eagerRenewed = observe(renewed, args -> Calls.apply(renewed.fn(), args), false);
         Object fp64Renewed = eagerRenewed.error == null ? reference(renewed) : null;
+        List<Resized> resized = resizedRuns(fn, inputs);
         Observed eagerTraining = configs.stream().anyMatch(Config::training) ? observe(p, args -> Calls.apply(p.fn(), args), true) : null;
         Object fp64 = eager.error == null ? reference(p) : null;
         Map<Config, Disagreement> outcomes = new java.util.LinkedHashMap<>();
@@ -86,7 +87,7 @@ public final class DifferentialRunner {
         try {
             for (Config c : configs) {
                 outcomes.put(c, c.training() ? runTraining(p, c, eagerTraining)
-                        : runConfig(p, c, eager, fp64, cacheDir, coldModes, renewed, eagerRenewed, fp64Renewed));
+                        : runConfig(p, c, eager, fp64, cacheDir, coldModes, renewed, eagerRenewed, fp64Renewed, resized));
                 if (c.backend().equals("inductor") && !c.fromCache()) coldModes.add(c.mode());
             }
         } finally {
@@ -99,7 +100,7 @@ public final class DifferentialRunner {
     }
 
     private static Disagreement runConfig(LoadedRun p, Config c, Observed eager, Object fp64, Path cacheDir, Set<CompileMode> coldModes,
-                                          LoadedRun renewed, Observed eagerRenewed, Object fp64Renewed) {
+                                          LoadedRun renewed, Observed eagerRenewed, Object fp64Renewed, List<Resized> resized) {
         Ember.reset();
         Map<String, Object> stored = null;
         if (c.fromCache()) {
@@ -121,6 +122,12 @@ public final class DifferentialRunner {
         Observed gotRenewed = observe(renewed, args -> Calls.apply(compiled, args), false);
         Disagreement stale = judge("a call with new input values", eagerRenewed, gotRenewed, fp64Renewed);
         if (stale != null) return stale;
+        // new batch sizes: the first recompiles with the size a symbol, the second runs that symbolic graph
+        for (Resized r : resized) {
+            Observed got = observe(r.run(), args -> Calls.apply(compiled, args), false);
+            Disagreement f = judge("a call with dimension 0 grown by " + r.grow(), r.eager(), got, r.fp64());
+            if (f != null) return f;
+        }
         if (stored != null) {
             Map<String, Object> after = entries(cacheDir);
             if (!after.equals(stored)) {
@@ -253,6 +260,53 @@ public final class DifferentialRunner {
      * storage, so layouts, views and aliasing are those of {@code args}: what changes is only what
      * a guard does not check.
      */
+    /** A call with the inputs' dimension 0 grown by {@code grow}: eager's result and its float64 reference. */
+    private record Resized(int grow, LoadedRun run, Observed eager, Object fp64) {}
+
+    /**
+     * The program run eagerly with the batch grown by 3, then by 7 (each a new size, so automatic
+     * dynamic makes it a symbol at the first and reuses the symbolic graph at the second); none
+     * where eager refuses the new sizes (the program depends on them) or an input is not floating point.
+     */
+    private static List<Resized> resizedRuns(Object fn, Supplier<Object[]> inputs) {
+        List<Resized> out = new ArrayList<>();
+        for (int grow : new int[] {3, 7}) {
+            if (resizedBatch(inputs.get(), grow) == null) break;
+            LoadedRun run = new LoadedRun(fn, () -> resizedBatch(inputs.get(), grow));
+            Observed eager = observe(run, args -> Calls.apply(run.fn(), args), false);
+            if (eager.error != null) break;
+            out.add(new Resized(grow, run, eager, reference(run)));
+        }
+        return out;
+    }
+
+    /**
+     * New inputs whose dimension 0 is {@code grow} larger wherever it is 2 or more (the same tensor
+     * passed twice stays one tensor), filled from a fixed seed; null when an input is no floating-point tensor.
+     */
+    private static Object[] resizedBatch(Object[] args, int grow) {
+        dev.ember.tensor.Generator g = new dev.ember.tensor.Generator(1000 + grow);
+        Map<Object, Object> made = new IdentityHashMap<>();
+        Object[] out = new Object[args.length];
+        for (int i = 0; i < args.length; i++) {
+            if (!(args[i] instanceof Tensor t)) {
+                out[i] = args[i];
+                continue;
+            }
+            Object again = made.get(t);
+            if (again == null) {
+                if (!t.dtype().isFloatingPoint()) return null;
+                int[] shape = t.shape();
+                if (shape.length > 0 && shape[0] >= 2) shape[0] += grow;
+                Tensor fresh = Tensor.randn(g, shape).to(t.dtype());
+                again = t.requiresGrad() ? fresh.requiresGrad(true) : fresh;
+                made.put(t, again);
+            }
+            out[i] = again;
+        }
+        return out;
+    }
+
     private static Object[] newValues(Object[] args) {
         Set<Object> done = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         for (Object a : args) {

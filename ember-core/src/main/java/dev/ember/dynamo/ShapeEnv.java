@@ -1,0 +1,195 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.source.SizeSource;
+import dev.ember.dynamo.source.Source;
+import dev.ember.fx.Graph;
+import dev.ember.fx.GraphModule;
+import dev.ember.fx.Node;
+import dev.ember.fx.SizeSymbols;
+import dev.ember.fx.SymbolicShapes;
+import dev.ember.logging.Log;
+import dev.ember.tensor.SymInt;
+import dev.ember.tensor.SymShape;
+import dev.ember.tensor.Tensor;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The size symbols of one trace: which input dimensions are dynamic, the symbol each stands for,
+ * and what the guards must check about them. A dimension is dynamic when the user marked it
+ * ({@code Ember.markDynamic}), when {@code Options.dynamic(true)} says all are, or when its size
+ * changed between calls (automatic dynamic); never when its size is 0 or 1 (PyTorch's 0/1
+ * specialization: those sizes broadcast), for a parameter, or after a restart specialized it.
+ * Dimensions with equal sizes share one symbol (duck sizing), so an add of two inputs of the same
+ * batch stays valid.
+ */
+final class ShapeEnv {
+
+    /** In a trace's specialized names: every size is static (the backend could not compile the generic graph). */
+    static final String ALL_SIZES = "*every tensor size*";
+
+    /** Symbol {@code s<id>}, read from {@code source}, valid in [min, max]. */
+    record Symbol(int id, SizeSource source, long hint, long min, long max) {}
+
+    /** A dynamic input dimension after the first one of its symbol: the guard checks it equals the symbol. */
+    record Occurrence(SizeSource source, int symbol) {}
+
+    /** An input tensor with dynamic dimensions: its symbolic metadata, checked by the guards. */
+    record DynamicInput(Source source, SymShape shape) {}
+
+    private final Boolean dynamicSetting;
+    private final Set<String> changedSizes;
+    private final Set<String> specialized;
+    private final List<Symbol> symbols = new ArrayList<>();
+    private final List<Occurrence> occurrences = new ArrayList<>();
+    private final List<DynamicInput> inputs = new ArrayList<>();
+
+    ShapeEnv(Boolean dynamicSetting, Set<String> changedSizes, Set<String> specialized) {
+        this.dynamicSetting = dynamicSetting;
+        this.changedSizes = changedSizes;
+        this.specialized = specialized;
+    }
+
+    List<Symbol> symbols() { return List.copyOf(symbols); }
+
+    List<Occurrence> occurrences() { return List.copyOf(occurrences); }
+
+    List<DynamicInput> inputs() { return List.copyOf(inputs); }
+
+    boolean isEmpty() { return symbols.isEmpty(); }
+
+    /** Each symbol's size in this trace, by id. */
+    long[] hints() { return symbols.stream().mapToLong(Symbol::hint).toArray(); }
+
+    /** The sources of every dimension {@code ids}' symbols were read from: what specializing them makes static. */
+    List<Source> sourcesOf(int[] ids) {
+        List<Source> out = new ArrayList<>();
+        for (int id : ids) out.add(symbols.get(id).source());
+        for (Occurrence o : occurrences) if (Arrays.stream(ids).anyMatch(i -> i == o.symbol())) out.add(o.source());
+        return out;
+    }
+
+    /** Every dynamic dimension's source: specializing all of them makes the trace static. */
+    List<Source> allSources() { return sourcesOf(symbols.stream().mapToInt(Symbol::id).toArray()); }
+
+    /**
+     * The symbolic metadata of input tensor {@code t} read from {@code source}, or null when none of
+     * its dimensions is dynamic. Dense tensors only (any dimension order): their strides are
+     * products of sizes; other layouts stay static.
+     */
+    SymShape shapeOf(Source source, Tensor t, boolean parameter) {
+        if (parameter || Boolean.FALSE.equals(dynamicSetting) || specialized.contains(ALL_SIZES)) return null;
+        int rank = t.dim();
+        SymInt[] sizes = new SymInt[rank];
+        boolean any = false;
+        for (int d = 0; d < rank; d++) {
+            int size = t.size(d);
+            SizeSource at = new SizeSource(source, d);
+            DimMarks.Mark mark = DimMarks.of(t, d);
+            boolean wanted = mark != null ? mark.dynamic() : Boolean.TRUE.equals(dynamicSetting) || changedSizes.contains(at.name());
+            if (!wanted || size < 2 && (mark == null || mark.min() >= 2) || specialized.contains(at.name())) {
+                sizes[d] = SymInt.of(size);
+                continue;
+            }
+            sizes[d] = null;
+            any = true;
+        }
+        if (!any) return null;
+        int[] order = denseOrder(t);
+        if (order == null) {
+            Log.of("dynamic").info(() -> source.shortName() + " stays static: its strides " + Arrays.toString(t.strides()) + " are not those of a dense tensor");
+            return null;
+        }
+        for (int d = 0; d < rank; d++) {
+            if (sizes[d] != null) continue;
+            DimMarks.Mark mark = DimMarks.of(t, d);
+            sizes[d] = symbolFor(new SizeSource(source, d), t.size(d), mark == null ? 2 : mark.min(), mark == null ? Long.MAX_VALUE : mark.max());
+        }
+        SymInt[] strides = new SymInt[rank];
+        SymInt stride = SymInt.of(1);
+        for (int d : order) {
+            strides[d] = stride;
+            stride = stride.times(sizes[d]);
+        }
+        SymShape shape = new SymShape(sizes, strides, SymInt.of(t.storageOffset()));
+        inputs.add(new DynamicInput(source, shape));
+        return shape;
+    }
+
+    /** The symbol of a dynamic dimension: an existing one of the same size and range (duck sizing), else a new one. */
+    private SymInt symbolFor(SizeSource source, long size, long min, long max) {
+        for (Symbol s : symbols) {
+            if (s.hint() == size && s.min() == min && s.max() == max) {
+                occurrences.add(new Occurrence(source, s.id()));
+                return SymInt.symbol(s.id());
+            }
+        }
+        Symbol s = new Symbol(symbols.size(), source, size, min, max);
+        symbols.add(s);
+        Log.of("dynamic").info(() -> "create_symbol s" + s.id() + " = " + size + " for " + source.shortName() + " [" + min + ", "
+                + (max == Long.MAX_VALUE ? "int_oo" : max) + "]");
+        return SymInt.symbol(s.id());
+    }
+
+    /**
+     * The symbolic metadata of a tensor the trace holds, or null when the trace has no symbols. A
+     * computed tensor's is interpolated from the graph so far ({@link SymbolicShapes}), once: the
+     * nodes keep theirs. When the graph so far is not generic, the trace restarts with every
+     * dimension static.
+     */
+    SymShape shapeOf(OutputGraph graph, Node node, dev.ember.events.UserFrame where) {
+        if (symbols.isEmpty()) return null;
+        if (node.symVal() instanceof SymShape s) return s;
+        List<Node> nodes = graph.graph().nodes();
+        Graph copy = graph.graph().copy();
+        List<Node> copies = copy.nodes();
+        copy.output(List.of(copies.get(nodes.indexOf(node))));
+        GraphModule gm = graph.toGraphModule(copy);
+        SizeSymbols sizeSymbols = sizeSymbols(copy.placeholders());
+        gm.setSizeSymbols(sizeSymbols);
+        try {
+            new SymbolicShapes(sizeSymbols).annotate(gm);
+        } catch (SymbolicShapes.NotGeneric e) {
+            throw new SpecializeAndRestart(allSources(), "the graph is not generic in its sizes (" + e.getMessage() + ")", where);
+        }
+        for (int i = 0; i < nodes.size(); i++) if (nodes.get(i).symVal() == null) nodes.get(i).setSymVal(copies.get(i).symVal());
+        return (SymShape) node.symVal();
+    }
+
+    /** Dimensions from innermost to outermost when {@code t} is dense (strides are running products of sizes), else null. */
+    private static int[] denseOrder(Tensor t) {
+        Integer[] dims = new Integer[t.dim()];
+        for (int d = 0; d < dims.length; d++) dims[d] = d;
+        Arrays.sort(dims, (a, b) -> t.stride(a) != t.stride(b) ? Integer.compare(t.stride(a), t.stride(b)) : Integer.compare(b, a));
+        long expected = 1;
+        for (int d : dims) {
+            if (t.size(d) != 1 && t.stride(d) != expected) return null;
+            expected *= t.size(d);
+        }
+        return Arrays.stream(dims).mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The symbols as a graph module carries them: each read from the first placeholder dimension that is exactly it. */
+    SizeSymbols sizeSymbols(List<Node> placeholders) {
+        List<SizeSymbols.Symbol> out = new ArrayList<>();
+        for (Symbol s : symbols) {
+            int input = -1, dim = -1;
+            for (int i = 0; i < placeholders.size() && input < 0; i++) {
+                if (!(placeholders.get(i).symVal() instanceof SymShape shape)) continue;
+                for (int d = 0; d < shape.dim(); d++) {
+                    if (shape.sizes()[d].symbolId() == s.id()) {
+                        input = i;
+                        dim = d;
+                        break;
+                    }
+                }
+            }
+            if (input < 0) throw new IllegalStateException("symbol s" + s.id() + " (" + s.source().shortName() + ") has no graph input to read it from");
+            out.add(new SizeSymbols.Symbol(s.id(), s.source().shortName(), input, dim, s.hint(), s.min(), s.max()));
+        }
+        return new SizeSymbols(out);
+    }
+}

@@ -1,0 +1,148 @@
+package dev.ember.dynamo;
+
+import dev.ember.Ember;
+import dev.ember.Fn1;
+import dev.ember.Fn2;
+import dev.ember.Options;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Symbolic sizes (issue #15): a dimension whose size changes becomes a symbol at the recompile
+ * (automatic dynamic), or from the first compile when marked; one graph then serves every size in
+ * its range, sizes read by the code stay symbolic through arithmetic and op arguments, and a use
+ * that needs the number specializes it.
+ */
+class DynamicShapesTest {
+
+    @AfterEach
+    void reset() { Ember.reset(); }
+
+    static Tensor mlp(Tensor x, Tensor w) { return x.matmul(w).relu().sum(1, false); }
+
+    static Tensor regroup(Tensor x) { return x.view(x.size(0) * 2, x.size(1) / 2).softmax(1); }
+
+    static Tensor branchOnSize(Tensor x) { return x.size(0) > 4 ? x.mul(2) : x.neg(); }
+
+    static int rowsTimesThree(Tensor x) { return x.size(0) * 3; }
+
+    private static CompiledFrame frameOf(Options opts) {
+        return FrameRegistry.frames().stream().filter(f -> !f.method().owner().isHidden()).filter(f -> f.options() == opts).findFirst().orElseThrow();
+    }
+
+    private static String graphOf(CacheEntry e) { return e.graph().toGraphModule().code(); }
+
+    @Test
+    void aSizeThatChangesBecomesASymbolAtTheRecompileAndServesEverySizeAfter() {
+        for (String backend : List.of("eager", "aot_eager")) {
+            Options opts = Options.backend(backend);
+            var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) DynamicShapesTest::mlp, opts);
+            Tensor w = Tensor.randn(8, 5);
+            for (int n : new int[] {4, 6, 9, 2, 17, 33, 6}) {
+                Tensor x = Tensor.randn(n, 8);
+                assertArrayEquals(mlp(x, w).toFloatArray(), f.apply(x, w).toFloatArray(), backend + ", n = " + n);
+            }
+            CompiledFrame frame = frameOf(opts);
+            assertEquals(2, frame.entries().size(), backend + ": the first size, then one graph for all others");
+            String code = graphOf(frame.entries().getFirst());
+            assertTrue(code.contains("f32[s0, 8]") && code.contains("f32[s0, 5]"), code);
+            String guards = frame.entries().getFirst().graph().guards().stream().map(g -> g.describe()).toList().toString();
+            assertTrue(guards.contains("SYMBOLIC_SHAPE: 2 <= x.size(0)"), guards);
+            Ember.reset();
+        }
+    }
+
+    @Test
+    void aMarkedDimensionIsSymbolicFromTheFirstCompileAndSizesReadStaySymbolic() {
+        Options opts = Options.backend("aot_eager");
+        var f = Ember.compile((Fn1<Tensor, Tensor>) DynamicShapesTest::regroup, opts);
+        for (int n : new int[] {3, 5, 7, 2, 64}) {
+            Tensor x = Tensor.randn(n, 8);
+            Ember.markDynamic(x, 0);
+            assertArrayEquals(regroup(x).toFloatArray(), f.apply(x).toFloatArray(), 1e-6f, "n = " + n);   // softmax decomposed by AOT
+        }
+        CompiledFrame frame = frameOf(opts);
+        assertEquals(1, frame.entries().size());
+        String code = graphOf(frame.entries().getFirst());
+        assertTrue(code.contains("2*s0, 4") && code.contains("f32[2*s0, 4]"), code);
+    }
+
+    @Test
+    void aBranchOnASizeSpecializesIt() {
+        Options opts = Options.backend("eager");
+        var f = Ember.compile((Fn1<Tensor, Tensor>) DynamicShapesTest::branchOnSize, opts);
+        for (int n : new int[] {3, 6, 3, 6}) {
+            Tensor x = Tensor.randn(n, 2);
+            Ember.markDynamic(x, 0);
+            assertArrayEquals(branchOnSize(x).toFloatArray(), f.apply(x).toFloatArray(), "n = " + n);
+        }
+        CompiledFrame frame = frameOf(opts);
+        assertEquals(2, frame.entries().size(), "one graph per size: the branch needs the number");
+        assertTrue(frame.entries().stream().allMatch(e -> !graphOf(e).contains("s0")), "specialized graphs have static sizes");
+    }
+
+    @Test
+    void aSizeReturnedIsComputedFromTheCallsInputs() {
+        Options opts = Options.backend("eager");
+        var f = Ember.compile((Fn1<Tensor, Integer>) DynamicShapesTest::rowsTimesThree, opts);
+        for (int n : new int[] {3, 5, 11}) {
+            Tensor x = Tensor.randn(n, 2);
+            Ember.markDynamic(x, 0);
+            assertEquals(3 * n, f.apply(x));
+        }
+        assertEquals(1, frameOf(opts).entries().size());
+    }
+
+    @Test
+    void sizesZeroAndOneAreSpecializedAndTheGuardSaysWhy() {
+        Options opts = Options.backend("eager");
+        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) DynamicShapesTest::mlp, opts);
+        Tensor w = Tensor.randn(8, 5);
+        Tensor x = Tensor.randn(5, 8);
+        Ember.markDynamic(x, 0);
+        f.apply(x, w);
+        Tensor one = Tensor.randn(1, 8);
+        assertArrayEquals(mlp(one, w).toFloatArray(), f.apply(one, w).toFloatArray());
+        CompiledFrame frame = frameOf(opts);
+        assertEquals(2, frame.entries().size());
+        String reason = frame.recompileReasons().getFirst().toString();
+        assertTrue(reason.contains("2 <= x.size(0) failed: actual 1") && reason.contains("sizes 0 and 1 are specialized"), reason);
+    }
+
+    @Test
+    void dynamicFalseKeepsEverySizeStatic() {
+        Options opts = Options.backend("eager").dynamic(false);
+        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) DynamicShapesTest::mlp, opts);
+        Tensor w = Tensor.randn(8, 5);
+        for (int n : new int[] {4, 6, 9}) f.apply(Tensor.randn(n, 8), w);
+        assertEquals(3, frameOf(opts).entries().size());
+    }
+
+    @Test
+    void theInductorResultsAreRightAtEverySize() {
+        Options opts = Options.backend("inductor");
+        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) DynamicShapesTest::mlp, opts);
+        Tensor w = Tensor.randn(8, 5);
+        for (int n : new int[] {4, 6, 9, 2, 17}) {
+            Tensor x = Tensor.randn(n, 8);
+            assertArrayEquals(mlp(x, w).toFloatArray(), f.apply(x, w).toFloatArray(), 1e-5f, "n = " + n);
+        }
+    }
+
+    @Test
+    void markDynamicRefusesBadArguments() {
+        Tensor x = Tensor.randn(4, 3);
+        var e = assertThrows(IllegalArgumentException.class, () -> Ember.markDynamic(x, 2));
+        assertTrue(e.getMessage().contains("dimension 2 is out of range"), e.getMessage());
+        var r = assertThrows(IllegalArgumentException.class, () -> Ember.markDynamic(x, 0, 8, 16));
+        assertTrue(r.getMessage().contains("its size now, 4, is outside the range"), r.getMessage());
+    }
+}
