@@ -81,7 +81,6 @@ public final class Inductor {
     }
 
     static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, CompileMode mode, ArtifactCache cache, Chooser chooser) {
-        if (gm.sizeSymbols() != null) throw new dev.ember.fx.SymbolicShapes.NotGeneric("the inductor generates code for static sizes only");
         List<TensorMeta> metas = new ArrayList<>();
         for (Tensor t : exampleInputs) metas.add(t.meta());
         String graphText = canonical(gm);

@@ -5,6 +5,7 @@ import dev.ember.fx.CompilerSteps;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
 import dev.ember.fx.SizeSymbols;
+import dev.ember.fx.SymbolicShapes;
 import dev.ember.inductor.ir.Affine;
 import dev.ember.inductor.ir.Buffer;
 import dev.ember.inductor.ir.Expr;
@@ -47,10 +48,10 @@ public final class Lowering {
 
     /**
      * Thrown for a graph generic in some input sizes when part of it can only be compiled for
-     * particular sizes; the caller compiles the graph specialized to its example sizes instead.
-     * The message names the node and why.
+     * particular sizes; the caller compiles the graph specialized to its example sizes instead
+     * (as for any {@link SymbolicShapes.NotGeneric}). The message names the node and why.
      */
-    public static final class NotSizeGeneric extends RuntimeException {
+    public static final class NotSizeGeneric extends SymbolicShapes.NotGeneric {
         NotSizeGeneric(Node n, String reason) {
             this("'" + n.name() + "' (" + n.target() + ") cannot be compiled for every size: " + reason
                     + (n.sourceLocation() == null ? "" : " [" + n.sourceLocation().fileAndLine() + "]"));
