@@ -6,6 +6,7 @@ import dev.ember.fx.ShapeProp;
 import dev.ember.fx.SizeSymbols;
 import dev.ember.fx.SymbolicShapes;
 import dev.ember.inductor.InductorGraph;
+import dev.ember.tensor.Generator;
 import dev.ember.tensor.SymInt;
 import dev.ember.tensor.SymShape;
 import dev.ember.tensor.Tensor;
@@ -33,18 +34,13 @@ public class SizeGenericBench {
 
     private InductorGraph generic, specialized;
     private Object[] inputs;
-    private long seed;
 
-    private Tensor rand(double scale, int... shape) {
-        int n = 1;
-        for (int s : shape) n *= s;
-        return Tensor.of(Libtorch.randn(++seed, n), shape).mul(scale);
-    }
-
-    private Tensor[] mlpInputs(int rows) {
-        seed = 0;
-        return new Tensor[] {rand(1, rows, 512), rand(1 / Math.sqrt(512), 2048, 512), rand(0.1, 2048),
-                rand(1 / Math.sqrt(2048), 2048, 2048), rand(0.1, 2048), rand(1 / Math.sqrt(2048), 512, 2048), rand(0.1, 512)};
+    /** The MLP's input and weights, drawn with Ember's generator (the benchmark loads no libtorch beside the kernels it measures). */
+    private static Tensor[] mlpInputs(int rows) {
+        Generator g = new Generator(15);
+        return new Tensor[] {Tensor.randn(g, rows, 512), Tensor.randn(g, 2048, 512).mul(1 / Math.sqrt(512)), Tensor.randn(g, 2048).mul(0.1),
+                Tensor.randn(g, 2048, 2048).mul(1 / Math.sqrt(2048)), Tensor.randn(g, 2048).mul(0.1),
+                Tensor.randn(g, 512, 2048).mul(1 / Math.sqrt(2048)), Tensor.randn(g, 512).mul(0.1)};
     }
 
     @Setup

@@ -446,7 +446,7 @@ public final class GraphWriter {
         Object val = n.val() instanceof List<?> l && o < l.size() ? l.get(o) : n.val();
         Object sym = n.symVal() instanceof List<?> l && o < l.size() ? l.get(o) : n.symVal();
         if (sym instanceof SymShape s) return s.sizes();
-        return val instanceof Tensor t ? Sizes.of(t.shape()) : null;
+        return val instanceof Tensor t ? SymInt.of(t.shape()) : null;
     }
 
     // ------------------------------------------------------------------ descriptions

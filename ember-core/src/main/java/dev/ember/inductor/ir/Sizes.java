@@ -13,8 +13,6 @@ public final class Sizes {
 
     public static final SymInt ZERO = SymInt.of(0), ONE = SymInt.of(1);
 
-    public static SymInt[] of(int[] sizes) { return SymInt.of(sizes); }
-
     public static SymInt numel(SymInt[] shape) {
         SymInt n = ONE;
         for (SymInt s : shape) n = times(n, s);
@@ -88,11 +86,5 @@ public final class Sizes {
 
     public static SymInt times(SymInt a, SymInt b) {
         return a.isConstant() && b.isConstant() ? SymInt.of(Math.multiplyExact(a.constant(), b.constant())) : a.times(b);
-    }
-
-    public static String text(SymInt[] shape) {
-        StringBuilder sb = new StringBuilder("[");
-        for (int i = 0; i < shape.length; i++) sb.append(i == 0 ? "" : ", ").append(shape[i]);
-        return sb.append(']').toString();
     }
 }
