@@ -8,7 +8,6 @@ import dev.ember.fx.SymbolicShapes;
 import dev.ember.logging.Log;
 import dev.ember.passes.PassManager;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -89,18 +88,13 @@ public final class Aot {
      * @throws SymbolicShapes.NotGeneric when the prepared graphs differ in more than int arguments
      */
     private static Prepared prepareGeneric(GraphModule gm, boolean training) {
-        SymbolicShapes shapes = new SymbolicShapes(gm.sizeSymbols());
-        List<long[]> worlds = shapes.worlds();
-        List<GraphModule> perWorld = new ArrayList<>();
-        String kept = null;
-        for (int w = 0; w < worlds.size(); w++) {
-            GraphModule at = SymbolicShapes.instantiate(gm, worlds.get(w));
-            List<Object> fakes = at.graph().placeholders().stream().map(Node::val).toList();
-            Prepared p = w == 0 ? prepareAt(at, fakes, training) : Log.quietly(() -> prepareAt(at, fakes, training));
-            perWorld.add(p.graph());
-            if (w == 0) kept = p.keptMutation();
-        }
-        return new Prepared(shapes.generalize(perWorld), kept);
+        String[] kept = new String[1];
+        GraphModule generic = new SymbolicShapes(gm.sizeSymbols()).transformed(gm, at -> {
+            Prepared p = prepareAt(at, at.graph().placeholders().stream().map(Node::val).toList(), training);
+            if (kept[0] == null) kept[0] = p.keptMutation();
+            return p.graph();
+        });
+        return new Prepared(generic, kept[0]);
     }
 
     private static Prepared prepareAt(GraphModule gm, List<?> inputs, boolean training) {

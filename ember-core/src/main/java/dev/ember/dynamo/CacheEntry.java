@@ -97,9 +97,10 @@ public final class CacheEntry {
         Object[] in = new Object[inputs.length];
         for (int i = 0; i < in.length; i++) in[i] = inputs[i].read(frame);
         Object[] outs = !compiled.recordsAutograd() && needsAutograd(in) ? recordingGraph().run(in) : compiled.run(in);
-        for (SideEffect e : sideEffects) e.apply(outs, frame);
-        if (breakAt == null) return rebuilder.rebuild(outs, frame);
-        Object[] values = live.rebuild(outs, frame);
+        Rebuild rebuild = new Rebuild(outs, frame);
+        for (SideEffect e : sideEffects) e.apply(rebuild);
+        if (breakAt == null) return rebuild.value(rebuilder);
+        Object[] values = live.rebuild(rebuild);
         try {
             return (Object) breakAt.invokeExact(values, resume);
         } catch (Throwable t) {

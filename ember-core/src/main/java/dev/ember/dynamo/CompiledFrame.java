@@ -216,7 +216,7 @@ public final class CompiledFrame {
         ResumeCodegen.Generated gen;
         try (var timing = EVENTS.time(name(), Phase.RESUME_CODEGEN)) {
             p = Tracer.traceToBreak(target, frame, result, options);
-            gen = ResumeCodegen.generate(p.code(), p.index(), p.types());
+            gen = ResumeCodegen.generate(p.code(), p.index(), p.types(), p.stackNames());
         }
         EVENTS.publish(new Bytecode(name(), memoized(p.code().method::toDebugString), ResumeCodegen.disassemble(gen.bytes()), u.userFrame()));
         ResumeTarget next = null;

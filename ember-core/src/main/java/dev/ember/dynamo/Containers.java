@@ -4,21 +4,22 @@ import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.IteratorVariable;
 import dev.ember.dynamo.variables.ListVariable;
-import dev.ember.dynamo.variables.MapVariable;
+import dev.ember.dynamo.variables.MapViewVariable;
+import dev.ember.dynamo.variables.SetVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
-/** java.util.List and Iterator methods on tracked lists; mutations are allowed only on lists made during the trace. */
+/** java.util.List and Iterator methods on tracked lists; mutations are allowed only on lists made during the trace. Maps and sets: {@link KeyedContainers}. */
 final class Containers {
     private Containers() {}
 
     static List<VariableTracker> itemsOf(TraceContext ctx, VariableTracker v) {
         if (v instanceof ArrayVariable a) return a.items();
         if (v instanceof ListVariable l) return l.items();
-        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected a list or an array, got " + v.describe());
+        if (v instanceof SetVariable || v instanceof MapViewVariable) return KeyedContainers.elements(ctx, v);
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected a list, an array or a set, got " + v.describe());
     }
 
     static VariableTracker listMethod(TraceContext ctx, ListVariable l, String name, List<VariableTracker> args) {
@@ -87,53 +88,11 @@ final class Containers {
         return -1;
     }
 
-    /** A map key must be known while tracing: a number, string, enum or boolean constant. */
-    static Object key(TraceContext ctx, VariableTracker v) {
-        if (v instanceof ConstantVariable c && c.value() != null) return c.value();
-        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "a map key must be a constant, got " + v.describe());
-    }
-
-    static VariableTracker mapMethod(TraceContext ctx, MapVariable m, String name, List<VariableTracker> args) {
-        Map<Object, VariableTracker> e = m.entries();
-        return switch (name) {
-            case "size" -> ConstantVariable.of(e.size());
-            case "isEmpty" -> ConstantVariable.of(e.isEmpty() ? 1 : 0);
-            case "containsKey" -> ConstantVariable.of(e.containsKey(key(ctx, args.getFirst())) ? 1 : 0);
-            case "get" -> orNull(e.get(key(ctx, args.getFirst())));
-            case "getOrDefault" -> {
-                VariableTracker v = e.get(key(ctx, args.getFirst()));
-                yield v != null ? v : args.get(1);
-            }
-            case "put", "remove", "putIfAbsent", "clear" -> {
-                if (!m.isMutable()) {
-                    throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws UnsupportedOperationException: Map." + name + "() on an immutable map");
-                }
-                yield switch (name) {
-                    case "put" -> orNull(e.put(key(ctx, args.get(0)), args.get(1)));
-                    case "putIfAbsent" -> orNull(e.putIfAbsent(key(ctx, args.get(0)), args.get(1)));
-                    case "remove" -> orNull(e.remove(key(ctx, args.getFirst())));
-                    default -> {
-                        e.clear();
-                        yield null;
-                    }
-                };
-            }
-            case "keySet" -> {
-                List<VariableTracker> keys = new ArrayList<>();
-                for (Object k : e.keySet()) keys.add(ConstantVariable.of(k));
-                yield new ListVariable(keys, false, null);
-            }
-            case "values" -> new ListVariable(new ArrayList<>(e.values()), false, null);
-            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Map." + name + "() on a tracked map");
-        };
-    }
-
-    private static VariableTracker orNull(VariableTracker v) { return v == null ? ConstantVariable.NULL : v; }
-
     static VariableTracker iteratorMethod(TraceContext ctx, IteratorVariable it, String name) {
         return switch (name) {
             case "hasNext" -> ConstantVariable.of(it.hasNext() ? 1 : 0);
             case "next" -> {
+                if (it.containerChanged()) throw KeyedContainers.concurrentModification(ctx, "Iterator.next()");
                 if (!it.hasNext()) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NoSuchElementException");
                 yield it.next();
             }

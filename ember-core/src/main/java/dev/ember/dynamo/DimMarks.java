@@ -34,6 +34,12 @@ public final class DimMarks {
         MARKS.computeIfAbsent(t, k -> new HashMap<>()).put(checkDim(t, dim, "markStatic"), new Mark(false, 0, 0));
     }
 
+    /** Removes the mark on {@code t}'s dimension {@code dim}, if any. */
+    public static void unmark(Tensor t, int dim) {
+        Map<Integer, Mark> m = MARKS.get(t);
+        if (m != null) m.remove(dim);
+    }
+
     /** The mark on {@code t}'s dimension {@code dim}, or null. */
     static Mark of(Tensor t, int dim) {
         Map<Integer, Mark> m = MARKS.get(t);

@@ -63,9 +63,13 @@ public final class FullGraphCapture {
             case OutputRebuilder.ArrayOf a -> {
                 for (int i = 0; i < a.items().size(); i++) walk(a.items().get(i), path + "[" + i + "]", paths, problems);
             }
-            case OutputRebuilder.MapOf m -> {
+            case OutputRebuilder.KeyedOf m when m.values() == null -> problems.add(where(path) + " is a set, not a tensor the graph computes");
+            case OutputRebuilder.KeyedOf m -> {
                 for (int i = 0; i < m.keys().size(); i++) walk(m.values().get(i), path + "[" + literal(m.keys().get(i)) + "]", paths, problems);
             }
+            case OutputRebuilder.ViewOf v -> problems.add(where(path) + " is a map's " + v.view().method() + "() view");
+            case OutputRebuilder.ObjectOf o -> problems.add(where(path) + " is a " + o.type().getSimpleName() + " made in the function");
+            case OutputRebuilder.LambdaOf l -> problems.add(where(path) + " is a lambda made in the function");
             case OutputRebuilder.RecordOf rec -> {
                 var components = rec.constructor().getDeclaringClass().getRecordComponents();
                 for (int i = 0; i < components.length; i++) walk(rec.components().get(i), path + "." + components[i].getName(), paths, problems);
@@ -87,6 +91,7 @@ public final class FullGraphCapture {
             case SideEffect.SetField f -> "it writes the field " + f.owner().name() + "." + f.field().getName();
             case SideEffect.ResetList l -> "it changes the list " + l.list().name();
             case SideEffect.ResetArray a -> "it writes into the array " + a.array().name();
+            case SideEffect.ReplayChanges c -> "it changes the map or set " + c.container().name();
             case SideEffect.SetGradMode g -> "it leaves grad mode " + (g.enabled() ? "on" : "off") + " when it returns";
             case SideEffect.Log l -> "it calls " + l.method().getDeclaringClass().getSimpleName() + "." + l.method().getName() + ", which a graph cannot";
         };

@@ -49,8 +49,9 @@ public enum GraphBreakType {
             "Calls nest deeper than the inlining limit (usually recursion).",
             "Rewrite the recursion as a loop with a constant trip count."),
     UNSUPPORTED_RETURN("GB0012", "Unsupported return value",
-            "The function returns an object the compiled code cannot rebuild from graph outputs.",
-            "Return a Tensor, a constant, a List or array of them, or a record of them."),
+            "The function returns a value the compiled code cannot make again after the graph: an iterator, a Map.Entry, "
+                    + "an exception object, a number read from tensor data, a list that contains itself.",
+            "Return tensors and constants, or lists, arrays, maps, sets, records, objects and lambdas holding them."),
     UNSUPPORTED_OBJECT("GB0013", "Unsupported object construction",
             "The code creates an object of a class the translator does not model.",
             "Create the object outside the compiled function and pass it in."),

@@ -1,6 +1,7 @@
 package dev.ember.dynamo;
 
 import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.LambdaSite;
 import dev.ember.dynamo.variables.LambdaVariable;
 import dev.ember.dynamo.variables.MethodTarget;
 import dev.ember.dynamo.variables.TensorVariable;
@@ -43,7 +44,7 @@ final class Indy {
         };
         Class<?> owner = Values.resolve(impl.owner(), f.code.owner);
         MethodTarget target = new MethodTarget(owner, impl.methodName(), impl.invocationType().dropParameterTypes(0, isStatic ? 0 : 1), isStatic);
-        return new LambdaVariable(target, ins.name().stringValue(), captured, null);
+        return new LambdaVariable(target, ins.name().stringValue(), captured, null, new LambdaSite(f.code.owner, ins));
     }
 
     /**

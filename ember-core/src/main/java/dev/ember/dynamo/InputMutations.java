@@ -52,12 +52,35 @@ final class InputMutations {
     /**
      * The rewrite of {@code g}'s graph, or null when no input is written (or none can be: an input
      * sharing memory with another input, per {@code inputs}, stays mutated in place). Adds the guards.
+     * A graph generic in sizes is rewritten once per assignment of its symbols and generalized: the
+     * rewrite computes the sizes of the copies it adds from concrete sizes.
      */
     static Rewrite functionalize(OutputGraph g, GraphModule captured, List<Object> inputs) {
         if (inputs == null) return null;
         GraphModule work = captured.copy();
-        List<Node> placeholders = work.graph().placeholders();
+        Written w = rewrite(work, inputs);
+        if (w == null) return null;
         List<Source> sources = g.inputSources();
+        for (int input : w.inputs()) {
+            List<Source> others = new ArrayList<>(sources);
+            others.remove(input);
+            g.addGuard(new NoTensorAliasing(sources.get(input), others));
+        }
+        if (captured.sizeSymbols() != null) {
+            work = new dev.ember.fx.SymbolicShapes(captured.sizeSymbols()).transformed(captured, at -> {
+                rewrite(at, inputs);
+                return at;
+            });
+        }
+        return new Rewrite(work, w.outputs(), w.inputs());
+    }
+
+    /** The graph's outputs before the rewrite, and the inputs whose final values it appended, in order. */
+    private record Written(int outputs, int[] inputs) {}
+
+    /** Rewrites {@code work}'s writes of inputs into functional ops whose results it returns after its outputs; null when there are none. */
+    private static Written rewrite(GraphModule work, List<Object> inputs) {
+        List<Node> placeholders = work.graph().placeholders();
         Map<Node, Node> finalValues = Functionalize.rewriteInputMutations(work.graph(), input -> !sharesMemory(placeholders.indexOf(input), inputs));
         if (finalValues.isEmpty()) return null;
         Node outputNode = work.graph().outputNode();
@@ -67,16 +90,11 @@ final class InputMutations {
         int[] written = new int[finalValues.size()];
         int k = 0;
         for (Map.Entry<Node, Node> e : finalValues.entrySet()) {
-            int input = placeholders.indexOf(e.getKey());
-            List<Source> others = new ArrayList<>(sources);
-            others.remove(input);
-            g.addGuard(new NoTensorAliasing(sources.get(input), others));
-            written[k++] = input;
+            written[k++] = placeholders.indexOf(e.getKey());
             values.add(e.getValue());
         }
         outputNode.setArgs(List.of(values));
-        if (work.sizeSymbols() != null) new dev.ember.fx.SymbolicShapes(work.sizeSymbols()).annotate(work);   // the copies it added
-        return new Rewrite(work, outputs, written);
+        return new Written(outputs, written);
     }
 
     private static boolean sharesMemory(int input, List<Object> inputs) {

@@ -2,13 +2,17 @@ package dev.ember.dynamo;
 
 import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.EntryVariable;
 import dev.ember.dynamo.variables.IteratorVariable;
+import dev.ember.dynamo.variables.KeyedVariable;
 import dev.ember.dynamo.variables.LambdaVariable;
 import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.MapVariable;
+import dev.ember.dynamo.variables.MapViewVariable;
 import dev.ember.dynamo.variables.MethodTarget;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
+import dev.ember.dynamo.variables.SetVariable;
 import dev.ember.dynamo.variables.StreamVariable;
 import dev.ember.dynamo.variables.SymScalarVariable;
 import dev.ember.dynamo.variables.TensorVariable;
@@ -115,8 +119,8 @@ final class Invoker {
     static VariableTracker invokeSpecial(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, VariableTracker receiver, List<VariableTracker> args) {
         if (name.equals("<init>")) {
             if (receiver instanceof ListVariable list) return initList(ctx, list, args);
-            if (receiver instanceof MapVariable map) {
-                if (!args.isEmpty() && args.getFirst() instanceof MapVariable from) map.entries().putAll(from.entries());
+            if (receiver instanceof KeyedVariable container) {
+                KeyedContainers.construct(ctx, container, args);
                 return null;
             }
             if (receiver instanceof UserObjectVariable u && u.isFresh()) {
@@ -137,15 +141,7 @@ final class Invoker {
 
     static VariableTracker newObject(InstructionTranslator f, Class<?> cls) {
         if (cls == ArrayList.class || cls == java.util.LinkedList.class) return new ListVariable(List.of(), true, null);
-        if (cls == java.util.HashMap.class || cls == java.util.LinkedHashMap.class || cls == java.util.TreeMap.class) {
-            try {
-                @SuppressWarnings("unchecked")
-                java.util.Map<Object, VariableTracker> m = (java.util.Map<Object, VariableTracker>) cls.getConstructor().newInstance();
-                return new MapVariable(m, true);
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
-        }
+        if (KeyedContainers.MAP_CLASSES.contains(cls) || KeyedContainers.SET_CLASSES.contains(cls)) return KeyedContainers.fresh(cls);
         if (Throwable.class.isAssignableFrom(cls)) return UserObjectVariable.fresh(cls);
         if (JdkCalls.isJdk(cls) || Tensor.class.isAssignableFrom(cls) || Modules.isModuleClass(cls)) {
             throw f.ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "creating a " + cls.getName() + " inside a compiled function");
@@ -164,7 +160,7 @@ final class Invoker {
         if (LoggingCalls.isLogging(receiver, name)) return LoggingCalls.call(ctx, owner, name, type, receiver, args);
         SymScalarVariable symArg = SymScalars.firstIn(args);
         if (symArg != null && !(receiver instanceof TensorVariable || receiver instanceof OpOverloadVariable || receiver instanceof LambdaVariable
-                || receiver instanceof ListVariable || receiver instanceof MapVariable || receiver instanceof UserObjectVariable u && !JdkCalls.isJdk(u.type()))) {
+                || receiver instanceof ListVariable || receiver instanceof KeyedVariable || receiver instanceof UserObjectVariable u && !JdkCalls.isJdk(u.type()))) {
             throw SymScalars.dataDependent(ctx, symArg, "passing it to " + owner.getName() + "." + name + "()");
         }
         return switch (receiver) {
@@ -181,7 +177,10 @@ final class Invoker {
                 yield null;
             }
             case ListVariable l -> Containers.listMethod(ctx, l, name, args);
-            case MapVariable m -> Containers.mapMethod(ctx, m, name, args);
+            case MapVariable m -> KeyedContainers.mapMethod(ctx, m, name, args);
+            case SetVariable set -> KeyedContainers.setMethod(ctx, set, name, args);
+            case MapViewVariable view -> KeyedContainers.viewMethod(ctx, view, name, args);
+            case EntryVariable entry -> KeyedContainers.entryMethod(ctx, entry, name, args);
             case IteratorVariable it -> Containers.iteratorMethod(ctx, it, name);
             case ArrayVariable a when name.equals("clone") -> new ArrayVariable(a.componentType(), a.items(), null);
             case LambdaVariable l -> callLambda(ctx, l, name, type, args);
@@ -193,7 +192,8 @@ final class Invoker {
             case ConstantVariable c when JdkCalls.isJdk(c.value().getClass()) -> JdkCalls.reflect(ctx, owner, name, type, c.value(), args);
             case ModuleVariable m when name.equals("forward") && Modules.isBuiltinLayer(m.module()) -> ModuleCalls.callModule(ctx, m, args);
             case UserObjectVariable u when JdkCalls.isJdk(u.type()) ->
-                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "calling " + u.type().getSimpleName() + "." + name + "()");
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "calling " + u.type().getSimpleName() + "." + name + "()"
+                            + KeyedContainers.whyUntracked(u.value(), u.source()));
             default -> {
                 Class<?> cls = TypeOf.runtimeClass(receiver);
                 ClassFiles.Resolved r = cls == null ? null : ClassFiles.virtual(cls, name, type);

@@ -3,7 +3,6 @@ package dev.ember.dynamo;
 import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.ListVariable;
-import dev.ember.dynamo.variables.MapVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 
 import java.lang.constant.MethodTypeDesc;
@@ -52,23 +51,7 @@ final class JdkCalls {
                     ? Containers.itemsOf(ctx, args.getFirst()) : args;
             return new ListVariable(items, false, null);
         }
-        if (owner == java.util.Map.class && name.equals("of")) {
-            Object[] kv = new Object[args.size()];
-            for (int i = 0; i < kv.length; i += 2) {
-                kv[i] = Containers.key(ctx, args.get(i));
-                kv[i + 1] = args.get(i + 1);
-            }
-            try {
-                @SuppressWarnings("unchecked")
-                java.util.Map<Object, VariableTracker> m = (java.util.Map<Object, VariableTracker>) java.util.Map.class
-                        .getMethod("of", java.util.Collections.nCopies(kv.length, Object.class).toArray(Class<?>[]::new)).invoke(null, kv);
-                return new MapVariable(m, false);
-            } catch (java.lang.reflect.InvocationTargetException e) {
-                throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e.getCause() + " from Map.of", e.getCause());
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
-        }
+        if ((owner == java.util.Map.class || owner == java.util.Set.class) && name.equals("of")) return KeyedContainers.immutableOf(ctx, owner, type, args);
         if (owner == List.class && name.equals("copyOf")) return new ListVariable(Containers.itemsOf(ctx, args.getFirst()), false, null);
         if (owner == System.class && name.equals("arraycopy")) return arraycopy(ctx, args);
         if (owner == Arrays.class && name.equals("fill") && args.size() == 2) {

@@ -1,50 +1,66 @@
 package dev.ember.dynamo;
 
 import dev.ember.dynamo.source.Source;
+import dev.ember.dynamo.variables.Changes;
+import dev.ember.dynamo.variables.Construction;
+import dev.ember.dynamo.variables.MapViewVariable;
 import dev.ember.tensor.Tensor;
 
 import java.lang.reflect.Array;
+import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
-/** How a compiled frame rebuilds the method's return value from the graph's outputs and the call's inputs. */
+/**
+ * How a compiled frame makes a Java value that leaves the trace (the return value, a value live at
+ * a graph break, a value a replayed side effect stores) from the graph's outputs and the call's
+ * inputs. Each kind of value knows how to make itself again; {@link Rebuilders} picks the kind.
+ */
 sealed interface OutputRebuilder {
 
-    Object rebuild(Object[] graphOutputs, Object[] frame);
+    /** The value for this call; parts are rebuilt through {@link Rebuild#value}, never directly, so shared objects stay shared. */
+    Object rebuild(Rebuild r);
+
+    /** Whether the value is an object with identity (a container, a record, an object, a lambda), made once per call however often it is reached. */
+    default boolean hasIdentity() { return false; }
 
     /** Output {@code index} of the graph. */
     record GraphOutput(int index) implements OutputRebuilder {
-        public Object rebuild(Object[] outs, Object[] frame) { return outs[index]; }
+        public Object rebuild(Rebuild r) { return r.outs[index]; }
     }
 
-    /** A value known at trace time. */
     /** A symbolic scalar output: the graph's 0-d tensor read back as the Java number of {@code javaType} (boxed, as on a state array). */
     record ScalarItem(int index, Class<?> javaType) implements OutputRebuilder {
-        public Object rebuild(Object[] outs, Object[] frame) {
-            Tensor t = (Tensor) outs[index];
+        public Object rebuild(Rebuild r) {
+            Tensor t = (Tensor) r.outs[index];
             if (javaType == double.class) return t.item();
             long v = t.longItem();
             return javaType == int.class ? (Object) (int) v : (Object) v;
         }
     }
 
+    /** A value known at trace time. */
     record Constant(Object value) implements OutputRebuilder {
-        public Object rebuild(Object[] outs, Object[] frame) { return value; }
+        public Object rebuild(Rebuild r) { return value; }
     }
 
     /** An object from the inputs returned as is (re-read from its source on every call). */
     record FromSource(Source source) implements OutputRebuilder {
-        public Object rebuild(Object[] outs, Object[] frame) { return source.read(frame); }
+        public Object rebuild(Rebuild r) { return source.read(r.frame); }
     }
 
     /** A symbolic size ({@code x.size(0) * 16}): its polynomial at the sizes of this call's inputs, read from {@code symbols} (by id). */
     record SymbolicSize(dev.ember.tensor.SymInt expr, List<Source> symbols, Class<?> javaType) implements OutputRebuilder {
-        public Object rebuild(Object[] outs, Object[] frame) {
+        public Object rebuild(Rebuild r) {
             long[] values = new long[symbols.size()];
-            for (int i = 0; i < values.length; i++) values[i] = ((Number) symbols.get(i).read(frame)).longValue();
+            for (int i = 0; i < values.length; i++) values[i] = ((Number) symbols.get(i).read(r.frame)).longValue();
             long v = expr.eval(values);
             return javaType == long.class ? (Object) v : (Object) (int) v;
         }
@@ -52,41 +68,31 @@ sealed interface OutputRebuilder {
 
     /** {@code System.out} or {@code System.err}, read when the value is rebuilt (so System.setOut is seen). */
     record Stream(String name) implements OutputRebuilder {
-        public Object rebuild(Object[] outs, Object[] frame) { return name.equals("System.err") ? System.err : System.out; }
+        public Object rebuild(Rebuild r) { return name.equals("System.err") ? System.err : System.out; }
     }
 
     /** A new list; {@code mutable} gives an ArrayList, otherwise an unmodifiable list. */
     record ListOf(List<OutputRebuilder> items, boolean mutable) implements OutputRebuilder {
-        public Object rebuild(Object[] outs, Object[] frame) {
+        public Object rebuild(Rebuild r) {
             List<Object> out = new ArrayList<>(items.size());
-            for (OutputRebuilder r : items) out.add(r.rebuild(outs, frame));
+            for (OutputRebuilder item : items) out.add(r.value(item));
             return mutable ? out : Collections.unmodifiableList(out);
         }
-    }
 
-    /** A new map of the traced map's class (an unmodifiable copy for Map.of), keys in the traced order. */
-    record MapOf(Class<?> type, boolean mutable, List<Object> keys, List<OutputRebuilder> values) implements OutputRebuilder {
-        public Object rebuild(Object[] outs, Object[] frame) {
-            java.util.Map<Object, Object> m;
-            try {
-                @SuppressWarnings("unchecked")
-                java.util.Map<Object, Object> made = mutable ? (java.util.Map<Object, Object>) type.getConstructor().newInstance() : new java.util.LinkedHashMap<>();
-                m = made;
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
-            for (int i = 0; i < keys.size(); i++) m.put(keys.get(i), values.get(i).rebuild(outs, frame));
-            return mutable ? m : java.util.Collections.unmodifiableMap(m);
-        }
+        @Override
+        public boolean hasIdentity() { return true; }
     }
 
     /** A new array of {@code component}. */
     record ArrayOf(Class<?> component, List<OutputRebuilder> items) implements OutputRebuilder {
-        public Object rebuild(Object[] outs, Object[] frame) {
+        public Object rebuild(Rebuild r) {
             Object arr = Array.newInstance(component, items.size());
-            for (int i = 0; i < items.size(); i++) Array.set(arr, i, Values.fromStack(items.get(i).rebuild(outs, frame), component));
+            for (int i = 0; i < items.size(); i++) Array.set(arr, i, Values.fromStack(r.value(items.get(i)), component));
             return arr;
         }
+
+        @Override
+        public boolean hasIdentity() { return true; }
     }
 
     /** A record built through its canonical constructor. */
@@ -104,15 +110,148 @@ sealed interface OutputRebuilder {
             }
         }
 
-        public Object rebuild(Object[] outs, Object[] frame) {
+        public Object rebuild(Rebuild r) {
             Class<?>[] types = constructor.getParameterTypes();
             Object[] values = new Object[components.size()];
-            for (int i = 0; i < values.length; i++) values[i] = Values.fromStack(components.get(i).rebuild(outs, frame), types[i]);
+            for (int i = 0; i < values.length; i++) values[i] = Values.fromStack(r.value(components.get(i)), types[i]);
             try {
                 return constructor.newInstance(values);
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException("rebuilding " + constructor.getDeclaringClass().getName() + " failed", e);
             }
         }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+    }
+
+    /**
+     * A map ({@code values} non-null) or set made during the trace. A mutable one is made by the
+     * constructor the program called, then given the trace's structural changes and final values,
+     * so even a HashMap iterates as eager's does; an immutable one is made by Map.ofEntries or
+     * Set.of from the keys in the order the program gave them, which fixes its iteration order too.
+     */
+    record KeyedOf(Class<?> type, boolean mutable, Construction how, List<Changes.Change> changes, List<Object> keys, List<OutputRebuilder> values)
+            implements OutputRebuilder {
+        public Object rebuild(Rebuild r) {
+            boolean isMap = values != null;
+            if (!mutable && !isMap) return java.util.Set.of(how.copiedKeys().toArray());
+            if (!mutable) {
+                Map<Object, Object> byKey = new java.util.HashMap<>();
+                for (int i = 0; i < keys.size(); i++) byKey.put(keys.get(i), r.value(values.get(i)));
+                return Map.ofEntries(how.copiedKeys().stream().map(k -> Map.entry(k, byKey.get(k))).toArray(Map.Entry[]::new));
+            }
+            Object container = construct(isMap);
+            r.made(this, container);
+            replay(container, changes, keys, isMap ? rebuildAll(r, values) : null);
+            return container;
+        }
+
+        private Object construct(boolean isMap) {
+            try {
+                if (how.copiedKeys() != null) {
+                    Map<Object, Object> source = new LinkedHashMap<>();
+                    for (Object k : how.copiedKeys()) source.put(k, null);
+                    return isMap ? type.getConstructor(Map.class).newInstance(source) : type.getConstructor(Collection.class).newInstance(source.keySet());
+                }
+                return how.capacity() >= 0 ? type.getConstructor(int.class).newInstance(how.capacity()) : type.getConstructor().newInstance();
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("rebuilding a " + type.getName() + " failed", e);
+            }
+        }
+
+        /**
+         * Applies the trace's structural changes to a real map or set, then sets {@code values} (a
+         * map's final values, in {@code keys}' order; null for a set). Setting a value of a present
+         * key does not move it, so the order is the changes' alone.
+         */
+        @SuppressWarnings("unchecked")
+        static void replay(Object container, List<Changes.Change> changes, List<Object> keys, Object[] values) {
+            Collection<Object> keySet = container instanceof Map<?, ?> m ? ((Map<Object, Object>) m).keySet() : (Collection<Object>) container;
+            for (Changes.Change c : changes) {
+                switch (c.kind()) {
+                    case INSERT -> {
+                        if (container instanceof Map<?, ?> m) ((Map<Object, Object>) m).put(c.key(), null);
+                        else keySet.add(c.key());
+                    }
+                    case REMOVE -> keySet.remove(c.key());
+                    case CLEAR -> keySet.clear();
+                }
+            }
+            if (values == null) return;
+            Map<Object, Object> map = (Map<Object, Object>) container;
+            for (int i = 0; i < keys.size(); i++) map.put(keys.get(i), values[i]);
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+    }
+
+    /** Rebuilds every value before any container is changed: a value may be read from a container the replay changes. */
+    static Object[] rebuildAll(Rebuild r, List<OutputRebuilder> values) {
+        Object[] out = new Object[values.size()];
+        for (int i = 0; i < out.length; i++) out[i] = r.value(values.get(i));
+        return out;
+    }
+
+    /** {@code keySet()}, {@code values()} or {@code entrySet()} of a rebuilt map: the real view, live as in eager. */
+    record ViewOf(OutputRebuilder map, MapViewVariable.View view) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) {
+            Map<?, ?> m = (Map<?, ?>) r.value(map);
+            return switch (view) {
+                case KEYS -> m.keySet();
+                case VALUES -> m.values();
+                case ENTRIES -> m.entrySet();
+            };
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+    }
+
+    /**
+     * An object of a user class made during the trace, made again as Dynamo makes one: allocated
+     * without running a constructor (the trace already ran it, and replays what it did outside
+     * the object), then given the fields the trace assigned. {@code fields} is filled after the
+     * rebuilder is registered, so a field may refer back to its object.
+     */
+    record ObjectOf(Class<?> type, Map<Field, OutputRebuilder> fields) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) {
+            Object o = Allocation.allocate(type);
+            r.made(this, o);
+            for (var e : fields.entrySet()) {
+                try {
+                    e.getKey().set(o, Values.fromStack(r.value(e.getValue()), e.getKey().getType()));
+                } catch (IllegalAccessException ex) {
+                    throw new IllegalStateException("setting " + e.getKey() + " on a rebuilt " + type.getName() + " failed", ex);
+                }
+            }
+            return o;
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+
+        /** The field names only: a field may hold the object itself, and the record's own toString would not end. */
+        @Override
+        public String toString() { return "ObjectOf[" + type.getName() + " " + fields.keySet().stream().map(Field::getName).toList() + "]"; }
+    }
+
+    /** A lambda made during the trace: its call site's factory called again with the captured values rebuilt. */
+    record LambdaOf(MethodHandle factory, List<OutputRebuilder> captured, Lambdas.Made made) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) {
+            Object[] args = new Object[captured.size()];
+            for (int i = 0; i < args.length; i++) args[i] = Values.fromStack(r.value(captured.get(i)), factory.type().parameterType(i));
+            try {
+                Object lambda = factory.invokeWithArguments(args);
+                Lambdas.remember(lambda.getClass(), made);
+                return lambda;
+            } catch (Throwable e) {
+                throw new IllegalStateException("making the lambda " + made.target() + " again failed", e);
+            }
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
     }
 }

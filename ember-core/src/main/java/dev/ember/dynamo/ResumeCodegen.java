@@ -27,6 +27,7 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.AccessFlag;
 import java.util.ArrayList;
 import java.util.List;
+import javax.lang.model.SourceVersion;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -83,17 +84,17 @@ public final class ResumeCodegen {
         return !fallsThrough(ins) && ins.opcode() != Opcode.ATHROW;
     }
 
-    static Generated generate(MethodCode code, int index, FrameTypes.Around types) {
+    static Generated generate(MethodCode code, int index, FrameTypes.Around types, List<String> stackNames) {
         Instruction breaking = code.instructions.get(index);
-        String key = code + "@" + index + ":" + types.before() + "/" + types.after();
+        String key = code + "@" + index + ":" + types.before() + "/" + types.after() + stackNames;
         Generated g = CACHE.get(key);
         if (g != null) return g;
-        g = build(code, index, breaking, types);
+        g = build(code, index, breaking, types, stackNames);
         Generated prev = CACHE.putIfAbsent(key, g);
         return prev != null ? prev : g;
     }
 
-    private static Generated build(MethodCode code, int index, Instruction breaking, FrameTypes.Around types) {
+    private static Generated build(MethodCode code, int index, Instruction breaking, FrameTypes.Around types, List<String> stackNames) {
         ClassModel cm = ClassFiles.model(code.owner);
         MethodModel mm = code.method;
         Class<?> host = ClassFiles.origin(code.owner);
@@ -104,7 +105,7 @@ public final class ResumeCodegen {
         FrameTypes after = types.after();
         List<JvmType> params = after == null || eagerRest ? List.of() : after.valueTypes();
         MethodTypeDesc resumeType = MethodTypeDesc.of(ret, params.stream().map(JvmType::paramType).toArray(ClassDesc[]::new));
-        List<String> names = after == null ? List.of() : liveNames(code, index + 1, after);
+        List<String> names = after == null ? List.of() : liveNames(code, index + 1, after, breaking, stackNames);
         byte[] bytes;
         try {
             bytes = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(FrameTypes.resolver(host))).build(self, cb -> {
@@ -250,14 +251,33 @@ public final class ResumeCodegen {
         return ins;
     }
 
-    /** Names for the live values at {@code index}: the source name of each local, {@code stackN} for stack entries. */
-    private static List<String> liveNames(MethodCode code, int index, FrameTypes types) {
+    /**
+     * Names for the live values at {@code index}, as guards and graphs will print them: each local's
+     * name in the source; for the operand stack, what each value was before the break
+     * ({@code stackNames}, from the trace: a local's name, a graph value's) and, for the breaking
+     * call's result, the method's name ({@code item}); {@code stackN} only when nothing names it.
+     * Names are made unique with a suffix.
+     */
+    private static List<String> liveNames(MethodCode code, int index, FrameTypes types, Instruction breaking, List<String> stackNames) {
         List<String> out = new ArrayList<>();
+        java.util.Set<String> taken = new java.util.HashSet<>();
         for (FrameTypes.Local l : types.locals()) {
             String n = code.localName(l.slot(), index);
-            out.add(n == null ? "local" + l.slot() : n.equals("this") ? "self" : n);
+            String name = n == null ? "local" + l.slot() : n.equals("this") ? "self" : n;
+            out.add(name);
+            taken.add(name);
         }
-        for (int i = 0; i < types.stack().size(); i++) out.add("stack" + i);
+        int depth = types.stack().size();
+        boolean pushesResult = breaking instanceof InvokeInstruction inv && !inv.typeSymbol().returnType().equals(ConstantDescs.CD_void);
+        for (int i = 0; i < depth; i++) {
+            // the values under the breaking call's operands stay where they were; its result is on top
+            String named = pushesResult && i == depth - 1 ? ((InvokeInstruction) breaking).name().stringValue()
+                    : i < stackNames.size() ? stackNames.get(i) : null;
+            String base = named == null || !SourceVersion.isIdentifier(named) || SourceVersion.isKeyword(named) ? "stack" + i : named;
+            String name = base;
+            for (int k = 1; !taken.add(name); k++) name = base + "_" + k;
+            out.add(name);
+        }
         return out;
     }
 

@@ -81,7 +81,7 @@ final class ShapeEnv {
      * products of sizes; other layouts stay static.
      */
     SymShape shapeOf(Source source, Tensor t, boolean parameter) {
-        if (parameter || Boolean.FALSE.equals(dynamicSetting) || specialized.contains(ALL_SIZES)) return null;
+        if (parameter || specialized.contains(ALL_SIZES)) return null;
         int rank = t.dim();
         SymInt[] sizes = new SymInt[rank];
         boolean any = false;
@@ -89,7 +89,9 @@ final class ShapeEnv {
             int size = t.size(d);
             SizeSource at = new SizeSource(source, d);
             DimMarks.Mark mark = DimMarks.of(t, d);
-            boolean wanted = mark != null ? mark.dynamic() : Boolean.TRUE.equals(dynamicSetting) || changedSizes.contains(at.name());
+            // an explicit mark wins over Options.dynamic: export declares its dynamic dimensions with marks and specializes all else
+            boolean wanted = mark != null ? mark.dynamic()
+                    : Boolean.TRUE.equals(dynamicSetting) || dynamicSetting == null && changedSizes.contains(at.name());
             if (!wanted || size < 2 && (mark == null || mark.min() >= 2) || specialized.contains(at.name())) {
                 sizes[d] = SymInt.of(size);
                 continue;
@@ -175,21 +177,7 @@ final class ShapeEnv {
     /** The symbols as a graph module carries them: each read from the first placeholder dimension that is exactly it. */
     SizeSymbols sizeSymbols(List<Node> placeholders) {
         List<SizeSymbols.Symbol> out = new ArrayList<>();
-        for (Symbol s : symbols) {
-            int input = -1, dim = -1;
-            for (int i = 0; i < placeholders.size() && input < 0; i++) {
-                if (!(placeholders.get(i).symVal() instanceof SymShape shape)) continue;
-                for (int d = 0; d < shape.dim(); d++) {
-                    if (shape.sizes()[d].symbolId() == s.id()) {
-                        input = i;
-                        dim = d;
-                        break;
-                    }
-                }
-            }
-            if (input < 0) throw new IllegalStateException("symbol s" + s.id() + " (" + s.source().shortName() + ") has no graph input to read it from");
-            out.add(new SizeSymbols.Symbol(s.id(), s.source().shortName(), input, dim, s.hint(), s.min(), s.max()));
-        }
-        return new SizeSymbols(out);
+        for (Symbol s : symbols) out.add(new SizeSymbols.Symbol(s.id(), s.source().shortName(), -1, -1, s.hint(), s.min(), s.max()));
+        return new SizeSymbols(out).readFrom(placeholders);
     }
 }

@@ -1,6 +1,7 @@
 package dev.ember.dynamo;
 
 import dev.ember.dynamo.source.Source;
+import dev.ember.dynamo.variables.Changes;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
@@ -13,13 +14,13 @@ import java.util.List;
  */
 sealed interface SideEffect {
 
-    void apply(Object[] graphOutputs, Object[] frame);
+    void apply(Rebuild r);
 
     /** {@code owner.field = value}; {@code owner} null for a static field. */
     record SetField(Source owner, Field field, OutputRebuilder value) implements SideEffect {
-        public void apply(Object[] outs, Object[] frame) {
+        public void apply(Rebuild r) {
             try {
-                field.set(owner == null ? null : owner.read(frame), Values.fromStack(value.rebuild(outs, frame), field.getType()));
+                field.set(owner == null ? null : owner.read(r.frame), Values.fromStack(r.value(value), field.getType()));
             } catch (IllegalAccessException e) {
                 throw new IllegalStateException("replaying the assignment to " + field + " failed", e);
             }
@@ -29,17 +30,31 @@ sealed interface SideEffect {
     /** The input list's final contents. */
     record ResetList(Source list, OutputRebuilder items) implements SideEffect {
         @SuppressWarnings("unchecked")
-        public void apply(Object[] outs, Object[] frame) {
-            List<Object> target = (List<Object>) list.read(frame);
-            List<?> values = (List<?>) items.rebuild(outs, frame);
+        public void apply(Rebuild r) {
+            List<Object> target = (List<Object>) list.read(r.frame);
+            List<?> values = (List<?>) r.value(items);
             target.clear();
             target.addAll(values);
         }
     }
 
+    /**
+     * An input map's or set's changes: its structural changes replayed in order, then the new
+     * values of a map's keys ({@code values} null for a set), all rebuilt before the map is touched.
+     */
+    record ReplayChanges(Source container, List<Changes.Change> changes, List<Object> keys, List<OutputRebuilder> values) implements SideEffect {
+        public void apply(Rebuild r) {
+            Object[] newValues = values == null ? null : OutputRebuilder.rebuildAll(r, values);
+            OutputRebuilder.KeyedOf.replay(container.read(r.frame), changes, keys, newValues);
+        }
+
+        @Override
+        public String toString() { return "replay " + changes.size() + " changes to " + container.name(); }
+    }
+
     /** Grad mode as the traced code left it, when a graph break falls inside a traced {@code noGrad()}/{@code enableGrad()} scope. */
     record SetGradMode(boolean enabled) implements SideEffect {
-        public void apply(Object[] outs, Object[] frame) { dev.ember.autograd.GradMode.setEnabled(enabled); }
+        public void apply(Rebuild r) { dev.ember.autograd.GradMode.setEnabled(enabled); }
 
         @Override
         public String toString() { return "grad mode " + (enabled ? "on" : "off"); }
@@ -47,21 +62,21 @@ sealed interface SideEffect {
 
     /** The input array's final elements. */
     record ResetArray(Source array, OutputRebuilder items) implements SideEffect {
-        public void apply(Object[] outs, Object[] frame) {
-            Object target = array.read(frame);
-            Object values = items.rebuild(outs, frame);
+        public void apply(Rebuild r) {
+            Object target = array.read(r.frame);
+            Object values = r.value(items);
             System.arraycopy(values, 0, target, 0, Array.getLength(values));
         }
     }
 
     /** A printing or logging call recorded while tracing, made with the argument values rebuilt from the graph's outputs. */
     record Log(OutputRebuilder receiver, java.lang.reflect.Method method, List<OutputRebuilder> args) implements SideEffect {
-        public void apply(Object[] outs, Object[] frame) {
+        public void apply(Rebuild r) {
             Class<?>[] types = method.getParameterTypes();
             Object[] values = new Object[types.length];
-            for (int i = 0; i < values.length; i++) values[i] = Values.fromStack(args.get(i).rebuild(outs, frame), types[i]);
+            for (int i = 0; i < values.length; i++) values[i] = Values.fromStack(r.value(args.get(i)), types[i]);
             try {
-                method.invoke(receiver.rebuild(outs, frame), values);
+                method.invoke(r.value(receiver), values);
             } catch (java.lang.reflect.InvocationTargetException e) {
                 throw dev.ember.dynamo.resume.Sneaky.<RuntimeException>rethrow(e.getCause());
             } catch (IllegalAccessException e) {

@@ -2,6 +2,7 @@ package dev.ember.dynamo;
 
 import dev.ember.dynamo.source.Source;
 import dev.ember.dynamo.variables.ArrayVariable;
+import dev.ember.dynamo.variables.KeyedVariable;
 import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 
@@ -31,6 +32,7 @@ final class SideEffects {
     private final Map<String, Store> stores = new LinkedHashMap<>();
     private final Set<ListVariable> lists = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<ArrayVariable> arrays = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<KeyedVariable> keyed = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<LogCall> logs = new ArrayList<>();
 
     private static String key(Source owner, Field f) { return (owner == null ? "G" : owner.name()) + "#" + f.getDeclaringClass().getName() + "." + f.getName(); }
@@ -47,9 +49,11 @@ final class SideEffects {
 
     void mutated(ArrayVariable a) { arrays.add(a); }
 
+    void mutated(KeyedVariable k) { keyed.add(k); }
+
     void logged(LogCall call) { logs.add(call); }
 
-    boolean isEmpty() { return stores.isEmpty() && lists.isEmpty() && arrays.isEmpty() && logs.isEmpty(); }
+    boolean isEmpty() { return stores.isEmpty() && lists.isEmpty() && arrays.isEmpty() && keyed.isEmpty() && logs.isEmpty(); }
 
     /** Logging calls in program order. */
     List<LogCall> logs() { return List.copyOf(logs); }
@@ -59,4 +63,7 @@ final class SideEffects {
     List<ListVariable> lists() { return new ArrayList<>(lists); }
 
     List<ArrayVariable> arrays() { return new ArrayList<>(arrays); }
+
+    /** Maps and sets from the inputs the trace changed. */
+    List<KeyedVariable> keyed() { return new ArrayList<>(keyed); }
 }

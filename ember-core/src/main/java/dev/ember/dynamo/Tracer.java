@@ -45,7 +45,8 @@ final class Tracer {
      * The trace up to a graph break: the graph of everything before it, whose outputs are the live
      * values (locals, then the operand stack) the break code restores, and the side effects to replay.
      */
-    record Partial(OutputGraph graph, MethodCode code, int index, FrameTypes.Around types, LiveValues live, List<SideEffect> sideEffects) {}
+    record Partial(OutputGraph graph, MethodCode code, int index, FrameTypes.Around types, LiveValues live, List<SideEffect> sideEffects,
+                   List<String> stackNames) {}
 
     /**
      * Traces the call; when the code needs the value of an unspecialized input (a branch on a double
@@ -75,12 +76,10 @@ final class Tracer {
                 throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, target.method() + " is disabled for compilation; it runs eagerly");
             }
             VariableTracker ret = new InstructionTranslator(ctx, code, args).run();
-            List<Node> outputs = new ArrayList<>();
-            Map<Node, Integer> index = new IdentityHashMap<>();
-            OutputRebuilder rebuilder = ret == null ? new OutputRebuilder.Constant(null)
-                    : rebuilderOf(ctx, ret, code.type.returnType(), outputs, index);
-            List<SideEffect> effects = replays(ctx, outputs, index);
-            ctx.graph.output(outputs);
+            Rebuilders rebuilders = new Rebuilders(ctx);
+            OutputRebuilder rebuilder = ret == null ? new OutputRebuilder.Constant(null) : rebuilders.of(ret, code.type.returnType());
+            List<SideEffect> effects = rebuilders.replays();
+            ctx.graph.output(rebuilders.outputs());
             finishShapes(ctx);
             return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1, specialized, changedInputs);
         } catch (Unsupported u) {
@@ -120,53 +119,43 @@ final class Tracer {
         List<VariableTracker> stack = root.stack();
         if (stack.size() != types.before().stack().size()) throw new CannotResume("operand stack depth differs from the verifier's");
         values.addAll(stack);
-        List<Node> outputs = new ArrayList<>();
-        Map<Node, Integer> outIndex = new IdentityHashMap<>();
-        Map<VariableTracker, Integer> seenAt = new IdentityHashMap<>();
+        Rebuilders rebuilders = new Rebuilders(ctx);
         List<JvmType> valueTypes = types.before().valueTypes();
-        OutputRebuilder[] rebuilders = new OutputRebuilder[values.size()];
-        int[] sameAs = new int[values.size()];
+        OutputRebuilder[] live = new OutputRebuilder[values.size()];
         for (int i = 0; i < values.size(); i++) {
             VariableTracker v = values.get(i);
-            Integer earlier = seenAt.putIfAbsent(v, i);
-            sameAs[i] = earlier == null ? i : earlier;
-            if (earlier != null) continue;
             JvmType t = valueTypes.get(i);
             try {
-                rebuilders[i] = t.isNull() ? new OutputRebuilder.Constant(null) : liveRebuilder(ctx, v, t, outputs, outIndex);
+                live[i] = t.isNull() ? new OutputRebuilder.Constant(null) : rebuilders.live(v, t);
             } catch (Unsupported u) {
                 throw new CannotResume("the live value " + v.describe() + " cannot be rebuilt after the graph: " + u.reason());
             }
         }
         List<SideEffect> effects;
         try {
-            effects = replays(ctx, outputs, outIndex);
+            effects = rebuilders.replays();
         } catch (Unsupported u) {
             throw new CannotResume("a side effect cannot be replayed: " + u.reason());
         }
-        ctx.graph.output(outputs);
+        ctx.graph.output(rebuilders.outputs());
         try {
             finishShapes(ctx);
         } catch (SpecializeAndRestart r) {
             throw new CannotResume("the graph before the break is not generic in its sizes: " + r.use);
         }
-        return new Partial(ctx.graph, code, index, types, new LiveValues(rebuilders, sameAs), effects);
+        return new Partial(ctx.graph, code, index, types, new LiveValues(live), effects, stack.stream().map(Tracer::nameOf).toList());
     }
 
     /**
-     * A symbolic number leaving the graph: an unchanged argument is re-read from the call's frame;
-     * anything else is a graph output read back as the Java number (a field is not re-read: a
-     * replayed store may have changed it since the graph read it).
+     * What a value on the operand stack at a break is called in the resume method (and so in its
+     * guards and graph): the local it was read from, or the graph value it is ({@code sum}); null
+     * when nothing names it.
      */
-    private static OutputRebuilder scalarOutput(SymScalarVariable s, List<Node> outputs, Map<Node, Integer> index) {
-        Node n = s.tensor().node();
-        if (n.kind() == dev.ember.fx.NodeKind.PLACEHOLDER && s.roots().size() == 1 && s.roots().getFirst() instanceof LocalSource) {
-            return new OutputRebuilder.FromSource(s.roots().getFirst());
-        }
-        return new OutputRebuilder.ScalarItem(index.computeIfAbsent(n, k -> {
-            outputs.add(k);
-            return outputs.size() - 1;
-        }), s.javaType());
+    private static String nameOf(VariableTracker v) {
+        if (v.source() instanceof LocalSource l) return l.localName();
+        if (v instanceof TensorVariable t) return t.node().name();
+        if (v instanceof SymScalarVariable s) return s.tensor().node().name();
+        return null;
     }
 
     /**
@@ -196,24 +185,6 @@ final class Tracer {
             }
         }
         ctx.graph.addGuard(new dev.ember.dynamo.guards.SymbolicShapeGuard(defs, same, strides, gm));
-    }
-
-    /** A symbolic size handed on (returned, or live across a break): computed from this call's input sizes. */
-    private static OutputRebuilder symbolicSize(TraceContext ctx, SymSizeVariable s) {
-        List<dev.ember.dynamo.source.Source> symbols = ctx.shapes.symbols().stream().map(x -> (dev.ember.dynamo.source.Source) x.source()).toList();
-        return new OutputRebuilder.SymbolicSize(s.expr(), symbols, s.javaType());
-    }
-
-    /** A live value for a state array: primitives in their boxed stack form, references rebuilt from graph outputs and sources. */
-    private static OutputRebuilder liveRebuilder(TraceContext ctx, VariableTracker v, JvmType t, List<Node> outputs, Map<Node, Integer> index) {
-        if (v instanceof SymScalarVariable s) return scalarOutput(s, outputs, index);
-        if (v instanceof SymSizeVariable s) return symbolicSize(ctx, s);
-        if (t.kind() != java.lang.classfile.TypeKind.REFERENCE) {
-            if (v instanceof ConstantVariable c && c.value() instanceof Number) return new OutputRebuilder.Constant(c.value());
-            throw new CannotResume("a " + t + " value is tracked as " + v.describe());
-        }
-        if (v instanceof dev.ember.dynamo.variables.StreamVariable s) return new OutputRebuilder.Stream(s.name());
-        return rebuilderOf(ctx, v, null, outputs, index);
     }
 
     private static MethodCode code(FunctionTarget target, Object[] frame) {
@@ -250,33 +221,6 @@ final class Tracer {
     /** {@link #argumentNames(FunctionTarget, int, MethodCode)} for a call with this frame. */
     static List<String> argumentNames(FunctionTarget target, Object[] frame) { return argumentNames(target, frame.length, code(target, frame)); }
 
-    /** The final state of every mutated input object, to be written back after the graph runs. */
-    private static List<SideEffect> replays(TraceContext ctx, List<Node> outputs, Map<Node, Integer> index) {
-        List<SideEffect> out = new ArrayList<>();
-        if (ctx.gradEnabled != ctx.gradEnabledAtEntry) out.add(new SideEffect.SetGradMode(ctx.gradEnabled));
-        for (SideEffects.Store s : ctx.sideEffects.stores()) {
-            ClassDesc type = s.field().getType().describeConstable().orElseThrow();
-            out.add(new SideEffect.SetField(s.owner(), s.field(), rebuilderOf(ctx, s.value(), type, outputs, index)));
-        }
-        for (ListVariable l : ctx.sideEffects.lists()) {
-            out.add(new SideEffect.ResetList(l.source(), rebuilderOf(ctx, new ListVariable(l.items(), true, null), null, outputs, index)));
-        }
-        for (ArrayVariable a : ctx.sideEffects.arrays()) {
-            out.add(new SideEffect.ResetArray(a.source(), rebuilderOf(ctx, new ArrayVariable(a.componentType(), a.items(), null), null, outputs, index)));
-        }
-        for (SideEffects.LogCall l : ctx.sideEffects.logs()) {
-            List<OutputRebuilder> args = new ArrayList<>();
-            List<VariableTracker> values = LoggingCalls.snapshotArgs(ctx, l);
-            Class<?>[] types = l.method().getParameterTypes();
-            for (int i = 0; i < types.length; i++) {
-                ClassDesc d = types[i].describeConstable().orElseThrow();
-                args.add(rebuilderOf(ctx, values.get(i), d, outputs, index));
-            }
-            out.add(new SideEffect.Log(l.receiver(), l.method(), args));
-        }
-        return out;
-    }
-
     /** The method that runs: for an unbound or bound instance method reference, the override for the receiver's class. */
     private static ClassFiles.Resolved resolve(FunctionTarget target, Object[] frame) {
         var m = target.method();
@@ -303,56 +247,5 @@ final class Tracer {
         int slot = 0;
         for (int i = 0; i < index; i++) slot += types.get(i) == long.class || types.get(i) == double.class ? 2 : 1;
         return slot;
-    }
-
-    private static OutputRebuilder rebuilderOf(TraceContext ctx, VariableTracker v, ClassDesc declared, List<Node> outputs,
-                                               Map<Node, Integer> outputIndex) {
-        return switch (v) {
-            case TensorVariable t -> new OutputRebuilder.GraphOutput(outputIndex.computeIfAbsent(t.node(), n -> {
-                outputs.add(n);
-                return outputs.size() - 1;
-            }));
-            case ConstantVariable c -> new OutputRebuilder.Constant(declared != null && declared.isPrimitive()
-                    ? Values.fromStack(c.value(), Values.resolve(declared, Object.class)) : c.value());
-            case ListVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
-            case ListVariable l -> {
-                List<OutputRebuilder> items = new ArrayList<>();
-                for (VariableTracker item : l.items()) items.add(rebuilderOf(ctx, item, null, outputs, outputIndex));
-                yield new OutputRebuilder.ListOf(items, l.isMutable());
-            }
-            case ArrayVariable a when a.source() != null -> new OutputRebuilder.FromSource(a.source());
-            case ArrayVariable a -> {
-                List<OutputRebuilder> items = new ArrayList<>();
-                for (VariableTracker item : a.items()) items.add(rebuilderOf(ctx, item, null, outputs, outputIndex));
-                yield new OutputRebuilder.ArrayOf(a.componentType(), items);
-            }
-            case UserObjectVariable u when !u.isFresh() -> new OutputRebuilder.FromSource(u.source());
-            case UserObjectVariable u when u.type().isRecord() -> {
-                List<OutputRebuilder> comps = new ArrayList<>();
-                for (var rc : u.type().getRecordComponents()) {
-                    VariableTracker field = u.fields().get(rc.getName());
-                    ClassDesc fd = rc.getType().describeConstable().orElseThrow();
-                    comps.add(field == null ? new OutputRebuilder.Constant(Values.zero(rc.getType()))
-                            : rebuilderOf(ctx, field, fd, outputs, outputIndex));
-                }
-                yield OutputRebuilder.RecordOf.of(u.type(), comps);
-            }
-            case MapVariable m -> {
-                List<Object> keys = new ArrayList<>();
-                List<OutputRebuilder> values = new ArrayList<>();
-                for (var e : m.entries().entrySet()) {
-                    keys.add(e.getKey());
-                    values.add(rebuilderOf(ctx, e.getValue(), null, outputs, outputIndex));
-                }
-                yield new OutputRebuilder.MapOf(m.entries().getClass(), m.isMutable(), keys, values);
-            }
-            case ModuleVariable m when m.source() != null -> new OutputRebuilder.FromSource(m.source());
-            case LambdaVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
-            case OpOverloadVariable o -> new OutputRebuilder.Constant(o.op());
-            case SymScalarVariable s when !s.dataDependent() -> scalarOutput(s, outputs, outputIndex);
-            case SymScalarVariable s -> throw SymScalars.dataDependent(ctx, s, "returning it");
-            case SymSizeVariable s -> symbolicSize(ctx, s);
-            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "returning " + v.describe());
-        };
     }
 }

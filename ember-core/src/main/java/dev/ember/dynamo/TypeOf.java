@@ -5,7 +5,9 @@ import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.IteratorVariable;
 import dev.ember.dynamo.variables.LambdaVariable;
 import dev.ember.dynamo.variables.ListVariable;
-import dev.ember.dynamo.variables.MapVariable;
+import dev.ember.dynamo.variables.EntryVariable;
+import dev.ember.dynamo.variables.KeyedVariable;
+import dev.ember.dynamo.variables.MapViewVariable;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
 import dev.ember.dynamo.variables.StreamVariable;
@@ -39,7 +41,9 @@ final class TypeOf {
             case dev.ember.dynamo.variables.SymSizeVariable s -> s.javaType() == long.class ? Long.class : Integer.class;
             case LambdaVariable l -> null;
             case StreamVariable s -> PrintStream.class;
-            case MapVariable m -> m.entries().getClass();
+            case KeyedVariable k -> k.type();
+            case MapViewVariable view -> view.view() == MapViewVariable.View.VALUES ? java.util.Collection.class : java.util.Set.class;
+            case EntryVariable e -> java.util.Map.Entry.class;
         };
     }
 

@@ -2,21 +2,26 @@ package dev.ember.dynamo;
 
 import dev.ember.dynamo.guards.EqualsMatch;
 import dev.ember.dynamo.guards.IdMatch;
+import dev.ember.dynamo.guards.KeysMatch;
 import dev.ember.dynamo.guards.LengthCheck;
 import dev.ember.dynamo.guards.SameObject;
 import dev.ember.dynamo.guards.TensorMatch;
 import dev.ember.dynamo.guards.TypeMatch;
 import dev.ember.dynamo.source.FieldSource;
 import dev.ember.dynamo.source.IndexSource;
+import dev.ember.dynamo.source.KeySource;
 import dev.ember.dynamo.source.LocalSource;
 import dev.ember.dynamo.source.ScalarTensorSource;
 import dev.ember.dynamo.source.Source;
 import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.KeyedVariable;
 import dev.ember.dynamo.variables.LambdaVariable;
 import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.MapVariable;
 import dev.ember.dynamo.variables.ModuleVariable;
 import dev.ember.dynamo.variables.OpOverloadVariable;
+import dev.ember.dynamo.variables.SetVariable;
 import dev.ember.dynamo.variables.SymScalarVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.UserObjectVariable;
@@ -30,14 +35,19 @@ import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Turns real values read from the frame's inputs into variables, installing the guards that make
  * the trace valid for them: TENSOR_MATCH on tensors (which become graph inputs), EQUALS_MATCH on
- * numbers and strings, ID_MATCH on enums and ops, TYPE_MATCH + LENGTH_CHECK on containers,
- * TYPE_MATCH on objects.
+ * numbers and strings, ID_MATCH on enums and ops, TYPE_MATCH + LENGTH_CHECK on lists and arrays,
+ * TYPE_MATCH + DICT_KEYS_MATCH on maps and sets, TYPE_MATCH on objects.
  */
 final class VariableBuilder {
     private final TraceContext ctx;
@@ -106,6 +116,7 @@ final class VariableBuilder {
             graph.addGuard(new IdMatch(source, value));
             return new ConstantVariable(value, source);
         }
+        if (KeyedContainers.tracksInput(value)) return keyed(value, source);
         if (value instanceof List<?> list) {
             graph.addGuard(new TypeMatch(source, List.class));
             graph.addGuard(new LengthCheck(source, list.size()));
@@ -126,11 +137,33 @@ final class VariableBuilder {
         }
         graph.addGuard(new TypeMatch(source, value.getClass()));
         if (Modules.isModule(value)) return new ModuleVariable(value, source, modulePath(source));
+        Lambdas.Made remade = Lambdas.made(value.getClass());
+        if (remade != null) return new LambdaVariable(remade.target(), remade.interfaceMethod(), capturedOf(value, source), source, null);
         if (value.getClass().isHidden() && value instanceof Serializable) {
             LambdaVariable lambda = lambdaOf(value, source);
             if (lambda != null) return lambda;
         }
         return new UserObjectVariable(value.getClass(), value, source);
+    }
+
+    /**
+     * A map or set from the inputs: guarded on its class and on its keys in iteration order (a call
+     * with other keys, or the same keys in another order, recompiles); a map's values are wrapped
+     * as read from {@code source[key]}.
+     */
+    private KeyedVariable keyed(Object value, Source source) {
+        graph.addGuard(new TypeMatch(source, value.getClass()));
+        boolean replayable = KeyedContainers.MAP_CLASSES.contains(value.getClass()) || KeyedContainers.SET_CLASSES.contains(value.getClass());
+        if (value instanceof Map<?, ?> map) {
+            graph.addGuard(new KeysMatch(source, List.copyOf(map.keySet())));
+            Map<Object, VariableTracker> entries = value instanceof TreeMap<?, ?> ? new TreeMap<>() : new LinkedHashMap<>();
+            for (var e : map.entrySet()) entries.put(e.getKey(), wrap(e.getValue(), new KeySource(source, e.getKey()), Object.class));
+            return new MapVariable(value.getClass(), entries, replayable, source);
+        }
+        Set<?> set = (Set<?>) value;
+        graph.addGuard(new KeysMatch(source, List.copyOf(set)));
+        Set<Object> elements = value instanceof TreeSet<?> ? new TreeSet<>(set) : new LinkedHashSet<>(set);
+        return new SetVariable(value.getClass(), elements, replayable, source);
     }
 
     /**
@@ -172,16 +205,24 @@ final class VariableBuilder {
     /** A serializable lambda seen as a value: its implementation method, and its captured values read from the lambda object's fields. */
     private LambdaVariable lambdaOf(Object lambda, Source source) {
         FunctionTarget target = FunctionTarget.of(lambda);
-        Field[] fields = lambda.getClass().getDeclaredFields();
+        long fields = java.util.Arrays.stream(lambda.getClass().getDeclaredFields()).filter(f -> !java.lang.reflect.Modifier.isStatic(f.getModifiers())).count();
+        if (fields != target.captured().length) return null;
+        return new LambdaVariable(target.method(), target.interfaceMethod(), capturedOf(lambda, source), source, null);
+    }
+
+    /** A lambda's captured values, in order, read from its fields. */
+    private List<VariableTracker> capturedOf(Object lambda, Source source) {
         List<VariableTracker> captured = new ArrayList<>();
-        int k = 0;
-        for (Field f : fields) {
+        for (Field f : lambda.getClass().getDeclaredFields()) {
             if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) continue;
-            captured.add(wrap(target.captured()[k], new FieldSource(source, f), f.getType()));
-            k++;
+            FieldSource fs = new FieldSource(source, f);
+            try {
+                captured.add(wrap(f.get(lambda), fs, f.getType()));
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException("cannot read the captured value " + fs.name(), e);
+            }
         }
-        if (k != target.captured().length) return null;
-        return new LambdaVariable(target.method(), target.interfaceMethod(), captured, source);
+        return captured;
     }
 
     /** Placeholder names as Dynamo makes them: {@code L['x']} → {@code l_x_}, {@code L['self'].fc.weight} → {@code l_self_fc_weight}. */
@@ -203,6 +244,10 @@ final class VariableBuilder {
         if (s instanceof IndexSource i) {
             String base = modulePath(i.base());
             return base.isEmpty() ? String.valueOf(i.index()) : base + "." + i.index();
+        }
+        if (s instanceof KeySource k) {
+            String base = modulePath(k.base());
+            return base.isEmpty() ? String.valueOf(k.key()) : base + "." + k.key();
         }
         if (s instanceof LocalSource l && !l.localName().equals("self")) return l.localName();
         return "";

@@ -93,7 +93,7 @@ public final class ExportedProgram {
      * mutations are written into {@link #state()}, user-input mutations into the tensors passed in.
      */
     public List<Tensor> run(Tensor... inputs) {
-        InputCheck.check(signature, inputs);
+        InputCheck.check(signature, inputs, rangeConstraints);
         List<InputSpec> specs = signature.inputs();
         Object[] in = new Object[specs.size()];
         Map<String, Tensor> userByTarget = new LinkedHashMap<>();
@@ -108,7 +108,7 @@ public final class ExportedProgram {
                 in[i] = state.get(s.target());
             }
         }
-        Object[] out = compiled().run(in);
+        Object[] out = compiled(in).run(in);
         List<Tensor> user = new ArrayList<>();
         List<OutputSpec> outs = signature.outputs();
         for (int k = 0; k < outs.size(); k++) {
@@ -152,13 +152,40 @@ public final class ExportedProgram {
      */
     public static ExportedProgram load(Path file) throws IOException { return ProgramFile.load(file); }
 
-    private synchronized CompiledGraph compiled() {
+    /**
+     * The graph compiled for {@code in}: once, or — for a program with dynamic dimensions whose backend
+     * compiles static sizes only — once per assignment of the symbols, from the graph instantiated there.
+     */
+    private synchronized CompiledGraph compiled(Object[] in) {
+        dev.ember.fx.Backend b = Backends.get(backend);
+        if (graph.sizeSymbols() != null) {
+            // the symbolic metadata was interpolated from samples: each new size is checked once against the meta functions
+            long[] values = graph.sizeSymbols().valuesIn(in);
+            List<Long> key = java.util.Arrays.stream(values).boxed().toList();
+            if (!checkedSizes.contains(key)) {
+                String differs = dev.ember.fx.SymbolicShapes.check(graph, values);
+                if (differs != null) throw new ExportError("ExportedProgram.run: the program does not hold at these sizes: " + differs);
+                checkedSizes.add(key);
+            }
+        }
+        if (graph.sizeSymbols() != null && !b.compilesSymbolicSizes()) {
+            long[] values = graph.sizeSymbols().valuesIn(in);
+            return perSize.computeIfAbsent(java.util.Arrays.stream(values).boxed().toList(), k -> {
+                GraphModule at = dev.ember.fx.SymbolicShapes.instantiate(graph, values);
+                return b.compile(at, at.graph().placeholders().stream().map(n -> (dev.ember.tensor.FakeTensor) n.val()).toList());
+            });
+        }
         if (compiled == null) {
             List<dev.ember.tensor.FakeTensor> fakes = signature.inputs().stream().map(s -> s.spec().fake()).toList();
-            compiled = Backends.get(backend).compile(graph, fakes);
+            compiled = b.compile(graph, fakes);
         }
         return compiled;
     }
+
+    private final java.util.Set<List<Long>> checkedSizes = new java.util.HashSet<>();
+
+    /** Per assignment of the symbols, the graph compiled for it (a backend of static sizes only). */
+    private final Map<List<Long>, CompiledGraph> perSize = new java.util.HashMap<>();
 
     private Map<String, Tensor> stateOf(InputSpec.Kind kind) {
         Map<String, Tensor> out = new LinkedHashMap<>();

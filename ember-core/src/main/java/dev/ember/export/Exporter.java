@@ -18,6 +18,10 @@ public final class Exporter {
         String cls = target.method().owner().getName();
         String function = cls.substring(cls.lastIndexOf('.') + 1) + "." + target.method().name();
         // a Module's frame holds the module as its captured receiver; its call gets only the input
+        if (!options.strict() && !options.dynamicShapes().isEmpty()) {
+            throw new ExportError("Ember.export(" + function + "): dynamic dimensions need strict export (non-strict runs the Java code once,"
+                    + " at the example sizes, so it cannot tell which sizes the program computes from its inputs')");
+        }
         return options.strict() ? StrictExport.export(function, target, args, options)
                 : NonStrictExport.export(function, target, args, call, options);
     }

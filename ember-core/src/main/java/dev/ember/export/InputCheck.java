@@ -7,13 +7,15 @@ import java.util.List;
 /**
  * The check {@link ExportedProgram#run} makes before running: the number of user inputs, then per
  * input its dtype, rank and each size against the signature, in that order, the first mismatch
- * refused in one line that names the input as the user's code names it. This is where a symbolic
- * dimension will be checked against its range instead of its one size.
+ * refused in one line that names the input as the user's code names it. A dynamic dimension is
+ * checked against its symbol's range, and against the other dimensions of the same symbol.
  */
 final class InputCheck {
     private InputCheck() {}
 
-    static void check(GraphSignature signature, Tensor[] inputs) {
+    static void check(GraphSignature signature, Tensor[] inputs, java.util.Map<String, ValueRange> ranges) {
+        java.util.Map<Integer, String> seenAt = new java.util.HashMap<>();
+        java.util.Map<Integer, Integer> seen = new java.util.HashMap<>();
         List<InputSpec> expected = signature.userInputs();
         if (inputs == null || inputs.length != expected.size()) {
             int got = inputs == null ? 0 : inputs.length;
@@ -36,9 +38,24 @@ final class InputCheck {
                         + t.meta().describe() + ", but the program was exported for " + want.length + " (" + s.spec() + ")");
             }
             for (int d = 0; d < want.length; d++) {
+                int symbol = s.spec().isSymbolic() ? s.spec().dims().get(d).symbolId() : -1;
+                if (symbol >= 0) {
+                    ValueRange range = ranges.get("s" + symbol);
+                    if (range != null && !range.contains(t.size(d))) {
+                        throw new ExportError("ExportedProgram.run: " + name + " dimension " + d + " is " + t.size(d) + ", outside the range the program was exported for: s"
+                                + symbol + " in " + range + " (export again with a Dim whose range holds it)");
+                    }
+                    Integer before = seen.putIfAbsent(symbol, t.size(d));
+                    if (before != null && before != t.size(d)) {
+                        throw new ExportError("ExportedProgram.run: " + name + " dimension " + d + " is " + t.size(d) + ", but " + seenAt.get(symbol) + " is " + before
+                                + ": the program was exported with both the same size s" + symbol);
+                    }
+                    seenAt.putIfAbsent(symbol, name + " dimension " + d);
+                    continue;
+                }
                 if (t.size(d) != want[d]) {
                     throw new ExportError("ExportedProgram.run: " + name + " dimension " + d + " is " + t.size(d) + ", but the program was exported for "
-                            + want[d] + " (export again with this size: dynamic dimensions are not supported yet)");
+                            + want[d] + " (export again with this size, or declare the dimension dynamic: ExportOptions.dynamic(" + i + ", " + d + ", Dim.of(\"batch\")))");
                 }
             }
         }

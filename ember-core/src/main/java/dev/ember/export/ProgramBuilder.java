@@ -39,6 +39,7 @@ final class ProgramBuilder {
         }
         GraphModule gm = new GraphModule(captured.className(), captured.graph().copy(), Map.of(), Map.of());
         Graph g = gm.graph();
+        gm.setSizeSymbols(captured.sizeSymbols());
         List<Node> placeholders = new ArrayList<>(g.placeholders());
         List<Input> all = new ArrayList<>(inputs);
         for (Node n : g.findNodes(NodeKind.GET_ATTR, null)) {
@@ -49,10 +50,16 @@ final class ProgramBuilder {
         List<Node> outputs = outputNodes(g);
         int userOutputs = outputs.size();
         List<Input> mutated = addMutationOutputs(function, g, ordered);
+        if (gm.sizeSymbols() != null) gm.setSizeSymbols(gm.sizeSymbols().readFrom(g.placeholders()));   // the inputs were reordered
 
         List<Object> fakes = new ArrayList<>();
         for (Input in : ordered) fakes.add(TensorSpec.of(in.value()).fake());
-        Aot.Prepared prepared = Aot.prepare(gm, fakes);
+        Aot.Prepared prepared;
+        try {
+            prepared = Aot.prepare(gm, fakes);
+        } catch (dev.ember.fx.SymbolicShapes.NotGeneric e) {
+            throw new ExportError("Ember.export(" + function + "): the program is not generic in its dynamic dimensions: " + e.getMessage(), e);
+        }
         if (!prepared.functional()) {
             throw new ExportError("Ember.export(" + function + "): the program writes memory a functional graph cannot express: " + prepared.keptMutation());
         }
@@ -62,14 +69,14 @@ final class ProgramBuilder {
         Map<String, Tensor> state = new LinkedHashMap<>();
         for (int i = 0; i < ordered.size(); i++) {
             Input in = ordered.get(i);
-            inSpecs.add(new InputSpec(in.kind(), finalPlaceholders.get(i).name(), in.target(), TensorSpec.of(in.value())));
+            inSpecs.add(new InputSpec(in.kind(), finalPlaceholders.get(i).name(), in.target(), TensorSpec.of(in.value(), finalPlaceholders.get(i).symVal())));
             if (in.kind() != InputSpec.Kind.USER_INPUT) state.putIfAbsent(in.target(), detachedCopy(in.value()));
         }
         List<OutputSpec> outSpecs = new ArrayList<>();
         List<Node> finalOutputs = outputNodes(graph.graph());
         for (int k = 0; k < finalOutputs.size(); k++) {
             Node n = finalOutputs.get(k);
-            TensorSpec spec = TensorSpec.of((Tensor) n.val());
+            TensorSpec spec = TensorSpec.of((Tensor) n.val(), n.symVal());
             if (k < userOutputs) {
                 outSpecs.add(new OutputSpec(OutputSpec.Kind.USER_OUTPUT, n.name(), outputPaths.get(k), spec));
             } else {
@@ -77,7 +84,9 @@ final class ProgramBuilder {
                 outSpecs.add(new OutputSpec(mutationKind(in.kind()), n.name(), in.target(), spec));
             }
         }
-        return new ExportedProgram(function, strict, graph, new GraphSignature(inSpecs, outSpecs, specialized), state, Map.of(), backend);
+        Map<String, ValueRange> ranges = new LinkedHashMap<>();
+        if (graph.sizeSymbols() != null) for (var s : graph.sizeSymbols().symbols()) ranges.put("s" + s.id(), new ValueRange(s.min(), s.max()));
+        return new ExportedProgram(function, strict, graph, new GraphSignature(inSpecs, outSpecs, specialized), state, ranges, backend);
     }
 
     /**

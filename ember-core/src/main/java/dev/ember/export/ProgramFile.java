@@ -5,11 +5,14 @@ import dev.ember.fx.GraphModule;
 import dev.ember.fx.GraphText;
 import dev.ember.fx.Node;
 import dev.ember.fx.ShapeProp;
+import dev.ember.fx.SizeSymbols;
+import dev.ember.fx.SymbolicShapes;
 import dev.ember.logging.JsonReader;
 import dev.ember.logging.JsonWriter;
 import dev.ember.tensor.AtomicFiles;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.SafeTensors;
+import dev.ember.tensor.SymInt;
 import dev.ember.tensor.Tensor;
 
 import java.io.IOException;
@@ -80,8 +83,26 @@ final class ProgramFile {
                 + "  \"inputs\": [\n    " + String.join(",\n    ", inputs) + "\n  ],\n"
                 + "  \"outputs\": [\n    " + String.join(",\n    ", outputs) + "\n  ],\n"
                 + "  \"specialized\": " + JsonWriter.write(sig.specialized()) + ",\n"
-                + "  \"range_constraints\": " + JsonWriter.write(ranges) + "\n"
+                + "  \"range_constraints\": " + JsonWriter.write(ranges) + ",\n"
+                + "  \"symbols\": " + JsonWriter.write(symbols(ep)) + "\n"
                 + "}\n";
+    }
+
+    /** Per size symbol: its id, the user's name for it, the example size it was traced with, and its range. */
+    private static List<Object> symbols(ExportedProgram ep) {
+        List<Object> out = new ArrayList<>();
+        SizeSymbols symbols = ep.graphModule().sizeSymbols();
+        if (symbols == null) return out;
+        for (SizeSymbols.Symbol s : symbols.symbols()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", s.id());
+            m.put("source", s.source());
+            m.put("hint", s.hint());
+            m.put("min", s.min());
+            m.put("max", s.max());
+            out.add(m);
+        }
+        return out;
     }
 
     private static String spec(String kind, String name, String target, TensorSpec spec) {
@@ -91,6 +112,7 @@ final class ProgramFile {
         m.put("target", target);
         m.put("dtype", spec.dtype().shortName());
         m.put("shape", spec.shape());
+        if (spec.isSymbolic()) m.put("dims", spec.dims().stream().map(SymInt::toString).toList());
         return JsonWriter.write(m);
     }
 
@@ -118,8 +140,12 @@ final class ProgramFile {
             Graph graph = graph(file, zip, sig);
             Map<String, Tensor> state = state(file, zip, sig);
             GraphModule gm = new GraphModule(graph);
+            List<Node> placeholders = graph.placeholders();
+            for (int i = 0; i < placeholders.size(); i++) placeholders.get(i).setSymVal(sig.inputs().get(i).spec().symShape());
+            gm.setSizeSymbols(sizeSymbols(file, program, placeholders));
             try {
                 ShapeProp.propagate(gm, sig.inputs().stream().map(s -> (Object) s.spec().fake()).toArray());
+                if (gm.sizeSymbols() != null) new SymbolicShapes(gm.sizeSymbols()).annotate(gm);
             } catch (RuntimeException e) {
                 throw new ProgramFileException(file, GRAPH + " does not fit the inputs " + PROGRAM + " describes: " + firstLine(e.getMessage()), e);
             }
@@ -134,6 +160,25 @@ final class ProgramFile {
         } catch (IOException e) {
             if (e instanceof ProgramFileException) throw e;
             throw new ProgramFileException(file, "the zip archive is damaged or truncated (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** The size symbols {@code program.json} lists (none in a program of static shapes, or one written before they existed). */
+    private static SizeSymbols sizeSymbols(Path file, Map<String, Object> program, List<Node> placeholders) throws ProgramFileException {
+        if (!program.containsKey("symbols")) return null;
+        List<SizeSymbols.Symbol> out = new ArrayList<>();
+        int k = 0;
+        for (Object o : Fields.list(file, program.get("symbols"), "symbols")) {
+            String where = "symbols[" + k++ + "]";
+            Map<String, Object> m = Fields.object(file, o, where);
+            out.add(new SizeSymbols.Symbol((int) Fields.integer(file, m.get("id"), where + ".id"), Fields.string(file, m, "source"), -1, -1,
+                    Fields.integer(file, m.get("hint"), where + ".hint"), Fields.integer(file, m.get("min"), where + ".min"), Fields.integer(file, m.get("max"), where + ".max")));
+        }
+        if (out.isEmpty()) return null;
+        try {
+            return new SizeSymbols(out).readFrom(placeholders);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new ProgramFileException(file, PROGRAM + ": symbols: " + e.getMessage());
         }
     }
 
@@ -189,7 +234,17 @@ final class ProgramFile {
             if (size < 0 || size > Integer.MAX_VALUE) throw new ProgramFileException(file, PROGRAM + ": " + where + ".shape has the size " + size);
             shape.add((int) size);
         }
-        return new TensorSpec(dtype, shape);
+        if (!m.containsKey("dims")) return new TensorSpec(dtype, shape);
+        List<SymInt> dims = new ArrayList<>();
+        for (Object d : Fields.list(file, m.get("dims"), where + ".dims")) {
+            try {
+                dims.add(SymInt.parse(String.valueOf(d)));
+            } catch (IllegalArgumentException e) {
+                throw new ProgramFileException(file, PROGRAM + ": " + where + ".dims: " + e.getMessage());
+            }
+        }
+        if (dims.size() != shape.size()) throw new ProgramFileException(file, PROGRAM + ": " + where + ".dims has " + dims.size() + " sizes, its shape " + shape.size());
+        return new TensorSpec(dtype, shape, dims);
     }
 
     private static Graph graph(Path file, FileSystem zip, GraphSignature sig) throws IOException {

@@ -6,6 +6,7 @@ import dev.ember.dynamo.FunctionTarget;
 import dev.ember.dynamo.Unsupported;
 import dev.ember.dynamo.source.FieldSource;
 import dev.ember.dynamo.source.IndexSource;
+import dev.ember.dynamo.source.KeySource;
 import dev.ember.dynamo.source.LocalSource;
 import dev.ember.dynamo.source.ScalarTensorSource;
 import dev.ember.dynamo.source.Source;
@@ -25,6 +26,7 @@ final class StrictExport {
 
     static ExportedProgram export(String function, FunctionTarget target, Object[] args, ExportOptions options) {
         Object[] frame = Frames.frame(target, args);
+        List<Runnable> unmark = markDynamic(function, args, options);
         FullGraphCapture.Captured c;
         try {
             c = FullGraphCapture.capture(target, frame, Options.defaults().reorderableLogging(false));
@@ -34,7 +36,10 @@ final class StrictExport {
                     + "which runs the Java code instead of reading it\n" + u.getMessage(), u);
         } catch (FullGraphCapture.NotAGraph e) {
             throw new ExportError("Ember.export(" + function + "): " + e.getMessage() + "; an exported program returns only tensors", e);
+        } finally {
+            unmark.forEach(Runnable::run);
         }
+        checkStillDynamic(function, args, options, c);
         List<String> names = FullGraphCapture.argumentNames(target, frame);
         Frames.State state = Frames.state(frame, names);
         List<ProgramBuilder.Input> inputs = new ArrayList<>();
@@ -53,10 +58,52 @@ final class StrictExport {
         return ProgramBuilder.build(function, true, c.graph(), inputs, c.outputPaths(), Frames.specialized(frame, names), options.backend());
     }
 
+    /**
+     * Marks the dimensions {@code options} declares dynamic on the example tensors, so the capture
+     * makes them symbols (everything else stays specialized); returns what removes the marks.
+     */
+    private static List<Runnable> markDynamic(String function, Object[] args, ExportOptions options) {
+        List<Runnable> unmark = new ArrayList<>();
+        options.dynamicShapes().forEach((arg, dims) -> {
+            if (arg >= args.length || !(args[arg] instanceof Tensor t)) {
+                throw new ExportError("Ember.export(" + function + "): dynamic dimensions were given for argument " + arg + ", which is "
+                        + (arg >= args.length ? "not there (" + args.length + " argument(s))" : "no tensor"));
+            }
+            dims.forEach((dim, d) -> {
+                if (dim >= t.dim()) {
+                    throw new ExportError("Ember.export(" + function + "): argument " + arg + " " + t.describe() + " has no dimension " + dim + " to make " + d);
+                }
+                if (t.size(dim) < d.min() || t.size(dim) > d.max()) {
+                    throw new ExportError("Ember.export(" + function + "): argument " + arg + " dimension " + dim + " is " + t.size(dim)
+                            + " in the example, outside " + d + "; trace with an example inside the range");
+                }
+                dev.ember.dynamo.DimMarks.markDynamic(t, dim, d.min(), d.max());
+                unmark.add(() -> dev.ember.dynamo.DimMarks.unmark(t, dim));
+            });
+        });
+        return unmark;
+    }
+
+    /** Every declared dynamic dimension must be a symbol in the graph: a trace that specialized one is an error, as torch.export's. */
+    private static void checkStillDynamic(String function, Object[] args, ExportOptions options, FullGraphCapture.Captured c) {
+        List<dev.ember.fx.Node> placeholders = c.graph().graph().placeholders();
+        options.dynamicShapes().forEach((arg, dims) -> dims.forEach((dim, d) -> {
+            int input = -1;
+            for (int i = 0; i < c.inputValues().size(); i++) if (c.inputValues().get(i) == args[arg]) input = i;
+            boolean symbolic = input >= 0 && placeholders.get(input).symVal() instanceof dev.ember.tensor.SymShape s && !s.sizes()[dim].isConstant();
+            if (!symbolic) {
+                throw new ExportError("Ember.export(" + function + "): argument " + arg + " dimension " + dim + " was declared dynamic (" + d
+                        + "), but the program needs its value: it was specialized to " + ((Tensor) args[arg]).size(dim)
+                        + " (EMBER_LOGS=dynamic names the use and its line); remove the use, or do not declare it dynamic");
+            }
+        }));
+    }
+
     private static Source root(Source s) {
         return switch (s) {
             case FieldSource f -> root(f.base());
             case IndexSource i -> root(i.base());
+            case KeySource k -> root(k.base());
             case LocalSource l -> l;
             case StaticFieldSource f -> f;
             case ScalarTensorSource t -> root(t.base());
@@ -69,6 +116,7 @@ final class StrictExport {
         return switch (s) {
             case FieldSource f -> path(f.base()) + "." + f.field().getName();
             case IndexSource i -> path(i.base()) + "[" + i.index() + "]";
+            case KeySource k -> path(k.base()) + ".get(" + KeySource.literal(k.key()).replace('\'', '"') + ")";
             case LocalSource l -> l.localName();
             case StaticFieldSource f -> f.field().getDeclaringClass().getSimpleName() + "." + f.field().getName();
             case ScalarTensorSource t -> path(t.base());

@@ -100,6 +100,7 @@ public final class GraphText {
             case String s -> JavaLiterals.string(s);
             case DType d -> "DType." + d.name();
             case List<?> l -> "[" + String.join(", ", l.stream().map(x -> value(x, owner)).toList()) + "]";
+            case dev.ember.tensor.SymInt e -> "sym(" + e + ")";
             case int[] a -> "int[]{" + String.join(", ", java.util.Arrays.stream(a).mapToObj(Integer::toString).toList()) + "}";
             case long[] a -> "long[]{" + String.join(", ", java.util.Arrays.stream(a).mapToObj(x -> x + "L").toList()) + "}";
             case double[] a -> "double[]{" + String.join(", ", java.util.Arrays.stream(a).mapToObj(GraphText::doubleText).toList()) + "}";
@@ -304,6 +305,10 @@ public final class GraphText {
                 }
             }
             if (ch == '"') return string();
+            if (s.startsWith("sym(", at)) {
+                at += 4;
+                return dev.ember.tensor.SymInt.parse(until(')'));
+            }
             for (String prefix : List.of("int[]{", "long[]{", "double[]{")) {
                 if (s.startsWith(prefix, at)) {
                     at += prefix.length();

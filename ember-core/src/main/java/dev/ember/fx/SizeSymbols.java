@@ -41,6 +41,29 @@ public record SizeSymbols(List<Symbol> symbols) {
         return h;
     }
 
+    /**
+     * The same symbols, each read from the first of {@code placeholders} (in order) whose symbolic
+     * metadata has a dimension that is exactly it: where a graph whose inputs were added, removed or
+     * reordered reads them.
+     *
+     * @throws IllegalStateException when some symbol is no placeholder's dimension
+     */
+    public SizeSymbols readFrom(List<Node> placeholders) {
+        List<Symbol> out = new java.util.ArrayList<>();
+        for (Symbol s : symbols) {
+            Symbol found = null;
+            for (int i = 0; i < placeholders.size() && found == null; i++) {
+                if (!(placeholders.get(i).symVal() instanceof dev.ember.tensor.SymShape shape)) continue;
+                for (int d = 0; d < shape.dim() && found == null; d++) {
+                    if (shape.sizes()[d].symbolId() == s.id()) found = new Symbol(s.id(), s.source(), i, d, s.hint(), s.min(), s.max());
+                }
+            }
+            if (found == null) throw new IllegalStateException("symbol s" + s.id() + " (" + s.source() + ") is no dimension of the graph's inputs");
+            out.add(found);
+        }
+        return new SizeSymbols(out);
+    }
+
     /** Each symbol's value in {@code inputs} (the graph's inputs in placeholder order). */
     public long[] valuesIn(Object[] inputs) {
         long[] v = new long[symbols.size()];

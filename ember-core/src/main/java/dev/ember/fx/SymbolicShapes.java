@@ -58,13 +58,16 @@ public final class SymbolicShapes {
         int attempts = 0;
         double[][] inv = null;
         while (inv == null) {
-            while (worlds.size() < basis.size() + 2) worlds.add(randomWorld(random));
+            while (worlds.size() < basis.size()) worlds.add(randomWorld(random, 61));
             inv = invert(basisMatrix());
             if (inv == null) {
                 if (++attempts == 20) throw new NotGeneric("the ranges of " + describeRanges() + " leave too few sizes to tell polynomials apart");
                 worlds.subList(1, worlds.size()).clear();
             }
         }
+        // the two checking assignments reach further, so that a size whose rule changes past the small ones shows
+        worlds.add(randomWorld(random, 127));
+        worlds.add(randomWorld(random, 509));
         this.inverse = inv;
     }
 
@@ -73,10 +76,11 @@ public final class SymbolicShapes {
     /** The symbol assignments the graph is evaluated at, the hints first. */
     public List<long[]> worlds() { return List.copyOf(worlds); }
 
-    private long[] randomWorld(SplittableRandom random) {
+    /** Each symbol drawn from its range, at most {@code spread} above its least size. */
+    private long[] randomWorld(SplittableRandom random, long spread) {
         long[] v = new long[symbols.size()];
         for (SizeSymbols.Symbol s : symbols.symbols()) {
-            long lo = Math.max(s.min(), 2), hi = Math.min(s.max(), lo + 61);
+            long lo = Math.max(s.min(), 2), hi = Math.min(s.max(), lo + spread);
             v[s.id()] = lo + random.nextLong(hi - lo + 1);
         }
         return v;
@@ -199,6 +203,22 @@ public final class SymbolicShapes {
         gm.setSizeSymbols(symbols);
         fitValues(perWorld, gm);
         return gm;
+    }
+
+    /**
+     * {@code transform} (a rewrite that computes int arguments from concrete sizes: functionalization,
+     * decomposition) applied to {@code gm} at every world, generalized into one graph. Logs are
+     * printed for the example sizes' run only.
+     *
+     * @throws NotGeneric when the results differ in more than int arguments
+     */
+    public GraphModule transformed(GraphModule gm, java.util.function.UnaryOperator<GraphModule> transform) {
+        List<GraphModule> perWorld = new ArrayList<>();
+        for (int w = 0; w < worlds.size(); w++) {
+            GraphModule at = instantiate(gm, worlds.get(w));
+            perWorld.add(w == 0 ? transform.apply(at) : dev.ember.logging.Log.quietly(() -> transform.apply(at)));
+        }
+        return generalize(perWorld);
     }
 
     /** One argument of a node, as each world's graph has it: equal values stay, differing ints become a polynomial. */

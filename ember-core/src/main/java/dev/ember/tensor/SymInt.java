@@ -175,6 +175,36 @@ public final class SymInt {
     @Override
     public String toString() { return render(id -> "s" + id); }
 
+    /**
+     * The polynomial {@link #toString()} printed: {@code 512*s0 + 3}, {@code s0*s1 - 2}.
+     *
+     * @throws IllegalArgumentException naming the text that is no such polynomial
+     */
+    public static SymInt parse(String text) {
+        String t = text.replace(" ", "");
+        if (t.isEmpty()) throw new IllegalArgumentException("'" + text + "' is not a size polynomial");
+        SymInt sum = of(0);
+        int at = 0;
+        while (at < t.length()) {
+            long sign = 1;
+            if (t.charAt(at) == '+' || t.charAt(at) == '-') sign = t.charAt(at++) == '-' ? -1 : 1;
+            int end = at;
+            while (end < t.length() && t.charAt(end) != '+' && t.charAt(end) != '-') end++;
+            if (end == at) throw new IllegalArgumentException("'" + text + "' is not a size polynomial: a term is missing");
+            SymInt term = of(sign);
+            for (String factor : t.substring(at, end).split("\\*")) {
+                try {
+                    term = factor.startsWith("s") ? term.times(symbol(Integer.parseInt(factor.substring(1)))) : term.times(Long.parseLong(factor));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("'" + text + "' is not a size polynomial: '" + factor + "' is no number or symbol s<n>");
+                }
+            }
+            sum = sum.plus(term);
+            at = end;
+        }
+        return sum;
+    }
+
     @Override
     public boolean equals(Object o) { return o instanceof SymInt s && s.terms.equals(terms); }
 

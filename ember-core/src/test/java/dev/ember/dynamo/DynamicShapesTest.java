@@ -34,6 +34,11 @@ class DynamicShapesTest {
 
     static int rowsTimesThree(Tensor x) { return x.size(0) * 3; }
 
+    static Tensor copyIntoBatch(Tensor a, Tensor b) {
+        b.copy_(a.unsqueeze(1));
+        return a;
+    }
+
     private static CompiledFrame frameOf(Options opts) {
         return FrameRegistry.frames().stream().filter(f -> !f.method().owner().isHidden()).filter(f -> f.options() == opts).findFirst().orElseThrow();
     }
@@ -135,6 +140,25 @@ class DynamicShapesTest {
             Tensor x = Tensor.randn(n, 8);
             assertArrayEquals(mlp(x, w).toFloatArray(), f.apply(x, w).toFloatArray(), 1e-5f, "n = " + n);
         }
+    }
+
+    /**
+     * Fuzzer seed 12305: the write into an input is made functional after capture, and the copy it
+     * adds took its sizes from the example (7 rows): the graph for every batch wrote 7. The rewrite
+     * now runs at every assignment of the symbols and is generalized, as AOT's lowering is.
+     */
+    @Test
+    void aWriteIntoADynamicInputWritesEveryRow() {
+        Options opts = Options.backend("aot_eager");
+        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) DynamicShapesTest::copyIntoBatch, opts);
+        Tensor a = Tensor.randn(1);
+        for (int n : new int[] {4, 7, 11, 5}) {
+            Tensor expected = Tensor.randn(n, 8, 4, 16), actual = expected.clone();
+            copyIntoBatch(a, expected);
+            f.apply(a, actual);
+            assertArrayEquals(expected.toFloatArray(), actual.toFloatArray(), "n = " + n);
+        }
+        assertEquals(2, frameOf(opts).entries().size());
     }
 
     @Test

@@ -158,7 +158,7 @@ class ExportTest {
         ExportedProgram ep = Ember.export(ExportTest::addRelu, Tensor.randn(4, 8), Tensor.randn(4, 8));
         Tensor ok = Tensor.randn(4, 8);
         assertEquals("ExportedProgram.run: expected 2 inputs (x: f32[4, 8], y: f32[4, 8]), got 1", message(() -> ep.run(ok)));
-        assertEquals("ExportedProgram.run: input 'x' dimension 0 is 5, but the program was exported for 4 (export again with this size: dynamic dimensions are not supported yet)",
+        assertEquals("ExportedProgram.run: input 'x' dimension 0 is 5, but the program was exported for 4 (export again with this size, or declare the dimension dynamic: ExportOptions.dynamic(0, 0, Dim.of(\"batch\")))",
                 message(() -> ep.run(Tensor.randn(5, 8), ok)));
         assertEquals("ExportedProgram.run: input 'y' has dtype f64, but the program was exported for f32 (f32[4, 8]); convert it with .to(DType.FLOAT32)",
                 message(() -> ep.run(ok, ok.to(DType.FLOAT64))));

@@ -9,8 +9,8 @@ import dev.ember.dynamo.source.Source;
  */
 public sealed interface VariableTracker
         permits TensorVariable, ConstantVariable, ArrayVariable, ListVariable, IteratorVariable,
-                UserObjectVariable, ModuleVariable, OpOverloadVariable, LambdaVariable, StreamVariable, MapVariable,
-                SymScalarVariable, SymSizeVariable {
+                UserObjectVariable, ModuleVariable, OpOverloadVariable, LambdaVariable, StreamVariable, KeyedVariable,
+                MapViewVariable, EntryVariable, SymScalarVariable, SymSizeVariable {
 
     /** Where the value came from, or null for values created during the trace. */
     Source source();

@@ -41,7 +41,7 @@ final class Compiled {
         return args -> call(c, args);
     }
 
-    /** Tensors equal in dtype, shape and values; lists, arrays and records element by element; anything else by equals. */
+    /** Tensors equal in dtype, shape and values; lists, arrays and records element by element, maps and sets in iteration order; anything else by equals. */
     static void assertSame(Object expected, Object actual, String context) {
         if (expected instanceof Tensor e) {
             assertTrue(actual instanceof Tensor, context + ": expected a Tensor, got " + actual);
@@ -55,6 +55,9 @@ final class Compiled {
             java.util.Map<?, ?> a = (java.util.Map<?, ?>) actual;
             assertEquals(List.copyOf(e.keySet()), List.copyOf(a.keySet()), context + ": keys in order");
             for (Object k : e.keySet()) assertSame(e.get(k), a.get(k), context + "[" + k + "]");
+        } else if (expected instanceof java.util.Set<?> e) {
+            assertTrue(actual instanceof java.util.Set<?>, context + ": expected a Set, got " + actual);
+            assertEquals(List.copyOf(e), List.copyOf((java.util.Set<?>) actual), context + ": elements in order");
         } else if (expected instanceof Object[] e) {
             Object[] a = (Object[]) actual;
             assertEquals(e.length, a.length, context + ": array length");

@@ -55,7 +55,7 @@ class GraphBreakTest {
         bs.add(new Break("readsClock", (Fn1<Tensor, Tensor>) Programs::readsClock, x34, GraphBreakType.UNSUPPORTED_CALL, "System.nanoTime();"));
         bs.add(new Break("runawayLoop", (Fn1<Tensor, Tensor>) Programs::runawayLoop, x34, GraphBreakType.INSTRUCTION_BUDGET, "n += i;"));
         bs.add(new Break("deepRecursion", (Fn1<Tensor, Tensor>) Programs::deepRecursion, x34, GraphBreakType.INLINE_DEPTH, "depth == 1000 ? x"));
-        bs.add(new Break("returnsPlainObject", (Fn1<Tensor, Programs.Box>) Programs::returnsPlainObject, x34, GraphBreakType.UNSUPPORTED_RETURN, "return b;"));
+        bs.add(new Break("returnsIterator", (Fn1<Tensor, java.util.Iterator<Tensor>>) Programs::returnsIterator, x34, GraphBreakType.UNSUPPORTED_RETURN, "return it;"));
         bs.add(new Break("plainLambdaArgument", (Fn1<java.util.function.Supplier<Tensor>, Tensor>) Programs::callsSupplier,
                 () -> {
                     Tensor t = Tensor.randn(3, 4);

@@ -489,5 +489,11 @@ final class Programs {
         return b;
     }
 
+    /** An iterator is not rebuilt after the graph (its position would have to be): returning one breaks. */
+    static java.util.Iterator<Tensor> returnsIterator(Tensor x) {
+        java.util.Iterator<Tensor> it = List.of(x.t()).iterator();
+        return it;
+    }
+
     static Tensor readsStorage(Tensor x) { return x.storage() == null ? x : x.t(); }
 }

@@ -1,0 +1,408 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.Construction;
+import dev.ember.dynamo.variables.EntryVariable;
+import dev.ember.dynamo.variables.IteratorVariable;
+import dev.ember.dynamo.variables.KeyedVariable;
+import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.MapVariable;
+import dev.ember.dynamo.variables.MapViewVariable;
+import dev.ember.dynamo.variables.SetVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.MethodTypeDesc;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * java.util.Map and Set methods on tracked maps and sets, their key/value/entry views and entries.
+ * Lookups run on real Java containers of the keys, so equality, ordering and exceptions are Java's;
+ * mutations of a container from the inputs are logged and replayed after the graph.
+ */
+final class KeyedContainers {
+    private KeyedContainers() {}
+
+    private static final MethodTypeDesc BI_CONSUMER_ACCEPT = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_Object, ConstantDescs.CD_Object);
+    private static final MethodTypeDesc CONSUMER_ACCEPT = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_Object);
+    private static final MethodTypeDesc FUNCTION_APPLY = MethodTypeDesc.of(ConstantDescs.CD_Object, ConstantDescs.CD_Object);
+
+    /** Map and set classes made during the trace; each has a no-argument, a capacity (not TreeMap/TreeSet) and a copy constructor. */
+    static final Set<Class<?>> MAP_CLASSES = Set.of(java.util.HashMap.class, java.util.LinkedHashMap.class, java.util.TreeMap.class);
+    static final Set<Class<?>> SET_CLASSES = Set.of(java.util.HashSet.class, java.util.LinkedHashSet.class, java.util.TreeSet.class);
+
+    /** Whether {@code v} can be a tracked key: its equality (and hash and order) are those of a value known while tracing. */
+    static boolean isKeyValue(Object v) {
+        return v instanceof String || v instanceof Number || v instanceof Boolean || v instanceof Character || v instanceof Enum<?>;
+    }
+
+    /** A key or set element known while tracing. */
+    static Object key(TraceContext ctx, VariableTracker v, String method) {
+        if (v instanceof ConstantVariable c && isKeyValue(c.value())) return c.value();
+        if (v instanceof ConstantVariable c && c.value() == null) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, method + "(null): a null key is looked up in the real container "
+                    + "(a HashMap allows it, a TreeMap or Map.of throws)");
+        }
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, method + " with the key " + v.describe()
+                + ": a tracked map's keys and a set's elements must be strings, numbers, enums or booleans, whose equality is known while tracing");
+    }
+
+    /** Input maps and sets tracked: the mutable classes (their changes are replayed) and Java's immutable ones (Map.of, Set.of). */
+    private static final Set<Class<?>> IMMUTABLE_CLASSES = Set.copyOf(List.of(Map.of().getClass(), Map.of(1, 1).getClass(),
+            Map.of(1, 1, 2, 2).getClass(), Set.of().getClass(), Set.of(1).getClass(), Set.of(1, 2, 3).getClass()));
+
+    /** Whether an input value is tracked as a {@link KeyedVariable}: a map or set of a known class, natural order, keys known by value. */
+    static boolean tracksInput(Object value) { return whyUntracked(value, null).isEmpty() && (value instanceof Map<?, ?> || value instanceof Set<?>); }
+
+    /** Why the map or set {@code value} (read from {@code source}) is not tracked, as a parenthesis for a message; empty when it is, or is no map or set. */
+    static String whyUntracked(Object value, dev.ember.dynamo.source.Source source) {
+        Collection<?> keys = value instanceof Map<?, ?> m ? m.keySet() : value instanceof Set<?> s ? s : null;
+        if (keys == null) return "";
+        String name = source == null ? "the " + value.getClass().getSimpleName() : source.name();
+        Class<?> cls = value.getClass();
+        if (!MAP_CLASSES.contains(cls) && !SET_CLASSES.contains(cls) && !IMMUTABLE_CLASSES.contains(cls)) {
+            return " (" + name + " is a " + cls.getName() + "; Ember tracks HashMap, LinkedHashMap, TreeMap and Map.of maps and HashSet, "
+                    + "LinkedHashSet, TreeSet and Set.of sets)";
+        }
+        if (value instanceof java.util.SortedMap<?, ?> sm && sm.comparator() != null || value instanceof java.util.SortedSet<?> ss && ss.comparator() != null) {
+            return " (" + name + " is sorted by a comparator, which the trace cannot evaluate)";
+        }
+        for (Object k : keys) {
+            if (!isKeyValue(k)) {
+                return " (" + name + " has the key " + (k == null ? "null" : "of class " + k.getClass().getName()) + ": a tracked map's keys and a set's "
+                        + "elements must be strings, numbers, enums or booleans, whose equality is known while tracing; key it by name instead)";
+            }
+        }
+        return "";
+    }
+
+    /** A fresh map or set for {@code new cls}; its constructor call ({@link #construct}) may replace the container. */
+    static KeyedVariable fresh(Class<?> cls) {
+        if (MAP_CLASSES.contains(cls)) return new MapVariable(cls, newInstance(cls), true, null);
+        return new SetVariable(cls, newInstance(cls), true, null);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T newInstance(Class<?> cls) {
+        try {
+            return (T) cls.getConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code Map.of(k1, v1, …)} or {@code Set.of(…)}: the real immutable container of the keys, in the order Java gives it. */
+    static KeyedVariable immutableOf(TraceContext ctx, Class<?> owner, MethodTypeDesc type, List<VariableTracker> args) {
+        String what = owner.getSimpleName() + ".of()";
+        if (owner == Set.class) {
+            List<VariableTracker> items = type.parameterCount() == 1 && type.parameterType(0).isArray() ? Containers.itemsOf(ctx, args.getFirst()) : args;
+            Object[] elements = new Object[items.size()];
+            for (int i = 0; i < elements.length; i++) elements[i] = key(ctx, items.get(i), what);
+            Set<Object> made = real(ctx, what, () -> Set.of(elements));
+            SetVariable set = new SetVariable(made.getClass(), made, false, null);
+            set.constructed(made, Construction.copyOf(List.of(elements)));
+            return set;
+        }
+        Object[] kv = new Object[args.size()];
+        for (int i = 0; i < kv.length; i += 2) {
+            kv[i] = key(ctx, args.get(i), what);
+            kv[i + 1] = args.get(i + 1);
+        }
+        Map<Object, VariableTracker> made = real(ctx, what, () -> mapOf(kv));
+        MapVariable map = new MapVariable(made.getClass(), made, false, null);
+        List<Object> order = new ArrayList<>();
+        for (int i = 0; i < kv.length; i += 2) order.add(kv[i]);
+        map.constructed(made, Construction.copyOf(order));
+        return map;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<Object, VariableTracker> mapOf(Object[] kv) {
+        try {
+            return (Map<Object, VariableTracker>) Map.class.getMethod("of", java.util.Collections.nCopies(kv.length, Object.class).toArray(Class<?>[]::new)).invoke(null, kv);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw (RuntimeException) e.getCause();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code <init>} of a map or set made in the trace: the default, capacity or copy constructor, run on the real container. */
+    static void construct(TraceContext ctx, KeyedVariable k, List<VariableTracker> args) {
+        if (args.isEmpty()) return;
+        String what = "new " + k.type().getSimpleName() + "(" + args.stream().map(VariableTracker::describe).toList() + ")";
+        if (args.size() != 1) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (a load factor or comparator is not tracked)");
+        VariableTracker arg = args.getFirst();
+        if (arg instanceof ConstantVariable c && c.value() instanceof Integer capacity && !k.type().getSimpleName().startsWith("Tree")) {
+            Object made = real(ctx, what, () -> newWith(k.type(), int.class, capacity));
+            install(k, made, Construction.withCapacity(capacity));
+            return;
+        }
+        Object from = k instanceof MapVariable ? (arg instanceof MapVariable m ? ordered(ctx, m, what).entries() : null) : collectionOf(ctx, arg, what);
+        if (from == null) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (only a tracked map, or a capacity, is copied)");
+        Class<?> param = k instanceof MapVariable ? Map.class : Collection.class;
+        Object made = real(ctx, what, () -> newWith(k.type(), param, from));
+        List<Object> keys = new ArrayList<>(from instanceof Map<?, ?> m ? m.keySet() : (Collection<?>) from);
+        install(k, made, Construction.copyOf(keys));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void install(KeyedVariable k, Object made, Construction how) {
+        switch (k) {
+            case MapVariable m -> m.constructed((Map<Object, VariableTracker>) made, how);
+            case SetVariable s -> s.constructed((Set<Object>) made, how);
+        }
+    }
+
+    private static Object newWith(Class<?> cls, Class<?> param, Object arg) {
+        try {
+            return cls.getConstructor(param).newInstance(arg);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw (RuntimeException) e.getCause();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The elements of a list, set or key set of constants, as a real collection in their order. */
+    private static Collection<Object> collectionOf(TraceContext ctx, VariableTracker v, String method) {
+        List<Object> out = new ArrayList<>();
+        switch (v) {
+            case ListVariable l -> {
+                for (VariableTracker item : l.items()) out.add(key(ctx, item, method));
+            }
+            case SetVariable s -> out.addAll(ordered(ctx, s, method).elements());
+            case MapViewVariable view when view.view() == MapViewVariable.View.KEYS -> out.addAll(ordered(ctx, view.map(), method).keys());
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, method + " with " + v.describe() + " (a list, set or key set of constants is tracked)");
+        }
+        return out;
+    }
+
+    static VariableTracker mapMethod(TraceContext ctx, MapVariable m, String name, List<VariableTracker> args) {
+        Map<Object, VariableTracker> e = m.entries();
+        String what = "Map." + name + "()";
+        return switch (name) {
+            case "size", "isEmpty" -> sizeQuery(name, e.size());
+            case "containsKey" -> bool(real(ctx, what, () -> e.containsKey(key(ctx, args.getFirst(), what))));
+            case "get" -> orNull(real(ctx, what, () -> e.get(key(ctx, args.getFirst(), what))));
+            case "getOrDefault" -> {
+                Object k = key(ctx, args.getFirst(), what);
+                yield real(ctx, what, () -> e.containsKey(k)) ? e.get(k) : args.get(1);
+            }
+            case "put" -> put(ctx, m, key(ctx, args.get(0), what), args.get(1), what);
+            case "putIfAbsent" -> {
+                Object k = key(ctx, args.get(0), what);
+                VariableTracker old = real(ctx, what, () -> e.get(k));
+                // Java's putIfAbsent also replaces a null value
+                yield old == null || isNull(old) ? put(ctx, m, k, args.get(1), what) : old;
+            }
+            case "remove" -> {
+                if (args.size() != 1) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Map.remove(key, value) on a tracked map");
+                yield orNull(remove(ctx, m, key(ctx, args.getFirst(), what), what));
+            }
+            case "clear" -> {
+                mutable(ctx, m, what);
+                e.clear();
+                m.changes().cleared();
+                yield null;
+            }
+            case "putAll" -> {
+                if (!(args.getFirst() instanceof MapVariable from)) {
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "Map.putAll() with " + args.getFirst().describe() + " (a tracked map is copied)");
+                }
+                for (var entry : List.copyOf(ordered(ctx, from, what).entries().entrySet())) put(ctx, m, entry.getKey(), entry.getValue(), what);
+                yield null;
+            }
+            case "computeIfAbsent" -> computeIfAbsent(ctx, m, key(ctx, args.get(0), what), args.get(1), what);
+            case "keySet" -> m.view(MapViewVariable.View.KEYS);
+            case "values" -> m.view(MapViewVariable.View.VALUES);
+            case "entrySet" -> m.view(MapViewVariable.View.ENTRIES);
+            case "forEach" -> {
+                int before = m.changes().count();
+                for (var entry : List.copyOf(ordered(ctx, m, what).entries().entrySet())) {
+                    Invoker.invokeVirtual(ctx, java.util.function.BiConsumer.class, "accept", BI_CONSUMER_ACCEPT, args.getFirst(),
+                            List.of(ConstantVariable.of(entry.getKey()), entry.getValue()));
+                }
+                if (m.changes().count() != before) throw concurrentModification(ctx, what);
+                yield null;
+            }
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked map");
+        };
+    }
+
+    private static VariableTracker put(TraceContext ctx, MapVariable m, Object key, VariableTracker value, String what) {
+        mutable(ctx, m, what);
+        boolean present = real(ctx, what, () -> m.entries().containsKey(key));
+        VariableTracker old = real(ctx, what, () -> m.entries().put(key, value));
+        if (!present) m.changes().inserted(key);
+        return orNull(old);
+    }
+
+    private static VariableTracker remove(TraceContext ctx, KeyedVariable k, Object key, String what) {
+        mutable(ctx, k, what);
+        VariableTracker removed = switch (k) {
+            case MapVariable m -> real(ctx, what, () -> m.entries().containsKey(key)) ? orNull(m.entries().remove(key)) : null;
+            case SetVariable s -> real(ctx, what, () -> s.elements().remove(key)) ? ConstantVariable.of(key) : null;
+        };
+        if (removed != null) k.changes().removed(key);
+        return removed;
+    }
+
+    /** Map.computeIfAbsent: the mapping function is traced; a function that changes the map throws, as HashMap's does. */
+    private static VariableTracker computeIfAbsent(TraceContext ctx, MapVariable m, Object key, VariableTracker fn, String what) {
+        VariableTracker old = real(ctx, what, () -> m.entries().get(key));
+        if (old != null && !isNull(old)) return old;
+        int before = m.changes().count();
+        VariableTracker made = Invoker.invokeVirtual(ctx, java.util.function.Function.class, "apply", FUNCTION_APPLY, fn, List.of(ConstantVariable.of(key)));
+        if (m.changes().count() != before) throw concurrentModification(ctx, what);
+        if (isNull(made)) return ConstantVariable.NULL;
+        put(ctx, m, key, made, what);
+        return made;
+    }
+
+    static VariableTracker setMethod(TraceContext ctx, SetVariable s, String name, List<VariableTracker> args) {
+        Set<Object> e = s.elements();
+        String what = "Set." + name + "()";
+        return switch (name) {
+            case "size", "isEmpty" -> sizeQuery(name, e.size());
+            case "add" -> bool(add(ctx, s, key(ctx, args.getFirst(), what), what));
+            case "contains" -> bool(real(ctx, what, () -> e.contains(key(ctx, args.getFirst(), what))));
+            case "containsAll" -> bool(real(ctx, what, () -> e.containsAll(collectionOf(ctx, args.getFirst(), what))));
+            case "addAll" -> {
+                boolean changed = false;
+                for (Object x : collectionOf(ctx, args.getFirst(), what)) changed |= add(ctx, s, x, what);
+                yield bool(changed);
+            }
+            case "remove" -> bool(remove(ctx, s, key(ctx, args.getFirst(), what), what) != null);
+            case "clear" -> {
+                mutable(ctx, s, what);
+                e.clear();
+                s.changes().cleared();
+                yield null;
+            }
+            case "iterator" -> new IteratorVariable(constants(ordered(ctx, s, what).elements()), s);
+            case "forEach" -> forEach(ctx, s, constants(ordered(ctx, s, what).elements()), args.getFirst(), what);
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked set");
+        };
+    }
+
+    private static boolean add(TraceContext ctx, SetVariable s, Object x, String what) {
+        mutable(ctx, s, what);
+        boolean added = real(ctx, what, () -> s.elements().add(x));
+        if (added) s.changes().inserted(x);
+        return added;
+    }
+
+    static VariableTracker viewMethod(TraceContext ctx, MapViewVariable v, String name, List<VariableTracker> args) {
+        MapVariable m = v.map();
+        String what = m.type().getSimpleName() + "." + v.view().method() + "()." + name + "()";
+        return switch (name) {
+            case "size", "isEmpty" -> sizeQuery(name, m.entries().size());
+            case "iterator" -> new IteratorVariable(items(ctx, v, what), m);
+            case "forEach" -> forEach(ctx, m, items(ctx, v, what), args.getFirst(), what);
+            case "contains", "remove" -> {
+                if (v.view() != MapViewVariable.View.KEYS) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (only a key set looks up by key)");
+                Object k = key(ctx, args.getFirst(), what);
+                yield bool(name.equals("contains") ? real(ctx, what, () -> m.entries().containsKey(k)) : remove(ctx, m, k, what) != null);
+            }
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked map's view");
+        };
+    }
+
+    static VariableTracker entryMethod(TraceContext ctx, EntryVariable e, String name, List<VariableTracker> args) {
+        if (name.equals("getKey")) return ConstantVariable.of(e.key());
+        if (!e.attached()) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Map.Entry." + name + "() on an entry of a map that had keys removed since "
+                    + "the entry was read (the entry may be detached; its value is not tracked)");
+        }
+        return switch (name) {
+            case "getValue" -> e.value();
+            case "setValue" -> {
+                VariableTracker old = e.value();
+                put(ctx, e.map(), e.key(), args.getFirst(), "Map.Entry.setValue()");
+                yield old;
+            }
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Map.Entry." + name + "() on an entry of a tracked map");
+        };
+    }
+
+    /** What iterating a set or a map's view yields, in its order: {@code new ArrayList<>(m.values())}, {@code List.copyOf(set)}. */
+    static List<VariableTracker> elements(TraceContext ctx, VariableTracker v) {
+        return switch (v) {
+            case SetVariable s -> constants(ordered(ctx, s, "copying a set").elements());
+            case MapViewVariable view -> items(ctx, view, "copying " + view.describe());
+            default -> throw new IllegalArgumentException(v.describe());
+        };
+    }
+
+    /** What iterating the view yields, in the map's order. */
+    private static List<VariableTracker> items(TraceContext ctx, MapViewVariable v, String what) {
+        MapVariable m = ordered(ctx, v.map(), what);
+        return switch (v.view()) {
+            case KEYS -> constants(m.keys());
+            case VALUES -> List.copyOf(m.entries().values());
+            case ENTRIES -> m.keys().stream().map(k -> (VariableTracker) new EntryVariable(m, k)).toList();
+        };
+    }
+
+    private static VariableTracker forEach(TraceContext ctx, KeyedVariable container, List<VariableTracker> items, VariableTracker action, String what) {
+        int before = container.changes().count();
+        for (VariableTracker item : items) {
+            Invoker.invokeVirtual(ctx, java.util.function.Consumer.class, "accept", CONSUMER_ACCEPT, action, List.of(item));
+            if (container.changes().count() != before) throw concurrentModification(ctx, what);
+        }
+        return null;
+    }
+
+    /** {@code next()} on an iterator over a map or set changed since the iterator was made throws, as Java's fail-fast iterators do. */
+    static Unsupported concurrentModification(TraceContext ctx, String what) {
+        return ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ConcurrentModificationException: " + what
+                + " after the map or set was changed while being iterated");
+    }
+
+    private static List<VariableTracker> constants(Collection<Object> keys) {
+        List<VariableTracker> out = new ArrayList<>(keys.size());
+        for (Object k : keys) out.add(ConstantVariable.of(k));
+        return out;
+    }
+
+    /** The container, when its iteration order is known (see {@link KeyedVariable#orderKnown()}). */
+    private static <K extends KeyedVariable> K ordered(TraceContext ctx, K k, String what) {
+        if (k.orderKnown()) return k;
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " iterates " + k.source().name() + ", a " + k.type().getSimpleName()
+                + " from the inputs that the trace inserted keys into: their order depends on the real table's size, unknown while tracing");
+    }
+
+    private static void mutable(TraceContext ctx, KeyedVariable k, String what) {
+        if (!k.isMutable()) {
+            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws UnsupportedOperationException: " + what
+                    + " on an immutable " + k.type().getSimpleName());
+        }
+        if (k.source() != null) ctx.sideEffects.mutated(k);
+    }
+
+    /** Runs an operation on a real container; what it throws is the traced program's exception. */
+    private static <T> T real(TraceContext ctx, String what, Supplier<T> op) {
+        try {
+            return op.get();
+        } catch (Unsupported u) {
+            throw u;
+        } catch (RuntimeException e) {
+            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e + " from " + what, e);
+        }
+    }
+
+    private static boolean isNull(VariableTracker v) { return v instanceof ConstantVariable c && c.value() == null; }
+
+    private static VariableTracker orNull(VariableTracker v) { return v == null ? ConstantVariable.NULL : v; }
+
+    private static ConstantVariable bool(boolean b) { return ConstantVariable.of(b ? 1 : 0); }
+
+    /** {@code size()} or {@code isEmpty()} of a map, a set or a map's view holding {@code size} keys. */
+    private static ConstantVariable sizeQuery(String name, int size) { return name.equals("size") ? ConstantVariable.of(size) : bool(size == 0); }
+}

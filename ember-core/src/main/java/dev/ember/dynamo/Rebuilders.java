@@ -1,0 +1,200 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.source.LocalSource;
+import dev.ember.dynamo.variables.ArrayVariable;
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.KeyedVariable;
+import dev.ember.dynamo.variables.LambdaVariable;
+import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.MapVariable;
+import dev.ember.dynamo.variables.MapViewVariable;
+import dev.ember.dynamo.variables.ModuleVariable;
+import dev.ember.dynamo.variables.OpOverloadVariable;
+import dev.ember.dynamo.variables.StreamVariable;
+import dev.ember.dynamo.variables.SymScalarVariable;
+import dev.ember.dynamo.variables.TensorVariable;
+import dev.ember.dynamo.variables.UserObjectVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+import dev.ember.fx.Node;
+
+import java.lang.classfile.TypeKind;
+import java.lang.constant.ClassDesc;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * For one trace, how each Java value that leaves it (the return value, the live values at a break,
+ * the values of replayed side effects) is rebuilt after the graph runs: tensors become graph
+ * outputs, values from the inputs are re-read from their sources, and each value made during the
+ * trace knows how to make itself again. A variable reached along several paths gets one rebuilder
+ * node, so the call rebuilds it once and every path shares the object, as in eager.
+ */
+final class Rebuilders {
+    private final TraceContext ctx;
+    private final List<Node> outputs = new ArrayList<>();
+    private final Map<Node, Integer> outputIndex = new IdentityHashMap<>();
+    private final Map<VariableTracker, OutputRebuilder> made = new IdentityHashMap<>();
+    private final Set<VariableTracker> inProgress = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    Rebuilders(TraceContext ctx) { this.ctx = ctx; }
+
+    /** The graph's outputs the rebuilders read, in output order. */
+    List<Node> outputs() { return outputs; }
+
+    /** A live value for a state array: primitives in their boxed stack form, references rebuilt from graph outputs and sources. */
+    OutputRebuilder live(VariableTracker v, JvmType t) {
+        if (v instanceof SymScalarVariable s) return scalar(s);
+        if (v instanceof dev.ember.dynamo.variables.SymSizeVariable s) return symbolicSize(s);
+        if (t.kind() != TypeKind.REFERENCE) {
+            if (v instanceof ConstantVariable c && c.value() instanceof Number) return new OutputRebuilder.Constant(c.value());
+            throw new CannotResume("a " + t + " value is tracked as " + v.describe());
+        }
+        return of(v, null);
+    }
+
+    /** The rebuilder of {@code v}; {@code declared} is the static type it is read as (a primitive converts a constant), or null. */
+    OutputRebuilder of(VariableTracker v, ClassDesc declared) {
+        OutputRebuilder known = made.get(v);
+        if (known != null) return known;
+        if (!inProgress.add(v)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "returning " + v.describe() + ", which contains itself");
+        try {
+            OutputRebuilder r = build(v, declared);
+            if (r.hasIdentity()) made.put(v, r);
+            return r;
+        } finally {
+            inProgress.remove(v);
+        }
+    }
+
+    private OutputRebuilder build(VariableTracker v, ClassDesc declared) {
+        return switch (v) {
+            case TensorVariable t -> new OutputRebuilder.GraphOutput(output(t.node()));
+            case ConstantVariable c -> new OutputRebuilder.Constant(declared != null && declared.isPrimitive()
+                    ? Values.fromStack(c.value(), Values.resolve(declared, Object.class)) : c.value());
+            case ListVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
+            case ListVariable l -> new OutputRebuilder.ListOf(all(l.items()), l.isMutable());
+            case ArrayVariable a when a.source() != null -> new OutputRebuilder.FromSource(a.source());
+            case ArrayVariable a -> new OutputRebuilder.ArrayOf(a.componentType(), all(a.items()));
+            case KeyedVariable k when k.source() != null -> new OutputRebuilder.FromSource(k.source());
+            case KeyedVariable k -> new OutputRebuilder.KeyedOf(k.type(), k.isMutable(), k.construction(), k.changes().log(), List.copyOf(k.keys()),
+                    k instanceof MapVariable m ? all(m.entries().values()) : null);
+            case MapViewVariable view -> new OutputRebuilder.ViewOf(of(view.map(), null), view.view());
+            case UserObjectVariable u when !u.isFresh() -> new OutputRebuilder.FromSource(u.source());
+            case UserObjectVariable u when u.type().isRecord() -> {
+                List<OutputRebuilder> comps = new ArrayList<>();
+                for (var rc : u.type().getRecordComponents()) {
+                    VariableTracker field = u.fields().get(rc.getName());
+                    ClassDesc fd = rc.getType().describeConstable().orElseThrow();
+                    comps.add(field == null ? new OutputRebuilder.Constant(Values.zero(rc.getType())) : of(field, fd));
+                }
+                yield OutputRebuilder.RecordOf.of(u.type(), comps);
+            }
+            case UserObjectVariable u when Throwable.class.isAssignableFrom(u.type()) || u.type().isHidden() ->
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "returning " + v.describe() + " (an exception or hidden class is not made again after the graph)");
+            case UserObjectVariable u -> object(u);
+            case ModuleVariable m when m.source() != null -> new OutputRebuilder.FromSource(m.source());
+            case LambdaVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
+            case LambdaVariable l when l.site() != null ->
+                    new OutputRebuilder.LambdaOf(Lambdas.factory(l.site()), all(l.captured()), new Lambdas.Made(l.target(), l.interfaceMethod()));
+            case OpOverloadVariable o -> new OutputRebuilder.Constant(o.op());
+            case StreamVariable s -> new OutputRebuilder.Stream(s.name());
+            case SymScalarVariable s when !s.dataDependent() -> scalar(s);
+            case SymScalarVariable s -> throw SymScalars.dataDependent(ctx, s, "returning it");
+            case dev.ember.dynamo.variables.SymSizeVariable s -> symbolicSize(s);
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "returning " + v.describe());
+        };
+    }
+
+    /** A user object made in the trace; registered before its fields are, so a field holding the object itself is the same object. */
+    private OutputRebuilder object(UserObjectVariable u) {
+        Map<Field, OutputRebuilder> fields = new LinkedHashMap<>();
+        OutputRebuilder.ObjectOf obj = new OutputRebuilder.ObjectOf(u.type(), fields);
+        made.put(u, obj);
+        for (var e : u.fields().entrySet()) {
+            Field f = Fields.find(u.type(), e.getKey());
+            f.setAccessible(true);
+            fields.put(f, of(e.getValue(), f.getType().describeConstable().orElseThrow()));
+        }
+        return obj;
+    }
+
+    private List<OutputRebuilder> all(java.util.Collection<VariableTracker> items) {
+        List<OutputRebuilder> out = new ArrayList<>(items.size());
+        for (VariableTracker item : items) out.add(of(item, null));
+        return out;
+    }
+
+    private int output(Node n) {
+        return outputIndex.computeIfAbsent(n, k -> {
+            outputs.add(k);
+            return outputs.size() - 1;
+        });
+    }
+
+    /**
+     * A symbolic number leaving the graph: an unchanged argument is re-read from the call's frame;
+     * anything else is a graph output read back as the Java number (a field is not re-read: a
+     * replayed store may have changed it since the graph read it).
+     */
+    private OutputRebuilder scalar(SymScalarVariable s) {
+        Node n = s.tensor().node();
+        if (n.kind() == dev.ember.fx.NodeKind.PLACEHOLDER && s.roots().size() == 1 && s.roots().getFirst() instanceof LocalSource) {
+            return new OutputRebuilder.FromSource(s.roots().getFirst());
+        }
+        return new OutputRebuilder.ScalarItem(output(n), s.javaType());
+    }
+
+    /** A symbolic size handed on (returned, or live across a break): computed from this call's input sizes. */
+    private OutputRebuilder symbolicSize(dev.ember.dynamo.variables.SymSizeVariable s) {
+        List<dev.ember.dynamo.source.Source> symbols = ctx.shapes.symbols().stream().map(x -> (dev.ember.dynamo.source.Source) x.source()).toList();
+        return new OutputRebuilder.SymbolicSize(s.expr(), symbols, s.javaType());
+    }
+
+    /** The final state of every mutated input object, to be written back after the graph runs. */
+    List<SideEffect> replays() {
+        List<SideEffect> out = new ArrayList<>();
+        if (ctx.gradEnabled != ctx.gradEnabledAtEntry) out.add(new SideEffect.SetGradMode(ctx.gradEnabled));
+        for (SideEffects.Store s : ctx.sideEffects.stores()) {
+            ClassDesc type = s.field().getType().describeConstable().orElseThrow();
+            out.add(new SideEffect.SetField(s.owner(), s.field(), of(s.value(), type)));
+        }
+        for (ListVariable l : ctx.sideEffects.lists()) {
+            out.add(new SideEffect.ResetList(l.source(), of(new ListVariable(l.items(), true, null), null)));
+        }
+        for (ArrayVariable a : ctx.sideEffects.arrays()) {
+            out.add(new SideEffect.ResetArray(a.source(), of(new ArrayVariable(a.componentType(), a.items(), null), null)));
+        }
+        for (KeyedVariable k : ctx.sideEffects.keyed()) out.add(replay(k));
+        for (SideEffects.LogCall l : ctx.sideEffects.logs()) {
+            List<OutputRebuilder> args = new ArrayList<>();
+            List<VariableTracker> values = LoggingCalls.snapshotArgs(ctx, l);
+            Class<?>[] types = l.method().getParameterTypes();
+            for (int i = 0; i < types.length; i++) args.add(of(values.get(i), types[i].describeConstable().orElseThrow()));
+            out.add(new SideEffect.Log(l.receiver(), l.method(), args));
+        }
+        return out;
+    }
+
+    /** An input map's or set's changes; a map's values are set again only for keys whose value the trace changed. */
+    private SideEffect replay(KeyedVariable k) {
+        if (!(k instanceof MapVariable m)) return new SideEffect.ReplayChanges(k.source(), k.changes().log(), List.of(), null);
+        Set<Object> touched = new java.util.HashSet<>();
+        for (var c : k.changes().log()) touched.add(c.key());
+        List<Object> keys = new ArrayList<>();
+        List<OutputRebuilder> values = new ArrayList<>();
+        for (var e : m.entries().entrySet()) {
+            boolean unchanged = e.getValue().source() instanceof dev.ember.dynamo.source.KeySource ks && ks.base().equals(k.source())
+                    && ks.key().equals(e.getKey()) && !touched.contains(e.getKey());
+            if (unchanged) continue;
+            keys.add(e.getKey());
+            values.add(of(e.getValue(), null));
+        }
+        return new SideEffect.ReplayChanges(k.source(), k.changes().log(), keys, values);
+    }
+}
