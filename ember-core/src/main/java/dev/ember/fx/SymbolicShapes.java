@@ -30,8 +30,12 @@ import java.util.SplittableRandom;
  */
 public final class SymbolicShapes {
 
-    /** The graph is not generic in its symbols: some size is no polynomial of them, or ops disagree between worlds. */
-    public static final class NotGeneric extends RuntimeException {
+    /**
+     * The graph is not generic in its symbols: some size is no polynomial of them, or ops disagree
+     * between worlds, or (a subclass) a backend can only compile part of it for particular sizes.
+     * The caller compiles the graph for its example sizes instead.
+     */
+    public static class NotGeneric extends RuntimeException {
         public NotGeneric(String message) { super(message, null, false, false); }
     }
 

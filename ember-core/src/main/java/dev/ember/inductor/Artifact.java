@@ -32,6 +32,7 @@ record Artifact(String className, String source, byte[] classBytes, List<MemoryP
                 out.writeUTF(s.dtype().name());
                 out.writeInt(s.size());
                 out.writeBoolean(s.output());
+                out.writeBoolean(s.grows());
             }
             writeStrings(out, attributePaths);
             writeStrings(out, perfHints);
@@ -52,7 +53,7 @@ record Artifact(String className, String source, byte[] classBytes, List<MemoryP
             DType dtype = DType.valueOf(in.readUTF());
             int size = in.readInt();
             if (size < 0) throw new IOException("arena slot " + i + " has size " + size);
-            slots.add(new MemoryPlan.Slot(dtype, size, in.readBoolean()));
+            slots.add(new MemoryPlan.Slot(dtype, size, in.readBoolean(), in.readBoolean()));
         }
         return new Artifact(name, source, cls, slots, readStrings(in), readStrings(in));
     }

@@ -37,6 +37,12 @@ import java.util.stream.Collectors;
  * loads the class from the on-disk cache when the same graph with the same input layouts was
  * compiled before, by any process.
  *
+ * <p>A graph generic in some input sizes ({@link GraphModule#sizeSymbols()}) compiles to one class
+ * that serves every size in the symbols' ranges: it reads the sizes from its inputs at each call.
+ * A graph part of which can only be compiled for particular sizes throws
+ * {@link Lowering.NotSizeGeneric}, saying which node and why; the caller then compiles the graph
+ * specialized to its example sizes.
+ *
  * <pre>{@code
  * InductorGraph g = Inductor.compile(gm, exampleInputs);
  * Tensor y = (Tensor) g.run(x);
@@ -50,7 +56,7 @@ public final class Inductor {
      * keys also carry the {@link BuildStamp}, so an entry from another build is never used even when
      * a bump is forgotten.
      */
-    static final String VERSION = "ember-inductor-18";
+    static final String VERSION = "ember-inductor-19";
 
     public static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs) {
         return compile(gm, exampleInputs, CompileMode.DEFAULT);
@@ -75,14 +81,13 @@ public final class Inductor {
     }
 
     static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, CompileMode mode, ArtifactCache cache, Chooser chooser) {
-        if (gm.sizeSymbols() != null) throw new dev.ember.fx.SymbolicShapes.NotGeneric("the inductor generates code for static sizes only");
         List<TensorMeta> metas = new ArrayList<>();
         for (Tensor t : exampleInputs) metas.add(t.meta());
         String graphText = canonical(gm);
         List<String> attrMeta = gm.attributes().entrySet().stream().map(e -> e.getKey() + ":" + e.getValue().meta()).toList();
         boolean nanAsserts = NanAsserts.enabled();
         String key = ArtifactCache.key(VERSION, BuildStamp.of(Inductor.class), mode.name(), String.valueOf(VectorApi.AVAILABLE), graphText,
-                metas.toString(), attrMeta.toString(), nanAssertsKey(nanAsserts, gm), PassManager.configuration(Aot.compilingForTraining()));
+                metas.toString(), attrMeta.toString(), symbolicKey(gm), nanAssertsKey(nanAsserts, gm), PassManager.configuration(Aot.compilingForTraining()));
         if (cache != null) {
             InductorGraph hit = fromCache(gm, metas, mode, cache, chooser, key, nanAsserts);
             if (hit != null) return hit;
@@ -141,6 +146,11 @@ public final class Inductor {
             return new InductorGraph(gm, null, metas, null, null, null);
         }
         GraphModule work = prepared.graph();
+        if (gm.sizeSymbols() != null && work.sizeSymbols() == null) {
+            // code for the hint sizes only would be run at every size in range
+            throw new Lowering.NotSizeGeneric("the graph decomposed for the inductor is no longer generic in " + gm.sizeSymbols().symbols().stream()
+                    .map(s -> s.source()).toList() + "; it can only be compiled for its example sizes");
+        }
         Lowering.Result lowered;
         try {
             lowered = Lowering.lower(work);
@@ -152,7 +162,8 @@ public final class Inductor {
         Scheduler scheduler = Scheduler.schedule(lowered);
         InductorLog.log("fusion", () -> String.join("\n", scheduler.decisions()));
         InductorLog.log("schedule", () -> scheduleText(scheduler.kernels()));
-        MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output(), mode == CompileMode.REDUCE_OVERHEAD);
+        long[] hints = lowered.sizeSymbols() == null ? new long[0] : lowered.sizeSymbols().hints();
+        MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output(), mode == CompileMode.REDUCE_OVERHEAD, hints);
         LiveOverwriteCheck.check(scheduler.kernels(), plan, lowered.output());
         String className = "Graph_" + key.substring(0, 16);
 
@@ -182,7 +193,8 @@ public final class Inductor {
 
     private static Candidate candidate(String className, Scheduler s, MemoryPlan plan, Lowering.Result r, boolean vectorize, boolean transposeWeights,
                                        boolean nanAsserts) {
-        GraphWriter writer = new GraphWriter(className, s.kernels(), plan, r.output(), r.inputMetas().size(), vectorize, transposeWeights, nanAsserts);
+        GraphWriter writer = new GraphWriter(className, s.kernels(), plan, r.output(), r.inputMetas().size(), r.sizeSymbols(), vectorize, transposeWeights,
+                nanAsserts);
         GraphWriter.Generated code = writer.generate(Inductor.class.getClassLoader());
         assert verified(className, code);
         return new Candidate(new Artifact(className, code.source(), code.classBytes(), plan.slots(), r.attributePaths(), r.perfHints()),
@@ -230,6 +242,18 @@ public final class Inductor {
             n.kwargs().forEach((k, v) -> appendArg(sb.append(k).append(':'), v).append(','));
             sb.append(")\n");
         }
+        return sb.toString();
+    }
+
+    /**
+     * The size symbols' part of the cache key: each symbol (where it is read, its range, its source
+     * for the comments of the code) and every node's symbolic metadata. A static graph has none, so
+     * it never shares an entry with a graph generic in sizes traced at the same example sizes.
+     */
+    private static String symbolicKey(GraphModule gm) {
+        if (gm.sizeSymbols() == null) return "static";
+        StringBuilder sb = new StringBuilder(gm.sizeSymbols().symbols().toString()).append('\n');
+        for (dev.ember.fx.Node n : gm.graph().nodes()) sb.append(n.name()).append(' ').append(n.symVal()).append('\n');
         return sb.toString();
     }
 

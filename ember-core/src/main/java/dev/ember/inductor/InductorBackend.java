@@ -33,10 +33,6 @@ public final class InductorBackend {
             // a graph from the on-disk cache skipped AOT's steps: the transformed graph is made when the debug folder asks
             return compiled(g).withTransformedGraph(() -> Aot.prepare(gm, exampleInputs).graph());
         }
-
-        /** Not yet: its kernels are written for static sizes. */
-        @Override
-        public boolean compilesSymbolicSizes() { return false; }
     };
 
     /**

@@ -3,7 +3,9 @@ package dev.ember.inductor;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.NanAsserts;
 import dev.ember.fx.NonFiniteValueError;
+import dev.ember.fx.SizeSymbols;
 import dev.ember.tensor.Storage;
+import dev.ember.tensor.SymShape;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
@@ -17,8 +19,10 @@ import java.util.function.Function;
 /**
  * A graph compiled by the inductor: {@link #run} calls the generated code. Inputs whose layout
  * differs from the one compiled for (dtype, shape or strides; the storage offset may vary) run
- * through the interpreter instead — a perf hint, never a wrong answer. Intermediates live in a
- * per-thread arena allocated on a thread's first call (see {@link MemoryPlan}).
+ * through the interpreter instead — a perf hint, never a wrong answer. A graph generic in some
+ * input sizes takes every input whose layout is its symbolic one at the sizes of the call, each
+ * size symbol in its range. Intermediates live in a per-thread arena allocated on a thread's first
+ * call (see {@link MemoryPlan}).
  *
  * <p>In mode {@code reduce-overhead} the outputs live in that arena too, so each call of a thread
  * writes its outputs into the arrays of the previous call's. Before it does, the previous outputs'
@@ -30,6 +34,9 @@ public final class InductorGraph {
     private final GraphModule original;
     private final MethodHandle call;
     private final List<TensorMeta> inputMetas;
+    /** The size symbols of a graph generic in sizes (else null), and its placeholders' symbolic layouts. */
+    private final SizeSymbols symbols;
+    private final List<SymShape> inputShapes;
     private final Artifact artifact;
     private final Object[] constants;
     private final ThreadLocal<ThreadState> state;
@@ -53,6 +60,8 @@ public final class InductorGraph {
         this.original = original;
         this.call = call;
         this.inputMetas = inputMetas;
+        this.symbols = original.sizeSymbols();
+        this.inputShapes = original.graph().placeholders().stream().map(p -> p.symVal() instanceof SymShape s ? s : null).toList();
         this.artifact = artifact;
         this.constants = constants;
         this.cached = cached;
@@ -84,17 +93,12 @@ public final class InductorGraph {
         if (call == null) return interpret(inputs);
         int n = original.graph().placeholders().size();
         if (inputs.length != n) throw new IllegalArgumentException("the graph takes " + n + " input(s), but " + inputs.length + " were given");
+        int notMatching = inputNotMatching(inputs);
+        if (notMatching >= 0) return mismatch(notMatching, inputs);
         List<String> attrs = artifact.attributePaths();
         Tensor[] all = new Tensor[n + attrs.size()];
-        for (int i = 0; i < n; i++) {
-            if (!(inputs[i] instanceof Tensor t) || !matches(t, inputMetas.get(i))) return mismatch(i, inputs);
-            all[i] = t;
-        }
-        for (int i = 0; i < attrs.size(); i++) {
-            Tensor t = original.attribute(attrs.get(i));
-            if (!matches(t, inputMetas.get(n + i))) return mismatch(n + i, inputs);
-            all[n + i] = t;
-        }
+        for (int i = 0; i < n; i++) all[i] = (Tensor) inputs[i];
+        for (int i = 0; i < attrs.size(); i++) all[n + i] = original.attribute(attrs.get(i));
         ThreadState st;
         Object result;
         try {
@@ -118,6 +122,35 @@ public final class InductorGraph {
             st.previousOutputs = outputs;
         }
         return result;
+    }
+
+    /**
+     * Whether {@link #run} on {@code inputs} runs the generated code (rather than the interpreter,
+     * for inputs of a layout or of sizes it was not compiled for).
+     */
+    public boolean compiledFor(Object... inputs) { return current().call != null && current().inputNotMatching(inputs) < 0; }
+
+    /**
+     * The first input (the placeholders', then the attributes' read) the generated code was not
+     * compiled for, or -1: of another dtype or layout, or — in a graph generic in sizes — of sizes
+     * outside a symbol's range or a layout other than its symbolic one at the call's sizes.
+     */
+    private int inputNotMatching(Object[] inputs) {
+        int n = inputs.length;
+        long[] sizes = null;
+        if (symbols != null) {
+            for (SizeSymbols.Symbol s : symbols.symbols()) {
+                if (!(inputs[s.input()] instanceof Tensor t) || t.dim() <= s.dim() || t.size(s.dim()) < s.min() || t.size(s.dim()) > s.max()) return s.input();
+            }
+            sizes = symbols.valuesIn(inputs);
+        }
+        for (int i = 0; i < n; i++) {
+            TensorMeta expected = sizes == null || inputShapes.get(i) == null ? inputMetas.get(i) : inputShapes.get(i).eval(inputMetas.get(i).dtype(), sizes);
+            if (!(inputs[i] instanceof Tensor t) || !matches(t, expected)) return i;
+        }
+        List<String> attrs = artifact.attributePaths();
+        for (int i = 0; i < attrs.size(); i++) if (!matches(original.attribute(attrs.get(i)), inputMetas.get(n + i))) return n + i;
+        return -1;
     }
 
     /**
@@ -180,7 +213,9 @@ public final class InductorGraph {
         if (!warnedLayout) {
             warnedLayout = true;
             InductorLog.log("perf_hints", () -> "input " + i + " does not have the layout the graph was compiled for "
-                    + inputMetas.get(i) + "; running the graph in the interpreter");
+                    + (symbols == null || i >= inputShapes.size() || inputShapes.get(i) == null ? inputMetas.get(i)
+                            : inputShapes.get(i).describe(inputMetas.get(i).dtype()) + " with " + symbols.symbols().stream().map(SizeSymbols.Symbol::range).toList())
+                    + "; running the graph in the interpreter");
         }
         return interpret(inputs);
     }

@@ -2,6 +2,7 @@ package dev.ember.inductor;
 
 import dev.ember.inductor.ir.Buffer;
 import dev.ember.inductor.ir.Stage;
+import dev.ember.tensor.SymInt;
 
 import java.util.List;
 import java.util.Set;
@@ -13,7 +14,7 @@ public sealed interface Kernel {
      * Stages sharing one parallel loop over {@code outer} (rows); each stage then loops over its
      * own inner dims. {@code locals} are reduction results that live only in registers.
      */
-    record Loop(int[] outer, List<Stage> stages, Set<Buffer> locals) implements Kernel {
+    record Loop(SymInt[] outer, List<Stage> stages, Set<Buffer> locals) implements Kernel {
         public boolean hasReduction() { return stages.stream().anyMatch(s -> s instanceof Stage.Reduction); }
     }
 

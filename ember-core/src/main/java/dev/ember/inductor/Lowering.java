@@ -4,15 +4,19 @@ import dev.ember.fx.BuiltinFunctions;
 import dev.ember.fx.CompilerSteps;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
+import dev.ember.fx.SizeSymbols;
+import dev.ember.fx.SymbolicShapes;
 import dev.ember.inductor.ir.Affine;
 import dev.ember.inductor.ir.Buffer;
 import dev.ember.inductor.ir.Expr;
+import dev.ember.inductor.ir.Sizes;
 import dev.ember.inductor.ir.Stage;
 import dev.ember.inductor.ir.Value;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.Schema;
 import dev.ember.tensor.DType;
-import dev.ember.tensor.Shapes;
+import dev.ember.tensor.SymInt;
+import dev.ember.tensor.SymShape;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
@@ -30,13 +34,30 @@ import java.util.Map;
  */
 public final class Lowering {
 
-    /** The lowered graph: what to allocate, what to run, and what to return. */
+    /**
+     * The lowered graph: what to allocate, what to run, and what to return; {@code sizeSymbols} are
+     * the symbols its sizes depend on (null for a static graph).
+     */
     public record Result(List<Buffer> buffers, List<Stage> stages, List<TensorMeta> inputMetas,
-                         List<String> attributePaths, Object output, List<String> perfHints) {}
+                         List<String> attributePaths, Object output, List<String> perfHints, SizeSymbols sizeSymbols) {}
 
     /** Thrown for graphs the compiler does not take at all (then the graph runs in the interpreter). */
     public static final class Unsupported extends RuntimeException {
         Unsupported(String reason) { super(reason); }
+    }
+
+    /**
+     * Thrown for a graph generic in some input sizes when part of it can only be compiled for
+     * particular sizes; the caller compiles the graph specialized to its example sizes instead
+     * (as for any {@link SymbolicShapes.NotGeneric}). The message names the node and why.
+     */
+    public static final class NotSizeGeneric extends SymbolicShapes.NotGeneric {
+        NotSizeGeneric(Node n, String reason) {
+            this("'" + n.name() + "' (" + n.target() + ") cannot be compiled for every size: " + reason
+                    + (n.sourceLocation() == null ? "" : " [" + n.sourceLocation().fileAndLine() + "]"));
+        }
+
+        NotSizeGeneric(String message) { super(message); }
     }
 
     /** Inline a shared pointwise value into each user only while it is this small (in expression nodes). */
@@ -57,16 +78,17 @@ public final class Lowering {
     public static Result lower(GraphModule gm) {
         Lowering l = new Lowering(gm);
         Object out = l.run();
-        return new Result(l.buffers, l.stages, l.inputMetas, l.attributePaths, out, l.perfHints);
+        return new Result(l.buffers, l.stages, l.inputMetas, l.attributePaths, out, l.perfHints, gm.sizeSymbols());
     }
 
     private Object run() {
         for (Node n : gm.graph().nodes()) {
             switch (n.kind()) {
-                case PLACEHOLDER -> env.put(n, input(n, tensorVal(n)));
+                case PLACEHOLDER -> env.put(n, input(symShape(n, tensorVal(n)), tensorVal(n)));
                 case GET_ATTR -> {
                     attributePaths.add((String) n.target());
-                    env.put(n, input(n, gm.attribute((String) n.target())));
+                    Tensor attribute = gm.attribute((String) n.target());
+                    env.put(n, input(SymShape.of(attribute.meta()), attribute));
                 }
                 case CALL_FUNCTION -> env.put(n, callFunction(n));
                 case OUTPUT -> { return output(n.arg(0)); }
@@ -76,11 +98,21 @@ public final class Lowering {
         throw new IllegalStateException("graph has no output node");
     }
 
-    private Value input(Node n, Tensor example) {
+    private Value input(SymShape layout, Tensor example) {
         TensorMeta m = example.meta();
-        Buffer b = newBuffer(Buffer.Kind.INPUT, m.dtype(), 0, inputMetas.size());
+        Buffer b = newBuffer(Buffer.Kind.INPUT, m.dtype(), Sizes.ZERO, inputMetas.size());
         inputMetas.add(m);
-        return new Value.Stored(b, m.dtype(), m.shape(), m.strides(), 0);
+        return new Value.Stored(b, m.dtype(), layout.sizes(), layout.strides(), Sizes.ZERO);
+    }
+
+    /** The layout of the node's tensor value {@code val}: its symbolic metadata in a graph generic in sizes, else {@code val}'s. */
+    static SymShape symShape(Node n, Tensor val) {
+        return n.symVal() instanceof SymShape s ? s : SymShape.of(val.meta());
+    }
+
+    /** {@link #symShape} of element {@code i} of a node whose value is a list of tensors. */
+    private static SymShape symShape(Node n, int i, Tensor val) {
+        return n.symVal() instanceof List<?> l && l.get(i) instanceof SymShape s ? s : SymShape.of(val.meta());
     }
 
     private static Tensor tensorVal(Node n) {
@@ -128,7 +160,7 @@ public final class Lowering {
 
     // ------------------------------------------------------------------ services for the rules
 
-    Buffer newBuffer(Buffer.Kind kind, DType dtype, int size, int inputIndex) {
+    Buffer newBuffer(Buffer.Kind kind, DType dtype, SymInt size, int inputIndex) {
         Buffer b = new Buffer(buffers.size(), kind, dtype, size, inputIndex);
         buffers.add(b);
         return b;
@@ -137,10 +169,10 @@ public final class Lowering {
     /** Stores a computed value in a new contiguous buffer. */
     Value.Stored realize(Value v, Node node) {
         if (v instanceof Value.Stored s) return s;
-        int[] shape = v.shape();
-        Buffer b = newBuffer(Buffer.Kind.COMPUTED, v.dtype(), Shapes.numel(shape), -1);
+        SymInt[] shape = v.shape();
+        Buffer b = newBuffer(Buffer.Kind.COMPUTED, v.dtype(), Sizes.numel(shape), -1);
         stages.add(new Stage.Pointwise(node, b, shape, v.load(vars(shape.length))));
-        return new Value.Stored(b, v.dtype(), shape, Shapes.contiguousStrides(shape), 0);
+        return new Value.Stored(b, v.dtype(), shape, Sizes.contiguousStrides(shape), Sizes.ZERO);
     }
 
     /** A pointwise result: kept as an expression, or stored when its users would recompute too much. */
@@ -172,16 +204,12 @@ public final class Lowering {
         List<Buffer> outs = new ArrayList<>();
         Object result;
         if (n.val() instanceof Tensor t) {
-            Buffer b = newBuffer(Buffer.Kind.EXTERN, t.dtype(), t.numel(), -1);
-            outs.add(b);
-            result = new Value.Stored(b, t.dtype(), t.shape(), Shapes.contiguousStrides(t.shape()), 0);
+            result = externOut(outs, t.dtype(), symShape(n, t).sizes());
         } else if (n.val() instanceof List<?> list && list.stream().allMatch(x -> x instanceof Tensor)) {
             List<Object> values = new ArrayList<>();
-            for (Object x : list) {
-                Tensor t = (Tensor) x;
-                Buffer b = newBuffer(Buffer.Kind.EXTERN, t.dtype(), t.numel(), -1);
-                outs.add(b);
-                values.add(new Value.Stored(b, t.dtype(), t.shape(), Shapes.contiguousStrides(t.shape()), 0));
+            for (int i = 0; i < list.size(); i++) {
+                Tensor t = (Tensor) list.get(i);
+                values.add(externOut(outs, t.dtype(), symShape(n, i, t).sizes()));
             }
             result = values;
         } else {
@@ -189,6 +217,13 @@ public final class Lowering {
         }
         stages.add(new Stage.Extern(n, op, operands, outs, reason));
         return result;
+    }
+
+    /** A buffer for an extern kernel's (contiguous) result, added to {@code outs}, as a value. */
+    private Value.Stored externOut(List<Buffer> outs, DType dtype, SymInt[] shape) {
+        Buffer b = newBuffer(Buffer.Kind.EXTERN, dtype, Sizes.numel(shape), -1);
+        outs.add(b);
+        return new Value.Stored(b, dtype, shape, Sizes.contiguousStrides(shape), Sizes.ZERO);
     }
 
     private Object operand(Object a, Node n) {

@@ -22,10 +22,20 @@ import java.util.Set;
  * <p>With {@code reuseOutputs} (mode {@code reduce-overhead}) the outputs too get arena slots, one
  * each, shared with nothing: a warm call allocates nothing, and its outputs are the arrays of the
  * previous call's (which {@link InductorGraph} marks overwritten).
+ *
+ * <p>A slot holding a buffer whose size depends on a size symbol {@link Slot#grows grows}: it starts
+ * empty, and generated code replaces its array with a larger one when a call needs more, so the
+ * slot serves every size in range. Which free slot a buffer takes is chosen by its size at the
+ * symbols' hints (a choice of memory only, right for every size).
  */
 public final class MemoryPlan {
-    /** One arena array; {@code output} when it holds a graph output (reduce-overhead). */
-    public record Slot(DType dtype, int size, boolean output) {}
+    /**
+     * One arena array of {@code size} elements; {@code output} when it holds a graph output
+     * (reduce-overhead); {@code grows} when it holds a buffer of symbolic size (then {@code size} is 0).
+     */
+    public record Slot(DType dtype, int size, boolean output, boolean grows) {
+        public Slot(DType dtype, int size, boolean output) { this(dtype, size, output, false); }
+    }
 
     private final Map<Buffer, Integer> slotOf = new HashMap<>();
     private final List<Slot> slots = new ArrayList<>();
@@ -35,7 +45,8 @@ public final class MemoryPlan {
     /** The arena slot of {@code b}, or -1 when it gets a fresh array. */
     public int slot(Buffer b) { return slotOf.getOrDefault(b, -1); }
 
-    static MemoryPlan plan(List<Kernel> kernels, Object output, boolean reuseOutputs) {
+    /** @param hints each size symbol's hint, by id (empty for a static graph) */
+    static MemoryPlan plan(List<Kernel> kernels, Object output, boolean reuseOutputs, long[] hints) {
         Set<Buffer> outputs = new HashSet<>();
         collectOutputs(output, outputs);
         Set<Buffer> fresh = new HashSet<>(outputs);
@@ -51,13 +62,15 @@ public final class MemoryPlan {
         }
         MemoryPlan plan = new MemoryPlan();
         List<int[]> busyUntil = new ArrayList<>();   // per slot: {last kernel using it}
+        List<Long> hintSizes = new ArrayList<>();     // per slot: its size at the hints
         if (reuseOutputs) {
             Set<Buffer> handedOn = new HashSet<>(fresh);
             handedOn.removeAll(outputs);
             for (Buffer b : first.keySet()) {
                 if (outputs.contains(b) && b.kind() == Buffer.Kind.COMPUTED && handedOn.stream().noneMatch(f -> f.storage() == b)) {
-                    plan.slots.add(new Slot(b.dtype(), b.size(), true));
+                    plan.slots.add(slotFor(b, true));
                     busyUntil.add(new int[] {Integer.MAX_VALUE});
+                    hintSizes.add(b.size().eval(hints));
                     plan.slotOf.put(b, plan.slots.size() - 1);
                 }
             }
@@ -67,25 +80,35 @@ public final class MemoryPlan {
             int def = e.getValue();
             if (b.kind() != Buffer.Kind.COMPUTED || plan.slotOf.containsKey(b) || fresh.contains(b) || fresh.stream().anyMatch(f -> f.storage() == b)) continue;
             int end = last.getOrDefault(b, def);
+            long size = b.size().eval(hints);
             int chosen = -1;
             for (int s = 0; s < plan.slots.size(); s++) {
                 if (!plan.slots.get(s).output() && plan.slots.get(s).dtype() == b.dtype() && busyUntil.get(s)[0] < def
-                        && (chosen < 0 || Math.abs(plan.slots.get(s).size() - b.size()) < Math.abs(plan.slots.get(chosen).size() - b.size()))) {
+                        && (chosen < 0 || Math.abs(hintSizes.get(s) - size) < Math.abs(hintSizes.get(chosen) - size))) {
                     chosen = s;
                 }
             }
             if (chosen < 0) {
-                plan.slots.add(new Slot(b.dtype(), b.size(), false));
+                plan.slots.add(slotFor(b, false));
                 busyUntil.add(new int[] {end});
+                hintSizes.add(size);
                 chosen = plan.slots.size() - 1;
             } else {
                 Slot old = plan.slots.get(chosen);
-                plan.slots.set(chosen, new Slot(old.dtype(), Math.max(old.size(), b.size()), false));
+                Slot joined = slotFor(b, false);
+                plan.slots.set(chosen, old.grows() || joined.grows() ? new Slot(old.dtype(), 0, false, true)
+                        : new Slot(old.dtype(), Math.max(old.size(), joined.size()), false));
+                hintSizes.set(chosen, Math.max(hintSizes.get(chosen), size));
                 busyUntil.get(chosen)[0] = end;
             }
             plan.slotOf.put(b, chosen);
         }
         return plan;
+    }
+
+    /** A slot for {@code b} alone: of its size, or growing when that depends on a symbol. */
+    private static Slot slotFor(Buffer b, boolean output) {
+        return b.size().isConstant() ? new Slot(b.dtype(), Math.toIntExact(b.size().constant()), output) : new Slot(b.dtype(), 0, output, true);
     }
 
     public static List<Stage> stages(Kernel k) {

@@ -6,6 +6,7 @@ import dev.ember.inductor.ir.Buffer;
 import dev.ember.inductor.ir.Expr.BinaryOp;
 import dev.ember.inductor.ir.Expr.UnaryOp;
 import dev.ember.inductor.ir.Expr;
+import dev.ember.inductor.ir.Sizes;
 import dev.ember.inductor.ir.Stage;
 import dev.ember.inductor.ir.Value;
 import dev.ember.ops.ConvOps;
@@ -20,6 +21,8 @@ import dev.ember.ops.TypePromotion;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Shapes;
+import dev.ember.tensor.SymInt;
+import dev.ember.tensor.SymShape;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
@@ -42,11 +45,18 @@ final class Rules {
 
     /** How one op lowers; null means "not this call" (e.g. a dtype the rule does not cover): the eager kernel runs. */
     @FunctionalInterface
-    interface Rule { Object lower(Lowering l, Node n, List<Object> args, TensorMeta out); }
+    interface Rule { Object lower(Lowering l, Node n, List<Object> args, Out out); }
 
     /** A pointwise op's value over the output's index space; null where the rule does not cover the call. */
     @FunctionalInterface
-    private interface PointwiseRule { Value.Computed value(Node n, List<Object> a, TensorMeta out); }
+    private interface PointwiseRule { Value.Computed value(Node n, List<Object> a, Out out); }
+
+    /** The node's result: its dtype and its sizes (symbolic in a graph generic in sizes). */
+    record Out(DType dtype, SymInt[] shape) {
+        int dim() { return shape.length; }
+
+        SymInt numel() { return Sizes.numel(shape); }
+    }
 
     private static final Map<OpOverload, Rule> LOWERINGS = new HashMap<>();
 
@@ -78,7 +88,7 @@ final class Rules {
 
     static Object lower(Lowering l, Node n, OpOverload op, List<Object> args) {
         if (!(n.val() instanceof Tensor outVal)) return null;
-        TensorMeta out = outVal.meta();
+        Out out = new Out(outVal.dtype(), Lowering.symShape(n, outVal).sizes());
         if (op.hasTag(Tag.VIEW)) return view(l, n, op, args, out);
         Rule rule = LOWERINGS.get(op);
         return rule == null ? null : rule.lower(l, n, args, out);
@@ -92,6 +102,8 @@ final class Rules {
 
     private static void pointwise(PointwiseRule rule, OpOverload... ops) {
         register((l, n, a, out) -> {
+            // a size used as a scalar (x * s0) is no constant of the expression: the eager kernel takes its value
+            if (a.stream().anyMatch(x -> x instanceof SymInt)) return null;
             Value.Computed c = rule.value(n, a, out);
             return c == null ? null : l.pointwise(n, c);
         }, ops);
@@ -169,7 +181,7 @@ final class Rules {
     }
 
     /** A two-operand pointwise value computed in the output dtype. */
-    private static Value.Computed binary(TensorMeta out, List<Object> a, Function<Expr[], Expr> f) {
+    private static Value.Computed binary(Out out, List<Object> a, Function<Expr[], Expr> f) {
         return pw(out, out.dtype(), List.of(a.get(0), a.get(1)), f);
     }
 
@@ -194,7 +206,7 @@ final class Rules {
     }
 
     /** {@code min(max(x, lo), hi)} with tensor bounds, either of which may be absent. */
-    private static Value.Computed clampTensor(TensorMeta out, Object x, Object lo, Object hi) {
+    private static Value.Computed clampTensor(Out out, Object x, Object lo, Object hi) {
         DType o = out.dtype();
         List<Object> operands = new ArrayList<>(List.of(x));
         if (lo != null) operands.add(lo);
@@ -208,16 +220,16 @@ final class Rules {
         });
     }
 
-    private static Value.Computed where(TensorMeta out, Object condition, Object ifTrue, Object ifFalse) {
+    private static Value.Computed where(Out out, Object condition, Object ifTrue, Object ifFalse) {
         DType o = out.dtype();
         return pw(out, o, List.of(condition, ifTrue, ifFalse), x -> new Expr.Where(cast(x[0], DType.BOOL), cast(x[1], o), cast(x[2], o), o));
     }
 
-    private static Value.Computed unary(TensorMeta out, List<Object> a, UnaryOp op) {
+    private static Value.Computed unary(Out out, List<Object> a, UnaryOp op) {
         return pw(out, out.dtype(), List.of(a.get(0)), x -> new Expr.Unary(op, x[0], out.dtype()));
     }
 
-    private static Value.Computed pow(TensorMeta out, Object base, double e) {
+    private static Value.Computed pow(Out out, Object base, double e) {
         DType o = out.dtype();
         Function<Expr[], Expr> f;
         if (e == 1) f = x -> x[0];
@@ -228,7 +240,7 @@ final class Rules {
         return pw(out, o, List.of(base), f);
     }
 
-    private static Value.Computed compare(Node n, TensorMeta out, List<Object> a, BinaryOp op) {
+    private static Value.Computed compare(Node n, Out out, List<Object> a, BinaryOp op) {
         DType common = TypePromotion.resultType(fakeOrScalar(n.args().get(0)), fakeOrScalar(n.args().get(1)));
         return pw(out, common, List.of(a.get(0), a.get(1)), x -> new Expr.Binary(op, x[0], x[1], DType.BOOL));
     }
@@ -248,8 +260,8 @@ final class Rules {
      * read and converted to {@code compute}, then combined by {@code f}; the result is converted to
      * the output dtype.
      */
-    static Value.Computed pw(TensorMeta out, DType compute, List<Object> operands, Function<Expr[], Expr> f) {
-        int[] shape = out.shape();
+    static Value.Computed pw(Out out, DType compute, List<Object> operands, Function<Expr[], Expr> f) {
+        SymInt[] shape = out.shape();
         for (Object x : operands) if (!(x instanceof Value) && !(x instanceof Number) && !(x instanceof Boolean)) return null;
         return new Value.Computed(out.dtype(), shape, idx -> {
             Expr[] xs = new Expr[operands.size()];
@@ -261,10 +273,10 @@ final class Rules {
     }
 
     /** The index into a value of shape {@code shape} broadcast to the index {@code idx}. */
-    static Affine[] broadcastIndex(Affine[] idx, int[] shape) {
+    static Affine[] broadcastIndex(Affine[] idx, SymInt[] shape) {
         Affine[] r = new Affine[shape.length];
         int lead = idx.length - shape.length;
-        for (int d = 0; d < shape.length; d++) r[d] = shape[d] == 1 ? Affine.constant(0) : idx[d + lead];
+        for (int d = 0; d < shape.length; d++) r[d] = Sizes.is(shape[d], 1) ? Affine.constant(0) : idx[d + lead];
         return r;
     }
 
@@ -281,66 +293,78 @@ final class Rules {
 
     // ------------------------------------------------------------------ views
 
-    private static Object view(Lowering l, Node n, OpOverload op, List<Object> args, TensorMeta out) {
+    private static Object view(Lowering l, Node n, OpOverload op, List<Object> args, Out out) {
         if (!(args.get(0) instanceof Value v)) return null;
         if (v instanceof Value.Stored s) {
-            if (op == ShapeOps.RESHAPE && ShapeOps.viewStrides(s.shape(), s.strides(), out.shape()) == null) {
-                Value.Stored copy = l.realize(new Value.Computed(s.dtype(), s.shape(), s::load), n);
-                return viewOfStored(op, args, copy);
+            SymShape m = viewLayout(n, op, args, layout(s), out);
+            if (m == null) {
+                // a reshape of a layout it cannot view: of a contiguous copy, which it always can
+                s = l.realize(new Value.Computed(s.dtype(), s.shape(), s::load), n);
+                m = viewLayout(n, op, args, layout(s), out);
             }
-            return viewOfStored(op, args, s);
+            return new Value.Stored(s.buffer(), s.dtype(), m.sizes(), m.strides(), m.offset());
         }
         Value.Computed c = (Value.Computed) v;
-        TensorMeta contiguous = TensorMeta.contiguous(c.dtype(), c.shape());
-        TensorMeta m = viewMeta(op, args, contiguous);
+        SymShape contiguous = new SymShape(c.shape(), Sizes.contiguousStrides(c.shape()), Sizes.ZERO);
+        SymShape m = viewLayout(n, op, args, contiguous, out);
         Function<Affine[], Affine[]> reindex = reindex(c.shape(), m);
-        if (reindex != null) return new Value.Computed(c.dtype(), m.shape(), idx -> c.load(reindex.apply(idx)));
-        return viewOfStored(op, args, l.realize(c, n));
+        if (reindex != null) return new Value.Computed(c.dtype(), m.sizes(), idx -> c.load(reindex.apply(idx)));
+        Value.Stored s = l.realize(c, n);
+        return new Value.Stored(s.buffer(), s.dtype(), m.sizes(), m.strides(), m.offset());
     }
 
-    private static Value.Stored viewOfStored(OpOverload op, List<Object> args, Value.Stored s) {
-        TensorMeta m = viewMeta(op, args, new TensorMeta(s.dtype(), s.shape(), s.strides(), s.offset()));
-        return new Value.Stored(s.buffer(), s.dtype(), m.shape(), m.strides(), m.storageOffset());
-    }
+    private static SymShape layout(Value.Stored s) { return new SymShape(s.shape(), s.strides(), s.offset()); }
 
-    /** The op's own meta function, applied to a fake tensor with {@code layout}: the view's layout. */
-    private static TensorMeta viewMeta(OpOverload op, List<Object> args, TensorMeta layout) {
+    /**
+     * The layout of the view of {@code layout}, or null for a reshape that needs a copy. With static
+     * sizes it is the op's own meta function's answer; with symbolic ones, {@link SymbolicViews}'.
+     */
+    private static SymShape viewLayout(Node n, OpOverload op, List<Object> args, SymShape layout, Out out) {
+        if (layout.isSymbolic() || !Sizes.isStatic(out.shape())) return SymbolicViews.layout(n, op, args, layout, out.shape());
+        int[] shape = Sizes.constants(layout.sizes()), strides = Sizes.constants(layout.strides());
+        if (op == ShapeOps.RESHAPE && ShapeOps.viewStrides(shape, strides, Sizes.constants(out.shape())) == null) return null;
         Object[] values = args.toArray();
-        values[0] = new FakeTensor(layout);
-        return (TensorMeta) op.inferMeta(op.bind(values));
+        values[0] = new FakeTensor(new TensorMeta(out.dtype(), shape, strides, Math.toIntExact(layout.offset().constant())));
+        return SymShape.of((TensorMeta) op.inferMeta(op.bind(values)));
     }
 
     /**
      * Re-indexing for a view of a contiguous value of {@code shape}: each view dim with a non-zero
-     * stride must step along exactly one source dim without carrying into the next; null otherwise.
+     * stride must step along exactly one source dim without carrying into the next, for every value
+     * of the symbols; null otherwise.
      */
-    private static Function<Affine[], Affine[]> reindex(int[] shape, TensorMeta view) {
-        int[] cs = Shapes.contiguousStrides(shape);
+    private static Function<Affine[], Affine[]> reindex(SymInt[] shape, SymShape view) {
+        SymInt[] cs = Sizes.contiguousStrides(shape);
         int nd = shape.length;
-        long[] start = new long[nd];
-        long rem = view.storageOffset();
-        for (int d = 0; d < nd; d++) {
-            if (shape[d] == 1) continue;
-            start[d] = rem / cs[d];
-            rem %= cs[d];
+        SymInt[] start = new SymInt[nd];
+        java.util.Arrays.fill(start, Sizes.ZERO);
+        if (!Sizes.is(view.offset(), 0)) {
+            if (!view.offset().isConstant() || !Sizes.isStatic(cs)) return null;
+            long rem = view.offset().constant();
+            for (int d = 0; d < nd; d++) {
+                if (!Sizes.above1(shape[d])) continue;
+                start[d] = SymInt.of(rem / cs[d].constant());
+                rem %= cs[d].constant();
+            }
         }
         int[] target = new int[view.dim()];
-        long[] coeff = new long[view.dim()];
-        long[] max = start.clone();
+        SymInt[] coeff = new SymInt[view.dim()];
+        SymInt[] max = start.clone();
         for (int k = 0; k < view.dim(); k++) {
             target[k] = -1;
-            long st = view.strides()[k];
-            if (view.shape()[k] == 1 || st == 0) continue;
+            SymInt st = view.strides()[k];
+            if (Sizes.is(view.sizes()[k], 1) || Sizes.is(st, 0)) continue;
             for (int d = 0; d < nd && target[k] < 0; d++) {
-                if (shape[d] > 1 && st % cs[d] == 0) {
+                SymInt q = Sizes.above1(shape[d]) ? Sizes.quotient(st, cs[d]) : null;
+                if (q != null) {
                     target[k] = d;
-                    coeff[k] = st / cs[d];
+                    coeff[k] = q;
                 }
             }
             if (target[k] < 0) return null;
-            max[target[k]] += coeff[k] * (view.shape()[k] - 1);
+            max[target[k]] = Sizes.plus(max[target[k]], Sizes.times(coeff[k], Sizes.minus(view.sizes()[k], Sizes.ONE)));
         }
-        for (int d = 0; d < nd; d++) if (shape[d] > 1 && max[d] >= shape[d]) return null;
+        for (int d = 0; d < nd; d++) if (Sizes.above1(shape[d]) && !Sizes.provablyAtLeast(Sizes.minus(shape[d], Sizes.ONE), max[d])) return null;
         return idx -> {
             Affine[] src = new Affine[nd];
             for (int d = 0; d < nd; d++) src[d] = Affine.constant(start[d]);
@@ -351,7 +375,7 @@ final class Rules {
 
     // ------------------------------------------------------------------ reductions
 
-    private static Object reduction(Lowering l, Node n, List<Object> a, Stage.ReduceOp op, TensorMeta out) {
+    private static Object reduction(Lowering l, Node n, List<Object> a, Stage.ReduceOp op, Out out) {
         if (!(a.get(0) instanceof Value x)) return null;
         int nd = x.shape().length;
         if (nd == 0) return l.pointwise(n, pw(out, out.dtype(), List.of(x), v -> v[0]));   // a 0-d tensor reduces to itself
@@ -361,15 +385,15 @@ final class Rules {
         for (int d : dims) reduced[d < 0 ? d + nd : d] = true;
         List<Integer> outer = new ArrayList<>(), inner = new ArrayList<>();
         for (int d = 0; d < nd; d++) (reduced[d] ? inner : outer).add(d);
-        int[] outerShape = outer.stream().mapToInt(d -> x.shape()[d]).toArray();
-        int[] reduceShape = inner.stream().mapToInt(d -> x.shape()[d]).toArray();
+        SymInt[] outerShape = outer.stream().map(d -> x.shape()[d]).toArray(SymInt[]::new);
+        SymInt[] reduceShape = inner.stream().map(d -> x.shape()[d]).toArray(SymInt[]::new);
         Affine[] idx = new Affine[nd];
         for (int i = 0; i < outer.size(); i++) idx[outer.get(i)] = Affine.var(i);
         for (int i = 0; i < inner.size(); i++) idx[inner.get(i)] = Affine.var(outer.size() + i);
         Expr body = cast(x.load(idx), out.dtype());
-        Buffer b = l.newBuffer(Buffer.Kind.COMPUTED, out.dtype(), Shapes.numel(outerShape), -1);
+        Buffer b = l.newBuffer(Buffer.Kind.COMPUTED, out.dtype(), Sizes.numel(outerShape), -1);
         l.addStage(new Stage.Reduction(n, b, outerShape, reduceShape, op, body));
-        return new Value.Stored(b, out.dtype(), out.shape(), Shapes.contiguousStrides(out.shape()), 0);
+        return new Value.Stored(b, out.dtype(), out.shape(), Sizes.contiguousStrides(out.shape()), Sizes.ZERO);
     }
 
     private static int[] ints(Object v) {
@@ -384,16 +408,16 @@ final class Rules {
 
     // ------------------------------------------------------------------ GEMM
 
-    private static Object gemm(Lowering l, Node n, List<Object> a, TensorMeta out) {
+    private static Object gemm(Lowering l, Node n, List<Object> a, Out out) {
         if (!(a.get(0) instanceof Value x) || !(a.get(1) instanceof Value y)) return null;
         if (!out.dtype().isFloatingPoint() || x.dtype() != out.dtype() || y.dtype() != out.dtype()) return null;
         Stage.Operand p = blasOperand(l, n, x), q = blasOperand(l, n, y);
         boolean batched = out.dim() == 3;
-        int m = out.shape()[batched ? 1 : 0], nn = out.shape()[batched ? 2 : 1];
-        int k = x.shape()[batched ? 2 : 1];
+        SymInt m = out.shape()[batched ? 1 : 0], nn = out.shape()[batched ? 2 : 1];
+        SymInt k = x.shape()[batched ? 2 : 1];
         Buffer b = l.newBuffer(Buffer.Kind.COMPUTED, out.dtype(), out.numel(), -1);
-        l.addStage(new Stage.Gemm(n, b, p, q, batched ? out.shape()[0] : 1, m, nn, k));
-        return new Value.Stored(b, out.dtype(), out.shape(), Shapes.contiguousStrides(out.shape()), 0);
+        l.addStage(new Stage.Gemm(n, b, p, q, batched ? out.shape()[0] : Sizes.ONE, m, nn, k));
+        return new Value.Stored(b, out.dtype(), out.shape(), Sizes.contiguousStrides(out.shape()), Sizes.ZERO);
     }
 
     /** The value as BLAS can read it: each matrix row- or column-major; otherwise stored contiguously first. */
@@ -403,12 +427,13 @@ final class Rules {
         return new Stage.Operand(s.buffer(), s.shape(), s.strides(), s.offset());
     }
 
+    /** Row- or column-major for every value of the symbols (else the operand is copied contiguous: always readable). */
     private static boolean blasLayout(Value.Stored s) {
         int r = s.shape().length;
-        int rows = s.shape()[r - 2], cols = s.shape()[r - 1];
-        int rs = s.strides()[r - 2], cs = s.strides()[r - 1];
-        boolean rowMajor = cs == 1 && rs >= Math.max(1, cols);
-        boolean colMajor = rs == 1 && cs >= Math.max(1, rows);
+        SymInt rows = s.shape()[r - 2], cols = s.shape()[r - 1];
+        SymInt rs = s.strides()[r - 2], cs = s.strides()[r - 1];
+        boolean rowMajor = Sizes.is(cs, 1) && Sizes.provablyAtLeast(rs, Sizes.max1(cols));
+        boolean colMajor = Sizes.is(rs, 1) && Sizes.provablyAtLeast(cs, Sizes.max1(rows));
         return rowMajor || colMajor;
     }
 }

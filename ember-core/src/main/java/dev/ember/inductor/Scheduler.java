@@ -4,10 +4,11 @@ import dev.ember.fx.CompilerSteps;
 import dev.ember.inductor.ir.Affine;
 import dev.ember.inductor.ir.Buffer;
 import dev.ember.inductor.ir.Expr;
+import dev.ember.inductor.ir.Sizes;
 import dev.ember.inductor.ir.Stage;
 import dev.ember.inductor.ir.Value;
 import dev.ember.ops.ConvOps;
-import dev.ember.tensor.Shapes;
+import dev.ember.tensor.SymInt;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -106,7 +107,7 @@ final class Scheduler {
             }
             case Stage.Pointwise p -> {
                 explainNoFusion(last, st);
-                int[] outer = p.shape().length == 0 ? new int[0] : Arrays.copyOf(p.shape(), p.shape().length - 1);
+                SymInt[] outer = p.shape().length == 0 ? new SymInt[0] : Arrays.copyOf(p.shape(), p.shape().length - 1);
                 kernels.add(new Kernel.Loop(outer, List.of(p), new HashSet<>()));
             }
             case Stage.Reduction r -> {
@@ -155,7 +156,8 @@ final class Scheduler {
     private boolean joinsHost(Kernel.Host h, Stage.Pointwise p) {
         Buffer hostOut = written(h.host());
         if (hostOut == null || h.host() instanceof Stage.Extern e && e.op() != ConvOps.CONVOLUTION) return false;
-        int[] hostShape = h.host() instanceof Stage.Gemm g ? gemmShape(g) : ((dev.ember.tensor.Tensor) h.host().node().val()).shape();
+        SymInt[] hostShape = h.host() instanceof Stage.Gemm g ? gemmShape(g)
+                : Lowering.symShape(h.host().node(), (dev.ember.tensor.Tensor) h.host().node().val()).sizes();
         if (!Arrays.equals(hostShape, p.shape())) return false;
         Affine same = Affine.contiguous(p.shape(), 0);
         Set<Buffer> group = new HashSet<>();
@@ -170,9 +172,9 @@ final class Scheduler {
         return ok[0] && readsGroup[0];
     }
 
-    private static int[] gemmShape(Stage.Gemm g) {
-        return g.batch() > 1 || g.node().val() instanceof dev.ember.tensor.Tensor t && t.dim() == 3
-                ? new int[] {g.batch(), g.m(), g.n()} : new int[] {g.m(), g.n()};
+    private static SymInt[] gemmShape(Stage.Gemm g) {
+        return !Sizes.is(g.batch(), 1) || g.node().val() instanceof dev.ember.tensor.Tensor t && t.dim() == 3
+                ? new SymInt[] {g.batch(), g.m(), g.n()} : new SymInt[] {g.m(), g.n()};
     }
 
     /**
@@ -193,15 +195,16 @@ final class Scheduler {
      * Whether {@code st} can run inside loop kernel {@code k}: same rows, and every read of a buffer
      * the kernel writes stays in the current row (for pointwise-only kernels: the same element).
      */
-    private boolean joinsLoop(Kernel.Loop k, Stage st, int[] pointwiseShape) {
+    private boolean joinsLoop(Kernel.Loop k, Stage st, SymInt[] pointwiseShape) {
         int p = k.outer().length;
         if (!k.hasReduction() && !(st instanceof Stage.Reduction)) {
             Stage.Pointwise first = (Stage.Pointwise) k.stages().get(0);
             if (pointwiseShape == null || !Arrays.equals(first.shape(), pointwiseShape)) return false;
         }
-        // A kernel without row dims runs on one thread: keep big pointwise work out of it.
-        if (p == 0 && pointwiseShape != null && Shapes.numel(pointwiseShape) > dev.ember.ops.kernels.Parallel.GRAIN) return false;
-        int[] inner;
+        // A kernel without row dims runs on one thread: keep big pointwise work out of it (work
+        // that depends on a symbol counts as big: it is, for some value in range).
+        if (p == 0 && pointwiseShape != null && !Sizes.provablyAtLeast(SymInt.of(dev.ember.ops.kernels.Parallel.GRAIN), Sizes.numel(pointwiseShape))) return false;
+        SymInt[] inner;
         Expr body;
         if (st instanceof Stage.Reduction r) {
             if (!Arrays.equals(r.outer(), k.outer())) return false;
@@ -224,23 +227,27 @@ final class Scheduler {
         return ok[0];
     }
 
-    private static boolean rowLocal(Affine load, Stage prod, int p, int[] inner, boolean sameElement) {
+    /**
+     * Whether {@code load} reads within the current row of {@code prod}'s output, for every value of
+     * the symbols: {@code 0 <= lo} and {@code hi < rowSize}, each provably.
+     */
+    private static boolean rowLocal(Affine load, Stage prod, int p, SymInt[] inner, boolean sameElement) {
         if (prod instanceof Stage.Reduction r) return load.equals(Affine.contiguous(r.outer(), 0));
-        int[] shape = ((Stage.Pointwise) prod).shape();
+        SymInt[] shape = ((Stage.Pointwise) prod).shape();
         if (sameElement) return load.equals(Affine.contiguous(shape, 0));
-        int[] cs = Shapes.contiguousStrides(shape);
-        for (int d = 0; d < p; d++) if (load.coeff(d) != cs[d]) return false;
-        long rowSize = 1;
-        for (int d = p; d < shape.length; d++) rowSize *= shape[d];
-        long lo = load.constant(), hi = load.constant();
+        SymInt[] cs = Sizes.contiguousStrides(shape);
+        for (int d = 0; d < p; d++) if (!load.coeff(d).equals(cs[d])) return false;
+        SymInt rowSize = Sizes.numel(Arrays.copyOfRange(shape, p, shape.length));
+        SymInt lo = load.constant(), hi = load.constant();
         for (var t : load.terms().entrySet()) {
             int v = t.getKey();
             if (v < p) continue;
             if (v - p >= inner.length) return false;
-            long span = t.getValue() * (inner[v - p] - 1);
-            if (span < 0) lo += span; else hi += span;
+            if (!t.getValue().isConstant()) return false;   // its sign is not known
+            SymInt span = Sizes.times(t.getValue(), Sizes.minus(inner[v - p], Sizes.ONE));
+            if (t.getValue().constant() < 0) lo = Sizes.plus(lo, span); else hi = Sizes.plus(hi, span);
         }
-        return lo >= 0 && hi < rowSize;
+        return Sizes.provablyAtLeast(lo, Sizes.ZERO) && Sizes.provablyAtLeast(Sizes.minus(rowSize, Sizes.ONE), hi);
     }
 
     /** Reduction results read only inside their own kernel need no memory: they stay in registers. */

@@ -119,6 +119,14 @@ public final class SymInt {
         return e.getValue() == 1 && e.getKey().ids.length == 1 ? e.getKey().ids[0] : -1;
     }
 
+    /** One term of the polynomial: {@code coefficient} times the product of the symbols {@code ids} (an id repeated for a power). */
+    public record Term(long coefficient, int[] ids) {}
+
+    /** The terms, highest degree first and the constant last: what code generators turn into arithmetic. */
+    public java.util.List<Term> terms() {
+        return terms.entrySet().stream().map(e -> new Term(e.getValue(), e.getKey().ids.clone())).toList();
+    }
+
     /** The ids of the symbols this size depends on, ascending. */
     public int[] symbols() {
         TreeSet<Integer> ids = new TreeSet<>();

@@ -103,7 +103,7 @@ class RecurrentLoopTest {
         dev.ember.fx.ShapeProp.propagate(gm, inputs.toArray());
         Lowering.Result lowered = Lowering.lower(gm);
         Scheduler s = Scheduler.schedule(lowered);
-        MemoryPlan plan = MemoryPlan.plan(s.kernels(), lowered.output(), false);
+        MemoryPlan plan = MemoryPlan.plan(s.kernels(), lowered.output(), false, new long[0]);
         LiveOverwriteCheck.check(s.kernels(), plan, lowered.output());
         // Force the bug's decision: the first GEMM's output taken over by a later, unrelated value.
         Buffer mmOut = ((dev.ember.inductor.ir.Stage.Gemm) MemoryPlan.stages(s.kernels().get(0)).get(0)).out();

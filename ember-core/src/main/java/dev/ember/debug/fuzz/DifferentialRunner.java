@@ -105,9 +105,12 @@ public final class DifferentialRunner {
         Map<String, Object> stored = null;
         if (c.fromCache()) {
             if (!coldModes.contains(c.mode())) {
-                Observed cold = observe(p, args -> Calls.apply(Calls.compile(p.fn(), c.options()), args), false);
+                Object coldCompiled = Calls.compile(p.fn(), c.options());
+                Observed cold = observe(p, args -> Calls.apply(coldCompiled, args), false);
                 Disagreement f = judge("cold call", eager, cold, fp64);
                 if (f != null) return f;
+                // the new batch sizes too: the warm run must find the graph generic in them on disk as well
+                for (Resized r : resized) observe(r.run(), args -> Calls.apply(coldCompiled, args), false);
                 Ember.reset();
             }
             stored = entries(cacheDir);

@@ -2,13 +2,17 @@ package dev.ember.inductor.codegen;
 
 import dev.ember.fx.NanAsserts;
 import dev.ember.fx.Node;
+import dev.ember.fx.SizeSymbols;
 import dev.ember.inductor.Kernel;
 import dev.ember.inductor.MemoryPlan;
 import dev.ember.inductor.ir.Buffer;
 import dev.ember.inductor.ir.Expr;
+import dev.ember.inductor.ir.Sizes;
 import dev.ember.inductor.ir.Stage;
 import dev.ember.inductor.ir.Value;
 import dev.ember.tensor.DType;
+import dev.ember.tensor.SymInt;
+import dev.ember.tensor.SymShape;
 import dev.ember.tensor.Tensor;
 
 import java.lang.constant.ClassDesc;
@@ -28,6 +32,10 @@ import java.util.stream.Collectors;
  * into arrays, runs the kernels and extern calls in order, and wraps the outputs (Inductor's
  * wrapper code), as a {@link JClass}: printed, it is what {@code EMBER_LOGS=output_code} shows;
  * written as bytecode, it is what runs.
+ *
+ * <p>In a graph generic in some input sizes, {@code call} first reads each size symbol from its
+ * input ({@code int s0 = inputs[0].size(0);}), and every size, stride, offset and allocation
+ * after that is an expression of those locals; a kernel takes the symbols it uses as parameters.
  */
 public final class GraphWriter {
     private final String className;
@@ -35,6 +43,8 @@ public final class GraphWriter {
     private final MemoryPlan plan;
     private final Object output;
     private final int inputCount;
+    /** The size symbols the graph is generic in, or null for a static graph. */
+    private final SizeSymbols symbols;
     private final LoopWriter loops;
     private final List<Object> constants = new ArrayList<>();
     private final Map<String, String> opFields = new LinkedHashMap<>();
@@ -54,8 +64,9 @@ public final class GraphWriter {
      */
     static final int TRANSPOSED_WEIGHT_MAX_ROWS = 256;
 
-    public GraphWriter(String className, List<Kernel> kernels, MemoryPlan plan, Object output, int inputCount, boolean vectorize,
+    public GraphWriter(String className, List<Kernel> kernels, MemoryPlan plan, Object output, int inputCount, SizeSymbols symbols, boolean vectorize,
                        boolean transposeWeights, boolean nanAsserts) {
+        this.symbols = symbols;
         this.className = className;
         this.nanAsserts = nanAsserts;
         this.transposeWeights = transposeWeights;
@@ -95,6 +106,14 @@ public final class GraphWriter {
             JExpr input = new JExpr.ArrayLoad(INPUTS, JavaTypes.intLit(i));
             call.declare(JType.OBJECT, "in" + i + "_data", Calls.virtualCall(Calls.virtualCall(input, "storage", Calls.STORAGE), "data", JType.OBJECT));
             call.declare(JType.INT, "in" + i + "_off", Calls.virtualCall(input, "storageOffset", JType.INT));
+        }
+        if (symbols != null) {
+            call.blank().comment("the sizes this code is generic in, read from the inputs once per call");
+            for (SizeSymbols.Symbol s : symbols.symbols()) {
+                call.comment("s" + s.id() + " = " + s.source() + ", " + s.range() + " (traced at " + s.hint() + ")");
+                call.declare(JType.INT, KernelContext.symbol(s.id()).name(),
+                        Calls.virtualCall(new JExpr.ArrayLoad(INPUTS, JavaTypes.intLit(s.input())), "size", JType.INT, JavaTypes.intLit(s.dim())));
+            }
         }
         Set<Buffer> declared = new LinkedHashSet<>();
         for (int i = 0; i < kernels.size(); i++) {
@@ -151,25 +170,26 @@ public final class GraphWriter {
         }
         for (Buffer b : params) declare(call, b, declared);
         String name = "kernel" + index;
+        Code body = new Code();
+        KernelContext ctx = new KernelContext();
+        switch (k) {
+            case Kernel.Loop l -> loops.write(body, l, ctx);
+            case Kernel.Host h -> {
+                if (h.host() instanceof Stage.Gemm g) gemm(body, g, transposed, ctx);
+                if (!h.epilogue().isEmpty()) {
+                    List<Stage> epi = new ArrayList<>(h.epilogue());
+                    SymInt[] shape = h.epilogue().get(0).shape();
+                    loops.write(body, new Kernel.Loop(java.util.Arrays.copyOf(shape, Math.max(0, shape.length - 1)), epi, Set.of()), ctx);
+                }
+            }
+        }
         List<JExpr.Local> sig = new ArrayList<>();
         for (Buffer b : params) {
             sig.add(KernelContext.array(b));
             if (b.hasRuntimeOffset()) sig.add(KernelContext.offset(b));
         }
         if (transposed != null) sig.add(transposed);
-        Code body = new Code();
-        KernelContext ctx = new KernelContext();
-        switch (k) {
-            case Kernel.Loop l -> loops.write(body, l, ctx);
-            case Kernel.Host h -> {
-                if (h.host() instanceof Stage.Gemm g) gemm(body, g, transposed);
-                if (!h.epilogue().isEmpty()) {
-                    List<Stage> epi = new ArrayList<>(h.epilogue());
-                    int[] shape = h.epilogue().get(0).shape();
-                    loops.write(body, new Kernel.Loop(java.util.Arrays.copyOf(shape, Math.max(0, shape.length - 1)), epi, Set.of()), ctx);
-                }
-            }
-        }
+        for (int id : ctx.symbols()) sig.add(KernelContext.symbol(id));
         methods.add(new JClass.Method(describe(k), false, JType.VOID, name, sig, body.statements()));
         call.eval(new JExpr.Invoke(JExpr.CallKind.STATIC, null, name, Calls.descriptor(JType.VOID, List.copyOf(sig)), null, List.copyOf(sig), false));
     }
@@ -180,8 +200,10 @@ public final class GraphWriter {
     }
 
     private static boolean canKeepWeightTransposed(Stage.Gemm g) {
-        return g.batch() == 1 && g.out().dtype() == DType.FLOAT32 && g.m() <= TRANSPOSED_WEIGHT_MAX_ROWS
-                && g.b().buffer().storage().kind() == Buffer.Kind.INPUT && layout(g.b(), g.k(), g.n()).trans;
+        // the copy's shape is fixed when it is made: a weight whose sizes depend on a symbol is read in place
+        boolean staticWeight = g.n().isConstant() && g.k().isConstant() && g.b().offset().isConstant() && Sizes.isStatic(g.b().strides());
+        return Sizes.is(g.batch(), 1) && g.out().dtype() == DType.FLOAT32 && Sizes.provablyAtLeast(SymInt.of(TRANSPOSED_WEIGHT_MAX_ROWS), g.m())
+                && staticWeight && g.b().buffer().storage().kind() == Buffer.Kind.INPUT && layout(g.b(), g.k(), g.n()).trans;
     }
 
     /** In {@code call}: {@code float[] inN_t = WEIGHT_T0.get(inputs[N], offset, n, k, ld)}, the [k, n] copy of the weight. */
@@ -192,43 +214,50 @@ public final class GraphWriter {
         JExpr.Local local = new JExpr.Local(weight.name() + "_t" + (transposedFields.size() - 1), JType.FLOAT.array());
         JExpr input = new JExpr.ArrayLoad(INPUTS, JavaTypes.intLit(weight.inputIndex()));
         call.declare(local.type(), local.name(), Calls.virtualCall(new JExpr.GetStatic(null, field, Calls.TRANSPOSED_WEIGHT), "get", JType.FLOAT.array(),
-                input, offset(g.b()), JavaTypes.intLit(g.n()), JavaTypes.intLit(g.k()), JavaTypes.intLit(layout(g.b(), g.k(), g.n()).ld)));
+                input, offset(g.b(), KernelContext::sizeOf), KernelContext.sizeOf(g.n()), KernelContext.sizeOf(g.k()),
+                KernelContext.sizeOf(layout(g.b(), g.k(), g.n()).ld)));
         return local;
     }
 
-    private void gemm(Code c, Stage.Gemm g, JExpr.Local transposed) {
+    private void gemm(Code c, Stage.Gemm g, JExpr.Local transposed, KernelContext ctx) {
         Layout a = layout(g.a(), g.m(), g.k()), b = transposed != null ? new Layout(false, g.n()) : layout(g.b(), g.k(), g.n());
         JExpr aArray = KernelContext.array(g.a().buffer()), bArray = transposed != null ? transposed : KernelContext.array(g.b().buffer());
         JExpr cArray = KernelContext.array(g.out());
-        JExpr aOff = offset(g.a()), bOff = transposed != null ? JavaTypes.intLit(0) : offset(g.b());
+        JExpr aOff = offset(g.a(), ctx::size), bOff = transposed != null ? JavaTypes.intLit(0) : offset(g.b(), ctx::size);
         // GemmBatched (through Gemm) decides how the products share the cores (whole, in row bands,
-        // or in turn) and which kernel runs them, as it does for eager matmul.
-        boolean batched = g.batch() > 1;
+        // or in turn) and which kernel runs them, as it does for eager matmul: from the sizes it is
+        // called with, so a size-generic GEMM takes the path each call's sizes call for.
+        boolean batched = !Sizes.is(g.batch(), 1);
         List<JExpr> args = List.of(dtype(g.out().dtype()), new JExpr.Lit(a.trans, JType.BOOLEAN), new JExpr.Lit(b.trans, JType.BOOLEAN),
-                JavaTypes.intLit(g.batch()), JavaTypes.intLit(g.m()), JavaTypes.intLit(g.n()), JavaTypes.intLit(g.k()),
-                aArray, aOff, JavaTypes.intLit(batched ? g.a().strides()[0] : 0), JavaTypes.intLit(a.ld),
-                bArray, bOff, JavaTypes.intLit(batched ? g.b().strides()[0] : 0), JavaTypes.intLit(b.ld),
-                cArray, JavaTypes.intLit(0), JavaTypes.intLit(g.n()));
+                ctx.size(g.batch()), ctx.size(g.m()), ctx.size(g.n()), ctx.size(g.k()),
+                aArray, aOff, batched ? ctx.size(g.a().strides()[0]) : JavaTypes.intLit(0), ctx.size(a.ld),
+                bArray, bOff, batched ? ctx.size(g.b().strides()[0]) : JavaTypes.intLit(0), ctx.size(b.ld),
+                cArray, JavaTypes.intLit(0), ctx.size(g.n()));
         ClassDesc[] params = args.stream().map(e -> e.type().desc().isArray() ? ConstantDescs.CD_Object : e.type().desc()).toArray(ClassDesc[]::new);
         c.eval(new JExpr.Invoke(JExpr.CallKind.STATIC, Calls.GEMM_BATCHED, "strided", MethodTypeDesc.of(ConstantDescs.CD_void, params), null, args, false));
     }
 
-    private record Layout(boolean trans, int ld) {}
+    private record Layout(boolean trans, SymInt ld) {}
 
-    /** Row-major reads as is; column-major is the transposed flag with the other stride as leading dimension. */
-    private static Layout layout(Stage.Operand o, int rows, int cols) {
+    /**
+     * Row-major reads as is; column-major is the transposed flag with the other stride as leading
+     * dimension. The lowering made every operand one or the other for every value of the symbols.
+     */
+    private static Layout layout(Stage.Operand o, SymInt rows, SymInt cols) {
         int r = o.strides().length;
-        int rs = o.strides()[r - 2], cs = o.strides()[r - 1];
-        if (cs == 1 && rs >= Math.max(1, cols)) return new Layout(false, rs);
-        if (cs == 1 && rows == 1) return new Layout(false, Math.max(1, cols));
-        if (rs == 1) return new Layout(true, Math.max(cs, Math.max(1, rows)));
-        return new Layout(false, Math.max(1, cols));
+        SymInt rs = o.strides()[r - 2], cs = o.strides()[r - 1];
+        if (Sizes.is(cs, 1) && Sizes.provablyAtLeast(rs, Sizes.max1(cols))) return new Layout(false, rs);
+        if (Sizes.is(cs, 1) && Sizes.is(rows, 1)) return new Layout(false, Sizes.max1(cols));
+        if (Sizes.is(rs, 1)) return new Layout(true, cs.isConstant() && rows.isConstant() ? SymInt.of(Math.max(cs.constant(), Math.max(1, rows.constant())))
+                : Sizes.provablyAtLeast(cs, Sizes.max1(rows)) ? cs : Sizes.max1(rows));
+        return new Layout(false, Sizes.max1(cols));
     }
 
-    private static JExpr offset(Stage.Operand o) {
-        JExpr base = JavaTypes.intLit(o.offset());
+    /** The operand's offset in its array: its run-time base (an input's, an extern result's) plus its view's. */
+    private static JExpr offset(Stage.Operand o, java.util.function.Function<SymInt, JExpr> size) {
+        JExpr base = size.apply(o.offset());
         if (!o.buffer().hasRuntimeOffset()) return base;
-        return o.offset() == 0 ? KernelContext.offset(o.buffer()) : new JExpr.Arith(JExpr.ArithOp.ADD, KernelContext.offset(o.buffer()), base);
+        return Sizes.is(o.offset(), 0) ? KernelContext.offset(o.buffer()) : new JExpr.Arith(JExpr.ArithOp.ADD, KernelContext.offset(o.buffer()), base);
     }
 
     // ------------------------------------------------------------------ buffers
@@ -243,8 +272,17 @@ public final class GraphWriter {
                 int slot = plan.slot(b);
                 if (slot < 0) call.comment("fresh: returned or handed to an eager kernel");
                 else if (plan.slots().get(slot).output()) call.comment("returned, in the same array every call (reduce-overhead)");
-                call.declare(t, b.name(), slot >= 0 ? new JExpr.Convert(new JExpr.ArrayLoad(ARENA, JavaTypes.intLit(slot)), t, false)
-                        : new JExpr.NewArray(t, JavaTypes.intLit(b.size())));
+                JExpr array;
+                if (slot < 0) {
+                    array = new JExpr.NewArray(t, KernelContext.sizeOf(b.size()));
+                } else if (plan.slots().get(slot).grows()) {
+                    call.comment("slot " + slot + " grows to the largest size a call has needed");
+                    array = new JExpr.Convert(Calls.staticCall(Calls.KERNEL_RUNTIME, "grown", JType.OBJECT, ARENA, JavaTypes.intLit(slot),
+                            KernelContext.sizeOf(b.size())), t, false);
+                } else {
+                    array = new JExpr.Convert(new JExpr.ArrayLoad(ARENA, JavaTypes.intLit(slot)), t, false);
+                }
+                call.declare(t, b.name(), array);
             }
         }
     }
@@ -263,9 +301,9 @@ public final class GraphWriter {
 
     private static JExpr.Local externTensor(Buffer b) { return new JExpr.Local(b.name() + "_t", Calls.TENSOR); }
 
-    private JExpr tensorExpr(Buffer b, int[] shape, int[] strides, int offset) {
-        JExpr off = JavaTypes.intLit(offset);
-        if (b.hasRuntimeOffset()) off = offset == 0 ? KernelContext.offset(b) : new JExpr.Arith(JExpr.ArithOp.ADD, KernelContext.offset(b), off);
+    private JExpr tensorExpr(Buffer b, SymInt[] shape, SymInt[] strides, SymInt offset) {
+        JExpr off = KernelContext.sizeOf(offset);
+        if (b.hasRuntimeOffset()) off = Sizes.is(offset, 0) ? KernelContext.offset(b) : new JExpr.Arith(JExpr.ArithOp.ADD, KernelContext.offset(b), off);
         return Calls.staticCall(Calls.KERNEL_RUNTIME, "view", Calls.TENSOR, storage(b), ints(shape), ints(strides), off);
     }
 
@@ -319,6 +357,8 @@ public final class GraphWriter {
             case Double v -> box(new JExpr.Lit(v, JType.DOUBLE), "Double");
             case Boolean v -> box(new JExpr.Lit(v, JType.BOOLEAN), "Boolean");
             case DType d -> dtype(d);
+            // an int, as the interpreter passes a SymInt argument at the call's sizes
+            case SymInt s -> box(KernelContext.sizeOf(s), "Integer");
             case int[] v -> ints(v);
             case String s when s.chars().allMatch(ch -> ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\') -> new JExpr.Lit(s, JType.STRING);
             default -> {
@@ -328,7 +368,7 @@ public final class GraphWriter {
         };
     }
 
-    private static JExpr box(JExpr.Lit v, String wrapper) { return new JExpr.Box(v, JType.imported("java.lang." + wrapper)); }
+    private static JExpr box(JExpr v, String wrapper) { return new JExpr.Box(v, JType.imported("java.lang." + wrapper)); }
 
     private static JExpr asList(List<JExpr> items) {
         return new JExpr.Invoke(JExpr.CallKind.STATIC, Calls.ARRAYS, "asList", MethodTypeDesc.of(Calls.LIST.desc(), ConstantDescs.CD_Object.arrayType()),
@@ -346,6 +386,10 @@ public final class GraphWriter {
 
     private static JExpr ints(int[] v) {
         return new JExpr.ArrayOf(JType.INT.array(), java.util.Arrays.stream(v).mapToObj(i -> (JExpr) JavaTypes.intLit(i)).toList());
+    }
+
+    private static JExpr ints(SymInt[] v) {
+        return new JExpr.ArrayOf(JType.INT.array(), java.util.Arrays.stream(v).map(KernelContext::sizeOf).toList());
     }
 
     // ------------------------------------------------------------------ NaN asserts
@@ -385,16 +429,24 @@ public final class GraphWriter {
     }
 
     /** The shape of output {@code o} of {@code s} (written to {@code b}), for the index a NaN assert prints. */
-    private static int[] valueShape(Stage s, int o, Buffer b) {
-        Object nodeVal = s.node() == null ? null : s.node().val();
-        Object val = nodeVal instanceof List<?> l && o < l.size() ? l.get(o) : nodeVal;
+    private static SymInt[] valueShape(Stage s, int o, Buffer b) {
+        SymInt[] nodeShape = nodeShape(s.node(), o);
         return switch (s) {
             case Stage.Pointwise p -> p.shape();
             case Stage.Reduction r -> r.outer();
-            case Stage.Gemm g when val instanceof Tensor t && t.numel() == b.size() -> t.shape();
-            case Stage.Extern e when val instanceof Tensor t && t.numel() == b.size() -> t.shape();
-            default -> new int[] {b.size()};
+            case Stage.Gemm g when nodeShape != null && Sizes.numel(nodeShape).equals(b.size()) -> nodeShape;
+            case Stage.Extern e when nodeShape != null && Sizes.numel(nodeShape).equals(b.size()) -> nodeShape;
+            default -> new SymInt[] {b.size()};
         };
+    }
+
+    /** The sizes of tensor {@code o} of the node's value (symbolic where the graph is), or null. */
+    private static SymInt[] nodeShape(Node n, int o) {
+        if (n == null) return null;
+        Object val = n.val() instanceof List<?> l && o < l.size() ? l.get(o) : n.val();
+        Object sym = n.symVal() instanceof List<?> l && o < l.size() ? l.get(o) : n.symVal();
+        if (sym instanceof SymShape s) return s.sizes();
+        return val instanceof Tensor t ? SymInt.of(t.shape()) : null;
     }
 
     // ------------------------------------------------------------------ descriptions

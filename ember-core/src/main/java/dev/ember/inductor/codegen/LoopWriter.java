@@ -4,8 +4,10 @@ import dev.ember.inductor.Kernel;
 import dev.ember.inductor.ir.Affine;
 import dev.ember.inductor.ir.Buffer;
 import dev.ember.inductor.ir.Expr;
+import dev.ember.inductor.ir.Sizes;
 import dev.ember.inductor.ir.Stage;
 import dev.ember.tensor.DType;
+import dev.ember.tensor.SymInt;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,9 +22,15 @@ import java.util.Set;
  * contiguous pointwise kernel becomes one flat loop, split across cores); otherwise the kernel runs
  * rows in parallel, and each stage loops over its inner dims — the innermost one with the Vector
  * API when the expression allows (and {@code vectorize} is on), else as plain scalar code.
+ *
+ * <p>Sizes may be symbolic (a graph generic in some input sizes): loop bounds, row counts and
+ * index coefficients are then expressions of the kernel's {@code s0, …} parameters, and every
+ * decision taken here holds for every value of the symbols — a dim is dropped only when it is
+ * the constant 1, merged only when the strides match as polynomials, and the vector loops'
+ * bounds and masked tails are computed at run time whatever the sizes.
  */
 final class LoopWriter {
-    record Dim(int var, int size) {}
+    record Dim(int var, SymInt size) {}
 
     private final boolean vectorize;
     private boolean usedVectors;
@@ -72,8 +80,8 @@ final class LoopWriter {
         // written: merging dims that include a size-0 one yields loop bounds that are not the
         // tensor's (an amin of a [16, 0, 2] input over dim 0 looped over 16 rows and wrote them
         // into an empty array; fuzzer seed 5051993).
-        int[] space = k.hasReduction() ? k.outer() : ((Stage.Pointwise) stages.get(0)).shape();
-        if (dev.ember.tensor.Shapes.numel(space) == 0) {
+        SymInt[] space = k.hasReduction() ? k.outer() : ((Stage.Pointwise) stages.get(0)).shape();
+        if (Sizes.is(Sizes.numel(space), 0)) {
             c.comment("no elements: nothing to compute");
             return;
         }
@@ -93,7 +101,7 @@ final class LoopWriter {
         List<Dim> outer = collapse(dims(k.outer(), 0), accesses, dropped);
         List<Work> work = new ArrayList<>();
         for (Stage s : stages) {
-            int[] sizes = s instanceof Stage.Reduction r ? r.reduce()
+            SymInt[] sizes = s instanceof Stage.Reduction r ? r.reduce()
                     : java.util.Arrays.copyOfRange(((Stage.Pointwise) s).shape(), p, ((Stage.Pointwise) s).shape().length);
             Work w = work(s, k, dropped, List.of());
             List<Affine> own = new ArrayList<>();
@@ -132,7 +140,7 @@ final class LoopWriter {
     private static final JExpr.Local LO = new JExpr.Local("lo", JType.INT), HI = new JExpr.Local("hi", JType.INT);
 
     private void flat(Code c, List<Work> work, Dim d, KernelContext ctx) {
-        c.openParallel(JavaTypes.intLit(d.size()), new JExpr.Lit(weight(work), JType.LONG), LO, HI);
+        c.openParallel(ctx.size(d.size()), new JExpr.Lit(weight(work), JType.LONG), LO, HI);
         for (Work w : work) {
             c.openBlock();
             innermostPointwise(c, w.body(), d.var(), LO, HI, w.out(), w.store(), ctx);
@@ -155,17 +163,19 @@ final class LoopWriter {
 
     /** Rows over {@code outer} in parallel, each stage looping over its inner dims inside. */
     private void rows(Code c, List<Dim> outer, List<Work> work, KernelContext ctx) {
-        long rows = 1;
-        for (Dim d : outer) rows *= d.size();
+        SymInt rows = Sizes.ONE;
+        for (Dim d : outer) rows = Sizes.times(rows, d.size());
         boolean parallel = !outer.isEmpty();
         if (parallel) {
-            long perRow = 0;
+            SymInt perRow = Sizes.ZERO;
             for (Work w : work) {
-                long n = 1;
-                for (Dim d : w.inner()) n *= d.size();
-                perRow += n * (1 + Expr.size(w.body()) / 2);
+                SymInt n = Sizes.ONE;
+                for (Dim d : w.inner()) n = Sizes.times(n, d.size());
+                perRow = Sizes.plus(perRow, Sizes.times(n, SymInt.of(1 + Expr.size(w.body()) / 2)));
             }
-            c.openParallel(JavaTypes.intLit(rows), new JExpr.Lit(Math.max(1, perRow), JType.LONG), LO, HI);
+            // the work per row, from which the split across cores is decided when the kernel runs
+            JExpr cost = perRow.isConstant() ? new JExpr.Lit(Math.max(1, perRow.constant()), JType.LONG) : JavaTypes.convert(ctx.size(perRow), JType.LONG);
+            c.openParallel(ctx.size(rows), cost, LO, HI);
             JExpr.Local row = new JExpr.Local("row", JType.INT);
             openFor(c, row, LO, HI, one());
             if (outer.size() == 1) {
@@ -174,8 +184,8 @@ final class LoopWriter {
                 JExpr.Local rem = c.declare(JType.INT, "rem", row);
                 for (int i = outer.size() - 1; i > 0; i--) {
                     Dim d = outer.get(i);
-                    c.add(new JStmt.Declare(KernelContext.var(d.var()), new JExpr.Arith(JExpr.ArithOp.REM, rem, JavaTypes.intLit(d.size()))));
-                    c.assign(rem, new JExpr.Arith(JExpr.ArithOp.DIV, rem, JavaTypes.intLit(d.size())));
+                    c.add(new JStmt.Declare(KernelContext.var(d.var()), new JExpr.Arith(JExpr.ArithOp.REM, rem, ctx.size(d.size()))));
+                    c.assign(rem, new JExpr.Arith(JExpr.ArithOp.DIV, rem, ctx.size(d.size())));
                 }
                 c.add(new JStmt.Declare(KernelContext.var(outer.get(0).var()), rem));
             }
@@ -213,7 +223,7 @@ final class LoopWriter {
         // No elements, no work. Emitting the loops anyway would run their hoisted loop-invariant
         // code, and a load from a size-0 dim is indexed like a broadcast one (stride ignored): it
         // reads element 0 of an empty array (layer_norm over a [0] dim threw where eager returned).
-        if (inner.stream().anyMatch(d -> d.size() == 0)) {
+        if (inner.stream().anyMatch(d -> Sizes.is(d.size(), 0))) {
             c.comment("no elements: nothing to compute");
             return;
         }
@@ -223,10 +233,10 @@ final class LoopWriter {
             return;
         }
         for (int i = 0; i < inner.size() - 1; i++) {
-            openFor(c, KernelContext.var(inner.get(i).var()), JavaTypes.intLit(0), JavaTypes.intLit(inner.get(i).size()), one());
+            openFor(c, KernelContext.var(inner.get(i).var()), JavaTypes.intLit(0), ctx.size(inner.get(i).size()), one());
         }
         Dim last = inner.get(inner.size() - 1);
-        innermostPointwise(c, w.body(), last.var(), JavaTypes.intLit(0), JavaTypes.intLit(last.size()), w.out(), w.store(), ctx);
+        innermostPointwise(c, w.body(), last.var(), JavaTypes.intLit(0), ctx.size(last.size()), w.out(), w.store(), ctx);
         for (int i = 0; i < inner.size() - 1; i++) c.close();
     }
 
@@ -236,7 +246,7 @@ final class LoopWriter {
         DType dt = out.dtype();
         Code pre = new Code();
         ScalarExprs hoist = new ScalarExprs(ctx, pre);
-        if (vectorize && dt.isFloatingPoint() && store.coeff(var) == 1 && ScalarExprs.dependsOn(body, var) && VectorExprs.supports(body, var, dt)) {
+        if (vectorize && dt.isFloatingPoint() && store.unitStride(var) && ScalarExprs.dependsOn(body, var) && VectorExprs.supports(body, var, dt)) {
             usedVectors = true;
             VectorExprs vx = new VectorExprs(ctx, var, dt, hoist, pre);
             Code masked = new Code();
@@ -372,7 +382,7 @@ final class LoopWriter {
         Expr body = w.body();
         Dim last = inner.isEmpty() ? null : inner.get(inner.size() - 1);
         boolean vec = vectorize && last != null && dt.isFloatingPoint() && ScalarExprs.dependsOn(body, last.var())
-                && (w.scratch() == null || w.scratch().store().coeff(last.var()) == 1)
+                && (w.scratch() == null || w.scratch().store().unitStride(last.var()))
                 && VectorExprs.supports(body, last.var(), dt);
         JType type = JavaTypes.scalar(dt);
         JType accType = !vec && dt == DType.FLOAT32 && r.op() == Stage.ReduceOp.SUM ? JType.DOUBLE : type;
@@ -382,7 +392,7 @@ final class LoopWriter {
         for (int k = 0; vec && k < UNROLL; k++) accV.add(c.declare(JavaTypes.vector(dt), ctx.temp(), VectorApi.broadcast(dt, init(r.op(), dt))));
         c.openBlock();
         for (int i = 0; i < inner.size() - 1; i++) {
-            openFor(c, KernelContext.var(inner.get(i).var()), JavaTypes.intLit(0), JavaTypes.intLit(inner.get(i).size()), one());
+            openFor(c, KernelContext.var(inner.get(i).var()), JavaTypes.intLit(0), ctx.size(inner.get(i).size()), one());
         }
         if (last == null) {
             JExpr s = new ScalarExprs(ctx, c).emit(body);
@@ -399,7 +409,8 @@ final class LoopWriter {
                 vectorStep(single, lanes, r.op(), w, accV.get(0), null, ctx);
                 c.append(pre);
                 c.add(new JStmt.Declare(v, JavaTypes.intLit(0)));
-                JExpr bound = bound(JavaTypes.intLit(0), JavaTypes.intLit(last.size()), dt);
+                JExpr size = ctx.size(last.size());
+                JExpr bound = bound(JavaTypes.intLit(0), size, dt);
                 openContinue(c, v, new JExpr.Arith(JExpr.ArithOp.SUB, bound, lanesAhead(UNROLL - 1, dt)), lanesAhead(UNROLL, dt));
                 c.append(unrolled);
                 c.close();
@@ -407,13 +418,13 @@ final class LoopWriter {
                 c.append(single);
                 c.close();
                 c.comment("the tail as one masked vector: the body's formulas, so no term's value depends on where it falls");
-                c.openIf(new JExpr.Compare(JExpr.CmpOp.LT, v, JavaTypes.intLit(last.size())));
-                maskedStep(c, lanes, r.op(), w, accV.get(0), dt, v, JavaTypes.intLit(last.size()), ctx);
+                c.openIf(new JExpr.Compare(JExpr.CmpOp.LT, v, size));
+                maskedStep(c, lanes, r.op(), w, accV.get(0), dt, v, size, ctx);
                 c.close();
             } else {
                 hoistInvariants(body, last.var(), hoist);
                 c.append(pre);
-                openFor(c, v, JavaTypes.intLit(0), JavaTypes.intLit(last.size()), one());
+                openFor(c, v, JavaTypes.intLit(0), ctx.size(last.size()), one());
                 Code tail = new Code();
                 JExpr s = new ScalarExprs(ctx, tail, new HashMap<>(hoist.memo())).emit(body);
                 c.append(tail);
@@ -509,7 +520,7 @@ final class LoopWriter {
 
     // ------------------------------------------------------------------ dims and accesses
 
-    static List<Dim> dims(int[] sizes, int firstVar) {
+    static List<Dim> dims(SymInt[] sizes, int firstVar) {
         List<Dim> out = new ArrayList<>();
         for (int i = 0; i < sizes.length; i++) out.add(new Dim(firstVar + i, sizes[i]));
         return out;
@@ -523,15 +534,15 @@ final class LoopWriter {
     static List<Dim> collapse(List<Dim> dims, List<Affine> accesses, Set<Integer> dropped) {
         List<Dim> out = new ArrayList<>();
         for (Dim d : dims) {
-            if (d.size() == 1) dropped.add(d.var());
+            if (Sizes.is(d.size(), 1)) dropped.add(d.var());
             else out.add(d);
         }
         for (int i = out.size() - 1; i >= 1; i--) {
             Dim a = out.get(i - 1), b = out.get(i);
             boolean ok = true;
-            for (Affine x : accesses) if (x.coeff(a.var()) != x.coeff(b.var()) * b.size()) { ok = false; break; }
+            for (Affine x : accesses) if (!x.coeff(a.var()).equals(Sizes.times(x.coeff(b.var()), b.size()))) { ok = false; break; }
             if (!ok) continue;
-            out.set(i, new Dim(b.var(), a.size() * b.size()));
+            out.set(i, new Dim(b.var(), Sizes.times(a.size(), b.size())));
             out.remove(i - 1);
             dropped.add(a.var());
         }

@@ -41,7 +41,7 @@ final class VectorExprs {
     static boolean supports(Expr e, int var, DType dtype) {
         if (!ScalarExprs.dependsOn(e, var)) return e.dtype() == dtype;
         return switch (e) {
-            case Load l -> l.dtype() == dtype && l.index().coeff(var) == 1 && l.buffer().dtype() == dtype;
+            case Load l -> l.dtype() == dtype && l.index().unitStride(var) && l.buffer().dtype() == dtype;
             case Const c -> true;
             case Unary u -> u.dtype() == dtype && u.op() != Expr.UnaryOp.NOT && u.op() != Expr.UnaryOp.ERF
                     && u.op() != Expr.UnaryOp.GELU && u.op() != Expr.UnaryOp.GELU_TANH && supports(u.x(), var, dtype);

@@ -1,6 +1,7 @@
 package dev.ember.inductor.ir;
 
 import dev.ember.tensor.DType;
+import dev.ember.tensor.SymInt;
 
 /**
  * A piece of memory the compiled graph reads or writes: a graph input, a value computed by a
@@ -20,11 +21,11 @@ public final class Buffer {
     private final int id;
     private final Kind kind;
     private final DType dtype;
-    private final int size;
+    private final SymInt size;
     private final int inputIndex;
     private Buffer aliasOf;
 
-    public Buffer(int id, Kind kind, DType dtype, int size, int inputIndex) {
+    public Buffer(int id, Kind kind, DType dtype, SymInt size, int inputIndex) {
         this.id = id;
         this.kind = kind;
         this.dtype = dtype;
@@ -39,7 +40,7 @@ public final class Buffer {
     public DType dtype() { return dtype; }
 
     /** Elements needed (for computed buffers: the contiguous size of the value). */
-    public int size() { return size; }
+    public SymInt size() { return size; }
 
     public int inputIndex() { return inputIndex; }
 

@@ -2,6 +2,7 @@ package dev.ember.inductor.ir;
 
 import dev.ember.fx.Node;
 import dev.ember.ops.OpOverload;
+import dev.ember.tensor.SymInt;
 
 import java.util.List;
 
@@ -16,19 +17,19 @@ public sealed interface Stage {
      * {@code out[contiguous(x)] = body(x)} over {@code shape}; the body's vars are the dims
      * {@code 0..rank-1}.
      */
-    record Pointwise(Node node, Buffer out, int[] shape, Expr body) implements Stage {}
+    record Pointwise(Node node, Buffer out, SymInt[] shape, Expr body) implements Stage {}
 
     /**
      * {@code out[contiguous(o)] = op over r of body(o, r)}; vars {@code 0..outer-1} are the kept
      * dims (in order), {@code outer..outer+reduce-1} the reduced ones.
      */
-    record Reduction(Node node, Buffer out, int[] outer, int[] reduce, ReduceOp op, Expr body) implements Stage {}
+    record Reduction(Node node, Buffer out, SymInt[] outer, SymInt[] reduce, ReduceOp op, Expr body) implements Stage {}
 
     /**
-     * {@code out = a @ b} (batched when {@code batch > 1}) through BLAS, operands read in place
+     * {@code out = a @ b} (batched when {@code batch} is not 1) through BLAS, operands read in place
      * (a transposed operand is a BLAS flag, not a copy).
      */
-    record Gemm(Node node, Buffer out, Operand a, Operand b, int batch, int m, int n, int k) implements Stage {}
+    record Gemm(Node node, Buffer out, Operand a, Operand b, SymInt batch, SymInt m, SymInt n, SymInt k) implements Stage {}
 
     /**
      * An op without a lowering, run by its eager kernel; tensor arguments are {@link Operand}s.
@@ -37,7 +38,7 @@ public sealed interface Stage {
     record Extern(Node node, OpOverload op, List<Object> args, List<Buffer> outs, String reason) implements Stage {}
 
     /** A matrix (or batch of matrices) in a buffer: element (b, i, j) at {@code offset + b*bs + i*rs + j*cs}. */
-    record Operand(Buffer buffer, int[] shape, int[] strides, int offset) {}
+    record Operand(Buffer buffer, SymInt[] shape, SymInt[] strides, SymInt offset) {}
 
     enum ReduceOp { SUM, MAX, MIN }
 }

@@ -15,6 +15,19 @@ public final class KernelRuntime {
         return Tensor.wrap(storage, shape, strides, offset);
     }
 
+    /**
+     * The array of arena slot {@code slot} when it holds at least {@code size} elements, else a new
+     * one of that size of the same type, kept in the slot: a slot for a buffer whose size depends
+     * on a size symbol grows to the largest size a call has needed, and is reused after that.
+     */
+    public static Object grown(Object[] arena, int slot, int size) {
+        Object array = arena[slot];
+        if (java.lang.reflect.Array.getLength(array) >= size) return array;
+        Object larger = java.lang.reflect.Array.newInstance(array.getClass().getComponentType(), size);
+        arena[slot] = larger;
+        return larger;
+    }
+
     /** {@code t}, or a contiguous copy when an eager kernel returned a strided result (generated code indexes it as contiguous). */
     public static Tensor contiguous(Tensor t) { return t.isContiguous() ? t : t.clone(); }
 

@@ -42,7 +42,8 @@ class LoggingTest {
         });
         assertTrue(out.contains("Recompiling function Programs.tOfT in Programs.java:" + GraphBreakTest.lineOf("static Tensor tOfT(")), out);
         assertTrue(out.contains("- tensor 'x' size mismatch at index 0. expected 2, actual 4"), out);
-        assertTrue(out.contains("TENSOR_MATCH: L['x'] f32[4, 3]"), out);
+        // the recompile makes the size that changed a symbol: the inductor compiles that graph for every size
+        assertTrue(out.contains("TENSOR_MATCH: L['x'] f32[?, 3]") && out.contains("SYMBOLIC_SHAPE: 2 <= x.size(0)"), out);
         assertTrue(out.contains("aten.t.default"), out);
         assertTrue(out.contains("[0/1]") || out.matches("(?s).*\\[\\d+/1\\].*"), "lines carry the compile id: " + out);
     }
