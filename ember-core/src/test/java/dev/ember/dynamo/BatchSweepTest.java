@@ -49,6 +49,8 @@ class BatchSweepTest {
         Module mlp = new Sequential(new Linear(64, 128), new ReLU(), new Linear(128, 10));
         try (var s = Ember.noGrad()) {
             sweep(mlp, "aot_eager", new int[] {64}, 1e-5f);
+            Ember.reset();
+            sweep(mlp, "inductor", new int[] {64}, 1e-4f);
         }
     }
 
@@ -59,6 +61,8 @@ class BatchSweepTest {
         encoder.eval();
         try (var s = Ember.noGrad()) {
             sweep(encoder, "aot_eager", new int[] {6, 32}, 1e-4f);
+            Ember.reset();
+            sweep(encoder, "inductor", new int[] {6, 32}, 1e-4f);
         }
     }
 }
