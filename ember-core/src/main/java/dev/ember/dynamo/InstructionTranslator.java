@@ -94,6 +94,13 @@ final class InstructionTranslator {
                 if (ins instanceof ReturnInstruction r) return r.typeKind() == TypeKind.VOID ? null : pop();
                 try {
                     step(ins);
+                } catch (Raised r) {
+                    if (enterHandler(r)) continue;
+                    if (root) {
+                        breakHere();
+                        throw r.uncaught;
+                    }
+                    throw r;
                 } catch (Unsupported e) {
                     if (root) breakHere();
                     throw e;
@@ -121,6 +128,25 @@ final class InstructionTranslator {
         if (at.line() == tracedLine) return;
         tracedLine = at.line();
         TRACE_SOURCE.info(() -> "TRACE starts_line " + at + (at.sourceText() == null ? "" : "\n    " + at.sourceText()));
+    }
+
+    /**
+     * Continues at this method's handler for what the instruction raised, as the JVM would: the
+     * operand stack holds only the exception, the locals stay as they were. False when no handler
+     * of this method catches it.
+     */
+    private boolean enterHandler(Raised r) {
+        int handler;
+        try {
+            handler = code.handlerFor(current, r.type);
+        } catch (IllegalStateException e) {
+            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, r.uncaught.reason() + ", and whether a handler catches it is unknown: " + e.getMessage(), e);
+        }
+        if (handler < 0) return false;
+        stack.clear();
+        push(r.exception);
+        pc = handler;
+        return true;
     }
 
     private void breakHere() {
@@ -184,7 +210,7 @@ final class InstructionTranslator {
             case ArrayLoadInstruction al -> arrayLoad();
             case ArrayStoreInstruction as -> arrayStore();
             case TypeCheckInstruction tc -> typeCheck(tc);
-            case ThrowInstruction t -> throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + describeThrown(pop()));
+            case ThrowInstruction t -> throw Exceptions.thrown(ctx, pop());
             case NopInstruction n -> { }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_INSTRUCTION, "instruction " + ins.opcode().name().toLowerCase() + " is not supported");
         }
@@ -226,7 +252,7 @@ final class InstructionTranslator {
         try {
             push(ConstantVariable.of(Arithmetic.binary(op.opcode(), number(a), number(b))));
         } catch (ArithmeticException e) {
-            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e, e);
+            throw Exceptions.raise(ctx, e, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e);
         }
     }
 
@@ -385,15 +411,6 @@ final class InstructionTranslator {
             throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ClassCastException: " + v.describe() + " is not a " + type.getName());
         }
         push(v);
-    }
-
-    private static String describeThrown(VariableTracker v) {
-        if (v instanceof UserObjectVariable u) {
-            VariableTracker msg = u.fields().get("detailMessage");
-            String text = msg instanceof ConstantVariable c && c.value() != null ? ": " + c.value() : "";
-            return u.type().getName() + text;
-        }
-        return v.describe();
     }
 
     // ------------------------------------------------------------------ operand helpers
