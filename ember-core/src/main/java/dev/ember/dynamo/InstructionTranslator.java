@@ -252,7 +252,7 @@ final class InstructionTranslator {
         try {
             push(ConstantVariable.of(Arithmetic.binary(op.opcode(), number(a), number(b))));
         } catch (ArithmeticException e) {
-            throw Exceptions.raise(ctx, e, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e);
+            throw jvmException(e);
         }
     }
 
@@ -361,7 +361,7 @@ final class InstructionTranslator {
     }
 
     private VariableTracker newArray(ClassDesc component, int length) {
-        if (length < 0) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NegativeArraySizeException: " + length);
+        if (length < 0) throw jvmException(new NegativeArraySizeException(String.valueOf(length)));
         Class<?> comp = Values.resolve(component, code.owner);
         Object zero = Values.zero(comp);
         List<VariableTracker> items = new ArrayList<>(length);
@@ -377,9 +377,7 @@ final class InstructionTranslator {
     private void arrayLoad() {
         int index = intOf(pop());
         List<VariableTracker> items = arrayItems(pop());
-        if (index < 0 || index >= items.size()) {
-            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ArrayIndexOutOfBoundsException: index " + index + " of " + items.size());
-        }
+        if (index < 0 || index >= items.size()) throw outOfBounds(index, items.size());
         push(items.get(index));
     }
 
@@ -389,13 +387,20 @@ final class InstructionTranslator {
         VariableTracker arr = pop();
         if (!(arr instanceof ArrayVariable a)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "array store into " + arr.describe());
         if (a.source() != null) ctx.sideEffects.mutated(a);
-        if (index < 0 || index >= a.items().size()) {
-            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ArrayIndexOutOfBoundsException: index " + index + " of " + a.items().size());
-        }
+        if (index < 0 || index >= a.items().size()) throw outOfBounds(index, a.items().size());
         if (a.componentType().isPrimitive() && value instanceof ConstantVariable c && c.value() instanceof Number n) {
             value = ConstantVariable.of(Values.toStack(Values.fromStack(n, a.componentType()), a.componentType()));
         }
         a.items().set(index, value);
+    }
+
+    private Raised outOfBounds(int index, int length) {
+        return jvmException(new ArrayIndexOutOfBoundsException("Index " + index + " out of bounds for length " + length));
+    }
+
+    /** What the JVM throws for this instruction, with HotSpot's message, for a handler in the traced code to catch. */
+    private Raised jvmException(RuntimeException e) {
+        return Exceptions.raise(ctx, e, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e);
     }
 
     private void typeCheck(TypeCheckInstruction tc) {

@@ -159,6 +159,18 @@ class ExceptionCaptureTest {
         return x.add(parsedOrMinusOne("12")).mul(parsedOrMinusOne("twelve"));
     }
 
+    /** An array index out of bounds is the JVM's exception, with its message. */
+    static Tensor catchesIndexError(Tensor x) {
+        Tensor[] parts = {x.relu(), x.neg()};
+        Tensor y;
+        try {
+            y = parts[parts.length];
+        } catch (ArrayIndexOutOfBoundsException e) {
+            y = parts[0].add(e.getMessage().length());
+        }
+        return y;
+    }
+
     static Tensor loopCatches(Tensor x) {
         Tensor acc = x;
         for (int i = 0; i < 4; i++) {
@@ -363,6 +375,12 @@ class ExceptionCaptureTest {
         CompileCounter cc = assertLikeEager(ExceptionCaptureTest::catchesJdkException, Options.fullgraph());
         assertEquals(1, cc.frameCount());
         assertEquals(2, cc.opCount(), "add, mul");
+    }
+
+    @Test
+    void anArrayIndexErrorIsCaughtByTheHandler() {
+        CompileCounter cc = assertLikeEager(ExceptionCaptureTest::catchesIndexError, Options.fullgraph());
+        assertEquals(1, cc.frameCount());
     }
 
     @Test
