@@ -36,8 +36,9 @@ public enum GraphBreakType {
             "An op rejected its arguments while shapes were propagated: the same call fails in eager mode.",
             "Run the function without compile to see the error with its full stack trace."),
     EXCEPTION_THROWN("GB0008", "Exception thrown in traced code",
-            "The code throws an exception on the path taken while tracing; exceptions are not captured in graphs.",
-            "Validate inputs before calling the compiled function."),
+            "The code throws an exception on the path taken while tracing, and no try/catch in the traced code catches it "
+                    + "(one that does is traced: the handler's path goes into the graph), or the tracer cannot model the exception.",
+            "Validate inputs before calling the compiled function, or catch the exception inside it."),
     UNSUPPORTED_INSTRUCTION("GB0009", "Unsupported bytecode instruction",
             "The method uses a bytecode instruction the translator does not handle (synchronized blocks, "
                     + "multi-dimensional arrays, …).",

@@ -94,6 +94,13 @@ final class InstructionTranslator {
                 if (ins instanceof ReturnInstruction r) return r.typeKind() == TypeKind.VOID ? null : pop();
                 try {
                     step(ins);
+                } catch (Raised r) {
+                    if (enterHandler(r)) continue;
+                    if (root) {
+                        breakHere();
+                        throw r.uncaught;
+                    }
+                    throw r;
                 } catch (Unsupported e) {
                     if (root) breakHere();
                     throw e;
@@ -121,6 +128,25 @@ final class InstructionTranslator {
         if (at.line() == tracedLine) return;
         tracedLine = at.line();
         TRACE_SOURCE.info(() -> "TRACE starts_line " + at + (at.sourceText() == null ? "" : "\n    " + at.sourceText()));
+    }
+
+    /**
+     * Continues at this method's handler for what the instruction raised, as the JVM would: the
+     * operand stack holds only the exception, the locals stay as they were. False when no handler
+     * of this method catches it.
+     */
+    private boolean enterHandler(Raised r) {
+        int handler;
+        try {
+            handler = code.handlerFor(current, r.type);
+        } catch (IllegalStateException e) {
+            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, r.uncaught.reason() + ", and whether a handler catches it is unknown: " + e.getMessage(), e);
+        }
+        if (handler < 0) return false;
+        stack.clear();
+        push(r.exception);
+        pc = handler;
+        return true;
     }
 
     private void breakHere() {
@@ -187,7 +213,7 @@ final class InstructionTranslator {
             case ArrayLoadInstruction al -> arrayLoad();
             case ArrayStoreInstruction as -> arrayStore();
             case TypeCheckInstruction tc -> typeCheck(tc);
-            case ThrowInstruction t -> throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + describeThrown(pop()));
+            case ThrowInstruction t -> throw Exceptions.thrown(ctx, pop());
             case NopInstruction n -> { }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_INSTRUCTION, "instruction " + ins.opcode().name().toLowerCase() + " is not supported");
         }
@@ -229,7 +255,7 @@ final class InstructionTranslator {
         try {
             push(ConstantVariable.of(Arithmetic.binary(op.opcode(), number(a), number(b))));
         } catch (ArithmeticException e) {
-            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e, e);
+            throw jvmException(e);
         }
     }
 
@@ -353,7 +379,7 @@ final class InstructionTranslator {
     }
 
     private VariableTracker newArray(ClassDesc component, int length) {
-        if (length < 0) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NegativeArraySizeException: " + length);
+        if (length < 0) throw jvmException(new NegativeArraySizeException(String.valueOf(length)));
         Class<?> comp = Values.resolve(component, code.owner);
         Object zero = Values.zero(comp);
         List<VariableTracker> items = new ArrayList<>(length);
@@ -369,9 +395,7 @@ final class InstructionTranslator {
     private void arrayLoad() {
         int index = intOf(pop());
         List<VariableTracker> items = arrayItems(pop());
-        if (index < 0 || index >= items.size()) {
-            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ArrayIndexOutOfBoundsException: index " + index + " of " + items.size());
-        }
+        if (index < 0 || index >= items.size()) throw outOfBounds(index, items.size());
         push(items.get(index));
     }
 
@@ -381,13 +405,20 @@ final class InstructionTranslator {
         VariableTracker arr = pop();
         if (!(arr instanceof ArrayVariable a)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "array store into " + arr.describe());
         if (a.source() != null) ctx.sideEffects.mutated(a);
-        if (index < 0 || index >= a.items().size()) {
-            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ArrayIndexOutOfBoundsException: index " + index + " of " + a.items().size());
-        }
+        if (index < 0 || index >= a.items().size()) throw outOfBounds(index, a.items().size());
         if (a.componentType().isPrimitive() && value instanceof ConstantVariable c && c.value() instanceof Number n) {
             value = ConstantVariable.of(Values.toStack(Values.fromStack(n, a.componentType()), a.componentType()));
         }
         a.items().set(index, value);
+    }
+
+    private Raised outOfBounds(int index, int length) {
+        return jvmException(new ArrayIndexOutOfBoundsException("Index " + index + " out of bounds for length " + length));
+    }
+
+    /** What the JVM throws for this instruction, with HotSpot's message, for a handler in the traced code to catch. */
+    private Raised jvmException(RuntimeException e) {
+        return Exceptions.raise(ctx, e, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e);
     }
 
     private void typeCheck(TypeCheckInstruction tc) {
@@ -403,15 +434,6 @@ final class InstructionTranslator {
             throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ClassCastException: " + v.describe() + " is not a " + type.getName());
         }
         push(v);
-    }
-
-    private static String describeThrown(VariableTracker v) {
-        if (v instanceof UserObjectVariable u) {
-            VariableTracker msg = u.fields().get("detailMessage");
-            String text = msg instanceof ConstantVariable c && c.value() != null ? ": " + c.value() : "";
-            return u.type().getName() + text;
-        }
-        return v.describe();
     }
 
     // ------------------------------------------------------------------ operand helpers

@@ -106,7 +106,7 @@ final class Invoker {
         try {
             t = (Tensor) Tensor.class.getMethod(name, types).invoke(null, values);
         } catch (java.lang.reflect.InvocationTargetException e) {
-            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e.getCause() + " from Tensor." + name, e.getCause());
+            throw Exceptions.raise(ctx, e.getCause(), GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e.getCause() + " from Tensor." + name);
         } catch (ReflectiveOperationException e) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "cannot evaluate Tensor." + name + ": " + e, e);
         }
@@ -126,7 +126,7 @@ final class Invoker {
             if (receiver instanceof UserObjectVariable u && u.isFresh()) {
                 if (owner == Object.class || owner == Record.class) return null;
                 if (Throwable.class.isAssignableFrom(owner) && JdkCalls.isJdk(owner)) {
-                    if (!args.isEmpty() && args.getFirst() instanceof ConstantVariable c && c.value() instanceof String) u.fields().put("detailMessage", c);
+                    Exceptions.construct(ctx, u, owner, type, args);
                     return null;
                 }
             }
@@ -191,6 +191,7 @@ final class Invoker {
                     throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NullPointerException: calling " + name + "() on null");
             case ConstantVariable c when JdkCalls.isJdk(c.value().getClass()) -> JdkCalls.reflect(ctx, owner, name, type, c.value(), args);
             case ModuleVariable m when name.equals("forward") && Modules.isBuiltinLayer(m.module()) -> ModuleCalls.callModule(ctx, m, args);
+            case UserObjectVariable u when name.equals("getMessage") && args.isEmpty() && Exceptions.answersGetMessage(u) -> Exceptions.message(u);
             case UserObjectVariable u when JdkCalls.isJdk(u.type()) ->
                     throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "calling " + u.type().getSimpleName() + "." + name + "()"
                             + KeyedContainers.whyUntracked(u.value(), u.source()));

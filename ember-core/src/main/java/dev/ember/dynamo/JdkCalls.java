@@ -127,7 +127,7 @@ final class JdkCalls {
             Object r = m.invoke(receiver, jargs);
             return Fields.constantOf(r, ret);
         } catch (InvocationTargetException e) {
-            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e.getCause() + " from " + owner.getSimpleName() + "." + name, e.getCause());
+            throw Exceptions.raise(ctx, e.getCause(), GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e.getCause() + " from " + owner.getSimpleName() + "." + name);
         } catch (ReflectiveOperationException e) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "cannot evaluate " + owner.getName() + "." + name + ": " + e, e);
         }

@@ -393,7 +393,7 @@ final class KeyedContainers {
         } catch (Unsupported u) {
             throw u;
         } catch (RuntimeException e) {
-            throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e + " from " + what, e);
+            throw Exceptions.raise(ctx, e, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e + " from " + what);
         }
     }
 

@@ -10,9 +10,11 @@ import java.lang.classfile.Instruction;
 import java.lang.classfile.Label;
 import java.lang.classfile.MethodModel;
 import java.lang.classfile.attribute.CodeAttribute;
+import java.lang.classfile.instruction.ExceptionCatch;
 import java.lang.classfile.instruction.LabelTarget;
 import java.lang.classfile.instruction.LineNumber;
 import java.lang.classfile.instruction.LocalVariable;
+import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.reflect.AccessFlag;
 import java.util.ArrayList;
@@ -47,6 +49,11 @@ final class MethodCode {
 
     private record Named(int slot, String name, int from, int to) {}
 
+    /** The exception table in its order: instructions [from, to) are covered by the handler at {@code handler}; a null type catches all. */
+    private final List<Handler> handlers = new ArrayList<>();
+
+    private record Handler(int from, int to, int handler, ClassDesc catchType) {}
+
     private MethodCode(Class<?> owner, ClassModel cm, MethodModel mm) {
         this.owner = owner;
         this.name = mm.methodName().stringValue();
@@ -75,6 +82,10 @@ final class MethodCode {
         }
         this.bci = bcis.stream().mapToInt(Integer::intValue).toArray();
         this.line = lines.stream().mapToInt(Integer::intValue).toArray();
+        for (ExceptionCatch ec : code.exceptionHandlers()) {
+            handlers.add(new Handler(labels.get(ec.tryStart()), labels.get(ec.tryEnd()), labels.get(ec.handler()),
+                    ec.catchType().map(t -> t.asSymbol()).orElse(null)));
+        }
         for (LocalVariable lv : locals) {
             Integer start = labels.get(lv.startScope());
             if (start != null && start == 0) slotNames.putIfAbsent(lv.slot(), lv.name().stringValue());
@@ -92,6 +103,19 @@ final class MethodCode {
         Integer i = labels.get(label);
         if (i == null) throw new IllegalStateException("unknown label in " + this);
         return i;
+    }
+
+    /**
+     * The instruction where the handler that catches a {@code thrown} raised at instruction
+     * {@code index} starts, as the JVM picks it (the first entry of the table that covers the
+     * instruction and whose type the exception is), or -1 when no handler of this method catches it.
+     */
+    int handlerFor(int index, Class<?> thrown) {
+        for (Handler h : handlers) {
+            if (index < h.from() || index >= h.to()) continue;
+            if (h.catchType() == null || Values.resolve(h.catchType(), owner).isAssignableFrom(thrown)) return h.handler();
+        }
+        return -1;
     }
 
     /** The source name of the parameter in {@code slot}, or null without debug information. */

@@ -42,7 +42,7 @@ final class OpCalls {
             Args bound = op.bind(fakeArgs);
             meta = op.inferMeta(bound);
         } catch (RuntimeException e) {
-            throw ctx.unsupported(GraphBreakType.OP_FAILED_ON_FAKES, op.name() + " failed on fake tensors: " + e.getMessage(), e);
+            throw Exceptions.fromOp(ctx, e, op.name() + " failed on fake tensors: " + e.getMessage());
         }
         UserFrame loc = ctx.currentLocation();
         if (op.writtenArg() >= 0) {

@@ -79,7 +79,7 @@ final class TensorMethods {
                 int hint = name.equals("size") ? fake.shape()[w] : fake.strides()[w];
                 return symbolic == null ? ConstantVariable.of(hint) : size((name.equals("size") ? symbolic.sizes() : symbolic.strides())[w], hint);
             } catch (RuntimeException e) {
-                throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e, e);
+                throw Exceptions.raise(ctx, e, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e);
             }
         }
         if (name.equals("requiresGrad") && args.isEmpty()) {

@@ -1,0 +1,86 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.UserObjectVariable;
+import dev.ember.dynamo.variables.VariableTracker;
+
+import java.lang.constant.MethodTypeDesc;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Exceptions as the tracer models them: a JDK exception made in the trace is an object of its
+ * class whose message is known (its {@code detailMessage}); one the traced code throws, or one a
+ * JDK call or an op's meta function throws while tracing, is {@link Raised}, for the handlers of
+ * the traced frames to catch.
+ */
+final class Exceptions {
+    private Exceptions() {}
+
+    private static final String MESSAGE = "detailMessage";
+    private static final Set<String> MESSAGE_CONSTRUCTORS = Set.of("(Ljava/lang/String;)V", "(Ljava/lang/String;Ljava/lang/Throwable;)V");
+
+    /**
+     * A JDK exception's constructor on an object made in the trace: {@code ()}, {@code (String)} and
+     * {@code (String, Throwable)} set the message (the cause is not read back); any other (a cause
+     * alone, whose text becomes the message; suppression flags) the tracer does not model, so
+     * tracing stops there.
+     */
+    static void construct(TraceContext ctx, UserObjectVariable u, Class<?> owner, MethodTypeDesc type, List<VariableTracker> args) {
+        if (args.isEmpty()) return;
+        if (MESSAGE_CONSTRUCTORS.contains(type.descriptorString()) && args.getFirst() instanceof ConstantVariable m) {
+            u.fields().put(MESSAGE, m);
+            return;
+        }
+        throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "constructing " + u.type().getName() + " through " + owner.getSimpleName()
+                + "(" + String.join(", ", args.stream().map(VariableTracker::describe).toList()) + "): only an exception made with no"
+                + " argument, or with a message known while tracing (and a cause), is modelled");
+    }
+
+    /** Whether {@code getMessage()} on this object can be answered from the trace: made in it, and the method is Throwable's own. */
+    static boolean answersGetMessage(UserObjectVariable u) {
+        if (!u.isFresh() || !Throwable.class.isAssignableFrom(u.type())) return false;
+        try {
+            return u.type().getMethod("getMessage").getDeclaringClass() == Throwable.class;
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError("every Throwable has getMessage()", e);
+        }
+    }
+
+    static VariableTracker message(UserObjectVariable u) { return u.fields().getOrDefault(MESSAGE, ConstantVariable.NULL); }
+
+    /** {@code throw v}: the exception raised, or a graph break when the tracer cannot tell what is thrown. */
+    static RuntimeException thrown(TraceContext ctx, VariableTracker v) {
+        Class<?> type = TypeOf.runtimeClass(v);
+        if (v instanceof UserObjectVariable u && type != null && Throwable.class.isAssignableFrom(type)) {
+            return new Raised(u, type, ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + describe(u)));
+        }
+        return ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + v.describe()
+                + ", which the tracer cannot model as an exception (it models objects of Throwable classes, made in the trace or passed in)");
+    }
+
+    /**
+     * A real exception thrown while tracing (by a JDK call on constants, an op's meta function): the
+     * same class and message as the program's own run would throw there.
+     */
+    static Raised raise(TraceContext ctx, Throwable real, GraphBreakType type, String reason) {
+        UserObjectVariable u = UserObjectVariable.fresh(real.getClass());
+        u.fields().put(MESSAGE, ConstantVariable.of(real.getMessage()));
+        return new Raised(u, real.getClass(), ctx.unsupported(type, reason, real));
+    }
+
+    /**
+     * An op's meta function rejected its arguments while tracing. The errors ops throw for arguments
+     * they reject (IllegalArgumentException, IndexOutOfBoundsException) are what eager's call throws
+     * there, so a handler may catch them; anything else may be the meta function's own failure, and
+     * only eager can tell: a graph break.
+     */
+    static RuntimeException fromOp(TraceContext ctx, RuntimeException e, String reason) {
+        if (e instanceof IllegalArgumentException || e instanceof IndexOutOfBoundsException) return raise(ctx, e, GraphBreakType.OP_FAILED_ON_FAKES, reason);
+        return ctx.unsupported(GraphBreakType.OP_FAILED_ON_FAKES, reason, e);
+    }
+
+    private static String describe(UserObjectVariable u) {
+        return u.type().getName() + (u.fields().get(MESSAGE) instanceof ConstantVariable c && c.value() != null ? ": " + c.value() : "");
+    }
+}
