@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Dynamic shapes under torch.compile, for docs/benchmarks.md beside Ember's SizeGenericBench and
+BatchSweepTest: the MLP 512->2048->2048->512 compiled once with dynamic=True against compiled per
+batch size (dynamic=False), per-call time at batches 2, 7, 64, 200; and how many compiles a loop
+over 20 batch sizes (1..512) costs with automatic dynamic shapes (the default), for the MLP and a
+transformer encoder layer. Run in the same session as JMH, with the malloc variables
+docs/benchmarks.md gives:
+
+    MALLOC_MMAP_THRESHOLD_=4294967296 MALLOC_TRIM_THRESHOLD_=4294967296 MALLOC_TOP_PAD_=268435456 \
+        .venv/bin/python ember-bench/peer/torch_dynamic_peer.py [--threads N]
+"""
+import sys
+import time
+
+import torch
+import torch._dynamo
+import torch.nn as nn
+
+THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
+torch.set_num_threads(THREADS)
+BATCHES = [1, 2, 3, 4, 5, 7, 8, 12, 16, 24, 31, 32, 48, 64, 100, 128, 200, 256, 384, 512]
+
+
+def bench(fn, x, seconds=2.0):
+    for _ in range(5):
+        fn(x)
+    times = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end or len(times) < 5:
+        t0 = time.perf_counter()
+        fn(x)
+        times.append(time.perf_counter() - t0)
+    return 1e3 * min(times), 1e3 * sorted(times)[len(times) // 2]
+
+
+def mlp():
+    return nn.Sequential(nn.Linear(512, 2048), nn.ReLU(), nn.Linear(2048, 2048), nn.ReLU(), nn.Linear(2048, 512)).eval()
+
+
+class Counter:
+    def __init__(self):
+        self.frames = 0
+
+    def __call__(self, gm, inputs):
+        self.frames += 1
+        from torch._inductor.compile_fx import compile_fx
+        return compile_fx(gm, inputs)
+
+
+def compiles_over_sweep(model, rest):
+    torch._dynamo.reset()
+    counter = Counter()
+    f = torch.compile(model, backend=counter)
+    with torch.no_grad():
+        for b in BATCHES:
+            f(torch.randn(b, *rest))
+    return counter.frames
+
+
+def main():
+    torch.manual_seed(0)
+    model = mlp()
+    print(f"torch {torch.__version__}, {THREADS} thread(s)")
+    with torch.no_grad():
+        torch._dynamo.reset()
+        generic = torch.compile(model, dynamic=True)
+        generic(torch.randn(64, 512))
+        print("batch  dynamic=True min/median (ms)  dynamic=False min/median (ms)")
+        for b in [2, 7, 64, 200]:
+            x = torch.randn(b, 512)
+            g = bench(generic, x)
+            torch._dynamo.reset()
+            static = torch.compile(model, dynamic=False)
+            s = bench(static, x)
+            torch._dynamo.reset()
+            generic = torch.compile(model, dynamic=True)
+            generic(torch.randn(64, 512))
+            print(f"{b:5d}  {g[0]:8.2f} / {g[1]:8.2f}              {s[0]:8.2f} / {s[1]:8.2f}")
+    print("compiles over 20 batch sizes (1..512), automatic dynamic:")
+    print("  MLP:", compiles_over_sweep(model, (512,)))
+    enc = nn.TransformerEncoderLayer(32, 4, 64, 0.0, batch_first=True).eval()
+    print("  encoder layer (d=32, 4 heads, seq 6):", compiles_over_sweep(enc, (6, 32)))
+
+
+if __name__ == "__main__":
+    main()
