@@ -98,13 +98,21 @@ public final class Options {
     public Options fullgraph(boolean on) { return with(o -> o.fullgraph = on); }
 
     /**
-     * PyTorch's {@code dynamic}: true makes int and long inputs graph inputs from the first compile;
-     * false specializes every one (a new value recompiles); unset (the default) is automatic dynamic,
-     * where an input whose value guard failed becomes a graph input at the recompile. A use that needs
-     * the value (a branch, a loop bound, a size) specializes it after all. Tensor sizes are not dynamic
-     * yet: they are always specialized.
+     * PyTorch's {@code dynamic}: true makes int and long inputs graph inputs and tensor sizes of 2 or
+     * more symbols from the first compile; false specializes every one (a new value or size
+     * recompiles); unset (the default) is automatic dynamic, where an input or size whose guard failed
+     * becomes an input or a symbol at the recompile. A use that needs the value (a loop bound, an
+     * index, an equality) specializes it after all; {@code Ember.markDynamic}/{@code markStatic}
+     * override this for one dimension. See docs/dynamic.md.
      */
     public Options dynamic(boolean on) { return with(o -> o.dynamic = on); }
+
+    /**
+     * PyTorch's {@code assume_static_by_default}: true (the default) specializes sizes and ints until
+     * they change (automatic dynamic); false makes them dynamic from the first compile, as
+     * {@code dynamic(true)}.
+     */
+    public Options assumeStaticByDefault(boolean on) { return with(o -> o.dynamic = on ? null : Boolean.TRUE); }
 
     /**
      * Inductor's mode: "default"; "max-autotune" (times kernel variants and keeps the fastest); or

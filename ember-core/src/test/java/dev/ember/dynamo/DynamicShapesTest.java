@@ -164,6 +164,18 @@ class DynamicShapesTest {
     }
 
     @Test
+    void assumeStaticByDefaultFalseMakesSizesSymbolsFromTheFirstCompile() {
+        Options opts = Options.backend("eager").assumeStaticByDefault(false);
+        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) DynamicShapesTest::mlp, opts);
+        Tensor w = Tensor.randn(8, 5);
+        for (int n : new int[] {4, 6, 9}) f.apply(Tensor.randn(n, 8), w);
+        assertEquals(1, frameOf(opts).entries().size());
+        String code = graphOf(frameOf(opts).entries().getFirst());
+        assertTrue(code.contains("f32[s0, s1]") && code.contains("f32[s1, s2]"), "every size a symbol, equal ones one symbol: " + code);
+        assertTrue(Options.defaults().assumeStaticByDefault(true).dynamicSetting() == null, "true is automatic dynamic, the default");
+    }
+
+    @Test
     void dynamicFalseKeepsEverySizeStatic() {
         Options opts = Options.backend("eager").dynamic(false);
         var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) DynamicShapesTest::mlp, opts);
