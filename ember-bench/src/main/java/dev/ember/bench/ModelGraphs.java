@@ -1,5 +1,7 @@
 package dev.ember.bench;
 
+import java.util.List;
+
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
@@ -12,6 +14,11 @@ import dev.ember.ops.OpRegistry;
  */
 final class ModelGraphs {
     private ModelGraphs() {}
+
+    /** {@code batch * k} for an int or a size symbol. */
+    private static Object times(Object batch, int k) {
+        return batch instanceof dev.ember.tensor.SymInt s ? s.times(k) : (Object) ((Integer) batch * k);
+    }
 
     private static Node call(Graph g, String op, Object... args) { return g.callFunction(OpRegistry.get("aten." + op), args); }
 
@@ -93,7 +100,13 @@ final class ModelGraphs {
      * no dropout). Inputs: x, in_proj (w, b), out_proj (w, b), linear1 (w, b), linear2 (w, b),
      * norm1 (w, b), norm2 (w, b).
      */
-    static GraphModule encoderLayer(int batch, int seq, int d, int heads) {
+    static GraphModule encoderLayer(int batch, int seq, int d, int heads) { return encoderLayer((Object) batch, seq, d, heads); }
+
+    /**
+     * The encoder layer for a batch given as an int or as a size symbol ({@link dev.ember.tensor.SymInt}),
+     * for a graph generic in its batch.
+     */
+    static GraphModule encoderLayer(Object batch, int seq, int d, int heads) {
         Graph g = new Graph();
         Node x = g.placeholder("x", null);
         Node inW = g.placeholder("in_proj_weight", null), inB = g.placeholder("in_proj_bias", null);
@@ -107,17 +120,17 @@ final class ModelGraphs {
         Node[] parts = new Node[3];
         for (int i = 0; i < 3; i++) {
             Node s = call(g, "slice.Tensor", qkv, 2L, (long) i * d, (long) (i + 1) * d, 1L);
-            Node v = call(g, "view.default", s, new int[] {batch, seq, heads, dh});
+            Node v = call(g, "view.default", s, List.of(batch, seq, heads, dh));
             Node t = call(g, "transpose.int", v, 1L, 2L);
-            parts[i] = call(g, "reshape.default", t, new int[] {batch * heads, seq, dh});
+            parts[i] = call(g, "reshape.default", t, List.of(times(batch, heads), seq, dh));
         }
         Node scores = call(g, "bmm.default", parts[0], call(g, "transpose.int", parts[1], 1L, 2L));
         scores = call(g, "mul.Scalar", scores, 1.0 / Math.sqrt(dh));
         Node attn = call(g, "_softmax.default", scores, -1L, false);
         Node ctx = call(g, "bmm.default", attn, parts[2]);
-        ctx = call(g, "view.default", ctx, new int[] {batch, heads, seq, dh});
+        ctx = call(g, "view.default", ctx, List.of(batch, heads, seq, dh));
         ctx = call(g, "transpose.int", ctx, 1L, 2L);
-        ctx = call(g, "reshape.default", ctx, new int[] {batch, seq, d});
+        ctx = call(g, "reshape.default", ctx, List.of(batch, seq, d));
         Node sa = call(g, "linear.default", ctx, outW, outB);
         Node h = call(g, "layer_norm.default", call(g, "add.Tensor", x, sa), new int[] {d}, n1w, n1b, 1e-5);
         Node ff = call(g, "linear.default", call(g, "relu.default", call(g, "linear.default", h, w1, b1)), w2, b2);
