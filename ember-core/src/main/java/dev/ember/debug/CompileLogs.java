@@ -32,10 +32,15 @@ final class CompileLogs {
     static void accept(CompileEvent event) {
         switch (event) {
             case Recompile r -> {
+                // The newest entry is the one tried last, as Dynamo's recompiles log shows; older entries'
+                // failures would bury it and are recompiles_verbose's job.
+                String newest = r.failedGuards().getFirst();
+                int older = r.failedGuards().size() - 1;
                 Log.artifact("recompiles", () -> "Recompiling function " + r.function() + " in " + r.where()
-                        + "\n    triggered by the following guard failure(s):\n"
-                        + r.failedGuards().stream().map(f -> "    - " + f).collect(Collectors.joining("\n"))
-                        + (r.failedGuards().stream().anyMatch(f -> f != null && f.contains(" size mismatch at index "))
+                        + "\n    triggered by the following guard failure(s):\n    - " + newest
+                        + (older > 0 ? "\n    (" + older + " older cache entr" + (older == 1 ? "y" : "ies")
+                          + " failed too; EMBER_LOGS=recompiles_verbose lists every failure)" : "")
+                        + (newest != null && newest.contains(" size mismatch at index ")
                         ? "\n    (a size that changes becomes a symbol at this recompile, unless Options.dynamic(false) or Ember.markStatic keep it"
                           + " static; Ember.markDynamic(x, dim) makes it one from the first compile — see docs/dynamic.md)" : ""));
                 Log.artifact("recompiles_verbose", () -> "Recompiling function " + r.function() + ": every failing guard, newest entry first:\n"
