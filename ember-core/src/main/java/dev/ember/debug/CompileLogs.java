@@ -72,7 +72,12 @@ final class CompileLogs {
                 }
                 Log.artifact("perf_hints", () -> e.function() + " runs eagerly for these inputs: graph break " + e.gbId() + " at " + e.userFrame()
                         + " could not be resumed, so nothing of this call is compiled. " + e.reason());
-                Log.of("dynamo").debug(() -> e.function() + " runs eagerly for these inputs (graph break " + e.gbId() + ")");
+                // Without this line a function that compiles nothing looks compiled: say it once, where users look.
+                if (e.warn()) {
+                    Log.of("dynamo").warning("ember: graph break at " + e.userFrame() + " (" + e.gbId() + ": " + e.reason()
+                            + ") cannot be resumed, so nothing of " + e.function() + " is compiled: this function now runs eagerly"
+                            + " for inputs like these. EMBER_LOGS=graph_breaks shows the break and a hint to avoid it.");
+                }
             }
             case BackendErrorSuppressed s -> {
                 // The message's last line says how to suppress; it is on, so say what it does instead.

@@ -56,6 +56,7 @@ public final class CompiledFrame {
     private final Object lock = new Object();
     private final List<RecompileReason> recompileReasons = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean limitWarned;
+    private volatile boolean eagerWarned;
     private int compiles;
     private int graphs;
     private int breaks;
@@ -222,7 +223,9 @@ public final class CompiledFrame {
             }
         }
         EVENTS.publish(new Bytecode(name(), bytecode, null, null));
-        EVENTS.publish(new EagerFallback(name(), u.gbId(), u.reason(), u.userFrame(), whyNoResume));
+        boolean warn = !eagerWarned && ClassFiles.origin(method.owner()) == method.owner();
+        eagerWarned = true;
+        EVENTS.publish(new EagerFallback(name(), u.gbId(), u.reason(), u.userFrame(), whyNoResume, warn));
         return CacheEntry.eager(new GuardSet(result.graph().guards()), u);
     }
 
@@ -272,7 +275,8 @@ public final class CompiledFrame {
                 if (rewrite != null) compiled = rewrite.wrap(compiled);
             }
         }
-        graphs++;
+        // A graph without ops is not compiled (above), so it is not counted either, as Dynamo counts only graphs it compiles.
+        if (g.opCount() > 0) graphs++;
         ops += g.opCount();
         EVENTS.publish(new GraphCompiled(name(), gm, compiled, backend, guards.size(), g.opCount(), g.exampleInputs().size()));
         return compiled;
@@ -419,6 +423,7 @@ public final class CompiledFrame {
             entries.set(new CacheEntry[0]);
             recompileReasons.clear();
             limitWarned = false;
+            eagerWarned = false;
             compiles = 0;
             graphs = 0;
             breaks = 0;
