@@ -131,11 +131,15 @@ public final class CompiledFrame {
      * {@code eager} runs the original function (for eager entries and past the recompile limit).
      */
     public Object call(FunctionTarget target, Object[] frame, Supplier<Object> eager) {
-        for (CacheEntry e : entries.get()) {
-            if (e.guards().check(frame)) return e.run(frame, eager);
+        try {
+            for (CacheEntry e : entries.get()) {
+                if (e.guards().check(frame)) return e.run(frame, eager);
+            }
+            CacheEntry entry = miss(target, frame);
+            return entry == null ? eager.get() : entry.run(frame, eager);
+        } catch (Throwable t) {
+            throw dev.ember.dynamo.resume.Sneaky.<RuntimeException>rethrow(UserStackTraces.filter(t));
         }
-        CacheEntry entry = miss(target, frame);
-        return entry == null ? eager.get() : entry.run(frame, eager);
     }
 
     private CacheEntry miss(FunctionTarget target, Object[] frame) {
@@ -252,7 +256,7 @@ public final class CompiledFrame {
         }
         OutputGraph g = p.graph();
         CompiledGraph compiled = compileGraph(g, frame, p.sideEffects());
-        return CacheEntry.resuming(new GuardSet(g.guards()), compiled, g, p.live(), p.sideEffects(), u, gen.breakAt(), next);
+        return CacheEntry.resuming(new GuardSet(g.guards()), compiled, g, p.live(), p.sideEffects(), u, p.code().frameAt(p.index()), gen.breakAt(), next);
     }
 
     private CompiledGraph compileGraph(OutputGraph g, Object[] frame, List<SideEffect> sideEffects) {
