@@ -6,6 +6,7 @@ import dev.ember.aot.AotAutograd;
 import dev.ember.dynamo.guards.Guard;
 import dev.ember.dynamo.guards.GuardSet;
 import dev.ember.dynamo.resume.ResumeTarget;
+import dev.ember.dynamo.resume.Sneaky;
 import dev.ember.dynamo.variables.MethodTarget;
 import dev.ember.events.CompileEvent.BackendErrorSuppressed;
 import dev.ember.events.CompileEvent.Bytecode;
@@ -138,7 +139,7 @@ public final class CompiledFrame {
             CacheEntry entry = miss(target, frame);
             return entry == null ? eager.get() : entry.run(frame, eager);
         } catch (Throwable t) {
-            throw dev.ember.dynamo.resume.Sneaky.<RuntimeException>rethrow(UserStackTraces.filter(t));
+            throw Sneaky.<RuntimeException>rethrow(UserStackTraces.filter(t));
         }
     }
 

@@ -73,9 +73,10 @@ final class LoggingCalls {
         }
         OutputRebuilder target = receiver instanceof StreamVariable s ? new OutputRebuilder.Stream(s.name()) : new OutputRebuilder.Constant(value(receiver));
         List<dev.ember.fx.Node> nodes = ctx.graph.graph().nodes();
-        Method replayed = api == java.util.logging.Logger.class ? withCallSite(m) : null;
+        dev.ember.events.UserFrame site = ctx.currentLocation();
+        Method replayed = api == java.util.logging.Logger.class && site != null ? withCallSite(m) : null;
         if (replayed != null) {
-            args = withCallSite(name, args, ctx.currentLocation());
+            args = argsWithCallSite(name, args, site);
             m = replayed;
         }
         ctx.sideEffects.logged(new SideEffects.LogCall(target, m, List.copyOf(args), nodes.isEmpty() ? null : nodes.getLast()));
@@ -100,10 +101,10 @@ final class LoggingCalls {
     }
 
     /** {@link #withCallSite(Method)}'s arguments: the level, then the user's class and method where the call was traced. */
-    private static List<VariableTracker> withCallSite(String name, List<VariableTracker> args, dev.ember.events.UserFrame site) {
+    private static List<VariableTracker> argsWithCallSite(String name, List<VariableTracker> args, dev.ember.events.UserFrame site) {
         List<VariableTracker> out = new java.util.ArrayList<>(args);
         if (!name.equals("log")) out.addFirst(ConstantVariable.of(java.util.logging.Level.parse(name.toUpperCase(java.util.Locale.ROOT))));
-        out.addAll(1, List.of(ConstantVariable.of(site.className()), ConstantVariable.of(site.methodName())));
+        out.addAll(1, List.of(ConstantVariable.of(site.className()), ConstantVariable.of(ResumeCodegen.userMethod(site.methodName()))));
         return out;
     }
 

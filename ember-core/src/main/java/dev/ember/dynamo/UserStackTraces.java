@@ -43,16 +43,9 @@ final class UserStackTraces {
         if (user == null || trace.length == 0 || isEmbers(trace[0].getClassName()) || caller <= 0 || caller > trace.length
                 || trace[caller - 1].getClassName().equals(HAND_OFF)) return t;
         List<StackTraceElement> out = new ArrayList<>(Arrays.asList(trace));
-        out.add(caller, new StackTraceElement(user.className(), userMethod(user.methodName()), user.fileName(), user.line()));
+        out.add(caller, new StackTraceElement(user.className(), ResumeCodegen.userMethod(user.methodName()), user.fileName(), user.line()));
         t.setStackTrace(out.toArray(StackTraceElement[]::new));
         return t;
-    }
-
-    /** The user's method a resume method continues ({@code resume_in_<method>_at_<line>}, nested for a break in a resume method). */
-    private static String userMethod(String method) {
-        String m = method;
-        while (m.startsWith("resume_in_")) m = m.substring("resume_in_".length()).replaceFirst("_at_\\d+$", "");
-        return m;
     }
 
     private static void filter(Throwable t, Set<Throwable> seen) {

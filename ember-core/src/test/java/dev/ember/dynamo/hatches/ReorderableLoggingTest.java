@@ -59,6 +59,12 @@ class ReorderableLoggingTest {
         return y.sum();
     }
 
+    static Tensor logsAfterBreak(Tensor x) {
+        double s = x.sum().item();
+        LOG.info("after the break " + (s > 1e9));
+        return x.mul(2.0);
+    }
+
     @AfterEach
     void reset() { Ember.reset(); }
 
@@ -162,6 +168,12 @@ class ReorderableLoggingTest {
             messages.clear();
             ExplainOutput off = Ember.explain(fn, Options.defaults().reorderableLogging(false)).with(x);
             assertEquals(2, off.graphBreakCount(), off.toString());
+            messages.clear();
+            logsAfterBreak(x);
+            List<String> eagerAfterBreak = List.copyOf(messages);
+            messages.clear();
+            Ember.compile((Fn1<Tensor, Tensor>) ReorderableLoggingTest::logsAfterBreak).apply(x);
+            assertEquals(eagerAfterBreak, messages, "traced in the resume method, named after the user's method");
         } finally {
             LOG.removeHandler(h);
         }
