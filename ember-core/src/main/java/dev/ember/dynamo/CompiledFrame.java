@@ -247,6 +247,11 @@ public final class CompiledFrame {
             p = Tracer.traceToBreak(target, frame, result, options);
             gen = ResumeCodegen.generate(p.code(), p.index(), p.types(), p.stackNames());
         }
+        if (gen.resume() == null && p.graph().opCount() == 0) {
+            // Nothing before the break is in the graph and the rest runs eagerly: the whole method runs
+            // eagerly, and says so, rather than look compiled.
+            throw new CannotResume("nothing before the break is in the graph, and the rest of the method runs eagerly");
+        }
         EVENTS.publish(new Bytecode(name(), memoized(p.code().method::toDebugString), ResumeCodegen.disassemble(gen.bytes()), u.userFrame()));
         ResumeTarget next = null;
         if (gen.resume() != null) {

@@ -131,6 +131,15 @@ class CompilerLogsTest {
     }
 
     @Test
+    void aBreakAfterAnEmptyGraphWithTheRestEagerWarnsToo() {
+        var f = Ember.compile((Fn1<Tensor, Tensor>) DebugPrograms::scalesUnderLock);
+        String out = capture("", () -> f.apply(Tensor.randn(3, 4)));
+        assertTrue(out.contains("ember: graph break at DebugPrograms.java:" + DebugPrograms.lineOf("synchronized (LOCK)")
+                + " in DebugPrograms.scalesUnderLock (GB0009: "), out);
+        assertTrue(out.contains("nothing of DebugPrograms.scalesUnderLock is compiled: this function now runs eagerly"), out);
+    }
+
+    @Test
     void aGraphWithoutOpsIsNotCounted() {
         var f = Ember.compile((Fn1<Tensor, Tensor>) DebugPrograms::passesThrough);
         String out = capture("dynamo", () -> f.apply(Tensor.randn(3)));

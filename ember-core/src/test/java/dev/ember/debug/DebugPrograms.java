@@ -34,6 +34,14 @@ final class DebugPrograms {
         return x.mul(n > 0 ? 2.0 : 3.0);
     }
 
+    private static final Object LOCK = new Object();
+
+    static Tensor scalesUnderLock(Tensor x) {
+        synchronized (LOCK) {
+            return x.mul(3.0);
+        }
+    }
+
     static Tensor passesThrough(Tensor x) {
         return x;
     }
