@@ -32,10 +32,15 @@ final class CompileLogs {
     static void accept(CompileEvent event) {
         switch (event) {
             case Recompile r -> {
+                // The newest entry is the one tried last, as Dynamo's recompiles log shows; older entries'
+                // failures would bury it and are recompiles_verbose's job.
+                String newest = r.failedGuards().getFirst();
+                int older = r.failedGuards().size() - 1;
                 Log.artifact("recompiles", () -> "Recompiling function " + r.function() + " in " + r.where()
-                        + "\n    triggered by the following guard failure(s):\n"
-                        + r.failedGuards().stream().map(f -> "    - " + f).collect(Collectors.joining("\n"))
-                        + (r.failedGuards().stream().anyMatch(f -> f != null && f.contains(" size mismatch at index "))
+                        + "\n    triggered by the following guard failure(s):\n    - " + newest
+                        + (older > 0 ? "\n    (" + older + " older cache entr" + (older == 1 ? "y" : "ies")
+                          + " failed too; EMBER_LOGS=recompiles_verbose lists every failure)" : "")
+                        + (newest != null && newest.contains(" size mismatch at index ")
                         ? "\n    (a size that changes becomes a symbol at this recompile, unless Options.dynamic(false) or Ember.markStatic keep it"
                           + " static; Ember.markDynamic(x, dim) makes it one from the first compile — see docs/dynamic.md)" : ""));
                 Log.artifact("recompiles_verbose", () -> "Recompiling function " + r.function() + ": every failing guard, newest entry first:\n"
@@ -67,7 +72,12 @@ final class CompileLogs {
                 }
                 Log.artifact("perf_hints", () -> e.function() + " runs eagerly for these inputs: graph break " + e.gbId() + " at " + e.userFrame()
                         + " could not be resumed, so nothing of this call is compiled. " + e.reason());
-                Log.of("dynamo").debug(() -> e.function() + " runs eagerly for these inputs (graph break " + e.gbId() + ")");
+                // Without this line a function that compiles nothing looks compiled: say it once, where users look.
+                if (e.warn()) {
+                    Log.of("dynamo").warning("ember: graph break at " + e.userFrame() + " (" + e.gbId() + ": " + e.reason()
+                            + ") cannot be resumed, so nothing of " + e.function() + " is compiled: this function now runs eagerly"
+                            + " for inputs like these. EMBER_LOGS=graph_breaks shows the break and a hint to avoid it.");
+                }
             }
             case BackendErrorSuppressed s -> {
                 // The message's last line says how to suppress; it is on, so say what it does instead.

@@ -1,6 +1,7 @@
 package dev.ember.dynamo;
 
 import dev.ember.autograd.GradMode;
+import dev.ember.events.UserFrame;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.PreparedGraph;
 import dev.ember.tensor.Tensor;
@@ -30,9 +31,11 @@ public final class CacheEntry {
     private final LiveValues live;
     private final MethodHandle breakAt;
     private final ResumeTarget resume;
+    /** The method's own frame at the breaking instruction (the break's user stack may start in an inlined helper). */
+    private final UserFrame breakFrame;
 
     private CacheEntry(GuardSet guards, CompiledGraph compiled, OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects,
-                       Unsupported graphBreak, LiveValues live, MethodHandle breakAt, ResumeTarget resume) {
+                       Unsupported graphBreak, LiveValues live, MethodHandle breakAt, ResumeTarget resume, UserFrame breakFrame) {
         this.guards = guards;
         this.sideEffects = sideEffects.toArray(SideEffect[]::new);
         this.compiled = compiled;
@@ -43,20 +46,21 @@ public final class CacheEntry {
         this.live = live;
         this.breakAt = breakAt;
         this.resume = resume;
+        this.breakFrame = breakFrame;
     }
 
     static CacheEntry compiled(GuardSet guards, CompiledGraph compiled, OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects) {
-        return new CacheEntry(guards, compiled, graph, rebuilder, sideEffects, null, null, null, null);
+        return new CacheEntry(guards, compiled, graph, rebuilder, sideEffects, null, null, null, null, null);
     }
 
-    /** The graph before a break; {@code breakAt} (typed {@code (Object[], ResumeTarget)Object}) runs the rest. */
+    /** The graph before a break at {@code breakFrame}; {@code breakAt} (typed {@code (Object[], ResumeTarget)Object}) runs the rest. */
     static CacheEntry resuming(GuardSet guards, CompiledGraph compiled, OutputGraph graph, LiveValues live, List<SideEffect> sideEffects,
-                               Unsupported graphBreak, MethodHandle breakAt, ResumeTarget resume) {
-        return new CacheEntry(guards, compiled, graph, null, sideEffects, graphBreak, live, breakAt, resume);
+                               Unsupported graphBreak, UserFrame breakFrame, MethodHandle breakAt, ResumeTarget resume) {
+        return new CacheEntry(guards, compiled, graph, null, sideEffects, graphBreak, live, breakAt, resume, breakFrame);
     }
 
     static CacheEntry eager(GuardSet guards, Unsupported reason) {
-        return new CacheEntry(guards, null, null, null, List.of(), reason, null, null, null);
+        return new CacheEntry(guards, null, null, null, List.of(), reason, null, null, null, null);
     }
 
     public GuardSet guards() { return guards; }
@@ -104,7 +108,7 @@ public final class CacheEntry {
         try {
             return (Object) breakAt.invokeExact(values, resume);
         } catch (Throwable t) {
-            throw Sneaky.<RuntimeException>rethrow(t);
+            throw Sneaky.<RuntimeException>rethrow(UserStackTraces.atBreak(t, breakFrame));
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.ember.aot.AotAutograd;
 import dev.ember.dynamo.guards.Guard;
 import dev.ember.dynamo.guards.GuardSet;
 import dev.ember.dynamo.resume.ResumeTarget;
+import dev.ember.dynamo.resume.Sneaky;
 import dev.ember.dynamo.variables.MethodTarget;
 import dev.ember.events.CompileEvent.BackendErrorSuppressed;
 import dev.ember.events.CompileEvent.Bytecode;
@@ -56,6 +57,7 @@ public final class CompiledFrame {
     private final Object lock = new Object();
     private final List<RecompileReason> recompileReasons = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean limitWarned;
+    private volatile boolean eagerWarned;
     private int compiles;
     private int graphs;
     private int breaks;
@@ -130,11 +132,15 @@ public final class CompiledFrame {
      * {@code eager} runs the original function (for eager entries and past the recompile limit).
      */
     public Object call(FunctionTarget target, Object[] frame, Supplier<Object> eager) {
-        for (CacheEntry e : entries.get()) {
-            if (e.guards().check(frame)) return e.run(frame, eager);
+        try {
+            for (CacheEntry e : entries.get()) {
+                if (e.guards().check(frame)) return e.run(frame, eager);
+            }
+            CacheEntry entry = miss(target, frame);
+            return entry == null ? eager.get() : entry.run(frame, eager);
+        } catch (Throwable t) {
+            throw Sneaky.<RuntimeException>rethrow(UserStackTraces.filter(t));
         }
-        CacheEntry entry = miss(target, frame);
-        return entry == null ? eager.get() : entry.run(frame, eager);
     }
 
     private CacheEntry miss(FunctionTarget target, Object[] frame) {
@@ -222,7 +228,9 @@ public final class CompiledFrame {
             }
         }
         EVENTS.publish(new Bytecode(name(), bytecode, null, null));
-        EVENTS.publish(new EagerFallback(name(), u.gbId(), u.reason(), u.userFrame(), whyNoResume));
+        boolean warn = !eagerWarned && ClassFiles.origin(method.owner()) == method.owner();
+        eagerWarned = true;
+        EVENTS.publish(new EagerFallback(name(), u.gbId(), u.reason(), u.userFrame(), whyNoResume, warn));
         return CacheEntry.eager(new GuardSet(result.graph().guards()), u);
     }
 
@@ -239,6 +247,11 @@ public final class CompiledFrame {
             p = Tracer.traceToBreak(target, frame, result, options);
             gen = ResumeCodegen.generate(p.code(), p.index(), p.types(), p.stackNames());
         }
+        if (gen.resume() == null && p.graph().opCount() == 0) {
+            // Nothing before the break is in the graph and the rest runs eagerly: the whole method runs
+            // eagerly, and says so, rather than look compiled.
+            throw new CannotResume("nothing before the break is in the graph, and the rest of the method runs eagerly");
+        }
         EVENTS.publish(new Bytecode(name(), memoized(p.code().method::toDebugString), ResumeCodegen.disassemble(gen.bytes()), u.userFrame()));
         ResumeTarget next = null;
         if (gen.resume() != null) {
@@ -249,7 +262,7 @@ public final class CompiledFrame {
         }
         OutputGraph g = p.graph();
         CompiledGraph compiled = compileGraph(g, frame, p.sideEffects());
-        return CacheEntry.resuming(new GuardSet(g.guards()), compiled, g, p.live(), p.sideEffects(), u, gen.breakAt(), next);
+        return CacheEntry.resuming(new GuardSet(g.guards()), compiled, g, p.live(), p.sideEffects(), u, p.code().frameAt(p.index()), gen.breakAt(), next);
     }
 
     private CompiledGraph compileGraph(OutputGraph g, Object[] frame, List<SideEffect> sideEffects) {
@@ -272,7 +285,8 @@ public final class CompiledFrame {
                 if (rewrite != null) compiled = rewrite.wrap(compiled);
             }
         }
-        graphs++;
+        // A graph without ops is not compiled (above), so it is not counted either, as Dynamo counts only graphs it compiles.
+        if (g.opCount() > 0) graphs++;
         ops += g.opCount();
         EVENTS.publish(new GraphCompiled(name(), gm, compiled, backend, guards.size(), g.opCount(), g.exampleInputs().size()));
         return compiled;
@@ -419,6 +433,7 @@ public final class CompiledFrame {
             entries.set(new CacheEntry[0]);
             recompileReasons.clear();
             limitWarned = false;
+            eagerWarned = false;
             compiles = 0;
             graphs = 0;
             breaks = 0;

@@ -73,8 +73,39 @@ final class LoggingCalls {
         }
         OutputRebuilder target = receiver instanceof StreamVariable s ? new OutputRebuilder.Stream(s.name()) : new OutputRebuilder.Constant(value(receiver));
         List<dev.ember.fx.Node> nodes = ctx.graph.graph().nodes();
+        dev.ember.events.UserFrame site = ctx.currentLocation();
+        Method replayed = api == java.util.logging.Logger.class && site != null ? withCallSite(m) : null;
+        if (replayed != null) {
+            args = argsWithCallSite(name, args, site);
+            m = replayed;
+        }
         ctx.sideEffects.logged(new SideEffects.LogCall(target, m, List.copyOf(args), nodes.isEmpty() ? null : nodes.getLast()));
         return result;
+    }
+
+    /**
+     * The {@code Logger.logp} overload that makes the same record as {@code m} with its source given,
+     * or null for {@code log(LogRecord)}, whose record the caller built. A replayed call left to
+     * itself would infer {@code SideEffect$Log} as its source from the stack.
+     */
+    private static Method withCallSite(Method m) {
+        List<Class<?>> params = new java.util.ArrayList<>(List.of(m.getParameterTypes()));
+        if (JUL.contains(m.getName()) && !m.getName().equals("log")) params.addFirst(java.util.logging.Level.class);
+        if (params.getFirst() != java.util.logging.Level.class) return null;
+        params.addAll(1, List.of(String.class, String.class));
+        try {
+            return java.util.logging.Logger.class.getMethod("logp", params.toArray(Class<?>[]::new));
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException("java.util.logging.Logger has no logp overload for " + m, e);
+        }
+    }
+
+    /** {@link #withCallSite(Method)}'s arguments: the level, then the user's class and method where the call was traced. */
+    private static List<VariableTracker> argsWithCallSite(String name, List<VariableTracker> args, dev.ember.events.UserFrame site) {
+        List<VariableTracker> out = new java.util.ArrayList<>(args);
+        if (!name.equals("log")) out.addFirst(ConstantVariable.of(java.util.logging.Level.parse(name.toUpperCase(java.util.Locale.ROOT))));
+        out.addAll(1, List.of(ConstantVariable.of(site.className()), ConstantVariable.of(ResumeCodegen.userMethod(site.methodName()))));
+        return out;
     }
 
     /**

@@ -96,6 +96,13 @@ public final class ResumeCodegen {
         return prev != null ? prev : g;
     }
 
+    /** The user's method that {@code method} is or continues: a resume method's name is {@code resume_in_<method>_at_<line>}, nested for a break in a resume method. */
+    static String userMethod(String method) {
+        String m = method;
+        while (m.startsWith("resume_in_")) m = m.substring("resume_in_".length()).replaceFirst("_at_\\d+$", "");
+        return m;
+    }
+
     private static Generated build(MethodCode code, int index, Instruction breaking, FrameTypes.Around types, List<String> stackNames) {
         ClassModel cm = ClassFiles.model(code.owner);
         MethodModel mm = code.method;

@@ -141,8 +141,10 @@ public sealed interface CompileEvent {
      * these: nothing of the call is compiled.
      *
      * @param whyNoResume why no resume could start there; null when the break was not in the function's own code
+     * @param warn        whether this says so at the default log level: the function's first fallback since
+     *                    {@code Ember.reset()}, and not a resume method's (its caller's graph is compiled)
      */
-    record EagerFallback(String function, String gbId, String reason, UserFrame userFrame, String whyNoResume) implements CompileEvent {}
+    record EagerFallback(String function, String gbId, String reason, UserFrame userFrame, String whyNoResume, boolean warn) implements CompileEvent {}
 
     /**
      * The backend threw and {@code suppressErrors} is on: the graph runs op by op from now on

@@ -117,6 +117,36 @@ class CompilerLogsTest {
     }
 
     @Test
+    void aBreakThatLeavesNothingCompiledWarnsOnceAtTheDefaultLevel() {
+        var f = Ember.compile((Fn1<Tensor, Tensor>) DebugPrograms::scalesAfterLongLoop);
+        String out = capture("", () -> {
+            f.apply(Tensor.randn(3, 4));
+            f.apply(Tensor.randn(2, 4));
+        });
+        String warning = "ember: graph break at DebugPrograms.java:" + DebugPrograms.lineOf("i < 10_000_000")
+                + " in DebugPrograms.scalesAfterLongLoop (GB0010: ";
+        assertTrue(out.contains(warning), out);
+        assertTrue(out.contains("nothing of DebugPrograms.scalesAfterLongLoop is compiled: this function now runs eagerly"), out);
+        assertEquals(1, out.split("this function now runs eagerly", -1).length - 1, "once per function: " + out);
+    }
+
+    @Test
+    void aBreakAfterAnEmptyGraphWithTheRestEagerWarnsToo() {
+        var f = Ember.compile((Fn1<Tensor, Tensor>) DebugPrograms::scalesUnderLock);
+        String out = capture("", () -> f.apply(Tensor.randn(3, 4)));
+        assertTrue(out.contains("ember: graph break at DebugPrograms.java:" + DebugPrograms.lineOf("synchronized (LOCK)")
+                + " in DebugPrograms.scalesUnderLock (GB0009: "), out);
+        assertTrue(out.contains("nothing of DebugPrograms.scalesUnderLock is compiled: this function now runs eagerly"), out);
+    }
+
+    @Test
+    void aGraphWithoutOpsIsNotCounted() {
+        var f = Ember.compile((Fn1<Tensor, Tensor>) DebugPrograms::passesThrough);
+        String out = capture("dynamo", () -> f.apply(Tensor.randn(3)));
+        assertTrue(out.contains("Graph Count for DebugPrograms.passesThrough: 0 graph(s) in 1 compile(s), 0 graph break(s), 0 op(s)"), out);
+    }
+
+    @Test
     void outputCodeShowsWhatTheBackendGenerated() {
         Backends.register("test_codegen", (gm, inputs) -> new CompiledGraph() {
             public Object[] run(Object[] in) { return ((java.util.List<?>) gm.run(in)).toArray(); }

@@ -28,6 +28,24 @@ final class DebugPrograms {
         return s.mul(v > 0 ? 2.0 : 3.0);
     }
 
+    static Tensor scalesAfterLongLoop(Tensor x) {
+        long n = 0;
+        for (int i = 0; i < 10_000_000; i++) n += i;
+        return x.mul(n > 0 ? 2.0 : 3.0);
+    }
+
+    private static final Object LOCK = new Object();
+
+    static Tensor scalesUnderLock(Tensor x) {
+        synchronized (LOCK) {
+            return x.mul(3.0);
+        }
+    }
+
+    static Tensor passesThrough(Tensor x) {
+        return x;
+    }
+
     private static final Path SOURCE = Path.of("src/test/java/dev/ember/debug/DebugPrograms.java");
 
     /** The 1-based line of this file holding {@code marker} (which must be unique). */

@@ -49,6 +49,23 @@ class LoggingTest {
     }
 
     @Test
+    void recompilesNamesTheNewestEntryOnlyAndVerboseNamesEvery() {
+        var f = Ember.compile((Fn1<Tensor, Tensor>) Programs::tOfT, Options.defaults().dynamic(false));
+        Runnable threeSizes = () -> {
+            f.apply(Tensor.randn(2, 3));
+            f.apply(Tensor.randn(4, 3));
+            f.apply(Tensor.randn(6, 3));
+        };
+        String out = capture("recompiles", threeSizes);
+        String third = out.substring(out.lastIndexOf("Recompiling function"));
+        assertTrue(third.contains("- tensor 'x' size mismatch at index 0. expected 4, actual 6"), "the entry tried last: " + out);
+        assertTrue(!third.contains("expected 2, actual 6"), "an older entry's failure is recompiles_verbose only: " + out);
+        Ember.reset();
+        String verbose = capture("recompiles_verbose", threeSizes);
+        assertTrue(verbose.contains("expected 4, actual 6") && verbose.contains("expected 2, actual 6"), verbose);
+    }
+
+    @Test
     void graphBreaks() {
         var f = Ember.compile((Fn1<Tensor, Tensor>) Programs::readsItem, Options.defaults());
         String out = capture("graph_breaks", () -> f.apply(Tensor.randn(3, 4)));

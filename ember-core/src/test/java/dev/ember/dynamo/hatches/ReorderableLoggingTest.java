@@ -59,6 +59,12 @@ class ReorderableLoggingTest {
         return y.sum();
     }
 
+    static Tensor logsAfterBreak(Tensor x) {
+        double s = x.sum().item();
+        LOG.info("after the break " + (s > 1e9));
+        return x.mul(2.0);
+    }
+
     @AfterEach
     void reset() { Ember.reset(); }
 
@@ -135,7 +141,8 @@ class ReorderableLoggingTest {
     void loggerCallsAreReplayedOrIgnored() {
         List<String> messages = new ArrayList<>();
         Handler h = new Handler() {
-            @Override public void publish(LogRecord rec) { messages.add(rec.getLevel() + " " + rec.getMessage()); }
+            @Override public void publish(LogRecord rec) { messages.add(rec.getLevel() + " " + rec.getMessage() + " from " + rec.getSourceClassName() + "." + rec.getSourceMethodName());
+            }
             @Override public void flush() {}
             @Override public void close() {}
         };
@@ -147,19 +154,26 @@ class ReorderableLoggingTest {
             Tensor x = Tensor.randn(4, 2);
             logs(x);
             List<String> eager = List.copyOf(messages);
-            assertEquals(List.of("INFO info 2", "FINE fine 4"), eager);
+            String from = " from " + ReorderableLoggingTest.class.getName() + ".logs";
+            assertEquals(List.of("INFO info 2" + from, "FINE fine 4" + from), eager);
             messages.clear();
             ExplainOutput e = Ember.explain(fn).with(x);
             assertEquals(0, e.graphBreakCount(), e.toString());
-            assertEquals(eager, messages);
+            assertEquals(eager, messages, "replayed records name the user's method as their source");
             messages.clear();
             Options ignoreFine = Options.defaults().ignoreLogging(Set.of("java.util.logging.Logger.fine"));
             Tensor out = Ember.compile(fn, ignoreFine).apply(x);
-            assertEquals(List.of("INFO info 2"), messages, "fine(...) is dropped from the trace");
+            assertEquals(List.of("INFO info 2" + from), messages, "fine(...) is dropped from the trace");
             assertTrue(logs(x).sameData(out));
             messages.clear();
             ExplainOutput off = Ember.explain(fn, Options.defaults().reorderableLogging(false)).with(x);
             assertEquals(2, off.graphBreakCount(), off.toString());
+            messages.clear();
+            logsAfterBreak(x);
+            List<String> eagerAfterBreak = List.copyOf(messages);
+            messages.clear();
+            Ember.compile((Fn1<Tensor, Tensor>) ReorderableLoggingTest::logsAfterBreak).apply(x);
+            assertEquals(eagerAfterBreak, messages, "traced in the resume method, named after the user's method");
         } finally {
             LOG.removeHandler(h);
         }
