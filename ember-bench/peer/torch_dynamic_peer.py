@@ -57,25 +57,28 @@ def compiles_over_sweep(model, rest):
     return counter.frames
 
 
+def per_call(name, model, rest, batches, hint):
+    """dynamic=True compiled once (traced at `hint`) against dynamic=False compiled per batch."""
+    print(f"{name}: batch  dynamic=True min/median (ms)  dynamic=False min/median (ms)")
+    with torch.no_grad():
+        for b in batches:
+            x = torch.randn(b, *rest)
+            torch._dynamo.reset()
+            generic = torch.compile(model, dynamic=True)
+            generic(torch.randn(hint, *rest))
+            g = bench(generic, x)
+            torch._dynamo.reset()
+            s = bench(torch.compile(model, dynamic=False), x)
+            print(f"{b:5d}  {g[0]:8.2f} / {g[1]:8.2f}              {s[0]:8.2f} / {s[1]:8.2f}")
+
+
 def main():
     torch.manual_seed(0)
     model = mlp()
     print(f"torch {torch.__version__}, {THREADS} thread(s)")
-    with torch.no_grad():
-        torch._dynamo.reset()
-        generic = torch.compile(model, dynamic=True)
-        generic(torch.randn(64, 512))
-        print("batch  dynamic=True min/median (ms)  dynamic=False min/median (ms)")
-        for b in [2, 7, 64, 200]:
-            x = torch.randn(b, 512)
-            g = bench(generic, x)
-            torch._dynamo.reset()
-            static = torch.compile(model, dynamic=False)
-            s = bench(static, x)
-            torch._dynamo.reset()
-            generic = torch.compile(model, dynamic=True)
-            generic(torch.randn(64, 512))
-            print(f"{b:5d}  {g[0]:8.2f} / {g[1]:8.2f}              {s[0]:8.2f} / {s[1]:8.2f}")
+    per_call("MLP 512-2048-2048-512", model, (512,), [2, 7, 64, 200], 64)
+    encoder = nn.TransformerEncoderLayer(256, 4, 1024, 0.0, batch_first=True).eval()
+    per_call("encoder layer (d 256, 4 heads, seq 64)", encoder, (64, 256), [2, 7, 64], 8)
     print("compiles over 20 batch sizes (1..512), automatic dynamic:")
     print("  MLP:", compiles_over_sweep(model, (512,)))
     enc = nn.TransformerEncoderLayer(32, 4, 64, 0.0, batch_first=True).eval()
