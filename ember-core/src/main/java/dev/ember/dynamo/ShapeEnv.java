@@ -32,7 +32,7 @@ final class ShapeEnv {
     static final String ALL_SIZES = "*every tensor size*";
 
     /** Symbol {@code s<id>}, read from {@code source}, valid in [min, max]; {@code narrowedBy} says which branch narrowed the range, and where (or null). */
-    record Symbol(int id, SizeSource source, long hint, long min, long max, String narrowedBy) {}
+    record Symbol(int id, SizeSource source, long hint, long min, long max, String narrowedBy, long divisor) {}
 
     /** A dynamic input dimension after the first one of its symbol: the guard checks it equals the symbol. */
     record Occurrence(SizeSource source, int symbol) {}
@@ -68,9 +68,27 @@ final class ShapeEnv {
     void narrow(int id, long min, long max, String why, dev.ember.events.UserFrame where) {
         Symbol s = symbols.get(id);
         String at = why + (where == null ? "" : " at " + where.fileName() + ":" + where.line());
-        symbols.set(id, new Symbol(id, s.source(), s.hint(), min, max, s.narrowedBy() == null ? at : s.narrowedBy() + "; " + at));
+        symbols.set(id, new Symbol(id, s.source(), s.hint(), min, max, s.narrowedBy() == null ? at : s.narrowedBy() + "; " + at, s.divisor()));
         Log.of("dynamic").info(() -> "range of s" + id + " (" + s.source().shortName() + ") narrowed to [" + min + ", " + (max == Long.MAX_VALUE ? "int_oo" : max)
                 + "]: " + at);
+    }
+
+    /**
+     * In a trace's specialized names, {@code L['x'].size()[0]%2}: a restart found the code dividing
+     * that size by 2, so the size is made {@code 2*s} (the guard checks it is even).
+     */
+    static String multipleName(SizeSource source, long multiple) { return source.name() + "%" + multiple; }
+
+    /** The multiple a restart asked {@code source}'s size to be (the least common multiple of all asked), 1 when none. */
+    private long divisorOf(SizeSource source) {
+        long d = 1;
+        String prefix = source.name() + "%";
+        for (String name : specialized) {
+            if (!name.startsWith(prefix)) continue;
+            long m = Long.parseLong(name.substring(prefix.length()));
+            d = d / java.math.BigInteger.valueOf(d).gcd(java.math.BigInteger.valueOf(m)).longValue() * m;
+        }
+        return d;
     }
 
     /** Each symbol's size in this trace, by id. */
@@ -120,7 +138,10 @@ final class ShapeEnv {
         for (int d = 0; d < rank; d++) {
             if (sizes[d] != null) continue;
             DimMarks.Mark mark = DimMarks.of(t, d);
-            sizes[d] = symbolFor(new SizeSource(source, d), t.size(d), mark == null ? 2 : mark.min(), mark == null ? Long.MAX_VALUE : mark.max());
+            SizeSource at = new SizeSource(source, d);
+            long divisor = divisorOf(at);
+            sizes[d] = t.size(d) % divisor != 0 ? SymInt.of(t.size(d))
+                    : symbolFor(at, t.size(d), mark == null ? 2 : mark.min(), mark == null ? Long.MAX_VALUE : mark.max(), divisor);
         }
         SymInt[] strides = new SymInt[rank];
         SymInt stride = SymInt.of(1);
@@ -134,18 +155,20 @@ final class ShapeEnv {
     }
 
     /** The symbol of a dynamic dimension: an existing one of the same size and range (duck sizing), else a new one. */
-    private SymInt symbolFor(SizeSource source, long size, long min, long max) {
+    private SymInt symbolFor(SizeSource source, long size, long min, long max, long divisor) {
+        // a size the code divided is divisor * s: the symbol counts in units of the divisor
+        long hint = size / divisor, lo = -Math.floorDiv(-min, divisor), hi = max == Long.MAX_VALUE ? max : max / divisor;
         for (Symbol s : symbols) {
-            if (s.hint() == size && s.min() == min && s.max() == max) {
+            if (s.hint() == hint && s.min() == lo && s.max() == hi && s.divisor() == divisor) {
                 occurrences.add(new Occurrence(source, s.id()));
-                return SymInt.symbol(s.id());
+                return SymInt.symbol(s.id()).times(divisor);
             }
         }
-        Symbol s = new Symbol(symbols.size(), source, size, min, max, null);
+        Symbol s = new Symbol(symbols.size(), source, hint, lo, hi, null, divisor);
         symbols.add(s);
-        Log.of("dynamic").info(() -> "create_symbol s" + s.id() + " = " + size + " for " + source.shortName() + " [" + min + ", "
-                + (max == Long.MAX_VALUE ? "int_oo" : max) + "]");
-        return SymInt.symbol(s.id());
+        Log.of("dynamic").info(() -> "create_symbol s" + s.id() + " = " + hint + " for " + source.shortName() + (divisor == 1 ? "" : " / " + divisor)
+                + " [" + lo + ", " + (hi == Long.MAX_VALUE ? "int_oo" : hi) + "]");
+        return SymInt.symbol(s.id()).times(divisor);
     }
 
     /**
@@ -189,7 +212,7 @@ final class ShapeEnv {
     /** The symbols as a graph module carries them: each read from the first placeholder dimension that is exactly it. */
     SizeSymbols sizeSymbols(List<Node> placeholders) {
         List<SizeSymbols.Symbol> out = new ArrayList<>();
-        for (Symbol s : symbols) out.add(new SizeSymbols.Symbol(s.id(), s.source().shortName(), -1, -1, s.hint(), s.min(), s.max()));
+        for (Symbol s : symbols) out.add(new SizeSymbols.Symbol(s.id(), s.source().shortName(), -1, -1, s.hint(), s.min(), s.max(), s.divisor()));
         return new SizeSymbols(out).readFrom(placeholders);
     }
 }

@@ -32,7 +32,11 @@ final class SymSizes {
             case IREM, LREM -> y.isConstant() && y.constant() != 0 && x.exactDiv(y.constant()) != null ? SymInt.of(0) : null;
             default -> null;
         };
-        if (result == null) throw specialize(ctx, a, b, "dividing it by " + (y.isConstant() ? y.constant() + ", not exactly" : "a symbolic size"));
+        if (result == null) {
+            SpecializeAndRestart multiple = multipleOf(ctx, x, y, a);
+            if (multiple != null) throw multiple;
+            throw specialize(ctx, a, b, "dividing it by " + (y.isConstant() ? y.constant() + ", not exactly" : "a symbolic size"));
+        }
         if (result.eval(ctx.shapes.hints()) != ((Number) hint).longValue()) throw specialize(ctx, a, b, "arithmetic on it that overflows");
         return wrap(result, ((Number) hint).longValue(), type);
     }
@@ -126,6 +130,26 @@ final class SymSizes {
     }
 
     private static String render(TraceContext ctx, SymInt e) { return e.render(id -> ctx.shapes.symbols().get(id).source().shortName()); }
+
+    /**
+     * {@code k*s / c} where the trace's size divides by c: the trace restarts with the input size
+     * behind {@code s} a multiple of what makes the division exact (PyTorch's divisibility guard,
+     * {@code Eq(Mod(s0, 2), 0)}): its size becomes {@code m*s'}, the guard checks it divides by m.
+     * Null when that is no single symbol's multiple, or the size at hand does not divide.
+     */
+    private static SpecializeAndRestart multipleOf(TraceContext ctx, SymInt x, SymInt y, VariableTracker a) {
+        int[] ids = x.symbols();
+        if (!y.isConstant() || y.constant() <= 1 || ids.length != 1) return null;
+        long[] zero = new long[ctx.shapes.hints().length], unit = unit(zero.length, ids[0]);
+        long k = x.eval(unit);
+        if (x.eval(zero) != 0 || !x.equals(SymInt.symbol(ids[0]).times(k))) return null;
+        long c = y.constant(), need = c / java.math.BigInteger.valueOf(Math.abs(k)).gcd(java.math.BigInteger.valueOf(c)).longValue();
+        ShapeEnv.Symbol sym = ctx.shapes.symbols().get(ids[0]);
+        if (sym.hint() % need != 0) return null;
+        String what = render(ctx, x);
+        return new SpecializeAndRestart(ctx.shapes.sourcesOf(ids), what + " / " + c + ": the size is made a multiple of " + need * sym.divisor(),
+                ctx.currentLocation(), need * sym.divisor());
+    }
 
     static VariableTracker negate(SymSizeVariable s) { return wrap(s.expr().times(-1), -s.hint(), s.javaType()); }
 

@@ -59,9 +59,10 @@ final class Tracer {
                 return traceOnce(target, frame, options, Set.copyOf(specialized), changedInputs);
             } catch (SpecializeAndRestart r) {
                 boolean grew = false;
-                for (var s : r.sources) grew |= specialized.add(s.name());
+                for (String name : r.names()) grew |= specialized.add(name);
                 if (!grew) throw new InternalTraceError("Ember internal error: " + r.use + " needs " + r.sources + ", already specialized", r);
-                Log.of("dynamic").info(() -> "specializing " + r.sources.stream().map(x -> x.shortName()).toList() + ": " + r.use
+                Log.of("dynamic").info(() -> (r.multiple == 0 ? "specializing " : "making multiples of " + r.multiple + ": ")
+                        + r.sources.stream().map(x -> x.shortName()).toList() + ": " + r.use
                         + (r.where == null ? "" : " at " + r.where.fileName() + ":" + r.where.line()));
             }
         }
@@ -179,7 +180,7 @@ final class Tracer {
             throw new SpecializeAndRestart(shapes.allSources(), "the graph is not generic in its sizes (" + e.getMessage() + ")", ctx.returnLocation);
         }
         List<dev.ember.dynamo.guards.SymbolicShapeGuard.Symbol> defs = new ArrayList<>();
-        for (ShapeEnv.Symbol s : shapes.symbols()) defs.add(new dev.ember.dynamo.guards.SymbolicShapeGuard.Symbol(s.id(), s.source(), s.min(), s.max(), s.narrowedBy()));
+        for (ShapeEnv.Symbol s : shapes.symbols()) defs.add(new dev.ember.dynamo.guards.SymbolicShapeGuard.Symbol(s.id(), s.source(), s.min(), s.max(), s.narrowedBy(), s.divisor()));
         List<dev.ember.dynamo.guards.SymbolicShapeGuard.SameSize> same = new ArrayList<>();
         for (ShapeEnv.Occurrence o : shapes.occurrences()) same.add(new dev.ember.dynamo.guards.SymbolicShapeGuard.SameSize(o.source(), o.symbol()));
         List<dev.ember.dynamo.guards.SymbolicShapeGuard.StrideIs> strides = new ArrayList<>();

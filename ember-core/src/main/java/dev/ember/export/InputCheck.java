@@ -13,6 +13,12 @@ import java.util.List;
 final class InputCheck {
     private InputCheck() {}
 
+    private static long[] unit(int symbol) {
+        long[] v = new long[symbol + 1];
+        v[symbol] = 1;
+        return v;
+    }
+
     static void check(GraphSignature signature, Tensor[] inputs, java.util.Map<String, ValueRange> ranges) {
         java.util.Map<Integer, String> seenAt = new java.util.HashMap<>();
         java.util.Map<Integer, Integer> seen = new java.util.HashMap<>();
@@ -38,15 +44,23 @@ final class InputCheck {
                         + t.meta().describe() + ", but the program was exported for " + want.length + " (" + s.spec() + ")");
             }
             for (int d = 0; d < want.length; d++) {
-                int symbol = s.spec().isSymbolic() ? s.spec().dims().get(d).symbolId() : -1;
+                dev.ember.tensor.SymInt dim = s.spec().isSymbolic() ? s.spec().dims().get(d) : null;
+                int symbol = dim != null && dim.symbols().length == 1 ? dim.symbols()[0] : -1;
                 if (symbol >= 0) {
+                    // the dim is divisor * s (the program divides it): its size must divide, and s is in range
+                    long divisor = dim.eval(unit(symbol));
+                    if (t.size(d) % divisor != 0) {
+                        throw new ExportError("ExportedProgram.run: " + name + " dimension " + d + " is " + t.size(d) + ", but the program was exported for a multiple of "
+                                + divisor + " (" + s.spec() + ": the program divides it)");
+                    }
+                    int value = (int) (t.size(d) / divisor);
                     ValueRange range = ranges.get("s" + symbol);
-                    if (range != null && !range.contains(t.size(d))) {
+                    if (range != null && !range.contains(value)) {
                         throw new ExportError("ExportedProgram.run: " + name + " dimension " + d + " is " + t.size(d) + ", outside the range the program was exported for: s"
                                 + symbol + " in " + range + " (export again with a Dim whose range holds it)");
                     }
-                    Integer before = seen.putIfAbsent(symbol, t.size(d));
-                    if (before != null && before != t.size(d)) {
+                    Integer before = seen.putIfAbsent(symbol, value);
+                    if (before != null && before != value) {
                         throw new ExportError("ExportedProgram.run: " + name + " dimension " + d + " is " + t.size(d) + ", but " + seenAt.get(symbol) + " is " + before
                                 + ": the program was exported with both the same size s" + symbol);
                     }

@@ -100,6 +100,7 @@ final class ProgramFile {
             m.put("hint", s.hint());
             m.put("min", s.min());
             m.put("max", s.max());
+            if (s.divisor() != 1) m.put("divisor", s.divisor());
             out.add(m);
         }
         return out;
@@ -172,7 +173,8 @@ final class ProgramFile {
             String where = "symbols[" + k++ + "]";
             Map<String, Object> m = Fields.object(file, o, where);
             out.add(new SizeSymbols.Symbol((int) Fields.integer(file, m.get("id"), where + ".id"), Fields.string(file, m, "source"), -1, -1,
-                    Fields.integer(file, m.get("hint"), where + ".hint"), Fields.integer(file, m.get("min"), where + ".min"), Fields.integer(file, m.get("max"), where + ".max")));
+                    Fields.integer(file, m.get("hint"), where + ".hint"), Fields.integer(file, m.get("min"), where + ".min"), Fields.integer(file, m.get("max"), where + ".max"),
+                    m.containsKey("divisor") ? Fields.integer(file, m.get("divisor"), where + ".divisor") : 1));
         }
         if (out.isEmpty()) return null;
         try {

@@ -96,8 +96,13 @@ final class StrictExport {
                         + "), but the program needs its value: it was specialized to " + ((Tensor) args[arg]).size(dim)
                         + " (EMBER_LOGS=dynamic names the use and its line); remove the use, or do not declare it dynamic");
             }
-            int id = ((dev.ember.tensor.SymShape) placeholders.get(input).symVal()).sizes()[dim].symbolId();
+            int id = ((dev.ember.tensor.SymShape) placeholders.get(input).symVal()).sizes()[dim].symbols()[0];
             var symbol = c.graph().sizeSymbols().get(id);
+            if (symbol.divisor() != 1) {
+                throw new ExportError("Ember.export(" + function + "): argument " + arg + " dimension " + dim + " was declared " + d
+                        + ", but the program divides it by " + symbol.divisor() + " and holds only for multiples of it (as torch.export, a Dim"
+                        + " cannot say so yet: export the program with the dimension divided, e.g. a size argument)");
+            }
             if (symbol.min() > d.min() || symbol.max() < d.max()) {
                 throw new ExportError("Ember.export(" + function + "): argument " + arg + " dimension " + dim + " was declared " + d
                         + ", but the program holds only for " + symbol.range().replace("s" + id, d.name())

@@ -14,10 +14,17 @@ public record SizeSymbols(List<Symbol> symbols) {
 
     /**
      * Symbol {@code s<id>}: {@code source} is the user's name for it ({@code x.size(0)}), read at
-     * run time from placeholder {@code input}'s dimension {@code dim}.
+     * run time from placeholder {@code input}'s dimension {@code dim}, whose size is
+     * {@code divisor * s<id>} (1 but for a size the code divided: {@code x.size(0) / 2} makes the
+     * size {@code 2*s0}, guarded even).
      */
-    public record Symbol(int id, String source, int input, int dim, long hint, long min, long max) {
+    public record Symbol(int id, String source, int input, int dim, long hint, long min, long max, long divisor) {
+        public Symbol(int id, String source, int input, int dim, long hint, long min, long max) { this(id, source, input, dim, hint, min, max, 1); }
+
         public SymInt expr() { return SymInt.symbol(id); }
+
+        /** The size of the dimension the symbol is read from: {@code divisor * s<id>}. */
+        public SymInt size() { return SymInt.symbol(id).times(divisor); }
 
         /** {@code 2 <= s0} or {@code 2 <= s0 <= 64}. */
         public String range() { return min + " <= s" + id + (max == Long.MAX_VALUE ? "" : " <= " + max); }
@@ -55,7 +62,7 @@ public record SizeSymbols(List<Symbol> symbols) {
             for (int i = 0; i < placeholders.size() && found == null; i++) {
                 if (!(placeholders.get(i).symVal() instanceof dev.ember.tensor.SymShape shape)) continue;
                 for (int d = 0; d < shape.dim() && found == null; d++) {
-                    if (shape.sizes()[d].symbolId() == s.id()) found = new Symbol(s.id(), s.source(), i, d, s.hint(), s.min(), s.max());
+                    if (shape.sizes()[d].equals(s.size())) found = new Symbol(s.id(), s.source(), i, d, s.hint(), s.min(), s.max(), s.divisor());
                 }
             }
             if (found == null) throw new IllegalStateException("symbol s" + s.id() + " (" + s.source() + ") is no dimension of the graph's inputs");
@@ -67,7 +74,7 @@ public record SizeSymbols(List<Symbol> symbols) {
     /** Each symbol's value in {@code inputs} (the graph's inputs in placeholder order). */
     public long[] valuesIn(Object[] inputs) {
         long[] v = new long[symbols.size()];
-        for (Symbol s : symbols) v[s.id()] = ((dev.ember.tensor.Tensor) inputs[s.input()]).size(s.dim());
+        for (Symbol s : symbols) v[s.id()] = ((dev.ember.tensor.Tensor) inputs[s.input()]).size(s.dim()) / s.divisor();
         return v;
     }
 }

@@ -140,7 +140,8 @@ public final class InductorGraph {
         long[] sizes = null;
         if (symbols != null) {
             for (SizeSymbols.Symbol s : symbols.symbols()) {
-                if (!(inputs[s.input()] instanceof Tensor t) || t.dim() <= s.dim() || t.size(s.dim()) < s.min() || t.size(s.dim()) > s.max()) return s.input();
+                if (!(inputs[s.input()] instanceof Tensor t) || t.dim() <= s.dim() || t.size(s.dim()) % s.divisor() != 0
+                        || t.size(s.dim()) / s.divisor() < s.min() || t.size(s.dim()) / s.divisor() > s.max()) return s.input();
             }
             sizes = symbols.valuesIn(inputs);
         }

@@ -236,6 +236,35 @@ class DynamicShapesTest {
         assertTrue(graphOf(resume.entries().getFirst()).contains("f32[s0, 6]"), graphOf(resume.entries().getFirst()));
     }
 
+    static Tensor pairs(Tensor x) { return x.view(x.size(0) / 2, 2, -1).sum(1, false); }
+
+    @Test
+    void aSizeTheCodeDividesBecomesAMultipleWithADivisibilityGuard() {
+        for (String backend : List.of("eager", "aot_eager", "inductor")) {
+            Options opts = Options.backend(backend);
+            var f = Ember.compile((Fn1<Tensor, Tensor>) DynamicShapesTest::pairs, opts);
+            for (int n : new int[] {6, 8, 10, 2, 100}) {
+                Tensor x = Tensor.randn(n, 3);
+                Ember.markDynamic(x, 0);
+                assertArrayEquals(pairs(x).toFloatArray(), f.apply(x).toFloatArray(), 1e-6f, backend + ", n = " + n);
+            }
+            CompiledFrame frame = frameOf(opts);
+            assertEquals(1, frame.entries().size(), backend + ": one graph for every even batch");
+            String code = graphOf(frame.entries().getFirst());
+            assertTrue(code.contains("f32[2*s0, 3]") && code.contains("List.of(s0, 2, -1)"), code);
+            String guards = frame.entries().getFirst().graph().guards().stream().map(g -> g.describe()).toList().toString();
+            assertTrue(guards.contains("SYMBOLIC_SHAPE: x.size(0) % 2 == 0, 1 <= x.size(0) / 2"), guards);
+            Tensor odd = Tensor.randn(7, 3);
+            Ember.markDynamic(odd, 0);
+            var eagerError = assertThrows(RuntimeException.class, () -> pairs(odd));
+            var compiledError = assertThrows(RuntimeException.class, () -> f.apply(odd));
+            assertEquals(eagerError.getClass(), compiledError.getClass(), backend + ": an odd batch fails as eager does");
+            String reason = frame.recompileReasons().getFirst().toString();
+            assertTrue(reason.contains("x.size(0) % 2 == 0 failed: actual 7"), reason);
+            Ember.reset();
+        }
+    }
+
     @Test
     void markDynamicRefusesBadArguments() {
         Tensor x = Tensor.randn(4, 3);

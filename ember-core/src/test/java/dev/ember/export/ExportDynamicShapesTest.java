@@ -86,6 +86,15 @@ class ExportDynamicShapesTest {
         assertArrayEquals(branchOnBatch(x).toFloatArray(), ep.run(x).getFirst().toFloatArray());
     }
 
+    static Tensor pairs(Tensor x) { return x.view(x.size(0) / 2, 2, -1).sum(1, false); }
+
+    @Test
+    void aDimTheProgramDividesIsRefusedNamingTheDivisor() {
+        var e = assertThrows(ExportError.class, () -> Ember.export(ExportOptions.defaults().dynamic(0, 0, Dim.of("batch")),
+                (Fn1<Tensor, Tensor>) ExportDynamicShapesTest::pairs, Tensor.randn(6, 3)));
+        assertTrue(e.getMessage().contains("but the program divides it by 2 and holds only for multiples of it"), e.getMessage());
+    }
+
     @Test
     void badDynamicShapeDeclarationsAreRefused() {
         Fn1<Tensor, Tensor> sin = Tensor::sin;

@@ -22,10 +22,11 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class SymbolicShapeGuard implements Guard {
 
     /** Symbol {@code s<id>}, read from {@code source}, valid in [min, max]; {@code narrowedBy}: the branch that narrowed the range, and its line (or null). */
-    public record Symbol(int id, SizeSource source, long min, long max, String narrowedBy) {
+    public record Symbol(int id, SizeSource source, long min, long max, String narrowedBy, long divisor) {
         String describe() {
-            String name = source.shortName();
-            return (min > 0 ? min + " <= " : "0 <= ") + name + (max == Long.MAX_VALUE ? "" : " <= " + max);
+            String name = divisor == 1 ? source.shortName() : source.shortName() + " / " + divisor;
+            return (divisor == 1 ? "" : source.shortName() + " % " + divisor + " == 0, ") + (min > 0 ? min + " <= " : "0 <= ") + name
+                    + (max == Long.MAX_VALUE ? "" : " <= " + max);
         }
     }
 
@@ -72,7 +73,11 @@ public final class SymbolicShapeGuard implements Guard {
         long[] values = new long[symbols.size()];
         for (Symbol s : symbols) {
             Object size = s.source().read(frame);
-            if (!(size instanceof Integer v)) return s.source().shortName() + " cannot be read: " + s.source().tensor().shortName() + " has fewer dimensions";
+            if (!(size instanceof Integer whole)) return s.source().shortName() + " cannot be read: " + s.source().tensor().shortName() + " has fewer dimensions";
+            if (whole % s.divisor() != 0) {
+                return s.source().shortName() + " % " + s.divisor() + " == 0 failed: actual " + whole + " (the code divides it by " + s.divisor() + ")";
+            }
+            long v = whole / s.divisor();
             if (v < s.min() || v > s.max()) {
                 return s.describe() + " failed: actual " + v + (s.narrowedBy() != null ? " (the range of the branch taken: " + s.narrowedBy() + ")"
                         : v < 2 && s.min() >= 2 ? " (sizes 0 and 1 are specialized: such a call compiles its own graph)" : "");
@@ -81,7 +86,7 @@ public final class SymbolicShapeGuard implements Guard {
         }
         for (SameSize d : sameSizes) {
             Object size = d.source().read(frame);
-            long expected = values[d.symbol()];
+            long expected = values[d.symbol()] * symbols.get(d.symbol()).divisor();
             if (!(size instanceof Integer v) || v != expected) {
                 return d.source().shortName() + " == " + symbols.get(d.symbol()).source().shortName() + " failed: " + size + " != " + expected
                         + " (both were " + "s" + d.symbol() + ")";

@@ -111,8 +111,9 @@ public final class GraphWriter {
             call.blank().comment("the sizes this code is generic in, read from the inputs once per call");
             for (SizeSymbols.Symbol s : symbols.symbols()) {
                 call.comment("s" + s.id() + " = " + s.source() + ", " + s.range() + " (traced at " + s.hint() + ")");
+                JExpr size = Calls.virtualCall(new JExpr.ArrayLoad(INPUTS, JavaTypes.intLit(s.input())), "size", JType.INT, JavaTypes.intLit(s.dim()));
                 call.declare(JType.INT, KernelContext.symbol(s.id()).name(),
-                        Calls.virtualCall(new JExpr.ArrayLoad(INPUTS, JavaTypes.intLit(s.input())), "size", JType.INT, JavaTypes.intLit(s.dim())));
+                        s.divisor() == 1 ? size : new JExpr.Arith(JExpr.ArithOp.DIV, size, JavaTypes.intLit((int) s.divisor())));
             }
         }
         Set<Buffer> declared = new LinkedHashSet<>();
