@@ -86,8 +86,8 @@ final class SymSizes {
         if (d.isConstant()) return outcome;
         int[] ids = d.symbols();
         String text = render(ctx, x) + " " + rel.text + " " + render(ctx, y);
-        long c = d.eval(new long[hints.length]);
-        long coeff = ids.length == 1 ? d.eval(unit(hints.length, ids[0])) - c : 0;
+        long c = d.constantTerm();
+        long coeff = ids.length == 1 ? d.coefficient(ids[0]) : 0;
         if (ids.length != 1 || coeff == 0 || !d.equals(SymInt.symbol(ids[0]).times(coeff).plus(c))) {
             throw specialize(ctx, a, b, "comparing it (" + text + "), which no range of one size expresses");
         }
@@ -123,12 +123,6 @@ final class SymSizes {
         return outcome;
     }
 
-    private static long[] unit(int n, int at) {
-        long[] v = new long[n];
-        v[at] = 1;
-        return v;
-    }
-
     private static String render(TraceContext ctx, SymInt e) { return e.render(id -> ctx.shapes.symbols().get(id).source().shortName()); }
 
     /**
@@ -140,9 +134,8 @@ final class SymSizes {
     private static SpecializeAndRestart multipleOf(TraceContext ctx, SymInt x, SymInt y, VariableTracker a) {
         int[] ids = x.symbols();
         if (!y.isConstant() || y.constant() <= 1 || ids.length != 1) return null;
-        long[] zero = new long[ctx.shapes.hints().length], unit = unit(zero.length, ids[0]);
-        long k = x.eval(unit);
-        if (x.eval(zero) != 0 || !x.equals(SymInt.symbol(ids[0]).times(k))) return null;
+        long k = x.coefficient(ids[0]);
+        if (!x.equals(SymInt.symbol(ids[0]).times(k))) return null;
         long c = y.constant(), need = c / java.math.BigInteger.valueOf(Math.abs(k)).gcd(java.math.BigInteger.valueOf(c)).longValue();
         ShapeEnv.Symbol sym = ctx.shapes.symbols().get(ids[0]);
         if (sym.hint() % need != 0) return null;

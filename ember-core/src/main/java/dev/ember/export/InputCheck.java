@@ -13,12 +13,6 @@ import java.util.List;
 final class InputCheck {
     private InputCheck() {}
 
-    private static long[] unit(int symbol) {
-        long[] v = new long[symbol + 1];
-        v[symbol] = 1;
-        return v;
-    }
-
     static void check(GraphSignature signature, Tensor[] inputs, java.util.Map<String, ValueRange> ranges) {
         java.util.Map<Integer, String> seenAt = new java.util.HashMap<>();
         java.util.Map<Integer, Integer> seen = new java.util.HashMap<>();
@@ -48,7 +42,7 @@ final class InputCheck {
                 int symbol = dim != null && dim.symbols().length == 1 ? dim.symbols()[0] : -1;
                 if (symbol >= 0) {
                     // the dim is divisor * s (the program divides it): its size must divide, and s is in range
-                    long divisor = dim.eval(unit(symbol));
+                    long divisor = dim.coefficient(symbol);
                     if (t.size(d) % divisor != 0) {
                         throw new ExportError("ExportedProgram.run: " + name + " dimension " + d + " is " + t.size(d) + ", but the program was exported for a multiple of "
                                 + divisor + " (" + s.spec() + ": the program divides it)");

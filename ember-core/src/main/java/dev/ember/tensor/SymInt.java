@@ -127,6 +127,12 @@ public final class SymInt {
         return terms.entrySet().stream().map(e -> new Term(e.getValue(), e.getKey().ids.clone())).toList();
     }
 
+    /** The coefficient of {@code s<id>} itself (its degree-1 term): 3 in {@code 3*s0 + s0*s1 + 2}. */
+    public long coefficient(int id) { return terms.getOrDefault(new Monomial(new int[] {id}), 0L); }
+
+    /** The term without symbols: 2 in {@code 3*s0 + 2}. */
+    public long constantTerm() { return terms.getOrDefault(Monomial.ONE, 0L); }
+
     /** The ids of the symbols this size depends on, ascending. */
     public int[] symbols() {
         TreeSet<Integer> ids = new TreeSet<>();
