@@ -37,11 +37,13 @@ public final class DecomposePass {
      * decompositions are how eager autograd differentiates them (PyTorch's CompositeImplicitAutograd).
      * dropout stays the one eager draw it is (its decomposition, native_dropout, keeps the mask autograd needs);
      * max_pool2d stays one kernel (its decomposition computes the indices autograd needs);
-     * scaled_dot_product_attention stays the one op inference graphs name (its decomposition is for autograd).
+     * scaled_dot_product_attention stays the one op inference graphs name (its decomposition is for autograd);
+     * silu stays whole so that compiled code computes ATen's {@code x / (1 + e^−x)}, the formula the eager
+     * kernel shares with the inductor ({@code UnaryOp.SILU}), not {@code x · σ(x)}, which rounds differently.
      */
     private static final Set<OpOverload> KEPT_WHOLE = Set.of(IndexingOps.EMBEDDING,
             LossOps.NLL_LOSS, LossOps.NLL_LOSS_ND, LossOps.CROSS_ENTROPY_LOSS, PointwiseOps.DROPOUT, ConvOps.MAX_POOL2D,
-            NnOps.SCALED_DOT_PRODUCT_ATTENTION);
+            NnOps.SCALED_DOT_PRODUCT_ATTENTION, PointwiseOps.SILU);
 
     /** The decomposition AOT applies to {@code op}, or null when the op stays as it is. */
     public static Decomposition decompositionOf(OpOverload op) { return KEPT_WHOLE.contains(op) ? null : op.decomposition(); }

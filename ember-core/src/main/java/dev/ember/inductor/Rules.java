@@ -3,8 +3,6 @@ package dev.ember.inductor;
 import dev.ember.fx.Node;
 import dev.ember.inductor.ir.Affine;
 import dev.ember.inductor.ir.Buffer;
-import dev.ember.inductor.ir.Expr.BinaryOp;
-import dev.ember.inductor.ir.Expr.UnaryOp;
 import dev.ember.inductor.ir.Expr;
 import dev.ember.inductor.ir.Sizes;
 import dev.ember.inductor.ir.Stage;
@@ -18,6 +16,8 @@ import dev.ember.ops.ReductionOps;
 import dev.ember.ops.ShapeOps;
 import dev.ember.ops.Tag;
 import dev.ember.ops.TypePromotion;
+import dev.ember.ops.kernels.BinaryOp;
+import dev.ember.ops.kernels.UnaryOp;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Shapes;
@@ -73,12 +73,6 @@ final class Rules {
             ReductionOps.ARGMAX, ReductionOps.ARGMIN,
             // random: the generator's stream must be eager's, draw for draw
             PointwiseOps.DROPOUT, PointwiseOps.NATIVE_DROPOUT,
-            // rounding divisions and Python's sign rules, with ATen's error on integer division by zero:
-            // the expression language has no floor, trunc or checked division yet
-            PointwiseOps.DIV_TENSOR_MODE, PointwiseOps.DIV_SCALAR_MODE,
-            PointwiseOps.FLOOR_DIVIDE, PointwiseOps.FLOOR_DIVIDE_SCALAR,
-            PointwiseOps.FMOD_TENSOR, PointwiseOps.FMOD_SCALAR,
-            PointwiseOps.REMAINDER_TENSOR, PointwiseOps.REMAINDER_SCALAR, PointwiseOps.REMAINDER_SCALAR_TENSOR,
             // a gradient written at data-dependent positions (each target's class): no scatter stage yet
             LossOps.NLL_LOSS_BACKWARD);
 
@@ -149,12 +143,21 @@ final class Rules {
         unary(UnaryOp.COS, PointwiseOps.COS);
         unary(UnaryOp.TANH, PointwiseOps.TANH);
         unary(UnaryOp.SIGMOID, PointwiseOps.SIGMOID);
+        unary(UnaryOp.SILU, PointwiseOps.SILU);
+        // rounding divisions and Python's sign rules: ScalarMath's formulas, the eager kernels' own, which raise
+        // ATen's ZeroDivisionError for an integer zero divisor as those do
+        arithmetic((n, a, out) -> binary(out, a, x -> bin(roundingDivision(a.get(2)), x[0], x[1], out.dtype())),
+                PointwiseOps.DIV_TENSOR_MODE, PointwiseOps.DIV_SCALAR_MODE);
+        arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.DIV_FLOOR, x[0], x[1], out.dtype())), PointwiseOps.FLOOR_DIVIDE, PointwiseOps.FLOOR_DIVIDE_SCALAR);
+        arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.FMOD, x[0], x[1], out.dtype())), PointwiseOps.FMOD_TENSOR, PointwiseOps.FMOD_SCALAR);
+        arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.REMAINDER, x[0], x[1], out.dtype())),
+                PointwiseOps.REMAINDER_TENSOR, PointwiseOps.REMAINDER_SCALAR, PointwiseOps.REMAINDER_SCALAR_TENSOR);
         pointwise((n, a, out) -> unary(out, a, "tanh".equals(a.get(1)) ? UnaryOp.GELU_TANH : UnaryOp.GELU), PointwiseOps.GELU);
         pointwise((n, a, out) -> pw(out, out.dtype(), List.of(a.get(0), a.get(1), a.get(2)),
                 x -> bin(BinaryOp.MUL, bin(BinaryOp.MUL, x[0], x[1], out.dtype()), x[2], out.dtype())), PointwiseOps.NATIVE_DROPOUT_BACKWARD);
         // in double, rounded once, as the eager kernel computes float32
         pointwise((n, a, out) -> out.dtype().isFloatingPoint()
-                ? pw(out, DType.FLOAT64, List.of(a.get(0), a.get(1)), x -> geluBackward(x[0], x[1], "tanh".equals(a.get(2)))) : null, PointwiseOps.GELU_BACKWARD);
+                ? pw(out, DType.FLOAT64, List.of(a.get(0), a.get(1)), x -> bin("tanh".equals(a.get(2)) ? BinaryOp.GELU_TANH_BACKWARD : BinaryOp.GELU_BACKWARD, x[0], x[1], DType.FLOAT64)) : null, PointwiseOps.GELU_BACKWARD);
 
         pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0)), x -> new Expr.Unary(UnaryOp.NOT, x[0], DType.BOOL)), PointwiseOps.LOGICAL_NOT);
         pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.AND, x[0], x[1], DType.BOOL)), PointwiseOps.LOGICAL_AND);
@@ -183,26 +186,6 @@ final class Rules {
     /** A two-operand pointwise value computed in the output dtype. */
     private static Value.Computed binary(Out out, List<Object> a, Function<Expr[], Expr> f) {
         return pw(out, out.dtype(), List.of(a.get(0), a.get(1)), f);
-    }
-
-    /** {@code dy * gelu'(x)} in double, term for term as ATen's GeluBackwardKernelImpl (and the eager kernel). */
-    private static Expr geluBackward(Expr dy, Expr x, boolean tanh) {
-        DType d = DType.FLOAT64;
-        Expr half = new Expr.Const(0.5, d), one = new Expr.Const(1.0, d);
-        if (!tanh) {
-            Expr cdf = bin(BinaryOp.MUL, half, bin(BinaryOp.ADD, one, new Expr.Unary(UnaryOp.ERF, bin(BinaryOp.MUL, x, new Expr.Const(0.7071067811865476, d), d), d), d), d);
-            Expr pdf = bin(BinaryOp.MUL, new Expr.Const(0.3989422804014327, d),
-                    new Expr.Unary(UnaryOp.EXP, bin(BinaryOp.MUL, new Expr.Const(-0.5, d), bin(BinaryOp.MUL, x, x, d), d), d), d);
-            return bin(BinaryOp.MUL, dy, bin(BinaryOp.ADD, cdf, bin(BinaryOp.MUL, x, pdf, d), d), d);
-        }
-        Expr beta = new Expr.Const(0.7978845608028654, d), kappa = new Expr.Const(0.044715, d);
-        Expr xSq = bin(BinaryOp.MUL, x, x, d), xCube = bin(BinaryOp.MUL, xSq, x, d);
-        Expr tanhInner = new Expr.Unary(UnaryOp.TANH, bin(BinaryOp.MUL, beta, bin(BinaryOp.ADD, x, bin(BinaryOp.MUL, kappa, xCube, d), d), d), d);
-        Expr leftDerivative = bin(BinaryOp.MUL, half, bin(BinaryOp.ADD, one, tanhInner, d), d);
-        Expr innerDerivative = bin(BinaryOp.MUL, beta, bin(BinaryOp.ADD, one, bin(BinaryOp.MUL, new Expr.Const(3 * 0.044715, d), xSq, d), d), d);
-        Expr rightDerivative = bin(BinaryOp.MUL, bin(BinaryOp.MUL, bin(BinaryOp.MUL, half, x, d),
-                bin(BinaryOp.SUB, one, bin(BinaryOp.MUL, tanhInner, tanhInner, d), d), d), innerDerivative, d);
-        return bin(BinaryOp.MUL, dy, bin(BinaryOp.ADD, leftDerivative, rightDerivative, d), d);
     }
 
     /** {@code min(max(x, lo), hi)} with tensor bounds, either of which may be absent. */
@@ -254,6 +237,12 @@ final class Rules {
     }
 
     private static Expr bin(BinaryOp op, Expr a, Expr b, DType d) { return new Expr.Binary(op, a, b, d); }
+
+    /** div's rounding_mode (checked by its meta function): none is true division. */
+    private static BinaryOp roundingDivision(Object mode) {
+        if (mode == null) return BinaryOp.DIV;
+        return "trunc".equals(mode) ? BinaryOp.DIV_TRUNC : BinaryOp.DIV_FLOOR;
+    }
 
     /**
      * A pointwise value over {@code out}'s shape: each operand (a value, broadcast, or a scalar) is

@@ -2,10 +2,8 @@ package dev.ember.ops;
 
 import dev.ember.ops.kernels.Copy;
 import dev.ember.ops.kernels.Pointwise;
-import dev.ember.ops.kernels.PointwiseBinaryOp;
-import dev.ember.ops.kernels.PointwiseCompareOp;
-import dev.ember.ops.kernels.PointwiseLogicalOp;
-import dev.ember.ops.kernels.PointwiseUnaryOp;
+import dev.ember.ops.kernels.BinaryOp;
+import dev.ember.ops.kernels.UnaryOp;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Defaults;
 import dev.ember.tensor.Generator;
@@ -16,17 +14,17 @@ import dev.ember.tensor.TensorMeta;
 import java.util.Arrays;
 import java.util.function.Function;
 
-import static dev.ember.ops.kernels.PointwiseBinaryOp.ADD;
-import static dev.ember.ops.kernels.PointwiseBinaryOp.ADD_SCALED;
-import static dev.ember.ops.kernels.PointwiseBinaryOp.DIV;
-import static dev.ember.ops.kernels.PointwiseBinaryOp.DIV_FLOOR;
-import static dev.ember.ops.kernels.PointwiseBinaryOp.DIV_TRUNC;
-import static dev.ember.ops.kernels.PointwiseBinaryOp.FMOD;
-import static dev.ember.ops.kernels.PointwiseBinaryOp.MAX;
-import static dev.ember.ops.kernels.PointwiseBinaryOp.MIN;
-import static dev.ember.ops.kernels.PointwiseBinaryOp.MUL;
-import static dev.ember.ops.kernels.PointwiseBinaryOp.REMAINDER;
-import static dev.ember.ops.kernels.PointwiseBinaryOp.SUB;
+import static dev.ember.ops.kernels.BinaryOp.ADD;
+import static dev.ember.ops.kernels.BinaryOp.ADD_SCALED;
+import static dev.ember.ops.kernels.BinaryOp.DIV;
+import static dev.ember.ops.kernels.BinaryOp.DIV_FLOOR;
+import static dev.ember.ops.kernels.BinaryOp.DIV_TRUNC;
+import static dev.ember.ops.kernels.BinaryOp.FMOD;
+import static dev.ember.ops.kernels.BinaryOp.MAX;
+import static dev.ember.ops.kernels.BinaryOp.MIN;
+import static dev.ember.ops.kernels.BinaryOp.MUL;
+import static dev.ember.ops.kernels.BinaryOp.REMAINDER;
+import static dev.ember.ops.kernels.BinaryOp.SUB;
 import static dev.ember.tensor.DType.BOOL;
 
 /**
@@ -40,7 +38,7 @@ public final class PointwiseOps {
     private PointwiseOps() {}
 
     /** A binary op's computation: the engine op, the dtype it computes in, its operands (Tensor or Scalar), alpha. */
-    private record Binary(PointwiseBinaryOp op, DType dtype, Object left, Object right, Object alpha) {}
+    private record Binary(BinaryOp op, DType dtype, Object left, Object right, Object alpha) {}
 
     /**
      * A unary op's computation: the engine op, its dtype and its two scalar parameters (or null).
@@ -48,8 +46,8 @@ public final class PointwiseOps {
      * config, e.g. neg, abs); ops that always give a floating result (exp, sqrt, …) cast into any
      * out their result can be cast to.
      */
-    private record Unary(PointwiseUnaryOp op, DType dtype, Object lo, Object hi, boolean keepsDtype) {
-        Unary(PointwiseUnaryOp op, DType dtype, Object lo, Object hi) { this(op, dtype, lo, hi, true); }
+    private record Unary(UnaryOp op, DType dtype, Object lo, Object hi, boolean keepsDtype) {
+        Unary(UnaryOp op, DType dtype, Object lo, Object hi) { this(op, dtype, lo, hi, true); }
     }
 
     // ------------------------------------------------------------------ arithmetic
@@ -90,7 +88,7 @@ public final class PointwiseOps {
                 if (ev == 0) Copy.fill(out, 1L);
                 else if (ev == 1) Copy.copy(self, out);
                 else if (d.isFloatingPoint()) Pointwise.unary(floatPowOp(ev), d, out, self, e, null);
-                else Pointwise.unary(PointwiseUnaryOp.POW, d, out, self, e, null);
+                else Pointwise.unary(UnaryOp.POW, d, out, self, e, null);
                 return out;
             })
             .derivative(PointwiseOps::powScalarBackward)
@@ -100,22 +98,22 @@ public final class PointwiseOps {
 
     public static final OpOverload NEG = unary("neg(Tensor self) -> Tensor", PointwiseOps::neg, g -> new Object[] {g.neg(g.grad())});
     public static final OpOverload ABS = unary("abs(Tensor self) -> Tensor", PointwiseOps::abs, g -> new Object[] {g.mul(g.grad(), g.sign(g.arg(0)))});
-    public static final OpOverload EXP = unary("exp(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.EXP), g -> new Object[] {g.mul(g.grad(), g.result())});
-    public static final OpOverload LOG = unary("log(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.LOG), g -> new Object[] {g.div(g.grad(), g.arg(0))});
-    public static final OpOverload LOG1P = unary("log1p(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.LOG1P), g -> new Object[] {g.div(g.grad(), g.add(g.arg(0), 1.0))});
-    public static final OpOverload SQRT = unary("sqrt(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SQRT), g -> new Object[] {g.div(g.grad(), g.mul(g.result(), 2.0))});
-    public static final OpOverload RSQRT = unary("rsqrt(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.RSQRT), g -> new Object[] {g.mul(g.grad(), g.mul(g.call(PointwiseOps.POW_TENSOR_SCALAR, g.result(), 3L), -0.5))});
-    public static final OpOverload SIN = unary("sin(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SIN), g -> new Object[] {g.mul(g.grad(), g.call(PointwiseOps.COS, g.arg(0)))});
-    public static final OpOverload COS = unary("cos(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.COS), g -> new Object[] {g.mul(g.grad(), g.neg(g.call(PointwiseOps.SIN, g.arg(0))))});
-    public static final OpOverload TANH = unary("tanh(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.TANH), g -> new Object[] {g.mul(g.grad(), g.oneMinus(g.mul(g.result(), g.result())))});
-    public static final OpOverload SIGMOID = unary("sigmoid(Tensor self) -> Tensor", a -> floating(a, PointwiseUnaryOp.SIGMOID), g -> new Object[] {g.mul(g.grad(), g.mul(g.result(), g.oneMinus(g.result())))});
+    public static final OpOverload EXP = unary("exp(Tensor self) -> Tensor", a -> floating(a, UnaryOp.EXP), g -> new Object[] {g.mul(g.grad(), g.result())});
+    public static final OpOverload LOG = unary("log(Tensor self) -> Tensor", a -> floating(a, UnaryOp.LOG), g -> new Object[] {g.div(g.grad(), g.arg(0))});
+    public static final OpOverload LOG1P = unary("log1p(Tensor self) -> Tensor", a -> floating(a, UnaryOp.LOG1P), g -> new Object[] {g.div(g.grad(), g.add(g.arg(0), 1.0))});
+    public static final OpOverload SQRT = unary("sqrt(Tensor self) -> Tensor", a -> floating(a, UnaryOp.SQRT), g -> new Object[] {g.div(g.grad(), g.mul(g.result(), 2.0))});
+    public static final OpOverload RSQRT = unary("rsqrt(Tensor self) -> Tensor", a -> floating(a, UnaryOp.RSQRT), g -> new Object[] {g.mul(g.grad(), g.mul(g.call(PointwiseOps.POW_TENSOR_SCALAR, g.result(), 3L), -0.5))});
+    public static final OpOverload SIN = unary("sin(Tensor self) -> Tensor", a -> floating(a, UnaryOp.SIN), g -> new Object[] {g.mul(g.grad(), g.call(PointwiseOps.COS, g.arg(0)))});
+    public static final OpOverload COS = unary("cos(Tensor self) -> Tensor", a -> floating(a, UnaryOp.COS), g -> new Object[] {g.mul(g.grad(), g.neg(g.call(PointwiseOps.SIN, g.arg(0))))});
+    public static final OpOverload TANH = unary("tanh(Tensor self) -> Tensor", a -> floating(a, UnaryOp.TANH), g -> new Object[] {g.mul(g.grad(), g.oneMinus(g.mul(g.result(), g.result())))});
+    public static final OpOverload SIGMOID = unary("sigmoid(Tensor self) -> Tensor", a -> floating(a, UnaryOp.SIGMOID), g -> new Object[] {g.mul(g.grad(), g.mul(g.result(), g.oneMinus(g.result())))});
     public static final OpOverload RELU = unary("relu(Tensor self) -> Tensor", PointwiseOps::relu, g -> new Object[] {g.where(g.call(PointwiseOps.GT_SCALAR, g.result(), 0L), g.grad(), 0.0)});
     public static final OpOverload GELU = unary("gelu(Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::gelu,
             g -> new Object[] {g.call(PointwiseOps.GELU_BACKWARD, g.grad(), g.arg(0), g.value(1))});
     /** GELU's gradient: {@code grad_output * gelu'(self)}, broadcast together, in the erf form or the tanh approximation. */
     public static final OpOverload GELU_BACKWARD = binary("gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::geluBackward,
             PointwiseOps::geluDoubleBackward);
-    public static final OpOverload SILU = unaryOp("silu(Tensor self) -> Tensor", a -> floatingOnly(a, PointwiseUnaryOp.SILU, "silu_cpu"))
+    public static final OpOverload SILU = unaryOp("silu(Tensor self) -> Tensor", a -> floatingOnly(a, UnaryOp.SILU, "silu_cpu"))
             .decomposition((e, a) -> e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(PointwiseOps.SIGMOID, a[0])))
             // d/dx x·σ(x) = σ(x)·(1 + x·(1 − σ(x)))
             .derivative(g -> {
@@ -138,21 +136,21 @@ public final class PointwiseOps {
 
     // ------------------------------------------------------------------ comparison and logic
 
-    public static final OpOverload EQ_TENSOR = compare("eq.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseCompareOp.EQ);
-    public static final OpOverload EQ_SCALAR = compare("eq.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseCompareOp.EQ);
-    public static final OpOverload NE_TENSOR = compare("ne.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseCompareOp.NE);
-    public static final OpOverload NE_SCALAR = compare("ne.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseCompareOp.NE);
-    public static final OpOverload LT_TENSOR = compare("lt.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseCompareOp.LT);
-    public static final OpOverload LT_SCALAR = compare("lt.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseCompareOp.LT);
-    public static final OpOverload LE_TENSOR = compare("le.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseCompareOp.LE);
-    public static final OpOverload LE_SCALAR = compare("le.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseCompareOp.LE);
-    public static final OpOverload GT_TENSOR = compare("gt.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseCompareOp.GT);
-    public static final OpOverload GT_SCALAR = compare("gt.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseCompareOp.GT);
-    public static final OpOverload GE_TENSOR = compare("ge.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseCompareOp.GE);
-    public static final OpOverload GE_SCALAR = compare("ge.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseCompareOp.GE);
-    public static final OpOverload LOGICAL_AND = logical("logical_and(Tensor self, Tensor other) -> Tensor", PointwiseLogicalOp.AND);
-    public static final OpOverload LOGICAL_OR = logical("logical_or(Tensor self, Tensor other) -> Tensor", PointwiseLogicalOp.OR);
-    public static final OpOverload LOGICAL_NOT = logical("logical_not(Tensor self) -> Tensor", PointwiseLogicalOp.NOT);
+    public static final OpOverload EQ_TENSOR = compare("eq.Tensor(Tensor self, Tensor other) -> Tensor", BinaryOp.EQ);
+    public static final OpOverload EQ_SCALAR = compare("eq.Scalar(Tensor self, Scalar other) -> Tensor", BinaryOp.EQ);
+    public static final OpOverload NE_TENSOR = compare("ne.Tensor(Tensor self, Tensor other) -> Tensor", BinaryOp.NE);
+    public static final OpOverload NE_SCALAR = compare("ne.Scalar(Tensor self, Scalar other) -> Tensor", BinaryOp.NE);
+    public static final OpOverload LT_TENSOR = compare("lt.Tensor(Tensor self, Tensor other) -> Tensor", BinaryOp.LT);
+    public static final OpOverload LT_SCALAR = compare("lt.Scalar(Tensor self, Scalar other) -> Tensor", BinaryOp.LT);
+    public static final OpOverload LE_TENSOR = compare("le.Tensor(Tensor self, Tensor other) -> Tensor", BinaryOp.LE);
+    public static final OpOverload LE_SCALAR = compare("le.Scalar(Tensor self, Scalar other) -> Tensor", BinaryOp.LE);
+    public static final OpOverload GT_TENSOR = compare("gt.Tensor(Tensor self, Tensor other) -> Tensor", BinaryOp.GT);
+    public static final OpOverload GT_SCALAR = compare("gt.Scalar(Tensor self, Scalar other) -> Tensor", BinaryOp.GT);
+    public static final OpOverload GE_TENSOR = compare("ge.Tensor(Tensor self, Tensor other) -> Tensor", BinaryOp.GE);
+    public static final OpOverload GE_SCALAR = compare("ge.Scalar(Tensor self, Scalar other) -> Tensor", BinaryOp.GE);
+    public static final OpOverload LOGICAL_AND = logical("logical_and(Tensor self, Tensor other) -> Tensor", BinaryOp.AND);
+    public static final OpOverload LOGICAL_OR = logical("logical_or(Tensor self, Tensor other) -> Tensor", BinaryOp.OR);
+    public static final OpOverload LOGICAL_NOT = logicalNot("logical_not(Tensor self) -> Tensor");
 
     // ------------------------------------------------------------------ dropout
 
@@ -264,10 +262,10 @@ public final class PointwiseOps {
     public static final OpOverload FMOD__SCALAR = binary("fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> modulo(a, FMOD));
     public static final OpOverload NEG_ = unary("neg_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::neg);
     public static final OpOverload ABS_ = unary("abs_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::abs);
-    public static final OpOverload EXP_ = unary("exp_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.EXP));
-    public static final OpOverload SQRT_ = unary("sqrt_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SQRT));
-    public static final OpOverload TANH_ = unary("tanh_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.TANH));
-    public static final OpOverload SIGMOID_ = unary("sigmoid_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SIGMOID));
+    public static final OpOverload EXP_ = unary("exp_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.EXP));
+    public static final OpOverload SQRT_ = unary("sqrt_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.SQRT));
+    public static final OpOverload TANH_ = unary("tanh_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.TANH));
+    public static final OpOverload SIGMOID_ = unary("sigmoid_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.SIGMOID));
     public static final OpOverload RELU_ = unary("relu_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::relu);
     public static final OpOverload CLAMP_ = unary("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", a -> clamp(a, true));
     public static final OpOverload CLAMP__TENSOR = clampTensor("clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)");
@@ -329,15 +327,15 @@ public final class PointwiseOps {
     public static final OpOverload FMOD_SCALAR_OUT = binary("fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", a -> modulo(a, FMOD));
     public static final OpOverload NEG_OUT = unary("neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", PointwiseOps::neg);
     public static final OpOverload ABS_OUT = unary("abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", PointwiseOps::abs);
-    public static final OpOverload EXP_OUT = unary("exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.EXP));
-    public static final OpOverload SQRT_OUT = unary("sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SQRT));
-    public static final OpOverload TANH_OUT = unary("tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.TANH));
-    public static final OpOverload SIGMOID_OUT = unary("sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SIGMOID));
-    public static final OpOverload LOG_OUT = unary("log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.LOG));
-    public static final OpOverload LOG1P_OUT = unary("log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.LOG1P));
-    public static final OpOverload RSQRT_OUT = unary("rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.RSQRT));
-    public static final OpOverload SIN_OUT = unary("sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.SIN));
-    public static final OpOverload COS_OUT = unary("cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, PointwiseUnaryOp.COS));
+    public static final OpOverload EXP_OUT = unary("exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, UnaryOp.EXP));
+    public static final OpOverload SQRT_OUT = unary("sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, UnaryOp.SQRT));
+    public static final OpOverload TANH_OUT = unary("tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, UnaryOp.TANH));
+    public static final OpOverload SIGMOID_OUT = unary("sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, UnaryOp.SIGMOID));
+    public static final OpOverload LOG_OUT = unary("log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, UnaryOp.LOG));
+    public static final OpOverload LOG1P_OUT = unary("log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, UnaryOp.LOG1P));
+    public static final OpOverload RSQRT_OUT = unary("rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, UnaryOp.RSQRT));
+    public static final OpOverload SIN_OUT = unary("sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, UnaryOp.SIN));
+    public static final OpOverload COS_OUT = unary("cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", a -> floating(a, UnaryOp.COS));
     public static final OpOverload CLAMP_OUT = unary("clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", a -> clamp(a, false));
     public static final OpOverload CLAMP_TENSOR_OUT = clampTensor("clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)");
     public static final OpOverload MAXIMUM_OUT = binary("maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", a -> promoted(a, MAX));
@@ -476,7 +474,7 @@ public final class PointwiseOps {
         return promoted(a, MUL);
     }
 
-    private static Binary promoted(Args a, PointwiseBinaryOp op) {
+    private static Binary promoted(Args a, BinaryOp op) {
         Object left = a.tensor(0), right = operand(a, 1);
         return new Binary(op, TypePromotion.resultType(left, right), left, right, null);
     }
@@ -486,7 +484,7 @@ public final class PointwiseOps {
         Object left = a.tensor(0), right = operand(a, 1);
         DType d = TypePromotion.resultType(left, right);
         if (mode == null) return new Binary(DIV, TypePromotion.toFloating(d), left, right, null);
-        PointwiseBinaryOp op = switch (mode) {
+        BinaryOp op = switch (mode) {
             case "trunc" -> DIV_TRUNC;
             case "floor" -> DIV_FLOOR;
             default -> throw new IllegalArgumentException(name(a) + ": div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + mode + "'");
@@ -500,7 +498,7 @@ public final class PointwiseOps {
      * promoted dtype, where an integer zero divisor raises and a floating one gives NaN; no bool kernel.
      * Either operand may be a Scalar ({@code remainder.Scalar_Tensor} has a Scalar self).
      */
-    private static Binary modulo(Args a, PointwiseBinaryOp op) {
+    private static Binary modulo(Args a, BinaryOp op) {
         Object left = operand(a, 0), right = operand(a, 1);
         DType d = TypePromotion.resultType(left, right);
         if (d == BOOL) throw notImplemented(name(a), op == REMAINDER ? "remainder_cpu" : "fmod_cpu", d);
@@ -511,7 +509,7 @@ public final class PointwiseOps {
         Object left = a.tensor(0), right = a.tensor(1);
         DType d = TypePromotion.resultType(left, right);
         if (d == BOOL) throw notImplemented(name(a), "pow", d);
-        return new Binary(PointwiseBinaryOp.POW, d, left, right, null);
+        return new Binary(BinaryOp.POW, d, left, right, null);
     }
 
     private static DType powScalarType(Args a) {
@@ -524,14 +522,14 @@ public final class PointwiseOps {
     }
 
     /** ATen's fast paths for common floating exponents. */
-    private static PointwiseUnaryOp floatPowOp(double e) {
-        if (e == 2) return PointwiseUnaryOp.SQUARE;
-        if (e == 3) return PointwiseUnaryOp.CUBE;
-        if (e == 0.5) return PointwiseUnaryOp.SQRT;
-        if (e == -0.5) return PointwiseUnaryOp.RSQRT;
-        if (e == -1) return PointwiseUnaryOp.RECIPROCAL;
-        if (e == -2) return PointwiseUnaryOp.INV_SQUARE;
-        return PointwiseUnaryOp.POW;
+    private static UnaryOp floatPowOp(double e) {
+        if (e == 2) return UnaryOp.SQUARE;
+        if (e == 3) return UnaryOp.CUBE;
+        if (e == 0.5) return UnaryOp.SQRT;
+        if (e == -0.5) return UnaryOp.RSQRT;
+        if (e == -1) return UnaryOp.RECIPROCAL;
+        if (e == -2) return UnaryOp.INV_SQUARE;
+        return UnaryOp.POW;
     }
 
     private static Unary neg(Args a) {
@@ -539,28 +537,28 @@ public final class PointwiseOps {
         if (d == BOOL) {
             throw new IllegalArgumentException(name(a) + ": Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
         }
-        return new Unary(PointwiseUnaryOp.NEG, d, null, null);
+        return new Unary(UnaryOp.NEG, d, null, null);
     }
 
     private static Unary abs(Args a) {
         DType d = a.tensor(0).dtype();
         if (d == BOOL) throw notImplemented(name(a), "abs_cpu", d);
-        return new Unary(PointwiseUnaryOp.ABS, d, null, null);
+        return new Unary(UnaryOp.ABS, d, null, null);
     }
 
     private static Unary relu(Args a) {
         DType d = a.tensor(0).dtype();
         if (d == BOOL) throw new IllegalArgumentException(name(a) + ": Boolean inputs not supported for relu");
-        return new Unary(PointwiseUnaryOp.RELU, d, null, null);
+        return new Unary(UnaryOp.RELU, d, null, null);
     }
 
     /** Ops that always give a floating result: integral and bool inputs compute in the default dtype. */
-    private static Unary floating(Args a, PointwiseUnaryOp op) {
+    private static Unary floating(Args a, UnaryOp op) {
         return new Unary(op, TypePromotion.toFloating(a.tensor(0).dtype()), null, null, false);
     }
 
     /** Ops ATen implements for floating dtypes only. */
-    private static Unary floatingOnly(Args a, PointwiseUnaryOp op, String kernelName) {
+    private static Unary floatingOnly(Args a, UnaryOp op, String kernelName) {
         DType d = a.tensor(0).dtype();
         if (!d.isFloatingPoint()) throw notImplemented(name(a), kernelName, d);
         return new Unary(op, d, null, null);
@@ -568,9 +566,9 @@ public final class PointwiseOps {
 
     private static Unary gelu(Args a) {
         String approximate = a.str(1);
-        PointwiseUnaryOp op = switch (approximate) {
-            case "none" -> PointwiseUnaryOp.GELU;
-            case "tanh" -> PointwiseUnaryOp.GELU_TANH;
+        UnaryOp op = switch (approximate) {
+            case "none" -> UnaryOp.GELU;
+            case "tanh" -> UnaryOp.GELU_TANH;
             default -> throw new IllegalArgumentException(name(a) + ": approximate argument must be either none or tanh.");
         };
         return floatingOnly(a, op, "GeluKernelImpl");
@@ -578,9 +576,9 @@ public final class PointwiseOps {
 
     private static Binary geluBackward(Args a) {
         Tensor grad = a.tensor(0), self = a.tensor(1);
-        PointwiseBinaryOp op = switch (a.str(2)) {
-            case "none" -> PointwiseBinaryOp.GELU_BACKWARD;
-            case "tanh" -> PointwiseBinaryOp.GELU_TANH_BACKWARD;
+        BinaryOp op = switch (a.str(2)) {
+            case "none" -> BinaryOp.GELU_BACKWARD;
+            case "tanh" -> BinaryOp.GELU_TANH_BACKWARD;
             default -> throw new IllegalArgumentException(name(a) + ": approximate argument must be either none or tanh.");
         };
         DType d = TypePromotion.resultType(grad, self);
@@ -602,8 +600,8 @@ public final class PointwiseOps {
             throw new IllegalArgumentException(op + ": result type " + scalarTypeName(d) + " can't be cast to the desired output type " + typeMetaName(self.dtype()));
         }
         if (d == BOOL) throw notImplemented(op, lo == null ? "clamp_max_scalar_cpu" : hi == null ? "clamp_min_scalar_cpu" : "clamp_scalar_cpu", d);
-        if (lo != null && hi != null && (isNaN(lo) || isNaN(hi))) return new Unary(PointwiseUnaryOp.CLAMP, d, Double.NaN, Double.NaN);
-        return new Unary(PointwiseUnaryOp.CLAMP, d, isNaN(lo) ? null : lo, isNaN(hi) ? null : hi);
+        if (lo != null && hi != null && (isNaN(lo) || isNaN(hi))) return new Unary(UnaryOp.CLAMP, d, Double.NaN, Double.NaN);
+        return new Unary(UnaryOp.CLAMP, d, isNaN(lo) ? null : lo, isNaN(hi) ? null : hi);
     }
 
     // ------------------------------------------------------------------ op builders
@@ -723,7 +721,7 @@ public final class PointwiseOps {
         };
     }
 
-    private static OpOverload compare(String schema, PointwiseCompareOp op) {
+    private static OpOverload compare(String schema, BinaryOp op) {
         return OpOverload.define(schema)
                 .tags(Tag.POINTWISE)
                 .meta(a -> TensorMeta.contiguous(BOOL, Shapes.broadcast(name(a), a.tensor(0).shape(), shapeOf(operand(a, 1)))))
@@ -737,14 +735,25 @@ public final class PointwiseOps {
                 .register();
     }
 
-    private static OpOverload logical(String schema, PointwiseLogicalOp op) {
-        boolean binary = op != PointwiseLogicalOp.NOT;
+    private static OpOverload logical(String schema, BinaryOp op) {
         return OpOverload.define(schema)
                 .tags(Tag.POINTWISE)
-                .meta(a -> TensorMeta.contiguous(BOOL, binary ? Shapes.broadcast(name(a), a.tensor(0).shape(), a.tensor(1).shape()) : a.tensor(0).shape()))
+                .meta(a -> TensorMeta.contiguous(BOOL, Shapes.broadcast(name(a), a.tensor(0).shape(), a.tensor(1).shape())))
                 .kernel((a, m) -> {
                     Tensor out = Tensor.allocate((TensorMeta) m);
-                    Pointwise.logical(op, out, a.tensor(0), binary ? a.tensor(1) : null);
+                    Pointwise.logical(op, out, a.tensor(0), a.tensor(1));
+                    return out;
+                })
+                .register();
+    }
+
+    private static OpOverload logicalNot(String schema) {
+        return OpOverload.define(schema)
+                .tags(Tag.POINTWISE)
+                .meta(a -> TensorMeta.contiguous(BOOL, a.tensor(0).shape()))
+                .kernel((a, m) -> {
+                    Tensor out = Tensor.allocate((TensorMeta) m);
+                    Pointwise.logicalNot(out, a.tensor(0));
                     return out;
                 })
                 .register();

@@ -10,7 +10,7 @@ final class Calls {
     private Calls() {}
 
     static final JType MATH = JType.imported("java.lang.Math");
-    static final JType KERNEL_MATH = JType.imported("dev.ember.inductor.runtime.KernelMath");
+    static final JType SCALAR_MATH = JType.imported("dev.ember.ops.kernels.ScalarMath");
     static final JType KERNEL_RUNTIME = JType.imported("dev.ember.inductor.runtime.KernelRuntime");
     static final JType TRANSPOSED_WEIGHT = JType.imported("dev.ember.inductor.runtime.TransposedWeight");
     static final JType OP_OVERLOAD = JType.imported("dev.ember.ops.OpOverload");

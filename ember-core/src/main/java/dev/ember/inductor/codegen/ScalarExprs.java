@@ -7,6 +7,8 @@ import dev.ember.inductor.ir.Expr.Const;
 import dev.ember.inductor.ir.Expr.Load;
 import dev.ember.inductor.ir.Expr.Unary;
 import dev.ember.inductor.ir.Expr.Where;
+import dev.ember.ops.kernels.BinaryOp;
+import dev.ember.ops.kernels.UnaryOp;
 import dev.ember.tensor.DType;
 
 import java.util.HashMap;
@@ -62,31 +64,28 @@ final class ScalarExprs {
         return JavaTypes.convert(x, JavaTypes.scalar(to));
     }
 
-    static JExpr unary(Expr.UnaryOp op, JExpr x, DType d) {
+    /**
+     * {@code op(x)}: one Java operator, or the op's formula in {@link dev.ember.ops.kernels.ScalarMath},
+     * the method the eager kernels call per element.
+     */
+    static JExpr unary(UnaryOp op, JExpr x, DType d) {
         JType t = JavaTypes.scalar(d);
-        JExpr one = JavaTypes.literal(1, d);
+        if (op.formula() != null) {
+            if (op == UnaryOp.POW) throw new IllegalStateException("pow with a scalar exponent is lowered as a binary op");
+            return Calls.staticCall(Calls.SCALAR_MATH, op.formula(), t, JavaTypes.convert(x, t));
+        }
         return switch (op) {
             case NEG -> new JExpr.Neg(x);
             case ABS -> Calls.math("abs", t, x);
-            case EXP, LOG, LOG1P, SQRT, SIN, COS, TANH -> inDouble(Calls.MATH, op.name().toLowerCase(), x, t);
-            case RSQRT -> new JExpr.Arith(JExpr.ArithOp.DIV, one, inDouble(Calls.MATH, "sqrt", x, t));
-            case SIGMOID -> new JExpr.Arith(JExpr.ArithOp.DIV, one,
-                    new JExpr.Arith(JExpr.ArithOp.ADD, one, inDouble(Calls.MATH, "exp", new JExpr.Neg(x), t)));
-            case RELU -> Calls.math("max", t, x, JavaTypes.literal(0, d));
-            case RECIPROCAL -> new JExpr.Arith(JExpr.ArithOp.DIV, one, x);
+            case SQRT -> JavaTypes.convert(Calls.math("sqrt", JType.DOUBLE, JavaTypes.convert(x, JType.DOUBLE)), t);
+            case RECIPROCAL -> new JExpr.Arith(JExpr.ArithOp.DIV, JavaTypes.literal(1, d), x);
             case NOT -> new JExpr.Not(x);
-            case ERF -> inDouble(Calls.KERNEL_MATH, "erf", x, t);
-            case GELU -> inDouble(Calls.KERNEL_MATH, "gelu", x, t);
-            case GELU_TANH -> inDouble(Calls.KERNEL_MATH, "geluTanh", x, t);
+            default -> throw new IllegalStateException(op + " is an eager kernel's fast path, never in generated code");
         };
     }
 
-    /** {@code owner.name(x)} of a {@code double → double} function, converted back to {@code t}. */
-    private static JExpr inDouble(JType owner, String name, JExpr x, JType t) {
-        return JavaTypes.convert(Calls.staticCall(owner, name, JType.DOUBLE, JavaTypes.convert(x, JType.DOUBLE)), t);
-    }
-
-    static JExpr binary(Expr.BinaryOp op, JExpr a, JExpr b, DType d) {
+    /** {@code a op b}: one Java operator, or the op's formula in {@link dev.ember.ops.kernels.ScalarMath}. */
+    static JExpr binary(BinaryOp op, JExpr a, JExpr b, DType d) {
         JType t = JavaTypes.scalar(d);
         if (op.isComparison()) {
             JType common = a.type().desc().equals(b.type().desc()) ? a.type() : wider(a.type(), b.type());
@@ -96,6 +95,7 @@ final class ScalarExprs {
             a = JavaTypes.convert(a, t);
             b = JavaTypes.convert(b, t);
         }
+        if (op.formula() != null) return Calls.staticCall(Calls.SCALAR_MATH, op.formula(), t, a, b);
         return switch (op) {
             case ADD -> new JExpr.Arith(JExpr.ArithOp.ADD, a, b);
             case SUB -> new JExpr.Arith(JExpr.ArithOp.SUB, a, b);
@@ -103,7 +103,6 @@ final class ScalarExprs {
             case DIV -> new JExpr.Arith(JExpr.ArithOp.DIV, a, b);
             case MAX -> Calls.math("max", t, a, b);
             case MIN -> Calls.math("min", t, a, b);
-            case POW -> JavaTypes.convert(Calls.math("pow", JType.DOUBLE, a, b), t);
             case EQ -> new JExpr.Compare(JExpr.CmpOp.EQ, a, b);
             case NE -> new JExpr.Compare(JExpr.CmpOp.NE, a, b);
             case LT -> new JExpr.Compare(JExpr.CmpOp.LT, a, b);
@@ -112,6 +111,7 @@ final class ScalarExprs {
             case GE -> new JExpr.Compare(JExpr.CmpOp.GE, a, b);
             case AND -> new JExpr.Arith(JExpr.ArithOp.AND, a, b);
             case OR -> new JExpr.Arith(JExpr.ArithOp.OR, a, b);
+            default -> throw new IllegalStateException(op + " is an eager kernel's op, never in generated code");
         };
     }
 
@@ -139,8 +139,8 @@ final class ScalarExprs {
      */
     static Expr divisionsAsReciprocals(Expr e, int var) {
         return switch (e) {
-            case Binary b when b.op() == Expr.BinaryOp.DIV && b.dtype().isFloatingPoint() && b.b().dtype() == b.dtype() && !dependsOn(b.b(), var) ->
-                    new Binary(Expr.BinaryOp.MUL, divisionsAsReciprocals(b.a(), var), new Unary(Expr.UnaryOp.RECIPROCAL, b.b(), b.dtype()), b.dtype());
+            case Binary b when b.op() == BinaryOp.DIV && b.dtype().isFloatingPoint() && b.b().dtype() == b.dtype() && !dependsOn(b.b(), var) ->
+                    new Binary(BinaryOp.MUL, divisionsAsReciprocals(b.a(), var), new Unary(UnaryOp.RECIPROCAL, b.b(), b.dtype()), b.dtype());
             case Binary b -> new Binary(b.op(), divisionsAsReciprocals(b.a(), var), divisionsAsReciprocals(b.b(), var), b.dtype());
             case Unary u -> new Unary(u.op(), divisionsAsReciprocals(u.x(), var), u.dtype());
             case Where w -> new Where(divisionsAsReciprocals(w.cond(), var), divisionsAsReciprocals(w.a(), var), divisionsAsReciprocals(w.b(), var), w.dtype());

@@ -7,6 +7,9 @@ import dev.ember.inductor.ir.Expr.Const;
 import dev.ember.inductor.ir.Expr.Load;
 import dev.ember.inductor.ir.Expr.Unary;
 import dev.ember.inductor.ir.Expr.Where;
+import dev.ember.ops.kernels.BinaryOp;
+import dev.ember.ops.kernels.UnaryOp;
+import dev.ember.ops.kernels.VectorMath;
 import dev.ember.tensor.DType;
 
 import java.util.HashMap;
@@ -43,16 +46,33 @@ final class VectorExprs {
         return switch (e) {
             case Load l -> l.dtype() == dtype && l.index().unitStride(var) && l.buffer().dtype() == dtype;
             case Const c -> true;
-            case Unary u -> u.dtype() == dtype && u.op() != Expr.UnaryOp.NOT && u.op() != Expr.UnaryOp.ERF
-                    && u.op() != Expr.UnaryOp.GELU && u.op() != Expr.UnaryOp.GELU_TANH && supports(u.x(), var, dtype);
+            case Unary u -> u.dtype() == dtype && hasLanes(u.op(), dtype) && supports(u.x(), var, dtype);
             case Binary b when b.op().isComparison() -> false;
-            case Binary b -> b.dtype() == dtype && b.op() != Expr.BinaryOp.AND && b.op() != Expr.BinaryOp.OR
-                    && supports(b.a(), var, dtype) && supports(b.b(), var, dtype);
+            case Binary b -> b.dtype() == dtype && hasLanes(b.op(), dtype) && supports(b.a(), var, dtype) && supports(b.b(), var, dtype);
             case Where w -> w.dtype() == dtype && supportsCondition(w.cond(), var, dtype)
                     && supports(w.a(), var, dtype) && supports(w.b(), var, dtype);
             case Cast c -> false;
         };
     }
+
+    /** Whether lanes of {@code dtype} compute {@code op}: one Vector API instruction, or a VectorMath formula for them. */
+    private static boolean hasLanes(UnaryOp op, DType dtype) {
+        if (op.formula() != null) return handleField(op, dtype) != null;
+        return switch (op) {
+            case NEG, ABS, SQRT, RECIPROCAL -> true;
+            default -> false;
+        };
+    }
+
+    private static boolean hasLanes(BinaryOp op, DType dtype) {
+        if (op.formula() != null) return handleField(op, dtype) != null;
+        return switch (op) {
+            case ADD, SUB, MUL, DIV, MAX, MIN -> true;
+            default -> false;
+        };
+    }
+
+    private static String handleField(Enum<?> op, DType dtype) { return VectorMath.handleField(op, dtype == DType.FLOAT32); }
 
     private static boolean supportsCondition(Expr c, int var, DType dtype) {
         if (!ScalarExprs.dependsOn(c, var)) return true;
@@ -196,40 +216,40 @@ final class VectorExprs {
     }
 
     /**
-     * float32 exp, sin, cos and sigmoid are {@link dev.ember.ops.kernels.VectorMath}'s, as in eager
-     * mode, called through its constant method handles: direct calls would exhaust C2's inlining
-     * budget in a loop that fuses several of them (see {@code VectorMath.EXP_HANDLE}).
+     * The handle of {@code op}'s VectorMath formula when it is a polynomial inlined into the loop
+     * (float32 exp, sin, cos, sigmoid, silu, gelu), or null: those are what a loop can fuse only one of
+     * before C2 spills vector registers.
      */
-    private String vectorMathHandle(Expr.UnaryOp op) {
-        if (dtype != DType.FLOAT32) return null;
-        return switch (op) {
-            case EXP -> "EXP_HANDLE";
-            case SIN -> "SIN_HANDLE";
-            case COS -> "COS_HANDLE";
-            case SIGMOID -> "SIGMOID_HANDLE";
-            default -> null;
-        };
+    private String vectorMathHandle(UnaryOp op) {
+        if (op.formula() == null) return null;
+        String field = handleField(op, dtype);
+        return field != null && VectorMath.inlinesPolynomial(field) ? field : null;
     }
 
     private JExpr one() { return VectorApi.broadcast(dtype, JavaTypes.literal(1, dtype)); }
 
-    private JExpr unary(Expr.UnaryOp op, JExpr x) {
-        String handle = vectorMathHandle(op);
-        if (handle != null) return Calls.invokeExact(new JExpr.GetStatic(Calls.VECTOR_MATH, handle, Calls.METHOD_HANDLE), vt(), x);
+    /**
+     * A formula is VectorMath's, the method eager's SIMD loops call, called here through its
+     * constant method handle: direct calls would exhaust C2's inlining budget in a loop that fuses
+     * several of them (see {@code VectorMath.EXP_F32}).
+     */
+    private JExpr formula(Enum<?> op, JExpr... args) {
+        return Calls.invokeExact(new JExpr.GetStatic(Calls.VECTOR_MATH, handleField(op, dtype), Calls.METHOD_HANDLE), vt(), args);
+    }
+
+    private JExpr unary(UnaryOp op, JExpr x) {
+        if (op.formula() != null) return formula(op, x);
         return switch (op) {
             case NEG -> VectorApi.unary("neg", x);
             case ABS -> VectorApi.unary("abs", x);
-            case EXP, LOG, LOG1P, SIN, COS, TANH -> VectorApi.lanewise(op.name(), x);
             case SQRT -> VectorApi.unary("sqrt", x);
-            case RSQRT -> VectorApi.binary("div", one(), VectorApi.unary("sqrt", x));
             case RECIPROCAL -> VectorApi.binary("div", one(), x);
-            case SIGMOID -> VectorApi.binary("div", one(), VectorApi.binary("add", one(), VectorApi.lanewise("EXP", VectorApi.unary("neg", x))));
-            case RELU -> VectorApi.maxScalar(x, JavaTypes.literal(0, dtype));
-            case NOT, ERF, GELU, GELU_TANH -> throw new IllegalStateException("not vectorizable: " + op);
+            default -> throw new IllegalStateException("not vectorizable: " + op);
         };
     }
 
-    private static JExpr binary(Expr.BinaryOp op, JExpr a, JExpr b) {
+    private JExpr binary(BinaryOp op, JExpr a, JExpr b) {
+        if (op.formula() != null) return formula(op, a, b);
         return switch (op) {
             case ADD -> VectorApi.binary("add", a, b);
             case SUB -> VectorApi.binary("sub", a, b);
@@ -237,7 +257,6 @@ final class VectorExprs {
             case DIV -> VectorApi.binary("div", a, b);
             case MAX -> VectorApi.binary("max", a, b);
             case MIN -> VectorApi.binary("min", a, b);
-            case POW -> VectorApi.lanewise("POW", a, b);
             default -> throw new IllegalStateException("not vectorizable: " + op);
         };
     }

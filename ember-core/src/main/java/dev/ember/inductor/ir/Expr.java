@@ -1,5 +1,7 @@
 package dev.ember.inductor.ir;
 
+import dev.ember.ops.kernels.BinaryOp;
+import dev.ember.ops.kernels.UnaryOp;
 import dev.ember.tensor.DType;
 
 /**
@@ -16,6 +18,7 @@ public sealed interface Expr {
     /** A constant; {@code value} is a Double, Long or Boolean. */
     record Const(Object value, DType dtype) implements Expr {}
 
+    /** {@code op(x)}: the op table's scalar vocabulary, whose formulas the eager kernels share. */
     record Unary(UnaryOp op, Expr x, DType dtype) implements Expr {}
 
     /** Arithmetic in {@code dtype}; comparisons compare in their operands' dtype and yield bool. */
@@ -24,14 +27,6 @@ public sealed interface Expr {
     record Where(Expr cond, Expr a, Expr b, DType dtype) implements Expr {}
 
     record Cast(Expr x, DType dtype) implements Expr {}
-
-    enum UnaryOp { NEG, ABS, EXP, LOG, LOG1P, SQRT, RSQRT, SIN, COS, TANH, SIGMOID, RELU, RECIPROCAL, NOT, ERF, GELU, GELU_TANH }
-
-    enum BinaryOp {
-        ADD, SUB, MUL, DIV, MAX, MIN, POW, EQ, NE, LT, LE, GT, GE, AND, OR;
-
-        public boolean isComparison() { return ordinal() >= EQ.ordinal() && ordinal() <= GE.ordinal(); }
-    }
 
     /** Calls {@code f} on every load in the tree. */
     static void forEachLoad(Expr e, java.util.function.Consumer<Load> f) {

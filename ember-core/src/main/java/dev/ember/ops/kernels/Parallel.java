@@ -40,9 +40,24 @@ public final class Parallel {
         SPLITTING.set(true);
         try {
             new Split(body, 0, n, Math.max(1, n / chunks)).invoke();
+        } catch (RuntimeException e) {
+            throw (RuntimeException) original(e);
+        } catch (Error e) {
+            throw (Error) original(e);
         } finally {
             SPLITTING.set(false);
         }
+    }
+
+    /**
+     * The exception a chunk threw, as it threw it. A task that failed on another thread rethrows a
+     * new exception of the same class, made reflectively, with the original as its cause and
+     * without its message: an integer division's "ZeroDivisionError" came out as a bare
+     * ArithmeticException.
+     */
+    private static Throwable original(Throwable e) {
+        Throwable cause = e.getCause();
+        return cause != null && cause.getClass() == e.getClass() ? cause : e;
     }
 
     /** True inside a chunk: nested loops run sequentially, the outer split already uses every core. */

@@ -20,8 +20,8 @@ import java.util.function.Consumer;
 public final class Pointwise {
     private Pointwise() {}
 
-    /** {@code out = a op b}; {@code alpha} (a Scalar) is used by {@link PointwiseBinaryOp#ADD_SCALED}. */
-    public static void binary(PointwiseBinaryOp op, DType compute, Tensor out, Tensor a, Tensor b, Object alpha) {
+    /** {@code out = a op b}; {@code alpha} (a Scalar) is used by {@link BinaryOp#ADD_SCALED}. */
+    public static void binary(BinaryOp op, DType compute, Tensor out, Tensor a, Tensor b, Object alpha) {
         if (compute == DType.BOOL && out.dtype() != DType.BOOL) {
             // a bool result (true + true is true) cast into a wider out= tensor, not the int32 it is computed in
             Tensor bools = Tensor.allocate(DType.BOOL, out.shape());
@@ -64,9 +64,9 @@ public final class Pointwise {
 
     /**
      * {@code out = op(a)}; {@code lo}/{@code hi} are Scalars or null: the clamp bounds (null means
-     * unbounded), or in {@code lo} the exponent of {@link PointwiseUnaryOp#POW}.
+     * unbounded), or in {@code lo} the exponent of {@link UnaryOp#POW}.
      */
-    public static void unary(PointwiseUnaryOp op, DType compute, Tensor out, Tensor a, Object lo, Object hi) {
+    public static void unary(UnaryOp op, DType compute, Tensor out, Tensor a, Object lo, Object hi) {
         into(out, compute, o -> {
             Tensor x = input(a, compute, o);
             int cost = cost(op);
@@ -101,7 +101,7 @@ public final class Pointwise {
     }
 
     /** {@code out = a op b} as bool, comparing in {@code compute}. */
-    public static void compare(PointwiseCompareOp op, DType compute, Tensor out, Tensor a, Tensor b) {
+    public static void compare(BinaryOp op, DType compute, Tensor out, Tensor a, Tensor b) {
         DType d = compute == DType.BOOL ? DType.INT32 : compute;
         into(out, DType.BOOL, o -> {
             Tensor x = input(a, d, o), y = input(b, d, o);
@@ -118,14 +118,25 @@ public final class Pointwise {
         });
     }
 
-    /** {@code out = a op b} on truth values; {@code b} is ignored by {@link PointwiseLogicalOp#NOT}. */
-    public static void logical(PointwiseLogicalOp op, Tensor out, Tensor a, Tensor b) {
+    /** {@code out = a op b} on truth values ({@link BinaryOp#AND} or {@link BinaryOp#OR}). */
+    public static void logical(BinaryOp op, Tensor out, Tensor a, Tensor b) {
         into(out, DType.BOOL, o -> {
-            Tensor x = input(a, DType.BOOL, o), y = op == PointwiseLogicalOp.NOT ? x : input(b, DType.BOOL, o);
+            Tensor x = input(a, DType.BOOL, o), y = input(b, DType.BOOL, o);
             PointwiseRows rows = new PointwiseRows(o, x, y);
             int os = rows.stride(0), xs = rows.stride(1), ys = rows.stride(2);
             byte[] po = o.storage().bools(), px = x.storage().bools(), py = y.storage().bools();
             rows.run((off, n) -> PointwiseBool.logical(op, po, off[0], os, px, off[1], xs, py, off[2], ys, n), 1);
+        });
+    }
+
+    /** {@code out = !a} on truth values. */
+    public static void logicalNot(Tensor out, Tensor a) {
+        into(out, DType.BOOL, o -> {
+            Tensor x = input(a, DType.BOOL, o);
+            PointwiseRows rows = new PointwiseRows(o, x);
+            int os = rows.stride(0), xs = rows.stride(1);
+            byte[] po = o.storage().bools(), px = x.storage().bools();
+            rows.run((off, n) -> PointwiseBool.not(po, off[0], os, px, off[1], xs, n), 1);
         });
     }
 
@@ -237,7 +248,7 @@ public final class Pointwise {
     }
 
     /** The integer kernels of these ops divide, so a zero divisor raises (ATen's ZeroDivisionError) instead of giving a value. */
-    private static boolean dividesIntegers(PointwiseBinaryOp op, DType d) {
+    private static boolean dividesIntegers(BinaryOp op, DType d) {
         return !d.isFloatingPoint() && switch (op) {
             case DIV_TRUNC, DIV_FLOOR, REMAINDER, FMOD -> true;
             default -> false;
@@ -259,7 +270,7 @@ public final class Pointwise {
     /** Work per element, relative to an add, of the ops that evaluate a function per element (exp, pow, floor division, …). */
     private static final int EXPENSIVE = 8;
 
-    private static int cost(PointwiseUnaryOp op) {
+    private static int cost(UnaryOp op) {
         return switch (op) {
             case NEG, ABS, RELU, CLAMP, SQUARE, CUBE -> 1;
             case SQRT, RSQRT, RECIPROCAL, INV_SQUARE -> 2;

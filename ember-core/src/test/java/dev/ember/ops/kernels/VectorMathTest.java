@@ -133,7 +133,7 @@ class VectorMathTest {
     void handlesCallTheSameFunctions() throws Throwable {
         float[] in = uniform(11, -20, 20);
         FloatVector x = FloatVector.fromArray(S, in, 0);
-        MethodHandle[] handles = {VectorMath.EXP_HANDLE, VectorMath.SIN_HANDLE, VectorMath.COS_HANDLE, VectorMath.SIGMOID_HANDLE};
+        MethodHandle[] handles = {VectorMath.EXP_F32, VectorMath.SIN_F32, VectorMath.COS_F32, VectorMath.SIGMOID_F32};
         FloatVector[] direct = {VectorMath.exp(x), VectorMath.sin(x), VectorMath.cos(x), VectorMath.sigmoid(x)};
         for (int k = 0; k < handles.length; k++) {
             assertEquals(direct[k], (FloatVector) handles[k].invokeExact(x));
