@@ -129,16 +129,18 @@ public final class Ember {
     public static dev.ember.optim.Optimizer compile(dev.ember.optim.Optimizer optimizer) { return compile(optimizer, Options.defaults()); }
 
     /**
-     * A module whose {@code forward(Tensor)} is compiled: the returned function calls the compiled
-     * forward (the module's fields and parameters are read on every call, so later changes to them
-     * are seen, and guarded).
+     * A module called as {@code module.call(x)}, compiled: its forward hooks and {@code forward(Tensor)}
+     * (the module's fields, parameters and hooks are read on every call, so later changes to them
+     * are seen, and guarded). Without hooks on the module the compiled frame is its {@code forward}.
      */
     public static Fn1<Tensor, Tensor> compile(Module module) { return compile(module, Options.defaults()); }
 
     public static Fn1<Tensor, Tensor> compile(Module module, Options options) {
-        FunctionTarget target = FunctionTarget.forModule(module);
-        CompiledFrame frame = FrameRegistry.frameFor(target.method(), options);
-        return x -> (Tensor) frame.call(target, new Object[] {module, x}, () -> module.forward(x));
+        FunctionTarget forward = FunctionTarget.forModule(module), withHooks = FunctionTarget.tensorMethod(module, Module.class, "call");
+        CompiledFrame forwardFrame = FrameRegistry.frameFor(forward.method(), options);
+        return x -> module.hasForwardHooks()
+                ? (Tensor) FrameRegistry.frameFor(withHooks.method(), options).call(withHooks, new Object[] {module, x}, () -> module.call(x))
+                : (Tensor) forwardFrame.call(forward, new Object[] {module, x}, () -> module.forward(x));
     }
 
     /**

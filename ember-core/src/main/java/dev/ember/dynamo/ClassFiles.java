@@ -7,6 +7,7 @@ import java.lang.classfile.ClassModel;
 import java.lang.classfile.MethodModel;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.reflect.AccessFlag;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -43,6 +44,14 @@ final class ClassFiles {
 
     static byte[] bytes(Class<?> cls) {
         if (cls.isHidden()) {
+            int candidates = Lambdas.candidates(cls).size();
+            if (candidates > 1) {
+                throw new ClassFileNotFound(cls.getName() + " is a lambda without a class file, and " + candidates + " lambdas in "
+                        + cls.getNestHost().getName() + " have its shape (" + cls.getInterfaces()[0].getSimpleName() + " capturing "
+                        + Arrays.stream(cls.getDeclaredFields()).filter(f -> !java.lang.reflect.Modifier.isStatic(f.getModifiers())).count()
+                        + " values), so which one it is cannot be known; make it serializable (type it as dev.ember.Fn0…Fn5, or cast: "
+                        + "(Function<Tensor, Tensor> & Serializable) t -> …) and its implementation method is named");
+            }
             throw new ClassFileNotFound(cls.getName() + " is a hidden class (a lambda or a generated class) and has no class file;"
                     + " pass a serializable lambda (dev.ember.Fn0…Fn5) so its implementation method can be found");
         }

@@ -23,6 +23,13 @@ final class Containers {
     }
 
     static VariableTracker listMethod(TraceContext ctx, ListVariable l, String name, List<VariableTracker> args) {
+        if (!l.isRead() && (name.equals("add") && args.size() == 1 || name.equals("addAll") && args.size() == 1)) {
+            // appending reads nothing of the list: recorded, replayed on the caller's list, no guard on its contents
+            mutable(ctx, l, name);
+            List<VariableTracker> more = name.equals("add") ? List.of(args.getFirst()) : List.copyOf(itemsOf(ctx, args.getFirst()));
+            more.forEach(l::append);
+            return ConstantVariable.of(name.equals("add") || !more.isEmpty() ? 1 : 0);
+        }
         List<VariableTracker> items = l.items();
         return switch (name) {
             case "size" -> ConstantVariable.of(items.size());

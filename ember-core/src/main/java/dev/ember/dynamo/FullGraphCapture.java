@@ -90,6 +90,7 @@ public final class FullGraphCapture {
         return switch (e) {
             case SideEffect.SetField f -> "it writes the field " + f.owner().name() + "." + f.field().getName();
             case SideEffect.ResetList l -> "it changes the list " + l.list().name();
+            case SideEffect.AppendToList l -> "it appends to the list " + l.list().name();
             case SideEffect.ResetArray a -> "it writes into the array " + a.array().name();
             case SideEffect.ReplayChanges c -> "it changes the map or set " + c.container().name();
             case SideEffect.SetGradMode g -> "it leaves grad mode " + (g.enabled() ? "on" : "off") + " when it returns";

@@ -49,6 +49,13 @@ public record FunctionTarget(MethodTarget method, String interfaceMethod, Object
                 MethodHandleInfo.referenceKindToString(MethodHandleInfo.REF_invokeVirtual));
     }
 
+    /** The instance method {@code owner.name(Tensor) → Tensor} on {@code receiver} ({@code L['self']}): e.g. a module's {@code call}, its hooks around forward. */
+    public static FunctionTarget tensorMethod(Object receiver, Class<?> owner, String name) {
+        MethodTypeDesc type = MethodTypeDesc.ofDescriptor("(Ldev/ember/tensor/Tensor;)Ldev/ember/tensor/Tensor;");
+        return new FunctionTarget(new MethodTarget(owner, name, type, false), "apply", new Object[] {receiver},
+                MethodHandleInfo.referenceKindToString(MethodHandleInfo.REF_invokeVirtual));
+    }
+
     private static SerializedLambda serializedLambda(Object fn) {
         try {
             Method m = fn.getClass().getDeclaredMethod("writeReplace");

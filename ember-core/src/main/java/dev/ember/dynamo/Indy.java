@@ -36,14 +36,11 @@ final class Indy {
     }
 
     private static VariableTracker lambda(InstructionTranslator f, InvokeDynamicInstruction ins, List<VariableTracker> captured) {
-        DirectMethodHandleDesc impl = (DirectMethodHandleDesc) ins.bootstrapArgs().get(1);
-        boolean isStatic = switch (impl.kind()) {
-            case STATIC, INTERFACE_STATIC -> true;
-            case VIRTUAL, INTERFACE_VIRTUAL, SPECIAL, INTERFACE_SPECIAL -> false;
-            default -> throw f.ctx.unsupported(GraphBreakType.UNSUPPORTED_INVOKEDYNAMIC, "a method reference of kind " + impl.kind() + " (" + impl.methodName() + ")");
-        };
-        Class<?> owner = Values.resolve(impl.owner(), f.code.owner);
-        MethodTarget target = new MethodTarget(owner, impl.methodName(), impl.invocationType().dropParameterTypes(0, isStatic ? 0 : 1), isStatic);
+        MethodTarget target = Lambdas.targetOf(ins, f.code.owner);
+        if (target == null) {
+            DirectMethodHandleDesc impl = (DirectMethodHandleDesc) ins.bootstrapArgs().get(1);
+            throw f.ctx.unsupported(GraphBreakType.UNSUPPORTED_INVOKEDYNAMIC, "a method reference of kind " + impl.kind() + " (" + impl.methodName() + ")");
+        }
         return new LambdaVariable(target, ins.name().stringValue(), captured, null, new LambdaSite(f.code.owner, ins));
     }
 

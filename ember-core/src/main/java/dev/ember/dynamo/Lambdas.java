@@ -3,19 +3,31 @@ package dev.ember.dynamo;
 import dev.ember.dynamo.variables.LambdaSite;
 import dev.ember.dynamo.variables.MethodTarget;
 
+import java.lang.classfile.ClassModel;
+import java.lang.classfile.CodeModel;
+import java.lang.classfile.MethodModel;
+import java.lang.classfile.instruction.InvokeDynamicInstruction;
 import java.lang.constant.ConstantDesc;
+import java.lang.constant.DirectMethodHandleDesc;
+import java.lang.constant.MethodTypeDesc;
 import java.lang.invoke.CallSite;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Lambdas made during a trace, made again after the graph: the invokedynamic that made one is
+ * Where a lambda's code is. A serializable lambda says so itself ({@link FunctionTarget}); a plain
+ * one is a hidden class without a class file, whose implementation method is found in the class
+ * that made it ({@link #ofHidden}). Lambdas made during a trace are made again after the graph: the invokedynamic that made one is
  * linked once more (its bootstrap called with a lookup in the class that holds it), and the call
  * site's target makes a lambda from captured values. The classes of the lambdas so made are
  * remembered with their implementation, so code after a graph break can trace a call of one even
@@ -50,4 +62,78 @@ final class Lambdas {
 
     /** What the remade lambda class {@code c} implements, or null for any other class. */
     static Made made(Class<?> c) { return MADE.get(c); }
+
+    private static final Map<Class<?>, Optional<Made>> HIDDEN = Collections.synchronizedMap(new WeakHashMap<>());
+
+    /**
+     * What the plain (not serializable) lambda or method reference class {@code c} implements, or
+     * null when that cannot be known. Such a class is hidden, has no class file, and its fields are
+     * its captured values; it is a nestmate of the class whose code made it. Every
+     * LambdaMetafactory invokedynamic there that makes {@code c}'s interface from captured values of
+     * {@code c}'s field types is a candidate: one implementation among them is the answer (a hook list
+     * of {@code t -> t.relu()} and {@code t -> { seen.add(t); return t; }} is told apart by the
+     * captured list). Two lambdas of one shape in one class cannot be told apart: null, and the
+     * break says to make the lambda serializable.
+     */
+    static Made ofHidden(Class<?> c) {
+        return HIDDEN.computeIfAbsent(c, k -> Optional.ofNullable(resolveHidden(k))).orElse(null);
+    }
+
+    /** The distinct implementations a hidden lambda class {@code c} could have (empty when {@code c} is not one). */
+    static Set<MethodTarget> candidates(Class<?> c) {
+        Set<MethodTarget> out = new LinkedHashSet<>();
+        Class<?> host = c.isHidden() ? c.getNestHost() : c;
+        if (host == c || c.getInterfaces().length == 0) return out;
+        ClassModel model;
+        try {
+            model = ClassFiles.model(host);
+        } catch (RuntimeException e) {
+            return out;   // the host's class file cannot be read: nothing to match
+        }
+        String iface = c.getInterfaces()[0].descriptorString();
+        List<String> captured = Arrays.stream(c.getDeclaredFields()).filter(f -> !java.lang.reflect.Modifier.isStatic(f.getModifiers()))
+                .map(f -> f.getType().descriptorString()).toList();
+        for (MethodModel m : model.methods()) {
+            Optional<CodeModel> code = m.code();
+            if (code.isEmpty()) continue;
+            for (var element : code.get()) {
+                if (!(element instanceof InvokeDynamicInstruction indy) || !indy.bootstrapMethod().owner().displayName().equals("LambdaMetafactory")) continue;
+                MethodTypeDesc type = indy.typeSymbol();
+                if (!type.returnType().descriptorString().equals(iface)) continue;
+                if (!type.parameterList().stream().map(java.lang.constant.ClassDesc::descriptorString).toList().equals(captured)) continue;
+                MethodTarget target = targetOf(indy, host);
+                if (target != null) out.add(target);
+            }
+        }
+        return out;
+    }
+
+    private static Made resolveHidden(Class<?> c) {
+        Set<MethodTarget> found = candidates(c);
+        if (found.size() != 1) return null;
+        String sam = samName(c);
+        return sam == null ? null : new Made(found.iterator().next(), sam);
+    }
+
+    /** The interface method the lambda class implements: its one public instance method that is not a bridge. */
+    private static String samName(Class<?> c) {
+        List<String> names = Arrays.stream(c.getDeclaredMethods())
+                .filter(m -> !m.isBridge() && !m.isSynthetic() && !java.lang.reflect.Modifier.isStatic(m.getModifiers())
+                        && java.lang.reflect.Modifier.isPublic(m.getModifiers()))
+                .map(java.lang.reflect.Method::getName).distinct().toList();
+        return names.size() == 1 ? names.getFirst() : null;
+    }
+
+    /** The method a LambdaMetafactory site's lambdas run, or null for a constructor reference. */
+    static MethodTarget targetOf(InvokeDynamicInstruction indy, Class<?> caller) {
+        DirectMethodHandleDesc impl = (DirectMethodHandleDesc) indy.bootstrapArgs().get(1);
+        Boolean isStatic = switch (impl.kind()) {
+            case STATIC, INTERFACE_STATIC -> true;
+            case VIRTUAL, INTERFACE_VIRTUAL, SPECIAL, INTERFACE_SPECIAL -> false;
+            default -> null;
+        };
+        if (isStatic == null) return null;
+        Class<?> owner = Values.resolve(impl.owner(), caller);
+        return new MethodTarget(owner, impl.methodName(), impl.invocationType().dropParameterTypes(0, isStatic ? 0 : 1), isStatic);
+    }
 }

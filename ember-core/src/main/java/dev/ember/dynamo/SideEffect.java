@@ -38,6 +38,15 @@ sealed interface SideEffect {
         }
     }
 
+    /** Values the trace appended to an input list whose contents it never read: added at its end, whatever it holds. */
+    record AppendToList(Source list, OutputRebuilder items) implements SideEffect {
+        @SuppressWarnings("unchecked")
+        public void apply(Rebuild r) {
+            List<Object> target = (List<Object>) list.read(r.frame);
+            target.addAll((List<?>) r.value(items));
+        }
+    }
+
     /**
      * An input map's or set's changes: its structural changes replayed in order, then the new
      * values of a map's keys ({@code values} null for a set), all rebuilt before the map is touched.

@@ -119,12 +119,10 @@ final class VariableBuilder {
         if (KeyedContainers.tracksInput(value)) return keyed(value, source);
         if (value instanceof List<?> list) {
             graph.addGuard(new TypeMatch(source, List.class));
-            graph.addGuard(new LengthCheck(source, list.size()));
-            List<VariableTracker> items = new ArrayList<>();
-            for (int i = 0; i < list.size(); i++) items.add(wrap(list.get(i), new IndexSource(source, i), Object.class));
-            // The caller's ArrayList/LinkedList may be mutated: the compiled frame replays the final contents.
+            // The caller's ArrayList/LinkedList may be mutated: the compiled frame replays the appends, or the final contents once read.
             boolean replayable = value instanceof java.util.ArrayList<?> || value instanceof java.util.LinkedList<?>;
-            return new ListVariable(items, replayable, source);
+            if (replayable) return ListVariable.unread(() -> listContents(list, source), source);
+            return new ListVariable(listContents(list, source), false, source);
         }
         if (value.getClass().isArray()) {
             graph.addGuard(new TypeMatch(source, value.getClass()));
@@ -143,7 +141,19 @@ final class VariableBuilder {
             LambdaVariable lambda = lambdaOf(value, source);
             if (lambda != null) return lambda;
         }
+        if (value.getClass().isHidden()) {
+            Lambdas.Made plain = Lambdas.ofHidden(value.getClass());
+            if (plain != null) return new LambdaVariable(plain.target(), plain.interfaceMethod(), capturedOf(value, source), source, null);
+        }
         return new UserObjectVariable(value.getClass(), value, source);
+    }
+
+    /** An input list's contents, each element wrapped from {@code source[i]}, its length guarded. */
+    private List<VariableTracker> listContents(List<?> list, Source source) {
+        graph.addGuard(new LengthCheck(source, list.size()));
+        List<VariableTracker> items = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) items.add(wrap(list.get(i), new IndexSource(source, i), Object.class));
+        return items;
     }
 
     /**

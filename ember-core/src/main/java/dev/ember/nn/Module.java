@@ -34,6 +34,8 @@ import java.util.Set;
 public abstract class Module {
     private boolean training = true;
     private final Map<String, Tensor> registeredBuffers = new LinkedHashMap<>();
+    private final ArrayList<ForwardPreHook> forwardPreHooks = new ArrayList<>();
+    private final ArrayList<ForwardHook> forwardHooks = new ArrayList<>();
 
     protected Module() {}
 
@@ -42,6 +44,45 @@ public abstract class Module {
         throw new UnsupportedOperationException(name() + " has no single-input forward(Tensor): call the forward(...) overload it defines"
                 + " (or override forward(Tensor) in a subclass)");
     }
+
+    // ------------------------------------------------------------------ hooks
+
+    /**
+     * Calls the module as PyTorch's {@code module(x)} does: the forward pre-hooks (each may replace
+     * the input), {@link #forward(Tensor)}, then the forward hooks (each may replace the output), in
+     * the order they were registered. {@code forward(x)} called directly runs no hooks, as in
+     * PyTorch. {@link Sequential} calls its children this way; a compiled caller traces the hooks.
+     */
+    public final Tensor call(Tensor input) {
+        Tensor x = input;
+        for (ForwardPreHook hook : forwardPreHooks) {
+            Tensor replaced = hook.apply(this, x);
+            if (replaced != null) x = replaced;
+        }
+        Tensor y = forward(x);
+        for (ForwardHook hook : forwardHooks) {
+            Tensor replaced = hook.apply(this, x, y);
+            if (replaced != null) y = replaced;
+        }
+        return y;
+    }
+
+    /** Registers a hook run before {@code forward} by {@link #call}; the handle removes it. */
+    public HookHandle registerForwardPreHook(ForwardPreHook hook) {
+        if (hook == null) throw new NullPointerException("registerForwardPreHook: the hook is null");
+        forwardPreHooks.add(hook);
+        return new HookHandle(forwardPreHooks, hook);
+    }
+
+    /** Registers a hook run after {@code forward} by {@link #call}; the handle removes it. */
+    public HookHandle registerForwardHook(ForwardHook hook) {
+        if (hook == null) throw new NullPointerException("registerForwardHook: the hook is null");
+        forwardHooks.add(hook);
+        return new HookHandle(forwardHooks, hook);
+    }
+
+    /** Whether {@link #call} runs anything besides {@code forward}. */
+    public boolean hasForwardHooks() { return !forwardPreHooks.isEmpty() || !forwardHooks.isEmpty(); }
 
     // ------------------------------------------------------------------ training mode
 

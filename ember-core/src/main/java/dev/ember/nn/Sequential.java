@@ -29,7 +29,7 @@ public class Sequential extends Module {
     @Override
     public Tensor forward(Tensor input) {
         Tensor x = input;
-        for (int i = 0; i < modules.size(); i++) x = modules.get(i).forward(x);
+        for (int i = 0; i < modules.size(); i++) x = modules.get(i).call(x);
         return x;
     }
 

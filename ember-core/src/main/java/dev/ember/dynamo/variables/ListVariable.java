@@ -4,13 +4,24 @@ import dev.ember.dynamo.source.Source;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A {@link java.util.List}: an ArrayList made during the trace (mutable), an immutable
- * {@code List.of(…)}, an op's list of outputs, or a list from the frame's inputs (read-only).
+ * {@code List.of(…)}, an op's list of outputs, or a list from the frame's inputs.
+ *
+ * <p>An ArrayList or LinkedList from the inputs is read lazily, as Dynamo wraps values: until the
+ * trace reads it (its size, an element, an iteration) nothing about its contents is guarded or
+ * wrapped, and appends to it are only recorded, to be replayed on the caller's list after the graph.
+ * A hook that logs into a list ({@code seen.add(t)}) then costs no guard on the list's length, and
+ * no recompile at each call as the list grows.
  */
 public final class ListVariable implements VariableTracker {
-    private final List<VariableTracker> items;
+    private List<VariableTracker> items;
+    /** Wraps the input list's contents (guarding its length) on first read; null once read, or for a list not from the inputs. */
+    private Supplier<List<VariableTracker>> unread;
+    /** Appended while unread, in order. */
+    private final List<VariableTracker> appended = new ArrayList<>();
     private final boolean mutable;
     private final Source source;
 
@@ -20,7 +31,38 @@ public final class ListVariable implements VariableTracker {
         this.source = source;
     }
 
-    public List<VariableTracker> items() { return items; }
+    private ListVariable(Supplier<List<VariableTracker>> contents, Source source) {
+        this.unread = contents;
+        this.mutable = true;
+        this.source = source;
+    }
+
+    /** A mutable list from the inputs at {@code source}, whose contents {@code contents} wraps when the trace first reads them. */
+    public static ListVariable unread(Supplier<List<VariableTracker>> contents, Source source) { return new ListVariable(contents, source); }
+
+    /** The items, as the trace sees them; the first call on an unread input list wraps and guards its contents. */
+    public List<VariableTracker> items() {
+        if (unread != null) {
+            List<VariableTracker> contents = new ArrayList<>(unread.get());
+            contents.addAll(appended);
+            appended.clear();
+            items = contents;
+            unread = null;
+        }
+        return items;
+    }
+
+    /** Whether the trace has read the contents (an unread input list has only been appended to, if anything). */
+    public boolean isRead() { return unread == null; }
+
+    /** Appends without reading the contents: only for an unread list. */
+    public void append(VariableTracker v) {
+        if (unread == null) throw new IllegalStateException("append to a list already read: add to items()");
+        appended.add(v);
+    }
+
+    /** What was appended to an unread list, in order. */
+    public List<VariableTracker> appended() { return List.copyOf(appended); }
 
     public boolean isMutable() { return mutable; }
 
@@ -28,5 +70,5 @@ public final class ListVariable implements VariableTracker {
     public Source source() { return source; }
 
     @Override
-    public String describe() { return (mutable ? "ArrayList" : "List") + " of " + items.size(); }
+    public String describe() { return unread != null ? "ArrayList (contents not read)" : (mutable ? "ArrayList" : "List") + " of " + items.size(); }
 }
