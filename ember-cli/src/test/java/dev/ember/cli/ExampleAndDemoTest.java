@@ -34,6 +34,15 @@ class ExampleAndDemoTest {
     }
 
     @Test
+    void hooksExampleCompilesOnceWithItsHooksAndRecompilesWhenOneIsRemoved() {
+        String out = run("example", "hooks");
+        assertEquals(5, out.lines().filter(l -> l.endsWith("compiled equals eager: true")).count(), out);
+        assertTrue(out.contains("frames compiled: 1 (expected 1)"), out);
+        assertTrue(out.contains("activations logged: 10"), out);
+        assertTrue(out.contains("after removing the clip hook: frames compiled: 2"), out);
+    }
+
+    @Test
     void trustButVerifyPassesTheAccuracyCheckInEveryModeAndNamesTheNanOp() {
         String out = run("example", "TrustButVerify");
         for (String mode : new String[] {"default", "max-autotune", "reduce-overhead"}) {
@@ -63,7 +72,7 @@ class ExampleAndDemoTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.run(new String[] {"example", "Nope"}, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code);
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no example 'Nope'; examples: QuickStart, CompileAndExplain, TrustButVerify, dynamic-shapes, export, train-mlp, train-cnn"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no example 'Nope'; examples: QuickStart, CompileAndExplain, TrustButVerify, hooks, dynamic-shapes, export, train-mlp, train-cnn"));
     }
 
     @Test

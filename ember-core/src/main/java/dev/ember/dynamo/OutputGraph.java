@@ -71,6 +71,23 @@ public final class OutputGraph {
 
     public void output(List<Node> values) { graph.output(List.copyOf(values)); }
 
+    /** Meta key of nodes that compute a Java number from tensor data ({@code item()}) or from other such numbers. */
+    static final String SCALAR_COMPUTE = "scalar_compute";
+
+    /**
+     * Removes the number computations nothing uses (an {@code item()} whose value the code dropped,
+     * and its cast), last to first, so they never reach a backend. As Dynamo, which removes unused
+     * symbolic-number and get_attr nodes, this leaves every other op in place, used or not: the
+     * graph holds what the code computed, and op counts stay PyTorch's.
+     */
+    void removeUnusedScalarCompute() {
+        List<Node> nodes = new ArrayList<>(graph.nodes());
+        for (int i = nodes.size() - 1; i >= 0; i--) {
+            Node n = nodes.get(i);
+            if (n.users().isEmpty() && !n.isImpure() && Boolean.TRUE.equals(n.meta().get(SCALAR_COMPUTE))) graph.eraseNode(n);
+        }
+    }
+
     private static Node located(Node n, UserFrame f) {
         if (f != null) n.setSourceLocation(new SourceLocation(f.className(), f.methodName(), f.fileName(), f.line(), f.bci(), f.sourceText()));
         return n;

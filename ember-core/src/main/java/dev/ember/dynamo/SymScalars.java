@@ -43,7 +43,7 @@ final class SymScalars {
         }
         FakeTensor zeroDim = new FakeTensor(TensorMeta.contiguous(fake.dtype()));
         Node node = ctx.graph.callFunction(ShapeOps.LOCAL_SCALAR_DENSE, List.of(t.node()), zeroDim, ctx.currentLocation());
-        TensorVariable value = cast(ctx, new TensorVariable(node, zeroDim, null), isLong ? DType.INT64 : DType.FLOAT64);
+        TensorVariable value = cast(ctx, scalarCompute(new TensorVariable(node, zeroDim, null)), isLong ? DType.INT64 : DType.FLOAT64);
         return SymScalarVariable.fromData(value, isLong, "Tensor." + method + "() on " + who);
     }
 
@@ -151,7 +151,18 @@ final class SymScalars {
             VariableTracker v = in.get(i);
             in.set(i, v instanceof SymScalarVariable x ? cast(ctx, x.tensor(), compute) : constant(ctx, ((ConstantVariable) v).value(), compute));
         }
-        return OpCalls.call(ctx, tensorOp, in);
+        VariableTracker result = OpCalls.call(ctx, tensorOp, in);
+        return result instanceof TensorVariable t ? scalarCompute(t) : result;
+    }
+
+    /**
+     * {@code t}, its node marked as computing a Java number ({@link OutputGraph#SCALAR_COMPUTE}): an
+     * {@code item()} or arithmetic on one, which the graph drops if nothing uses it, as Dynamo drops
+     * unused symbolic-number nodes.
+     */
+    private static TensorVariable scalarCompute(TensorVariable t) {
+        t.node().meta().put(OutputGraph.SCALAR_COMPUTE, true);
+        return t;
     }
 
     /** The overload taking a tensor where {@code op} takes a Scalar, or null where there is none. */
@@ -176,17 +187,17 @@ final class SymScalars {
         Tensor t = value instanceof Long || value instanceof Integer
                 ? Tensor.scalar(((Number) value).longValue()).to(dtype)
                 : Tensor.full(dtype, ((Number) value).doubleValue());
-        return new TensorVariable(ctx.graph.constantTensor(t, ctx.currentLocation()), FakeTensor.like(t), null);
+        return scalarCompute(new TensorVariable(ctx.graph.constantTensor(t, ctx.currentLocation()), FakeTensor.like(t), null));
     }
 
     private static TensorVariable cast(TraceContext ctx, TensorVariable t, DType dtype) {
         if (t.fake().dtype() == dtype) return t;
-        return (TensorVariable) OpCalls.call(ctx, ShapeOps.TO_COPY, List.of(t, ConstantVariable.of(dtype)));
+        return scalarCompute((TensorVariable) OpCalls.call(ctx, ShapeOps.TO_COPY, List.of(t, ConstantVariable.of(dtype))));
     }
 
     private static TensorVariable call(TraceContext ctx, OpOverload op, TensorVariable... args) {
         List<VariableTracker> in = new ArrayList<>(List.of(args));
         if (op == PointwiseOps.DIV_TENSOR_MODE) in.add(ConstantVariable.of("trunc"));
-        return (TensorVariable) OpCalls.call(ctx, op, in);
+        return scalarCompute((TensorVariable) OpCalls.call(ctx, op, in));
     }
 }

@@ -81,6 +81,7 @@ final class Tracer {
             OutputRebuilder rebuilder = ret == null ? new OutputRebuilder.Constant(null) : rebuilders.of(ret, code.type.returnType());
             List<SideEffect> effects = rebuilders.replays();
             ctx.graph.output(rebuilders.outputs());
+            ctx.graph.removeUnusedScalarCompute();
             finishShapes(ctx);
             return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1, specialized, changedInputs);
         } catch (Unsupported u) {
@@ -139,6 +140,7 @@ final class Tracer {
             throw new CannotResume("a side effect cannot be replayed: " + u.reason());
         }
         ctx.graph.output(rebuilders.outputs());
+        ctx.graph.removeUnusedScalarCompute();
         try {
             finishShapes(ctx);
         } catch (SpecializeAndRestart r) {
