@@ -33,13 +33,21 @@ from torch._dynamo.testing import CompileCounter
 CASES = []
 
 
-def case(source, calls, name=None):
-    """Registers fn as the program of source ('test_file.py::test_name'), called with calls()."""
+OPTIONS = {}
+
+
+def case(source, calls, name=None, **compile_options):
+    """Registers fn as the program of source ('test_file.py::test_name'), called with calls().
+
+    compile_options: torch.compile's dynamic=, or config={...} patched into torch._dynamo.config
+    (the Java case sets the matching Options)."""
 
     def deco(fn):
         test_file, test = source.split("::")
         module = test_file.removeprefix("test_").removesuffix(".py")
-        CASES.append((name or f"{module}.{test.removeprefix('test_').rstrip('~')}", source, fn, calls))
+        full = name or f"{module}.{test.removeprefix('test_').rstrip('~')}"
+        CASES.append((full, source, fn, calls))
+        OPTIONS[full] = compile_options
         return fn
 
     return deco
@@ -1025,7 +1033,7 @@ def _(a, b):
     return o
 
 
-@case("test_misc.py::test_unpack4", std(2))
+@case("test_misc.py::test_unpack4~", std(2))
 def _(a, b):
     a = a[:5, :]
     b = b[:5, :]
@@ -1058,7 +1066,7 @@ def _(x):
     return x + y
 
 
-@case("test_misc.py::test_int_shape_inplace_binops", std(1))
+@case("test_misc.py::test_shape_int_inplace_binops", std(1))
 def _(x):
     p = x.shape[0]
     p += 2
@@ -1961,6 +1969,314 @@ def _(x):
     return cond(y.sum() > 0, true_fn, false_fn, (y,))
 
 
+
+# ----------------------------------------------------------------------------- more ports
+
+@case("test_subgraphs.py::test_resume_tuple_iterator", common)
+def _(a, b):
+    x = a + b
+    it = iter(tuple(range(10)))
+    x = x + next(it)
+    x = x + next(it)
+    x = x + next(it)
+    x = unsupported(x, x)
+    x = x + next(it)
+    x = x + next(it)
+    x = x + next(it)
+    x = x + next(it)
+    return x
+
+
+def one_randn10():
+    torch.manual_seed(0)
+    v1 = torch.randn(10)
+    return [(v1,), (v1,)]
+
+
+@case("test_subgraphs.py::test_tuple_iterator_return", one_randn10)
+def _(x):
+    it = iter(tuple(range(10)))
+    x = x + next(it)
+    x = x + next(it)
+    x = unsupported(x, x)
+    x = x + next(it)
+    x = x + next(it)
+    x = unsupported(x, x)
+    x = x + next(it)
+    x = x + next(it)
+    return x, list(it)
+
+
+@case("test_subgraphs.py::test_restore_range_iter", common)
+def _(a, b):
+    x = a + b
+    rng = iter(range(3, 8, 2))
+    x = unsupported(x, x)
+    x += next(rng)
+    return x, list(rng)
+
+
+@case("test_subgraphs.py::test_enumerate_not_break_graph", common)
+def _(a, b):
+    for i, x in enumerate(a.shape):
+        b = b + x
+    for i, x in enumerate(b.shape, 8):
+        b = b + x * i
+    return b
+
+
+@case("test_subgraphs.py::test_resume_with_no_grad3", common)
+def _(a, b):
+    x = a + b
+    with torch.no_grad():
+        with torch.no_grad():
+            x = x + 1
+            with torch.enable_grad():
+                x.sum().tolist()  # graph break
+                x = x[0] + 2
+            x = x + 3
+    x = x + 4
+    return x
+
+
+@case("test_subgraphs.py::test_no_graph_break_on_item", common, config={"capture_scalar_outputs": True})
+def _(a, b):
+    x = a + b - 1.5
+    x = x.sum()
+    x.item()
+    x = x / (a + b)
+    return x
+
+
+def sizes_2_to_11():
+    torch.manual_seed(0)
+    return [(torch.randn(i), torch.randn(i)) for i in range(2, 12)]
+
+
+@case("test_subgraphs.py::test_dynamic_kwarg", sizes_2_to_11, dynamic=True)
+def _(a, b):
+    return a - b * 10
+
+
+def duck_calls():
+    torch.manual_seed(0)
+    x, y = torch.randn(2), torch.randn(3)
+    return [(x, x), (x, y)]
+
+
+@case("test_subgraphs.py::test_dynamic_duck_size", duck_calls, dynamic=True)
+def _(a, b):
+    if a.size(0) == b.size(0):
+        return a + b
+    else:
+        return a.sum() + b.sum()
+
+
+def order_calls():
+    torch.manual_seed(0)
+    x, y = torch.randn(2), torch.randn(3)
+    return [(x, y), (x, x)]
+
+
+@case("test_subgraphs.py::test_dynamic_order_dependence", order_calls, dynamic=True)
+def _(a, b):
+    return a.sum() + b.sum()
+
+
+def zero_calls():
+    torch.manual_seed(0)
+    return [(torch.randn(2),), (torch.randn(0),)]
+
+
+@case("test_subgraphs.py::test_dynamic_zero_inference", zero_calls, dynamic=True)
+def _(a):
+    if a.size(0) != 0:
+        return a * 2
+    else:
+        return a + 1
+
+
+@case("test_recompiles.py::test_automatic_dynamic_reduce_recompiles", sizes_2_to_6, name="recompiles.automatic_dynamic_reduce_recompiles_dynamic", dynamic=True)
+def _(x, y):
+    return x * y
+
+
+@case("test_recompiles.py::test_automatic_dynamic_reduce_recompiles", sizes_2_to_6, name="recompiles.automatic_dynamic_reduce_recompiles_static", dynamic=False)
+def _(x, y):
+    return x * y
+
+
+def swap_types_calls():
+    torch.manual_seed(0)
+    return [(torch.randn([2]), torch.randn([2])), (torch.randn([3]), 3), (torch.randn([4]), torch.randn([4])),
+            (torch.randn([4]), torch.randn([4])), (torch.randn([5]), 4), (torch.randn([5]), 4), (torch.randn([6]), torch.randn([6]))]
+
+
+@case("test_recompiles.py::test_automatic_dynamic_tensor_scalar_change", swap_types_calls)
+def _(x, y):
+    return x * y
+
+
+@case("test_misc.py::test_unpack5", std(2))
+def _(a, b):
+    a = a[:5, :]
+    b = b[:5, :]
+    x, y = a.shape
+    o = torch.empty((x, y))
+    o.copy_(a / b)
+    return o
+
+
+@case("test_misc.py::test_int_shape_inplace_binops", std(1))
+def _(x):
+    p = x.shape[0]
+    y = 2
+    y += p
+    y = 2
+    y -= p
+    y = 2
+    y **= p
+    y = 2
+    y /= p
+    y = 2
+    y *= p
+    y = 2
+    y //= p
+    y = 2
+    y %= p
+    return x + y
+
+
+@case("test_misc.py::test_int_shape_comparisons", std(1))
+def _(x):
+    a = x.shape[0]
+    if 10 != a:
+        out = 1
+    elif 12 < a:
+        out = 1
+    elif 2 > a:
+        out = 1
+    elif 2 >= a:
+        out = 1
+    elif 12 <= a:
+        out = 1
+    elif 10 == a:
+        out = 2
+    else:
+        out = 1
+    return x + out
+
+
+class ParamShapeModule(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.param = torch.nn.Parameter(torch.randn(15))
+
+    def forward(self, x):
+        p = self.param.shape[0]
+        y = p - x.shape[0]
+        y = p + y
+        y = p * y
+        y = p % y
+        y = p**y
+        y = p // y
+        y = pow(p, y)
+        y = p / y
+        return x + y
+
+
+param_shape_module = ParamShapeModule()
+
+
+@case("test_misc.py::test_param_shape_binops", lambda: [(torch.randn(3),)])
+def _(x):
+    return param_shape_module(x)
+
+
+def raises_calls():
+    torch.manual_seed(0)
+    return [(torch.randn(10, 10), torch.randn(10, 10), torch.randn(10, 10), AssertionError)]
+
+
+@case("test_misc.py::test_raises", raises_calls)
+def _(a, b, c, cls):
+    x = a + b - c * 10
+    raise cls(str(x))
+
+
+def closure_adder(val):
+    def inner(x):
+        return torch.sin(x + val)
+
+    return inner
+
+
+def closure_calls():
+    torch.manual_seed(0)
+    x = torch.randn(8)
+    return [(x, closure_adder(5)), (x, closure_adder(5)), (x, closure_adder(torch.randn(8))), (x, closure_adder(torch.randn(8)))]
+
+
+@case("test_misc.py::test_closure_recompiles~", closure_calls)
+def _(x, other_fn):
+    return other_fn(x + 1) - 1
+
+
+def udf_mul(x, y):
+    return x * y
+
+
+def partials_calls():
+    torch.manual_seed(0)
+    lambda0 = functools.partial(udf_mul, y=torch.randn(2, 2))
+    lambda1 = functools.partial(udf_mul, y=torch.randn(2, 2))
+    x = torch.randn(2, 2)
+    lambda2 = functools.partial(udf_mul, y=torch.randn(3, 3))
+    x3 = torch.randn(3, 3)
+    multiply = lambda x, y: x * y  # noqa: E731
+    lambda3 = functools.partial(multiply, y=torch.randn(3, 3))
+    return [(lambda0, lambda1, x), (lambda1, lambda0, x), (lambda2, lambda2, x3), (lambda3, lambda3, x3)]
+
+
+@case("test_functions.py::test_partials_recompilation", partials_calls)
+def _(f0, f1, x):
+    return f0(x) * f1(x)
+
+
+def rand2_calls():
+    torch.manual_seed(0)
+    i = torch.rand([2])
+    return [(i,), (i,), (i,)]
+
+
+@case("test_functions.py::test_no_recompile_inner_function", rand2_calls)
+def _(inp):
+    def g(y):
+        return inp + y
+
+    print("graph break")
+    return g(torch.rand([1]))
+
+
+def randn1_pair():
+    torch.manual_seed(0)
+    return [(torch.randn(1), torch.randn(1))]
+
+
+@case("test_functions.py::test_non_inlined_closure", randn1_pair)
+def _(x, y):
+    one = lambda x, y: x + y  # noqa: E731
+
+    def inner():
+        torch._dynamo.graph_break()
+        return one(x, y)
+
+    res = inner()
+    one = lambda x, y: x - y  # noqa: E731
+    res += inner()
+    return res
+
+
 # ----------------------------------------------------------------------------- measuring
 
 class PrintingCounter(CompileCounter):
@@ -1972,14 +2288,24 @@ class PrintingCounter(CompileCounter):
         return super().__call__(gm, example_inputs)
 
 
-def run(fn, calls, show_graphs=False):
+def run(fn, calls, show_graphs=False, dynamic=None, config=None):
     torch._dynamo.reset()
     cnt = PrintingCounter() if show_graphs else CompileCounter()
-    opt = torch.compile(fn, backend=cnt)
-    for args in calls:
-        expected = fn(*[clone(a) for a in args])
-        actual = opt(*args)
-        del expected, actual
+    with torch._dynamo.config.patch(config or {}):
+        opt = torch.compile(fn, backend=cnt, dynamic=dynamic)
+        for args in calls:
+            torch.manual_seed(99)
+            try:
+                fn(*[clone(a) for a in args])
+            except Exception as e:  # the program raises: so must the compiled one
+                torch.manual_seed(99)
+                try:
+                    opt(*args)
+                except type(e):
+                    continue
+                raise AssertionError(f"{fn} raised {e!r} eagerly but not compiled")
+            torch.manual_seed(99)
+            opt(*args)
     return cnt.frame_count, cnt.op_count
 
 
@@ -2001,7 +2327,7 @@ def main():
         for name, source, fn, calls in CASES:
             if name in sys.argv[2].split(","):
                 print(f"=== {name} ({source})", file=sys.stderr)
-                print("frames=%d ops=%d" % run(fn, calls(), show_graphs=True), file=sys.stderr)
+                print("frames=%d ops=%d" % run(fn, calls(), show_graphs=True, **OPTIONS.get(name, {})), file=sys.stderr)
         return
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     out = os.path.join(root, "ember-core/src/test/resources/dev/ember/dynamo/corpus/pytorch-counts.tsv")
@@ -2010,7 +2336,7 @@ def main():
     for name, source, fn, calls in CASES:
         assert name not in names, name
         names.add(name)
-        frames, ops = run(fn, calls())
+        frames, ops = run(fn, calls(), **OPTIONS.get(name, {}))
         rows.append(f"{name}\t{frames}\t{ops}\t{torch.__version__}\t{source}")
         print(f"{name:55s} frames={frames} ops={ops}", file=sys.stderr)
     os.makedirs(os.path.dirname(out), exist_ok=True)

@@ -2,22 +2,26 @@ package dev.ember.dynamo.corpus;
 
 import dev.ember.Cond;
 import dev.ember.Ember;
+import dev.ember.Fn0;
 import dev.ember.Fn1;
 import dev.ember.Fn2;
 import dev.ember.dynamo.Disable;
 import dev.ember.nn.BatchNorm2d;
 import dev.ember.nn.Module;
+import dev.ember.nn.Parameter;
 import dev.ember.nn.ReLU;
 import dev.ember.nn.Sequential;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.ToIntFunction;
 
@@ -298,7 +302,7 @@ final class PyTorchBreakPrograms {
         return o;
     }
 
-    // test_misc.py::test_unpack4
+    // test_misc.py::test_unpack4 (adapted: an older version, torch.add(a, b, out=o))
     static Tensor unpack4(Tensor a, Tensor b) {
         a = a.slice(0, 0, 5, 1);
         b = b.slice(0, 0, 5, 1);
@@ -327,7 +331,7 @@ final class PyTorchBreakPrograms {
         return x.add(z);
     }
 
-    // test_misc.py::test_int_shape_inplace_binops
+    // test_misc.py::test_shape_int_inplace_binops
     static Tensor intShapeInplaceBinops(Tensor x) {
         double p = x.shape()[0];
         p += 2;
@@ -663,5 +667,222 @@ final class PyTorchBreakPrograms {
         Tensor y = x.add(1);
         Ember.graphBreak();
         return Cond.cond(y.sum().gt(0.0), ops -> ops.get(0).sin(), ops -> ops.get(0).cos(), List.of(y));
+    }
+
+    // ------------------------------------------------------------------ more ports
+
+    // test_subgraphs.py::test_resume_tuple_iterator (iter(tuple(range(10))))
+    static Tensor resumeTupleIterator(Tensor a, Tensor b) {
+        Tensor x = a.add(b);
+        Iterator<Integer> it = List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9).iterator();
+        x = x.add(it.next());
+        x = x.add(it.next());
+        x = x.add(it.next());
+        x = unsupported(x, x);
+        x = x.add(it.next());
+        x = x.add(it.next());
+        x = x.add(it.next());
+        x = x.add(it.next());
+        return x;
+    }
+
+    // test_subgraphs.py::test_tuple_iterator_return (the rest of the iterator returned as a list)
+    static List<Object> tupleIteratorReturn(Tensor x) {
+        Iterator<Integer> it = List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9).iterator();
+        x = x.add(it.next());
+        x = x.add(it.next());
+        x = unsupported(x, x);
+        x = x.add(it.next());
+        x = x.add(it.next());
+        x = unsupported(x, x);
+        x = x.add(it.next());
+        x = x.add(it.next());
+        List<Integer> rest = new ArrayList<>();
+        while (it.hasNext()) rest.add(it.next());
+        return List.of(x, rest);
+    }
+
+    // test_subgraphs.py::test_restore_range_iter
+    static List<Object> restoreRangeIter(Tensor a, Tensor b) {
+        Tensor x = a.add(b);
+        Iterator<Integer> rng = List.of(3, 5, 7).iterator();
+        x = unsupported(x, x);
+        x.add_(rng.next());
+        List<Integer> rest = new ArrayList<>();
+        while (rng.hasNext()) rest.add(rng.next());
+        return List.of(x, rest);
+    }
+
+    // test_subgraphs.py::test_enumerate_not_break_graph
+    static Tensor enumerateNotBreakGraph(Tensor a, Tensor b) {
+        int[] aShape = a.shape();
+        for (int i = 0; i < aShape.length; i++) b = b.add(aShape[i]);
+        int[] bShape = b.shape();
+        for (int j = 0, i = 8; j < bShape.length; j++, i++) b = b.add(bShape[j] * i);
+        return b;
+    }
+
+    // test_subgraphs.py::test_resume_with_no_grad3
+    static Tensor resumeWithNoGrad3(Tensor a, Tensor b) {
+        Tensor x = a.add(b);
+        try (var outer = Ember.noGrad()) {
+            try (var inner = Ember.noGrad()) {
+                x = x.add(1);
+                try (var grad = Ember.enableGrad()) {
+                    x.sum().toFloatArray(); // graph break
+                    x = x.select(0, 0).add(2);
+                }
+                x = x.add(3);
+            }
+        }
+        x = x.add(4);
+        return x;
+    }
+
+    // test_subgraphs.py::test_dynamic_kwarg
+    static Tensor subTimesTen(Tensor a, Tensor b) { return a.sub(b.mul(10)); }
+
+    // test_subgraphs.py::test_dynamic_duck_size
+    static Tensor duckSize(Tensor a, Tensor b) {
+        if (a.size(0) == b.size(0)) return a.add(b);
+        return a.sum().add(b.sum());
+    }
+
+    // test_subgraphs.py::test_dynamic_order_dependence
+    static Tensor sumOfSums(Tensor a, Tensor b) { return a.sum().add(b.sum()); }
+
+    // test_subgraphs.py::test_dynamic_zero_inference
+    static Tensor zeroInference(Tensor a) {
+        if (a.size(0) != 0) return a.mul(2);
+        return a.add(1);
+    }
+
+    // test_recompiles.py::test_automatic_dynamic_tensor_scalar_change (y a tensor or an int)
+    static Tensor mulTensorOrInt(Tensor x, Object y) {
+        return y instanceof Tensor t ? x.mul(t) : x.mul((Integer) y);
+    }
+
+    // test_misc.py::test_unpack5
+    static Tensor unpack5(Tensor a, Tensor b) {
+        a = a.slice(0, 0, 5, 1);
+        b = b.slice(0, 0, 5, 1);
+        int x = a.shape()[0], y = a.shape()[1];
+        Tensor o = Tensor.empty(x, y);
+        o.copy_(a.div(b));
+        return o;
+    }
+
+    // test_misc.py::test_shape_int_inplace_binops
+    static Tensor intShapeInplaceBinopsConstFirst(Tensor x) {
+        int p = x.shape()[0];
+        int y = 2;
+        y += p;
+        y = 2;
+        y -= p;
+        y = 2;
+        y = (int) Math.pow(y, p);
+        double q = 2;
+        q /= p;
+        y = 2;
+        y *= p;
+        y = 2;
+        y = Math.floorDiv(y, p);
+        y = 2;
+        y %= p;
+        return x.add(y);
+    }
+
+    // test_misc.py::test_int_shape_comparisons (constants on the left)
+    static Tensor intShapeComparisons(Tensor x) {
+        int a = x.shape()[0], out;
+        if (10 != a) out = 1;
+        else if (12 < a) out = 1;
+        else if (2 > a) out = 1;
+        else if (2 >= a) out = 1;
+        else if (12 <= a) out = 1;
+        else if (10 == a) out = 2;
+        else out = 1;
+        return x.add(out);
+    }
+
+    static long ipow(long base, long exp) {
+        long r = 1;
+        for (long i = 0; i < exp; i++) r *= base;
+        return r;
+    }
+
+    // test_misc.py::test_param_shape_binops (Python ints are longs here: 15**15 fits)
+    static final class ParamShapeModule extends Module {
+        Parameter param = new Parameter(Tensor.randn(15));
+
+        @Override
+        public Tensor forward(Tensor x) {
+            long p = param.shape()[0];
+            long y = p - x.shape()[0];
+            y = p + y;
+            y = p * y;
+            y = p % y;
+            y = ipow(p, y);
+            y = Math.floorDiv(p, y);
+            y = ipow(p, y);
+            double z = (double) p / y;
+            return x.add(z);
+        }
+    }
+
+    // test_misc.py::test_raises
+    static Tensor raises(Tensor a, Tensor b, Tensor c, Function<String, AssertionError> cls) {
+        Tensor x = a.add(b).sub(c.mul(10));
+        throw cls.apply(x.toString());
+    }
+
+    // test_misc.py::test_closure_recompiles (closure_adder over an int, then over a tensor)
+    static Fn1<Tensor, Tensor> closureAdder(int val) { return x -> x.add(val).sin(); }
+
+    static Fn1<Tensor, Tensor> closureAdder(Tensor val) { return x -> x.add(val).sin(); }
+
+    static Tensor callOther(Tensor x, Fn1<Tensor, Tensor> otherFn) { return otherFn.apply(x.add(1)).sub(1); }
+
+    // ------------------------------------------------------------------ test_functions.py, with breaks
+
+    static Tensor udfMul(Tensor x, Tensor y) { return x.mul(y); }
+
+    /** functools.partial(udf_mul, y=y). */
+    static Fn1<Tensor, Tensor> partialUdfMul(Tensor y) { return t -> udfMul(t, y); }
+
+    /** functools.partial(multiply, y=y) over a lambda multiply. */
+    static Fn1<Tensor, Tensor> partialMultiply(Tensor y) {
+        Fn2<Tensor, Tensor, Tensor> multiply = (a, b) -> a.mul(b);
+        return t -> multiply.apply(t, y);
+    }
+
+    // test_functions.py::test_partials_recompilation
+    static Tensor callTwo(Fn1<Tensor, Tensor> f0, Fn1<Tensor, Tensor> f1, Tensor x) { return f0.apply(x).mul(f1.apply(x)); }
+
+    // test_functions.py::test_no_recompile_inner_function
+    static Tensor noRecompileInnerFunction(Tensor inp) {
+        Fn1<Tensor, Tensor> g = y -> inp.add(y);
+        System.out.println("graph break");
+        return g.apply(Tensor.rand(1));
+    }
+
+    /** A closure cell: Java lambdas capture values, so a variable the closure sees change lives in a holder. */
+    static final class Cell<T> {
+        T value;
+
+        Cell(T value) { this.value = value; }
+    }
+
+    // test_functions.py::test_non_inlined_closure
+    static Tensor nonInlinedClosure(Tensor x, Tensor y) {
+        Cell<Fn2<Tensor, Tensor, Tensor>> one = new Cell<>((a, b) -> a.add(b));
+        Fn0<Tensor> inner = () -> {
+            Ember.graphBreak();
+            return one.value.apply(x, y);
+        };
+        Tensor res = inner.apply();
+        one.value = (a, b) -> a.sub(b);
+        res.add_(inner.apply());
+        return res;
     }
 }
