@@ -2277,6 +2277,126 @@ def _(x, y):
     return res
 
 
+
+# ----------------------------------------------------------------------------- state across breaks
+# written for this corpus: mutations of inputs, views, dicts, module buffers and closure cells on
+# both sides of a graph break, which the compiled code must leave exactly as eager does
+
+
+def list_and_x():
+    torch.manual_seed(0)
+    return [([torch.randn(4)], torch.randn(4)), ([torch.randn(4)], torch.randn(4))]
+
+
+@case("test_misc.py::-", list_and_x, name="misc.input_list_mutated_across_break")
+def _(xs, x):
+    xs.append(x + 1)
+    print("break")
+    xs.append(x * 2)
+    return xs[0] + xs[-1]
+
+
+def one_3x3():
+    torch.manual_seed(0)
+    return [(torch.randn(3, 3),), (torch.randn(3, 3),)]
+
+
+@case("test_misc.py::-", one_3x3, name="misc.inplace_view_across_break")
+def _(x):
+    v = x[0]
+    v.add_(1)
+    print("break")
+    return x * 2
+
+
+def dict_and_x():
+    torch.manual_seed(0)
+    return [({"z": torch.randn(4)}, torch.randn(4)), ({"z": torch.randn(4)}, torch.randn(4))]
+
+
+@case("test_misc.py::-", dict_and_x, name="misc.dict_mutated_across_break")
+def _(d, x):
+    d["a"] = x + 1
+    print("break")
+    d["b"] = d["a"] * 2
+    return d["b"].sum() + d["z"]
+
+
+@case("test_misc.py::-", std(1), name="misc.nonlocal_counter_across_break")
+def _(x):
+    count = 0
+
+    def bump(t):
+        nonlocal count
+        count += 1
+        return t * count
+
+    y = bump(x)
+    print("break")
+    y = y + bump(x)
+    return y
+
+
+@case("test_misc.py::-", std(1), name="misc.break_in_loop_accumulates")
+def _(x):
+    out = []
+    for i in range(3):
+        out.append(x * i)
+        print(i)
+    return torch.stack(out)
+
+
+@case("test_misc.py::-", std(1), name="misc.try_finally_across_break")
+def _(x):
+    log = []
+    try:
+        y = x + 1
+        print("break")
+        y = y * 2
+    finally:
+        log.append("done")
+    return y, len(log)
+
+
+def pos_neg_3x3():
+    return [(torch.ones(3, 3),), (-torch.ones(3, 3),)]
+
+
+@case("test_repros.py::-", pos_neg_3x3, name="repros.inplace_input_then_branch")
+def _(x):
+    x.mul_(2)
+    if x.sum() > 0:
+        return x + 1
+    return x - 1
+
+
+def base_and_view():
+    torch.manual_seed(0)
+    a = torch.randn(3, 3)
+    b = torch.randn(3, 3)
+    return [(a, a[0]), (b, b[1])]
+
+
+@case("test_repros.py::-", base_and_view, name="repros.inplace_on_aliased_input")
+def _(a, b):
+    a.add_(1)
+    return b * 2
+
+
+class BufferAcrossBreak(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("total", torch.zeros(10))
+
+    def forward(self, x):
+        self.total.add_(x.sum(0))
+        print("break")
+        return x * self.total
+
+
+CASES.append(("modules.buffer_update_across_break", "test_modules.py::-", BufferAcrossBreak(), std(1)))
+
+
 # ----------------------------------------------------------------------------- measuring
 
 class PrintingCounter(CompileCounter):

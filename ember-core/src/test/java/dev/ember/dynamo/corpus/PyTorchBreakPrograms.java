@@ -885,4 +885,92 @@ final class PyTorchBreakPrograms {
         res.add_(inner.apply());
         return res;
     }
+
+    // ------------------------------------------------------------------ state across breaks (written for this corpus)
+
+    // test_misc.py (written for this corpus): the caller's list appended to before and after a break
+    static Tensor inputListMutatedAcrossBreak(List<Tensor> xs, Tensor x) {
+        xs.add(x.add(1));
+        System.out.println("break");
+        xs.add(x.mul(2));
+        return xs.getFirst().add(xs.getLast());
+    }
+
+    // test_misc.py (written for this corpus): a view of the input changed in place, then a break
+    static Tensor inplaceViewAcrossBreak(Tensor x) {
+        Tensor v = x.select(0, 0);
+        v.add_(1);
+        System.out.println("break");
+        return x.mul(2);
+    }
+
+    // test_misc.py (written for this corpus): the caller's map written on both sides of a break
+    static Tensor dictMutatedAcrossBreak(Map<String, Tensor> d, Tensor x) {
+        d.put("a", x.add(1));
+        System.out.println("break");
+        d.put("b", d.get("a").mul(2));
+        return d.get("b").sum().add(d.get("z"));
+    }
+
+    // test_misc.py (written for this corpus): a closure's counter (nonlocal: a cell) bumped on both sides of a break
+    static Tensor nonlocalCounterAcrossBreak(Tensor x) {
+        int[] count = {0};
+        Fn1<Tensor, Tensor> bump = t -> {
+            count[0] += 1;
+            return t.mul(count[0]);
+        };
+        Tensor y = bump.apply(x);
+        System.out.println("break");
+        y = y.add(bump.apply(x));
+        return y;
+    }
+
+    // test_misc.py (written for this corpus): a break in a loop that accumulates into a list
+    static Tensor breakInLoopAccumulates(Tensor x) {
+        List<Tensor> out = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            out.add(x.mul(i));
+            System.out.println(i);
+        }
+        return Tensor.stack(out, 0);
+    }
+
+    // test_misc.py (written for this corpus): a break inside try, with a finally
+    static List<Object> tryFinallyAcrossBreak(Tensor x) {
+        List<String> log = new ArrayList<>();
+        Tensor y;
+        try {
+            y = x.add(1);
+            System.out.println("break");
+            y = y.mul(2);
+        } finally {
+            log.add("done");
+        }
+        return List.of(y, log.size());
+    }
+
+    // test_repros.py (written for this corpus): the input scaled in place, then a branch on its data
+    static Tensor inplaceInputThenBranch(Tensor x) {
+        x.mul_(2);
+        if (x.sum().gt(0.0).asBoolean()) return x.add(1);
+        return x.sub(1);
+    }
+
+    // test_repros.py (written for this corpus): b is a view of a; a changed in place shows through b
+    static Tensor inplaceOnAliasedInput(Tensor a, Tensor b) {
+        a.add_(1);
+        return b.mul(2);
+    }
+
+    // test_modules.py (written for this corpus): a buffer updated in place, then a break
+    static final class BufferAcrossBreak extends Module {
+        Tensor total = Tensor.zeros(10);
+
+        @Override
+        public Tensor forward(Tensor x) {
+            total.add_(x.sum(0, false));
+            System.out.println("break");
+            return x.mul(total);
+        }
+    }
 }
