@@ -78,7 +78,7 @@ public final class CompiledFrame {
                 dev.ember.logging.Log.of("dynamic").info(() -> "automatic dynamic: " + m.source().shortName() + " changed (" + m.expected()
                         + " before); it is an input of the graph from this recompile on");
             }
-            if (g instanceof dev.ember.dynamo.guards.TensorMatch m && m.read(frame) instanceof dev.ember.tensor.Tensor t && t.dim() == m.sizes().length) {
+            if (g instanceof dev.ember.dynamo.guards.TensorMatch m && readable(m, frame) instanceof dev.ember.tensor.Tensor t && t.dim() == m.sizes().length) {
                 for (int d = 0; d < t.dim(); d++) {
                     int before = m.sizes()[d], now = t.size(d);
                     var size = new dev.ember.dynamo.source.SizeSource(m.source(), d);
@@ -88,6 +88,15 @@ public final class CompiledFrame {
                     }
                 }
             }
+        }
+    }
+
+    /** The guarded value, or null when its source cannot be read in this frame (a field of another lambda class, a shorter list). */
+    private static Object readable(dev.ember.dynamo.guards.Guard g, Object[] frame) {
+        try {
+            return g.read(frame);
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 

@@ -67,6 +67,11 @@ final class Containers {
                 }
                 yield items.remove(index(ctx, args.getFirst(), items.size()));
             }
+            case "removeFirst", "removeLast" -> {
+                mutable(ctx, l, name);
+                if (items.isEmpty()) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NoSuchElementException: List." + name + "() on an empty list");
+                yield items.remove(name.equals("removeFirst") ? 0 : items.size() - 1);
+            }
             case "clear" -> {
                 mutable(ctx, l, name);
                 items.clear();

@@ -425,6 +425,12 @@ final class InstructionTranslator {
         Class<?> type = Values.resolve(tc.type().asSymbol(), code.owner);
         VariableTracker v = pop();
         Boolean is = TypeOf.isInstance(v, type);
+        if (v instanceof TensorVariable t && t.source() != null && type != dev.ember.tensor.Tensor.class && dev.ember.tensor.Tensor.class.isAssignableFrom(type)
+                && ctx.inputClass.get(t.node()) instanceof Class<?> actual) {
+            // an input may be a Tensor subclass (a Parameter from Module.parameters()): decide on its class, and guard it
+            ctx.graph.addGuard(new dev.ember.dynamo.guards.TypeMatch(t.source(), actual));
+            is = type.isAssignableFrom(actual);
+        }
         if (tc.opcode() == Opcode.INSTANCEOF) {
             if (is == null) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "instanceof " + type.getSimpleName() + " on " + v.describe());
             push(ConstantVariable.of(is ? 1 : 0));

@@ -61,6 +61,10 @@ final class JdkCalls {
             return null;
         }
         if (owner == Arrays.class && name.equals("asList")) return new ListVariable(Containers.itemsOf(ctx, args.getFirst()), false, null);
+        if (owner == java.util.Collections.class && name.equals("nCopies") && args.getFirst() instanceof ConstantVariable c && c.value() instanceof Integer n) {
+            if (n < 0) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IllegalArgumentException: List length = " + n);
+            return new ListVariable(new ArrayList<>(java.util.Collections.nCopies(n, args.get(1))), false, null);
+        }
         if (owner == Arrays.class && name.equals("equals") && args.size() == 2 && args.get(0) instanceof ArrayVariable a && args.get(1) instanceof ArrayVariable b
                 && (a.items().stream().anyMatch(SymSizeVariable.class::isInstance) || b.items().stream().anyMatch(SymSizeVariable.class::isInstance))) {
             return ConstantVariable.of(sameSizes(ctx, a.items(), b.items()) ? 1 : 0);

@@ -32,6 +32,8 @@ final class TraceContext {
     final SideEffects sideEffects = new SideEffects();
     /** Graph inputs (placeholders) made from real tensors, and whether each requires grad. */
     final java.util.Map<dev.ember.fx.Node, Boolean> inputRequiresGrad = new java.util.IdentityHashMap<>();
+    /** The class of each such input (Tensor or a subclass such as Parameter), for checkcast and instanceof. */
+    final java.util.Map<dev.ember.fx.Node, Class<?>> inputClass = new java.util.IdentityHashMap<>();
     final List<InstructionTranslator> frames = new ArrayList<>();
     private int instructions;
     /** Instructions the root frame has started; a re-trace halts when it is about to start step {@link #haltAtStep}. */

@@ -97,6 +97,7 @@ final class VariableBuilder {
             dev.ember.fx.Node node = graph.placeholder(placeholderName(source), fake, source);
             if (symbolic != null) node.setSymVal(symbolic);
             ctx.inputRequiresGrad.put(node, t.requiresGrad());
+            ctx.inputClass.put(node, t.getClass());
             return new TensorVariable(node, fake, source);
         }
         if (value instanceof Number || value instanceof String || value instanceof Boolean || value instanceof Character) {

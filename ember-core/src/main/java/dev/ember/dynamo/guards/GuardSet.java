@@ -58,13 +58,13 @@ public final class GuardSet {
     }
 
     private static String explain(Guard g, Object[] frame) {
-        Object v;
         try {
-            v = g.read(frame);
+            Object v = g.read(frame);
+            return g.test(v) ? null : g.explainFailure(v);
         } catch (RuntimeException e) {
+            // a source read while testing (a symbolic shape's sizes) may be gone too: a field of another lambda class
             return "cannot read " + (g.source() == null ? g.kind() : g.source().name()) + ": " + e;
         }
-        return g.test(v) ? null : g.explainFailure(v);
     }
 
     @Override

@@ -97,6 +97,7 @@ class CorpusTest {
         cs.add(c("listSetAndSize", (Fn1<Tensor, Tensor>) Programs::listSetAndSize, x34, 4));
         cs.add(c("shapeAsList", (Fn1<Tensor, List<Integer>>) Programs::shapeAsList, x34, 0));
         cs.add(c("permuteFromIntegerList", (Fn1<Tensor, Tensor>) Programs::permuteFromIntegerList, x34, 1));
+        cs.add(c("nCopiesCat", (Fn1<Tensor, Tensor>) Programs::nCopiesCat, x34, 2));
         cs.add(c("forEachLambda", (Fn1<List<Tensor>, Tensor>) Programs::forEachLambda, () -> new Object[] {List.of(randn(2, 3), randn(2, 3))}, 3));
         cs.add(c("toArrayAndIndexOf", (Fn1<Tensor, Tensor>) Programs::toArrayAndIndexOf, x34, 4));
         cs.add(c("namedOutputs", (Fn1<Tensor, java.util.Map<String, Tensor>>) Programs::namedOutputs, x34, 2));

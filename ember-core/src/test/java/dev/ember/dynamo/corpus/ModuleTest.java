@@ -132,4 +132,25 @@ class ModuleTest {
         assertTrue(layer.forward(x).sameData(f.apply(x)));
         assertEquals(1, cc.opCount(), "the root's own forward is traced (one flatten op), not called as a module");
     }
+
+    static Tensor scaledFirst(List<? extends Tensor> ps) {
+        Parameter p = (Parameter) ps.get(0);
+        return p.mul(2);
+    }
+
+    @Test
+    void castToParameterDecidesOnTheInputsClass() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc).fullgraph(true);
+        Fn1<List<? extends Tensor>, Tensor> f = Ember.compile((Fn1<List<? extends Tensor>, Tensor>) ModuleTest::scaledFirst, opts);
+        List<Parameter> ps = List.of(new Parameter(Tensor.randn(2, 3)));
+        assertTrue(scaledFirst(ps).sameData(f.apply(ps)), "a Parameter in a list passes the cast while tracing");
+        assertEquals(1, cc.opCount());
+        assertTrue(guards(opts).contains("TYPE_MATCH: type(L['ps'][0]) is dev.ember.nn.Parameter"), guards(opts).toString());
+        // a plain tensor fails the guard, and the cast throws as it does eagerly
+        var notAParameter = List.of(Tensor.randn(2, 3));
+        var thrown = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, () -> Ember.compile(
+                (Fn1<List<? extends Tensor>, Tensor>) ModuleTest::scaledFirst, Options.backend(new CompileCounter())).apply(notAParameter));
+        assertTrue(thrown instanceof ClassCastException || thrown.getCause() instanceof ClassCastException, thrown.toString());
+    }
 }

@@ -208,6 +208,12 @@ final class Programs {
         return x.permute(p);
     }
 
+    /** Python's 4 * [x]. */
+    static Tensor nCopiesCat(Tensor x) {
+        List<Tensor> copies = new ArrayList<>(java.util.Collections.nCopies(3, x.t()));
+        return Tensor.cat(copies, 0);
+    }
+
     static Tensor forEachLambda(List<Tensor> xs) {
         List<Tensor> out = new ArrayList<>();
         xs.forEach(t -> out.add(t.unsqueeze(0)));
@@ -425,6 +431,14 @@ final class Programs {
     static Tensor mutatesCallerList(List<Tensor> xs, Tensor x) {
         xs.add(x);
         return x.t();
+    }
+
+    /** Java 21's removeFirst / removeLast, on a list made here and on the caller's (as Python's list.pop()). */
+    static Tensor popsBothEnds(List<Tensor> xs, Tensor x) {
+        List<Tensor> tmp = new ArrayList<>(List.of(x.add(1), x.mul(2), x.sub(3)));
+        Tensor last = tmp.removeLast();
+        Tensor first = tmp.removeFirst();
+        return last.add(first).add(tmp.getFirst()).add(xs.removeLast());
     }
 
     static int calls;

@@ -231,4 +231,34 @@ class RecompileTest {
         Ember.compile((Fn1<Tensor, Tensor>) Programs::tOfT, opts).apply(x);
         assertEquals(1, cc.frameCount());
     }
+
+    static Tensor applyTo(Fn1<Tensor, Tensor> f, Tensor x) { return f.apply(x); }
+
+    static Fn1<Tensor, Tensor> scaleBy(Tensor y) { return t -> t.mul(y); }
+
+    static Fn1<Tensor, Tensor> shiftBy(Tensor y) { return t -> t.add(y); }
+
+    @Test
+    void aLambdaOfAnotherClassRecompiles() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn2<Fn1<Tensor, Tensor>, Tensor, Tensor>) RecompileTest::applyTo, opts);
+        Tensor x = Tensor.randn(3), y = Tensor.randn(3);
+        f.apply(scaleBy(y), x);
+        // the old entry guards the first lambda's captured tensor, a field the second lambda's class does not have
+        assertTrue(x.add(y).sameData(f.apply(shiftBy(y), x)));
+        assertEquals(2, cc.frameCount());
+        assertTrue(onlyReason(opts).startsWith("type(L['f']) is "), onlyReason(opts));
+    }
+
+    @Test
+    void aLambdaOfAnotherClassAfterASymbolicShape() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Fn1<Tensor, Tensor>, Tensor, Tensor>) RecompileTest::applyTo, Options.backend(cc));
+        f.apply(scaleBy(Tensor.randn(3)), Tensor.randn(3));
+        f.apply(scaleBy(Tensor.randn(4)), Tensor.randn(4)); // the captured tensor's size becomes a symbol, checked by a shape guard
+        Tensor x = Tensor.randn(4), y = Tensor.randn(4);
+        assertTrue(x.add(y).sameData(f.apply(shiftBy(y), x)));
+        assertEquals(3, cc.frameCount());
+    }
 }

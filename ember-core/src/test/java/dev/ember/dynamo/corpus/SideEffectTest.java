@@ -68,6 +68,18 @@ class SideEffectTest {
     }
 
     @Test
+    void removeLastAndRemoveFirstStayInTheGraph() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<List<Tensor>, Tensor, Tensor>) Programs::popsBothEnds, Options.backend(cc).fullgraph(true));
+        Tensor x = Tensor.randn(3, 4), y = Tensor.randn(3, 4);
+        List<Tensor> eager = new ArrayList<>(List.of(x, y)), compiled = new ArrayList<>(List.of(x, y));
+        assertTrue(Programs.popsBothEnds(eager, x).sameData(f.apply(compiled, x)));
+        assertEquals(List.of(x), compiled, "the caller's list lost its last element, as eager's did");
+        assertEquals(1, cc.frameCount());
+        assertEquals(6, cc.opCount());
+    }
+
+    @Test
     void storesIntoTheCallersArray() {
         CompileCounter cc = new CompileCounter();
         var f = Ember.compile((Fn2<Tensor[], Tensor, Tensor>) Programs::fillSlots, Options.backend(cc).fullgraph(true));
