@@ -110,16 +110,20 @@ final class Tracer {
         int index = root.currentIndex();
         if (index != first.breakIndex()) throw new CannotResume("the second trace stopped at another instruction");
         Instruction breaking = code.instructions.get(index);
-        FrameTypes.Around types = FrameTypes.at(code.owner, ClassFiles.model(code.owner), code.method, index, ResumeCodegen.fallsThrough(breaking));
+        // a break in a resume method is a break in the user's method: its resume method is the one made for that position
+        ResumeCodegen.Origin origin = ResumeCodegen.originOf(code, index);
+        FrameTypes.Around types = FrameTypes.at(origin.code(), origin.index(), ResumeCodegen.fallsThrough(breaking));
         List<VariableTracker> values = new ArrayList<>();
         for (FrameTypes.Local l : types.before().locals()) {
-            VariableTracker v = root.locals[l.slot()];
+            VariableTracker v = l.slot() < root.locals.length ? root.locals[l.slot()] : null;
             if (v == null) throw new CannotResume("local slot " + l.slot() + " is live for the verifier but unknown to the tracer");
             values.add(v);
         }
         List<VariableTracker> stack = root.stack();
         if (stack.size() != types.before().stack().size()) throw new CannotResume("operand stack depth differs from the verifier's");
-        values.addAll(stack);
+        List<VariableTracker> carried = new ArrayList<>();
+        for (int i = 0; i < stack.size(); i++) if (!types.before().stack().get(i).isPending()) carried.add(stack.get(i));
+        values.addAll(carried);
         Rebuilders rebuilders = new Rebuilders(ctx);
         List<JvmType> valueTypes = types.before().valueTypes();
         OutputRebuilder[] live = new OutputRebuilder[values.size()];
@@ -148,7 +152,7 @@ final class Tracer {
         for (int i = 0; i < types.before().locals().size(); i++) {
             localShapes.add(values.get(i) instanceof TensorVariable t && t.node().symVal() instanceof dev.ember.tensor.SymShape sh && sh.isSymbolic() ? sh : null);
         }
-        return new Partial(ctx.graph, code, index, types, new LiveValues(live), effects, stack.stream().map(Tracer::nameOf).toList(), localShapes);
+        return new Partial(ctx.graph, origin.code(), origin.index(), types, new LiveValues(live), effects, stack.stream().map(Tracer::nameOf).toList(), localShapes);
     }
 
     /**

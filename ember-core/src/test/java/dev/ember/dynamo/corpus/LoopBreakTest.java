@@ -1,0 +1,142 @@
+package dev.ember.dynamo.corpus;
+
+import dev.ember.Ember;
+import dev.ember.Fn1;
+import dev.ember.Fn2;
+import dev.ember.Options;
+import dev.ember.dynamo.CompileCounter;
+import dev.ember.dynamo.CompiledFrame;
+import dev.ember.dynamo.FrameRegistry;
+import dev.ember.dynamo.ResumeCodegen;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Graph breaks inside loops and with objects under construction on the operand stack: a resume
+ * method is made once per break position of the user's method and reused by every iteration, takes
+ * the live values only, and is guarded by the comparisons of the loop counter, not its value.
+ */
+class LoopBreakTest {
+    @AfterEach
+    void reset() { Ember.reset(); }
+
+    private static List<CompiledFrame> resumeFrames() {
+        return FrameRegistry.frames().stream().filter(f -> f.method().owner().isHidden()).toList();
+    }
+
+    /** Parameter count of each resume method, by its parameter types (the names repeat: both breaks are on one line). */
+    private static Map<String, Integer> resumeParameterCounts() {
+        Map<String, Integer> out = new TreeMap<>();
+        for (CompiledFrame f : resumeFrames()) out.put(f.method().type().displayDescriptor(), f.method().type().parameterCount());
+        return out;
+    }
+
+    /**
+     * The root's graph before the loop's first break, then one resume method at the break, reused by
+     * every iteration; its entries are one per value of the counter until the recompile limit (8), so
+     * 9 graphs for 8 iterations as for 32. Before resume methods were reused it was one nested resume
+     * method per iteration, with twice the parameters at each level, until defining one failed.
+     */
+    @Test
+    void breakInLoopBodyReusesOneResumeMethodWhateverTheTripCount() {
+        for (int n : new int[] {8, 32}) {
+            CompileCounter cc = new CompileCounter();
+            var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) LoopBreakPrograms::breakInCountedLoop, Options.backend(cc));
+            Tensor x = Tensor.randn(3, 4);
+            assertTrue(LoopBreakPrograms.breakInCountedLoop(x, n).sameData(f.apply(x, n)), "n=" + n);
+            assertEquals(9, cc.frameCount(), "n=" + n);
+            List<CompiledFrame> resumes = resumeFrames();
+            assertEquals(1, resumes.size(), "one resume method for the break, reused by every iteration: " + resumes);
+            // live at the break: n, y and i (x is dead after the loop starts)
+            assertEquals(3, resumes.getFirst().method().type().parameterCount(), resumes.getFirst().method().type().toString());
+            Ember.reset();
+        }
+    }
+
+    /**
+     * Three nested loops with a break in the middle one and one in the innermost: 24 breaks in a row
+     * for n = 4, each iteration continuing in a resume method called by the one before (the nesting
+     * used to double the parameter list per level: a ClassFormatError by the sixth). Two resume
+     * methods, taking the values live at their break.
+     */
+    @Test
+    void nestedLoopsBreakingDeepInResumeMethodsKeepParameterListsToTheLiveValues() {
+        for (int n : new int[] {4, 6}) {
+            CompileCounter cc = new CompileCounter();
+            var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) LoopBreakPrograms::breakInNestedLoops, Options.backend(cc));
+            Tensor x = Tensor.randn(3, 4);
+            assertTrue(LoopBreakPrograms.breakInNestedLoops(x, n).sameData(f.apply(x, n)), "n=" + n);
+            // after the middle break: n, y, i, dead, j; after the innermost: those and k
+            assertEquals(Map.of("(int,Tensor,int,Tensor,int)Tensor", 5, "(int,Tensor,int,Tensor,int,int)Tensor", 6), resumeParameterCounts());
+            Ember.reset();
+        }
+    }
+
+    @Test
+    void throwNewWithItemInTheMessageCompilesThePrefix() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn1<Tensor, Tensor>) LoopBreakPrograms::throwsWithItemInMessage, Options.backend(cc));
+        Tensor x = Tensor.randn(3, 4);
+        AssertionError eager = assertThrows(AssertionError.class, () -> LoopBreakPrograms.throwsWithItemInMessage(x));
+        AssertionError compiled = assertThrows(AssertionError.class, () -> f.apply(x));
+        assertEquals(eager.getMessage(), compiled.getMessage());
+        assertEquals(1, cc.frameCount(), "x.add(1) and sum() before item(), the AssertionError made again after it");
+        assertEquals(1, CorpusTest.frameOf(Options.backend(cc)).entries().size());
+        Tensor v = Tensor.randn(5);
+        assertTrue(LoopBreakPrograms.throwsWithItemInMessage(v).sameData(f.apply(v)), "the path that does not throw");
+    }
+
+    @Test
+    void constructorArgumentFromItemCompilesBothSides() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn1<Tensor, Tensor>) LoopBreakPrograms::constructsWithItem, Options.backend(cc));
+        Tensor x = Tensor.randn(3, 4);
+        assertTrue(LoopBreakPrograms.constructsWithItem(x).sameData(f.apply(x)));
+        assertEquals(2, cc.frameCount(), "mul and sum before item(); new Scale(...) in the resume method, then mul and relu");
+        // the resume method takes the item() result only: the Scale under construction is made again there
+        assertEquals(Map.of("(Tensor,double)Tensor", 2), resumeParameterCounts());
+    }
+
+    @Test
+    void newOfAClassNotTracedCompilesThePrefixAndRunsTheRestEagerly() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn1<Tensor, String>) LoopBreakPrograms::buildsStringWithItem, Options.backend(cc));
+        Tensor x = Tensor.randn(3, 4);
+        assertEquals(LoopBreakPrograms.buildsStringWithItem(x), f.apply(x));
+        assertEquals(1, cc.frameCount(), "x.mul(2) before new StringBuilder()");
+    }
+
+    @Test
+    void objectUnderConstructionInALoopRunsEagerlyWithEagerResults() {
+        // a resume method would meet its own re-made object and the loop's original new at one instruction:
+        // the verifier cannot merge the two, so the method runs eagerly, and still equals eager
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Tensor, Integer, List<LoopBreakPrograms.Scale>>) LoopBreakPrograms::constructsInLoop, Options.backend(cc));
+        Tensor x = Tensor.randn(3, 4);
+        assertEquals(LoopBreakPrograms.constructsInLoop(x, 5), f.apply(x, 5));
+    }
+
+    @Test
+    void resumeClassesPassTheVerifier() {
+        Tensor x = Tensor.randn(3, 4);
+        Ember.compile((Fn2<Tensor, Integer, Tensor>) LoopBreakPrograms::breakInNestedLoops).apply(x, 2);
+        Ember.compile((Fn1<Tensor, Tensor>) LoopBreakPrograms::constructsWithItem).apply(x);
+        var generated = ResumeCodegen.generatedClasses();
+        assertTrue(generated.size() >= 3, generated.keySet().toString());
+        var resolver = java.lang.classfile.ClassHierarchyResolver.defaultResolver()
+                .orElse(java.lang.classfile.ClassHierarchyResolver.ofClassLoading(LoopBreakTest.class.getClassLoader()));
+        generated.forEach((name, bytes) -> {
+            var errors = java.lang.classfile.ClassFile.of(java.lang.classfile.ClassFile.ClassHierarchyResolverOption.of(resolver)).verify(bytes);
+            assertTrue(errors.isEmpty(), name + ": " + errors);
+        });
+    }
+}
