@@ -81,11 +81,13 @@ final class Tracer {
             OutputRebuilder rebuilder = ret == null ? new OutputRebuilder.Constant(null) : rebuilders.of(ret, code.type.returnType());
             List<SideEffect> effects = rebuilders.replays();
             ctx.graph.output(rebuilders.outputs());
+            ctx.ints.finish();
             finishShapes(ctx);
             return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1, specialized, changedInputs);
         } catch (Unsupported u) {
             // the graph before the break must be generic in its sizes too, or the trace restarts with them static
             ctx.graph.output(List.of());
+            ctx.ints.finish();
             finishShapes(ctx);
             return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u, ctx.breakStep, ctx.breakIndex, specialized, changedInputs);
         }
@@ -144,6 +146,7 @@ final class Tracer {
         }
         ctx.graph.output(rebuilders.outputs());
         try {
+            ctx.ints.finish();
             finishShapes(ctx);
         } catch (SpecializeAndRestart r) {
             throw new CannotResume("the graph before the break is not generic in its sizes: " + r.use);

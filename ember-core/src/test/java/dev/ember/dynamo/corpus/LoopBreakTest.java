@@ -41,32 +41,53 @@ class LoopBreakTest {
     }
 
     /**
-     * The root's graph before the loop's first break, then one resume method at the break, reused by
-     * every iteration; its entries are one per value of the counter until the recompile limit (8), so
-     * 9 graphs for 8 iterations as for 32. Before resume methods were reused it was one nested resume
-     * method per iteration, with twice the parameters at each level, until defining one failed.
+     * The root's graph before the loop's first break, then one resume method at the break: one entry
+     * for the iterations that go round (guarded L['i'] + 1 < L['n']) and one for the exit (the relu).
+     * Three graphs, for 8 iterations as for 32; before resume methods were reused it was one nested
+     * resume method per iteration, with twice the parameters at each level, until defining one failed.
      */
     @Test
-    void breakInLoopBodyReusesOneResumeMethodWhateverTheTripCount() {
+    void breakInLoopBodyCompilesThreeGraphsWhateverTheTripCount() {
         for (int n : new int[] {8, 32}) {
             CompileCounter cc = new CompileCounter();
             var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) LoopBreakPrograms::breakInCountedLoop, Options.backend(cc));
             Tensor x = Tensor.randn(3, 4);
             assertTrue(LoopBreakPrograms.breakInCountedLoop(x, n).sameData(f.apply(x, n)), "n=" + n);
-            assertEquals(9, cc.frameCount(), "n=" + n);
+            assertEquals(3, cc.frameCount(), "n=" + n);
             List<CompiledFrame> resumes = resumeFrames();
             assertEquals(1, resumes.size(), "one resume method for the break, reused by every iteration: " + resumes);
+            assertEquals(2, resumes.getFirst().entries().size(), "the iterations that go round, and the exit");
             // live at the break: n, y and i (x is dead after the loop starts)
             assertEquals(3, resumes.getFirst().method().type().parameterCount(), resumes.getFirst().method().type().toString());
+            f.apply(x, n);
+            assertEquals(3, cc.frameCount(), "a second call compiles nothing");
             Ember.reset();
         }
+    }
+
+    @Test
+    void tripCountChangingBetweenCallsDoesNotRecompile() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) LoopBreakPrograms::breakInCountedLoop, Options.backend(cc));
+        Tensor x = Tensor.randn(3, 4);
+        assertTrue(LoopBreakPrograms.breakInCountedLoop(x, 3).sameData(f.apply(x, 3)));
+        assertEquals(3, cc.frameCount());
+        for (int n : new int[] {7, 1, 12}) {
+            assertTrue(LoopBreakPrograms.breakInCountedLoop(x, n).sameData(f.apply(x, n)), "n=" + n);
+            assertEquals(3, cc.frameCount(), "the guards compare the counter with the bound; neither is guarded by its value (n=" + n + ")");
+        }
+        String guards = resumeFrames().getFirst().entries().stream().map(e -> e.guards().toString()).toList().toString();
+        assertTrue(guards.contains("L['i'] + 1 < L['n']") && guards.contains("L['i'] + 1 >= L['n']"), guards);
+        // a trip count of 0 never enters the loop: the root's range guard (n >= 1) fails, and it recompiles once
+        assertTrue(LoopBreakPrograms.breakInCountedLoop(x, 0).sameData(f.apply(x, 0)));
+        assertEquals(4, cc.frameCount());
     }
 
     /**
      * Three nested loops with a break in the middle one and one in the innermost: 24 breaks in a row
      * for n = 4, each iteration continuing in a resume method called by the one before (the nesting
      * used to double the parameter list per level: a ClassFormatError by the sixth). Two resume
-     * methods, taking the values live at their break.
+     * methods, taking the values live at their break; 6 graphs for n = 4 as for n = 6.
      */
     @Test
     void nestedLoopsBreakingDeepInResumeMethodsKeepParameterListsToTheLiveValues() {
@@ -75,6 +96,7 @@ class LoopBreakTest {
             var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) LoopBreakPrograms::breakInNestedLoops, Options.backend(cc));
             Tensor x = Tensor.randn(3, 4);
             assertTrue(LoopBreakPrograms.breakInNestedLoops(x, n).sameData(f.apply(x, n)), "n=" + n);
+            assertEquals(6, cc.frameCount(), "n=" + n);
             // after the middle break: n, y, i, dead, j; after the innermost: those and k
             assertEquals(Map.of("(int,Tensor,int,Tensor,int)Tensor", 5, "(int,Tensor,int,Tensor,int,int)Tensor", 6), resumeParameterCounts());
             Ember.reset();
@@ -123,6 +145,29 @@ class LoopBreakTest {
         var f = Ember.compile((Fn2<Tensor, Integer, List<LoopBreakPrograms.Scale>>) LoopBreakPrograms::constructsInLoop, Options.backend(cc));
         Tensor x = Tensor.randn(3, 4);
         assertEquals(LoopBreakPrograms.constructsInLoop(x, 5), f.apply(x, 5));
+    }
+
+    @Test
+    void aCounterTheGraphUsesIsGuardedByItsValue() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) LoopBreakPrograms::usesCounterInGraph, Options.backend(cc));
+        Tensor x = Tensor.randn(3, 4);
+        for (int n : new int[] {5, 3, 6}) assertTrue(LoopBreakPrograms.usesCounterInGraph(x, n).sameData(f.apply(x, n)), "n=" + n);
+        String guards = resumeFrames().getFirst().entries().stream().map(e -> e.guards().toString()).toList().toString();
+        assertTrue(guards.contains("L['i']"), guards);
+    }
+
+    @Test
+    void intInputComparedWithAConstantIsGuardedByARange() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) LoopBreakPrograms::branchesOnIntInput, opts);
+        Tensor x = Tensor.randn(3, 4);
+        for (int n : new int[] {5, 7, 4}) assertTrue(LoopBreakPrograms.branchesOnIntInput(x, n).sameData(f.apply(x, n)), "n=" + n);
+        assertEquals(1, cc.frameCount(), "5, 7 and 4 all take n > 3");
+        assertTrue(CorpusTest.newest(opts).guards().toString().contains("INT_RANGE: L['n'] >= 4"), CorpusTest.newest(opts).guards().toString());
+        for (int n : new int[] {3, -2}) assertTrue(LoopBreakPrograms.branchesOnIntInput(x, n).sameData(f.apply(x, n)), "n=" + n);
+        assertEquals(2, cc.frameCount(), "3 and -2 take the other branch");
     }
 
     @Test
