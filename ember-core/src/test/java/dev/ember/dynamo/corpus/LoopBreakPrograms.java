@@ -74,4 +74,28 @@ final class LoopBreakPrograms {
     static Tensor branchesOnIntInput(Tensor x, int n) {
         return n > 3 ? x.mul(2.0) : x.add(1.0);
     }
+
+    static Tensor stridedLoop(Tensor x, int from, int to) {
+        Tensor y = x;
+        for (int i = from; i < to; i += 2) {
+            y = y.add(1.0);
+            Ember.graphBreak();
+        }
+        return y.mul(2.0);
+    }
+
+    static Tensor countdown(Tensor x, int n) {
+        Tensor y = x;
+        for (int i = n; i > 0; i--) {
+            y = y.mul(0.5);
+            Ember.graphBreak();
+        }
+        return y;
+    }
+
+    static Tensor comparesTwoInts(Tensor x, int a, int b) {
+        if (a + 3 <= b - 1) return x.mul(2.0);
+        if (a > 10) return x.neg();
+        return x.add(a - b);
+    }
 }

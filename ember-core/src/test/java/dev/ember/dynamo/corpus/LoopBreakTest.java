@@ -65,6 +65,22 @@ class LoopBreakTest {
         }
     }
 
+    /**
+     * Each iteration's resume method runs inside the one before: 5000 iterations would overflow the
+     * stack. Past 256 levels the resume method runs as plain bytecode, the remaining iterations
+     * eagerly, so the loop's exit is never compiled: 2 graphs, eager's result.
+     */
+    @Test
+    void longLoopWithABreakDoesNotOverflowTheStack() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) LoopBreakPrograms::breakInCountedLoop, Options.backend(cc));
+        Tensor x = Tensor.randn(3, 4);
+        assertTrue(LoopBreakPrograms.breakInCountedLoop(x, 5000).sameData(f.apply(x, 5000)));
+        assertEquals(2, cc.frameCount());
+        assertTrue(LoopBreakPrograms.breakInCountedLoop(x, 40).sameData(f.apply(x, 40)));
+        assertEquals(3, cc.frameCount(), "a short loop reaches its exit compiled");
+    }
+
     @Test
     void tripCountChangingBetweenCallsDoesNotRecompile() {
         CompileCounter cc = new CompileCounter();
@@ -168,6 +184,22 @@ class LoopBreakTest {
         assertTrue(CorpusTest.newest(opts).guards().toString().contains("INT_RANGE: L['n'] >= 4"), CorpusTest.newest(opts).guards().toString());
         for (int n : new int[] {3, -2}) assertTrue(LoopBreakPrograms.branchesOnIntInput(x, n).sameData(f.apply(x, n)), "n=" + n);
         assertEquals(2, cc.frameCount(), "3 and -2 take the other branch");
+    }
+
+    @Test
+    void intGuardsByComparisonAgreeWithEagerOverManyValues() {
+        var strided = Ember.compile((dev.ember.Fn3<Tensor, Integer, Integer, Tensor>) LoopBreakPrograms::stridedLoop, Options.backend(new CompileCounter()));
+        var countdown = Ember.compile((Fn2<Tensor, Integer, Tensor>) LoopBreakPrograms::countdown, Options.backend(new CompileCounter()));
+        var compares = Ember.compile((dev.ember.Fn3<Tensor, Integer, Integer, Tensor>) LoopBreakPrograms::comparesTwoInts, Options.backend(new CompileCounter()));
+        Tensor x = Tensor.randn(3, 4);
+        int[] values = {-3, 0, 1, 2, 5, 6, 11, 14, 3, -1, 7};
+        for (int a : values) {
+            assertTrue(LoopBreakPrograms.countdown(x, a).sameData(countdown.apply(x, a)), "countdown " + a);
+            for (int b : values) {
+                assertTrue(LoopBreakPrograms.stridedLoop(x, a, b).sameData(strided.apply(x, a, b)), "stridedLoop " + a + ", " + b);
+                assertTrue(LoopBreakPrograms.comparesTwoInts(x, a, b).sameData(compares.apply(x, a, b)), "comparesTwoInts " + a + ", " + b);
+            }
+        }
     }
 
     @Test
