@@ -196,7 +196,10 @@ final class InstructionTranslator {
                 push(v);
             }
             case StoreInstruction s -> locals[s.slot()] = pop();
-            case IncrementInstruction inc -> locals[inc.slot()] = ConstantVariable.of(intOf(locals[inc.slot()]) + inc.constant());
+            case IncrementInstruction inc -> {
+                VariableTracker deferred = DeferredInts.increment(locals[inc.slot()], inc.constant());
+                locals[inc.slot()] = deferred != null ? deferred : ConstantVariable.of(intOf(locals[inc.slot()]) + inc.constant());
+            }
             case ConstantInstruction c -> push(constant(c));
             case OperatorInstruction op -> operator(op);
             case ConvertInstruction cv -> convert(pop(), cv.toType());
@@ -252,6 +255,11 @@ final class InstructionTranslator {
             push(SymSizes.binary(ctx, op.opcode(), a, b));
             return;
         }
+        VariableTracker deferred = DeferredInts.add(op.opcode(), a, b);
+        if (deferred != null) {
+            push(deferred);
+            return;
+        }
         try {
             push(ConstantVariable.of(Arithmetic.binary(op.opcode(), number(a), number(b))));
         } catch (ArithmeticException e) {
@@ -281,6 +289,16 @@ final class InstructionTranslator {
             if (SymSizes.compare(ctx, x, y, rel)) pc = code.indexOf(b.target());
             return;
         }
+        // a comparison of an int input whose value guard is deferred guards the comparison, not the value (== 0 and != 0 read the value: booleans)
+        if (rel != null && o != Opcode.IFEQ && o != Opcode.IFNE) {
+            Boolean outcome = ctx.ints.compare(twoOperands ? peek(1) : peek(0), twoOperands ? peek(0) : ConstantVariable.of(0), deferredRelation(rel));
+            if (outcome != null) {
+                pop();
+                if (twoOperands) pop();
+                if (outcome) pc = code.indexOf(b.target());
+                return;
+            }
+        }
         boolean taken = switch (o) {
             case GOTO, GOTO_W -> true;
             case IFEQ -> intOf(pop()) == 0;
@@ -307,6 +325,10 @@ final class InstructionTranslator {
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_INSTRUCTION, "branch " + o);
         };
         if (taken) pc = code.indexOf(b.target());
+    }
+
+    private static dev.ember.dynamo.guards.IntRelation.Relation deferredRelation(SymSizes.Relation rel) {
+        return dev.ember.dynamo.guards.IntRelation.Relation.valueOf(rel.name());
     }
 
     private void switchTo(int key, List<SwitchCase> cases, java.lang.classfile.Label defaultTarget) {

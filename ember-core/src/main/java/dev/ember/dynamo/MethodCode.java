@@ -118,6 +118,22 @@ final class MethodCode {
         return -1;
     }
 
+    /** The handlers (by their first instruction) whose try range covers instruction {@code index}. */
+    List<Integer> handlersCovering(int index) {
+        List<Integer> out = new ArrayList<>();
+        for (Handler h : handlers) if (h.from() <= index && index < h.to()) out.add(h.handler());
+        return out;
+    }
+
+    private volatile java.util.BitSet[] liveIn;
+
+    /** Whether local {@code slot} is read, on some path from instruction {@code index}, before it is written. */
+    boolean isLive(int slot, int index) {
+        java.util.BitSet[] live = liveIn;
+        if (live == null) liveIn = live = Liveness.of(this);
+        return index < live.length && live[index].get(slot);
+    }
+
     /** The source name of the parameter in {@code slot}, or null without debug information. */
     String slotName(int slot) { return slotNames.get(slot); }
 

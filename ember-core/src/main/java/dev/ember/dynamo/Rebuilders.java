@@ -51,6 +51,11 @@ final class Rebuilders {
     OutputRebuilder live(VariableTracker v, JvmType t) {
         if (v instanceof SymScalarVariable s) return scalar(s);
         if (v instanceof dev.ember.dynamo.variables.SymSizeVariable s) return symbolicSize(s);
+        if (v instanceof ConstantVariable c && c.deferred() != null) {
+            // read from the input at each call: the graph did not guard its value
+            var d = c.deferred();
+            return new OutputRebuilder.SymbolicSize(dev.ember.tensor.SymInt.symbol(0).plus(d.offset()), List.of(d.source()), int.class);
+        }
         if (t.kind() != TypeKind.REFERENCE) {
             if (v instanceof ConstantVariable c && c.value() instanceof Number) return new OutputRebuilder.Constant(c.value());
             throw new CannotResume("a " + t + " value is tracked as " + v.describe());

@@ -19,6 +19,8 @@ final class TraceContext {
 
     final Options options;
     final OutputGraph graph = new OutputGraph();
+    /** The int inputs whose value guards wait until the trace reads them. */
+    final DeferredInts ints = new DeferredInts(graph);
     final VariableBuilder builder = new VariableBuilder(this);
     /** Names of the inputs a restarted trace takes as guarded constants, not graph inputs ({@link SpecializeAndRestart}). */
     final Set<String> specialized;

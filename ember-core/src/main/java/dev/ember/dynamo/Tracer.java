@@ -82,11 +82,13 @@ final class Tracer {
             List<SideEffect> effects = rebuilders.replays();
             ctx.graph.output(rebuilders.outputs());
             ctx.graph.removeUnusedScalarCompute();
+            ctx.ints.finish();
             finishShapes(ctx);
             return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1, specialized, changedInputs);
         } catch (Unsupported u) {
             // the graph before the break must be generic in its sizes too, or the trace restarts with them static
             ctx.graph.output(List.of());
+            ctx.ints.finish();
             finishShapes(ctx);
             return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u, ctx.breakStep, ctx.breakIndex, specialized, changedInputs);
         }
@@ -111,16 +113,20 @@ final class Tracer {
         int index = root.currentIndex();
         if (index != first.breakIndex()) throw new CannotResume("the second trace stopped at another instruction");
         Instruction breaking = code.instructions.get(index);
-        FrameTypes.Around types = FrameTypes.at(code.owner, ClassFiles.model(code.owner), code.method, index, ResumeCodegen.fallsThrough(breaking));
+        // a break in a resume method is a break in the user's method: its resume method is the one made for that position
+        ResumeCodegen.Origin origin = ResumeCodegen.originOf(code, index);
+        FrameTypes.Around types = FrameTypes.at(origin.code(), origin.index(), ResumeCodegen.fallsThrough(breaking));
         List<VariableTracker> values = new ArrayList<>();
         for (FrameTypes.Local l : types.before().locals()) {
-            VariableTracker v = root.locals[l.slot()];
+            VariableTracker v = l.slot() < root.locals.length ? root.locals[l.slot()] : null;
             if (v == null) throw new CannotResume("local slot " + l.slot() + " is live for the verifier but unknown to the tracer");
             values.add(v);
         }
         List<VariableTracker> stack = root.stack();
         if (stack.size() != types.before().stack().size()) throw new CannotResume("operand stack depth differs from the verifier's");
-        values.addAll(stack);
+        List<VariableTracker> carried = new ArrayList<>();
+        for (int i = 0; i < stack.size(); i++) if (!types.before().stack().get(i).isPending()) carried.add(stack.get(i));
+        values.addAll(carried);
         Rebuilders rebuilders = new Rebuilders(ctx);
         List<JvmType> valueTypes = types.before().valueTypes();
         OutputRebuilder[] live = new OutputRebuilder[values.size()];
@@ -142,6 +148,7 @@ final class Tracer {
         ctx.graph.output(rebuilders.outputs());
         ctx.graph.removeUnusedScalarCompute();
         try {
+            ctx.ints.finish();
             finishShapes(ctx);
         } catch (SpecializeAndRestart r) {
             throw new CannotResume("the graph before the break is not generic in its sizes: " + r.use);
@@ -150,7 +157,7 @@ final class Tracer {
         for (int i = 0; i < types.before().locals().size(); i++) {
             localShapes.add(values.get(i) instanceof TensorVariable t && t.node().symVal() instanceof dev.ember.tensor.SymShape sh && sh.isSymbolic() ? sh : null);
         }
-        return new Partial(ctx.graph, code, index, types, new LiveValues(live), effects, stack.stream().map(Tracer::nameOf).toList(), localShapes);
+        return new Partial(ctx.graph, origin.code(), origin.index(), types, new LiveValues(live), effects, stack.stream().map(Tracer::nameOf).toList(), localShapes);
     }
 
     /**

@@ -68,6 +68,9 @@ final class VariableBuilder {
         if ((integral == int.class || integral == long.class) && value != null && dynamicInteger(source)) {
             return scalarInput(source, integral, !declared.isPrimitive());
         }
+        if (declared == int.class && value instanceof Integer i && source instanceof LocalSource && !Boolean.FALSE.equals(ctx.options.dynamicSetting())) {
+            return ctx.ints.wrap(i, source);
+        }
         if (declared.isPrimitive()) {
             graph.addGuard(new EqualsMatch(source, value));
             return new ConstantVariable(Values.toStack(value, declared), source);

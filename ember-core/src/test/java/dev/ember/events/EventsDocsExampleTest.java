@@ -57,7 +57,7 @@ class EventsDocsExampleTest {
                 recompiling EventsDocsExampleTest.fn: [tensor 'x' size mismatch at index 0. expected 3, actual 5]
                 GB0016 at EventsDocsExampleTest.java:24 in EventsDocsExampleTest.fn
                 EventsDocsExampleTest.fn: 2 graph(s), 2 break(s)
-                recompiling EventsDocsExampleTest.resume_in_fn_at_25: [tensor 'x' size mismatch at index 0. expected 3, actual 5]
+                recompiling EventsDocsExampleTest.resume_in_fn_at_25: [tensor 'y' size mismatch at index 0. expected 3, actual 5]
                 EventsDocsExampleTest.resume_in_fn_at_25: 2 graph(s), 0 break(s)
                 """, printed.toString(StandardCharsets.UTF_8));
     }

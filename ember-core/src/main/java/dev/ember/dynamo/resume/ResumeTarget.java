@@ -25,8 +25,37 @@ public final class ResumeTarget {
 
     public CompiledFrame frame() { return frame; }
 
-    /** Runs the resume method for these live values through its frame cache. */
-    public Object call(Object[] values) { return frame.call(target, values, () -> invokeDirect(values)); }
+    /**
+     * How many resume methods may run inside one another on a thread through their frame caches. A
+     * loop whose body breaks continues each iteration in a resume method called by the one before
+     * (the call is in tail position, but the JVM keeps the frames), so its depth is its trip count;
+     * past this depth the resume method runs as plain bytecode, its remaining iterations eagerly,
+     * instead of overflowing the stack.
+     */
+    static final int MAX_NESTED_RESUMES = 256;
+
+    private static final ThreadLocal<int[]> DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+    private static final dev.ember.logging.Log DYNAMO = dev.ember.logging.Log.of("dynamo");
+    private volatile boolean depthReported;
+
+    /** Runs the resume method for these live values through its frame cache (eagerly past {@link #MAX_NESTED_RESUMES}). */
+    public Object call(Object[] values) {
+        int[] depth = DEPTH.get();
+        if (depth[0] >= MAX_NESTED_RESUMES) {
+            if (!depthReported) {
+                depthReported = true;
+                DYNAMO.info(() -> frame.name() + ": " + MAX_NESTED_RESUMES + " resume methods run inside one another (a loop that breaks in its body, "
+                        + "one level per iteration); the rest of this one runs eagerly");
+            }
+            return invokeDirect(values);
+        }
+        depth[0]++;
+        try {
+            return frame.call(target, values, () -> invokeDirect(values));
+        } finally {
+            depth[0]--;
+        }
+    }
 
     private Object invokeDirect(Object[] values) {
         try {

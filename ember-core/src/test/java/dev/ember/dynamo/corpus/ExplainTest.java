@@ -20,7 +20,7 @@ class ExplainTest {
         assertEquals(1, e.graphCount());
         assertEquals(0, e.graphBreakCount());
         assertEquals(List.of(2), e.opsPerGraph());
-        assertTrue(e.guards().contains("EQUALS_MATCH: L['n'] == 2"), e.guards().toString());
+        assertTrue(e.guards().contains("INT_RANGE: L['n'] == 2"), e.guards().toString());
         assertTrue(e.guards().stream().anyMatch(g -> g.startsWith("TENSOR_MATCH: L['x'] f32[3, 4]")), e.guards().toString());
         assertTrue(e.compileTimesNanos().containsKey("trace"));
         assertTrue(e.graphs().getFirst().contains("aten.transpose.int"), e.graphs().getFirst());
