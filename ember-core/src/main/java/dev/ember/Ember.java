@@ -125,6 +125,15 @@ public final class Ember {
         return optimizer;
     }
 
+    /**
+     * Lets Ember define the code that resumes after a graph break next to your classes, when they are
+     * loaded in a module of their own: a program run from source ({@code java Prog.java}) is, and
+     * without this every function with a graph break in it runs eagerly (a warning says so). Call it
+     * once, before compiling, with a lookup made in your code:
+     * {@code Ember.grantAccess(MethodHandles.lookup());}. On the class path it is not needed.
+     */
+    public static void grantAccess(java.lang.invoke.MethodHandles.Lookup lookup) { dev.ember.jvm.Access.grant(lookup); }
+
     /** {@link #compile(dev.ember.optim.Optimizer, Options)} with the default options. */
     public static dev.ember.optim.Optimizer compile(dev.ember.optim.Optimizer optimizer) { return compile(optimizer, Options.defaults()); }
 

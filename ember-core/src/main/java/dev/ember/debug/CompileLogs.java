@@ -75,7 +75,8 @@ final class CompileLogs {
                 // Without this line a function that compiles nothing looks compiled: say it once, where users look.
                 if (e.warn()) {
                     Log.of("dynamo").warning("ember: graph break at " + e.userFrame() + " (" + e.gbId() + ": " + e.reason()
-                            + ") cannot be resumed, so nothing of " + e.function() + " is compiled: this function now runs eagerly"
+                            + ") cannot be resumed" + (e.whyNoResume() != null ? " (" + e.whyNoResume() + ")" : "")
+                            + ", so nothing of " + e.function() + " is compiled: this function now runs eagerly"
                             + " for inputs like these. EMBER_LOGS=graph_breaks shows the break and a hint to avoid it.");
                 }
             }

@@ -432,8 +432,14 @@ public final class ResumeCodegen {
 
     private static Generated define(Class<?> host, ClassDesc self, byte[] bytes, String resumeName, MethodTypeDesc resumeType, List<String> names) {
         try {
-            MethodHandles.Lookup lookup = HiddenClasses.define(MethodHandles.privateLookupIn(host, MethodHandles.lookup()), bytes, null,
-                    MethodHandles.Lookup.ClassOption.NESTMATE);
+            MethodHandles.Lookup hostLookup;
+            try {
+                hostLookup = dev.ember.jvm.Access.fullPrivilegeIn(host, MethodHandles.lookup());
+            } catch (IllegalAccessException e) {
+                throw new CannotResume(noAccess(host));   // a named module that does not open its package to Ember
+            }
+            if (!hostLookup.hasFullPrivilegeAccess()) throw new CannotResume(noAccess(host));
+            MethodHandles.Lookup lookup = HiddenClasses.define(hostLookup, bytes, null, MethodHandles.Lookup.ClassOption.NESTMATE);
             Class<?> hidden = lookup.lookupClass();
             ClassFiles.registerGenerated(hidden, bytes, host);
             MethodType breakType = MethodType.methodType(resumeType.returnType().resolveConstantDesc(lookup), Object[].class, ResumeTarget.class);
@@ -451,5 +457,12 @@ public final class ResumeCodegen {
         } catch (ReflectiveOperationException | LinkageError e) {
             throw new CannotResume("defining the resume class next to " + host.getName() + " failed: " + e);
         }
+    }
+
+    /** Why no resume class can be defined next to {@code host}, and the one line that fixes it. */
+    static String noAccess(Class<?> host) {
+        return "Ember cannot define the resume method next to " + host.getName() + ": its class loader puts it in a module of its own (as "
+                + "a program run from source, java " + host.getSimpleName() + ".java, is), where only its own code has full access. "
+                + "Grant it once, before compiling: Ember.grantAccess(MethodHandles.lookup()); in " + host.getSimpleName();
     }
 }

@@ -1,0 +1,83 @@
+package dev.ember.dynamo;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Single-file programs (#16 item 8): {@code java Prog.java} loads the program in a class loader and
+ * module of its own, where Ember cannot define resume code without a lookup the program grants. Without
+ * the grant, the default log level says why the function runs eagerly and the one line that fixes it;
+ * with it, the code after the break compiles.
+ */
+class SingleFileProgramTest {
+
+    private static String program(boolean grant) {
+        return """
+                import dev.ember.Ember;
+                import dev.ember.Fn1;
+                import dev.ember.Options;
+                import dev.ember.dynamo.CompileCounter;
+                import dev.ember.tensor.Tensor;
+                import java.lang.invoke.MethodHandles;
+
+                public class Prog {
+                    static Tensor f(Tensor x) {
+                        Tensor y = x.relu();
+                        if (y.sum().item() > 100) y = y.neg();   // a graph break
+                        return y.mul(2);
+                    }
+
+                    public static void main(String[] args) {
+                        %s
+                        CompileCounter counter = new CompileCounter();
+                        Fn1<Tensor, Tensor> g = Ember.compile(Prog::f, Options.backend(counter));
+                        Tensor x = Tensor.randn(3);
+                        System.out.println("same as eager: " + g.apply(x).sameData(f(x)));
+                        System.out.println("frames: " + counter.frameCount());
+                    }
+                }
+                """.formatted(grant ? "Ember.grantAccess(MethodHandles.lookup());" : "");
+    }
+
+    private static String run(Path dir, boolean grant) throws IOException, InterruptedException {
+        Path source = dir.resolve("Prog.java");
+        Files.writeString(source, program(grant));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
+                "-cp", System.getProperty("java.class.path"), source.toString()));
+        pb.redirectErrorStream(true);
+        pb.environment().remove("EMBER_LOGS");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), out);
+        assertEquals(0, p.exitValue(), out);
+        return out;
+    }
+
+    @Test
+    void withoutAGrantTheDefaultLevelSaysWhyAndHowToFixIt(@TempDir Path dir) throws Exception {
+        String out = run(dir, false);
+        assertTrue(out.contains("same as eager: true"), out);
+        assertTrue(out.contains("frames: 0"), "nothing compiled: " + out);
+        assertTrue(out.contains("cannot define the resume method next to Prog") && out.contains("Ember.grantAccess(MethodHandles.lookup());"), out);
+    }
+
+    @Test
+    void withAGrantTheCodeAfterTheBreakCompiles(@TempDir Path dir) throws Exception {
+        String out = run(dir, true);
+        assertTrue(out.contains("same as eager: true"), out);
+        assertTrue(out.contains("frames: 2"), "the graph before the break and the resume method's: " + out);
+        assertFalse(out.contains("runs eagerly"), out);
+    }
+}
