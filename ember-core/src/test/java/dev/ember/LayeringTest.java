@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LayeringTest {
     /** Bottom to top: a layer may use the layers before it, never one after it. */
     private static final List<String> ORDER = List.of(
-            "jvm", "logging", "tensor", "ops", "nn", "optim", "fx", "events", "passes", "aot", "api", "report",
+            "jvm", "logging", "kernels", "tensor", "ops", "nn", "optim", "fx", "events", "passes", "aot", "api", "report",
             "inductor", "dynamo", "export", "debug", "facade", "tools");
 
     /** Pairs that use each other by design (the lower one is allowed to use the higher). */

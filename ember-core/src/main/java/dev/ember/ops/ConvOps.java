@@ -2,7 +2,7 @@ package dev.ember.ops;
 
 import dev.ember.ops.kernels.Conv2d;
 import dev.ember.ops.kernels.Conv2dBackward;
-import dev.ember.ops.kernels.Conv2dGeometry;
+import dev.ember.kernels.Conv2dGeometry;
 import dev.ember.ops.kernels.Copy;
 import dev.ember.ops.kernels.PoolAdaptiveAvg2d;
 import dev.ember.ops.kernels.PoolAvg2d;

@@ -1,5 +1,10 @@
 package dev.ember.ops.kernels;
 
+import dev.ember.kernels.Parallel;
+import dev.ember.kernels.Conv2dGeometry;
+import dev.ember.kernels.ConvIm2col;
+import dev.ember.kernels.Gemm;
+import dev.ember.kernels.ConvWorkspace;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Storage;
 import dev.ember.tensor.Tensor;
@@ -46,7 +51,7 @@ public final class Conv2d {
         Tensor w = weight.isContiguous() ? weight : contiguous(weight);
         Images images = new Images(input, new Gemm.Operand(w.storage().data(), w.storageOffset(), g.groupTaps(), false), g, out);
         long gemmWork = (long) g.groupOutChannels() * g.outPixels() * g.groupTaps();
-        boolean threaded = Gemm.threadsItself(dtype) && gemmWork >= Gemm.SINGLE_THREADED_WORK;
+        boolean threaded = Gemm.threadsItself(out.storage().data()) && gemmWork >= Gemm.SINGLE_THREADED_WORK;
         double beta = bias == null ? 0 : 1;
         if (g.batch() > 1 && !threaded) {
             fillWithBias(bias, out, g);
@@ -83,8 +88,8 @@ public final class Conv2d {
             for (int group = 0; group < g.groups(); group++) {
                 Gemm.Operand a = filters.shift(group * og * taps), b = columns.apply(group);
                 int offset = cOff + group * og * ldc;
-                if (allCores) Gemm.multiplyOnAllCores(out.dtype(), og, width, taps, 1, a, b, beta, c, offset, ldc);
-                else Gemm.multiply(out.dtype(), og, width, taps, 1, a, b, beta, c, offset, ldc);
+                if (allCores) Gemm.multiplyOnAllCores(og, width, taps, 1, a, b, beta, c, offset, ldc);
+                else Gemm.multiply(og, width, taps, 1, a, b, beta, c, offset, ldc);
             }
         }
 
@@ -93,7 +98,7 @@ public final class Conv2d {
             int pixels = g.outPixels(), taps = g.groupTaps();
             boolean inPlace = planeOperand(0, 0) != null;
             Parallel.forRange(g.batch(), (long) g.outChannels() * pixels * taps, (lo, hi) -> {
-                Object col = inPlace ? null : ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, out.dtype(), rows() * pixels);
+                Object col = inPlace ? null : ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, out.storage().data(), rows() * pixels);
                 for (int n = lo; n < hi; n++) {
                     int image = n;
                     if (!inPlace) unfold(n, col, 0, pixels, 0, rows());
@@ -114,8 +119,8 @@ public final class Conv2d {
             int chunk = (int) Math.max(1, Math.min(g.batch(), COLUMN_BUDGET / out.dtype().itemSize() / Math.max(1L, (long) rows * pixels)));
             int ld = chunk * pixels;
             DType dtype = out.dtype();
-            Object col = ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, dtype, Math.multiplyExact(rows, ld));
-            Tensor scratch = chunk == 1 ? null : Tensor.wrap(new Storage(dtype, ConvWorkspace.array(ConvWorkspace.Slot.PRODUCT, dtype, Math.multiplyExact(channels, ld))),
+            Object col = ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, out.storage().data(), Math.multiplyExact(rows, ld));
+            Tensor scratch = chunk == 1 ? null : Tensor.wrap(new Storage(dtype, ConvWorkspace.array(ConvWorkspace.Slot.PRODUCT, out.storage().data(), Math.multiplyExact(channels, ld))),
                     new int[] {channels, ld}, new int[] {ld, 1}, 0);
             if (chunk == 1) fillWithBias(bias, out, g);
             for (int n0 = 0; n0 < g.batch(); n0 += chunk) {

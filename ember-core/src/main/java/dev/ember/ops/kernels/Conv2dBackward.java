@@ -1,6 +1,10 @@
 package dev.ember.ops.kernels;
 
-import dev.ember.tensor.DType;
+import dev.ember.kernels.Parallel;
+import dev.ember.kernels.Conv2dGeometry;
+import dev.ember.kernels.ConvIm2col;
+import dev.ember.kernels.Gemm;
+import dev.ember.kernels.ConvWorkspace;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
@@ -21,7 +25,6 @@ public final class Conv2dBackward {
      */
     public static void backward(Tensor gradOutput, Tensor input, Tensor weight, Conv2dGeometry g,
                                 Tensor gradInput, Tensor gradWeight, Tensor gradBias) {
-        DType dtype = gradOutput.dtype();
         Tensor go = contiguous(gradOutput);
         int pixels = g.outPixels(), og = g.groupOutChannels(), taps = g.groupTaps(), channels = g.outChannels();
         Object gd = go.storage().data();
@@ -30,7 +33,7 @@ public final class Conv2dBackward {
         if (pixels == 0 || g.batch() == 0 || taps == 0) return;
         int rows = g.channels() * g.kernelH() * g.kernelW();
         if (gradWeight != null) {
-            Object col = ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, dtype, rows * pixels);
+            Object col = ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, gd, rows * pixels);
             Object gw = gradWeight.storage().data();
             int[] s = input.strides();
             for (int n = 0; n < g.batch(); n++) {
@@ -38,7 +41,7 @@ public final class Conv2dBackward {
                 for (int group = 0; group < g.groups(); group++) {
                     Gemm.Operand a = new Gemm.Operand(gd, goBase + (n * channels + group * og) * pixels, pixels, false);
                     Gemm.Operand b = new Gemm.Operand(col, group * taps * pixels, pixels, true);
-                    Gemm.multiply(dtype, og, taps, pixels, 1, a, b, n == 0 ? 0 : 1, gw, gradWeight.storageOffset() + group * og * taps, taps);
+                    Gemm.multiply(og, taps, pixels, 1, a, b, n == 0 ? 0 : 1, gw, gradWeight.storageOffset() + group * og * taps, taps);
                 }
             }
         }
@@ -47,12 +50,12 @@ public final class Conv2dBackward {
             Object gi = gradInput.storage().data();
             int image = g.channels() * g.height() * g.width();
             Parallel.forRange(g.batch(), (long) rows * pixels * og, (lo, hi) -> {
-                Object cols = ConvWorkspace.array(ConvWorkspace.Slot.PRODUCT, dtype, rows * pixels);
+                Object cols = ConvWorkspace.array(ConvWorkspace.Slot.PRODUCT, gd, rows * pixels);
                 for (int n = lo; n < hi; n++) {
                     for (int group = 0; group < g.groups(); group++) {
                         Gemm.Operand a = new Gemm.Operand(w.storage().data(), w.storageOffset() + group * og * taps, taps, true);
                         Gemm.Operand b = new Gemm.Operand(gd, goBase + (n * channels + group * og) * pixels, pixels, false);
-                        Gemm.multiply(dtype, taps, pixels, og, 1, a, b, 0, cols, group * taps * pixels, pixels);
+                        Gemm.multiply(taps, pixels, og, 1, a, b, 0, cols, group * taps * pixels, pixels);
                     }
                     ConvIm2col.fold(g, cols, 0, pixels, gi, gradInput.storageOffset() + n * image);
                 }

@@ -1,5 +1,7 @@
 package dev.ember.ops.kernels;
 
+import dev.ember.kernels.Parallel;
+import dev.ember.kernels.Conv2dGeometry;
 import dev.ember.tensor.Tensor;
 
 /**

@@ -1,5 +1,8 @@
 package dev.ember.ops.kernels;
 
+import dev.ember.kernels.Parallel;
+import dev.ember.kernels.Conv2dGeometry;
+import dev.ember.kernels.ConvWorkspace;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import jdk.incubator.vector.FloatVector;
@@ -72,7 +75,7 @@ final class ConvDirect {
         long imageFloats = (long) g.channels() * plane;
         int chunk = (int) Math.max(1, Math.min(g.batch(), budget / Float.BYTES / Math.max(1, imageFloats)));
         int slack = T + (g.kernelW() - 1) * g.dilationW();
-        float[] padded = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, DType.FLOAT32,
+        float[] padded = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, o,
                 Math.toIntExact(Math.addExact(Math.multiplyExact(chunk, imageFloats), slack)));
         for (int n0 = 0; n0 < g.batch(); n0 += chunk) {
             int first = n0, images = Math.min(chunk, g.batch() - n0);

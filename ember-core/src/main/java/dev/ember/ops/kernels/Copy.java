@@ -1,5 +1,6 @@
 package dev.ember.ops.kernels;
 
+import dev.ember.kernels.StridedLoop;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Storage;

@@ -1,6 +1,6 @@
 package dev.ember.ops.kernels;
 
-import dev.ember.tensor.DType;
+import dev.ember.kernels.Gemm;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
@@ -32,7 +32,6 @@ public final class GemmBatched {
      */
     public static void multiply(Tensor a, Tensor b, Tensor out, double alpha, double beta) {
         if (out.numel() == 0) return;
-        DType dtype = out.dtype();
         int rank = out.dim() - 2;
         int[] outShape = out.shape();
         int[] batch = Arrays.copyOf(outShape, rank);
@@ -48,22 +47,22 @@ public final class GemmBatched {
             int ld = opA.trans() ? -1 : foldedLeadingDimension(batch, aStrides, m, opA.ld(), k);
             if (ld > 0 || batches > 1) {
                 Gemm.Operand rows = ld > 0 ? new Gemm.Operand(opA.data(), opA.offset(), ld, false) : contiguousRows(a, batch, m, k);
-                Gemm.multiplyOnAllCores(dtype, batches * m, n, k, alpha, rows, opB, beta, c, cBase, n);
+                Gemm.multiplyOnAllCores(batches * m, n, k, alpha, rows, opB, beta, c, cBase, n);
                 return;
             }
         }
-        Gemm.multiplyBatched(dtype, batches, m, n, k, alpha, opA, i -> batchOffset(i, batch, aStrides), opB, i -> batchOffset(i, batch, bStrides),
+        Gemm.multiplyBatched(batches, m, n, k, alpha, opA, i -> batchOffset(i, batch, aStrides), opB, i -> batchOffset(i, batch, bStrides),
                 beta, c, cBase, n);
     }
 
     /**
      * A strided batch, as generated code calls it: {@code C_i = op(A_i) * op(B_i)} with A_i at
      * {@code aOff + i * aStride}, B_i at {@code bOff + i * bStride}, C_i at {@code cOff + i * m * ldc}
-     * ({@code a}, {@code b}, {@code c} are float[] or double[] as {@code dtype} says).
+     * ({@code a}, {@code b}, {@code c} are float[] or double[]; their type picks the kernel).
      */
-    public static void strided(DType dtype, boolean transA, boolean transB, int batches, int m, int n, int k,
+    public static void strided(boolean transA, boolean transB, int batches, int m, int n, int k,
                                Object a, int aOff, int aStride, int lda, Object b, int bOff, int bStride, int ldb, Object c, int cOff, int ldc) {
-        Gemm.multiplyBatched(dtype, batches, m, n, k, 1, new Gemm.Operand(a, aOff, lda, transA), i -> i * aStride,
+        Gemm.multiplyBatched(batches, m, n, k, 1, new Gemm.Operand(a, aOff, lda, transA), i -> i * aStride,
                 new Gemm.Operand(b, bOff, ldb, transB), i -> i * bStride, 0, c, cOff, ldc);
     }
 

@@ -1,5 +1,7 @@
 package dev.ember.ops.kernels;
 
+import dev.ember.kernels.Parallel;
+import dev.ember.kernels.StridedLoop;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
 

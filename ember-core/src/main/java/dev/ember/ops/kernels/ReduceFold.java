@@ -1,5 +1,8 @@
 package dev.ember.ops.kernels;
 
+import dev.ember.kernels.Parallel;
+import dev.ember.kernels.ReduceColumns;
+import dev.ember.kernels.ReduceRows;
 import dev.ember.tensor.Tensor;
 
 import java.util.Arrays;

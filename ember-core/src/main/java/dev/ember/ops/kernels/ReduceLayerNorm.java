@@ -1,5 +1,7 @@
 package dev.ember.ops.kernels;
 
+import dev.ember.kernels.Parallel;
+import dev.ember.kernels.ReduceRows;
 import dev.ember.tensor.Tensor;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;

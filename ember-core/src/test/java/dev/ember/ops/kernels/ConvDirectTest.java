@@ -1,5 +1,6 @@
 package dev.ember.ops.kernels;
 
+import dev.ember.kernels.Conv2dGeometry;
 import ai.djl.ndarray.NDManager;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;

@@ -1,4 +1,4 @@
-package dev.ember.ops.kernels;
+package dev.ember.kernels;
 
 /**
  * Elementwise functions of one operand: the one vocabulary the eager kernels and the inductor's

@@ -1,4 +1,4 @@
-package dev.ember.ops.kernels;
+package dev.ember.kernels;
 
 /**
  * Walks several operands of one broadcast shape at once, each with its own strides and offset:

@@ -1,4 +1,4 @@
-package dev.ember.ops.kernels;
+package dev.ember.kernels;
 
 /**
  * Elementwise functions of two operands: the one vocabulary the eager kernels and the inductor's
@@ -43,7 +43,7 @@ public enum BinaryOp {
     public String formula() { return formula; }
 
     /** True when floating dtypes have an eager SIMD loop for this op. */
-    boolean vectorizable() { return ordinal() <= MIN.ordinal(); }
+    public boolean vectorizable() { return ordinal() <= MIN.ordinal(); }
 
     public boolean isComparison() { return ordinal() >= EQ.ordinal() && ordinal() <= GE.ordinal(); }
 

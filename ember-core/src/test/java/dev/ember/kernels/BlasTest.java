@@ -1,11 +1,11 @@
-package dev.ember.ops.kernels;
+package dev.ember.kernels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.ember.ops.kernels.GemmCases.Case;
-import dev.ember.ops.kernels.GemmCases.Data;
+import dev.ember.kernels.GemmCases.Case;
+import dev.ember.kernels.GemmCases.Data;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.ember.ops.kernels;
+package dev.ember.kernels;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;

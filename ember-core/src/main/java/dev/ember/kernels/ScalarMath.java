@@ -1,4 +1,4 @@
-package dev.ember.ops.kernels;
+package dev.ember.kernels;
 
 /**
  * The per-element formulas of {@link UnaryOp} and {@link BinaryOp}, named by their

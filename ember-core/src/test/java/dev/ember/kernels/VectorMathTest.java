@@ -1,4 +1,4 @@
-package dev.ember.ops.kernels;
+package dev.ember.kernels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

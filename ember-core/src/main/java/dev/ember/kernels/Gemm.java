@@ -1,11 +1,10 @@
-package dev.ember.ops.kernels;
-
-import dev.ember.tensor.DType;
+package dev.ember.kernels;
 
 import java.util.function.IntUnaryOperator;
 
 /**
- * {@code C = alpha * op(A) * op(B) + beta * C} on storage arrays of any matmul dtype: OpenBLAS
+ * {@code C = alpha * op(A) * op(B) + beta * C} on storage arrays of any matmul dtype (the arrays'
+ * element type, float[], double[], int[] or long[], picks the kernel): OpenBLAS
  * (through {@link Blas}) for float32/float64, except float32 products of few rows, which Ember's
  * own kernels run faster: {@link GemmDot} against a transposed right operand (a linear layer's
  * weight), {@link GemmBroadcast} against a row-major one;
@@ -56,33 +55,40 @@ public final class Gemm {
         return null;
     }
 
-    /** {@code C[m x n] = alpha * A[m x k] * B[k x n] + beta * C}; {@code beta == 0} ignores C's old contents (NaN included). */
-    public static void multiply(DType dtype, int m, int n, int k, double alpha, Operand a, Operand b,
+    /**
+     * {@code C[m x n] = alpha * A[m x k] * B[k x n] + beta * C}; {@code beta == 0} ignores C's old
+     * contents (NaN included). {@code c}'s element type (the operands' too) picks the kernel.
+     */
+    public static void multiply(int m, int n, int k, double alpha, Operand a, Operand b,
                                 double beta, Object c, int cOff, int ldc) {
-        switch (dtype) {
-            case FLOAT32 -> {
+        switch (c) {
+            case float[] fc -> {
                 if (!a.trans && alpha != 0 && (b.trans ? GemmDot.suits(m, n, k) : GemmBroadcast.suits(m, n, k))) {
                     JavaGemm.checkArgs("sgemm", false, b.trans, m, n, k, a.data, a.offset, a.ld, b.data, b.offset, b.ld, c, cOff, ldc);
-                    float[] fa = (float[]) a.data, fb = (float[]) b.data, fc = (float[]) c;
+                    float[] fa = (float[]) a.data, fb = (float[]) b.data;
                     if (b.trans) GemmDot.multiply(m, n, k, (float) alpha, fa, a.offset, a.ld, fb, b.offset, b.ld, (float) beta, fc, cOff, ldc);
                     else GemmBroadcast.multiply(m, n, k, (float) alpha, fa, a.offset, a.ld, fb, b.offset, b.ld, (float) beta, fc, cOff, ldc);
                 } else {
                     Blas.sgemm(a.trans, b.trans, m, n, k, (float) alpha, (float[]) a.data, a.offset, a.ld,
-                            (float[]) b.data, b.offset, b.ld, (float) beta, (float[]) c, cOff, ldc);
+                            (float[]) b.data, b.offset, b.ld, (float) beta, fc, cOff, ldc);
                 }
             }
-            case FLOAT64 -> Blas.dgemm(a.trans, b.trans, m, n, k, alpha, (double[]) a.data, a.offset, a.ld,
-                    (double[]) b.data, b.offset, b.ld, beta, (double[]) c, cOff, ldc);
-            case INT32 -> JavaGemm.igemm(a.trans, b.trans, m, n, k, (int) (long) alpha, (int[]) a.data, a.offset, a.ld,
-                    (int[]) b.data, b.offset, b.ld, (int) (long) beta, (int[]) c, cOff, ldc);
-            case INT64 -> JavaGemm.lgemm(a.trans, b.trans, m, n, k, (long) alpha, (long[]) a.data, a.offset, a.ld,
-                    (long[]) b.data, b.offset, b.ld, (long) beta, (long[]) c, cOff, ldc);
-            case BOOL -> throw new IllegalArgumentException("GEMM is not defined for bool");
+            case double[] dc -> Blas.dgemm(a.trans, b.trans, m, n, k, alpha, (double[]) a.data, a.offset, a.ld,
+                    (double[]) b.data, b.offset, b.ld, beta, dc, cOff, ldc);
+            case int[] ic -> JavaGemm.igemm(a.trans, b.trans, m, n, k, (int) (long) alpha, (int[]) a.data, a.offset, a.ld,
+                    (int[]) b.data, b.offset, b.ld, (int) (long) beta, ic, cOff, ldc);
+            case long[] lc -> JavaGemm.lgemm(a.trans, b.trans, m, n, k, (long) alpha, (long[]) a.data, a.offset, a.ld,
+                    (long[]) b.data, b.offset, b.ld, (long) beta, lc, cOff, ldc);
+            case byte[] bc -> throw new IllegalArgumentException("GEMM is not defined for bool");
+            default -> throw new IllegalArgumentException("GEMM: not a storage array: " + c.getClass().getSimpleName());
         }
     }
 
-    /** Whether {@link #multiply} spreads one product across cores by itself (OpenBLAS, or JavaGemm's float kernels). */
-    public static boolean threadsItself(DType dtype) { return dtype.isFloatingPoint(); }
+    /**
+     * Whether {@link #multiply} spreads one product into {@code c} across cores by itself (OpenBLAS,
+     * or JavaGemm's float kernels): true for float[] and double[].
+     */
+    public static boolean threadsItself(Object c) { return c instanceof float[] || c instanceof double[]; }
 
     /**
      * {@code C_i = alpha * op(A_i) * op(B_i) + beta * C_i} for {@code i < batches}: A_i is {@code a}
@@ -92,18 +98,18 @@ public final class Gemm {
      * spread as row bands, because OpenBLAS threading one medium product at a time spends more on
      * waking and joining its threads than on the product; large ones run in turn on all cores.
      */
-    public static void multiplyBatched(DType dtype, int batches, int m, int n, int k, double alpha, Operand a, IntUnaryOperator aShift,
+    public static void multiplyBatched(int batches, int m, int n, int k, double alpha, Operand a, IntUnaryOperator aShift,
                                        Operand b, IntUnaryOperator bShift, double beta, Object c, int cOff, int ldc) {
         if (batches == 1) {
-            multiplyOnAllCores(dtype, m, n, k, alpha, a.shift(aShift.applyAsInt(0)), b.shift(bShift.applyAsInt(0)), beta, c, cOff, ldc);
+            multiplyOnAllCores(m, n, k, alpha, a.shift(aShift.applyAsInt(0)), b.shift(bShift.applyAsInt(0)), beta, c, cOff, ldc);
             return;
         }
         long work = (long) m * n * Math.max(k, 1);
-        int band = bandRows(dtype, m, n, k);
+        int band = bandRows(threadsItself(c), m, n, k);
         int bands = (m + band - 1) / band;
-        if (bands == 1 && threadsItself(dtype) && work > SINGLE_THREADED_WORK) {
+        if (bands == 1 && threadsItself(c) && work > SINGLE_THREADED_WORK) {
             for (int i = 0; i < batches; i++) {
-                multiply(dtype, m, n, k, alpha, a.shift(aShift.applyAsInt(i)), b.shift(bShift.applyAsInt(i)), beta, c, cOff + i * m * ldc, ldc);
+                multiply(m, n, k, alpha, a.shift(aShift.applyAsInt(i)), b.shift(bShift.applyAsInt(i)), beta, c, cOff + i * m * ldc, ldc);
             }
             return;
         }
@@ -111,7 +117,7 @@ public final class Gemm {
             for (int item = lo; item < hi; item++) {
                 int i = item / bands, row = item % bands * band, rows = Math.min(band, m - row);
                 Operand ai = a.shift(aShift.applyAsInt(i));
-                multiply(dtype, rows, n, k, alpha, ai.trans ? ai.shift(row) : ai.shift(row * ai.ld), b.shift(bShift.applyAsInt(i)),
+                multiply(rows, n, k, alpha, ai.trans ? ai.shift(row) : ai.shift(row * ai.ld), b.shift(bShift.applyAsInt(i)),
                         beta, c, cOff + i * m * ldc + row * ldc, ldc);
             }
         });
@@ -120,25 +126,25 @@ public final class Gemm {
     /**
      * Rows per band of one product of a batch: {@code m} (whole products) when they are small
      * enough for one thread or when OpenBLAS should thread them; else the most rows that keep a
-     * band at most {@link #SINGLE_THREADED_WORK}.
+     * band at most {@link #SINGLE_THREADED_WORK}. {@code threaded}: {@link #threadsItself} of the product.
      */
-    static int bandRows(DType dtype, int m, int n, int k) {
+    static int bandRows(boolean threaded, int m, int n, int k) {
         long rowWork = (long) n * Math.max(k, 1);
-        if (!threadsItself(dtype) || rowWork * m <= SINGLE_THREADED_WORK) return Math.max(m, 1);
+        if (!threaded || rowWork * m <= SINGLE_THREADED_WORK) return Math.max(m, 1);
         long rows = SINGLE_THREADED_WORK / rowWork;
         return rows >= MIN_BAND_ROWS ? (int) rows : Math.max(m, 1);
     }
 
     /** {@link #multiply} using every core: integer products (single-threaded kernels) are split into bands of rows. */
-    public static void multiplyOnAllCores(DType dtype, int m, int n, int k, double alpha, Operand a, Operand b,
+    public static void multiplyOnAllCores(int m, int n, int k, double alpha, Operand a, Operand b,
                                           double beta, Object c, int cOff, int ldc) {
-        if (threadsItself(dtype)) {
-            multiply(dtype, m, n, k, alpha, a, b, beta, c, cOff, ldc);
+        if (threadsItself(c)) {
+            multiply(m, n, k, alpha, a, b, beta, c, cOff, ldc);
             return;
         }
         Parallel.forRange(m, (long) n * Math.max(k, 1), (lo, hi) -> {
             Operand band = a.trans ? a.shift(lo) : a.shift(lo * a.ld);
-            multiply(dtype, hi - lo, n, k, alpha, band, b, beta, c, cOff + lo * ldc, ldc);
+            multiply(hi - lo, n, k, alpha, band, b, beta, c, cOff + lo * ldc, ldc);
         });
     }
 }

@@ -1,12 +1,11 @@
-package dev.ember.ops.kernels;
+package dev.ember.kernels;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.ember.ops.kernels.GemmCases.Case;
-import dev.ember.ops.kernels.GemmCases.Data;
-import dev.ember.tensor.DType;
+import dev.ember.kernels.GemmCases.Case;
+import dev.ember.kernels.GemmCases.Data;
 import java.util.ArrayList;
 import java.util.List;
 import jdk.incubator.vector.FloatVector;
@@ -81,7 +80,7 @@ class FewRowGemmTest {
             Data d = Data.of(cs);
             float[] a = d.af(), b = d.bf(), c = d.cf();
             double[] before = GemmCases.toDoubles(c);
-            Gemm.multiply(DType.FLOAT32, m, n, k, 1, new Gemm.Operand(a, 0, k, false), new Gemm.Operand(b, 0, ldb, transB), 0, c, 0, n);
+            Gemm.multiply(m, n, k, 1, new Gemm.Operand(a, 0, k, false), new Gemm.Operand(b, 0, ldb, transB), 0, c, 0, n);
             GemmCases.check(cs, GemmCases.toDoubles(a), GemmCases.toDoubles(b), before, GemmCases.toDoubles(c), 1e-5);
         }
     }

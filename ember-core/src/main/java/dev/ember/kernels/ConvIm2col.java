@@ -1,4 +1,4 @@
-package dev.ember.ops.kernels;
+package dev.ember.kernels;
 
 import java.util.Arrays;
 
@@ -8,7 +8,7 @@ import java.util.Arrays;
  * or 0 where the tap falls in the padding. Every element of the image's block is written, so the
  * buffer may hold anything before.
  */
-final class ConvIm2col {
+public final class ConvIm2col {
     private ConvIm2col() {}
 
     /**
@@ -17,7 +17,7 @@ final class ConvIm2col {
      * rows {@code rowStride} apart) from the image at {@code base} in {@code src} with strides
      * {@code sc, sh, sw} (channel, row, column).
      */
-    static void unfold(Conv2dGeometry g, Object src, int base, int sc, int sh, int sw, Object col, int colOffset, int rowStride, int rowLo, int rowHi) {
+    public static void unfold(Conv2dGeometry g, Object src, int base, int sc, int sh, int sw, Object col, int colOffset, int rowStride, int rowLo, int rowHi) {
         int kk = g.kernelH() * g.kernelW(), outW = g.outW();
         for (int r = rowLo; r < rowHi; r++) {
             int c = r / kk, i = r % kk / g.kernelW(), j = r % g.kernelW();
@@ -46,7 +46,7 @@ final class ConvIm2col {
      * {@code base} of {@code dst} (contiguous {@code [channels, height, width]}), each column value
      * onto the input pixel its tap read; taps in the padding add nothing. Floating buffers only.
      */
-    static void fold(Conv2dGeometry g, Object col, int colOffset, int rowStride, Object dst, int base) {
+    public static void fold(Conv2dGeometry g, Object col, int colOffset, int rowStride, Object dst, int base) {
         int kk = g.kernelH() * g.kernelW(), outW = g.outW(), rows = g.channels() * kk, plane = g.height() * g.width();
         for (int r = 0; r < rows; r++) {
             int c = r / kk, i = r % kk / g.kernelW(), j = r % g.kernelW();

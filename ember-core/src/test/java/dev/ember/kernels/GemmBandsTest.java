@@ -1,6 +1,6 @@
-package dev.ember.ops.kernels;
+package dev.ember.kernels;
 
-import dev.ember.tensor.DType;
+import dev.ember.ops.kernels.GemmBatched;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -8,15 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** How a batch of products shares the cores: whole, in row bands, or one after another. */
 class GemmBandsTest {
+    /** {@link Gemm#threadsItself} of a float32/float64 product (OpenBLAS threads it) and of an integer one. */
+    private static final boolean FLOAT = true, INTEGER = false;
 
     @Test
     void mediumProductsAreCutIntoBandsThatOpenBlasRunsOnOneThread() {
-        assertEquals(32, Gemm.bandRows(DType.FLOAT32, 128, 128, 64), "128x128x64: 32 rows x 8192 = the single-thread limit");
-        assertEquals(64, Gemm.bandRows(DType.FLOAT64, 128, 64, 64));
-        assertEquals(40, Gemm.bandRows(DType.FLOAT32, 40, 64, 64), "small enough for one thread whole");
-        assertEquals(256, Gemm.bandRows(DType.FLOAT32, 256, 256, 64), "16-row bands would be too thin: OpenBLAS threads each");
-        assertEquals(128, Gemm.bandRows(DType.INT32, 128, 128, 64), "integer kernels are single-threaded: whole products side by side");
-        assertEquals(1, Gemm.bandRows(DType.FLOAT32, 0, 128, 64));
+        assertEquals(32, Gemm.bandRows(FLOAT, 128, 128, 64), "128x128x64: 32 rows x 8192 = the single-thread limit");
+        assertEquals(64, Gemm.bandRows(FLOAT, 128, 64, 64));
+        assertEquals(40, Gemm.bandRows(FLOAT, 40, 64, 64), "small enough for one thread whole");
+        assertEquals(256, Gemm.bandRows(FLOAT, 256, 256, 64), "16-row bands would be too thin: OpenBLAS threads each");
+        assertEquals(128, Gemm.bandRows(INTEGER, 128, 128, 64), "integer kernels are single-threaded: whole products side by side");
+        assertEquals(1, Gemm.bandRows(FLOAT, 0, 128, 64));
     }
 
     @Test
@@ -26,7 +28,7 @@ class GemmBandsTest {
         float[] a = new float[batches * m * k], b = new float[batches * k * n], c = new float[batches * m * n];
         for (int i = 0; i < a.length; i++) a[i] = rng.nextFloat() - 0.5f;
         for (int i = 0; i < b.length; i++) b[i] = rng.nextFloat() - 0.5f;
-        GemmBatched.strided(DType.FLOAT32, false, false, batches, m, n, k, a, 0, m * k, k, b, 0, k * n, n, c, 0, n);
+        GemmBatched.strided(false, false, batches, m, n, k, a, 0, m * k, k, b, 0, k * n, n, c, 0, n);
         float[] want = new float[c.length];
         for (int i = 0; i < batches; i++) {
             for (int r = 0; r < m; r++) {

@@ -1,6 +1,5 @@
-package dev.ember.ops;
+package dev.ember.kernels;
 
-import dev.ember.ops.kernels.Parallel;
 import org.junit.jupiter.api.Test;
 
 import java.util.Set;

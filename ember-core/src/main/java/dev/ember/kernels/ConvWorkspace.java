@@ -1,8 +1,7 @@
-package dev.ember.ops.kernels;
-
-import dev.ember.tensor.DType;
+package dev.ember.kernels;
 
 import java.lang.ref.SoftReference;
+import java.lang.reflect.Array;
 
 /**
  * Scratch arrays for convolution kept per thread between calls. A fresh array of tens of
@@ -10,27 +9,24 @@ import java.lang.ref.SoftReference;
  * on first touch); a reused one is free. Held softly, so the GC takes them back under memory
  * pressure. Contents are stale: users overwrite every element they read.
  */
-final class ConvWorkspace {
+public final class ConvWorkspace {
     private ConvWorkspace() {}
 
     /** The two arrays a convolution needs at once: im2col columns and the GEMM's product. */
-    enum Slot { COLUMNS, PRODUCT }
+    public enum Slot { COLUMNS, PRODUCT }
 
     private static final ThreadLocal<SoftReference<?>[]> CACHE = ThreadLocal.withInitial(() -> new SoftReference<?>[Slot.values().length]);
 
-    /** An array of {@code dtype} with at least {@code length} elements, for this thread's use until it asks again for the same slot. */
-    static Object array(Slot slot, DType dtype, int length) {
+    /**
+     * An array of {@code like}'s type (float[], double[], int[], long[] or byte[]) with at least
+     * {@code length} elements, for this thread's use until it asks again for the same slot.
+     */
+    public static Object array(Slot slot, Object like, int length) {
         SoftReference<?>[] slots = CACHE.get();
         Object cached = slots[slot.ordinal()] == null ? null : slots[slot.ordinal()].get();
-        boolean fits = switch (dtype) {
-            case FLOAT32 -> cached instanceof float[] a && a.length >= length;
-            case FLOAT64 -> cached instanceof double[] a && a.length >= length;
-            case INT32 -> cached instanceof int[] a && a.length >= length;
-            case INT64 -> cached instanceof long[] a && a.length >= length;
-            case BOOL -> cached instanceof byte[] a && a.length >= length;
-        };
-        if (fits) return cached;
-        Object fresh = dtype.allocate(length);
+        Class<?> type = like.getClass();
+        if (cached != null && cached.getClass() == type && Array.getLength(cached) >= length) return cached;
+        Object fresh = Array.newInstance(type.componentType(), length);
         slots[slot.ordinal()] = new SoftReference<>(fresh);
         return fresh;
     }

@@ -1,4 +1,4 @@
-package dev.ember.ops.kernels;
+package dev.ember.kernels;
 
 /**
  * The sizes of one 2-d convolution: input {@code [batch, channels, height, width]}, weight
