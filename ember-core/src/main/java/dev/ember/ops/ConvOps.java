@@ -1,13 +1,13 @@
 package dev.ember.ops;
 
-import dev.ember.ops.kernels.Conv2d;
-import dev.ember.ops.kernels.Conv2dBackward;
+import dev.ember.ops.eager.Conv2d;
+import dev.ember.ops.eager.Conv2dBackward;
 import dev.ember.kernels.Conv2dGeometry;
-import dev.ember.ops.kernels.Copy;
-import dev.ember.ops.kernels.PoolAdaptiveAvg2d;
-import dev.ember.ops.kernels.PoolAvg2d;
-import dev.ember.ops.kernels.PoolGeometry;
-import dev.ember.ops.kernels.PoolMax2d;
+import dev.ember.ops.eager.Copy;
+import dev.ember.ops.eager.PoolAdaptiveAvg2d;
+import dev.ember.ops.eager.PoolAvg2d;
+import dev.ember.ops.eager.PoolGeometry;
+import dev.ember.ops.eager.PoolMax2d;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Shapes;

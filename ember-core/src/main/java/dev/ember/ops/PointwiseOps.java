@@ -1,7 +1,7 @@
 package dev.ember.ops;
 
-import dev.ember.ops.kernels.Copy;
-import dev.ember.ops.kernels.Pointwise;
+import dev.ember.ops.eager.Copy;
+import dev.ember.ops.eager.Pointwise;
 import dev.ember.kernels.BinaryOp;
 import dev.ember.kernels.UnaryOp;
 import dev.ember.tensor.DType;

@@ -1,6 +1,6 @@
 package dev.ember.kernels;
 
-import dev.ember.ops.kernels.GemmBatched;
+import dev.ember.ops.eager.GemmBatched;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;

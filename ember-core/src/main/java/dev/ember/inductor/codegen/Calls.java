@@ -15,7 +15,7 @@ final class Calls {
     static final JType TRANSPOSED_WEIGHT = JType.imported("dev.ember.inductor.runtime.TransposedWeight");
     static final JType OP_OVERLOAD = JType.imported("dev.ember.ops.OpOverload");
     static final JType OP_REGISTRY = JType.imported("dev.ember.ops.OpRegistry");
-    static final JType GEMM_BATCHED = JType.imported("dev.ember.ops.kernels.GemmBatched");
+    static final JType GEMM_BATCHED = JType.imported("dev.ember.ops.eager.GemmBatched");
     static final JType PARALLEL = JType.imported("dev.ember.kernels.Parallel");
     static final JType RANGE = JType.imported("dev.ember.kernels.Parallel$Range");
     static final JType DTYPE = JType.imported("dev.ember.tensor.DType");

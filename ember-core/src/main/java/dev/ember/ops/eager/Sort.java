@@ -1,4 +1,4 @@
-package dev.ember.ops.kernels;
+package dev.ember.ops.eager;
 
 import dev.ember.kernels.Parallel;
 import dev.ember.tensor.Storage;

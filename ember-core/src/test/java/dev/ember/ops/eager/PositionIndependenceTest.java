@@ -1,4 +1,4 @@
-package dev.ember.ops.kernels;
+package dev.ember.ops.eager;
 
 import dev.ember.Ember;
 import dev.ember.Fn1;
