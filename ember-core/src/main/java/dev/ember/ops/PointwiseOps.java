@@ -1,9 +1,9 @@
 package dev.ember.ops;
 
-import dev.ember.ops.eager.Copy;
-import dev.ember.ops.eager.Pointwise;
 import dev.ember.kernels.BinaryOp;
 import dev.ember.kernels.UnaryOp;
+import dev.ember.ops.eager.Copy;
+import dev.ember.ops.eager.Pointwise;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Defaults;
 import dev.ember.tensor.Generator;

@@ -1,10 +1,10 @@
 package dev.ember.ops.eager;
 
-import dev.ember.kernels.Parallel;
 import dev.ember.kernels.Conv2dGeometry;
 import dev.ember.kernels.ConvIm2col;
-import dev.ember.kernels.Gemm;
 import dev.ember.kernels.ConvWorkspace;
+import dev.ember.kernels.Gemm;
+import dev.ember.kernels.Parallel;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Storage;
 import dev.ember.tensor.Tensor;

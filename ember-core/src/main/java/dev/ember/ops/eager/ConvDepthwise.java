@@ -1,7 +1,7 @@
 package dev.ember.ops.eager;
 
-import dev.ember.kernels.Parallel;
 import dev.ember.kernels.Conv2dGeometry;
+import dev.ember.kernels.Parallel;
 import dev.ember.tensor.Tensor;
 
 /**

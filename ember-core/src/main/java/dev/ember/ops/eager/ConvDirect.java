@@ -1,8 +1,8 @@
 package dev.ember.ops.eager;
 
-import dev.ember.kernels.Parallel;
 import dev.ember.kernels.Conv2dGeometry;
 import dev.ember.kernels.ConvWorkspace;
+import dev.ember.kernels.Parallel;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import jdk.incubator.vector.FloatVector;

@@ -1,13 +1,13 @@
 package dev.ember.ops.eager;
 
 import dev.ember.kernels.BinaryOp;
-import dev.ember.kernels.UnaryOp;
 import dev.ember.kernels.Parallel;
 import dev.ember.kernels.PointwiseBool;
 import dev.ember.kernels.PointwiseF32;
 import dev.ember.kernels.PointwiseF64;
 import dev.ember.kernels.PointwiseI32;
 import dev.ember.kernels.PointwiseI64;
+import dev.ember.kernels.UnaryOp;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Storage;

@@ -1,7 +1,7 @@
 package dev.ember.ops.eager;
 
-import dev.ember.kernels.Conv2dGeometry;
 import ai.djl.ndarray.NDManager;
+import dev.ember.kernels.Conv2dGeometry;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import dev.ember.testing.Inputs;

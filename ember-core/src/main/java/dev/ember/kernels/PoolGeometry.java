@@ -1,7 +1,4 @@
-package dev.ember.ops.eager;
-
-import dev.ember.kernels.Parallel;
-import dev.ember.tensor.Tensor;
+package dev.ember.kernels;
 
 /**
  * One 2-d pooling window layout over planes of {@code height x width}: kernel, stride, padding,
@@ -26,13 +23,16 @@ public record PoolGeometry(int kernelH, int kernelW, int strideH, int strideW, i
         return Math.toIntExact(out);
     }
 
-    /** Runs {@code plane} for every (image, channel) plane of a 4-d input, spread across cores. */
-    void forEachPlane(Tensor input4d, Tensor out4d, PlaneKernel plane) {
-        int[] s = input4d.strides();
-        int channels = input4d.size(1), planes = input4d.size(0) * channels, outPixels = outH * outW;
+    /**
+     * Runs {@code plane} for every (image, channel) plane of a 4-d input {@code [batch, channels, H, W]}
+     * at {@code offset} with strides {@code s}, spread across cores; plane p writes its output (contiguous) at
+     * {@code p * outH * outW}.
+     */
+    void forEachPlane(int offset, int[] s, int batch, int channels, PlaneKernel plane) {
+        int planes = batch * channels, outPixels = outH * outW;
         Parallel.forRange(planes, (long) outPixels * kernelH * kernelW, (lo, hi) -> {
             for (int p = lo; p < hi; p++) {
-                int xBase = input4d.storageOffset() + p / channels * s[0] + p % channels * s[1];
+                int xBase = offset + p / channels * s[0] + p % channels * s[1];
                 plane.run(xBase, s[2], s[3], p * outPixels);
             }
         });
