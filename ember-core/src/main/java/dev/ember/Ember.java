@@ -12,9 +12,9 @@ import dev.ember.events.CompileEvents;
 import dev.ember.export.ExportOptions;
 import dev.ember.export.ExportedProgram;
 import dev.ember.export.Exporter;
+import dev.ember.kernels.Blas;
 import dev.ember.logging.Logs;
 import dev.ember.nn.Module;
-import dev.ember.ops.kernels.Blas;
 import dev.ember.tensor.Tensor;
 
 import java.util.List;

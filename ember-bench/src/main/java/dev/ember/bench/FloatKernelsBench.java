@@ -1,8 +1,8 @@
 package dev.ember.bench;
 
+import dev.ember.kernels.JavaGemm;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.OpRegistry;
-import dev.ember.ops.kernels.JavaGemm;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import org.openjdk.jmh.annotations.*;

@@ -6,7 +6,7 @@ import ai.djl.nn.Activation;
 import dev.ember.fx.CompileMode;
 import dev.ember.inductor.InductorGraph;
 import dev.ember.fx.GraphModule;
-import dev.ember.ops.kernels.Parallel;
+import dev.ember.kernels.Parallel;
 import dev.ember.tensor.Tensor;
 import org.openjdk.jmh.annotations.*;
 

@@ -15,7 +15,7 @@ final class TraceContext {
     static final int INSTRUCTION_BUDGET = 100_000;
     static final int MAX_INLINE_DEPTH = 32;
     private static final Set<String> LIBRARY_PACKAGES = Set.of("dev.ember", "dev.ember.tensor", "dev.ember.ops",
-            "dev.ember.ops.kernels", "dev.ember.nn", "dev.ember.fx", "dev.ember.dynamo");
+            "dev.ember.ops.eager", "dev.ember.kernels", "dev.ember.nn", "dev.ember.fx", "dev.ember.dynamo");
 
     final Options options;
     final OutputGraph graph = new OutputGraph();

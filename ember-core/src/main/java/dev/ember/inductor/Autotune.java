@@ -29,7 +29,7 @@ final class Autotune {
         Tensor r = Tensor.allocate(t.meta());
         if (r.dtype().isFloatingPoint()) {
             Tensor src = Tensor.randn(t.shape()).to(t.dtype());
-            dev.ember.ops.kernels.Copy.copy(src, r);
+            dev.ember.ops.eager.Copy.copy(src, r);
         }
         return r;
     }

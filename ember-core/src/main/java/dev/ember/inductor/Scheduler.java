@@ -203,7 +203,7 @@ final class Scheduler {
         }
         // A kernel without row dims runs on one thread: keep big pointwise work out of it (work
         // that depends on a symbol counts as big: it is, for some value in range).
-        if (p == 0 && pointwiseShape != null && !Sizes.provablyAtLeast(SymInt.of(dev.ember.ops.kernels.Parallel.GRAIN), Sizes.numel(pointwiseShape))) return false;
+        if (p == 0 && pointwiseShape != null && !Sizes.provablyAtLeast(SymInt.of(dev.ember.kernels.Parallel.GRAIN), Sizes.numel(pointwiseShape))) return false;
         SymInt[] inner;
         Expr body;
         if (st instanceof Stage.Reduction r) {

@@ -1,13 +1,12 @@
 package dev.ember.ops;
 
-import dev.ember.ops.kernels.Conv2d;
-import dev.ember.ops.kernels.Conv2dBackward;
-import dev.ember.ops.kernels.Conv2dGeometry;
-import dev.ember.ops.kernels.Copy;
-import dev.ember.ops.kernels.PoolAdaptiveAvg2d;
-import dev.ember.ops.kernels.PoolAvg2d;
-import dev.ember.ops.kernels.PoolGeometry;
-import dev.ember.ops.kernels.PoolMax2d;
+import dev.ember.kernels.Conv2dGeometry;
+import dev.ember.kernels.PoolAdaptiveAvg2d;
+import dev.ember.kernels.PoolGeometry;
+import dev.ember.ops.eager.Conv2d;
+import dev.ember.ops.eager.Conv2dBackward;
+import dev.ember.ops.eager.Copy;
+import dev.ember.ops.eager.Pool2d;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Shapes;
@@ -112,7 +111,7 @@ public final class ConvOps {
             .meta(a -> pooledMeta(a.tensor(0), maxPoolGeometry(a)))
             .kernel((a, m) -> {
                 Tensor self = a.tensor(0), out = Tensor.allocate((TensorMeta) m);
-                PoolMax2d.forward(as4d(self), as4d(out), geometryOf(self, out, a.ints(1), a.ints(2), a.ints(3), a.ints(4)));
+                Pool2d.maxForward(as4d(self), as4d(out), geometryOf(self, out, a.ints(1), a.ints(2), a.ints(3), a.ints(4)));
                 return out;
             })
             .decomposition((e, a) -> ((List<?>) e.call(ConvOps.MAX_POOL2D_WITH_INDICES, a)).getFirst())
@@ -128,7 +127,7 @@ public final class ConvOps {
             .kernel((a, m) -> {
                 List<?> metas = (List<?>) m;
                 Tensor self = a.tensor(0), out = Tensor.allocate((TensorMeta) metas.get(0)), indices = Tensor.allocate((TensorMeta) metas.get(1));
-                PoolMax2d.forwardWithIndices(as4d(self), as4d(out), as4d(indices), geometryOf(self, out, a.ints(1), a.ints(2), a.ints(3), a.ints(4)));
+                Pool2d.maxForwardWithIndices(as4d(self), as4d(out), as4d(indices), geometryOf(self, out, a.ints(1), a.ints(2), a.ints(3), a.ints(4)));
                 return List.of(out, indices);
             })
             .derivative(g -> new Object[] {g.call(ConvOps.MAX_POOL2D_WITH_INDICES_BACKWARD, g.grad(0), g.arg(0), g.value(1), g.value(2), g.value(3),
@@ -163,7 +162,7 @@ public final class ConvOps {
                         throw new IndexOutOfBoundsException("max_pool2d_with_indices_backward: index " + i + " is out of bounds for an input plane of " + h + "x" + w);
                     }
                 }
-                if (out.numel() > 0) PoolMax2d.backward(grad, indices, out, planes, h * w, outPixels);
+                if (out.numel() > 0) Pool2d.maxBackward(grad, indices, out, planes, h * w, outPixels);
                 return out;
             })
             // linear in grad_output: the gradient's values at the same maxima
@@ -196,7 +195,7 @@ public final class ConvOps {
             .kernel((a, m) -> {
                 Tensor self = a.tensor(0), out = Tensor.allocate((TensorMeta) m);
                 PoolGeometry g = geometryOf(self, out, a.ints(1), a.ints(2), a.ints(3), new int[] {1});
-                PoolAvg2d.forward(as4d(self), as4d(out), g, a.bool(5), a.optInteger(6));
+                Pool2d.avgForward(as4d(self), as4d(out), g, a.bool(5), a.optInteger(6));
                 return out;
             })
             .derivative(g -> new Object[] {g.call(ConvOps.AVG_POOL2D_BACKWARD, g.grad(), g.arg(0), g.value(1), g.value(2), g.value(3),
@@ -218,7 +217,7 @@ public final class ConvOps {
                 Tensor self = a.tensor(1), out = Tensor.allocate((TensorMeta) m), grad = a.tensor(0).contiguous();
                 PoolGeometry g = geometryOf(self, grad, a.ints(2), a.ints(3), a.ints(4), new int[] {1});
                 int planes = self.numel() / Math.max(1, self.size(-2) * self.size(-1));
-                if (out.numel() > 0) PoolAvg2d.backward(grad, out, planes, g, a.bool(6), a.optInteger(7));
+                if (out.numel() > 0) Pool2d.avgBackward(grad, out, planes, g, a.bool(6), a.optInteger(7));
                 return out;
             })
             // linear in grad_output: the same average of the gradient
@@ -263,7 +262,7 @@ public final class ConvOps {
                 if (out.numel() == 0) return out;
                 Tensor in4d = planes4d(self);
                 PoolGeometry g = PoolAdaptiveAvg2d.geometry(in4d.size(2), in4d.size(3), out.size(-2), out.size(-1));
-                PoolAdaptiveAvg2d.forward(in4d, out.viewAs(TensorMeta.contiguous(out.dtype(), in4d.size(0), in4d.size(1), g.outH(), g.outW())), g);
+                Pool2d.adaptiveAvgForward(in4d, out.viewAs(TensorMeta.contiguous(out.dtype(), in4d.size(0), in4d.size(1), g.outH(), g.outW())), g);
                 return out;
             })
             // a 1x1 output is the mean of the last two dims (of any rank): its gradient spread evenly
@@ -305,7 +304,7 @@ public final class ConvOps {
                 Tensor self = a.tensor(1), out = Tensor.allocate((TensorMeta) m), grad = a.tensor(0).contiguous();
                 int planes = self.numel() / Math.max(1, self.size(-2) * self.size(-1));
                 PoolGeometry g = PoolAdaptiveAvg2d.geometry(self.size(-2), self.size(-1), grad.size(-2), grad.size(-1));
-                if (out.numel() > 0 && grad.numel() > 0) PoolAdaptiveAvg2d.backward(grad, out, planes, g);
+                if (out.numel() > 0 && grad.numel() > 0) Pool2d.adaptiveAvgBackward(grad, out, planes, g);
                 return out;
             })
             .derivative(g -> {

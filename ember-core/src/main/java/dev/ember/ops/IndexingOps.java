@@ -1,8 +1,8 @@
 package dev.ember.ops;
 
-import dev.ember.ops.kernels.Copy;
-import dev.ember.ops.kernels.Parallel;
-import dev.ember.ops.kernels.StridedLoop;
+import dev.ember.kernels.Parallel;
+import dev.ember.kernels.StridedLoop;
+import dev.ember.ops.eager.Copy;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Storage;

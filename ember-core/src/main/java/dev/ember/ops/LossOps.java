@@ -1,6 +1,6 @@
 package dev.ember.ops;
 
-import dev.ember.ops.kernels.NllLoss;
+import dev.ember.ops.eager.NllLoss;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;

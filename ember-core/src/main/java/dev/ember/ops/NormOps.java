@@ -1,7 +1,7 @@
 package dev.ember.ops;
 
-import dev.ember.ops.kernels.ReduceBatchNorm;
-import dev.ember.ops.kernels.ReduceLayerNorm;
+import dev.ember.ops.eager.ReduceBatchNorm;
+import dev.ember.ops.eager.ReduceLayerNorm;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;

@@ -1,6 +1,6 @@
 package dev.ember.ops;
 
-import dev.ember.ops.kernels.Copy;
+import dev.ember.ops.eager.Copy;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;

@@ -1,9 +1,9 @@
 package dev.ember.ops;
 
-import dev.ember.ops.kernels.Copy;
-import dev.ember.ops.kernels.Pointwise;
-import dev.ember.ops.kernels.BinaryOp;
-import dev.ember.ops.kernels.UnaryOp;
+import dev.ember.kernels.BinaryOp;
+import dev.ember.kernels.UnaryOp;
+import dev.ember.ops.eager.Copy;
+import dev.ember.ops.eager.Pointwise;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Defaults;
 import dev.ember.tensor.Generator;
@@ -14,17 +14,17 @@ import dev.ember.tensor.TensorMeta;
 import java.util.Arrays;
 import java.util.function.Function;
 
-import static dev.ember.ops.kernels.BinaryOp.ADD;
-import static dev.ember.ops.kernels.BinaryOp.ADD_SCALED;
-import static dev.ember.ops.kernels.BinaryOp.DIV;
-import static dev.ember.ops.kernels.BinaryOp.DIV_FLOOR;
-import static dev.ember.ops.kernels.BinaryOp.DIV_TRUNC;
-import static dev.ember.ops.kernels.BinaryOp.FMOD;
-import static dev.ember.ops.kernels.BinaryOp.MAX;
-import static dev.ember.ops.kernels.BinaryOp.MIN;
-import static dev.ember.ops.kernels.BinaryOp.MUL;
-import static dev.ember.ops.kernels.BinaryOp.REMAINDER;
-import static dev.ember.ops.kernels.BinaryOp.SUB;
+import static dev.ember.kernels.BinaryOp.ADD;
+import static dev.ember.kernels.BinaryOp.ADD_SCALED;
+import static dev.ember.kernels.BinaryOp.DIV;
+import static dev.ember.kernels.BinaryOp.DIV_FLOOR;
+import static dev.ember.kernels.BinaryOp.DIV_TRUNC;
+import static dev.ember.kernels.BinaryOp.FMOD;
+import static dev.ember.kernels.BinaryOp.MAX;
+import static dev.ember.kernels.BinaryOp.MIN;
+import static dev.ember.kernels.BinaryOp.MUL;
+import static dev.ember.kernels.BinaryOp.REMAINDER;
+import static dev.ember.kernels.BinaryOp.SUB;
 import static dev.ember.tensor.DType.BOOL;
 
 /**

@@ -1,10 +1,10 @@
 package dev.ember.ops;
 
-import dev.ember.ops.kernels.Copy;
-import dev.ember.ops.kernels.ReduceArg;
-import dev.ember.ops.kernels.ReduceFold;
-import dev.ember.ops.kernels.ReducePlan;
-import dev.ember.ops.kernels.ReduceSoftmax;
+import dev.ember.ops.eager.Copy;
+import dev.ember.ops.eager.ReduceArg;
+import dev.ember.ops.eager.ReduceFold;
+import dev.ember.ops.eager.ReducePlan;
+import dev.ember.ops.eager.ReduceSoftmax;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Storage;

@@ -1,7 +1,7 @@
 package dev.ember.ops;
 
-import dev.ember.ops.kernels.Copy;
-import dev.ember.ops.kernels.Scan;
+import dev.ember.ops.eager.Copy;
+import dev.ember.ops.eager.Scan;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;

@@ -1,8 +1,8 @@
 package dev.ember.ops;
 
-import dev.ember.ops.kernels.Copy;
-import dev.ember.ops.kernels.Pointwise;
-import dev.ember.ops.kernels.Scatter;
+import dev.ember.ops.eager.Copy;
+import dev.ember.ops.eager.Pointwise;
+import dev.ember.ops.eager.Scatter;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;

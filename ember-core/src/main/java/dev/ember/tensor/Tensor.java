@@ -374,7 +374,7 @@ public class Tensor {
     private Object contiguousData(DType target) {
         requireData("reading data");
         Tensor out = allocate(target, shape);
-        dev.ember.ops.kernels.Copy.copy(this, out);   // reading data is not an op autograd records
+        dev.ember.ops.eager.Copy.copy(this, out);   // reading data is not an op autograd records
         return out.storage.data();
     }
 

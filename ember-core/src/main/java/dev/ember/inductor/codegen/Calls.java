@@ -10,18 +10,18 @@ final class Calls {
     private Calls() {}
 
     static final JType MATH = JType.imported("java.lang.Math");
-    static final JType SCALAR_MATH = JType.imported("dev.ember.ops.kernels.ScalarMath");
+    static final JType SCALAR_MATH = JType.imported("dev.ember.kernels.ScalarMath");
     static final JType KERNEL_RUNTIME = JType.imported("dev.ember.inductor.runtime.KernelRuntime");
     static final JType TRANSPOSED_WEIGHT = JType.imported("dev.ember.inductor.runtime.TransposedWeight");
     static final JType OP_OVERLOAD = JType.imported("dev.ember.ops.OpOverload");
     static final JType OP_REGISTRY = JType.imported("dev.ember.ops.OpRegistry");
-    static final JType GEMM_BATCHED = JType.imported("dev.ember.ops.kernels.GemmBatched");
-    static final JType PARALLEL = JType.imported("dev.ember.ops.kernels.Parallel");
-    static final JType RANGE = JType.imported("dev.ember.ops.kernels.Parallel$Range");
+    static final JType GEMM_BATCHED = JType.imported("dev.ember.ops.eager.GemmBatched");
+    static final JType PARALLEL = JType.imported("dev.ember.kernels.Parallel");
+    static final JType RANGE = JType.imported("dev.ember.kernels.Parallel$Range");
     static final JType DTYPE = JType.imported("dev.ember.tensor.DType");
     static final JType STORAGE = JType.imported("dev.ember.tensor.Storage");
     static final JType TENSOR = JType.imported("dev.ember.tensor.Tensor");
-    static final JType VECTOR_MATH = JType.imported("dev.ember.ops.kernels.VectorMath");
+    static final JType VECTOR_MATH = JType.imported("dev.ember.kernels.VectorMath");
     static final JType METHOD_HANDLE = JType.imported("java.lang.invoke.MethodHandle");
     static final JType LIST = new JType(ClassDesc.of("java.util.List"), "java.util.List");
     static final JType TENSOR_LIST = new JType(LIST.desc(), "java.util.List<Tensor>");

@@ -229,7 +229,7 @@ public final class GraphWriter {
         // or in turn) and which kernel runs them, as it does for eager matmul: from the sizes it is
         // called with, so a size-generic GEMM takes the path each call's sizes call for.
         boolean batched = !Sizes.is(g.batch(), 1);
-        List<JExpr> args = List.of(dtype(g.out().dtype()), new JExpr.Lit(a.trans, JType.BOOLEAN), new JExpr.Lit(b.trans, JType.BOOLEAN),
+        List<JExpr> args = List.of(new JExpr.Lit(a.trans, JType.BOOLEAN), new JExpr.Lit(b.trans, JType.BOOLEAN),
                 ctx.size(g.batch()), ctx.size(g.m()), ctx.size(g.n()), ctx.size(g.k()),
                 aArray, aOff, batched ? ctx.size(g.a().strides()[0]) : JavaTypes.intLit(0), ctx.size(a.ld),
                 bArray, bOff, batched ? ctx.size(g.b().strides()[0]) : JavaTypes.intLit(0), ctx.size(b.ld),

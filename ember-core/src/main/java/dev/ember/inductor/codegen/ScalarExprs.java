@@ -7,8 +7,8 @@ import dev.ember.inductor.ir.Expr.Const;
 import dev.ember.inductor.ir.Expr.Load;
 import dev.ember.inductor.ir.Expr.Unary;
 import dev.ember.inductor.ir.Expr.Where;
-import dev.ember.ops.kernels.BinaryOp;
-import dev.ember.ops.kernels.UnaryOp;
+import dev.ember.kernels.BinaryOp;
+import dev.ember.kernels.UnaryOp;
 import dev.ember.tensor.DType;
 
 import java.util.HashMap;
@@ -65,7 +65,7 @@ final class ScalarExprs {
     }
 
     /**
-     * {@code op(x)}: one Java operator, or the op's formula in {@link dev.ember.ops.kernels.ScalarMath},
+     * {@code op(x)}: one Java operator, or the op's formula in {@link dev.ember.kernels.ScalarMath},
      * the method the eager kernels call per element.
      */
     static JExpr unary(UnaryOp op, JExpr x, DType d) {
@@ -84,7 +84,7 @@ final class ScalarExprs {
         };
     }
 
-    /** {@code a op b}: one Java operator, or the op's formula in {@link dev.ember.ops.kernels.ScalarMath}. */
+    /** {@code a op b}: one Java operator, or the op's formula in {@link dev.ember.kernels.ScalarMath}. */
     static JExpr binary(BinaryOp op, JExpr a, JExpr b, DType d) {
         JType t = JavaTypes.scalar(d);
         if (op.isComparison()) {

@@ -7,9 +7,9 @@ import dev.ember.inductor.ir.Expr.Const;
 import dev.ember.inductor.ir.Expr.Load;
 import dev.ember.inductor.ir.Expr.Unary;
 import dev.ember.inductor.ir.Expr.Where;
-import dev.ember.ops.kernels.BinaryOp;
-import dev.ember.ops.kernels.UnaryOp;
-import dev.ember.ops.kernels.VectorMath;
+import dev.ember.kernels.BinaryOp;
+import dev.ember.kernels.UnaryOp;
+import dev.ember.kernels.VectorMath;
 import dev.ember.tensor.DType;
 
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package dev.ember.inductor.ir;
 
-import dev.ember.ops.kernels.BinaryOp;
-import dev.ember.ops.kernels.UnaryOp;
+import dev.ember.kernels.BinaryOp;
+import dev.ember.kernels.UnaryOp;
 import dev.ember.tensor.DType;
 
 /**

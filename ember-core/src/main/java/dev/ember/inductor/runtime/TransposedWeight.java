@@ -1,6 +1,6 @@
 package dev.ember.inductor.runtime;
 
-import dev.ember.ops.kernels.Parallel;
+import dev.ember.kernels.Parallel;
 import dev.ember.tensor.Storage;
 import dev.ember.tensor.Tensor;
 

@@ -1,0 +1,102 @@
+package dev.ember.kernels;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.JarURLConnection;
+import java.net.URL;
+import java.net.URLConnection;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.jar.JarEntry;
+import java.util.zip.CRC32;
+
+/**
+ * Copies a native library from the classpath into a cache folder, because the dynamic linker can
+ * only load files. A copy already there is reused when its size and CRC-32 match the resource's.
+ * A new copy is written to a temporary file and renamed into place atomically, so that concurrent
+ * JVMs extracting the same library never load a half-written file.
+ */
+final class NativeLibraryExtractor {
+    private NativeLibraryExtractor() {}
+
+    private record Fingerprint(long size, long crc) {}
+
+    /** Extracts the classpath resource (an absolute name such as {@code /org/x/libfoo.so.1}) into {@code dir}. */
+    static Path extract(String resource, Path dir) throws IOException {
+        URL url = NativeLibraryExtractor.class.getResource(resource);
+        if (url == null) {
+            throw new FileNotFoundException(resource + " is not on the classpath");
+        }
+        Path target = dir.resolve(resource.substring(resource.lastIndexOf('/') + 1));
+        Fingerprint expected = fingerprint(url);
+        if (Files.isRegularFile(target) && Files.size(target) == expected.size()) {
+            try (InputStream in = Files.newInputStream(target)) {
+                if (copyWithCrc(in, OutputStream.nullOutputStream()) == expected.crc()) {
+                    return target;
+                }
+            }
+        }
+        Files.createDirectories(dir);
+        Path tmp = Files.createTempFile(dir, target.getFileName() + ".", ".tmp");
+        try {
+            long crc;
+            try (InputStream in = open(url); OutputStream out = Files.newOutputStream(tmp)) {
+                crc = copyWithCrc(in, out);
+            }
+            if (crc != expected.crc()) {
+                throw new IOException("extracting " + url + " to " + tmp + " gave a different CRC-32 than the jar declares");
+            }
+            // rename(2) replaces an existing target atomically; a JVM that already mapped the old file keeps it.
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        return target;
+    }
+
+    /** Size and CRC-32 of a resource: read from the jar's directory when possible, else computed. */
+    private static Fingerprint fingerprint(URL url) throws IOException {
+        URLConnection conn = url.openConnection();
+        conn.setUseCaches(false);
+        if (conn instanceof JarURLConnection jar) {
+            JarEntry entry = jar.getJarEntry();
+            jar.getJarFile().close();
+            if (entry.getSize() >= 0 && entry.getCrc() >= 0) {
+                return new Fingerprint(entry.getSize(), entry.getCrc());
+            }
+        }
+        try (InputStream in = open(url)) {
+            CountingOutput counter = new CountingOutput();
+            long crc = copyWithCrc(in, counter);
+            return new Fingerprint(counter.count, crc);
+        }
+    }
+
+    /** Opens the resource without the JDK's jar cache, so closing the stream also closes the jar. */
+    private static InputStream open(URL url) throws IOException {
+        URLConnection conn = url.openConnection();
+        conn.setUseCaches(false);
+        return conn.getInputStream();
+    }
+
+    private static long copyWithCrc(InputStream in, OutputStream out) throws IOException {
+        CRC32 crc = new CRC32();
+        byte[] buffer = new byte[1 << 16];
+        for (int n; (n = in.read(buffer)) > 0; ) {
+            crc.update(buffer, 0, n);
+            out.write(buffer, 0, n);
+        }
+        return crc.getValue();
+    }
+
+    private static final class CountingOutput extends OutputStream {
+        long count;
+
+        @Override public void write(int b) { count++; }
+
+        @Override public void write(byte[] b, int off, int len) { count += len; }
+    }
+}

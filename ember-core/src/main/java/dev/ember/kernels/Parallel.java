@@ -1,0 +1,89 @@
+package dev.ember.kernels;
+
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.RecursiveAction;
+
+/**
+ * Splits a range of independent work items across the cores. Small ranges run on the caller's
+ * thread: forking costs microseconds, so it pays only above a few tens of thousands of elements.
+ *
+ * <p>The calling thread works too: it runs the root task itself, forking halves to the common pool
+ * and taking back the ones no worker has stolen yet. Handing the whole range to the pool instead
+ * ({@code pool.invoke}) leaves the caller parked, and the common pool has one worker fewer than
+ * there are cores, so on two cores a "parallel" loop ran on one.
+ */
+public final class Parallel {
+    /** Elements below which a loop runs single-threaded (ATen uses 32768 as its grain). */
+    public static final int GRAIN = 32_768;
+    private static final int THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
+    /** Set while a caller thread runs a split loop, so loops nested in its chunks run sequentially like a worker's. */
+    private static final ThreadLocal<Boolean> SPLITTING = ThreadLocal.withInitial(() -> false);
+
+    private Parallel() {}
+
+    @FunctionalInterface
+    public interface Range { void run(int lo, int hi); }
+
+    /** Runs {@code body} over [0, n) in chunks; {@code costPerItem} elements of work per item decide the split. */
+    public static void forRange(int n, long costPerItem, Range body) {
+        long total = n * Math.max(1, costPerItem);
+        if (THREADS == 1 || n < 2 || total < GRAIN || ForkJoinPool.getCommonPoolParallelism() < 1 || nested()) {
+            body.run(0, n);
+            return;
+        }
+        int chunks = (int) Math.min(n, Math.min(THREADS * 4L, total / GRAIN));
+        if (chunks < 2) {
+            body.run(0, n);
+            return;
+        }
+        SPLITTING.set(true);
+        try {
+            new Split(body, 0, n, Math.max(1, n / chunks)).invoke();
+        } catch (RuntimeException e) {
+            throw (RuntimeException) original(e);
+        } catch (Error e) {
+            throw (Error) original(e);
+        } finally {
+            SPLITTING.set(false);
+        }
+    }
+
+    /**
+     * The exception a chunk threw, as it threw it. A task that failed on another thread rethrows a
+     * new exception of the same class, made reflectively, with the original as its cause and
+     * without its message: an integer division's "ZeroDivisionError" came out as a bare
+     * ArithmeticException.
+     */
+    private static Throwable original(Throwable e) {
+        Throwable cause = e.getCause();
+        return cause != null && cause.getClass() == e.getClass() ? cause : e;
+    }
+
+    /** True inside a chunk: nested loops run sequentially, the outer split already uses every core. */
+    private static boolean nested() {
+        return Thread.currentThread() instanceof ForkJoinWorkerThread || SPLITTING.get();
+    }
+
+    private static final class Split extends RecursiveAction {
+        private final Range body;
+        private final int lo, hi, grain;
+
+        Split(Range body, int lo, int hi, int grain) {
+            this.body = body;
+            this.lo = lo;
+            this.hi = hi;
+            this.grain = grain;
+        }
+
+        @Override
+        protected void compute() {
+            if (hi - lo <= grain) {
+                body.run(lo, hi);
+                return;
+            }
+            int mid = (lo + hi) >>> 1;
+            invokeAll(new Split(body, lo, mid, grain), new Split(body, mid, hi, grain));
+        }
+    }
+}

@@ -1,0 +1,322 @@
+package dev.ember.kernels;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.HashSet;
+import java.util.Set;
+
+import static jdk.incubator.vector.VectorOperators.COS;
+import static jdk.incubator.vector.VectorOperators.EQ;
+import static jdk.incubator.vector.VectorOperators.EXP;
+import static jdk.incubator.vector.VectorOperators.IS_INFINITE;
+import static jdk.incubator.vector.VectorOperators.LE;
+import static jdk.incubator.vector.VectorOperators.LOG;
+import static jdk.incubator.vector.VectorOperators.LOG1P;
+import static jdk.incubator.vector.VectorOperators.LSHL;
+import static jdk.incubator.vector.VectorOperators.LT;
+import static jdk.incubator.vector.VectorOperators.NE;
+import static jdk.incubator.vector.VectorOperators.POW;
+import static jdk.incubator.vector.VectorOperators.SIN;
+import static jdk.incubator.vector.VectorOperators.TANH;
+import static jdk.incubator.vector.VectorOperators.XOR;
+
+/**
+ * The per-vector formulas of {@link UnaryOp} and {@link BinaryOp}, named by their {@code formula()}:
+ * the eager kernels' SIMD loops call them, and the inductor's generated loops call the same methods
+ * through the constant handles below, so a formula is written once (per vector species: float and
+ * double lanes each have an overload). An op without a method here for a dtype has no SIMD form
+ * for it (float64 GELU needs the accurate scalar erf) and runs {@link ScalarMath}'s per element.
+ *
+ * <p>float32 exp, sin, cos and sigmoid are straight-line Vector API code: a range reduction and a
+ * Cephes minimax polynomial, inlined into the loop that calls them. The JDK's
+ * {@code lanewise(EXP/SIN/COS)} calls an out-of-line SVML stub per vector, and C2 spills every
+ * live vector register around each call: in a fused chain (sin, exp, exp) the stubs cost a third
+ * more than the same work inlined, and SVML's sin is 1.7x slower than {@link #sin} even alone.
+ * (tanh and log are not here: SVML's measured faster than a polynomial written this way.)
+ *
+ * <p>Accuracy against float64 {@link Math} over random inputs across the whole float range
+ * (VectorMathTest): exp ≤ 1.5 ulp; sin, cos ≤ 2 ulp; sigmoid ≤ 3 ulp for x ≥ −87 (below, within 2^-126
+ * absolutely: the result is 0 once e^−x overflows at x = −88.7, as ATen's {@code 1 / (1 + exp(−x))}). The JDK's stubs are
+ * within 1 ulp, so eager and compiled results move by an ulp or two, well inside the tolerances
+ * checked against libtorch. Special values follow {@link Math}: NaN propagates, sin(−0) = −0,
+ * exp(+Inf) = +Inf, exp(−Inf) = 0, exp overflows to +Inf and underflows through subnormals to 0.
+ * A vector with a lane outside the fast range (exp beyond ±86, sin/cos beyond ±65536, NaN, ±Inf)
+ * takes the JDK's lanewise result, so such lanes are as exact as before; the usual vector pays one
+ * compare for the check.
+ *
+ * <p>Vectors must be of {@link FloatVector#SPECIES_PREFERRED}, the species all of Ember's loops use.
+ * Constants are broadcast where they are used, not kept in static vector fields: C2 hoists a
+ * broadcast of a constant into a register, but must reload a vector field's payload after every
+ * array store in the loop (it may alias), which made exp a third slower.
+ */
+public final class VectorMath {
+    private VectorMath() {}
+
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Double> SD = DoubleVector.SPECIES_PREFERRED;
+
+    /** 1.5·2^23: adding it rounds a float of magnitude below 2^22 to an integer, which its low mantissa bits then hold. */
+    private static final float ROUNDER = 12582912f;
+
+    // ---------------------------------------------------------------- exp
+
+    private static final float LOG2E = 1.44269504088896341f;
+    /** ln 2 split so that n·LN2_HI is exact for every n exp meets. */
+    private static final float LN2_HI = 0.693359375f, LN2_LO = -2.12194440e-4f;
+    /** Up to here 2^n·p keeps a normal exponent, so the scaling is one integer add. */
+    private static final float EXP_FAST_LIMIT = 86f;
+
+    /** e^x, ≤ 1.5 ulp: x = n·ln2 + r, e^r ≈ 1 + r + r²·P(r) on [−ln2/2, ln2/2] (Cephes expf), 2^n added to the exponent. */
+    public static FloatVector exp(FloatVector x) {
+        if (!x.abs().compare(LE, EXP_FAST_LIMIT).allTrue()) return x.lanewise(EXP);
+        FloatVector rounder = FloatVector.broadcast(S, ROUNDER);
+        FloatVector t = x.fma(FloatVector.broadcast(S, LOG2E), rounder);
+        FloatVector n = t.sub(rounder);
+        FloatVector r = n.fma(FloatVector.broadcast(S, -LN2_HI), x);
+        r = n.fma(FloatVector.broadcast(S, -LN2_LO), r);
+        FloatVector p = FloatVector.broadcast(S, 1.9875691500e-4f)
+                .fma(r, FloatVector.broadcast(S, 1.3981999507e-3f))
+                .fma(r, FloatVector.broadcast(S, 8.3334519073e-3f))
+                .fma(r, FloatVector.broadcast(S, 4.1665795894e-2f))
+                .fma(r, FloatVector.broadcast(S, 1.6666665459e-1f))
+                .fma(r, FloatVector.broadcast(S, 5.0000001201e-1f))
+                .fma(r.mul(r), r)
+                .add(FloatVector.broadcast(S, 1f));
+        // t's bits are ROUNDER's plus n; shifted by 23, ROUNDER's bits fall off and n lands in the exponent field.
+        return p.reinterpretAsInts().add(t.reinterpretAsInts().lanewise(LSHL, 23)).reinterpretAsFloats();
+    }
+
+    // ---------------------------------------------------------------- sigmoid
+
+    /** 1 / (1 + e^−x) with {@link #exp}, ≤ 3 ulp for x ≥ −87; below, within 2^-126 (0 once e^−x overflows). */
+    public static FloatVector sigmoid(FloatVector x) {
+        FloatVector e;
+        try {
+            e = (FloatVector) EXP_F32.invokeExact(x.neg());   // through the handle: see EXP_F32
+        } catch (Throwable t) {
+            throw new AssertionError(t);   // exp throws nothing
+        }
+        FloatVector one = FloatVector.broadcast(S, 1f);
+        return one.div(one.add(e));
+    }
+
+    // ---------------------------------------------------------------- sin, cos
+
+    /** Beyond this the three-part Cody–Waite reduction loses bits; such lanes take the JDK's result. */
+    static final float TRIG_FAST_LIMIT = 65536f;
+    private static final float TWO_OVER_PI = 0.636619772367581343f;
+    /** π/2 = PIO2_1 + PIO2_2 + PIO2_3 to about 2^-72. */
+    private static final float PIO2_1 = 1.5707963705062866f, PIO2_2 = -4.371139000186241e-8f, PIO2_3 = -1.7151245100059206e-15f;
+
+    /** sin x, ≤ 2 ulp; lanes beyond ±{@value #TRIG_FAST_LIMIT}, NaN and ±Inf from {@code lanewise(SIN)}. */
+    public static FloatVector sin(FloatVector x) {
+        // sin(−0) = −0, which r + r³·S cannot give: the two zeros it adds have opposite signs.
+        return sinCos(x, 0).blend(x, x.compare(EQ, 0f));
+    }
+
+    /** cos x, ≤ 2 ulp; lanes beyond ±{@value #TRIG_FAST_LIMIT}, NaN and ±Inf from {@code lanewise(COS)}. */
+    public static FloatVector cos(FloatVector x) { return sinCos(x, 1); }
+
+    /**
+     * sin(x + quarterTurns·π/2): x = j·π/2 + r with |r| ≤ π/4; the quadrant (j + quarterTurns) mod 4
+     * picks sin r ≈ r + r³·S(r²) or cos r ≈ 1 − r²/2 + r⁴·C(r²) (Cephes sinf/cosf) and the sign.
+     * Its bytecode must stay under C2's FreqInlineSize (325 bytes), or it is never inlined.
+     */
+    private static FloatVector sinCos(FloatVector x, int quarterTurns) {
+        VectorMask<Float> fast = x.abs().compare(LE, TRIG_FAST_LIMIT);
+        FloatVector rounder = x.broadcast(ROUNDER);
+        FloatVector t = x.fma(x.broadcast(TWO_OVER_PI), rounder);
+        FloatVector j = t.sub(rounder);
+        IntVector quadrant = t.reinterpretAsInts().add(quarterTurns);   // low bits: (j + quarterTurns) mod 4
+        FloatVector r = j.fma(x.broadcast(-PIO2_1), x);
+        r = j.fma(x.broadcast(-PIO2_2), r);
+        r = j.fma(x.broadcast(-PIO2_3), r);
+        FloatVector z = r.mul(r);
+        FloatVector sinR = r.mul(z).fma(x.broadcast(-1.9515295891e-4f)
+                .fma(z, x.broadcast(8.3321608736e-3f))
+                .fma(z, x.broadcast(-1.6666654611e-1f)), r);
+        FloatVector cosR = z.mul(z).fma(x.broadcast(2.443315711809948e-5f)
+                .fma(z, x.broadcast(-1.388731625493765e-3f))
+                .fma(z, x.broadcast(4.166664568298827e-2f)),
+                z.fma(x.broadcast(-0.5f), x.broadcast(1f)));
+        VectorMask<Float> odd = quadrant.and(1).compare(NE, 0).cast(S);
+        IntVector flip = quadrant.and(2).lanewise(LSHL, 30);
+        FloatVector y = sinR.blend(cosR, odd).reinterpretAsInts().lanewise(XOR, flip).reinterpretAsFloats();
+        return fast.allTrue() ? y : jdkLanes(y, x, fast, quarterTurns == 0 ? SIN : COS);
+    }
+
+    /** {@code y}, with the lanes not in {@code fast} replaced by the JDK's {@code op}: the rare path, kept out of the callers' bytecode budget. */
+    private static FloatVector jdkLanes(FloatVector y, FloatVector x, VectorMask<Float> fast, VectorOperators.Unary op) {
+        return y.blend(x.lanewise(op), fast.not());
+    }
+
+    // ---------------------------------------------------------------- the other formulas, float and double lanes
+
+    public static DoubleVector exp(DoubleVector x) { return x.lanewise(EXP); }
+
+    public static DoubleVector sin(DoubleVector x) { return x.lanewise(SIN); }
+
+    public static DoubleVector cos(DoubleVector x) { return x.lanewise(COS); }
+
+    public static FloatVector log(FloatVector x) { return x.lanewise(LOG); }
+
+    public static DoubleVector log(DoubleVector x) { return x.lanewise(LOG); }
+
+    public static FloatVector log1p(FloatVector x) { return x.lanewise(LOG1P); }
+
+    public static DoubleVector log1p(DoubleVector x) { return x.lanewise(LOG1P); }
+
+    public static FloatVector tanh(FloatVector x) { return x.lanewise(TANH); }
+
+    public static DoubleVector tanh(DoubleVector x) { return x.lanewise(TANH); }
+
+    public static DoubleVector sigmoid(DoubleVector x) {
+        DoubleVector one = DoubleVector.broadcast(SD, 1);
+        return one.div(one.add(x.neg().lanewise(EXP)));
+    }
+
+    public static FloatVector rsqrt(FloatVector x) { return FloatVector.broadcast(S, 1f).div(x.sqrt()); }
+
+    public static DoubleVector rsqrt(DoubleVector x) { return DoubleVector.broadcast(SD, 1).div(x.sqrt()); }
+
+    /** {@code x < 0 ? 0 : x}, so NaN and −0.0 pass through as in ATen (a max with 0 would make −0.0 into 0.0). */
+    public static FloatVector relu(FloatVector x) { return x.blend(0f, x.compare(LT, 0f)); }
+
+    public static DoubleVector relu(DoubleVector x) { return x.blend(0, x.compare(LT, 0)); }
+
+    /** {@code x / (1 + e^−x)}, as ATen's silu. */
+    public static FloatVector silu(FloatVector x) {
+        FloatVector e;
+        try {
+            e = (FloatVector) EXP_F32.invokeExact(x.neg());   // through the handle: see EXP_F32
+        } catch (Throwable t) {
+            throw new AssertionError(t);   // exp throws nothing
+        }
+        return x.div(FloatVector.broadcast(S, 1f).add(e));
+    }
+
+    public static DoubleVector silu(DoubleVector x) { return x.div(DoubleVector.broadcast(SD, 1).add(x.neg().lanewise(EXP))); }
+
+    /**
+     * {@code x/2 (1 + erf(x/√2))} with ATen's own float erf (Abramowitz–Stegun 7.1.26,
+     * |error| &lt; 1.5e-7): {@code erf(z) = sign(z) (1 − t (a1 + t (a2 + …)) e^(−z²))}, {@code t = 1/(1 + p|z|)}.
+     * float64 has no SIMD form: its erf must be accurate to double precision ({@link ScalarMath#erf}).
+     */
+    public static FloatVector gelu(FloatVector x) {
+        FloatVector one = x.broadcast(1f), half = x.broadcast(0.5f), rsqrt2 = x.broadcast((float) (1 / Math.sqrt(2))), p = x.broadcast(0.3275911f);
+        FloatVector z = x.mul(rsqrt2), az = z.abs();
+        FloatVector t = one.div(p.fma(az, one));
+        FloatVector poly = x.broadcast(1.061405429f).fma(t, x.broadcast(-1.453152027f)).fma(t, x.broadcast(1.421413741f))
+                .fma(t, x.broadcast(-0.284496736f)).fma(t, x.broadcast(0.254829592f));
+        FloatVector tail = poly.mul(t).mul(z.mul(z).neg().lanewise(EXP));
+        FloatVector erfAbs = one.sub(tail);
+        FloatVector erf = erfAbs.blend(erfAbs.neg(), z.compare(LT, 0f));
+        return x.mul(half).mul(one.add(erf));
+    }
+
+    /** GELU's tanh approximation, {@code x/2 (1 + tanh(√(2/π) (x + 0.044715 x³)))}. */
+    public static FloatVector geluTanh(FloatVector x) {
+        FloatVector inner = x.broadcast((float) Math.sqrt(2 / Math.PI)).mul(x.add(x.broadcast(0.044715f).mul(x).mul(x).mul(x)));
+        return x.broadcast(0.5f).mul(x).mul(x.broadcast(1f).add(inner.lanewise(TANH)));
+    }
+
+    public static DoubleVector geluTanh(DoubleVector x) {
+        DoubleVector inner = x.broadcast(Math.sqrt(2 / Math.PI)).mul(x.add(x.broadcast(0.044715).mul(x).mul(x).mul(x)));
+        return x.broadcast(0.5).mul(x).mul(x.broadcast(1).add(inner.lanewise(TANH)));
+    }
+
+    /** C's pow lane by lane: the JDK's, except {@code pow(1, y) = 1} for every y (NaN too) and {@code pow(−1, ±inf) = 1}. */
+    public static FloatVector pow(FloatVector a, FloatVector b) {
+        VectorMask<Float> one = a.compare(EQ, 1f).or(a.compare(EQ, -1f).and(b.test(IS_INFINITE)));
+        return a.lanewise(POW, b).blend(1f, one);
+    }
+
+    public static DoubleVector pow(DoubleVector a, DoubleVector b) {
+        VectorMask<Double> one = a.compare(EQ, 1).or(a.compare(EQ, -1).and(b.test(IS_INFINITE)));
+        return a.lanewise(POW, b).blend(1, one);
+    }
+
+    // ---------------------------------------------------------------- handles for fused loops
+
+    /**
+     * The functions as constant method handles, for generated code that fuses several of them into
+     * one loop. C2 gives each compilation a parse budget (NodeCountInliningCutoff) which a loop with
+     * two or three of these functions exhausts; a direct call past it is not inlined, and its vector
+     * arguments are boxed on the heap, twice as slow as the SVML stubs. A call through a constant
+     * handle is inlined late, against the budget of live nodes, which such a loop stays well inside.
+     * The call must be written in the loop itself ({@code (FloatVector) EXP_F32.invokeExact(x)}):
+     * a helper method around it would be one more direct call under the budget.
+     */
+    public static final MethodHandle
+            EXP_F32 = unary("exp", FloatVector.class), EXP_F64 = unary("exp", DoubleVector.class),
+            LOG_F32 = unary("log", FloatVector.class), LOG_F64 = unary("log", DoubleVector.class),
+            LOG1P_F32 = unary("log1p", FloatVector.class), LOG1P_F64 = unary("log1p", DoubleVector.class),
+            SIN_F32 = unary("sin", FloatVector.class), SIN_F64 = unary("sin", DoubleVector.class),
+            COS_F32 = unary("cos", FloatVector.class), COS_F64 = unary("cos", DoubleVector.class),
+            TANH_F32 = unary("tanh", FloatVector.class), TANH_F64 = unary("tanh", DoubleVector.class),
+            SIGMOID_F32 = unary("sigmoid", FloatVector.class), SIGMOID_F64 = unary("sigmoid", DoubleVector.class),
+            RSQRT_F32 = unary("rsqrt", FloatVector.class), RSQRT_F64 = unary("rsqrt", DoubleVector.class),
+            RELU_F32 = unary("relu", FloatVector.class), RELU_F64 = unary("relu", DoubleVector.class),
+            SILU_F32 = unary("silu", FloatVector.class), SILU_F64 = unary("silu", DoubleVector.class),
+            GELU_F32 = unary("gelu", FloatVector.class),
+            GELU_TANH_F32 = unary("geluTanh", FloatVector.class), GELU_TANH_F64 = unary("geluTanh", DoubleVector.class),
+            POW_F32 = binary("pow", FloatVector.class), POW_F64 = binary("pow", DoubleVector.class);
+
+    /**
+     * The name of the handle field computing {@code op} on lanes of {@code floatLanes ? float : double},
+     * or null when the op has no SIMD formula for them. Generated code reads the field itself
+     * ({@code GETSTATIC}), so that C2 sees a constant handle.
+     */
+    public static String handleField(Enum<?> op, boolean floatLanes) {
+        String name = op.name() + (floatLanes ? "_F32" : "_F64");
+        return HANDLE_FIELDS.contains(name) ? name : null;
+    }
+
+    private static final Set<String> HANDLE_FIELDS = handleFields();
+
+    /**
+     * The handles whose formula is a polynomial of a few dozen instructions and about ten constants
+     * inlined into the caller: a loop fusing two of them runs out of vector registers (the inductor
+     * splits such loops). The others are one or two instructions, or a call to the JDK's stub.
+     */
+    public static boolean inlinesPolynomial(String handleField) {
+        return switch (handleField) {
+            case "EXP_F32", "SIN_F32", "COS_F32", "SIGMOID_F32", "SILU_F32", "GELU_F32" -> true;
+            default -> false;
+        };
+    }
+
+    private static Set<String> handleFields() {
+        Set<String> names = new HashSet<>();
+        for (Field f : VectorMath.class.getFields()) {
+            if (f.getType() == MethodHandle.class && Modifier.isStatic(f.getModifiers())) names.add(f.getName());
+        }
+        return Set.copyOf(names);
+    }
+
+    private static MethodHandle unary(String name, Class<?> lanes) {
+        return find(name, MethodType.methodType(lanes, lanes));
+    }
+
+    private static MethodHandle binary(String name, Class<?> lanes) {
+        return find(name, MethodType.methodType(lanes, lanes, lanes));
+    }
+
+    private static MethodHandle find(String name, MethodType type) {
+        try {
+            return MethodHandles.lookup().findStatic(VectorMath.class, name, type);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package dev.ember.kernels;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How {@link Blas} puts the native libraries from the jar on disk: {@link NativeLibraryExtractor}. */
+class BlasLibraryExtractionTest {
+    /** A small file from the same jar as libopenblas. */
+    private static final String RESOURCE = "/org/bytedeco/openblas/linux-x86_64/include/openblas_config.h";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void extractsAnExactCopy() throws IOException {
+        Path copy = NativeLibraryExtractor.extract(RESOURCE, dir.resolve("cache"));
+        assertEquals(dir.resolve("cache/openblas_config.h"), copy);
+        assertArrayEquals(resourceBytes(), Files.readAllBytes(copy));
+    }
+
+    @Test
+    void reusesAnIntactCopy() throws IOException {
+        Path copy = NativeLibraryExtractor.extract(RESOURCE, dir);
+        FileTime marked = FileTime.fromMillis(1_000_000_000_000L);
+        Files.setLastModifiedTime(copy, marked);
+        NativeLibraryExtractor.extract(RESOURCE, dir);
+        assertEquals(marked, Files.getLastModifiedTime(copy));
+    }
+
+    @Test
+    void replacesACorruptCopyOfTheSameSize() throws IOException {
+        Path copy = NativeLibraryExtractor.extract(RESOURCE, dir);
+        byte[] corrupt = resourceBytes();
+        corrupt[corrupt.length / 2] ^= 1;
+        Files.write(copy, corrupt);
+        NativeLibraryExtractor.extract(RESOURCE, dir);
+        assertArrayEquals(resourceBytes(), Files.readAllBytes(copy));
+    }
+
+    @Test
+    void replacesATruncatedCopy() throws IOException {
+        Files.write(dir.resolve("openblas_config.h"), new byte[10]);
+        NativeLibraryExtractor.extract(RESOURCE, dir);
+        assertArrayEquals(resourceBytes(), Files.readAllBytes(dir.resolve("openblas_config.h")));
+    }
+
+    @Test
+    void concurrentExtractionsAllSeeACompleteFileAndLeaveNoTemporaries() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<byte[]>> reads = new ArrayList<>();
+            for (int i = 0; i < 32; i++) {
+                Callable<byte[]> extractAndRead = () -> Files.readAllBytes(NativeLibraryExtractor.extract(RESOURCE, dir));
+                reads.add(pool.submit(extractAndRead));
+            }
+            for (Future<byte[]> read : reads) {
+                assertArrayEquals(resourceBytes(), read.get());
+            }
+        } finally {
+            pool.shutdown();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(dir.resolve("openblas_config.h")), files.toList());
+        }
+    }
+
+    @Test
+    void missingResourceIsReported() {
+        var e = assertThrows(FileNotFoundException.class,
+                () -> NativeLibraryExtractor.extract("/no/such/libnothing.so", dir));
+        assertEquals("/no/such/libnothing.so is not on the classpath", e.getMessage());
+    }
+
+    private static byte[] resourceBytes() throws IOException {
+        try (InputStream in = BlasLibraryExtractionTest.class.getResourceAsStream(RESOURCE)) {
+            return in.readAllBytes();
+        }
+    }
+}
