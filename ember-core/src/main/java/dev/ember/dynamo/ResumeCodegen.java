@@ -142,13 +142,19 @@ public final class ResumeCodegen {
                 && a.name().equalsString(b.name().stringValue()) && a.type().equalsString(b.type().stringValue());
     }
 
-    static Generated generate(MethodCode code, int index, FrameTypes.Around types, List<String> stackNames) {
+    /**
+     * The break code for the instruction at {@code index}. With {@code compileCallee}, the breaking
+     * instruction is a call of a user method that broke inside (its code was being inlined): the
+     * call goes through that method's own compiled frame ({@link dev.ember.dynamo.resume.CompiledCall}).
+     */
+    static Generated generate(MethodCode code, int index, FrameTypes.Around types, List<String> stackNames, boolean compileCallee) {
         Instruction breaking = code.instructions.get(index);
+        boolean throughFrame = compileCallee && callsUserMethod(code, breaking);
         // not the stack's names: they only name the resume method's parameters, and the first to break here names them
-        String key = code + "@" + index + ":" + types.before() + "/" + types.after();
+        String key = code + "@" + index + ":" + types.before() + "/" + types.after() + (throughFrame ? ":compiled-call" : "");
         Generated g = CACHE.get(key);
         if (g != null) return g;
-        g = build(code, index, breaking, types, stackNames);
+        g = build(code, index, breaking, types, stackNames, throughFrame);
         Generated prev = CACHE.putIfAbsent(key, g);
         return prev != null ? prev : g;
     }
@@ -160,7 +166,40 @@ public final class ResumeCodegen {
         return m;
     }
 
-    private static Generated build(MethodCode code, int index, Instruction breaking, FrameTypes.Around types, List<String> stackNames) {
+    /**
+     * Whether {@code ins} calls a method of the user's own code that can have a frame of its own:
+     * static, virtual or interface calls, and private calls within the class; not constructors, super
+     * calls, the JDK's or Ember's own methods.
+     */
+    private static boolean callsUserMethod(MethodCode code, Instruction ins) {
+        if (!(ins instanceof InvokeInstruction inv) || inv.name().equalsString("<init>") || inv.name().equalsString("<clinit>")) return false;
+        if (inv.opcode() == Opcode.INVOKESPECIAL && !inv.owner().asSymbol().equals(ClassDesc.of(ClassFiles.origin(code.owner).getName()))) return false;
+        Class<?> owner;
+        try {
+            owner = Values.resolve(inv.owner().asSymbol(), code.owner);
+        } catch (IllegalStateException e) {
+            return false;
+        }
+        return !JdkCalls.isJdk(owner) && !TraceContext.isLibrary(owner) && !owner.isHidden();
+    }
+
+    private static final ClassDesc CD_COMPILED_CALL = ClassDesc.of(dev.ember.dynamo.resume.CompiledCall.class.getName());
+    private static final java.lang.constant.DirectMethodHandleDesc COMPILED_CALL_BOOTSTRAP = ConstantDescs.ofCallsiteBootstrap(CD_COMPILED_CALL,
+            "bootstrap", ConstantDescs.CD_CallSite, ConstantDescs.CD_Class, ConstantDescs.CD_String, ConstantDescs.CD_int);
+
+    /** In place of {@code inv}: the same call through the method's compiled frame, with the break's ResumeTarget (in {@code targetSlot}) last. */
+    private static void compiledCall(CodeBuilder c, InvokeInstruction inv, int targetSlot) {
+        boolean isStatic = inv.opcode() == Opcode.INVOKESTATIC;
+        MethodTypeDesc declared = inv.typeSymbol();
+        MethodTypeDesc site = isStatic ? declared : declared.insertParameterTypes(0, inv.owner().asSymbol());
+        site = site.insertParameterTypes(site.parameterCount(), CD_TARGET);
+        c.aload(targetSlot);
+        c.invokedynamic(java.lang.constant.DynamicCallSiteDesc.of(COMPILED_CALL_BOOTSTRAP, inv.name().stringValue(), site,
+                inv.owner().asSymbol(), declared.descriptorString(), isStatic ? 1 : 0));
+    }
+
+    private static Generated build(MethodCode code, int index, Instruction breaking, FrameTypes.Around types, List<String> stackNames,
+                                   boolean throughFrame) {
         ClassModel cm = ClassFiles.model(code.owner);
         MethodModel mm = code.method;
         Class<?> host = ClassFiles.origin(code.owner);
@@ -185,12 +224,13 @@ public final class ResumeCodegen {
                     Label entry = c.newLabel();
                     c.goto_(entry);
                     // the whole body, entered at the breaking instruction: whatever it throws meets the method's own handlers
+                    int calleeTarget = throughFrame ? base + 1 : -1;
                     if (eagerRest || after == null) {
-                        copyBody(c, cm, mm, index, entry, null, null);
+                        copyBody(c, cm, mm, index, entry, null, null, calleeTarget);
                         return;
                     }
                     Label handOff = c.newLabel();
-                    copyBody(c, cm, mm, index, entry, handOff, null);
+                    copyBody(c, cm, mm, index, entry, handOff, null, calleeTarget);
                     c.labelBinding(handOff);
                     int temp = base + 2;
                     int[] tempSlots = new int[carried.size()];
@@ -291,7 +331,7 @@ public final class ResumeCodegen {
         c.goto_w(prologue);
         c.labelBinding(end);
         for (int i = 0; i < values.size(); i++) c.localVariable(slotOfValue(values, i), names.get(i), values.get(i).paramType(), start, end);
-        copyBody(c, cm, mm, entryIndex, entry, null, reachable);
+        copyBody(c, cm, mm, entryIndex, entry, null, reachable, -1);
         c.labelBinding(prologue);
         if (line > 0) c.lineNumber(line);
         int[] temps = new int[values.size()];
@@ -340,13 +380,19 @@ public final class ResumeCodegen {
      * ending in {@code athrow}: one instruction for each, where the stack-map generator's own patch
      * of dead code would make one per byte.
      */
-    private static void copyBody(CodeBuilder c, ClassModel cm, MethodModel mm, int entryIndex, Label entry, Label handOff, java.util.BitSet reachable) {
+    /**
+     * The method's code, entered at {@code entryIndex}; with {@code calleeTarget} ≥ 0, the call at
+     * the entry goes through the callee's compiled frame, with the ResumeTarget in that slot.
+     */
+    private static void copyBody(CodeBuilder c, ClassModel cm, MethodModel mm, int entryIndex, Label entry, Label handOff, java.util.BitSet reachable,
+                                 int calleeTarget) {
         int i = 0, count = instructionCount(mm);
         for (CodeElement e : mm.code().orElseThrow()) {
             switch (e) {
                 case Instruction ins -> {
                     if (i == entryIndex) c.labelBinding(entry);
-                    if (reachable == null || reachable.get(i)) c.with(relocate(cm, ins));
+                    if (i == entryIndex && calleeTarget >= 0 && ins instanceof InvokeInstruction inv) compiledCall(c, inv, calleeTarget);
+                    else if (reachable == null || reachable.get(i)) c.with(relocate(cm, ins));
                     else if (reachable.get(i + 1) || i + 1 == count) c.athrow();
                     else c.nop();
                     if (i == entryIndex && handOff != null) c.goto_(handOff);
