@@ -23,11 +23,12 @@ public enum GraphBreakType {
                     + "a native method, or a method whose bytecode cannot be read.",
             "Move the call outside the compiled function, or pass its result in as an argument."),
     SIDE_EFFECT("GB0004", "Unsupported side effect",
-            "The code mutates an object that exists outside the compiled function (a field, an array "
-                    + "or a list it was given); replaying such mutations is not supported yet.",
+            "The code changes something outside the compiled function in a way that cannot be replayed after the graph: "
+                    + "a List passed in that is not an ArrayList or LinkedList, a final field, a Cond.cond branch that mutates or prints.",
             "Return the new value instead of storing it, and store it after the call."),
     PRINT("GB0005", "Print or logging call",
-            "The code writes to System.out/System.err or a logger: an observable side effect that a graph cannot hold.",
+            "The code calls System.out/System.err or a logger in a way that cannot be replayed after the graph: an argument "
+                    + "that is not a constant or a tensor, a method other than print/println/printf/format, or reorderable logging off.",
             "Remove the print from the compiled function, or print the returned tensors after the call."),
     TENSOR_TO_STRING("GB0006", "Tensor converted to a string",
             "The code turns a tensor into text (toString(), string concatenation); that reads its values.",
@@ -44,7 +45,8 @@ public enum GraphBreakType {
                     + "multi-dimensional arrays, …).",
             "Move that code outside the compiled function."),
     INSTRUCTION_BUDGET("GB0010", "Instruction budget exceeded",
-            "Tracing executed more bytecode instructions than its budget: a loop whose trip count is huge or infinite.",
+            "Tracing executed more bytecode instructions than its budget: a loop whose trip count is huge or infinite. "
+                    + "The whole function then runs eagerly for those inputs.",
             "Loops are unrolled while tracing; keep trip counts small or move the loop outside the compiled function."),
     INLINE_DEPTH("GB0011", "Inlining depth exceeded",
             "Calls nest deeper than the inlining limit (usually recursion).",
@@ -57,7 +59,7 @@ public enum GraphBreakType {
             "The code creates an object of a class the translator does not model.",
             "Create the object outside the compiled function and pass it in."),
     NON_CONSTANT_CONDITION("GB0014", "Branch on a value unknown at trace time",
-            "A branch or switch depends on a value that is not a constant while tracing.",
+            "A pattern switch compares a constant label with a value that is not a constant while tracing.",
             "Make the condition depend on shapes, dtypes or constant arguments only."),
     UNSUPPORTED_INVOKEDYNAMIC("GB0015", "Unsupported invokedynamic",
             "The code uses an invokedynamic call site other than lambdas, method references and string concatenation.",
@@ -70,7 +72,8 @@ public enum GraphBreakType {
             "Make the lambda serializable (type it as dev.ember.Fn0…Fn5, or cast it to (Function<Tensor, Tensor> & Serializable)).",
             "Call a concrete method of a class loaded from a class file."),
     UNSUPPORTED_TENSOR_METHOD("GB0018", "Unsupported Tensor method",
-            "The code calls a Tensor method that touches storage or mutates tensor metadata (storage(), version(), requiresGrad(boolean)).",
+            "The code calls a Tensor method that touches storage or tensor metadata the tracer does not track (storage(), version(), "
+                    + "requiresGrad(boolean), requiresGrad() on a tensor the graph computes).",
             "Call it outside the compiled function."),
     UNSUPPORTED_OPERAND("GB0019", "Unsupported operand",
             "An instruction got an operand the translator cannot evaluate at trace time (e.g. arithmetic on an object).",
