@@ -141,6 +141,34 @@ public final class CompiledFrame {
      * {@code eager} runs the original function (for eager entries and past the recompile limit).
      */
     public Object call(FunctionTarget target, Object[] frame, Supplier<Object> eager) {
+        if (isSynchronized()) {
+            // a synchronized method's lock is held while its compiled code runs (graph, break code, resume methods), as the JVM holds it for the method
+            synchronized (method.isStatic() ? method.owner() : frame[0]) {
+                return run(target, frame, eager);
+            }
+        }
+        return run(target, frame, eager);
+    }
+
+    private volatile Boolean synchronizedMethod;
+
+    /** Whether the method is declared {@code synchronized} (read once from its class file; false when it cannot be read). */
+    private boolean isSynchronized() {
+        Boolean s = synchronizedMethod;
+        if (s == null) {
+            boolean flag;
+            try {
+                ClassFiles.Resolved r = ClassFiles.declared(method.owner(), method.name(), method.type());
+                flag = r != null && r.method().flags().has(java.lang.reflect.AccessFlag.SYNCHRONIZED);
+            } catch (RuntimeException e) {
+                flag = false;
+            }
+            synchronizedMethod = s = flag;
+        }
+        return s;
+    }
+
+    private Object run(FunctionTarget target, Object[] frame, Supplier<Object> eager) {
         try {
             for (CacheEntry e : entries.get()) {
                 if (e.guards().check(frame)) return e.run(frame, eager);

@@ -255,6 +255,11 @@ final class Invoker {
             throw ctx.unsupported(GraphBreakType.NO_BYTECODE, r.declaringClass().getName() + "." + r.method().methodName().stringValue()
                     + " has no bytecode (abstract or native)");
         }
+        if (r.method().flags().has(java.lang.reflect.AccessFlag.SYNCHRONIZED)) {
+            // inlined, its ops would run in the caller's graph without its lock: it runs as a call, which takes the lock
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_INSTRUCTION, "a call of the synchronized method " + r.declaringClass().getName() + "."
+                    + r.method().methodName().stringValue() + ", whose lock a graph cannot hold");
+        }
         MethodCode code;
         try {
             code = MethodCode.of(r);
