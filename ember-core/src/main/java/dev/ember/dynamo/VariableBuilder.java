@@ -140,14 +140,14 @@ final class VariableBuilder {
         graph.addGuard(new TypeMatch(source, value.getClass()));
         if (Modules.isModule(value)) return new ModuleVariable(value, source, modulePath(source));
         Lambdas.Made remade = Lambdas.made(value.getClass());
-        if (remade != null) return new LambdaVariable(remade.target(), remade.interfaceMethod(), capturedOf(value, source), source, null);
+        if (remade != null) return new LambdaVariable(remade.target(), remade.interfaceMethod(), capturedOf(value, source, remade.target()), source, null);
         if (value.getClass().isHidden() && value instanceof Serializable) {
             LambdaVariable lambda = lambdaOf(value, source);
             if (lambda != null) return lambda;
         }
         if (value.getClass().isHidden()) {
             Lambdas.Made plain = Lambdas.ofHidden(value.getClass());
-            if (plain != null) return new LambdaVariable(plain.target(), plain.interfaceMethod(), capturedOf(value, source), source, null);
+            if (plain != null) return new LambdaVariable(plain.target(), plain.interfaceMethod(), capturedOf(value, source, plain.target()), source, null);
         }
         return new UserObjectVariable(value.getClass(), value, source);
     }
@@ -221,15 +221,22 @@ final class VariableBuilder {
         FunctionTarget target = FunctionTarget.of(lambda);
         long fields = java.util.Arrays.stream(lambda.getClass().getDeclaredFields()).filter(f -> !java.lang.reflect.Modifier.isStatic(f.getModifiers())).count();
         if (fields != target.captured().length) return null;
-        return new LambdaVariable(target.method(), target.interfaceMethod(), capturedOf(lambda, source), source, null);
+        return new LambdaVariable(target.method(), target.interfaceMethod(), capturedOf(lambda, source, target.method()), source, null);
     }
 
-    /** A lambda's captured values, in order, read from its fields. */
-    private List<VariableTracker> capturedOf(Object lambda, Source source) {
+    /**
+     * A lambda's captured values, in order, read from its fields; each named as the variable it
+     * captured (the implementation method's leading parameters, when its class has their names).
+     */
+    private List<VariableTracker> capturedOf(Object lambda, Source source, dev.ember.dynamo.variables.MethodTarget implementation) {
         List<VariableTracker> captured = new ArrayList<>();
+        List<String> names = capturedNames(implementation);
+        int i = 0;
         for (Field f : lambda.getClass().getDeclaredFields()) {
             if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) continue;
-            FieldSource fs = new FieldSource(source, f);
+            String name = i < names.size() ? names.get(i) : null;
+            i++;
+            FieldSource fs = new FieldSource(source, f, name != null && !name.equals("this") ? name : null);
             try {
                 captured.add(wrap(f.get(lambda), fs, f.getType()));
             } catch (IllegalAccessException e) {
@@ -237,6 +244,25 @@ final class VariableBuilder {
             }
         }
         return captured;
+    }
+
+    /** The names of {@code m}'s parameters (the receiver first as "this"), from its class's debug information; null where unknown. */
+    private static List<String> capturedNames(dev.ember.dynamo.variables.MethodTarget m) {
+        List<String> names = new ArrayList<>();
+        try {
+            ClassFiles.Resolved r = ClassFiles.declared(m.owner(), m.name(), m.type());
+            if (r == null || !r.hasCode()) return names;
+            MethodCode code = MethodCode.of(r);
+            int slot = 0;
+            if (!m.isStatic()) names.add(code.slotName(slot++));
+            for (var p : m.type().parameterList()) {
+                names.add(code.slotName(slot));
+                slot += p.descriptorString().equals("J") || p.descriptorString().equals("D") ? 2 : 1;
+            }
+        } catch (RuntimeException e) {
+            // no class file or no debug information: the JDK's field names stay
+        }
+        return names;
     }
 
     /** Placeholder names as Dynamo makes them: {@code L['x']} → {@code l_x_}, {@code L['self'].fc.weight} → {@code l_self_fc_weight}. */

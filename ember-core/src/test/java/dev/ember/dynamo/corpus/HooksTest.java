@@ -74,7 +74,9 @@ class HooksTest {
         assertEquals(seenEager.size(), seenCompiled.size());
         for (int i = 0; i < seenEager.size(); i++) assertTrue(seenEager.get(i).sameData(seenCompiled.get(i)), "logged tensor " + i);
         List<String> guards = Ember.explain((Fn1<Tensor, Tensor>) m::forward).with(x()).guards();
-        assertFalse(guards.stream().anyMatch(g -> g.contains("len(L['self'].callbacks[1].arg$1[0])")), "the log list is only appended to: " + guards);
+        assertFalse(guards.stream().anyMatch(g -> g.contains("len(L['self'].callbacks[1].seen[0])")), "the log list is only appended to: " + guards);
+        assertTrue(guards.stream().anyMatch(g -> g.contains("L['self'].callbacks[1].seen")), "a captured value is named as the variable it captured: " + guards);
+        assertFalse(guards.stream().anyMatch(g -> g.contains("arg$")), "no JDK field names: " + guards);
         assertTrue(guards.stream().anyMatch(g -> g.contains("LENGTH_CHECK: len(L['self'].callbacks) == 2")), "the callbacks are iterated: " + guards);
     }
 
