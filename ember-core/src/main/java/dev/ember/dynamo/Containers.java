@@ -37,7 +37,7 @@ final class Containers {
             case "get" -> items.get(index(ctx, args.getFirst(), items.size()));
             case "getFirst" -> items.get(index(ctx, ConstantVariable.of(0), items.size()));
             case "getLast" -> items.get(index(ctx, ConstantVariable.of(items.size() - 1), items.size()));
-            case "iterator", "listIterator" -> new IteratorVariable(List.copyOf(items));
+            case "iterator", "listIterator" -> new IteratorVariable(l);
             case "add" -> {
                 mutable(ctx, l, name);
                 if (args.size() == 1) {
@@ -115,6 +115,7 @@ final class Containers {
     private static void mutable(TraceContext ctx, ListVariable l, String method) {
         if (l.isMutable()) {
             if (l.source() != null) ctx.sideEffects.mutated(l);
+            if (!method.equals("set")) l.changedStructure();
             return;
         }
         if (l.source() != null) {

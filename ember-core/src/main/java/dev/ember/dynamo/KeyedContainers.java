@@ -285,7 +285,7 @@ final class KeyedContainers {
                 s.changes().cleared();
                 yield null;
             }
-            case "iterator" -> new IteratorVariable(constants(ordered(ctx, s, what).elements()), s);
+            case "iterator" -> new IteratorVariable(constants(ordered(ctx, s, what).elements()), s, s);
             case "forEach" -> forEach(ctx, s, constants(ordered(ctx, s, what).elements()), args.getFirst(), what);
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked set");
         };
@@ -303,7 +303,7 @@ final class KeyedContainers {
         String what = m.type().getSimpleName() + "." + v.view().method() + "()." + name + "()";
         return switch (name) {
             case "size", "isEmpty" -> sizeQuery(name, m.entries().size());
-            case "iterator" -> new IteratorVariable(items(ctx, v, what), m);
+            case "iterator" -> new IteratorVariable(items(ctx, v, what), m, v);
             case "forEach" -> forEach(ctx, m, items(ctx, v, what), args.getFirst(), what);
             case "contains", "remove" -> {
                 if (v.view() != MapViewVariable.View.KEYS) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (only a key set looks up by key)");
@@ -362,7 +362,7 @@ final class KeyedContainers {
     /** {@code next()} on an iterator over a map or set changed since the iterator was made throws, as Java's fail-fast iterators do. */
     static Unsupported concurrentModification(TraceContext ctx, String what) {
         return ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ConcurrentModificationException: " + what
-                + " after the map or set was changed while being iterated");
+                + " after the container was changed while being iterated");
     }
 
     private static List<VariableTracker> constants(Collection<Object> keys) {

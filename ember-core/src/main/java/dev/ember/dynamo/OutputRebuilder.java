@@ -83,6 +83,17 @@ sealed interface OutputRebuilder {
         public boolean hasIdentity() { return true; }
     }
 
+    /**
+     * An iterator over a rebuilt list, set or map view, past the items the trace took: a
+     * {@link dev.ember.dynamo.resume.ResumedIterator}, Java's own iterator underneath.
+     */
+    record IteratorAt(OutputRebuilder iterable, int position) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) { return new dev.ember.dynamo.resume.ResumedIterator<>((Iterable<?>) r.value(iterable), position); }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+    }
+
     /** A new array of {@code component}. */
     record ArrayOf(Class<?> component, List<OutputRebuilder> items) implements OutputRebuilder {
         public Object rebuild(Rebuild r) {

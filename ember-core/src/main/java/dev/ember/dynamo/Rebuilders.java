@@ -3,6 +3,7 @@ package dev.ember.dynamo;
 import dev.ember.dynamo.source.LocalSource;
 import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.IteratorVariable;
 import dev.ember.dynamo.variables.KeyedVariable;
 import dev.ember.dynamo.variables.LambdaVariable;
 import dev.ember.dynamo.variables.ListVariable;
@@ -90,6 +91,7 @@ final class Rebuilders {
             case KeyedVariable k -> new OutputRebuilder.KeyedOf(k.type(), k.isMutable(), k.construction(), k.changes().log(), List.copyOf(k.keys()),
                     k instanceof MapVariable m ? all(m.entries().values()) : null);
             case MapViewVariable view -> new OutputRebuilder.ViewOf(of(view.map(), null), view.view());
+            case IteratorVariable it when it.unchangedIterable() != null -> new OutputRebuilder.IteratorAt(of(it.unchangedIterable(), null), it.position());
             case UserObjectVariable u when !u.isFresh() -> new OutputRebuilder.FromSource(u.source());
             case UserObjectVariable u when u.type().isRecord() -> {
                 List<OutputRebuilder> comps = new ArrayList<>();

@@ -9,6 +9,7 @@ import dev.ember.dynamo.guards.TensorMatch;
 import dev.ember.dynamo.guards.TypeMatch;
 import dev.ember.dynamo.source.FieldSource;
 import dev.ember.dynamo.source.IndexSource;
+import dev.ember.dynamo.source.IteratorPartSource;
 import dev.ember.dynamo.source.KeySource;
 import dev.ember.dynamo.source.LocalSource;
 import dev.ember.dynamo.source.ScalarTensorSource;
@@ -17,6 +18,7 @@ import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.KeyedVariable;
 import dev.ember.dynamo.variables.LambdaVariable;
+import dev.ember.dynamo.variables.IteratorVariable;
 import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.MapVariable;
 import dev.ember.dynamo.variables.ModuleVariable;
@@ -120,6 +122,10 @@ final class VariableBuilder {
             graph.addGuard(new IdMatch(source, value));
             return new ConstantVariable(value, source);
         }
+        if (value instanceof dev.ember.dynamo.resume.ResumedIterator<?> it
+                && (it.iterable() instanceof List<?> || KeyedContainers.tracksInput(it.iterable()))) {
+            return resumedIterator(it, source);
+        }
         if (KeyedContainers.tracksInput(value)) return keyed(value, source);
         if (value instanceof List<?> list) {
             graph.addGuard(new TypeMatch(source, List.class));
@@ -150,6 +156,24 @@ final class VariableBuilder {
             if (plain != null) return new LambdaVariable(plain.target(), plain.interfaceMethod(), capturedOf(value, source, plain.target()), source, null);
         }
         return new UserObjectVariable(value.getClass(), value, source);
+    }
+
+    private static final java.lang.constant.MethodTypeDesc ITERATOR = java.lang.constant.MethodTypeDesc.of(java.lang.constant.ClassDesc.of("java.util.Iterator"));
+
+    /**
+     * The iterator a resume method received from a graph break: traced as an iterator over its list
+     * or set (wrapped, with their own guards) made afresh and moved to the same position, which is
+     * guarded: a call where the break came at another item recompiles.
+     */
+    private VariableTracker resumedIterator(dev.ember.dynamo.resume.ResumedIterator<?> it, Source source) {
+        graph.addGuard(new TypeMatch(source, it.getClass()));
+        graph.addGuard(new EqualsMatch(new IteratorPartSource(source, IteratorPartSource.Part.POSITION), it.position()));
+        VariableTracker over = wrap(it.iterable(), new IteratorPartSource(source, IteratorPartSource.Part.ITERABLE), Object.class);
+        if (!(Invoker.invokeVirtual(ctx, Iterable.class, "iterator", ITERATOR, over, List.of()) instanceof IteratorVariable traced)) {
+            throw new IllegalStateException("iterator() of " + over.describe() + " is not traced as an iterator");
+        }
+        for (int i = 0; i < it.position(); i++) traced.next();
+        return traced;
     }
 
     /** An input list's contents, each element wrapped from {@code source[i]}, its length guarded. */

@@ -120,6 +120,7 @@ final class StrictExport {
             case StaticFieldSource f -> f;
             case ScalarTensorSource t -> root(t.base());
             case dev.ember.dynamo.source.SizeSource z -> root(z.tensor());
+            case dev.ember.dynamo.source.IteratorPartSource p -> root(p.iterator());
         };
     }
 
@@ -133,6 +134,7 @@ final class StrictExport {
             case StaticFieldSource f -> f.field().getDeclaringClass().getSimpleName() + "." + f.field().getName();
             case ScalarTensorSource t -> path(t.base());
             case dev.ember.dynamo.source.SizeSource z -> path(z.tensor()) + ".size(" + z.dim() + ")";
+            case dev.ember.dynamo.source.IteratorPartSource p -> path(p.iterator()) + "." + p.part().name().toLowerCase() + "()";
         };
     }
 }

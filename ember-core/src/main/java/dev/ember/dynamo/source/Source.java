@@ -4,7 +4,8 @@ package dev.ember.dynamo.source;
  * Where a value seen while tracing came from, so guards can re-read it on later calls:
  * {@code L['x']}, {@code L['self'].conv1.weight}, {@code L['xs'][0]}, {@code G['Config.SCALE']}.
  */
-public sealed interface Source permits LocalSource, FieldSource, IndexSource, KeySource, StaticFieldSource, ScalarTensorSource, SizeSource {
+public sealed interface Source permits LocalSource, FieldSource, IndexSource, KeySource, StaticFieldSource, ScalarTensorSource, SizeSource,
+        IteratorPartSource {
 
     /** The name printed in guards and messages. */
     String name();

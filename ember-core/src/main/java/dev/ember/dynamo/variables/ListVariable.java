@@ -24,6 +24,8 @@ public final class ListVariable implements VariableTracker {
     private final List<VariableTracker> appended = new ArrayList<>();
     private final boolean mutable;
     private final Source source;
+    /** Adds and removals so far, as Java's modCount counts them: an iterator made before one fails. */
+    private int structuralChanges;
 
     public ListVariable(List<VariableTracker> items, boolean mutable, Source source) {
         this.items = new ArrayList<>(items);
@@ -59,7 +61,13 @@ public final class ListVariable implements VariableTracker {
     public void append(VariableTracker v) {
         if (unread == null) throw new IllegalStateException("append to a list already read: add to items()");
         appended.add(v);
+        structuralChanges++;
     }
+
+    /** Records an add or a removal made through {@link #items()}. */
+    public void changedStructure() { structuralChanges++; }
+
+    public int structuralChanges() { return structuralChanges; }
 
     /** What was appended to an unread list, in order. */
     public List<VariableTracker> appended() { return List.copyOf(appended); }
