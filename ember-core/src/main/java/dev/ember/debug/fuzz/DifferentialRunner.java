@@ -70,10 +70,11 @@ public final class DifferentialRunner {
         Observed eager = observe(p, args -> Calls.apply(p.fn(), args), false);
         LoadedRun renewed = new LoadedRun(fn, () -> newValues(inputs.get()));
         Observed eagerRenewed = observe(renewed, args -> Calls.apply(renewed.fn(), args), false);
-        Object fp64Renewed = eagerRenewed.error == null ? reference(renewed) : null;
+        References renewedRefs = eagerRenewed.error == null ? references(renewed, false) : References.NONE;
         List<Resized> resized = resizedRuns(fn, inputs);
         Observed eagerTraining = configs.stream().anyMatch(Config::training) ? observe(p, args -> Calls.apply(p.fn(), args), true) : null;
-        Object fp64 = eager.error == null ? reference(p) : null;
+        References trainingRefs = eagerTraining != null && eagerTraining.error == null ? references(p, true) : References.NONE;
+        References refs = eager.error == null ? references(p, false) : References.NONE;
         Map<Config, Disagreement> outcomes = new java.util.LinkedHashMap<>();
         Path cacheDir;
         try {
@@ -86,8 +87,8 @@ public final class DifferentialRunner {
         Set<CompileMode> coldModes = new HashSet<>();
         try {
             for (Config c : configs) {
-                outcomes.put(c, c.training() ? runTraining(p, c, eagerTraining)
-                        : runConfig(p, c, eager, fp64, cacheDir, coldModes, renewed, eagerRenewed, fp64Renewed, resized));
+                outcomes.put(c, c.training() ? runTraining(p, c, eagerTraining, trainingRefs)
+                        : runConfig(p, c, eager, refs, cacheDir, coldModes, renewed, eagerRenewed, renewedRefs, resized));
                 if (c.backend().equals("inductor") && !c.fromCache()) coldModes.add(c.mode());
             }
         } finally {
@@ -99,15 +100,15 @@ public final class DifferentialRunner {
         return new Result(eager.error, outcomes);
     }
 
-    private static Disagreement runConfig(LoadedRun p, Config c, Observed eager, Object fp64, Path cacheDir, Set<CompileMode> coldModes,
-                                          LoadedRun renewed, Observed eagerRenewed, Object fp64Renewed, List<Resized> resized) {
+    private static Disagreement runConfig(LoadedRun p, Config c, Observed eager, References refs, Path cacheDir, Set<CompileMode> coldModes,
+                                          LoadedRun renewed, Observed eagerRenewed, References renewedRefs, List<Resized> resized) {
         Ember.reset();
         Map<String, Object> stored = null;
         if (c.fromCache()) {
             if (!coldModes.contains(c.mode())) {
                 Object coldCompiled = Calls.compile(p.fn(), c.options());
                 Observed cold = observe(p, args -> Calls.apply(coldCompiled, args), false);
-                Disagreement f = judge("cold call", eager, cold, fp64);
+                Disagreement f = judge("cold call", eager, cold, refs);
                 if (f != null) return f;
                 // the new batch sizes too: the warm run must find the graph generic in them on disk as well
                 for (Resized r : resized) observe(r.run(), args -> Calls.apply(coldCompiled, args), false);
@@ -118,17 +119,17 @@ public final class DifferentialRunner {
         Object compiled = Calls.compile(p.fn(), c.options());
         for (int call = 1; call <= CALLS; call++) {
             Observed got = observe(p, args -> Calls.apply(compiled, args), false);
-            Disagreement f = judge("call " + call, eager, got, fp64);
+            Disagreement f = judge("call " + call, eager, got, refs);
             if (f != null) return f;
         }
         // the same layouts and aliasing with other values: a value the compiled code baked in without a guard shows here
         Observed gotRenewed = observe(renewed, args -> Calls.apply(compiled, args), false);
-        Disagreement stale = judge("a call with new input values", eagerRenewed, gotRenewed, fp64Renewed);
+        Disagreement stale = judge("a call with new input values", eagerRenewed, gotRenewed, renewedRefs);
         if (stale != null) return stale;
         // new batch sizes: the first recompiles with the size a symbol, the second runs that symbolic graph
         for (Resized r : resized) {
             Observed got = observe(r.run(), args -> Calls.apply(compiled, args), false);
-            Disagreement f = judge("a call with dimension 0 grown by " + r.grow(), r.eager(), got, r.fp64());
+            Disagreement f = judge("a call with dimension 0 grown by " + r.grow(), r.eager(), got, r.refs());
             if (f != null) return f;
         }
         if (stored != null) {
@@ -144,14 +145,14 @@ public final class DifferentialRunner {
         return null;
     }
 
-    /** A training configuration: outputs, inputs after the call and the inputs' gradients against eager training's (no float64 reference). */
-    private static Disagreement runTraining(LoadedRun p, Config c, Observed eager) {
+    /** A training configuration: outputs, inputs after the call and the inputs' gradients against eager training's and its references. */
+    private static Disagreement runTraining(LoadedRun p, Config c, Observed eager, References refs) {
         Ember.reset();
         Object compiled = Calls.compile(p.fn(), c.options());
         for (int call = 1; call <= CALLS; call++) {
             Observed got = observe(p, args -> Calls.apply(compiled, args), true);
             if (eager.error != null && got.error == null && liftedByFunctionalization(eager.error)) continue;
-            Disagreement f = judge("call " + call, eager, got, null);
+            Disagreement f = judge("call " + call, eager, got, refs);
             if (f != null) return f;
         }
         return null;
@@ -169,7 +170,7 @@ public final class DifferentialRunner {
                 || m.contains("Ember does not record in-place ops on views for autograd yet");
     }
 
-    private static Disagreement judge(String call, Observed eager, Observed got, Object fp64) {
+    private static Disagreement judge(String call, Observed eager, Observed got, References refs) {
         if (eager.error != null) {
             if (got.error == null) return new Disagreement(Disagreement.Kind.EXCEPTION, call + ": eager threw " + describe(eager.error) + ", compiled returned");
             if (got.error.getClass() != eager.error.getClass()) {
@@ -178,7 +179,7 @@ public final class DifferentialRunner {
             return null;
         }
         if (got.error != null) return new Disagreement(Disagreement.Kind.EXCEPTION, call + ": compiled threw " + describe(got.error));
-        Accuracy.Verdict v = Accuracy.compare(eager.values, got.values, fp64, Accuracy.DEFAULT_TOLERANCE);
+        Accuracy.Verdict v = Accuracy.compare(eager.values, got.values, refs.fp64(), refs.nearby(), Accuracy.DEFAULT_TOLERANCE);
         if (v.passed()) return null;
         return new Disagreement(Disagreement.Kind.MISMATCH, call + ", " + leafName(eager, v.output()) + ": " + v);
     }
@@ -239,32 +240,51 @@ public final class DifferentialRunner {
         }
     }
 
-    /** The float64 reference's values (returned, then inputs' final contents), or null when it cannot run in float64. */
-    private static Object reference(LoadedRun p) {
+    /**
+     * What a compiled run is judged against besides eager (see {@link Accuracy}): the program run
+     * on float64 copies of the inputs, and run eagerly on inputs one rounding away; each is the
+     * observed values (returned, inputs' final contents, and in training the gradients), or null
+     * when that run threw.
+     */
+    private record References(Object fp64, Object nearby) {
+        static final References NONE = new References(null, null);
+    }
+
+    private static References references(LoadedRun p, boolean training) {
+        LoadedRun moved = new LoadedRun(p.fn(), () -> oneRoundingAway(p.inputs().get()));
+        Observed nearby = observe(moved, args -> Calls.apply(p.fn(), args), training);
+        return new References(float64Values(p, training), nearby.error == null ? nearby.values : null);
+    }
+
+    /** The program's values on float64 copies of its inputs (the same tensor passed twice stays one), or null when it cannot run in float64. */
+    private static Object float64Values(LoadedRun p, boolean training) {
         Object[] args = p.inputs().get();
         List<Object> distinct = distinct(args);
         int[] slot = new int[args.length];
         for (int i = 0; i < args.length; i++) for (int k = 0; k < distinct.size(); k++) if (distinct.get(k) == args[i]) slot[i] = k;
         try {
-            return Accuracy.float64Reference(distinct.toArray(), conv -> {
+            Observed o = (Observed) Accuracy.float64Reference(distinct.toArray(), conv -> {
                 Object[] a = new Object[args.length];
                 for (int i = 0; i < a.length; i++) a[i] = conv[slot[i]];
-                List<Object> values = copies(Accuracy.leaves(Calls.apply(p.fn(), a)));
-                values.addAll(copies(List.of(conv)));
-                return values;
+                return observe(new LoadedRun(p.fn(), () -> a), x -> Calls.apply(p.fn(), x), training);
             });
+            return o.error == null ? o.values : null;
         } catch (RuntimeException e) {
             return null;
         }
     }
 
     /**
-     * The arguments with every floating-point value changed ({@code x ↦ 0.5 − 1.25·x}) in their
-     * storage, so layouts, views and aliasing are those of {@code args}: what changes is only what
-     * a guard does not check.
+     * The arguments with every floating-point element moved by one unit in the last place, up and
+     * down in turn, in their storage (so layouts and aliasing stay): rounding's own size.
      */
-    /** A call with the inputs' dimension 0 grown by {@code grow}: eager's result and its float64 reference. */
-    private record Resized(int grow, LoadedRun run, Observed eager, Object fp64) {}
+    private static Object[] oneRoundingAway(Object[] args) {
+        return changeFloats(args, (i, f) -> (i & 1) == 0 ? Math.nextUp(f) : Math.nextDown(f),
+                (i, d) -> (i & 1) == 0 ? Math.nextUp(d) : Math.nextDown(d));
+    }
+
+    /** A call with the inputs' dimension 0 grown by {@code grow}: eager's result and its references. */
+    private record Resized(int grow, LoadedRun run, Observed eager, References refs) {}
 
     /**
      * The program run eagerly with the batch grown by 3, then by 7 (each a new size, so automatic
@@ -278,7 +298,7 @@ public final class DifferentialRunner {
             LoadedRun run = new LoadedRun(fn, () -> resizedBatch(inputs.get(), grow));
             Observed eager = observe(run, args -> Calls.apply(run.fn(), args), false);
             if (eager.error != null) break;
-            out.add(new Resized(grow, run, eager, reference(run)));
+            out.add(new Resized(grow, run, eager, references(run, false)));
         }
         return out;
     }
@@ -310,13 +330,27 @@ public final class DifferentialRunner {
         return out;
     }
 
+    /**
+     * The arguments with every floating-point value changed ({@code x ↦ 0.5 − 1.25·x}) in their
+     * storage, so layouts, views and aliasing are those of {@code args}: what changes is only what
+     * a guard does not check.
+     */
     private static Object[] newValues(Object[] args) {
+        return changeFloats(args, (i, f) -> 0.5f - 1.25f * f, (i, d) -> 0.5 - 1.25 * d);
+    }
+
+    private interface FloatChange { float apply(int index, float value); }
+
+    private interface DoubleChange { double apply(int index, double value); }
+
+    /** Changes every float32 and float64 element of the arguments in their storage, each storage once. */
+    private static Object[] changeFloats(Object[] args, FloatChange onFloat, DoubleChange onDouble) {
         Set<Object> done = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         for (Object a : args) {
             if (!(a instanceof Tensor t) || !done.add(t.storage())) continue;
             switch (t.storage().data()) {
-                case float[] f -> { for (int i = 0; i < f.length; i++) f[i] = 0.5f - 1.25f * f[i]; }
-                case double[] d -> { for (int i = 0; i < d.length; i++) d[i] = 0.5 - 1.25 * d[i]; }
+                case float[] f -> { for (int i = 0; i < f.length; i++) f[i] = onFloat.apply(i, f[i]); }
+                case double[] d -> { for (int i = 0; i < d.length; i++) d[i] = onDouble.apply(i, d[i]); }
                 default -> { }
             }
         }
