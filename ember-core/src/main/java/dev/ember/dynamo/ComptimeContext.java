@@ -143,7 +143,7 @@ final class ComptimeContext {
     static String whyNotConstant(VariableTracker v) {
         return switch (v) {
             case TensorVariable t -> "a graph value, whose data exists only when the graph runs";
-            case SymSizeVariable s -> "a symbolic size: the graph serves every value of it, " + s.hint() + " is this trace's";
+            case SymSizeVariable s -> "the graph is generic in it, for every size its guards allow";
             case SymScalarVariable s -> s.dataDependent() ? "a number the graph computes from tensor data"
                     : "a number the graph takes as an input, so that one graph serves every value";
             default -> "an object the trace tracks, not a value it can hand out";

@@ -91,8 +91,12 @@ class ComptimeTmuxTest {
             assertTrue(screen.contains("graph so far (2 ops, no output yet):"), screen);
             assertTrue(screen.contains("// Prog.java:8  Tensor y = x.relu().mul(n);"), screen);
 
+            type("disas");
+            screen = waitFor(s -> prompts(s) == 6, "the answer to disas");
+            assertTrue(screen.contains("\n    line 9  Comptime.breakpoint();\n-->      10   invokestatic   void Comptime.breakpoint()\n"), screen);
+
             type("where");
-            screen = waitFor(s -> prompts(s) == 6, "the answer to an unknown command");
+            screen = waitFor(s -> prompts(s) == 7, "the answer to an unknown command");
             assertTrue(screen.contains(PROMPT + "where\nunknown command 'where': type help for the commands, continue to resume tracing\n"), screen);
 
             type("continue");
