@@ -75,8 +75,17 @@ final class ComptimeConsole {
                 out.flush();
                 return;
             }
-            if (!command.isEmpty()) out.print(answer(command));
+            if (!command.isEmpty()) out.print(safeAnswer(command));
             out.flush();
+        }
+    }
+
+    /** The answer, or what kept it from being made: a command that fails must not end the trace it looks at. */
+    private String safeAnswer(String command) {
+        try {
+            return answer(command);
+        } catch (RuntimeException e) {
+            return "cannot answer '" + command + "': " + e + " (an Ember bug: please report it)\n";
         }
     }
 
