@@ -70,6 +70,7 @@ final class Invoker {
             return new OpOverloadVariable(OpRegistry.get(s));
         }
         if (owner == dev.ember.Cond.class && name.equals("cond")) return CondOp.trace(ctx, args);
+        if (owner == Comptime.class) return ComptimeCalls.call(ctx, name, args);
         if ((owner.getName().equals(FACADE) || owner == GradMode.class) && GradModes.handles(name)) return GradModes.invokeStatic(ctx, name, args);
         if (owner.getName().equals(FACADE) && name.equals("graphBreak")) {
             throw ctx.unsupported(GraphBreakType.EXPLICIT_GRAPH_BREAK, "Ember.graphBreak() was called");

@@ -44,10 +44,10 @@ final class MethodCode {
     final int[] line;
     private final Map<Label, Integer> labels = new IdentityHashMap<>();
     private final Map<Integer, String> slotNames = new HashMap<>();
-    /** Debug names of locals: slot, name and the instruction range where the name holds. */
+    /** Debug names of locals: slot, name, declared type and the instruction range where the name holds. */
     private final List<Named> named = new ArrayList<>();
 
-    private record Named(int slot, String name, int from, int to) {}
+    private record Named(int slot, String name, ClassDesc type, int from, int to) {}
 
     /** The exception table in its order: instructions [from, to) are covered by the handler at {@code handler}; a null type catches all. */
     private final List<Handler> handlers = new ArrayList<>();
@@ -90,7 +90,7 @@ final class MethodCode {
             Integer start = labels.get(lv.startScope());
             if (start != null && start == 0) slotNames.putIfAbsent(lv.slot(), lv.name().stringValue());
             Integer end = labels.get(lv.endScope());
-            if (start != null) named.add(new Named(lv.slot(), lv.name().stringValue(), start, end == null ? instructions.size() : end));
+            if (start != null) named.add(new Named(lv.slot(), lv.name().stringValue(), lv.typeSymbol(), start, end == null ? instructions.size() : end));
         }
     }
 
@@ -139,9 +139,23 @@ final class MethodCode {
 
     /** The source name of the local in {@code slot} at instruction {@code index}, or null without debug information. */
     String localName(int slot, int index) {
-        for (Named n : named) if (n.slot() == slot && n.from() <= index && index < n.to()) return n.name();
+        Named n = named(slot, index);
+        return n == null ? null : n.name();
+    }
+
+    /** The declared type of the local in {@code slot} at instruction {@code index}, or null without debug information. */
+    ClassDesc localType(int slot, int index) {
+        Named n = named(slot, index);
+        return n == null ? null : n.type();
+    }
+
+    private Named named(int slot, int index) {
+        for (Named n : named) if (n.slot() == slot && n.from() <= index && index < n.to()) return n;
         return null;
     }
+
+    /** Whether the class file names this method's locals (a LocalVariableTable: javac -g). */
+    boolean hasLocalNames() { return !named.isEmpty(); }
 
     /** Where instruction {@code index} is; generated resume code reports the user class it continues. */
     UserFrame frameAt(int index) {
