@@ -15,6 +15,7 @@ import dev.ember.inductor.codegen.BytecodeWriter;
 import dev.ember.inductor.codegen.GraphWriter;
 import dev.ember.inductor.codegen.VectorApi;
 import dev.ember.jvm.HiddenClasses;
+import dev.ember.logging.Trace;
 import dev.ember.passes.PassManager;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
@@ -161,6 +162,7 @@ public final class Inductor {
         lowered.perfHints().forEach(h -> InductorLog.log("perf_hints", () -> h));
         Scheduler scheduler = Scheduler.schedule(lowered);
         InductorLog.log("fusion", () -> String.join("\n", scheduler.decisions()));
+        Trace.artifact(Trace.FUSION_DECISIONS, () -> String.join("\n", scheduler.decisions()));
         InductorLog.log("schedule", () -> scheduleText(scheduler.kernels()));
         long[] hints = lowered.sizeSymbols() == null ? new long[0] : lowered.sizeSymbols().hints();
         MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output(), mode == CompileMode.REDUCE_OVERHEAD, hints);
