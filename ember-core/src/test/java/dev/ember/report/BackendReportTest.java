@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What the inductor did reaches the report: on a cache miss the pass diffs (the graph before and
- * after each pass that changed it, changed lines marked), the fusion decisions and the output code;
+ * after each pass that changed it, changed lines marked; fusion's kernels), the fusion decisions and the output code;
  * on a hit, that the class came from the cache, with its code.
  */
 class BackendReportTest {
@@ -64,6 +64,8 @@ class BackendReportTest {
         assertTrue(dce.matches("(?s).*<mark class=\"del\">[^<]*aten\\.exp[^<]*</mark>.*"), "the dead exp is marked removed: " + dce);
         assertFalse(dce.contains("<mark class=\"add\">"), "DCE adds nothing: " + dce);
         assertTrue(passes.contains("<h2>aot.decompositions</h2>"), "softmax decomposes: " + passes);
+        String fusion = passes.substring(passes.indexOf("<h2>inductor.fusion</h2>"));
+        assertTrue(fusion.contains(" ops, one kernel each:") && fusion.contains(" kernels:"), "every op a kernel before, the kernels after: " + fusion);
 
         String hitPage = Files.readString(tmp.resolve("out").resolve(hit.folder).resolve("index.html"));
         assertTrue(hitPage.contains("<span class=\"badge status-empty\">cached</span> The compiled class was loaded from the inductor's cache, <code>"
