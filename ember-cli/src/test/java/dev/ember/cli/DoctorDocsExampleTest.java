@@ -73,7 +73,7 @@ class DoctorDocsExampleTest {
         // the table: 40 calls x 20 ms of eager work outrank any compile
         assertTrue(Pattern.compile("\n +1  graph break GB0003  " + at + " +[0-9.]+ ms +[0-9.]+ ms +41  ≤ [0-9.]+ ms\n").matcher(out).find(), out);
         assertTrue(Pattern.compile("\n +[23]  recompile +" + first + " ").matcher(out).find(), "step's recompile, beside its resume method's: " + out);
-        assertTrue(out.contains("\n1. graph break GB0003 in step at " + at + "  ["), out);
+        assertTrue(out.contains("\n1. graph break GB0003 in Slow.step at " + at + "  ["), out);
         assertTrue(out.contains("\n   why:  Unsupported function call: "), out);
         assertTrue(out.contains("\n   fix:  Move the call outside the compiled function, or pass its result in as an argument.\n"
                 + "         (docs/graph-breaks/GB0003.md)\n"), out);

@@ -35,9 +35,10 @@ import java.util.stream.Collectors;
 final class CompileTrace {
     private CompileTrace() {}
 
-    private static void dynamoStart(UserFrame compiled) {
+    /** The callers, then {@code function} ({@code MyApp.fn}, as a trace frame names a method: with its class) at its first line. */
+    private static void dynamoStart(String function, UserFrame firstLine) {
         List<TraceFrame> stack = callers();
-        stack.add(new TraceFrame(compiled.fileName(), compiled.line(), compiled.methodName(), compiled.sourceText()));
+        stack.add(new TraceFrame(firstLine.fileName(), firstLine.line(), function, firstLine.sourceText()));
         Trace.dynamoStart(stack);
     }
 
@@ -84,8 +85,8 @@ final class CompileTrace {
 
     static void accept(CompileEvent event) {
         switch (event) {
-            case FrameStarted f when Trace.isEnabled() -> dynamoStart(f.firstLine());
-            case Restart r when Trace.isEnabled() -> dynamoStart(r.firstLine());   // the new attempt, under its id
+            case FrameStarted f when Trace.isEnabled() -> dynamoStart(f.function(), f.firstLine());
+            case Restart r when Trace.isEnabled() -> dynamoStart(r.function(), r.firstLine());   // the new attempt, under its id
             case Recompile r -> {
                 Trace.recompileReasons(r.failedGuards());
                 Trace.jsonArtifact(Trace.RECOMPILE_GUARD_FAILURES, () -> guardFailures(r));

@@ -153,10 +153,10 @@ final class Compilation {
         return List.of();
     }
 
-    /** The compiled method: from the metrics, else the innermost stack frame. */
+    /** The compiled method: the innermost stack frame's (with its class, {@code MyApp.fn}), else the metrics' name. */
     String method() {
-        if (metrics != null && metrics.get(CompilationMetrics.CO_NAME) instanceof String n) return n;
         if (stack != null && !stack.isEmpty()) return stack.getLast().name();
+        if (metrics != null && metrics.get(CompilationMetrics.CO_NAME) instanceof String n) return n;
         return "(unknown method)";
     }
 

@@ -81,7 +81,7 @@ class DiagnosisTest {
         assertEquals(1, d.totals().recompiles(), "the second size makes dim 0 a symbol: no third compile");
         Finding r = d.findings().getFirst();
         assertEquals(Kind.RECOMPILE, r.kind());
-        assertEquals("scale", r.function(), "the method, as compilation_metrics names it");
+        assertEquals("DiagnosisTest.scale", r.function());
         assertEquals(line("return x.relu().mul(2);"), r.where());
         assertTrue(r.why().contains("tensor 'x' size mismatch at index 0. expected 3, actual 5"), r.why());
         assertEquals(1, r.compileIds().size());
