@@ -58,7 +58,8 @@ final class ReportCommand {
         return 0;
     }
 
-    private static Path path(String s) {
+    /** {@code s} as a path, or an error saying it is not one. */
+    static Path path(String s) {
         try {
             return Path.of(s);
         } catch (InvalidPathException e) {

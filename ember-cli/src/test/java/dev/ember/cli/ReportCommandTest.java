@@ -83,6 +83,13 @@ class ReportCommandTest {
         assertTrue(err().startsWith("ember report: no trace files (*.log) in " + tmp.resolve("empty")), err());
 
         err.reset();
+        Path notATrace = Files.createDirectories(tmp.resolve("build-logs"));
+        Files.writeString(notATrace.resolve("build.log"), "[INFO] BUILD SUCCESS\n[INFO] Total time: 3 s\n");
+        assertEquals(2, ember("report", notATrace.toString()));
+        assertTrue(err().startsWith("ember report: " + notATrace + " is not a trace: no line of [build.log] is a trace event (build.log:1: not a trace event line"), err());
+        assertTrue(err().contains("Name the directory a program wrote with EMBER_TRACE=<dir>."), err());
+
+        err.reset();
         assertEquals(2, ember("report", writeTrace().toString(), "--frobnicate"));
         assertTrue(err().startsWith("ember report: unknown option --frobnicate"), err());
     }

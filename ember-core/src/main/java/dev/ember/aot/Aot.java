@@ -6,6 +6,7 @@ import dev.ember.fx.Node;
 import dev.ember.fx.ShapeProp;
 import dev.ember.fx.SymbolicShapes;
 import dev.ember.logging.Log;
+import dev.ember.logging.Trace;
 import dev.ember.passes.PassManager;
 
 import java.util.List;
@@ -110,7 +111,12 @@ public final class Aot {
             Log.of("aot").info(() -> "mutation kept in place: " + e.getMessage());
         }
         ShapeProp.propagate(work, in);
+        String before = Trace.isEnabled() ? work.code() : null;   // for the trace's diff of the decompositions
         int decomposed = training ? DecomposePass.run(work, op -> op.derivative() != null) : DecomposePass.run(work);
+        if (before != null && decomposed > 0) {
+            Trace.graphPass("aot", "decompositions", decomposed + " node(s) decomposed to core ATen ops" + (training ? " (ops with a derivative kept whole)" : ""),
+                    before, work::code);
+        }
         Log.artifact("aot_graphs", () -> "GRAPH AFTER FUNCTIONALIZATION AND DECOMPOSITION TO CORE OPS (" + decomposed + " nodes decomposed"
                 + (training ? "; ops with a derivative kept whole until after partitioning" : "") + ")\n" + work.code());
         if (!training) PassManager.run(PassManager.Stage.POST_GRAD, work, compilingForTraining());

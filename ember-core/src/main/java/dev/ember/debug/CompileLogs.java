@@ -40,6 +40,7 @@ final class CompileLogs {
                         + "\n    triggered by the following guard failure(s):\n    - " + newest
                         + (older > 0 ? "\n    (" + older + " older cache entr" + (older == 1 ? "y" : "ies")
                           + " failed too; EMBER_LOGS=recompiles_verbose lists every failure)" : "")
+                        + closest(r)
                         + (newest != null && newest.contains(" size mismatch at index ")
                         ? "\n    (a size that changes becomes a symbol at this recompile, unless Options.dynamic(false) or Ember.markStatic keep it"
                           + " static; Ember.markDynamic(x, dim) makes it one from the first compile — see docs/dynamic.md)" : ""));
@@ -96,6 +97,19 @@ final class CompileLogs {
             case CacheMiss m -> Log.of("inductor").info(() -> "cache miss " + m.key().substring(0, 16));
             default -> { }
         }
+    }
+
+    /**
+     * The cache entry that came closest and every guard it differs in, on a line of its own
+     * ({@code closest cache entry [0/0] differs only in: tensor 'x' size mismatch…}); nothing when
+     * the line above says it all (one entry, one failed guard).
+     */
+    private static String closest(Recompile r) {
+        int i = r.closestEntry();
+        List<String> failed = r.failuresPerEntry().get(i);
+        if (r.entryIds().size() == 1 && failed.size() == 1) return "";
+        return "\n    closest cache entry [" + r.entryIds().get(i) + "] differs " + (failed.size() == 1 ? "only in: " : "in " + failed.size() + " guards: ")
+                + String.join("; ", failed);
     }
 
     private static String everyFailure(List<List<String>> perEntry) {

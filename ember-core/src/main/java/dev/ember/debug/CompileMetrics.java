@@ -8,8 +8,10 @@ import dev.ember.events.CompileEvent.FrameStarted;
 import dev.ember.events.CompileEvent.GraphCompiled;
 import dev.ember.events.CompileEvent.Phase;
 import dev.ember.events.CompileEvent.PhaseEnded;
+import dev.ember.events.CompileEvent.Restart;
 import dev.ember.events.UserFrame;
 import dev.ember.logging.CompilationMetrics;
+import dev.ember.logging.CompileContext;
 import dev.ember.logging.Trace;
 
 import java.time.Duration;
@@ -25,12 +27,17 @@ final class CompileMetrics {
     private CompileMetrics() {}
 
     private static final class Open {
+        final FrameStarted started;
         final CompilationMetrics metrics;
         final long start = System.nanoTime();
         Duration backend = Duration.ZERO;
         boolean written;
 
-        Open(CompilationMetrics metrics) { this.metrics = metrics; }
+        Open(FrameStarted f) {
+            this.started = f;
+            this.metrics = new CompilationMetrics().function(f.firstLine().methodName(), f.firstLine().fileName(), f.firstLine().line())
+                    .cacheSize(f.cacheSize(), f.accumulatedCacheSize()).startTime(f.startTime());
+        }
 
         void write() {
             written = true;
@@ -43,9 +50,16 @@ final class CompileMetrics {
     static void accept(CompileEvent event) {
         Deque<Open> open = OPEN.get();
         switch (event) {
-            case FrameStarted f -> open.push(new Open(new CompilationMetrics()
-                    .function(f.firstLine().methodName(), f.firstLine().fileName(), f.firstLine().line())
-                    .cacheSize(f.cacheSize(), f.accumulatedCacheSize()).startTime(f.startTime())));
+            case FrameStarted f -> open.push(new Open(f));
+            case Restart r when open.peek() != null -> {
+                // the attempt that ended gets its metrics, with why; the next attempt gathers its own
+                Open o = open.pop();
+                o.metrics.restartReason(r.reason()).dynamoTimeBeforeRestart(Duration.ofNanos(System.nanoTime() - o.start));
+                try (var scope = CompileContext.enter(r.restarted())) {
+                    o.write();
+                }
+                open.push(new Open(o.started));
+            }
             case PhaseEnded p when open.peek() != null -> {
                 if (p.phase() == Phase.TRACING) open.peek().metrics.tracingTime(p.elapsed());
                 if (p.phase() == Phase.BACKEND) open.peek().backend = p.elapsed();

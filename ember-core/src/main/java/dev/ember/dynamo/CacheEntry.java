@@ -4,6 +4,8 @@ import dev.ember.autograd.GradMode;
 import dev.ember.events.UserFrame;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.PreparedGraph;
+import dev.ember.logging.CompileContext;
+import dev.ember.logging.CompileId;
 import dev.ember.tensor.Tensor;
 import dev.ember.dynamo.guards.GuardSet;
 import dev.ember.dynamo.resume.ResumeTarget;
@@ -33,6 +35,10 @@ public final class CacheEntry {
     private final ResumeTarget resume;
     /** The method's own frame at the breaking instruction (the break's user stack may start in an inlined helper). */
     private final UserFrame breakFrame;
+    /** The compile that made it ({@code 0/1}); null when made outside a compile. */
+    final CompileId id = CompileContext.current();
+    /** What its calls cost, while the trace measures them; else null. */
+    final RunCost cost = RunCost.forNewEntry(id);
 
     private CacheEntry(GuardSet guards, CompiledGraph compiled, OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects,
                        Unsupported graphBreak, LiveValues live, MethodHandle breakAt, ResumeTarget resume, UserFrame breakFrame) {
@@ -105,10 +111,13 @@ public final class CacheEntry {
         for (SideEffect e : sideEffects) e.apply(rebuild);
         if (breakAt == null) return rebuild.value(rebuilder);
         Object[] values = live.rebuild(rebuild);
+        long eagerStart = cost == null ? 0 : RunCost.eagerStart();
         try {
             return (Object) breakAt.invokeExact(values, resume);
         } catch (Throwable t) {
             throw Sneaky.<RuntimeException>rethrow(UserStackTraces.atBreak(t, breakFrame));
+        } finally {
+            if (cost != null) cost.eagerEnd(eagerStart);
         }
     }
 }

@@ -20,6 +20,7 @@ import dev.ember.events.CompileEvent.GraphCompiled;
 import dev.ember.events.CompileEvent.Phase;
 import dev.ember.events.CompileEvent.Recompile;
 import dev.ember.events.CompileEvent.RecompileLimitHit;
+import dev.ember.events.CompileEvent.Restart;
 import dev.ember.events.CompileEvents;
 import dev.ember.events.UserFrame;
 import dev.ember.fx.CompiledGraph;
@@ -28,6 +29,7 @@ import dev.ember.fx.PreparedGraph;
 import dev.ember.logging.Log;
 import dev.ember.logging.CompileContext;
 import dev.ember.logging.CompileId;
+import dev.ember.logging.Trace;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -170,6 +172,7 @@ public final class CompiledFrame {
 
     private Object run(FunctionTarget target, Object[] frame, Supplier<Object> eager) {
         try {
+            if (Trace.measuresRunTime()) return RunCost.run(this, target, frame, eager);
             for (CacheEntry e : entries.get()) {
                 if (e.guards().check(frame)) return e.run(frame, eager);
             }
@@ -180,7 +183,10 @@ public final class CompiledFrame {
         }
     }
 
-    private CacheEntry miss(FunctionTarget target, Object[] frame) {
+    /** The cache entries, newest first, as the hot path reads them (not to be changed). */
+    CacheEntry[] current() { return entries.get(); }
+
+    CacheEntry miss(FunctionTarget target, Object[] frame) {
         synchronized (lock) {
             CacheEntry[] current = entries.get();
             for (CacheEntry e : current) {
@@ -198,8 +204,12 @@ public final class CompiledFrame {
                 if (current.length > 0) {
                     recompileReasons.add(new RecompileReason(compiles, failures));
                     List<List<String>> all = new ArrayList<>();
-                    for (CacheEntry e : current) all.add(e.guards().allFailures(frame));
-                    EVENTS.publish(new Recompile(name(), where(), failures, all));
+                    List<CompileId> ids = new ArrayList<>();
+                    for (CacheEntry e : current) {
+                        all.add(e.guards().allFailures(frame));
+                        ids.add(e.id);
+                    }
+                    EVENTS.publish(new Recompile(name(), where(), failures, all, ids));
                 }
                 entry = compileOnce(target, frame, current.length);
                 EVENTS.publish(new FrameCompiled(name(), graphs, compiles + 1, breaks, ops));
@@ -237,6 +247,7 @@ public final class CompiledFrame {
         } catch (dev.ember.fx.SymbolicShapes.NotGeneric e) {
             // the backend cannot make this graph generic in its sizes: compile it for these sizes
             dev.ember.logging.Log.of("dynamic").info(() -> "compiling for these sizes only: " + e.getMessage());
+            restarted("the graph is not generic in its sizes, compiled for these sizes only: " + e.getMessage());
             return compile(target, frame, bytecode, Set.of(ShapeEnv.ALL_SIZES));
         }
     }
@@ -244,7 +255,7 @@ public final class CompiledFrame {
     private CacheEntry compile(FunctionTarget target, Object[] frame, Supplier<String> bytecode, Set<String> specialized) {
         Tracer.Result result;
         try (var timing = EVENTS.time(name(), Phase.TRACING)) {
-            result = Tracer.trace(target, frame, options, Set.copyOf(changedInputs), specialized);
+            result = Tracer.trace(target, frame, options, Set.copyOf(changedInputs), specialized, this::restarted);
         }
         Unsupported u = result.graphBreak();
         if (u == null) {
@@ -269,6 +280,12 @@ public final class CompiledFrame {
         eagerWarned = true;
         EVENTS.publish(new EagerFallback(name(), u.gbId(), u.reason(), u.userFrame(), whyNoResume, warn));
         return CacheEntry.eager(new GuardSet(result.graph().guards()), u);
+    }
+
+    /** The analysis starts over as the next attempt ({@code [0/0_1]}): what follows is logged and traced under its id. */
+    private void restarted(String reason) {
+        CompileId previous = CompileContext.nextAttempt();
+        EVENTS.publish(new Restart(name(), reason, previous, firstLine()));
     }
 
     /**

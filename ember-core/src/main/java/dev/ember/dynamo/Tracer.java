@@ -26,6 +26,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Traces one call of a compiled method: wraps the frame's inputs (installing guards), runs the
@@ -52,7 +53,8 @@ final class Tracer {
      * Traces the call; when the code needs the value of an unspecialized input (a branch on a double
      * argument), traces again with that input specialized, until a trace needs none it has not.
      */
-    static Result trace(FunctionTarget target, Object[] frame, Options options, Set<String> changedInputs, Set<String> specializedAtStart) {
+    static Result trace(FunctionTarget target, Object[] frame, Options options, Set<String> changedInputs, Set<String> specializedAtStart,
+                        Consumer<String> restarted) {
         Set<String> specialized = new LinkedHashSet<>(specializedAtStart);
         while (true) {
             try {
@@ -61,9 +63,10 @@ final class Tracer {
                 boolean grew = false;
                 for (String name : r.names()) grew |= specialized.add(name);
                 if (!grew) throw new InternalTraceError("Ember internal error: " + r.use + " needs " + r.sources + ", already specialized", r);
-                Log.of("dynamic").info(() -> (r.multiple == 0 ? "specializing " : "making multiples of " + r.multiple + ": ")
-                        + r.sources.stream().map(x -> x.shortName()).toList() + ": " + r.use
-                        + (r.where == null ? "" : " at " + r.where.fileName() + ":" + r.where.line()));
+                String what = (r.multiple == 0 ? "specializing " : "making multiples of " + r.multiple + ": ")
+                        + r.sources.stream().map(x -> x.shortName()).toList() + ": " + r.use;
+                Log.of("dynamic").info(() -> what + (r.where == null ? "" : " at " + r.where.fileName() + ":" + r.where.line()));
+                restarted.accept(what);
             }
         }
     }

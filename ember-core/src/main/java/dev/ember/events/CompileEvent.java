@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  * <pre>
  * [Recompile]                        only when the call matched no cache entry of an earlier compile
  * FrameStarted
- *   PhaseStarted/PhaseEnded(TRACING)
+ *   PhaseStarted/PhaseEnded(TRACING)  [Restart, then the trace again, under the next attempt's id]
  *   [GraphBreak]                     the trace stopped; with fullgraph, FrameFailed follows
  *   [PhaseStarted/PhaseEnded(RESUME_CODEGEN)]
  *   Bytecode                         the method's code, and what Ember generated for it (if anything)
@@ -52,11 +52,21 @@ public sealed interface CompileEvent {
      * @param failedGuards     for each cache entry, newest first, the first guard that failed, in words:
      *                         {@code tensor 'x' size mismatch at index 0. expected 2, actual 4}
      * @param failuresPerEntry for each cache entry, newest first, every guard that failed
+     * @param entryIds         for each cache entry, newest first, the compile that made it
      */
-    record Recompile(String function, String where, List<String> failedGuards, List<List<String>> failuresPerEntry) implements CompileEvent {
+    record Recompile(String function, String where, List<String> failedGuards, List<List<String>> failuresPerEntry, List<CompileId> entryIds)
+            implements CompileEvent {
         public Recompile {
             failedGuards = List.copyOf(failedGuards);
             failuresPerEntry = failuresPerEntry.stream().map(List::copyOf).toList();
+            entryIds = List.copyOf(entryIds);
+        }
+
+        /** The cache entry that came closest to this call, newest first: the one with the fewest failing guards (the newest of equals). */
+        public int closestEntry() {
+            int best = 0;
+            for (int i = 1; i < failuresPerEntry.size(); i++) if (failuresPerEntry.get(i).size() < failuresPerEntry.get(best).size()) best = i;
+            return best;
         }
     }
 
@@ -71,6 +81,17 @@ public sealed interface CompileEvent {
      */
     record FrameStarted(CompileId id, String function, UserFrame firstLine, int cacheSize, int accumulatedCacheSize, Instant startTime,
                         Supplier<String> bytecode, Boolean dynamic) implements CompileEvent {}
+
+    /**
+     * The analysis of {@code function} starts over: the trace needed the value of a number it had
+     * made a graph input, or the backend could not make the graph generic in its sizes. Published
+     * under the new attempt's compile id ({@code 0/0_1}).
+     *
+     * @param reason    why, in words
+     * @param restarted the attempt that ended ({@code 0/0})
+     * @param firstLine where the compiled method starts
+     */
+    record Restart(String function, String reason, CompileId restarted, UserFrame firstLine) implements CompileEvent {}
 
     /** A timed phase of the compile of {@code function} begins. */
     record PhaseStarted(String function, Phase phase) implements CompileEvent {}

@@ -15,6 +15,7 @@ import dev.ember.inductor.codegen.BytecodeWriter;
 import dev.ember.inductor.codegen.GraphWriter;
 import dev.ember.inductor.codegen.VectorApi;
 import dev.ember.jvm.HiddenClasses;
+import dev.ember.logging.Trace;
 import dev.ember.passes.PassManager;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
@@ -161,7 +162,13 @@ public final class Inductor {
         lowered.perfHints().forEach(h -> InductorLog.log("perf_hints", () -> h));
         Scheduler scheduler = Scheduler.schedule(lowered);
         InductorLog.log("fusion", () -> String.join("\n", scheduler.decisions()));
+        Trace.artifact(Trace.FUSION_DECISIONS, () -> String.join("\n", scheduler.decisions()));
         InductorLog.log("schedule", () -> scheduleText(scheduler.kernels()));
+        if (Trace.isEnabled()) {
+            // fusion as a pass of its own in the report's diffs: every op a kernel before, the kernels after
+            Trace.graphPass("inductor", "fusion", scheduler.decisions().size() + " fusion decision(s) (inductor_fusion_decisions says why)",
+                    unfusedText(scheduler.kernels()), () -> scheduleText(scheduler.kernels()));
+        }
         long[] hints = lowered.sizeSymbols() == null ? new long[0] : lowered.sizeSymbols().hints();
         MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output(), mode == CompileMode.REDUCE_OVERHEAD, hints);
         LiveOverwriteCheck.check(scheduler.kernels(), plan, lowered.output());
@@ -282,6 +289,12 @@ public final class Inductor {
             case Double d -> sb.append(Double.doubleToRawLongBits(d)).append('d');
             default -> sb.append(a.getClass().getSimpleName()).append(':').append(a);
         };
+    }
+
+    /** The kernels' ops, one a line, as if none were fused: the "before" of fusion. */
+    private static String unfusedText(List<Kernel> kernels) {
+        List<String> ops = kernels.stream().flatMap(k -> MemoryPlan.stages(k).stream()).map(s -> "  " + (s.node() == null ? "?" : s.node().name())).toList();
+        return ops.size() + " ops, one kernel each:\n" + String.join("\n", ops);
     }
 
     private static String scheduleText(List<Kernel> kernels) {

@@ -53,6 +53,21 @@ public final class CompileContext {
         return scope;
     }
 
+    /**
+     * The current compilation's analysis starts over (a restart): until its scope closes, its id is
+     * the next attempt's, {@code 0/1} then {@code 0/1_1}, so what the new attempt logs and traces is
+     * told apart from the attempt that ended.
+     *
+     * @return the id of the attempt that ended
+     * @throws IllegalStateException outside any compilation
+     */
+    public static CompileId nextAttempt() {
+        Current c = CURRENT.get();
+        if (c == null) throw new IllegalStateException("CompileContext.nextAttempt: this thread is in no compilation");
+        CURRENT.set(new Current(c.id().withAttempt(c.id().attempt() + 1), c.function()));
+        return c.id();
+    }
+
     /** The compilation this thread is in, or null outside any. */
     public static CompileId current() {
         Current c = CURRENT.get();

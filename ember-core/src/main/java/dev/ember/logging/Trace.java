@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -32,10 +34,19 @@ public final class Trace {
     /** Artifact names the report knows. */
     public static final String GRAPH_BREAK_REASON = "dynamo_graph_break_reason";
     public static final String RECOMPILE_REASONS = "recompile_reasons";
+    /** Per cache entry at a recompile, newest first: {@code {"entry": "0/0", "failures": [...], "closest": true}}. */
+    public static final String RECOMPILE_GUARD_FAILURES = "recompile_guard_failures";
     public static final String ORIGINAL_BYTECODE = "original_bytecode";
     public static final String MODIFIED_BYTECODE = "modified_bytecode";
+    /** The event with what one cache entry's calls cost at run time ({@link #runtimeCost}). */
+    public static final String RUNTIME_COST = "ember_runtime_cost";
 
     private record State(TraceWriter writer, IllegalArgumentException error) {}
+
+    // before the state: opening the trace from the environment installs the exit hook
+    /** Writers of totals (the run-time costs of compiled code), run before the file closes; see {@link #beforeClose}. */
+    private static final List<Runnable> BEFORE_CLOSE = new CopyOnWriteArrayList<>();
+    private static final AtomicBoolean EXIT_HOOK = new AtomicBoolean();
 
     private static volatile State state = fromEnvironment(System.getenv(ENV));
 
@@ -63,7 +74,9 @@ public final class Trace {
             throw new IllegalArgumentException(origin + ": the trace directory " + dir + " is not writable");
         }
         try {
-            return TraceWriter.create(dir);
+            TraceWriter w = TraceWriter.create(dir);
+            if (!EXIT_HOOK.getAndSet(true)) Runtime.getRuntime().addShutdownHook(new Thread(Trace::writeTotalsAtExit, "ember-trace-totals"));
+            return w;
         } catch (IOException e) {
             throw new IllegalArgumentException(origin + ": cannot create a trace file in " + dir + " (" + e + ")");
         }
@@ -84,6 +97,7 @@ public final class Trace {
 
     /** Ends tracing, closing the file. @return the file that was being written, or null if none */
     public static synchronized Path stop() {
+        if (state.writer != null) writeTotals();
         TraceWriter w = state.writer;
         state = new State(null, null);
         if (w == null) return null;
@@ -93,6 +107,36 @@ public final class Trace {
             throw new UncheckedIOException("cannot close the trace file " + w.file(), e);
         }
         return w.file();
+    }
+
+    /**
+     * Runs {@code totals} before the trace file is closed ({@link #stop}) and when the JVM exits while
+     * tracing: what is summed up while the program runs (the run-time costs of compiled code) is
+     * written then, once, instead of an event per call.
+     */
+    public static void beforeClose(Runnable totals) {
+        BEFORE_CLOSE.add(totals);
+    }
+
+    private static void writeTotals() {
+        for (Runnable r : BEFORE_CLOSE) r.run();
+    }
+
+    private static void writeTotalsAtExit() {
+        if (state.writer == null) return;
+        try {
+            writeTotals();
+        } catch (RuntimeException e) {
+            System.err.println("ember: EMBER_TRACE: cannot write the run-time costs at exit: " + e);
+        }
+    }
+
+    /**
+     * Whether compiled code measures what its calls cost ({@link #runtimeCost}): while tracing. The
+     * hot path of every compiled call asks, so this is one volatile read and never throws.
+     */
+    public static boolean measuresRunTime() {
+        return state.writer != null;
     }
 
     /** Whether events are being written. @throws IllegalArgumentException when EMBER_TRACE names an unusable place */
@@ -180,6 +224,42 @@ public final class Trace {
         artifact(GRAPH_BREAK_REASON, () -> reason);
     }
 
+    /**
+     * {@link #graphBreak(String)}, with the break's id, type, short reason and user line in the
+     * metadata too ({@code gb_id}, {@code type}, {@code reason}, {@code filename}, {@code lineno}),
+     * so that tools read them without parsing the text.
+     */
+    public static void graphBreak(String message, String gbId, String type, String reason, String filename, int lineno) {
+        event("artifact", () -> {
+            Map<String, Object> m = artifactMeta(GRAPH_BREAK_REASON, "string");
+            m.put("gb_id", gbId);
+            m.put("type", type);
+            m.put("reason", reason);
+            if (filename != null) m.put("filename", filename);
+            if (lineno > 0) m.put("lineno", lineno);
+            return m;
+        }, () -> message);
+    }
+
+    /**
+     * What the calls of one cache entry (the current compile id's) cost at run time, summed since
+     * the last such event: {@code calls}, {@code run_time_s} (the entry's calls, resume methods
+     * included), {@code eager_time_s} (run eagerly: between its graph and the resume method after a
+     * graph break, or the whole call for an entry that runs eagerly), {@code guard_checks} and
+     * {@code guard_time_s} (checking its guards, passing or not).
+     */
+    public static void runtimeCost(long calls, long runNanos, long eagerNanos, long guardChecks, long guardNanos) {
+        event(RUNTIME_COST, () -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("calls", calls);
+            m.put("run_time_s", runNanos / 1e9);
+            m.put("eager_time_s", eagerNanos / 1e9);
+            m.put("guard_checks", guardChecks);
+            m.put("guard_time_s", guardNanos / 1e9);
+            return m;
+        });
+    }
+
     /** Why this compilation is a recompile: each failed guard in words. */
     public static void recompileReasons(List<String> reasons) {
         jsonArtifact(RECOMPILE_REASONS, () -> reasons);
@@ -198,6 +278,32 @@ public final class Trace {
      */
     public static void graph(String eventName, Supplier<String> graph) {
         event(eventName, Map::of, graph);
+    }
+
+    /** The event of a graph pass that changed the graph ({@link #graphPass}). */
+    public static final String GRAPH_PASS = "graph_pass_diff";
+    /** The inductor's fusion decisions, one line each (made on a cache miss only). */
+    public static final String FUSION_DECISIONS = "inductor_fusion_decisions";
+    /** The inductor's artifact cache had the graph's class: {@code {"key", "file"}}; nothing below AOT's door was made again. */
+    public static final String CACHE_HIT = "inductor_cache_hit";
+
+    /**
+     * A pass that changed the graph: metadata {@code {"stage", "pass", "description"}}, payload the
+     * graph before and after as JSON ({@code {"before": …, "after": …}}), for the report's diff.
+     */
+    public static void graphPass(String stage, String pass, String description, String before, Supplier<String> after) {
+        event(GRAPH_PASS, () -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("stage", stage);
+            m.put("pass", pass);
+            m.put("description", description);
+            return m;
+        }, () -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("before", before);
+            m.put("after", after.get());
+            return m;
+        });
     }
 
     /** The code a backend generated, and the file it was written to (or null). */

@@ -2,6 +2,7 @@ package dev.ember.passes;
 
 import dev.ember.fx.GraphModule;
 import dev.ember.logging.Log;
+import dev.ember.logging.Trace;
 
 import java.util.Arrays;
 import java.util.List;
@@ -74,9 +75,11 @@ public final class PassManager {
                 Log.artifact(stage.artifact, () -> "SKIPPED " + qualified + " (inference only; this graph is compiled for training)");
                 continue;
             }
+            String before = Trace.isEnabled() ? gm.code() : null;   // for the trace's diff of what the pass changed
             if (p.rewrite().test(gm)) {
                 changed.add(p.name());
                 Log.artifact(stage.artifact, () -> "AFTER " + qualified + " (" + p.description() + ")\n" + gm.code());
+                if (before != null) Trace.graphPass(stage.id, p.name(), p.description(), before, gm::code);
             } else {
                 Log.artifact(stage.artifact, () -> "UNCHANGED BY " + qualified);
             }

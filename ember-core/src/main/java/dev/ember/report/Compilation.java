@@ -28,6 +28,19 @@ final class Compilation {
     String outputGraph;
     String originalBytecode;
     String modifiedBytecode;
+    /** The graph break's structured metadata ({@code gb_id}, {@code type}, {@code reason}, {@code filename}, {@code lineno}), when the trace has it. */
+    Map<?, ?> breakMeta;
+    /** At a recompile: the compile id of the cache entry that came closest ({@code 0/0}), and every guard of it that failed; else null. */
+    String closestEntry;
+    List<String> closestFailures = List.of();
+    /** The passes that changed its graph, in the order they ran (pre-grad, decompositions, post-grad). */
+    final List<PassDiff> passes = new ArrayList<>();
+    /** The file the inductor's cache loaded its compiled class from, or null when it was generated in this run. */
+    String cacheFile;
+    String outputCode;
+    String fusionDecisions;
+    /** Its cache entry's run-time costs ({@code ember_runtime_cost}), summed over the trace's events; null when none. */
+    RuntimeCost runtimeCost;
     private final Set<String> pages = new HashSet<>();
 
     Compilation(long pid, CompileId id, String folder, String label) {
@@ -44,6 +57,9 @@ final class Compilation {
                     stack = frames.stream().filter(f -> f instanceof Map<?, ?>).map(f -> Frame.of((Map<?, ?>) f)).toList();
                 }
             }
+            case Trace.RUNTIME_COST -> {
+                if (e.metadata() instanceof Map<?, ?> m) runtimeCost = RuntimeCost.of(m).plus(runtimeCost);
+            }
             case "compilation_metrics" -> {
                 if (e.metadata() instanceof Map<?, ?> m) {
                     @SuppressWarnings("unchecked") Map<String, Object> typed = (Map<String, Object>) m;
@@ -57,13 +73,44 @@ final class Compilation {
         String encoding = e.kind().equals("dynamo_guards") ? "json" : e.metaString("encoding") != null ? e.metaString("encoding") : "string";
         artifacts.add(new Artifact(name, pageName(name), encoding, e.payload(), e));
         switch (name) {
-            case Trace.GRAPH_BREAK_REASON -> breakReasons.add(e.payload());
+            case Trace.GRAPH_BREAK_REASON -> {
+                breakReasons.add(e.payload());
+                if (e.metadata() instanceof Map<?, ?> m && m.get("gb_id") != null) breakMeta = m;
+            }
             case Trace.RECOMPILE_REASONS -> recompileReasons.addAll(strings(e.payload(), null));
+            case Trace.RECOMPILE_GUARD_FAILURES -> closest(e.payload());
             case "dynamo_guards" -> guards.addAll(strings(e.payload(), "code"));
             case "dynamo_output_graph" -> outputGraph = e.payload();
+            case Trace.GRAPH_PASS -> {
+                PassDiff d = PassDiff.of(e);
+                if (d != null) passes.add(d);
+            }
+            case Trace.CACHE_HIT -> {
+                try {
+                    if (JsonReader.parse(e.payload()) instanceof Map<?, ?> m) cacheFile = String.valueOf(m.get("file"));
+                } catch (IllegalArgumentException notJson) {
+                    cacheFile = "(unreadable: see the artifact page)";
+                }
+            }
+            case Trace.FUSION_DECISIONS -> fusionDecisions = e.payload();
+            case "inductor_output_code" -> outputCode = e.payload();
             case Trace.ORIGINAL_BYTECODE -> originalBytecode = e.payload();
             case Trace.MODIFIED_BYTECODE -> modifiedBytecode = e.payload();
             default -> { }
+        }
+    }
+
+    private void closest(String json) {
+        try {
+            if (!(JsonReader.parse(json) instanceof List<?> entries)) return;
+            for (Object o : entries) {
+                if (o instanceof Map<?, ?> m && Boolean.TRUE.equals(m.get("closest")) && m.get("failures") instanceof List<?> failures) {
+                    closestEntry = String.valueOf(m.get("entry"));
+                    closestFailures = failures.stream().map(String::valueOf).toList();
+                }
+            }
+        } catch (IllegalArgumentException notJson) {
+            // its artifact page shows it as written
         }
     }
 
@@ -106,10 +153,10 @@ final class Compilation {
         return List.of();
     }
 
-    /** The compiled method: from the metrics, else the innermost stack frame. */
+    /** The compiled method: the innermost stack frame's (with its class, {@code MyApp.fn}), else the metrics' name. */
     String method() {
-        if (metrics != null && metrics.get(CompilationMetrics.CO_NAME) instanceof String n) return n;
         if (stack != null && !stack.isEmpty()) return stack.getLast().name();
+        if (metrics != null && metrics.get(CompilationMetrics.CO_NAME) instanceof String n) return n;
         return "(unknown method)";
     }
 
@@ -120,6 +167,11 @@ final class Compilation {
         }
         if (stack != null && !stack.isEmpty()) return stack.getLast().file() + ":" + stack.getLast().line();
         return null;
+    }
+
+    /** Whether it compiled a method again, after an earlier compile of it ({@code [0/1]}, not a restart {@code [0/1_1]}). */
+    boolean isRecompile() {
+        return id.frameCompileId() > 0 && id.attempt() == 0;
     }
 
     /** A metrics number, or null. */

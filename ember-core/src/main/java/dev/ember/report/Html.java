@@ -50,6 +50,9 @@ final class Html {
             .two { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
             .two > div { min-width: 0; }
             ul.artifacts li { margin: 2px 0; }
+            mark.diff { background: #ffd8b5; color: inherit; font-weight: 600; }
+            mark.del { background: #ffcecb; color: inherit; }
+            mark.add { background: #aceebb; color: inherit; }
             """;
 
     static String escape(String s) {
@@ -81,6 +84,19 @@ final class Html {
 
     static String pre(String text) {
         return "<pre>" + escape(text) + "</pre>\n";
+    }
+
+    /**
+     * {@code lines} in a {@code <pre>}, each line whose {@code same} is false marked with
+     * {@code markClass}: {@code diff} (differs), {@code del} (removed), {@code add} (added).
+     */
+    static String markedLines(java.util.List<String> lines, boolean[] same, String markClass) {
+        StringBuilder b = new StringBuilder("<pre>");
+        for (int i = 0; i < lines.size(); i++) {
+            String l = escape(lines.get(i));
+            b.append(same[i] ? l : "<mark class=\"" + markClass + "\">" + l + "</mark>").append('\n');
+        }
+        return b.append("</pre>\n").toString();
     }
 
     static String badge(Status s) {

@@ -60,7 +60,7 @@ final class ReportModel {
     /**
      * Reads the trace files of {@code input}: every {@code *.log} file of a directory, or one file.
      *
-     * @throws IllegalArgumentException when the input does not exist or holds no trace file
+     * @throws IllegalArgumentException when the input does not exist, holds no trace file, or none of its lines is an event
      */
     static ReportModel read(Path input) throws IOException {
         List<Path> files = traceFiles(input);
@@ -70,6 +70,10 @@ final class ReportModel {
             TraceParser.Result r = TraceParser.parse(f);
             events.addAll(r.events());
             problems.addAll(r.problems());
+        }
+        if (events.isEmpty() && !problems.isEmpty()) {
+            throw new IllegalArgumentException(input + " is not a trace: no line of " + files.stream().map(f -> f.getFileName().toString()).toList()
+                    + " is a trace event (" + problems.getFirst() + "). Name the directory a program wrote with EMBER_TRACE=<dir>.");
         }
         ReportModel m = new ReportModel(files, events);
         m.problems.addAll(0, problems);

@@ -81,7 +81,7 @@ final class ReportWriter {
         problems(b);
         long methods = cs.stream().map(c -> c.pid + "/" + c.id.frameId()).distinct().count();
         long breaks = cs.stream().mapToLong(c -> c.breakReasons.size()).sum();
-        long recompiles = cs.stream().filter(c -> c.id.frameCompileId() > 0 && c.id.attempt() == 0).count();
+        long recompiles = cs.stream().filter(Compilation::isRecompile).count();
         long failures = cs.stream().filter(c -> c.status() == Status.FAILED).count();
         b.append("<div class=\"summary\">")
          .append(card(cs.size(), "compilations")).append(card(methods, "methods"))
@@ -169,7 +169,8 @@ final class ReportWriter {
         for (Compilation c : model.compilations.values()) {
             String method = "<code>" + escape(c.method()) + "</code>"
                     + (c.location() == null ? "" : "<br><span class=\"muted\">" + escape(c.location()) + "</span>");
-            for (String r : c.breakReasons) rows += row(b, c, "Graph break", r, method);
+            String breakKind = c.runtimeCost == null ? "Graph break" : "Graph break: " + eagerCost(c.runtimeCost);
+            for (String r : c.breakReasons) rows += row(b, c, breakKind, r, method);
             for (String r : c.restartReasons()) rows += row(b, c, "Restart", r, method);
             if (c.status() == Status.FAILED) {
                 Map<String, Object> m = c.metrics;
@@ -187,14 +188,87 @@ final class ReportWriter {
         if (recompiled.isEmpty()) {
             b.append("<p class=\"muted\">No recompile reasons in this trace.</p>\n");
         } else {
-            b.append("<table>\n<tr><th>Compile id</th><th>Method</th><th>Guard failures that caused it</th></tr>\n");
+            b.append("<table>\n<tr><th>Compile id</th><th>Method</th><th>Guard failures that caused it</th><th>Closest cached entry</th></tr>\n");
             for (Compilation c : recompiled) {
                 b.append("<tr><td>").append(Html.badgeLink(c, "")).append("</td><td><code>").append(escape(c.method()))
-                 .append("</code></td><td>").append(list(c.recompileReasons)).append("</td></tr>\n");
+                 .append("</code></td><td>").append(list(c.recompileReasons)).append("</td><td>");
+                if (c.closestEntry != null) b.append("<code>[").append(escape(c.closestEntry)).append("]</code> differs in").append(list(c.closestFailures));
+                b.append("</td></tr>\n");
             }
             b.append("</table>\n");
         }
         return Html.page("Failures and restarts", "", b.toString());
+    }
+
+    /**
+     * What the backend made: on an inductor cache hit, that the class came from the cache (no passes,
+     * decompositions or fusion ran in this run); else links to the pass diffs and the fusion
+     * decisions; then the output code.
+     */
+    private static String backendSection(Compilation c) {
+        if (c.cacheFile == null && c.passes.isEmpty() && c.fusionDecisions == null && c.outputCode == null) return "";
+        StringBuilder b = new StringBuilder("<h2>Backend</h2>\n");
+        if (c.cacheFile != null) {
+            b.append("<p><span class=\"badge status-empty\">cached</span> The compiled class was loaded from the inductor's cache, <code>")
+             .append(escape(c.cacheFile)).append("</code>: no pass, decomposition or fusion ran for it in this run; its output code is the cached one.</p>\n");
+        }
+        if (!c.passes.isEmpty()) {
+            b.append("<p><a href=\"passes.html\">Pass diffs</a>: the graph before and after each pass that changed it (")
+             .append(escape(String.join(", ", c.passes.stream().map(PassDiff::name).toList()))).append(").</p>\n");
+        }
+        if (c.fusionDecisions != null) b.append("<h3>Fusion decisions</h3>\n").append(pre(c.fusionDecisions));
+        if (c.outputCode != null) b.append("<h3>Output code").append(c.cacheFile != null ? " (cached)" : "").append("</h3>\n").append(pre(c.outputCode));
+        return b.toString();
+    }
+
+    /** The graph before and after each pass that changed it, side by side, removed lines red, added lines green. */
+    private static String passesPage(Compilation c) {
+        StringBuilder b = new StringBuilder("<p><a href=\"index.html\">&larr; compilation ").append(escape(c.label)).append("</a></p>\n<h1>Pass diffs of ")
+                .append(escape(c.label)).append("</h1>\n<p>Each pass that changed the graph, in the order they ran: the graph before it on the left "
+                        + "(<mark class=\"del\">removed</mark> lines marked), after it on the right (<mark class=\"add\">added</mark> lines marked).</p>\n");
+        for (PassDiff d : c.passes) {
+            List<String> before = d.before().lines().toList(), after = d.after().lines().toList();
+            LineDiff diff = LineDiff.of(before, after);
+            b.append("<h2>").append(escape(d.name())).append("</h2>\n<p class=\"muted\">").append(escape(d.description())).append("</p>\n")
+             .append("<div class=\"two\"><div><b>Before</b>").append(Html.markedLines(before, diff.keptBefore(), "del"))
+             .append("</div><div><b>After</b>").append(Html.markedLines(after, diff.keptAfter(), "add")).append("</div></div>\n");
+        }
+        return Html.page("Pass diffs " + c.label, "../", b.toString());
+    }
+
+    /** {@code 412.7 ms eager over 41 calls (10.066 ms a call)}: a graph break's measured cost. */
+    private static String eagerCost(RuntimeCost rc) {
+        return millis(rc.eagerTime()) + " run eagerly over " + rc.calls() + " call(s)"
+                + (rc.calls() == 0 ? "" : " (" + millis(rc.eagerTime() / rc.calls()) + " a call)");
+    }
+
+    private static String runtimeTable(RuntimeCost rc) {
+        return "<table>\n<tr><th>Measured while the program ran</th><th>Value</th></tr>\n"
+                + "<tr><td>Calls of this cache entry</td><td class=\"num\">" + rc.calls() + "</td></tr>\n"
+                + "<tr><td>Their time (resume methods included)</td><td class=\"num\">" + millis(rc.runTime()) + "</td></tr>\n"
+                + "<tr><td>Run eagerly (between graphs at a break, or whole calls)</td><td class=\"num\">" + millis(rc.eagerTime()) + "</td></tr>\n"
+                + "<tr><td>Guard checks of this entry</td><td class=\"num\">" + rc.guardChecks() + "</td></tr>\n"
+                + "<tr><td>Time checking them</td><td class=\"num\">" + millis(rc.guardTime()) + "</td></tr>\n</table>\n";
+    }
+
+    /**
+     * At a recompile: the cached entry that came closest (fewest failing guards), its guards beside
+     * this compilation's, each guard that is not in the other list marked.
+     */
+    private String closestEntry(Compilation c) {
+        if (c.closestEntry == null) return "";
+        Compilation cached = model.compilations.values().stream()
+                .filter(o -> o.pid == c.pid && o.id.toString().equals(c.closestEntry)).findFirst().orElse(null);
+        StringBuilder b = new StringBuilder("<h3>Closest cached entry [").append(escape(c.closestEntry)).append("]</h3>\n<p>")
+                .append(cached == null ? escape("[" + c.closestEntry + "]") : Html.badgeLink(cached, "../"))
+                .append(" came closest to this call; it failed ").append(c.closestFailures.size() == 1 ? "only " : "")
+                .append(c.closestFailures.size()).append(" guard(s):</p>\n").append(list(c.closestFailures));
+        if (cached == null) return b.append("<p class=\"muted\">(its compilation is not in this trace)</p>\n").toString();
+        b.append("<div class=\"two\"><div><b>Guards of [").append(escape(c.closestEntry)).append("] (cached)</b>")
+         .append(Html.markedLines(cached.guards, LineDiff.in(cached.guards, c.guards), "diff"))
+         .append("</div><div><b>Guards of ").append(escape(c.label)).append(" (this compile)</b>")
+         .append(Html.markedLines(c.guards, LineDiff.in(c.guards, cached.guards), "diff")).append("</div></div>\n");
+        return b.toString();
     }
 
     private static int row(StringBuilder b, Compilation c, String kind, String reason, String methodHtml) {
@@ -222,12 +296,18 @@ final class ReportWriter {
         }
         if (!c.breakReasons.isEmpty()) {
             b.append("<h2>Graph break</h2>\n");
+            if (c.runtimeCost != null) b.append("<p><b>Measured cost</b>: ").append(escape(eagerCost(c.runtimeCost))).append("</p>\n");
             for (String r : c.breakReasons) b.append(pre(r));
         }
-        if (!c.recompileReasons.isEmpty()) b.append("<h2>Recompiled because</h2>\n").append(list(c.recompileReasons));
+        if (!c.recompileReasons.isEmpty()) {
+            b.append("<h2>Recompiled because</h2>\n").append(list(c.recompileReasons));
+            b.append(closestEntry(c));
+        }
+        if (c.runtimeCost != null) b.append("<h2>Run-time cost</h2>\n").append(runtimeTable(c.runtimeCost));
         if (!c.restartReasons().isEmpty()) b.append("<h2>Restarts</h2>\n").append(list(c.restartReasons()));
         b.append("<h2>Compilation metrics</h2>\n").append(metricsTable(c));
         if (c.outputGraph != null) b.append("<h2>Output graph</h2>\n").append(pre(c.outputGraph));
+        b.append(backendSection(c));
         if (!c.guards.isEmpty()) b.append("<h2>Guards</h2>\n").append(pre(String.join("\n", c.guards)));
         if (c.originalBytecode != null || c.modifiedBytecode != null) {
             b.append("<h2>Bytecode</h2>\n<div class=\"two\"><div><b>Original</b>")
@@ -243,6 +323,7 @@ final class ReportWriter {
         if (c.metrics != null) b.append("<li><a href=\"compilation_metrics.html\">compilation_metrics</a></li>\n");
         b.append("</ul>\n");
         Files.writeString(dir.resolve("index.html"), Html.page("Compilation " + c.label, "../", b.toString()), StandardCharsets.UTF_8);
+        if (!c.passes.isEmpty()) Files.writeString(dir.resolve("passes.html"), passesPage(c), StandardCharsets.UTF_8);
         if (c.metrics != null) {
             String page = "<p><a href=\"index.html\">&larr; compilation " + escape(c.label) + "</a></p>\n<h1>compilation_metrics of "
                     + escape(c.label) + "</h1>\n" + metricsTable(c);

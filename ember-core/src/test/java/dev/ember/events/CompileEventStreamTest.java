@@ -20,6 +20,7 @@ import dev.ember.events.CompileEvent.PhaseEnded;
 import dev.ember.events.CompileEvent.PhaseStarted;
 import dev.ember.events.CompileEvent.Recompile;
 import dev.ember.events.CompileEvent.RecompileLimitHit;
+import dev.ember.events.CompileEvent.Restart;
 import dev.ember.fx.Backend;
 import dev.ember.logging.Logs;
 import dev.ember.logging.Trace;
@@ -99,6 +100,7 @@ class CompileEventStreamTest {
         return switch (e) {
             case Recompile r -> "Recompile " + r.function() + " " + r.failedGuards();
             case FrameStarted f -> "FrameStarted " + f.function() + " compile " + f.id().frameCompileId();
+            case Restart r -> "Restart " + r.function() + " after attempt " + r.restarted().attempt();
             case PhaseStarted p -> "PhaseStarted " + p.phase();
             case PhaseEnded p -> "PhaseEnded " + p.phase();
             case GraphBreak b -> "GraphBreak " + b.gbId() + " at " + b.userFrame();
@@ -147,6 +149,7 @@ class CompileEventStreamTest {
                 "FrameCompiled " + T + "oneBreak graphs=1 compiles=1 breaks=1 ops=4",
                 "FrameStarted " + resume + " compile 0",
                 "PhaseStarted TRACING",
+                "Restart " + resume + " after attempt 0",   // s > 0 needs the double s, a graph input: traced again with s a constant
                 "PhaseEnded TRACING",
                 "Bytecode none generated",
                 "GraphCaptured " + resume,
