@@ -2,6 +2,7 @@ package dev.ember.dynamo;
 
 import dev.ember.BackendCompilerFailed;
 import dev.ember.Options;
+import dev.ember.Stance;
 import dev.ember.aot.AotAutograd;
 import dev.ember.dynamo.guards.Guard;
 import dev.ember.dynamo.guards.GuardSet;
@@ -141,6 +142,7 @@ public final class CompiledFrame {
      * {@code eager} runs the original function (for eager entries and past the recompile limit).
      */
     public Object call(FunctionTarget target, Object[] frame, Supplier<Object> eager) {
+        if (runsEagerly()) return eager.get();
         if (isSynchronized()) {
             // a synchronized method's lock is held while its compiled code runs (graph, break code, resume methods), as the JVM holds it for the method
             synchronized (method.isStatic() ? method.owner() : frame[0]) {
@@ -151,6 +153,14 @@ public final class CompiledFrame {
     }
 
     private volatile Boolean synchronizedMethod;
+
+    /** Whether this call skips compiled code altogether: inside an {@code Ember.disabled()} block, or under {@code Stance.FORCE_EAGER}. */
+    private boolean runsEagerly() {
+        boolean disabled = DisabledFunctions.inDisabledRegion();
+        if (!disabled && Stances.current() != Stance.FORCE_EAGER) return false;
+        Log.of("dynamo").debug(() -> name() + " runs eagerly: " + (disabled ? "it is called inside an Ember.disabled() block" : "the stance is force_eager"));
+        return true;
+    }
 
     /** Whether the method is declared {@code synchronized} (read once from its class file; false when it cannot be read). */
     private boolean isSynchronized() {
@@ -188,6 +198,7 @@ public final class CompiledFrame {
             }
             List<String> failures = new ArrayList<>();
             for (CacheEntry e : current) failures.add(e.guards().firstFailure(frame));
+            if (!stanceAllowsCompile(target, frame, failures)) return null;
             for (CacheEntry e : current) noteChangedInputs(e.guards().failing(frame), frame);
             if (current.length >= options.getRecompileLimit()) {
                 limitHit(failures);
@@ -211,6 +222,48 @@ public final class CompiledFrame {
             entries.set(next);
             return entry;
         }
+    }
+
+    /**
+     * The stance's say at a cache miss ({@code failures}: each cache entry's failed guard): false
+     * runs this call eagerly, leaving the cache as it is; under fail_on_recompile a recompile throws.
+     */
+    private boolean stanceAllowsCompile(FunctionTarget target, Object[] frame, List<String> failures) {
+        Stance stance = Stances.current();
+        boolean recompile = !failures.isEmpty();
+        if (recompile && stance == Stance.EAGER_ON_RECOMPILE) {
+            Log.artifact("recompiles", () -> name() + " in " + where() + " runs eagerly instead of recompiling (the stance is eager_on_recompile)"
+                    + failureList(failures));
+            return false;
+        }
+        if (recompile && stance == Stance.FAIL_ON_RECOMPILE) {
+            throw new RecompileError(name() + " in " + where() + " would recompile, and the stance is fail_on_recompile" + failureList(failures)
+                    + "\n  Call it with inputs one of its " + failures.size() + " cache entr" + (failures.size() == 1 ? "y" : "ies")
+                    + " accepts, or set another stance (Ember.setStance(Stance.DEFAULT)) to let it recompile.");
+        }
+        if (!recompile && stance == Stance.EAGER_THEN_COMPILE && firstCall == null) {
+            firstCall = EagerCall.of(frame);
+            Log.artifact("recompiles", () -> name() + " in " + where() + " runs eagerly on its first call (the stance is eager_then_compile);"
+                    + " it compiles at the next, with what changed in between dynamic");
+            return false;
+        }
+        if (firstCall != null && !recompile && !Boolean.FALSE.equals(options.dynamicSetting())) {
+            firstCall.changesIn(frame, Tracer.argumentNames(target, frame), changedInputs);
+        }
+        firstCall = null;
+        return true;
+    }
+
+    /** The values an eager first call (eager_then_compile) had, compared with the call that compiles. */
+    private EagerCall firstCall;
+
+    /** The failed guards under a heading, one line each ({@code - 0/0: tensor 'x' size mismatch …}), oldest entry first, as PyTorch lists them. */
+    private String failureList(List<String> newestFirst) {
+        StringBuilder sb = new StringBuilder("\n    triggered by the following guard failure(s):");
+        for (int i = newestFirst.size() - 1; i >= 0; i--) {
+            sb.append("\n    - ").append(frameId).append('/').append(newestFirst.size() - 1 - i).append(": ").append(newestFirst.get(i));
+        }
+        return sb.toString();
     }
 
     /** One compile, from {@link FrameStarted} on; when it throws, {@link FrameFailed} ends it. */
@@ -254,7 +307,7 @@ public final class CompiledFrame {
             return CacheEntry.compiled(new GuardSet(g.guards()), compiled, g, result.rebuilder(), result.sideEffects());
         }
         EVENTS.publish(new GraphBreak(name(), u.gbId(), u.type().shortType(), u.reason(), u.userStack(), u.getMessage()));
-        if (options.isFullgraph()) throw u;
+        if (options.isFullgraph() || result.errorOnGraphBreak()) throw u;
         breaks++;
         String whyNoResume = null;
         if (result.resumable()) {
@@ -296,7 +349,7 @@ public final class CompiledFrame {
         ResumeTarget next = null;
         if (gen.resume() != null) {
             FunctionTarget rt = new FunctionTarget(gen.resume(), "apply", new Object[0], "invokeStatic");
-            CompiledFrame resumeFrame = FrameRegistry.frameFor(gen.resume(), options);
+            CompiledFrame resumeFrame = FrameRegistry.frameFor(gen.resume(), ErrorOnGraphBreak.forResume(options, result.errorOnGraphBreak()));
             resumeFrame.inheritDynamicSizes(p, gen.resumeParamNames());
             next = new ResumeTarget(resumeFrame, rt, gen.resumeDirect());
         }
@@ -474,6 +527,7 @@ public final class CompiledFrame {
             recompileReasons.clear();
             limitWarned = false;
             eagerWarned = false;
+            firstCall = null;
             compiles = 0;
             graphs = 0;
             breaks = 0;

@@ -7,9 +7,14 @@ import java.lang.constant.ClassDesc;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Methods compiled code must not trace: those passed to {@code Ember.disable} and those annotated {@link Disable}. */
+/**
+ * Code compiled code must not trace: the methods passed to {@code Ember.disable} and those annotated
+ * {@link Disable}, and the blocks run inside {@code try (var s = Ember.disabled()) { … }}.
+ */
 public final class DisabledFunctions {
     private static final Set<String> DISABLED = ConcurrentHashMap.newKeySet();
+    /** How many {@code Ember.disabled()} blocks this thread is inside: a block is code on one thread. */
+    private static final ThreadLocal<int[]> REGIONS = ThreadLocal.withInitial(() -> new int[1]);
     private static final ClassDesc DISABLE = ClassDesc.of(Disable.class.getName());
 
     private DisabledFunctions() {}
@@ -25,4 +30,32 @@ public final class DisabledFunctions {
     }
 
     static boolean isDisabled(MethodTarget m) { return DISABLED.contains(m.toString()); }
+
+    /** Opens a block of this thread that is never traced: compiled functions called in it run eagerly until it closes. */
+    public static Region enterRegion() {
+        REGIONS.get()[0]++;
+        return new Region(Thread.currentThread());
+    }
+
+    /** Whether this thread is inside an {@code Ember.disabled()} block. */
+    public static boolean inDisabledRegion() { return REGIONS.get()[0] > 0; }
+
+    /** An {@code Ember.disabled()} block; close it on the thread that opened it (try-with-resources does). */
+    public static final class Region implements AutoCloseable {
+        private final Thread owner;
+        private boolean closed;
+
+        private Region(Thread owner) { this.owner = owner; }
+
+        @Override
+        public void close() {
+            if (closed) return;
+            if (Thread.currentThread() != owner) {
+                throw new IllegalStateException("an Ember.disabled() block opened on thread " + owner.getName() + " was closed on "
+                        + Thread.currentThread().getName() + ": the block is per thread; open and close it on the same thread");
+            }
+            closed = true;
+            REGIONS.get()[0]--;
+        }
+    }
 }

@@ -34,9 +34,12 @@ import java.util.Set;
 final class Tracer {
     private Tracer() {}
 
-    /** The graph, its guards and how to rebuild the return value. */
+    /**
+     * The graph, its guards and how to rebuild the return value; {@code errorOnGraphBreak}: whether
+     * the graph break (if any) happened where breaks are errors ({@link ErrorOnGraphBreak}).
+     */
     record Result(OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects, int instructions, Unsupported graphBreak,
-                  int breakStep, int breakIndex, Set<String> specialized, Set<String> changedInputs) {
+                  int breakStep, int breakIndex, Set<String> specialized, Set<String> changedInputs, boolean errorOnGraphBreak) {
         /** Whether the break happened at an instruction of the compiled method itself (where a resume can start). */
         boolean resumable() { return graphBreak != null && breakStep >= 0 && graphBreak.type() != GraphBreakType.INSTRUCTION_BUDGET; }
     }
@@ -84,13 +87,14 @@ final class Tracer {
             ctx.graph.removeUnusedScalarCompute();
             ctx.ints.finish();
             finishShapes(ctx);
-            return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1, specialized, changedInputs);
+            return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1, specialized, changedInputs, false);
         } catch (Unsupported u) {
             // the graph before the break must be generic in its sizes too, or the trace restarts with them static
             ctx.graph.output(List.of());
             ctx.ints.finish();
             finishShapes(ctx);
-            return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u, ctx.breakStep, ctx.breakIndex, specialized, changedInputs);
+            return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u, ctx.breakStep, ctx.breakIndex, specialized, changedInputs,
+                    ctx.errorOnGraphBreak);
         }
     }
 
