@@ -394,10 +394,16 @@ public final class CompiledFrame {
         try {
             return HARNESS.compile(gm, fakes, () -> inputs, options, name());
         } catch (BackendCompilerFailed e) {
-            if (!options.isSuppressErrors() && !BackendCompilerFailed.suppressedByEnvironment()) throw e;
+            if (!options.isSuppressErrors() && !BackendCompilerFailed.suppressedByEnvironment()) throw withContext(e, gm);
             EVENTS.publish(new BackendErrorSuppressed(name(), options.getBackendName(), e));
             return new PreparedGraph(gm);
         }
+    }
+
+    /** With EMBER_VERBOSE=1 the error carries the graph the backend failed on, as a note (a suppressed exception). */
+    private static BackendCompilerFailed withContext(BackendCompilerFailed e, GraphModule gm) {
+        if (dev.ember.logging.Verbose.enabled()) e.addSuppressed(new TraceContextNote("While compiling " + e.graph() + " with backend '" + e.backend() + "', the graph:\n" + gm.code()));
+        return e;
     }
 
     /**
@@ -417,7 +423,7 @@ public final class CompiledFrame {
             Log.of("aot").info(() -> name() + ": the graph runs op by op with autograd, not compiled: " + e.getMessage());
             return new PreparedGraph(gm);
         } catch (BackendCompilerFailed e) {
-            if (!options.isSuppressErrors() && !BackendCompilerFailed.suppressedByEnvironment()) throw e;
+            if (!options.isSuppressErrors() && !BackendCompilerFailed.suppressedByEnvironment()) throw withContext(e, gm);
             EVENTS.publish(new BackendErrorSuppressed(name(), backend, e));
             return new PreparedGraph(gm);
         }

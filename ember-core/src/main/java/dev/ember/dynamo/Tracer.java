@@ -63,7 +63,7 @@ final class Tracer {
             } catch (SpecializeAndRestart r) {
                 boolean grew = false;
                 for (String name : r.names()) grew |= specialized.add(name);
-                if (!grew) throw new InternalTraceError("Ember internal error: " + r.use + " needs " + r.sources + ", already specialized", r);
+                if (!grew) throw InternalTraceError.of(target.method().toString(), r.use + " needs " + r.sources + ", already specialized", r.where, r);
                 Log.of("dynamic").info(() -> (r.multiple == 0 ? "specializing " : "making multiples of " + r.multiple + ": ")
                         + r.sources.stream().map(x -> x.shortName()).toList() + ": " + r.use
                         + (r.where == null ? "" : " at " + r.where.fileName() + ":" + r.where.line()));
