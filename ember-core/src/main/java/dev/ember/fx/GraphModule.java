@@ -95,6 +95,16 @@ public final class GraphModule {
         }
     }
 
+    /**
+     * The module {@code text} prints ({@link #code()}), with its class name and no attributes or
+     * submodules: add those a {@code get_attr} or {@code call_module} node needs with
+     * {@link #setAttribute}/{@link #setSubmodule} before running it. See {@link Graph#parse}.
+     */
+    public static GraphModule parse(String text) {
+        ReadableParser.Parsed p = ReadableParser.parse(text);
+        return new GraphModule(p.className(), p.graph(), Map.of(), Map.of());
+    }
+
     /** The graph as readable Java-like code (torch's {@code print_readable}). */
     public String code() { return ReadablePrinter.print(graph, className); }
 
