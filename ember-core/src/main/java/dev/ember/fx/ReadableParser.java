@@ -49,6 +49,29 @@ final class ReadableParser {
 
     static Parsed parse(String text) { return new ReadableParser(text).module(); }
 
+    /**
+     * The size symbols of a parsed graph whose inputs have symbolic sizes, each read from the first
+     * input dimension that is exactly it (so the graph runs on inputs of any size), or null when its
+     * sizes are static or some symbol is no input's dimension. The text gives no hint: each is
+     * {@link #SYMBOL_EXAMPLE}, valid from 2 up.
+     */
+    static SizeSymbols sizeSymbols(Graph g) {
+        TreeSet<Integer> ids = new TreeSet<>();
+        for (Node p : g.placeholders()) {
+            if (!(p.symVal() instanceof SymShape shape)) continue;
+            Matcher m = SYMBOL.matcher(java.util.Arrays.toString(shape.sizes()));
+            while (m.find()) ids.add(Integer.parseInt(m.group(1)));
+        }
+        if (ids.isEmpty() || ids.last() != ids.size() - 1) return null;
+        List<SizeSymbols.Symbol> provisional = new ArrayList<>();
+        for (int id : ids) provisional.add(new SizeSymbols.Symbol(id, "s" + id, -1, -1, SYMBOL_EXAMPLE, 2, Long.MAX_VALUE));
+        try {
+            return new SizeSymbols(provisional).readFrom(g.placeholders());
+        } catch (IllegalStateException e) {
+            return null;
+        }
+    }
+
     private Parsed module() {
         while (line < lines.length && !lines[line].strip().startsWith("class ")) line++;
         if (line == lines.length) throw new GraphText.ParseError(1, 1, lines[0], "no 'class GraphModule {' line: the readable form starts with one");
