@@ -8,10 +8,14 @@ import dev.ember.Stance;
 import dev.ember.dynamo.CompileCounter;
 import dev.ember.dynamo.RecompileError;
 import dev.ember.events.CompileEvent.Recompile;
+import dev.ember.logging.Logs;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -164,6 +168,36 @@ class StanceTest {
             }
         }
         assertEquals(2, cc.frameCount());
+    }
+
+    @Test
+    void theLogsSayWhyACallRanEagerly() {
+        PrintStream saved = Logs.output();
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        Logs.setOutput(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        Ember.setLogs("recompiles,+dynamo");
+        try {
+            Fn2<Tensor, Integer, Tensor> f = Ember.compile(StanceTest::scaled, Options.backend(new CompileCounter()).dynamic(false));
+            Tensor x = Tensor.randn(3);
+            try (var s = Ember.stance(Stance.EAGER_THEN_COMPILE)) {
+                f.apply(x, 1);
+            }
+            f.apply(x, 1);
+            try (var s = Ember.stance(Stance.EAGER_ON_RECOMPILE)) {
+                f.apply(x, 2);
+            }
+            try (var s = Ember.stance(Stance.FORCE_EAGER)) {
+                f.apply(x, 3);
+            }
+        } finally {
+            Ember.setLogs("");
+            Logs.setOutput(saved);
+        }
+        String out = buf.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("StanceTest.scaled in StanceTest.java:") && out.contains(" runs eagerly on its first call (the stance is eager_then_compile)"), out);
+        assertTrue(out.contains(" runs eagerly instead of recompiling (the stance is eager_on_recompile)"), out);
+        assertTrue(out.contains("[recompiles]     triggered by the following guard failure(s):") && out.contains(": L['n'] == 1 failed: actual 2"), out);
+        assertTrue(out.contains("StanceTest.scaled runs eagerly: the stance is force_eager"), out);
     }
 
     @Test
