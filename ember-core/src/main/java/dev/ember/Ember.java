@@ -309,7 +309,8 @@ public final class Ember {
     /**
      * A block that is never traced: {@code try (var s = Ember.disabled()) { … }}. Compiled functions
      * called in it run eagerly (on this thread, until the block closes). Inside a compiled function
-     * the graph breaks at the block (GB0020), and the block and the rest of that method run eagerly.
+     * the graph breaks at the block (GB0020), the block runs eagerly and the code after it is
+     * captured again.
      * The scope form of {@link #disable(java.io.Serializable)}; see docs/escape-hatches.md.
      */
     public static dev.ember.dynamo.DisabledFunctions.Region disabled() { return dev.ember.dynamo.DisabledFunctions.enterRegion(); }

@@ -338,7 +338,7 @@ public final class CompiledFrame {
             // a break inside a helper the trace was inlining: the helper gets a compiled frame of its own
             // (not for the inlining depth or instruction budget: the helper's frame would meet the same limit)
             boolean insideHelper = u.userStack().size() > 1 && u.type() != GraphBreakType.INLINE_DEPTH && u.type() != GraphBreakType.INSTRUCTION_BUDGET;
-            gen = ResumeCodegen.generate(p.code(), p.index(), p.types(), p.stackNames(), insideHelper);
+            gen = ResumeCodegen.generate(p.code(), p.index(), p.last(), p.types(), p.stackNames(), insideHelper);
         }
         if (gen.resume() == null && p.graph().opCount() == 0) {
             // Nothing before the break is in the graph and the rest runs eagerly: the whole method runs

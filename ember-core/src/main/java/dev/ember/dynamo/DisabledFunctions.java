@@ -3,7 +3,13 @@ package dev.ember.dynamo;
 import dev.ember.dynamo.variables.MethodTarget;
 
 import java.lang.classfile.Attributes;
+import java.lang.classfile.Instruction;
+import java.lang.classfile.Opcode;
+import java.lang.classfile.instruction.InvokeInstruction;
+import java.lang.classfile.instruction.LoadInstruction;
+import java.lang.classfile.instruction.StoreInstruction;
 import java.lang.constant.ClassDesc;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -30,6 +36,25 @@ public final class DisabledFunctions {
     }
 
     static boolean isDisabled(MethodTarget m) { return DISABLED.contains(m.toString()); }
+
+    private static final String FACADE = "dev/ember/Ember", REGION = "dev/ember/dynamo/DisabledFunctions$Region";
+
+    /**
+     * Where the break at instruction {@code index} ends: at an {@code Ember.disabled()} call whose
+     * scope is stored in a local, the {@code close()} of that local on the block's normal way out, so
+     * the break code runs the whole block and the code after it is captured again; otherwise
+     * {@code index} itself.
+     */
+    static int blockEnd(MethodCode code, int index) {
+        List<Instruction> ins = code.instructions;
+        if (!(ins.get(index) instanceof InvokeInstruction open && open.opcode() == Opcode.INVOKESTATIC && open.owner().asInternalName().equals(FACADE)
+                && open.name().equalsString("disabled")) || index + 1 >= ins.size() || !(ins.get(index + 1) instanceof StoreInstruction store)) return index;
+        for (int i = index + 2; i + 1 < ins.size(); i++) {
+            if (ins.get(i) instanceof LoadInstruction load && load.slot() == store.slot() && ins.get(i + 1) instanceof InvokeInstruction close
+                    && close.owner().asInternalName().equals(REGION) && close.name().equalsString("close")) return i + 1;
+        }
+        return index;
+    }
 
     /** Opens a block of this thread that is never traced: compiled functions called in it run eagerly until it closes. */
     public static Region enterRegion() {

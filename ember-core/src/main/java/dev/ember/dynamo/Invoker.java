@@ -77,7 +77,7 @@ final class Invoker {
         if (owner.getName().equals(FACADE) && name.equals("errorOnGraphBreak")) return ErrorOnGraphBreak.invokeStatic(ctx, args);
         if (owner.getName().equals(FACADE) && name.equals("disabled")) {
             throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, "Ember.disabled() opens a block that is never traced: the block runs eagerly,"
-                    + " and so does the rest of the method after it");
+                    + " and the code after it is captured again");
         }
         if (owner.getName().equals(FACADE)) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Ember." + name + " cannot be called inside a compiled function");

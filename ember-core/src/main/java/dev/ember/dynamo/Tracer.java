@@ -48,7 +48,7 @@ final class Tracer {
      * The trace up to a graph break: the graph of everything before it, whose outputs are the live
      * values (locals, then the operand stack) the break code restores, and the side effects to replay.
      */
-    record Partial(OutputGraph graph, MethodCode code, int index, FrameTypes.Around types, LiveValues live, List<SideEffect> sideEffects,
+    record Partial(OutputGraph graph, MethodCode code, int index, int last, FrameTypes.Around types, LiveValues live, List<SideEffect> sideEffects,
                    List<String> stackNames, List<dev.ember.tensor.SymShape> localShapes) {}
 
     /**
@@ -120,6 +120,9 @@ final class Tracer {
         // a break in a resume method is a break in the user's method: its resume method is the one made for that position
         ResumeCodegen.Origin origin = ResumeCodegen.originOf(code, index);
         FrameTypes.Around types = FrameTypes.at(origin.code(), origin.index(), ResumeCodegen.fallsThrough(breaking));
+        // a break that opens an Ember.disabled() block: the break code runs the whole block, the resume method starts after it
+        int last = DisabledFunctions.blockEnd(origin.code(), origin.index());
+        if (last != origin.index()) types = new FrameTypes.Around(types.before(), FrameTypes.at(origin.code(), last, true).after());
         List<VariableTracker> values = new ArrayList<>();
         for (FrameTypes.Local l : types.before().locals()) {
             VariableTracker v = l.slot() < root.locals.length ? root.locals[l.slot()] : null;
@@ -161,7 +164,7 @@ final class Tracer {
         for (int i = 0; i < types.before().locals().size(); i++) {
             localShapes.add(values.get(i) instanceof TensorVariable t && t.node().symVal() instanceof dev.ember.tensor.SymShape sh && sh.isSymbolic() ? sh : null);
         }
-        return new Partial(ctx.graph, origin.code(), origin.index(), types, new LiveValues(live), effects, stack.stream().map(Tracer::nameOf).toList(), localShapes);
+        return new Partial(ctx.graph, origin.code(), origin.index(), last, types, new LiveValues(live), effects, stack.stream().map(Tracer::nameOf).toList(), localShapes);
     }
 
     /**

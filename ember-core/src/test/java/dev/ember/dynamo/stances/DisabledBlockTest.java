@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Ember.disabled(): a block of code that is never traced, around calls and inside a compiled function. */
@@ -22,7 +23,7 @@ class DisabledBlockTest {
     static final CompileCounter INNER = new CompileCounter();
     static final Fn1<Tensor, Tensor> INNER_FN = Ember.compile(DisabledBlockTest::fn, Options.backend(INNER));
 
-    /** Captures before the block; the block (and what follows it in this method) runs eagerly, the compiled function it calls too. */
+    /** Captures before the block and after it; the block runs eagerly, the compiled function it calls too. */
     static Tensor withBlock(Tensor x) {
         Tensor y = x.sin();
         try (var s = Ember.disabled()) {
@@ -49,19 +50,60 @@ class DisabledBlockTest {
     }
 
     @Test
-    void insideACompiledFunctionTheGraphBreaksAtTheBlockAndTheBlockRunsEagerly() {
+    void insideACompiledFunctionTheBlockRunsEagerlyAndTheCodeAfterItIsCapturedAgain() {
         INNER.clear();
         CompileCounter cc = new CompileCounter();
         Fn1<Tensor, Tensor> f = Ember.compile(DisabledBlockTest::withBlock, Options.backend(cc));
         Tensor x = Tensor.randn(4);
         assertTrue(f.apply(x).sameData(withBlock(x)));
-        assertEquals(1, cc.frameCount(), "the graph before the block");
-        assertEquals(1, cc.opCount(), "sin");
+        assertEquals(2, cc.frameCount(), "the graph before the block and the one after it");
+        assertEquals(2, cc.opCount(), "sin, then cos: nothing of the block");
         INNER.clear();
         f.apply(x);
         assertEquals(0, INNER.frameCount(), "the compiled function called in the block ran eagerly");
         ExplainOutput e = Ember.explain((Fn1<Tensor, Tensor>) DisabledBlockTest::withBlock).with(x);
         assertTrue(e.toString().contains("GB0020") && e.toString().contains("Ember.disabled() opens a block that is never traced"), e.toString());
+    }
+
+    static Tensor loopInBlock(Tensor x, int n) {
+        Tensor y = x.sin();
+        try (var s = Ember.disabled()) {
+            for (int i = 0; i < n; i++) y = y.add(1.0);
+        }
+        return y.cos();
+    }
+
+    static Tensor throwsInBlock(Tensor x) {
+        Tensor y = x.sin();
+        try (var s = Ember.disabled()) {
+            if (y.sum().item() > -1e9) throw new IllegalStateException("thrown in the block");
+        }
+        return y;
+    }
+
+    static Tensor returnsInBlock(Tensor x) {
+        Tensor y = x.sin();
+        try (var s = Ember.disabled()) {
+            return y.add(1.0);
+        }
+    }
+
+    @Test
+    void loopsReturnsAndExceptionsInTheBlockBehaveAsEager() {
+        CompileCounter cc = new CompileCounter();
+        Tensor x = Tensor.randn(3);
+        var loop = Ember.compile(DisabledBlockTest::loopInBlock, Options.backend(cc));
+        assertTrue(loop.apply(x, 3).sameData(loopInBlock(x, 3)));
+        assertTrue(loop.apply(x, 5).sameData(loopInBlock(x, 5)), "the block's loop runs eagerly: its trip count is no guard");
+        assertEquals(2, cc.frameCount());
+        var throwing = Ember.compile(DisabledBlockTest::throwsInBlock, Options.backend(cc));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> throwing.apply(x));
+        assertEquals("thrown in the block", e.getMessage());
+        CompileCounter after = new CompileCounter();
+        Ember.compile(DisabledBlockTest::fn, Options.backend(after)).apply(x);
+        assertEquals(1, after.frameCount(), "the block closed on its way out");
+        var returning = Ember.compile(DisabledBlockTest::returnsInBlock, Options.backend(cc));
+        assertTrue(returning.apply(x).sameData(returnsInBlock(x)));
     }
 
     @Test
