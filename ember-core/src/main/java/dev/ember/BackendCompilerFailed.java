@@ -40,7 +40,8 @@ public final class BackendCompilerFailed extends RuntimeException {
         return "backend '" + backend + "' failed to compile " + graph + " (graph of " + ops + " op" + (ops == 1 ? "" : "s")
                 + (source.isEmpty() ? "" : " from " + source) + "): " + what
                 + "\n  " + get
-                + "\n  to run the graph eagerly instead: Options.suppressErrors(true) or " + SUPPRESS_ENV + "=1";
+                + "\n  to run the graph eagerly instead: Options.suppressErrors(true) or " + SUPPRESS_ENV + "=1"
+                + (dev.ember.logging.Verbose.enabled() ? "" : "\n  " + dev.ember.logging.Verbose.HINT);
     }
 
     public String backend() { return backend; }

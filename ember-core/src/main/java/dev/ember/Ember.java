@@ -307,6 +307,52 @@ public final class Ember {
     }
 
     /**
+     * A block that is never traced: {@code try (var s = Ember.disabled()) { … }}. Compiled functions
+     * called in it run eagerly (on this thread, until the block closes). Inside a compiled function
+     * the graph breaks at the block (GB0020), the block runs eagerly and the code after it is
+     * captured again.
+     * The scope form of {@link #disable(java.io.Serializable)}; see docs/escape-hatches.md.
+     */
+    public static dev.ember.dynamo.DisabledFunctions.Region disabled() { return dev.ember.dynamo.DisabledFunctions.enterRegion(); }
+
+    /**
+     * Sets how every compiled function behaves when called, for the whole process, as
+     * {@code torch.compiler.set_stance}: {@link Stance#FORCE_EAGER}, {@link Stance#EAGER_ON_RECOMPILE},
+     * {@link Stance#FAIL_ON_RECOMPILE}, {@link Stance#EAGER_THEN_COMPILE} or back to
+     * {@link Stance#DEFAULT}. It is read at each call; see docs/stances.md.
+     */
+    public static void setStance(Stance stance) { dev.ember.dynamo.Stances.set(stance); }
+
+    /**
+     * {@link #setStance(Stance)} by PyTorch's name: {@code "force_eager"}, {@code "eager_on_recompile"}, …
+     *
+     * @throws IllegalArgumentException for an unknown name, listing the valid ones
+     */
+    public static void setStance(String stance) { setStance(Stance.parse(stance)); }
+
+    /** The stance in force. */
+    public static Stance stance() { return dev.ember.dynamo.Stances.current(); }
+
+    /**
+     * A stance for a block: {@code try (var s = Ember.stance(Stance.FORCE_EAGER)) { … }} puts back the
+     * stance it replaced when it closes, so scopes nest. Like {@link #setStance(Stance)} it is the
+     * process's stance while the block runs, seen by other threads too (as PyTorch's is).
+     */
+    public static dev.ember.dynamo.Stances.Scope stance(Stance stance) { return dev.ember.dynamo.Stances.enter(stance); }
+
+    /** {@link #stance(Stance)} by PyTorch's name; an unknown name throws IllegalArgumentException listing the valid ones. */
+    public static dev.ember.dynamo.Stances.Scope stance(String stance) { return stance(Stance.parse(stance)); }
+
+    /**
+     * Whether a graph break is an error in a region (PyTorch's {@code error_on_graph_break}):
+     * {@code try (var s = Ember.errorOnGraphBreak(true)) { … }}. Inside a compiled function it is
+     * traced without a break and covers the code of the block; around calls it covers the functions
+     * compiled in it on this thread whose options do not set {@link Options#errorOnGraphBreak}.
+     * A break where it is on throws the {@code Unsupported} that fullgraph throws; fullgraph wins.
+     */
+    public static dev.ember.dynamo.ErrorOnGraphBreak.Scope errorOnGraphBreak(boolean on) { return dev.ember.dynamo.ErrorOnGraphBreak.enter(on); }
+
+    /**
      * Puts every call of {@code fn}'s method into graphs as one call_function node instead of
      * tracing into it (like {@code torch._dynamo.allow_in_graph}): while tracing it runs on fake
      * tensors to get its output's metadata, at run time on the real tensors. Use it for a helper

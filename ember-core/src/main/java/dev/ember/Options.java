@@ -38,6 +38,8 @@ public final class Options {
 
     private double reproTolerance = DEFAULT_TOLERANCE;
     private boolean suppressErrors;
+    /** null: unset (a scope around the call decides, else false). */
+    private Boolean errorOnGraphBreak;
 
     private Options() {}
 
@@ -57,6 +59,7 @@ public final class Options {
         o.specializeFloat = specializeFloat;
         o.reproTolerance = reproTolerance;
         o.suppressErrors = suppressErrors;
+        o.errorOnGraphBreak = errorOnGraphBreak;
         change.accept(o);
         return o;
     }
@@ -96,6 +99,15 @@ public final class Options {
     }
 
     public Options fullgraph(boolean on) { return with(o -> o.fullgraph = on); }
+
+    /**
+     * PyTorch's {@code error_on_graph_break}: on, a graph break throws the {@code Unsupported} that
+     * {@code fullgraph} throws, except inside a {@code try (var s = Ember.errorOnGraphBreak(false))}
+     * region of the function; off, a break splits the graph, except inside an
+     * {@code Ember.errorOnGraphBreak(true)} region. Unset (the default), a scope open around the call
+     * decides, else off. {@code fullgraph(true)} wins over all of these. See docs/stances.md.
+     */
+    public Options errorOnGraphBreak(boolean on) { return with(o -> o.errorOnGraphBreak = on); }
 
     /**
      * PyTorch's {@code dynamic}: true makes int and long inputs graph inputs and tensor sizes of 2 or
@@ -260,6 +272,9 @@ public final class Options {
 
     public boolean isFullgraph() { return fullgraph; }
 
+    /** {@code errorOnGraphBreak} as set: true, false, or null when unset. */
+    public Boolean errorOnGraphBreakSetting() { return errorOnGraphBreak; }
+
     /** Whether {@code dynamic(true)} was set. */
     public boolean isDynamic() { return Boolean.TRUE.equals(dynamic); }
 
@@ -291,19 +306,20 @@ public final class Options {
                 && failOnRecompileLimitHit == x.failOnRecompileLimitHit && reorderableLogging == x.reorderableLogging
                 && ignoredLogging.equals(x.ignoredLogging) && captureScalarOutputs == x.captureScalarOutputs
                 && specializeFloat == x.specializeFloat
-                && reproTolerance == x.reproTolerance && suppressErrors == x.suppressErrors;
+                && reproTolerance == x.reproTolerance && suppressErrors == x.suppressErrors && Objects.equals(errorOnGraphBreak, x.errorOnGraphBreak);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(backendName, System.identityHashCode(backend), fullgraph, dynamic, mode, recompileLimit, failOnRecompileLimitHit, reorderableLogging,
-                ignoredLogging, captureScalarOutputs, specializeFloat, reproTolerance, suppressErrors);
+                ignoredLogging, captureScalarOutputs, specializeFloat, reproTolerance, suppressErrors, errorOnGraphBreak);
     }
 
     @Override
     public String toString() {
         return "Options(backend=" + getBackendName() + ", fullgraph=" + fullgraph + ", dynamic=" + dynamic + ", mode=" + mode
                 + ", recompileLimit=" + recompileLimit + ", failOnRecompileLimitHit=" + failOnRecompileLimitHit + ", reorderableLogging=" + reorderableLogging
-                + ", ignoreLogging=" + ignoredLogging + ", specializeFloat=" + specializeFloat + ", reproTolerance=" + reproTolerance + ", suppressErrors=" + suppressErrors + ")";
+                + ", ignoreLogging=" + ignoredLogging + ", specializeFloat=" + specializeFloat + ", reproTolerance=" + reproTolerance + ", suppressErrors=" + suppressErrors
+                + (errorOnGraphBreak == null ? "" : ", errorOnGraphBreak=" + errorOnGraphBreak) + ")";
     }
 }

@@ -2,6 +2,7 @@ package dev.ember.dynamo;
 
 import dev.ember.BackendCompilerFailed;
 import dev.ember.Options;
+import dev.ember.Stance;
 import dev.ember.aot.AotAutograd;
 import dev.ember.dynamo.guards.Guard;
 import dev.ember.dynamo.guards.GuardSet;
@@ -143,6 +144,7 @@ public final class CompiledFrame {
      * {@code eager} runs the original function (for eager entries and past the recompile limit).
      */
     public Object call(FunctionTarget target, Object[] frame, Supplier<Object> eager) {
+        if (runsEagerly()) return eager.get();
         if (isSynchronized()) {
             // a synchronized method's lock is held while its compiled code runs (graph, break code, resume methods), as the JVM holds it for the method
             synchronized (method.isStatic() ? method.owner() : frame[0]) {
@@ -153,6 +155,14 @@ public final class CompiledFrame {
     }
 
     private volatile Boolean synchronizedMethod;
+
+    /** Whether this call skips compiled code altogether: inside an {@code Ember.disabled()} block, or under {@code Stance.FORCE_EAGER}. */
+    private boolean runsEagerly() {
+        boolean disabled = DisabledFunctions.inDisabledRegion();
+        if (!disabled && Stances.current() != Stance.FORCE_EAGER) return false;
+        Log.of("dynamo").debug(() -> name() + " runs eagerly: " + (disabled ? "it is called inside an Ember.disabled() block" : "the stance is force_eager"));
+        return true;
+    }
 
     /** Whether the method is declared {@code synchronized} (read once from its class file; false when it cannot be read). */
     private boolean isSynchronized() {
@@ -194,6 +204,7 @@ public final class CompiledFrame {
             }
             List<String> failures = new ArrayList<>();
             for (CacheEntry e : current) failures.add(e.guards().firstFailure(frame));
+            if (!stanceAllowsCompile(target, frame, failures)) return null;
             for (CacheEntry e : current) noteChangedInputs(e.guards().failing(frame), frame);
             if (current.length >= options.getRecompileLimit()) {
                 limitHit(failures);
@@ -221,6 +232,48 @@ public final class CompiledFrame {
             entries.set(next);
             return entry;
         }
+    }
+
+    /**
+     * The stance's say at a cache miss ({@code failures}: each cache entry's failed guard): false
+     * runs this call eagerly, leaving the cache as it is; under fail_on_recompile a recompile throws.
+     */
+    private boolean stanceAllowsCompile(FunctionTarget target, Object[] frame, List<String> failures) {
+        Stance stance = Stances.current();
+        boolean recompile = !failures.isEmpty();
+        if (recompile && stance == Stance.EAGER_ON_RECOMPILE) {
+            Log.artifact("recompiles", () -> name() + " in " + where() + " runs eagerly instead of recompiling (the stance is eager_on_recompile)"
+                    + failureList(failures));
+            return false;
+        }
+        if (recompile && stance == Stance.FAIL_ON_RECOMPILE) {
+            throw new RecompileError(name() + " in " + where() + " would recompile, and the stance is fail_on_recompile" + failureList(failures)
+                    + "\n  Call it with inputs one of its " + failures.size() + " cache entr" + (failures.size() == 1 ? "y" : "ies")
+                    + " accepts, or set another stance (Ember.setStance(Stance.DEFAULT)) to let it recompile.");
+        }
+        if (!recompile && stance == Stance.EAGER_THEN_COMPILE && firstCall == null) {
+            firstCall = EagerCall.of(frame);
+            Log.artifact("recompiles", () -> name() + " in " + where() + " runs eagerly on its first call (the stance is eager_then_compile);"
+                    + " it compiles at the next, with what changed in between dynamic");
+            return false;
+        }
+        if (firstCall != null && !recompile && !Boolean.FALSE.equals(options.dynamicSetting())) {
+            firstCall.changesIn(frame, Tracer.argumentNames(target, frame), changedInputs);
+        }
+        firstCall = null;
+        return true;
+    }
+
+    /** The values an eager first call (eager_then_compile) had, compared with the call that compiles. */
+    private EagerCall firstCall;
+
+    /** The failed guards under a heading, one line each ({@code - 0/0: tensor 'x' size mismatch …}), oldest entry first, as PyTorch lists them. */
+    private String failureList(List<String> newestFirst) {
+        StringBuilder sb = new StringBuilder("\n    triggered by the following guard failure(s):");
+        for (int i = newestFirst.size() - 1; i >= 0; i--) {
+            sb.append("\n    - ").append(frameId).append('/').append(newestFirst.size() - 1 - i).append(": ").append(newestFirst.get(i));
+        }
+        return sb.toString();
     }
 
     /** One compile, from {@link FrameStarted} on; when it throws, {@link FrameFailed} ends it. */
@@ -265,7 +318,7 @@ public final class CompiledFrame {
             return CacheEntry.compiled(new GuardSet(g.guards()), compiled, g, result.rebuilder(), result.sideEffects());
         }
         EVENTS.publish(new GraphBreak(name(), u.gbId(), u.type().shortType(), u.reason(), u.userStack(), u.getMessage()));
-        if (options.isFullgraph()) throw u;
+        if (options.isFullgraph() || result.errorOnGraphBreak()) throw u;
         breaks++;
         String whyNoResume = null;
         if (result.resumable()) {
@@ -302,7 +355,7 @@ public final class CompiledFrame {
             // a break inside a helper the trace was inlining: the helper gets a compiled frame of its own
             // (not for the inlining depth or instruction budget: the helper's frame would meet the same limit)
             boolean insideHelper = u.userStack().size() > 1 && u.type() != GraphBreakType.INLINE_DEPTH && u.type() != GraphBreakType.INSTRUCTION_BUDGET;
-            gen = ResumeCodegen.generate(p.code(), p.index(), p.types(), p.stackNames(), insideHelper);
+            gen = ResumeCodegen.generate(p.code(), p.index(), p.last(), p.types(), p.stackNames(), insideHelper);
         }
         if (gen.resume() == null && p.graph().opCount() == 0) {
             // Nothing before the break is in the graph and the rest runs eagerly: the whole method runs
@@ -313,7 +366,7 @@ public final class CompiledFrame {
         ResumeTarget next = null;
         if (gen.resume() != null) {
             FunctionTarget rt = new FunctionTarget(gen.resume(), "apply", new Object[0], "invokeStatic");
-            CompiledFrame resumeFrame = FrameRegistry.frameFor(gen.resume(), options);
+            CompiledFrame resumeFrame = FrameRegistry.frameFor(gen.resume(), ErrorOnGraphBreak.forResume(options, result.errorOnGraphBreak()));
             resumeFrame.inheritDynamicSizes(p, gen.resumeParamNames());
             next = new ResumeTarget(resumeFrame, rt, gen.resumeDirect());
         }
@@ -358,10 +411,16 @@ public final class CompiledFrame {
         try {
             return HARNESS.compile(gm, fakes, () -> inputs, options, name());
         } catch (BackendCompilerFailed e) {
-            if (!options.isSuppressErrors() && !BackendCompilerFailed.suppressedByEnvironment()) throw e;
+            if (!options.isSuppressErrors() && !BackendCompilerFailed.suppressedByEnvironment()) throw withContext(e, gm);
             EVENTS.publish(new BackendErrorSuppressed(name(), options.getBackendName(), e));
             return new PreparedGraph(gm);
         }
+    }
+
+    /** With EMBER_VERBOSE=1 the error carries the graph the backend failed on, as a note (a suppressed exception). */
+    private static BackendCompilerFailed withContext(BackendCompilerFailed e, GraphModule gm) {
+        if (dev.ember.logging.Verbose.enabled()) e.addSuppressed(new TraceContextNote("While compiling " + e.graph() + " with backend '" + e.backend() + "', the graph:\n" + gm.code()));
+        return e;
     }
 
     /**
@@ -381,7 +440,7 @@ public final class CompiledFrame {
             Log.of("aot").info(() -> name() + ": the graph runs op by op with autograd, not compiled: " + e.getMessage());
             return new PreparedGraph(gm);
         } catch (BackendCompilerFailed e) {
-            if (!options.isSuppressErrors() && !BackendCompilerFailed.suppressedByEnvironment()) throw e;
+            if (!options.isSuppressErrors() && !BackendCompilerFailed.suppressedByEnvironment()) throw withContext(e, gm);
             EVENTS.publish(new BackendErrorSuppressed(name(), backend, e));
             return new PreparedGraph(gm);
         }
@@ -491,6 +550,7 @@ public final class CompiledFrame {
             recompileReasons.clear();
             limitWarned = false;
             eagerWarned = false;
+            firstCall = null;
             compiles = 0;
             graphs = 0;
             breaks = 0;

@@ -3,13 +3,24 @@ package dev.ember.dynamo;
 import dev.ember.dynamo.variables.MethodTarget;
 
 import java.lang.classfile.Attributes;
+import java.lang.classfile.Instruction;
+import java.lang.classfile.Opcode;
+import java.lang.classfile.instruction.InvokeInstruction;
+import java.lang.classfile.instruction.LoadInstruction;
+import java.lang.classfile.instruction.StoreInstruction;
 import java.lang.constant.ClassDesc;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Methods compiled code must not trace: those passed to {@code Ember.disable} and those annotated {@link Disable}. */
+/**
+ * Code compiled code must not trace: the methods passed to {@code Ember.disable} and those annotated
+ * {@link Disable}, and the blocks run inside {@code try (var s = Ember.disabled()) { … }}.
+ */
 public final class DisabledFunctions {
     private static final Set<String> DISABLED = ConcurrentHashMap.newKeySet();
+    /** How many {@code Ember.disabled()} blocks this thread is inside: a block is code on one thread. */
+    private static final ThreadLocal<int[]> REGIONS = ThreadLocal.withInitial(() -> new int[1]);
     private static final ClassDesc DISABLE = ClassDesc.of(Disable.class.getName());
 
     private DisabledFunctions() {}
@@ -25,4 +36,51 @@ public final class DisabledFunctions {
     }
 
     static boolean isDisabled(MethodTarget m) { return DISABLED.contains(m.toString()); }
+
+    private static final String FACADE = "dev/ember/Ember", REGION = "dev/ember/dynamo/DisabledFunctions$Region";
+
+    /**
+     * Where the break at instruction {@code index} ends: at an {@code Ember.disabled()} call whose
+     * scope is stored in a local, the {@code close()} of that local on the block's normal way out, so
+     * the break code runs the whole block and the code after it is captured again; otherwise
+     * {@code index} itself.
+     */
+    static int blockEnd(MethodCode code, int index) {
+        List<Instruction> ins = code.instructions;
+        if (!(ins.get(index) instanceof InvokeInstruction open && open.opcode() == Opcode.INVOKESTATIC && open.owner().asInternalName().equals(FACADE)
+                && open.name().equalsString("disabled")) || index + 1 >= ins.size() || !(ins.get(index + 1) instanceof StoreInstruction store)) return index;
+        for (int i = index + 2; i + 1 < ins.size(); i++) {
+            if (ins.get(i) instanceof LoadInstruction load && load.slot() == store.slot() && ins.get(i + 1) instanceof InvokeInstruction close
+                    && close.owner().asInternalName().equals(REGION) && close.name().equalsString("close")) return i + 1;
+        }
+        return index;
+    }
+
+    /** Opens a block of this thread that is never traced: compiled functions called in it run eagerly until it closes. */
+    public static Region enterRegion() {
+        REGIONS.get()[0]++;
+        return new Region(Thread.currentThread());
+    }
+
+    /** Whether this thread is inside an {@code Ember.disabled()} block. */
+    public static boolean inDisabledRegion() { return REGIONS.get()[0] > 0; }
+
+    /** An {@code Ember.disabled()} block; close it on the thread that opened it (try-with-resources does). */
+    public static final class Region implements AutoCloseable {
+        private final Thread owner;
+        private boolean closed;
+
+        private Region(Thread owner) { this.owner = owner; }
+
+        @Override
+        public void close() {
+            if (closed) return;
+            if (Thread.currentThread() != owner) {
+                throw new IllegalStateException("an Ember.disabled() block opened on thread " + owner.getName() + " was closed on "
+                        + Thread.currentThread().getName() + ": the block is per thread; open and close it on the same thread");
+            }
+            closed = true;
+            REGIONS.get()[0]--;
+        }
+    }
 }

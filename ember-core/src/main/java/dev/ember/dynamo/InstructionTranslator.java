@@ -110,8 +110,7 @@ final class InstructionTranslator {
                     if (root) breakHere();
                     throw ctx.unsupported(GraphBreakType.NO_BYTECODE, e.getMessage(), e);
                 } catch (RuntimeException e) {
-                    throw new InternalTraceError("Ember internal error while tracing " + code + " at " + location() + ", instruction "
-                            + ins.opcode().name().toLowerCase() + ": " + e, e);
+                    throw InternalTraceError.at(ctx, this, ins, e);
                 }
             }
         } finally {

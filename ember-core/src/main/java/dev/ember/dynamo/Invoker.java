@@ -75,6 +75,11 @@ final class Invoker {
         if (owner.getName().equals(FACADE) && name.equals("graphBreak")) {
             throw ctx.unsupported(GraphBreakType.EXPLICIT_GRAPH_BREAK, "Ember.graphBreak() was called");
         }
+        if (owner.getName().equals(FACADE) && name.equals("errorOnGraphBreak")) return ErrorOnGraphBreak.invokeStatic(ctx, args);
+        if (owner.getName().equals(FACADE) && name.equals("disabled")) {
+            throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, "Ember.disabled() opens a block that is never traced: the block runs eagerly,"
+                    + " and the code after it is captured again");
+        }
         if (owner.getName().equals(FACADE)) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Ember." + name + " cannot be called inside a compiled function");
         }
@@ -188,6 +193,7 @@ final class Invoker {
             case StreamVariable s -> throw ctx.unsupported(s.name().startsWith("System") ? GraphBreakType.PRINT : GraphBreakType.UNSUPPORTED_CALL,
                     "call to " + s.name() + "." + name + "()");
             case ConstantVariable c when c.value() instanceof GradMode.Scope scope -> GradModes.scopeMethod(ctx, scope, name);
+            case ConstantVariable c when c.value() instanceof ErrorOnGraphBreak.Scope scope -> ErrorOnGraphBreak.scopeMethod(ctx, scope, name);
             case ConstantVariable c when c.value() == null ->
                     throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NullPointerException: calling " + name + "() on null");
             case ConstantVariable c when JdkCalls.isJdk(c.value().getClass()) -> JdkCalls.reflect(ctx, owner, name, type, c.value(), args);

@@ -147,14 +147,19 @@ public final class ResumeCodegen {
      * instruction is a call of a user method that broke inside (its code was being inlined): the
      * call goes through that method's own compiled frame ({@link dev.ember.dynamo.resume.CompiledCall}).
      */
-    static Generated generate(MethodCode code, int index, FrameTypes.Around types, List<String> stackNames, boolean compileCallee) {
+    /**
+     * {@code last}: the last instruction the break code runs as ordinary bytecode, {@code index} itself
+     * but for an {@code Ember.disabled()} block (from the call that opens it to its close()); the
+     * resume method continues after it, and {@code types.after()} is the frame there.
+     */
+    static Generated generate(MethodCode code, int index, int last, FrameTypes.Around types, List<String> stackNames, boolean compileCallee) {
         Instruction breaking = code.instructions.get(index);
         boolean throughFrame = compileCallee && callsUserMethod(code, breaking);
         // not the stack's names: they only name the resume method's parameters, and the first to break here names them
-        String key = code + "@" + index + ":" + types.before() + "/" + types.after() + (throughFrame ? ":compiled-call" : "");
+        String key = code + "@" + index + (last == index ? "" : "-" + last) + ":" + types.before() + "/" + types.after() + (throughFrame ? ":compiled-call" : "");
         Generated g = CACHE.get(key);
         if (g != null) return g;
-        g = build(code, index, breaking, types, stackNames, throughFrame);
+        g = build(code, index, last, breaking, types, stackNames, throughFrame);
         Generated prev = CACHE.putIfAbsent(key, g);
         return prev != null ? prev : g;
     }
@@ -198,7 +203,7 @@ public final class ResumeCodegen {
                 inv.owner().asSymbol(), declared.descriptorString(), isStatic ? 1 : 0));
     }
 
-    private static Generated build(MethodCode code, int index, Instruction breaking, FrameTypes.Around types, List<String> stackNames,
+    private static Generated build(MethodCode code, int index, int last, Instruction breaking, FrameTypes.Around types, List<String> stackNames,
                                    boolean throughFrame) {
         ClassModel cm = ClassFiles.model(code.owner);
         MethodModel mm = code.method;
@@ -206,12 +211,12 @@ public final class ResumeCodegen {
         ClassDesc self = ClassDesc.of(host.getName() + "$Resume" + IDS.getAndIncrement());
         boolean eagerRest = restIsEager(breaking);
         ClassDesc ret = code.type.returnType();
-        String resumeName = "resume_in_" + code.name.replace('<', '_').replace('>', '_') + "_at_" + code.frameAt(index + 1).line();
+        String resumeName = "resume_in_" + code.name.replace('<', '_').replace('>', '_') + "_at_" + code.frameAt(last + 1).line();
         FrameTypes after = types.after();
         List<JvmType> params = after == null || eagerRest ? List.of() : after.valueTypes();
         List<JvmType> carried = after == null ? List.of() : after.carriedStack();
         MethodTypeDesc resumeType = MethodTypeDesc.of(ret, params.stream().map(JvmType::paramType).toArray(ClassDesc[]::new));
-        List<String> names = after == null ? List.of() : liveNames(code, index + 1, after, breaking, stackNames);
+        List<String> names = after == null ? List.of() : liveNames(code, last + 1, after, code.instructions.get(last), stackNames);
         byte[] bytes;
         try {
             bytes = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(FrameTypes.resolver(host))).build(self, cb -> {
@@ -226,11 +231,11 @@ public final class ResumeCodegen {
                     // the whole body, entered at the breaking instruction: whatever it throws meets the method's own handlers
                     int calleeTarget = throughFrame ? base + 1 : -1;
                     if (eagerRest || after == null) {
-                        copyBody(c, cm, mm, index, entry, null, null, calleeTarget);
+                        copyBody(c, cm, mm, index, last, entry, null, null, calleeTarget);
                         return;
                     }
                     Label handOff = c.newLabel();
-                    copyBody(c, cm, mm, index, entry, handOff, null, calleeTarget);
+                    copyBody(c, cm, mm, index, last, entry, handOff, null, calleeTarget);
                     c.labelBinding(handOff);
                     int temp = base + 2;
                     int[] tempSlots = new int[carried.size()];
@@ -253,10 +258,10 @@ public final class ResumeCodegen {
                     returnAs(c, ret);
                 });
                 if (!eagerRest && after != null) {
-                    java.util.BitSet reachable = Liveness.reachableFrom(code, index + 1);
-                    int line = code.frameAt(index + 1).line();
+                    java.util.BitSet reachable = Liveness.reachableFrom(code, last + 1);
+                    int line = code.frameAt(last + 1).line();
                     cb.withMethodBody(resumeName, resumeType, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC,
-                            c -> resumeBody(c, cm, mm, index + 1, reachable, line, after, names, code.maxLocals));
+                            c -> resumeBody(c, cm, mm, last + 1, reachable, line, after, names, code.maxLocals));
                 }
             });
         } catch (IllegalArgumentException | IllegalStateException e) {
@@ -331,7 +336,7 @@ public final class ResumeCodegen {
         c.goto_w(prologue);
         c.labelBinding(end);
         for (int i = 0; i < values.size(); i++) c.localVariable(slotOfValue(values, i), names.get(i), values.get(i).paramType(), start, end);
-        copyBody(c, cm, mm, entryIndex, entry, null, reachable, -1);
+        copyBody(c, cm, mm, entryIndex, entryIndex, entry, null, reachable, -1);
         c.labelBinding(prologue);
         if (line > 0) c.lineNumber(line);
         int[] temps = new int[values.size()];
@@ -384,8 +389,8 @@ public final class ResumeCodegen {
      * The method's code, entered at {@code entryIndex}; with {@code calleeTarget} ≥ 0, the call at
      * the entry goes through the callee's compiled frame, with the ResumeTarget in that slot.
      */
-    private static void copyBody(CodeBuilder c, ClassModel cm, MethodModel mm, int entryIndex, Label entry, Label handOff, java.util.BitSet reachable,
-                                 int calleeTarget) {
+    private static void copyBody(CodeBuilder c, ClassModel cm, MethodModel mm, int entryIndex, int exitIndex, Label entry, Label handOff,
+                                 java.util.BitSet reachable, int calleeTarget) {
         int i = 0, count = instructionCount(mm);
         for (CodeElement e : mm.code().orElseThrow()) {
             switch (e) {
@@ -395,7 +400,7 @@ public final class ResumeCodegen {
                     else if (reachable == null || reachable.get(i)) c.with(relocate(cm, ins));
                     else if (reachable.get(i + 1) || i + 1 == count) c.athrow();
                     else c.nop();
-                    if (i == entryIndex && handOff != null) c.goto_(handOff);
+                    if (i == exitIndex && handOff != null) c.goto_(handOff);
                     i++;
                 }
                 case LocalVariable lv -> { }

@@ -50,12 +50,15 @@ final class TraceContext {
     /** Grad mode as the traced code has set it so far (traced noGrad()/enableGrad() scopes), and as the call found it. */
     boolean gradEnabled = dev.ember.autograd.GradMode.isEnabled();
     final boolean gradEnabledAtEntry = gradEnabled;
+    /** Whether a graph break here is an error, as traced {@code Ember.errorOnGraphBreak} regions have set it so far ({@link ErrorOnGraphBreak}). */
+    boolean errorOnGraphBreak;
 
     TraceContext(Options options, Set<String> specialized, Set<String> changedInputs) {
         this.options = options;
         this.specialized = specialized;
         this.changedInputs = changedInputs;
         this.shapes = new ShapeEnv(options.dynamicSetting(), changedInputs, specialized);
+        this.errorOnGraphBreak = ErrorOnGraphBreak.atEntry(options);
     }
 
     void tick() {

@@ -35,9 +35,12 @@ import java.util.function.Consumer;
 final class Tracer {
     private Tracer() {}
 
-    /** The graph, its guards and how to rebuild the return value. */
+    /**
+     * The graph, its guards and how to rebuild the return value; {@code errorOnGraphBreak}: whether
+     * the graph break (if any) happened where breaks are errors ({@link ErrorOnGraphBreak}).
+     */
     record Result(OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects, int instructions, Unsupported graphBreak,
-                  int breakStep, int breakIndex, Set<String> specialized, Set<String> changedInputs) {
+                  int breakStep, int breakIndex, Set<String> specialized, Set<String> changedInputs, boolean errorOnGraphBreak) {
         /** Whether the break happened at an instruction of the compiled method itself (where a resume can start). */
         boolean resumable() { return graphBreak != null && breakStep >= 0 && graphBreak.type() != GraphBreakType.INSTRUCTION_BUDGET; }
     }
@@ -46,7 +49,7 @@ final class Tracer {
      * The trace up to a graph break: the graph of everything before it, whose outputs are the live
      * values (locals, then the operand stack) the break code restores, and the side effects to replay.
      */
-    record Partial(OutputGraph graph, MethodCode code, int index, FrameTypes.Around types, LiveValues live, List<SideEffect> sideEffects,
+    record Partial(OutputGraph graph, MethodCode code, int index, int last, FrameTypes.Around types, LiveValues live, List<SideEffect> sideEffects,
                    List<String> stackNames, List<dev.ember.tensor.SymShape> localShapes) {}
 
     /**
@@ -62,7 +65,7 @@ final class Tracer {
             } catch (SpecializeAndRestart r) {
                 boolean grew = false;
                 for (String name : r.names()) grew |= specialized.add(name);
-                if (!grew) throw new InternalTraceError("Ember internal error: " + r.use + " needs " + r.sources + ", already specialized", r);
+                if (!grew) throw InternalTraceError.of(target.method().toString(), r.use + " needs " + r.sources + ", already specialized", r.where, r);
                 String what = (r.multiple == 0 ? "specializing " : "making multiples of " + r.multiple + ": ")
                         + r.sources.stream().map(x -> x.shortName()).toList() + ": " + r.use;
                 Log.of("dynamic").info(() -> what + (r.where == null ? "" : " at " + r.where.fileName() + ":" + r.where.line()));
@@ -87,13 +90,14 @@ final class Tracer {
             ctx.graph.removeUnusedScalarCompute();
             ctx.ints.finish();
             finishShapes(ctx);
-            return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1, specialized, changedInputs);
+            return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1, specialized, changedInputs, false);
         } catch (Unsupported u) {
             // the graph before the break must be generic in its sizes too, or the trace restarts with them static
             ctx.graph.output(List.of());
             ctx.ints.finish();
             finishShapes(ctx);
-            return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u, ctx.breakStep, ctx.breakIndex, specialized, changedInputs);
+            return new Result(ctx.graph, null, List.of(), ctx.instructionsExecuted(), u, ctx.breakStep, ctx.breakIndex, specialized, changedInputs,
+                    ctx.errorOnGraphBreak);
         }
     }
 
@@ -119,6 +123,9 @@ final class Tracer {
         // a break in a resume method is a break in the user's method: its resume method is the one made for that position
         ResumeCodegen.Origin origin = ResumeCodegen.originOf(code, index);
         FrameTypes.Around types = FrameTypes.at(origin.code(), origin.index(), ResumeCodegen.fallsThrough(breaking));
+        // a break that opens an Ember.disabled() block: the break code runs the whole block, the resume method starts after it
+        int last = DisabledFunctions.blockEnd(origin.code(), origin.index());
+        if (last != origin.index()) types = new FrameTypes.Around(types.before(), FrameTypes.at(origin.code(), last, true).after());
         List<VariableTracker> values = new ArrayList<>();
         for (FrameTypes.Local l : types.before().locals()) {
             VariableTracker v = l.slot() < root.locals.length ? root.locals[l.slot()] : null;
@@ -160,7 +167,7 @@ final class Tracer {
         for (int i = 0; i < types.before().locals().size(); i++) {
             localShapes.add(values.get(i) instanceof TensorVariable t && t.node().symVal() instanceof dev.ember.tensor.SymShape sh && sh.isSymbolic() ? sh : null);
         }
-        return new Partial(ctx.graph, origin.code(), origin.index(), types, new LiveValues(live), effects, stack.stream().map(Tracer::nameOf).toList(), localShapes);
+        return new Partial(ctx.graph, origin.code(), origin.index(), last, types, new LiveValues(live), effects, stack.stream().map(Tracer::nameOf).toList(), localShapes);
     }
 
     /**

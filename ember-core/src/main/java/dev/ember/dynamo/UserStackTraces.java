@@ -25,10 +25,25 @@ final class UserStackTraces {
     private static final String HAND_OFF = "dev.ember.dynamo.resume.ResumeTarget";
     private static final Map<String, Boolean> EMBERS = new ConcurrentHashMap<>();
 
-    /** {@code t}, its causes and suppressed exceptions without Ember's frames; {@code t} itself, so nothing of the chain is lost. */
+    /**
+     * {@code t}, its causes and suppressed exceptions without Ember's frames; {@code t} itself, so
+     * nothing of the chain is lost. An error of Ember's own (its translator, a backend) keeps Ember's
+     * frames with {@code EMBER_VERBOSE=1} and loses every one of them without, for one clear message.
+     */
     static Throwable filter(Throwable t) {
+        if (t instanceof InternalTraceError e ? !e.verbose() : t instanceof dev.ember.BackendCompilerFailed && !dev.ember.logging.Verbose.enabled()) {
+            userFramesOnly(t, Collections.newSetFromMap(new IdentityHashMap<>()));
+            return t;
+        }
         filter(t, Collections.newSetFromMap(new IdentityHashMap<>()));
         return t;
+    }
+
+    private static void userFramesOnly(Throwable t, Set<Throwable> seen) {
+        if (t == null || !seen.add(t)) return;
+        t.setStackTrace(Arrays.stream(t.getStackTrace()).filter(e -> !isEmbers(e.getClassName(), "dev.ember.")).toArray(StackTraceElement[]::new));
+        userFramesOnly(t.getCause(), seen);
+        for (Throwable s : t.getSuppressed()) userFramesOnly(s, seen);
     }
 
     /**
@@ -62,8 +77,11 @@ final class UserStackTraces {
      * Whether {@code cls} is one of Ember's dynamo classes: by package, and by where it was loaded from,
      * since classes of the user's (a test's) may share the package.
      */
-    private static boolean isEmbers(String cls) {
-        if (!cls.startsWith(INTERNAL)) return false;
+    private static boolean isEmbers(String cls) { return isEmbers(cls, INTERNAL); }
+
+    /** Whether {@code cls} is one of ember-core's classes in the package starting {@code prefix}. */
+    private static boolean isEmbers(String cls, String prefix) {
+        if (!cls.startsWith(prefix)) return false;
         return EMBERS.computeIfAbsent(cls, name -> {
             try {
                 Class<?> c = Class.forName(name, false, UserStackTraces.class.getClassLoader());

@@ -117,8 +117,8 @@ final class VariableBuilder {
             graph.addGuard(new IdMatch(source, value));
             return new OpOverloadVariable(op);
         }
-        if (value instanceof dev.ember.autograd.GradMode.Scope) {
-            // a grad-mode scope handed to resumed code: its close() is traced (GradModes), for this very scope
+        if (value instanceof dev.ember.autograd.GradMode.Scope || value instanceof ErrorOnGraphBreak.Scope) {
+            // a scope handed to resumed code: its close() is traced (GradModes, ErrorOnGraphBreak), for this very scope
             graph.addGuard(new IdMatch(source, value));
             return new ConstantVariable(value, source);
         }

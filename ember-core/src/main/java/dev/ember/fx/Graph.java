@@ -309,4 +309,14 @@ public final class Graph {
     /** FX's {@code Graph.__str__}: {@code graph():} and one {@link Node#format()} line per node. */
     @Override
     public String toString() { return FxPrinter.formatGraph(this); }
+
+    /**
+     * The graph {@code text} prints: the readable form of {@link GraphModule#code()}, as the logs
+     * ({@code graph_code}, {@code aot_graphs}, …) and {@code fx_graph_readable.txt} show it. The
+     * result prints the same text again ({@link GraphModule#parse} keeps the class name too), and
+     * runs when every call in it is an op or a builtin function; see docs/logging.md.
+     *
+     * @throws GraphText.ParseError naming the line and column, e.g. {@code line 3, col 21: unknown op aten.foo.bar}
+     */
+    public static Graph parse(String text) { return ReadableParser.parse(text).graph(); }
 }

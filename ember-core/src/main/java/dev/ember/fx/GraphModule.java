@@ -95,6 +95,20 @@ public final class GraphModule {
         }
     }
 
+    /**
+     * The module {@code text} prints ({@link #code()}), with its class name and no attributes or
+     * submodules: add those a {@code get_attr} or {@code call_module} node needs with
+     * {@link #setAttribute}/{@link #setSubmodule} before running it. A graph whose inputs have
+     * symbolic sizes ({@code f32[s0, 4]}) gets size symbols read from those inputs, so it runs on
+     * inputs of any size. See {@link Graph#parse}.
+     */
+    public static GraphModule parse(String text) {
+        ReadableParser.Parsed p = ReadableParser.parse(text);
+        GraphModule gm = new GraphModule(p.className(), p.graph(), Map.of(), Map.of());
+        gm.setSizeSymbols(ReadableParser.sizeSymbols(p.graph()));
+        return gm;
+    }
+
     /** The graph as readable Java-like code (torch's {@code print_readable}). */
     public String code() { return ReadablePrinter.print(graph, className); }
 

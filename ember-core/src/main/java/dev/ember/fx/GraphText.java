@@ -34,10 +34,18 @@ import java.util.Map;
 public final class GraphText {
     private GraphText() {}
 
-    /** Thrown by {@link #parse} for text that is not a graph: names the line and what was expected. */
+    /**
+     * Thrown by {@link #parse} and {@link Graph#parse} for text that is not a graph: names the line
+     * (and for the readable form the column) and what was expected.
+     */
     public static final class ParseError extends IllegalArgumentException {
         ParseError(int line, String text, String problem) {
             super("line " + line + ": " + problem + "\n    " + text.strip());
+        }
+
+        /** {@code line 3, col 12: unknown op aten.foo.bar}, then the line with a caret under the column. */
+        ParseError(int line, int column, String text, String problem) {
+            super("line " + line + ", col " + column + ": " + problem + "\n    " + text + "\n    " + " ".repeat(Math.max(column - 1, 0)) + "^");
         }
     }
 
@@ -207,41 +215,9 @@ public final class GraphText {
         return line;
     }
 
-    /** A position in one line of text. */
-    private static final class Cursor {
-        private final String s;
-        private int at;
-
-        Cursor(String s) { this.s = s; }
-
-        private void skipSpace() { while (at < s.length() && s.charAt(at) == ' ') at++; }
-
-        boolean peek(char ch) {
-            skipSpace();
-            return at < s.length() && s.charAt(at) == ch;
-        }
-
-        void expect(char ch) {
-            if (!peek(ch)) throw new IllegalArgumentException("expected '" + ch + "' at column " + (at + 1) + (at < s.length() ? ", found '" + s.charAt(at) + "'" : ", found the end of the line"));
-            at++;
-        }
-
-        boolean eatWord(String w) {
-            skipSpace();
-            if (s.startsWith(w, at) && (at + w.length() == s.length() || s.charAt(at + w.length()) == ' ')) {
-                at += w.length();
-                return true;
-            }
-            return false;
-        }
-
-        String identifier() {
-            skipSpace();
-            int start = at;
-            while (at < s.length() && (Character.isLetterOrDigit(s.charAt(at)) || s.charAt(at) == '_' || s.charAt(at) == '.')) at++;
-            if (start == at) throw new IllegalArgumentException("expected a name at column " + (at + 1));
-            return s.substring(start, at);
-        }
+    /** A position in one line of text, reading this form's values. */
+    private static final class Cursor extends TextCursor {
+        Cursor(String s) { super(s); }
 
         String until(char close) {
             int end = s.indexOf(close, at);
@@ -249,11 +225,6 @@ public final class GraphText {
             String out = s.substring(at, end).strip();
             at = end + 1;
             return out;
-        }
-
-        void end() {
-            skipSpace();
-            if (at != s.length()) throw new IllegalArgumentException("unexpected text at column " + (at + 1) + ": '" + s.substring(at) + "'");
         }
 
         void arguments(Map<String, Node> byName, List<Object> args, Map<String, Object> kwargs) {
@@ -324,26 +295,6 @@ public final class GraphText {
             int start = at;
             while (at < s.length() && ",)] ".indexOf(s.charAt(at)) < 0) at++;
             return literal(s.substring(start, at));
-        }
-
-        private String string() {
-            StringBuilder sb = new StringBuilder();
-            at++;
-            while (at < s.length()) {
-                char ch = s.charAt(at++);
-                if (ch == '"') return sb.toString();
-                if (ch != '\\') { sb.append(ch); continue; }
-                if (at >= s.length()) break;
-                char e = s.charAt(at++);
-                switch (e) {
-                    case 'n' -> sb.append('\n');
-                    case 't' -> sb.append('\t');
-                    case 'r' -> sb.append('\r');
-                    case 'u' -> { sb.append((char) Integer.parseInt(s.substring(at, at + 4), 16)); at += 4; }
-                    default -> sb.append(e);
-                }
-            }
-            throw new IllegalArgumentException("unterminated string");
         }
 
         private static Object literal(String t) {

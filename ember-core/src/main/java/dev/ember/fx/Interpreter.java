@@ -145,7 +145,7 @@ public class Interpreter {
 
         private static String describe(Node n) {
             SourceLocation loc = n.sourceLocation();
-            String where = loc == null ? "" : "\n  from user code at " + loc.fileAndLine() + " in " + loc.className() + "." + loc.methodName()
+            String where = loc == null ? "" : "\n  from user code at " + loc.fileAndLine() + " in " + loc.className() + (loc.methodName() == null ? "" : "." + loc.methodName())
                     + (loc.sourceText() == null ? "" : ": " + loc.sourceText().strip());
             return "While executing " + n.format() + where;
         }

@@ -26,12 +26,7 @@ public final class NanAsserts {
      * @throws IllegalArgumentException when the setting is neither 1 nor 0
      */
     public static boolean enabled() {
-        String property = System.getProperty(PROPERTY);
-        String value = property != null ? property : System.getenv(ENV);
-        if (value == null || value.isBlank() || value.strip().equals("0")) return false;
-        if (value.strip().equals("1")) return true;
-        String origin = property != null ? "-D" + PROPERTY : ENV;
-        throw new IllegalArgumentException(origin + "=" + value + ": expected 1 (check every op's output for NaN and infinity) or 0 (do not)");
+        return dev.ember.logging.Switches.flag(PROPERTY, ENV, "check every op's output for NaN and infinity", "do not");
     }
 
     /** The graph being compiled as errors name it: {@code Model.fn [0/0]}, or the module's class name outside a compilation. */

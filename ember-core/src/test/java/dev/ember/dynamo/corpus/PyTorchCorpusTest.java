@@ -640,10 +640,11 @@ class PyTorchCorpusTest {
 
     private static String firstLine(String s) { return s == null ? "" : s.lines().findFirst().orElse(""); }
 
-    private static void run(Case k, CompileCounter cc) {
+    /** Runs the case's calls eagerly and compiled with {@code backend}, and asserts the same results (GraphParseCorpusTest reuses it). */
+    static void run(Case k, dev.ember.fx.Backend backend) {
         Object eagerFn = k.program().get();
         Object compiledFn = k.program().get();
-        Function<Object[], Object> compiled = compile(compiledFn, k.options().apply(Options.backend(cc).reorderableLogging(false)));
+        Function<Object[], Object> compiled = compile(compiledFn, k.options().apply(Options.backend(backend).reorderableLogging(false)));
         List<Object[]> eagerCalls = k.calls().get(), compiledCalls = k.calls().get();
         for (int i = 0; i < eagerCalls.size(); i++) {
             String where = k.name() + " call " + i;
