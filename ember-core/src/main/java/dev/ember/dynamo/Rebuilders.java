@@ -61,7 +61,20 @@ final class Rebuilders {
             if (v instanceof ConstantVariable c && c.value() instanceof Number) return new OutputRebuilder.Constant(c.value());
             throw new CannotResume("a " + t + " value is tracked as " + v.describe());
         }
+        if (v instanceof IteratorVariable it && it.unchangedIterable() != null) return resumedIterator(it);
         return of(v, null);
+    }
+
+    /**
+     * An iterator live across the break, for the resume method only: returned to the caller, an
+     * iterator of Ember's class would not be the one eager returns, so returning one stays a break.
+     */
+    private OutputRebuilder resumedIterator(IteratorVariable it) {
+        OutputRebuilder known = made.get(it);
+        if (known != null) return known;
+        OutputRebuilder r = new OutputRebuilder.IteratorAt(of(it.unchangedIterable(), null), it.position());
+        made.put(it, r);
+        return r;
     }
 
     /** The rebuilder of {@code v}; {@code declared} is the static type it is read as (a primitive converts a constant), or null. */
@@ -91,7 +104,6 @@ final class Rebuilders {
             case KeyedVariable k -> new OutputRebuilder.KeyedOf(k.type(), k.isMutable(), k.construction(), k.changes().log(), List.copyOf(k.keys()),
                     k instanceof MapVariable m ? all(m.entries().values()) : null);
             case MapViewVariable view -> new OutputRebuilder.ViewOf(of(view.map(), null), view.view());
-            case IteratorVariable it when it.unchangedIterable() != null -> new OutputRebuilder.IteratorAt(of(it.unchangedIterable(), null), it.position());
             case UserObjectVariable u when !u.isFresh() -> new OutputRebuilder.FromSource(u.source());
             case UserObjectVariable u when u.type().isRecord() -> {
                 List<OutputRebuilder> comps = new ArrayList<>();
