@@ -292,7 +292,7 @@ public final class CompiledFrame {
             // eagerly, and says so, rather than look compiled.
             throw new CannotResume("nothing before the break is in the graph, and the rest of the method runs eagerly");
         }
-        EVENTS.publish(new Bytecode(name(), memoized(p.code().method::toDebugString), ResumeCodegen.disassemble(gen.bytes()), u.userFrame()));
+        EVENTS.publish(new Bytecode(name(), memoized(() -> GeneratedCode.listing(p.code().owner, p.code().method)), GeneratedCode.listing(gen.hidden()), u.userFrame()));
         ResumeTarget next = null;
         if (gen.resume() != null) {
             FunctionTarget rt = new FunctionTarget(gen.resume(), "apply", new Object[0], "invokeStatic");
@@ -435,7 +435,8 @@ public final class CompiledFrame {
     /** The compiled method's bytecode as the class file holds it. */
     private String originalBytecode() {
         try {
-            return methodCode().method.toDebugString();
+            MethodCode code = methodCode();
+            return GeneratedCode.listing(code.owner, code.method);
         } catch (RuntimeException e) {
             return "(the bytecode of " + name() + " cannot be read: " + e.getMessage() + ")";
         }
