@@ -171,10 +171,10 @@ public final class CompiledFrame {
     private Object run(FunctionTarget target, Object[] frame, Supplier<Object> eager) {
         try {
             for (CacheEntry e : entries.get()) {
-                if (e.guards().check(frame)) return e.run(frame, eager);
+                if (e.guards().check(frame)) return FrameDebug.run(this, e, frame, eager);
             }
             CacheEntry entry = miss(target, frame);
-            return entry == null ? eager.get() : entry.run(frame, eager);
+            return entry == null ? eager.get() : FrameDebug.run(this, entry, frame, eager);
         } catch (Throwable t) {
             throw Sneaky.<RuntimeException>rethrow(UserStackTraces.filter(t));
         }
@@ -302,7 +302,7 @@ public final class CompiledFrame {
         }
         OutputGraph g = p.graph();
         CompiledGraph compiled = compileGraph(g, frame, p.sideEffects());
-        return CacheEntry.resuming(new GuardSet(g.guards()), compiled, g, p.live(), p.sideEffects(), u, p.code().frameAt(p.index()), gen.breakAt(), next);
+        return CacheEntry.resuming(new GuardSet(g.guards()), compiled, g, p.live(), p.sideEffects(), u, p.code().frameAt(p.index()), gen.breakAt(), gen.hidden(), next);
     }
 
     private CompiledGraph compileGraph(OutputGraph g, Object[] frame, List<SideEffect> sideEffects) {

@@ -1,6 +1,7 @@
 package dev.ember.dynamo;
 
 import dev.ember.dynamo.resume.CompiledCall;
+import dev.ember.dynamo.variables.MethodTarget;
 import dev.ember.jvm.BytecodeListing;
 import dev.ember.jvm.FlatCode;
 
@@ -13,7 +14,10 @@ import java.lang.classfile.instruction.BranchInstruction;
 import java.lang.classfile.instruction.InvokeDynamicInstruction;
 import java.lang.classfile.instruction.InvokeInstruction;
 import java.lang.classfile.instruction.NopInstruction;
+import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The classes Ember generates after a graph break, as people read them: their class-file models,
@@ -38,6 +42,43 @@ public final class GeneratedCode {
         String file = model(cls).findAttribute(Attributes.sourceFile()).map(a -> a.sourceFile().stringValue()).orElse(null);
         Class<?> shown = origin(cls);
         return line -> SourceLines.line(shown, file, line);
+    }
+
+    /**
+     * The source name of local {@code slot} in the code of generated class {@code cls}: the copy keeps the
+     * user's slots, so it is the user's name for the slot (every name it has, for a reused slot); null when unknown.
+     */
+    public static String slotName(Class<?> cls, int slot) {
+        MethodCode original = ResumeCodegen.continued(cls);
+        return original == null ? null : original.namesOfSlot(slot);
+    }
+
+    /**
+     * Names for a call's frame values of {@code frame} ({@code count} of them: captured values, then arguments, as the
+     * method's parameters): the parameters' source names ({@code this} for a receiver), {@code arg<i>} where none is known.
+     */
+    public static List<String> frameNames(CompiledFrame frame, int count) {
+        MethodTarget m = frame.method();
+        ClassFiles.Resolved r;
+        try {
+            r = ClassFiles.exact(m.owner(), m.name(), m.type());
+        } catch (RuntimeException e) {
+            r = null;
+        }
+        MethodCode code = r == null || !r.hasCode() ? null : MethodCode.of(r);
+        List<String> names = new ArrayList<>();
+        int slot = 0;
+        if (!m.isStatic()) {
+            names.add("this");
+            slot = 1;
+        }
+        for (ClassDesc p : m.type().parameterList()) {
+            String n = code == null ? null : code.slotName(slot);
+            names.add(n == null ? "arg" + names.size() : n);
+            slot += TypeKind.from(p).slotSize();
+        }
+        while (names.size() < count) names.add("arg" + names.size());
+        return names.subList(0, count);
     }
 
     /** Every method of generated class {@code cls}, listed with its notes and source lines: the {@code bytecode} artifact of a graph break. */

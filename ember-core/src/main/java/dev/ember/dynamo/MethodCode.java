@@ -112,6 +112,13 @@ final class MethodCode {
         return null;
     }
 
+    /** Every source name the local in {@code slot} has in the method, joined by "/" ({@code i/j} for a reused slot); null without debug information. */
+    String namesOfSlot(int slot) {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        for (Named n : named) if (n.slot() == slot) names.add(n.name());
+        return names.isEmpty() ? null : String.join("/", names);
+    }
+
     /** Where instruction {@code index} is; generated resume code reports the user class it continues. */
     UserFrame frameAt(int index) {
         int i = Math.max(0, Math.min(index, instructions.size() - 1));

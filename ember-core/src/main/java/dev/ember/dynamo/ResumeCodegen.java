@@ -118,6 +118,12 @@ public final class ResumeCodegen {
 
     private static final Map<Class<?>, Continuation> CONTINUATIONS = new ConcurrentHashMap<>();
 
+    /** The user's method whose code generated class {@code cls} copies, or null when {@code cls} is not one. */
+    static MethodCode continued(Class<?> cls) {
+        Continuation c = CONTINUATIONS.get(cls);
+        return c == null ? null : c.original();
+    }
+
     /** An instruction of the user's method: the code and the instruction's index in it. */
     record Origin(MethodCode code, int index) {}
 
