@@ -54,6 +54,19 @@ public final class GeneratedCode {
     }
 
     /**
+     * The name of parameter slot {@code slot} of generated method {@code mm} while it still holds the
+     * argument: {@code live} and {@code next} for {@code breakAt}, the live value's name for a resume
+     * method; null for a slot that is no parameter's.
+     */
+    public static String parameterName(MethodModel mm, int slot) {
+        if (mm.methodName().equalsString(ResumeCodegen.BREAK_AT)) return slot == 0 ? "live" : slot == 1 ? "next" : null;
+        for (var e : mm.code().orElseThrow()) {
+            if (e instanceof java.lang.classfile.instruction.LocalVariable lv && lv.slot() == slot) return lv.name().stringValue();
+        }
+        return null;
+    }
+
+    /**
      * Names for a call's frame values of {@code frame} ({@code count} of them: captured values, then arguments, as the
      * method's parameters): the parameters' source names ({@code this} for a receiver), {@code arg<i>} where none is known.
      */

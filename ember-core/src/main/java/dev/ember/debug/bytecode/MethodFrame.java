@@ -59,6 +59,8 @@ final class MethodFrame implements DebugFrame {
     private final Linker linker;
     private final Class<?> returnType;
     private final Slot[] locals;
+    /** Which slots the method wrote: before that, a parameter's slot holds its argument, named as the parameter. */
+    private final boolean[] written;
     private final List<Slot> stack = new ArrayList<>();
     private final BytecodeListing.Notes notes;
     private int pc;
@@ -76,6 +78,7 @@ final class MethodFrame implements DebugFrame {
         this.returnType = linker.classOf(type.returnType());
         this.notes = GeneratedCode.notes(classModel, mm);
         this.locals = new Slot[Math.max(code.maxLocals(), 1)];
+        this.written = new boolean[locals.length];
         int slot = 0;
         for (int i = 0; i < type.parameterCount(); i++) {
             ClassDesc p = type.parameterType(i);
@@ -131,7 +134,7 @@ final class MethodFrame implements DebugFrame {
         for (int slot = 0; slot < locals.length; slot++) {
             Slot s = locals[slot];
             if (s == null || s == Slot.TOP) continue;
-            String name = GeneratedCode.slotName(owner, slot);
+            String name = written[slot] ? GeneratedCode.slotName(owner, slot) : GeneratedCode.parameterName(code.method(), slot);
             out.add(String.format("%3d  %-10s %s", slot, name == null ? "" : name, s));
         }
         return out;
@@ -176,9 +179,13 @@ final class MethodFrame implements DebugFrame {
             case StoreInstruction s -> {
                 Slot v = pop();
                 locals[s.slot()] = v;
+                written[s.slot()] = true;
                 if (v.isWide()) locals[s.slot() + 1] = Slot.TOP;
             }
-            case IncrementInstruction inc -> locals[inc.slot()] = Slot.of(TypeKind.INT, (Integer) local(inc.slot()).value() + inc.constant());
+            case IncrementInstruction inc -> {
+                locals[inc.slot()] = Slot.of(TypeKind.INT, (Integer) local(inc.slot()).value() + inc.constant());
+                written[inc.slot()] = true;
+            }
             case ConstantInstruction c -> push(c.opcode() == Opcode.ACONST_NULL ? Slot.ref(null)
                     : Slot.of(c.typeKind(), c.constantValue() instanceof Number n ? n : linker.constant(c.constantValue())));
             case OperatorInstruction o -> push(Arithmetic.apply(o.opcode(), this::pop));

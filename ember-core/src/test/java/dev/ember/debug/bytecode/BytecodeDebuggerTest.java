@@ -121,8 +121,9 @@ class BytecodeDebuggerTest {
         var f = Ember.compile(BytecodeDebuggerTest::locked);
         Tensor x = Tensor.of(1f, 2f);
         // into breakAt, then far enough into the block for ints, longs and doubles in locals
-        String out = debug(() -> f.apply(x), "locals", "s 5", "s 40", "locals", "stack");
+        String out = debug(() -> f.apply(x), "locals", "s 5", "locals", "s 40", "locals", "stack");
         assertTrue(out.contains("locals of BytecodeDebuggerTest.locked:\n    0  x          f32[2]\n"), out);
+        assertTrue(out.contains("locals of breakAt:\n    0  live       Object["), "breakAt's arguments, named as its parameters: " + out);
         assertTrue(out.matches("(?s).*locals of breakAt:\n.*  y +f32\\[2\\].*"), "y is live after the break: " + out);
         assertTrue(out.matches("(?s).*  \\d+  acc +long \\d+\n.*"), "a long, typed: " + out);
         assertTrue(out.matches("(?s).*  \\d+  d +double [\\d.]+\n.*"), "a double, typed: " + out);
