@@ -117,7 +117,8 @@ public final class CacheEntry {
         try {
             return (Object) breakAt.invokeExact(values, resume);
         } catch (Throwable t) {
-            throw atBreak(t);
+            // here, not through atBreak(t): UserStackTraces places the user's frame by this frame's depth
+            throw Sneaky.<RuntimeException>rethrow(UserStackTraces.atBreak(t, breakFrame));
         }
     }
 
