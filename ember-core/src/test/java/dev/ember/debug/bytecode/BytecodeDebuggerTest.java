@@ -79,6 +79,35 @@ class BytecodeDebuggerTest {
         return y;
     }
 
+    /**
+     * The resume method starts with a synchronized block: its own compile breaks at monitorenter with
+     * nothing in its graph, so it runs eagerly, and the debugger interprets it.
+     */
+    static Tensor eagerResume(Tensor x) {
+        Tensor y = x.relu();
+        Ember.graphBreak();
+        synchronized (LOCK) {
+            y = y.add(x.sum().item() > 1e9 ? 1 : 2);
+        }
+        return y;
+    }
+
+    @Test
+    void aResumeMethodThatRunsEagerlyIsInterpreted() {
+        var f = Ember.compile(BytecodeDebuggerTest::eagerResume);
+        Tensor x = Tensor.of(1f, -2f);
+        Tensor expected = f.apply(x);
+        List<String> commands = new ArrayList<>(List.of("s 5"));
+        for (int i = 0; i < 40; i++) commands.add("s 3");
+        var out = new ByteArrayOutputStream();
+        Tensor got = BytecodeDebugger.debug(() -> f.apply(x), new PrintStream(out, true), commands.toArray(String[]::new));
+        assertTrue(got.sameData(expected) && got.sameData(eagerResume(x)), got + " vs " + expected);
+        assertTrue(out.toString().matches("(?s).*BytecodeDebuggerTest\\.resume_in_eagerResume_at_\\d+: compiled entry \\d+/0 .*"
+                + "invoke +resume_in_eagerResume_at_\\d+\\(…\\) +// resume method run as plain bytecode: no graph.*"), out.toString());
+        assertTrue(out.toString().matches("(?s).*BytecodeDebuggerTest\\$Resume\\d+\\.resume_in_eagerResume_at_\\d+\\(Tensor, Tensor\\) : Tensor  \\(generated code, interpreted\\).*"),
+                "stepped into the resume method's bytecode: " + out);
+    }
+
     private static String debug(Fn0<?> call, String... commands) {
         var out = new ByteArrayOutputStream();
         BytecodeDebugger.debug(call, new PrintStream(out, true), commands);
