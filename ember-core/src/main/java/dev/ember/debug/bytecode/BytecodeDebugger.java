@@ -73,7 +73,8 @@ public final class BytecodeDebugger {
         if (session.entered() == 0) {
             throw new IllegalStateException("BytecodeDebugger.debug: the call ran no function compiled by Ember, so there was nothing to step through"
                     + " (it returned " + ValueText.of(result) + "). Debug a call of the function Ember.compile returned: "
-                    + "var f = Ember.compile(MyApp::fn); BytecodeDebugger.debug(() -> f.apply(x));");
+                    + "var f = Ember.compile(MyApp::fn); BytecodeDebugger.debug(() -> f.apply(x)). A compiled function past its recompile limit"
+                    + " runs eagerly too, with nothing to step through (EMBER_LOGS=recompiles says when it reached it).");
         }
         out.println("the call returned " + ValueText.of(result));
         return result;
