@@ -32,6 +32,8 @@ public final class CacheEntry {
     private final OutputGraph graph;
     private final LiveValues live;
     private final MethodHandle breakAt;
+    /** The hidden class whose {@code breakAt} the handle is, for the bytecode debugger. */
+    private final Class<?> breakClass;
     private final ResumeTarget resume;
     /** The method's own frame at the breaking instruction (the break's user stack may start in an inlined helper). */
     private final UserFrame breakFrame;
@@ -41,7 +43,7 @@ public final class CacheEntry {
     final RunCost cost = RunCost.forNewEntry(id);
 
     private CacheEntry(GuardSet guards, CompiledGraph compiled, OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects,
-                       Unsupported graphBreak, LiveValues live, MethodHandle breakAt, ResumeTarget resume, UserFrame breakFrame) {
+                       Unsupported graphBreak, LiveValues live, MethodHandle breakAt, Class<?> breakClass, ResumeTarget resume, UserFrame breakFrame) {
         this.guards = guards;
         this.sideEffects = sideEffects.toArray(SideEffect[]::new);
         this.compiled = compiled;
@@ -51,22 +53,26 @@ public final class CacheEntry {
         this.graph = graph;
         this.live = live;
         this.breakAt = breakAt;
+        this.breakClass = breakClass;
         this.resume = resume;
         this.breakFrame = breakFrame;
     }
 
     static CacheEntry compiled(GuardSet guards, CompiledGraph compiled, OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects) {
-        return new CacheEntry(guards, compiled, graph, rebuilder, sideEffects, null, null, null, null, null);
+        return new CacheEntry(guards, compiled, graph, rebuilder, sideEffects, null, null, null, null, null, null);
     }
 
-    /** The graph before a break at {@code breakFrame}; {@code breakAt} (typed {@code (Object[], ResumeTarget)Object}) runs the rest. */
+    /**
+     * The graph before a break at {@code breakFrame}; {@code breakAt} (typed {@code (Object[], ResumeTarget)Object}), the method
+     * {@code breakAt} of {@code breakClass}, runs the rest.
+     */
     static CacheEntry resuming(GuardSet guards, CompiledGraph compiled, OutputGraph graph, LiveValues live, List<SideEffect> sideEffects,
-                               Unsupported graphBreak, UserFrame breakFrame, MethodHandle breakAt, ResumeTarget resume) {
-        return new CacheEntry(guards, compiled, graph, null, sideEffects, graphBreak, live, breakAt, resume, breakFrame);
+                               Unsupported graphBreak, UserFrame breakFrame, MethodHandle breakAt, Class<?> breakClass, ResumeTarget resume) {
+        return new CacheEntry(guards, compiled, graph, null, sideEffects, graphBreak, live, breakAt, breakClass, resume, breakFrame);
     }
 
     static CacheEntry eager(GuardSet guards, Unsupported reason) {
-        return new CacheEntry(guards, null, null, null, List.of(), reason, null, null, null, null);
+        return new CacheEntry(guards, null, null, null, List.of(), reason, null, null, null, null, null);
     }
 
     public GuardSet guards() { return guards; }
@@ -102,22 +108,82 @@ public final class CacheEntry {
         return false;
     }
 
-    Object run(Object[] frame, Supplier<Object> eager) {
+    /** Runs this entry for a call whose frame ({@code frame}: captured values, then arguments) passed its guards. */
+    public Object run(Object[] frame, Supplier<Object> eager) {
         if (compiled == null) return eager.get();
-        Object[] in = new Object[inputs.length];
-        for (int i = 0; i < in.length; i++) in[i] = inputs[i].read(frame);
-        Object[] outs = !compiled.recordsAutograd() && needsAutograd(in) ? recordingGraph().run(in) : compiled.run(in);
-        Rebuild rebuild = new Rebuild(outs, frame);
-        for (SideEffect e : sideEffects) e.apply(rebuild);
-        if (breakAt == null) return rebuild.value(rebuilder);
-        Object[] values = live.rebuild(rebuild);
+        Call call = new Call(frame);
+        call.runGraph(call.readInputs());
+        for (int i = 0; i < sideEffects.length; i++) call.replaySideEffect(i);
+        if (breakAt == null) return call.result();
+        Object[] values = call.liveValues();
         long eagerStart = cost == null ? 0 : RunCost.eagerStart();
         try {
             return (Object) breakAt.invokeExact(values, resume);
         } catch (Throwable t) {
+            // here, not through atBreak(t): UserStackTraces places the user's frame by this frame's depth
             throw Sneaky.<RuntimeException>rethrow(UserStackTraces.atBreak(t, breakFrame));
         } finally {
             if (cost != null) cost.eagerEnd(eagerStart);
         }
     }
+
+    /** One call of this entry, in the steps {@link #run} takes; the bytecode debugger takes them one at a time. */
+    public Call call(Object[] frame) {
+        if (compiled == null) throw new IllegalStateException("an eager entry runs the original method: it has no graph to call");
+        return new Call(frame);
+    }
+
+    /** A call's steps: read the graph's inputs, run the graph, replay each side effect, then rebuild the result or the values live at the break. */
+    public final class Call {
+        private final Object[] frame;
+        private Rebuild rebuild;
+
+        private Call(Object[] frame) { this.frame = frame; }
+
+        /** The graph's inputs, read from the call's frame (its captured values and arguments). */
+        public Object[] readInputs() {
+            Object[] in = new Object[inputs.length];
+            for (int i = 0; i < in.length; i++) in[i] = inputs[i].read(frame);
+            return in;
+        }
+
+        /** Runs the compiled graph (op by op, recording autograd, when it records nothing and gradients are needed); its outputs. */
+        public Object[] runGraph(Object[] in) {
+            Object[] outs = !compiled.recordsAutograd() && needsAutograd(in) ? recordingGraph().run(in) : compiled.run(in);
+            rebuild = new Rebuild(outs, frame);
+            return outs;
+        }
+
+        public void replaySideEffect(int i) { sideEffects[i].apply(rebuild); }
+
+        /** The return value rebuilt from the graph's outputs (an entry without a break). */
+        public Object result() { return rebuild.value(rebuilder); }
+
+        /** The values live at the break (locals, then the operand stack), rebuilt: the first argument of {@code breakAt}. */
+        public Object[] liveValues() { return live.rebuild(rebuild); }
+    }
+
+    /** {@code t}, thrown by the code after the break, as the user's stack trace shows it (the user's method at the break's line). */
+    public RuntimeException atBreak(Throwable t) { return Sneaky.<RuntimeException>rethrow(UserStackTraces.atBreak(t, breakFrame)); }
+
+    /** The compilation that made this entry ({@code 0/1}), or null. */
+    public CompileId compileId() { return id; }
+
+    /** The graph's inputs by their sources, {@code L['x']}, in the graph's order. */
+    public List<String> inputNames() { return java.util.Arrays.stream(inputs).map(Source::name).toList(); }
+
+    /** The side effects replayed after the graph, described, in order. */
+    public List<String> sideEffects() { return java.util.Arrays.stream(sideEffects).map(String::valueOf).toList(); }
+
+    /** Whether the entry returns the rebuilt graph outputs (true) or continues in generated code after a break (false). */
+    public boolean returnsRebuiltValue() { return breakAt == null; }
+
+    /** The generated class whose static {@code breakAt(Object[], ResumeTarget)} runs the breaking instruction and the rest; null without a break. */
+    public Class<?> breakClass() { return breakClass; }
+
+    /** Where {@code breakAt} hands the live values to the resume method; null when the rest runs eagerly inside it. */
+    public ResumeTarget resumeTarget() { return resume; }
+
+    /** The method's own frame at the breaking instruction; null without a break. */
+    public UserFrame breakFrame() { return breakFrame; }
 }

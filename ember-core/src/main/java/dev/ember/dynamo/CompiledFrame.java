@@ -184,10 +184,10 @@ public final class CompiledFrame {
         try {
             if (Trace.measuresRunTime()) return RunCost.run(this, target, frame, eager);
             for (CacheEntry e : entries.get()) {
-                if (e.guards().check(frame)) return e.run(frame, eager);
+                if (e.guards().check(frame)) return FrameDebug.run(this, e, frame, eager);
             }
             CacheEntry entry = miss(target, frame);
-            return entry == null ? eager.get() : entry.run(frame, eager);
+            return entry == null ? eager.get() : FrameDebug.run(this, entry, frame, eager);
         } catch (Throwable t) {
             throw Sneaky.<RuntimeException>rethrow(UserStackTraces.filter(t));
         }
@@ -362,7 +362,7 @@ public final class CompiledFrame {
             // eagerly, and says so, rather than look compiled.
             throw new CannotResume("nothing before the break is in the graph, and the rest of the method runs eagerly");
         }
-        EVENTS.publish(new Bytecode(name(), memoized(p.code().method::toDebugString), ResumeCodegen.disassemble(gen.bytes()), u.userFrame()));
+        EVENTS.publish(new Bytecode(name(), memoized(() -> GeneratedCode.listing(p.code().owner, p.code().method)), GeneratedCode.listing(gen.hidden()), u.userFrame()));
         ResumeTarget next = null;
         if (gen.resume() != null) {
             FunctionTarget rt = new FunctionTarget(gen.resume(), "apply", new Object[0], "invokeStatic");
@@ -372,7 +372,7 @@ public final class CompiledFrame {
         }
         OutputGraph g = p.graph();
         CompiledGraph compiled = compileGraph(g, frame, p.sideEffects());
-        return CacheEntry.resuming(new GuardSet(g.guards()), compiled, g, p.live(), p.sideEffects(), u, p.code().frameAt(p.index()), gen.breakAt(), next);
+        return CacheEntry.resuming(new GuardSet(g.guards()), compiled, g, p.live(), p.sideEffects(), u, p.code().frameAt(p.index()), gen.breakAt(), gen.hidden(), next);
     }
 
     private CompiledGraph compileGraph(OutputGraph g, Object[] frame, List<SideEffect> sideEffects) {
@@ -511,7 +511,8 @@ public final class CompiledFrame {
     /** The compiled method's bytecode as the class file holds it. */
     private String originalBytecode() {
         try {
-            return methodCode().method.toDebugString();
+            MethodCode code = methodCode();
+            return GeneratedCode.listing(code.owner, code.method);
         } catch (RuntimeException e) {
             return "(the bytecode of " + name() + " cannot be read: " + e.getMessage() + ")";
         }

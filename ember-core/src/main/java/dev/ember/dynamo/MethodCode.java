@@ -1,28 +1,24 @@
 package dev.ember.dynamo;
 
 import dev.ember.events.UserFrame;
+import dev.ember.jvm.FlatCode;
 
 import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.CodeElement;
-import java.lang.classfile.CodeModel;
 import java.lang.classfile.Instruction;
 import java.lang.classfile.Label;
 import java.lang.classfile.MethodModel;
-import java.lang.classfile.attribute.CodeAttribute;
-import java.lang.classfile.instruction.ExceptionCatch;
-import java.lang.classfile.instruction.LabelTarget;
-import java.lang.classfile.instruction.LineNumber;
 import java.lang.classfile.instruction.LocalVariable;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.reflect.AccessFlag;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 
 /**
  * A method's bytecode flattened for interpretation: instructions in order with their bytecode
@@ -42,17 +38,13 @@ final class MethodCode {
     final List<Instruction> instructions = new ArrayList<>();
     final int[] bci;
     final int[] line;
-    private final Map<Label, Integer> labels = new IdentityHashMap<>();
+    /** The code as a list, with labels and the exception table by instruction index. */
+    private final FlatCode flat;
     private final Map<Integer, String> slotNames = new HashMap<>();
     /** Debug names of locals: slot, name, declared type and the instruction range where the name holds. */
     private final List<Named> named = new ArrayList<>();
 
     private record Named(int slot, String name, ClassDesc type, int from, int to) {}
-
-    /** The exception table in its order: instructions [from, to) are covered by the handler at {@code handler}; a null type catches all. */
-    private final List<Handler> handlers = new ArrayList<>();
-
-    private record Handler(int from, int to, int handler, ClassDesc catchType) {}
 
     private MethodCode(Class<?> owner, ClassModel cm, MethodModel mm) {
         this.owner = owner;
@@ -61,35 +53,17 @@ final class MethodCode {
         this.isStatic = mm.flags().has(AccessFlag.STATIC);
         this.method = mm;
         this.fileName = cm.findAttribute(Attributes.sourceFile()).map(a -> a.sourceFile().stringValue()).orElse(null);
-        CodeModel code = mm.code().orElseThrow();
-        this.maxLocals = ((CodeAttribute) code).maxLocals();
-        List<Integer> bcis = new ArrayList<>(), lines = new ArrayList<>();
-        List<LocalVariable> locals = new ArrayList<>();
-        int pos = 0, currentLine = -1;
-        for (CodeElement e : code) {
-            switch (e) {
-                case LabelTarget lt -> labels.put(lt.label(), instructions.size());
-                case LineNumber ln -> currentLine = ln.line();
-                case LocalVariable lv -> locals.add(lv);
-                case Instruction ins -> {
-                    instructions.add(ins);
-                    bcis.add(pos);
-                    lines.add(currentLine);
-                    pos += ins.sizeInBytes();
-                }
-                default -> { }
-            }
-        }
-        this.bci = bcis.stream().mapToInt(Integer::intValue).toArray();
-        this.line = lines.stream().mapToInt(Integer::intValue).toArray();
-        for (ExceptionCatch ec : code.exceptionHandlers()) {
-            handlers.add(new Handler(labels.get(ec.tryStart()), labels.get(ec.tryEnd()), labels.get(ec.handler()),
-                    ec.catchType().map(t -> t.asSymbol()).orElse(null)));
-        }
-        for (LocalVariable lv : locals) {
-            Integer start = labels.get(lv.startScope());
+        FlatCode flat = new FlatCode(mm);
+        this.flat = flat;
+        this.maxLocals = flat.maxLocals();
+        instructions.addAll(flat.instructions());
+        this.bci = IntStream.range(0, flat.size()).map(flat::bci).toArray();
+        this.line = IntStream.range(0, flat.size()).map(flat::line).toArray();
+        for (CodeElement e : mm.code().orElseThrow()) {
+            if (!(e instanceof LocalVariable lv)) continue;
+            Integer start = flat.boundIndex(lv.startScope());
             if (start != null && start == 0) slotNames.putIfAbsent(lv.slot(), lv.name().stringValue());
-            Integer end = labels.get(lv.endScope());
+            Integer end = flat.boundIndex(lv.endScope());
             if (start != null) named.add(new Named(lv.slot(), lv.name().stringValue(), lv.typeSymbol(), start, end == null ? instructions.size() : end));
         }
     }
@@ -99,11 +73,7 @@ final class MethodCode {
     }
 
     /** The instruction index a branch label points at. */
-    int indexOf(Label label) {
-        Integer i = labels.get(label);
-        if (i == null) throw new IllegalStateException("unknown label in " + this);
-        return i;
-    }
+    int indexOf(Label label) { return flat.indexOf(label); }
 
     /**
      * The instruction where the handler that catches a {@code thrown} raised at instruction
@@ -111,7 +81,7 @@ final class MethodCode {
      * instruction and whose type the exception is), or -1 when no handler of this method catches it.
      */
     int handlerFor(int index, Class<?> thrown) {
-        for (Handler h : handlers) {
+        for (FlatCode.Handler h : flat.handlers()) {
             if (index < h.from() || index >= h.to()) continue;
             if (h.catchType() == null || Values.resolve(h.catchType(), owner).isAssignableFrom(thrown)) return h.handler();
         }
@@ -121,7 +91,7 @@ final class MethodCode {
     /** The handlers (by their first instruction) whose try range covers instruction {@code index}. */
     List<Integer> handlersCovering(int index) {
         List<Integer> out = new ArrayList<>();
-        for (Handler h : handlers) if (h.from() <= index && index < h.to()) out.add(h.handler());
+        for (FlatCode.Handler h : flat.handlers()) if (h.from() <= index && index < h.to()) out.add(h.handler());
         return out;
     }
 
@@ -156,6 +126,13 @@ final class MethodCode {
 
     /** Whether the class file names this method's locals (a LocalVariableTable: javac -g). */
     boolean hasLocalNames() { return !named.isEmpty(); }
+
+    /** Every source name the local in {@code slot} has in the method, joined by "/" ({@code i/j} for a reused slot); null without debug information. */
+    String namesOfSlot(int slot) {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        for (Named n : named) if (n.slot() == slot) names.add(n.name());
+        return names.isEmpty() ? null : String.join("/", names);
+    }
 
     /** Where instruction {@code index} is; generated resume code reports the user class it continues. */
     UserFrame frameAt(int index) {

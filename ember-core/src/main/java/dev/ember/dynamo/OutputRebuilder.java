@@ -34,6 +34,9 @@ sealed interface OutputRebuilder {
     /** Output {@code index} of the graph. */
     record GraphOutput(int index) implements OutputRebuilder {
         public Object rebuild(Rebuild r) { return r.outs[index]; }
+
+        @Override
+        public String toString() { return "out[" + index + "]"; }
     }
 
     /** A symbolic scalar output: the graph's 0-d tensor read back as the Java number of {@code javaType} (boxed, as on a state array). */
@@ -49,6 +52,10 @@ sealed interface OutputRebuilder {
     /** A value known at trace time. */
     record Constant(Object value) implements OutputRebuilder {
         public Object rebuild(Rebuild r) { return value; }
+
+        /** As Java writes it: {@code "y has 2 dims"}, {@code 3}. */
+        @Override
+        public String toString() { return value instanceof String s ? dev.ember.jvm.StringLiterals.quote(s) : String.valueOf(value); }
     }
 
     /** An object from the inputs returned as is (re-read from its source on every call). */
@@ -69,6 +76,9 @@ sealed interface OutputRebuilder {
     /** {@code System.out} or {@code System.err}, read when the value is rebuilt (so System.setOut is seen). */
     record Stream(String name) implements OutputRebuilder {
         public Object rebuild(Rebuild r) { return name.equals("System.err") ? System.err : System.out; }
+
+        @Override
+        public String toString() { return name; }
     }
 
     /** A new list; {@code mutable} gives an ArrayList, otherwise an unmodifiable list. */

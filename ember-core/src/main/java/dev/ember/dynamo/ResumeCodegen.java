@@ -69,7 +69,11 @@ public final class ResumeCodegen {
 
     private static final Map<String, Generated> CACHE = new ConcurrentHashMap<>();
     private static final AtomicInteger IDS = new AtomicInteger();
-    private static final ClassDesc CD_TARGET = ClassDesc.of(ResumeTarget.class.getName());
+    static final ClassDesc CD_TARGET = ClassDesc.of(ResumeTarget.class.getName());
+    /** The generated method that runs the breaking instruction: static, typed {@code (Object[] live, ResumeTarget next)} → the method's return type. */
+    static final String BREAK_AT = "breakAt";
+    /** How a resume method's name starts: {@code resume_in_<method>_at_<line>}. */
+    static final String RESUME_PREFIX = "resume_in_";
 
     /** The classes generated so far (name and bytes), for the verifier tests and the bytecode log. */
     public static Map<String, byte[]> generatedClasses() {
@@ -82,8 +86,6 @@ public final class ResumeCodegen {
         CACHE.clear();
         CONTINUATIONS.clear();
     }
-
-    static String disassemble(byte[] bytes) { return ClassFile.of().parse(bytes).toDebugString(); }
 
     static boolean fallsThrough(Instruction ins) {
         return switch (ins.opcode().kind()) {
@@ -115,6 +117,12 @@ public final class ResumeCodegen {
     private record Continuation(MethodCode original) {}
 
     private static final Map<Class<?>, Continuation> CONTINUATIONS = new ConcurrentHashMap<>();
+
+    /** The user's method whose code generated class {@code cls} copies, or null when {@code cls} is not one. */
+    static MethodCode continued(Class<?> cls) {
+        Continuation c = CONTINUATIONS.get(cls);
+        return c == null ? null : c.original();
+    }
 
     /** An instruction of the user's method: the code and the instruction's index in it. */
     record Origin(MethodCode code, int index) {}
@@ -211,7 +219,7 @@ public final class ResumeCodegen {
         ClassDesc self = ClassDesc.of(host.getName() + "$Resume" + IDS.getAndIncrement());
         boolean eagerRest = restIsEager(breaking);
         ClassDesc ret = code.type.returnType();
-        String resumeName = "resume_in_" + code.name.replace('<', '_').replace('>', '_') + "_at_" + code.frameAt(last + 1).line();
+        String resumeName = RESUME_PREFIX + code.name.replace('<', '_').replace('>', '_') + "_at_" + code.frameAt(last + 1).line();
         FrameTypes after = types.after();
         List<JvmType> params = after == null || eagerRest ? List.of() : after.valueTypes();
         List<JvmType> carried = after == null ? List.of() : after.carriedStack();
@@ -222,7 +230,7 @@ public final class ResumeCodegen {
             bytes = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(FrameTypes.resolver(host))).build(self, cb -> {
                 cb.withFlags(AccessFlag.FINAL, AccessFlag.SYNTHETIC);
                 cm.findAttribute(Attributes.sourceFile()).ifPresent(sf -> cb.with(SourceFileAttribute.of(sf.sourceFile().stringValue())));
-                cb.withMethodBody("breakAt", MethodTypeDesc.of(ret, ConstantDescs.CD_Object.arrayType(), CD_TARGET), ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC, c -> {
+                cb.withMethodBody(BREAK_AT, MethodTypeDesc.of(ret, ConstantDescs.CD_Object.arrayType(), CD_TARGET), ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC, c -> {
                     int base = Math.max(code.maxLocals, 2);
                     c.aload(0).astore(base).aload(1).astore(base + 1);
                     unpack(c, types.before(), base);
@@ -494,7 +502,7 @@ public final class ResumeCodegen {
             Class<?> hidden = lookup.lookupClass();
             ClassFiles.registerGenerated(hidden, bytes, host);
             MethodType breakType = MethodType.methodType(resumeType.returnType().resolveConstantDesc(lookup), Object[].class, ResumeTarget.class);
-            MethodHandle breakAt = lookup.findStatic(hidden, "breakAt", breakType)
+            MethodHandle breakAt = lookup.findStatic(hidden, BREAK_AT, breakType)
                     .asType(MethodType.methodType(Object.class, Object[].class, ResumeTarget.class));
             MethodTarget resume = null;
             MethodHandle direct = null;

@@ -94,6 +94,8 @@ sealed interface SideEffect {
         }
 
         @Override
-        public String toString() { return "log " + method.getDeclaringClass().getSimpleName() + "." + method.getName() + " " + args; }
+        public String toString() {
+            return receiver + "." + method.getName() + args.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ", "(", ")"));
+        }
     }
 }

@@ -4,11 +4,11 @@ import java.lang.constant.ClassDesc;
 import java.lang.invoke.MethodHandles;
 
 /** Conversions between Java values and the JVM's operand-stack forms (boolean, byte, char and short travel as int). */
-final class Values {
+public final class Values {
     private Values() {}
 
     /** The stack form of a value of static type {@code type}. */
-    static Object toStack(Object value, Class<?> type) {
+    public static Object toStack(Object value, Class<?> type) {
         if (type == boolean.class) return ((Boolean) value) ? 1 : 0;
         if (type == char.class) return (int) (Character) value;
         if (type == byte.class || type == short.class) return ((Number) value).intValue();
@@ -16,7 +16,7 @@ final class Values {
     }
 
     /** A stack value converted for a parameter or field of type {@code type}. */
-    static Object fromStack(Object value, Class<?> type) {
+    public static Object fromStack(Object value, Class<?> type) {
         if (value == null || !type.isPrimitive()) return value;
         Number n = value instanceof Number num ? num : null;
         if (type == boolean.class) return value instanceof Boolean b ? b : n.intValue() != 0;

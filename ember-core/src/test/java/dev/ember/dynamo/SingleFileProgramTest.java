@@ -3,14 +3,11 @@ package dev.ember.dynamo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import dev.ember.testing.SourcePrograms;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import java.io.IOException;
+import java.nio.file.Path;
+
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -53,18 +50,7 @@ class SingleFileProgramTest {
     private static String run(Path dir, boolean grant) throws IOException, InterruptedException { return run(dir, program(grant)); }
 
     private static String run(Path dir, String program) throws IOException, InterruptedException {
-        Path source = dir.resolve("Prog.java");
-        Files.writeString(source, program);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
-                "-cp", System.getProperty("java.class.path"), source.toString()));
-        pb.redirectErrorStream(true);
-        pb.environment().remove("EMBER_LOGS");
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), out);
-        assertEquals(0, p.exitValue(), out);
-        return out;
+        return SourcePrograms.run(dir, "Prog.java", program);
     }
 
     @Test
