@@ -174,8 +174,23 @@ final class Fields {
 
     static Field find(Class<?> owner, String name) {
         for (Class<?> c = owner; c != null; c = c.getSuperclass()) {
-            for (Field fd : c.getDeclaredFields()) if (fd.getName().equals(name)) return fd;
+            Field fd = DECLARED.get(c).get(name);
+            if (fd != null) return fd;
         }
         throw new IllegalStateException("no field " + name + " in " + owner.getName());
     }
+
+    /**
+     * Each class's declared fields by name, looked up once: getDeclaredFields() copies every Field
+     * on each call, and tracing reads a static field (an op constant) at every tensor method it
+     * inlines; the copies were the largest single cost of tracing a 100-op function.
+     */
+    private static final ClassValue<java.util.Map<String, Field>> DECLARED = new ClassValue<>() {
+        @Override
+        protected java.util.Map<String, Field> computeValue(Class<?> c) {
+            java.util.Map<String, Field> byName = new java.util.HashMap<>();
+            for (Field fd : c.getDeclaredFields()) byName.put(fd.getName(), fd);
+            return byName;
+        }
+    };
 }
