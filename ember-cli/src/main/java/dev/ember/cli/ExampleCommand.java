@@ -16,6 +16,7 @@ final class ExampleCommand {
         EXAMPLES.put("CompileAndExplain", "Ember.compile: cache, recompile, explain, fullgraph's error");
         EXAMPLES.put("TrustButVerify", "compiled against eager with a float64 reference in every inductor mode; the op that made a NaN");
         EXAMPLES.put("hooks", "module forward hooks traced into the graph: an activation log that never recompiles, a hook that clips the output");
+        EXAMPLES.put("toolkit", "the power user's tools: stances, an errorOnGraphBreak region, a printed graph parsed back and run, the bytecode debugger");
         EXAMPLES.put("dynamic-shapes", "a batch size that changes on every call: two compiles, the symbolic graph and its guards, export with a dynamic batch");
         EXAMPLES.put("export", "Ember.export: a model as one ATen graph with its signature, saved to one file, loaded and run [file]");
         EXAMPLES.put("train-mlp", "a compiled MLP trained on Fashion-MNIST with AdamW: progress, loss, accuracy, images/s [epochs, default 3]");

@@ -34,6 +34,16 @@ class ExampleAndDemoTest {
     }
 
     @Test
+    void toolkitExampleShowsEachToolWorking() {
+        String out = run("example", "toolkit");
+        assertTrue(out.contains("force_eager: frames compiled 0 (expected 0)"), out);
+        assertTrue(out.contains("fail_on_recompile: ") && !out.contains("no recompile was needed"), out);
+        assertTrue(out.contains("errorOnGraphBreak(false) region: equals eager true, frames 2 (expected 2)"), out);
+        assertTrue(out.contains("GraphModule.parse: prints the same text true"), out);
+        assertTrue(out.contains("the stepped call returned eager's result: true"), out);
+    }
+
+    @Test
     void hooksExampleCompilesOnceWithItsHooksAndRecompilesWhenOneIsRemoved() {
         String out = run("example", "hooks");
         assertEquals(5, out.lines().filter(l -> l.endsWith("compiled equals eager: true")).count(), out);
@@ -72,7 +82,7 @@ class ExampleAndDemoTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.run(new String[] {"example", "Nope"}, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code);
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no example 'Nope'; examples: QuickStart, CompileAndExplain, TrustButVerify, hooks, dynamic-shapes, export, train-mlp, train-cnn"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no example 'Nope'; examples: QuickStart, CompileAndExplain, TrustButVerify, hooks, toolkit, dynamic-shapes, export, train-mlp, train-cnn"));
     }
 
     @Test
