@@ -33,7 +33,7 @@ class ComptimeDocsExampleTest {
     @Test
     void printsWhatThePageShows() throws IOException {
         var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) ComptimeDocsExampleTest::fn);
-        String printed = Stdout.of(() -> {
+        String printed = dev.ember.testing.Stdout.of(() -> {
             f.apply(Tensor.randn(3, 4), 2);   // traced: prints
             f.apply(Tensor.randn(3, 4), 2);   // the cached graph runs: prints nothing
         });

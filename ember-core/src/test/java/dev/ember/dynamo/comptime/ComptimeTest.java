@@ -37,7 +37,7 @@ class ComptimeTest {
     void printsLocalsGraphAndGuardsAsTheTracerSeesThem() {
         Tensor x = Tensor.randn(3, 4);
         var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) ComptimeTest::inspected, Options.backend(new CompileCounter()));
-        String out = Stdout.of(() -> f.apply(x, 2));
+        String out = dev.ember.testing.Stdout.of(() -> f.apply(x, 2));
         assertTrue(out.startsWith("locals of ComptimeTest.inspected at " + line("Comptime.printLocals();") + " (bci "), out);
         assertTrue(out.contains("\n  slot  name  type    value\n"), out);
         assertTrue(out.contains("\n  0     x     Tensor  Tensor f32[3, 4]  graph node l_x_, from L['x']\n"), out);
@@ -59,9 +59,9 @@ class ComptimeTest {
         Tensor compiled = f.apply(x, 2);
         assertEquals(1, counter.frameCount());
         assertEquals(3, counter.opCount(), "relu, mul, sum");
-        assertEquals("", Stdout.of(() -> inspected(x, 2)), "run without tracing, the print calls do nothing");
+        assertEquals("", dev.ember.testing.Stdout.of(() -> inspected(x, 2)), "run without tracing, the print calls do nothing");
         assertTrue(compiled.sameData(inspected(x, 2)));
-        assertEquals("", Stdout.of(() -> f.apply(x, 2)), "a cached call does not trace, so it prints nothing");
+        assertEquals("", dev.ember.testing.Stdout.of(() -> f.apply(x, 2)), "a cached call does not trace, so it prints nothing");
     }
 
     static Tensor stopsHere(Tensor x) {
@@ -75,7 +75,7 @@ class ComptimeTest {
         Tensor x = Tensor.randn(2);
         CompileCounter counter = new CompileCounter();
         var f = Ember.compile((Fn1<Tensor, Tensor>) ComptimeTest::stopsHere, Options.backend(counter));
-        String out = Stdout.of(() -> f.apply(x));
+        String out = dev.ember.testing.Stdout.of(() -> f.apply(x));
         assertTrue(out.startsWith("Comptime.breakpoint() at " + line("Comptime.breakpoint();") + " in ComptimeTest.stopsHere: no terminal to read commands from"), out);
         assertTrue(out.contains("  1     y     Tensor  Tensor f32[2]  graph node sin\n"), out);
         assertTrue(out.contains("Tensor sin = aten.sin.default(l_x_);"), out);
@@ -167,7 +167,7 @@ class ComptimeTest {
         Ember.reset();
         CompileCounter counter = new CompileCounter();
         var f = Ember.compile((Fn1<Tensor, Tensor>) ComptimeTest::breaksHere, Options.backend(counter));
-        String out = Stdout.of(() -> assertTrue(f.apply(x).sameData(x.relu().neg())));
+        String out = dev.ember.testing.Stdout.of(() -> assertTrue(f.apply(x).sameData(x.relu().neg())));
         assertEquals(2, counter.frameCount());
         // once: the second trace, which stops at the break to build the resume code, does not show it again
         assertEquals(1, out.split("graph so far", -1).length - 1, out);
@@ -191,7 +191,7 @@ class ComptimeTest {
 
     @Test
     void inAnInlinedCallItShowsThatCallAndTheFramesAboveIt() {
-        String out = Stdout.of(() -> Ember.compile((Fn1<Tensor, Tensor>) ComptimeTest::withInlinedHelper).apply(Tensor.randn(2)));
+        String out = dev.ember.testing.Stdout.of(() -> Ember.compile((Fn1<Tensor, Tensor>) ComptimeTest::withInlinedHelper).apply(Tensor.randn(2)));
         assertTrue(out.startsWith("user frames being traced (most recent call last):\n  " + line("return helper(x.abs(), 3);") + " in ComptimeTest.withInlinedHelper:  return helper(x.abs(), 3);\n  "
                 + line("Comptime.printBacktrace();") + " in ComptimeTest.helper:  Comptime.printBacktrace();\n"), out);
         assertTrue(out.contains("ComptimeTest.helper(Tensor, int): Tensor  (ComptimeTest.java)\n"), out);

@@ -6,12 +6,9 @@ import dev.ember.Stance;
 import dev.ember.dynamo.CompileCounter;
 import dev.ember.dynamo.RecompileError;
 import dev.ember.tensor.Tensor;
+import dev.ember.testing.Stdout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -57,15 +54,7 @@ class StancesDocsExampleTest {
     }
 
     private static String printed(Runnable example) {
-        PrintStream out = System.out;
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
-        try {
-            example.run();
-        } finally {
-            System.setOut(out);
-        }
-        return printed.toString(StandardCharsets.UTF_8).replaceAll("\\.java:\\d+", ".java:12").replaceAll("- \\d+/", "- 0/");
+        return Stdout.of(example).replaceAll("\\.java:\\d+", ".java:12").replaceAll("- \\d+/", "- 0/");
     }
 
     @Test

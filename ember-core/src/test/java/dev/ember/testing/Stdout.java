@@ -1,10 +1,10 @@
-package dev.ember.dynamo.comptime;
+package dev.ember.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
-/** What code prints on System.out, where Comptime prints while tracing. */
+/** What code prints on System.out while it runs (tests of printed output: Comptime, docs examples). */
 public final class Stdout {
     private Stdout() {}
 
