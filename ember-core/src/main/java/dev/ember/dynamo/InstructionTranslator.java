@@ -58,6 +58,7 @@ final class InstructionTranslator {
     /** The last source line {@code trace_source} reported for this frame. */
     private int tracedLine = -1;
     private static final dev.ember.logging.Log TRACE_SOURCE = dev.ember.logging.Log.of("trace_source");
+    private static final dev.ember.logging.Log TRACE_BYTECODE = dev.ember.logging.Log.of("trace_bytecode");
 
     InstructionTranslator(TraceContext ctx, MethodCode code, List<VariableTracker> args) {
         this.ctx = ctx;
@@ -86,6 +87,7 @@ final class InstructionTranslator {
                 ctx.tick();
                 current = pc;
                 if (TRACE_SOURCE.isEnabled(dev.ember.logging.Level.INFO)) traceSource();
+                if (TRACE_BYTECODE.isEnabled(dev.ember.logging.Level.INFO)) traceBytecode();
                 if (root) {
                     if (ctx.rootSteps == ctx.haltAtStep) throw new Halt();
                     ctx.rootSteps++;
@@ -127,6 +129,13 @@ final class InstructionTranslator {
         if (at.line() == tracedLine) return;
         tracedLine = at.line();
         TRACE_SOURCE.info(() -> "TRACE starts_line " + at + (at.sourceText() == null ? "" : "\n    " + at.sourceText()));
+    }
+
+    /** {@code trace_bytecode}: the instruction about to be traced, with the operand stack it finds (top last), as Dynamo's {@code TRACE LOAD_FAST x [...]}. */
+    private void traceBytecode() {
+        StringBuilder values = new StringBuilder("[");
+        for (int i = 0; i < stack.size(); i++) values.append(i == 0 ? "" : ", ").append(stack.get(i).describe());
+        TRACE_BYTECODE.info(() -> String.format("TRACE %5d  %-48s %s]  (%s)", code.bci[current], Disassembly.instruction(code, current), values, location()));
     }
 
     /**

@@ -88,7 +88,14 @@ public final class OutputGraph {
         }
     }
 
+    private static final dev.ember.logging.Log TRACE_CALL = dev.ember.logging.Log.of("trace_call");
+
     private static Node located(Node n, UserFrame f) {
+        if (n.kind() == NodeKind.CALL_FUNCTION || n.kind() == NodeKind.CALL_MODULE) {
+            TRACE_CALL.info(() -> "TRACE FX call " + n.name() + " from " + (f == null ? "<unknown>" : f)
+                    + (f == null || f.sourceText() == null ? "" : "\n    " + f.sourceText().strip())
+                    + "\n    " + n.format());
+        }
         if (f != null) n.setSourceLocation(new SourceLocation(f.className(), f.methodName(), f.fileName(), f.line(), f.bci(), f.sourceText()));
         return n;
     }

@@ -16,6 +16,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What each EMBER_LOGS name prints for the known programs of {@link DebugPrograms}. */
@@ -95,6 +96,27 @@ class CompilerLogsTest {
         assertTrue(a >= 0 && a < b && b < c, out);
         assertTrue(out.contains("[trace_source]     Tensor scaled = x.mul(2.0);"), "the source text: " + out);
         assertEquals(1, out.split("starts_line DebugPrograms.java:" + MUL + " ", -1).length - 1, "each line once: " + out);
+    }
+
+    @Test
+    void traceCallNamesEachNodeWithTheLineItCameFrom() {
+        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) DebugPrograms::scaleShift);
+        String out = capture("trace_call", () -> f.apply(Tensor.randn(3, 4), Tensor.randn(4)));
+        int call = out.indexOf("TRACE FX call mul from DebugPrograms.java:" + MUL + " in DebugPrograms.scaleShift");
+        assertTrue(call >= 0, out);
+        assertTrue(out.indexOf("Tensor scaled = x.mul(2.0);", call) > call, "the source text: " + out);
+        assertTrue(out.indexOf("%mul : ", call) > call && out.indexOf("call_function[target=aten.mul.Scalar]", call) > call, "the node made: " + out);
+        assertFalse(out.contains("starts_line"), "trace_call alone: " + out);
+    }
+
+    @Test
+    void traceBytecodeShowsEachInstructionWithTheStackItFinds() {
+        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) DebugPrograms::scaleShift);
+        String out = capture("trace_bytecode", () -> f.apply(Tensor.randn(3, 4), Tensor.randn(4)));
+        var mul = java.util.regex.Pattern.compile("TRACE +\\d+  invokevirtual +Tensor Tensor\\.mul\\(double\\) +\\[(.*)\\]  \\(DebugPrograms\\.java:" + MUL + " ").matcher(out);
+        assertTrue(mul.find(), out);
+        assertTrue(mul.group(1).contains("Tensor") && mul.group(1).contains(", "), "the receiver and the constant on the stack: " + mul.group(1));
+        assertTrue(out.contains("aload_0"), "every instruction, loads too: " + out);
     }
 
     @Test
