@@ -5,6 +5,7 @@ import dev.ember.bench.dashboard.Workload.PeerFigure;
 import dev.ember.bench.dashboard.Workload.Source;
 
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -93,9 +94,17 @@ public final class Workloads {
         return names;
     }
 
-    /** A JMH selection (its regular-expression argument) running exactly the table's benchmarks. */
+    /**
+     * A JMH selection (its regular-expression argument) running exactly the table's benchmarks, grouped by class:
+     * {@code ^(ClassA\.(m1|m2)|ClassB\.(m3))$} with each class's full name.
+     */
     public static String jmhSelection(List<Workload> table) {
-        return jmhBenchmarks(table).stream().map(name -> name.replace(".", "\\.")).collect(Collectors.joining("|", "^(", ")$"));
+        Map<String, List<String>> methodsByClass = jmhBenchmarks(table).stream().collect(Collectors.groupingBy(
+                name -> name.substring(0, name.lastIndexOf('.')), LinkedHashMap::new,
+                Collectors.mapping(name -> name.substring(name.lastIndexOf('.') + 1), Collectors.toList())));
+        return methodsByClass.entrySet().stream()
+                .map(e -> e.getKey().replace(".", "\\.") + "\\.(" + String.join("|", e.getValue()) + ")")
+                .collect(Collectors.joining("|", "^(", ")$"));
     }
 
     private static Builder row(String label, Column compared, Column reference) {

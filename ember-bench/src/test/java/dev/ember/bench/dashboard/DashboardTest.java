@@ -209,6 +209,15 @@ class DashboardTest {
     }
 
     @Test
+    void everyJmhNameInTheTableIsABenchmarkMethod() throws ReflectiveOperationException {
+        for (String name : Workloads.jmhBenchmarks(Workloads.TABLE)) {
+            int dot = name.lastIndexOf('.');
+            java.lang.reflect.Method m = Class.forName(name.substring(0, dot), false, DashboardTest.class.getClassLoader()).getMethod(name.substring(dot + 1));
+            assertTrue(m.isAnnotationPresent(org.openjdk.jmh.annotations.Benchmark.class), name + " is not a @Benchmark");
+        }
+    }
+
+    @Test
     void peerRunsOnlyTheWorkloadsTheMeasuredRowsNeed() {
         Cli norm = Cli.run("--peer-workloads", path(JMH_NORM).toString());
         assertEquals(0, norm.status(), norm.err());
