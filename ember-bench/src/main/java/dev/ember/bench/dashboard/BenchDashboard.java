@@ -14,13 +14,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * The page generator behind {@code ./ember bench --report} (the launcher runs JMH and the torch peer, then this):
  *
  * <pre>
- * BenchDashboard --jmh FILE [--jmh FILE ...] [--peer FILE | --no-peer REASON] --out DIR
- *     writes DIR/index.html from JMH's JSON results (-rf json) and torch_peer.py --json's figures
+ * BenchDashboard --jmh FILE [--jmh FILE ...] [--peer FILE | --no-peer REASON] [--selected REGEX] --out DIR
+ *     writes DIR/index.html from JMH's JSON results (-rf json) and torch_peer.py --json's figures; REGEX, the
+ *     selection JMH ran, lets the page name the table's benchmarks that gave no result
  * BenchDashboard --selection
  *     prints the JMH selection (a regular expression) running exactly the table's benchmarks
  * BenchDashboard --peer-workloads FILE [FILE ...]
@@ -32,7 +35,7 @@ public final class BenchDashboard {
     private BenchDashboard() {}
 
     static final String USAGE = """
-            usage: BenchDashboard --jmh FILE [--jmh FILE ...] [--peer FILE | --no-peer REASON] --out DIR
+            usage: BenchDashboard --jmh FILE [--jmh FILE ...] [--peer FILE | --no-peer REASON] [--selected REGEX] --out DIR
                    BenchDashboard --selection
                    BenchDashboard --peer-workloads JMH_FILE [JMH_FILE ...]""";
 
@@ -57,6 +60,7 @@ public final class BenchDashboard {
             Path peerFile = null;
             String noPeerReason = null;
             Path outDir = null;
+            Pattern selected = null;
             for (int i = 0; i < args.length; i++) {
                 String option = args[i];
                 if (i + 1 >= args.length) return usage(err, option + " needs a value");
@@ -66,6 +70,13 @@ public final class BenchDashboard {
                     case "--peer" -> peerFile = Path.of(value);
                     case "--no-peer" -> noPeerReason = value;
                     case "--out" -> outDir = Path.of(value);
+                    case "--selected" -> {
+                        try {
+                            selected = Pattern.compile(value);
+                        } catch (PatternSyntaxException e) {
+                            return usage(err, "--selected " + value + " is not a regular expression: " + e.getDescription());
+                        }
+                    }
                     default -> {
                         return usage(err, "unknown option " + option);
                     }
@@ -74,7 +85,7 @@ public final class BenchDashboard {
             if (jmhFiles.isEmpty()) return usage(err, "no --jmh file");
             if (outDir == null) return usage(err, "no --out folder");
             if (peerFile != null && noPeerReason != null) return usage(err, "--peer and --no-peer together");
-            Path page = write(jmhFiles, peerFile, noPeerReason, outDir);
+            Path page = write(jmhFiles, peerFile, noPeerReason, selected, outDir);
             out.println("benchmark dashboard: " + page.toAbsolutePath());
             return 0;
         } catch (DashboardInputException e) {
@@ -92,12 +103,12 @@ public final class BenchDashboard {
     }
 
     /** Reads the inputs, writes {@code outDir/index.html} and returns its path. */
-    static Path write(List<Path> jmhFiles, Path peerFile, String noPeerReason, Path outDir) throws IOException {
+    static Path write(List<Path> jmhFiles, Path peerFile, String noPeerReason, Pattern selected, Path outDir) throws IOException {
         List<JmhResult> jmh = new ArrayList<>();
         for (Path f : jmhFiles) jmh.addAll(JmhResult.read(f));
         PeerResults peer = peerFile == null ? null : PeerResults.read(peerFile);
         if (peer == null && noPeerReason == null) noPeerReason = "the torch peer did not run (no --peer file given)";
-        Dashboard d = Dashboard.build(Workloads.TABLE, jmh, peer);
+        Dashboard d = Dashboard.build(Workloads.TABLE, jmh, peer, selected);
         Files.createDirectories(outDir);
         Path page = outDir.resolve("index.html");
         Files.writeString(page, DashboardPage.html(d, jmhFiles, noPeerReason, Instant.now()), StandardCharsets.UTF_8);

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The dashboard's content: JMH results and the torch peer's figures placed into the {@link Workloads} table,
@@ -19,9 +20,11 @@ import java.util.Set;
  *
  * @param rows      the table's rows that got at least one figure, in table order
  * @param unmatched results no row takes, in input order (JMH first, then the peer)
+ * @param noResult  the table's benchmarks the run selected that gave no result (JMH goes on past a benchmark
+ *                  that throws, so its cell would otherwise just be empty), in table order
  * @param peer      the peer's figures, or null when the peer did not run
  */
-public record Dashboard(List<Row> rows, List<Unmatched> unmatched, List<JmhResult> jmh, PeerResults peer) {
+public record Dashboard(List<Row> rows, List<Unmatched> unmatched, List<String> noResult, List<JmhResult> jmh, PeerResults peer) {
 
     /** One table row: milliseconds per column (absent where not measured) and the row's ratio, if both its columns were. */
     public record Row(Workload workload, Map<Column, Double> millis) {
@@ -58,7 +61,12 @@ public record Dashboard(List<Row> rows, List<Unmatched> unmatched, List<JmhResul
         return Format.millis(value);
     }
 
-    public static Dashboard build(List<Workload> table, List<JmhResult> jmh, PeerResults peer) {
+    /**
+     * Places {@code jmh} and {@code peer} (null: the peer did not run) into {@code table}. {@code selected} is the
+     * JMH selection the run used (null when not known): the table's benchmarks it matches but {@code jmh} lacks are
+     * listed as giving no result.
+     */
+    public static Dashboard build(List<Workload> table, List<JmhResult> jmh, PeerResults peer, Pattern selected) {
         Map<String, JmhResult> byName = new HashMap<>();
         List<Unmatched> unmatched = new ArrayList<>();
         Set<String> tableNames = Workloads.jmhBenchmarks(table);
@@ -94,6 +102,13 @@ public record Dashboard(List<Row> rows, List<Unmatched> unmatched, List<JmhResul
                 unmatched.add(new Unmatched("torch peer", workload + "." + field, peerFigure(field, value), "no table row names this peer figure"));
             }));
         }
-        return new Dashboard(List.copyOf(rows), List.copyOf(unmatched), List.copyOf(jmh), peer);
+        List<String> noResult = new ArrayList<>();
+        if (selected != null) {
+            Set<String> measured = new HashSet<>();
+            for (JmhResult r : jmh) measured.add(r.benchmark());
+            // JMH selects with find(), as here
+            for (String name : tableNames) if (selected.matcher(name).find() && !measured.contains(name)) noResult.add(name);
+        }
+        return new Dashboard(List.copyOf(rows), List.copyOf(unmatched), List.copyOf(noResult), List.copyOf(jmh), peer);
     }
 }

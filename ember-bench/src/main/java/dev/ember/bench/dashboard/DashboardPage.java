@@ -63,6 +63,13 @@ public final class DashboardPage {
              .append("</code></p>\n");
         }
         settings(b, d.jmh());
+        if (!d.noResult().isEmpty()) {
+            b.append("<div class=\"warning\"><b>").append(d.noResult().size())
+             .append(" benchmark(s) of the table were selected but gave no result</b> (an error in the benchmark: JMH's output says which; "
+                     + "or excluded with <code>-e</code>):<ul>\n");
+            for (String name : d.noResult()) b.append("<li><code>").append(escape(name)).append("</code></li>\n");
+            b.append("</ul></div>\n");
+        }
 
         b.append("<h2>Workloads</h2>\n<p>Milliseconds per call: the median of every measured iteration (JMH) or call (torch peer). "
                 + "The ratio is the reference's time ÷ the compared configuration's (bold; the reference is underlined): "

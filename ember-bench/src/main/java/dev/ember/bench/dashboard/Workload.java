@@ -28,7 +28,7 @@ public record Workload(String label, Column compared, Column reference, Map<Colu
         }
     }
 
-    /** The heading of the ratio column's cells for this row, e.g. "compiled ÷ torch.compile". */
+    /** What this row's ratio compares, e.g. "Ember compiled vs torch.compile". */
     public String ratioMeaning() {
         return compared.heading + " vs " + reference.heading;
     }

@@ -37,7 +37,7 @@ class DashboardTest {
     private static Dashboard dashboard(List<String> jmhFiles, boolean withPeer) {
         List<JmhResult> jmh = new ArrayList<>();
         for (String f : jmhFiles) jmh.addAll(JmhResult.read(path(f)));
-        return Dashboard.build(Workloads.TABLE, jmh, withPeer ? PeerResults.read(path(PEER)) : null);
+        return Dashboard.build(Workloads.TABLE, jmh, withPeer ? PeerResults.read(path(PEER)) : null, null);
     }
 
     private String page(List<String> jmhFiles, boolean withPeer) throws IOException {
@@ -167,6 +167,24 @@ class DashboardTest {
         assertEquals(List.of(B + "EagerOpsBench.add4M_ember", B + "EagerOpsBench.add4M_libtorch"),
                 d.unmatched().stream().map(Unmatched::name).toList());
         assertTrue(d.unmatched().stream().allMatch(u -> u.reason().startsWith("a second result")));
+    }
+
+    @Test
+    void tableBenchmarksTheRunSelectedButGotNoResultAreNamed() throws IOException {
+        // the norm fixture's run had no add4M results: as if both had failed in a run selecting them
+        Cli cli = Cli.run("--jmh", path(JMH_NORM).toString(), "--selected", "InductorNormBench|EagerOpsBench\\.add4M_", "--out", tmp.toString());
+        assertEquals(0, cli.status(), cli.err());
+        String html = Files.readString(tmp.resolve("index.html"));
+        assertTrue(html.contains("<b>2 benchmark(s) of the table were selected but gave no result</b>"), html);
+        assertTrue(html.contains("<li><code>" + B + "EagerOpsBench.add4M_ember</code></li>\n<li><code>" + B + "EagerOpsBench.add4M_libtorch</code></li>"));
+        List<JmhResult> jmh = JmhResult.read(path(JMH_NORM));
+        assertEquals(List.of(), Dashboard.build(Workloads.TABLE, jmh, null, java.util.regex.Pattern.compile("InductorNormBench")).noResult());
+        assertEquals(List.of(B + "InductorPointwiseBench.arith16M_eager", B + "InductorPointwiseBench.trans4M_eager", B + "ModelBench.mlp_eager", B + "ModelBench.convBnRelu_eager",
+                        B + "ModelBench.encoder_eager"),
+                Dashboard.build(Workloads.TABLE, jmh, null, java.util.regex.Pattern.compile("_eager$")).noResult());
+        Cli bad = Cli.run("--jmh", path(JMH_NORM).toString(), "--selected", "(", "--out", tmp.toString());
+        assertEquals(2, bad.status());
+        assertTrue(bad.err().contains("--selected ( is not a regular expression"), bad.err());
     }
 
     @Test
