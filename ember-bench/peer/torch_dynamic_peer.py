@@ -3,14 +3,17 @@
 BatchSweepTest: the MLP 512->2048->2048->512 compiled once with dynamic=True against compiled per
 batch size (dynamic=False), per-call time at batches 2, 7, 64, 200; and how many compiles a loop
 over 20 batch sizes (1..512) costs with automatic dynamic shapes (the default), for the MLP and a
-transformer encoder layer. Run in the same session as JMH, with the malloc variables
-docs/benchmarks.md gives:
+transformer encoder layer. Run in the same session as JMH (the script sets glibc's malloc variables
+itself, see peer_malloc.py):
 
-    MALLOC_MMAP_THRESHOLD_=4294967296 MALLOC_TRIM_THRESHOLD_=4294967296 MALLOC_TOP_PAD_=268435456 \
-        .venv/bin/python ember-bench/peer/torch_dynamic_peer.py [--threads N]
+    .venv/bin/python ember-bench/peer/torch_dynamic_peer.py [--threads N]
 """
 import sys
 import time
+
+import peer_malloc
+
+peer_malloc.keep_freed_memory()
 
 import torch
 import torch._dynamo

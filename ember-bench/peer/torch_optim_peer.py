@@ -7,6 +7,10 @@ torch.compile(opt.step). The peer of ember-bench's OptimizerStepBench; run it in
 """
 import time
 
+import peer_malloc
+
+peer_malloc.keep_freed_memory()
+
 import torch
 import torch.nn as nn
 

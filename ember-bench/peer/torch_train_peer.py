@@ -9,6 +9,10 @@ TrainingBench models under torch eager and torch.compile (2 threads), and the co
 import sys
 import time
 
+import peer_malloc
+
+peer_malloc.keep_freed_memory()
+
 import torch
 import torch.nn as nn
 

@@ -1,7 +1,11 @@
 package dev.ember.report;
 
-/** HTML pieces shared by the report's pages: escaping, the page frame with its inline style, status badges. */
-final class Html {
+/**
+ * HTML pieces shared by the report's pages: escaping, the page frame with its inline style, status badges.
+ * {@link #escape} and {@link #standalonePage} are public so other self-contained pages of the project (the
+ * benchmark dashboard) look like the report without copying its style.
+ */
+public final class Html {
     private Html() {}
 
     /** All styling, inline in every page so a page opens alone from disk, with no network. */
@@ -55,7 +59,8 @@ final class Html {
             mark.add { background: #aceebb; color: inherit; }
             """;
 
-    static String escape(String s) {
+    /** {@code s} with the five HTML-special characters escaped, safe in text and in quoted attributes. */
+    public static String escape(String s) {
         StringBuilder sb = new StringBuilder(s.length() + 16);
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -73,12 +78,23 @@ final class Html {
 
     /** A whole page; {@code root} is the relative path to the report's root ({@code ""} or {@code "../"}). */
     static String page(String title, String root, String body) {
+        return frame("Ember compile report", "<a href=\"" + root + "index.html\">Overview</a>"
+                + "<a href=\"" + root + "failures_and_restarts.html\">Failures and restarts</a>", title, "", body);
+    }
+
+    /**
+     * A whole page in the report's style that opens alone from disk: {@code brand} in the header bar,
+     * {@code extraCss} after the shared style (rules only this page needs), {@code bodyHtml} already escaped.
+     */
+    public static String standalonePage(String brand, String title, String extraCss, String bodyHtml) {
+        return frame(brand, "", title, extraCss, bodyHtml);
+    }
+
+    private static String frame(String brand, String navHtml, String title, String extraCss, String body) {
         return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                + "<title>" + escape(title) + "</title>\n<style>\n" + CSS + "</style>\n</head>\n<body>\n"
-                + "<header><span class=\"brand\">Ember compile report</span>"
-                + "<a href=\"" + root + "index.html\">Overview</a>"
-                + "<a href=\"" + root + "failures_and_restarts.html\">Failures and restarts</a></header>\n"
+                + "<title>" + escape(title) + "</title>\n<style>\n" + CSS + extraCss + "</style>\n</head>\n<body>\n"
+                + "<header><span class=\"brand\">" + escape(brand) + "</span>" + navHtml + "</header>\n"
                 + "<main>\n" + body + "</main>\n</body>\n</html>\n";
     }
 
