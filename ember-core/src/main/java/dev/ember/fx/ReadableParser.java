@@ -373,6 +373,26 @@ final class ReadableParser {
                 return kind.equals("int") ? v.stream().mapToInt(Long::intValue).toArray() : v.stream().mapToLong(Long::longValue).toArray();
             }
         }
+        if (c.eat("new double[] {")) {
+            List<Double> v = new ArrayList<>();
+            for (String item : until("}").split(",")) {
+                if (item.isBlank()) continue;
+                if (!(atom(item.strip(), at) instanceof Number n) || n instanceof Float) throw problem(at, "'" + item.strip() + "' is not a double in a new double[]");
+                v.add(n.doubleValue());
+            }
+            return v.stream().mapToDouble(Double::doubleValue).toArray();
+        }
+        if (c.eat("new boolean[] {")) {
+            List<Boolean> v = new ArrayList<>();
+            for (String item : until("}").split(",")) {
+                if (item.isBlank()) continue;
+                if (!(atom(item.strip(), at) instanceof Boolean b)) throw problem(at, "'" + item.strip() + "' is not true or false in a new boolean[]");
+                v.add(b);
+            }
+            boolean[] out = new boolean[v.size()];
+            for (int i = 0; i < out.length; i++) out[i] = v.get(i);
+            return out;
+        }
         if (c.eat("<constant ")) {
             String type = until(">");
             return tensorOf(type, at);

@@ -143,6 +143,12 @@ final class ReadablePrinter {
             case String s -> JavaLiterals.string(s);
             case int[] arr -> "new int[] {" + String.join(", ", java.util.Arrays.stream(arr).mapToObj(Integer::toString).toList()) + "}";
             case long[] arr -> "new long[] {" + String.join(", ", java.util.Arrays.stream(arr).mapToObj(Long::toString).toList()) + "}";
+            case double[] arr -> "new double[] {" + String.join(", ", java.util.Arrays.stream(arr).mapToObj(JavaLiterals::doubleLiteral).toList()) + "}";
+            case boolean[] arr -> {
+                List<String> items = new ArrayList<>();
+                for (boolean b : arr) items.add(Boolean.toString(b));
+                yield "new boolean[] {" + String.join(", ", items) + "}";
+            }
             case Tensor t -> "<constant " + t.meta().describe() + ">";
             default -> a.toString();
         };

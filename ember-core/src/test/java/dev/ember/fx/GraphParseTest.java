@@ -97,6 +97,21 @@ class GraphParseTest {
     }
 
     @Test
+    void doubleAndBooleanArraysPrintAsJavaAndParseBack() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", Tensor.zeros(4));
+        Node q = g.callMethod("quantiles", List.of(x, new double[] {0.25, -1.5E-7, Double.NaN}, new boolean[] {true, false}), Map.of());
+        g.output(List.of(q));
+        String text = new GraphModule("Arrays", g, Map.of(), Map.of()).code();
+        assertTrue(text.contains("new double[] {0.25, -1.5E-7, Double.NaN}") && text.contains("new boolean[] {true, false}"), text);
+        Graph back = Graph.parse(text);
+        Node parsed = back.nodes().stream().filter(n -> n.kind() == NodeKind.CALL_METHOD).findFirst().orElseThrow();
+        assertTrue(java.util.Arrays.equals(new double[] {0.25, -1.5E-7, Double.NaN}, (double[]) parsed.arg(1)), String.valueOf(parsed.arg(1)));
+        assertTrue(java.util.Arrays.equals(new boolean[] {true, false}, (boolean[]) parsed.arg(2)));
+        assertEquals(text, new GraphModule("Arrays", back, Map.of(), Map.of()).code());
+    }
+
+    @Test
     void aCapturedGraphParsedFromItsTextRunsToTheSameValues() {
         Tensor x = Tensor.randn(3, 5);
         GraphModule gm = captured(GraphParseTest::model, Options.defaults(), x).getFirst();
