@@ -74,6 +74,15 @@ public final class Functionalize {
      */
     public static final String MUTATED_INPUT = "mutated_input";
 
+    /**
+     * The meta key on a graph input whose final value the graph returns as output {@code j} (an
+     * Integer), for the caller to copy into the input after the graph: a compiler may instead store
+     * that value in the input's own memory and return the input itself (inductor does, when the
+     * kernel computing it is the input's last reader and reads it element for element), and the
+     * caller then has nothing to copy.
+     */
+    public static final String WRITTEN_BACK_FROM_OUTPUT = "written_back_from_output";
+
     public static java.util.LinkedHashMap<Node, Node> rewriteInputMutations(Graph graph, java.util.function.Predicate<Node> mayRewrite) {
         java.util.LinkedHashMap<Node, Node> finalValues = new java.util.LinkedHashMap<>();
         for (Node n : graph.nodes()) {

@@ -33,7 +33,7 @@ final class InputMutations {
                 @Override
                 public Object[] run(Object[] inputs) {
                     Object[] all = compiled.run(inputs);
-                    for (int k = 0; k < written.length; k++) ((Tensor) inputs[written[k]]).copy_((Tensor) all[outputs + k]);
+                    for (int k = 0; k < written.length; k++) writeBack((Tensor) inputs[written[k]], (Tensor) all[outputs + k]);
                     return java.util.Arrays.copyOf(all, outputs);
                 }
 
@@ -47,6 +47,20 @@ final class InputMutations {
                 public boolean recordsAutograd() { return compiled.recordsAutograd(); }
             };
         }
+    }
+
+    /**
+     * Copies {@code value} into {@code input}, or, when the backend already stored it in the input's
+     * own memory ({@link Functionalize#WRITTEN_BACK_FROM_OUTPUT}) and no autograd history is to be
+     * recorded, only counts the in-place write as {@code copy_} would (the version counter that
+     * saved-tensor checks and weight caches read).
+     */
+    static void writeBack(Tensor input, Tensor value) {
+        boolean sameMemory = value.storage() == input.storage() && value.storageOffset() == input.storageOffset()
+                && java.util.Arrays.equals(value.shape(), input.shape()) && java.util.Arrays.equals(value.strides(), input.strides());
+        boolean recordsHistory = dev.ember.autograd.GradMode.isEnabled() && (input.requiresGrad() || value.requiresGrad());
+        if (sameMemory && !recordsHistory) input.storage().bumpVersion();
+        else input.copy_(value);
     }
 
     /**
@@ -91,6 +105,7 @@ final class InputMutations {
         int k = 0;
         for (Map.Entry<Node, Node> e : finalValues.entrySet()) {
             written[k++] = placeholders.indexOf(e.getKey());
+            e.getKey().meta().put(Functionalize.WRITTEN_BACK_FROM_OUTPUT, values.size());
             values.add(e.getValue());
         }
         outputNode.setArgs(List.of(values));

@@ -57,7 +57,7 @@ public final class Inductor {
      * keys also carry the {@link BuildStamp}, so an entry from another build is never used even when
      * a bump is forgotten.
      */
-    static final String VERSION = "ember-inductor-21";
+    static final String VERSION = "ember-inductor-22";
 
     public static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs) {
         return compile(gm, exampleInputs, CompileMode.DEFAULT);
@@ -88,7 +88,7 @@ public final class Inductor {
         List<String> attrMeta = gm.attributes().entrySet().stream().map(e -> e.getKey() + ":" + e.getValue().meta()).toList();
         boolean nanAsserts = NanAsserts.enabled();
         String key = ArtifactCache.key(VERSION, BuildStamp.of(Inductor.class), mode.name(), String.valueOf(VectorApi.AVAILABLE), graphText,
-                metas.toString(), attrMeta.toString(), symbolicKey(gm), nanAssertsKey(nanAsserts, gm), PassManager.configuration(Aot.compilingForTraining()));
+                metas.toString(), attrMeta.toString(), symbolicKey(gm), writtenBackKey(gm), nanAssertsKey(nanAsserts, gm), PassManager.configuration(Aot.compilingForTraining()));
         if (cache != null) {
             InductorGraph hit = fromCache(gm, metas, mode, cache, chooser, key, nanAsserts);
             if (hit != null) return hit;
@@ -169,6 +169,8 @@ public final class Inductor {
             Trace.graphPass("inductor", "fusion", scheduler.decisions().size() + " fusion decision(s) (inductor_fusion_decisions says why)",
                     unfusedText(scheduler.kernels()), () -> scheduleText(scheduler.kernels()));
         }
+        List<String> writeBacks = InputWriteBack.apply(gm, scheduler.kernels(), lowered.output());
+        if (!writeBacks.isEmpty()) InductorLog.log("fusion", () -> String.join("\n", writeBacks));
         long[] hints = lowered.sizeSymbols() == null ? new long[0] : lowered.sizeSymbols().hints();
         MemoryPlan plan = MemoryPlan.plan(scheduler.kernels(), lowered.output(), mode == CompileMode.REDUCE_OVERHEAD, hints);
         LiveOverwriteCheck.check(scheduler.kernels(), plan, lowered.output());
@@ -194,6 +196,17 @@ public final class Inductor {
         }
         if (cache != null && best.constants.length == 0) cache.put(key, best.artifact.encode());
         return graph;
+    }
+
+    /** Which inputs' final values the caller copies back from which output: the code stores them in place, so a graph differing only there differs in code. */
+    private static String writtenBackKey(GraphModule gm) {
+        List<String> out = new ArrayList<>();
+        List<dev.ember.fx.Node> ps = gm.graph().placeholders();
+        for (int i = 0; i < ps.size(); i++) {
+            Object j = ps.get(i).meta().get(dev.ember.aot.Functionalize.WRITTEN_BACK_FROM_OUTPUT);
+            if (j != null) out.add(i + "<-" + j);
+        }
+        return out.toString();
     }
 
     private record Candidate(Artifact artifact, Object[] constants) {}

@@ -35,7 +35,7 @@ final class LiveOverwriteCheck {
     }
 
     static void check(List<Kernel> kernels, MemoryPlan plan, Object output) {
-        Map<Buffer, At> def = new LinkedHashMap<>(), lastRead = new HashMap<>();
+        Map<Buffer, At> def = new LinkedHashMap<>(), lastRead = new HashMap<>(), inputLastRead = new HashMap<>();
         List<String> problems = new ArrayList<>();
         for (int k = 0; k < kernels.size(); k++) {
             List<Stage> stages = MemoryPlan.stages(kernels.get(k));
@@ -43,6 +43,7 @@ final class LiveOverwriteCheck {
                 Stage s = stages.get(j);
                 At here = new At(k, j, s);
                 for (Buffer b : Scheduler.reads(s)) {
+                    if (b.kind() == Buffer.Kind.INPUT) inputLastRead.put(b, here);
                     if (b.kind() != Buffer.Kind.COMPUTED) continue;
                     At d = def.get(b);
                     if (d == null || !d.before(here)) {
@@ -70,6 +71,18 @@ final class LiveOverwriteCheck {
                     if (clash != null) problems.add(clash);
                 }
             }
+        }
+        // a value stored in an input's own memory (InputWriteBack): the input's old value is gone once
+        // it is written, so no later kernel may read it, nor the caller (as a graph output)
+        for (var e : def.entrySet()) {
+            Buffer b = e.getKey(), input = b.storage();
+            if (b == input || input.kind() != Buffer.Kind.INPUT) continue;
+            At written = e.getValue(), read = inputLastRead.get(input);
+            String what = Scheduler.name(written.stage()) + " (" + b + ") is written over input " + input;
+            if (outputs.contains(input)) problems.add(what + ", a graph output");
+            if (read == null || read.k < written.k || read.k == written.k && read.before(written)) continue;
+            if (read.equals(written) && inPlaceElementwise(written.stage(), input)) continue;
+            problems.add(what + " while " + Scheduler.name(read.stage()) + " still reads it");
         }
         if (!problems.isEmpty()) {
             throw new IllegalStateException("inductor: the schedule would overwrite values still in use, so this graph is not compiled "

@@ -73,7 +73,24 @@ public final class Lowering {
     private final List<String> perfHints = new ArrayList<>();
     private final Map<Node, Object> env = new IdentityHashMap<>();
 
-    private Lowering(GraphModule gm) { this.gm = gm; }
+    /**
+     * Final values of inputs the caller writes back ({@link dev.ember.aot.Functionalize#WRITTEN_BACK_FROM_OUTPUT}):
+     * stored where they are computed, so their users read the stored value rather than recompute it
+     * from the input's old value — which lets {@link InputWriteBack} store them in the input's memory.
+     */
+    private final java.util.Set<Node> writtenBack = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+
+    private Lowering(GraphModule gm) {
+        this.gm = gm;
+        Node output = gm.graph().outputNode();
+        if (output != null && output.arg(0) instanceof List<?> outs) {
+            for (Node p : gm.graph().placeholders()) {
+                if (p.meta().get(dev.ember.aot.Functionalize.WRITTEN_BACK_FROM_OUTPUT) instanceof Integer j && j < outs.size() && outs.get(j) instanceof Node v) {
+                    writtenBack.add(v);
+                }
+            }
+        }
+    }
 
     public static Result lower(GraphModule gm) {
         Lowering l = new Lowering(gm);
@@ -178,7 +195,7 @@ public final class Lowering {
     /** A pointwise result: kept as an expression, or stored when its users would recompute too much. */
     Value pointwise(Node n, Value.Computed c) {
         int size = Expr.size(c.load(vars(c.shape().length)));
-        if (size > INLINE_LIMIT || (n.users().size() > 1 && size > RECOMPUTE_LIMIT)) return realize(c, n);
+        if (size > INLINE_LIMIT || (n.users().size() > 1 && size > RECOMPUTE_LIMIT) || n.users().size() > 1 && writtenBack.contains(n)) return realize(c, n);
         return c;
     }
 

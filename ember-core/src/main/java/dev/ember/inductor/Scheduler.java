@@ -231,7 +231,7 @@ final class Scheduler {
      * Whether {@code load} reads within the current row of {@code prod}'s output, for every value of
      * the symbols: {@code 0 <= lo} and {@code hi < rowSize}, each provably.
      */
-    private static boolean rowLocal(Affine load, Stage prod, int p, SymInt[] inner, boolean sameElement) {
+    static boolean rowLocal(Affine load, Stage prod, int p, SymInt[] inner, boolean sameElement) {
         if (prod instanceof Stage.Reduction r) return load.equals(Affine.contiguous(r.outer(), 0));
         SymInt[] shape = ((Stage.Pointwise) prod).shape();
         if (sameElement) return load.equals(Affine.contiguous(shape, 0));
