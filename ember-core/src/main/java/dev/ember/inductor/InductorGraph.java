@@ -216,9 +216,15 @@ public final class InductorGraph {
             InductorLog.log("perf_hints", () -> "input " + i + " does not have the layout the graph was compiled for "
                     + (symbols == null || i >= inputShapes.size() || inputShapes.get(i) == null ? inputMetas.get(i)
                             : inputShapes.get(i).describe(inputMetas.get(i).dtype()) + " with " + symbols.symbols().stream().map(SizeSymbols.Symbol::range).toList())
-                    + "; running the graph in the interpreter");
+                    + " (it is " + (i < inputs.length && inputs[i] instanceof Tensor t ? (t.isFake() ? "a fake tensor " : "") + t.meta()
+                            : i < inputs.length ? describe(inputs[i]) : "attribute " + artifact.attributePaths().get(i - inputs.length) + " " + original.attribute(artifact.attributePaths().get(i - inputs.length)).meta())
+                    + "); running the graph in the interpreter");
         }
         return interpret(inputs);
+    }
+
+    private static String describe(Object o) {
+        return o == null ? "null" : o.getClass().getSimpleName() + " " + o;
     }
 
     /** The graph run node by node, checking every value when NaN asserts are on (as the generated code would). */

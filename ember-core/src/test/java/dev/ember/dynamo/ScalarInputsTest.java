@@ -72,6 +72,35 @@ class ScalarInputsTest {
         assertEquals(1, frameOf(opts).entries().size());
     }
 
+    /** An optimizer's hyperparameters read from an array: each element a double input of the graph. */
+    static Tensor fromArray(Tensor x, double[] h) { return x.mul(h[0]).sum().mul(h[1]); }
+
+    @Test
+    void aDoubleReadFromAnArrayIsAZeroDimensionalInputOnEveryCall() {
+        for (String backend : new String[] {"aot_eager", "inductor"}) {
+            var log = new java.io.ByteArrayOutputStream();
+            var saved = dev.ember.logging.Logs.output();
+            dev.ember.logging.Logs.setOutput(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
+            try {
+                Ember.setLogs("perf_hints");
+                var f = Ember.compile((Fn2<Tensor, double[], Tensor>) ScalarInputsTest::fromArray, Options.backend(backend));
+                Tensor x = Tensor.randn(3, 4);
+                for (int call = 0; call < 4; call++) {
+                    double[] h = {0.5 + call, 2.0 - call};
+                    Tensor want = fromArray(x, h), got = f.apply(x, h);
+                    assertArrayEquals(want.shape(), got.shape(), backend + " call " + call + ": a 0-d result stays 0-d");
+                    assertEquals(want.item(), got.item(), 1e-4 * Math.max(1, Math.abs(want.item())), backend + " call " + call);
+                }
+            } finally {
+                Ember.setLogs("");
+                dev.ember.logging.Logs.setOutput(saved);
+                Ember.reset();
+            }
+            String text = log.toString(java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(!text.contains("does not have the layout"), backend + ": the generated code runs on every call: " + text);
+        }
+    }
+
     @Test
     void aBranchOnTheDoubleSpecializesItWithAGuard() {
         CompileCounter cc = new CompileCounter();

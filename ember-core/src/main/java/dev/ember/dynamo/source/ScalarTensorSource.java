@@ -16,7 +16,7 @@ public record ScalarTensorSource(Source base, DType dtype) implements Source {
     public Object read(Object[] frame) {
         Number n = (Number) base.read(frame);
         return switch (dtype) {
-            case FLOAT64 -> Tensor.of(new double[] {n.doubleValue()});
+            case FLOAT64 -> Tensor.of(new double[] {n.doubleValue()}, new int[0]);   // 0-d: of(double...) alone would make it [1]
             case INT32 -> Tensor.of(new int[] {n.intValue()});
             default -> Tensor.scalar(n.longValue());
         };
