@@ -38,6 +38,7 @@ final class Containers {
             case "getFirst" -> items.get(index(ctx, ConstantVariable.of(0), items.size()));
             case "getLast" -> items.get(index(ctx, ConstantVariable.of(items.size() - 1), items.size()));
             case "iterator", "listIterator" -> new IteratorVariable(l);
+            case "stream" -> StreamCalls.streamOf(l);
             case "add" -> {
                 mutable(ctx, l, name);
                 if (args.size() == 1) {
