@@ -65,7 +65,7 @@ final class JdkCalls {
             a.items().replaceAll(x -> args.get(1));
             return null;
         }
-        if (owner == Arrays.class && name.equals("asList")) return new ListVariable(Containers.itemsOf(ctx, args.getFirst()), false, null);
+        if (owner == Arrays.class && name.equals("asList") && args.getFirst() instanceof ArrayVariable a) return ListVariable.fixedSizeView(a);
         if (owner == java.util.Collections.class && name.equals("nCopies") && args.getFirst() instanceof ConstantVariable c && c.value() instanceof Integer n) {
             if (n < 0) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IllegalArgumentException: List length = " + n);
             return new ListVariable(new ArrayList<>(java.util.Collections.nCopies(n, args.get(1))), false, null);
