@@ -196,6 +196,25 @@ class TensorAssertTest {
         sameAsEager(TensorAssertTest::assertInAHelper, passing(), failing().sub(4), backend);
     }
 
+    static Tensor assertsWhileTraining(Tensor w) {
+        assert w.sum().gt(0).asBoolean() : "the weights must sum above zero";
+        return w.mul(w).sum();
+    }
+
+    /** With a weight that requires grad the graph is split into forward and backward (aot_eager, inductor): the assert stays in the forward. */
+    @ParameterizedTest
+    @ValueSource(strings = {"eager", "aot_eager", "inductor"})
+    void anAssertInATrainingGraphStaysInTheForward(String backend) {
+        Fn1<Tensor, Tensor> fn = TensorAssertTest::assertsWhileTraining;
+        Fn1<Tensor, Tensor> compiled = Ember.compile(fn, Options.backend(backend));
+        Tensor eagerW = Tensor.of(new float[] {1, 2, 3}, 3).requiresGrad(true), compiledW = Tensor.of(new float[] {1, 2, 3}, 3).requiresGrad(true);
+        fn.apply(eagerW).backward();
+        compiled.apply(compiledW).backward();
+        assertTrue(eagerW.grad().sub(compiledW.grad()).abs().amax().item() <= 1e-6, backend + ": " + compiledW.grad());
+        AssertionError e = assertThrows(AssertionError.class, () -> compiled.apply(Tensor.of(new float[] {-1, -2, 0}, 3).requiresGrad(true)), backend);
+        assertEquals("the weights must sum above zero", e.getMessage());
+    }
+
     @Test
     void theAssertSurvivesDeadCodeEliminationAndIsImpure() {
         Graph g = new Graph();
