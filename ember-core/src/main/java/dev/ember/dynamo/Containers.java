@@ -38,6 +38,7 @@ final class Containers {
             case "getFirst" -> items.get(index(ctx, ConstantVariable.of(0), items.size()));
             case "getLast" -> items.get(index(ctx, ConstantVariable.of(items.size() - 1), items.size()));
             case "iterator", "listIterator" -> new IteratorVariable(l);
+            case "stream" -> StreamCalls.streamOf(l);
             case "add" -> {
                 mutable(ctx, l, name);
                 if (args.size() == 1) {
@@ -113,6 +114,15 @@ final class Containers {
     }
 
     private static void mutable(TraceContext ctx, ListVariable l, String method) {
+        if (l.isFixedSize()) {
+            // Arrays.asList: set writes through to the array; a change of size throws, as Java's does
+            if (!method.equals("set")) {
+                throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws UnsupportedOperationException: List." + method
+                        + "() on a fixed-size Arrays.asList list");
+            }
+            if (l.backing().source() != null) ctx.sideEffects.mutated(l.backing());
+            return;
+        }
         if (l.isMutable()) {
             if (l.source() != null) ctx.sideEffects.mutated(l);
             if (!method.equals("set")) l.changedStructure();

@@ -42,6 +42,41 @@ public record FunctionTarget(MethodTarget method, String interfaceMethod, Object
         return new FunctionTarget(target, sl.getFunctionalInterfaceMethodName(), captured, MethodHandleInfo.referenceKindToString(kind));
     }
 
+    /**
+     * The user's lambda or method reference behind {@code receiver}, a serializable lambda object,
+     * for a call through its interface to run in a compiled frame of the implementation method; null
+     * for any other object, and for a method reference to the JDK's or Ember's own code.
+     */
+    public static FunctionTarget ofUserLambda(Object receiver) {
+        if (receiver == null || !receiver.getClass().isHidden() || !(receiver instanceof Serializable)) return null;
+        try {
+            FunctionTarget t = of(receiver);
+            return isUserCode(t.method().owner()) ? t : null;
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return null;        // a constructor reference, or no SerializedLambda: called as it is
+        }
+    }
+
+    /** Code of the user's: not the JDK's, not Ember's own, not a hidden class. */
+    public static boolean isUserCode(Class<?> c) { return !JdkCalls.isJdk(c) && !TraceContext.isLibrary(c) && !c.isHidden(); }
+
+    /** An interface with exactly one abstract method: what a lambda implements. */
+    static boolean isFunctionalInterface(Class<?> c) {
+        if (!c.isInterface()) return false;
+        long abstracts = java.util.Arrays.stream(c.getMethods()).filter(m -> java.lang.reflect.Modifier.isAbstract(m.getModifiers()))
+                .filter(m -> !isObjectMethod(m)).map(m -> m.getName() + java.util.Arrays.toString(m.getParameterTypes())).distinct().count();
+        return abstracts == 1;
+    }
+
+    private static boolean isObjectMethod(Method m) {
+        try {
+            Object.class.getMethod(m.getName(), m.getParameterTypes());
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
     /** A module's {@code forward(Tensor)}, with the module as the captured receiver ({@code L['self']}). */
     public static FunctionTarget forModule(Object module) {
         MethodTypeDesc forward = MethodTypeDesc.ofDescriptor("(Ldev/ember/tensor/Tensor;)Ldev/ember/tensor/Tensor;");

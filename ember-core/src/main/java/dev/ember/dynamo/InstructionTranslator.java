@@ -167,6 +167,9 @@ final class InstructionTranslator {
         Halt() { super(null, null, false, false); }
     }
 
+    /** The instruction after the one running: where the method goes on unless it branches. */
+    int nextIndex() { return pc; }
+
     /** The instruction about to run (after a {@link Halt}). */
     int currentIndex() { return current; }
 

@@ -190,6 +190,7 @@ final class Invoker {
             case IteratorVariable it -> Containers.iteratorMethod(ctx, it, name);
             case ArrayVariable a when name.equals("clone") -> new ArrayVariable(a.componentType(), a.items(), null);
             case LambdaVariable l -> callLambda(ctx, l, name, type, args);
+            case dev.ember.dynamo.variables.PipelineVariable p -> StreamCalls.method(ctx, p, name, args);
             case StreamVariable s -> throw ctx.unsupported(s.name().startsWith("System") ? GraphBreakType.PRINT : GraphBreakType.UNSUPPORTED_CALL,
                     "call to " + s.name() + "." + name + "()");
             case ConstantVariable c when c.value() instanceof GradMode.Scope scope -> GradModes.scopeMethod(ctx, scope, name);

@@ -54,13 +54,18 @@ final class JdkCalls {
         }
         if ((owner == java.util.Map.class || owner == java.util.Set.class) && name.equals("of")) return KeyedContainers.immutableOf(ctx, owner, type, args);
         if (owner == List.class && name.equals("copyOf")) return new ListVariable(Containers.itemsOf(ctx, args.getFirst()), false, null);
+        if ((owner == java.util.Map.class || owner == java.util.Set.class) && name.equals("copyOf")) {
+            return KeyedContainers.immutableCopyOf(ctx, owner, args.getFirst());
+        }
         if (owner == System.class && name.equals("arraycopy")) return arraycopy(ctx, args);
+        VariableTracker stream = StreamCalls.invokeStatic(ctx, owner, name, type, args);
+        if (stream != null) return stream;
         if (owner == Arrays.class && name.equals("fill") && args.size() == 2) {
             ArrayVariable a = mutableArray(ctx, args.get(0), "Arrays.fill");
             a.items().replaceAll(x -> args.get(1));
             return null;
         }
-        if (owner == Arrays.class && name.equals("asList")) return new ListVariable(Containers.itemsOf(ctx, args.getFirst()), false, null);
+        if (owner == Arrays.class && name.equals("asList") && args.getFirst() instanceof ArrayVariable a) return ListVariable.fixedSizeView(a);
         if (owner == java.util.Collections.class && name.equals("nCopies") && args.getFirst() instanceof ConstantVariable c && c.value() instanceof Integer n) {
             if (n < 0) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IllegalArgumentException: List length = " + n);
             return new ListVariable(new ArrayList<>(java.util.Collections.nCopies(n, args.get(1))), false, null);

@@ -9,6 +9,7 @@ import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.MapVariable;
 import dev.ember.dynamo.variables.MapViewVariable;
 import dev.ember.dynamo.variables.SetVariable;
+import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 
 import java.lang.constant.ConstantDescs;
@@ -117,6 +118,35 @@ final class KeyedContainers {
         MapVariable map = new MapVariable(made.getClass(), made, false, null);
         List<Object> order = new ArrayList<>();
         for (int i = 0; i < kv.length; i += 2) order.add(kv[i]);
+        map.constructed(made, Construction.copyOf(order));
+        return map;
+    }
+
+    /**
+     * {@code Set.copyOf(c)} or {@code Map.copyOf(m)}, as Java computes them: an immutable container
+     * given is returned as it is; otherwise Set.copyOf makes {@code Set.of(new HashSet<>(c).toArray())}
+     * (duplicates dropped, elements in that HashSet's order) and Map.copyOf {@code Map.ofEntries}
+     * of the map's entries in its order; the rebuilt container after the graph is made the same way.
+     */
+    static KeyedVariable immutableCopyOf(TraceContext ctx, Class<?> owner, VariableTracker arg) {
+        String what = owner.getSimpleName() + ".copyOf()";
+        if (arg instanceof KeyedVariable k && !k.isMutable() && (owner == Set.class ? k instanceof SetVariable : k instanceof MapVariable)) return k;
+        if (owner == Set.class) {
+            Collection<Object> elements = collectionOf(ctx, arg, what);
+            Object[] distinct = new java.util.HashSet<>(elements).toArray();
+            Set<Object> made = real(ctx, what, () -> Set.of(distinct));
+            SetVariable set = new SetVariable(made.getClass(), made, false, null);
+            set.constructed(made, Construction.copyOf(List.of(distinct)));
+            return set;
+        }
+        if (!(arg instanceof MapVariable source)) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " of " + arg.describe() + " (a tracked map is copied)");
+        }
+        Map<Object, VariableTracker> entries = ordered(ctx, source, what).entries();
+        List<Object> order = new ArrayList<>(entries.keySet());
+        @SuppressWarnings("unchecked")
+        Map<Object, VariableTracker> made = real(ctx, what, () -> Map.ofEntries(order.stream().map(key -> Map.entry(key, entries.get(key))).toArray(Map.Entry[]::new)));
+        MapVariable map = new MapVariable(made.getClass(), made, false, null);
         map.constructed(made, Construction.copyOf(order));
         return map;
     }
@@ -273,6 +303,16 @@ final class KeyedContainers {
             case "add" -> bool(add(ctx, s, key(ctx, args.getFirst(), what), what));
             case "contains" -> bool(real(ctx, what, () -> e.contains(key(ctx, args.getFirst(), what))));
             case "containsAll" -> bool(real(ctx, what, () -> e.containsAll(collectionOf(ctx, args.getFirst(), what))));
+            // Set.equals: the same elements, whatever the classes; a list or any other non-set is never equal
+            case "equals" -> switch (args.getFirst()) {
+                case SetVariable other -> bool(real(ctx, what, () -> e.equals(other.elements())));
+                case MapViewVariable view when view.view() == MapViewVariable.View.KEYS -> bool(real(ctx, what, () -> e.equals(view.map().entries().keySet())));
+                case ListVariable l -> bool(false);
+                case TensorVariable t -> bool(false);
+                case ConstantVariable c -> bool(false);
+                default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " with " + args.getFirst().describe());
+            };
+            case "hashCode" -> ConstantVariable.of(real(ctx, what, e::hashCode));
             case "addAll" -> {
                 boolean changed = false;
                 for (Object x : collectionOf(ctx, args.getFirst(), what)) changed |= add(ctx, s, x, what);
@@ -286,6 +326,7 @@ final class KeyedContainers {
                 yield null;
             }
             case "iterator" -> new IteratorVariable(constants(ordered(ctx, s, what).elements()), s, s);
+            case "stream" -> StreamCalls.streamOf(s);
             case "forEach" -> forEach(ctx, s, constants(ordered(ctx, s, what).elements()), args.getFirst(), what);
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked set");
         };
@@ -304,6 +345,7 @@ final class KeyedContainers {
         return switch (name) {
             case "size", "isEmpty" -> sizeQuery(name, m.entries().size());
             case "iterator" -> new IteratorVariable(items(ctx, v, what), m, v);
+            case "stream" -> StreamCalls.streamOf(v);
             case "forEach" -> forEach(ctx, m, items(ctx, v, what), args.getFirst(), what);
             case "contains", "remove" -> {
                 if (v.view() != MapViewVariable.View.KEYS) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (only a key set looks up by key)");

@@ -51,6 +51,11 @@ final class OpCalls {
             ctx.graph.callFunction(op, graphArgs, written.fake(), loc);
             return written;
         }
+        if (op.returnsNothing()) {
+            // an assert: a node kept for its effect, with no value
+            ctx.graph.callFunction(op, graphArgs, null, loc);
+            return ConstantVariable.NULL;
+        }
         if (meta instanceof TensorMeta m) {
             FakeTensor fake = new FakeTensor(m);
             return new TensorVariable(ctx.graph.callFunction(op, graphArgs, fake, loc), fake, null);

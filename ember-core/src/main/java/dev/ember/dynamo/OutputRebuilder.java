@@ -82,10 +82,13 @@ sealed interface OutputRebuilder {
     }
 
     /** A new list; {@code mutable} gives an ArrayList, otherwise an unmodifiable list. */
-    record ListOf(List<OutputRebuilder> items, boolean mutable) implements OutputRebuilder {
+    record ListOf(List<OutputRebuilder> items, boolean mutable, boolean fixedSize) implements OutputRebuilder {
+        ListOf(List<OutputRebuilder> items, boolean mutable) { this(items, mutable, false); }
+
         public Object rebuild(Rebuild r) {
             List<Object> out = new ArrayList<>(items.size());
             for (OutputRebuilder item : items) out.add(r.value(item));
+            if (fixedSize) return java.util.Arrays.asList(out.toArray());      // the class and the mutability eager's Arrays.asList has
             return mutable ? out : Collections.unmodifiableList(out);
         }
 

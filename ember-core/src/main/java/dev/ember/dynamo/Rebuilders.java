@@ -97,7 +97,7 @@ final class Rebuilders {
             case ConstantVariable c -> new OutputRebuilder.Constant(declared != null && declared.isPrimitive()
                     ? Values.fromStack(c.value(), Values.resolve(declared, Object.class)) : c.value());
             case ListVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
-            case ListVariable l -> new OutputRebuilder.ListOf(all(l.items()), l.isMutable());
+            case ListVariable l -> new OutputRebuilder.ListOf(all(l.items()), l.isMutable(), l.isFixedSize());
             case ArrayVariable a when a.source() != null -> new OutputRebuilder.FromSource(a.source());
             case ArrayVariable a -> new OutputRebuilder.ArrayOf(a.componentType(), all(a.items()));
             case KeyedVariable k when k.source() != null -> new OutputRebuilder.FromSource(k.source());

@@ -182,7 +182,8 @@ public final class ResumeCodegen {
     /**
      * Whether {@code ins} calls a method of the user's own code that can have a frame of its own:
      * static, virtual or interface calls, and private calls within the class; not constructors, super
-     * calls, the JDK's or Ember's own methods.
+     * calls, the JDK's or Ember's own methods; and calls through a functional interface (a lambda's
+     * {@code apply}: {@link dev.ember.dynamo.resume.CompiledCall} compiles the user's lambda behind it, at run time).
      */
     private static boolean callsUserMethod(MethodCode code, Instruction ins) {
         if (!(ins instanceof InvokeInstruction inv) || inv.name().equalsString("<init>") || inv.name().equalsString("<clinit>")) return false;
@@ -193,6 +194,7 @@ public final class ResumeCodegen {
         } catch (IllegalStateException e) {
             return false;
         }
+        if (inv.opcode() == Opcode.INVOKEINTERFACE && FunctionTarget.isFunctionalInterface(owner)) return true;
         return !JdkCalls.isJdk(owner) && !TraceContext.isLibrary(owner) && !owner.isHidden();
     }
 

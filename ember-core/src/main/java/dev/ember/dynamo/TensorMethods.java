@@ -91,6 +91,8 @@ final class TensorMethods {
                     + ", a tensor the graph computes: whether it requires grad is not tracked while tracing yet");
         }
         if (name.equals("asBoolean")) {
+            VariableTracker passes = TensorAsserts.rewrite(ctx, t);
+            if (passes != null) return passes;
             throw ctx.unsupported(GraphBreakType.DATA_DEPENDENT_BRANCH, "Tensor.asBoolean() on " + who + " (" + t.describe() + ") decides a branch on tensor data");
         }
         if ((name.equals("item") || name.equals("longItem")) && args.isEmpty() && ctx.options.isCaptureScalarOutputs()) {

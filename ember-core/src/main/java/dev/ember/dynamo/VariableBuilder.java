@@ -128,7 +128,9 @@ final class VariableBuilder {
         }
         if (KeyedContainers.tracksInput(value)) return keyed(value, source);
         if (value instanceof List<?> list) {
-            graph.addGuard(new TypeMatch(source, List.class));
+            // the list's class, exactly: the trace depends on it (an ArrayList's changes are replayed; List.of throws on set
+            // and add, Arrays.asList on add only), as Dynamo guards a list and a tuple apart
+            graph.addGuard(new TypeMatch(source, list.getClass()));
             // The caller's ArrayList/LinkedList may be mutated: the compiled frame replays the appends, or the final contents once read.
             boolean replayable = value instanceof java.util.ArrayList<?> || value instanceof java.util.LinkedList<?>;
             if (replayable) return ListVariable.unread(() -> listContents(list, source), source);

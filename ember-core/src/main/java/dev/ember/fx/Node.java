@@ -104,7 +104,7 @@ public final class Node {
     /**
      * Whether removing this node could change what the program does even when its value is unused:
      * inputs, the output, ops that write an argument (in place or out=) or are tagged
-     * {@link Tag#NONDETERMINISTIC}, in-place Tensor methods ({@code add_}) and module calls (a
+     * {@link Tag#NONDETERMINISTIC}, ops that return nothing (asserts: called for their effect), in-place Tensor methods ({@code add_}) and module calls (a
      * module may update its own state).
      */
     public boolean isImpure() {
@@ -113,7 +113,7 @@ public final class Node {
             case GET_ATTR -> false;
             case CALL_METHOD -> ((String) target).endsWith("_");
             case CALL_FUNCTION -> target == BuiltinFunctions.SET_GRAD_ENABLED
-                    || target instanceof OpOverload op && (op.writtenArg() >= 0 || op.hasTag(Tag.NONDETERMINISTIC));
+                    || target instanceof OpOverload op && (op.writtenArg() >= 0 || op.hasTag(Tag.NONDETERMINISTIC) || op.returnsNothing());
         };
     }
 

@@ -57,6 +57,7 @@ public final class ShapeProp extends Interpreter {
         var bound = op.bind(OpCallArgs.positional(op, args, kwargs));
         Object meta = op.inferMeta(bound);
         if (op.writtenArg() >= 0) return bound.tensor(op.writtenArg());
+        if (op.returnsNothing()) return null;
         return fakeOf(meta, op);
     }
 

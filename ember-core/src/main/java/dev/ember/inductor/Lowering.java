@@ -151,6 +151,8 @@ public final class Lowering {
         if (!CompilerSteps.apply(CompilerSteps.Kind.LOWERING, () -> CompilerSteps.describe(n))) {
             return extern(n, op, args, "lowering skipped (" + CompilerSteps.LIMIT_ENV + ", ember bisect)");
         }
+        // an op returning nothing (an assert) has no value to compute: it is an eager call by design, no perf hint
+        if (op.returnsNothing()) return extern(n, op, args, null);
         Object lowered = Rules.lower(this, n, op, args);
         if (lowered != null) return lowered;
         return extern(n, op, args, (Rules.isDeclaredFallback(op) ? "a declared fallback: " : "no lowering for ") + op.name());
@@ -220,7 +222,9 @@ public final class Lowering {
         for (Object a : args) operands.add(operand(a, n));
         List<Buffer> outs = new ArrayList<>();
         Object result;
-        if (n.val() instanceof Tensor t) {
+        if (op.returnsNothing()) {
+            result = null;      // an assert: a stage with no output, kept in order by the scheduler as every extern is
+        } else if (n.val() instanceof Tensor t) {
             result = externOut(outs, t.dtype(), symShape(n, t).sizes());
         } else if (n.val() instanceof List<?> list && list.stream().allMatch(x -> x instanceof Tensor)) {
             List<Object> values = new ArrayList<>();

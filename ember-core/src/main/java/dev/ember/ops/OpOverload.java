@@ -76,6 +76,9 @@ public final class OpOverload {
         return tags.contains(Tag.VIEW) || text.contains("Tensor(a)") || text.contains("Tensor(a ->");
     }
 
+    /** The op returns nothing ({@code -> ()}): it is called for its effect alone (an assert). */
+    public boolean returnsNothing() { return schema.returns().equals("()"); }
+
     /** The op written with other ops, or null when it has none. */
     public Decomposition decomposition() { return decomposition; }
 
@@ -126,7 +129,8 @@ public final class OpOverload {
         Object intercepted = DispatchMode.intercept(this, args, out);
         if (intercepted != null) return intercepted;
         if (args.hasFake()) return fakeOutputs(args, out);
-        if (Autograd.records(args)) return Autograd.call(this, args, out);
+        // an op returning nothing has no result for autograd to record
+        if (Autograd.records(args) && !returnsNothing()) return Autograd.call(this, args, out);
         return kernel.run(args, out);
     }
 
@@ -143,6 +147,7 @@ public final class OpOverload {
     /** The call's result on fake tensors, from its output metadata: the written argument for an in-place or out= op, new fakes otherwise. */
     public Object fakeOutputs(Args args, Object out) {
         if (writtenArg() >= 0) return args.tensor(writtenArg());
+        if (returnsNothing()) return null;
         if (out instanceof TensorMeta m) return new FakeTensor(m);
         if (out instanceof List<?> list) {
             List<Tensor> fakes = new ArrayList<>(list.size());

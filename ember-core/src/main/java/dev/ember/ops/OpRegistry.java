@@ -27,6 +27,7 @@ public final class OpRegistry {
         "dev.ember.ops.SortOps",
         "dev.ember.ops.ScanOps",
         "dev.ember.ops.LossOps",
+        "dev.ember.ops.AssertOps",
     };
     private static volatile boolean loaded;
 

@@ -62,6 +62,18 @@ public final class CompiledCall {
         ResumeTarget resume = (ResumeTarget) all[all.length - 1];
         Object[] args = Arrays.copyOf(all, all.length - 1);
         if (resume == null || !isStatic && args[0] == null) return invokeDirect(args);
+        if (!isStatic) {
+            // a call through a lambda's interface: the user's lambda gets its frame (captured values, then the arguments)
+            FunctionTarget lambda = FunctionTarget.ofUserLambda(args[0]);
+            if (lambda != null) {
+                Object[] frame = new Object[lambda.captured().length + args.length - 1];
+                System.arraycopy(lambda.captured(), 0, frame, 0, lambda.captured().length);
+                System.arraycopy(args, 1, frame, lambda.captured().length, args.length - 1);
+                return FrameRegistry.frameFor(lambda.method(), resume.frame().options()).call(lambda, frame, () -> invokeDirect(args));
+            }
+            // any other receiver of a JDK or Ember interface (Function.identity(), a module's own): the plain call
+            if (!FunctionTarget.isUserCode(method.owner())) return invokeDirect(args);
+        }
         CompiledFrame frame = FrameRegistry.frameFor(method, resume.frame().options());
         return frame.call(function, args, () -> invokeDirect(args));
     }

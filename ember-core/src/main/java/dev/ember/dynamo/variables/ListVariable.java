@@ -8,7 +8,8 @@ import java.util.function.Supplier;
 
 /**
  * A {@link java.util.List}: an ArrayList made during the trace (mutable), an immutable
- * {@code List.of(…)}, an op's list of outputs, or a list from the frame's inputs.
+ * {@code List.of(…)}, a fixed-size {@code Arrays.asList(…)} (set writes through to its array; add
+ * and remove throw), an op's list of outputs, or a list from the frame's inputs.
  *
  * <p>An ArrayList or LinkedList from the inputs is read lazily, as Dynamo wraps values: until the
  * trace reads it (its size, an element, an iteration) nothing about its contents is guarded or
@@ -24,6 +25,8 @@ public final class ListVariable implements VariableTracker {
     private final List<VariableTracker> appended = new ArrayList<>();
     private final boolean mutable;
     private final Source source;
+    /** The array an {@code Arrays.asList} list is a view of (its items are the array's), or null. */
+    private final ArrayVariable backing;
     /** Adds and removals so far, as Java's modCount counts them: an iterator made before one fails. */
     private int structuralChanges;
 
@@ -31,13 +34,31 @@ public final class ListVariable implements VariableTracker {
         this.items = new ArrayList<>(items);
         this.mutable = mutable;
         this.source = source;
+        this.backing = null;
     }
 
     private ListVariable(Supplier<List<VariableTracker>> contents, Source source) {
         this.unread = contents;
         this.mutable = true;
         this.source = source;
+        this.backing = null;
     }
+
+    private ListVariable(ArrayVariable array) {
+        this.items = array.items();      // shared: a set through the list is a store into the array, as Arrays.asList's view
+        this.mutable = false;
+        this.source = null;
+        this.backing = array;
+    }
+
+    /** {@code Arrays.asList(array)} made in the trace: a fixed-size view of {@code array}. */
+    public static ListVariable fixedSizeView(ArrayVariable array) { return new ListVariable(array); }
+
+    /** Whether this is an {@code Arrays.asList} view: {@code set} works, adds and removals throw. */
+    public boolean isFixedSize() { return backing != null; }
+
+    /** The array an {@code Arrays.asList} list is a view of, or null. */
+    public ArrayVariable backing() { return backing; }
 
     /** A mutable list from the inputs at {@code source}, whose contents {@code contents} wraps when the trace first reads them. */
     public static ListVariable unread(Supplier<List<VariableTracker>> contents, Source source) { return new ListVariable(contents, source); }
@@ -78,5 +99,5 @@ public final class ListVariable implements VariableTracker {
     public Source source() { return source; }
 
     @Override
-    public String describe() { return unread != null ? "ArrayList (contents not read)" : (mutable ? "ArrayList" : "List") + " of " + items.size(); }
+    public String describe() { return unread != null ? "ArrayList (contents not read)" : (mutable ? "ArrayList" : backing != null ? "Arrays.asList" : "List") + " of " + items.size(); }
 }

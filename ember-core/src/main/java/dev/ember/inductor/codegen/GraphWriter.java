@@ -315,6 +315,12 @@ public final class GraphWriter {
         opFields.put(field, e.op().name());
         JExpr op = new JExpr.GetStatic(null, field, Calls.OP_OVERLOAD);
         JExpr args = objects(e.args().stream().map(this::arg).toList());
+        if (e.outs().isEmpty()) {
+            // an op returning nothing (an assert): called for its effect, in its place among the kernels
+            call.eval(new JExpr.Invoke(JExpr.CallKind.VIRTUAL, Calls.OP_OVERLOAD, "call",
+                    MethodTypeDesc.of(ConstantDescs.CD_Object, ConstantDescs.CD_Object.arrayType()), op, List.of(args), true));
+            return;
+        }
         if (e.outs().size() == 1 && e.node().val() instanceof dev.ember.tensor.Tensor) {
             Buffer o = e.outs().get(0);
             JExpr result = new JExpr.Invoke(JExpr.CallKind.VIRTUAL, Calls.OP_OVERLOAD, "callTensor",

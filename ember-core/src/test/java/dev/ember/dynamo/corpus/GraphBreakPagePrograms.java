@@ -47,6 +47,11 @@ final class GraphBreakPagePrograms {
         return Tensor.where(x.sum().gt(0), x.relu(), x.neg());
     }
 
+    static Tensor firstIsThree(Tensor x) {
+        assert x.select(0, 0).eq(3).asBoolean() : "First dim need to be 3";   // in the graph: no break
+        return x.cos().add(x.sin());
+    }
+
     static Tensor gb0002FixCond(Tensor x) {
         return Cond.cond(x.sum().gt(0), ops -> ops.get(0).relu(), ops -> ops.get(0).neg(), List.of(x));
     }

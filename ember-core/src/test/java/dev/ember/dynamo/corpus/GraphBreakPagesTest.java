@@ -54,7 +54,7 @@ class GraphBreakPagesTest {
     @Test
     void pagesShowTheirPrograms() throws IOException {
         String[][] shown = {
-                {"GB0001", "gb0001Example", "gb0001Fix"}, {"GB0002", "gb0002Example", "gb0002Fix", "gb0002FixCond"},
+                {"GB0001", "gb0001Example", "gb0001Fix"}, {"GB0002", "gb0002Example", "gb0002Fix", "gb0002FixCond", "firstIsThree"},
                 {"GB0004", "gb0004Example"}, {"GB0005", "gb0005Example", "gb0005Fix"}, {"GB0006", "gb0006Example", "gb0006Fix"},
                 {"GB0007", "gb0007Example", "gb0007Fix"}, {"GB0009", "gb0009Example", "gb0009Fix"}, {"GB0010", "gb0010Example", "gb0010Fix"},
                 {"GB0011", "gb0011Example", "gb0011Fix"}, {"GB0013", "gb0013Example", "gb0013Fix"}, {"GB0014", "gb0014Fix"},
@@ -96,6 +96,16 @@ class GraphBreakPagesTest {
         assertTrue(f.apply(pos).sameData(ex.apply(pos)));
         assertTrue(f.apply(neg).sameData(ex.apply(neg)));
         assertEquals(3, cc.frameCount());
+        // an assert is no branch: one graph, and the compiled assert fails as eager's does (surefire runs with -ea)
+        Fn1<Tensor, Tensor> asserts = GraphBreakPagePrograms::firstIsThree;
+        Tensor three = Tensor.of(new float[] {3, 1}, 2), four = Tensor.of(new float[] {4, 1}, 2);
+        ExplainOutput e = Ember.explain(asserts).with(three);
+        assertEquals(0, e.graphBreakCount(), e.toString());
+        assertEquals(1, e.graphCount(), e.toString());
+        var compiled = Ember.compile(asserts);
+        assertTrue(compiled.apply(three).sameData(asserts.apply(three)));
+        AssertionError failed = assertThrows(AssertionError.class, () -> compiled.apply(four));
+        assertEquals("First dim need to be 3", failed.getMessage());
     }
 
     @Test

@@ -74,6 +74,58 @@ class HelperFrameTest {
         return x;
     }
 
+    /** A lambda that breaks, called through its interface (test_functions.py::test_non_inlined_closure's shape). */
+    static Tensor callsBreakingLambda(Tensor x) {
+        Fn1<Tensor, Tensor> step = t -> {
+            Tensor u = t.sin().mul(x);          // captures x
+            Ember.graphBreak();
+            return u.cos();
+        };
+        Tensor y = step.apply(x.exp());
+        return step.apply(y).tanh();
+    }
+
+    /** The same through java.util.function.Function: not serializable, so its code is found by its interface; it runs as the plain call it is. */
+    static Tensor callsPlainLambda(Tensor x) {
+        java.util.function.Function<Tensor, Tensor> step = t -> {
+            Tensor u = t.sin();
+            Ember.graphBreak();
+            return u.cos();
+        };
+        return step.apply(x.exp()).tanh();
+    }
+
+    /** A JDK object behind the interface: Function.identity() is called as it is. */
+    static Tensor callsIdentity(Tensor x) {
+        java.util.function.Function<Tensor, Tensor> id = java.util.function.Function.identity();
+        Tensor y = id.apply(x.exp());
+        Ember.graphBreak();
+        return y.neg();
+    }
+
+    @Test
+    void aLambdaThatBreaksGetsACompiledFrameOfItsOwn() {
+        CompileCounter cc = new CompileCounter();
+        Options options = Options.backend(cc);
+        Fn1<Tensor, Tensor> f = Ember.compile(HelperFrameTest::callsBreakingLambda, options);
+        for (int call = 0; call < 3; call++) {
+            Tensor x = Tensor.randn(3, 4);
+            assertTrue(callsBreakingLambda(x).sameData(f.apply(x)), "call " + call);
+        }
+        // exp | the lambda's sin, mul | its cos | tanh: the second call of the lambda reuses its frame's entries
+        assertEquals(5, cc.opCount(), "nothing of the lambda runs eagerly; " + cc);
+        assertEquals(4, cc.frameCount(), cc.toString());
+        assertTrue(FrameRegistry.frames().stream().anyMatch(fr -> fr.name().contains("lambda$callsBreakingLambda")),
+                "the lambda's implementation has its own frame: " + FrameRegistry.frames().stream().map(fr -> fr.name()).toList());
+        for (Fn1<Tensor, Tensor> plain : List.<Fn1<Tensor, Tensor>>of(HelperFrameTest::callsPlainLambda, HelperFrameTest::callsIdentity)) {
+            Ember.reset();
+            Fn1<Tensor, Tensor> g = Ember.compile(plain);
+            Tensor x = Tensor.randn(2, 2);
+            assertTrue(plain.apply(x).sameData(g.apply(x)));
+            assertTrue(plain.apply(x).sameData(g.apply(x)), "second call, from the cache");
+        }
+    }
+
     @Test
     void theHelpersOpsAroundItsBreakAreInGraphsOfItsOwnFrame() {
         CompileCounter cc = new CompileCounter();

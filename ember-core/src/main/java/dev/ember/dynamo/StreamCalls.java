@@ -1,0 +1,418 @@
+package dev.ember.dynamo;
+
+import dev.ember.dynamo.variables.ArrayVariable;
+import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.ListVariable;
+import dev.ember.dynamo.variables.PipelineVariable;
+import dev.ember.dynamo.variables.PipelineVariable.Kind;
+import dev.ember.dynamo.variables.PipelineVariable.Step;
+import dev.ember.dynamo.variables.VariableTracker;
+
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.MethodTypeDesc;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.function.Predicate;
+import java.util.stream.Collector;
+import java.util.stream.Collectors;
+import java.util.stream.DoubleStream;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+
+/**
+ * {@code java.util.stream} and {@code Optional} while tracing: a stream over a tracked list, set,
+ * map view or array ({@code list.stream()}, {@code Stream.of}, {@code Arrays.stream},
+ * {@code IntStream.range}) is a {@link PipelineVariable}; {@code map}, {@code filter},
+ * {@code mapToInt}, {@code limit}, … add steps; a terminal operation ({@code reduce},
+ * {@code toList}, {@code collect(Collectors.toList())}, {@code sum}, {@code count},
+ * {@code forEach}, {@code anyMatch}, {@code findFirst}, …) pulls the items through the steps one
+ * by one, as Java's sequential streams do, tracing each lambda call, so tensor ops in the lambdas
+ * become graph nodes. Operations not listed break the graph with their name.
+ */
+final class StreamCalls {
+    private StreamCalls() {}
+
+    /** The collectors the trace knows, one shared instance each: {@code Collectors.toList()} in the trace returns it, {@code collect} recognizes it. */
+    static final Collector<?, ?, ?> TO_LIST = Collectors.toList();
+    static final Collector<?, ?, ?> TO_UNMODIFIABLE_LIST = Collectors.toUnmodifiableList();
+
+    private static final String REUSED = "stream has already been operated upon or closed";
+
+    // ------------------------------------------------------------------ sources
+
+    /** {@code c.stream()} on a tracked list, set or map view: the items are read when a terminal operation runs, as Java's streams bind late. */
+    static PipelineVariable streamOf(VariableTracker container) { return PipelineVariable.over(container, Kind.STREAM); }
+
+    /** A static JDK method that makes a stream, an optional or a collector the trace knows; null for any other. */
+    static VariableTracker invokeStatic(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, List<VariableTracker> args) {
+        boolean varargs = type.parameterCount() == 1 && type.parameterType(0).isArray();
+        if (owner == Stream.class && name.equals("of")) return PipelineVariable.of(varargs ? Containers.itemsOf(ctx, args.getFirst()) : args, Kind.STREAM);
+        if (owner == Stream.class && name.equals("empty")) return PipelineVariable.of(List.of(), Kind.STREAM);
+        if ((owner == IntStream.class || owner == LongStream.class || owner == DoubleStream.class) && name.equals("of")) {
+            return PipelineVariable.of(varargs ? Containers.itemsOf(ctx, args.getFirst()) : args, streamKind(owner));
+        }
+        if ((owner == IntStream.class || owner == LongStream.class) && (name.equals("range") || name.equals("rangeClosed"))) {
+            long from = number(ctx, args.get(0), name).longValue(), to = number(ctx, args.get(1), name).longValue() + (name.equals("rangeClosed") ? 1 : 0);
+            List<VariableTracker> items = new ArrayList<>();
+            for (long i = from; i < to; i++) items.add(ConstantVariable.of(owner == IntStream.class ? (Object) (int) i : (Object) i));
+            return PipelineVariable.of(items, streamKind(owner));
+        }
+        if (owner == Arrays.class && name.equals("stream") && args.size() == 1 && args.getFirst() instanceof ArrayVariable a) {
+            Class<?> c = a.componentType();
+            Kind kind = c == int.class ? Kind.INT_STREAM : c == long.class ? Kind.LONG_STREAM : c == double.class ? Kind.DOUBLE_STREAM
+                    : c.isPrimitive() ? null : Kind.STREAM;
+            if (kind != null) return PipelineVariable.over(a, kind);
+        }
+        if (owner == Optional.class) {
+            switch (name) {
+                case "of" -> {
+                    if (isNull(args.getFirst())) throw raise(ctx, new NullPointerException(), "Optional.of(null)");
+                    return PipelineVariable.optional(args.getFirst(), Kind.OPTIONAL);
+                }
+                case "ofNullable" -> { return PipelineVariable.optional(isNull(args.getFirst()) ? null : args.getFirst(), Kind.OPTIONAL); }
+                case "empty" -> { return PipelineVariable.optional(null, Kind.OPTIONAL); }
+                default -> { }
+            }
+        }
+        if (owner == Collectors.class && args.isEmpty() && name.equals("toList")) return ConstantVariable.of(TO_LIST);
+        if (owner == Collectors.class && args.isEmpty() && name.equals("toUnmodifiableList")) return ConstantVariable.of(TO_UNMODIFIABLE_LIST);
+        return null;
+    }
+
+    // ------------------------------------------------------------------ methods
+
+    static VariableTracker method(TraceContext ctx, PipelineVariable p, String name, List<VariableTracker> args) {
+        if (p.kind().isOptional()) return optionalMethod(ctx, p, name, args);
+        if (p.isUsed()) throw raise(ctx, new IllegalStateException(REUSED), p.describe() + "." + name + "()");
+        Kind k = p.kind();
+        switch (name) {
+            case "map", "filter", "peek" -> { return p.then(new Step(name, args.getFirst(), 0, k), k); }
+            case "mapToInt" -> { return p.then(new Step(name, args.getFirst(), 0, k), Kind.INT_STREAM); }
+            case "mapToLong" -> { return p.then(new Step(name, args.getFirst(), 0, k), Kind.LONG_STREAM); }
+            case "mapToDouble" -> { return p.then(new Step(name, args.getFirst(), 0, k), Kind.DOUBLE_STREAM); }
+            case "mapToObj" -> { return p.then(new Step(name, args.getFirst(), 0, k), Kind.STREAM); }
+            case "boxed" -> { return p.then(new Step(name, null, 0, k), Kind.STREAM); }
+            case "asLongStream" -> { return p.then(new Step(name, null, 0, k), Kind.LONG_STREAM); }
+            case "asDoubleStream" -> { return p.then(new Step(name, null, 0, k), Kind.DOUBLE_STREAM); }
+            case "limit", "skip" -> {
+                long n = number(ctx, args.getFirst(), name).longValue();
+                if (n < 0) throw raise(ctx, new IllegalArgumentException(Long.toString(n)), "Stream." + name + "(" + n + ")");
+                return p.then(new Step(name, null, n, k), k);
+            }
+            case "sequential", "unordered", "onClose" -> {
+                if (!name.equals("onClose")) return p.then(new Step("sequential", null, 0, k), k);
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.onClose() on " + p.describe());
+            }
+            default -> { }
+        }
+        p.markUsed();
+        return switch (name) {
+            case "forEach", "forEachOrdered" -> {
+                pull(ctx, p, v -> {
+                    call(ctx, "consumer", k, args.getFirst(), v);
+                    return true;
+                });
+                yield null;
+            }
+            case "toList" -> new ListVariable(all(ctx, p), false, null);
+            case "collect" -> {
+                VariableTracker c = args.getFirst();
+                if (args.size() == 1 && c instanceof ConstantVariable cc && (cc.value() == TO_LIST || cc.value() == TO_UNMODIFIABLE_LIST)) {
+                    yield new ListVariable(all(ctx, p), cc.value() == TO_LIST, null);
+                }
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.collect(" + c.describe() + ") (Collectors.toList() and "
+                        + "Collectors.toUnmodifiableList() are traced)");
+            }
+            case "toArray" -> {
+                if (!args.isEmpty()) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.toArray(generator) (toArray() is traced)");
+                yield new ArrayVariable(elementClass(k), all(ctx, p), null);
+            }
+            case "count" -> ConstantVariable.of((long) all(ctx, p).size());
+            case "sum", "min", "max", "average", "summaryStatistics" -> numeric(ctx, p, name);
+            case "reduce" -> reduce(ctx, p, args);
+            case "anyMatch", "allMatch", "noneMatch" -> {
+                boolean[] found = {false};
+                boolean lookFor = !name.equals("allMatch");
+                pull(ctx, p, v -> {
+                    if (truth(ctx, call(ctx, "predicate", k, args.getFirst(), v)) == lookFor) found[0] = true;
+                    return !found[0];
+                });
+                boolean result = name.equals("anyMatch") ? found[0] : !found[0];
+                yield ConstantVariable.of(result ? 1 : 0);
+            }
+            case "findFirst", "findAny" -> {
+                VariableTracker[] first = {null};
+                pull(ctx, p, v -> {
+                    first[0] = v;
+                    return false;
+                });
+                if (first[0] != null && isNull(first[0])) throw raise(ctx, new NullPointerException(), "Stream." + name + "() of a null element");
+                yield PipelineVariable.optional(first[0], optionalOf(k));
+            }
+            case "iterator" -> new dev.ember.dynamo.variables.IteratorVariable(new ListVariable(all(ctx, p), false, null));
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream." + name + "() on " + p.describe()
+                    + " (traced: map, filter, peek, mapToInt/Long/Double/Obj, boxed, limit, skip, forEach, toList, collect(Collectors.toList()), "
+                    + "toArray, count, sum, min, max, average, reduce, anyMatch, allMatch, noneMatch, findFirst)");
+        };
+    }
+
+    private static VariableTracker optionalMethod(TraceContext ctx, PipelineVariable o, String name, List<VariableTracker> args) {
+        VariableTracker value = o.items().isEmpty() ? null : o.items().getFirst();
+        return switch (name) {
+            case "isPresent" -> ConstantVariable.of(value != null ? 1 : 0);
+            case "isEmpty" -> ConstantVariable.of(value == null ? 1 : 0);
+            case "get", "getAsInt", "getAsLong", "getAsDouble", "orElseThrow" -> {
+                if (name.equals("orElseThrow") && !args.isEmpty()) {
+                    if (value != null) yield value;
+                    throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "Optional.orElseThrow(supplier) on an empty optional");
+                }
+                if (value == null) throw raise(ctx, new NoSuchElementException("No value present"), "Optional." + name + "() on an empty optional");
+                yield value;
+            }
+            case "orElse" -> value != null ? value : args.getFirst();
+            case "map" -> {
+                if (o.kind() != Kind.OPTIONAL) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "map() on " + o.describe());
+                VariableTracker mapped = value == null ? null : call(ctx, "map", Kind.STREAM, args.getFirst(), value);
+                yield PipelineVariable.optional(mapped == null || isNull(mapped) ? null : mapped, Kind.OPTIONAL);
+            }
+            case "filter" -> {
+                if (o.kind() != Kind.OPTIONAL) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "filter() on " + o.describe());
+                boolean keep = value != null && truth(ctx, call(ctx, "predicate", Kind.STREAM, args.getFirst(), value));
+                yield keep ? o : PipelineVariable.optional(null, Kind.OPTIONAL);
+            }
+            case "ifPresent" -> {
+                if (value != null) call(ctx, "consumer", streamOf(o.kind()), args.getFirst(), value);
+                yield null;
+            }
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, o.kind().type().getSimpleName() + "." + name + "() on " + o.describe()
+                    + " (traced: isPresent, isEmpty, get, orElseThrow, orElse, ifPresent, map, filter)");
+        };
+    }
+
+    // ------------------------------------------------------------------ terminal operations
+
+    /**
+     * Pulls the items through the steps, one item through every step before the next item, and
+     * hands each that passes them to {@code sink}; stops when {@code sink} answers false or a limit
+     * is reached (Java's short-circuit: no further item is pulled from the source).
+     */
+    private static void pull(TraceContext ctx, PipelineVariable p, Predicate<VariableTracker> sink) {
+        List<VariableTracker> source = p.items() != null ? p.items() : List.copyOf(Containers.itemsOf(ctx, p.container()));
+        List<Step> steps = p.steps();
+        long[] seen = new long[steps.size()];
+        for (VariableTracker item : source) {
+            if (limitReached(steps, seen)) return;
+            VariableTracker v = item;
+            boolean passes = true;
+            for (int i = 0; i < steps.size() && passes; i++) {
+                Step s = steps.get(i);
+                switch (s.op()) {
+                    case "map", "mapToInt", "mapToLong", "mapToDouble", "mapToObj" -> v = call(ctx, s.op(), s.from(), s.function(), v);
+                    case "filter" -> passes = truth(ctx, call(ctx, "predicate", s.from(), s.function(), v));
+                    case "peek" -> call(ctx, "consumer", s.from(), s.function(), v);
+                    case "asLongStream" -> v = ConstantVariable.of(number(ctx, v, "asLongStream").longValue());
+                    case "asDoubleStream" -> v = ConstantVariable.of(number(ctx, v, "asDoubleStream").doubleValue());
+                    case "skip" -> passes = seen[i]++ >= s.count();
+                    case "limit" -> seen[i]++;
+                    default -> { }   // boxed, sequential: the item as it is
+                }
+            }
+            if (passes && !sink.test(v)) return;
+        }
+    }
+
+    private static boolean limitReached(List<Step> steps, long[] seen) {
+        for (int i = 0; i < steps.size(); i++) if (steps.get(i).op().equals("limit") && seen[i] >= steps.get(i).count()) return true;
+        return false;
+    }
+
+    private static List<VariableTracker> all(TraceContext ctx, PipelineVariable p) {
+        List<VariableTracker> out = new ArrayList<>();
+        pull(ctx, p, out::add);
+        return out;
+    }
+
+    private static VariableTracker reduce(TraceContext ctx, PipelineVariable p, List<VariableTracker> args) {
+        Kind k = p.kind();
+        if (args.size() == 1) {
+            VariableTracker[] acc = {null};
+            pull(ctx, p, v -> {
+                acc[0] = acc[0] == null ? v : call(ctx, "reduce", k, args.getFirst(), acc[0], v);
+                return true;
+            });
+            if (acc[0] != null && isNull(acc[0])) throw raise(ctx, new NullPointerException(), "Stream.reduce() to null");
+            return PipelineVariable.optional(acc[0], optionalOf(k));
+        }
+        // reduce(identity, accumulator[, combiner]): sequential, so the combiner is never called
+        VariableTracker[] acc = {args.getFirst()};
+        String role = args.size() == 3 ? "bifunction" : "reduce";
+        pull(ctx, p, v -> {
+            acc[0] = call(ctx, role, k, args.get(1), acc[0], v);
+            return true;
+        });
+        return acc[0];
+    }
+
+    /** sum, min, max, average, summaryStatistics of a primitive stream, computed by Java's own stream on the items (constants). */
+    private static VariableTracker numeric(TraceContext ctx, PipelineVariable p, String name) {
+        Kind k = p.kind();
+        if (k == Kind.STREAM) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream." + name + "() (min and max take a comparator; "
+                + "map to an IntStream, LongStream or DoubleStream first)");
+        if (name.equals("summaryStatistics")) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "summaryStatistics() on " + p.describe());
+        List<VariableTracker> items = all(ctx, p);
+        Object result = switch (k) {
+            case INT_STREAM -> apply(IntStream.class, IntStream.of(items.stream().mapToInt(v -> number(ctx, v, name).intValue()).toArray()), name);
+            case LONG_STREAM -> apply(LongStream.class, LongStream.of(items.stream().mapToLong(v -> number(ctx, v, name).longValue()).toArray()), name);
+            default -> apply(DoubleStream.class, DoubleStream.of(items.stream().mapToDouble(v -> number(ctx, v, name).doubleValue()).toArray()), name);
+        };
+        return switch (result) {
+            case OptionalInt o -> PipelineVariable.optional(o.isPresent() ? ConstantVariable.of(o.getAsInt()) : null, Kind.OPTIONAL_INT);
+            case OptionalLong o -> PipelineVariable.optional(o.isPresent() ? ConstantVariable.of(o.getAsLong()) : null, Kind.OPTIONAL_LONG);
+            case OptionalDouble o -> PipelineVariable.optional(o.isPresent() ? ConstantVariable.of(o.getAsDouble()) : null, Kind.OPTIONAL_DOUBLE);
+            default -> ConstantVariable.of(result);
+        };
+    }
+
+    private static Object apply(Class<?> streamInterface, Object stream, String name) {
+        try {
+            return streamInterface.getMethod(name).invoke(stream);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(name + " on " + stream, e);
+        }
+    }
+
+    // ------------------------------------------------------------------ the lambdas
+
+    /**
+     * Calls {@code fn} through the functional interface the stream method takes for this role and
+     * element kind ({@code map} on an IntStream: IntUnaryOperator.applyAsInt), tracing its code.
+     */
+    private static VariableTracker call(TraceContext ctx, String role, Kind from, VariableTracker fn, VariableTracker... args) {
+        String p = prefix(from);                 // "", "Int", "Long", "Double"
+        ClassDesc e = element(from);
+        String iface, method;
+        MethodTypeDesc desc;
+        switch (role) {
+            case "map" -> {
+                iface = p.isEmpty() ? "Function" : p + "UnaryOperator";
+                method = p.isEmpty() ? "apply" : "applyAs" + p;
+                desc = MethodTypeDesc.of(e, e);
+            }
+            case "mapToInt", "mapToLong", "mapToDouble" -> {
+                String to = role.substring("mapTo".length());
+                iface = p.isEmpty() ? "To" + to + "Function" : p + "To" + to + "Function";
+                method = "applyAs" + to;
+                desc = MethodTypeDesc.of(element(streamKind(to)), e);
+            }
+            case "mapToObj" -> {
+                iface = p + "Function";
+                method = "apply";
+                desc = MethodTypeDesc.of(ConstantDescs.CD_Object, e);
+            }
+            case "predicate" -> {
+                iface = p + "Predicate";
+                method = "test";
+                desc = MethodTypeDesc.of(ConstantDescs.CD_boolean, e);
+            }
+            case "consumer" -> {
+                iface = p + "Consumer";
+                method = "accept";
+                desc = MethodTypeDesc.of(ConstantDescs.CD_void, e);
+            }
+            case "reduce" -> {
+                iface = p + "BinaryOperator";
+                method = p.isEmpty() ? "apply" : "applyAs" + p;
+                desc = MethodTypeDesc.of(e, e, e);
+            }
+            case "bifunction" -> {
+                iface = "BiFunction";
+                method = "apply";
+                desc = MethodTypeDesc.of(ConstantDescs.CD_Object, ConstantDescs.CD_Object, ConstantDescs.CD_Object);
+            }
+            default -> throw new IllegalArgumentException(role);
+        }
+        Class<?> owner;
+        try {
+            owner = Class.forName("java.util.function." + iface);
+        } catch (ClassNotFoundException ex) {
+            throw new IllegalStateException(ex);
+        }
+        return Invoker.invokeVirtual(ctx, owner, method, desc, fn, List.of(args));
+    }
+
+    private static String prefix(Kind k) {
+        return switch (k) {
+            case INT_STREAM, OPTIONAL_INT -> "Int";
+            case LONG_STREAM, OPTIONAL_LONG -> "Long";
+            case DOUBLE_STREAM, OPTIONAL_DOUBLE -> "Double";
+            default -> "";
+        };
+    }
+
+    private static ClassDesc element(Kind k) {
+        return switch (prefix(k)) {
+            case "Int" -> ConstantDescs.CD_int;
+            case "Long" -> ConstantDescs.CD_long;
+            case "Double" -> ConstantDescs.CD_double;
+            default -> ConstantDescs.CD_Object;
+        };
+    }
+
+    private static Class<?> elementClass(Kind k) {
+        return switch (prefix(k)) {
+            case "Int" -> int.class;
+            case "Long" -> long.class;
+            case "Double" -> double.class;
+            default -> Object.class;
+        };
+    }
+
+    private static Kind streamKind(Class<?> owner) {
+        return owner == IntStream.class ? Kind.INT_STREAM : owner == LongStream.class ? Kind.LONG_STREAM : owner == DoubleStream.class ? Kind.DOUBLE_STREAM : Kind.STREAM;
+    }
+
+    private static Kind streamKind(String primitive) { return Kind.valueOf(primitive.toUpperCase() + "_STREAM"); }
+
+    /** The stream kind whose lambdas an optional's ifPresent takes. */
+    private static Kind streamOf(Kind optional) {
+        return switch (optional) {
+            case OPTIONAL_INT -> Kind.INT_STREAM;
+            case OPTIONAL_LONG -> Kind.LONG_STREAM;
+            case OPTIONAL_DOUBLE -> Kind.DOUBLE_STREAM;
+            default -> Kind.STREAM;
+        };
+    }
+
+    private static Kind optionalOf(Kind stream) {
+        return switch (stream) {
+            case INT_STREAM -> Kind.OPTIONAL_INT;
+            case LONG_STREAM -> Kind.OPTIONAL_LONG;
+            case DOUBLE_STREAM -> Kind.OPTIONAL_DOUBLE;
+            default -> Kind.OPTIONAL;
+        };
+    }
+
+    // ------------------------------------------------------------------ values
+
+    private static boolean isNull(VariableTracker v) { return v instanceof ConstantVariable c && c.value() == null; }
+
+    private static boolean truth(TraceContext ctx, VariableTracker v) { return number(ctx, v, "a predicate").intValue() != 0; }
+
+    private static Number number(TraceContext ctx, VariableTracker v, String what) {
+        if (v instanceof ConstantVariable c && c.value() instanceof Number n) return n;
+        if (v instanceof ConstantVariable c && c.value() instanceof Boolean b) return b ? 1 : 0;
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " needs a number known while tracing, got " + v.describe());
+    }
+
+    private static Raised raise(TraceContext ctx, RuntimeException e, String where) {
+        return Exceptions.raise(ctx, e, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e + " from " + where);
+    }
+}
