@@ -6,6 +6,7 @@ import dev.ember.nn.F;
 import dev.ember.nn.Linear;
 import dev.ember.nn.ReLU;
 import dev.ember.nn.Sequential;
+import dev.ember.ops.OpRegistry;
 import dev.ember.tensor.Tensor;
 
 import java.io.IOException;
@@ -53,6 +54,7 @@ public final class AotTraining {
 
     /** The workload: eager ops, then each compiled function cold and from the artifact cache. */
     static void run() {
+        OpRegistry.all();   // the whole op table, as building or parsing a graph by op names loads it
         Tensor.manualSeed(0);
         Tensor x = Tensor.randn(64, 512), w1 = Tensor.randn(2048, 512).mul(0.04), b1 = Tensor.zeros(2048);
         Tensor w2 = Tensor.randn(512, 2048).mul(0.02), b2 = Tensor.zeros(512);
