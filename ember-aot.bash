@@ -19,17 +19,20 @@
 # as java expands it), one a line; fails on an entry that is not a jar file, since the AOT cache
 # takes jars only.
 aot_classpath_jars() {
-  local entry f
-  local IFS=':'
-  for entry in $1; do
+  local entry f entries
+  IFS=':' read -r -a entries <<< "$1"   # split without globbing: a trailing * is expanded below, as java does
+  for entry in "${entries[@]}"; do
     if [[ "$entry" == */\* ]]; then
-      for f in "${entry%/\*}"/*.jar "${entry%/\*}"/*.JAR; do [[ -f "$f" ]] && echo "$f"; done
+      for f in "${entry%/\*}"/*.jar; do
+        if [[ -f "$f" ]]; then echo "$f"; fi
+      done
     elif [[ -f "$entry" ]]; then
       echo "$entry"
     else
       return 1
     fi
   done
+  return 0
 }
 
 # aot_key CLASSPATH: a hash of what decides whether a cache still fits: the JDK (its path and its
@@ -42,8 +45,7 @@ aot_key() {
     echo "$java_home"
     stat -c '%n %s %Y' "$java_home/lib/modules" 2>/dev/null
     printf '%s\n' "${JVM_FLAGS[@]}"
-    # shellcheck disable=SC2086
-    [[ -n "$jars" ]] && printf '%s\n' "$jars" | sort | xargs -d '\n' stat -L -c '%n %s %Y'
+    if [[ -n "$jars" ]]; then printf '%s\n' "$jars" | sort | xargs -d '\n' stat -L -c '%n %s %Y'; fi
   } | sha256sum | cut -c1-16
 }
 
@@ -71,7 +73,7 @@ aot_cache_flags() {
   fi
   # Caches of other jars or another JDK: never used again.
   rm -f "$dir/$name"-*.aot "$dir/$name"-*.failed "$dir/$name"-*.log
-  echo "ember: building the JVM's AOT cache for faster start-up (once per build, a few seconds; EMBER_AOT=0 skips it) ..." >&2
+  echo "ember: building the JVM's AOT cache for faster start-up (once per build, 10-20 s; EMBER_AOT=0 skips it) ..." >&2
   local tmp="$dir/$name-$key.$$.tmp"
   # The training run writes the cache when it exits; then a start with -XX:AOTMode=on, which fails
   # instead of falling back, checks that this JVM accepts it with these flags and jars.

@@ -94,10 +94,12 @@ class LauncherAotCacheTest {
     private Result aotCacheFlags() throws Exception { return aotCacheFlags(jar.toString(), "Hello", Map.of()); }
 
     /** What the program prints when started with these flags; -XX:AOTMode=on fails the start when the cache cannot be used. */
-    private String runWith(String... flags) throws Exception {
+    private String runWith(String... flags) throws Exception { return runOn(jar.toString(), flags); }
+
+    private String runOn(String classpath, String... flags) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(JAVA, "-XX:+UseSerialGC"));
         cmd.addAll(List.of(flags));
-        cmd.addAll(List.of("-cp", jar.toString(), "Hello"));
+        cmd.addAll(List.of("-cp", classpath, "Hello"));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
@@ -127,6 +129,15 @@ class LauncherAotCacheTest {
         assertEquals(built, Files.getLastModifiedTime(cache), "the cache was built again");
 
         assertEquals("hello", runWith("-XX:AOTMode=on", second.out()));
+    }
+
+    @Test
+    void aFolderOfJarsIsReadAsJavaExpandsIt() throws Exception {
+        // ./ember's CLI classpath ends in ember-cli/target/lib/*
+        String classpath = tmp + File.separator + "*";
+        Result r = aotCacheFlags(classpath, "Hello", Map.of());
+        assertTrue(r.out().startsWith("-XX:AOTCache="), r.toString());
+        assertEquals("hello", runOn(classpath, "-XX:AOTMode=on", r.out()));
     }
 
     @Test
