@@ -77,62 +77,8 @@ class BlasLibraryExtractionTest {
             pool.shutdown();
         }
         try (Stream<Path> files = Files.list(dir)) {
-            assertEquals(List.of(dir.resolve("openblas_config.h"), dir.resolve("openblas_config.h.verified")), files.sorted().toList());
+            assertEquals(List.of(dir.resolve("openblas_config.h")), files.toList());
         }
-    }
-
-    /** The copy extracted and then checked once more after its stamp would no longer be racy: the stamp written then is trusted. */
-    private Path extractWithTrustedStamp() throws IOException {
-        Path copy = NativeLibraryExtractor.extract(RESOURCE, dir);
-        Files.setLastModifiedTime(copy, FileTime.fromMillis(System.currentTimeMillis() - 10 * NativeLibraryExtractor.RACY_MILLIS));
-        NativeLibraryExtractor.extract(RESOURCE, dir);   // size and time changed: checked by CRC, stamped
-        return copy;
-    }
-
-    /** Corrupts one byte of the copy in place, keeping its size and modification time. */
-    private static void corruptKeepingSizeAndTime(Path copy) throws IOException {
-        FileTime time = Files.getLastModifiedTime(copy);
-        byte[] corrupt = Files.readAllBytes(copy);
-        corrupt[corrupt.length / 2] ^= 1;
-        Files.write(copy, corrupt);
-        Files.setLastModifiedTime(copy, time);
-    }
-
-    @Test
-    void aStampedCopyIsReusedWithoutBeingRead() throws IOException {
-        Path copy = extractWithTrustedStamp();
-        corruptKeepingSizeAndTime(copy);
-        NativeLibraryExtractor.extract(RESOURCE, dir);
-        // the stamp trusts size and time, as make and git do: the copy was not read, so not repaired
-        assertEquals(false, java.util.Arrays.equals(resourceBytes(), Files.readAllBytes(copy)));
-    }
-
-    @Test
-    void aCopyWhoseTimeChangedAfterItsStampIsCheckedAgain() throws IOException {
-        Path copy = extractWithTrustedStamp();
-        corruptKeepingSizeAndTime(copy);
-        Files.setLastModifiedTime(copy, FileTime.fromMillis(Files.getLastModifiedTime(copy).toMillis() + 1_000));
-        NativeLibraryExtractor.extract(RESOURCE, dir);
-        assertArrayEquals(resourceBytes(), Files.readAllBytes(copy));
-    }
-
-    @Test
-    void aStampWrittenRightAfterTheCopyChangedIsNotTrusted() throws IOException {
-        Path copy = NativeLibraryExtractor.extract(RESOURCE, dir);   // stamped within RACY_MILLIS of the copy's time
-        corruptKeepingSizeAndTime(copy);
-        NativeLibraryExtractor.extract(RESOURCE, dir);
-        assertArrayEquals(resourceBytes(), Files.readAllBytes(copy));
-    }
-
-    @Test
-    void aStampOfAnotherJarIsNotTrusted() throws IOException {
-        Path copy = extractWithTrustedStamp();
-        Path stamp = dir.resolve("openblas_config.h.verified");
-        List<String> lines = Files.readAllLines(stamp);
-        Files.write(stamp, List.of(lines.get(0).replaceFirst(" \\d+ ", " 1 "), lines.get(1), lines.get(2)));
-        corruptKeepingSizeAndTime(copy);
-        NativeLibraryExtractor.extract(RESOURCE, dir);
-        assertArrayEquals(resourceBytes(), Files.readAllBytes(copy));
     }
 
     @Test
