@@ -7,6 +7,7 @@ import dev.ember.events.CompileEvents;
 import dev.ember.fx.CompileMode;
 import dev.ember.fx.CompilerSteps;
 import dev.ember.fx.GraphModule;
+import dev.ember.fx.Node;
 import dev.ember.fx.NanAsserts;
 import dev.ember.fx.ShapeProp;
 import dev.ember.inductor.cache.ArtifactCache;
@@ -15,7 +16,10 @@ import dev.ember.inductor.codegen.BytecodeWriter;
 import dev.ember.inductor.codegen.GraphWriter;
 import dev.ember.inductor.codegen.VectorApi;
 import dev.ember.jvm.HiddenClasses;
+import dev.ember.kernels.Blas;
 import dev.ember.logging.Trace;
+import dev.ember.ops.LinalgOps;
+import dev.ember.ops.OpOverload;
 import dev.ember.passes.PassManager;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
@@ -29,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
@@ -69,6 +74,16 @@ public final class Inductor {
         return compile(gm, exampleInputs, mode, cache);
     }
 
+    /** The ops whose lowering or eager fallback reaches {@link dev.ember.kernels.Gemm}, which may call OpenBLAS. */
+    private static final Set<OpOverload> GEMM_OPS = Set.of(LinalgOps.MM, LinalgOps.BMM, LinalgOps.ADDMM, LinalgOps.MATMUL, LinalgOps.LINEAR);
+
+    static boolean hasGemm(GraphModule gm) {
+        for (Node n : gm.graph().nodes()) {
+            if (n.target() instanceof OpOverload op && GEMM_OPS.contains(op)) return true;
+        }
+        return false;
+    }
+
     /** One cache per folder for the life of the process, so that a folder or key it refuses is warned about once. */
     private static final Map<Path, ArtifactCache> CACHES = new ConcurrentHashMap<>();
 
@@ -82,6 +97,7 @@ public final class Inductor {
     }
 
     static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, CompileMode mode, ArtifactCache cache, Chooser chooser) {
+        if (hasGemm(gm)) Blas.loadInBackground();   // overlaps compiling: the graph's first call finds OpenBLAS loaded
         List<TensorMeta> metas = new ArrayList<>();
         for (Tensor t : exampleInputs) metas.add(t.meta());
         String graphText = canonical(gm);

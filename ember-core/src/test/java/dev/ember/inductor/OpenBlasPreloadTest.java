@@ -1,0 +1,92 @@
+package dev.ember.inductor;
+
+import dev.ember.fx.Graph;
+import dev.ember.fx.GraphModule;
+import dev.ember.fx.Node;
+import dev.ember.kernels.Blas;
+import dev.ember.ops.OpRegistry;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Compiling a graph with a GEMM starts loading OpenBLAS on a background thread, so the graph's
+ * first call does not wait for it; a graph without one does not load it. Checked in fresh JVMs
+ * (this one has OpenBLAS loaded by other tests), by {@link Child}.
+ */
+class OpenBlasPreloadTest {
+    static GraphModule linearRelu() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null), w = g.placeholder("w", null), b = g.placeholder("b", null);
+        g.output(g.callFunction(OpRegistry.get("aten.relu.default"), g.callFunction(OpRegistry.get("aten.linear.default"), x, w, b)));
+        return new GraphModule(g);
+    }
+
+    static GraphModule pointwise() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null);
+        g.output(g.callFunction(OpRegistry.get("aten.mul.Scalar"), g.callFunction(OpRegistry.get("aten.relu.default"), x), 2.0));
+        return new GraphModule(g);
+    }
+
+    @Test
+    void graphsWithAGemmAreTheOnesThatNeedOpenBlas() {
+        assertTrue(Inductor.hasGemm(linearRelu()));
+        Graph g = new Graph();
+        Node a = g.placeholder("a", null), b = g.placeholder("b", null);
+        g.output(g.callFunction(OpRegistry.get("aten.mm.default"), a, b));
+        assertTrue(Inductor.hasGemm(new GraphModule(g)));
+        assertFalse(Inductor.hasGemm(pointwise()));
+    }
+
+    /** Compiles one of the graphs (argument "gemm" or "pointwise") without calling it, then says whether OpenBLAS started loading. */
+    public static final class Child {
+        public static void main(String[] args) throws Exception {
+            boolean gemm = args[0].equals("gemm");
+            GraphModule gm = gemm ? linearRelu() : pointwise();
+            List<Tensor> in = gemm ? List.of(Tensor.randn(8, 64), Tensor.randn(32, 64), Tensor.randn(32)) : List.of(Tensor.randn(8, 64));
+            InductorGraph compiled = Inductor.compile(gm, in);
+            boolean started = Blas.backgroundLoadStarted();
+            System.out.println("started " + started);
+            if (started) {
+                Blas.loadInBackground().join();
+                System.out.println("native " + Blas.nativeAvailable());
+                Tensor out = (Tensor) compiled.run(in.toArray());
+                Tensor expected = in.get(0).matmul(in.get(1).t()).add(in.get(2)).relu();
+                System.out.println("equal " + (out.sub(expected).abs().amax().item() <= 1e-4));   // compiled against eager
+            }
+        }
+    }
+
+    private static String runChild(String graph) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
+                "-cp", System.getProperty("java.class.path"), Child.class.getName(), graph);
+        pb.environment().keySet().removeIf(k -> k.startsWith("EMBER_"));
+        pb.environment().put("EMBER_CACHE_DIR", System.getProperty("java.io.tmpdir") + File.separator + "ember-preload-test-" + ProcessHandle.current().pid());
+        Process p = pb.redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the child JVM did not finish");
+        assertEquals(0, p.exitValue(), said);
+        return said.lines().filter(l -> !l.startsWith("WARNING")).reduce("", (x, y) -> x + y + "\n");
+    }
+
+    @Test
+    void compilingAGraphWithAGemmStartsLoadingOpenBlasAndOnlyThen() throws Exception {
+        String gemm = runChild("gemm");
+        assertTrue(gemm.contains("started true"), gemm);
+        assertTrue(gemm.contains("native " + Blas.nativeAvailable()), "the background load ends as a load on first use does: " + gemm);
+        assertTrue(gemm.contains("equal true"), gemm);
+        String pointwise = runChild("pointwise");
+        assertTrue(pointwise.contains("started false"), pointwise);
+    }
+}
