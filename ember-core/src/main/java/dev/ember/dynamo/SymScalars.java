@@ -1,5 +1,8 @@
 package dev.ember.dynamo;
 
+import dev.ember.dynamo.guards.IntExpr;
+import dev.ember.dynamo.guards.IntRelation;
+import dev.ember.dynamo.guards.SymIntGuard;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.SymScalarVariable;
 import dev.ember.dynamo.variables.TensorVariable;
@@ -71,21 +74,78 @@ final class SymScalars {
      */
     static VariableTracker binary(TraceContext ctx, Opcode op, VariableTracker a, VariableTracker b) {
         SymScalarVariable s = a instanceof SymScalarVariable x ? x : (SymScalarVariable) b;
+        IntExpr.Op intOp = switch (op) {
+            case IADD, LADD -> IntExpr.Op.ADD;
+            case ISUB, LSUB -> IntExpr.Op.SUB;
+            case IMUL, LMUL -> IntExpr.Op.MUL;
+            case IDIV, LDIV -> IntExpr.Op.DIV;
+            case IREM, LREM -> IntExpr.Op.REM;
+            default -> null;
+        };
+        if (intOp == IntExpr.Op.DIV || intOp == IntExpr.Op.REM) nonZeroDivisor(ctx, b, s);
+        IntExpr left = exprOf(a), right = exprOf(b);
+        IntExpr expr = intOp == null || left == null || right == null ? null : IntExpr.Binary.of(intOp, left, right, s.javaType() == int.class);
         TensorVariable result = switch (op) {
             case DADD, LADD, IADD -> call(ctx, PointwiseOps.ADD_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
             case DSUB, LSUB, ISUB -> call(ctx, PointwiseOps.SUB_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
             case DMUL, LMUL, IMUL -> call(ctx, PointwiseOps.MUL_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
             case DDIV -> call(ctx, PointwiseOps.DIV_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
             case LDIV, IDIV -> call(ctx, PointwiseOps.DIV_TENSOR_MODE, operand(ctx, a, s), operand(ctx, b, s));
+            // Java's % truncates toward zero, as fmod does (remainder would follow the divisor's sign)
+            case LREM, IREM -> call(ctx, PointwiseOps.FMOD_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
             case DCMPL, DCMPG, LCMP -> throw dataDependent(ctx, s, "comparing it (" + op.name().toLowerCase() + ", e.g. a branch on it)");
             default -> throw dataDependent(ctx, s, "the JVM instruction " + op.name().toLowerCase());
         };
-        return s.derived(result, s.javaType(), a instanceof SymScalarVariable x && b instanceof SymScalarVariable y ? (x == s ? y : x) : null);
+        return s.derived(result, s.javaType(), a instanceof SymScalarVariable x && b instanceof SymScalarVariable y ? (x == s ? y : x) : null, expr);
+    }
+
+    /**
+     * An integer division's divisor: a constant zero, or a symbolic one that is zero in this trace,
+     * throws in Java, so the number is specialized and the trace raises as Java does; a symbolic one
+     * that is not is guarded non-zero.
+     */
+    private static void nonZeroDivisor(TraceContext ctx, VariableTracker divisor, SymScalarVariable s) {
+        if (divisor instanceof ConstantVariable c && c.value() instanceof Number n && n.longValue() == 0) throw dataDependent(ctx, s, "dividing it by zero");
+        if (divisor instanceof SymScalarVariable d && d.expr() != null) {
+            if (d.expr().hint() == 0) throw dataDependent(ctx, d, "dividing by it when it is zero");
+            ctx.graph.addGuard(new SymIntGuard(d.expr(), IntRelation.Relation.NE, new IntExpr.Constant(0, d.expr().isInt())));
+        }
+    }
+
+    /** The Java expression of an int operand: a symbolic int's, or a known constant's; null for anything else. */
+    private static IntExpr exprOf(VariableTracker v) {
+        if (v instanceof SymScalarVariable x) return x.expr();
+        if (v instanceof ConstantVariable c && c.deferred() == null && (c.value() instanceof Integer || c.value() instanceof Long)) {
+            return new IntExpr.Constant(((Number) c.value()).longValue(), c.value() instanceof Integer);
+        }
+        return null;
+    }
+
+    /**
+     * A branch on ints of which one at least is symbolic and computed from int inputs only
+     * ({@code if (n % 2 == 0)}): the outcome in this trace, guarded by the comparison itself
+     * ({@code SYMBOLIC_INT: L['n'] % 2 != 0}), as Dynamo guards what the trace decided on a SymInt
+     * instead of its value. Null when an operand is no such int (the caller decides as before).
+     */
+    static Boolean compare(TraceContext ctx, VariableTracker a, VariableTracker b, IntRelation.Relation rel) {
+        IntExpr x = exprOf(a), y = exprOf(b);
+        if (x == null || y == null) {
+            SymScalarVariable s = a instanceof SymScalarVariable p ? p : b instanceof SymScalarVariable q ? q : null;
+            if (s != null && s.expr() == null) throw dataDependent(ctx, s, "comparing it (a branch on it)");
+            return null;
+        }
+        boolean outcome = rel.test(x.hint(), y.hint());
+        ctx.graph.addGuard(new SymIntGuard(x, outcome ? rel : rel.negated(), y));
+        return outcome;
     }
 
     static VariableTracker negate(TraceContext ctx, SymScalarVariable s) {
-        return s.derived(call(ctx, PointwiseOps.NEG, s.tensor()), s.javaType(), null);
+        IntExpr expr = s.expr() == null ? null : new IntExpr.Negate(s.expr(), s.javaType() == int.class);
+        return s.derived(call(ctx, PointwiseOps.NEG, typed(ctx, s)), s.javaType(), null, expr);
     }
+
+    /** The number's tensor in the dtype of its Java type (an int widened to long keeps its int32 tensor until arithmetic needs int64). */
+    private static TensorVariable typed(TraceContext ctx, SymScalarVariable s) { return cast(ctx, s.tensor(), SymScalarVariable.dtypeOf(s.javaType())); }
 
     /**
      * The conversions a tensor cast computes as the JVM does: int to long or double, long to double,
@@ -100,7 +160,10 @@ final class SymScalars {
             default -> null;
         };
         if (target == null) throw dataDependent(ctx, s, "converting it to " + to.name().toLowerCase());
-        return s.derived(cast(ctx, s.tensor(), SymScalarVariable.dtypeOf(target)), target, null);
+        IntExpr expr = s.expr() == null || target == double.class ? null : new IntExpr.Convert(s.expr(), target == int.class);
+        // int to long is exact on the int32 tensor: no cast until a use needs int64 arithmetic or dtype
+        if (target == long.class) return s.derived(s.tensor(), target, null, expr);
+        return s.derived(cast(ctx, typed(ctx, s), SymScalarVariable.dtypeOf(target)), target, null, expr);
     }
 
     /** {@code Math.abs/sqrt/exp} of a data-dependent scalar: the same ATen op on its 0-d tensor. */
@@ -108,7 +171,7 @@ final class SymScalars {
         if (args.size() != 1 || !MATH.containsKey(name) || (s.isIntegral() && !name.equals("abs"))) {
             throw dataDependent(ctx, s, "passing it to Math." + name + "()");
         }
-        return s.derived(call(ctx, MATH.get(name), s.tensor()), s.javaType(), null);
+        return s.derived(call(ctx, MATH.get(name), typed(ctx, s)), s.javaType(), null);
     }
 
     /**
@@ -129,12 +192,14 @@ final class SymScalars {
         Schema schema = tensorOp.schema();
         List<Object> promoted = new ArrayList<>();
         List<Integer> slots = new ArrayList<>();
+        Map<Integer, SymScalarVariable> symbolicAt = new java.util.HashMap<>();   // index in promoted -> the symbolic number there
         for (int i = 0; i < in.size(); i++) {
             VariableTracker v = in.get(i);
             boolean tensorSlot = i < schema.params().size() && schema.param(i).type().startsWith("Tensor");
             switch (v) {
                 case SymScalarVariable x when !tensorSlot -> throw dataDependent(ctx, x, "passing it as the argument " + i + " of " + op.name());
                 case SymScalarVariable x -> {
+                    symbolicAt.put(promoted.size(), x);
                     promoted.add(x.isIntegral() ? (Object) 0L : (Object) 0.0);
                     slots.add(i);
                 }
@@ -147,9 +212,14 @@ final class SymScalars {
             }
         }
         DType compute = TypePromotion.resultType(promoted.toArray());
+        // the 0-d tensors as they are promote to the same dtype (a float tensor times an int): the op converts them, no cast node needed
+        List<Object> asTensors = new ArrayList<>(promoted);
+        symbolicAt.forEach((k, x) -> asTensors.set(k, x.tensor().fake()));
+        // (ints only: a double operand of a float32 op is rounded to float32 first in eager, which the cast keeps)
+        boolean castFree = symbolicAt.values().stream().allMatch(SymScalarVariable::isIntegral) && TypePromotion.resultType(asTensors.toArray()) == compute;
         for (int i : slots) {
             VariableTracker v = in.get(i);
-            in.set(i, v instanceof SymScalarVariable x ? cast(ctx, x.tensor(), compute) : constant(ctx, ((ConstantVariable) v).value(), compute));
+            in.set(i, v instanceof SymScalarVariable x ? (castFree ? x.tensor() : cast(ctx, x.tensor(), compute)) : constant(ctx, ((ConstantVariable) v).value(), compute));
         }
         VariableTracker result = OpCalls.call(ctx, tensorOp, in);
         return result instanceof TensorVariable t ? scalarCompute(t) : result;
@@ -177,7 +247,7 @@ final class SymScalars {
     }
 
     private static TensorVariable operand(TraceContext ctx, VariableTracker v, SymScalarVariable s) {
-        if (v instanceof SymScalarVariable x) return x.tensor();
+        if (v instanceof SymScalarVariable x) return typed(ctx, x);
         if (v instanceof ConstantVariable c && c.value() instanceof Number n) return constant(ctx, n, SymScalarVariable.dtypeOf(s.javaType()));
         throw dataDependent(ctx, s, "combining it with " + v.describe());
     }

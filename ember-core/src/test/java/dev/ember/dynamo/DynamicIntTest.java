@@ -1,0 +1,165 @@
+package dev.ember.dynamo;
+
+import dev.ember.Ember;
+import dev.ember.Fn2;
+import dev.ember.Fn3;
+import dev.ember.Options;
+import dev.ember.nn.Linear;
+import dev.ember.nn.Module;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Ints that changed between calls (automatic dynamic) are symbolic: inputs of the graph, used by
+ * ops without casts where type promotion already gives eager's dtype, and guarded by what the trace
+ * decided on them ({@code SYMBOLIC_INT: L['n'] % 2 != 0}) instead of their values, as Dynamo guards
+ * a SymInt. Module int fields stay static, as Dynamo's do; an argument that was a tensor and is
+ * an int now is dynamic at once.
+ */
+class DynamicIntTest {
+
+    @AfterEach
+    void reset() { Ember.reset(); }
+
+    static Tensor addOrSubByParity(Tensor x, Integer n) {
+        if (n % 2 == 0) return x.add(n);
+        return x.sub(n);
+    }
+
+    static Tensor scaleAndShift(Tensor x, Integer n) { return x.mul(n).add(n); }
+
+    static Tensor threeWays(Tensor x, int n) {
+        if (n * 3 - 1 > 10) return x.mul(n);
+        if (n / 4 == -1) return x.sub(1);
+        return x.add(n % 5);
+    }
+
+    static Tensor divide(Tensor x, int a, int b) { return x.add(a / b); }
+
+    static Tensor widened(Tensor x, int n) {
+        long m = n;
+        return x.add(m * 1_000_000_007L % 1000);
+    }
+
+    static Tensor mulTensorOrInt(Tensor x, Object y) { return y instanceof Tensor t ? x.mul(t) : x.mul((Integer) y); }
+
+    /** A module whose int field changes every call. */
+    static final class Stepping extends Module {
+        final Linear linear = new Linear(4, 4);
+        int step;
+
+        @Override
+        public Tensor forward(Tensor x) {
+            step += 1;
+            return linear.forward(x).mul(step);
+        }
+    }
+
+    private static final int[] VALUES = {0, 1, 2, 3, -1, -2, -5, 7, 8, 100, 101, Integer.MAX_VALUE, Integer.MIN_VALUE, Integer.MIN_VALUE + 1};
+
+    private static List<String> guardsOf(Options opts) {
+        return FrameRegistry.frames().stream().filter(f -> f.options() == opts).flatMap(f -> f.entries().stream())
+                .flatMap(e -> e.graph() == null ? java.util.stream.Stream.empty() : e.graph().guards().stream()).map(g -> g.describe()).toList();
+    }
+
+    @Test
+    void aBranchOnTheParityOfAnIntIsGuardedByTheParityNotTheValue() {
+        for (String backend : new String[] {"eager", "aot_eager", "inductor"}) {
+            CompileCounter cc = new CompileCounter();
+            Options opts = backend.equals("eager") ? Options.backend(cc) : Options.backend(backend);
+            var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) DynamicIntTest::addOrSubByParity, opts);
+            Tensor x = Tensor.randn(5).to(DType.FLOAT64);
+            for (int n : VALUES) assertArrayEquals(addOrSubByParity(x, n).toDoubleArray(), f.apply(x, n).toDoubleArray(), 0, backend + ", n = " + n);
+            long frames = FrameRegistry.frames().stream().filter(fr -> fr.options() == opts).mapToLong(fr -> fr.entries().size()).sum();
+            assertEquals(3, frames, backend + ": a constant for 0, then one graph per parity");
+            List<String> guards = guardsOf(opts);
+            assertTrue(guards.contains("SYMBOLIC_INT: L['n'] % 2 != 0") && guards.contains("SYMBOLIC_INT: L['n'] % 2 == 0"), guards.toString());
+            Ember.reset();
+        }
+    }
+
+    @Test
+    void anIntUsedAsAnOperandNeedsNoCast() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) DynamicIntTest::scaleAndShift, Options.backend(cc));
+        Tensor x = Tensor.randn(3, 4);
+        for (int n : VALUES) assertArrayEquals(scaleAndShift(x, n).toFloatArray(), f.apply(x, n).toFloatArray(), "n = " + n);
+        assertEquals(2, cc.frameCount(), "a constant for 0, then one graph for every value");
+        assertEquals(4, cc.opCount(), "mul and add in each graph, as in Dynamo's: no _to_copy of the int");
+    }
+
+    @Test
+    void comparisonsOfArithmeticOnAnIntAreGuardedAsJavaEvaluatesThem() {
+        for (String backend : new String[] {"eager", "inductor"}) {
+            CompileCounter cc = new CompileCounter();
+            Options opts = backend.equals("eager") ? Options.backend(cc) : Options.backend(backend);
+            var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) DynamicIntTest::threeWays, opts);
+            Tensor x = Tensor.randn(6).to(DType.FLOAT64);
+            for (int n = -12; n <= 20; n++) assertArrayEquals(threeWays(x, n).toDoubleArray(), f.apply(x, n).toDoubleArray(), 0, backend + ", n = " + n);
+            // n * 3 wraps: Integer.MAX_VALUE * 3 - 1 is negative in Java, and the guard computes it as Java does
+            for (int n : VALUES) assertArrayEquals(threeWays(x, n).toDoubleArray(), f.apply(x, n).toDoubleArray(), 0, backend + ", n = " + n);
+            long frames = FrameRegistry.frames().stream().filter(fr -> fr.options() == opts).mapToLong(fr -> fr.entries().size()).sum();
+            assertTrue(frames <= 5, backend + ": one constant compile, then a graph per path (and per guard set), not per value: " + frames);
+            assertTrue(guardsOf(opts).stream().anyMatch(g -> g.contains("L['n'] * 3 - 1 > 10") || g.contains("(L['n'] * 3) - 1")), guardsOf(opts).toString());
+            Ember.reset();
+        }
+    }
+
+    @Test
+    void aDivisionByASymbolicIntIsGuardedNonZeroAndThrowsAsJavaDoes() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn3<Tensor, Integer, Integer, Tensor>) DynamicIntTest::divide, opts);
+        Tensor x = Tensor.randn(3).to(DType.FLOAT64);
+        int[][] calls = {{7, 2}, {9, 4}, {-9, 4}, {9, -4}, {Integer.MIN_VALUE, -1}, {5, 3}};
+        for (int[] c : calls) assertArrayEquals(divide(x, c[0], c[1]).toDoubleArray(), f.apply(x, c[0], c[1]).toDoubleArray(), 0, c[0] + " / " + c[1]);
+        assertTrue(guardsOf(opts).contains("SYMBOLIC_INT: L['b'] != 0"), guardsOf(opts).toString());
+        assertThrows(ArithmeticException.class, () -> divide(x, 3, 0));
+        assertThrows(ArithmeticException.class, () -> f.apply(x, 3, 0));
+        assertArrayEquals(divide(x, 8, 3).toDoubleArray(), f.apply(x, 8, 3).toDoubleArray(), 0);
+    }
+
+    @Test
+    void anIntWidenedToLongComputesInLong() {
+        for (String backend : new String[] {"eager", "inductor"}) {
+            Options opts = backend.equals("eager") ? Options.backend(new CompileCounter()) : Options.backend(backend);
+            var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) DynamicIntTest::widened, opts);
+            Tensor x = Tensor.zeros(2).to(DType.FLOAT64);
+            for (int n : VALUES) assertArrayEquals(widened(x, n).toDoubleArray(), f.apply(x, n).toDoubleArray(), 0, backend + ", n = " + n);
+            Ember.reset();
+        }
+    }
+
+    @Test
+    void aModuleIntFieldStaysStaticAsDynamoKeepsIt() {
+        CompileCounter cc = new CompileCounter();
+        Stepping model = new Stepping();
+        var f = Ember.compile((dev.ember.Fn1<Tensor, Tensor>) model::forward, Options.backend(cc));
+        Tensor x = Tensor.randn(2, 4);
+        for (int call = 0; call < 4; call++) {
+            float[] compiled = f.apply(x).toFloatArray();
+            assertArrayEquals(model.linear.forward(x).mul(call + 1).toFloatArray(), compiled, "call " + call);
+        }
+        assertEquals(4, model.step);
+        assertEquals(4, cc.frameCount(), "each value of the field compiles, as in Dynamo (test_self_mutating1: 4 frames)");
+    }
+
+    @Test
+    void aTensorArgumentThatIsAnIntNowIsDynamicAtOnce() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Tensor, Object, Tensor>) DynamicIntTest::mulTensorOrInt, Options.backend(cc));
+        Tensor x = Tensor.randn(3);
+        assertArrayEquals(mulTensorOrInt(x, Tensor.ones(3)).toFloatArray(), f.apply(x, Tensor.ones(3)).toFloatArray());
+        for (int n : new int[] {3, 4, -2, 0, 1}) assertArrayEquals(mulTensorOrInt(x, n).toFloatArray(), f.apply(x, n).toFloatArray(), "y = " + n);
+        assertEquals(2, cc.frameCount(), "the int is an input from its first call, not a constant that recompiles");
+    }
+}
