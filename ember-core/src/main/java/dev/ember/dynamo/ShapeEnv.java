@@ -32,7 +32,10 @@ final class ShapeEnv {
     static final String ALL_SIZES = "*every tensor size*";
 
     /** Symbol {@code s<id>}, read from {@code source}, valid in [min, max]; {@code narrowedBy} says which branch narrowed the range, and where (or null). */
-    record Symbol(int id, SizeSource source, long hint, long min, long max, String narrowedBy, long divisor) {}
+    record Symbol(int id, Source source, long hint, long min, long max, String narrowedBy, long divisor) {
+        /** A symbol read from an automatic dynamic int input used as a size, not from a tensor dimension. */
+        boolean isInt() { return !(source instanceof SizeSource); }
+    }
 
     /** A dynamic input dimension after the first one of its symbol: the guard checks it equals the symbol. */
     record Occurrence(SizeSource source, int symbol) {}
@@ -154,12 +157,27 @@ final class ShapeEnv {
         return shape;
     }
 
+    /**
+     * The symbol of the automatic dynamic int read from {@code source} (its 0-d graph input is
+     * {@code placeholder}), made when the trace first uses the int as a size ({@code x.view(n, -1)}):
+     * valid for ints of 2 or more, as a dimension's symbol (0 and 1 broadcast; the caller specializes
+     * those). Each int has a symbol of its own: equal values are no reason to share one.
+     */
+    SymInt intSymbol(Source source, long hint, Node placeholder) {
+        for (Symbol s : symbols) if (s.isInt() && s.source().name().equals(source.name())) return SymInt.symbol(s.id());
+        Symbol s = new Symbol(symbols.size(), source, hint, 2, Integer.MAX_VALUE, null, 1);
+        symbols.add(s);
+        placeholder.meta().put(SizeSymbols.INT_SYMBOL, SymInt.symbol(s.id()));
+        Log.of("dynamic").info(() -> "create_symbol s" + s.id() + " = " + hint + " for " + source.shortName() + " (an int used as a size) [2, " + Integer.MAX_VALUE + "]");
+        return SymInt.symbol(s.id());
+    }
+
     /** The symbol of a dynamic dimension: an existing one of the same size and range (duck sizing), else a new one. */
     private SymInt symbolFor(SizeSource source, long size, long min, long max, long divisor) {
         // a size the code divided is divisor * s: the symbol counts in units of the divisor
         long hint = size / divisor, lo = -Math.floorDiv(-min, divisor), hi = max == Long.MAX_VALUE ? max : max / divisor;
         for (Symbol s : symbols) {
-            if (s.hint() == hint && s.min() == lo && s.max() == hi && s.divisor() == divisor) {
+            if (!s.isInt() && s.hint() == hint && s.min() == lo && s.max() == hi && s.divisor() == divisor) {
                 occurrences.add(new Occurrence(source, s.id()));
                 return SymInt.symbol(s.id()).times(divisor);
             }

@@ -5,6 +5,8 @@ import dev.ember.dynamo.guards.IntRelation;
 import dev.ember.dynamo.guards.SymIntGuard;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.SymScalarVariable;
+import dev.ember.dynamo.variables.SymSizeVariable;
+import dev.ember.tensor.SymInt;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 import dev.ember.fx.Node;
@@ -137,6 +139,52 @@ final class SymScalars {
         boolean outcome = rel.test(x.hint(), y.hint());
         ctx.graph.addGuard(new SymIntGuard(x, outcome ? rel : rel.negated(), y));
         return outcome;
+    }
+
+    /**
+     * A symbolic int where an op takes a size ({@code x.view(n, -1)}, {@code Tensor.zeros(n)}): the
+     * polynomial of size symbols it is ({@code 2*s1}), each int input in it a symbol read from its
+     * 0-d graph input, so one graph serves every value (as Dynamo passes a SymInt to a view). Ints
+     * below 2, and values that are no polynomial of the inputs ({@code n / 2}, {@code n % 3}), are
+     * specialized instead: {@code use} says where.
+     */
+    static VariableTracker asSize(TraceContext ctx, SymScalarVariable x, String use) {
+        if (x.dataDependent() || x.expr() == null) throw dataDependent(ctx, x, use);
+        SymInt p = polynomial(ctx, x.expr());
+        if (p == null || p.eval(ctx.shapes.hints()) != x.expr().hint()) throw dataDependent(ctx, x, use);
+        return new SymSizeVariable(p, x.expr().hint(), x.javaType());
+    }
+
+    private static SymInt polynomial(TraceContext ctx, IntExpr e) {
+        return switch (e) {
+            case IntExpr.Input in -> {
+                Node placeholder = placeholderOf(ctx, in.source());
+                yield !in.isInt() || in.hint() < 2 || placeholder == null ? null : ctx.shapes.intSymbol(in.source(), in.hint(), placeholder);
+            }
+            case IntExpr.Constant c -> SymInt.of(c.value());
+            case IntExpr.Negate n -> polynomial(ctx, n.e()) instanceof SymInt q ? q.times(-1) : null;
+            case IntExpr.Convert c -> polynomial(ctx, c.e());
+            case IntExpr.Binary b -> {
+                SymInt l = polynomial(ctx, b.left()), r = l == null ? null : polynomial(ctx, b.right());
+                yield r == null ? null : switch (b.op()) {
+                    case ADD -> l.plus(r);
+                    case SUB -> l.minus(r);
+                    case MUL -> l.times(r);
+                    case DIV, REM -> null;
+                };
+            }
+        };
+    }
+
+    /** The 0-d graph input an int input read from {@code source} became, or null. */
+    private static Node placeholderOf(TraceContext ctx, dev.ember.dynamo.source.Source source) {
+        List<dev.ember.dynamo.source.Source> sources = ctx.graph.inputSources();
+        for (int i = 0; i < sources.size(); i++) {
+            if (sources.get(i) instanceof dev.ember.dynamo.source.ScalarTensorSource st && st.base().name().equals(source.name())) {
+                return ctx.graph.graph().placeholders().get(i);
+            }
+        }
+        return null;
     }
 
     static VariableTracker negate(TraceContext ctx, SymScalarVariable s) {

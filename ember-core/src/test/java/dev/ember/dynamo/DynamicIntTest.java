@@ -52,6 +52,12 @@ class DynamicIntTest {
 
     static Tensor mulTensorOrInt(Tensor x, Object y) { return y instanceof Tensor t ? x.mul(t) : x.mul((Integer) y); }
 
+    static Tensor broadcastRows(Tensor row, Integer n) { return row.expand(n, -1).add(Tensor.ones(n, 3)).sum(0, false).mul(n); }
+
+    static Tensor paddedRows(Tensor row, int n) { return Tensor.zeros(n * 2 - 1, 3).add(row).sum(0, false); }
+
+    static Tensor regroup(Tensor x, Integer n) { return x.view(n, -1).sum(1, false).mul(n); }
+
     /** A module whose int field changes every call. */
     static final class Stepping extends Module {
         final Linear linear = new Linear(4, 4);
@@ -137,6 +143,48 @@ class DynamicIntTest {
             for (int n : VALUES) assertArrayEquals(widened(x, n).toDoubleArray(), f.apply(x, n).toDoubleArray(), 0, backend + ", n = " + n);
             Ember.reset();
         }
+    }
+
+    @Test
+    void anIntUsedAsASizeIsASymbolOfTheGraph() {
+        for (String backend : new String[] {"eager", "aot_eager", "inductor"}) {
+            CompileCounter cc = new CompileCounter();
+            Options opts = backend.equals("eager") ? Options.backend(cc) : Options.backend(backend);
+            var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) DynamicIntTest::broadcastRows, opts);
+            Tensor row = Tensor.randn(1, 3).to(DType.FLOAT64);
+            for (int n : new int[] {2, 3, 4, 7, 16, 100, 1, 0, 5}) {
+                assertArrayEquals(broadcastRows(row, n).toDoubleArray(), f.apply(row, n).toDoubleArray(), 1e-12, backend + ", n = " + n);
+            }
+            long frames = FrameRegistry.frames().stream().filter(fr -> fr.options() == opts).mapToLong(fr -> fr.entries().size()).sum();
+            assertEquals(4, frames, backend + ": a constant for 2, one graph for every n >= 2, one each for 1 and 0 (specialized, as sizes 0 and 1 are)");
+            assertTrue(guardsOf(opts).stream().anyMatch(g -> g.contains("2 <= n (an int used as a size)")), guardsOf(opts).toString());
+            Ember.reset();
+        }
+    }
+
+    @Test
+    void arithmeticOnAnIntUsedAsASizeIsAPolynomialOfItsSymbol() {
+        for (String backend : new String[] {"eager", "inductor"}) {
+            CompileCounter cc = new CompileCounter();
+            Options opts = backend.equals("eager") ? Options.backend(cc) : Options.backend(backend);
+            var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) DynamicIntTest::paddedRows, opts);
+            Tensor row = Tensor.randn(1, 3);
+            for (int n = 2; n <= 20; n++) assertArrayEquals(paddedRows(row, n).toFloatArray(), f.apply(row, n).toFloatArray(), backend + ", n = " + n);
+            long frames = FrameRegistry.frames().stream().filter(fr -> fr.options() == opts).mapToLong(fr -> fr.entries().size()).sum();
+            assertEquals(2, frames, backend + ": a constant for 2, then one graph with the size 2*s0 - 1");
+            Ember.reset();
+        }
+    }
+
+    @Test
+    void aSizeUseTheGraphCannotExpressSpecializesTheIntAndStaysCorrect() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) DynamicIntTest::regroup, Options.backend(cc));
+        Tensor x = Tensor.randn(24).to(DType.FLOAT64);
+        // view(n, -1) of 24 elements holds only for divisors of 24: no polynomial serves every n, so each n is a constant
+        for (int n : new int[] {2, 3, 4, 6, 8, 12, 24}) assertArrayEquals(regroup(x, n).toDoubleArray(), f.apply(x, n).toDoubleArray(), 1e-12, "n = " + n);
+        assertThrows(RuntimeException.class, () -> regroup(x, 5), "eager refuses a view of 24 into 5 rows");
+        assertThrows(RuntimeException.class, () -> f.apply(x, 5), "so does the compiled function");
     }
 
     @Test
