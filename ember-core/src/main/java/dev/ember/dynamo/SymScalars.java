@@ -129,12 +129,22 @@ final class SymScalars {
      * ({@code SYMBOLIC_INT: L['n'] % 2 != 0}), as Dynamo guards what the trace decided on a SymInt
      * instead of its value. Null when an operand is no such int (the caller decides as before).
      */
+    /** The branches on one symbolic int a trace guards one by one before it guards the int's value instead. */
+    static final int MAX_GUARDED_BRANCHES = 8;
+
     static Boolean compare(TraceContext ctx, VariableTracker a, VariableTracker b, IntRelation.Relation rel) {
         IntExpr x = exprOf(a), y = exprOf(b);
         if (x == null || y == null) {
             SymScalarVariable s = a instanceof SymScalarVariable p ? p : b instanceof SymScalarVariable q ? q : null;
             if (s != null && s.expr() == null) throw dataDependent(ctx, s, "comparing it (a branch on it)");
             return null;
+        }
+        SymScalarVariable s = a instanceof SymScalarVariable p ? p : (SymScalarVariable) b;
+        List<String> roots = new ArrayList<>();
+        for (VariableTracker v : new VariableTracker[] {a, b}) if (v instanceof SymScalarVariable p) for (var r : p.roots()) roots.add(r.name());
+        // a loop bound is compared once per iteration: past a few comparisons one value guard says the same, and is checked faster
+        if (ctx.symIntBranches.merge(roots, 1, Integer::sum) > MAX_GUARDED_BRANCHES) {
+            throw dataDependent(ctx, s, "comparing it more than " + MAX_GUARDED_BRANCHES + " times (a loop bound?)");
         }
         boolean outcome = rel.test(x.hint(), y.hint());
         ctx.graph.addGuard(new SymIntGuard(x, outcome ? rel : rel.negated(), y));

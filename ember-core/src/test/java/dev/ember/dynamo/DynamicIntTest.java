@@ -58,6 +58,11 @@ class DynamicIntTest {
 
     static Tensor regroup(Tensor x, Integer n) { return x.view(n, -1).sum(1, false).mul(n); }
 
+    static Tensor repeatAdd(Tensor x, Integer n) {
+        for (int i = 0; i < n; i++) x = x.add(1);
+        return x;
+    }
+
     /** A module whose int field changes every call. */
     static final class Stepping extends Module {
         final Linear linear = new Linear(4, 4);
@@ -185,6 +190,20 @@ class DynamicIntTest {
         for (int n : new int[] {2, 3, 4, 6, 8, 12, 24}) assertArrayEquals(regroup(x, n).toDoubleArray(), f.apply(x, n).toDoubleArray(), 1e-12, "n = " + n);
         assertThrows(RuntimeException.class, () -> regroup(x, 5), "eager refuses a view of 24 into 5 rows");
         assertThrows(RuntimeException.class, () -> f.apply(x, 5), "so does the compiled function");
+    }
+
+    @Test
+    void aLoopBoundComparedOftenIsGuardedByItsValue() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) DynamicIntTest::repeatAdd, opts);
+        Tensor x = Tensor.randn(3);
+        for (int n : new int[] {1, 3, 30, 30, 3}) assertArrayEquals(repeatAdd(x, n).toFloatArray(), f.apply(x, n).toFloatArray(), "n = " + n);
+        List<String> guards = guardsOf(opts);
+        // three iterations: four comparisons, each a guard; thirty: one value guard instead of 31 comparisons
+        assertTrue(guards.contains("SYMBOLIC_INT: 2 < L['n']") && guards.contains("SYMBOLIC_INT: 3 >= L['n']"), guards.toString());
+        assertTrue(guards.contains("EQUALS_MATCH: L['n'] == 30"), guards.toString());
+        assertEquals(3, cc.frameCount());
     }
 
     @Test
