@@ -168,6 +168,26 @@ class DynamicIntTest {
     }
 
     @Test
+    void theGraphPrintsTheIntAsASymAndRunsWhenParsedBack() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) DynamicIntTest::broadcastRows, opts);
+        Tensor row = Tensor.randn(1, 3).to(DType.FLOAT64);
+        f.apply(row, 2);
+        f.apply(row, 3);
+        OutputGraph symbolic = FrameRegistry.frames().stream().filter(fr -> fr.options() == opts).flatMap(fr -> fr.entries().stream())
+                .map(e -> e.graph()).filter(g -> g.inputSources().size() == 2).findFirst().orElseThrow();
+        String code = symbolic.toGraphModule().code();
+        assertTrue(code.contains("Tensor l_n_ /* i32[] = Sym(s0) */"), code);
+        dev.ember.fx.GraphModule parsed = dev.ember.fx.GraphModule.parse(code);
+        for (int n : new int[] {2, 5, 11}) {
+            Object out = new dev.ember.fx.Interpreter(parsed).run(row, Tensor.scalar((long) n).to(DType.INT32));
+            Tensor result = out instanceof List<?> l ? (Tensor) l.getFirst() : (Tensor) out;
+            assertArrayEquals(broadcastRows(row, n).toDoubleArray(), result.toDoubleArray(), 1e-12, "n = " + n);
+        }
+    }
+
+    @Test
     void arithmeticOnAnIntUsedAsASizeIsAPolynomialOfItsSymbol() {
         for (String backend : new String[] {"eager", "inductor"}) {
             CompileCounter cc = new CompileCounter();
