@@ -109,6 +109,15 @@ final class ShapeEnv {
     List<Source> allSources() { return sourcesOf(symbols.stream().mapToInt(Symbol::id).toArray()); }
 
     /**
+     * What a graph that is not generic specializes: the ints used as sizes first (an int passed as
+     * an index or a dim is no size any polynomial describes), every size when there are none.
+     */
+    List<Source> sourcesToSpecialize() {
+        int[] ints = symbols.stream().filter(Symbol::isInt).mapToInt(Symbol::id).toArray();
+        return ints.length > 0 ? sourcesOf(ints) : allSources();
+    }
+
+    /**
      * The symbolic metadata of input tensor {@code t} read from {@code source}, or null when none of
      * its dimensions is dynamic. Dense tensors only (any dimension order): their strides are
      * products of sizes; other layouts stay static.
@@ -208,7 +217,7 @@ final class ShapeEnv {
         try {
             new SymbolicShapes(sizeSymbols).annotate(gm);
         } catch (SymbolicShapes.NotGeneric e) {
-            throw new SpecializeAndRestart(allSources(), "the graph is not generic in its sizes (" + e.getMessage() + ")", where);
+            throw new SpecializeAndRestart(sourcesToSpecialize(), "the graph is not generic in its sizes (" + e.getMessage() + ")", where);
         }
         for (int i = 0; i < nodes.size(); i++) if (nodes.get(i).symVal() == null) nodes.get(i).setSymVal(copies.get(i).symVal());
         return (SymShape) node.symVal();

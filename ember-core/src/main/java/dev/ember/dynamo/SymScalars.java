@@ -159,7 +159,8 @@ final class SymScalars {
      * specialized instead: {@code use} says where.
      */
     static VariableTracker asSize(TraceContext ctx, SymScalarVariable x, String use) {
-        if (x.dataDependent() || x.expr() == null) throw dataDependent(ctx, x, use);
+        // a backend that compiles static sizes only (or a graph it could not make generic) has every size a constant
+        if (x.dataDependent() || x.expr() == null || ctx.specialized.contains(ShapeEnv.ALL_SIZES)) throw dataDependent(ctx, x, use);
         SymInt p = polynomial(ctx, x.expr());
         if (p == null || p.eval(ctx.shapes.hints()) != x.expr().hint()) throw dataDependent(ctx, x, use);
         return new SymSizeVariable(p, x.expr().hint(), x.javaType());

@@ -196,7 +196,7 @@ final class Tracer {
         try {
             new dev.ember.fx.SymbolicShapes(symbols).annotate(gm);
         } catch (dev.ember.fx.SymbolicShapes.NotGeneric e) {
-            throw new SpecializeAndRestart(shapes.allSources(), "the graph is not generic in its sizes (" + e.getMessage() + ")", ctx.returnLocation);
+            throw new SpecializeAndRestart(shapes.sourcesToSpecialize(), "the graph is not generic in its sizes (" + e.getMessage() + ")", ctx.returnLocation);
         }
         List<dev.ember.dynamo.guards.SymbolicShapeGuard.Symbol> defs = new ArrayList<>();
         for (ShapeEnv.Symbol s : shapes.symbols()) defs.add(new dev.ember.dynamo.guards.SymbolicShapeGuard.Symbol(s.id(), s.source(), s.min(), s.max(), s.narrowedBy(), s.divisor()));

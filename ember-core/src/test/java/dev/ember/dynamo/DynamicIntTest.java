@@ -63,6 +63,8 @@ class DynamicIntTest {
         return x;
     }
 
+    static Tensor pickRow(Tensor x, Integer n) { return x.select(0, n).mul(2); }
+
     /** A module whose int field changes every call. */
     static final class Stepping extends Module {
         final Linear linear = new Linear(4, 4);
@@ -210,6 +212,39 @@ class DynamicIntTest {
         for (int n : new int[] {2, 3, 4, 6, 8, 12, 24}) assertArrayEquals(regroup(x, n).toDoubleArray(), f.apply(x, n).toDoubleArray(), 1e-12, "n = " + n);
         assertThrows(RuntimeException.class, () -> regroup(x, 5), "eager refuses a view of 24 into 5 rows");
         assertThrows(RuntimeException.class, () -> f.apply(x, 5), "so does the compiled function");
+    }
+
+    @Test
+    void anIntUsedAsAnIndexIsSpecializedAloneAndTheTensorSizesStaySymbolic() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) DynamicIntTest::pickRow, opts);
+        for (int[] c : new int[][] {{8, 3}, {9, 4}, {10, 5}, {11, 5}, {12, 5}}) {
+            Tensor x = Tensor.randn(c[0], 3);
+            assertArrayEquals(pickRow(x, c[1]).toFloatArray(), f.apply(x, c[1]).toFloatArray(), c[0] + " rows, n = " + c[1]);
+        }
+        List<String> guards = guardsOf(opts);
+        assertTrue(guards.contains("EQUALS_MATCH: L['n'] == 5") && guards.stream().anyMatch(g -> g.startsWith("SYMBOLIC_SHAPE: 2 <= x.size(0)")), guards.toString());
+        assertEquals(3, cc.frameCount(), "sizes 9 to 12 share a graph per index; the index is a constant");
+    }
+
+    @Test
+    void aBackendOfStaticSizesGetsTheIntAsAConstantSize() {
+        CompileCounter cc = new CompileCounter();
+        dev.ember.fx.Backend staticSizes = new dev.ember.fx.Backend() {
+            @Override
+            public dev.ember.fx.CompiledGraph compile(dev.ember.fx.GraphModule gm, List<dev.ember.tensor.FakeTensor> exampleInputs) {
+                assertTrue(gm.sizeSymbols() == null, "no size symbol reaches a backend of static sizes");
+                return cc.compile(gm, exampleInputs);
+            }
+
+            @Override
+            public boolean compilesSymbolicSizes() { return false; }
+        };
+        var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) DynamicIntTest::broadcastRows, Options.backend(staticSizes));
+        Tensor row = Tensor.randn(1, 3).to(DType.FLOAT64);
+        for (int n : new int[] {2, 3, 4, 3}) assertArrayEquals(broadcastRows(row, n).toDoubleArray(), f.apply(row, n).toDoubleArray(), 1e-12, "n = " + n);
+        assertEquals(3, cc.frameCount());
     }
 
     @Test
