@@ -6,7 +6,6 @@ import dev.ember.dynamo.guards.SymIntGuard;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.SymScalarVariable;
 import dev.ember.dynamo.variables.SymSizeVariable;
-import dev.ember.tensor.SymInt;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 import dev.ember.fx.Node;
@@ -18,6 +17,7 @@ import dev.ember.ops.ShapeOps;
 import dev.ember.ops.TypePromotion;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.FakeTensor;
+import dev.ember.tensor.SymInt;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
@@ -82,11 +82,20 @@ final class SymScalars {
             case IMUL, LMUL -> IntExpr.Op.MUL;
             case IDIV, LDIV -> IntExpr.Op.DIV;
             case IREM, LREM -> IntExpr.Op.REM;
+            case LCMP -> IntExpr.Op.CMP;
             default -> null;
         };
         if (intOp == IntExpr.Op.DIV || intOp == IntExpr.Op.REM) nonZeroDivisor(ctx, b, s);
         IntExpr left = exprOf(a), right = exprOf(b);
         IntExpr expr = intOp == null || left == null || right == null ? null : IntExpr.Binary.of(intOp, left, right, s.javaType() == int.class);
+        if (op == Opcode.LCMP) {
+            // javac compares longs with lcmp then a branch on its sign: the branch is guarded on the two longs (compare)
+            if (expr == null) throw dataDependent(ctx, s, "comparing it (lcmp, e.g. a branch on it)");
+            TensorVariable x = operand(ctx, a, s), y = operand(ctx, b, s);
+            TensorVariable sign = call(ctx, PointwiseOps.SUB_TENSOR, cast(ctx, call(ctx, PointwiseOps.GT_TENSOR, x, y), DType.INT32),
+                    cast(ctx, call(ctx, PointwiseOps.LT_TENSOR, x, y), DType.INT32));
+            return s.derived(sign, int.class, a instanceof SymScalarVariable p && b instanceof SymScalarVariable q ? (p == s ? q : p) : null, expr);
+        }
         TensorVariable result = switch (op) {
             case DADD, LADD, IADD -> call(ctx, PointwiseOps.ADD_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
             case DSUB, LSUB, ISUB -> call(ctx, PointwiseOps.SUB_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
@@ -95,7 +104,7 @@ final class SymScalars {
             case LDIV, IDIV -> call(ctx, PointwiseOps.DIV_TENSOR_MODE, operand(ctx, a, s), operand(ctx, b, s));
             // Java's % truncates toward zero, as fmod does (remainder would follow the divisor's sign)
             case LREM, IREM -> call(ctx, PointwiseOps.FMOD_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
-            case DCMPL, DCMPG, LCMP -> throw dataDependent(ctx, s, "comparing it (" + op.name().toLowerCase() + ", e.g. a branch on it)");
+            case DCMPL, DCMPG -> throw dataDependent(ctx, s, "comparing it (" + op.name().toLowerCase() + ", e.g. a branch on it)");
             default -> throw dataDependent(ctx, s, "the JVM instruction " + op.name().toLowerCase());
         };
         return s.derived(result, s.javaType(), a instanceof SymScalarVariable x && b instanceof SymScalarVariable y ? (x == s ? y : x) : null, expr);
@@ -146,6 +155,11 @@ final class SymScalars {
         if (ctx.symIntBranches.merge(roots, 1, Integer::sum) > MAX_GUARDED_BRANCHES) {
             throw dataDependent(ctx, s, "comparing it more than " + MAX_GUARDED_BRANCHES + " times (a loop bound?)");
         }
+        // a branch on lcmp's sign is the comparison of the two longs
+        if (x instanceof IntExpr.Binary c && c.op() == IntExpr.Op.CMP && y instanceof IntExpr.Constant zero && zero.value() == 0) {
+            x = c.left();
+            y = c.right();
+        }
         boolean outcome = rel.test(x.hint(), y.hint());
         ctx.graph.addGuard(new SymIntGuard(x, outcome ? rel : rel.negated(), y));
         return outcome;
@@ -181,7 +195,7 @@ final class SymScalars {
                     case ADD -> l.plus(r);
                     case SUB -> l.minus(r);
                     case MUL -> l.times(r);
-                    case DIV, REM -> null;
+                    case DIV, REM, CMP -> null;
                 };
             }
         };

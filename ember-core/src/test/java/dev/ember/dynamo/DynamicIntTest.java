@@ -65,6 +65,11 @@ class DynamicIntTest {
 
     static Tensor pickRow(Tensor x, Integer n) { return x.select(0, n).mul(2); }
 
+    static Tensor longBranch(Tensor x, Long n) {
+        if (n > 3L) return x.mul(2);
+        return x.add(n);
+    }
+
     /** A module whose int field changes every call. */
     static final class Stepping extends Module {
         final Linear linear = new Linear(4, 4);
@@ -245,6 +250,19 @@ class DynamicIntTest {
         Tensor row = Tensor.randn(1, 3).to(DType.FLOAT64);
         for (int n : new int[] {2, 3, 4, 3}) assertArrayEquals(broadcastRows(row, n).toDoubleArray(), f.apply(row, n).toDoubleArray(), 1e-12, "n = " + n);
         assertEquals(3, cc.frameCount());
+    }
+
+    @Test
+    void aBranchOnALongIsGuardedByTheComparison() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn2<Tensor, Long, Tensor>) DynamicIntTest::longBranch, opts);
+        Tensor x = Tensor.randn(4).to(DType.FLOAT64);
+        for (long n : new long[] {0, 5, 10, -7, Long.MAX_VALUE, Long.MIN_VALUE, 2, 3, 4, 1L << 40}) {
+            assertArrayEquals(longBranch(x, n).toDoubleArray(), f.apply(x, n).toDoubleArray(), 0, "n = " + n);
+        }
+        assertEquals(3, cc.frameCount(), "a constant for 0, then one graph per side of n > 3");
+        assertTrue(guardsOf(opts).contains("SYMBOLIC_INT: L['n'] > 3") && guardsOf(opts).contains("SYMBOLIC_INT: L['n'] <= 3"), guardsOf(opts).toString());
     }
 
     @Test

@@ -51,13 +51,16 @@ public sealed interface IntExpr {
 
     /** The JVM's binary operators on ints or longs. */
     enum Op {
-        ADD("+"), SUB("-"), MUL("*"), DIV("/"), REM("%");
+        ADD("+"), SUB("-"), MUL("*"), DIV("/"), REM("%"),
+        /** {@code lcmp}: -1, 0 or 1 as {@code Long.compare}; only a branch reads it. */
+        CMP("cmp");
 
         final String text;
 
         Op(String text) { this.text = text; }
 
         long apply(long a, long b, boolean isInt) {
+            if (this == CMP) return Long.compare(a, b);
             if (isInt) {
                 int x = (int) a, y = (int) b;
                 return switch (this) {
@@ -66,6 +69,7 @@ public sealed interface IntExpr {
                     case MUL -> x * y;
                     case DIV -> x / y;
                     case REM -> x % y;
+                    case CMP -> Integer.compare(x, y);
                 };
             }
             return switch (this) {
@@ -74,6 +78,7 @@ public sealed interface IntExpr {
                 case MUL -> a * b;
                 case DIV -> a / b;
                 case REM -> a % b;
+                case CMP -> Long.compare(a, b);
             };
         }
     }
@@ -88,7 +93,9 @@ public sealed interface IntExpr {
         public long eval(Object[] frame) { return op.apply(left.eval(frame), right.eval(frame), isInt); }
 
         @Override
-        public String render() { return operand(left) + " " + op.text + " " + operand(right); }
+        public String render() {
+            return op == Op.CMP ? "Long.compare(" + left.render() + ", " + right.render() + ")" : operand(left) + " " + op.text + " " + operand(right);
+        }
 
         private static String operand(IntExpr e) { return e instanceof Binary ? "(" + e.render() + ")" : e.render(); }
     }
