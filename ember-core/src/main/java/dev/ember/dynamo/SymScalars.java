@@ -132,15 +132,15 @@ final class SymScalars {
         return null;
     }
 
+    /** The branches on one symbolic int a trace guards one by one before it guards the int's value instead. */
+    static final int MAX_GUARDED_BRANCHES = 8;
+
     /**
      * A branch on ints of which one at least is symbolic and computed from int inputs only
      * ({@code if (n % 2 == 0)}): the outcome in this trace, guarded by the comparison itself
      * ({@code SYMBOLIC_INT: L['n'] % 2 != 0}), as Dynamo guards what the trace decided on a SymInt
      * instead of its value. Null when an operand is no such int (the caller decides as before).
      */
-    /** The branches on one symbolic int a trace guards one by one before it guards the int's value instead. */
-    static final int MAX_GUARDED_BRANCHES = 8;
-
     static Boolean compare(TraceContext ctx, VariableTracker a, VariableTracker b, IntRelation.Relation rel) {
         IntExpr x = exprOf(a), y = exprOf(b);
         if (x == null || y == null) {
