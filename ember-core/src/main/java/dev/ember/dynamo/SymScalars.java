@@ -189,13 +189,14 @@ final class SymScalars {
             case IntExpr.Constant c -> SymInt.of(c.value());
             case IntExpr.Negate n -> polynomial(ctx, n.e()) instanceof SymInt q ? q.times(-1) : null;
             case IntExpr.Convert c -> polynomial(ctx, c.e());
+            case IntExpr.Abs ignored -> null;
             case IntExpr.Binary b -> {
                 SymInt l = polynomial(ctx, b.left()), r = l == null ? null : polynomial(ctx, b.right());
                 yield r == null ? null : switch (b.op()) {
                     case ADD -> l.plus(r);
                     case SUB -> l.minus(r);
                     case MUL -> l.times(r);
-                    case DIV, REM, CMP -> null;
+                    case DIV, REM, CMP, MAX, MIN -> null;
                 };
             }
         };
@@ -239,12 +240,25 @@ final class SymScalars {
         return s.derived(cast(ctx, typed(ctx, s), SymScalarVariable.dtypeOf(target)), target, null, expr);
     }
 
-    /** {@code Math.abs/sqrt/exp} of a data-dependent scalar: the same ATen op on its 0-d tensor. */
+    /**
+     * {@code Math.abs/sqrt/exp} of a symbolic scalar, and {@code Math.max/min} of symbolic ints: the
+     * same ATen op on the 0-d tensors, and for ints the Java expression, so a branch on the result
+     * is still guarded by its comparison.
+     */
     static VariableTracker math(TraceContext ctx, String name, List<VariableTracker> args, SymScalarVariable s) {
+        if (s.isIntegral() && args.size() == 2 && (name.equals("max") || name.equals("min"))) {
+            VariableTracker a = args.get(0), b = args.get(1);
+            IntExpr left = exprOf(a), right = exprOf(b);
+            IntExpr expr = left == null || right == null ? null
+                    : IntExpr.Binary.of(name.equals("max") ? IntExpr.Op.MAX : IntExpr.Op.MIN, left, right, s.javaType() == int.class);
+            TensorVariable result = call(ctx, name.equals("max") ? PointwiseOps.MAXIMUM : PointwiseOps.MINIMUM, operand(ctx, a, s), operand(ctx, b, s));
+            return s.derived(result, s.javaType(), a instanceof SymScalarVariable x && b instanceof SymScalarVariable y ? (x == s ? y : x) : null, expr);
+        }
         if (args.size() != 1 || !MATH.containsKey(name) || (s.isIntegral() && !name.equals("abs"))) {
             throw dataDependent(ctx, s, "passing it to Math." + name + "()");
         }
-        return s.derived(call(ctx, MATH.get(name), typed(ctx, s)), s.javaType(), null);
+        IntExpr expr = s.isIntegral() && s.expr() != null ? new IntExpr.Abs(s.expr(), s.javaType() == int.class) : null;
+        return s.derived(call(ctx, MATH.get(name), typed(ctx, s)), s.javaType(), null, expr);
     }
 
     /**

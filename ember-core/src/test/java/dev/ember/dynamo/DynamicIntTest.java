@@ -65,6 +65,12 @@ class DynamicIntTest {
 
     static Tensor pickRow(Tensor x, Integer n) { return x.select(0, n).mul(2); }
 
+    static Tensor clampedScale(Tensor x, Integer n) {
+        int k = Math.max(n, 3);
+        if (k > 5) return x.mul(k);
+        return x.add(Math.abs(n));
+    }
+
     static Tensor longBranch(Tensor x, Long n) {
         if (n > 3L) return x.mul(2);
         return x.add(n);
@@ -250,6 +256,23 @@ class DynamicIntTest {
         Tensor row = Tensor.randn(1, 3).to(DType.FLOAT64);
         for (int n : new int[] {2, 3, 4, 3}) assertArrayEquals(broadcastRows(row, n).toDoubleArray(), f.apply(row, n).toDoubleArray(), 1e-12, "n = " + n);
         assertEquals(3, cc.frameCount());
+    }
+
+    @Test
+    void mathMaxMinAndAbsOfAnIntStayGuardedByTheComparison() {
+        for (String backend : new String[] {"eager", "inductor"}) {
+            CompileCounter cc = new CompileCounter();
+            Options opts = backend.equals("eager") ? Options.backend(cc) : Options.backend(backend);
+            var f = Ember.compile((Fn2<Tensor, Integer, Tensor>) DynamicIntTest::clampedScale, opts);
+            Tensor x = Tensor.randn(4).to(DType.FLOAT64);
+            for (int n : new int[] {0, 1, 9, -9, 4, 5, 6, Integer.MIN_VALUE, Integer.MAX_VALUE, -3, 100}) {
+                assertArrayEquals(clampedScale(x, n).toDoubleArray(), f.apply(x, n).toDoubleArray(), 0, backend + ", n = " + n);
+            }
+            long frames = FrameRegistry.frames().stream().filter(fr -> fr.options() == opts).mapToLong(fr -> fr.entries().size()).sum();
+            assertEquals(3, frames, backend + ": a constant for 0, then one graph per side of Math.max(n, 3) > 5");
+            assertTrue(guardsOf(opts).contains("SYMBOLIC_INT: Math.max(L['n'], 3) > 5"), guardsOf(opts).toString());
+            Ember.reset();
+        }
     }
 
     @Test

@@ -53,7 +53,9 @@ public sealed interface IntExpr {
     enum Op {
         ADD("+"), SUB("-"), MUL("*"), DIV("/"), REM("%"),
         /** {@code lcmp}: -1, 0 or 1 as {@code Long.compare}; only a branch reads it. */
-        CMP("cmp");
+        CMP("cmp"),
+        /** {@code Math.max} and {@code Math.min}. */
+        MAX("max"), MIN("min");
 
         final String text;
 
@@ -61,6 +63,8 @@ public sealed interface IntExpr {
 
         long apply(long a, long b, boolean isInt) {
             if (this == CMP) return Long.compare(a, b);
+            if (this == MAX) return Math.max(a, b);
+            if (this == MIN) return Math.min(a, b);
             if (isInt) {
                 int x = (int) a, y = (int) b;
                 return switch (this) {
@@ -70,6 +74,8 @@ public sealed interface IntExpr {
                     case DIV -> x / y;
                     case REM -> x % y;
                     case CMP -> Integer.compare(x, y);
+                    case MAX -> Math.max(x, y);
+                    case MIN -> Math.min(x, y);
                 };
             }
             return switch (this) {
@@ -79,6 +85,8 @@ public sealed interface IntExpr {
                 case DIV -> a / b;
                 case REM -> a % b;
                 case CMP -> Long.compare(a, b);
+                case MAX -> Math.max(a, b);
+                case MIN -> Math.min(a, b);
             };
         }
     }
@@ -94,7 +102,11 @@ public sealed interface IntExpr {
 
         @Override
         public String render() {
-            return op == Op.CMP ? "Long.compare(" + left.render() + ", " + right.render() + ")" : operand(left) + " " + op.text + " " + operand(right);
+            return switch (op) {
+                case CMP -> "Long.compare(" + left.render() + ", " + right.render() + ")";
+                case MAX, MIN -> "Math." + op.text + "(" + left.render() + ", " + right.render() + ")";
+                default -> operand(left) + " " + op.text + " " + operand(right);
+            };
         }
 
         private static String operand(IntExpr e) { return e instanceof Binary ? "(" + e.render() + ")" : e.render(); }
@@ -110,6 +122,18 @@ public sealed interface IntExpr {
 
         @Override
         public String render() { return "-" + (e instanceof Binary ? "(" + e.render() + ")" : e.render()); }
+    }
+
+    /** {@code Math.abs(e)}: Java's, so the least int is its own absolute value. */
+    record Abs(IntExpr e, boolean isInt) implements IntExpr {
+        @Override
+        public long hint() { return isInt ? Math.abs((int) e.hint()) : Math.abs(e.hint()); }
+
+        @Override
+        public long eval(Object[] frame) { return isInt ? Math.abs((int) e.eval(frame)) : Math.abs(e.eval(frame)); }
+
+        @Override
+        public String render() { return "Math.abs(" + e.render() + ")"; }
     }
 
     /** {@code (int) e} of a long, or {@code (long) e} of an int: Java's l2i keeps the low 32 bits. */
