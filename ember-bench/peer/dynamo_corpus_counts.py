@@ -1782,7 +1782,9 @@ def _(x, y):
 def aliasing_calls():
     torch.manual_seed(0)
     x, y, z = torch.randn([3]), torch.randn([3]), torch.randn([3])
-    return [(x.clone(), y.clone(), z.clone()), (z.clone(), z.clone(), y.clone())]
+    zc = z.clone()
+    # the second call passes one tensor as a and b (the Java side's args(zc, zc, ...)): the alias changed
+    return [(x.clone(), y.clone(), z.clone()), (zc, zc, y.clone())]
 
 
 @case("test_recompiles.py::test_aliasing_guard_failures", aliasing_calls, name="recompiles.distinct_inputs")

@@ -77,9 +77,15 @@ public final class CompiledFrame {
         if (Boolean.FALSE.equals(options.dynamicSetting())) return;
         for (var g : failed) {
             if (g instanceof dev.ember.dynamo.guards.EqualsMatch m && (m.expected() instanceof Integer || m.expected() instanceof Long)
-                    && changedInputs.add(m.source().name())) {
+                    && !VariableBuilder.isModuleField(m.source()) && changedInputs.add(m.source().name())) {
                 dev.ember.logging.Log.of("dynamic").info(() -> "automatic dynamic: " + m.source().shortName() + " changed (" + m.expected()
                         + " before); it is an input of the graph from this recompile on");
+            }
+            // a tensor argument that is an int now: Dynamo counts the change of type as a change, and the int is dynamic at once
+            if (g instanceof dev.ember.dynamo.guards.TensorMatch m && (readable(m, frame) instanceof Integer || readable(m, frame) instanceof Long)
+                    && changedInputs.add(m.source().name())) {
+                dev.ember.logging.Log.of("dynamic").info(() -> "automatic dynamic: " + m.source().shortName() + " was a tensor and is an int now;"
+                        + " it is an input of the graph from this recompile on");
             }
             if (g instanceof dev.ember.dynamo.guards.TensorMatch m && readable(m, frame) instanceof dev.ember.tensor.Tensor t && t.dim() == m.sizes().length) {
                 for (int d = 0; d < t.dim(); d++) {

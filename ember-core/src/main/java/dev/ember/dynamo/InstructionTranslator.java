@@ -295,6 +295,17 @@ final class InstructionTranslator {
             default -> null;
         };
         boolean twoOperands = o.name().startsWith("IF_ICMP");
+        // a branch on a symbolic int computed from int inputs is guarded by the comparison, not the inputs' values
+        if (rel != null && (peek(0) instanceof SymScalarVariable || twoOperands && peek(1) instanceof SymScalarVariable)) {
+            Boolean outcome = SymScalars.compare(ctx, twoOperands ? peek(1) : peek(0), twoOperands ? peek(0) : ConstantVariable.of(0),
+                    dev.ember.dynamo.guards.IntRelation.Relation.valueOf(rel.name()));
+            if (outcome != null) {
+                pop();
+                if (twoOperands) pop();
+                if (outcome) pc = code.indexOf(b.target());
+                return;
+            }
+        }
         if (rel != null && (peek(0) instanceof SymSizeVariable || twoOperands && peek(1) instanceof SymSizeVariable)) {
             VariableTracker y = twoOperands ? pop() : ConstantVariable.of(0), x = pop();
             if (SymSizes.compare(ctx, x, y, rel)) pc = code.indexOf(b.target());

@@ -28,6 +28,7 @@ final class OpCalls {
     private OpCalls() {}
 
     static VariableTracker call(TraceContext ctx, OpOverload op, List<VariableTracker> args) {
+        args = sizesOfSymbolicInts(ctx, op, args);
         SymScalarVariable sym = SymScalars.firstIn(args);
         if (sym != null) return SymScalars.opCall(ctx, op, args, sym);
         List<Object> graphArgs = new ArrayList<>(args.size());
@@ -74,6 +75,20 @@ final class OpCalls {
         throw new IllegalStateException(op.name() + ": meta function returned " + meta);
     }
 
+    /** {@code args} with each symbolic int passed where the op takes an int (a size, a dim) made a symbolic size. */
+    private static List<VariableTracker> sizesOfSymbolicInts(TraceContext ctx, OpOverload op, List<VariableTracker> args) {
+        List<VariableTracker> out = null;
+        var params = op.schema().params();
+        for (int i = 0; i < args.size() && i < params.size(); i++) {
+            String type = params.get(i).type().replace("?", "");
+            if (args.get(i) instanceof SymScalarVariable s && (type.equals("int") || type.equals("SymInt"))) {
+                if (out == null) out = new ArrayList<>(args);
+                out.set(i, SymScalars.asSize(ctx, s, "passing it to " + op.name() + " as " + params.get(i).name()));
+            }
+        }
+        return out == null ? args : out;
+    }
+
     /** An argument as the graph stores it (nodes inside) and as the meta function sees it (fakes inside). */
     private record Converted(Object graph, Object fake) {}
 
@@ -83,12 +98,15 @@ final class OpCalls {
             case ConstantVariable c -> new Converted(c.value(), c.value());
             // a symbolic size: the graph keeps its polynomial, the meta function computes with its value in this trace
             case SymSizeVariable s -> new Converted(s.expr(), s.hintValue());
+            // a symbolic int in a list of sizes
+            case SymScalarVariable s -> convert(ctx, op, SymScalars.asSize(ctx, s, "passing it to " + op.name() + " in a list"));
             case ArrayVariable a when a.componentType().isPrimitive() -> {
                 Object arr = Array.newInstance(a.componentType(), a.items().size());
                 List<Object> symbolic = new ArrayList<>();
                 boolean anySymbolic = false;
                 for (int i = 0; i < a.items().size(); i++) {
                     VariableTracker item = a.items().get(i);
+                    if (item instanceof SymScalarVariable s) item = SymScalars.asSize(ctx, s, "passing it to " + op.name() + " in an int array");
                     Object hint = switch (item) {
                         case ConstantVariable c -> c.value();
                         case SymSizeVariable s -> s.hintValue();

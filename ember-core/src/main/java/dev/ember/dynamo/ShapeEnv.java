@@ -32,7 +32,10 @@ final class ShapeEnv {
     static final String ALL_SIZES = "*every tensor size*";
 
     /** Symbol {@code s<id>}, read from {@code source}, valid in [min, max]; {@code narrowedBy} says which branch narrowed the range, and where (or null). */
-    record Symbol(int id, SizeSource source, long hint, long min, long max, String narrowedBy, long divisor) {}
+    record Symbol(int id, Source source, long hint, long min, long max, String narrowedBy, long divisor) {
+        /** A symbol read from an automatic dynamic int input used as a size, not from a tensor dimension. */
+        boolean isInt() { return !(source instanceof SizeSource); }
+    }
 
     /** A dynamic input dimension after the first one of its symbol: the guard checks it equals the symbol. */
     record Occurrence(SizeSource source, int symbol) {}
@@ -106,6 +109,15 @@ final class ShapeEnv {
     List<Source> allSources() { return sourcesOf(symbols.stream().mapToInt(Symbol::id).toArray()); }
 
     /**
+     * What a graph that is not generic specializes: the ints used as sizes first (an int passed as
+     * an index or a dim is no size any polynomial describes), every size when there are none.
+     */
+    List<Source> sourcesToSpecialize() {
+        int[] ints = symbols.stream().filter(Symbol::isInt).mapToInt(Symbol::id).toArray();
+        return ints.length > 0 ? sourcesOf(ints) : allSources();
+    }
+
+    /**
      * The symbolic metadata of input tensor {@code t} read from {@code source}, or null when none of
      * its dimensions is dynamic. Dense tensors only (any dimension order): their strides are
      * products of sizes; other layouts stay static.
@@ -154,12 +166,27 @@ final class ShapeEnv {
         return shape;
     }
 
+    /**
+     * The symbol of the automatic dynamic int read from {@code source} (its 0-d graph input is
+     * {@code placeholder}), made when the trace first uses the int as a size ({@code x.view(n, -1)}):
+     * valid for ints of 2 or more, as a dimension's symbol (0 and 1 broadcast; the caller specializes
+     * those). Each int has a symbol of its own: equal values are no reason to share one.
+     */
+    SymInt intSymbol(Source source, long hint, Node placeholder) {
+        for (Symbol s : symbols) if (s.isInt() && s.source().name().equals(source.name())) return SymInt.symbol(s.id());
+        Symbol s = new Symbol(symbols.size(), source, hint, 2, Integer.MAX_VALUE, null, 1);
+        symbols.add(s);
+        placeholder.meta().put(SizeSymbols.INT_SYMBOL, SymInt.symbol(s.id()));
+        Log.of("dynamic").info(() -> "create_symbol s" + s.id() + " = " + hint + " for " + source.shortName() + " (an int used as a size) [2, " + Integer.MAX_VALUE + "]");
+        return SymInt.symbol(s.id());
+    }
+
     /** The symbol of a dynamic dimension: an existing one of the same size and range (duck sizing), else a new one. */
     private SymInt symbolFor(SizeSource source, long size, long min, long max, long divisor) {
         // a size the code divided is divisor * s: the symbol counts in units of the divisor
         long hint = size / divisor, lo = -Math.floorDiv(-min, divisor), hi = max == Long.MAX_VALUE ? max : max / divisor;
         for (Symbol s : symbols) {
-            if (s.hint() == hint && s.min() == lo && s.max() == hi && s.divisor() == divisor) {
+            if (!s.isInt() && s.hint() == hint && s.min() == lo && s.max() == hi && s.divisor() == divisor) {
                 occurrences.add(new Occurrence(source, s.id()));
                 return SymInt.symbol(s.id()).times(divisor);
             }
@@ -190,7 +217,7 @@ final class ShapeEnv {
         try {
             new SymbolicShapes(sizeSymbols).annotate(gm);
         } catch (SymbolicShapes.NotGeneric e) {
-            throw new SpecializeAndRestart(allSources(), "the graph is not generic in its sizes (" + e.getMessage() + ")", where);
+            throw new SpecializeAndRestart(sourcesToSpecialize(), "the graph is not generic in its sizes (" + e.getMessage() + ")", where);
         }
         for (int i = 0; i < nodes.size(); i++) if (nodes.get(i).symVal() == null) nodes.get(i).setSymVal(copies.get(i).symVal());
         return (SymShape) node.symVal();

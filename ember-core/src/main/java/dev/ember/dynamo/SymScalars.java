@@ -1,7 +1,11 @@
 package dev.ember.dynamo;
 
+import dev.ember.dynamo.guards.IntExpr;
+import dev.ember.dynamo.guards.IntRelation;
+import dev.ember.dynamo.guards.SymIntGuard;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.SymScalarVariable;
+import dev.ember.dynamo.variables.SymSizeVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 import dev.ember.fx.Node;
@@ -13,6 +17,7 @@ import dev.ember.ops.ShapeOps;
 import dev.ember.ops.TypePromotion;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.FakeTensor;
+import dev.ember.tensor.SymInt;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
@@ -71,21 +76,150 @@ final class SymScalars {
      */
     static VariableTracker binary(TraceContext ctx, Opcode op, VariableTracker a, VariableTracker b) {
         SymScalarVariable s = a instanceof SymScalarVariable x ? x : (SymScalarVariable) b;
+        IntExpr.Op intOp = switch (op) {
+            case IADD, LADD -> IntExpr.Op.ADD;
+            case ISUB, LSUB -> IntExpr.Op.SUB;
+            case IMUL, LMUL -> IntExpr.Op.MUL;
+            case IDIV, LDIV -> IntExpr.Op.DIV;
+            case IREM, LREM -> IntExpr.Op.REM;
+            case LCMP -> IntExpr.Op.CMP;
+            default -> null;
+        };
+        if (intOp == IntExpr.Op.DIV || intOp == IntExpr.Op.REM) nonZeroDivisor(ctx, b, s);
+        IntExpr left = exprOf(a), right = exprOf(b);
+        IntExpr expr = intOp == null || left == null || right == null ? null : IntExpr.Binary.of(intOp, left, right, s.javaType() == int.class);
+        if (op == Opcode.LCMP) {
+            // javac compares longs with lcmp then a branch on its sign: the branch is guarded on the two longs (compare)
+            if (expr == null) throw dataDependent(ctx, s, "comparing it (lcmp, e.g. a branch on it)");
+            TensorVariable x = operand(ctx, a, s), y = operand(ctx, b, s);
+            TensorVariable sign = call(ctx, PointwiseOps.SUB_TENSOR, cast(ctx, call(ctx, PointwiseOps.GT_TENSOR, x, y), DType.INT32),
+                    cast(ctx, call(ctx, PointwiseOps.LT_TENSOR, x, y), DType.INT32));
+            return s.derived(sign, int.class, a instanceof SymScalarVariable p && b instanceof SymScalarVariable q ? (p == s ? q : p) : null, expr);
+        }
         TensorVariable result = switch (op) {
             case DADD, LADD, IADD -> call(ctx, PointwiseOps.ADD_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
             case DSUB, LSUB, ISUB -> call(ctx, PointwiseOps.SUB_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
             case DMUL, LMUL, IMUL -> call(ctx, PointwiseOps.MUL_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
             case DDIV -> call(ctx, PointwiseOps.DIV_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
             case LDIV, IDIV -> call(ctx, PointwiseOps.DIV_TENSOR_MODE, operand(ctx, a, s), operand(ctx, b, s));
-            case DCMPL, DCMPG, LCMP -> throw dataDependent(ctx, s, "comparing it (" + op.name().toLowerCase() + ", e.g. a branch on it)");
+            // Java's % truncates toward zero, as fmod does (remainder would follow the divisor's sign)
+            case LREM, IREM -> call(ctx, PointwiseOps.FMOD_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
+            case DCMPL, DCMPG -> throw dataDependent(ctx, s, "comparing it (" + op.name().toLowerCase() + ", e.g. a branch on it)");
             default -> throw dataDependent(ctx, s, "the JVM instruction " + op.name().toLowerCase());
         };
-        return s.derived(result, s.javaType(), a instanceof SymScalarVariable x && b instanceof SymScalarVariable y ? (x == s ? y : x) : null);
+        return s.derived(result, s.javaType(), a instanceof SymScalarVariable x && b instanceof SymScalarVariable y ? (x == s ? y : x) : null, expr);
+    }
+
+    /**
+     * An integer division's divisor: a constant zero, or a symbolic one that is zero in this trace,
+     * throws in Java, so the number is specialized and the trace raises as Java does; a symbolic one
+     * that is not is guarded non-zero.
+     */
+    private static void nonZeroDivisor(TraceContext ctx, VariableTracker divisor, SymScalarVariable s) {
+        if (divisor instanceof ConstantVariable c && c.value() instanceof Number n && n.longValue() == 0) throw dataDependent(ctx, s, "dividing it by zero");
+        if (divisor instanceof SymScalarVariable d && d.expr() != null) {
+            if (d.expr().hint() == 0) throw dataDependent(ctx, d, "dividing by it when it is zero");
+            ctx.graph.addGuard(new SymIntGuard(d.expr(), IntRelation.Relation.NE, new IntExpr.Constant(0, d.expr().isInt())));
+        }
+    }
+
+    /** The Java expression of an int operand: a symbolic int's, or a known constant's; null for anything else. */
+    private static IntExpr exprOf(VariableTracker v) {
+        if (v instanceof SymScalarVariable x) return x.expr();
+        if (v instanceof ConstantVariable c && c.deferred() == null && (c.value() instanceof Integer || c.value() instanceof Long)) {
+            return new IntExpr.Constant(((Number) c.value()).longValue(), c.value() instanceof Integer);
+        }
+        return null;
+    }
+
+    /** The branches on one symbolic int a trace guards one by one before it guards the int's value instead. */
+    static final int MAX_GUARDED_BRANCHES = 8;
+
+    /**
+     * A branch on ints of which one at least is symbolic and computed from int inputs only
+     * ({@code if (n % 2 == 0)}): the outcome in this trace, guarded by the comparison itself
+     * ({@code SYMBOLIC_INT: L['n'] % 2 != 0}), as Dynamo guards what the trace decided on a SymInt
+     * instead of its value. Null when an operand is no such int (the caller decides as before).
+     */
+    static Boolean compare(TraceContext ctx, VariableTracker a, VariableTracker b, IntRelation.Relation rel) {
+        IntExpr x = exprOf(a), y = exprOf(b);
+        if (x == null || y == null) {
+            SymScalarVariable s = a instanceof SymScalarVariable p ? p : b instanceof SymScalarVariable q ? q : null;
+            if (s != null && s.expr() == null) throw dataDependent(ctx, s, "comparing it (a branch on it)");
+            return null;
+        }
+        SymScalarVariable s = a instanceof SymScalarVariable p ? p : (SymScalarVariable) b;
+        List<String> roots = new ArrayList<>();
+        for (VariableTracker v : new VariableTracker[] {a, b}) if (v instanceof SymScalarVariable p) for (var r : p.roots()) roots.add(r.name());
+        // a loop bound is compared once per iteration: past a few comparisons one value guard says the same, and is checked faster
+        if (ctx.symIntBranches.merge(roots, 1, Integer::sum) > MAX_GUARDED_BRANCHES) {
+            throw dataDependent(ctx, s, "comparing it more than " + MAX_GUARDED_BRANCHES + " times (a loop bound?)");
+        }
+        // a branch on lcmp's sign is the comparison of the two longs
+        if (x instanceof IntExpr.Binary c && c.op() == IntExpr.Op.CMP && y instanceof IntExpr.Constant zero && zero.value() == 0) {
+            x = c.left();
+            y = c.right();
+        }
+        boolean outcome = rel.test(x.hint(), y.hint());
+        ctx.graph.addGuard(new SymIntGuard(x, outcome ? rel : rel.negated(), y));
+        return outcome;
+    }
+
+    /**
+     * A symbolic int where an op takes a size ({@code x.view(n, -1)}, {@code Tensor.zeros(n)}): the
+     * polynomial of size symbols it is ({@code 2*s1}), each int input in it a symbol read from its
+     * 0-d graph input, so one graph serves every value (as Dynamo passes a SymInt to a view). Ints
+     * below 2, and values that are no polynomial of the inputs ({@code n / 2}, {@code n % 3}), are
+     * specialized instead: {@code use} says where.
+     */
+    static VariableTracker asSize(TraceContext ctx, SymScalarVariable x, String use) {
+        // a backend that compiles static sizes only (or a graph it could not make generic) has every size a constant
+        if (x.dataDependent() || x.expr() == null || ctx.specialized.contains(ShapeEnv.ALL_SIZES)) throw dataDependent(ctx, x, use);
+        SymInt p = polynomial(ctx, x.expr());
+        if (p == null || p.eval(ctx.shapes.hints()) != x.expr().hint()) throw dataDependent(ctx, x, use);
+        return new SymSizeVariable(p, x.expr().hint(), x.javaType());
+    }
+
+    private static SymInt polynomial(TraceContext ctx, IntExpr e) {
+        return switch (e) {
+            case IntExpr.Input in -> {
+                Node placeholder = placeholderOf(ctx, in.source());
+                yield !in.isInt() || in.hint() < 2 || placeholder == null ? null : ctx.shapes.intSymbol(in.source(), in.hint(), placeholder);
+            }
+            case IntExpr.Constant c -> SymInt.of(c.value());
+            case IntExpr.Negate n -> polynomial(ctx, n.e()) instanceof SymInt q ? q.times(-1) : null;
+            case IntExpr.Convert c -> polynomial(ctx, c.e());
+            case IntExpr.Abs ignored -> null;
+            case IntExpr.Binary b -> {
+                SymInt l = polynomial(ctx, b.left()), r = l == null ? null : polynomial(ctx, b.right());
+                yield r == null ? null : switch (b.op()) {
+                    case ADD -> l.plus(r);
+                    case SUB -> l.minus(r);
+                    case MUL -> l.times(r);
+                    case DIV, REM, CMP, MAX, MIN -> null;
+                };
+            }
+        };
+    }
+
+    /** The 0-d graph input an int input read from {@code source} became, or null. */
+    private static Node placeholderOf(TraceContext ctx, dev.ember.dynamo.source.Source source) {
+        List<dev.ember.dynamo.source.Source> sources = ctx.graph.inputSources();
+        for (int i = 0; i < sources.size(); i++) {
+            if (sources.get(i) instanceof dev.ember.dynamo.source.ScalarTensorSource st && st.base().name().equals(source.name())) {
+                return ctx.graph.graph().placeholders().get(i);
+            }
+        }
+        return null;
     }
 
     static VariableTracker negate(TraceContext ctx, SymScalarVariable s) {
-        return s.derived(call(ctx, PointwiseOps.NEG, s.tensor()), s.javaType(), null);
+        IntExpr expr = s.expr() == null ? null : new IntExpr.Negate(s.expr(), s.javaType() == int.class);
+        return s.derived(call(ctx, PointwiseOps.NEG, typed(ctx, s)), s.javaType(), null, expr);
     }
+
+    /** The number's tensor in the dtype of its Java type (an int widened to long keeps its int32 tensor until arithmetic needs int64). */
+    private static TensorVariable typed(TraceContext ctx, SymScalarVariable s) { return cast(ctx, s.tensor(), SymScalarVariable.dtypeOf(s.javaType())); }
 
     /**
      * The conversions a tensor cast computes as the JVM does: int to long or double, long to double,
@@ -100,15 +234,31 @@ final class SymScalars {
             default -> null;
         };
         if (target == null) throw dataDependent(ctx, s, "converting it to " + to.name().toLowerCase());
-        return s.derived(cast(ctx, s.tensor(), SymScalarVariable.dtypeOf(target)), target, null);
+        IntExpr expr = s.expr() == null || target == double.class ? null : new IntExpr.Convert(s.expr(), target == int.class);
+        // int to long is exact on the int32 tensor: no cast until a use needs int64 arithmetic or dtype
+        if (target == long.class) return s.derived(s.tensor(), target, null, expr);
+        return s.derived(cast(ctx, typed(ctx, s), SymScalarVariable.dtypeOf(target)), target, null, expr);
     }
 
-    /** {@code Math.abs/sqrt/exp} of a data-dependent scalar: the same ATen op on its 0-d tensor. */
+    /**
+     * {@code Math.abs/sqrt/exp} of a symbolic scalar, and {@code Math.max/min} of symbolic ints: the
+     * same ATen op on the 0-d tensors, and for ints the Java expression, so a branch on the result
+     * is still guarded by its comparison.
+     */
     static VariableTracker math(TraceContext ctx, String name, List<VariableTracker> args, SymScalarVariable s) {
+        if (s.isIntegral() && args.size() == 2 && (name.equals("max") || name.equals("min"))) {
+            VariableTracker a = args.get(0), b = args.get(1);
+            IntExpr left = exprOf(a), right = exprOf(b);
+            IntExpr expr = left == null || right == null ? null
+                    : IntExpr.Binary.of(name.equals("max") ? IntExpr.Op.MAX : IntExpr.Op.MIN, left, right, s.javaType() == int.class);
+            TensorVariable result = call(ctx, name.equals("max") ? PointwiseOps.MAXIMUM : PointwiseOps.MINIMUM, operand(ctx, a, s), operand(ctx, b, s));
+            return s.derived(result, s.javaType(), a instanceof SymScalarVariable x && b instanceof SymScalarVariable y ? (x == s ? y : x) : null, expr);
+        }
         if (args.size() != 1 || !MATH.containsKey(name) || (s.isIntegral() && !name.equals("abs"))) {
             throw dataDependent(ctx, s, "passing it to Math." + name + "()");
         }
-        return s.derived(call(ctx, MATH.get(name), s.tensor()), s.javaType(), null);
+        IntExpr expr = s.isIntegral() && s.expr() != null ? new IntExpr.Abs(s.expr(), s.javaType() == int.class) : null;
+        return s.derived(call(ctx, MATH.get(name), typed(ctx, s)), s.javaType(), null, expr);
     }
 
     /**
@@ -129,12 +279,14 @@ final class SymScalars {
         Schema schema = tensorOp.schema();
         List<Object> promoted = new ArrayList<>();
         List<Integer> slots = new ArrayList<>();
+        Map<Integer, SymScalarVariable> symbolicAt = new java.util.HashMap<>();   // index in promoted -> the symbolic number there
         for (int i = 0; i < in.size(); i++) {
             VariableTracker v = in.get(i);
             boolean tensorSlot = i < schema.params().size() && schema.param(i).type().startsWith("Tensor");
             switch (v) {
                 case SymScalarVariable x when !tensorSlot -> throw dataDependent(ctx, x, "passing it as the argument " + i + " of " + op.name());
                 case SymScalarVariable x -> {
+                    symbolicAt.put(promoted.size(), x);
                     promoted.add(x.isIntegral() ? (Object) 0L : (Object) 0.0);
                     slots.add(i);
                 }
@@ -147,9 +299,14 @@ final class SymScalars {
             }
         }
         DType compute = TypePromotion.resultType(promoted.toArray());
+        // the 0-d tensors as they are promote to the same dtype (a float tensor times an int): the op converts them, no cast node needed
+        List<Object> asTensors = new ArrayList<>(promoted);
+        symbolicAt.forEach((k, x) -> asTensors.set(k, x.tensor().fake()));
+        // (ints only: a double operand of a float32 op is rounded to float32 first in eager, which the cast keeps)
+        boolean castFree = symbolicAt.values().stream().allMatch(SymScalarVariable::isIntegral) && TypePromotion.resultType(asTensors.toArray()) == compute;
         for (int i : slots) {
             VariableTracker v = in.get(i);
-            in.set(i, v instanceof SymScalarVariable x ? cast(ctx, x.tensor(), compute) : constant(ctx, ((ConstantVariable) v).value(), compute));
+            in.set(i, v instanceof SymScalarVariable x ? (castFree ? x.tensor() : cast(ctx, x.tensor(), compute)) : constant(ctx, ((ConstantVariable) v).value(), compute));
         }
         VariableTracker result = OpCalls.call(ctx, tensorOp, in);
         return result instanceof TensorVariable t ? scalarCompute(t) : result;
@@ -177,7 +334,7 @@ final class SymScalars {
     }
 
     private static TensorVariable operand(TraceContext ctx, VariableTracker v, SymScalarVariable s) {
-        if (v instanceof SymScalarVariable x) return x.tensor();
+        if (v instanceof SymScalarVariable x) return typed(ctx, x);
         if (v instanceof ConstantVariable c && c.value() instanceof Number n) return constant(ctx, n, SymScalarVariable.dtypeOf(s.javaType()));
         throw dataDependent(ctx, s, "combining it with " + v.describe());
     }

@@ -21,6 +21,8 @@ final class TraceContext {
     final OutputGraph graph = new OutputGraph();
     /** The int inputs whose value guards wait until the trace reads them. */
     final DeferredInts ints = new DeferredInts(graph);
+    /** Per symbolic int's inputs, how many branches this trace guarded on them ({@link SymScalars#compare}). */
+    final java.util.Map<java.util.List<String>, Integer> symIntBranches = new java.util.HashMap<>();
     final VariableBuilder builder = new VariableBuilder(this);
     /** Names of the inputs a restarted trace takes as guarded constants, not graph inputs ({@link SpecializeAndRestart}). */
     final Set<String> specialized;

@@ -196,7 +196,7 @@ final class Tracer {
         try {
             new dev.ember.fx.SymbolicShapes(symbols).annotate(gm);
         } catch (dev.ember.fx.SymbolicShapes.NotGeneric e) {
-            throw new SpecializeAndRestart(shapes.allSources(), "the graph is not generic in its sizes (" + e.getMessage() + ")", ctx.returnLocation);
+            throw new SpecializeAndRestart(shapes.sourcesToSpecialize(), "the graph is not generic in its sizes (" + e.getMessage() + ")", ctx.returnLocation);
         }
         List<dev.ember.dynamo.guards.SymbolicShapeGuard.Symbol> defs = new ArrayList<>();
         for (ShapeEnv.Symbol s : shapes.symbols()) defs.add(new dev.ember.dynamo.guards.SymbolicShapeGuard.Symbol(s.id(), s.source(), s.min(), s.max(), s.narrowedBy(), s.divisor()));
@@ -226,7 +226,15 @@ final class Tracer {
         List<VariableTracker> args = new ArrayList<>();
         List<Class<?>> types = paramTypes(target);
         List<String> names = argumentNames(target, frame.length, code);
-        for (int i = 0; i < frame.length; i++) args.add(ctx.builder.wrap(frame[i], new LocalSource(i, names.get(i)), types.get(i)));
+        java.util.Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        List<dev.ember.dynamo.source.Source> distinct = new ArrayList<>();
+        for (int i = 0; i < frame.length; i++) {
+            LocalSource source = new LocalSource(i, names.get(i));
+            args.add(ctx.builder.wrap(frame[i], source, types.get(i)));
+            if (frame[i] instanceof dev.ember.tensor.Tensor t && seen.add(t)) distinct.add(source);
+        }
+        // as Dynamo's NO_TENSOR_ALIASING: tensor arguments traced as distinct must be distinct (one passed twice recompiles)
+        if (distinct.size() > 1) ctx.graph.addGuard(new dev.ember.dynamo.guards.DistinctTensors(distinct));
         return args;
     }
 

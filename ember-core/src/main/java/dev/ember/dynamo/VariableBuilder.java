@@ -64,11 +64,12 @@ final class VariableBuilder {
     /** Wraps {@code value} read from {@code source}; {@code declared} is the static type at the read (primitives use stack form). */
     VariableTracker wrap(Object value, Source source, Class<?> declared) {
         if ((declared == double.class || declared == Double.class && value != null) && unspecialized(source)) {
-            return scalarInput(source, double.class, declared == Double.class);
+            return scalarInput(source, double.class, declared == Double.class, value);
         }
-        Class<?> integral = declared == Integer.class ? int.class : declared == Long.class ? long.class : declared;
+        // an Integer or Long read where the static type is wider (Object, Number) is a boxed int too: it may have been a tensor before
+        Class<?> integral = declared.isPrimitive() ? declared : value instanceof Integer ? int.class : value instanceof Long ? long.class : declared;
         if ((integral == int.class || integral == long.class) && value != null && dynamicInteger(source)) {
-            return scalarInput(source, integral, !declared.isPrimitive());
+            return scalarInput(source, integral, !declared.isPrimitive(), value);
         }
         if (declared == int.class && value instanceof Integer i && source instanceof LocalSource && !Boolean.FALSE.equals(ctx.options.dynamicSetting())) {
             return ctx.ints.wrap(i, source);
@@ -226,16 +227,24 @@ final class VariableBuilder {
     private boolean dynamicInteger(Source source) {
         Boolean dynamic = ctx.options.dynamicSetting();
         if (Boolean.FALSE.equals(dynamic) || ctx.specialized.contains(source.name())) return false;
-        return Boolean.TRUE.equals(dynamic) || ctx.changedInputs.contains(source.name());
+        return Boolean.TRUE.equals(dynamic) || ctx.changedInputs.contains(source.name()) && !isModuleField(source);
+    }
+
+    /**
+     * An int field of a module ({@code this.counter} of an nn.Module): specialized even when it
+     * changes, as Dynamo keeps a module's int attributes static (each value recompiles).
+     */
+    static boolean isModuleField(Source source) {
+        return source instanceof FieldSource f && Modules.isModuleClass(f.field().getDeclaringClass());
     }
 
     /** A number of {@code javaType} as a 0-d graph input of its dtype, read at each call from {@code source}. */
-    private VariableTracker scalarInput(Source source, Class<?> javaType, boolean boxed) {
+    private VariableTracker scalarInput(Source source, Class<?> javaType, boolean boxed, Object value) {
         if (boxed) graph.addGuard(new TypeMatch(source, SymScalarVariable.boxedTypeOf(javaType)));
         dev.ember.tensor.DType dtype = SymScalarVariable.dtypeOf(javaType);
         FakeTensor fake = new FakeTensor(dev.ember.tensor.TensorMeta.contiguous(dtype));
         TensorVariable t = new TensorVariable(graph.placeholder(placeholderName(source), fake, new ScalarTensorSource(source, dtype)), fake, null);
-        return SymScalarVariable.input(t, javaType, source, boxed);
+        return SymScalarVariable.input(t, javaType, source, boxed, value);
     }
 
     private static boolean isValue(Object v) {

@@ -58,6 +58,7 @@ final class ReadableParser {
     static SizeSymbols sizeSymbols(Graph g) {
         TreeSet<Integer> ids = new TreeSet<>();
         for (Node p : g.placeholders()) {
+            if (p.meta().get(SizeSymbols.INT_SYMBOL) instanceof SymInt e) ids.add(e.symbolId());
             if (!(p.symVal() instanceof SymShape shape)) continue;
             Matcher m = SYMBOL.matcher(java.util.Arrays.toString(shape.sizes()));
             while (m.find()) ids.add(Integer.parseInt(m.group(1)));
@@ -163,7 +164,13 @@ final class ReadableParser {
             if (c.eat("/*")) {
                 c.skipSpace();
                 int typeAt = c.at + 1;
-                setValue(p, until("*/"), typeAt);
+                String type = until("*/");
+                int sym = type.indexOf(" = Sym(");
+                if (sym >= 0 && type.endsWith(")")) {
+                    p.meta().put(SizeSymbols.INT_SYMBOL, SymInt.parse(type.substring(sym + " = Sym(".length(), type.length() - 1)));
+                    type = type.substring(0, sym);
+                }
+                setValue(p, type, typeAt);
             }
             if (c.eat(",")) continue;
             c.expect(')');

@@ -41,6 +41,8 @@ final class ReadablePrinter {
             switch (n.kind()) {
                 case PLACEHOLDER -> {
                     String type = ValueTypes.describe(n);
+                    // an int input whose value is a size symbol: Dynamo's "Sym(s0)"
+                    if (type != null && n.meta().get(SizeSymbols.INT_SYMBOL) instanceof dev.ember.tensor.SymInt e) type += " = Sym(" + e + ")";
                     params.add(ValueTypes.javaType(n.val()) + " " + n.name() + (type == null ? "" : " /* " + type + " */"));
                 }
                 case OUTPUT -> {

@@ -13,8 +13,15 @@ import java.util.List;
 public record SizeSymbols(List<Symbol> symbols) {
 
     /**
+     * The meta key of a placeholder that is an int input (a 0-d integer tensor) whose value is a
+     * symbol ({@link SymInt#symbol}): such a symbol is read from the input's value, {@code dim} -1.
+     */
+    public static final String INT_SYMBOL = "int_symbol";
+
+    /**
      * Symbol {@code s<id>}: {@code source} is the user's name for it ({@code x.size(0)}), read at
-     * run time from placeholder {@code input}'s dimension {@code dim}, whose size is
+     * run time from placeholder {@code input}'s dimension {@code dim} (or, {@code dim} -1, from the
+     * value of an int input: {@link #INT_SYMBOL}), whose size is
      * {@code divisor * s<id>} (1 but for a size the code divided: {@code x.size(0) / 2} makes the
      * size {@code 2*s0}, guarded even).
      */
@@ -60,7 +67,8 @@ public record SizeSymbols(List<Symbol> symbols) {
         for (Symbol s : symbols) {
             Symbol found = null;
             for (int i = 0; i < placeholders.size() && found == null; i++) {
-                if (!(placeholders.get(i).symVal() instanceof dev.ember.tensor.SymShape shape)) continue;
+                if (s.size().equals(placeholders.get(i).meta().get(INT_SYMBOL))) found = new Symbol(s.id(), s.source(), i, -1, s.hint(), s.min(), s.max(), s.divisor());
+                if (found != null || !(placeholders.get(i).symVal() instanceof dev.ember.tensor.SymShape shape)) continue;
                 for (int d = 0; d < shape.dim() && found == null; d++) {
                     if (shape.sizes()[d].equals(s.size())) found = new Symbol(s.id(), s.source(), i, d, s.hint(), s.min(), s.max(), s.divisor());
                 }
@@ -74,7 +82,13 @@ public record SizeSymbols(List<Symbol> symbols) {
     /** Each symbol's value in {@code inputs} (the graph's inputs in placeholder order). */
     public long[] valuesIn(Object[] inputs) {
         long[] v = new long[symbols.size()];
-        for (Symbol s : symbols) v[s.id()] = ((dev.ember.tensor.Tensor) inputs[s.input()]).size(s.dim()) / s.divisor();
+        for (Symbol s : symbols) v[s.id()] = valueIn(s, inputs[s.input()]);
         return v;
+    }
+
+    /** Symbol {@code s}'s value in {@code input}, the input it is read from: a dimension's size, or an int input's value. */
+    public static long valueIn(Symbol s, Object input) {
+        if (s.dim() < 0) return input instanceof Number n ? n.longValue() : ((dev.ember.tensor.Tensor) input).longItem();
+        return ((dev.ember.tensor.Tensor) input).size(s.dim()) / s.divisor();
     }
 }

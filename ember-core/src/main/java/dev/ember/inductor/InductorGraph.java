@@ -140,6 +140,13 @@ public final class InductorGraph {
         long[] sizes = null;
         if (symbols != null) {
             for (SizeSymbols.Symbol s : symbols.symbols()) {
+                if (s.dim() < 0) {
+                    // an int input that is a size: its value in range
+                    if (!(inputs[s.input()] instanceof Tensor t) || t.dim() != 0) return s.input();
+                    long v = SizeSymbols.valueIn(s, t);
+                    if (v < s.min() || v > s.max()) return s.input();
+                    continue;
+                }
                 if (!(inputs[s.input()] instanceof Tensor t) || t.dim() <= s.dim() || t.size(s.dim()) % s.divisor() != 0
                         || t.size(s.dim()) / s.divisor() < s.min() || t.size(s.dim()) / s.divisor() > s.max()) return s.input();
             }

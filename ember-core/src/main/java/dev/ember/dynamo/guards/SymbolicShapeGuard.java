@@ -22,8 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class SymbolicShapeGuard implements Guard {
 
     /** Symbol {@code s<id>}, read from {@code source}, valid in [min, max]; {@code narrowedBy}: the branch that narrowed the range, and its line (or null). */
-    public record Symbol(int id, SizeSource source, long min, long max, String narrowedBy, long divisor) {
+    public record Symbol(int id, Source source, long min, long max, String narrowedBy, long divisor) {
         String describe() {
+            if (!(source instanceof SizeSource)) return min + " <= " + source.shortName() + (max >= Integer.MAX_VALUE ? "" : " <= " + max) + " (an int used as a size)";
             String name = divisor == 1 ? source.shortName() : source.shortName() + " / " + divisor;
             return (divisor == 1 ? "" : source.shortName() + " % " + divisor + " == 0, ") + (min > 0 ? min + " <= " : "0 <= ") + name
                     + (max == Long.MAX_VALUE ? "" : " <= " + max);
@@ -73,7 +74,10 @@ public final class SymbolicShapeGuard implements Guard {
         long[] values = new long[symbols.size()];
         for (Symbol s : symbols) {
             Object size = s.source().read(frame);
-            if (!(size instanceof Integer whole)) return s.source().shortName() + " cannot be read: " + s.source().tensor().shortName() + " has fewer dimensions";
+            if (!(size instanceof Integer whole)) {
+                return s.source() instanceof SizeSource d ? s.source().shortName() + " cannot be read: " + d.tensor().shortName() + " has fewer dimensions"
+                        : s.source().shortName() + " is no int: " + size;
+            }
             if (whole % s.divisor() != 0) {
                 return s.source().shortName() + " % " + s.divisor() + " == 0 failed: actual " + whole + " (the code divides it by " + s.divisor() + ")";
             }

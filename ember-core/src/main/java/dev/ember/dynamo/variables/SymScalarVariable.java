@@ -1,5 +1,6 @@
 package dev.ember.dynamo.variables;
 
+import dev.ember.dynamo.guards.IntExpr;
 import dev.ember.dynamo.source.Source;
 import dev.ember.tensor.DType;
 
@@ -13,18 +14,25 @@ import java.util.List;
  * It comes from tensor data ({@code Tensor.item()} with capture_scalar_outputs on: {@code dataDependent})
  * or from unspecialized inputs of the frame ({@code roots}: a double argument, a value carried
  * across a break, an int that changed between calls), or from arithmetic on both.
+ *
+ * <p>An int or long computed from int inputs only also carries {@code expr}, the Java expression
+ * that computed it ({@code n % 2}): a branch on it is guarded by that expression's comparison
+ * instead of specializing the inputs (null for doubles and data-dependent numbers). Its tensor may
+ * be of a narrower integral dtype than {@code javaType} ({@code (long) n} keeps n's int32 tensor):
+ * widening is exact, and every use casts where the dtype decides the arithmetic.
  */
 public record SymScalarVariable(TensorVariable tensor, Class<?> javaType, String origin, boolean boxed, List<Source> roots,
-                                boolean dataDependent) implements VariableTracker {
+                                boolean dataDependent, IntExpr expr) implements VariableTracker {
 
     /** A number read from tensor data. */
     public static SymScalarVariable fromData(TensorVariable tensor, boolean isLong, String origin) {
-        return new SymScalarVariable(tensor, isLong ? long.class : double.class, origin, false, List.of(), true);
+        return new SymScalarVariable(tensor, isLong ? long.class : double.class, origin, false, List.of(), true, null);
     }
 
     /** A frame input of Java type {@code javaType} (int, long or double) not specialized to its value, read from {@code source}. */
-    public static SymScalarVariable input(TensorVariable tensor, Class<?> javaType, Source source, boolean boxed) {
-        return new SymScalarVariable(tensor, javaType, "the input " + source.shortName(), boxed, List.of(source), false);
+    public static SymScalarVariable input(TensorVariable tensor, Class<?> javaType, Source source, boolean boxed, Object hint) {
+        IntExpr expr = javaType == double.class ? null : new IntExpr.Input(source, ((Number) hint).longValue(), javaType == int.class);
+        return new SymScalarVariable(tensor, javaType, "the input " + source.shortName(), boxed, List.of(source), false, expr);
     }
 
     /** The dtype that computes as Java computes on {@code javaType}. */
@@ -33,15 +41,18 @@ public record SymScalarVariable(TensorVariable tensor, Class<?> javaType, String
     }
 
     /** The same number as a boxed reference (one stack slot), or back as the primitive. */
-    public SymScalarVariable boxed(boolean on) { return new SymScalarVariable(tensor, javaType, origin, on, roots, dataDependent); }
+    public SymScalarVariable boxed(boolean on) { return new SymScalarVariable(tensor, javaType, origin, on, roots, dataDependent, expr); }
 
     /** A number of type {@code resultType} computed from this one (and {@code other}, when it is symbolic too) by the node of {@code result}. */
-    public SymScalarVariable derived(TensorVariable result, Class<?> resultType, SymScalarVariable other) {
-        if (other == null || other == this) return new SymScalarVariable(result, resultType, origin, false, roots, dataDependent);
+    public SymScalarVariable derived(TensorVariable result, Class<?> resultType, SymScalarVariable other) { return derived(result, resultType, other, null); }
+
+    /** As {@link #derived(TensorVariable, Class, SymScalarVariable)}, with the Java expression that computed it (null when none). */
+    public SymScalarVariable derived(TensorVariable result, Class<?> resultType, SymScalarVariable other, IntExpr resultExpr) {
+        if (other == null || other == this) return new SymScalarVariable(result, resultType, origin, false, roots, dataDependent, resultExpr);
         List<Source> all = new ArrayList<>(roots);
         for (Source s : other.roots) if (!all.contains(s)) all.add(s);
         String from = origin.equals(other.origin) ? origin : origin + " and " + other.origin;
-        return new SymScalarVariable(result, resultType, from, false, List.copyOf(all), dataDependent || other.dataDependent);
+        return new SymScalarVariable(result, resultType, from, false, List.copyOf(all), dataDependent || other.dataDependent, resultExpr);
     }
 
     /** An integral number (int or long), as opposed to a double. */

@@ -111,7 +111,10 @@ public final class GraphWriter {
             call.blank().comment("the sizes this code is generic in, read from the inputs once per call");
             for (SizeSymbols.Symbol s : symbols.symbols()) {
                 call.comment("s" + s.id() + " = " + s.source() + ", " + s.range() + " (traced at " + s.hint() + ")");
-                JExpr size = Calls.virtualCall(new JExpr.ArrayLoad(INPUTS, JavaTypes.intLit(s.input())), "size", JType.INT, JavaTypes.intLit(s.dim()));
+                // a symbol of an int input used as a size is that input's value (a 0-d integer tensor)
+                JExpr size = s.dim() < 0
+                        ? new JExpr.Convert(Calls.virtualCall(new JExpr.ArrayLoad(INPUTS, JavaTypes.intLit(s.input())), "longItem", JType.LONG), JType.INT, false)
+                        : Calls.virtualCall(new JExpr.ArrayLoad(INPUTS, JavaTypes.intLit(s.input())), "size", JType.INT, JavaTypes.intLit(s.dim()));
                 call.declare(JType.INT, KernelContext.symbol(s.id()).name(),
                         s.divisor() == 1 ? size : new JExpr.Arith(JExpr.ArithOp.DIV, size, JavaTypes.intLit((int) s.divisor())));
             }

@@ -1,0 +1,50 @@
+package dev.ember.dynamo.guards;
+
+import dev.ember.dynamo.source.Source;
+
+/**
+ * A comparison the trace made on ints computed from automatic dynamic int inputs, holding as it
+ * held while tracing ({@code L['n'] % 2 != 0}): the trace took one side of a branch on it, and a
+ * call for which the comparison comes out the other way recompiles. The two sides are evaluated
+ * with Java's arithmetic on the call's inputs ({@link IntExpr}), so the guard decides exactly as
+ * the compiled code's source would; an evaluation that throws (a division by zero) fails it.
+ */
+public record SymIntGuard(IntExpr left, IntRelation.Relation relation, IntExpr right) implements Guard {
+
+    @Override
+    public String kind() { return "SYMBOLIC_INT"; }
+
+    @Override
+    public Source source() { return null; }
+
+    @Override
+    public Object read(Object[] frame) { return frame; }
+
+    @Override
+    public boolean test(Object frame) { return check((Object[]) frame); }
+
+    @Override
+    public boolean check(Object[] frame) {
+        try {
+            return relation.test(left.eval(frame), right.eval(frame));
+        } catch (ArithmeticException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public String explainFailure(Object frame) {
+        Object[] f = (Object[]) frame;
+        if (check(f)) return null;
+        try {
+            return condition() + " failed: actual " + left.eval(f) + " " + relation + " " + right.eval(f) + " is false";
+        } catch (ArithmeticException e) {
+            return condition() + " failed: " + e.getMessage();
+        }
+    }
+
+    @Override
+    public String describe() { return "SYMBOLIC_INT: " + condition(); }
+
+    private String condition() { return left.render() + " " + relation + " " + right.render(); }
+}
