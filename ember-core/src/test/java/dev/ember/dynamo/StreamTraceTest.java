@@ -139,7 +139,8 @@ class StreamTraceTest {
 
     private static void assertSameValue(Object expected, Object got, String where) {
         switch (expected) {
-            case Tensor t -> assertTrue(got instanceof Tensor g && t.sub(g).abs().amax().item() <= 1e-6, where + ": " + t + " vs " + got);
+            case Tensor t -> assertTrue(got instanceof Tensor g && t.sub(g).abs().amax().item() <= 1e-5 * Math.max(1, t.abs().amax().item()),   // the compiled sum may add in another order
+                    where + ": " + t + " vs " + got);
             case List<?> l -> {
                 assertInstanceOf(List.class, got, where);
                 List<?> g = (List<?>) got;
