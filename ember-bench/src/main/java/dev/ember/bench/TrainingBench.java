@@ -40,7 +40,7 @@ import java.util.concurrent.TimeUnit;
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-Xms8g", "-Xmx8g", "-Xmn4g", "-XX:+AlwaysPreTouch", "-XX:+UseParallelGC"})
 public class TrainingBench {
     private Module mlp, conv, encoder;
-    private AdamW mlpOpt, convOpt, encOpt, mlpOptC, convOptC, encOptC;
+    private AdamW mlpOpt, convOpt, encOpt, mlpOptC, convOptC, encOptC, mlpOptCC, convOptCC, encOptCC;
     private Fn1<Tensor, Tensor> mlpCompiled, convCompiled, encCompiled;
     private Module mlpC, convC, encC;
     private Tensor mlpX, convX, encX;
@@ -99,6 +99,13 @@ public class TrainingBench {
         mlpCompiled = Ember.compile(mlpC);
         convCompiled = Ember.compile(convC);
         encCompiled = Ember.compile(encC);
+        // the compiled model with a compiled optimizer too (Ember.compile(opt)); its own moments, the same parameters
+        mlpOptCC = adamW(mlpC);
+        convOptCC = adamW(convC);
+        encOptCC = adamW(encC);
+        Ember.compile(mlpOptCC);
+        Ember.compile(convOptCC);
+        Ember.compile(encOptCC);
         checkSame("mlp", mlp::forward, mlpOpt, mlpCompiled, mlpOptC, mlpX);
         checkSame("conv", conv::forward, convOpt, convCompiled, convOptC, convX);
         checkSame("encoder", encoder::forward, encOpt, encCompiled, encOptC, encX);
@@ -123,6 +130,9 @@ public class TrainingBench {
     public double mlp_compiled() { return step(mlpCompiled, mlpOptC, mlpX); }
 
     @Benchmark
+    public double mlp_compiledWithOptimizer() { return step(mlpCompiled, mlpOptCC, mlpX); }
+
+    @Benchmark
     public double mlp_libtorch() { return tMlp.step(); }
 
     @Benchmark
@@ -132,6 +142,9 @@ public class TrainingBench {
     public double convBnRelu_compiled() { return step(convCompiled, convOptC, convX); }
 
     @Benchmark
+    public double convBnRelu_compiledWithOptimizer() { return step(convCompiled, convOptCC, convX); }
+
+    @Benchmark
     public double convBnRelu_libtorch() { return tConv.step(); }
 
     @Benchmark
@@ -139,6 +152,9 @@ public class TrainingBench {
 
     @Benchmark
     public double encoder_compiled() { return step(encCompiled, encOptC, encX); }
+
+    @Benchmark
+    public double encoder_compiledWithOptimizer() { return step(encCompiled, encOptCC, encX); }
 
     // ------------------------------------------------------------------ the libtorch peers
 
