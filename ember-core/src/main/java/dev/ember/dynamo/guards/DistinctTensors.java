@@ -10,7 +10,7 @@ import java.util.List;
  * guard over a frame's tensor inputs does (the graph was traced with two inputs where the call
  * has one). Identity, not storage: views of one tensor are distinct objects, as in PyTorch.
  */
-public record DistinctTensors(List<Source> sources) implements Guard {
+public record DistinctTensors(List<Source> sources) implements FrameGuard {
     public DistinctTensors {
         sources = List.copyOf(sources);
     }
@@ -18,14 +18,8 @@ public record DistinctTensors(List<Source> sources) implements Guard {
     @Override
     public String kind() { return "NO_TENSOR_ALIASING"; }
 
-    @Override
-    public Source source() { return null; }
 
-    @Override
-    public Object read(Object[] frame) { return frame; }
 
-    @Override
-    public boolean test(Object frame) { return check((Object[]) frame); }
 
     @Override
     public boolean check(Object[] frame) { return firstRepeat(frame) < 0; }

@@ -6,8 +6,7 @@ import dev.ember.dynamo.source.Source;
  * A condition a later call must meet to reuse a compiled graph. Each guard checks one value
  * (read from its {@link Source}, or global state) without allocating, and can explain a failure in words.
  */
-public sealed interface Guard permits TensorMatch, TypeMatch, IdMatch, EqualsMatch, IntRange, IntRelation, LengthCheck, KeysMatch, GlobalStateMatch, SameObject, NoTensorAliasing, SymIntGuard, DistinctTensors,
-        SymbolicShapeGuard {
+public sealed interface Guard permits TensorMatch, TypeMatch, IdMatch, EqualsMatch, IntRange, LengthCheck, KeysMatch, GlobalStateMatch, SameObject, NoTensorAliasing, FrameGuard {
 
     /** PyTorch's guard kind name: {@code TENSOR_MATCH}, {@code EQUALS_MATCH}, … */
     String kind();

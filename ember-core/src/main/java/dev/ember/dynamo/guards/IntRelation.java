@@ -7,7 +7,7 @@ import dev.ember.dynamo.source.Source;
  * a loop counter and its bound, neither guarded by its value. Compared as longs, and both sides
  * must be ints whose sums do not overflow, as they did not while tracing.
  */
-public record IntRelation(Source left, long leftOffset, Relation relation, Source right, long rightOffset) implements Guard {
+public record IntRelation(Source left, long leftOffset, Relation relation, Source right, long rightOffset) implements FrameGuard {
     /** How the two sides compare. */
     public enum Relation {
         LT("<"), LE("<="), GT(">"), GE(">="), EQ("=="), NE("!=");
@@ -45,14 +45,8 @@ public record IntRelation(Source left, long leftOffset, Relation relation, Sourc
     @Override
     public String kind() { return "INT_RELATION"; }
 
-    @Override
-    public Source source() { return null; }
 
-    @Override
-    public Object read(Object[] frame) { return frame; }
 
-    @Override
-    public boolean test(Object frame) { return explainFailure(frame) == null; }
 
     @Override
     public boolean check(Object[] frame) {

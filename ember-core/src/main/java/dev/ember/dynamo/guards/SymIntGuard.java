@@ -1,6 +1,5 @@
 package dev.ember.dynamo.guards;
 
-import dev.ember.dynamo.source.Source;
 
 /**
  * A comparison the trace made on ints computed from automatic dynamic int inputs, holding as it
@@ -9,19 +8,13 @@ import dev.ember.dynamo.source.Source;
  * with Java's arithmetic on the call's inputs ({@link IntExpr}), so the guard decides exactly as
  * the compiled code's source would; an evaluation that throws (a division by zero) fails it.
  */
-public record SymIntGuard(IntExpr left, IntRelation.Relation relation, IntExpr right) implements Guard {
+public record SymIntGuard(IntExpr left, IntRelation.Relation relation, IntExpr right) implements FrameGuard {
 
     @Override
     public String kind() { return "SYMBOLIC_INT"; }
 
-    @Override
-    public Source source() { return null; }
 
-    @Override
-    public Object read(Object[] frame) { return frame; }
 
-    @Override
-    public boolean test(Object frame) { return check((Object[]) frame); }
 
     @Override
     public boolean check(Object[] frame) {

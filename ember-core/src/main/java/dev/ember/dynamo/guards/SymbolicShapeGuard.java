@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * and — once per new assignment of the symbols — the graph's shapes re-derived by its meta
  * functions equal to its symbolic ones ({@link SymbolicShapes#check}). Printed with the user's names.
  */
-public final class SymbolicShapeGuard implements Guard {
+public final class SymbolicShapeGuard implements FrameGuard {
 
     /** Symbol {@code s<id>}, read from {@code source}, valid in [min, max]; {@code narrowedBy}: the branch that narrowed the range, and its line (or null). */
     public record Symbol(int id, Source source, long min, long max, String narrowedBy, long divisor) {
@@ -56,17 +56,11 @@ public final class SymbolicShapeGuard implements Guard {
     @Override
     public String kind() { return "SYMBOLIC_SHAPE"; }
 
-    @Override
-    public Source source() { return null; }
+
+
 
     @Override
-    public Object read(Object[] frame) { return frame; }
-
-    @Override
-    public boolean test(Object value) { return explainFailure(value) == null; }
-
-    @Override
-    public boolean check(Object[] frame) { return test(frame); }
+    public boolean check(Object[] frame) { return explainFailure(frame) == null; }
 
     @Override
     public String explainFailure(Object value) {
