@@ -88,6 +88,13 @@ final class SymScalars {
         if (intOp == IntExpr.Op.DIV || intOp == IntExpr.Op.REM) nonZeroDivisor(ctx, b, s);
         IntExpr left = exprOf(a), right = exprOf(b);
         IntExpr expr = intOp == null || left == null || right == null ? null : IntExpr.Binary.of(intOp, left, right, s.javaType() == int.class);
+        if ((op == Opcode.DCMPL || op == Opcode.DCMPG) && doubleCompare(a, b, op == Opcode.DCMPG) instanceof IntExpr.DoubleCompare cmp) {
+            // a double input compared with a constant: the branch that reads the sign is guarded by the comparison
+            TensorVariable x = operand(ctx, a, s), y = operand(ctx, b, s);
+            TensorVariable sign = call(ctx, PointwiseOps.SUB_TENSOR, cast(ctx, call(ctx, PointwiseOps.GT_TENSOR, x, y), DType.INT32),
+                    cast(ctx, call(ctx, PointwiseOps.LT_TENSOR, x, y), DType.INT32));
+            return s.derived(sign, int.class, null, cmp);
+        }
         if (op == Opcode.LCMP) {
             // javac compares longs with lcmp then a branch on its sign: the branch is guarded on the two longs (compare)
             if (expr == null) throw dataDependent(ctx, s, "comparing it (lcmp, e.g. a branch on it)");
@@ -121,6 +128,20 @@ final class SymScalars {
             if (d.expr().hint() == 0) throw dataDependent(ctx, d, "dividing by it when it is zero");
             ctx.graph.addGuard(new SymIntGuard(d.expr(), IntRelation.Relation.NE, new IntExpr.Constant(0, d.expr().isInt())));
         }
+    }
+
+    /**
+     * {@code dcmpl}/{@code dcmpg} of a double frame input, not computed from anything, and a double
+     * constant, in either order; null for any other operands (the caller specializes as before).
+     */
+    private static IntExpr.DoubleCompare doubleCompare(VariableTracker a, VariableTracker b, boolean nanIsOne) {
+        if (a instanceof SymScalarVariable x && x.inputValue() != null && b instanceof ConstantVariable c && c.deferred() == null && c.value() instanceof Double k) {
+            return IntExpr.DoubleCompare.of(x.roots().getFirst(), x.inputValue(), k, true, nanIsOne);
+        }
+        if (b instanceof SymScalarVariable x && x.inputValue() != null && a instanceof ConstantVariable c && c.deferred() == null && c.value() instanceof Double k) {
+            return IntExpr.DoubleCompare.of(x.roots().getFirst(), x.inputValue(), k, false, nanIsOne);
+        }
+        return null;
     }
 
     /** The Java expression of an int operand: a symbolic int's, or a known constant's; null for anything else. */
@@ -190,6 +211,7 @@ final class SymScalars {
             case IntExpr.Negate n -> polynomial(ctx, n.e()) instanceof SymInt q ? q.times(-1) : null;
             case IntExpr.Convert c -> polynomial(ctx, c.e());
             case IntExpr.Abs ignored -> null;
+            case IntExpr.DoubleCompare ignored -> null;
             case IntExpr.Binary b -> {
                 SymInt l = polynomial(ctx, b.left()), r = l == null ? null : polynomial(ctx, b.right());
                 yield r == null ? null : switch (b.op()) {

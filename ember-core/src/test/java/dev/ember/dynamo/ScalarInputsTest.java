@@ -102,18 +102,54 @@ class ScalarInputsTest {
     }
 
     @Test
-    void aBranchOnTheDoubleSpecializesItWithAGuard() {
+    void aBranchOnTheDoubleIsGuardedByTheComparisonItMade() {
         CompileCounter cc = new CompileCounter();
         Options opts = Options.backend(cc);
         var f = Ember.compile((Fn2<Tensor, Double, Tensor>) ScalarInputsTest::branchOnScale, opts);
         Tensor x = Tensor.randn(3, 4);
-        assertArrayEquals(eagerOf(branchOnScale(x, 0.5)), eagerOf(f.apply(x, 0.5)));
-        assertArrayEquals(eagerOf(branchOnScale(x, 0.5)), eagerOf(f.apply(x, 0.5)));
-        assertEquals(1, cc.frameCount());
-        assertArrayEquals(eagerOf(branchOnScale(x, -1.0)), eagerOf(f.apply(x, -1.0)));
-        assertEquals(2, cc.frameCount(), "a new value of a specialized double recompiles");
+        for (double s : new double[] {0.5, 2.0, 1e-9}) assertArrayEquals(eagerOf(branchOnScale(x, s)), eagerOf(f.apply(x, s)), "s = " + s);
+        assertEquals(1, cc.frameCount(), "every positive s takes the same branch: one graph");
+        for (double s : new double[] {-1.0, 0.0, -0.0, Double.NaN, -3.5}) assertArrayEquals(eagerOf(branchOnScale(x, s)), eagerOf(f.apply(x, s)), "s = " + s);
+        assertEquals(2, cc.frameCount(), "the other branch once, for zero, minus zero and NaN too");
         CompiledFrame frame = frameOf(opts);
-        assertEquals("L['s'] == 0.5 failed: actual -1.0", frame.recompileReasons().getFirst().failedGuards().getFirst());
+        assertEquals("L['s'] > 0.0 failed: L['s'] is -1.0", frame.recompileReasons().getFirst().failedGuards().getFirst());
+        assertArrayEquals(eagerOf(branchOnScale(x, Double.POSITIVE_INFINITY)), eagerOf(f.apply(x, Double.POSITIVE_INFINITY)));
+        assertEquals(2, cc.frameCount());
+    }
+
+    /** PyTorch's pattern: an {@code item()} read before a break decides a branch after it. */
+    static Tensor signOfSum(Tensor x) {
+        double y = x.sum().item();
+        return y > 0 ? x.mul(2) : x.mul(3);
+    }
+
+    @Test
+    void aBranchOnAnItemAfterABreakCompilesEachSideOnce() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn1<Tensor, Tensor>) ScalarInputsTest::signOfSum, Options.backend(cc));
+        for (double v : new double[] {1, 2, 3, 4, -1, -2}) {
+            Tensor x = Tensor.ones(4).mul(v);
+            assertArrayEquals(eagerOf(signOfSum(x)), eagerOf(f.apply(x)), "v = " + v);
+        }
+        // the graph before the break, and the resume method's graph for each side (Dynamo 2.13: 4, its first value specialized)
+        assertEquals(3, cc.frameCount());
+    }
+
+    /** A number computed from the double decides: the double is specialized (guarded by its value), as before. */
+    static Tensor branchOnTwice(Tensor x, double s) { return s * 2 > 1.0 ? x.mul(s) : x.neg(); }
+
+    @Test
+    void aBranchOnANumberComputedFromTheDoubleSpecializesIt() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn2<Tensor, Double, Tensor>) ScalarInputsTest::branchOnTwice, opts);
+        Tensor x = Tensor.randn(3, 4);
+        assertArrayEquals(eagerOf(branchOnTwice(x, 0.75)), eagerOf(f.apply(x, 0.75)));
+        assertArrayEquals(eagerOf(branchOnTwice(x, 0.75)), eagerOf(f.apply(x, 0.75)));
+        assertEquals(1, cc.frameCount());
+        assertArrayEquals(eagerOf(branchOnTwice(x, -1.0)), eagerOf(f.apply(x, -1.0)));
+        assertEquals(2, cc.frameCount(), "a new value of a specialized double recompiles");
+        assertEquals("L['s'] == 0.75 failed: actual -1.0", frameOf(opts).recompileReasons().getFirst().failedGuards().getFirst());
     }
 
     @Test

@@ -108,9 +108,9 @@ class DiagnosisTest {
         assertEquals("DiagnosisTest.theStackTrieShowsWhoCalledTheCompiledFunction", stack.get(stack.size() - 3).name());
     }
 
-    /** A branch on a double the graph takes as an input: the trace restarts with it a guarded constant. */
+    /** A branch on a number computed from a double input: the trace restarts with the double a guarded constant. */
     static Tensor branchOnDouble(Tensor x, double s) {
-        if (s > 0.5) return x.mul(s);
+        if (s * 2 > 1.0) return x.mul(s);
         return x.neg();
     }
 

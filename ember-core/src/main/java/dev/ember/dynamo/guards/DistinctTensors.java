@@ -18,9 +18,6 @@ public record DistinctTensors(List<Source> sources) implements FrameGuard {
     @Override
     public String kind() { return "NO_TENSOR_ALIASING"; }
 
-
-
-
     @Override
     public boolean check(Object[] frame) { return firstRepeat(frame) < 0; }
 

@@ -37,6 +37,47 @@ public sealed interface IntExpr {
         public String render() { return source.name(); }
     }
 
+    /**
+     * {@code dcmpl} / {@code dcmpg} of a double input and a double constant (in bytecode order:
+     * {@code inputFirst} when the input is the left operand): -1, 0 or 1, and for a NaN operand -1
+     * ({@code dcmpl}) or 1 ({@code dcmpg}), as the JVM computes it. Only a branch reads it, so a
+     * branch on a double is guarded by the comparison it made ({@code L['y'] > 0.0}).
+     */
+    record DoubleCompare(Source source, double constant, boolean inputFirst, boolean nanIsOne, long hint) implements IntExpr {
+        public static DoubleCompare of(Source source, double value, double constant, boolean inputFirst, boolean nanIsOne) {
+            return new DoubleCompare(source, constant, inputFirst, nanIsOne, compare(value, constant, inputFirst, nanIsOne));
+        }
+
+        static long compare(double value, double constant, boolean inputFirst, boolean nanIsOne) {
+            double a = inputFirst ? value : constant, b = inputFirst ? constant : value;
+            if (Double.isNaN(a) || Double.isNaN(b)) return nanIsOne ? 1 : -1;
+            return a < b ? -1 : a > b ? 1 : 0;   // -0.0 == 0.0, as dcmp has it (Double.compare would not)
+        }
+
+        @Override
+        public long eval(Object[] frame) {
+            if (!(source.read(frame) instanceof Number n)) throw new ArithmeticException(source.shortName() + " is no number");
+            return compare(n.doubleValue(), constant, inputFirst, nanIsOne);
+        }
+
+        @Override
+        public String render() {
+            String c = String.valueOf(constant);
+            return (nanIsOne ? "dcmpg(" : "dcmpl(") + (inputFirst ? source.name() + ", " + c : c + ", " + source.name()) + ")";
+        }
+
+        /** The branch's condition in the user's terms: {@code L['y'] > 0.0} for {@code dcmp(y, 0.0) > 0}, with what a NaN does. */
+        public String condition(IntRelation.Relation relation, long against) {
+            if (against != 0) return render() + " " + relation + " " + against;
+            String left = inputFirst ? source.name() : String.valueOf(constant), right = inputFirst ? String.valueOf(constant) : source.name();
+            boolean nanPasses = relation.test(nanIsOne ? 1 : -1, 0);
+            return left + " " + relation + " " + right + (nanPasses ? " or a NaN" : "");
+        }
+
+        @Override
+        public boolean isInt() { return true; }
+    }
+
     /** A constant. */
     record Constant(long value, boolean isInt) implements IntExpr {
         @Override

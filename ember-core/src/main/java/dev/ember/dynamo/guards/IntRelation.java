@@ -45,9 +45,6 @@ public record IntRelation(Source left, long leftOffset, Relation relation, Sourc
     @Override
     public String kind() { return "INT_RELATION"; }
 
-
-
-
     @Override
     public boolean check(Object[] frame) {
         return left.read(frame) instanceof Integer a && right.read(frame) instanceof Integer b && fits(a + leftOffset) && fits(b + rightOffset)

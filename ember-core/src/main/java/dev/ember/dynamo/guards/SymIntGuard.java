@@ -1,6 +1,5 @@
 package dev.ember.dynamo.guards;
 
-
 /**
  * A comparison the trace made on ints computed from automatic dynamic int inputs, holding as it
  * held while tracing ({@code L['n'] % 2 != 0}): the trace took one side of a branch on it, and a
@@ -12,9 +11,6 @@ public record SymIntGuard(IntExpr left, IntRelation.Relation relation, IntExpr r
 
     @Override
     public String kind() { return "SYMBOLIC_INT"; }
-
-
-
 
     @Override
     public boolean check(Object[] frame) {
@@ -30,6 +26,7 @@ public record SymIntGuard(IntExpr left, IntRelation.Relation relation, IntExpr r
         Object[] f = (Object[]) frame;
         if (check(f)) return null;
         try {
+            if (left instanceof IntExpr.DoubleCompare d) return condition() + " failed: " + d.source().name() + " is " + d.source().read(f);
             return condition() + " failed: actual " + left.eval(f) + " " + relation + " " + right.eval(f) + " is false";
         } catch (ArithmeticException e) {
             return condition() + " failed: " + e.getMessage();
@@ -39,5 +36,8 @@ public record SymIntGuard(IntExpr left, IntRelation.Relation relation, IntExpr r
     @Override
     public String describe() { return "SYMBOLIC_INT: " + condition(); }
 
-    private String condition() { return left.render() + " " + relation + " " + right.render(); }
+    private String condition() {
+        if (left instanceof IntExpr.DoubleCompare d && right instanceof IntExpr.Constant c) return d.condition(relation, c.value());
+        return left.render() + " " + relation + " " + right.render();
+    }
 }

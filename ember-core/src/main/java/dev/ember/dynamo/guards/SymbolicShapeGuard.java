@@ -56,9 +56,6 @@ public final class SymbolicShapeGuard implements FrameGuard {
     @Override
     public String kind() { return "SYMBOLIC_SHAPE"; }
 
-
-
-
     @Override
     public boolean check(Object[] frame) { return explainFailure(frame) == null; }
 

@@ -20,19 +20,24 @@ import java.util.List;
  * instead of specializing the inputs (null for doubles and data-dependent numbers). Its tensor may
  * be of a narrower integral dtype than {@code javaType} ({@code (long) n} keeps n's int32 tensor):
  * widening is exact, and every use casts where the dtype decides the arithmetic.
+ *
+ * <p>A double frame input itself (not a number computed from it) carries {@code inputValue}, its
+ * value in this trace: a comparison of it with a constant is then guarded by that comparison
+ * ({@code L['y'] > 0.0}) instead of by its value, as Dynamo guards a branch on a SymFloat.
  */
 public record SymScalarVariable(TensorVariable tensor, Class<?> javaType, String origin, boolean boxed, List<Source> roots,
-                                boolean dataDependent, IntExpr expr) implements VariableTracker {
+                                boolean dataDependent, IntExpr expr, Double inputValue) implements VariableTracker {
 
     /** A number read from tensor data. */
     public static SymScalarVariable fromData(TensorVariable tensor, boolean isLong, String origin) {
-        return new SymScalarVariable(tensor, isLong ? long.class : double.class, origin, false, List.of(), true, null);
+        return new SymScalarVariable(tensor, isLong ? long.class : double.class, origin, false, List.of(), true, null, null);
     }
 
     /** A frame input of Java type {@code javaType} (int, long or double) not specialized to its value, read from {@code source}. */
     public static SymScalarVariable input(TensorVariable tensor, Class<?> javaType, Source source, boolean boxed, Object hint) {
         IntExpr expr = javaType == double.class ? null : new IntExpr.Input(source, ((Number) hint).longValue(), javaType == int.class);
-        return new SymScalarVariable(tensor, javaType, "the input " + source.shortName(), boxed, List.of(source), false, expr);
+        Double value = javaType == double.class ? (Double) ((Number) hint).doubleValue() : null;
+        return new SymScalarVariable(tensor, javaType, "the input " + source.shortName(), boxed, List.of(source), false, expr, value);
     }
 
     /** The dtype that computes as Java computes on {@code javaType}. */
@@ -41,18 +46,18 @@ public record SymScalarVariable(TensorVariable tensor, Class<?> javaType, String
     }
 
     /** The same number as a boxed reference (one stack slot), or back as the primitive. */
-    public SymScalarVariable boxed(boolean on) { return new SymScalarVariable(tensor, javaType, origin, on, roots, dataDependent, expr); }
+    public SymScalarVariable boxed(boolean on) { return new SymScalarVariable(tensor, javaType, origin, on, roots, dataDependent, expr, inputValue); }
 
     /** A number of type {@code resultType} computed from this one (and {@code other}, when it is symbolic too) by the node of {@code result}. */
     public SymScalarVariable derived(TensorVariable result, Class<?> resultType, SymScalarVariable other) { return derived(result, resultType, other, null); }
 
     /** As {@link #derived(TensorVariable, Class, SymScalarVariable)}, with the Java expression that computed it (null when none). */
     public SymScalarVariable derived(TensorVariable result, Class<?> resultType, SymScalarVariable other, IntExpr resultExpr) {
-        if (other == null || other == this) return new SymScalarVariable(result, resultType, origin, false, roots, dataDependent, resultExpr);
+        if (other == null || other == this) return new SymScalarVariable(result, resultType, origin, false, roots, dataDependent, resultExpr, null);
         List<Source> all = new ArrayList<>(roots);
         for (Source s : other.roots) if (!all.contains(s)) all.add(s);
         String from = origin.equals(other.origin) ? origin : origin + " and " + other.origin;
-        return new SymScalarVariable(result, resultType, from, false, List.copyOf(all), dataDependent || other.dataDependent, resultExpr);
+        return new SymScalarVariable(result, resultType, from, false, List.copyOf(all), dataDependent || other.dataDependent, resultExpr, null);
     }
 
     /** An integral number (int or long), as opposed to a double. */
