@@ -51,7 +51,7 @@ class CompileEventStreamTest {
     static Tensor oneBreak(Tensor x) {
         Tensor y = x.add(1.0).relu();
         double s = y.select(0, 0).select(0, 0).item();
-        return y.mul(s > 0 ? 2.0 : 3.0);
+        return y.mul(s * 2 > 0 ? 2.0 : 3.0);   // a number computed from s decides: the resume trace restarts with s a constant
     }
 
     static Tensor twice(Tensor x) { return x.t().t(); }
@@ -149,7 +149,7 @@ class CompileEventStreamTest {
                 "FrameCompiled " + T + "oneBreak graphs=1 compiles=1 breaks=1 ops=4",
                 "FrameStarted " + resume + " compile 0",
                 "PhaseStarted TRACING",
-                "Restart " + resume + " after attempt 0",   // s > 0 needs the double s, a graph input: traced again with s a constant
+                "Restart " + resume + " after attempt 0",   // s * 2 > 0 needs the double s, a graph input: traced again with s a constant
                 "PhaseEnded TRACING",
                 "Bytecode none generated",
                 "GraphCaptured " + resume,
