@@ -253,7 +253,7 @@ final class InstructionTranslator {
         if (unary) {
             VariableTracker v = pop();
             push(v instanceof SymScalarVariable s ? SymScalars.negate(ctx, s)
-                    : v instanceof SymSizeVariable s ? SymSizes.negate(s) : ConstantVariable.of(Arithmetic.negate(number(v))));
+                    : v instanceof SymSizeVariable s ? SymSizes.negate(s) : ConstantVariable.of(dev.ember.jvm.JvmArithmetic.negate(number(v))));
             return;
         }
         VariableTracker b = pop(), a = pop();
@@ -272,7 +272,7 @@ final class InstructionTranslator {
             return;
         }
         try {
-            push(ConstantVariable.of(Arithmetic.binary(op.opcode(), number(a), number(b))));
+            push(ConstantVariable.of(dev.ember.jvm.JvmArithmetic.binary(op.opcode(), number(a), number(b))));
         } catch (ArithmeticException e) {
             throw jvmException(e);
         }
@@ -280,7 +280,7 @@ final class InstructionTranslator {
 
     private void convert(VariableTracker v, TypeKind to) {
         push(v instanceof SymScalarVariable s ? SymScalars.convert(ctx, s, to)
-                : v instanceof SymSizeVariable s ? SymSizes.convert(ctx, s, to) : ConstantVariable.of(Arithmetic.convert(number(v), to)));
+                : v instanceof SymSizeVariable s ? SymSizes.convert(ctx, s, to) : ConstantVariable.of(dev.ember.jvm.JvmArithmetic.convert(number(v), to)));
     }
 
     private void branch(BranchInstruction b) {

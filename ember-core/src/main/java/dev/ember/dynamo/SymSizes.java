@@ -23,7 +23,7 @@ final class SymSizes {
             case LADD, LSUB, LMUL, LDIV, LREM -> long.class;
             default -> throw specialize(ctx, a, b, "computing " + op.name().toLowerCase() + " with it");
         };
-        Object hint = Arithmetic.binary(op, hintOf(a), hintOf(b));
+        Object hint = dev.ember.jvm.JvmArithmetic.binary(op, hintOf(a), hintOf(b));
         SymInt result = switch (op) {
             case IADD, LADD -> x.plus(y);
             case ISUB, LSUB -> x.minus(y);

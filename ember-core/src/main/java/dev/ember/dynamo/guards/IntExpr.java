@@ -49,9 +49,8 @@ public sealed interface IntExpr {
         }
 
         static long compare(double value, double constant, boolean inputFirst, boolean nanIsOne) {
-            double a = inputFirst ? value : constant, b = inputFirst ? constant : value;
-            if (Double.isNaN(a) || Double.isNaN(b)) return nanIsOne ? 1 : -1;
-            return a < b ? -1 : a > b ? 1 : 0;   // -0.0 == 0.0, as dcmp has it (Double.compare would not)
+            return (Integer) dev.ember.jvm.JvmArithmetic.binary(nanIsOne ? java.lang.classfile.Opcode.DCMPG : java.lang.classfile.Opcode.DCMPL,
+                    inputFirst ? value : constant, inputFirst ? constant : value);
         }
 
         @Override

@@ -1,13 +1,19 @@
-package dev.ember.dynamo;
+package dev.ember.jvm;
 
 import java.lang.classfile.Opcode;
 import java.lang.classfile.TypeKind;
 
-/** JVM arithmetic, comparison and conversion instructions evaluated on constants, with the JVM's exact semantics. */
-final class Arithmetic {
-    private Arithmetic() {}
+/**
+ * JVM arithmetic, comparison and conversion instructions evaluated on boxed values, with the JVM's
+ * exact semantics (int wraps, division truncates, {@code dcmpl}/{@code dcmpg} put a NaN on their own
+ * side, {@code -0.0} equals {@code 0.0}): one definition for the tracer's constant folding, the
+ * bytecode debugger's interpreter and the guards that re-evaluate a comparison.
+ */
+public final class JvmArithmetic {
+    private JvmArithmetic() {}
 
-    static Object binary(Opcode op, Object a, Object b) {
+    /** {@code a op b} for a binary operator instruction; shifts take an int count. */
+    public static Object binary(Opcode op, Object a, Object b) {
         return switch (op) {
             case IADD -> i(a) + i(b);
             case ISUB -> i(a) - i(b);
@@ -48,7 +54,8 @@ final class Arithmetic {
         };
     }
 
-    static Object negate(Object a) {
+    /** {@code ineg}, {@code lneg}, {@code fneg}, {@code dneg}. */
+    public static Object negate(Object a) {
         return switch (a) {
             case Integer x -> -x;
             case Long x -> -x;
@@ -58,7 +65,8 @@ final class Arithmetic {
         };
     }
 
-    static Object convert(Object v, TypeKind to) {
+    /** The conversion instructions ({@code i2l} … {@code i2s}) to {@code to}. */
+    public static Object convert(Object v, TypeKind to) {
         Number n = (Number) v;
         return switch (to) {
             case INT -> v instanceof Float f ? (int) (float) f : v instanceof Double d ? (int) (double) d : n.intValue();
