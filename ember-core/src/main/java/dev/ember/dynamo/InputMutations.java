@@ -56,8 +56,8 @@ final class InputMutations {
      * saved-tensor checks and weight caches read).
      */
     static void writeBack(Tensor input, Tensor value) {
-        boolean sameMemory = value.storage() == input.storage() && value.storageOffset() == input.storageOffset()
-                && java.util.Arrays.equals(value.shape(), input.shape()) && java.util.Arrays.equals(value.strides(), input.strides());
+        boolean sameMemory = value.storage() == input.storage() && value.storageOffset() == input.storageOffset() && value.dim() == input.dim();
+        for (int d = 0; sameMemory && d < value.dim(); d++) sameMemory = value.size(d) == input.size(d) && value.stride(d) == input.stride(d);   // per parameter per step: no copies of the shape
         boolean recordsHistory = dev.ember.autograd.GradMode.isEnabled() && (input.requiresGrad() || value.requiresGrad());
         if (sameMemory && !recordsHistory) input.storage().bumpVersion();
         else input.copy_(value);
