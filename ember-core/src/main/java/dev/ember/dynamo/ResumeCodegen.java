@@ -522,8 +522,9 @@ public final class ResumeCodegen {
 
     /** Why no resume class can be defined next to {@code host}, and the one line that fixes it. */
     static String noAccess(Class<?> host) {
-        return "Ember cannot define the resume method next to " + host.getName() + ": its class loader puts it in a module of its own (as "
-                + "a program run from source, java " + host.getSimpleName() + ".java, is), where only its own code has full access. "
-                + "Grant it once, before compiling: Ember.grantAccess(MethodHandles.lookup()); in " + host.getSimpleName();
+        return "Ember cannot define the resume method next to " + host.getName() + ": it is in module " + host.getModule().getName()
+                + ", which does not open package " + host.getPackageName() + " to Ember, so only its own code has full access there. "
+                + "Open the package to Ember in module-info.java, or grant access once, before compiling: Ember.grantAccess(MethodHandles.lookup()); in "
+                + host.getSimpleName();
     }
 }

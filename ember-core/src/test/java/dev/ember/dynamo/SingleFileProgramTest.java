@@ -54,11 +54,12 @@ class SingleFileProgramTest {
     }
 
     @Test
-    void withoutAGrantTheDefaultLevelSaysWhyAndHowToFixIt(@TempDir Path dir) throws Exception {
+    void withoutAGrantTheCodeAfterTheBreakCompilesToo(@TempDir Path dir) throws Exception {
+        // the source launcher's loader puts Prog in a module of its own: Ember reaches it through Prog$$EmberAccess
         String out = run(dir, false);
         assertTrue(out.contains("same as eager: true"), out);
-        assertTrue(out.contains("frames: 0"), "nothing compiled: " + out);
-        assertTrue(out.contains("cannot define the resume method next to Prog") && out.contains("Ember.grantAccess(MethodHandles.lookup());"), out);
+        assertTrue(out.contains("frames: 2"), "the graph before the break and the resume method's: " + out);
+        assertFalse(out.contains("runs eagerly") || out.contains("cannot define"), out);
     }
 
     @Test

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The bytecode debugger in a program run from source ({@code java Prog.java}), which grants Ember access as such programs must. */
+/** The bytecode debugger in a program run from source ({@code java Prog.java}), with no grant of access: Ember reaches the program's module through {@code Prog$$EmberAccess}. */
 class BytecodeDebuggerSingleFileTest {
     @Test
     void stepsThroughTheGeneratedCodeOfASingleFileProgram(@TempDir Path dir) throws Exception {
@@ -16,7 +16,6 @@ class BytecodeDebuggerSingleFileTest {
                 import dev.ember.Ember;
                 import dev.ember.debug.bytecode.BytecodeDebugger;
                 import dev.ember.tensor.Tensor;
-                import java.lang.invoke.MethodHandles;
 
                 public class Prog {
                     private static Tensor scale(Tensor x) { return x.mul(3); }
@@ -28,7 +27,6 @@ class BytecodeDebuggerSingleFileTest {
                     }
 
                     public static void main(String[] args) {
-                        Ember.grantAccess(MethodHandles.lookup());
                         var g = Ember.compile(Prog::f);
                         Tensor x = Tensor.randn(3);
                         Tensor y = BytecodeDebugger.debug(() -> g.apply(x), "s 5", "l 0, 100", "c");
