@@ -28,7 +28,8 @@ import java.util.stream.Stream;
  * factory (programs write their inputs in place); what is compared is the returned values and the
  * inputs' final contents, copied right after the call (reduce-overhead reuses its output arrays on
  * the next call). Each configuration is compiled after {@code Ember.reset()} and called twice:
- * the second call runs the cached entry (and reuses reduce-overhead's arrays). Values are judged by
+ * the second call runs the cached entry (and reuses reduce-overhead's arrays). Then come calls with
+ * new values, twice, and with a larger batch, twice (see {@link #renewedRuns}, {@link #resizedRuns}). Values are judged by
  * {@link Accuracy#compare} with {@link Accuracy#DEFAULT_TOLERANCE}: the same rule as the accuracy
  * checker and the minifier. When eager throws, every configuration must throw the same class.
  */
@@ -68,10 +69,8 @@ public final class DifferentialRunner {
     public static Result run(Object fn, Supplier<Object[]> inputs, List<Config> configs) {
         LoadedRun p = new LoadedRun(fn, inputs);
         Observed eager = observe(p, args -> Calls.apply(p.fn(), args), false);
-        LoadedRun renewed = new LoadedRun(fn, () -> newValues(inputs.get()));
-        Observed eagerRenewed = observe(renewed, args -> Calls.apply(renewed.fn(), args), false);
-        References renewedRefs = eagerRenewed.error == null ? new References(renewed, false) : References.NONE;
-        List<Resized> resized = resizedRuns(fn, inputs);
+        List<Variant> variants = new ArrayList<>(renewedRuns(fn, inputs));
+        variants.addAll(resizedRuns(fn, inputs));
         Observed eagerTraining = configs.stream().anyMatch(Config::training) ? observe(p, args -> Calls.apply(p.fn(), args), true) : null;
         References trainingRefs = eagerTraining != null && eagerTraining.error == null ? new References(p, true) : References.NONE;
         References refs = eager.error == null ? new References(p, false) : References.NONE;
@@ -88,7 +87,7 @@ public final class DifferentialRunner {
         try {
             for (Config c : configs) {
                 outcomes.put(c, c.training() ? runTraining(p, c, eagerTraining, trainingRefs)
-                        : runConfig(p, c, eager, refs, cacheDir, coldModes, renewed, eagerRenewed, renewedRefs, resized));
+                        : runConfig(p, c, eager, refs, cacheDir, coldModes, variants));
                 if (c.backend().equals("inductor") && !c.fromCache()) coldModes.add(c.mode());
             }
         } finally {
@@ -101,7 +100,7 @@ public final class DifferentialRunner {
     }
 
     private static Disagreement runConfig(LoadedRun p, Config c, Observed eager, References refs, Path cacheDir, Set<CompileMode> coldModes,
-                                          LoadedRun renewed, Observed eagerRenewed, References renewedRefs, List<Resized> resized) {
+                                          List<Variant> variants) {
         Ember.reset();
         Map<String, Object> stored = null;
         if (c.fromCache()) {
@@ -110,8 +109,8 @@ public final class DifferentialRunner {
                 Observed cold = observe(p, args -> Calls.apply(coldCompiled, args), false);
                 Disagreement f = judge("cold call", eager, cold, refs);
                 if (f != null) return f;
-                // the new batch sizes too: the warm run must find the graph generic in them on disk as well
-                for (Resized r : resized) observe(r.run(), args -> Calls.apply(coldCompiled, args), false);
+                // the new values and batch sizes too: the warm run must find every graph they compile on disk as well
+                for (Variant v : variants) observe(v.run(), args -> Calls.apply(coldCompiled, args), false);
                 Ember.reset();
             }
             stored = entries(cacheDir);
@@ -122,14 +121,9 @@ public final class DifferentialRunner {
             Disagreement f = judge("call " + call, eager, got, refs);
             if (f != null) return f;
         }
-        // the same layouts and aliasing with other values: a value the compiled code baked in without a guard shows here
-        Observed gotRenewed = observe(renewed, args -> Calls.apply(compiled, args), false);
-        Disagreement stale = judge("a call with new input values", eagerRenewed, gotRenewed, renewedRefs);
-        if (stale != null) return stale;
-        // new batch sizes: the first recompiles with the size a symbol, the second runs that symbolic graph
-        for (Resized r : resized) {
-            Observed got = observe(r.run(), args -> Calls.apply(compiled, args), false);
-            Disagreement f = judge("a call with dimension 0 grown by " + r.grow(), r.eager(), got, r.refs());
+        for (Variant v : variants) {
+            Observed got = observe(v.run(), args -> Calls.apply(compiled, args), false);
+            Disagreement f = judge(v.what(), v.eager(), got, v.refs());
             if (f != null) return f;
         }
         if (stored != null) {
@@ -337,22 +331,39 @@ public final class DifferentialRunner {
         return direction > 0 ? Math.nextUp(d) : direction < 0 ? Math.nextDown(d) : d;
     }
 
-    /** A call with the inputs' dimension 0 grown by {@code grow}: eager's result and its references. */
-    private record Resized(int grow, LoadedRun run, Observed eager, References refs) {}
+    /** A call after the first ones, with other values or sizes ({@code what} it is, in words): eager's result and its references. */
+    private record Variant(String what, LoadedRun run, Observed eager, References refs) {}
+
+    /**
+     * The same layouts and aliasing with new values, twice: a value the compiled code baked in
+     * without a guard shows at the first; a number that recompiled there as a graph input (automatic
+     * dynamic) runs that new graph at the second, so an input made differently at call time than it
+     * was traced (the {@code f64[1]} class of bug) shows there. None when eager throws on them.
+     */
+    private static List<Variant> renewedRuns(Object fn, Supplier<Object[]> inputs) {
+        List<Variant> out = new ArrayList<>();
+        LoadedRun once = new LoadedRun(fn, () -> newValues(inputs.get()));
+        LoadedRun twice = new LoadedRun(fn, () -> newValues(newValues(inputs.get())));
+        for (var run : List.of(Map.entry("a call with new input values", once), Map.entry("a second call with other new input values", twice))) {
+            Observed eager = observe(run.getValue(), args -> Calls.apply(fn, args), false);
+            out.add(new Variant(run.getKey(), run.getValue(), eager, eager.error == null ? new References(run.getValue(), false) : References.NONE));
+        }
+        return out;
+    }
 
     /**
      * The program run eagerly with the batch grown by 3, then by 7 (each a new size, so automatic
      * dynamic makes it a symbol at the first and reuses the symbolic graph at the second); none
      * where eager refuses the new sizes (the program depends on them) or an input is not floating point.
      */
-    private static List<Resized> resizedRuns(Object fn, Supplier<Object[]> inputs) {
-        List<Resized> out = new ArrayList<>();
+    private static List<Variant> resizedRuns(Object fn, Supplier<Object[]> inputs) {
+        List<Variant> out = new ArrayList<>();
         for (int grow : new int[] {3, 7}) {
             if (resizedBatch(inputs.get(), grow) == null) break;
             LoadedRun run = new LoadedRun(fn, () -> resizedBatch(inputs.get(), grow));
             Observed eager = observe(run, args -> Calls.apply(run.fn(), args), false);
             if (eager.error != null) break;
-            out.add(new Resized(grow, run, eager, new References(run, false)));
+            out.add(new Variant("a call with dimension 0 grown by " + grow, run, eager, new References(run, false)));
         }
         return out;
     }
@@ -386,10 +397,12 @@ public final class DifferentialRunner {
 
     /**
      * The arguments with every floating-point value changed ({@code x ↦ 0.5 − 1.25·x}) in their
-     * storage, so layouts, views and aliasing are those of {@code args}: what changes is only what
-     * a guard does not check.
+     * storage, so layouts, views and aliasing are those of {@code args}, and every Java number
+     * argument made anew with other values ({@link ScalarInput#renewed}): what changes is only what
+     * a guard does not check, or what it checks and must send to another entry.
      */
     private static Object[] newValues(Object[] args) {
+        for (int i = 0; i < args.length; i++) if (!(args[i] instanceof Tensor)) args[i] = ScalarInput.renewed(args[i]);
         return changeFloats(args, (i, f) -> 0.5f - 1.25f * f, (i, d) -> 0.5 - 1.25 * d);
     }
 
@@ -419,12 +432,41 @@ public final class DifferentialRunner {
         return out;
     }
 
+    /**
+     * What each value holds now, as something compared by content: a tensor's clone, a
+     * {@code double[]}'s elements, a settings object's public fields; numbers, strings and
+     * immutable lists as they are.
+     */
     private static List<Object> copies(List<Object> values) {
         List<Object> out = new ArrayList<>();
         try (var unused = dev.ember.autograd.GradMode.noGrad()) {
-            for (Object v : values) out.add(v instanceof Tensor t ? t.clone() : v);
+            for (Object v : values) out.add(contents(v));
         }
         return out;
+    }
+
+    private static Object contents(Object v) {
+        return switch (v) {
+            case Tensor t -> t.clone();
+            case double[] a -> java.util.Arrays.stream(a).boxed().toList();
+            case int[] a -> java.util.Arrays.stream(a).boxed().toList();
+            case null -> null;
+            case Number n -> n;
+            case CharSequence c -> c.toString();
+            case List<?> l -> List.copyOf(l);
+            default -> {
+                List<Object> fields = new ArrayList<>();
+                for (var f : v.getClass().getFields()) {
+                    if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) continue;
+                    try {
+                        fields.add(f.getName() + "=" + f.get(v));
+                    } catch (IllegalAccessException e) {
+                        fields.add(f.getName() + "=?");
+                    }
+                }
+                yield fields.isEmpty() ? v : fields;
+            }
+        };
     }
 
     /** The cache folder's entries and each file's identity: a rewritten entry is a new file (written then renamed). */

@@ -8,13 +8,22 @@ import java.util.stream.Collectors;
  * it. {@link #source} prints it as the Java class a user would write; that text is what is
  * compiled, captured, compared and, on a failure, written as the repro.
  */
-public record Program(long seed, List<Input> inputs, List<Stmt> body, List<Var> returns) {
+public record Program(long seed, List<Input> inputs, List<ScalarInput> scalars, List<Stmt> body, List<Var> returns) {
     public Program {
         inputs = List.copyOf(inputs);
+        scalars = List.copyOf(scalars);
         body = List.copyOf(body);
         returns = List.copyOf(returns);
-        if (inputs.isEmpty() || inputs.size() > 5) throw new IllegalArgumentException("a program takes 1 to 5 tensors (Fn1…Fn5), got " + inputs.size());
+        if (inputs.isEmpty()) throw new IllegalArgumentException("a program takes at least one tensor");
+        if (inputs.size() + scalars.size() > 5) {
+            throw new IllegalArgumentException("a program takes 1 to 5 parameters (Fn1…Fn5), got " + inputs.size() + " tensors and " + scalars.size() + " numbers");
+        }
         if (returns.isEmpty()) throw new IllegalArgumentException("a program returns at least one tensor");
+    }
+
+    /** The same program with another body and returned values (what the shrinker makes). */
+    Program with(List<Input> newInputs, List<Stmt> newBody, List<Var> newReturns) {
+        return new Program(seed, newInputs, scalars, newBody, newReturns);
     }
 
     /** The name of the class {@link #source} declares when none is given. */
@@ -25,7 +34,9 @@ public record Program(long seed, List<Input> inputs, List<Stmt> body, List<Var> 
 
     /** {@code Fn2<Tensor, Tensor, Tensor>}. */
     String fnType() {
-        return "Fn" + inputs.size() + "<" + "Tensor, ".repeat(inputs.size()) + resultType() + ">";
+        StringBuilder args = new StringBuilder("Tensor, ".repeat(inputs.size()));
+        for (ScalarInput s : scalars) args.append(s.boxedType()).append(", ");
+        return "Fn" + (inputs.size() + scalars.size()) + "<" + args + resultType() + ">";
     }
 
     /**
@@ -42,7 +53,8 @@ public record Program(long seed, List<Input> inputs, List<Stmt> body, List<Var> 
         StringBuilder sb = new StringBuilder();
         sb.append("import dev.ember.*;\nimport dev.ember.nn.F;\nimport dev.ember.tensor.*;\nimport java.util.List;\n\n");
         sb.append("public final class ").append(className).append(" {\n");
-        String params = inputs.stream().map(i -> "Tensor " + i.param().name()).collect(Collectors.joining(", "));
+        String params = java.util.stream.Stream.concat(inputs.stream().map(i -> "Tensor " + i.param().name()),
+                scalars.stream().map(n -> n.javaType() + " " + n.name())).collect(Collectors.joining(", "));
         sb.append("    public static ").append(resultType()).append(" run(").append(params).append(") {\n");
         for (Stmt s : body) for (String line : s.java().split("\n")) sb.append("        ").append(line).append('\n');
         String ret = returns.size() == 1 ? returns.getFirst().name()
@@ -52,11 +64,15 @@ public record Program(long seed, List<Input> inputs, List<Stmt> body, List<Var> 
         sb.append("    /** ");
         sb.append(inputs.stream().map(i -> i.param().toString() + (i.aliasOf() >= 0 ? " (same tensor as " + inputs.get(i.aliasOf()).param().name() + ")"
                 : i.layout() == Input.Layout.CONTIGUOUS ? "" : " (" + i.layout().name().toLowerCase() + ")")).collect(Collectors.joining(", ")));
+        for (ScalarInput n : scalars) sb.append(", ").append(n.javaType()).append(' ').append(n.name());
         sb.append(" */\n    public static Object[] inputs() {\n");
         sb.append("        Generator g = new Generator(").append(seed).append("L);\n");
         String[] names = inputs.stream().map(i -> i.param().name()).toArray(String[]::new);
         for (Input in : inputs) sb.append("        Tensor ").append(in.param().name()).append(" = ").append(in.maker(names)).append(";\n");
-        sb.append("        return new Object[] {").append(String.join(", ", names)).append("};\n    }\n");
+        List<String> all = new java.util.ArrayList<>(List.of(names));
+        for (ScalarInput n : scalars) all.add(n.maker());
+        sb.append("        return new Object[] {").append(String.join(", ", all)).append("};\n    }\n");
+        if (scalars.stream().anyMatch(n -> n.kind() == ScalarInput.Kind.KNOBS)) sb.append('\n').append(ScalarInput.KNOBS_CLASS);
         sb.append(extra);
         sb.append("}\n");
         return sb.toString();

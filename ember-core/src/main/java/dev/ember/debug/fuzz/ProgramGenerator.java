@@ -31,6 +31,7 @@ public final class ProgramGenerator {
     /** Zero-size dims are drawn only in some programs, so the rest stay useful for everything else. */
     private final boolean zeroSizes;
     private final List<Input> inputs = new ArrayList<>();
+    private final List<ScalarInput> scalars = new ArrayList<>();
     private final List<Stmt> body = new ArrayList<>();
     private final List<Var> pool = new ArrayList<>();
     private final Map<Var, Integer> storage = new HashMap<>();
@@ -58,11 +59,11 @@ public final class ProgramGenerator {
         if (defined.isEmpty()) defined.add(let(pool.getFirst().type(), "$0.clone()", pool.getFirst()));
         List<Var> returns = new ArrayList<>(List.of(defined.getLast()));
         if (rnd.nextInt(10) < 3) returns.add(pool.get(rnd.nextInt(pool.size())));
-        return new Program(seed, inputs, body, returns);
+        return new Program(seed, inputs, scalars, body, returns);
     }
 
     private boolean step() {
-        int r = rnd.nextInt(124);
+        int r = rnd.nextInt(132);
         if (r < 20) return unary();
         if (r < 42) return binary();
         if (r < 52) return reduction();
@@ -78,7 +79,8 @@ public final class ProgramGenerator {
         if (r < 112) return graphBreak();
         if (r < 116) return recurrentLoop();
         if (r < 120) return scalarAcrossBreak();
-        return factory();
+        if (r < 124) return factory();
+        return javaNumber();
     }
 
     // ------------------------------------------------------------------ types and variables
@@ -123,8 +125,11 @@ public final class ProgramGenerator {
     private Var findOrInput(TensorType t) {
         Var v = pick(x -> x.type().equals(t));
         if (v != null) return v;
-        return inputs.size() < 5 ? input(t) : null;
+        return hasRoom() ? input(t) : null;
     }
+
+    /** Whether another parameter fits ({@code Fn5} at most). */
+    private boolean hasRoom() { return inputs.size() + scalars.size() < 5; }
 
     private Var let(TensorType t, String template, Var... args) {
         Var v = new Var("v" + nextVar++, t);
@@ -274,7 +279,7 @@ public final class ProgramGenerator {
     private boolean conv() {
         Var x = pick(v -> v.type().isFloat() && v.type().rank() == 4 && v.type().size(1) > 0);
         if (x == null) {
-            if (inputs.size() >= 4) return false;
+            if (inputs.size() + scalars.size() >= 4) return false;
             x = input(TensorType.of(rnd.nextInt(5) == 0 ? DType.FLOAT64 : DType.FLOAT32, 1 + rnd.nextInt(2), 1 + rnd.nextInt(4), 4 + rnd.nextInt(5), 4 + rnd.nextInt(5)));
         }
         TensorType t = x.type();
@@ -449,7 +454,7 @@ public final class ProgramGenerator {
     private boolean recurrentLoop() {
         Var seq = pick(v -> v.type().dtype() == DType.FLOAT32 && v.type().rank() == 3 && v.type().size(1) >= 2);
         if (seq == null) {
-            if (inputs.size() >= 3) return false;
+            if (inputs.size() + scalars.size() >= 3) return false;
             seq = input(TensorType.of(DType.FLOAT32, 1 + rnd.nextInt(4), 2 + rnd.nextInt(4), DIMS[rnd.nextInt(DIMS.length)]));
         }
         int batch = seq.type().size(0), in = seq.type().size(2), hidden = oneOf(List.of(4, 8, 16));
@@ -468,6 +473,102 @@ public final class ProgramGenerator {
         storage.put(out, nextStorage++);
         pool.add(out);
         return true;
+    }
+
+    // ------------------------------------------------------------------ Java numbers
+
+    private static final List<Double> DOUBLES = List.of(-1.5, -0.75, -0.25, -0.0, 0.0, 0.3, 0.6, 1.0, 1.75);
+    private static final List<Double> INTS = List.of(-1.0, 0.0, 1.0, 2.0, 3.0, 4.0);
+
+    /**
+     * A Java number the program was passed (a {@code double} or {@code int}, an element of a
+     * {@code double[]} or a {@code List<Double>}, a field of a settings object) used as an op's
+     * operand, in Java arithmetic, or in a branch. The runner's call with new values changes every
+     * one of them ({@link ScalarInput#renewed}), and most move across the branches' thresholds, so
+     * a number baked into a graph without a guard, or turned into a graph input of another shape
+     * than it was traced with, shows as a difference from eager.
+     */
+    private boolean javaNumber() {
+        Var a = pick(v -> !v.type().dtype().isBool());
+        if (a == null) return false;
+        if (!a.type().isFloat()) {
+            String k = intRead();
+            if (k == null) return false;
+            let(a.type(), oneOf(List.of("$0.add(" + k + ")", "$0.mul(" + k + ")", "(" + k + " % 2 == 0) ? $0.add(1L) : $0.neg()")), a);
+            return true;
+        }
+        String op = switch (rnd.nextInt(5)) {
+            case 0, 1 -> {
+                String e = doubleExpression();
+                yield e == null ? null : oneOf(List.of("$0.mul(" + e + ")", "$0.add(" + e + ")", "$0.sub(" + e + ").mul(0.5)", "Tensor.fullLike($0, " + e + ").add($0)"));
+            }
+            case 2 -> {
+                String e = doubleExpression();
+                yield e == null ? null : "(" + e + " > 0.25) ? $0.relu() : $0.neg()";
+            }
+            case 3 -> {
+                String k = intRead();
+                yield k == null ? null : oneOf(List.of("(" + k + " % 2 == 0) ? $0.mul(2.0) : $0.sub(1.0)", "(" + k + " > 1) ? $0.tanh() : $0.mul(" + k + ")"));
+            }
+            default -> {
+                // with a number read from tensor data, across the break item() makes
+                Var c = pick(v -> v.type().isFloat());
+                String e = doubleExpression();
+                if (c == null || e == null) yield null;
+                let(a.type(), "$0.mul($1.sum().item() * 0.5 + " + e + ")", a, c);
+                yield "";
+            }
+        };
+        if (op == null) return false;
+        if (!op.isEmpty()) let(a.type(), op, a);
+        return true;
+    }
+
+    /** Java arithmetic over one or two reads of the program's numbers; null when there is none and no room for one. */
+    private String doubleExpression() {
+        String r = doubleRead();
+        if (r == null) return null;
+        String r2 = rnd.nextBoolean() ? doubleRead() : null;
+        if (r2 == null) return oneOf(List.of(r, r + " * 0.5 + 1.0", "Math.abs(" + r + ")", "-" + r));
+        return oneOf(List.of(r + " - " + r2, "Math.max(" + r + ", " + r2 + ")", "(" + r + " + " + r2 + ") * 2.0"));
+    }
+
+    /** A read of a double from a number parameter, a new one when there is room and a coin says so. */
+    private String doubleRead() {
+        ScalarInput s = scalars.isEmpty() || hasRoom() && rnd.nextInt(3) == 0
+                ? scalar(oneOf(List.of(ScalarInput.Kind.values())))
+                : oneOf(scalars);
+        return s == null ? null : oneOf(s.doubleReads());
+    }
+
+    /** A read of an int ({@code int} parameter or settings field), a new parameter when none exists. */
+    private String intRead() {
+        List<ScalarInput> ints = scalars.stream().filter(s -> !s.intReads().isEmpty()).toList();
+        ScalarInput s = ints.isEmpty() || hasRoom() && rnd.nextInt(3) == 0
+                ? scalar(rnd.nextBoolean() ? ScalarInput.Kind.INT : ScalarInput.Kind.KNOBS)
+                : oneOf(ints);
+        return s == null ? null : oneOf(s.intReads());
+    }
+
+    /** A new number parameter of {@code kind}, or null when the program has five parameters. */
+    private ScalarInput scalar(ScalarInput.Kind kind) {
+        if (!hasRoom()) return null;
+        List<Double> values = switch (kind) {
+            case DOUBLE -> List.of(oneOf(DOUBLES));
+            case INT -> List.of(oneOf(INTS));
+            case DOUBLE_ARRAY, DOUBLE_LIST -> List.of(oneOf(DOUBLES), oneOf(DOUBLES));
+            case KNOBS -> List.of(oneOf(DOUBLES), oneOf(INTS));
+        };
+        String prefix = switch (kind) {
+            case DOUBLE -> "s";
+            case INT -> "k";
+            case DOUBLE_ARRAY -> "h";
+            case DOUBLE_LIST -> "l";
+            case KNOBS -> "p";
+        };
+        ScalarInput s = new ScalarInput(prefix + scalars.size(), kind, values);
+        scalars.add(s);
+        return s;
     }
 
     /** A tensor made inside the program (a constant of the graph), combined with a variable. */

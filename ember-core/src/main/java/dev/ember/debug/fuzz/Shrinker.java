@@ -47,7 +47,7 @@ public final class Shrinker {
         for (int i = 0; i < p.returns().size() && p.returns().size() > 1; i++) {
             List<Var> r = new ArrayList<>(p.returns());
             r.remove(i);
-            out.add(new Program(p.seed(), p.inputs(), p.body(), r));
+            out.add(p.with(p.inputs(), p.body(), r));
         }
         for (int i = p.body().size() - 1; i >= 0; i--) {
             Program q = withoutStatement(p, i);
@@ -63,7 +63,7 @@ public final class Shrinker {
                 if (isAliased(p, i)) continue;
                 List<Input> ins = new ArrayList<>(p.inputs());
                 ins.set(i, new Input(in.param(), Input.Layout.CONTIGUOUS, -1));
-                out.add(new Program(p.seed(), ins, p.body(), p.returns()));
+                out.add(p.with(ins, p.body(), p.returns()));
             }
         }
         // one candidate per returned value (each costs a compile and a run): the first parameter not returned yet
@@ -73,7 +73,7 @@ public final class Shrinker {
             if (p.inputs().stream().anyMatch(in -> in.param().equals(returned))) continue;
             List<Var> returns = new ArrayList<>(p.returns());
             returns.set(r, param);
-            out.add(new Program(p.seed(), p.inputs(), p.body(), returns));
+            out.add(p.with(p.inputs(), p.body(), returns));
         }
         return out;
     }
@@ -84,14 +84,14 @@ public final class Shrinker {
         Var gone = s.defines();
         List<Stmt> body = new ArrayList<>(p.body());
         body.remove(i);
-        if (gone == null) return new Program(p.seed(), p.inputs(), body, p.returns());
+        if (gone == null) return p.with(p.inputs(), body, p.returns());
         Var substitute = null;
         for (Var v : visibleBefore(p, i)) if (v.type().equals(gone.type())) substitute = v;
-        if (substitute == null) return readsOf(body, p.returns()).contains(gone) ? null : new Program(p.seed(), p.inputs(), body, p.returns());
+        if (substitute == null) return readsOf(body, p.returns()).contains(gone) ? null : p.with(p.inputs(), body, p.returns());
         Map<Var, Var> sub = Map.of(gone, substitute);
         for (int k = i; k < body.size(); k++) body.set(k, body.get(k).rewire(sub));
         List<Var> returns = p.returns().stream().map(v -> v.equals(gone) ? sub.get(v) : v).toList();
-        return new Program(p.seed(), p.inputs(), body, returns);
+        return p.with(p.inputs(), body, returns);
     }
 
     private static List<Var> visibleBefore(Program p, int i) {
@@ -120,6 +120,6 @@ public final class Shrinker {
             Input in = p.inputs().get(k);
             ins.add(in.aliasOf() > i ? new Input(in.param(), in.layout(), in.aliasOf() - 1) : in);
         }
-        return new Program(p.seed(), ins, p.body(), p.returns());
+        return p.with(ins, p.body(), p.returns());
     }
 }

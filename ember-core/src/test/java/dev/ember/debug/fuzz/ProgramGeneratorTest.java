@@ -28,6 +28,7 @@ class ProgramGeneratorTest {
         List<Class<?>> kinds = new ArrayList<>();
         List<Input.Layout> layouts = new ArrayList<>();
         boolean aliased = false;
+        java.util.Set<ScalarInput.Kind> numbers = java.util.EnumSet.noneOf(ScalarInput.Kind.class);
         for (long seed = 0; seed < 400; seed++) {
             Program p = ProgramGenerator.generate(seed);
             all.append(p.source("P"));
@@ -36,14 +37,17 @@ class ProgramGeneratorTest {
                 if (!layouts.contains(in.layout())) layouts.add(in.layout());
                 aliased |= in.aliasOf() >= 0;
             }
+            for (ScalarInput n : p.scalars()) numbers.add(n.kind());
         }
         assertEquals(4, kinds.size(), "statement kinds seen: " + kinds);
         assertEquals(List.of(Input.Layout.values()).size(), layouts.size(), "layouts seen: " + layouts);
         assertTrue(aliased, "no program passes the same tensor twice");
+        assertEquals(java.util.EnumSet.allOf(ScalarInput.Kind.class), numbers, "kinds of Java number parameters seen");
         String text = all.toString();
         for (String op : List.of(".matmul(", ".bmm(", "F.linear(", "Tensor.addmm(", "F.conv2d(", ".softmax(", "F.layerNorm(", ".sum(", ".amax(",
                 ".transpose(", ".permute(", ".narrow(", ".select(", ".expand(", ".add_(", "Out(", "Tensor.cat(", "Tensor.stack(",
-                ".item() > 0", "Ember.graphBreak()", "for (int t = 0;", "List.of(", "DType.FLOAT64", "Tensor.randint(", "f32[]", ", 0, ", "0]")) {
+                ".item() > 0", "Ember.graphBreak()", "for (int t = 0;", "List.of(", "DType.FLOAT64", "Tensor.randint(", "f32[]", ", 0, ", "0]",
+                " > 0.25) ?", " % 2 == 0) ?", "Math.max(", ".gain", ".get(1)", "[1]", "new double[] {", "List<Double> l", ".item() * 0.5 + ")) {
             assertTrue(text.contains(op), "no program uses " + op);
         }
     }
@@ -64,5 +68,43 @@ class ProgramGeneratorTest {
                 assertEquals(want, TensorType.of(t.dtype(), t.shape()), "seed " + p.program().seed() + " returns " + returns.get(i).name() + "\n" + p.program().source("P"));
             }
         }
+    }
+
+    /** The runner's call with new values changes every Java number a program was passed, in the form it was passed in. */
+    @Test
+    void newValuesChangeEveryJavaNumberInItsOwnForm() {
+        List<Program> programs = new ArrayList<>();
+        for (long seed = 0; seed < 200 && programs.size() < 40; seed++) {
+            Program p = ProgramGenerator.generate(seed);
+            if (!p.scalars().isEmpty()) programs.add(p);
+        }
+        java.util.Set<Class<?>> forms = new java.util.HashSet<>();
+        for (LoadedProgram p : LoadedProgram.load(programs)) {
+            Object[] args = p.inputs();
+            int first = p.program().inputs().size();
+            for (int i = first; i < args.length; i++) {
+                String before = show(args[i]);
+                Object renewed = ScalarInput.renewed(args[i]);
+                forms.add(renewed.getClass());
+                assertTrue(args[i] instanceof List ? renewed instanceof List : renewed.getClass() == args[i].getClass(), args[i] + " renewed as " + renewed);
+                assertNotEquals(before, show(renewed), "seed " + p.program().seed() + " parameter " + i);
+            }
+            Calls.apply(p.fn(), args);
+        }
+        assertTrue(forms.size() >= 4, "forms renewed: " + forms);
+    }
+
+    private static String show(Object o) {
+        if (o instanceof double[] a) return java.util.Arrays.toString(a);
+        if (o == null || o instanceof Number || o instanceof List) return String.valueOf(o);
+        StringBuilder sb = new StringBuilder();
+        for (var f : o.getClass().getFields()) {
+            try {
+                sb.append(f.getName()).append('=').append(f.get(o)).append(' ');
+            } catch (IllegalAccessException e) {
+                throw new AssertionError(e);
+            }
+        }
+        return sb.toString();
     }
 }

@@ -50,6 +50,21 @@ class SeededBugTest {
         };
     };
 
+    /**
+     * Eager, except that each 0-d input keeps the value of the graph's first call: a number baked
+     * into the compiled code without a guard (the class of the {@code f64[1]} scalar-input bug).
+     */
+    static final Backend FREEZES_SCALAR_INPUTS = (gm, inputs) -> {
+        CompiledGraph eager = Backends.EAGER.compile(gm, inputs);
+        Object[][] first = new Object[1][];
+        return args -> {
+            if (first[0] == null) first[0] = args.clone();
+            Object[] frozen = args.clone();
+            for (int i = 0; i < frozen.length; i++) if (frozen[i] instanceof Tensor t && t.dim() == 0 && !t.requiresGrad()) frozen[i] = first[0][i];
+            return eager.run(frozen);
+        };
+    };
+
     @TempDir
     Path out;
 
@@ -57,6 +72,7 @@ class SeededBugTest {
     static void register() {
         Backends.register("test_perturbed_sigmoid", PERTURBED_SIGMOID);
         Backends.register("test_drops_input_writes", DROPS_INPUT_WRITES);
+        Backends.register("test_freezes_scalar_inputs", FREEZES_SCALAR_INPUTS);
     }
 
     @AfterEach
@@ -107,6 +123,18 @@ class SeededBugTest {
                 .orElseThrow(() -> new AssertionError("no lost input write caught: " + found.stream().map(Found::failure).toList()));
         assertEquals(DifferentialRunner.Disagreement.Kind.MISMATCH, f.failure.what().kind());
         assertTrue(f.minimized.body().stream().anyMatch(s -> s instanceof Stmt.Mutate), f.minimized.source("X"));
+        assertTrue(f.minimized.body().size() <= 3, f.minimized.source("X"));
+    }
+
+    /** A Java number (an argument, an array element, a list element, a field) baked in is caught by the call with new values. */
+    @Test
+    void aJavaNumberBakedIntoTheGraphIsFound() {
+        // from seed 300 (not 0) so that the 20 programs hold one that multiplies by a double argument directly, with no item()
+        List<Found> found = fuzz("test_freezes_scalar_inputs", 300, 20);
+        Found f = found.stream().filter(x -> !x.minimized.scalars().isEmpty() && !x.minimized.source("X").contains("item()")).findFirst()
+                .orElseThrow(() -> new AssertionError("no baked-in Java number caught: " + found.stream().map(Found::failure).toList()));
+        assertEquals(DifferentialRunner.Disagreement.Kind.MISMATCH, f.failure.what().kind());
+        assertTrue(f.failure.what().detail().contains("new input values"), f.failure.toString());
         assertTrue(f.minimized.body().size() <= 3, f.minimized.source("X"));
     }
 }

@@ -14,7 +14,7 @@ class ShrinkerTest {
     @Test
     void dropsEveryStatementTheFailureDoesNotNeedRewiresReadersAndSimplifiesInputs() {
         Var a0 = new Var("a0", F34), a1 = new Var("a1", F34), v0 = new Var("v0", F34), v1 = new Var("v1", F34), v2 = new Var("v2", F34), v3 = new Var("v3", F34);
-        Program p = new Program(3, List.of(new Input(a0, Input.Layout.CONTIGUOUS, -1), new Input(a1, Input.Layout.TRANSPOSED, -1)), List.of(
+        Program p = new Program(3, List.of(new Input(a0, Input.Layout.CONTIGUOUS, -1), new Input(a1, Input.Layout.TRANSPOSED, -1)), List.of(), List.of(
                 new Stmt.Let(v0, Call.of("$0.add($1)", a0, a1)),
                 new Stmt.Break(),
                 new Stmt.Let(v1, Call.of("$0.sigmoid()", v0)),
