@@ -67,7 +67,7 @@ public final class CompiledFrame {
     private int ops;
 
     /**
-     * Int and long inputs whose value guard failed at a recompile, and tensor sizes that changed:
+     * Int, long and double inputs whose value guard failed at a recompile, and tensor sizes that changed:
      * later traces make the numbers graph inputs instead of constants and the sizes symbols
      * (automatic dynamic, as PyTorch's frame state marks what changed).
      */
@@ -76,7 +76,7 @@ public final class CompiledFrame {
     private void noteChangedInputs(List<dev.ember.dynamo.guards.Guard> failed, Object[] frame) {
         if (Boolean.FALSE.equals(options.dynamicSetting())) return;
         for (var g : failed) {
-            if (g instanceof dev.ember.dynamo.guards.EqualsMatch m && (m.expected() instanceof Integer || m.expected() instanceof Long)
+            if (g instanceof dev.ember.dynamo.guards.EqualsMatch m && (m.expected() instanceof Integer || m.expected() instanceof Long || m.expected() instanceof Double)
                     && !VariableBuilder.isModuleField(m.source()) && changedInputs.add(m.source().name())) {
                 dev.ember.logging.Log.of("dynamic").info(() -> "automatic dynamic: " + m.source().shortName() + " changed (" + m.expected()
                         + " before); it is an input of the graph from this recompile on");

@@ -63,8 +63,9 @@ final class VariableBuilder {
 
     /** Wraps {@code value} read from {@code source}; {@code declared} is the static type at the read (primitives use stack form). */
     VariableTracker wrap(Object value, Source source, Class<?> declared) {
-        if ((declared == double.class || declared == Double.class && value != null) && unspecialized(source)) {
-            return scalarInput(source, double.class, declared == Double.class, value);
+        // a Double read where the static type is wider (List.get, Object) is a boxed double too
+        if ((declared == double.class || value instanceof Double && !declared.isPrimitive()) && unspecialized(source)) {
+            return scalarInput(source, double.class, !declared.isPrimitive(), value);
         }
         // an Integer or Long read where the static type is wider (Object, Number) is a boxed int too: it may have been a tensor before
         Class<?> integral = declared.isPrimitive() ? declared : value instanceof Integer ? int.class : value instanceof Long ? long.class : declared;
@@ -208,14 +209,18 @@ final class VariableBuilder {
     }
 
     /**
-     * Whether the double at {@code source} becomes a graph input: unless {@code Options.specializeFloat},
-     * or a restarted trace specializes it, or it is read from a field, which stays a guarded constant
-     * as PyTorch keeps an object's float attributes (ints in fields become inputs once they change,
-     * {@link #dynamicInteger}; doubles in fields could take the same path, not yet decided).
+     * Whether the double at {@code source} becomes a graph input: unless {@code Options.specializeFloat}
+     * or a restarted trace specializes it, an argument, an array or list element is one from the
+     * first call; any other (a field, an object's or a static one; a map's value) stays a guarded
+     * constant until its value changes, and is an input from that recompile on (automatic dynamic, as Dynamo treats a float
+     * attribute; from the first call with {@code Options.dynamic(true)}, never with {@code dynamic(false)}).
+     * A module's fields stay constants, as its ints do ({@link #isModuleField}).
      */
     private boolean unspecialized(Source source) {
-        return !ctx.options.isSpecializeFloat() && !ctx.specialized.contains(source.name())
-                && !(source instanceof FieldSource) && !(source instanceof dev.ember.dynamo.source.StaticFieldSource);
+        if (ctx.options.isSpecializeFloat() || ctx.specialized.contains(source.name())) return false;
+        if (source instanceof LocalSource || source instanceof dev.ember.dynamo.source.IndexSource) return true;
+        Boolean dynamic = ctx.options.dynamicSetting();
+        return !Boolean.FALSE.equals(dynamic) && (Boolean.TRUE.equals(dynamic) || ctx.changedInputs.contains(source.name())) && !isModuleField(source);
     }
 
     /**
