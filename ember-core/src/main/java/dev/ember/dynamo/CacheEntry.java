@@ -150,7 +150,7 @@ public final class CacheEntry {
         /** Runs the compiled graph (op by op, recording autograd, when it records nothing and gradients are needed); its outputs. */
         public Object[] runGraph(Object[] in) {
             Object[] outs = !compiled.recordsAutograd() && needsAutograd(in) ? recordingGraph().run(in) : compiled.run(in);
-            rebuild = new Rebuild(outs, frame);
+            rebuild = new Rebuild(outs, in, frame);
             return outs;
         }
 

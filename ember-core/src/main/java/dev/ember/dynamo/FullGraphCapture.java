@@ -58,6 +58,9 @@ public final class FullGraphCapture {
             case OutputRebuilder.GraphOutput g -> {
                 if (paths[g.index()] == null) paths[g.index()] = path;
             }
+            case OutputRebuilder.GraphInput g -> {
+                if (paths[g.output()] == null) paths[g.output()] = path;
+            }
             case OutputRebuilder.ListOf l -> {
                 for (int i = 0; i < l.items().size(); i++) walk(l.items().get(i), path + "[" + i + "]", paths, problems);
             }

@@ -25,26 +25,16 @@ import java.util.Map;
 final class InputMutations {
     private InputMutations() {}
 
-    /**
-     * The functional copy of the graph; per extra output, which input it is copied into; per original
-     * output, the input it returned as such, or -1 ({@code return x} after {@code x.fill_(…)}).
-     */
-    record Rewrite(GraphModule graph, int outputs, int[] written, int[] returnedInputs) {
-        /**
-         * {@code compiled} (of {@link #graph}), copying each new value into its input and returning the
-         * original outputs; an output that was an input is that input object again, as in eager
-         * (the functional graph returns its new value in a tensor of its own, and the caller, or the
-         * resume method that goes on writing it, must get the tensor it passed).
-         */
+    /** The functional copy of the graph and, per extra output, which input it is copied into. */
+    record Rewrite(GraphModule graph, int outputs, int[] written) {
+        /** {@code compiled} (of {@link #graph}), copying each new value into its input and returning the original outputs. */
         CompiledGraph wrap(CompiledGraph compiled) {
             return new CompiledGraph() {
                 @Override
                 public Object[] run(Object[] inputs) {
                     Object[] all = compiled.run(inputs);
                     for (int k = 0; k < written.length; k++) writeBack((Tensor) inputs[written[k]], (Tensor) all[outputs + k]);
-                    Object[] out = java.util.Arrays.copyOf(all, outputs);
-                    for (int k = 0; k < outputs; k++) if (returnedInputs[k] >= 0) out[k] = inputs[returnedInputs[k]];
-                    return out;
+                    return java.util.Arrays.copyOf(all, outputs);
                 }
 
                 @Override
@@ -96,19 +86,15 @@ final class InputMutations {
                 return at;
             });
         }
-        return new Rewrite(work, w.outputs(), w.inputs(), w.returnedInputs());
+        return new Rewrite(work, w.outputs(), w.inputs());
     }
 
-    /** The graph's outputs before the rewrite, the inputs whose final values it appended, in order, and per output the input it was, or -1. */
-    private record Written(int outputs, int[] inputs, int[] returnedInputs) {}
+    /** The graph's outputs before the rewrite, and the inputs whose final values it appended, in order. */
+    private record Written(int outputs, int[] inputs) {}
 
     /** Rewrites {@code work}'s writes of inputs into functional ops whose results it returns after its outputs; null when there are none. */
     private static Written rewrite(GraphModule work, List<Object> inputs) {
         List<Node> placeholders = work.graph().placeholders();
-        Object returned = work.graph().outputNode().arg(0);
-        List<?> before = returned instanceof List<?> l ? l : List.of(returned);
-        int[] returnedInputs = new int[before.size()];
-        for (int i = 0; i < before.size(); i++) returnedInputs[i] = before.get(i) instanceof Node n ? placeholders.indexOf(n) : -1;
         Map<Node, Node> finalValues = Functionalize.rewriteInputMutations(work.graph(), input -> !sharesMemory(placeholders.indexOf(input), inputs));
         if (finalValues.isEmpty()) return null;
         Node outputNode = work.graph().outputNode();
@@ -123,7 +109,7 @@ final class InputMutations {
             values.add(e.getValue());
         }
         outputNode.setArgs(List.of(values));
-        return new Written(outputs, written, returnedInputs);
+        return new Written(outputs, written);
     }
 
     private static boolean sharesMemory(int input, List<Object> inputs) {

@@ -39,6 +39,20 @@ sealed interface OutputRebuilder {
         public String toString() { return "out[" + index + "]"; }
     }
 
+    /**
+     * Input {@code input} of the graph, the object the call passed: a tensor the trace returns or
+     * keeps as a value unchanged in identity ({@code return x}, also after {@code x.mul_(2)}) is the
+     * caller's tensor, as in eager, not the graph's output {@code output} (which an AOT backend
+     * makes a tensor of its own, with an autograd history of its own). The output stays in the graph
+     * for what reads the graph's outputs by position (export's output paths).
+     */
+    record GraphInput(int input, int output) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) { return r.ins[input]; }
+
+        @Override
+        public String toString() { return "in[" + input + "]"; }
+    }
+
     /** A symbolic scalar output: the graph's 0-d tensor read back as the Java number of {@code javaType} (boxed, as on a state array). */
     record ScalarItem(int index, Class<?> javaType) implements OutputRebuilder {
         public Object rebuild(Rebuild r) {

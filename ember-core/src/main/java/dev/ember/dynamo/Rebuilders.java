@@ -93,6 +93,7 @@ final class Rebuilders {
 
     private OutputRebuilder build(VariableTracker v, ClassDesc declared) {
         return switch (v) {
+            case TensorVariable t when graphInput(t) >= 0 -> new OutputRebuilder.GraphInput(graphInput(t), output(t.node()));
             case TensorVariable t -> new OutputRebuilder.GraphOutput(output(t.node()));
             case ConstantVariable c -> new OutputRebuilder.Constant(declared != null && declared.isPrimitive()
                     ? Values.fromStack(c.value(), Values.resolve(declared, Object.class)) : c.value());
@@ -147,6 +148,14 @@ final class Rebuilders {
         List<OutputRebuilder> out = new ArrayList<>(items.size());
         for (VariableTracker item : items) out.add(of(item, null));
         return out;
+    }
+
+    /** The graph input {@code t} is as it was passed (a tensor placeholder, not a number's 0-d input), or -1. */
+    private int graphInput(TensorVariable t) {
+        Node n = t.node();
+        if (n.kind() != dev.ember.fx.NodeKind.PLACEHOLDER) return -1;
+        int index = ctx.graph.graph().placeholders().indexOf(n);
+        return index >= 0 && !(ctx.graph.inputSources().get(index) instanceof dev.ember.dynamo.source.ScalarTensorSource) ? index : -1;
     }
 
     private int output(Node n) {

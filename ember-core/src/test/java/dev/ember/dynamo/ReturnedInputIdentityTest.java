@@ -50,6 +50,27 @@ class ReturnedInputIdentityTest {
         return a;
     }
 
+    /** Returns {@code a} untouched; {@code b} reaches only a number read across a break (no gradient path). */
+    static Tensor returnFirst(Tensor a, Tensor b) {
+        Tensor unused = b.add(a.sum().item()).div(2.0);
+        return a;
+    }
+
+    /** Gradients flow as in eager: the returned argument is the caller's leaf, and a tensor with no path to the loss gets no gradient. */
+    @ParameterizedTest
+    @MethodSource("backends")
+    void aReturnedArgumentKeepsEagersGradients(Options options) {
+        var compiled = Ember.compile((dev.ember.Fn2<Tensor, Tensor, Tensor>) ReturnedInputIdentityTest::returnFirst, options);
+        for (int call = 0; call < 2; call++) {
+            Tensor a = Tensor.randn(new Generator(call), 3).requiresGrad(true), b = Tensor.randn(new Generator(10 + call), 2, 3).requiresGrad(true);
+            Tensor out = compiled.apply(a, b);
+            assertSame(a, out, options + " call " + call);
+            out.mul(2.0).sum().backward();
+            assertArrayEquals(new float[] {2, 2, 2}, a.grad().toFloatArray(), options + " call " + call);
+            org.junit.jupiter.api.Assertions.assertNull(b.grad(), options + " call " + call + ": b has no path to the loss, as in eager");
+        }
+    }
+
     private static void check(Fn1<Tensor, Tensor> fn, Options options) {
         Fn1<Tensor, Tensor> compiled = Ember.compile(fn, options);
         for (int call = 0; call < 3; call++) {
