@@ -122,6 +122,12 @@ public final class Autograd {
     @SuppressWarnings("unchecked")
     private static List<Tensor> castList(Object out) { return (List<Tensor>) out; }
 
+    /** ATen's refusal of an in-place op on a leaf that requires grad ({@code described}: the tensor, {@code f32[2, 3]}); capture raises the same. */
+    public static IllegalStateException leafInPlace(Object op, String described) {
+        return new IllegalStateException("a leaf Variable that requires grad is being used in an in-place operation. (" + op + " on "
+                + described + "; update parameters inside Ember.noGrad(), or clone() the tensor first)");
+    }
+
     /**
      * An in-place op under recording: the functional op computes the gradient path on a copy of
      * {@code self}'s old value that carries its old history, the in-place kernel writes {@code self}
@@ -129,10 +135,7 @@ public final class Autograd {
      */
     private static Object callInPlace(OpOverload op, Args args, Object meta) {
         Tensor self = args.tensor(0);
-        if (self.requiresGrad() && self.isLeaf()) {
-            throw new IllegalStateException("a leaf Variable that requires grad is being used in an in-place operation. (" + op + " on "
-                    + self.meta().describe() + "; update parameters inside Ember.noGrad(), or clone() the tensor first)");
-        }
+        if (self.requiresGrad() && self.isLeaf()) throw leafInPlace(op, self.meta().describe());
         if (self.isView()) {
             throw new UnsupportedOperationException(op + ": Ember does not record in-place ops on views for autograd yet (" + self.meta().describe()
                     + " is a view of " + self.viewBase().meta().describe() + "). Use the out-of-place form (x = x." + functionalName(op).replaceFirst("^aten\\.", "").replaceFirst("\\..*", "")

@@ -49,6 +49,11 @@ final class OpCalls {
         if (op.writtenArg() >= 0) {
             // in place (add_) or out= (add.out): the node mutates that argument, which is the result
             TensorVariable written = (TensorVariable) args.get(op.writtenArg());
+            if (ctx.gradEnabled && op.hasTag(dev.ember.ops.Tag.INPLACE) && ctx.inputLeavesRequiringGrad.contains(written.node())) {
+                // eager's autograd refuses the write: the program throws here, and so does the compiled call
+                IllegalStateException refused = dev.ember.autograd.Autograd.leafInPlace(op, written.fake().meta().describe());
+                throw Exceptions.raise(ctx, refused, GraphBreakType.OP_FAILED_ON_FAKES, refused.getMessage());
+            }
             ctx.graph.callFunction(op, graphArgs, written.fake(), loc);
             return written;
         }

@@ -104,6 +104,7 @@ final class VariableBuilder {
             dev.ember.fx.Node node = graph.placeholder(placeholderName(source), fake, source);
             if (symbolic != null) node.setSymVal(symbolic);
             ctx.inputRequiresGrad.put(node, t.requiresGrad());
+            if (t.requiresGrad() && t.isLeaf()) ctx.inputLeavesRequiringGrad.add(node);
             ctx.inputClass.put(node, t.getClass());
             return new TensorVariable(node, fake, source);
         }

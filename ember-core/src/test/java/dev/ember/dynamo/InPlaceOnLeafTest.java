@@ -1,0 +1,63 @@
+package dev.ember.dynamo;
+
+import dev.ember.Ember;
+import dev.ember.Fn1;
+import dev.ember.Options;
+import dev.ember.tensor.Generator;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * An in-place op on a leaf that requires grad is refused by eager's autograd; compiled, the same
+ * call throws the same exception with the same message (capture raises it at the op, as Dynamo's
+ * fake tensors do), before and after a graph break; under {@code Ember.noGrad()} both write.
+ */
+class InPlaceOnLeafTest {
+    @AfterEach
+    void reset() { Ember.reset(); }
+
+    static Tensor writeInPlace(Tensor a) {
+        Tensor m = a.amax(-1, true);
+        a.relu_();
+        return a.add(m);
+    }
+
+    static Tensor writeAfterBreak(Tensor a) {
+        Tensor m = a.amax(-1, true);
+        Tensor s = a.sum().item() > 0 ? m.relu() : m.neg();   // a graph break
+        a.relu_();
+        return a.add(s);
+    }
+
+    private static void check(Fn1<Tensor, Tensor> fn, String backend) {
+        Fn1<Tensor, Tensor> compiled = Ember.compile(fn, Options.backend(backend));
+        for (int call = 0; call < 2; call++) {
+            Tensor x = Tensor.randn(new Generator(call), 3, 4).requiresGrad(true);
+            IllegalStateException eager = assertThrows(IllegalStateException.class, () -> fn.apply(x));
+            IllegalStateException got = assertThrows(IllegalStateException.class, () -> compiled.apply(x), backend + " call " + call);
+            assertEquals(eager.getMessage(), got.getMessage());
+            Tensor want, out;
+            try (var unused = Ember.noGrad()) {
+                Tensor a = x.detach().clone(), b = x.detach().clone();
+                want = fn.apply(a);
+                out = compiled.apply(b);
+                assertArrayEquals(a.toFloatArray(), b.toFloatArray(), backend);
+            }
+            assertArrayEquals(want.toFloatArray(), out.toFloatArray(), 1e-6f, backend);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"eager", "aot_eager", "inductor"})
+    void compiledRefusesAsEagerDoes(String backend) {
+        check(InPlaceOnLeafTest::writeInPlace, backend);
+        Ember.reset();
+        check(InPlaceOnLeafTest::writeAfterBreak, backend);
+    }
+}
