@@ -85,8 +85,12 @@ public final class AotAutograd {
     }
 
     /** The compiled pair at run time. */
-    private record Trained(CompiledGraph forward, CompiledGraph backward, JointGraph joint, Partitioner.Result parts, boolean[] requiresGrad)
-            implements CompiledGraph {
+    private record Trained(CompiledGraph forward, CompiledGraph backward, JointGraph joint, Partitioner.Result parts, boolean[] requiresGrad,
+                           boolean[][] reached) implements CompiledGraph {
+        Trained(CompiledGraph forward, CompiledGraph backward, JointGraph joint, Partitioner.Result parts, boolean[] requiresGrad) {
+            this(forward, backward, joint, parts, requiresGrad, joint.outputsReached());
+        }
+
         @Override
         public Object[] run(Object[] args) {
             Object[] all = forward.run(args);
@@ -126,7 +130,12 @@ public final class AotAutograd {
                 Tensor[] perPrimal = new Tensor[primals.size()];
                 int next = 0;
                 for (int p = 0; p < primals.size(); p++) {
-                    if (joint.primalsRequiringGrad[primalIndex.get(p)]) perPrimal[p] = (Tensor) grads[next++];
+                    if (!joint.primalsRequiringGrad[primalIndex.get(p)]) continue;
+                    Tensor g = (Tensor) grads[next++];
+                    // the backward graph fills the outputs without a gradient with zeros; a primal reached only through those gets none
+                    boolean anyGradient = false;
+                    for (int o = 0; o < outputs && !anyGradient; o++) anyGradient = reached[primalIndex.get(p)][o] && gradOutputs[o] != null;
+                    perPrimal[p] = anyGradient ? g : null;
                 }
                 return perPrimal;
             });

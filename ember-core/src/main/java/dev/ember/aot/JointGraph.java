@@ -47,6 +47,26 @@ final class JointGraph {
     /** The first node of the backward part; every node before it (but the tangents) is forward. */
     final Set<Node> backwardNodes;
 
+    /**
+     * For each primal, the forward outputs whose value depends on it (through forward nodes only):
+     * its gradient has a term from output {@code o} only when {@code o} is in its set, so a primal
+     * none of whose outputs received a gradient gets none, as eager's autograd gives none.
+     */
+    boolean[][] outputsReached() {
+        boolean[][] reached = new boolean[primals.size()][outputs.size()];
+        for (int p = 0; p < primals.size(); p++) {
+            Set<Node> seen = new java.util.HashSet<>();
+            java.util.ArrayDeque<Node> work = new java.util.ArrayDeque<>(List.of(primals.get(p)));
+            while (!work.isEmpty()) {
+                Node n = work.pop();
+                if (!seen.add(n)) continue;
+                for (Node u : n.users()) if (!backwardNodes.contains(u)) work.push(u);
+            }
+            for (int o = 0; o < outputs.size(); o++) reached[p][o] = outputs.get(o) instanceof Node n && seen.contains(n);
+        }
+        return reached;
+    }
+
     private JointGraph(GraphModule module, List<Node> primals, List<Node> tangents, List<Object> outputs, boolean[] differentiableOutputs,
                        boolean[] primalsRequiringGrad, Set<Node> backwardNodes) {
         this.module = module;
