@@ -33,6 +33,9 @@ final class FrameArguments {
         this.sources = sources;
         this.types = types;
         this.variables = new VariableTracker[frame.length];
+        // an iterator handed over by a break is made at entry: it must see its container as the break left it, before
+        // the code changes the container through another argument (which Java's iterator then reports as a concurrent change)
+        for (int i = 0; i < frame.length; i++) if (frame[i] instanceof dev.ember.dynamo.resume.ResumedIterator<?>) read(i);
     }
 
     /** Whether argument {@code i} is of a primitive type (its value is handed on in its stack form, not as the frame holds it). */

@@ -1,6 +1,7 @@
 package dev.ember.dynamo;
 
 import dev.ember.Ember;
+import dev.ember.Fn2;
 import dev.ember.Fn3;
 import dev.ember.Fn4;
 import dev.ember.Options;
@@ -124,5 +125,61 @@ class LazyArgumentsTest {
         long resumeFrames = FrameRegistry.frames().stream().filter(fr -> fr.name().contains("resume_in_")).count();
         assertEquals(3, resumeFrames, FrameRegistry.frames().toString());
         assertFalse(FrameRegistry.frames().stream().anyMatch(fr -> fr.name().contains("resume_in_resume_in")), "resume methods are not nested per path");
+    }
+
+    static Tensor nestedIfs(Tensor x, Tensor c1, Tensor c2) {
+        x = x.add(1);
+        if (c1.asBoolean()) {
+            x = x.mul(2);
+            if (c2.asBoolean()) x = x.add(3);
+            x = x.sub(1);
+        }
+        return x.add(5);
+    }
+
+    /** Nested data-dependent ifs, every path twice: 5 graphs and 8 ops, as PyTorch 2.13 compiles them; one resume method per break. */
+    @Test
+    void nestedIfsCompileOneResumeMethodPerBreak() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn3<Tensor, Tensor, Tensor, Tensor>) LazyArgumentsTest::nestedIfs, opts);
+        Tensor x = Tensor.randn(4), t = Tensor.of(1f), no = Tensor.of(0f);
+        for (int round = 0; round < 2; round++) {
+            for (Tensor a : List.of(t, no)) for (Tensor b : List.of(t, no)) {
+                assertArrayEquals(nestedIfs(x, a, b).toFloatArray(), f.apply(x, a, b).toFloatArray(), 1e-6f);
+            }
+        }
+        assertEquals(5, cc.frameCount());
+        assertEquals(8, cc.opCount());
+        assertEquals(2, FrameRegistry.frames().stream().filter(fr -> fr.name().contains("resume_in_")).count(), FrameRegistry.frames().toString());
+    }
+
+    static Tensor halveUntilBelow(Tensor x, Tensor limit) {
+        for (int i = 0; i < 20; i++) {
+            x = x.mul(0.5);
+            if (x.abs().sum().lt(limit).asBoolean()) break;
+        }
+        return x.add(1);
+    }
+
+    /**
+     * A loop that leaves by a data-dependent {@code break}: each iteration's branch is a break at the same
+     * position, continuing in the same resume method, so the graphs are bounded whatever the trip count.
+     */
+    @Test
+    void aLoopLeftByADataDependentBreakCompilesABoundedNumberOfGraphs() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) LazyArgumentsTest::halveUntilBelow, opts);
+        Tensor limit = Tensor.of(1f);
+        int afterFirst = -1;
+        for (float scale : new float[] {3f, 40f, 700f, 9000f, 0.5f, 100000f}) {
+            Tensor x = Tensor.ones(3).mul(scale);
+            assertArrayEquals(halveUntilBelow(x, limit).toFloatArray(), f.apply(x, limit).toFloatArray(), 1e-6f, "scale " + scale);
+            if (afterFirst < 0 && scale == 40f) afterFirst = cc.frameCount();
+        }
+        assertEquals(afterFirst, cc.frameCount(), "trip counts of 2 to 17 iterations compile nothing more once both sides of the break exist");
+        assertTrue(cc.frameCount() <= 5, "graphs: " + cc.frameCount());
+        assertEquals(1, FrameRegistry.frames().stream().filter(fr -> fr.name().contains("resume_in_")).count(), FrameRegistry.frames().toString());
     }
 }
