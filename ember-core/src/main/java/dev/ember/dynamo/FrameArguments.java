@@ -55,7 +55,7 @@ final class FrameArguments {
     /** Where argument {@code i} is read from at run time. */
     Source source(int i) { return sources.get(i); }
 
-    /** Every argument, read: for callers that need all of them (a frame traced as a whole by other means). */
+    /** Every argument, read, in order: an exported program takes every input, read or not, as torch.export's does. */
     List<VariableTracker> readAll() {
         List<VariableTracker> out = new ArrayList<>();
         for (int i = 0; i < frame.length; i++) out.add(read(i));

@@ -58,10 +58,20 @@ final class Tracer {
      */
     static Result trace(FunctionTarget target, Object[] frame, Options options, Set<String> changedInputs, Set<String> specializedAtStart,
                         Consumer<String> restarted) {
+        return trace(target, frame, options, changedInputs, specializedAtStart, restarted, false);
+    }
+
+    /**
+     * As {@link #trace(FunctionTarget, Object[], Options, Set, Set, Consumer)}; {@code everyArgument}: every
+     * argument is wrapped at entry, in order, read or not (a program exported takes every input, as
+     * torch.export's does), where a compiled frame wraps each as the code first reads it.
+     */
+    static Result trace(FunctionTarget target, Object[] frame, Options options, Set<String> changedInputs, Set<String> specializedAtStart,
+                        Consumer<String> restarted, boolean everyArgument) {
         Set<String> specialized = new LinkedHashSet<>(specializedAtStart);
         while (true) {
             try {
-                return traceOnce(target, frame, options, Set.copyOf(specialized), changedInputs);
+                return traceOnce(target, frame, options, Set.copyOf(specialized), changedInputs, everyArgument);
             } catch (SpecializeAndRestart r) {
                 boolean grew = false;
                 for (String name : r.names()) grew |= specialized.add(name);
@@ -74,10 +84,12 @@ final class Tracer {
         }
     }
 
-    private static Result traceOnce(FunctionTarget target, Object[] frame, Options options, Set<String> specialized, Set<String> changedInputs) {
+    private static Result traceOnce(FunctionTarget target, Object[] frame, Options options, Set<String> specialized, Set<String> changedInputs,
+                                    boolean everyArgument) {
         TraceContext ctx = new TraceContext(options, specialized, changedInputs);
         MethodCode code = code(target, frame);
         FrameArguments args = arguments(ctx, target, frame, code);
+        if (everyArgument) args.readAll();
         try {
             if (DisabledFunctions.isDisabled(resolve(target, frame))) {
                 throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, target.method() + " is disabled for compilation; it runs eagerly");
