@@ -972,6 +972,25 @@ def _(x, c1, c2, c3):
     return x + 7
 
 
+def nested_paths_calls():
+    torch.manual_seed(0)
+    v1 = torch.randn(10)
+    t = torch.Tensor([True])
+    f = torch.Tensor([False])
+    return [(v1, a, b) for _ in range(2) for a in (t, f) for b in (t, f)]
+
+
+@case("test_subgraphs.py::-", nested_paths_calls, name="subgraphs.nested_paths_join")
+def _(x, c1, c2):
+    x = x + 1
+    if c1:
+        x = x * 2
+        if c2:
+            x = x + 3
+        x = x - 1
+    return x + 5
+
+
 @case("test_subgraphs.py::test_resume_with_no_grad1", common)
 def _(a, b):
     x = a + b
@@ -1791,6 +1810,17 @@ def aliasing_calls():
 def _(a, b, c):
     a.add_(b)
     return c + 1
+
+
+def unread_arguments_calls():
+    torch.manual_seed(0)
+    x, a, b = torch.randn(3), torch.randn(3), torch.randn(3)
+    return [(x, a, b), (x, a, a), (x, x, x), (x, torch.randn(5, 5), torch.zeros(2, dtype=torch.float64))]
+
+
+@case("test_recompiles.py::-", unread_arguments_calls, name="recompiles.unread_arguments")
+def _(x, a, b):
+    return x + 1
 
 
 def dtype_change_calls():

@@ -66,7 +66,8 @@ final class ComptimeContext {
         boolean named = code.hasLocalNames();
         boolean resumed = code != frame.code;
         for (int slot = 0; slot < frame.locals.length; slot++) {
-            VariableTracker v = frame.locals[slot];
+            // an argument the trace has not read yet is wrapped now: what it holds is shown as the trace would see it
+            VariableTracker v = frame.local(slot);
             if (v == null) continue;
             String name = code.localName(slot, index);
             // a named method's slot without a name here is out of scope: what it holds is dead

@@ -38,7 +38,7 @@ public final class FullGraphCapture {
     public static Captured capture(FunctionTarget target, Object[] frame, Options options) {
         // numbers are specialized, as torch.export specializes non-tensor inputs: the program's inputs are its tensors
         Tracer.Result r = Tracer.trace(target, frame, options.fullgraph(true).specializeFloat(true).dynamic(false), java.util.Set.of(), java.util.Set.of(),
-                reason -> { });
+                reason -> { }, true);
         if (r.graphBreak() != null) throw r.graphBreak();
         List<String> problems = new ArrayList<>();
         for (SideEffect e : r.sideEffects()) problems.add(describe(e));

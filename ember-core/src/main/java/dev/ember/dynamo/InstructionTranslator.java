@@ -61,17 +61,58 @@ final class InstructionTranslator {
     private static final dev.ember.logging.Log TRACE_BYTECODE = dev.ember.logging.Log.of("trace_bytecode");
 
     InstructionTranslator(TraceContext ctx, MethodCode code, List<VariableTracker> args) {
+        this(ctx, code, args.size(), args::get, null);
+    }
+
+    /** The root frame: its arguments are wrapped as the code first loads them ({@link FrameArguments}). */
+    InstructionTranslator(TraceContext ctx, MethodCode code, FrameArguments args) {
+        this(ctx, code, args.size(), args::peek, args);
+    }
+
+    private InstructionTranslator(TraceContext ctx, MethodCode code, int count, java.util.function.IntFunction<VariableTracker> arg, FrameArguments lazy) {
         this.ctx = ctx;
         this.code = code;
         this.locals = new VariableTracker[Math.max(code.maxLocals, 1)];
+        this.arguments = lazy;
+        this.argumentInSlot = new int[locals.length];
+        java.util.Arrays.fill(argumentInSlot, -1);
         // A parameter's width comes from the declared type: a boxed Double argument takes one slot.
-        int receivers = args.size() - code.type.parameterCount();
+        int receivers = count - code.type.parameterCount();
         int slot = 0;
-        for (int i = 0; i < args.size(); i++) {
-            locals[slot] = args.get(i);
+        for (int i = 0; i < count; i++) {
+            locals[slot] = arg.apply(i);
+            if (locals[slot] == null) argumentInSlot[slot] = i;
             String d = i < receivers ? "L" : code.type.parameterType(i - receivers).descriptorString();
             slot += d.equals("J") || d.equals("D") ? 2 : 1;
         }
+    }
+
+    /** The root frame's arguments, for those not read yet; null in an inlined frame. */
+    private final FrameArguments arguments;
+    /** For each local slot, the argument it still holds unread (wrapped on the first load), or -1. */
+    private final int[] argumentInSlot;
+
+    /** The variable in {@code slot}, wrapping the argument it holds if this is its first read; null when the slot is unset. */
+    VariableTracker local(int slot) {
+        if (locals[slot] == null && argumentInSlot[slot] >= 0) {
+            locals[slot] = arguments.read(argumentInSlot[slot]);
+            argumentInSlot[slot] = -1;
+        }
+        return locals[slot];
+    }
+
+    /** Where the argument in {@code slot} is read from, when the trace has not read it (it has no variable yet); else null. */
+    dev.ember.dynamo.source.Source unreadArgument(int slot) {
+        return locals[slot] == null && argumentInSlot[slot] >= 0 ? arguments.source(argumentInSlot[slot]) : null;
+    }
+
+    /**
+     * What a break hands the resume method for {@code slot}: the source of an unread argument of a
+     * reference type (passed on as the caller passed it, unguarded); null for anything else, whose
+     * variable {@link #local} gives (an unread primitive is read then: its stack form is the trace's).
+     */
+    dev.ember.dynamo.source.Source unreadReference(int slot) {
+        return unreadArgument(slot) != null && !arguments.isPrimitive(argumentInSlot[slot]) ? unreadArgument(slot) : null;
     }
 
     /** Runs the method to its return; the returned value, or null for void. */
@@ -202,13 +243,27 @@ final class InstructionTranslator {
     private void step(Instruction ins) {
         switch (ins) {
             case LoadInstruction l -> {
-                VariableTracker v = locals[l.slot()];
+                // an unread argument copied to another local (a resume method's prologue, {@code Tensor y = x;}) stays unread there,
+                // as Dynamo's LOAD_FAST/STORE_FAST move a lazy variable without realizing it
+                if (unreadArgument(l.slot()) != null && pc < code.instructions.size() && code.instructions.get(pc) instanceof StoreInstruction st
+                        && st.typeKind() == l.typeKind()) {
+                    pc++;
+                    int argument = argumentInSlot[l.slot()];
+                    locals[st.slot()] = null;
+                    argumentInSlot[st.slot()] = argument;
+                    return;
+                }
+                VariableTracker v = local(l.slot());
                 if (v == null) throw new IllegalStateException("load of unset local " + l.slot() + " in " + code);
                 push(v);
             }
-            case StoreInstruction s -> locals[s.slot()] = pop();
+            case StoreInstruction s -> {
+                locals[s.slot()] = pop();
+                argumentInSlot[s.slot()] = -1;
+                if (s.typeKind().slotSize() == 2 && s.slot() + 1 < argumentInSlot.length) argumentInSlot[s.slot() + 1] = -1;
+            }
             case IncrementInstruction inc -> {
-                VariableTracker deferred = DeferredInts.increment(locals[inc.slot()], inc.constant());
+                VariableTracker deferred = DeferredInts.increment(local(inc.slot()), inc.constant());
                 locals[inc.slot()] = deferred != null ? deferred : ConstantVariable.of(intOf(locals[inc.slot()]) + inc.constant());
             }
             case ConstantInstruction c -> push(constant(c));

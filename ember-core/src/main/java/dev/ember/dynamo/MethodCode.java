@@ -66,6 +66,27 @@ final class MethodCode {
             Integer end = flat.boundIndex(lv.endScope());
             if (start != null) named.add(new Named(lv.slot(), lv.name().stringValue(), lv.typeSymbol(), start, end == null ? instructions.size() : end));
         }
+        parameterNamesFromAttribute(mm);
+    }
+
+    /**
+     * Parameter names from the MethodParameters attribute ({@code javac -parameters}), for a method
+     * compiled without {@code -g}, whose LocalVariableTable is absent: the same names guards and
+     * graphs would show with it. Lambdas' methods get no such attribute from javac; without
+     * either, the caller's fallback ({@code arg0}, as reflection names them) stays.
+     */
+    private void parameterNamesFromAttribute(MethodModel mm) {
+        var attribute = mm.findAttribute(Attributes.methodParameters());
+        if (attribute.isEmpty()) return;
+        var params = attribute.get().parameters();
+        if (params.size() != type.parameterCount()) return;
+        int slot = isStatic ? 0 : 1;
+        if (!isStatic) slotNames.putIfAbsent(0, "this");
+        for (int i = 0; i < params.size(); i++) {
+            int at = slot;
+            params.get(i).name().ifPresent(n -> slotNames.putIfAbsent(at, n.stringValue()));
+            slot += java.lang.classfile.TypeKind.from(type.parameterType(i)).slotSize();
+        }
     }
 
     static MethodCode of(ClassFiles.Resolved r) {

@@ -1,5 +1,6 @@
 package dev.ember.dynamo;
 
+import dev.ember.dynamo.guards.DoubleExpr;
 import dev.ember.dynamo.guards.IntExpr;
 import dev.ember.dynamo.guards.IntRelation;
 import dev.ember.dynamo.guards.SymIntGuard;
@@ -89,7 +90,7 @@ final class SymScalars {
         IntExpr left = exprOf(a), right = exprOf(b);
         IntExpr expr = intOp == null || left == null || right == null ? null : IntExpr.Binary.of(intOp, left, right, s.javaType() == int.class);
         if ((op == Opcode.DCMPL || op == Opcode.DCMPG) && doubleCompare(a, b, op == Opcode.DCMPG) instanceof IntExpr.DoubleCompare cmp) {
-            // a double input compared with a constant: the branch that reads the sign is guarded by the comparison
+            // doubles computed from the inputs compared: the branch that reads the sign is guarded by the comparison
             TensorVariable x = operand(ctx, a, s), y = operand(ctx, b, s);
             TensorVariable sign = call(ctx, PointwiseOps.SUB_TENSOR, cast(ctx, call(ctx, PointwiseOps.GT_TENSOR, x, y), DType.INT32),
                     cast(ctx, call(ctx, PointwiseOps.LT_TENSOR, x, y), DType.INT32));
@@ -103,6 +104,9 @@ final class SymScalars {
                     cast(ctx, call(ctx, PointwiseOps.LT_TENSOR, x, y), DType.INT32));
             return s.derived(sign, int.class, a instanceof SymScalarVariable p && b instanceof SymScalarVariable q ? (p == s ? q : p) : null, expr);
         }
+        DoubleExpr dleft = doubleExprOf(a), dright = doubleExprOf(b);
+        DoubleExpr dexpr = dleft == null || dright == null || !(op == Opcode.DADD || op == Opcode.DSUB || op == Opcode.DMUL || op == Opcode.DDIV
+                || op == Opcode.DREM) ? null : DoubleExpr.Binary.of(op, dleft, dright);
         TensorVariable result = switch (op) {
             case DADD, LADD, IADD -> call(ctx, PointwiseOps.ADD_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
             case DSUB, LSUB, ISUB -> call(ctx, PointwiseOps.SUB_TENSOR, operand(ctx, a, s), operand(ctx, b, s));
@@ -114,7 +118,7 @@ final class SymScalars {
             case DCMPL, DCMPG -> throw dataDependent(ctx, s, "comparing it (" + op.name().toLowerCase() + ", e.g. a branch on it)");
             default -> throw dataDependent(ctx, s, "the JVM instruction " + op.name().toLowerCase());
         };
-        return s.derived(result, s.javaType(), a instanceof SymScalarVariable x && b instanceof SymScalarVariable y ? (x == s ? y : x) : null, expr);
+        return s.derived(result, s.javaType(), a instanceof SymScalarVariable x && b instanceof SymScalarVariable y ? (x == s ? y : x) : null, expr, dexpr);
     }
 
     /**
@@ -131,16 +135,18 @@ final class SymScalars {
     }
 
     /**
-     * {@code dcmpl}/{@code dcmpg} of a double frame input, not computed from anything, and a double
-     * constant, in either order; null for any other operands (the caller specializes as before).
+     * {@code dcmpl}/{@code dcmpg} of two doubles each computed from unspecialized inputs or constant
+     * (not both constant), in bytecode order; null for any other operands (the caller specializes as before).
      */
     private static IntExpr.DoubleCompare doubleCompare(VariableTracker a, VariableTracker b, boolean nanIsOne) {
-        if (a instanceof SymScalarVariable x && x.inputValue() != null && b instanceof ConstantVariable c && c.deferred() == null && c.value() instanceof Double k) {
-            return IntExpr.DoubleCompare.of(x.roots().getFirst(), x.inputValue(), k, true, nanIsOne);
-        }
-        if (b instanceof SymScalarVariable x && x.inputValue() != null && a instanceof ConstantVariable c && c.deferred() == null && c.value() instanceof Double k) {
-            return IntExpr.DoubleCompare.of(x.roots().getFirst(), x.inputValue(), k, false, nanIsOne);
-        }
+        DoubleExpr left = doubleExprOf(a), right = doubleExprOf(b);
+        return left == null || right == null ? null : IntExpr.DoubleCompare.of(left, right, nanIsOne);
+    }
+
+    /** The expression of a double operand: a symbolic double's, or a known constant's; null for anything else. */
+    private static DoubleExpr doubleExprOf(VariableTracker v) {
+        if (v instanceof SymScalarVariable x) return x.doubleExpr();
+        if (v instanceof ConstantVariable c && c.deferred() == null && c.value() instanceof Double d) return new DoubleExpr.Constant(d);
         return null;
     }
 
@@ -237,7 +243,8 @@ final class SymScalars {
 
     static VariableTracker negate(TraceContext ctx, SymScalarVariable s) {
         IntExpr expr = s.expr() == null ? null : new IntExpr.Negate(s.expr(), s.javaType() == int.class);
-        return s.derived(call(ctx, PointwiseOps.NEG, typed(ctx, s)), s.javaType(), null, expr);
+        DoubleExpr dexpr = s.doubleExpr() == null ? null : DoubleExpr.Unary.of(DoubleExpr.Function.NEG, s.doubleExpr());
+        return s.derived(call(ctx, PointwiseOps.NEG, typed(ctx, s)), s.javaType(), null, expr, dexpr);
     }
 
     /** The number's tensor in the dtype of its Java type (an int widened to long keeps its int32 tensor until arithmetic needs int64). */
@@ -257,9 +264,10 @@ final class SymScalars {
         };
         if (target == null) throw dataDependent(ctx, s, "converting it to " + to.name().toLowerCase());
         IntExpr expr = s.expr() == null || target == double.class ? null : new IntExpr.Convert(s.expr(), target == int.class);
+        DoubleExpr dexpr = s.expr() != null && target == double.class ? DoubleExpr.FromInt.of(s.expr()) : null;
         // int to long is exact on the int32 tensor: no cast until a use needs int64 arithmetic or dtype
         if (target == long.class) return s.derived(s.tensor(), target, null, expr);
-        return s.derived(cast(ctx, typed(ctx, s), SymScalarVariable.dtypeOf(target)), target, null, expr);
+        return s.derived(cast(ctx, typed(ctx, s), SymScalarVariable.dtypeOf(target)), target, null, expr, dexpr);
     }
 
     /**
@@ -280,7 +288,8 @@ final class SymScalars {
             throw dataDependent(ctx, s, "passing it to Math." + name + "()");
         }
         IntExpr expr = s.isIntegral() && s.expr() != null ? new IntExpr.Abs(s.expr(), s.javaType() == int.class) : null;
-        return s.derived(call(ctx, MATH.get(name), typed(ctx, s)), s.javaType(), null, expr);
+        DoubleExpr dexpr = s.doubleExpr() == null ? null : DoubleExpr.Unary.of(DoubleExpr.Function.valueOf(name.toUpperCase()), s.doubleExpr());
+        return s.derived(call(ctx, MATH.get(name), typed(ctx, s)), s.javaType(), null, expr, dexpr);
     }
 
     /**

@@ -58,10 +58,20 @@ final class Tracer {
      */
     static Result trace(FunctionTarget target, Object[] frame, Options options, Set<String> changedInputs, Set<String> specializedAtStart,
                         Consumer<String> restarted) {
+        return trace(target, frame, options, changedInputs, specializedAtStart, restarted, false);
+    }
+
+    /**
+     * As {@link #trace(FunctionTarget, Object[], Options, Set, Set, Consumer)}; {@code everyArgument}: every
+     * argument is wrapped at entry, in order, read or not (a program exported takes every input, as
+     * torch.export's does), where a compiled frame wraps each as the code first reads it.
+     */
+    static Result trace(FunctionTarget target, Object[] frame, Options options, Set<String> changedInputs, Set<String> specializedAtStart,
+                        Consumer<String> restarted, boolean everyArgument) {
         Set<String> specialized = new LinkedHashSet<>(specializedAtStart);
         while (true) {
             try {
-                return traceOnce(target, frame, options, Set.copyOf(specialized), changedInputs);
+                return traceOnce(target, frame, options, Set.copyOf(specialized), changedInputs, everyArgument);
             } catch (SpecializeAndRestart r) {
                 boolean grew = false;
                 for (String name : r.names()) grew |= specialized.add(name);
@@ -74,15 +84,18 @@ final class Tracer {
         }
     }
 
-    private static Result traceOnce(FunctionTarget target, Object[] frame, Options options, Set<String> specialized, Set<String> changedInputs) {
+    private static Result traceOnce(FunctionTarget target, Object[] frame, Options options, Set<String> specialized, Set<String> changedInputs,
+                                    boolean everyArgument) {
         TraceContext ctx = new TraceContext(options, specialized, changedInputs);
         MethodCode code = code(target, frame);
-        List<VariableTracker> args = arguments(ctx, target, frame, code);
+        FrameArguments args = arguments(ctx, target, frame, code);
+        if (everyArgument) args.readAll();
         try {
             if (DisabledFunctions.isDisabled(resolve(target, frame))) {
                 throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, target.method() + " is disabled for compilation; it runs eagerly");
             }
             VariableTracker ret = new InstructionTranslator(ctx, code, args).run();
+            args.guardDistinctReads();
             Rebuilders rebuilders = new Rebuilders(ctx);
             OutputRebuilder rebuilder = ret == null ? new OutputRebuilder.Constant(null) : rebuilders.of(ret, code.type.returnType());
             List<SideEffect> effects = rebuilders.replays();
@@ -92,6 +105,7 @@ final class Tracer {
             finishShapes(ctx);
             return new Result(ctx.graph, rebuilder, effects, ctx.instructionsExecuted(), null, -1, -1, specialized, changedInputs, false);
         } catch (Unsupported u) {
+            args.guardDistinctReads();
             // the graph before the break must be generic in its sizes too, or the trace restarts with them static
             ctx.graph.output(List.of());
             ctx.ints.finish();
@@ -106,7 +120,8 @@ final class Tracer {
         TraceContext ctx = new TraceContext(options, first.specialized(), first.changedInputs());
         ctx.haltAtStep = first.breakStep();
         MethodCode code = code(target, frame);
-        InstructionTranslator root = new InstructionTranslator(ctx, code, arguments(ctx, target, frame, code));
+        FrameArguments args = arguments(ctx, target, frame, code);
+        InstructionTranslator root = new InstructionTranslator(ctx, code, args);
         try {
             root.run();
             throw new CannotResume("the second trace did not reach the graph break again");
@@ -126,10 +141,15 @@ final class Tracer {
         // a break that opens an Ember.disabled() block: the break code runs the whole block, the resume method starts after it
         int last = DisabledFunctions.blockEnd(origin.code(), origin.index());
         if (last != origin.index()) types = new FrameTypes.Around(types.before(), FrameTypes.at(origin.code(), last, true).after());
+        args.guardDistinctReads();
         List<VariableTracker> values = new ArrayList<>();
+        // an argument the trace never read is handed to the resume method as the caller passed it, unguarded
+        Map<Integer, dev.ember.dynamo.source.Source> unread = new java.util.HashMap<>();
         for (FrameTypes.Local l : types.before().locals()) {
-            VariableTracker v = l.slot() < root.locals.length ? root.locals[l.slot()] : null;
-            if (v == null) throw new CannotResume("local slot " + l.slot() + " is live for the verifier but unknown to the tracer");
+            dev.ember.dynamo.source.Source argument = l.slot() < root.locals.length ? root.unreadReference(l.slot()) : null;
+            VariableTracker v = argument != null || l.slot() >= root.locals.length ? null : root.local(l.slot());
+            if (argument != null) unread.put(values.size(), argument);
+            else if (v == null) throw new CannotResume("local slot " + l.slot() + " is live for the verifier but unknown to the tracer");
             values.add(v);
         }
         List<VariableTracker> stack = root.stack();
@@ -143,6 +163,10 @@ final class Tracer {
         for (int i = 0; i < values.size(); i++) {
             VariableTracker v = values.get(i);
             JvmType t = valueTypes.get(i);
+            if (unread.containsKey(i)) {
+                live[i] = new OutputRebuilder.FromSource(unread.get(i));
+                continue;
+            }
             try {
                 live[i] = t.isNull() ? new OutputRebuilder.Constant(null) : rebuilders.live(v, t);
             } catch (Unsupported u) {
@@ -220,22 +244,13 @@ final class Tracer {
         }
     }
 
-    private static List<VariableTracker> arguments(TraceContext ctx, FunctionTarget target, Object[] frame, MethodCode code) {
+    private static FrameArguments arguments(TraceContext ctx, FunctionTarget target, Object[] frame, MethodCode code) {
         ctx.graph.addGuard(GlobalStateMatch.current(GlobalStateMatch.State.GRAD_MODE));
         ctx.graph.addGuard(GlobalStateMatch.current(GlobalStateMatch.State.DEFAULT_DTYPE));
-        List<VariableTracker> args = new ArrayList<>();
-        List<Class<?>> types = paramTypes(target);
         List<String> names = argumentNames(target, frame.length, code);
-        java.util.Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        List<dev.ember.dynamo.source.Source> distinct = new ArrayList<>();
-        for (int i = 0; i < frame.length; i++) {
-            LocalSource source = new LocalSource(i, names.get(i));
-            args.add(ctx.builder.wrap(frame[i], source, types.get(i)));
-            if (frame[i] instanceof dev.ember.tensor.Tensor t && seen.add(t)) distinct.add(source);
-        }
-        // as Dynamo's NO_TENSOR_ALIASING: tensor arguments traced as distinct must be distinct (one passed twice recompiles)
-        if (distinct.size() > 1) ctx.graph.addGuard(new dev.ember.dynamo.guards.DistinctTensors(distinct));
-        return args;
+        List<LocalSource> sources = new ArrayList<>();
+        for (int i = 0; i < frame.length; i++) sources.add(new LocalSource(i, names.get(i)));
+        return new FrameArguments(ctx, frame, sources, paramTypes(target));
     }
 
     /** The frame's values as the source names them ({@code self} for the receiver), captured values first. */

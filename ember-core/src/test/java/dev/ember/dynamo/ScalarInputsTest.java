@@ -135,19 +135,36 @@ class ScalarInputsTest {
         assertEquals(3, cc.frameCount());
     }
 
-    /** A number computed from the double decides: the double is specialized (guarded by its value), as before. */
+    /** A number computed from the double decides: guarded by the comparison of the expression (DoubleExpressionGuardTest has more). */
     static Tensor branchOnTwice(Tensor x, double s) { return s * 2 > 1.0 ? x.mul(s) : x.neg(); }
 
     @Test
-    void aBranchOnANumberComputedFromTheDoubleSpecializesIt() {
+    void aBranchOnANumberComputedFromTheDoubleIsGuardedByItsComparison() {
         CompileCounter cc = new CompileCounter();
         Options opts = Options.backend(cc);
         var f = Ember.compile((Fn2<Tensor, Double, Tensor>) ScalarInputsTest::branchOnTwice, opts);
         Tensor x = Tensor.randn(3, 4);
         assertArrayEquals(eagerOf(branchOnTwice(x, 0.75)), eagerOf(f.apply(x, 0.75)));
-        assertArrayEquals(eagerOf(branchOnTwice(x, 0.75)), eagerOf(f.apply(x, 0.75)));
-        assertEquals(1, cc.frameCount());
+        assertArrayEquals(eagerOf(branchOnTwice(x, 3.0)), eagerOf(f.apply(x, 3.0)));
+        assertEquals(1, cc.frameCount(), "another value on the same side reuses the graph");
         assertArrayEquals(eagerOf(branchOnTwice(x, -1.0)), eagerOf(f.apply(x, -1.0)));
+        assertEquals(2, cc.frameCount(), "the other side compiles once");
+        assertEquals("L['s'] * 2.0 > 1.0 failed: L['s'] is -1.0", frameOf(opts).recompileReasons().getFirst().failedGuards().getFirst());
+    }
+
+    /** The double's value itself is needed (an int made of it: Java's d2i saturates, a cast does not): it is specialized. */
+    static Tensor scaleByWhole(Tensor x, double s) { return x.mul((int) (s * 2)); }
+
+    @Test
+    void aDoubleConvertedToAnIntSpecializesIt() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((Fn2<Tensor, Double, Tensor>) ScalarInputsTest::scaleByWhole, opts);
+        Tensor x = Tensor.randn(3, 4);
+        assertArrayEquals(eagerOf(scaleByWhole(x, 0.75)), eagerOf(f.apply(x, 0.75)));
+        assertArrayEquals(eagerOf(scaleByWhole(x, 0.75)), eagerOf(f.apply(x, 0.75)));
+        assertEquals(1, cc.frameCount());
+        assertArrayEquals(eagerOf(scaleByWhole(x, -1.0)), eagerOf(f.apply(x, -1.0)));
         assertEquals(2, cc.frameCount(), "a new value of a specialized double recompiles");
         assertEquals("L['s'] == 0.75 failed: actual -1.0", frameOf(opts).recompileReasons().getFirst().failedGuards().getFirst());
     }

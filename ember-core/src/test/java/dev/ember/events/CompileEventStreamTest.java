@@ -51,7 +51,7 @@ class CompileEventStreamTest {
     static Tensor oneBreak(Tensor x) {
         Tensor y = x.add(1.0).relu();
         double s = y.select(0, 0).select(0, 0).item();
-        return y.mul(s * 2 > 0 ? 2.0 : 3.0);   // a number computed from s decides: the resume trace restarts with s a constant
+        return y.mul((int) s > 0 ? 2.0 : 3.0);   // an int made of s decides: the resume trace restarts with s a constant
     }
 
     static Tensor twice(Tensor x) { return x.t().t(); }

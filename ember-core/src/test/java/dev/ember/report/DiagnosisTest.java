@@ -108,9 +108,9 @@ class DiagnosisTest {
         assertEquals("DiagnosisTest.theStackTrieShowsWhoCalledTheCompiledFunction", stack.get(stack.size() - 3).name());
     }
 
-    /** A branch on a number computed from a double input: the trace restarts with the double a guarded constant. */
+    /** A branch on an int made of a double input (Java's d2i saturates, a cast does not): the trace restarts with the double a guarded constant. */
     static Tensor branchOnDouble(Tensor x, double s) {
-        if (s * 2 > 1.0) return x.mul(s);
+        if ((int) (s * 2) > 1) return x.mul(s);
         return x.neg();
     }
 

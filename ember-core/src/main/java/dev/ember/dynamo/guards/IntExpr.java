@@ -38,39 +38,40 @@ public sealed interface IntExpr {
     }
 
     /**
-     * {@code dcmpl} / {@code dcmpg} of a double input and a double constant (in bytecode order:
-     * {@code inputFirst} when the input is the left operand): -1, 0 or 1, and for a NaN operand -1
-     * ({@code dcmpl}) or 1 ({@code dcmpg}), as the JVM computes it. Only a branch reads it, so a
-     * branch on a double is guarded by the comparison it made ({@code L['y'] > 0.0}).
+     * {@code dcmpl} / {@code dcmpg} of two double expressions of the inputs (or one and a constant),
+     * in bytecode order: -1, 0 or 1, and for a NaN operand -1 ({@code dcmpl}) or 1 ({@code dcmpg}),
+     * as the JVM computes it ({@link dev.ember.jvm.JvmArithmetic}). Only a branch reads it, so a
+     * branch on a double is guarded by the comparison it made ({@code L['y'] > 0.0},
+     * {@code L['s'] * 2.0 > 1.0}), as Dynamo guards a SymFloat's comparison.
      */
-    record DoubleCompare(Source source, double constant, boolean inputFirst, boolean nanIsOne, long hint) implements IntExpr {
-        public static DoubleCompare of(Source source, double value, double constant, boolean inputFirst, boolean nanIsOne) {
-            return new DoubleCompare(source, constant, inputFirst, nanIsOne, compare(value, constant, inputFirst, nanIsOne));
+    record DoubleCompare(DoubleExpr left, DoubleExpr right, boolean nanIsOne, long hint) implements IntExpr {
+        public static DoubleCompare of(DoubleExpr left, DoubleExpr right, boolean nanIsOne) {
+            return new DoubleCompare(left, right, nanIsOne, compare(left.hint(), right.hint(), nanIsOne));
         }
 
-        static long compare(double value, double constant, boolean inputFirst, boolean nanIsOne) {
-            return (Integer) dev.ember.jvm.JvmArithmetic.binary(nanIsOne ? java.lang.classfile.Opcode.DCMPG : java.lang.classfile.Opcode.DCMPL,
-                    inputFirst ? value : constant, inputFirst ? constant : value);
-        }
-
-        @Override
-        public long eval(Object[] frame) {
-            if (!(source.read(frame) instanceof Number n)) throw new ArithmeticException(source.shortName() + " is no number");
-            return compare(n.doubleValue(), constant, inputFirst, nanIsOne);
+        static long compare(double left, double right, boolean nanIsOne) {
+            return (Integer) dev.ember.jvm.JvmArithmetic.binary(nanIsOne ? java.lang.classfile.Opcode.DCMPG : java.lang.classfile.Opcode.DCMPL, left, right);
         }
 
         @Override
-        public String render() {
-            String c = String.valueOf(constant);
-            return (nanIsOne ? "dcmpg(" : "dcmpl(") + (inputFirst ? source.name() + ", " + c : c + ", " + source.name()) + ")";
-        }
+        public long eval(Object[] frame) { return compare(left.eval(frame), right.eval(frame), nanIsOne); }
+
+        @Override
+        public String render() { return (nanIsOne ? "dcmpg(" : "dcmpl(") + left.render() + ", " + right.render() + ")"; }
 
         /** The branch's condition in the user's terms: {@code L['y'] > 0.0} for {@code dcmp(y, 0.0) > 0}, with what a NaN does. */
         public String condition(IntRelation.Relation relation, long against) {
             if (against != 0) return render() + " " + relation + " " + against;
-            String left = inputFirst ? source.name() : String.valueOf(constant), right = inputFirst ? String.valueOf(constant) : source.name();
             boolean nanPasses = relation.test(nanIsOne ? 1 : -1, 0);
-            return left + " " + relation + " " + right + (nanPasses ? " or a NaN" : "");
+            return left.render() + " " + relation + " " + right.render() + (nanPasses ? " or a NaN" : "");
+        }
+
+        /** The inputs the comparison reads with their values in {@code frame}, for a failure message: {@code L['s'] is 0.25}. */
+        public String inputsIn(Object[] frame) {
+            java.util.List<String> out = new java.util.ArrayList<>();
+            for (Source s : left.inputs()) out.add(s.name() + " is " + s.read(frame));
+            for (Source s : right.inputs()) if (!left.inputs().contains(s)) out.add(s.name() + " is " + s.read(frame));
+            return String.join(", ", out);
         }
 
         @Override

@@ -26,7 +26,7 @@ public record SymIntGuard(IntExpr left, IntRelation.Relation relation, IntExpr r
         Object[] f = (Object[]) frame;
         if (check(f)) return null;
         try {
-            if (left instanceof IntExpr.DoubleCompare d) return condition() + " failed: " + d.source().name() + " is " + d.source().read(f);
+            if (left instanceof IntExpr.DoubleCompare d) return condition() + " failed: " + d.inputsIn(f);
             return condition() + " failed: actual " + left.eval(f) + " " + relation + " " + right.eval(f) + " is false";
         } catch (ArithmeticException e) {
             return condition() + " failed: " + e.getMessage();

@@ -1,5 +1,6 @@
 package dev.ember.dynamo.variables;
 
+import dev.ember.dynamo.guards.DoubleExpr;
 import dev.ember.dynamo.guards.IntExpr;
 import dev.ember.dynamo.source.Source;
 import dev.ember.tensor.DType;
@@ -21,12 +22,14 @@ import java.util.List;
  * be of a narrower integral dtype than {@code javaType} ({@code (long) n} keeps n's int32 tensor):
  * widening is exact, and every use casts where the dtype decides the arithmetic.
  *
- * <p>A double frame input itself (not a number computed from it) carries {@code inputValue}, its
- * value in this trace: a comparison of it with a constant is then guarded by that comparison
- * ({@code L['y'] > 0.0}) instead of by its value, as Dynamo guards a branch on a SymFloat.
+ * <p>A double computed from unspecialized inputs only (a double argument, {@code s * 2},
+ * {@code a + b}, {@code Math.abs(s)}, {@code n * 0.5} of a dynamic int) carries {@code doubleExpr},
+ * the expression with its value in this trace: a comparison of it is then guarded by that comparison
+ * ({@code L['s'] * 2.0 > 1.0}) instead of by the inputs' values, as Dynamo guards a branch on a
+ * SymFloat (null for ints and data-dependent numbers).
  */
 public record SymScalarVariable(TensorVariable tensor, Class<?> javaType, String origin, boolean boxed, List<Source> roots,
-                                boolean dataDependent, IntExpr expr, Double inputValue) implements VariableTracker {
+                                boolean dataDependent, IntExpr expr, DoubleExpr doubleExpr) implements VariableTracker {
 
     /** A number read from tensor data. */
     public static SymScalarVariable fromData(TensorVariable tensor, boolean isLong, String origin) {
@@ -36,7 +39,7 @@ public record SymScalarVariable(TensorVariable tensor, Class<?> javaType, String
     /** A frame input of Java type {@code javaType} (int, long or double) not specialized to its value, read from {@code source}. */
     public static SymScalarVariable input(TensorVariable tensor, Class<?> javaType, Source source, boolean boxed, Object hint) {
         IntExpr expr = javaType == double.class ? null : new IntExpr.Input(source, ((Number) hint).longValue(), javaType == int.class);
-        Double value = javaType == double.class ? (Double) ((Number) hint).doubleValue() : null;
+        DoubleExpr value = javaType == double.class ? new DoubleExpr.Input(source, ((Number) hint).doubleValue()) : null;
         return new SymScalarVariable(tensor, javaType, "the input " + source.shortName(), boxed, List.of(source), false, expr, value);
     }
 
@@ -46,18 +49,23 @@ public record SymScalarVariable(TensorVariable tensor, Class<?> javaType, String
     }
 
     /** The same number as a boxed reference (one stack slot), or back as the primitive. */
-    public SymScalarVariable boxed(boolean on) { return new SymScalarVariable(tensor, javaType, origin, on, roots, dataDependent, expr, inputValue); }
+    public SymScalarVariable boxed(boolean on) { return new SymScalarVariable(tensor, javaType, origin, on, roots, dataDependent, expr, doubleExpr); }
 
     /** A number of type {@code resultType} computed from this one (and {@code other}, when it is symbolic too) by the node of {@code result}. */
     public SymScalarVariable derived(TensorVariable result, Class<?> resultType, SymScalarVariable other) { return derived(result, resultType, other, null); }
 
     /** As {@link #derived(TensorVariable, Class, SymScalarVariable)}, with the Java expression that computed it (null when none). */
     public SymScalarVariable derived(TensorVariable result, Class<?> resultType, SymScalarVariable other, IntExpr resultExpr) {
-        if (other == null || other == this) return new SymScalarVariable(result, resultType, origin, false, roots, dataDependent, resultExpr, null);
+        return derived(result, resultType, other, resultExpr, null);
+    }
+
+    /** As {@link #derived(TensorVariable, Class, SymScalarVariable, IntExpr)}, for a double with the expression that computed it (null when none). */
+    public SymScalarVariable derived(TensorVariable result, Class<?> resultType, SymScalarVariable other, IntExpr resultExpr, DoubleExpr resultDouble) {
+        if (other == null || other == this) return new SymScalarVariable(result, resultType, origin, false, roots, dataDependent, resultExpr, resultDouble);
         List<Source> all = new ArrayList<>(roots);
         for (Source s : other.roots) if (!all.contains(s)) all.add(s);
         String from = origin.equals(other.origin) ? origin : origin + " and " + other.origin;
-        return new SymScalarVariable(result, resultType, from, false, List.copyOf(all), dataDependent || other.dataDependent, resultExpr, null);
+        return new SymScalarVariable(result, resultType, from, false, List.copyOf(all), dataDependent || other.dataDependent, resultExpr, resultDouble);
     }
 
     /** An integral number (int or long), as opposed to a double. */

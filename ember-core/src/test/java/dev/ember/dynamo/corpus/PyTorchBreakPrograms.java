@@ -254,6 +254,22 @@ final class PyTorchBreakPrograms {
         return x.add(7);
     }
 
+    // test_subgraphs.py::- (test_resume_paths_join with the second if inside the first)
+    static Tensor nestedPathsJoin(Tensor x, Tensor c1, Tensor c2) {
+        x = x.add(1);
+        if (c1.asBoolean()) {
+            x = x.mul(2);
+            if (c2.asBoolean()) x = x.add(3);
+            x = x.sub(1);
+        }
+        return x.add(5);
+    }
+
+    // test_recompiles.py::- (arguments the frame never reads: test_no_recompile_over_unused_objects with tensors)
+    static Tensor unreadArguments(Tensor x, Tensor a, Tensor b) {
+        return x.add(1);
+    }
+
     // test_subgraphs.py::test_resume_with_no_grad1
     static Tensor resumeWithNoGrad1(Tensor a, Tensor b) {
         Tensor x = a.add(b);
