@@ -22,15 +22,19 @@ final class InductorBenchSupport {
     static InductorGraph compileChecked(GraphModule gm, CompileMode mode, double tol, Tensor... inputs) {
         InductorGraph g = Inductor.compile(gm, List.of(inputs), mode);
         List<Tensor> got = outputs(g.run((Object[]) inputs)), want = outputs(gm.run((Object[]) inputs));
-        for (int k = 0; k < want.size(); k++) {
-            float[] a = got.get(k).toFloatArray(), b = want.get(k).toFloatArray();
-            for (int i = 0; i < b.length; i++) {
-                if (!(Math.abs(a[i] - b[i]) <= tol * (1 + Math.abs(b[i])))) {
-                    throw new IllegalStateException("compiled output " + k + " differs from eager at " + i + ": " + a[i] + " vs " + b[i]);
-                }
+        for (int k = 0; k < want.size(); k++) checkClose("compiled output " + k, got.get(k), want.get(k), tol);
+        return g;
+    }
+
+    /** Fails loudly unless {@code got} matches {@code want} within {@code tol} (relative, plus as much absolute). */
+    static void checkClose(String what, Tensor got, Tensor want, double tol) {
+        float[] a = got.toFloatArray(), b = want.toFloatArray();
+        if (a.length != b.length) throw new IllegalStateException(what + " has " + a.length + " elements, eager " + b.length);
+        for (int i = 0; i < b.length; i++) {
+            if (!(Math.abs(a[i] - b[i]) <= tol * (1 + Math.abs(b[i])))) {
+                throw new IllegalStateException(what + " differs from eager at " + i + ": " + a[i] + " vs " + b[i]);
             }
         }
-        return g;
     }
 
     /** A graph's result as a list of tensors: one tensor, or the list a graph returning several gives. */

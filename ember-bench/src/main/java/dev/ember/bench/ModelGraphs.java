@@ -15,11 +15,6 @@ import dev.ember.ops.OpRegistry;
 final class ModelGraphs {
     private ModelGraphs() {}
 
-    /** {@code batch * k} for an int or a size symbol. */
-    private static Object times(Object batch, int k) {
-        return batch instanceof dev.ember.tensor.SymInt s ? s.times(k) : (Object) ((Integer) batch * k);
-    }
-
     private static Node call(Graph g, String op, Object... args) { return g.callFunction(OpRegistry.get("aten." + op), args); }
 
     /** {@code -((|relu(x*y + 1.5) - x|).maximum(y)) * 0.25}: 8 ops, memory-bound. */
@@ -121,14 +116,10 @@ final class ModelGraphs {
         for (int i = 0; i < 3; i++) {
             Node s = call(g, "slice.Tensor", qkv, 2L, (long) i * d, (long) (i + 1) * d, 1L);
             Node v = call(g, "view.default", s, List.of(batch, seq, heads, dh));
-            Node t = call(g, "transpose.int", v, 1L, 2L);
-            parts[i] = call(g, "reshape.default", t, List.of(times(batch, heads), seq, dh));
+            parts[i] = call(g, "transpose.int", v, 1L, 2L);
         }
-        Node scores = call(g, "bmm.default", parts[0], call(g, "transpose.int", parts[1], 1L, 2L));
-        scores = call(g, "mul.Scalar", scores, 1.0 / Math.sqrt(dh));
-        Node attn = call(g, "_softmax.default", scores, -1L, false);
-        Node ctx = call(g, "bmm.default", attn, parts[2]);
-        ctx = call(g, "view.default", ctx, List.of(batch, heads, seq, dh));
+        // attention as nn.MultiheadAttention calls it: one scaled_dot_product_attention over [B, H, L, dh] views
+        Node ctx = call(g, "scaled_dot_product_attention.default", parts[0], parts[1], parts[2]);
         ctx = call(g, "transpose.int", ctx, 1L, 2L);
         ctx = call(g, "reshape.default", ctx, List.of(batch, seq, d));
         Node sa = call(g, "linear.default", ctx, outW, outB);

@@ -12,6 +12,7 @@ import dev.ember.kernels.UnaryOp;
 import dev.ember.ops.ConvOps;
 import dev.ember.ops.LinalgOps;
 import dev.ember.ops.LossOps;
+import dev.ember.ops.NnOps;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.ReductionOps;
@@ -71,8 +72,8 @@ final class Rules {
             ConvOps.MAX_POOL2D_WITH_INDICES, ConvOps.MAX_POOL2D_WITH_INDICES_BACKWARD, ConvOps.AVG_POOL2D_BACKWARD, ConvOps.ADAPTIVE_AVG_POOL2D_BACKWARD,
             // index-returning reductions: no ReduceOp keeps the position of the extremum yet
             ReductionOps.ARGMAX, ReductionOps.ARGMIN,
-            // random: the generator's stream must be eager's, draw for draw
-            PointwiseOps.DROPOUT, PointwiseOps.NATIVE_DROPOUT,
+            // random: the generator's stream must be eager's, draw for draw (dropout itself lowers when it draws nothing)
+            PointwiseOps.NATIVE_DROPOUT,
             // a gradient written at data-dependent positions (each target's class): no scatter stage yet
             LossOps.NLL_LOSS_BACKWARD);
 
@@ -116,6 +117,11 @@ final class Rules {
         register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.MAX, out), ReductionOps.AMAX);
         register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.MIN, out), ReductionOps.AMIN);
         register((l, n, a, out) -> gemm(l, n, a, out), LinalgOps.MM, LinalgOps.BMM);
+        // attention without dropout is one extern by design: the op's kernel is the fused flash-attention kernel
+        // (no [L, S] scores in memory), which a decomposition into GEMMs and a softmax would lose; with dropout the
+        // eager kernel runs the decomposition, so that its draws are eager's, and perf_hints says so
+        register((l, n, a, out) -> l.extern(n, NnOps.SCALED_DOT_PRODUCT_ATTENTION, a, ((Number) a.get(4)).doubleValue() == 0 ? null
+                : "with dropout_p > 0 it runs its decomposition op by op, so that the dropout draws are eager's"), NnOps.SCALED_DOT_PRODUCT_ATTENTION);
 
         arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.ADD, x[0], scaled(x[1], a.get(2), out.dtype()), out.dtype())),
                 PointwiseOps.ADD_TENSOR, PointwiseOps.ADD_SCALAR);
@@ -181,6 +187,11 @@ final class Rules {
         pointwise((n, a, out) -> pw(out, out.dtype(), List.of(a.get(1)), x -> x[0]), PointwiseOps.FILL);
         pointwise((n, a, out) -> pw(out, out.dtype(), List.of(0L), x -> x[0]), PointwiseOps.ZERO);
         pointwise((n, a, out) -> pw(out, out.dtype(), List.of(a.get(0)), x -> x[0]), ShapeOps.TO_COPY, ShapeOps.CLONE);
+        // a dropout that draws nothing (eval, or p = 0) is a copy, which fuses like one (an eval encoder layer has three);
+        // one that draws runs its eager kernel, so that the generator's stream is eager's, draw for draw
+        register((l, n, a, out) -> (Boolean) a.get(2) && ((Number) a.get(1)).doubleValue() > 0
+                ? l.extern(n, PointwiseOps.DROPOUT, a, "it draws random numbers, which must be eager's draw for draw")
+                : l.pointwise(n, pw(out, out.dtype(), List.of(a.get(0)), x -> x[0])), PointwiseOps.DROPOUT);
     }
 
     /** A two-operand pointwise value computed in the output dtype. */

@@ -8,6 +8,8 @@ import dev.ember.inductor.ir.Sizes;
 import dev.ember.inductor.ir.Stage;
 import dev.ember.inductor.ir.Value;
 import dev.ember.ops.ConvOps;
+import dev.ember.ops.NnOps;
+import dev.ember.ops.OpOverload;
 import dev.ember.tensor.SymInt;
 
 import java.util.ArrayList;
@@ -153,12 +155,17 @@ final class Scheduler {
      * for element. A stage that reads none of them is no epilogue, however its shape matches: fused,
      * it would be written in place over a result that later kernels still need.
      */
+    /** Extern kernels whose result is a fresh contiguous tensor, which an epilogue may overwrite in place. */
+    private static final Set<OpOverload> EPILOGUE_HOSTS = Set.of(ConvOps.CONVOLUTION, NnOps.SCALED_DOT_PRODUCT_ATTENTION);
+
     private boolean joinsHost(Kernel.Host h, Stage.Pointwise p) {
         Buffer hostOut = written(h.host());
-        if (hostOut == null || h.host() instanceof Stage.Extern e && e.op() != ConvOps.CONVOLUTION) return false;
+        if (hostOut == null || h.host() instanceof Stage.Extern e && !EPILOGUE_HOSTS.contains(e.op())) return false;
         SymInt[] hostShape = h.host() instanceof Stage.Gemm g ? gemmShape(g)
                 : Lowering.symShape(h.host().node(), (dev.ember.tensor.Tensor) h.host().node().val()).sizes();
-        if (!Arrays.equals(hostShape, p.shape())) return false;
+        // the first epilogue may view the output in another shape of the same elements (a linear layer's
+        // [B·L, N] product read as [B, L, N] by its bias and activation); the later ones share its loop
+        if (h.epilogue().isEmpty() ? !Sizes.numel(hostShape).equals(Sizes.numel(p.shape())) : !Arrays.equals(h.epilogue().get(0).shape(), p.shape())) return false;
         Affine same = Affine.contiguous(p.shape(), 0);
         Set<Buffer> group = new HashSet<>();
         group.add(hostOut);

@@ -1,5 +1,6 @@
 package dev.ember.ops;
 
+import dev.ember.kernels.Attention;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
@@ -9,8 +10,12 @@ import java.util.Arrays;
 
 /**
  * Neural-network ops with no single-kernel home elsewhere: scaled_dot_product_attention and
- * one_hot. Attention's kernel is its decomposition (scale, matmul, mask, safe softmax, dropout,
- * matmul), which is ATen's math backend step for step, so eager results, autograd and compiled graphs agree.
+ * one_hot. Attention's decomposition (scale, matmul, mask, safe softmax, dropout, matmul) is ATen's
+ * math backend step for step: autograd differentiates through it and training graphs are built
+ * from it. Its kernel, which runs where no gradient is recorded (eager under no_grad or on inputs
+ * that need none, and inference graphs, where the op stays one extern node), is the fused
+ * flash-attention kernel ({@link Attention}) of the same semantics, unless dropout is asked for:
+ * then the decomposition runs, so the random draws are the generator's, as everywhere else.
  */
 public final class NnOps {
     private NnOps() {}
@@ -20,7 +25,7 @@ public final class NnOps {
     public static final OpOverload SCALED_DOT_PRODUCT_ATTENTION = OpOverload.define(SDPA
                     + "(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor")
             .meta(NnOps::attentionMeta)
-            .kernel((a, m) -> ((Tensor) attention(OpEmitter.EAGER, a.toArray())).contiguous())
+            .kernel((a, m) -> a.dbl(4) == 0 ? fusedAttention(a, (TensorMeta) m) : ((Tensor) attention(OpEmitter.EAGER, a.toArray())).contiguous())
             .decomposition(NnOps::attention)
             .register();
 
@@ -138,6 +143,50 @@ public final class NnOps {
         }
         if (dropoutP > 0) weights = e.call(PointwiseOps.DROPOUT, weights, dropoutP, true);
         return e.call(LinalgOps.MATMUL, weights, v);
+    }
+
+    /** The fused kernel's call: each operand read in place through its (broadcast) batch offsets and strides. */
+    private static Tensor fusedAttention(Args a, TensorMeta outMeta) {
+        Tensor q = a.tensor(0), k = a.tensor(1), v = a.tensor(2), mask = a.optTensor(3);
+        int[] outShape = outMeta.shape();
+        int[] batch = Arrays.copyOf(outShape, outShape.length - 2);
+        int l = q.size(-2), s = k.size(-2), e = q.size(-1), ev = v.size(-1);
+        Double scale = a.optDbl(6);
+        Operand qo = operand(q, batch, l, e), ko = operand(k, batch, s, e), vo = operand(v, batch, s, ev);
+        Operand mo = mask == null ? null : operand(mask, batch, l, s);
+        Attention.MaskKind kind = mask == null ? Attention.MaskKind.NONE : mask.dtype() == DType.BOOL ? Attention.MaskKind.BOOL : Attention.MaskKind.ADDITIVE;
+        var layout = new Attention.Layout(Shapes.numel(batch), l, s, e, ev,
+                qo.offsets, qo.rowStride, qo.colStride, ko.offsets, ko.rowStride, ko.colStride, vo.offsets, vo.rowStride, vo.colStride,
+                kind, mo == null ? null : mo.offsets, mo == null ? 0 : mo.rowStride, mo == null ? 0 : mo.colStride,
+                a.bool(5), scale != null ? scale : 1.0 / Math.sqrt(e));
+        Tensor out = Tensor.allocate(outMeta);
+        Object maskData = mask == null ? null : mask.storage().data();
+        if (q.dtype() == DType.FLOAT32) {
+            Attention.forward(layout, q.storage().floats(), k.storage().floats(), v.storage().floats(), maskData, out.storage().floats());
+        } else {
+            Attention.forward(layout, q.storage().doubles(), k.storage().doubles(), v.storage().doubles(), maskData, out.storage().doubles());
+        }
+        return out;
+    }
+
+    /** Where an operand's {@code [rows, cols]} matrix of each batch element starts, and its two strides. */
+    private record Operand(int[] offsets, int rowStride, int colStride) {}
+
+    private static Operand operand(Tensor t, int[] batch, int rows, int cols) {
+        int[] target = append(batch, rows, cols);
+        int[] strides = Shapes.broadcastStrides(t.shape(), t.strides(), target);
+        int[] offsets = new int[Shapes.numel(batch)];
+        int[] index = new int[batch.length];
+        for (int i = 0, off = t.storageOffset(); i < offsets.length; i++) {
+            offsets[i] = off;
+            for (int d = batch.length - 1; d >= 0; d--) {          // odometer over the batch dims
+                off += strides[d];
+                if (++index[d] < batch[d]) break;
+                off -= strides[d] * batch[d];
+                index[d] = 0;
+            }
+        }
+        return new Operand(offsets, strides[batch.length], strides[batch.length + 1]);
     }
 
     private static boolean broadcastsTo(int[] shape, int[] target) {

@@ -1,0 +1,142 @@
+package dev.ember.ops;
+
+import dev.ember.Ember;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
+import dev.ember.testing.Inputs;
+import dev.ember.testing.Torch;
+import dev.ember.testing.TorchAssert.Tolerance;
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static dev.ember.testing.TorchAssert.assertClose;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * scaled_dot_product_attention's fused kernel (what the op runs with no gradient to record and no
+ * dropout) against its decomposition, ATen's math attention, in float64, and against libtorch in
+ * float32: sequence lengths across the kernel's key and query blocks, L ≠ S, odd sizes, masks of
+ * every kind and broadcast, causality, fully masked rows, empty sizes, views of every layout.
+ */
+class FusedAttentionTest {
+    private static final Tolerance F64 = Tolerance.of(1e-12, 1e-12);
+
+    private static Tensor fused(Object... args) { return NnOps.SCALED_DOT_PRODUCT_ATTENTION.callTensor(args); }
+
+    private static Tensor math(Object... args) { return (Tensor) NnOps.SCALED_DOT_PRODUCT_ATTENTION.decompose(args); }
+
+    @Test
+    void matchesTheDecompositionAcrossBlocksAndOddSizes() {
+        Random rng = new Random(41);
+        int[][] sizes = {{1, 1, 1, 1}, {5, 7, 3, 2}, {64, 128, 16, 16}, {65, 129, 17, 9}, {130, 300, 64, 33}, {7, 260, 8, 64}, {200, 3, 5, 12}};
+        for (int[] z : sizes) {
+            int l = z[0], s = z[1], e = z[2], ev = z[3];
+            Tensor q = Inputs.randn(rng, DType.FLOAT64, 2, l, e), k = Inputs.randn(rng, DType.FLOAT64, 2, s, e), v = Inputs.randn(rng, DType.FLOAT64, 2, s, ev);
+            String what = "L " + l + " S " + s + " E " + e + " Ev " + ev;
+            assertClose(fused(q, k, v), math(q, k, v), what, F64);
+            assertClose(fused(q, k, v, null, 0.0, true), math(q, k, v, null, 0.0, true), "causal " + what, F64);
+            assertClose(fused(q, k, v, null, 0.0, false, -0.37), math(q, k, v, null, 0.0, false, -0.37), "scale -0.37 " + what, F64);
+        }
+    }
+
+    @Test
+    void masksOfEveryKindAndBroadcast() {
+        Random rng = new Random(42);
+        int l = 70, s = 150;
+        Tensor q = Inputs.randn(rng, DType.FLOAT64, 2, 3, l, 8), k = Inputs.randn(rng, DType.FLOAT64, 2, 3, s, 8), v = Inputs.randn(rng, DType.FLOAT64, 2, 3, s, 5);
+        for (int[] shape : new int[][] {{l, s}, {2, 1, l, s}, {1, s}, {3, l, 1}, {2, 3, l, s}}) {
+            Tensor bool = Inputs.randint(rng, DType.BOOL, 0, 2, shape);
+            assertClose(fused(q, k, v, bool), math(q, k, v, bool), "bool mask " + java.util.Arrays.toString(shape), F64);
+            assertClose(fused(q, k, v, Inputs.nonContiguous(bool)), math(q, k, v, bool), "strided bool mask " + java.util.Arrays.toString(shape), F64);
+            Tensor bias = Inputs.randn(rng, DType.FLOAT64, shape);
+            assertClose(fused(q, k, v, bias), math(q, k, v, bias), "additive mask " + java.util.Arrays.toString(shape), F64);
+            Tensor withInf = bias.maskedFill(bool, Double.NEGATIVE_INFINITY);
+            assertClose(fused(q, k, v, withInf), math(q, k, v, withInf), "additive mask with -inf " + java.util.Arrays.toString(shape), F64);
+        }
+    }
+
+    @Test
+    void fullyMaskedRowsGiveZerosWhereverTheirLiveKeysWouldBe() {
+        Random rng = new Random(43);
+        int l = 9, s = 300;                                         // three key blocks
+        Tensor q = Inputs.randn(rng, DType.FLOAT64, l, 4), k = Inputs.randn(rng, DType.FLOAT64, s, 4), v = Inputs.randn(rng, DType.FLOAT64, s, 3);
+        Tensor mask = Tensor.zeros(DType.BOOL, l, s);
+        mask.select(0, 1).narrow(0, 250, 10).fill_(1);              // row 1: live keys in the last block only
+        mask.select(0, 2).narrow(0, 0, 1).fill_(1);                 // row 2: one live key, in the first block
+        mask.select(0, 3).fill_(1);                                 // row 3: everything; the others nothing
+        Tensor out = fused(q, k, v, mask);
+        assertClose(out, math(q, k, v, mask), "bool", F64);
+        for (int r : new int[] {0, 4, 5, 6, 7, 8}) assertArrayEquals(new double[3], out.select(0, r).toDoubleArray(), "row " + r);
+        assertClose(out.select(0, 2), v.select(0, 0), "a single live key is that key's value", F64);
+        Tensor additive = Tensor.zeros(DType.FLOAT64, l, s).maskedFill(mask.logicalNot(), Double.NEGATIVE_INFINITY);
+        assertClose(fused(q, k, v, additive), out, "the same mask as -inf", Tolerance.EXACT);
+    }
+
+    @Test
+    void emptySizes() {
+        for (int[] z : new int[][] {{0, 5, 4, 3}, {5, 0, 4, 3}, {5, 6, 0, 3}, {5, 6, 4, 0}}) {
+            Tensor q = Tensor.randn(2, z[0], z[2]).to(DType.FLOAT64), k = Tensor.randn(2, z[1], z[2]).to(DType.FLOAT64), v = Tensor.randn(2, z[1], z[3]).to(DType.FLOAT64);
+            Tensor out = fused(q, k, v);
+            assertArrayEquals(new int[] {2, z[0], z[3]}, out.shape());
+            assertClose(out, math(q, k, v), "empty " + java.util.Arrays.toString(z), F64);
+        }
+        Tensor none = fused(Tensor.randn(0, 3, 4), Tensor.randn(0, 5, 4), Tensor.randn(0, 5, 2));
+        assertArrayEquals(new int[] {0, 3, 2}, none.shape());
+    }
+
+    @Test
+    void viewsAndBroadcastBatchesAreReadInPlace() {
+        Random rng = new Random(44);
+        // heads split from [B, L, H*E] the way MultiheadAttention does: [B, H, L, E] with strides (L*H*E, E, H*E, 1)
+        Tensor packed = Inputs.randn(rng, DType.FLOAT64, 2, 90, 3 * 4 * 16);
+        Tensor q = packed.narrow(2, 0, 64).reshape(2, 90, 4, 16).transpose(1, 2);
+        Tensor k = packed.narrow(2, 64, 64).reshape(2, 90, 4, 16).transpose(1, 2);
+        Tensor v = packed.narrow(2, 128, 64).reshape(2, 90, 4, 16).transpose(1, 2);
+        assertClose(fused(q, k, v, null, 0.0, true), math(q.contiguous(), k.contiguous(), v.contiguous(), null, 0.0, true), "heads as views", F64);
+        Tensor q4 = Inputs.randn(rng, DType.FLOAT64, 2, 3, 10, 8);
+        for (Inputs.Layout lk : Inputs.layouts(Inputs.randn(rng, DType.FLOAT64, 3, 140, 8))) {
+            Tensor vShared = Inputs.randn(rng, DType.FLOAT64, 1, 140, 6);
+            assertClose(fused(q4, lk.tensor(), vShared), math(q4, lk.tensor(), vShared), "broadcast batch, key " + lk, F64);
+        }
+    }
+
+    @Test
+    void nanAndInfinityInScoresGiveNanRowsAsSoftmaxDoes() {
+        Tensor q = Tensor.of(new double[] {1, 2, 3, 4}, 2, 2), k = Tensor.of(new double[] {1, 0, 0, 1, 1, 1}, 3, 2), v = Tensor.of(new double[] {1, 2, 3}, 3, 1);
+        Tensor bias = Tensor.of(new double[] {0, Double.NaN, 0, Double.POSITIVE_INFINITY, 0, 0}, 2, 3);
+        assertClose(fused(q, k, v, bias), math(q, k, v, bias), "NaN and +inf in the mask", Tolerance.EXACT);
+        assertTrue(Double.isNaN(fused(q, k, v, bias).toDoubleArray()[0]));
+    }
+
+    @Test
+    void float32AgainstLibtorchAcrossBlocks() {
+        Random rng = new Random(45);
+        Tensor q = Inputs.randn(rng, DType.FLOAT32, 2, 2, 150, 32), k = Inputs.randn(rng, DType.FLOAT32, 2, 2, 270, 32), v = Inputs.randn(rng, DType.FLOAT32, 2, 2, 270, 24);
+        assertClose(fused(q, k, v), Torch.call("torch.scaled_dot_product_attention(a, b, c)", q, k, v), "plain");
+        assertClose(fused(q, k, v, null, 0.0, true), Torch.call("torch.scaled_dot_product_attention(a, b, c, is_causal=True)", q, k, v), "causal");
+        Tensor mask = Inputs.randint(rng, DType.BOOL, 0, 2, 150, 270);
+        assertClose(fused(q, k, v, mask, 0.0, false, 0.1), Torch.call("torch.scaled_dot_product_attention(a, b, c, attn_mask=d, scale=0.1)", q, k, v, mask), "bool mask, scale");
+        Tensor bias = Inputs.randn(rng, DType.FLOAT32, 2, 1, 150, 270);
+        assertClose(fused(q, k, v, bias), Torch.call("torch.scaled_dot_product_attention(a, b, c, attn_mask=d)", q, k, v, bias), "additive mask");
+    }
+
+    @Test
+    void withGradientsOrDropoutTheDecompositionRuns() {
+        Random rng = new Random(46);
+        Tensor q = Inputs.randn(rng, DType.FLOAT64, 3, 4), k = Inputs.randn(rng, DType.FLOAT64, 5, 4), v = Inputs.randn(rng, DType.FLOAT64, 5, 2);
+        q.requiresGrad(true);
+        Tensor out = fused(q, k, v);
+        assertNotNull(out.gradFn(), "a recorded call differentiates through the decomposition");
+        out.sum().backward();
+        assertNotNull(q.grad());
+        try (var ignored = Ember.noGrad()) {
+            assertNull(fused(q, k, v).gradFn());
+            assertClose(fused(q, k, v), out.detach(), "no_grad: the fused kernel, the same values", F64);
+        }
+        Tensor.manualSeed(7);
+        Tensor dropped = fused(q.detach(), k, v, null, 0.5, false);
+        Tensor.manualSeed(7);
+        assertClose(dropped, math(q.detach(), k, v, null, 0.5, false), "dropout: the decomposition's draws", Tolerance.EXACT);
+    }
+}
