@@ -7,6 +7,7 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.convolutional.Conv2d;
 import dev.ember.ops.OpRegistry;
 import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorScope;
 import org.openjdk.jmh.annotations.*;
 
 import java.util.concurrent.TimeUnit;
@@ -23,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 @Warmup(iterations = 4, time = 1)
 @Measurement(iterations = 6, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-Xms8g", "-Xmx8g", "-Xmn4g", "-XX:+AlwaysPreTouch", "-XX:+UseParallelGC"})
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms8g", "-Xmx8g", "-Xmn4g", "-XX:+AlwaysPreTouch", "-XX:+UseParallelGC"})
 public class EagerOpsBench {
     private static final int N = 4 * 1024 * 1024;
 
@@ -102,6 +103,17 @@ public class EagerOpsBench {
 
     @Benchmark
     public NDArray add4M_libtorch() { return closed(ta.add(tb)); }
+
+    /**
+     * add4M_ember with a deterministic end for its result, as add4M_libtorch closes its NDArray: the
+     * scope releases the output, and the next call's add takes the same array, still in cache.
+     */
+    @Benchmark
+    public Tensor add4M_scoped_ember() {
+        try (TensorScope scope = TensorScope.open()) {
+            return a.add(b);
+        }
+    }
 
     /**
      * Only the output array of add4M_ember: HotSpot zeroes a fresh 16 MB array on one thread, outside

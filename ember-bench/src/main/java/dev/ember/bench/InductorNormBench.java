@@ -8,6 +8,7 @@ import dev.ember.fx.CompileMode;
 import dev.ember.fx.GraphModule;
 import dev.ember.inductor.InductorGraph;
 import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorScope;
 import org.openjdk.jmh.annotations.*;
 
 import java.util.concurrent.TimeUnit;
@@ -25,7 +26,7 @@ import static dev.ember.bench.InductorBenchSupport.closed;
 @State(Scope.Benchmark)
 @Warmup(iterations = 4, time = 1)
 @Measurement(iterations = 6, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-Xms8g", "-Xmx8g", "-Xmn4g", "-XX:+AlwaysPreTouch", "-XX:+UseParallelGC"})
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms8g", "-Xmx8g", "-Xmn4g", "-XX:+AlwaysPreTouch", "-XX:+UseParallelGC"})
 public class InductorNormBench {
     private static final int ROWS = 1024, COLS = 4096;
 
@@ -64,6 +65,14 @@ public class InductorNormBench {
     @Benchmark
     public Object softmax_reduceOverhead() { return softmaxReuse.run(x); }
 
+    /** The default-mode graph, its output released at the end of each call (TensorScope). */
+    @Benchmark
+    public Object softmax_scoped() {
+        try (TensorScope scope = TensorScope.open()) {
+            return softmaxCompiled.run(x);
+        }
+    }
+
     @Benchmark
     public NDArray softmax_libtorch() { return closed(tx.softmax(-1)); }
 
@@ -75,6 +84,14 @@ public class InductorNormBench {
 
     @Benchmark
     public Object layerNorm_reduceOverhead() { return layerNormReuse.run(x, w, b); }
+
+    /** The default-mode graph, its output released at the end of each call (TensorScope). */
+    @Benchmark
+    public Object layerNorm_scoped() {
+        try (TensorScope scope = TensorScope.open()) {
+            return layerNormCompiled.run(x, w, b);
+        }
+    }
 
     @Benchmark
     public NDArray layerNorm_libtorch() { return closed(LayerNorm.layerNorm(tx, new Shape(COLS), tw, tb, 1e-5f).singletonOrThrow()); }

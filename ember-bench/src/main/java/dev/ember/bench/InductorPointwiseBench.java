@@ -8,6 +8,7 @@ import dev.ember.inductor.InductorGraph;
 import dev.ember.fx.GraphModule;
 import dev.ember.kernels.Parallel;
 import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorScope;
 import org.openjdk.jmh.annotations.*;
 
 import java.util.concurrent.TimeUnit;
@@ -26,7 +27,7 @@ import static dev.ember.bench.InductorBenchSupport.closed;
 @State(Scope.Benchmark)
 @Warmup(iterations = 4, time = 1)
 @Measurement(iterations = 6, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-Xms8g", "-Xmx8g", "-Xmn4g", "-XX:+AlwaysPreTouch", "-XX:+UseParallelGC"})
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms8g", "-Xmx8g", "-Xmn4g", "-XX:+AlwaysPreTouch", "-XX:+UseParallelGC"})
 public class InductorPointwiseBench {
     private static final int BIG = 16 * 1024 * 1024, MID = 4 * 1024 * 1024;
 
@@ -68,6 +69,14 @@ public class InductorPointwiseBench {
     /** mode reduce-overhead: the 64 MB output array is reused, not allocated (and zeroed) each call. */
     @Benchmark
     public Object arith16M_reduceOverhead() { return arithReuse.run(x, y); }
+
+    /** The default-mode graph with its output released at the end of each call (TensorScope), as torch frees the last one. */
+    @Benchmark
+    public Object arith16M_scoped() {
+        try (TensorScope scope = TensorScope.open()) {
+            return arithCompiled.run(x, y);
+        }
+    }
 
     @Benchmark
     public NDArray arith16M_libtorch() {

@@ -382,6 +382,11 @@ public final class CompiledFrame {
     }
 
     private CompiledGraph compileGraph(OutputGraph g, Object[] frame, List<SideEffect> sideEffects) {
+        // what the passes and backends allocate (folded weights, constants) is the compiled graph's, not a TensorScope's around the call
+        return dev.ember.tensor.TensorScope.untracked(() -> compileGraphUnscoped(g, frame, sideEffects));
+    }
+
+    private CompiledGraph compileGraphUnscoped(OutputGraph g, Object[] frame, List<SideEffect> sideEffects) {
         GraphModule gm = g.toGraphModule();
         List<String> guards = g.guards().stream().map(Guard::describe).toList();
         List<Object> inputs = inputValues(g, frame);

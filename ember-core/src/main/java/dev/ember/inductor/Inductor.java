@@ -71,7 +71,8 @@ public final class Inductor {
     public static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, CompileMode mode) {
         // While ember bisect counts the compiler's steps, a cached class would take none of them.
         ArtifactCache cache = CompilerSteps.counting() ? null : CACHES.computeIfAbsent(ArtifactCache.defaultDir(), d -> new ArtifactCache(d, InductorLog::cache));
-        return compile(gm, exampleInputs, mode, cache);
+        // what compiling allocates (autotuning's inputs, folded constants) is the graph's, not a TensorScope's around the first call
+        return dev.ember.tensor.TensorScope.untracked(() -> compile(gm, exampleInputs, mode, cache));
     }
 
     /** The ops whose lowering or eager fallback reaches {@link dev.ember.kernels.Gemm}, which may call OpenBLAS. */

@@ -201,7 +201,7 @@ public final class NormOps {
     }
 
     private static Tensor layerNorm(Tensor input, int[] normalizedShape, Tensor weight, Tensor bias, double eps, TensorMeta meta) {
-        Tensor out = Tensor.allocate(meta);
+        Tensor out = Tensor.allocateUninitialized(meta);
         ReduceLayerNorm.run(input.contiguous(), out, Shapes.numel(normalizedShape),
                 weight == null ? null : weight.contiguous(), bias == null ? null : bias.contiguous(), eps);
         return out;

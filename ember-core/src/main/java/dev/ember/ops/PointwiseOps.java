@@ -715,7 +715,7 @@ public final class PointwiseOps {
     /** Where a kernel writes: a fresh tensor, self, or out. */
     private static Tensor target(Args a, Schema.Kind kind, Object meta) {
         return switch (kind) {
-            case FUNCTIONAL -> Tensor.allocate((TensorMeta) meta);
+            case FUNCTIONAL -> Tensor.allocateUninitialized((TensorMeta) meta);   // every kernel through here writes each element
             case INPLACE -> a.tensor(0);
             case OUT -> a.tensor(a.op().schema().outIndex());
         };

@@ -219,7 +219,7 @@ public final class ReductionOps {
     }
 
     private static Tensor sum(Tensor t, int[] dims, TensorMeta meta) {
-        Tensor out = Tensor.allocate(meta);
+        Tensor out = Tensor.allocateUninitialized(meta);
         boolean[] mask = reducedDims("sum", dims, t.dim());
         if (meta.dtype().isFloatingPoint()) {
             Tensor x = converted(t, meta.dtype());
@@ -233,7 +233,7 @@ public final class ReductionOps {
     }
 
     private static Tensor mean(Tensor t, int[] dims, TensorMeta meta) {
-        Tensor out = Tensor.allocate(meta);
+        Tensor out = Tensor.allocateUninitialized(meta);
         Tensor x = converted(t, meta.dtype());
         ReducePlan plan = ReducePlan.of(x, reducedDims("mean", dims, t.dim()), false);
         double[] sums = ReduceFold.floating(x, plan, ReduceFold.Op.SUM, null);
@@ -259,7 +259,7 @@ public final class ReductionOps {
     }
 
     private static Tensor extremum(Tensor t, int[] dims, TensorMeta meta, ReduceFold.Op op) {
-        Tensor out = Tensor.allocate(meta);
+        Tensor out = Tensor.allocateUninitialized(meta);
         boolean[] mask = reducedDims(op == ReduceFold.Op.MAX ? "amax" : "amin", dims, t.dim());
         if (t.dtype().isFloatingPoint()) {
             write(out, ReduceFold.floating(t, ReducePlan.of(t, mask, false), op, null));
@@ -338,7 +338,7 @@ public final class ReductionOps {
     }
 
     private static Tensor softmax(Tensor t, int dim, TensorMeta meta, boolean log) {
-        Tensor out = Tensor.allocate(meta);
+        Tensor out = Tensor.allocateUninitialized(meta);
         int w = t.dim() == 0 ? 0 : Shapes.wrapDim("softmax", dim, t.dim());
         ReduceSoftmax.run(t.contiguous(), out, w, log);
         return out;
@@ -349,7 +349,7 @@ public final class ReductionOps {
     /** {@code t} itself when already of dtype {@code d}, else a contiguous converted copy (C-style casts). */
     private static Tensor converted(Tensor t, DType d) {
         if (t.dtype() == d) return t;
-        Tensor c = Tensor.allocate(TensorMeta.contiguous(d, t.shape()));
+        Tensor c = Tensor.allocateUninitialized(TensorMeta.contiguous(d, t.shape()));
         Copy.copy(t, c);
         return c;
     }

@@ -9,29 +9,51 @@ package dev.ember.tensor;
  * <p>A storage can be marked overwritten: a graph compiled with {@code mode("reduce-overhead")}
  * reuses its output arrays, and the outputs of its previous call are marked when the next call
  * writes over them. Every access to the elements then throws, saying why, so a stale output is
- * never read as if it held its old values.
+ * never read as if it held its old values. A {@link TensorScope} releases the storages made inside
+ * it the same way when it closes, and hands their arrays to {@link Allocation}'s pool.
  */
 public final class Storage {
     private final DType dtype;
     private final Object data;
     private final int length;
+    /** Whether Ember allocated the array for this storage alone (then a scope may recycle it); false for a caller's array. */
+    private final boolean owned;
     private int version;
     /** Why the elements are gone (see {@link #markOverwritten}), or null while they are this storage's. */
     private java.util.function.Supplier<String> overwritten;
 
+    /** {@code length} zeroed elements (a recycled array cleared, or a new one), owned by the innermost open {@link TensorScope}. */
     public Storage(DType dtype, int length) {
-        this(dtype, dtype.allocate(length));
+        this(dtype, Allocation.zeroed(dtype, length), true);
+        TensorScope.track(this);
     }
 
+    /** A storage over the caller's array, which stays the caller's: no scope ever recycles it. */
     public Storage(DType dtype, Object data) {
+        this(dtype, data, false);
+    }
+
+    private Storage(DType dtype, Object data, boolean owned) {
         this.dtype = dtype;
         this.data = data;
+        this.owned = owned;
         this.length = java.lang.reflect.Array.getLength(data);
         Class<?> expected = dtype.allocate(0).getClass();
         if (data.getClass() != expected) {
             throw new IllegalArgumentException("storage of " + dtype + " needs a " + expected.getSimpleName()
                     + ", got " + data.getClass().getSimpleName());
         }
+    }
+
+    /**
+     * {@code length} elements of undefined value (NaN-poisoned under {@code -Dember.alloc.poison=true}),
+     * owned by the innermost open {@link TensorScope}: only for a kernel that writes every element
+     * before anything reads one (see {@link Allocation}).
+     */
+    public static Storage uninitialized(DType dtype, int length) {
+        Storage s = new Storage(dtype, Allocation.uninitialized(dtype, length), true);
+        TensorScope.track(s);
+        return s;
     }
 
     public DType dtype() { return dtype; }
@@ -105,6 +127,20 @@ public final class Storage {
      * call formats the message only when someone reads a stale one.
      */
     public void markOverwritten(java.util.function.Supplier<String> why) { overwritten = java.util.Objects.requireNonNull(why); }
+
+    /**
+     * Marks this storage released by a closing scope; true when its array may be recycled (Ember
+     * allocated it, and nothing marked it before — an overwritten reduce-overhead output's array is
+     * the graph's).
+     */
+    boolean release(java.util.function.Supplier<String> why) {
+        if (overwritten != null) return false;
+        overwritten = why;
+        return owned;
+    }
+
+    /** The array even when marked (for the pool, which takes it from a storage it just released). */
+    Object rawData() { return data; }
 
     /** Whether {@link #markOverwritten} was called. */
     public boolean isOverwritten() { return overwritten != null; }

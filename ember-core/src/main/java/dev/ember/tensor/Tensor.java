@@ -67,6 +67,19 @@ public class Tensor {
         return allocate(TensorMeta.contiguous(dtype, shape));
     }
 
+    /**
+     * A new contiguous tensor whose elements are undefined: for a kernel that writes every element
+     * before anything reads one (a pointwise op's or a reduction's result), which then skips the
+     * zeroing a fresh array costs or takes a recycled one as it is (see {@link Allocation}, and
+     * {@code -Dember.alloc.poison=true}, which fills such tensors with NaN to catch a kernel that
+     * breaks that promise). Never the default: a kernel opts in here, at its allocation.
+     */
+    public static Tensor allocateUninitialized(TensorMeta meta) {
+        int[] shape = meta.shape().clone();
+        int[] strides = meta.isContiguous() && meta.storageOffset() == 0 ? meta.strides().clone() : Shapes.contiguousStrides(shape);
+        return new Tensor(Storage.uninitialized(meta.dtype(), meta.numel()), meta.dtype(), shape, strides, 0);
+    }
+
     /** A tensor seeing {@code storage} through the given geometry (no copy). */
     public static Tensor wrap(Storage storage, int[] shape, int[] strides, int offset) {
         checkGeometry(storage.length(), shape, strides, offset);

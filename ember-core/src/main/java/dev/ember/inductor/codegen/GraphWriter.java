@@ -278,7 +278,11 @@ public final class GraphWriter {
                 else if (plan.slots().get(slot).output()) call.comment("returned, in the same array every call (reduce-overhead)");
                 JExpr array;
                 if (slot < 0) {
-                    array = new JExpr.NewArray(t, KernelContext.sizeOf(b.size()));
+                    // its kernel writes every element before any is read, as the arena's reuse already requires
+                    JExpr.Local storage = freshStorage(b);
+                    call.declare(Calls.STORAGE, storage.name(), Calls.staticCall(Calls.STORAGE, "uninitialized", Calls.STORAGE, dtype(b.dtype()),
+                            KernelContext.sizeOf(b.size())));
+                    array = new JExpr.Convert(Calls.virtualCall(storage, "data", JType.OBJECT), t, false);
                 } else if (plan.slots().get(slot).grows()) {
                     call.comment("slot " + slot + " grows to the largest size a call has needed");
                     array = new JExpr.Convert(Calls.staticCall(Calls.KERNEL_RUNTIME, "grown", JType.OBJECT, ARENA, JavaTypes.intLit(slot),
@@ -296,10 +300,18 @@ public final class GraphWriter {
         return switch (s.kind()) {
             case INPUT -> Calls.virtualCall(new JExpr.ArrayLoad(INPUTS, JavaTypes.intLit(s.inputIndex())), "storage", Calls.STORAGE);
             case EXTERN -> Calls.virtualCall(externTensor(s), "storage", Calls.STORAGE);
-            case COMPUTED -> new JExpr.New(Calls.STORAGE, MethodTypeDesc.of(ConstantDescs.CD_void, Calls.DTYPE.desc(), ConstantDescs.CD_Object),
-                    List.of(dtype(s.dtype()), KernelContext.array(s)));
+            case COMPUTED -> plan.slot(s) < 0 ? freshStorage(s)
+                    : new JExpr.New(Calls.STORAGE, MethodTypeDesc.of(ConstantDescs.CD_void, Calls.DTYPE.desc(), ConstantDescs.CD_Object),
+                            List.of(dtype(s.dtype()), KernelContext.array(s)));
         };
     }
+
+    /**
+     * The storage a fresh buffer was allocated in ({@link dev.ember.tensor.Storage#uninitialized}):
+     * every tensor returned from it shares it, and a {@link dev.ember.tensor.TensorScope} open
+     * around the call owns it and recycles its array.
+     */
+    private static JExpr.Local freshStorage(Buffer b) { return new JExpr.Local(b.name() + "_storage", Calls.STORAGE); }
 
     private static JExpr dtype(DType d) { return new JExpr.GetStatic(Calls.DTYPE, d.name(), Calls.DTYPE); }
 
