@@ -26,6 +26,13 @@ public record Program(long seed, List<Input> inputs, List<ScalarInput> scalars, 
         return new Program(seed, newInputs, scalars, newBody, newReturns);
     }
 
+    /** The same program without number parameter {@code i} (what the shrinker makes of one nothing reads). */
+    Program withoutScalar(int i) {
+        List<ScalarInput> rest = new java.util.ArrayList<>(scalars);
+        rest.remove(i);
+        return new Program(seed, inputs, rest, body, returns);
+    }
+
     /** The name of the class {@link #source} declares when none is given. */
     public String className() { return "FuzzProgram_" + Long.toUnsignedString(seed); }
 

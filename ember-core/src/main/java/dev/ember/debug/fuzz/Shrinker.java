@@ -10,7 +10,7 @@ import java.util.function.Predicate;
 /**
  * Makes a failing program smaller while it still fails the same way (delta debugging over
  * statements): drop a returned value; drop a statement, reading an earlier variable of the same
- * dtype and shape wherever its result was read; drop unread parameters; make arguments contiguous
+ * dtype and shape wherever its result was read; drop unread parameters (tensors and numbers); make arguments contiguous
  * and unaliased; return a parameter instead of a computed value (so that a failure in what the
  * program did to its inputs sheds the statements only the returned value needed). Each change is kept only if {@code stillFails} says the candidate fails as the
  * original did; passes repeat until none is kept. Shapes are not shrunk: a program's shapes hang
@@ -56,6 +56,10 @@ public final class Shrinker {
         for (int i = 0; i < p.inputs().size(); i++) {
             Program q = withoutInput(p, i);
             if (q != null) out.add(q);
+        }
+        for (int i = 0; i < p.scalars().size(); i++) {
+            java.util.regex.Pattern read = java.util.regex.Pattern.compile("\\b" + p.scalars().get(i).name() + "\\b");
+            if (p.body().stream().noneMatch(st -> read.matcher(st.java()).find())) out.add(p.withoutScalar(i));
         }
         for (int i = 0; i < p.inputs().size(); i++) {
             Input in = p.inputs().get(i);

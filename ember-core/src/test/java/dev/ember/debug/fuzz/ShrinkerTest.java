@@ -28,4 +28,15 @@ class ShrinkerTest {
         assertEquals(List.of(a1), small.returns());
         assertEquals(List.of(new Input(a1, Input.Layout.CONTIGUOUS, -1)), small.inputs());
     }
+
+    @Test
+    void dropsNumberParametersNothingReadsAndKeepsTheOnesReadAsAWordOfTheirOwn() {
+        Var a0 = new Var("a0", F34), v0 = new Var("v0", F34);
+        ScalarInput s0 = new ScalarInput("s0", ScalarInput.Kind.DOUBLE, List.of(0.3)), s1 = new ScalarInput("s1", ScalarInput.Kind.DOUBLE, List.of(0.6));
+        ScalarInput s10 = new ScalarInput("s10", ScalarInput.Kind.INT, List.of(2.0));
+        Program p = new Program(4, List.of(new Input(a0, Input.Layout.CONTIGUOUS, -1)), List.of(s0, s1, s10),
+                List.of(new Stmt.Let(v0, Call.of("$0.mul(s10)", a0))), List.of(v0));
+        Program small = Shrinker.shrink(p, q -> q.source("P").contains(".mul("));
+        assertEquals(List.of(s10), small.scalars(), "s0 and s1 unread (s10 is not s1)");
+    }
 }
