@@ -125,9 +125,8 @@ public final class Conv2d {
             if (chunk == 1) fillWithBias(bias, out, g);
             for (int n0 = 0; n0 < g.batch(); n0 += chunk) {
                 int images = Math.min(chunk, g.batch() - n0), first = n0;
-                Parallel.forRange(images * rows, pixels, (lo, hi) -> {
-                    for (int i = lo; i < hi; i++) unfold(first + i / rows, col, i / rows * pixels, ld, i % rows, i % rows + 1);
-                });
+                int[] xs = input.strides();
+                ConvIm2col.unfoldImages(g, input.storage().data(), input.storageOffset(), xs[0], xs[1], xs[2], xs[3], first, images, col, ld);
                 IntFunction<Gemm.Operand> columns = group -> new Gemm.Operand(col, group * taps * ld, ld, false);
                 if (scratch == null) {
                     multiply(columns, pixels, out.storage().data(), n0 * channels * pixels, pixels, bias == null ? 0 : 1, true);
