@@ -9,10 +9,10 @@ import dev.ember.testing.Torch;
 import dev.ember.testing.TorchAssert.Tolerance;
 import org.junit.jupiter.api.Test;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
+import static dev.ember.ops.ConvConformanceTest.c;
 import static dev.ember.testing.TorchAssert.assertClose;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -26,22 +26,9 @@ class ConvBackwardSweepTest {
     private static final OpOverload CONVOLUTION = OpRegistry.get("aten.convolution.default");
     private static final OpOverload BACKWARD = OpRegistry.get("aten.convolution_backward.default");
 
-    /** input [N, C, H, W], weight [O, C/groups, kH, kW], stride, padding, dilation, groups. */
-    private record Case(int[] input, int[] weight, int[] stride, int[] padding, int[] dilation, int groups) {
-        @Override
-        public String toString() {
-            return "input " + Arrays.toString(input) + " weight " + Arrays.toString(weight) + " stride " + Arrays.toString(stride)
-                    + " padding " + Arrays.toString(padding) + " dilation " + Arrays.toString(dilation) + " groups " + groups;
-        }
-    }
-
-    private static Case c(int[] input, int[] weight, int[] stride, int[] padding, int[] dilation, int groups) {
-        return new Case(input, weight, stride, padding, dilation, groups);
-    }
-
     private static int[] v(int... values) { return values; }
 
-    private static final List<Case> CASES = List.of(
+    private static final List<ConvConformanceTest.Case> CASES = List.of(
             c(v(4, 64, 28, 28), v(64, 64, 3, 3), v(1, 1), v(1, 1), v(1, 1), 1),      // TrainingBench's block
             c(v(1, 13, 17, 11), v(19, 13, 3, 3), v(1, 1), v(1, 1), v(1, 1), 1),      // batch 1, odd channels and sizes
             c(v(3, 10, 15, 16), v(12, 10, 3, 3), v(2, 2), v(1, 1), v(1, 1), 1),      // stride 2
@@ -70,19 +57,19 @@ class ConvBackwardSweepTest {
             for (DType dtype : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
                 // float32 against the float64 reference (dtypes differ by design; checked below)
                 Tolerance tol = dtype == DType.FLOAT32 ? new Tolerance(1e-4, 1e-4, false) : Tolerance.of(1e-10, 1e-10);
-                for (Case k : CASES) {
-                    Tensor x = Inputs.randn(rng, dtype, k.input), w = Inputs.randn(rng, dtype, k.weight), b = Inputs.randn(rng, dtype, k.weight[0]);
-                    Tensor y = CONVOLUTION.callTensor(x, w, b, k.stride, k.padding, k.dilation, false, v(0, 0), k.groups);
+                for (ConvConformanceTest.Case k : CASES) {
+                    Tensor x = Inputs.randn(rng, dtype, k.input()), w = Inputs.randn(rng, dtype, k.weight()), b = Inputs.randn(rng, dtype, k.weight()[0]);
+                    Tensor y = CONVOLUTION.callTensor(x, w, b, k.stride(), k.padding(), k.dilation(), false, v(0, 0), k.groups());
                     String ctx = dtype + " " + k;
                     assertClose(y, Torch.call(m, "torch.convolution(a.double(), b.double(), c.double(), d, e, f, False, [0, 0], g)",
-                            x, w, b, k.stride, k.padding, k.dilation, k.groups), "forward " + ctx, tol);
+                            x, w, b, k.stride(), k.padding(), k.dilation(), k.groups()), "forward " + ctx, tol);
                     Tensor gy = Inputs.randn(rng, dtype, y.shape());
                     // every layout of the output gradient and input (transposed, strided, offset) reads the same values
                     for (Inputs.Layout lx : Inputs.layouts(x).subList(0, 2)) {
                         for (Inputs.Layout lg : Inputs.layouts(gy).subList(0, 2)) {
-                            List<Tensor> grads = BACKWARD.callList(lg.tensor(), lx.tensor(), w, v(k.weight[0]), k.stride, k.padding, k.dilation,
-                                    false, v(0, 0), k.groups, new boolean[] {true, true, true});
-                            NDList expected = Torch.callListWithGrad(m, LIBTORCH_GRADIENTS, gy, x, w, b, k.stride, k.padding, k.dilation, k.groups);
+                            List<Tensor> grads = BACKWARD.callList(lg.tensor(), lx.tensor(), w, v(k.weight()[0]), k.stride(), k.padding(), k.dilation(),
+                                    false, v(0, 0), k.groups(), new boolean[] {true, true, true});
+                            NDList expected = Torch.callListWithGrad(m, LIBTORCH_GRADIENTS, gy, x, w, b, k.stride(), k.padding(), k.dilation(), k.groups());
                             for (Tensor grad : grads) assertEquals(dtype, grad.dtype(), ctx);
                             assertClose(grads, expected, "backward " + ctx + " x " + lx + " grad " + lg, tol);
                         }
