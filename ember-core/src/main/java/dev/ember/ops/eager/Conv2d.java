@@ -16,9 +16,10 @@ import java.util.function.IntFunction;
  * 2-d convolution (cross-correlation, as PyTorch computes it) as GEMMs:
  * {@code out[Og x pixels] = weight[Og x taps] @ columns[taps x pixels]} per group, where the
  * column matrix is an im2col buffer, or for a unit 1x1 kernel on one image the input plane itself.
- * Depthwise convolutions (one input channel per group) skip GEMM for a direct loop, and float32
- * convolutions with stride 1 and a kernel above 1x1 (the common 3x3) run {@link ConvDirect}, which
- * needs no column matrix.
+ * Depthwise convolutions (one input channel per group) skip GEMM for a direct loop, and on
+ * 512-bit vectors float32 convolutions with stride 1 and a kernel above 1x1 (the common 3x3) run
+ * {@link ConvDirect}, which needs no column matrix (on AVX2 the GEMM is faster, see
+ * {@link ConvDirect#applies}). The backward ({@link Conv2dBackward}) runs the same unfold.
  *
  * <p>Threads: when one image's GEMM is big enough for OpenBLAS to thread, several images are
  * unfolded side by side (split across cores) into one wide column matrix, multiplied in one GEMM
