@@ -41,14 +41,39 @@ public final class ConvIm2col {
     }
 
     /**
+     * Unfolds images {@code [first, first+images)} of the batch at {@code base} in {@code src}
+     * (strides {@code sn, sc, sh, sw}) side by side, across cores: image {@code i}'s block starts
+     * at column {@code i*outPixels} of {@code col}, whose rows are {@code ld} apart. The product
+     * of a group's weights with these columns is then one GEMM over all the images.
+     */
+    public static void unfoldImages(Conv2dGeometry g, Object src, int base, int sn, int sc, int sh, int sw,
+                                    int first, int images, Object col, int ld) {
+        int rows = g.channels() * g.kernelH() * g.kernelW(), pixels = g.outPixels();
+        Parallel.forRange(images * rows, pixels, (lo, hi) -> {
+            for (int i = lo; i < hi; i++) {
+                int image = i / rows, row = i % rows;
+                unfold(g, src, base + (first + image) * sn, sc, sh, sw, col, image * pixels, ld, row, row + 1);
+            }
+        });
+    }
+
+    /**
      * The adjoint of {@link #unfold} (col2im): adds row {@code (c, i, j)} of the column block in
      * {@code col} (rows {@code rowStride} apart, from {@code colOffset}) into the image at
      * {@code base} of {@code dst} (contiguous {@code [channels, height, width]}), each column value
      * onto the input pixel its tap read; taps in the padding add nothing. Floating buffers only.
      */
     public static void fold(Conv2dGeometry g, Object col, int colOffset, int rowStride, Object dst, int base) {
-        int kk = g.kernelH() * g.kernelW(), outW = g.outW(), rows = g.channels() * kk, plane = g.height() * g.width();
-        for (int r = 0; r < rows; r++) {
+        fold(g, col, colOffset, rowStride, dst, base, 0, g.channels());
+    }
+
+    /**
+     * {@link #fold} of the rows of channels {@code [channelLo, channelHi)} only: they add onto those
+     * channels' planes and no others, so disjoint channel ranges may be folded at once.
+     */
+    public static void fold(Conv2dGeometry g, Object col, int colOffset, int rowStride, Object dst, int base, int channelLo, int channelHi) {
+        int kk = g.kernelH() * g.kernelW(), outW = g.outW(), plane = g.height() * g.width();
+        for (int r = channelLo * kk; r < channelHi * kk; r++) {
             int c = r / kk, i = r % kk / g.kernelW(), j = r % g.kernelW();
             int shift = j * g.dilationW() - g.padW();
             int owLo = Math.max(0, Math.ceilDiv(-shift, g.strideW()));

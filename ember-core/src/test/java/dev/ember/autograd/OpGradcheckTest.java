@@ -209,6 +209,10 @@ class OpGradcheckTest {
         s(ConvOps.CONV2D, "unbatched", x(2, 5, 5), x(3, 2, 2, 2), x(3), new int[] {2}, new int[] {1}, new int[] {1}, 1);
         s(ConvOps.CONVOLUTION_BACKWARD, x(2, 6, 3, 4), x(2, 4, 5, 6), x(6, 2, 3, 2), new int[] {6}, new int[] {2, 1}, new int[] {1, 0}, new int[] {1, 2},
                 false, new int[] {0}, 2, new boolean[] {true, true, true});
+        s(ConvOps.CONVOLUTION_BACKWARD, "batch of 3, stride 2, dilation, 3 groups, odd sizes", x(3, 6, 4, 4), x(3, 3, 7, 6), x(6, 1, 2, 3), new int[] {6},
+                new int[] {2, 2}, new int[] {1, 2}, new int[] {2, 1}, false, new int[] {0}, 3, new boolean[] {true, true, true});
+        s(ConvOps.CONVOLUTION_BACKWARD, "1x1, weight only", x(2, 3, 4, 5), x(2, 5, 4, 5), x(3, 5, 1, 1), null, new int[] {1}, new int[] {0}, new int[] {1},
+                false, new int[] {0}, 1, new boolean[] {false, true, false});
         s(ConvOps.CONVOLUTION_BACKWARD, "input only", x(1, 2, 3, 3), x(1, 3, 5, 5), x(2, 3, 3, 3), null, new int[] {1}, new int[] {0}, new int[] {1},
                 false, new int[] {0}, 1, new boolean[] {true, false, false});
         s(ConvOps.MAX_POOL2D, x(2, 2, 5, 6), new int[] {2, 2}, new int[] {}, new int[] {0}, new int[] {1}, false);

@@ -20,8 +20,8 @@ class ConvConformanceTest {
     private static final OpOverload CONV2D = OpRegistry.get("aten.conv2d.default");
     private static final OpOverload CONVOLUTION = OpRegistry.get("aten.convolution.default");
 
-    /** One conv2d configuration: input shape, weight shape, stride, padding, dilation, groups. */
-    private record Case(int[] input, int[] weight, int[] stride, int[] padding, int[] dilation, int groups) {
+    /** One conv2d configuration: input shape, weight shape, stride, padding, dilation, groups (also {@link ConvBackwardSweepTest}'s). */
+    record Case(int[] input, int[] weight, int[] stride, int[] padding, int[] dilation, int groups) {
         @Override
         public String toString() {
             return "input " + Arrays.toString(input) + " weight " + Arrays.toString(weight) + " stride " + Arrays.toString(stride)
@@ -29,7 +29,7 @@ class ConvConformanceTest {
         }
     }
 
-    private static Case c(int[] input, int[] weight, int[] stride, int[] padding, int[] dilation, int groups) {
+    static Case c(int[] input, int[] weight, int[] stride, int[] padding, int[] dilation, int groups) {
         return new Case(input, weight, stride, padding, dilation, groups);
     }
 

@@ -16,9 +16,10 @@ import java.util.function.IntFunction;
  * 2-d convolution (cross-correlation, as PyTorch computes it) as GEMMs:
  * {@code out[Og x pixels] = weight[Og x taps] @ columns[taps x pixels]} per group, where the
  * column matrix is an im2col buffer, or for a unit 1x1 kernel on one image the input plane itself.
- * Depthwise convolutions (one input channel per group) skip GEMM for a direct loop, and float32
- * convolutions with stride 1 and a kernel above 1x1 (the common 3x3) run {@link ConvDirect}, which
- * needs no column matrix.
+ * Depthwise convolutions (one input channel per group) skip GEMM for a direct loop, and on
+ * 512-bit vectors float32 convolutions with stride 1 and a kernel above 1x1 (the common 3x3) run
+ * {@link ConvDirect}, which needs no column matrix (on AVX2 the GEMM is faster, see
+ * {@link ConvDirect#applies}). The backward ({@link Conv2dBackward}) runs the same unfold.
  *
  * <p>Threads: when one image's GEMM is big enough for OpenBLAS to thread, several images are
  * unfolded side by side (split across cores) into one wide column matrix, multiplied in one GEMM
@@ -125,9 +126,8 @@ public final class Conv2d {
             if (chunk == 1) fillWithBias(bias, out, g);
             for (int n0 = 0; n0 < g.batch(); n0 += chunk) {
                 int images = Math.min(chunk, g.batch() - n0), first = n0;
-                Parallel.forRange(images * rows, pixels, (lo, hi) -> {
-                    for (int i = lo; i < hi; i++) unfold(first + i / rows, col, i / rows * pixels, ld, i % rows, i % rows + 1);
-                });
+                int[] xs = input.strides();
+                ConvIm2col.unfoldImages(g, input.storage().data(), input.storageOffset(), xs[0], xs[1], xs[2], xs[3], first, images, col, ld);
                 IntFunction<Gemm.Operand> columns = group -> new Gemm.Operand(col, group * taps * ld, ld, false);
                 if (scratch == null) {
                     multiply(columns, pixels, out.storage().data(), n0 * channels * pixels, pixels, bias == null ? 0 : 1, true);

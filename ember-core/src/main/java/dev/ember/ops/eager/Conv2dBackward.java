@@ -10,10 +10,18 @@ import dev.ember.tensor.TensorMeta;
 
 /**
  * The gradients of a 2-d convolution ({@link Conv2d}) as GEMMs over the same im2col column
- * matrices, per image and group: {@code gradWeight[Og x taps] += gradOut[Og x pixels] @ columnsᵀ},
- * {@code gradColumns[taps x pixels] = weightᵀ @ gradOut[Og x pixels]} folded back onto the input
- * (col2im), and {@code gradBias[o]} the sum of output channel o's gradient. Floating dtypes;
- * strides, padding, dilation and groups as the forward.
+ * matrices, one GEMM per group over a whole chunk of images: with the images' columns side by
+ * side ({@code [taps, images*pixels]}) and the output gradient laid out channel-major
+ * ({@code [Og, images*pixels]}),
+ * {@code gradWeight[Og x taps] += gradOut @ columnsᵀ} (the images summed by the GEMM's inner
+ * dimension) and {@code gradColumns[taps x images*pixels] = weightᵀ @ gradOut}, folded back onto
+ * each image (col2im); {@code gradBias[o]} is the sum of output channel o's gradient.
+ * Floating dtypes; strides, padding, dilation and groups as the forward.
+ *
+ * <p>Why one GEMM over the chunk: per image the products are small (64 x 576 x 784 for a 28x28
+ * image of 64 channels), and running them one image per core while OpenBLAS threads each one
+ * oversubscribes the cores; one product of {@code images*pixels} columns keeps OpenBLAS's
+ * kernels at full width and its threads busy.
  */
 public final class Conv2dBackward {
     private Conv2dBackward() {}
@@ -25,57 +33,84 @@ public final class Conv2dBackward {
      */
     public static void backward(Tensor gradOutput, Tensor input, Tensor weight, Conv2dGeometry g,
                                 Tensor gradInput, Tensor gradWeight, Tensor gradBias) {
+        backward(gradOutput, input, weight, g, gradInput, gradWeight, gradBias, Conv2d.COLUMN_BUDGET);
+    }
+
+    /** {@link #backward}, taking as many images at once as fit {@code budget} bytes of columns (at least one). */
+    static void backward(Tensor gradOutput, Tensor input, Tensor weight, Conv2dGeometry g,
+                         Tensor gradInput, Tensor gradWeight, Tensor gradBias, long budget) {
         Tensor go = contiguous(gradOutput);
+        if (gradBias != null) bias(go, gradBias, g);
         int pixels = g.outPixels(), og = g.groupOutChannels(), taps = g.groupTaps(), channels = g.outChannels();
+        if (pixels == 0 || g.batch() == 0 || taps == 0 || (gradInput == null && gradWeight == null)) return;
+        int kk = g.kernelH() * g.kernelW(), rows = g.channels() * kk;
         Object gd = go.storage().data();
         int goBase = go.storageOffset();
-        if (gradBias != null) bias(go, gradBias, g);
-        if (pixels == 0 || g.batch() == 0 || taps == 0) return;
-        int rows = g.channels() * g.kernelH() * g.kernelW();
-        if (gradWeight != null) {
-            Object col = ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, gd, rows * pixels);
-            Object gw = gradWeight.storage().data();
-            int[] s = input.strides();
-            for (int n = 0; n < g.batch(); n++) {
-                ConvIm2col.unfold(g, input.storage().data(), input.storageOffset() + n * s[0], s[1], s[2], s[3], col, 0, pixels, 0, rows);
+        long perImage = (long) Math.max(rows, channels) * pixels * go.dtype().itemSize();
+        int chunk = (int) Math.max(1, Math.min(g.batch(), budget / Math.max(1, perImage)));
+        int ld = chunk * pixels;
+        Object cols = ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, gd, Math.multiplyExact(rows, ld));
+        // one image's output gradient is already [channels, pixels]; several are gathered channel-major
+        Object grads = chunk == 1 ? gd : ConvWorkspace.array(ConvWorkspace.Slot.PRODUCT, gd, Math.multiplyExact(channels, ld));
+        Tensor w = gradInput == null ? null : contiguous(weight);
+        int[] xs = input.strides();
+        for (int n0 = 0; n0 < g.batch(); n0 += chunk) {
+            int first = n0, images = Math.min(chunk, g.batch() - n0), width = images * pixels;
+            int gradsBase = chunk == 1 ? goBase + n0 * channels * pixels : 0;
+            if (chunk > 1) {
+                Parallel.forRange(images * channels, pixels, (lo, hi) -> {
+                    for (int i = lo; i < hi; i++) {
+                        int image = i / channels, o = i % channels;
+                        System.arraycopy(gd, goBase + ((first + image) * channels + o) * pixels, grads, o * ld + image * pixels, pixels);
+                    }
+                });
+            }
+            if (gradWeight != null) {
+                ConvIm2col.unfoldImages(g, input.storage().data(), input.storageOffset(), xs[0], xs[1], xs[2], xs[3], first, images, cols, ld);
                 for (int group = 0; group < g.groups(); group++) {
-                    Gemm.Operand a = new Gemm.Operand(gd, goBase + (n * channels + group * og) * pixels, pixels, false);
-                    Gemm.Operand b = new Gemm.Operand(col, group * taps * pixels, pixels, true);
-                    Gemm.multiply(og, taps, pixels, 1, a, b, n == 0 ? 0 : 1, gw, gradWeight.storageOffset() + group * og * taps, taps);
+                    Gemm.Operand a = new Gemm.Operand(grads, gradsBase + group * og * ld, ld, false);
+                    Gemm.Operand b = new Gemm.Operand(cols, group * taps * ld, ld, true);
+                    Gemm.multiplyOnAllCores(og, taps, width, 1, a, b, n0 == 0 ? 0 : 1,
+                            gradWeight.storage().data(), gradWeight.storageOffset() + group * og * taps, taps);
                 }
             }
-        }
-        if (gradInput != null) {
-            Tensor w = contiguous(weight);
-            Object gi = gradInput.storage().data();
-            int image = g.channels() * g.height() * g.width();
-            Parallel.forRange(g.batch(), (long) rows * pixels * og, (lo, hi) -> {
-                Object cols = ConvWorkspace.array(ConvWorkspace.Slot.PRODUCT, gd, rows * pixels);
-                for (int n = lo; n < hi; n++) {
-                    for (int group = 0; group < g.groups(); group++) {
-                        Gemm.Operand a = new Gemm.Operand(w.storage().data(), w.storageOffset() + group * og * taps, taps, true);
-                        Gemm.Operand b = new Gemm.Operand(gd, goBase + (n * channels + group * og) * pixels, pixels, false);
-                        Gemm.multiply(taps, pixels, og, 1, a, b, 0, cols, group * taps * pixels, pixels);
-                    }
-                    ConvIm2col.fold(g, cols, 0, pixels, gi, gradInput.storageOffset() + n * image);
+            if (gradInput != null) {
+                for (int group = 0; group < g.groups(); group++) {
+                    Gemm.Operand a = new Gemm.Operand(w.storage().data(), w.storageOffset() + group * og * taps, taps, true);
+                    Gemm.Operand b = new Gemm.Operand(grads, gradsBase + group * og * ld, ld, false);
+                    Gemm.multiplyOnAllCores(taps, width, og, 1, a, b, 0, cols, group * taps * ld, ld);
                 }
-            });
+                Object gi = gradInput.storage().data();
+                int image = g.channels() * g.height() * g.width(), giBase = gradInput.storageOffset();
+                // each (image, channel) folds onto its own plane: spread across cores without sharing
+                Parallel.forRange(images * g.channels(), (long) kk * pixels, (lo, hi) -> {
+                    for (int i = lo; i < hi; i++) {
+                        int n = i / g.channels(), c = i % g.channels();
+                        ConvIm2col.fold(g, cols, n * pixels, ld, gi, giBase + (first + n) * image, c, c + 1);
+                    }
+                });
+            }
         }
     }
 
-    /** gradBias[o] = Σ over images and pixels of gradOut[n, o], summed in double. */
+    /** gradBias[o] = Σ over images and pixels of gradOut[n, o], summed in double, channels across cores. */
     private static void bias(Tensor go, Tensor gradBias, Conv2dGeometry g) {
-        int pixels = g.outPixels(), channels = g.outChannels();
-        double[] sums = new double[channels];
-        for (int n = 0; n < g.batch(); n++) {
-            for (int o = 0; o < channels; o++) {
-                int base = go.storageOffset() + (n * channels + o) * pixels;
+        int pixels = g.outPixels(), channels = g.outChannels(), base = go.storageOffset();
+        Object data = go.storage().data();
+        Parallel.forRange(channels, (long) g.batch() * pixels, (lo, hi) -> {
+            for (int o = lo; o < hi; o++) {
                 double s = 0;
-                for (int p = 0; p < pixels; p++) s += go.storage().readDouble(base + p);
-                sums[o] += s;
+                for (int n = 0; n < g.batch(); n++) {
+                    int from = base + (n * channels + o) * pixels;
+                    switch (data) {
+                        case float[] f -> { for (int p = from; p < from + pixels; p++) s += f[p]; }
+                        case double[] d -> { for (int p = from; p < from + pixels; p++) s += d[p]; }
+                        default -> throw new IllegalArgumentException("convolution_backward: unsupported storage " + data.getClass().getSimpleName());
+                    }
+                }
+                gradBias.storage().writeDouble(gradBias.storageOffset() + o, s);
             }
-        }
-        for (int o = 0; o < channels; o++) gradBias.storage().writeDouble(gradBias.storageOffset() + o, sums[o]);
+        });
     }
 
     private static Tensor contiguous(Tensor t) {

@@ -36,18 +36,25 @@ final class ConvDirect {
     static final int OB = 8;
     /** Vectors of flat pixels per register tile: {@code OB * PB} accumulators plus {@code PB} inputs fit the 32 AVX-512 registers. */
     static final int PB = 3;
+    /** Whether the preferred species has 512 bits, so that the register tile fits (see {@link #applies}). */
+    private static final boolean WIDE_VECTORS = S.vectorBitSize() >= 512;
     /** Flat pixels per tile. */
     private static final int T = PB * L;
 
     /**
-     * Whether the direct kernel computes this convolution: float32, stride 1, a kernel larger than
+     * Whether the direct kernel computes this convolution: 512-bit vectors, float32, stride 1, a kernel larger than
      * 1x1 (a 1x1 kernel's GEMM reads the image in place), more than one input channel per group
      * (depthwise has its own loop), and images of at least four tiles, most of them real output.
      * Every tile streams all of its group's weights, so on small images (7x7 with 512 channels)
      * the weights cost more than the pixels and im2col + GEMM, which reuses them, is faster.
+     *
+     * <p>On 256-bit vectors (AVX2: 16 registers) the 8 x 3 tile spills, and even a 4 x 3 tile
+     * that fits ran at half of OpenBLAS's speed: on a Zen 3 core, 64→64 channels 3x3 at 28x28 and
+     * 56x56 took 12.0 / 21.9 ms of CPU on one thread against 6.6 / 11.4 for im2col + OpenBLAS
+     * (19–21 against 35–40 GFLOP/s), so there the GEMM path runs.
      */
     static boolean applies(DType dtype, Conv2dGeometry g) {
-        if (dtype != DType.FLOAT32 || g.strideH() != 1 || g.strideW() != 1) return false;
+        if (!WIDE_VECTORS || dtype != DType.FLOAT32 || g.strideH() != 1 || g.strideW() != 1) return false;
         if (g.kernelH() * g.kernelW() == 1 || g.groupChannels() == 1) return false;
         long flat = (long) g.outH() * (g.width() + 2L * g.padW());
         long tiles = (flat + T - 1) / T;
