@@ -37,10 +37,26 @@ public final class OutputGraph {
     private final Map<String, Tensor> attributes = new LinkedHashMap<>();
     private dev.ember.fx.SizeSymbols sizeSymbols;
 
+    /**
+     * A graph input, placed after the inputs made so far and before every other node, as FX keeps
+     * placeholders and as Dynamo inserts them: arguments are wrapped when the trace first reads
+     * them, after nodes already recorded, and a pass that lifts constants into inputs (or anything
+     * that reads the placeholders in node order) must see them in {@link #inputSources}' order.
+     */
     public Node placeholder(String name, FakeTensor fake, Source source) {
         inputSources.add(source);
         exampleInputs.add(fake);
-        return graph.placeholder(name, fake);
+        Node firstOther = null;
+        for (Node n : graph.nodes()) {
+            if (n.kind() != dev.ember.fx.NodeKind.PLACEHOLDER) {
+                firstOther = n;
+                break;
+            }
+        }
+        if (firstOther == null) return graph.placeholder(name, fake);
+        try (var at = graph.insertingBefore(firstOther)) {
+            return graph.placeholder(name, fake);
+        }
     }
 
     public Node callFunction(OpOverload op, List<Object> args, Object fake, UserFrame location) {
