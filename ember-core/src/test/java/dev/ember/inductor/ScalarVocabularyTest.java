@@ -142,20 +142,33 @@ class ScalarVocabularyTest {
         return Inductor.compile(gm, List.of(examples), CompileMode.DEFAULT, null);
     }
 
+    /**
+     * The Vector API's transcendental lanes ({@code lanewise(EXP)}, {@code LOG}, {@code TANH}, …) are an
+     * intrinsic under C2 and Java's scalar fallback in the interpreter and C1, which may round one ulp
+     * apart; the eager kernel and the generated one are separate methods, each in whatever tier the JIT
+     * has it at the time, so for these the bits agree up to one ulp. Every other op: bit for bit.
+     */
+    private static final List<String> JIT_TIER_DEPENDENT = List.of("sigmoid", "silu", "exp", "log", "log1p", "sin", "cos", "tanh", "gelu");
+
     private static void assertBitwiseEqual(String what, GraphModule gm, Tensor x) {
         Tensor got = (Tensor) compile(gm, x).run(new Object[] {x}), want = (Tensor) gm.run(new Object[] {x});
         double[] in = x.to(DType.FLOAT64).toDoubleArray();
+        long allowed = JIT_TIER_DEPENDENT.stream().anyMatch(what::startsWith) ? 1 : 0;
         if (x.dtype() == DType.FLOAT32) {
             float[] g = got.toFloatArray(), w = want.toFloatArray();
             for (int i = 0; i < g.length; i++) {
-                assertEquals(Float.floatToIntBits(w[i]), Float.floatToIntBits(g[i]),
-                        what + "(" + in[i] + ") float32 at " + i + ": compiled " + g[i] + ", eager " + w[i]);
+                int wb = Float.floatToIntBits(w[i]), gb = Float.floatToIntBits(g[i]);
+                if (wb != gb && (Float.isNaN(w[i]) || Float.isNaN(g[i]) || Math.abs((long) wb - gb) > allowed)) {
+                    assertEquals(wb, gb, what + "(" + in[i] + ") float32 at " + i + ": compiled " + g[i] + ", eager " + w[i]);
+                }
             }
         } else {
             double[] g = got.toDoubleArray(), w = want.toDoubleArray();
             for (int i = 0; i < g.length; i++) {
-                assertEquals(Double.doubleToLongBits(w[i]), Double.doubleToLongBits(g[i]),
-                        what + "(" + in[i] + ") float64 at " + i + ": compiled " + g[i] + ", eager " + w[i]);
+                long wb = Double.doubleToLongBits(w[i]), gb = Double.doubleToLongBits(g[i]);
+                if (wb != gb && (Double.isNaN(w[i]) || Double.isNaN(g[i]) || Math.abs(wb - gb) > allowed)) {
+                    assertEquals(wb, gb, what + "(" + in[i] + ") float64 at " + i + ": compiled " + g[i] + ", eager " + w[i]);
+                }
             }
         }
     }

@@ -145,7 +145,8 @@ public final class DifferentialRunner {
         Object compiled = Calls.compile(p.fn(), c.options());
         for (int call = 1; call <= CALLS; call++) {
             Observed got = observe(p, args -> Calls.apply(compiled, args), true);
-            if (eager.error != null && got.error == null && liftedByFunctionalization(eager.error)) continue;
+            // past the refusal, the compiled call may return, or meet a refusal eager would have met further on
+            if (eager.error != null && liftedByFunctionalization(eager.error) && (got.error == null || isAutogradRefusal(got.error))) continue;
             Disagreement f = judge("call " + call, eager, got, refs);
             if (f != null) return f;
         }
@@ -162,6 +163,11 @@ public final class DifferentialRunner {
         String m = String.valueOf(eagerError.getMessage());
         return m.startsWith("one of the variables needed for gradient computation has been modified by an inplace operation")
                 || m.contains("Ember does not record in-place ops on views for autograd yet");
+    }
+
+    /** Autograd's refusal of an in-place op on a leaf that requires grad ({@code Autograd.leafInPlace}), as capture raises it too. */
+    private static boolean isAutogradRefusal(Throwable t) {
+        return t instanceof IllegalStateException && String.valueOf(t.getMessage()).startsWith("a leaf Variable that requires grad is being used in an in-place operation");
     }
 
     private static Disagreement judge(String call, Observed eager, Observed got, References refs) {
