@@ -47,7 +47,25 @@ public final class FullGraphCapture {
         if (!problems.isEmpty()) throw new NotAGraph(String.join("; ", problems));
         List<Object> values = new ArrayList<>();
         for (Source s : r.graph().inputSources()) values.add(s.read(frame));
-        return new Captured(r.graph().toGraphModule(), r.graph().inputSources(), values, List.of(paths));
+        // outputs only a rebuilt view reads (its base, made a graph output for Ember.compile's runs) are not the program's
+        dev.ember.fx.GraphModule gm = r.graph().toGraphModule();
+        List<String> kept = new ArrayList<>();
+        if (java.util.Arrays.asList(paths).contains(null)) {
+            dev.ember.fx.Node out = gm.graph().outputNode();
+            List<?> all = out.arg(0) instanceof List<?> l ? l : List.of(out.arg(0));
+            List<Object> used = new ArrayList<>();
+            for (int i = 0; i < paths.length; i++) {
+                if (paths[i] != null) {
+                    used.add(all.get(i));
+                    kept.add(paths[i]);
+                }
+            }
+            out.setArgs(List.of(used));
+            gm.graph().eliminateDeadCode();
+        } else {
+            kept.addAll(List.of(paths));
+        }
+        return new Captured(gm, r.graph().inputSources(), values, List.copyOf(kept));
     }
 
     /** The names of the frame's values as the source code spells them ({@code self} for a receiver), captured values first. */
@@ -59,6 +77,9 @@ public final class FullGraphCapture {
                 if (paths[g.index()] == null) paths[g.index()] = path;
             }
             case OutputRebuilder.GraphInput g -> {
+                if (paths[g.output()] == null) paths[g.output()] = path;
+            }
+            case OutputRebuilder.TensorViewOf g -> {
                 if (paths[g.output()] == null) paths[g.output()] = path;
             }
             case OutputRebuilder.ListOf l -> {

@@ -53,6 +53,26 @@ sealed interface OutputRebuilder {
         public String toString() { return "in[" + input + "]"; }
     }
 
+    /**
+     * View op {@code op} of the tensor {@code base} rebuilds, applied after the graph ran with the
+     * node's other arguments {@code args}: the returned view shares the base's memory as eager's does.
+     * {@code output} is the view's position among the graph's outputs (export's output paths).
+     */
+    record TensorViewOf(OutputRebuilder base, dev.ember.ops.OpOverload op, List<Object> args, int output) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) {
+            Object[] values = new Object[args.size() + 1];
+            values[0] = r.value(base);
+            for (int i = 0; i < args.size(); i++) values[i + 1] = args.get(i);
+            return op.call(values);
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+
+        @Override
+        public String toString() { return op.name() + "(" + base + ", …)"; }
+    }
+
     /** A symbolic scalar output: the graph's 0-d tensor read back as the Java number of {@code javaType} (boxed, as on a state array). */
     record ScalarItem(int index, Class<?> javaType) implements OutputRebuilder {
         public Object rebuild(Rebuild r) {

@@ -93,8 +93,7 @@ final class Rebuilders {
 
     private OutputRebuilder build(VariableTracker v, ClassDesc declared) {
         return switch (v) {
-            case TensorVariable t when graphInput(t) >= 0 -> new OutputRebuilder.GraphInput(graphInput(t), output(t.node()));
-            case TensorVariable t -> new OutputRebuilder.GraphOutput(output(t.node()));
+            case TensorVariable t -> tensor(t.node());
             case ConstantVariable c -> new OutputRebuilder.Constant(declared != null && declared.isPrimitive()
                     ? Values.fromStack(c.value(), Values.resolve(declared, Object.class)) : c.value());
             case ListVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
@@ -150,9 +149,34 @@ final class Rebuilders {
         return out;
     }
 
-    /** The graph input {@code t} is as it was passed (a tensor placeholder, not a number's 0-d input), or -1. */
-    private int graphInput(TensorVariable t) {
-        Node n = t.node();
+    /**
+     * A tensor leaving the trace: the caller's own tensor for a graph input; a view of another graph
+     * value made again from that value after the graph ran ({@code v3 = v2.narrow(…)} returned or live
+     * with {@code v2}), so the two share memory as in eager, whatever the backend made of the view (the
+     * inductor computes a view it returns into a buffer of its own, and a write through one would not
+     * reach the other, as AOTAutograd regenerates an output that aliases another); else the graph's output.
+     */
+    private OutputRebuilder tensor(Node n) {
+        int input = graphInput(n);
+        if (input >= 0) return new OutputRebuilder.GraphInput(input, output(n));
+        if (n.kind() == dev.ember.fx.NodeKind.CALL_FUNCTION && n.target() instanceof dev.ember.ops.OpOverload op && op.returnsAlias()
+                && n.kwargs().isEmpty() && !n.args().isEmpty() && n.arg(0) instanceof Node base
+                && (base.kind() == dev.ember.fx.NodeKind.CALL_FUNCTION || graphInput(base) >= 0)
+                && n.args().stream().skip(1).allMatch(Rebuilders::isPlainConstant)) {
+            return new OutputRebuilder.TensorViewOf(tensor(base), op, new ArrayList<>(n.args().subList(1, n.args().size())), output(n));
+        }
+        return new OutputRebuilder.GraphOutput(output(n));
+    }
+
+    /** A view op's argument that holds no graph value and no symbolic size: an int, a list of ints, a boolean, null. */
+    private static boolean isPlainConstant(Object a) {
+        if (a instanceof List<?> l) return l.stream().allMatch(Rebuilders::isPlainConstant);
+        if (a instanceof int[] || a instanceof long[]) return true;
+        return a == null || a instanceof Integer || a instanceof Long || a instanceof Boolean || a instanceof dev.ember.tensor.DType;
+    }
+
+    /** The graph input {@code n} is as it was passed (a tensor placeholder, not a number's 0-d input), or -1. */
+    private int graphInput(Node n) {
         if (n.kind() != dev.ember.fx.NodeKind.PLACEHOLDER) return -1;
         int index = ctx.graph.graph().placeholders().indexOf(n);
         return index >= 0 && !(ctx.graph.inputSources().get(index) instanceof dev.ember.dynamo.source.ScalarTensorSource) ? index : -1;
