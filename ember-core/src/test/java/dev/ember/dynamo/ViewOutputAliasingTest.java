@@ -3,7 +3,6 @@ package dev.ember.dynamo;
 import dev.ember.Ember;
 import dev.ember.Fn1;
 import dev.ember.Options;
-import dev.ember.fx.CompileMode;
 import dev.ember.tensor.Generator;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
@@ -24,11 +23,6 @@ class ViewOutputAliasingTest {
     @AfterEach
     void reset() { Ember.reset(); }
 
-    static List<Options> backends() {
-        return List.of(Options.backend("eager"), Options.backend("aot_eager"), Options.backend("inductor"),
-                Options.backend("inductor").mode(CompileMode.REDUCE_OVERHEAD));
-    }
-
     static Tensor writeThroughAViewAfterABreak(Tensor a) {
         Tensor v2 = a.flatten().mul(a.flatten());
         Tensor v3 = v2.narrow(0, 3, 2);
@@ -46,7 +40,7 @@ class ViewOutputAliasingTest {
     }
 
     @ParameterizedTest
-    @MethodSource("backends")
+    @MethodSource("dev.ember.dynamo.ReturnedInputIdentityTest#backends")
     void aWriteThroughAViewReachesItsBase(Options options) {
         for (Fn1<Tensor, Tensor> fn : List.<Fn1<Tensor, Tensor>>of(ViewOutputAliasingTest::writeThroughAViewAfterABreak, ViewOutputAliasingTest::viewsOfViews)) {
             Ember.reset();
