@@ -4,6 +4,8 @@ import dev.ember.autograd.Autograd;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
+import dev.ember.logging.CompileContext;
+import dev.ember.logging.CompileId;
 import dev.ember.logging.Log;
 import dev.ember.logging.Trace;
 import dev.ember.tensor.FakeTensor;
@@ -68,6 +70,7 @@ public final class AotAutograd {
         Log.artifact("aot_joint_graph", () -> "JOINT GRAPH (" + joint.primals.size() + " primals, " + joint.tangents.size() + " tangents)\n" + joint.module.code());
         Trace.graph("aot_joint_graph", joint.module::code);
         Partitioner.Result parts = Partitioner.partition(joint);
+        GraphModule unloweredBackward = parts.backward().copy();   // what a backward for missing tangents is specialized from
         Aot.lower(parts.forward());
         Aot.lower(parts.backward());
         Log.artifact("partitioner", parts::report);
@@ -81,15 +84,52 @@ public final class AotAutograd {
         List<FakeTensor> backwardInputs = new ArrayList<>();
         for (Node p : parts.backward().graph().placeholders()) backwardInputs.add(new FakeTensor(TensorMeta.contiguous(((Tensor) p.val()).dtype(), ((Tensor) p.val()).shape())));
         CompiledGraph backward = compiler.compile(parts.backward(), backwardInputs, "backward");
-        return new Trained(forward, backward, joint, parts, requiresGrad);
+        return new Trained(forward, backward, joint, parts, requiresGrad, joint.outputsReached(),
+                new Specializations(unloweredBackward, backwardInputs, compiler));
+    }
+
+    /**
+     * Backward graphs for calls where some outputs received no gradient, compiled on first use, one
+     * per set of missing tangents (see {@link MissingTangents}).
+     */
+    private static final class Specializations {
+        private final GraphModule backward;
+        private final List<FakeTensor> inputs;
+        private final GraphCompiler compiler;
+        private final java.util.Map<String, Specialized> compiled = new java.util.concurrent.ConcurrentHashMap<>();
+        /** The compilation that made the graph: a backward compiled later, in the backward pass, is logged as part of it. */
+        private final CompileId compileId = CompileContext.current();
+        private final String function = CompileContext.currentFunction();
+
+        record Specialized(CompiledGraph backward, boolean[] noGradient) {}
+
+        Specializations(GraphModule backward, List<FakeTensor> inputs, GraphCompiler compiler) {
+            this.backward = backward;
+            this.inputs = inputs;
+            this.compiler = compiler;
+        }
+
+        Specialized forPresent(int savedCount, boolean[] present) {
+            return compiled.computeIfAbsent(Arrays.toString(present), key -> inCompileContext(() -> Aot.forTraining(() -> {
+                MissingTangents.Specialized s = MissingTangents.specialize(backward, savedCount, present);
+                Aot.lower(s.backward());
+                Log.artifact("aot_graphs", () -> "BACKWARD GRAPH without " + MissingTangents.describe(present)
+                        + " (those outputs received no gradient)\n" + s.backward().code());
+                return new Specialized(compiler.compile(s.backward(), inputs, "backward"), s.noGradient());
+            })));
+        }
+
+        private <T> T inCompileContext(java.util.function.Supplier<T> body) {
+            if (compileId == null || CompileContext.current() != null) return body.get();
+            try (var ignored = CompileContext.enter(compileId, function)) {
+                return body.get();
+            }
+        }
     }
 
     /** The compiled pair at run time. */
     private record Trained(CompiledGraph forward, CompiledGraph backward, JointGraph joint, Partitioner.Result parts, boolean[] requiresGrad,
-                           boolean[][] reached) implements CompiledGraph {
-        Trained(CompiledGraph forward, CompiledGraph backward, JointGraph joint, Partitioner.Result parts, boolean[] requiresGrad) {
-            this(forward, backward, joint, parts, requiresGrad, joint.outputsReached());
-        }
+                           boolean[][] reached, Specializations specializations) implements CompiledGraph {
 
         @Override
         public Object[] run(Object[] args) {
@@ -120,13 +160,19 @@ public final class AotAutograd {
                 Object[] in = new Object[saved.length + joint.tangents.size()];
                 for (int i = 0; i < saved.length; i++) in[i] = saved[i] instanceof Tensor t ? t.contiguous() : saved[i];
                 int k = saved.length, tangent = 0;
+                boolean[] present = new boolean[joint.tangents.size()];
+                boolean allPresent = true;
                 for (int o = 0; o < outputs; o++) {
                     if (!joint.differentiableOutputs[o]) continue;
-                    TensorMeta m = tangentMetas.get(tangent++);
+                    TensorMeta m = tangentMetas.get(tangent);
                     Tensor g = gradOutputs[o];
+                    present[tangent++] = g != null;
+                    allPresent &= g != null;
                     in[k++] = g == null ? Tensor.zeros(m.dtype(), m.shape()) : (g.dtype() == m.dtype() ? g : g.to(m.dtype())).contiguous();
                 }
-                Object[] grads = backward.run(in);
+                // a missing gradient is not a zero one: 0 times an infinite derivative is NaN where eager computes nothing
+                Specializations.Specialized special = allPresent ? null : specializations.forPresent(saved.length, present);
+                Object[] grads = special == null ? backward.run(in) : special.backward().run(in);
                 Tensor[] perPrimal = new Tensor[primals.size()];
                 int next = 0;
                 for (int p = 0; p < primals.size(); p++) {
@@ -135,7 +181,7 @@ public final class AotAutograd {
                     // the backward graph fills the outputs without a gradient with zeros; a primal reached only through those gets none
                     boolean anyGradient = false;
                     for (int o = 0; o < outputs && !anyGradient; o++) anyGradient = reached[primalIndex.get(p)][o] && gradOutputs[o] != null;
-                    perPrimal[p] = anyGradient ? g : null;
+                    perPrimal[p] = anyGradient && (special == null || !special.noGradient()[next - 1]) ? g : null;
                 }
                 return perPrimal;
             });

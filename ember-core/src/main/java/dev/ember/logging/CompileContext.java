@@ -74,6 +74,12 @@ public final class CompileContext {
         return c == null ? null : c.id();
     }
 
+    /** The function the current compilation compiles ({@code MyApp.fn}), or null when not known or outside any. */
+    public static String currentFunction() {
+        Current c = CURRENT.get();
+        return c == null ? null : c.function();
+    }
+
     /**
      * The current compilation as people read it: {@code MyApp.fn [0/1]}, {@code [0/1]} when the
      * function is not known, null outside any compilation.

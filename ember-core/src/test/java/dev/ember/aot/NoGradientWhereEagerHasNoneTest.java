@@ -6,6 +6,8 @@ import dev.ember.Options;
 import dev.ember.tensor.Generator;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
+
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -42,6 +44,46 @@ class NoGradientWhereEagerHasNoneTest {
             assertNull(eb.grad(), "eager: b has no path to the loss");
             assertNull(b.grad(), backend + " call " + call);
             assertArrayEquals(ea.grad().toFloatArray(), a.grad().toFloatArray(), 1e-6f, backend);
+        }
+    }
+
+    static Tensor sqrtOfZero(Tensor a, Tensor b) {
+        Tensor zero = a.mul(0.0);
+        Tensor root = zero.abs().sqrt();       // its derivative at 0 is infinite
+        Tensor y = a.mul(3.0).add(b);
+        Ember.graphBreak();
+        double s = root.sum().item();          // read as a number: eager never runs sqrt's derivative
+        return y.mul(s > 0 ? 2.0 : 3.0);
+    }
+
+    static Tensor splitHalfRead(Tensor a, Tensor b) {
+        var halves = a.mul(0.0).split(2, 0);   // split's backward joins the halves' gradients
+        Tensor root = halves.get(1).abs().sqrt();
+        Tensor y = halves.get(0).add(a.narrow(0, 0, 2)).mul(b.narrow(0, 1, 2));
+        Ember.graphBreak();
+        double s = root.sum().item();
+        return y.mul(s > 0 ? 2.0 : 3.0);
+    }
+
+    /**
+     * A missing gradient is not a zero gradient: feeding zeros for an output the loss never used made
+     * the compiled backward compute {@code 0 · sqrt'(0) = NaN} into a gradient eager computes without
+     * that term (differential fuzzer, seed 43957). The backward is specialized for the missing tangents.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"aot_eager", "inductor"})
+    void anOutputWithoutGradientContributesNothingNotZeroTimesItsDerivative(String backend) {
+        for (Fn2<Tensor, Tensor, Tensor> fn : List.<Fn2<Tensor, Tensor, Tensor>>of(NoGradientWhereEagerHasNoneTest::sqrtOfZero, NoGradientWhereEagerHasNoneTest::splitHalfRead)) {
+            Ember.reset();
+            var compiled = Ember.compile(fn, Options.backend(backend));
+            for (int call = 0; call < 2; call++) {
+                Tensor a = Tensor.randn(new Generator(call), 4).requiresGrad(true), b = Tensor.randn(new Generator(7 + call), 4).requiresGrad(true);
+                Tensor ea = a.detach().clone().requiresGrad(true), eb = b.detach().clone().requiresGrad(true);
+                fn.apply(ea, eb).sum().backward();
+                compiled.apply(a, b).sum().backward();
+                assertArrayEquals(ea.grad().toFloatArray(), a.grad().toFloatArray(), 1e-6f, backend + " call " + call + ": a's gradient");
+                assertArrayEquals(eb.grad().toFloatArray(), b.grad().toFloatArray(), 1e-6f, backend + " call " + call + ": b's gradient");
+            }
         }
     }
 }
