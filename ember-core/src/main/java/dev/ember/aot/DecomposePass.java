@@ -13,6 +13,7 @@ import dev.ember.ops.NnOps;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.Schema;
+import dev.ember.ops.ShapeOps;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -63,11 +64,43 @@ public final class DecomposePass {
                 out = d.apply(new GraphEmitter(gm.graph(), n.sourceLocation()), positional(op, n));
             }
             if (!(out instanceof Node result)) continue;
+            if (!op.returnsAlias()) result = ownResult(gm, n, result);
             n.replaceAllUsesWith(result);
             gm.graph().eraseNode(n);
             replaced++;
         }
         return replaced;
+    }
+
+    /**
+     * The decomposition's result as the op's own: an op that returns a fresh tensor must not become a
+     * view (autograd treats in-place ops on views differently, and the caller may write it). A final
+     * reshape of a temporary the decomposition made becomes {@code _unsafe_view} (what ATen's
+     * composites use); a result that aliases one of the op's inputs gets a copy.
+     */
+    private static Node ownResult(GraphModule gm, Node replaced, Node result) {
+        if (!(result.target() instanceof OpOverload view) || !view.returnsAlias()) return result;
+        Node root = result;
+        while (root.target() instanceof OpOverload o && o.returnsAlias() && !root.args().isEmpty() && root.arg(0) instanceof Node in) root = in;
+        if (replaced.allInputNodes().contains(root)) {
+            try (InsertPoint ignored = gm.graph().insertingAfter(result)) {
+                Node copy = gm.graph().callFunction(ShapeOps.CLONE, result);
+                copy.setVal(result.val());
+                copy.setSourceLocation(result.sourceLocation());
+                return copy;
+            }
+        }
+        if (view == ShapeOps.RESHAPE || view == ShapeOps.VIEW) {
+            try (InsertPoint ignored = gm.graph().insertingAfter(result)) {
+                Node own = gm.graph().callFunction(ShapeOps.UNSAFE_VIEW, result.args().get(0), result.args().get(1));
+                own.setVal(result.val());
+                own.setSourceLocation(result.sourceLocation());
+                result.replaceAllUsesWith(own);
+                gm.graph().eraseNode(result);
+                return own;
+            }
+        }
+        return result;
     }
 
     /** The node's arguments in schema order, keyword arguments placed and defaults filled in. */

@@ -183,7 +183,7 @@ final class Partitioner {
         if (!(n.target() instanceof OpOverload op)) return false;
         if (op.hasTag(Tag.NONDETERMINISTIC)) return false;
         return op.hasTag(Tag.POINTWISE) || op.hasTag(Tag.VIEW) || op.hasTag(Tag.FACTORY)
-                || op.schema().name().equals("reshape") || op.schema().name().equals("expand");
+                || op.schema().name().equals("reshape") || op.schema().name().equals("_unsafe_view") || op.schema().name().equals("expand");
     }
 
     private static long bytes(Node n) {

@@ -112,7 +112,7 @@ final class Rules {
     private static void unary(UnaryOp u, OpOverload... ops) { pointwise((n, a, out) -> unary(out, a, u), ops); }
 
     static {
-        register((l, n, a, out) -> view(l, n, ShapeOps.RESHAPE, a, out), ShapeOps.RESHAPE);
+        register((l, n, a, out) -> view(l, n, ShapeOps.RESHAPE, a, out), ShapeOps.RESHAPE, ShapeOps.UNSAFE_VIEW);
         register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.SUM, out), ReductionOps.SUM_DIM);
         register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.MAX, out), ReductionOps.AMAX);
         register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.MIN, out), ReductionOps.AMIN);

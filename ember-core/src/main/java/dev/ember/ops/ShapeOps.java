@@ -67,6 +67,26 @@ public final class ShapeOps {
             .derivative(ShapeOps::reshapeBackward)
             .register();
 
+    /**
+     * ATen's {@code _unsafe_view}: reshape's result, but a tensor of its own for autograd and alias
+     * analysis (no view base, no alias in its schema). Decompositions end in it where the op they
+     * replace returns a fresh tensor and they reshape a temporary only they can see (matmul's
+     * {@code mm} on the input seen as a matrix): the result must not become a view, or an in-place
+     * op on it would meet autograd's rules for views that eager never applies to it.
+     */
+    public static final OpOverload UNSAFE_VIEW = OpOverload.define("_unsafe_view(Tensor self, int[] size) -> Tensor")
+            .meta(a -> RESHAPE.inferMeta(a))
+            .kernel((a, m) -> {
+                Tensor t = a.tensor(0);
+                TensorMeta meta = (TensorMeta) m;
+                if (viewStrides(t.shape(), t.strides(), meta.shape()) != null) return Tensor.wrap(t.storage(), meta.shape(), meta.strides(), meta.storageOffset());
+                Tensor out = Tensor.allocate(meta);
+                Copy.copy(t, out.viewAs(TensorMeta.contiguous(t.dtype(), t.shape())));
+                return out;
+            })
+            .derivative(ShapeOps::reshapeBackward)
+            .register();
+
     public static final OpOverload PERMUTE = OpOverload.define("permute(Tensor(a) self, int[] dims) -> Tensor(a)")
             .tags(Tag.VIEW)
             .meta(a -> {

@@ -137,6 +137,7 @@ class OpGradcheckTest {
 
         s(ShapeOps.VIEW, x(2, 6), new int[] {3, 4});
         s(ShapeOps.RESHAPE, x(2, 6), new int[] {4, -1});
+        s(ShapeOps.UNSAFE_VIEW, x(2, 6), new int[] {4, -1});
         s(ShapeOps.FLATTEN, x(2, 3, 2), 1, -1);
         s(ShapeOps.UNSQUEEZE, x(2, 3), 1);
         s(ShapeOps.SQUEEZE, x(2, 1, 3));
