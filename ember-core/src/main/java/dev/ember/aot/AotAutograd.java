@@ -150,7 +150,11 @@ public final class AotAutograd {
             List<TensorMeta> tangentMetas = new ArrayList<>();
             for (Node t : joint.tangents) tangentMetas.add(((Tensor) t.val()).meta());
             boolean[] readByBackward = new boolean[primals.size()];
-            for (int p = 0; p < primals.size(); p++) readByBackward[p] = parts.saved().contains(joint.primals.get(primalIndex.get(p)));
+            for (int p = 0; p < primals.size(); p++) {
+                // an input the graph writes is saved as the forward's copy of it, so its own version may change (seed 47089)
+                Node primal = joint.primals.get(primalIndex.get(p));
+                readByBackward[p] = parts.saved().contains(primal) && !Partitioner.mutated(primal);
+            }
             List<Tensor> recorded = Autograd.function("CompiledFunctionBackward", primals, outTensors, joint.differentiableOutputs, readByBackward, gradOutputs -> {
                 if (dev.ember.autograd.GradMode.isEnabled()) {
                     // backward(…, createGraph=true): the compiled backward records nothing, so its gradients could not be differentiated again

@@ -16,9 +16,17 @@ import dev.ember.tensor.TensorMeta;
  */
 final class GraphEmitter implements OpEmitter {
     private final NodeEmitter nodes;
+    /** Where the nodes this emitter makes are listed, or null. */
+    private final java.util.List<dev.ember.fx.Node> made;
 
     GraphEmitter(Graph graph, SourceLocation location) {
+        this(graph, location, null);
+    }
+
+    /** An emitter that adds each node it makes to {@code made}. */
+    GraphEmitter(Graph graph, SourceLocation location, java.util.List<dev.ember.fx.Node> made) {
         this.nodes = new NodeEmitter(graph, location);
+        this.made = made;
     }
 
     @Override
@@ -29,7 +37,9 @@ final class GraphEmitter implements OpEmitter {
             if (out != null) return out;
         }
         if (op.writtenArg() >= 0) throw new IllegalStateException("decompositions may only emit functional ops, not " + op);
-        return nodes.call(op, args);
+        Object out = nodes.call(op, args);
+        if (made != null && out instanceof dev.ember.fx.Node n) made.add(n);
+        return out;
     }
 
     @Override

@@ -29,6 +29,13 @@ import java.util.Set;
  * by the gradient of each input that requires grad.
  */
 final class JointGraph {
+    /**
+     * A backward node's meta: the tangents (a {@link java.util.BitSet} of their indices) whose
+     * gradient it is part of: those its inputs depend on and those of the gradient whose derivative
+     * made it, so that a formula's {@code zeros} (fill's derivative) belongs to the gradient that
+     * eager would have run the formula for (see {@link MissingTangents}).
+     */
+    static final String TANGENTS = "ember_tangents";
     /** A graph AOT cannot differentiate; the message names the op and why. */
     static final class NotDifferentiable extends RuntimeException {
         NotDifferentiable(String message) { super(message); }
@@ -148,7 +155,6 @@ final class JointGraph {
         Node lastPrimal = primals.isEmpty() ? null : primals.getLast();
         Map<Node, Object> grads = new IdentityHashMap<>();
         Set<Node> before = new HashSet<>(forwardNodes);
-        GraphEmitter seedEmitter = new GraphEmitter(graph, null);
         for (int k = 0; k < outputs.size(); k++) {
             if (!(outputs.get(k) instanceof Node o) || !requires.contains(o) || !(o.val() instanceof Tensor)) continue;
             differentiable[k] = true;
@@ -158,8 +164,11 @@ final class JointGraph {
             }
             lastPrimal = t;
             tangents.add(t);
+            t.meta().put(TANGENTS, single(tangents.size() - 1));
             try (InsertPoint ignored = graph.insertingBefore(outputNode)) {
-                accumulate(seedEmitter, grads, o, t);
+                List<Node> made = new ArrayList<>();
+                accumulate(new GraphEmitter(graph, null, made), grads, o, t);
+                markTangents(made, tangentsOf(t));
             }
         }
 
@@ -170,15 +179,17 @@ final class JointGraph {
             Object g = grads.get(n);
             if (g == null) continue;
             try (InsertPoint ignored = graph.insertingBefore(outputNode)) {
-                GraphEmitter e = new GraphEmitter(graph, n.sourceLocation());
+                List<Node> made = new ArrayList<>();
+                GraphEmitter e = new GraphEmitter(graph, n.sourceLocation(), made);
                 if (n.target() == BuiltinFunctions.GETITEM) {
                     Node list = (Node) n.arg(0);
                     int i = ((Number) n.arg(1)).intValue();
                     Object[] perOutput = (Object[]) grads.computeIfAbsent(list, k -> new Object[((List<?>) list.val()).size()]);
                     perOutput[i] = perOutput[i] == null ? g : e.call(PointwiseOps.ADD_TENSOR, perOutput[i], g);
-                    continue;
+                } else {
+                    differentiate(graph, e, n, g, requires, grads);
                 }
-                differentiate(graph, e, n, g, requires, grads);
+                markTangents(made, tangentsOf(g));
             }
         }
 
@@ -200,6 +211,29 @@ final class JointGraph {
         }
         backward.remove(outputNode);
         return new JointGraph(forward, primals, tangents, outputs, differentiable, gets, backward);
+    }
+
+    private static java.util.BitSet single(int k) {
+        java.util.BitSet b = new java.util.BitSet();
+        b.set(k);
+        return b;
+    }
+
+    /** The tangents a gradient value (a node, or one per output of a multi-output node) belongs to. */
+    private static java.util.BitSet tangentsOf(Object g) {
+        java.util.BitSet b = new java.util.BitSet();
+        if (g instanceof Node n && n.meta().get(TANGENTS) instanceof java.util.BitSet t) b.or(t);
+        if (g instanceof Object[] perOutput) for (Object x : perOutput) b.or(tangentsOf(x));
+        return b;
+    }
+
+    /** Each node made for a gradient belongs to that gradient's tangents and to those of its inputs, in the order they were made. */
+    private static void markTangents(List<Node> made, java.util.BitSet context) {
+        for (Node m : made) {
+            java.util.BitSet b = (java.util.BitSet) context.clone();
+            for (Node in : m.allInputNodes()) b.or(tangentsOf(in));
+            m.meta().put(TANGENTS, b);
+        }
     }
 
     /** Runs {@code n}'s derivative with the gradient {@code g} of its output(s), adding the results into its inputs' gradients. */

@@ -10,6 +10,7 @@ import dev.ember.ops.PointwiseOps;
 import dev.ember.tensor.Tensor;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -48,13 +49,22 @@ final class MissingTangents {
                 anyAbsent |= absent.contains(in);
                 anyReal |= real.contains(in);
             }
+            if (n.meta().get(JointGraph.TANGENTS) instanceof BitSet owners && !owners.isEmpty()) {
+                // the joint graph says whose gradient this node is part of (a formula's zeros belong to the gradient it was run for)
+                boolean anyPresent = false;
+                for (int k = owners.nextSetBit(0); k >= 0; k = owners.nextSetBit(k + 1)) anyPresent |= k < present.length && present[k];
+                anyReal = anyPresent;
+                anyAbsent |= !anyPresent;
+            }
             if (!anyAbsent) {
                 if (anyReal) real.add(n);
             } else if (!anyReal) {
                 absent.add(n);
-            } else if (n.target() == PointwiseOps.ADD_TENSOR && n.args().size() == 2 && sameMeta(n.arg(0), n.arg(1))) {
+            } else if (n.target() == PointwiseOps.ADD_TENSOR && n.args().size() == 2 && sameMeta(n.arg(0), n.arg(1))
+                    && (absent.contains(n.arg(0)) || absent.contains(n.arg(1)))) {
                 // the accumulation of two contributions to one gradient: the missing one adds nothing
                 n.replaceAllUsesWith((Node) (absent.contains((Node) n.arg(0)) ? n.arg(1) : n.arg(0)));
+                real.add(n);
             } else {
                 for (Node in : n.allInputNodes()) if (absent.contains(in)) n.replaceInputWith(in, zerosLike(graph, n, in));
                 real.add(n);

@@ -174,7 +174,8 @@ final class Partitioner {
      */
     private static boolean free(Node n) { return n.kind() == NodeKind.PLACEHOLDER && !mutated(n); }
 
-    private static boolean mutated(Node n) { return n.kind() == NodeKind.PLACEHOLDER && Boolean.TRUE.equals(n.meta().get(Functionalize.MUTATED_INPUT)); }
+    /** An input the caller writes after the graph: saved for backward as a copy the forward graph makes, never as itself. */
+    static boolean mutated(Node n) { return n.kind() == NodeKind.PLACEHOLDER && Boolean.TRUE.equals(n.meta().get(Functionalize.MUTATED_INPUT)); }
 
     /** Cheap to run again in backward: pointwise ops and views (never random ones). */
     private static boolean recomputable(Node n) {

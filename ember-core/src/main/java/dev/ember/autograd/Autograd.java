@@ -30,10 +30,18 @@ public final class Autograd {
         boolean any = false;
         for (int i = 0, n = args.size(); i < n && !any; i++) {
             Object v = args.get(i);
-            if (v instanceof Tensor t) any = t.requiresGrad();
-            else if (v instanceof List<?> l) for (Object x : l) if (x instanceof Tensor t && t.requiresGrad()) { any = true; break; }
+            if (v instanceof Tensor t) any = requiresGrad(t);
+            else if (v instanceof List<?> l) for (Object x : l) if (x instanceof Tensor t && requiresGrad(t)) { any = true; break; }
         }
         return any && GradMode.isEnabled();
+    }
+
+    /** Whether {@code t} requires grad, counting a view whose base got a history through an in-place write since the view was made. */
+    private static boolean requiresGrad(Tensor t) {
+        if (t.requiresGrad()) return true;
+        if (!t.isDifferentiableView() || t.viewVersion() == t.version() || !GradMode.isEnabled()) return false;
+        ViewHistory.refresh(t);
+        return t.requiresGrad();
     }
 
     /** Runs a call that {@link #records} said must be recorded. */
@@ -49,6 +57,7 @@ public final class Autograd {
     private static Object callFunctional(OpOverload op, Args args, Object meta) {
         if (op.derivative() == null && op.decomposition() != null) {
             Object out = op.decomposition().apply(OpEmitter.EAGER, args.toArray());
+            if (out instanceof Tensor t && t.isView() && !op.returnsAlias()) return ownResult(t, args.toArray());
             if (out != null) return out;
         }
         Object out;
@@ -56,6 +65,20 @@ public final class Autograd {
             out = op.runKernel(args, meta);
         }
         return record(op, args.toArray(), out);
+    }
+
+    /**
+     * A decomposition's result as the op's own (the op returns a fresh tensor, and views follow
+     * autograd's rules for in-place writes): a copy when it aliases one of the op's inputs, else the
+     * temporary it views seen without a base ({@code _unsafe_view}), as DecomposePass does in graphs.
+     */
+    private static Tensor ownResult(Tensor result, Object[] values) {
+        for (Object v : values) {
+            if (v instanceof Tensor in && (in == result.viewBase() || in.viewBase() != null && in.viewBase() == result.viewBase())) {
+                return ShapeOps.CLONE.callTensor(result);
+            }
+        }
+        return ShapeOps.UNSAFE_VIEW.callTensor(result, result.shape());
     }
 
     /**
@@ -136,11 +159,11 @@ public final class Autograd {
     private static Object callInPlace(OpOverload op, Args args, Object meta) {
         Tensor self = args.tensor(0);
         if (self.requiresGrad() && self.isLeaf()) throw leafInPlace(op, self.meta().describe());
-        if (self.isView()) {
-            throw new UnsupportedOperationException(op + ": Ember does not record in-place ops on views for autograd yet (" + self.meta().describe()
-                    + " is a view of " + self.viewBase().meta().describe() + "). Use the out-of-place form (x = x." + functionalName(op).replaceFirst("^aten\\.", "").replaceFirst("\\..*", "")
-                    + "(…)) or clone() the view first.");
+        if (self.isDifferentiableView() && self.viewBase().requiresGrad() && self.viewBase().isLeaf()) {
+            throw new IllegalStateException("a view of a leaf Variable that requires grad is being used in an in-place operation. (" + op + " on "
+                    + self.meta().describe() + ", a view of " + self.viewBase().meta().describe() + "; write it inside Ember.noGrad(), or clone() the leaf first)");
         }
+        ViewHistory.refresh(self);
         OpOverload functional = OpRegistry.functionalOf(op);
         if (functional == null && op != ShapeOps.COPY_) {
             throw new UnsupportedOperationException(op + " has no functional form Ember can differentiate; use an out-of-place op, or run it inside Ember.noGrad()");
@@ -171,7 +194,9 @@ public final class Autograd {
         try (var unused = GradMode.noGrad()) {
             written = op.runKernel(args, meta);
         }
-        if (functionalResult.requiresGrad() && self.dtype().isFloatingPoint()) {
+        if (self.isDifferentiableView() && self.dtype().isFloatingPoint()) {
+            ViewHistory.writeThroughView(self, functionalResult);
+        } else if (functionalResult.requiresGrad() && self.dtype().isFloatingPoint()) {
             self.requiresGrad(true);
             AutogradMeta m = self.autogradMeta();
             m.gradFn = functionalResult.gradFn();
@@ -196,6 +221,7 @@ public final class Autograd {
 
     /** Where a gradient for {@code t} goes: the node that made it, or its leaf accumulator. */
     static Node.Edge gradientEdge(Tensor t) {
+        ViewHistory.refresh(t);
         AutogradMeta m = t.autogradMeta();
         if (m.gradFn != null) return new Node.Edge(m.gradFn, m.outputNr);
         if (m.accumulator == null) m.accumulator = new AccumulateGrad(t);

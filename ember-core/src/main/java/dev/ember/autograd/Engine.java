@@ -37,6 +37,7 @@ final class Engine {
         List<Node> rootNodes = new ArrayList<>();
         for (int i = 0; i < roots.size(); i++) {
             Tensor root = roots.get(i);
+            ViewHistory.refresh(root);
             if (!root.requiresGrad()) {
                 throw new IllegalStateException("element " + i + " of tensors does not require grad and does not have a grad_fn (" + root.meta().describe()
                         + "). Make a leaf require it (x.requiresGrad(true)) before computing with it, outside Ember.noGrad().");

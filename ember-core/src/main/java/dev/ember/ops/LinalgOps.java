@@ -71,7 +71,7 @@ public final class LinalgOps {
                     Object y = e.call(LinalgOps.MM, e.call(ShapeOps.RESHAPE, a[0], new int[] {Composites.leadingRows(x), k}), a[1]);
                     int[] shape = x.shape();
                     shape[shape.length - 1] = w.shape()[1];
-                    return e.call(ShapeOps.RESHAPE, y, shape);
+                    return e.call(ShapeOps.UNSAFE_VIEW, y, shape);   // ATen's: the result is matmul's own, not a view of the temporary
                 }
                 return null;
             })
@@ -117,7 +117,7 @@ public final class LinalgOps {
                 Object y = a[2] == null ? e.call(LinalgOps.MM, flat, wt) : e.call(LinalgOps.ADDMM, a[2], flat, wt);
                 int[] shape = x.shape();
                 shape[shape.length - 1] = out;
-                return e.call(ShapeOps.RESHAPE, y, shape);
+                return e.call(ShapeOps.UNSAFE_VIEW, y, shape);   // ATen's: the result is linear's own, not a view of the temporary
             })
             .register();
 

@@ -42,6 +42,10 @@ public class Tensor {
     private boolean requiresGrad;
     /** The tensor whose storage this view sees (null when it is not a view). */
     private Tensor base;
+    /** Made by {@link #detach()}: it sees {@link #base}'s storage but is no part of its autograd history. */
+    private boolean detached;
+    /** The storage's version when this view's autograd history was last made (autograd remakes it after an in-place write through another alias). */
+    private int viewVersion;
     /** Autograd's state beyond the flag (gradFn, grad, …); null until autograd first touches the tensor. */
     private AutogradMeta autograd;
 
@@ -92,6 +96,7 @@ public class Tensor {
         checkGeometry(storage.length(), meta.shape(), meta.strides(), meta.storageOffset());
         Tensor v = new Tensor(storage, dtype, meta.shape().clone(), meta.strides().clone(), meta.storageOffset());
         v.base = base != null ? base : this;
+        v.viewVersion = storage.version();
         return v;
     }
 
@@ -197,6 +202,7 @@ public class Tensor {
     public Tensor detach() {
         Tensor d = new Tensor(storage, dtype, shape.clone(), strides.clone(), offset);
         d.base = base != null ? base : this;
+        d.detached = true;
         return d;
     }
 
@@ -215,6 +221,19 @@ public class Tensor {
 
     /** The tensor whose storage this view sees, or null. */
     public Tensor viewBase() { return base; }
+
+    /**
+     * True for a view whose gradient flows to its base (what view ops make; not {@link #detach()}):
+     * an in-place op on it changes its base's autograd history, and an in-place op on its base or on
+     * another of its views changes its own (PyTorch's differentiable views).
+     */
+    public boolean isDifferentiableView() { return base != null && !detached; }
+
+    /** The storage version at which autograd last made this view's history; autograd's door. */
+    public int viewVersion() { return viewVersion; }
+
+    /** Records that this view's history is current at the storage's present version; autograd's door. */
+    public void markViewHistoryCurrent() { viewVersion = version(); }
 
     /** Autograd's state for this tensor, made on first use; autograd's own door. */
     public AutogradMeta autogradMeta() {

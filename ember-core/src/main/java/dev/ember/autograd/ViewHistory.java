@@ -1,0 +1,160 @@
+package dev.ember.autograd;
+
+import dev.ember.ops.eager.Copy;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.util.Arrays;
+
+/**
+ * Autograd across aliases, as PyTorch's differentiable views behave. A view and its base share
+ * memory, so an in-place write through one changes the other's value and must change its history:
+ * <ul>
+ *   <li>an in-place op on a view gives the base a {@code CopySlices} node: the base's old value
+ *       everywhere but the view's region, where the op's result is;</li>
+ *   <li>a view whose storage was written through another alias since its history was made gets a
+ *       new one, {@code AsStridedBackward0}: the region of its base's present history (remade when
+ *       it is next used, as PyTorch remakes a view's {@code grad_fn} when the version changed).</li>
+ * </ul>
+ * Both backward computations place a gradient into, or take it out of, the base's memory layout
+ * (the view's shape, strides and offset are positions in the base's storage), so any view geometry
+ * works but one whose elements overlap (an expanded view), which keeps its history.
+ */
+final class ViewHistory {
+    private ViewHistory() {}
+
+    /** Where a view lies in its base's storage, and the base's own geometry. */
+    private record Region(TensorMeta base, TensorMeta view, int storageLength) {
+        static Region of(Tensor base, Tensor view) { return new Region(base.meta(), view.meta(), base.storage().length()); }
+
+        /** A zeroed buffer laid out as the base's storage, seen with the base's geometry. */
+        Tensor baseBuffer(Tensor gradient) {
+            Tensor flat = Tensor.zeros(base.dtype(), storageLength);
+            Tensor b = Tensor.wrap(flat.storage(), base.shape(), base.strides(), base.storageOffset());
+            if (gradient != null) Copy.copy(gradient, b);
+            return b;
+        }
+
+        Tensor viewOf(Tensor baseBuffer) { return Tensor.wrap(baseBuffer.storage(), view.shape(), view.strides(), view.storageOffset()); }
+
+        Tensor contiguous(Tensor t) {
+            Tensor out = Tensor.allocate(TensorMeta.contiguous(t.dtype(), t.shape()));
+            Copy.copy(t, out);
+            return out;
+        }
+    }
+
+    /** True when no two elements of the view share a memory location (its gradient then has one place per element). */
+    static boolean nonOverlapping(Tensor v) {
+        int[] shape = v.shape(), strides = v.strides();
+        Integer[] order = new Integer[shape.length];
+        for (int i = 0; i < order.length; i++) order[i] = i;
+        Arrays.sort(order, (a, b) -> Integer.compare(Math.abs(strides[a]), Math.abs(strides[b])));
+        long extent = 0;   // the largest offset the smaller-stride dimensions reach
+        for (int d : order) {
+            if (shape[d] <= 1) continue;
+            long stride = Math.abs((long) strides[d]);
+            if (stride <= extent) return false;
+            extent += stride * (shape[d] - 1);
+        }
+        return true;
+    }
+
+    /** Makes {@code view}'s history the region of its base's present history, when a write through another alias made it stale. */
+    static void refresh(Tensor view) {
+        if (!view.isDifferentiableView() || view.viewVersion() == view.version()) return;
+        Tensor base = view.viewBase();
+        view.markViewHistoryCurrent();
+        if (!base.requiresGrad() || !view.dtype().isFloatingPoint() || !nonOverlapping(view)) return;
+        setHistory(view, new AsStrided(Region.of(base, view), Autograd.gradientEdge(base)));
+    }
+
+    /**
+     * After an in-place op wrote {@code view} (whose new value {@code result} computed, with its
+     * history): the base's history becomes its old one outside the view's region and {@code result}'s
+     * inside it, and the view's history the region of that.
+     */
+    static void writeThroughView(Tensor view, Tensor result) {
+        Tensor base = view.viewBase();
+        Node.Edge oldBase = base.requiresGrad() ? Autograd.gradientEdge(base) : null;
+        Node.Edge written = result != null && result.requiresGrad() ? Autograd.gradientEdge(result) : null;
+        Region region = Region.of(base, view);
+        if (oldBase != null || written != null) {
+            setHistory(base, new CopySlices(region, oldBase, written));
+            setHistory(view, new AsStrided(region, Autograd.gradientEdge(base)));
+        }
+        view.markViewHistoryCurrent();
+    }
+
+    private static void setHistory(Tensor t, Node node) {
+        t.requiresGrad(true);
+        AutogradMeta m = t.autogradMeta();
+        m.gradFn = node;
+        m.outputNr = 0;
+    }
+
+    private static void refuseDoubleBackward(String name) {
+        if (GradMode.isEnabled()) {
+            throw new UnsupportedOperationException("double backward (createGraph) through " + name
+                    + " (an in-place write through a view) is not supported yet: clone() the view before writing it");
+        }
+    }
+
+    /** The base after an in-place write through a view: gradient outside the region to the old base, inside it to the written value. */
+    private static final class CopySlices extends Node {
+        private final Region region;
+
+        CopySlices(Region region, Edge oldBase, Edge written) {
+            super(new Edge[] {oldBase, written});
+            this.region = region;
+        }
+
+        @Override
+        public String name() { return "CopySlices"; }
+
+        @Override
+        int outputCount() { return 1; }
+
+        @Override
+        Tensor[] apply(Tensor[] gradOutputs) {
+            refuseDoubleBackward(name());
+            Tensor g = gradOutputs[0];
+            if (g == null) return new Tensor[2];
+            Tensor buffer = region.baseBuffer(g);
+            Tensor inRegion = region.viewOf(buffer);
+            Tensor writtenGrad = next[1] == null ? null : region.contiguous(inRegion);
+            Tensor oldBaseGrad = null;
+            if (next[0] != null) {
+                Copy.copy(Tensor.zeros(inRegion.dtype(), inRegion.shape()), inRegion);
+                oldBaseGrad = region.contiguous(buffer);
+            }
+            return new Tensor[] {oldBaseGrad, writtenGrad};
+        }
+    }
+
+    /** A view remade from its base's present history: its gradient lands in its region of the base. */
+    private static final class AsStrided extends Node {
+        private final Region region;
+
+        AsStrided(Region region, Edge base) {
+            super(new Edge[] {base});
+            this.region = region;
+        }
+
+        @Override
+        public String name() { return "AsStridedBackward0"; }
+
+        @Override
+        int outputCount() { return 1; }
+
+        @Override
+        Tensor[] apply(Tensor[] gradOutputs) {
+            refuseDoubleBackward(name());
+            Tensor g = gradOutputs[0];
+            if (g == null) return new Tensor[1];
+            Tensor buffer = region.baseBuffer(null);
+            Copy.copy(g, region.viewOf(buffer));
+            return new Tensor[] {region.contiguous(buffer)};
+        }
+    }
+}
