@@ -60,7 +60,7 @@ public final class AotAutograd {
         if (!prepared.functional()) throw new NotTrainable("a mutation AOT cannot functionalize: " + prepared.keptMutation());
         JointGraph joint;
         try {
-            joint = JointGraph.build(prepared.graph(), requiresGrad);
+            joint = JointGraph.build(prepared.graph(), requiresGrad, dev.ember.autograd.GradMode.isEnabled());
         } catch (JointGraph.NotDifferentiable e) {
             throw new NotTrainable(e.getMessage());
         } catch (RuntimeException e) {
@@ -155,40 +155,45 @@ public final class AotAutograd {
                 Node primal = joint.primals.get(primalIndex.get(p));
                 readByBackward[p] = parts.saved().contains(primal) && !Partitioner.mutated(primal);
             }
-            List<Tensor> recorded = Autograd.function("CompiledFunctionBackward", primals, outTensors, joint.differentiableOutputs, readByBackward, gradOutputs -> {
-                if (dev.ember.autograd.GradMode.isEnabled()) {
-                    // backward(…, createGraph=true): the compiled backward records nothing, so its gradients could not be differentiated again
-                    throw new UnsupportedOperationException("double backward (createGraph) through a compiled function is not supported yet: "
-                            + "compute this gradient eagerly, or without createGraph");
-                }
-                Object[] in = new Object[saved.length + joint.tangents.size()];
-                for (int i = 0; i < saved.length; i++) in[i] = saved[i] instanceof Tensor t ? t.contiguous() : saved[i];
-                int k = saved.length, tangent = 0;
-                boolean[] present = new boolean[joint.tangents.size()];
-                boolean allPresent = true;
-                for (int o = 0; o < outputs; o++) {
-                    if (!joint.differentiableOutputs[o]) continue;
-                    TensorMeta m = tangentMetas.get(tangent);
-                    Tensor g = gradOutputs[o];
-                    present[tangent++] = g != null;
-                    allPresent &= g != null;
-                    in[k++] = g == null ? Tensor.zeros(m.dtype(), m.shape()) : (g.dtype() == m.dtype() ? g : g.to(m.dtype())).contiguous();
-                }
-                // a missing gradient is not a zero one: 0 times an infinite derivative is NaN where eager computes nothing
-                Specializations.Specialized special = allPresent ? null : specializations.forPresent(saved.length, present);
-                Object[] grads = special == null ? backward.run(in) : special.backward().run(in);
-                Tensor[] perPrimal = new Tensor[primals.size()];
-                int next = 0;
-                for (int p = 0; p < primals.size(); p++) {
-                    if (!joint.primalsRequiringGrad[primalIndex.get(p)]) continue;
-                    Tensor g = (Tensor) grads[next++];
-                    // the backward graph fills the outputs without a gradient with zeros; a primal reached only through those gets none
-                    boolean anyGradient = false;
-                    for (int o = 0; o < outputs && !anyGradient; o++) anyGradient = reached[primalIndex.get(p)][o] && gradOutputs[o] != null;
-                    perPrimal[p] = anyGradient && (special == null || !special.noGradient()[next - 1]) ? g : null;
-                }
-                return perPrimal;
-            });
+            List<Tensor> recorded;
+            // the joint graph knows which outputs carry gradients, with the graph's own grad-mode switches counted: a graph that
+            // closes the caller's noGrad() block records what it computes after it, though the call began with recording off
+            try (var recording = dev.ember.autograd.GradMode.enableGrad()) {
+                recorded = Autograd.function("CompiledFunctionBackward", primals, outTensors, joint.differentiableOutputs, readByBackward, gradOutputs -> {
+                    if (dev.ember.autograd.GradMode.isEnabled()) {
+                        // backward(…, createGraph=true): the compiled backward records nothing, so its gradients could not be differentiated again
+                        throw new UnsupportedOperationException("double backward (createGraph) through a compiled function is not supported yet: "
+                                + "compute this gradient eagerly, or without createGraph");
+                    }
+                    Object[] in = new Object[saved.length + joint.tangents.size()];
+                    for (int i = 0; i < saved.length; i++) in[i] = saved[i] instanceof Tensor t ? t.contiguous() : saved[i];
+                    int k = saved.length, tangent = 0;
+                    boolean[] present = new boolean[joint.tangents.size()];
+                    boolean allPresent = true;
+                    for (int o = 0; o < outputs; o++) {
+                        if (!joint.differentiableOutputs[o]) continue;
+                        TensorMeta m = tangentMetas.get(tangent);
+                        Tensor g = gradOutputs[o];
+                        present[tangent++] = g != null;
+                        allPresent &= g != null;
+                        in[k++] = g == null ? Tensor.zeros(m.dtype(), m.shape()) : (g.dtype() == m.dtype() ? g : g.to(m.dtype())).contiguous();
+                    }
+                    // a missing gradient is not a zero one: 0 times an infinite derivative is NaN where eager computes nothing
+                    Specializations.Specialized special = allPresent ? null : specializations.forPresent(saved.length, present);
+                    Object[] grads = special == null ? backward.run(in) : special.backward().run(in);
+                    Tensor[] perPrimal = new Tensor[primals.size()];
+                    int next = 0;
+                    for (int p = 0; p < primals.size(); p++) {
+                        if (!joint.primalsRequiringGrad[primalIndex.get(p)]) continue;
+                        Tensor g = (Tensor) grads[next++];
+                        // the backward graph fills the outputs without a gradient with zeros; a primal reached only through those gets none
+                        boolean anyGradient = false;
+                        for (int o = 0; o < outputs && !anyGradient; o++) anyGradient = reached[primalIndex.get(p)][o] && gradOutputs[o] != null;
+                        perPrimal[p] = anyGradient && (special == null || !special.noGradient()[next - 1]) ? g : null;
+                    }
+                    return perPrimal;
+                });
+            }
             for (int o = 0; o < outputs; o++) if (recorded.get(o) != null) outs[o] = recorded.get(o);
             return outs;
         }

@@ -91,14 +91,14 @@ final class JointGraph {
      * which inference graphs keep whole) by its decomposition, whose ops have derivatives: eager
      * autograd differentiates them the same way.
      */
-    static void decomposeForGrad(GraphModule forward, boolean[] requiresGrad) {
+    static void decomposeForGrad(GraphModule forward, boolean[] requiresGrad, boolean recordingAtEntry) {
         Graph graph = forward.graph();
         for (boolean changed = true; changed; ) {
             changed = false;
             Set<Node> requires = new HashSet<>();
             List<Node> primals = graph.placeholders();
             for (int i = 0; i < primals.size(); i++) if (requiresGrad[i]) requires.add(primals.get(i));
-            boolean recording = true;
+            boolean recording = recordingAtEntry;
             for (Node n : graph.nodes()) {
                 if (n.target() == BuiltinFunctions.SET_GRAD_ENABLED) recording = (Boolean) n.arg(0);
                 if (!recording || n.kind() == NodeKind.PLACEHOLDER || n.kind() == NodeKind.OUTPUT) continue;
@@ -120,9 +120,13 @@ final class JointGraph {
         }
     }
 
-    /** Builds the joint graph in {@code forward} (a prepared, functional graph it takes over). */
-    static JointGraph build(GraphModule forward, boolean[] requiresGrad) {
-        decomposeForGrad(forward, requiresGrad);
+    /**
+     * Builds the joint graph in {@code forward} (a prepared, functional graph it takes over), whose
+     * ops record from the start when {@code recordingAtEntry} (grad mode as the call finds it) and
+     * from each {@code _set_grad_enabled(true)} node on.
+     */
+    static JointGraph build(GraphModule forward, boolean[] requiresGrad, boolean recordingAtEntry) {
+        decomposeForGrad(forward, requiresGrad, recordingAtEntry);
         Graph graph = forward.graph();
         List<Node> primals = graph.placeholders();
         if (primals.size() != requiresGrad.length) {
@@ -132,7 +136,7 @@ final class JointGraph {
         Node outputNode = graph.outputNode();
         Set<Node> requires = new HashSet<>();
         for (int i = 0; i < primals.size(); i++) if (requiresGrad[i]) requires.add(primals.get(i));
-        boolean recording = true;   // a training graph starts with grad mode on; _set_grad_enabled nodes switch it
+        boolean recording = recordingAtEntry;   // _set_grad_enabled nodes switch it
         for (Node n : forwardNodes) {
             if (n.target() == BuiltinFunctions.SET_GRAD_ENABLED) {
                 recording = (Boolean) n.arg(0);

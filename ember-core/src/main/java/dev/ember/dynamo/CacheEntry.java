@@ -56,7 +56,11 @@ public final class CacheEntry {
         this.breakClass = breakClass;
         this.resume = resume;
         this.breakFrame = breakFrame;
+        this.turnsGradOn = graph != null && turnsGradOn(graph.graph());
     }
+
+    /** Whether the graph switches grad mode on itself (read once: runGraph asks on every call). */
+    private final boolean turnsGradOn;
 
     static CacheEntry compiled(GuardSet guards, CompiledGraph compiled, OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects) {
         return new CacheEntry(guards, compiled, graph, rebuilder, sideEffects, null, null, null, null, null, null);
@@ -101,10 +105,22 @@ public final class CacheEntry {
         return r;
     }
 
-    /** True when grad mode is on and an input requires grad. */
-    static boolean needsAutograd(Object[] in) {
-        if (!GradMode.isEnabled()) return false;
+    /**
+     * True when an input requires grad and the graph records: grad mode is on, or the graph itself
+     * turns it on (a resumed graph that closes the caller's {@code noGrad()} block and computes
+     * after it; those ops are recorded as eager records them).
+     */
+    static boolean needsAutograd(Object[] in, dev.ember.fx.Graph graph) { return needsAutograd(in, turnsGradOn(graph)); }
+
+    private static boolean needsAutograd(Object[] in, boolean graphTurnsGradOn) {
+        if (!GradMode.isEnabled() && !graphTurnsGradOn) return false;
         for (Object v : in) if (v instanceof Tensor t && t.requiresGrad()) return true;
+        return false;
+    }
+
+    private static boolean turnsGradOn(dev.ember.fx.Graph graph) {
+        if (graph == null) return false;
+        for (dev.ember.fx.Node n : graph.nodes()) if (n.target() == dev.ember.fx.BuiltinFunctions.SET_GRAD_ENABLED && Boolean.TRUE.equals(n.arg(0))) return true;
         return false;
     }
 
@@ -149,7 +165,7 @@ public final class CacheEntry {
 
         /** Runs the compiled graph (op by op, recording autograd, when it records nothing and gradients are needed); its outputs. */
         public Object[] runGraph(Object[] in) {
-            Object[] outs = !compiled.recordsAutograd() && needsAutograd(in) ? recordingGraph().run(in) : compiled.run(in);
+            Object[] outs = !compiled.recordsAutograd() && needsAutograd(in, turnsGradOn) ? recordingGraph().run(in) : compiled.run(in);
             rebuild = new Rebuild(outs, in, frame);
             return outs;
         }

@@ -396,7 +396,7 @@ public final class CompiledFrame {
         try (var timing = EVENTS.time(name(), Phase.BACKEND)) {
             // Like Dynamo, a graph without ops is not worth a backend: it only passes inputs through.
             // AOT's backends get graph inputs' mutations functionalized (AOTAutograd's runtime wrapper); others get the graph as captured
-            boolean training = g.opCount() > 0 && inputs != null && CacheEntry.needsAutograd(inputs.toArray());
+            boolean training = g.opCount() > 0 && inputs != null && CacheEntry.needsAutograd(inputs.toArray(), g.graph());
             if (g.opCount() == 0 || training && writesWhatAutogradRefuses(gm, inputs)) {
                 compiled = new PreparedGraph(gm);   // op by op: eager's own history, and eager's own errors
             } else {

@@ -54,6 +54,43 @@ final class GradModes {
         };
     }
 
+    /**
+     * At the start of a trace: a frame handed the grad-mode scopes it runs inside (a resume method
+     * starting in a block an earlier frame opened; the outermost scope is the first, as its local
+     * was declared first) begins its graph by setting the mode in force, when that differs from the
+     * mode outside them all, as Dynamo's resumed graphs do.
+     */
+    static void enterScopesInForce(TraceContext ctx, Object[] frame) {
+        for (Object v : frame) {
+            if (v instanceof GradMode.Scope outermost) {
+                ctx.gradEnabledOutsideScopes = outermost.wasEnabled();
+                if (ctx.gradEnabled != outermost.wasEnabled()) {
+                    ctx.graph.callFunction(BuiltinFunctions.SET_GRAD_ENABLED, List.of(ctx.gradEnabled), null, null);
+                }
+                return;
+            }
+        }
+    }
+
+    /** At a graph break inside a scope: the graph ends by restoring the mode outside it (the code after the graph sets the scope's mode again). */
+    static void leaveScopesAtBreak(TraceContext ctx) {
+        if (ctx.gradEnabled != ctx.gradEnabledOutsideScopes) {
+            ctx.graph.callFunction(BuiltinFunctions.SET_GRAD_ENABLED, List.of(ctx.gradEnabledOutsideScopes), null, ctx.currentLocation());
+        }
+    }
+
+    /** A graph whose only nodes switch grad mode computes nothing: it loses them, and is not compiled. */
+    static void dropIfAlone(TraceContext ctx) {
+        List<dev.ember.fx.Node> nodes = ctx.graph.graph().nodes();
+        boolean alone = true;
+        for (dev.ember.fx.Node n : nodes) {
+            if (n.kind() == dev.ember.fx.NodeKind.CALL_FUNCTION && n.target() != BuiltinFunctions.SET_GRAD_ENABLED
+                    || n.kind() == dev.ember.fx.NodeKind.CALL_METHOD || n.kind() == dev.ember.fx.NodeKind.CALL_MODULE) alone = false;
+        }
+        if (!alone) return;
+        for (dev.ember.fx.Node n : nodes) if (n.target() == BuiltinFunctions.SET_GRAD_ENABLED) ctx.graph.graph().eraseNode(n);
+    }
+
     private static void switchTo(TraceContext ctx, boolean enabled) {
         if (ctx.gradEnabled == enabled) return;
         ctx.gradEnabled = enabled;

@@ -54,6 +54,13 @@ final class TraceContext {
     /** Grad mode as the traced code has set it so far (traced noGrad()/enableGrad() scopes), and as the call found it. */
     boolean gradEnabled = dev.ember.autograd.GradMode.isEnabled();
     final boolean gradEnabledAtEntry = gradEnabled;
+    /**
+     * Grad mode outside the grad-mode scopes this frame runs in: the entry mode, or for a resume
+     * method that starts inside a scope an earlier frame opened, the mode that scope found. A graph
+     * that a break ends inside a scope restores it last, and one that starts inside a scope sets the
+     * scope's mode first, as Dynamo's graphs do: each graph says the grad mode its ops run in.
+     */
+    boolean gradEnabledOutsideScopes = gradEnabled;
     /** Whether a graph break here is an error, as traced {@code Ember.errorOnGraphBreak} regions have set it so far ({@link ErrorOnGraphBreak}). */
     boolean errorOnGraphBreak;
 

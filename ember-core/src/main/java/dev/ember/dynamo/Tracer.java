@@ -99,6 +99,7 @@ final class Tracer {
             Rebuilders rebuilders = new Rebuilders(ctx);
             OutputRebuilder rebuilder = ret == null ? new OutputRebuilder.Constant(null) : rebuilders.of(ret, code.type.returnType());
             List<SideEffect> effects = rebuilders.replays();
+            GradModes.dropIfAlone(ctx);
             ctx.graph.output(rebuilders.outputs());
             ctx.graph.removeUnusedScalarCompute();
             ctx.ints.finish();
@@ -179,6 +180,8 @@ final class Tracer {
         } catch (Unsupported u) {
             throw new CannotResume("a side effect cannot be replayed: " + u.reason());
         }
+        GradModes.leaveScopesAtBreak(ctx);
+        GradModes.dropIfAlone(ctx);
         ctx.graph.output(rebuilders.outputs());
         ctx.graph.removeUnusedScalarCompute();
         try {
@@ -250,6 +253,7 @@ final class Tracer {
         List<String> names = argumentNames(target, frame.length, code);
         List<LocalSource> sources = new ArrayList<>();
         for (int i = 0; i < frame.length; i++) sources.add(new LocalSource(i, names.get(i)));
+        GradModes.enterScopesInForce(ctx, frame);
         return new FrameArguments(ctx, frame, sources, paramTypes(target));
     }
 

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -93,5 +95,53 @@ class GradModeCaptureTest {
             assertArrayEquals(readsMode(x, w).toFloatArray(), f.apply(x, w).toFloatArray(), 1e-5f);
             assertFalse(GradMode.isEnabled());
         }
+    }
+
+    /** test_subgraphs.py::test_resume_with_no_grad1's shape: a break inside a noGrad block, with work on both sides. */
+    static Tensor breakInsideWithWorkAround(Tensor a, Tensor b) {
+        Tensor x = a.add(b);
+        try (var scope = Ember.noGrad()) {
+            x = x.add(1);
+            x.sum().toFloatArray();   // graph break
+            x = x.add(2);
+        }
+        return x.mul(b);
+    }
+
+    /**
+     * Each graph a grad-mode block spans says the mode its ops run in, as Dynamo's do: the graph a
+     * break ends inside the block restores the mode outside it last, and the resumed graph sets the
+     * block's mode first. The nodes only describe: the code after each graph still runs in the
+     * block's mode, on every backend, and what leaves the block is unrecorded.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"inductor", "aot_eager", "eager"})
+    void graphsABlockSpansSetItsModeAtTheirEdgesAndStillRunInIt(String backend) {
+        Generator g = new Generator(5);
+        Tensor a = Tensor.randn(g, 3).requiresGrad(true), b = Tensor.randn(g, 3).requiresGrad(true);
+        Tensor ea = a.detach().clone().requiresGrad(true), eb = b.detach().clone().requiresGrad(true);
+        breakInsideWithWorkAround(ea, eb).sum().backward();
+        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) GradModeCaptureTest::breakInsideWithWorkAround, Options.backend(backend));
+        for (int call = 0; call < 2; call++) {
+            a.setGrad(null);
+            b.setGrad(null);
+            f.apply(a, b).sum().backward();
+            assertEquals(null, ea.grad(), "eager: a reaches the result only through the block");
+            assertEquals(null, a.grad(), backend);
+            assertArrayEquals(eb.grad().toFloatArray(), b.grad().toFloatArray(), 1e-6f, backend);
+            assertTrue(GradMode.isEnabled());
+        }
+
+        List<dev.ember.fx.GraphModule> graphs = new java.util.ArrayList<>();
+        Ember.reset();
+        Ember.compile((Fn2<Tensor, Tensor, Tensor>) GradModeCaptureTest::breakInsideWithWorkAround,
+                Options.backend((gm, inputs) -> { graphs.add(gm.copy()); return dev.ember.fx.Backends.EAGER.compile(gm, inputs); })).apply(a, b);
+        assertEquals(2, graphs.size());
+        assertEquals(List.of(false, true), modes(graphs.get(0)), "before the break: the block's start, then the mode outside it restored last");
+        assertEquals(List.of(false, true), modes(graphs.get(1)), "after it: the block's mode first, then the block's end");
+    }
+
+    private static List<Boolean> modes(dev.ember.fx.GraphModule gm) {
+        return gm.graph().nodes().stream().filter(n -> n.target() == dev.ember.fx.BuiltinFunctions.SET_GRAD_ENABLED).map(n -> (Boolean) n.arg(0)).toList();
     }
 }
