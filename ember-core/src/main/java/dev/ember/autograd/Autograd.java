@@ -151,6 +151,12 @@ public final class Autograd {
                 + described + "; update parameters inside Ember.noGrad(), or clone() the tensor first)");
     }
 
+    /** ATen's refusal of an in-place op on a view of a leaf that requires grad; capture raises the same. */
+    public static IllegalStateException viewOfLeafInPlace(Object op, String described, String baseDescribed) {
+        return new IllegalStateException("a view of a leaf Variable that requires grad is being used in an in-place operation. (" + op + " on "
+                + described + ", a view of " + baseDescribed + "; write it inside Ember.noGrad(), or clone() the leaf first)");
+    }
+
     /**
      * An in-place op under recording: the functional op computes the gradient path on a copy of
      * {@code self}'s old value that carries its old history, the in-place kernel writes {@code self}
@@ -160,8 +166,7 @@ public final class Autograd {
         Tensor self = args.tensor(0);
         if (self.requiresGrad() && self.isLeaf()) throw leafInPlace(op, self.meta().describe());
         if (self.isDifferentiableView() && self.viewBase().requiresGrad() && self.viewBase().isLeaf()) {
-            throw new IllegalStateException("a view of a leaf Variable that requires grad is being used in an in-place operation. (" + op + " on "
-                    + self.meta().describe() + ", a view of " + self.viewBase().meta().describe() + "; write it inside Ember.noGrad(), or clone() the leaf first)");
+            throw viewOfLeafInPlace(op, self.meta().describe(), self.viewBase().meta().describe());
         }
         ViewHistory.refresh(self);
         OpOverload functional = OpRegistry.functionalOf(op);

@@ -54,6 +54,12 @@ final class OpCalls {
                 IllegalStateException refused = dev.ember.autograd.Autograd.leafInPlace(op, written.fake().meta().describe());
                 throw Exceptions.raise(ctx, refused, GraphBreakType.OP_FAILED_ON_FAKES, refused.getMessage());
             }
+            dev.ember.fx.Node leaf = ctx.viewsOfInputLeaves.get(written.node());
+            if (ctx.gradEnabled && op.hasTag(dev.ember.ops.Tag.INPLACE) && leaf != null) {
+                IllegalStateException refused = dev.ember.autograd.Autograd.viewOfLeafInPlace(op, written.fake().meta().describe(),
+                        ((dev.ember.tensor.Tensor) leaf.val()).meta().describe());
+                throw Exceptions.raise(ctx, refused, GraphBreakType.OP_FAILED_ON_FAKES, refused.getMessage());
+            }
             ctx.graph.callFunction(op, graphArgs, written.fake(), loc);
             return written;
         }
@@ -64,7 +70,12 @@ final class OpCalls {
         }
         if (meta instanceof TensorMeta m) {
             FakeTensor fake = new FakeTensor(m);
-            return new TensorVariable(ctx.graph.callFunction(op, graphArgs, fake, loc), fake, null);
+            dev.ember.fx.Node node = ctx.graph.callFunction(op, graphArgs, fake, loc);
+            if (ctx.gradEnabled && op.returnsAlias() && !args.isEmpty() && args.getFirst() instanceof TensorVariable in) {
+                dev.ember.fx.Node leaf = ctx.inputLeavesRequiringGrad.contains(in.node()) ? in.node() : ctx.viewsOfInputLeaves.get(in.node());
+                if (leaf != null) ctx.viewsOfInputLeaves.put(node, leaf);
+            }
+            return new TensorVariable(node, fake, null);
         }
         if (meta instanceof List<?> metas) {
             List<Object> fakes = new ArrayList<>();

@@ -35,6 +35,12 @@ class InPlaceOnLeafTest {
         return a.add(s);
     }
 
+    static Tensor writeAView(Tensor a) {
+        Tensor rows = a.t().narrow(0, 1, 2);   // a view of a view of the leaf
+        rows.mul_(0.5);
+        return a.sum(0, false);
+    }
+
     private static void check(Fn1<Tensor, Tensor> fn, String backend) {
         Fn1<Tensor, Tensor> compiled = Ember.compile(fn, Options.backend(backend));
         for (int call = 0; call < 2; call++) {
@@ -59,5 +65,7 @@ class InPlaceOnLeafTest {
         check(InPlaceOnLeafTest::writeInPlace, backend);
         Ember.reset();
         check(InPlaceOnLeafTest::writeAfterBreak, backend);
+        Ember.reset();
+        check(InPlaceOnLeafTest::writeAView, backend);   // "a view of a leaf Variable that requires grad …"
     }
 }

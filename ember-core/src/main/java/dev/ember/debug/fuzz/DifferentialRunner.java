@@ -156,13 +156,11 @@ public final class DifferentialRunner {
     /**
      * Eager autograd's refusals that compiled code does not meet, as PyTorch's torch.compile does
      * not: functionalization removed the in-place write they guard against (a saved tensor changed
-     * in place, an in-place op on a view), and the compiled gradients are those of the program
-     * without it. Not counted as a disagreement.
+     * in place), and the compiled gradients are those of the program without it. Not counted as a
+     * disagreement.
      */
     private static boolean liftedByFunctionalization(Throwable eagerError) {
-        String m = String.valueOf(eagerError.getMessage());
-        return m.startsWith("one of the variables needed for gradient computation has been modified by an inplace operation")
-                || m.contains("Ember does not record in-place ops on views for autograd yet");
+        return String.valueOf(eagerError.getMessage()).startsWith("one of the variables needed for gradient computation has been modified by an inplace operation");
     }
 
     /** Autograd's refusal of an in-place op on a leaf that requires grad ({@code Autograd.leafInPlace}), as capture raises it too. */
