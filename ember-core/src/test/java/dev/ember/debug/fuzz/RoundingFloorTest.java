@@ -39,4 +39,25 @@ class RoundingFloorTest {
         assertNull(result.eagerError());
         result.outcomes().forEach((config, disagreement) -> assertNull(disagreement, config + ": " + disagreement));
     }
+
+    static java.util.List<Tensor> seed49235(Tensor a0) {
+        Tensor v0 = F.layerNorm(a0, new int[] {7}, a0, a0, 1e-5);
+        Tensor v9 = F.layerNorm(v0, new int[] {7}, v0, v0, 1e-5);
+        return java.util.List.of(v9, v9);
+    }
+
+    /**
+     * Fuzzer seed 49235: layer_norm of one value seen seven times (an expanded input) has variance
+     * 0 in every row, so its gradient carries rstd³ ≈ 3·10⁷ times last-bit differences. Moving the
+     * one stored value moved all seven together and hid that; the floor now moves an expanded
+     * input's elements independently, and sees eager land as far from float64 as the compiled code.
+     */
+    @Test
+    void anExpandedInputIsMovedElementByElement() {
+        dev.ember.Fn1<Tensor, java.util.List<Tensor>> fn = RoundingFloorTest::seed49235;
+        var result = DifferentialRunner.run(fn, () -> new Object[] {Tensor.randn(new Generator(49235L), 1).expand(7)},
+                Config.parse("inductor/default+grad"));
+        assertNull(result.eagerError());
+        result.outcomes().forEach((config, disagreement) -> assertNull(disagreement, config + ": " + disagreement));
+    }
 }
