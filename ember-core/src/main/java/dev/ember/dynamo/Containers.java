@@ -30,13 +30,17 @@ final class Containers {
             more.forEach(l::append);
             return ConstantVariable.of(name.equals("add") || !more.isEmpty() ? 1 : 0);
         }
+        // reads of the size or of one element wrap only what they read (an input list's other elements stay unguarded)
+        switch (name) {
+            case "size" -> { return ConstantVariable.of(l.size()); }
+            case "isEmpty" -> { return ConstantVariable.of(l.size() == 0 ? 1 : 0); }
+            case "get" -> { return l.get(index(ctx, args.getFirst(), l.size())); }
+            case "getFirst" -> { return l.get(index(ctx, ConstantVariable.of(0), l.size())); }
+            case "getLast" -> { return l.get(index(ctx, ConstantVariable.of(l.size() - 1), l.size())); }
+            default -> { }
+        }
         List<VariableTracker> items = l.items();
         return switch (name) {
-            case "size" -> ConstantVariable.of(items.size());
-            case "isEmpty" -> ConstantVariable.of(items.isEmpty() ? 1 : 0);
-            case "get" -> items.get(index(ctx, args.getFirst(), items.size()));
-            case "getFirst" -> items.get(index(ctx, ConstantVariable.of(0), items.size()));
-            case "getLast" -> items.get(index(ctx, ConstantVariable.of(items.size() - 1), items.size()));
             case "iterator", "listIterator" -> new IteratorVariable(l);
             case "stream" -> StreamCalls.streamOf(l);
             case "add" -> {

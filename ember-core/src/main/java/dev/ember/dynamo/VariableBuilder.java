@@ -137,7 +137,7 @@ final class VariableBuilder {
             // The caller's ArrayList/LinkedList may be mutated: the compiled frame replays the appends, or the final contents once read.
             boolean replayable = value instanceof java.util.ArrayList<?> || value instanceof java.util.LinkedList<?>;
             if (replayable) return ListVariable.unread(() -> listContents(list, source), source);
-            return new ListVariable(listContents(list, source), false, source);
+            return ListVariable.ofInput(listContents(list, source), source);
         }
         if (value.getClass().isArray()) {
             graph.addGuard(new TypeMatch(source, value.getClass()));
@@ -181,12 +181,11 @@ final class VariableBuilder {
         return traced;
     }
 
-    /** An input list's contents, each element wrapped from {@code source[i]}, its length guarded. */
-    private List<VariableTracker> listContents(List<?> list, Source source) {
+    /** An input list's contents: its length guarded now, element {@code i} wrapped from {@code source[i]} when the trace first reads it. */
+    private ListVariable.Contents listContents(List<?> list, Source source) {
         graph.addGuard(new LengthCheck(source, list.size()));
-        List<VariableTracker> items = new ArrayList<>();
-        for (int i = 0; i < list.size(); i++) items.add(wrap(list.get(i), new IndexSource(source, i), Object.class));
-        return items;
+        Object[] elements = list.toArray();   // the values this call passed, whenever the trace reads them
+        return new ListVariable.Contents(elements.length, i -> wrap(elements[i], new IndexSource(source, i), Object.class));
     }
 
     /**

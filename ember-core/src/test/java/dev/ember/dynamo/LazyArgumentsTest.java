@@ -90,4 +90,43 @@ class LazyArgumentsTest {
         List<String> guards = guards(frameOf(opts));
         assertTrue(guards.stream().noneMatch(g -> g.contains("L['b']")), guards.toString());
     }
+
+    static Tensor readsOneElement(List<Tensor> xs) { return xs.get(0).add(xs.size()); }
+
+    static Tensor iterates(List<Tensor> xs) {
+        Tensor sum = xs.get(0);
+        for (Tensor x : xs) sum = sum.add(x.sum());
+        return sum;
+    }
+
+    /**
+     * A list's elements are wrapped one by one as the trace reads them: reading element 0 and the
+     * size guards the length and element 0 only, so the others may change shape, dtype or aliasing
+     * without a recompile, as Dynamo's lazy list items; iterating reads them all.
+     */
+    @Test
+    void aListElementNeverReadIsNotGuarded() {
+        CompileCounter cc = new CompileCounter();
+        Options opts = Options.backend(cc);
+        var f = Ember.compile((dev.ember.Fn1<List<Tensor>, Tensor>) LazyArgumentsTest::readsOneElement, opts);
+        Tensor x = Tensor.randn(3);
+        for (List<Tensor> xs : List.of(List.of(x, Tensor.randn(3), Tensor.randn(3)), List.of(x, Tensor.randn(7, 2), Tensor.zeros(DType.FLOAT64, 2)), List.of(x, x, x))) {
+            assertArrayEquals(readsOneElement(xs).toFloatArray(), f.apply(xs).toFloatArray());
+        }
+        assertEquals(1, cc.frameCount(), "elements 1 and 2 are never read");
+        List<String> guards = guards(frameOf(opts));
+        assertTrue(guards.stream().noneMatch(g -> g.contains("L['xs'][1]") || g.contains("L['xs'][2]")), guards.toString());
+        assertTrue(guards.stream().anyMatch(g -> g.startsWith("TENSOR_MATCH: L['xs'][0]")), guards.toString());
+        assertArrayEquals(readsOneElement(List.of(x, x)).toFloatArray(), f.apply(List.of(x, x)).toFloatArray());
+        assertEquals(2, cc.frameCount(), "the length is read: guarded");
+
+        Ember.reset();
+        CompileCounter all = new CompileCounter();
+        var g = Ember.compile((dev.ember.Fn1<List<Tensor>, Tensor>) LazyArgumentsTest::iterates, Options.backend(all));
+        List<Tensor> ys = List.of(x, Tensor.randn(3));
+        assertArrayEquals(iterates(ys).toFloatArray(), g.apply(ys).toFloatArray(), 1e-6f);
+        List<Tensor> zs = List.of(x, Tensor.randn(4));
+        assertArrayEquals(iterates(zs).toFloatArray(), g.apply(zs).toFloatArray(), 1e-6f);
+        assertEquals(2, all.frameCount(), "iterating reads every element: a new shape for element 1 recompiles");
+    }
 }

@@ -68,6 +68,12 @@ class FreshJvmTest {
         assertTrue(said.matches("(?s).*load [0-9.]+ ms, first run [0-9.]+ ms\\s*"), said);
 
         Tensor child = SafeTensors.load(outputs).get("out0");
-        assertTrue(ep.run(x).getFirst().sameData(child), "the child's output differs from this JVM's run of the same program");
+        // within a rounding, not bit for bit: tanh and exp run as the Vector API's intrinsics once C2 has compiled the kernel
+        // and as its per-lane fallback before, which differ in the last bit (docs/reliability.md, "JIT tiers"); this JVM is warm, the child cold
+        float[] here = ep.run(x).getFirst().toFloatArray(), there = child.toFloatArray();
+        assertEquals(here.length, there.length);
+        for (int i = 0; i < here.length; i++) {
+            assertEquals(here[i], there[i], 4 * Math.ulp(Math.abs(here[i])) + 1e-7f, "the child's output differs from this JVM's run of the same program at " + i);
+        }
     }
 }

@@ -3,7 +3,9 @@ package dev.ember.dynamo.variables;
 import dev.ember.dynamo.source.Source;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
@@ -15,12 +17,21 @@ import java.util.function.Supplier;
  * trace reads it (its size, an element, an iteration) nothing about its contents is guarded or
  * wrapped, and appends to it are only recorded, to be replayed on the caller's list after the graph.
  * A hook that logs into a list ({@code seen.add(t)}) then costs no guard on the list's length, and
- * no recompile at each call as the list grows.
+ * no recompile at each call as the list grows. Once read, an input list's elements are still
+ * wrapped one by one as the trace first reads each ({@code xs.get(0)} wraps and guards element 0
+ * only; an iteration, or any change to the list, wraps them all), as Dynamo's lazy variables are.
  */
 public final class ListVariable implements VariableTracker {
+    /** An input list's contents: its length (guarded when made) and how to wrap its element {@code i} (guarded when called). */
+    public record Contents(int size, IntFunction<VariableTracker> element) {}
+
+    /** The items; an input list's element not read yet is null here until {@link #element} wraps it. */
     private List<VariableTracker> items;
     /** Wraps the input list's contents (guarding its length) on first read; null once read, or for a list not from the inputs. */
-    private Supplier<List<VariableTracker>> unread;
+    private Supplier<Contents> unread;
+    /** Wraps an input list's element {@code i} (of the first {@link #inputSize}) on first read; null once every one is wrapped. */
+    private IntFunction<VariableTracker> element;
+    private int inputSize;
     /** Appended while unread, in order. */
     private final List<VariableTracker> appended = new ArrayList<>();
     private final boolean mutable;
@@ -37,7 +48,7 @@ public final class ListVariable implements VariableTracker {
         this.backing = null;
     }
 
-    private ListVariable(Supplier<List<VariableTracker>> contents, Source source) {
+    private ListVariable(Supplier<Contents> contents, Source source) {
         this.unread = contents;
         this.mutable = true;
         this.source = source;
@@ -60,19 +71,51 @@ public final class ListVariable implements VariableTracker {
     /** The array an {@code Arrays.asList} list is a view of, or null. */
     public ArrayVariable backing() { return backing; }
 
-    /** A mutable list from the inputs at {@code source}, whose contents {@code contents} wraps when the trace first reads them. */
-    public static ListVariable unread(Supplier<List<VariableTracker>> contents, Source source) { return new ListVariable(contents, source); }
+    /** A mutable list from the inputs at {@code source}, whose contents {@code contents} gives when the trace first reads them. */
+    public static ListVariable unread(Supplier<Contents> contents, Source source) { return new ListVariable(contents, source); }
 
-    /** The items, as the trace sees them; the first call on an unread input list wraps and guards its contents. */
-    public List<VariableTracker> items() {
+    /** A list from the inputs the trace may not change (List.of, …), whose elements are wrapped as first read. */
+    public static ListVariable ofInput(Contents contents, Source source) {
+        ListVariable l = new ListVariable(List.of(), false, source);
+        l.takeContents(contents);
+        return l;
+    }
+
+    private void takeContents(Contents c) {
+        items = new ArrayList<>(Collections.nCopies(c.size(), (VariableTracker) null));
+        element = c.size() == 0 ? null : c.element();
+        inputSize = c.size();
+    }
+
+    /** The list's structure (its length guarded), its elements not yet wrapped. */
+    private List<VariableTracker> structure() {
         if (unread != null) {
-            List<VariableTracker> contents = new ArrayList<>(unread.get());
-            contents.addAll(appended);
+            takeContents(unread.get());
+            items.addAll(appended);
             appended.clear();
-            items = contents;
             unread = null;
         }
         return items;
+    }
+
+    /** The items, as the trace sees them; the first call on an input list wraps and guards every element not read yet. */
+    public List<VariableTracker> items() {
+        structure();
+        if (element != null) {
+            for (int i = 0; i < inputSize; i++) if (items.get(i) == null) items.set(i, element.apply(i));
+            element = null;
+        }
+        return items;
+    }
+
+    /** How many items: an input list's length is guarded, none of its elements wrapped. */
+    public int size() { return structure().size(); }
+
+    /** Item {@code i} (in range): an input list's element is wrapped and guarded on its first read, the others not. */
+    public VariableTracker get(int i) {
+        List<VariableTracker> s = structure();
+        if (element != null && i < inputSize && s.get(i) == null) s.set(i, element.apply(i));
+        return s.get(i);
     }
 
     /** Whether the trace has read the contents (an unread input list has only been appended to, if anything). */
