@@ -63,6 +63,7 @@ final class ViewHistory {
     /** Makes {@code view}'s history the region of its base's present history, when a write through another alias made it stale. */
     static void refresh(Tensor view) {
         if (!view.isDifferentiableView() || view.viewVersion() == view.version()) return;
+        if (view.requiresGrad() && view.isLeaf()) return;   // a view the user made a leaf (x.narrow(…).requiresGrad(true)) stays one: its gradient is its own
         Tensor base = view.viewBase();
         view.markViewHistoryCurrent();
         if (!base.requiresGrad() || !view.dtype().isFloatingPoint() || !nonOverlapping(view)) return;

@@ -54,10 +54,9 @@ final class OpCalls {
                 IllegalStateException refused = dev.ember.autograd.Autograd.leafInPlace(op, written.fake().meta().describe());
                 throw Exceptions.raise(ctx, refused, GraphBreakType.OP_FAILED_ON_FAKES, refused.getMessage());
             }
-            dev.ember.fx.Node leaf = ctx.viewsOfInputLeaves.get(written.node());
-            if (ctx.gradEnabled && op.hasTag(dev.ember.ops.Tag.INPLACE) && leaf != null) {
-                IllegalStateException refused = dev.ember.autograd.Autograd.viewOfLeafInPlace(op, written.fake().meta().describe(),
-                        ((dev.ember.tensor.Tensor) leaf.val()).meta().describe());
+            String base = ctx.viewsRefusingInPlace.get(written.node());
+            if (ctx.gradEnabled && op.hasTag(dev.ember.ops.Tag.INPLACE) && base != null) {
+                IllegalStateException refused = dev.ember.autograd.Autograd.viewOfLeafInPlace(op, written.fake().meta().describe(), base);
                 throw Exceptions.raise(ctx, refused, GraphBreakType.OP_FAILED_ON_FAKES, refused.getMessage());
             }
             ctx.graph.callFunction(op, graphArgs, written.fake(), loc);
@@ -72,8 +71,11 @@ final class OpCalls {
             FakeTensor fake = new FakeTensor(m);
             dev.ember.fx.Node node = ctx.graph.callFunction(op, graphArgs, fake, loc);
             if (ctx.gradEnabled && op.returnsAlias() && !args.isEmpty() && args.getFirst() instanceof TensorVariable in) {
-                dev.ember.fx.Node leaf = ctx.inputLeavesRequiringGrad.contains(in.node()) ? in.node() : ctx.viewsOfInputLeaves.get(in.node());
-                if (leaf != null) ctx.viewsOfInputLeaves.put(node, leaf);
+                String base = ctx.viewBasesRefusingInPlace.getOrDefault(in.node(), ctx.viewsRefusingInPlace.get(in.node()));
+                if (base != null) {
+                    ctx.viewsRefusingInPlace.put(node, base);
+                    ctx.viewBasesRefusingInPlace.put(node, base);
+                }
             }
             return new TensorVariable(node, fake, null);
         }

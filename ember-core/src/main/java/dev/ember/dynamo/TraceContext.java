@@ -38,8 +38,13 @@ final class TraceContext {
     final java.util.Map<dev.ember.fx.Node, Boolean> inputRequiresGrad = new java.util.IdentityHashMap<>();
     /** Graph inputs whose real tensor is a leaf that requires grad: an in-place op on one raises, as eager's autograd does. */
     final java.util.Set<dev.ember.fx.Node> inputLeavesRequiringGrad = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    /** Views (made with grad mode on) of those inputs, each with the input it views: eager's autograd refuses an in-place op on them too. */
-    final java.util.Map<dev.ember.fx.Node, dev.ember.fx.Node> viewsOfInputLeaves = new java.util.IdentityHashMap<>();
+    /**
+     * Inputs whose views eager's autograd refuses to write in place (their root, a leaf that
+     * requires grad, described), and the views (inputs, or views made with grad mode on) it refuses
+     * to write, each with that root described.
+     */
+    final java.util.Map<dev.ember.fx.Node, String> viewBasesRefusingInPlace = new java.util.IdentityHashMap<>();
+    final java.util.Map<dev.ember.fx.Node, String> viewsRefusingInPlace = new java.util.IdentityHashMap<>();
     /** The class of each such input (Tensor or a subclass such as Parameter), for checkcast and instanceof. */
     final java.util.Map<dev.ember.fx.Node, Class<?>> inputClass = new java.util.IdentityHashMap<>();
     final List<InstructionTranslator> frames = new ArrayList<>();

@@ -105,6 +105,12 @@ final class VariableBuilder {
             if (symbolic != null) node.setSymVal(symbolic);
             ctx.inputRequiresGrad.put(node, t.requiresGrad());
             if (t.requiresGrad() && t.isLeaf()) ctx.inputLeavesRequiringGrad.add(node);
+            // eager's autograd refuses an in-place op on a view whose base (the root its storage belongs to) is a leaf that requires grad
+            Tensor root = t.isDifferentiableView() ? t.viewBase() : t;
+            if (root.requiresGrad() && root.isLeaf()) {
+                ctx.viewBasesRefusingInPlace.put(node, root.meta().describe());
+                if (root != t) ctx.viewsRefusingInPlace.put(node, root.meta().describe());
+            }
             ctx.inputClass.put(node, t.getClass());
             return new TensorVariable(node, fake, source);
         }

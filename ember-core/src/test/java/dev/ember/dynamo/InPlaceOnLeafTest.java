@@ -68,4 +68,34 @@ class InPlaceOnLeafTest {
         Ember.reset();
         check(InPlaceOnLeafTest::writeAView, backend);   // "a view of a leaf Variable that requires grad …"
     }
+
+    static Tensor writeAViewOfAViewInput(Tensor w, Tensor a) {
+        Tensor y = a.mul(w.sum());             // nothing saved is w itself
+        w.slice(1, 1, 4, 2).tanh_();           // eager refuses nothing: w's root does not require grad
+        return y;
+    }
+
+    /**
+     * An input that is itself a view of a tensor that does not require grad, made a leaf that does
+     * (the fuzzer passes narrowed inputs): eager checks the root its storage belongs to, so writing
+     * a view of it is allowed, and the compiled call must allow it too and give eager's values and
+     * gradients (fuzzer seed 48304).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"eager", "aot_eager", "inductor"})
+    void aViewOfAnInputThatIsAViewOfAPlainTensorIsWrittenAsEagerWritesIt(String backend) {
+        var compiled = Ember.compile((dev.ember.Fn2<Tensor, Tensor, Tensor>) InPlaceOnLeafTest::writeAViewOfAViewInput, Options.backend(backend));
+        for (int call = 0; call < 2; call++) {
+            Tensor root = Tensor.randn(new Generator(call), 3, 6), eRoot = root.clone();
+            Tensor w = root.narrow(1, 1, 4).requiresGrad(true), ew = eRoot.narrow(1, 1, 4).requiresGrad(true);
+            Tensor a = Tensor.randn(new Generator(9), 2, 3).requiresGrad(true), ea = a.detach().clone().requiresGrad(true);
+            Tensor want = writeAViewOfAViewInput(ew, ea);
+            Tensor got = compiled.apply(w, a);
+            assertArrayEquals(want.toFloatArray(), got.toFloatArray(), 1e-6f, backend);
+            assertArrayEquals(eRoot.toFloatArray(), root.toFloatArray(), 1e-6f, backend + ": the write reached the caller's tensor");
+            want.sum().backward();
+            got.sum().backward();
+            assertArrayEquals(ea.grad().toFloatArray(), a.grad().toFloatArray(), 1e-5f, backend + ": a's gradient");
+        }
+    }
 }
