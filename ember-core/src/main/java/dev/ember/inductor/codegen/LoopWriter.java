@@ -30,6 +30,17 @@ import java.util.Set;
  * bounds and masked tails are computed at run time whatever the sizes.
  */
 final class LoopWriter {
+
+    /*
+     * TAIL_ALWAYS_RUNS. A kernel's masked tail runs on every call, with an empty mask when the size
+     * is a multiple of the vector length. Behind an `if` it was never taken while a size-generic kernel
+     * saw only such sizes, so C2 compiled the branch as an uncommon trap; the first call with a tail
+     * then deoptimized and finished in the interpreter, where the Vector API computes transcendental
+     * lanes (exp, log, tanh on doubles) with its Java fallback, which rounds differently from C2's
+     * intrinsics: equal inputs in the body and the tail came out one ulp apart
+     * (PositionIndependenceTest, in the full suite only). An empty masked vector costs a few
+     * nanoseconds per row.
+     */
     record Dim(int var, SymInt size) {}
 
     private final boolean vectorize;
@@ -266,9 +277,8 @@ final class LoopWriter {
                 c.close();
             }
             c.comment("the tail as one masked vector: the body's formulas, so no element's value depends on where it falls");
-            c.openIf(new JExpr.Compare(JExpr.CmpOp.LT, v, to));
+            c.comment("run on every call, empty or not: see TAIL_ALWAYS_RUNS");
             c.append(masked);
-            c.close();
             return;
         }
         hoistInvariants(body, var, hoist);
@@ -418,9 +428,8 @@ final class LoopWriter {
                 c.append(single);
                 c.close();
                 c.comment("the tail as one masked vector: the body's formulas, so no term's value depends on where it falls");
-                c.openIf(new JExpr.Compare(JExpr.CmpOp.LT, v, size));
+                c.comment("run on every call, empty or not: see TAIL_ALWAYS_RUNS");
                 maskedStep(c, lanes, r.op(), w, accV.get(0), dt, v, size, ctx);
-                c.close();
             } else {
                 hoistInvariants(body, last.var(), hoist);
                 c.append(pre);

@@ -76,7 +76,7 @@ public final class ReduceSoftmax {
             if (!log) e.intoArray(y, yo + i);
             sv = sv.add(e);
         }
-        if (i < n) {    // the tail as one masked vector: a scalar exp rounds differently (see the class comment)
+        {    // the tail as one masked vector: a scalar exp rounds differently (see the class comment); run even when empty (LoopWriter's TAIL_ALWAYS_RUNS)
             VectorMask<Float> m = F.indexInRange(i, n);
             FloatVector e = FloatVector.fromArray(F, x, xo + i, m).sub(mv).lanewise(VectorOperators.EXP);
             if (!log) e.intoArray(y, yo + i, m);
@@ -114,7 +114,7 @@ public final class ReduceSoftmax {
                 if (!log) e.intoArray(y, q + k);
                 FloatVector.fromArray(F, sum, k).add(e).intoArray(sum, k);
             }
-            if (k < m) {
+            {   // run even when empty (LoopWriter's TAIL_ALWAYS_RUNS)
                 VectorMask<Float> tail = F.indexInRange(k, m);
                 FloatVector e = FloatVector.fromArray(F, x, p + k, tail).sub(FloatVector.fromArray(F, max, k, tail)).lanewise(VectorOperators.EXP);
                 if (!log) e.intoArray(y, q + k, tail);
