@@ -101,26 +101,38 @@ final class ViewHistory {
         }
     }
 
-    /** The base after an in-place write through a view: gradient outside the region to the old base, inside it to the written value. */
-    private static final class CopySlices extends Node {
-        private final Region region;
+    /** A node whose one gradient is laid out in a view's region of its base; the two kinds below say what goes where. */
+    private abstract static class RegionNode extends Node {
+        final Region region;
+        private final String name;
 
-        CopySlices(Region region, Edge oldBase, Edge written) {
-            super(new Edge[] {oldBase, written});
+        RegionNode(String name, Region region, Edge... next) {
+            super(next);
+            this.name = name;
             this.region = region;
         }
 
         @Override
-        public String name() { return "CopySlices"; }
+        public String name() { return name; }
 
         @Override
         int outputCount() { return 1; }
 
         @Override
         Tensor[] apply(Tensor[] gradOutputs) {
-            refuseDoubleBackward(name());
-            Tensor g = gradOutputs[0];
-            if (g == null) return new Tensor[2];
+            refuseDoubleBackward(name);
+            return gradOutputs[0] == null ? new Tensor[next.length] : gradients(gradOutputs[0]);
+        }
+
+        abstract Tensor[] gradients(Tensor g);
+    }
+
+    /** The base after an in-place write through a view: gradient outside the region to the old base, inside it to the written value. */
+    private static final class CopySlices extends RegionNode {
+        CopySlices(Region region, Edge oldBase, Edge written) { super("CopySlices", region, oldBase, written); }
+
+        @Override
+        Tensor[] gradients(Tensor g) {
             Tensor buffer = region.baseBuffer(g);
             Tensor inRegion = region.viewOf(buffer);
             Tensor writtenGrad = next[1] == null ? null : region.contiguous(inRegion);
@@ -134,25 +146,11 @@ final class ViewHistory {
     }
 
     /** A view remade from its base's present history: its gradient lands in its region of the base. */
-    private static final class AsStrided extends Node {
-        private final Region region;
-
-        AsStrided(Region region, Edge base) {
-            super(new Edge[] {base});
-            this.region = region;
-        }
+    private static final class AsStrided extends RegionNode {
+        AsStrided(Region region, Edge base) { super("AsStridedBackward0", region, base); }
 
         @Override
-        public String name() { return "AsStridedBackward0"; }
-
-        @Override
-        int outputCount() { return 1; }
-
-        @Override
-        Tensor[] apply(Tensor[] gradOutputs) {
-            refuseDoubleBackward(name());
-            Tensor g = gradOutputs[0];
-            if (g == null) return new Tensor[1];
+        Tensor[] gradients(Tensor g) {
             Tensor buffer = region.baseBuffer(null);
             Copy.copy(g, region.viewOf(buffer));
             return new Tensor[] {region.contiguous(buffer)};
