@@ -133,6 +133,7 @@ final class JointGraph {
             throw new IllegalArgumentException("the graph has " + primals.size() + " inputs, the requires-grad mask " + requiresGrad.length);
         }
         List<Node> forwardNodes = graph.nodes();
+        for (Node n : forwardNodes) n.meta().put(TANGENTS, new java.util.BitSet());   // forward values belong to no tangent
         Node outputNode = graph.outputNode();
         Set<Node> requires = new HashSet<>();
         for (int i = 0; i < primals.size(); i++) if (requiresGrad[i]) requires.add(primals.get(i));
@@ -223,10 +224,21 @@ final class JointGraph {
         return b;
     }
 
-    /** The tangents a gradient value (a node, or one per output of a multi-output node) belongs to. */
+    /**
+     * The tangents a gradient value (a node, or one per output of a multi-output node) belongs to.
+     * A node not made through a step's emitter (the getitem nodes that unpack a multi-output
+     * derivative, forward values) belongs to those of its inputs, worked out here and kept.
+     */
     private static java.util.BitSet tangentsOf(Object g) {
         java.util.BitSet b = new java.util.BitSet();
-        if (g instanceof Node n && n.meta().get(TANGENTS) instanceof java.util.BitSet t) b.or(t);
+        if (g instanceof Node n) {
+            if (!(n.meta().get(TANGENTS) instanceof java.util.BitSet)) {
+                java.util.BitSet fromInputs = new java.util.BitSet();
+                for (Node in : n.allInputNodes()) fromInputs.or(tangentsOf(in));
+                n.meta().put(TANGENTS, fromInputs);
+            }
+            b.or((java.util.BitSet) n.meta().get(TANGENTS));
+        }
         if (g instanceof Object[] perOutput) for (Object x : perOutput) b.or(tangentsOf(x));
         return b;
     }

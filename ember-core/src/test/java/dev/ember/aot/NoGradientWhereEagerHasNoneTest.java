@@ -109,4 +109,27 @@ class NoGradientWhereEagerHasNoneTest {
         compiled.apply(a).sum().backward();
         assertArrayEquals(ea.grad().toFloatArray(), a.grad().toFloatArray(), 0f, backend);
     }
+
+    static List<Tensor> twoConvolutions(Tensor x, Tensor w) {
+        Tensor h = dev.ember.nn.F.conv2d(x, w, null, 1, 0);
+        Tensor y = dev.ember.nn.F.conv2d(h, w.narrow(1, 0, 1).transpose(0, 1).contiguous(), null, 1, 0);   // h's gradient comes from this conv's getitem
+        return List.of(y.sum(), w);            // w returned as it is: an output no loss reads
+    }
+
+    /**
+     * An accumulation made while differentiating a multi-output derivative (convolution_backward,
+     * unpacked by getitem nodes the step's emitter did not make) belongs to the tangents those
+     * getitems came from: the backward specialized for the unread output kept only the unread
+     * output's share of w's gradient and gave w zeros (differential fuzzer, seed 52216).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"aot_eager", "inductor"})
+    void aGradientAccumulatedFromAMultiOutputDerivativeKeepsItsShare(String backend) {
+        var compiled = Ember.compile((Fn2<Tensor, Tensor, List<Tensor>>) NoGradientWhereEagerHasNoneTest::twoConvolutions, Options.backend(backend));
+        Tensor x = Tensor.randn(new Generator(1), 2, 3, 6, 5), w0 = Tensor.randn(new Generator(2), 4, 3, 2, 2);   // [out 4, in 3]: the second conv takes h's 4 channels to 1
+        Tensor w = w0.detach().clone().requiresGrad(true), ew = w0.detach().clone().requiresGrad(true);
+        twoConvolutions(x, ew).getFirst().backward();
+        compiled.apply(x, w).getFirst().backward();
+        assertArrayEquals(ew.grad().toFloatArray(), w.grad().toFloatArray(), 1e-4f, backend);
+    }
 }
