@@ -108,7 +108,7 @@ public final class Functionalize {
 
     private static boolean readByAView(Node value) {
         for (Node user : value.users()) {
-            if (user.target() instanceof OpOverload o && o.returnsAlias()) return true;
+            if (user.aliasesFirstArgument()) return true;
         }
         return false;
     }
@@ -122,9 +122,9 @@ public final class Functionalize {
             default -> { return "'" + self.name() + "', the result of a " + self.kind() + " node"; }
         }
         if (!(self.target() instanceof OpOverload producer)) return "'" + self.name() + "', the result of " + self.target();
-        if (producer.returnsAlias()) return "'" + self.name() + "', a view made by " + producer.name();
+        if (self.aliasesFirstArgument()) return "'" + self.name() + "', a view made by " + producer.name();
         for (Node user : self.users()) {
-            if (user != mutation && user.target() instanceof OpOverload o && o.returnsAlias()) {
+            if (user != mutation && user.aliasesFirstArgument()) {
                 return "'" + self.name() + "', which the view '" + user.name() + "' shares memory with";
             }
         }

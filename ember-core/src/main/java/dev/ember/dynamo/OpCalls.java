@@ -70,7 +70,7 @@ final class OpCalls {
         if (meta instanceof TensorMeta m) {
             FakeTensor fake = new FakeTensor(m);
             dev.ember.fx.Node node = ctx.graph.callFunction(op, graphArgs, fake, loc);
-            if (ctx.gradEnabled && op.returnsAlias() && !args.isEmpty() && args.getFirst() instanceof TensorVariable in) {
+            if (ctx.gradEnabled && node.aliasesFirstArgument() && args.getFirst() instanceof TensorVariable in) {
                 String base = ctx.viewBasesRefusingInPlace.getOrDefault(in.node(), ctx.viewsRefusingInPlace.get(in.node()));
                 if (base != null) {
                     ctx.viewsRefusingInPlace.put(node, base);

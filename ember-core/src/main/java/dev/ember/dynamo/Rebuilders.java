@@ -159,7 +159,7 @@ final class Rebuilders {
     private OutputRebuilder tensor(Node n) {
         int input = graphInput(n);
         if (input >= 0) return new OutputRebuilder.GraphInput(input, output(n));
-        if (n.kind() == dev.ember.fx.NodeKind.CALL_FUNCTION && n.target() instanceof dev.ember.ops.OpOverload op && op.returnsAlias()
+        if (n.aliasesFirstArgument() && n.target() instanceof dev.ember.ops.OpOverload op
                 && n.kwargs().isEmpty() && !n.args().isEmpty() && n.arg(0) instanceof Node base
                 && (base.kind() == dev.ember.fx.NodeKind.CALL_FUNCTION || graphInput(base) >= 0)
                 && n.args().stream().skip(1).allMatch(Rebuilders::isPlainConstant)) {

@@ -121,6 +121,20 @@ public final class Node {
     public Map<String, Object> meta() { return meta; }
 
     /** The fake value ({@code meta("val")}), or null when not known. */
+    /**
+     * Whether this node's result shares memory with its first argument: a view op's always; reshape's
+     * and flatten's only when the input's strides let them view it (else they copy, as their eager
+     * kernels do), which the argument's and the result's metadata say; false for every other node.
+     */
+    public boolean aliasesFirstArgument() {
+        if (kind != NodeKind.CALL_FUNCTION || !(target instanceof OpOverload op) || !op.returnsAlias() || args.isEmpty()) return false;
+        if ((op == dev.ember.ops.ShapeOps.RESHAPE || op == dev.ember.ops.ShapeOps.FLATTEN)
+                && args.getFirst() instanceof Node in && in.val() instanceof dev.ember.tensor.Tensor x && val() instanceof dev.ember.tensor.Tensor y) {
+            return dev.ember.ops.ShapeOps.viewStrides(x.shape(), x.strides(), y.shape()) != null;
+        }
+        return true;
+    }
+
     public Object val() { return meta.get(VAL); }
 
     public Node setVal(Object val) {

@@ -32,7 +32,7 @@ final class Aliasing {
      */
     static boolean onlyValueUsers(Node n) {
         for (Node u : n.users()) {
-            if (!(u.target() instanceof OpOverload op) || op.returnsAlias() || writes(u)) return false;
+            if (!(u.target() instanceof OpOverload) || u.aliasesFirstArgument() || writes(u)) return false;
         }
         return true;
     }
@@ -83,7 +83,7 @@ final class Aliasing {
 
     private static boolean aliasesItsInput(Node m) {
         if (m.kind() != NodeKind.CALL_FUNCTION || m.args().isEmpty() || !(m.arg(0) instanceof Node)) return false;
-        return m.target() == BuiltinFunctions.GETITEM || m.target() instanceof OpOverload op && op.returnsAlias();
+        return m.target() == BuiltinFunctions.GETITEM || m.aliasesFirstArgument();
     }
 
     /**
