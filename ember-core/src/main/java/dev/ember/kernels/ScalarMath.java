@@ -143,23 +143,24 @@ public final class ScalarMath {
 
     // ---------------------------------------------------------------- float
 
-    public static float exp(float x) { return (float) Math.exp(x); }
+    /** Float exp, sin, cos, sigmoid, silu and gelu are {@link VectorMath}'s formulas lane for lane: scalar and vector loops round them the same. */
+    public static float exp(float x) { return VectorMath.exp(x); }
 
     public static float log(float x) { return (float) Math.log(x); }
 
     public static float log1p(float x) { return (float) Math.log1p(x); }
 
-    public static float sin(float x) { return (float) Math.sin(x); }
+    public static float sin(float x) { return VectorMath.sin(x); }
 
-    public static float cos(float x) { return (float) Math.cos(x); }
+    public static float cos(float x) { return VectorMath.cos(x); }
 
     public static float tanh(float x) { return (float) Math.tanh(x); }
 
-    public static float sigmoid(float x) { return (float) sigmoid((double) x); }
+    public static float sigmoid(float x) { return VectorMath.sigmoid(x); }
 
-    public static float silu(float x) { return (float) silu((double) x); }
+    public static float silu(float x) { return VectorMath.silu(x); }
 
-    public static float gelu(float x) { return (float) gelu((double) x); }
+    public static float gelu(float x) { return VectorMath.gelu(x); }
 
     public static float geluTanh(float x) { return (float) geluTanh((double) x); }
 

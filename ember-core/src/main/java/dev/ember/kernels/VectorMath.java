@@ -78,7 +78,7 @@ public final class VectorMath {
 
     /** e^x, ≤ 1.5 ulp: x = n·ln2 + r, e^r ≈ 1 + r + r²·P(r) on [−ln2/2, ln2/2] (Cephes expf), 2^n added to the exponent. */
     public static FloatVector exp(FloatVector x) {
-        if (!x.abs().compare(LE, EXP_FAST_LIMIT).allTrue()) return x.lanewise(EXP);
+        VectorMask<Float> fast = x.abs().compare(LE, EXP_FAST_LIMIT);
         FloatVector rounder = FloatVector.broadcast(S, ROUNDER);
         FloatVector t = x.fma(FloatVector.broadcast(S, LOG2E), rounder);
         FloatVector n = t.sub(rounder);
@@ -93,8 +93,36 @@ public final class VectorMath {
                 .fma(r.mul(r), r)
                 .add(FloatVector.broadcast(S, 1f));
         // t's bits are ROUNDER's plus n; shifted by 23, ROUNDER's bits fall off and n lands in the exponent field.
-        return p.reinterpretAsInts().add(t.reinterpretAsInts().lanewise(LSHL, 23)).reinterpretAsFloats();
+        FloatVector y = p.reinterpretAsInts().add(t.reinterpretAsInts().lanewise(LSHL, 23)).reinterpretAsFloats();
+        // lane by lane: a lane's value never depends on its neighbours (reliability.md class 14)
+        return fast.allTrue() ? y : jdkLanes(y, x, fast, EXP);
     }
+
+    /**
+     * {@link #exp(FloatVector)}'s value for one lane, operation for operation: the scalar loops of
+     * eager and generated kernels compute with it, so a value a vector loop and a scalar loop both
+     * compute (the inductor recomputes fused values in several kernels) rounds the same in both.
+     */
+    public static float exp(float x) {
+        if (!(Math.abs(x) <= EXP_FAST_LIMIT)) return (float) Math.exp(x);   // the JDK's lanes (NaN too), as the vector's blend
+        float t = Math.fma(x, LOG2E, ROUNDER);
+        float n = t - ROUNDER;
+        float r = Math.fma(n, -LN2_HI, x);
+        r = Math.fma(n, -LN2_LO, r);
+        float p = Math.fma(1.9875691500e-4f, r, 1.3981999507e-3f);
+        p = Math.fma(p, r, 8.3334519073e-3f);
+        p = Math.fma(p, r, 4.1665795894e-2f);
+        p = Math.fma(p, r, 1.6666665459e-1f);
+        p = Math.fma(p, r, 5.0000001201e-1f);
+        p = Math.fma(p, r * r, r) + 1f;
+        return Float.intBitsToFloat(Float.floatToRawIntBits(p) + (Float.floatToRawIntBits(t) << 23));
+    }
+
+    /** {@link #sigmoid(FloatVector)}'s value for one lane. */
+    public static float sigmoid(float x) { return 1f / (1f + exp(-x)); }
+
+    /** {@link #silu(FloatVector)}'s value for one lane. */
+    public static float silu(float x) { return x / (1f + exp(-x)); }
 
     // ---------------------------------------------------------------- sigmoid
 
@@ -153,6 +181,40 @@ public final class VectorMath {
         IntVector flip = quadrant.and(2).lanewise(LSHL, 30);
         FloatVector y = sinR.blend(cosR, odd).reinterpretAsInts().lanewise(XOR, flip).reinterpretAsFloats();
         return fast.allTrue() ? y : jdkLanes(y, x, fast, quarterTurns == 0 ? SIN : COS);
+    }
+
+    /** {@link #sin(FloatVector)}'s value for one lane. */
+    public static float sin(float x) { return x == 0 ? x : sinCos(x, 0); }
+
+    /** {@link #cos(FloatVector)}'s value for one lane. */
+    public static float cos(float x) { return sinCos(x, 1); }
+
+    /** {@link #sinCos(FloatVector, int)} for one lane, operation for operation. */
+    private static float sinCos(float x, int quarterTurns) {
+        if (!(Math.abs(x) <= TRIG_FAST_LIMIT)) return (float) (quarterTurns == 0 ? Math.sin(x) : Math.cos(x));
+        float t = Math.fma(x, TWO_OVER_PI, ROUNDER);
+        float j = t - ROUNDER;
+        int quadrant = Float.floatToRawIntBits(t) + quarterTurns;
+        float r = Math.fma(j, -PIO2_1, x);
+        r = Math.fma(j, -PIO2_2, r);
+        r = Math.fma(j, -PIO2_3, r);
+        float z = r * r;
+        float sinR = Math.fma(r * z, Math.fma(Math.fma(-1.9515295891e-4f, z, 8.3321608736e-3f), z, -1.6666654611e-1f), r);
+        float cosR = Math.fma(z * z, Math.fma(Math.fma(2.443315711809948e-5f, z, -1.388731625493765e-3f), z, 4.166664568298827e-2f),
+                Math.fma(z, -0.5f, 1f));
+        float y = (quadrant & 1) != 0 ? cosR : sinR;
+        return Float.intBitsToFloat(Float.floatToRawIntBits(y) ^ ((quadrant & 2) << 30));
+    }
+
+    /** {@link #gelu(FloatVector)}'s value for one lane. */
+    public static float gelu(float x) {
+        float z = x * (float) (1 / Math.sqrt(2)), az = Math.abs(z);
+        float t = 1f / Math.fma(0.3275911f, az, 1f);
+        float poly = Math.fma(Math.fma(Math.fma(Math.fma(1.061405429f, t, -1.453152027f), t, 1.421413741f), t, -0.284496736f), t, 0.254829592f);
+        float tail = poly * t * exp(-(z * z));
+        float erfAbs = 1f - tail;
+        float erf = z < 0f ? -erfAbs : erfAbs;
+        return x * 0.5f * (1f + erf);
     }
 
     /** {@code y}, with the lanes not in {@code fast} replaced by the JDK's {@code op}: the rare path, kept out of the callers' bytecode budget. */
@@ -218,7 +280,13 @@ public final class VectorMath {
         FloatVector t = one.div(p.fma(az, one));
         FloatVector poly = x.broadcast(1.061405429f).fma(t, x.broadcast(-1.453152027f)).fma(t, x.broadcast(1.421413741f))
                 .fma(t, x.broadcast(-0.284496736f)).fma(t, x.broadcast(0.254829592f));
-        FloatVector tail = poly.mul(t).mul(z.mul(z).neg().lanewise(EXP));
+        FloatVector e;
+        try {
+            e = (FloatVector) EXP_F32.invokeExact(z.mul(z).neg());   // Ember's exp, as the scalar twin's: see EXP_F32
+        } catch (Throwable thrown) {
+            throw new AssertionError(thrown);   // exp throws nothing
+        }
+        FloatVector tail = poly.mul(t).mul(e);
         FloatVector erfAbs = one.sub(tail);
         FloatVector erf = erfAbs.blend(erfAbs.neg(), z.compare(LT, 0f));
         return x.mul(half).mul(one.add(erf));

@@ -71,4 +71,26 @@ class ExactWhereEagerIsExactTest {
             Ember.reset();
         }
     }
+
+    /** log_softmax over a dimension of one element is exactly 0 in eager: x·σ(x) minus its own max. */
+    static Tensor logSoftmaxOverOneChannel(Tensor x) { return x.mul(x.sigmoid()).logSoftmax(1); }
+
+    /**
+     * A value the inductor computes in two kernels rounds the same in both: here x·σ(x) in a scalar
+     * row kernel (for the max) and in a vector loop (for the sum). Float sigmoid's scalar form was
+     * {@code Math.exp} through double and its vector form Ember's polynomial, so x − max(x) was not
+     * 0 over one element, and a branch on the sum flipped (differential fuzzer, seed 53765). The
+     * scalar forms are now the vector formulas lane for lane (VectorMathTest).
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"inductor, default", "inductor, max-autotune"})
+    void aValueComputedInTwoKernelsCancelsExactly(String backend, String mode) {
+        for (int seed = 0; seed < 5; seed++) {
+            Tensor.manualSeed(53765 + seed);
+            Tensor x = Tensor.randn(2, 1, 3, 5);
+            Ember.reset();
+            Tensor compiled = Ember.compile((Fn1<Tensor, Tensor>) ExactWhereEagerIsExactTest::logSoftmaxOverOneChannel, Options.backend(backend).mode(mode)).apply(x);
+            assertArrayEquals(logSoftmaxOverOneChannel(x).toFloatArray(), compiled.toFloatArray(), 0f, backend + " " + mode + " seed " + seed);
+        }
+    }
 }

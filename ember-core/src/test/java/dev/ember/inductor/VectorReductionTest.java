@@ -46,7 +46,9 @@ class VectorReductionTest {
 
         List<?> got = (List<?>) compiled.run(x);
         String name = source.substring(source.indexOf("final class ") + 12, source.indexOf(" {", source.indexOf("final class ")));
-        Graphs.assertSame(got, compiled.withClassBytes(Javac.compile("dev.ember.inductor." + name, source)).run(x), 0, "printed source");
+        // the same code from the printed source: equal but for the last bit float64 exp may take when one class runs the Vector API's
+        // intrinsic and the other its fallback (reliability.md, "JIT tiers and the last bit")
+        Graphs.assertSame(got, compiled.withClassBytes(Javac.compile("dev.ember.inductor." + name, source)).run(x), dtype == DType.FLOAT64 ? 1e-15 : 0, "printed source");
         double[] xs = x.to(DType.FLOAT64).toDoubleArray();
         double[] want = new double[ROWS];
         DoubleBinaryOperator fold = switch (op) {
