@@ -103,6 +103,9 @@ public final class AotAutograd {
 
         record Specialized(CompiledGraph backward, boolean[] noGradient) {}
 
+        /** No specialization: the backward as compiled, given zero tangents. */
+        private static final Specialized NONE = new Specialized(null, null);
+
         Specializations(GraphModule backward, List<FakeTensor> inputs, GraphCompiler compiler) {
             this.backward = backward;
             this.inputs = inputs;
@@ -112,6 +115,7 @@ public final class AotAutograd {
         Specialized forPresent(int savedCount, boolean[] present) {
             return compiled.computeIfAbsent(Arrays.toString(present), key -> inCompileContext(() -> Aot.forTraining(() -> {
                 MissingTangents.Specialized s = MissingTangents.specialize(backward, savedCount, present);
+                if (s == null) return NONE;
                 Aot.lower(s.backward());
                 Log.artifact("aot_graphs", () -> "BACKWARD GRAPH without " + MissingTangents.describe(present)
                         + " (those outputs received no gradient)\n" + s.backward().code());
@@ -180,6 +184,7 @@ public final class AotAutograd {
                     }
                     // a missing gradient is not a zero one: 0 times an infinite derivative is NaN where eager computes nothing
                     Specializations.Specialized special = allPresent ? null : specializations.forPresent(saved.length, present);
+                if (special == Specializations.NONE) special = null;
                     Object[] grads = special == null ? backward.run(in) : special.backward().run(in);
                     Tensor[] perPrimal = new Tensor[primals.size()];
                     int next = 0;

@@ -34,7 +34,8 @@ final class MissingTangents {
 
     /**
      * Specializes a copy of {@code backward}, whose placeholders are the saved values followed by one
-     * tangent per differentiable output, for the tangents {@code present} marks.
+     * tangent per differentiable output, for the tangents {@code present} marks; null when it cannot
+     * (a missing value that is a list meets a real one), and the backward then gets zero tangents.
      */
     static Specialized specialize(GraphModule backward, int savedCount, boolean[] present) {
         GraphModule copy = backward.copy();
@@ -66,7 +67,12 @@ final class MissingTangents {
                 n.replaceAllUsesWith((Node) (absent.contains((Node) n.arg(0)) ? n.arg(1) : n.arg(0)));
                 real.add(n);
             } else {
-                for (Node in : n.allInputNodes()) if (absent.contains(in)) n.replaceInputWith(in, zerosLike(graph, n, in));
+                for (Node in : n.allInputNodes()) {
+                    if (!absent.contains(in)) continue;
+                    // a missing list of gradients has no zeros of its own: the caller feeds zero tangents instead, as before
+                    if (!(in.val() instanceof Tensor)) return null;
+                    n.replaceInputWith(in, zerosLike(graph, n, in));
+                }
                 real.add(n);
             }
         }
