@@ -18,14 +18,14 @@ import java.util.Arrays;
  * </ul>
  * Both backward computations place a gradient into, or take it out of, the base's memory layout
  * (the view's shape, strides and offset are positions in the base's storage), so any view geometry
- * works but one whose elements overlap (an expanded view), which keeps its history.
+ * works; an expanded view's elements that share memory sum their gradients there.
  */
 final class ViewHistory {
     private ViewHistory() {}
 
     /** Where a view lies in its base's storage, and the base's own geometry. */
-    private record Region(TensorMeta base, TensorMeta view, int storageLength) {
-        static Region of(Tensor base, Tensor view) { return new Region(base.meta(), view.meta(), base.storage().length()); }
+    private record Region(TensorMeta base, TensorMeta view, int storageLength, boolean overlaps) {
+        static Region of(Tensor base, Tensor view) { return new Region(base.meta(), view.meta(), base.storage().length(), !nonOverlapping(view)); }
 
         /** A zeroed buffer laid out as the base's storage, seen with the base's geometry. */
         Tensor baseBuffer(Tensor gradient) {
@@ -66,7 +66,7 @@ final class ViewHistory {
         if (view.requiresGrad() && view.isLeaf()) return;   // a view the user made a leaf (x.narrow(…).requiresGrad(true)) stays one: its gradient is its own
         Tensor base = view.viewBase();
         view.markViewHistoryCurrent();
-        if (!base.requiresGrad() || !view.dtype().isFloatingPoint() || !nonOverlapping(view)) return;
+        if (!base.requiresGrad() || !view.dtype().isFloatingPoint()) return;
         setHistory(view, new AsStrided(Region.of(base, view), Autograd.gradientEdge(base)));
     }
 
@@ -152,8 +152,23 @@ final class ViewHistory {
         @Override
         Tensor[] gradients(Tensor g) {
             Tensor buffer = region.baseBuffer(null);
-            Copy.copy(g, region.viewOf(buffer));
+            if (region.overlaps) addInto(g, buffer, region.view);   // an expanded view: its elements' gradients sum where they share memory
+            else Copy.copy(g, region.viewOf(buffer));
             return new Tensor[] {region.contiguous(buffer)};
+        }
+    }
+
+    /** Adds each element of {@code g} (the view's shape) into the storage position {@code view} maps it to. */
+    private static void addInto(Tensor g, Tensor buffer, TensorMeta view) {
+        double[] values = g.to(dev.ember.tensor.DType.FLOAT64).toDoubleArray();
+        int[] shape = view.shape(), strides = view.strides(), index = new int[shape.length];
+        Object data = buffer.storage().data();
+        for (double value : values) {
+            int at = view.storageOffset();
+            for (int d = 0; d < shape.length; d++) at += index[d] * strides[d];
+            if (data instanceof float[] f) f[at] += (float) value;
+            else ((double[]) data)[at] += value;
+            for (int d = shape.length - 1; d >= 0 && ++index[d] == shape[d]; d--) index[d] = 0;
         }
     }
 }

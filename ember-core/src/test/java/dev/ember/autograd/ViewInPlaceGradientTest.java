@@ -70,6 +70,14 @@ class ViewInPlaceGradientTest {
                         },
                         "x = a + 1.0\nolder = x.narrow(1, 0, 2)\nxt = x.transpose(0, 1)\nxt.narrow(0, 1, 1).mul_(b)\ny = (older * 3.0).sum(0) + x.sum(1).narrow(0, 0, 2)",
                         new int[] {4, 3}, new int[] {1, 4}),
+                new Program("an expanded view made before its base is written (seed 56752)",
+                        (a, b) -> {
+                            Tensor v1 = a.matmul(b);
+                            Tensor v2 = v1.expand(3, 5);
+                            v1.clamp_(-3.0, 3.0).exp_();
+                            return v2.mul(2.0);
+                        },
+                        "v1 = torch.matmul(a, b)\nv2 = v1.expand(3, 5)\nv1.clamp_(-3.0, 3.0).exp_()\ny = v2 * 2.0", new int[] {1, 2}, new int[] {2, 5}),
                 new Program("a view of a view written twice",
                         (a, b) -> {
                             Tensor x = a.mul(a);
