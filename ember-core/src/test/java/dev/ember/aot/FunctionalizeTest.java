@@ -7,7 +7,6 @@ import dev.ember.Options;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
 import dev.ember.fx.ShapeProp;
-import dev.ember.inductor.InductorBackend;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.Tag;
 import dev.ember.tensor.DType;
@@ -37,8 +36,7 @@ class FunctionalizeTest {
 
     @BeforeAll
     static void register() throws java.io.IOException {
-        System.setProperty("ember.cache.dir", java.nio.file.Files.createTempDirectory("ember-cache").toString());
-        InductorBackend.register();
+        dev.ember.testing.InductorTesting.registerWithFreshCache();
     }
 
     static Tensor mutateThenUse(Tensor x) {

@@ -9,7 +9,6 @@ import dev.ember.dynamo.CompileCounter;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
 import dev.ember.fx.ShapeProp;
-import dev.ember.inductor.InductorBackend;
 import dev.ember.ops.OpOverload;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
@@ -38,8 +37,7 @@ class OutVariantCaptureTest {
 
     @BeforeAll
     static void register() throws java.io.IOException {
-        System.setProperty("ember.cache.dir", java.nio.file.Files.createTempDirectory("ember-cache").toString());
-        InductorBackend.register();
+        dev.ember.testing.InductorTesting.registerWithFreshCache();
     }
 
     static Tensor intoInput(Tensor x, Tensor y, Tensor out) {

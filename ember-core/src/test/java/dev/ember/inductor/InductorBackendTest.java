@@ -20,8 +20,7 @@ class InductorBackendTest {
 
     @BeforeAll
     static void register() throws java.io.IOException {
-        System.setProperty("ember.cache.dir", java.nio.file.Files.createTempDirectory("ember-cache").toString());
-        InductorBackend.register();
+        dev.ember.testing.InductorTesting.registerWithFreshCache();
     }
 
     private static void check(String backend) {

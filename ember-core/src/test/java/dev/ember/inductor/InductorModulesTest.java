@@ -87,8 +87,7 @@ class InductorModulesTest {
 
     @BeforeAll
     static void register() throws java.io.IOException {
-        System.setProperty("ember.cache.dir", java.nio.file.Files.createTempDirectory("ember-cache").toString());
-        InductorBackend.register();
+        dev.ember.testing.InductorTesting.registerWithFreshCache();
     }
 
     @AfterEach

@@ -5,7 +5,6 @@ import dev.ember.Fn1;
 import dev.ember.Fn3;
 import dev.ember.Options;
 import dev.ember.dynamo.ExplainOutput;
-import dev.ember.inductor.InductorBackend;
 import dev.ember.nn.F;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
@@ -27,8 +26,7 @@ class TrainingOpsCompileTest {
 
     @BeforeAll
     static void register() throws java.io.IOException {
-        System.setProperty("ember.cache.dir", java.nio.file.Files.createTempDirectory("ember-cache").toString());
-        InductorBackend.register();
+        dev.ember.testing.InductorTesting.registerWithFreshCache();
     }
 
     /** A loss step touching every new op: the results are folded into one float64 vector. */

@@ -7,7 +7,6 @@ import dev.ember.fx.Backend;
 import dev.ember.fx.Backends;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.ShapeProp;
-import dev.ember.inductor.InductorBackend;
 import dev.ember.ops.OpOverload;
 import dev.ember.tensor.Tensor;
 
@@ -36,8 +35,7 @@ final class PreGradHarness {
 
     /** Registers the inductor, its artifact cache in a fresh folder: each test class compiles its own graphs. */
     static void useInductor() throws java.io.IOException {
-        System.setProperty("ember.cache.dir", java.nio.file.Files.createTempDirectory("ember-cache").toString());
-        InductorBackend.register();
+        dev.ember.testing.InductorTesting.registerWithFreshCache();
     }
 
     /** The one graph Dynamo captures when the function runs on {@code x} (fullgraph). */
