@@ -95,4 +95,20 @@ class AccuracyTest {
         assertFalse(Accuracy.compare(List.of(eager), List.of(compiled), null, List.of(finite, finite), 1e-3).passed());
         assertTrue(Accuracy.compare(List.of(eager), List.of(compiled), null, List.of(finite, nan), 1e-3).passed());
     }
+
+    @Test
+    void anIntegerElementThatRoundingDecidesIsNotJudgedButEveryOtherMustMatch() {
+        // argmax over a row whose values are equal in exact arithmetic: eager picked 0, one rounding away 2
+        Tensor eager = Tensor.of(new long[] {0, 1}, 2), compiled = Tensor.of(new long[] {3, 1}, 2);
+        List<Object> sameAsEager = List.of(Tensor.of(new long[] {0, 1}, 2)), movedByRounding = List.of(Tensor.of(new long[] {2, 1}, 2));
+        assertFalse(Accuracy.compare(List.of(eager), List.of(compiled), null, 1e-3).passed(), "no reference: integers match exactly");
+        assertFalse(Accuracy.compare(List.of(eager), List.of(compiled), List.of(eager), List.of(sameAsEager, sameAsEager), 1e-3).passed(),
+                "no rounding moves element 0, so it is judged");
+        assertTrue(Accuracy.compare(List.of(eager), List.of(compiled), null, List.of(sameAsEager, movedByRounding), 1e-3).passed());
+        assertTrue(Accuracy.compare(List.of(eager), List.of(compiled), List.of(Tensor.of(new long[] {4, 1}, 2)), List.of(), 1e-3).passed(),
+                "the float64 run disagrees with eager there too");
+        var wrong = Accuracy.compare(List.of(eager), List.of(Tensor.of(new long[] {3, 7}, 2)), null, List.of(sameAsEager, movedByRounding), 1e-3);
+        assertFalse(wrong.passed(), "element 1 is stable and wrong");
+        assertTrue(wrong.toString().contains("element 1 is 7.0, eager 1.0"), wrong.toString());
+    }
 }
