@@ -26,7 +26,7 @@ public final class LinalgOps {
                 return TensorMeta.contiguous(self.dtype(), self.size(0), mat2.size(1));
             })
             .kernel((a, m) -> product(a.tensor(0), a.tensor(1), (TensorMeta) m))
-            .derivative(g -> new Object[] {g.needs(0) ? g.call(LinalgOps.MM, g.grad(), g.call(ShapeOps.T, g.arg(1))) : null, g.needs(1) ? g.call(LinalgOps.MM, g.call(ShapeOps.T, g.arg(0)), g.grad()) : null})
+            .derivative(g -> new Object[] {g.needs(0) ? mat1Grad(g, 0, 1) : null, g.needs(1) ? mat2Grad(g, 0, 1) : null})
             .register();
 
     public static final OpOverload BMM = OpOverload.define("bmm(Tensor self, Tensor mat2) -> Tensor")
@@ -441,8 +441,36 @@ public final class LinalgOps {
     private static Object[] addmmBackward(Grad g) {
         Object beta = g.value(3), alpha = g.value(4);
         Object gSelf = g.needs(0) ? g.scaled(g.grad(), beta) : null;
-        Object gMat1 = g.needs(1) ? g.scaled(g.call(MM, g.grad(), g.call(ShapeOps.T, g.arg(2))), alpha) : null;
-        Object gMat2 = g.needs(2) ? g.scaled(g.call(MM, g.call(ShapeOps.T, g.arg(1)), g.grad()), alpha) : null;
+        Object gMat1 = g.needs(1) ? g.scaled(mat1Grad(g, 1, 2), alpha) : null;
+        Object gMat2 = g.needs(2) ? g.scaled(mat2Grad(g, 1, 2), alpha) : null;
         return new Object[] {gSelf, gMat1, gMat2};
+    }
+
+    /**
+     * The gradient of a product's left matrix (argument {@code mat1}), {@code grad · mat2ᵀ}, as
+     * ATen's {@code mm_mat1_backward} computes it: when mat1 is column-major (a transposed matrix),
+     * as {@code (mat2 · gradᵀ)ᵀ}, which has mat1's layout, so that the gradient reaching the
+     * matrix mat1 was transposed from is contiguous rather than a transposed view that accumulating
+     * it into {@code .grad} must copy element by element.
+     */
+    private static Object mat1Grad(Grad g, int mat1, int mat2) {
+        if (columnMajor(g.argMeta(mat1))) return g.call(ShapeOps.T, g.call(MM, g.arg(mat2), g.call(ShapeOps.T, g.grad())));
+        return g.call(MM, g.grad(), g.call(ShapeOps.T, g.arg(mat2)));
+    }
+
+    /**
+     * The gradient of a product's right matrix, {@code mat1ᵀ · grad}, as ATen's
+     * {@code mm_mat2_backward}: {@code (gradᵀ · mat1)ᵀ} when mat2 is column-major. Linear's weight
+     * enters its product as {@code weight.t()}, so this is what makes a linear layer's weight
+     * gradient contiguous, as PyTorch's is.
+     */
+    private static Object mat2Grad(Grad g, int mat1, int mat2) {
+        if (columnMajor(g.argMeta(mat2))) return g.call(ShapeOps.T, g.call(MM, g.call(ShapeOps.T, g.grad()), g.arg(mat1)));
+        return g.call(MM, g.call(ShapeOps.T, g.arg(mat1)), g.grad());
+    }
+
+    /** ATen's test for a column-major matrix: stride 1 down a column, and one column after another. */
+    private static boolean columnMajor(TensorMeta m) {
+        return m.strides()[0] == 1 && m.strides()[1] == m.shape()[0];
     }
 }
