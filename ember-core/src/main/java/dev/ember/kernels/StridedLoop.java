@@ -68,6 +68,49 @@ public final class StridedLoop {
 
     public int innerStride(int operand) { return strides[operand][shape.length - 1]; }
 
+    /** A tile of the last two dimensions: operands' offsets at its first element, its rows (along the dimension before the row) and its columns (along the row). */
+    @FunctionalInterface
+    public interface Tile { void run(int[] offsets, int rows, int columns); }
+
+    /** The number of dimensions after merging; the last is the row. */
+    public int dims() { return shape.length; }
+
+    /** Operand {@code operand}'s stride along the dimension before the row (0 when there is none). */
+    public int outerStride(int operand) { return shape.length < 2 ? 0 : strides[operand][shape.length - 2]; }
+
+    /**
+     * Runs {@code tile} over the last two dimensions in tiles of at most {@code size x size}, for
+     * every index of the dimensions before them, in parallel when the work is large. For a
+     * transposing walk (one operand stride 1 along the row, another along the dimension before),
+     * where a row at a time reads one element per cache line of the other operand, a tile keeps
+     * both operands' lines in L1. Needs {@link #dims()} of at least 2.
+     */
+    public void forEachTile(int size, Tile tile) {
+        int m = shape.length;
+        if (m < 2) throw new IllegalStateException("forEachTile needs two dimensions, the walk has " + m);
+        int rowsOfTiles = (shape[m - 2] + size - 1) / size, outer = rows / Math.max(1, shape[m - 2]);
+        if (rows == 0 || rowLength() == 0) return;
+        Parallel.forRange(outer * rowsOfTiles, (long) size * rowLength(), (lo, hi) -> {
+            int ops = base.length;
+            int[] off = new int[ops];
+            for (int item = lo; item < hi; item++) {
+                int o = item / rowsOfTiles, i0 = item % rowsOfTiles * size;
+                for (int k = 0; k < ops; k++) off[k] = base[k] + i0 * strides[k][m - 2];
+                for (int d = m - 3, rem = o; d >= 0; d--) {
+                    int idx = rem % shape[d];
+                    rem /= shape[d];
+                    for (int k = 0; k < ops; k++) off[k] += idx * strides[k][d];
+                }
+                int tileRows = Math.min(size, shape[m - 2] - i0);
+                int[] at = new int[ops];
+                for (int j0 = 0; j0 < shape[m - 1]; j0 += size) {
+                    for (int k = 0; k < ops; k++) at[k] = off[k] + j0 * strides[k][m - 1];
+                    tile.run(at, tileRows, Math.min(size, shape[m - 1] - j0));
+                }
+            }
+        });
+    }
+
     /** Runs {@code row} over all rows, in parallel when the work is large. */
     public void forEachRow(Row row) {
         if (rows == 0 || rowLength() == 0) return;

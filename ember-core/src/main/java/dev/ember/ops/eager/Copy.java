@@ -23,6 +23,7 @@ public final class Copy {
                 loop.forEachRow((off, n) -> System.arraycopy(sa, off[1], da, off[0], n));
                 return;
             }
+            if (transposing(loop) && copyTransposed(loop, d, s)) return;
             switch (d.dtype()) {
                 case FLOAT32 -> { float[] o = d.floats(), a = s.floats(); loop.forEachRow((off, n) -> { for (int i = 0, p = off[0], q = off[1]; i < n; i++, p += ds, q += ss) o[p] = a[q]; }); }
                 case FLOAT64 -> { double[] o = d.doubles(), a = s.doubles(); loop.forEachRow((off, n) -> { for (int i = 0, p = off[0], q = off[1]; i < n; i++, p += ds, q += ss) o[p] = a[q]; }); }
@@ -39,6 +40,47 @@ public final class Copy {
                 else d.writeDouble(p, s.readDouble(q));
             }
         });
+    }
+
+    /**
+     * Elements per side of a transposing copy's tile. A default measured on one host (2 cores,
+     * AVX-512, 48 KB L1d; best of 50 copies of a 2048 x 2048 float transpose, output allocation
+     * included): a row at a time 16.1 ms; tiles of 8: 13–16, 16: 14, 32: 8.0–9.3, 64: 6.9–7.6.
+     */
+    private static final int TILE = 64;
+
+    /**
+     * Whether the walk transposes: the destination is stride 1 along the row and the source along
+     * the dimension before it, over rows long enough that reading the source a row at a time would
+     * touch a new cache line per element ({@code x.t().contiguous()}, a transposed gradient cloned).
+     */
+    private static boolean transposing(StridedLoop loop) {
+        return loop.dims() >= 2 && loop.innerStride(0) == 1 && loop.outerStride(1) == 1 && loop.rowLength() >= TILE;
+    }
+
+    /** The same-dtype copy of a transposing walk in L1-sized tiles; false for a dtype it does not cover. */
+    private static boolean copyTransposed(StridedLoop loop, Storage d, Storage s) {
+        int dRow = loop.outerStride(0), sCol = loop.innerStride(1);
+        switch (d.dtype()) {
+            case FLOAT32 -> {
+                float[] o = d.floats(), a = s.floats();
+                loop.forEachTile(TILE, (off, rows, cols) -> {
+                    for (int i = 0; i < rows; i++) {
+                        for (int j = 0, p = off[0] + i * dRow, q = off[1] + i; j < cols; j++, p++, q += sCol) o[p] = a[q];
+                    }
+                });
+            }
+            case FLOAT64 -> {
+                double[] o = d.doubles(), a = s.doubles();
+                loop.forEachTile(TILE, (off, rows, cols) -> {
+                    for (int i = 0; i < rows; i++) {
+                        for (int j = 0, p = off[0] + i * dRow, q = off[1] + i; j < cols; j++, p++, q += sCol) o[p] = a[q];
+                    }
+                });
+            }
+            default -> { return false; }
+        }
+        return true;
     }
 
     /** Fills every element of {@code dst} with {@code value} (a Double, Long or Boolean), converted to its dtype. */
