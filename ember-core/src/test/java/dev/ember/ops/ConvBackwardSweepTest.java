@@ -39,7 +39,11 @@ class ConvBackwardSweepTest {
             c(v(3, 20, 9, 7), v(11, 20, 1, 1), v(1, 1), v(0, 0), v(1, 1), 1),        // 1x1
             c(v(2, 20, 9, 7), v(11, 20, 1, 1), v(2, 2), v(1, 0), v(1, 1), 1),        // 1x1, strided and padded
             c(v(5, 3, 33, 31), v(17, 3, 5, 5), v(1, 1), v(2, 2), v(1, 1), 1),        // 5x5 on 3 channels
-            c(v(2, 4, 4, 5), v(6, 4, 4, 5), v(1, 1), v(0, 0), v(1, 1), 1));          // kernel the size of the image: one pixel out
+            c(v(2, 4, 4, 5), v(6, 4, 4, 5), v(1, 1), v(0, 0), v(1, 1), 1),           // kernel the size of the image: one pixel out
+            // stride 1: the input gradient is itself a convolution on the direct kernel (where 512-bit vectors run it)
+            c(v(2, 12, 20, 18), v(9, 4, 3, 3), v(1, 1), v(1, 1), v(1, 1), 3),        // groups
+            c(v(2, 6, 18, 21), v(8, 6, 3, 2), v(1, 1), v(0, 1), v(1, 1), 1),         // a padding per dimension, an even kernel width
+            c(v(2, 5, 12, 12), v(7, 5, 3, 3), v(1, 1), v(3, 3), v(1, 1), 1));        // padding past kernel-1: the transposed form would need negative padding
 
     /** libtorch's autograd in float64: the gradients of convolution with respect to input, weight and bias for output gradient {@code a}. */
     private static final String LIBTORCH_GRADIENTS = """

@@ -41,6 +41,13 @@ public final class Conv2dBackward {
                          Tensor gradInput, Tensor gradWeight, Tensor gradBias, long budget) {
         Tensor go = contiguous(gradOutput);
         if (gradBias != null) bias(go, gradBias, g);
+        if (gradInput != null) {
+            Conv2dGeometry transposed = directGradInput(g);
+            if (transposed != null && ConvDirect.applies(go.dtype(), transposed)) {
+                ConvDirect.forward(go, flippedWeight(weight, g), null, gradInput, transposed);
+                gradInput = null;
+            }
+        }
         int pixels = g.outPixels(), og = g.groupOutChannels(), taps = g.groupTaps(), channels = g.outChannels();
         if (pixels == 0 || g.batch() == 0 || taps == 0 || (gradInput == null && gradWeight == null)) return;
         int kk = g.kernelH() * g.kernelW(), rows = g.channels() * kk;
@@ -91,6 +98,45 @@ public final class Conv2dBackward {
                 });
             }
         }
+    }
+
+    /**
+     * The input gradient of a stride-1 convolution as a convolution itself: the output gradient
+     * convolved with the weight flipped in both spatial dimensions and transposed in its channels,
+     * padded by {@code dilation*(kernel-1) - padding}, gives back the input's size. As such it runs
+     * on the direct kernel ({@link ConvDirect}), with no column matrix to fold back (col2im), which
+     * was a third of a Conv-BN-ReLU training step's convolution backward. Null when the forward's
+     * stride is not 1 or its padding exceeds {@code dilation*(kernel-1)} (the transposed
+     * convolution would need negative padding).
+     */
+    static Conv2dGeometry directGradInput(Conv2dGeometry g) {
+        if (g.strideH() != 1 || g.strideW() != 1) return null;
+        int padH = g.dilationH() * (g.kernelH() - 1) - g.padH(), padW = g.dilationW() * (g.kernelW() - 1) - g.padW();
+        if (padH < 0 || padW < 0) return null;
+        return new Conv2dGeometry(g.batch(), g.outChannels(), g.outH(), g.outW(), g.channels(), g.kernelH(), g.kernelW(),
+                1, 1, padH, padW, g.dilationH(), g.dilationW(), g.groups(), g.height(), g.width());
+    }
+
+    /** {@code w'[c, o, i, j] = w[o, c, kH-1-i, kW-1-j]} within each group: the weight of {@link #directGradInput}'s convolution, contiguous. */
+    static Tensor flippedWeight(Tensor weight, Conv2dGeometry g) {
+        int og = g.groupOutChannels(), cg = g.groupChannels(), kh = g.kernelH(), kw = g.kernelW();
+        Tensor out = Tensor.allocate(TensorMeta.contiguous(weight.dtype(), g.channels(), og, kh, kw));
+        int[] s = weight.strides();
+        int base = weight.storageOffset();
+        for (int group = 0; group < g.groups(); group++) {
+            for (int o = 0; o < og; o++) {
+                for (int c = 0; c < cg; c++) {
+                    for (int i = 0; i < kh; i++) {
+                        for (int j = 0; j < kw; j++) {
+                            int from = base + (group * og + o) * s[0] + c * s[1] + (kh - 1 - i) * s[2] + (kw - 1 - j) * s[3];
+                            int to = (((group * cg + c) * og + o) * kh + i) * kw + j;
+                            out.storage().writeDouble(to, weight.storage().readDouble(from));
+                        }
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     /** gradBias[o] = Σ over images and pixels of gradOut[n, o], summed in double, channels across cores. */

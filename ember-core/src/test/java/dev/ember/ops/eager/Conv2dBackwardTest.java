@@ -50,4 +50,31 @@ class Conv2dBackwardTest {
             }
         }
     }
+
+    @Test
+    void aStrideOneInputGradientIsTheConvolutionWithTheFlippedWeight() {
+        // 3x3, padding 1: the transposed convolution pads 1 and gives back the input's 28x28
+        Conv2dGeometry g = Conv2dGeometry.of(new int[] {4, 64, 28, 28}, new int[] {32, 64, 3, 3}, new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 1}, 1);
+        Conv2dGeometry t = Conv2dBackward.directGradInput(g);
+        org.junit.jupiter.api.Assertions.assertEquals(new Conv2dGeometry(4, 32, 28, 28, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 28, 28), t);
+        // dilation 2, padding (0, 3): padding 4 and 1
+        Conv2dGeometry d = Conv2dGeometry.of(new int[] {1, 4, 20, 20}, new int[] {6, 2, 3, 3}, new int[] {1, 1}, new int[] {0, 3}, new int[] {2, 2}, 2);
+        Conv2dGeometry dt = Conv2dBackward.directGradInput(d);
+        org.junit.jupiter.api.Assertions.assertEquals(4, dt.padH());
+        org.junit.jupiter.api.Assertions.assertEquals(1, dt.padW());
+        org.junit.jupiter.api.Assertions.assertEquals(20, dt.outH());
+        org.junit.jupiter.api.Assertions.assertEquals(20, dt.outW());
+        org.junit.jupiter.api.Assertions.assertNull(Conv2dBackward.directGradInput(Conv2dGeometry.of(new int[] {1, 4, 9, 9}, new int[] {4, 4, 3, 3}, new int[] {2, 2}, new int[] {1, 1}, new int[] {1, 1}, 1)), "stride 2");
+        org.junit.jupiter.api.Assertions.assertNull(Conv2dBackward.directGradInput(Conv2dGeometry.of(new int[] {1, 4, 9, 9}, new int[] {4, 4, 3, 3}, new int[] {1, 1}, new int[] {3, 3}, new int[] {1, 1}, 1)), "padding past kernel-1");
+        // the flipped weight: w'[c, o, i, j] = w[o, c, 2-i, 2-j] in each group
+        Tensor w = Tensor.arange(6 * 2 * 9).to(DType.FLOAT32).reshape(6, 2, 3, 3);
+        Tensor f = Conv2dBackward.flippedWeight(w, d);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(new int[] {4, 3, 3, 3}, f.shape());
+        for (int group = 0; group < 2; group++)
+            for (int o = 0; o < 3; o++)
+                for (int c = 0; c < 2; c++)
+                    for (int i = 0; i < 3; i++)
+                        for (int j = 0; j < 3; j++)
+                            org.junit.jupiter.api.Assertions.assertEquals(w.get(group * 3 + o, c, 2 - i, 2 - j), f.get(group * 2 + c, o, i, j));
+    }
 }
