@@ -163,7 +163,7 @@ public final class AotAutograd {
             // the joint graph knows which outputs carry gradients, with the graph's own grad-mode switches counted: a graph that
             // closes the caller's noGrad() block records what it computes after it, though the call began with recording off
             try (var recording = dev.ember.autograd.GradMode.enableGrad()) {
-                recorded = Autograd.function("CompiledFunctionBackward", primals, outTensors, joint.differentiableOutputs, readByBackward, gradOutputs -> {
+                recorded = Autograd.function("CompiledFunctionBackward", primals, outTensors, joint.differentiableOutputs, readByBackward, (Autograd.FreshBackward) gradOutputs -> {
                     if (dev.ember.autograd.GradMode.isEnabled()) {
                         // backward(…, createGraph=true): the compiled backward records nothing, so its gradients could not be differentiated again
                         throw new UnsupportedOperationException("double backward (createGraph) through a compiled function is not supported yet: "

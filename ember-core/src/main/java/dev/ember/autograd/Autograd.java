@@ -242,6 +242,14 @@ public final class Autograd {
     }
 
     /**
+     * A backward whose gradients are tensors it made for the caller alone, never kept or shared
+     * (a compiled graph's backward): a leaf may take such a gradient as its {@code .grad} without
+     * a copy. A user's custom backward is not assumed to be one.
+     */
+    @FunctionalInterface
+    public interface FreshBackward extends Backward {}
+
+    /**
      * Records a computation that ran as one piece (a compiled forward graph, or a custom function
      * like PyTorch's {@code autograd.Function}): its floating point {@code outputs} get one node
      * named {@code name} whose backward is {@code backward}, with an edge to each input that requires

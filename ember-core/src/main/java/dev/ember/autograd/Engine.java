@@ -3,6 +3,7 @@ package dev.ember.autograd;
 import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.ShapeOps;
 import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Storage;
 import dev.ember.tensor.Tensor;
 
 import java.util.ArrayDeque;
@@ -33,6 +34,7 @@ final class Engine {
         if (rootGrads != null && rootGrads.size() != roots.size()) {
             throw new IllegalArgumentException("got " + rootGrads.size() + " gradients for " + roots.size() + " tensors");
         }
+        long madeBefore = Storage.mark();
         Map<Node, Tensor[]> buffers = new IdentityHashMap<>();
         List<Node> rootNodes = new ArrayList<>();
         for (int i = 0; i < roots.size(); i++) {
@@ -77,6 +79,8 @@ final class Engine {
         for (Node n : seen.keySet()) if (!dependencies.containsKey(n)) ready.add(n);
         List<Pending> pending = new ArrayList<>();
         List<Node> executed = new ArrayList<>();
+        // what a user's custom backward returned: it may hold on to it, so no leaf takes it without a copy
+        Map<Storage, Boolean> foreign = new IdentityHashMap<>();
         try (var mode = createGraph ? GradMode.enableGrad() : GradMode.noGrad()) {
             while (!ready.isEmpty()) {
                 Node node = ready.poll();
@@ -96,6 +100,7 @@ final class Engine {
                     out = new Tensor[node.next.length];
                 } else {
                     out = node.apply(grads);
+                    if (node instanceof FunctionNode f && !f.freshGradients()) for (Tensor g : out) if (g != null) foreign.put(g.storage(), true);
                 }
                 for (int i = 0; i < node.next.length; i++) {
                     Node.Edge e = node.next[i];
@@ -110,7 +115,12 @@ final class Engine {
         }
         // success: now leaves change and saved tensors go
         try (var mode = createGraph ? GradMode.enableGrad() : GradMode.noGrad()) {
-            for (Pending p : pending) accumulate(p.target, p.grad, createGraph);
+            Map<Storage, Integer> delivered = new IdentityHashMap<>();
+            for (Pending p : pending) delivered.merge(p.grad.storage(), 1, Integer::sum);
+            for (Pending p : pending) {
+                Storage s = p.grad.storage();
+                accumulate(p.target, p.grad, createGraph, delivered.get(s) == 1 && !foreign.containsKey(s) && ownsWhole(p.grad, madeBefore));
+            }
         }
         if (!retainGraph) for (Node n : executed) n.release();
         if (inputs == null) return null;
@@ -154,12 +164,28 @@ final class Engine {
         buf[e.inputNr()] = prev == null ? g : (Tensor) PointwiseOps.ADD_TENSOR.call(prev, g);
     }
 
-    /** {@code t.grad += g}, the first time as a fresh contiguous copy (a gradient may be a broadcast view, or the caller's tensor). */
-    private static void accumulate(Tensor t, Tensor g, boolean createGraph) {
+    /**
+     * Whether {@code g} is a contiguous tensor over the whole of a storage this backward made, so
+     * that nothing but {@code g} can see its elements (a gradient the same walk delivers twice is
+     * ruled out by the caller). PyTorch's AccumulateGrad steals such a gradient (its use count is
+     * 1) instead of copying it: a copy of every weight's gradient on every training step
+     * ({@code zeroGrad} sets them to null) cost as much as an optimizer's pass over the weights.
+     */
+    private static boolean ownsWhole(Tensor g, long madeBefore) {
+        return g.storage().madeSince(madeBefore) && g.storageOffset() == 0 && g.isContiguous()
+                && g.storage().length() == g.numel() && !g.requiresGrad();
+    }
+
+    /**
+     * {@code t.grad += g}, the first time {@code g} itself when {@code ownsWhole} (see
+     * {@link #ownsWhole}), else a fresh contiguous copy (a gradient may be a broadcast view, a
+     * value the forward saved, or the caller's tensor).
+     */
+    private static void accumulate(Tensor t, Tensor g, boolean createGraph, boolean ownsWhole) {
         AutogradMeta m = t.autogradMeta();
         if (g.dtype() != t.dtype()) g = g.to(t.dtype());
         if (m.grad == null) {
-            m.grad = createGraph ? g : (Tensor) ShapeOps.CLONE.call(g);
+            m.grad = createGraph || ownsWhole && Arrays.equals(g.shape(), t.shape()) ? g : (Tensor) ShapeOps.CLONE.call(g);
         } else if (createGraph || m.grad.requiresGrad()) {
             m.grad = (Tensor) PointwiseOps.ADD_TENSOR.call(m.grad, g);
         } else {

@@ -39,6 +39,9 @@ final class FunctionNode extends Node {
     @Override
     public String name() { return name; }
 
+    /** Whether the gradients it returns are its own fresh tensors ({@link Autograd.FreshBackward}); a user's backward may keep or share them. */
+    boolean freshGradients() { return backward instanceof Autograd.FreshBackward; }
+
     @Override
     int outputCount() { return outputs; }
 

@@ -19,6 +19,9 @@ public final class Storage {
     /** Whether Ember allocated the array for this storage alone (then a scope may recycle it); false for a caller's array. */
     private final boolean owned;
     private int version;
+    /** This storage's place in the order storages were made (see {@link #madeSince}). */
+    private final long serial = SERIALS.incrementAndGet();
+    private static final java.util.concurrent.atomic.AtomicLong SERIALS = new java.util.concurrent.atomic.AtomicLong();
     /** Why the elements are gone (see {@link #markOverwritten}), or null while they are this storage's. */
     private java.util.function.Supplier<String> overwritten;
 
@@ -138,6 +141,16 @@ public final class Storage {
         overwritten = why;
         return owned;
     }
+
+    /** A mark in the order storages are made: {@link #madeSince} is true of every storage made after it. */
+    public static long mark() { return SERIALS.get(); }
+
+    /**
+     * Whether Ember made this storage's array for it alone after {@code mark}: nothing made before
+     * (a caller's array, a value saved by the forward, a compiled graph's reused output array)
+     * can hold it. Autograd takes such a gradient as a leaf's {@code .grad} rather than copying it.
+     */
+    public boolean madeSince(long mark) { return owned && serial > mark; }
 
     /** The array even when marked (for the pool, which takes it from a storage it just released). */
     Object rawData() { return data; }
