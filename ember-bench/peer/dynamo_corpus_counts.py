@@ -2429,6 +2429,563 @@ class BufferAcrossBreak(torch.nn.Module):
 CASES.append(("modules.buffer_update_across_break", "test_modules.py::-", BufferAcrossBreak(), std(1)))
 
 
+# ----------------------------------------------------------------------------- more ports
+# PyTorchMorePrograms.java: more test_functions.py, test_exceptions.py, test_ctx_manager.py and
+# test_unspec.py programs
+
+
+class MyCls:
+    a = 1
+
+
+@case("test_functions.py::test_obj_eq", std(2))
+def _(a, b):
+    v = a + b
+    if MyCls() == None:  # noqa: E711
+        return -1
+    if MyCls() != None:  # noqa: E711
+        v = v.sin()
+    if MyCls() == MyCls():
+        return -2
+    if MyCls() != MyCls():
+        return v + 1
+    return -3
+
+
+@case("test_functions.py::test_obj_is", std(2))
+def _(a, b):
+    v = a + b
+    if MyCls() is None:  # noqa: E711
+        return -1
+    if MyCls() is not None:  # noqa: E711
+        v = v.sin()
+    if MyCls() is MyCls():
+        return -2
+    if MyCls() is not MyCls():
+        return v + 1
+    return -3
+
+
+@case("test_functions.py::test_viamethod", std(2))
+def _(a, b):
+    return a.sub(b)
+
+
+@case("test_functions.py::test_indirect2", std(2))
+def _(a, b):
+    t = a.sub
+    args = (b,)
+    return t(*args)
+
+
+@case("test_functions.py::test_methodcall3", std(2))
+def _(a, b):
+    return constant3(a, b=1.0) + b
+
+
+@case("test_functions.py::test_tuple2", std(2))
+def _(a, b):
+    args = [a, b]
+    return sub(*args)
+
+
+@case("test_functions.py::test_listarg5", std(2))
+def _(a, b):
+    args = [(a, b)]
+    kwargs = {"dim": 0}
+    return torch.cat(*args, **kwargs)
+
+
+@case("test_functions.py::test_slice3", std(1))
+def _(a):
+    return a[5:]
+
+
+@case("test_functions.py::test_slice4", std(1))
+def _(a):
+    return a[2:5]
+
+
+@case("test_functions.py::test_unpack3", std(1))
+def _(a):
+    packed = (a[:5], a[5:])
+    a, b = packed
+    return a - b
+
+
+@case("test_functions.py::test_shape2", std(1))
+def _(x):
+    if x.size(1) == 10:
+        return x + 1
+
+
+@case("test_functions.py::test_dict_setdefault3", std(1))
+def _(x):
+    d = {"a": 1, "b": 2}
+    d.setdefault("c")
+    if d["c"] is None:
+        return x + 1
+    else:
+        return x - 1
+
+
+@case("test_functions.py::test_call_dict1", std(1))
+def _(x):
+    d1 = dict()  # noqa: C408
+    d1["x"] = x + 1
+    d2 = collections.OrderedDict()
+    d2["x"] = x + 2
+    return d1["x"] + d2["x"] + 1
+
+
+@case("test_functions.py::test_call_dict2", std(1))
+def _(x):
+    d1 = dict()  # noqa: C408
+    d1["x"] = x
+    d2 = collections.OrderedDict(d1)
+    if isinstance(d2, collections.OrderedDict):
+        return x + 1
+    else:
+        return x - 1
+
+
+@case("test_functions.py::test_call_dict3~", std(1))
+def _(x):
+    my_list = [("a", x), ("b", x + 1), ("c", x + 2)]
+    d1 = dict(my_list)
+    d1["a"] = x + 10
+    d2 = collections.OrderedDict(my_list)
+    d2["c"] = x + 20
+    return d1["a"] + d2["c"] + 1
+
+
+@case("test_functions.py::test_dict_keys~", std(1))
+def _(x):
+    d = {3: x}
+    keys = d.keys()
+    d[4] = x + 1
+    d2 = {3: 2, 4: "aa"}
+    return 3 in keys, 4 in keys, 5 in keys, d2.keys() == keys
+
+
+@case("test_functions.py::test_symbool_to_int", std(1))
+def _(x):
+    if sum(s == -1 for s in x.size()) == 0:
+        return x + 1
+    else:
+        return x - 1
+
+
+@case("test_functions.py::test_sum", std(4))
+def _(a, b, c, d):
+    return sum([a, b, c, d])
+
+
+@case("test_functions.py::test_reduce_with_initial", std(4))
+def _(a, b, c, d):
+    return functools.reduce(operator.add, [b, c, d], a)
+
+
+@case("test_functions.py::test_set_difference", std(2))
+def _(a, b):
+    set1 = {"apple", "banana", "cherry"}
+    set2 = {"google", "microsoft", "apple"}
+    difference_set = set1.difference(set2)
+    if "apple" in difference_set:
+        x = a + b
+    else:
+        x = a - b
+    if "banana" in difference_set:
+        y = a + b
+    else:
+        y = a - b
+    return x, y
+
+
+@case("test_functions.py::test_unpack_ex2", std(1))
+def _(x):
+    output = (x, x + 1, x + 2, x + 3)
+    *ab, c, d = output
+    return c - d / ab[0]
+
+
+@case("test_functions.py::test_unpack_ex3", std(1))
+def _(x):
+    output = (x, x + 1, x + 2, x + 3)
+    a, *bc, d = output
+    return a - d / bc[0]
+
+
+@case("test_functions.py::test_const_tuple_add1", std(1))
+def _(x):
+    output = (x, x + 1, x + 2, x + 3)
+    output = () + output + ()
+    return output[2] + output[3]
+
+
+@case("test_functions.py::test_not_list", std(1))
+def _(a):
+    return not [a + 1]
+
+
+@case("test_functions.py::test_namedtuple_defaults~", std(2))
+def _(a, b):
+    mytuple = collections.namedtuple("mytuple", ["x", "y", "xy"], defaults=(None, 1, None))
+    tmp = mytuple(a, xy=b)
+    return mytuple(tmp.x, tmp[1], tmp.xy + b)
+
+
+@case("test_functions.py::test_list_sorted2~", std(1))
+def _(x):
+    y = [
+        ("john", "A", 8),
+        ("jane", "B", 5),
+        ("dave", "B", 10),
+    ]
+    return (
+        x + 1,
+        sorted(y),
+        sorted(y, key=lambda student: student[2]),
+        sorted(y, key=lambda student: student[2], reverse=True),
+    )
+
+
+@case("test_functions.py::test_list_slice_assignment~", std(1))
+def _(x):
+    m = [1, 2, 3, 4]
+    m[1:] = [6] * (len(m) - 1)
+    return x + 1
+
+
+@case("test_functions.py::test_context_wrapping_nested_functions_no_closure", std(1))
+def _(x):
+    @torch.no_grad()
+    def augment(x: torch.Tensor) -> torch.Tensor:
+        return (x + 1) * 2
+
+    return augment(x)
+
+
+@case("test_functions.py::test_partials_udf_kwarg", std(1))
+def _(x):
+    par_mul = functools.partial(udf_mul, y=torch.ones(10, 10))
+    return par_mul(x)
+
+
+def rand10_and_12():
+    torch.manual_seed(0)
+    return [(torch.rand(10), 12)]
+
+
+@case("test_functions.py::test_math_radians", rand10_and_12)
+def _(x, a):
+    import math
+
+    return x + math.radians(a)
+
+
+def rand_10x2_10x8x6():
+    torch.manual_seed(0)
+    return [(torch.rand(10, 2), torch.rand(10, 8, 6))]
+
+
+@case("test_functions.py::test_tensor_size_indexed_by_symint", rand_10x2_10x8x6)
+def _(x, y):
+    index = x.shape[-1]
+    return x + y.shape[index]
+
+
+@case("test_functions.py::test_pow_int", lambda: [(torch.ones(2, 2), 2)], dynamic=True)
+def _(a, b):
+    return torch.pow(a, b)
+
+
+# ----------------------------------------------------------------------------- test_exceptions.py
+
+
+def randn4():
+    torch.manual_seed(0)
+    return [(torch.randn(4),)]
+
+
+@case("test_exceptions.py::test_exception", randn4)
+def _(x):
+    x = torch.cos(x)
+    try:
+        x = torch.sin(x)
+        raise NotImplementedError
+    except Exception:
+        x = torch.sigmoid(x)
+
+    return x
+
+
+@case("test_exceptions.py::test_exception2", randn4)
+def _(x):
+    x = torch.cos(x)
+    try:
+        x = torch.sin(x)
+        raise NotImplementedError
+    except (NotImplementedError, AttributeError):
+        x = torch.sigmoid(x)
+
+    return x
+
+
+@case("test_exceptions.py::test_exception3", randn4)
+def _(x):
+    x = torch.cos(x)
+    try:
+        x = torch.sin(x)
+        raise NotImplementedError("Not implemented")
+    except AssertionError:
+        x = torch.sigmoid(x)
+    except NotImplementedError:
+        x = torch.cos(x)
+    finally:
+        x = torch.cos(x)
+
+    return x
+
+
+@case("test_exceptions.py::test_exception4", randn4)
+def _(x):
+    for i in range(10):
+        if i == 5:
+            return x
+        try:
+            x = torch.sin(x)
+            raise NotImplementedError
+        except Exception:
+            x = torch.sigmoid(x)
+
+    return x
+
+
+@case("test_exceptions.py::test_exception_with_another_exception", randn4)
+def _(x):
+    x = torch.cos(x)
+    try:
+        x = torch.sin(x)
+        raise NotImplementedError("Not implemented")
+    except NotImplementedError:
+        x = torch.sigmoid(x)
+        try:
+            x = torch.cos(x)
+            raise AssertionError
+        except AssertionError:
+            x = torch.cos(x)
+
+
+def gn_cos(x):
+    return torch.cos(x)
+
+
+@case("test_exceptions.py::test_exception_else~", randn4)
+def _(x):
+    x = torch.cos(x)
+    try:
+        x = torch.sin(x)
+        x = gn_cos(x)
+    except Exception:
+        x = torch.sigmoid(x)
+    else:
+        x = torch.cos(x)
+
+    return x
+
+
+@case("test_exceptions.py::test_exception_with_ctx_manager", randn4)
+def _(x):
+    x = torch.cos(x)
+    try:
+        with torch.no_grad():
+            x = torch.sin(x)
+            raise NotImplementedError("Not implemented")
+    except NotImplementedError:
+        x = torch.sigmoid(x)
+    return x
+
+
+def gn_raises():
+    raise NotImplementedError("foo")
+
+
+@case("test_exceptions.py::test_exception_raised_from_child", randn4)
+def _(x):
+    x = torch.cos(x)
+    try:
+        x = torch.sin(x)
+        gn_raises()
+        x = torch.sin(x)
+    except Exception:
+        x = torch.sigmoid(x)
+
+    return x
+
+
+def g_k(x, k=None):
+    if k:
+        raise TypeError("error")
+    return x.sin()
+
+
+def randn_2x3():
+    torch.manual_seed(0)
+    return [(torch.randn(2, 3),)]
+
+
+@case("test_exceptions.py::test_dynamo_undo_kw_names", randn_2x3)
+def _(x):
+    d = {"a": x}
+    try:
+        g_k(x, k=True)
+    except Exception:
+        y = 0
+        for _, b in d.items():  # noqa: PERF102
+            y += b.sum()
+    return y
+
+
+class Exc(Exception):
+    ...
+
+
+def randn2():
+    torch.manual_seed(0)
+    return [(torch.randn(2),)]
+
+
+@case("test_exceptions.py::test_raise_custom_exception", randn2)
+def _(t):
+    try:
+        raise Exc
+    except Exc:
+        return t.sin()
+    except Exception:
+        return t.cos()
+
+
+@case("test_exceptions.py::test_raise_custom_exception_with_args", randn2)
+def _(t):
+    try:
+        raise Exc(1, 2.0)
+    except Exc as e:
+        return t.sin() + e.args[0] + e.args[1]
+    except Exception:
+        return t.cos()
+
+
+def randn4_and_dict():
+    torch.manual_seed(0)
+    return [(torch.randn(4), {"a": 1})]
+
+
+@case("test_exceptions.py::test_key_error~", randn4_and_dict)
+def _(x, d):
+    try:
+        a = d["b"]
+    except KeyError:
+        a = 2
+    return x * a
+
+
+# ----------------------------------------------------------------------------- test_ctx_manager.py
+
+
+@case("test_ctx_manager.py::test_no_grad", std(2), name="ctx_manager.no_grad_fn1")
+def _(a, b):
+    x = a + 1
+    # redundant no_grad should get ignored
+    with torch.no_grad():
+        x = x + b
+    x = x + 2
+    return x
+
+
+@case("test_ctx_manager.py::test_no_grad", std(2), name="ctx_manager.no_grad_fn3")
+def _(a, b):
+    x = a + 1
+    with torch.enable_grad():
+        x = x + b
+    x = x + 2
+    return x
+
+
+@case("test_ctx_manager.py::test_no_grad", std(2), name="ctx_manager.no_grad_fn4")
+def _(a, b):
+    x = a + 1
+    with torch.set_grad_enabled(True):
+        if torch.is_grad_enabled():
+            x = x + b
+    x = x + 2
+    return x
+
+
+def ten_3x4_pairs():
+    torch.manual_seed(0)
+    a = torch.randn([3, 4])
+    b = torch.randn([3, 4])
+    return [(a, b)] * 10
+
+
+@case("test_ctx_manager.py::test_grad_mode_guard", ten_3x4_pairs)
+def _(a, b):
+    prev_grad = torch.is_grad_enabled()
+    torch.set_grad_enabled(False)
+    a = a + 1
+    a.tolist()  # graph break
+    ret = a + b
+    torch.set_grad_enabled(prev_grad)
+    return ret
+
+
+def ten_rand_3x4():
+    torch.manual_seed(0)
+    a = torch.rand([3, 4])
+    return [(a,)] * 10
+
+
+@case("test_ctx_manager.py::test_nested_grad_mode_graph_break~", ten_rand_3x4)
+def _(x):
+    before = torch.is_grad_enabled()
+    with torch.set_grad_enabled(False):
+        torch._dynamo.graph_break()
+        with torch.set_grad_enabled(True):
+            x = torch.mul(x, 5)
+            torch._dynamo.graph_break()
+            x = torch.sqrt(x)
+            assert torch.is_grad_enabled()
+        assert not torch.is_grad_enabled()
+    assert torch.is_grad_enabled() == before
+    return x
+
+
+# ----------------------------------------------------------------------------- test_unspec.py
+
+
+@case("test_unspec.py::test_use_and_specialize",
+      lambda: [(torch.tensor([5]), 2), (torch.tensor([6]), 2), (torch.tensor([5]), 3), (torch.tensor([4]), 3)], dynamic=True)
+def _(x, y):
+    x = x + y
+    if y == 2:
+        return x - 1
+    else:
+        return x + 1
+
+
+@case("test_unspec.py::test_no_recompiles",
+      lambda: [(torch.tensor([5]), 100), (torch.tensor([4]), 200), (torch.tensor([3]), 300), (torch.tensor([2]), 400)], dynamic=True)
+def _(x, y):
+    return x + y
+
+
+@case("test_unspec.py::test_sym_int_conversion", randn_2x3, config={"assume_static_by_default": False})
+def _(x):
+    y = x.size(0)
+    return x * int(y == 0)
+
+
 # ----------------------------------------------------------------------------- measuring
 
 class PrintingCounter(CompileCounter):

@@ -101,8 +101,14 @@ public record FunctionTarget(MethodTarget method, String interfaceMethod, Object
         } catch (NoSuchMethodException e) {
             throw new IllegalArgumentException("Ember.compile takes a lambda or method reference (typed as dev.ember.Fn0…Fn5), but "
                     + fn.getClass().getName() + " is an ordinary class; to compile a Module use Ember.compile(module)", e);
-        } catch (ReflectiveOperationException e) {
+        } catch (ReflectiveOperationException | java.lang.reflect.InaccessibleObjectException e) {
             throw new IllegalArgumentException("cannot read the SerializedLambda of " + fn + ": " + e, e);
         }
     }
+
+    /**
+     * Whether Ember can read the SerializedLambda of a lambda of class {@code c}: its package is open
+     * to Ember. The JDK's own serializable lambdas ({@code Comparator.comparingInt(...)}) are not.
+     */
+    static boolean readable(Class<?> c) { return c.getModule().isOpen(c.getPackageName(), FunctionTarget.class.getModule()); }
 }

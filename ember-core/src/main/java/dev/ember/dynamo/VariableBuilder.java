@@ -158,11 +158,13 @@ final class VariableBuilder {
         if (Modules.isModule(value)) return new ModuleVariable(value, source, modulePath(source));
         Lambdas.Made remade = Lambdas.made(value.getClass());
         if (remade != null) return new LambdaVariable(remade.target(), remade.interfaceMethod(), capturedOf(value, source, remade.target()), source, null);
-        if (value.getClass().isHidden() && value instanceof Serializable) {
+        // a lambda whose package is not open to Ember (the JDK's own: Comparator.comparingInt's) is an opaque object
+        boolean readable = FunctionTarget.readable(value.getClass());
+        if (value.getClass().isHidden() && value instanceof Serializable && readable) {
             LambdaVariable lambda = lambdaOf(value, source);
             if (lambda != null) return lambda;
         }
-        if (value.getClass().isHidden()) {
+        if (value.getClass().isHidden() && readable) {
             Lambdas.Made plain = Lambdas.ofHidden(value.getClass());
             if (plain != null) return new LambdaVariable(plain.target(), plain.interfaceMethod(), capturedOf(value, source, plain.target()), source, null);
         }

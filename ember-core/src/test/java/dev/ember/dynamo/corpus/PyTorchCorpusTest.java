@@ -53,7 +53,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PyTorchCorpusTest {
 
     /** Matches at the last commit; raise it when a fix makes more programs match. */
-    static final int MATCH_FLOOR = 212;
+    static final int MATCH_FLOOR = 257;
 
     /**
      * {@code -Dpytorch.corpus.only=functions.pop,misc.callpacked} runs only those programs, each
@@ -88,10 +88,29 @@ class PyTorchCorpusTest {
             Map.entry("misc.break_in_loop_accumulates", "Ember resumes where Dynamo cannot: a break inside a for loop makes Dynamo "
                     + "skip the frame (0 frames); Ember compiles a graph before the loop's break and a resume per iteration (4 frames)"),
             Map.entry("misc.try_finally_across_break", "Ember resumes where Dynamo cannot: a break inside a try block makes Dynamo skip "
-                    + "the frame (0 frames); Ember compiles the code before and after the break (2 frames)"));
+                    + "the frame (0 frames); Ember compiles the code before and after the break (2 frames)"),
+            Map.entry("ctx_manager.grad_mode_guard", "count convention, grad-mode nodes: the graph before the tolist() break ends "
+                    + "with a _set_grad_enabled(True) (Ember hands the break the mode it found and sets the traced one after); Dynamo's "
+                    + "graph leaves the mode it set (2/5 for 2/4)"),
+            Map.entry("ctx_manager.nested_grad_mode_graph_break", "count convention, grad-mode nodes: Ember's resume graphs inside the "
+                    + "no_grad/enable_grad blocks set the mode they start in and switch it at each close (4 nodes); Dynamo's have none, "
+                    + "the resume functions set it outside the graphs (2/6 for 2/2)"),
+            Map.entry("unspec.sym_int_conversion", "count convention, SymInt nodes: Dynamo counts `s0 == 0` and `sym_int` on the dynamic "
+                    + "size as graph nodes; Ember decides `y == 0` on the size symbol without a node (1/1 for 1/3)"),
+            // capture differences found with the test_functions.py / test_exceptions.py ports
+            Map.entry("functions.obj_eq", "Object.equals on a user object breaks: Ember does not trace the default (identity) "
+                    + "Object.equals of a class made in the trace; each of the 4 calls breaks (3 frames for 1)"),
+            Map.entry("functions.call_dict3", "Map.entry and Map.Entry getKey/getValue break: the JDK's KeyValueHolder pairs are not "
+                    + "traced, so building the pairs and putting them in a loop breaks 14 times (4 frames for 1)"),
+            Map.entry("exceptions.key_error", "NullPointerException of unboxing null not caught in the trace: `a = d.get(\"b\")` on a "
+                    + "missing key throws NPE in intValue(), which the trace treats as an uncaught throw, so the frame runs eagerly (0 frames "
+                    + "for 1); Dynamo traces the KeyError into its except block"));
 
     /** Programs whose compiled run is wrong or crashes today, with the reason (none may be silent). */
-    static final Map<String, String> KNOWN_FAILURES = Map.ofEntries();
+    static final Map<String, String> KNOWN_FAILURES = Map.ofEntries(
+            Map.entry("functions.list_slice_assignment", "wrong result: m.subList(1, n) of an ArrayList is traced as an immutable copy, "
+                    + "not a view; tail.clear() on it is traced as throwing UnsupportedOperationException, the graph breaks there and the "
+                    + "resumed code runs clear() on an unmodifiable rebuilt list and throws, where eager clears m's tail"));
 
     @AfterEach
     void reset() { Ember.reset(); }
@@ -156,6 +175,7 @@ class PyTorchCorpusTest {
         higherOrderOps(cs);
         more(cs);
         stateAcrossBreaks(cs);
+        morePorts(cs);
         return cs;
     }
 
@@ -546,6 +566,89 @@ class PyTorchCorpusTest {
             return List.of(args(a, a.select(0, 0)), args(b, b.select(0, 1)));
         }));
         cs.add(new Case("modules.buffer_update_across_break", module(PyTorchBreakPrograms.BufferAcrossBreak::new), std(1)));
+    }
+
+    /** PyTorchMorePrograms: more test_functions.py, test_exceptions.py, test_ctx_manager.py and test_unspec.py ports. */
+    private static void morePorts(List<Case> cs) {
+        String f = "functions.";
+        add(cs, f + "obj_eq", (Fn2<Tensor, Tensor, Object>) PyTorchMorePrograms::objEq, std(2));
+        add(cs, f + "obj_is", (Fn2<Tensor, Tensor, Object>) PyTorchMorePrograms::objIs, std(2));
+        add(cs, f + "viamethod", (Fn2<Tensor, Tensor, Tensor>) PyTorchMorePrograms::viamethod, std(2));
+        add(cs, f + "indirect2", (Fn2<Tensor, Tensor, Tensor>) PyTorchMorePrograms::indirect2, std(2));
+        add(cs, f + "methodcall3", (Fn2<Tensor, Tensor, Tensor>) PyTorchMorePrograms::methodcall3, std(2));
+        add(cs, f + "tuple2", (Fn2<Tensor, Tensor, Tensor>) PyTorchMorePrograms::tuple2, std(2));
+        add(cs, f + "listarg5", (Fn2<Tensor, Tensor, Tensor>) PyTorchMorePrograms::listarg5, std(2));
+        add(cs, f + "slice3", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::slice3, std(1));
+        add(cs, f + "slice4", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::slice4, std(1));
+        add(cs, f + "unpack3", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::unpack3, std(1));
+        add(cs, f + "shape2", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::shape2, std(1));
+        add(cs, f + "dict_setdefault3", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::dictSetdefault3, std(1));
+        add(cs, f + "call_dict1", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::callDict1, std(1));
+        add(cs, f + "call_dict2", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::callDict2, std(1));
+        add(cs, f + "call_dict3", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::callDict3, std(1));
+        add(cs, f + "dict_keys", (Fn1<Tensor, List<Object>>) PyTorchMorePrograms::dictKeys, std(1));
+        add(cs, f + "symbool_to_int", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::symboolToInt, std(1));
+        add(cs, f + "sum", (Fn4<Tensor, Tensor, Tensor, Tensor, Object>) PyTorchMorePrograms::sum, std(4));
+        add(cs, f + "reduce_with_initial", (Fn4<Tensor, Tensor, Tensor, Tensor, Tensor>) PyTorchMorePrograms::reduceWithInitial, std(4));
+        add(cs, f + "set_difference", (Fn2<Tensor, Tensor, List<Tensor>>) PyTorchMorePrograms::setDifference, std(2));
+        add(cs, f + "unpack_ex2", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::unpackEx2, std(1));
+        add(cs, f + "unpack_ex3", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::unpackEx3, std(1));
+        add(cs, f + "const_tuple_add1", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::constTupleAdd1, std(1));
+        add(cs, f + "not_list", (Fn1<Tensor, Boolean>) PyTorchMorePrograms::notList, std(1));
+        add(cs, f + "namedtuple_defaults", (Fn2<Tensor, Tensor, PyTorchMorePrograms.DefaultsTuple>) PyTorchMorePrograms::namedtupleDefaults, std(2));
+        add(cs, f + "list_sorted2", (Fn1<Tensor, List<Object>>) PyTorchMorePrograms::listSorted2, std(1));
+        add(cs, f + "list_slice_assignment", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::listSliceAssignment, std(1));
+        add(cs, f + "context_wrapping_nested_functions_no_closure", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::contextWrappingNoClosure, std(1));
+        add(cs, f + "partials_udf_kwarg", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::partialsUdfKwarg, std(1));
+        add(cs, f + "math_radians", (Fn2<Tensor, Integer, Tensor>) PyTorchMorePrograms::mathRadians, calls(() -> List.<Object[]>of(args(Tensor.rand(10), 12))));
+        add(cs, f + "tensor_size_indexed_by_symint", (Fn2<Tensor, Tensor, Tensor>) PyTorchMorePrograms::sizeIndexedBySize,
+                calls(() -> List.<Object[]>of(args(Tensor.rand(10, 2), Tensor.rand(10, 8, 6)))));
+        cs.add(new Case(f + "pow_int", same((Fn2<Tensor, Integer, Tensor>) PyTorchMorePrograms::powInt),
+                () -> List.<Object[]>of(args(Tensor.ones(2, 2), 2)), o -> o.dynamic(true)));
+
+        String e = "exceptions.";
+        Supplier<List<Object[]>> randn4 = calls(() -> List.<Object[]>of(args(Tensor.randn(4))));
+        add(cs, e + "exception", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::exception, randn4);
+        add(cs, e + "exception2", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::exception2, randn4);
+        add(cs, e + "exception3", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::exception3, randn4);
+        add(cs, e + "exception4", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::exception4, randn4);
+        add(cs, e + "exception_with_another_exception", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::exceptionWithAnotherException, randn4);
+        add(cs, e + "exception_else", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::exceptionElse, randn4);
+        add(cs, e + "exception_with_ctx_manager", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::exceptionWithCtxManager, randn4);
+        add(cs, e + "exception_raised_from_child", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::exceptionRaisedFromChild, randn4);
+        add(cs, e + "dynamo_undo_kw_names", (Fn1<Tensor, Object>) PyTorchMorePrograms::dynamoUndoKwNames, calls(() -> List.<Object[]>of(args(Tensor.randn(2, 3)))));
+        add(cs, e + "raise_custom_exception", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::raiseCustomException, calls(() -> List.<Object[]>of(args(Tensor.randn(2)))));
+        add(cs, e + "raise_custom_exception_with_args", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::raiseCustomExceptionWithArgs,
+                calls(() -> List.<Object[]>of(args(Tensor.randn(2)))));
+        add(cs, e + "key_error", (Fn2<Tensor, Map<String, Integer>, Tensor>) PyTorchMorePrograms::keyError,
+                calls(() -> List.<Object[]>of(args(Tensor.randn(4), Map.of("a", 1)))));
+
+        String c = "ctx_manager.";
+        add(cs, c + "no_grad_fn1", (Fn2<Tensor, Tensor, Tensor>) PyTorchMorePrograms::noGradFn1, std(2));
+        add(cs, c + "no_grad_fn3", (Fn2<Tensor, Tensor, Tensor>) PyTorchMorePrograms::noGradFn3, std(2));
+        add(cs, c + "no_grad_fn4", (Fn2<Tensor, Tensor, Tensor>) PyTorchMorePrograms::noGradFn4, std(2));
+        add(cs, c + "grad_mode_guard", (Fn2<Tensor, Tensor, Tensor>) PyTorchMorePrograms::gradModeGuard, calls(() -> {
+            Tensor a = Tensor.randn(3, 4), b = Tensor.randn(3, 4);
+            List<Object[]> out = new ArrayList<>();
+            for (int i = 0; i < 10; i++) out.add(args(a, b));
+            return out;
+        }));
+        add(cs, c + "nested_grad_mode_graph_break", (Fn1<Tensor, Tensor>) PyTorchMorePrograms::nestedGradModeGraphBreak, calls(() -> {
+            Tensor a = Tensor.rand(3, 4);
+            List<Object[]> out = new ArrayList<>();
+            for (int i = 0; i < 10; i++) out.add(args(a));
+            return out;
+        }));
+
+        String u = "unspec.";
+        cs.add(new Case(u + "use_and_specialize", same((Fn2<Tensor, Integer, Tensor>) PyTorchMorePrograms::useAndSpecialize),
+                () -> List.of(args(Tensor.ofLongs(5), 2), args(Tensor.ofLongs(6), 2), args(Tensor.ofLongs(5), 3), args(Tensor.ofLongs(4), 3)),
+                o -> o.dynamic(true)));
+        cs.add(new Case(u + "no_recompiles", same((Fn2<Tensor, Integer, Tensor>) PyTorchMorePrograms::addInt),
+                () -> List.of(args(Tensor.ofLongs(5), 100), args(Tensor.ofLongs(4), 200), args(Tensor.ofLongs(3), 300), args(Tensor.ofLongs(2), 400)),
+                o -> o.dynamic(true)));
+        cs.add(new Case(u + "sym_int_conversion", same((Fn1<Tensor, Tensor>) PyTorchMorePrograms::symIntConversion),
+                calls(() -> List.<Object[]>of(args(Tensor.randn(2, 3)))), o -> o.dynamic(true)));
     }
 
     // ------------------------------------------------------------------ running
