@@ -30,6 +30,7 @@ final class Containers {
             more.forEach(l::append);
             return ConstantVariable.of(name.equals("add") || !more.isEmpty() ? 1 : 0);
         }
+        if (l.isViewOfAnother() && ctx.sideEffects.changedContainers()) throw changedUnderAView(ctx, l, "List." + name + "()");
         // reads of the size or of one element wrap only what they read (an input list's other elements stay unguarded)
         switch (name) {
             case "size" -> { return ConstantVariable.of(l.size()); }
@@ -85,8 +86,12 @@ final class Containers {
             case "toArray" -> new ArrayVariable(!args.isEmpty() && args.getFirst() instanceof ArrayVariable a ? a.componentType() : Object.class, items, null);
             case "contains" -> ConstantVariable.of(indexOf(items, args.getFirst()) >= 0 ? 1 : 0);
             case "indexOf" -> ConstantVariable.of(indexOf(items, args.getFirst()));
-            case "reversed" -> new ListVariable(items.reversed(), false, null);
+            case "reversed" -> {
+                viewOfImmutable(ctx, l, name);
+                yield new ListVariable(items.reversed(), false, null);
+            }
             case "subList" -> {
+                viewOfImmutable(ctx, l, name);
                 int from = intArg(ctx, args.get(0)), to = intArg(ctx, args.get(1));
                 if (from < 0 || to > items.size() || from > to) throw outOfBounds(ctx, from, items.size());
                 yield new ListVariable(items.subList(from, to), false, null);
@@ -110,11 +115,36 @@ final class Containers {
             case "hasNext" -> ConstantVariable.of(it.hasNext() ? 1 : 0);
             case "next" -> {
                 if (it.containerChanged()) throw KeyedContainers.concurrentModification(ctx, "Iterator.next()");
+                if (it.unchangedIterable() instanceof ListVariable l && l.isViewOfAnother() && ctx.sideEffects.changedContainers()) {
+                    throw changedUnderAView(ctx, l, "Iterator.next()");
+                }
                 if (!it.hasNext()) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NoSuchElementException");
                 yield it.next();
             }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Iterator." + name + "()");
         };
+    }
+
+    /**
+     * subList and reversed return views: a write through one changes the list, and a change of the
+     * list shows through it. The trace models them as copies, which is exact only for a list that
+     * never changes; of a list that can (an ArrayList, LinkedList or Arrays.asList, made in the
+     * frame or passed in) the call breaks the graph and runs as Java runs it (PyTorch corpus
+     * {@code functions.list_slice_assignment}: {@code m.subList(1, m.size()).clear()} was refused
+     * as a change of an immutable list).
+     */
+    private static void viewOfImmutable(TraceContext ctx, ListVariable l, String method) {
+        if (l.isMutable() || l.isFixedSize()) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + method + "() of a list that can change: the result is a view that writes "
+                    + "through to the list and sees its changes, which the trace does not model; it runs outside the graph");
+        }
+    }
+
+    /** A read of an input list that views another container, after the trace changed one: the change may show through it. */
+    private static Unsupported changedUnderAView(TraceContext ctx, ListVariable l, String what) {
+        return ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on " + (l.source() == null ? "a list" : l.source().name())
+                + ", a view of another container (a subList, an unmodifiable wrapper, Arrays.asList), after a list or array changed in this "
+                + "frame: the change may show through the view, so the read runs outside the graph");
     }
 
     private static void mutable(TraceContext ctx, ListVariable l, String method) {

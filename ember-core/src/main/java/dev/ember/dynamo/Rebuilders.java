@@ -217,7 +217,7 @@ final class Rebuilders {
             out.add(new SideEffect.SetField(s.owner(), s.field(), of(s.value(), type)));
         }
         for (ListVariable l : ctx.sideEffects.lists()) {
-            if (l.isRead()) out.add(new SideEffect.ResetList(l.source(), of(new ListVariable(l.items(), true, null), null)));
+            if (l.isRead()) out.add(new SideEffect.ResetList(l.source(), of(new ListVariable(l.items(), true, null), null), l.structuralChanges() > 0));
             else out.add(new SideEffect.AppendToList(l.source(), of(new ListVariable(l.appended(), true, null), null)));
         }
         for (ArrayVariable a : ctx.sideEffects.arrays()) {

@@ -27,12 +27,22 @@ sealed interface SideEffect {
         }
     }
 
-    /** The input list's final contents. */
-    record ResetList(Source list, OutputRebuilder items) implements SideEffect {
+    /**
+     * The input list's final contents. A trace that only set elements ({@code structural} false)
+     * sets them again, one by one: a clear and an add would be a structural change Java's {@code set}
+     * is not, and would make the caller's subList views and iterators of the list throw
+     * ConcurrentModificationException where eager's go on.
+     */
+    record ResetList(Source list, OutputRebuilder items, boolean structural) implements SideEffect {
         @SuppressWarnings("unchecked")
         public void apply(Rebuild r) {
             List<Object> target = (List<Object>) list.read(r.frame);
             List<?> values = (List<?>) r.value(items);
+            if (!structural && target.size() == values.size()) {
+                java.util.ListIterator<Object> at = target.listIterator();
+                for (Object v : values) if (at.next() != v) at.set(v);
+                return;
+            }
             target.clear();
             target.addAll(values);
         }

@@ -47,6 +47,9 @@ final class SideEffects {
 
     void mutated(ListVariable l) { lists.add(l); }
 
+    /** Whether the trace has changed a list, an array or a map/set from the inputs so far. */
+    boolean changedContainers() { return !lists.isEmpty() || !arrays.isEmpty() || !keyed.isEmpty(); }
+
     void mutated(ArrayVariable a) { arrays.add(a); }
 
     void mutated(KeyedVariable k) { keyed.add(k); }

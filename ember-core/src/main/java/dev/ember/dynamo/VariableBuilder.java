@@ -143,6 +143,7 @@ final class VariableBuilder {
             // The caller's ArrayList/LinkedList may be mutated: the compiled frame replays the appends, or the final contents once read.
             boolean replayable = value instanceof java.util.ArrayList<?> || value instanceof java.util.LinkedList<?>;
             if (replayable) return ListVariable.unread(() -> listContents(list, source), source);
+            if (isViewOfAnother(list)) return ListVariable.ofInputView(listContents(list, source), source);
             return ListVariable.ofInput(listContents(list, source), source);
         }
         if (value.getClass().isArray()) {
@@ -169,6 +170,20 @@ final class VariableBuilder {
             if (plain != null) return new LambdaVariable(plain.target(), plain.interfaceMethod(), capturedOf(value, source, plain.target()), source, null);
         }
         return new UserObjectVariable(value.getClass(), value, source);
+    }
+
+    /**
+     * Whether a list is one of the JDK's views of another container (subList, reversed, the
+     * unmodifiable, synchronized and checked wrappers, Arrays.asList over an array): a change of
+     * that container, traced through another variable, shows through it. The immutable lists
+     * (List.of, toList, copies) own their elements and never change.
+     */
+    static boolean isViewOfAnother(List<?> list) {
+        String name = list.getClass().getName();
+        if (!name.startsWith("java.util.") || name.startsWith("java.util.ImmutableCollections$")) return false;
+        return name.contains("SubList") || name.contains("View") || name.startsWith("java.util.Collections$Unmodifiable")
+                || name.startsWith("java.util.Collections$Synchronized") || name.startsWith("java.util.Collections$Checked")
+                || name.equals("java.util.Arrays$ArrayList");
     }
 
     private static final java.lang.constant.MethodTypeDesc ITERATOR = java.lang.constant.MethodTypeDesc.of(java.lang.constant.ClassDesc.of("java.util.Iterator"));

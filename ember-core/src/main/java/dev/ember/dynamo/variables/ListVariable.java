@@ -81,6 +81,22 @@ public final class ListVariable implements VariableTracker {
         return l;
     }
 
+    /**
+     * {@link #ofInput} for a list that is a view of another container (a subList, an unmodifiable
+     * wrapper, an Arrays.asList): it shows that container's changes, which the trace cannot tie
+     * to it, so it is read only while no list or array has changed in the trace (see Containers).
+     */
+    public static ListVariable ofInputView(Contents contents, Source source) {
+        ListVariable l = ofInput(contents, source);
+        l.viewOfAnother = true;
+        return l;
+    }
+
+    /** Whether this input list is a view of another container ({@link #ofInputView}). */
+    public boolean isViewOfAnother() { return viewOfAnother; }
+
+    private boolean viewOfAnother;
+
     private void takeContents(Contents c) {
         items = new ArrayList<>(Collections.nCopies(c.size(), (VariableTracker) null));
         element = c.size() == 0 ? null : c.element();
