@@ -143,7 +143,7 @@ final class Containers {
     /** A read of an input list that views another container, after the trace changed one: the change may show through it. */
     private static Unsupported changedUnderAView(TraceContext ctx, ListVariable l, String what) {
         return ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on " + (l.source() == null ? "a list" : l.source().name())
-                + ", a view of another container (a subList, an unmodifiable wrapper, Arrays.asList), after a list or array changed in this "
+                + ", a view of another container (a subList, an unmodifiable wrapper, Arrays.asList: " + l.inputClassName() + "), after a list or array changed in this "
                 + "frame: the change may show through the view, so the read runs outside the graph");
     }
 

@@ -93,6 +93,10 @@ public final class FullGraphCapture {
                 for (int i = 0; i < m.keys().size(); i++) walk(m.values().get(i), path + "[" + literal(m.keys().get(i)) + "]", paths, problems);
             }
             case OutputRebuilder.ViewOf v -> problems.add(where(path) + " is a map's " + v.view().method() + "() view");
+            case OutputRebuilder.EntryOf e -> {
+                walk(e.key(), path + ".getKey()", paths, problems);
+                walk(e.value(), path + ".getValue()", paths, problems);
+            }
             case OutputRebuilder.IteratorAt i -> problems.add(where(path) + " is an iterator");
             case OutputRebuilder.ObjectOf o -> problems.add(where(path) + " is a " + o.type().getSimpleName() + " made in the function");
             case OutputRebuilder.LambdaOf l -> problems.add(where(path) + " is a lambda made in the function");

@@ -420,7 +420,8 @@ final class InstructionTranslator {
 
     private static boolean isNull(VariableTracker v) { return v instanceof ConstantVariable c && c.value() == null; }
 
-    private static boolean sameReference(VariableTracker a, VariableTracker b) {
+    /** Whether two traced values are the same object ({@code ==} on references, and Object's own {@code equals}). */
+    static boolean sameReference(VariableTracker a, VariableTracker b) {
         if (a == b) return true;
         if (a instanceof ConstantVariable x && b instanceof ConstantVariable y) return x.value() == y.value();
         if (a instanceof TensorVariable x && b instanceof TensorVariable y) return x.node() == y.node();

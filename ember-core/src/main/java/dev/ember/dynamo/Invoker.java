@@ -187,6 +187,13 @@ final class Invoker {
             case SetVariable set -> KeyedContainers.setMethod(ctx, set, name, args);
             case MapViewVariable view -> KeyedContainers.viewMethod(ctx, view, name, args);
             case EntryVariable entry -> KeyedContainers.entryMethod(ctx, entry, name, args);
+            case dev.ember.dynamo.variables.ImmutableEntryVariable pair -> switch (name) {
+                case "getKey" -> pair.key();
+                case "getValue" -> pair.value();
+                case "setValue" -> throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN,
+                        "the traced path throws UnsupportedOperationException: setValue() on an immutable Map.entry");
+                default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Map.Entry." + name + "() on " + pair.describe());
+            };
             case IteratorVariable it -> Containers.iteratorMethod(ctx, it, name);
             case ArrayVariable a when name.equals("clone") -> new ArrayVariable(a.componentType(), a.items(), null);
             case LambdaVariable l -> callLambda(ctx, l, name, type, args);
@@ -208,6 +215,10 @@ final class Invoker {
                 ClassFiles.Resolved r = cls == null ? null : ClassFiles.virtual(cls, name, type);
                 if (r == null) {
                     throw ctx.unsupported(GraphBreakType.NO_BYTECODE, "cannot resolve " + name + type.descriptorString() + " on " + receiver.describe());
+                }
+                if (r.declaringClass() == Object.class && name.equals("equals") && args.size() == 1) {
+                    // Object's own equals is identity (Python's default __eq__, test_functions.py::test_obj_eq)
+                    yield ConstantVariable.of(InstructionTranslator.sameReference(receiver, args.getFirst()) ? 1 : 0);
                 }
                 if (JdkCalls.isJdk(r.declaringClass())) {
                     // Inherited JDK code (Enum.ordinal, Object.getClass, …): evaluate on constants, never inline the JDK.

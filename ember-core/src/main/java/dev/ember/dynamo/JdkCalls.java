@@ -66,6 +66,14 @@ final class JdkCalls {
             return null;
         }
         if (owner == Arrays.class && name.equals("asList") && args.getFirst() instanceof ArrayVariable a) return ListVariable.fixedSizeView(a);
+        if (owner == java.util.Map.class && name.equals("entry") && args.size() == 2) {
+            for (VariableTracker a : args) {
+                if (a instanceof ConstantVariable c && c.value() == null) {
+                    throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NullPointerException: Map.entry() of a null key or value");
+                }
+            }
+            return new dev.ember.dynamo.variables.ImmutableEntryVariable(args.get(0), args.get(1));
+        }
         if (owner == java.util.Collections.class && name.equals("nCopies") && args.getFirst() instanceof ConstantVariable c && c.value() instanceof Integer n) {
             if (n < 0) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IllegalArgumentException: List length = " + n);
             return new ListVariable(new ArrayList<>(java.util.Collections.nCopies(n, args.get(1))), false, null);

@@ -115,6 +115,17 @@ sealed interface OutputRebuilder {
         public String toString() { return name; }
     }
 
+    /** {@code Map.entry(key, value)} made again: an immutable pair the trace made. */
+    record EntryOf(OutputRebuilder key, OutputRebuilder value) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) { return java.util.Map.entry(r.value(key), r.value(value)); }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+
+        @Override
+        public String toString() { return "Map.entry(" + key + ", " + value + ")"; }
+    }
+
     /** A new list; {@code mutable} gives an ArrayList, otherwise an unmodifiable list. */
     record ListOf(List<OutputRebuilder> items, boolean mutable, boolean fixedSize) implements OutputRebuilder {
         ListOf(List<OutputRebuilder> items, boolean mutable) { this(items, mutable, false); }
@@ -123,7 +134,10 @@ sealed interface OutputRebuilder {
             List<Object> out = new ArrayList<>(items.size());
             for (OutputRebuilder item : items) out.add(r.value(item));
             if (fixedSize) return java.util.Arrays.asList(out.toArray());      // the class and the mutability eager's Arrays.asList has
-            return mutable ? out : Collections.unmodifiableList(out);
+            if (mutable) return out;
+            // List.of's own class (what eager's List.of, toList and copies have) unless an element is null, which it refuses; an
+            // unmodifiable wrapper would also read as a view of another list to a later trace (VariableBuilder.isViewOfAnother)
+            return out.contains(null) ? Collections.unmodifiableList(out) : List.copyOf(out);
         }
 
         @Override

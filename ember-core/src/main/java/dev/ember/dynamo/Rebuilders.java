@@ -104,6 +104,7 @@ final class Rebuilders {
             case KeyedVariable k -> new OutputRebuilder.KeyedOf(k.type(), k.isMutable(), k.construction(), k.changes().log(), List.copyOf(k.keys()),
                     k instanceof MapVariable m ? all(m.entries().values()) : null);
             case MapViewVariable view -> new OutputRebuilder.ViewOf(of(view.map(), null), view.view());
+            case dev.ember.dynamo.variables.ImmutableEntryVariable pair -> new OutputRebuilder.EntryOf(of(pair.key(), null), of(pair.value(), null));
             case UserObjectVariable u when !u.isFresh() -> new OutputRebuilder.FromSource(u.source());
             case UserObjectVariable u when u.type().isRecord() -> {
                 List<OutputRebuilder> comps = new ArrayList<>();

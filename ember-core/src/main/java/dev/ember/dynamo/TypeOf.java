@@ -44,6 +44,7 @@ final class TypeOf {
             case KeyedVariable k -> k.type();
             case MapViewVariable view -> view.view() == MapViewVariable.View.VALUES ? java.util.Collection.class : java.util.Set.class;
             case EntryVariable e -> java.util.Map.Entry.class;
+            case dev.ember.dynamo.variables.ImmutableEntryVariable e -> java.util.Map.Entry.class;
             case dev.ember.dynamo.variables.PipelineVariable p -> p.kind().type();
         };
     }

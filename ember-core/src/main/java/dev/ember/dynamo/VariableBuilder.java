@@ -143,7 +143,7 @@ final class VariableBuilder {
             // The caller's ArrayList/LinkedList may be mutated: the compiled frame replays the appends, or the final contents once read.
             boolean replayable = value instanceof java.util.ArrayList<?> || value instanceof java.util.LinkedList<?>;
             if (replayable) return ListVariable.unread(() -> listContents(list, source), source);
-            if (isViewOfAnother(list)) return ListVariable.ofInputView(listContents(list, source), source);
+            if (isViewOfAnother(list)) return ListVariable.ofInputView(listContents(list, source), source, list.getClass());
             return ListVariable.ofInput(listContents(list, source), source);
         }
         if (value.getClass().isArray()) {

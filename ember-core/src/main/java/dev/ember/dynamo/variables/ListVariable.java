@@ -86,16 +86,19 @@ public final class ListVariable implements VariableTracker {
      * wrapper, an Arrays.asList): it shows that container's changes, which the trace cannot tie
      * to it, so it is read only while no list or array has changed in the trace (see Containers).
      */
-    public static ListVariable ofInputView(Contents contents, Source source) {
+    public static ListVariable ofInputView(Contents contents, Source source, Class<?> viewClass) {
         ListVariable l = ofInput(contents, source);
-        l.viewOfAnother = true;
+        l.viewClass = viewClass;
         return l;
     }
 
     /** Whether this input list is a view of another container ({@link #ofInputView}). */
-    public boolean isViewOfAnother() { return viewOfAnother; }
+    public boolean isViewOfAnother() { return viewClass != null; }
 
-    private boolean viewOfAnother;
+    /** The class of an input view ({@link #ofInputView}), by name; empty for any other list. */
+    public String inputClassName() { return viewClass == null ? "" : viewClass.getName(); }
+
+    private Class<?> viewClass;
 
     private void takeContents(Contents c) {
         items = new ArrayList<>(Collections.nCopies(c.size(), (VariableTracker) null));
