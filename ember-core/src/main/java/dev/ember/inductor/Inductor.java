@@ -18,6 +18,7 @@ import dev.ember.inductor.codegen.VectorApi;
 import dev.ember.jvm.HiddenClasses;
 import dev.ember.kernels.Blas;
 import dev.ember.logging.Trace;
+import dev.ember.ops.ConvOps;
 import dev.ember.ops.LinalgOps;
 import dev.ember.ops.OpOverload;
 import dev.ember.passes.PassManager;
@@ -75,8 +76,12 @@ public final class Inductor {
         return dev.ember.tensor.TensorScope.untracked(() -> compile(gm, exampleInputs, mode, cache));
     }
 
-    /** The ops whose lowering or eager fallback reaches {@link dev.ember.kernels.Gemm}, which may call OpenBLAS. */
-    private static final Set<OpOverload> GEMM_OPS = Set.of(LinalgOps.MM, LinalgOps.BMM, LinalgOps.ADDMM, LinalgOps.MATMUL, LinalgOps.LINEAR);
+    /**
+     * The ops whose lowering or eager fallback reaches {@link dev.ember.kernels.Gemm}, which may call OpenBLAS:
+     * the matrix products, and the convolutions (im2col and the backward's products).
+     */
+    private static final Set<OpOverload> GEMM_OPS = Set.of(LinalgOps.MM, LinalgOps.BMM, LinalgOps.ADDMM, LinalgOps.MATMUL, LinalgOps.LINEAR,
+            ConvOps.CONV2D, ConvOps.CONVOLUTION, ConvOps.CONVOLUTION_BACKWARD);
 
     static boolean hasGemm(GraphModule gm) {
         for (Node n : gm.graph().nodes()) {

@@ -46,6 +46,12 @@ class OpenBlasPreloadTest {
         g.output(g.callFunction(OpRegistry.get("aten.mm.default"), a, b));
         assertTrue(Inductor.hasGemm(new GraphModule(g)));
         assertFalse(Inductor.hasGemm(pointwise()));
+        // a convolution's kernels run GEMMs too (im2col, and the backward's products): a conv net's first backward used to load OpenBLAS itself
+        for (String conv : List.of("aten.convolution.default", "aten.convolution_backward.default", "aten.conv2d.default")) {
+            Graph c = new Graph();
+            c.output(c.callFunction(OpRegistry.get(conv), c.placeholder("x", null), c.placeholder("w", null)));
+            assertTrue(Inductor.hasGemm(new GraphModule(c)), conv);
+        }
     }
 
     /** Compiles one of the graphs (argument "gemm" or "pointwise") without calling it, then says whether OpenBLAS started loading. */
