@@ -5,11 +5,16 @@ import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
 import dev.ember.fx.ShapeProp;
 import dev.ember.fx.SymbolicShapes;
+import dev.ember.kernels.Blas;
 import dev.ember.logging.Log;
 import dev.ember.logging.Trace;
+import dev.ember.ops.ConvOps;
+import dev.ember.ops.LinalgOps;
+import dev.ember.ops.OpOverload;
 import dev.ember.passes.PassManager;
 
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -121,6 +126,31 @@ public final class Aot {
                 + (training ? "; ops with a derivative kept whole until after partitioning" : "") + ")\n" + work.code());
         if (!training) PassManager.run(PassManager.Stage.POST_GRAD, work, compilingForTraining());
         return new Prepared(work, kept);
+    }
+
+    /**
+     * The ops whose kernels (eager, or the inductor's extern calls) reach {@link dev.ember.kernels.Gemm}, which may call
+     * OpenBLAS: the matrix products, and the convolutions (im2col, and the backward's products).
+     */
+    private static final Set<OpOverload> GEMM_OPS = Set.of(LinalgOps.MM, LinalgOps.BMM, LinalgOps.ADDMM, LinalgOps.MATMUL, LinalgOps.LINEAR,
+            ConvOps.CONV2D, ConvOps.CONVOLUTION, ConvOps.CONVOLUTION_BACKWARD);
+
+    /** Whether running {@code gm} may reach OpenBLAS: it calls one of {@link #GEMM_OPS}. */
+    public static boolean reachesGemm(GraphModule gm) {
+        for (Node n : gm.graph().nodes()) {
+            if (n.target() instanceof OpOverload op && GEMM_OPS.contains(op)) return true;
+        }
+        return false;
+    }
+
+    /**
+     * Starts loading OpenBLAS on a background thread when {@code gm} has a GEMM ({@link Blas#loadInBackground}),
+     * so that compiling overlaps the load (~300 ms in a fresh JVM) and the graph's first call finds it loaded.
+     * Which kernel runs is not changed: a GEMM that comes before the load has finished waits for it, as it would
+     * for a load on first use.
+     */
+    public static void preloadBlasFor(GraphModule gm) {
+        if (reachesGemm(gm)) Blas.loadInBackground();
     }
 
     /** A training forward or backward graph made ready for a backend: decomposed to core ops, then the post-grad passes. */

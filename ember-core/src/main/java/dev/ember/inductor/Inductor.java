@@ -16,10 +16,7 @@ import dev.ember.inductor.codegen.BytecodeWriter;
 import dev.ember.inductor.codegen.GraphWriter;
 import dev.ember.inductor.codegen.VectorApi;
 import dev.ember.jvm.HiddenClasses;
-import dev.ember.kernels.Blas;
 import dev.ember.logging.Trace;
-import dev.ember.ops.LinalgOps;
-import dev.ember.ops.OpOverload;
 import dev.ember.passes.PassManager;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
@@ -33,7 +30,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
@@ -75,15 +71,7 @@ public final class Inductor {
         return dev.ember.tensor.TensorScope.untracked(() -> compile(gm, exampleInputs, mode, cache));
     }
 
-    /** The ops whose lowering or eager fallback reaches {@link dev.ember.kernels.Gemm}, which may call OpenBLAS. */
-    private static final Set<OpOverload> GEMM_OPS = Set.of(LinalgOps.MM, LinalgOps.BMM, LinalgOps.ADDMM, LinalgOps.MATMUL, LinalgOps.LINEAR);
-
-    static boolean hasGemm(GraphModule gm) {
-        for (Node n : gm.graph().nodes()) {
-            if (n.target() instanceof OpOverload op && GEMM_OPS.contains(op)) return true;
-        }
-        return false;
-    }
+    static boolean hasGemm(GraphModule gm) { return Aot.reachesGemm(gm); }
 
     /** One cache per folder for the life of the process, so that a folder or key it refuses is warned about once. */
     private static final Map<Path, ArtifactCache> CACHES = new ConcurrentHashMap<>();
@@ -98,7 +86,7 @@ public final class Inductor {
     }
 
     static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, CompileMode mode, ArtifactCache cache, Chooser chooser) {
-        if (hasGemm(gm)) Blas.loadInBackground();   // overlaps compiling: the graph's first call finds OpenBLAS loaded
+        Aot.preloadBlasFor(gm);   // overlaps compiling: the graph's first call finds OpenBLAS loaded (a training graph started it before AOT's steps)
         List<TensorMeta> metas = new ArrayList<>();
         for (Tensor t : exampleInputs) metas.add(t.meta());
         String graphText = canonical(gm);

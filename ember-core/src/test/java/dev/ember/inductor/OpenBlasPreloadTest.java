@@ -46,11 +46,26 @@ class OpenBlasPreloadTest {
         g.output(g.callFunction(OpRegistry.get("aten.mm.default"), a, b));
         assertTrue(Inductor.hasGemm(new GraphModule(g)));
         assertFalse(Inductor.hasGemm(pointwise()));
+        // a convolution's kernels run GEMMs too (im2col, and the backward's products): a conv net's first backward used to load OpenBLAS itself
+        for (String conv : List.of("aten.convolution.default", "aten.convolution_backward.default", "aten.conv2d.default")) {
+            Graph c = new Graph();
+            c.output(c.callFunction(OpRegistry.get(conv), c.placeholder("x", null), c.placeholder("w", null)));
+            assertTrue(Inductor.hasGemm(new GraphModule(c)), conv);
+        }
     }
 
     /** Compiles one of the graphs (argument "gemm" or "pointwise") without calling it, then says whether OpenBLAS started loading. */
     public static final class Child {
         public static void main(String[] args) throws Exception {
+            if (args[0].equals("train")) {
+                // AOT for training: the load starts before AOT's steps, so the backend already finds it started
+                List<Tensor> in = List.of(Tensor.randn(8, 64), Tensor.randn(32, 64).requiresGrad(true), Tensor.randn(32).requiresGrad(true));
+                dev.ember.aot.AotAutograd.compile(linearRelu(), in, (graph, fakes, which) -> {
+                    if (which.equals("forward")) System.out.println("started before the backend " + Blas.backgroundLoadStarted());
+                    return dev.ember.fx.Backends.EAGER.compile(graph, fakes);
+                });
+                return;
+            }
             boolean gemm = args[0].equals("gemm");
             GraphModule gm = gemm ? linearRelu() : pointwise();
             List<Tensor> in = gemm ? List.of(Tensor.randn(8, 64), Tensor.randn(32, 64), Tensor.randn(32)) : List.of(Tensor.randn(8, 64));
@@ -88,5 +103,11 @@ class OpenBlasPreloadTest {
         assertTrue(gemm.contains("equal true"), gemm);
         String pointwise = runChild("pointwise");
         assertTrue(pointwise.contains("started false"), pointwise);
+    }
+
+    @Test
+    void compilingForTrainingStartsLoadingOpenBlasBeforeAotsSteps() throws Exception {
+        String train = runChild("train");
+        assertTrue(train.contains("started before the backend true"), train);
     }
 }

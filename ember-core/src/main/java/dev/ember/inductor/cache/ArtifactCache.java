@@ -185,7 +185,7 @@ public final class ArtifactCache {
             ByteBuffer file = ByteBuffer.allocate(HEADER + body.length + HmacSha256.LENGTH);
             file.put(MAGIC).put(Hash128.of(body, 0, body.length)).putInt(body.length).put(body);
             file.put(m.of(file.array(), 0, file.position()));
-            Path tmp = Files.createTempFile(dir, key, ".tmp");
+            Path tmp = TempFiles.create(dir, key, ".tmp");
             try {
                 Files.write(tmp, file.array());
                 try {

@@ -5,11 +5,9 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
-import java.security.SecureRandom;
 import java.util.Set;
 
 /**
@@ -36,7 +34,7 @@ final class CacheKey {
     /** The key in {@code folder}, made on first use. {@code me} is null on a file system without POSIX permissions. */
     static byte[] loadOrCreate(Path folder, UserPrincipal me) throws IOException, Refused {
         Path file = folder.resolve(FILE);
-        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) create(file, me != null);
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) create(file);
         String fix = "; delete the cache folder (`rm -r " + folder + "`, Ember makes a new key and rebuilds it) or point EMBER_CACHE_DIR elsewhere";
         if (me != null) {
             PosixFile key = PosixFile.of(file);
@@ -55,11 +53,9 @@ final class CacheKey {
         return Files.readAllBytes(file);
     }
 
-    private static void create(Path file, boolean posix) throws IOException {
-        byte[] key = new byte[LENGTH];
-        new SecureRandom().nextBytes(key);
-        FileAttribute<?>[] ownerOnly = posix ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)} : new FileAttribute<?>[0];
-        Path tmp = Files.createTempFile(file.getParent(), FILE, ".tmp", ownerOnly);
+    private static void create(Path file) throws IOException {
+        byte[] key = TempFiles.randomBytes(LENGTH);
+        Path tmp = TempFiles.create(file.getParent(), FILE, ".tmp");   // owner-only where there are permissions
         try {
             Files.write(tmp, key);
             try {
