@@ -37,9 +37,24 @@ final class Exceptions {
                 + " argument, or with a message known while tracing (and a cause), is modelled");
     }
 
+    /** Marks an exception whose message the trace cannot know (the JVM's own helpful NullPointerException text). */
+    private static final String MESSAGE_UNKNOWN = "ember$messageUnknown";
+
+    /**
+     * An exception the JVM itself throws at an instruction of the traced code (a call on null, the
+     * unboxing of a null Integer): raised for the frame's handlers to catch, as in test_exceptions'
+     * KeyError caught by its except block. Its message is the JVM's own description of the
+     * instruction, which the trace does not reproduce, so reading it stops the trace there.
+     */
+    static Raised raiseFromJvm(TraceContext ctx, Class<? extends Throwable> type, String reason) {
+        UserObjectVariable u = UserObjectVariable.fresh(type);
+        u.fields().put(MESSAGE_UNKNOWN, ConstantVariable.of(1));
+        return new Raised(u, type, ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, reason));
+    }
+
     /** Whether {@code getMessage()} on this object can be answered from the trace: made in it, and the method is Throwable's own. */
     static boolean answersGetMessage(UserObjectVariable u) {
-        if (!u.isFresh() || !Throwable.class.isAssignableFrom(u.type())) return false;
+        if (!u.isFresh() || !Throwable.class.isAssignableFrom(u.type()) || u.fields().containsKey(MESSAGE_UNKNOWN)) return false;
         try {
             return u.type().getMethod("getMessage").getDeclaringClass() == Throwable.class;
         } catch (NoSuchMethodException e) {

@@ -203,7 +203,7 @@ final class Invoker {
             case ConstantVariable c when c.value() instanceof GradMode.Scope scope -> GradModes.scopeMethod(ctx, scope, name);
             case ConstantVariable c when c.value() instanceof ErrorOnGraphBreak.Scope scope -> ErrorOnGraphBreak.scopeMethod(ctx, scope, name);
             case ConstantVariable c when c.value() == null ->
-                    throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NullPointerException: calling " + name + "() on null");
+                    throw Exceptions.raiseFromJvm(ctx, NullPointerException.class, "the traced path throws NullPointerException: calling " + name + "() on null");
             case ConstantVariable c when JdkCalls.isJdk(c.value().getClass()) -> JdkCalls.reflect(ctx, owner, name, type, c.value(), args);
             case ModuleVariable m when name.equals("forward") && Modules.isBuiltinLayer(m.module()) -> ModuleCalls.callModule(ctx, m, args);
             case UserObjectVariable u when name.equals("getMessage") && args.isEmpty() && Exceptions.answersGetMessage(u) -> Exceptions.message(u);

@@ -459,4 +459,38 @@ class ExceptionCaptureTest {
         assertEquals(2, cc.frameCount());
         assertEquals(2, cc.opCount(), "relu; then mul");
     }
+
+    static final java.util.Map<String, Integer> COUNTS = java.util.Map.of("a", 3);
+
+    /** test_exceptions.py::test_key_error: a missing key's null unboxed throws NullPointerException, caught in the frame. */
+    static Tensor unboxedMissingKey(Tensor x) {
+        int a;
+        try {
+            a = COUNTS.get("b");
+        } catch (NullPointerException e) {
+            a = 2;
+        }
+        return x.mul(a);
+    }
+
+    static Tensor readsTheJvmsMessage(Tensor x) {
+        try {
+            int a = COUNTS.get("b");
+            return x.mul(a);
+        } catch (NullPointerException e) {
+            return e.getMessage().contains("intValue") ? x.neg() : x;
+        }
+    }
+
+    @Test
+    void aNullPointerExceptionTheJvmThrowsIsCaughtInTheGraph() {
+        CompileCounter cc = assertLikeEager(ExceptionCaptureTest::unboxedMissingKey, Options.fullgraph());
+        assertEquals(1, cc.frameCount());
+        assertEquals(1, cc.opCount());
+    }
+
+    @Test
+    void itsMessageIsTheJvmsSoReadingItLeavesTheGraph() {
+        assertLikeEager(ExceptionCaptureTest::readsTheJvmsMessage);
+    }
 }
