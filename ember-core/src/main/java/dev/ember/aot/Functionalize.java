@@ -36,9 +36,43 @@ public final class Functionalize {
         NotFunctional(String message) { super(message); }
     }
 
+    /**
+     * Rewrites each batch_norm in training mode that updates running statistics (its schema does
+     * not say it writes them, ATen's own {@code native_batch_norm} does) into
+     * {@code _batch_norm_functional} and two {@code copy_}s of the new statistics into the old, which
+     * the in-place rewrites below then treat as any other mutation. Without it a batch_norm whose
+     * output nobody reads was removed as dead code with its update, and a compiler free to move the
+     * reads of a statistic could read it after the update (fuzzer seeds 80031, 82657).
+     */
+    public static void functionalBatchNorm(Graph graph) {
+        for (Node n : graph.nodes()) {
+            if (n.kind() != NodeKind.CALL_FUNCTION || n.target() != dev.ember.ops.NormOps.BATCH_NORM) continue;
+            Object[] args = DecomposePass.positional(dev.ember.ops.NormOps.BATCH_NORM, n);
+            if (!Boolean.TRUE.equals(args[5]) || !(args[3] instanceof Node mean) || !(args[4] instanceof Node var)) continue;
+            if (!(mean.val() instanceof Tensor) || !(var.val() instanceof Tensor) || !(n.val() instanceof Tensor)) continue;
+            Node value;
+            try (InsertPoint ignored = graph.insertingBefore(n)) {
+                Node functional = call(graph, n, dev.ember.ops.NormOps.BATCH_NORM_FUNCTIONAL, new ArrayList<>(java.util.Arrays.asList(args)), Map.of());
+                value = getitem(graph, functional, 0, n);
+                call(graph, n, ShapeOps.COPY_, List.of(mean, getitem(graph, functional, 1, n)), Map.of());
+                call(graph, n, ShapeOps.COPY_, List.of(var, getitem(graph, functional, 2, n)), Map.of());
+            }
+            n.replaceAllUsesWith(value);
+            graph.eraseNode(n);
+        }
+    }
+
+    private static Node getitem(Graph graph, Node of, int i, Node at) {
+        Node g = graph.callFunction(dev.ember.fx.BuiltinFunctions.GETITEM, List.of(of, i), Map.of());
+        g.setSourceLocation(at.sourceLocation());
+        g.setVal(((List<?>) of.val()).get(i));
+        return g;
+    }
+
     /** Rewrites every in-place and out= call; returns how many were rewritten. */
     public static int run(GraphModule gm) {
         Graph graph = gm.graph();
+        functionalBatchNorm(graph);
         int rewritten = 0;
         for (Node n : graph.nodes()) {
             if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op) || op.writtenArg() < 0) continue;
@@ -84,6 +118,7 @@ public final class Functionalize {
     public static final String WRITTEN_BACK_FROM_OUTPUT = "written_back_from_output";
 
     public static java.util.LinkedHashMap<Node, Node> rewriteInputMutations(Graph graph, java.util.function.Predicate<Node> mayRewrite) {
+        functionalBatchNorm(graph);
         java.util.LinkedHashMap<Node, Node> finalValues = new java.util.LinkedHashMap<>();
         for (Node n : graph.nodes()) {
             if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op) || op.writtenArg() < 0) continue;

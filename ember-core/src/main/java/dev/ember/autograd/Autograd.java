@@ -93,7 +93,7 @@ public final class Autograd {
         for (int k = 0; k < results.size(); k++) {
             Tensor r = results.get(k);
             if (isInput(r, values)) results.set(k, r = r.viewAs(r.meta()));
-            differentiable |= r.dtype().isFloatingPoint();
+            differentiable |= r.dtype().isFloatingPoint() && op.differentiableOutput(k);
         }
         if (!differentiable) return out;
         Object[] shapes = new Object[values.length];
@@ -125,7 +125,7 @@ public final class Autograd {
         OpNode node = new OpNode(op, values, shapes, edges.toArray(Node.Edge[]::new), firstEdge, needs, results.toArray());
         for (int k = 0; k < results.size(); k++) {
             Tensor r = results.get(k);
-            if (!r.dtype().isFloatingPoint()) continue;
+            if (!r.dtype().isFloatingPoint() || !op.differentiableOutput(k)) continue;
             r.requiresGrad(true);
             AutogradMeta m = r.autogradMeta();
             m.gradFn = node;

@@ -138,7 +138,10 @@ final class ProgramBuilder {
         Map<Node, Node> finals = Functionalize.rewriteInputMutations(g, n -> true);
         List<Input> written = new ArrayList<>();
         List<Object> values = new ArrayList<>(outputNodes(g));
-        for (Map.Entry<Node, Node> e : finals.entrySet()) {
+        // in the order of the inputs they write, as torch.export lists a BatchNorm's running_mean, running_var, num_batches_tracked
+        List<Map.Entry<Node, Node>> inInputOrder = new ArrayList<>(finals.entrySet());
+        inInputOrder.sort(java.util.Comparator.comparingInt(e -> placeholders.indexOf(e.getKey())));
+        for (Map.Entry<Node, Node> e : inInputOrder) {
             Input in = ordered.get(placeholders.indexOf(e.getKey()));
             if (in.kind() == InputSpec.Kind.CONSTANT_TENSOR) {
                 throw new ExportError("Ember.export(" + function + "): the program writes in place into the tensor constant '" + in.target()

@@ -42,6 +42,29 @@ public final class NormOps {
             .derivative(NormOps::batchNormBackward)
             .register();
 
+    /**
+     * batch_norm in training with running statistics as a functional op (PyTorch's
+     * {@code _native_batch_norm_legit_functional}): its output and the running statistics' new values,
+     * its arguments left as they were. A captured graph's batch_norm becomes this and two
+     * {@code copy_}s into the statistics ({@code Functionalize.functionalBatchNorm}), so that the
+     * update is a value the graph computes and writes back like any other mutation: never dropped
+     * with an output nobody reads, never reordered before a read of the old statistics. The
+     * arguments are batch_norm's, so are the derivative and the kernel.
+     */
+    public static final OpOverload BATCH_NORM_FUNCTIONAL = OpOverload.define("_batch_norm_functional(Tensor input, Tensor? weight, Tensor? bias, "
+                    + "Tensor running_mean, Tensor running_var, bool training, float momentum, float eps, bool cudnn_enabled=True) -> (Tensor, Tensor, Tensor)")
+            .meta(a -> java.util.List.of(batchNormMeta(a.tensor(0), a.optTensor(1), a.optTensor(2), a.tensor(3), a.tensor(4), a.bool(5)),
+                    TensorMeta.contiguous(a.tensor(3).dtype(), a.tensor(3).shape()), TensorMeta.contiguous(a.tensor(4).dtype(), a.tensor(4).shape())))
+            .kernel((a, m) -> {
+                Tensor mean = a.tensor(3).clone(), var = a.tensor(4).clone();
+                Tensor out = batchNorm(a.tensor(0), a.optTensor(1), a.optTensor(2), mean, var, a.bool(5), a.dbl(6), a.dbl(7),
+                        (TensorMeta) ((java.util.List<?>) m).get(0));
+                return java.util.List.of(out, mean, var);
+            })
+            .derivative(NormOps::batchNormBackward)
+            .nonDifferentiableOutputs(1, 2)
+            .register();
+
     public static final OpOverload LAYER_NORM = OpOverload.define("layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, "
                     + "Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor")
             .meta(a -> layerNormMeta(a.tensor(0), a.ints(1), a.optTensor(2), a.optTensor(3)))

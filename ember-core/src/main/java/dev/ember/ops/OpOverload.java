@@ -36,7 +36,9 @@ public final class OpOverload {
     private final Decomposition decomposition;
     private final Derivative derivative;
 
-    OpOverload(Schema schema, Set<Tag> tags, MetaFn meta, Kernel kernel, Decomposition decomposition, Derivative derivative) {
+    OpOverload(Schema schema, Set<Tag> tags, MetaFn meta, Kernel kernel, Decomposition decomposition, Derivative derivative,
+               java.util.BitSet nonDifferentiableOutputs) {
+        this.nonDifferentiableOutputs = nonDifferentiableOutputs;
         this.schema = schema;
         this.name = schema.qualifiedName();
         this.tags = tags.isEmpty() ? Set.of() : EnumSet.copyOf(tags);
@@ -87,6 +89,14 @@ public final class OpOverload {
      * differentiated through its decomposition, or not at all: see {@link dev.ember.autograd.Autograd}).
      */
     public Derivative derivative() { return derivative; }
+
+    private final java.util.BitSet nonDifferentiableOutputs;
+
+    /**
+     * Whether output {@code i} carries no gradient though it is floating point (derivatives.yaml's
+     * {@code output_differentiability}: batch_norm's updated running statistics).
+     */
+    public boolean differentiableOutput(int i) { return !nonDifferentiableOutputs.get(i); }
 
     /**
      * Calls the op through its decomposition, eagerly: each op the decomposition names runs in turn.
@@ -180,12 +190,20 @@ public final class OpOverload {
 
         public Builder derivative(Derivative d) { this.derivative = d; return this; }
 
+        private final java.util.BitSet nonDifferentiableOutputs = new java.util.BitSet();
+
+        /** Outputs that carry no gradient ({@link OpOverload#differentiableOutput}). */
+        public Builder nonDifferentiableOutputs(int... outputs) {
+            for (int o : outputs) nonDifferentiableOutputs.set(o);
+            return this;
+        }
+
         /** Builds the op and adds it to the {@link OpRegistry}. */
         public OpOverload register() {
             if (meta == null || kernel == null) {
                 throw new IllegalStateException(schema.qualifiedName() + " needs both a meta function and a kernel");
             }
-            return OpRegistry.add(new OpOverload(schema, tags, meta, kernel, decomposition, derivative));
+            return OpRegistry.add(new OpOverload(schema, tags, meta, kernel, decomposition, derivative, nonDifferentiableOutputs));
         }
     }
 }

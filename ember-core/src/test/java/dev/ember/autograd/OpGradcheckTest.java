@@ -238,6 +238,7 @@ class OpGradcheckTest {
         s(NormOps.BATCH_NORM, "training", x(4, 3, 2, 2), x(3), x(3), c(3), c(3).abs(), true, 0.1, 1e-5);
         s(NormOps.BATCH_NORM, "training, no affine", x(5, 3), null, null, null, null, true, 0.1, 1e-5);
         s(NormOps.BATCH_NORM, "evaluation", x(4, 3, 2), x(3), x(3), c(3), c(3).abs(), false, 0.1, 1e-5);
+        s(NormOps.BATCH_NORM_FUNCTIONAL, "training", x(4, 3, 2, 2), x(3), x(3), c(3), c(3).abs(), true, 0.1, 1e-5);
     }
 
     @TestFactory
@@ -253,7 +254,7 @@ class OpGradcheckTest {
                 // a random op (dropout, or attention with dropout) draws the same mask on every call: the generator restarts each time
                 Function<List<Tensor>, Tensor> fn = in -> {
                     Generator.global().manualSeed(11);
-                    return first(sample.op().call(sample.args()));
+                    return first(sample.op(), sample.op().call(sample.args()));
                 };
                 GradCheck.check(fn, leaves, 1e-6, 1e-6, 1e-4);
             }));
@@ -262,13 +263,14 @@ class OpGradcheckTest {
     }
 
     /** A multi-output op's outputs summed with distinct weights, so every output's gradient is checked. */
-    private static Tensor first(Object out) {
+    /** The op's differentiable floating outputs, summed with distinct weights (one scalar to differentiate). */
+    private static Tensor first(OpOverload op, Object out) {
         if (out instanceof Tensor t) return t.dtype().isFloatingPoint() ? t : null;
         Tensor total = null;
-        int k = 1;
+        int k = 1, index = 0;
         for (Object o : (List<?>) out) {
             Tensor t = (Tensor) o;
-            if (!t.dtype().isFloatingPoint()) continue;
+            if (!t.dtype().isFloatingPoint() || !op.differentiableOutput(index++)) continue;
             Tensor part = t.mul((double) k++).sum();
             total = total == null ? part : total.add(part);
         }
