@@ -619,7 +619,15 @@ public final class ProgramGenerator {
 
     private static final List<String> COMPARISONS = List.of("gt", "lt", "ge", "le", "eq", "ne");
 
-    /** A bool mask: a comparison of two tensors, or of one with a number. */
+    /**
+     * A bool mask: a comparison of two tensors, or of one with a number. A comparison turns the
+     * smallest difference into another answer, so floats are compared only where no rounding
+     * decides it: two tensors only when both hold values no op computed (inputs and views of them,
+     * never written), a computed float only with an ordered comparison against a number that no
+     * saturating function reaches (not 0 or ±1, where eager's gelu, tanh or sigmoid give an exact
+     * constant and compiled code may give a value next to it) nor any constant the generator fills
+     * or clamps to.
+     */
     private boolean compare() { return compareMask() != null; }
 
     private Var compareMask() {
@@ -627,17 +635,17 @@ public final class ProgramGenerator {
         if (a == null) return null;
         TensorType t = a.type();
         String op = oneOf(COMPARISONS);
-        Var b = rnd.nextBoolean() ? null : pick(v -> v != a && !v.type().dtype().isBool() && Shapes.broadcast(t.shape(), v.type().shape()) != null
-                && (v.type().dtype() == t.dtype() || v.type().rank() > 0 && t.rank() > 0));
-        if (b != null) {
-            // float equality of two computed values would turn a rounding into another answer: only ordered comparisons then
-            if (DType.promote(t.dtype(), b.type().dtype()).isFloatingPoint() && (op.equals("eq") || op.equals("ne"))) op = rnd.nextBoolean() ? "gt" : "le";
-            return let(new TensorType(DType.BOOL, Shapes.broadcast(t.shape(), b.type().shape())), "$0." + op + "($1)", a, b);
-        }
+        Var b = rnd.nextBoolean() ? null : pick(v -> !v.type().dtype().isBool() && Shapes.broadcast(t.shape(), v.type().shape()) != null
+                && (t.isFloat() ? distinct.contains(a) && distinct.contains(v) && v.type().dtype() == t.dtype() : v.type().dtype().isIntegral()
+                        && (v.type().dtype() == t.dtype() || v.type().rank() > 0 && t.rank() > 0)));
+        if (b != null) return let(new TensorType(DType.BOOL, Shapes.broadcast(t.shape(), b.type().shape())), "$0." + op + "($1)", a, b);
         String number;
-        if (!t.isFloat()) number = oneOf(List.of("0.0", "1.0", "-2.0", "3.0"));
-        else if (op.equals("eq") || op.equals("ne")) number = "0.0";   // exact zeros come from relu, zero_, masks: a value, not a rounding
-        else number = oneOf(List.of("0.0", "0.5", "-0.25", "1.0"));
+        if (!t.isFloat()) {
+            number = oneOf(List.of("0.0", "1.0", "-2.0", "3.0"));
+        } else {
+            op = oneOf(List.of("gt", "lt", "ge", "le"));
+            number = oneOf(List.of("0.3", "-0.7", "0.15", "1.3", "-0.35"));
+        }
         return let(t.withDtype(DType.BOOL), "$0." + op + "(" + number + ")", a);
     }
 
@@ -974,10 +982,17 @@ public final class ProgramGenerator {
         boolean desc = rnd.nextBoolean();
         switch (rnd.nextInt(4)) {
             case 0 -> let(t, "$0.sort(" + d + ", " + desc + ").get(0)", a);
-            case 1 -> let(t.withDtype(DType.INT64), rnd.nextBoolean() ? "$0.sort(" + d + ", " + desc + ").get(1)" : "$0.argsort(" + d + ", " + desc + ")", a);
+            case 1 -> {
+                // positions: of ints (ties exact, broken stably), or of floats no op computed (where
+                // compiled code may turn eager's exact tie, two saturated -0.0s, into two different values)
+                if (t.isFloat() && !distinct.contains(a)) return false;
+                let(t.withDtype(DType.INT64), rnd.nextBoolean() ? "$0.sort(" + d + ", " + desc + ").get(1)" : "$0.argsort(" + d + ", " + desc + ")", a);
+            }
             case 2 -> {
-                // the gradient of a top-k value picks one of tied elements: only ints (no gradient) or distinct floats
-                if (t.isFloat() && !distinct.contains(a)) {
+                // a top-k value's gradient picks one of tied elements, argmin's position one of them:
+                // ints (no gradient, exact ties, the first one taken) or floats no op computed
+                if (t.isFloat() && !distinct.contains(a)) return false;
+                if (rnd.nextBoolean()) {
                     boolean keep = rnd.nextBoolean();
                     let(new TensorType(DType.INT64, keep ? Shapes.with(t.shape(), d, 1) : Shapes.without(t.shape(), d)), "$0.argmin(" + d + ", " + keep + ")", a);
                     return true;
