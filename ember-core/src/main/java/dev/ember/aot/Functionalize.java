@@ -44,11 +44,12 @@ public final class Functionalize {
      * output nobody reads was removed as dead code with its update, and a compiler free to move the
      * reads of a statistic could read it after the update (fuzzer seeds 80031, 82657).
      */
-    public static void functionalBatchNorm(Graph graph) {
+    public static void functionalBatchNorm(Graph graph, java.util.function.Predicate<Node> mayRewrite) {
         for (Node n : graph.nodes()) {
             if (n.kind() != NodeKind.CALL_FUNCTION || n.target() != dev.ember.ops.NormOps.BATCH_NORM) continue;
             Object[] args = DecomposePass.positional(dev.ember.ops.NormOps.BATCH_NORM, n);
             if (!Boolean.TRUE.equals(args[5]) || !(args[3] instanceof Node mean) || !(args[4] instanceof Node var)) continue;
+            if (!mayRewrite.test(mean) || !mayRewrite.test(var)) continue;
             if (!(mean.val() instanceof Tensor) || !(var.val() instanceof Tensor) || !(n.val() instanceof Tensor)) continue;
             Node value;
             try (InsertPoint ignored = graph.insertingBefore(n)) {
@@ -72,7 +73,8 @@ public final class Functionalize {
     /** Rewrites every in-place and out= call; returns how many were rewritten. */
     public static int run(GraphModule gm) {
         Graph graph = gm.graph();
-        functionalBatchNorm(graph);
+        // statistics that are graph inputs were rewritten with the inputs' other writes, or stay written in place (see InputMutations)
+        functionalBatchNorm(graph, stat -> stat.kind() != NodeKind.PLACEHOLDER);
         int rewritten = 0;
         for (Node n : graph.nodes()) {
             if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op) || op.writtenArg() < 0) continue;
@@ -118,7 +120,19 @@ public final class Functionalize {
     public static final String WRITTEN_BACK_FROM_OUTPUT = "written_back_from_output";
 
     public static java.util.LinkedHashMap<Node, Node> rewriteInputMutations(Graph graph, java.util.function.Predicate<Node> mayRewrite) {
-        functionalBatchNorm(graph);
+        return rewriteInputMutations(graph, mayRewrite, mayRewrite);
+    }
+
+    /**
+     * {@link #rewriteInputMutations(Graph, java.util.function.Predicate)}, rewriting batch_norm's
+     * update of statistics that are graph inputs only where {@code statisticsMayBeRewritten} allows:
+     * not for statistics that require grad, whose later reads eager differentiates into the
+     * statistics themselves (their update is no part of their history), which a functional value
+     * cannot say.
+     */
+    public static java.util.LinkedHashMap<Node, Node> rewriteInputMutations(Graph graph, java.util.function.Predicate<Node> mayRewrite,
+                                                                           java.util.function.Predicate<Node> statisticsMayBeRewritten) {
+        functionalBatchNorm(graph, stat -> stat.kind() == NodeKind.PLACEHOLDER && statisticsMayBeRewritten.test(stat));
         java.util.LinkedHashMap<Node, Node> finalValues = new java.util.LinkedHashMap<>();
         for (Node n : graph.nodes()) {
             if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op) || op.writtenArg() < 0) continue;

@@ -54,6 +54,12 @@ final class JointGraph {
     /** The first node of the backward part; every node before it (but the tangents) is forward. */
     final Set<Node> backwardNodes;
 
+    /** Whether {@code n} unpacks an output its op says carries no gradient (batch_norm's new running statistics). */
+    private static boolean nonDifferentiableItem(Node n) {
+        return n.target() == BuiltinFunctions.GETITEM && n.arg(0) instanceof Node of && of.target() instanceof OpOverload op
+                && n.arg(1) instanceof Number i && !op.differentiableOutput(i.intValue());
+    }
+
     /**
      * For each primal, the forward outputs whose value depends on it (through forward nodes only):
      * its gradient has a term from output {@code o} only when {@code o} is in its set, so a primal
@@ -67,7 +73,7 @@ final class JointGraph {
             while (!work.isEmpty()) {
                 Node n = work.pop();
                 if (!seen.add(n)) continue;
-                for (Node u : n.users()) if (!backwardNodes.contains(u)) work.push(u);
+                for (Node u : n.users()) if (!backwardNodes.contains(u) && !nonDifferentiableItem(u)) work.push(u);
             }
             for (int o = 0; o < outputs.size(); o++) reached[p][o] = outputs.get(o) instanceof Node n && seen.contains(n);
         }
@@ -146,7 +152,7 @@ final class JointGraph {
             if (n.kind() == NodeKind.PLACEHOLDER || n.kind() == NodeKind.OUTPUT || !recording) continue;
             boolean anyInput = false;
             for (Node in : n.allInputNodes()) anyInput |= requires.contains(in);
-            if (!anyInput || !carriesFloat(n.val())) continue;
+            if (!anyInput || !carriesFloat(n.val()) || nonDifferentiableItem(n)) continue;
             if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload || n.target() == BuiltinFunctions.GETITEM)) {
                 throw new NotDifferentiable("'" + n.name() + "' (" + n.kind() + " " + n.target() + ") is on a path from an input that requires grad, and AOT differentiates only ops");
             }

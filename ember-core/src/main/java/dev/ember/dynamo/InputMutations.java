@@ -95,7 +95,9 @@ final class InputMutations {
     /** Rewrites {@code work}'s writes of inputs into functional ops whose results it returns after its outputs; null when there are none. */
     private static Written rewrite(GraphModule work, List<Object> inputs) {
         List<Node> placeholders = work.graph().placeholders();
-        Map<Node, Node> finalValues = Functionalize.rewriteInputMutations(work.graph(), input -> !sharesMemory(placeholders.indexOf(input), inputs));
+        java.util.function.Predicate<Node> mayRewrite = input -> !sharesMemory(placeholders.indexOf(input), inputs);
+        Map<Node, Node> finalValues = Functionalize.rewriteInputMutations(work.graph(), mayRewrite,
+                stat -> mayRewrite.test(stat) && !(inputs.get(placeholders.indexOf(stat)) instanceof Tensor t && t.requiresGrad()));
         if (finalValues.isEmpty()) return null;
         Node outputNode = work.graph().outputNode();
         Object value = outputNode.arg(0);

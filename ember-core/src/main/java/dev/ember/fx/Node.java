@@ -113,7 +113,9 @@ public final class Node {
             case GET_ATTR -> false;
             case CALL_METHOD -> ((String) target).endsWith("_");
             case CALL_FUNCTION -> target == BuiltinFunctions.SET_GRAD_ENABLED
-                    || target instanceof OpOverload op && (op.writtenArg() >= 0 || op.hasTag(Tag.NONDETERMINISTIC) || op.returnsNothing());
+                    || target instanceof OpOverload op && (op.writtenArg() >= 0 || op.hasTag(Tag.NONDETERMINISTIC) || op.returnsNothing())
+                    // batch_norm in training writes its running statistics, though its schema does not say so
+                    || target == dev.ember.ops.NormOps.BATCH_NORM && args.size() > 5 && Boolean.TRUE.equals(args.get(5)) && args.get(3) != null;
         };
     }
 

@@ -82,4 +82,18 @@ class BatchNormRunningStatsTest {
         for (int i = 0; i < 2; i++) assertArrayEquals(want.get(i).toDoubleArray(), got.get(i).toDoubleArray(), 1e-5, "gradient " + i);
         assertArrayEquals(statsEager.toDoubleArray(), statsCompiled.toDoubleArray(), 1e-6, "the statistics, updated through views of one tensor");
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"aot_eager", "inductor"})
+    void statisticsThatRequireGradAreUpdatedAsEagersKernelUpdatesThem(String backend) {
+        // eager's kernel writes the statistics unseen by autograd, even leaves that require grad; the compiled write-back must too
+        Tensor[] eager = inputs(6), compiled = inputs(6);
+        for (Tensor[] in : new Tensor[][] {eager, compiled}) for (int i = 1; i < 3; i++) in[i].requiresGrad(true);
+        Tensor want = outputUnused(eager[0], eager[1], eager[2]);
+        Tensor got = Ember.compile((Fn3<Tensor, Tensor, Tensor, Tensor>) BatchNormRunningStatsTest::outputUnused, Options.backend(backend))
+                .apply(compiled[0], compiled[1], compiled[2]);
+        assertArrayEquals(want.toDoubleArray(), got.toDoubleArray(), 1e-6);
+        assertArrayEquals(eager[1].detach().toDoubleArray(), compiled[1].detach().toDoubleArray(), 1e-6, "the running mean");
+        assertArrayEquals(eager[2].detach().toDoubleArray(), compiled[2].detach().toDoubleArray(), 1e-6, "the running variance");
+    }
 }

@@ -36,6 +36,12 @@ public final class ProgramGenerator {
     private final List<Var> pool = new ArrayList<>();
     private final Map<Var, Integer> storage = new HashMap<>();
     private final Set<Var> readOnly = new HashSet<>();
+    /**
+     * Float variables whose elements are known to be pairwise distinct (inputs drawn from randn and
+     * views of them, never written): the only ones whose top-k positions, or the gradient of a top-k
+     * value, mean one thing.
+     */
+    private final Set<Var> distinct = new HashSet<>();
     private int nextVar, nextStorage;
 
     private ProgramGenerator(long seed) {
@@ -63,7 +69,7 @@ public final class ProgramGenerator {
     }
 
     private boolean step() {
-        int r = rnd.nextInt(132);
+        int r = rnd.nextInt(190);
         if (r < 20) return unary();
         if (r < 42) return binary();
         if (r < 52) return reduction();
@@ -80,7 +86,18 @@ public final class ProgramGenerator {
         if (r < 116) return recurrentLoop();
         if (r < 120) return scalarAcrossBreak();
         if (r < 124) return factory();
-        return javaNumber();
+        if (r < 132) return javaNumber();
+        // the op families added later: 58 of 190, the ones above keep their shares of the rest
+        if (r < 139) return compare();
+        if (r < 147) return mask();
+        if (r < 151) return clamp();
+        if (r < 155) return cumsum();
+        if (r < 165) return indexing();
+        if (r < 170) return pool();
+        if (r < 174) return integerDivision();
+        if (r < 178) return sortAndTopk();
+        if (r < 183) return batchNorm();
+        return misc();
     }
 
     // ------------------------------------------------------------------ types and variables
@@ -100,10 +117,14 @@ public final class ProgramGenerator {
     }
 
     /** A new parameter of type {@code t}: its own tensor, in a random layout. */
-    private Var input(TensorType t) {
+    private Var input(TensorType t) { return input(t, true); }
+
+    /** A new parameter of type {@code t}; never an expanded (read-only) one unless {@code mayExpand}. */
+    private Var input(TensorType t, boolean mayExpand) {
         Var v = new Var("a" + inputs.size(), t);
-        Input.Layout layout = Input.Layout.values()[rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(3) : 0];
+        Input.Layout layout = Input.Layout.values()[rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(mayExpand ? 3 : 2) : 0];
         if (!Input.canUse(layout, t)) layout = Input.Layout.CONTIGUOUS;
+        if (t.isFloat() && layout != Input.Layout.EXPANDED) distinct.add(v);
         inputs.add(new Input(v, layout, -1));
         storage.put(v, nextStorage++);
         if (layout == Input.Layout.EXPANDED) readOnly.add(v);
@@ -144,7 +165,19 @@ public final class ProgramGenerator {
         Var v = let(t, template, src);
         storage.put(v, storage.get(src));
         if (readOnly.contains(src)) readOnly.add(v);
+        if (distinct.contains(src) && !template.contains("expand(")) distinct.add(v);
         return v;
+    }
+
+    /** {@code call;} writing {@code target}: its memory's elements are no longer known to be distinct. */
+    private void mutate(Var target, Call call) {
+        body.add(new Stmt.Mutate(target, call));
+        written(target);
+    }
+
+    /** Records that {@code target}'s memory is written: no name for it is known distinct any more. */
+    private void written(Var target) {
+        distinct.removeIf(v -> shares(v, target));
     }
 
     /** A random pool variable matching {@code p}, preferring recent ones (so ops chain into fusable runs); null when none. */
@@ -373,7 +406,7 @@ public final class ProgramGenerator {
             for (String s : List.of("$0.add_(1L)", "$0.neg_()", "$0.abs_()", "$0.zero_()")) ops.add(Call.of(s, t));
             if (b != null) for (String s : List.of("$0.add_($1)", "$0.sub_($1)", "$0.mul_($1)", "$0.copy_($1)")) ops.add(Call.of(s, t, b));
         }
-        body.add(new Stmt.Mutate(t, oneOf(ops)));
+        mutate(t, oneOf(ops));
         return true;
     }
 
@@ -386,14 +419,14 @@ public final class ProgramGenerator {
         if (ot.isFloat() && rnd.nextBoolean()) {
             if (!a.type().equals(ot)) return false;
             String op = oneOf(List.of("tanhOut", "sigmoidOut", "negOut", "absOut", "expOut", "sinOut"));
-            body.add(new Stmt.Mutate(out, Call.of(op.equals("expOut") ? "$1.tanh().expOut($0)" : "$1." + op + "($0)", out, a)));
+            mutate(out, Call.of(op.equals("expOut") ? "$1.tanh().expOut($0)" : "$1." + op + "($0)", out, a));
             return true;
         }
         Var b = pick(v -> v.type().dtype() == ot.dtype() && !shares(v, out)
                 && Shapes.broadcast(a.type().shape(), v.type().shape()) != null && Shapes.broadcast(a.type().shape(), v.type().shape()).equals(ot.shape()));
         if (b == null) return false;
         String op = oneOf(ot.isFloat() ? List.of("addOut", "subOut", "mulOut", "maximumOut", "minimumOut") : List.of("addOut", "subOut", "mulOut"));
-        body.add(new Stmt.Mutate(out, Call.of("$1." + op + "($2, $0)", out, a, b)));
+        mutate(out, Call.of("$1." + op + "($2, $0)", out, a, b));
         return true;
     }
 
@@ -579,6 +612,469 @@ public final class ProgramGenerator {
         String op = t.isFloat() ? oneOf(List.of("Tensor.onesLike($0).add($0)", "Tensor.fullLike($0, 0.5).mul($0)", "Tensor.zerosLike($0).sub($0)"))
                 : oneOf(List.of("Tensor.onesLike($0).add($0)", "Tensor.zerosLike($0).sub($0)"));
         let(t, op, a);
+        return true;
+    }
+
+    // ------------------------------------------------------------------ comparisons and masks
+
+    private static final List<String> COMPARISONS = List.of("gt", "lt", "ge", "le", "eq", "ne");
+
+    /**
+     * A bool mask: a comparison of two tensors, or of one with a number. A comparison turns the
+     * smallest difference into another answer, so floats are compared only where no rounding
+     * decides it: two tensors only when both hold values no op computed (inputs and views of them,
+     * never written), a computed float only with an ordered comparison against a number that no
+     * saturating function reaches (not 0 or ±1, where eager's gelu, tanh or sigmoid give an exact
+     * constant and compiled code may give a value next to it) nor any constant the generator fills
+     * or clamps to.
+     */
+    private boolean compare() { return compareMask() != null; }
+
+    private Var compareMask() {
+        Var a = pick(v -> !v.type().dtype().isBool());
+        if (a == null) return null;
+        TensorType t = a.type();
+        String op = oneOf(COMPARISONS);
+        Var b = rnd.nextBoolean() ? null : pick(v -> !v.type().dtype().isBool() && Shapes.broadcast(t.shape(), v.type().shape()) != null
+                && (t.isFloat() ? distinct.contains(a) && distinct.contains(v) && v.type().dtype() == t.dtype() : v.type().dtype().isIntegral()
+                        && (v.type().dtype() == t.dtype() || v.type().rank() > 0 && t.rank() > 0)));
+        if (b != null) return let(new TensorType(DType.BOOL, Shapes.broadcast(t.shape(), b.type().shape())), "$0." + op + "($1)", a, b);
+        String number;
+        if (!t.isFloat()) {
+            number = oneOf(List.of("0.0", "1.0", "-2.0", "3.0"));
+        } else {
+            op = oneOf(List.of("gt", "lt", "ge", "le"));
+            number = oneOf(List.of("0.3", "-0.7", "0.15", "1.3", "-0.35"));
+        }
+        return let(t.withDtype(DType.BOOL), "$0." + op + "(" + number + ")", a);
+    }
+
+    /** A bool mask used: masked fill, where, logical and/or/not, cast to a number. */
+    private boolean mask() {
+        Var m = pick(v -> v.type().dtype().isBool());
+        if (m == null || rnd.nextInt(3) == 0) m = compareMask();
+        if (m == null) return false;
+        Var mk = m;
+        TensorType mt = m.type();
+        switch (rnd.nextInt(7)) {
+            case 0 -> {   // logical ops
+                Var n = pick(v -> v.type().dtype().isBool() && Shapes.broadcast(mt.shape(), v.type().shape()) != null);
+                if (n == null || rnd.nextInt(3) == 0) {
+                    let(mt, "$0.logicalNot()", m);
+                } else {
+                    let(mt.withShape(Shapes.broadcast(mt.shape(), n.type().shape())), rnd.nextBoolean() ? "$0.logicalAnd($1)" : "$0.logicalOr($1)", m, n);
+                }
+            }
+            case 1, 2 -> {   // masked fill, out of place or in place
+                Var x = pick(v -> !v.type().dtype().isBool() && Shapes.broadcastsTo(mt.shape(), v.type().shape()));
+                if (x == null) return false;
+                String value = x.type().isFloat() ? oneOf(List.of("0.0", "-1.5", "2.25")) : oneOf(List.of("0.0", "-1.0", "7.0"));
+                if (rnd.nextInt(3) == 0 && writable().test(x) && !shares(x, mk)) {
+                    mutate(x, Call.of("$0.maskedFill_($1, " + value + ")", x, m));
+                } else {
+                    let(x.type(), "$0.maskedFill($1, " + value + ")", x, m);
+                }
+            }
+            case 3, 4 -> {   // where on the mask
+                Var x = pick(v -> !v.type().dtype().isBool() && Shapes.broadcast(mt.shape(), v.type().shape()) != null);
+                if (x == null) return false;
+                TensorType xt = x.type();
+                Var y = pick(v -> v.type().dtype() == xt.dtype() && Shapes.broadcast(Shapes.broadcast(mt.shape(), xt.shape()), v.type().shape()) != null);
+                List<Integer> shape = Shapes.broadcast(mt.shape(), xt.shape());
+                String zero = xt.isFloat() ? "0.0" : "0L";
+                if (y == null || rnd.nextInt(3) == 0) {
+                    let(xt.withShape(shape), rnd.nextBoolean() ? "Tensor.where($0, $1, " + zero + ")" : "Tensor.where($0, " + zero + ", $1)", m, x);
+                } else {
+                    let(xt.withShape(Shapes.broadcast(shape, y.type().shape())), "Tensor.where($0, $1, $2)", m, x, y);
+                }
+            }
+            case 5 -> {   // the mask as numbers
+                Var x = pick(v -> v.type().isFloat() && Shapes.broadcastsTo(mt.shape(), v.type().shape()));
+                if (x != null && rnd.nextBoolean()) {
+                    let(x.type(), "$0.mul($1.to(DType." + x.type().dtype().name() + "))", x, m);
+                } else {
+                    let(mt.withDtype(DType.FLOAT32), "$0.to(DType.FLOAT32)", m);
+                }
+            }
+            default -> {   // counted
+                if (rnd.nextBoolean() || mt.rank() == 0) let(TensorType.of(DType.INT64), "$0.to(DType.INT64).sum()", m);
+                else {
+                    int d = rnd.nextInt(mt.rank());
+                    let(mt.withShape(Shapes.without(mt.shape(), d)).withDtype(DType.FLOAT32), "$0.to(DType.FLOAT32).sum(" + d + ", false)", m);
+                }
+            }
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ clamp, cumsum, integer division
+
+    private static final List<String[]> BOUNDS = List.of(new String[] {"-0.5", "0.75"}, new String[] {"-2.0", "-1.0"}, new String[] {"0.0", "1.0"},
+            new String[] {"null", "0.25"}, new String[] {"-0.1", "null"});
+
+    /** clamp with both bounds (numbers or tensors), out of place or in place. */
+    private boolean clamp() {
+        Var a = pick(v -> !v.type().dtype().isBool());
+        if (a == null) return false;
+        TensorType t = a.type();
+        Var b = pick(v -> v.type().dtype() == t.dtype() && !shares(v, a) && Shapes.broadcastsTo(v.type().shape(), t.shape()));
+        if (b != null && (rnd.nextBoolean() || !t.isFloat())) {
+            // lower bound -|b| never above upper bound |b|
+            if (rnd.nextInt(3) == 0 && writable().test(a)) mutate(a, Call.of("$0.clamp_($1.abs().neg(), $1.abs())", a, b));
+            else let(t, "$0.clamp($1.abs().neg(), $1.abs())", a, b);
+            return true;
+        }
+        if (!t.isFloat()) return false;
+        String[] lohi = oneOf(BOUNDS);
+        String args = lohi[0].equals("null") ? "(Double) null, " + lohi[1] : lohi[1].equals("null") ? lohi[0] + ", (Double) null" : lohi[0] + ", " + lohi[1];
+        let(t, "$0.clamp(" + args + ")", a);
+        return true;
+    }
+
+    /** Running sums along a dim: integers sum to int64. */
+    private boolean cumsum() {
+        Var a = pick(v -> v.type().rank() > 0);
+        if (a == null) return false;
+        TensorType t = a.type();
+        int d = rnd.nextInt(t.rank()), dimArg = rnd.nextInt(4) == 0 ? d - t.rank() : d;
+        if (!t.dtype().isBool() && rnd.nextInt(4) == 0) {
+            DType to = t.dtype() == DType.FLOAT64 ? DType.FLOAT64 : rnd.nextBoolean() ? DType.FLOAT64 : DType.FLOAT32;
+            let(t.withDtype(to), "$0.cumsum(" + dimArg + ", DType." + to.name() + ")", a);
+            return true;
+        }
+        let(t.withDtype(t.isFloat() ? t.dtype() : DType.INT64), "$0.cumsum(" + dimArg + ")", a);
+        return true;
+    }
+
+    /** Integer floor / truncating / true division and remainders, by a divisor that is never zero. */
+    private boolean integerDivision() {
+        Var a = pick(v -> v.type().dtype().isIntegral());
+        if (a == null) return false;
+        TensorType t = a.type();
+        Var b = pick(v -> v.type().dtype().isIntegral() && Shapes.broadcast(t.shape(), v.type().shape()) != null
+                && (v.type().dtype() == t.dtype() || v.type().rank() > 0 && t.rank() > 0));
+        if (b == null || rnd.nextInt(3) == 0) {
+            String k = oneOf(List.of("2L", "3L", "-3L", "5L"));
+            let(t, oneOf(List.of("$0.floorDivide(" + k + ")", "$0.remainder(" + k + ")", "$0.fmod(" + k + ")")), a);
+            return true;
+        }
+        DType dtype = DType.promote(t.dtype(), b.type().dtype());
+        TensorType out = new TensorType(dtype, Shapes.broadcast(t.shape(), b.type().shape()));
+        String divisor = rnd.nextBoolean() ? "$1.abs().add(1L)" : "$1.abs().add(1L).neg()";
+        switch (rnd.nextInt(6)) {
+            case 0 -> let(out, "$0.div(" + divisor + ", \"floor\")", a, b);
+            case 1 -> let(out, "$0.div(" + divisor + ", \"trunc\")", a, b);
+            case 2 -> let(out, "$0.remainder(" + divisor + ")", a, b);
+            case 3 -> let(out, "$0.fmod(" + divisor + ")", a, b);
+            case 4 -> let(out, "$0.floorDivide(" + divisor + ")", a, b);
+            default -> let(out.withDtype(DType.FLOAT32), "$0.div(" + divisor + ")", a, b);   // true division: the default float dtype
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ indexing with indices made in the program
+
+    /**
+     * {@code Tensor.of(new long[] {…}, shape)}: values below {@code n}, and when {@code distinctDim >= 0}
+     * distinct along that dim (a scatter's targets, where a repeated position would not mean one thing).
+     */
+    private String indexTensor(List<Integer> shape, int n, int distinctDim, boolean int32) {
+        int numel = shape.stream().reduce(1, (x, y) -> x * y);
+        long[] values = new long[numel];
+        int stride = 1;
+        if (distinctDim >= 0) for (int i = distinctDim + 1; i < shape.size(); i++) stride *= shape.get(i);
+        Map<Integer, Integer> base = new HashMap<>();
+        for (int f = 0; f < numel; f++) {
+            if (distinctDim < 0) {
+                values[f] = rnd.nextInt(n);
+            } else {
+                int c = (f / stride) % shape.get(distinctDim), line = f - c * stride;
+                values[f] = (base.computeIfAbsent(line, x -> rnd.nextInt(n)) + c) % n;
+            }
+        }
+        StringBuilder sb = new StringBuilder("Tensor.of(new " + (int32 ? "int" : "long") + "[] {");
+        for (int f = 0; f < numel; f++) sb.append(f == 0 ? "" : ", ").append(values[f]);
+        sb.append("}");
+        for (int s : shape) sb.append(", ").append(s);
+        return sb.append(")").toString();
+    }
+
+    /** An index shape like {@code t}'s (at most {@code t}'s sizes off {@code d}, {@code along} on it), of 48 elements at most. */
+    private List<Integer> indexShape(TensorType t, int d, int along) {
+        List<Integer> s = new ArrayList<>();
+        for (int i = 0; i < t.rank(); i++) s.add(i == d ? along : 1 + rnd.nextInt(t.size(i)));
+        while (s.stream().reduce(1, (x, y) -> x * y) > 48) {
+            int big = s.indexOf(Collections.max(s));
+            s.set(big, Math.max(1, s.get(big) / 2));
+        }
+        return s;
+    }
+
+    /** indexSelect, gather, embedding, oneHot, indexAdd, scatter and scatterAdd with in-range int64 indices. */
+    private boolean indexing() {
+        int kind = rnd.nextInt(8);
+        if (kind == 0) {   // embedding lookup into a 2-d table
+            Var w = pick(v -> v.type().isFloat() && v.type().rank() == 2 && v.type().size(0) > 0);
+            if (w == null) {
+                if (!hasRoom()) return false;
+                w = input(TensorType.of(rnd.nextInt(5) == 0 ? DType.FLOAT64 : DType.FLOAT32, 2 + rnd.nextInt(9), oneOf(List.of(3, 4, 8))));
+            }
+            List<Integer> shape = rnd.nextBoolean() ? List.of(1 + rnd.nextInt(6)) : List.of(1 + rnd.nextInt(3), 1 + rnd.nextInt(4));
+            List<Integer> out = new ArrayList<>(shape);
+            out.add(w.type().size(1));
+            let(w.type().withShape(out), "F.embedding(" + indexTensor(shape, w.type().size(0), -1, rnd.nextInt(3) == 0) + ", $0)", w);
+            return true;
+        }
+        if (kind == 1) {   // one-hot rows of indices a program computed (a remainder: in range by construction)
+            Var a = pick(v -> v.type().dtype() == DType.INT64 && v.type().rank() <= 2);
+            if (a == null) return false;
+            int c = 2 + rnd.nextInt(4);
+            List<Integer> out = new ArrayList<>(a.type().shape());
+            out.add(c);
+            String onehot = "F.oneHot($0.remainder(" + c + "L), " + c + ")";
+            if (rnd.nextBoolean()) let(a.type().withShape(out), onehot, a);
+            else let(a.type().withShape(out).withDtype(DType.FLOAT32), onehot + ".to(DType.FLOAT32)", a);
+            return true;
+        }
+        Var a = pick(v -> !v.type().dtype().isBool() && v.type().rank() > 0 && v.type().numel() > 0);
+        if (a == null) return false;
+        TensorType t = a.type();
+        int d = rnd.nextInt(t.rank()), n = t.size(d);
+        switch (kind) {
+            case 2, 3 -> {   // indexSelect: a 1-d index, repeats allowed
+                int len = 1 + rnd.nextInt(5);
+                Var idx = rnd.nextInt(4) == 0 ? pick(v -> v.type().dtype() == DType.INT64 && v.type().rank() == 1) : null;
+                if (idx != null) {
+                    let(t.withShape(Shapes.with(t.shape(), d, idx.type().size(0))), "$0.indexSelect(" + d + ", $1.remainder(" + n + "L))", a, idx);
+                } else {
+                    let(t.withShape(Shapes.with(t.shape(), d, len)), "$0.indexSelect(" + d + ", " + indexTensor(List.of(len), n, -1, false) + ")", a);
+                }
+            }
+            case 4, 5 -> {   // gather: an index of the input's rank
+                List<Integer> s = indexShape(t, d, 1 + rnd.nextInt(4));
+                let(t.withShape(s), "$0.gather(" + d + ", " + indexTensor(s, n, -1, false) + ")", a);
+            }
+            case 6 -> {   // indexAdd: slices of a source added at (possibly repeated) positions
+                int len = 1 + rnd.nextInt(4);
+                Var src = findOrInput(t.withShape(Shapes.with(t.shape(), d, len)));
+                if (src == null) return false;
+                String idx = indexTensor(List.of(len), n, -1, false);
+                if (rnd.nextInt(3) == 0 && writable().test(a) && !shares(a, src)) mutate(a, Call.of("$0.indexAdd_(" + d + ", " + idx + ", $1)", a, src));
+                else let(t, "$0.indexAdd(" + d + ", " + idx + ", $1)", a, src);
+            }
+            default -> {   // scatter (distinct positions along d) or scatterAdd (repeats sum)
+                List<Integer> s = indexShape(t, d, 1 + rnd.nextInt(Math.min(4, n)));
+                boolean add = rnd.nextBoolean();
+                String idx = indexTensor(s, n, add ? -1 : d, false);
+                if (!add && t.isFloat() && rnd.nextBoolean()) {
+                    let(t, "$0.scatter(" + d + ", " + idx + ", 0.5)", a);
+                    return true;
+                }
+                Var src = findOrInput(t.withShape(s));
+                if (src == null) return false;
+                let(t, "$0." + (add ? "scatterAdd" : "scatter") + "(" + d + ", " + idx + ", $1)", a, src);
+            }
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ pooling and batch norm
+
+    /** A float [N, C, H, W] variable, or a new input of one when none and there is room; null otherwise. */
+    private Var image() {
+        Var x = pick(v -> v.type().isFloat() && v.type().rank() == 4 && v.type().numel() > 0);
+        if (x != null || inputs.size() + scalars.size() >= 4) return x;
+        return input(TensorType.of(rnd.nextInt(5) == 0 ? DType.FLOAT64 : DType.FLOAT32, 1 + rnd.nextInt(2), 1 + rnd.nextInt(4), 3 + rnd.nextInt(6), 3 + rnd.nextInt(6)));
+    }
+
+    /** maxPool2d, avgPool2d (padding counted or not), adaptiveAvgPool2d, with windows that fit the shape. */
+    private boolean pool() {
+        Var x = image();
+        if (x == null) return false;
+        TensorType t = x.type();
+        int h = t.size(2), w = t.size(3);
+        if (rnd.nextInt(5) == 0) {
+            int o = 1 + rnd.nextInt(Math.min(3, Math.min(h, w)));
+            let(t.withShape(List.of(t.size(0), t.size(1), o, o)), "F.adaptiveAvgPool2d($0, " + o + ")", x);
+            return true;
+        }
+        int k = 1 + rnd.nextInt(3), s = 1 + rnd.nextInt(2), p = rnd.nextInt(k / 2 + 1);
+        if (h + 2 * p < k || w + 2 * p < k) return false;
+        List<Integer> out = List.of(t.size(0), t.size(1), (h + 2 * p - k) / s + 1, (w + 2 * p - k) / s + 1);
+        String args = ", " + k + ", " + s + ", " + p + ")";
+        switch (rnd.nextInt(5)) {
+            case 0, 1 -> let(t.withShape(out), "F.maxPool2d($0" + args, x);
+            case 2 -> let(t.withShape(out), "F.avgPool2d($0" + args, x);
+            case 3 -> let(t.withShape(out), "F.avgPool2d($0, new int[] {" + k + ", " + k + "}, new int[] {" + s + ", " + s + "}, new int[] {" + p + ", " + p
+                    + "}, false, false, null)", x);
+            default -> {
+                if (h < k || w < k) return false;
+                let(t.withShape(List.of(t.size(0), t.size(1), h / k, w / k)), "F.maxPool2d($0, " + k + ")", x);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * F.batchNorm over dim 1: in training with the batch's statistics (writing running statistics,
+     * when given, in place), or in evaluation with running statistics (the variance kept positive).
+     */
+    private boolean batchNorm() {
+        Var found = pick(v -> v.type().isFloat() && v.type().rank() >= 2 && v.type().rank() <= 4 && v.type().numel() > 0);
+        Var x = found != null ? found : image();
+        if (x == null) return false;
+        TensorType t = x.type();
+        int c = t.size(1);
+        TensorType stat = TensorType.of(t.dtype(), c);
+        boolean training = t.numel() / c > 1 && rnd.nextInt(3) != 0;   // training needs more than one value per channel
+        List<Var> args = new ArrayList<>(List.of(x));
+        String mean, var;
+        if (training && rnd.nextInt(4) == 0) {
+            mean = "null";
+            var = "null";
+        } else if (training) {
+            // written in place: writable, and sharing memory with nothing else the call reads
+            Var rm = pick(v -> v.type().equals(stat) && writable().test(v) && !shares(v, x));
+            if (rm == null && hasRoom()) rm = input(stat, false);
+            if (rm == null) return false;
+            Var rm0 = rm;
+            Var rv = pick(v -> v.type().equals(stat) && writable().test(v) && !shares(v, x) && !shares(v, rm0));
+            if (rv == null && hasRoom()) rv = input(stat, false);
+            if (rv == null) return false;
+            args.add(rm);
+            args.add(rv);
+            mean = "$1";
+            var = "$2";
+        } else {
+            Var rm = findOrInput(stat), rv = findOrInput(stat);
+            if (rm == null || rv == null) return false;
+            args.add(rm);
+            args.add(rv);
+            mean = "$1";
+            var = "$2.abs().add(0.5)";
+        }
+        String affine = "null, null";
+        if (rnd.nextBoolean()) {
+            Var w = pick(v -> v.type().equals(stat) && args.stream().skip(1).noneMatch(r -> training && shares(r, v)));
+            Var b = pick(v -> v.type().equals(stat) && args.stream().skip(1).noneMatch(r -> training && shares(r, v)));
+            if (w != null && b != null) {
+                affine = "$" + args.size() + ", $" + (args.size() + 1);
+                args.add(w);
+                args.add(b);
+            }
+        }
+        let(t, "F.batchNorm($0, " + mean + ", " + var + ", " + affine + ", " + training + ", " + oneOf(List.of("0.1", "0.3")) + ", 1e-5)", args.toArray(Var[]::new));
+        if (training && !mean.equals("null")) {
+            written(args.get(1));
+            written(args.get(2));
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ sort, top-k, arg-min
+
+    /** Sorted values and (stable) positions, top-k values, and top-k positions where no two elements tie. */
+    private boolean sortAndTopk() {
+        Var a = pick(v -> !v.type().dtype().isBool() && v.type().rank() > 0 && v.type().numel() > 0);
+        if (a == null) return false;
+        TensorType t = a.type();
+        int d = rnd.nextInt(t.rank()), n = t.size(d);
+        boolean desc = rnd.nextBoolean();
+        switch (rnd.nextInt(4)) {
+            case 0 -> let(t, "$0.sort(" + d + ", " + desc + ").get(0)", a);
+            case 1 -> {
+                // positions: of ints (ties exact, broken stably), or of floats no op computed (where
+                // compiled code may turn eager's exact tie, two saturated -0.0s, into two different values)
+                if (t.isFloat() && !distinct.contains(a)) return false;
+                let(t.withDtype(DType.INT64), rnd.nextBoolean() ? "$0.sort(" + d + ", " + desc + ").get(1)" : "$0.argsort(" + d + ", " + desc + ")", a);
+            }
+            case 2 -> {
+                // a top-k value's gradient picks one of tied elements, argmin's position one of them:
+                // ints (no gradient, exact ties, the first one taken) or floats no op computed
+                if (t.isFloat() && !distinct.contains(a)) return false;
+                if (rnd.nextBoolean()) {
+                    boolean keep = rnd.nextBoolean();
+                    let(new TensorType(DType.INT64, keep ? Shapes.with(t.shape(), d, 1) : Shapes.without(t.shape(), d)), "$0.argmin(" + d + ", " + keep + ")", a);
+                    return true;
+                }
+                int k = 1 + rnd.nextInt(Math.min(3, n));
+                let(t.withShape(Shapes.with(t.shape(), d, k)), "$0.topk(" + k + ", " + d + ", " + desc + ").get(0)", a);
+            }
+            default -> {
+                Var b = pick(v -> distinct.contains(v) && v.type().rank() > 0 && v.type().numel() > 0);
+                if (b == null) return false;
+                TensorType bt = b.type();
+                int e = rnd.nextInt(bt.rank()), k = 1 + rnd.nextInt(Math.min(3, bt.size(e)));
+                let(bt.withShape(Shapes.with(bt.shape(), e, k)).withDtype(DType.INT64), "$0.topk(" + k + ", " + e + ", " + desc + ").get(1)", b);
+            }
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ more of what user code does
+
+    /** Losses, attention, chunk/split, std, multi-dim sums, softmax to float64, tanh-GELU, rsqrt, dropout in eval. */
+    private boolean misc() {
+        Var a = pick(v -> v.type().isFloat() && v.type().rank() > 0 && v.type().numel() > 0);
+        if (a == null) return false;
+        TensorType t = a.type();
+        int r = t.rank(), d = rnd.nextInt(r), n = t.size(d);
+        switch (rnd.nextInt(10)) {
+            case 0 -> {   // cross entropy against class indices in range
+                if (r > 2) return false;
+                int classes = t.size(r - 1);
+                if (r == 1) let(TensorType.of(t.dtype()), "F.crossEntropy($0, Tensor.scalar(" + rnd.nextInt(classes) + "L))", a);
+                else let(TensorType.of(t.dtype()), "F.crossEntropy($0, " + indexTensor(List.of(t.size(0)), classes, -1, false) + ")", a);
+            }
+            case 1 -> {
+                Var b = findOrInput(t);
+                if (b == null) return false;
+                let(TensorType.of(t.dtype()), "F.mseLoss($0, $1)", a, b);
+            }
+            case 2 -> {   // attention over [B, L, E]: keys and values of the query's shape
+                if (r != 3) return false;
+                Var k = findOrInput(t), v = findOrInput(t);
+                if (k == null || v == null) return false;
+                let(t, rnd.nextBoolean() ? "F.scaledDotProductAttention($0, $1, $2)" : "F.scaledDotProductAttention($0, $1, $2, null, 0.0, true)", a, k, v);
+            }
+            case 3 -> {
+                if (n < 2) return false;
+                int first = (n + 1) / 2;
+                boolean second = rnd.nextBoolean();
+                view(t.withShape(Shapes.with(t.shape(), d, second ? n - first : first)), "$0.chunk(2, " + d + ").get(" + (second ? 1 : 0) + ")", a);
+            }
+            case 4 -> {
+                int size = 1 + rnd.nextInt(n), pieces = (n + size - 1) / size, i = rnd.nextInt(pieces);
+                view(t.withShape(Shapes.with(t.shape(), d, Math.min(size, n - i * size))), "$0.split(" + size + ", " + d + ").get(" + i + ")", a);
+            }
+            case 5 -> {
+                if (n < 2) return false;
+                boolean keep = rnd.nextBoolean();
+                let(t.withShape(keep ? Shapes.with(t.shape(), d, 1) : Shapes.without(t.shape(), d)), "$0.std(" + d + ", " + keep + ")", a);
+            }
+            case 6 -> {
+                if (r < 2) return false;
+                int e = (d + 1 + rnd.nextInt(r - 1)) % r;
+                boolean keep = rnd.nextBoolean();
+                List<Integer> shape = new ArrayList<>(t.shape());
+                if (keep) {
+                    shape.set(d, 1);
+                    shape.set(e, 1);
+                } else {
+                    shape.remove(Math.max(d, e));
+                    shape.remove(Math.min(d, e));
+                }
+                let(t.withShape(shape), "$0.sum(new int[] {" + d + ", " + e + "}, " + keep + ")", a);
+            }
+            case 7 -> let(t.withDtype(DType.FLOAT64), "$0.softmax(" + d + ", DType.FLOAT64)", a);
+            case 8 -> let(t, oneOf(List.of("$0.gelu(\"tanh\")", "$0.abs().add(0.5).rsqrt()", "F.dropout($0, 0.3, false)")), a);
+            default -> {
+                Var b = pick(v -> v.type().equals(t));
+                Var c = pick(v -> v.type().equals(t));
+                int e = rnd.nextInt(r + 1);
+                let(t.withShape(Shapes.inserted(t.shape(), e, 3)), "Tensor.stack(List.of($0, $1, $2), " + e + ")", a, b, c);
+            }
+        }
         return true;
     }
 }
