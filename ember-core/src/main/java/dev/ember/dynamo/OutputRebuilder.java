@@ -73,6 +73,22 @@ sealed interface OutputRebuilder {
         public String toString() { return op.name() + "(" + base + ", …)"; }
     }
 
+    /** Piece {@code item} of a view op that returns a list of views (split, chunk, unbind), made again on the rebuilt {@code base}. */
+    record TensorViewItemOf(OutputRebuilder base, dev.ember.ops.OpOverload op, List<Object> args, int item, int output) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) {
+            Object[] values = new Object[args.size() + 1];
+            values[0] = r.value(base);
+            for (int i = 0; i < args.size(); i++) values[i + 1] = args.get(i);
+            return ((List<?>) op.call(values)).get(item);
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+
+        @Override
+        public String toString() { return op.name() + "(" + base + ", …)[" + item + "]"; }
+    }
+
     /** A symbolic scalar output: the graph's 0-d tensor read back as the Java number of {@code javaType} (boxed, as on a state array). */
     record ScalarItem(int index, Class<?> javaType) implements OutputRebuilder {
         public Object rebuild(Rebuild r) {

@@ -166,6 +166,13 @@ final class Rebuilders {
                 && n.args().stream().skip(1).allMatch(Rebuilders::isPlainConstant)) {
             return new OutputRebuilder.TensorViewOf(tensor(base), op, new ArrayList<>(n.args().subList(1, n.args().size())), output(n));
         }
+        // a piece of split/chunk/unbind (a list of views): made again as that piece of the same op on the rebuilt base (fuzzer seed 82633)
+        if (n.target() == dev.ember.fx.BuiltinFunctions.GETITEM && n.arg(0) instanceof Node list && n.arg(1) instanceof Integer item
+                && list.target() instanceof dev.ember.ops.OpOverload op && op.returnsAlias() && list.kwargs().isEmpty() && !list.args().isEmpty()
+                && list.arg(0) instanceof Node base && (base.kind() == dev.ember.fx.NodeKind.CALL_FUNCTION || graphInput(base) >= 0)
+                && list.args().stream().skip(1).allMatch(Rebuilders::isPlainConstant)) {
+            return new OutputRebuilder.TensorViewItemOf(tensor(base), op, new ArrayList<>(list.args().subList(1, list.args().size())), item, output(n));
+        }
         return new OutputRebuilder.GraphOutput(output(n));
     }
 

@@ -77,4 +77,31 @@ class ViewOutputAliasingTest {
             assertArrayEquals(x.toFloatArray(), y.toFloatArray(), options + ": the input is untouched, as in eager");
         }
     }
+
+    static Tensor writeAPieceOfASplitAfterABreak(Tensor a) {
+        Tensor piece = a.split(2, 2).get(1);
+        Tensor quarter = a.chunk(2, 1).get(0);
+        Ember.graphBreak();
+        piece.mul_(2.0);
+        quarter.add_(1.0);
+        return a;
+    }
+
+    /**
+     * A piece of split or chunk (an op returning a list of views) live across a break is made again
+     * as that piece of the same op on the input, so a write through it after the break reaches the
+     * input (fuzzer seed 82633: inductor returned the piece along dimension 2 as a copy of its own).
+     */
+    @ParameterizedTest
+    @MethodSource("dev.ember.dynamo.ReturnedInputIdentityTest#backends")
+    void aWriteThroughAPieceOfASplitReachesTheInput(Options options) {
+        Fn1<Tensor, Tensor> fn = ViewOutputAliasingTest::writeAPieceOfASplitAfterABreak;
+        Fn1<Tensor, Tensor> compiled = Ember.compile(fn, options);
+        for (int call = 0; call < 2; call++) {
+            Tensor x = Tensor.randn(new Generator(call), 2, 4, 7, 3), y = x.clone();
+            fn.apply(x);
+            compiled.apply(y);
+            assertArrayEquals(x.toFloatArray(), y.toFloatArray(), 1e-6f, options + " call " + call);
+        }
+    }
 }
