@@ -49,7 +49,8 @@ public final class Functionalize {
             if (n.kind() != NodeKind.CALL_FUNCTION || n.target() != dev.ember.ops.NormOps.BATCH_NORM) continue;
             Object[] args = DecomposePass.positional(dev.ember.ops.NormOps.BATCH_NORM, n);
             if (!Boolean.TRUE.equals(args[5]) || !(args[3] instanceof Node mean) || !(args[4] instanceof Node var)) continue;
-            if (!mayRewrite.test(mean) || !mayRewrite.test(var)) continue;
+            // one tensor as both statistics is written twice in one kernel: kept as it is, in place
+            if (mean == var || !mayRewrite.test(mean) || !mayRewrite.test(var)) continue;
             if (!(mean.val() instanceof Tensor) || !(var.val() instanceof Tensor) || !(n.val() instanceof Tensor)) continue;
             Node value;
             try (InsertPoint ignored = graph.insertingBefore(n)) {
@@ -132,7 +133,7 @@ public final class Functionalize {
      */
     public static java.util.LinkedHashMap<Node, Node> rewriteInputMutations(Graph graph, java.util.function.Predicate<Node> mayRewrite,
                                                                            java.util.function.Predicate<Node> statisticsMayBeRewritten) {
-        functionalBatchNorm(graph, stat -> stat.kind() == NodeKind.PLACEHOLDER && statisticsMayBeRewritten.test(stat));
+        functionalBatchNorm(graph, stat -> stat.kind() != NodeKind.PLACEHOLDER || statisticsMayBeRewritten.test(stat));
         java.util.LinkedHashMap<Node, Node> finalValues = new java.util.LinkedHashMap<>();
         for (Node n : graph.nodes()) {
             if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op) || op.writtenArg() < 0) continue;

@@ -96,4 +96,17 @@ class BatchNormRunningStatsTest {
         assertArrayEquals(eager[1].detach().toDoubleArray(), compiled[1].detach().toDoubleArray(), 1e-6, "the running mean");
         assertArrayEquals(eager[2].detach().toDoubleArray(), compiled[2].detach().toDoubleArray(), 1e-6, "the running variance");
     }
+
+    static Tensor oneStatisticMadeInTheFunction(Tensor x, Tensor mean, Tensor unused) {
+        Tensor var = Tensor.ones(4);                 // the helper's minimal form of seed 82657: one statistic an input, one made here
+        Tensor old = mean.add(1.0);
+        Tensor y = F.batchNorm(x, mean, var, null, null, true, 0.1, 1e-5);
+        return y.add(old).add(var.sum());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"aot_eager", "inductor"})
+    void anInputStatisticBesideOneMadeInTheFunction(String backend) {
+        assertLikeEager(BatchNormRunningStatsTest::oneStatisticMadeInTheFunction, backend);
+    }
 }
