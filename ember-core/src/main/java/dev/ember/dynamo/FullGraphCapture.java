@@ -82,9 +82,6 @@ public final class FullGraphCapture {
             case OutputRebuilder.TensorViewOf g -> {
                 if (paths[g.output()] == null) paths[g.output()] = path;
             }
-            case OutputRebuilder.TensorViewItemOf g -> {
-                if (paths[g.output()] == null) paths[g.output()] = path;
-            }
             case OutputRebuilder.ListOf l -> {
                 for (int i = 0; i < l.items().size(); i++) walk(l.items().get(i), path + "[" + i + "]", paths, problems);
             }

@@ -54,39 +54,23 @@ sealed interface OutputRebuilder {
     }
 
     /**
-     * View op {@code op} of the tensor {@code base} rebuilds, applied after the graph ran with the
-     * node's other arguments {@code args}: the returned view shares the base's memory as eager's does.
-     * {@code output} is the view's position among the graph's outputs (export's output paths).
+     * A view of another rebuilt tensor, made again by the view op on it: its result, or piece
+     * {@code item} of an op that returns a list of views (split, chunk, unbind; -1 for a single view).
      */
-    record TensorViewOf(OutputRebuilder base, dev.ember.ops.OpOverload op, List<Object> args, int output) implements OutputRebuilder {
+    record TensorViewOf(OutputRebuilder base, dev.ember.ops.OpOverload op, List<Object> args, int item, int output) implements OutputRebuilder {
         public Object rebuild(Rebuild r) {
             Object[] values = new Object[args.size() + 1];
             values[0] = r.value(base);
             for (int i = 0; i < args.size(); i++) values[i + 1] = args.get(i);
-            return op.call(values);
+            Object made = op.call(values);
+            return item < 0 ? made : ((List<?>) made).get(item);
         }
 
         @Override
         public boolean hasIdentity() { return true; }
 
         @Override
-        public String toString() { return op.name() + "(" + base + ", …)"; }
-    }
-
-    /** Piece {@code item} of a view op that returns a list of views (split, chunk, unbind), made again on the rebuilt {@code base}. */
-    record TensorViewItemOf(OutputRebuilder base, dev.ember.ops.OpOverload op, List<Object> args, int item, int output) implements OutputRebuilder {
-        public Object rebuild(Rebuild r) {
-            Object[] values = new Object[args.size() + 1];
-            values[0] = r.value(base);
-            for (int i = 0; i < args.size(); i++) values[i + 1] = args.get(i);
-            return ((List<?>) op.call(values)).get(item);
-        }
-
-        @Override
-        public boolean hasIdentity() { return true; }
-
-        @Override
-        public String toString() { return op.name() + "(" + base + ", …)[" + item + "]"; }
+        public String toString() { return op.name() + "(" + base + ", …)" + (item < 0 ? "" : "[" + item + "]"); }
     }
 
     /** A symbolic scalar output: the graph's 0-d tensor read back as the Java number of {@code javaType} (boxed, as on a state array). */

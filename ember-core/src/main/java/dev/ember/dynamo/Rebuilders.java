@@ -160,20 +160,26 @@ final class Rebuilders {
     private OutputRebuilder tensor(Node n) {
         int input = graphInput(n);
         if (input >= 0) return new OutputRebuilder.GraphInput(input, output(n));
-        if (n.aliasesFirstArgument() && n.target() instanceof dev.ember.ops.OpOverload op
-                && n.kwargs().isEmpty() && !n.args().isEmpty() && n.arg(0) instanceof Node base
-                && (base.kind() == dev.ember.fx.NodeKind.CALL_FUNCTION || graphInput(base) >= 0)
-                && n.args().stream().skip(1).allMatch(Rebuilders::isPlainConstant)) {
-            return new OutputRebuilder.TensorViewOf(tensor(base), op, new ArrayList<>(n.args().subList(1, n.args().size())), output(n));
+        if (n.aliasesFirstArgument()) {
+            OutputRebuilder view = viewOf(n, -1, n);
+            if (view != null) return view;
         }
-        // a piece of split/chunk/unbind (a list of views): made again as that piece of the same op on the rebuilt base (fuzzer seed 82633)
-        if (n.target() == dev.ember.fx.BuiltinFunctions.GETITEM && n.arg(0) instanceof Node list && n.arg(1) instanceof Integer item
-                && list.target() instanceof dev.ember.ops.OpOverload op && op.returnsAlias() && list.kwargs().isEmpty() && !list.args().isEmpty()
-                && list.arg(0) instanceof Node base && (base.kind() == dev.ember.fx.NodeKind.CALL_FUNCTION || graphInput(base) >= 0)
-                && list.args().stream().skip(1).allMatch(Rebuilders::isPlainConstant)) {
-            return new OutputRebuilder.TensorViewItemOf(tensor(base), op, new ArrayList<>(list.args().subList(1, list.args().size())), item, output(n));
+        // a piece of split/chunk/unbind (a list of views), made again as that piece of the same op (fuzzer seed 82633)
+        if (n.target() == dev.ember.fx.BuiltinFunctions.GETITEM && n.arg(0) instanceof Node list && n.arg(1) instanceof Integer item) {
+            OutputRebuilder view = viewOf(list, item, n);
+            if (view != null) return view;
         }
         return new OutputRebuilder.GraphOutput(output(n));
+    }
+
+    /** {@code made} (a view op's call, or its list's piece {@code item}) made again from its rebuilt base, or null when it cannot be. */
+    private OutputRebuilder viewOf(Node made, int item, Node n) {
+        if (!(made.target() instanceof dev.ember.ops.OpOverload op) || !op.returnsAlias() || !made.kwargs().isEmpty() || made.args().isEmpty()
+                || !(made.arg(0) instanceof Node base) || !(base.kind() == dev.ember.fx.NodeKind.CALL_FUNCTION || graphInput(base) >= 0)
+                || !made.args().stream().skip(1).allMatch(Rebuilders::isPlainConstant)) {
+            return null;
+        }
+        return new OutputRebuilder.TensorViewOf(tensor(base), op, new ArrayList<>(made.args().subList(1, made.args().size())), item, output(n));
     }
 
     /** A view op's argument that holds no graph value and no symbolic size: an int, a list of ints, a boolean, null. */
