@@ -60,6 +60,8 @@ public final class AotAutograd {
         }
         Aot.Prepared prepared = Aot.prepareForTraining(gm, fakes);
         if (!prepared.functional()) throw new NotTrainable("a mutation AOT cannot functionalize: " + prepared.keptMutation());
+        String statisticsUpdate = Functionalize.batchNormUpdatingInPlace(prepared.graph().graph());
+        if (statisticsUpdate != null) throw new NotTrainable(statisticsUpdate);
         JointGraph joint;
         try {
             joint = JointGraph.build(prepared.graph(), requiresGrad, dev.ember.autograd.GradMode.isEnabled());
@@ -86,7 +88,7 @@ public final class AotAutograd {
         List<FakeTensor> backwardInputs = new ArrayList<>();
         for (Node p : parts.backward().graph().placeholders()) backwardInputs.add(new FakeTensor(TensorMeta.contiguous(((Tensor) p.val()).dtype(), ((Tensor) p.val()).shape())));
         CompiledGraph backward = compiler.compile(parts.backward(), backwardInputs, "backward");
-        return new Trained(forward, backward, joint, parts, requiresGrad, joint.outputsReached(),
+        return new Trained(forward, backward, readsSaved(parts.backward(), parts.saved().size()), joint, parts, requiresGrad, joint.outputsReached(),
                 new Specializations(unloweredBackward, backwardInputs, compiler));
     }
 
@@ -103,10 +105,10 @@ public final class AotAutograd {
         private final CompileId compileId = CompileContext.current();
         private final String function = CompileContext.currentFunction();
 
-        record Specialized(CompiledGraph backward, boolean[] noGradient) {}
+        record Specialized(CompiledGraph backward, boolean[] noGradient, boolean[] readsSaved) {}
 
         /** No specialization: the backward as compiled, given zero tangents. */
-        private static final Specialized NONE = new Specialized(null, null);
+        private static final Specialized NONE = new Specialized(null, null, null);
 
         Specializations(GraphModule backward, List<FakeTensor> inputs, GraphCompiler compiler) {
             this.backward = backward;
@@ -121,7 +123,7 @@ public final class AotAutograd {
                 Aot.lower(s.backward());
                 Log.artifact("aot_graphs", () -> "BACKWARD GRAPH without " + MissingTangents.describe(present)
                         + " (those outputs received no gradient)\n" + s.backward().code());
-                return new Specialized(compiler.compile(s.backward(), inputs, "backward"), s.noGradient());
+                return new Specialized(compiler.compile(s.backward(), inputs, "backward"), s.noGradient(), readsSaved(s.backward(), savedCount));
             })));
         }
 
@@ -133,8 +135,16 @@ public final class AotAutograd {
         }
     }
 
-    /** The compiled pair at run time. */
-    private record Trained(CompiledGraph forward, CompiledGraph backward, JointGraph joint, Partitioner.Result parts, boolean[] requiresGrad,
+    /** Per saved value (the first {@code savedCount} placeholders of {@code backward}): whether that backward graph reads it. */
+    private static boolean[] readsSaved(GraphModule backward, int savedCount) {
+        List<Node> placeholders = backward.graph().placeholders();
+        boolean[] reads = new boolean[savedCount];
+        for (int i = 0; i < savedCount; i++) reads[i] = !placeholders.get(i).users().isEmpty();
+        return reads;
+    }
+
+    /** The compiled pair at run time; {@code readsSaved} says which saved values {@code backward} reads. */
+    private record Trained(CompiledGraph forward, CompiledGraph backward, boolean[] readsSaved, JointGraph joint, Partitioner.Result parts, boolean[] requiresGrad,
                            boolean[][] reached, Specializations specializations) implements CompiledGraph {
 
         @Override
@@ -143,6 +153,8 @@ public final class AotAutograd {
             int outputs = joint.outputs.size();
             Object[] outs = Arrays.copyOf(all, outputs);
             Object[] saved = Arrays.copyOfRange(all, outputs, all.length);
+            int[] savedVersions = new int[saved.length];
+            for (int i = 0; i < saved.length; i++) savedVersions[i] = saved[i] instanceof Tensor t ? t.version() : 0;
             List<Tensor> primals = new ArrayList<>();
             List<Integer> primalIndex = new ArrayList<>();
             for (int i = 0; i < args.length; i++) {
@@ -155,17 +167,14 @@ public final class AotAutograd {
             for (Object o : outs) outTensors.add(o instanceof Tensor t ? t : null);
             List<TensorMeta> tangentMetas = new ArrayList<>();
             for (Node t : joint.tangents) tangentMetas.add(((Tensor) t.val()).meta());
-            boolean[] readByBackward = new boolean[primals.size()];
-            for (int p = 0; p < primals.size(); p++) {
-                // an input the graph writes is saved as the forward's copy of it, so its own version may change (seed 47089)
-                Node primal = joint.primals.get(primalIndex.get(p));
-                readByBackward[p] = parts.saved().contains(primal) && !Partitioner.mutated(primal);
-            }
+            // the inputs backward reads are among the saved values, whose versions the backward checks itself: only those the
+            // backward that runs reads (a backward without some tangents may read fewer), so none is checked when the node runs
+            boolean[] checkedWhenTheNodeRuns = new boolean[primals.size()];
             List<Tensor> recorded;
             // the joint graph knows which outputs carry gradients, with the graph's own grad-mode switches counted: a graph that
             // closes the caller's noGrad() block records what it computes after it, though the call began with recording off
             try (var recording = dev.ember.autograd.GradMode.enableGrad()) {
-                recorded = Autograd.function("CompiledFunctionBackward", primals, outTensors, joint.differentiableOutputs, readByBackward, (Autograd.FreshBackward) gradOutputs -> {
+                recorded = Autograd.function("CompiledFunctionBackward", primals, outTensors, joint.differentiableOutputs, checkedWhenTheNodeRuns, (Autograd.FreshBackward) gradOutputs -> {
                     if (dev.ember.autograd.GradMode.isEnabled()) {
                         // backward(…, createGraph=true): the compiled backward records nothing, so its gradients could not be differentiated again
                         throw new UnsupportedOperationException("double backward (createGraph) through a compiled function is not supported yet: "
@@ -187,6 +196,7 @@ public final class AotAutograd {
                     // a missing gradient is not a zero one: 0 times an infinite derivative is NaN where eager computes nothing
                     Specializations.Specialized special = allPresent ? null : specializations.forPresent(saved.length, present);
                 if (special == Specializations.NONE) special = null;
+                    checkSavedVersions(saved, savedVersions, special == null ? readsSaved : special.readsSaved(), args, joint.primals.stream().map(Node::name).toList(), outs);
                     Object[] grads = special == null ? backward.run(in) : special.backward().run(in);
                     Tensor[] perPrimal = new Tensor[primals.size()];
                     int next = 0;
@@ -203,6 +213,31 @@ public final class AotAutograd {
             }
             for (int o = 0; o < outputs; o++) if (recorded.get(o) != null) outs[o] = recorded.get(o);
             return outs;
+        }
+
+        /**
+         * A saved value the backward that runs {@code reads}, written in place since the forward
+         * (only an input or an output the caller holds, or a view of one, can be): backward would
+         * read the new value and return a wrong gradient without a word (fuzzer seed 111382), so
+         * it refuses with ATen's message, as eager does for the same program. Unlike PyTorch's
+         * compiled function, a value only the gradients of outputs that got none would read is not
+         * checked: eager never runs those derivatives either (seed 100542).
+         */
+        private static void checkSavedVersions(Object[] saved, int[] versions, boolean[] reads, Object[] args, List<String> inputNames, Object[] outs) {
+            for (int i = 0; i < saved.length; i++) {
+                if (!reads[i] || !(saved[i] instanceof Tensor t) || t.version() == versions[i]) continue;
+                String of = "";
+                for (int a = 0; a < args.length && of.isEmpty(); a++) {
+                    if (args[a] instanceof Tensor in && in.storage() == t.storage()) of = ", which is the compiled graph's input " + inputNames.get(a) + ",";
+                }
+                for (int o = 0; o < outs.length && of.isEmpty(); o++) {
+                    if (outs[o] instanceof Tensor out && out.storage() == t.storage()) of = ", which is output " + o + " of the compiled graph,";
+                }
+                throw new IllegalStateException("one of the variables needed for gradient computation has been modified by an inplace operation: ["
+                        + t.meta().describe() + "]" + of + " is at version " + t.version() + "; expected version " + versions[i] + " instead. "
+                        + "(the compiled graph's backward saved it as its value " + i + ".) Hint: make the in-place op out of place "
+                        + "(x = x.add(y) instead of x.add_(y)), or clone() the tensor before modifying it.");
+            }
         }
 
         @Override

@@ -64,6 +64,25 @@ public final class Functionalize {
         }
     }
 
+    /**
+     * A batch_norm in training that still writes its running statistics in place after
+     * {@link #functionalBatchNorm} (statistics that are inputs requiring grad, or one tensor as
+     * both), described for the log; null when there is none. A joint graph would take it for a
+     * pure op: its update would be lost or moved, and the saved statistics' versions would not
+     * match eager's (fuzzer seeds 101628, 100542).
+     */
+    public static String batchNormUpdatingInPlace(Graph graph) {
+        for (Node n : graph.nodes()) {
+            if (n.kind() != NodeKind.CALL_FUNCTION || n.target() != dev.ember.ops.NormOps.BATCH_NORM) continue;
+            Object[] args = DecomposePass.positional(dev.ember.ops.NormOps.BATCH_NORM, n);
+            if (Boolean.TRUE.equals(args[5]) && (args[3] instanceof Node || args[4] instanceof Node)) {
+                return "batch_norm in training (" + n.name() + (n.sourceLocation() == null ? "" : ", " + n.sourceLocation()) + ") updates its running statistics in place, "
+                        + "which require grad or are one tensor";
+            }
+        }
+        return null;
+    }
+
     private static Node getitem(Graph graph, Node of, int i, Node at) {
         Node g = graph.callFunction(dev.ember.fx.BuiltinFunctions.GETITEM, List.of(of, i), Map.of());
         g.setSourceLocation(at.sourceLocation());

@@ -199,6 +199,7 @@ public final class Autograd {
         try (var unused = GradMode.noGrad()) {
             written = op.runKernel(args, meta);
         }
+        if (functionalResult.gradFn() instanceof OpNode node) node.savedResultIsNow(functionalResult, self);
         if (self.isDifferentiableView() && self.dtype().isFloatingPoint()) {
             ViewHistory.writeThroughView(self, functionalResult);
         } else if (functionalResult.requiresGrad() && self.dtype().isFloatingPoint()) {

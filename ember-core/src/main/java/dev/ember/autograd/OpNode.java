@@ -66,6 +66,22 @@ final class OpNode extends Node {
 
     OpOverload op() { return op; }
 
+    /**
+     * An in-place op's history: its functional twin computed {@code result} and the kernel then
+     * wrote the same value into {@code self}. The node keeps {@code self} (at its version after the
+     * write) instead of the twin, as ATen saves the in-place op's own output: a later in-place write
+     * to {@code self} then refuses backward as PyTorch does, where the twin would hide it.
+     */
+    void savedResultIsNow(Tensor result, Tensor self) {
+        if (results == null) return;
+        for (int i = 0; i < results.length; i++) {
+            if (results[i] == result && result.dtype() == self.dtype() && java.util.Arrays.equals(result.shape(), self.shape())) {
+                results[i] = self;
+                resultVersions[i] = self.version();
+            }
+        }
+    }
+
     @Override
     public String name() { return name; }
 

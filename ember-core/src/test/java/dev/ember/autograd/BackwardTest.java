@@ -86,6 +86,25 @@ class BackwardTest {
     }
 
     @Test
+    void anInPlaceOpsOwnOutputIsWhatItSavesSoALaterWriteToItIsRefused() {
+        Tensor x = leaf(0.5, -1.5);
+        Tensor h = x.mul(1.0);
+        h.tanh_();                          // tanh's derivative reads its output: h, at version 1
+        Tensor y = h.mul(3.0).sum();
+        h.add_(1.0);                        // PyTorch refuses the backward here; the old value is gone
+        var e = assertThrows(IllegalStateException.class, y::backward);
+        assertTrue(e.getMessage().startsWith("one of the variables needed for gradient computation has been modified by an inplace operation: [f64[2]], "
+                + "which is output 0 of AddBackward0, is at version 2; expected version 1 instead."), e.getMessage());
+        assertNull(x.grad());
+
+        Tensor z = leaf(0.5, -1.5);
+        Tensor g = z.mul(1.0);
+        g.tanh_();
+        g.mul(3.0).sum().backward();        // unwritten, the same program trains
+        assertArrayEquals(new double[] {3 * (1 - Math.pow(Math.tanh(0.5), 2)), 3 * (1 - Math.pow(Math.tanh(-1.5), 2))}, z.grad().toDoubleArray(), 1e-12);
+    }
+
+    @Test
     void inPlaceOpsOnNonLeavesAreRecordedAndLeavesRefuseThem() {
         Tensor x = leaf(1, 2, 3);
         Tensor h = x.mul(2.0);
