@@ -46,9 +46,9 @@ public final class Functionalize {
      */
     public static void functionalBatchNorm(Graph graph, java.util.function.Predicate<Node> mayRewrite) {
         for (Node n : graph.nodes()) {
-            if (n.kind() != NodeKind.CALL_FUNCTION || n.target() != dev.ember.ops.NormOps.BATCH_NORM) continue;
+            List<Object> stats = n.writtenStatistics();
+            if (stats.size() != 2 || !(stats.get(0) instanceof Node mean) || !(stats.get(1) instanceof Node var)) continue;
             Object[] args = DecomposePass.positional(dev.ember.ops.NormOps.BATCH_NORM, n);
-            if (!Boolean.TRUE.equals(args[5]) || !(args[3] instanceof Node mean) || !(args[4] instanceof Node var)) continue;
             // one tensor as both statistics is written twice in one kernel: kept as it is, in place
             if (mean == var || !mayRewrite.test(mean) || !mayRewrite.test(var)) continue;
             if (!(mean.val() instanceof Tensor) || !(var.val() instanceof Tensor) || !(n.val() instanceof Tensor)) continue;
@@ -73,9 +73,7 @@ public final class Functionalize {
      */
     public static String batchNormUpdatingInPlace(Graph graph) {
         for (Node n : graph.nodes()) {
-            if (n.kind() != NodeKind.CALL_FUNCTION || n.target() != dev.ember.ops.NormOps.BATCH_NORM) continue;
-            Object[] args = DecomposePass.positional(dev.ember.ops.NormOps.BATCH_NORM, n);
-            if (Boolean.TRUE.equals(args[5]) && (args[3] instanceof Node || args[4] instanceof Node)) {
+            if (!n.writtenStatistics().isEmpty()) {
                 return "batch_norm in training (" + n.name() + (n.sourceLocation() == null ? "" : ", " + n.sourceLocation()) + ") updates its running statistics in place, "
                         + "which require grad or are one tensor";
             }

@@ -114,10 +114,26 @@ public final class Node {
             case CALL_METHOD -> ((String) target).endsWith("_");
             case CALL_FUNCTION -> target == BuiltinFunctions.SET_GRAD_ENABLED
                     || target instanceof OpOverload op && (op.writtenArg() >= 0 || op.hasTag(Tag.NONDETERMINISTIC) || op.returnsNothing())
-                    // batch_norm in training writes its running statistics, though its schema does not say so
-                    || target == dev.ember.ops.NormOps.BATCH_NORM && args.size() > 5 && Boolean.TRUE.equals(args.get(5)) && args.get(3) != null;
+                    || !writtenStatistics().isEmpty();
         };
     }
+
+    /**
+     * The running statistics (arguments 3 and 4, nodes or tensors) a batch_norm call in training
+     * writes in place; empty for any other node. batch_norm's schema does not say it writes them
+     * (ATen's {@code native_batch_norm} marks them {@code (a!)}), so this is where every pass that
+     * asks what a node writes learns it.
+     */
+    public List<Object> writtenStatistics() {
+        if (kind != NodeKind.CALL_FUNCTION || target != dev.ember.ops.NormOps.BATCH_NORM) return List.of();
+        if (!Boolean.TRUE.equals(argument(5, "training"))) return List.of();
+        List<Object> stats = new java.util.ArrayList<>(2);
+        for (Object s : new Object[] {argument(3, "running_mean"), argument(4, "running_var")}) if (s != null) stats.add(s);
+        return stats;
+    }
+
+    /** Argument {@code i}, given by position or by {@code name}; null when not given. */
+    private Object argument(int i, String name) { return i < args.size() ? args.get(i) : kwargs.get(name); }
 
     /** Mutable metadata for passes. */
     public Map<String, Object> meta() { return meta; }

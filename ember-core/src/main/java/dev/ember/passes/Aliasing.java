@@ -96,7 +96,7 @@ final class Aliasing {
             case CALL_METHOD -> ((String) u.target()).endsWith("_") && u.arg(0) instanceof Node self ? List.of(self) : List.of();
             case CALL_MODULE -> u.allInputNodes();
             case CALL_FUNCTION -> switch (u.target()) {
-                case OpOverload op when op == NormOps.BATCH_NORM -> Boolean.TRUE.equals(u.arg(5)) ? nodes(u.arg(3), u.arg(4)) : List.of();
+                case OpOverload op when op == NormOps.BATCH_NORM -> nodes(u.writtenStatistics().toArray());
                 case OpOverload op when op.writtenArg() >= 0 -> writtenArgument(u, op);
                 case OpOverload op -> List.of();
                 default -> u.target() == BuiltinFunctions.GETITEM ? List.of() : u.allInputNodes();
