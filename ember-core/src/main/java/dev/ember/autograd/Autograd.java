@@ -165,7 +165,9 @@ public final class Autograd {
     private static Object callInPlace(OpOverload op, Args args, Object meta) {
         Tensor self = args.tensor(0);
         if (self.requiresGrad() && self.isLeaf()) throw leafInPlace(op, self.meta().describe());
-        if (self.isDifferentiableView() && self.viewBase().requiresGrad() && self.viewBase().isLeaf()) {
+        // ATen's check_inplace: the view requires grad and its root has no history, though the root itself may not require
+        // grad (a view of an input view that was made to require grad, seed 121960)
+        if (self.isDifferentiableView() && self.requiresGrad() && self.viewBase().isLeaf()) {
             throw viewOfLeafInPlace(op, self.meta().describe(), self.viewBase().meta().describe());
         }
         ViewHistory.refresh(self);

@@ -105,9 +105,10 @@ final class VariableBuilder {
             if (symbolic != null) node.setSymVal(symbolic);
             ctx.inputRequiresGrad.put(node, t.requiresGrad());
             if (t.requiresGrad() && t.isLeaf()) ctx.inputLeavesRequiringGrad.add(node);
-            // eager's autograd refuses an in-place op on a view whose base (the root its storage belongs to) is a leaf that requires grad
+            // eager's autograd (as ATen's check_inplace) refuses an in-place op on a view that requires grad and whose base (the
+            // root its storage belongs to) has no history: views of this input require grad when it does
             Tensor root = t.isDifferentiableView() ? t.viewBase() : t;
-            if (root.requiresGrad() && root.isLeaf()) {
+            if (t.requiresGrad() && root.isLeaf()) {
                 ctx.viewBasesRefusingInPlace.put(node, root.meta().describe());
                 if (root != t) ctx.viewsRefusingInPlace.put(node, root.meta().describe());
             }
