@@ -58,6 +58,8 @@ public final class AotAutograd {
             requiresGrad[i] = v instanceof Tensor t && t.requiresGrad();
             fakes.add(v instanceof Tensor t && !t.isFake() ? FakeTensor.like(t) : v);
         }
+        String statisticsWithHistory = batchNormWritingStatisticsThatRequireGrad(gm, requiresGrad);
+        if (statisticsWithHistory != null) throw new NotTrainable(statisticsWithHistory);
         Aot.Prepared prepared = Aot.prepareForTraining(gm, fakes);
         if (!prepared.functional()) throw new NotTrainable("a mutation AOT cannot functionalize: " + prepared.keptMutation());
         String statisticsUpdate = Functionalize.batchNormUpdatingInPlace(prepared.graph().graph());
@@ -90,6 +92,28 @@ public final class AotAutograd {
         CompiledGraph backward = compiler.compile(parts.backward(), backwardInputs, "backward");
         return new Trained(forward, backward, readsSaved(parts.backward(), parts.saved().size()), joint, parts, requiresGrad, joint.outputsReached(),
                 new Specializations(unloweredBackward, backwardInputs, compiler));
+    }
+
+    /**
+     * A batch_norm in training whose running statistics are computed from inputs that require grad
+     * (a conservative reading: any path from such an input), described; null when there is none.
+     * Eager's kernel writes them unseen by autograd, so later reads of a statistic differentiate
+     * into its history; the functional rewrite's new statistics have none, and the gradients through
+     * them were lost (fuzzer seeds 133058, 133767). Running statistics that are buffers never meet this.
+     */
+    private static String batchNormWritingStatisticsThatRequireGrad(GraphModule gm, boolean[] inputRequiresGrad) {
+        java.util.Set<Node> withHistory = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        List<Node> placeholders = gm.graph().placeholders();
+        for (int i = 0; i < placeholders.size() && i < inputRequiresGrad.length; i++) if (inputRequiresGrad[i]) withHistory.add(placeholders.get(i));
+        for (Node n : gm.graph().nodes()) {
+            for (Object stat : n.writtenStatistics()) {
+                if (stat instanceof Node s && withHistory.contains(s)) {
+                    return "batch_norm in training (" + n.name() + ") updates running statistics that require grad (" + s.name() + ")";
+                }
+            }
+            if (n.kind() != dev.ember.fx.NodeKind.PLACEHOLDER && n.allInputNodes().stream().anyMatch(withHistory::contains)) withHistory.add(n);
+        }
+        return null;
     }
 
     /**

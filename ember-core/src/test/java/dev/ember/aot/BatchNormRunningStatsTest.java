@@ -136,4 +136,24 @@ class BatchNormRunningStatsTest {
         assertNull(eager[2].grad());
         assertNull(compiled[2].grad(), "the gradient of what the running variance was made from");
     }
+
+    static List<Tensor> statisticsMadeFromInputs(Tensor x, Tensor a, Tensor unused) {
+        Tensor mean = a.mul(0.5);
+        Tensor var = a.abs().add(1.0);                           // nothing saved is a statistic: eager's backward checks their versions
+        F.batchNorm(x, mean, var, null, null, true, 0.1, 1e-5);
+        return List.of(x, var);                                  // the updated statistic, with its history through a
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"aot_eager", "inductor"})
+    void statisticsComputedFromInputsThatRequireGradKeepTheirHistory(String backend) {
+        // eager's kernel writes var unseen by autograd: its gradient still flows to a. The functional rewrite's new statistic
+        // had no history and a got no gradient (fuzzer seeds 133058, 133767)
+        Tensor[] eager = inputs(9), compiled = inputs(9);
+        for (Tensor[] in : new Tensor[][] {eager, compiled}) for (int i = 0; i < 2; i++) in[i].requiresGrad(true);
+        statisticsMadeFromInputs(eager[0], eager[1], eager[2]).get(1).sum().backward();
+        var fn = Ember.compile((Fn3<Tensor, Tensor, Tensor, List<Tensor>>) BatchNormRunningStatsTest::statisticsMadeFromInputs, Options.backend(backend));
+        fn.apply(compiled[0], compiled[1], compiled[2]).get(1).sum().backward();
+        assertArrayEquals(eager[1].grad().toDoubleArray(), compiled[1].grad().toDoubleArray(), 1e-5, "a's gradient");
+    }
 }

@@ -105,6 +105,17 @@ class BackwardTest {
     }
 
     @Test
+    void theResultOfAnOpThatIsNoViewOpIsNoViewThoughItsKernelEndsInOne() {
+        // embedding's kernel reshapes its own temporary; the result is still a fresh tensor (seed 130865: refused as a view)
+        Tensor w = leaf(1, 2, 3, 4, 5, 6).view(3, 2).detach().requiresGrad(true);
+        Tensor e = dev.ember.nn.F.embedding(Tensor.of(new long[] {2, 0}, 2), w);
+        assertFalse(e.isView(), "embedding's result");
+        e.clamp_(-1.0, 5.5);
+        e.sum().backward();
+        assertArrayEquals(new double[] {1, 1, 0, 0, 1, 0}, w.grad().toDoubleArray(), "6 is clamped to 5.5: no gradient there");
+    }
+
+    @Test
     void inPlaceOpsOnNonLeavesAreRecordedAndLeavesRefuseThem() {
         Tensor x = leaf(1, 2, 3);
         Tensor h = x.mul(2.0);
