@@ -219,7 +219,7 @@ public final class AotAutograd {
                     }
                     // a missing gradient is not a zero one: 0 times an infinite derivative is NaN where eager computes nothing
                     Specializations.Specialized special = allPresent ? null : specializations.forPresent(saved.length, present);
-                if (special == Specializations.NONE) special = null;
+                    if (special == Specializations.NONE) special = null;
                     checkSavedVersions(saved, savedVersions, special == null ? readsSaved : special.readsSaved(), args, joint.primals.stream().map(Node::name).toList(), outs);
                     Object[] grads = special == null ? backward.run(in) : special.backward().run(in);
                     Tensor[] perPrimal = new Tensor[primals.size()];
@@ -251,7 +251,7 @@ public final class AotAutograd {
             for (int i = 0; i < saved.length; i++) {
                 if (!reads[i] || !(saved[i] instanceof Tensor t) || t.version() == versions[i]) continue;
                 String of = "";
-                for (int a = 0; a < args.length && of.isEmpty(); a++) {
+                for (int a = 0; a < args.length && a < inputNames.size() && of.isEmpty(); a++) {
                     if (args[a] instanceof Tensor in && in.storage() == t.storage()) of = ", which is the compiled graph's input " + inputNames.get(a) + ",";
                 }
                 for (int o = 0; o < outs.length && of.isEmpty(); o++) {

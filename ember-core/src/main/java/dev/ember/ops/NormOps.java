@@ -26,7 +26,7 @@ public final class NormOps {
                     + "Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled=True) -> Tensor")
             .meta(a -> batchNormMeta(a.tensor(0), a.optTensor(1), a.optTensor(2), a.optTensor(3), a.optTensor(4), a.bool(5)))
             .kernel((a, m) -> batchNorm(a.tensor(0), a.optTensor(1), a.optTensor(2), a.optTensor(3), a.optTensor(4),
-                    a.bool(5), a.dbl(6), a.dbl(7), (TensorMeta) m))
+                    a.bool(5), a.dbl(6), a.dbl(7), (TensorMeta) m, null, null))
             // Evaluation mode only: training mutates the running statistics, so the op stays.
             .decomposition((e, a) -> {
                 boolean training = (Boolean) a[5];
@@ -49,20 +49,29 @@ public final class NormOps {
      * {@code copy_}s into the statistics ({@code Functionalize.functionalBatchNorm}), so that the
      * update is a value the graph computes and writes back like any other mutation: never dropped
      * with an output nobody reads, never reordered before a read of the old statistics. The
-     * arguments are batch_norm's, so are the derivative and the kernel.
+     * arguments are batch_norm's, so are the derivative and the kernel. Like ATen's op it also
+     * returns the statistics it normalized with ({@code save_mean}, {@code save_invstd}, one per
+     * channel), which its derivative reads instead of reducing the input twice more in backward.
      */
     public static final OpOverload BATCH_NORM_FUNCTIONAL = OpOverload.define("_batch_norm_functional(Tensor input, Tensor? weight, Tensor? bias, "
-                    + "Tensor running_mean, Tensor running_var, bool training, float momentum, float eps, bool cudnn_enabled=True) -> (Tensor, Tensor, Tensor)")
-            .meta(a -> java.util.List.of(batchNormMeta(a.tensor(0), a.optTensor(1), a.optTensor(2), a.tensor(3), a.tensor(4), a.bool(5)),
-                    TensorMeta.contiguous(a.tensor(3).dtype(), a.tensor(3).shape()), TensorMeta.contiguous(a.tensor(4).dtype(), a.tensor(4).shape())))
+                    + "Tensor running_mean, Tensor running_var, bool training, float momentum, float eps, bool cudnn_enabled=True) "
+                    + "-> (Tensor, Tensor, Tensor, Tensor, Tensor)")
+            .meta(a -> {
+                TensorMeta perChannel = TensorMeta.contiguous(a.tensor(0).dtype(), new int[] {a.tensor(3).numel()});
+                return java.util.List.of(batchNormMeta(a.tensor(0), a.optTensor(1), a.optTensor(2), a.tensor(3), a.tensor(4), a.bool(5)),
+                        TensorMeta.contiguous(a.tensor(3).dtype(), a.tensor(3).shape()), TensorMeta.contiguous(a.tensor(4).dtype(), a.tensor(4).shape()),
+                        perChannel, perChannel);
+            })
             .kernel((a, m) -> {
                 Tensor mean = a.tensor(3).clone(), var = a.tensor(4).clone();
+                java.util.List<?> metas = (java.util.List<?>) m;
+                Tensor saveMean = Tensor.allocate((TensorMeta) metas.get(3)), saveInvstd = Tensor.allocate((TensorMeta) metas.get(4));
                 Tensor out = batchNorm(a.tensor(0), a.optTensor(1), a.optTensor(2), mean, var, a.bool(5), a.dbl(6), a.dbl(7),
-                        (TensorMeta) ((java.util.List<?>) m).get(0));
-                return java.util.List.of(out, mean, var);
+                        (TensorMeta) metas.get(0), saveMean, saveInvstd);
+                return java.util.List.of(out, mean, var, saveMean, saveInvstd);
             })
             .derivative(NormOps::batchNormBackward)
-            .nonDifferentiableOutputs(1, 2)
+            .nonDifferentiableOutputs(1, 2, 3, 4)
             .register();
 
     public static final OpOverload LAYER_NORM = OpOverload.define("layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, "
@@ -114,8 +123,9 @@ public final class NormOps {
         requireSameDtype("batch_norm", name, p, input);
     }
 
+    /** The kernel; {@code saveMean} and {@code saveInvstd} (null: not wanted) get the statistics it normalized with. */
     private static Tensor batchNorm(Tensor input, Tensor weight, Tensor bias, Tensor runningMean, Tensor runningVar,
-                                    boolean training, double momentum, double eps, TensorMeta meta) {
+                                    boolean training, double momentum, double eps, TensorMeta meta, Tensor saveMean, Tensor saveInvstd) {
         Tensor out = Tensor.allocate(meta);
         if (input.numel() == 0) return out;
         Tensor x = input.contiguous();
@@ -141,6 +151,12 @@ public final class NormOps {
         for (int c = 0; c < channels; c++) {
             scale[c] = (w == null ? 1 : w[c]) / Math.sqrt(var[c] + eps);
             shift[c] = (b == null ? 0 : b[c]) - mean[c] * scale[c];
+        }
+        if (saveMean != null) {
+            for (int c = 0; c < channels; c++) {
+                saveMean.storage().writeDouble(c, mean[c]);
+                saveInvstd.storage().writeDouble(c, 1 / Math.sqrt(var[c] + eps));
+            }
         }
         ReduceBatchNorm.affine(x, out, scale, shift);
         return out;
@@ -169,7 +185,11 @@ public final class NormOps {
         Object x = g.arg(0), grad = g.grad();
         Object weight = g.isTensorArg(1) ? g.call(ShapeOps.VIEW, g.arg(1), paramShape) : null;
         Object mean, invstd;
-        if (training) {
+        if (training && g.op() == BATCH_NORM_FUNCTIONAL) {
+            // the forward's own statistics: no reductions of the input in backward
+            mean = g.call(ShapeOps.VIEW, g.result(3), paramShape);
+            invstd = g.call(ShapeOps.VIEW, g.result(4), paramShape);
+        } else if (training) {
             mean = g.call(ReductionOps.MEAN_DIM, x, dims, true);
             Object centered = g.sub(x, mean);
             Object var = g.call(ReductionOps.MEAN_DIM, g.mul(centered, centered), dims, true);
