@@ -58,8 +58,8 @@ public final class AotAutograd {
             requiresGrad[i] = v instanceof Tensor t && t.requiresGrad();
             fakes.add(v instanceof Tensor t && !t.isFake() ? FakeTensor.like(t) : v);
         }
-        String statisticsWithHistory = batchNormWritingStatisticsThatRequireGrad(gm, requiresGrad);
-        if (statisticsWithHistory != null) throw new NotTrainable(statisticsWithHistory);
+        String refusedArgument = nonDifferentiableArgumentWithHistory(gm, requiresGrad);
+        if (refusedArgument != null) throw new NotTrainable(refusedArgument);
         Aot.Prepared prepared = Aot.prepareForTraining(gm, fakes);
         if (!prepared.functional()) throw new NotTrainable("a mutation AOT cannot functionalize: " + prepared.keptMutation());
         String statisticsUpdate = Functionalize.batchNormUpdatingInPlace(prepared.graph().graph());
@@ -95,20 +95,26 @@ public final class AotAutograd {
     }
 
     /**
-     * A batch_norm in training whose running statistics are computed from inputs that require grad
-     * (a conservative reading: any path from such an input), described; null when there is none.
-     * Eager's kernel writes them unseen by autograd, so later reads of a statistic differentiate
-     * into its history; the functional rewrite's new statistics have none, and the gradients through
-     * them were lost (fuzzer seeds 133058, 133767). Running statistics that are buffers never meet this.
+     * An op given a value with history (an input that requires grad, or computed from one: a
+     * conservative reading, any path) where its argument may not require grad
+     * ({@link dev.ember.ops.OpOverload#differentiableArgument}: batch_norm's running statistics),
+     * described; null when there is none. Eager refuses the call with ATen's message, so the graph
+     * runs op by op and refuses the same way: compiled, the eval batch_norm's decomposition would
+     * differentiate into the statistics, and the training one's functional rewrite would lose them
+     * (fuzzer seeds 133058, 133767, 20261140).
      */
-    private static String batchNormWritingStatisticsThatRequireGrad(GraphModule gm, boolean[] inputRequiresGrad) {
+    private static String nonDifferentiableArgumentWithHistory(GraphModule gm, boolean[] inputRequiresGrad) {
         java.util.Set<Node> withHistory = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         List<Node> placeholders = gm.graph().placeholders();
         for (int i = 0; i < placeholders.size() && i < inputRequiresGrad.length; i++) if (inputRequiresGrad[i]) withHistory.add(placeholders.get(i));
         for (Node n : gm.graph().nodes()) {
-            for (Object stat : n.writtenStatistics()) {
-                if (stat instanceof Node s && withHistory.contains(s)) {
-                    return "batch_norm in training (" + n.name() + ") updates running statistics that require grad (" + s.name() + ")";
+            if (n.kind() == dev.ember.fx.NodeKind.CALL_FUNCTION && n.target() instanceof dev.ember.ops.OpOverload op) {
+                Object[] args = DecomposePass.positional(op, n);
+                for (int a = 0; a < args.length; a++) {
+                    if (!op.differentiableArgument(a) && args[a] instanceof Node s && withHistory.contains(s)) {
+                        return op.name() + " (" + n.name() + ") is given " + s.name() + ", which requires grad, as its argument '"
+                                + op.schema().params().get(a).name() + "', which may not";
+                    }
                 }
             }
             if (n.kind() != dev.ember.fx.NodeKind.PLACEHOLDER && n.allInputNodes().stream().anyMatch(withHistory::contains)) withHistory.add(n);
@@ -178,7 +184,12 @@ public final class AotAutograd {
             Object[] outs = Arrays.copyOf(all, outputs);
             Object[] saved = Arrays.copyOfRange(all, outputs, all.length);
             int[] savedVersions = new int[saved.length];
-            for (int i = 0; i < saved.length; i++) savedVersions[i] = saved[i] instanceof Tensor t ? t.version() : 0;
+            for (int i = 0; i < saved.length; i++) {
+                savedVersions[i] = saved[i] instanceof Tensor t ? t.version() : 0;
+                // inductor may compute an input's new value into the input itself and save that: the write-back after this call
+                // moves its version, which is the graph's own write (seed 154684), so it is not checked
+                if (saved[i] instanceof Tensor t && writtenBackInput(t, args)) savedVersions[i] = UNCHECKED;
+            }
             List<Tensor> primals = new ArrayList<>();
             List<Integer> primalIndex = new ArrayList<>();
             for (int i = 0; i < args.length; i++) {
@@ -239,6 +250,17 @@ public final class AotAutograd {
             return outs;
         }
 
+        /** A saved version that is not checked (see {@link #writtenBackInput}). */
+        private static final int UNCHECKED = -1;
+
+        /** Whether {@code t} is the storage of an input the graph writes (its new value, written back after the call). */
+        private boolean writtenBackInput(Tensor t, Object[] args) {
+            for (int a = 0; a < args.length && a < joint.primals.size(); a++) {
+                if (args[a] instanceof Tensor in && in.storage() == t.storage() && Partitioner.mutated(joint.primals.get(a))) return true;
+            }
+            return false;
+        }
+
         /**
          * A saved value the backward that runs {@code reads}, written in place since the forward
          * (only an input or an output the caller holds, or a view of one, can be): backward would
@@ -249,7 +271,7 @@ public final class AotAutograd {
          */
         private static void checkSavedVersions(Object[] saved, int[] versions, boolean[] reads, Object[] args, List<String> inputNames, Object[] outs) {
             for (int i = 0; i < saved.length; i++) {
-                if (!reads[i] || !(saved[i] instanceof Tensor t) || t.version() == versions[i]) continue;
+                if (!reads[i] || !(saved[i] instanceof Tensor t) || versions[i] == UNCHECKED || t.version() == versions[i]) continue;
                 String of = "";
                 for (int a = 0; a < args.length && a < inputNames.size() && of.isEmpty(); a++) {
                     if (args[a] instanceof Tensor in && in.storage() == t.storage()) of = ", which is the compiled graph's input " + inputNames.get(a) + ",";

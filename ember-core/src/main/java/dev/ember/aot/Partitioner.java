@@ -175,7 +175,7 @@ final class Partitioner {
     private static boolean free(Node n) { return n.kind() == NodeKind.PLACEHOLDER && !mutated(n); }
 
     /** An input the caller writes after the graph: saved for backward as a copy the forward graph makes, never as itself. */
-    private static boolean mutated(Node n) { return n.kind() == NodeKind.PLACEHOLDER && Boolean.TRUE.equals(n.meta().get(Functionalize.MUTATED_INPUT)); }
+    static boolean mutated(Node n) { return n.kind() == NodeKind.PLACEHOLDER && Boolean.TRUE.equals(n.meta().get(Functionalize.MUTATED_INPUT)); }
 
     /** Cheap to run again in backward: pointwise ops and views (never random ones). */
     private static boolean recomputable(Node n) {

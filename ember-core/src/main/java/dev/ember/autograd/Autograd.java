@@ -46,6 +46,14 @@ public final class Autograd {
 
     /** Runs a call that {@link #records} said must be recorded. */
     public static Object call(OpOverload op, Args args, Object meta) {
+        Object[] values = args.toArray();
+        for (int i = 0; i < values.length; i++) {
+            if (!op.differentiableArgument(i) && values[i] instanceof Tensor t && t.requiresGrad()) {
+                throw new IllegalArgumentException("The function '" + op.schema().name() + "' is not differentiable with respect to argument '"
+                        + op.schema().params().get(i).name() + "'. This input cannot have requires_grad True. (" + t.meta().describe()
+                        + "; a BatchNorm's running statistics are buffers: detach() them, or keep them out of the parameters)");
+            }
+        }
         return switch (op.schema().kind()) {
             case OUT -> throw new IllegalArgumentException(op.name() + "(): functions with out=... arguments don't support automatic differentiation, "
                     + "but one of the arguments requires grad. Call the functional form (" + functionalName(op) + ") or run the call inside Ember.noGrad().");

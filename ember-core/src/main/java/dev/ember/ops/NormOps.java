@@ -40,6 +40,7 @@ public final class NormOps {
                 return out;
             })
             .derivative(NormOps::batchNormBackward)
+            .nonDifferentiableArguments(3, 4)
             .register();
 
     /**
@@ -72,6 +73,7 @@ public final class NormOps {
             })
             .derivative(NormOps::batchNormBackward)
             .nonDifferentiableOutputs(1, 2, 3, 4)
+            .nonDifferentiableArguments(3, 4)
             .register();
 
     public static final OpOverload LAYER_NORM = OpOverload.define("layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, "

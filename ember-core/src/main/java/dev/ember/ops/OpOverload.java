@@ -37,8 +37,9 @@ public final class OpOverload {
     private final Derivative derivative;
 
     OpOverload(Schema schema, Set<Tag> tags, MetaFn meta, Kernel kernel, Decomposition decomposition, Derivative derivative,
-               java.util.BitSet nonDifferentiableOutputs) {
+               java.util.BitSet nonDifferentiableOutputs, java.util.BitSet nonDifferentiableArguments) {
         this.nonDifferentiableOutputs = nonDifferentiableOutputs;
+        this.nonDifferentiableArguments = nonDifferentiableArguments;
         this.schema = schema;
         this.name = schema.qualifiedName();
         this.tags = tags.isEmpty() ? Set.of() : EnumSet.copyOf(tags);
@@ -97,6 +98,15 @@ public final class OpOverload {
      * {@code output_differentiability}: batch_norm's updated running statistics).
      */
     public boolean differentiableOutput(int i) { return !nonDifferentiableOutputs.get(i); }
+
+    private final java.util.BitSet nonDifferentiableArguments;
+
+    /**
+     * Whether tensor argument {@code i} may require grad when the op records: false for arguments
+     * the op writes unseen by autograd and has no derivative for (batch_norm's running statistics),
+     * which autograd refuses as ATen's {@code check_no_requires_grad} does.
+     */
+    public boolean differentiableArgument(int i) { return !nonDifferentiableArguments.get(i); }
 
     /**
      * Calls the op through its decomposition, eagerly: each op the decomposition names runs in turn.
@@ -198,12 +208,20 @@ public final class OpOverload {
             return this;
         }
 
+        private final java.util.BitSet nonDifferentiableArguments = new java.util.BitSet();
+
+        /** Tensor arguments that may not require grad when the op records ({@link OpOverload#differentiableArgument}). */
+        public Builder nonDifferentiableArguments(int... arguments) {
+            for (int a : arguments) nonDifferentiableArguments.set(a);
+            return this;
+        }
+
         /** Builds the op and adds it to the {@link OpRegistry}. */
         public OpOverload register() {
             if (meta == null || kernel == null) {
                 throw new IllegalStateException(schema.qualifiedName() + " needs both a meta function and a kernel");
             }
-            return OpRegistry.add(new OpOverload(schema, tags, meta, kernel, decomposition, derivative, nonDifferentiableOutputs));
+            return OpRegistry.add(new OpOverload(schema, tags, meta, kernel, decomposition, derivative, nonDifferentiableOutputs, nonDifferentiableArguments));
         }
     }
 }

@@ -82,4 +82,24 @@ class SavedOutputWrittenInPlaceTest {
         var refused = assertThrows(IllegalStateException.class, () -> again.get(1).sum().backward(), "abs's derivative reads c's old value");
         assertTrue(refused.getMessage().contains("which is the compiled graph's input l_a_,"), refused.getMessage());
     }
+
+    static Tensor writesItsIntegerInput(Tensor a, Tensor counts) {
+        counts.neg_();                     // the graph's own write of its input
+        return counts.minimum(a);          // minimum's derivative reads the new counts
+    }
+
+    /** Inductor computes the new value into the input and saves it; the write-back after the call is no later write (seed 154684). */
+    @ParameterizedTest
+    @ValueSource(strings = {"aot_eager", "inductor"})
+    void theGraphsOwnWriteOfAnInputItSavesIsNoLaterWrite(String backend) {
+        var compiled = Ember.compile((Fn2<Tensor, Tensor, Tensor>) SavedOutputWrittenInPlaceTest::writesItsIntegerInput, Options.backend(backend));
+        Tensor a0 = Tensor.randn(new Generator(8), 4, 1);
+        Tensor counts0 = Tensor.randint(new Generator(9), -3, 4, 5).to(dev.ember.tensor.DType.INT32);
+        Tensor ea = a0.clone().requiresGrad(true), eCounts = counts0.clone();
+        writesItsIntegerInput(ea, eCounts).sum().backward();
+        Tensor a = a0.clone().requiresGrad(true), counts = counts0.clone();
+        compiled.apply(a, counts).sum().backward();
+        assertArrayEquals(ea.grad().toFloatArray(), a.grad().toFloatArray(), 1e-6f, backend);
+        assertArrayEquals(eCounts.toIntArray(), counts.toIntArray(), backend + ": the write reached the caller's tensor");
+    }
 }
