@@ -66,16 +66,14 @@ public final class Functionalize {
 
     /**
      * A batch_norm in training that still writes its running statistics in place after
-     * {@link #functionalBatchNorm} (statistics that are inputs requiring grad, or one tensor as
-     * both), described for the log; null when there is none. A joint graph would take it for a
-     * pure op: its update would be lost or moved, and the saved statistics' versions would not
-     * match eager's (fuzzer seeds 101628, 100542).
+     * {@link #functionalBatchNorm} (one tensor as both statistics; statistics that require grad
+     * never reach here, see AotAutograd), described for the log; null when there is none. A joint
+     * graph would take it for a pure op, its update lost or moved (fuzzer seed 101628).
      */
     public static String batchNormUpdatingInPlace(Graph graph) {
         for (Node n : graph.nodes()) {
             if (!n.writtenStatistics().isEmpty()) {
-                return "batch_norm in training (" + n.name() + (n.sourceLocation() == null ? "" : ", " + n.sourceLocation()) + ") updates its running statistics in place, "
-                        + "which require grad or are one tensor";
+                return "batch_norm in training (" + n.name() + (n.sourceLocation() == null ? "" : ", " + n.sourceLocation()) + ") updates its running statistics in place (one tensor as both)";
             }
         }
         return null;

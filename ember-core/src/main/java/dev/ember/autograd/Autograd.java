@@ -46,9 +46,8 @@ public final class Autograd {
 
     /** Runs a call that {@link #records} said must be recorded. */
     public static Object call(OpOverload op, Args args, Object meta) {
-        Object[] values = args.toArray();
-        for (int i = 0; i < values.length; i++) {
-            if (!op.differentiableArgument(i) && values[i] instanceof Tensor t && t.requiresGrad()) {
+        for (int i = 0; op.hasNonDifferentiableArguments() && i < args.size(); i++) {
+            if (!op.differentiableArgument(i) && args.get(i) instanceof Tensor t && t.requiresGrad()) {
                 throw new IllegalArgumentException("The function '" + op.schema().name() + "' is not differentiable with respect to argument '"
                         + op.schema().params().get(i).name() + "'. This input cannot have requires_grad True. (" + t.meta().describe()
                         + "; a BatchNorm's running statistics are buffers: detach() them, or keep them out of the parameters)");

@@ -108,6 +108,9 @@ public final class OpOverload {
      */
     public boolean differentiableArgument(int i) { return !nonDifferentiableArguments.get(i); }
 
+    /** Whether any argument may not require grad ({@link #differentiableArgument}); most ops: none. */
+    public boolean hasNonDifferentiableArguments() { return !nonDifferentiableArguments.isEmpty(); }
+
     /**
      * Calls the op through its decomposition, eagerly: each op the decomposition names runs in turn.
      * Where the decomposition does not cover these arguments, the op itself runs.
