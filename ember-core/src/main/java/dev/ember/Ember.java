@@ -12,7 +12,10 @@ import dev.ember.events.CompileEvents;
 import dev.ember.export.ExportOptions;
 import dev.ember.export.ExportedProgram;
 import dev.ember.export.Exporter;
+import dev.ember.kernels.Autotuner;
 import dev.ember.kernels.Blas;
+import dev.ember.tuning.KernelTuning;
+import dev.ember.tuning.TuningRun;
 import dev.ember.logging.Logs;
 import dev.ember.nn.Module;
 import dev.ember.tensor.Tensor;
@@ -287,6 +290,14 @@ public final class Ember {
      * Ember's Java GEMM and why OpenBLAS is not in use (what {@code ember doctor} and the demo print).
      */
     public static String gemmBackend() { return Blas.backendDescription(); }
+
+    /**
+     * Measures, on this machine, where Ember's own few-row GEMM kernels beat OpenBLAS and how thin
+     * a batched product's bands may be (a minute or less; {@code progress} gets a line per sweep).
+     * The result's {@link TuningRun#tuning()} is not used until written to
+     * {@link KernelTuning#file} (what {@code ember tune} does) and a new JVM starts. docs/tuning.md.
+     */
+    public static TuningRun tuneKernels(java.io.PrintStream progress) { return Autotuner.run(progress); }
 
     /**
      * Marks a place where capture must stop (a graph break). Does nothing when run eagerly; inside a

@@ -1,10 +1,13 @@
 package dev.ember.cli;
 
 import dev.ember.Ember;
+
 import dev.ember.report.Diagnosis;
 import dev.ember.report.Diagnosis.Finding;
 import dev.ember.report.Diagnosis.Kind;
 import dev.ember.report.Diagnosis.Totals;
+import dev.ember.tuning.KernelTuning;
+import dev.ember.tuning.Machine;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -209,8 +212,14 @@ final class Doctor {
         Runtime rt = Runtime.getRuntime();
         out.printf("%-10s %s (%s)%n", "java", System.getProperty("java.version"), System.getProperty("java.home"));
         out.printf("%-10s %s %s%n", "os", System.getProperty("os.name"), System.getProperty("os.arch"));
-        out.printf("%-10s %d%n", "cores", rt.availableProcessors());
+        Machine machine = Machine.current();
+        out.printf("%-10s %s%n", "cpu", machine.cpu());
+        out.printf("%-10s %d threads (-XX:ActiveProcessorCount=N picks fewer), %d-bit float vectors%n", "cores", machine.threads(), machine.vectorBits());
+        out.printf("%-10s %s%n", "caches", machine.describeCaches());
         out.printf("%-10s %d MiB max heap%n", "memory", rt.maxMemory() >> 20);
         out.printf("%-10s %s%n", "gemm", Ember.gemmBackend());
+        KernelTuning tuning = KernelTuning.current();
+        out.printf("%-10s %s%n", "tuning", tuning.source().equals("defaults")
+                ? "defaults (`ember tune` measures this machine: docs/tuning.md)" : tuning.source());
     }
 }

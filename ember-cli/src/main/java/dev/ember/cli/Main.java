@@ -21,6 +21,7 @@ public final class Main {
         COMMANDS.put("bisect", new Entry(BisectCommand.USAGE, "which backend, then which decomposition, lowering or fusion first makes a failing program fail", BisectCommand::run));
         COMMANDS.put("minify", new Entry(MinifyCommand.USAGE, "shrink a failing graph a repro level saved (EMBER_REPRO_LEVEL=2) to the smallest that fails; run: replay it", MinifyCommand::run));
         COMMANDS.put("fuzz", new Entry(FuzzCommand.USAGE, "differential fuzzer: random programs, compiled vs eager in every backend and mode", FuzzCommand::run));
+        COMMANDS.put("tune", new Entry(TuneCommand.USAGE, "measure where Ember's own GEMM kernels beat OpenBLAS on this machine, and keep it for every later run", TuneCommand::run));
         COMMANDS.put("doctor", new Entry("ember doctor [-- <command…>]", "what Ember runs on here; with a command: run it traced, rank every graph break and recompile by measured cost, with the fix", Doctor::run));
     }
 

@@ -55,7 +55,9 @@ class DoctorCommandTest {
         assertEquals(0, ember("doctor"), err());
         String s = out.toString(StandardCharsets.UTF_8);
         assertTrue(s.startsWith("java       " + System.getProperty("java.version")), s);
-        assertTrue(s.contains("\ncores      " + Runtime.getRuntime().availableProcessors() + "\n"), s);
+        assertTrue(s.contains("\ncores      " + Runtime.getRuntime().availableProcessors() + " threads"), s);
+        assertTrue(s.contains("\ncaches     ") && s.contains(" L2, "), s);
+        assertTrue(s.contains("\ntuning     defaults (`ember tune` measures this machine"), "the suite runs with EMBER_TUNING=defaults: " + s);
         assertTrue(s.contains("\ngemm       "), s);
     }
 

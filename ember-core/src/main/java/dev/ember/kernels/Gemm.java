@@ -1,5 +1,7 @@
 package dev.ember.kernels;
 
+import dev.ember.tuning.KernelTuning;
+
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -27,9 +29,10 @@ public final class Gemm {
      * (measured on 2 cores: 32 batches of 128x128x64 take 0.58 ms in 32-row bands spread across
      * cores against 0.65 ms one product at a time with OpenBLAS threading each, 128x64x128 0.36
      * against 0.49 ms; 8 batches of 256x256x64, which would need 16-row bands, take 0.76 ms
-     * banded against 0.53 ms in turn).
+     * banded against 0.53 ms in turn). {@link KernelTuning#DEFAULTS}' {@code minBandRows};
+     * {@code ember tune} measures it on the machine it runs on.
      */
-    static final int MIN_BAND_ROWS = 32;
+    static int minBandRows() { return KernelTuning.current().minBandRows(); }
 
     /** A matrix inside a storage array as BLAS reads it: element (r, c) at {@code offset + r*ld + c}, or the transpose of that. */
     public record Operand(Object data, int offset, int ld, boolean trans) {
@@ -94,18 +97,24 @@ public final class Gemm {
      * {@code C_i = alpha * op(A_i) * op(B_i) + beta * C_i} for {@code i < batches}: A_i is {@code a}
      * shifted by {@code aShift(i)} elements, B_i likewise, C_i starts at {@code cOff + i * m * ldc}.
      * Products small enough for OpenBLAS to run on one thread are spread across cores whole; medium
-     * ones (above that, but cut into bands of at least {@value #MIN_BAND_ROWS} rows below it) are
+     * ones (above that, but cut into bands of at least {@link #minBandRows} rows below it) are
      * spread as row bands, because OpenBLAS threading one medium product at a time spends more on
      * waking and joining its threads than on the product; large ones run in turn on all cores.
      */
     public static void multiplyBatched(int batches, int m, int n, int k, double alpha, Operand a, IntUnaryOperator aShift,
                                        Operand b, IntUnaryOperator bShift, double beta, Object c, int cOff, int ldc) {
+        multiplyBatched(minBandRows(), batches, m, n, k, alpha, a, aShift, b, bShift, beta, c, cOff, ldc);
+    }
+
+    /** {@link #multiplyBatched} with {@code minBandRows} as the fewest rows of a band (the autotuner tries several). */
+    static void multiplyBatched(int minBandRows, int batches, int m, int n, int k, double alpha, Operand a, IntUnaryOperator aShift,
+                                Operand b, IntUnaryOperator bShift, double beta, Object c, int cOff, int ldc) {
         if (batches == 1) {
             multiplyOnAllCores(m, n, k, alpha, a.shift(aShift.applyAsInt(0)), b.shift(bShift.applyAsInt(0)), beta, c, cOff, ldc);
             return;
         }
         long work = (long) m * n * Math.max(k, 1);
-        int band = bandRows(threadsItself(c), m, n, k);
+        int band = bandRows(threadsItself(c), m, n, k, minBandRows);
         int bands = (m + band - 1) / band;
         if (bands == 1 && threadsItself(c) && work > SINGLE_THREADED_WORK) {
             for (int i = 0; i < batches; i++) {
@@ -128,11 +137,14 @@ public final class Gemm {
      * enough for one thread or when OpenBLAS should thread them; else the most rows that keep a
      * band at most {@link #SINGLE_THREADED_WORK}. {@code threaded}: {@link #threadsItself} of the product.
      */
-    static int bandRows(boolean threaded, int m, int n, int k) {
+    static int bandRows(boolean threaded, int m, int n, int k) { return bandRows(threaded, m, n, k, minBandRows()); }
+
+    /** {@link #bandRows(boolean, int, int, int)} with {@code minBandRows} as the fewest rows of a band. */
+    static int bandRows(boolean threaded, int m, int n, int k, int minBandRows) {
         long rowWork = (long) n * Math.max(k, 1);
         if (!threaded || rowWork * m <= SINGLE_THREADED_WORK) return Math.max(m, 1);
         long rows = SINGLE_THREADED_WORK / rowWork;
-        return rows >= MIN_BAND_ROWS ? (int) rows : Math.max(m, 1);
+        return rows >= minBandRows ? (int) rows : Math.max(m, 1);
     }
 
     /** {@link #multiply} using every core: integer products (single-threaded kernels) are split into bands of rows. */

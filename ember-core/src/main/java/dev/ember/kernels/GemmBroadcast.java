@@ -1,5 +1,8 @@
 package dev.ember.kernels;
 
+import dev.ember.tuning.KernelTuning;
+import dev.ember.tuning.Machine;
+
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -22,8 +25,12 @@ public final class GemmBroadcast {
     private static final int L = S.length();
     /** Columns of one full tile: four vectors. */
     private static final int TILE_COLUMNS = 4 * L;
-    /** Reduction steps per block: B's panel of a tile (K_BLOCK x 64 floats) is 64 KB. */
-    static final int K_BLOCK = 256;
+    /**
+     * Reduction steps per block, so that B's panel of a tile ({@code K_BLOCK x TILE_COLUMNS} floats)
+     * is a thirty-second of the L2: 256 steps (a 64 KB panel) on the machine the kernel was tuned on,
+     * a power of two from 64 to 1024.
+     */
+    static final int K_BLOCK = Integer.highestOneBit((int) Math.clamp(Machine.current().l2Bytes() / 32 / (TILE_COLUMNS * Float.BYTES), 64, 1024));
     /**
      * Per thread: a tile's sums on their way to C. A tile hands them over through this array, not
      * as vector arguments: a call C2 does not inline (the store code after a long loop is cold when
@@ -44,11 +51,13 @@ public final class GemmBroadcast {
      *       cores (64x392x576, an im2col convolution's shape, 0.49 against 0.22), and no better
      *       from 128 rows on (1024x1024x1024 10.8 against 11.0), where OpenBLAS stays.</li>
      * </ul>
-     * Only 512-bit vectors qualify, as for {@link GemmDot}.
+     * Only 512-bit vectors qualify, as for {@link GemmDot}. These bounds are
+     * {@link KernelTuning#DEFAULTS}' {@code broadcast} rule; {@code ember tune} measures them on the
+     * machine it runs on.
      */
     public static boolean suits(int m, int n, int k) {
-        if (L < 16 || n < 512 || (long) m * n * k < 1 << 19) return false;
-        return m <= 4 || (m <= 64 && k >= 512);
+        if (L < 16 || (long) m * n * k < 1 << 19) return false;
+        return KernelTuning.current().broadcast().accepts(m, n, k);
     }
 
     /** The product on every core (chunks of C's columns); sequential inside an already split loop. */

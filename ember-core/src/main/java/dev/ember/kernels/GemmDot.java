@@ -1,5 +1,8 @@
 package dev.ember.kernels;
 
+import dev.ember.tuning.KernelTuning;
+import dev.ember.tuning.Machine;
+
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -23,8 +26,11 @@ public final class GemmDot {
     private static final int L = S.length();
     /** Per thread: a tile's 16 vectors of sums on their way to C (see {@link #flushRow}). */
     private static final ThreadLocal<float[]> SUMS = ThreadLocal.withInitial(() -> new float[16 * L]);
-    /** Bytes of A's rows one block may hold, so that the block stays in a core's L2 beside B's tiles. */
-    private static final int A_BLOCK_BYTES = 256 * 1024;
+    /**
+     * Bytes of A's rows one block may hold, so that the block stays in a core's L2 beside B's tiles:
+     * an eighth of the L2 (256 KB of the 2 MB on the machine the kernel was tuned on).
+     */
+    private static final int A_BLOCK_BYTES = (int) Math.clamp(Machine.current().l2Bytes() / 8, 32 << 10, 4 << 20);
 
     /**
      * Whether this kernel is used for an {@code m x n x k} float32 product with A row-major and B
@@ -42,11 +48,12 @@ public final class GemmDot {
      *       too small to split across cores (8x10x1000 4.9 against 2.2 µs).</li>
      * </ul>
      * Only 512-bit vectors qualify: with 256-bit ones the 16 accumulators would not fit in the
-     * 16 registers.
+     * 16 registers. These bounds are {@link KernelTuning#DEFAULTS}' {@code dot} rule; {@code ember tune}
+     * measures them on the machine it runs on.
      */
     public static boolean suits(int m, int n, int k) {
         if (L < 16 || k < 4 * L || (long) m * n * k < 1 << 19) return false;
-        return m <= 16 || (m <= 256 && k >= 512 && n >= 256);
+        return KernelTuning.current().dot().accepts(m, n, k);
     }
 
     /** The product on every core (chunks of B's rows); sequential inside an already split loop. */

@@ -1,5 +1,7 @@
 package dev.ember.kernels;
 
+import dev.ember.tuning.Machine;
+
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
@@ -123,7 +125,7 @@ final class OpenBlas {
         }
         try {
             linker.downcallHandle(set.get(), FunctionDescriptor.ofVoid(JAVA_INT))
-                    .invokeExact(Runtime.getRuntime().availableProcessors());
+                    .invokeExact(Machine.current().threads());
         } catch (Throwable t) {
             throw new IllegalStateException("openblas_set_num_threads failed", t);
         }

@@ -1,5 +1,7 @@
 package dev.ember.kernels;
 
+import dev.ember.tuning.Machine;
+
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RecursiveAction;
@@ -16,7 +18,7 @@ import java.util.concurrent.RecursiveAction;
 public final class Parallel {
     /** Elements below which a loop runs single-threaded (ATen uses 32768 as its grain). */
     public static final int GRAIN = 32_768;
-    private static final int THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
+    private static final int THREADS = Machine.current().threads();
     /** Set while a caller thread runs a split loop, so loops nested in its chunks run sequentially like a worker's. */
     private static final ThreadLocal<Boolean> SPLITTING = ThreadLocal.withInitial(() -> false);
 

@@ -3,6 +3,7 @@ package dev.ember.ops.eager;
 import dev.ember.kernels.Parallel;
 import dev.ember.kernels.StridedLoop;
 import dev.ember.tensor.Shapes;
+import dev.ember.tuning.Machine;
 import dev.ember.tensor.Tensor;
 
 /**
@@ -11,7 +12,7 @@ import dev.ember.tensor.Tensor;
  * coalescing — still uses every core.
  */
 final class PointwiseRows {
-    private static final int THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
+    private static final int THREADS = Machine.current().threads();
 
     private final StridedLoop loop;
     private final int[] innerStrides;
