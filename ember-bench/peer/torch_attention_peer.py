@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scaled_dot_product_attention alone under torch eager (libtorch's CPU flash-attention kernel) and
 torch.compile, over the sequence-length sweep of ember-bench's AttentionBench: self-attention,
-batch 2, 8 heads, head dim 64, float32, 2 threads, plain and causal. Run it in the same session as
+batch 2, 8 heads, head dim 64, float32, every CPU (or --threads N), plain and causal. Run it in the same session as
 JMH, for docs/benchmarks.md:
 
     .venv/bin/python ember-bench/peer/torch_attention_peer.py [--quick] [--seqs 128,256,...]
@@ -21,7 +21,9 @@ import torch.nn.functional as F
 
 from torch_peer import bench
 
-torch.set_num_threads(2)
+import peer_threads
+
+THREADS = peer_threads.use(torch)
 BATCH, HEADS, HEAD_DIM = 2, 8, 64
 
 

@@ -19,8 +19,9 @@ import torch
 import torch._dynamo
 import torch.nn as nn
 
-THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
-torch.set_num_threads(THREADS)
+import peer_threads
+
+THREADS = peer_threads.use(torch, default=1)
 BATCHES = [1, 2, 3, 4, 5, 7, 8, 12, 16, 24, 31, 32, 48, 64, 100, 128, 200, 256, 384, 512]
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """One AdamW step over the parameters of TrainingBench's MLP and encoder layer, gradients already
-set, under torch (2 threads): the for-loop implementation, the foreach one (torch's default), and
+set, under torch (every CPU this process may use, or --threads N): the for-loop implementation, the foreach one (torch's default), and
 torch.compile(opt.step). The peer of ember-bench's OptimizerStepBench; run it in the same session.
 
     .venv/bin/python ember-bench/peer/torch_optim_peer.py
@@ -14,7 +14,9 @@ peer_malloc.keep_freed_memory()
 import torch
 import torch.nn as nn
 
-torch.set_num_threads(2)
+import peer_threads
+
+THREADS = peer_threads.use(torch)
 
 
 def mlp():

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The inductor benchmark workloads under torch eager and torch.compile (2 threads), for
+"""The inductor benchmark workloads under torch eager and torch.compile (every CPU this process may use, or --threads N), for
 docs/benchmarks.md. Same shapes and ops as ember-bench's InductorPointwiseBench, InductorNormBench
 and ModelBench; run it in the same session as JMH.
 
@@ -29,7 +29,9 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-torch.set_num_threads(2)
+import peer_threads
+
+THREADS = peer_threads.use(torch)
 QUICK = "--quick" in sys.argv
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """One training step (forward, loss = mean of squared outputs, backward, AdamW) of ember-bench's
-TrainingBench models under torch eager and torch.compile (2 threads), and the compile time of each
+TrainingBench models under torch eager and torch.compile (every CPU this process may use, or --threads N), and the compile time of each
 (the first compiled step, cold process), for docs/benchmarks.md. Run it in the same session as JMH.
 
     ember-bench/peer/setup-venv.sh            # once: a venv with the machine's torch wheel
@@ -16,7 +16,9 @@ peer_malloc.keep_freed_memory()
 import torch
 import torch.nn as nn
 
-torch.set_num_threads(2)
+import peer_threads
+
+THREADS = peer_threads.use(torch)
 QUICK = "--quick" in sys.argv
 
 
