@@ -184,11 +184,12 @@ public final class AotAutograd {
             Object[] outs = Arrays.copyOf(all, outputs);
             Object[] saved = Arrays.copyOfRange(all, outputs, all.length);
             int[] savedVersions = new int[saved.length];
+            boolean[] writtenBack = new boolean[saved.length];
             for (int i = 0; i < saved.length; i++) {
                 savedVersions[i] = saved[i] instanceof Tensor t ? t.version() : 0;
                 // inductor may compute an input's new value into the input itself and save that: the write-back after this call
-                // moves its version, which is the graph's own write (seed 154684), so it is not checked
-                if (saved[i] instanceof Tensor t && writtenBackInput(t, args)) savedVersions[i] = UNCHECKED;
+                // moves its version by one, which is the graph's own write (seed 154684); a caller's later write moves it further
+                writtenBack[i] = saved[i] instanceof Tensor t && writtenBackInput(t, args);
             }
             List<Tensor> primals = new ArrayList<>();
             List<Integer> primalIndex = new ArrayList<>();
@@ -231,7 +232,7 @@ public final class AotAutograd {
                     // a missing gradient is not a zero one: 0 times an infinite derivative is NaN where eager computes nothing
                     Specializations.Specialized special = allPresent ? null : specializations.forPresent(saved.length, present);
                     if (special == Specializations.NONE) special = null;
-                    checkSavedVersions(saved, savedVersions, special == null ? readsSaved : special.readsSaved(), args, joint.primals.stream().map(Node::name).toList(), outs);
+                    checkSavedVersions(saved, savedVersions, writtenBack, special == null ? readsSaved : special.readsSaved(), args, joint.primals.stream().map(Node::name).toList(), outs);
                     Object[] grads = special == null ? backward.run(in) : special.backward().run(in);
                     Tensor[] perPrimal = new Tensor[primals.size()];
                     int next = 0;
@@ -250,10 +251,10 @@ public final class AotAutograd {
             return outs;
         }
 
-        /** A saved version that is not checked (see {@link #writtenBackInput}). */
-        private static final int UNCHECKED = -1;
-
-        /** Whether {@code t} is the storage of an input the graph writes (its new value, written back after the call). */
+        /**
+         * Whether {@code t} is the storage of an input the graph writes (its new value, written back after the call: one
+         * more version, {@code InputMutations.writeBack}; the write-back's guard keeps any other input out of that storage).
+         */
         private boolean writtenBackInput(Tensor t, Object[] args) {
             for (int a = 0; a < args.length && a < joint.primals.size(); a++) {
                 if (args[a] instanceof Tensor in && in.storage() == t.storage() && Partitioner.mutated(joint.primals.get(a))) return true;
@@ -267,11 +268,14 @@ public final class AotAutograd {
          * read the new value and return a wrong gradient without a word (fuzzer seed 111382), so
          * it refuses with ATen's message, as eager does for the same program. Unlike PyTorch's
          * compiled function, a value only the gradients of outputs that got none would read is not
-         * checked: eager never runs those derivatives either (seed 100542).
+         * checked: eager never runs those derivatives either (seed 100542). A value in the storage of an input the
+         * graph writes ({@code writtenBack}) may be one version further: the graph's own write-back after the call.
          */
-        private static void checkSavedVersions(Object[] saved, int[] versions, boolean[] reads, Object[] args, List<String> inputNames, Object[] outs) {
+        private static void checkSavedVersions(Object[] saved, int[] versions, boolean[] writtenBack, boolean[] reads, Object[] args,
+                                               List<String> inputNames, Object[] outs) {
             for (int i = 0; i < saved.length; i++) {
-                if (!reads[i] || !(saved[i] instanceof Tensor t) || versions[i] == UNCHECKED || t.version() == versions[i]) continue;
+                if (!reads[i] || !(saved[i] instanceof Tensor t) || t.version() == versions[i]) continue;
+                if (writtenBack[i] && t.version() == versions[i] + 1) continue;
                 String of = "";
                 for (int a = 0; a < args.length && a < inputNames.size() && of.isEmpty(); a++) {
                     if (args[a] instanceof Tensor in && in.storage() == t.storage()) of = ", which is the compiled graph's input " + inputNames.get(a) + ",";
@@ -280,7 +284,7 @@ public final class AotAutograd {
                     if (outs[o] instanceof Tensor out && out.storage() == t.storage()) of = ", which is output " + o + " of the compiled graph,";
                 }
                 throw new IllegalStateException("one of the variables needed for gradient computation has been modified by an inplace operation: ["
-                        + t.meta().describe() + "]" + of + " is at version " + t.version() + "; expected version " + versions[i] + " instead. "
+                        + t.meta().describe() + "]" + of + " is at version " + t.version() + "; expected version " + (versions[i] + (writtenBack[i] ? 1 : 0)) + " instead. "
                         + "(the compiled graph's backward saved it as its value " + i + ".) Hint: make the in-place op out of place "
                         + "(x = x.add(y) instead of x.add_(y)), or clone() the tensor before modifying it.");
             }
