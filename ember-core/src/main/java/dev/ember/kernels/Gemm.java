@@ -10,7 +10,8 @@ import java.util.function.IntUnaryOperator;
  * (through {@link Blas}) for float32/float64, except float32 products of few rows, which Ember's
  * own kernels run faster: {@link GemmDot} against a transposed right operand (a linear layer's
  * weight), {@link GemmBroadcast} against a row-major one;
- * {@link JavaGemm}'s integer kernels for int32/int64.
+ * {@link JavaGemm}'s integer kernels for int32/int64. In a fresh JVM the few-row kernels' products
+ * run on OpenBLAS until the JIT has compiled them ({@link ColdStart}).
  * Operands are described by {@link Operand}, which reads strided tensors in place whenever one of
  * their two dimensions is unit-stride (a transposed matrix is just the other storage order).
  */
@@ -66,7 +67,14 @@ public final class Gemm {
                                 double beta, Object c, int cOff, int ldc) {
         switch (c) {
             case float[] fc -> {
-                if (!a.trans && alpha != 0 && (b.trans ? GemmDot.suits(m, n, k) : GemmBroadcast.suits(m, n, k))) {
+                boolean javaKernel = !a.trans && alpha != 0 && (b.trans ? GemmDot.suits(m, n, k) : GemmBroadcast.suits(m, n, k));
+                ColdStart.Kernel kernel = b.trans ? ColdStart.Kernel.DOT : ColdStart.Kernel.BROADCAST;
+                if (javaKernel && ColdStart.cold(kernel)) {
+                    // the Java kernel still runs interpreted: OpenBLAS computes the product, the kernel a slice to get compiled
+                    Blas.sgemm(false, b.trans, m, n, k, (float) alpha, (float[]) a.data, a.offset, a.ld,
+                            (float[]) b.data, b.offset, b.ld, (float) beta, fc, cOff, ldc);
+                    ColdStart.exercise(kernel);
+                } else if (javaKernel) {
                     JavaGemm.checkArgs("sgemm", false, b.trans, m, n, k, a.data, a.offset, a.ld, b.data, b.offset, b.ld, c, cOff, ldc);
                     float[] fa = (float[]) a.data, fb = (float[]) b.data;
                     if (b.trans) GemmDot.multiply(m, n, k, (float) alpha, fa, a.offset, a.ld, fb, b.offset, b.ld, (float) beta, fc, cOff, ldc);
