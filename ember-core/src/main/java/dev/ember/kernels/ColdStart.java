@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  *
  * <p>So, as a JIT's tiers do for code, the kernels have tiers: while a Java kernel is cold, a
  * product it would compute runs on OpenBLAS (when OpenBLAS is available), and the Java kernel
- * computes a small slice of the same product into scratch memory ({@link #exercise}; the result is
- * thrown away) so that the JIT sees it run and compiles it. Each slice is timed; once one runs at
+ * computes a small slice of scratch operands on a daemon thread ({@link #exercise}; the result is
+ * thrown away, and one slice per kernel at a time is under way) so that the JIT sees it run and
+ * compiles it. Each slice is timed; once one runs at
  * compiled speed ({@link #HOT_FLOPS_PER_NANO}: at least 2 GFLOP/s on one thread, twenty times
  * what the fallback reaches and a tenth of what C2's code does on any vector machine) the kernel
  * is hot for the rest of the process and computes its products itself. Results change only in
@@ -67,13 +68,39 @@ final class ColdStart {
     static int coldProducts(Kernel kernel) { return COLD_PRODUCTS.get(kernel.ordinal()); }
 
     /**
-     * Counts one product OpenBLAS ran in {@code kernel}'s place, and runs the kernel on a slice of
+     * Counts one product OpenBLAS ran in {@code kernel}'s place, and has the kernel run (on the
+     * warming thread, unless a slice of it is already under way) a slice of
      * {@value #SLICE_ROWS} x {@value #SLICE_COLUMNS} x {@value #SLICE_REDUCTION} of this thread's
      * scratch operands (a whole 4-row tile and a leftover row, so every tile shape the kernel has is
      * run), marking the kernel hot when the slice ran at compiled speed.
      */
     static void exercise(Kernel kernel) {
         COLD_PRODUCTS.incrementAndGet(kernel.ordinal());
+        // on a thread of its own, one slice per kernel at a time: the caller's product is done, it need not wait for the
+        // slice (in the interpreter a slice costs milliseconds, a fresh JVM's first call makes several)
+        if (!RUNNING.compareAndSet(kernel.ordinal(), 0, 1)) return;
+        try {
+            WARMER.execute(() -> {
+                try {
+                    runSlice(kernel);
+                } finally {
+                    RUNNING.set(kernel.ordinal(), 0);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            RUNNING.set(kernel.ordinal(), 0);
+        }
+    }
+
+    /** Per kernel: 1 while a slice is queued or running. */
+    private static final AtomicIntegerArray RUNNING = new AtomicIntegerArray(Kernel.values().length);
+
+    /** The one daemon thread slices run on. */
+    private static final java.util.concurrent.ExecutorService WARMER = java.util.concurrent.Executors.newSingleThreadExecutor(
+            r -> Thread.ofPlatform().name("ember-kernel-warmer").daemon().unstarted(r));
+
+    /** Runs one slice of {@code kernel} on this thread, timed; marks the kernel hot at compiled speed. */
+    static void runSlice(Kernel kernel) {
         float[][] s = SCRATCH.get();
         long t0 = System.nanoTime();
         if (kernel == Kernel.DOT) {
