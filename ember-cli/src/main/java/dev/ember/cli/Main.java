@@ -63,6 +63,7 @@ public final class Main {
         out.printf("  %-" + w + "s   %s%n", "ember test", "run the whole test suite (what CI runs)");
         out.printf("  %-" + w + "s   %s%n", "ember build", "build (done automatically on first use)");
         out.printf("  %-" + w + "s   %s%n", "ember bench [JMH args]", "JMH benchmarks on JDK 25 (docs/benchmarks.md), e.g. ember bench InductorNormBench -wi 3 -i 5");
+        out.printf("  %-" + w + "s   %s%n", "ember bench --threads N [JMH args]", "the same on N threads (the JVM, OpenBLAS and libtorch told N): the scaling table, docs/tuning.md");
         out.printf("  %-" + w + "s   %s%n", "ember bench compile-time", "the MLP's compile time in this fresh JVM (EMBER_CACHE_DIR picks the cache)");
         out.printf("  %-" + w + "s   %s%n", "ember bench --report [regex] [JMH args]",
                 "JMH and the torch peer into one HTML dashboard, ember-bench/target/bench-report/index.html");
