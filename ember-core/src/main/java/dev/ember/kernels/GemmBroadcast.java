@@ -55,6 +55,15 @@ public final class GemmBroadcast {
      * {@link KernelTuning#DEFAULTS}' {@code broadcast} rule; {@code ember tune} measures them on the
      * machine it runs on.
      */
+    /** The warm-up slice's rows, columns and reduction ({@link ColdStart}): a whole 4-row tile and a leftover row, two 64-column tiles. */
+    private static final int SLICE_ROWS = 5, SLICE_COLUMNS = 128, SLICE_REDUCTION = 128;
+    private static final float[][] SLICE = {ColdStart.scratch(SLICE_ROWS * SLICE_REDUCTION), ColdStart.scratch(SLICE_REDUCTION * SLICE_COLUMNS),
+            new float[SLICE_ROWS * SLICE_COLUMNS]};
+
+    /** This kernel's tier: while it is cold, {@link Gemm#multiply} runs its products on OpenBLAS. */
+    static final ColdStart.Tier TIER = ColdStart.tier("GemmBroadcast", 2.0 * SLICE_ROWS * SLICE_COLUMNS * SLICE_REDUCTION,
+            () -> columns(SLICE_ROWS, SLICE_REDUCTION, 1f, SLICE[0], 0, SLICE_REDUCTION, SLICE[1], 0, SLICE_COLUMNS, 0f, SLICE[2], 0, SLICE_COLUMNS, 0, SLICE_COLUMNS));
+
     public static boolean suits(int m, int n, int k) {
         if (L < 16 || (long) m * n * k < 1 << 19) return false;
         return KernelTuning.current().broadcast().accepts(m, n, k);

@@ -18,14 +18,15 @@ class ColdStartTest {
     void cold() {
         assumeTrue(FloatVector.SPECIES_PREFERRED.length() >= 16 && Blas.nativeAvailable() && ColdStart.ENABLED,
                 "512-bit vectors (the few-row kernels), OpenBLAS, and EMBER_COLD_START not set to java");
-        ColdStart.resetForTests();
+        GemmDot.TIER.resetForTests();
+        GemmBroadcast.TIER.resetForTests();
     }
 
     @AfterEach
     void hotAgain() {
         // other tests in this JVM expect the kernels they name to run: leave them hot
-        ColdStart.markHotForTests(ColdStart.Kernel.DOT);
-        ColdStart.markHotForTests(ColdStart.Kernel.BROADCAST);
+        GemmDot.TIER.markHotForTests();
+        GemmBroadcast.TIER.markHotForTests();
     }
 
     private static float[] random(int n, long seed) {
@@ -41,17 +42,17 @@ class ColdStartTest {
         assertTrue(GemmDot.suits(m, n, k) && GemmBroadcast.suits(m, n, k));
         float[] a = random(m * k, 1), bt = random(n * k, 2), b = random(k * n, 3);
         for (boolean dot : new boolean[] {true, false}) {
-            ColdStart.Kernel kernel = dot ? ColdStart.Kernel.DOT : ColdStart.Kernel.BROADCAST;
+            ColdStart.Tier kernel = dot ? GemmDot.TIER : GemmBroadcast.TIER;
             float[] rhs = dot ? bt : b;
             int ldb = dot ? k : n;
             float[] viaGemm = new float[m * n], openBlas = new float[m * n], java = new float[m * n];
             Gemm.multiply(m, n, k, 1, new Gemm.Operand(a, 0, k, false), new Gemm.Operand(rhs, 0, ldb, dot), 0, viaGemm, 0, n);
             Blas.sgemm(false, dot, m, n, k, 1f, a, 0, k, rhs, 0, ldb, 0f, openBlas, 0, n);
-            if (!ColdStart.hot(kernel)) {
+            if (!kernel.hot()) {
                 assertArrayEquals(openBlas, viaGemm, kernel + " cold: the product is OpenBLAS's, bit for bit");
-                assertEquals(1, ColdStart.coldProducts(kernel));
+                assertEquals(1, kernel.coldCalls());
             }
-            ColdStart.markHotForTests(kernel);
+            kernel.markHotForTests();
             Gemm.multiply(m, n, k, 1, new Gemm.Operand(a, 0, k, false), new Gemm.Operand(rhs, 0, ldb, dot), 0, viaGemm, 0, n);
             if (dot) GemmDot.multiply(m, n, k, 1f, a, 0, k, rhs, 0, ldb, 0f, java, 0, n);
             else GemmBroadcast.multiply(m, n, k, 1f, a, 0, k, rhs, 0, ldb, 0f, java, 0, n);
@@ -61,16 +62,16 @@ class ColdStartTest {
 
     @Test
     void exercisingAColdKernelGetsItCompiledAndMarkedHot() {
-        for (ColdStart.Kernel kernel : ColdStart.Kernel.values()) {
+        for (ColdStart.Tier kernel : new ColdStart.Tier[] {GemmDot.TIER, GemmBroadcast.TIER}) {
             long deadline = System.nanoTime() + 60_000_000_000L;
             int slices = 0;
-            while (!ColdStart.hot(kernel) && System.nanoTime() < deadline) {
-                ColdStart.exercise(kernel);
+            while (!kernel.hot() && System.nanoTime() < deadline) {
+                kernel.exercise();
                 slices++;
                 Thread.onSpinWait();
             }
-            assertTrue(ColdStart.hot(kernel), kernel + " still not at compiled speed after " + slices + " cold products");
-            assertEquals(slices, ColdStart.coldProducts(kernel), "every cold product counted, whether or not it started a slice");
+            assertTrue(kernel.hot(), kernel + " still not at compiled speed after " + slices + " cold products");
+            assertEquals(slices, kernel.coldCalls(), "every cold product counted, whether or not it started a slice");
         }
     }
 }
