@@ -24,7 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * empty tensor. Kernels over empty iteration spaces compute nothing; empty reductions give their
  * initial value. And a reduction whose output has no elements (seed 5051993: amin of a
  * [16, 0, 2] input over dim 0) looped over bounds made by merging dims with the size-0 one, and
- * wrote 16 rows into an empty array.
+ * wrote 16 rows into an empty array. And a reduction over a size-0 dim of an expanded input
+ * (seed 201468: the sum of a [1, 0] input expanded to [5, 0]) hoisted its term, constant along the
+ * stride-0 dim, out of the empty loop, and read element 0 of an empty array.
  */
 class ZeroSizeKernelTest {
     static Tensor layerNormThenView(Tensor x, Tensor w) { return F.layerNorm(x, new int[] {0}, w, w, 1e-5).unsqueeze(1); }
@@ -32,6 +34,18 @@ class ZeroSizeKernelTest {
     static Tensor scaledEmptyRows(Tensor x, Tensor w) { return x.mul(w).add(1.0).relu(); }
 
     static Tensor sumOfEmptyRows(Tensor x, Tensor w) { return x.mul(w).sum(1, false).add(1.0); }
+
+    static Tensor sumOfAnExpandedEmptyInput(Tensor x, Tensor unused) { return x.abs().transpose(0, 1).sum().add(x.sum(0, false).sum()); }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"default", "max-autotune", "reduce-overhead"})
+    void reductionsOverAnEmptyDimOfAnExpandedInputGiveTheIdentity(String mode) {
+        Tensor x = Tensor.randn(1, 0).expand(5, 0), w = Tensor.randn(2);
+        Tensor eager = sumOfAnExpandedEmptyInput(x, w);
+        Tensor compiled = Ember.compile((Fn2<Tensor, Tensor, Tensor>) ZeroSizeKernelTest::sumOfAnExpandedEmptyInput,
+                Options.backend("inductor").mode(mode)).apply(x, w);
+        assertTrue(eager.item() == 0.0 && compiled.item() == 0.0, mode + ": " + compiled);
+    }
 
     static Tensor reductionsToNoElements(Tensor x, Tensor w) {
         Tensor m = x.amin(0, true);                                          // [16, 0, 2] → [1, 0, 2]

@@ -398,6 +398,16 @@ final class LoopWriter {
         JType accType = !vec && dt == DType.FLOAT32 && r.op() == Stage.ReduceOp.SUM ? JType.DOUBLE : type;
         c.comment(r.op().name().toLowerCase() + " over " + dimsText(inner) + (w.store() == null ? " (kept in a register)" : ""));
         JExpr.Local acc = c.declare(accType, ctx.temp(), JavaTypes.convert(init(r.op(), dt), accType));
+        // No terms: the result is the reduction's identity. Emitting the loops anyway would run their hoisted loop-invariant
+        // loads, and a term constant along a size-0 dim (an expanded input, stride 0) reads element 0 of an empty array
+        // (fuzzer seed 201468: the sum of an expanded [5, 0] input threw where eager gave 0); as pointwise() does.
+        if (inner.stream().anyMatch(d -> Sizes.is(d.size(), 0))) {
+            c.comment("no terms: the identity");
+            JExpr.Local result = c.declare(type, ctx.temp(), JavaTypes.convert(acc, type));
+            if (w.store() != null) c.store(KernelContext.array(r.out()), ctx.index(r.out(), w.store()), result);
+            ctx.setLocal(r.out(), result);
+            return;
+        }
         List<JExpr.Local> accV = new ArrayList<>();
         for (int k = 0; vec && k < UNROLL; k++) accV.add(c.declare(JavaTypes.vector(dt), ctx.temp(), VectorApi.broadcast(dt, init(r.op(), dt))));
         c.openBlock();
