@@ -83,9 +83,7 @@ public final class Autotuner {
         int minBand = d.minBandRows();
         if (bands) {
             progress.println("sweeping batched bands ...");
-            List<int[]> shapes = new ArrayList<>();
-            for (int band : BANDS) shapes.add(new int[] {256, 128, (int) (Gemm.SINGLE_THREADED_WORK / (128L * band))});
-            List<Measurement> sweep = sweep(timing, Choice.BANDS, "minBandRows", shapes);
+            List<Measurement> sweep = sweep(timing, Choice.BANDS, "minBandRows", shapes(BANDS, band -> new int[] {256, 128, (int) (Gemm.SINGLE_THREADED_WORK / (128L * band))}));
             all.addAll(sweep);
             int from = fromOnward(sweep);
             minBand = from < 0 ? KernelTuning.NO_BANDS : BANDS[from];
@@ -95,10 +93,8 @@ public final class Autotuner {
 
     private static KernelTuning.FewRowRule rule(Timing timing, Choice kernel, KernelTuning.FewRowRule d, List<Measurement> all, PrintStream progress) {
         progress.println("sweeping " + kernel.label() + " against OpenBLAS ...");
-        List<int[]> shortShapes = new ArrayList<>(), longShapes = new ArrayList<>();
-        for (int m : ROWS) shortShapes.add(new int[] {m, WIDE, SHORT_REDUCTION});
-        for (int m : ROWS) longShapes.add(new int[] {m, WIDE, LONG_REDUCTION});
-        List<Measurement> shortRows = sweep(timing, kernel, "fewRows", shortShapes), longRows = sweep(timing, kernel, "maxRows", longShapes);
+        List<Measurement> shortRows = sweep(timing, kernel, "fewRows", shapes(ROWS, m -> new int[] {m, WIDE, SHORT_REDUCTION}));
+        List<Measurement> longRows = sweep(timing, kernel, "maxRows", shapes(ROWS, m -> new int[] {m, WIDE, LONG_REDUCTION}));
         all.addAll(shortRows);
         all.addAll(longRows);
         int few = prefix(shortRows), max = prefix(longRows);
@@ -108,15 +104,20 @@ public final class Autotuner {
             return new KernelTuning.FewRowRule(fewRows, d.fewRowsMinColumns(), fewRows, d.minReduction(), d.minColumns());
         }
         int probe = ROWS[max];
-        List<int[]> reductionShapes = new ArrayList<>(), columnShapes = new ArrayList<>();
-        for (int k : REDUCTIONS) reductionShapes.add(new int[] {probe, WIDE, k});
-        for (int n : COLUMNS) columnShapes.add(new int[] {probe, n, LONG_REDUCTION});
-        List<Measurement> reductions = sweep(timing, kernel, "minReduction", reductionShapes), columns = sweep(timing, kernel, "minColumns", columnShapes);
+        List<Measurement> reductions = sweep(timing, kernel, "minReduction", shapes(REDUCTIONS, k -> new int[] {probe, WIDE, k}));
+        List<Measurement> columns = sweep(timing, kernel, "minColumns", shapes(COLUMNS, n -> new int[] {probe, n, LONG_REDUCTION}));
         all.addAll(reductions);
         all.addAll(columns);
         int fromK = fromOnward(reductions), fromN = fromOnward(columns);
         return new KernelTuning.FewRowRule(fewRows, d.fewRowsMinColumns(), probe,
                 fromK < 0 ? LONG_REDUCTION : REDUCTIONS[fromK], fromN < 0 ? WIDE : COLUMNS[fromN]);
+    }
+
+    /** One {@code {m, n, k}} shape per value. */
+    private static List<int[]> shapes(int[] values, java.util.function.IntFunction<int[]> shape) {
+        List<int[]> shapes = new ArrayList<>();
+        for (int v : values) shapes.add(shape.apply(v));
+        return shapes;
     }
 
     /**

@@ -1,13 +1,11 @@
 package dev.ember.tuning;
 
+import dev.ember.testing.Stdout;
 import dev.ember.tuning.KernelTuning.FewRowRule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -64,24 +62,12 @@ class KernelTuningTest {
     @Test
     void aBadFileIsReportedWithItsPathAndKeyAndTheDefaultsAreUsed(@TempDir Path dir) throws IOException {
         Path file = Files.writeString(dir.resolve("t.properties"), "gemm.dot.fewRows=sixteen\n");
-        String err = stderrOf(() -> assertSame(KernelTuning.DEFAULTS, KernelTuning.choose(file.toString(), MACHINE)));
+        String err = Stdout.errOf(() -> assertSame(KernelTuning.DEFAULTS, KernelTuning.choose(file.toString(), MACHINE)));
         assertTrue(err.contains(file.toString()) && err.contains("gemm.dot.fewRows is not a whole number: 'sixteen'"), err);
         Path negative = Files.writeString(dir.resolve("n.properties"), "gemm.batched.minBandRows=0\n");
-        String err2 = stderrOf(() -> assertSame(KernelTuning.DEFAULTS, KernelTuning.choose(negative.toString(), MACHINE)));
+        String err2 = Stdout.errOf(() -> assertSame(KernelTuning.DEFAULTS, KernelTuning.choose(negative.toString(), MACHINE)));
         assertTrue(err2.contains("minBandRows must be at least 1"), err2);
-        String err3 = stderrOf(() -> assertSame(KernelTuning.DEFAULTS, KernelTuning.choose(dir.resolve("missing").toString(), MACHINE)));
+        String err3 = Stdout.errOf(() -> assertSame(KernelTuning.DEFAULTS, KernelTuning.choose(dir.resolve("missing").toString(), MACHINE)));
         assertTrue(err3.contains("cannot read it") && err3.contains("EMBER_TUNING=defaults"), err3);
-    }
-
-    private static String stderrOf(Runnable r) {
-        PrintStream old = System.err;
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        try {
-            r.run();
-        } finally {
-            System.setErr(old);
-        }
-        return bytes.toString(StandardCharsets.UTF_8);
     }
 }
