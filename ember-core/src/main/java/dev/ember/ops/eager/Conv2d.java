@@ -19,7 +19,8 @@ import java.util.function.IntFunction;
  * Depthwise convolutions (one input channel per group) skip GEMM for a direct loop, and on
  * 512-bit vectors float32 convolutions with stride 1 and a kernel above 1x1 (the common 3x3) run
  * {@link ConvDirect}, which needs no column matrix (on AVX2 the GEMM is faster, see
- * {@link ConvDirect#applies}). The backward ({@link Conv2dBackward}) runs the same unfold.
+ * {@link ConvDirect#applies}), or for 3x3 kernels with enough channels the Winograd kernel
+ * {@link ConvWinograd}. The backward ({@link Conv2dBackward}) runs the same unfold.
  *
  * <p>Threads: when one image's GEMM is big enough for OpenBLAS to thread, several images are
  * unfolded side by side (split across cores) into one wide column matrix, multiplied in one GEMM
@@ -45,8 +46,8 @@ public final class Conv2d {
             ConvDepthwise.forward(input, weight, out, g);
             return;
         }
-        if (ConvDirect.applies(dtype, g)) {
-            ConvDirect.forward(input, weight, bias, out, g);
+        if (columnFree(dtype, g)) {
+            columnFree(input, weight, bias, out, g);
             return;
         }
         Tensor w = weight.isContiguous() ? weight : contiguous(weight);
@@ -63,6 +64,17 @@ public final class Conv2d {
         } else {
             images.wideColumns(bias);
         }
+    }
+
+    /** Whether a kernel without a column matrix computes this convolution: {@link ConvWinograd} or {@link ConvDirect}. */
+    static boolean columnFree(DType dtype, Conv2dGeometry g) {
+        return ConvWinograd.applies(dtype, g) || ConvDirect.applies(dtype, g);
+    }
+
+    /** Runs a convolution {@link #columnFree(DType, Conv2dGeometry)} accepts: Winograd where it applies, else the direct kernel. */
+    static void columnFree(Tensor input, Tensor weight, Tensor bias, Tensor out, Conv2dGeometry g) {
+        if (ConvWinograd.applies(out.dtype(), g)) ConvWinograd.forward(input, weight, bias, out, g);
+        else ConvDirect.forward(input, weight, bias, out, g);
     }
 
     /** Fills {@code out} ({@code [N, O, H, W]}) with each output channel's bias; leaves it zero without one. */

@@ -43,8 +43,8 @@ public final class Conv2dBackward {
         if (gradBias != null) bias(go, gradBias, g);
         if (gradInput != null) {
             Conv2dGeometry transposed = directGradInput(g);
-            if (transposed != null && ConvDirect.applies(go.dtype(), transposed)) {
-                ConvDirect.forward(go, flippedWeight(weight, g), null, gradInput, transposed);
+            if (transposed != null && Conv2d.columnFree(go.dtype(), transposed)) {
+                Conv2d.columnFree(go, flippedWeight(weight, g), null, gradInput, transposed);
                 gradInput = null;
             }
         }
@@ -104,8 +104,8 @@ public final class Conv2dBackward {
      * The input gradient of a stride-1 convolution as a convolution itself: the output gradient
      * convolved with the weight flipped in both spatial dimensions and transposed in its channels,
      * padded by {@code dilation*(kernel-1) - padding}, gives back the input's size. As such it runs
-     * on the direct kernel ({@link ConvDirect}), with no column matrix to fold back (col2im), which
-     * was a third of a Conv-BN-ReLU training step's convolution backward. Null when the forward's
+     * on the forward's kernels without columns ({@link ConvWinograd}, {@link ConvDirect}), with no
+     * column matrix to fold back (col2im), which was a third of a Conv-BN-ReLU training step's convolution backward. Null when the forward's
      * stride is not 1 or its padding exceeds {@code dilation*(kernel-1)} (the transposed
      * convolution would need negative padding).
      */

@@ -1,0 +1,495 @@
+package dev.ember.ops.eager;
+
+import dev.ember.kernels.Conv2dGeometry;
+import dev.ember.kernels.ConvWorkspace;
+import dev.ember.kernels.Parallel;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
+
+import java.util.Arrays;
+
+/**
+ * Winograd F(2x2, 3x3) float32 convolution: 3x3 kernel, stride 1, dilation 1, any padding,
+ * groups, batch, input strides, with or without bias. Each 2x2 block of outputs (a tile) is
+ * computed from the 4x4 input patch {@code d} under it as {@code Y = Aᵀ [Σ_c U ⊙ V] A} with
+ * {@code U = G g Gᵀ} (the 3x3 weight, transformed once per call, in double) and
+ * {@code V = Bᵀ d B}: 16 multiply-adds per tile, channel and output channel instead of 36. The sum
+ * over channels is, for each of the 16 transformed positions ξ, a GEMM
+ * {@code M[ξ][K][tiles] = U[ξ][K][C] · V[ξ][C][tiles]}.
+ *
+ * <p>Blocking. An image's tiles, numbered row by row, are cut into blocks of {@code 3 * lanes}
+ * (48 on AVX-512); a work item is a run of blocks of one image and group (the whole image unless
+ * the cores need more items or its padded rows pass about 1 MB). The item first copies the
+ * input rows under its tiles, for all of its group's channels, into zero-bordered rows split
+ * into even and odd columns, read in order (a stream the prefetchers follow; a first version
+ * that gathered each block's few rows from the input straight away spent a third of its time
+ * waiting on memory). With the columns split, the four input columns {@code 2t .. 2t+3} of
+ * {@code lanes} consecutive tiles are four contiguous vector loads. Per block it then
+ * transforms the inputs of every channel into {@code V} ({@code 16 x C x 64} floats, 256 KB for
+ * 64 channels, in L2), runs the 16 GEMMs with the register tile of {@link ConvDirect} (8 output
+ * channels broadcast x 3 vectors of tiles = 24 FMA accumulators; 2 or 1 vectors for an image's
+ * last, partial block) into {@code M}, and transforms {@code M} straight into {@code out}: tile
+ * rows are interleaved back into even and odd output columns by two-vector permutes
+ * ({@code selectFrom}), and the partial tiles at an odd output edge are written by masked stores.
+ * The rows of V's (and M's) positions are a cache line more than a multiple of 4 KB apart: at
+ * exactly 16 KB the sixteen stores of one transform all fell in one L1 set.
+ *
+ * <p>Selection ({@link #applies}). Measured against {@link ConvDirect} on this host (Xeon,
+ * AVX-512, 2 vCPUs shared with other builds: load average 5 to 9 during the runs, so CPU time of
+ * one thread, fastest of 20 after 3 s of warm-up; Winograd speed-up = direct time / Winograd
+ * time, N x C→K, output HxW): 8x64→64 56x56 1.69-1.86; 8x64→64 28x28 1.46; 4x64→64 28x28
+ * 1.35-1.43; 1x64→64 56x56 1.36-1.60; 8x128→128 28x28 1.53-1.78; 8x128→128 56x56 2.06;
+ * 4x256→256 28x28 1.73; 2x256→256 56x56 1.91; 8x32→32 56x56 1.19-1.35; 8x32→32 28x28 0.99-1.16;
+ * 4x32→32 28x28 1.02-1.08; 8x64→64 20x20 1.06-1.28; 8x32→32 20x20 0.79-0.92 (one run
+ * 0.23); 8x64→64 14x14 0.92-1.03; 8x16→16 56x56 0.69-0.88 (one run 0.43); 8x16→16 112x112
+ * 0.80-0.87; 8x32→16 56x56 0.95-1.00; 8x64→16 56x56 1.06; 8x16→32 56x56 1.02-1.14; 8x256→256 14x14 0.94-1.49; 8x512→512 7x7 0.71-0.94;
+ * 2x512→512 28x28 1.06. Hence: at least 32 channels per group in and out, at least 196 tiles per
+ * image (a 28x28 output), at most 256x256 channels per group (past that {@code U} is 16 MB and
+ * every block streams it), and 64 or more channels in and out unless the output has 784 tiles
+ * (56x56) or more. Small channel counts lose to the transforms, small images to partial blocks
+ * and the weights' transform.
+ *
+ * <p>Accuracy. The transforms add and subtract inputs and outputs, but each GEMM sums only C
+ * products instead of 9C, and the weight transform is rounded once from double. Against a
+ * float64 reference on randn inputs with weights randn / sqrt(9C) (outputs of rms 1):
+ * 8x64→64 56x56 padding 1: max abs error 1.8e-6 (direct kernel 4.8e-6), 4x64→64 28x28: 1.7e-6
+ * (direct 4.2e-6), 2x256→256 28x28: 3.3e-6 (direct 9.5e-6); the largest error relative to
+ * {@code max(|expected|, 1e-3 rms)} is 1.1e-3 (direct 1.4e-3), on outputs near zero. The
+ * existing libtorch conv tests (atol 1e-4, rtol 1e-5 against float64 for float32) pass with it.
+ * F(4x4, 3x3) was not tried.
+ */
+final class ConvWinograd {
+    private ConvWinograd() {}
+
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+    /** Output channels per register tile. */
+    static final int OB = 8;
+    /** Vectors of tiles per register tile and per block. */
+    static final int NV = 3;
+    /** Tiles per block. */
+    static final int TB = NV * L;
+    /** Row stride of the V and M buffers: a block plus one vector of slack that segment tails may write into. */
+    private static final int TBS = TB + L;
+    /** Bytes of padded input rows a work item aims to keep in L2. */
+    private static final long PART_BYTES = 1L << 20;
+    private static final boolean WIDE_VECTORS = S.vectorBitSize() >= 512;
+    /** Two-vector permutes: even and odd lanes of a pair of vectors, and a pair of vectors interleaved. */
+    private static final FloatVector EVEN, ODD, ZIP_LO, ZIP_HI;
+
+    static {
+        float[] even = new float[L], odd = new float[L], lo = new float[L], hi = new float[L];
+        for (int i = 0; i < L; i++) {
+            even[i] = 2 * i;
+            odd[i] = 2 * i + 1;
+            lo[i] = (i & 1) == 0 ? i / 2 : L + i / 2;
+            hi[i] = (i & 1) == 0 ? L / 2 + i / 2 : L + L / 2 + i / 2;
+        }
+        EVEN = FloatVector.fromArray(S, even, 0);
+        ODD = FloatVector.fromArray(S, odd, 0);
+        ZIP_LO = FloatVector.fromArray(S, lo, 0);
+        ZIP_HI = FloatVector.fromArray(S, hi, 0);
+    }
+
+    /** Whether this kernel can compute the convolution (the shape conditions only, not whether it is faster). */
+    static boolean supports(DType dtype, Conv2dGeometry g) {
+        return WIDE_VECTORS && dtype == DType.FLOAT32 && g.kernelH() == 3 && g.kernelW() == 3 && g.strideH() == 1 && g.strideW() == 1
+                && g.dilationH() == 1 && g.dilationW() == 1 && g.outH() > 0 && g.outW() > 0;
+    }
+
+    /** Whether {@link Conv2d} runs this kernel: supported, and where it measured faster than {@link ConvDirect} (see the class comment). */
+    static boolean applies(DType dtype, Conv2dGeometry g) {
+        if (!supports(dtype, g)) return false;
+        long tiles = (long) ((g.outH() + 1) / 2) * ((g.outW() + 1) / 2);
+        int cg = g.groupChannels(), og = g.groupOutChannels();
+        return cg >= 32 && og >= 32 && (long) cg * og <= 256 * 256 && tiles >= 196 && (cg >= 64 && og >= 64 || tiles >= 784);
+    }
+
+    /** Writes every element of {@code out} ({@code [N, O, outH, outW]}, contiguous): the convolution plus {@code bias} (or none). */
+    static void forward(Tensor input, Tensor weight, Tensor bias, Tensor out, Conv2dGeometry g) {
+        if (!supports(out.dtype(), g)) throw new IllegalArgumentException("ConvWinograd: unsupported convolution " + g);
+        int tilesH = (g.outH() + 1) / 2, tilesW = (g.outW() + 1) / 2, tilesPerImage = tilesH * tilesW;
+        int cg = g.groupChannels(), og = g.groupOutChannels(), kBlocks = (og + OB - 1) / OB;
+        float[] u = transformWeights(weight, g, kBlocks);
+        float[] biases = biases(bias, g);
+        float[] o = out.storage().floats();
+        // padded rows: lw even columns then lw odd ones (lw rounded up to whole vectors, so that
+        // the even columns' stores stay clear of the odd)
+        int lw = (tilesW + 2 + L - 1) / L * L, row = 2 * lw;
+        int blocksPerImage = (tilesPerImage + TB - 1) / TB;
+        // each image's blocks split into parts: enough work items for every core, and a part's
+        // padded rows (all of its group's channels) small enough to stay in L2 (about 1 MB)
+        long imageBytes = (long) cg * (2 * tilesH + 2) * row * Float.BYTES;
+        long byCores = (2L * Runtime.getRuntime().availableProcessors() + (long) g.batch() * g.groups() - 1) / ((long) g.batch() * g.groups());
+        long byCache = (imageBytes + PART_BYTES - 1) / PART_BYTES;
+        int perPart = (int) ((blocksPerImage + Math.min(blocksPerImage, Math.max(byCores, byCache)) - 1) / Math.min(blocksPerImage, Math.max(byCores, byCache)));
+        int parts = (blocksPerImage + perPart - 1) / perPart;
+        // the 16 positions' rows of V are a cache line more than a multiple of 4 KB apart (else
+        // their stores in one transform all fall in one L1 set, and alias loads 4 KB away)
+        int vXi = cg * TBS + L, mXi = kBlocks * OB * TBS + L;
+        // position by position, every output channel: V[xi] stays in L1 across the channel blocks,
+        // M for all channels (16 x og x TBS floats) in L2; past 128 channels M would crowd out V
+        // and the block is done 8 output channels at a time (V read from L2 for each)
+        boolean xiOuter = og <= 128;
+        Parallel.forRange(g.batch() * g.groups() * parts, (long) perPart * TB * og * cg * 16, (lo, hi) -> {
+            float[] v = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.PRODUCT, o, 16 * vXi);
+            float[] m = new float[16 * mXi], line = new float[row + 2 * L];
+            int[] seg = new int[4 * TB];
+            for (int item = lo; item < hi; item++) {
+                int n = item / (g.groups() * parts), group = item / parts % g.groups(), part = item % parts;
+                int b0 = part * perPart, b1 = Math.min(blocksPerImage, b0 + perPart);
+                int firstRow = b0 * TB / tilesW, lastRow = (Math.min(tilesPerImage, b1 * TB) - 1) / tilesW;
+                int rows = 2 * (lastRow - firstRow) + 4;
+                float[] patch = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, o, cg * rows * row + 2 * L);
+                pad(input, g, n, group, 2 * firstRow, rows, patch, line, lw);
+                for (int b = b0; b < b1; b++) {
+                    int t0 = b * TB, count = Math.min(TB, tilesPerImage - t0);
+                    int runs = segments(t0, count, tilesW, seg);
+                    for (int c = 0; c < cg; c++) {
+                        for (int s = 0; s < runs; s++) {
+                            int th = seg[3 * s], tw = seg[3 * s + 1], pos = seg[3 * s + 2];
+                            int len = (s + 1 < runs ? seg[3 * (s + 1) + 2] : count) - pos;
+                            int base = (c * rows + 2 * (th - firstRow)) * row + tw;
+                            transformInputs(patch, base, row, lw, len, v, c * TBS + pos, vXi);
+                        }
+                    }
+                    if (xiOuter) {
+                        for (int xi = 0; xi < 16; xi++) {
+                            for (int kb = 0; kb < kBlocks; kb++) {
+                                int uAt = ((group * kBlocks + kb) * 16 + xi) * cg * OB, mAt = xi * mXi + kb * OB * TBS;
+                                if (count > 2 * L) accumulate(v, xi * vXi, cg, u, uAt, m, mAt);
+                                else if (count > L) accumulate2(v, xi * vXi, cg, u, uAt, m, mAt);
+                                else accumulate1(v, xi * vXi, cg, u, uAt, m, mAt);
+                            }
+                        }
+                        for (int k = 0; k < og; k++) {
+                            int oc = group * og + k, dst = (n * g.outChannels() + oc) * g.outPixels();
+                            for (int s = 0; s < runs; s++) {
+                                int th = seg[3 * s], tw = seg[3 * s + 1], pos = seg[3 * s + 2];
+                                int len = (s + 1 < runs ? seg[3 * (s + 1) + 2] : count) - pos;
+                                transformOutputs(m, k * TBS + pos, mXi, len, biases[oc], o, dst, g.outH(), g.outW(), 2 * th, 2 * tw);
+                            }
+                        }
+                        continue;
+                    }
+                    for (int kb = 0; kb < kBlocks; kb++) {
+                        for (int xi = 0; xi < 16; xi++) {
+                            int uAt = ((group * kBlocks + kb) * 16 + xi) * cg * OB, mAt = xi * mXi + kb * OB * TBS;
+                            if (count > 2 * L) accumulate(v, xi * vXi, cg, u, uAt, m, mAt);
+                            else if (count > L) accumulate2(v, xi * vXi, cg, u, uAt, m, mAt);
+                            else accumulate1(v, xi * vXi, cg, u, uAt, m, mAt);
+                        }
+                        for (int i = 0; i < Math.min(OB, og - kb * OB); i++) {
+                            int k = kb * OB + i, oc = group * og + k, dst = (n * g.outChannels() + oc) * g.outPixels();
+                            for (int s = 0; s < runs; s++) {
+                                int th = seg[3 * s], tw = seg[3 * s + 1], pos = seg[3 * s + 2];
+                                int len = (s + 1 < runs ? seg[3 * (s + 1) + 2] : count) - pos;
+                                transformOutputs(m, k * TBS + pos, mXi, len, biases[oc], o, dst, g.outH(), g.outW(), 2 * th, 2 * tw);
+                            }
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /** {@link #accumulate} for a block's last tiles when they fit two vectors. */
+    private static void accumulate2(float[] v, int vOff, int channels, float[] u, int uOff, float[] m, int mOff) {
+        FloatVector zero = FloatVector.zero(S);
+        FloatVector a00 = zero, a01 = zero, a10 = zero, a11 = zero, a20 = zero, a21 = zero, a30 = zero, a31 = zero;
+        FloatVector a40 = zero, a41 = zero, a50 = zero, a51 = zero, a60 = zero, a61 = zero, a70 = zero, a71 = zero;
+        int wi = uOff, p = vOff;
+        for (int c = 0; c < channels; c++, p += TBS, wi += OB) {
+            FloatVector x0 = FloatVector.fromArray(S, v, p), x1 = FloatVector.fromArray(S, v, p + L);
+            FloatVector w0 = FloatVector.broadcast(S, u[wi]), w1 = FloatVector.broadcast(S, u[wi + 1]);
+            a00 = x0.fma(w0, a00); a01 = x1.fma(w0, a01); a10 = x0.fma(w1, a10); a11 = x1.fma(w1, a11);
+            FloatVector w2 = FloatVector.broadcast(S, u[wi + 2]), w3 = FloatVector.broadcast(S, u[wi + 3]);
+            a20 = x0.fma(w2, a20); a21 = x1.fma(w2, a21); a30 = x0.fma(w3, a30); a31 = x1.fma(w3, a31);
+            FloatVector w4 = FloatVector.broadcast(S, u[wi + 4]), w5 = FloatVector.broadcast(S, u[wi + 5]);
+            a40 = x0.fma(w4, a40); a41 = x1.fma(w4, a41); a50 = x0.fma(w5, a50); a51 = x1.fma(w5, a51);
+            FloatVector w6 = FloatVector.broadcast(S, u[wi + 6]), w7 = FloatVector.broadcast(S, u[wi + 7]);
+            a60 = x0.fma(w6, a60); a61 = x1.fma(w6, a61); a70 = x0.fma(w7, a70); a71 = x1.fma(w7, a71);
+        }
+        int q = mOff;
+        a00.intoArray(m, q); a01.intoArray(m, q + L); q += TBS;
+        a10.intoArray(m, q); a11.intoArray(m, q + L); q += TBS;
+        a20.intoArray(m, q); a21.intoArray(m, q + L); q += TBS;
+        a30.intoArray(m, q); a31.intoArray(m, q + L); q += TBS;
+        a40.intoArray(m, q); a41.intoArray(m, q + L); q += TBS;
+        a50.intoArray(m, q); a51.intoArray(m, q + L); q += TBS;
+        a60.intoArray(m, q); a61.intoArray(m, q + L); q += TBS;
+        a70.intoArray(m, q); a71.intoArray(m, q + L);
+    }
+
+    /** {@link #accumulate} for a block's last tiles when they fit one vector. */
+    private static void accumulate1(float[] v, int vOff, int channels, float[] u, int uOff, float[] m, int mOff) {
+        FloatVector zero = FloatVector.zero(S);
+        FloatVector a0 = zero, a1 = zero, a2 = zero, a3 = zero, a4 = zero, a5 = zero, a6 = zero, a7 = zero;
+        int wi = uOff, p = vOff;
+        for (int c = 0; c < channels; c++, p += TBS, wi += OB) {
+            FloatVector x = FloatVector.fromArray(S, v, p);
+            a0 = x.fma(FloatVector.broadcast(S, u[wi]), a0); a1 = x.fma(FloatVector.broadcast(S, u[wi + 1]), a1);
+            a2 = x.fma(FloatVector.broadcast(S, u[wi + 2]), a2); a3 = x.fma(FloatVector.broadcast(S, u[wi + 3]), a3);
+            a4 = x.fma(FloatVector.broadcast(S, u[wi + 4]), a4); a5 = x.fma(FloatVector.broadcast(S, u[wi + 5]), a5);
+            a6 = x.fma(FloatVector.broadcast(S, u[wi + 6]), a6); a7 = x.fma(FloatVector.broadcast(S, u[wi + 7]), a7);
+        }
+        a0.intoArray(m, mOff); a1.intoArray(m, mOff + TBS); a2.intoArray(m, mOff + 2 * TBS); a3.intoArray(m, mOff + 3 * TBS);
+        a4.intoArray(m, mOff + 4 * TBS); a5.intoArray(m, mOff + 5 * TBS); a6.intoArray(m, mOff + 6 * TBS); a7.intoArray(m, mOff + 7 * TBS);
+    }
+
+    /**
+     * Copies padded rows {@code [firstRow, firstRow+rows)} of image {@code n}, for each channel
+     * {@code c} of {@code group}, into {@code patch} at {@code (c*rows + r) * 2lw}: each row as its
+     * even columns, then (from {@code lw} on) its odd columns; zeros where rows or columns fall in
+     * the padding. Reads each channel's rows in order, a stream the prefetchers follow.
+     */
+    private static void pad(Tensor input, Conv2dGeometry g, int n, int group, int firstRow, int rows, float[] patch, float[] line, int lw) {
+        int[] st = input.strides();
+        float[] x = input.storage().floats();
+        int ph = g.padH(), pw = g.padW(), h = g.height(), w = g.width(), row = 2 * lw, cg = g.groupChannels();
+        // padded column k holds input column k - pw; the tiles read padded columns [0, width)
+        int width = g.outW() + 3, from = -pw, lo = Math.max(0, pw), hi = Math.min(width, w + pw), pairs = (width + 1) / 2;
+        for (int c = 0; c < cg; c++) {
+            int channelBase = input.storageOffset() + n * st[0] + (group * cg + c) * st[1];
+            int to = c * rows * row;
+            for (int r = 0; r < rows; r++, to += row) {
+                int y = firstRow + r - ph;
+                if (y < 0 || y >= h || lo >= hi) {
+                    Arrays.fill(patch, to, to + row, 0f);
+                    continue;
+                }
+                int src = channelBase + y * st[2];
+                if (st[3] == 1) {
+                    split(x, src + from, lo, hi, pairs, patch, to, lw);
+                    continue;
+                }
+                Arrays.fill(line, 0, lo, 0f);
+                for (int k = lo; k < hi; k++) line[k] = x[src + (from + k) * st[3]];
+                Arrays.fill(line, hi, 2 * pairs, 0f);
+                split(line, 0, 0, 2 * pairs, pairs, patch, to, lw);
+            }
+        }
+    }
+
+    /**
+     * Splits {@code 2*pairs} floats from {@code x[at]} into their even ones at {@code patch[to]} and
+     * their odd ones at {@code patch[to + lw]}, reading only {@code [lo, hi)} of them (the rest
+     * taken as zero). A method of its own, called for every row: vector code runs fast only once
+     * C2 compiles it, and a method called a few times per convolution would stay in C1.
+     */
+    private static void split(float[] x, int at, int lo, int hi, int pairs, float[] patch, int to, int lw) {
+        for (int j = 0; j < pairs; j += L) {
+            int k = 2 * j;
+            FloatVector a, b;
+            if (k >= lo && k + 2 * L <= hi) {
+                a = FloatVector.fromArray(S, x, at + k);
+                b = FloatVector.fromArray(S, x, at + k + L);
+            } else {
+                a = FloatVector.fromArray(S, x, at + k, S.indexInRange(k - lo, hi - lo));
+                b = FloatVector.fromArray(S, x, at + k + L, S.indexInRange(k + L - lo, hi - lo));
+            }
+            EVEN.selectFrom(a, b).intoArray(patch, to + j);
+            ODD.selectFrom(a, b).intoArray(patch, to + lw + j);
+        }
+    }
+
+    /**
+     * Cuts tiles {@code [t0, t0+count)} of an image (numbered row by row) into runs within one
+     * tile row: {@code (tile row, first tile column, position in the block)} per run.
+     */
+    private static int segments(int t0, int count, int tilesW, int[] seg) {
+        int s = 0;
+        for (int t = t0; t < t0 + count; s++) {
+            int th = t / tilesW, tw = t % tilesW;
+            seg[3 * s] = th;
+            seg[3 * s + 1] = tw;
+            seg[3 * s + 2] = t - t0;
+            t += Math.min(tilesW - tw, t0 + count - t);
+        }
+        return s;
+    }
+
+    /**
+     * {@code V = Bᵀ d B} for {@code len} consecutive tiles of one channel whose 4x4 patches start
+     * at {@code base} of the split planes (even columns at {@code base}, odd at {@code base + we},
+     * rows {@code row} apart), into {@code v[off + xi*xiStride + t]}. Writes up to a vector past
+     * the last tile (the buffer's slack).
+     */
+    private static void transformInputs(float[] x, int base, int row, int we, int len, float[] v, int off, int xiStride) {
+        for (int j = 0; j < len; j += L) {
+            int p0 = base + j, p1 = p0 + row, p2 = p1 + row, p3 = p2 + row;
+            // d B along each row: x0 = even[t], x1 = odd[t], x2 = even[t+1], x3 = odd[t+1]
+            FloatVector e, od, e1, od1;
+            e = FloatVector.fromArray(S, x, p0); od = FloatVector.fromArray(S, x, p0 + we);
+            e1 = FloatVector.fromArray(S, x, p0 + 1); od1 = FloatVector.fromArray(S, x, p0 + we + 1);
+            FloatVector r00 = e.sub(e1), r01 = od.add(e1), r02 = e1.sub(od), r03 = od.sub(od1);
+            e = FloatVector.fromArray(S, x, p1); od = FloatVector.fromArray(S, x, p1 + we);
+            e1 = FloatVector.fromArray(S, x, p1 + 1); od1 = FloatVector.fromArray(S, x, p1 + we + 1);
+            FloatVector r10 = e.sub(e1), r11 = od.add(e1), r12 = e1.sub(od), r13 = od.sub(od1);
+            e = FloatVector.fromArray(S, x, p2); od = FloatVector.fromArray(S, x, p2 + we);
+            e1 = FloatVector.fromArray(S, x, p2 + 1); od1 = FloatVector.fromArray(S, x, p2 + we + 1);
+            FloatVector r20 = e.sub(e1), r21 = od.add(e1), r22 = e1.sub(od), r23 = od.sub(od1);
+            e = FloatVector.fromArray(S, x, p3); od = FloatVector.fromArray(S, x, p3 + we);
+            e1 = FloatVector.fromArray(S, x, p3 + 1); od1 = FloatVector.fromArray(S, x, p3 + we + 1);
+            FloatVector r30 = e.sub(e1), r31 = od.add(e1), r32 = e1.sub(od), r33 = od.sub(od1);
+            // Bᵀ (d B) down each column
+            int q = off + j;
+            r00.sub(r20).intoArray(v, q);
+            r01.sub(r21).intoArray(v, q + xiStride);
+            r02.sub(r22).intoArray(v, q + 2 * xiStride);
+            r03.sub(r23).intoArray(v, q + 3 * xiStride);
+            r10.add(r20).intoArray(v, q + 4 * xiStride);
+            r11.add(r21).intoArray(v, q + 5 * xiStride);
+            r12.add(r22).intoArray(v, q + 6 * xiStride);
+            r13.add(r23).intoArray(v, q + 7 * xiStride);
+            r20.sub(r10).intoArray(v, q + 8 * xiStride);
+            r21.sub(r11).intoArray(v, q + 9 * xiStride);
+            r22.sub(r12).intoArray(v, q + 10 * xiStride);
+            r23.sub(r13).intoArray(v, q + 11 * xiStride);
+            r10.sub(r30).intoArray(v, q + 12 * xiStride);
+            r11.sub(r31).intoArray(v, q + 13 * xiStride);
+            r12.sub(r32).intoArray(v, q + 14 * xiStride);
+            r13.sub(r33).intoArray(v, q + 15 * xiStride);
+        }
+    }
+
+    /**
+     * {@code Y = Aᵀ M A + bias} for {@code len} consecutive tiles of one output channel, M's 16
+     * positions at {@code m[off + xi*M_XI + t]}, written to the output plane at {@code dst} from
+     * row {@code oh}, column {@code ow} on; rows and columns past the plane are not written.
+     */
+    private static void transformOutputs(float[] m, int off, int stride, int len, float bias, float[] out, int dst, int outH, int outW, int oh, int ow) {
+        boolean secondRow = oh + 1 < outH;
+        FloatVector b = FloatVector.broadcast(S, bias);
+        for (int j = 0; j < len; j += L) {
+            int q = off + j;
+            FloatVector m0 = FloatVector.fromArray(S, m, q), m1 = FloatVector.fromArray(S, m, q + stride);
+            FloatVector m2 = FloatVector.fromArray(S, m, q + 2 * stride), m3 = FloatVector.fromArray(S, m, q + 3 * stride);
+            FloatVector m4 = FloatVector.fromArray(S, m, q + 4 * stride), m5 = FloatVector.fromArray(S, m, q + 5 * stride);
+            FloatVector m6 = FloatVector.fromArray(S, m, q + 6 * stride), m7 = FloatVector.fromArray(S, m, q + 7 * stride);
+            FloatVector m8 = FloatVector.fromArray(S, m, q + 8 * stride), m9 = FloatVector.fromArray(S, m, q + 9 * stride);
+            FloatVector m10 = FloatVector.fromArray(S, m, q + 10 * stride), m11 = FloatVector.fromArray(S, m, q + 11 * stride);
+            FloatVector m12 = FloatVector.fromArray(S, m, q + 12 * stride), m13 = FloatVector.fromArray(S, m, q + 13 * stride);
+            FloatVector m14 = FloatVector.fromArray(S, m, q + 14 * stride), m15 = FloatVector.fromArray(S, m, q + 15 * stride);
+            // Aᵀ M: rows 0+1+2 and 1-2-3 of each column
+            FloatVector a0 = m0.add(m4).add(m8), a1 = m1.add(m5).add(m9), a2 = m2.add(m6).add(m10), a3 = m3.add(m7).add(m11);
+            FloatVector c0 = m4.sub(m8).sub(m12), c1 = m5.sub(m9).sub(m13), c2 = m6.sub(m10).sub(m14), c3 = m7.sub(m11).sub(m15);
+            // (Aᵀ M) A: columns 0+1+2 and 1-2-3
+            FloatVector y00 = a0.add(a1).add(a2).add(b), y01 = a1.sub(a2).sub(a3).add(b);
+            FloatVector y10 = c0.add(c1).add(c2).add(b), y11 = c1.sub(c2).sub(c3).add(b);
+            int col = ow + 2 * j, cols = Math.min(2 * Math.min(L, len - j), outW - col);
+            int at = dst + oh * outW + col;
+            FloatVector lo0 = ZIP_LO.selectFrom(y00, y01), hi0 = ZIP_HI.selectFrom(y00, y01);
+            FloatVector lo1 = ZIP_LO.selectFrom(y10, y11), hi1 = ZIP_HI.selectFrom(y10, y11);
+            if (cols >= 2 * L) {
+                lo0.intoArray(out, at);
+                hi0.intoArray(out, at + L);
+                if (secondRow) {
+                    lo1.intoArray(out, at + outW);
+                    hi1.intoArray(out, at + outW + L);
+                }
+            } else {
+                // a partial run: the row's last tiles, or an odd output width's half tile
+                VectorMask<Float> first = S.indexInRange(0, cols), second = S.indexInRange(L, cols);
+                lo0.intoArray(out, at, first);
+                hi0.intoArray(out, at + L, second);
+                if (secondRow) {
+                    lo1.intoArray(out, at + outW, first);
+                    hi1.intoArray(out, at + outW + L, second);
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code m[mOff + i*TBS + t] = Σ_c u[uOff + c*OB + i] * v[vOff + c*TBS + t]} for the {@value #OB}
+     * output channels {@code i} and the {@code TB} tiles {@code t}: the register tile of {@link ConvDirect}.
+     */
+    private static void accumulate(float[] v, int vOff, int channels, float[] u, int uOff, float[] m, int mOff) {
+        FloatVector zero = FloatVector.zero(S);
+        FloatVector a00 = zero, a01 = zero, a02 = zero, a10 = zero, a11 = zero, a12 = zero;
+        FloatVector a20 = zero, a21 = zero, a22 = zero, a30 = zero, a31 = zero, a32 = zero;
+        FloatVector a40 = zero, a41 = zero, a42 = zero, a50 = zero, a51 = zero, a52 = zero;
+        FloatVector a60 = zero, a61 = zero, a62 = zero, a70 = zero, a71 = zero, a72 = zero;
+        int wi = uOff, p = vOff;
+        for (int c = 0; c < channels; c++, p += TBS, wi += OB) {
+            FloatVector x0 = FloatVector.fromArray(S, v, p), x1 = FloatVector.fromArray(S, v, p + L), x2 = FloatVector.fromArray(S, v, p + 2 * L);
+            FloatVector w0 = FloatVector.broadcast(S, u[wi]);
+            a00 = x0.fma(w0, a00); a01 = x1.fma(w0, a01); a02 = x2.fma(w0, a02);
+            FloatVector w1 = FloatVector.broadcast(S, u[wi + 1]);
+            a10 = x0.fma(w1, a10); a11 = x1.fma(w1, a11); a12 = x2.fma(w1, a12);
+            FloatVector w2 = FloatVector.broadcast(S, u[wi + 2]);
+            a20 = x0.fma(w2, a20); a21 = x1.fma(w2, a21); a22 = x2.fma(w2, a22);
+            FloatVector w3 = FloatVector.broadcast(S, u[wi + 3]);
+            a30 = x0.fma(w3, a30); a31 = x1.fma(w3, a31); a32 = x2.fma(w3, a32);
+            FloatVector w4 = FloatVector.broadcast(S, u[wi + 4]);
+            a40 = x0.fma(w4, a40); a41 = x1.fma(w4, a41); a42 = x2.fma(w4, a42);
+            FloatVector w5 = FloatVector.broadcast(S, u[wi + 5]);
+            a50 = x0.fma(w5, a50); a51 = x1.fma(w5, a51); a52 = x2.fma(w5, a52);
+            FloatVector w6 = FloatVector.broadcast(S, u[wi + 6]);
+            a60 = x0.fma(w6, a60); a61 = x1.fma(w6, a61); a62 = x2.fma(w6, a62);
+            FloatVector w7 = FloatVector.broadcast(S, u[wi + 7]);
+            a70 = x0.fma(w7, a70); a71 = x1.fma(w7, a71); a72 = x2.fma(w7, a72);
+        }
+        int q = mOff;
+        a00.intoArray(m, q); a01.intoArray(m, q + L); a02.intoArray(m, q + 2 * L); q += TBS;
+        a10.intoArray(m, q); a11.intoArray(m, q + L); a12.intoArray(m, q + 2 * L); q += TBS;
+        a20.intoArray(m, q); a21.intoArray(m, q + L); a22.intoArray(m, q + 2 * L); q += TBS;
+        a30.intoArray(m, q); a31.intoArray(m, q + L); a32.intoArray(m, q + 2 * L); q += TBS;
+        a40.intoArray(m, q); a41.intoArray(m, q + L); a42.intoArray(m, q + 2 * L); q += TBS;
+        a50.intoArray(m, q); a51.intoArray(m, q + L); a52.intoArray(m, q + 2 * L); q += TBS;
+        a60.intoArray(m, q); a61.intoArray(m, q + L); a62.intoArray(m, q + 2 * L); q += TBS;
+        a70.intoArray(m, q); a71.intoArray(m, q + L); a72.intoArray(m, q + 2 * L);
+    }
+
+    /**
+     * {@code U = G g Gᵀ} of every (output channel, channel) 3x3 weight, computed in double, laid
+     * out as {@code [group][block of OB output channels][xi][channel][OB]} (output channels past
+     * the group's last are zero).
+     */
+    private static float[] transformWeights(Tensor weight, Conv2dGeometry g, int kBlocks) {
+        int cg = g.groupChannels(), og = g.groupOutChannels();
+        int[] s = weight.strides();
+        float[] w = weight.storage().floats();
+        float[] u = new float[g.groups() * kBlocks * 16 * cg * OB];
+        double[] k = new double[9], gg = new double[12];
+        for (int group = 0; group < g.groups(); group++) {
+            for (int oc = 0; oc < og; oc++) {
+                int block = group * kBlocks + oc / OB, lane = oc % OB;
+                for (int c = 0; c < cg; c++) {
+                    int src = weight.storageOffset() + (group * og + oc) * s[0] + c * s[1];
+                    for (int i = 0; i < 3; i++) for (int j = 0; j < 3; j++) k[i * 3 + j] = w[src + i * s[2] + j * s[3]];
+                    // G g: rows g0, (g0+g1+g2)/2, (g0-g1+g2)/2, g2 (per column)
+                    for (int j = 0; j < 3; j++) {
+                        double g0 = k[j], g1 = k[3 + j], g2 = k[6 + j];
+                        gg[j] = g0;
+                        gg[3 + j] = (g0 + g1 + g2) / 2;
+                        gg[6 + j] = (g0 - g1 + g2) / 2;
+                        gg[9 + j] = g2;
+                    }
+                    // (G g) Gᵀ: the same along each row
+                    for (int i = 0; i < 4; i++) {
+                        double g0 = gg[3 * i], g1 = gg[3 * i + 1], g2 = gg[3 * i + 2];
+                        double[] r = {g0, (g0 + g1 + g2) / 2, (g0 - g1 + g2) / 2, g2};
+                        for (int j = 0; j < 4; j++) {
+                            u[((block * 16 + i * 4 + j) * cg + c) * OB + lane] = (float) r[j];
+                        }
+                    }
+                }
+            }
+        }
+        return u;
+    }
+
+    /** The bias of every output channel (zeros without one). */
+    private static float[] biases(Tensor bias, Conv2dGeometry g) {
+        float[] b = new float[g.outChannels()];
+        if (bias == null) return b;
+        float[] data = bias.storage().floats();
+        for (int o = 0; o < g.outChannels(); o++) b[o] = data[bias.storageOffset() + o * bias.stride(0)];
+        return b;
+    }
+}
