@@ -101,7 +101,7 @@ public final class ColdStart {
         }
 
         /** Cold again, nothing counted (tests only). */
-        void resetForTests() {
+        public void resetForTests() {
             hot = false;
             coldCalls.set(0);
         }

@@ -1,5 +1,6 @@
 package dev.ember.ops.eager;
 
+import dev.ember.kernels.ColdStart;
 import dev.ember.kernels.Conv2dGeometry;
 import dev.ember.kernels.ConvIm2col;
 import dev.ember.kernels.ConvWorkspace;
@@ -66,9 +67,39 @@ public final class Conv2d {
         }
     }
 
-    /** Whether a kernel without a column matrix computes this convolution: {@link ConvWinograd} or {@link ConvDirect}. */
+    /**
+     * Whether a kernel without a column matrix computes this convolution: {@link ConvWinograd} or
+     * {@link ConvDirect} applies and is hot. While that kernel is cold (a fresh JVM, see
+     * {@link ColdStart}) the column path (im2col and OpenBLAS) computes the convolution, and the
+     * kernel runs a warm-up slice on the warming thread.
+     */
     static boolean columnFree(DType dtype, Conv2dGeometry g) {
-        return ConvWinograd.applies(dtype, g) || ConvDirect.applies(dtype, g);
+        ColdStart.Tier tier = ConvWinograd.applies(dtype, g) ? ConvWinograd.TIER : ConvDirect.applies(dtype, g) ? ConvDirect.TIER : null;
+        if (tier == null) return false;
+        if (!tier.cold()) return true;
+        tier.exercise();
+        return false;
+    }
+
+    /**
+     * A column-free kernel's warm-up slice ({@link ColdStart}): a float32 3x3 convolution with
+     * padding 1 of one {@code size x size} image, {@code channels} in and out, on scratch operands.
+     */
+    record Slice(Tensor input, Tensor weight, Tensor out, Conv2dGeometry geometry) {
+        static Slice of(int channels, int size) {
+            Conv2dGeometry g = Conv2dGeometry.of(new int[] {1, channels, size, size}, new int[] {channels, channels, 3, 3},
+                    new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 1}, 1);
+            return new Slice(scratch(1, channels, size, size), scratch(channels, channels, 3, 3), scratch(1, channels, g.outH(), g.outW()), g);
+        }
+
+        /** The convolution's multiply-adds, times two: what a direct kernel computes. */
+        double flops() { return 2.0 * geometry.channels() * geometry.outChannels() * 9 * geometry.outPixels(); }
+    }
+
+    private static Tensor scratch(int... shape) {
+        int n = 1;
+        for (int d : shape) n *= d;
+        return Tensor.wrap(new Storage(DType.FLOAT32, ColdStart.scratch(n)), shape, TensorMeta.contiguous(DType.FLOAT32, shape).strides(), 0);
     }
 
     /** Runs a convolution {@link #columnFree(DType, Conv2dGeometry)} accepts: Winograd where it applies, else the direct kernel. */

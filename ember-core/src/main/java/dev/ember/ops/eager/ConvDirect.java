@@ -1,5 +1,6 @@
 package dev.ember.ops.eager;
 
+import dev.ember.kernels.ColdStart;
 import dev.ember.kernels.Conv2dGeometry;
 import dev.ember.kernels.ConvWorkspace;
 import dev.ember.kernels.Parallel;
@@ -53,6 +54,13 @@ final class ConvDirect {
      * 56x56 took 12.0 / 21.9 ms of CPU on one thread against 6.6 / 11.4 for im2col + OpenBLAS
      * (19–21 against 35–40 GFLOP/s), so there the GEMM path runs.
      */
+    /** The warm-up slice: 16 channels (two blocks of {@value #OB}), a 16x16 image, six tiles. */
+    private static final Conv2d.Slice SLICE = Conv2d.Slice.of(16, 16);
+
+    /** This kernel's tier: while it is cold, {@link Conv2d#columnFree(DType, Conv2dGeometry)} sends its convolutions to im2col and OpenBLAS. */
+    static final ColdStart.Tier TIER = ColdStart.tier("ConvDirect", SLICE.flops(),
+            () -> forward(SLICE.input(), SLICE.weight(), null, SLICE.out(), SLICE.geometry()));
+
     static boolean applies(DType dtype, Conv2dGeometry g) {
         if (!WIDE_VECTORS || dtype != DType.FLOAT32 || g.strideH() != 1 || g.strideW() != 1) return false;
         if (g.kernelH() * g.kernelW() == 1 || g.groupChannels() == 1) return false;

@@ -1,5 +1,6 @@
 package dev.ember.ops.eager;
 
+import dev.ember.kernels.ColdStart;
 import dev.ember.kernels.Conv2dGeometry;
 import dev.ember.kernels.ConvWorkspace;
 import dev.ember.kernels.Parallel;
@@ -99,6 +100,16 @@ final class ConvWinograd {
         return WIDE_VECTORS && dtype == DType.FLOAT32 && g.kernelH() == 3 && g.kernelW() == 3 && g.strideH() == 1 && g.strideW() == 1
                 && g.dilationH() == 1 && g.dilationW() == 1 && g.outH() > 0 && g.outW() > 0;
     }
+
+    /**
+     * The warm-up slice: 16 channels, a 15x15 output (64 tiles: a whole block, a one-vector block,
+     * and the partial tiles of an odd edge), so every path the kernel has is compiled.
+     */
+    private static final Conv2d.Slice SLICE = Conv2d.Slice.of(16, 15);
+
+    /** This kernel's tier: while it is cold, {@link Conv2d#columnFree(DType, Conv2dGeometry)} sends its convolutions to im2col and OpenBLAS. */
+    static final ColdStart.Tier TIER = ColdStart.tier("ConvWinograd", SLICE.flops(),
+            () -> forward(SLICE.input(), SLICE.weight(), null, SLICE.out(), SLICE.geometry()));
 
     /** Whether {@link Conv2d} runs this kernel: supported, and where it measured faster than {@link ConvDirect} (see the class comment). */
     static boolean applies(DType dtype, Conv2dGeometry g) {

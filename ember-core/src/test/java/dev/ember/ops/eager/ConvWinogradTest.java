@@ -12,6 +12,8 @@ import java.util.Arrays;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -81,6 +83,7 @@ class ConvWinogradTest {
      */
     @Test
     void conv2dAndItsInputGradientPickWinogradForTheBenchmarkShape() {
+        ConvWinograd.TIER.markHotForTests();   // past a fresh JVM's first calls (see the next test)
         Random rng = new Random(3);
         Tensor x = Inputs.randn(rng, DType.FLOAT32, 8, 64, 56, 56), w = scaled(Inputs.randn(rng, DType.FLOAT32, 64, 64, 3, 3), 1 / 24.0);
         Conv2dGeometry g = Conv2dGeometry.of(x.shape(), w.shape(), new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 1}, 1);
@@ -99,6 +102,40 @@ class ConvWinogradTest {
         Conv2dBackward.backward(gradOut, in, w, fg, gradInput, null, null);
         ConvWinograd.forward(gradOut, Conv2dBackward.flippedWeight(w, fg), null, expected, transposed);
         assertArrayEquals(expected.toFloatArray(), gradInput.toFloatArray(), "the input gradient ran ConvWinograd");
+    }
+
+    /**
+     * While the kernel is cold (a fresh JVM: ColdStart) conv2d runs the column path (im2col and
+     * OpenBLAS) and the kernel a warm-up slice, until a slice runs at compiled speed; then conv2d
+     * runs the kernel. Both paths give the convolution (within float32 rounding of each other).
+     */
+    @Test
+    void aColdWinogradKernelLeavesConv2dToTheColumnPathUntilItIsCompiled() {
+        assumeTrue(dev.ember.kernels.Blas.nativeAvailable(), "OpenBLAS");
+        Random rng = new Random(5);
+        Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 64, 28, 28), w = scaled(Inputs.randn(rng, DType.FLOAT32, 64, 64, 3, 3), 1 / 24.0);
+        Conv2dGeometry g = Conv2dGeometry.of(x.shape(), w.shape(), new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 1}, 1);
+        assumeTrue(ConvWinograd.applies(DType.FLOAT32, g), "512-bit vectors");
+        Tensor winograd = Tensor.allocate(DType.FLOAT32, 2, 64, 28, 28), cold = Tensor.allocate(DType.FLOAT32, 2, 64, 28, 28);
+        ConvWinograd.forward(x, w, null, winograd, g);
+        try {
+            ConvWinograd.TIER.resetForTests();
+            Conv2d.forward(x, w, null, cold, g);
+            if (!ConvWinograd.TIER.hot()) {
+                assertEquals(1, ConvWinograd.TIER.coldCalls(), "the cold call was counted");
+                assertFalse(java.util.Arrays.equals(winograd.toFloatArray(), cold.toFloatArray()), "the column path, not Winograd, computed it");
+            }
+            float[] a = winograd.toFloatArray(), b = cold.toFloatArray();
+            for (int i = 0; i < a.length; i++) assertEquals(a[i], b[i], 1e-4f, "element " + i);
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (!ConvWinograd.TIER.hot() && System.nanoTime() < deadline) ConvWinograd.TIER.exercise();
+            assertTrue(ConvWinograd.TIER.hot(), "a slice ran at compiled speed");
+            Tensor hot = Tensor.allocate(DType.FLOAT32, 2, 64, 28, 28);
+            Conv2d.forward(x, w, null, hot, g);
+            assertArrayEquals(winograd.toFloatArray(), hot.toFloatArray(), "hot: conv2d runs Winograd");
+        } finally {
+            ConvWinograd.TIER.markHotForTests();
+        }
     }
 
     /** A float32 input of the given shape in one of five layouts (contiguous, or views with other strides). */
