@@ -99,9 +99,10 @@ public final class VectorMath {
     }
 
     /**
-     * e^x for lanes that are ≤ 0 or −Inf and never NaN (a softmax's {@code s − max} once the max is
-     * finite): {@link #exp(FloatVector)}'s value, bit for bit, down to −86, and 0 below (where e^x
-     * is under 2^-124), with no check of the range and no call for −Inf lanes.
+     * e^x for lanes that are ≤ 0, −Inf or NaN (a softmax's {@code s − max} once the max is finite):
+     * {@link #exp(FloatVector)}'s value, bit for bit, down to −86, 0 below (where e^x is under
+     * 2^-124) and NaN for NaN, with no check of the range and no call for −Inf lanes. 2^n scales
+     * by a multiply, not by adding to the exponent bits, so every NaN stays NaN.
      */
     public static FloatVector expNonPositive(FloatVector x) {
         VectorMask<Float> under = x.compare(LT, -EXP_FAST_LIMIT);
@@ -119,8 +120,8 @@ public final class VectorMath {
                 .fma(r, FloatVector.broadcast(S, 5.0000001201e-1f))
                 .fma(r.mul(r), r)
                 .add(FloatVector.broadcast(S, 1f));
-        FloatVector y = p.reinterpretAsInts().add(t.reinterpretAsInts().lanewise(LSHL, 23)).reinterpretAsFloats();
-        return y.blend(0f, under);
+        FloatVector twoToN = t.reinterpretAsInts().lanewise(LSHL, 23).add(0x3f800000).reinterpretAsFloats();
+        return p.mul(twoToN).blend(0f, under);
     }
 
     /** The float64 twin of {@link #expNonPositive(FloatVector)}: {@link #exp(DoubleVector)}. */

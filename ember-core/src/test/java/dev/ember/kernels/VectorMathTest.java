@@ -90,6 +90,10 @@ class VectorMathTest {
         below[2] = Math.nextDown(-86f);
         float[] zero = apply(VectorMath::expNonPositive, below);
         for (int i = 0; i < below.length; i++) assertEquals(0f, zero[i], "x " + below[i]);
+        float[] nans = new float[S.length()];
+        int[] payloads = {0x7fc00000, 0xffc00000, 0x7fc00001, 0x7f800001, 0xffc001ff, 0x7fffffff, 0x7f8000ff};
+        for (int i = 0; i < nans.length; i++) nans[i] = Float.intBitsToFloat(payloads[i % payloads.length]);
+        for (float y : apply(VectorMath::expNonPositive, nans)) assertTrue(Float.isNaN(y), "NaN in, NaN out: " + y);
     }
 
     @Test

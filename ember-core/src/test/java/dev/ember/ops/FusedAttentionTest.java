@@ -148,16 +148,21 @@ class FusedAttentionTest {
                 math(q32.to(DType.FLOAT64), k32.to(DType.FLOAT64), v32.to(DType.FLOAT64), bias32.to(DType.FLOAT64)), "far apart, -inf mask", f32);
     }
 
-    /** float32's path for a row whose block max is NaN or +inf (the JDK's exp, not the one for s − max ≤ 0). */
+    /**
+     * NaN and +inf scores in both kernels: a NaN among finite scores (the weight e^NaN), +inf (the
+     * JDK's exp, not the one for s − max ≤ 0), a NaN among -inf only (no live score, yet NaN).
+     */
     @Test
-    void float32NanAndInfinityGiveNanRows() {
-        Tensor q = Tensor.of(new double[] {1, 2, 3, 4, 5, 6}, 3, 2).to(DType.FLOAT32), k = Tensor.of(new double[] {1, 0, 0, 1, 1, 1}, 3, 2).to(DType.FLOAT32);
-        Tensor v = Tensor.of(new double[] {1, 2, 3}, 3, 1).to(DType.FLOAT32);
-        Tensor bias = Tensor.of(new double[] {0, Double.NaN, 0, Double.POSITIVE_INFINITY, 0, 0, 0, 0, Double.NEGATIVE_INFINITY}, 3, 3).to(DType.FLOAT32);
-        Tensor out = fused(q, k, v, bias);
-        assertClose(out.to(DType.FLOAT64), math(q.to(DType.FLOAT64), k.to(DType.FLOAT64), v.to(DType.FLOAT64), bias.to(DType.FLOAT64)), "NaN and +inf in the mask", Tolerance.of(1e-6, 1e-6));
-        double[] o = out.toDoubleArray();
-        assertTrue(Double.isNaN(o[0]) && Double.isNaN(o[1]) && !Double.isNaN(o[2]), java.util.Arrays.toString(o));
+    void nanAndInfinityGiveNanRowsInBothPrecisions() {
+        double inf = Double.POSITIVE_INFINITY, nan = Double.NaN;
+        Tensor q = Tensor.of(new double[] {1, 2, 3, 4, 5, 6, 7, 8}, 4, 2), k = Tensor.of(new double[] {1, 0, 0, 1, 1, 1}, 3, 2), v = Tensor.of(new double[] {1, 2, 3}, 3, 1);
+        Tensor bias = Tensor.of(new double[] {0, nan, 0, inf, 0, 0, 0, 0, -inf, -inf, nan, -inf}, 4, 3);
+        for (DType dtype : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
+            Tensor out = fused(q.to(dtype), k.to(dtype), v.to(dtype), bias.to(dtype));
+            assertClose(out.to(DType.FLOAT64), math(q, k, v, bias), dtype + " NaN and +inf in the mask", Tolerance.of(1e-6, 1e-6));
+            double[] o = out.toDoubleArray();
+            assertTrue(Double.isNaN(o[0]) && Double.isNaN(o[1]) && !Double.isNaN(o[2]) && Double.isNaN(o[3]), dtype + " " + java.util.Arrays.toString(o));
+        }
     }
 
     @Test
