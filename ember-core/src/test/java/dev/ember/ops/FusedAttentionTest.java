@@ -163,6 +163,13 @@ class FusedAttentionTest {
             double[] o = out.toDoubleArray();
             assertTrue(Double.isNaN(o[0]) && Double.isNaN(o[1]) && !Double.isNaN(o[2]) && Double.isNaN(o[3]), dtype + " " + java.util.Arrays.toString(o));
         }
+        // causal: a NaN key past a row's diagonal but inside its row tile is added -inf, and NaN + -inf is NaN, as in the decomposition
+        Tensor qc = Tensor.randn(8, 4).to(DType.FLOAT64), kc = Tensor.randn(8, 4).to(DType.FLOAT64), vc = Tensor.randn(8, 2).to(DType.FLOAT64);
+        kc.select(0, 5).fill_(nan);
+        for (DType dtype : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
+            Tensor out = fused(qc.to(dtype), kc.to(dtype), vc.to(dtype), null, 0.0, true);
+            assertClose(out.to(DType.FLOAT64), math(qc, kc, vc, null, 0.0, true), dtype + " causal, a NaN key", Tolerance.of(1e-6, 1e-6));
+        }
     }
 
     @Test
