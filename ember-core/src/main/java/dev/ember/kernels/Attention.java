@@ -13,20 +13,23 @@ package dev.ember.kernels;
  * <p>Layout: {@code batches} attention problems (the output's flattened batch dims); each operand
  * is read through per-problem offsets and row/column strides, so broadcast batch dims (stride 0),
  * transposed heads ({@code [B, L, H, E]} viewed as {@code [B, H, L, E]}) and any other view cost no
- * copy. Keys are packed once per call as per-block transposes ({@code [E][block]}, so a score row is
- * vectorized along keys) and values as padded rows; the output is contiguous {@code [batches, L, Ev]}.
+ * copy. Keys are packed once per call as transposed column tiles ({@code [E][2 vectors]}, so a score row
+ * is vectorized along keys) and values as column tiles of padded rows ({@code [S][2 vectors]}); the
+ * output is contiguous {@code [batches, L, Ev]}.
  *
- * <p>Blocks: {@link #KEY_BLOCK} keys (a float32 block of transposed keys and one of values, 32 KB
- * each at E = Ev = 64, stay in a core's L2 while every query row of the task passes over them) and
- * {@link #QUERY_BLOCK} query rows per task (its packed queries and output accumulators, 16 KB each,
- * stay in L1/L2); the cores split problems × query blocks. These are defaults sized for 32 KB L1 /
- * 512 KB L2 per core, the documented sweep is in docs/benchmarks.md.
+ * <p>Blocks: {@link #KEY_BLOCK} keys per step of the online softmax (at E = Ev = 64 a float32
+ * block is 128 KB of transposed keys and 128 KB of values, which stay in a core's L2 while every
+ * 8-row register tile of the task passes over them; the long block spreads the per-row work of
+ * each step, the row maximum, sum and rescale of the output rows, over many keys) and
+ * {@link #QUERY_BLOCK} query rows per task (its packed queries and output accumulators, 16 KB
+ * each, stay in L1/L2); the cores split problems × query blocks. Causal tiles stop at their last
+ * row's diagonal instead of at the block's end.
  */
 public final class Attention {
     private Attention() {}
 
     /** Keys per block of the online softmax. */
-    static final int KEY_BLOCK = 128;
+    static final int KEY_BLOCK = 512;
     /** Query rows per parallel task. */
     static final int QUERY_BLOCK = 64;
 

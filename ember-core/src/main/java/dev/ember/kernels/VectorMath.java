@@ -99,6 +99,35 @@ public final class VectorMath {
     }
 
     /**
+     * e^x for lanes that are ≤ 0, −Inf or NaN (a softmax's {@code s − max} once the max is finite):
+     * {@link #exp(FloatVector)}'s value, bit for bit, down to −86, 0 below (where e^x is under
+     * 2^-124) and NaN for NaN, with no check of the range and no call for −Inf lanes. 2^n scales
+     * by a multiply, not by adding to the exponent bits, so every NaN stays NaN.
+     */
+    public static FloatVector expNonPositive(FloatVector x) {
+        VectorMask<Float> under = x.compare(LT, -EXP_FAST_LIMIT);
+        x = x.blend(-EXP_FAST_LIMIT, under);
+        FloatVector rounder = FloatVector.broadcast(S, ROUNDER);
+        FloatVector t = x.fma(FloatVector.broadcast(S, LOG2E), rounder);
+        FloatVector n = t.sub(rounder);
+        FloatVector r = n.fma(FloatVector.broadcast(S, -LN2_HI), x);
+        r = n.fma(FloatVector.broadcast(S, -LN2_LO), r);
+        FloatVector p = FloatVector.broadcast(S, 1.9875691500e-4f)
+                .fma(r, FloatVector.broadcast(S, 1.3981999507e-3f))
+                .fma(r, FloatVector.broadcast(S, 8.3334519073e-3f))
+                .fma(r, FloatVector.broadcast(S, 4.1665795894e-2f))
+                .fma(r, FloatVector.broadcast(S, 1.6666665459e-1f))
+                .fma(r, FloatVector.broadcast(S, 5.0000001201e-1f))
+                .fma(r.mul(r), r)
+                .add(FloatVector.broadcast(S, 1f));
+        FloatVector twoToN = t.reinterpretAsInts().lanewise(LSHL, 23).add(0x3f800000).reinterpretAsFloats();
+        return p.mul(twoToN).blend(0f, under);
+    }
+
+    /** The float64 twin of {@link #expNonPositive(FloatVector)}: {@link #exp(DoubleVector)}. */
+    public static DoubleVector expNonPositive(DoubleVector x) { return exp(x); }
+
+    /**
      * {@link #exp(FloatVector)}'s value for one lane, operation for operation: the scalar loops of
      * eager and generated kernels compute with it, so a value a vector loop and a scalar loop both
      * compute (the inductor recomputes fused values in several kernels) rounds the same in both.

@@ -77,6 +77,26 @@ class VectorMathTest {
     }
 
     @Test
+    void expNonPositiveIsExpBitForBitDownToMinus86AndZeroBelow() {
+        float[] in = uniform(12, -86, 0);
+        in[0] = -86f;
+        in[1] = 0f;
+        in[2] = -0f;
+        float[] want = apply(VectorMath::exp, in), got = apply(VectorMath::expNonPositive, in);
+        for (int i = 0; i < in.length; i++) assertEquals(Float.floatToIntBits(want[i]), Float.floatToIntBits(got[i]), "x " + in[i]);
+        float[] below = uniform(13, -1000, -86.0001f);
+        below[0] = Float.NEGATIVE_INFINITY;
+        below[1] = -Float.MAX_VALUE;
+        below[2] = Math.nextDown(-86f);
+        float[] zero = apply(VectorMath::expNonPositive, below);
+        for (int i = 0; i < below.length; i++) assertEquals(0f, zero[i], "x " + below[i]);
+        float[] nans = new float[S.length()];
+        int[] payloads = {0x7fc00000, 0xffc00000, 0x7fc00001, 0x7f800001, 0xffc001ff, 0x7fffffff, 0x7f8000ff};
+        for (int i = 0; i < nans.length; i++) nans[i] = Float.intBitsToFloat(payloads[i % payloads.length]);
+        for (float y : apply(VectorMath::expNonPositive, nans)) assertTrue(Float.isNaN(y), "NaN in, NaN out: " + y);
+    }
+
+    @Test
     void sinAndCosAreWithinTwoUlps() {
         for (float range : new float[] {4, 100, 70000}) {
             assertWithin(2, VectorMath::sin, Math::sin, uniform(4, -range, range));
