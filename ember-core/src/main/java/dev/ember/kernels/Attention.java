@@ -1,5 +1,7 @@
 package dev.ember.kernels;
 
+import dev.ember.tuning.Machine;
+
 /**
  * Fused scaled-dot-product attention, flash-attention style, on the CPU: for each block of query
  * rows the key/value sequence is swept once in blocks, with an online softmax (a running row
@@ -28,8 +30,13 @@ package dev.ember.kernels;
 public final class Attention {
     private Attention() {}
 
-    /** Keys per block of the online softmax. */
-    static final int KEY_BLOCK = 512;
+    /**
+     * Keys per block of the online softmax, from the L2: the block's keys and values at E = Ev = 64
+     * in float32 are an eighth of it, a power of two from 64 to 1024. 512 on the 2 MB L2 of the
+     * AVX-512 host, where a sweep of 64, 128, 256, 512 and 1024 keys got faster up to 512 (session
+     * 18); 128 on the 512 KB L2 of session 14's AVX2 host, the block chosen there.
+     */
+    static final int KEY_BLOCK = Integer.highestOneBit((int) Math.clamp(Machine.current().l2Bytes() / 8 / (2L * 64 * Float.BYTES), 64, 1024));
     /** Query rows per parallel task. */
     static final int QUERY_BLOCK = 64;
 
