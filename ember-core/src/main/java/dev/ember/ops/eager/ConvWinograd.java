@@ -466,33 +466,44 @@ final class ConvWinograd {
         int[] s = weight.strides();
         float[] w = weight.storage().floats();
         float[] u = new float[g.groups() * kBlocks * 16 * cg * OB];
-        double[] k = new double[9], gg = new double[12];
         for (int group = 0; group < g.groups(); group++) {
             for (int oc = 0; oc < og; oc++) {
                 int block = group * kBlocks + oc / OB, lane = oc % OB;
                 for (int c = 0; c < cg; c++) {
                     int src = weight.storageOffset() + (group * og + oc) * s[0] + c * s[1];
-                    for (int i = 0; i < 3; i++) for (int j = 0; j < 3; j++) k[i * 3 + j] = w[src + i * s[2] + j * s[3]];
-                    // G g: rows g0, (g0+g1+g2)/2, (g0-g1+g2)/2, g2 (per column)
-                    for (int j = 0; j < 3; j++) {
-                        double g0 = k[j], g1 = k[3 + j], g2 = k[6 + j];
-                        gg[j] = g0;
-                        gg[3 + j] = (g0 + g1 + g2) / 2;
-                        gg[6 + j] = (g0 - g1 + g2) / 2;
-                        gg[9 + j] = g2;
-                    }
-                    // (G g) Gᵀ: the same along each row
-                    for (int i = 0; i < 4; i++) {
-                        double g0 = gg[3 * i], g1 = gg[3 * i + 1], g2 = gg[3 * i + 2];
-                        double[] r = {g0, (g0 + g1 + g2) / 2, (g0 - g1 + g2) / 2, g2};
-                        for (int j = 0; j < 4; j++) {
-                            u[((block * 16 + i * 4 + j) * cg + c) * OB + lane] = (float) r[j];
-                        }
-                    }
+                    transformWeight(w, src, s[2], s[3], u, (block * 16 * cg + c) * OB + lane, cg * OB);
                 }
             }
         }
         return u;
+    }
+
+    /**
+     * {@code U = G g Gᵀ} of the 3x3 weight at {@code w[src]} (rows {@code rs}, columns {@code cs}
+     * apart) into {@code u[to + xi*stride]}. A method of its own, called for every (output
+     * channel, channel) pair: C2 compiles it after a call or two, while the loop around it runs
+     * once per convolution and would stay in the interpreter or C1 for many calls.
+     */
+    private static void transformWeight(float[] w, int src, int rs, int cs, float[] u, int to, int stride) {
+        // G g: rows g0, (g0+g1+g2)/2, (g0-g1+g2)/2, g2 of each column j, as r<row><j>
+        double a0 = w[src], a1 = w[src + cs], a2 = w[src + 2 * cs];
+        double b0 = w[src + rs], b1 = w[src + rs + cs], b2 = w[src + rs + 2 * cs];
+        double c0 = w[src + 2 * rs], c1 = w[src + 2 * rs + cs], c2 = w[src + 2 * rs + 2 * cs];
+        double r10 = (a0 + b0 + c0) / 2, r11 = (a1 + b1 + c1) / 2, r12 = (a2 + b2 + c2) / 2;
+        double r20 = (a0 - b0 + c0) / 2, r21 = (a1 - b1 + c1) / 2, r22 = (a2 - b2 + c2) / 2;
+        // (G g) Gᵀ: the same along each row i, giving u[4i + j]
+        row(a0, a1, a2, u, to, stride);
+        row(r10, r11, r12, u, to + 4 * stride, stride);
+        row(r20, r21, r22, u, to + 8 * stride, stride);
+        row(c0, c1, c2, u, to + 12 * stride, stride);
+    }
+
+    /** One row of {@code (G g) Gᵀ}: {@code g0, (g0+g1+g2)/2, (g0-g1+g2)/2, g2}, rounded to float. */
+    private static void row(double g0, double g1, double g2, float[] u, int to, int stride) {
+        u[to] = (float) g0;
+        u[to + stride] = (float) ((g0 + g1 + g2) / 2);
+        u[to + 2 * stride] = (float) ((g0 - g1 + g2) / 2);
+        u[to + 3 * stride] = (float) g2;
     }
 
     /** The bias of every output channel (zeros without one). */
