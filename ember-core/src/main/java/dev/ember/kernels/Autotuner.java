@@ -22,17 +22,21 @@ import java.util.Random;
  *       {@link GemmBroadcast}: A times a row-major B) against OpenBLAS:
  *       <ul>
  *         <li>{@code fewRows}: rows {@value #ROWS_TEXT} at {@code n = 2048}, a short reduction
- *             {@code k = 256}: the most rows up to which the Java kernel wins at every count;</li>
+ *             {@code k = 256}: the row count up to which the Java kernel should run;</li>
  *         <li>{@code maxRows}: the same rows with a long reduction {@code k = 2048};</li>
  *         <li>{@code minReduction}: reductions 128…2048 at the largest row count above
- *             {@code fewRows} the Java kernel won: the shortest from which it wins at every longer one;</li>
+ *             {@code fewRows} the Java kernel won: the shortest from which it should run;</li>
  *         <li>{@code minColumns}: columns 128…2048 at that row count and {@code k = 2048}, likewise.</li>
  *       </ul></li>
  *   <li>{@code minBandRows}: 8 products of 256 rows whose bands would have 8, 16, 32 or 64 rows,
  *       cut into bands across cores against one product at a time with OpenBLAS threading each:
- *       the fewest rows from which bands win at every larger count (with one thread there is
- *       nothing to spread, and the default stays).</li>
+ *       the fewest rows from which bands should be cut (with one thread there is nothing to
+ *       spread, and the default stays).</li>
  * </ul>
+ *
+ * Each bound is the one that costs least over its sweep: the sum, over the shapes it puts on the
+ * wrong side, of how much slower the other choice was there ({@link #prefix}, {@link #fromOnward}),
+ * so that one noisy shape or a tie does not decide it.
  *
  * Without 512-bit vectors the Java kernels never run ({@link GemmDot#suits}), and without OpenBLAS
  * there is nothing to compare: their rules keep the defaults and the result says why.
@@ -139,18 +143,57 @@ public final class Autotuner {
         return best;
     }
 
-    /** The index of the last of the leading measurements the candidate wins (the first loss ends the run), or -1. */
+    /**
+     * How much a wrong choice at {@code m} costs, relative: {@code |ln(candidate / baseline)|}, so
+     * that a 1% tie weighs little and a shape of any size counts alike.
+     */
+    private static double regret(Measurement m) { return Math.abs(Math.log(m.candidateMs() / m.baselineMs())); }
+
+    /**
+     * The boundary of "the candidate for the first {@code i + 1} measurements, the baseline for the
+     * rest" that costs the least over the sweep (the sum of {@link #regret} of every measurement
+     * on the wrong side), as an index from -1 (never the candidate); ties go to fewer. One noisy
+     * measurement cannot move the boundary past a run of clear ones: a first loss by 14% at one
+     * row among wins by 2-4x at 2 to 32 rows (GemmBroadcast, session 18) no longer ends the run.
+     */
     static int prefix(List<Measurement> sweep) {
-        int last = -1;
-        for (int i = 0; i < sweep.size() && sweep.get(i).candidateWins(); i++) last = i;
-        return last;
+        int best = -1;
+        double bestCost = Double.MAX_VALUE;
+        for (int i = -1; i < sweep.size(); i++) {
+            double cost = 0;
+            for (int j = 0; j < sweep.size(); j++) {
+                boolean candidate = j <= i;
+                if (candidate != sweep.get(j).candidateWins()) cost += regret(sweep.get(j));
+            }
+            if (cost < bestCost) {
+                bestCost = cost;
+                best = i;
+            }
+        }
+        return best;
     }
 
-    /** The index from which the candidate wins every later measurement, or -1 when it loses the last. */
+    /**
+     * The boundary of "the baseline before index {@code i}, the candidate from it on" that costs
+     * the least over the sweep, or -1 for never the candidate; ties go to later (fewer shapes for
+     * the candidate). A tie at the longest reduction (2.126 against 2.124 ms) no longer rules the
+     * candidate out everywhere.
+     */
     static int fromOnward(List<Measurement> sweep) {
-        int from = sweep.size();
-        while (from > 0 && sweep.get(from - 1).candidateWins()) from--;
-        return from == sweep.size() ? -1 : from;
+        int best = -1;
+        double bestCost = Double.MAX_VALUE;
+        for (int i = sweep.size(); i >= 0; i--) {
+            double cost = 0;
+            for (int j = 0; j < sweep.size(); j++) {
+                boolean candidate = j >= i;
+                if (candidate != sweep.get(j).candidateWins()) cost += regret(sweep.get(j));
+            }
+            if (cost < bestCost) {
+                bestCost = cost;
+                best = i == sweep.size() ? -1 : i;
+            }
+        }
+        return best;
     }
 
     /** The real timing: both candidates on random operands, alternating, best of several calls. */

@@ -60,6 +60,36 @@ class AutotunerTest {
     }
 
     @Test
+    void oneNoisyMeasurementDoesNotMoveABoundaryPastClearOnes() {
+        // the Java kernel loses by 14% at one row but wins by 2-4x up to 32 rows (session 18's GemmBroadcast), and ties
+        // (0.1% slower) at the longest reduction and the widest product, while winning by 10-40% below them
+        Autotuner.Timing timing = (kernel, sweep, m, n, k) -> {
+            double ratio = switch (sweep) {
+                case "fewRows", "maxRows" -> m == 1 ? 1.14 : m <= 32 ? 0.4 : 1.5;
+                case "minReduction" -> k == 2048 ? 1.001 : k >= 512 ? 0.9 : 1.2;
+                case "minColumns" -> n == 2048 ? 1.001 : 0.8;
+                default -> 1.5;
+            };
+            return new Measurement(kernel, sweep, m, n, k, ratio, 1.0);
+        };
+        TuningRun r = Autotuner.derive(timing, true, false, QUIET, List.of());
+        assertEquals(32, r.tuning().dot().fewRows(), "a 14% loss at one row against 2.5x wins up to 32");
+        assertEquals(32, r.tuning().dot().maxRows());
+    }
+
+    @Test
+    void theBoundariesCostTheLeastOverTheSweep() {
+        List<Measurement> rows = List.of(m(1, 0.5), m(2, 0.5), m(4, 1.02), m(8, 0.6), m(16, 1.5), m(32, 2.0));
+        assertEquals(3, Autotuner.prefix(rows), "8 rows: the 2% loss at 4 weighs less than the win at 8");
+        assertEquals(-1, Autotuner.prefix(List.of(m(1, 1.5), m(2, 2.0))), "never");
+        List<Measurement> reductions = List.of(m(128, 1.3), m(256, 1.1), m(512, 0.9), m(1024, 0.8), m(2048, 1.001));
+        assertEquals(2, Autotuner.fromOnward(reductions), "from 512: the tie at 2048 costs almost nothing");
+        assertEquals(-1, Autotuner.fromOnward(List.of(m(128, 1.3), m(256, 1.1))), "never");
+    }
+
+    private static Measurement m(int size, double ratio) { return new Measurement(Choice.DOT, "test", size, 2048, 2048, ratio, 1.0); }
+
+    @Test
     void withoutTheKernelsNothingIsMeasuredAndTheDefaultsStand() {
         List<String> calls = new ArrayList<>();
         TuningRun r = Autotuner.derive((kernel, sweep, m, n, k) -> {
