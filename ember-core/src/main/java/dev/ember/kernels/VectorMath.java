@@ -79,12 +79,24 @@ public final class VectorMath {
     /** e^x, ≤ 1.5 ulp: x = n·ln2 + r, e^r ≈ 1 + r + r²·P(r) on [−ln2/2, ln2/2] (Cephes expf), 2^n added to the exponent. */
     public static FloatVector exp(FloatVector x) {
         VectorMask<Float> fast = x.abs().compare(LE, EXP_FAST_LIMIT);
-        FloatVector rounder = FloatVector.broadcast(S, ROUNDER);
-        FloatVector t = x.fma(FloatVector.broadcast(S, LOG2E), rounder);
-        FloatVector n = t.sub(rounder);
+        FloatVector t = x.fma(FloatVector.broadcast(S, LOG2E), FloatVector.broadcast(S, ROUNDER));
+        FloatVector p = expOfRemainder(x, t);
+        // t's bits are ROUNDER's plus n; shifted by 23, ROUNDER's bits fall off and n lands in the exponent field.
+        FloatVector y = p.reinterpretAsInts().add(t.reinterpretAsInts().lanewise(LSHL, 23)).reinterpretAsFloats();
+        // lane by lane: a lane's value never depends on its neighbours (reliability.md class 14)
+        return fast.allTrue() ? y : jdkLanes(y, x, fast, EXP);
+    }
+
+    /**
+     * e^r for x = n·ln2 + r, {@code t} being x·log2(e) rounded by {@code ROUNDER} (n in its low
+     * bits): r ∈ [−ln2/2, ln2/2], e^r ≈ 1 + r + r²·P(r) (Cephes expf). Shared by {@link #exp} and
+     * {@link #expNonPositive}, which scale it by 2^n each their own way.
+     */
+    private static FloatVector expOfRemainder(FloatVector x, FloatVector t) {
+        FloatVector n = t.sub(FloatVector.broadcast(S, ROUNDER));
         FloatVector r = n.fma(FloatVector.broadcast(S, -LN2_HI), x);
         r = n.fma(FloatVector.broadcast(S, -LN2_LO), r);
-        FloatVector p = FloatVector.broadcast(S, 1.9875691500e-4f)
+        return FloatVector.broadcast(S, 1.9875691500e-4f)
                 .fma(r, FloatVector.broadcast(S, 1.3981999507e-3f))
                 .fma(r, FloatVector.broadcast(S, 8.3334519073e-3f))
                 .fma(r, FloatVector.broadcast(S, 4.1665795894e-2f))
@@ -92,10 +104,6 @@ public final class VectorMath {
                 .fma(r, FloatVector.broadcast(S, 5.0000001201e-1f))
                 .fma(r.mul(r), r)
                 .add(FloatVector.broadcast(S, 1f));
-        // t's bits are ROUNDER's plus n; shifted by 23, ROUNDER's bits fall off and n lands in the exponent field.
-        FloatVector y = p.reinterpretAsInts().add(t.reinterpretAsInts().lanewise(LSHL, 23)).reinterpretAsFloats();
-        // lane by lane: a lane's value never depends on its neighbours (reliability.md class 14)
-        return fast.allTrue() ? y : jdkLanes(y, x, fast, EXP);
     }
 
     /**
@@ -107,19 +115,8 @@ public final class VectorMath {
     public static FloatVector expNonPositive(FloatVector x) {
         VectorMask<Float> under = x.compare(LT, -EXP_FAST_LIMIT);
         x = x.blend(-EXP_FAST_LIMIT, under);
-        FloatVector rounder = FloatVector.broadcast(S, ROUNDER);
-        FloatVector t = x.fma(FloatVector.broadcast(S, LOG2E), rounder);
-        FloatVector n = t.sub(rounder);
-        FloatVector r = n.fma(FloatVector.broadcast(S, -LN2_HI), x);
-        r = n.fma(FloatVector.broadcast(S, -LN2_LO), r);
-        FloatVector p = FloatVector.broadcast(S, 1.9875691500e-4f)
-                .fma(r, FloatVector.broadcast(S, 1.3981999507e-3f))
-                .fma(r, FloatVector.broadcast(S, 8.3334519073e-3f))
-                .fma(r, FloatVector.broadcast(S, 4.1665795894e-2f))
-                .fma(r, FloatVector.broadcast(S, 1.6666665459e-1f))
-                .fma(r, FloatVector.broadcast(S, 5.0000001201e-1f))
-                .fma(r.mul(r), r)
-                .add(FloatVector.broadcast(S, 1f));
+        FloatVector t = x.fma(FloatVector.broadcast(S, LOG2E), FloatVector.broadcast(S, ROUNDER));
+        FloatVector p = expOfRemainder(x, t);
         FloatVector twoToN = t.reinterpretAsInts().lanewise(LSHL, 23).add(0x3f800000).reinterpretAsFloats();
         return p.mul(twoToN).blend(0f, under);
     }
