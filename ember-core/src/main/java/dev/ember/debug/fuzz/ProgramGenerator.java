@@ -30,6 +30,12 @@ public final class ProgramGenerator {
     private final Random rnd;
     /** Zero-size dims are drawn only in some programs, so the rest stay useful for everything else. */
     private final boolean zeroSizes;
+    /**
+     * Whether this program opens with a product or a convolution big enough for the kernels small
+     * shapes never reach ({@link #bigKernel}). Drawn from a stream of its own, so that every other
+     * seed's program is the one it was before the family existed (the docs' seeds stay valid).
+     */
+    private final boolean bigKernels;
     private final List<Input> inputs = new ArrayList<>();
     private final List<ScalarInput> scalars = new ArrayList<>();
     private final List<Stmt> body = new ArrayList<>();
@@ -48,14 +54,31 @@ public final class ProgramGenerator {
         this.seed = seed;
         this.rnd = new Random(seed);
         this.zeroSizes = rnd.nextInt(20) == 0;
+        this.bigKernels = opensWithBigKernel(seed);
+    }
+
+    /** One program in this many opens with a big product or convolution. */
+    static final int BIG_KERNEL_ONE_IN = 8;
+    private static final long BIG_KERNEL_STREAM = 0x6A09E667F3BCC908L;
+
+    /** Whether {@code seed}'s program is one of the big-kernel family (without generating it). */
+    static boolean opensWithBigKernel(long seed) {
+        // SplittableRandom mixes its seed's bits (java.util.Random's first draw barely differs between neighbouring seeds)
+        return new java.util.SplittableRandom(seed ^ BIG_KERNEL_STREAM).nextInt(BIG_KERNEL_ONE_IN) == 0;
     }
 
     public static Program generate(long seed) { return new ProgramGenerator(seed).build(); }
 
     private Program build() {
-        int first = 1 + rnd.nextInt(3);
-        for (int i = 0; i < first; i++) input(randomType());
-        if (rnd.nextInt(6) == 0) aliasInput();
+        if (bigKernels) {
+            // the big op's operands are the first parameters (up to five: a convolution with its BatchNorm)
+            for (int attempt = 0; attempt < 16 && !bigKernel(); attempt++) { /* another shape */ }
+            if (inputs.isEmpty()) input(randomType());
+        } else {
+            int first = 1 + rnd.nextInt(3);
+            for (int i = 0; i < first; i++) input(randomType());
+        }
+        if (rnd.nextInt(6) == 0 && hasRoom()) aliasInput();
         int statements = 3 + rnd.nextInt(10);
         for (int s = 0; s < statements; s++) {
             for (int attempt = 0; attempt < 8 && !step(); attempt++) { /* try another op */ }
@@ -305,6 +328,94 @@ public final class ProgramGenerator {
             Var w = findOrInput(TensorType.of(dt, k, n));
             if (w == null) return false;
             let(new TensorType(dt, outShape), t.rank() == 2 && rnd.nextBoolean() ? "$0.mm($1)" : "$0.matmul($1)", a, w);
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ the big kernels
+
+    /**
+     * A product or convolution of the sizes the hand-written kernels take: the few-row and
+     * long-dot-product GEMMs ({@code GemmDot}, {@code GemmBroadcast}), batched products split in
+     * row bands, Winograd's and the direct convolution's channel counts and images, and, around
+     * them, OpenBLAS and im2col. Eager and compiled code both call these kernels, so what the
+     * differential run checks is everything around them: operand layouts (transposed, sliced,
+     * batched), epilogues fused into the product, the convolution's BatchNorm and ReLU, the
+     * gradients' products in training, and the tiers (a kernel still cold runs on OpenBLAS, and the
+     * first eager run and a later compiled one may take different tiers).
+     */
+    private boolean bigKernel() {
+        return rnd.nextInt(3) == 0 ? bigConv() : bigProduct();
+    }
+
+    private static final int[] BIG_ROWS = {1, 2, 3, 4, 5, 8, 13, 16, 17, 33, 64, 100, 256};
+    private static final int[] BIG_REDUCTIONS = {64, 65, 128, 300, 512, 640};
+    private static final int[] BIG_COLUMNS = {64, 200, 256, 512, 513, 1024, 1100};
+
+    private int oneOf(int[] xs) { return xs[rnd.nextInt(xs.length)]; }
+
+    private boolean bigProduct() {
+        int m = oneOf(BIG_ROWS), k = oneOf(BIG_REDUCTIONS), n = oneOf(BIG_COLUMNS);
+        if ((long) m * n * k < 1 << 19 && rnd.nextInt(4) != 0) return false;   // mostly the kernels' sizes, some below them
+        if ((long) m * n * k > 1L << 24) return false;   // at most 34 MFLOP: the run keeps its pace (the float64 reference runs it too)
+        DType dt = rnd.nextInt(8) == 0 ? DType.FLOAT64 : DType.FLOAT32;
+        switch (rnd.nextInt(5)) {
+            case 0 -> {
+                Var a = input(TensorType.of(dt, m, k)), w = input(TensorType.of(dt, n, k));
+                Var bias = rnd.nextBoolean() ? input(TensorType.of(dt, n)) : null;
+                if (bias == null) let(TensorType.of(dt, m, n), "F.linear($0, $1)", a, w);
+                else let(TensorType.of(dt, m, n), "F.linear($0, $1, $2)", a, w, bias);
+            }
+            case 1 -> {
+                // A read through its transpose: the product's left operand is column-major
+                Var at = input(TensorType.of(dt, k, m)), b = input(TensorType.of(dt, k, n));
+                let(TensorType.of(dt, m, n), "$0.t().matmul($1)", at, b);
+            }
+            case 2 -> {
+                Var a = input(TensorType.of(dt, m, k)), b = input(TensorType.of(dt, k, n)), bias = input(TensorType.of(dt, n));
+                let(TensorType.of(dt, m, n), "Tensor.addmm($2, $0, $1)", a, b, bias);
+            }
+            case 3 -> {
+                // batched: a stack of products (the band planner splits their rows) or one operand shared
+                int batch = 2 + rnd.nextInt(2), rows = Math.min(m, 100);
+                Var a = input(TensorType.of(dt, batch, rows, k));
+                if (rnd.nextBoolean()) {
+                    Var b = input(TensorType.of(dt, batch, k, Math.min(n, 513)));
+                    let(TensorType.of(dt, batch, rows, Math.min(n, 513)), "$0.bmm($1)", a, b);
+                } else {
+                    Var b = input(TensorType.of(dt, k, n));
+                    let(TensorType.of(dt, batch, rows, n), "$0.matmul($1)", a, b);
+                }
+            }
+            default -> {
+                Var a = input(TensorType.of(dt, m, k)), b = input(TensorType.of(dt, k, n));
+                let(TensorType.of(dt, m, n), "$0.mm($1).relu()", a, b);
+            }
+        }
+        return true;
+    }
+
+    private boolean bigConv() {
+        int c = oneOf(new int[] {32, 48, 64}), o = oneOf(new int[] {32, 40, 64}), batch = 1 + rnd.nextInt(2);
+        int size = 26 + rnd.nextInt(8);
+        if (rnd.nextInt(4) == 0) {
+            // a 56x56 image: Winograd with 32 channels (fewer tiles suit it only from 64)
+            c = o = 32;
+            batch = 1;
+            size = 56 + rnd.nextInt(3);
+        }
+        int kernel = rnd.nextInt(4) == 0 ? oneOf(new int[] {1, 2, 5}) : 3, stride = rnd.nextInt(5) == 0 ? 2 : 1, pad = kernel / 2;
+        int out = (size + 2 * pad - kernel) / stride + 1;
+        DType dt = rnd.nextInt(8) == 0 ? DType.FLOAT64 : DType.FLOAT32;
+        Var x = input(TensorType.of(dt, batch, c, size, size)), weight = input(TensorType.of(dt, o, c, kernel, kernel));
+        Var bias = rnd.nextBoolean() ? input(TensorType.of(dt, o)) : null;
+        TensorType outType = TensorType.of(dt, batch, o, out, out);
+        String args = ", " + stride + ", " + pad + ")";
+        Var y = bias == null ? let(outType, "F.conv2d($0, $1, null" + args, x, weight) : let(outType, "F.conv2d($0, $1, $2" + args, x, weight, bias);
+        if (rnd.nextBoolean() && hasRoom()) {
+            // eval BatchNorm and ReLU after it: the Conv-BN-ReLU stack the pre-grad passes and epilogues rewrite
+            Var mean = input(TensorType.of(dt, o)), var = hasRoom() ? input(TensorType.of(dt, o)) : mean;
+            let(outType, "F.batchNorm($0, $1, $2.abs().add(0.5), null, null, false, 0.1, 1e-5).relu()", y, mean, var);
         }
         return true;
     }

@@ -116,6 +116,65 @@ class ProgramGeneratorTest {
     }
 
     /**
+     * One program in {@link ProgramGenerator#BIG_KERNEL_ONE_IN} opens with a product or convolution of
+     * the sizes the hand-written kernels take (few-row and long-dot-product GEMMs as the shipped
+     * tuning rules accept them, Winograd's 32+ channel 3x3 convolutions on 28x28+ images); the
+     * others are the programs they were before the family existed; and each big one runs eagerly
+     * with the types the generator tracked.
+     */
+    @Test
+    void oneProgramInEightReachesTheBigKernelsAndRunsEagerly() {
+        var rules = dev.ember.tuning.KernelTuning.DEFAULTS;
+        List<Program> big = new ArrayList<>();
+        int products = 0, dotRule = 0, broadcastRule = 0, winogradSized = 0;
+        for (long seed = 0; seed < 400; seed++) {
+            if (!ProgramGenerator.opensWithBigKernel(seed)) continue;
+            Program p = ProgramGenerator.generate(seed);
+            big.add(p);
+            Stmt.Let first = (Stmt.Let) p.body().getFirst();
+            List<Var> args = first.call().args();
+            String op = first.call().template();
+            if (op.startsWith("F.conv2d(")) {
+                TensorType x = args.get(0).type(), w = args.get(1).type(), out = first.out().type();
+                if (x.size(1) >= 32 && w.size(0) >= 32 && w.size(2) == 3 && op.contains(", 1, 1)") && out.size(2) >= 28) winogradSized++;
+                continue;
+            }
+            products++;
+            TensorType out = first.out().type();
+            int m = out.size(out.rank() - 2), n = out.size(out.rank() - 1);
+            TensorType a = args.get(0).type();
+            int k = op.contains("$0.t()") ? a.size(0) : a.size(a.rank() - 1);   // A transposed is [k, m]
+            if (rules.dot().accepts(m, n, k) && (long) m * n * k >= 1 << 19) dotRule++;
+            if (rules.broadcast().accepts(m, n, k) && (long) m * n * k >= 1 << 19) broadcastRule++;
+        }
+        assertTrue(big.size() > 400 / ProgramGenerator.BIG_KERNEL_ONE_IN / 2 && big.size() < 400 / ProgramGenerator.BIG_KERNEL_ONE_IN * 2, "big programs: " + big.size());
+        assertTrue(products > 10 && dotRule > 3 && broadcastRule > 1 && winogradSized > 1,
+                "products " + products + ", GemmDot-sized " + dotRule + ", GemmBroadcast-sized " + broadcastRule + ", Winograd-sized convolutions " + winogradSized);
+        for (long seed = 0; seed < 50; seed++) {
+            if (ProgramGenerator.opensWithBigKernel(seed)) continue;
+            Program p = ProgramGenerator.generate(seed);
+            assertTrue(p.inputs().stream().allMatch(in -> in.param().type().numel() <= 16 * 16 * 16 * 16),
+                    "seed " + seed + " is not a big-kernel program, yet has a big input:\n" + p.source("P"));
+        }
+        List<String> wrong = new ArrayList<>();
+        for (LoadedProgram p : LoadedProgram.load(big)) {
+            try {
+                List<Object> values = dev.ember.debug.Accuracy.leaves(Calls.apply(p.fn(), p.inputs()));
+                List<Var> returns = p.program().returns();
+                for (int i = 0; i < values.size(); i++) {
+                    Tensor t = (Tensor) values.get(i);
+                    if (!returns.get(i).type().equals(TensorType.of(t.dtype(), t.shape()))) {
+                        wrong.add("seed " + p.program().seed() + ": " + returns.get(i).name() + " is " + TensorType.of(t.dtype(), t.shape()) + ", tracked " + returns.get(i).type());
+                    }
+                }
+            } catch (RuntimeException e) {
+                wrong.add("seed " + p.program().seed() + ": " + e);
+            }
+        }
+        assertTrue(wrong.isEmpty(), String.join("\n", wrong));
+    }
+
+    /**
      * A computed float is compared only where no rounding decides the answer: with an ordered
      * comparison against a number no saturating op reaches (not 0 or ±1: eager's gelu gives -0.0
      * where compiled code may give -1e-10, seed 90367), never for equality.
