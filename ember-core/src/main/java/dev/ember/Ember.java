@@ -292,7 +292,13 @@ public final class Ember {
     public static String gemmBackend() { return Blas.backendDescription(); }
 
     /**
-     * Measures, on this machine, where Ember's own few-row GEMM kernels beat OpenBLAS and how thin
+     * The kernel tuning this JVM's GEMMs follow: the {@code ember tune} file (or {@code EMBER_TUNING})
+     * when it was measured against the native BLAS in use, else that BLAS's defaults (docs/tuning.md).
+     */
+    public static dev.ember.tuning.KernelTuning kernelTuning() { return dev.ember.kernels.Gemm.tuning(); }
+
+    /**
+     * Measures, on this machine, where Ember's own few-row GEMM kernels beat the native BLAS and how thin
      * a batched product's bands may be (a minute or less; {@code progress} gets a line per sweep).
      * The result's {@link TuningRun#tuning()} is not used until written to
      * {@link KernelTuning#file} (what {@code ember tune} does) and a new JVM starts. docs/tuning.md.

@@ -218,8 +218,9 @@ final class Doctor {
         out.printf("%-10s %s%n", "caches", machine.describeCaches());
         out.printf("%-10s %d MiB max heap%n", "memory", rt.maxMemory() >> 20);
         out.printf("%-10s %s%n", "gemm", Ember.gemmBackend());
-        KernelTuning tuning = KernelTuning.current();
+        KernelTuning tuning = Ember.kernelTuning();
         out.printf("%-10s %s%n", "tuning", tuning.source().equals("defaults")
-                ? "defaults (`ember tune` measures this machine: docs/tuning.md)" : tuning.source());
+                ? "defaults for " + tuning.baseline() + " (`ember tune` measures this machine: docs/tuning.md)"
+                : tuning.source() + " (measured against " + tuning.baseline() + ")");
     }
 }

@@ -21,7 +21,7 @@ public final class Main {
         COMMANDS.put("bisect", new Entry(BisectCommand.USAGE, "which backend, then which decomposition, lowering or fusion first makes a failing program fail", BisectCommand::run));
         COMMANDS.put("minify", new Entry(MinifyCommand.USAGE, "shrink a failing graph a repro level saved (EMBER_REPRO_LEVEL=2) to the smallest that fails; run: replay it", MinifyCommand::run));
         COMMANDS.put("fuzz", new Entry(FuzzCommand.USAGE, "differential fuzzer: random programs, compiled vs eager in every backend and mode", FuzzCommand::run));
-        COMMANDS.put("tune", new Entry(TuneCommand.USAGE, "measure where Ember's own GEMM kernels beat OpenBLAS on this machine, and keep it for every later run", TuneCommand::run));
+        COMMANDS.put("tune", new Entry(TuneCommand.USAGE, "measure where Ember's own GEMM kernels beat the native BLAS on this machine, and keep it for every later run", TuneCommand::run));
         COMMANDS.put("doctor", new Entry("ember doctor [-- <command…>]", "what Ember runs on here; with a command: run it traced, rank every graph break and recompile by measured cost, with the fix", Doctor::run));
     }
 
@@ -63,7 +63,7 @@ public final class Main {
         out.printf("  %-" + w + "s   %s%n", "ember test", "run the whole test suite (what CI runs)");
         out.printf("  %-" + w + "s   %s%n", "ember build", "build (done automatically on first use)");
         out.printf("  %-" + w + "s   %s%n", "ember bench [JMH args]", "JMH benchmarks on JDK 25 (docs/benchmarks.md), e.g. ember bench InductorNormBench -wi 3 -i 5");
-        out.printf("  %-" + w + "s   %s%n", "ember bench --threads N [JMH args]", "the same on N threads (the JVM, OpenBLAS and libtorch told N): the scaling table, docs/tuning.md");
+        out.printf("  %-" + w + "s   %s%n", "ember bench --threads N [JMH args]", "the same on N threads (the JVM, the native BLAS and libtorch told N): the scaling table, docs/tuning.md");
         out.printf("  %-" + w + "s   %s%n", "ember bench compile-time", "the MLP's compile time in this fresh JVM (EMBER_CACHE_DIR picks the cache)");
         out.printf("  %-" + w + "s   %s%n", "ember bench --report [regex] [JMH args]",
                 "JMH and the torch peer into one HTML dashboard, ember-bench/target/bench-report/index.html");

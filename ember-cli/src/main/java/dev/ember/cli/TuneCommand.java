@@ -26,7 +26,7 @@ final class TuneCommand {
             switch (args[i]) {
                 case "-h", "--help" -> {
                     out.println("usage: " + USAGE);
-                    out.println("  measures where Ember's few-row GEMM kernels beat OpenBLAS and how thin a batched product's bands may be,");
+                    out.println("  measures where Ember's few-row GEMM kernels beat the native BLAS (oneMKL or OpenBLAS) and how thin a batched product's bands may be,");
                     out.println("  on this machine, and writes them to " + KernelTuning.file(Machine.current()));
                     out.println("  --dry-run        measure and print, write nothing");
                     out.println("  --out <file>     write there instead (use it with EMBER_TUNING=<file>)");
@@ -47,15 +47,15 @@ final class TuneCommand {
         out.printf("%-10s %d (the JVM's; -XX:ActiveProcessorCount=N picks fewer)%n", "threads", machine.threads());
         out.printf("%-10s %d-bit float vectors%n", "vectors", machine.vectorBits());
         out.printf("%-10s %s%n", "caches", machine.describeCaches());
-        out.printf("%-10s %s%n%n", "in use", KernelTuning.current().source());
+        out.printf("%-10s %s (against %s)%n%n", "in use", Ember.kernelTuning().source(), Ember.kernelTuning().baseline());
         TuningRun result = Ember.tuneKernels(out);
         out.println();
         if (!result.measurements().isEmpty()) out.print(result.table());
         for (String note : result.notes()) out.println("note: " + note);
         out.println();
-        KernelTuning found = result.tuning(), d = KernelTuning.DEFAULTS;
-        choice(out, "GemmDot (A·Bᵀ) instead of OpenBLAS where", describe(found.dot()), describe(d.dot()));
-        choice(out, "GemmBroadcast (A·B) instead of OpenBLAS where", describe(found.broadcast()), describe(d.broadcast()));
+        KernelTuning found = result.tuning(), d = KernelTuning.defaults(found.baseline());
+        choice(out, "GemmDot (A·Bᵀ) instead of the native BLAS where", describe(found.dot()), describe(d.dot()));
+        choice(out, "GemmBroadcast (A·B) instead of the native BLAS where", describe(found.broadcast()), describe(d.broadcast()));
         choice(out, "the fewest rows of a batched product's band", bands(found.minBandRows()), bands(d.minBandRows()));
         if (dryRun) {
             out.println("\n--dry-run: nothing written.");

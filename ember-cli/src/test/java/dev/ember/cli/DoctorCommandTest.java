@@ -57,7 +57,7 @@ class DoctorCommandTest {
         assertTrue(s.startsWith("java       " + System.getProperty("java.version")), s);
         assertTrue(s.contains("\ncores      " + Runtime.getRuntime().availableProcessors() + " threads"), s);
         assertTrue(s.contains("\ncaches     ") && s.contains(" L2, "), s);
-        assertTrue(s.contains("\ntuning     defaults (`ember tune` measures this machine"), "the suite runs with EMBER_TUNING=defaults: " + s);
+        assertTrue(s.contains("\ntuning     defaults for OpenBLAS (`ember tune` measures this machine"), "the suite runs with EMBER_TUNING=defaults, EMBER_BLAS=openblas: " + s);
         assertTrue(s.contains("\ngemm       "), s);
     }
 

@@ -65,7 +65,7 @@ public final class Autotuner {
         boolean wide = FloatVector.SPECIES_PREFERRED.vectorBitSize() >= 512;
         boolean blas = Blas.nativeAvailable();
         if (!wide) notes.add("the few-row kernels need 512-bit vectors and this machine has " + machine.vectorBits() + "-bit ones: they never run, their rules are not measured");
-        if (!blas) notes.add("OpenBLAS is not available (" + Blas.backendDescription() + "): nothing to compare the kernels with");
+        if (!blas) notes.add("no native BLAS is available (" + Blas.backendDescription() + "): nothing to compare the kernels with");
         if (machine.threads() < 2) notes.add("one thread: bands of a batched product have no cores to spread over; minBandRows keeps its default");
         Bench bench = new Bench();
         if (wide && blas) {
@@ -81,7 +81,7 @@ public final class Autotuner {
      */
     static TuningRun derive(Timing timing, boolean gemm, boolean bands, PrintStream progress, List<String> notes) {
         List<Measurement> all = new ArrayList<>();
-        KernelTuning d = KernelTuning.DEFAULTS;
+        KernelTuning d = KernelTuning.defaults(Blas.baseline());
         KernelTuning.FewRowRule dot = gemm ? rule(timing, Choice.DOT, d.dot(), all, progress) : d.dot();
         KernelTuning.FewRowRule broadcast = gemm ? rule(timing, Choice.BROADCAST, d.broadcast(), all, progress) : d.broadcast();
         int minBand = d.minBandRows();
@@ -92,11 +92,11 @@ public final class Autotuner {
             int from = fromOnward(sweep);
             minBand = from < 0 ? KernelTuning.NO_BANDS : BANDS[from];
         }
-        return new TuningRun(new KernelTuning(dot, broadcast, minBand, "measured"), all, notes);
+        return new TuningRun(new KernelTuning(dot, broadcast, minBand, "measured", Blas.baseline()), all, notes);
     }
 
     private static KernelTuning.FewRowRule rule(Timing timing, Choice kernel, KernelTuning.FewRowRule d, List<Measurement> all, PrintStream progress) {
-        progress.println("sweeping " + kernel.label() + " against OpenBLAS ...");
+        progress.println("sweeping " + kernel.label() + " against " + Blas.backendDescription() + " ...");
         List<Measurement> shortRows = sweep(timing, kernel, "fewRows", shapes(ROWS, m -> new int[] {m, WIDE, SHORT_REDUCTION}));
         List<Measurement> longRows = sweep(timing, kernel, "maxRows", shapes(ROWS, m -> new int[] {m, WIDE, LONG_REDUCTION}));
         all.addAll(shortRows);

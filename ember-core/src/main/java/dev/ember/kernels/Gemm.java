@@ -33,7 +33,14 @@ public final class Gemm {
      * banded against 0.53 ms in turn). {@link KernelTuning#DEFAULTS}' {@code minBandRows};
      * {@code ember tune} measures it on the machine it runs on.
      */
-    static int minBandRows() { return KernelTuning.current().minBandRows(); }
+    static int minBandRows() { return tuning().minBandRows(); }
+
+    private static final class TuningHolder {
+        static final KernelTuning TUNING = KernelTuning.current().against(Blas.baseline());
+    }
+
+    /** The kernel tuning this JVM's GEMMs follow: {@link KernelTuning#current} if it was measured against the BLAS in use, else that BLAS's defaults. */
+    public static KernelTuning tuning() { return TuningHolder.TUNING; }
 
     /** A matrix inside a storage array as BLAS reads it: element (r, c) at {@code offset + r*ld + c}, or the transpose of that. */
     public record Operand(Object data, int offset, int ld, boolean trans) {

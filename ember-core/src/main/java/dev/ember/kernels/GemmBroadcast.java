@@ -52,7 +52,7 @@ public final class GemmBroadcast {
      *       from 128 rows on (1024x1024x1024 10.8 against 11.0), where OpenBLAS stays.</li>
      * </ul>
      * Only 512-bit vectors qualify, as for {@link GemmDot}. These bounds are
-     * {@link KernelTuning#DEFAULTS}' {@code broadcast} rule; {@code ember tune} measures them on the
+     * {@link KernelTuning#DEFAULTS}' {@code broadcast} rule (against OpenBLAS; {@link KernelTuning#ONE_MKL_DEFAULTS} against oneMKL); {@code ember tune} measures them on the
      * machine it runs on.
      */
     /** The warm-up slice's rows, columns and reduction ({@link ColdStart}): a whole 4-row tile and a leftover row, two 64-column tiles. */
@@ -66,7 +66,7 @@ public final class GemmBroadcast {
 
     public static boolean suits(int m, int n, int k) {
         if (L < 16 || (long) m * n * k < 1 << 19) return false;
-        return KernelTuning.current().broadcast().accepts(m, n, k);
+        return Gemm.tuning().broadcast().accepts(m, n, k);
     }
 
     /** The product on every core (chunks of C's columns); sequential inside an already split loop. */

@@ -48,7 +48,7 @@ public final class GemmDot {
      *       too small to split across cores (8x10x1000 4.9 against 2.2 µs).</li>
      * </ul>
      * Only 512-bit vectors qualify: with 256-bit ones the 16 accumulators would not fit in the
-     * 16 registers. These bounds are {@link KernelTuning#DEFAULTS}' {@code dot} rule; {@code ember tune}
+     * 16 registers. These bounds (against OpenBLAS; {@link KernelTuning#ONE_MKL_DEFAULTS} against oneMKL) are {@link KernelTuning#DEFAULTS}' {@code dot} rule; {@code ember tune}
      * measures them on the machine it runs on.
      */
     /** The warm-up slice's rows, columns and reduction ({@link ColdStart}): a whole 4-row tile and a leftover row, 32 of the 4-column tiles. */
@@ -62,7 +62,7 @@ public final class GemmDot {
 
     public static boolean suits(int m, int n, int k) {
         if (L < 16 || k < 4 * L || (long) m * n * k < 1 << 19) return false;
-        return KernelTuning.current().dot().accepts(m, n, k);
+        return Gemm.tuning().dot().accepts(m, n, k);
     }
 
     /** The product on every core (chunks of B's rows); sequential inside an already split loop. */

@@ -17,12 +17,21 @@ import java.util.zip.CRC32;
  * Copies a native library from the classpath into a cache folder, because the dynamic linker can
  * only load files. A copy already there is reused when its size and CRC-32 match the resource's.
  * A new copy is written to a temporary file and renamed into place atomically, so that concurrent
- * JVMs extracting the same library never load a half-written file.
+ * JVMs extracting the same library never load a half-written file. Once a copy is checked, a stamp
+ * beside it ({@code <name>.crc32}: the size and CRC-32 it was checked against, and the copy's
+ * modification time then) lets later starts trust it without reading it again (oneMKL's libraries
+ * are 470 MB); a copy rewritten since (its time changed) or of another size is checked again, and
+ * replaced if it differs.
  */
 final class NativeLibraryExtractor {
     private NativeLibraryExtractor() {}
 
-    private record Fingerprint(long size, long crc) {}
+    private record Fingerprint(long size, long crc) {
+        /** What a stamp says of a checked copy: the jar's size and CRC-32, and the copy's modification time (a rewrite changes it). */
+        String stamp(Path copy) throws IOException {
+            return size + " " + Long.toHexString(crc) + " " + Files.getLastModifiedTime(copy).toMillis();
+        }
+    }
 
     /** Extracts the classpath resource (an absolute name such as {@code /org/x/libfoo.so.1}) into {@code dir}. */
     static Path extract(String resource, Path dir) throws IOException {
@@ -32,9 +41,13 @@ final class NativeLibraryExtractor {
         }
         Path target = dir.resolve(resource.substring(resource.lastIndexOf('/') + 1));
         Fingerprint expected = fingerprint(url);
+        Path stamp = target.resolveSibling(target.getFileName() + ".crc32");
         if (Files.isRegularFile(target) && Files.size(target) == expected.size()) {
+            // a stamp this class wrote after the copy it checked: no need to read hundreds of MB again at every start
+            if (Files.isRegularFile(stamp) && Files.readString(stamp).strip().equals(expected.stamp(target))) return target;
             try (InputStream in = Files.newInputStream(target)) {
                 if (copyWithCrc(in, OutputStream.nullOutputStream()) == expected.crc()) {
+                    writeStamp(stamp, expected.stamp(target));
                     return target;
                 }
             }
@@ -54,7 +67,19 @@ final class NativeLibraryExtractor {
         } finally {
             Files.deleteIfExists(tmp);
         }
+        writeStamp(stamp, expected.stamp(target));
         return target;
+    }
+
+    /** Records, after the library's copy was checked, what was checked, atomically (a reader sees the whole stamp or none). */
+    private static void writeStamp(Path stamp, String text) throws IOException {
+        Path tmp = Files.createTempFile(stamp.getParent(), stamp.getFileName() + ".", ".tmp");
+        try {
+            Files.writeString(tmp, text);
+            Files.move(tmp, stamp, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
     }
 
     /** Size and CRC-32 of a resource: read from the jar's directory when possible, else computed. */

@@ -115,7 +115,7 @@ public final class OpRegistry {
     static {
         if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
             throw new IllegalStateException("Ember's kernels use the Vector API: start the JVM with "
-                    + "--add-modules jdk.incubator.vector (and --enable-native-access=ALL-UNNAMED for OpenBLAS); ./ember passes both");
+                    + "--add-modules jdk.incubator.vector (and --enable-native-access=ALL-UNNAMED for the native BLAS); ./ember passes both");
         }
     }
 

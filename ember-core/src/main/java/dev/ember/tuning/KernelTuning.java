@@ -23,12 +23,20 @@ import java.util.Properties;
  * defaults are used: a kernel choice is about speed, never about results, so it must not stop a
  * program.
  *
- * @param dot          where {@code GemmDot} (A times a transposed B) runs instead of OpenBLAS
- * @param broadcast    where {@code GemmBroadcast} (A times a row-major B) runs instead of OpenBLAS
+ * <p>What the Java kernels are measured against is the native BLAS the JVM runs ({@code baseline}:
+ * oneMKL or OpenBLAS, docs/tuning.md), and the answers differ: oneMKL wins almost everywhere the
+ * kernels won against OpenBLAS. So there are defaults for each ({@link #DEFAULTS},
+ * {@link #ONE_MKL_DEFAULTS}), a file records its baseline, and {@link #against} gives the defaults
+ * of the BLAS in use instead of a file measured against the other one (saying so once).
+ *
+ * @param dot          where {@code GemmDot} (A times a transposed B) runs instead of the native BLAS
+ * @param broadcast    where {@code GemmBroadcast} (A times a row-major B) runs instead of the native BLAS
  * @param minBandRows  the fewest rows of a band when {@code Gemm.multiplyBatched} cuts products into bands
  * @param source       where these values came from, for people ({@code "defaults"} or the file)
+ * @param baseline     the native BLAS they were measured against: {@link #OPENBLAS} or {@link #ONE_MKL}
  */
-public record KernelTuning(FewRowRule dot, FewRowRule broadcast, int minBandRows, String source) {
+public record KernelTuning(FewRowRule dot, FewRowRule broadcast, int minBandRows, String source, String baseline) {
+    public static final String OPENBLAS = "OpenBLAS", ONE_MKL = "oneMKL";
 
     /**
      * Where a few-row Java GEMM kernel runs instead of OpenBLAS for an {@code m x n x k} product:
@@ -48,11 +56,38 @@ public record KernelTuning(FewRowRule dot, FewRowRule broadcast, int minBandRows
         }
     }
 
-    /** The values measured on the project's machine (the sweeps are in the kernels' javadoc). */
+    /** The values measured against OpenBLAS on the project's machine (the sweeps are in the kernels' javadoc). */
     public static final KernelTuning DEFAULTS = new KernelTuning(
             new FewRowRule(16, 0, 256, 512, 256),
             new FewRowRule(4, 512, 64, 512, 512),
-            32, "defaults");
+            32, "defaults", OPENBLAS);
+
+    /**
+     * The values measured against oneMKL 2025.2 on the project's machine (session 19, {@code ember tune
+     * --dry-run}, docs/tuning.md): {@code GemmDot} only up to 8 rows, or 16 with long reductions
+     * and many columns; {@code GemmBroadcast} and bands never.
+     */
+    public static final KernelTuning ONE_MKL_DEFAULTS = new KernelTuning(
+            new FewRowRule(8, 0, 16, 512, 512),
+            new FewRowRule(0, 0, 0, 0, 0),
+            1 << 16, "defaults", ONE_MKL);   // NO_BANDS (declared below)
+
+    /** The defaults measured against {@code baseline}. */
+    public static KernelTuning defaults(String baseline) { return ONE_MKL.equals(baseline) ? ONE_MKL_DEFAULTS : DEFAULTS; }
+
+    /**
+     * This tuning when it was measured against {@code baseline} (the BLAS the JVM runs); else that
+     * BLAS's defaults, with one line on stderr when this tuning is a file (run {@code ember tune} again).
+     */
+    public KernelTuning against(String baseline) {
+        if (this.baseline.equals(baseline)) return this;
+        if (!source.equals("defaults")) {
+            System.err.println("ember: the kernel tuning in " + source + " was measured against " + this.baseline
+                    + ", but this JVM's GEMMs run on " + baseline + "; the defaults for " + baseline
+                    + " are used. Run `ember tune` again to measure against " + baseline + ".");
+        }
+        return defaults(baseline);
+    }
 
     /** A {@code minBandRows} no product reaches: bands never win, batched products run one at a time. */
     public static final int NO_BANDS = 1 << 16;
@@ -98,7 +133,12 @@ public record KernelTuning(FewRowRule dot, FewRowRule broadcast, int minBandRows
         FewRowRule broadcast = rule(p, "gemm.broadcast", DEFAULTS.broadcast);
         int band = intValue(p, "gemm.batched.minBandRows", DEFAULTS.minBandRows);
         if (band < 1) throw new IllegalArgumentException("gemm.batched.minBandRows must be at least 1, not " + band);
-        return new KernelTuning(dot, broadcast, band, path.toString());
+        // files written before the baseline was recorded (session 19) were all measured against OpenBLAS
+        String baseline = p.getProperty("gemm.baseline", OPENBLAS).strip();
+        if (!baseline.equals(OPENBLAS) && !baseline.equals(ONE_MKL)) {
+            throw new IllegalArgumentException("gemm.baseline must be " + OPENBLAS + " or " + ONE_MKL + ", not '" + baseline + "'");
+        }
+        return new KernelTuning(dot, broadcast, band, path.toString(), baseline);
     }
 
     /** Writes this tuning as a properties file (with a header saying what measured it). */
@@ -108,6 +148,7 @@ public record KernelTuning(FewRowRule dot, FewRowRule broadcast, int minBandRows
         appendRule(s, "gemm.dot", dot);
         appendRule(s, "gemm.broadcast", broadcast);
         s.append("gemm.batched.minBandRows=").append(minBandRows).append('\n');
+        s.append("gemm.baseline=").append(baseline).append('\n');
         try {
             Files.createDirectories(path.toAbsolutePath().getParent());
             Path tmp = Files.createTempFile(path.toAbsolutePath().getParent(), "tuning", ".tmp");

@@ -15,8 +15,8 @@ public record TuningRun(KernelTuning tuning, List<Measurement> measurements, Lis
 
     /** Which choice a measurement informs, and what its two candidates are. */
     public enum Choice {
-        DOT("GemmDot", "Java", "OpenBLAS"),
-        BROADCAST("GemmBroadcast", "Java", "OpenBLAS"),
+        DOT("GemmDot", "Java", "native BLAS"),
+        BROADCAST("GemmBroadcast", "Java", "native BLAS"),
         BANDS("batched bands", "bands", "one at a time");
 
         private final String label, candidate, baseline;

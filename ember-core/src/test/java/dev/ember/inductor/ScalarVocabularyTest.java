@@ -146,14 +146,18 @@ class ScalarVocabularyTest {
      * The Vector API's transcendental lanes ({@code lanewise(EXP)}, {@code LOG}, {@code TANH}, …) are an
      * intrinsic under C2 and Java's scalar fallback in the interpreter and C1, which may round one ulp
      * apart; the eager kernel and the generated one are separate methods, each in whatever tier the JIT
-     * has it at the time, so for these the bits agree up to one ulp. Every other op: bit for bit.
+     * has it at the time, so for these the bits agree up to one ulp. An op that computes with such a
+     * lane and then divides by one plus it ({@code sigmoid}, {@code silu}, {@code gelu}'s tanh form) carries
+     * the lane's one ulp into two of its result (a full-suite run, session 19: float64 silu(-2.0837),
+     * compiled -0.23065065556233053, eager -0.23065065556233047). Every other op: bit for bit.
      */
-    private static final List<String> JIT_TIER_DEPENDENT = List.of("sigmoid", "silu", "exp", "log", "log1p", "sin", "cos", "tanh", "gelu");
+    private static final List<String> JIT_TIER_DEPENDENT = List.of("exp", "log", "log1p", "sin", "cos", "tanh");
+    private static final List<String> JIT_TIER_DEPENDENT_COMPOSED = List.of("sigmoid", "silu", "gelu");
 
     private static void assertBitwiseEqual(String what, GraphModule gm, Tensor x) {
         Tensor got = (Tensor) compile(gm, x).run(new Object[] {x}), want = (Tensor) gm.run(new Object[] {x});
         double[] in = x.to(DType.FLOAT64).toDoubleArray();
-        long allowed = JIT_TIER_DEPENDENT.stream().anyMatch(what::startsWith) ? 1 : 0;
+        long allowed = JIT_TIER_DEPENDENT_COMPOSED.stream().anyMatch(what::startsWith) ? 2 : JIT_TIER_DEPENDENT.stream().anyMatch(what::startsWith) ? 1 : 0;
         if (x.dtype() == DType.FLOAT32) {
             float[] g = got.toFloatArray(), w = want.toFloatArray();
             for (int i = 0; i < g.length; i++) {

@@ -2,6 +2,7 @@ package dev.ember.kernels;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.FileNotFoundException;
@@ -54,6 +55,28 @@ class BlasLibraryExtractionTest {
         assertArrayEquals(resourceBytes(), Files.readAllBytes(copy));
     }
 
+    /**
+     * A copy checked once is trusted by its stamp while its size and modification time are the
+     * ones checked: changed bytes with both kept (which no ordinary write does) are not read again.
+     * That is the stamp's whole point (oneMKL's 470 MB are not re-read at every start), and its limit.
+     */
+    @Test
+    void aCheckedCopyIsTrustedByItsStampWithoutBeingReadAgain() throws IOException {
+        Path copy = NativeLibraryExtractor.extract(RESOURCE, dir);
+        assertTrue(Files.readString(dir.resolve("openblas_config.h.crc32")).matches("\\d+ [0-9a-f]+ \\d+"));
+        FileTime checked = Files.getLastModifiedTime(copy);
+        byte[] changed = resourceBytes();
+        changed[0] ^= 1;
+        Files.write(copy, changed);
+        Files.setLastModifiedTime(copy, checked);
+        NativeLibraryExtractor.extract(RESOURCE, dir);
+        assertArrayEquals(changed, Files.readAllBytes(copy));
+        // the same change with the time moved on, as any write does: read, found different, replaced
+        Files.setLastModifiedTime(copy, FileTime.fromMillis(checked.toMillis() + 5_000));
+        NativeLibraryExtractor.extract(RESOURCE, dir);
+        assertArrayEquals(resourceBytes(), Files.readAllBytes(copy));
+    }
+
     @Test
     void replacesATruncatedCopy() throws IOException {
         Files.write(dir.resolve("openblas_config.h"), new byte[10]);
@@ -77,7 +100,7 @@ class BlasLibraryExtractionTest {
             pool.shutdown();
         }
         try (Stream<Path> files = Files.list(dir)) {
-            assertEquals(List.of(dir.resolve("openblas_config.h")), files.toList());
+            assertEquals(java.util.Set.of(dir.resolve("openblas_config.h"), dir.resolve("openblas_config.h.crc32")), java.util.Set.copyOf(files.toList()));
         }
     }
 

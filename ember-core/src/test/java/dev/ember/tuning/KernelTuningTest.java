@@ -40,7 +40,7 @@ class KernelTuningTest {
 
     @Test
     void aWrittenTuningReadsBackAndIsWhatItsFileSays(@TempDir Path dir) {
-        KernelTuning t = new KernelTuning(new FewRowRule(8, 0, 128, 1024, 512), new FewRowRule(2, 512, 2, 512, 512), 16, "measured");
+        KernelTuning t = new KernelTuning(new FewRowRule(8, 0, 128, 1024, 512), new FewRowRule(2, 512, 2, 512, 512), 16, "measured", KernelTuning.ONE_MKL);
         Path file = dir.resolve("sub/tuning.properties");
         t.write(file, "a test\nsecond line");
         KernelTuning back = KernelTuning.read(file);
@@ -48,8 +48,31 @@ class KernelTuningTest {
         assertEquals(t.broadcast(), back.broadcast());
         assertEquals(16, back.minBandRows());
         assertEquals(file.toString(), back.source());
+        assertEquals(KernelTuning.ONE_MKL, back.baseline());
         assertSame(KernelTuning.DEFAULTS, KernelTuning.choose("defaults", MACHINE));
         assertEquals(t.dot(), KernelTuning.choose(file.toString(), MACHINE).dot(), "EMBER_TUNING=<file> reads that file");
+    }
+
+    /**
+     * A tuning is for the BLAS it was measured against: the defaults follow the BLAS in use, and a
+     * file measured against the other one gives way to the defaults, saying which file and why;
+     * files written before the baseline was recorded are OpenBLAS's.
+     */
+    @Test
+    void aTuningMeasuredAgainstAnotherBlasGivesWayToThatBlasesDefaults(@TempDir Path dir) throws IOException {
+        assertSame(KernelTuning.ONE_MKL_DEFAULTS, KernelTuning.DEFAULTS.against(KernelTuning.ONE_MKL));
+        assertSame(KernelTuning.DEFAULTS, KernelTuning.ONE_MKL_DEFAULTS.against(KernelTuning.OPENBLAS));
+        assertFalse(KernelTuning.ONE_MKL_DEFAULTS.broadcast().accepts(1, 4096, 4096), "against oneMKL, GemmBroadcast never runs");
+        assertTrue(KernelTuning.ONE_MKL_DEFAULTS.dot().accepts(8, 2048, 64) && !KernelTuning.ONE_MKL_DEFAULTS.dot().accepts(64, 2048, 2048));
+        Path old = Files.writeString(dir.resolve("old.properties"), "gemm.dot.fewRows=4\n");
+        KernelTuning measured = KernelTuning.read(old);
+        assertEquals(KernelTuning.OPENBLAS, measured.baseline(), "a file without gemm.baseline predates it: OpenBLAS");
+        assertSame(measured, measured.against(KernelTuning.OPENBLAS));
+        String err = Stdout.errOf(() -> assertSame(KernelTuning.ONE_MKL_DEFAULTS, measured.against(KernelTuning.ONE_MKL)));
+        assertTrue(err.contains(old.toString()) && err.contains("measured against OpenBLAS") && err.contains("run on oneMKL"), err);
+        Path bad = Files.writeString(dir.resolve("bad.properties"), "gemm.baseline=ATLAS\n");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KernelTuning.read(bad));
+        assertEquals("gemm.baseline must be OpenBLAS or oneMKL, not 'ATLAS'", e.getMessage());
     }
 
     @Test

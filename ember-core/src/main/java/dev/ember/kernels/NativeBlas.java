@@ -1,0 +1,76 @@
+package dev.ember.kernels;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * Which native BLAS {@link Blas} calls: Intel oneMKL ({@link Mkl}) on Intel CPUs, OpenBLAS
+ * ({@link OpenBlas}) elsewhere or when oneMKL cannot load; chosen once, on the first GEMM (or
+ * {@link Blas#loadInBackground}), and loading only the chosen library.
+ *
+ * <p>Why oneMKL first on Intel: on the project's Xeon (2 cores, AVX-512) it computes the products
+ * of the MLP and its training step at 165–230 GFLOP/s where OpenBLAS 0.3.30 reaches 60–150
+ * (64x2048x2048 2.9 against 9.0 ms, 2048x2048x64 2.4–2.5 against 4.3–4.8 ms; docs/benchmarks.md),
+ * and it is what libtorch and torch use there. On other CPUs oneMKL is not known to be faster, so
+ * OpenBLAS stays.
+ *
+ * <p>{@code EMBER_BLAS=mkl|openblas} (or {@code -Dember.blas=…}) overrides the choice; an unknown
+ * value is an error that names the accepted ones. A chosen oneMKL that fails to load falls back to
+ * OpenBLAS, and {@link #DESCRIPTION} says why.
+ */
+final class NativeBlas {
+    private NativeBlas() {}
+
+    /** The environment variable (and, lower-case with a dot, system property) choosing the BLAS. */
+    static final String ENV = "EMBER_BLAS";
+
+    static final MethodHandle SGEMM;
+    static final MethodHandle DGEMM;
+    static final String DESCRIPTION;
+
+    /** The choice alone, made without loading anything (what the kernel tuning's defaults depend on). */
+    static final class Choice {
+        static final boolean MKL = prefersMkl(System.getProperty("ember.blas", System.getenv(ENV)), cpuVendor(Path.of("/proc/cpuinfo")), Mkl.onClasspath());
+    }
+
+    static {
+        boolean mkl = Choice.MKL;
+        String fallback = "";
+        if (mkl && Mkl.LOADED) {
+            SGEMM = Mkl.SGEMM;
+            DGEMM = Mkl.DGEMM;
+            DESCRIPTION = Mkl.DESCRIPTION;
+        } else {
+            if (mkl) fallback = " [" + Mkl.DESCRIPTION + "]";
+            SGEMM = OpenBlas.SGEMM;
+            DGEMM = OpenBlas.DGEMM;
+            DESCRIPTION = OpenBlas.DESCRIPTION + fallback;
+        }
+    }
+
+    /**
+     * Whether oneMKL is the one to load: {@code choice} ({@code mkl}, {@code openblas}, or null/empty
+     * for the default: oneMKL on a GenuineIntel CPU when its jar is there).
+     */
+    static boolean prefersMkl(String choice, String vendor, boolean mklOnClasspath) {
+        if (choice == null || choice.isBlank()) return mklOnClasspath && "GenuineIntel".equals(vendor);
+        return switch (choice.strip().toLowerCase(Locale.ROOT)) {
+            case "mkl" -> true;
+            case "openblas" -> false;
+            default -> throw new IllegalArgumentException(ENV + "=" + choice + ": expected mkl or openblas");
+        };
+    }
+
+    /** The {@code vendor_id} of a cpuinfo file ("GenuineIntel", "AuthenticAMD"), or "" when unreadable. */
+    static String cpuVendor(Path cpuinfo) {
+        try (Stream<String> lines = Files.lines(cpuinfo)) {
+            return lines.filter(l -> l.startsWith("vendor_id")).map(l -> l.substring(l.indexOf(':') + 1).strip()).findFirst().orElse("");
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+}
