@@ -38,7 +38,8 @@ import java.util.List;
 final class Mkl {
     private Mkl() {}
 
-    private static final String JAR_DIR = "/org/bytedeco/mkl/linux-x86_64/";
+    /** Where the jar keeps the libraries (a compile-time constant: reading it does not run this class's initializer, which loads oneMKL). */
+    static final String JAR_DIR = "/org/bytedeco/mkl/linux-x86_64/";
 
     /**
      * Every library oneMKL may open beside itself: the runtime, the LP64 interface, the core, both
@@ -75,11 +76,8 @@ final class Mkl {
         DESCRIPTION = description;
     }
 
-    /** Whether the mkl jar is on the classpath (without loading anything). */
-    static boolean onClasspath() { return Mkl.class.getResource(JAR_DIR + "libmkl_rt.so.2") != null; }
-
     private static SymbolLookup load() throws IOException {
-        if (!onClasspath()) {
+        if (!NativeBlas.mklOnClasspath()) {
             throw new FileNotFoundException("org.bytedeco:mkl:linux-x86_64-redist is not on the classpath (no " + JAR_DIR + "libmkl_rt.so.2)");
         }
         Path dir = Path.of(System.getProperty("user.home"), ".cache", "ember", "mkl-" + NativeLibraries.jarVersion("mkl"));

@@ -28,27 +28,31 @@ final class NativeBlas {
     /** The environment variable (and, lower-case with a dot, system property) choosing the BLAS. */
     static final String ENV = "EMBER_BLAS";
 
-    static final MethodHandle SGEMM;
-    static final MethodHandle DGEMM;
-    static final String DESCRIPTION;
-
-    /** The choice alone, made without loading anything (what the kernel tuning's defaults depend on). */
+    /**
+     * The choice alone, made without loading anything (what the kernel tuning's defaults depend on).
+     * Nested, as {@link Loaded} is, so that neither class's initialization runs inside the other's:
+     * {@code NativeBlas} itself has no static state.
+     */
     static final class Choice {
-        static final boolean MKL = prefersMkl(System.getProperty("ember.blas", System.getenv(ENV)), cpuVendor(Path.of("/proc/cpuinfo")), Mkl.onClasspath());
+        static final boolean MKL = prefersMkl(System.getProperty("ember.blas", System.getenv(ENV)), cpuVendor(Path.of("/proc/cpuinfo")), mklOnClasspath());
     }
 
-    static {
-        boolean mkl = Choice.MKL;
-        String fallback = "";
-        if (mkl && Mkl.LOADED) {
-            SGEMM = Mkl.SGEMM;
-            DGEMM = Mkl.DGEMM;
-            DESCRIPTION = Mkl.DESCRIPTION;
-        } else {
-            if (mkl) fallback = " [" + Mkl.DESCRIPTION + "]";
-            SGEMM = OpenBlas.SGEMM;
-            DGEMM = OpenBlas.DGEMM;
-            DESCRIPTION = OpenBlas.DESCRIPTION + fallback;
+    /** The chosen library, loaded: its handles and what it says of itself (with why oneMKL did not load, when it was chosen and failed). */
+    static final class Loaded {
+        static final MethodHandle SGEMM;
+        static final MethodHandle DGEMM;
+        static final String DESCRIPTION;
+
+        static {
+            if (Choice.MKL && Mkl.LOADED) {
+                SGEMM = Mkl.SGEMM;
+                DGEMM = Mkl.DGEMM;
+                DESCRIPTION = Mkl.DESCRIPTION;
+            } else {
+                SGEMM = OpenBlas.SGEMM;
+                DGEMM = OpenBlas.DGEMM;
+                DESCRIPTION = OpenBlas.DESCRIPTION + (Choice.MKL ? " [" + Mkl.DESCRIPTION + "]" : "");
+            }
         }
     }
 
@@ -64,6 +68,9 @@ final class NativeBlas {
             default -> throw new IllegalArgumentException(ENV + "=" + choice + ": expected mkl or openblas");
         };
     }
+
+    /** Whether the mkl jar is on the classpath, without loading anything (a static method of {@link Mkl} would run its initializer, which loads oneMKL). */
+    static boolean mklOnClasspath() { return NativeBlas.class.getResource(Mkl.JAR_DIR + "libmkl_rt.so.2") != null; }
 
     /** The {@code vendor_id} of a cpuinfo file ("GenuineIntel", "AuthenticAMD"), or "" when unreadable. */
     static String cpuVendor(Path cpuinfo) {

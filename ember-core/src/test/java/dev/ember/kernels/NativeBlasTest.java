@@ -81,6 +81,32 @@ class NativeBlasTest {
     }
 
     /**
+     * The BLAS the kernel tuning is chosen for is the one that runs, whichever is asked about first.
+     * A fresh JVM asking the tuning first (as {@code ember tune} and {@code doctor} do) once ran
+     * OpenBLAS under oneMKL's tuning: the choice's class, initialized first, called into the class
+     * that loads, which read the choice while it was still being made (false).
+     */
+    @Test
+    @EnabledOnOs(value = OS.LINUX, architectures = "amd64")
+    void aFreshJvmRunsTheBlasItsTuningIsFor(@TempDir Path dir) throws Exception {
+        for (String choice : List.of("mkl", "openblas")) {
+            ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-Dember.blas=" + choice,
+                    "-cp", System.getProperty("java.class.path"), BlasChoiceProbe.class.getName());
+            pb.environment().keySet().removeIf(k -> k.startsWith("EMBER_"));
+            pb.environment().put("EMBER_TUNING", "defaults");
+            Path out = dir.resolve(choice + ".out"), err = dir.resolve(choice + ".err");
+            Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "probe JVM did not finish");
+            List<String> lines = Files.readAllLines(out);
+            assertEquals(0, p.exitValue(), Files.readString(err));
+            String baseline = choice.equals("mkl") ? dev.ember.tuning.KernelTuning.ONE_MKL : dev.ember.tuning.KernelTuning.OPENBLAS;
+            assertEquals(baseline, lines.get(0));
+            assertTrue(lines.get(1).startsWith(choice.equals("mkl") ? "oneMKL " : "OpenBLAS "), lines.get(1));
+        }
+    }
+
+    /**
      * Both native BLASes, whichever {@link Blas} uses, against a float64 product, on the shapes and
      * layouts of {@link GemmCases}; and oneMKL's result does not depend on where the operands lie:
      * the same product with the arrays shifted by 0–15 elements (every 64-byte alignment) is the
