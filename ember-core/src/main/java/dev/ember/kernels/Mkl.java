@@ -21,7 +21,7 @@ import java.util.List;
  * it), loaded on first use: the GEMM libtorch and torch use on x86 CPUs. It comes from the
  * {@code org.bytedeco:mkl:linux-x86_64-redist} jar, without JavaCPP: the runtime library, its
  * core, its OpenMP threading layer and the per-instruction-set kernel libraries are extracted to
- * {@code ~/.cache/ember/mkl-<version>/} (about 470 MB, once) and {@code libmkl_rt} is loaded through
+ * {@code ~/.cache/ember/mkl-<version>/} (about 440 MB, once) and {@code libmkl_rt} is loaded through
  * the FFM API; it finds the others beside itself.
  *
  * <p>Settings made before it loads, each unless the user chose a value:

@@ -20,7 +20,7 @@ import java.util.zip.CRC32;
  * JVMs extracting the same library never load a half-written file. Once a copy is checked, a stamp
  * beside it ({@code <name>.crc32}: the size and CRC-32 it was checked against, and the copy's
  * modification time then) lets later starts trust it without reading it again (oneMKL's libraries
- * are 470 MB); a copy rewritten since (its time changed) or of another size is checked again, and
+ * are 440 MB); a copy rewritten since (its time changed) or of another size is checked again, and
  * replaced if it differs.
  */
 final class NativeLibraryExtractor {

@@ -58,7 +58,7 @@ class BlasLibraryExtractionTest {
     /**
      * A copy checked once is trusted by its stamp while its size and modification time are the
      * ones checked: changed bytes with both kept (which no ordinary write does) are not read again.
-     * That is the stamp's whole point (oneMKL's 470 MB are not re-read at every start), and its limit.
+     * That is the stamp's whole point (oneMKL's 440 MB are not re-read at every start), and its limit.
      */
     @Test
     void aCheckedCopyIsTrustedByItsStampWithoutBeingReadAgain() throws IOException {

@@ -58,9 +58,11 @@ class NativeBlasTest {
         }
         String cache = Path.of(System.getProperty("user.home"), ".cache", "ember").toString();
         List<String> mapped = Files.readAllLines(Path.of("/proc/self/maps"));
-        for (String lib : List.of("libmkl_rt.so.2", "libmkl_core.so.2", "libiomp5.so")) {
+        for (String lib : List.of("libmkl_rt.so.2", "libmkl_core.so.2")) {
             assertTrue(mapped.stream().anyMatch(line -> line.contains(cache) && line.endsWith("/" + lib)), lib + " is not mapped from " + cache);
         }
+        // not asserted: which OpenMP runtime oneMKL maps. Alone it maps libiomp5.so from the cache; in the full suite's
+        // JVM (libtorch and its libgomp loaded first) a fresh clone's run found no libiomp5.so from the cache (session 19)
         java.lang.foreign.Linker linker = java.lang.foreign.Linker.nativeLinker();
         var getenv = linker.downcallHandle(linker.defaultLookup().find("getenv").orElseThrow(),
                 java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.ADDRESS, java.lang.foreign.ValueLayout.ADDRESS));
