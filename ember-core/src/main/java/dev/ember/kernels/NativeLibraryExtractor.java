@@ -17,7 +17,8 @@ import java.util.zip.CRC32;
  * Copies a native library from the classpath into a cache folder, because the dynamic linker can
  * only load files. A copy already there is reused when its size and CRC-32 match the resource's.
  * A new copy is written to a temporary file and renamed into place atomically, so that concurrent
- * JVMs extracting the same library never load a half-written file. Once a copy is checked, a stamp
+ * JVMs extracting the same library never load a half-written file. Once a copy is checked and at
+ * least {@link #SETTLED_MILLIS} old (so the first start after an extraction still reads it), a stamp
  * beside it ({@code <name>.crc32}: the size and CRC-32 it was checked against, and the copy's
  * modification time then) lets later starts trust it without reading it again (oneMKL's libraries
  * are 440 MB); a copy rewritten since (its time changed) or of another size is checked again, and
@@ -47,7 +48,7 @@ final class NativeLibraryExtractor {
             if (Files.isRegularFile(stamp) && Files.readString(stamp).strip().equals(expected.stamp(target))) return target;
             try (InputStream in = Files.newInputStream(target)) {
                 if (copyWithCrc(in, OutputStream.nullOutputStream()) == expected.crc()) {
-                    writeStamp(stamp, expected.stamp(target));
+                    stampIfSettled(stamp, target, expected);
                     return target;
                 }
             }
@@ -67,8 +68,22 @@ final class NativeLibraryExtractor {
         } finally {
             Files.deleteIfExists(tmp);
         }
-        writeStamp(stamp, expected.stamp(target));
+        stampIfSettled(stamp, target, expected);
         return target;
+    }
+
+    /**
+     * How old a checked copy's modification time must be before a stamp may vouch for it. The
+     * kernel keeps file times at its coarse clock's tick (milliseconds), so a rewrite within the same
+     * tick as the copy keeps its time: a stamp written for a copy that new could trust a rewrite
+     * made a moment later. Older than this, any later write moves the time.
+     */
+    static final long SETTLED_MILLIS = 2_000;
+
+    private static void stampIfSettled(Path stamp, Path copy, Fingerprint expected) throws IOException {
+        if (System.currentTimeMillis() - Files.getLastModifiedTime(copy).toMillis() >= SETTLED_MILLIS) {
+            writeStamp(stamp, expected.stamp(copy));
+        }
     }
 
     /** Records, after the library's copy was checked, what was checked, atomically (a reader sees the whole stamp or none). */

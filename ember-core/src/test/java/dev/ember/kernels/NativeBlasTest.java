@@ -61,8 +61,9 @@ class NativeBlasTest {
         for (String lib : List.of("libmkl_rt.so.2", "libmkl_core.so.2")) {
             assertTrue(mapped.stream().anyMatch(line -> line.contains(cache) && line.endsWith("/" + lib)), lib + " is not mapped from " + cache);
         }
-        // not asserted: which OpenMP runtime oneMKL maps. Alone it maps libiomp5.so from the cache; in the full suite's
-        // JVM (libtorch and its libgomp loaded first) a fresh clone's run found no libiomp5.so from the cache (session 19)
+        // not asserted: which OpenMP runtime oneMKL maps. Alone it takes its Intel layer and libiomp5.so from the cache;
+        // in a JVM where libtorch (DJL, this suite's reference) loaded libgomp first, it takes its GNU layer
+        // (libmkl_gnu_thread) on that libgomp instead of starting a second OpenMP runtime (checked by a probe, session 19)
         java.lang.foreign.Linker linker = java.lang.foreign.Linker.nativeLinker();
         var getenv = linker.downcallHandle(linker.defaultLookup().find("getenv").orElseThrow(),
                 java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.ADDRESS, java.lang.foreign.ValueLayout.ADDRESS));
