@@ -26,7 +26,8 @@ import java.util.List;
  *
  * <p>Settings made before it loads, each unless the user chose a value:
  * <ul>
- *   <li>{@code MKL_THREADING_LAYER=INTEL} (the OpenMP runtime shipped beside it);</li>
+ *   <li>{@code MKL_THREADING_LAYER=INTEL} (the OpenMP runtime shipped beside it; in a process that
+ *       already loaded GNU's libgomp, as libtorch does, oneMKL takes its GNU layer on that one);</li>
  *   <li>{@code KMP_BLOCKTIME=0}: an idle OpenMP worker sleeps at once instead of spinning 200 ms,
  *       for the reason {@link OpenBlas#THREAD_TIMEOUT_LOG2} gives (the Java kernels between two
  *       GEMMs need the cores);</li>
@@ -54,7 +55,7 @@ final class Mkl {
 
     static final MethodHandle SGEMM;
     static final MethodHandle DGEMM;
-    /** What loaded ("Intel oneMKL 2025.2 (native, 2 threads, …)"), or why nothing did. */
+    /** What loaded ("oneMKL 2025.2 (native, 2 threads, …)"), or why nothing did. */
     static final String DESCRIPTION;
     /** Whether the handles are there. */
     static final boolean LOADED;

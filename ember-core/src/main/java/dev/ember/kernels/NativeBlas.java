@@ -19,8 +19,8 @@ import java.util.stream.Stream;
  * OpenBLAS stays.
  *
  * <p>{@code EMBER_BLAS=mkl|openblas} (or {@code -Dember.blas=…}) overrides the choice; an unknown
- * value is an error that names the accepted ones. A chosen oneMKL that fails to load falls back to
- * OpenBLAS, and {@link #DESCRIPTION} says why.
+ * value is reported on stderr, naming the accepted ones, and the default is taken. A chosen oneMKL
+ * that fails to load falls back to OpenBLAS, and {@link Loaded#DESCRIPTION} says why.
  */
 final class NativeBlas {
     private NativeBlas() {}
@@ -34,7 +34,18 @@ final class NativeBlas {
      * {@code NativeBlas} itself has no static state.
      */
     static final class Choice {
-        static final boolean MKL = prefersMkl(System.getProperty("ember.blas", System.getenv(ENV)), cpuVendor(Path.of("/proc/cpuinfo")), mklOnClasspath());
+        static final boolean MKL = choose(System.getProperty("ember.blas", System.getenv(ENV)), cpuVendor(Path.of("/proc/cpuinfo")), mklOnClasspath());
+
+        /** {@link #prefersMkl}, with a bad setting reported once on stderr and the default taken: a BLAS choice changes speed, so it never stops a program. */
+        static boolean choose(String setting, String vendor, boolean mklOnClasspath) {
+            try {
+                return prefersMkl(setting, vendor, mklOnClasspath);
+            } catch (IllegalArgumentException e) {
+                boolean mkl = prefersMkl(null, vendor, mklOnClasspath);
+                System.err.println("ember: " + e.getMessage() + "; the default for this machine (" + (mkl ? "mkl" : "openblas") + ") is used.");
+                return mkl;
+            }
+        }
     }
 
     /** The chosen library, loaded: its handles and what it says of itself (with why oneMKL did not load, when it was chosen and failed). */

@@ -33,6 +33,10 @@ class NativeBlasTest {
         assertTrue(NativeBlas.prefersMkl("MKL", "AuthenticAMD", true));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NativeBlas.prefersMkl("atlas", "GenuineIntel", true));
         assertEquals("EMBER_BLAS=atlas: expected mkl or openblas", e.getMessage());
+        // as the JVM reads the setting: reported once, and the machine's default taken
+        String err = dev.ember.testing.Stdout.errOf(() -> assertTrue(NativeBlas.Choice.choose("atlas", "GenuineIntel", true)));
+        assertEquals("ember: EMBER_BLAS=atlas: expected mkl or openblas; the default for this machine (mkl) is used.\n", err);
+        assertFalse(NativeBlas.Choice.choose("atlas", "AuthenticAMD", true));
     }
 
     @Test
