@@ -80,9 +80,14 @@ final class NativeLibraryExtractor {
      */
     static final long SETTLED_MILLIS = 2_000;
 
-    private static void stampIfSettled(Path stamp, Path copy, Fingerprint expected) throws IOException {
-        if (System.currentTimeMillis() - Files.getLastModifiedTime(copy).toMillis() >= SETTLED_MILLIS) {
-            writeStamp(stamp, expected.stamp(copy));
+    /** Writes the stamp when the copy is settled; best effort: a folder it cannot write to (a read-only cache) only means the next start reads the copy again. */
+    private static void stampIfSettled(Path stamp, Path copy, Fingerprint expected) {
+        try {
+            if (System.currentTimeMillis() - Files.getLastModifiedTime(copy).toMillis() >= SETTLED_MILLIS) {
+                writeStamp(stamp, expected.stamp(copy));
+            }
+        } catch (IOException e) {
+            // the copy itself was checked; without a stamp it is checked again next time
         }
     }
 
