@@ -197,6 +197,22 @@ class ProgramGeneratorTest {
         assertTrue(seen > 20, "float comparisons with a number seen: " + seen);
     }
 
+    /** sin and cos always take a clamped argument, so that one rounding of a large value cannot change the answer (seed 270044). */
+    @Test
+    void periodicFunctionsTakeAClampedArgument() {
+        int seen = 0;
+        for (long seed = 0; seed < 400; seed++) {
+            for (Stmt st : ProgramGenerator.generate(seed).body()) {
+                if (!(st instanceof Stmt.Let let)) continue;
+                String t = let.call().template();
+                if (!t.contains(".sin()") && !t.contains(".cos()")) continue;
+                seen++;
+                assertTrue(t.contains(".clamp(-8.0, 8.0).sin()") || t.contains(".clamp(-8.0, 8.0).cos()"), "seed " + seed + ": " + let.java());
+            }
+        }
+        assertTrue(seen > 5, "sin/cos statements seen: " + seen);
+    }
+
     /** The runner's call with new values changes every Java number a program was passed, in the form it was passed in. */
     @Test
     void newValuesChangeEveryJavaNumberInItsOwnForm() {
