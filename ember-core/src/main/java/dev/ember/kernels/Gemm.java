@@ -128,7 +128,7 @@ public final class Gemm {
             multiplyOnAllCores(m, n, k, alpha, a.shift(aShift.applyAsInt(0)), b.shift(bShift.applyAsInt(0)), beta, c, cOff, ldc);
             return;
         }
-        if (stacksIntoOneProduct(batches, m, a, aShift, bShift, ldc)) {
+        if (stacksIntoOneProduct(batches, m, a, aShift, bShift)) {
             // every product shares B and A's row blocks follow one another: one product of all the rows
             // (a linear layer on a [batch, seq, features] input), which the BLAS blocks and threads better
             multiplyOnAllCores(batches * m, n, k, alpha, a.shift(aShift.applyAsInt(0)), b.shift(bShift.applyAsInt(0)), beta, c, cOff, ldc);
@@ -154,12 +154,11 @@ public final class Gemm {
     }
 
     /**
-     * Whether a batch is one tall product: B the same for every product, A row-major with product
-     * {@code i}'s rows starting right after product {@code i-1}'s ({@code aShift(i) = aShift(0) +
-     * i·m·lda}), and C's row stride the A row stride's partner ({@code C_i} already starts at
-     * {@code i·m·ldc}).
+     * Whether a batch is one tall product: B the same for every product, and A row-major with
+     * product {@code i}'s rows starting right after product {@code i-1}'s ({@code aShift(i) =
+     * aShift(0) + i·m·lda}). C needs no check: {@code C_i} starts at {@code i·m·ldc} by contract.
      */
-    static boolean stacksIntoOneProduct(int batches, int m, Operand a, IntUnaryOperator aShift, IntUnaryOperator bShift, int ldc) {
+    static boolean stacksIntoOneProduct(int batches, int m, Operand a, IntUnaryOperator aShift, IntUnaryOperator bShift) {
         if (a.trans || m == 0) return false;
         int a0 = aShift.applyAsInt(0), b0 = bShift.applyAsInt(0);
         for (int i = 1; i < batches; i++) {

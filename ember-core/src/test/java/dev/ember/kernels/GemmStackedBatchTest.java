@@ -18,12 +18,12 @@ class GemmStackedBatchTest {
     void onlyASharedBAndRowBlocksThatFollowOneAnotherStack() {
         int m = 5, k = 7;
         Gemm.Operand rowMajor = new Gemm.Operand(new float[1], 0, k, false);
-        assertTrue(Gemm.stacksIntoOneProduct(3, m, rowMajor, i -> i * m * k, i -> 0, 11));
-        assertTrue(Gemm.stacksIntoOneProduct(3, m, rowMajor, i -> 4 + i * m * k, i -> 9, 11), "offsets of A and B");
-        assertFalse(Gemm.stacksIntoOneProduct(3, m, rowMajor, i -> i * m * k, i -> i * k * 11, 11), "a B per product");
-        assertFalse(Gemm.stacksIntoOneProduct(3, m, rowMajor, i -> i * (m * k + 1), i -> 0, 11), "a gap between A's blocks");
-        assertFalse(Gemm.stacksIntoOneProduct(3, m, new Gemm.Operand(new float[1], 0, m, true), i -> i * m * k, i -> 0, 11), "A transposed");
-        assertFalse(Gemm.stacksIntoOneProduct(3, 0, rowMajor, i -> 0, i -> 0, 11), "no rows");
+        assertTrue(Gemm.stacksIntoOneProduct(3, m, rowMajor, i -> i * m * k, i -> 0));
+        assertTrue(Gemm.stacksIntoOneProduct(3, m, rowMajor, i -> 4 + i * m * k, i -> 9), "offsets of A and B");
+        assertFalse(Gemm.stacksIntoOneProduct(3, m, rowMajor, i -> i * m * k, i -> i * k * 11), "a B per product");
+        assertFalse(Gemm.stacksIntoOneProduct(3, m, rowMajor, i -> i * (m * k + 1), i -> 0), "a gap between A's blocks");
+        assertFalse(Gemm.stacksIntoOneProduct(3, m, new Gemm.Operand(new float[1], 0, m, true), i -> i * m * k, i -> 0), "A transposed");
+        assertFalse(Gemm.stacksIntoOneProduct(3, 0, rowMajor, i -> 0, i -> 0), "no rows");
     }
 
     @Test
