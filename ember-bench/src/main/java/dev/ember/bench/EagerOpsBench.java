@@ -98,6 +98,16 @@ public class EagerOpsBench {
         return closed(out.singletonOrThrow());
     }
 
+    /**
+     * tanh of 1M floats: since session 20 per element with Math.tanh (its SIMD form, SVML, rounded
+     * differently from the scalar loops'; reliability.md, "JIT tiers and the last bit").
+     */
+    @Benchmark
+    public Tensor tanh1M_ember() { return x.tanh(); }
+
+    @Benchmark
+    public NDArray tanh1M_libtorch() { return closed(tx.tanh()); }
+
     @Benchmark
     public Tensor add4M_ember() { return a.add(b); }
 

@@ -18,16 +18,11 @@ import java.util.Set;
 import static jdk.incubator.vector.VectorOperators.COS;
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.EXP;
-import static jdk.incubator.vector.VectorOperators.IS_INFINITE;
 import static jdk.incubator.vector.VectorOperators.LE;
-import static jdk.incubator.vector.VectorOperators.LOG;
-import static jdk.incubator.vector.VectorOperators.LOG1P;
 import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LT;
 import static jdk.incubator.vector.VectorOperators.NE;
-import static jdk.incubator.vector.VectorOperators.POW;
 import static jdk.incubator.vector.VectorOperators.SIN;
-import static jdk.incubator.vector.VectorOperators.TANH;
 import static jdk.incubator.vector.VectorOperators.XOR;
 
 /**
@@ -35,14 +30,16 @@ import static jdk.incubator.vector.VectorOperators.XOR;
  * the eager kernels' SIMD loops call them, and the inductor's generated loops call the same methods
  * through the constant handles below, so a formula is written once (per vector species: float and
  * double lanes each have an overload). An op without a method here for a dtype has no SIMD form
- * for it (float64 GELU needs the accurate scalar erf) and runs {@link ScalarMath}'s per element.
+ * for it (float64 GELU needs the accurate scalar erf; tanh and log have no formula of Ember's own)
+ * and runs {@link ScalarMath}'s per element, in eager and generated loops alike.
  *
  * <p>float32 exp, sin, cos and sigmoid are straight-line Vector API code: a range reduction and a
  * Cephes minimax polynomial, inlined into the loop that calls them. The JDK's
  * {@code lanewise(EXP/SIN/COS)} calls an out-of-line SVML stub per vector, and C2 spills every
  * live vector register around each call: in a fused chain (sin, exp, exp) the stubs cost a third
  * more than the same work inlined, and SVML's sin is 1.7x slower than {@link #sin} even alone.
- * (tanh and log are not here: SVML's measured faster than a polynomial written this way.)
+ * Every SIMD formula here equals its scalar twin bit for bit, in every JIT tier; an op with no
+ * such pair (tanh, log, float64's functions) has no SIMD form (see "the other formulas" below).
  *
  * <p>Accuracy against float64 {@link Math} over random inputs across the whole float range
  * (VectorMathTest): exp ≤ 1.5 ulp; sin, cos ≤ 2 ulp; sigmoid ≤ 3 ulp for x ≥ −87 (below, within 2^-126
@@ -51,8 +48,8 @@ import static jdk.incubator.vector.VectorOperators.XOR;
  * checked against libtorch. Special values follow {@link Math}: NaN propagates, sin(−0) = −0,
  * exp(+Inf) = +Inf, exp(−Inf) = 0, exp overflows to +Inf and underflows through subnormals to 0.
  * A vector with a lane outside the fast range (exp beyond ±86, sin/cos beyond ±65536, NaN, ±Inf)
- * takes the JDK's lanewise result, so such lanes are as exact as before; the usual vector pays one
- * compare for the check.
+ * takes {@link Math}'s value rounded to float there, as the scalar twin does; the usual vector pays
+ * one compare for the check.
  *
  * <p>Vectors must be of {@link FloatVector#SPECIES_PREFERRED}, the species all of Ember's loops use.
  * Constants are broadcast where they are used, not kept in static vector fields: C2 hoists a
@@ -121,16 +118,13 @@ public final class VectorMath {
         return p.mul(twoToN).blend(0f, under);
     }
 
-    /** The float64 twin of {@link #expNonPositive(FloatVector)}: {@link #exp(DoubleVector)}. */
-    public static DoubleVector expNonPositive(DoubleVector x) { return exp(x); }
-
     /**
      * {@link #exp(FloatVector)}'s value for one lane, operation for operation: the scalar loops of
      * eager and generated kernels compute with it, so a value a vector loop and a scalar loop both
      * compute (the inductor recomputes fused values in several kernels) rounds the same in both.
      */
     public static float exp(float x) {
-        if (!(Math.abs(x) <= EXP_FAST_LIMIT)) return (float) Math.exp(x);   // the JDK's lanes (NaN too), as the vector's blend
+        if (!(Math.abs(x) <= EXP_FAST_LIMIT)) return (float) Math.exp(x);   // Math's value (NaN too), as the vector's out-of-range lanes
         float t = Math.fma(x, LOG2E, ROUNDER);
         float n = t - ROUNDER;
         float r = Math.fma(n, -LN2_HI, x);
@@ -143,6 +137,20 @@ public final class VectorMath {
         p = Math.fma(p, r * r, r) + 1f;
         return Float.intBitsToFloat(Float.floatToRawIntBits(p) + (Float.floatToRawIntBits(t) << 23));
     }
+
+    /**
+     * e^x lane by lane with {@link Math#exp}, exactly {@link ScalarMath#exp(double)}: float64 has no
+     * polynomial of Ember's own (see "the other formulas" below), and this is no pointwise op's SIMD
+     * form; it serves kernels that need double lanes of exps (attention) with tier-independent values.
+     */
+    public static DoubleVector exp(DoubleVector x) {
+        double[] lanes = x.toArray();
+        for (int i = 0; i < lanes.length; i++) lanes[i] = Math.exp(lanes[i]);
+        return DoubleVector.fromArray(SD, lanes, 0);
+    }
+
+    /** The float64 twin of {@link #expNonPositive(FloatVector)}: {@link #exp(DoubleVector)}. */
+    public static DoubleVector expNonPositive(DoubleVector x) { return exp(x); }
 
     /** {@link #sigmoid(FloatVector)}'s value for one lane. */
     public static float sigmoid(float x) { return 1f / (1f + exp(-x)); }
@@ -166,19 +174,19 @@ public final class VectorMath {
 
     // ---------------------------------------------------------------- sin, cos
 
-    /** Beyond this the three-part Cody–Waite reduction loses bits; such lanes take the JDK's result. */
+    /** Beyond this the three-part Cody–Waite reduction loses bits; such lanes take {@link Math}'s result. */
     static final float TRIG_FAST_LIMIT = 65536f;
     private static final float TWO_OVER_PI = 0.636619772367581343f;
     /** π/2 = PIO2_1 + PIO2_2 + PIO2_3 to about 2^-72. */
     private static final float PIO2_1 = 1.5707963705062866f, PIO2_2 = -4.371139000186241e-8f, PIO2_3 = -1.7151245100059206e-15f;
 
-    /** sin x, ≤ 2 ulp; lanes beyond ±{@value #TRIG_FAST_LIMIT}, NaN and ±Inf from {@code lanewise(SIN)}. */
+    /** sin x, ≤ 2 ulp; lanes beyond ±{@value #TRIG_FAST_LIMIT}, NaN and ±Inf from {@link Math#sin}. */
     public static FloatVector sin(FloatVector x) {
         // sin(−0) = −0, which r + r³·S cannot give: the two zeros it adds have opposite signs.
         return sinCos(x, 0).blend(x, x.compare(EQ, 0f));
     }
 
-    /** cos x, ≤ 2 ulp; lanes beyond ±{@value #TRIG_FAST_LIMIT}, NaN and ±Inf from {@code lanewise(COS)}. */
+    /** cos x, ≤ 2 ulp; lanes beyond ±{@value #TRIG_FAST_LIMIT}, NaN and ±Inf from {@link Math#cos}. */
     public static FloatVector cos(FloatVector x) { return sinCos(x, 1); }
 
     /**
@@ -243,35 +251,35 @@ public final class VectorMath {
         return x * 0.5f * (1f + erf);
     }
 
-    /** {@code y}, with the lanes not in {@code fast} replaced by the JDK's {@code op}: the rare path, kept out of the callers' bytecode budget. */
+    /**
+     * {@code y}, with the lanes not in {@code fast} replaced by {@link Math}'s value rounded to float,
+     * the scalar twins' fallback: the rare path, kept out of the callers' bytecode budget. Not the
+     * Vector API's {@code lanewise(EXP/SIN/COS)}: C2 makes those SVML calls, which round differently
+     * from {@link Math} and from the interpreter's lane-by-lane fallback, so such a lane's value
+     * would depend on the JIT tier and on whether a vector or a scalar loop computed it.
+     */
     private static FloatVector jdkLanes(FloatVector y, FloatVector x, VectorMask<Float> fast, VectorOperators.Unary op) {
-        return y.blend(x.lanewise(op), fast.not());
+        float[] lanes = y.toArray(), in = x.toArray();
+        for (int i = 0; i < lanes.length; i++) {
+            if (fast.laneIsSet(i)) continue;
+            double v = in[i];
+            lanes[i] = (float) (op == EXP ? Math.exp(v) : op == SIN ? Math.sin(v) : Math.cos(v));
+        }
+        return FloatVector.fromArray(S, lanes, 0);
     }
 
     // ---------------------------------------------------------------- the other formulas, float and double lanes
 
-    public static DoubleVector exp(DoubleVector x) { return x.lanewise(EXP); }
-
-    public static DoubleVector sin(DoubleVector x) { return x.lanewise(SIN); }
-
-    public static DoubleVector cos(DoubleVector x) { return x.lanewise(COS); }
-
-    public static FloatVector log(FloatVector x) { return x.lanewise(LOG); }
-
-    public static DoubleVector log(DoubleVector x) { return x.lanewise(LOG); }
-
-    public static FloatVector log1p(FloatVector x) { return x.lanewise(LOG1P); }
-
-    public static DoubleVector log1p(DoubleVector x) { return x.lanewise(LOG1P); }
-
-    public static FloatVector tanh(FloatVector x) { return x.lanewise(TANH); }
-
-    public static DoubleVector tanh(DoubleVector x) { return x.lanewise(TANH); }
-
-    public static DoubleVector sigmoid(DoubleVector x) {
-        DoubleVector one = DoubleVector.broadcast(SD, 1);
-        return one.div(one.add(x.neg().lanewise(EXP)));
-    }
+    /*
+     * No SIMD form here for float32 log, log1p, tanh, GELU's tanh form and pow, nor for float64's
+     * transcendental functions: the Vector API's lanewise LOG, TANH, POW, EXP… are SVML calls in C2
+     * and Math per lane before it, so a lane's value would change with the JIT tier and differ from
+     * the scalar loops' Math. A graph that computes such a value twice, a vector loop saving it for
+     * the backward and a strided scalar loop fusing it into a clamp, then saw two values of one
+     * node, and clamp's gradient went to the bound (seed 290306). These ops run ScalarMath's formula
+     * per element in eager and generated loops alike (VectorMathConsistencyTest holds every SIMD
+     * formula here to its scalar twin, bit for bit, before and after C2 compiles it).
+     */
 
     public static FloatVector rsqrt(FloatVector x) { return FloatVector.broadcast(S, 1f).div(x.sqrt()); }
 
@@ -292,8 +300,6 @@ public final class VectorMath {
         }
         return x.div(FloatVector.broadcast(S, 1f).add(e));
     }
-
-    public static DoubleVector silu(DoubleVector x) { return x.div(DoubleVector.broadcast(SD, 1).add(x.neg().lanewise(EXP))); }
 
     /**
      * {@code x/2 (1 + erf(x/√2))} with ATen's own float erf (Abramowitz–Stegun 7.1.26,
@@ -318,28 +324,6 @@ public final class VectorMath {
         return x.mul(half).mul(one.add(erf));
     }
 
-    /** GELU's tanh approximation, {@code x/2 (1 + tanh(√(2/π) (x + 0.044715 x³)))}. */
-    public static FloatVector geluTanh(FloatVector x) {
-        FloatVector inner = x.broadcast((float) Math.sqrt(2 / Math.PI)).mul(x.add(x.broadcast(0.044715f).mul(x).mul(x).mul(x)));
-        return x.broadcast(0.5f).mul(x).mul(x.broadcast(1f).add(inner.lanewise(TANH)));
-    }
-
-    public static DoubleVector geluTanh(DoubleVector x) {
-        DoubleVector inner = x.broadcast(Math.sqrt(2 / Math.PI)).mul(x.add(x.broadcast(0.044715).mul(x).mul(x).mul(x)));
-        return x.broadcast(0.5).mul(x).mul(x.broadcast(1).add(inner.lanewise(TANH)));
-    }
-
-    /** C's pow lane by lane: the JDK's, except {@code pow(1, y) = 1} for every y (NaN too) and {@code pow(−1, ±inf) = 1}. */
-    public static FloatVector pow(FloatVector a, FloatVector b) {
-        VectorMask<Float> one = a.compare(EQ, 1f).or(a.compare(EQ, -1f).and(b.test(IS_INFINITE)));
-        return a.lanewise(POW, b).blend(1f, one);
-    }
-
-    public static DoubleVector pow(DoubleVector a, DoubleVector b) {
-        VectorMask<Double> one = a.compare(EQ, 1).or(a.compare(EQ, -1).and(b.test(IS_INFINITE)));
-        return a.lanewise(POW, b).blend(1, one);
-    }
-
     // ---------------------------------------------------------------- handles for fused loops
 
     /**
@@ -352,19 +336,14 @@ public final class VectorMath {
      * a helper method around it would be one more direct call under the budget.
      */
     public static final MethodHandle
-            EXP_F32 = unary("exp", FloatVector.class), EXP_F64 = unary("exp", DoubleVector.class),
-            LOG_F32 = unary("log", FloatVector.class), LOG_F64 = unary("log", DoubleVector.class),
-            LOG1P_F32 = unary("log1p", FloatVector.class), LOG1P_F64 = unary("log1p", DoubleVector.class),
-            SIN_F32 = unary("sin", FloatVector.class), SIN_F64 = unary("sin", DoubleVector.class),
-            COS_F32 = unary("cos", FloatVector.class), COS_F64 = unary("cos", DoubleVector.class),
-            TANH_F32 = unary("tanh", FloatVector.class), TANH_F64 = unary("tanh", DoubleVector.class),
-            SIGMOID_F32 = unary("sigmoid", FloatVector.class), SIGMOID_F64 = unary("sigmoid", DoubleVector.class),
+            EXP_F32 = unary("exp", FloatVector.class),
+            SIN_F32 = unary("sin", FloatVector.class),
+            COS_F32 = unary("cos", FloatVector.class),
+            SIGMOID_F32 = unary("sigmoid", FloatVector.class),
             RSQRT_F32 = unary("rsqrt", FloatVector.class), RSQRT_F64 = unary("rsqrt", DoubleVector.class),
             RELU_F32 = unary("relu", FloatVector.class), RELU_F64 = unary("relu", DoubleVector.class),
-            SILU_F32 = unary("silu", FloatVector.class), SILU_F64 = unary("silu", DoubleVector.class),
-            GELU_F32 = unary("gelu", FloatVector.class),
-            GELU_TANH_F32 = unary("geluTanh", FloatVector.class), GELU_TANH_F64 = unary("geluTanh", DoubleVector.class),
-            POW_F32 = binary("pow", FloatVector.class), POW_F64 = binary("pow", DoubleVector.class);
+            SILU_F32 = unary("silu", FloatVector.class),
+            GELU_F32 = unary("gelu", FloatVector.class);
 
     /**
      * The name of the handle field computing {@code op} on lanes of {@code floatLanes ? float : double},
@@ -381,7 +360,7 @@ public final class VectorMath {
     /**
      * The handles whose formula is a polynomial of a few dozen instructions and about ten constants
      * inlined into the caller: a loop fusing two of them runs out of vector registers (the inductor
-     * splits such loops). The others are one or two instructions, or a call to the JDK's stub.
+     * splits such loops). The others are one or two instructions.
      */
     public static boolean inlinesPolynomial(String handleField) {
         return switch (handleField) {

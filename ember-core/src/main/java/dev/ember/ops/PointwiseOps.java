@@ -420,19 +420,30 @@ public final class PointwiseOps {
         return new Object[] {pass == null ? g.grad() : g.where(pass, g.grad(), 0.0)};
     }
 
-    /** self where min ≤ x ≤ max; min where it won (x < min); max where it won (x > max, and over min). */
+    /**
+     * ATen's clamp_backward_min_max, from comparisons of the inputs alone: self where min ≤ x ≤ max;
+     * min where x < min (and min < max); max where x > max, or everywhere max < min (clamp then
+     * returns max). Never from the result: a compiled graph may compute x once to save it and again
+     * inside the fused clamp, and a test of the result's equality with x would make the gradient
+     * depend on those two agreeing to the last bit (seed 290306).
+     */
     private static Object[] clampTensorBackward(Grad g) {
         Object x = g.arg(0), lo = g.isTensorArg(1) ? g.arg(1) : null, hi = g.isTensorArg(2) ? g.arg(2) : null;
-        Object result = g.result();
-        Object fromSelf = g.call(EQ_TENSOR, result, x);
-        Object gSelf = g.needs(0) ? g.where(fromSelf, g.grad(), 0.0) : null;
-        Object gLo = null, gHi = null;
-        if (hi != null) {
-            Object fromHi = g.call(LOGICAL_AND, g.call(EQ_TENSOR, result, hi), g.call(LOGICAL_NOT, fromSelf));
-            if (g.needs(2)) gHi = g.where(fromHi, g.grad(), 0.0);
-            if (lo != null && g.needs(1)) gLo = g.where(g.call(LOGICAL_AND, g.call(LOGICAL_NOT, fromSelf), g.call(LOGICAL_NOT, fromHi)), g.grad(), 0.0);
-        } else if (lo != null && g.needs(1)) {
-            gLo = g.where(fromSelf, 0.0, g.grad());
+        Object gSelf = null, gLo = null, gHi = null;
+        if (g.needs(0)) {
+            Object pass = lo == null ? null : g.call(GE_TENSOR, x, lo);
+            if (hi != null) pass = pass == null ? g.call(LE_TENSOR, x, hi) : g.call(LOGICAL_AND, pass, g.call(LE_TENSOR, x, hi));
+            gSelf = pass == null ? g.grad() : g.where(pass, g.grad(), 0.0);
+        }
+        if (lo != null && g.needs(1)) {
+            Object won = g.call(LT_TENSOR, x, lo);
+            if (hi != null) won = g.call(LOGICAL_AND, won, g.call(LT_TENSOR, lo, hi));
+            gLo = g.where(won, g.grad(), 0.0);
+        }
+        if (hi != null && g.needs(2)) {
+            Object won = g.call(GT_TENSOR, x, hi);
+            if (lo != null) won = g.call(LOGICAL_OR, won, g.call(LT_TENSOR, hi, lo));
+            gHi = g.where(won, g.grad(), 0.0);
         }
         return new Object[] {gSelf, gLo, gHi};
     }

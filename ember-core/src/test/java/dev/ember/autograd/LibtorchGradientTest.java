@@ -85,6 +85,11 @@ class LibtorchGradientTest {
         add("torch.gelu(a, approximate=b)", PointwiseOps.GELU, d(0), t(3, 4).mul(2.0), "tanh");
         add("torch.clamp(a, b, c)", PointwiseOps.CLAMP, d(0), t(3, 4), -0.5, 0.5);
         add("torch.clamp(a, b, c)", PointwiseOps.CLAMP_TENSOR, d(0, 1, 2), t(3, 4), t(3, 4).sub(1.0), t(4).add(1.0));
+        // which input wins on a tie with a bound, where min > max (clamp returns max), with one bound alone
+        add("torch.clamp(a, b, c)", PointwiseOps.CLAMP_TENSOR, d(0, 1, 2), Tensor.of(new float[] {-1f, 0f, 1f, 2f, 0f, 3f}, 6),
+                Tensor.of(new float[] {-1f, -1f, -1f, 1f, 1f, 1f}, 6), Tensor.of(new float[] {1f, 1f, 1f, 2f, 0f, 0f}, 6));
+        add("torch.clamp(a, min=b)", PointwiseOps.CLAMP_TENSOR, d(0, 1), Tensor.of(new float[] {-1f, 0f, 1f, 2f}, 4), Tensor.of(new float[] {0f, 0f, 0f, 0f}, 4), null);
+        add("torch.clamp(a, max=c)", PointwiseOps.CLAMP_TENSOR, d(0, 2), Tensor.of(new float[] {-1f, 0f, 1f, 2f}, 4), null, Tensor.of(new float[] {0f, 0f, 0f, 0f}, 4));
         add("torch.where(a, b, c)", PointwiseOps.WHERE_SELF, d(1, 2), t(3, 4).gt(0.0), t(3, 4), t(4));
         add("torch.masked_fill(a, b, c)", PointwiseOps.MASKED_FILL_SCALAR, d(0), t(3, 4), t(4).gt(0.0), 2.0);
         add("torch.maximum(a, b)", PointwiseOps.MAXIMUM, d(0, 1), t(3, 4), t(4));

@@ -1,6 +1,7 @@
 package dev.ember.ops.eager;
 
 import dev.ember.kernels.Parallel;
+import dev.ember.kernels.VectorMath;
 import dev.ember.tensor.Tensor;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
@@ -14,8 +15,9 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>The tensor is seen as {@code [outer, n, inner]}. With {@code inner == 1} each row of {@code n} is
  * done in three sweeps that stay in L1 (max; exp, store and sum; scale); otherwise blocks of inner
  * positions are done side by side on SIMD lanes, with per-lane running maxima and sums. Float32 runs
- * on the Vector API's exp, tails included (as masked vectors: a scalar exp rounds differently, and
- * equal inputs must give equal outputs wherever they sit in the row); float64 on {@link Math#exp}.
+ * on {@link VectorMath#exp(FloatVector)}, tails included as masked vectors: the exp the inductor's
+ * generated softmax calls, equal to its scalar twin in every JIT tier (the Vector API's
+ * {@code lanewise(EXP)} is an SVML call in C2 and {@link Math#exp} before it); float64 on {@link Math#exp}.
  */
 public final class ReduceSoftmax {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -72,13 +74,13 @@ public final class ReduceSoftmax {
         mv = FloatVector.broadcast(F, max);
         FloatVector sv = FloatVector.zero(F);
         for (i = 0; i <= n - step; i += step) {
-            FloatVector e = FloatVector.fromArray(F, x, xo + i).sub(mv).lanewise(VectorOperators.EXP);
+            FloatVector e = VectorMath.exp(FloatVector.fromArray(F, x, xo + i).sub(mv));
             if (!log) e.intoArray(y, yo + i);
             sv = sv.add(e);
         }
         {    // the tail as one masked vector: a scalar exp rounds differently (see the class comment); run even when empty (LoopWriter's TAIL_ALWAYS_RUNS)
             VectorMask<Float> m = F.indexInRange(i, n);
-            FloatVector e = FloatVector.fromArray(F, x, xo + i, m).sub(mv).lanewise(VectorOperators.EXP);
+            FloatVector e = VectorMath.exp(FloatVector.fromArray(F, x, xo + i, m).sub(mv));
             if (!log) e.intoArray(y, yo + i, m);
             sv = sv.add(e, m);
         }
@@ -110,13 +112,13 @@ public final class ReduceSoftmax {
         for (int d = 0; d < n; d++) {
             int p = xo + d * stride, q = yo + d * stride, k = 0;
             for (; k < vm; k += step) {
-                FloatVector e = FloatVector.fromArray(F, x, p + k).sub(FloatVector.fromArray(F, max, k)).lanewise(VectorOperators.EXP);
+                FloatVector e = VectorMath.exp(FloatVector.fromArray(F, x, p + k).sub(FloatVector.fromArray(F, max, k)));
                 if (!log) e.intoArray(y, q + k);
                 FloatVector.fromArray(F, sum, k).add(e).intoArray(sum, k);
             }
             {   // run even when empty (LoopWriter's TAIL_ALWAYS_RUNS)
                 VectorMask<Float> tail = F.indexInRange(k, m);
-                FloatVector e = FloatVector.fromArray(F, x, p + k, tail).sub(FloatVector.fromArray(F, max, k, tail)).lanewise(VectorOperators.EXP);
+                FloatVector e = VectorMath.exp(FloatVector.fromArray(F, x, p + k, tail).sub(FloatVector.fromArray(F, max, k, tail)));
                 if (!log) e.intoArray(y, q + k, tail);
                 FloatVector.fromArray(F, sum, k, tail).add(e).intoArray(sum, k, tail);
             }
