@@ -154,7 +154,7 @@ public final class ScalarMath {
 
     public static float cos(float x) { return VectorMath.cos(x); }
 
-    public static float tanh(float x) { return (float) Math.tanh(x); }
+    public static float tanh(float x) { return VectorMath.tanh(x); }
 
     public static float sigmoid(float x) { return VectorMath.sigmoid(x); }
 

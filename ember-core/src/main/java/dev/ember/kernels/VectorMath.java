@@ -18,6 +18,7 @@ import java.util.Set;
 import static jdk.incubator.vector.VectorOperators.COS;
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.EXP;
+import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.LE;
 import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LT;
@@ -30,19 +31,19 @@ import static jdk.incubator.vector.VectorOperators.XOR;
  * the eager kernels' SIMD loops call them, and the inductor's generated loops call the same methods
  * through the constant handles below, so a formula is written once (per vector species: float and
  * double lanes each have an overload). An op without a method here for a dtype has no SIMD form
- * for it (float64 GELU needs the accurate scalar erf; tanh and log have no formula of Ember's own)
+ * for it (float64 GELU needs the accurate scalar erf; log and float64's functions have no formula of Ember's own)
  * and runs {@link ScalarMath}'s per element, in eager and generated loops alike.
  *
- * <p>float32 exp, sin, cos and sigmoid are straight-line Vector API code: a range reduction and a
+ * <p>float32 exp, sin, cos, tanh and sigmoid are straight-line Vector API code: a range reduction and a
  * Cephes minimax polynomial, inlined into the loop that calls them. The JDK's
  * {@code lanewise(EXP/SIN/COS)} calls an out-of-line SVML stub per vector, and C2 spills every
  * live vector register around each call: in a fused chain (sin, exp, exp) the stubs cost a third
  * more than the same work inlined, and SVML's sin is 1.7x slower than {@link #sin} even alone.
  * Every SIMD formula here equals its scalar twin bit for bit, in every JIT tier; an op with no
- * such pair (tanh, log, float64's functions) has no SIMD form (see "the other formulas" below).
+ * such pair (log, pow, float64's functions) has no SIMD form (see "the other formulas" below).
  *
  * <p>Accuracy against float64 {@link Math} over random inputs across the whole float range
- * (VectorMathTest): exp ≤ 1.5 ulp; sin, cos ≤ 2 ulp; sigmoid ≤ 3 ulp for x ≥ −87 (below, within 2^-126
+ * (VectorMathTest): exp ≤ 1.5 ulp; tanh ≤ 1.5 ulp; sin, cos ≤ 2 ulp; sigmoid ≤ 3 ulp for x ≥ −87 (below, within 2^-126
  * absolutely: the result is 0 once e^−x overflows at x = −88.7, as ATen's {@code 1 / (1 + exp(−x))}). The JDK's stubs are
  * within 1 ulp, so eager and compiled results move by an ulp or two, well inside the tolerances
  * checked against libtorch. Special values follow {@link Math}: NaN propagates, sin(−0) = −0,
@@ -268,10 +269,57 @@ public final class VectorMath {
         return FloatVector.fromArray(S, lanes, 0);
     }
 
+    // ---------------------------------------------------------------- tanh
+
+    /** Below this |x|, tanh x ≈ x + x³·P(x²); from it, 1 − 2/(e^{2|x|} + 1) (Cephes tanhf's split). */
+    private static final float TANH_SMALL_LIMIT = 0.625f;
+    /** tanh of this or more rounds to ±1 in float (1 − 2/(e^19 + 1) is within half an ulp of 1), and e^{2|x|} stays in exp's fast range. */
+    private static final float TANH_SATURATED = 9.5f;
+
+    /**
+     * tanh x, ≤ 1.5 ulp (1.33 measured): x + x³·P(x²) below |x| = 0.625 (Cephes tanhf's polynomial),
+     * above it 1 − 2/(e^{2|x|} + 1) with {@link #exp}, the sign of x restored. NaN propagates,
+     * tanh(±0) = ±0, tanh(±Inf) = ±1. The Vector API's {@code lanewise(TANH)} is not used: it is an
+     * SVML call once C2 compiles it and {@link Math#tanh} before, two roundings for one op.
+     */
+    public static FloatVector tanh(FloatVector x) {
+        FloatVector ax = x.abs(), one = x.broadcast(1f);
+        FloatVector e;
+        try {
+            e = (FloatVector) EXP_F32.invokeExact(ax.min(TANH_SATURATED).mul(2f));   // Ember's exp, as the scalar twin's: see EXP_F32
+        } catch (Throwable thrown) {
+            throw new AssertionError(thrown);   // exp throws nothing
+        }
+        FloatVector large = one.sub(x.broadcast(2f).div(e.add(one)));
+        large = large.blend(large.neg(), x.compare(LT, 0f));
+        return tanhNearZero(x).blend(large, ax.compare(GE, TANH_SMALL_LIMIT));
+    }
+
+    /** x + x³·P(x²), and ±0 for ±0 (the sum would lose zero's sign). */
+    private static FloatVector tanhNearZero(FloatVector x) {
+        FloatVector z = x.mul(x);
+        FloatVector p = x.broadcast(-5.70498872745e-3f).fma(z, x.broadcast(2.06390887954e-2f))
+                .fma(z, x.broadcast(-5.37397155531e-2f)).fma(z, x.broadcast(1.33314422036e-1f)).fma(z, x.broadcast(-3.33332819422e-1f));
+        return p.mul(z).fma(x, x).blend(x, x.compare(EQ, 0f));
+    }
+
+    /** {@link #tanh(FloatVector)}'s value for one lane, operation for operation. */
+    public static float tanh(float x) {
+        float ax = Math.abs(x);
+        if (ax >= TANH_SMALL_LIMIT) {
+            float y = 1f - 2f / (exp(Math.min(ax, TANH_SATURATED) * 2f) + 1f);
+            return x < 0f ? -y : y;
+        }
+        if (x == 0f) return x;
+        float z = x * x;
+        float p = Math.fma(Math.fma(Math.fma(Math.fma(-5.70498872745e-3f, z, 2.06390887954e-2f), z, -5.37397155531e-2f), z, 1.33314422036e-1f), z, -3.33332819422e-1f);
+        return Math.fma(p * z, x, x);
+    }
+
     // ---------------------------------------------------------------- the other formulas, float and double lanes
 
     /*
-     * No SIMD form here for float32 log, log1p, tanh, GELU's tanh form and pow, nor for float64's
+     * No SIMD form here for float32 log, log1p, GELU's tanh form and pow, nor for float64's
      * transcendental functions: the Vector API's lanewise LOG, TANH, POW, EXP… are SVML calls in C2
      * and Math per lane before it, so a lane's value would change with the JIT tier and differ from
      * the scalar loops' Math. A graph that computes such a value twice, a vector loop saving it for
@@ -340,6 +388,7 @@ public final class VectorMath {
             SIN_F32 = unary("sin", FloatVector.class),
             COS_F32 = unary("cos", FloatVector.class),
             SIGMOID_F32 = unary("sigmoid", FloatVector.class),
+            TANH_F32 = unary("tanh", FloatVector.class),
             RSQRT_F32 = unary("rsqrt", FloatVector.class), RSQRT_F64 = unary("rsqrt", DoubleVector.class),
             RELU_F32 = unary("relu", FloatVector.class), RELU_F64 = unary("relu", DoubleVector.class),
             SILU_F32 = unary("silu", FloatVector.class),
@@ -364,7 +413,7 @@ public final class VectorMath {
      */
     public static boolean inlinesPolynomial(String handleField) {
         return switch (handleField) {
-            case "EXP_F32", "SIN_F32", "COS_F32", "SIGMOID_F32", "SILU_F32", "GELU_F32" -> true;
+            case "EXP_F32", "SIN_F32", "COS_F32", "TANH_F32", "SIGMOID_F32", "SILU_F32", "GELU_F32" -> true;
             default -> false;
         };
     }

@@ -143,26 +143,21 @@ class ScalarVocabularyTest {
     }
 
     /**
-     * The Vector API's transcendental lanes ({@code lanewise(EXP)}, {@code LOG}, {@code TANH}, …) are an
-     * intrinsic under C2 and Java's scalar fallback in the interpreter and C1, which may round one ulp
-     * apart; the eager kernel and the generated one are separate methods, each in whatever tier the JIT
-     * has it at the time, so for these the bits agree up to one ulp. An op that computes with such a
-     * lane and then divides by one plus it ({@code sigmoid}, {@code silu}, {@code gelu}'s tanh form) carries
-     * the lane's one ulp into two of its result (a full-suite run, session 19: float64 silu(-2.0837),
-     * compiled -0.23065065556233053, eager -0.23065065556233047). Every other op: bit for bit.
+     * Compiled equals eager bit for bit for every op. Until session 20 the transcendental ops without
+     * a formula of Ember's own ran the Vector API's lanes, an SVML call under C2 and {@link Math}
+     * lane by lane before, so the two kernels, each in whatever tier the JIT had it, agreed only to
+     * an ulp or two (float64 silu(-2.0837): compiled -0.23065065556233053, eager
+     * -0.23065065556233047). Those ops now run {@link Math} per element in both (VectorMath's
+     * "the other formulas"), and this allows no ulp.
      */
-    private static final List<String> JIT_TIER_DEPENDENT = List.of("exp", "log", "log1p", "sin", "cos", "tanh");
-    private static final List<String> JIT_TIER_DEPENDENT_COMPOSED = List.of("sigmoid", "silu", "gelu");
-
     private static void assertBitwiseEqual(String what, GraphModule gm, Tensor x) {
         Tensor got = (Tensor) compile(gm, x).run(new Object[] {x}), want = (Tensor) gm.run(new Object[] {x});
         double[] in = x.to(DType.FLOAT64).toDoubleArray();
-        long allowed = JIT_TIER_DEPENDENT_COMPOSED.stream().anyMatch(what::startsWith) ? 2 : JIT_TIER_DEPENDENT.stream().anyMatch(what::startsWith) ? 1 : 0;
         if (x.dtype() == DType.FLOAT32) {
             float[] g = got.toFloatArray(), w = want.toFloatArray();
             for (int i = 0; i < g.length; i++) {
                 int wb = Float.floatToIntBits(w[i]), gb = Float.floatToIntBits(g[i]);
-                if (wb != gb && (Float.isNaN(w[i]) || Float.isNaN(g[i]) || Math.abs((long) wb - gb) > allowed)) {
+                if (wb != gb) {
                     assertEquals(wb, gb, what + "(" + in[i] + ") float32 at " + i + ": compiled " + g[i] + ", eager " + w[i]);
                 }
             }
@@ -170,7 +165,7 @@ class ScalarVocabularyTest {
             double[] g = got.toDoubleArray(), w = want.toDoubleArray();
             for (int i = 0; i < g.length; i++) {
                 long wb = Double.doubleToLongBits(w[i]), gb = Double.doubleToLongBits(g[i]);
-                if (wb != gb && (Double.isNaN(w[i]) || Double.isNaN(g[i]) || Math.abs(wb - gb) > allowed)) {
+                if (wb != gb) {
                     assertEquals(wb, gb, what + "(" + in[i] + ") float64 at " + i + ": compiled " + g[i] + ", eager " + w[i]);
                 }
             }
