@@ -28,9 +28,9 @@ import java.util.concurrent.TimeUnit;
 public class EagerOpsBench {
     private static final int N = 4 * 1024 * 1024;
 
-    private Tensor a, b, x, y, img, w, inPlace, out, batch64, row, weight;
+    private Tensor a, b, x, y, positive, img, w, inPlace, out, batch64, row, weight;
     private NDManager manager;
-    private NDArray ta, tb, tx, ty, timg, tw, tInPlace, tBatch64, tRow, tWeight;
+    private NDArray ta, tb, tx, ty, tPositive, timg, tw, tInPlace, tBatch64, tRow, tWeight;
 
     @Setup
     public void setup() {
@@ -42,11 +42,13 @@ public class EagerOpsBench {
         y = Tensor.of(Libtorch.randn(4, 1024 * 1024), 1024, 1024);
         img = Tensor.of(Libtorch.randn(5, 8 * 64 * 56 * 56), 8, 64, 56, 56);
         w = Tensor.of(Libtorch.randn(6, 64 * 64 * 9), 64, 64, 3, 3).mul(0.05);
+        positive = x.abs().add(1e-3);
         manager = Libtorch.manager();
         ta = Libtorch.of(manager, a.toFloatArray(), N);
         tb = Libtorch.of(manager, b.toFloatArray(), N);
         tInPlace = ta.duplicate();
         tx = Libtorch.of(manager, x.toFloatArray(), 1024, 1024);
+        tPositive = Libtorch.of(manager, positive.toFloatArray(), 1024, 1024);
         ty = Libtorch.of(manager, y.toFloatArray(), 1024, 1024);
         timg = Libtorch.of(manager, img.toFloatArray(), 8, 64, 56, 56);
         tw = Libtorch.of(manager, w.toFloatArray(), 64, 64, 3, 3);
@@ -107,6 +109,13 @@ public class EagerOpsBench {
 
     @Benchmark
     public NDArray tanh1M_libtorch() { return closed(tx.tanh()); }
+
+    /** log of 1M positive floats: VectorMath.log since session 20 (the Vector API's lanewise LOG before). */
+    @Benchmark
+    public Tensor log1M_ember() { return positive.log(); }
+
+    @Benchmark
+    public NDArray log1M_libtorch() { return closed(tPositive.log()); }
 
     @Benchmark
     public Tensor add4M_ember() { return a.add(b); }

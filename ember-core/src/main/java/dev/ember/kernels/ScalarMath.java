@@ -146,9 +146,9 @@ public final class ScalarMath {
     /** Float exp, sin, cos, sigmoid, silu and gelu are {@link VectorMath}'s formulas lane for lane: scalar and vector loops round them the same. */
     public static float exp(float x) { return VectorMath.exp(x); }
 
-    public static float log(float x) { return (float) Math.log(x); }
+    public static float log(float x) { return VectorMath.log(x); }
 
-    public static float log1p(float x) { return (float) Math.log1p(x); }
+    public static float log1p(float x) { return VectorMath.log1p(x); }
 
     public static float sin(float x) { return VectorMath.sin(x); }
 
@@ -162,7 +162,7 @@ public final class ScalarMath {
 
     public static float gelu(float x) { return VectorMath.gelu(x); }
 
-    public static float geluTanh(float x) { return (float) geluTanh((double) x); }
+    public static float geluTanh(float x) { return VectorMath.geluTanh(x); }
 
     public static float geluBackward(float dy, float x) { return (float) geluBackward((double) dy, (double) x); }
 

@@ -19,8 +19,11 @@ import static jdk.incubator.vector.VectorOperators.COS;
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.EXP;
 import static jdk.incubator.vector.VectorOperators.GE;
+import static jdk.incubator.vector.VectorOperators.GT;
+import static jdk.incubator.vector.VectorOperators.I2F;
 import static jdk.incubator.vector.VectorOperators.LE;
 import static jdk.incubator.vector.VectorOperators.LSHL;
+import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.LT;
 import static jdk.incubator.vector.VectorOperators.NE;
 import static jdk.incubator.vector.VectorOperators.SIN;
@@ -31,19 +34,19 @@ import static jdk.incubator.vector.VectorOperators.XOR;
  * the eager kernels' SIMD loops call them, and the inductor's generated loops call the same methods
  * through the constant handles below, so a formula is written once (per vector species: float and
  * double lanes each have an overload). An op without a method here for a dtype has no SIMD form
- * for it (float64 GELU needs the accurate scalar erf; log and float64's functions have no formula of Ember's own)
+ * for it (float64 GELU needs the accurate scalar erf; pow and float64's functions have no formula of Ember's own)
  * and runs {@link ScalarMath}'s per element, in eager and generated loops alike.
  *
- * <p>float32 exp, sin, cos, tanh and sigmoid are straight-line Vector API code: a range reduction and a
+ * <p>float32 exp, sin, cos, tanh, log, log1p and sigmoid are straight-line Vector API code: a range reduction and a
  * Cephes minimax polynomial, inlined into the loop that calls them. The JDK's
  * {@code lanewise(EXP/SIN/COS)} calls an out-of-line SVML stub per vector, and C2 spills every
  * live vector register around each call: in a fused chain (sin, exp, exp) the stubs cost a third
  * more than the same work inlined, and SVML's sin is 1.7x slower than {@link #sin} even alone.
  * Every SIMD formula here equals its scalar twin bit for bit, in every JIT tier; an op with no
- * such pair (log, pow, float64's functions) has no SIMD form (see "the other formulas" below).
+ * such pair (pow, float64's functions) has no SIMD form (see "the other formulas" below).
  *
  * <p>Accuracy against float64 {@link Math} over random inputs across the whole float range
- * (VectorMathTest): exp ≤ 1.5 ulp; tanh ≤ 1.5 ulp; sin, cos ≤ 2 ulp; sigmoid ≤ 3 ulp for x ≥ −87 (below, within 2^-126
+ * (VectorMathTest): exp ≤ 1.5 ulp; tanh ≤ 1.5 ulp; log ≤ 1 ulp; log1p ≤ 2.5 ulp; sin, cos ≤ 2 ulp; sigmoid ≤ 3 ulp for x ≥ −87 (below, within 2^-126
  * absolutely: the result is 0 once e^−x overflows at x = −88.7, as ATen's {@code 1 / (1 + exp(−x))}). The JDK's stubs are
  * within 1 ulp, so eager and compiled results move by an ulp or two, well inside the tolerances
  * checked against libtorch. Special values follow {@link Math}: NaN propagates, sin(−0) = −0,
@@ -316,10 +319,127 @@ public final class VectorMath {
         return Math.fma(p * z, x, x);
     }
 
+    /** √(2/π), GELU's tanh form's scale. */
+    private static final float GELU_BETA = (float) Math.sqrt(2 / Math.PI);
+
+    /**
+     * GELU's tanh approximation in float, as ATen's vectorized CPU kernel computes it:
+     * {@code 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))}, with {@link #tanh(FloatVector)}.
+     */
+    public static FloatVector geluTanh(FloatVector x) {
+        FloatVector cube = x.mul(x).mul(x);
+        FloatVector inner = x.broadcast(GELU_BETA).mul(x.add(x.broadcast(0.044715f).mul(cube)));
+        FloatVector t;
+        try {
+            t = (FloatVector) TANH_F32.invokeExact(inner);   // through the handle: see EXP_F32
+        } catch (Throwable thrown) {
+            throw new AssertionError(thrown);   // tanh throws nothing
+        }
+        return x.broadcast(0.5f).mul(x).mul(x.broadcast(1f).add(t));
+    }
+
+    /** {@link #geluTanh(FloatVector)}'s value for one lane. */
+    public static float geluTanh(float x) {
+        float cube = x * x * x;
+        float inner = GELU_BETA * (x + 0.044715f * cube);
+        return 0.5f * x * (1f + tanh(inner));
+    }
+
+    // ---------------------------------------------------------------- log, log1p
+
+    private static final float SQRT_HALF = 0.707106781186547524f;
+    /** 2^23: scales a subnormal into the normal range, its exponent then 23 lower. */
+    private static final float TWO_TO_23 = 8388608f;
+
+    /**
+     * ln x, ≤ 1 ulp (0.83 measured): x = m·2^e with m ∈ [√½, √2), ln x = e·ln2 + ln(1 + f) for
+     * f = m − 1, ln(1 + f) ≈ f − f²/2 + f³·P(f) (Cephes logf), ln 2 split as {@link #exp}'s. ln 0 =
+     * −Inf, ln of a negative or NaN = NaN, ln +Inf = +Inf; subnormals are scaled by 2^23 first.
+     */
+    public static FloatVector log(FloatVector x) {
+        VectorMask<Float> tiny = x.compare(LT, Float.MIN_NORMAL);
+        IntVector bits = x.blend(x.mul(TWO_TO_23), tiny).reinterpretAsInts();
+        // the biased exponent as a float, less the bias in float (exact): a float mask, no cast to int lanes
+        FloatVector e = ((FloatVector) bits.lanewise(LSHR, 23).and(0xff).convert(I2F, 0)).sub(x.broadcast(126f).blend(126f + 23f, tiny));
+        FloatVector m = bits.and(0x807fffff).or(0x3f000000).reinterpretAsFloats();
+        VectorMask<Float> low = m.compare(LT, SQRT_HALF);
+        FloatVector one = x.broadcast(1f);
+        FloatVector f = m.sub(one).blend(m.add(m).sub(one), low);
+        e = e.blend(e.sub(one), low);
+        return logSpecialValues(logOfMantissa(f, e), x);
+    }
+
+    /** e·ln2 + ln(1 + f): {@link #log(FloatVector)}'s polynomial. */
+    private static FloatVector logOfMantissa(FloatVector f, FloatVector e) {
+        FloatVector z = f.mul(f);
+        FloatVector p = f.broadcast(7.0376836292e-2f).fma(f, f.broadcast(-1.1514610310e-1f)).fma(f, f.broadcast(1.1676998740e-1f))
+                .fma(f, f.broadcast(-1.2420140846e-1f)).fma(f, f.broadcast(1.4249322787e-1f)).fma(f, f.broadcast(-1.6668057665e-1f))
+                .fma(f, f.broadcast(2.0000714765e-1f)).fma(f, f.broadcast(-2.4999993993e-1f)).fma(f, f.broadcast(3.3333331174e-1f));
+        FloatVector y = p.mul(f).mul(z);
+        y = e.fma(f.broadcast(LN2_LO), y);
+        y = z.fma(f.broadcast(-0.5f), y);
+        return e.fma(f.broadcast(LN2_HI), f.add(y));
+    }
+
+    /** ln's value where x is not a positive finite number: −Inf for ±0, NaN below 0 and for NaN, +Inf for +Inf. */
+    private static FloatVector logSpecialValues(FloatVector y, FloatVector x) {
+        return y.blend(Float.NaN, x.compare(GT, 0f).not()).blend(Float.NEGATIVE_INFINITY, x.compare(EQ, 0f))
+                .blend(Float.POSITIVE_INFINITY, x.compare(EQ, Float.POSITIVE_INFINITY));
+    }
+
+    /** {@link #log(FloatVector)}'s value for one lane, operation for operation. */
+    public static float log(float x) {
+        if (!(x > 0f)) return x == 0f ? Float.NEGATIVE_INFINITY : Float.NaN;
+        if (x == Float.POSITIVE_INFINITY) return x;
+        boolean tiny = x < Float.MIN_NORMAL;
+        int bits = Float.floatToRawIntBits(tiny ? x * TWO_TO_23 : x);
+        float e = (float) ((bits >>> 23) & 0xff) - (tiny ? 126f + 23f : 126f);
+        float m = Float.intBitsToFloat((bits & 0x807fffff) | 0x3f000000);
+        boolean low = m < SQRT_HALF;
+        float f = low ? m + m - 1f : m - 1f;
+        if (low) e = e - 1f;
+        float z = f * f;
+        float p = Math.fma(7.0376836292e-2f, f, -1.1514610310e-1f);
+        p = Math.fma(p, f, 1.1676998740e-1f);
+        p = Math.fma(p, f, -1.2420140846e-1f);
+        p = Math.fma(p, f, 1.4249322787e-1f);
+        p = Math.fma(p, f, -1.6668057665e-1f);
+        p = Math.fma(p, f, 2.0000714765e-1f);
+        p = Math.fma(p, f, -2.4999993993e-1f);
+        p = Math.fma(p, f, 3.3333331174e-1f);
+        float y = p * f * z;
+        y = Math.fma(e, LN2_LO, y);
+        y = Math.fma(z, -0.5f, y);
+        return Math.fma(e, LN2_HI, f + y);
+    }
+
+    /**
+     * ln(1 + x), ≤ 2.5 ulp: ln u · x/(u − 1) for u = 1 + x rounded (the quotient corrects u's
+     * rounding; Goldberg's form), x itself where u rounds to 1, +Inf for +Inf.
+     */
+    public static FloatVector log1p(FloatVector x) {
+        FloatVector u = x.add(1f);
+        FloatVector lnU;
+        try {
+            lnU = (FloatVector) LOG_F32.invokeExact(u);   // through the handle: see EXP_F32
+        } catch (Throwable thrown) {
+            throw new AssertionError(thrown);   // log throws nothing
+        }
+        return lnU.mul(x.div(u.sub(1f))).blend(x, u.compare(EQ, 1f)).blend(u, u.compare(EQ, Float.POSITIVE_INFINITY));
+    }
+
+    /** {@link #log1p(FloatVector)}'s value for one lane. */
+    public static float log1p(float x) {
+        float u = 1f + x;
+        if (u == 1f) return x;
+        if (u == Float.POSITIVE_INFINITY) return u;
+        return log(u) * (x / (u - 1f));
+    }
+
     // ---------------------------------------------------------------- the other formulas, float and double lanes
 
     /*
-     * No SIMD form here for float32 log, log1p, GELU's tanh form and pow, nor for float64's
+     * No SIMD form here for float32 pow, nor for float64's
      * transcendental functions: the Vector API's lanewise LOG, TANH, POW, EXP… are SVML calls in C2
      * and Math per lane before it, so a lane's value would change with the JIT tier and differ from
      * the scalar loops' Math. A graph that computes such a value twice, a vector loop saving it for
@@ -389,10 +509,12 @@ public final class VectorMath {
             COS_F32 = unary("cos", FloatVector.class),
             SIGMOID_F32 = unary("sigmoid", FloatVector.class),
             TANH_F32 = unary("tanh", FloatVector.class),
+            LOG_F32 = unary("log", FloatVector.class), LOG1P_F32 = unary("log1p", FloatVector.class),
             RSQRT_F32 = unary("rsqrt", FloatVector.class), RSQRT_F64 = unary("rsqrt", DoubleVector.class),
             RELU_F32 = unary("relu", FloatVector.class), RELU_F64 = unary("relu", DoubleVector.class),
             SILU_F32 = unary("silu", FloatVector.class),
-            GELU_F32 = unary("gelu", FloatVector.class);
+            GELU_F32 = unary("gelu", FloatVector.class),
+            GELU_TANH_F32 = unary("geluTanh", FloatVector.class);
 
     /**
      * The name of the handle field computing {@code op} on lanes of {@code floatLanes ? float : double},
@@ -413,7 +535,7 @@ public final class VectorMath {
      */
     public static boolean inlinesPolynomial(String handleField) {
         return switch (handleField) {
-            case "EXP_F32", "SIN_F32", "COS_F32", "TANH_F32", "SIGMOID_F32", "SILU_F32", "GELU_F32" -> true;
+            case "EXP_F32", "SIN_F32", "COS_F32", "TANH_F32", "LOG_F32", "LOG1P_F32", "SIGMOID_F32", "SILU_F32", "GELU_F32", "GELU_TANH_F32" -> true;
             default -> false;
         };
     }

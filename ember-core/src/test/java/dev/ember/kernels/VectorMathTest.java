@@ -1,5 +1,6 @@
 package dev.ember.kernels;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -115,6 +116,16 @@ class VectorMathTest {
     }
 
     @Test
+    void logIsWithinOneUlpAndLog1pWithinTwoAndAHalf() {
+        assertWithin(1, VectorMath::log, Math::log, uniform(18, 0.5f, 2f));
+        assertWithin(1, VectorMath::log, Math::log, uniform(19, 0f, 1e4f));
+        assertWithin(1, VectorMath::log, Math::log, anyBits(20));   // subnormals, negatives (NaN), ±0, ±Inf
+        assertWithin(2.5, VectorMath::log1p, Math::log1p, uniform(21, -1f, 3f));
+        assertWithin(2.5, VectorMath::log1p, Math::log1p, uniform(22, -1e-3f, 1e-3f));
+        assertWithin(2.5, VectorMath::log1p, Math::log1p, anyBits(23));
+    }
+
+    @Test
     void sigmoidIsWithinThreeUlpsAboveMinus87AndWithinTheSmallestNormalBelow() {
         assertWithin(3, VectorMath::sigmoid, VectorMathTest::sigmoid, uniform(8, -87, 100));
         float[] in = anyBits(9), out = apply(VectorMath::sigmoid, in);
@@ -144,6 +155,11 @@ class VectorMathTest {
         assertTrue(Float.isNaN(VectorMath.sigmoid(FloatVector.broadcast(S, Float.NaN)).lane(0)));
         assertEquals(0.5f, VectorMath.sigmoid(FloatVector.broadcast(S, -0f)).lane(0));
         for (float v : x) assertEquals((float) Math.tanh(v), VectorMath.tanh(FloatVector.broadcast(S, v)).lane(0), 0, "tanh(" + v + ")");
+        for (float v : new float[] {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 0f, -0f, -1f, -1e-30f, Float.MIN_VALUE, Float.MAX_VALUE, 1f}) {
+            assertEquals((float) Math.log(v), VectorMath.log(FloatVector.broadcast(S, v)).lane(0), 0, "log(" + v + ")");
+            assertEquals((float) Math.log1p(v), VectorMath.log1p(FloatVector.broadcast(S, v)).lane(0), 0, "log1p(" + v + ")");
+        }
+        assertEquals(Float.floatToRawIntBits(-0f), Float.floatToRawIntBits(VectorMath.log1p(FloatVector.broadcast(S, -0f)).lane(0)));
         assertEquals(Float.floatToRawIntBits(-0f), Float.floatToRawIntBits(VectorMath.tanh(FloatVector.broadcast(S, -0f)).lane(0)));
     }
 
@@ -163,10 +179,10 @@ class VectorMathTest {
     void handlesCallTheSameFunctions() throws Throwable {
         float[] in = uniform(11, -20, 20);
         FloatVector x = FloatVector.fromArray(S, in, 0);
-        MethodHandle[] handles = {VectorMath.EXP_F32, VectorMath.SIN_F32, VectorMath.COS_F32, VectorMath.TANH_F32, VectorMath.SIGMOID_F32};
-        FloatVector[] direct = {VectorMath.exp(x), VectorMath.sin(x), VectorMath.cos(x), VectorMath.tanh(x), VectorMath.sigmoid(x)};
+        MethodHandle[] handles = {VectorMath.EXP_F32, VectorMath.SIN_F32, VectorMath.COS_F32, VectorMath.TANH_F32, VectorMath.LOG_F32, VectorMath.LOG1P_F32, VectorMath.SIGMOID_F32};
+        FloatVector[] direct = {VectorMath.exp(x), VectorMath.sin(x), VectorMath.cos(x), VectorMath.tanh(x), VectorMath.log(x), VectorMath.log1p(x), VectorMath.sigmoid(x)};
         for (int k = 0; k < handles.length; k++) {
-            assertEquals(direct[k], (FloatVector) handles[k].invokeExact(x));
+            assertArrayEquals(direct[k].toArray(), ((FloatVector) handles[k].invokeExact(x)).toArray(), "handle " + k);   // NaN lanes (log of x < 0) equal too
         }
     }
 
@@ -210,6 +226,9 @@ class VectorMathTest {
         check("sin", VectorMath::sin, VectorMath::sin, in);
         check("cos", VectorMath::cos, VectorMath::cos, in);
         check("tanh", VectorMath::tanh, VectorMath::tanh, in);
+        check("log", VectorMath::log, VectorMath::log, in);
+        check("log1p", VectorMath::log1p, VectorMath::log1p, in);
+        check("geluTanh", VectorMath::geluTanh, VectorMath::geluTanh, in);
         float[] zeros = {0f, -0f, 0f, -0f, 0f, -0f, 0f, -0f, 0f, -0f, 0f, -0f, 0f, -0f, 0f, -0f};
         check("sin at ±0", VectorMath::sin, VectorMath::sin, java.util.Arrays.copyOf(zeros, S.length()));
     }
