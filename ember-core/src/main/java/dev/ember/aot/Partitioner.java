@@ -72,6 +72,10 @@ final class Partitioner {
             for (Node in : b.allInputNodes()) if (forwardSet.contains(in)) needed.add(in);
         }
         for (Object g : gradOutputs) if (g instanceof Node n && forwardSet.contains(n)) needed.add(n);
+        // what eager saves: the values its derivatives read, and the tensors those are views of (a
+        // view shares its base's version counter: eager refuses a write of the base as of the view)
+        Set<Node> eagerSaves = new HashSet<>();
+        for (Node n : needed) for (Node v = n; v != null && eagerSaves.add(v); v = viewedBase(v)) { }
 
         // A value backward compares for equality (amax/amin/maximum's tie masks) is saved, never
         // recomputed: a recomputation by another kernel may round differently, and one ulp turns
@@ -94,7 +98,7 @@ final class Partitioner {
             int i = index.get(n);
             boolean list = n.val() instanceof List<?>;
             // ties (equal bytes) go to saving a value backward reads itself, which spares recomputing it
-            long bytes = free(n) ? 0 : list ? INF : bytes(n) * 1024 + (needed.contains(n) ? 0 : 1);
+            long bytes = free(n, eagerSaves) ? 0 : list ? INF : bytes(n) * 1024 + (needed.contains(n) ? 0 : 1);
             net.add(2 * i, 2 * i + 1, bytes);
             if (!recomputable(n) || forwardOutputs.contains(n) || compared.contains(n)) net.add(source, 2 * i, INF);
             for (Node u : n.allInputNodes()) {
@@ -103,7 +107,7 @@ final class Partitioner {
             }
             if (needed.contains(n)) {
                 net.add(2 * i + 1, sink, INF);
-                naive += free(n) ? 0 : bytes(n);
+                naive += free(n, eagerSaves) ? 0 : bytes(n);
             }
         }
         net.maxFlow(source, sink);
@@ -133,7 +137,7 @@ final class Partitioner {
         for (Node n : forward) {
             if (cut.contains(n) && read.contains(n)) {
                 saved.add(n);
-                if (!free(n)) savedBytes += bytes(n);
+                if (!free(n, eagerSaves)) savedBytes += bytes(n);
             }
         }
         List<Node> recomputed = new ArrayList<>();
@@ -145,7 +149,7 @@ final class Partitioner {
         for (Node n : forward) fenv.put(n, fg.nodeCopy(n, fenv::get));
         List<Object> forwardResult = new ArrayList<>();
         for (Object o : joint.outputs) forwardResult.add(o instanceof Node n ? fenv.get(n) : o);
-        for (Node s : saved) forwardResult.add(mutated(s) ? fg.callFunction(ShapeOps.CLONE, fenv.get(s)) : fenv.get(s));
+        for (Node s : saved) forwardResult.add(savedAsCopy(s, eagerSaves, forwardOutputs) ? fg.callFunction(ShapeOps.CLONE, fenv.get(s)) : fenv.get(s));
         fg.output(forwardResult);
         fg.eliminateDeadCode();
 
@@ -168,11 +172,44 @@ final class Partitioner {
     }
 
     /**
-     * An input saved as itself: it is alive anyway. Not one the caller writes after the graph
-     * ({@link Functionalize#MUTATED_INPUT}): backward would read its new value (or trip its version
-     * check), so saving it costs a copy like any computed value, and the forward graph returns a clone.
+     * An input saved as itself: it is alive anyway. Only one eager saves too ({@code eagerSaves}: a
+     * derivative reads it or a view of it), so that a write by the caller before backward trips the
+     * version check in both alike; and not one the graph writes ({@link Functionalize#MUTATED_INPUT}),
+     * whose new value backward would read. Any other input costs its bytes like a computed value,
+     * and is saved as a copy ({@link #savedAsCopy}).
      */
-    private static boolean free(Node n) { return n.kind() == NodeKind.PLACEHOLDER && !mutated(n); }
+    private static boolean free(Node n, Set<Node> eagerSaves) { return n.kind() == NodeKind.PLACEHOLDER && !mutated(n) && eagerSaves.contains(n); }
+
+    /**
+     * Whether the forward saves a copy of {@code n} rather than {@code n} itself: an input the graph
+     * writes, or a value the caller can write before backward (an input, an output, or a view of
+     * one) that eager does not save, the cut having chosen it to recompute others from. Eager saves
+     * only what its derivatives read; saved as itself, such a value would make the compiled backward
+     * refuse a write that eager allows, or read the written value (the fuzzer's seeds 53938, 270826,
+     * 290152: {@code where(v0 > 0.15, a0, v0)} saved {@code v0} to recompute its mask, and the
+     * caller's {@code v0.slice(…).relu_()} then failed the version check).
+     */
+    private static boolean savedAsCopy(Node n, Set<Node> eagerSaves, Set<Node> forwardOutputs) {
+        if (mutated(n)) return true;
+        if (eagerSaves.contains(n)) return false;
+        for (Node v = n; v != null; v = viewedBase(v)) {
+            if (v.kind() == NodeKind.PLACEHOLDER || forwardOutputs.contains(v)) return true;
+        }
+        return false;
+    }
+
+    /**
+     * The tensor {@code n} is a view of (its first argument), or null when {@code n} is no view op.
+     * {@code reshape} counts: it is a view wherever it can be (linear's reshape of a contiguous
+     * input, which eager saves), and where it copies, calling its input saved errs on the side of
+     * today's behaviour, an input saved as itself.
+     */
+    private static Node viewedBase(Node n) {
+        if (!(n.target() instanceof OpOverload op)) return null;
+        String name = op.schema().name();
+        if (!(op.hasTag(Tag.VIEW) || name.equals("expand") || name.equals("reshape") || name.equals("_unsafe_view"))) return null;
+        return n.args().isEmpty() || !(n.arg(0) instanceof Node base) ? null : base;
+    }
 
     /** An input the caller writes after the graph: saved for backward as a copy the forward graph makes, never as itself. */
     static boolean mutated(Node n) { return n.kind() == NodeKind.PLACEHOLDER && Boolean.TRUE.equals(n.meta().get(Functionalize.MUTATED_INPUT)); }

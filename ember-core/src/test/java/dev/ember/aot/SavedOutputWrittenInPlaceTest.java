@@ -135,4 +135,35 @@ class SavedOutputWrittenInPlaceTest {
         writesItsIntegerInput(ra, counts0.clone()).sum().backward();
         assertArrayEquals(ra.grad().toFloatArray(), a.grad().toFloatArray(), 1e-6f, backend);
     }
+
+    /** where's derivative reads only the mask; the input the mask was computed from is not saved by eager. */
+    static Tensor maskedByItsOwnValues(Tensor a, Tensor v) {
+        return Tensor.where(v.gt(0.15), a, v);
+    }
+
+    /**
+     * A value no derivative reads, which the cut picked to recompute others from (here v, to
+     * recompute the mask v > 0.15), written by the caller before backward: eager never saved it
+     * and trains; the compiled backward refused (the fuzzer's seeds 53938, 270826, 290152). It is
+     * now saved as a copy, and the gradient is eager's.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"aot_eager", "inductor"})
+    void aCallersWriteOfAValueOnlyTheCutChoseToSaveIsNoRefusal(String backend) {
+        Tensor a0 = Tensor.randn(new Generator(11), 4, 8), v0 = Tensor.randn(new Generator(12), 4, 8);
+        Tensor ea = a0.clone().requiresGrad(true), ev = v0.clone().requiresGrad(true);
+        Tensor eIn = ev.mul(1.0);                      // a non-leaf the caller may write
+        Tensor eOut = maskedByItsOwnValues(ea, eIn);
+        eIn.slice(1, 4, 8, 2).relu_();
+        eOut.sum().backward();
+
+        var compiled = Ember.compile((Fn2<Tensor, Tensor, Tensor>) SavedOutputWrittenInPlaceTest::maskedByItsOwnValues, Options.backend(backend));
+        Tensor a = a0.clone().requiresGrad(true), v = v0.clone().requiresGrad(true);
+        Tensor in = v.mul(1.0);
+        Tensor out = compiled.apply(a, in);
+        in.slice(1, 4, 8, 2).relu_();
+        out.sum().backward();
+        assertArrayEquals(ea.grad().toFloatArray(), a.grad().toFloatArray(), backend + ": a's gradient");
+        assertArrayEquals(ev.grad().toFloatArray(), v.grad().toFloatArray(), backend + ": v's gradient");
+    }
 }
