@@ -197,6 +197,20 @@ class ProgramGeneratorTest {
         assertTrue(seen > 20, "float comparisons with a number seen: " + seen);
     }
 
+    /** No statement's value exceeds the broadcast cap, the size a big kernel's own values stay under (seed 302426). */
+    @Test
+    void noValueGrowsPastTheBroadcastCap() {
+        for (long seed : new long[] {302426, 0, 1, 2, 3, 4, 5, 6, 7}) {
+            for (Stmt st : ProgramGenerator.generate(seed).body()) {
+                if (st instanceof Stmt.Let let) {
+                    assertTrue(let.out().type().numel() <= Shapes.MAX_BROADCAST_ELEMENTS, "seed " + seed + ": " + let.java());
+                }
+            }
+        }
+        assertEquals(null, Shapes.broadcast(java.util.List.of(1100, 1), java.util.List.of(704000)));
+        assertEquals(java.util.List.of(1100, 8), Shapes.broadcast(java.util.List.of(1100, 1), java.util.List.of(8)));
+    }
+
     /** sin and cos always take a clamped argument, so that one rounding of a large value cannot change the answer (seed 270044). */
     @Test
     void periodicFunctionsTakeAClampedArgument() {
