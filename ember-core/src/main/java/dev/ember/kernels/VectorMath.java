@@ -47,9 +47,9 @@ import static jdk.incubator.vector.VectorOperators.XOR;
  *
  * <p>Accuracy against float64 {@link Math} over random inputs across the whole float range
  * (VectorMathTest): exp ≤ 1.5 ulp; tanh ≤ 1.5 ulp; log ≤ 1 ulp; log1p ≤ 2.5 ulp; sin, cos ≤ 2 ulp; sigmoid ≤ 3 ulp for x ≥ −87 (below, within 2^-126
- * absolutely: the result is 0 once e^−x overflows at x = −88.7, as ATen's {@code 1 / (1 + exp(−x))}). The JDK's stubs are
- * within 1 ulp, so eager and compiled results move by an ulp or two, well inside the tolerances
- * checked against libtorch. Special values follow {@link Math}: NaN propagates, sin(−0) = −0,
+ * absolutely: the result is 0 once e^−x overflows at x = −88.7, as ATen's {@code 1 / (1 + exp(−x))}). Eager and
+ * compiled code compute the same bits; against libtorch's vector functions (within 1 ulp) results
+ * move by an ulp or two, well inside the tolerances checked against libtorch. Special values follow {@link Math}: NaN propagates, sin(−0) = −0,
  * exp(+Inf) = +Inf, exp(−Inf) = 0, exp overflows to +Inf and underflows through subnormals to 0.
  * A vector with a lane outside the fast range (exp beyond ±86, sin/cos beyond ±65536, NaN, ±Inf)
  * takes {@link Math}'s value rounded to float there, as the scalar twin does; the usual vector pays
@@ -85,7 +85,7 @@ public final class VectorMath {
         // t's bits are ROUNDER's plus n; shifted by 23, ROUNDER's bits fall off and n lands in the exponent field.
         FloatVector y = p.reinterpretAsInts().add(t.reinterpretAsInts().lanewise(LSHL, 23)).reinterpretAsFloats();
         // lane by lane: a lane's value never depends on its neighbours (reliability.md class 14)
-        return fast.allTrue() ? y : jdkLanes(y, x, fast, EXP);
+        return fast.allTrue() ? y : mathLanes(y, x, fast, EXP);
     }
 
     /**
@@ -218,7 +218,7 @@ public final class VectorMath {
         VectorMask<Float> odd = quadrant.and(1).compare(NE, 0).cast(S);
         IntVector flip = quadrant.and(2).lanewise(LSHL, 30);
         FloatVector y = sinR.blend(cosR, odd).reinterpretAsInts().lanewise(XOR, flip).reinterpretAsFloats();
-        return fast.allTrue() ? y : jdkLanes(y, x, fast, quarterTurns == 0 ? SIN : COS);
+        return fast.allTrue() ? y : mathLanes(y, x, fast, quarterTurns == 0 ? SIN : COS);
     }
 
     /** {@link #sin(FloatVector)}'s value for one lane. */
@@ -262,7 +262,7 @@ public final class VectorMath {
      * from {@link Math} and from the interpreter's lane-by-lane fallback, so such a lane's value
      * would depend on the JIT tier and on whether a vector or a scalar loop computed it.
      */
-    private static FloatVector jdkLanes(FloatVector y, FloatVector x, VectorMask<Float> fast, VectorOperators.Unary op) {
+    private static FloatVector mathLanes(FloatVector y, FloatVector x, VectorMask<Float> fast, VectorOperators.Unary op) {
         float[] lanes = y.toArray(), in = x.toArray();
         for (int i = 0; i < lanes.length; i++) {
             if (fast.laneIsSet(i)) continue;
