@@ -32,7 +32,7 @@ class VectorMathConsistencyTest {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
     /** Enough passes over the inputs for C2 to compile the formula (about 10,000 calls) and run it a while. */
-    private static final int WARM_PASSES = 300;
+    private static final int WARM_PASSES = 40;
 
     @TestFactory
     List<DynamicTest> everySimdFormulaEqualsItsScalarTwinInEveryTier() throws ReflectiveOperationException {
@@ -109,10 +109,11 @@ class VectorMathConsistencyTest {
         SplittableRandom r = new SplittableRandom(seed);
         double[] specials = {0.0, -0.0, 1, -1, 0.5, -0.5, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
                 86, -86, 86.5, -86.5, 88.7, -88.7, -95, -103, 1e-40, -1e-40, 65536, -65536, 65537, -65537, 1e6, -1e6, 1e30, -1e30, 3.4e38, -3.4e38};
-        double[] xs = new double[4096];
+        double[] xs = new double[65536];
         for (int i = 0; i < xs.length; i++) {
             xs[i] = switch (i % 4) {
-                case 0, 1 -> r.nextGaussian() * 4;
+                case 0 -> r.nextGaussian() * 4;
+                case 1 -> Math.abs(r.nextGaussian() * 4);   // log's domain
                 case 2 -> (r.nextBoolean() ? 1 : -1) * Math.pow(10, r.nextDouble(-40, 38));
                 default -> specials[r.nextInt(specials.length)];
             };
