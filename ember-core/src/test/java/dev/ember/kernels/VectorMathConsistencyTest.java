@@ -61,32 +61,37 @@ class VectorMathConsistencyTest {
         if (last != null) fail("after warming up (C2): " + last);
     }
 
-    /** The first element where the vector formula and the scalar one differ in their bits, or null. */
+    /**
+     * The first element where the vector formula and the scalar one differ in their bits, or null.
+     * float lanes are compared widened to double: widening keeps every float's bits apart (−0 from
+     * 0), and both {@code ToLongBits} and {@code ToIntBits} fold every NaN into one.
+     */
     private static String mismatch(String field, MethodHandle vector, MethodHandle scalar, boolean floats, int arity, double[] xs, double[] ys) throws Throwable {
         int lanes = floats ? F.length() : D.length();
+        double[] a = new double[lanes], b = new double[lanes], got = new double[lanes], want = new double[lanes];
         for (int i = 0; i + lanes <= xs.length; i += lanes) {
             if (floats) {
-                float[] a = new float[lanes], b = new float[lanes];
-                for (int l = 0; l < lanes; l++) { a[l] = (float) xs[i + l]; b[l] = (float) ys[i + l]; }
-                FloatVector va = FloatVector.fromArray(F, a, 0);
-                float[] got = (arity == 1 ? (FloatVector) vector.invokeExact(va) : (FloatVector) vector.invokeExact(va, FloatVector.fromArray(F, b, 0))).toArray();
+                float[] fa = new float[lanes], fb = new float[lanes];
+                for (int l = 0; l < lanes; l++) { fa[l] = (float) xs[i + l]; fb[l] = (float) ys[i + l]; a[l] = fa[l]; b[l] = fb[l]; }
+                FloatVector va = FloatVector.fromArray(F, fa, 0);
+                float[] out = (arity == 1 ? (FloatVector) vector.invokeExact(va) : (FloatVector) vector.invokeExact(va, FloatVector.fromArray(F, fb, 0))).toArray();
                 for (int l = 0; l < lanes; l++) {
-                    float want = arity == 1 ? (float) scalar.invokeExact(a[l]) : (float) scalar.invokeExact(a[l], b[l]);
-                    if (Float.floatToIntBits(got[l]) != Float.floatToIntBits(want)) {
-                        return field + "(" + a[l] + (arity == 2 ? ", " + b[l] : "") + "): vector " + got[l] + ", scalar " + want;
-                    }
+                    got[l] = out[l];
+                    want[l] = arity == 1 ? (float) scalar.invokeExact(fa[l]) : (float) scalar.invokeExact(fa[l], fb[l]);
                 }
             } else {
-                double[] a = new double[lanes], b = new double[lanes];
                 System.arraycopy(xs, i, a, 0, lanes);
                 System.arraycopy(ys, i, b, 0, lanes);
                 DoubleVector va = DoubleVector.fromArray(D, a, 0);
-                double[] got = (arity == 1 ? (DoubleVector) vector.invokeExact(va) : (DoubleVector) vector.invokeExact(va, DoubleVector.fromArray(D, b, 0))).toArray();
+                double[] out = (arity == 1 ? (DoubleVector) vector.invokeExact(va) : (DoubleVector) vector.invokeExact(va, DoubleVector.fromArray(D, b, 0))).toArray();
                 for (int l = 0; l < lanes; l++) {
-                    double want = arity == 1 ? (double) scalar.invokeExact(a[l]) : (double) scalar.invokeExact(a[l], b[l]);
-                    if (Double.doubleToLongBits(got[l]) != Double.doubleToLongBits(want)) {
-                        return field + "(" + a[l] + (arity == 2 ? ", " + b[l] : "") + "): vector " + got[l] + ", scalar " + want;
-                    }
+                    got[l] = out[l];
+                    want[l] = arity == 1 ? (double) scalar.invokeExact(a[l]) : (double) scalar.invokeExact(a[l], b[l]);
+                }
+            }
+            for (int l = 0; l < lanes; l++) {
+                if (Double.doubleToLongBits(got[l]) != Double.doubleToLongBits(want[l])) {
+                    return field + "(" + a[l] + (arity == 2 ? ", " + b[l] : "") + "): vector " + got[l] + ", scalar " + want[l];
                 }
             }
         }
