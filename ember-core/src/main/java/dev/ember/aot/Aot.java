@@ -8,13 +8,10 @@ import dev.ember.fx.SymbolicShapes;
 import dev.ember.kernels.Blas;
 import dev.ember.logging.Log;
 import dev.ember.logging.Trace;
-import dev.ember.ops.ConvOps;
-import dev.ember.ops.LinalgOps;
 import dev.ember.ops.OpOverload;
 import dev.ember.passes.PassManager;
 
 import java.util.List;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -128,17 +125,10 @@ public final class Aot {
         return new Prepared(work, kept);
     }
 
-    /**
-     * The ops whose kernels (eager, or the inductor's extern calls) reach {@link dev.ember.kernels.Gemm}, which may call
-     * OpenBLAS: the matrix products, and the convolutions (im2col, and the backward's products).
-     */
-    private static final Set<OpOverload> GEMM_OPS = Set.of(LinalgOps.MM, LinalgOps.BMM, LinalgOps.ADDMM, LinalgOps.MATMUL, LinalgOps.LINEAR,
-            ConvOps.CONV2D, ConvOps.CONVOLUTION, ConvOps.CONVOLUTION_BACKWARD);
-
-    /** Whether running {@code gm} may reach OpenBLAS: it calls one of {@link #GEMM_OPS}. */
+    /** Whether running {@code gm} may reach the native BLAS: it calls an op that does ({@link OpOverload#reachesNativeBlas}). */
     public static boolean reachesGemm(GraphModule gm) {
         for (Node n : gm.graph().nodes()) {
-            if (n.target() instanceof OpOverload op && GEMM_OPS.contains(op)) return true;
+            if (n.target() instanceof OpOverload op && op.reachesNativeBlas()) return true;
         }
         return false;
     }

@@ -149,6 +149,7 @@ public final class Graph {
     Node createNode(NodeKind kind, Object target, List<?> args, Map<String, ?> kwargs, String nameCandidate) {
         Node n = new Node(this, names.create(nameCandidate), kind, target, args, kwargs);
         insert(n);
+        if (target instanceof OpOverload op) op.enteredGraph();   // a GEMM starts the native BLAS loading while the graph is built
         return n;
     }
 

@@ -30,6 +30,7 @@ public final class ConvOps {
 
     public static final OpOverload CONVOLUTION = OpOverload.define("convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, "
                     + "int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor")
+            .nativeBlas()
             .meta(a -> TensorMeta.contiguous(a.tensor(0).dtype(), convolution(a).outputShape()))
             .kernel((a, m) -> {
                 Conv2dGeometry g = convolution(a).geometry();
@@ -47,6 +48,7 @@ public final class ConvOps {
     public static final OpOverload CONVOLUTION_BACKWARD = OpOverload.define("convolution_backward(Tensor grad_output, Tensor input, Tensor weight, "
                     + "int[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, "
                     + "bool[3] output_mask) -> (Tensor, Tensor, Tensor)")
+            .nativeBlas()
             .meta(a -> {
                 String op = "convolution_backward";
                 Tensor grad = a.tensor(0), input = a.tensor(1), weight = a.tensor(2);
@@ -83,6 +85,7 @@ public final class ConvOps {
 
     public static final OpOverload CONV2D = OpOverload.define("conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
                     + "int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor")
+            .nativeBlas()
             .meta(a -> {
                 Tensor input = a.tensor(0), bias = a.optTensor(2);
                 if (bias != null && bias.dtype() != input.dtype()) {

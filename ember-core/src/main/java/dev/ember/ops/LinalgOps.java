@@ -18,6 +18,7 @@ public final class LinalgOps {
     private LinalgOps() {}
 
     public static final OpOverload MM = OpOverload.define("mm(Tensor self, Tensor mat2) -> Tensor")
+            .nativeBlas()
             .meta(a -> {
                 Tensor self = a.tensor(0), mat2 = a.tensor(1);
                 if (self.dim() != 2) throw error("mm", "self must be a matrix");
@@ -30,6 +31,7 @@ public final class LinalgOps {
             .register();
 
     public static final OpOverload BMM = OpOverload.define("bmm(Tensor self, Tensor mat2) -> Tensor")
+            .nativeBlas()
             .meta(a -> {
                 Tensor self = a.tensor(0), mat2 = a.tensor(1);
                 if (self.dim() != 3) throw error("bmm", "batch1 must be a 3D tensor");
@@ -42,6 +44,7 @@ public final class LinalgOps {
             .register();
 
     public static final OpOverload ADDMM = OpOverload.define("addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor")
+            .nativeBlas()
             .meta(a -> addmmMeta("addmm", a.tensor(0), a.tensor(1), a.tensor(2)))
             .kernel((a, m) -> {
                 Tensor out = Tensor.allocate((TensorMeta) m);
@@ -60,6 +63,7 @@ public final class LinalgOps {
             .register();
 
     public static final OpOverload MATMUL = OpOverload.define("matmul(Tensor self, Tensor other) -> Tensor")
+            .nativeBlas()
             .meta(a -> TensorMeta.contiguous(a.tensor(0).dtype(), matmulShape("matmul", a.tensor(0), a.tensor(1))))
             .kernel((a, m) -> matmul(a.tensor(0), a.tensor(1), (TensorMeta) m, null))
             .decomposition((e, a) -> {
@@ -79,6 +83,7 @@ public final class LinalgOps {
             .register();
 
     public static final OpOverload LINEAR = OpOverload.define("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor")
+            .nativeBlas()
             .meta(a -> {
                 Tensor input = a.tensor(0), weight = a.tensor(1), bias = a.optTensor(2);
                 if (input.dim() == 0 || weight.dim() == 0) {

@@ -35,9 +35,11 @@ public final class OpOverload {
     private final Kernel kernel;
     private final Decomposition decomposition;
     private final Derivative derivative;
+    private final boolean nativeBlas;
 
     OpOverload(Schema schema, Set<Tag> tags, MetaFn meta, Kernel kernel, Decomposition decomposition, Derivative derivative,
-               java.util.BitSet nonDifferentiableOutputs, java.util.BitSet nonDifferentiableArguments) {
+               java.util.BitSet nonDifferentiableOutputs, java.util.BitSet nonDifferentiableArguments, boolean nativeBlas) {
+        this.nativeBlas = nativeBlas;
         this.nonDifferentiableOutputs = nonDifferentiableOutputs;
         this.nonDifferentiableArguments = nonDifferentiableArguments;
         this.schema = schema;
@@ -58,6 +60,20 @@ public final class OpOverload {
     public Schema schema() { return schema; }
 
     public Set<Tag> tags() { return tags; }
+
+    /** Whether this op's kernels may call the native BLAS: a GEMM's, or a convolution's products (see {@link #enteredGraph}). */
+    public boolean reachesNativeBlas() { return nativeBlas; }
+
+    /**
+     * Called when a node calling this op is added to a graph, which is built to be run: an op that
+     * reaches the native BLAS starts loading it on a background thread then
+     * ({@link dev.ember.kernels.Blas#loadInBackground}), so that the load (100-300 ms in a fresh
+     * JVM) overlaps building, capturing and compiling the graph instead of delaying its first call.
+     * The kernels that run are the same: a GEMM that comes before the load has finished waits for it.
+     */
+    public void enteredGraph() {
+        if (nativeBlas) dev.ember.kernels.Blas.loadInBackground();
+    }
 
     public boolean hasTag(Tag t) { return tags.contains(t); }
 
@@ -203,6 +219,15 @@ public final class OpOverload {
 
         public Builder derivative(Derivative d) { this.derivative = d; return this; }
 
+        private boolean nativeBlas;
+
+        /**
+         * Its kernels (eager, or the inductor's extern calls) may call the native BLAS through
+         * {@code Gemm}: the matrix products, and the convolutions (im2col, and the backward's
+         * products). See {@link OpOverload#reachesNativeBlas}.
+         */
+        public Builder nativeBlas() { this.nativeBlas = true; return this; }
+
         private final java.util.BitSet nonDifferentiableOutputs = new java.util.BitSet();
 
         /** Outputs that carry no gradient ({@link OpOverload#differentiableOutput}). */
@@ -224,7 +249,7 @@ public final class OpOverload {
             if (meta == null || kernel == null) {
                 throw new IllegalStateException(schema.qualifiedName() + " needs both a meta function and a kernel");
             }
-            return OpRegistry.add(new OpOverload(schema, tags, meta, kernel, decomposition, derivative, nonDifferentiableOutputs, nonDifferentiableArguments));
+            return OpRegistry.add(new OpOverload(schema, tags, meta, kernel, decomposition, derivative, nonDifferentiableOutputs, nonDifferentiableArguments, nativeBlas));
         }
     }
 }
