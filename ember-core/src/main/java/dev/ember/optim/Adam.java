@@ -152,8 +152,13 @@ public class Adam extends Optimizer {
                 stepSizes.add(biasCorrection2Sqrt);
                 continue;
             }
-            updateOne(p, grad, state.get("exp_avg"), state.get("exp_avg_sq"), state.get("max_exp_avg_sq"), lr, beta1, beta2, eps, weightDecay, decoupled,
-                    stepSize, biasCorrection2Sqrt);
+            Tensor expAvg = state.get("exp_avg"), expAvgSq = state.get("exp_avg_sq"), maxExpAvgSq = state.get("max_exp_avg_sq");
+            if (AdamFused.applies(p, grad, expAvg, expAvgSq, maxExpAvgSq)) {
+                // one pass, the same float32 operations in the same order (AdamFused)
+                AdamFused.update(p, grad, expAvg, expAvgSq, maxExpAvgSq, lr, beta1, beta2, eps, weightDecay, decoupled, stepSize, biasCorrection2Sqrt);
+                continue;
+            }
+            updateOne(p, grad, expAvg, expAvgSq, maxExpAvgSq, lr, beta1, beta2, eps, weightDecay, decoupled, stepSize, biasCorrection2Sqrt);
         }
         if (!compiled || params.isEmpty()) return;
         double[] h = new double[6 + stepSizes.size()];

@@ -1,0 +1,84 @@
+package dev.ember.optim;
+
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Generator;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The eager Adam update in one pass ({@link AdamFused}) leaves every parameter and every state
+ * tensor bit for bit as the op-by-op update does, for each of Adam's forms: AdamW's decoupled
+ * weight decay, the L2 penalty, none, amsgrad, maximize, and both forms of lerp (beta1 above
+ * and below 0.5); and a parameter it cannot take (float64, a strided view) still gets the op-by-op update.
+ */
+class AdamFusedTest {
+    @AfterEach
+    void fusedAgain() { AdamFused.enabled = true; }
+
+    /** Parameters of awkward sizes (a tail, one element) with values from {@code seed}, requiring grad. */
+    private static List<Tensor> params(long seed, DType dtype) {
+        Generator g = new Generator(seed);
+        List<Tensor> ps = new ArrayList<>();
+        for (int[] shape : new int[][] {{37, 29}, {4099}, {1}}) ps.add(Tensor.randn(g, shape).to(dtype).requiresGrad(true));
+        return ps;
+    }
+
+    /** Five steps of the optimizer {@code make} builds, with gradients from a fixed seed; returns the parameters and state tensors, in order. */
+    private static List<Tensor> run(boolean fused, DType dtype, Function<List<Tensor>, Adam> make) {
+        AdamFused.enabled = fused;
+        List<Tensor> ps = params(11, dtype);
+        Adam opt = make.apply(ps);
+        Generator g = new Generator(99);
+        for (int step = 0; step < 5; step++) {
+            for (Tensor p : ps) p.setGrad(Tensor.randn(g, p.shape()).mul(step % 2 == 0 ? 0.5 : 3.0).to(dtype));
+            opt.step();
+        }
+        List<Tensor> out = new ArrayList<>();
+        for (Tensor p : ps) {
+            out.add(p.detach());
+            for (Map.Entry<String, Tensor> e : opt.state(p).entrySet()) out.add(e.getValue());
+        }
+        return out;
+    }
+
+    private static void sameBits(String what, DType dtype, Function<List<Tensor>, Adam> make) {
+        List<Tensor> opByOp = run(false, dtype, make), fused = run(true, dtype, make);
+        assertEquals(opByOp.size(), fused.size(), what);
+        for (int i = 0; i < opByOp.size(); i++) {
+            double[] a = opByOp.get(i).to(DType.FLOAT64).toDoubleArray(), b = fused.get(i).to(DType.FLOAT64).toDoubleArray();
+            long[] ab = new long[a.length], bb = new long[b.length];
+            for (int k = 0; k < a.length; k++) { ab[k] = Double.doubleToLongBits(a[k]); bb[k] = Double.doubleToLongBits(b[k]); }
+            assertArrayEquals(ab, bb, what + ": tensor " + i + " (parameters, each followed by its state) differs from the op-by-op update");
+        }
+    }
+
+    @Test
+    void everyFormOfAdamGivesTheOpByOpBits() {
+        sameBits("AdamW", DType.FLOAT32, ps -> new AdamW(ps, AdamW.options().lr(3e-3)));
+        sameBits("Adam with an L2 penalty", DType.FLOAT32, ps -> new Adam(ps, Adam.options().lr(1e-2).weightDecay(0.1)));
+        sameBits("Adam", DType.FLOAT32, ps -> new Adam(ps, Adam.options()));
+        sameBits("amsgrad", DType.FLOAT32, ps -> new Adam(ps, Adam.options().amsgrad(true).weightDecay(1e-3)));
+        sameBits("maximize", DType.FLOAT32, ps -> new AdamW(ps, AdamW.options().maximize(true)));
+        sameBits("beta1 0.3 (lerp's other form)", DType.FLOAT32, ps -> new AdamW(ps, AdamW.options().betas(0.3, 0.9).eps(1e-3)));
+    }
+
+    @Test
+    void theFusedLoopRunsForFloat32AndTheOpByOpUpdateForTheRest() {
+        assertTrue(AdamFused.applies(Tensor.zeros(3), Tensor.zeros(3), Tensor.zeros(3), Tensor.zeros(3), null));
+        assertTrue(!AdamFused.applies(Tensor.zeros(3).to(DType.FLOAT64), Tensor.zeros(3).to(DType.FLOAT64), Tensor.zeros(3).to(DType.FLOAT64),
+                Tensor.zeros(3).to(DType.FLOAT64), null), "float64 goes op by op");
+        Tensor strided = Tensor.zeros(4, 4).t();
+        assertTrue(!AdamFused.applies(strided, Tensor.zeros(4, 4), Tensor.zeros(4, 4), Tensor.zeros(4, 4), null), "a transposed parameter goes op by op");
+        sameBits("float64 AdamW", DType.FLOAT64, ps -> new AdamW(ps, AdamW.options().lr(3e-3)));
+    }
+}
