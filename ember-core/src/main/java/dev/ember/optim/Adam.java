@@ -153,9 +153,9 @@ public class Adam extends Optimizer {
                 continue;
             }
             Tensor expAvg = state.get("exp_avg"), expAvgSq = state.get("exp_avg_sq"), maxExpAvgSq = state.get("max_exp_avg_sq");
-            if (AdamFused.applies(p, grad, expAvg, expAvgSq, maxExpAvgSq)) {
-                // one pass, the same float32 operations in the same order (AdamFused)
-                AdamFused.update(p, grad, expAvg, expAvgSq, maxExpAvgSq, lr, beta1, beta2, eps, weightDecay, decoupled, stepSize, biasCorrection2Sqrt);
+            if (FusedUpdate.applies(p, grad, expAvg, expAvgSq, maxExpAvgSq)) {
+                // one pass, the same float32 operations in the same order (FusedUpdate)
+                FusedUpdate.adam(p, grad, expAvg, expAvgSq, maxExpAvgSq, lr, beta1, beta2, eps, weightDecay, decoupled, stepSize, biasCorrection2Sqrt);
                 continue;
             }
             updateOne(p, grad, expAvg, expAvgSq, maxExpAvgSq, lr, beta1, beta2, eps, weightDecay, decoupled, stepSize, biasCorrection2Sqrt);

@@ -110,6 +110,17 @@ public final class SGD extends Optimizer {
             Tensor grad = p.grad();
             if (grad == null) continue;
             if (maximize) grad = grad.neg();
+            Tensor stored = momentum == 0 ? null : stateOf(p).get("momentum_buffer");
+            if (FusedUpdate.applies(p, grad, stored)) {
+                // one pass, the same float32 operations in the same order (FusedUpdate)
+                boolean first = momentum != 0 && stored == null;
+                if (first) {
+                    stored = Tensor.allocate(dev.ember.tensor.TensorMeta.contiguous(grad.dtype(), grad.shape()));
+                    stateOf(p).put("momentum_buffer", stored);
+                }
+                FusedUpdate.sgd(p, grad, stored, first, lr, momentum, dampening, weightDecay, nesterov);
+                continue;
+            }
             if (weightDecay != 0) grad = grad.add(p, weightDecay);
             if (momentum != 0) {
                 Map<String, Tensor> state = stateOf(p);

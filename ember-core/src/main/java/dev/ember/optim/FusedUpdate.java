@@ -6,11 +6,11 @@ import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Tensor;
 
 /**
- * One float32 parameter's eager Adam update in a single pass over its elements, with the eager
- * path's own float32 operations in its order ({@code Adam.updateOne}: each scalar rounded to float
- * once, {@code add} with a scale as a fused multiply-add, as the eager kernels compute them), so
- * the parameter and its state come out bit for bit as the op-by-op update leaves them
- * ({@code AdamFusedTest}).
+ * One float32 parameter's eager Adam or SGD update in a single pass over its elements, with the
+ * eager path's own float32 operations in its order ({@code Adam.updateOne}, {@code SGD.update}:
+ * each scalar rounded to float once, {@code add} with a scale as a fused multiply-add, as the
+ * eager kernels compute them), so the parameter and its state come out bit for bit as the
+ * op-by-op update leaves them ({@code FusedUpdateTest}).
  *
  * <p>Why. The op-by-op update reads and writes the parameter-sized arrays about ten times and
  * allocates three parameter-sized temporaries; and in a fresh JVM each of its ten ops runs the
@@ -19,16 +19,18 @@ import dev.ember.tensor.Tensor;
  * code: the JIT compiles it within the first call (on-stack replacement after some 60,000
  * iterations), and one pass moves a tenth of the memory.
  */
-final class AdamFused {
-    private AdamFused() {}
+final class FusedUpdate {
+    private FusedUpdate() {}
 
     /** Tests turn the fused update off to compare it with the op-by-op one. */
     static volatile boolean enabled = true;
 
-    /** Whether the fused loop can update these: real (not traced) float32 tensors, contiguous, of one size. */
-    static boolean applies(Tensor p, Tensor grad, Tensor expAvg, Tensor expAvgSq, Tensor maxExpAvgSq) {
+    /** Whether the fused loops can update these (nulls ignored): real (not traced) float32 tensors, contiguous, of one size. */
+    static boolean applies(Tensor p, Tensor... others) {
         if (!enabled) return false;
-        for (Tensor t : new Tensor[] {p, grad, expAvg, expAvgSq, maxExpAvgSq}) {
+        Tensor[] all = java.util.Arrays.copyOf(others, others.length + 1);
+        all[others.length] = p;
+        for (Tensor t : all) {
             if (t == null) continue;
             if (t instanceof FakeTensor || t.storage() == null || t.dtype() != DType.FLOAT32 || !t.isContiguous() || t.numel() != p.numel()) return false;
         }
@@ -36,7 +38,7 @@ final class AdamFused {
     }
 
     /** The update {@code Adam.updateOne} makes, for tensors {@link #applies} accepts. */
-    static void update(Tensor p, Tensor grad, Tensor expAvg, Tensor expAvgSq, Tensor maxExpAvgSq, double lr, double beta1, double beta2,
+    static void adam(Tensor p, Tensor grad, Tensor expAvg, Tensor expAvgSq, Tensor maxExpAvgSq, double lr, double beta1, double beta2,
                        double eps, double weightDecay, boolean decoupled, double stepSize, double biasCorrection2Sqrt) {
         float[] pa = (float[]) p.storage().data(), ga = (float[]) grad.storage().data();
         float[] ma = (float[]) expAvg.storage().data(), va = (float[]) expAvgSq.storage().data();
@@ -72,5 +74,33 @@ final class AdamFused {
         expAvg.storage().bumpVersion();
         expAvgSq.storage().bumpVersion();
         if (maxExpAvgSq != null) maxExpAvgSq.storage().bumpVersion();
+    }
+
+    /**
+     * The update {@code SGD.update} makes, for tensors {@link #applies} accepts: {@code buffer} is
+     * the momentum buffer, null with no momentum; {@code firstStep} when it was just made (it then
+     * becomes the gradient, as the op-by-op update's clone).
+     */
+    static void sgd(Tensor p, Tensor grad, Tensor buffer, boolean firstStep, double lr, double momentum, double dampening, double weightDecay,
+                    boolean nesterov) {
+        float[] pa = (float[]) p.storage().data(), ga = (float[]) grad.storage().data();
+        float[] ba = buffer == null ? null : (float[]) buffer.storage().data();
+        int po = p.storageOffset(), go = grad.storageOffset(), bo = buffer == null ? 0 : buffer.storageOffset();
+        boolean penalty = weightDecay != 0;
+        float wd = (float) weightDecay, m = (float) momentum, keep = (float) (1 - dampening), step = (float) -lr;
+        Parallel.forRange(p.numel(), 8, (lo, hi) -> {
+            for (int i = lo; i < hi; i++) {
+                float pv = pa[po + i], g = ga[go + i];
+                if (penalty) g = Math.fma(wd, pv, g);                        // grad.add(p, weight_decay)
+                if (ba != null) {
+                    float b = firstStep ? g : Math.fma(keep, g, ba[bo + i] * m);   // buf = grad.clone(), or buf.mul_(momentum).add_(grad, 1 - dampening)
+                    ba[bo + i] = b;
+                    g = nesterov ? Math.fma(m, b, g) : b;                    // grad.add(buf, momentum), or buf
+                }
+                pa[po + i] = Math.fma(step, g, pv);                          // p.add_(grad, -lr)
+            }
+        });
+        p.storage().bumpVersion();
+        if (buffer != null) buffer.storage().bumpVersion();
     }
 }

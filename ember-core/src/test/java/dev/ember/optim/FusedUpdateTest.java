@@ -16,14 +16,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The eager Adam update in one pass ({@link AdamFused}) leaves every parameter and every state
- * tensor bit for bit as the op-by-op update does, for each of Adam's forms: AdamW's decoupled
- * weight decay, the L2 penalty, none, amsgrad, maximize, and both forms of lerp (beta1 above
- * and below 0.5); and a parameter it cannot take (float64, a strided view) still gets the op-by-op update.
+ * The eager Adam and SGD updates in one pass ({@link FusedUpdate}) leave every parameter and every
+ * state tensor bit for bit as the op-by-op updates do, for each of their forms: AdamW's decoupled
+ * weight decay, the L2 penalty, none, amsgrad, maximize, both forms of lerp (beta1 above and below
+ * 0.5); SGD plain, with momentum and dampening, Nesterov, weight decay, maximize; and a parameter
+ * they cannot take (float64, a strided view) still gets the op-by-op update.
  */
-class AdamFusedTest {
+class FusedUpdateTest {
     @AfterEach
-    void fusedAgain() { AdamFused.enabled = true; }
+    void fusedAgain() { FusedUpdate.enabled = true; }
 
     /** Parameters of awkward sizes (a tail, one element) with values from {@code seed}, requiring grad. */
     private static List<Tensor> params(long seed, DType dtype) {
@@ -34,10 +35,10 @@ class AdamFusedTest {
     }
 
     /** Five steps of the optimizer {@code make} builds, with gradients from a fixed seed; returns the parameters and state tensors, in order. */
-    private static List<Tensor> run(boolean fused, DType dtype, Function<List<Tensor>, Adam> make) {
-        AdamFused.enabled = fused;
+    private static List<Tensor> run(boolean fused, DType dtype, Function<List<Tensor>, Optimizer> make) {
+        FusedUpdate.enabled = fused;
         List<Tensor> ps = params(11, dtype);
-        Adam opt = make.apply(ps);
+        Optimizer opt = make.apply(ps);
         Generator g = new Generator(99);
         for (int step = 0; step < 5; step++) {
             for (Tensor p : ps) p.setGrad(Tensor.randn(g, p.shape()).mul(step % 2 == 0 ? 0.5 : 3.0).to(dtype));
@@ -51,7 +52,7 @@ class AdamFusedTest {
         return out;
     }
 
-    private static void sameBits(String what, DType dtype, Function<List<Tensor>, Adam> make) {
+    private static void sameBits(String what, DType dtype, Function<List<Tensor>, Optimizer> make) {
         List<Tensor> opByOp = run(false, dtype, make), fused = run(true, dtype, make);
         assertEquals(opByOp.size(), fused.size(), what);
         for (int i = 0; i < opByOp.size(); i++) {
@@ -73,12 +74,20 @@ class AdamFusedTest {
     }
 
     @Test
+    void everyFormOfSgdGivesTheOpByOpBits() {
+        sameBits("SGD", DType.FLOAT32, ps -> new SGD(ps, SGD.options().lr(0.1)));
+        sameBits("SGD with momentum and dampening", DType.FLOAT32, ps -> new SGD(ps, SGD.options().lr(0.05).momentum(0.9).dampening(0.25)));
+        sameBits("Nesterov with weight decay", DType.FLOAT32, ps -> new SGD(ps, SGD.options().lr(0.05).momentum(0.8).nesterov(true).weightDecay(1e-2)));
+        sameBits("maximize", DType.FLOAT32, ps -> new SGD(ps, SGD.options().lr(0.01).momentum(0.5).maximize(true)));
+    }
+
+    @Test
     void theFusedLoopRunsForFloat32AndTheOpByOpUpdateForTheRest() {
-        assertTrue(AdamFused.applies(Tensor.zeros(3), Tensor.zeros(3), Tensor.zeros(3), Tensor.zeros(3), null));
-        assertTrue(!AdamFused.applies(Tensor.zeros(3).to(DType.FLOAT64), Tensor.zeros(3).to(DType.FLOAT64), Tensor.zeros(3).to(DType.FLOAT64),
+        assertTrue(FusedUpdate.applies(Tensor.zeros(3), Tensor.zeros(3), Tensor.zeros(3), Tensor.zeros(3), null));
+        assertTrue(!FusedUpdate.applies(Tensor.zeros(3).to(DType.FLOAT64), Tensor.zeros(3).to(DType.FLOAT64), Tensor.zeros(3).to(DType.FLOAT64),
                 Tensor.zeros(3).to(DType.FLOAT64), null), "float64 goes op by op");
         Tensor strided = Tensor.zeros(4, 4).t();
-        assertTrue(!AdamFused.applies(strided, Tensor.zeros(4, 4), Tensor.zeros(4, 4), Tensor.zeros(4, 4), null), "a transposed parameter goes op by op");
+        assertTrue(!FusedUpdate.applies(strided, Tensor.zeros(4, 4), Tensor.zeros(4, 4), Tensor.zeros(4, 4), null), "a transposed parameter goes op by op");
         sameBits("float64 AdamW", DType.FLOAT64, ps -> new AdamW(ps, AdamW.options().lr(3e-3)));
     }
 }
