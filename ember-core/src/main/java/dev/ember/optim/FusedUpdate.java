@@ -25,16 +25,24 @@ final class FusedUpdate {
     /** Tests turn the fused update off to compare it with the op-by-op one. */
     static volatile boolean enabled = true;
 
-    /** Whether the fused loops can update these (nulls ignored): real (not traced) float32 tensors, contiguous, of one size. */
+    /**
+     * Whether the fused loops can update these (nulls ignored): real (not traced) float32 tensors,
+     * contiguous, of one size, each in a storage of its own (the loop reads and writes an element
+     * of each at once, where the op-by-op update finishes one tensor before the next).
+     */
     static boolean applies(Tensor p, Tensor... others) {
-        if (!enabled) return false;
-        Tensor[] all = java.util.Arrays.copyOf(others, others.length + 1);
-        all[others.length] = p;
-        for (Tensor t : all) {
+        if (!enabled || !fits(p, p)) return false;
+        for (int i = 0; i < others.length; i++) {
+            Tensor t = others[i];
             if (t == null) continue;
-            if (t instanceof FakeTensor || t.storage() == null || t.dtype() != DType.FLOAT32 || !t.isContiguous() || t.numel() != p.numel()) return false;
+            if (!fits(t, p) || t.storage() == p.storage()) return false;
+            for (int j = 0; j < i; j++) if (others[j] != null && others[j].storage() == t.storage()) return false;
         }
         return true;
+    }
+
+    private static boolean fits(Tensor t, Tensor p) {
+        return !(t instanceof FakeTensor) && t.storage() != null && t.dtype() == DType.FLOAT32 && t.isContiguous() && t.numel() == p.numel();
     }
 
     /** The update {@code Adam.updateOne} makes, for tensors {@link #applies} accepts. */

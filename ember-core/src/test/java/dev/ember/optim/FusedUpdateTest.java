@@ -88,6 +88,11 @@ class FusedUpdateTest {
                 Tensor.zeros(3).to(DType.FLOAT64), null), "float64 goes op by op");
         Tensor strided = Tensor.zeros(4, 4).t();
         assertTrue(!FusedUpdate.applies(strided, Tensor.zeros(4, 4), Tensor.zeros(4, 4), Tensor.zeros(4, 4), null), "a transposed parameter goes op by op");
+        Tensor shared = Tensor.zeros(6);
+        assertTrue(!FusedUpdate.applies(Tensor.zeros(3), shared.narrow(0, 0, 3), shared.narrow(0, 3, 3), Tensor.zeros(3), null),
+                "two operands in one storage go op by op");
+        Tensor p = Tensor.zeros(3);
+        assertTrue(!FusedUpdate.applies(p, p, Tensor.zeros(3), Tensor.zeros(3), null), "a gradient that is the parameter goes op by op");
         sameBits("float64 AdamW", DType.FLOAT64, ps -> new AdamW(ps, AdamW.options().lr(3e-3)));
     }
 }
