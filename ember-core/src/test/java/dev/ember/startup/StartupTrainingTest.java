@@ -12,17 +12,17 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The AOT cache's training run compiles through the artifact cache (cold, then from it) in a
+ * The class data archive's training run compiles through the artifact cache (cold, then from it) in a
  * folder of its own: the user's cache folder is neither read nor written, and the training's
  * folder is gone afterwards.
  */
-class AotTrainingTest {
+class StartupTrainingTest {
     @TempDir
     Path usersCache;
 
     private static List<Path> trainingFolders() throws IOException {
         try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return s.filter(p -> p.getFileName().toString().startsWith("ember-aot-training")).toList();
+            return s.filter(p -> p.getFileName().toString().startsWith("ember-startup-training")).toList();
         }
     }
 
@@ -32,7 +32,7 @@ class AotTrainingTest {
         List<Path> foldersBefore = trainingFolders();
         System.setProperty("ember.cache.dir", usersCache.toString());
         try {
-            AotTraining.main(new String[0]);
+            StartupTraining.main(new String[0]);
             assertEquals(usersCache.toString(), System.getProperty("ember.cache.dir"), "the user's cache setting is restored");
             try (Stream<Path> s = Files.list(usersCache)) {
                 assertEquals(List.of(), s.toList(), "the training wrote into the user's cache folder");
