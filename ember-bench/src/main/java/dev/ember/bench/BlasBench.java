@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-Xms2g", "-Xmx2g", "-XX:+UseParallelGC"})
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-XX:CompileCommand=quiet", "-XX:CompileCommand=inline,dev.ember.kernels.VectorMath::*", "-Xms2g", "-Xmx2g", "-XX:+UseParallelGC"})
 public class BlasBench {
     /** m x n x k. */
     @Param({"64x2048x512", "64x2048x2048", "2048x2048x64", "256x2048x2048", "1024x1024x1024", "3136x64x576"})

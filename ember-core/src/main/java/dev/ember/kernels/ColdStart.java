@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * only in rounding (the two ways sum in different orders), as they already do across the JIT's tiers.
  *
  * <p>{@code EMBER_COLD_START=java} (or {@code -Dember.coldStart=java}) turns this off: the Java
- * kernels run from the first call, interpreted.
+ * kernels run from the first call, interpreted. It turns off the generated kernels' tiers too
+ * ({@code KernelTier}).
  */
 public final class ColdStart {
     private ColdStart() {}
@@ -34,6 +35,9 @@ public final class ColdStart {
     static final double HOT_FLOPS_PER_NANO = 2.0;
 
     static final boolean ENABLED = !"java".equals(System.getProperty("ember.coldStart", System.getenv("EMBER_COLD_START")));
+
+    /** Whether tiers are on (not {@code EMBER_COLD_START=java}): the generated kernels' ({@code KernelTier}) read it too. */
+    public static boolean enabled() { return ENABLED; }
 
     /** The one daemon thread slices run on. */
     private static final ExecutorService WARMER = Executors.newSingleThreadExecutor(

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
+import static dev.ember.inductor.Graphs.kernels;
 import static dev.ember.inductor.Graphs.call;
 import static dev.ember.inductor.Graphs.checkAgainstEager;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,7 +17,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** The pointwise backward ops that lower (gelu_backward in both forms, native_dropout_backward) fuse into one loop and match eager. */
 class BackwardLoweringTest {
 
-    private static int kernels(String source) { return source.split("static void kernel").length - 1; }
 
     @Test
     void geluAndDropoutBackwardsFuseAndMatchEager() {

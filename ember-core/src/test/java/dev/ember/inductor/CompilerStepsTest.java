@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import static dev.ember.inductor.Graphs.kernels;
 import static dev.ember.inductor.Graphs.call;
 import static dev.ember.inductor.Graphs.checkAgainstEager;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,7 +44,6 @@ class CompilerStepsTest {
         CompilerSteps.reset();
     }
 
-    private static int kernels(String source) { return source.split("static void kernel").length - 1; }
 
     /** tanh (inlined into its users), a row sum of it and mul (stored last, as an output): three lowerings, and mul fused into the sum's row loop. */
     private static GraphModule rowSum() {

@@ -21,6 +21,14 @@ final class Graphs {
 
     static Node call(Graph g, String op, Object... args) { return g.callFunction(OpRegistry.get("aten." + op), args); }
 
+    /** The kernels in a generated class's source: its {@code kernelN} methods (a kernel's scalar form, {@code kernelN_scalar}, is the same kernel). */
+    static int kernels(String source) { return (int) java.util.regex.Pattern.compile("static void kernel\\d+\\(").matcher(source).results().count(); }
+
+    /** A generated class's source without its kernels' scalar forms ({@code kernelN_scalar}, which repeat their kernel's host calls). */
+    static String simdForms(String source) {
+        return source.replaceAll("(?s)\\n    /\\*\\*[^\\n]*\\*/\\n    static void kernel\\d+_scalar\\(.*?\\n    }\\n", "\n");
+    }
+
     /** Compiles {@code gm} (no disk cache), runs it and the interpreter on {@code inputs}, and compares every output. */
     static InductorGraph checkAgainstEager(GraphModule gm, double tol, Object... inputs) {
         List<Tensor> examples = Arrays.stream(inputs).filter(x -> x instanceof Tensor).map(x -> (Tensor) x).toList();

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
+import static dev.ember.inductor.Graphs.kernels;
 import static dev.ember.inductor.Graphs.call;
 import static dev.ember.inductor.Graphs.checkAgainstEager;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,7 +18,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Pointwise chains become one loop; results match eager. */
 class PointwiseFusionTest {
 
-    private static int kernels(String source) { return source.split("static void kernel").length - 1; }
 
     @Test
     void arithmeticChainIsOneKernel() {

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
+import static dev.ember.inductor.Graphs.kernels;
 import static dev.ember.inductor.Graphs.call;
 import static dev.ember.inductor.Graphs.checkAgainstEager;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,7 +17,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 /** Softmax and layer_norm become one kernel over rows; other reductions match eager. */
 class ReductionFusionTest {
 
-    private static int kernels(String source) { return source.split("static void kernel").length - 1; }
 
     @Test
     void softmaxIsOneRowKernelWithNoIntermediateBuffers() {

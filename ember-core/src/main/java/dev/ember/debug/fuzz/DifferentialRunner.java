@@ -3,6 +3,7 @@ package dev.ember.debug.fuzz;
 import dev.ember.Ember;
 import dev.ember.debug.Accuracy;
 import dev.ember.fx.CompileMode;
+import dev.ember.inductor.runtime.KernelTier;
 import dev.ember.tensor.Tensor;
 
 import java.io.IOException;
@@ -117,12 +118,13 @@ public final class DifferentialRunner {
         }
         Object compiled = Calls.compile(p.fn(), c.options());
         for (int call = 1; call <= CALLS; call++) {
-            Observed got = observe(p, args -> Calls.apply(compiled, args), false);
-            Disagreement f = judge("call " + call, eager, got, refs);
+            Observed got = call == 1 ? observe(p, args -> Calls.apply(compiled, args), false)
+                    : observeSimd(p, args -> Calls.apply(compiled, args), false);
+            Disagreement f = judge(callName(call), eager, got, refs);
             if (f != null) return f;
         }
         for (Variant v : variants) {
-            Observed got = observe(v.run(), args -> Calls.apply(compiled, args), false);
+            Observed got = observeSimd(v.run(), args -> Calls.apply(compiled, args), false);
             Disagreement f = judge(v.what(), v.eager(), got, v.refs());
             if (f != null) return f;
         }
@@ -144,13 +146,35 @@ public final class DifferentialRunner {
         Ember.reset();
         Object compiled = Calls.compile(p.fn(), c.options());
         for (int call = 1; call <= CALLS; call++) {
-            Observed got = observe(p, args -> Calls.apply(compiled, args), true);
+            Observed got = call == 1 ? observe(p, args -> Calls.apply(compiled, args), true)
+                    : observeSimd(p, args -> Calls.apply(compiled, args), true);
             // past the refusal, the compiled call may return, or meet a refusal eager would have met further on
             if (eager.error != null && liftedByFunctionalization(eager.error) && (got.error == null || isAutogradRefusal(got.error))) continue;
-            Disagreement f = judge("call " + call, eager, got, refs);
+            Disagreement f = judge(callName(call), eager, got, refs);
             if (f != null) return f;
         }
         return null;
+    }
+
+    /**
+     * A compiled call with every generated kernel in its SIMD form. In a JVM with kernel tiers
+     * ({@link KernelTier}) a kernel's first calls run its scalar form, and a program is called here
+     * fewer times than that: so the first call is judged in the scalar forms and the later calls in
+     * the SIMD forms, and the judge sees both.
+     */
+    private static Observed observeSimd(LoadedRun p, Function<Object[], Object> call, boolean training) {
+        KernelTier.forceForm(true);
+        try {
+            return observe(p, call, training);
+        } finally {
+            KernelTier.forceForm(null);
+        }
+    }
+
+    /** The name a disagreement gives a call: which call, and in which of the kernels' forms when tiers are on. */
+    private static String callName(int call) {
+        if (!KernelTier.enabled()) return "call " + call;
+        return "call " + call + (call == 1 ? " (scalar first-call kernels)" : " (SIMD kernels)");
     }
 
     /**

@@ -13,6 +13,7 @@ final class Calls {
     static final JType SCALAR_MATH = JType.imported("dev.ember.kernels.ScalarMath");
     static final JType KERNEL_RUNTIME = JType.imported("dev.ember.inductor.runtime.KernelRuntime");
     static final JType TRANSPOSED_WEIGHT = JType.imported("dev.ember.inductor.runtime.TransposedWeight");
+    static final JType KERNEL_TIER = JType.imported("dev.ember.inductor.runtime.KernelTier");
     static final JType OP_OVERLOAD = JType.imported("dev.ember.ops.OpOverload");
     static final JType OP_REGISTRY = JType.imported("dev.ember.ops.OpRegistry");
     static final JType GEMM_BATCHED = JType.imported("dev.ember.ops.eager.GemmBatched");

@@ -44,12 +44,22 @@ final class LoopWriter {
     record Dim(int var, SymInt size) {}
 
     private final boolean vectorize;
-    private boolean usedVectors;
+    private int vectorLoops;
+    private int polynomialLoops;
 
     LoopWriter(boolean vectorize) { this.vectorize = vectorize; }
 
     /** Whether some loop was written with the Vector API (the class then needs its species fields). */
-    boolean usedVectors() { return usedVectors; }
+    boolean usedVectors() { return vectorLoops > 0; }
+
+    /** How many loops were written with the Vector API so far (a kernel used some when its write raised it). */
+    int vectorLoops() { return vectorLoops; }
+
+    /**
+     * How many pointwise vector loops written so far call a polynomial formula of VectorMath (exp,
+     * sin, sigmoid, …) through its handle: such kernels get no scalar form (see KernelTier).
+     */
+    int polynomialLoops() { return polynomialLoops; }
 
     /** One stage as written: its body and store index after merged dims were substituted away. */
     private record Work(Stage stage, Expr body, Affine store, List<Dim> inner, Work scratch) {
@@ -258,8 +268,9 @@ final class LoopWriter {
         Code pre = new Code();
         ScalarExprs hoist = new ScalarExprs(ctx, pre);
         if (vectorize && dt.isFloatingPoint() && store.unitStride(var) && ScalarExprs.dependsOn(body, var) && VectorExprs.supports(body, var, dt)) {
-            usedVectors = true;
+            vectorLoops++;
             VectorExprs vx = new VectorExprs(ctx, var, dt, hoist, pre);
+            if (vx.vectorMathCalls(body, Set.of()) > 0) polynomialLoops++;
             Code masked = new Code();
             JExpr.Local mask = masked.declare(VectorApi.maskType(dt), ctx.temp(), VectorApi.indexInRange(dt, v, to));
             JExpr tailValue = vx.emitMasked(body, mask, masked);
@@ -422,7 +433,7 @@ final class LoopWriter {
             Code pre = new Code();
             ScalarExprs hoist = new ScalarExprs(ctx, pre);
             if (vec) {
-                usedVectors = true;
+                vectorLoops++;
                 VectorExprs lanes = new VectorExprs(ctx, last.var(), dt, hoist, pre);
                 Code unrolled = new Code(), single = new Code();
                 for (int k = 0; k < UNROLL; k++) vectorStep(unrolled, lanes, r.op(), w, accV.get(k), lanesAhead(k, dt), ctx);

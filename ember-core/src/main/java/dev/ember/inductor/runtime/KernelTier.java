@@ -1,0 +1,117 @@
+package dev.ember.inductor.runtime;
+
+import dev.ember.kernels.ColdStart;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Which form of a generated pointwise kernel a call runs: its scalar form (plain loops, the same
+ * kernel written with vectorization off) for its first {@link #SCALAR_CALLS} calls, then its SIMD
+ * form (Vector API loops) for good.
+ *
+ * <p>Why. Until C2 has compiled a kernel, every Vector API operation in it runs the API's Java
+ * fallback: the bias-and-ReLU epilogue of one 64x2048 product took 79-88 ms on its first call in a
+ * fresh JVM and 2-18 ms on each of the next thirty, where the same loop written as scalar code took
+ * 5 ms interpreted and 0.3 ms from its second call (docs/benchmarks.md, sessions 21 and 22). So a fresh JVM's first results, and a model's first training step, were spent in
+ * the Vector API's fallback.
+ *
+ * <p>Both forms give the same bits: a kernel has a scalar form only when it has no reduction (a
+ * reduction's sums would be ordered differently), and every SIMD formula equals its scalar twin.
+ *
+ * <p>Which kernels. Only those whose SIMD form calls no polynomial formula of {@code VectorMath}
+ * (exp, sin, cos, tanh, log, log1p, sigmoid, silu, gelu): relu, rsqrt and plain arithmetic
+ * qualify, the MLP's bias-and-ReLU epilogues among them. The SIMD form calls the formulas through
+ * constant method handles, and whether C2 inlines one (87-298 bytes, over the 35 bytes it inlines
+ * at any call site) is decided from the profile of the JDK's method-handle code, which the whole
+ * process shares. With a scalar form run first, the transcendental chain's SIMD form was compiled
+ * without {@code exp} and {@code sin} inlined and stayed at 16-20 ms against 5-9 ms for the rest
+ * of the process (JMH, {@code InductorPointwiseBench.trans4M_compiled}); so it did when the SIMD
+ * form was tried on every fourth call instead (session 21's design), and with
+ * {@code -XX:CompileCommand=inline,dev.ember.kernels.VectorMath::*} one fork in two still stayed at
+ * 9.7 against 5.3-5.7 ms. Such kernels keep their one form, and their first calls run it
+ * interpreted.
+ *
+ * <p>When. The same profile decides for the polynomial kernels that have one form: with tiers on
+ * the arithmetic chain's scalar form alone, run before it in the same process, left the
+ * transcendental chain at 24-26 ms against 6.4-7.2 (a probe doing what the benchmark's set-up
+ * does). With {@link #INLINE_VECTOR_MATH} it ran at 6.2 ms. So tiers are on only in a JVM
+ * started with that flag ({@code ./ember}, the tests and the benchmarks pass it; README, "Flags
+ * the JVM needs"); without it every call runs the SIMD form, as before tiers.
+ *
+ * <p>A size-generic graph's kernels have no tier. {@code EMBER_COLD_START=java} turns tiers off
+ * (every call runs the SIMD form), as it does for the eager kernels' ({@link ColdStart}).
+ */
+public final class KernelTier {
+    /**
+     * Calls that run the scalar form. A handful: the first result and the first training steps come
+     * from code the JIT compiles within a call, and the SIMD form's own warm-up starts soon after.
+     */
+    public static final int SCALAR_CALLS = 8;
+
+    /** The JVM flag that has C2 inline every {@code VectorMath} function wherever it is called; tiers need it. */
+    public static final String INLINE_VECTOR_MATH = "-XX:CompileCommand=inline,dev.ember.kernels.VectorMath::*";
+
+    private static final boolean ENABLED = ColdStart.enabled() && vectorMathInlined(runtimeArguments());
+
+    /** Whether kernels get tiers in this JVM: started with {@link #INLINE_VECTOR_MATH}, and not {@code EMBER_COLD_START=java}. */
+    public static boolean enabled() { return ENABLED; }
+
+    /** Whether these JVM arguments have C2 inline all of VectorMath's functions (the flag, in either of HotSpot's spellings of the pattern). */
+    public static boolean vectorMathInlined(List<String> jvmArguments) {
+        for (String a : jvmArguments) {
+            if (!a.startsWith("-XX:CompileCommand=inline,")) continue;
+            String pattern = a.substring("-XX:CompileCommand=inline,".length());
+            if (pattern.equals("dev.ember.kernels.VectorMath::*") || pattern.equals("dev/ember/kernels/VectorMath.*")) return true;
+        }
+        return false;
+    }
+
+    /** The JVM's own arguments: from the JDK when its {@code jdk.internal.misc} is exported to Ember, else from the process's command line. */
+    private static List<String> runtimeArguments() {
+        try {
+            Object args = Class.forName("jdk.internal.misc.VM").getMethod("getRuntimeArguments").invoke(null);
+            return List.of((String[]) args);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return ProcessHandle.current().info().arguments().map(List::of).orElse(List.of());
+        }
+    }
+
+    /** Every kernel runs this form (true: SIMD, false: scalar), or null for the tiers' own choice: set by tests and the differential fuzzer. */
+    private static volatile Boolean forcedForm;
+
+    /** Scalar-form calls of every kernel in this process (tests and diagnostics). */
+    private static final AtomicLong SCALAR_CALLS_IN_PROCESS = new AtomicLong();
+
+    private volatile boolean simd = !ENABLED;
+    private final AtomicInteger scalarCalls = new AtomicInteger();
+
+    /** Whether this call runs the SIMD form (else the scalar one). */
+    public boolean simd() {
+        Boolean forced = forcedForm;
+        if (forced != null) return forced;
+        if (simd) return true;
+        if (scalarCalls.incrementAndGet() <= SCALAR_CALLS) {
+            SCALAR_CALLS_IN_PROCESS.incrementAndGet();
+            return false;
+        }
+        simd = true;
+        return true;
+    }
+
+    /** Calls that ran the scalar form. */
+    public int scalarCalls() { return Math.min(scalarCalls.get(), SCALAR_CALLS); }
+
+    /** Calls that ran a kernel's scalar form, over every kernel of this process. */
+    public static long scalarCallsInProcess() { return SCALAR_CALLS_IN_PROCESS.get(); }
+
+    /**
+     * Makes every kernel run its SIMD form ({@code true}) or its scalar form ({@code false}), or
+     * (null) lets tiers choose: for tests, and for the differential fuzzer, which judges both forms.
+     */
+    public static void forceForm(Boolean simd) { forcedForm = simd; }
+
+    @Override
+    public String toString() { return simd ? "simd" : "scalar for " + (SCALAR_CALLS - scalarCalls()) + " more call(s)"; }
+}

@@ -1,0 +1,171 @@
+package dev.ember.inductor;
+
+import dev.ember.fx.CompileMode;
+import dev.ember.fx.Graph;
+import dev.ember.fx.GraphModule;
+import dev.ember.fx.Node;
+import dev.ember.inductor.runtime.KernelTier;
+import dev.ember.kernels.ColdStart;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static dev.ember.inductor.Graphs.call;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * A generated pointwise kernel's two forms (KernelTier): cold calls run the scalar form, which must
+ * give every element the bits of the SIMD form; kernels with a reduction, whose sums the two forms
+ * would order differently, and those that call a polynomial formula (exp, sin, sigmoid …), have only
+ * the SIMD form; and a kernel runs its scalar form on its first calls only.
+ */
+class KernelTierTest {
+    @AfterEach
+    void tiersChooseAgain() { KernelTier.forceForm(null); }
+
+    /** The tests' JVM is started with the flag tiers need (pom.xml's argLine): tiers are on unless EMBER_COLD_START=java. */
+    private static void tiersOn() {
+        assumeTrue(ColdStart.enabled(), "EMBER_COLD_START=java turns tiers off");
+        assertTrue(KernelTier.enabled(), "the tests' JVM lacks " + KernelTier.INLINE_VECTOR_MATH + " (pom.xml's argLine)");
+    }
+
+    @Test
+    void tiersAreOnOnlyWithTheFlagThatInlinesVectorMath() {
+        assertTrue(KernelTier.vectorMathInlined(List.of("-Xmx1g", "-XX:CompileCommand=inline,dev.ember.kernels.VectorMath::*")));
+        assertTrue(KernelTier.vectorMathInlined(List.of("-XX:CompileCommand=inline,dev/ember/kernels/VectorMath.*")));
+        assertFalse(KernelTier.vectorMathInlined(List.of()));
+        assertFalse(KernelTier.vectorMathInlined(List.of("-XX:CompileCommand=dontinline,dev.ember.kernels.VectorMath::*")));
+        assertFalse(KernelTier.vectorMathInlined(List.of("-XX:CompileCommand=inline,dev.ember.kernels.VectorMath::exp")),
+                "one function inlined leaves the others to the profile");
+    }
+
+    @Test
+    void aKernelRunsItsScalarFormForItsFirstCallsThenItsSimdFormForGood() {
+        tiersOn();
+        KernelTier t = new KernelTier();
+        List<Boolean> forms = new ArrayList<>();
+        for (int i = 0; i < KernelTier.SCALAR_CALLS + 3; i++) forms.add(t.simd());
+        List<Boolean> expected = new ArrayList<>();
+        for (int i = 0; i < KernelTier.SCALAR_CALLS + 3; i++) expected.add(i >= KernelTier.SCALAR_CALLS);
+        assertEquals(expected, forms);
+        assertEquals(KernelTier.SCALAR_CALLS, t.scalarCalls());
+    }
+
+    @Test
+    void aCompiledGraphsFirstCallsRunTheScalarForm() {
+        tiersOn();
+        Graph g = new Graph();
+        Node in = g.placeholder("x", null);
+        g.output(call(g, "relu.default", call(g, "add.Tensor", call(g, "mul.Tensor", in, 2.0), 1.0)));
+        Tensor x = values(4099, 7, DType.FLOAT32, 4099);
+        InductorGraph compiled = Inductor.compile(new GraphModule(g), List.of(x), CompileMode.DEFAULT, null);
+        assertTrue(compiled.sourceCode().contains("_scalar("), compiled.sourceCode());
+        long before = KernelTier.scalarCallsInProcess();
+        for (int i = 0; i < KernelTier.SCALAR_CALLS + 4; i++) compiled.run(x);
+        assertEquals(KernelTier.SCALAR_CALLS, KernelTier.scalarCallsInProcess() - before, "the one kernel's first calls, and only those, ran its scalar form");
+    }
+
+    /** Special values first, then random ones of several scales: {@code n} elements, vector bodies and a tail. */
+    private static Tensor values(int n, long seed, DType d, int... shape) {
+        double[] special = {-0.0, 0.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1.0, -1.0, 1e-30, -1e-30, 88.0, -88.0,
+                100.0, -100.0, 0.5, -0.5, 3.0, -7.25, 1e5, -1e5};
+        SplittableRandom r = new SplittableRandom(seed);
+        double[] v = new double[n];
+        for (int i = 0; i < n; i++) v[i] = i < special.length ? special[i] : r.nextDouble(-1, 1) * (r.nextBoolean() ? 6 : 60);
+        return Tensor.of(v).to(d).reshape(shape);
+    }
+
+    private static long[] bits(Object out) {
+        Tensor t = ((Tensor) out).contiguous();
+        if (t.dtype() == DType.FLOAT32) {
+            float[] f = t.toFloatArray();
+            long[] b = new long[f.length];
+            for (int i = 0; i < f.length; i++) b[i] = Float.floatToIntBits(f[i]);
+            return b;
+        }
+        double[] x = t.toDoubleArray();
+        long[] b = new long[x.length];
+        for (int i = 0; i < x.length; i++) b[i] = Double.doubleToLongBits(x[i]);
+        return b;
+    }
+
+    /**
+     * Compiles {@code gm} and runs it with every kernel in its SIMD form, then in its scalar form:
+     * the same bits. Asserts that the kernel has both forms exactly when it has SIMD loops and
+     * {@code polynomial} is false (a kernel that calls exp, sin, sigmoid … has one form).
+     */
+    private static void sameBitsInBothForms(String what, boolean polynomial, GraphModule gm, Tensor... inputs) {
+        tiersOn();
+        InductorGraph g = Inductor.compile(gm, List.of(inputs), CompileMode.DEFAULT, null);
+        boolean simdLoops = g.sourceCode().contains(".fromArray(");
+        assertEquals(simdLoops && !polynomial, g.sourceCode().contains("_scalar("),
+                what + ": a pointwise kernel has a scalar form when it has SIMD loops and no polynomial formula\n" + g.sourceCode());
+        KernelTier.forceForm(true);
+        long[] simd = bits(g.run((Object[]) inputs));
+        KernelTier.forceForm(false);
+        long[] scalar = bits(g.run((Object[]) inputs));
+        assertArrayEquals(simd, scalar, what + ": the scalar form gave other bits than the SIMD form");
+    }
+
+    private static final String[] ONE_OR_TWO_INSTRUCTIONS = {"relu", "rsqrt", "sqrt", "abs", "neg"};
+    private static final String[] POLYNOMIALS = {"sigmoid", "silu", "exp", "log", "log1p", "sin", "cos", "tanh"};
+
+    @ParameterizedTest
+    @EnumSource(value = DType.class, names = {"FLOAT32", "FLOAT64"})
+    void everyPointwiseFormulaGivesTheSameBitsInBothForms(DType d) {
+        Tensor x = values(1037, 1, d, 1037), y = values(1037, 2, d, 1037);
+        for (String[] ops : new String[][] {ONE_OR_TWO_INSTRUCTIONS, POLYNOMIALS}) {
+            for (String op : ops) {
+                Graph g = new Graph();
+                Node in = g.placeholder("x", null);
+                g.output(call(g, op + ".default", in));
+                sameBitsInBothForms(op + " " + d, ops == POLYNOMIALS, new GraphModule(g), x);
+            }
+        }
+        for (String approximate : new String[] {"none", "tanh"}) {
+            Graph g = new Graph();
+            Node in = g.placeholder("x", null);
+            g.output(g.callFunction(dev.ember.ops.OpRegistry.get("aten.gelu.default"), List.of(in), Map.of("approximate", approximate)));
+            sameBitsInBothForms("gelu " + approximate + " " + d, true, new GraphModule(g), x);
+        }
+        // binary ops, a scalar and a clamp fused into one kernel (each with a SIMD form in both dtypes)
+        Graph g = new Graph();
+        Node a = g.placeholder("a", null), b = g.placeholder("b", null);
+        Node q = call(g, "div.Tensor", call(g, "mul.Tensor", a, b), call(g, "add.Tensor", b, 3.0));
+        Node m = call(g, "maximum.default", call(g, "sub.Tensor", q, a), call(g, "minimum.default", a, b));
+        g.output(call(g, "clamp.default", call(g, "mul.Tensor", m, m), -5.0, 7.5));
+        sameBitsInBothForms("binary chain " + d, false, new GraphModule(g), x, y);
+    }
+
+    @Test
+    void aReluEpilogueOfAProductAndABroadcastRowGivesTheSameBitsInBothForms() {
+        Tensor x = values(64 * 96, 3, DType.FLOAT32, 64, 96), w = values(80 * 96, 4, DType.FLOAT32, 80, 96).mul(0.05),
+                bias = values(80, 5, DType.FLOAT32, 80);
+        Graph g = new Graph();
+        Node in = g.placeholder("x", null), weight = g.placeholder("w", null), b = g.placeholder("b", null);
+        g.output(call(g, "relu.default", call(g, "linear.default", in, weight, b)));
+        sameBitsInBothForms("relu(linear)", false, new GraphModule(g), x, w, bias);
+    }
+
+    @Test
+    void aKernelWithAReductionHasOnlyItsSimdForm() {
+        tiersOn();
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null);
+        g.output(call(g, "softmax.int", x, 1L));
+        InductorGraph compiled = Inductor.compile(new GraphModule(g), List.of(values(64 * 300, 6, DType.FLOAT32, 64, 300)), CompileMode.DEFAULT, null);
+        assertFalse(compiled.sourceCode().contains("_scalar("), compiled.sourceCode());
+    }
+}
