@@ -59,6 +59,8 @@ class DoctorCommandTest {
         assertTrue(s.contains("\ncaches     ") && s.contains(" L2, "), s);
         assertTrue(s.contains("\ntuning     defaults for OpenBLAS (`ember tune` measures this machine"), "the suite runs with EMBER_TUNING=defaults, EMBER_BLAS=openblas: " + s);
         assertTrue(s.contains("\ngemm       "), s);
+        assertTrue(s.contains("\nwarm-up    compiled kernels run a scalar form on their first 8 calls"),
+                "the suite's JVM has the flag that turns the compiled kernels' scalar first calls on: " + s);
     }
 
     @Test
