@@ -298,6 +298,19 @@ public final class Ember {
     public static dev.ember.tuning.KernelTuning kernelTuning() { return dev.ember.kernels.Gemm.tuning(); }
 
     /**
+     * Whether the kernels the inductor generates run a scalar form on their first calls in this
+     * JVM, and if not, why and how to turn it on (what {@code ember doctor} prints; docs/tuning.md).
+     */
+    public static String compiledKernelWarmUp() {
+        if (dev.ember.inductor.runtime.KernelTier.enabled()) {
+            return "compiled kernels run a scalar form on their first " + dev.ember.inductor.runtime.KernelTier.SCALAR_CALLS + " calls (docs/tuning.md)";
+        }
+        if (!dev.ember.kernels.ColdStart.enabled()) return "every kernel runs its SIMD form from the first call (EMBER_COLD_START=java)";
+        return "every compiled kernel runs its SIMD form from the first call: start the JVM with -XX:CompileCommand=quiet '"
+                + dev.ember.inductor.runtime.KernelTier.INLINE_VECTOR_MATH + "' for faster first calls (README, \"Flags the JVM needs\")";
+    }
+
+    /**
      * Measures, on this machine, where Ember's own few-row GEMM kernels beat the native BLAS and how thin
      * a batched product's bands may be (a minute or less; {@code progress} gets a line per sweep).
      * The result's {@link TuningRun#tuning()} is not used until written to

@@ -2,8 +2,6 @@ package dev.ember.cli;
 
 import dev.ember.Ember;
 
-import dev.ember.inductor.runtime.KernelTier;
-import dev.ember.kernels.ColdStart;
 import dev.ember.report.Diagnosis;
 import dev.ember.report.Diagnosis.Finding;
 import dev.ember.report.Diagnosis.Kind;
@@ -224,14 +222,6 @@ final class Doctor {
         out.printf("%-10s %s%n", "tuning", tuning.source().equals("defaults")
                 ? "defaults for " + tuning.baseline() + " (`ember tune` measures this machine: docs/tuning.md)"
                 : tuning.source() + " (measured against " + tuning.baseline() + ")");
-        out.printf("%-10s %s%n", "warm-up", firstCalls());
-    }
-
-    /** Whether the compiled kernels' first calls run their scalar forms here, and if not, why and how to turn them on. */
-    static String firstCalls() {
-        if (KernelTier.enabled()) return "compiled kernels run a scalar form on their first " + KernelTier.SCALAR_CALLS + " calls (docs/tuning.md)";
-        if (!ColdStart.enabled()) return "every kernel runs its SIMD form from the first call (EMBER_COLD_START=java)";
-        return "every compiled kernel runs its SIMD form from the first call: start the JVM with -XX:CompileCommand=quiet '"
-                + KernelTier.INLINE_VECTOR_MATH + "' for faster first calls (README, \"Flags the JVM needs\")";
+        out.printf("%-10s %s%n", "warm-up", Ember.compiledKernelWarmUp());
     }
 }
