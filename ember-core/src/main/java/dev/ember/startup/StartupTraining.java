@@ -94,9 +94,10 @@ public final class StartupTraining {
 
     /**
      * Training steps of three small models, each compiled (capture, the joint graph, the
-     * partitioner, inductor on the forward and the backward graph) and then stepped by AdamW and by
-     * SGD with momentum: the autograd engine, the backward kernels and the optimizers' loops are in
-     * the cache too, which is most of a first training step's start-up (docs/benchmarks.md).
+     * partitioner, inductor on the forward and the backward graph) and stepped: the first round
+     * cold with AdamW, the second, after {@link Ember#reset()}, from the artifact cache with SGD
+     * and momentum. So the classes of the autograd engine, the backward kernels and the optimizers
+     * are archived too (docs/benchmarks.md, "Start-up: a class data archive instead of the AOT cache").
      */
     static void train() {
         Options inductor = Options.backend("inductor");
