@@ -5,7 +5,6 @@ import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
 import dev.ember.fx.ShapeProp;
 import dev.ember.fx.SymbolicShapes;
-import dev.ember.kernels.Blas;
 import dev.ember.logging.Log;
 import dev.ember.logging.Trace;
 import dev.ember.ops.OpOverload;
@@ -125,22 +124,16 @@ public final class Aot {
         return new Prepared(work, kept);
     }
 
-    /** Whether running {@code gm} may reach the native BLAS: it calls an op that does ({@link OpOverload#reachesNativeBlas}). */
+    /**
+     * Whether running {@code gm} may reach the native BLAS: it calls an op that does
+     * ({@link OpOverload#reachesNativeBlas}). Building such a graph has already started loading it
+     * ({@link OpOverload#enteredGraph}).
+     */
     public static boolean reachesGemm(GraphModule gm) {
         for (Node n : gm.graph().nodes()) {
             if (n.target() instanceof OpOverload op && op.reachesNativeBlas()) return true;
         }
         return false;
-    }
-
-    /**
-     * Starts loading OpenBLAS on a background thread when {@code gm} has a GEMM ({@link Blas#loadInBackground}),
-     * so that compiling overlaps the load (~300 ms in a fresh JVM) and the graph's first call finds it loaded.
-     * Which kernel runs is not changed: a GEMM that comes before the load has finished waits for it, as it would
-     * for a load on first use.
-     */
-    public static void preloadBlasFor(GraphModule gm) {
-        if (reachesGemm(gm)) Blas.loadInBackground();
     }
 
     /** A training forward or backward graph made ready for a backend: decomposed to core ops, then the post-grad passes. */

@@ -49,8 +49,6 @@ public final class AotAutograd {
     }
 
     private static CompiledGraph train(GraphModule gm, List<?> inputs, GraphCompiler compiler) {
-        // before AOT's steps rather than when the backend gets the forward graph: the load then overlaps them too
-        Aot.preloadBlasFor(gm);
         boolean[] requiresGrad = new boolean[inputs.size()];
         List<Object> fakes = new ArrayList<>(inputs.size());
         for (int i = 0; i < inputs.size(); i++) {

@@ -86,7 +86,6 @@ public final class Inductor {
     }
 
     static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs, CompileMode mode, ArtifactCache cache, Chooser chooser) {
-        Aot.preloadBlasFor(gm);   // overlaps compiling: the graph's first call finds OpenBLAS loaded (a training graph started it before AOT's steps)
         List<TensorMeta> metas = new ArrayList<>();
         for (Tensor t : exampleInputs) metas.add(t.meta());
         String graphText = canonical(gm);
