@@ -4,7 +4,6 @@ import dev.ember.tuning.KernelTuning;
 import dev.ember.tuning.Machine;
 
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -149,7 +148,7 @@ public final class GemmDot {
     private static void flushRow(float[] sums, int first, int k, int kv, float alpha, float beta, float[] c, int c0,
                                  float[] a, int a0, float[] b, int b0, int ldb) {
         for (int v = 0; v < 4; v++) {
-            float dot = FloatVector.fromArray(S, sums, (first + v) * L).reduceLanes(VectorOperators.ADD) + tail(k, kv, a, a0, b, b0 + v * ldb);
+            float dot = VectorMath.sumLanes(FloatVector.fromArray(S, sums, (first + v) * L)) + tail(k, kv, a, a0, b, b0 + v * ldb);
             store(c, c0 + v, alpha, beta, dot);
         }
     }
@@ -158,7 +157,7 @@ public final class GemmDot {
         FloatVector s = FloatVector.zero(S);
         int kv = k - k % L;
         for (int p = 0; p < kv; p += L) s = FloatVector.fromArray(S, a, a0 + p).fma(FloatVector.fromArray(S, b, b0 + p), s);
-        return s.reduceLanes(VectorOperators.ADD) + tail(k, kv, a, a0, b, b0);
+        return VectorMath.sumLanes(s) + tail(k, kv, a, a0, b, b0);
     }
 
     /** The products of the last {@code k % L} positions, past the whole vectors. */

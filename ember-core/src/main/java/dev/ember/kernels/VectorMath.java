@@ -5,6 +5,7 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.invoke.MethodHandle;
@@ -490,6 +491,60 @@ public final class VectorMath {
         FloatVector erfAbs = one.sub(tail);
         FloatVector erf = erfAbs.blend(erfAbs.neg(), z.compare(LT, 0f));
         return x.mul(half).mul(one.add(erf));
+    }
+
+    // ---------------------------------------------------------------- sums across lanes
+
+    /*
+     * The Vector API's reduceLanes(ADD) on floating lanes adds "in an arbitrary order, which may even
+     * vary over time" (its Javadoc): the interpreter adds lane 0, 1, 2, … in turn, C2's intrinsic
+     * halves the vector. A sum then changed in the last bit once C2 compiled its loop, and eager's
+     * batch_norm gave one value on its first call and another from the third (a program that
+     * multiplied that rounding gave a visibly different result per process). These sums fix the
+     * order: halves, as a tree, the same in every JIT tier. Each step adds the vector to itself with
+     * lane i swapped for lane i ^ h (a constant shuffle, one permute), h = length/2, …, 2, 1; every
+     * lane then holds the sum, lane 0 is read.
+     */
+    private static final VectorShuffle<Float> F_SWAP_1 = swap(S, 1), F_SWAP_2 = swap(S, 2), F_SWAP_4 = swap(S, 4), F_SWAP_8 = swap(S, 8);
+    private static final VectorShuffle<Double> D_SWAP_1 = swap(SD, 1), D_SWAP_2 = swap(SD, 2), D_SWAP_4 = swap(SD, 4);
+
+    /** Lane i of the result is lane {@code i ^ h} of the input; null when the species has no lane h. */
+    private static <E> VectorShuffle<E> swap(VectorSpecies<E> species, int h) {
+        return h < species.length() ? VectorShuffle.fromOp(species, i -> i ^ h) : null;
+    }
+
+    /** The sum of the lanes, added as a tree of halves in every JIT tier (see above); use it, never {@code reduceLanes(ADD)}. */
+    public static float sumLanes(FloatVector v) {
+        int n = S.length();
+        if (n > 16) return sumLanesWide(v);
+        if (n > 8) v = v.add(v.rearrange(F_SWAP_8));
+        if (n > 4) v = v.add(v.rearrange(F_SWAP_4));
+        if (n > 2) v = v.add(v.rearrange(F_SWAP_2));
+        if (n > 1) v = v.add(v.rearrange(F_SWAP_1));
+        return v.lane(0);
+    }
+
+    /** The sum of the lanes, added as a tree of halves in every JIT tier (see above); use it, never {@code reduceLanes(ADD)}. */
+    public static double sumLanes(DoubleVector v) {
+        int n = SD.length();
+        if (n > 8) return sumLanesWide(v);
+        if (n > 4) v = v.add(v.rearrange(D_SWAP_4));
+        if (n > 2) v = v.add(v.rearrange(D_SWAP_2));
+        if (n > 1) v = v.add(v.rearrange(D_SWAP_1));
+        return v.lane(0);
+    }
+
+    /** The same tree for vectors wider than x86's (a long SVE vector): the halves folded in an array. */
+    private static float sumLanesWide(FloatVector v) {
+        float[] a = v.toArray();
+        for (int h = a.length / 2; h >= 1; h /= 2) for (int i = 0; i < h; i++) a[i] += a[i + h];
+        return a[0];
+    }
+
+    private static double sumLanesWide(DoubleVector v) {
+        double[] a = v.toArray();
+        for (int h = a.length / 2; h >= 1; h /= 2) for (int i = 0; i < h; i++) a[i] += a[i + h];
+        return a[0];
     }
 
     // ---------------------------------------------------------------- handles for fused loops

@@ -112,8 +112,13 @@ public final class VectorApi {
         return Calls.call(JExpr.CallKind.VIRTUAL, a.type(), a, "blend", MethodTypeDesc.of(a.type().desc(), VECTOR, MASK.desc()), b, mask);
     }
 
-    /** {@code v.reduceLanes(VectorOperators.OP)}: one scalar. */
+    /**
+     * The lanes of {@code v} reduced to one scalar: {@code v.reduceLanes(VectorOperators.OP)} for MAX and
+     * MIN, {@code VectorMath.sumLanes(v)} for ADD, whose order of additions is the same in every JIT
+     * tier (reduceLanes' order for ADD may change when C2 compiles the kernel).
+     */
     static JExpr reduceLanes(String op, JExpr v, DType d) {
+        if (op.equals("ADD")) return Calls.staticCall(Calls.VECTOR_MATH, "sumLanes", JavaTypes.scalar(d), v);
         return Calls.call(JExpr.CallKind.VIRTUAL, v.type(), v, "reduceLanes", MethodTypeDesc.of(JavaTypes.scalar(d).desc(), ASSOCIATIVE.desc()),
                 operator(op, ASSOCIATIVE));
     }

@@ -84,7 +84,7 @@ public final class ReduceSoftmax {
             if (!log) e.intoArray(y, yo + i, m);
             sv = sv.add(e, m);
         }
-        float sum = sv.reduceLanes(VectorOperators.ADD);
+        float sum = VectorMath.sumLanes(sv);
 
         if (log) {
             float logSum = (float) Math.log(sum);
