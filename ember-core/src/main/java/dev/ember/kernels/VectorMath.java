@@ -535,16 +535,24 @@ public final class VectorMath {
     }
 
     /** The same tree for vectors wider than x86's (a long SVE vector): the halves folded in an array. */
-    private static float sumLanesWide(FloatVector v) {
-        float[] a = v.toArray();
-        for (int h = a.length / 2; h >= 1; h /= 2) for (int i = 0; i < h; i++) a[i] += a[i + h];
-        return a[0];
+    private static float sumLanesWide(FloatVector v) { return sumLanes(v.toArray(), v.length()); }
+
+    private static double sumLanesWide(DoubleVector v) { return sumLanes(v.toArray(), v.length()); }
+
+    /**
+     * {@code lanes[0, count)} summed in the order {@link #sumLanes(FloatVector)} sums a vector's
+     * lanes ({@code count} a power of two, the lane count): what scalar code that computes a SIMD
+     * loop's sums lane by lane ends with (a generated kernel's scalar form). Overwrites the array.
+     */
+    public static float sumLanes(float[] lanes, int count) {
+        for (int h = count / 2; h >= 1; h /= 2) for (int i = 0; i < h; i++) lanes[i] += lanes[i + h];
+        return lanes[0];
     }
 
-    private static double sumLanesWide(DoubleVector v) {
-        double[] a = v.toArray();
-        for (int h = a.length / 2; h >= 1; h /= 2) for (int i = 0; i < h; i++) a[i] += a[i + h];
-        return a[0];
+    /** {@link #sumLanes(float[], int)} for double lanes. */
+    public static double sumLanes(double[] lanes, int count) {
+        for (int h = count / 2; h >= 1; h /= 2) for (int i = 0; i < h; i++) lanes[i] += lanes[i + h];
+        return lanes[0];
     }
 
     // ---------------------------------------------------------------- handles for fused loops

@@ -26,10 +26,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * A generated pointwise kernel's two forms (KernelTier): cold calls run the scalar form, which must
- * give every element the bits of the SIMD form; kernels with a reduction, whose sums the two forms
- * would order differently, and those that call a polynomial formula (exp, sin, sigmoid …), have only
- * the SIMD form; and a kernel runs its scalar form on its first calls only.
+ * A generated kernel's two forms (KernelTier): cold calls run the scalar form, which must give every
+ * element the bits of the SIMD form (a reduction's scalar form folds its terms lane by lane as the
+ * SIMD form does); a pointwise kernel that calls a polynomial formula (exp, sin, sigmoid …) keeps
+ * its one SIMD form, a row kernel does not; and a kernel runs its scalar form on its first calls only.
  */
 class KernelTierTest {
     @AfterEach
@@ -104,19 +104,20 @@ class KernelTierTest {
     /**
      * Compiles {@code gm} and runs it with every kernel in its SIMD form, then in its scalar form:
      * the same bits. Asserts that the kernel has both forms exactly when it has SIMD loops and
-     * {@code polynomial} is false (a kernel that calls exp, sin, sigmoid … has one form).
+     * {@code oneForm} is false (a pointwise kernel that calls exp, sin, sigmoid … has one form).
      */
-    private static void sameBitsInBothForms(String what, boolean polynomial, GraphModule gm, Tensor... inputs) {
+    private static String sameBitsInBothForms(String what, boolean oneForm, GraphModule gm, Tensor... inputs) {
         tiersOn();
         InductorGraph g = Inductor.compile(gm, List.of(inputs), CompileMode.DEFAULT, null);
         boolean simdLoops = g.sourceCode().contains(".fromArray(");
-        assertEquals(simdLoops && !polynomial, g.sourceCode().contains("_scalar("),
-                what + ": a pointwise kernel has a scalar form when it has SIMD loops and no polynomial formula\n" + g.sourceCode());
+        assertEquals(simdLoops && !oneForm, g.sourceCode().contains("_scalar("),
+                what + ": a kernel has a scalar form when it has SIMD loops, unless it is a pointwise kernel calling a polynomial formula\n" + g.sourceCode());
         KernelTier.forceForm(true);
         long[] simd = bits(g.run((Object[]) inputs));
         KernelTier.forceForm(false);
         long[] scalar = bits(g.run((Object[]) inputs));
         assertArrayEquals(simd, scalar, what + ": the scalar form gave other bits than the SIMD form");
+        return g.sourceCode();
     }
 
     private static final String[] ONE_OR_TWO_INSTRUCTIONS = {"relu", "rsqrt", "sqrt", "abs", "neg"};
@@ -159,13 +160,59 @@ class KernelTierTest {
         sameBitsInBothForms("relu(linear)", false, new GraphModule(g), x, w, bias);
     }
 
+    /**
+     * Reductions: the scalar form folds each term into the lane and accumulator the SIMD form would,
+     * and sums the lanes in {@code VectorMath.sumLanes}'s order, so both give the same bits. Row
+     * lengths below, at and around multiples of the lane count and of the four unrolled vectors,
+     * rows over several inner dims, special values (NaN, infinities, signed zeros) among the terms.
+     */
+    @ParameterizedTest
+    @EnumSource(value = DType.class, names = {"FLOAT32", "FLOAT64"})
+    void everyReductionGivesTheSameBitsInBothForms(DType d) {
+        for (int n : new int[] {1, 3, 15, 16, 17, 63, 64, 65, 128, 129, 300, 1037}) {
+            Tensor x = values(6 * n, 7 + n, d, 6, n), y = values(6 * n, 8 + n, d, 6, n);
+            String at = " over " + n + " " + d;
+            lanes(n, sameBitsInBothForms("sum" + at, false, reduction(g -> call(g, "sum.dim_IntList", g.placeholder("x", null), new int[] {1}, false)), x));
+            lanes(n, sameBitsInBothForms("amax" + at, false, reduction(g -> call(g, "amax.default", g.placeholder("x", null), new int[] {1}, false)), x));
+            lanes(n, sameBitsInBothForms("amin of a product" + at, false, reduction(g -> {
+                Node a = g.placeholder("a", null), b = g.placeholder("b", null);
+                return call(g, "amin.default", call(g, "mul.Tensor", a, b), new int[] {1}, false);
+            }), x, y));
+            lanes(n, sameBitsInBothForms("softmax" + at, false, reduction(g -> call(g, "_softmax.default", g.placeholder("x", null), 1L, false)), x));
+            // a row kernel whose pointwise stage calls a polynomial formula (log) has a scalar form, unlike a pointwise kernel
+            lanes(n, sameBitsInBothForms("log_softmax" + at, false, reduction(g -> call(g, "_log_softmax.default", g.placeholder("x", null), 1L, false)), x));
+            lanes(n, sameBitsInBothForms("var" + at, false, reduction(g -> call(g, "var.correction", g.placeholder("x", null), new int[] {1}, 1.0, false)), x));
+            Tensor w = values(n, 9, d, n), b = values(n, 10, d, n);
+            lanes(n, sameBitsInBothForms("layer_norm" + at, false, reduction(g -> {
+                Node in = g.placeholder("x", null), weight = g.placeholder("w", null), bias = g.placeholder("b", null);
+                return call(g, "layer_norm.default", in, new int[] {n}, weight, bias, 1e-5);
+            }), x, w, b));
+        }
+        // rows over two inner dims: the accumulators carry from one inner row to the next
+        Tensor x3 = values(4 * 5 * 37, 11, d, 4, 5, 37);
+        lanes(37, sameBitsInBothForms("sum over [5, 37] " + d, false, reduction(g -> call(g, "sum.dim_IntList", g.placeholder("x", null), new int[] {1, 2}, false)), x3));
+        lanes(37, sameBitsInBothForms("mean over [5, 37] " + d, false, reduction(g -> call(g, "mean.dim", g.placeholder("x", null), new int[] {1, 2}, false)), x3));
+    }
+
+    /** A kernel over rows of {@code n} terms, for {@code n} of a vector or more, runs its reductions on lanes and has a scalar form: the test is not empty. */
+    private static void lanes(int n, String code) {
+        if (n >= 16) assertTrue(code.contains("_scalar(") && (code.contains("F.length()") || code.contains("D.length()")), code);
+    }
+
+    private static GraphModule reduction(java.util.function.Function<Graph, Node> body) {
+        Graph g = new Graph();
+        g.output(body.apply(g));
+        return new GraphModule(g);
+    }
+
     @Test
-    void aKernelWithAReductionHasOnlyItsSimdForm() {
+    void aReductionKernelHasAScalarFormThatFoldsLaneByLane() {
         tiersOn();
         Graph g = new Graph();
         Node x = g.placeholder("x", null);
-        g.output(call(g, "softmax.int", x, 1L));
+        g.output(call(g, "_softmax.default", x, 1L, false));
         InductorGraph compiled = Inductor.compile(new GraphModule(g), List.of(values(64 * 300, 6, DType.FLOAT32, 64, 300)), CompileMode.DEFAULT, null);
-        assertFalse(compiled.sourceCode().contains("_scalar("), compiled.sourceCode());
+        String code = compiled.sourceCode();
+        assertTrue(code.contains("_scalar(") && code.contains("VectorMath.sumLanes("), code);
     }
 }

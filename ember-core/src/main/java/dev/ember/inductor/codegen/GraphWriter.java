@@ -193,16 +193,17 @@ public final class GraphWriter {
         for (int id : ctx.symbols()) sig.add(KernelContext.symbol(id));
         methods.add(new JClass.Method(describe(k), false, JType.VOID, name, sig, body.statements()));
         JExpr.Invoke simdCall = invokeKernel(name, sig);
-        // KernelTier: a static graph's pointwise kernel with SIMD loops and no polynomial formula also gets its scalar form, which its first calls run
-        boolean pointwise = k instanceof Kernel.Host || k instanceof Kernel.Loop l && !l.hasReduction();
-        if (!KernelTier.enabled() || symbols != null || !pointwise || loops.vectorLoops() == vectorLoops
-                || loops.polynomialLoops() > polynomialLoops) {
+        // KernelTier: a static graph's kernel with SIMD loops also gets its scalar form, which its first calls run (a reduction's scalar form
+        // folds lane by lane as the SIMD form does: the same bits), unless it is a pointwise kernel calling a polynomial formula
+        boolean rowKernel = k instanceof Kernel.Loop l && l.hasReduction();
+        if (!KernelTier.enabled() || symbols != null || loops.vectorLoops() == vectorLoops
+                || !rowKernel && loops.polynomialLoops() > polynomialLoops) {
             call.eval(simdCall);
             return;
         }
         Code scalarBody = new Code();
         KernelContext scalarCtx = new KernelContext();
-        writeBody(scalarBody, k, transposed, scalarCtx, new LoopWriter(false));
+        writeBody(scalarBody, k, transposed, scalarCtx, new LoopWriter(false, true));
         String scalarName = name + "_scalar";
         methods.add(new JClass.Method(describe(k) + ": the scalar form, which its first calls run (KernelTier)",
                 false, JType.VOID, scalarName, sig, scalarBody.statements()));

@@ -44,10 +44,21 @@ final class LoopWriter {
     record Dim(int var, SymInt size) {}
 
     private final boolean vectorize;
+    /** Writing a kernel's scalar form: a reduction the SIMD form folds on lanes is folded the same way in scalar code (see {@link #reduction}). */
+    private final boolean emulateLanes;
     private int vectorLoops;
     private int polynomialLoops;
 
-    LoopWriter(boolean vectorize) { this.vectorize = vectorize; }
+    LoopWriter(boolean vectorize) { this(vectorize, false); }
+
+    /**
+     * @param emulateLanes with {@code vectorize} off: write each reduction the SIMD form would fold on
+     *     vector lanes as scalar code that folds in the same order, so that both forms give the same bits
+     */
+    LoopWriter(boolean vectorize, boolean emulateLanes) {
+        this.vectorize = vectorize;
+        this.emulateLanes = emulateLanes;
+    }
 
     /** Whether some loop was written with the Vector API (the class then needs its species fields). */
     boolean usedVectors() { return vectorLoops > 0; }
@@ -402,11 +413,13 @@ final class LoopWriter {
         List<Dim> inner = w.inner();
         Expr body = w.body();
         Dim last = inner.isEmpty() ? null : inner.get(inner.size() - 1);
-        boolean vec = vectorize && last != null && dt.isFloatingPoint() && ScalarExprs.dependsOn(body, last.var())
+        boolean onLanes = last != null && dt.isFloatingPoint() && ScalarExprs.dependsOn(body, last.var())
                 && (w.scratch() == null || w.scratch().store().unitStride(last.var()))
                 && VectorExprs.supports(body, last.var(), dt);
+        boolean vec = vectorize && onLanes;
+        boolean emulated = !vectorize && emulateLanes && onLanes;
         JType type = JavaTypes.scalar(dt);
-        JType accType = !vec && dt == DType.FLOAT32 && r.op() == Stage.ReduceOp.SUM ? JType.DOUBLE : type;
+        JType accType = !onLanes && dt == DType.FLOAT32 && r.op() == Stage.ReduceOp.SUM ? JType.DOUBLE : type;
         c.comment(r.op().name().toLowerCase() + " over " + dimsText(inner) + (w.store() == null ? " (kept in a register)" : ""));
         JExpr.Local acc = c.declare(accType, ctx.temp(), JavaTypes.convert(init(r.op(), dt), accType));
         // No terms: the result is the reduction's identity. Emitting the loops anyway would run their hoisted loop-invariant
@@ -421,6 +434,20 @@ final class LoopWriter {
         }
         List<JExpr.Local> accV = new ArrayList<>();
         for (int k = 0; vec && k < UNROLL; k++) accV.add(c.declare(JavaTypes.vector(dt), ctx.temp(), VectorApi.broadcast(dt, init(r.op(), dt))));
+        JExpr.Local laneCount = null, laneAcc = null;
+        EmulatedLanes emulation = null;
+        if (emulated) {
+            c.comment("the SIMD form's " + UNROLL + " vector accumulators, lane by lane: the same additions in the same order");
+            laneCount = c.declare(JType.INT, ctx.temp(), VectorApi.length(dt));
+            JExpr span = new JExpr.Arith(JExpr.ArithOp.MUL, JavaTypes.intLit(UNROLL), laneCount);
+            laneAcc = c.declare(JavaTypes.array(dt), ctx.temp(), new JExpr.NewArray(JavaTypes.array(dt), span));
+            emulation = new EmulatedLanes(laneAcc, laneCount, c.declare(JType.INT, ctx.temp(), new JExpr.Arith(JExpr.ArithOp.SUB, span, one())),
+                    c.declare(JType.INT, ctx.temp(), new JExpr.Arith(JExpr.ArithOp.SUB, laneCount, one())),
+                    new JExpr.Local(ctx.temp(), JType.INT));
+            if (r.op() != Stage.ReduceOp.SUM) {
+                c.eval(Calls.staticCall(Calls.ARRAYS, "fill", JType.VOID, laneAcc, init(r.op(), dt)));
+            }
+        }
         c.openBlock();
         for (int i = 0; i < inner.size() - 1; i++) {
             openFor(c, KernelContext.var(inner.get(i).var()), JavaTypes.intLit(0), ctx.size(inner.get(i).size()), one());
@@ -454,6 +481,12 @@ final class LoopWriter {
             } else {
                 hoistInvariants(body, last.var(), hoist);
                 c.append(pre);
+                if (emulated) {
+                    // where the SIMD form's unrolled loop stops: loopBound(size) rounded down to whole steps of UNROLL vectors
+                    JExpr span = new JExpr.Arith(JExpr.ArithOp.ADD, emulation.spanMask(), one());
+                    c.add(new JStmt.Declare(emulation.unrolledEnd(), new JExpr.Arith(JExpr.ArithOp.MUL,
+                            new JExpr.Arith(JExpr.ArithOp.DIV, VectorApi.loopBound(dt, ctx.size(last.size())), span), span)));
+                }
                 openFor(c, v, JavaTypes.intLit(0), ctx.size(last.size()), one());
                 Code tail = new Code();
                 JExpr s = new ScalarExprs(ctx, tail, new HashMap<>(hoist.memo())).emit(body);
@@ -462,7 +495,8 @@ final class LoopWriter {
                     Buffer o = w.scratch().out();
                     c.add(store(o, ctx.index(o, w.scratch().store()), s));
                 }
-                c.assign(acc, combine(r.op(), acc, s));
+                if (emulated) foldIntoLane(c, r.op(), emulation, v, s, dt, ctx);
+                else c.assign(acc, combine(r.op(), acc, s));
                 c.close();
             }
         }
@@ -472,6 +506,7 @@ final class LoopWriter {
             JExpr all = pairwise(vectorCombine(r.op()), accV);
             c.assign(acc, combine(r.op(), acc, VectorApi.reduceLanes(lanesOp(r.op()), all, dt)));
         }
+        if (emulated) c.assign(acc, combine(r.op(), acc, reduceEmulatedLanes(c, r.op(), laneAcc, laneCount, dt, ctx)));
         JExpr.Local result = c.declare(type, ctx.temp(), JavaTypes.convert(acc, type));
         if (w.store() != null) c.store(KernelContext.array(r.out()), ctx.index(r.out(), w.store()), result);
         ctx.setLocal(r.out(), result);
@@ -500,6 +535,64 @@ final class LoopWriter {
             c.eval(VectorApi.intoArray(x, KernelContext.array(o), ctx.index(o, w.scratch().store()), mask));
         }
         c.assign(acc, VectorApi.fold(lanesOp(op), acc, x, mask));
+    }
+
+    /*
+     * The SIMD form of a reduction over a row of n terms folds terms [0, u) into UNROLL vector
+     * accumulators, term t into accumulator t / L % UNROLL at lane t % L (u: the largest multiple
+     * of UNROLL·L not past loopBound(n)), and the rest, [u, n), into accumulator 0 at lane t % L
+     * (one vector per step, then the masked tail). So in a flat array of UNROLL·L slots, term t goes
+     * to slot t % (UNROLL·L) below u and t % L from u on (L and UNROLL are powers of two: masks).
+     * The row's other inner dims restart t at 0 and keep the accumulators.
+     */
+    private record EmulatedLanes(JExpr.Local acc, JExpr.Local count, JExpr.Local spanMask, JExpr.Local laneMask, JExpr.Local unrolledEnd) {}
+
+    private static void foldIntoLane(Code c, Stage.ReduceOp op, EmulatedLanes lanes, JExpr.Local v, JExpr term, DType dt, KernelContext ctx) {
+        JExpr slotExpr = new JExpr.Cond(new JExpr.Compare(JExpr.CmpOp.LT, v, lanes.unrolledEnd()),
+                new JExpr.Arith(JExpr.ArithOp.AND, v, lanes.spanMask()), new JExpr.Arith(JExpr.ArithOp.AND, v, lanes.laneMask()));
+        JExpr.Local slot = c.declare(JType.INT, ctx.temp(), slotExpr);
+        c.store(lanes.acc(), slot, combineValues(op, JavaTypes.scalar(dt), new JExpr.ArrayLoad(lanes.acc(), slot), term));
+    }
+
+    /**
+     * The emulated accumulators reduced as the SIMD form reduces its vectors: the UNROLL accumulators
+     * combined lane by lane as {@link #pairwise} does, then the lanes summed by
+     * {@code VectorMath.sumLanes} (its tree of halves) or folded by max / min (exact in any order).
+     */
+    private static JExpr reduceEmulatedLanes(Code c, Stage.ReduceOp op, JExpr.Local laneAcc, JExpr.Local laneCount, DType dt, KernelContext ctx) {
+        JType t = JavaTypes.scalar(dt);
+        JExpr.Local l = new JExpr.Local(ctx.temp(), JType.INT);
+        openFor(c, l, JavaTypes.intLit(0), laneCount, one());
+        List<JExpr> accs = new ArrayList<>();
+        for (int k = 0; k < UNROLL; k++) {
+            JExpr at = k == 0 ? l : new JExpr.Arith(JExpr.ArithOp.ADD, l, new JExpr.Arith(JExpr.ArithOp.MUL, JavaTypes.intLit(k), laneCount));
+            accs.add(new JExpr.ArrayLoad(laneAcc, at));
+        }
+        c.store(laneAcc, l, pairwiseValues(op, t, accs));
+        c.close();
+        if (op == Stage.ReduceOp.SUM) return Calls.staticCall(Calls.VECTOR_MATH, "sumLanes", t, laneAcc, laneCount);
+        JExpr.Local folded = c.declare(t, ctx.temp(), new JExpr.ArrayLoad(laneAcc, JavaTypes.intLit(0)));
+        openFor(c, l, JavaTypes.intLit(1), laneCount, one());
+        c.assign(folded, combineValues(op, t, folded, new JExpr.ArrayLoad(laneAcc, l)));
+        c.close();
+        return folded;
+    }
+
+    /** {@link #pairwise}'s tree on scalars. */
+    private static JExpr pairwiseValues(Stage.ReduceOp op, JType t, List<JExpr> values) {
+        if (values.size() == 1) return values.get(0);
+        int half = values.size() / 2;
+        return combineValues(op, t, pairwiseValues(op, t, values.subList(0, half)), pairwiseValues(op, t, values.subList(half, values.size())));
+    }
+
+    /** {@code a ⊕ b} in type {@code t}. */
+    private static JExpr combineValues(Stage.ReduceOp op, JType t, JExpr a, JExpr b) {
+        JExpr x = JavaTypes.convert(a, t), y = JavaTypes.convert(b, t);
+        return switch (op) {
+            case SUM -> new JExpr.Arith(JExpr.ArithOp.ADD, x, y);
+            case MAX -> Calls.math("max", t, x, y);
+            case MIN -> Calls.math("min", t, x, y);
+        };
     }
 
     /** {@code (a0 ⊕ a1) ⊕ (a2 ⊕ a3)}: the accumulators combined as a tree, which rounds less than a chain. */
@@ -531,14 +624,7 @@ final class LoopWriter {
     }
 
     /** {@code acc ⊕ x}, in the accumulator's type (a float sum adds in double). */
-    private static JExpr combine(Stage.ReduceOp op, JExpr.Local acc, JExpr x) {
-        JExpr v = JavaTypes.convert(x, acc.type());
-        return switch (op) {
-            case SUM -> new JExpr.Arith(JExpr.ArithOp.ADD, acc, v);
-            case MAX -> Calls.math("max", acc.type(), acc, v);
-            case MIN -> Calls.math("min", acc.type(), acc, v);
-        };
-    }
+    private static JExpr combine(Stage.ReduceOp op, JExpr.Local acc, JExpr x) { return combineValues(op, acc.type(), acc, x); }
 
     private static String vectorCombine(Stage.ReduceOp op) {
         return switch (op) { case SUM -> "add"; case MAX -> "max"; case MIN -> "min"; };

@@ -17,12 +17,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * 5 ms interpreted and 0.3 ms from its second call (docs/benchmarks.md, sessions 21 and 22). So a fresh JVM's first results, and a model's first training step, were spent in
  * the Vector API's fallback.
  *
- * <p>Both forms give the same bits: a kernel has a scalar form only when it has no reduction (a
- * reduction's sums would be ordered differently), and every SIMD formula equals its scalar twin.
+ * <p>Both forms give the same bits: every SIMD formula equals its scalar twin, and a reduction's
+ * scalar form folds each term into the accumulator and lane the SIMD form would, then sums the
+ * lanes in {@code VectorMath.sumLanes}'s order (the loop writer's lane emulation).
  *
- * <p>Which kernels. Only those whose SIMD form calls no polynomial formula of {@code VectorMath}
- * (exp, sin, cos, tanh, log, log1p, sigmoid, silu, gelu): relu, rsqrt and plain arithmetic
- * qualify, the MLP's bias-and-ReLU epilogues among them. The SIMD form calls the formulas through
+ * <p>Which kernels. Row kernels (with a reduction) all have both forms. A pointwise kernel has them
+ * when its SIMD form calls no polynomial formula of {@code VectorMath} (exp, sin, cos, tanh, log,
+ * log1p, sigmoid, silu, gelu): relu, rsqrt and plain arithmetic qualify, the MLP's bias-and-ReLU
+ * epilogues among them. The SIMD form calls the formulas through
  * constant method handles, and whether C2 inlines one (87-298 bytes, over the 35 bytes it inlines
  * at any call site) is decided from the profile of the JDK's method-handle code, which the whole
  * process shares. With a scalar form run first, the transcendental chain's SIMD form was compiled
@@ -30,8 +32,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * of the process (JMH, {@code InductorPointwiseBench.trans4M_compiled}); so it did when the SIMD
  * form was tried on every fourth call instead (session 21's design), and with
  * {@code -XX:CompileCommand=inline,dev.ember.kernels.VectorMath::*} one fork in two still stayed at
- * 9.7 against 5.3-5.7 ms. Such kernels keep their one form, and their first calls run it
- * interpreted.
+ * 9.7 against 5.3-5.7 ms (session 23, again: 15-22 ms in two forks of three). Such pointwise
+ * kernels keep their one form, and their first calls run it interpreted. Row kernels whose
+ * pointwise stages call one (softmax, its backward) showed no such trap (softmax, the encoder's
+ * training step: three forks each), and without their scalar forms the encoder's first backward ran
+ * exp's SIMD form interpreted (docs/tuning.md).
  *
  * <p>When. The same profile decides for the polynomial kernels that have one form: with tiers on
  * the arithmetic chain's scalar form alone, run before it in the same process, left the
