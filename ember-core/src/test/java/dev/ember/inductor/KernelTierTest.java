@@ -215,4 +215,25 @@ class KernelTierTest {
         String code = compiled.sourceCode();
         assertTrue(code.contains("_scalar(") && code.contains("VectorMath.sumLanes("), code);
     }
+
+    /**
+     * Found by the differential fuzzer (seed 410566, max-autotune): max-autotune's variant without SIMD
+     * loops summed float32 in float, because the accumulator's type followed whether the row could
+     * run on lanes instead of whether this writer put it there. Sequential float adds over 100,352
+     * terms were 75 ulps off; the scalar loops sum float32 in double, as before the lane emulation.
+     */
+    @Test
+    void maxAutotunesScalarVariantSumsFloat32InDouble() {
+        Graph g = new Graph();
+        g.output(call(g, "sum.default", call(g, "relu.default", g.placeholder("x", null))));
+        SplittableRandom r = new SplittableRandom(410566);
+        double[] v = new double[200_000];
+        for (int i = 0; i < v.length; i++) v[i] = 0.5 + r.nextDouble();
+        Tensor x = Tensor.of(v).to(DType.FLOAT32).reshape(400, 500);
+        // a chooser that takes every variant: the one without SIMD loops
+        InductorGraph scalarVariant = Inductor.compile(new GraphModule(g), List.of(x), CompileMode.MAX_AUTOTUNE, null, (a, b, in) -> true);
+        assertFalse(scalarVariant.sourceCode().contains("FloatVector.fromArray("), scalarVariant.sourceCode());
+        double exact = x.to(DType.FLOAT64).sum().item(), got = ((Tensor) scalarVariant.run(x)).item();
+        assertTrue(Math.abs(got - exact) / exact < 1e-7, "sum " + got + ", float64 " + exact + ": relative error " + Math.abs(got - exact) / exact);
+    }
 }

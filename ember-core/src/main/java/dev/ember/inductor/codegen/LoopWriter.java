@@ -419,7 +419,7 @@ final class LoopWriter {
         boolean vec = vectorize && onLanes;
         boolean emulated = !vectorize && emulateLanes && onLanes;
         JType type = JavaTypes.scalar(dt);
-        JType accType = !onLanes && dt == DType.FLOAT32 && r.op() == Stage.ReduceOp.SUM ? JType.DOUBLE : type;
+        JType accType = !vec && !emulated && dt == DType.FLOAT32 && r.op() == Stage.ReduceOp.SUM ? JType.DOUBLE : type;
         c.comment(r.op().name().toLowerCase() + " over " + dimsText(inner) + (w.store() == null ? " (kept in a register)" : ""));
         JExpr.Local acc = c.declare(accType, ctx.temp(), JavaTypes.convert(init(r.op(), dt), accType));
         // No terms: the result is the reduction's identity. Emitting the loops anyway would run their hoisted loop-invariant
