@@ -406,7 +406,7 @@ final class LoopWriter {
      * step waits for the previous add (about 4 cycles), so the loop ran at the add's latency instead
      * of at the speed of its loads.
      */
-    private static final int UNROLL = 4;
+    private static final int UNROLL = 4;   // a power of two: the scalar form's lane emulation finds slots by masks
 
     private void reduction(Code c, Stage.Reduction r, Work w, KernelContext ctx) {
         DType dt = r.out().dtype();
@@ -434,13 +434,12 @@ final class LoopWriter {
         }
         List<JExpr.Local> accV = new ArrayList<>();
         for (int k = 0; vec && k < UNROLL; k++) accV.add(c.declare(JavaTypes.vector(dt), ctx.temp(), VectorApi.broadcast(dt, init(r.op(), dt))));
-        JExpr.Local laneCount = null, laneAcc = null;
         EmulatedLanes emulation = null;
         if (emulated) {
             c.comment("the SIMD form's " + UNROLL + " vector accumulators, lane by lane: the same additions in the same order");
-            laneCount = c.declare(JType.INT, ctx.temp(), VectorApi.length(dt));
+            JExpr.Local laneCount = c.declare(JType.INT, ctx.temp(), VectorApi.length(dt));
             JExpr span = new JExpr.Arith(JExpr.ArithOp.MUL, JavaTypes.intLit(UNROLL), laneCount);
-            laneAcc = c.declare(JavaTypes.array(dt), ctx.temp(), new JExpr.NewArray(JavaTypes.array(dt), span));
+            JExpr.Local laneAcc = c.declare(JavaTypes.array(dt), ctx.temp(), new JExpr.NewArray(JavaTypes.array(dt), span));
             emulation = new EmulatedLanes(laneAcc, laneCount, c.declare(JType.INT, ctx.temp(), new JExpr.Arith(JExpr.ArithOp.SUB, span, one())),
                     c.declare(JType.INT, ctx.temp(), new JExpr.Arith(JExpr.ArithOp.SUB, laneCount, one())),
                     new JExpr.Local(ctx.temp(), JType.INT));
@@ -506,7 +505,7 @@ final class LoopWriter {
             JExpr all = pairwise(vectorCombine(r.op()), accV);
             c.assign(acc, combine(r.op(), acc, VectorApi.reduceLanes(lanesOp(r.op()), all, dt)));
         }
-        if (emulated) c.assign(acc, combine(r.op(), acc, reduceEmulatedLanes(c, r.op(), laneAcc, laneCount, dt, ctx)));
+        if (emulated) c.assign(acc, combine(r.op(), acc, reduceEmulatedLanes(c, r.op(), emulation, dt, ctx)));
         JExpr.Local result = c.declare(type, ctx.temp(), JavaTypes.convert(acc, type));
         if (w.store() != null) c.store(KernelContext.array(r.out()), ctx.index(r.out(), w.store()), result);
         ctx.setLocal(r.out(), result);
@@ -559,7 +558,8 @@ final class LoopWriter {
      * combined lane by lane as {@link #pairwise} does, then the lanes summed by
      * {@code VectorMath.sumLanes} (its tree of halves) or folded by max / min (exact in any order).
      */
-    private static JExpr reduceEmulatedLanes(Code c, Stage.ReduceOp op, JExpr.Local laneAcc, JExpr.Local laneCount, DType dt, KernelContext ctx) {
+    private static JExpr reduceEmulatedLanes(Code c, Stage.ReduceOp op, EmulatedLanes lanes, DType dt, KernelContext ctx) {
+        JExpr.Local laneAcc = lanes.acc(), laneCount = lanes.count();
         JType t = JavaTypes.scalar(dt);
         JExpr.Local l = new JExpr.Local(ctx.temp(), JType.INT);
         openFor(c, l, JavaTypes.intLit(0), laneCount, one());
