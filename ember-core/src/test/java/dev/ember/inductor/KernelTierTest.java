@@ -169,7 +169,7 @@ class KernelTierTest {
     @ParameterizedTest
     @EnumSource(value = DType.class, names = {"FLOAT32", "FLOAT64"})
     void everyReductionGivesTheSameBitsInBothForms(DType d) {
-        for (int n : new int[] {1, 3, 15, 16, 17, 63, 64, 65, 128, 129, 300, 1037}) {
+        for (int n : new int[] {1, 3, 15, 16, 17, 63, 64, 65, 128, 129, 300, 1037, 2048, 2049, 5000}) {
             Tensor x = values(6 * n, 7 + n, d, 6, n), y = values(6 * n, 8 + n, d, 6, n);
             String at = " over " + n + " " + d;
             lanes(n, sameBitsInBothForms("sum" + at, false, reduction(g -> call(g, "sum.dim_IntList", g.placeholder("x", null), new int[] {1}, false)), x));

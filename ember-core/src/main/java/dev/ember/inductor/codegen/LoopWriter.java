@@ -408,6 +408,15 @@ final class LoopWriter {
      */
     private static final int UNROLL = 4;   // a power of two: the scalar form's lane emulation finds slots by masks
 
+    /**
+     * Terms per block of a float32 sum on lanes. Each block is folded on float lanes from zero and
+     * its total added to a double, as eager's {@code ReduceRows} does (same block size): summed on
+     * float lanes to the end, 16M floats in [0.5, 1.5) came out 3.3e-7 off (relative) against eager's
+     * 2.6e-8, and a fuzzed program that multiplied such a sum by thousands failed the judge
+     * (seeds 311725, 371588, 410566's class).
+     */
+    static final int SUM_BLOCK = 2048;
+
     private void reduction(Code c, Stage.Reduction r, Work w, KernelContext ctx) {
         DType dt = r.out().dtype();
         List<Dim> inner = w.inner();
@@ -418,8 +427,11 @@ final class LoopWriter {
                 && VectorExprs.supports(body, last.var(), dt);
         boolean vec = vectorize && onLanes;
         boolean emulated = !vectorize && emulateLanes && onLanes;
+        boolean floatSum = dt == DType.FLOAT32 && r.op() == Stage.ReduceOp.SUM;
+        // a float32 sum on lanes is cut into blocks whose totals are carried in double (see SUM_BLOCK)
+        boolean blocked = (vec || emulated) && floatSum;
         JType type = JavaTypes.scalar(dt);
-        JType accType = !vec && !emulated && dt == DType.FLOAT32 && r.op() == Stage.ReduceOp.SUM ? JType.DOUBLE : type;
+        JType accType = floatSum ? JType.DOUBLE : type;
         c.comment(r.op().name().toLowerCase() + " over " + dimsText(inner) + (w.store() == null ? " (kept in a register)" : ""));
         JExpr.Local acc = c.declare(accType, ctx.temp(), JavaTypes.convert(init(r.op(), dt), accType));
         // No terms: the result is the reduction's identity. Emitting the loops anyway would run their hoisted loop-invariant
@@ -458,6 +470,9 @@ final class LoopWriter {
             JExpr.Local v = KernelContext.var(last.var());
             Code pre = new Code();
             ScalarExprs hoist = new ScalarExprs(ctx, pre);
+            JExpr size = ctx.size(last.size());
+            // the terms [from, to) a pass folds: the whole row, or one block of a blocked sum
+            JExpr from = JavaTypes.intLit(0), to = size;
             if (vec) {
                 vectorLoops++;
                 VectorExprs lanes = new VectorExprs(ctx, last.var(), dt, hoist, pre);
@@ -465,9 +480,13 @@ final class LoopWriter {
                 for (int k = 0; k < UNROLL; k++) vectorStep(unrolled, lanes, r.op(), w, accV.get(k), lanesAhead(k, dt), ctx);
                 vectorStep(single, lanes, r.op(), w, accV.get(0), null, ctx);
                 c.append(pre);
-                c.add(new JStmt.Declare(v, JavaTypes.intLit(0)));
-                JExpr size = ctx.size(last.size());
-                JExpr bound = bound(JavaTypes.intLit(0), size, dt);
+                if (blocked) {
+                    JExpr[] range = openSumBlock(c, size, accV, null, dt, ctx);
+                    from = range[0];
+                    to = range[1];
+                }
+                c.add(new JStmt.Declare(v, from));
+                JExpr bound = bound(from, to, dt);
                 openContinue(c, v, new JExpr.Arith(JExpr.ArithOp.SUB, bound, lanesAhead(UNROLL - 1, dt)), lanesAhead(UNROLL, dt));
                 c.append(unrolled);
                 c.close();
@@ -476,17 +495,24 @@ final class LoopWriter {
                 c.close();
                 c.comment("the tail as one masked vector: the body's formulas, so no term's value depends on where it falls");
                 c.comment("run on every call, empty or not: see TAIL_ALWAYS_RUNS");
-                maskedStep(c, lanes, r.op(), w, accV.get(0), dt, v, size, ctx);
+                maskedStep(c, lanes, r.op(), w, accV.get(0), dt, v, to, ctx);
+                if (blocked) c.assign(acc, combine(r.op(), acc, VectorApi.reduceLanes(lanesOp(r.op()), pairwise(vectorCombine(r.op()), accV), dt)));
             } else {
                 hoistInvariants(body, last.var(), hoist);
                 c.append(pre);
-                if (emulated) {
-                    // where the SIMD form's unrolled loop stops: loopBound(size) rounded down to whole steps of UNROLL vectors
-                    JExpr span = new JExpr.Arith(JExpr.ArithOp.ADD, emulation.spanMask(), one());
-                    c.add(new JStmt.Declare(emulation.unrolledEnd(), new JExpr.Arith(JExpr.ArithOp.MUL,
-                            new JExpr.Arith(JExpr.ArithOp.DIV, VectorApi.loopBound(dt, ctx.size(last.size())), span), span)));
+                if (blocked) {
+                    JExpr[] range = openSumBlock(c, size, List.of(), emulation, dt, ctx);
+                    from = range[0];
+                    to = range[1];
                 }
-                openFor(c, v, JavaTypes.intLit(0), ctx.size(last.size()), one());
+                if (emulated) {
+                    // where the SIMD form's unrolled loop stops: loopBound(to - from) rounded down to whole steps of UNROLL vectors
+                    JExpr span = new JExpr.Arith(JExpr.ArithOp.ADD, emulation.spanMask(), one());
+                    JExpr terms = blocked ? new JExpr.Arith(JExpr.ArithOp.SUB, to, from) : to;
+                    c.add(new JStmt.Declare(emulation.unrolledEnd(), new JExpr.Arith(JExpr.ArithOp.MUL,
+                            new JExpr.Arith(JExpr.ArithOp.DIV, VectorApi.loopBound(dt, terms), span), span)));
+                }
+                openFor(c, v, from, to, one());
                 Code tail = new Code();
                 JExpr s = new ScalarExprs(ctx, tail, new HashMap<>(hoist.memo())).emit(body);
                 c.append(tail);
@@ -494,18 +520,20 @@ final class LoopWriter {
                     Buffer o = w.scratch().out();
                     c.add(store(o, ctx.index(o, w.scratch().store()), s));
                 }
-                if (emulated) foldIntoLane(c, r.op(), emulation, v, s, dt, ctx);
+                if (emulated) foldIntoLane(c, r.op(), emulation, blocked ? new JExpr.Arith(JExpr.ArithOp.SUB, v, from) : v, s, dt, ctx);
                 else c.assign(acc, combine(r.op(), acc, s));
                 c.close();
+                if (emulated && blocked) c.assign(acc, combine(r.op(), acc, reduceEmulatedLanes(c, r.op(), emulation, dt, ctx)));
             }
+            if (blocked) c.close();
         }
         for (int i = 0; i < inner.size() - 1; i++) c.close();
         c.close();
-        if (vec) {
+        if (vec && !blocked) {
             JExpr all = pairwise(vectorCombine(r.op()), accV);
             c.assign(acc, combine(r.op(), acc, VectorApi.reduceLanes(lanesOp(r.op()), all, dt)));
         }
-        if (emulated) c.assign(acc, combine(r.op(), acc, reduceEmulatedLanes(c, r.op(), emulation, dt, ctx)));
+        if (emulated && !blocked) c.assign(acc, combine(r.op(), acc, reduceEmulatedLanes(c, r.op(), emulation, dt, ctx)));
         JExpr.Local result = c.declare(type, ctx.temp(), JavaTypes.convert(acc, type));
         if (w.store() != null) c.store(KernelContext.array(r.out()), ctx.index(r.out(), w.store()), result);
         ctx.setLocal(r.out(), result);
@@ -544,9 +572,25 @@ final class LoopWriter {
      * to slot t % (UNROLL·L) below u and t % L from u on (L and UNROLL are powers of two: masks).
      * The row's other inner dims restart t at 0 and keep the accumulators.
      */
+    /**
+     * Opens the loop over blocks of {@link #SUM_BLOCK} terms of a row of {@code size}, with every
+     * accumulator (the vectors, or the emulated lanes) back at zero; returns the block's
+     * {@code {from, to}}.
+     */
+    private static JExpr[] openSumBlock(Code c, JExpr size, List<JExpr.Local> accV, EmulatedLanes emulation, DType dt, KernelContext ctx) {
+        JExpr.Local block = new JExpr.Local(ctx.temp(), JType.INT);
+        c.comment("blocks of " + SUM_BLOCK + " terms on float lanes, their totals carried in double (as eager's ReduceRows)");
+        openFor(c, block, JavaTypes.intLit(0), size, JavaTypes.intLit(SUM_BLOCK));
+        JExpr.Local end = c.declare(JType.INT, ctx.temp(),
+                Calls.math("min", JType.INT, new JExpr.Arith(JExpr.ArithOp.ADD, block, JavaTypes.intLit(SUM_BLOCK)), size));
+        for (JExpr.Local a : accV) c.assign(a, VectorApi.broadcast(dt, JavaTypes.literal(0, dt)));
+        if (emulation != null) c.eval(Calls.staticCall(Calls.ARRAYS, "fill", JType.VOID, emulation.acc(), JavaTypes.literal(0, dt)));
+        return new JExpr[] {block, end};
+    }
+
     private record EmulatedLanes(JExpr.Local acc, JExpr.Local count, JExpr.Local spanMask, JExpr.Local laneMask, JExpr.Local unrolledEnd) {}
 
-    private static void foldIntoLane(Code c, Stage.ReduceOp op, EmulatedLanes lanes, JExpr.Local v, JExpr term, DType dt, KernelContext ctx) {
+    private static void foldIntoLane(Code c, Stage.ReduceOp op, EmulatedLanes lanes, JExpr v, JExpr term, DType dt, KernelContext ctx) {
         JExpr slotExpr = new JExpr.Cond(new JExpr.Compare(JExpr.CmpOp.LT, v, lanes.unrolledEnd()),
                 new JExpr.Arith(JExpr.ArithOp.AND, v, lanes.spanMask()), new JExpr.Arith(JExpr.ArithOp.AND, v, lanes.laneMask()));
         JExpr.Local slot = c.declare(JType.INT, ctx.temp(), slotExpr);
