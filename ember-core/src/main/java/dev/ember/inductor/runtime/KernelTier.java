@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Which form of a generated pointwise kernel a call runs: its scalar form (plain loops, the same
- * kernel written with vectorization off) for its first {@link #SCALAR_CALLS} calls, then its SIMD
+ * Which form of a generated kernel a call runs: its scalar form (plain loops, the same
+ * kernel written with vectorization off, its reductions folding lane by lane as the SIMD form
+ * does) for its first {@link #SCALAR_CALLS} calls, then its SIMD
  * form (Vector API loops) for good.
  *
  * <p>Why. Until C2 has compiled a kernel, every Vector API operation in it runs the API's Java
