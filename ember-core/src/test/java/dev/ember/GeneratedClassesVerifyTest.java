@@ -1,5 +1,6 @@
 package dev.ember;
 
+import dev.ember.inductor.cache.ArtifactCache;
 import dev.ember.jvm.HiddenClasses;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterAll;
@@ -78,6 +79,7 @@ class GeneratedClassesVerifyTest {
         assertTrue(HiddenClasses.jvmVerifies(), "this JVM verifies every class Ember defines (run it without -Xverify:none)");
         Ember.reset();
         List<HiddenClasses.Defined> fresh = HiddenClasses.recording(GeneratedClassesVerifyTest::runPrograms);
+        ArtifactCache.awaitWrites();
         try (var entries = Files.list(Path.of(System.getProperty("ember.cache.dir")))) {
             assertTrue(entries.filter(p -> p.toString().endsWith(".emberc")).count() >= 4, "the graphs were stored, so the second round loads them");
         }

@@ -11,21 +11,25 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Everything needed to run a compiled graph without compiling it again: the generated class (and
- * its source, for {@code output_code}), the arena slots and the attribute paths it reads. This is
- * what the on-disk cache stores.
+ * its source, for {@code output_code}: printed on first request for a class just generated), the
+ * arena slots and the attribute paths it reads. This is what the on-disk cache stores.
  */
-record Artifact(String className, String source, byte[] classBytes, List<MemoryPlan.Slot> slots,
+record Artifact(String className, Supplier<String> sourceText, byte[] classBytes, List<MemoryPlan.Slot> slots,
                 List<String> attributePaths, List<String> perfHints) {
+
+    /** The generated class's Java source. */
+    String source() { return sourceText.get(); }
 
     byte[] encode() {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(bytes);
             out.writeUTF(className);
-            writeBytes(out, source.getBytes(StandardCharsets.UTF_8));
+            writeBytes(out, source().getBytes(StandardCharsets.UTF_8));
             writeBytes(out, classBytes);
             out.writeInt(slots.size());
             for (MemoryPlan.Slot s : slots) {
@@ -46,6 +50,7 @@ record Artifact(String className, String source, byte[] classBytes, List<MemoryP
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
         String name = in.readUTF();
         String source = new String(readBytes(in), StandardCharsets.UTF_8);
+        Supplier<String> sourceText = () -> source;
         byte[] cls = readBytes(in);
         int n = in.readInt();
         List<MemoryPlan.Slot> slots = new ArrayList<>();
@@ -55,7 +60,7 @@ record Artifact(String className, String source, byte[] classBytes, List<MemoryP
             if (size < 0) throw new IOException("arena slot " + i + " has size " + size);
             slots.add(new MemoryPlan.Slot(dtype, size, in.readBoolean(), in.readBoolean()));
         }
-        return new Artifact(name, source, cls, slots, readStrings(in), readStrings(in));
+        return new Artifact(name, sourceText, cls, slots, readStrings(in), readStrings(in));
     }
 
     private static void writeBytes(DataOutputStream out, byte[] b) throws IOException {

@@ -198,7 +198,7 @@ public final class Inductor {
                 }
             }
         }
-        if (cache != null && best.constants.length == 0) cache.put(key, best.artifact.encode());
+        if (cache != null && best.constants.length == 0) cache.putLater(key, best.artifact::encode);
         return graph;
     }
 
@@ -232,7 +232,7 @@ public final class Inductor {
      */
     private static boolean verified(String className, GraphWriter.Generated code) {
         List<String> errors = BytecodeWriter.verify(code.classBytes(), Inductor.class.getClassLoader());
-        if (!errors.isEmpty()) throw new AssertionError("generated class " + className + " does not verify: " + errors + "\n" + code.source());
+        if (!errors.isEmpty()) throw new AssertionError("generated class " + className + " does not verify: " + errors + "\n" + code.source().get());
         return true;
     }
 

@@ -248,7 +248,7 @@ public final class InductorGraph {
      * javac makes of {@link #sourceCode()}, which must compute exactly the same).
      */
     InductorGraph withClassBytes(byte[] classBytes) {
-        Artifact a = new Artifact(artifact.className(), artifact.source(), classBytes, artifact.slots(), artifact.attributePaths(), artifact.perfHints());
+        Artifact a = new Artifact(artifact.className(), artifact.sourceText(), classBytes, artifact.slots(), artifact.attributePaths(), artifact.perfHints());
         return Inductor.load(original, a, inputMetas, constants, cached);
     }
 

@@ -3,6 +3,7 @@ package dev.ember.startup;
 import dev.ember.Ember;
 import dev.ember.Fn1;
 import dev.ember.Options;
+import dev.ember.inductor.cache.ArtifactCache;
 import dev.ember.nn.BatchNorm2d;
 import dev.ember.nn.Conv2d;
 import dev.ember.nn.F;
@@ -11,10 +12,10 @@ import dev.ember.nn.Module;
 import dev.ember.nn.ReLU;
 import dev.ember.nn.Sequential;
 import dev.ember.nn.TransformerEncoderLayer;
+import dev.ember.ops.OpRegistry;
 import dev.ember.optim.AdamW;
 import dev.ember.optim.Optimizer;
 import dev.ember.optim.SGD;
-import dev.ember.ops.OpRegistry;
 import dev.ember.tensor.Tensor;
 
 import java.io.IOException;
@@ -57,6 +58,7 @@ public final class StartupTraining {
         } finally {
             if (before == null) System.clearProperty("ember.cache.dir");
             else System.setProperty("ember.cache.dir", before);
+            ArtifactCache.awaitWrites();
             deleteTree(artifacts);
         }
     }

@@ -47,6 +47,7 @@ class ArtifactCacheTest {
     }
 
     private Path onlyEntry() throws Exception {
+        ArtifactCache.awaitWrites();
         try (var files = Files.list(dir)) {
             List<Path> entries = files.filter(p -> p.toString().endsWith(".emberc")).toList();
             assertEquals(1, entries.size(), "one entry: " + entries);

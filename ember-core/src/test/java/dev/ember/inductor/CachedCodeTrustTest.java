@@ -79,6 +79,7 @@ class CachedCodeTrustTest {
     }
 
     private Path onlyEntry() throws Exception {
+        ArtifactCache.awaitWrites();
         try (var files = Files.list(dir)) {
             List<Path> entries = files.filter(p -> p.toString().endsWith(".emberc")).toList();
             assertEquals(1, entries.size(), "one entry: " + entries);
@@ -112,7 +113,7 @@ class CachedCodeTrustTest {
     private static byte[] withClass(byte[] artifact, byte[] classBytes) {
         try {
             Artifact a = Artifact.decode(artifact);
-            return new Artifact(a.className(), a.source(), classBytes, a.slots(), a.attributePaths(), a.perfHints()).encode();
+            return new Artifact(a.className(), a.sourceText(), classBytes, a.slots(), a.attributePaths(), a.perfHints()).encode();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -238,7 +239,7 @@ class CachedCodeTrustTest {
         Artifact a = Artifact.decode(c.get(key));
         List<MemoryPlan.Slot> slots = new ArrayList<>(a.slots());
         slots.addFirst(new MemoryPlan.Slot(dev.ember.tensor.DType.FLOAT32, -1, false));
-        c.put(key, new Artifact(a.className(), a.source(), a.classBytes(), slots, a.attributePaths(), a.perfHints()).encode());
+        c.put(key, new Artifact(a.className(), a.sourceText(), a.classBytes(), slots, a.attributePaths(), a.perfHints()).encode());
         InductorGraph g = compile();
         assertFalse(g.fromCache());
         assertTrue(problems.stream().anyMatch(p -> p.message().equals("rejected cache entry " + entry
@@ -268,6 +269,7 @@ class CachedCodeTrustTest {
             System.out.println("jvmVerifies=" + HiddenClasses.jvmVerifies());
             List<Tensor> example = List.of(Tensor.randn(4, 5));
             Inductor.compile(graph(), example, CompileMode.DEFAULT, new ArtifactCache(dir, print));
+            ArtifactCache.awaitWrites();
             try (var files = Files.list(dir)) {
                 storeWithClass(new ArtifactCache(dir, print), files.filter(f -> f.toString().endsWith(".emberc")).findFirst().orElseThrow(), unverifiableClass());
             } catch (java.io.IOException e) {

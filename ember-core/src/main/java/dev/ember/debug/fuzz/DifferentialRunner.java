@@ -3,6 +3,7 @@ package dev.ember.debug.fuzz;
 import dev.ember.Ember;
 import dev.ember.debug.Accuracy;
 import dev.ember.fx.CompileMode;
+import dev.ember.inductor.cache.ArtifactCache;
 import dev.ember.inductor.runtime.KernelTier;
 import dev.ember.tensor.Tensor;
 
@@ -95,6 +96,7 @@ public final class DifferentialRunner {
             Ember.reset();
             if (before == null) System.clearProperty(CACHE_PROPERTY);
             else System.setProperty(CACHE_PROPERTY, before);
+            ArtifactCache.awaitWrites();
             delete(cacheDir);
         }
         return new Result(eager.error, outcomes);
@@ -522,6 +524,7 @@ public final class DifferentialRunner {
 
     /** The cache folder's entries and each file's identity: a rewritten entry is a new file (written then renamed). */
     private static Map<String, Object> entries(Path dir) {
+        ArtifactCache.awaitWrites();
         Map<String, Object> out = new TreeMap<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : files.filter(f -> f.toString().endsWith(".emberc")).toList()) {

@@ -18,9 +18,15 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Compiled graphs on disk, one file per key, so a later process skips code generation. A file is
@@ -119,6 +125,7 @@ public final class ArtifactCache {
     public byte[] get(String key) {
         HmacSha256 m = mac().orElse(null);
         if (m == null) return null;
+        BackgroundWrites.await(path(key));
         Path p = path(key);
         byte[] file;
         try {
@@ -144,6 +151,7 @@ public final class ArtifactCache {
 
     /** Deletes the entry under {@code key}, if any. */
     public void evict(String key) {
+        BackgroundWrites.await(path(key));
         try {
             Files.deleteIfExists(path(key));
         } catch (IOException e) {
@@ -198,6 +206,90 @@ public final class ArtifactCache {
             }
         } catch (IOException e) {
             problems.accept(new Problem(Level.INFO, "cannot write cache entry " + path(key) + ": " + e.getMessage()));
+        }
+    }
+
+    /**
+     * Stores {@code data.get()} under {@code key} as {@link #put} does, on the process's one
+     * cache-writer thread: encoding an entry, printing its source and computing its MAC run as
+     * interpreted code in a fresh JVM (about 75 ms of the encoder's first training step, JFR), and
+     * the compile that called this has no use for the file. A later {@link #get} or {@link #evict}
+     * of the same entry in this process waits for its write, and the JVM's exit waits for all (for at
+     * most {@value BackgroundWrites#EXIT_WAIT_SECONDS} s), so an entry is where {@code put} would have
+     * left it. A failure is reported as {@code put}'s are.
+     */
+    public void putLater(String key, Supplier<byte[]> data) {
+        if (!enabled()) return;
+        BackgroundWrites.submit(path(key), () -> {
+            byte[] bytes;
+            try {
+                bytes = data.get();
+            } catch (RuntimeException e) {
+                problems.accept(new Problem(Level.INFO, "cannot write cache entry " + path(key) + ": " + e));
+                return;
+            }
+            put(key, bytes);
+        });
+    }
+
+    /** Waits until every entry this process handed to {@link #putLater} is written (or has failed). */
+    public static void awaitWrites() { BackgroundWrites.await(null); }
+
+    /** The process's cache-writer thread and the entries handed to it and not yet written, counted by file. */
+    private static final class BackgroundWrites {
+        static final int EXIT_WAIT_SECONDS = 30;
+        private static ExecutorService writer;
+        private static final Map<Path, Integer> pending = new HashMap<>();
+
+        static synchronized void submit(Path entry, Runnable write) {
+            if (writer == null) {
+                try {
+                    Runtime.getRuntime().addShutdownHook(new Thread(BackgroundWrites::awaitAtExit, "ember-cache-writes-at-exit"));
+                } catch (IllegalStateException shuttingDown) {
+                    write.run();
+                    return;
+                }
+                writer = Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "ember-cache-writer");
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+            pending.merge(entry, 1, Integer::sum);
+            writer.execute(() -> {
+                try {
+                    write.run();
+                } finally {
+                    done(entry);
+                }
+            });
+        }
+
+        private static synchronized void done(Path entry) {
+            pending.computeIfPresent(entry, (p, n) -> n == 1 ? null : n - 1);
+            BackgroundWrites.class.notifyAll();
+        }
+
+        /** Waits for the pending writes of {@code entry}, or of every entry when it is null. */
+        static synchronized void await(Path entry) {
+            boolean interrupted = false;
+            while (entry == null ? !pending.isEmpty() : pending.containsKey(entry)) {
+                try {
+                    BackgroundWrites.class.wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+
+        private static synchronized void awaitAtExit() {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(EXIT_WAIT_SECONDS);
+            try {
+                for (long left; !pending.isEmpty() && (left = end - System.nanoTime()) > 0; ) TimeUnit.NANOSECONDS.timedWait(BackgroundWrites.class, left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -25,6 +25,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -92,13 +93,34 @@ public final class GraphWriter {
     private static final JExpr.Local ARENA = new JExpr.Local("arena", JType.OBJECT.array());
     private static final JExpr.Local CONSTANTS = new JExpr.Local("constants", JType.OBJECT.array());
 
-    /** The generated class as Java source (what {@code output_code} shows) and as the class file that runs. */
-    public record Generated(String source, byte[] classBytes) {}
+    /**
+     * The generated class as the class file that runs, and as Java source (what {@code output_code}
+     * shows), printed on first request: only logs, the debug folder, the trace and the disk cache's
+     * writer read it, and printing it took a tenth of a cold compile (JFR, the encoder's first step).
+     */
+    public record Generated(Supplier<String> source, byte[] classBytes) {}
 
-    /** Builds the class and writes it both ways; {@code loader} resolves class hierarchies for the stack maps. */
+    /** Builds the class and writes its class file; {@code loader} resolves class hierarchies for the stack maps. */
     public Generated generate(ClassLoader loader) {
         JClass c = write();
-        return new Generated(SourcePrinter.print(c), BytecodeWriter.write(c, loader));
+        return new Generated(printedOnDemand(c), BytecodeWriter.write(c, loader));
+    }
+
+    /** {@code c}'s source, printed once on first request from any thread; the code model is let go once printed. */
+    private static Supplier<String> printedOnDemand(JClass c) {
+        return new Supplier<>() {
+            private JClass model = c;
+            private String text;
+
+            @Override
+            public synchronized String get() {
+                if (text == null) {
+                    text = SourcePrinter.print(model);
+                    model = null;
+                }
+                return text;
+            }
+        };
     }
 
     /** The class: what {@code output_code} prints ({@link SourcePrinter}) and what runs ({@link BytecodeWriter}). */
