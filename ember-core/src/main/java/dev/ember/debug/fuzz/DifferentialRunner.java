@@ -5,6 +5,7 @@ import dev.ember.debug.Accuracy;
 import dev.ember.fx.CompileMode;
 import dev.ember.inductor.cache.ArtifactCache;
 import dev.ember.inductor.runtime.KernelTier;
+import dev.ember.ops.DispatchMode;
 import dev.ember.tensor.Tensor;
 
 import java.io.IOException;
@@ -63,17 +64,18 @@ public final class DifferentialRunner {
      * What one run gave: the returned values then the distinct arguments' final contents (copies;
      * {@code distinctArgs} are their positions), or what it threw.
      */
-    private record Observed(List<Object> values, int outputs, List<Integer> distinctArgs, Throwable error) {}
+    /** {@code choices}: per returned value, the argmax or argmin it came from as is ({@link IndexTies}), or null; empty unless recorded (eager runs). */
+    private record Observed(List<Object> values, int outputs, List<Integer> distinctArgs, Throwable error, List<IndexTies.Choice> choices) {}
 
     private record LoadedRun(Object fn, Supplier<Object[]> inputs) {}
 
     /** Runs {@code fn} (an {@code Fn1}…{@code Fn5}) on arguments from {@code inputs}, eagerly and under each configuration. */
     public static Result run(Object fn, Supplier<Object[]> inputs, List<Config> configs) {
         LoadedRun p = new LoadedRun(fn, inputs);
-        Observed eager = observe(p, args -> Calls.apply(p.fn(), args), false);
+        Observed eager = observeEager(p, false);
         List<Variant> variants = new ArrayList<>(renewedRuns(fn, inputs));
         variants.addAll(resizedRuns(fn, inputs));
-        Observed eagerTraining = configs.stream().anyMatch(Config::training) ? observe(p, args -> Calls.apply(p.fn(), args), true) : null;
+        Observed eagerTraining = configs.stream().anyMatch(Config::training) ? observeEager(p, true) : null;
         References trainingRefs = eagerTraining != null && eagerTraining.error == null ? new References(p, true) : References.NONE;
         References refs = eager.error == null ? new References(p, false) : References.NONE;
         Map<Config, Disagreement> outcomes = new java.util.LinkedHashMap<>();
@@ -203,11 +205,25 @@ public final class DifferentialRunner {
             return null;
         }
         if (got.error != null) return new Disagreement(Disagreement.Kind.EXCEPTION, call + ": compiled threw " + describe(got.error));
+        got = withTiesResolved(eager, got);
         Accuracy.Verdict v = Accuracy.compare(eager.values, got.values, null, List.of(), Accuracy.DEFAULT_TOLERANCE);
         if (v.passed()) return null;
         v = Accuracy.compare(eager.values, got.values, refs.fp64(), refs.nearby(), Accuracy.DEFAULT_TOLERANCE);
         if (v.passed()) return null;
         return new Disagreement(Disagreement.Kind.MISMATCH, call + ", " + leafName(eager, v.output()) + ": " + v);
+    }
+
+    /** {@code got} with each returned index that differs from eager's only by a tie in what it indexes set to eager's ({@link IndexTies}). */
+    private static Observed withTiesResolved(Observed eager, Observed got) {
+        List<Object> values = null;
+        for (int i = 0; i < eager.choices.size() && i < got.outputs; i++) {
+            if (eager.choices.get(i) == null || !(eager.values.get(i) instanceof Tensor e) || !(got.values.get(i) instanceof Tensor c)) continue;
+            Tensor r = IndexTies.resolved(eager.choices.get(i), e, c, Accuracy.DEFAULT_TOLERANCE);
+            if (r == c) continue;
+            if (values == null) values = new ArrayList<>(got.values);
+            values.set(i, r);
+        }
+        return values == null ? got : new Observed(values, got.outputs, got.distinctArgs, got.error, got.choices);
     }
 
     /** "returned value 0" or "input a1 after the call": which compared value a verdict's index names. */
@@ -233,11 +249,28 @@ public final class DifferentialRunner {
      * inputs' gradients (or the word "none") follow the other values.
      */
     private static Observed observe(LoadedRun p, Function<Object[], Object> call, boolean training) {
+        return observe(p, call, training, null);
+    }
+
+    /** The program run eagerly, recording the argmax and argmin calls whose results it returns ({@link IndexTies}). */
+    private static Observed observeEager(LoadedRun p, boolean training) {
+        return observe(p, args -> Calls.apply(p.fn(), args), training, IndexTies.recorder());
+    }
+
+    private static Observed observe(LoadedRun p, Function<Object[], Object> call, boolean training, IndexTies.Recorder indexOps) {
         Object[] args = p.inputs().get();
         try {
             List<Object> distinctIn = distinct(args);
             if (training) for (Object a : distinctIn) if (a instanceof Tensor t && t.dtype().isFloatingPoint() && t.isLeaf()) t.requiresGrad(true);
-            Object result = call.apply(args);
+            Object result;
+            if (indexOps == null) {
+                result = call.apply(args);
+            } else {
+                try (var recording = DispatchMode.enter(indexOps)) {
+                    result = call.apply(args);
+                }
+            }
+            List<IndexTies.Choice> choices = indexOps == null ? List.of() : indexOps.choicesOf(Accuracy.leaves(result));
             List<Object> values = copies(Accuracy.leaves(result));
             int outputs = values.size();
             List<Object> distinct = distinct(args);
@@ -258,11 +291,11 @@ public final class DifferentialRunner {
             }
             List<Integer> positions = new ArrayList<>();
             for (Object d : distinct) for (int i = 0; i < args.length; i++) if (args[i] == d) { positions.add(i); break; }
-            return new Observed(values, outputs, positions, null);
+            return new Observed(values, outputs, positions, null, choices);
         } catch (VirtualMachineError e) {
             throw e;
         } catch (Throwable t) {
-            return new Observed(List.of(), 0, List.of(), t);
+            return new Observed(List.of(), 0, List.of(), t, List.of());
         }
     }
 
@@ -398,7 +431,7 @@ public final class DifferentialRunner {
         LoadedRun once = new LoadedRun(fn, () -> newValues(inputs.get()));
         LoadedRun twice = new LoadedRun(fn, () -> newValues(newValues(inputs.get())));
         for (var run : List.of(Map.entry("a call with new input values", once), Map.entry("a second call with other new input values", twice))) {
-            Observed eager = observe(run.getValue(), args -> Calls.apply(fn, args), false);
+            Observed eager = observeEager(run.getValue(), false);
             out.add(new Variant(run.getKey(), run.getValue(), eager, eager.error == null ? new References(run.getValue(), false) : References.NONE));
         }
         return out;
@@ -414,7 +447,7 @@ public final class DifferentialRunner {
         for (int grow : new int[] {3, 7}) {
             if (resizedBatch(inputs.get(), grow) == null) break;
             LoadedRun run = new LoadedRun(fn, () -> resizedBatch(inputs.get(), grow));
-            Observed eager = observe(run, args -> Calls.apply(run.fn(), args), false);
+            Observed eager = observeEager(run, false);
             if (eager.error != null) break;
             out.add(new Variant("a call with dimension 0 grown by " + grow, run, eager, new References(run, false)));
         }
