@@ -1,12 +1,13 @@
 package dev.ember.debug;
 
+import dev.ember.testing.ChildJvm.Run;
+import dev.ember.testing.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,31 +18,20 @@ class DebugEnvironmentTest {
     @TempDir
     Path tmp;
 
-    record Run(int exit, String stdout, String stderr) {}
-
     private Run run(Map<String, String> env) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
-                "-cp", System.getProperty("java.class.path"), DebugEnvironmentProbe.class.getName());
-        pb.environment().keySet().removeIf(k -> k.startsWith("EMBER_"));
-        pb.environment().putAll(env);
-        pb.directory(Path.of("").toAbsolutePath().toFile());
-        Path out = tmp.resolve("out.txt"), err = tmp.resolve("err.txt");
-        Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "probe JVM did not finish");
-        return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+        return ChildJvm.main(DebugEnvironmentProbe.class).env(env).run();
     }
 
     @Test
     void compileDebugWritesTheFolderUnderTheGivenDir() throws Exception {
         Path base = tmp.resolve("debug");
         Run r = run(Map.of("EMBER_COMPILE_DEBUG", "1", "EMBER_COMPILE_DEBUG_DIR", base.toString()));
-        assertEquals(0, r.exit, r.toString());
+        assertEquals(0, r.exit(), r.toString());
         Path run;
         try (Stream<Path> s = Files.list(base)) {
             run = s.findFirst().orElseThrow();
         }
-        assertTrue(r.stderr.contains("ember: EMBER_COMPILE_DEBUG: writing compile artifacts to " + run), r.stderr);
+        assertTrue(r.err().contains("ember: EMBER_COMPILE_DEBUG: writing compile artifacts to " + run), r.err());
         Path folder = run.resolve("ember/model__0_0");
         for (String f : new String[] {"fx_graph_readable.txt", "fx_graph_transformed.txt", "fx_graph_runnable.java", "guards.txt",
                 "bytecode_original.txt", "bytecode_transformed.txt"}) {
@@ -52,29 +42,29 @@ class DebugEnvironmentTest {
     @Test
     void compileDebugWithABadValueNamesTheVariable() throws Exception {
         Run r = run(Map.of("EMBER_COMPILE_DEBUG", "maybe"));
-        assertEquals(3, r.exit, r.toString());
+        assertEquals(3, r.exit(), r.toString());
         assertEquals("error: EMBER_COMPILE_DEBUG=maybe: expected 1 (write the debug folder) or 0 (do not);"
-                + " the folder's place is set by EMBER_COMPILE_DEBUG_DIR\n", r.stdout);
+                + " the folder's place is set by EMBER_COMPILE_DEBUG_DIR\n", r.out());
     }
 
     @Test
     void compileDebugDirThatCannotBeCreatedNamesTheVariable() throws Exception {
         Path file = Files.writeString(tmp.resolve("plain.txt"), "x");
         Run r = run(Map.of("EMBER_COMPILE_DEBUG", "1", "EMBER_COMPILE_DEBUG_DIR", file.resolve("sub").toString()));
-        assertEquals(3, r.exit, r.toString());
-        assertTrue(r.stdout.startsWith("error: EMBER_COMPILE_DEBUG_DIR=" + file.resolve("sub") + ": cannot create the debug folder "), r.stdout);
-        assertTrue(r.stdout.contains("set EMBER_COMPILE_DEBUG_DIR to a writable folder"), r.stdout);
+        assertEquals(3, r.exit(), r.toString());
+        assertTrue(r.out().startsWith("error: EMBER_COMPILE_DEBUG_DIR=" + file.resolve("sub") + ": cannot create the debug folder "), r.out());
+        assertTrue(r.out().contains("set EMBER_COMPILE_DEBUG_DIR to a writable folder"), r.out());
         Run blank = run(Map.of("EMBER_COMPILE_DEBUG", "1", "EMBER_COMPILE_DEBUG_DIR", " "));
-        assertEquals(3, blank.exit, blank.toString());
-        assertTrue(blank.stdout.startsWith("error: EMBER_COMPILE_DEBUG_DIR= : not a valid folder path"), blank.stdout);
+        assertEquals(3, blank.exit(), blank.toString());
+        assertTrue(blank.out().startsWith("error: EMBER_COMPILE_DEBUG_DIR= : not a valid folder path"), blank.out());
     }
 
     @Test
     void compileProfilerPrintsARealPerFunctionTable() throws Exception {
         Run r = run(Map.of("EMBER_COMPILE_PROFILER", "1"));
-        assertEquals(0, r.exit, r.toString());
-        assertTrue(r.stderr.contains("Compile time per traced function (ms):\n"), r.stderr);
-        assertTrue(r.stderr.lines().anyMatch(l -> l.matches("DebugPrograms\\.scaleShift\\s+1(\\s+[\\d.]+)+")), r.stderr);
-        assertTrue(r.stderr.contains("tracing") && r.stderr.contains("backend"), r.stderr);
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.err().contains("Compile time per traced function (ms):\n"), r.err());
+        assertTrue(r.err().lines().anyMatch(l -> l.matches("DebugPrograms\\.scaleShift\\s+1(\\s+[\\d.]+)+")), r.err());
+        assertTrue(r.err().contains("tracing") && r.err().contains("backend"), r.err());
     }
 }

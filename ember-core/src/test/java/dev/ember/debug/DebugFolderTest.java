@@ -1,5 +1,7 @@
 package dev.ember.debug;
 
+import dev.ember.testing.ChildJvm.Run;
+import dev.ember.testing.ChildJvm;
 import dev.ember.Ember;
 import dev.ember.Fn1;
 import dev.ember.Fn2;
@@ -12,7 +14,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -76,8 +77,8 @@ class DebugFolderTest {
         String repro = Files.readString(dir.resolve("fx_graph_runnable.java"));
         assertTrue(repro.contains("The recorded inputs.") && repro.contains("Tensor.of(new float[]"), "small inputs are recorded exactly: " + repro);
         Run r = runRepro(dir.resolve("fx_graph_runnable.java"));
-        assertEquals(0, r.exit, r.toString());
-        assertTrue(r.out.startsWith("PASS: outputs match (max abs diff 0.0"), r.toString());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().startsWith("PASS: outputs match (max abs diff 0.0"), r.toString());
     }
 
     @Test
@@ -96,8 +97,8 @@ class DebugFolderTest {
         String readable = Files.readString(first.resolve("fx_graph_readable.txt"));
         assertTrue(readable.contains("aten.sin.default"), readable);
         Run r = runRepro(first.resolve("fx_graph_runnable.java"));
-        assertEquals(0, r.exit, r.toString());
-        assertTrue(r.out.startsWith("PASS: outputs match"), r.toString());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().startsWith("PASS: outputs match"), r.toString());
     }
 
     @Test
@@ -110,16 +111,5 @@ class DebugFolderTest {
         assertTrue(buf.toString().startsWith("FAIL: output 0: element 1 is 2.5, expected 2.0"), buf.toString());
     }
 
-    record Run(int exit, String out, String err) {}
-
-    static Run runRepro(Path file) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
-                "-cp", System.getProperty("java.class.path"), file.toString());
-        pb.environment().keySet().removeIf(k -> k.startsWith("EMBER_"));
-        Path out = file.resolveSibling("repro.out"), err = file.resolveSibling("repro.err");
-        Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the repro did not finish");
-        return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
-    }
+    static Run runRepro(Path file) throws Exception { return ChildJvm.sourceFile(file).run(); }
 }

@@ -1,5 +1,6 @@
 package dev.ember.fx;
 
+import dev.ember.testing.ChildJvm;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Generator;
 import dev.ember.tensor.Tensor;
@@ -18,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static dev.ember.fx.Fx.f32;
 import static dev.ember.fx.Fx.fake;
@@ -186,12 +186,9 @@ class JavaSourceGenTest {
         GraphModule gm = sample();
         Path file = dir.resolve("Launched.java");
         Files.writeString(file, JavaSourceGen.generate(gm, "Launched"));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
-                "-cp", coreClasses().toString(), file.toString()).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), output);
+        ChildJvm.Run r = ChildJvm.sourceFile(file).classPath(coreClasses().toString()).run();
+        String output = r.said();
+        assertEquals(0, r.exit(), output);
         Class<?> program = compile("Launched", Files.readString(file));
         assertEquals(runMain(program), output.lines().filter(l -> !l.startsWith("WARNING")).map(l -> l + System.lineSeparator()).reduce("", String::concat));
     }

@@ -1,5 +1,6 @@
 package dev.ember.inductor;
 
+import dev.ember.testing.ChildJvm;
 import dev.ember.fx.CompileMode;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
@@ -250,12 +251,9 @@ class CachedCodeTrustTest {
     /** With {@code -Xverify:none} the JVM checks nothing, so Ember verifies a cached class itself before defining it. */
     @Test
     void withTheJvmVerifierOffEmberVerifiesCachedClassesItself() throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(java.toString(), "-Xverify:none", "-ea", "--add-modules", "jdk.incubator.vector",
-                "-cp", System.getProperty("java.class.path"), WithoutJvmVerifier.class.getName(), dir.toString())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), out);
+        ChildJvm.Run r = ChildJvm.main(WithoutJvmVerifier.class).flags("-Xverify:none", "-ea").args(dir.toString()).run();
+        String out = r.said();
+        assertEquals(0, r.exit(), out);
         assertTrue(out.contains("jvmVerifies=false"), out);
         assertTrue(out.contains("rejected cache entry " + onlyEntry() + " (its class does not verify: [Bad type on operand stack in dev/ember/inductor/Tampered::call"), out);
         assertTrue(out.contains("fromCache=false, computes=true"), out);

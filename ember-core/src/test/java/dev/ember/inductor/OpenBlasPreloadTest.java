@@ -1,5 +1,6 @@
 package dev.ember.inductor;
 
+import dev.ember.testing.ChildJvm;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
@@ -8,11 +9,7 @@ import dev.ember.ops.OpRegistry;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.Test;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -89,16 +86,9 @@ class OpenBlasPreloadTest {
     }
 
     private static String runChild(String graph) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
-                "-cp", System.getProperty("java.class.path"), Child.class.getName(), graph);
-        pb.environment().keySet().removeIf(k -> k.startsWith("EMBER_"));
-        pb.environment().put("EMBER_CACHE_DIR", System.getProperty("java.io.tmpdir") + File.separator + "ember-preload-test-" + ProcessHandle.current().pid());
-        Process p = pb.redirectErrorStream(true).start();
-        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the child JVM did not finish");
-        assertEquals(0, p.exitValue(), said);
-        return said.lines().filter(l -> !l.startsWith("WARNING")).reduce("", (x, y) -> x + y + "\n");
+        ChildJvm.Run r = ChildJvm.main(Child.class).args(graph).env("EMBER_CACHE_DIR", ChildJvm.cacheDir("preload-test")).run();
+        assertEquals(0, r.exit(), r.said());
+        return r.said().lines().filter(l -> !l.startsWith("WARNING")).reduce("", (x, y) -> x + y + "\n");
     }
 
     @Test

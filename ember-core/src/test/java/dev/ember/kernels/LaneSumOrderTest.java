@@ -1,5 +1,6 @@
 package dev.ember.kernels;
 
+import dev.ember.testing.ChildJvm;
 import dev.ember.Ember;
 import dev.ember.Fn1;
 import dev.ember.nn.F;
@@ -11,9 +12,7 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 import org.junit.jupiter.api.Test;
 
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -134,16 +132,10 @@ class LaneSumOrderTest {
     }
 
     private static String runInterpreted() throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xint", "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
-                "-cp", System.getProperty("java.class.path"), InterpretedChild.class.getName());
-        pb.environment().keySet().removeIf(k -> k.startsWith("EMBER_"));
-        pb.environment().put("EMBER_CACHE_DIR", System.getProperty("java.io.tmpdir") + File.separator + "ember-lane-sum-test-" + ProcessHandle.current().pid());
-        Process p = pb.redirectErrorStream(true).start();
-        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "the interpreted JVM did not finish");
-        assertEquals(0, p.exitValue(), said);
-        return said;
+        ChildJvm.Run r = ChildJvm.main(InterpretedChild.class).flags("-Xint").env("EMBER_CACHE_DIR", ChildJvm.cacheDir("lane-sum-test"))
+                .timeoutSeconds(300).run();
+        assertEquals(0, r.exit(), r.said());
+        return r.said();
     }
 
     @Test

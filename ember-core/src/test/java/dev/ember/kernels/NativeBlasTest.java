@@ -1,5 +1,6 @@
 package dev.ember.kernels;
 
+import dev.ember.testing.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -97,16 +98,9 @@ class NativeBlasTest {
     @EnabledOnOs(value = OS.LINUX, architectures = "amd64")
     void aFreshJvmRunsTheBlasItsTuningIsFor(@TempDir Path dir) throws Exception {
         for (String choice : List.of("mkl", "openblas")) {
-            ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-Dember.blas=" + choice,
-                    "-cp", System.getProperty("java.class.path"), BlasChoiceProbe.class.getName());
-            pb.environment().keySet().removeIf(k -> k.startsWith("EMBER_"));
-            pb.environment().put("EMBER_TUNING", "defaults");
-            Path out = dir.resolve(choice + ".out"), err = dir.resolve(choice + ".err");
-            Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "probe JVM did not finish");
-            List<String> lines = Files.readAllLines(out);
-            assertEquals(0, p.exitValue(), Files.readString(err));
+            ChildJvm.Run r = ChildJvm.main(BlasChoiceProbe.class).flags("-Dember.blas=" + choice).env("EMBER_TUNING", "defaults").run();
+            List<String> lines = r.out().lines().toList();
+            assertEquals(0, r.exit(), r.err());
             String baseline = choice.equals("mkl") ? dev.ember.tuning.KernelTuning.ONE_MKL : dev.ember.tuning.KernelTuning.OPENBLAS;
             assertEquals(baseline, lines.get(0));
             assertTrue(lines.get(1).startsWith(choice.equals("mkl") ? "oneMKL " : "OpenBLAS "), lines.get(1));

@@ -1,5 +1,7 @@
 package dev.ember.logging;
 
+import dev.ember.testing.ChildJvm.Run;
+import dev.ember.testing.ChildJvm;
 import dev.ember.debug.CompileProfiler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,19 +22,10 @@ class EnvironmentVariablesTest {
     @TempDir
     Path tmp;
 
-    record Run(int exit, String stdout, String stderr) {}
-
     private Run run(Map<String, String> env) throws Exception {
         String cp = location(EnvironmentProbe.class) + File.pathSeparator + location(Log.class) + File.pathSeparator
                 + location(CompileProfiler.class);
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", cp,
-                EnvironmentProbe.class.getName());
-        pb.environment().keySet().removeIf(k -> k.startsWith("EMBER_"));
-        pb.environment().putAll(env);
-        Path out = tmp.resolve("out.txt"), err = tmp.resolve("err.txt");
-        Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "probe JVM did not finish");
-        return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+        return ChildJvm.main(EnvironmentProbe.class).withoutModuleFlags().classPath(cp).env(env).timeoutSeconds(60).run();
     }
 
     private static String location(Class<?> c) throws URISyntaxException {
@@ -43,30 +35,30 @@ class EnvironmentVariablesTest {
     @Test
     void emberLogsNamesTurnLogsOn() throws Exception {
         Run r = run(Map.of("EMBER_LOGS", "graph_breaks"));
-        assertEquals(0, r.exit, r.toString());
-        assertTrue(r.stderr.matches("(?s)I\\d{4} [\\d:.]+ \\[0/0\\] \\[graph_breaks\\] Graph break in user code at Probe.java:7\n"), r.stderr);
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.err().matches("(?s)I\\d{4} [\\d:.]+ \\[0/0\\] \\[graph_breaks\\] Graph break in user code at Probe.java:7\n"), r.err());
     }
 
     @Test
     void emberLogsWithAnUnknownNameIsAClearError() throws Exception {
         Run r = run(Map.of("EMBER_LOGS", "bogus"));
-        assertEquals(3, r.exit, r.toString());
-        assertTrue(r.stdout.startsWith("error: EMBER_LOGS=\"bogus\": unknown log name 'bogus'."), r.stdout);
-        assertTrue(r.stdout.contains("Valid names: all, help, dynamo"), r.stdout);
+        assertEquals(3, r.exit(), r.toString());
+        assertTrue(r.out().startsWith("error: EMBER_LOGS=\"bogus\": unknown log name 'bogus'."), r.out());
+        assertTrue(r.out().contains("Valid names: all, help, dynamo"), r.out());
     }
 
     @Test
     void emberLogsHelpPrintsTheNames() throws Exception {
         Run r = run(Map.of("EMBER_LOGS", "help"));
-        assertEquals(0, r.exit, r.toString());
-        assertTrue(r.stderr.contains("recompiles_verbose*"), r.stderr);
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.err().contains("recompiles_verbose*"), r.err());
     }
 
     @Test
     void emberTraceWritesATraceFile() throws Exception {
         Path dir = tmp.resolve("trace");
         Run r = run(Map.of("EMBER_TRACE", dir.toString()));
-        assertEquals(0, r.exit, r.toString());
+        assertEquals(0, r.exit(), r.toString());
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
             files = s.toList();
@@ -82,40 +74,40 @@ class EnvironmentVariablesTest {
     void emberTraceOnAFileOrUnderAFileIsAClearError() throws Exception {
         Path file = Files.writeString(tmp.resolve("plain.txt"), "x");
         Run r = run(Map.of("EMBER_TRACE", file.toString()));
-        assertEquals(3, r.exit, r.toString());
-        assertEquals("error: EMBER_TRACE=" + file + ": " + file + " is a file, not a directory; name a directory for the trace\n", r.stdout);
+        assertEquals(3, r.exit(), r.toString());
+        assertEquals("error: EMBER_TRACE=" + file + ": " + file + " is a file, not a directory; name a directory for the trace\n", r.out());
         Run under = run(Map.of("EMBER_TRACE", file.resolve("sub").toString()));
-        assertEquals(3, under.exit, under.toString());
-        assertTrue(under.stdout.startsWith("error: EMBER_TRACE=" + file.resolve("sub") + ": cannot create the trace directory"), under.stdout);
+        assertEquals(3, under.exit(), under.toString());
+        assertTrue(under.out().startsWith("error: EMBER_TRACE=" + file.resolve("sub") + ": cannot create the trace directory"), under.out());
     }
 
     @Test
     void compileProfilerOnePrintsTheTableAtExit() throws Exception {
         Run r = run(Map.of("EMBER_COMPILE_PROFILER", "1"));
-        assertEquals(0, r.exit, r.toString());
-        assertTrue(r.stderr.startsWith("Compile time per traced function (ms):\n"), r.stderr);
-        assertTrue(r.stderr.lines().anyMatch(l -> l.matches("Probe\\.fn\\s+1\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+")), r.stderr);
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.err().startsWith("Compile time per traced function (ms):\n"), r.err());
+        assertTrue(r.err().lines().anyMatch(l -> l.matches("Probe\\.fn\\s+1\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+")), r.err());
     }
 
     @Test
     void compileProfilerFileGetsASpeedscopeProfile() throws Exception {
         Path file = tmp.resolve("profiles/compile.speedscope.json");
         Run r = run(Map.of("EMBER_COMPILE_PROFILER", file.toString()));
-        assertEquals(0, r.exit, r.toString());
+        assertEquals(0, r.exit(), r.toString());
         Map<String, Object> json = JsonReader.parseObject(Files.readString(file));
         assertEquals("ember CompileProfiler", json.get("exporter"));
-        assertTrue(r.stderr.contains("compile profile written to " + file), r.stderr);
+        assertTrue(r.err().contains("compile profile written to " + file), r.err());
     }
 
     @Test
     void compileProfilerOnADirectoryOrUnwritablePlaceIsAClearError() throws Exception {
         Run dir = run(Map.of("EMBER_COMPILE_PROFILER", tmp.toString()));
-        assertEquals(3, dir.exit, dir.toString());
-        assertTrue(dir.stdout.startsWith("error: EMBER_COMPILE_PROFILER=" + tmp + ": " + tmp + " is a directory; name a file"), dir.stdout);
+        assertEquals(3, dir.exit(), dir.toString());
+        assertTrue(dir.out().startsWith("error: EMBER_COMPILE_PROFILER=" + tmp + ": " + tmp + " is a directory; name a file"), dir.out());
         Path file = Files.writeString(tmp.resolve("plain.txt"), "x");
         Run under = run(Map.of("EMBER_COMPILE_PROFILER", file.resolve("p.json").toString()));
-        assertEquals(3, under.exit, under.toString());
-        assertTrue(under.stdout.startsWith("error: EMBER_COMPILE_PROFILER=" + file.resolve("p.json") + ": cannot create the folder"),
-                under.stdout);
+        assertEquals(3, under.exit(), under.toString());
+        assertTrue(under.out().startsWith("error: EMBER_COMPILE_PROFILER=" + file.resolve("p.json") + ": cannot create the folder"),
+                under.out());
     }
 }

@@ -1,5 +1,6 @@
 package dev.ember.inductor.cache;
 
+import dev.ember.testing.ChildJvm;
 import dev.ember.logging.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,13 +84,9 @@ class BackgroundWriteTest {
 
     @Test
     void aJvmThatEndsRightAfterACompileStillLeavesTheEntry() throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"), ExitsAtOnce.class.getName(), dir.toString())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the child JVM did not finish");
-        assertEquals(0, p.exitValue(), out);
-        assertArrayEquals("written at exit".getBytes(StandardCharsets.UTF_8), new ArtifactCache(dir, problems::add).get("k"), out);
+        ChildJvm.Run r = ChildJvm.main(ExitsAtOnce.class).withoutModuleFlags().args(dir.toString()).run();
+        assertEquals(0, r.exit(), r.said());
+        assertArrayEquals("written at exit".getBytes(StandardCharsets.UTF_8), new ArtifactCache(dir, problems::add).get("k"), r.said());
     }
 
     /** Hands a slow entry to the writer and returns from {@code main} at once. */

@@ -1,5 +1,6 @@
 package dev.ember.inductor.cache;
 
+import dev.ember.testing.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,7 +12,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -54,13 +54,9 @@ class TempFilesTest {
 
     @Test
     void aNewCacheFolderIsFilledWithoutSecureRandom(@TempDir Path dir) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xlog:class+load", "-cp", System.getProperty("java.class.path"), Child.class.getName(),
-                dir.resolve("cache").toString());
-        Process p = pb.redirectErrorStream(true).start();
-        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the child JVM did not finish");
-        assertEquals(0, p.exitValue(), said);
+        ChildJvm.Run r = ChildJvm.main(Child.class).withoutModuleFlags().flags("-Xlog:class+load").args(dir.resolve("cache").toString()).run();
+        String said = r.said();
+        assertEquals(0, r.exit(), said);
         assertTrue(said.contains("read back payload"), said);
         List<String> secure = said.lines().filter(l -> l.contains("java.security.SecureRandom ") || l.contains("sun.security.provider.")).toList();
         assertTrue(secure.isEmpty(), "the security providers were loaded: " + secure);
