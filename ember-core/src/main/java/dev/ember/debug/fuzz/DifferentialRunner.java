@@ -62,9 +62,10 @@ public final class DifferentialRunner {
 
     /**
      * What one run gave: the returned values then the distinct arguments' final contents (copies;
-     * {@code distinctArgs} are their positions), or what it threw.
+     * {@code distinctArgs} are their positions), or what it threw; {@code choices}, per returned
+     * value, the argmax or argmin it came from as is ({@link IndexTies}) or null, empty unless
+     * recorded (eager runs).
      */
-    /** {@code choices}: per returned value, the argmax or argmin it came from as is ({@link IndexTies}), or null; empty unless recorded (eager runs). */
     private record Observed(List<Object> values, int outputs, List<Integer> distinctArgs, Throwable error, List<IndexTies.Choice> choices) {}
 
     private record LoadedRun(Object fn, Supplier<Object[]> inputs) {}

@@ -28,8 +28,8 @@ import java.util.Map;
 final class IndexTies {
     private IndexTies() {}
 
-    /** One argmax or argmin call: a copy of its operand, its {@code dim} (null for the flattened operand), and which it was. */
-    record Choice(Tensor operand, Integer dim, boolean max) {}
+    /** One argmax or argmin call: a copy of its operand and its {@code dim} (null for the flattened operand). */
+    record Choice(Tensor operand, Integer dim) {}
 
     /** Records, on this thread while installed, every argmax and argmin call with its result. */
     static final class Recorder implements DispatchMode.Handler {
@@ -37,15 +37,14 @@ final class IndexTies {
 
         @Override
         public Object intercept(OpOverload op, Args args, Object meta) {
-            boolean max = op == ReductionOps.ARGMAX;
-            if (!max && op != ReductionOps.ARGMIN) return null;
+            if (op != ReductionOps.ARGMAX && op != ReductionOps.ARGMIN) return null;
             Object result = op.call(args.toArray());
             if (result instanceof Tensor r && !args.tensor(0).isFake()) {
                 Tensor operand;
                 try (var unused = GradMode.noGrad()) {
                     operand = args.tensor(0).clone();
                 }
-                byResult.put(r, new Choice(operand, args.optInteger(1), max));
+                byResult.put(r, new Choice(operand, args.optInteger(1)));
             }
             return result;
         }

@@ -77,16 +77,16 @@ class IndexTiesTest {
     void onlyElementsWhoseIndexedValuesAreWithinToleranceAreTies() {
         // operand [2, 4] along dim 1: row 0 has a tie between columns 1 and 3, row 1 has none
         Tensor operand = Tensor.of(new float[] {0f, 5f, 1f, 5.000001f, 3f, 2f, 1f, 0f}, 2, 4);
-        IndexTies.Choice c = new IndexTies.Choice(operand, 1, true);
+        IndexTies.Choice c = new IndexTies.Choice(operand, 1);
         Tensor eager = Tensor.ofLongs(3, 0);
         Tensor resolved = IndexTies.resolved(c, eager, Tensor.ofLongs(1, 0), 1e-3);
         assertArrayEquals(new long[] {3, 0}, resolved.toLongArray(), "row 0's index 1 holds a value tied with index 3's");
         Tensor wrong = Tensor.ofLongs(3, 1);
         assertSame(wrong, IndexTies.resolved(c, eager, wrong, 1e-3), "row 1's index 1 holds 2, eager's 3: a wrong index stays");
         // the flattened operand (dim null) and a keepdim shape
-        IndexTies.Choice flat = new IndexTies.Choice(operand, null, true);
+        IndexTies.Choice flat = new IndexTies.Choice(operand, null);
         assertArrayEquals(new long[] {3}, IndexTies.resolved(flat, Tensor.ofLongs(3), Tensor.ofLongs(1), 1e-3).toLongArray());
-        IndexTies.Choice dim0 = new IndexTies.Choice(operand.transpose(0, 1).contiguous(), 0, true);
+        IndexTies.Choice dim0 = new IndexTies.Choice(operand.transpose(0, 1).contiguous(), 0);
         Tensor kept = IndexTies.resolved(dim0, Tensor.of(new long[] {3, 0}, 1, 2), Tensor.of(new long[] {1, 0}, 1, 2), 1e-3);
         assertArrayEquals(new long[] {3, 0}, kept.toLongArray());
         assertArrayEquals(new int[] {1, 2}, kept.shape());
@@ -95,7 +95,7 @@ class IndexTiesTest {
     @Test
     void aNaNIsTiedOnlyWithANaN() {
         Tensor operand = Tensor.of(new float[] {Float.NaN, 1f, Float.NaN}, 3);
-        IndexTies.Choice c = new IndexTies.Choice(operand, 0, true);
+        IndexTies.Choice c = new IndexTies.Choice(operand, 0);
         assertArrayEquals(new long[] {0}, IndexTies.resolved(c, Tensor.ofLongs(0), Tensor.ofLongs(2), 1e-3).toLongArray());
         Tensor notNaN = Tensor.ofLongs(1);
         assertSame(notNaN, IndexTies.resolved(c, Tensor.ofLongs(0), notNaN, 1e-3));
