@@ -45,7 +45,12 @@ final class Partitioner {
             StringBuilder sb = new StringBuilder();
             sb.append("saved for backward: ").append(saved.size()).append(" values, ").append(savedBytes).append(" bytes")
                     .append(" (saving every value backward reads: ").append(naiveBytes).append(" bytes)\n");
-            for (Node n : saved) sb.append(String.format("  save       %-24s %-16s %s%n", n.name(), describe(n), what(n)));
+            Set<Node> listed = new HashSet<>();
+            for (Node n : saved) {
+                boolean again = !listed.add(n);
+                sb.append(String.format("  save       %-24s %-16s %s%n", again ? n.name() + "_copy" : n.name(), describe(n),
+                        again ? "a copy, for the recomputation (the caller may write " + n.name() + " before backward)" : what(n)));
+            }
             for (Node n : recomputed) sb.append(String.format("  recompute  %-24s %-16s %s%n", n.name(), describe(n), what(n)));
             return sb.toString();
         }
@@ -121,6 +126,7 @@ final class Partitioner {
         // recomputed: needed values on the sink side, with their sink-side ancestors; saved: the cut values they (or backward) read
         Set<Node> recompute = new HashSet<>();
         Set<Node> read = new HashSet<>(needed);
+        Set<Node> readByRecompute = new HashSet<>();
         ArrayDeque<Node> work = new ArrayDeque<>();
         for (Node n : needed) if (!cut.contains(n)) work.add(n);
         while (!work.isEmpty()) {
@@ -129,15 +135,23 @@ final class Partitioner {
             for (Node in : n.allInputNodes()) {
                 if (!forwardSet.contains(in)) continue;
                 read.add(in);
+                readByRecompute.add(in);
                 if (!cut.contains(in)) work.add(in);
             }
         }
         List<Node> saved = new ArrayList<>();
+        // saved values eager saves too, which the recomputation also reads: saved twice (see twinForRecompute)
+        Set<Node> twins = new HashSet<>();
         long savedBytes = 0;
         for (Node n : forward) {
             if (cut.contains(n) && read.contains(n)) {
                 saved.add(n);
                 if (!free(n, eagerSaves)) savedBytes += bytes(n);
+                if (twinForRecompute(n, eagerSaves, forwardOutputs, readByRecompute)) {
+                    twins.add(n);
+                    saved.add(n);
+                    savedBytes += bytes(n);
+                }
             }
         }
         List<Node> recomputed = new ArrayList<>();
@@ -149,16 +163,24 @@ final class Partitioner {
         for (Node n : forward) fenv.put(n, fg.nodeCopy(n, fenv::get));
         List<Object> forwardResult = new ArrayList<>();
         for (Object o : joint.outputs) forwardResult.add(o instanceof Node n ? fenv.get(n) : o);
-        for (Node s : saved) forwardResult.add(savedAsCopy(s, eagerSaves, forwardOutputs) ? fg.callFunction(ShapeOps.CLONE, fenv.get(s)) : fenv.get(s));
+        Set<Node> seen = new HashSet<>();
+        for (Node s : saved) {
+            boolean copy = seen.add(s) ? savedAsCopy(s, eagerSaves, forwardOutputs) : true;   // a twin's second save is its copy
+            forwardResult.add(copy ? fg.callFunction(ShapeOps.CLONE, fenv.get(s)) : fenv.get(s));
+        }
         fg.output(forwardResult);
         fg.eliminateDeadCode();
 
         // the backward graph: saved values and tangents in, recomputation, then the backward nodes
         Graph bg = new Graph();
         Map<Node, Node> benv = new HashMap<>();
-        for (Node s : saved) benv.put(s, bg.placeholder(s.name(), s.val()));
+        Map<Node, Node> twinCopies = new HashMap<>();
+        for (Node s : saved) {
+            if (benv.containsKey(s)) twinCopies.put(s, bg.placeholder(s.name() + "_copy", s.val()));
+            else benv.put(s, bg.placeholder(s.name(), s.val()));
+        }
         for (Node t : joint.tangents) benv.put(t, bg.placeholder(t.name(), t.val()));
-        for (Node n : recomputed) benv.put(n, bg.nodeCopy(n, benv::get));
+        for (Node n : recomputed) benv.put(n, bg.nodeCopy(n, in -> twinCopies.getOrDefault(in, benv.get(in))));
         for (Node n : nodes) if (backward.contains(n)) benv.put(n, bg.nodeCopy(n, benv::get));
         List<Object> backwardResult = new ArrayList<>();
         for (Object g : gradOutputs) backwardResult.add(g instanceof Node n ? benv.get(n) : g);
@@ -191,11 +213,29 @@ final class Partitioner {
      */
     private static boolean savedAsCopy(Node n, Set<Node> eagerSaves, Set<Node> forwardOutputs) {
         if (mutated(n)) return true;
-        if (eagerSaves.contains(n)) return false;
+        return !eagerSaves.contains(n) && callerCanWrite(n, forwardOutputs);
+    }
+
+    /** An input, an output, or a view of one: a tensor the caller holds and can write before backward. */
+    private static boolean callerCanWrite(Node n, Set<Node> forwardOutputs) {
         for (Node v = n; v != null; v = viewedBase(v)) {
             if (v.kind() == NodeKind.PLACEHOLDER || forwardOutputs.contains(v)) return true;
         }
         return false;
+    }
+
+    /**
+     * Whether {@code n}, saved as itself because eager saves it too (a derivative reads it), is also
+     * read by the recomputation while the caller can write it before backward (an input, an output,
+     * or a view of one): then the recomputation reads a copy saved beside it. Eager reads such a value
+     * only in the derivatives that save it, and checks its version only when one of them runs; the
+     * recomputation stands for values eager saved instead (fuzzer seed 463913: {@code v3 = sigmoid(a0)}
+     * was saved for sigmoid's derivative and to recompute {@code maskedFill}'s mask {@code v3 > 0.15};
+     * the caller's {@code v3.clamp_(…)} then failed the version check in the mask's recomputation,
+     * where eager, which saved the mask, ran no derivative that reads {@code v3}).
+     */
+    private static boolean twinForRecompute(Node n, Set<Node> eagerSaves, Set<Node> forwardOutputs, Set<Node> readByRecompute) {
+        return readByRecompute.contains(n) && !savedAsCopy(n, eagerSaves, forwardOutputs) && callerCanWrite(n, forwardOutputs);
     }
 
     /**

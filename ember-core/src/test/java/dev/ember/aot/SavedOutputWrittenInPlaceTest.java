@@ -166,4 +166,32 @@ class SavedOutputWrittenInPlaceTest {
         assertArrayEquals(ea.grad().toFloatArray(), a.grad().toFloatArray(), backend + ": a's gradient");
         assertArrayEquals(ev.grad().toFloatArray(), v.grad().toFloatArray(), backend + ": v's gradient");
     }
+
+    /**
+     * Fuzzer seed 463913: {@code v3 = sigmoid(a)} is saved for sigmoid's derivative and also serves to
+     * recompute maskedFill's mask {@code v3 > 0.15}; after a graph break the caller writes {@code v3}.
+     * Eager saved the mask, never runs sigmoid's derivative (no gradient reaches {@code v3}) and
+     * trains; compiled must too, with eager's gradients.
+     */
+    static Tensor maskFromAWrittenOutput(Tensor a, Tensor w) {
+        Tensor v3 = a.sigmoid();
+        Tensor v5 = a.maskedFill(v3.gt(0.15), 2.25);
+        double shift = v5.sum().item() / 3.0;          // a graph break: v3 lives across it
+        v3.clamp_(-3.0, 3.0).exp_();                   // written after the first graph saved it
+        return v5.sub(shift).matmul(w);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"aot_eager", "inductor"})
+    void aValueSavedAlsoToRecomputeAMaskMayBeWrittenAsInEager(String backend) {
+        Tensor a0 = Tensor.randn(new Generator(463913), 1, 16), w0 = Tensor.randn(new Generator(11), 16, 8);
+        Tensor ea = a0.clone().requiresGrad(true), ew = w0.clone().requiresGrad(true);
+        maskFromAWrittenOutput(ea, ew).sum().backward();
+
+        var compiled = Ember.compile((Fn2<Tensor, Tensor, Tensor>) SavedOutputWrittenInPlaceTest::maskFromAWrittenOutput, Options.backend(backend));
+        Tensor a = a0.clone().requiresGrad(true), w = w0.clone().requiresGrad(true);
+        compiled.apply(a, w).sum().backward();
+        assertArrayEquals(ea.grad().toFloatArray(), a.grad().toFloatArray(), 1e-5f, backend);
+        assertArrayEquals(ew.grad().toFloatArray(), w.grad().toFloatArray(), 1e-5f, backend);
+    }
 }
