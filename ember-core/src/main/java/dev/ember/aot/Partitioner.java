@@ -126,7 +126,6 @@ final class Partitioner {
         // recomputed: needed values on the sink side, with their sink-side ancestors; saved: the cut values they (or backward) read
         Set<Node> recompute = new HashSet<>();
         Set<Node> read = new HashSet<>(needed);
-        Set<Node> readByRecompute = new HashSet<>();
         ArrayDeque<Node> work = new ArrayDeque<>();
         for (Node n : needed) if (!cut.contains(n)) work.add(n);
         while (!work.isEmpty()) {
@@ -135,20 +134,27 @@ final class Partitioner {
             for (Node in : n.allInputNodes()) {
                 if (!forwardSet.contains(in)) continue;
                 read.add(in);
-                readByRecompute.add(in);
                 if (!cut.contains(in)) work.add(in);
             }
         }
+        // the saved values a recomputed value other than a view of them is computed from (through views)
+        Set<Node> readByRecompute = new HashSet<>();
+        for (Node r : recompute) {
+            if (viewedBase(r) != null) continue;   // a view shares its base's version counter, as eager's saved view would
+            for (Node in : r.allInputNodes()) {
+                Node m = in;
+                while (recompute.contains(m) && viewedBase(m) != null) m = viewedBase(m);
+                if (cut.contains(m)) readByRecompute.add(m);
+            }
+        }
         List<Node> saved = new ArrayList<>();
-        // saved values eager saves too, which the recomputation also reads: saved twice (see twinForRecompute)
-        Set<Node> twins = new HashSet<>();
         long savedBytes = 0;
         for (Node n : forward) {
             if (cut.contains(n) && read.contains(n)) {
                 saved.add(n);
                 if (!free(n, eagerSaves)) savedBytes += bytes(n);
+                // saved twice: itself for the derivatives eager runs, a copy for the recomputation (twinForRecompute)
                 if (twinForRecompute(n, eagerSaves, forwardOutputs, readByRecompute)) {
-                    twins.add(n);
                     saved.add(n);
                     savedBytes += bytes(n);
                 }
@@ -226,8 +232,10 @@ final class Partitioner {
 
     /**
      * Whether {@code n}, saved as itself because eager saves it too (a derivative reads it), is also
-     * read by the recomputation while the caller can write it before backward (an input, an output,
-     * or a view of one): then the recomputation reads a copy saved beside it. Eager reads such a value
+     * read by the recomputation of a value that is not a view of it, while the caller can write it
+     * before backward (an input, an output, or a view of one): then the recomputation reads a copy
+     * saved beside it. (A view recomputed from {@code n}, a weight's transpose say, stands for a view
+     * eager saved, which shares {@code n}'s version counter: no copy.) Eager reads such a value
      * only in the derivatives that save it, and checks its version only when one of them runs; the
      * recomputation stands for values eager saved instead (fuzzer seed 463913: {@code v3 = sigmoid(a0)}
      * was saved for sigmoid's derivative and to recompute {@code maskedFill}'s mask {@code v3 > 0.15};

@@ -3,11 +3,17 @@ package dev.ember.aot;
 import dev.ember.Ember;
 import dev.ember.Fn2;
 import dev.ember.Options;
+import dev.ember.logging.Logs;
 import dev.ember.tensor.Generator;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -23,7 +29,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SavedOutputWrittenInPlaceTest {
     @AfterEach
-    void reset() { Ember.reset(); }
+    void reset() {
+        Logs.set("");
+        Logs.setOutput(System.err);
+        Ember.reset();
+    }
 
     static Tensor f(Tensor a, Tensor b) {
         Tensor v = b.div(a.abs().add(1.0));
@@ -193,5 +203,34 @@ class SavedOutputWrittenInPlaceTest {
         compiled.apply(a, w).sum().backward();
         assertArrayEquals(ea.grad().toFloatArray(), a.grad().toFloatArray(), 1e-5f, backend);
         assertArrayEquals(ew.grad().toFloatArray(), w.grad().toFloatArray(), 1e-5f, backend);
+    }
+
+    /** What the partitioner log says it saved for a training call of {@code fn}. */
+    private static String partitionerLog(Runnable trainingCall) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        Logs.setOutput(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        Ember.setLogs("partitioner");
+        trainingCall.run();
+        return buf.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The copy is made only where the recomputation stands for a value eager saved on its own: the
+     * seed's mask gets one; a Linear's weight, whose transpose backward recomputes (eager saves that
+     * transpose, a view sharing the weight's version counter), gets none.
+     */
+    @Test
+    void onlyAValueTheRecomputationReadsBeyondAViewIsSavedTwice() {
+        Tensor a = Tensor.randn(new Generator(463913), 1, 16).requiresGrad(true), w = Tensor.randn(new Generator(11), 16, 8).requiresGrad(true);
+        String seed = partitionerLog(() -> Ember.compile((Fn2<Tensor, Tensor, Tensor>) SavedOutputWrittenInPlaceTest::maskFromAWrittenOutput,
+                Options.backend("aot_eager")).apply(a, w).sum().backward());
+        assertTrue(seed.contains("_copy") && seed.contains("a copy, for the recomputation"), seed);
+        Ember.reset();
+
+        var model = new dev.ember.nn.Sequential(new dev.ember.nn.Linear(16, 32), new dev.ember.nn.ReLU(), new dev.ember.nn.Linear(32, 8));
+        Tensor x = Tensor.randn(new Generator(12), 4, 16);
+        String mlp = partitionerLog(() -> Ember.compile(model, Options.backend("aot_eager")).apply(x).sum().backward());
+        assertTrue(mlp.contains("recompute") && mlp.contains("aten.t"), "the weight's transpose is recomputed: " + mlp);
+        assertTrue(!mlp.contains("_copy"), "no copy of the weight: " + mlp);
     }
 }
