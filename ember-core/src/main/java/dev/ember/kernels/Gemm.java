@@ -124,6 +124,9 @@ public final class Gemm {
     /** {@link #multiplyBatched} with {@code minBandRows} as the fewest rows of a band (the autotuner tries several). */
     static void multiplyBatched(int minBandRows, int batches, int m, int n, int k, double alpha, Operand a, IntUnaryOperator aShift,
                                 Operand b, IntUnaryOperator bShift, double beta, Object c, int cOff, int ldc) {
+        // no product, no element of C: nothing to do, and the operands may be empty arrays (a batch of
+        // zero matrices; fuzzer seed 501265: a compiled bmm over [0, 1, 7] x [0, 7, 32] checked B for 224 elements)
+        if (batches == 0 || m == 0 || n == 0) return;
         if (batches == 1) {
             multiplyOnAllCores(m, n, k, alpha, a.shift(aShift.applyAsInt(0)), b.shift(bShift.applyAsInt(0)), beta, c, cOff, ldc);
             return;

@@ -84,4 +84,20 @@ class ZeroSizeKernelTest {
             assertTrue(v.passed(), mode + ": " + v);
         }
     }
+
+    static Tensor batchedProduct(Tensor a, Tensor b) { return a.bmm(b).add(1.0); }
+
+    /** Fuzzer seed 501265: a batched product over zero matrices, compiled, in training too. */
+    @ParameterizedTest
+    @ValueSource(strings = {"default", "max-autotune", "reduce-overhead"})
+    void aBatchOfNoMatricesMatchesEager(String mode) {
+        Tensor a = Tensor.randn(0, 1, 7), b = Tensor.randn(0, 7, 32);
+        var compiled = Ember.compile((Fn2<Tensor, Tensor, Tensor>) ZeroSizeKernelTest::batchedProduct, Options.backend("inductor").mode(mode));
+        Tensor got = compiled.apply(a, b);
+        assertTrue(java.util.Arrays.equals(new int[] {0, 1, 32}, got.shape()), mode + ": " + got);
+        Ember.reset();
+        Tensor ta = a.clone().requiresGrad(true), tb = b.clone().requiresGrad(true);
+        Ember.compile((Fn2<Tensor, Tensor, Tensor>) ZeroSizeKernelTest::batchedProduct, Options.backend("inductor").mode(mode)).apply(ta, tb).sum().backward();
+        assertTrue(java.util.Arrays.equals(new int[] {0, 7, 32}, tb.grad().shape()), mode + ": " + tb.grad());
+    }
 }
