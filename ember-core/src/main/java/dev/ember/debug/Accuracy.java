@@ -112,6 +112,7 @@ public final class Accuracy {
             boolean wf = Double.isFinite(w[k]), gf = Double.isFinite(g[k]);
             if (wf != gf || !wf && !sameNonFinite(w[k], g[k])) {
                 if (nearbyGives(near, k, g[k])) continue;   // a singular point: one rounding away, eager gives what compiled gave
+                if (!gf && roundingNoiseOnly(near, k, w[k], epsilon(want.dtype()))) continue;   // eager's finite value there has no digit rounding did not choose
                 int at = k;
                 return fail(i, k, Double.POSITIVE_INFINITY, 0, 0, "element " + k + " is " + g[k] + ", eager " + w[k]
                         + (near.isEmpty() ? "" : ", eager on inputs one rounding away " + near.stream().map(n -> String.valueOf(n[at])).distinct().toList()));
@@ -166,6 +167,34 @@ public final class Accuracy {
     private static boolean nearbyGives(List<double[]> near, int k, double compiled) {
         for (double[] n : near) if (Double.isFinite(compiled) ? Double.isFinite(n[k]) : sameNonFinite(n[k], compiled)) return true;
         return false;
+    }
+
+    /**
+     * Whether eager's value at {@code k} is rounding noise only: eager and the nearby runs, one
+     * rounding apart, do not agree on half its digits (they spread by more than the square root of
+     * the dtype's epsilon relative to their largest magnitude, where a well-conditioned element
+     * moves by a few units in the last place). That is an element next to a singular point: seed
+     * 472382 takes the standard deviation of rows equal in exact arithmetic, whose gradient divides
+     * by it; compiled computes the rows alike and divides by an exact 0 (NaN, as PyTorch's formula
+     * gives there), eager's GEMM rounds one row apart and divides by 2e-16, and the nearby runs give
+     * -0.63, 0.63, 0.0095, -0.016, … at one element and -0.63, -0.59, -0.60 at another. The compiled non-finite value is then the exact answer's,
+     * not an error; an element whose digits the inputs decide stays judged. Needs two nearby runs.
+     */
+    private static boolean roundingNoiseOnly(List<double[]> near, int k, double eager, double epsilon) {
+        if (near.size() < 2) return false;
+        double min = eager, max = eager, largest = Math.abs(eager);
+        for (double[] n : near) {
+            if (!Double.isFinite(n[k])) return false;   // then nearbyGives decided
+            min = Math.min(min, n[k]);
+            max = Math.max(max, n[k]);
+            largest = Math.max(largest, Math.abs(n[k]));
+        }
+        return max - min > Math.sqrt(epsilon) * largest;
+    }
+
+    /** The distance from 1 to the next larger number in {@code t}. */
+    private static double epsilon(DType t) {
+        return t == DType.FLOAT64 ? Math.ulp(1.0) : Math.ulp(1.0f);
     }
 
     private static boolean sameNonFinite(double a, double b) {

@@ -97,6 +97,24 @@ class AccuracyTest {
     }
 
     @Test
+    void aNonFiniteElementPassesWhereEagerOneRoundingAwayHasNoStableDigit() {
+        // seed 472382: the gradient of a standard deviation over rows equal in exact arithmetic
+        Tensor eager = Tensor.of(new double[] {-0.6262490301740572, 2.0});
+        Tensor compiled = Tensor.of(new double[] {Double.NaN, 2.0});
+        List<Object> noise = List.of(Tensor.of(new double[] {0.6262490301740573, 2.0}), Tensor.of(new double[] {0.0095074349522729, 2.0}));
+        var verdict = Accuracy.compare(List.of(eager), List.of(compiled), null, List.of(List.of(noise.get(0))), 1e-3);
+        assertFalse(verdict.passed(), "one nearby run is not enough to call an element noise: " + verdict);
+        assertTrue(Accuracy.compare(List.of(eager), List.of(compiled), null, List.of(List.of(noise.get(0)), List.of(noise.get(1))), 1e-3).passed());
+
+        List<Object> stable = List.of(List.of(Tensor.of(new double[] {-0.6262490301740573, 2.0})), List.of(Tensor.of(new double[] {-0.62624903017405, 2.0})));
+        var wrong = Accuracy.compare(List.of(eager), List.of(compiled), null, stable, 1e-3);
+        assertFalse(wrong.passed(), "an element whose digits one rounding does not move stays judged: " + wrong);
+        Tensor finiteWrong = Tensor.of(new double[] {5.0, 2.0});
+        assertFalse(Accuracy.compare(List.of(eager), List.of(finiteWrong), null, List.of(List.of(noise.get(0)), List.of(noise.get(1))), 1e-3).passed(),
+                "a finite compiled value is judged by the rounding floor, not waved through");
+    }
+
+    @Test
     void anIntegerElementThatRoundingDecidesIsNotJudgedButEveryOtherMustMatch() {
         // argmax over a row whose values are equal in exact arithmetic: eager picked 0, one rounding away 2
         Tensor eager = Tensor.of(new long[] {0, 1}, 2), compiled = Tensor.of(new long[] {3, 1}, 2);
