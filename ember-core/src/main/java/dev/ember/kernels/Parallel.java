@@ -27,6 +27,19 @@ public final class Parallel {
     @FunctionalInterface
     public interface Range { void run(int lo, int hi); }
 
+    /**
+     * The parallel bodies of one generated class, run by number with the values they captured:
+     * what a graph class implements instead of binding each body to a {@link Range} through the
+     * {@code LambdaMetafactory}, which spins and links a class per body (17 or 18 in a transformer
+     * layer's graph, in every fresh JVM and for every graph loaded from the artifact cache).
+     */
+    public interface Bodies { void run(int body, Object[] captured, int lo, int hi); }
+
+    /** {@link #forRange} over body number {@code body} of {@code bodies}, given the values it captured. */
+    public static void forBody(int n, long costPerItem, Bodies bodies, int body, Object[] captured) {
+        forRange(n, costPerItem, (lo, hi) -> bodies.run(body, captured, lo, hi));
+    }
+
     /** Runs {@code body} over [0, n) in chunks; {@code costPerItem} elements of work per item decide the split. */
     public static void forRange(int n, long costPerItem, Range body) {
         long total = n * Math.max(1, costPerItem);

@@ -10,9 +10,6 @@ import java.lang.classfile.TypeKind;
 import java.lang.classfile.instruction.OperatorInstruction;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
-import java.lang.constant.DirectMethodHandleDesc;
-import java.lang.constant.DynamicCallSiteDesc;
-import java.lang.constant.MethodHandleDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.reflect.AccessFlag;
 import java.util.ArrayDeque;
@@ -28,13 +25,17 @@ import java.util.Set;
  * Writes a {@link JClass} as a class file with {@code java.lang.classfile}, stack maps computed by
  * the API. Loops take javac's shape (condition at the bottom) so that C2 sees the counted loops it
  * expects. A {@link JStmt.ParallelRange} body becomes a private static method taking the locals it
- * reads plus {@code lo, hi}, bound to a {@code Parallel.Range} by {@code invokedynamic} to the
- * {@code LambdaMetafactory} — exactly what javac makes of the lambda.
+ * reads plus {@code lo, hi}, as javac makes of a lambda; but where javac would bind it to a
+ * {@code Parallel.Range} through the {@code LambdaMetafactory} (a class spun and linked per body,
+ * on first execution, in every fresh JVM), the class implements {@code Parallel.Bodies} once: its
+ * {@code run(body, captured, lo, hi)} switches on the body's number, unpacks the captured values and
+ * calls the method, and the loop calls {@code Parallel.forBody(n, cost, BODIES, number, captured)}.
  */
 public final class BytecodeWriter {
     private final ClassDesc self;
     private final List<JClass.Method> pending = new ArrayList<>();
-    private int lambdas;
+    /** The parallel bodies written so far, in number order. */
+    private final List<JClass.Method> bodies = new ArrayList<>();
 
     private BytecodeWriter(ClassDesc self) { this.self = self; }
 
@@ -58,18 +59,100 @@ public final class BytecodeWriter {
     private void cls(ClassBuilder cb, JClass c) {
         cb.withFlags(AccessFlag.FINAL, AccessFlag.SUPER);
         for (JClass.Field f : c.fields()) cb.withField(f.name(), f.type().desc(), ClassFile.ACC_PRIVATE | ClassFile.ACC_STATIC | ClassFile.ACC_FINAL);
-        if (!c.fields().isEmpty()) {
+        for (JClass.Method m : c.methods()) method(cb, m, (m.isPublic() ? ClassFile.ACC_PUBLIC : 0) | ClassFile.ACC_STATIC);
+        while (!pending.isEmpty()) method(cb, pending.removeFirst(), ClassFile.ACC_PRIVATE | ClassFile.ACC_STATIC | ClassFile.ACC_SYNTHETIC);
+        if (!bodies.isEmpty()) {   // known only now: the class-file elements may come in any order
+            cb.withInterfaceSymbols(BODIES);
+            cb.withField(BODIES_FIELD, BODIES, ClassFile.ACC_PRIVATE | ClassFile.ACC_STATIC | ClassFile.ACC_FINAL);
+            cb.withMethodBody(ConstantDescs.INIT_NAME, ConstantDescs.MTD_void, ClassFile.ACC_PRIVATE, code -> {
+                code.aload(0);
+                code.invokespecial(ConstantDescs.CD_Object, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void);
+                code.return_();
+            });
+            cb.withMethodBody("run", RUN_TYPE, ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL, this::dispatch);
+        }
+        if (!c.fields().isEmpty() || !bodies.isEmpty()) {
             cb.withMethodBody(ConstantDescs.CLASS_INIT_NAME, ConstantDescs.MTD_void, ClassFile.ACC_STATIC, code -> {
                 Method m = new Method(code, List.of());
                 for (JClass.Field f : c.fields()) {
                     m.expr(f.init());
                     code.putstatic(self, f.name(), f.type().desc());
                 }
+                if (!bodies.isEmpty()) {
+                    code.new_(self);
+                    code.dup();
+                    code.invokespecial(self, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void);
+                    code.putstatic(self, BODIES_FIELD, BODIES);
+                }
                 code.return_();
             });
         }
-        for (JClass.Method m : c.methods()) method(cb, m, (m.isPublic() ? ClassFile.ACC_PUBLIC : 0) | ClassFile.ACC_STATIC);
-        while (!pending.isEmpty()) method(cb, pending.removeFirst(), ClassFile.ACC_PRIVATE | ClassFile.ACC_STATIC | ClassFile.ACC_SYNTHETIC);
+    }
+
+    /** {@code Parallel.Bodies.run(body, captured, lo, hi)}: a switch on the body's number, each case unpacking what it captured. */
+    private void dispatch(CodeBuilder code) {
+        Label fail = code.newLabel();
+        List<Label> cases = new ArrayList<>();
+        List<java.lang.classfile.instruction.SwitchCase> table = new ArrayList<>();
+        for (int b = 0; b < bodies.size(); b++) {
+            cases.add(code.newLabel());
+            table.add(java.lang.classfile.instruction.SwitchCase.of(b, cases.get(b)));
+        }
+        code.iload(1);
+        code.tableswitch(0, bodies.size() - 1, fail, table);
+        for (int b = 0; b < bodies.size(); b++) {
+            JClass.Method body = bodies.get(b);
+            List<JExpr.Local> params = body.params();
+            code.labelBinding(cases.get(b));
+            for (int i = 0; i < params.size() - 2; i++) {   // the captured values; lo and hi come last
+                code.aload(2);
+                code.loadConstant(i);
+                code.aaload();
+                unbox(code, params.get(i).type());
+            }
+            code.iload(3);
+            code.iload(4);
+            code.invokestatic(self, body.name(), MethodTypeDesc.of(ConstantDescs.CD_void, params.stream().map(l -> l.type().desc()).toArray(ClassDesc[]::new)));
+            code.return_();
+        }
+        code.labelBinding(fail);
+        code.new_(ClassDesc.of("java.lang.IllegalArgumentException"));
+        code.dup();
+        code.ldc("no parallel body with this number");
+        code.invokespecial(ClassDesc.of("java.lang.IllegalArgumentException"), ConstantDescs.INIT_NAME, MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_String));
+        code.athrow();
+    }
+
+    /** The box of a primitive kind, and its unboxing method ({@code intValue}…); null for a reference. */
+    private static ClassDesc box(TypeKind k) {
+        return switch (k) {
+            case BOOLEAN -> ConstantDescs.CD_Boolean;
+            case BYTE -> ConstantDescs.CD_Byte;
+            case CHAR -> ConstantDescs.CD_Character;
+            case SHORT -> ConstantDescs.CD_Short;
+            case INT -> ConstantDescs.CD_Integer;
+            case LONG -> ConstantDescs.CD_Long;
+            case FLOAT -> ConstantDescs.CD_Float;
+            case DOUBLE -> ConstantDescs.CD_Double;
+            case REFERENCE, VOID -> null;
+        };
+    }
+
+    /** Turns the value on the stack into an {@code Object}: primitives by their box's {@code valueOf}. */
+    private static void boxed(CodeBuilder code, JType type) {
+        ClassDesc box = box(type.kind());
+        if (box != null) code.invokestatic(box, "valueOf", MethodTypeDesc.of(box, type.desc()));
+    }
+
+    /** Turns the {@code Object} on the stack back into a value of {@code type}. */
+    private static void unbox(CodeBuilder code, JType type) {
+        ClassDesc box = box(type.kind());
+        if (box == null) {
+            code.checkcast(type.desc());
+            return;
+        }
+        code.checkcast(box);
+        code.invokevirtual(box, type.desc().displayName() + "Value", MethodTypeDesc.of(type.desc()));
     }
 
     private void method(ClassBuilder cb, JClass.Method m, int flags) {
@@ -168,24 +251,35 @@ public final class BytecodeWriter {
             }
         }
 
-        /** The body as a static method of (captured locals…, lo, hi), then {@code Parallel.forRange(n, cost, range)}. */
+        /**
+         * The body as a static method of (captured locals…, lo, hi), numbered among the class's
+         * bodies, then {@code Parallel.forBody(n, cost, BODIES, number, new Object[] {captured…})}.
+         */
         private void parallel(JStmt.ParallelRange p) {
             List<JExpr.Local> captured = new ArrayList<>(freeLocals(p.body(), Set.of(p.lo().name(), p.hi().name())));
             List<JExpr.Local> params = new ArrayList<>(captured);
             params.add(p.lo());
             params.add(p.hi());
-            String lambda = "lambda$" + lambdas++;
-            pending.add(new JClass.Method(null, false, JType.VOID, lambda, params, p.body()));
-            MethodTypeDesc implType = MethodTypeDesc.of(ConstantDescs.CD_void, params.stream().map(l -> l.type().desc()).toArray(ClassDesc[]::new));
-            MethodTypeDesc rangeType = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_int, ConstantDescs.CD_int);
-            DirectMethodHandleDesc impl = MethodHandleDesc.ofMethod(DirectMethodHandleDesc.Kind.STATIC, self, lambda, implType);
+            int number = bodies.size();
+            JClass.Method body = new JClass.Method(null, false, JType.VOID, "lambda$" + number, params, p.body());
+            bodies.add(body);
+            pending.add(body);
             expr(p.n());
             expr(p.cost());
-            for (JExpr.Local l : captured) code.loadLocal(l.type().kind(), slot(l));
-            code.invokedynamic(DynamicCallSiteDesc.of(METAFACTORY, "run",
-                    MethodTypeDesc.of(Calls.RANGE.desc(), captured.stream().map(l -> l.type().desc()).toArray(ClassDesc[]::new)),
-                    rangeType, impl, rangeType));
-            code.invokestatic(Calls.PARALLEL.desc(), "forRange", MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_int, ConstantDescs.CD_long, Calls.RANGE.desc()));
+            code.getstatic(self, BODIES_FIELD, BODIES);
+            code.loadConstant(number);
+            code.loadConstant(captured.size());
+            code.anewarray(ConstantDescs.CD_Object);
+            for (int i = 0; i < captured.size(); i++) {
+                JExpr.Local l = captured.get(i);
+                code.dup();
+                code.loadConstant(i);
+                code.loadLocal(l.type().kind(), slot(l));
+                boxed(code, l.type());
+                code.aastore();
+            }
+            code.invokestatic(Calls.PARALLEL.desc(), "forBody", MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_int, ConstantDescs.CD_long,
+                    BODIES, ConstantDescs.CD_int, ConstantDescs.CD_Object.arrayType()));
         }
 
         // -------------------------------------------------------------- expressions
@@ -360,10 +454,11 @@ public final class BytecodeWriter {
         return row[i];
     }
 
-    private static final DirectMethodHandleDesc METAFACTORY = MethodHandleDesc.ofMethod(DirectMethodHandleDesc.Kind.STATIC,
-            ClassDesc.of("java.lang.invoke.LambdaMetafactory"), "metafactory",
-            MethodTypeDesc.of(ConstantDescs.CD_CallSite, ConstantDescs.CD_MethodHandles_Lookup, ConstantDescs.CD_String,
-                    ConstantDescs.CD_MethodType, ConstantDescs.CD_MethodType, ConstantDescs.CD_MethodHandle, ConstantDescs.CD_MethodType));
+    private static final ClassDesc BODIES = ClassDesc.of("dev.ember.kernels.Parallel$Bodies");
+    /** The class's one instance, the {@code Parallel.Bodies} its loops pass. */
+    private static final String BODIES_FIELD = "BODIES";
+    private static final MethodTypeDesc RUN_TYPE = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_int, ConstantDescs.CD_Object.arrayType(),
+            ConstantDescs.CD_int, ConstantDescs.CD_int);
 
     /** Locals {@code body} reads that it does not declare, in order of first use. */
     static Set<JExpr.Local> freeLocals(List<JStmt> body, Set<String> bound) {

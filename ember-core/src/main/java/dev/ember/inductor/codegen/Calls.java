@@ -18,7 +18,6 @@ final class Calls {
     static final JType OP_REGISTRY = JType.imported("dev.ember.ops.OpRegistry");
     static final JType GEMM_BATCHED = JType.imported("dev.ember.ops.eager.GemmBatched");
     static final JType PARALLEL = JType.imported("dev.ember.kernels.Parallel");
-    static final JType RANGE = JType.imported("dev.ember.kernels.Parallel$Range");
     static final JType DTYPE = JType.imported("dev.ember.tensor.DType");
     static final JType STORAGE = JType.imported("dev.ember.tensor.Storage");
     static final JType TENSOR = JType.imported("dev.ember.tensor.Tensor");

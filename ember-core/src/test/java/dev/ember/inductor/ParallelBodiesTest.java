@@ -1,0 +1,57 @@
+package dev.ember.inductor;
+
+import dev.ember.Ember;
+import dev.ember.Options;
+import dev.ember.jvm.HiddenClasses;
+import dev.ember.kernels.Parallel;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.Test;
+
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassModel;
+import java.lang.classfile.constantpool.InvokeDynamicEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.StreamSupport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A graph's parallel loops are dispatched by number through the graph class's one
+ * {@link Parallel.Bodies}, not bound through the {@code LambdaMetafactory}: no class is spun per
+ * loop body when a graph first runs (fresh or loaded from the cache), and the bodies still get the
+ * values they captured.
+ */
+class ParallelBodiesTest {
+    static Tensor loops(Tensor x, Tensor y) {
+        Tensor a = x.mul(y).add(1.5).relu();          // pointwise, split across the cores
+        Tensor b = a.softmax(-1).mul(x.sum(1, true)); // reductions over rows, then pointwise again
+        return b.sub(a.mean(0, true));
+    }
+
+    @Test
+    void aGraphsLoopsAreItsOwnBodiesAndComputeWhatEagerDoes() {
+        Ember.reset();
+        Tensor x = Tensor.randn(512, 1024), y = Tensor.randn(512, 1024);
+        Tensor eager = loops(x, y);
+        List<Object> results = new ArrayList<>();
+        List<HiddenClasses.Defined> defined = HiddenClasses.recording(
+                () -> results.add(Ember.compile(ParallelBodiesTest::loops, Options.backend("inductor")).apply(x, y)));
+        Ember.reset();
+        double diff = ((Tensor) results.getFirst()).sub(eager).abs().amax().item();
+        assertTrue(diff <= 1e-4, "compiled equals eager (float rounding of 1024-element sums): max abs diff " + diff);
+
+        List<ClassModel> graphs = defined.stream().filter(c -> c.name().contains("Graph_")).map(c -> ClassFile.of().parse(c.bytes())).toList();
+        assertTrue(!graphs.isEmpty(), "a graph class was defined among " + defined.stream().map(HiddenClasses.Defined::name).toList());
+        for (ClassModel g : graphs) {
+            String name = g.thisClass().asInternalName();
+            assertTrue(g.interfaces().stream().anyMatch(i -> i.asSymbol().descriptorString().equals(Parallel.Bodies.class.descriptorString())),
+                    name + " implements Parallel.Bodies");
+            long indy = StreamSupport.stream(g.constantPool().spliterator(), false).filter(e -> e instanceof InvokeDynamicEntry).count();
+            assertEquals(0, indy, name + " links no call site (each one a class spun on first use)");
+            long bodies = g.methods().stream().filter(m -> m.methodName().stringValue().startsWith("lambda$")).count();
+            assertTrue(bodies >= 2, name + " has its loop bodies as methods: " + bodies);
+        }
+    }
+}
