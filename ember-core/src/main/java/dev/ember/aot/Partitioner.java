@@ -39,17 +39,27 @@ import java.util.Set;
 final class Partitioner {
     private Partitioner() {}
 
+    /**
+     * One value the forward saves for backward: {@code value} as itself, or a copy the forward makes
+     * ({@code copied}: an input the caller writes after the graph, or a value eager does not save
+     * that the caller could write); {@code forRecompute} marks the second save of a value saved as
+     * itself for the derivatives, a copy read by the recomputation alone ({@code twinForRecompute}).
+     */
+    record Saved(Node value, boolean copied, boolean forRecompute) {
+        /** Its name in the log and the backward graph's placeholder. */
+        String name() { return forRecompute ? value.name() + "_copy" : value.name(); }
+    }
+
     /** The two graphs, the saved values (in the forward's order) and the recomputed ones, for the log. */
-    record Result(GraphModule forward, GraphModule backward, List<Node> saved, List<Node> recomputed, long savedBytes, long naiveBytes) {
+    record Result(GraphModule forward, GraphModule backward, List<Saved> saved, List<Node> recomputed, long savedBytes, long naiveBytes) {
         String report() {
             StringBuilder sb = new StringBuilder();
             sb.append("saved for backward: ").append(saved.size()).append(" values, ").append(savedBytes).append(" bytes")
                     .append(" (saving every value backward reads: ").append(naiveBytes).append(" bytes)\n");
-            Set<Node> listed = new HashSet<>();
-            for (Node n : saved) {
-                boolean again = !listed.add(n);
-                sb.append(String.format("  save       %-24s %-16s %s%n", again ? n.name() + "_copy" : n.name(), describe(n),
-                        again ? "a copy, for the recomputation (the caller may write " + n.name() + " before backward)" : what(n)));
+            for (Saved s : saved) {
+                Node n = s.value();
+                sb.append(String.format("  save       %-24s %-16s %s%n", s.name(), describe(n),
+                        s.forRecompute() ? "a copy, for the recomputation (the caller may write " + n.name() + " before backward)" : what(n)));
             }
             for (Node n : recomputed) sb.append(String.format("  recompute  %-24s %-16s %s%n", n.name(), describe(n), what(n)));
             return sb.toString();
@@ -147,15 +157,15 @@ final class Partitioner {
                 if (cut.contains(m)) readByRecompute.add(m);
             }
         }
-        List<Node> saved = new ArrayList<>();
+        List<Saved> saved = new ArrayList<>();
         long savedBytes = 0;
         for (Node n : forward) {
             if (cut.contains(n) && read.contains(n)) {
-                saved.add(n);
+                saved.add(new Saved(n, savedAsCopy(n, eagerSaves, forwardOutputs), false));
                 if (!free(n, eagerSaves)) savedBytes += bytes(n);
                 // saved twice: itself for the derivatives eager runs, a copy for the recomputation (twinForRecompute)
                 if (twinForRecompute(n, eagerSaves, forwardOutputs, readByRecompute)) {
-                    saved.add(n);
+                    saved.add(new Saved(n, true, true));
                     savedBytes += bytes(n);
                 }
             }
@@ -169,11 +179,7 @@ final class Partitioner {
         for (Node n : forward) fenv.put(n, fg.nodeCopy(n, fenv::get));
         List<Object> forwardResult = new ArrayList<>();
         for (Object o : joint.outputs) forwardResult.add(o instanceof Node n ? fenv.get(n) : o);
-        Set<Node> seen = new HashSet<>();
-        for (Node s : saved) {
-            boolean copy = seen.add(s) ? savedAsCopy(s, eagerSaves, forwardOutputs) : true;   // a twin's second save is its copy
-            forwardResult.add(copy ? fg.callFunction(ShapeOps.CLONE, fenv.get(s)) : fenv.get(s));
-        }
+        for (Saved s : saved) forwardResult.add(s.copied() ? fg.callFunction(ShapeOps.CLONE, fenv.get(s.value())) : fenv.get(s.value()));
         fg.output(forwardResult);
         fg.eliminateDeadCode();
 
@@ -181,10 +187,7 @@ final class Partitioner {
         Graph bg = new Graph();
         Map<Node, Node> benv = new HashMap<>();
         Map<Node, Node> twinCopies = new HashMap<>();
-        for (Node s : saved) {
-            if (benv.containsKey(s)) twinCopies.put(s, bg.placeholder(s.name() + "_copy", s.val()));
-            else benv.put(s, bg.placeholder(s.name(), s.val()));
-        }
+        for (Saved s : saved) (s.forRecompute() ? twinCopies : benv).put(s.value(), bg.placeholder(s.name(), s.value().val()));
         for (Node t : joint.tangents) benv.put(t, bg.placeholder(t.name(), t.val()));
         for (Node n : recomputed) benv.put(n, bg.nodeCopy(n, in -> twinCopies.getOrDefault(in, benv.get(in))));
         for (Node n : nodes) if (backward.contains(n)) benv.put(n, bg.nodeCopy(n, benv::get));
