@@ -271,7 +271,7 @@ public final class ConvOps {
             // a 1x1 output is the mean of the last two dims (of any rank): its gradient spread evenly
             .derivative(g -> {
                 TensorMeta self = g.argMeta(0);
-                int[] size = Composites.toInts(g.value(1));
+                int[] size = g.ints(1);
                 if (size[0] == 1 && size[1] == 1) {
                     double area = (double) self.shape()[self.dim() - 2] * self.shape()[self.dim() - 1];
                     return new Object[] {g.div(g.call(ShapeOps.EXPAND, g.grad(), self.shape()), area)};

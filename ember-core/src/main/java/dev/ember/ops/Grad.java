@@ -73,6 +73,16 @@ public final class Grad {
 
     public int intValue(int i) { return ((Number) value(i)).intValue(); }
 
+    /**
+     * A non-tensor int-list argument as the op's kernel read it ({@link Args#ints}): a single
+     * integer stands for itself repeated as the schema's {@code int[N]} says, so that a formula
+     * sees {@code adaptive_avg_pool2d(x, 1)}'s size as {@code [1, 1]}, as the forward did.
+     */
+    public int[] ints(int i) {
+        value(i);   // refuses a tensor argument
+        return new Args(op, argShapes).ints(i);
+    }
+
     public double doubleValue(int i) { return ((Number) value(i)).doubleValue(); }
 
     public TensorMeta argMeta(int i) { return (TensorMeta) argShapes[i]; }

@@ -556,7 +556,7 @@ public final class ShapeOps {
     private static Object[] reshapeBackward(Grad g) { return new Object[] {g.reshape(g.grad(), g.argMeta(0).shape())}; }
 
     private static Object[] permuteBackward(Grad g) {
-        int[] dims = Composites.toInts(g.value(1));
+        int[] dims = g.ints(1);
         int n = dims.length;
         int[] inverse = new int[n];
         for (int i = 0; i < n; i++) inverse[dims[i] < 0 ? dims[i] + n : dims[i]] = i;

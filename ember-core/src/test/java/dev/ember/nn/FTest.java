@@ -54,6 +54,29 @@ class FTest {
         assertClose(F.adaptiveAvgPool2d(x, 3), Torch.call("torch.adaptive_avg_pool2d(a, [3, 3])", x), "adaptive avg pool");
     }
 
+    /**
+     * An int[2] size given as one int reaches the derivative as the forward read it (fuzzer seed
+     * 542728: {@code adaptiveAvgPool2d(x, 1)}'s backward read the size {@code [1]} raw and threw
+     * ArrayIndexOutOfBoundsException), eagerly and compiled.
+     */
+    @Test
+    void aSizeGivenAsOneIntReachesTheDerivativeAsTheForwardReadIt() {
+        for (int size : new int[] {1, 3}) {
+            Tensor x = Inputs.randn(rng, DType.FLOAT64, 2, 3, 6, 5);
+            Tensor one = x.detach().requiresGrad(true), both = x.detach().requiresGrad(true), compiled = x.detach().requiresGrad(true);
+            F.adaptiveAvgPool2d(one, size).mul(x.detach().sum(1, true).narrow(2, 0, size).narrow(3, 0, size)).sum().backward();
+            F.adaptiveAvgPool2d(both, new int[] {size, size}).mul(x.detach().sum(1, true).narrow(2, 0, size).narrow(3, 0, size)).sum().backward();
+            assertArrayEquals(both.grad().toDoubleArray(), one.grad().toDoubleArray(), "size " + size + " as one int, and as [size, size]");
+            int s = size;
+            dev.ember.Ember.compile((dev.ember.Fn1<Tensor, Tensor>) t -> F.adaptiveAvgPool2d(t, s), dev.ember.Options.backend("aot_eager"))
+                    .apply(compiled).mul(x.detach().sum(1, true).narrow(2, 0, size).narrow(3, 0, size)).sum().backward();
+            assertArrayEquals(both.grad().toDoubleArray(), compiled.grad().toDoubleArray(), 1e-12, "compiled, size " + size);
+        }
+        Tensor x = Inputs.randn(rng, DType.FLOAT64, 2, 3, 4, 5).requiresGrad(true);
+        F.adaptiveAvgPool2d(x, 1).sum().backward();
+        for (double g : x.grad().toDoubleArray()) org.junit.jupiter.api.Assertions.assertEquals(1.0 / 20, g, 1e-15, "each element's share of its plane's mean");
+    }
+
     @Test
     void normalizationEmbeddingAndAttention() {
         Tensor x = Inputs.randn(rng, DType.FLOAT32, 4, 3, 2, 2);
