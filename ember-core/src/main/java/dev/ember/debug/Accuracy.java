@@ -177,8 +177,9 @@ public final class Accuracy {
      * 472382 takes the standard deviation of rows equal in exact arithmetic, whose gradient divides
      * by it; compiled computes the rows alike and divides by an exact 0 (NaN, as PyTorch's formula
      * gives there), eager's GEMM rounds one row apart and divides by 2e-16, and the nearby runs give
-     * -0.63, 0.63, 0.0095, -0.016, … at one element and -0.63, -0.59, -0.60 at another. The compiled non-finite value is then the exact answer's,
-     * not an error; an element whose digits the inputs decide stays judged. Needs two nearby runs.
+     * -0.63, 0.63, 0.0095, -0.016, … at one element and -0.63, -0.59, -0.60 at another. The
+     * compiled non-finite value is then the exact answer's, not an error; an element whose digits
+     * the inputs decide stays judged. Needs two nearby runs.
      */
     private static boolean roundingNoiseOnly(List<double[]> near, int k, double eager, double epsilon) {
         if (near.size() < 2) return false;

@@ -43,10 +43,11 @@ final class LoopWriter {
      *
      * Except where the row's length is a constant: then the tail runs behind
      * `if (F.loopBound(n) != n)`, which C2 folds (the species is a constant), or, in a blocked sum,
-     * the same test on the block, which every call takes the same way, so no profile misleads C2. Run on a row of a multiple of the vector length, the empty tail's last row is a masked
-     * load and store at the array's end, which the Vector API checks lane by lane on a slow path
-     * that C2 does not intrinsify: 3% of the samples of the compiled transformer encoder layer's
-     * inference (JFR, 611 calls), in the QKV split's three stores of 64-float rows.
+     * the same test on the block, which every call takes the same way, so no profile misleads C2.
+     * Run empty on every row of a multiple of the vector length, the last row's masked load and
+     * store lie at the array's end, which the Vector API checks lane by lane on a slow path C2
+     * does not intrinsify: 4-8% of the samples of the compiled transformer encoder layer's
+     * inference (JFR, session 25), in the QKV split's stores of 64-float rows.
      */
     record Dim(int var, SymInt size) {}
 
@@ -390,7 +391,6 @@ final class LoopWriter {
         return loads;
     }
 
-    /** Where the vector loop over {@code [from, to)} stops: {@code from + F.loopBound(to - from)}. */
     /**
      * Whether the terms {@code [from, to)} of a row of length {@code rowSize} leave a tail:
      * {@code from + F.loopBound(to - from) != to} (for a whole row {@code F.loopBound(n) != n}, which
@@ -402,6 +402,7 @@ final class LoopWriter {
         return rowSize instanceof JExpr.Lit ? new JExpr.Compare(JExpr.CmpOp.NE, bound(from, to, dt), to) : null;
     }
 
+    /** Where the vector loop over {@code [from, to)} stops: {@code from + F.loopBound(to - from)}. */
     private static JExpr bound(JExpr from, JExpr to, DType dt) {
         boolean zero = from instanceof JExpr.Lit l && l.value().equals(0);
         JExpr b = VectorApi.loopBound(dt, zero ? to : new JExpr.Arith(JExpr.ArithOp.SUB, to, from));
