@@ -280,7 +280,27 @@ final class Rules {
         return r;
     }
 
-    static Expr cast(Expr e, DType d) { return e.dtype() == d ? e : new Expr.Cast(e, d); }
+    /**
+     * {@code e} as {@code d}. A round trip through a type that holds every value of {@code d} is no
+     * cast at all: a bool operand of {@code where} is cast to the op's compute type with the others,
+     * then back to bool for the condition, and the vector loop writer reads only a comparison as a
+     * condition, so ReLU's backward ({@code where(x > 0, grad, 0)}) stayed a scalar loop.
+     */
+    static Expr cast(Expr e, DType d) {
+        if (e.dtype() == d) return e;
+        if (e instanceof Expr.Cast c && c.x().dtype() == d && holdsEvery(c.dtype(), d)) return c.x();
+        return new Expr.Cast(e, d);
+    }
+
+    /** Whether every value of {@code narrow} survives a cast to {@code wide} and back: bool through any number, exact widenings. */
+    private static boolean holdsEvery(DType wide, DType narrow) {
+        return switch (narrow) {
+            case BOOL -> true;
+            case FLOAT32 -> wide == DType.FLOAT64;
+            case INT32 -> wide == DType.INT64 || wide == DType.FLOAT64;
+            case INT64, FLOAT64 -> false;
+        };
+    }
 
     static Expr constant(Object scalar, DType d) {
         Object v = switch (d) {

@@ -51,7 +51,8 @@ final class VectorExprs {
             case Binary b -> b.dtype() == dtype && hasLanes(b.op(), dtype) && supports(b.a(), var, dtype) && supports(b.b(), var, dtype);
             case Where w -> w.dtype() == dtype && supportsCondition(w.cond(), var, dtype)
                     && supports(w.a(), var, dtype) && supports(w.b(), var, dtype);
-            case Cast c -> false;
+            // a comparison as 1 or 0 (ReLU's backward mask): a blend of the two constants by the comparison's mask
+            case Cast c -> c.dtype() == dtype && c.x() instanceof Binary b && b.op().isComparison() && supportsCondition(b, var, dtype);
         };
     }
 
@@ -100,6 +101,7 @@ final class VectorExprs {
             case Unary u -> (vectorMathHandle(u.op()) != null ? 1 : 0) + vectorMathCalls(u.x(), known);
             case Binary b -> vectorMathCalls(b.a(), known) + vectorMathCalls(b.b(), known);
             case Where w -> vectorMathCalls(w.cond(), known) + vectorMathCalls(w.a(), known) + vectorMathCalls(w.b(), known);
+            case Cast c -> vectorMathCalls(c.x(), known);
             default -> 0;
         };
     }
@@ -186,6 +188,7 @@ final class VectorExprs {
                 case Unary u -> unary(u.op(), emit(u.x()));
                 case Binary b -> binary(b.op(), emit(b.a()), emit(b.b()));
                 case Where w -> where(w);
+                case Cast c -> VectorApi.blend(zero(), one(), comparison((Binary) c.x()));
                 default -> throw new IllegalStateException("not vectorizable: " + e);
             };
             JExpr.Local name = body.declare(vt(), ctx.temp(), rhs);
@@ -197,10 +200,11 @@ final class VectorExprs {
 
         private JExpr where(Where w) {
             if (!ScalarExprs.dependsOn(w.cond(), var)) return new JExpr.Cond(hoisted.emit(w.cond()), emit(w.a()), emit(w.b()));
-            Binary c = (Binary) w.cond();
-            JExpr mask = VectorApi.compare(c.op().name(), emit(c.a()), emit(c.b()));
-            return VectorApi.blend(emit(w.b()), emit(w.a()), mask);
+            return VectorApi.blend(emit(w.b()), emit(w.a()), comparison((Binary) w.cond()));
         }
+
+        /** The lanes where comparison {@code c} holds, as a mask. */
+        private JExpr comparison(Binary c) { return VectorApi.compare(c.op().name(), emit(c.a()), emit(c.b())); }
     }
 
     /** {@code index + offset}: an array index moved to an unrolled copy's lanes (offset null: not moved). */
@@ -227,6 +231,8 @@ final class VectorExprs {
     }
 
     private JExpr one() { return VectorApi.broadcast(dtype, JavaTypes.literal(1, dtype)); }
+
+    private JExpr zero() { return VectorApi.broadcast(dtype, JavaTypes.literal(0, dtype)); }
 
     /**
      * A formula is VectorMath's, the method eager's SIMD loops call, called here through its
