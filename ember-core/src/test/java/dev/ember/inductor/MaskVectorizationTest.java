@@ -40,4 +40,19 @@ class MaskVectorizationTest {
         String src = checkAgainstEager(new GraphModule(g), 1e-5, withNaN(Tensor.randn(8, 784)), Tensor.randn(8, 784)).sourceCode();
         assertTrue(src.contains("compare(VectorOperators.LE") && src.contains(".blend("), "the comparison is a vector compare and blend:\n" + src);
     }
+
+    /**
+     * A condition making two VectorMath calls splits the loop like any other body (fuzzer seeds
+     * 560628, 561809, …: silu's and abs's backward; the split found no innermost call inside a
+     * condition, and the backward's compilation threw NullPointerException).
+     */
+    @Test
+    void aConditionWithTwoVectorMathCallsSplitsTheLoop() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null);
+        Node cond = call(g, "gt.Scalar", call(g, "sin.default", call(g, "exp.default", x)), 0);
+        g.output(call(g, "where.ScalarOther", cond, x, 0.0));
+        String src = checkAgainstEager(new GraphModule(g), 1e-6, withNaN(Tensor.randn(4, 1000))).sourceCode();
+        assertTrue(src.contains("one loop per VectorMath call"), "split:\n" + src);
+    }
 }

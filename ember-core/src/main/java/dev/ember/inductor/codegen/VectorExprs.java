@@ -118,10 +118,14 @@ final class VectorExprs {
                 Expr inA = innermostVectorMathCall(b.a(), known);
                 yield inA != null ? inA : innermostVectorMathCall(b.b(), known);
             }
+            // every subtree vectorMathCalls counts, so that a count of two or more always finds one
             case Where w -> {
+                Expr inCond = innermostVectorMathCall(w.cond(), known);
+                if (inCond != null) yield inCond;
                 Expr inA = innermostVectorMathCall(w.a(), known);
                 yield inA != null ? inA : innermostVectorMathCall(w.b(), known);
             }
+            case Cast c -> innermostVectorMathCall(c.x(), known);
             default -> null;
         };
     }
