@@ -72,6 +72,16 @@ public final class GemmDot {
                 columns(m, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc, lo * 4, Math.min(n, hi * 4)));
     }
 
+    /**
+     * {@link #multiply} on the calling thread alone, with no bounds on the shape: for a caller that
+     * already splits its work across the cores (many small products, as a Winograd weight gradient
+     * runs one per transformed position).
+     */
+    public static void multiplyHere(int m, int n, int k, float alpha, float[] a, int aOff, int lda,
+                                    float[] b, int bOff, int ldb, float beta, float[] c, int cOff, int ldc) {
+        columns(m, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc, 0, n);
+    }
+
     /** Outputs of columns [j0, j1) of every row. */
     static void columns(int m, int k, float alpha, float[] a, int aOff, int lda, float[] b, int bOff, int ldb,
                         float beta, float[] c, int cOff, int ldc, int j0, int j1) {

@@ -257,30 +257,36 @@ final class ConvWinograd {
      * the padding. Reads each channel's rows in order, a stream the prefetchers follow.
      */
     private static void pad(Tensor input, Conv2dGeometry g, int n, int group, int firstRow, int rows, float[] patch, float[] line, int lw) {
+        int cg = g.groupChannels();
+        for (int c = 0; c < cg; c++) padChannel(input, g, n, group * cg + c, firstRow, rows, patch, c * rows * 2 * lw, line, lw);
+    }
+
+    /**
+     * {@link #pad} for one channel ({@code channel} counted over all groups) into {@code patch[to…]}:
+     * {@code rows} padded rows of {@code 2lw} floats. {@code line} holds {@code 2lw + 2L} floats.
+     */
+    static void padChannel(Tensor input, Conv2dGeometry g, int n, int channel, int firstRow, int rows, float[] patch, int to, float[] line, int lw) {
         int[] st = input.strides();
         float[] x = input.storage().floats();
-        int ph = g.padH(), pw = g.padW(), h = g.height(), w = g.width(), row = 2 * lw, cg = g.groupChannels();
+        int ph = g.padH(), pw = g.padW(), h = g.height(), w = g.width(), row = 2 * lw;
         // padded column k holds input column k - pw; the tiles read padded columns [0, width)
         int width = g.outW() + 3, from = -pw, lo = Math.max(0, pw), hi = Math.min(width, w + pw), pairs = (width + 1) / 2;
-        for (int c = 0; c < cg; c++) {
-            int channelBase = input.storageOffset() + n * st[0] + (group * cg + c) * st[1];
-            int to = c * rows * row;
-            for (int r = 0; r < rows; r++, to += row) {
-                int y = firstRow + r - ph;
-                if (y < 0 || y >= h || lo >= hi) {
-                    Arrays.fill(patch, to, to + row, 0f);
-                    continue;
-                }
-                int src = channelBase + y * st[2];
-                if (st[3] == 1) {
-                    split(x, src + from, lo, hi, pairs, patch, to, lw);
-                    continue;
-                }
-                Arrays.fill(line, 0, lo, 0f);
-                for (int k = lo; k < hi; k++) line[k] = x[src + (from + k) * st[3]];
-                Arrays.fill(line, hi, 2 * pairs, 0f);
-                split(line, 0, 0, 2 * pairs, pairs, patch, to, lw);
+        int channelBase = input.storageOffset() + n * st[0] + channel * st[1];
+        for (int r = 0; r < rows; r++, to += row) {
+            int y = firstRow + r - ph;
+            if (y < 0 || y >= h || lo >= hi) {
+                Arrays.fill(patch, to, to + row, 0f);
+                continue;
             }
+            int src = channelBase + y * st[2];
+            if (st[3] == 1) {
+                split(x, src + from, lo, hi, pairs, patch, to, lw);
+                continue;
+            }
+            Arrays.fill(line, 0, lo, 0f);
+            for (int k = lo; k < hi; k++) line[k] = x[src + (from + k) * st[3]];
+            Arrays.fill(line, hi, 2 * pairs, 0f);
+            split(line, 0, 0, 2 * pairs, pairs, patch, to, lw);
         }
     }
 
@@ -290,7 +296,7 @@ final class ConvWinograd {
      * taken as zero). A method of its own, called for every row: vector code runs fast only once
      * C2 compiles it, and a method called a few times per convolution would stay in C1.
      */
-    private static void split(float[] x, int at, int lo, int hi, int pairs, float[] patch, int to, int lw) {
+    static void split(float[] x, int at, int lo, int hi, int pairs, float[] patch, int to, int lw) {
         for (int j = 0; j < pairs; j += L) {
             int k = 2 * j;
             FloatVector a, b;
@@ -328,7 +334,7 @@ final class ConvWinograd {
      * rows {@code row} apart), into {@code v[off + xi*xiStride + t]}. Writes up to a vector past
      * the last tile (the buffer's slack).
      */
-    private static void transformInputs(float[] x, int base, int row, int we, int len, float[] v, int off, int xiStride) {
+    static void transformInputs(float[] x, int base, int row, int we, int len, float[] v, int off, int xiStride) {
         for (int j = 0; j < len; j += L) {
             int p0 = base + j, p1 = p0 + row, p2 = p1 + row, p3 = p2 + row;
             // d B along each row: x0 = even[t], x1 = odd[t], x2 = even[t+1], x3 = odd[t+1]

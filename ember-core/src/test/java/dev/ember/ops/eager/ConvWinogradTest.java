@@ -138,7 +138,7 @@ class ConvWinogradTest {
     }
 
     /** A float32 input of the given shape in one of five layouts (contiguous, or views with other strides). */
-    private static Tensor input(Random rng, int layout, int... shape) {
+    static Tensor input(Random rng, int layout, int... shape) {
         return switch (layout) {
             case 0 -> Inputs.randn(rng, DType.FLOAT32, shape);
             // a window of wider rows: unit column stride, row stride W + 3
