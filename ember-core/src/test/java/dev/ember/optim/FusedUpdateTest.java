@@ -24,12 +24,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class FusedUpdateTest {
     @AfterEach
-    void fusedAgain() { FusedUpdate.enabled = true; }
+    void fusedAgain() {
+        FusedUpdate.enabled = true;
+        FusedUpdate.lanesForTests = null;
+    }
 
     /** Parameters of awkward sizes (a tail, one element) with values from {@code seed}, requiring grad. */
     private static List<Tensor> params(long seed, DType dtype) {
         Generator g = new Generator(seed);
         List<Tensor> ps = new ArrayList<>();
+        // 4099: whole vectors of 4, 8 or 16 lanes and a tail of 3
         for (int[] shape : new int[][] {{37, 29}, {4099}, {1}}) ps.add(Tensor.randn(g, shape).to(dtype).requiresGrad(true));
         return ps;
     }
@@ -52,8 +56,16 @@ class FusedUpdateTest {
         return out;
     }
 
+    /** The fused update in its scalar form, then in its lane form, against the op-by-op update. */
     private static void sameBits(String what, DType dtype, Function<List<Tensor>, Optimizer> make) {
-        List<Tensor> opByOp = run(false, dtype, make), fused = run(true, dtype, make);
+        List<Tensor> opByOp = run(false, dtype, make);
+        for (boolean lanes : new boolean[] {false, true}) {
+            FusedUpdate.lanesForTests = lanes;
+            sameBits(what + (lanes ? ", vector lanes" : ", scalar"), opByOp, run(true, dtype, make));
+        }
+    }
+
+    private static void sameBits(String what, List<Tensor> opByOp, List<Tensor> fused) {
         assertEquals(opByOp.size(), fused.size(), what);
         for (int i = 0; i < opByOp.size(); i++) {
             double[] a = opByOp.get(i).to(DType.FLOAT64).toDoubleArray(), b = fused.get(i).to(DType.FLOAT64).toDoubleArray();
@@ -94,5 +106,28 @@ class FusedUpdateTest {
         Tensor p = Tensor.zeros(3);
         assertTrue(!FusedUpdate.applies(p, p, Tensor.zeros(3), Tensor.zeros(3), null), "a gradient that is the parameter goes op by op");
         sameBits("float64 AdamW", DType.FLOAT64, ps -> new AdamW(ps, AdamW.options().lr(3e-3)));
+    }
+
+    /**
+     * In a fresh JVM the lane loops are cold (their Vector API code would run interpreted): the
+     * scalar loops update, the lane loops run a warm-up slice on the warming thread, and once a
+     * slice runs at compiled speed the updates run on lanes.
+     */
+    @Test
+    void aColdLaneLoopLeavesTheUpdateToTheScalarLoopUntilItIsCompiled() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.ember.kernels.ColdStart.enabled(), "tiers on");
+        try {
+            FusedUpdate.TIER.resetForTests();
+            List<Tensor> ps = params(3, DType.FLOAT32);
+            Optimizer opt = new AdamW(ps, AdamW.options());
+            for (Tensor p : ps) p.setGrad(Tensor.onesLike(p));
+            opt.step();
+            assertTrue(FusedUpdate.TIER.coldCalls() >= 1, "a cold call ran the scalar loop");
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (!FusedUpdate.TIER.hot() && System.nanoTime() < deadline) FusedUpdate.TIER.exercise();
+            assertTrue(FusedUpdate.TIER.hot(), "a slice ran at compiled speed");
+        } finally {
+            FusedUpdate.TIER.markHotForTests();
+        }
     }
 }
