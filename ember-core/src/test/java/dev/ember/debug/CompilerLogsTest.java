@@ -181,6 +181,22 @@ class CompilerLogsTest {
         assertTrue(out.contains("// generated for 3 nodes"), out);
     }
 
+    /** Printing the generated code is work (a fresh JVM's first training step paid 45 ms for it): only a log or sink that shows it asks for it. */
+    @Test
+    void outputCodeIsNotGeneratedWhenNothingShowsIt() {
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        Backends.register("test_codegen_counted", (gm, inputs) -> new CompiledGraph() {
+            public Object[] run(Object[] in) { return ((java.util.List<?>) gm.run(in)).toArray(); }
+            public String outputCode() { asked.incrementAndGet(); return "// generated"; }
+        });
+        var f = Ember.compile((Fn1<Tensor, Tensor>) x -> x.sin(), Options.backend("test_codegen_counted"));
+        capture("graph_breaks,recompiles", () -> f.apply(Tensor.randn(3)));
+        assertEquals(0, asked.get(), "output code generated with no log or sink showing it");
+        var g = Ember.compile((Fn1<Tensor, Tensor>) x -> x.cos(), Options.backend("test_codegen_counted"));
+        String out = capture("output_code", () -> g.apply(Tensor.randn(3)));
+        assertTrue(asked.get() > 0 && out.contains("// generated"), out);
+    }
+
     @Test
     void compileProfilerTimesEachTracedFunction() {
         CompileProfiler.reset();
