@@ -343,7 +343,8 @@ public final class ProgramGenerator {
     /**
      * A product or convolution of the sizes the hand-written kernels take: the few-row and
      * long-dot-product GEMMs ({@code GemmDot}, {@code GemmBroadcast}), batched products split in
-     * row bands, Winograd's and the direct convolution's channel counts and images, and, around
+     * row bands, Winograd's and the direct convolution's channel counts and images (and batches of
+     * enough tiles for the Winograd weight gradient), and, around
      * them, OpenBLAS and im2col. Eager and compiled code both call these kernels, so what the
      * differential run checks is everything around them: operand layouts (transposed, sliced,
      * batched), epilogues fused into the product, the convolution's BatchNorm and ReLU, the
@@ -409,6 +410,10 @@ public final class ProgramGenerator {
             c = o = 32;
             batch = 1;
             size = 56 + rnd.nextInt(3);
+        } else if (rnd.nextInt(3) == 0) {
+            // four 28x28 images: 784 tiles, where the weight's gradient runs Winograd too (ConvWinogradWeight), as the 56x56 image's does
+            batch = 4;
+            size = 28 + rnd.nextInt(2);
         }
         int kernel = rnd.nextInt(4) == 0 ? oneOf(new int[] {1, 2, 5}) : 3, stride = rnd.nextInt(5) == 0 ? 2 : 1, pad = kernel / 2;
         int out = (size + 2 * pad - kernel) / stride + 1;
