@@ -36,6 +36,8 @@ public final class BytecodeWriter {
     private final List<JClass.Method> pending = new ArrayList<>();
     /** The parallel bodies written so far, in number order. */
     private final List<JClass.Method> bodies = new ArrayList<>();
+    /** Each body's number by its code with locals renamed ({@link #canonical}): kernels that differ only in their buffers share one method. */
+    private final Map<List<Object>, Integer> bodyNumbers = new HashMap<>();
 
     private BytecodeWriter(ClassDesc self) { this.self = self; }
 
@@ -260,10 +262,14 @@ public final class BytecodeWriter {
             List<JExpr.Local> params = new ArrayList<>(captured);
             params.add(p.lo());
             params.add(p.hi());
-            int number = bodies.size();
-            JClass.Method body = new JClass.Method(null, false, JType.VOID, "lambda$" + number, params, p.body());
-            bodies.add(body);
-            pending.add(body);
+            // the same loop over other buffers (a model's repeated layers) is the same method: C2 compiles it once
+            Integer known = bodyNumbers.putIfAbsent(canonical(params, p.body()), bodies.size());
+            int number = known != null ? known : bodies.size();
+            if (known == null) {
+                JClass.Method body = new JClass.Method(null, false, JType.VOID, "lambda$" + number, params, p.body());
+                bodies.add(body);
+                pending.add(body);
+            }
             expr(p.n());
             expr(p.cost());
             code.getstatic(self, BODIES_FIELD, BODIES);
@@ -461,6 +467,79 @@ public final class BytecodeWriter {
             ConstantDescs.CD_int, ConstantDescs.CD_int);
 
     /** Locals {@code body} reads that it does not declare, in order of first use. */
+    /**
+     * A parallel body as a key: its parameters' types and its statements with every local renamed
+     * by order of first appearance (the parameters first) and comments dropped. Two bodies with
+     * equal keys are the same code up to a consistent renaming, so one method computes both when
+     * each passes its own captured values in parameter order.
+     */
+    static List<Object> canonical(List<JExpr.Local> params, List<JStmt> body) {
+        Map<String, String> names = new HashMap<>();
+        var renamer = new Object() {
+            JExpr.Local local(JExpr.Local l) { return new JExpr.Local(names.computeIfAbsent(l.name(), n -> "v" + names.size()), l.type()); }
+
+            List<JStmt> stmts(List<JStmt> list) {
+                List<JStmt> out = new ArrayList<>(list.size());
+                for (JStmt s : list) if (!(s instanceof JStmt.Comment) && !(s instanceof JStmt.Blank)) out.add(stmt(s));
+                return out;
+            }
+
+            JStmt stmt(JStmt s) {
+                return switch (s) {
+                    case JStmt.Declare d -> { JExpr init = expr(d.init()); yield new JStmt.Declare(local(d.local()), init); }
+                    case JStmt.Assign a -> assign(a);
+                    case JStmt.ArrayStore a -> new JStmt.ArrayStore(expr(a.array()), expr(a.index()), expr(a.value()));
+                    case JStmt.Eval e -> new JStmt.Eval(expr(e.expr()));
+                    case JStmt.For f -> {
+                        JStmt init = f.init() == null ? null : stmt(f.init());
+                        JExpr cond = expr(f.cond());
+                        List<JStmt> loop = stmts(f.body());
+                        yield new JStmt.For(init, cond, assign(f.update()), loop);
+                    }
+                    case JStmt.If f -> { JExpr cond = expr(f.cond()); yield new JStmt.If(cond, stmts(f.body())); }
+                    case JStmt.Block b -> new JStmt.Block(stmts(b.body()));
+                    case JStmt.Return r -> new JStmt.Return(r.value() == null ? null : expr(r.value()));
+                    case JStmt.ParallelRange p -> {
+                        JExpr n = expr(p.n()), cost = expr(p.cost());
+                        JExpr.Local lo = local(p.lo()), hi = local(p.hi());
+                        yield new JStmt.ParallelRange(n, cost, lo, hi, stmts(p.body()));
+                    }
+                    case JStmt.Comment c -> c;
+                    case JStmt.Blank b -> b;
+                };
+            }
+
+            JStmt.Assign assign(JStmt.Assign a) { JExpr value = expr(a.value()); return new JStmt.Assign(local(a.local()), value); }
+
+            List<JExpr> exprs(List<JExpr> list) { return list.stream().map(this::expr).toList(); }
+
+            JExpr expr(JExpr e) {
+                return switch (e) {
+                    case null -> null;
+                    case JExpr.Local l -> local(l);
+                    case JExpr.Lit l -> l;
+                    case JExpr.GetStatic g -> g;
+                    case JExpr.ArrayLoad a -> new JExpr.ArrayLoad(expr(a.array()), expr(a.index()));
+                    case JExpr.Arith a -> new JExpr.Arith(a.op(), expr(a.a()), expr(a.b()));
+                    case JExpr.Compare c -> new JExpr.Compare(c.op(), expr(c.a()), expr(c.b()));
+                    case JExpr.Neg n -> new JExpr.Neg(expr(n.x()));
+                    case JExpr.Not n -> new JExpr.Not(expr(n.x()));
+                    case JExpr.Cond c -> new JExpr.Cond(expr(c.cond()), expr(c.a()), expr(c.b()));
+                    case JExpr.Convert c -> new JExpr.Convert(expr(c.x()), c.type(), c.implicit());
+                    case JExpr.Box b -> new JExpr.Box(expr(b.x()), b.type());
+                    case JExpr.Invoke i -> new JExpr.Invoke(i.kind(), i.owner(), i.name(), i.descriptor(), expr(i.receiver()), exprs(i.args()), i.varargs());
+                    case JExpr.New n -> new JExpr.New(n.type(), n.constructor(), exprs(n.args()));
+                    case JExpr.NewArray n -> new JExpr.NewArray(n.type(), expr(n.size()));
+                    case JExpr.ArrayOf a -> new JExpr.ArrayOf(a.type(), exprs(a.elements()));
+                };
+            }
+        };
+        List<Object> key = new ArrayList<>();
+        for (JExpr.Local l : params) key.add(renamer.local(l));
+        key.addAll(renamer.stmts(body));
+        return key;
+    }
+
     static Set<JExpr.Local> freeLocals(List<JStmt> body, Set<String> bound) {
         Set<JExpr.Local> out = new LinkedHashSet<>();
         new Object() {
