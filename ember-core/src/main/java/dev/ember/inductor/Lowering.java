@@ -72,6 +72,8 @@ public final class Lowering {
     private final List<String> attributePaths = new ArrayList<>();
     private final List<String> perfHints = new ArrayList<>();
     private final Map<Node, Object> env = new IdentityHashMap<>();
+    /** Computed values already stored ({@link #realize}), by identity. */
+    private final Map<Value, Value.Stored> realized = new IdentityHashMap<>();
 
     /**
      * Final values of inputs the caller writes back ({@link dev.ember.aot.Functionalize#WRITTEN_BACK_FROM_OUTPUT}):
@@ -185,13 +187,20 @@ public final class Lowering {
         return b;
     }
 
-    /** Stores a computed value in a new contiguous buffer. */
+    /**
+     * Stores a computed value in a new contiguous buffer, once: a value stored for one user (an
+     * extern's operand) is the same buffer for the next (the graph's output), not computed again.
+     */
     Value.Stored realize(Value v, Node node) {
         if (v instanceof Value.Stored s) return s;
+        Value.Stored done = realized.get(v);
+        if (done != null) return done;
         SymInt[] shape = v.shape();
         Buffer b = newBuffer(Buffer.Kind.COMPUTED, v.dtype(), Sizes.numel(shape), -1);
         stages.add(new Stage.Pointwise(node, b, shape, v.load(vars(shape.length))));
-        return new Value.Stored(b, v.dtype(), shape, Sizes.contiguousStrides(shape), Sizes.ZERO);
+        Value.Stored stored = new Value.Stored(b, v.dtype(), shape, Sizes.contiguousStrides(shape), Sizes.ZERO);
+        realized.put(v, stored);
+        return stored;
     }
 
     /** A pointwise result: kept as an expression, or stored when its users would recompute too much. */
