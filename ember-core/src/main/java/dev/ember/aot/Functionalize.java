@@ -49,8 +49,7 @@ public final class Functionalize {
             List<Object> stats = n.writtenStatistics();
             if (stats.size() != 2 || !(stats.get(0) instanceof Node mean) || !(stats.get(1) instanceof Node var)) continue;
             Object[] args = DecomposePass.positional(dev.ember.ops.NormOps.BATCH_NORM, n);
-            // one tensor as both statistics is written twice in one kernel: kept as it is, in place
-            if (mean == var || !mayRewrite.test(mean) || !mayRewrite.test(var)) continue;
+            if (statisticsShareMemory(n) || !mayRewrite.test(mean) || !mayRewrite.test(var)) continue;
             if (!(mean.val() instanceof Tensor) || !(var.val() instanceof Tensor) || !(n.val() instanceof Tensor)) continue;
             Node value;
             try (InsertPoint ignored = graph.insertingBefore(n)) {
@@ -65,15 +64,41 @@ public final class Functionalize {
     }
 
     /**
+     * Whether a batch_norm in training writes a running statistic that shares memory with the other
+     * statistic, its input, its weight or its bias (the same tensor, or views of one). Such a call
+     * stays as it is, in place: one tensor as both statistics is written twice in one kernel, and a
+     * statistic that is also the weight or bias is read by the kernel after its update (eager's
+     * order, ATen's too), which a functional rewrite would read before (fuzzer seed 600315).
+     */
+    public static boolean statisticsShareMemory(Node n) {
+        List<Object> stats = n.writtenStatistics();
+        if (stats.size() != 2 || !(stats.get(0) instanceof Node mean) || !(stats.get(1) instanceof Node var)) return false;
+        if (sameMemory(mean, var)) return true;
+        Object[] args = DecomposePass.positional(dev.ember.ops.NormOps.BATCH_NORM, n);
+        for (int i = 0; i <= 2; i++) {
+            if (args[i] instanceof Node read && (sameMemory(read, mean) || sameMemory(read, var))) return true;
+        }
+        return false;
+    }
+
+    /** Whether two values are the same tensor or views of one (each followed back through the views that made it). */
+    private static boolean sameMemory(Node a, Node b) { return viewBase(a) == viewBase(b); }
+
+    private static Node viewBase(Node n) {
+        while (n.aliasesFirstArgument() && n.args().getFirst() instanceof Node in) n = in;
+        return n;
+    }
+
+    /**
      * A batch_norm in training that still writes its running statistics in place after
-     * {@link #functionalBatchNorm} (one tensor as both statistics; statistics that require grad
+     * {@link #functionalBatchNorm} (one tensor as both statistics, or a statistic that is also its input, weight or bias; statistics that require grad
      * never reach here, see AotAutograd), described for the log; null when there is none. A joint
      * graph would take it for a pure op, its update lost or moved (fuzzer seed 101628).
      */
     public static String batchNormUpdatingInPlace(Graph graph) {
         for (Node n : graph.nodes()) {
             if (!n.writtenStatistics().isEmpty()) {
-                return "batch_norm in training (" + n.name() + (n.sourceLocation() == null ? "" : ", " + n.sourceLocation()) + ") updates its running statistics in place (one tensor as both)";
+                return "batch_norm in training (" + n.name() + (n.sourceLocation() == null ? "" : ", " + n.sourceLocation()) + ") updates its running statistics in place (a statistic shared with another of its arguments)";
             }
         }
         return null;

@@ -148,6 +148,10 @@ public final class Lowering {
         // generated code records no autograd history: switching grad mode changes nothing in it
         if (n.target() == BuiltinFunctions.SET_GRAD_ENABLED) return null;
         if (!(n.target() instanceof OpOverload op)) throw new Unsupported("call of " + n.target());
+        // its in-place writes are invisible to the values already computed from the statistics: op by op keeps eager's order
+        if (dev.ember.aot.Functionalize.statisticsShareMemory(n)) {
+            throw new Unsupported("batch_norm in training at '" + n + "' writes a running statistic that is also another of its arguments");
+        }
         List<Object> args = new ArrayList<>();
         for (Object a : positional(op, n)) args.add(resolve(a));
         if (!CompilerSteps.apply(CompilerSteps.Kind.LOWERING, () -> CompilerSteps.describe(n))) {
