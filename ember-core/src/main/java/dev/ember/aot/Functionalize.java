@@ -81,6 +81,23 @@ public final class Functionalize {
         return false;
     }
 
+    /**
+     * Why inductor cannot lower this batch_norm, which still writes its running statistics in place
+     * after functionalization, or null (not such a call, or both statistics graph inputs, which the
+     * input write-back orders): a statistic shared with another argument ({@link #statisticsShareMemory}),
+     * or one the graph computed, whose later readers would recompute it from values the update may
+     * have changed (fuzzer seed 613256).
+     */
+    public static String inPlaceStatisticsNotLowered(Node n) {
+        List<Object> stats = n.writtenStatistics();
+        if (stats.isEmpty()) return null;
+        if (statisticsShareMemory(n)) return "writes a running statistic that is also another of its arguments";
+        if (stats.stream().anyMatch(s -> !(s instanceof Node x && x.kind() == NodeKind.PLACEHOLDER))) {
+            return "writes, in place, a running statistic the graph computed";
+        }
+        return null;
+    }
+
     /** Whether two values are the same tensor or views of one (each followed back through the views that made it). */
     private static boolean sameMemory(Node a, Node b) { return viewBase(a) == viewBase(b); }
 

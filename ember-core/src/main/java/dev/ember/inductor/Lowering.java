@@ -148,15 +148,9 @@ public final class Lowering {
         // generated code records no autograd history: switching grad mode changes nothing in it
         if (n.target() == BuiltinFunctions.SET_GRAD_ENABLED) return null;
         if (!(n.target() instanceof OpOverload op)) throw new Unsupported("call of " + n.target());
-        // a batch_norm still writing its statistics in place after functionalization: its writes are
-        // invisible to values already computed from them (an intermediate statistic read after the
-        // update recomputed its old value, seed 613256): op by op keeps eager's order
-        if (dev.ember.aot.Functionalize.statisticsShareMemory(n)) {
-            throw new Unsupported("batch_norm in training at '" + n + "' writes a running statistic that is also another of its arguments");
-        }
-        if (n.writtenStatistics().stream().anyMatch(s -> !(s instanceof Node x && x.kind() == dev.ember.fx.NodeKind.PLACEHOLDER))) {
-            throw new Unsupported("batch_norm in training at '" + n + "' writes, in place, a running statistic the graph computed");
-        }
+        // its in-place writes are invisible to values already computed from the statistics: op by op keeps eager's order
+        String inPlace = dev.ember.aot.Functionalize.inPlaceStatisticsNotLowered(n);
+        if (inPlace != null) throw new Unsupported("batch_norm in training at '" + n + "' " + inPlace);
         List<Object> args = new ArrayList<>();
         for (Object a : positional(op, n)) args.add(resolve(a));
         if (!CompilerSteps.apply(CompilerSteps.Kind.LOWERING, () -> CompilerSteps.describe(n))) {
