@@ -66,6 +66,20 @@ public final class VectorMath {
 
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Double> SD = DoubleVector.SPECIES_PREFERRED;
+    /** As many floats as {@link #SD} has lanes: one load of them widens to one double vector. */
+    private static final VectorSpecies<Float> S_NARROW = VectorSpecies.of(float.class, jdk.incubator.vector.VectorShape.forBitSize(SD.length() * Float.SIZE));
+
+    // ---------------------------------------------------------------- float32 read as float64
+
+    /** {@code a[i, i + SD.length())} as doubles (exact): a float32 row summed in float64 on lanes. */
+    public static DoubleVector widen(float[] a, int i) {
+        return (DoubleVector) FloatVector.fromArray(S_NARROW, a, i).convertShape(VectorOperators.F2D, SD, 0);
+    }
+
+    /** The same for the lanes of {@code m} only (zeros elsewhere): a row's tail. */
+    public static DoubleVector widen(float[] a, int i, VectorMask<Double> m) {
+        return (DoubleVector) FloatVector.fromArray(S_NARROW, a, i, m.cast(S_NARROW)).convertShape(VectorOperators.F2D, SD, 0);
+    }
 
     /** 1.5·2^23: adding it rounds a float of magnitude below 2^22 to an integer, which its low mantissa bits then hold. */
     private static final float ROUNDER = 12582912f;

@@ -90,19 +90,28 @@ public final class NormOps {
             .meta(a -> layerNormMeta(a.tensor(0), a.ints(1), a.optTensor(2), a.optTensor(3)))
             .kernel((a, m) -> layerNorm(a.tensor(0), a.ints(1), a.optTensor(2), a.optTensor(3), a.dbl(4), (TensorMeta) m))
             .decomposition((e, a) -> {
+                // The kernel's formula (ReduceLayerNorm): a row's mean and variance in float64, mean and
+                // 1/sqrt(var + eps) rounded once to the input's dtype, the rest in that dtype. Float32
+                // statistics differed from eager by a few ulp, which a chain of normalizations amplifies.
                 Object x = a[0];
-                int nd = e.meta(x).dim(), k = Composites.toInts(a[1]).length;
-                int[] dims = new int[k];
-                for (int i = 0; i < k; i++) dims[i] = nd - k + i;
+                DType dtype = e.meta(x).dtype();
+                int[] dims = normalizedDims(e.meta(x), Composites.toInts(a[1]).length);
                 double n = Composites.count(e, x, dims);
-                Object centered = e.call(PointwiseOps.SUB_TENSOR, x, Composites.mean(e, x, dims, true));
-                Object var = e.call(PointwiseOps.DIV_SCALAR, e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.MUL_TENSOR, centered, centered), dims, true), n);
-                Object rstd = e.call(PointwiseOps.RSQRT, e.call(PointwiseOps.ADD_SCALAR, var, a[4]));
-                Object out = e.call(PointwiseOps.MUL_TENSOR, centered, rstd);
+                Object wide = dtype == DType.FLOAT64 ? x : e.call(ShapeOps.TO_COPY, x, DType.FLOAT64);
+                Object mean = e.call(PointwiseOps.DIV_SCALAR, e.call(ReductionOps.SUM_DIM, wide, dims, true), n);
+                Object deviation = e.call(PointwiseOps.SUB_TENSOR, wide, mean);
+                Object var = e.call(PointwiseOps.DIV_SCALAR, e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.MUL_TENSOR, deviation, deviation), dims, true), n);
+                Object rstd = e.call(PointwiseOps.POW_TENSOR_SCALAR, e.call(PointwiseOps.SQRT, e.call(PointwiseOps.ADD_SCALAR, var, a[4])), -1.0);
+                if (dtype != DType.FLOAT64) {
+                    mean = e.call(ShapeOps.TO_COPY, mean, dtype);
+                    rstd = e.call(ShapeOps.TO_COPY, rstd, dtype);
+                }
+                Object out = e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.SUB_TENSOR, x, mean), rstd);
                 if (a[2] != null) out = e.call(PointwiseOps.MUL_TENSOR, out, a[2]);
                 if (a[3] != null) out = e.call(PointwiseOps.ADD_TENSOR, out, a[3]);
                 return out;
             })
+            .derivative(NormOps::layerNormBackward)
             .register();
 
     // ------------------------------------------------------------------ batch_norm
@@ -259,6 +268,52 @@ public final class NormOps {
         ReduceLayerNorm.run(input.contiguous(), out, Shapes.numel(normalizedShape),
                 weight == null ? null : weight.contiguous(), bias == null ? null : bias.contiguous(), eps);
         return out;
+    }
+
+    /** The last {@code k} dims of {@code input}: the ones a layer_norm normalizes over. */
+    private static int[] normalizedDims(TensorMeta input, int k) {
+        int[] dims = new int[k];
+        for (int i = 0; i < k; i++) dims[i] = input.dim() - k + i;
+        return dims;
+    }
+
+    /**
+     * ATen's {@code native_layer_norm_backward} as ops: with {@code xhat = (x - mean) * rstd} and
+     * {@code g = grad * weight}, the input's gradient is {@code (g - mean(g) - xhat * mean(g * xhat)) * rstd}
+     * over the normalized dims; weight and bias take {@code grad * xhat} and {@code grad} summed over
+     * the leading dims. The statistics are recomputed in the input's dtype (the backward is not
+     * compared bit for bit, and the forward's float64 ones would cost a full-size float64 pass).
+     */
+    private static Object[] layerNormBackward(Grad g) {
+        TensorMeta in = g.argMeta(0);
+        int[] dims = normalizedDims(in, g.ints(1).length);
+        int[] leading = new int[in.dim() - dims.length];
+        for (int i = 0; i < leading.length; i++) leading[i] = i;
+        Object[] out = new Object[g.argCount()];
+        if (in.numel() == 0) {
+            for (int i = 0; i < 4; i++) if (g.isTensorArg(i) && g.needs(i)) out[i] = g.zeros(g.argMeta(i));
+            return out;
+        }
+        Object x = g.arg(0), grad = g.grad();
+        Object mean = g.call(ReductionOps.MEAN_DIM, x, dims, true);
+        Object centered = g.sub(x, mean);
+        Object var = g.call(ReductionOps.MEAN_DIM, g.mul(centered, centered), dims, true);
+        Object rstd = g.call(PointwiseOps.RSQRT, g.add(var, g.doubleValue(4)));
+        Object xhat = g.mul(centered, rstd);
+        if (g.needs(0)) {
+            Object scaled = g.isTensorArg(2) ? g.mul(grad, g.arg(2)) : grad;
+            Object meanScaled = g.call(ReductionOps.MEAN_DIM, scaled, dims, true);
+            Object meanScaledXhat = g.call(ReductionOps.MEAN_DIM, g.mul(scaled, xhat), dims, true);
+            out[0] = g.mul(g.sub(g.sub(scaled, meanScaled), g.mul(xhat, meanScaledXhat)), rstd);
+        }
+        if (g.isTensorArg(2) && g.needs(2)) out[2] = overLeading(g, g.mul(grad, xhat), leading);
+        if (g.isTensorArg(3) && g.needs(3)) out[3] = overLeading(g, grad, leading);
+        return out;
+    }
+
+    /** {@code t} summed over the leading dims (none: {@code t} itself, as an empty dim list would sum everything). */
+    private static Object overLeading(Grad g, Object t, int[] leading) {
+        return leading.length == 0 ? t : g.sumDims(t, leading, false);
     }
 
     // ------------------------------------------------------------------ checks

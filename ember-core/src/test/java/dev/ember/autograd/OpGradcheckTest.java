@@ -238,6 +238,9 @@ class OpGradcheckTest {
         s(NormOps.BATCH_NORM, "training", x(4, 3, 2, 2), x(3), x(3), c(3), c(3).abs(), true, 0.1, 1e-5);
         s(NormOps.BATCH_NORM, "training, no affine", x(5, 3), null, null, null, null, true, 0.1, 1e-5);
         s(NormOps.BATCH_NORM, "evaluation", x(4, 3, 2), x(3), x(3), c(3), c(3).abs(), false, 0.1, 1e-5);
+        s(NormOps.LAYER_NORM, "affine", x(3, 4, 5), new int[] {4, 5}, x(4, 5), x(4, 5), 1e-5);
+        s(NormOps.LAYER_NORM, "no affine", x(5, 6), new int[] {6}, null, null, 1e-5);
+        s(NormOps.LAYER_NORM, "no leading dims", x(7), new int[] {7}, x(7), x(7), 1e-5);
         s(NormOps.BATCH_NORM_FUNCTIONAL, "training", x(4, 3, 2, 2), x(3), x(3), c(3), c(3).abs(), true, 0.1, 1e-5);
     }
 

@@ -13,6 +13,7 @@ import static dev.ember.inductor.Graphs.call;
 import static dev.ember.inductor.Graphs.checkAgainstEager;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Softmax and layer_norm become one kernel over rows; other reductions match eager. */
 class ReductionFusionTest {
@@ -35,6 +36,8 @@ class ReductionFusionTest {
         g.output(call(g, "layer_norm.default", x, new int[] {64}, w, b, 1e-5));
         InductorGraph c = checkAgainstEager(new GraphModule(g), 1e-5, Tensor.randn(4, 9, 64), Tensor.randn(64), Tensor.randn(64));
         assertEquals(1, kernels(c.sourceCode()), c.sourceCode());
+        // the float64 statistics on lanes: float32 loads widened to double vectors, not a scalar loop
+        assertTrue(c.sourceCode().contains("DoubleVector t") && c.sourceCode().contains("VectorMath.widen("), c.sourceCode());
     }
 
     /**

@@ -48,6 +48,16 @@ public final class VectorApi {
                 species(d), array, index);
     }
 
+    /** {@code VectorMath.widen(array, index)}: float32 elements as a vector of float64 lanes. */
+    static JExpr widen(JExpr floats, JExpr index) {
+        return Calls.staticCall(Calls.VECTOR_MATH, "widen", DOUBLE_VECTOR, floats, index);
+    }
+
+    /** {@code VectorMath.widen(array, index, mask)}: the same for the mask's lanes, zeros elsewhere. */
+    static JExpr widen(JExpr floats, JExpr index, JExpr mask) {
+        return Calls.staticCall(Calls.VECTOR_MATH, "widen", DOUBLE_VECTOR, floats, index, mask);
+    }
+
     /** {@code VectorMask<Float>} (or Double's): the type of a tail's mask local. */
     static JType maskType(DType d) { return new JType(MASK.desc(), d == DType.FLOAT32 ? "VectorMask<Float>" : "VectorMask<Double>"); }
 

@@ -51,9 +51,19 @@ final class VectorExprs {
             case Binary b -> b.dtype() == dtype && hasLanes(b.op(), dtype) && supports(b.a(), var, dtype) && supports(b.b(), var, dtype);
             case Where w -> w.dtype() == dtype && supportsCondition(w.cond(), var, dtype)
                     && supports(w.a(), var, dtype) && supports(w.b(), var, dtype);
+            case Cast c when widens(c, var, dtype) -> true;
             // a comparison as 1 or 0 (ReLU's backward mask): a blend of the two constants by the comparison's mask
             case Cast c -> c.dtype() == dtype && c.x() instanceof Binary b && b.op().isComparison() && supportsCondition(b, var, dtype);
         };
+    }
+
+    /**
+     * A float32 load read as float64 (statistics summed in float64, as layer_norm's): one narrow load
+     * widened to the double lanes, exact, so each lane holds what the scalar form's conversion gives.
+     */
+    private static boolean widens(Cast c, int var, DType dtype) {
+        return dtype == DType.FLOAT64 && c.dtype() == dtype && c.x() instanceof Load l && l.dtype() == DType.FLOAT32
+                && l.buffer().dtype() == DType.FLOAT32 && l.index().unitStride(var);
     }
 
     /** Whether lanes of {@code dtype} compute {@code op}: one Vector API instruction, or a VectorMath formula for them. */
@@ -192,6 +202,11 @@ final class VectorExprs {
                 case Unary u -> unary(u.op(), emit(u.x()));
                 case Binary b -> binary(b.op(), emit(b.a()), emit(b.b()));
                 case Where w -> where(w);
+                case Cast c when widens(c, var, dtype) -> {
+                    Load l = (Load) c.x();
+                    JExpr array = KernelContext.array(l.buffer()), index = ctx.index(l.buffer(), l.index());
+                    yield mask == null ? VectorApi.widen(array, at(index)) : VectorApi.widen(array, index, mask);
+                }
                 case Cast c -> VectorApi.blend(zero(), one(), comparison((Binary) c.x()));
                 default -> throw new IllegalStateException("not vectorizable: " + e);
             };
