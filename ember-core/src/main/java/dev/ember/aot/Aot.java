@@ -38,11 +38,13 @@ public final class Aot {
     }
 
     /**
-     * Prepares {@code gm} and hands it to {@code inner}; the result reports the prepared graph as its
-     * {@link CompiledGraph#transformedGraph()} (the debug folder's fx_graph_transformed.txt).
+     * Prepares {@code gm} without the pre-grad passes and hands it to {@code inner} (aot_eager's door:
+     * AOT's own steps only, see {@link #prepare(GraphModule, List, boolean)}); the result reports the
+     * prepared graph as its {@link CompiledGraph#transformedGraph()} (the debug folder's
+     * fx_graph_transformed.txt).
      */
     public static CompiledGraph compile(GraphModule gm, List<?> inputs, Inner inner) {
-        Prepared prepared = prepare(gm, inputs);
+        Prepared prepared = prepare(gm, inputs, false, false);
         return inner.compile(prepared, inputs).withTransformedGraph(prepared::graph);
     }
 
@@ -66,8 +68,22 @@ public final class Aot {
     /** Whether the graph being prepared now is compiled for training. */
     public static boolean compilingForTraining() { return FOR_TRAINING.isBound(); }
 
-    /** Runs AOT's steps on a copy of {@code gm}; {@code inputs} are the placeholders' values: real or fake tensors (or their scalars). */
-    public static Prepared prepare(GraphModule gm, List<?> inputs) { return prepare(gm, inputs, false); }
+    /**
+     * Runs AOT's steps on a copy of {@code gm}, after inductor's pre-grad passes ({@link PassManager});
+     * {@code inputs} are the placeholders' values: real or fake tensors (or their scalars).
+     */
+    public static Prepared prepare(GraphModule gm, List<?> inputs) { return prepare(gm, inputs, false, true); }
+
+    /**
+     * The same, with the pre-grad passes only when {@code preGradPasses}: they are inductor's
+     * (PyTorch runs them in compile_fx, aot_eager never does), and one rounds differently from the
+     * graph as written (Conv-BN folding scales the weight before the convolution). aot_eager runs
+     * without them, so that it computes what eager computes and a difference it shows is AOT's own
+     * (functionalization, decomposition, partitioning), never a rewrite's: what {@code ember bisect}
+     * and the fuzzer's configurations rely on to tell the stages apart. (The post-grad stage is dead
+     * code elimination only, exact, and runs for both.)
+     */
+    public static Prepared prepare(GraphModule gm, List<?> inputs, boolean preGradPasses) { return prepare(gm, inputs, false, preGradPasses); }
 
     /**
      * {@link #prepare} for training: ops with a derivative formula stay whole (the joint graph
@@ -75,10 +91,10 @@ public final class Aot {
      * can round differently, e.g. mean's shifted sum cancels in its gradient); the forward and
      * backward graphs are decomposed and get the post-grad passes after partitioning ({@link #lower}).
      */
-    public static Prepared prepareForTraining(GraphModule gm, List<?> inputs) { return prepare(gm, inputs, true); }
+    public static Prepared prepareForTraining(GraphModule gm, List<?> inputs, boolean preGradPasses) { return prepare(gm, inputs, true, preGradPasses); }
 
-    private static Prepared prepare(GraphModule gm, List<?> inputs, boolean training) {
-        return gm.sizeSymbols() == null ? prepareAt(gm, inputs, training) : prepareGeneric(gm, training);
+    private static Prepared prepare(GraphModule gm, List<?> inputs, boolean training, boolean preGradPasses) {
+        return gm.sizeSymbols() == null ? prepareAt(gm, inputs, training, preGradPasses) : prepareGeneric(gm, training, preGradPasses);
     }
 
     /**
@@ -89,21 +105,21 @@ public final class Aot {
      *
      * @throws SymbolicShapes.NotGeneric when the prepared graphs differ in more than int arguments
      */
-    private static Prepared prepareGeneric(GraphModule gm, boolean training) {
+    private static Prepared prepareGeneric(GraphModule gm, boolean training, boolean preGradPasses) {
         String[] kept = new String[1];
         GraphModule generic = new SymbolicShapes(gm.sizeSymbols()).transformed(gm, at -> {
-            Prepared p = prepareAt(at, at.graph().placeholders().stream().map(Node::val).toList(), training);
+            Prepared p = prepareAt(at, at.graph().placeholders().stream().map(Node::val).toList(), training, preGradPasses);
             if (kept[0] == null) kept[0] = p.keptMutation();
             return p.graph();
         });
         return new Prepared(generic, kept[0]);
     }
 
-    private static Prepared prepareAt(GraphModule gm, List<?> inputs, boolean training) {
+    private static Prepared prepareAt(GraphModule gm, List<?> inputs, boolean training, boolean preGradPasses) {
         Object[] in = inputs.toArray();
         GraphModule work = new GraphModule(gm.className(), gm.graph().copy(), gm.attributes(), gm.submodules());
         ShapeProp.propagate(work, in);
-        PassManager.run(PassManager.Stage.PRE_GRAD, work, compilingForTraining());
+        if (preGradPasses) PassManager.run(PassManager.Stage.PRE_GRAD, work, compilingForTraining());
         String kept = null;
         try {
             Functionalize.run(work);

@@ -44,11 +44,14 @@ public final class AotAutograd {
      *
      * @throws NotTrainable when the graph keeps a mutation or uses an op without a derivative
      */
-    public static CompiledGraph compile(GraphModule gm, List<?> inputs, GraphCompiler compiler) {
-        return Aot.forTraining(() -> train(gm, inputs, compiler));
+    public static CompiledGraph compile(GraphModule gm, List<?> inputs, GraphCompiler compiler) { return compile(gm, inputs, true, compiler); }
+
+    /** The same, with inductor's pre-grad passes only when {@code preGradPasses} (not for aot_eager: see {@link Aot#prepare(GraphModule, List, boolean)}). */
+    public static CompiledGraph compile(GraphModule gm, List<?> inputs, boolean preGradPasses, GraphCompiler compiler) {
+        return Aot.forTraining(() -> train(gm, inputs, preGradPasses, compiler));
     }
 
-    private static CompiledGraph train(GraphModule gm, List<?> inputs, GraphCompiler compiler) {
+    private static CompiledGraph train(GraphModule gm, List<?> inputs, boolean preGradPasses, GraphCompiler compiler) {
         boolean[] requiresGrad = new boolean[inputs.size()];
         List<Object> fakes = new ArrayList<>(inputs.size());
         for (int i = 0; i < inputs.size(); i++) {
@@ -58,7 +61,7 @@ public final class AotAutograd {
         }
         String refusedArgument = nonDifferentiableArgumentWithHistory(gm, requiresGrad);
         if (refusedArgument != null) throw new NotTrainable(refusedArgument);
-        Aot.Prepared prepared = Aot.prepareForTraining(gm, fakes);
+        Aot.Prepared prepared = Aot.prepareForTraining(gm, fakes, preGradPasses);
         if (!prepared.functional()) throw new NotTrainable("a mutation AOT cannot functionalize: " + prepared.keptMutation());
         String statisticsUpdate = Functionalize.batchNormUpdatingInPlace(prepared.graph().graph());
         if (statisticsUpdate != null) throw new NotTrainable(statisticsUpdate);

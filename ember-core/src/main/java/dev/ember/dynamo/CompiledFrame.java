@@ -446,7 +446,7 @@ public final class CompiledFrame {
         if (!AOT_BACKENDS.contains(backend)) return compileWithBackend(gm, fakes, inputs);
         if (gm.sizeSymbols() != null) throw new dev.ember.fx.SymbolicShapes.NotGeneric("training graphs are compiled for static sizes (dynamic training graphs are not supported yet)");
         try {
-            return AotAutograd.compile(gm, inputs, (graph, graphFakes, which) -> HARNESS.compile(graph, graphFakes, () -> null, options, name() + " (" + which + ")"));
+            return AotAutograd.compile(gm, inputs, backend.equals("inductor"), (graph, graphFakes, which) -> HARNESS.compile(graph, graphFakes, () -> null, options, name() + " (" + which + ")"));
         } catch (AotAutograd.NotTrainable e) {
             Log.of("aot").info(() -> name() + ": the graph runs op by op with autograd, not compiled: " + e.getMessage());
             return new PreparedGraph(gm);

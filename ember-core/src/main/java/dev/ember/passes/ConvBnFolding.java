@@ -10,6 +10,7 @@ import dev.ember.ops.NormOps;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.ShapeOps;
+import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
 import java.util.ArrayList;
@@ -71,15 +72,19 @@ final class ConvBnFolding {
         Node folded;
         try (InsertPoint at = g.insertingBefore(m.bn())) {
             NodeEmitter e = new NodeEmitter(g, m.conv().sourceLocation());
-            Object scale = e.call(PointwiseOps.RSQRT, e.call(PointwiseOps.ADD_SCALAR, m.var(), m.eps()));
-            if (m.gamma() != null) scale = e.call(PointwiseOps.MUL_TENSOR, scale, m.gamma());
+            // in float64, each folded value rounded once to the weight's dtype (as the batch_norm kernel
+            // rounds its per-channel scale and shift once): float32 steps rounded the weight three times
+            DType dtype = e.meta(m.weight()).dtype();
+            Object scale = e.call(PointwiseOps.POW_TENSOR_SCALAR, e.call(PointwiseOps.SQRT, e.call(PointwiseOps.ADD_SCALAR, wide(e, m.var()), m.eps())), -1.0);
+            if (m.gamma() != null) scale = e.call(PointwiseOps.MUL_TENSOR, scale, wide(e, m.gamma()));
             int[] perOutChannel = new int[e.meta(m.weight()).dim()];
             Arrays.fill(perOutChannel, 1);
             perOutChannel[0] = -1;
-            Object weight = e.call(PointwiseOps.MUL_TENSOR, m.weight(), e.call(ShapeOps.VIEW, scale, perOutChannel));
-            Object shift = m.bias() == null ? e.call(PointwiseOps.NEG, m.mean()) : e.call(PointwiseOps.SUB_TENSOR, m.bias(), m.mean());
+            Object weight = narrow(e, e.call(PointwiseOps.MUL_TENSOR, wide(e, m.weight()), e.call(ShapeOps.VIEW, scale, perOutChannel)), dtype);
+            Object shift = m.bias() == null ? e.call(PointwiseOps.NEG, wide(e, m.mean())) : e.call(PointwiseOps.SUB_TENSOR, wide(e, m.bias()), wide(e, m.mean()));
             Object bias = e.call(PointwiseOps.MUL_TENSOR, shift, scale);
-            if (m.beta() != null) bias = e.call(PointwiseOps.ADD_TENSOR, bias, m.beta());
+            if (m.beta() != null) bias = e.call(PointwiseOps.ADD_TENSOR, bias, wide(e, m.beta()));
+            bias = narrow(e, bias, dtype);
             List<Object> args = new ArrayList<>(m.conv().args());
             while (args.size() < 3) args.add(null);
             args.set(1, weight);
@@ -88,5 +93,13 @@ final class ConvBnFolding {
         }
         m.bn().replaceAllUsesWith(folded);
         g.eraseIfUnused(m.bn());
+    }
+
+    private static Object wide(NodeEmitter e, Object x) {
+        return e.meta(x).dtype() == DType.FLOAT64 ? x : e.call(ShapeOps.TO_COPY, x, DType.FLOAT64);
+    }
+
+    private static Object narrow(NodeEmitter e, Object x, DType dtype) {
+        return dtype == DType.FLOAT64 ? x : e.call(ShapeOps.TO_COPY, x, dtype);
     }
 }

@@ -9,6 +9,7 @@ import dev.ember.nn.Conv2d;
 import dev.ember.nn.Flatten;
 import dev.ember.nn.Linear;
 import dev.ember.nn.MaxPool2d;
+import dev.ember.nn.F;
 import dev.ember.nn.Module;
 import dev.ember.nn.ReLU;
 import dev.ember.nn.Sequential;
@@ -181,6 +182,77 @@ class ConvBnFoldingTest {
         int end = first + 1;
         while (end < lines.size() && !lines.get(end).matches(".*\\] (AFTER|UNCHANGED BY|SKIPPED|BEFORE) .*")) end++;
         return String.join("\n", lines.subList(first, end));
+    }
+
+    static Tensor convThenEvalBatchNorm(Tensor x, Tensor w, Tensor mean, Tensor var, Tensor gamma) {
+        return F.batchNorm(F.conv2d(x, w, null, 1, 1), mean, var, gamma, null, false, 0.1, 1e-5);
+    }
+
+    /**
+     * The folded weight is {@code w·γ/√(var + ε)} computed in float64 and rounded once, as the
+     * batch_norm kernel rounds its per-channel scale once: in float32 steps it was rounded three
+     * times (rsqrt, times γ, times w), and the folded convolution drifted further from eager's.
+     */
+    @Test
+    void theFoldedWeightIsRoundedOnce() {
+        dev.ember.tensor.Generator g = new dev.ember.tensor.Generator(650967);
+        Tensor x = Tensor.randn(g, 2, 8, 6, 6), w = Tensor.randn(g, 16, 8, 3, 3), mean = Tensor.randn(g, 16),
+                var = Tensor.rand(g, 16).add(0.05), gamma = Tensor.randn(g, 16);
+        Object[] inputs = {x, w, mean, var, gamma};
+        var after = preGrad(captureFunction(inputs));
+        assertTrue(after.changed().contains("conv_bn_folding"), after.changed().toString());
+        dev.ember.fx.Node conv = after.graph().graph().findNodes(dev.ember.fx.NodeKind.CALL_FUNCTION, ConvOps.CONV2D).getFirst();
+        after.graph().graph().outputNode().setArgs(List.of(conv.arg(1)));   // the graph now returns the folded weight
+        Tensor folded = (Tensor) after.graph().run(inputs);
+        double[] w64 = w.toDoubleArray(), v64 = var.toDoubleArray(), g64 = gamma.toDoubleArray();
+        float[] got = folded.toFloatArray();
+        int perChannel = w64.length / 16, differ = 0;
+        for (int i = 0; i < w64.length; i++) {
+            int c = i / perChannel;
+            float want = (float) (w64[i] * (1 / Math.sqrt(v64[c] + 1e-5) * g64[c]));
+            if (Float.floatToIntBits(want) != Float.floatToIntBits(got[i])) differ++;
+        }
+        assertEquals(0, differ, "folded weights not rounded once from float64, of " + w64.length);
+    }
+
+    /**
+     * aot_eager runs none of inductor's pre-grad passes (PyTorch runs them in compile_fx only): it
+     * computes what eager computes, so that {@code ember bisect} and the fuzzer's aot_eager
+     * configuration tell AOT's own differences from a pass's. It folded Conv-BN, and a count of
+     * outputs over a threshold differed from eager's by one (fuzzer seed 650967).
+     */
+    @Test
+    void aotEagerFoldsNothingAndGivesEagersBits() {
+        dev.ember.tensor.Generator g = new dev.ember.tensor.Generator(650967);
+        // float64: no kernel tier changes the convolution's rounding between the two calls
+        Tensor x = Tensor.randn(g, 2, 8, 6, 6).to(DType.FLOAT64), w = Tensor.randn(g, 16, 8, 3, 3).to(DType.FLOAT64),
+                mean = Tensor.randn(g, 16).to(DType.FLOAT64), var = Tensor.rand(g, 16).add(0.05).to(DType.FLOAT64), gamma = Tensor.randn(g, 16).to(DType.FLOAT64);
+        try (var s = Ember.noGrad()) {
+            Tensor want = convThenEvalBatchNorm(x, w, mean, var, gamma);
+            Tensor got = Ember.compile((dev.ember.Fn5<Tensor, Tensor, Tensor, Tensor, Tensor, Tensor>) ConvBnFoldingTest::convThenEvalBatchNorm,
+                    Options.backend("aot_eager")).apply(x, w, mean, var, gamma);
+            double[] a = want.toDoubleArray(), b = got.toDoubleArray();
+            int differ = 0;
+            for (int i = 0; i < a.length; i++) if (Double.doubleToLongBits(a[i]) != Double.doubleToLongBits(b[i])) differ++;
+            assertEquals(0, differ, "elements whose bits differ from eager's, of " + a.length);
+        }
+    }
+
+    /** The one graph Dynamo captures from {@link #convThenEvalBatchNorm} on {@code inputs}. */
+    private static dev.ember.fx.GraphModule captureFunction(Object[] inputs) {
+        List<dev.ember.fx.GraphModule> graphs = new java.util.ArrayList<>();
+        dev.ember.fx.Backend recording = (gm, fakes) -> {
+            graphs.add(gm);
+            return dev.ember.fx.Backends.EAGER.compile(gm, fakes);
+        };
+        try {
+            Ember.compile((dev.ember.Fn5<Tensor, Tensor, Tensor, Tensor, Tensor, Tensor>) ConvBnFoldingTest::convThenEvalBatchNorm,
+                    Options.backend(recording).fullgraph(true)).apply((Tensor) inputs[0], (Tensor) inputs[1], (Tensor) inputs[2], (Tensor) inputs[3], (Tensor) inputs[4]);
+        } finally {
+            Ember.reset();
+        }
+        assertEquals(1, graphs.size(), "one graph");
+        return graphs.getFirst();
     }
 
     @Test
