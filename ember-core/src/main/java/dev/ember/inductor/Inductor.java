@@ -58,7 +58,7 @@ public final class Inductor {
      * keys also carry the {@link BuildStamp}, so an entry from another build is never used even when
      * a bump is forgotten.
      */
-    static final String VERSION = "ember-inductor-28";
+    static final String VERSION = "ember-inductor-29";
 
     public static InductorGraph compile(GraphModule gm, List<? extends Tensor> exampleInputs) {
         return compile(gm, exampleInputs, CompileMode.DEFAULT);

@@ -29,13 +29,22 @@ import java.util.List;
  * training mode normalizes with the batch's statistics and updates the running ones, so it is never
  * folded; neither is a graph compiled for training, whose gradients would flow through the folded
  * weight rather than the layers the user wrote ({@link GraphPass#inferenceOnly()}).
+ * <p>
+ * Opt-in ({@code EMBER_ENABLE_PASSES=pre_grad.conv_bn_folding}), as PyTorch folds only with
+ * {@code freezing} on: the folded convolution rounds differently from the graph as written (the
+ * scale applied to each weight before the sum, not once after it), so compiled output was no longer
+ * eager's, and a count of outputs over a threshold came out one off (fuzzer seed 650967). And it
+ * bought nothing here: without folding inductor fuses the batch norm into the ReLU's kernel, with it
+ * the ReLU is that kernel alone, the same pass over the output either way (ModelBench's Conv-BN-ReLU
+ * stack, one fork each, ABAB: 27.6 / 24.4 ms folded, 26.2 / 25.0 ms not; docs/logging.md). It pays
+ * once the convolution takes the activation as an epilogue.
  */
 final class ConvBnFolding {
     private ConvBnFolding() {}
 
     static final GraphPass PASS = new GraphPass("conv_bn_folding",
             "a convolution followed by batch_norm in evaluation mode as one convolution, its weight and bias folded in the graph",
-            true, false, ConvBnFolding::run);
+            true, true, ConvBnFolding::run);
 
     static boolean run(GraphModule gm) {
         Graph g = gm.graph();

@@ -19,6 +19,7 @@ import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -35,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * pre_grad.conv_bn_folding: an eval-mode Conv2d → BatchNorm2d compiles to one convolution whose
+ * pre_grad.conv_bn_folding (opt-in, switched on here): an eval-mode Conv2d → BatchNorm2d compiles to one convolution whose
  * weight and bias are folded in the graph, and gives what the unfolded graph gives: in float64 to
  * 1e-12 (the fold only reorders a handful of roundings per output), in float32 to 1e-5 (a product
  * {@code w·s} rounded before the convolution sums it, against the sum scaled after).
@@ -79,12 +80,40 @@ class ConvBnFoldingTest {
     @BeforeAll
     static void register() throws java.io.IOException { PreGradHarness.useInductor(); }
 
+    /** Opt-in (see ConvBnFolding): these tests switch it on, as EMBER_ENABLE_PASSES=pre_grad.conv_bn_folding does. */
+    @BeforeEach
+    void enable() { PassManager.enable(PASS); }
+
     @AfterEach
     void reset() {
         Logs.set("");
         Logs.setOutput(stderr);
         PassManager.disable(null);
+        PassManager.enable(null);
         Ember.reset();
+    }
+
+    /** Not switched on, nothing folds, and inductor gives eager's bits (float64: no kernel tier changes the convolution between the calls). */
+    @Test
+    void byDefaultNothingFoldsAndInductorGivesEagersBits() {
+        PassManager.enable(null);
+        dev.ember.tensor.Generator g = new dev.ember.tensor.Generator(650967);
+        Tensor x = Tensor.randn(g, 2, 8, 6, 6).to(DType.FLOAT64), w = Tensor.randn(g, 16, 8, 3, 3).to(DType.FLOAT64),
+                mean = Tensor.randn(g, 16).to(DType.FLOAT64), var = Tensor.rand(g, 16).add(0.05).to(DType.FLOAT64), gamma = Tensor.randn(g, 16).to(DType.FLOAT64);
+        var after = preGrad(captureFunction(new Object[] {x, w, mean, var, gamma}));
+        assertFalse(after.changed().contains("conv_bn_folding"), after.changed().toString());
+        try (var s = Ember.noGrad()) {
+            assertSameBits(convThenEvalBatchNorm(x, w, mean, var, gamma),
+                    Ember.compile((dev.ember.Fn5<Tensor, Tensor, Tensor, Tensor, Tensor, Tensor>) ConvBnFoldingTest::convThenEvalBatchNorm,
+                            Options.backend("inductor")).apply(x, w, mean, var, gamma));
+        }
+    }
+
+    private static void assertSameBits(Tensor want, Tensor got) {
+        double[] a = want.toDoubleArray(), b = got.toDoubleArray();
+        int differ = 0;
+        for (int i = 0; i < a.length; i++) if (Double.doubleToLongBits(a[i]) != Double.doubleToLongBits(b[i])) differ++;
+        assertEquals(0, differ, "elements whose bits differ from eager's, of " + a.length);
     }
 
     private static void assertFolded(Module m, Tensor x) {
@@ -228,13 +257,10 @@ class ConvBnFoldingTest {
         Tensor x = Tensor.randn(g, 2, 8, 6, 6).to(DType.FLOAT64), w = Tensor.randn(g, 16, 8, 3, 3).to(DType.FLOAT64),
                 mean = Tensor.randn(g, 16).to(DType.FLOAT64), var = Tensor.rand(g, 16).add(0.05).to(DType.FLOAT64), gamma = Tensor.randn(g, 16).to(DType.FLOAT64);
         try (var s = Ember.noGrad()) {
-            Tensor want = convThenEvalBatchNorm(x, w, mean, var, gamma);
-            Tensor got = Ember.compile((dev.ember.Fn5<Tensor, Tensor, Tensor, Tensor, Tensor, Tensor>) ConvBnFoldingTest::convThenEvalBatchNorm,
-                    Options.backend("aot_eager")).apply(x, w, mean, var, gamma);
-            double[] a = want.toDoubleArray(), b = got.toDoubleArray();
-            int differ = 0;
-            for (int i = 0; i < a.length; i++) if (Double.doubleToLongBits(a[i]) != Double.doubleToLongBits(b[i])) differ++;
-            assertEquals(0, differ, "elements whose bits differ from eager's, of " + a.length);
+            // the pass is switched on (enable()): inductor would fold, aot_eager must not
+            assertSameBits(convThenEvalBatchNorm(x, w, mean, var, gamma),
+                    Ember.compile((dev.ember.Fn5<Tensor, Tensor, Tensor, Tensor, Tensor, Tensor>) ConvBnFoldingTest::convThenEvalBatchNorm,
+                            Options.backend("aot_eager")).apply(x, w, mean, var, gamma));
         }
     }
 

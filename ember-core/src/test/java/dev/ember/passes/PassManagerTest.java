@@ -82,8 +82,11 @@ class PassManagerTest {
 
     @Test
     void inferenceOnlyPassesAreSkippedForTrainingAndOptInPassesUnlessEnabled() {
+        assertEquals(List.of(), PassManager.run(PassManager.Stage.PRE_GRAD, convBatchNorm(), false), "opt-in, not enabled");
+        PassManager.enable("pre_grad.conv_bn_folding");
         assertEquals(List.of("conv_bn_folding"), PassManager.run(PassManager.Stage.PRE_GRAD, convBatchNorm(), false));
-        assertEquals(List.of(), PassManager.run(PassManager.Stage.PRE_GRAD, convBatchNorm(), true));
+        assertEquals(List.of(), PassManager.run(PassManager.Stage.PRE_GRAD, convBatchNorm(), true), "inference only");
+        PassManager.enable(null);
         assertTrue(PassManager.names().contains("pre_grad.batch_linear_fusion"));
         String off = PassManager.configuration(false);
         PassManager.enable("pre_grad.batch_linear_fusion");

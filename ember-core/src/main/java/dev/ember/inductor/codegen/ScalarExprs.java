@@ -129,8 +129,8 @@ final class ScalarExprs {
     }
 
     /**
-     * {@code e} with every floating division by a value that stays the same along loop variable
-     * {@code var} written as a multiplication by its reciprocal, the reciprocal then hoisted out of
+     * {@code e} with every floating division of a value that changes along loop variable {@code var}
+     * by one that stays the same written as a multiplication by its reciprocal, the reciprocal then hoisted out of
      * the loop like any invariant. Applied to a loop's body once, before its vector body, scalar tail
      * or scalar loop is written, so that all of them round alike: a value no longer depends on
      * whether its element fell in the vector part or the tail (two copies of one softmax once
@@ -139,7 +139,10 @@ final class ScalarExprs {
      */
     static Expr divisionsAsReciprocals(Expr e, int var) {
         return switch (e) {
-            case Binary b when b.op() == BinaryOp.DIV && b.dtype().isFloatingPoint() && b.b().dtype() == b.dtype() && !dependsOn(b.b(), var) ->
+            // a quotient of two invariants stays a division: hoisted, it is computed once either way, and
+            // eager divides there (batch_norm's γ/√(var + ε), layer_norm's sum/n: float64 ones rounded apart)
+            case Binary b when b.op() == BinaryOp.DIV && b.dtype().isFloatingPoint() && b.b().dtype() == b.dtype() && !dependsOn(b.b(), var)
+                    && dependsOn(b.a(), var) ->
                     new Binary(BinaryOp.MUL, divisionsAsReciprocals(b.a(), var), new Unary(UnaryOp.RECIPROCAL, b.b(), b.dtype()), b.dtype());
             case Binary b -> new Binary(b.op(), divisionsAsReciprocals(b.a(), var), divisionsAsReciprocals(b.b(), var), b.dtype());
             case Unary u -> new Unary(u.op(), divisionsAsReciprocals(u.x(), var), u.dtype());
