@@ -699,18 +699,30 @@ public class Tensor {
 
     public Tensor sum() { return ReductionOps.SUM.callTensor(this); }
 
+    /** The sum along {@code dim}, which goes away ({@code keepdim} false, as torch's {@code x.sum(dim)}). */
+    public Tensor sum(int dim) { return sum(dim, false); }
+
     public Tensor sum(int dim, boolean keepdim) { return ReductionOps.SUM_DIM.callTensor(this, new int[] {dim}, keepdim); }
 
     public Tensor sum(int[] dims, boolean keepdim) { return ReductionOps.SUM_DIM.callTensor(this, dims, keepdim); }
 
     public Tensor mean() { return ReductionOps.MEAN.callTensor(this); }
 
+    /** The mean along {@code dim}, which goes away (torch's {@code x.mean(dim)}). */
+    public Tensor mean(int dim) { return mean(dim, false); }
+
     public Tensor mean(int dim, boolean keepdim) { return ReductionOps.MEAN_DIM.callTensor(this, new int[] {dim}, keepdim); }
 
     public Tensor mean(int[] dims, boolean keepdim) { return ReductionOps.MEAN_DIM.callTensor(this, dims, keepdim); }
 
-    /** The maximum over all elements. */
+    /** The maximum over all elements; NaN when any element is NaN. */
     public Tensor amax() { return ReductionOps.AMAX.callTensor(this); }
+
+    /** The maximum over all elements, as torch's {@code x.max()}: {@link #amax()}. */
+    public Tensor max() { return amax(); }
+
+    /** The maximum along {@code dim}, which goes away (torch's {@code x.amax(dim)}). */
+    public Tensor amax(int dim) { return amax(dim, false); }
 
     public Tensor amax(int dim, boolean keepdim) { return ReductionOps.AMAX.callTensor(this, new int[] {dim}, keepdim); }
 
@@ -718,11 +730,16 @@ public class Tensor {
 
     public Tensor amin() { return ReductionOps.AMIN.callTensor(this); }
 
+    /** The minimum over all elements, as torch's {@code x.min()}: {@link #amin()}. */
+    public Tensor min() { return amin(); }
+
+    /** The minimum along {@code dim}, which goes away (torch's {@code x.amin(dim)}). */
+    public Tensor amin(int dim) { return amin(dim, false); }
+
     public Tensor amin(int dim, boolean keepdim) { return ReductionOps.AMIN.callTensor(this, new int[] {dim}, keepdim); }
 
     public Tensor amin(int[] dims, boolean keepdim) { return ReductionOps.AMIN.callTensor(this, dims, keepdim); }
 
-    /** The flat index of the maximum. */
     /** Running sums along {@code dim}; integer and bool inputs sum to int64. */
     public Tensor cumsum(int dim) { return ScanOps.CUMSUM.callTensor(this, (long) dim); }
 
@@ -750,16 +767,26 @@ public class Tensor {
 
     public Tensor argminOut(int dim, boolean keepdim, Tensor out) { return ReductionOps.ARGMIN_OUT.callTensor(this, (long) dim, keepdim, out); }
 
+    /** The flat index of the maximum. */
     public Tensor argmax() { return ReductionOps.ARGMAX.callTensor(this); }
+
+    /** The index of the maximum along {@code dim}, which goes away (torch's {@code x.argmax(dim)}). */
+    public Tensor argmax(int dim) { return argmax(dim, false); }
 
     public Tensor argmax(int dim, boolean keepdim) { return ReductionOps.ARGMAX.callTensor(this, (long) dim, keepdim); }
 
     public Tensor argmin() { return ReductionOps.ARGMIN.callTensor(this); }
 
+    /** The index of the minimum along {@code dim}, which goes away (torch's {@code x.argmin(dim)}). */
+    public Tensor argmin(int dim) { return argmin(dim, false); }
+
     public Tensor argmin(int dim, boolean keepdim) { return ReductionOps.ARGMIN.callTensor(this, (long) dim, keepdim); }
 
     /** Sample variance over all elements (Bessel's correction). */
     public Tensor var() { return ReductionOps.VAR.callTensor(this); }
+
+    /** The sample variance along {@code dim}, which goes away (torch's {@code x.var(dim)}). */
+    public Tensor var(int dim) { return var(dim, false); }
 
     public Tensor var(int dim, boolean keepdim) { return ReductionOps.VAR.callTensor(this, new int[] {dim}, null, keepdim); }
 
@@ -767,6 +794,9 @@ public class Tensor {
     public Tensor var(int[] dims, double correction, boolean keepdim) { return ReductionOps.VAR.callTensor(this, dims, correction, keepdim); }
 
     public Tensor std() { return ReductionOps.STD.callTensor(this); }
+
+    /** The sample standard deviation along {@code dim}, which goes away (torch's {@code x.std(dim)}). */
+    public Tensor std(int dim) { return std(dim, false); }
 
     public Tensor std(int dim, boolean keepdim) { return ReductionOps.STD.callTensor(this, new int[] {dim}, null, keepdim); }
 
