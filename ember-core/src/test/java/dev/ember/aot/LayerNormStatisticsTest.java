@@ -7,11 +7,11 @@ import dev.ember.nn.F;
 import dev.ember.inductor.runtime.KernelTier;
 import dev.ember.tensor.Generator;
 import dev.ember.tensor.Tensor;
+import dev.ember.testing.SameBits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Compiled layer_norm gives eager's bits: its decomposition takes a row's mean and variance in
@@ -39,9 +39,6 @@ class LayerNormStatisticsTest {
         Tensor want = twoNormalizations(x, w, b);
         Tensor got = Ember.compile((Fn3<Tensor, Tensor, Tensor, Tensor>) LayerNormStatisticsTest::twoNormalizations,
                 Options.backend(config.substring(0, config.indexOf('/') < 0 ? config.length() : config.indexOf('/')))).apply(x, w, b);
-        float[] a = want.toFloatArray(), c = got.toFloatArray();
-        int differ = 0;
-        for (int i = 0; i < a.length; i++) if (Float.floatToIntBits(a[i]) != Float.floatToIntBits(c[i])) differ++;
-        assertEquals(0, differ, "elements whose bits differ from eager's, of " + a.length);
+        SameBits.assertSameBits(want, got, config);
     }
 }

@@ -109,12 +109,7 @@ class ConvBnFoldingTest {
         }
     }
 
-    private static void assertSameBits(Tensor want, Tensor got) {
-        double[] a = want.toDoubleArray(), b = got.toDoubleArray();
-        int differ = 0;
-        for (int i = 0; i < a.length; i++) if (Double.doubleToLongBits(a[i]) != Double.doubleToLongBits(b[i])) differ++;
-        assertEquals(0, differ, "elements whose bits differ from eager's, of " + a.length);
-    }
+    private static void assertSameBits(Tensor want, Tensor got) { dev.ember.testing.SameBits.assertSameBits(want, got, "conv → eval batch_norm"); }
 
     private static void assertFolded(Module m, Tensor x) {
         var after = preGrad(capture(o -> Ember.compile(m, o), x));
