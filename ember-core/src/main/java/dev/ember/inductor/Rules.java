@@ -146,6 +146,7 @@ final class Rules {
         unary(UnaryOp.SQRT, PointwiseOps.SQRT);
         unary(UnaryOp.RSQRT, PointwiseOps.RSQRT);
         unary(UnaryOp.SIN, PointwiseOps.SIN);
+        unary(UnaryOp.ERF, PointwiseOps.ERF);
         unary(UnaryOp.COS, PointwiseOps.COS);
         unary(UnaryOp.TANH, PointwiseOps.TANH);
         unary(UnaryOp.SIGMOID, PointwiseOps.SIGMOID);

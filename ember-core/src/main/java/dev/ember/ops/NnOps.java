@@ -136,10 +136,16 @@ public final class NnOps {
                     : mask;
             scores = e.call(PointwiseOps.ADD_TENSOR, scores, bias);
         }
-        Object weights = e.call(ReductionOps.SOFTMAX, scores, -1L, false);
+        Object weights;
         if (s > 0) {
             Object live = e.call(PointwiseOps.NE_SCALAR, e.call(ReductionOps.AMAX, scores, new int[] {-1}, true), Double.NEGATIVE_INFINITY);
-            weights = e.call(PointwiseOps.WHERE_SCALAR_OTHER, live, weights, 0.0);
+            // a row with no live score takes its softmax over zeros, not over -inf: its weights are 0 either
+            // way, but softmax's backward multiplies by them, and NaN times the 0 gradient the where gives
+            // the row is NaN (the query's gradient was NaN where libtorch's _safe_softmax gives 0)
+            if (mask != null) scores = e.call(PointwiseOps.WHERE_SCALAR_OTHER, live, scores, 0.0);
+            weights = e.call(PointwiseOps.WHERE_SCALAR_OTHER, live, e.call(ReductionOps.SOFTMAX, scores, -1L, false), 0.0);
+        } else {
+            weights = e.call(ReductionOps.SOFTMAX, scores, -1L, false);
         }
         if (dropoutP > 0) weights = e.call(PointwiseOps.DROPOUT, weights, dropoutP, true);
         return e.call(LinalgOps.MATMUL, weights, v);

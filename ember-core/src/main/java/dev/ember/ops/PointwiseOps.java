@@ -106,6 +106,9 @@ public final class PointwiseOps {
     public static final OpOverload SIN = unary("sin(Tensor self) -> Tensor", a -> floating(a, UnaryOp.SIN), g -> new Object[] {g.mul(g.grad(), g.call(PointwiseOps.COS, g.arg(0)))});
     public static final OpOverload COS = unary("cos(Tensor self) -> Tensor", a -> floating(a, UnaryOp.COS), g -> new Object[] {g.mul(g.grad(), g.neg(g.call(PointwiseOps.SIN, g.arg(0))))});
     public static final OpOverload TANH = unary("tanh(Tensor self) -> Tensor", a -> floating(a, UnaryOp.TANH), g -> new Object[] {g.mul(g.grad(), g.oneMinus(g.mul(g.result(), g.result())))});
+    /** The error function; d/dx erf(x) = 2/√π · e^(−x²). */
+    public static final OpOverload ERF = unary("erf(Tensor self) -> Tensor", a -> floating(a, UnaryOp.ERF),
+            g -> new Object[] {g.mul(g.grad(), g.mul(g.call(PointwiseOps.EXP, g.neg(g.mul(g.arg(0), g.arg(0)))), 2 / Math.sqrt(Math.PI)))});
     public static final OpOverload SIGMOID = unary("sigmoid(Tensor self) -> Tensor", a -> floating(a, UnaryOp.SIGMOID), g -> new Object[] {g.mul(g.grad(), g.mul(g.result(), g.oneMinus(g.result())))});
     public static final OpOverload RELU = unary("relu(Tensor self) -> Tensor", PointwiseOps::relu, g -> new Object[] {g.where(g.call(PointwiseOps.GT_SCALAR, g.result(), 0L), g.grad(), 0.0)});
     public static final OpOverload GELU = unary("gelu(Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::gelu,

@@ -503,6 +503,9 @@ public class Tensor {
 
     public Tensor sigmoid() { return PointwiseOps.SIGMOID.callTensor(this); }
 
+    /** The error function, elementwise (integer inputs give float32). */
+    public Tensor erf() { return PointwiseOps.ERF.callTensor(this); }
+
     public Tensor relu() { return PointwiseOps.RELU.callTensor(this); }
 
     /** GELU with the exact erf form. */

@@ -79,6 +79,7 @@ class LibtorchGradientTest {
         add("torch.cos(a)", PointwiseOps.COS, d(0), t(5));
         add("torch.tanh(a)", PointwiseOps.TANH, d(0), t(5));
         add("torch.sigmoid(a)", PointwiseOps.SIGMOID, d(0), t(5));
+        add("torch.erf(a)", PointwiseOps.ERF, d(0), t(5));
         add("torch.relu(a)", PointwiseOps.RELU, d(0), t(3, 4));
         add("torch.silu(a)", PointwiseOps.SILU, d(0), t(3, 4));
         add("torch.gelu(a)", PointwiseOps.GELU, d(0), t(3, 4).mul(2.0));
@@ -173,6 +174,9 @@ class LibtorchGradientTest {
         add("torch.scaled_dot_product_attention(a, b, c, None, e, f, scale=g)", NnOps.SCALED_DOT_PRODUCT_ATTENTION, d(0, 1, 2), t(1, 2, 4, 3), t(1, 2, 4, 3),
                 t(1, 2, 4, 2), null, 0.0, true, 0.7);
         add("torch.scaled_dot_product_attention(a, b, c, d)", NnOps.SCALED_DOT_PRODUCT_ATTENTION, d(0, 1, 2), t(2, 3, 2), t(2, 4, 2), t(2, 4, 2), t(3, 4).gt(-0.5));
+        // query row 1 sees no key: its output is 0 (_safe_softmax) and so are its gradients (they were NaN)
+        add("torch.scaled_dot_product_attention(a, b, c, d)", NnOps.SCALED_DOT_PRODUCT_ATTENTION, d(0, 1, 2), t(2, 3, 2), t(2, 4, 2), t(2, 4, 2),
+                Tensor.of(new double[] {1, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 1}, 3, 4).gt(0.5));
     }
 
     @TestFactory

@@ -96,6 +96,7 @@ class OpGradcheckTest {
         s(PointwiseOps.COS, x(2, 3));
         s(PointwiseOps.TANH, x(2, 3));
         s(PointwiseOps.SIGMOID, x(2, 3));
+        s(PointwiseOps.ERF, x(2, 3));
         s(PointwiseOps.RELU, x(2, 3));
         s(PointwiseOps.SILU, x(2, 3));
         s(PointwiseOps.GELU, x(2, 3));

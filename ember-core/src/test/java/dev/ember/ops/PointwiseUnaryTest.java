@@ -46,6 +46,7 @@ class PointwiseUnaryTest {
             new Op("cos", "torch.cos(a)", Tensor::cos),
             new Op("tanh", "torch.tanh(a)", Tensor::tanh),
             new Op("sigmoid", "torch.sigmoid(a)", Tensor::sigmoid),
+            new Op("erf", "torch.erf(a)", Tensor::erf),
             new Op("relu", "torch.relu(a)", Tensor::relu),
             new Op("gelu", "torch.gelu(a)", Tensor::gelu),
             new Op("gelu tanh", "torch.gelu(a, approximate='tanh')", t -> t.gelu("tanh")),
