@@ -231,7 +231,7 @@ public final class ProgramGenerator {
         String op = a.type().isFloat()
                 ? oneOf(List.of("$0.relu()", "$0.tanh()", "$0.sigmoid()", "$0.neg()", "$0.abs()", "$0.clamp(-4.0, 4.0).exp()",
                         "$0.abs().log1p()", "$0.abs().sqrt()", "$0.clamp(-8.0, 8.0).sin()", "$0.clamp(-8.0, 8.0).cos()", "$0.gelu()", "$0.silu()", "$0.mul(0.5)",
-                        "$0.add(1.5)", "$0.sub(0.25)", "$0.clampMin(-0.5)", "F.relu($0)", "$0.pow(2.0)", "$0.rsub(1.0)", "F.sigmoid($0)"))
+                        "$0.add(1.5)", "$0.sub(0.25)", "$0.clampMin(-0.5)", "F.relu($0)", "$0.pow(2.0)", "$0.rsub(1.0)", "F.sigmoid($0)", "$0.erf()"))
                 : oneOf(List.of("$0.neg()", "$0.abs()", "$0.add(2L)", "$0.mul(3L)", "$0.relu()", "$0.sub(1L)"));
         let(a.type(), op, a);
         return true;
