@@ -38,14 +38,9 @@ public final class NormOps {
                 if (training || a[3] == null || a[4] == null) return null;
                 DType dtype = e.meta(a[0]).dtype();
                 int[] paramShape = Composites.channelShape(e.meta(a[0]));
-                Object std = e.call(PointwiseOps.SQRT, e.call(PointwiseOps.ADD_SCALAR, e.call(ShapeOps.TO_COPY, a[4], DType.FLOAT64), a[7]));
-                Object scale = a[1] == null ? e.call(PointwiseOps.POW_TENSOR_SCALAR, std, -1.0)
-                        : e.call(PointwiseOps.DIV_TENSOR, e.call(ShapeOps.TO_COPY, a[1], DType.FLOAT64), std);
-                Object centre = e.call(PointwiseOps.MUL_TENSOR, e.call(ShapeOps.TO_COPY, a[3], DType.FLOAT64), scale);
-                Object shift = a[2] == null ? e.call(PointwiseOps.NEG, centre)
-                        : e.call(PointwiseOps.SUB_TENSOR, e.call(ShapeOps.TO_COPY, a[2], DType.FLOAT64), centre);
-                Object s = e.call(ShapeOps.VIEW, e.call(ShapeOps.TO_COPY, scale, dtype), paramShape);
-                Object b = e.call(ShapeOps.VIEW, e.call(ShapeOps.TO_COPY, shift, dtype), paramShape);
+                Object[] scaleShift = evaluationScaleAndShift(e, a[1], a[2], a[3], a[4], ((Number) a[7]).doubleValue());
+                Object s = e.call(ShapeOps.VIEW, e.call(ShapeOps.TO_COPY, scaleShift[0], dtype), paramShape);
+                Object b = e.call(ShapeOps.VIEW, e.call(ShapeOps.TO_COPY, scaleShift[1], dtype), paramShape);
                 return e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.MUL_TENSOR, a[0], s), b);
             })
             .derivative(NormOps::batchNormBackward)
@@ -97,7 +92,7 @@ public final class NormOps {
                 DType dtype = e.meta(x).dtype();
                 int[] dims = normalizedDims(e.meta(x), Composites.toInts(a[1]).length);
                 double n = Composites.count(e, x, dims);
-                Object wide = dtype == DType.FLOAT64 ? x : e.call(ShapeOps.TO_COPY, x, DType.FLOAT64);
+                Object wide = float64(e, x);
                 Object mean = e.call(PointwiseOps.DIV_SCALAR, e.call(ReductionOps.SUM_DIM, wide, dims, true), n);
                 Object deviation = e.call(PointwiseOps.SUB_TENSOR, wide, mean);
                 Object var = e.call(PointwiseOps.DIV_SCALAR, e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.MUL_TENSOR, deviation, deviation), dims, true), n);
@@ -115,6 +110,25 @@ public final class NormOps {
             .register();
 
     // ------------------------------------------------------------------ batch_norm
+
+    /**
+     * Evaluation batch_norm's per-channel {@code scale = weight / sqrt(var + eps)} and
+     * {@code shift = bias - mean * scale}, in float64 as the kernel computes them (weight or bias
+     * null: 1 or 0); the caller rounds them once. Its decomposition applies them as
+     * {@code x * scale + shift}; Conv-BN folding scales the convolution's weight and bias by them.
+     */
+    public static Object[] evaluationScaleAndShift(OpEmitter e, Object weight, Object bias, Object mean, Object var, double eps) {
+        Object std = e.call(PointwiseOps.SQRT, e.call(PointwiseOps.ADD_SCALAR, float64(e, var), eps));
+        Object scale = weight == null ? e.call(PointwiseOps.POW_TENSOR_SCALAR, std, -1.0) : e.call(PointwiseOps.DIV_TENSOR, float64(e, weight), std);
+        Object centre = e.call(PointwiseOps.MUL_TENSOR, float64(e, mean), scale);
+        Object shift = bias == null ? e.call(PointwiseOps.NEG, centre) : e.call(PointwiseOps.SUB_TENSOR, float64(e, bias), centre);
+        return new Object[] {scale, shift};
+    }
+
+    /** {@code x} as float64: itself when it is already. */
+    public static Object float64(OpEmitter e, Object x) {
+        return e.meta(x).dtype() == DType.FLOAT64 ? x : e.call(ShapeOps.TO_COPY, x, DType.FLOAT64);
+    }
 
     private static TensorMeta batchNormMeta(Tensor input, Tensor weight, Tensor bias, Tensor runningMean, Tensor runningVar, boolean training) {
         if (input.dim() < 2) {

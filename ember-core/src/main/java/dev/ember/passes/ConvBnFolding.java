@@ -20,7 +20,8 @@ import java.util.List;
 /**
  * Conv-BN folding for inference (PyTorch's fuse_conv_bn): a convolution whose only user is a
  * batch_norm in evaluation mode becomes one convolution with weight {@code w·s} and bias
- * {@code (b − mean)·s + β}, where {@code s = γ/√(var + ε)} per output channel; the pass over the
+ * {@code b·s + (β − mean·s)}, where {@code s = γ/√(var + ε)} per output channel (batch_norm's own
+ * scale and shift, {@link NormOps#evaluationScaleAndShift}); the pass over the
  * conv's output that normalization costs goes away.
  * <p>
  * The folded weight and bias are computed in the graph, from the parameter and buffer inputs, not
@@ -81,18 +82,17 @@ final class ConvBnFolding {
         Node folded;
         try (InsertPoint at = g.insertingBefore(m.bn())) {
             NodeEmitter e = new NodeEmitter(g, m.conv().sourceLocation());
-            // in float64, each folded value rounded once to the weight's dtype (as the batch_norm kernel
-            // rounds its per-channel scale and shift once): float32 steps rounded the weight three times
+            // batch_norm's own scale and shift (float64), applied to the weight and bias in float64 and
+            // each folded value rounded once to the weight's dtype: float32 steps rounded the weight three times
             DType dtype = e.meta(m.weight()).dtype();
-            Object scale = e.call(PointwiseOps.POW_TENSOR_SCALAR, e.call(PointwiseOps.SQRT, e.call(PointwiseOps.ADD_SCALAR, wide(e, m.var()), m.eps())), -1.0);
-            if (m.gamma() != null) scale = e.call(PointwiseOps.MUL_TENSOR, scale, wide(e, m.gamma()));
+            Object[] scaleShift = NormOps.evaluationScaleAndShift(e, m.gamma(), m.beta(), m.mean(), m.var(), m.eps());
+            Object scale = scaleShift[0], shift = scaleShift[1];
             int[] perOutChannel = new int[e.meta(m.weight()).dim()];
             Arrays.fill(perOutChannel, 1);
             perOutChannel[0] = -1;
-            Object weight = narrow(e, e.call(PointwiseOps.MUL_TENSOR, wide(e, m.weight()), e.call(ShapeOps.VIEW, scale, perOutChannel)), dtype);
-            Object shift = m.bias() == null ? e.call(PointwiseOps.NEG, wide(e, m.mean())) : e.call(PointwiseOps.SUB_TENSOR, wide(e, m.bias()), wide(e, m.mean()));
-            Object bias = e.call(PointwiseOps.MUL_TENSOR, shift, scale);
-            if (m.beta() != null) bias = e.call(PointwiseOps.ADD_TENSOR, bias, wide(e, m.beta()));
+            Object weight = narrow(e, e.call(PointwiseOps.MUL_TENSOR, NormOps.float64(e, m.weight()), e.call(ShapeOps.VIEW, scale, perOutChannel)), dtype);
+            Object bias = m.bias() == null ? shift
+                    : e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.MUL_TENSOR, NormOps.float64(e, m.bias()), scale), shift);
             bias = narrow(e, bias, dtype);
             List<Object> args = new ArrayList<>(m.conv().args());
             while (args.size() < 3) args.add(null);
@@ -102,10 +102,6 @@ final class ConvBnFolding {
         }
         m.bn().replaceAllUsesWith(folded);
         g.eraseIfUnused(m.bn());
-    }
-
-    private static Object wide(NodeEmitter e, Object x) {
-        return e.meta(x).dtype() == DType.FLOAT64 ? x : e.call(ShapeOps.TO_COPY, x, DType.FLOAT64);
     }
 
     private static Object narrow(NodeEmitter e, Object x, DType dtype) {

@@ -213,7 +213,7 @@ class ConvBnFoldingTest {
     }
 
     /**
-     * The folded weight is {@code w·γ/√(var + ε)} computed in float64 and rounded once, as the
+     * The folded weight is {@code w·(γ/√(var + ε))} computed in float64 and rounded once, as the
      * batch_norm kernel rounds its per-channel scale once: in float32 steps it was rounded three
      * times (rsqrt, times γ, times w), and the folded convolution drifted further from eager's.
      */
@@ -233,7 +233,7 @@ class ConvBnFoldingTest {
         int perChannel = w64.length / 16, differ = 0;
         for (int i = 0; i < w64.length; i++) {
             int c = i / perChannel;
-            float want = (float) (w64[i] * (1 / Math.sqrt(v64[c] + 1e-5) * g64[c]));
+            float want = (float) (w64[i] * (g64[c] / Math.sqrt(v64[c] + 1e-5)));
             if (Float.floatToIntBits(want) != Float.floatToIntBits(got[i])) differ++;
         }
         assertEquals(0, differ, "folded weights not rounded once from float64, of " + w64.length);
