@@ -45,6 +45,7 @@ public final class Workloads {
             row("transcendental chain, 4M f32", EMBER_COMPILED, TORCH_COMPILE)
                     .jmh(EMBER_EAGER, "InductorPointwiseBench.trans4M_eager")
                     .jmh(EMBER_COMPILED, "InductorPointwiseBench.trans4M_compiled")
+                    .jmh(EMBER_REDUCE_OVERHEAD, "InductorPointwiseBench.trans4M_reduceOverhead")
                     .jmh(LIBTORCH, "InductorPointwiseBench.trans4M_libtorch")
                     .peer(TORCH_EAGER, "trans4M", "eager_ms")
                     .peer(TORCH_COMPILE, "trans4M", "compiled_ms").build(),
