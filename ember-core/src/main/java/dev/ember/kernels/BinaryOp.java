@@ -31,6 +31,8 @@ public enum BinaryOp {
     GELU_BACKWARD("geluBackward"),
     /** GELU's gradient {@code a * gelu'(b)} (tanh approximation). */
     GELU_TANH_BACKWARD("geluTanhBackward"),
+    /** The angle of the point (b, a): C's {@code atan2(a, b)}. */
+    ATAN2("atan2"),
     EQ(null), NE(null), LT(null), LE(null), GT(null), GE(null),
     /** Logical and/or of truth values (non-zero is true), giving bool. */
     AND(null), OR(null);

@@ -16,6 +16,7 @@ public final class ScalarMath {
     private static final double SQRT_HALF = 0.7071067811865476;
     private static final double SQRT_TWO_OVER_PI = 0.7978845608028654;
     private static final double GELU_KAPPA = 0.044715;
+    private static final double LN_2 = Math.log(2);
     /** 1/√(2π): the standard normal density's scale. */
     private static final double GELU_PDF_SCALE = 0.3989422804014327;
 
@@ -106,6 +107,44 @@ public final class ScalarMath {
 
     public static double rsqrt(double x) { return 1 / Math.sqrt(x); }
 
+    public static double floor(double x) { return Math.floor(x); }
+
+    public static double ceil(double x) { return Math.ceil(x); }
+
+    /** Half to even, as C's {@code nearbyint} in the default rounding mode (ATen's round). */
+    public static double round(double x) { return Math.rint(x); }
+
+    /** Toward zero; −0.5 gives −0.0, as C's {@code trunc}. */
+    public static double trunc(double x) { return x < 0 ? Math.ceil(x) : Math.floor(x); }
+
+    public static double tan(double x) { return Math.tan(x); }
+
+    public static double atan(double x) { return Math.atan(x); }
+
+    public static double asin(double x) { return Math.asin(x); }
+
+    public static double acos(double x) { return Math.acos(x); }
+
+    public static double sinh(double x) { return Math.sinh(x); }
+
+    public static double cosh(double x) { return Math.cosh(x); }
+
+    public static double expm1(double x) { return Math.expm1(x); }
+
+    public static double exp2(double x) { return Math.pow(2, x); }
+
+    /** log(x) / log(2) in double: within an ulp of C's log2, and exact at powers of two (ATen's float32 log2 rounds it once). */
+    public static double log2(double x) {
+        int exponent = Math.getExponent(x);
+        // a power of two (normal) gives its exponent exactly; the quotient of logs may miss it by an ulp
+        if (x > 0 && exponent >= Double.MIN_EXPONENT && exponent <= Double.MAX_EXPONENT && x == Math.scalb(1.0, exponent)) return exponent;
+        return Math.log(x) / LN_2;
+    }
+
+    public static double log10(double x) { return Math.log10(x); }
+
+    public static double atan2(double a, double b) { return Math.atan2(a, b); }
+
     /** {@code x < 0 ? 0 : x}: NaN and −0.0 pass through, as ATen's relu (Math.max would turn −0.0 into 0.0). */
     public static double relu(double x) { return x < 0 ? 0 : x; }
 
@@ -176,6 +215,36 @@ public final class ScalarMath {
 
     public static float rsqrt(float x) { return 1 / (float) Math.sqrt(x); }
 
+    public static float floor(float x) { return (float) Math.floor(x); }
+
+    public static float ceil(float x) { return (float) Math.ceil(x); }
+
+    public static float round(float x) { return (float) Math.rint(x); }
+
+    public static float trunc(float x) { return (float) trunc((double) x); }
+
+    public static float tan(float x) { return (float) Math.tan(x); }
+
+    public static float atan(float x) { return (float) Math.atan(x); }
+
+    public static float asin(float x) { return (float) Math.asin(x); }
+
+    public static float acos(float x) { return (float) Math.acos(x); }
+
+    public static float sinh(float x) { return (float) Math.sinh(x); }
+
+    public static float cosh(float x) { return (float) Math.cosh(x); }
+
+    public static float expm1(float x) { return (float) Math.expm1(x); }
+
+    public static float exp2(float x) { return (float) Math.pow(2, x); }
+
+    public static float log2(float x) { return (float) log2((double) x); }
+
+    public static float log10(float x) { return (float) Math.log10(x); }
+
+    public static float atan2(float a, float b) { return (float) Math.atan2(a, b); }
+
     public static float relu(float x) { return x < 0 ? 0 : x; }
 
     /** In float, as ATen's {@code trunc(a / b)}: the quotient rounds to float before it is truncated. */
@@ -226,6 +295,23 @@ public final class ScalarMath {
     public static int fmod(int a, int b) { if (b == 0) throw zeroDivision(); return a % b; }
 
     public static long fmod(long a, long b) { if (b == 0) throw zeroDivision(); return a % b; }
+
+    /** Integers are already integral: floor, ceil, round and trunc give them back (ATen clones them). */
+    public static int floor(int x) { return x; }
+
+    public static long floor(long x) { return x; }
+
+    public static int ceil(int x) { return x; }
+
+    public static long ceil(long x) { return x; }
+
+    public static int round(int x) { return x; }
+
+    public static long round(long x) { return x; }
+
+    public static int trunc(int x) { return x; }
+
+    public static long trunc(long x) { return x; }
 
     public static int pow(int a, int b) { return (int) powi(a, b); }
 

@@ -31,6 +31,10 @@ public enum UnaryOp {
     GELU_TANH("geluTanh"),
     SILU("silu"),
     ERF("erf"),
+    /** Rounding to an integral value: floor, ceil, half to even (C's nearbyint) and toward zero; integers pass through. */
+    FLOOR("floor"), CEIL("ceil"), ROUND("round"), TRUNC("trunc"),
+    TAN("tan"), ATAN("atan"), ASIN("asin"), ACOS("acos"), SINH("sinh"), COSH("cosh"),
+    EXPM1("expm1"), EXP2("exp2"), LOG2("log2"), LOG10("log10"),
     /** {@code x ** p} for a scalar exponent {@code p}. */
     POW("pow"),
     /** Logical negation of a truth value (non-zero is true), giving bool. */

@@ -130,10 +130,7 @@ public final class Grad {
     public Object scaled(Object a, Object alpha) { return Composites.isOne(alpha) ? a : mul(a, alpha); }
 
     /** −1, 0 or 1 by the sign of {@code a}, in its dtype (0 at 0, as ATen's sgn: |x|'s gradient there is 0). */
-    public Object sign(Object a) {
-        Object pos = e.call(PointwiseOps.GT_SCALAR, a, 0L), neg = e.call(PointwiseOps.LT_SCALAR, a, 0L);
-        return e.call(PointwiseOps.SUB_TENSOR, e.call(ShapeOps.TO_COPY, pos, e.meta(a).dtype()), e.call(ShapeOps.TO_COPY, neg, e.meta(a).dtype()));
-    }
+    public Object sign(Object a) { return e.call(PointwiseOps.SIGN, a); }
 
     /** {@code 1 - a}. */
     public Object oneMinus(Object a) { return e.call(PointwiseOps.RSUB_SCALAR, a, 1.0); }

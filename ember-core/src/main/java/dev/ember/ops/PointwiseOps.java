@@ -109,6 +109,96 @@ public final class PointwiseOps {
     /** The error function; d/dx erf(x) = 2/√π · e^(−x²). */
     public static final OpOverload ERF = unary("erf(Tensor self) -> Tensor", a -> floating(a, UnaryOp.ERF),
             g -> new Object[] {g.mul(g.grad(), g.mul(g.call(PointwiseOps.EXP, g.neg(g.mul(g.arg(0), g.arg(0)))), 2 / Math.sqrt(Math.PI)))});
+    /** Integral values: integers come back unchanged (ATen clones them), floats round; nothing to differentiate (ATen's zero gradient). */
+    public static final OpOverload FLOOR = unary("floor(Tensor self) -> Tensor", a -> rounding(a, UnaryOp.FLOOR, "floor_vml_cpu"), Derivative.ZERO);
+    public static final OpOverload CEIL = unary("ceil(Tensor self) -> Tensor", a -> rounding(a, UnaryOp.CEIL, "ceil_vml_cpu"), Derivative.ZERO);
+    /** Half to even (C's nearbyint), as ATen: 0.5 → 0, 1.5 → 2, 2.5 → 2. */
+    public static final OpOverload ROUND = unary("round(Tensor self) -> Tensor", a -> rounding(a, UnaryOp.ROUND, "round_vml_cpu"), Derivative.ZERO);
+    /**
+     * Rounded to {@code decimals} places, as ATen's kernel: scaled by 10^|decimals| (in the
+     * tensor's dtype), rounded half to even, scaled back.
+     */
+    public static final OpOverload ROUND_DECIMALS = composed("round.decimals(Tensor self, *, int decimals) -> Tensor",
+            a -> TensorMeta.contiguous(a.lng(1) == 0 ? roundingDtype(a, "round_vml_cpu") : floatingOnlyDtype(a, "round_cpu"), a.tensor(0).shape()),
+            PointwiseOps::roundDecimals)
+            .derivative(Derivative.ZERO).register();
+    public static final OpOverload TRUNC = unary("trunc(Tensor self) -> Tensor", a -> rounding(a, UnaryOp.TRUNC, "trunc_vml_cpu"), Derivative.ZERO);
+    /** {@code x − trunc(x)}, the sign of x kept (ATen's frac); its gradient passes through. */
+    public static final OpOverload FRAC = composed("frac(Tensor self) -> Tensor",
+            a -> TensorMeta.contiguous(floatingOnlyDtype(a, "frac_cpu"), a.tensor(0).shape()),
+            (e, a) -> e.call(PointwiseOps.SUB_TENSOR, a[0], e.call(PointwiseOps.TRUNC, a[0])))
+            .derivative(g -> new Object[] {g.grad()}).register();
+    /**
+     * −1, 0 or 1 in the input's dtype: {@code (x > 0) − (x < 0)}, so NaN and −0.0 give 0 (ATen's
+     * sign); a bool comes back unchanged. Its gradient is zero.
+     */
+    public static final OpOverload SIGN = composed("sign(Tensor self) -> Tensor",
+            a -> TensorMeta.contiguous(a.tensor(0).dtype(), a.tensor(0).shape()), PointwiseOps::sign)
+            .derivative(Derivative.ZERO).register();
+    public static final OpOverload RECIPROCAL = unary("reciprocal(Tensor self) -> Tensor", a -> floating(a, UnaryOp.RECIPROCAL),
+            g -> new Object[] {g.neg(g.mul(g.grad(), g.mul(g.result(), g.result())))});
+    /** {@code pow(x, 2)}, as ATen defines it (so a bool squares to int64, like pow). */
+    public static final OpOverload SQUARE = composed("square(Tensor self) -> Tensor",
+            a -> PointwiseOps.POW_TENSOR_SCALAR.inferMeta(PointwiseOps.POW_TENSOR_SCALAR.bind(a.tensor(0), 2L)),
+            (e, a) -> e.call(PointwiseOps.POW_TENSOR_SCALAR, a[0], 2L)).register();
+    public static final OpOverload TAN = unary("tan(Tensor self) -> Tensor", a -> floating(a, UnaryOp.TAN),
+            g -> new Object[] {g.mul(g.grad(), g.add(g.mul(g.result(), g.result()), 1.0))});
+    public static final OpOverload ATAN = unary("atan(Tensor self) -> Tensor", a -> floating(a, UnaryOp.ATAN),
+            g -> new Object[] {g.div(g.grad(), g.add(g.mul(g.arg(0), g.arg(0)), 1.0))});
+    /** d/dx asin x = 1/√(1 − x²); acos is its negative. */
+    public static final OpOverload ASIN = unary("asin(Tensor self) -> Tensor", a -> floating(a, UnaryOp.ASIN),
+            g -> new Object[] {g.mul(g.grad(), g.call(PointwiseOps.RSQRT, g.oneMinus(g.mul(g.arg(0), g.arg(0)))))});
+    public static final OpOverload ACOS = unary("acos(Tensor self) -> Tensor", a -> floating(a, UnaryOp.ACOS),
+            g -> new Object[] {g.neg(g.mul(g.grad(), g.call(PointwiseOps.RSQRT, g.oneMinus(g.mul(g.arg(0), g.arg(0))))))});
+    public static final OpOverload SINH = unary("sinh(Tensor self) -> Tensor", a -> floating(a, UnaryOp.SINH),
+            g -> new Object[] {g.mul(g.grad(), g.call(PointwiseOps.COSH, g.arg(0)))});
+    public static final OpOverload COSH = unary("cosh(Tensor self) -> Tensor", a -> floating(a, UnaryOp.COSH),
+            g -> new Object[] {g.mul(g.grad(), g.call(PointwiseOps.SINH, g.arg(0)))});
+    public static final OpOverload EXPM1 = unary("expm1(Tensor self) -> Tensor", a -> floating(a, UnaryOp.EXPM1),
+            g -> new Object[] {g.mul(g.grad(), g.add(g.result(), 1.0))});
+    public static final OpOverload EXP2 = unary("exp2(Tensor self) -> Tensor", a -> floating(a, UnaryOp.EXP2),
+            g -> new Object[] {g.mul(g.grad(), g.mul(g.result(), Math.log(2)))});
+    public static final OpOverload LOG2 = unary("log2(Tensor self) -> Tensor", a -> floating(a, UnaryOp.LOG2),
+            g -> new Object[] {g.div(g.grad(), g.mul(g.arg(0), Math.log(2)))});
+    public static final OpOverload LOG10 = unary("log10(Tensor self) -> Tensor", a -> floating(a, UnaryOp.LOG10),
+            g -> new Object[] {g.div(g.grad(), g.mul(g.arg(0), Math.log(10)))});
+    /** The angle of (other, self), in floating point; ATen's gradient: (grad·other, −grad·self) / (self² + other²). */
+    public static final OpOverload ATAN2 = binary("atan2(Tensor self, Tensor other) -> Tensor",
+            a -> { Binary p = promoted(a, BinaryOp.ATAN2); return new Binary(p.op(), TypePromotion.toFloating(p.dtype()), p.left(), p.right(), null); },
+            g -> {
+                Object recip = g.call(PointwiseOps.RECIPROCAL, g.add(g.mul(g.arg(0), g.arg(0)), g.mul(g.arg(1), g.arg(1))));
+                return new Object[] {g.needs(0) ? g.mul(g.mul(g.grad(), g.arg(1)), recip) : null,
+                        g.needs(1) ? g.mul(g.mul(g.grad(), g.neg(g.arg(0))), recip) : null};
+            });
+
+    // ------------------------------------------------------------------ floating-point classification
+
+    /** {@code x != x}: true at NaN only. */
+    public static final OpOverload ISNAN = composed("isnan(Tensor self) -> Tensor", PointwiseOps::boolLike,
+            (e, a) -> e.call(PointwiseOps.NE_TENSOR, a[0], a[0])).register();
+    /** {@code |x| == inf} for floats; integers and bools are never infinite. */
+    public static final OpOverload ISINF = composed("isinf(Tensor self) -> Tensor", PointwiseOps::boolLike,
+            (e, a) -> e.meta(a[0]).dtype().isFloatingPoint() ? e.call(PointwiseOps.EQ_SCALAR, e.call(PointwiseOps.ABS, a[0]), Double.POSITIVE_INFINITY)
+                    : e.call(PointwiseOps.NE_TENSOR, a[0], a[0])).register();   // false everywhere, in the input's shape
+    public static final OpOverload ISPOSINF = composed("isposinf(Tensor self) -> Tensor", PointwiseOps::boolLike,
+            (e, a) -> e.call(PointwiseOps.EQ_SCALAR, a[0], Double.POSITIVE_INFINITY)).register();
+    public static final OpOverload ISNEGINF = composed("isneginf(Tensor self) -> Tensor", PointwiseOps::boolLike,
+            (e, a) -> e.call(PointwiseOps.EQ_SCALAR, a[0], Double.NEGATIVE_INFINITY)).register();
+    /** Neither NaN nor infinite: {@code (x == x) & (|x| != inf)}; integers and bools always are. */
+    public static final OpOverload ISFINITE = composed("isfinite(Tensor self) -> Tensor", PointwiseOps::boolLike,
+            (e, a) -> !e.meta(a[0]).dtype().isFloatingPoint() ? e.call(PointwiseOps.EQ_TENSOR, a[0], a[0])
+                    : e.call(PointwiseOps.LOGICAL_AND, e.call(PointwiseOps.EQ_TENSOR, a[0], a[0]), e.call(PointwiseOps.NE_SCALAR, e.call(PointwiseOps.ABS, a[0]), Double.POSITIVE_INFINITY))).register();
+    /**
+     * NaN, +inf and −inf replaced by {@code nan} (0 by default), {@code posinf} and {@code neginf}
+     * (by default the dtype's largest and lowest finite values); integers and bools come back unchanged.
+     * The gradient flows where the input was finite (through the decomposition's wheres).
+     */
+    public static final OpOverload NAN_TO_NUM = composed("nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor",
+            a -> TensorMeta.contiguous(a.tensor(0).dtype(), a.tensor(0).shape()), PointwiseOps::nanToNum).register();
+    /** {@code bool(self) != bool(other)}, broadcast. */
+    public static final OpOverload LOGICAL_XOR = composed("logical_xor(Tensor self, Tensor other) -> Tensor",
+            a -> TensorMeta.contiguous(BOOL, Shapes.broadcast(name(a), a.tensor(0).shape(), a.tensor(1).shape())),
+            (e, a) -> e.call(PointwiseOps.NE_TENSOR, e.call(PointwiseOps.NE_SCALAR, a[0], 0L), e.call(PointwiseOps.NE_SCALAR, a[1], 0L))).register();
     public static final OpOverload SIGMOID = unary("sigmoid(Tensor self) -> Tensor", a -> floating(a, UnaryOp.SIGMOID), g -> new Object[] {g.mul(g.grad(), g.mul(g.result(), g.oneMinus(g.result())))});
     public static final OpOverload RELU = unary("relu(Tensor self) -> Tensor", PointwiseOps::relu, g -> new Object[] {g.where(g.call(PointwiseOps.GT_SCALAR, g.result(), 0L), g.grad(), 0.0)});
     public static final OpOverload GELU = unary("gelu(Tensor self, *, str approximate='none') -> Tensor", PointwiseOps::gelu,
@@ -266,6 +356,11 @@ public final class PointwiseOps {
     public static final OpOverload NEG_ = unary("neg_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::neg);
     public static final OpOverload ABS_ = unary("abs_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::abs);
     public static final OpOverload EXP_ = unary("exp_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.EXP));
+    public static final OpOverload FLOOR_ = unary("floor_(Tensor(a!) self) -> Tensor(a!)", a -> rounding(a, UnaryOp.FLOOR, "floor_vml_cpu"));
+    public static final OpOverload CEIL_ = unary("ceil_(Tensor(a!) self) -> Tensor(a!)", a -> rounding(a, UnaryOp.CEIL, "ceil_vml_cpu"));
+    public static final OpOverload ROUND_ = unary("round_(Tensor(a!) self) -> Tensor(a!)", a -> rounding(a, UnaryOp.ROUND, "round_vml_cpu"));
+    public static final OpOverload TRUNC_ = unary("trunc_(Tensor(a!) self) -> Tensor(a!)", a -> rounding(a, UnaryOp.TRUNC, "trunc_vml_cpu"));
+    public static final OpOverload RECIPROCAL_ = unary("reciprocal_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.RECIPROCAL));
     public static final OpOverload SQRT_ = unary("sqrt_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.SQRT));
     public static final OpOverload TANH_ = unary("tanh_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.TANH));
     public static final OpOverload SIGMOID_ = unary("sigmoid_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.SIGMOID));
@@ -578,6 +673,54 @@ public final class PointwiseOps {
         return new Unary(op, d, null, null);
     }
 
+    /** floor, ceil, round, trunc: integers keep their dtype (and value), floats round; no bool kernel. */
+    private static Unary rounding(Args a, UnaryOp op, String kernelName) {
+        return new Unary(op, roundingDtype(a, kernelName), null, null);
+    }
+
+    private static DType roundingDtype(Args a, String kernelName) {
+        DType d = a.tensor(0).dtype();
+        if (d == BOOL) throw notImplemented(name(a), kernelName, d);
+        return d;
+    }
+
+    private static DType floatingOnlyDtype(Args a, String kernelName) {
+        DType d = a.tensor(0).dtype();
+        if (!d.isFloatingPoint()) throw notImplemented(name(a), kernelName, d);
+        return d;
+    }
+
+    /** A bool result in the input's shape (the classification ops). */
+    private static TensorMeta boolLike(Args a) { return TensorMeta.contiguous(BOOL, a.tensor(0).shape()); }
+
+    /** ATen's round_decimals kernel: {@code nearbyint(x·10^d) / 10^d}, or {@code nearbyint(x / 10^−d) · 10^−d} for d < 0. */
+    private static Object roundDecimals(OpEmitter e, Object[] a) {
+        long decimals = ((Number) a[1]).longValue();
+        if (decimals == 0) return e.call(ROUND, a[0]);
+        double tenPow = Math.pow(10, Math.abs(decimals));
+        return decimals > 0 ? e.call(DIV_SCALAR, e.call(ROUND, e.call(MUL_SCALAR, a[0], tenPow)), tenPow)
+                : e.call(MUL_SCALAR, e.call(ROUND, e.call(DIV_SCALAR, a[0], tenPow)), tenPow);
+    }
+
+    private static Object sign(OpEmitter e, Object[] a) {
+        DType d = e.meta(a[0]).dtype();
+        if (d == BOOL) return e.call(ShapeOps.CLONE, a[0]);
+        Object pos = e.call(GT_SCALAR, a[0], 0L), neg = e.call(LT_SCALAR, a[0], 0L);
+        return e.call(SUB_TENSOR, e.call(ShapeOps.TO_COPY, pos, d), e.call(ShapeOps.TO_COPY, neg, d));
+    }
+
+    private static Object nanToNum(OpEmitter e, Object[] a) {
+        DType d = e.meta(a[0]).dtype();
+        if (!d.isFloatingPoint()) return e.call(ShapeOps.CLONE, a[0]);
+        double largest = d == DType.FLOAT32 ? Float.MAX_VALUE : Double.MAX_VALUE;
+        double nan = a[1] == null ? 0 : ((Number) a[1]).doubleValue();
+        double posinf = a[2] == null ? largest : ((Number) a[2]).doubleValue();
+        double neginf = a[3] == null ? -largest : ((Number) a[3]).doubleValue();
+        Object x = e.call(WHERE_SCALAR_SELF, e.call(EQ_SCALAR, a[0], Double.NEGATIVE_INFINITY), neginf, a[0]);
+        x = e.call(WHERE_SCALAR_SELF, e.call(EQ_SCALAR, a[0], Double.POSITIVE_INFINITY), posinf, x);
+        return e.call(WHERE_SCALAR_SELF, e.call(NE_TENSOR, a[0], a[0]), nan, x);
+    }
+
     private static Unary gelu(Args a) {
         String approximate = a.str(1);
         UnaryOp op = switch (approximate) {
@@ -619,6 +762,20 @@ public final class PointwiseOps {
     }
 
     // ------------------------------------------------------------------ op builders
+
+    /**
+     * An op computed by its decomposition: eager runs the ops the decomposition emits, AOT emits the
+     * same ones into graphs, and autograd differentiates through them unless the op is given a
+     * derivative of its own. The result is contiguous, as the other pointwise ops' are.
+     */
+    private static OpOverload.Builder composed(String schema, OpOverload.MetaFn meta, Decomposition decomposition) {
+        return OpOverload.define(schema)
+                .tags(Tag.POINTWISE)
+                .meta(meta)
+                .decomposition(decomposition)
+                .kernel((a, m) -> ((Tensor) decomposition.apply(OpEmitter.EAGER, a.toArray())).contiguous());
+    }
+
 
     /** The tags of a binary or unary op in each {@link Schema.Kind}: an out op is pointwise, like ATen's. */
     private static Tag[] tags(Schema.Kind kind) {

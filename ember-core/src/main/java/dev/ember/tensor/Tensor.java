@@ -506,6 +506,90 @@ public class Tensor {
     /** The error function, elementwise (integer inputs give float32). */
     public Tensor erf() { return PointwiseOps.ERF.callTensor(this); }
 
+    /** The largest integral value ≤ each element; integers come back unchanged. */
+    public Tensor floor() { return PointwiseOps.FLOOR.callTensor(this); }
+
+    public Tensor floor_() { return PointwiseOps.FLOOR_.callTensor(this); }
+
+    /** The smallest integral value ≥ each element; integers come back unchanged. */
+    public Tensor ceil() { return PointwiseOps.CEIL.callTensor(this); }
+
+    public Tensor ceil_() { return PointwiseOps.CEIL_.callTensor(this); }
+
+    /** Rounded half to even (torch.round: 0.5 → 0, 1.5 → 2); integers come back unchanged. */
+    public Tensor round() { return PointwiseOps.ROUND.callTensor(this); }
+
+    /** Rounded half to even to {@code decimals} places (negative: to tens, hundreds, …). */
+    public Tensor round(int decimals) { return PointwiseOps.ROUND_DECIMALS.callTensor(this, (long) decimals); }
+
+    public Tensor round_() { return PointwiseOps.ROUND_.callTensor(this); }
+
+    /** Rounded toward zero; integers come back unchanged. */
+    public Tensor trunc() { return PointwiseOps.TRUNC.callTensor(this); }
+
+    public Tensor trunc_() { return PointwiseOps.TRUNC_.callTensor(this); }
+
+    /** {@code x − trunc(x)} (floating dtypes). */
+    public Tensor frac() { return PointwiseOps.FRAC.callTensor(this); }
+
+    /** −1, 0 or 1 in this dtype (NaN gives 0). */
+    public Tensor sign() { return PointwiseOps.SIGN.callTensor(this); }
+
+    /** {@code 1 / x}, in floating point. */
+    public Tensor reciprocal() { return PointwiseOps.RECIPROCAL.callTensor(this); }
+
+    public Tensor reciprocal_() { return PointwiseOps.RECIPROCAL_.callTensor(this); }
+
+    /** {@code x * x}, as {@code pow(x, 2)}. */
+    public Tensor square() { return PointwiseOps.SQUARE.callTensor(this); }
+
+    public Tensor tan() { return PointwiseOps.TAN.callTensor(this); }
+
+    public Tensor atan() { return PointwiseOps.ATAN.callTensor(this); }
+
+    public Tensor asin() { return PointwiseOps.ASIN.callTensor(this); }
+
+    public Tensor acos() { return PointwiseOps.ACOS.callTensor(this); }
+
+    public Tensor sinh() { return PointwiseOps.SINH.callTensor(this); }
+
+    public Tensor cosh() { return PointwiseOps.COSH.callTensor(this); }
+
+    /** {@code e^x − 1}, accurate near 0. */
+    public Tensor expm1() { return PointwiseOps.EXPM1.callTensor(this); }
+
+    /** {@code 2^x}. */
+    public Tensor exp2() { return PointwiseOps.EXP2.callTensor(this); }
+
+    public Tensor log2() { return PointwiseOps.LOG2.callTensor(this); }
+
+    public Tensor log10() { return PointwiseOps.LOG10.callTensor(this); }
+
+    /** The angle of the point (other, this) in radians, broadcast: {@code torch.atan2(this, other)}. */
+    public Tensor atan2(Tensor other) { return PointwiseOps.ATAN2.callTensor(this, other); }
+
+    /** True where an element is NaN. */
+    public Tensor isnan() { return PointwiseOps.ISNAN.callTensor(this); }
+
+    /** True where an element is +inf or −inf. */
+    public Tensor isinf() { return PointwiseOps.ISINF.callTensor(this); }
+
+    public Tensor isposinf() { return PointwiseOps.ISPOSINF.callTensor(this); }
+
+    public Tensor isneginf() { return PointwiseOps.ISNEGINF.callTensor(this); }
+
+    /** True where an element is neither NaN nor infinite. */
+    public Tensor isfinite() { return PointwiseOps.ISFINITE.callTensor(this); }
+
+    /** NaN → 0, ±inf → the dtype's largest/lowest finite value. */
+    public Tensor nanToNum() { return PointwiseOps.NAN_TO_NUM.callTensor(this); }
+
+    /** NaN → {@code nan}, +inf → {@code posinf}, −inf → {@code neginf}; a null bound keeps the default (the dtype's extreme). */
+    public Tensor nanToNum(double nan, Double posinf, Double neginf) { return PointwiseOps.NAN_TO_NUM.callTensor(this, nan, posinf, neginf); }
+
+    /** {@code bool(this) != bool(other)}, broadcast. */
+    public Tensor logicalXor(Tensor other) { return PointwiseOps.LOGICAL_XOR.callTensor(this, other); }
+
     public Tensor relu() { return PointwiseOps.RELU.callTensor(this); }
 
     /** GELU with the exact erf form. */

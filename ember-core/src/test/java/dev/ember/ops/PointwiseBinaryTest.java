@@ -60,7 +60,9 @@ class PointwiseBinaryTest {
             new Op("gt", "torch.gt(a, b)", Tensor::gt, false),
             new Op("ge", "torch.ge(a, b)", Tensor::ge, false),
             new Op("logical_and", "torch.logical_and(a, b)", Tensor::logicalAnd, false),
-            new Op("logical_or", "torch.logical_or(a, b)", Tensor::logicalOr, false));
+            new Op("logical_or", "torch.logical_or(a, b)", Tensor::logicalOr, false),
+            new Op("logical_xor", "torch.logical_xor(a, b)", Tensor::logicalXor, false),
+            new Op("atan2", "torch.atan2(a, b)", Tensor::atan2, false));
 
     static final List<DType[]> DTYPE_PAIRS = List.of(
             new DType[] {DType.FLOAT32, DType.FLOAT32}, new DType[] {DType.FLOAT64, DType.FLOAT64},
