@@ -119,7 +119,8 @@ public final class ReductionOps {
                 int[] dim = {Composites.wrap(e, a[0], a[1])};
                 Object max = e.call(ReductionOps.AMAX, a[0], dim, true);
                 Object exp = e.call(PointwiseOps.EXP, e.call(PointwiseOps.SUB_TENSOR, a[0], max));
-                return e.call(PointwiseOps.DIV_TENSOR, exp, e.call(ReductionOps.SUM_DIM, exp, dim, true));
+                // the eager kernel multiplies by the sum's reciprocal (one division a row), so compiled code does too
+                return e.call(PointwiseOps.MUL_TENSOR, exp, e.call(PointwiseOps.RECIPROCAL, e.call(ReductionOps.SUM_DIM, exp, dim, true)));
             })
             .derivative(ReductionOps::softmaxBackward)
             .register();

@@ -168,8 +168,7 @@ final class LoopWriter {
         };
         return switch (s) {
             case Stage.Pointwise p -> new Work(s, Expr.mapIndices(p.body(), f), f.apply(store(p)), inner);
-            case Stage.Reduction r -> new Work(s, inner.isEmpty() ? Expr.mapIndices(r.body(), f)
-                    : ScalarExprs.divisionsAsReciprocals(Expr.mapIndices(r.body(), f), inner.getLast().var()),
+            case Stage.Reduction r -> new Work(s, Expr.mapIndices(r.body(), f),
                     k.locals().contains(r.out()) ? null : f.apply(Affine.contiguous(r.outer(), 0)), inner);
             default -> throw new IllegalStateException("not a loop stage: " + s);
         };
@@ -280,8 +279,7 @@ final class LoopWriter {
         for (int i = 0; i < inner.size() - 1; i++) c.close();
     }
 
-    private void innermostPointwise(Code c, Expr pointwise, int var, JExpr from, JExpr to, Buffer out, Affine store, KernelContext ctx) {
-        Expr body = ScalarExprs.divisionsAsReciprocals(pointwise, var);
+    private void innermostPointwise(Code c, Expr body, int var, JExpr from, JExpr to, Buffer out, Affine store, KernelContext ctx) {
         JExpr.Local v = KernelContext.var(var);
         DType dt = out.dtype();
         Code pre = new Code();

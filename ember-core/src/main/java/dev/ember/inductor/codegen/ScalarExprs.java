@@ -128,31 +128,6 @@ final class ScalarExprs {
         return dep[0];
     }
 
-    /**
-     * {@code e} with every floating division of a value that changes along loop variable {@code var}
-     * by one that stays the same written as a multiplication by its reciprocal, the reciprocal then hoisted out of
-     * the loop like any invariant. Applied to a loop's body once, before its vector body, scalar tail
-     * or scalar loop is written, so that all of them round alike: a value no longer depends on
-     * whether its element fell in the vector part or the tail (two copies of one softmax once
-     * differed in the last bit and broke an argmax tie). Eager's softmax and normalisation kernels
-     * divide the same way.
-     */
-    static Expr divisionsAsReciprocals(Expr e, int var) {
-        return switch (e) {
-            // a quotient of two invariants stays a division: hoisted, it is computed once either way, and
-            // eager divides there (batch_norm's γ/√(var + ε), layer_norm's sum/n: float64 ones rounded apart)
-            case Binary b when b.op() == BinaryOp.DIV && b.dtype().isFloatingPoint() && b.b().dtype() == b.dtype() && !dependsOn(b.b(), var)
-                    && dependsOn(b.a(), var) ->
-                    new Binary(BinaryOp.MUL, divisionsAsReciprocals(b.a(), var), new Unary(UnaryOp.RECIPROCAL, b.b(), b.dtype()), b.dtype());
-            case Binary b -> new Binary(b.op(), divisionsAsReciprocals(b.a(), var), divisionsAsReciprocals(b.b(), var), b.dtype());
-            case Unary u -> new Unary(u.op(), divisionsAsReciprocals(u.x(), var), u.dtype());
-            case Where w -> new Where(divisionsAsReciprocals(w.cond(), var), divisionsAsReciprocals(w.a(), var), divisionsAsReciprocals(w.b(), var), w.dtype());
-            case Cast c -> new Cast(divisionsAsReciprocals(c.x(), var), c.dtype());
-            case Load l -> l;
-            case Const c -> c;
-        };
-    }
-
     /** The value stored into an array of dtype {@code d} (bools as bytes 0/1). */
     static JExpr storeValue(JExpr v, DType d) {
         return d == DType.BOOL ? JavaTypes.convert(new JExpr.Cond(v, JavaTypes.intLit(1), JavaTypes.intLit(0)), JType.BYTE) : v;
