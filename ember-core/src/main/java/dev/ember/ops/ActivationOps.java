@@ -112,11 +112,17 @@ public final class ActivationOps {
 
     /**
      * {@code x · tanh(softplus(x))}. ATen's kernel has no threshold, but past softplus's (20) both give
-     * {@code tanh = 1} exactly in float32 and float64; the threshold keeps the gradient finite where
-     * {@code exp(x)} overflows.
+     * {@code tanh = 1} exactly in float32 and float64. Its derivative is ATen's mish_backward,
+     * {@code tanh(sp) + x·σ(x)·(1 − tanh(sp)²)}: through the product, a huge x times the output
+     * gradient overflows before it meets the zero {@code 1 − tanh²}, and gives NaN.
      */
     public static final OpOverload MISH = composed("mish(Tensor self) -> Tensor", floatingUnary("mish_cpu"),
             (e, a) -> e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(PointwiseOps.TANH, e.call(SOFTPLUS, a[0], 1L, 20L))))
+            .derivative(g -> {
+                Object x = g.arg(0), tanh = g.call(PointwiseOps.TANH, g.call(SOFTPLUS, x, 1L, 20L));
+                Object slope = g.mul(g.mul(x, g.call(PointwiseOps.SIGMOID, x)), g.oneMinus(g.mul(tanh, tanh)));
+                return new Object[] {g.mul(g.grad(), g.add(tanh, slope))};
+            })
             .tags(Tag.POINTWISE).register();
 
     /**

@@ -212,6 +212,7 @@ class OpGradcheckTest {
             s(LossOps.BINARY_CROSS_ENTROPY, "reduction " + r, probability(3, 4), probability(3, 4), c(4).abs(), r);
         }
         s(ActivationOps.LOG_SIGMOID, x(3, 4));
+        s(ActivationOps.MISH, x(3, 4));
 
         s(ConvOps.CONVOLUTION, x(2, 4, 5, 6), x(6, 2, 3, 2), x(6), new int[] {2, 1}, new int[] {1, 0}, new int[] {1, 2}, false, new int[] {0}, 2);
         s(ConvOps.CONVOLUTION, "1x1, no bias", x(1, 3, 4, 4), x(2, 3, 1, 1), null, new int[] {1}, new int[] {0}, new int[] {1}, false, new int[] {0}, 1);
