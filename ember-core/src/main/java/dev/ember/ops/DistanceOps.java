@@ -1,6 +1,7 @@
 package dev.ember.ops;
 
 import dev.ember.tensor.DType;
+import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
@@ -56,7 +57,7 @@ public final class DistanceOps {
                         return TensorMeta.contiguous(common, shape.length == 0 ? shape : LossOps.without(shape, dim));
                     },
                     (e, a) -> {
-                        DType common = TypePromotion.resultType(e.meta(a[0]).dtype(), e.meta(a[1]).dtype());
+                        DType common = TypePromotion.resultType(new FakeTensor(e.meta(a[0])), new FakeTensor(e.meta(a[1])));
                         int[] shape = Shapes.broadcast("cosine_similarity", e.meta(a[0]).shape(), e.meta(a[1]).shape());
                         int given = ((Number) a[2]).intValue();
                         int[] dim = {given < 0 ? given + Math.max(shape.length, 1) : given};
@@ -79,7 +80,7 @@ public final class DistanceOps {
                     a -> {
                         int[] shape = Shapes.broadcast("pairwise_distance", a.tensor(0).shape(), a.tensor(1).shape());
                         DType common = TypePromotion.resultType(a.tensor(0), a.tensor(1));
-                        Tensor difference = new dev.ember.tensor.FakeTensor(TensorMeta.contiguous(common, shape));
+                        Tensor difference = new FakeTensor(TensorMeta.contiguous(common, shape));
                         return LINALG_VECTOR_NORM.inferMeta(LINALG_VECTOR_NORM.bind(difference, a.get(2), innermost(a.tensor(0).dim(), a.tensor(1).dim()), a.get(4)));
                     },
                     (e, a) -> {
