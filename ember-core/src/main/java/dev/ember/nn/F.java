@@ -1,6 +1,8 @@
 package dev.ember.nn;
 
+import dev.ember.ops.ActivationOps;
 import dev.ember.ops.ConvOps;
+import dev.ember.ops.DistanceOps;
 import dev.ember.ops.IndexingOps;
 import dev.ember.ops.LinalgOps;
 import dev.ember.ops.LossOps;
@@ -12,8 +14,9 @@ import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
 /**
- * Functional forms of the layers, as {@code torch.nn.functional}: each function calls exactly
- * one op, with PyTorch's argument order and defaults.
+ * Functional forms of the layers, as {@code torch.nn.functional}: each function calls one op, with
+ * PyTorch's argument order and defaults; where PyTorch's Python composes ops instead (softsign,
+ * tanhshrink, softmin, normalize, kl_div's batchmean), so does the function here, with the same ops.
  */
 public final class F {
     private F() {}
@@ -43,6 +46,64 @@ public final class F {
 
     /** Zeroes each element with probability {@code p} and scales the rest by 1/(1-p) when {@code training}; the identity otherwise. */
     public static Tensor dropout(Tensor x, double p, boolean training) { return PointwiseOps.DROPOUT.callTensor(x, p, training); }
+
+    /** {@code x > 0 ? x : 0.01·x}. */
+    public static Tensor leakyRelu(Tensor x) { return ActivationOps.LEAKY_RELU.callTensor(x); }
+
+    public static Tensor leakyRelu(Tensor x, double negativeSlope) { return ActivationOps.LEAKY_RELU.callTensor(x, negativeSlope); }
+
+    /** {@code x > 0 ? x : alpha·(e^x − 1)}, alpha 1. */
+    public static Tensor elu(Tensor x) { return ActivationOps.ELU.callTensor(x); }
+
+    public static Tensor elu(Tensor x, double alpha) { return ActivationOps.ELU.callTensor(x, alpha); }
+
+    /** elu with the self-normalizing constants (alpha ≈ 1.6733, scale ≈ 1.0507). */
+    public static Tensor selu(Tensor x) { return ActivationOps.SELU.callTensor(x); }
+
+    /** {@code max(0, x) + min(0, alpha·(e^(x/alpha) − 1))}, alpha 1. */
+    public static Tensor celu(Tensor x) { return ActivationOps.CELU.callTensor(x); }
+
+    public static Tensor celu(Tensor x, double alpha) { return ActivationOps.CELU.callTensor(x, alpha); }
+
+    /** {@code log(1 + e^(beta·x)) / beta}, and x itself where {@code beta·x > threshold}; beta 1, threshold 20. */
+    public static Tensor softplus(Tensor x) { return ActivationOps.SOFTPLUS.callTensor(x); }
+
+    public static Tensor softplus(Tensor x, double beta, double threshold) { return ActivationOps.SOFTPLUS.callTensor(x, beta, threshold); }
+
+    /** x clamped to [-1, 1]. */
+    public static Tensor hardtanh(Tensor x) { return ActivationOps.HARDTANH.callTensor(x); }
+
+    public static Tensor hardtanh(Tensor x, double minVal, double maxVal) { return ActivationOps.HARDTANH.callTensor(x, minVal, maxVal); }
+
+    /** x clamped to [0, 6]. */
+    public static Tensor relu6(Tensor x) { return ActivationOps.RELU6.callTensor(x); }
+
+    /** {@code min(max(x + 3, 0), 6) / 6}. */
+    public static Tensor hardsigmoid(Tensor x) { return ActivationOps.HARDSIGMOID.callTensor(x); }
+
+    /** {@code x·min(max(x + 3, 0), 6) / 6}. */
+    public static Tensor hardswish(Tensor x) { return ActivationOps.HARDSWISH.callTensor(x); }
+
+    /** {@code x·tanh(softplus(x))}. */
+    public static Tensor mish(Tensor x) { return ActivationOps.MISH.callTensor(x); }
+
+    /** {@code log σ(x)}, computed without overflow. */
+    public static Tensor logSigmoid(Tensor x) { return ActivationOps.LOG_SIGMOID.callTensor(x); }
+
+    /** {@code x / (1 + |x|)}, as PyTorch's Python writes it. */
+    public static Tensor softsign(Tensor x) { return x.div(x.abs().add(1L)); }
+
+    /** {@code x − tanh(x)}. */
+    public static Tensor tanhshrink(Tensor x) { return x.sub(x.tanh()); }
+
+    /** {@code softmax(−x, dim)}. */
+    public static Tensor softmin(Tensor x, int dim) { return softmax(x.neg(), dim); }
+
+    /** The first half of the last dim times the sigmoid of the second half. */
+    public static Tensor glu(Tensor x) { return ActivationOps.GLU.callTensor(x); }
+
+    /** The first half of {@code dim} times the sigmoid of the second half; that dim's size must be even. */
+    public static Tensor glu(Tensor x, int dim) { return ActivationOps.GLU.callTensor(x, (long) dim); }
 
     // ------------------------------------------------------------------ linear and convolution
 
@@ -118,6 +179,49 @@ public final class F {
 
     public static Tensor layerNorm(Tensor x, int[] normalizedShape) { return NormOps.LAYER_NORM.callTensor(x, normalizedShape); }
 
+    /**
+     * Group normalization of an (N, C, …) input over {@code numGroups} groups of channels, then
+     * {@code weight} and {@code bias} per channel (each may be null).
+     */
+    public static Tensor groupNorm(Tensor x, int numGroups, Tensor weight, Tensor bias, double eps) {
+        return NormOps.GROUP_NORM.callTensor(x, (long) numGroups, weight, bias, eps);
+    }
+
+    public static Tensor groupNorm(Tensor x, int numGroups) { return NormOps.GROUP_NORM.callTensor(x, (long) numGroups); }
+
+    /** {@code x / max(‖x‖₂, 1e-12)} along dim 1. */
+    public static Tensor normalize(Tensor x) { return normalize(x, 2.0, 1, 1e-12); }
+
+    /** {@code x / max(‖x‖_p, eps)} along {@code dim}, as PyTorch's Python computes it. */
+    public static Tensor normalize(Tensor x, double p, int dim, double eps) {
+        return x.div(DistanceOps.LINALG_VECTOR_NORM.callTensor(x, p, new int[] {dim}, true).clampMin(eps));
+    }
+
+    // ------------------------------------------------------------------ distances and padding
+
+    /** Cosine of the angle between {@code x1} and {@code x2} (broadcast together) along dim 1, each norm at least 1e-8. */
+    public static Tensor cosineSimilarity(Tensor x1, Tensor x2) { return DistanceOps.COSINE_SIMILARITY.callTensor(x1, x2); }
+
+    public static Tensor cosineSimilarity(Tensor x1, Tensor x2, int dim, double eps) {
+        return DistanceOps.COSINE_SIMILARITY.callTensor(x1, x2, (long) dim, eps);
+    }
+
+    /** {@code ‖x1 − x2 + 1e-6‖₂} along the last dim. */
+    public static Tensor pairwiseDistance(Tensor x1, Tensor x2) { return DistanceOps.PAIRWISE_DISTANCE.callTensor(x1, x2); }
+
+    public static Tensor pairwiseDistance(Tensor x1, Tensor x2, double p, double eps, boolean keepdim) {
+        return DistanceOps.PAIRWISE_DISTANCE.callTensor(x1, x2, p, eps, keepdim);
+    }
+
+    /**
+     * Constant padding with zeros: {@code pad} holds (before, after) pairs from the last dim
+     * backwards, e.g. {@code {1, 1, 2, 0}} pads the last dim by 1 on each side and the one before
+     * it by 2 in front; negative amounts crop.
+     */
+    public static Tensor pad(Tensor x, int[] pad) { return NnOps.CONSTANT_PAD_ND.callTensor(x, pad); }
+
+    public static Tensor pad(Tensor x, int[] pad, double value) { return NnOps.CONSTANT_PAD_ND.callTensor(x, pad, value); }
+
     // ------------------------------------------------------------------ losses
 
     /**
@@ -132,21 +236,21 @@ public final class F {
      * "sum", targets equal to {@code ignoreIndex} counting nothing, and {@code labelSmoothing} in [0, 1].
      */
     public static Tensor crossEntropy(Tensor input, Tensor target, Tensor weight, String reduction, int ignoreIndex, double labelSmoothing) {
-        return LossOps.CROSS_ENTROPY_LOSS.callTensor(input, target, weight, reduction(reduction), (long) ignoreIndex, labelSmoothing);
+        return LossOps.CROSS_ENTROPY_LOSS.callTensor(input, target, weight, reduction("cross_entropy", reduction), (long) ignoreIndex, labelSmoothing);
     }
 
     /** Negative log likelihood of log-probabilities {@code input} at int64 class indices {@code target}; the mean. */
     public static Tensor nllLoss(Tensor input, Tensor target) { return LossOps.NLL_LOSS_ND.callTensor(input, target); }
 
     public static Tensor nllLoss(Tensor input, Tensor target, Tensor weight, String reduction, int ignoreIndex) {
-        return LossOps.NLL_LOSS_ND.callTensor(input, target, weight, reduction(reduction), (long) ignoreIndex);
+        return LossOps.NLL_LOSS_ND.callTensor(input, target, weight, reduction("nll_loss", reduction), (long) ignoreIndex);
     }
 
     /** Mean squared error, {@code input} and {@code target} broadcast together. */
     public static Tensor mseLoss(Tensor input, Tensor target) { return LossOps.MSE_LOSS.callTensor(input, target); }
 
     public static Tensor mseLoss(Tensor input, Tensor target, String reduction) {
-        return LossOps.MSE_LOSS.callTensor(input, target, reduction(reduction));
+        return LossOps.MSE_LOSS.callTensor(input, target, reduction("mse_loss", reduction));
     }
 
     /**
@@ -167,16 +271,60 @@ public final class F {
             throw new IllegalArgumentException("binary_cross_entropy_with_logits: Target size (" + dev.ember.tensor.Shapes.format(target.shape())
                     + ") must be the same as input size (" + dev.ember.tensor.Shapes.format(input.shape()) + ")");
         }
-        return LossOps.BINARY_CROSS_ENTROPY_WITH_LOGITS.callTensor(input, target, weight, posWeight, reduction(reduction));
+        return LossOps.BINARY_CROSS_ENTROPY_WITH_LOGITS.callTensor(input, target, weight, posWeight, reduction("binary_cross_entropy_with_logits", reduction));
     }
 
-    /** ATen's reduction code for PyTorch's reduction name. */
-    private static long reduction(String name) {
+    /** Mean absolute error, {@code input} and {@code target} broadcast together. */
+    public static Tensor l1Loss(Tensor input, Tensor target) { return LossOps.L1_LOSS.callTensor(input, target); }
+
+    public static Tensor l1Loss(Tensor input, Tensor target, String reduction) {
+        return LossOps.L1_LOSS.callTensor(input, target, reduction("l1_loss", reduction));
+    }
+
+    /** Squared error over 2·beta below {@code beta} (1), absolute error less beta/2 above it; the mean. */
+    public static Tensor smoothL1Loss(Tensor input, Tensor target) { return LossOps.SMOOTH_L1_LOSS.callTensor(input, target); }
+
+    public static Tensor smoothL1Loss(Tensor input, Tensor target, String reduction, double beta) {
+        return LossOps.SMOOTH_L1_LOSS.callTensor(input, target, reduction("smooth_l1_loss", reduction), beta);
+    }
+
+    /** Half the squared error below {@code delta} (1), {@code delta·(|error| − delta/2)} above it; the mean. */
+    public static Tensor huberLoss(Tensor input, Tensor target) { return LossOps.HUBER_LOSS.callTensor(input, target); }
+
+    public static Tensor huberLoss(Tensor input, Tensor target, String reduction, double delta) {
+        return LossOps.HUBER_LOSS.callTensor(input, target, reduction("huber_loss", reduction), delta);
+    }
+
+    /** Kullback-Leibler divergence of probabilities {@code target} from log-probabilities {@code input}; the mean over elements. */
+    public static Tensor klDiv(Tensor input, Tensor target) { return LossOps.KL_DIV.callTensor(input, target); }
+
+    /**
+     * With {@code reduction} "none", "mean", "sum" or "batchmean" (the sum over the batch size,
+     * the mathematical KL divergence), and {@code target} given as log-probabilities when {@code logTarget}.
+     */
+    public static Tensor klDiv(Tensor input, Tensor target, String reduction, boolean logTarget) {
+        if (reduction.equals("batchmean")) {
+            Tensor sum = LossOps.KL_DIV.callTensor(input, target, 2L, logTarget);
+            return input.dim() == 0 ? sum : sum.div((double) input.size(0));
+        }
+        return LossOps.KL_DIV.callTensor(input, target, reduction("kl_div", reduction), logTarget);
+    }
+
+    /** Binary cross entropy of probabilities {@code input} (each in [0, 1]) against {@code target} of its shape; the mean. */
+    public static Tensor binaryCrossEntropy(Tensor input, Tensor target) { return LossOps.BINARY_CROSS_ENTROPY.callTensor(input, target); }
+
+    /** With per-element {@code weight} (broadcast to the input, or null). */
+    public static Tensor binaryCrossEntropy(Tensor input, Tensor target, Tensor weight, String reduction) {
+        return LossOps.BINARY_CROSS_ENTROPY.callTensor(input, target, weight, reduction("binary_cross_entropy", reduction));
+    }
+
+    /** ATen's reduction code for PyTorch's reduction name; an error naming {@code function} for any other. */
+    private static long reduction(String function, String name) {
         return switch (name) {
             case "none" -> 0L;
             case "mean" -> 1L;
             case "sum" -> 2L;
-            default -> throw new IllegalArgumentException(name + " is not a valid value for reduction");
+            default -> throw new IllegalArgumentException(function + ": " + name + " is not a valid value for reduction");
         };
     }
 

@@ -13,8 +13,10 @@ import java.util.List;
  * The losses a training step needs: nll_loss (ATen's {@code nll_loss_forward} for 1-d and 2-d
  * inputs, {@code nll_loss} on top of it, and {@code nll_loss_nd} for any number of spatial
  * dimensions, as {@code F.nll_loss} calls), cross_entropy_loss (log_softmax then nll_loss, with
- * label smoothing, or class-probability targets) and mse_loss, each with ATen's
- * {@code reduction} codes (0 none, 1 mean, 2 sum), checks and messages.
+ * label smoothing, or class-probability targets), mse_loss, binary cross entropy (of probabilities
+ * and of logits), and l1_loss, smooth_l1_loss, huber_loss and kl_div, each with ATen's
+ * {@code reduction} codes (0 none, 1 mean, 2 sum), checks and messages. The last ones are defined by
+ * their decompositions ({@link ActivationOps#composed}): ATen's formulas, differentiated through.
  */
 public final class LossOps {
     private LossOps() {}
@@ -184,7 +186,7 @@ public final class LossOps {
     /**
      * ATen's binary_cross_entropy_with_logits: {@code (1 − t)·x − w_pos·log σ(x)} with
      * {@code w_pos = (pos_weight − 1)·t + 1}, times weight, reduced; inputs broadcast together.
-     * Its kernel is its decomposition run eagerly (log σ as {@code min(x, 0) − log1p(e^−|x|)}).
+     * Its kernel is its decomposition run eagerly (log σ is the log_sigmoid op).
      */
     public static final OpOverload BINARY_CROSS_ENTROPY_WITH_LOGITS = OpOverload.define("binary_cross_entropy_with_logits(Tensor self, Tensor target, "
                     + "Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor")
@@ -210,6 +212,121 @@ public final class LossOps {
             .kernel((a, m) -> ((Tensor) bceWithLogits(OpEmitter.EAGER, a.toArray())).contiguous())
             .decomposition(LossOps::bceWithLogits)
             .derivative(LossOps::bceWithLogitsBackward)
+            .register();
+
+    /** {@code |self − target|}, reduced; inputs broadcast together. */
+    public static final OpOverload L1_LOSS = ActivationOps.composed("l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor",
+                    a -> pointwiseLossMeta(a, "l1_cpu"),
+                    (e, a) -> reduce(e, e.call(PointwiseOps.ABS, e.call(PointwiseOps.SUB_TENSOR, a[0], a[1])), a[2]))
+            .register();
+
+    /**
+     * With {@code z = |self − target|}: {@code z < beta ? 0.5·z·z / beta : z − 0.5·beta}, reduced;
+     * l1_loss for {@code beta = 0}, as ATen.
+     */
+    public static final OpOverload SMOOTH_L1_LOSS = ActivationOps.composed("smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor",
+                    a -> {
+                        if (a.dbl(3) < 0) throw new IllegalArgumentException("smooth_l1_loss: smooth_l1_loss does not support negative values for beta.");
+                        return pointwiseLossMeta(a, "smooth_l1_cpu");
+                    },
+                    (e, a) -> {
+                        double beta = ActivationOps.number(a[3]);
+                        if (beta == 0) return e.call(L1_LOSS, a[0], a[1], a[2]);
+                        Object z = e.call(PointwiseOps.ABS, e.call(PointwiseOps.SUB_TENSOR, a[0], a[1]));
+                        Object quadratic = e.call(PointwiseOps.DIV_SCALAR, e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.MUL_SCALAR, z, 0.5), z), beta);
+                        Object linear = e.call(PointwiseOps.SUB_SCALAR, z, 0.5 * beta);
+                        return reduce(e, e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.LT_SCALAR, z, beta), quadratic, linear), a[2]);
+                    })
+            .register();
+
+    /** With {@code z = |self − target|}: {@code z < delta ? 0.5·z·z : delta·(z − 0.5·delta)}, reduced. */
+    public static final OpOverload HUBER_LOSS = ActivationOps.composed("huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor",
+                    a -> {
+                        if (!(a.dbl(3) > 0)) throw new IllegalArgumentException("huber_loss: huber_loss does not support non-positive values for delta.");
+                        return pointwiseLossMeta(a, "huber_cpu");
+                    },
+                    (e, a) -> {
+                        double delta = ActivationOps.number(a[3]);
+                        Object z = e.call(PointwiseOps.ABS, e.call(PointwiseOps.SUB_TENSOR, a[0], a[1]));
+                        Object quadratic = e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.MUL_SCALAR, z, 0.5), z);
+                        Object linear = e.call(PointwiseOps.MUL_SCALAR, e.call(PointwiseOps.SUB_SCALAR, z, 0.5 * delta), delta);
+                        return reduce(e, e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.LT_SCALAR, z, delta), quadratic, linear), a[2]);
+                    })
+            .register();
+
+    /**
+     * ATen's kl_div: {@code xlogy(target, target) − target·self} (0 where target is 0), or with
+     * {@code log_target} {@code e^target·(target − self)}; reduced. xlogy is {@code t·log(t)} with the
+     * log read at 1 where t is 0, which keeps the gradient there finite.
+     */
+    public static final OpOverload KL_DIV = ActivationOps.composed("kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor",
+                    a -> {
+                        if (!a.tensor(0).dtype().isFloatingPoint() || !a.tensor(1).dtype().isFloatingPoint()) {
+                            throw new IllegalArgumentException("kl_div: kl_div: Integral inputs not supported.");
+                        }
+                        return pointwiseLossMeta(a, "kl_div");
+                    },
+                    (e, a) -> {
+                        Object input = a[0], t = a[1], pointwise;
+                        if ((Boolean) a[3]) {
+                            pointwise = e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.EXP, t), e.call(PointwiseOps.SUB_TENSOR, t, input));
+                        } else {
+                            Object logT = e.call(PointwiseOps.LOG, e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.EQ_SCALAR, t, 0L), 1.0, t));
+                            pointwise = e.call(PointwiseOps.SUB_TENSOR, e.call(PointwiseOps.MUL_TENSOR, t, logT), e.call(PointwiseOps.MUL_TENSOR, t, input));
+                        }
+                        return reduce(e, pointwise, a[2]);
+                    })
+            .register();
+
+    /**
+     * Binary cross entropy of probabilities, ATen's formula with each log clamped at −100:
+     * {@code (t − 1)·max(log1p(−x), −100) − t·max(log x, −100)}, times weight, reduced. The eager
+     * kernel checks, as ATen's, that input and target lie in [0, 1] (compiled code does not: the
+     * values are data). Its derivative is ATen's: {@code (x − t) / max((1 − x)·x, 1e-12)} for self
+     * and {@code −logit(x)} for target, finite at 0 and 1 where the formula's would be NaN.
+     */
+    public static final OpOverload BINARY_CROSS_ENTROPY = ActivationOps.composed(
+                    "binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor",
+                    a -> {
+                        Tensor self = a.tensor(0), target = a.tensor(1), weight = a.optTensor(2);
+                        String op = "binary_cross_entropy";
+                        if (!Arrays.equals(self.shape(), target.shape())) {
+                            throw new IllegalArgumentException(op + ": Using a target size (" + Shapes.format(target.shape()) + ") that is different to the input size ("
+                                    + Shapes.format(self.shape()) + ") is deprecated. Please ensure they have the same size.");
+                        }
+                        if (weight != null && !Arrays.equals(Shapes.broadcast(op, self.shape(), weight.shape()), self.shape())) {
+                            throw new IllegalArgumentException(op + ": weight of shape " + Shapes.format(weight.shape()) + " does not broadcast to the input's shape "
+                                    + Shapes.format(self.shape()));
+                        }
+                        DType d = TypePromotion.resultType(self, target);
+                        if (!d.isFloatingPoint() || self.dtype() != target.dtype()) {
+                            throw new IllegalArgumentException(op + ": expected input and target of one floating point dtype, got "
+                                    + ReductionOps.scalarTypeName(self.dtype()) + " and " + ReductionOps.scalarTypeName(target.dtype()));
+                        }
+                        return reduction(a, 3) == NllLoss.NONE ? TensorMeta.contiguous(d, self.shape()) : TensorMeta.contiguous(d);
+                    },
+                    LossOps::binaryCrossEntropy)
+            .kernel((a, m) -> {
+                checkProbabilities(a.tensor(0), "input");
+                checkProbabilities(a.tensor(1), "target");
+                return ActivationOps.eagerly(LossOps::binaryCrossEntropy, a);
+            })
+            .derivative(g -> {
+                Object x = g.arg(0), weight = g.isTensorArg(2) ? g.arg(2) : null;
+                Object[] out = new Object[2];
+                if (g.needs(0)) {
+                    Object spread = g.call(PointwiseOps.CLAMP, g.mul(g.oneMinus(x), x), 1e-12, null);
+                    out[0] = g.div(g.sub(x, g.arg(1)), spread);
+                }
+                if (g.needs(1)) out[1] = g.sub(g.call(PointwiseOps.LOG1P, g.neg(x)), g.call(PointwiseOps.LOG, x));
+                for (int i = 0; i < 2; i++) {
+                    if (out[i] == null) continue;
+                    out[i] = g.mul(out[i], g.grad());
+                    if (weight != null) out[i] = g.mul(out[i], weight);
+                    if (g.intValue(3) == NllLoss.MEAN) out[i] = g.div(out[i], (double) Shapes.numel(g.argMeta(0).shape()));
+                }
+                return out;
+            })
             .register();
 
     // ------------------------------------------------------------------ nll_loss
@@ -301,24 +418,14 @@ public final class LossOps {
 
     private static Object bceWithLogits(OpEmitter e, Object[] a) {
         Object x = a[0], t = a[1], weight = a[2], posWeight = a[3];
-        Object logSigmoid = logSigmoid(e, x);
+        Object logSigmoid = e.call(ActivationOps.LOG_SIGMOID, x);
         if (posWeight != null) {
             Object logWeight = e.call(PointwiseOps.ADD_SCALAR, e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.SUB_SCALAR, posWeight, 1L), t), 1L);
             logSigmoid = e.call(PointwiseOps.MUL_TENSOR, logSigmoid, logWeight);
         }
         Object loss = e.call(PointwiseOps.SUB_TENSOR, e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.RSUB_SCALAR, t, 1L), x), logSigmoid);
         if (weight != null) loss = e.call(PointwiseOps.MUL_TENSOR, loss, weight);
-        return switch (((Number) a[4]).intValue()) {
-            case NllLoss.MEAN -> e.call(ReductionOps.MEAN, loss);
-            case NllLoss.SUM -> e.call(ReductionOps.SUM, loss);
-            default -> loss;
-        };
-    }
-
-    /** {@code log σ(x) = min(x, 0) − log1p(e^−|x|)}, ATen's log_sigmoid. */
-    private static Object logSigmoid(OpEmitter e, Object x) {
-        Object negAbs = e.call(PointwiseOps.NEG, e.call(PointwiseOps.ABS, x));
-        return e.call(PointwiseOps.SUB_TENSOR, e.call(PointwiseOps.CLAMP, x, null, 0L), e.call(PointwiseOps.LOG1P, e.call(PointwiseOps.EXP, negAbs)));
+        return reduce(e, loss, a[4]);
     }
 
     /**
@@ -334,7 +441,6 @@ public final class LossOps {
         for (int i = 1; i < 4; i++) if (g.isTensorArg(i)) shape = Shapes.broadcast("binary_cross_entropy_with_logits_backward", shape, g.argMeta(i).shape());
         double count = Shapes.numel(shape);
         Object gradSelf = null, gradTarget = null;
-        OpEmitter e = g.emitter();
         if (g.needs(0)) {
             Object sig = g.call(PointwiseOps.SIGMOID, x);
             if (posWeight != null) {
@@ -346,7 +452,7 @@ public final class LossOps {
         }
         if (g.needs(1)) {
             gradTarget = posWeight != null
-                    ? g.sub(logSigmoid(e, g.neg(x)), g.mul(logSigmoid(e, x), posWeight))
+                    ? g.sub(g.call(ActivationOps.LOG_SIGMOID, g.neg(x)), g.mul(g.call(ActivationOps.LOG_SIGMOID, x), posWeight))
                     : g.neg(x);
         }
         Object[] out = {gradSelf, gradTarget};
@@ -360,6 +466,46 @@ public final class LossOps {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /**
+     * The meta function of a loss computed elementwise then reduced: self and target broadcast
+     * together, a floating result dtype ({@code kernel} names ATen's kernel in the error), the
+     * reduction code checked.
+     */
+    private static TensorMeta pointwiseLossMeta(Args a, String kernel) {
+        Tensor self = a.tensor(0), target = a.tensor(1);
+        String op = a.op().schema().name();
+        DType d = TypePromotion.resultType(self, target);
+        if (!d.isFloatingPoint()) throw new IllegalArgumentException(op + ": \"" + kernel + "\" not implemented for '" + ReductionOps.scalarTypeName(d) + "'");
+        int[] shape = Shapes.broadcast(op, self.shape(), target.shape());
+        return reduction(a, 2) == NllLoss.NONE ? TensorMeta.contiguous(d, shape) : TensorMeta.contiguous(d);
+    }
+
+    /** ATen's apply_loss_reduction: the mean, the sum, or the elementwise loss itself, by reduction code. */
+    private static Object reduce(OpEmitter e, Object loss, Object reduction) {
+        return switch (((Number) reduction).intValue()) {
+            case NllLoss.MEAN -> e.call(ReductionOps.MEAN, loss);
+            case NllLoss.SUM -> e.call(ReductionOps.SUM, loss);
+            default -> loss;
+        };
+    }
+
+    private static Object binaryCrossEntropy(OpEmitter e, Object[] a) {
+        Object x = a[0], t = a[1];
+        Object logOneMinus = e.call(PointwiseOps.CLAMP, e.call(PointwiseOps.LOG1P, e.call(PointwiseOps.NEG, x)), -100L, null);
+        Object log = e.call(PointwiseOps.CLAMP, e.call(PointwiseOps.LOG, x), -100L, null);
+        Object loss = e.call(PointwiseOps.SUB_TENSOR, e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.SUB_SCALAR, t, 1L), logOneMinus),
+                e.call(PointwiseOps.MUL_TENSOR, t, log));
+        if (a[2] != null) loss = e.call(PointwiseOps.MUL_TENSOR, loss, a[2]);
+        return reduce(e, loss, a[3]);
+    }
+
+    /** ATen's binary_cross_entropy check, on the data: every element in [0, 1] (NaN is not). */
+    private static void checkProbabilities(Tensor t, String what) {
+        for (double v : t.toDoubleArray()) {
+            if (!(v >= 0 && v <= 1)) throw new IllegalArgumentException("binary_cross_entropy: all elements of " + what + " should be between 0 and 1");
+        }
+    }
 
     /** The reduction code: 0 none, 1 mean, 2 sum (ATen would treat any other code as none; Ember refuses it). */
     static int reduction(Args a, int i) {

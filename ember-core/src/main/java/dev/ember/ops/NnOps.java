@@ -67,6 +67,39 @@ public final class NnOps {
             })
             .register();
 
+    /**
+     * {@code F.pad}'s constant mode: {@code pad} holds (before, after) pairs from the last dim
+     * backwards; a negative amount crops. Crops are narrows, and each padded dim a concatenation
+     * with blocks of {@code value}, so autograd and the compiler see only existing ops.
+     */
+    public static final OpOverload CONSTANT_PAD_ND = ActivationOps.composed("constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor",
+                    a -> TensorMeta.contiguous(a.tensor(0).dtype(), paddedShape(a.tensor(0).shape(), a.ints(1))),
+                    (e, a) -> {
+                        int[] pad = Composites.toInts(a[1]);
+                        TensorMeta in = e.meta(a[0]);
+                        Object out = a[0];
+                        for (int k = 0; k < pad.length / 2; k++) {
+                            int dim = in.dim() - 1 - k, before = pad[2 * k], after = pad[2 * k + 1];
+                            if (before >= 0 && after >= 0) continue;
+                            int start = Math.max(-before, 0);
+                            int length = e.meta(out).shape()[dim] - start - Math.max(-after, 0);
+                            out = e.call(ShapeOps.NARROW, out, (long) dim, (long) start, (long) length);
+                        }
+                        for (int k = 0; k < pad.length / 2; k++) {
+                            int dim = in.dim() - 1 - k, before = Math.max(pad[2 * k], 0), after = Math.max(pad[2 * k + 1], 0);
+                            if (before == 0 && after == 0) continue;
+                            java.util.List<Object> parts = new java.util.ArrayList<>();
+                            int[] block = e.meta(out).shape();
+                            if (before > 0) parts.add(filled(e, block, dim, before, a[2], in.dtype()));
+                            parts.add(out);
+                            if (after > 0) parts.add(filled(e, block, dim, after, a[2], in.dtype()));
+                            out = e.call(ShapeOps.CAT, parts, (long) dim);
+                        }
+                        // no padding at all: still a new tensor, as ATen's
+                        return out == a[0] ? e.call(ShapeOps.CLONE, out) : out;
+                    })
+            .register();
+
     private static TensorMeta attentionMeta(Args a) {
         Tensor q = a.tensor(0), k = a.tensor(1), v = a.tensor(2), mask = a.optTensor(3);
         if (q.dtype() != k.dtype() || q.dtype() != v.dtype()) {
@@ -211,5 +244,32 @@ public final class NnOps {
         out[batch.length] = x;
         out[batch.length + 1] = y;
         return out;
+    }
+    /** ATen's constant_pad_nd checks and output shape. */
+    private static int[] paddedShape(int[] shape, int[] pad) {
+        String op = "constant_pad_nd";
+        if (pad.length % 2 != 0) throw new IllegalArgumentException(op + ": Length of pad must be even but instead it equals " + pad.length);
+        if (shape.length < pad.length / 2) {
+            throw new IllegalArgumentException(op + ": Length of pad should be no more than twice the number of dimensions of the input. Pad length is "
+                    + pad.length + " while the input has " + shape.length + " dimensions.");
+        }
+        int[] out = shape.clone();
+        for (int k = 0; k < pad.length / 2; k++) {
+            int dim = shape.length - 1 - k;
+            long size = (long) shape[dim] + pad[2 * k] + pad[2 * k + 1];
+            if (size < 0) {
+                throw new IllegalArgumentException(op + ": The input size " + shape[dim] + ", plus negative padding " + pad[2 * k] + " and " + pad[2 * k + 1]
+                        + " resulted in a negative output size, which is invalid. Check dimension " + dim + " of your input.");
+            }
+            out[dim] = Math.toIntExact(size);
+        }
+        return out;
+    }
+
+    /** A block of {@code value} shaped like {@code shape} but {@code size} long along {@code dim}. */
+    private static Object filled(OpEmitter e, int[] shape, int dim, int size, Object value, DType dtype) {
+        int[] block = shape.clone();
+        block[dim] = size;
+        return e.call(CreationOps.FULL, block, value, dtype);
     }
 }

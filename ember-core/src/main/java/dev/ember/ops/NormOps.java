@@ -109,6 +109,50 @@ public final class NormOps {
             .derivative(NormOps::layerNormBackward)
             .register();
 
+    /**
+     * Normalization over each of {@code num_groups} groups of channels (with their spatial dims), then
+     * a per-channel affine: layer_norm over the (N, G, C/G·…) view, so its exact statistics and its
+     * derivative serve here too, and the decomposition ({@link ActivationOps#composed}) is what eager
+     * runs and the compiler sees.
+     */
+    public static final OpOverload GROUP_NORM = ActivationOps.composed("group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, "
+                    + "float eps=1e-05, bool cudnn_enabled=True) -> Tensor",
+                    a -> {
+                        Tensor input = a.tensor(0), weight = a.optTensor(2), bias = a.optTensor(3);
+                        int groups = a.integer(1);
+                        String op = "group_norm";
+                        if (input.dim() < 2) throw new IllegalArgumentException(op + ": Expected at least 2 dimensions for input tensor but received " + input.dim());
+                        if (!input.dtype().isFloatingPoint()) {
+                            throw new IllegalArgumentException(op + ": \"group_norm\" not implemented for '" + ReductionOps.scalarTypeName(input.dtype()) + "'");
+                        }
+                        int channels = input.size(1);
+                        if (groups <= 0 || channels % groups != 0) {
+                            throw new IllegalArgumentException(op + ": Expected number of channels in input to be divisible by num_groups, but got input of shape "
+                                    + Shapes.format(input.shape()) + " and num_groups=" + groups);
+                        }
+                        String[] names = {"weight", "bias"};
+                        Tensor[] affine = {weight, bias};
+                        for (int i = 0; i < 2; i++) {
+                            if (affine[i] != null && (affine[i].dim() != 1 || affine[i].numel() != channels)) {
+                                throw new IllegalArgumentException(op + ": Expected " + names[i] + " to be a vector of size equal to the number of channels in input, but got "
+                                        + names[i] + " of shape " + Shapes.format(affine[i].shape()) + " and input of shape " + Shapes.format(input.shape()));
+                            }
+                        }
+                        return TensorMeta.contiguous(input.dtype(), input.shape());
+                    },
+                    (e, a) -> {
+                        TensorMeta in = e.meta(a[0]);
+                        int n = in.shape()[0], groups = ((Number) a[1]).intValue();
+                        int perGroup = Math.toIntExact(in.numel() / Math.max(1, (long) n * groups));
+                        Object grouped = e.call(ShapeOps.RESHAPE, a[0], new int[] {n, groups, perGroup});
+                        Object normalized = e.call(ShapeOps.RESHAPE, e.call(LAYER_NORM, grouped, new int[] {perGroup}, null, null, a[4]), in.shape());
+                        int[] channel = Composites.channelShape(in);
+                        if (a[2] != null) normalized = e.call(PointwiseOps.MUL_TENSOR, normalized, e.call(ShapeOps.RESHAPE, a[2], channel));
+                        if (a[3] != null) normalized = e.call(PointwiseOps.ADD_TENSOR, normalized, e.call(ShapeOps.RESHAPE, a[3], channel));
+                        return normalized;
+                    })
+            .register();
+
     // ------------------------------------------------------------------ batch_norm
 
     /**

@@ -26,6 +26,8 @@ public final class OpRegistry {
         "dev.ember.ops.ScatterOps",
         "dev.ember.ops.SortOps",
         "dev.ember.ops.ScanOps",
+        "dev.ember.ops.ActivationOps",
+        "dev.ember.ops.DistanceOps",
         "dev.ember.ops.LossOps",
         "dev.ember.ops.AssertOps",
     };

@@ -1,5 +1,6 @@
 package dev.ember.autograd;
 
+import dev.ember.ops.ActivationOps;
 import dev.ember.ops.ConvOps;
 import dev.ember.ops.CreationOps;
 import dev.ember.ops.IndexingOps;
@@ -45,6 +46,9 @@ class OpGradcheckTest {
 
     /** A float64 leaf away from 0 (for log, sqrt, division). */
     static Tensor pos(int... shape) { return Tensor.rand(RNG, shape).to(DType.FLOAT64).add(0.5).detach().requiresGrad(true); }
+
+    /** A float64 leaf in (0.1, 0.9): a probability away from 0 and 1. */
+    static Tensor probability(int... shape) { return Tensor.rand(RNG, shape).to(DType.FLOAT64).mul(0.8).add(0.1).detach().requiresGrad(true); }
 
     /** A float64 constant (no grad). */
     static Tensor c(int... shape) { return Tensor.randn(RNG, shape).to(DType.FLOAT64); }
@@ -223,6 +227,11 @@ class OpGradcheckTest {
         s(LossOps.CROSS_ENTROPY_LOSS, "spatial", x(2, 5, 3), idx(new long[] {0, 1, 2, 3, 4, 0}, 2, 3), null, 1L, -100L, 0.0);
         s(LossOps.CROSS_ENTROPY_LOSS, "probabilities", x(4, 5), c(4, 5).softmax(1), weight, 1L, -100L, 0.1);
         s(LossOps.BINARY_CROSS_ENTROPY_WITH_LOGITS, "no weights", x(6), pos(6).sub(0.5).detach().requiresGrad(true), null, null, 1L);
+        for (long r = 0; r < 3; r++) {
+            s(LossOps.BINARY_CROSS_ENTROPY, "reduction " + r, probability(3, 4), probability(3, 4), c(4).abs(), r);
+        }
+        s(ActivationOps.LOG_SIGMOID, x(3, 4));
+        s(ActivationOps.MISH, x(3, 4));
 
         s(ConvOps.CONVOLUTION, x(2, 4, 5, 6), x(6, 2, 3, 2), x(6), new int[] {2, 1}, new int[] {1, 0}, new int[] {1, 2}, false, new int[] {0}, 2);
         s(ConvOps.CONVOLUTION, "1x1, no bias", x(1, 3, 4, 4), x(2, 3, 1, 1), null, new int[] {1}, new int[] {0}, new int[] {1}, false, new int[] {0}, 1);

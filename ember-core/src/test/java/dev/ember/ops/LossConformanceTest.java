@@ -146,7 +146,7 @@ class LossConformanceTest {
             refused(m, "integer inputs", () -> F.mseLoss(ints, ints), "ops.aten.mse_loss(a, b, 1)", ints, ints);
         }
         var e = assertThrows(IllegalArgumentException.class, () -> F.mseLoss(Tensor.ones(2), Tensor.ones(2), "avg"));
-        assertEquals("avg is not a valid value for reduction", e.getMessage());
+        assertEquals("mse_loss: avg is not a valid value for reduction", e.getMessage());
     }
 
     @Test
