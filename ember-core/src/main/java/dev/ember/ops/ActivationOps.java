@@ -1,5 +1,7 @@
 package dev.ember.ops;
 
+import static dev.ember.ops.ComposedOps.composed;
+
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
@@ -37,7 +39,7 @@ public final class ActivationOps {
             (e, a) -> {
                 Object x = a[0];
                 double alpha = number(a[1]), scale = number(a[2]), inputScale = number(a[3]);
-                Object negative = scaled(e, expm1(e, scaled(e, e.call(PointwiseOps.CLAMP, x, null, 0L), inputScale)), alpha * scale);
+                Object negative = scaled(e, e.call(PointwiseOps.EXPM1, scaled(e, e.call(PointwiseOps.CLAMP, x, null, 0L), inputScale)), alpha * scale);
                 return e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.LE_SCALAR, x, 0L), negative, scaled(e, x, scale));
             })
             .tags(Tag.POINTWISE).register();
@@ -161,30 +163,6 @@ public final class ActivationOps {
 
     // ------------------------------------------------------------------ the builder
 
-    /**
-     * An op defined by its decomposition: its eager kernel runs the decomposition (autograd is off
-     * in kernels), so eager, AOT and the inductor compute the same formula, and eager autograd, where
-     * the op has no derivative of its own, differentiates through it (PyTorch's
-     * CompositeImplicitAutograd). The caller adds tags or a derivative, then registers.
-     */
-    static OpOverload.Builder composed(String schema, OpOverload.MetaFn meta, Decomposition decomposition) {
-        return OpOverload.define(schema)
-                .meta(meta)
-                .kernel((a, m) -> eagerly(decomposition, a))
-                .decomposition(decomposition);
-    }
-
-    /**
-     * A decomposition run eagerly, its result made the op's own: a fresh contiguous tensor (a copy
-     * when the result is an argument or a view, as constant_pad_nd's crops are).
-     */
-    static Tensor eagerly(Decomposition decomposition, Args a) {
-        Tensor out = (Tensor) decomposition.apply(OpEmitter.EAGER, a.toArray());
-        boolean aliases = out.isView();
-        for (int i = 0; i < a.size() && !aliases; i++) aliases = a.get(i) == out;
-        return aliases ? ShapeOps.CLONE.callTensor(out).contiguous() : out.contiguous();
-    }
-
     /** A meta function for an elementwise op ATen implements for floating dtypes only ({@code kernel} names its kernel in the error). */
     static OpOverload.MetaFn floatingUnary(String kernel) {
         return a -> {
@@ -206,15 +184,6 @@ public final class ActivationOps {
         Object low = number(lo) > number(hi) ? hi : lo;
         Object upper = e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.GE_SCALAR, x, hi), hi, x);
         return e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.LE_SCALAR, x, low), low, upper);
-    }
-
-    /**
-     * {@code e^x − 1} without exp's cancellation near 0, from ops that exist:
-     * {@code tanh(x/2) · (e^x + 1)}, within a few ulp of ATen's expm1.
-     */
-    private static Object expm1(OpEmitter e, Object x) {
-        Object half = e.call(PointwiseOps.TANH, e.call(PointwiseOps.MUL_SCALAR, x, 0.5));
-        return e.call(PointwiseOps.MUL_TENSOR, half, e.call(PointwiseOps.ADD_SCALAR, e.call(PointwiseOps.EXP, x), 1L));
     }
 
     /** {@code x · factor}; x itself for 1 (exact either way, one node fewer). */

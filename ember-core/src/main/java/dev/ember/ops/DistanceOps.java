@@ -6,12 +6,12 @@ import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
-import static dev.ember.ops.ActivationOps.composed;
+import static dev.ember.ops.ComposedOps.composed;
 import static dev.ember.ops.ActivationOps.number;
 
 /**
  * Norms and distances, as ATen's Distance.cpp and linalg_vector_norm: each defined by its
- * decomposition ({@link ActivationOps#composed}), so autograd differentiates through it and the
+ * decomposition ({@link ComposedOps#composed}), so autograd differentiates through it and the
  * compiler sees the same ops.
  */
 public final class DistanceOps {

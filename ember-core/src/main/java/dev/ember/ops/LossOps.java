@@ -16,7 +16,7 @@ import java.util.List;
  * label smoothing, or class-probability targets), mse_loss, binary cross entropy (of probabilities
  * and of logits), and l1_loss, smooth_l1_loss, huber_loss and kl_div, each with ATen's
  * {@code reduction} codes (0 none, 1 mean, 2 sum), checks and messages. The last ones are defined by
- * their decompositions ({@link ActivationOps#composed}): ATen's formulas, differentiated through.
+ * their decompositions ({@link ComposedOps#composed}): ATen's formulas, differentiated through.
  */
 public final class LossOps {
     private LossOps() {}
@@ -215,7 +215,7 @@ public final class LossOps {
             .register();
 
     /** {@code |self − target|}, reduced; inputs broadcast together. */
-    public static final OpOverload L1_LOSS = ActivationOps.composed("l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor",
+    public static final OpOverload L1_LOSS = ComposedOps.composed("l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor",
                     a -> pointwiseLossMeta(a, "l1_cpu"),
                     (e, a) -> reduce(e, e.call(PointwiseOps.ABS, e.call(PointwiseOps.SUB_TENSOR, a[0], a[1])), a[2]))
             .register();
@@ -224,7 +224,7 @@ public final class LossOps {
      * With {@code z = |self − target|}: {@code z < beta ? 0.5·z·z / beta : z − 0.5·beta}, reduced;
      * l1_loss for {@code beta = 0}, as ATen.
      */
-    public static final OpOverload SMOOTH_L1_LOSS = ActivationOps.composed("smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor",
+    public static final OpOverload SMOOTH_L1_LOSS = ComposedOps.composed("smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor",
                     a -> {
                         if (a.dbl(3) < 0) throw new IllegalArgumentException("smooth_l1_loss: smooth_l1_loss does not support negative values for beta.");
                         return pointwiseLossMeta(a, "smooth_l1_cpu");
@@ -240,7 +240,7 @@ public final class LossOps {
             .register();
 
     /** With {@code z = |self − target|}: {@code z < delta ? 0.5·z·z : delta·(z − 0.5·delta)}, reduced. */
-    public static final OpOverload HUBER_LOSS = ActivationOps.composed("huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor",
+    public static final OpOverload HUBER_LOSS = ComposedOps.composed("huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor",
                     a -> {
                         if (!(a.dbl(3) > 0)) throw new IllegalArgumentException("huber_loss: huber_loss does not support non-positive values for delta.");
                         return pointwiseLossMeta(a, "huber_cpu");
@@ -259,7 +259,7 @@ public final class LossOps {
      * {@code log_target} {@code e^target·(target − self)}; reduced. xlogy is {@code t·log(t)} with the
      * log read at 1 where t is 0, which keeps the gradient there finite.
      */
-    public static final OpOverload KL_DIV = ActivationOps.composed("kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor",
+    public static final OpOverload KL_DIV = ComposedOps.composed("kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor",
                     a -> {
                         if (!a.tensor(0).dtype().isFloatingPoint() || !a.tensor(1).dtype().isFloatingPoint()) {
                             throw new IllegalArgumentException("kl_div: kl_div: Integral inputs not supported.");
@@ -285,7 +285,7 @@ public final class LossOps {
      * values are data). Its derivative is ATen's: {@code (x − t) / max((1 − x)·x, 1e-12)} for self
      * and {@code −logit(x)} for target, finite at 0 and 1 where the formula's would be NaN.
      */
-    public static final OpOverload BINARY_CROSS_ENTROPY = ActivationOps.composed(
+    public static final OpOverload BINARY_CROSS_ENTROPY = ComposedOps.composed(
                     "binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor",
                     a -> {
                         Tensor self = a.tensor(0), target = a.tensor(1), weight = a.optTensor(2);
@@ -309,7 +309,7 @@ public final class LossOps {
             .kernel((a, m) -> {
                 checkProbabilities(a.tensor(0), "input");
                 checkProbabilities(a.tensor(1), "target");
-                return ActivationOps.eagerly(LossOps::binaryCrossEntropy, a);
+                return ComposedOps.eagerly(LossOps::binaryCrossEntropy, a);
             })
             .derivative(g -> {
                 Object x = g.arg(0), weight = g.isTensorArg(2) ? g.arg(2) : null;

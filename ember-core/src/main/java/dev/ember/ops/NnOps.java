@@ -72,7 +72,7 @@ public final class NnOps {
      * backwards; a negative amount crops. Crops are narrows, and each padded dim a concatenation
      * with blocks of {@code value}, so autograd and the compiler see only existing ops.
      */
-    public static final OpOverload CONSTANT_PAD_ND = ActivationOps.composed("constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor",
+    public static final OpOverload CONSTANT_PAD_ND = ComposedOps.composed("constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor",
                     a -> TensorMeta.contiguous(a.tensor(0).dtype(), paddedShape(a.tensor(0).shape(), a.ints(1))),
                     (e, a) -> {
                         int[] pad = Composites.toInts(a[1]);

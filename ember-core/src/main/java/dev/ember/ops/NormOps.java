@@ -112,10 +112,10 @@ public final class NormOps {
     /**
      * Normalization over each of {@code num_groups} groups of channels (with their spatial dims), then
      * a per-channel affine: layer_norm over the (N, G, C/G·…) view, so its exact statistics and its
-     * derivative serve here too, and the decomposition ({@link ActivationOps#composed}) is what eager
+     * derivative serve here too, and the decomposition ({@link ComposedOps#composed}) is what eager
      * runs and the compiler sees.
      */
-    public static final OpOverload GROUP_NORM = ActivationOps.composed("group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, "
+    public static final OpOverload GROUP_NORM = ComposedOps.composed("group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, "
                     + "float eps=1e-05, bool cudnn_enabled=True) -> Tensor",
                     a -> {
                         Tensor input = a.tensor(0), weight = a.optTensor(2), bias = a.optTensor(3);

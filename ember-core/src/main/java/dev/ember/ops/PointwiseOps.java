@@ -118,13 +118,13 @@ public final class PointwiseOps {
      * Rounded to {@code decimals} places, as ATen's kernel: scaled by 10^|decimals| (in the
      * tensor's dtype), rounded half to even, scaled back.
      */
-    public static final OpOverload ROUND_DECIMALS = composed("round.decimals(Tensor self, *, int decimals) -> Tensor",
+    public static final OpOverload ROUND_DECIMALS = composedPointwise("round.decimals(Tensor self, *, int decimals) -> Tensor",
             a -> TensorMeta.contiguous(a.lng(1) == 0 ? roundingDtype(a, "round_vml_cpu") : floatingOnlyDtype(a, "round_cpu"), a.tensor(0).shape()),
             PointwiseOps::roundDecimals)
             .derivative(Derivative.ZERO).register();
     public static final OpOverload TRUNC = unary("trunc(Tensor self) -> Tensor", a -> rounding(a, UnaryOp.TRUNC, "trunc_vml_cpu"), Derivative.ZERO);
     /** {@code x − trunc(x)}, the sign of x kept (ATen's frac); its gradient passes through. */
-    public static final OpOverload FRAC = composed("frac(Tensor self) -> Tensor",
+    public static final OpOverload FRAC = composedPointwise("frac(Tensor self) -> Tensor",
             a -> TensorMeta.contiguous(floatingOnlyDtype(a, "frac_cpu"), a.tensor(0).shape()),
             (e, a) -> e.call(PointwiseOps.SUB_TENSOR, a[0], e.call(PointwiseOps.TRUNC, a[0])))
             .derivative(g -> new Object[] {g.grad()}).register();
@@ -132,13 +132,13 @@ public final class PointwiseOps {
      * −1, 0 or 1 in the input's dtype: {@code (x > 0) − (x < 0)}, so NaN and −0.0 give 0 (ATen's
      * sign); a bool comes back unchanged. Its gradient is zero.
      */
-    public static final OpOverload SIGN = composed("sign(Tensor self) -> Tensor",
+    public static final OpOverload SIGN = composedPointwise("sign(Tensor self) -> Tensor",
             a -> TensorMeta.contiguous(a.tensor(0).dtype(), a.tensor(0).shape()), PointwiseOps::sign)
             .derivative(Derivative.ZERO).register();
     public static final OpOverload RECIPROCAL = unary("reciprocal(Tensor self) -> Tensor", a -> floating(a, UnaryOp.RECIPROCAL),
             g -> new Object[] {g.neg(g.mul(g.grad(), g.mul(g.result(), g.result())))});
     /** {@code pow(x, 2)}, as ATen defines it (so a bool squares to int64, like pow). */
-    public static final OpOverload SQUARE = composed("square(Tensor self) -> Tensor",
+    public static final OpOverload SQUARE = composedPointwise("square(Tensor self) -> Tensor",
             a -> PointwiseOps.POW_TENSOR_SCALAR.inferMeta(PointwiseOps.POW_TENSOR_SCALAR.bind(a.tensor(0), 2L)),
             (e, a) -> e.call(PointwiseOps.POW_TENSOR_SCALAR, a[0], 2L)).register();
     public static final OpOverload TAN = unary("tan(Tensor self) -> Tensor", a -> floating(a, UnaryOp.TAN),
@@ -174,18 +174,18 @@ public final class PointwiseOps {
     // ------------------------------------------------------------------ floating-point classification
 
     /** {@code x != x}: true at NaN only. */
-    public static final OpOverload ISNAN = composed("isnan(Tensor self) -> Tensor", PointwiseOps::boolLike,
+    public static final OpOverload ISNAN = composedPointwise("isnan(Tensor self) -> Tensor", PointwiseOps::boolLike,
             (e, a) -> e.call(PointwiseOps.NE_TENSOR, a[0], a[0])).register();
     /** {@code |x| == inf} for floats; integers and bools are never infinite. */
-    public static final OpOverload ISINF = composed("isinf(Tensor self) -> Tensor", PointwiseOps::boolLike,
+    public static final OpOverload ISINF = composedPointwise("isinf(Tensor self) -> Tensor", PointwiseOps::boolLike,
             (e, a) -> e.meta(a[0]).dtype().isFloatingPoint() ? e.call(PointwiseOps.EQ_SCALAR, e.call(PointwiseOps.ABS, a[0]), Double.POSITIVE_INFINITY)
                     : e.call(PointwiseOps.NE_TENSOR, a[0], a[0])).register();   // false everywhere, in the input's shape
-    public static final OpOverload ISPOSINF = composed("isposinf(Tensor self) -> Tensor", PointwiseOps::boolLike,
+    public static final OpOverload ISPOSINF = composedPointwise("isposinf(Tensor self) -> Tensor", PointwiseOps::boolLike,
             (e, a) -> e.call(PointwiseOps.EQ_SCALAR, a[0], Double.POSITIVE_INFINITY)).register();
-    public static final OpOverload ISNEGINF = composed("isneginf(Tensor self) -> Tensor", PointwiseOps::boolLike,
+    public static final OpOverload ISNEGINF = composedPointwise("isneginf(Tensor self) -> Tensor", PointwiseOps::boolLike,
             (e, a) -> e.call(PointwiseOps.EQ_SCALAR, a[0], Double.NEGATIVE_INFINITY)).register();
     /** Neither NaN nor infinite: {@code (x == x) & (|x| != inf)}; integers and bools always are. */
-    public static final OpOverload ISFINITE = composed("isfinite(Tensor self) -> Tensor", PointwiseOps::boolLike,
+    public static final OpOverload ISFINITE = composedPointwise("isfinite(Tensor self) -> Tensor", PointwiseOps::boolLike,
             (e, a) -> !e.meta(a[0]).dtype().isFloatingPoint() ? e.call(PointwiseOps.EQ_TENSOR, a[0], a[0])
                     : e.call(PointwiseOps.LOGICAL_AND, e.call(PointwiseOps.EQ_TENSOR, a[0], a[0]), e.call(PointwiseOps.NE_SCALAR, e.call(PointwiseOps.ABS, a[0]), Double.POSITIVE_INFINITY))).register();
     /**
@@ -193,10 +193,10 @@ public final class PointwiseOps {
      * (by default the dtype's largest and lowest finite values); integers and bools come back unchanged.
      * The gradient flows where the input was finite (through the decomposition's wheres).
      */
-    public static final OpOverload NAN_TO_NUM = composed("nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor",
+    public static final OpOverload NAN_TO_NUM = composedPointwise("nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor",
             a -> TensorMeta.contiguous(a.tensor(0).dtype(), a.tensor(0).shape()), PointwiseOps::nanToNum).register();
     /** {@code bool(self) != bool(other)}, broadcast. */
-    public static final OpOverload LOGICAL_XOR = composed("logical_xor(Tensor self, Tensor other) -> Tensor",
+    public static final OpOverload LOGICAL_XOR = composedPointwise("logical_xor(Tensor self, Tensor other) -> Tensor",
             a -> TensorMeta.contiguous(BOOL, Shapes.broadcast(name(a), a.tensor(0).shape(), a.tensor(1).shape())),
             (e, a) -> e.call(PointwiseOps.NE_TENSOR, e.call(PointwiseOps.NE_SCALAR, a[0], 0L), e.call(PointwiseOps.NE_SCALAR, a[1], 0L))).register();
     public static final OpOverload SIGMOID = unary("sigmoid(Tensor self) -> Tensor", a -> floating(a, UnaryOp.SIGMOID), g -> new Object[] {g.mul(g.grad(), g.mul(g.result(), g.oneMinus(g.result())))});
@@ -763,18 +763,11 @@ public final class PointwiseOps {
 
     // ------------------------------------------------------------------ op builders
 
-    /**
-     * An op computed by its decomposition: eager runs the ops the decomposition emits, AOT emits the
-     * same ones into graphs, and autograd differentiates through them unless the op is given a
-     * derivative of its own. The result is contiguous, as the other pointwise ops' are.
-     */
-    private static OpOverload.Builder composed(String schema, OpOverload.MetaFn meta, Decomposition decomposition) {
-        return OpOverload.define(schema)
-                .tags(Tag.POINTWISE)
-                .meta(meta)
-                .decomposition(decomposition)
-                .kernel((a, m) -> ((Tensor) decomposition.apply(OpEmitter.EAGER, a.toArray())).contiguous());
+    /** An elementwise op defined by its decomposition ({@link ComposedOps#composed}). */
+    private static OpOverload.Builder composedPointwise(String schema, OpOverload.MetaFn meta, Decomposition decomposition) {
+        return ComposedOps.composed(schema, meta, decomposition).tags(Tag.POINTWISE);
     }
+
 
 
     /** The tags of a binary or unary op in each {@link Schema.Kind}: an out op is pointwise, like ATen's. */
