@@ -53,7 +53,7 @@ final class Einsum {
             List<Integer> done = new ArrayList<>();
             for (int d = 0; d < rank; d++) if (!inOutput[order[d]] && lastUse[order[d]] == i) done.add(d);
             if (result == null) {
-                result = sum(e, x, done.stream().filter(d -> e.meta(x).shape()[d] > 1).toList(), dtype);
+                result = sum(e, x, done.stream().filter(d -> e.meta(x).shape()[d] != 1).toList(), dtype);
             } else {
                 result = contract(e, result, x, done, dtype);
             }
@@ -102,11 +102,11 @@ final class Einsum {
         int[] ls = e.meta(left).shape(), rs = e.meta(right).shape();
         int rank = ls.length;
         // a summed dim only one side has is summed on that side alone
-        left = sum(e, left, summed.stream().filter(d -> ls[d] > 1 && rs[d] == 1).toList(), dtype);
-        right = sum(e, right, summed.stream().filter(d -> rs[d] > 1 && ls[d] == 1).toList(), dtype);
+        left = sum(e, left, summed.stream().filter(d -> ls[d] != 1 && rs[d] == 1).toList(), dtype);
+        right = sum(e, right, summed.stream().filter(d -> rs[d] != 1 && ls[d] == 1).toList(), dtype);
         List<Integer> batch = new ArrayList<>(), leftOnly = new ArrayList<>(), rightOnly = new ArrayList<>(), inner = new ArrayList<>(), rest = new ArrayList<>();
         for (int d = 0; d < rank; d++) {
-            boolean l = ls[d] > 1, r = rs[d] > 1;
+            boolean l = ls[d] != 1, r = rs[d] != 1;   // a size-1 dim is one the operand lacks (or broadcasts)
             if (summed.contains(d)) (l && r ? inner : rest).add(d);
             else if (l && r) batch.add(d);
             else if (l) leftOnly.add(d);
@@ -122,7 +122,7 @@ final class Einsum {
         int[] shape = new int[rank], inverse = new int[rank];
         for (int i = 0; i < rank; i++) {
             int d = resultOrder[i];
-            shape[i] = Math.max(ls[d], rs[d]);
+            shape[i] = ls[d] != 1 ? ls[d] : rs[d];
             if (summed.contains(d)) shape[i] = 1;
             inverse[d] = i;
         }
