@@ -28,7 +28,7 @@ final class ComposedOps {
      * Defines and registers an op computed by {@code decomposition}. An op whose schema says it may
      * alias its input ({@code Tensor(a) self -> Tensor(a)}) returns the decomposition's view as it is;
      * any other returns a contiguous tensor of its own. Its argument checks are those of the ops its
-     * decomposition calls.
+     * decomposition calls, their errors prefixed with the op's name.
      */
     static OpOverload define(String schema, Decomposition decomposition) { return define(schema, a -> { }, decomposition); }
 
@@ -37,7 +37,11 @@ final class ComposedOps {
         return OpOverload.define(schema)
                 .meta(a -> {
                     check.check(a);
-                    return outputMeta(a.op(), decomposition.apply(META, a.toArray()));
+                    try {
+                        return outputMeta(a.op(), decomposition.apply(META, a.toArray()));
+                    } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+                        throw named(a.op().schema().name(), e);
+                    }
                 })
                 .kernel((a, m) -> ownResult(a, decomposition.apply(OpEmitter.EAGER, a.toArray())))
                 .decomposition(decomposition)
@@ -55,6 +59,18 @@ final class ComposedOps {
         @Override
         public TensorMeta meta(Object tensor) { return ((Tensor) tensor).meta(); }
     };
+
+    /**
+     * An error of an op the decomposition calls, named for the op the user called as well
+     * ({@code expand_as: expand: the expanded size …}), of the same type.
+     */
+    private static RuntimeException named(String op, RuntimeException e) {
+        if (e.getMessage() != null && e.getMessage().startsWith(op + ":")) return e;
+        String message = op + ": " + e.getMessage();
+        RuntimeException named = e instanceof IndexOutOfBoundsException ? new IndexOutOfBoundsException(message) : new IllegalArgumentException(message);
+        named.initCause(e);
+        return named;
+    }
 
     private static Object outputMeta(OpOverload op, Object result) {
         if (result instanceof List<?> list) {

@@ -1,7 +1,6 @@
 package dev.ember.ops;
 
 import dev.ember.tensor.DType;
-import dev.ember.tensor.Shapes;
 import dev.ember.tensor.TensorMeta;
 
 import java.util.ArrayList;

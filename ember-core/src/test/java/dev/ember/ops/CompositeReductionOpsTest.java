@@ -5,7 +5,6 @@ import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import dev.ember.testing.Inputs;
 import dev.ember.testing.Torch;
-import dev.ember.testing.TorchAssert.Tolerance;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
