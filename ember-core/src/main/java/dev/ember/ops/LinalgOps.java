@@ -14,6 +14,7 @@ import java.util.List;
  * Matrix products: mm, bmm, addmm, matmul (every rank, batch dimensions broadcast) and linear.
  * All run on {@link GemmBatched}; their meta functions reproduce the checks, in the order and with
  * the words, of the ATen function PyTorch would dispatch to (dot, mv, mm or bmm for matmul).
+ * outer, dot, mv, addmv, baddbmm and einsum are composites of these and pointwise ops ({@link ComposedOps}).
  */
 public final class LinalgOps {
     private LinalgOps() {}

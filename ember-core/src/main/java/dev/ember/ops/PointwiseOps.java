@@ -33,6 +33,7 @@ import static dev.ember.tensor.DType.BOOL;
  * ATen's broadcasting, type promotion (computing in the result dtype) and errors. Each op is a plan
  * (which engine op, in which dtype, on which operands) that the meta function checks and the kernel
  * hands to {@link Pointwise}; one plan serves an op's functional, in-place and out= overloads.
+ * addcmul, addcdiv and lerp are composites of these ({@link ComposedOps}).
  */
 public final class PointwiseOps {
     private PointwiseOps() {}

@@ -23,6 +23,8 @@ import java.util.Arrays;
  * <p>An empty or absent dim list reduces every dimension; negative dims count from the end; a 0-d
  * tensor accepts dim 0 and -1. Reducing nothing gives sum 0 and mean/var nan, while amax, amin,
  * argmax and argmin of nothing are errors.
+ *
+ * <p>all, any, logsumexp, norm and count_nonzero are composites of these ({@link ComposedOps}).
  */
 public final class ReductionOps {
     private ReductionOps() {}

@@ -13,7 +13,9 @@ import java.util.List;
 /**
  * Views (results share their input's storage), copies and joins: view, reshape, permute,
  * transpose, t, unsqueeze, squeeze, expand, narrow, slice, select, flatten, clone, _to_copy,
- * copy_, split, split_with_sizes, chunk, cat, stack.
+ * copy_, split, split_with_sizes, chunk, cat, stack; and the composites written with them
+ * ({@link ComposedOps}): tril, triu, flip, roll, repeat, tile, expand_as, reshape_as, type_as,
+ * unbind, movedim, swapaxes, diagonal, diag, trace, unflatten, repeat_interleave.
  */
 public final class ShapeOps {
     private ShapeOps() {}
