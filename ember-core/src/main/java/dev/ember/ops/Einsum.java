@@ -32,6 +32,7 @@ final class Einsum {
         parse(equation, operands);
     }
 
+    /** The equation over the operands (tensors, or graph values), with the emitter's ops; checked as {@link #check} does. */
     static Object compute(OpEmitter e, String equation, List<?> operands) {
         List<TensorMeta> metas = new ArrayList<>(operands.size());
         for (Object x : operands) metas.add(e.meta(x));
