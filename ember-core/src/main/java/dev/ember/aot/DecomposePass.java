@@ -1,5 +1,6 @@
 package dev.ember.aot;
 
+import dev.ember.fx.BuiltinFunctions;
 import dev.ember.fx.CompilerSteps;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.InsertPoint;
@@ -22,7 +23,8 @@ import java.util.Set;
 /**
  * Rewrites a graph into the core opset: every call of an op with a {@link Decomposition} (the one
  * written in the op's own entry, which eager {@link OpOverload#decompose} runs too) is replaced
- * by the nodes its decomposition emits (recursively), each keeping the replaced node's source
+ * by the nodes its decomposition emits (recursively; an op returning a list where the graph takes
+ * its items by getitem, each getitem by its item), each keeping the replaced node's source
  * location, so errors and logs still point at the user's line. Nodes must carry fake values
  * ({@link dev.ember.fx.ShapeProp}). Each node's decomposition is one {@link CompilerSteps} step
  * ({@code ember bisect} can skip it).
@@ -58,10 +60,15 @@ public final class DecomposePass {
         for (Node n : gm.graph().nodes()) {
             if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload op) || keep.test(op)) continue;
             Decomposition d = decompositionOf(op);
-            if (d == null || !CompilerSteps.apply(CompilerSteps.Kind.DECOMPOSITION, () -> CompilerSteps.describe(n))) continue;
+            if (d == null || returnsList(op) && !onlyItemsTaken(n) || !CompilerSteps.apply(CompilerSteps.Kind.DECOMPOSITION, () -> CompilerSteps.describe(n))) continue;
             Object out;
             try (InsertPoint ignored = gm.graph().insertingBefore(n)) {
                 out = d.apply(new GraphEmitter(gm.graph(), n.sourceLocation()), positional(op, n));
+            }
+            if (out instanceof List<?> items) {
+                takeItems(gm, n, items);
+                replaced++;
+                continue;
             }
             if (!(out instanceof Node result)) continue;
             if (!op.returnsAlias()) result = ownResult(gm, n, result);
@@ -70,6 +77,23 @@ public final class DecomposePass {
             replaced++;
         }
         return replaced;
+    }
+
+    private static boolean returnsList(OpOverload op) { return op.schema().returns().endsWith("[]"); }
+
+    /** Whether the graph uses a list-returning node only through getitem of constant indices, which can take the decomposition's items instead. */
+    private static boolean onlyItemsTaken(Node n) {
+        for (Node u : n.users()) if (u.target() != BuiltinFunctions.GETITEM || !(u.arg(1) instanceof Number)) return false;
+        return true;
+    }
+
+    /** A list-returning op replaced by its decomposition's items (unbind's selects): each getitem of the node becomes the item it takes. */
+    private static void takeItems(GraphModule gm, Node n, List<?> items) {
+        for (Node u : List.copyOf(n.users())) {
+            u.replaceAllUsesWith((Node) items.get(((Number) u.arg(1)).intValue()));
+            gm.graph().eraseNode(u);
+        }
+        gm.graph().eraseNode(n);
     }
 
     /**

@@ -8,11 +8,13 @@ import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Matrix products: mm, bmm, addmm, matmul (every rank, batch dimensions broadcast) and linear.
  * All run on {@link GemmBatched}; their meta functions reproduce the checks, in the order and with
  * the words, of the ATen function PyTorch would dispatch to (dot, mv, mm or bmm for matmul).
+ * outer, dot, mv, addmv, baddbmm and einsum are composites of these and pointwise ops ({@link ComposedOps}).
  */
 public final class LinalgOps {
     private LinalgOps() {}
@@ -125,6 +127,84 @@ public final class LinalgOps {
                 return e.call(ShapeOps.UNSAFE_VIEW, y, shape);   // ATen's: the result is linear's own, not a view of the temporary
             })
             .register();
+
+    // ------------------------------------------------------------------ composites (defined by their decompositions)
+
+    /** {@code self ⊗ vec2}: the column self times the row vec2 (a broadcast mul, dtypes promoted as mul does). */
+    public static final OpOverload OUTER = ComposedOps.define("outer(Tensor self, Tensor vec2) -> Tensor",
+            a -> {
+                if (a.tensor(0).dim() != 1) throw error("outer", "Expected 1-D argument self, but got " + a.tensor(0).dim() + "-D");
+                if (a.tensor(1).dim() != 1) throw error("outer", "Expected 1-D argument vec2, but got " + a.tensor(1).dim() + "-D");
+            },
+            (e, a) -> e.call(PointwiseOps.MUL_TENSOR, e.call(ShapeOps.RESHAPE, a[0], new int[] {e.meta(a[0]).shape()[0], 1}), a[1]));
+
+    /** The inner product of two 1-d tensors of one dtype (integers too, in their own dtype): the sum of their products. */
+    public static final OpOverload DOT = ComposedOps.define("dot(Tensor self, Tensor tensor) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0), y = a.tensor(1);
+                if (x.dim() != 1 || y.dim() != 1) throw error("dot", "1D tensors expected, but got " + x.dim() + "D and " + y.dim() + "D tensors");
+                checkDot("dot", x, y);
+            },
+            (e, a) -> e.call(ReductionOps.SUM, e.call(PointwiseOps.MUL_TENSOR, a[0], a[1]), e.meta(a[0]).dtype()));
+
+    /** Matrix times vector: mm with the vector as a column. */
+    public static final OpOverload MV = ComposedOps.define("mv(Tensor self, Tensor vec) -> Tensor",
+            a -> {
+                Tensor self = a.tensor(0), vec = a.tensor(1);
+                if (self.dim() != 2 || vec.dim() != 1) throw error("mv", "vector + matrix @ vector expected, got 1, " + self.dim() + ", " + vec.dim());
+                checkMv("mv", self.shape(), self.dtype(), vec);
+            },
+            LinalgOps::mv);
+
+    /** {@code beta·self + alpha·(mat @ vec)}, self a vector of mat's rows or one element; with beta 0, self is not read (its NaNs do not propagate). */
+    public static final OpOverload ADDMV = ComposedOps.define("addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+            a -> {
+                Tensor self = a.tensor(0), mat = a.tensor(1), vec = a.tensor(2);
+                if (mat.dim() != 2 || vec.dim() != 1 || self.dim() > 1) {
+                    throw error("addmv", "vector + matrix @ vector expected, got " + self.dim() + ", " + mat.dim() + ", " + vec.dim());
+                }
+                if (mat.size(1) != vec.size(0) || mat.size(0) != self.numel() && self.numel() != 1) {
+                    throw error("addmv", "size mismatch, got input (" + (self.dim() == 0 ? 1 : self.size(0)) + "), mat (" + mat.size(0) + "x" + mat.size(1)
+                            + "), vec (" + vec.size(0) + ")");
+                }
+                checkSameScalarType("addmv", mat.dtype(), self.dtype());
+                checkMv("addmv", mat.shape(), mat.dtype(), vec);
+            },
+            (e, a) -> scaledSum(e, a[0], mv(e, new Object[] {a[1], a[2]}), a[3], a[4]));
+
+    /** {@code beta·self + alpha·(batch1 @ batch2)}, self broadcast to the product's [b, n, p]; with beta 0, self is not read. */
+    public static final OpOverload BADDBMM = ComposedOps.define("baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+            a -> {
+                Tensor self = a.tensor(0), b1 = a.tensor(1), b2 = a.tensor(2);
+                if (b1.dim() != 3) throw error("baddbmm", "batch1 must be a 3D tensor");
+                if (b2.dim() != 3) throw error("baddbmm", "batch2 must be a 3D tensor");
+                checkBmm("baddbmm", b1.dtype(), b1.shape(), b2.dtype(), b2.shape());
+                checkSameScalarType("baddbmm", b1.dtype(), self.dtype());
+                checkExpandable("baddbmm", self.dtype(), self.shape(), new int[] {b1.size(0), b1.size(1), b2.size(2)});
+            },
+            (e, a) -> scaledSum(e, a[0], e.call(LinalgOps.BMM, a[1], a[2]), a[3], a[4]));
+
+    /**
+     * Einstein summation over the operands ({@link Einsum}: permutes, views, sums and one bmm per
+     * pair of operands, left to right); {@code path} is accepted and ignored.
+     */
+    public static final OpOverload EINSUM = ComposedOps.define("einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor",
+            a -> Einsum.check(a.str(0), a.tensors(1).stream().map(Tensor::meta).toList()),
+            (e, a) -> Einsum.compute(e, (String) a[0], (List<?>) a[1]));
+
+    private static Object mv(OpEmitter e, Object[] a) {
+        int k = e.meta(a[1]).shape()[0];
+        Object column = e.call(LinalgOps.MM, a[0], e.call(ShapeOps.RESHAPE, a[1], new int[] {k, 1}));
+        return e.call(ShapeOps.UNSAFE_VIEW, column, new int[] {e.meta(a[0]).shape()[0]});
+    }
+
+    /** {@code beta·self + alpha·product} in addmm's order, where beta 0 drops self (ATen: its NaN and inf are not read). */
+    private static Object scaledSum(OpEmitter e, Object self, Object product, Object beta, Object alpha) {
+        if (!Composites.isOne(alpha)) product = e.call(PointwiseOps.MUL_SCALAR, product, alpha);
+        if (beta instanceof Number b && b.doubleValue() == 0) return product;
+        Object bias = Composites.isOne(beta) ? self : e.call(PointwiseOps.MUL_SCALAR, self, beta);
+        return e.call(PointwiseOps.ADD_TENSOR, product, bias);
+    }
 
     /**
      * ATen's linear adds the bias inside the GEMM (addmm on the input seen as a matrix) for 2-d

@@ -33,6 +33,7 @@ import static dev.ember.tensor.DType.BOOL;
  * ATen's broadcasting, type promotion (computing in the result dtype) and errors. Each op is a plan
  * (which engine op, in which dtype, on which operands) that the meta function checks and the kernel
  * hands to {@link Pointwise}; one plan serves an op's functional, in-place and out= overloads.
+ * addcmul, addcdiv and lerp are composites of these ({@link ComposedOps}).
  */
 public final class PointwiseOps {
     private PointwiseOps() {}
@@ -217,6 +218,34 @@ public final class PointwiseOps {
     public static final OpOverload CLAMP = unary("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", a -> clamp(a, false), PointwiseOps::clampBackward);
 
     public static final OpOverload CLAMP_TENSOR = clampTensor("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", PointwiseOps::clampTensorBackward);
+
+    // ------------------------------------------------------------------ composites: addcmul, addcdiv, lerp
+
+    /** {@code self + value * tensor1 * tensor2} in ATen's order, in the three tensors' promoted dtype (value cast to it). */
+    public static final OpOverload ADDCMUL = ComposedOps.define("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
+            a -> checkAddc(a, false), (e, a) -> addc(e, a, PointwiseOps.MUL_TENSOR));
+
+    /** {@code self + value * tensor1 / tensor2}; integer tensors are refused, as ATen does (it once divided them with truncation). */
+    public static final OpOverload ADDCDIV = ComposedOps.define("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
+            a -> checkAddc(a, true), (e, a) -> addc(e, a, PointwiseOps.DIV_TENSOR));
+
+    /**
+     * {@code self + weight * (end - self)} where |weight| < 0.5, else {@code end - (end - self) * (1 - weight)}:
+     * ATen's two branches, each exact at its end of the interval (weight 0 gives self, weight 1 gives end).
+     */
+    public static final OpOverload LERP_SCALAR = ComposedOps.define("lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor",
+            a -> checkLerp(a, "lerp_kernel_scalar"), PointwiseOps::lerpScalar);
+
+    /** lerp with a weight per element (broadcast with self and end), the branch chosen per element. */
+    public static final OpOverload LERP_TENSOR = ComposedOps.define("lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor",
+            a -> checkLerp(a, "lerp_kernel_tensor"), (e, a) -> {
+                Object self = a[0], end = a[1], weight = a[2];
+                Object diff = e.call(PointwiseOps.SUB_TENSOR, end, self);
+                Object small = e.call(PointwiseOps.LT_SCALAR, e.call(PointwiseOps.ABS, weight), 0.5);
+                Object fromSelf = e.call(PointwiseOps.ADD_TENSOR, self, e.call(PointwiseOps.MUL_TENSOR, weight, diff));
+                Object fromEnd = e.call(PointwiseOps.SUB_TENSOR, end, e.call(PointwiseOps.MUL_TENSOR, diff, e.call(PointwiseOps.RSUB_SCALAR, weight, 1L)));
+                return e.call(PointwiseOps.WHERE_SELF, small, fromSelf, fromEnd);
+            });
 
     // ------------------------------------------------------------------ selection
 
@@ -963,6 +992,64 @@ public final class PointwiseOps {
                 })
                 .register();
     }
+
+    // ------------------------------------------------------------------ addcmul, addcdiv, lerp
+
+    private static void checkAddc(Args a, boolean divide) {
+        String op = name(a);
+        Tensor self = a.tensor(0), t1 = a.tensor(1), t2 = a.tensor(2);
+        if (divide && !t1.dtype().isFloatingPoint() && !t2.dtype().isFloatingPoint()) {
+            throw new IllegalArgumentException(op + ": Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform a true division "
+                    + "of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) "
+                    + "for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: "
+                    + "(input + value * tensor1 / tensor2), for all dtypes.");
+        }
+        Shapes.broadcast(op, Shapes.broadcast(op, self.shape(), t1.shape()), t2.shape());
+        DType d = TypePromotion.resultType(self, t1, t2);
+        if (d == BOOL) throw notImplemented(op, op + "_cpu_out", d);
+    }
+
+    /** addcmul or addcdiv: the operands in their common dtype, then {@code self + (value * t1) ⊗ t2}. */
+    private static Object addc(OpEmitter e, Object[] a, OpOverload product) {
+        DType d = TypePromotion.resultType(fake(e, a[0]), fake(e, a[1]), fake(e, a[2]));
+        Object t1 = convert(e, a[1], d);
+        // ATen casts value to the computation's type: 0.5 is 0 for integers
+        Object value = d.isFloatingPoint() ? a[3] : (Object) (long) toDouble(a[3]);
+        if (!isOne(value)) t1 = e.call(MUL_SCALAR, t1, value);
+        return e.call(ADD_TENSOR, convert(e, a[0], d), e.call(product, t1, convert(e, a[2], d)));
+    }
+
+    private static void checkLerp(Args a, String kernel) {
+        String op = name(a);
+        Tensor self = a.tensor(0), end = a.tensor(1);
+        if (end.dtype() != self.dtype()) {
+            throw new IllegalArgumentException(op + ": expected dtype " + typeMetaName(self.dtype()) + " for `end` but got dtype " + typeMetaName(end.dtype()));
+        }
+        int[] shape = Shapes.broadcast(op, self.shape(), end.shape());
+        if (a.get(2) instanceof Tensor weight) {
+            if (weight.dtype() != self.dtype()) {
+                throw new IllegalArgumentException(op + ": expected dtype " + typeMetaName(self.dtype()) + " for `weight` but got dtype " + typeMetaName(weight.dtype()));
+            }
+            Shapes.broadcast(op, shape, weight.shape());
+        }
+        if (!self.dtype().isFloatingPoint()) throw notImplemented(op, kernel, self.dtype());
+    }
+
+    private static Object lerpScalar(OpEmitter e, Object[] a) {
+        Object self = a[0], end = a[1];
+        boolean single = e.meta(self).dtype() == DType.FLOAT32;
+        // the weight in the computation's type, as ATen's kernel holds it: 1 - w rounds in float for float32
+        double w = single ? (float) toDouble(a[2]) : toDouble(a[2]);
+        double oneMinus = single ? 1f - (float) w : 1 - w;
+        Object diff = e.call(SUB_TENSOR, end, self);
+        if (Math.abs(w) < 0.5) return e.call(ADD_TENSOR, self, e.call(MUL_SCALAR, diff, w));
+        return e.call(SUB_TENSOR, end, e.call(MUL_SCALAR, diff, oneMinus));
+    }
+
+    /** A tensor value's metadata as a fake tensor, for {@link TypePromotion} in decompositions (where tensors are opaque). */
+    private static Tensor fake(OpEmitter e, Object x) { return new dev.ember.tensor.FakeTensor(e.meta(x)); }
+
+    private static Object convert(OpEmitter e, Object x, DType d) { return e.meta(x).dtype() == d ? x : e.call(ShapeOps.TO_COPY, x, d); }
 
     // ------------------------------------------------------------------ checks
 

@@ -6,6 +6,7 @@ import dev.ember.ops.eager.ReduceFold;
 import dev.ember.ops.eager.ReducePlan;
 import dev.ember.ops.eager.ReduceSoftmax;
 import dev.ember.tensor.DType;
+import dev.ember.tensor.Defaults;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Storage;
 import dev.ember.tensor.Tensor;
@@ -22,6 +23,8 @@ import java.util.Arrays;
  * <p>An empty or absent dim list reduces every dimension; negative dims count from the end; a 0-d
  * tensor accepts dim 0 and -1. Reducing nothing gives sum 0 and mean/var nan, while amax, amin,
  * argmax and argmin of nothing are errors.
+ *
+ * <p>all, any, logsumexp, norm and count_nonzero are composites of these ({@link ComposedOps}).
  */
 public final class ReductionOps {
     private ReductionOps() {}
@@ -150,6 +153,100 @@ public final class ReductionOps {
             .kernel((a, m) -> LOG_SOFTMAX.callTensor(converted(a), a.get(1), false))
             .derivative(ReductionOps::logSoftmaxBackward)
             .register();
+
+    // ------------------------------------------------------------------ composites (defined by their decompositions)
+
+    /** Whether every element is nonzero (NaN counts as nonzero); a bool 0-d tensor, true for no elements. */
+    public static final OpOverload ALL = ComposedOps.define("all(Tensor self) -> Tensor", (e, a) -> allOrAny(e, a[0], null, false, true));
+
+    public static final OpOverload ALL_DIM = ComposedOps.define("all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor",
+            a -> Shapes.wrapDim("all", a.integer(1), a.tensor(0).dim()), (e, a) -> allOrAny(e, a[0], a[1], (Boolean) a[2], true));
+
+    /** Whether any element is nonzero; a bool 0-d tensor, false for no elements. */
+    public static final OpOverload ANY = ComposedOps.define("any(Tensor self) -> Tensor", (e, a) -> allOrAny(e, a[0], null, false, false));
+
+    public static final OpOverload ANY_DIM = ComposedOps.define("any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor",
+            a -> Shapes.wrapDim("any", a.integer(1), a.tensor(0).dim()), (e, a) -> allOrAny(e, a[0], a[1], (Boolean) a[2], false));
+
+    /**
+     * {@code log Σ exp(x)} over {@code dim}, shifted by the max as ATen computes it: {@code log Σ exp(x − m) + m},
+     * with m taken as 0 where it is infinite (a slice all −inf gives −inf, one with +inf gives +inf,
+     * rather than the NaN of inf − inf). Integer and bool inputs are converted to the default dtype first.
+     */
+    public static final OpOverload LOGSUMEXP = ComposedOps.define("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor",
+            a -> reducedDims("logsumexp", a.ints(1), a.tensor(0).dim()), ReductionOps::logsumexp);
+
+    /** The 2-norm of all elements (or the p-norm: {@link #NORM_DIM}). */
+    public static final OpOverload NORM = ComposedOps.define("norm.Scalar(Tensor self, Scalar p=2) -> Tensor",
+            a -> checkNorm(a.tensor(0), a.scalar(1), null), (e, a) -> norm(e, a[0], a[1], null, false));
+
+    /**
+     * The vector p-norm over {@code dim}: Σ|x|^p^(1/p) for finite p, the largest |x| for p = inf, the
+     * smallest for -inf, the count of nonzeros for p = 0 (p None is 2; torch.norm's "fro" is p = 2).
+     */
+    public static final OpOverload NORM_DIM = ComposedOps.define("norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor",
+            a -> checkNorm(a.tensor(0), a.get(1) == null ? 2L : a.scalar(1), a.ints(2)), (e, a) -> norm(e, a[0], a[1], a[2], (Boolean) a[3]));
+
+    /** How many elements are nonzero, over all dims; int64. */
+    public static final OpOverload COUNT_NONZERO = ComposedOps.define("count_nonzero(Tensor self, int? dim=None) -> Tensor",
+            a -> { if (a.get(1) != null) Shapes.wrapDim("count_nonzero", a.integer(1), a.tensor(0).dim()); },
+            (e, a) -> countNonzero(e, a[0], a[1]));
+
+    /** How many elements are nonzero over {@code dim} (all dims when empty); int64. */
+    public static final OpOverload COUNT_NONZERO_DIMS = ComposedOps.define("count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor",
+            a -> reducedDims("count_nonzero", a.ints(1), a.tensor(0).dim()), (e, a) -> countNonzero(e, a[0], a[1]));
+
+    /** all: no element is zero (the count of zeros is 0); any: some element is nonzero. */
+    private static Object allOrAny(OpEmitter e, Object x, Object dim, boolean keepdim, boolean all) {
+        Object hits = e.call(all ? PointwiseOps.EQ_SCALAR : PointwiseOps.NE_SCALAR, x, 0L);
+        Object count = e.call(SUM_DIM, hits, dim == null ? null : new int[] {((Number) dim).intValue()}, keepdim);
+        return e.call(all ? PointwiseOps.EQ_SCALAR : PointwiseOps.NE_SCALAR, count, 0L);
+    }
+
+    private static Object countNonzero(OpEmitter e, Object x, Object dims) {
+        return e.call(SUM_DIM, e.call(PointwiseOps.NE_SCALAR, x, 0L), dims == null ? null : Composites.toInts(dims), false);
+    }
+
+    private static Object logsumexp(OpEmitter e, Object[] a) {
+        Object x = a[0];
+        if (!e.meta(x).dtype().isFloatingPoint()) x = e.call(ShapeOps.TO_COPY, x, Defaults.dtype());
+        int[] dims = Composites.dims(e, x, a[1]);
+        boolean keepdim = (Boolean) a[2];
+        // no max of nothing: ATen sums the exponentials unshifted (log 0 = -inf)
+        if (e.meta(x).numel() == 0) return e.call(PointwiseOps.LOG, e.call(SUM_DIM, e.call(PointwiseOps.EXP, x), dims, keepdim));
+        Object max = e.call(AMAX, x, dims, true);
+        max = e.call(PointwiseOps.MASKED_FILL_SCALAR, max, e.call(PointwiseOps.EQ_SCALAR, e.call(PointwiseOps.ABS, max), Double.POSITIVE_INFINITY), 0L);
+        Object sum = e.call(SUM_DIM, e.call(PointwiseOps.EXP, e.call(PointwiseOps.SUB_TENSOR, x, max)), dims, keepdim);
+        Object shift = keepdim ? max : e.call(ShapeOps.RESHAPE, max, e.meta(sum).shape());
+        return e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.LOG, sum), shift);
+    }
+
+    private static void checkNorm(Tensor t, Object p, int[] dims) {
+        if (!t.dtype().isFloatingPoint()) {
+            throw new IllegalArgumentException("norm: norm(): input dtype should be either floating point or complex. Got " + scalarTypeName(t.dtype()) + " instead.");
+        }
+        boolean[] reduced = reducedDims("norm", dims, t.dim());
+        if (!Double.isInfinite(((Number) p).doubleValue())) return;
+        for (int d = 0; d < t.dim(); d++) {
+            if (reduced[d] && t.size(d) == 0) {
+                throw new IllegalArgumentException("norm: linalg.vector_norm cannot compute the inf norm on the dimension " + d
+                        + " because this dimension is empty and the operation does not have an identity");
+            }
+        }
+    }
+
+    private static Object norm(OpEmitter e, Object x, Object pArg, Object dimArg, boolean keepdim) {
+        double p = pArg == null ? 2 : ((Number) pArg).doubleValue();
+        int[] dims = Composites.dims(e, x, dimArg);
+        if (p == 2) return e.call(PointwiseOps.SQRT, e.call(SUM_DIM, e.call(PointwiseOps.MUL_TENSOR, x, x), dims, keepdim));
+        if (p == 0) return e.call(SUM_DIM, e.call(PointwiseOps.NE_SCALAR, x, 0L), dims, keepdim, e.meta(x).dtype());
+        Object abs = e.call(PointwiseOps.ABS, x);
+        if (p == Double.POSITIVE_INFINITY) return e.call(AMAX, abs, dims, keepdim);
+        if (p == Double.NEGATIVE_INFINITY) return e.call(AMIN, abs, dims, keepdim);
+        if (p == 1) return e.call(SUM_DIM, abs, dims, keepdim);
+        Object sum = e.call(SUM_DIM, e.call(PointwiseOps.POW_TENSOR_SCALAR, abs, p), dims, keepdim);
+        return e.call(PointwiseOps.POW_TENSOR_SCALAR, sum, 1 / p);
+    }
 
     /** softmax.int's input in its {@code dtype} argument (metadata only for fake tensors). */
     private static Tensor converted(Args a) {

@@ -13,7 +13,9 @@ import java.util.List;
 /**
  * Views (results share their input's storage), copies and joins: view, reshape, permute,
  * transpose, t, unsqueeze, squeeze, expand, narrow, slice, select, flatten, clone, _to_copy,
- * copy_, split, split_with_sizes, chunk, cat, stack.
+ * copy_, split, split_with_sizes, chunk, cat, stack; and the composites written with them
+ * ({@link ComposedOps}): tril, triu, flip, roll, repeat, tile, expand_as, reshape_as, type_as,
+ * unbind, movedim, swapaxes, diagonal, diag, trace, unflatten, repeat_interleave.
  */
 public final class ShapeOps {
     private ShapeOps() {}
@@ -509,6 +511,312 @@ public final class ShapeOps {
             }
             out.add((Tensor) UNSQUEEZE.call(ts.get(i), (long) d));
         }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ composites (defined by their decompositions)
+
+    /** The lower triangle of the last two dims (elements with {@code j - i <= diagonal}), the rest zero. */
+    public static final OpOverload TRIL = ComposedOps.define("tril(Tensor self, int diagonal=0) -> Tensor",
+            a -> checkMatrices("tril", a.tensor(0)), (e, a) -> triangle(e, a, true));
+
+    /** The upper triangle of the last two dims (elements with {@code j - i >= diagonal}), the rest zero. */
+    public static final OpOverload TRIU = ComposedOps.define("triu(Tensor self, int diagonal=0) -> Tensor",
+            a -> checkMatrices("triu", a.tensor(0)), (e, a) -> triangle(e, a, false));
+
+    /** A copy with the order of elements reversed along each of {@code dims}: one index_select per dim. */
+    public static final OpOverload FLIP = ComposedOps.define("flip(Tensor self, int[] dims) -> Tensor",
+            a -> ReductionOps.reducedDims("flip", a.ints(1), a.tensor(0).dim()),
+            (e, a) -> {
+                Object x = a[0];
+                int[] shape = e.meta(x).shape();
+                for (int d : Composites.toInts(a[1])) {
+                    if (shape.length == 0) break;
+                    int w = Shapes.wrapDim("flip", d, shape.length), n = shape[w];
+                    if (n > 1) x = e.call(IndexingOps.INDEX_SELECT, x, (long) w, e.call(CreationOps.ARANGE, n - 1L, -1L, -1L));
+                }
+                return x == a[0] ? e.call(ShapeOps.CLONE, x) : x;
+            });
+
+    /**
+     * Elements shifted cyclically by {@code shifts[i]} along {@code dims[i]} (two slices joined by cat);
+     * with no dims, along the tensor flattened, then shaped back.
+     */
+    public static final OpOverload ROLL = ComposedOps.define("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor",
+            a -> {
+                int[] shifts = a.ints(1), dims = a.ints(2);
+                if (shifts.length == 0) throw new IllegalArgumentException("roll: `shifts` required");
+                if (dims.length == 0 ? shifts.length != 1 : shifts.length != dims.length) {
+                    throw new IllegalArgumentException("roll: shifts and dimensions must align. shifts: " + shifts.length + ", dims:" + dims.length);
+                }
+                for (int d : dims) Shapes.wrapDim("roll", d, a.tensor(0).dim());
+            },
+            (e, a) -> {
+                int[] shifts = Composites.toInts(a[1]), dims = Composites.toInts(a[2]), shape = e.meta(a[0]).shape();
+                if (dims.length == 0) {
+                    Object flat = e.call(ShapeOps.RESHAPE, a[0], new int[] {Shapes.numel(shape)});
+                    Object rolled = rollDim(e, flat, 0, shifts[0]);
+                    return rolled == flat ? e.call(ShapeOps.CLONE, a[0]) : e.call(ShapeOps.RESHAPE, rolled, shape);
+                }
+                Object x = a[0];
+                for (int i = 0; i < dims.length; i++) x = rollDim(e, x, Shapes.wrapDim("roll", dims[i], shape.length), shifts[i]);
+                return x == a[0] ? e.call(ShapeOps.CLONE, x) : x;
+            });
+
+    /**
+     * The tensor tiled {@code repeats[i]} times along dim i (leading repeats add dims): a view with a
+     * stride-0 dim before each dim, expanded, then reshaped (which copies).
+     */
+    public static final OpOverload REPEAT = ComposedOps.define("repeat(Tensor self, SymInt[] repeats) -> Tensor",
+            a -> {
+                int[] repeats = a.ints(1);
+                if (repeats.length < a.tensor(0).dim()) {
+                    throw new IllegalArgumentException("repeat: Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+                }
+                int[] target = repeatedShape(a.tensor(0).shape(), repeats);
+                for (int size : target) {
+                    if (size < 0) throw new IllegalArgumentException("repeat: Trying to create tensor with negative dimension " + size + ": " + Shapes.format(target));
+                }
+            },
+            (e, a) -> {
+                int[] repeats = Composites.toInts(a[1]), shape = e.meta(a[0]).shape();
+                int r = repeats.length, lead = r - shape.length;
+                int[] spread = new int[2 * r], expanded = new int[2 * r];
+                for (int i = 0; i < r; i++) {
+                    int size = i < lead ? 1 : shape[i - lead];
+                    spread[2 * i] = 1;
+                    spread[2 * i + 1] = size;
+                    expanded[2 * i] = repeats[i];
+                    expanded[2 * i + 1] = size;
+                }
+                Object x = e.call(ShapeOps.EXPAND, e.call(ShapeOps.RESHAPE, a[0], spread), expanded);
+                return e.call(ShapeOps.RESHAPE, x, repeatedShape(shape, repeats));
+            });
+
+    /** {@code repeat}, with repeats padded by leading ones when fewer than the tensor's dims (numpy's tile). */
+    public static final OpOverload TILE = ComposedOps.define("tile(Tensor self, SymInt[] dims) -> Tensor",
+            (e, a) -> {
+                int[] reps = Composites.toInts(a[1]);
+                int nd = e.meta(a[0]).dim();
+                if (reps.length < nd) {
+                    int[] padded = new int[nd];
+                    Arrays.fill(padded, 0, nd - reps.length, 1);
+                    System.arraycopy(reps, 0, padded, nd - reps.length, reps.length);
+                    reps = padded;
+                }
+                return e.call(ShapeOps.REPEAT, a[0], reps);
+            });
+
+    /** A view of self expanded to other's shape. */
+    public static final OpOverload EXPAND_AS = ComposedOps.define("expand_as(Tensor(a) self, Tensor other) -> Tensor(a)", (e, a) -> e.call(ShapeOps.EXPAND, a[0], e.meta(a[1]).shape()));
+
+    /** self reshaped to other's shape: a view where the strides allow one, as reshape. */
+    public static final OpOverload RESHAPE_AS = ComposedOps.define("reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)", (e, a) -> e.call(ShapeOps.RESHAPE, a[0], e.meta(a[1]).shape()));
+
+    /** self converted to other's dtype; self itself when it already has it (ATen's {@code to}). */
+    public static final OpOverload TYPE_AS = ComposedOps.define("type_as(Tensor self, Tensor other) -> Tensor",
+            (e, a) -> e.meta(a[0]).dtype() == e.meta(a[1]).dtype() ? a[0] : e.call(ShapeOps.TO_COPY, a[0], e.meta(a[1]).dtype()));
+
+    /** Each index along {@code dim} as a view (select), in order. */
+    public static final OpOverload UNBIND = ComposedOps.define("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]",
+            a -> {
+                if (a.tensor(0).dim() == 0) throw new IllegalArgumentException("unbind: Dimension specified as " + a.integer(1) + " but tensor has no dimensions");
+                Shapes.wrapDim("unbind", a.integer(1), a.tensor(0).dim());
+            },
+            (e, a) -> {
+                int[] shape = e.meta(a[0]).shape();
+                int d = Shapes.wrapDim("unbind", ((Number) a[1]).intValue(), shape.length);
+                List<Object> out = new ArrayList<>(shape[d]);
+                for (long i = 0; i < shape[d]; i++) out.add(e.call(ShapeOps.SELECT, a[0], (long) d, i));
+                return out;
+            });
+
+    /** A view with dims {@code source[i]} moved to positions {@code destination[i]}, the others keeping their order (a permute). */
+    public static final OpOverload MOVEDIM = ComposedOps.define("movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)",
+            a -> movedimOrder(a.tensor(0).dim(), a.ints(1), a.ints(2)),
+            (e, a) -> e.call(ShapeOps.PERMUTE, a[0], movedimOrder(e.meta(a[0]).dim(), Composites.toInts(a[1]), Composites.toInts(a[2]))));
+
+    /** numpy's name for transpose: a view with two dims exchanged. */
+    public static final OpOverload SWAPAXES = ComposedOps.define("swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)",
+            a -> {
+                Shapes.wrapDim("swapaxes", a.integer(1), a.tensor(0).dim());
+                Shapes.wrapDim("swapaxes", a.integer(2), a.tensor(0).dim());
+            },
+            (e, a) -> e.call(ShapeOps.TRANSPOSE, a[0], a[1], a[2]));
+
+    /**
+     * The elements {@code (i, i + offset)} of dims dim1 and dim2, as a new last dim. A view (the two
+     * dims moved last, merged by a view, then every (n+1)-th element) where the two dims can be
+     * merged, either way round; a copy otherwise (a tensor sliced along both dims), as reshape is.
+     */
+    public static final OpOverload DIAGONAL = ComposedOps.define("diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)",
+            a -> {
+                int nd = a.tensor(0).dim();
+                int d1 = Shapes.wrapDim("diagonal", a.integer(2), nd), d2 = Shapes.wrapDim("diagonal", a.integer(3), nd);
+                if (d1 == d2) throw new IllegalArgumentException("diagonal: diagonal dimensions cannot be identical " + a.integer(2) + ", " + a.integer(3));
+            },
+            ShapeOps::diagonal);
+
+    /** A 1-d tensor as the {@code diagonal}-th diagonal of a square matrix (zeros elsewhere); a matrix's diagonal as a 1-d copy. */
+    public static final OpOverload DIAG = ComposedOps.define("diag(Tensor self, int diagonal=0) -> Tensor",
+            a -> {
+                int nd = a.tensor(0).dim();
+                if (nd != 1 && nd != 2) throw new IllegalArgumentException("diag: diag(): Supports 1D or 2D tensors. Got " + nd + "D");
+            },
+            (e, a) -> {
+                if (e.meta(a[0]).dim() == 2) return e.call(ShapeOps.CLONE, e.call(ShapeOps.DIAGONAL, a[0], a[1], 0L, 1L));
+                TensorMeta v = e.meta(a[0]);
+                int k = ((Number) a[1]).intValue(), size = v.shape()[0] + Math.abs(k);
+                Object padded = k == 0 ? a[0] : e.call(ShapeOps.CAT, List.of(a[0], e.call(CreationOps.ZEROS, new int[] {Math.abs(k)}, v.dtype())), 0L);
+                // k >= 0: row i holds v[i] (at column i + k); k < 0: column j holds v[j] (at row j - k)
+                Object line = e.call(ShapeOps.RESHAPE, padded, k >= 0 ? new int[] {size, 1} : new int[] {1, size});
+                Object offDiagonal = e.call(PointwiseOps.NE_SCALAR, columnMinusRow(e, size, size), (long) k);
+                return e.call(PointwiseOps.MASKED_FILL_SCALAR, e.call(ShapeOps.EXPAND, line, new int[] {size, size}), offDiagonal, 0L);
+            });
+
+    /** The sum of a matrix's diagonal; integer matrices sum to int64, as sum does. */
+    public static final OpOverload TRACE = ComposedOps.define("trace(Tensor self) -> Tensor",
+            a -> {
+                Tensor t = a.tensor(0);
+                if (t.dim() != 2) throw new IllegalArgumentException("trace: expected a matrix, but got tensor with dim " + t.dim());
+                if (t.dtype() == DType.BOOL) throw new IllegalArgumentException("trace: \"trace\" not implemented for 'Bool'");
+            },
+            (e, a) -> e.call(ReductionOps.SUM, e.call(ShapeOps.DIAGONAL, a[0], 0L, 0L, 1L)));
+
+    /** A view with dim split into {@code sizes} (one of them may be -1). */
+    public static final OpOverload UNFLATTEN = ComposedOps.define("unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)",
+            a -> unflattenShape(a.tensor(0).shape(), a.integer(1), a.ints(2)),
+            (e, a) -> e.call(ShapeOps.VIEW, a[0], unflattenShape(e.meta(a[0]).shape(), ((Number) a[1]).intValue(), Composites.toInts(a[2]))));
+
+    /** Each element repeated {@code repeats} times in place along {@code dim} (of the flattened tensor when dim is None). */
+    public static final OpOverload REPEAT_INTERLEAVE = ComposedOps.define(
+                    "repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor",
+            a -> {
+                if (a.lng(1) < 0) throw new IllegalArgumentException("repeat_interleave: Repeats must be non-negative");
+                if (a.get(2) != null) Shapes.wrapDim("repeat_interleave", a.integer(2), a.tensor(0).dim());
+            },
+            (e, a) -> {
+                Object x = a[2] == null ? e.call(ShapeOps.RESHAPE, a[0], new int[] {e.meta(a[0]).numel()}) : a[0];
+                int[] shape = e.meta(x).shape();
+                int d = a[2] == null ? 0 : Shapes.wrapDim("repeat_interleave", ((Number) a[2]).intValue(), shape.length);
+                int r = ((Number) a[1]).intValue();
+                int[] expanded = new int[shape.length + 1];
+                for (int i = 0, j = 0; i < expanded.length; i++) expanded[i] = i == d + 1 ? r : shape[j++];
+                int[] result = shape.clone();
+                if (shape.length > 0) result[d] *= r;
+                Object spread = e.call(ShapeOps.EXPAND, e.call(ShapeOps.UNSQUEEZE, x, (long) d + 1), expanded);
+                return e.call(ShapeOps.RESHAPE, spread, shape.length == 0 ? new int[] {r} : result);
+            });
+
+    private static void checkMatrices(String op, Tensor t) {
+        if (t.dim() < 2) throw new IllegalArgumentException(op + ": input tensor must have at least 2 dimensions");
+    }
+
+    /** {@code j - i} over an [m, n] grid of (row i, column j), as int64. */
+    private static Object columnMinusRow(OpEmitter e, int m, int n) {
+        Object rows = e.call(ShapeOps.RESHAPE, e.call(CreationOps.ARANGE, 0L, (long) m, 1L), new int[] {m, 1});
+        return e.call(PointwiseOps.SUB_TENSOR, e.call(CreationOps.ARANGE, 0L, (long) n, 1L), rows);
+    }
+
+    private static Object triangle(OpEmitter e, Object[] a, boolean lower) {
+        int[] s = e.meta(a[0]).shape();
+        Object offset = columnMinusRow(e, s[s.length - 2], s[s.length - 1]);
+        Object outside = e.call(lower ? PointwiseOps.GT_SCALAR : PointwiseOps.LT_SCALAR, offset, ((Number) a[1]).longValue());
+        return e.call(PointwiseOps.MASKED_FILL_SCALAR, a[0], outside, 0L);
+    }
+
+    /** Rolls by {@code shift} along wrapped dim {@code d}; {@code x} itself when that moves nothing. */
+    private static Object rollDim(OpEmitter e, Object x, int d, int shift) {
+        int n = e.meta(x).shape()[d];
+        if (n == 0 || Math.floorMod(shift, n) == 0) return x;
+        long cut = n - Math.floorMod(shift, n);
+        return e.call(ShapeOps.CAT, List.of(e.call(ShapeOps.SLICE, x, (long) d, cut, (long) n, 1L), e.call(ShapeOps.SLICE, x, (long) d, 0L, cut, 1L)), (long) d);
+    }
+
+    private static int[] repeatedShape(int[] shape, int[] repeats) {
+        int[] out = repeats.clone();
+        int lead = repeats.length - shape.length;
+        for (int i = lead; i < repeats.length; i++) out[i] = shape[i - lead] * repeats[i];
+        return out;
+    }
+
+    /** ATen's movedim permutation: each source dim at its destination, the rest in their order in the free places. */
+    private static int[] movedimOrder(int nd, int[] source, int[] destination) {
+        if (source.length != destination.length) {
+            throw new IllegalArgumentException("movedim: Invalid source or destination dims: source (" + Arrays.toString(source) + " dims) should contain the same number of dims as destination ("
+                    + Arrays.toString(destination) + " dims)");
+        }
+        int[] order = new int[nd];
+        Arrays.fill(order, -1);
+        boolean[] moved = new boolean[nd], taken = new boolean[nd];
+        for (int i = 0; i < source.length; i++) {
+            int s = Shapes.wrapDim("movedim", source[i], nd), d = Shapes.wrapDim("movedim", destination[i], nd);
+            if (moved[s]) throw new IllegalArgumentException("movedim: repeated dim in `source` (" + Arrays.toString(source) + ")");
+            if (taken[d]) throw new IllegalArgumentException("movedim: repeated dim in `destination` (" + Arrays.toString(destination) + ")");
+            moved[s] = true;
+            taken[d] = true;
+            order[d] = s;
+        }
+        for (int i = 0, rest = 0; i < nd; i++) {
+            if (order[i] >= 0) continue;
+            while (moved[rest]) rest++;
+            order[i] = rest++;
+        }
+        return order;
+    }
+
+    private static Object diagonal(OpEmitter e, Object[] a) {
+        TensorMeta x = e.meta(a[0]);
+        int nd = x.dim(), offset = ((Number) a[1]).intValue();
+        int d1 = Shapes.wrapDim("diagonal", ((Number) a[2]).intValue(), nd), d2 = Shapes.wrapDim("diagonal", ((Number) a[3]).intValue(), nd);
+        // the diagonal of (d1, d2) is that of (d2, d1) at -offset: take the order whose two dims merge into one by a view
+        if (!mergesLast(x, d1, d2) && mergesLast(x, d2, d1)) {
+            int t = d1;
+            d1 = d2;
+            d2 = t;
+            offset = -offset;
+        }
+        int[] order = new int[nd];
+        for (int d = 0, k = 0; d < nd; d++) if (d != d1 && d != d2) order[k++] = d;
+        order[nd - 2] = d1;
+        order[nd - 1] = d2;
+        int m = x.shape()[d1], n = x.shape()[d2];
+        int length = Math.max(0, offset >= 0 ? Math.min(m, n - offset) : Math.min(m + offset, n));
+        int[] merged = new int[nd - 1];
+        for (int i = 0; i < nd - 2; i++) merged[i] = x.shape()[order[i]];
+        merged[nd - 2] = m * n;
+        Object flat = e.call(ShapeOps.RESHAPE, e.call(ShapeOps.PERMUTE, a[0], order), merged);
+        // element (i, i + offset) is at i·(n + 1) + offset; (i − offset, i) at i·(n + 1) − offset·n
+        long start = length == 0 ? 0 : offset >= 0 ? offset : (long) -offset * n;
+        long end = length == 0 ? 0 : start + (long) (length - 1) * (n + 1) + 1;
+        return e.call(ShapeOps.SLICE, flat, (long) nd - 2, start, end, (long) n + 1);
+    }
+
+    /** Whether dims {@code d1}, {@code d2} of {@code x}, moved last in that order, merge into one dim as a view. */
+    private static boolean mergesLast(TensorMeta x, int d1, int d2) {
+        int m = x.shape()[d1], n = x.shape()[d2];
+        return viewStrides(new int[] {m, n}, new int[] {x.strides()[d1], x.strides()[d2]}, new int[] {m * n}) != null;
+    }
+
+    /** dim's size split into {@code sizes}, a -1 among them inferred; ATen's checks. */
+    private static int[] unflattenShape(int[] shape, int dim, int[] sizes) {
+        int d = Shapes.wrapDim("unflatten", dim, shape.length);
+        if (sizes.length == 0) throw new IllegalArgumentException("unflatten: sizes must be non-empty");
+        int known = 1, infer = -1;
+        for (int i = 0; i < sizes.length; i++) {
+            if (sizes[i] == -1 && infer < 0) infer = i;
+            else known *= sizes[i];
+        }
+        int[] split = sizes.clone();
+        if (infer >= 0 && known != 0 && shape[d] % known == 0) split[infer] = shape[d] / known;
+        if (Shapes.numel(split) != shape[d] || Arrays.stream(split).anyMatch(s -> s < 0)) {
+            throw new IllegalArgumentException("unflatten: Provided sizes " + Shapes.format(sizes) + " don't multiply up to the size of dim " + dim + " (" + shape[d]
+                    + ") in the input tensor");
+        }
+        int[] out = new int[shape.length - 1 + split.length];
+        System.arraycopy(shape, 0, out, 0, d);
+        System.arraycopy(split, 0, out, d, split.length);
+        System.arraycopy(shape, d + 1, out, d + split.length, shape.length - d - 1);
         return out;
     }
 

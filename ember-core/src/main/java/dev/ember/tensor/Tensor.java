@@ -1023,4 +1023,176 @@ public class Tensor {
         if (dtype != other.dtype || !Arrays.equals(shape, other.shape)) return false;
         return Arrays.equals(toDoubleArray(), other.toDoubleArray());
     }
+
+    // ------------------------------------------------------------------ composites: ops defined by their decompositions
+
+    /** {@code this + value * tensor1 * tensor2} (value 1). */
+    public Tensor addcmul(Tensor tensor1, Tensor tensor2) { return PointwiseOps.ADDCMUL.callTensor(this, tensor1, tensor2); }
+
+    /** {@code this + value * tensor1 * tensor2}; for integer tensors value is truncated to an integer, as ATen casts it. */
+    public Tensor addcmul(Tensor tensor1, Tensor tensor2, double value) { return PointwiseOps.ADDCMUL.callTensor(this, tensor1, tensor2, value); }
+
+    /** {@code this + tensor1 / tensor2} (value 1); floating point only. */
+    public Tensor addcdiv(Tensor tensor1, Tensor tensor2) { return PointwiseOps.ADDCDIV.callTensor(this, tensor1, tensor2); }
+
+    /** {@code this + value * tensor1 / tensor2}; floating point only. */
+    public Tensor addcdiv(Tensor tensor1, Tensor tensor2, double value) { return PointwiseOps.ADDCDIV.callTensor(this, tensor1, tensor2, value); }
+
+    /** Linear interpolation {@code this + weight * (end - this)}, exact at weight 0 and 1; floating point only. */
+    public Tensor lerp(Tensor end, double weight) { return PointwiseOps.LERP_SCALAR.callTensor(this, end, weight); }
+
+    /** lerp with a weight per element, broadcast with this and end. */
+    public Tensor lerp(Tensor end, Tensor weight) { return PointwiseOps.LERP_TENSOR.callTensor(this, end, weight); }
+
+    /** The lower triangle of the last two dims (with the main diagonal), zeros above. */
+    public Tensor tril() { return tril(0); }
+
+    /** The elements with {@code column - row <= diagonal} in the last two dims, zeros elsewhere. */
+    public Tensor tril(int diagonal) { return ShapeOps.TRIL.callTensor(this, (long) diagonal); }
+
+    /** The upper triangle of the last two dims (with the main diagonal), zeros below. */
+    public Tensor triu() { return triu(0); }
+
+    /** The elements with {@code column - row >= diagonal} in the last two dims, zeros elsewhere. */
+    public Tensor triu(int diagonal) { return ShapeOps.TRIU.callTensor(this, (long) diagonal); }
+
+    /** A copy with the order of elements reversed along each of {@code dims}. */
+    public Tensor flip(int... dims) { return ShapeOps.FLIP.callTensor(this, dims); }
+
+    /** A copy with elements shifted cyclically by {@code shifts[i]} along {@code dims[i]}. */
+    public Tensor roll(int[] shifts, int[] dims) { return ShapeOps.ROLL.callTensor(this, shifts, dims); }
+
+    /** A copy shifted cyclically by {@code shift} along {@code dim}. */
+    public Tensor roll(int shift, int dim) { return roll(new int[] {shift}, new int[] {dim}); }
+
+    /** The flattened tensor shifted cyclically by {@code shift}, shaped back. */
+    public Tensor roll(int shift) { return ShapeOps.ROLL.callTensor(this, new int[] {shift}); }
+
+    /** The tensor tiled {@code repeats[i]} times along dim i (extra leading repeats add dims); at least one repeat per dim. */
+    public Tensor repeat(int... repeats) { return ShapeOps.REPEAT.callTensor(this, repeats); }
+
+    /** {@link #repeat}, fewer reps than dims meaning leading ones (numpy's tile). */
+    public Tensor tile(int... reps) { return ShapeOps.TILE.callTensor(this, reps); }
+
+    /** A view expanded to {@code other}'s shape. */
+    public Tensor expandAs(Tensor other) { return ShapeOps.EXPAND_AS.callTensor(this, other); }
+
+    /** Reshaped to {@code other}'s shape (a view where the strides allow one). */
+    public Tensor reshapeAs(Tensor other) { return ShapeOps.RESHAPE_AS.callTensor(this, other); }
+
+    /** Converted to {@code other}'s dtype; this tensor itself when it already has it. */
+    public Tensor typeAs(Tensor other) { return ShapeOps.TYPE_AS.callTensor(this, other); }
+
+    /** Each index along {@code dim}, as views. */
+    public List<Tensor> unbind(int dim) { return ShapeOps.UNBIND.callList(this, (long) dim); }
+
+    /** Each index along dim 0, as views. */
+    public List<Tensor> unbind() { return unbind(0); }
+
+    /** A view with dim {@code source} moved to {@code destination}, the others keeping their order. */
+    public Tensor movedim(int source, int destination) { return movedim(new int[] {source}, new int[] {destination}); }
+
+    /** A view with each {@code source[i]} moved to {@code destination[i]}, the others keeping their order. */
+    public Tensor movedim(int[] source, int[] destination) { return ShapeOps.MOVEDIM.callTensor(this, source, destination); }
+
+    /** A view with two dims exchanged (transpose). */
+    public Tensor swapaxes(int axis0, int axis1) { return ShapeOps.SWAPAXES.callTensor(this, (long) axis0, (long) axis1); }
+
+    /** The main diagonal of dims 0 and 1, as the last dim. */
+    public Tensor diagonal() { return diagonal(0, 0, 1); }
+
+    /**
+     * The elements {@code (i, i + offset)} of dims dim1 and dim2, as the last dim: a view, except
+     * where the two dims cannot be merged by a view (a tensor sliced along both), which copies.
+     */
+    public Tensor diagonal(int offset, int dim1, int dim2) { return ShapeOps.DIAGONAL.callTensor(this, (long) offset, (long) dim1, (long) dim2); }
+
+    /** A vector on the main diagonal of a square matrix, or a matrix's main diagonal as a vector. */
+    public Tensor diag() { return diag(0); }
+
+    /** A vector on the k-th diagonal of a square matrix (zeros elsewhere), or a matrix's k-th diagonal as a vector (a copy). */
+    public Tensor diag(int k) { return ShapeOps.DIAG.callTensor(this, (long) k); }
+
+    /** The sum of a matrix's main diagonal (int64 for integer matrices). */
+    public Tensor trace() { return ShapeOps.TRACE.callTensor(this); }
+
+    /** A view with {@code dim} split into {@code sizes} (one may be -1). */
+    public Tensor unflatten(int dim, int... sizes) { return ShapeOps.UNFLATTEN.callTensor(this, (long) dim, sizes); }
+
+    /** Each element repeated {@code repeats} times along {@code dim}. */
+    public Tensor repeatInterleave(int repeats, int dim) { return ShapeOps.REPEAT_INTERLEAVE.callTensor(this, (long) repeats, (long) dim); }
+
+    /** Each element of the flattened tensor repeated {@code repeats} times. */
+    public Tensor repeatInterleave(int repeats) { return ShapeOps.REPEAT_INTERLEAVE.callTensor(this, (long) repeats); }
+
+    /** Whether every element is nonzero: a bool 0-d tensor. */
+    public Tensor all() { return ReductionOps.ALL.callTensor(this); }
+
+    public Tensor all(int dim) { return all(dim, false); }
+
+    /** Whether every element along {@code dim} is nonzero (bool). */
+    public Tensor all(int dim, boolean keepdim) { return ReductionOps.ALL_DIM.callTensor(this, (long) dim, keepdim); }
+
+    /** Whether any element is nonzero: a bool 0-d tensor. */
+    public Tensor any() { return ReductionOps.ANY.callTensor(this); }
+
+    public Tensor any(int dim) { return any(dim, false); }
+
+    /** Whether any element along {@code dim} is nonzero (bool). */
+    public Tensor any(int dim, boolean keepdim) { return ReductionOps.ANY_DIM.callTensor(this, (long) dim, keepdim); }
+
+    /** {@code log Σ exp(x)} over {@code dims}, computed shifted by the max (no overflow; -inf for a slice all -inf). */
+    public Tensor logsumexp(int[] dims, boolean keepdim) { return ReductionOps.LOGSUMEXP.callTensor(this, dims, keepdim); }
+
+    public Tensor logsumexp(int dim) { return logsumexp(new int[] {dim}, false); }
+
+    /** The 2-norm of all elements. */
+    public Tensor norm() { return ReductionOps.NORM.callTensor(this); }
+
+    /** The p-norm of all elements (p may be infinite, or 0: the count of nonzeros). */
+    public Tensor norm(double p) { return ReductionOps.NORM.callTensor(this, p); }
+
+    /** The p-norm over {@code dims} (all dims when empty). */
+    public Tensor norm(double p, int[] dims, boolean keepdim) { return ReductionOps.NORM_DIM.callTensor(this, p, dims, keepdim); }
+
+    /** torch.norm's named norm over at most two dims: "fro", the 2-norm of their elements (the only one Ember has). */
+    public Tensor norm(String p, int[] dims, boolean keepdim) {
+        if (!p.equals("fro")) throw new IllegalArgumentException("norm: the norm '" + p + "' is not supported; Ember has \"fro\" and numeric p");
+        if (dims.length > 2) throw new IllegalArgumentException("norm: the Frobenius norm takes at most 2 dims, got " + Arrays.toString(dims));
+        return ReductionOps.NORM_DIM.callTensor(this, 2L, dims, keepdim);
+    }
+
+    /** How many elements are nonzero (int64). */
+    public Tensor countNonzero() { return ReductionOps.COUNT_NONZERO.callTensor(this); }
+
+    /** How many elements are nonzero over {@code dims} (int64). */
+    public Tensor countNonzero(int... dims) { return ReductionOps.COUNT_NONZERO_DIMS.callTensor(this, dims); }
+
+    /** The outer product of two vectors: [n] x [m] to [n, m]. */
+    public Tensor outer(Tensor vec) { return LinalgOps.OUTER.callTensor(this, vec); }
+
+    /** The inner product of two vectors of one dtype: a 0-d tensor. */
+    public Tensor dot(Tensor other) { return LinalgOps.DOT.callTensor(this, other); }
+
+    /** Matrix times vector: [m, k] x [k] to [m]. */
+    public Tensor mv(Tensor vec) { return LinalgOps.MV.callTensor(this, vec); }
+
+    /** {@code this + mat @ vec}. */
+    public Tensor addmv(Tensor mat, Tensor vec) { return LinalgOps.ADDMV.callTensor(this, mat, vec); }
+
+    /** {@code beta * this + alpha * (mat @ vec)}; with beta 0 this is not read. */
+    public Tensor addmv(Tensor mat, Tensor vec, double beta, double alpha) { return LinalgOps.ADDMV.callTensor(this, mat, vec, beta, alpha); }
+
+    /** {@code this + batch1 @ batch2}, this broadcast to the product's shape. */
+    public Tensor baddbmm(Tensor batch1, Tensor batch2) { return LinalgOps.BADDBMM.callTensor(this, batch1, batch2); }
+
+    /** {@code beta * this + alpha * (batch1 @ batch2)}; with beta 0 this is not read. */
+    public Tensor baddbmm(Tensor batch1, Tensor batch2, double beta, double alpha) { return LinalgOps.BADDBMM.callTensor(this, batch1, batch2, beta, alpha); }
+
+    /**
+     * Einstein summation, e.g. {@code einsum("bij,bjk->bik", a, b)}: subscripts a-z A-Z, {@code ...}
+     * for unnamed dims; without {@code ->} the output is the subscripts used once, in alphabetical
+     * order. A subscript repeated within one operand (a diagonal) is refused.
+     */
+    public static Tensor einsum(String equation, Tensor... operands) { return LinalgOps.EINSUM.callTensor(equation, List.of(operands)); }
 }

@@ -1,5 +1,6 @@
 package dev.ember.aot;
 
+import dev.ember.fx.BuiltinFunctions;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
@@ -8,6 +9,8 @@ import dev.ember.fx.ShapeProp;
 import dev.ember.fx.SourceLocation;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.OpRegistry;
+import dev.ember.ops.PointwiseOps;
+import dev.ember.ops.ShapeOps;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.Test;
 
@@ -69,5 +72,32 @@ class DecomposePassTest {
             Tensor viaDecomposition = (Tensor) o.decompose(args);
             assertClose(o.callTensor(args), viaDecomposition, 1e-5);
         }
+    }
+
+    @Test
+    void aListReturningOpTakenByGetitemBecomesItsItems() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null);
+        Node parts = g.callFunction(ShapeOps.UNBIND, x, 1L);
+        Node sum = g.callFunction(PointwiseOps.ADD_TENSOR, g.callFunction(BuiltinFunctions.GETITEM, parts, 0), g.callFunction(BuiltinFunctions.GETITEM, parts, 2));
+        g.output(sum);
+        GraphModule gm = new GraphModule(g);
+        Tensor xs = Tensor.randn(4, 3);
+        Tensor want = (Tensor) gm.run(xs);
+
+        GraphModule copy = new GraphModule(g.copy());
+        ShapeProp.propagate(copy, xs);
+        assertEquals(1, DecomposePass.run(copy));
+        for (Node n : copy.graph().nodes()) {
+            assertTrue(n.target() != ShapeOps.UNBIND && n.target() != BuiltinFunctions.GETITEM, "unbind and its getitems are replaced by selects: " + copy.code());
+        }
+        assertClose(want, (Tensor) copy.run(xs), 0);
+
+        // a list used whole (returned) keeps the op
+        Graph whole = new Graph();
+        whole.output(whole.callFunction(ShapeOps.UNBIND, whole.placeholder("x", null), 0L));
+        GraphModule kept = new GraphModule(whole);
+        ShapeProp.propagate(kept, xs);
+        assertEquals(0, DecomposePass.run(kept));
     }
 }
