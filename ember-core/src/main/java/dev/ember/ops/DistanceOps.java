@@ -103,6 +103,13 @@ public final class DistanceOps {
         if (ord == Double.NEGATIVE_INFINITY) return e.call(ReductionOps.AMIN, abs, dims, keepdim);
         if (ord == 1) return e.call(ReductionOps.SUM_DIM, abs, dims, keepdim);
         Object powered = ord == 2 ? e.call(PointwiseOps.MUL_TENSOR, x, x) : e.call(PointwiseOps.POW_TENSOR_SCALAR, abs, ord);
+        if (ord > 0 && ord < 1) {
+            // |x|^ord has an infinite slope at 0 for 0 < ord < 1: the zeros take their power from 1 and are set to 0 after,
+            // so their gradient is 0, as ATen's norm_backward masks it (masked_fill(self == 0, 0))
+            Object isZero = e.call(PointwiseOps.EQ_SCALAR, abs, 0L);
+            Object fromOne = e.call(PointwiseOps.POW_TENSOR_SCALAR, e.call(PointwiseOps.WHERE_SCALAR_SELF, isZero, 1.0, abs), ord);
+            powered = e.call(PointwiseOps.WHERE_SCALAR_SELF, isZero, 0.0, fromOne);
+        }
         Object sum = e.call(ReductionOps.SUM_DIM, powered, dims, keepdim);
         Object zero = e.call(PointwiseOps.EQ_SCALAR, sum, 0L);
         Object safe = e.call(PointwiseOps.WHERE_SCALAR_SELF, zero, 1.0, sum);

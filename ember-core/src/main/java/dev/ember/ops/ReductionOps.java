@@ -235,17 +235,9 @@ public final class ReductionOps {
         }
     }
 
+    /** torch.norm with a number p is linalg.vector_norm (as ATen's norm is), whose gradient at a zero slice is 0. */
     private static Object norm(OpEmitter e, Object x, Object pArg, Object dimArg, boolean keepdim) {
-        double p = pArg == null ? 2 : ((Number) pArg).doubleValue();
-        int[] dims = Composites.dims(e, x, dimArg);
-        if (p == 2) return e.call(PointwiseOps.SQRT, e.call(SUM_DIM, e.call(PointwiseOps.MUL_TENSOR, x, x), dims, keepdim));
-        if (p == 0) return e.call(SUM_DIM, e.call(PointwiseOps.NE_SCALAR, x, 0L), dims, keepdim, e.meta(x).dtype());
-        Object abs = e.call(PointwiseOps.ABS, x);
-        if (p == Double.POSITIVE_INFINITY) return e.call(AMAX, abs, dims, keepdim);
-        if (p == Double.NEGATIVE_INFINITY) return e.call(AMIN, abs, dims, keepdim);
-        if (p == 1) return e.call(SUM_DIM, abs, dims, keepdim);
-        Object sum = e.call(SUM_DIM, e.call(PointwiseOps.POW_TENSOR_SCALAR, abs, p), dims, keepdim);
-        return e.call(PointwiseOps.POW_TENSOR_SCALAR, sum, 1 / p);
+        return e.call(DistanceOps.LINALG_VECTOR_NORM, x, pArg == null ? 2L : pArg, Composites.dims(e, x, dimArg), keepdim);
     }
 
     /** softmax.int's input in its {@code dtype} argument (metadata only for fake tensors). */
