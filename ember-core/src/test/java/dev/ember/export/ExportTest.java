@@ -152,7 +152,7 @@ class ExportTest {
                     x:                USER_INPUT   target='x'              f32[2, 4]
 
                     # outputs
-                    div:              USER_OUTPUT  target='output'         f32[2, 3]
+                    mul:              USER_OUTPUT  target='output'         f32[2, 3]
 
                 Range constraints: {}
                 """), text);
