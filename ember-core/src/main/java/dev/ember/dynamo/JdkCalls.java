@@ -83,6 +83,11 @@ final class JdkCalls {
             if (n < 0) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IllegalArgumentException: List length = " + n);
             return new ListVariable(new ArrayList<>(java.util.Collections.nCopies(n, args.get(1))), false, null);
         }
+        if ((owner == String.class && name.equals("valueOf") || owner == Objects.class && name.equals("toString")) && args.size() == 1
+                && type.parameterType(0).equals(java.lang.constant.ConstantDescs.CD_Object)) {
+            // the object's text as concatenation makes it: a builder's, a list's, a user object's own toString
+            return ConstantVariable.of(Indy.text(ctx, args.getFirst(), java.lang.constant.ConstantDescs.CD_Object, owner.getSimpleName() + "." + name + "() of"));
+        }
         if ((owner == java.util.Comparator.class && (name.equals("naturalOrder") || name.equals("reverseOrder"))
                 || owner == java.util.Collections.class && name.equals("reverseOrder")) && args.isEmpty()) {
             return ConstantVariable.of(name.equals("naturalOrder") ? java.util.Comparator.naturalOrder() : java.util.Collections.reverseOrder());
@@ -190,6 +195,10 @@ final class JdkCalls {
                 List<Object> out = new ArrayList<>();
                 for (VariableTracker item : l.items()) out.add(concrete(ctx, item, Object.class, owner, name));
                 return out;
+            }
+            case dev.ember.dynamo.variables.StringBuilderVariable sb when ptype.isAssignableFrom(String.class) -> {
+                // a pure method given a CharSequence or an Object reads a builder's text only
+                return StringBuilders.read(ctx, sb);
             }
             case dev.ember.dynamo.variables.SetVariable s -> {
                 // a set's elements are values known while tracing; a copy keeps its iteration order

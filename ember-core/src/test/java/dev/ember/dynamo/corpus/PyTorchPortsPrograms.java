@@ -567,6 +567,19 @@ final class PyTorchPortsPrograms {
         return x.add(3).abs();
     }
 
+    static final class CustomStr {
+        @Override
+        public String toString() { return "ok"; }
+    }
+
+    static final class DefaultStr {}
+
+    // test_functions.py::test_str_handler_for_user_defined_object (str(a): String.valueOf)
+    static List<Object> fooCustomStr(Tensor x) { return List.of(x, String.valueOf(new CustomStr())); }
+
+    // test_functions.py::test_str_handler_for_user_defined_object (the default __str__: Object.toString, whose identity hash the trace cannot know)
+    static List<Object> fooDefaultStr(Tensor x) { return List.of(x, String.valueOf(new DefaultStr())); }
+
     /** test_functions.py's global_func_with_default_tensor_args defaults: static fields the helper mutates. */
     static Tensor defaultX = Tensor.zeros(2, 2);
     static Tensor defaultKwX = Tensor.zeros(1, 2);

@@ -437,6 +437,17 @@ class PyTorchPortsTest {
     }
 
     @Test
+    void strHandlerForUserDefinedObject() { // test_functions.py::test_str_handler_for_user_defined_object
+        Fn1<Tensor, List<Object>> custom = PyTorchPortsPrograms::fooCustomStr;
+        assertEquals("ok", Ember.compile(custom, Options.fullgraph()).apply(Tensor.ones(4)).get(1));
+        // Object.toString shows the identity hash, unknown while tracing: unlike Python's default str, a graph break, not fullgraph
+        Fn1<Tensor, List<Object>> byDefault = PyTorchPortsPrograms::fooDefaultStr;
+        List<Object> eager = byDefault.apply(Tensor.ones(4)), compiled = Ember.compile(byDefault).apply(Tensor.ones(4));
+        Compiled.assertSame(eager.get(0), compiled.get(0), "tensor");
+        assertEquals(((String) eager.get(1)).split("@")[0], ((String) compiled.get(1)).split("@")[0], "class name");
+    }
+
+    @Test
     void funcDefaultTensorArgs() { // test_functions.py::DefaultsTests::test_func_default_tensor_args (the defaults: static fields)
         Fn0<List<Tensor>> func = PyTorchPortsPrograms::funcDefaultTensorArgs;
         CompileCounter cc = new CompileCounter();
