@@ -9,6 +9,8 @@ import dev.ember.dynamo.variables.SetVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 
 /** java.util.List and Iterator methods on tracked lists; mutations are allowed only on lists made during the trace. Maps and sets: {@link KeyedContainers}. */
@@ -83,6 +85,12 @@ final class Containers {
                 items.clear();
                 yield null;
             }
+            case "sort" -> {
+                mutable(ctx, l, name);
+                List<VariableTracker> sorted = sorted(ctx, items, args.getFirst(), "List.sort()");
+                for (int i = 0; i < sorted.size(); i++) items.set(i, sorted.get(i));
+                yield null;
+            }
             case "toArray" -> new ArrayVariable(!args.isEmpty() && args.getFirst() instanceof ArrayVariable a ? a.componentType() : Object.class, items, null);
             case "contains" -> ConstantVariable.of(indexOf(items, args.getFirst()) >= 0 ? 1 : 0);
             case "indexOf" -> ConstantVariable.of(indexOf(items, args.getFirst()));
@@ -98,6 +106,35 @@ final class Containers {
             }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + name + "() on a tracked list");
         };
+    }
+
+    /** The comparators the trace sorts by: natural order (also a null comparator) and its reverse (Comparator's and Collections'). */
+    static final List<Comparator<?>> KNOWN_COMPARATORS = List.of(Comparator.naturalOrder(), Collections.reverseOrder());
+
+    /**
+     * {@code items} sorted by {@code comparator} (a null constant is natural order), stably as
+     * Java's sorts are: items are values known while tracing (numbers, strings, enums) and the
+     * comparator one of {@link #KNOWN_COMPARATORS}; anything else breaks the graph, and
+     * incomparable values throw ClassCastException as Java's sort does.
+     */
+    @SuppressWarnings("unchecked")
+    static List<VariableTracker> sorted(TraceContext ctx, List<VariableTracker> items, VariableTracker comparator, String what) {
+        Object known = comparator instanceof ConstantVariable c ? (c.value() == null ? Comparator.naturalOrder() : c.value()) : null;
+        if (known == null || !KNOWN_COMPARATORS.contains(known)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " by " + comparator.describe() + " (natural and reverse order are traced)");
+        Comparator<Object> order = (Comparator<Object>) known;
+        for (VariableTracker v : items) {
+            if (!(v instanceof ConstantVariable c && c.value() != null)) {
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " of " + v.describe() + ": the trace sorts values known while tracing "
+                        + "(numbers, strings, enums)");
+            }
+        }
+        List<VariableTracker> out = new ArrayList<>(items);
+        try {
+            out.sort((a, b) -> order.compare(((ConstantVariable) a).value(), ((ConstantVariable) b).value()));
+        } catch (ClassCastException e) {
+            throw Exceptions.raise(ctx, e, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e + " from " + what);
+        }
+        return out;
     }
 
     /** List.indexOf on constants (by equals) and on other tracked values (by identity). */
@@ -150,7 +187,7 @@ final class Containers {
     private static void mutable(TraceContext ctx, ListVariable l, String method) {
         if (l.isFixedSize()) {
             // Arrays.asList: set writes through to the array; a change of size throws, as Java's does
-            if (!method.equals("set")) {
+            if (!method.equals("set") && !method.equals("sort")) {
                 throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws UnsupportedOperationException: List." + method
                         + "() on a fixed-size Arrays.asList list");
             }
@@ -159,7 +196,7 @@ final class Containers {
         }
         if (l.isMutable()) {
             if (l.source() != null) ctx.sideEffects.mutated(l);
-            if (!method.equals("set")) l.changedStructure();
+            if (!method.equals("set") && !method.equals("sort")) l.changedStructure();
             return;
         }
         if (l.source() != null) {

@@ -108,6 +108,7 @@ public final class FullGraphCapture {
             case OutputRebuilder.FromSource s -> problems.add(where(path) + " is " + s.source().name() + " returned as it is, not a tensor the graph computes");
             case OutputRebuilder.ScalarItem s -> problems.add(where(path) + " is a Java number read from a tensor");
             case OutputRebuilder.Stream s -> problems.add(where(path) + " is " + s.name());
+            case OutputRebuilder.StringBuilderOf s -> problems.add(where(path) + " is a StringBuilder made in the function");
             case OutputRebuilder.SymbolicSize s -> problems.add(where(path) + " is a size, " + s.expr() + ", not a tensor the graph computes");
         }
     }
@@ -123,6 +124,8 @@ public final class FullGraphCapture {
             case SideEffect.AppendToList l -> "it appends to the list " + l.list().name();
             case SideEffect.ResetArray a -> "it writes into the array " + a.array().name();
             case SideEffect.ReplayChanges c -> "it changes the map or set " + c.container().name();
+            case SideEffect.AppendText t -> "it appends to the StringBuilder " + t.builder().name();
+            case SideEffect.SetText t -> "it changes the StringBuilder " + t.builder().name();
             case SideEffect.SetGradMode g -> "it leaves grad mode " + (g.enabled() ? "on" : "off") + " when it returns";
             case SideEffect.Log l -> "it calls " + l.method().getDeclaringClass().getSimpleName() + "." + l.method().getName() + ", which a graph cannot";
         };

@@ -3,17 +3,22 @@ package dev.ember.dynamo;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.LambdaSite;
 import dev.ember.dynamo.variables.LambdaVariable;
+import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.MethodTarget;
+import dev.ember.dynamo.variables.StringBuilderVariable;
 import dev.ember.dynamo.variables.TensorVariable;
+import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 
 import java.lang.classfile.instruction.InvokeDynamicInstruction;
 import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
 import java.lang.constant.ConstantDesc;
 import java.lang.constant.DirectMethodHandleDesc;
 import java.lang.Enum.EnumDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.util.List;
+import java.util.StringJoiner;
 
 /** invokedynamic: lambdas and method references (LambdaMetafactory) and string concatenation (StringConcatFactory). */
 final class Indy {
@@ -76,7 +81,7 @@ final class Indy {
         for (int i = 0; i < recipe.length(); i++) {
             char c = recipe.charAt(i);
             if (c == '\u0001') {
-                sb.append(text(ctx, args.get(arg), type.parameterType(arg)));
+                sb.append(text(ctx, args.get(arg), type.parameterType(arg), "string concatenation with"));
                 arg++;
             } else if (c == '\u0002') {
                 sb.append(bsmArgs.get(constant++));
@@ -87,18 +92,42 @@ final class Indy {
         return sb.toString();
     }
 
-    private static String text(TraceContext ctx, VariableTracker v, ClassDesc type) {
-        if (v instanceof dev.ember.dynamo.variables.SymScalarVariable s) throw SymScalars.dataDependent(ctx, s, "string concatenation with it");
+    /**
+     * The text Java gives {@code v} where {@code String.valueOf} would make it (string
+     * concatenation, StringBuilder.append, String.valueOf): constants, strings, a builder's text, a
+     * size (specialized), a list of such values, a user object's own toString (traced). A tensor's
+     * values, and anything else, break the graph, the message starting with {@code what}.
+     */
+    static String text(TraceContext ctx, VariableTracker v, ClassDesc type, String what) {
+        if (v instanceof dev.ember.dynamo.variables.SymScalarVariable s) throw SymScalars.dataDependent(ctx, s, what + " it");
         if (v instanceof ConstantVariable c) {
             Object value = c.value();
             if (type.descriptorString().equals("Z")) return String.valueOf(((Integer) value) != 0);
             if (type.descriptorString().equals("C")) return String.valueOf((char) (int) (Integer) value);
             if (value == null || JdkCalls.isJdk(value.getClass()) || value instanceof Enum<?>) return String.valueOf(value);
         }
+        if (v instanceof StringBuilderVariable sb) return StringBuilders.read(ctx, sb);
+        if (v instanceof dev.ember.dynamo.variables.SymSizeVariable s) throw SymSizes.specialize(ctx, s, null, what + " it");
+        if (v instanceof ListVariable l) {
+            // every List the trace models prints as AbstractCollection does
+            StringJoiner items = new StringJoiner(", ", "[", "]");
+            for (VariableTracker item : l.items()) items.add(item == l ? "(this Collection)" : text(ctx, item, ConstantDescs.CD_Object, what));
+            return items.toString();
+        }
         if (v instanceof TensorVariable t) {
-            throw ctx.unsupported(GraphBreakType.TENSOR_TO_STRING, "string concatenation with " + (t.source() == null ? "a tensor" : t.source().name())
+            throw ctx.unsupported(GraphBreakType.TENSOR_TO_STRING, what + " " + (t.source() == null ? "a tensor" : t.source().name())
                     + " (" + t.describe() + ") calls Tensor.toString(), which reads its data");
         }
-        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "string concatenation with " + v.describe());
+        if (v instanceof UserObjectVariable u && !JdkCalls.isJdk(u.type())) {
+            ClassFiles.Resolved r = ClassFiles.virtual(u.type(), "toString", MethodTypeDesc.of(ConstantDescs.CD_String));
+            if (r != null && !JdkCalls.isJdk(r.declaringClass())) {
+                VariableTracker s = Invoker.inline(ctx, r, List.of(u));
+                if (s instanceof ConstantVariable c && (c.value() == null || c.value() instanceof String)) return String.valueOf(c.value());
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " " + v.describe() + ": its toString() gave " + s.describe());
+            }
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " " + v.describe() + ", whose Object.toString() shows its identity hash "
+                    + "code, which the trace does not know");
+        }
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " " + v.describe());
     }
 }

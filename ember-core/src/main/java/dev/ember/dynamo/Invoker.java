@@ -125,6 +125,7 @@ final class Invoker {
     static VariableTracker invokeSpecial(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, VariableTracker receiver, List<VariableTracker> args) {
         if (name.equals("<init>")) {
             if (receiver instanceof ListVariable list) return initList(ctx, list, args);
+            if (receiver instanceof dev.ember.dynamo.variables.StringBuilderVariable sb) return StringBuilders.construct(ctx, sb, type, args);
             if (receiver instanceof KeyedVariable container) {
                 KeyedContainers.construct(ctx, container, args);
                 return null;
@@ -147,6 +148,7 @@ final class Invoker {
 
     static VariableTracker newObject(InstructionTranslator f, Class<?> cls) {
         if (cls == ArrayList.class || cls == java.util.LinkedList.class) return new ListVariable(List.of(), true, null);
+        if (cls == StringBuilder.class) return new dev.ember.dynamo.variables.StringBuilderVariable();
         if (KeyedContainers.MAP_CLASSES.contains(cls) || KeyedContainers.SET_CLASSES.contains(cls)) return KeyedContainers.fresh(cls);
         if (Throwable.class.isAssignableFrom(cls)) return UserObjectVariable.fresh(cls);
         if (JdkCalls.isJdk(cls) || Tensor.class.isAssignableFrom(cls) || Modules.isModuleClass(cls)) {
@@ -198,6 +200,7 @@ final class Invoker {
             case ArrayVariable a when name.equals("clone") -> new ArrayVariable(a.componentType(), a.items(), null);
             case LambdaVariable l -> callLambda(ctx, l, name, type, args);
             case dev.ember.dynamo.variables.PipelineVariable p -> StreamCalls.method(ctx, p, name, args);
+            case dev.ember.dynamo.variables.StringBuilderVariable sb -> StringBuilders.method(ctx, sb, name, type, args);
             case StreamVariable s -> throw ctx.unsupported(s.name().startsWith("System") ? GraphBreakType.PRINT : GraphBreakType.UNSUPPORTED_CALL,
                     "call to " + s.name() + "." + name + "()");
             case ConstantVariable c when c.value() instanceof GradMode.Scope scope -> GradModes.scopeMethod(ctx, scope, name);

@@ -19,7 +19,9 @@ import java.util.Set;
 
 /**
  * JDK methods while tracing: the ones known to be pure are evaluated on constant arguments (Math,
- * boxing and unboxing, String, Objects, parts of Arrays, List.of); any other JDK call is a graph break.
+ * boxing and unboxing, String, Objects, parts of Arrays and Collections, List.of); the natural and
+ * reverse-order comparators are constants that List.sort, Collections.sort and Stream.sorted sort
+ * by; any other JDK call is a graph break.
  */
 final class JdkCalls {
     private JdkCalls() {}
@@ -28,7 +30,10 @@ final class JdkCalls {
     private static final Set<Class<?>> PURE_STATIC = Set.of(Math.class, StrictMath.class, Integer.class, Long.class, Double.class,
             Float.class, Short.class, Byte.class, Character.class, Boolean.class, String.class, Objects.class);
     private static final Set<String> IMPURE_STATIC = Set.of("random", "getInteger", "getLong", "getBoolean", "requireNonNull");
-    private static final Set<String> PURE_ARRAYS = Set.of("copyOf", "copyOfRange", "equals", "hashCode", "toString", "deepToString", "deepEquals");
+    private static final Set<String> PURE_ARRAYS = Set.of("copyOf", "copyOfRange", "equals", "hashCode", "toString", "deepToString", "deepEquals",
+            "compare", "mismatch");
+    /** Collections' static methods that only read their collections (of values known while tracing). */
+    private static final Set<String> PURE_COLLECTIONS = Set.of("disjoint", "frequency");
     /** Immutable value classes whose instance methods are pure. */
     private static final Set<Class<?>> VALUE_CLASSES = Set.of(String.class, Integer.class, Long.class, Double.class, Float.class,
             Short.class, Byte.class, Character.class, Boolean.class, Class.class);
@@ -78,11 +83,24 @@ final class JdkCalls {
             if (n < 0) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IllegalArgumentException: List length = " + n);
             return new ListVariable(new ArrayList<>(java.util.Collections.nCopies(n, args.get(1))), false, null);
         }
+        if ((owner == String.class && name.equals("valueOf") || owner == Objects.class && name.equals("toString")) && args.size() == 1
+                && type.parameterType(0).equals(java.lang.constant.ConstantDescs.CD_Object)) {
+            // the object's text as concatenation makes it: a builder's, a list's, a user object's own toString
+            return ConstantVariable.of(Indy.text(ctx, args.getFirst(), java.lang.constant.ConstantDescs.CD_Object, owner.getSimpleName() + "." + name + "() of"));
+        }
+        if ((owner == java.util.Comparator.class && (name.equals("naturalOrder") || name.equals("reverseOrder"))
+                || owner == java.util.Collections.class && name.equals("reverseOrder")) && args.isEmpty()) {
+            return ConstantVariable.of(name.equals("naturalOrder") ? java.util.Comparator.naturalOrder() : java.util.Collections.reverseOrder());
+        }
+        if (owner == java.util.Collections.class && name.equals("sort") && args.getFirst() instanceof ListVariable l) {
+            return Containers.listMethod(ctx, l, "sort", List.of(args.size() == 2 ? args.get(1) : ConstantVariable.of(null)));
+        }
         if (owner == Arrays.class && name.equals("equals") && args.size() == 2 && args.get(0) instanceof ArrayVariable a && args.get(1) instanceof ArrayVariable b
                 && (a.items().stream().anyMatch(SymSizeVariable.class::isInstance) || b.items().stream().anyMatch(SymSizeVariable.class::isInstance))) {
             return ConstantVariable.of(sameSizes(ctx, a.items(), b.items()) ? 1 : 0);
         }
-        boolean pure = (PURE_STATIC.contains(owner) && !IMPURE_STATIC.contains(name)) || (owner == Arrays.class && PURE_ARRAYS.contains(name));
+        boolean pure = (PURE_STATIC.contains(owner) && !IMPURE_STATIC.contains(name)) || (owner == Arrays.class && PURE_ARRAYS.contains(name))
+                || (owner == java.util.Collections.class && PURE_COLLECTIONS.contains(name));
         if (!pure) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "call to " + owner.getName() + "." + name + "() (not known to be pure)");
         return reflect(ctx, owner, name, type, null, args);
     }
@@ -177,6 +195,14 @@ final class JdkCalls {
                 List<Object> out = new ArrayList<>();
                 for (VariableTracker item : l.items()) out.add(concrete(ctx, item, Object.class, owner, name));
                 return out;
+            }
+            case dev.ember.dynamo.variables.StringBuilderVariable sb when ptype.isAssignableFrom(String.class) -> {
+                // a pure method given a CharSequence or an Object reads a builder's text only
+                return StringBuilders.read(ctx, sb);
+            }
+            case dev.ember.dynamo.variables.SetVariable s -> {
+                // a set's elements are values known while tracing; a copy keeps its iteration order
+                return new java.util.LinkedHashSet<>(s.elements());
             }
             case SymSizeVariable s -> throw SymSizes.specialize(ctx, s, null, "passing it to " + owner.getName() + "." + name + "()");
             default -> {

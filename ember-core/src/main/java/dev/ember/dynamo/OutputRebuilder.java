@@ -144,6 +144,14 @@ sealed interface OutputRebuilder {
         public boolean hasIdentity() { return true; }
     }
 
+    /** A StringBuilder made in the trace: a new one with the text it had when the graph ended. */
+    record StringBuilderOf(String text) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) { return new StringBuilder(text); }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+    }
+
     /**
      * An iterator over a rebuilt list, set or map view, past the items the trace took: a
      * {@link dev.ember.dynamo.resume.ResumedIterator}, Java's own iterator underneath.

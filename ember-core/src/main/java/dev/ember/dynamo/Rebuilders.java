@@ -124,6 +124,8 @@ final class Rebuilders {
                     new OutputRebuilder.LambdaOf(Lambdas.factory(l.site()), all(l.captured()), new Lambdas.Made(l.target(), l.interfaceMethod()));
             case OpOverloadVariable o -> new OutputRebuilder.Constant(o.op());
             case StreamVariable s -> new OutputRebuilder.Stream(s.name());
+            case dev.ember.dynamo.variables.StringBuilderVariable sb when sb.source() != null -> new OutputRebuilder.FromSource(sb.source());
+            case dev.ember.dynamo.variables.StringBuilderVariable sb -> new OutputRebuilder.StringBuilderOf(sb.text().toString());
             case SymScalarVariable s when !s.dataDependent() -> scalar(s);
             case SymScalarVariable s -> throw SymScalars.dataDependent(ctx, s, "returning it");
             case dev.ember.dynamo.variables.SymSizeVariable s -> symbolicSize(s);
@@ -238,6 +240,10 @@ final class Rebuilders {
             out.add(new SideEffect.ResetArray(a.source(), of(new ArrayVariable(a.componentType(), a.items(), null), null)));
         }
         for (KeyedVariable k : ctx.sideEffects.keyed()) out.add(replay(k));
+        for (var b : ctx.sideEffects.builders()) {
+            String now = b.text().toString();
+            out.add(b.isRead() ? new SideEffect.SetText(b.source(), now) : new SideEffect.AppendText(b.source(), now.substring(b.initial().length())));
+        }
         for (SideEffects.LogCall l : ctx.sideEffects.logs()) {
             List<OutputRebuilder> args = new ArrayList<>();
             List<VariableTracker> values = LoggingCalls.snapshotArgs(ctx, l);

@@ -48,6 +48,20 @@ sealed interface SideEffect {
         }
     }
 
+    /** The text the trace appended to the caller's StringBuilder, whose text it never read: appended to it, whatever it holds. */
+    record AppendText(Source builder, String text) implements SideEffect {
+        public void apply(Rebuild r) { ((StringBuilder) builder.read(r.frame)).append(text); }
+    }
+
+    /** The final text of the caller's StringBuilder, whose text the trace read (and guarded). */
+    record SetText(Source builder, String text) implements SideEffect {
+        public void apply(Rebuild r) {
+            StringBuilder target = (StringBuilder) builder.read(r.frame);
+            target.setLength(0);
+            target.append(text);
+        }
+    }
+
     /** Values the trace appended to an input list whose contents it never read: added at its end, whatever it holds. */
     record AppendToList(Source list, OutputRebuilder items) implements SideEffect {
         @SuppressWarnings("unchecked")

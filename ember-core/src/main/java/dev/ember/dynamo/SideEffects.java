@@ -33,6 +33,7 @@ final class SideEffects {
     private final Set<ListVariable> lists = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<ArrayVariable> arrays = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<KeyedVariable> keyed = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<dev.ember.dynamo.variables.StringBuilderVariable> builders = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<LogCall> logs = new ArrayList<>();
 
     private static String key(Source owner, Field f) { return (owner == null ? "G" : owner.name()) + "#" + f.getDeclaringClass().getName() + "." + f.getName(); }
@@ -54,9 +55,11 @@ final class SideEffects {
 
     void mutated(KeyedVariable k) { keyed.add(k); }
 
+    void mutated(dev.ember.dynamo.variables.StringBuilderVariable b) { builders.add(b); }
+
     void logged(LogCall call) { logs.add(call); }
 
-    boolean isEmpty() { return stores.isEmpty() && lists.isEmpty() && arrays.isEmpty() && keyed.isEmpty() && logs.isEmpty(); }
+    boolean isEmpty() { return stores.isEmpty() && lists.isEmpty() && arrays.isEmpty() && keyed.isEmpty() && builders.isEmpty() && logs.isEmpty(); }
 
     /** Logging calls in program order. */
     List<LogCall> logs() { return List.copyOf(logs); }
@@ -69,4 +72,7 @@ final class SideEffects {
 
     /** Maps and sets from the inputs the trace changed. */
     List<KeyedVariable> keyed() { return new ArrayList<>(keyed); }
+
+    /** StringBuilders from the inputs the trace changed. */
+    List<dev.ember.dynamo.variables.StringBuilderVariable> builders() { return new ArrayList<>(builders); }
 }

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Collector;
 import java.util.stream.Collectors;
@@ -30,8 +31,9 @@ import java.util.stream.Stream;
 /**
  * {@code java.util.stream} and {@code Optional} while tracing: a stream over a tracked list, set,
  * map view or array ({@code list.stream()}, {@code Stream.of}, {@code Arrays.stream},
- * {@code IntStream.range}) is a {@link PipelineVariable}; {@code map}, {@code filter},
- * {@code mapToInt}, {@code limit}, … add steps; a terminal operation ({@code reduce},
+ * {@code IntStream.range}, {@code Stream.concat}) is a {@link PipelineVariable}; {@code map},
+ * {@code filter}, {@code mapToInt}, {@code flatMap}, {@code sorted}, {@code limit}, … add steps
+ * ({@code sorted} of values known while tracing, by natural or reverse order); a terminal operation ({@code reduce},
  * {@code toList}, {@code collect(Collectors.toList())}, {@code sum}, {@code count},
  * {@code forEach}, {@code anyMatch}, {@code findFirst}, …) pulls the items through the steps one
  * by one, as Java's sequential streams do, tracing each lambda call, so tensor ops in the lambdas
@@ -56,6 +58,18 @@ final class StreamCalls {
         boolean varargs = type.parameterCount() == 1 && type.parameterType(0).isArray();
         if (owner == Stream.class && name.equals("of")) return PipelineVariable.of(varargs ? Containers.itemsOf(ctx, args.getFirst()) : args, Kind.STREAM);
         if (owner == Stream.class && name.equals("empty")) return PipelineVariable.of(List.of(), Kind.STREAM);
+        if ((owner == Stream.class || owner == IntStream.class || owner == LongStream.class || owner == DoubleStream.class) && name.equals("concat")) {
+            // the two streams are pulled one after the other, lazily, as a flatMap over them
+            for (VariableTracker a : args) {
+                if (!(a instanceof PipelineVariable q) || q.kind().isOptional()) {
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "Stream.concat of " + a.describe() + " (streams made in the trace are traced)");
+                }
+                if (q.isUsed()) throw raise(ctx, new IllegalStateException(REUSED), "Stream.concat()");
+                q.markUsed();
+            }
+            Kind k = streamKind(owner);
+            return PipelineVariable.of(args, Kind.STREAM).then(new Step("concat", null, 0, Kind.STREAM), k);
+        }
         if ((owner == IntStream.class || owner == LongStream.class || owner == DoubleStream.class) && name.equals("of")) {
             return PipelineVariable.of(varargs ? Containers.itemsOf(ctx, args.getFirst()) : args, streamKind(owner));
         }
@@ -100,6 +114,8 @@ final class StreamCalls {
             case "mapToDouble" -> { return p.then(new Step(name, args.getFirst(), 0, k), Kind.DOUBLE_STREAM); }
             case "mapToObj" -> { return p.then(new Step(name, args.getFirst(), 0, k), Kind.STREAM); }
             case "boxed" -> { return p.then(new Step(name, null, 0, k), Kind.STREAM); }
+            case "flatMap" -> { return p.then(new Step(name, args.getFirst(), 0, k), k); }
+            case "sorted" -> { return p.then(new Step(name, args.isEmpty() ? ConstantVariable.of(null) : args.getFirst(), 0, k), k); }
             case "asLongStream" -> { return p.then(new Step(name, null, 0, k), Kind.LONG_STREAM); }
             case "asDoubleStream" -> { return p.then(new Step(name, null, 0, k), Kind.DOUBLE_STREAM); }
             case "limit", "skip" -> {
@@ -159,7 +175,7 @@ final class StreamCalls {
             }
             case "iterator" -> new dev.ember.dynamo.variables.IteratorVariable(new ListVariable(all(ctx, p), false, null));
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream." + name + "() on " + p.describe()
-                    + " (traced: map, filter, peek, mapToInt/Long/Double/Obj, boxed, limit, skip, forEach, toList, collect(Collectors.toList()), "
+                    + " (traced: map, filter, peek, mapToInt/Long/Double/Obj, boxed, flatMap, sorted, limit, skip, forEach, toList, collect(Collectors.toList()), "
                     + "toArray, count, sum, min, max, average, reduce, anyMatch, allMatch, noneMatch, findFirst)");
         };
     }
@@ -205,32 +221,88 @@ final class StreamCalls {
      * is reached (Java's short-circuit: no further item is pulled from the source).
      */
     private static void pull(TraceContext ctx, PipelineVariable p, Predicate<VariableTracker> sink) {
+        pull(ctx, p, sink, () -> false);
+    }
+
+    /** {@link #pull(TraceContext, PipelineVariable, Predicate)} that also pulls no further item once {@code cancelled} (a flatMap's downstream limit). */
+    private static void pull(TraceContext ctx, PipelineVariable p, Predicate<VariableTracker> sink, BooleanSupplier cancelled) {
         List<VariableTracker> source = p.items() != null ? p.items() : List.copyOf(Containers.itemsOf(ctx, p.container()));
-        List<Step> steps = p.steps();
+        run(ctx, source, p.steps(), sink, cancelled);
+    }
+
+    /**
+     * Runs {@code source} through {@code steps}. A {@code sorted} step is a barrier, as Java's
+     * sorted() buffers: every item is pulled through the steps before it, the buffer is sorted, and
+     * only then do its items go on through the steps after it.
+     */
+    private static void run(TraceContext ctx, List<VariableTracker> source, List<Step> steps, Predicate<VariableTracker> sink, BooleanSupplier cancelled) {
+        for (int b = 0; b < steps.size(); b++) {
+            if (!steps.get(b).op().equals("sorted")) continue;
+            List<VariableTracker> buffer = new ArrayList<>();
+            run(ctx, source, steps.subList(0, b), buffer::add, cancelled);
+            run(ctx, Containers.sorted(ctx, buffer, steps.get(b).function(), "Stream.sorted()"), steps.subList(b + 1, steps.size()), sink, cancelled);
+            return;
+        }
         long[] seen = new long[steps.size()];
         for (VariableTracker item : source) {
-            if (limitReached(steps, seen)) return;
-            VariableTracker v = item;
-            boolean passes = true;
-            for (int i = 0; i < steps.size() && passes; i++) {
-                Step s = steps.get(i);
-                switch (s.op()) {
-                    case "map", "mapToInt", "mapToLong", "mapToDouble", "mapToObj" -> v = call(ctx, s.op(), s.from(), s.function(), v);
-                    case "filter" -> passes = truth(ctx, call(ctx, "predicate", s.from(), s.function(), v));
-                    case "peek" -> call(ctx, "consumer", s.from(), s.function(), v);
-                    case "asLongStream" -> v = ConstantVariable.of(number(ctx, v, "asLongStream").longValue());
-                    case "asDoubleStream" -> v = ConstantVariable.of(number(ctx, v, "asDoubleStream").doubleValue());
-                    case "skip" -> passes = seen[i]++ >= s.count();
-                    case "limit" -> seen[i]++;
-                    default -> { }   // boxed, sequential: the item as it is
-                }
-            }
-            if (passes && !sink.test(v)) return;
+            if (cancelled.getAsBoolean() || limitReached(steps, seen, 0)) return;
+            if (!push(ctx, steps, seen, 0, item, sink, cancelled)) return;
         }
     }
 
-    private static boolean limitReached(List<Step> steps, long[] seen) {
-        for (int i = 0; i < steps.size(); i++) if (steps.get(i).op().equals("limit") && seen[i] >= steps.get(i).count()) return true;
+    /** Takes {@code v} through the steps from {@code from} on; false when no further item may be pulled (the sink or a limit said stop). */
+    private static boolean push(TraceContext ctx, List<Step> steps, long[] seen, int from, VariableTracker v, Predicate<VariableTracker> sink,
+            BooleanSupplier cancelled) {
+        for (int i = from; i < steps.size(); i++) {
+            Step s = steps.get(i);
+            switch (s.op()) {
+                case "map", "mapToInt", "mapToLong", "mapToDouble", "mapToObj" -> v = call(ctx, s.op(), s.from(), s.function(), v);
+                case "filter" -> {
+                    if (!truth(ctx, call(ctx, "predicate", s.from(), s.function(), v))) return true;
+                }
+                case "peek" -> call(ctx, "consumer", s.from(), s.function(), v);
+                case "asLongStream" -> v = ConstantVariable.of(number(ctx, v, "asLongStream").longValue());
+                case "asDoubleStream" -> v = ConstantVariable.of(number(ctx, v, "asDoubleStream").doubleValue());
+                case "skip" -> {
+                    if (seen[i]++ < s.count()) return true;
+                }
+                case "limit" -> seen[i]++;
+                case "flatMap", "concat" -> {
+                    // flatMap's function gives a stream (null: none) it then uses; concat's items are its two streams, used by concat
+                    boolean concat = s.op().equals("concat");
+                    VariableTracker inner = concat ? v : call(ctx, s.from() == Kind.STREAM ? "map" : "mapToObj", s.from(), s.function(), v);
+                    return isNull(inner) || pushAll(ctx, inner, !concat, steps, seen, i + 1, sink, cancelled);
+                }
+                default -> { }   // boxed, sequential: the item as it is
+            }
+        }
+        return sink.test(v);
+    }
+
+    /**
+     * An inner stream's items through the steps from {@code from} on, pulled lazily as Java's
+     * flatMap does (a limit after it stops the pulling); {@code use}: the stream is used here
+     * (flatMap's), not already (concat's).
+     */
+    private static boolean pushAll(TraceContext ctx, VariableTracker inner, boolean use, List<Step> steps, long[] seen, int from, Predicate<VariableTracker> sink,
+            BooleanSupplier cancelled) {
+        if (!(inner instanceof PipelineVariable q) || q.kind().isOptional()) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "flatMap to " + inner.describe() + " (a stream made in the trace is traced)");
+        }
+        if (use && q.isUsed()) throw raise(ctx, new IllegalStateException(REUSED), q.describe() + " in flatMap");
+        q.markUsed();
+        boolean[] more = {true};
+        BooleanSupplier stop = () -> cancelled.getAsBoolean() || limitReached(steps, seen, from);
+        pull(ctx, q, w -> {
+            more[0] = push(ctx, steps, seen, from, w, sink, stop);
+            return more[0];
+        }, stop);
+        return more[0] && !stop.getAsBoolean();
+    }
+
+    /** Whether a limit at or after step {@code from} has let its count through. */
+    private static boolean limitReached(List<Step> steps, long[] seen, int from) {
+        for (int i = from; i < steps.size(); i++) if (steps.get(i).op().equals("limit") && seen[i] >= steps.get(i).count()) return true;
         return false;
     }
 

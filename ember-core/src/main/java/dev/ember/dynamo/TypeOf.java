@@ -46,6 +46,7 @@ final class TypeOf {
             case EntryVariable e -> java.util.Map.Entry.class;
             case dev.ember.dynamo.variables.ImmutableEntryVariable e -> java.util.Map.Entry.class;
             case dev.ember.dynamo.variables.PipelineVariable p -> p.kind().type();
+            case dev.ember.dynamo.variables.StringBuilderVariable s -> StringBuilder.class;
         };
     }
 

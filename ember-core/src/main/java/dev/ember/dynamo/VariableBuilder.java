@@ -157,6 +157,8 @@ final class VariableBuilder {
             return new ArrayVariable(comp, items, source);
         }
         graph.addGuard(new TypeMatch(source, value.getClass()));
+        // its text is guarded only once the trace reads it (StringBuilders.read); appending needs none
+        if (value.getClass() == StringBuilder.class) return new dev.ember.dynamo.variables.StringBuilderVariable(source, value.toString());
         if (Modules.isModule(value)) return new ModuleVariable(value, source, modulePath(source));
         Lambdas.Made remade = Lambdas.made(value.getClass());
         if (remade != null) return new LambdaVariable(remade.target(), remade.interfaceMethod(), capturedOf(value, source, remade.target()), source, null);

@@ -121,6 +121,7 @@ final class StrictExport {
             case ScalarTensorSource t -> root(t.base());
             case dev.ember.dynamo.source.SizeSource z -> root(z.tensor());
             case dev.ember.dynamo.source.IteratorPartSource p -> root(p.iterator());
+            case dev.ember.dynamo.source.TextSource t -> root(t.base());
         };
     }
 
@@ -135,6 +136,7 @@ final class StrictExport {
             case ScalarTensorSource t -> path(t.base());
             case dev.ember.dynamo.source.SizeSource z -> path(z.tensor()) + ".size(" + z.dim() + ")";
             case dev.ember.dynamo.source.IteratorPartSource p -> path(p.iterator()) + "." + p.part().name().toLowerCase() + "()";
+            case dev.ember.dynamo.source.TextSource t -> path(t.base()) + ".toString()";
         };
     }
 }

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -122,6 +124,40 @@ class StreamTraceTest {
         List<Tensor> copied = List.copyOf(new ArrayList<>(List.of(a, a.neg())));
         return List.of(distinct.size(), distinct.equals(Set.of("lsh", "local")), frozen.size(), frozen.get("z"), frozen.get("y").add(frozen.get("z")),
                 copied.get(1), Map.copyOf(frozen) == frozen, Set.copyOf(distinct) == distinct);
+    }
+
+    /** flatMap pulls each inner stream lazily: limit(3) after it stops inside the second one, whose last item is never peeked. */
+    static List<Object> flatMapPullsLazily(Tensor a, Tensor b) {
+        List<Object> seen = new ArrayList<>();
+        List<Tensor> firstThree = Stream.of(List.of(a, b), List.of(a.neg(), b.neg()), List.of(a))
+                .flatMap(l -> l.stream().peek(seen::add)).limit(3).map(t -> t.mul(2)).toList();
+        seen.add(firstThree.size());
+        seen.addAll(firstThree);
+        return seen;
+    }
+
+    /** sorted() buffers: every item is peeked before the first is mapped, and they are mapped in sorted order. */
+    static List<Object> sortedIsABarrier(Tensor a, Tensor b) {
+        List<Object> log = new ArrayList<>();
+        List<Tensor> scaled = Stream.of(3, 1, 2).peek(i -> log.add("peek " + i)).sorted(Comparator.reverseOrder()).map(i -> {
+            log.add("map " + i);
+            return a.mul(i);
+        }).toList();
+        log.addAll(scaled);
+        return log;
+    }
+
+    /** Sizes sorted in place (Collections.sort) and a concatenated stream sorted in reverse. */
+    static List<Object> sortAndConcatSizes(Tensor a, Tensor b) {
+        List<Integer> sizes = new ArrayList<>(List.of(a.size(1), b.size(0), 1));
+        Collections.sort(sizes);
+        List<Integer> down = Stream.concat(sizes.stream(), Stream.of(0)).sorted(Collections.reverseOrder()).toList();
+        return List.of(sizes, down, a.mul(down.getFirst()));
+    }
+
+    /** A comparator the trace cannot evaluate (a lambda over tensors): sorted() breaks the graph, naming itself. */
+    static Tensor sortedByALambdaBreaks(Tensor a, Tensor b) {
+        return Stream.of(a, b.sum()).sorted((x, y) -> Integer.compare(x.dim(), y.dim())).findFirst().orElseThrow().add(1);
     }
 
     static Set<String> returnsACopiedSet(Tensor a) {
@@ -267,6 +303,34 @@ class StreamTraceTest {
         assertSameValue(expected, got, "copies");
         assertEquals(List.of(2, true, 2), expected.subList(0, 3));
         assertEquals(List.of(true, true), expected.subList(6, 8), "an immutable map or set is its own copy");
+    }
+
+    @Test
+    void flatMapPullsTheInnerStreamsLazily() {
+        noBreak(traced(StreamTraceTest::flatMapPullsLazily), 5);  // two negs, three muls
+        assertEquals(7, flatMapPullsLazily(A, B).size(), "three peeked, the count, the three results");
+    }
+
+    @Test
+    void sortedPullsEveryItemBeforePassingOne() {
+        noBreak(traced(StreamTraceTest::sortedIsABarrier), 3);
+        assertEquals(List.of("peek 3", "peek 1", "peek 2", "map 3", "map 2", "map 1"), sortedIsABarrier(A, B).subList(0, 6));
+    }
+
+    @Test
+    void sortingValuesAndConcatenatingStreamsAreTraced() {
+        noBreak(traced(StreamTraceTest::sortAndConcatSizes), 1);
+        assertEquals(List.of(List.of(1, 3, 4), List.of(4, 3, 1, 0)), sortAndConcatSizes(A, B).subList(0, 2));
+    }
+
+    @Test
+    void sortingByAComparatorTheTraceCannotEvaluateBreaks() {
+        Fn2<Tensor, Tensor, Tensor> fn = StreamTraceTest::sortedByALambdaBreaks;
+        ExplainOutput e = Ember.explain(fn).with(A, B);
+        assertTrue(e.graphBreakCount() >= 1, e.toString());
+        assertTrue(e.breakReasons().getFirst().reason().contains("Stream.sorted()"), e.toString());
+        Ember.reset();
+        assertTrue(fn.apply(A, B).sameData(Ember.compile(fn).apply(A, B)));
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.ember.Ember;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
+import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -75,9 +76,9 @@ final class BreakPrograms {
         return v > 0 ? x.t() : x.transpose(0, 1).contiguous();
     }
 
-    static Tensor appendsToBuilder(Tensor x, StringBuilder sb) {
+    static Tensor appendsToWriter(Tensor x, StringWriter out) {
         Tensor a = x.t().softmax(0);
-        sb.append("rows=").append(a.size(0));
+        out.append("rows=").append(String.valueOf(a.size(0)));
         return a.matmul(x);
     }
 
@@ -315,7 +316,7 @@ final class BreakPrograms {
     /** A user object whose state the program changes before and after a break. */
     static final class Recorder {
         final List<String> events = new ArrayList<>();
-        final StringBuilder sink = new StringBuilder();
+        final StringWriter sink = new StringWriter();
         int count;
         Tensor last;
         final double[] scales = new double[2];
@@ -326,7 +327,7 @@ final class BreakPrograms {
         r.count++;
         r.scales[0] = 1.5;
         r.last = x.t();
-        r.sink.append("break ").append(r.count);
+        r.sink.append("break ").append(String.valueOf(r.count));
         r.events.add("after");
         r.count += 10;
         r.scales[1] = 2.5;

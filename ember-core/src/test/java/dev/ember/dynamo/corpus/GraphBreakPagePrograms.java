@@ -5,6 +5,8 @@ import dev.ember.Ember;
 import dev.ember.dynamo.Disable;
 import dev.ember.tensor.Tensor;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -193,15 +195,16 @@ final class GraphBreakPagePrograms {
 
     static Tensor gb0013Example(Tensor x) {
         Tensor y = x.relu();
-        StringBuilder sb = new StringBuilder();
-        sb.append("rows=").append(y.size(0));
-        return y.mul(2);
+        ArrayDeque<Tensor> stack = new ArrayDeque<>();
+        stack.push(y);
+        return stack.pop().mul(2);
     }
 
     static Tensor gb0013Fix(Tensor x) {
         Tensor y = x.relu();
-        String s = "rows=" + y.size(0);
-        return y.mul(2);
+        List<Tensor> stack = new ArrayList<>();
+        stack.add(y);
+        return stack.removeLast().mul(2);
     }
 
     // ---------------------------------------------------------------- GB0014 (no program reaches it: only the fix runs)
