@@ -214,16 +214,21 @@ final class KeyedContainers {
     }
 
     static VariableTracker mapMethod(TraceContext ctx, MapVariable m, String name, List<VariableTracker> args) {
-        Map<Object, VariableTracker> e = m.entries();
+        // queries of keys and the reads of one value leave the input map's other values unread (unguarded)
+        Map<Object, VariableTracker> keyed = m.keyedEntries();
         String what = "Map." + name + "()";
-        return switch (name) {
-            case "size", "isEmpty" -> sizeQuery(name, e.size());
-            case "containsKey" -> bool(real(ctx, what, () -> e.containsKey(key(ctx, args.getFirst(), what))));
-            case "get" -> orNull(real(ctx, what, () -> e.get(key(ctx, args.getFirst(), what))));
-            case "getOrDefault" -> {
+        switch (name) {
+            case "size", "isEmpty" -> { return sizeQuery(name, keyed.size()); }
+            case "containsKey" -> { return bool(real(ctx, what, () -> keyed.containsKey(key(ctx, args.getFirst(), what)))); }
+            case "get", "getOrDefault" -> {
                 Object k = key(ctx, args.getFirst(), what);
-                yield real(ctx, what, () -> e.containsKey(k)) ? e.get(k) : args.get(1);
+                if (real(ctx, what, () -> keyed.containsKey(k))) return orNull(m.value(k));
+                return name.equals("get") ? orNull(null) : args.get(1);
             }
+            default -> { }
+        }
+        Map<Object, VariableTracker> e = m.entries();
+        return switch (name) {
             case "put" -> put(ctx, m, key(ctx, args.get(0), what), args.get(1), what);
             case "putIfAbsent" -> {
                 Object k = key(ctx, args.get(0), what);

@@ -217,7 +217,7 @@ final class VariableBuilder {
     /**
      * A map or set from the inputs: guarded on its class and on its keys in iteration order (a call
      * with other keys, or the same keys in another order, recompiles); a map's values are wrapped
-     * as read from {@code source[key]}.
+     * as read from {@code source[key]} when the trace first reads them, so unread values are not guarded.
      */
     private KeyedVariable keyed(Object value, Source source) {
         graph.addGuard(new TypeMatch(source, value.getClass()));
@@ -225,8 +225,13 @@ final class VariableBuilder {
         if (value instanceof Map<?, ?> map) {
             graph.addGuard(new KeysMatch(source, List.copyOf(map.keySet())));
             Map<Object, VariableTracker> entries = value instanceof TreeMap<?, ?> ? new TreeMap<>() : new LinkedHashMap<>();
-            for (var e : map.entrySet()) entries.put(e.getKey(), wrap(e.getValue(), new KeySource(source, e.getKey()), Object.class));
-            return new MapVariable(value.getClass(), entries, replayable, source);
+            Map<Object, java.util.function.Supplier<VariableTracker>> unread = new java.util.HashMap<>();
+            for (var e : map.entrySet()) {
+                Object key = e.getKey(), v = e.getValue();   // the value this call passed, whenever the trace reads it
+                entries.put(key, null);
+                unread.put(key, () -> wrap(v, new KeySource(source, key), Object.class));
+            }
+            return new MapVariable(value.getClass(), entries, unread, replayable, source);
         }
         Set<?> set = (Set<?>) value;
         graph.addGuard(new KeysMatch(source, List.copyOf(set)));

@@ -3,19 +3,51 @@ package dev.ember.dynamo.variables;
 import dev.ember.dynamo.source.Source;
 
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
-/** A java.util.Map with keys known while tracing; {@link #entries()} maps each key to its value as traced. */
+/**
+ * A java.util.Map with keys known while tracing; {@link #entries()} maps each key to its value as
+ * traced. An input map's values are wrapped (and guarded) when the trace reads them: {@link #value}
+ * reads one, {@link #entries()} all, so a call whose map differs only in values the trace never
+ * read does not recompile (test_functions.py::test_dict_tuple_lazy_guard).
+ */
 public final class MapVariable extends KeyedVariable {
     private Map<Object, VariableTracker> entries;
+    /** The input map's values not read yet, by key; their keys are in {@link #entries} with a null placeholder. */
+    private final Map<Object, Supplier<VariableTracker>> unread;
     private final Map<MapViewVariable.View, MapViewVariable> views = new java.util.EnumMap<>(MapViewVariable.View.class);
 
     public MapVariable(Class<?> type, Map<Object, VariableTracker> entries, boolean mutable, Source source) {
-        super(type, mutable, source);
-        this.entries = entries;
+        this(type, entries, new HashMap<>(), mutable, source);
     }
 
-    public Map<Object, VariableTracker> entries() { return entries; }
+    /** An input map: {@code entries} holds every key, in order; {@code unread} wraps the value of each key when it is first read. */
+    public MapVariable(Class<?> type, Map<Object, VariableTracker> entries, Map<Object, Supplier<VariableTracker>> unread, boolean mutable, Source source) {
+        super(type, mutable, source);
+        this.entries = entries;
+        this.unread = unread;
+    }
+
+    /** Every entry, each value read. */
+    public Map<Object, VariableTracker> entries() {
+        if (!unread.isEmpty()) {
+            for (Object key : List.copyOf(entries.keySet())) value(key);
+        }
+        return entries;
+    }
+
+    /** The entries with values possibly not read yet (null placeholders): for the keys, the size and containment only. */
+    public Map<Object, VariableTracker> keyedEntries() { return entries; }
+
+    /** The value of {@code key}, a key of the map, read now if it was not. */
+    public VariableTracker value(Object key) {
+        Supplier<VariableTracker> pending = unread.remove(key);
+        if (pending != null) entries.put(key, pending.get());
+        return entries.get(key);
+    }
 
     @Override
     public Collection<Object> keys() { return entries.keySet(); }
@@ -25,6 +57,7 @@ public final class MapVariable extends KeyedVariable {
 
     /** The map's constructor ran ({@code <init>}): {@code made} is the real map it made, as {@code how} made it. */
     public void constructed(Map<Object, VariableTracker> made, Construction how) {
+        unread.clear();
         this.entries = made;
         construction(how);
     }

@@ -214,6 +214,12 @@ final class PyTorchPortsPrograms {
         return x.add(cached.get(key));
     }
 
+    // test_functions.py::test_dict_tuple_lazy_guard (the dict argument)
+    static Tensor dictLazyGuard(Tensor x, Map<Integer, Integer> y) { return x.sin().mul(y.get(1)); }
+
+    // test_functions.py::test_dict_tuple_lazy_guard (the tuple argument)
+    static Tensor tupleLazyGuard(Tensor x, List<Integer> y) { return x.sin().mul(y.get(1)); }
+
     // test_functions.py::test_call_dict4 (a tuple of pairs: an array of {key, value} arrays)
     static Tensor callDict4(Tensor x) {
         Object[][] myList = {{"a", x}, {"b", x.add(1)}, {"c", x.add(2)}};

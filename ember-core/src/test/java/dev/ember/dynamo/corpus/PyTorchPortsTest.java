@@ -271,6 +271,16 @@ class PyTorchPortsTest {
     }
 
     @Test
+    void dictTupleLazyGuard() { // test_functions.py::test_dict_tuple_lazy_guard: a value the program does not read changes without a recompile
+        CompileCounter dict = check((Fn2<Tensor, Map<Integer, Integer>, Tensor>) PyTorchPortsPrograms::dictLazyGuard, Options.defaults(),
+                seeded(() -> List.of(args(Tensor.randn(3), Map.of(1, 1, 2, 2)), args(Tensor.randn(3), Map.of(1, 1, 2, 3)))));
+        assertEquals(1, dict.frameCount(), "frames");
+        CompileCounter tuple = check((Fn2<Tensor, List<Integer>, Tensor>) PyTorchPortsPrograms::tupleLazyGuard, Options.defaults(),
+                seeded(() -> List.of(args(Tensor.randn(3), List.of(1, 2, 3)), args(Tensor.randn(3), List.of(11, 2, 13)))));
+        assertEquals(1, tuple.frameCount(), "frames");
+    }
+
+    @Test
     void constantSet() { // test_functions.py::test_constant_set: adding to the global set recompiles
         Fn1<Tensor, Tensor> fn = PyTorchPortsPrograms::constantSet;
         CompileCounter cc = new CompileCounter();
