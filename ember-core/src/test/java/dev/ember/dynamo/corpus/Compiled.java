@@ -5,26 +5,32 @@ import dev.ember.Fn0;
 import dev.ember.Fn1;
 import dev.ember.Fn2;
 import dev.ember.Fn3;
+import dev.ember.Fn4;
 import dev.ember.Options;
+import dev.ember.nn.Module;
 import dev.ember.tensor.Tensor;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Test helpers: call Fn0…Fn3 with an argument array, compile them, and compare results deeply. */
+/** Test helpers: call a Module or Fn0…Fn4 with an argument array, compile them, and compare results deeply. */
 final class Compiled {
     private Compiled() {}
 
     @SuppressWarnings("unchecked")
     static Object call(Object fn, Object[] a) {
         return switch (fn) {
+            case Module m -> m.forward((Tensor) a[0]);
             case Fn0<?> f -> f.apply();
             case Fn1<?, ?> f -> ((Fn1<Object, Object>) f).apply(a[0]);
             case Fn2<?, ?, ?> f -> ((Fn2<Object, Object, Object>) f).apply(a[0], a[1]);
             case Fn3<?, ?, ?, ?> f -> ((Fn3<Object, Object, Object, Object>) f).apply(a[0], a[1], a[2]);
+            case Fn4<?, ?, ?, ?, ?> f -> ((Fn4<Object, Object, Object, Object, Object>) f).apply(a[0], a[1], a[2], a[3]);
             default -> throw new IllegalArgumentException(fn.toString());
         };
     }
@@ -32,13 +38,42 @@ final class Compiled {
     @SuppressWarnings("unchecked")
     static Function<Object[], Object> compile(Object fn, Options o) {
         Object c = switch (fn) {
+            case Module m -> Ember.compile(m, o);
             case Fn0<?> f -> Ember.compile((Fn0<Object>) f, o);
             case Fn1<?, ?> f -> Ember.compile((Fn1<Object, Object>) f, o);
             case Fn2<?, ?, ?> f -> Ember.compile((Fn2<Object, Object, Object>) f, o);
             case Fn3<?, ?, ?, ?> f -> Ember.compile((Fn3<Object, Object, Object, Object>) f, o);
+            case Fn4<?, ?, ?, ?, ?> f -> Ember.compile((Fn4<Object, Object, Object, Object, Object>) f, o);
             default -> throw new IllegalArgumentException(fn.toString());
         };
         return args -> call(c, args);
+    }
+
+    /**
+     * Calls {@code eagerFn} and {@code compiled} on equal inputs, call by call: the results and the
+     * inputs afterwards must be the same, and a call that throws eagerly (an exception or a failed
+     * assert: test_raises) must throw the same compiled. Each call starts from the same seed.
+     */
+    static void assertCallsAlike(Object eagerFn, Function<Object[], Object> compiled, List<Object[]> eagerCalls, List<Object[]> compiledCalls, String name) {
+        for (int i = 0; i < eagerCalls.size(); i++) {
+            String where = name + "call " + i;
+            Object expected;
+            Tensor.manualSeed(99);
+            try {
+                expected = call(eagerFn, eagerCalls.get(i));
+            } catch (RuntimeException | AssertionError thrown) {
+                Tensor.manualSeed(99);
+                Object[] in = compiledCalls.get(i);
+                Throwable got = assertThrows(Throwable.class, () -> compiled.apply(in), where + ": eager threw " + thrown);
+                assertEquals(thrown.getClass(), got.getClass(), where + ": " + got);
+                assertEquals(thrown.getMessage(), got.getMessage(), where);
+                continue;
+            }
+            Tensor.manualSeed(99);
+            Object actual = compiled.apply(compiledCalls.get(i));
+            assertSame(expected, actual, where);
+            assertSame(Arrays.asList(eagerCalls.get(i)), Arrays.asList(compiledCalls.get(i)), where + ": inputs afterwards");
+        }
     }
 
     /** Tensors equal in dtype, shape and values; lists, arrays and records element by element, maps and sets in iteration order; anything else by equals. */

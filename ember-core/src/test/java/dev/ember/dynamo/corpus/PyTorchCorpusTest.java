@@ -1,7 +1,6 @@
 package dev.ember.dynamo.corpus;
 
 import dev.ember.Ember;
-import dev.ember.Fn0;
 import dev.ember.Fn1;
 import dev.ember.Fn2;
 import dev.ember.Fn3;
@@ -36,7 +35,6 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -714,57 +712,8 @@ class PyTorchCorpusTest {
 
     /** Runs the case's calls eagerly and compiled with {@code backend}, and asserts the same results (GraphParseCorpusTest reuses it). */
     static void run(Case k, dev.ember.fx.Backend backend) {
-        Object eagerFn = k.program().get();
-        Object compiledFn = k.program().get();
-        Function<Object[], Object> compiled = compile(compiledFn, k.options().apply(Options.backend(backend).reorderableLogging(false)));
-        List<Object[]> eagerCalls = k.calls().get(), compiledCalls = k.calls().get();
-        for (int i = 0; i < eagerCalls.size(); i++) {
-            String where = k.name() + " call " + i;
-            Object expected;
-            Tensor.manualSeed(99);
-            try {
-                expected = call(eagerFn, eagerCalls.get(i));
-            } catch (RuntimeException | AssertionError thrown) {
-                // the program raises (test_raises): the compiled one must raise the same
-                Tensor.manualSeed(99);
-                Object[] in = compiledCalls.get(i);
-                Throwable got = assertThrows(Throwable.class, () -> compiled.apply(in), where + ": eager threw " + thrown);
-                assertEquals(thrown.getClass(), got.getClass(), where + ": " + got);
-                assertEquals(thrown.getMessage(), got.getMessage(), where);
-                continue;
-            }
-            Tensor.manualSeed(99);
-            Object actual = compiled.apply(compiledCalls.get(i));
-            Compiled.assertSame(expected, actual, where);
-            Compiled.assertSame(Arrays.asList(eagerCalls.get(i)), Arrays.asList(compiledCalls.get(i)), where + ": inputs afterwards");
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Object call(Object fn, Object[] a) {
-        return switch (fn) {
-            case Module m -> m.forward((Tensor) a[0]);
-            case Fn0<?> f -> f.apply();
-            case Fn1<?, ?> f -> ((Fn1<Object, Object>) f).apply(a[0]);
-            case Fn2<?, ?, ?> f -> ((Fn2<Object, Object, Object>) f).apply(a[0], a[1]);
-            case Fn3<?, ?, ?, ?> f -> ((Fn3<Object, Object, Object, Object>) f).apply(a[0], a[1], a[2]);
-            case Fn4<?, ?, ?, ?, ?> f -> ((Fn4<Object, Object, Object, Object, Object>) f).apply(a[0], a[1], a[2], a[3]);
-            default -> throw new IllegalArgumentException(fn.toString());
-        };
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Function<Object[], Object> compile(Object fn, Options o) {
-        Object c = switch (fn) {
-            case Module m -> Ember.compile(m, o);
-            case Fn0<?> f -> Ember.compile((Fn0<Object>) f, o);
-            case Fn1<?, ?> f -> Ember.compile((Fn1<Object, Object>) f, o);
-            case Fn2<?, ?, ?> f -> Ember.compile((Fn2<Object, Object, Object>) f, o);
-            case Fn3<?, ?, ?, ?> f -> Ember.compile((Fn3<Object, Object, Object, Object>) f, o);
-            case Fn4<?, ?, ?, ?, ?> f -> Ember.compile((Fn4<Object, Object, Object, Object, Object>) f, o);
-            default -> throw new IllegalArgumentException(fn.toString());
-        };
-        return args -> call(c, args);
+        Function<Object[], Object> compiled = Compiled.compile(k.program().get(), k.options().apply(Options.backend(backend).reorderableLogging(false)));
+        Compiled.assertCallsAlike(k.program().get(), compiled, k.calls().get(), k.calls().get(), k.name() + " ");
     }
 
     static String table(List<Row> rows, long matches) {

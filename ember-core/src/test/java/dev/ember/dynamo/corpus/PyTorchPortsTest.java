@@ -16,7 +16,6 @@ import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +24,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -57,26 +55,7 @@ class PyTorchPortsTest {
     static CompileCounter check(Object eagerFn, Object compiledFn, Options options, Supplier<List<Object[]>> calls) {
         CompileCounter cc = new CompileCounter();
         Function<Object[], Object> compiled = Compiled.compile(compiledFn, options.withBackend(cc));
-        List<Object[]> eagerCalls = calls.get(), compiledCalls = calls.get();
-        for (int i = 0; i < eagerCalls.size(); i++) {
-            String where = "call " + i;
-            Object expected;
-            Tensor.manualSeed(99);
-            try {
-                expected = Compiled.call(eagerFn, eagerCalls.get(i));
-            } catch (RuntimeException thrown) {
-                Tensor.manualSeed(99);
-                Object[] in = compiledCalls.get(i);
-                RuntimeException got = assertThrows(RuntimeException.class, () -> compiled.apply(in), where + ": eager threw " + thrown);
-                assertEquals(thrown.getClass(), got.getClass(), where + ": " + got);
-                assertEquals(thrown.getMessage(), got.getMessage(), where);
-                continue;
-            }
-            Tensor.manualSeed(99);
-            Object actual = compiled.apply(compiledCalls.get(i));
-            Compiled.assertSame(expected, actual, where);
-            Compiled.assertSame(Arrays.asList(eagerCalls.get(i)), Arrays.asList(compiledCalls.get(i)), where + ": inputs afterwards");
-        }
+        Compiled.assertCallsAlike(eagerFn, compiled, calls.get(), calls.get(), "");
         return cc;
     }
 
