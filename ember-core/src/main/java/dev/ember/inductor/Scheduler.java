@@ -40,8 +40,8 @@ final class Scheduler {
     private final Map<Buffer, Stage> producer = new HashMap<>();
     private final Map<Buffer, Integer> readers = new HashMap<>();
     private final Set<Buffer> outputs;
-    /** The stage being added was legal to fuse but {@link CompilerSteps} skipped it (its decision is logged already). */
-    private boolean skippedByBisect;
+    /** The stage being added was not fused for a reason already logged (a full kernel, or {@link CompilerSteps} skipped it). */
+    private boolean noFusionExplained;
 
     private Scheduler(Set<Buffer> outputs) { this.outputs = outputs; }
 
@@ -95,15 +95,15 @@ final class Scheduler {
         if (w != null) producer.put(w, st);
         Kernel last = kernels.isEmpty() ? null : kernels.get(kernels.size() - 1);
         switch (st) {
-            case Stage.Pointwise p when last instanceof Kernel.Host h && joinsHost(h, p) && fusionAllowed(p, h.host()) -> {
+            case Stage.Pointwise p when last instanceof Kernel.Host h && joinsHost(h, p) && fitsOneKernel(hostStages(h), p) && fusionAllowed(p, h.host()) -> {
                 kernels.set(kernels.size() - 1, new Kernel.Host(h.host(), append(h.epilogue(), p)));
                 decisions.add("fuse " + name(p) + " as an epilogue of " + name(h.host()) + inPlaceNote(h, p));
             }
-            case Stage.Pointwise p when last instanceof Kernel.Loop k && joinsLoop(k, p, p.shape()) && fusionAllowed(p, k.stages().get(0)) -> {
+            case Stage.Pointwise p when last instanceof Kernel.Loop k && joinsLoop(k, p, p.shape()) && fitsOneKernel(k.stages(), p) && fusionAllowed(p, k.stages().get(0)) -> {
                 kernels.set(kernels.size() - 1, new Kernel.Loop(k.outer(), append(k.stages(), p), k.locals()));
                 decisions.add("fuse " + name(p) + " into the loop of " + name(k.stages().get(0)));
             }
-            case Stage.Reduction r when last instanceof Kernel.Loop k && joinsLoop(k, r, null) && fusionAllowed(r, k.stages().get(0)) -> {
+            case Stage.Reduction r when last instanceof Kernel.Loop k && joinsLoop(k, r, null) && fitsOneKernel(k.stages(), r) && fusionAllowed(r, k.stages().get(0)) -> {
                 kernels.set(kernels.size() - 1, new Kernel.Loop(k.outer(), append(k.stages(), r), k.locals()));
                 decisions.add("fuse reduction " + name(r) + " into the row loop of " + name(k.stages().get(0)));
             }
@@ -122,6 +122,43 @@ final class Scheduler {
     }
 
     /**
+     * The most stages one kernel holds (PyTorch's inductor: {@code max_fusion_size = 64}): a long
+     * unrolled loop (an LSTM's steps, their backward) otherwise chains hundreds of same-shape stages
+     * into one method past the JVM's limits.
+     */
+    static final int MAX_KERNEL_STAGES = 64;
+    /**
+     * The most distinct buffers one kernel reads and writes. Each becomes a parameter of the kernel's
+     * method (an array, and for a strided read its offset: two slots), and a JVM method takes at most
+     * 255 parameter slots; fused past this, the class fails to load ("Too many arguments in method
+     * signature").
+     */
+    static final int MAX_KERNEL_BUFFERS = 100;
+
+    /** Whether {@code st} joins {@code stages} within {@link #MAX_KERNEL_STAGES} and {@link #MAX_KERNEL_BUFFERS}. */
+    private boolean fitsOneKernel(List<? extends Stage> stages, Stage st) {
+        Set<Buffer> buffers = new HashSet<>();
+        for (Stage s : stages) {
+            buffers.addAll(reads(s));
+            buffers.add(written(s));
+        }
+        buffers.addAll(reads(st));
+        buffers.add(written(st));
+        if (stages.size() + 1 <= MAX_KERNEL_STAGES && buffers.size() <= MAX_KERNEL_BUFFERS) return true;
+        decisions.add("no fusion of " + name(st) + " with the kernel of " + name(stages.get(0)) + ": the kernel is full (" + stages.size() + " stages, "
+                + buffers.size() + " buffers; at most " + MAX_KERNEL_STAGES + " and " + MAX_KERNEL_BUFFERS + ")");
+        noFusionExplained = true;
+        return false;
+    }
+
+    private static List<Stage> hostStages(Kernel.Host h) {
+        List<Stage> out = new ArrayList<>();
+        out.add(h.host());
+        out.addAll(h.epilogue());
+        return out;
+    }
+
+    /**
      * A legal fusion of {@code st} into the kernel of {@code first} is one {@link CompilerSteps} step;
      * skipped, {@code st} starts a kernel of its own.
      */
@@ -130,13 +167,13 @@ final class Scheduler {
             return true;
         }
         decisions.add("no fusion of " + name(st) + " with the kernel of " + name(first) + ": skipped by " + CompilerSteps.LIMIT_ENV + " (ember bisect)");
-        skippedByBisect = true;
+        noFusionExplained = true;
         return false;
     }
 
     private void explainNoFusion(Kernel last, Stage st) {
-        if (skippedByBisect) {
-            skippedByBisect = false;
+        if (noFusionExplained) {
+            noFusionExplained = false;
             return;
         }
         if (last != null && !(last instanceof Kernel.Host h && h.host() instanceof Stage.Extern e && e.outs().size() != 1)) {
