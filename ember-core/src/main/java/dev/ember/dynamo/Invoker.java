@@ -223,6 +223,11 @@ final class Invoker {
                     // Object's own equals is identity (Python's default __eq__, test_functions.py::test_obj_eq)
                     yield ConstantVariable.of(InstructionTranslator.sameReference(receiver, args.getFirst()) ? 1 : 0);
                 }
+                if (r.declaringClass() == Object.class && name.equals("getClass") && args.isEmpty()
+                        && (receiver instanceof ModuleVariable || receiver instanceof UserObjectVariable)) {
+                    // the exact class: an input's is guarded by its TYPE_MATCH, a constructed object's is the one the trace made
+                    yield ConstantVariable.of(cls);
+                }
                 if (JdkCalls.isJdk(r.declaringClass())) {
                     // Inherited JDK code (Enum.ordinal, Object.getClass, …): evaluate on constants, never inline the JDK.
                     if (receiver instanceof ConstantVariable c) yield JdkCalls.reflect(ctx, r.declaringClass(), name, type, c.value(), args);
