@@ -90,6 +90,29 @@ public final class F {
     /** {@code log σ(x)}, computed without overflow. */
     public static Tensor logSigmoid(Tensor x) { return ActivationOps.LOG_SIGMOID.callTensor(x); }
 
+    /**
+     * {@code x} where positive, {@code weight·x} elsewhere, as PyTorch's {@code F.prelu}: {@code weight}
+     * has one element or one per channel (dimension 1 of the input).
+     */
+    public static Tensor prelu(Tensor x, Tensor weight) {
+        if (weight.dim() > 1) throw new IllegalArgumentException("prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = " + weight.dim());
+        Tensor w = weight;
+        if (weight.numel() != 1) {
+            if (x.dim() == 0) throw new IllegalArgumentException("prelu: Not allow zero-dim input tensor.");
+            int channels = x.dim() > 1 ? x.size(1) : 1;
+            if (channels != weight.numel()) {
+                throw new IllegalArgumentException("prelu: Mismatch of parameter numbers and input channel size. Found parameter numbers = " + weight.numel()
+                        + " and channel size = " + channels + ".");
+            }
+        }
+        if (x.dim() >= 2) {
+            int[] shape = new int[x.dim()];
+            for (int d = 0; d < shape.length; d++) shape[d] = d == 1 ? weight.numel() : 1;
+            w = weight.reshape(shape);
+        }
+        return Tensor.where(x.gt(0.0), x, w.mul(x));
+    }
+
     /** {@code x / (1 + |x|)}, as PyTorch's Python writes it. */
     public static Tensor softsign(Tensor x) { return x.div(x.abs().add(1L)); }
 
@@ -126,6 +149,25 @@ public final class F {
     public static Tensor conv2d(Tensor x, Tensor weight, Tensor bias, int[] stride, int[] padding, int[] dilation, int groups) {
         return ConvOps.CONV2D.callTensor(x, weight, bias, stride, padding, dilation, (long) groups);
     }
+
+    /**
+     * 1-d convolution of {@code [N, C, L]} (or unbatched {@code [C, L]}) input with weight
+     * {@code [out, C/groups, k]}, as PyTorch's {@code F.conv1d} with zero padding: computed, as
+     * ATen's CPU path does, as a 2-d convolution over a height of 1.
+     */
+    public static Tensor conv1d(Tensor x, Tensor weight, Tensor bias, int stride, int padding, int dilation, int groups) {
+        if (x.dim() != 2 && x.dim() != 3) {
+            throw new IllegalArgumentException("Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: " + dev.ember.tensor.Shapes.format(x.shape()));
+        }
+        if (weight.dim() != 3) {
+            throw new IllegalArgumentException("conv1d: expected a 3-D weight [out_channels, in_channels/groups, kernel_size], got " + weight.dim() + "-D");
+        }
+        Tensor batched = x.dim() == 3 ? x : x.unsqueeze(0);
+        Tensor y = conv2d(batched.unsqueeze(2), weight.unsqueeze(2), bias, new int[] {1, stride}, new int[] {0, padding}, new int[] {1, dilation}, groups).squeeze(2);
+        return x.dim() == 3 ? y : y.squeeze(0);
+    }
+
+    public static Tensor conv1d(Tensor x, Tensor weight, Tensor bias) { return conv1d(x, weight, bias, 1, 0, 1, 1); }
 
     // ------------------------------------------------------------------ pooling
 

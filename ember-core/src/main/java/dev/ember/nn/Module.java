@@ -34,6 +34,7 @@ import java.util.Set;
 public abstract class Module {
     private boolean training = true;
     private final Map<String, Tensor> registeredBuffers = new LinkedHashMap<>();
+    private final Map<String, Parameter> registeredParameters = new LinkedHashMap<>();
     private final ArrayList<ForwardPreHook> forwardPreHooks = new ArrayList<>();
     private final ArrayList<ForwardHook> forwardHooks = new ArrayList<>();
 
@@ -157,16 +158,42 @@ public abstract class Module {
      * replaces the buffer.
      */
     public void registerBuffer(String name, Tensor tensor) {
-        if (name == null || name.isEmpty()) throw new IllegalArgumentException("buffer name can't be empty");
-        if (name.contains(".")) throw new IllegalArgumentException("buffer name can't contain \".\", got '" + name + "'");
-        if (tensor == null) throw new IllegalArgumentException("buffer '" + name + "' can't be null");
+        checkRegisteredName("buffer", name, tensor);
         if (tensor instanceof Parameter) {
-            throw new IllegalArgumentException("cannot register a Parameter as buffer '" + name + "'; declare it as a Parameter field instead");
+            throw new IllegalArgumentException("cannot register a Parameter as buffer '" + name + "'; use registerParameter");
         }
+        if (registeredParameters.containsKey(name)) throw new IllegalArgumentException("attribute '" + name + "' already exists in " + name() + " (a registered parameter)");
+        registeredBuffers.put(name, tensor);
+    }
+
+    /**
+     * Adds a parameter made at run time (one not declared as a field), as PyTorch's
+     * {@code register_parameter}: it belongs to {@link #parameters()}, the state dict and
+     * {@link #to(DType)} like a field's; read it with {@link #parameter(String)}. Modules whose
+     * number of parameters depends on their configuration ({@link LSTM}'s {@code weight_ih_l0},
+     * {@code weight_ih_l1}, …, {@link ParameterList}) register theirs. Registering a name again
+     * replaces the parameter.
+     */
+    public void registerParameter(String name, Parameter parameter) {
+        checkRegisteredName("parameter", name, parameter);
+        if (registeredBuffers.containsKey(name)) throw new IllegalArgumentException("attribute '" + name + "' already exists in " + name() + " (a registered buffer)");
+        registeredParameters.put(name, parameter);
+    }
+
+    /** The parameter registered under {@code name} with {@link #registerParameter}. */
+    public Parameter parameter(String name) {
+        Parameter p = registeredParameters.get(name);
+        if (p == null) throw new IllegalArgumentException(name() + " has no registered parameter '" + name + "'; registered: " + registeredParameters.keySet());
+        return p;
+    }
+
+    private void checkRegisteredName(String what, String name, Tensor tensor) {
+        if (name == null || name.isEmpty()) throw new IllegalArgumentException(what + " name can't be empty");
+        if (name.contains(".")) throw new IllegalArgumentException(what + " name can't contain \".\", got '" + name + "'");
+        if (tensor == null) throw new IllegalArgumentException(what + " '" + name + "' can't be null");
         for (Slot s : slots()) {
             if (s.name().equals(name)) throw new IllegalArgumentException("attribute '" + name + "' already exists in " + name() + " (field " + s.field().getName() + ")");
         }
-        registeredBuffers.put(name, tensor);
     }
 
     /** The buffer registered under {@code name} with {@link #registerBuffer}. */
@@ -232,6 +259,7 @@ public abstract class Module {
             if (s.kind() != Kind.MODULE && s.get(this) instanceof Tensor t) s.set(this, convert(t, dtype, converted));
         }
         registeredBuffers.replaceAll((name, t) -> convert(t, dtype, converted));
+        registeredParameters.replaceAll((name, p) -> (Parameter) convert(p, dtype, converted));
     }
 
     private static Tensor convert(Tensor t, DType dtype, Map<Tensor, Tensor> converted) {
@@ -367,6 +395,7 @@ public abstract class Module {
         for (Slot s : slots()) {
             if (s.kind() == Kind.PARAMETER && s.get(this) instanceof Parameter p) out.put(s.name(), p);
         }
+        out.putAll(registeredParameters);
         return out;
     }
 

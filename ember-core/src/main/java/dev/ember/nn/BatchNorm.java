@@ -1,0 +1,62 @@
+package dev.ember.nn;
+
+import dev.ember.ops.OpRegistry;
+import dev.ember.ops.PointwiseOps;
+import dev.ember.tensor.Tensor;
+
+/**
+ * Batch normalization over the channels (dimension 1) of its input, as PyTorch's
+ * {@code nn._BatchNorm}, the base of {@link BatchNorm1d} and {@link BatchNorm2d}, which say which
+ * input ranks they take. In training it normalizes with the batch's statistics and updates
+ * {@code running_mean}/{@code running_var} (weight {@code momentum}) and {@code num_batches_tracked};
+ * in evaluation it normalizes with the running statistics.
+ */
+public abstract class BatchNorm extends Module {
+    public final int numFeatures;
+    public final double eps;
+    public final double momentum;
+    public final boolean affine;
+    public final boolean trackRunningStats;
+    /** Scale and shift, ones and zeros at first; null without {@code affine}. */
+    public Parameter weight;
+    public Parameter bias;
+    /** Running statistics; null without {@code trackRunningStats}. */
+    public Tensor runningMean;
+    public Tensor runningVar;
+    public Tensor numBatchesTracked;
+
+    BatchNorm(int numFeatures, double eps, double momentum, boolean affine, boolean trackRunningStats) {
+        this.numFeatures = numFeatures;
+        this.eps = eps;
+        this.momentum = momentum;
+        this.affine = affine;
+        this.trackRunningStats = trackRunningStats;
+        if (affine) {
+            weight = new Parameter(Tensor.ones(numFeatures));
+            bias = new Parameter(Tensor.zeros(numFeatures));
+        }
+        if (trackRunningStats) {
+            runningMean = Tensor.zeros(numFeatures);
+            runningVar = Tensor.ones(numFeatures);
+            numBatchesTracked = Tensor.scalar(0L);
+        }
+    }
+
+    @Override
+    public Tensor forward(Tensor input) {
+        checkInputDim(input);
+        if (isTraining() && trackRunningStats) PointwiseOps.ADD__SCALAR.callTensor(numBatchesTracked, 1L);
+        // Running statistics are used in evaluation and updated in training; without them every call uses batch statistics.
+        boolean useBatchStats = isTraining() || runningMean == null;
+        return F.batchNorm(input, runningMean, runningVar, weight, bias, useBatchStats, momentum, eps);
+    }
+
+    /** PyTorch's {@code _check_input_dim}: the input ranks this layer takes. */
+    abstract void checkInputDim(Tensor input);
+
+    @Override
+    protected String extraRepr() {
+        return numFeatures + ", eps=" + Repr.number(eps) + ", momentum=" + Repr.number(momentum) + ", affine=" + Repr.bool(affine)
+                + ", track_running_stats=" + Repr.bool(trackRunningStats);
+    }
+}

@@ -1,0 +1,209 @@
+package dev.ember.nn;
+
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Tensor;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The recurrent layers {@link RNN}, {@link LSTM} and {@link GRU}, as PyTorch's {@code nn.RNNBase}:
+ * {@code numLayers} stacked layers, each optionally bidirectional, over a sequence
+ * {@code [L, N, inputSize]} ({@code [N, L, inputSize]} with {@code batchFirst}, or unbatched
+ * {@code [L, inputSize]}). The parameters are PyTorch's, by PyTorch's names and in its order —
+ * per layer {@code k} and direction ({@code _reverse} for the backward one): {@code weight_ih_lk}
+ * {@code [gates·hidden, in]}, {@code weight_hh_lk} {@code [gates·hidden, hidden]},
+ * {@code bias_ih_lk}, {@code bias_hh_lk} — all uniform on ±1/sqrt(hiddenSize), so a PyTorch state
+ * dict loads.
+ *
+ * <p>The forward is plain Java over ops, as ATen's CPU layers compute it: the input projection of a
+ * whole layer is one {@code linear} over the sequence, then each step adds the hidden projection and
+ * applies the cell ({@link #lstmCell}, {@link #gruCell}, {@link #rnnCell}, which the single-step
+ * {@link LSTMCell}, {@link GRUCell} and {@link RNNCell} share). A compiled caller traces the steps
+ * into one graph (the loop is unrolled for the sequence length it sees, which a guard checks), and
+ * the layer trains like any other ops.
+ */
+public abstract class RNNBase extends Module {
+    public final int inputSize;
+    public final int hiddenSize;
+    public final int numLayers;
+    public final boolean bias;
+    public final boolean batchFirst;
+    /** Dropout on the outputs of each layer but the last, in training. */
+    public final double dropout;
+    public final boolean bidirectional;
+    private final String mode;
+    /** Per layer·directions + direction: the names of weight_ih, weight_hh, bias_ih, bias_hh (the biases absent without bias). */
+    private final String[][] parameterNames;
+
+    RNNBase(String mode, int gates, int inputSize, int hiddenSize, int numLayers, boolean bias, boolean batchFirst, double dropout, boolean bidirectional) {
+        String name = getClass().getSimpleName();
+        if (inputSize < 0) throw new IllegalArgumentException(name + ": input_size must be non-negative, got " + inputSize);
+        if (hiddenSize <= 0) throw new IllegalArgumentException(name + ": hidden_size must be greater than zero, got " + hiddenSize);
+        if (numLayers <= 0) throw new IllegalArgumentException(name + ": num_layers must be greater than zero, got " + numLayers);
+        if (!(dropout >= 0 && dropout <= 1)) {
+            throw new IllegalArgumentException(name + ": dropout should be a number in range [0, 1] representing the probability of an element being zeroed, got " + dropout);
+        }
+        this.mode = mode;
+        this.inputSize = inputSize;
+        this.hiddenSize = hiddenSize;
+        this.numLayers = numLayers;
+        this.bias = bias;
+        this.batchFirst = batchFirst;
+        this.dropout = dropout;
+        this.bidirectional = bidirectional;
+        int directions = bidirectional ? 2 : 1;
+        double bound = 1 / Math.sqrt(hiddenSize);
+        parameterNames = new String[numLayers * directions][];
+        for (int layer = 0; layer < numLayers; layer++) {
+            int layerInput = layer == 0 ? inputSize : hiddenSize * directions;
+            for (int direction = 0; direction < directions; direction++) {
+                String suffix = "_l" + layer + (direction == 1 ? "_reverse" : "");
+                String[] names = bias ? new String[] {"weight_ih" + suffix, "weight_hh" + suffix, "bias_ih" + suffix, "bias_hh" + suffix}
+                        : new String[] {"weight_ih" + suffix, "weight_hh" + suffix};
+                registerParameter(names[0], new Parameter(Init.uniform(bound, gates * hiddenSize, layerInput)));
+                registerParameter(names[1], new Parameter(Init.uniform(bound, gates * hiddenSize, hiddenSize)));
+                if (bias) {
+                    registerParameter(names[2], new Parameter(Init.uniform(bound, gates * hiddenSize)));
+                    registerParameter(names[3], new Parameter(Init.uniform(bound, gates * hiddenSize)));
+                }
+                parameterNames[layer * directions + direction] = names;
+            }
+        }
+    }
+
+    /** What a recurrent layer returns: the last layer's output at every step, and each layer's last hidden state ({@code cN} null but for LSTM). */
+    public record Output(Tensor output, Tensor hN, Tensor cN) {}
+
+    /** The last layer's output at every step, the states starting at zero. */
+    @Override
+    public Tensor forward(Tensor input) { return run(input, null, null).output(); }
+
+    /**
+     * The layers over {@code input}, from the hidden state {@code h0} (and for LSTM the cell state
+     * {@code c0}) of shape {@code [numLayers·directions, N, hiddenSize]} ({@code [numLayers·directions,
+     * hiddenSize]} for unbatched input); null starts from zeros.
+     */
+    Output run(Tensor input, Tensor h0, Tensor c0) {
+        String name = getClass().getSimpleName();
+        if (input.dim() != 2 && input.dim() != 3) {
+            throw new IllegalArgumentException(name + ": Expected input to be 2D or 3D, got " + input.dim() + "D input instead");
+        }
+        boolean batched = input.dim() == 3;
+        Tensor x = !batched ? input.unsqueeze(1) : batchFirst ? input.transpose(0, 1) : input;   // [L, N, in]
+        if (x.size(2) != inputSize) {
+            throw new IllegalArgumentException(name + ": input.size(-1) must be equal to input_size. Expected " + inputSize + ", got " + x.size(2));
+        }
+        if (x.size(0) == 0) throw new IllegalArgumentException(name + ": Expected sequence length to be larger than 0 in RNN");
+        int directions = bidirectional ? 2 : 1;
+        int steps = x.size(0);
+        Tensor h = initialState(name, "hx", h0, batched, x);
+        boolean lstm = mode.equals("LSTM");
+        Tensor c = lstm ? initialState(name, "cx", c0, batched, x) : null;
+        if (!lstm && c0 != null) throw new IllegalArgumentException(name + ": only LSTM takes a cell state");
+        List<Tensor> lastH = new ArrayList<>();
+        List<Tensor> lastC = new ArrayList<>();
+        Tensor layerInput = x;
+        for (int layer = 0; layer < numLayers; layer++) {
+            List<Tensor> directionOutputs = new ArrayList<>();
+            for (int direction = 0; direction < directions; direction++) {
+                String[] names = parameterNames[layer * directions + direction];
+                Tensor weightHh = parameter(names[1]);
+                Tensor biasHh = bias ? parameter(names[3]) : null;
+                Tensor inputGates = F.linear(layerInput, parameter(names[0]), bias ? parameter(names[2]) : null);   // every step's input projection at once
+                Tensor hState = h.select(0, layer * directions + direction);
+                Tensor cState = lstm ? c.select(0, layer * directions + direction) : null;
+                Tensor[] outputs = new Tensor[steps];
+                for (int i = 0; i < steps; i++) {
+                    int t = direction == 0 ? i : steps - 1 - i;
+                    Tensor hiddenGates = F.linear(hState, weightHh, biasHh);
+                    Tensor stepInput = inputGates.select(0, t);
+                    if (lstm) {
+                        Tensor[] hc = lstmCell(stepInput, hiddenGates, cState);
+                        hState = hc[0];
+                        cState = hc[1];
+                    } else if (mode.equals("GRU")) {
+                        hState = gruCell(stepInput, hiddenGates, hState);
+                    } else {
+                        hState = rnnCell(mode, stepInput, hiddenGates);
+                    }
+                    outputs[t] = hState;
+                }
+                directionOutputs.add(Tensor.stack(List.of(outputs), 0));
+                lastH.add(hState);
+                if (lstm) lastC.add(cState);
+            }
+            Tensor layerOutput = directions == 1 ? directionOutputs.getFirst() : Tensor.cat(directionOutputs, 2);
+            if (dropout > 0 && isTraining() && layer < numLayers - 1) layerOutput = F.dropout(layerOutput, dropout, true);
+            layerInput = layerOutput;
+        }
+        Tensor output = layerInput;
+        Tensor hN = Tensor.stack(lastH, 0);
+        Tensor cN = lstm ? Tensor.stack(lastC, 0) : null;
+        if (!batched) return new Output(output.squeeze(1), hN.squeeze(1), lstm ? cN.squeeze(1) : null);
+        return new Output(batchFirst ? output.transpose(0, 1) : output, hN, cN);
+    }
+
+    /** {@code given} as {@code [layers·directions, N, hidden]}, or zeros; PyTorch's checks and messages. */
+    private Tensor initialState(String name, String what, Tensor given, boolean batched, Tensor x) {
+        int[] expected = {numLayers * (bidirectional ? 2 : 1), x.size(1), hiddenSize};
+        if (given == null) return Tensor.zeros(x.dtype(), expected);
+        if (batched && given.dim() != 3) {
+            throw new IllegalArgumentException(name + ": For batched 3-D input, " + what + " should also be 3-D but got " + given.dim() + "-D tensor");
+        }
+        if (!batched && given.dim() != 2) {
+            throw new IllegalArgumentException(name + ": For unbatched 2-D input, " + what + " should also be 2-D but got " + given.dim() + "-D tensor");
+        }
+        Tensor state = batched ? given : given.unsqueeze(1);
+        if (!Shapes.same(state.shape(), expected)) {
+            int[] shown = batched ? expected : new int[] {expected[0], expected[2]};
+            String label = mode.equals("LSTM") ? (what.equals("hx") ? "hidden[0] " : "hidden[1] ") : "hidden ";
+            throw new IllegalArgumentException(name + ": Expected " + label + "size " + Repr.tuple(shown) + ", got " + Shapes.format(given.shape()));
+        }
+        return state;
+    }
+
+    /** The parameter names of layer {@code layer}, direction {@code direction} (0 forward, 1 reverse). */
+    String[] parameterNames(int layer, int direction) { return parameterNames[layer * (bidirectional ? 2 : 1) + direction].clone(); }
+
+    // ------------------------------------------------------------------ one step (shared with the cells)
+
+    /** One LSTM step from the input's and the hidden state's projections: ATen's gates i, f, g, o; returns {h', c'}. */
+    static Tensor[] lstmCell(Tensor inputGates, Tensor hiddenGates, Tensor c) {
+        List<Tensor> gates = hiddenGates.add(inputGates).chunk(4, -1);
+        Tensor in = gates.get(0).sigmoid();
+        Tensor forget = gates.get(1).sigmoid();
+        Tensor cell = gates.get(2).tanh();
+        Tensor out = gates.get(3).sigmoid();
+        Tensor cNext = forget.mul(c).add(in.mul(cell));
+        return new Tensor[] {out.mul(cNext.tanh()), cNext};
+    }
+
+    /** One GRU step, as ATen: r and z from both projections, n = tanh(in + r·hn), h' = (h − n)·z + n. */
+    static Tensor gruCell(Tensor inputGates, Tensor hiddenGates, Tensor h) {
+        List<Tensor> fromInput = inputGates.chunk(3, -1);
+        List<Tensor> fromHidden = hiddenGates.chunk(3, -1);
+        Tensor reset = fromInput.get(0).add(fromHidden.get(0)).sigmoid();
+        Tensor update = fromInput.get(1).add(fromHidden.get(1)).sigmoid();
+        Tensor candidate = fromInput.get(2).add(fromHidden.get(2).mul(reset)).tanh();
+        return h.sub(candidate).mul(update).add(candidate);
+    }
+
+    /** One Elman step: tanh or relu of the two projections' sum. */
+    static Tensor rnnCell(String mode, Tensor inputGates, Tensor hiddenGates) {
+        Tensor sum = hiddenGates.add(inputGates);
+        return mode.equals("RNN_RELU") ? sum.relu() : sum.tanh();
+    }
+
+    @Override
+    protected String extraRepr() {
+        StringBuilder sb = new StringBuilder().append(inputSize).append(", ").append(hiddenSize);
+        if (this instanceof RNN && mode.equals("RNN_RELU")) sb.append(", nonlinearity='relu'");
+        if (numLayers != 1) sb.append(", num_layers=").append(numLayers);
+        if (!bias) sb.append(", bias=False");
+        if (batchFirst) sb.append(", batch_first=True");
+        if (dropout != 0) sb.append(", dropout=").append(Repr.number(dropout));
+        if (bidirectional) sb.append(", bidirectional=True");
+        return sb.toString();
+    }
+}
