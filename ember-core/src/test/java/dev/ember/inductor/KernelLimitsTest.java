@@ -40,4 +40,30 @@ class KernelLimitsTest {
         assertTrue(kernels >= (2 * n) / Scheduler.MAX_KERNEL_BUFFERS && kernels >= n / Scheduler.MAX_KERNEL_STAGES,
                 kernels + " kernels for " + n + " stages");
     }
+
+    /**
+     * A graph whose wrapper is past the JVM's 64 KB per method (3,000 products, each an extern call
+     * and its buffer): {@code call} is split into parts, the locals that cross a part (the inputs'
+     * arrays, the running product, the size of a later read) travel in a frame array. Without the
+     * split the class fails to load ("Code length … is outside the allowed range").
+     */
+    @Test
+    void aWrapperPastSixtyFourKilobytesIsSplitIntoParts() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null), w = g.placeholder("w", null), b = g.placeholder("b", null);
+        Node v = x;
+        for (int i = 0; i < 3000; i++) {
+            v = call(g, "mm.default", v, w);
+            if (i % 100 == 99) v = call(g, "add.Tensor", v, b);   // b is read at the end of many parts
+        }
+        g.output(List.of(v, call(g, "mul.Tensor", x, b)));
+        Tensor w0 = Tensor.eye(3).mul(0.999).add(Tensor.full(0.0005, 3, 3));
+        Object[] in = {Tensor.randn(3, 3), w0, Tensor.randn(3, 3).mul(0.01)};
+        InductorGraph c = checkAgainstEager(new GraphModule(g), 1e-5, in);
+        String source = c.sourceCode();
+        assertTrue(source.contains("call$part1("), "split:\n" + source.lines().limit(40).toList());
+        // the printed parts are Java that computes what the bytecode does
+        String name = source.substring(source.indexOf("final class ") + 12, source.indexOf(" {", source.indexOf("final class ")));
+        Graphs.assertSame(c.run(in), c.withClassBytes(Javac.compile("dev.ember.inductor." + name, source)).run(in), 0, "javac's class");
+    }
 }

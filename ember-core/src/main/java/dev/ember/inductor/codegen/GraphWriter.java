@@ -158,7 +158,7 @@ public final class GraphWriter {
             if (nanAsserts) nanChecks(call, i, k);
         }
         call.blank().add(new JStmt.Return(outputExpr(output)));
-        methods.add(new JClass.Method(null, true, JType.OBJECT, "call", List.of(INPUTS, ARENA, CONSTANTS), call.statements()));
+        methods.addAll(MethodSplitter.split(new JClass.Method(null, true, JType.OBJECT, "call", List.of(INPUTS, ARENA, CONSTANTS), call.statements())));
 
         List<JClass.Field> fields = new ArrayList<>();
         if (loops.usedVectors()) {
