@@ -198,7 +198,7 @@ final class Invoker {
             };
             case IteratorVariable it -> Containers.iteratorMethod(ctx, it, name);
             case ArrayVariable a when name.equals("clone") -> new ArrayVariable(a.componentType(), a.items(), null);
-            case LambdaVariable l -> callLambda(ctx, l, name, type, args);
+            case LambdaVariable l -> callLambda(ctx, l, owner, name, type, args);
             case dev.ember.dynamo.variables.PipelineVariable p -> StreamCalls.method(ctx, p, name, args);
             case dev.ember.dynamo.variables.StringBuilderVariable sb -> StringBuilders.method(ctx, sb, name, type, args);
             case StreamVariable s -> throw ctx.unsupported(s.name().startsWith("System") ? GraphBreakType.PRINT : GraphBreakType.UNSUPPORTED_CALL,
@@ -238,9 +238,21 @@ final class Invoker {
         };
     }
 
+    /**
+     * JDK packages whose interfaces' default methods are traced (they only combine the lambda they
+     * are called on: {@code andThen}, {@code compose}, {@code negate}, {@code reversed}, …); the
+     * JDK's other code is never inlined.
+     */
+    private static final java.util.Set<String> FUNCTION_COMBINATORS = java.util.Set.of("java.util.function");
+
     /** A lambda's interface method: its implementation, inlined with the captured values first. */
-    private static VariableTracker callLambda(TraceContext ctx, LambdaVariable l, String name, MethodTypeDesc callType, List<VariableTracker> args) {
+    private static VariableTracker callLambda(TraceContext ctx, LambdaVariable l, Class<?> owner, String name, MethodTypeDesc callType, List<VariableTracker> args) {
         if (!name.equals(l.interfaceMethod())) {
+            // a default method of the interface (a user's Layer.then, Function.andThen): its code, with the lambda as this
+            ClassFiles.Resolved d = owner == null || !owner.isInterface() ? null : ClassFiles.virtual(owner, name, callType);
+            if (d != null && d.hasCode() && !d.isStatic() && (!JdkCalls.isJdk(d.declaringClass()) || FUNCTION_COMBINATORS.contains(d.declaringClass().getPackageName()))) {
+                return inline(ctx, d, prepend(l, args));
+            }
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "calling " + name + "() on " + l.describe() + " (only its functional method "
                     + l.interfaceMethod() + " is supported)");
         }
