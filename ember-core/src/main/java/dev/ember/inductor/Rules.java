@@ -158,6 +158,9 @@ final class Rules {
         unary(UnaryOp.ACOS, PointwiseOps.ACOS);
         unary(UnaryOp.SINH, PointwiseOps.SINH);
         unary(UnaryOp.COSH, PointwiseOps.COSH);
+        unary(UnaryOp.ASINH, PointwiseOps.ASINH);
+        unary(UnaryOp.ACOSH, PointwiseOps.ACOSH);
+        unary(UnaryOp.ATANH, PointwiseOps.ATANH);
         unary(UnaryOp.EXPM1, PointwiseOps.EXPM1);
         unary(UnaryOp.EXP2, PointwiseOps.EXP2);
         unary(UnaryOp.LOG2, PointwiseOps.LOG2);
@@ -185,6 +188,11 @@ final class Rules {
         pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0)), x -> new Expr.Unary(UnaryOp.NOT, x[0], DType.BOOL)), PointwiseOps.LOGICAL_NOT);
         pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.AND, x[0], x[1], DType.BOOL)), PointwiseOps.LOGICAL_AND);
         pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.OR, x[0], x[1], DType.BOOL)), PointwiseOps.LOGICAL_OR);
+        // in the promoted dtype, as the eager kernels: Java's &, |, ^ on ints, longs and booleans alike
+        pointwise((n, a, out) -> binary(out, a, x -> bin(BinaryOp.BITWISE_AND, x[0], x[1], out.dtype())), PointwiseOps.BITWISE_AND_TENSOR, PointwiseOps.BITWISE_AND_SCALAR);
+        pointwise((n, a, out) -> binary(out, a, x -> bin(BinaryOp.BITWISE_OR, x[0], x[1], out.dtype())), PointwiseOps.BITWISE_OR_TENSOR, PointwiseOps.BITWISE_OR_SCALAR);
+        pointwise((n, a, out) -> binary(out, a, x -> bin(BinaryOp.BITWISE_XOR, x[0], x[1], out.dtype())), PointwiseOps.BITWISE_XOR_TENSOR, PointwiseOps.BITWISE_XOR_SCALAR);
+        pointwise((n, a, out) -> unary(out, a, out.dtype() == DType.BOOL ? UnaryOp.NOT : UnaryOp.BITWISE_NOT), PointwiseOps.BITWISE_NOT);
         pointwise((n, a, out) -> compare(n, out, a, BinaryOp.EQ), PointwiseOps.EQ_TENSOR, PointwiseOps.EQ_SCALAR);
         pointwise((n, a, out) -> compare(n, out, a, BinaryOp.NE), PointwiseOps.NE_TENSOR, PointwiseOps.NE_SCALAR);
         pointwise((n, a, out) -> compare(n, out, a, BinaryOp.LT), PointwiseOps.LT_TENSOR, PointwiseOps.LT_SCALAR);

@@ -535,6 +535,8 @@ public class Tensor {
     /** −1, 0 or 1 in this dtype (NaN gives 0). */
     public Tensor sign() { return PointwiseOps.SIGN.callTensor(this); }
 
+    public Tensor sign_() { return PointwiseOps.SIGN_.callTensor(this); }
+
     /** {@code 1 / x}, in floating point. */
     public Tensor reciprocal() { return PointwiseOps.RECIPROCAL.callTensor(this); }
 
@@ -554,6 +556,14 @@ public class Tensor {
     public Tensor sinh() { return PointwiseOps.SINH.callTensor(this); }
 
     public Tensor cosh() { return PointwiseOps.COSH.callTensor(this); }
+
+    public Tensor asinh() { return PointwiseOps.ASINH.callTensor(this); }
+
+    /** Inverse hyperbolic cosine: NaN below 1. */
+    public Tensor acosh() { return PointwiseOps.ACOSH.callTensor(this); }
+
+    /** Inverse hyperbolic tangent: ±inf at ±1, NaN beyond. */
+    public Tensor atanh() { return PointwiseOps.ATANH.callTensor(this); }
 
     /** {@code e^x − 1}, accurate near 0. */
     public Tensor expm1() { return PointwiseOps.EXPM1.callTensor(this); }
@@ -589,6 +599,22 @@ public class Tensor {
 
     /** {@code bool(this) != bool(other)}, broadcast. */
     public Tensor logicalXor(Tensor other) { return PointwiseOps.LOGICAL_XOR.callTensor(this, other); }
+
+    /** Bitwise and of integer or bool tensors (floats are refused), with broadcasting: torch.bitwise_and. */
+    public Tensor bitwiseAnd(Tensor other) { return PointwiseOps.BITWISE_AND_TENSOR.callTensor(this, other); }
+
+    public Tensor bitwiseAnd(long other) { return PointwiseOps.BITWISE_AND_SCALAR.callTensor(this, other); }
+
+    public Tensor bitwiseOr(Tensor other) { return PointwiseOps.BITWISE_OR_TENSOR.callTensor(this, other); }
+
+    public Tensor bitwiseOr(long other) { return PointwiseOps.BITWISE_OR_SCALAR.callTensor(this, other); }
+
+    public Tensor bitwiseXor(Tensor other) { return PointwiseOps.BITWISE_XOR_TENSOR.callTensor(this, other); }
+
+    public Tensor bitwiseXor(long other) { return PointwiseOps.BITWISE_XOR_SCALAR.callTensor(this, other); }
+
+    /** {@code ~x} of an integer tensor; of a bool tensor, its logical not. */
+    public Tensor bitwiseNot() { return PointwiseOps.BITWISE_NOT.callTensor(this); }
 
     public Tensor relu() { return PointwiseOps.RELU.callTensor(this); }
 

@@ -91,6 +91,9 @@ class LibtorchGradientTest {
         add("torch.acos(a)", PointwiseOps.ACOS, d(0), t(5).mul(0.3));
         add("torch.sinh(a)", PointwiseOps.SINH, d(0), t(5));
         add("torch.cosh(a)", PointwiseOps.COSH, d(0), t(5));
+        add("torch.asinh(a)", PointwiseOps.ASINH, d(0), t(5).mul(3.0));
+        add("torch.acosh(a)", PointwiseOps.ACOSH, d(0), pos(5).add(1.0));
+        add("torch.atanh(a)", PointwiseOps.ATANH, d(0), t(5).mul(0.3));
         add("torch.expm1(a)", PointwiseOps.EXPM1, d(0), t(5));
         add("torch.exp2(a)", PointwiseOps.EXP2, d(0), t(5));
         add("torch.log2(a)", PointwiseOps.LOG2, d(0), pos(5));

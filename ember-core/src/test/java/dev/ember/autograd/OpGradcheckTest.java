@@ -115,6 +115,9 @@ class OpGradcheckTest {
         s(PointwiseOps.ACOS, x(2, 3).mul(0.3).detach().requiresGrad(true));
         s(PointwiseOps.SINH, x(2, 3));
         s(PointwiseOps.COSH, x(2, 3));
+        s(PointwiseOps.ASINH, x(2, 3));
+        s(PointwiseOps.ACOSH, pos(2, 3).add(1.0).detach().requiresGrad(true));
+        s(PointwiseOps.ATANH, x(2, 3).mul(0.3).detach().requiresGrad(true));
         s(PointwiseOps.EXPM1, x(2, 3));
         s(PointwiseOps.EXP2, x(2, 3));
         s(PointwiseOps.LOG2, pos(2, 3));
@@ -344,7 +347,9 @@ class OpGradcheckTest {
             "aten.argmax.default", "aten.argmin.default", "aten.argsort.default", "aten.one_hot.default", "aten._local_scalar_dense.default",
             "aten.eq.Scalar", "aten.eq.Tensor", "aten.ne.Scalar", "aten.ne.Tensor", "aten.lt.Scalar", "aten.lt.Tensor", "aten.le.Scalar",
             "aten.le.Tensor", "aten.gt.Scalar", "aten.gt.Tensor", "aten.ge.Scalar", "aten.ge.Tensor", "aten.logical_and.default",
-            "aten.logical_or.default", "aten.logical_not.default", "aten.where.Scalar");
+            "aten.logical_or.default", "aten.logical_not.default", "aten.where.Scalar",
+            "aten.bitwise_and.Tensor", "aten.bitwise_and.Scalar", "aten.bitwise_or.Tensor", "aten.bitwise_or.Scalar",
+            "aten.bitwise_xor.Tensor", "aten.bitwise_xor.Scalar", "aten.bitwise_not.default");
 
     /**
      * Differentiable ops without a formula yet, and what they need (as {@code Map.entry(name, reason)}):
