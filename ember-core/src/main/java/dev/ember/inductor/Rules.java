@@ -116,6 +116,8 @@ final class Rules {
         register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.SUM, out), ReductionOps.SUM_DIM);
         register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.MAX, out), ReductionOps.AMAX);
         register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.MIN, out), ReductionOps.AMIN);
+        // a bool product (prod with dtype=bool) is a logical and, which generated code does not multiply: its eager kernel runs
+        register((l, n, a, out) -> out.dtype() == DType.BOOL ? null : reduction(l, n, a, Stage.ReduceOp.PROD, out), ReductionOps.PROD_DIM);
         register((l, n, a, out) -> gemm(l, n, a, out), LinalgOps.MM, LinalgOps.BMM);
         // attention without dropout is one extern by design: the op's kernel is the fused flash-attention kernel
         // (no [L, S] scores in memory), which a decomposition into GEMMs and a softmax would lose; with dropout the

@@ -819,6 +819,14 @@ public class Tensor {
 
     public Tensor sum(int[] dims, boolean keepdim) { return ReductionOps.SUM_DIM.callTensor(this, dims, keepdim); }
 
+    /** The product of all elements (1 for none); integer and bool tensors multiply to int64. */
+    public Tensor prod() { return ReductionOps.PROD.callTensor(this); }
+
+    /** The product along {@code dim}, which goes away (torch's {@code x.prod(dim)}). */
+    public Tensor prod(int dim) { return prod(dim, false); }
+
+    public Tensor prod(int dim, boolean keepdim) { return ReductionOps.PROD_DIM.callTensor(this, (long) dim, keepdim); }
+
     public Tensor mean() { return ReductionOps.MEAN.callTensor(this); }
 
     /** The mean along {@code dim}, which goes away (torch's {@code x.mean(dim)}). */
@@ -860,6 +868,12 @@ public class Tensor {
     public Tensor cumsum(int dim, DType dtype) { return ScanOps.CUMSUM.callTensor(this, (long) dim, dtype); }
 
     public Tensor cumsumOut(int dim, Tensor out) { return ScanOps.CUMSUM_OUT.callTensor(this, (long) dim, null, out); }
+
+    /** Running products along {@code dim}; integer and bool inputs multiply to int64. */
+    public Tensor cumprod(int dim) { return ScanOps.CUMPROD.callTensor(this, (long) dim); }
+
+    /** Running products along {@code dim}, the input first converted to {@code dtype}. */
+    public Tensor cumprod(int dim, DType dtype) { return ScanOps.CUMPROD.callTensor(this, (long) dim, dtype); }
 
     /** The values and int64 positions of each slice along {@code dim}, ascending (NaN last); stable. */
     public List<Tensor> sort(int dim, boolean descending) { return SortOps.SORT.callList(this, (long) dim, descending); }

@@ -50,6 +50,14 @@ class OpGradcheckTest {
     /** A float64 leaf in (0.1, 0.9): a probability away from 0 and 1. */
     static Tensor probability(int... shape) { return Tensor.rand(RNG, shape).to(DType.FLOAT64).mul(0.8).add(0.1).detach().requiresGrad(true); }
 
+    /** A float64 leaf holding {@code v}: inputs with zeros where they must be. */
+    static Tensor withZeros(double[] v, int... shape) { return Tensor.of(v, shape).requiresGrad(true); }
+
+    /** Four rows of five with no, one, two and three zeros, the zeros first, inside and last. */
+    static Tensor zeroRows() {
+        return withZeros(new double[] {1.5, -0.5, 2, 0.7, -1.2, 0.9, 0, 1.3, -2, 0.6, 0, 1.1, 0.8, 0, -1.4, 1.2, 0, -0.7, 0, 0}, 4, 5);
+    }
+
     /** A float64 constant (no grad). */
     static Tensor c(int... shape) { return Tensor.randn(RNG, shape).to(DType.FLOAT64); }
 
@@ -161,6 +169,18 @@ class OpGradcheckTest {
         s(ReductionOps.SOFTMAX_INT, x(3, 4), -1, null);
         s(ReductionOps.LOG_SOFTMAX_INT, x(3, 4), -1, null);
         s(ScanOps.CUMSUM, x(3, 4), 1);
+        // products at zeros: ATen's prod_backward and cumprod_backward give the product of the others (one zero in a
+        // slice), and zero everywhere in a slice with two (rows: none, one, two, three zeros)
+        s(ReductionOps.PROD, x(2, 3));
+        s(ReductionOps.PROD, "one zero", withZeros(new double[] {1.5, 0, -2, 0.5, 1.2, 0.7}, 2, 3));
+        s(ReductionOps.PROD, "two zeros", withZeros(new double[] {1.5, 0, -2, 0.5, 0, 0.7}, 2, 3));
+        s(ReductionOps.PROD_DIM, x(2, 3, 4), 1, false, null);
+        s(ReductionOps.PROD_DIM, "keepdim", x(2, 3, 4), -1, true, null);
+        s(ReductionOps.PROD_DIM, "zeros", zeroRows(), 1, false, null);
+        s(ReductionOps.PROD_DIM, "zeros along dim 0", zeroRows(), 0, true, null);
+        s(ScanOps.CUMPROD, x(3, 4), 1, null);
+        s(ScanOps.CUMPROD, "zeros", zeroRows(), 1, null);
+        s(ScanOps.CUMPROD, "zeros along dim 0", zeroRows(), 0, null);
 
         s(ShapeOps.VIEW, x(2, 6), new int[] {3, 4});
         s(ShapeOps.RESHAPE, x(2, 6), new int[] {4, -1});
