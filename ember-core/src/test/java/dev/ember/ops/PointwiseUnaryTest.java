@@ -177,6 +177,20 @@ class PointwiseUnaryTest {
     }
 
     @Test
+    void float32InverseHyperbolicsAreWithinAnUlpOfLibtorch() {
+        // computed in double and rounded once: within one float ulp (2⁻²³ relative) of libtorch's float kernels
+        Random rng = new Random(6);
+        try (NDManager m = Torch.scope()) {
+            for (Object[] c : List.of(new Object[] {"asinh", -30.0, 30.0}, new Object[] {"asinh", -1e-3, 1e-3}, new Object[] {"acosh", 1.0, 40.0},
+                    new Object[] {"atanh", -0.9999, 0.9999})) {
+                Op op = OPS.stream().filter(o -> o.name().equals(c[0])).findFirst().orElseThrow();
+                Tensor x = Inputs.uniform(rng, DType.FLOAT32, (Double) c[1], (Double) c[2], 4000);
+                assertClose(op.ember().apply(x), Torch.call(m, op.torch(), x), op + " f32 on [" + c[1] + ", " + c[2] + "]", 0x1p-23, 0);
+            }
+        }
+    }
+
+    @Test
     void integerAndBoolInputsOfFloatingOpsComputeInTheDefaultDtype() {
         Tensor ints = Tensor.ofLongs(0, 1, 2, -3), bools = Tensor.of(new boolean[] {true, false}, 2);
         assertEquals(DType.FLOAT32, ints.exp().dtype());
