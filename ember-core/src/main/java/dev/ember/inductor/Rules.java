@@ -116,6 +116,8 @@ final class Rules {
         register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.SUM, out), ReductionOps.SUM_DIM);
         register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.MAX, out), ReductionOps.AMAX);
         register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.MIN, out), ReductionOps.AMIN);
+        // a bool product (prod with dtype=bool) is a logical and, which generated code does not multiply: its eager kernel runs
+        register((l, n, a, out) -> out.dtype() == DType.BOOL ? null : reduction(l, n, a, Stage.ReduceOp.PROD, out), ReductionOps.PROD_DIM);
         register((l, n, a, out) -> gemm(l, n, a, out), LinalgOps.MM, LinalgOps.BMM);
         // attention without dropout is one extern by design: the op's kernel is the fused flash-attention kernel
         // (no [L, S] scores in memory), which a decomposition into GEMMs and a softmax would lose; with dropout the
@@ -158,6 +160,9 @@ final class Rules {
         unary(UnaryOp.ACOS, PointwiseOps.ACOS);
         unary(UnaryOp.SINH, PointwiseOps.SINH);
         unary(UnaryOp.COSH, PointwiseOps.COSH);
+        unary(UnaryOp.ASINH, PointwiseOps.ASINH);
+        unary(UnaryOp.ACOSH, PointwiseOps.ACOSH);
+        unary(UnaryOp.ATANH, PointwiseOps.ATANH);
         unary(UnaryOp.EXPM1, PointwiseOps.EXPM1);
         unary(UnaryOp.EXP2, PointwiseOps.EXP2);
         unary(UnaryOp.LOG2, PointwiseOps.LOG2);
@@ -185,6 +190,11 @@ final class Rules {
         pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0)), x -> new Expr.Unary(UnaryOp.NOT, x[0], DType.BOOL)), PointwiseOps.LOGICAL_NOT);
         pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.AND, x[0], x[1], DType.BOOL)), PointwiseOps.LOGICAL_AND);
         pointwise((n, a, out) -> pw(out, DType.BOOL, List.of(a.get(0), a.get(1)), x -> bin(BinaryOp.OR, x[0], x[1], DType.BOOL)), PointwiseOps.LOGICAL_OR);
+        // in the promoted dtype, as the eager kernels: Java's &, |, ^ on ints, longs and booleans alike
+        pointwise((n, a, out) -> binary(out, a, x -> bin(BinaryOp.BITWISE_AND, x[0], x[1], out.dtype())), PointwiseOps.BITWISE_AND_TENSOR, PointwiseOps.BITWISE_AND_SCALAR);
+        pointwise((n, a, out) -> binary(out, a, x -> bin(BinaryOp.BITWISE_OR, x[0], x[1], out.dtype())), PointwiseOps.BITWISE_OR_TENSOR, PointwiseOps.BITWISE_OR_SCALAR);
+        pointwise((n, a, out) -> binary(out, a, x -> bin(BinaryOp.BITWISE_XOR, x[0], x[1], out.dtype())), PointwiseOps.BITWISE_XOR_TENSOR, PointwiseOps.BITWISE_XOR_SCALAR);
+        pointwise((n, a, out) -> unary(out, a, out.dtype() == DType.BOOL ? UnaryOp.NOT : UnaryOp.BITWISE_NOT), PointwiseOps.BITWISE_NOT);
         pointwise((n, a, out) -> compare(n, out, a, BinaryOp.EQ), PointwiseOps.EQ_TENSOR, PointwiseOps.EQ_SCALAR);
         pointwise((n, a, out) -> compare(n, out, a, BinaryOp.NE), PointwiseOps.NE_TENSOR, PointwiseOps.NE_SCALAR);
         pointwise((n, a, out) -> compare(n, out, a, BinaryOp.LT), PointwiseOps.LT_TENSOR, PointwiseOps.LT_SCALAR);

@@ -35,7 +35,9 @@ public enum BinaryOp {
     ATAN2("atan2"),
     EQ(null), NE(null), LT(null), LE(null), GT(null), GE(null),
     /** Logical and/or of truth values (non-zero is true), giving bool. */
-    AND(null), OR(null);
+    AND(null), OR(null),
+    /** Bitwise and/or/xor of integers, or of bools (0 or 1): Java's {@code &}, {@code |}, {@code ^}. */
+    BITWISE_AND(null), BITWISE_OR(null), BITWISE_XOR(null);
 
     private final String formula;
 

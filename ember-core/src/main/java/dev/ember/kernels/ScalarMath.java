@@ -129,6 +129,41 @@ public final class ScalarMath {
 
     public static double cosh(double x) { return Math.cosh(x); }
 
+    /** 2^28: beyond it x² ± 1 is x² in double; below 2^−28 asinh(x) and atanh(x) are x. */
+    private static final double TWO_28 = 0x1p28;
+
+    /** fdlibm's asinh (Math has none): log1p near 0, where log(x + √(x² + 1)) cancels; log(2|x|) far out, where x² overflows. */
+    public static double asinh(double x) {
+        double ax = Math.abs(x), w;
+        if (!(ax >= 0x1p-28) || Double.isInfinite(ax)) return x;
+        if (ax > TWO_28) w = Math.log(ax) + LN_2;
+        else if (ax > 2) w = Math.log(2 * ax + 1 / (Math.sqrt(x * x + 1) + ax));
+        else {
+            double t = x * x;
+            w = Math.log1p(ax + t / (1 + Math.sqrt(1 + t)));
+        }
+        return Math.copySign(w, x);
+    }
+
+    /** fdlibm's acosh: NaN below 1, log1p of x − 1 near 1 (no cancellation), log(2x) far out. */
+    public static double acosh(double x) {
+        if (!(x >= 1)) return Double.NaN;
+        if (x > TWO_28) return Double.isInfinite(x) ? x : Math.log(x) + LN_2;
+        if (x > 2) return Math.log(2 * x - 1 / (x + Math.sqrt(x * x - 1)));
+        double t = x - 1;
+        return Math.log1p(t + Math.sqrt(2 * t + t * t));
+    }
+
+    /** fdlibm's atanh: ±inf at ±1, NaN beyond, ½·log1p(2x/(1 − x)) written so that small x keeps its digits. */
+    public static double atanh(double x) {
+        double ax = Math.abs(x);
+        if (!(ax <= 1)) return Double.NaN;
+        if (ax == 1) return x / 0.0;
+        if (ax < 0x1p-28) return x;
+        double t = ax < 0.5 ? 0.5 * Math.log1p(2 * ax + 2 * ax * ax / (1 - ax)) : 0.5 * Math.log1p(2 * ax / (1 - ax));
+        return Math.copySign(t, x);
+    }
+
     public static double expm1(double x) { return Math.expm1(x); }
 
     public static double exp2(double x) { return Math.pow(2, x); }
@@ -234,6 +269,12 @@ public final class ScalarMath {
     public static float sinh(float x) { return (float) Math.sinh(x); }
 
     public static float cosh(float x) { return (float) Math.cosh(x); }
+
+    public static float asinh(float x) { return (float) asinh((double) x); }
+
+    public static float acosh(float x) { return (float) acosh((double) x); }
+
+    public static float atanh(float x) { return (float) atanh((double) x); }
 
     public static float expm1(float x) { return (float) Math.expm1(x); }
 

@@ -34,11 +34,15 @@ public enum UnaryOp {
     /** Rounding to an integral value: floor, ceil, half to even (C's nearbyint) and toward zero; integers pass through. */
     FLOOR("floor"), CEIL("ceil"), ROUND("round"), TRUNC("trunc"),
     TAN("tan"), ATAN("atan"), ASIN("asin"), ACOS("acos"), SINH("sinh"), COSH("cosh"),
+    /** The inverse hyperbolic functions: acosh is NaN below 1, atanh ±inf at ±1 and NaN beyond. */
+    ASINH("asinh"), ACOSH("acosh"), ATANH("atanh"),
     EXPM1("expm1"), EXP2("exp2"), LOG2("log2"), LOG10("log10"),
     /** {@code x ** p} for a scalar exponent {@code p}. */
     POW("pow"),
     /** Logical negation of a truth value (non-zero is true), giving bool. */
-    NOT(null);
+    NOT(null),
+    /** Two's-complement {@code ~x} of an integer (bool's bitwise not is {@link #NOT}). */
+    BITWISE_NOT(null);
 
     private final String formula;
 

@@ -155,6 +155,13 @@ public final class PointwiseOps {
             g -> new Object[] {g.mul(g.grad(), g.call(PointwiseOps.COSH, g.arg(0)))});
     public static final OpOverload COSH = unary("cosh(Tensor self) -> Tensor", a -> floating(a, UnaryOp.COSH),
             g -> new Object[] {g.mul(g.grad(), g.call(PointwiseOps.SINH, g.arg(0)))});
+    /** derivatives.yaml: asinh' = 1/√(x² + 1), acosh' = 1/√(x² − 1), atanh' = 1/(1 − x²). */
+    public static final OpOverload ASINH = unary("asinh(Tensor self) -> Tensor", a -> floating(a, UnaryOp.ASINH),
+            g -> new Object[] {g.mul(g.grad(), g.call(PointwiseOps.RSQRT, g.add(g.mul(g.arg(0), g.arg(0)), 1.0)))});
+    public static final OpOverload ACOSH = unary("acosh(Tensor self) -> Tensor", a -> floating(a, UnaryOp.ACOSH),
+            g -> new Object[] {g.mul(g.grad(), g.call(PointwiseOps.RSQRT, g.sub(g.mul(g.arg(0), g.arg(0)), 1.0)))});
+    public static final OpOverload ATANH = unary("atanh(Tensor self) -> Tensor", a -> floating(a, UnaryOp.ATANH),
+            g -> new Object[] {g.div(g.grad(), g.oneMinus(g.mul(g.arg(0), g.arg(0))))});
     public static final OpOverload EXPM1 = unary("expm1(Tensor self) -> Tensor", a -> floating(a, UnaryOp.EXPM1),
             g -> new Object[] {g.mul(g.grad(), g.add(g.result(), 1.0))});
     public static final OpOverload EXP2 = unary("exp2(Tensor self) -> Tensor", a -> floating(a, UnaryOp.EXP2),
@@ -273,6 +280,15 @@ public final class PointwiseOps {
     public static final OpOverload LOGICAL_AND = logical("logical_and(Tensor self, Tensor other) -> Tensor", BinaryOp.AND);
     public static final OpOverload LOGICAL_OR = logical("logical_or(Tensor self, Tensor other) -> Tensor", BinaryOp.OR);
     public static final OpOverload LOGICAL_NOT = logicalNot("logical_not(Tensor self) -> Tensor");
+    /** Bitwise on integers and bools (for bools, the logical op), in the promoted dtype; floats are refused, as ATen; not differentiable. */
+    public static final OpOverload BITWISE_AND_TENSOR = binary("bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor", a -> bitwise(a, BinaryOp.BITWISE_AND, "bitwise_and_cpu"));
+    public static final OpOverload BITWISE_AND_SCALAR = binary("bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor", a -> bitwise(a, BinaryOp.BITWISE_AND, "bitwise_and_cpu"));
+    public static final OpOverload BITWISE_OR_TENSOR = binary("bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor", a -> bitwise(a, BinaryOp.BITWISE_OR, "bitwise_or_cpu"));
+    public static final OpOverload BITWISE_OR_SCALAR = binary("bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor", a -> bitwise(a, BinaryOp.BITWISE_OR, "bitwise_or_cpu"));
+    public static final OpOverload BITWISE_XOR_TENSOR = binary("bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor", a -> bitwise(a, BinaryOp.BITWISE_XOR, "bitwise_xor_cpu"));
+    public static final OpOverload BITWISE_XOR_SCALAR = binary("bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor", a -> bitwise(a, BinaryOp.BITWISE_XOR, "bitwise_xor_cpu"));
+    /** {@code ~x} for integers, logical not for bools; floats are refused. */
+    public static final OpOverload BITWISE_NOT = unary("bitwise_not(Tensor self) -> Tensor", PointwiseOps::bitwiseNot);
 
     // ------------------------------------------------------------------ dropout
 
@@ -390,6 +406,8 @@ public final class PointwiseOps {
     public static final OpOverload ROUND_ = unary("round_(Tensor(a!) self) -> Tensor(a!)", a -> rounding(a, UnaryOp.ROUND, "round_vml_cpu"));
     public static final OpOverload TRUNC_ = unary("trunc_(Tensor(a!) self) -> Tensor(a!)", a -> rounding(a, UnaryOp.TRUNC, "trunc_vml_cpu"));
     public static final OpOverload RECIPROCAL_ = unary("reciprocal_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.RECIPROCAL));
+    /** sign keeps the dtype, so its result always fits self. */
+    public static final OpOverload SIGN_ = composedInPlace("sign_(Tensor(a!) self) -> Tensor(a!)", SIGN);
     public static final OpOverload SQRT_ = unary("sqrt_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.SQRT));
     public static final OpOverload TANH_ = unary("tanh_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.TANH));
     public static final OpOverload SIGMOID_ = unary("sigmoid_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.SIGMOID));
@@ -719,6 +737,20 @@ public final class PointwiseOps {
         return d;
     }
 
+    /** bitwise and/or/xor: integers and bools only, in their promoted dtype (a bool with an integer computes in the integer). */
+    private static Binary bitwise(Args a, BinaryOp op, String kernelName) {
+        Object left = a.tensor(0), right = operand(a, 1);
+        DType d = TypePromotion.resultType(left, right);
+        if (d.isFloatingPoint()) throw notImplemented(name(a), kernelName, d);
+        return new Binary(op, d, left, right, null);
+    }
+
+    private static Unary bitwiseNot(Args a) {
+        DType d = a.tensor(0).dtype();
+        if (d.isFloatingPoint()) throw notImplemented(name(a), "bitwise_not_cpu", d);
+        return new Unary(d == BOOL ? UnaryOp.NOT : UnaryOp.BITWISE_NOT, d, null, null);
+    }
+
     /** A bool result in the input's shape (the classification ops). */
     private static TensorMeta boolLike(Args a) { return TensorMeta.contiguous(BOOL, a.tensor(0).shape()); }
 
@@ -901,6 +933,26 @@ public final class PointwiseOps {
                     if (kind == Schema.Kind.FUNCTIONAL) return out;
                     Copy.copy(out, target);
                     return written(target);
+                })
+                .register();
+    }
+
+    /**
+     * The in-place form of an op defined by its decomposition whose result has self's dtype and
+     * shape: the decomposition computed, then written into self. Autograd and functionalization
+     * take the functional op ({@link OpRegistry#functionalOf}), its derivative and decomposition.
+     */
+    private static OpOverload composedInPlace(String schema, OpOverload functional) {
+        return OpOverload.define(schema)
+                .tags(Tag.POINTWISE, Tag.INPLACE)
+                .meta(a -> {
+                    TensorMeta result = (TensorMeta) functional.inferMeta(functional.bind(a.toArray()));
+                    return checkInplace(name(a), a.tensor(0), result.dtype(), result.shape());
+                })
+                .kernel((a, m) -> {
+                    Tensor self = a.tensor(0);
+                    Copy.copy(ComposedOps.eagerly(functional.decomposition(), a), self);
+                    return written(self);
                 })
                 .register();
     }

@@ -4,6 +4,7 @@ import dev.ember.ops.eager.Copy;
 import dev.ember.ops.eager.ReduceArg;
 import dev.ember.ops.eager.ReduceFold;
 import dev.ember.ops.eager.ReducePlan;
+import dev.ember.ops.eager.ReduceProduct;
 import dev.ember.ops.eager.ReduceSoftmax;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Defaults;
@@ -15,14 +16,14 @@ import dev.ember.tensor.TensorMeta;
 import java.util.Arrays;
 
 /**
- * Reductions — sum, mean, amax, amin, argmax, argmin, var, std — and softmax, log_softmax, with
- * ATen's dtype rules: sum of integers or bools gives int64 unless a dtype is asked for (the input is
- * then converted to it first), mean, var and std take floating inputs only, extrema keep the input's
- * dtype, arg-reductions give int64 positions.
+ * Reductions — sum, prod, mean, amax, amin, argmax, argmin, var, std — and softmax, log_softmax,
+ * with ATen's dtype rules: sum and prod of integers or bools give int64 unless a dtype is asked for
+ * (the input is then converted to it first), mean, var and std take floating inputs only, extrema
+ * keep the input's dtype, arg-reductions give int64 positions.
  *
  * <p>An empty or absent dim list reduces every dimension; negative dims count from the end; a 0-d
- * tensor accepts dim 0 and -1. Reducing nothing gives sum 0 and mean/var nan, while amax, amin,
- * argmax and argmin of nothing are errors.
+ * tensor accepts dim 0 and -1. Reducing nothing gives sum 0, prod 1 and mean/var nan, while amax,
+ * amin, argmax and argmin of nothing are errors.
  *
  * <p>all, any, logsumexp, norm and count_nonzero are composites of these ({@link ComposedOps}).
  */
@@ -62,6 +63,22 @@ public final class ReductionOps {
                 return Composites.mean(e, x, Composites.dims(e, x, a[1]), (Boolean) a[2]);
             })
             .derivative(ReductionOps::meanBackward)
+            .register();
+
+    /** The product of every element; the full reduction is prod over the one dim of the flattened input. */
+    public static final OpOverload PROD = OpOverload.define("prod(Tensor self, *, ScalarType? dtype=None) -> Tensor")
+            .tags(Tag.REDUCTION)
+            .meta(a -> reductionMeta("prod", a.tensor(0), null, false, sumDtype(a.tensor(0), a.optDtype(1))))
+            .kernel((a, m) -> prod(a.tensor(0), null, (TensorMeta) m))
+            .decomposition((e, a) -> e.call(ReductionOps.PROD_DIM, e.call(ShapeOps.RESHAPE, a[0], new int[] {-1}), 0, false, a[1]))
+            .derivative(g -> prodBackward(g, g.reducedDims(g.argMeta(0), null), false, g.value(1)))
+            .register();
+
+    public static final OpOverload PROD_DIM = OpOverload.define("prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor")
+            .tags(Tag.REDUCTION)
+            .meta(a -> reductionMeta("prod", a.tensor(0), new int[] {a.integer(1)}, a.bool(2), sumDtype(a.tensor(0), a.optDtype(3))))
+            .kernel((a, m) -> prod(a.tensor(0), new int[] {a.integer(1)}, (TensorMeta) m))
+            .derivative(g -> prodBackward(g, g.reducedDims(g.argMeta(0), new int[] {g.intValue(1)}), (Boolean) g.value(2), g.value(3)))
             .register();
 
     public static final OpOverload AMAX = OpOverload.define("amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor")
@@ -293,6 +310,7 @@ public final class ReductionOps {
 
     // ------------------------------------------------------------------ sum and mean
 
+    /** sum's and prod's result dtype (ATen's get_dtype_from_self with promote_integers). */
     private static DType sumDtype(Tensor t, DType requested) {
         if (requested != null) return requested;
         return t.dtype().isFloatingPoint() ? t.dtype() : DType.INT64;
@@ -318,6 +336,21 @@ public final class ReductionOps {
             // Convert to the result dtype first (ATen sums in it), then widen exactly to int64 to fold.
             Tensor x = converted(converted(t, meta.dtype()), DType.INT64);
             write(out, ReduceFold.integral(x, ReducePlan.of(x, mask, false), ReduceFold.Op.SUM));
+        }
+        return out;
+    }
+
+    /** Products in the terms' logical order, as the inductor's generated loop multiplies them ({@link ReduceProduct}). */
+    private static Tensor prod(Tensor t, int[] dims, TensorMeta meta) {
+        Tensor out = Tensor.allocateUninitialized(meta);
+        boolean[] mask = reducedDims("prod", dims, t.dim());
+        if (meta.dtype().isFloatingPoint()) {
+            Tensor x = converted(t, meta.dtype());
+            write(out, ReduceProduct.floating(x, ReducePlan.of(x, mask, true)));
+        } else {
+            // in the result dtype first (int32 wraps there), then widened exactly to int64 to multiply
+            Tensor x = converted(converted(t, meta.dtype()), DType.INT64);
+            write(out, ReduceProduct.integral(x, ReducePlan.of(x, mask, true)));
         }
         return out;
     }
@@ -464,6 +497,25 @@ public final class ReductionOps {
     }
 
     // ------------------------------------------------------------------ derivatives
+
+    /**
+     * ATen's prod_backward, without its branch on the data (a graph cannot branch on values): each
+     * element gets the gradient times the product of the other elements of its slice. With the
+     * zeros replaced by 1 (x̃) and counted per slice (z), that product is prod(x̃) / x̃ in a slice
+     * without zeros (ATen's result / input), prod(x̃) at the zero of a slice with one (0 elsewhere
+     * in it), and 0 everywhere in a slice with two or more.
+     */
+    private static Object[] prodBackward(Grad g, int[] dims, boolean keepdim, Object dtype) {
+        TensorMeta x = g.argMeta(0);
+        if (x.dim() == 0) return new Object[] {g.grad()};
+        Object isZero = g.call(PointwiseOps.EQ_SCALAR, g.arg(0), 0L);
+        Object nonzero = g.where(isZero, 1.0, g.arg(0));
+        Object zeros = g.sumDims(isZero, dims, true);
+        Object others = dims.length == 1 ? g.call(PROD_DIM, nonzero, dims[0], true, dtype) : g.call(PROD, nonzero, dtype);
+        Object atTheOneZero = g.call(PointwiseOps.LOGICAL_AND, isZero, g.call(PointwiseOps.EQ_SCALAR, zeros, 1L));
+        Object ofOthers = g.where(g.call(PointwiseOps.EQ_SCALAR, zeros, 0L), g.div(others, nonzero), g.where(atTheOneZero, others, 0.0));
+        return new Object[] {g.mul(g.expandReduced(g.grad(), x, dims, keepdim), ofOthers)};
+    }
 
     private static Object[] meanBackward(Grad g) {
         TensorMeta x = g.argMeta(0);

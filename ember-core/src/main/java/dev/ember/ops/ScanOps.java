@@ -10,22 +10,28 @@ import dev.ember.tensor.TensorMeta;
 import java.util.Arrays;
 
 /**
- * cumsum and its out= form, with ATen's dtype rule: the input is converted to the result dtype
- * first, which is {@code dtype} when given, else int64 for integer and bool inputs and the input's
- * own dtype for floating ones — and, for the out= form, out's dtype when no dtype is given.
+ * cumsum (and its out= form) and cumprod, with ATen's dtype rule: the input is converted to the
+ * result dtype first, which is {@code dtype} when given, else int64 for integer and bool inputs and
+ * the input's own dtype for floating ones — and, for the out= form, out's dtype when no dtype is given.
  */
 public final class ScanOps {
     private ScanOps() {}
 
     public static final OpOverload CUMSUM = OpOverload.define("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor")
-            .meta(a -> {
-                Tensor self = a.tensor(0);
-                Shapes.wrapDim("cumsum", a.integer(1), self.dim());
-                DType d = a.optDtype(2) != null ? a.optDtype(2) : self.dtype().isFloatingPoint() ? self.dtype() : DType.INT64;
-                return TensorMeta.contiguous(d, self.shape());
-            })
+            .meta(a -> scanMeta("cumsum", a))
             .kernel((a, m) -> cumsum(a.tensor(0), a.integer(1), Tensor.allocate((TensorMeta) m)))
             .derivative(ScanOps::cumsumBackward)
+            .register();
+
+    /** Running products; {@link #cumprodBackward} is right where the input has zeros. */
+    public static final OpOverload CUMPROD = OpOverload.define("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor")
+            .meta(a -> scanMeta("cumprod", a))
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0), out = Tensor.allocate((TensorMeta) m);
+                Scan.cumprod(converted(self, out.dtype()), out, Shapes.wrapDim("cumprod", a.integer(1), self.dim()));
+                return out;
+            })
+            .derivative(ScanOps::cumprodBackward)
             .register();
 
     public static final OpOverload CUMSUM_OUT = OpOverload.define("cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)")
@@ -52,16 +58,26 @@ public final class ScanOps {
             })
             .register();
 
+    /** cumsum's and cumprod's result: self's shape, in {@code dtype}, or int64 for integers and bools, or self's floating dtype. */
+    private static TensorMeta scanMeta(String op, Args a) {
+        Tensor self = a.tensor(0);
+        Shapes.wrapDim(op, a.integer(1), self.dim());
+        DType d = a.optDtype(2) != null ? a.optDtype(2) : self.dtype().isFloatingPoint() ? self.dtype() : DType.INT64;
+        return TensorMeta.contiguous(d, self.shape());
+    }
+
     /** Sums {@code self}, converted to {@code out}'s dtype, into {@code out} (contiguous, offset 0). */
     private static Tensor cumsum(Tensor self, int dim, Tensor out) {
-        int w = Shapes.wrapDim("cumsum", dim, self.dim());
-        Tensor x = self;
-        if (self.dtype() != out.dtype() || !self.isContiguous()) {
-            x = Tensor.allocate(out.dtype(), self.shape());
-            Copy.copy(self, x);
-        }
-        Scan.cumsum(x, out, w);
+        Scan.cumsum(converted(self, out.dtype()), out, Shapes.wrapDim("cumsum", dim, self.dim()));
         return out;
+    }
+
+    /** {@code self} as the scan kernels take it: contiguous, in {@code dtype} (a copy when it is not already). */
+    private static Tensor converted(Tensor self, DType dtype) {
+        if (self.dtype() == dtype && self.isContiguous()) return self;
+        Tensor x = Tensor.allocate(dtype, self.shape());
+        Copy.copy(self, x);
+        return x;
     }
 
     /** x_i feeds every y_j with j ≥ i: the reversed cumulative sum, as total − cumsum + grad. */
@@ -72,5 +88,35 @@ public final class ScanOps {
         Object grad = g.grad();
         Object total = g.sumDims(grad, new int[] {d}, true);
         return new Object[] {g.add(g.sub(total, g.call(CUMSUM, grad, d)), grad)};
+    }
+
+    /**
+     * ATen's cumprod_backward, without its branch on the data (a graph cannot branch on values):
+     * x_k reaches y_j = x_0·…·x_j (j ≥ k) through the product of the others, Π_{i≤j, i≠k} x_i. With
+     * the zeros replaced by 1 (x̃), c = cumprod(x̃) and z the running count of zeros, that product is
+     * c_j / x̃_k when x_k is the only zero up to j or there is none, else 0. So an element before the
+     * slice's first zero gets Σ_{j≥k, z_j=0} grad_j·c_j / x_k (ATen's reversed cumsum of grad·y over
+     * x), the first zero gets Σ_{j≥k, z_j=1} grad_j·c_j, and every element after it 0. The simple
+     * formula, reversed cumsum of grad·y over x, divides by zero at a zero.
+     */
+    private static Object[] cumprodBackward(Grad g) {
+        TensorMeta x = g.argMeta(0);
+        if (x.numel() <= 1) return new Object[] {g.grad()};
+        int d = Shapes.wrapDim("cumprod", g.intValue(1), x.dim());
+        Object isZero = g.call(PointwiseOps.EQ_SCALAR, g.arg(0), 0L);
+        Object nonzero = g.where(isZero, 1.0, g.arg(0));
+        Object zerosSoFar = g.call(CUMSUM, isZero, d);
+        Object weighted = g.mul(g.grad(), g.call(CUMPROD, nonzero, d, g.value(2)));
+        Object beforeFirstZero = g.call(PointwiseOps.EQ_SCALAR, zerosSoFar, 0L), upToSecondZero = g.call(PointwiseOps.EQ_SCALAR, zerosSoFar, 1L);
+        Object fromBefore = reversedCumsum(g, g.where(beforeFirstZero, weighted, 0.0), d);
+        Object fromFirstZero = reversedCumsum(g, g.where(upToSecondZero, weighted, 0.0), d);
+        Object atFirstZero = g.call(PointwiseOps.LOGICAL_AND, isZero, upToSecondZero);
+        return new Object[] {g.where(beforeFirstZero, g.div(fromBefore, nonzero), g.where(atFirstZero, fromFirstZero, 0.0))};
+    }
+
+    /** {@code out_k = Σ_{j≥k} t_j} along {@code dim}, summed from the end (no cancellation of a total). */
+    private static Object reversedCumsum(Grad g, Object t, int dim) {
+        int[] dims = {dim};
+        return g.call(ShapeOps.FLIP, g.call(CUMSUM, g.call(ShapeOps.FLIP, t, dims), dim), dims);
     }
 }

@@ -535,6 +535,8 @@ public class Tensor {
     /** −1, 0 or 1 in this dtype (NaN gives 0). */
     public Tensor sign() { return PointwiseOps.SIGN.callTensor(this); }
 
+    public Tensor sign_() { return PointwiseOps.SIGN_.callTensor(this); }
+
     /** {@code 1 / x}, in floating point. */
     public Tensor reciprocal() { return PointwiseOps.RECIPROCAL.callTensor(this); }
 
@@ -554,6 +556,14 @@ public class Tensor {
     public Tensor sinh() { return PointwiseOps.SINH.callTensor(this); }
 
     public Tensor cosh() { return PointwiseOps.COSH.callTensor(this); }
+
+    public Tensor asinh() { return PointwiseOps.ASINH.callTensor(this); }
+
+    /** Inverse hyperbolic cosine: NaN below 1. */
+    public Tensor acosh() { return PointwiseOps.ACOSH.callTensor(this); }
+
+    /** Inverse hyperbolic tangent: ±inf at ±1, NaN beyond. */
+    public Tensor atanh() { return PointwiseOps.ATANH.callTensor(this); }
 
     /** {@code e^x − 1}, accurate near 0. */
     public Tensor expm1() { return PointwiseOps.EXPM1.callTensor(this); }
@@ -589,6 +599,22 @@ public class Tensor {
 
     /** {@code bool(this) != bool(other)}, broadcast. */
     public Tensor logicalXor(Tensor other) { return PointwiseOps.LOGICAL_XOR.callTensor(this, other); }
+
+    /** Bitwise and of integer or bool tensors (floats are refused), with broadcasting: torch.bitwise_and. */
+    public Tensor bitwiseAnd(Tensor other) { return PointwiseOps.BITWISE_AND_TENSOR.callTensor(this, other); }
+
+    public Tensor bitwiseAnd(long other) { return PointwiseOps.BITWISE_AND_SCALAR.callTensor(this, other); }
+
+    public Tensor bitwiseOr(Tensor other) { return PointwiseOps.BITWISE_OR_TENSOR.callTensor(this, other); }
+
+    public Tensor bitwiseOr(long other) { return PointwiseOps.BITWISE_OR_SCALAR.callTensor(this, other); }
+
+    public Tensor bitwiseXor(Tensor other) { return PointwiseOps.BITWISE_XOR_TENSOR.callTensor(this, other); }
+
+    public Tensor bitwiseXor(long other) { return PointwiseOps.BITWISE_XOR_SCALAR.callTensor(this, other); }
+
+    /** {@code ~x} of an integer tensor; of a bool tensor, its logical not. */
+    public Tensor bitwiseNot() { return PointwiseOps.BITWISE_NOT.callTensor(this); }
 
     public Tensor relu() { return PointwiseOps.RELU.callTensor(this); }
 
@@ -793,6 +819,14 @@ public class Tensor {
 
     public Tensor sum(int[] dims, boolean keepdim) { return ReductionOps.SUM_DIM.callTensor(this, dims, keepdim); }
 
+    /** The product of all elements (1 for none); integer and bool tensors multiply to int64. */
+    public Tensor prod() { return ReductionOps.PROD.callTensor(this); }
+
+    /** The product along {@code dim}, which goes away (torch's {@code x.prod(dim)}). */
+    public Tensor prod(int dim) { return prod(dim, false); }
+
+    public Tensor prod(int dim, boolean keepdim) { return ReductionOps.PROD_DIM.callTensor(this, (long) dim, keepdim); }
+
     public Tensor mean() { return ReductionOps.MEAN.callTensor(this); }
 
     /** The mean along {@code dim}, which goes away (torch's {@code x.mean(dim)}). */
@@ -834,6 +868,12 @@ public class Tensor {
     public Tensor cumsum(int dim, DType dtype) { return ScanOps.CUMSUM.callTensor(this, (long) dim, dtype); }
 
     public Tensor cumsumOut(int dim, Tensor out) { return ScanOps.CUMSUM_OUT.callTensor(this, (long) dim, null, out); }
+
+    /** Running products along {@code dim}; integer and bool inputs multiply to int64. */
+    public Tensor cumprod(int dim) { return ScanOps.CUMPROD.callTensor(this, (long) dim); }
+
+    /** Running products along {@code dim}, the input first converted to {@code dtype}. */
+    public Tensor cumprod(int dim, DType dtype) { return ScanOps.CUMPROD.callTensor(this, (long) dim, dtype); }
 
     /** The values and int64 positions of each slice along {@code dim}, ascending (NaN last); stable. */
     public List<Tensor> sort(int dim, boolean descending) { return SortOps.SORT.callList(this, (long) dim, descending); }

@@ -91,6 +91,9 @@ class LibtorchGradientTest {
         add("torch.acos(a)", PointwiseOps.ACOS, d(0), t(5).mul(0.3));
         add("torch.sinh(a)", PointwiseOps.SINH, d(0), t(5));
         add("torch.cosh(a)", PointwiseOps.COSH, d(0), t(5));
+        add("torch.asinh(a)", PointwiseOps.ASINH, d(0), t(5).mul(3.0));
+        add("torch.acosh(a)", PointwiseOps.ACOSH, d(0), pos(5).add(1.0));
+        add("torch.atanh(a)", PointwiseOps.ATANH, d(0), t(5).mul(0.3));
         add("torch.expm1(a)", PointwiseOps.EXPM1, d(0), t(5));
         add("torch.exp2(a)", PointwiseOps.EXP2, d(0), t(5));
         add("torch.log2(a)", PointwiseOps.LOG2, d(0), pos(5));
@@ -122,6 +125,17 @@ class LibtorchGradientTest {
         add("torch._softmax(a, b, c)", ReductionOps.SOFTMAX, d(0), t(3, 5), 1L, false);
         add("torch._log_softmax(a, b, c)", ReductionOps.LOG_SOFTMAX, d(0), t(3, 5), 0L, false);
         add("torch.cumsum(a, b)", ScanOps.CUMSUM, d(0), t(3, 5), 1L);
+        // rows with no, one, two and three zeros: ATen's gradients are right there, the simple formula y/x is not
+        Tensor zeros = Tensor.of(new float[] {1.5f, -0.5f, 2f, 0.7f, -1.2f, 0.9f, 0f, 1.3f, -2f, 0.6f, 0f, 1.1f, 0.8f, 0f, -1.4f, 1.2f, 0f, -0.7f, 0f, 0f}, 4, 5);
+        add("torch.prod(a)", ReductionOps.PROD, d(0), t(2, 3), null);
+        add("torch.prod(a)", ReductionOps.PROD, d(0), Tensor.of(new float[] {1.5f, 0f, -2f, 0.5f, 1.2f, 0.7f}, 2, 3), null);
+        add("torch.prod(a)", ReductionOps.PROD, d(0), Tensor.of(new float[] {1.5f, 0f, -2f, 0.5f, 0f, 0.7f}, 2, 3), null);
+        add("torch.prod(a, b, c)", ReductionOps.PROD_DIM, d(0), t(3, 5), 1L, false, null);
+        add("torch.prod(a, b, c)", ReductionOps.PROD_DIM, d(0), zeros, 1L, true, null);
+        add("torch.prod(a, b, c)", ReductionOps.PROD_DIM, d(0), zeros, 0L, false, null);
+        add("torch.cumprod(a, b)", ScanOps.CUMPROD, d(0), t(3, 5), 1L, null);
+        add("torch.cumprod(a, b)", ScanOps.CUMPROD, d(0), zeros, 1L, null);
+        add("torch.cumprod(a, b)", ScanOps.CUMPROD, d(0), zeros, 0L, null);
 
         // shapes
         add("torch.reshape(a, b)", ShapeOps.RESHAPE, d(0), t(2, 6), new int[] {4, -1});

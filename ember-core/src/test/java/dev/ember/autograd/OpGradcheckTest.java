@@ -50,6 +50,14 @@ class OpGradcheckTest {
     /** A float64 leaf in (0.1, 0.9): a probability away from 0 and 1. */
     static Tensor probability(int... shape) { return Tensor.rand(RNG, shape).to(DType.FLOAT64).mul(0.8).add(0.1).detach().requiresGrad(true); }
 
+    /** A float64 leaf holding {@code v}: inputs with zeros where they must be. */
+    static Tensor withZeros(double[] v, int... shape) { return Tensor.of(v, shape).requiresGrad(true); }
+
+    /** Four rows of five with no, one, two and three zeros, the zeros first, inside and last. */
+    static Tensor zeroRows() {
+        return withZeros(new double[] {1.5, -0.5, 2, 0.7, -1.2, 0.9, 0, 1.3, -2, 0.6, 0, 1.1, 0.8, 0, -1.4, 1.2, 0, -0.7, 0, 0}, 4, 5);
+    }
+
     /** A float64 constant (no grad). */
     static Tensor c(int... shape) { return Tensor.randn(RNG, shape).to(DType.FLOAT64); }
 
@@ -115,6 +123,9 @@ class OpGradcheckTest {
         s(PointwiseOps.ACOS, x(2, 3).mul(0.3).detach().requiresGrad(true));
         s(PointwiseOps.SINH, x(2, 3));
         s(PointwiseOps.COSH, x(2, 3));
+        s(PointwiseOps.ASINH, x(2, 3));
+        s(PointwiseOps.ACOSH, pos(2, 3).add(1.0).detach().requiresGrad(true));
+        s(PointwiseOps.ATANH, x(2, 3).mul(0.3).detach().requiresGrad(true));
         s(PointwiseOps.EXPM1, x(2, 3));
         s(PointwiseOps.EXP2, x(2, 3));
         s(PointwiseOps.LOG2, pos(2, 3));
@@ -158,6 +169,18 @@ class OpGradcheckTest {
         s(ReductionOps.SOFTMAX_INT, x(3, 4), -1, null);
         s(ReductionOps.LOG_SOFTMAX_INT, x(3, 4), -1, null);
         s(ScanOps.CUMSUM, x(3, 4), 1);
+        // products at zeros: ATen's prod_backward and cumprod_backward give the product of the others (one zero in a
+        // slice), and zero everywhere in a slice with two (rows: none, one, two, three zeros)
+        s(ReductionOps.PROD, x(2, 3));
+        s(ReductionOps.PROD, "one zero", withZeros(new double[] {1.5, 0, -2, 0.5, 1.2, 0.7}, 2, 3));
+        s(ReductionOps.PROD, "two zeros", withZeros(new double[] {1.5, 0, -2, 0.5, 0, 0.7}, 2, 3));
+        s(ReductionOps.PROD_DIM, x(2, 3, 4), 1, false, null);
+        s(ReductionOps.PROD_DIM, "keepdim", x(2, 3, 4), -1, true, null);
+        s(ReductionOps.PROD_DIM, "zeros", zeroRows(), 1, false, null);
+        s(ReductionOps.PROD_DIM, "zeros along dim 0", zeroRows(), 0, true, null);
+        s(ScanOps.CUMPROD, x(3, 4), 1, null);
+        s(ScanOps.CUMPROD, "zeros", zeroRows(), 1, null);
+        s(ScanOps.CUMPROD, "zeros along dim 0", zeroRows(), 0, null);
 
         s(ShapeOps.VIEW, x(2, 6), new int[] {3, 4});
         s(ShapeOps.RESHAPE, x(2, 6), new int[] {4, -1});
@@ -344,7 +367,9 @@ class OpGradcheckTest {
             "aten.argmax.default", "aten.argmin.default", "aten.argsort.default", "aten.one_hot.default", "aten._local_scalar_dense.default",
             "aten.eq.Scalar", "aten.eq.Tensor", "aten.ne.Scalar", "aten.ne.Tensor", "aten.lt.Scalar", "aten.lt.Tensor", "aten.le.Scalar",
             "aten.le.Tensor", "aten.gt.Scalar", "aten.gt.Tensor", "aten.ge.Scalar", "aten.ge.Tensor", "aten.logical_and.default",
-            "aten.logical_or.default", "aten.logical_not.default", "aten.where.Scalar");
+            "aten.logical_or.default", "aten.logical_not.default", "aten.where.Scalar",
+            "aten.bitwise_and.Tensor", "aten.bitwise_and.Scalar", "aten.bitwise_or.Tensor", "aten.bitwise_or.Scalar",
+            "aten.bitwise_xor.Tensor", "aten.bitwise_xor.Scalar", "aten.bitwise_not.default");
 
     /**
      * Differentiable ops without a formula yet, and what they need (as {@code Map.entry(name, reason)}):

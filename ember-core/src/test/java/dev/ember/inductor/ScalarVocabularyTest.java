@@ -47,7 +47,7 @@ class ScalarVocabularyTest {
     }
 
     private static final String[] UNARY = {"relu", "rsqrt", "sigmoid", "silu", "exp", "log", "log1p", "sin", "cos", "tanh",
-            "sqrt", "abs", "neg"};
+            "sqrt", "abs", "neg", "asinh", "acosh", "atanh"};
 
     @ParameterizedTest
     @EnumSource(value = DType.class, names = {"FLOAT32", "FLOAT64"})

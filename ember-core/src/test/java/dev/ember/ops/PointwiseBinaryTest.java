@@ -62,6 +62,9 @@ class PointwiseBinaryTest {
             new Op("logical_and", "torch.logical_and(a, b)", Tensor::logicalAnd, false),
             new Op("logical_or", "torch.logical_or(a, b)", Tensor::logicalOr, false),
             new Op("logical_xor", "torch.logical_xor(a, b)", Tensor::logicalXor, false),
+            new Op("bitwise_and", "torch.bitwise_and(a, b)", Tensor::bitwiseAnd, false),
+            new Op("bitwise_or", "torch.bitwise_or(a, b)", Tensor::bitwiseOr, false),
+            new Op("bitwise_xor", "torch.bitwise_xor(a, b)", Tensor::bitwiseXor, false),
             new Op("atan2", "torch.atan2(a, b)", Tensor::atan2, false));
 
     static final List<DType[]> DTYPE_PAIRS = List.of(

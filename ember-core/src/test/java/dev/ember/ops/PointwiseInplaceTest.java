@@ -56,7 +56,8 @@ class PointwiseInplaceTest {
                 new Case("fill_ 2.5", t -> t.fill_(2.5), "a.fill_(2.5)", null),
                 new Case("zero_", Tensor::zero_, "a.zero_()", null),
                 new Case("masked_fill_", t -> t.maskedFill_(mask, -1.5), "a.masked_fill_(b, -1.5)", mask),
-                new Case("clamp_ int bounds", t -> op("aten.clamp_.default").callTensor(t, -1L, 1L), "a.clamp_(-1, 1)", null)));
+                new Case("clamp_ int bounds", t -> op("aten.clamp_.default").callTensor(t, -1L, 1L), "a.clamp_(-1, 1)", null),
+                new Case("sign_", Tensor::sign_, "a.sign_()", null)));
         if (dtype != DType.BOOL) {
             c.add(new Case("sub_ alpha 2", t -> op("aten.sub_.Tensor").callTensor(t, other, 2L), "a.sub_(b, alpha=2)", other));
             c.add(new Case("sub_.Scalar 1", t -> op("aten.sub_.Scalar").callTensor(t, 1L), "a.sub_(1)", null));

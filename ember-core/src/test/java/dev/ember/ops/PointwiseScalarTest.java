@@ -48,7 +48,10 @@ class PointwiseScalarTest {
             new Op("lt", "aten.lt.Scalar", "torch.lt(a, b)", false),
             new Op("le", "aten.le.Scalar", "torch.le(a, b)", false),
             new Op("gt", "aten.gt.Scalar", "torch.gt(a, b)", false),
-            new Op("ge", "aten.ge.Scalar", "torch.ge(a, b)", false));
+            new Op("ge", "aten.ge.Scalar", "torch.ge(a, b)", false),
+            new Op("bitwise_and", "aten.bitwise_and.Scalar", "torch.bitwise_and(a, b)", false),
+            new Op("bitwise_or", "aten.bitwise_or.Scalar", "torch.bitwise_or(a, b)", false),
+            new Op("bitwise_xor", "aten.bitwise_xor.Scalar", "torch.bitwise_xor(a, b)", false));
 
     static final List<Object> SCALARS = List.of(3L, -2L, 2.5, -0.5, 0.0);
 

@@ -68,6 +68,11 @@ class PointwiseUnaryTest {
             new Op("acos", "torch.acos(a)", Tensor::acos),
             new Op("sinh", "torch.sinh(a)", Tensor::sinh),
             new Op("cosh", "torch.cosh(a)", Tensor::cosh),
+            new Op("asinh", "torch.asinh(a)", Tensor::asinh),
+            new Op("acosh", "torch.acosh(a)", Tensor::acosh),
+            new Op("atanh", "torch.atanh(a)", Tensor::atanh),
+            new Op("bitwise_not", "torch.bitwise_not(a)", Tensor::bitwiseNot),
+            new Op("sign_", "a.clone().sign_()", t -> t.clone().sign_()),
             new Op("expm1", "torch.expm1(a)", Tensor::expm1),
             new Op("exp2", "torch.exp2(a)", Tensor::exp2),
             new Op("log2", "torch.log2(a)", Tensor::log2),
@@ -150,6 +155,38 @@ class PointwiseUnaryTest {
         try (NDManager m = Torch.scope()) {
             assertClose(x.gelu(), Torch.call(m, "torch.gelu(a)", x), "gelu f64", 1e-13, 1e-14);
             assertClose(x.gelu("tanh"), Torch.call(m, "torch.gelu(a, approximate='tanh')", x), "gelu tanh f64", 1e-13, 1e-14);
+        }
+    }
+
+    @Test
+    void float64FormulasOfOurOwnHoldDoublePrecision() {
+        // Math has no log2, exp2, asinh, acosh or atanh: ScalarMath's formulas must keep double precision near 0,
+        // either side of 1 (log2's cancellation risk: 1 − 2⁻⁵³ and all of [0.9, 1.1]), at powers of two and far out
+        List<Double> v = new ArrayList<>(List.of(1 - 0x1p-53, 1 - 0x1p-30, 1 + 0x1p-52, 1 + 0x1p-30, 0x1p-1074, 0x1p-1022, 1e-300, 1e-20,
+                0.25, 0.5, 0.75, 0.9999, 1.0, 1.5, 2.0, 3.0, 8.0, 1024.0, 0x1p28, 0x1p29, 1e10, 1e300, -0.5, -0.9999, -1e-20, -1e10));
+        Random rng = new Random(5);
+        for (int i = 0; i < 200; i++) v.add(Math.scalb(1 + rng.nextDouble(), rng.nextInt(-60, 60)) * (rng.nextBoolean() ? 1 : -1));
+        for (int i = 0; i < 400; i++) v.add(0.9 + 0.2 * rng.nextDouble());
+        Tensor x = Tensor.of(v.stream().mapToDouble(Double::doubleValue).toArray());
+        try (NDManager m = Torch.scope()) {
+            for (String name : List.of("log2", "exp2", "asinh", "acosh", "atanh")) {
+                Op op = OPS.stream().filter(o -> o.name().equals(name)).findFirst().orElseThrow();
+                assertClose(op.ember().apply(x), Torch.call(m, op.torch(), x), name + " f64", 1e-15, 0);
+            }
+        }
+    }
+
+    @Test
+    void float32InverseHyperbolicsAreWithinAnUlpOfLibtorch() {
+        // computed in double and rounded once: within one float ulp (2⁻²³ relative) of libtorch's float kernels
+        Random rng = new Random(6);
+        try (NDManager m = Torch.scope()) {
+            for (Object[] c : List.of(new Object[] {"asinh", -30.0, 30.0}, new Object[] {"asinh", -1e-3, 1e-3}, new Object[] {"acosh", 1.0, 40.0},
+                    new Object[] {"atanh", -0.9999, 0.9999})) {
+                Op op = OPS.stream().filter(o -> o.name().equals(c[0])).findFirst().orElseThrow();
+                Tensor x = Inputs.uniform(rng, DType.FLOAT32, (Double) c[1], (Double) c[2], 4000);
+                assertClose(op.ember().apply(x), Torch.call(m, op.torch(), x), op + " f32 on [" + c[1] + ", " + c[2] + "]", 0x1p-23, 0);
+            }
         }
     }
 

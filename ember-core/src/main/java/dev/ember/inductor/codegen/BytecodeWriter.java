@@ -447,7 +447,7 @@ public final class BytecodeWriter {
 
     private static Opcode arith(JExpr.ArithOp op, TypeKind k) {
         int i = switch (k) { case INT -> 0; case LONG -> 1; case FLOAT -> 2; case DOUBLE -> 3; default -> -1; };
-        if (i < 0 || i >= 2 && (op == JExpr.ArithOp.AND || op == JExpr.ArithOp.OR)) throw new IllegalStateException("no " + op + " on " + k);
+        if (i < 0 || i >= 2 && (op == JExpr.ArithOp.AND || op == JExpr.ArithOp.OR || op == JExpr.ArithOp.XOR)) throw new IllegalStateException("no " + op + " on " + k);
         Opcode[] row = switch (op) {
             case ADD -> new Opcode[] {Opcode.IADD, Opcode.LADD, Opcode.FADD, Opcode.DADD};
             case SUB -> new Opcode[] {Opcode.ISUB, Opcode.LSUB, Opcode.FSUB, Opcode.DSUB};
@@ -456,6 +456,7 @@ public final class BytecodeWriter {
             case REM -> new Opcode[] {Opcode.IREM, Opcode.LREM, Opcode.FREM, Opcode.DREM};
             case AND -> new Opcode[] {Opcode.IAND, Opcode.LAND};
             case OR -> new Opcode[] {Opcode.IOR, Opcode.LOR};
+            case XOR -> new Opcode[] {Opcode.IXOR, Opcode.LXOR};
         };
         return row[i];
     }

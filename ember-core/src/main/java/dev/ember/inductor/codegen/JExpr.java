@@ -48,7 +48,7 @@ sealed interface JExpr {
     }
 
     enum ArithOp {
-        ADD("+"), SUB("-"), MUL("*"), DIV("/"), REM("%"), AND("&"), OR("|");
+        ADD("+"), SUB("-"), MUL("*"), DIV("/"), REM("%"), AND("&"), OR("|"), XOR("^");
 
         final String symbol;
 

@@ -444,7 +444,8 @@ final class LoopWriter {
         List<Dim> inner = w.inner();
         Expr body = w.body();
         Dim last = inner.isEmpty() ? null : inner.get(inner.size() - 1);
-        boolean onLanes = last != null && dt.isFloatingPoint() && ScalarExprs.dependsOn(body, last.var())
+        // a product multiplies term by term in the terms' order, as eager's ReduceProduct: on lanes it would round otherwise
+        boolean onLanes = last != null && dt.isFloatingPoint() && r.op() != Stage.ReduceOp.PROD && ScalarExprs.dependsOn(body, last.var())
                 && (w.scratch() == null || w.scratch().store().unitStride(last.var()))
                 && VectorExprs.supports(body, last.var(), dt);
         boolean vec = vectorize && onLanes;
@@ -453,7 +454,8 @@ final class LoopWriter {
         // a float32 sum on lanes is cut into blocks whose totals are carried in double (see SUM_BLOCK)
         boolean blocked = (vec || emulated) && floatSum;
         JType type = JavaTypes.scalar(dt);
-        JType accType = floatSum ? JType.DOUBLE : type;
+        // a float32 product is carried in double and rounds once, as eager's
+        JType accType = floatSum || dt == DType.FLOAT32 && r.op() == Stage.ReduceOp.PROD ? JType.DOUBLE : type;
         c.comment(r.op().name().toLowerCase() + " over " + dimsText(inner) + (w.store() == null ? " (kept in a register)" : ""));
         JExpr.Local acc = c.declare(accType, ctx.temp(), JavaTypes.convert(init(r.op(), dt), accType));
         // No terms: the result is the reduction's identity. Emitting the loops anyway would run their hoisted loop-invariant
@@ -665,6 +667,7 @@ final class LoopWriter {
             case SUM -> new JExpr.Arith(JExpr.ArithOp.ADD, x, y);
             case MAX -> Calls.math("max", t, x, y);
             case MIN -> Calls.math("min", t, x, y);
+            case PROD -> new JExpr.Arith(JExpr.ArithOp.MUL, x, y);
         };
     }
 
@@ -687,6 +690,7 @@ final class LoopWriter {
 
     private static JExpr init(Stage.ReduceOp op, DType d) {
         if (op == Stage.ReduceOp.SUM) return JavaTypes.literal(0, d);
+        if (op == Stage.ReduceOp.PROD) return JavaTypes.literal(1, d);
         boolean max = op == Stage.ReduceOp.MAX;
         return switch (d) {
             case FLOAT32 -> new JExpr.Lit(max ? Float.NEGATIVE_INFINITY : Float.POSITIVE_INFINITY, JType.FLOAT);
@@ -700,11 +704,21 @@ final class LoopWriter {
     private static JExpr combine(Stage.ReduceOp op, JExpr.Local acc, JExpr x) { return combineValues(op, acc.type(), acc, x); }
 
     private static String vectorCombine(Stage.ReduceOp op) {
-        return switch (op) { case SUM -> "add"; case MAX -> "max"; case MIN -> "min"; };
+        return switch (op) {
+            case SUM -> "add";
+            case MAX -> "max";
+            case MIN -> "min";
+            case PROD -> throw new IllegalStateException("a product is never folded on lanes");
+        };
     }
 
     private static String lanesOp(Stage.ReduceOp op) {
-        return switch (op) { case SUM -> "ADD"; case MAX -> "MAX"; case MIN -> "MIN"; };
+        return switch (op) {
+            case SUM -> "ADD";
+            case MAX -> "MAX";
+            case MIN -> "MIN";
+            case PROD -> throw new IllegalStateException("a product is never folded on lanes");
+        };
     }
 
     // ------------------------------------------------------------------ dims and accesses

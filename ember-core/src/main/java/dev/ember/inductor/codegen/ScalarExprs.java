@@ -80,6 +80,7 @@ final class ScalarExprs {
             case SQRT -> JavaTypes.convert(Calls.math("sqrt", JType.DOUBLE, JavaTypes.convert(x, JType.DOUBLE)), t);
             case RECIPROCAL -> new JExpr.Arith(JExpr.ArithOp.DIV, JavaTypes.literal(1, d), x);
             case NOT -> new JExpr.Not(x);
+            case BITWISE_NOT -> new JExpr.Arith(JExpr.ArithOp.XOR, x, JavaTypes.literal(-1, d));
             default -> throw new IllegalStateException(op + " is an eager kernel's fast path, never in generated code");
         };
     }
@@ -109,8 +110,9 @@ final class ScalarExprs {
             case LE -> new JExpr.Compare(JExpr.CmpOp.LE, a, b);
             case GT -> new JExpr.Compare(JExpr.CmpOp.GT, a, b);
             case GE -> new JExpr.Compare(JExpr.CmpOp.GE, a, b);
-            case AND -> new JExpr.Arith(JExpr.ArithOp.AND, a, b);
-            case OR -> new JExpr.Arith(JExpr.ArithOp.OR, a, b);
+            case AND, BITWISE_AND -> new JExpr.Arith(JExpr.ArithOp.AND, a, b);
+            case OR, BITWISE_OR -> new JExpr.Arith(JExpr.ArithOp.OR, a, b);
+            case BITWISE_XOR -> new JExpr.Arith(JExpr.ArithOp.XOR, a, b);
             default -> throw new IllegalStateException(op + " is an eager kernel's op, never in generated code");
         };
     }

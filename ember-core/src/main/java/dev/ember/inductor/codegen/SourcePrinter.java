@@ -111,6 +111,7 @@ final class SourcePrinter {
             case JExpr.Cond c -> 1;
             case JExpr.Arith a -> switch (a.op()) {
                 case OR -> 5;
+                case XOR -> 6;
                 case AND -> 7;
                 case ADD, SUB -> 11;
                 case MUL, DIV, REM -> 12;

@@ -40,5 +40,6 @@ public sealed interface Stage {
     /** A matrix (or batch of matrices) in a buffer: element (b, i, j) at {@code offset + b*bs + i*rs + j*cs}. */
     record Operand(Buffer buffer, SymInt[] shape, SymInt[] strides, SymInt offset) {}
 
-    enum ReduceOp { SUM, MAX, MIN }
+    /** {@link #PROD} multiplies its terms one by one in their logical order, as eager's prod does: it has no SIMD form. */
+    enum ReduceOp { SUM, MAX, MIN, PROD }
 }

@@ -75,6 +75,11 @@ public final class Pointwise {
      * unbounded), or in {@code lo} the exponent of {@link UnaryOp#POW}.
      */
     public static void unary(UnaryOp op, DType compute, Tensor out, Tensor a, Object lo, Object hi) {
+        // the one unary op on truth values (bitwise_not of bool): the others have no bool kernel
+        if (op == UnaryOp.NOT) {
+            logicalNot(out, a);
+            return;
+        }
         into(out, compute, o -> {
             Tensor x = input(a, compute, o);
             int cost = cost(op);
@@ -280,7 +285,7 @@ public final class Pointwise {
 
     private static int cost(UnaryOp op) {
         return switch (op) {
-            case NEG, ABS, RELU, CLAMP, SQUARE, CUBE -> 1;
+            case NEG, ABS, RELU, CLAMP, SQUARE, CUBE, BITWISE_NOT -> 1;
             case SQRT, RSQRT, RECIPROCAL, INV_SQUARE -> 2;
             default -> EXPENSIVE;
         };
