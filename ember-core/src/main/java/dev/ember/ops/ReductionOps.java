@@ -14,6 +14,7 @@ import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Reductions — sum, prod, mean, amax, amin, argmax, argmin, var, std — and softmax, log_softmax,
@@ -106,6 +107,28 @@ public final class ReductionOps {
             .meta(a -> argMeta("argmin", a.tensor(0), a.optInteger(1), a.bool(2)))
             .kernel((a, m) -> arg(a.tensor(0), a.optInteger(1), (TensorMeta) m, false))
             .register();
+
+    /**
+     * torch's {@code x.max(dim)}: the largest value along {@code dim} and its index (the first one;
+     * NaN is the largest, as ATen's). Its gradient goes to that index alone (ATen's
+     * {@code value_selecting_reduction_backward}), unlike {@code amax}'s, which ties share: the
+     * values are gathered at argmax's indices.
+     */
+    public static final OpOverload MAX_DIM = ComposedOps.define("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+            (e, a) -> selectedAlong(e, a, ReductionOps.ARGMAX));
+
+    /** torch's {@code x.min(dim)}: the smallest value along {@code dim} and its index, as {@link #MAX_DIM}. */
+    public static final OpOverload MIN_DIM = ComposedOps.define("min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+            (e, a) -> selectedAlong(e, a, ReductionOps.ARGMIN));
+
+    private static Object selectedAlong(OpEmitter e, Object[] a, OpOverload arg) {
+        long dim = ((Number) a[1]).longValue();
+        boolean keepdim = (Boolean) a[2];
+        Object index = e.call(arg, a[0], dim, true);
+        Object values = e.call(IndexingOps.GATHER, a[0], dim, index);
+        if (keepdim || e.meta(a[0]).dim() == 0) return List.of(values, index);
+        return List.of(e.call(ShapeOps.SQUEEZE_DIM, values, dim), e.call(ShapeOps.SQUEEZE_DIM, index, dim));
+    }
 
     public static final OpOverload ARGMAX_OUT = OutForms.of("argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ARGMAX);
     public static final OpOverload ARGMIN_OUT = OutForms.of("argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ARGMIN);

@@ -842,6 +842,15 @@ public class Tensor {
     /** The maximum over all elements, as torch's {@code x.max()}: {@link #amax()}. */
     public Tensor max() { return amax(); }
 
+    /**
+     * torch's {@code x.max(dim)}: [values, indices] of the largest element along {@code dim}, which
+     * goes away; the index is the first maximum's (NaN counts as largest), and the values' gradient
+     * goes to it alone.
+     */
+    public List<Tensor> max(int dim) { return max(dim, false); }
+
+    public List<Tensor> max(int dim, boolean keepdim) { return ReductionOps.MAX_DIM.callList(this, (long) dim, keepdim); }
+
     /** The maximum along {@code dim}, which goes away (torch's {@code x.amax(dim)}). */
     public Tensor amax(int dim) { return amax(dim, false); }
 
@@ -853,6 +862,11 @@ public class Tensor {
 
     /** The minimum over all elements, as torch's {@code x.min()}: {@link #amin()}. */
     public Tensor min() { return amin(); }
+
+    /** torch's {@code x.min(dim)}: [values, indices] of the smallest element along {@code dim}, as {@link #max(int)}. */
+    public List<Tensor> min(int dim) { return min(dim, false); }
+
+    public List<Tensor> min(int dim, boolean keepdim) { return ReductionOps.MIN_DIM.callList(this, (long) dim, keepdim); }
 
     /** The minimum along {@code dim}, which goes away (torch's {@code x.amin(dim)}). */
     public Tensor amin(int dim) { return amin(dim, false); }
@@ -985,6 +999,9 @@ public class Tensor {
     public Tensor select(int dim, int index) { return ShapeOps.SELECT.callTensor(this, (long) dim, (long) index); }
 
     public Tensor flatten() { return ShapeOps.FLATTEN.callTensor(this); }
+
+    /** Dims from {@code startDim} to the last merged into one (torch's {@code x.flatten(1)}: a batch of rows). */
+    public Tensor flatten(int startDim) { return ShapeOps.FLATTEN.callTensor(this, (long) startDim); }
 
     public Tensor flatten(int startDim, int endDim) { return ShapeOps.FLATTEN.callTensor(this, (long) startDim, (long) endDim); }
 
