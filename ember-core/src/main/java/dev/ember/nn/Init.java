@@ -1,14 +1,140 @@
 package dev.ember.nn;
 
+import dev.ember.autograd.GradMode;
 import dev.ember.tensor.Storage;
 import dev.ember.tensor.Tensor;
 
 /**
- * PyTorch's default initialisations, drawn from the global generator. They fill fresh tensors
- * directly (construction, not computation: nothing here is ever traced).
+ * PyTorch's {@code torch.nn.init}: the public methods fill an existing tensor (a parameter) in
+ * place and return it, drawing from the global generator ({@code Tensor.manualSeed}), outside
+ * autograd — {@code uniform_}, {@code normal_}, {@code truncNormal_}, {@code constant_},
+ * {@code ones_}, {@code zeros_}, {@code eye_}, {@code xavierUniform_}, {@code xavierNormal_},
+ * {@code kaimingUniform_}, {@code kaimingNormal_}, with {@code calculateGain} and PyTorch's fan
+ * rules and errors:
+ *
+ * <pre>{@code
+ * Init.kaimingNormal_(conv.weight, 0, "fan_out", "relu");   // ResNet's initialisation
+ * Init.zeros_(conv.bias);
+ * }</pre>
+ *
+ * The package-private methods are the layers' default initialisations, which fill fresh tensors
+ * (construction, not computation: nothing here is ever traced).
  */
-final class Init {
+public final class Init {
     private Init() {}
+
+    /** PyTorch's {@code calculate_gain}: the recommended scale for a nonlinearity ({@code param}: leaky_relu's slope, default 0.01). */
+    public static double calculateGain(String nonlinearity, Double param) {
+        return switch (nonlinearity) {
+            case "linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "sigmoid" -> 1;
+            case "tanh" -> 5.0 / 3;
+            case "relu" -> Math.sqrt(2.0);
+            case "leaky_relu" -> {
+                double slope = param == null ? 0.01 : param;
+                yield Math.sqrt(2.0 / (1 + slope * slope));
+            }
+            case "selu" -> 3.0 / 4;
+            default -> throw new IllegalArgumentException("Unsupported nonlinearity " + nonlinearity);
+        };
+    }
+
+    public static double calculateGain(String nonlinearity) { return calculateGain(nonlinearity, null); }
+
+    /** Uniform on [a, b). */
+    public static Tensor uniform_(Tensor t, double a, double b) {
+        return fill(t, Tensor.rand(t.shape()).to(t.dtype()).mul(b - a).add(a));
+    }
+
+    /** Normal with {@code mean} and {@code std}. */
+    public static Tensor normal_(Tensor t, double mean, double std) {
+        return fill(t, Tensor.randn(t.shape()).to(t.dtype()).mul(std).add(mean));
+    }
+
+    /** Normal with {@code mean} and {@code std}, redrawn until inside [a, b] (PyTorch's default bounds are ±2). */
+    public static Tensor truncNormal_(Tensor t, double mean, double std, double a, double b) {
+        if (!(a < b)) throw new IllegalArgumentException("trunc_normal_: a must be below b, got a=" + a + ", b=" + b);
+        double[] values = Tensor.randn(t.shape()).to(dev.ember.tensor.DType.FLOAT64).mul(std).add(mean).toDoubleArray();
+        for (int i = 0; i < values.length; i++) {
+            while (values[i] < a || values[i] > b) values[i] = Tensor.randn().item() * std + mean;
+        }
+        return fill(t, Tensor.of(values, t.shape()).to(t.dtype()));
+    }
+
+    public static Tensor truncNormal_(Tensor t, double mean, double std) { return truncNormal_(t, mean, std, -2, 2); }
+
+    public static Tensor constant_(Tensor t, double value) { return fill(t, Tensor.full(t.dtype(), value, t.shape())); }
+
+    public static Tensor ones_(Tensor t) { return constant_(t, 1); }
+
+    public static Tensor zeros_(Tensor t) { return constant_(t, 0); }
+
+    /** The identity on a 2-d tensor (ones on the diagonal of a non-square one too). */
+    public static Tensor eye_(Tensor t) {
+        if (t.dim() != 2) throw new IllegalArgumentException("Only tensors with 2 dimensions are supported");
+        Tensor ones = Tensor.zeros(t.dtype(), t.shape());
+        for (int i = 0; i < Math.min(t.size(0), t.size(1)); i++) ones.storage().writeDouble(i * t.size(1) + i, 1);
+        return fill(t, ones);
+    }
+
+    /** Glorot: uniform on ±gain·sqrt(6 / (fan_in + fan_out)). */
+    public static Tensor xavierUniform_(Tensor t, double gain) {
+        int[] fan = fans(t);
+        double bound = gain * Math.sqrt(6.0 / (fan[0] + fan[1]));
+        return uniform_(t, -bound, bound);
+    }
+
+    public static Tensor xavierUniform_(Tensor t) { return xavierUniform_(t, 1); }
+
+    /** Glorot: normal with std gain·sqrt(2 / (fan_in + fan_out)). */
+    public static Tensor xavierNormal_(Tensor t, double gain) {
+        int[] fan = fans(t);
+        return normal_(t, 0, gain * Math.sqrt(2.0 / (fan[0] + fan[1])));
+    }
+
+    public static Tensor xavierNormal_(Tensor t) { return xavierNormal_(t, 1); }
+
+    /**
+     * He: uniform on ±sqrt(3)·gain/sqrt(fan), {@code mode} "fan_in" (default) or "fan_out", gain
+     * from {@code nonlinearity} ("leaky_relu", the default, with slope {@code a}).
+     */
+    public static Tensor kaimingUniform_(Tensor t, double a, String mode, String nonlinearity) {
+        double bound = Math.sqrt(3.0) * calculateGain(nonlinearity, a) / Math.sqrt(fan(t, mode));
+        return uniform_(t, -bound, bound);
+    }
+
+    public static Tensor kaimingUniform_(Tensor t) { return kaimingUniform_(t, 0, "fan_in", "leaky_relu"); }
+
+    /** He: normal with std gain/sqrt(fan); arguments as {@link #kaimingUniform_(Tensor, double, String, String)}. */
+    public static Tensor kaimingNormal_(Tensor t, double a, String mode, String nonlinearity) {
+        return normal_(t, 0, calculateGain(nonlinearity, a) / Math.sqrt(fan(t, mode)));
+    }
+
+    public static Tensor kaimingNormal_(Tensor t) { return kaimingNormal_(t, 0, "fan_in", "leaky_relu"); }
+
+    /** {fan_in, fan_out}: dims 1 and 0 times the receptive field (the product of the others), PyTorch's rule. */
+    static int[] fans(Tensor t) {
+        if (t.dim() < 2) throw new IllegalArgumentException("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions");
+        int receptive = 1;
+        for (int d = 2; d < t.dim(); d++) receptive *= t.size(d);
+        return new int[] {t.size(1) * receptive, t.size(0) * receptive};
+    }
+
+    private static int fan(Tensor t, String mode) {
+        int[] fan = fans(t);
+        return switch (mode) {
+            case "fan_in" -> fan[0];
+            case "fan_out" -> fan[1];
+            default -> throw new IllegalArgumentException("Mode " + mode + " not supported, please use one of fan_in, fan_out");
+        };
+    }
+
+    /** Writes {@code values} into {@code t} outside autograd (an initialisation is not a computation to differentiate). */
+    private static Tensor fill(Tensor t, Tensor values) {
+        try (var unused = GradMode.noGrad()) {
+            t.copy_(values);
+        }
+        return t;
+    }
 
     /** Uniform on [-bound, bound): PyTorch's kaiming_uniform_(a=sqrt(5)) gives bound 1/sqrt(fan_in). */
     static Tensor uniform(double bound, int... shape) {
