@@ -37,6 +37,27 @@ public final class DisabledFunctions {
 
     static boolean isDisabled(MethodTarget m) { return DISABLED.contains(m.toString()); }
 
+    /**
+     * Ember's own methods that a trace calls as one eager call rather than tracing into (Dynamo's
+     * skip rules), by class and method name (capture does not depend on these packages at compile
+     * time), with the reason the break reports. An optimizer's {@code step()} and {@code zeroGrad()}
+     * walk per-parameter state maps, storage and gradients: traced, one train step broke into over a
+     * hundred graphs. As one call each is one break, and a step compiled by
+     * {@code Ember.compile(optimizer)} still runs compiled. {@code backward()} broke on the engine's
+     * internals with a reason naming an {@code AtomicLong}; now the reason says what it is.
+     */
+    private static final java.util.Map<String, String> RUN_AS_ONE_CALL = java.util.Map.of(
+            "dev.ember.optim.Optimizer.step", "an optimizer's step() runs as one call (Ember.compile(optimizer) compiles it: docs/training.md)",
+            "dev.ember.optim.Optimizer.zeroGrad", "an optimizer's zeroGrad() runs as one call",
+            // as Dynamo breaks on loss.backward() without compiled autograd: the graph's own backward is AOT's, for its outputs
+            "dev.ember.autograd.Autograd.backward", "backward() runs as one call: it walks the autograd graph the compiled forward recorded",
+            "dev.ember.autograd.Autograd.grad", "Autograd.grad() runs as one call: it walks the autograd graph the compiled forward recorded");
+
+    /** Why {@code r} runs as one eager call, or null when it is traced. */
+    static String runAsOneCall(ClassFiles.Resolved r) {
+        return RUN_AS_ONE_CALL.get(r.declaringClass().getName() + "." + r.method().methodName().stringValue());
+    }
+
     private static final String FACADE = "dev/ember/Ember", REGION = "dev/ember/dynamo/DisabledFunctions$Region";
 
     /**

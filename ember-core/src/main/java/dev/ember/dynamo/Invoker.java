@@ -290,6 +290,8 @@ final class Invoker {
             throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, r.declaringClass().getName() + "." + r.method().methodName().stringValue()
                     + " is disabled for compilation (@Disable or Ember.disable); it runs eagerly");
         }
+        String oneCall = DisabledFunctions.runAsOneCall(r);
+        if (oneCall != null) throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, oneCall);
         if (!r.hasCode()) {
             throw ctx.unsupported(GraphBreakType.NO_BYTECODE, r.declaringClass().getName() + "." + r.method().methodName().stringValue()
                     + " has no bytecode (abstract or native)");
