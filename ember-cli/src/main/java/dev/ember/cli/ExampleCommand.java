@@ -18,6 +18,7 @@ final class ExampleCommand {
         EXAMPLES.put("hooks", "module forward hooks traced into the graph: an activation log that never recompiles, a hook that clips the output");
         EXAMPLES.put("toolkit", "the power user's tools: stances, an errorOnGraphBreak region, a printed graph parsed back and run, the bytecode debugger");
         EXAMPLES.put("dynamic-shapes", "a batch size that changes on every call: two compiles, the symbolic graph and its guards, export with a dynamic batch");
+        EXAMPLES.put("sequence-lstm", "an LSTM sequence classifier trained compiled (forward and backward), with gradient clipping and torch.nn.init");
         EXAMPLES.put("export", "Ember.export: a model as one ATen graph with its signature, saved to one file, loaded and run [file]");
         EXAMPLES.put("train-mlp", "a compiled MLP trained on Fashion-MNIST with AdamW: progress, loss, accuracy, images/s [epochs, default 3]");
         EXAMPLES.put("train-cnn", "a compiled Conv-BatchNorm-ReLU network trained on Fashion-MNIST [epochs, default 2]");

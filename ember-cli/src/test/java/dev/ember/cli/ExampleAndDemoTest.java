@@ -78,11 +78,21 @@ class ExampleAndDemoTest {
     }
 
     @Test
+    void sequenceLstmExampleLearnsAndCompiledEqualsEager() {
+        String out = run("example", "sequence-lstm");
+        assertEquals(4, out.lines().filter(l -> l.startsWith("step ")).count(), out);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("test accuracy ([0-9.]+)%").matcher(out);
+        assertTrue(m.find() && Double.parseDouble(m.group(1)) >= 85, out);
+        assertTrue(out.contains("compiled equals eager: true"), out);
+        assertTrue(out.contains("graphs: 1, graph breaks: 0"), out);
+    }
+
+    @Test
     void unknownExampleIsAClearError() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.run(new String[] {"example", "Nope"}, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code);
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no example 'Nope'; examples: QuickStart, CompileAndExplain, TrustButVerify, hooks, toolkit, dynamic-shapes, export, train-mlp, train-cnn"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no example 'Nope'; examples: QuickStart, CompileAndExplain, TrustButVerify, hooks, toolkit, dynamic-shapes, sequence-lstm, export, train-mlp, train-cnn"));
     }
 
     @Test
