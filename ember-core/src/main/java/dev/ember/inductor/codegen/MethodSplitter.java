@@ -14,7 +14,8 @@ import java.util.Set;
 /**
  * Splits a method too big for the JVM into parts. A JVM method's code is at most 65,535 bytes; a
  * graph of a few thousand ops (an LSTM unrolled over 50 steps: 1,918 ops, 80 KB of {@code call})
- * writes more than that in its wrapper. The method's top-level statements are cut, in order, into
+ * writes more than that in its wrapper, and HotSpot interprets any method past 8,000 bytes forever.
+ * The method's top-level statements are cut, in order, into
  * parts of at most {@link #PART_NODES} code nodes (a node writes a few bytes); the method becomes
  * {@code Object[] frame = new Object[n]; part0(params…, frame); …; return partK(params…, frame);}.
  * A local declared in one part and read in a later one travels in {@code frame}: stored (boxed if
@@ -26,8 +27,14 @@ import java.util.Set;
 final class MethodSplitter {
     private MethodSplitter() {}
 
-    /** Code nodes per part: 1.3–2.4 bytes of bytecode each on the wrappers measured (KernelLimitsTest, an unrolled LSTM), so a part stays under 20 KB. */
-    static final int PART_NODES = 8_000;
+    /**
+     * Code nodes per part: 1.3–2.4 bytes of bytecode each on the wrappers measured (KernelLimitsTest,
+     * an unrolled LSTM), so a part stays under 7.2 KB — below HotSpot's 8,000 bytes past which a
+     * method is never JIT-compiled ({@code DontCompileHugeMethods}) and would run interpreted on
+     * every call. The wrappers of the benchmarked models are far smaller (the encoder layer's
+     * forward and backward: about 1,000 nodes each) and stay one method.
+     */
+    static final int PART_NODES = 3_000;
 
     private static final JExpr.Local FRAME = new JExpr.Local("frame", JType.OBJECT.array());
 
