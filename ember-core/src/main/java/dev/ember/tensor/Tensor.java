@@ -965,6 +965,24 @@ public class Tensor {
 
     public Tensor indexSelect(int dim, Tensor index) { return IndexingOps.INDEX_SELECT.callTensor(this, (long) dim, index); }
 
+    /**
+     * The int64 coordinates {@code [n, dim()]} of the nonzero elements, row-major (torch's
+     * {@code x.nonzero()}). n depends on the data: under {@code Ember.compile} the graph breaks here.
+     */
+    public Tensor nonzero() { return IndexingOps.NONZERO.callTensor(this); }
+
+    /** The same coordinates as one int64 vector per dim (torch's {@code x.nonzero(as_tuple=True)}). */
+    public List<Tensor> nonzeroAsTuple() { return IndexingOps.NONZERO_NUMPY.callList(this); }
+
+    /** The elements where {@code mask} (bool, broadcast with this) is true, as a 1-d tensor (torch's {@code x.masked_select(mask)}). */
+    public Tensor maskedSelect(Tensor mask) { return IndexingOps.MASKED_SELECT.callTensor(this, mask); }
+
+    /**
+     * {@code x[mask]}: the rows where the bool {@code mask}, shaped like this tensor's leading dims,
+     * is true: {@code [n, shape[mask.dim()], …]}.
+     */
+    public Tensor index(Tensor mask) { return IndexingOps.INDEX_TENSOR.callTensor(this, List.of(mask)); }
+
     /** A copy of this tensor with {@code src}'s elements written along {@code dim} at {@code index}'s positions (int64, same rank). */
     public Tensor scatter(int dim, Tensor index, Tensor src) { return ScatterOps.SCATTER_SRC.callTensor(this, (long) dim, index, src); }
 
