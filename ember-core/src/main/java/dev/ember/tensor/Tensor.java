@@ -849,6 +849,31 @@ public class Tensor {
     /** The {@code k} largest elements along the last dimension and their positions. */
     public List<Tensor> topk(int k) { return SortOps.TOPK.callList(this, (long) k); }
 
+    /** The lower median of all elements (for an even count the lower middle value), 0-d; NaN if any element is NaN. */
+    public Tensor median() { return SortOps.MEDIAN.callTensor(this); }
+
+    /** The lower median along {@code dim} and its int64 index: {@code [values, indices]}. */
+    public List<Tensor> median(int dim, boolean keepdim) { return SortOps.MEDIAN_DIM.callList(this, (long) dim, keepdim); }
+
+    public List<Tensor> median(int dim) { return median(dim, false); }
+
+    /** {@link #median()} of the elements that are not NaN. */
+    public Tensor nanmedian() { return SortOps.NANMEDIAN.callTensor(this); }
+
+    public List<Tensor> nanmedian(int dim, boolean keepdim) { return SortOps.NANMEDIAN_DIM.callList(this, (long) dim, keepdim); }
+
+    /** The {@code k}-th smallest element (k from 1) along {@code dim} and its int64 index: {@code [values, indices]}. */
+    public List<Tensor> kthvalue(int k, int dim, boolean keepdim) { return SortOps.KTHVALUE.callList(this, (long) k, (long) dim, keepdim); }
+
+    /** The {@code k}-th smallest element along the last dim. */
+    public List<Tensor> kthvalue(int k) { return SortOps.KTHVALUE.callList(this, (long) k); }
+
+    /** The most frequent value along {@code dim} (the smallest of equally frequent ones) and an int64 index of it: {@code [values, indices]}. */
+    public List<Tensor> mode(int dim, boolean keepdim) { return SortOps.MODE.callList(this, (long) dim, keepdim); }
+
+    /** The most frequent value along the last dim. */
+    public List<Tensor> mode() { return SortOps.MODE.callList(this); }
+
     /** argmax along {@code dim} into an int64 {@code out}. */
     public Tensor argmaxOut(int dim, boolean keepdim, Tensor out) { return ReductionOps.ARGMAX_OUT.callTensor(this, (long) dim, keepdim, out); }
 

@@ -208,6 +208,10 @@ class OpGradcheckTest {
         s(SortOps.SORT, x(3, 5), 1, true);
         s(SortOps.SORT_STABLE, x(4, 3), null, 0, false);
         s(SortOps.TOPK, x(3, 5), 2L, -1, true, true);
+        s(SortOps.MEDIAN, x(3, 5));
+        s(SortOps.NANMEDIAN, x(4, 3));
+        s(SortOps.MODE, x(3, 5), 1L, false);
+        s(SortOps.MODE, "keepdim", x(3, 5), 0L, true);
 
         s(LossOps.MSE_LOSS, x(3, 4), x(4), 1L);
         s(LossOps.MSE_LOSS, "none", x(3, 4), x(3, 4), 0L);
