@@ -8,6 +8,7 @@ import dev.ember.ops.LinalgOps;
 import dev.ember.ops.LossOps;
 import dev.ember.ops.NnOps;
 import dev.ember.ops.NormOps;
+import dev.ember.ops.PadOps;
 import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.ReductionOps;
 import dev.ember.ops.UpsampleOps;
@@ -222,6 +223,17 @@ public final class F {
     public static Tensor pad(Tensor x, int[] pad) { return NnOps.CONSTANT_PAD_ND.callTensor(x, pad); }
 
     public static Tensor pad(Tensor x, int[] pad, double value) { return NnOps.CONSTANT_PAD_ND.callTensor(x, pad, value); }
+
+    /**
+     * Padding in {@code mode} "constant" (zeros), "reflect" (mirrored, the edge not repeated; each
+     * amount less than its dim's size), "replicate" (the edge repeated) or "circular" (wrapped), as
+     * {@code F.pad(x, pad, mode)}: the non-constant modes pad the last dim of a 2-d or 3-d input
+     * ({@code pad} of length 2) or the last two of a 3-d or 4-d input (length 4).
+     */
+    public static Tensor pad(Tensor x, int[] pad, String mode) { return PadOps.PAD.callTensor(x, pad, mode); }
+
+    /** {@code F.pad(x, pad, mode, value)}: {@code value} only with "constant" (ATen refuses another nonzero value). */
+    public static Tensor pad(Tensor x, int[] pad, String mode, double value) { return PadOps.PAD.callTensor(x, pad, mode, value); }
 
     // ------------------------------------------------------------------ resampling
 
