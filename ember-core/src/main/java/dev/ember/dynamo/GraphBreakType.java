@@ -80,7 +80,12 @@ public enum GraphBreakType {
             "Keep Java arithmetic on constants (shapes, arguments); use tensor ops for tensor math."),
     DISABLED_FUNCTION("GB0020", "Attempted to call function marked as disabled",
             "The code calls a method marked with @Disable or passed to Ember.disable: it must run eagerly, never be traced.",
-            "Remove @Disable / Ember.disable if the method can be traced; otherwise the break is intended.");
+            "Remove @Disable / Ember.disable if the method can be traced; otherwise the break is intended."),
+    DYNAMIC_OUTPUT_SHAPE("GB0021", "Dynamic shape operator",
+            "The code calls an op whose output's shape depends on the input's values (nonzero, masked_select, indexing with a "
+                    + "boolean mask). A graph is traced from fake tensors, which have shapes but no values, so it cannot hold the call.",
+            "Keep the shape static: Tensor.where(mask, x, 0) or maskedFill instead of selecting, sums weighted by the mask instead of a sum of the selection.",
+            "Move the selection after the compiled function returns.");
 
     private final String id;
     private final String shortType;

@@ -28,6 +28,11 @@ final class OpCalls {
     private OpCalls() {}
 
     static VariableTracker call(TraceContext ctx, OpOverload op, List<VariableTracker> args) {
+        if (op.hasTag(dev.ember.ops.Tag.DYNAMIC_OUTPUT_SHAPE)) {
+            // shown as Dynamo words it ("dynamic shape operator: aten.nonzero.default"); the op runs eagerly between two graphs
+            throw ctx.unsupported(GraphBreakType.DYNAMIC_OUTPUT_SHAPE, op.name()
+                    + "; its output's shape depends on the input's values, which a graph traced from fake tensors does not know");
+        }
         args = sizesOfSymbolicInts(ctx, op, args);
         SymScalarVariable sym = SymScalars.firstIn(args);
         if (sym != null) return SymScalars.opCall(ctx, op, args, sym);

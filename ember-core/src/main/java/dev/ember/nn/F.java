@@ -8,8 +8,10 @@ import dev.ember.ops.LinalgOps;
 import dev.ember.ops.LossOps;
 import dev.ember.ops.NnOps;
 import dev.ember.ops.NormOps;
+import dev.ember.ops.PadOps;
 import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.ReductionOps;
+import dev.ember.ops.UpsampleOps;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
@@ -263,6 +265,86 @@ public final class F {
     public static Tensor pad(Tensor x, int[] pad) { return NnOps.CONSTANT_PAD_ND.callTensor(x, pad); }
 
     public static Tensor pad(Tensor x, int[] pad, double value) { return NnOps.CONSTANT_PAD_ND.callTensor(x, pad, value); }
+
+    /**
+     * Padding in {@code mode} "constant" (zeros), "reflect" (mirrored, the edge not repeated; each
+     * amount less than its dim's size), "replicate" (the edge repeated) or "circular" (wrapped), as
+     * {@code F.pad(x, pad, mode)}: the non-constant modes pad the last dim of a 2-d or 3-d input
+     * ({@code pad} of length 2) or the last two of a 3-d or 4-d input (length 4).
+     */
+    public static Tensor pad(Tensor x, int[] pad, String mode) { return PadOps.PAD.callTensor(x, pad, mode); }
+
+    /** {@code F.pad(x, pad, mode, value)}: {@code value} only with "constant" (ATen refuses another nonzero value). */
+    public static Tensor pad(Tensor x, int[] pad, String mode, double value) { return PadOps.PAD.callTensor(x, pad, mode, value); }
+
+    // ------------------------------------------------------------------ resampling
+
+    /**
+     * Resizes the last 1 (an (N, C, W) input) or 2 (N, C, H, W) dims to {@code size}, as
+     * {@code F.interpolate(x, size, mode=mode)}: {@code mode} "nearest", "linear" (3-d) or
+     * "bilinear" (4-d), align_corners false for the linear modes.
+     */
+    public static Tensor interpolate(Tensor x, int[] size, String mode) { return interpolate(x, size, null, mode, null, null); }
+
+    /** Scales the last 1 or 2 dims by {@code scaleFactor}: the output size is {@code floor(in · scaleFactor)}, and the kernel uses the scale given. */
+    public static Tensor interpolate(Tensor x, double scaleFactor, String mode) { return interpolate(x, null, new double[] {scaleFactor}, mode, null, null); }
+
+    /**
+     * PyTorch's {@code F.interpolate} with its rules: exactly one of {@code size} and
+     * {@code scaleFactor} (one value for every spatial dim, or one per dim); {@code alignCorners}
+     * (null: false) only with "linear" and "bilinear"; with a scale factor the output size is
+     * {@code floor(in · scale)} and the kernel computes with the scale given, unless
+     * {@code recomputeScaleFactor} is true (then it computes as for that size). Any of the
+     * nullable arguments may be null.
+     */
+    public static Tensor interpolate(Tensor x, int[] size, double[] scaleFactor, String mode, Boolean alignCorners, Boolean recomputeScaleFactor) {
+        boolean linear = mode.equals("linear") || mode.equals("bilinear");
+        if (!linear && !mode.equals("nearest")) {
+            throw new IllegalArgumentException("interpolate: mode '" + mode + "' is not supported: Ember has nearest | linear | bilinear");
+        }
+        if (!linear && alignCorners != null) {
+            throw new IllegalArgumentException("interpolate: align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear");
+        }
+        int dims = x.dim() - 2;
+        if (size != null && scaleFactor != null) throw new IllegalArgumentException("interpolate: only one of size or scale_factor should be defined");
+        if (size == null && scaleFactor == null) throw new IllegalArgumentException("interpolate: either size or scale_factor should be defined");
+        if (Boolean.TRUE.equals(recomputeScaleFactor) && size != null) {
+            throw new IllegalArgumentException("interpolate: recompute_scale_factor is not meaningful with an explicit size.");
+        }
+        if (x.dim() == 3 && mode.equals("bilinear")) throw new UnsupportedOperationException("interpolate: Got 3D input, but bilinear mode needs 4D input");
+        if (x.dim() == 4 && mode.equals("linear")) throw new UnsupportedOperationException("interpolate: Got 4D input, but linear mode needs 3D input");
+        if (x.dim() != 3 && x.dim() != 4) {
+            throw new UnsupportedOperationException("interpolate: Input Error: Only 3D and 4D input Tensors supported (got " + x.dim()
+                    + "D) for the modes: nearest | linear | bilinear (got " + mode + ")");
+        }
+        int[] outSize = new int[dims];
+        Double[] scales = new Double[dims];
+        if (size != null) {
+            if (size.length == 1) java.util.Arrays.fill(outSize, size[0]);
+            else if (size.length == dims) outSize = size.clone();
+            else throw new IllegalArgumentException("interpolate: Input and output must have the same number of spatial dimensions, but got input with spatial dimensions of "
+                    + java.util.Arrays.toString(java.util.Arrays.copyOfRange(x.shape(), 2, x.dim())) + " and output size of " + java.util.Arrays.toString(size)
+                    + ". Please provide input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.");
+        } else {
+            if (scaleFactor.length != 1 && scaleFactor.length != dims) {
+                throw new IllegalArgumentException("interpolate: Input and scale_factor must have the same number of spatial dimensions, but got input with spatial dimensions of "
+                        + java.util.Arrays.toString(java.util.Arrays.copyOfRange(x.shape(), 2, x.dim())) + " and scale_factor of shape " + java.util.Arrays.toString(scaleFactor)
+                        + ". Please provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.");
+            }
+            for (int k = 0; k < dims; k++) {
+                double factor = scaleFactor.length == 1 ? scaleFactor[0] : scaleFactor[k];
+                outSize[k] = (int) Math.floor(x.size(2 + k) * factor);   // ATen's compute_output_size: (int64) (in · scale)
+                scales[k] = Boolean.TRUE.equals(recomputeScaleFactor) ? null : factor;
+            }
+        }
+        boolean corners = Boolean.TRUE.equals(alignCorners);
+        return switch (mode) {
+            case "nearest" -> dims == 1 ? UpsampleOps.UPSAMPLE_NEAREST1D.callTensor(x, outSize, scales[0])
+                    : UpsampleOps.UPSAMPLE_NEAREST2D.callTensor(x, outSize, scales[0], scales[1]);
+            case "linear" -> UpsampleOps.UPSAMPLE_LINEAR1D.callTensor(x, outSize, corners, scales[0]);
+            default -> UpsampleOps.UPSAMPLE_BILINEAR2D.callTensor(x, outSize, corners, scales[0], scales[1]);
+        };
+    }
 
     // ------------------------------------------------------------------ losses
 

@@ -9,8 +9,14 @@ import dev.ember.tensor.Storage;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
 /**
- * Ops that read elements at positions given by an index tensor: index_select, gather, embedding.
+ * Ops that read elements at positions given by an index tensor: index_select, gather, embedding;
+ * and those that select by the data, whose output's size only the values give: nonzero,
+ * masked_select, indexing with a bool mask.
  * Indices are int32 or int64 (gather: int64 only, as in ATen); every index is checked before any output element is written, and an
  * index out of range fails with ATen's "index out of range in self", naming the index and the size.
  */
@@ -106,6 +112,168 @@ public final class IndexingOps {
             .derivative(IndexingOps::embeddingBackward)
             .register();
 
+    /**
+     * The int64 coordinates {@code [n, ndim]} of the nonzero elements (NaN counts as nonzero), in
+     * row-major order. n is known only from the data ({@link Tag#DYNAMIC_OUTPUT_SHAPE}): a compiled
+     * function breaks its graph here and runs the op eagerly.
+     */
+    public static final OpOverload NONZERO = OpOverload.define("nonzero(Tensor self) -> Tensor")
+            .tags(Tag.DYNAMIC_OUTPUT_SHAPE)
+            .meta(a -> {
+                Tensor self = readable("nonzero", a.tensor(0));
+                return TensorMeta.contiguous(DType.INT64, count(self.toBooleanArray()), self.dim());
+            })
+            .kernel((a, m) -> coordinates(a.tensor(0), (TensorMeta) m))
+            .register();
+
+    /**
+     * {@code x.nonzero(as_tuple=True)}: nonzero's coordinates one int64 vector per dim (a 0-d input
+     * counts as 1-d, as in ATen).
+     */
+    public static final OpOverload NONZERO_NUMPY = OpOverload.define("nonzero_numpy(Tensor self) -> Tensor[]")
+            .tags(Tag.DYNAMIC_OUTPUT_SHAPE)
+            .meta(a -> {
+                Tensor self = readable("nonzero_numpy", a.tensor(0));
+                TensorMeta column = TensorMeta.contiguous(DType.INT64, count(self.toBooleanArray()));
+                return Collections.nCopies(Math.max(self.dim(), 1), column);
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0);
+                Tensor at = coordinates(self.dim() == 0 ? self.reshape(1) : self, null);
+                List<Tensor> columns = new ArrayList<>();
+                for (int d = 0; d < at.size(1); d++) columns.add(at.select(1, d).contiguous());
+                return columns;
+            })
+            .register();
+
+    /**
+     * The elements of {@code self} where {@code mask} (bool) is true, self and mask broadcast
+     * together, as a 1-d tensor in row-major order; a data-dependent size, as nonzero's. The
+     * gradient goes back to the selected positions, zero elsewhere.
+     */
+    public static final OpOverload MASKED_SELECT = OpOverload.define("masked_select(Tensor self, Tensor mask) -> Tensor")
+            .tags(Tag.DYNAMIC_OUTPUT_SHAPE)
+            .meta(a -> {
+                Tensor self = readable("masked_select", a.tensor(0)), mask = readable("masked_select", a.tensor(1));
+                if (mask.dtype() != DType.BOOL) throw new IllegalArgumentException("masked_select: expected BoolTensor for mask");
+                // mask first, as ATen broadcasts them (its error names the mask's size as tensor a's)
+                int[] shape = Shapes.broadcast("masked_select", mask.shape(), self.shape());
+                return TensorMeta.contiguous(self.dtype(), count(mask.expand(shape).toBooleanArray()));
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0), mask = a.tensor(1);
+                int[] shape = Shapes.broadcast("masked_select", self.shape(), mask.shape());
+                return maskedRows(self.expand(shape), mask.expand(shape), (TensorMeta) m);
+            })
+            .derivative(g -> {
+                int[] shape = Shapes.broadcast("masked_select", g.argMeta(0).shape(), g.argMeta(1).shape());
+                Object mask = g.call(ShapeOps.EXPAND, g.arg(1), shape);
+                return new Object[] {rowsPutBack(g, g.grad(), mask, shape, shape.length)};
+            })
+            .register();
+
+    /**
+     * {@code x[mask]} for a bool mask over the leading dims of x (the one form of ATen's advanced
+     * indexing Ember has): the rows where the mask is true, {@code [n, x.shape[mask.dim():]…]}.
+     */
+    public static final OpOverload INDEX_TENSOR = OpOverload.define("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor")
+            .tags(Tag.DYNAMIC_OUTPUT_SHAPE)
+            .meta(a -> {
+                Tensor self = readable("index", a.tensor(0)), mask = booleanMask(a);
+                int[] shape = self.shape();
+                for (int d = 0; d < mask.dim(); d++) {
+                    if (d >= shape.length || mask.size(d) != shape[d]) {
+                        throw new IndexOutOfBoundsException("index: The shape of the mask " + Shapes.format(mask.shape()) + " at index " + d
+                                + " does not match the shape of the indexed tensor " + Shapes.format(shape) + " at index " + d);
+                    }
+                }
+                int[] out = new int[shape.length - mask.dim() + 1];
+                out[0] = count(mask.toBooleanArray());
+                System.arraycopy(shape, mask.dim(), out, 1, out.length - 1);
+                return TensorMeta.contiguous(self.dtype(), out);
+            })
+            .kernel((a, m) -> maskedRows(a.tensor(0), booleanMask(a), (TensorMeta) m))
+            .derivative(g -> {
+                Object mask = ((List<?>) g.arg(1)).getFirst();
+                return new Object[] {rowsPutBack(g, g.grad(), mask, g.argMeta(0).shape(), g.meta(mask).dim())};
+            })
+            .register();
+
+    /** A data-dependent op's argument: a real tensor, since only its values give the output's size. */
+    private static Tensor readable(String op, Tensor t) {
+        if (t.isFake()) {
+            throw new IllegalArgumentException(op + ": the output's size depends on the input's values (a dynamic output shape), "
+                    + "which fake tensors do not have");
+        }
+        return t;
+    }
+
+    private static Tensor booleanMask(Args a) {
+        List<?> indices = (List<?>) a.get(1);
+        if (indices.size() != 1 || !(indices.getFirst() instanceof Tensor mask) || mask.dtype() != DType.BOOL) {
+            throw new IllegalArgumentException("index: Ember indexes with one boolean mask over the leading dims (x.index(mask)); "
+                    + "for integer indices use indexSelect or gather");
+        }
+        return readable("index", mask);
+    }
+
+    private static int count(boolean[] flags) {
+        int n = 0;
+        for (boolean f : flags) if (f) n++;
+        return n;
+    }
+
+    /** Row-major coordinates of self's nonzero elements: {@code [n, ndim]} int64. */
+    private static Tensor coordinates(Tensor self, TensorMeta meta) {
+        boolean[] flags = self.toBooleanArray();
+        int n = count(flags), rank = self.dim();
+        long[] at = new long[n * rank];
+        int[] shape = self.shape(), index = new int[rank];
+        for (int i = 0, row = 0; i < flags.length; i++) {
+            if (flags[i]) {
+                for (int d = 0; d < rank; d++) at[row * rank + d] = index[d];
+                row++;
+            }
+            for (int d = rank - 1; d >= 0 && ++index[d] == shape[d]; d--) index[d] = 0;   // odometer
+        }
+        return Tensor.of(at, n, rank);
+    }
+
+    /** The rows of self (its leading {@code mask.dim()} dims flattened) where mask is true, copied in order. */
+    private static Tensor maskedRows(Tensor self, Tensor mask, TensorMeta meta) {
+        Tensor out = Tensor.allocateUninitialized(meta);
+        Tensor dense = Tensor.allocateUninitialized(TensorMeta.contiguous(self.dtype(), self.shape()));
+        Copy.copy(self, dense);
+        boolean[] keep = mask.toBooleanArray();
+        int row = keep.length == 0 ? 0 : self.numel() / keep.length;
+        Object src = dense.storage().data(), dst = out.storage().data();
+        for (int i = 0, o = 0; i < keep.length; i++) {
+            if (keep[i]) System.arraycopy(src, i * row, dst, o++ * row, row);
+        }
+        return out;
+    }
+
+    /**
+     * The backward of taking the rows where {@code mask} is true: {@code grad}'s rows put back at
+     * those rows of a zero tensor of {@code shape} (mask over its leading {@code maskDims} dims), as
+     * ATen's masked_scatter into zeros. Written with static shapes: each row's source is the running
+     * count of true mask elements before it (a cumsum), and rows the mask drops take zero.
+     */
+    private static Object rowsPutBack(Grad g, Object grad, Object mask, int[] shape, int maskDims) {
+        TensorMeta gm = g.meta(grad);
+        if (gm.shape()[0] == 0) return g.zeros(TensorMeta.contiguous(gm.dtype(), shape));
+        int rows = 1;
+        for (int d = 0; d < maskDims; d++) rows *= shape[d];
+        Object flat = g.reshape(mask, new int[] {rows});
+        Object before = g.sub(g.call(ScanOps.CUMSUM, flat, 0L, DType.INT64), 1L);
+        Object source = g.call(PointwiseOps.CLAMP, before, 0L, null);
+        Object picked = g.call(INDEX_SELECT, grad, 0L, source);
+        int[] keepShape = new int[shape.length - maskDims + 1];
+        java.util.Arrays.fill(keepShape, 1);
+        keepShape[0] = rows;
+        Object kept = g.where(g.reshape(flat, keepShape), picked, 0.0);
+        return g.reshape(kept, shape);
+    }
 
     private static int sizeOr1(Tensor t, int d) { return t.dim() == 0 ? 1 : t.size(d); }
 

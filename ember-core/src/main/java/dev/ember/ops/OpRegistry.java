@@ -23,6 +23,8 @@ public final class OpRegistry {
         "dev.ember.ops.NormOps",
         "dev.ember.ops.IndexingOps",
         "dev.ember.ops.NnOps",
+        "dev.ember.ops.UpsampleOps",
+        "dev.ember.ops.PadOps",
         "dev.ember.ops.ScatterOps",
         "dev.ember.ops.SortOps",
         "dev.ember.ops.ScanOps",

@@ -13,5 +13,11 @@ public enum Tag {
     /** Draws from a random generator: results differ call to call. */
     NONDETERMINISTIC,
     /** Creates a tensor from arguments alone (no tensor inputs). */
-    FACTORY
+    FACTORY,
+    /**
+     * The output's shape depends on the input's values (nonzero, masked_select): a graph traced
+     * from fake tensors, which have no values, cannot hold the call, so capture breaks the graph
+     * there (ATen's {@code dynamic_output_shape}).
+     */
+    DYNAMIC_OUTPUT_SHAPE
 }

@@ -903,6 +903,31 @@ public class Tensor {
     /** The {@code k} largest elements along the last dimension and their positions. */
     public List<Tensor> topk(int k) { return SortOps.TOPK.callList(this, (long) k); }
 
+    /** The lower median of all elements (for an even count the lower middle value), 0-d; NaN if any element is NaN. */
+    public Tensor median() { return SortOps.MEDIAN.callTensor(this); }
+
+    /** The lower median along {@code dim} and its int64 index: {@code [values, indices]}. */
+    public List<Tensor> median(int dim, boolean keepdim) { return SortOps.MEDIAN_DIM.callList(this, (long) dim, keepdim); }
+
+    public List<Tensor> median(int dim) { return median(dim, false); }
+
+    /** {@link #median()} of the elements that are not NaN. */
+    public Tensor nanmedian() { return SortOps.NANMEDIAN.callTensor(this); }
+
+    public List<Tensor> nanmedian(int dim, boolean keepdim) { return SortOps.NANMEDIAN_DIM.callList(this, (long) dim, keepdim); }
+
+    /** The {@code k}-th smallest element (k from 1) along {@code dim} and its int64 index: {@code [values, indices]}. */
+    public List<Tensor> kthvalue(int k, int dim, boolean keepdim) { return SortOps.KTHVALUE.callList(this, (long) k, (long) dim, keepdim); }
+
+    /** The {@code k}-th smallest element along the last dim. */
+    public List<Tensor> kthvalue(int k) { return SortOps.KTHVALUE.callList(this, (long) k); }
+
+    /** The most frequent value along {@code dim} (the smallest of equally frequent ones) and an int64 index of it: {@code [values, indices]}. */
+    public List<Tensor> mode(int dim, boolean keepdim) { return SortOps.MODE.callList(this, (long) dim, keepdim); }
+
+    /** The most frequent value along the last dim. */
+    public List<Tensor> mode() { return SortOps.MODE.callList(this); }
+
     /** argmax along {@code dim} into an int64 {@code out}. */
     public Tensor argmaxOut(int dim, boolean keepdim, Tensor out) { return ReductionOps.ARGMAX_OUT.callTensor(this, (long) dim, keepdim, out); }
 
@@ -1021,6 +1046,24 @@ public class Tensor {
     public List<Tensor> chunk(int chunks, int dim) { return ShapeOps.CHUNK.callList(this, (long) chunks, (long) dim); }
 
     public Tensor indexSelect(int dim, Tensor index) { return IndexingOps.INDEX_SELECT.callTensor(this, (long) dim, index); }
+
+    /**
+     * The int64 coordinates {@code [n, dim()]} of the nonzero elements, row-major (torch's
+     * {@code x.nonzero()}). n depends on the data: under {@code Ember.compile} the graph breaks here.
+     */
+    public Tensor nonzero() { return IndexingOps.NONZERO.callTensor(this); }
+
+    /** The same coordinates as one int64 vector per dim (torch's {@code x.nonzero(as_tuple=True)}). */
+    public List<Tensor> nonzeroAsTuple() { return IndexingOps.NONZERO_NUMPY.callList(this); }
+
+    /** The elements where {@code mask} (bool, broadcast with this) is true, as a 1-d tensor (torch's {@code x.masked_select(mask)}). */
+    public Tensor maskedSelect(Tensor mask) { return IndexingOps.MASKED_SELECT.callTensor(this, mask); }
+
+    /**
+     * {@code x[mask]}: the rows where the bool {@code mask}, shaped like this tensor's leading dims,
+     * is true: {@code [n, shape[mask.dim()], …]}.
+     */
+    public Tensor index(Tensor mask) { return IndexingOps.INDEX_TENSOR.callTensor(this, List.of(mask)); }
 
     /** A copy of this tensor with {@code src}'s elements written along {@code dim} at {@code index}'s positions (int64, same rank). */
     public Tensor scatter(int dim, Tensor index, Tensor src) { return ScatterOps.SCATTER_SRC.callTensor(this, (long) dim, index, src); }

@@ -166,6 +166,13 @@ class LibtorchGradientTest {
         add("torch.index_add(a, b, c, d, alpha=e)", ScatterOps.INDEX_ADD, d(0, 3), t(4, 3), 0L, idx(new long[] {3, 0, 3}, 3), t(3, 3), 0.5);
         add("torch.sort(a, b, c)[0]", SortOps.SORT, d(0), t(3, 6), 1L, true);
         add("torch.topk(a, b)[0]", SortOps.TOPK, d(0), t(3, 6), 2L);
+        add("torch.median(a, b, c)[0]", SortOps.MEDIAN_DIM, d(0), t(3, 6), 1L, false);
+        add("torch.nanmedian(a, b, c)[0]", SortOps.NANMEDIAN_DIM, d(0), t(3, 6), 0L, true);
+        add("torch.kthvalue(a, b, c)[0]", SortOps.KTHVALUE, d(0), t(4, 5), 2L, 0L);
+        add("torch.median(a)", SortOps.MEDIAN, d(0), t(3, 5));
+        add("torch.nanmedian(a)", SortOps.NANMEDIAN, d(0), t(4, 4));
+        add("torch.mode(a, b, c)[0]", SortOps.MODE, d(0), Tensor.of(new float[] {1, 2, 2, 0, 3, 3, 5, 3, 4, 1, 1, 4}, 3, 4), 1L, false);
+        add("torch.masked_select(a, b)", IndexingOps.MASKED_SELECT, d(0), t(1, 5), Tensor.of(new boolean[] {true, false, true, true, false, false, true, true, false, true}, 2, 5));
 
         // convolution and pooling
         add("torch.convolution(a, b, c, d, e, f, g, h, i)", ConvOps.CONVOLUTION, d(0, 1, 2), t(2, 4, 7, 6), t(6, 2, 3, 2), t(6),

@@ -216,6 +216,9 @@ class OpGradcheckTest {
         s(IndexingOps.INDEX_SELECT, x(4, 3), 0, idx(new long[] {3, 0, 3}, 3));
         s(IndexingOps.GATHER, x(3, 4), 1, idx(new long[] {0, 3, 1, 1, 2, 2}, 3, 2));
         s(IndexingOps.EMBEDDING, x(5, 3), idx(new long[] {1, 4, 1, 0}, 2, 2), -1L);   // padding_idx: BackwardTest
+        s(IndexingOps.MASKED_SELECT, x(3, 4), Tensor.of(new boolean[] {true, false, false, true}, 4));   // self broadcast along dim 0
+        s(IndexingOps.MASKED_SELECT, "mask broadcast", x(1, 4), Tensor.of(new boolean[] {true, false, true, true, false, false}, 3, 2, 1));
+        s(IndexingOps.INDEX_TENSOR, x(3, 2, 2), java.util.List.of(Tensor.of(new boolean[] {true, false, true, true, true, false}, 3, 2)));
 
         s(ScatterOps.SCATTER_SRC, x(3, 4), 1, idx(new long[] {0, 3, 1, 2, 3, 0}, 3, 2), x(3, 2));
         s(ScatterOps.SCATTER_VALUE, x(3, 4), 0, idx(new long[] {2, 0, 1, 1}, 1, 4), 1.5);
@@ -228,6 +231,10 @@ class OpGradcheckTest {
         s(SortOps.SORT, x(3, 5), 1, true);
         s(SortOps.SORT_STABLE, x(4, 3), null, 0, false);
         s(SortOps.TOPK, x(3, 5), 2L, -1, true, true);
+        s(SortOps.MEDIAN, x(3, 5));
+        s(SortOps.NANMEDIAN, x(4, 3));
+        s(SortOps.MODE, x(3, 5), 1L, false);
+        s(SortOps.MODE, "keepdim", x(3, 5), 0L, true);
 
         s(LossOps.MSE_LOSS, x(3, 4), x(4), 1L);
         s(LossOps.MSE_LOSS, "none", x(3, 4), x(3, 4), 0L);
@@ -369,7 +376,8 @@ class OpGradcheckTest {
             "aten.le.Tensor", "aten.gt.Scalar", "aten.gt.Tensor", "aten.ge.Scalar", "aten.ge.Tensor", "aten.logical_and.default",
             "aten.logical_or.default", "aten.logical_not.default", "aten.where.Scalar",
             "aten.bitwise_and.Tensor", "aten.bitwise_and.Scalar", "aten.bitwise_or.Tensor", "aten.bitwise_or.Scalar",
-            "aten.bitwise_xor.Tensor", "aten.bitwise_xor.Scalar", "aten.bitwise_not.default");
+            "aten.bitwise_xor.Tensor", "aten.bitwise_xor.Scalar", "aten.bitwise_not.default",
+            "aten.nonzero.default", "aten.nonzero_numpy.default");
 
     /**
      * Differentiable ops without a formula yet, and what they need (as {@code Map.entry(name, reason)}):

@@ -314,4 +314,16 @@ final class GraphBreakPagePrograms {
         Tensor y = x.relu();
         return helperTraced(y).add(1);
     }
+
+    // ---------------------------------------------------------------- GB0021
+
+    static Tensor gb0021Example(Tensor x) {
+        Tensor y = x.relu();
+        return y.maskedSelect(y.gt(0.5)).sum();   // GB0021: masked_select runs eagerly
+    }
+
+    static Tensor gb0021Fix(Tensor x) {
+        Tensor y = x.relu();
+        return Tensor.where(y.gt(0.5), y, 0.0).sum();   // 1 graph: the same sum
+    }
 }

@@ -60,6 +60,7 @@ class GraphBreakPagesTest {
                 {"GB0011", "gb0011Example", "gb0011Fix"}, {"GB0013", "gb0013Example", "gb0013Fix"}, {"GB0014", "gb0014Fix"},
                 {"GB0015", "gb0015Example", "gb0015Fix"}, {"GB0016", "gb0016Example", "gb0016Fix"}, {"GB0018", "gb0018Example", "gb0018Fix"},
                 {"GB0019", "gb0019Example", "gb0019Fix"}, {"GB0020", "gb0020Example"},
+                {"GB0021", "gb0021Example", "gb0021Fix"},
         };
         String source = Files.readString(PROGRAMS);
         for (String[] row : shown) {
@@ -253,6 +254,20 @@ class GraphBreakPagesTest {
         Fn1<Tensor, Tensor> ex = GraphBreakPagePrograms::gb0020Example;
         assertResumes(ex, "GB0020", 2);
         assertFixed(ex, GraphBreakPagePrograms::gb0020Fix);
+    }
+
+    @Test
+    void gb0021() {
+        Fn1<Tensor, Tensor> ex = GraphBreakPagePrograms::gb0021Example;
+        ExplainOutput e = assertResumes(ex, "GB0021", 2);
+        ExplainOutput.BreakReason b = e.breakReasons().getFirst();
+        assertTrue(e.toString().contains("Reason: Dynamic shape operator: aten.masked_select.default; its output's shape depends"), e.toString());
+        assertEquals("gb0021Example", b.userFrame().methodName(), b.userFrame().toString());
+        assertTrue(b.userFrame().sourceText().contains("maskedSelect"), b.userFrame().toString());
+        Unsupported u = assertThrows(Unsupported.class, () -> Ember.compile(ex, Options.fullgraph()).apply(X));
+        assertEquals("GB0021", u.gbId());
+        assertTrue(u.getMessage().contains("aten.masked_select.default"), u.getMessage());
+        assertFixed(ex, GraphBreakPagePrograms::gb0021Fix);
     }
 
     // ------------------------------------------------------------------ helpers
