@@ -51,7 +51,10 @@ public final class DisabledFunctions {
             "dev.ember.optim.Optimizer.zeroGrad", "an optimizer's zeroGrad() runs as one call",
             // as Dynamo breaks on loss.backward() without compiled autograd: the graph's own backward is AOT's, for its outputs
             "dev.ember.autograd.Autograd.backward", "backward() runs as one call: it walks the autograd graph the compiled forward recorded",
-            "dev.ember.autograd.Autograd.grad", "Autograd.grad() runs as one call: it walks the autograd graph the compiled forward recorded");
+            "dev.ember.autograd.Autograd.grad", "Autograd.grad() runs as one call: it walks the autograd graph the compiled forward recorded",
+            // its backward is the user's code, which a graph's AOT backward cannot call
+            "dev.ember.autograd.CustomFunction.apply", "a CustomFunction runs as one call, so its backward is the one it defines",
+            "dev.ember.autograd.CustomFunction.applyAll", "a CustomFunction runs as one call, so its backward is the one it defines");
 
     /** Why {@code r} runs as one eager call, or null when it is traced. */
     static String runAsOneCall(ClassFiles.Resolved r) {
