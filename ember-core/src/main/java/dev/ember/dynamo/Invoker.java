@@ -240,7 +240,7 @@ final class Invoker {
 
     /**
      * JDK packages whose interfaces' default methods are traced (they only combine the lambda they
-     * are called on: {@code andThen}, {@code compose}, {@code negate}, {@code reversed}, …); the
+     * are called on: {@code andThen}, {@code compose}, {@code negate}, {@code and}, {@code or}); the
      * JDK's other code is never inlined.
      */
     private static final java.util.Set<String> FUNCTION_COMBINATORS = java.util.Set.of("java.util.function");
