@@ -341,6 +341,24 @@ public final class Autograd {
         t.autogradMeta().grad = g;
     }
 
+    /** What {@link #registerHook} returns: {@code remove()} takes the hook off. */
+    public interface HookHandle {
+        void remove();
+    }
+
+    /**
+     * Tensor.registerHook's implementation: {@code hook} sees the gradient with respect to {@code t}
+     * each time a backward computes it, before it is used (a leaf's {@code grad()} accumulates what
+     * the hooks return); returning a tensor replaces the gradient (same shape), null keeps it.
+     */
+    public static HookHandle registerHook(Tensor t, java.util.function.UnaryOperator<Tensor> hook) {
+        if (hook == null) throw new NullPointerException("registerHook: the hook is null");
+        if (!t.requiresGrad()) throw new IllegalStateException("cannot register a hook on a tensor that doesn't require gradient (" + t.meta().describe() + ")");
+        Node.Edge edge = gradientEdge(t);
+        edge.node().addGradientHook(edge.inputNr(), hook);
+        return () -> edge.node().gradientHooks[edge.inputNr()].remove(hook);
+    }
+
     /** Tensor.retainGrad's implementation. */
     public static void retainGrad(Tensor t) {
         if (!t.requiresGrad()) throw new IllegalStateException("can't retain_grad on Tensor that has requires_grad=False (" + t.meta().describe() + ")");

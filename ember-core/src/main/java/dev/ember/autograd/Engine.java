@@ -28,6 +28,23 @@ final class Engine {
     /** A leaf's accumulation, applied at the end. */
     private record Pending(Tensor target, Tensor grad) {}
 
+    /** Tensor hooks, before anything reads the gradient (a node, a leaf's accumulation, grad()'s capture, retainGrad), as PyTorch's. */
+    private static void runGradientHooks(Node node, Tensor[] grads) {
+        for (int k = 0; k < grads.length; k++) {
+            List<java.util.function.UnaryOperator<Tensor>> hooks = node.gradientHooks[k];
+            if (hooks == null || grads[k] == null) continue;
+            for (var hook : List.copyOf(hooks)) {
+                Tensor replaced = hook.apply(grads[k]);
+                if (replaced == null) continue;
+                if (!dev.ember.tensor.Shapes.same(replaced.shape(), grads[k].shape())) {
+                    throw new IllegalStateException("hook on the gradient of output " + k + " of " + node.name() + " has changed the size of value: "
+                            + dev.ember.tensor.Shapes.format(grads[k].shape()) + " became " + dev.ember.tensor.Shapes.format(replaced.shape()));
+                }
+                grads[k] = replaced;
+            }
+        }
+    }
+
     static List<Tensor> run(List<Tensor> roots, List<Tensor> rootGrads, boolean retainGraph, boolean createGraph,
                             List<Tensor> inputs, boolean allowUnused) {
         if (roots.isEmpty()) throw new IllegalArgumentException("backward needs at least one tensor");
@@ -87,6 +104,7 @@ final class Engine {
                 executed.add(node);
                 Tensor[] grads = buffers.remove(node);
                 if (grads == null) grads = new Tensor[node.outputCount()];
+                if (node.gradientHooks != null) runGradientHooks(node, grads);
                 Map<Integer, Integer> capture = captures.get(node);
                 if (capture != null) for (var c : capture.entrySet()) captured[c.getValue()] = grads[c.getKey()];
                 if (node.retained != null && inputs == null) {

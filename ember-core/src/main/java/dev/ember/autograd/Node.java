@@ -46,6 +46,16 @@ public abstract class Node {
         retained[outputNr] = t;
     }
 
+    /** Hooks on the gradient of each output ({@link Tensor#registerHook}), by output number, run in order as it arrives. */
+    List<java.util.function.UnaryOperator<Tensor>>[] gradientHooks;
+
+    @SuppressWarnings("unchecked")
+    void addGradientHook(int outputNr, java.util.function.UnaryOperator<Tensor> hook) {
+        if (gradientHooks == null) gradientHooks = new List[outputCount()];
+        if (gradientHooks[outputNr] == null) gradientHooks[outputNr] = new ArrayList<>();
+        gradientHooks[outputNr].add(hook);
+    }
+
     @Override
     public String toString() {
         List<String> nexts = new ArrayList<>();

@@ -53,6 +53,7 @@ public final class DisabledFunctions {
             "dev.ember.autograd.Autograd.backward", "backward() runs as one call: it walks the autograd graph the compiled forward recorded",
             "dev.ember.autograd.Autograd.grad", "Autograd.grad() runs as one call: it walks the autograd graph the compiled forward recorded",
             // its backward is the user's code, which a graph's AOT backward cannot call
+            "dev.ember.autograd.Autograd.registerHook", "registerHook() runs as one call: the hook is put on the real tensor's gradient",
             "dev.ember.autograd.CustomFunction.apply", "a CustomFunction runs as one call, so its backward is the one it defines",
             "dev.ember.autograd.CustomFunction.applyAll", "a CustomFunction runs as one call, so its backward is the one it defines");
 

@@ -184,6 +184,13 @@ public class Tensor {
     /** Keeps this non-leaf's gradient in {@link #grad()} at the next backward (leaves always keep theirs). */
     public Tensor retainGrad() { Autograd.retainGrad(this); return this; }
 
+    /**
+     * PyTorch's {@code register_hook}: {@code hook} sees this tensor's gradient each time a backward
+     * computes it, before it is used; a tensor it returns (same shape) replaces the gradient, null
+     * keeps it. {@code remove()} on the handle takes the hook off.
+     */
+    public Autograd.HookHandle registerHook(java.util.function.UnaryOperator<Tensor> hook) { return Autograd.registerHook(this, hook); }
+
     /** The gradients of this scalar with respect to every leaf that requires grad, added into their {@link #grad()}. */
     public void backward() { Autograd.backward(List.of(this), null, false, false); }
 
