@@ -137,13 +137,17 @@ final class VariableBuilder {
             return resumedIterator(it, source);
         }
         if (KeyedContainers.tracksInput(value)) return keyed(value, source);
+        if (value instanceof java.util.ArrayDeque<?> deque && value.getClass() == java.util.ArrayDeque.class) {
+            graph.addGuard(new TypeMatch(source, value.getClass()));
+            return ListVariable.unread(() -> listContents(List.copyOf(deque), source), java.util.ArrayDeque.class, source);
+        }
         if (value instanceof List<?> list) {
             // the list's class, exactly: the trace depends on it (an ArrayList's changes are replayed; List.of throws on set
             // and add, Arrays.asList on add only), as Dynamo guards a list and a tuple apart
             graph.addGuard(new TypeMatch(source, list.getClass()));
             // The caller's ArrayList/LinkedList may be mutated: the compiled frame replays the appends, or the final contents once read.
             boolean replayable = value instanceof java.util.ArrayList<?> || value instanceof java.util.LinkedList<?>;
-            if (replayable) return ListVariable.unread(() -> listContents(list, source), source);
+            if (replayable) return ListVariable.unread(() -> listContents(list, source), list.getClass(), source);
             if (isViewOfAnother(list)) return ListVariable.ofInputView(listContents(list, source), source, list.getClass());
             return ListVariable.ofInput(listContents(list, source), source);
         }
@@ -158,7 +162,9 @@ final class VariableBuilder {
         }
         graph.addGuard(new TypeMatch(source, value.getClass()));
         // its text is guarded only once the trace reads it (StringBuilders.read); appending needs none
-        if (value.getClass() == StringBuilder.class) return new dev.ember.dynamo.variables.StringBuilderVariable(source, value.toString());
+        if (value.getClass() == StringBuilder.class || value.getClass() == StringBuffer.class) {
+            return new dev.ember.dynamo.variables.StringBuilderVariable(value.getClass().asSubclass(CharSequence.class), source, value.toString());
+        }
         if (Modules.isModule(value)) return new ModuleVariable(value, source, modulePath(source));
         Lambdas.Made remade = Lambdas.made(value.getClass());
         if (remade != null) return new LambdaVariable(remade.target(), remade.interfaceMethod(), capturedOf(value, source, remade.target()), source, null);

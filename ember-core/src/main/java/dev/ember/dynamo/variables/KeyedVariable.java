@@ -43,9 +43,18 @@ public abstract sealed class KeyedVariable implements VariableTracker permits Ma
 
     public Changes changes() { return changes; }
 
+    /**
+     * Whether the trace knows the iteration order: not for a container ordered by hash codes
+     * (HashMap, HashSet, Map.of, Set.of) holding an {@link IdentityKey}, whose hash code is the
+     * real object's; nor for an input HashMap or HashSet the trace inserted keys into.
+     */
     public boolean orderKnown() {
+        if (hasIdentityKeys() && !java.util.LinkedHashMap.class.isAssignableFrom(type) && !java.util.LinkedHashSet.class.isAssignableFrom(type)) return false;
         return source == null || (type != java.util.HashMap.class && type != java.util.HashSet.class) || !changes.inserted();
     }
+
+    /** Whether a key is an {@link IdentityKey}. */
+    public boolean hasIdentityKeys() { return keys().stream().anyMatch(IdentityKey.class::isInstance); }
 
     @Override
     public Source source() { return source; }
