@@ -183,6 +183,7 @@ final class Containers {
             }
             case "toArray" -> new ArrayVariable(!args.isEmpty() && args.getFirst() instanceof ArrayVariable a ? a.componentType() : Object.class, items, null);
             case "contains" -> ConstantVariable.of(indexOf(ctx, items, args.getFirst()) >= 0 ? 1 : 0);
+            case "equals" -> ConstantVariable.of(listEquals(ctx, l, args.getFirst()) ? 1 : 0);
             case "indexOf" -> ConstantVariable.of(indexOf(ctx, items, args.getFirst()));
             case "lastIndexOf" -> ConstantVariable.of(lastIndexOf(ctx, items, args.getFirst()));
             case "reversed" -> {
@@ -249,11 +250,35 @@ final class Containers {
         return -1;
     }
 
+    /**
+     * {@code l.equals(other)}: a List equals another List of equal elements in order, whatever the
+     * classes (List.of, ArrayList, LinkedList, Arrays.asList); nothing else. An ArrayDeque keeps
+     * Object's equals: identity.
+     */
+    private static boolean listEquals(TraceContext ctx, ListVariable l, VariableTracker other) {
+        if (l == other) return true;
+        if (l.isArrayDeque() || !(other instanceof ListVariable o) || o.isArrayDeque()) {
+            if (other instanceof ListVariable || other instanceof ConstantVariable || other instanceof dev.ember.dynamo.variables.TensorVariable
+                    || other instanceof dev.ember.dynamo.variables.KeyedVariable || other instanceof dev.ember.dynamo.variables.ArrayVariable) {
+                return false;
+            }
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List.equals() with " + other.describe());
+        }
+        List<VariableTracker> a = l.items(), b = o.items();
+        if (a.size() != b.size()) return false;
+        for (int i = 0; i < a.size(); i++) if (!equal(ctx, a.get(i), b.get(i))) return false;
+        return true;
+    }
+
     /** {@code Objects.equals(a, b)} as Java computes it, when the trace knows it. */
     static boolean equal(TraceContext ctx, VariableTracker a, VariableTracker b) {
         if (a == b) return true;
         if (a instanceof ConstantVariable x && b instanceof ConstantVariable y) return java.util.Objects.equals(x.value(), y.value());
         if (a instanceof ConstantVariable x && x.value() == null || b instanceof ConstantVariable y && y.value() == null) return false;
+        if (a instanceof ListVariable x && b instanceof ListVariable) return listEquals(ctx, x, b);
+        if (a instanceof dev.ember.dynamo.variables.SymSizeVariable || b instanceof dev.ember.dynamo.variables.SymSizeVariable) {
+            return SymSizes.compare(ctx, a, b, SymSizes.Relation.EQ);
+        }
         for (VariableTracker v : List.of(a, b)) {
             if (!IdentityKey.hasIdentityEquals(v) && !(v instanceof ConstantVariable)) {
                 throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "comparing " + a.describe() + " with " + b.describe()

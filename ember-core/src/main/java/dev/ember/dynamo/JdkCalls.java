@@ -32,8 +32,8 @@ final class JdkCalls {
     private static final Set<String> IMPURE_STATIC = Set.of("random", "getInteger", "getLong", "getBoolean", "requireNonNull");
     private static final Set<String> PURE_ARRAYS = Set.of("copyOf", "copyOfRange", "equals", "hashCode", "toString", "deepToString", "deepEquals",
             "compare", "mismatch");
-    /** Collections' static methods that only read their collections (of values known while tracing). */
-    private static final Set<String> PURE_COLLECTIONS = Set.of("disjoint", "frequency");
+    /** Collections' static methods that only read their collections (of values known while tracing; a comparator given is no constant, and breaks). */
+    private static final Set<String> PURE_COLLECTIONS = Set.of("disjoint", "frequency", "min", "max");
     /** Immutable value classes whose instance methods are pure. */
     private static final Set<Class<?>> VALUE_CLASSES = Set.of(String.class, Integer.class, Long.class, Double.class, Float.class,
             Short.class, Byte.class, Character.class, Boolean.class, Class.class);
