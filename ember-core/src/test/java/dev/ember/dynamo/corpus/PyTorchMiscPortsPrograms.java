@@ -461,4 +461,177 @@ final class PyTorchMiscPortsPrograms {
         if (String.format(s, 4).equals("temp4")) return x.sin();
         return x.cos();
     }
+
+    // test_misc.py::test_tensor_item_capture and test_tensor_item_no_capture
+    static double tensorItem(Tensor a, Tensor b) { return a.add(b).sum().item(); }
+
+    // test_misc.py::test_namedtuple1, test_namedtuple2, test_namedtuple3 (a record for the namedtuple)
+    record MyTuple(Object a, Object b, Object ab) {}
+
+    static MyTuple namedtuple1(Tensor a, Tensor b) {
+        MyTuple tmp = new MyTuple(a, b, a.add(b));
+        return new MyTuple(tmp.a(), tmp.b(), ((Tensor) tmp.ab()).add(b));
+    }
+
+    static Tensor namedtuple2(MyTuple packed) {
+        Tensor a = (Tensor) packed.a(), b = (Tensor) packed.b(), c = (Tensor) packed.ab();
+        b = ((Tensor) packed.b()).add(1);
+        int d = MyTuple.class.getRecordComponents().length;
+        return a.add(b).add(c).add(d);
+    }
+
+    static Tensor namedtuple3(Tensor x, Object packed) {
+        if (packed instanceof MyTuple) return x.add(1);
+        return x.sub(1);
+    }
+
+    // test_misc.py::test_range_input
+    static Tensor rangeInput(Tensor a, int n) {
+        Tensor x = a;
+        for (int i = 0; i < n; i++) x = x.add(i);
+        return x;
+    }
+
+    static Tensor rangeInputOf3(Tensor a) { return rangeInput(a, 3); }
+
+    // test_misc.py::test_range_with_shape (a += 1 writes the caller's tensor)
+    static Tensor rangeWithShape(Tensor a) {
+        for (int i = 1; i < a.shape()[0]; i++) a.add_(1);
+        return a;
+    }
+
+    // test_misc.py::test_build_tuple_unpack (varargs and arrays spread into a call)
+    static Tensor fn1(Tensor a, Tensor b, Tensor c) { return a.sub(b.div(c)); }
+
+    static Tensor spread(Tensor a, Tensor... rest) { return fn1(a, rest[0], rest[1]); }
+
+    static Tensor buildTupleUnpack(Tensor a, Tensor b, Tensor c) {
+        Tensor[] tmp1 = {a};
+        Tensor[] tmp2 = {b, c};
+        Tensor[] all = new Tensor[3];
+        System.arraycopy(tmp1, 0, all, 0, 1);
+        System.arraycopy(tmp2, 0, all, 1, 2);
+        return fn1(all[0], all[1], all[2]);
+    }
+
+    static Tensor buildTupleUnpackVarargs(Tensor a, Tensor b, Tensor c) { return spread(a, b, c); }
+
+    // test_misc.py::test_list_mul
+    static List<Object> listMul(int count) { return Collections.nCopies(count * count, null); }
+
+    // test_misc.py::test_tuple_mul_with_shape
+    static Tensor tupleMulWithShape(Tensor a) {
+        int x = a.shape()[0];
+        List<Integer> y = new ArrayList<>();
+        for (int i = 0; i < 2 * 2; i++) y.addAll(List.of(x, 3));
+        return a.add(y.get(4));
+    }
+
+    // test_misc.py::test_list_iadd_with_shape
+    static List<Tensor> listIaddWithShape(Tensor a) {
+        List<Tensor> output = new ArrayList<>(List.of(a.add(a.shape()[0]), a.sub(a.shape()[0])));
+        output.addAll(List.of(a.sub(a.shape()[0]), a.add(a.shape()[0])));
+        output.addAll(Arrays.asList(a.add(a.shape()[0]), a.sub(a.shape()[0])));
+        return output;
+    }
+
+    // test_misc.py::test_list_iadd_side_effect
+    static List<Object> listIaddSideEffect(List<Object> a, Tensor b) {
+        a.add(b);
+        Ember.graphBreak();
+        return a;
+    }
+
+    // test_misc.py::test_class_binop (__add__: a method of the class)
+    static final class Foo {
+        final Tensor x;
+
+        Foo(Tensor x) { this.x = x; }
+
+        Foo plus(Foo other) { return new Foo(x.add(other.x)); }
+    }
+
+    static Foo classBinop(Foo a, Foo b) { return a.plus(b); }
+
+    // test_misc.py::test_user_getattr2 (a static field, an instance field, and a method for what __getattr__ answers)
+    static final class MyConfig {
+        static int definedOnClass = 1;
+        final int definedOnObject = 2;
+
+        int notDefined() { return 3; }
+    }
+
+    static Tensor userGetattr2(MyConfig cfg, Tensor x) {
+        return x.add(MyConfig.definedOnClass).sub(cfg.definedOnObject).add(cfg.notDefined());
+    }
+
+    // test_misc.py::test_closure_recompiles
+    static Fn1<Tensor, Tensor> closureAdder(double val) { return x -> x.add(val); }
+
+    static Fn1<Tensor, Tensor> closureAdder(Tensor val) { return x -> x.add(val); }
+
+    static Tensor closureRecompiles(Tensor x, Fn1<Tensor, Tensor> otherFn) { return otherFn.apply(x.add(1)).sub(1); }
+
+    // test_repros.py::test_for_loop_graph_break
+    static Tensor inner(Tensor x) { return x.sin(); }
+
+    static Tensor forLoopGraphBreak(Tensor x) {
+        for (int i = 0; i < 100; i++) {
+            inner(x);
+            Ember.graphBreak();
+        }
+        return x;
+    }
+
+    // test_repros.py::test_for_loop_graph_break_before
+    static Tensor forLoopGraphBreakBefore(Tensor x) {
+        Ember.graphBreak();
+        for (int i = 0; i < 100; i++) inner(x);
+        return x;
+    }
+
+    // test_repros.py::test_while_loop_graph_break
+    static Tensor whileLoopGraphBreak(Tensor x) {
+        int i = 20;
+        while (i > 10) {
+            x = inner(x);
+            i -= 1;
+            Ember.graphBreak();
+        }
+        return x;
+    }
+
+    // test_repros.py::test_rewrite_assert_with_msg (an assert on tensor data: item() reads it)
+    static Tensor rewriteAssertWithMsg(Tensor x) {
+        Tensor b = x.sin();
+        assert x.select(0, 0).item() == 3 : "First dim need to be 3";
+        return x.cos().add(b);
+    }
+
+    // test_repros.py::test_not_rewrite_assert_for_other_errors
+    static Tensor notRewriteAssertForOtherErrors(Tensor x) {
+        Tensor b = x.sin();
+        if (!(x.sum().item() <= 3)) throw new IllegalArgumentException("input sum needs to be 3");
+        return x.cos().add(b);
+    }
+
+    // test_repros.py::test_rewrite_assert_noop
+    static Tensor rewriteAssertNoop(Tensor x) {
+        Tensor b = x.sin();
+        assert true;
+        assert x.dtype() == dev.ember.tensor.DType.FLOAT32;
+        return x.cos().add(b);
+    }
+
+    // test_repros.py::test_modules (for mod in self.modules(): the module and its one child)
+    static final class Foos extends Module {
+        final dev.ember.nn.Linear fc = new dev.ember.nn.Linear(4, 3);
+
+        @Override
+        public Tensor forward(Tensor inp) {
+            Tensor res = Tensor.zeros(3, 3);
+            for (Module m : namedModules().values()) res.add_(fc.forward(inp));
+            return res;
+        }
+    }
 }
