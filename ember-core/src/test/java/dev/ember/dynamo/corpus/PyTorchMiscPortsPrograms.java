@@ -608,6 +608,15 @@ final class PyTorchMiscPortsPrograms {
         return x.cos().add(b);
     }
 
+    /** The failing assert caught: its message read in the function. */
+    static Tensor assertCaught(Tensor x) {
+        try {
+            return rewriteAssertWithMsg(x);
+        } catch (AssertionError e) {
+            return x.mul(e.getMessage().length());
+        }
+    }
+
     // test_repros.py::test_not_rewrite_assert_for_other_errors
     static Tensor notRewriteAssertForOtherErrors(Tensor x) {
         Tensor b = x.sin();

@@ -478,6 +478,12 @@ class PyTorchMiscPortsTest {
     void rewriteAssertWithMsg() { // test_repros.py::test_rewrite_assert_with_msg
         check((Fn1<Tensor, Tensor>) PyTorchMiscPortsPrograms::rewriteAssertWithMsg, Options.defaults(),
                 () -> List.of(args(Tensor.of(3f, 4f, 5f)), args(Tensor.of(4f, 4f, 5f))));
+        // item() breaks (PyTorch rewrites the assert to torch._assert instead); the failing assert's AssertionError(Object) is traced,
+        // message and all, so the only other break is the throw itself
+        Fn1<Tensor, Tensor> caught = PyTorchMiscPortsPrograms::assertCaught;
+        check(caught, Options.defaults(), () -> List.of(args(Tensor.of(3f, 4f, 5f)), args(Tensor.of(4f, 4f, 5f))));
+        var reasons = Ember.explain(caught).with(Tensor.of(4f, 4f, 5f)).breakReasons();
+        assertTrue(reasons.stream().noneMatch(r -> r.reason().contains("constructing")), reasons.toString());
     }
 
     @Test
