@@ -95,9 +95,9 @@ final class KeyedContainers {
             return " (" + name + " is sorted by a comparator, which the trace cannot evaluate)";
         }
         for (Object k : keys) {
-            if (!isKeyValue(k)) {
+            if (!isKeyValue(k) && !(k instanceof dev.ember.tensor.Tensor && !(value instanceof java.util.SortedMap<?, ?> || value instanceof java.util.SortedSet<?>))) {
                 return " (" + name + " has the key " + (k == null ? "null" : "of class " + k.getClass().getName()) + ": a tracked map's keys and a set's "
-                        + "elements must be strings, numbers, enums or booleans, whose equality is known while tracing; key it by name instead)";
+                        + "elements must be strings, numbers, enums, booleans or tensors, whose equality is known while tracing; key it by name instead)";
             }
         }
         return "";

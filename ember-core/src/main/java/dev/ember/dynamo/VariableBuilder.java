@@ -232,17 +232,31 @@ final class VariableBuilder {
             graph.addGuard(new KeysMatch(source, List.copyOf(map.keySet())));
             Map<Object, VariableTracker> entries = value instanceof TreeMap<?, ?> ? new TreeMap<>() : new LinkedHashMap<>();
             Map<Object, java.util.function.Supplier<VariableTracker>> unread = new java.util.HashMap<>();
+            int index = 0;
             for (var e : map.entrySet()) {
                 Object key = e.getKey(), v = e.getValue();   // the value this call passed, whenever the trace reads it
-                entries.put(key, null);
-                unread.put(key, () -> wrap(v, new KeySource(source, key), Object.class));
+                Object traced = tracedKey(key, source, index++);
+                entries.put(traced, null);
+                unread.put(traced, () -> wrap(v, new KeySource(source, key), Object.class));
             }
             return new MapVariable(value.getClass(), entries, unread, replayable, source);
         }
         Set<?> set = (Set<?>) value;
         graph.addGuard(new KeysMatch(source, List.copyOf(set)));
-        Set<Object> elements = value instanceof TreeSet<?> ? new TreeSet<>(set) : new LinkedHashSet<>(set);
+        Set<Object> elements = value instanceof TreeSet<?> ? new TreeSet<>() : new LinkedHashSet<>();
+        int index = 0;
+        for (Object element : set) elements.add(tracedKey(element, source, index++));
         return new SetVariable(value.getClass(), elements, replayable, source);
+    }
+
+    /**
+     * A key of an input map or set as the trace holds it: a value key as it is; a tensor key (the
+     * same object as the caller's, which {@link KeysMatch} guards) as an identity key of the graph
+     * input read from its position in the container.
+     */
+    private Object tracedKey(Object key, Source container, int index) {
+        if (!(key instanceof Tensor)) return key;
+        return dev.ember.dynamo.variables.IdentityKey.of(wrap(key, new dev.ember.dynamo.source.KeyAtSource(container, index), Object.class));
     }
 
     /**

@@ -90,6 +90,19 @@ final class CaptureGapsPrograms {
         return m.get(new Slot(1)).add(m.size());
     }
 
+    /** A map keyed by tensors passed in: its keys are graph inputs (guarded to be the caller's objects), iterated in its order. */
+    static Tensor inputMapOfTensorKeys(Map<Tensor, Double> weights, Tensor x) {
+        Tensor total = x.mul(0);
+        for (Map.Entry<Tensor, Double> e : weights.entrySet()) total = total.add(e.getKey().mul(e.getValue()));
+        weights.put(total, 1.0);           // replayed on the caller's map, keyed by the tensor the call returns
+        return total;
+    }
+
+    /** Membership of an argument in a set of tensors passed in: the same object is the same key. */
+    static Tensor inputSetOfTensors(Set<Tensor> frozen, Tensor p, Tensor g) {
+        return frozen.contains(p) ? p : p.sub(g.mul(0.1));
+    }
+
     // ------------------------------------------------------------------ ArrayDeque (test_functions.py::test_deque)
 
     /** test_functions.py::test_deque, with Java's Deque methods for deque's. */

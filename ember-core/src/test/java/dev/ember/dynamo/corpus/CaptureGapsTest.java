@@ -3,6 +3,7 @@ package dev.ember.dynamo.corpus;
 import dev.ember.Ember;
 import dev.ember.Fn1;
 import dev.ember.Fn2;
+import dev.ember.Fn3;
 import dev.ember.Options;
 import dev.ember.dynamo.CompileCounter;
 import dev.ember.dynamo.ExplainOutput;
@@ -88,6 +89,31 @@ class CaptureGapsTest {
     @Test
     void aHashSetOfTensorsIsReturned() {
         whole((Fn1<Tensor, Set<Tensor>>) CaptureGapsPrograms::returnsHashSetOfTensors, () -> args(t()));
+    }
+
+    @Test
+    void aMapOfTensorKeysPassedInIsTracedAndGetsTheChanges() {
+        // the keys are guarded to be the caller's objects (DICT_KEYS_MATCH, as Dynamo guards a dict's keys): another map recompiles
+        CompileCounter cc = check((Fn2<Map<Tensor, Double>, Tensor, Tensor>) CaptureGapsPrograms::inputMapOfTensorKeys, Options.fullgraph(), () -> {
+            Map<Tensor, Double> m = new java.util.LinkedHashMap<>();
+            m.put(t(), 0.5);
+            m.put(t(), 2.0);
+            return List.of(args(m, t()), args(new java.util.HashMap<>(Map.of(t(), 3.0)), t()));
+        });
+        assertEquals(2, cc.frameCount());
+    }
+
+    @Test
+    void aSetOfTensorsPassedInAnswersMembershipByIdentity() {
+        Fn3<Set<Tensor>, Tensor, Tensor, Tensor> fn = CaptureGapsPrograms::inputSetOfTensors;
+        CompileCounter cc = check(fn, Options.fullgraph(), () -> {
+            Tensor p = t(), q = t(), g = t();
+            Set<Tensor> frozen = new java.util.HashSet<>(List.of(p));
+            return List.of(args(frozen, p, g), args(frozen, q, g));
+        });
+        // p is the set's key (the same object: one graph input, SameObject-guarded); q is not, which recompiles. The first call's
+        // path returns p itself, with no op and so no graph: one frame in all
+        assertEquals(1, cc.frameCount());
     }
 
     @Test
