@@ -133,7 +133,7 @@ final class VariableBuilder {
             return new ConstantVariable(value, source);
         }
         if (value instanceof dev.ember.dynamo.resume.ResumedIterator<?> it
-                && (it.iterable() instanceof List<?> || KeyedContainers.tracksInput(it.iterable()))) {
+                && (it.iterable() instanceof List<?> && JdkCalls.isJdk(it.iterable().getClass()) || KeyedContainers.tracksInput(it.iterable()))) {
             return resumedIterator(it, source);
         }
         if (KeyedContainers.tracksInput(value)) return keyed(value, source);
@@ -141,7 +141,9 @@ final class VariableBuilder {
             graph.addGuard(new TypeMatch(source, value.getClass()));
             return ListVariable.unread(() -> listContents(List.copyOf(deque), source), java.util.ArrayDeque.class, source);
         }
-        if (value instanceof List<?> list) {
+        if (value instanceof List<?> list && JdkCalls.isJdk(list.getClass())) {
+            // a List class of the user's (a subclass of ArrayList, an AbstractList) is an object of the user's: its own
+            // methods are traced and the JDK's inherited ones break, rather than being modelled as ArrayList's
             // the list's class, exactly: the trace depends on it (an ArrayList's changes are replayed; List.of throws on set
             // and add, Arrays.asList on add only), as Dynamo guards a list and a tuple apart
             graph.addGuard(new TypeMatch(source, list.getClass()));

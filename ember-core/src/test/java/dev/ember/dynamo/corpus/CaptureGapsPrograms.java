@@ -324,6 +324,20 @@ final class CaptureGapsPrograms {
         return x.add(sum).mul(set.size());
     }
 
+    /** A List of the user's passed in: its own get (and ArrayList's iterator, which does not call get) are what eager calls. */
+    static final class Doubling extends ArrayList<Tensor> {
+        Doubling(List<Tensor> xs) { super(xs); }
+
+        @Override
+        public Tensor get(int i) { return super.get(i).mul(2); }
+    }
+
+    static Tensor userListSubclass(List<Tensor> xs) {
+        Tensor sum = xs.get(0);
+        for (Tensor t : xs) sum = sum.add(t);
+        return sum;
+    }
+
     // ------------------------------------------------------------------ a module made in the function
 
     static final class Affine extends Module {

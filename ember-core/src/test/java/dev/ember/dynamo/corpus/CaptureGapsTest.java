@@ -213,6 +213,14 @@ class CaptureGapsTest {
         whole((Fn2<CaptureGapsPrograms.Range, Tensor, Tensor>) CaptureGapsPrograms::copiesUserCollection, () -> args(new CaptureGapsPrograms.Range(4), t()));
     }
 
+    @Test
+    void aListClassOfTheUsersPassedInIsNotModelledAsArrayList() {
+        // it was traced as an ArrayList whose elements were graph inputs read through get (doubled), while eager's for-each
+        // reads them through ArrayList's iterator (not doubled): a wrong answer. Now its methods are its own, and the JDK's break
+        check((Fn1<List<Tensor>, Tensor>) CaptureGapsPrograms::userListSubclass, Options.defaults(),
+                () -> List.<Object[]>of(args(new CaptureGapsPrograms.Doubling(List.of(t(), t())))));
+    }
+
     // ------------------------------------------------------------------ modules made in the function
 
     @Test
