@@ -103,6 +103,12 @@ final class CaptureGapsPrograms {
         return frozen.contains(p) ? p : p.sub(g.mul(0.1));
     }
 
+    /** contains and indexOf with a record: equal by its own equals, which eager calls (the trace compared identity: false, a wrong answer). */
+    static Tensor containsRecord(Tensor x) {
+        List<Slot> slots = List.of(new Slot(1), new Slot(2));
+        return slots.contains(new Slot(2)) ? x.add(slots.indexOf(new Slot(2))) : x;
+    }
+
     // ------------------------------------------------------------------ ArrayDeque (test_functions.py::test_deque)
 
     /** test_functions.py::test_deque, with Java's Deque methods for deque's. */

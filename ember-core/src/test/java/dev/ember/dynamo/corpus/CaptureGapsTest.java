@@ -134,6 +134,11 @@ class CaptureGapsTest {
         assertTrue(reasons.stream().anyMatch(r -> r.contains("Slot")), reasons.toString());
     }
 
+    @Test
+    void containsWithAnEqualsOfItsOwnIsNotIdentity() {
+        check((Fn1<Tensor, Tensor>) CaptureGapsPrograms::containsRecord, Options.defaults(), () -> List.<Object[]>of(args(t())));
+    }
+
     // ------------------------------------------------------------------ deques
 
     @Test
