@@ -2,12 +2,16 @@ package dev.ember.dynamo;
 
 import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
+import dev.ember.dynamo.variables.IdentityKey;
 import dev.ember.dynamo.variables.IteratorVariable;
 import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.MapViewVariable;
 import dev.ember.dynamo.variables.SetVariable;
+import dev.ember.dynamo.variables.UserObjectVariable;
 import dev.ember.dynamo.variables.VariableTracker;
 
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.MethodTypeDesc;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -24,11 +28,72 @@ final class Containers {
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected a list, an array or a set, got " + v.describe());
     }
 
-    static VariableTracker listMethod(TraceContext ctx, ListVariable l, String name, List<VariableTracker> args) {
+    /**
+     * Deque methods (an ArrayDeque's, a LinkedList's) are list operations at its ends, as
+     * {@code collections.deque} is a list to Dynamo: the name of the list method each is, with its
+     * arguments; null for a method that is not one of them.
+     */
+    private static String asListMethod(String name, int arity) {
+        return switch (name) {
+            case "addFirst", "offerFirst", "push" -> "addFirst";
+            case "addLast", "offerLast", "offer" -> "add";
+            case "pollFirst", "poll" -> "pollFirst";
+            case "pop" -> "removeFirst";
+            case "remove" -> arity == 0 ? "removeFirst" : null;
+            case "element" -> "getFirst";
+            case "peek" -> "peekFirst";
+            default -> null;
+        };
+    }
+
+    /** What a deque method that adds returns: offer* true, add* and push nothing, add true. */
+    private static VariableTracker addResult(String name) {
+        return name.startsWith("offer") || name.equals("add") ? ConstantVariable.of(1) : null;
+    }
+
+    private static final MethodTypeDesc ITERATOR = MethodTypeDesc.of(java.lang.constant.ClassDesc.of("java.util.Iterator"));
+    private static final MethodTypeDesc HAS_NEXT = MethodTypeDesc.of(ConstantDescs.CD_boolean);
+    private static final MethodTypeDesc NEXT = MethodTypeDesc.of(ConstantDescs.CD_Object);
+
+    /**
+     * The elements a copy constructor ({@code new ArrayList<>(c)}, {@code new HashSet<>(c)}, …)
+     * takes from {@code c}, in its order: a traced list, deque, set or map view, or an object of a
+     * user class implementing Collection, whose {@code iterator()} is traced as the JDK's copy
+     * iterates it; null throws NullPointerException, as the constructor does.
+     */
+    static List<VariableTracker> copiedElements(TraceContext ctx, VariableTracker c, String what) {
+        if (c instanceof ConstantVariable k && k.value() == null) {
+            throw Exceptions.raiseFromJvm(ctx, NullPointerException.class, "the traced path throws NullPointerException: " + what + " of null");
+        }
+        if (!(c instanceof UserObjectVariable u) || JdkCalls.isJdk(u.type()) || !java.util.Collection.class.isAssignableFrom(u.type())) return itemsOf(ctx, c);
+        List<VariableTracker> out = new ArrayList<>();
+        VariableTracker it = Invoker.invokeVirtual(ctx, java.util.Collection.class, "iterator", ITERATOR, u, List.of());
+        while (true) {
+            ctx.tick();
+            VariableTracker more = Invoker.invokeVirtual(ctx, java.util.Iterator.class, "hasNext", HAS_NEXT, it, List.of());
+            if (!(more instanceof ConstantVariable b && b.value() instanceof Integer i)) {
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " of " + u.describe() + ": its iterator's hasNext() gave " + more.describe());
+            }
+            if (i == 0) return out;
+            out.add(Invoker.invokeVirtual(ctx, java.util.Iterator.class, "next", NEXT, it, List.of()));
+        }
+    }
+
+    static VariableTracker listMethod(TraceContext ctx, ListVariable l, String name, MethodTypeDesc type, List<VariableTracker> args) {
+        String asList = asListMethod(name, args.size());
+        if (asList != null && !asList.equals(name)) {
+            VariableTracker r = listMethod(ctx, l, asList, type, args);
+            return asList.equals("add") || asList.equals("addFirst") ? addResult(name) : r;
+        }
+        if (l.isArrayDeque() && (name.startsWith("add") || name.equals("push") || name.startsWith("offer")) && !args.isEmpty()
+                && args.getLast() instanceof ConstantVariable c && c.value() == null) {
+            throw Exceptions.raise(ctx, new NullPointerException(), GraphBreakType.EXCEPTION_THROWN, "the traced path throws NullPointerException: "
+                    + "ArrayDeque." + name + "(null)");
+        }
         if (!l.isRead() && (name.equals("add") && args.size() == 1 || name.equals("addAll") && args.size() == 1)) {
             // appending reads nothing of the list: recorded, replayed on the caller's list, no guard on its contents
             mutable(ctx, l, name);
-            List<VariableTracker> more = name.equals("add") ? List.of(args.getFirst()) : List.copyOf(itemsOf(ctx, args.getFirst()));
+            List<VariableTracker> more = name.equals("add") ? List.of(args.getFirst()) : List.copyOf(copiedElements(ctx, args.getFirst(), "addAll"));
             more.forEach(l::append);
             return ConstantVariable.of(name.equals("add") || !more.isEmpty() ? 1 : 0);
         }
@@ -38,8 +103,11 @@ final class Containers {
             case "size" -> { return ConstantVariable.of(l.size()); }
             case "isEmpty" -> { return ConstantVariable.of(l.size() == 0 ? 1 : 0); }
             case "get" -> { return l.get(index(ctx, args.getFirst(), l.size())); }
-            case "getFirst" -> { return l.get(index(ctx, ConstantVariable.of(0), l.size())); }
-            case "getLast" -> { return l.get(index(ctx, ConstantVariable.of(l.size() - 1), l.size())); }
+            case "getFirst", "getLast" -> {
+                if (l.size() == 0) throw noSuchElement(ctx, name);
+                return l.get(name.equals("getFirst") ? 0 : l.size() - 1);
+            }
+            case "peekFirst", "peekLast" -> { return l.size() == 0 ? ConstantVariable.NULL : l.get(name.equals("peekFirst") ? 0 : l.size() - 1); }
             default -> { }
         }
         List<VariableTracker> items = l.items();
@@ -57,10 +125,31 @@ final class Containers {
                 items.add(at, args.get(1));
                 yield null;
             }
+            case "addFirst" -> {
+                mutable(ctx, l, name);
+                items.addFirst(args.getFirst());
+                yield null;
+            }
+            case "pollFirst", "pollLast" -> {
+                mutable(ctx, l, name);
+                yield items.isEmpty() ? ConstantVariable.NULL : name.equals("pollFirst") ? items.removeFirst() : items.removeLast();
+            }
+            case "removeFirstOccurrence", "removeLastOccurrence" -> {
+                mutable(ctx, l, name);
+                int at = name.equals("removeFirstOccurrence") ? indexOf(ctx, items, args.getFirst()) : lastIndexOf(ctx, items, args.getFirst());
+                if (at >= 0) items.remove(at);
+                yield ConstantVariable.of(at >= 0 ? 1 : 0);
+            }
             case "addAll" -> {
                 mutable(ctx, l, name);
-                List<VariableTracker> more = itemsOf(ctx, args.getLast());
-                items.addAll(List.copyOf(more));
+                List<VariableTracker> more = List.copyOf(copiedElements(ctx, args.getLast(), "addAll"));
+                if (args.size() == 2) {
+                    int at = intArg(ctx, args.getFirst());
+                    if (at < 0 || at > items.size()) throw outOfBounds(ctx, at, items.size());
+                    items.addAll(at, more);
+                } else {
+                    items.addAll(more);
+                }
                 yield ConstantVariable.of(more.isEmpty() ? 0 : 1);
             }
             case "set" -> {
@@ -70,14 +159,15 @@ final class Containers {
             }
             case "remove" -> {
                 mutable(ctx, l, name);
-                if (!(args.getFirst() instanceof ConstantVariable c && c.value() instanceof Integer)) {
-                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List.remove(Object) on a tracked list");
-                }
-                yield items.remove(index(ctx, args.getFirst(), items.size()));
+                if (type.parameterType(0).equals(ConstantDescs.CD_int)) yield items.remove(index(ctx, args.getFirst(), items.size()));
+                // remove(Object): the first element equal to it
+                int at = indexOf(ctx, items, args.getFirst());
+                if (at >= 0) items.remove(at);
+                yield ConstantVariable.of(at >= 0 ? 1 : 0);
             }
             case "removeFirst", "removeLast" -> {
                 mutable(ctx, l, name);
-                if (items.isEmpty()) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NoSuchElementException: List." + name + "() on an empty list");
+                if (items.isEmpty()) throw noSuchElement(ctx, name);
                 yield items.remove(name.equals("removeFirst") ? 0 : items.size() - 1);
             }
             case "clear" -> {
@@ -92,8 +182,10 @@ final class Containers {
                 yield null;
             }
             case "toArray" -> new ArrayVariable(!args.isEmpty() && args.getFirst() instanceof ArrayVariable a ? a.componentType() : Object.class, items, null);
-            case "contains" -> ConstantVariable.of(indexOf(items, args.getFirst()) >= 0 ? 1 : 0);
-            case "indexOf" -> ConstantVariable.of(indexOf(items, args.getFirst()));
+            case "contains" -> ConstantVariable.of(indexOf(ctx, items, args.getFirst()) >= 0 ? 1 : 0);
+            case "equals" -> ConstantVariable.of(listEquals(ctx, l, args.getFirst()) ? 1 : 0);
+            case "indexOf" -> ConstantVariable.of(indexOf(ctx, items, args.getFirst()));
+            case "lastIndexOf" -> ConstantVariable.of(lastIndexOf(ctx, items, args.getFirst()));
             case "reversed" -> {
                 viewOfImmutable(ctx, l, name);
                 yield new ListVariable(items.reversed(), false, null);
@@ -104,8 +196,14 @@ final class Containers {
                 if (from < 0 || to > items.size() || from > to) throw outOfBounds(ctx, from, items.size());
                 yield new ListVariable(items.subList(from, to), false, null);
             }
-            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + name + "() on a tracked list");
+            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, l.describe() + "." + name + "() is not traced");
         };
+    }
+
+    /** What an empty list's or deque's getFirst, removeFirst, pop, element (and the Last ones) throw: NoSuchElementException, no message. */
+    private static Raised noSuchElement(TraceContext ctx, String method) {
+        return Exceptions.raise(ctx, new java.util.NoSuchElementException(), GraphBreakType.EXCEPTION_THROWN,
+                "the traced path throws NoSuchElementException: " + method + "() on an empty list or deque");
     }
 
     /** The comparators the trace sorts by: natural order (also a null comparator) and its reverse (Comparator's and Collections'). */
@@ -137,19 +235,66 @@ final class Containers {
         return out;
     }
 
-    /** List.indexOf on constants (by equals) and on other tracked values (by identity). */
-    private static int indexOf(List<VariableTracker> items, VariableTracker needle) {
-        for (int i = 0; i < items.size(); i++) {
-            VariableTracker v = items.get(i);
-            if (v == needle) return i;
-            if (v instanceof ConstantVariable a && needle instanceof ConstantVariable b && java.util.Objects.equals(a.value(), b.value())) return i;
-        }
+    /**
+     * List.indexOf (contains, remove(Object)): by equals, which the trace knows for constants (their
+     * own equals) and for values whose equals is identity (tensors, modules, objects of classes that
+     * do not override equals); an object with an equals of its own breaks the graph.
+     */
+    private static int indexOf(TraceContext ctx, List<VariableTracker> items, VariableTracker needle) {
+        for (int i = 0; i < items.size(); i++) if (equal(ctx, needle, items.get(i))) return i;
         return -1;
+    }
+
+    private static int lastIndexOf(TraceContext ctx, List<VariableTracker> items, VariableTracker needle) {
+        for (int i = items.size() - 1; i >= 0; i--) if (equal(ctx, needle, items.get(i))) return i;
+        return -1;
+    }
+
+    /**
+     * {@code l.equals(other)}: a List equals another List of equal elements in order, whatever the
+     * classes (List.of, ArrayList, LinkedList, Arrays.asList); nothing else. An ArrayDeque keeps
+     * Object's equals: identity.
+     */
+    private static boolean listEquals(TraceContext ctx, ListVariable l, VariableTracker other) {
+        if (l == other) return true;
+        if (l.isArrayDeque() || !(other instanceof ListVariable o) || o.isArrayDeque()) {
+            if (other instanceof ListVariable || other instanceof ConstantVariable || other instanceof dev.ember.dynamo.variables.TensorVariable
+                    || other instanceof dev.ember.dynamo.variables.KeyedVariable || other instanceof dev.ember.dynamo.variables.ArrayVariable) {
+                return false;
+            }
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List.equals() with " + other.describe());
+        }
+        List<VariableTracker> a = l.items(), b = o.items();
+        if (a.size() != b.size()) return false;
+        for (int i = 0; i < a.size(); i++) if (!equal(ctx, a.get(i), b.get(i))) return false;
+        return true;
+    }
+
+    /** {@code Objects.equals(a, b)} as Java computes it, when the trace knows it. */
+    static boolean equal(TraceContext ctx, VariableTracker a, VariableTracker b) {
+        if (a == b) return true;
+        if (a instanceof ConstantVariable x && b instanceof ConstantVariable y) return java.util.Objects.equals(x.value(), y.value());
+        if (a instanceof ConstantVariable x && x.value() == null || b instanceof ConstantVariable y && y.value() == null) return false;
+        if (a instanceof ListVariable x && b instanceof ListVariable) return listEquals(ctx, x, b);
+        if (a instanceof dev.ember.dynamo.variables.SymSizeVariable || b instanceof dev.ember.dynamo.variables.SymSizeVariable) {
+            return SymSizes.compare(ctx, a, b, SymSizes.Relation.EQ);
+        }
+        for (VariableTracker v : List.of(a, b)) {
+            if (!IdentityKey.hasIdentityEquals(v) && !(v instanceof ConstantVariable)) {
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "comparing " + a.describe() + " with " + b.describe()
+                        + " by equals: " + v.describe() + " has an equals the trace does not evaluate");
+            }
+        }
+        return InstructionTranslator.sameReference(a, b);
     }
 
     static VariableTracker iteratorMethod(TraceContext ctx, IteratorVariable it, String name) {
         return switch (name) {
-            case "hasNext" -> ConstantVariable.of(it.hasNext() ? 1 : 0);
+            case "hasNext" -> {
+                // an ArrayDeque's iterator counts the elements it was made with; the trace's reads the deque as it is
+                if (it.containerChanged() && it.unchangedIterable() == null && it.overArrayDeque()) throw KeyedContainers.concurrentModification(ctx, "Iterator.hasNext()");
+                yield ConstantVariable.of(it.hasNext() ? 1 : 0);
+            }
             case "next" -> {
                 if (it.containerChanged()) throw KeyedContainers.concurrentModification(ctx, "Iterator.next()");
                 if (it.unchangedIterable() instanceof ListVariable l && l.isViewOfAnother() && ctx.sideEffects.changedContainers()) {

@@ -32,6 +32,13 @@ final class Exceptions {
             u.fields().put(MESSAGE, m);
             return;
         }
+        if (owner == AssertionError.class && type.parameterCount() == 1 && args.getFirst() instanceof ConstantVariable m
+                && !(m.value() instanceof Throwable)) {
+            // assert c : detail; compiles to AssertionError(Object) (or a primitive overload): the message is String.valueOf(detail)
+            Class<?> p = Values.resolve(type.parameterType(0), owner);
+            u.fields().put(MESSAGE, ConstantVariable.of(String.valueOf(Values.fromStack(m.value(), p))));
+            return;
+        }
         throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "constructing " + u.type().getName() + " through " + owner.getSimpleName()
                 + "(" + String.join(", ", args.stream().map(VariableTracker::describe).toList()) + "): only an exception made with no"
                 + " argument, or with a message known while tracing (and a cause), is modelled");

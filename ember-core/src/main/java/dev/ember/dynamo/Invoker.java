@@ -126,7 +126,7 @@ final class Invoker {
         if (name.equals("<init>")) {
             if (receiver instanceof ListVariable list) return initList(ctx, list, args);
             if (receiver instanceof dev.ember.dynamo.variables.StringBuilderVariable sb) return StringBuilders.construct(ctx, sb, type, args);
-            if (receiver instanceof KeyedVariable container) {
+            if (receiver instanceof KeyedVariable container && JdkCalls.isJdk(owner)) {
                 KeyedContainers.construct(ctx, container, args);
                 return null;
             }
@@ -138,6 +138,10 @@ final class Invoker {
                 }
             }
         }
+        if (receiver instanceof KeyedVariable container && JdkCalls.isJdk(owner) && !name.equals("<init>")) {
+            // super.get(k) in a subclass of HashMap made in the trace: the container's own method
+            return containerMethod(ctx, container, name, args);
+        }
         if (JdkCalls.isJdk(owner)) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "calling " + owner.getName() + "." + name + " on " + receiver.describe());
         }
@@ -146,19 +150,45 @@ final class Invoker {
         return inline(ctx, r, prepend(receiver, args));
     }
 
+    private static VariableTracker containerMethod(TraceContext ctx, KeyedVariable container, String name, List<VariableTracker> args) {
+        return switch (container) {
+            case MapVariable m -> KeyedContainers.mapMethod(ctx, m, name, args);
+            case SetVariable s -> KeyedContainers.setMethod(ctx, s, name, args);
+        };
+    }
+
     static VariableTracker newObject(InstructionTranslator f, Class<?> cls) {
-        if (cls == ArrayList.class || cls == java.util.LinkedList.class) return new ListVariable(List.of(), true, null);
-        if (cls == StringBuilder.class) return new dev.ember.dynamo.variables.StringBuilderVariable();
+        if (ListVariable.MUTABLE_CLASSES.contains(cls)) return new ListVariable(List.of(), cls, null);
+        if (cls == StringBuilder.class || cls == StringBuffer.class) return new dev.ember.dynamo.variables.StringBuilderVariable(cls.asSubclass(CharSequence.class));
         if (KeyedContainers.MAP_CLASSES.contains(cls) || KeyedContainers.SET_CLASSES.contains(cls)) return KeyedContainers.fresh(cls);
         if (Throwable.class.isAssignableFrom(cls)) return UserObjectVariable.fresh(cls);
-        if (JdkCalls.isJdk(cls) || Tensor.class.isAssignableFrom(cls) || Modules.isModuleClass(cls)) {
+        if (!JdkCalls.isJdk(cls) && KeyedContainers.jdkBase(cls) != null) {
+            String why = KeyedContainers.whyNotModelledSubclass(cls);
+            if (why != null) throw f.ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "creating a " + cls.getName() + " inside a compiled function: " + why);
+            return KeyedContainers.fresh(cls);
+        }
+        // a module of the user's (or one of Ember's layers) is an object like any other: its constructor and forward are traced
+        if (JdkCalls.isJdk(cls) || Tensor.class.isAssignableFrom(cls)) {
             throw f.ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "creating a " + cls.getName() + " inside a compiled function");
         }
         return UserObjectVariable.fresh(cls);
     }
 
+    /** {@code new ArrayList<>()}, {@code (int capacity)} or {@code (Collection c)} (LinkedList's and ArrayDeque's alike): a copy of {@code c}'s elements in its order. */
     private static VariableTracker initList(TraceContext ctx, ListVariable list, List<VariableTracker> args) {
-        if (!args.isEmpty() && !(args.getFirst() instanceof ConstantVariable)) list.items().addAll(Containers.itemsOf(ctx, args.getFirst()));
+        if (args.isEmpty()) return null;
+        VariableTracker arg = args.getFirst();
+        if (arg instanceof ConstantVariable c && c.value() instanceof Integer capacity) {
+            if (capacity < 0 && list.type() == ArrayList.class) {
+                throw Exceptions.raise(ctx, new IllegalArgumentException("Illegal Capacity: " + capacity), GraphBreakType.EXCEPTION_THROWN,
+                        "the traced path throws IllegalArgumentException from new ArrayList(" + capacity + ")");
+            }
+            return null;
+        }
+        list.items().addAll(Containers.copiedElements(ctx, arg, "new " + list.type().getSimpleName() + "()"));
+        if (list.isArrayDeque() && list.items().stream().anyMatch(v -> v instanceof ConstantVariable c && c.value() == null)) {
+            throw Exceptions.raise(ctx, new NullPointerException(), GraphBreakType.EXCEPTION_THROWN, "the traced path throws NullPointerException: a null element in new ArrayDeque(c)");
+        }
         return null;
     }
 
@@ -184,7 +214,9 @@ final class Invoker {
                 }
                 yield null;
             }
-            case ListVariable l -> Containers.listMethod(ctx, l, name, args);
+            case ListVariable l -> Containers.listMethod(ctx, l, name, type, args);
+            case KeyedVariable k when !JdkCalls.isJdk(k.type()) && ClassFiles.virtual(k.type(), name, type) instanceof ClassFiles.Resolved r
+                    && !JdkCalls.isJdk(r.declaringClass()) -> inline(ctx, r, prepend(k, args));
             case MapVariable m -> KeyedContainers.mapMethod(ctx, m, name, args);
             case SetVariable set -> KeyedContainers.setMethod(ctx, set, name, args);
             case MapViewVariable view -> KeyedContainers.viewMethod(ctx, view, name, args);

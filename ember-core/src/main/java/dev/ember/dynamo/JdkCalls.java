@@ -32,8 +32,8 @@ final class JdkCalls {
     private static final Set<String> IMPURE_STATIC = Set.of("random", "getInteger", "getLong", "getBoolean", "requireNonNull");
     private static final Set<String> PURE_ARRAYS = Set.of("copyOf", "copyOfRange", "equals", "hashCode", "toString", "deepToString", "deepEquals",
             "compare", "mismatch");
-    /** Collections' static methods that only read their collections (of values known while tracing). */
-    private static final Set<String> PURE_COLLECTIONS = Set.of("disjoint", "frequency");
+    /** Collections' static methods that only read their collections (of values known while tracing; a comparator given is no constant, and breaks). */
+    private static final Set<String> PURE_COLLECTIONS = Set.of("disjoint", "frequency", "min", "max");
     /** Immutable value classes whose instance methods are pure. */
     private static final Set<Class<?>> VALUE_CLASSES = Set.of(String.class, Integer.class, Long.class, Double.class, Float.class,
             Short.class, Byte.class, Character.class, Boolean.class, Class.class);
@@ -93,7 +93,7 @@ final class JdkCalls {
             return ConstantVariable.of(name.equals("naturalOrder") ? java.util.Comparator.naturalOrder() : java.util.Collections.reverseOrder());
         }
         if (owner == java.util.Collections.class && name.equals("sort") && args.getFirst() instanceof ListVariable l) {
-            return Containers.listMethod(ctx, l, "sort", List.of(args.size() == 2 ? args.get(1) : ConstantVariable.of(null)));
+            return Containers.listMethod(ctx, l, "sort", MethodTypeDesc.of(java.lang.constant.ConstantDescs.CD_void, java.lang.constant.ClassDesc.of("java.util.Comparator")), List.of(args.size() == 2 ? args.get(1) : ConstantVariable.of(null)));
         }
         if (owner == Arrays.class && name.equals("equals") && args.size() == 2 && args.get(0) instanceof ArrayVariable a && args.get(1) instanceof ArrayVariable b
                 && (a.items().stream().anyMatch(SymSizeVariable.class::isInstance) || b.items().stream().anyMatch(SymSizeVariable.class::isInstance))) {
@@ -200,6 +200,9 @@ final class JdkCalls {
                 // a pure method given a CharSequence or an Object reads a builder's text only
                 return StringBuilders.read(ctx, sb);
             }
+            case dev.ember.dynamo.variables.SetVariable s when s.hasIdentityKeys() ->
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "passing " + v.describe() + ", a set holding values equal by identity, to "
+                            + owner.getName() + "." + name + "()");
             case dev.ember.dynamo.variables.SetVariable s -> {
                 // a set's elements are values known while tracing; a copy keeps its iteration order
                 return new java.util.LinkedHashSet<>(s.elements());

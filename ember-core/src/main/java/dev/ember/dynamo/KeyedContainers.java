@@ -3,6 +3,7 @@ package dev.ember.dynamo;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.Construction;
 import dev.ember.dynamo.variables.EntryVariable;
+import dev.ember.dynamo.variables.IdentityKey;
 import dev.ember.dynamo.variables.IteratorVariable;
 import dev.ember.dynamo.variables.KeyedVariable;
 import dev.ember.dynamo.variables.ListVariable;
@@ -42,16 +43,36 @@ final class KeyedContainers {
         return v instanceof String || v instanceof Number || v instanceof Boolean || v instanceof Character || v instanceof Enum<?>;
     }
 
-    /** A key or set element known while tracing. */
+    /**
+     * A key or set element as the real container holds it: a value known while tracing (equal by
+     * value), or an {@link IdentityKey} for a value whose equality is identity (a tensor, a module,
+     * an object of a class with Object's equals), which a TreeMap or TreeSet cannot hold.
+     */
     static Object key(TraceContext ctx, VariableTracker v, String method) {
         if (v instanceof ConstantVariable c && isKeyValue(c.value())) return c.value();
         if (v instanceof ConstantVariable c && c.value() == null) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, method + "(null): a null key is looked up in the real container "
                     + "(a HashMap allows it, a TreeMap or Map.of throws)");
         }
+        IdentityKey identity = IdentityKey.of(v);
+        if (identity != null) return identity;
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, method + " with the key " + v.describe()
-                + ": a tracked map's keys and a set's elements must be strings, numbers, enums or booleans, whose equality is known while tracing");
+                + ": a tracked map's keys and a set's elements must be strings, numbers, enums or booleans (equal by value), or tensors, "
+                + "modules and objects whose class keeps Object's equals and hashCode (equal by identity)");
     }
+
+    /** {@link #key} for a container of class {@code type}: a sorted one compares its keys, which an identity key cannot be. */
+    static Object key(TraceContext ctx, KeyedVariable container, VariableTracker v, String method) {
+        Object k = key(ctx, v, method);
+        if (k instanceof IdentityKey && java.util.SortedMap.class.isAssignableFrom(container.type()) || k instanceof IdentityKey && java.util.SortedSet.class.isAssignableFrom(container.type())) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, method + " with the key " + v.describe() + " on a " + container.type().getSimpleName()
+                    + ", which compares its keys: the trace does not evaluate the comparison (eager throws ClassCastException for a tensor)");
+        }
+        return k;
+    }
+
+    /** The variable a key stands for: an identity key's value, or the constant. */
+    static VariableTracker keyVariable(Object k) { return k instanceof IdentityKey ik ? ik.value() : ConstantVariable.of(k); }
 
     /** Input maps and sets tracked: the mutable classes (their changes are replayed) and Java's immutable ones (Map.of, Set.of). */
     private static final Set<Class<?>> IMMUTABLE_CLASSES = Set.copyOf(List.of(Map.of().getClass(), Map.of(1, 1).getClass(),
@@ -74,18 +95,60 @@ final class KeyedContainers {
             return " (" + name + " is sorted by a comparator, which the trace cannot evaluate)";
         }
         for (Object k : keys) {
-            if (!isKeyValue(k)) {
+            if (!isKeyValue(k) && !(k instanceof dev.ember.tensor.Tensor && !(value instanceof java.util.SortedMap<?, ?> || value instanceof java.util.SortedSet<?>))) {
                 return " (" + name + " has the key " + (k == null ? "null" : "of class " + k.getClass().getName()) + ": a tracked map's keys and a set's "
-                        + "elements must be strings, numbers, enums or booleans, whose equality is known while tracing; key it by name instead)";
+                        + "elements must be strings, numbers, enums, booleans or tensors, whose equality is known while tracing; key it by name instead)";
             }
         }
         return "";
     }
 
-    /** A fresh map or set for {@code new cls}; its constructor call ({@link #construct}) may replace the container. */
+    /** A fresh map or set for {@code new cls} (a JDK class, or a user class extending one): its constructor call ({@link #construct}) may replace the container. */
     static KeyedVariable fresh(Class<?> cls) {
-        if (MAP_CLASSES.contains(cls)) return new MapVariable(cls, newInstance(cls), true, null);
-        return new SetVariable(cls, newInstance(cls), true, null);
+        Class<?> base = jdkBase(cls);
+        if (MAP_CLASSES.contains(base)) return new MapVariable(cls, newInstance(base), true, null);
+        return new SetVariable(cls, newInstance(base), true, null);
+    }
+
+    /** The map or set class of {@link #MAP_CLASSES} and {@link #SET_CLASSES} that {@code cls} is or extends, or null. */
+    static Class<?> jdkBase(Class<?> cls) {
+        for (Class<?> c = cls; c != null; c = c.getSuperclass()) {
+            if (MAP_CLASSES.contains(c) || SET_CLASSES.contains(c)) return c;
+            if (JdkCalls.isJdk(c)) return null;
+        }
+        return null;
+    }
+
+    /**
+     * Why objects of the user's subclass {@code cls} of a HashMap, LinkedHashMap, HashSet, … are not
+     * modelled as that container, or null when they are: the subclass may add methods (traced, with
+     * the container as {@code this}), but not fields (the container holds none of its own) nor an
+     * override of a method of the JDK class (whose other methods may call it, as HashSet.addAll
+     * calls add, and LinkedHashMap.put calls removeEldestEntry).
+     */
+    static String whyNotModelledSubclass(Class<?> cls) {
+        Class<?> base = jdkBase(cls);
+        for (Class<?> c = cls; c != base; c = c.getSuperclass()) {
+            for (java.lang.reflect.Field f : c.getDeclaredFields()) {
+                if (!java.lang.reflect.Modifier.isStatic(f.getModifiers()) && !f.isSynthetic()) {
+                    return "it declares the field " + f.getName() + ", and a subclass of " + base.getSimpleName() + " is modelled as the container alone";
+                }
+            }
+            for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
+                if (java.lang.reflect.Modifier.isStatic(m.getModifiers()) || m.isSynthetic() || m.isBridge()) continue;
+                for (Class<?> j = base; j != null; j = j.getSuperclass()) {
+                    try {
+                        java.lang.reflect.Method over = j.getDeclaredMethod(m.getName(), m.getParameterTypes());
+                        if (!java.lang.reflect.Modifier.isPrivate(over.getModifiers()) && !java.lang.reflect.Modifier.isStatic(over.getModifiers())) {
+                            return "it overrides " + j.getSimpleName() + "." + m.getName() + ", which the JDK's own methods may call";
+                        }
+                    } catch (NoSuchMethodException e) {
+                        // not declared there: look further up
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     @SuppressWarnings("unchecked")
@@ -168,15 +231,18 @@ final class KeyedContainers {
         String what = "new " + k.type().getSimpleName() + "(" + args.stream().map(VariableTracker::describe).toList() + ")";
         if (args.size() != 1) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (a load factor or comparator is not tracked)");
         VariableTracker arg = args.getFirst();
-        if (arg instanceof ConstantVariable c && c.value() instanceof Integer capacity && !k.type().getSimpleName().startsWith("Tree")) {
-            Object made = real(ctx, what, () -> newWith(k.type(), int.class, capacity));
+        Class<?> base = jdkBase(k.type());
+        if (arg instanceof ConstantVariable c && c.value() instanceof Integer capacity && !base.getSimpleName().startsWith("Tree")) {
+            Object made = real(ctx, what, () -> newWith(base, int.class, capacity));
             install(k, made, Construction.withCapacity(capacity));
             return;
         }
         Object from = k instanceof MapVariable ? (arg instanceof MapVariable m ? ordered(ctx, m, what).entries() : null) : collectionOf(ctx, arg, what);
         if (from == null) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (only a tracked map, or a capacity, is copied)");
         Class<?> param = k instanceof MapVariable ? Map.class : Collection.class;
-        Object made = real(ctx, what, () -> newWith(k.type(), param, from));
+        if (from instanceof Collection<?> c) for (Object key : c) sortable(ctx, k, key, what);
+        if (from instanceof Map<?, ?> fm) for (Object key : fm.keySet()) sortable(ctx, k, key, what);
+        Object made = real(ctx, what, () -> newWith(base, param, from));
         List<Object> keys = new ArrayList<>(from instanceof Map<?, ?> m ? m.keySet() : (Collection<?>) from);
         install(k, made, Construction.copyOf(keys));
     }
@@ -199,16 +265,15 @@ final class KeyedContainers {
         }
     }
 
-    /** The elements of a list, set or key set of constants, as a real collection in their order. */
+    /** The elements of a collection (a list, a deque, a set, a map's view, a collection of the user's), as the real container's keys, in their order. */
     private static Collection<Object> collectionOf(TraceContext ctx, VariableTracker v, String method) {
         List<Object> out = new ArrayList<>();
         switch (v) {
-            case ListVariable l -> {
-                for (VariableTracker item : l.items()) out.add(key(ctx, item, method));
-            }
             case SetVariable s -> out.addAll(ordered(ctx, s, method).elements());
             case MapViewVariable view when view.view() == MapViewVariable.View.KEYS -> out.addAll(ordered(ctx, view.map(), method).keys());
-            default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, method + " with " + v.describe() + " (a list, set or key set of constants is tracked)");
+            default -> {
+                for (VariableTracker item : Containers.copiedElements(ctx, v, method)) out.add(key(ctx, item, method));
+            }
         }
         return out;
     }
@@ -219,9 +284,9 @@ final class KeyedContainers {
         String what = "Map." + name + "()";
         switch (name) {
             case "size", "isEmpty" -> { return sizeQuery(name, keyed.size()); }
-            case "containsKey" -> { return bool(real(ctx, what, () -> keyed.containsKey(key(ctx, args.getFirst(), what)))); }
+            case "containsKey" -> { return bool(real(ctx, what, () -> keyed.containsKey(key(ctx, m, args.getFirst(), what)))); }
             case "get", "getOrDefault" -> {
-                Object k = key(ctx, args.getFirst(), what);
+                Object k = key(ctx, m, args.getFirst(), what);
                 if (real(ctx, what, () -> keyed.containsKey(k))) return orNull(m.value(k));
                 return name.equals("get") ? orNull(null) : args.get(1);
             }
@@ -229,16 +294,16 @@ final class KeyedContainers {
         }
         Map<Object, VariableTracker> e = m.entries();
         return switch (name) {
-            case "put" -> put(ctx, m, key(ctx, args.get(0), what), args.get(1), what);
+            case "put" -> put(ctx, m, key(ctx, m, args.get(0), what), args.get(1), what);
             case "putIfAbsent" -> {
-                Object k = key(ctx, args.get(0), what);
+                Object k = key(ctx, m, args.get(0), what);
                 VariableTracker old = real(ctx, what, () -> e.get(k));
                 // Java's putIfAbsent also replaces a null value
                 yield old == null || isNull(old) ? put(ctx, m, k, args.get(1), what) : old;
             }
             case "remove" -> {
                 if (args.size() != 1) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Map.remove(key, value) on a tracked map");
-                yield orNull(remove(ctx, m, key(ctx, args.getFirst(), what), what));
+                yield orNull(remove(ctx, m, key(ctx, m, args.getFirst(), what), what));
             }
             case "clear" -> {
                 mutable(ctx, m, what);
@@ -253,7 +318,7 @@ final class KeyedContainers {
                 for (var entry : List.copyOf(ordered(ctx, from, what).entries().entrySet())) put(ctx, m, entry.getKey(), entry.getValue(), what);
                 yield null;
             }
-            case "computeIfAbsent" -> computeIfAbsent(ctx, m, key(ctx, args.get(0), what), args.get(1), what);
+            case "computeIfAbsent" -> computeIfAbsent(ctx, m, key(ctx, m, args.get(0), what), args.get(1), what);
             case "keySet" -> m.view(MapViewVariable.View.KEYS);
             case "values" -> m.view(MapViewVariable.View.VALUES);
             case "entrySet" -> m.view(MapViewVariable.View.ENTRIES);
@@ -261,7 +326,7 @@ final class KeyedContainers {
                 int before = m.changes().count();
                 for (var entry : List.copyOf(ordered(ctx, m, what).entries().entrySet())) {
                     Invoker.invokeVirtual(ctx, java.util.function.BiConsumer.class, "accept", BI_CONSUMER_ACCEPT, args.getFirst(),
-                            List.of(ConstantVariable.of(entry.getKey()), entry.getValue()));
+                            List.of(keyVariable(entry.getKey()), entry.getValue()));
                 }
                 if (m.changes().count() != before) throw concurrentModification(ctx, what);
                 yield null;
@@ -272,6 +337,7 @@ final class KeyedContainers {
 
     private static VariableTracker put(TraceContext ctx, MapVariable m, Object key, VariableTracker value, String what) {
         mutable(ctx, m, what);
+        sortable(ctx, m, key, what);
         boolean present = real(ctx, what, () -> m.entries().containsKey(key));
         VariableTracker old = real(ctx, what, () -> m.entries().put(key, value));
         if (!present) m.changes().inserted(key);
@@ -282,7 +348,7 @@ final class KeyedContainers {
         mutable(ctx, k, what);
         VariableTracker removed = switch (k) {
             case MapVariable m -> real(ctx, what, () -> m.entries().containsKey(key)) ? orNull(m.entries().remove(key)) : null;
-            case SetVariable s -> real(ctx, what, () -> s.elements().remove(key)) ? ConstantVariable.of(key) : null;
+            case SetVariable s -> real(ctx, what, () -> s.elements().remove(key)) ? keyVariable(key) : null;
         };
         if (removed != null) k.changes().removed(key);
         return removed;
@@ -293,7 +359,7 @@ final class KeyedContainers {
         VariableTracker old = real(ctx, what, () -> m.entries().get(key));
         if (old != null && !isNull(old)) return old;
         int before = m.changes().count();
-        VariableTracker made = Invoker.invokeVirtual(ctx, java.util.function.Function.class, "apply", FUNCTION_APPLY, fn, List.of(ConstantVariable.of(key)));
+        VariableTracker made = Invoker.invokeVirtual(ctx, java.util.function.Function.class, "apply", FUNCTION_APPLY, fn, List.of(keyVariable(key)));
         if (m.changes().count() != before) throw concurrentModification(ctx, what);
         if (isNull(made)) return ConstantVariable.NULL;
         put(ctx, m, key, made, what);
@@ -305,8 +371,8 @@ final class KeyedContainers {
         String what = "Set." + name + "()";
         return switch (name) {
             case "size", "isEmpty" -> sizeQuery(name, e.size());
-            case "add" -> bool(add(ctx, s, key(ctx, args.getFirst(), what), what));
-            case "contains" -> bool(real(ctx, what, () -> e.contains(key(ctx, args.getFirst(), what))));
+            case "add" -> bool(add(ctx, s, key(ctx, s, args.getFirst(), what), what));
+            case "contains" -> bool(real(ctx, what, () -> e.contains(key(ctx, s, args.getFirst(), what))));
             case "containsAll" -> bool(real(ctx, what, () -> e.containsAll(collectionOf(ctx, args.getFirst(), what))));
             // Set.equals: the same elements, whatever the classes; a list or any other non-set is never equal
             case "equals" -> switch (args.getFirst()) {
@@ -317,13 +383,19 @@ final class KeyedContainers {
                 case ConstantVariable c -> bool(false);
                 default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " with " + args.getFirst().describe());
             };
-            case "hashCode" -> ConstantVariable.of(real(ctx, what, e::hashCode));
+            case "hashCode" -> {
+                if (e.stream().anyMatch(IdentityKey.class::isInstance)) {
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " of a set holding " + e.stream().filter(IdentityKey.class::isInstance).findFirst().orElseThrow()
+                            + ": its identity hash code is not known while tracing");
+                }
+                yield ConstantVariable.of(real(ctx, what, e::hashCode));
+            }
             case "addAll" -> {
                 boolean changed = false;
                 for (Object x : collectionOf(ctx, args.getFirst(), what)) changed |= add(ctx, s, x, what);
                 yield bool(changed);
             }
-            case "remove" -> bool(remove(ctx, s, key(ctx, args.getFirst(), what), what) != null);
+            case "remove" -> bool(remove(ctx, s, key(ctx, s, args.getFirst(), what), what) != null);
             case "clear" -> {
                 mutable(ctx, s, what);
                 e.clear();
@@ -339,6 +411,7 @@ final class KeyedContainers {
 
     private static boolean add(TraceContext ctx, SetVariable s, Object x, String what) {
         mutable(ctx, s, what);
+        sortable(ctx, s, x, what);
         boolean added = real(ctx, what, () -> s.elements().add(x));
         if (added) s.changes().inserted(x);
         return added;
@@ -354,7 +427,7 @@ final class KeyedContainers {
             case "forEach" -> forEach(ctx, m, items(ctx, v, what), args.getFirst(), what);
             case "contains", "remove" -> {
                 if (v.view() != MapViewVariable.View.KEYS) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (only a key set looks up by key)");
-                Object k = key(ctx, args.getFirst(), what);
+                Object k = key(ctx, m, args.getFirst(), what);
                 yield bool(name.equals("contains") ? real(ctx, what, () -> m.entries().containsKey(k)) : remove(ctx, m, k, what) != null);
             }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked map's view");
@@ -362,7 +435,7 @@ final class KeyedContainers {
     }
 
     static VariableTracker entryMethod(TraceContext ctx, EntryVariable e, String name, List<VariableTracker> args) {
-        if (name.equals("getKey")) return ConstantVariable.of(e.key());
+        if (name.equals("getKey")) return keyVariable(e.key());
         if (!e.attached()) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Map.Entry." + name + "() on an entry of a map that had keys removed since "
                     + "the entry was read (the entry may be detached; its value is not tracked)");
@@ -414,15 +487,30 @@ final class KeyedContainers {
 
     private static List<VariableTracker> constants(Collection<Object> keys) {
         List<VariableTracker> out = new ArrayList<>(keys.size());
-        for (Object k : keys) out.add(ConstantVariable.of(k));
+        for (Object k : keys) out.add(keyVariable(k));
         return out;
     }
 
     /** The container, when its iteration order is known (see {@link KeyedVariable#orderKnown()}). */
     private static <K extends KeyedVariable> K ordered(TraceContext ctx, K k, String what) {
         if (k.orderKnown()) return k;
-        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " iterates " + k.source().name() + ", a " + k.type().getSimpleName()
-                + " from the inputs that the trace inserted keys into: their order depends on the real table's size, unknown while tracing");
+        String name = k.source() == null ? "a " + k.type().getSimpleName() + " made in the function" : k.source().name() + ", a " + k.type().getSimpleName()
+                + " from the inputs";
+        if (k.hasIdentityKeys()) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " iterates " + name + " holding " + k.keys().stream().filter(IdentityKey.class::isInstance)
+                    .findFirst().orElseThrow() + ": it orders its keys by their identity hash codes, which are not known while tracing (a LinkedHashMap "
+                    + "or LinkedHashSet iterates in insertion order, and is traced)");
+        }
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " iterates " + name
+                + " that the trace inserted keys into: their order depends on the real table's size, unknown while tracing");
+    }
+
+    /** A sorted container compares its keys: an identity key (a tensor) is not comparable, and the trace does not evaluate the comparison. */
+    private static void sortable(TraceContext ctx, KeyedVariable k, Object key, String what) {
+        if (key instanceof IdentityKey ik && (java.util.SortedMap.class.isAssignableFrom(k.type()) || java.util.SortedSet.class.isAssignableFrom(k.type()))) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " with the key " + ik + " on a " + k.type().getSimpleName()
+                    + ", which compares its keys: the trace does not evaluate the comparison");
+        }
     }
 
     private static void mutable(TraceContext ctx, KeyedVariable k, String what) {

@@ -3,6 +3,7 @@ package dev.ember.dynamo;
 import dev.ember.dynamo.source.Source;
 import dev.ember.dynamo.variables.Changes;
 import dev.ember.dynamo.variables.Construction;
+import dev.ember.dynamo.variables.IdentityKey;
 import dev.ember.dynamo.variables.MapViewVariable;
 import dev.ember.tensor.Tensor;
 
@@ -127,14 +128,19 @@ sealed interface OutputRebuilder {
     }
 
     /** A new list; {@code mutable} gives an ArrayList, otherwise an unmodifiable list. */
-    record ListOf(List<OutputRebuilder> items, boolean mutable, boolean fixedSize) implements OutputRebuilder {
-        ListOf(List<OutputRebuilder> items, boolean mutable) { this(items, mutable, false); }
+    record ListOf(List<OutputRebuilder> items, Class<?> type, boolean fixedSize) implements OutputRebuilder {
+        /** A mutable list is an ArrayList, an immutable one List.of's class. */
+        ListOf(List<OutputRebuilder> items, boolean mutable) { this(items, mutable ? ArrayList.class : null, false); }
+
+        public boolean mutable() { return type != null; }
 
         public Object rebuild(Rebuild r) {
             List<Object> out = new ArrayList<>(items.size());
             for (OutputRebuilder item : items) out.add(r.value(item));
             if (fixedSize) return java.util.Arrays.asList(out.toArray());      // the class and the mutability eager's Arrays.asList has
-            if (mutable) return out;
+            if (type == ArrayList.class) return out;
+            if (type == java.util.LinkedList.class) return new java.util.LinkedList<>(out);
+            if (type == java.util.ArrayDeque.class) return new java.util.ArrayDeque<>(out);
             // List.of's own class (what eager's List.of, toList and copies have) unless an element is null, which it refuses; an
             // unmodifiable wrapper would also read as a view of another list to a later trace (VariableBuilder.isViewOfAnother)
             return out.contains(null) ? Collections.unmodifiableList(out) : List.copyOf(out);
@@ -144,9 +150,9 @@ sealed interface OutputRebuilder {
         public boolean hasIdentity() { return true; }
     }
 
-    /** A StringBuilder made in the trace: a new one with the text it had when the graph ended. */
-    record StringBuilderOf(String text) implements OutputRebuilder {
-        public Object rebuild(Rebuild r) { return new StringBuilder(text); }
+    /** A StringBuilder (or StringBuffer) made in the trace: a new one with the text it had when the graph ended. */
+    record StringBuilderOf(String text, boolean buffer) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) { return buffer ? new StringBuffer(text) : new StringBuilder(text); }
 
         @Override
         public boolean hasIdentity() { return true; }
@@ -211,30 +217,31 @@ sealed interface OutputRebuilder {
      * so even a HashMap iterates as eager's does; an immutable one is made by Map.ofEntries or
      * Set.of from the keys in the order the program gave them, which fixes its iteration order too.
      */
-    record KeyedOf(Class<?> type, boolean mutable, Construction how, List<Changes.Change> changes, List<Object> keys, List<OutputRebuilder> values)
-            implements OutputRebuilder {
+    record KeyedOf(Class<?> type, boolean mutable, Construction how, List<Changes.Change> changes, List<Object> keys, List<OutputRebuilder> values,
+                   KeyValues identities) implements OutputRebuilder {
         public Object rebuild(Rebuild r) {
             boolean isMap = values != null;
-            if (!mutable && !isMap) return java.util.Set.of(how.copiedKeys().toArray());
+            java.util.function.UnaryOperator<Object> key = identities.resolver(r);
+            if (!mutable && !isMap) return java.util.Set.of(how.copiedKeys().stream().map(key).toArray());
             if (!mutable) {
                 Map<Object, Object> byKey = new java.util.HashMap<>();
                 for (int i = 0; i < keys.size(); i++) byKey.put(keys.get(i), r.value(values.get(i)));
-                return Map.ofEntries(how.copiedKeys().stream().map(k -> Map.entry(k, byKey.get(k))).toArray(Map.Entry[]::new));
+                return Map.ofEntries(how.copiedKeys().stream().map(k -> Map.entry(key.apply(k), byKey.get(k))).toArray(Map.Entry[]::new));
             }
-            Object container = construct(isMap);
+            Object container = construct(isMap, key);
             r.made(this, container);
-            replay(container, changes, keys, isMap ? rebuildAll(r, values) : null);
+            replay(container, changes, keys, isMap ? rebuildAll(r, values) : null, key);
             return container;
         }
 
-        private Object construct(boolean isMap) {
+        private Object construct(boolean isMap, java.util.function.UnaryOperator<Object> key) {
             try {
                 if (how.copiedKeys() != null) {
                     Map<Object, Object> source = new LinkedHashMap<>();
-                    for (Object k : how.copiedKeys()) source.put(k, null);
-                    return isMap ? type.getConstructor(Map.class).newInstance(source) : type.getConstructor(Collection.class).newInstance(source.keySet());
+                    for (Object k : how.copiedKeys()) source.put(key.apply(k), null);
+                    return isMap ? Allocation.constructAs(type, Map.class, source) : Allocation.constructAs(type, Collection.class, source.keySet());
                 }
-                return how.capacity() >= 0 ? type.getConstructor(int.class).newInstance(how.capacity()) : type.getConstructor().newInstance();
+                return how.capacity() >= 0 ? Allocation.constructAs(type, int.class, how.capacity()) : Allocation.constructAs(type, null, null);
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException("rebuilding a " + type.getName() + " failed", e);
             }
@@ -243,28 +250,42 @@ sealed interface OutputRebuilder {
         /**
          * Applies the trace's structural changes to a real map or set, then sets {@code values} (a
          * map's final values, in {@code keys}' order; null for a set). Setting a value of a present
-         * key does not move it, so the order is the changes' alone.
+         * key does not move it, so the order is the changes' alone. {@code key} gives the real key
+         * for a traced one (an identity key's object, rebuilt).
          */
         @SuppressWarnings("unchecked")
-        static void replay(Object container, List<Changes.Change> changes, List<Object> keys, Object[] values) {
+        static void replay(Object container, List<Changes.Change> changes, List<Object> keys, Object[] values, java.util.function.UnaryOperator<Object> key) {
             Collection<Object> keySet = container instanceof Map<?, ?> m ? ((Map<Object, Object>) m).keySet() : (Collection<Object>) container;
             for (Changes.Change c : changes) {
                 switch (c.kind()) {
                     case INSERT -> {
-                        if (container instanceof Map<?, ?> m) ((Map<Object, Object>) m).put(c.key(), null);
-                        else keySet.add(c.key());
+                        if (container instanceof Map<?, ?> m) ((Map<Object, Object>) m).put(key.apply(c.key()), null);
+                        else keySet.add(key.apply(c.key()));
                     }
-                    case REMOVE -> keySet.remove(c.key());
+                    case REMOVE -> keySet.remove(key.apply(c.key()));
                     case CLEAR -> keySet.clear();
                 }
             }
             if (values == null) return;
             Map<Object, Object> map = (Map<Object, Object>) container;
-            for (int i = 0; i < keys.size(); i++) map.put(keys.get(i), values[i]);
+            for (int i = 0; i < keys.size(); i++) map.put(key.apply(keys.get(i)), values[i]);
         }
 
         @Override
         public boolean hasIdentity() { return true; }
+    }
+
+    /**
+     * The rebuilders of a container's keys that are values of the trace ({@link IdentityKey}s: a
+     * tensor, an object); every other key is itself.
+     */
+    record KeyValues(Map<IdentityKey, OutputRebuilder> rebuilders) {
+        static final KeyValues NONE = new KeyValues(Map.of());
+
+        java.util.function.UnaryOperator<Object> resolver(Rebuild r) {
+            if (rebuilders.isEmpty()) return k -> k;
+            return k -> k instanceof IdentityKey ik ? r.value(rebuilders.get(ik)) : k;
+        }
     }
 
     /** Rebuilds every value before any container is changed: a value may be read from a container the replay changes. */

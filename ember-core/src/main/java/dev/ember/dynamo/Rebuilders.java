@@ -97,12 +97,12 @@ final class Rebuilders {
             case ConstantVariable c -> new OutputRebuilder.Constant(declared != null && declared.isPrimitive()
                     ? Values.fromStack(c.value(), Values.resolve(declared, Object.class)) : c.value());
             case ListVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
-            case ListVariable l -> new OutputRebuilder.ListOf(all(l.items()), l.isMutable(), l.isFixedSize());
+            case ListVariable l -> new OutputRebuilder.ListOf(all(l.items()), l.type(), l.isFixedSize());
             case ArrayVariable a when a.source() != null -> new OutputRebuilder.FromSource(a.source());
             case ArrayVariable a -> new OutputRebuilder.ArrayOf(a.componentType(), all(a.items()));
             case KeyedVariable k when k.source() != null -> new OutputRebuilder.FromSource(k.source());
             case KeyedVariable k -> new OutputRebuilder.KeyedOf(k.type(), k.isMutable(), k.construction(), k.changes().log(), List.copyOf(k.keys()),
-                    k instanceof MapVariable m ? all(m.entries().values()) : null);
+                    k instanceof MapVariable m ? all(m.entries().values()) : null, keyValues(k));
             case MapViewVariable view -> new OutputRebuilder.ViewOf(of(view.map(), null), view.view());
             case dev.ember.dynamo.variables.ImmutableEntryVariable pair -> new OutputRebuilder.EntryOf(of(pair.key(), null), of(pair.value(), null));
             case UserObjectVariable u when !u.isFresh() -> new OutputRebuilder.FromSource(u.source());
@@ -125,7 +125,7 @@ final class Rebuilders {
             case OpOverloadVariable o -> new OutputRebuilder.Constant(o.op());
             case StreamVariable s -> new OutputRebuilder.Stream(s.name());
             case dev.ember.dynamo.variables.StringBuilderVariable sb when sb.source() != null -> new OutputRebuilder.FromSource(sb.source());
-            case dev.ember.dynamo.variables.StringBuilderVariable sb -> new OutputRebuilder.StringBuilderOf(sb.text().toString());
+            case dev.ember.dynamo.variables.StringBuilderVariable sb -> new OutputRebuilder.StringBuilderOf(sb.text().toString(), sb.type() == StringBuffer.class);
             case SymScalarVariable s when !s.dataDependent() -> scalar(s);
             case SymScalarVariable s -> throw SymScalars.dataDependent(ctx, s, "returning it");
             case dev.ember.dynamo.variables.SymSizeVariable s -> symbolicSize(s);
@@ -254,9 +254,21 @@ final class Rebuilders {
         return out;
     }
 
+    /** The rebuilders of the keys of {@code k} that are values of the trace, wherever the container's history holds them. */
+    private OutputRebuilder.KeyValues keyValues(KeyedVariable k) {
+        Map<dev.ember.dynamo.variables.IdentityKey, OutputRebuilder> out = new java.util.HashMap<>();
+        List<Object> all = new ArrayList<>(k.keys());
+        for (var c : k.changes().log()) all.add(c.key());
+        if (k.construction().copiedKeys() != null) all.addAll(k.construction().copiedKeys());
+        for (Object key : all) {
+            if (key instanceof dev.ember.dynamo.variables.IdentityKey ik && !out.containsKey(ik)) out.put(ik, of(ik.value(), null));
+        }
+        return out.isEmpty() ? OutputRebuilder.KeyValues.NONE : new OutputRebuilder.KeyValues(out);
+    }
+
     /** An input map's or set's changes; a map's values are set again only for keys whose value the trace changed. */
     private SideEffect replay(KeyedVariable k) {
-        if (!(k instanceof MapVariable m)) return new SideEffect.ReplayChanges(k.source(), k.changes().log(), List.of(), null);
+        if (!(k instanceof MapVariable m)) return new SideEffect.ReplayChanges(k.source(), k.changes().log(), List.of(), null, keyValues(k));
         Set<Object> touched = new java.util.HashSet<>();
         for (var c : k.changes().log()) touched.add(c.key());
         List<Object> keys = new ArrayList<>();
@@ -268,6 +280,6 @@ final class Rebuilders {
             keys.add(e.getKey());
             values.add(of(e.getValue(), null));
         }
-        return new SideEffect.ReplayChanges(k.source(), k.changes().log(), keys, values);
+        return new SideEffect.ReplayChanges(k.source(), k.changes().log(), keys, values, keyValues(k));
     }
 }

@@ -36,8 +36,14 @@ sealed interface SideEffect {
     record ResetList(Source list, OutputRebuilder items, boolean structural) implements SideEffect {
         @SuppressWarnings("unchecked")
         public void apply(Rebuild r) {
-            List<Object> target = (List<Object>) list.read(r.frame);
+            java.util.Collection<Object> sequence = (java.util.Collection<Object>) list.read(r.frame);
             List<?> values = (List<?>) r.value(items);
+            if (!(sequence instanceof List<Object> target)) {
+                // an ArrayDeque: its contents again
+                sequence.clear();
+                sequence.addAll(values);
+                return;
+            }
             if (!structural && target.size() == values.size()) {
                 java.util.ListIterator<Object> at = target.listIterator();
                 for (Object v : values) if (at.next() != v) at.set(v);
@@ -50,15 +56,23 @@ sealed interface SideEffect {
 
     /** The text the trace appended to the caller's StringBuilder, whose text it never read: appended to it, whatever it holds. */
     record AppendText(Source builder, String text) implements SideEffect {
-        public void apply(Rebuild r) { ((StringBuilder) builder.read(r.frame)).append(text); }
+        public void apply(Rebuild r) {
+            switch (builder.read(r.frame)) {
+                case StringBuilder b -> b.append(text);
+                case StringBuffer b -> b.append(text);
+                case Object o -> throw new IllegalStateException("not a StringBuilder or StringBuffer: " + o.getClass().getName());
+            }
+        }
     }
 
     /** The final text of the caller's StringBuilder, whose text the trace read (and guarded). */
     record SetText(Source builder, String text) implements SideEffect {
         public void apply(Rebuild r) {
-            StringBuilder target = (StringBuilder) builder.read(r.frame);
-            target.setLength(0);
-            target.append(text);
+            switch (builder.read(r.frame)) {
+                case StringBuilder b -> b.replace(0, b.length(), text);
+                case StringBuffer b -> b.replace(0, b.length(), text);
+                case Object o -> throw new IllegalStateException("not a StringBuilder or StringBuffer: " + o.getClass().getName());
+            }
         }
     }
 
@@ -66,7 +80,7 @@ sealed interface SideEffect {
     record AppendToList(Source list, OutputRebuilder items) implements SideEffect {
         @SuppressWarnings("unchecked")
         public void apply(Rebuild r) {
-            List<Object> target = (List<Object>) list.read(r.frame);
+            java.util.Collection<Object> target = (java.util.Collection<Object>) list.read(r.frame);
             target.addAll((List<?>) r.value(items));
         }
     }
@@ -75,10 +89,11 @@ sealed interface SideEffect {
      * An input map's or set's changes: its structural changes replayed in order, then the new
      * values of a map's keys ({@code values} null for a set), all rebuilt before the map is touched.
      */
-    record ReplayChanges(Source container, List<Changes.Change> changes, List<Object> keys, List<OutputRebuilder> values) implements SideEffect {
+    record ReplayChanges(Source container, List<Changes.Change> changes, List<Object> keys, List<OutputRebuilder> values,
+                         OutputRebuilder.KeyValues identities) implements SideEffect {
         public void apply(Rebuild r) {
             Object[] newValues = values == null ? null : OutputRebuilder.rebuildAll(r, values);
-            OutputRebuilder.KeyedOf.replay(container.read(r.frame), changes, keys, newValues);
+            OutputRebuilder.KeyedOf.replay(container.read(r.frame), changes, keys, newValues, identities.resolver(r));
         }
 
         @Override

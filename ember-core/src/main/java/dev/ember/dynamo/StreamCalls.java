@@ -152,7 +152,8 @@ final class StreamCalls {
                 yield new ArrayVariable(elementClass(k), all(ctx, p), null);
             }
             case "count" -> ConstantVariable.of((long) all(ctx, p).size());
-            case "sum", "min", "max", "average", "summaryStatistics" -> numeric(ctx, p, name);
+            case "sum", "min", "max", "average", "summaryStatistics" ->
+                    k == Kind.STREAM && args.size() == 1 ? minMaxBy(ctx, p, name, args.getFirst()) : numeric(ctx, p, name);
             case "reduce" -> reduce(ctx, p, args);
             case "anyMatch", "allMatch", "noneMatch" -> {
                 boolean[] found = {false};
@@ -331,6 +332,47 @@ final class StreamCalls {
             return true;
         });
         return acc[0];
+    }
+
+    private static final MethodTypeDesc COMPARE = MethodTypeDesc.of(ConstantDescs.CD_int, ConstantDescs.CD_Object, ConstantDescs.CD_Object);
+
+    /**
+     * {@code Stream.min(comparator)} and {@code max}, as Java computes them: a reduce by
+     * {@code BinaryOperator.minBy} ({@code compare(a, b) <= 0 ? a : b}) or {@code maxBy}
+     * ({@code >= 0}), the comparator's code traced (natural and reverse order compare constants).
+     */
+    private static VariableTracker minMaxBy(TraceContext ctx, PipelineVariable p, String name, VariableTracker comparator) {
+        if (isNull(comparator)) throw raise(ctx, new NullPointerException(), "Stream." + name + "(null)");
+        VariableTracker[] acc = {null};
+        pull(ctx, p, v -> {
+            if (acc[0] == null) {
+                acc[0] = v;
+                return true;
+            }
+            int c = compare(ctx, comparator, acc[0], v, "Stream." + name + "()");
+            if (name.equals("min") ? c > 0 : c < 0) acc[0] = v;
+            return true;
+        });
+        if (acc[0] != null && isNull(acc[0])) throw raise(ctx, new NullPointerException(), "Stream." + name + "() of a null element");
+        return PipelineVariable.optional(acc[0], Kind.OPTIONAL);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static int compare(TraceContext ctx, VariableTracker comparator, VariableTracker a, VariableTracker b, String what) {
+        if (comparator instanceof ConstantVariable c && Containers.KNOWN_COMPARATORS.contains(c.value())) {
+            if (!(a instanceof ConstantVariable x && x.value() != null && b instanceof ConstantVariable y && y.value() != null)) {
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " of " + a.describe() + " and " + b.describe()
+                        + ": the trace compares values known while tracing (numbers, strings, enums)");
+            }
+            try {
+                return ((java.util.Comparator<Object>) c.value()).compare(x.value(), y.value());
+            } catch (ClassCastException e) {
+                throw Exceptions.raise(ctx, e, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e + " from " + what);
+            }
+        }
+        VariableTracker r = Invoker.invokeVirtual(ctx, java.util.Comparator.class, "compare", COMPARE, comparator, List.of(a, b));
+        if (r instanceof ConstantVariable c && c.value() instanceof Integer i) return i;
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + ": the comparator returned " + r.describe() + ", not an int known while tracing");
     }
 
     /** sum, min, max, average, summaryStatistics of a primitive stream, computed by Java's own stream on the items (constants). */

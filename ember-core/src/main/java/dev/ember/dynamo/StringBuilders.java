@@ -59,7 +59,7 @@ final class StringBuilders {
     }
 
     static VariableTracker method(TraceContext ctx, StringBuilderVariable sb, String name, MethodTypeDesc type, List<VariableTracker> args) {
-        if (!TRACED.contains(name)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "StringBuilder." + name + "() on " + sb.describe());
+        if (!TRACED.contains(name)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, sb.type().getSimpleName() + "." + name + "() on " + sb.describe());
         if (!name.equals("append")) read(ctx, sb);       // appending is the one method whose effect does not depend on the text
         String before = sb.source() == null ? null : sb.text().toString();
         Class<?>[] ptypes = new Class<?>[type.parameterCount()];
@@ -67,6 +67,7 @@ final class StringBuilders {
         for (int i = 0; i < ptypes.length; i++) {
             ClassDesc p = type.parameterType(i);
             ptypes[i] = Values.resolve(p, StringBuilder.class);
+            if (ptypes[i] == StringBuffer.class) ptypes[i] = StringBuilder.class;    // compareTo(StringBuffer): the text runs as a StringBuilder
             VariableTracker a = args.get(i);
             boolean object = !p.isPrimitive() && !p.isArray();
             if (object && a instanceof StringBuilderVariable other) {
@@ -85,9 +86,9 @@ final class StringBuilders {
             m = StringBuilder.class.getMethod(name, ptypes);
             result = m.invoke(sb.text(), jargs);
         } catch (InvocationTargetException e) {
-            throw Exceptions.raise(ctx, e.getCause(), GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e.getCause() + " from StringBuilder." + name);
+            throw Exceptions.raise(ctx, e.getCause(), GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e.getCause() + " from " + sb.type().getSimpleName() + "." + name);
         } catch (ReflectiveOperationException | IllegalArgumentException e) {
-            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "cannot evaluate StringBuilder." + name + type.descriptorString() + ": " + e, e);
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "cannot evaluate " + sb.type().getSimpleName() + "." + name + type.descriptorString() + ": " + e, e);
         }
         if (before != null && !before.contentEquals(sb.text())) ctx.sideEffects.mutated(sb);
         if (result == sb.text()) return sb;             // append, insert, reverse, …: the builder itself, for chaining

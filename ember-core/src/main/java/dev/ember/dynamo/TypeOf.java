@@ -32,7 +32,7 @@ final class TypeOf {
             case TensorVariable t -> Tensor.class;
             case ConstantVariable c -> c.value() == null ? null : c.value().getClass();
             case ArrayVariable a -> a.componentType().arrayType();
-            case ListVariable l -> l.isMutable() ? ArrayList.class : List.class;
+            case ListVariable l -> l.type() != null ? l.type() : List.class;
             case IteratorVariable i -> Iterator.class;
             case UserObjectVariable u -> u.type();
             case ModuleVariable m -> m.module().getClass();
@@ -46,7 +46,7 @@ final class TypeOf {
             case EntryVariable e -> java.util.Map.Entry.class;
             case dev.ember.dynamo.variables.ImmutableEntryVariable e -> java.util.Map.Entry.class;
             case dev.ember.dynamo.variables.PipelineVariable p -> p.kind().type();
-            case dev.ember.dynamo.variables.StringBuilderVariable s -> StringBuilder.class;
+            case dev.ember.dynamo.variables.StringBuilderVariable s -> s.type();
         };
     }
 
@@ -56,7 +56,7 @@ final class TypeOf {
         if (v instanceof LambdaVariable l) return type.isInterface() ? Boolean.TRUE : (type == Object.class ? true : null);
         Class<?> cls = runtimeClass(v);
         if (cls == null) return null;
-        if (v instanceof ListVariable) return type.isAssignableFrom(cls) || type == List.class || type == java.util.Collection.class || type == Iterable.class;
+        if (v instanceof ListVariable l && l.type() == null) return type.isAssignableFrom(cls) || type == List.class || type == java.util.Collection.class || type == Iterable.class;
         return type.isAssignableFrom(cls);
     }
 }

@@ -133,17 +133,23 @@ final class VariableBuilder {
             return new ConstantVariable(value, source);
         }
         if (value instanceof dev.ember.dynamo.resume.ResumedIterator<?> it
-                && (it.iterable() instanceof List<?> || KeyedContainers.tracksInput(it.iterable()))) {
+                && (it.iterable() instanceof List<?> && JdkCalls.isJdk(it.iterable().getClass()) || KeyedContainers.tracksInput(it.iterable()))) {
             return resumedIterator(it, source);
         }
         if (KeyedContainers.tracksInput(value)) return keyed(value, source);
-        if (value instanceof List<?> list) {
+        if (value instanceof java.util.ArrayDeque<?> deque && value.getClass() == java.util.ArrayDeque.class) {
+            graph.addGuard(new TypeMatch(source, value.getClass()));
+            return ListVariable.unread(() -> listContents(List.copyOf(deque), source), java.util.ArrayDeque.class, source);
+        }
+        if (value instanceof List<?> list && JdkCalls.isJdk(list.getClass())) {
+            // a List class of the user's (a subclass of ArrayList, an AbstractList) is an object of the user's: its own
+            // methods are traced and the JDK's inherited ones break, rather than being modelled as ArrayList's
             // the list's class, exactly: the trace depends on it (an ArrayList's changes are replayed; List.of throws on set
             // and add, Arrays.asList on add only), as Dynamo guards a list and a tuple apart
             graph.addGuard(new TypeMatch(source, list.getClass()));
             // The caller's ArrayList/LinkedList may be mutated: the compiled frame replays the appends, or the final contents once read.
             boolean replayable = value instanceof java.util.ArrayList<?> || value instanceof java.util.LinkedList<?>;
-            if (replayable) return ListVariable.unread(() -> listContents(list, source), source);
+            if (replayable) return ListVariable.unread(() -> listContents(list, source), list.getClass(), source);
             if (isViewOfAnother(list)) return ListVariable.ofInputView(listContents(list, source), source, list.getClass());
             return ListVariable.ofInput(listContents(list, source), source);
         }
@@ -158,7 +164,9 @@ final class VariableBuilder {
         }
         graph.addGuard(new TypeMatch(source, value.getClass()));
         // its text is guarded only once the trace reads it (StringBuilders.read); appending needs none
-        if (value.getClass() == StringBuilder.class) return new dev.ember.dynamo.variables.StringBuilderVariable(source, value.toString());
+        if (value.getClass() == StringBuilder.class || value.getClass() == StringBuffer.class) {
+            return new dev.ember.dynamo.variables.StringBuilderVariable(value.getClass().asSubclass(CharSequence.class), source, value.toString());
+        }
         if (Modules.isModule(value)) return new ModuleVariable(value, source, modulePath(source));
         Lambdas.Made remade = Lambdas.made(value.getClass());
         if (remade != null) return new LambdaVariable(remade.target(), remade.interfaceMethod(), capturedOf(value, source, remade.target()), source, null);
@@ -226,17 +234,31 @@ final class VariableBuilder {
             graph.addGuard(new KeysMatch(source, List.copyOf(map.keySet())));
             Map<Object, VariableTracker> entries = value instanceof TreeMap<?, ?> ? new TreeMap<>() : new LinkedHashMap<>();
             Map<Object, java.util.function.Supplier<VariableTracker>> unread = new java.util.HashMap<>();
+            int index = 0;
             for (var e : map.entrySet()) {
                 Object key = e.getKey(), v = e.getValue();   // the value this call passed, whenever the trace reads it
-                entries.put(key, null);
-                unread.put(key, () -> wrap(v, new KeySource(source, key), Object.class));
+                Object traced = tracedKey(key, source, index++);
+                entries.put(traced, null);
+                unread.put(traced, () -> wrap(v, new KeySource(source, key), Object.class));
             }
             return new MapVariable(value.getClass(), entries, unread, replayable, source);
         }
         Set<?> set = (Set<?>) value;
         graph.addGuard(new KeysMatch(source, List.copyOf(set)));
-        Set<Object> elements = value instanceof TreeSet<?> ? new TreeSet<>(set) : new LinkedHashSet<>(set);
+        Set<Object> elements = value instanceof TreeSet<?> ? new TreeSet<>() : new LinkedHashSet<>();
+        int index = 0;
+        for (Object element : set) elements.add(tracedKey(element, source, index++));
         return new SetVariable(value.getClass(), elements, replayable, source);
+    }
+
+    /**
+     * A key of an input map or set as the trace holds it: a value key as it is; a tensor key (the
+     * same object as the caller's, which {@link KeysMatch} guards) as an identity key of the graph
+     * input read from its position in the container.
+     */
+    private Object tracedKey(Object key, Source container, int index) {
+        if (!(key instanceof Tensor)) return key;
+        return dev.ember.dynamo.variables.IdentityKey.of(wrap(key, new dev.ember.dynamo.source.KeyAtSource(container, index), Object.class));
     }
 
     /**

@@ -122,6 +122,7 @@ final class StrictExport {
             case dev.ember.dynamo.source.SizeSource z -> root(z.tensor());
             case dev.ember.dynamo.source.IteratorPartSource p -> root(p.iterator());
             case dev.ember.dynamo.source.TextSource t -> root(t.base());
+            case dev.ember.dynamo.source.KeyAtSource k -> root(k.base());
         };
     }
 
@@ -137,6 +138,7 @@ final class StrictExport {
             case dev.ember.dynamo.source.SizeSource z -> path(z.tensor()) + ".size(" + z.dim() + ")";
             case dev.ember.dynamo.source.IteratorPartSource p -> path(p.iterator()) + "." + p.part().name().toLowerCase() + "()";
             case dev.ember.dynamo.source.TextSource t -> path(t.base()) + ".toString()";
+            case dev.ember.dynamo.source.KeyAtSource k -> "List.copyOf(" + path(k.base()) + (k.base() instanceof KeySource ? "" : ".keySet()") + ").get(" + k.index() + ")";
         };
     }
 }

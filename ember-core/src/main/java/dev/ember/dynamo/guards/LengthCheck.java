@@ -5,7 +5,7 @@ import dev.ember.dynamo.source.Source;
 import java.lang.reflect.Array;
 import java.util.List;
 
-/** The list or array has exactly {@code length} elements. */
+/** The list, deque or array has exactly {@code length} elements. */
 public record LengthCheck(Source source, int length) implements Guard {
     @Override
     public String kind() { return "LENGTH_CHECK"; }
@@ -22,7 +22,7 @@ public record LengthCheck(Source source, int length) implements Guard {
     public String describe() { return "LENGTH_CHECK: len(" + source.name() + ") == " + length; }
 
     private static int lengthOf(Object value) {
-        if (value instanceof List<?> l) return l.size();
+        if (value instanceof java.util.Collection<?> c) return c.size();
         if (value != null && value.getClass().isArray()) return Array.getLength(value);
         return -1;
     }

@@ -3,7 +3,7 @@ package dev.ember.dynamo.source;
 import java.lang.reflect.Array;
 import java.util.List;
 
-/** Element {@code index} of the array or {@link List} at {@code base}: {@code L['xs'][0]}. */
+/** Element {@code index} of the array, {@link List} or other collection (an ArrayDeque, in iteration order) at {@code base}: {@code L['xs'][0]}. */
 public record IndexSource(Source base, int index) implements Source {
     @Override
     public String name() { return base.name() + "[" + index + "]"; }
@@ -11,6 +11,8 @@ public record IndexSource(Source base, int index) implements Source {
     @Override
     public Object read(Object[] frame) {
         Object container = base.read(frame);
-        return container instanceof List<?> l ? l.get(index) : Array.get(container, index);
+        if (container instanceof List<?> l) return l.get(index);
+        if (container instanceof java.util.Collection<?> c) return c.stream().skip(index).findFirst().orElseThrow(() -> new IndexOutOfBoundsException(index));
+        return Array.get(container, index);
     }
 }

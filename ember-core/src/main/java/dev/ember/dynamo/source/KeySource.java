@@ -14,6 +14,7 @@ public record KeySource(Source base, Object key) implements Source {
     public static String literal(Object key) {
         if (key instanceof String s) return "'" + s + "'";
         if (key instanceof Enum<?> e) return e.getDeclaringClass().getSimpleName() + "." + e.name();
+        if (key instanceof dev.ember.tensor.Tensor t) return "<Tensor " + t.describe() + " @" + Integer.toHexString(System.identityHashCode(t)) + ">";
         return String.valueOf(key);
     }
 }

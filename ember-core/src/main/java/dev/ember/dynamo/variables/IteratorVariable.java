@@ -54,6 +54,9 @@ public final class IteratorVariable implements VariableTracker {
 
     private List<VariableTracker> current() { return items != null ? items : ((ListVariable) iterable).items(); }
 
+    /** Whether this iterates an ArrayDeque, whose iterator stops after the elements it was made with. */
+    public boolean overArrayDeque() { return iterable instanceof ListVariable l && l.isArrayDeque(); }
+
     /** Whether the container iterated was structurally changed since this iterator was made. */
     public boolean containerChanged() {
         int now = container != null ? container.changes().count() : ((ListVariable) iterable).structuralChanges();

@@ -43,9 +43,21 @@ public abstract sealed class KeyedVariable implements VariableTracker permits Ma
 
     public Changes changes() { return changes; }
 
+    /**
+     * Whether the trace knows the iteration order: not for a container made in the trace and
+     * ordered by hash codes (HashMap, HashSet, Map.of, Set.of) holding an {@link IdentityKey},
+     * whose hash code is the real object's; nor for an input HashMap or HashSet the trace inserted
+     * keys into (an input's own keys are in the order the caller's container gave, guarded).
+     */
     public boolean orderKnown() {
+        boolean linked = java.util.LinkedHashMap.class.isAssignableFrom(type) || java.util.LinkedHashSet.class.isAssignableFrom(type);
+        // an input's keys are in the caller's container's order (guarded), until the trace inserts one
+        if (hasIdentityKeys() && !linked && (source == null || changes.inserted())) return false;
         return source == null || (type != java.util.HashMap.class && type != java.util.HashSet.class) || !changes.inserted();
     }
+
+    /** Whether a key is an {@link IdentityKey}. */
+    public boolean hasIdentityKeys() { return keys().stream().anyMatch(IdentityKey.class::isInstance); }
 
     @Override
     public Source source() { return source; }

@@ -9,7 +9,9 @@ import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
- * A {@link java.util.List}: an ArrayList made during the trace (mutable), an immutable
+ * A {@link java.util.List} or an {@link java.util.ArrayDeque}: an ArrayList, LinkedList or
+ * ArrayDeque made during the trace (mutable; {@link #type()} is its class, and a deque's methods
+ * are list operations at its ends), an immutable
  * {@code List.of(…)}, a fixed-size {@code Arrays.asList(…)} (set writes through to its array; add
  * and remove throw), an op's list of outputs, or a list from the frame's inputs.
  *
@@ -35,6 +37,8 @@ public final class ListVariable implements VariableTracker {
     /** Appended while unread, in order. */
     private final List<VariableTracker> appended = new ArrayList<>();
     private final boolean mutable;
+    /** The class the program sees for a mutable list (ArrayList, LinkedList, ArrayDeque); null for an immutable or fixed-size one. */
+    private final Class<?> type;
     private final Source source;
     /** The array an {@code Arrays.asList} list is a view of (its items are the array's), or null. */
     private final ArrayVariable backing;
@@ -42,15 +46,23 @@ public final class ListVariable implements VariableTracker {
     private int structuralChanges;
 
     public ListVariable(List<VariableTracker> items, boolean mutable, Source source) {
+        this(items, mutable ? ArrayList.class : null, source);
+    }
+
+    /** A mutable list of {@code type} (ArrayList, LinkedList or ArrayDeque) holding {@code items}, or an immutable one ({@code type} null). */
+    public ListVariable(List<VariableTracker> items, Class<?> type, Source source) {
+        if (type != null && !MUTABLE_CLASSES.contains(type)) throw new IllegalArgumentException(type.getName());
         this.items = new ArrayList<>(items);
-        this.mutable = mutable;
+        this.mutable = type != null;
+        this.type = type;
         this.source = source;
         this.backing = null;
     }
 
-    private ListVariable(Supplier<Contents> contents, Source source) {
+    private ListVariable(Supplier<Contents> contents, Class<?> type, Source source) {
         this.unread = contents;
         this.mutable = true;
+        this.type = type;
         this.source = source;
         this.backing = null;
     }
@@ -58,9 +70,19 @@ public final class ListVariable implements VariableTracker {
     private ListVariable(ArrayVariable array) {
         this.items = array.items();      // shared: a set through the list is a store into the array, as Arrays.asList's view
         this.mutable = false;
+        this.type = null;
         this.source = null;
         this.backing = array;
     }
+
+    /** The mutable sequence classes traced: made in the trace, or passed in (their changes are replayed on the caller's). */
+    public static final java.util.Set<Class<?>> MUTABLE_CLASSES = java.util.Set.of(ArrayList.class, java.util.LinkedList.class, java.util.ArrayDeque.class);
+
+    /** The class the program sees for a mutable list (ArrayList, LinkedList, ArrayDeque); null for an immutable or fixed-size list. */
+    public Class<?> type() { return type; }
+
+    /** Whether this is an ArrayDeque: no List methods, no null elements. */
+    public boolean isArrayDeque() { return type == java.util.ArrayDeque.class; }
 
     /** {@code Arrays.asList(array)} made in the trace: a fixed-size view of {@code array}. */
     public static ListVariable fixedSizeView(ArrayVariable array) { return new ListVariable(array); }
@@ -72,7 +94,7 @@ public final class ListVariable implements VariableTracker {
     public ArrayVariable backing() { return backing; }
 
     /** A mutable list from the inputs at {@code source}, whose contents {@code contents} gives when the trace first reads them. */
-    public static ListVariable unread(Supplier<Contents> contents, Source source) { return new ListVariable(contents, source); }
+    public static ListVariable unread(Supplier<Contents> contents, Class<?> type, Source source) { return new ListVariable(contents, type, source); }
 
     /** A list from the inputs the trace may not change (List.of, …), whose elements are wrapped as first read. */
     public static ListVariable ofInput(Contents contents, Source source) {
@@ -161,5 +183,7 @@ public final class ListVariable implements VariableTracker {
     public Source source() { return source; }
 
     @Override
-    public String describe() { return unread != null ? "ArrayList (contents not read)" : (mutable ? "ArrayList" : backing != null ? "Arrays.asList" : "List") + " of " + items.size(); }
+    public String describe() {
+        return unread != null ? type.getSimpleName() + " (contents not read)" : (mutable ? type.getSimpleName() : backing != null ? "Arrays.asList" : "List") + " of " + items.size();
+    }
 }

@@ -3,7 +3,8 @@ package dev.ember.dynamo.variables;
 import dev.ember.dynamo.source.Source;
 
 /**
- * A {@code java.lang.StringBuilder} made during the trace, or passed in. Everything appended to it
+ * A {@code java.lang.StringBuilder} or {@code StringBuffer} (the same methods, synchronized; a
+ * trace runs on one thread) made during the trace, or passed in. Everything appended to it
  * is text known while tracing (constants, sizes, strings), so the trace keeps the builder itself:
  * {@link #text()} is a real StringBuilder the trace owns and changes as the program changes its
  * builder, and its methods answer as Java's do. After the graph a builder made in the trace is
@@ -12,19 +13,25 @@ import dev.ember.dynamo.source.Source;
  */
 public final class StringBuilderVariable implements VariableTracker {
     private final StringBuilder text;
+    private final Class<? extends CharSequence> type;
     private final Source source;
     private final String initial;
     private boolean read;
 
-    /** A builder made in the trace. */
-    public StringBuilderVariable() { this(null, ""); }
+    /** A builder of {@code type} (StringBuilder or StringBuffer) made in the trace. */
+    public StringBuilderVariable(Class<? extends CharSequence> type) { this(type, null, ""); }
 
-    /** The caller's builder at {@code source}, holding {@code initial} when the call came. */
-    public StringBuilderVariable(Source source, String initial) {
+    /** The caller's builder of {@code type} at {@code source}, holding {@code initial} when the call came. */
+    public StringBuilderVariable(Class<? extends CharSequence> type, Source source, String initial) {
+        if (type != StringBuilder.class && type != StringBuffer.class) throw new IllegalArgumentException(type.getName());
+        this.type = type;
         this.source = source;
         this.initial = initial;
         this.text = new StringBuilder(initial);
     }
+
+    /** The class the program sees: StringBuilder or StringBuffer. */
+    public Class<? extends CharSequence> type() { return type; }
 
     /** The builder's text so far, the real StringBuilder the traced calls run on. */
     public StringBuilder text() { return text; }
@@ -43,6 +50,6 @@ public final class StringBuilderVariable implements VariableTracker {
     @Override
     public String describe() {
         String shown = text.length() <= 40 ? text.toString() : text.substring(0, 37) + "...";
-        return (source == null ? "" : source.name() + ", ") + "StringBuilder \"" + shown + "\"";
+        return (source == null ? "" : source.name() + ", ") + type.getSimpleName() + " \"" + shown + "\"";
     }
 }

@@ -84,15 +84,42 @@ final class Compiled {
             assertTrue(e.sameData(a), context + ": expected " + e + " but got " + a);
         } else if (expected instanceof List<?> e) {
             List<?> a = (List<?>) actual;
+            if (e instanceof java.util.LinkedList<?>) assertEquals(expected.getClass(), actual.getClass(), context + ": list class");
             assertEquals(e.size(), a.size(), context + ": list size");
             for (int i = 0; i < e.size(); i++) assertSame(e.get(i), a.get(i), context + "[" + i + "]");
         } else if (expected instanceof java.util.Map<?, ?> e) {
             java.util.Map<?, ?> a = (java.util.Map<?, ?>) actual;
+            assertEquals(expected.getClass(), actual.getClass(), context + ": map class");
+            if (e.keySet().stream().anyMatch(Tensor.class::isInstance)) {
+                // keys equal by identity (tensors): eager's and the compiled call's are other objects, compared as values, in order
+                // (a HashMap's order is its keys' identity hash codes': compared as a multiset of entries)
+                List<java.util.Map.Entry<?, ?>> ee = List.copyOf(e.entrySet()), ae = List.copyOf(a.entrySet());
+                assertEquals(ee.size(), ae.size(), context + ": map size");
+                if (e instanceof java.util.LinkedHashMap<?, ?>) {
+                    for (int i = 0; i < ee.size(); i++) {
+                        assertSame(ee.get(i).getKey(), ae.get(i).getKey(), context + ": key " + i);
+                        assertSame(ee.get(i).getValue(), ae.get(i).getValue(), context + ": value " + i);
+                    }
+                }
+                return;
+            }
             assertEquals(List.copyOf(e.keySet()), List.copyOf(a.keySet()), context + ": keys in order");
             for (Object k : e.keySet()) assertSame(e.get(k), a.get(k), context + "[" + k + "]");
         } else if (expected instanceof java.util.Set<?> e) {
             assertTrue(actual instanceof java.util.Set<?>, context + ": expected a Set, got " + actual);
+            assertEquals(expected.getClass(), actual.getClass(), context + ": set class");
+            if (e.stream().anyMatch(Tensor.class::isInstance)) {
+                assertEquals(e.size(), ((java.util.Set<?>) actual).size(), context + ": set size");
+                if (e instanceof java.util.LinkedHashSet<?>) assertSame(List.copyOf(e), List.copyOf((java.util.Set<?>) actual), context);
+                return;
+            }
             assertEquals(List.copyOf(e), List.copyOf((java.util.Set<?>) actual), context + ": elements in order");
+        } else if (expected instanceof java.util.ArrayDeque<?> e) {
+            assertEquals(expected.getClass(), actual.getClass(), context + ": deque class");
+            assertSame(List.copyOf(e), List.copyOf((java.util.ArrayDeque<?>) actual), context);
+        } else if (expected instanceof CharSequence e && !(expected instanceof String)) {
+            assertEquals(expected.getClass(), actual.getClass(), context + ": class");
+            assertEquals(e.toString(), actual.toString(), context);
         } else if (expected instanceof Object[] e) {
             Object[] a = (Object[]) actual;
             assertEquals(e.length, a.length, context + ": array length");

@@ -5,9 +5,10 @@ import dev.ember.Ember;
 import dev.ember.dynamo.Disable;
 import dev.ember.tensor.Tensor;
 
-import java.util.ArrayDeque;
+import java.util.PriorityQueue;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -195,16 +196,17 @@ final class GraphBreakPagePrograms {
 
     static Tensor gb0013Example(Tensor x) {
         Tensor y = x.relu();
-        ArrayDeque<Tensor> stack = new ArrayDeque<>();
-        stack.push(y);
-        return stack.pop().mul(2);
+        PriorityQueue<Integer> sizes = new PriorityQueue<>();
+        for (int d : y.shape()) sizes.add(d);
+        return y.mul(sizes.peek());
     }
 
     static Tensor gb0013Fix(Tensor x) {
         Tensor y = x.relu();
-        List<Tensor> stack = new ArrayList<>();
-        stack.add(y);
-        return stack.removeLast().mul(2);
+        List<Integer> sizes = new ArrayList<>();
+        for (int d : y.shape()) sizes.add(d);
+        Collections.sort(sizes);
+        return y.mul(sizes.getFirst());
     }
 
     // ---------------------------------------------------------------- GB0014 (no program reaches it: only the fix runs)

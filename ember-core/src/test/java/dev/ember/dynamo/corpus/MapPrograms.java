@@ -148,6 +148,10 @@ final class MapPrograms {
         return x.mul(m.get(x));
     }
 
+    static Tensor listKeys(Map<List<Integer>, Integer> m, Tensor x) {
+        return x.mul(m.get(List.of(1, 2)));
+    }
+
     /** Flags in a set (test_misc: set_contains), a set made in the trace, and the caller's set updated. */
     static Tensor flags(Set<String> enabled, Tensor x) {
         if (enabled.contains("relu")) x = x.relu();

@@ -1,0 +1,60 @@
+package dev.ember.dynamo.variables;
+
+/**
+ * A map key or set element whose equality is identity: a tensor (Tensor's equals and hashCode are
+ * Object's, as PyTorch hashes a tensor by id), a module, an object of a class that keeps Object's
+ * equals and hashCode. The real container the trace runs on holds this key, equal to another
+ * exactly when the two values are the same object ({@code ==} as the trace decides it); {@link #value()}
+ * is the variable, which iteration yields and which is rebuilt after the graph.
+ * <p>
+ * Its hash code is not the program's (that is the identity hash code of an object made after the
+ * graph), so a container hashing such keys iterates in an order the trace cannot know: see
+ * {@link KeyedVariable#orderKnown()}. Insertion-ordered containers (LinkedHashMap, LinkedHashSet)
+ * iterate as eager's whatever the hashes are.
+ */
+public final class IdentityKey {
+    private final Object identity;
+    private final VariableTracker value;
+
+    private IdentityKey(Object identity, VariableTracker value) {
+        this.identity = identity;
+        this.value = value;
+    }
+
+    /** The key for {@code v}, or null when {@code v}'s equality is not identity (or not known). */
+    public static IdentityKey of(VariableTracker v) {
+        Object identity = switch (v) {
+            case TensorVariable t -> t.node();
+            case ModuleVariable m when hasObjectsEquals(m.module().getClass()) -> m.module();
+            case UserObjectVariable u when hasObjectsEquals(u.type()) -> u.isFresh() ? u : u.value();
+            default -> null;
+        };
+        return identity == null ? null : new IdentityKey(identity, v);
+    }
+
+    /** Whether {@code v}'s equals is identity: what {@link #of} keys. */
+    public static boolean hasIdentityEquals(VariableTracker v) {
+        return v instanceof TensorVariable || v instanceof ModuleVariable m && hasObjectsEquals(m.module().getClass())
+                || v instanceof UserObjectVariable u && hasObjectsEquals(u.type());
+    }
+
+    /** Whether the class keeps Object's equals and hashCode. */
+    private static boolean hasObjectsEquals(Class<?> c) {
+        try {
+            return c.getMethod("equals", Object.class).getDeclaringClass() == Object.class && c.getMethod("hashCode").getDeclaringClass() == Object.class;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    public VariableTracker value() { return value; }
+
+    @Override
+    public boolean equals(Object o) { return o instanceof IdentityKey k && k.identity == identity; }
+
+    @Override
+    public int hashCode() { return System.identityHashCode(identity); }
+
+    @Override
+    public String toString() { return value.describe(); }
+}
