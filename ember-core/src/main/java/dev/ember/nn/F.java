@@ -171,6 +171,16 @@ public final class F {
 
     public static Tensor conv1d(Tensor x, Tensor weight, Tensor bias) { return conv1d(x, weight, bias, 1, 0, 1, 1); }
 
+    /**
+     * The transposed 2-d convolution of {@code [N, C, H, W]} (or unbatched {@code [C, H, W]}) input
+     * with weight {@code [C, out/groups, kH, kW]}, as PyTorch's {@code F.conv_transpose2d}.
+     */
+    public static Tensor convTranspose2d(Tensor x, Tensor weight, Tensor bias, int stride, int padding, int outputPadding, int groups, int dilation) {
+        return ConvOps.CONV_TRANSPOSE2D.callTensor(x, weight, bias, stride, padding, outputPadding, (long) groups, dilation);
+    }
+
+    public static Tensor convTranspose2d(Tensor x, Tensor weight, Tensor bias) { return ConvOps.CONV_TRANSPOSE2D.callTensor(x, weight, bias); }
+
     // ------------------------------------------------------------------ pooling
 
     /** Max pooling with stride = kernel size. */

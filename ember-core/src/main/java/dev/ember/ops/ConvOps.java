@@ -83,6 +83,66 @@ public final class ConvOps {
             .derivative(ConvOps::convolutionDoubleBackward)
             .register();
 
+    /**
+     * The transposed convolution (a "deconvolution": convolution's gradient with respect to its
+     * input), as ATen's {@code conv_transpose2d}: weight {@code [in, out/groups, kH, kW]}, output
+     * {@code (H−1)·stride − 2·padding + dilation·(kH−1) + output_padding + 1} high. Defined by
+     * {@code convolution_backward}'s input gradient for an input of the output's shape, so eager,
+     * autograd (its double-backward formula) and the inductor (its extern kernel) compute one thing.
+     */
+    public static final OpOverload CONV_TRANSPOSE2D = ComposedOps.define("conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, "
+                    + "int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor",
+            a -> transposedShape(a.tensor(0).shape(), a.tensor(1).shape(), ConvOps.pair(a.get(3)), ConvOps.pair(a.get(4)), ConvOps.pair(a.get(5)),
+                    a.integer(6), ConvOps.pair(a.get(7))),
+            (e, a) -> {
+                TensorMeta in = e.meta(a[0]), w = e.meta(a[1]);
+                int[] stride = ConvOps.pair(a[3]), padding = ConvOps.pair(a[4]), outputPadding = ConvOps.pair(a[5]), dilation = ConvOps.pair(a[7]);
+                int groups = ((Number) a[6]).intValue();
+                boolean batched = in.dim() == 4;
+                Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0L);
+                int[] outShape = ConvOps.transposedShape(e.meta(x).shape(), w.shape(), stride, padding, outputPadding, groups, dilation);
+                Object shapeOfOutput = e.call(CreationOps.ZEROS, outShape, in.dtype());   // only its shape is read
+                Object out = ((List<?>) e.call(ConvOps.CONVOLUTION_BACKWARD, x, shapeOfOutput, a[1], null, stride, padding, dilation, false,
+                        new int[] {0, 0}, (long) groups, new boolean[] {true, false, false})).getFirst();
+                if (a[2] != null) out = e.call(PointwiseOps.ADD_TENSOR, out, e.call(ShapeOps.VIEW, a[2], new int[] {1, -1, 1, 1}));
+                return batched ? out : e.call(ShapeOps.SQUEEZE_DIM, out, 0L);
+            });
+
+    private static int[] pair(Object v) {
+        int[] p = Composites.toInts(v);
+        return p.length == 1 ? new int[] {p[0], p[0]} : p;
+    }
+
+    /** The transposed convolution's output shape, after ATen's checks of its arguments. */
+    private static int[] transposedShape(int[] input, int[] weight, int[] stride, int[] padding, int[] outputPadding, int groups, int[] dilation) {
+        String op = "conv_transpose2d";
+        if (input.length != 3 && input.length != 4) {
+            throw error(op, "Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of size: " + Shapes.format(input));
+        }
+        int[] x = input.length == 4 ? input : new int[] {1, input[0], input[1], input[2]};
+        if (weight.length != 4) throw error(op, "expected a 4-D weight [in_channels, out_channels/groups, kH, kW], got " + Shapes.format(weight));
+        if (groups <= 0) throw error(op, "non-positive groups is not supported");
+        if (x[1] != weight[0]) {
+            throw error(op, "Given transposed=1, weight of size " + Shapes.format(weight) + ", expected input" + Shapes.format(x) + " to have " + weight[0]
+                    + " channels, but got " + x[1] + " channels instead");
+        }
+        if (weight[0] % groups != 0) throw error(op, "expected the weight's input channels (" + weight[0] + ") to be divisible by groups (" + groups + ")");
+        for (int d = 0; d < 2; d++) {
+            if (stride[d] <= 0) throw error(op, "non-positive stride is not supported");
+            if (outputPadding[d] >= stride[d] && outputPadding[d] >= dilation[d]) {
+                throw error(op, "output padding must be smaller than either stride or dilation, but got output_padding_height: " + outputPadding[0]
+                        + " output_padding_width: " + outputPadding[1] + " stride_height: " + stride[0] + " stride_width: " + stride[1]
+                        + " dilation_height: " + dilation[0] + " dilation_width: " + dilation[1]);
+            }
+        }
+        int[] out = {x[0], weight[1] * groups, 0, 0};
+        for (int d = 0; d < 2; d++) {
+            out[2 + d] = (x[2 + d] - 1) * stride[d] - 2 * padding[d] + dilation[d] * (weight[2 + d] - 1) + outputPadding[d] + 1;
+            if (out[2 + d] <= 0) throw error(op, "the output size " + Shapes.format(out) + " is too small (non-positive)");
+        }
+        return out;
+    }
+
     public static final OpOverload CONV2D = OpOverload.define("conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
                     + "int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor")
             .nativeBlas()
