@@ -183,6 +183,37 @@ public final class F {
 
     // ------------------------------------------------------------------ pooling
 
+    /**
+     * Max pooling over the last dim of {@code [N, C, L]} (or {@code [C, L]}) input, as PyTorch's
+     * {@code F.max_pool1d}: a 2-d pooling over a height of 1, as ATen's CPU path computes it.
+     */
+    public static Tensor maxPool1d(Tensor x, int kernelSize, int stride, int padding, int dilation, boolean ceilMode) {
+        requirePool1dInput("max_pool1d", x);
+        return maxPool2d(x.unsqueeze(-2), new int[] {1, kernelSize}, new int[] {1, stride}, new int[] {0, padding}, new int[] {1, dilation}, ceilMode).squeeze(-2);
+    }
+
+    public static Tensor maxPool1d(Tensor x, int kernelSize) { return maxPool1d(x, kernelSize, kernelSize, 0, 1, false); }
+
+    /** Average pooling over the last dim of {@code [N, C, L]} (or {@code [C, L]}) input, as PyTorch's {@code F.avg_pool1d}. */
+    public static Tensor avgPool1d(Tensor x, int kernelSize, int stride, int padding, boolean ceilMode, boolean countIncludePad) {
+        requirePool1dInput("avg_pool1d", x);
+        return avgPool2d(x.unsqueeze(-2), new int[] {1, kernelSize}, new int[] {1, stride}, new int[] {0, padding}, ceilMode, countIncludePad, null).squeeze(-2);
+    }
+
+    public static Tensor avgPool1d(Tensor x, int kernelSize) { return avgPool1d(x, kernelSize, kernelSize, 0, false, true); }
+
+    /** Adaptive average pooling of the last dim to {@code outputSize}, as PyTorch's {@code F.adaptive_avg_pool1d}. */
+    public static Tensor adaptiveAvgPool1d(Tensor x, int outputSize) {
+        requirePool1dInput("adaptive_avg_pool1d", x);
+        return adaptiveAvgPool2d(x.unsqueeze(-2), new int[] {1, outputSize}).squeeze(-2);
+    }
+
+    private static void requirePool1dInput(String op, Tensor x) {
+        if (x.dim() != 2 && x.dim() != 3) {
+            throw new IllegalArgumentException(op + ": Expected 2D or 3D (batch mode) tensor for input, but got " + dev.ember.tensor.Shapes.format(x.shape()));
+        }
+    }
+
     /** Max pooling with stride = kernel size. */
     public static Tensor maxPool2d(Tensor x, int kernelSize) { return ConvOps.MAX_POOL2D.callTensor(x, kernelSize); }
 
