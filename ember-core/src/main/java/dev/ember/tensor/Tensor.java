@@ -1067,10 +1067,26 @@ public class Tensor {
     public Tensor maskedSelect(Tensor mask) { return IndexingOps.MASKED_SELECT.callTensor(this, mask); }
 
     /**
-     * {@code x[mask]}: the rows where the bool {@code mask}, shaped like this tensor's leading dims,
-     * is true: {@code [n, shape[mask.dim()], …]}.
+     * {@code x[index]}, ATen's advanced indexing by one tensor. A bool {@code index} (a mask shaped
+     * like this tensor's leading dims) selects the rows where it is true: {@code [n, shape[mask.dim()], …]},
+     * a size only the values give (a graph break under compile, GB0021). An integer {@code index}
+     * picks rows of dim 0 by position, negative ones counted from the end: shaped
+     * {@code index.shape + shape[1:]} ({@code embeddings[ids]}, {@code x[perm]}), a static shape
+     * computed by index_select, so it stays in the graph.
      */
-    public Tensor index(Tensor mask) { return IndexingOps.INDEX_TENSOR.callTensor(this, List.of(mask)); }
+    public Tensor index(Tensor index) {
+        if (index.dtype() == DType.BOOL) return IndexingOps.INDEX_TENSOR.callTensor(this, List.of(index));
+        if (index.dtype().isFloatingPoint()) {
+            throw new IllegalArgumentException("index: tensors used as indices must be long, int or bool tensors, got " + index.dtype());
+        }
+        if (dim() == 0) throw new IndexOutOfBoundsException("index: too many indices for tensor of dimension 0");
+        Tensor flat = index.reshape(-1);
+        Tensor positions = Tensor.where(flat.lt(0.0), flat.add((long) size(0)), flat);
+        int[] out = new int[index.dim() + dim() - 1];
+        System.arraycopy(index.shape(), 0, out, 0, index.dim());
+        System.arraycopy(shape, 1, out, index.dim(), dim() - 1);
+        return indexSelect(0, positions).reshape(out);
+    }
 
     /** A copy of this tensor with {@code src}'s elements written along {@code dim} at {@code index}'s positions (int64, same rank). */
     public Tensor scatter(int dim, Tensor index, Tensor src) { return ScatterOps.SCATTER_SRC.callTensor(this, (long) dim, index, src); }
