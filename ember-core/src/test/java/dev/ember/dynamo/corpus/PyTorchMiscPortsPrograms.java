@@ -31,31 +31,10 @@ final class PyTorchMiscPortsPrograms {
         return bb.sub(aa);
     }
 
-    // test_misc.py::test_callpacked
-    static Tensor callPacked(List<Tensor> args) {
-        Tensor a = args.get(0), b = args.get(1), c = args.get(2);
-        return a.sub(b.mul(c));
-    }
-
     // test_misc.py::test_raises
     static Tensor raises(Tensor a, Tensor b, Tensor c) {
         Tensor x = a.add(b).sub(c.mul(10));
         throw new AssertionError(x.toString());
-    }
-
-    // test_misc.py::test_inplace
-    static Tensor inplace1(Tensor a, Tensor b) {
-        Tensor o = Tensor.empty(10, 10);
-        o.copy_(a);
-        o.sub_(b);
-        return o;
-    }
-
-    // test_misc.py::test_inplace_desugaring (1 + y and 1 - y: a number on the left)
-    static List<Tensor> inplaceOnLiterals(Tensor y) {
-        Tensor x0 = y.add(1);
-        Tensor x1 = y.rsub(1);
-        return List.of(x0, x1);
     }
 
     // test_misc.py::test_unpack4
@@ -78,9 +57,6 @@ final class PyTorchMiscPortsPrograms {
         o.copy_(a.div(b));
         return o;
     }
-
-    // test_misc.py::test_matmul1
-    static Tensor matmulOp1(Tensor a, Tensor b) { return a.matmul(b); }
 
     // test_misc.py::test_int_shape_binops (Python's // and % floor; for these positive ints Java's / and % agree)
     static Tensor intShapeBinops(Tensor x) {
@@ -355,16 +331,6 @@ final class PyTorchMiscPortsPrograms {
         };
     }
 
-    // test_misc.py::test_tensor_dict1
-    static Tensor tensorDict1(Map<String, Tensor> inputs) { return inputs.get("a").sub(inputs.get("b").mul(1.5)); }
-
-    // test_misc.py::test_tensor_dict2 (items, values, keys)
-    static Tensor tensorDict2Items(Map<String, Tensor> inputs) {
-        Tensor total = Tensor.zeros(1);
-        for (Map.Entry<String, Tensor> e : inputs.entrySet()) total.add_(e.getValue());
-        return total;
-    }
-
     static Tensor tensorDict2Values(Map<String, Tensor> inputs) {
         Tensor total = Tensor.zeros(1);
         for (Tensor v : inputs.values()) total.add_(v);
@@ -387,13 +353,6 @@ final class PyTorchMiscPortsPrograms {
             if (inputsB.containsKey(k)) total.add_(inputsB.get(k));
         }
         return total;
-    }
-
-    // test_misc.py::test_dictcomp
-    static Map<String, Tensor> dictcomp(Map<String, Tensor> inputs) {
-        Map<String, Tensor> out = new LinkedHashMap<>();
-        for (Map.Entry<String, Tensor> e : inputs.entrySet()) out.put(e.getKey(), e.getValue().add(1));
-        return out;
     }
 
     // test_misc.py::test_listcomp
@@ -420,9 +379,6 @@ final class PyTorchMiscPortsPrograms {
         if (x instanceof Tensor t) return t.add(1);
         return Tensor.ones(2, 3);
     }
-
-    // test_misc.py::test_numel
-    static List<Tensor> numel(Tensor a) { return List.of(a.add(a.numel()).add(a.numel()), a.add(a.numel())); }
 
     // test_ctx_manager.py::test_no_grad (fn1, fn3, fn4: no_grad, enable_grad, is_grad_enabled inside set_grad_enabled(True))
     static Tensor noGrad(Tensor a, Tensor b) {
