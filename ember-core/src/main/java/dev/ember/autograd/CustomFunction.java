@@ -36,8 +36,10 @@ import java.util.Set;
  * must return one gradient per input (null for none), each of its input's shape (a gradient of
  * broadcastable shape is summed to it); {@link Context#needsInputGrad} says which are wanted;
  * {@link Context#markNonDifferentiable} outputs carry no gradient; a saved input changed in place
- * before backward is an error. Under {@code Ember.compile} a call of {@code apply} runs as one eager
- * call between graphs (a graph break, GB0020), so its backward is always the one written here.
+ * before backward is an error. Under {@code Ember.compile} a call of {@code apply} is traced into the
+ * caller's graph with its backward as the node's derivative (docs/autograd.md); one whose forward or
+ * backward a graph cannot hold runs as one eager call between graphs (GB0020). Either way its
+ * backward is the one written here.
  */
 public abstract class CustomFunction {
 

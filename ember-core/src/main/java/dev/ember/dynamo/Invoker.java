@@ -237,6 +237,7 @@ final class Invoker {
                     "call to " + s.name() + "." + name + "()");
             case ConstantVariable c when c.value() instanceof GradMode.Scope scope -> GradModes.scopeMethod(ctx, scope, name);
             case ConstantVariable c when c.value() instanceof ErrorOnGraphBreak.Scope scope -> ErrorOnGraphBreak.scopeMethod(ctx, scope, name);
+            case ConstantVariable c when c.value() instanceof CustomFunctionOp.TracedContext context -> context.call(ctx, name, args);
             case ConstantVariable c when c.value() == null ->
                     throw Exceptions.raiseFromJvm(ctx, NullPointerException.class, "the traced path throws NullPointerException: calling " + name + "() on null");
             case ConstantVariable c when JdkCalls.isJdk(c.value().getClass()) -> JdkCalls.reflect(ctx, owner, name, type, c.value(), args);
@@ -322,6 +323,7 @@ final class Invoker {
             throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, r.declaringClass().getName() + "." + r.method().methodName().stringValue()
                     + " is disabled for compilation (@Disable or Ember.disable); it runs eagerly");
         }
+        if (CustomFunctionOp.isApply(r)) return CustomFunctionOp.trace(ctx, r, args);
         String oneCall = DisabledFunctions.runAsOneCall(r);
         if (oneCall != null) throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, oneCall);
         if (!r.hasCode()) {

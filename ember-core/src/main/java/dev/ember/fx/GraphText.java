@@ -74,6 +74,8 @@ public final class GraphText {
 
     private static String target(Node n) {
         return switch (n.target()) {
+            case OpOverload op when !OpRegistry.isRegistered(op) -> throw new IllegalArgumentException("cannot write node '" + n + "' as text: it calls "
+                    + op.name() + ", an op only this process knows (a traced CustomFunction)");
             case OpOverload op -> op.name();
             case GraphFunction fn when fn == BuiltinFunctions.GETITEM -> fn.qualifiedName();
             case GraphFunction fn -> throw new IllegalArgumentException("cannot write node '" + n + "' as text: it calls " + fn.qualifiedName()

@@ -1,6 +1,7 @@
 package dev.ember.fx;
 
 import dev.ember.ops.OpOverload;
+import dev.ember.ops.OpRegistry;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
@@ -121,6 +122,8 @@ public final class JavaSourceGen {
 
     private static String functionSource(Node n) {
         return switch (n.target()) {
+            case OpOverload op when !OpRegistry.isRegistered(op) -> throw new IllegalArgumentException("cannot write node '" + n + "' as Java source: it calls "
+                    + op.name() + ", an op only this process knows (a traced CustomFunction)");
             case OpOverload op -> "OpRegistry.get(" + JavaLiterals.string(op.name()) + ")";
             case GraphFunction fn -> {
                 String src = fn.javaSource();

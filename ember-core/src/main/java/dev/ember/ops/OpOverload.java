@@ -245,11 +245,17 @@ public final class OpOverload {
         }
 
         /** Builds the op and adds it to the {@link OpRegistry}. */
-        public OpOverload register() {
+        public OpOverload register() { return OpRegistry.add(build()); }
+
+        /**
+         * Builds the op without adding it to the registry: an op only this process's graphs hold (a
+         * traced {@code CustomFunction}), which no name lookup finds and no saved graph can name.
+         */
+        public OpOverload build() {
             if (meta == null || kernel == null) {
                 throw new IllegalStateException(schema.qualifiedName() + " needs both a meta function and a kernel");
             }
-            return OpRegistry.add(new OpOverload(schema, tags, meta, kernel, decomposition, derivative, nonDifferentiableOutputs, nonDifferentiableArguments, nativeBlas));
+            return new OpOverload(schema, tags, meta, kernel, decomposition, derivative, nonDifferentiableOutputs, nonDifferentiableArguments, nativeBlas);
         }
     }
 }

@@ -43,6 +43,12 @@ public final class OpRegistry {
         return op;
     }
 
+    /** Whether {@code op} is the registered op of its name (not one built for a single trace, {@link OpOverload.Builder#build}). */
+    public static boolean isRegistered(OpOverload op) {
+        loadAll();
+        return OPS.get(op.name()) == op;
+    }
+
     /** The op with this name, or an error listing near names. */
     public static OpOverload get(String name) {
         loadAll();
