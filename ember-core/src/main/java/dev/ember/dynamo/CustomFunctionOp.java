@@ -136,10 +136,6 @@ final class CustomFunctionOp {
                 fwdOutputs.add(n);
             }
         }
-        for (TensorVariable o : outs) {
-            // an output that is an input or a view of one: autograd's view rules for it are PyTorch's mark_dirty / view semantics
-            if (aliasesInput(o.node())) throw new NotTraceable("its forward returns an input or a view of one");
-        }
         fwd.graph.output(fwdOutputs);
         GraphModule fwdGraph = fwd.graph.toGraphModule();
 
@@ -229,14 +225,6 @@ final class CustomFunctionOp {
             work.addAll(n.allInputNodes());
         }
         return false;
-    }
-
-    private static boolean aliasesInput(Node n) {
-        while (true) {
-            if (n.kind() == NodeKind.PLACEHOLDER) return true;
-            if (!(n.target() instanceof OpOverload op) || !op.returnsAlias() || n.args().isEmpty() || !(n.arg(0) instanceof Node in)) return false;
-            n = in;
-        }
     }
 
     /** The items of a returned {@code Tensor[]}, each a tensor. */

@@ -174,6 +174,46 @@ class CustomFunctionCaptureTest {
         assertEquals(6, e.opCount(), e.toString());
     }
 
+    /** The gradient reversal layer (domain-adversarial training): the identity forward, the gradient negated and scaled. */
+    static final class ReverseGradient extends CustomFunction {
+        final double scale;
+        final boolean asView;
+
+        ReverseGradient(double scale, boolean asView) {
+            this.scale = scale;
+            this.asView = asView;
+        }
+
+        @Override
+        protected Tensor[] forward(Context ctx, Tensor... in) { return new Tensor[] {asView ? in[0].view(in[0].shape()) : in[0]}; }
+
+        @Override
+        protected Tensor[] backward(Context ctx, Tensor... grad) { return new Tensor[] {grad[0].mul(-scale)}; }
+    }
+
+    static Tensor reversed(Tensor x, Tensor w, boolean asView) {
+        Tensor features = x.matmul(w).relu();
+        Tensor domain = new ReverseGradient(0.3, asView).apply(features);
+        return domain.sigmoid().sum().add(features.square().sum());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"eager", "aot_eager", "inductor"})
+    void anIdentityForwardReturnsItsInputAsEagerDoes(String backend) {
+        Tensor.manualSeed(6);
+        Tensor x = Tensor.randn(5, 4), w = Tensor.randn(4, 3);
+        for (boolean asView : new boolean[] {false, true}) {
+            Fn2<Tensor, Tensor, Tensor> eagerFn = (a, b) -> reversed(a, b, asView);
+            double[][] eager = lossAndGrad(eagerFn, x, w);
+            double[][] compiled = lossAndGrad(Ember.compile(eagerFn, Options.backend(backend)), x, w);
+            assertEquals(eager[0][0], compiled[0][0], 1e-5);
+            assertArrayEquals(eager[1], compiled[1], 1e-5);
+            ExplainOutput e = Ember.explain(eagerFn).with(x, w.detach().requiresGrad(true));
+            assertEquals(0, e.graphBreakCount(), e.toString());
+            Ember.reset();
+        }
+    }
+
     /** Prints in forward: a graph cannot hold that, so the call runs eagerly, and the break says why. */
     static final class Loud extends CustomFunction {
         @Override
