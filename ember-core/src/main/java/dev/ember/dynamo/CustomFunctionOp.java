@@ -11,7 +11,6 @@ import dev.ember.fx.BuiltinFunctions;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.GraphText;
 import dev.ember.fx.Node;
-import dev.ember.fx.NodeKind;
 import dev.ember.fx.PreparedGraph;
 import dev.ember.fx.ShapeProp;
 import dev.ember.ops.OpEmitter;
