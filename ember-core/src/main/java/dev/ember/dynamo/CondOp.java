@@ -39,18 +39,19 @@ final class CondOp {
         @Override
         public String qualifiedName() { return "higher_order.cond"; }
 
+        /** The chosen branch's outputs as a list, as Dynamo's cond returns a tuple that a getitem unpacks. */
         @Override
         public Object apply(List<Object> args, Map<String, Object> kwargs) {
             Object[] operands = args.subList(1, args.size()).toArray();
             boolean p = ((Tensor) args.getFirst()).asBoolean();
-            return (p ? trueRun : falseRun).run(operands)[0];
+            return List.of((p ? trueRun : falseRun).run(operands));
         }
 
-        /** Both branches return the same metadata (checked when tracing), so the true branch's fake output answers. */
+        /** Both branches return the same metadata (checked when tracing), so the true branch's fake outputs answer. */
         @Override
         public Object applyFake(List<Object> args, Map<String, Object> kwargs) {
             Object out = ShapeProp.propagate(trueGraph, args.subList(1, args.size()).toArray());
-            return out instanceof List<?> l ? l.getFirst() : out;
+            return out instanceof List<?> l ? List.copyOf(l) : List.of(out);
         }
 
         @Override
@@ -82,8 +83,10 @@ final class CondOp {
         List<Object> graphArgs = new ArrayList<>();
         graphArgs.add(p.node());
         for (TensorVariable o : ops) graphArgs.add(o.node());
+        // a list of the one output and its getitem, as Dynamo's graph holds cond (and counts the getitem)
         FakeTensor out = new FakeTensor(t.out.meta());
-        return new TensorVariable(ctx.graph.callFunction(fn, graphArgs, out, ctx.currentLocation()), out, null);
+        Node cond = ctx.graph.callFunction(fn, graphArgs, List.of(out), ctx.currentLocation());
+        return new TensorVariable(ctx.graph.getItem(cond, 0, out, ctx.currentLocation()), out, null);
     }
 
     private record Branch(GraphModule gm, FakeTensor out) {}
