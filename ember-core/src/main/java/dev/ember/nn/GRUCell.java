@@ -1,5 +1,6 @@
 package dev.ember.nn;
 
+import dev.ember.ops.RecurrentOps;
 import dev.ember.tensor.Tensor;
 
 /** One GRU step, as PyTorch's {@code nn.GRUCell}; the formula is {@link GRU}'s. */
@@ -13,7 +14,7 @@ public class GRUCell extends RNNCellBase {
         Tensor x = batchedInput(input);
         Tensor h = batchedState(input, x, hx, "hidden");
         Tensor[] p = projections(x, h);
-        return unbatched(input, RNNBase.gruCell(p[0], p[1], h));
+        return unbatched(input, RecurrentOps.gruCell(p[0], p[1], h));
     }
 
     @Override

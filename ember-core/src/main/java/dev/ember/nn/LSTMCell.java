@@ -1,5 +1,6 @@
 package dev.ember.nn;
 
+import dev.ember.ops.RecurrentOps;
 import dev.ember.tensor.Tensor;
 
 /** One LSTM step, as PyTorch's {@code nn.LSTMCell}; the formula is {@link LSTM}'s. */
@@ -18,7 +19,7 @@ public class LSTMCell extends RNNCellBase {
         Tensor h = batchedState(input, x, hx, "hidden0");
         Tensor c = batchedState(input, x, cx, "hidden1");
         Tensor[] p = projections(x, h);
-        Tensor[] next = RNNBase.lstmCell(p[0], p[1], c);
+        Tensor[] next = RecurrentOps.lstmCell(p[0], p[1], c);
         return new State(unbatched(input, next[0]), unbatched(input, next[1]));
     }
 

@@ -1,5 +1,6 @@
 package dev.ember.nn;
 
+import dev.ember.ops.RecurrentOps;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
 
@@ -16,12 +17,12 @@ import java.util.List;
  * {@code bias_ih_lk}, {@code bias_hh_lk} — all uniform on ±1/sqrt(hiddenSize), so a PyTorch state
  * dict loads.
  *
- * <p>The forward is plain Java over ops, as ATen's CPU layers compute it: the input projection of a
- * whole layer is one {@code linear} over the sequence, then each step adds the hidden projection and
- * applies the cell ({@link #lstmCell}, {@link #gruCell}, {@link #rnnCell}, which the single-step
- * {@link LSTMCell}, {@link GRUCell} and {@link RNNCell} share). A compiled caller traces the steps
- * into one graph (the loop is unrolled for the sequence length it sees, which a guard checks), and
- * the layer trains like any other ops.
+ * <p>The forward computes as ATen's CPU layers do: the input projection of a whole layer is one
+ * {@code linear} over the sequence, then {@link RecurrentOps#RNN_LAYER} runs the steps, each adding
+ * the hidden projection and applying the cell ({@link RecurrentOps#lstmCell}, {@code gruCell},
+ * {@code rnnCell}, which the single-step {@link LSTMCell}, {@link GRUCell} and {@link RNNCell}
+ * share). A compiled caller's graph holds one projection and one {@code rnn_layer} node per layer and
+ * direction, whatever the sequence's length, and the layer trains like any other ops.
  */
 public abstract class RNNBase extends Module {
     public final int inputSize;
@@ -96,7 +97,6 @@ public abstract class RNNBase extends Module {
         }
         if (x.size(0) == 0) throw new IllegalArgumentException(name + ": Expected sequence length to be larger than 0 in RNN");
         int directions = bidirectional ? 2 : 1;
-        int steps = x.size(0);
         Tensor h = initialState(name, "hx", h0, batched, x);
         boolean lstm = mode.equals("LSTM");
         Tensor c = lstm ? initialState(name, "cx", c0, batched, x) : null;
@@ -113,25 +113,11 @@ public abstract class RNNBase extends Module {
                 Tensor inputGates = F.linear(layerInput, parameter(names[0]), bias ? parameter(names[2]) : null);   // every step's input projection at once
                 Tensor hState = h.select(0, layer * directions + direction);
                 Tensor cState = lstm ? c.select(0, layer * directions + direction) : null;
-                Tensor[] outputs = new Tensor[steps];
-                for (int i = 0; i < steps; i++) {
-                    int t = direction == 0 ? i : steps - 1 - i;
-                    Tensor hiddenGates = F.linear(hState, weightHh, biasHh);
-                    Tensor stepInput = inputGates.select(0, t);
-                    if (lstm) {
-                        Tensor[] hc = lstmCell(stepInput, hiddenGates, cState);
-                        hState = hc[0];
-                        cState = hc[1];
-                    } else if (mode.equals("GRU")) {
-                        hState = gruCell(stepInput, hiddenGates, hState);
-                    } else {
-                        hState = rnnCell(mode, stepInput, hiddenGates);
-                    }
-                    outputs[t] = hState;
-                }
-                directionOutputs.add(Tensor.stack(List.of(outputs), 0));
-                lastH.add(hState);
-                if (lstm) lastC.add(cState);
+                // the steps as one op (RecurrentOps.RNN_LAYER): one node per layer and direction in a compiled graph
+                List<Tensor> ran = RecurrentOps.RNN_LAYER.callList(inputGates, hState, cState, weightHh, biasHh, mode, direction == 1);
+                directionOutputs.add(ran.get(0));
+                lastH.add(ran.get(1));
+                if (lstm) lastC.add(ran.get(2));
             }
             Tensor layerOutput = directions == 1 ? directionOutputs.getFirst() : Tensor.cat(directionOutputs, 2);
             if (dropout > 0 && isTraining() && layer < numLayers - 1) layerOutput = F.dropout(layerOutput, dropout, true);
@@ -165,35 +151,6 @@ public abstract class RNNBase extends Module {
 
     /** The parameter names of layer {@code layer}, direction {@code direction} (0 forward, 1 reverse). */
     String[] parameterNames(int layer, int direction) { return parameterNames[layer * (bidirectional ? 2 : 1) + direction].clone(); }
-
-    // ------------------------------------------------------------------ one step (shared with the cells)
-
-    /** One LSTM step from the input's and the hidden state's projections: ATen's gates i, f, g, o; returns {h', c'}. */
-    static Tensor[] lstmCell(Tensor inputGates, Tensor hiddenGates, Tensor c) {
-        List<Tensor> gates = hiddenGates.add(inputGates).chunk(4, -1);
-        Tensor in = gates.get(0).sigmoid();
-        Tensor forget = gates.get(1).sigmoid();
-        Tensor cell = gates.get(2).tanh();
-        Tensor out = gates.get(3).sigmoid();
-        Tensor cNext = forget.mul(c).add(in.mul(cell));
-        return new Tensor[] {out.mul(cNext.tanh()), cNext};
-    }
-
-    /** One GRU step, as ATen: r and z from both projections, n = tanh(in + r·hn), h' = (h − n)·z + n. */
-    static Tensor gruCell(Tensor inputGates, Tensor hiddenGates, Tensor h) {
-        List<Tensor> fromInput = inputGates.chunk(3, -1);
-        List<Tensor> fromHidden = hiddenGates.chunk(3, -1);
-        Tensor reset = fromInput.get(0).add(fromHidden.get(0)).sigmoid();
-        Tensor update = fromInput.get(1).add(fromHidden.get(1)).sigmoid();
-        Tensor candidate = fromInput.get(2).add(fromHidden.get(2).mul(reset)).tanh();
-        return h.sub(candidate).mul(update).add(candidate);
-    }
-
-    /** One Elman step: tanh or relu of the two projections' sum. */
-    static Tensor rnnCell(String mode, Tensor inputGates, Tensor hiddenGates) {
-        Tensor sum = hiddenGates.add(inputGates);
-        return mode.equals("RNN_RELU") ? sum.relu() : sum.tanh();
-    }
 
     @Override
     protected String extraRepr() {

@@ -1,5 +1,6 @@
 package dev.ember.nn;
 
+import dev.ember.ops.RecurrentOps;
 import dev.ember.tensor.Tensor;
 
 /** One Elman step, as PyTorch's {@code nn.RNNCell} ({@code nonlinearity} "tanh" or "relu"); the formula is {@link RNN}'s. */
@@ -24,7 +25,7 @@ public class RNNCell extends RNNCellBase {
         Tensor x = batchedInput(input);
         Tensor h = batchedState(input, x, hx, "hidden");
         Tensor[] p = projections(x, h);
-        return unbatched(input, RNNBase.rnnCell(mode, p[0], p[1]));
+        return unbatched(input, RecurrentOps.rnnCell(mode, p[0], p[1]));
     }
 
     @Override

@@ -20,6 +20,7 @@ public final class OpRegistry {
         "dev.ember.ops.ReductionOps",
         "dev.ember.ops.LinalgOps",
         "dev.ember.ops.ConvOps",
+        "dev.ember.ops.RecurrentOps",
         "dev.ember.ops.NormOps",
         "dev.ember.ops.IndexingOps",
         "dev.ember.ops.NnOps",

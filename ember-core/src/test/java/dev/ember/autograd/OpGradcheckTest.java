@@ -2,6 +2,7 @@ package dev.ember.autograd;
 
 import dev.ember.ops.ActivationOps;
 import dev.ember.ops.ConvOps;
+import dev.ember.ops.RecurrentOps;
 import dev.ember.ops.CreationOps;
 import dev.ember.ops.IndexingOps;
 import dev.ember.ops.LinalgOps;
@@ -266,6 +267,9 @@ class OpGradcheckTest {
         s(ConvOps.CONVOLUTION, x(2, 4, 5, 6), x(6, 2, 3, 2), x(6), new int[] {2, 1}, new int[] {1, 0}, new int[] {1, 2}, false, new int[] {0}, 2);
         s(ConvOps.CONVOLUTION, "1x1, no bias", x(1, 3, 4, 4), x(2, 3, 1, 1), null, new int[] {1}, new int[] {0}, new int[] {1}, false, new int[] {0}, 1);
         s(ConvOps.CONVOLUTION, "depthwise", x(2, 3, 5, 5), x(3, 1, 3, 3), x(3), new int[] {1}, new int[] {1}, new int[] {1}, false, new int[] {0}, 3);
+        s(RecurrentOps.RNN_LAYER, "LSTM", x(3, 2, 16), x(2, 4), x(2, 4), x(16, 4), x(16), "LSTM", false);
+        s(RecurrentOps.RNN_LAYER, "GRU reversed, no bias", x(4, 2, 12), x(2, 4), null, x(12, 4), null, "GRU", true);
+        s(RecurrentOps.RNN_LAYER, "tanh", x(3, 1, 5), x(1, 5), null, x(5, 5), x(5), "RNN_TANH", false);
         s(ConvOps.CONV2D, "unbatched", x(2, 5, 5), x(3, 2, 2, 2), x(3), new int[] {2}, new int[] {1}, new int[] {1}, 1);
         s(ConvOps.CONVOLUTION_BACKWARD, x(2, 6, 3, 4), x(2, 4, 5, 6), x(6, 2, 3, 2), new int[] {6}, new int[] {2, 1}, new int[] {1, 0}, new int[] {1, 2},
                 false, new int[] {0}, 2, new boolean[] {true, true, true});
@@ -383,5 +387,6 @@ class OpGradcheckTest {
      * Differentiable ops without a formula yet, and what they need (as {@code Map.entry(name, reason)}):
      * none now, backward ops included (their double-backward formulas are gradchecked above).
      */
-    static final Map<String, String> NOT_YET = Map.of();
+    static final Map<String, String> NOT_YET = Map.of(
+            "aten.rnn_layer_backward.default", "double backward through a recurrence: its kernel differentiates the steps again (recomputation) without recording that");
 }

@@ -254,6 +254,24 @@ class RecurrentLayersTest {
         assertClose(compiledLoop.apply(seq, h), loop.apply(seq, h), "a GRUCell loop under " + backend);
     }
 
+    @Test
+    void aLongSequenceIsAGraphOfTheSameFewNodes() {
+        // each layer and direction is a projection and one rnn_layer node: the graph does not grow with the sequence
+        // (traced step by step, 200 steps ran past the tracer's instruction budget and the whole call ran eagerly)
+        LSTM lstm = new LSTM(3, 5, 2, true, false, 0.0, true);
+        ExplainOutput shortOne = Ember.explain((Fn1<Tensor, Tensor>) lstm::forward).with(Tensor.randn(4, 2, 3));
+        ExplainOutput longOne = Ember.explain((Fn1<Tensor, Tensor>) lstm::forward).with(Tensor.randn(300, 2, 3));
+        assertEquals(0, longOne.graphBreakCount(), longOne.toString());
+        assertEquals(shortOne.opCount(), longOne.opCount(), longOne.toString());
+        assertTrue(longOne.opCount() < 40, longOne.toString());
+        Tensor x = Tensor.randn(300, 2, 3).requiresGrad(true), xc = x.detach().requiresGrad(true);
+        Tensor want = lstm.forward(x), got = Ember.compile(lstm).apply(xc);
+        assertClose(got, want, "a bidirectional two-layer LSTM over 300 steps");
+        want.square().sum().backward();
+        got.square().sum().backward();
+        assertClose(xc.grad(), x.grad(), "its input's gradient");
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"aot_eager", "inductor"})
     void aCompiledTrainingStepMatchesEager(String backend) {

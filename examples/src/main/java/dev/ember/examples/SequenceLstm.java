@@ -17,7 +17,7 @@ import java.util.List;
 
 /**
  * An LSTM sequence classifier trained compiled: noisy sine waves, slow or fast, told apart from 24
- * steps. The LSTM's steps are traced into one graph (forward and backward compiled), gradients are
+ * steps. The LSTM is one node of the compiled graph (its steps one rnn_layer op), gradients are
  * clipped (ClipGrad), the head starts from Init.xavierUniform_, and the prediction is x.max(1)'s
  * index.
  */
