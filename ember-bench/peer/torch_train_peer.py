@@ -37,7 +37,19 @@ def encoder():
     return nn.TransformerEncoderLayer(256, 4, 1024, dropout=0.0, batch_first=True)
 
 
-WORKLOADS = [("mlp", mlp, (64, 512)), ("convBnRelu", conv_bn_relu, (4, 64, 28, 28)), ("encoder", encoder, (4, 128, 256))]
+class LstmOutput(nn.Module):
+    """TrainingBench's lstm: a two-layer LSTM (input 32, hidden 64), its output at every step."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(32, 64, 2)
+
+    def forward(self, x):
+        return self.lstm(x)[0]
+
+
+WORKLOADS = [("mlp", mlp, (64, 512)), ("convBnRelu", conv_bn_relu, (4, 64, 28, 28)), ("encoder", encoder, (4, 128, 256)),
+             ("lstm", LstmOutput, (50, 16, 32))]
 
 
 def make_step(model, opt, forward):

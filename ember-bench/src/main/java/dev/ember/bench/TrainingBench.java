@@ -39,11 +39,11 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-XX:CompileCommand=quiet", "-XX:CompileCommand=inline,dev.ember.kernels.VectorMath::*", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms8g", "-Xmx8g", "-Xmn4g", "-XX:+AlwaysPreTouch", "-XX:+UseParallelGC"})
 public class TrainingBench {
-    private Module mlp, conv, encoder;
-    private AdamW mlpOpt, convOpt, encOpt, mlpOptC, convOptC, encOptC, mlpOptCC, convOptCC, encOptCC;
-    private Fn1<Tensor, Tensor> mlpCompiled, convCompiled, encCompiled;
-    private Module mlpC, convC, encC;
-    private Tensor mlpX, convX, encX;
+    private Module mlp, conv, encoder, lstm;
+    private AdamW mlpOpt, convOpt, encOpt, mlpOptC, convOptC, encOptC, mlpOptCC, convOptCC, encOptCC, lstmOpt, lstmOptC;
+    private Fn1<Tensor, Tensor> mlpCompiled, convCompiled, encCompiled, lstmCompiled;
+    private Module mlpC, convC, encC, lstmC;
+    private Tensor mlpX, convX, encX, lstmX;
     private NDManager manager;
     private TorchMlp tMlp;
     private TorchConv tConv;
@@ -63,6 +63,11 @@ public class TrainingBench {
     }
 
     static Module encoderModel() { return new TransformerEncoderLayer(256, 4, 1024, 0.0); }
+
+    /** A two-layer LSTM, input 32, hidden 64, over 50 steps of a batch of 16 (sequence first); the step's output is every step's hidden state. */
+    static Module lstmModel() { return new dev.ember.nn.LSTM(32, 64, 2); }
+
+    static Tensor lstmInput() { return Tensor.randn(50, 16, 32); }
 
     static AdamW adamW(Module m) { return new AdamW(m.parameters(), AdamW.options().lr(1e-4)); }
 
@@ -90,6 +95,13 @@ public class TrainingBench {
         mlpX = Tensor.randn(64, 512);
         convX = Tensor.randn(4, 64, 28, 28);
         encX = Tensor.randn(4, 128, 256);
+        lstm = lstmModel();
+        lstmC = lstmModel();
+        lstmC.loadStateDict(lstm.stateDict());
+        lstmX = lstmInput();
+        lstmOpt = adamW(lstm);
+        lstmOptC = adamW(lstmC);
+        lstmCompiled = Ember.compile(lstmC);
         mlpOpt = adamW(mlp);
         convOpt = adamW(conv);
         encOpt = adamW(encoder);
@@ -109,6 +121,7 @@ public class TrainingBench {
         checkSame("mlp", mlp::forward, mlpOpt, mlpCompiled, mlpOptC, mlpX);
         checkSame("conv", conv::forward, convOpt, convCompiled, convOptC, convX);
         checkSame("encoder", encoder::forward, encOpt, encCompiled, encOptC, encX);
+        checkSame("lstm", lstm::forward, lstmOpt, lstmCompiled, lstmOptC, lstmX);
         manager = Libtorch.manager();
         tMlp = new TorchMlp(manager, mlp);
         tConv = new TorchConv(manager, conv);
@@ -122,6 +135,12 @@ public class TrainingBench {
 
     @TearDown
     public void tearDown() { manager.close(); }
+
+    @Benchmark
+    public double lstm_eager() { return step(lstm::forward, lstmOpt, lstmX); }
+
+    @Benchmark
+    public double lstm_compiled() { return step(lstmCompiled, lstmOptC, lstmX); }
 
     @Benchmark
     public double mlp_eager() { return step(mlp::forward, mlpOpt, mlpX); }
