@@ -4,7 +4,7 @@ TrainingBench models under torch eager and torch.compile (every CPU this process
 (the first compiled step, cold process), for docs/benchmarks.md. Run it in the same session as JMH.
 
     ember-bench/peer/setup-venv.sh            # once: a venv with the machine's torch wheel
-    .venv/bin/python ember-bench/peer/torch_train_peer.py [--quick]
+    .venv/bin/python ember-bench/peer/torch_train_peer.py [--quick] [--only lstm,mlp]
 """
 import sys
 import time
@@ -20,6 +20,8 @@ import peer_threads
 
 THREADS = peer_threads.use(torch)
 QUICK = "--quick" in sys.argv
+# --only lstm,mlp: those workloads alone
+ONLY = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else None
 
 
 def mlp():
@@ -80,6 +82,8 @@ def main():
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
     print(f"{'workload':<12} {'torch eager (ms)':>17} {'torch.compile (ms)':>19} {'compile, first step (s)':>24}")
     for name, make, shape in WORKLOADS:
+        if ONLY is not None and name not in ONLY:
+            continue
         model = make().train()
         x = torch.randn(*shape)
         eager = bench(make_step(model, torch.optim.AdamW(model.parameters(), lr=1e-4), model), x)
