@@ -60,6 +60,11 @@ final class JointGraph {
                 && n.arg(1) instanceof Number i && !op.differentiableOutput(i.intValue());
     }
 
+    /** Whether {@code n} is an op whose one result carries no gradient ({@code detach}): the path from the inputs stops there. */
+    private static boolean nonDifferentiableResult(Node n) {
+        return n.target() instanceof OpOverload op && n.val() instanceof Tensor && !op.differentiableOutput(0);
+    }
+
     /**
      * For each primal, the forward outputs whose value depends on it (through forward nodes only):
      * its gradient has a term from output {@code o} only when {@code o} is in its set, so a primal
@@ -152,7 +157,7 @@ final class JointGraph {
             if (n.kind() == NodeKind.PLACEHOLDER || n.kind() == NodeKind.OUTPUT || !recording) continue;
             boolean anyInput = false;
             for (Node in : n.allInputNodes()) anyInput |= requires.contains(in);
-            if (!anyInput || !carriesFloat(n.val()) || nonDifferentiableItem(n)) continue;
+            if (!anyInput || !carriesFloat(n.val()) || nonDifferentiableItem(n) || nonDifferentiableResult(n)) continue;
             if (n.kind() != NodeKind.CALL_FUNCTION || !(n.target() instanceof OpOverload || n.target() == BuiltinFunctions.GETITEM)) {
                 throw new NotDifferentiable("'" + n.name() + "' (" + n.kind() + " " + n.target() + ") is on a path from an input that requires grad, and AOT differentiates only ops");
             }

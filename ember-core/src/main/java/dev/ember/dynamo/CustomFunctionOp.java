@@ -206,24 +206,11 @@ final class CustomFunctionOp {
     /** Placeholders of the backward graph in a fixed order: saved inputs, then saved outputs. */
     private static int slotOrder(Slot s, int inputs) { return s.input ? s.index : inputs + s.index; }
 
-    /**
-     * Whether a traced tensor requires grad: an input's flag (guarded); a computed tensor's when
-     * an input of the frame that requires grad reaches it through the graph (recording was on in
-     * the caller, which {@code needs} also asks).
-     */
+    /** Whether a traced input requires grad (autograd's rules on the graph, {@link TracedGrad}); unknown is no trace. */
     private static boolean requiresGrad(TraceContext ctx, TensorVariable t) {
-        Boolean input = ctx.inputRequiresGrad.get(t.node());
-        if (input != null) return input;
-        if (!t.fake().dtype().isFloatingPoint()) return false;
-        java.util.ArrayDeque<Node> work = new java.util.ArrayDeque<>(List.of(t.node()));
-        java.util.Set<Node> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        while (!work.isEmpty()) {
-            Node n = work.pop();
-            if (!seen.add(n)) continue;
-            if (Boolean.TRUE.equals(ctx.inputRequiresGrad.get(n))) return true;
-            work.addAll(n.allInputNodes());
-        }
-        return false;
+        Boolean r = TracedGrad.requiresGrad(ctx, t.node());
+        if (r == null) throw new NotTraceable("whether an input requires grad is not known while tracing (grad mode changed in the trace)");
+        return r;
     }
 
     /** The items of a returned {@code Tensor[]}, each a tensor. */

@@ -82,13 +82,14 @@ final class TensorMethods {
                 throw Exceptions.raise(ctx, e, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e);
             }
         }
+        if (name.equals("detach") && args.isEmpty()) return OpCalls.call(ctx, dev.ember.ops.ShapeOps.DETACH, List.of(t));
         if (name.equals("requiresGrad") && args.isEmpty()) {
-            // an input's flag is its real tensor's (and TENSOR_MATCH guards it); a computed tensor's
-            // would follow autograd's rules, which the trace does not track yet: break rather than answer false
-            Boolean input = ctx.inputRequiresGrad.get(t.node());
-            if (input != null) return ConstantVariable.of(input ? 1 : 0);
+            // an input's flag is its real tensor's (and TENSOR_MATCH guards it); a computed tensor's follows
+            // autograd's rules from the graph, where they decide it; where they cannot, break rather than guess
+            Boolean requires = TracedGrad.requiresGrad(ctx, t.node());
+            if (requires != null) return ConstantVariable.of(requires ? 1 : 0);
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_TENSOR_METHOD, "Tensor.requiresGrad() on " + who
-                    + ", a tensor the graph computes: whether it requires grad is not tracked while tracing yet");
+                    + ", a tensor the graph computes from an input that requires grad while grad mode changed in the trace");
         }
         if (name.equals("asBoolean")) {
             VariableTracker passes = TensorAsserts.rewrite(ctx, t);

@@ -133,6 +133,17 @@ public final class ShapeOps {
             .derivative(g -> new Object[] {g.call(ShapeOps.TRANSPOSE, g.grad(), g.value(1), g.value(2))})
             .register();
 
+    /**
+     * {@link Tensor#detach()} in a graph: the same memory and layout, with no autograd history (its
+     * output carries no gradient, so AOT's joint graph stops there). Eagerly it is {@code detach()} itself.
+     */
+    public static final OpOverload DETACH = OpOverload.define("detach(Tensor(a) self) -> Tensor(a)")
+            .tags(Tag.VIEW)
+            .meta(a -> a.tensor(0).meta())
+            .kernel((a, m) -> a.tensor(0).detach())
+            .nonDifferentiableOutputs(0)
+            .register();
+
     public static final OpOverload T = OpOverload.define("t(Tensor(a) self) -> Tensor(a)")
             .tags(Tag.VIEW)
             .meta(a -> {

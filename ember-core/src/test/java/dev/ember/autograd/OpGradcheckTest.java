@@ -373,7 +373,7 @@ class OpGradcheckTest {
         assertEquals(Map.of(), notYet, "listed as not yet differentiable but now they are (or are gone): take them off NOT_YET");
     }
 
-    /** Outputs are integers or booleans, or piecewise constant: nothing to differentiate. */
+    /** Outputs are integers or booleans, or piecewise constant, or cut from autograd (detach): nothing to differentiate. */
     static final java.util.Set<String> NON_DIFFERENTIABLE = java.util.Set.of(
             "aten.argmax.default", "aten.argmin.default", "aten.argsort.default", "aten.one_hot.default", "aten._local_scalar_dense.default",
             "aten.eq.Scalar", "aten.eq.Tensor", "aten.ne.Scalar", "aten.ne.Tensor", "aten.lt.Scalar", "aten.lt.Tensor", "aten.le.Scalar",
@@ -381,7 +381,8 @@ class OpGradcheckTest {
             "aten.logical_or.default", "aten.logical_not.default", "aten.where.Scalar",
             "aten.bitwise_and.Tensor", "aten.bitwise_and.Scalar", "aten.bitwise_or.Tensor", "aten.bitwise_or.Scalar",
             "aten.bitwise_xor.Tensor", "aten.bitwise_xor.Scalar", "aten.bitwise_not.default",
-            "aten.nonzero.default", "aten.nonzero_numpy.default");
+            "aten.nonzero.default", "aten.nonzero_numpy.default",
+            "aten.detach.default");   // its output carries no gradient by definition
 
     /**
      * Differentiable ops without a formula yet, and what they need (as {@code Map.entry(name, reason)}):

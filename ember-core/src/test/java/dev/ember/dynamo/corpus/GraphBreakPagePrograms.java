@@ -271,15 +271,20 @@ final class GraphBreakPagePrograms {
     // ---------------------------------------------------------------- GB0018
 
     static Tensor gb0018Example(Tensor x) {
-        Tensor y = x.relu();
-        if (y.requiresGrad()) return y.mul(2);
+        Tensor y;
+        try (var off = Ember.noGrad()) {
+            y = x.relu();
+        }
+        if (y.requiresGrad()) return y.mul(2);     // GB0018: grad mode changed in the trace
         return y;
     }
 
     static Tensor gb0018Fix(Tensor x) {
-        Tensor y = x.relu();
-        if (x.requiresGrad()) return y.mul(2);
-        return y;
+        Tensor y;
+        try (var off = Ember.noGrad()) {
+            y = x.relu();
+        }
+        return y;                                   // made under noGrad: it never requires grad
     }
 
     static Tensor gb0018Version(Tensor x) {
