@@ -98,7 +98,12 @@ final class Invoker {
         throw SymScalars.dataDependent(ctx, s, "passing it to " + owner.getName() + "." + name + "()");
     }
 
-    /** Tensor factories that copy Java data: made once while tracing, they enter the graph as constants (get_attr). */
+    /**
+     * Tensor factories that copy Java data: made once while tracing, the data enters the graph as a
+     * constant (get_attr) and each call copies it ({@code clone}), as Dynamo's {@code torch.tensor} is
+     * a call node: eager makes a new tensor every call, so a compiled call must not hand out the one
+     * constant (a caller's {@code add_} on one result would change every later result).
+     */
     private static final java.util.Set<String> TENSOR_LITERALS = java.util.Set.of("of", "ofLongs", "tensor");
 
     private static VariableTracker tensorLiteral(TraceContext ctx, String name, MethodTypeDesc type, List<VariableTracker> args) {
@@ -116,8 +121,9 @@ final class Invoker {
         } catch (ReflectiveOperationException e) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "cannot evaluate Tensor." + name + ": " + e, e);
         }
-        Node node = ctx.graph.constantTensor(t, ctx.currentLocation());
-        return new TensorVariable(node, dev.ember.tensor.FakeTensor.like(t), null);
+        Node constant = ctx.graph.constantTensor(t, ctx.currentLocation());
+        Node fresh = ctx.graph.callFunction(dev.ember.ops.ShapeOps.CLONE, List.of(constant), dev.ember.tensor.FakeTensor.like(t), ctx.currentLocation());
+        return new TensorVariable(fresh, dev.ember.tensor.FakeTensor.like(t), null);
     }
 
     // ------------------------------------------------------------------ special: constructors, private and super calls

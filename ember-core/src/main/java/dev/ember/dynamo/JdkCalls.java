@@ -92,6 +92,9 @@ final class JdkCalls {
                 || owner == java.util.Collections.class && name.equals("reverseOrder")) && args.isEmpty()) {
             return ConstantVariable.of(name.equals("naturalOrder") ? java.util.Comparator.naturalOrder() : java.util.Collections.reverseOrder());
         }
+        if (owner == java.util.Collections.class && name.equals("addAll") && args.size() == 2 && args.get(1) instanceof ArrayVariable elements) {
+            return addAll(ctx, args.getFirst(), elements);
+        }
         if (owner == java.util.Collections.class && name.equals("sort") && args.getFirst() instanceof ListVariable l) {
             return Containers.listMethod(ctx, l, "sort", MethodTypeDesc.of(java.lang.constant.ConstantDescs.CD_void, java.lang.constant.ClassDesc.of("java.util.Comparator")), List.of(args.size() == 2 ? args.get(1) : ConstantVariable.of(null)));
         }
@@ -103,6 +106,25 @@ final class JdkCalls {
                 || (owner == java.util.Collections.class && PURE_COLLECTIONS.contains(name));
         if (!pure) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "call to " + owner.getName() + "." + name + "() (not known to be pure)");
         return reflect(ctx, owner, name, type, null, args);
+    }
+
+    private static final MethodTypeDesc COLLECTION_ADD = MethodTypeDesc.of(java.lang.constant.ConstantDescs.CD_boolean, java.lang.constant.ConstantDescs.CD_Object);
+
+    /**
+     * {@code Collections.addAll(c, e...)}: {@code c.add(e)} for each element in order, as the JDK's
+     * loop does, each add traced as the collection's own (a list appends, a set inserts a key); true
+     * when one of them changed {@code c}.
+     */
+    private static VariableTracker addAll(TraceContext ctx, VariableTracker c, ArrayVariable elements) {
+        boolean changed = false;
+        for (VariableTracker e : List.copyOf(elements.items())) {
+            VariableTracker added = Invoker.invokeVirtual(ctx, java.util.Collection.class, "add", COLLECTION_ADD, c, List.of(e));
+            if (!(added instanceof ConstantVariable k && k.value() instanceof Number n)) {
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Collections.addAll() into " + c.describe() + ", whose add() result is not known while tracing");
+            }
+            changed |= n.intValue() != 0;
+        }
+        return ConstantVariable.of(changed ? 1 : 0);
     }
 
     /**

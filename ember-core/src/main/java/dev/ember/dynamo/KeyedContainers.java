@@ -237,14 +237,35 @@ final class KeyedContainers {
             install(k, made, Construction.withCapacity(capacity));
             return;
         }
-        Object from = k instanceof MapVariable ? (arg instanceof MapVariable m ? ordered(ctx, m, what).entries() : null) : collectionOf(ctx, arg, what);
-        if (from == null) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (only a tracked map, or a capacity, is copied)");
+        Object from = k instanceof MapVariable ? (arg instanceof MapVariable m ? ordered(ctx, m, what).entries() : userMapEntries(ctx, arg, what))
+                : collectionOf(ctx, arg, what);
+        if (from == null) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (only a tracked map, a map of the user's, or a capacity, is copied)");
         Class<?> param = k instanceof MapVariable ? Map.class : Collection.class;
         if (from instanceof Collection<?> c) for (Object key : c) sortable(ctx, k, key, what);
         if (from instanceof Map<?, ?> fm) for (Object key : fm.keySet()) sortable(ctx, k, key, what);
         Object made = real(ctx, what, () -> newWith(base, param, from));
         List<Object> keys = new ArrayList<>(from instanceof Map<?, ?> m ? m.keySet() : (Collection<?>) from);
         install(k, made, Construction.copyOf(keys));
+    }
+
+    private static final MethodTypeDesc ENTRY_SET = MethodTypeDesc.of(java.lang.constant.ClassDesc.of("java.util.Set"));
+    private static final MethodTypeDesc ENTRY_PART = MethodTypeDesc.of(ConstantDescs.CD_Object);
+
+    /**
+     * The entries of a map of the user's (a subclass of AbstractMap, a Map implemented over a field),
+     * in its entry set's order, as {@code new HashMap<>(m)} reads them: the user's {@code entrySet()},
+     * its iterator and each entry's {@code getKey()}/{@code getValue()} traced. Null for any other value.
+     */
+    private static Map<Object, VariableTracker> userMapEntries(TraceContext ctx, VariableTracker arg, String what) {
+        if (!(arg instanceof dev.ember.dynamo.variables.UserObjectVariable u) || JdkCalls.isJdk(u.type()) || !Map.class.isAssignableFrom(u.type())) return null;
+        VariableTracker entrySet = Invoker.invokeVirtual(ctx, Map.class, "entrySet", ENTRY_SET, u, List.of());
+        Map<Object, VariableTracker> out = new java.util.LinkedHashMap<>();
+        for (VariableTracker e : Containers.copiedElements(ctx, entrySet, what)) {
+            VariableTracker key = Invoker.invokeVirtual(ctx, Map.Entry.class, "getKey", ENTRY_PART, e, List.of());
+            VariableTracker value = Invoker.invokeVirtual(ctx, Map.Entry.class, "getValue", ENTRY_PART, e, List.of());
+            out.put(key(ctx, key, what), value);
+        }
+        return out;
     }
 
     @SuppressWarnings("unchecked")
