@@ -247,7 +247,17 @@ final class Invoker {
                     throw Exceptions.raiseFromJvm(ctx, NullPointerException.class, "the traced path throws NullPointerException: calling " + name + "() on null");
             case ConstantVariable c when JdkCalls.isJdk(c.value().getClass()) -> JdkCalls.reflect(ctx, owner, name, type, c.value(), args);
             case ModuleVariable m when name.equals("forward") && Modules.isBuiltinLayer(m.module()) -> ModuleCalls.callModule(ctx, m, args);
+            // model.parameters() of a module from the inputs: the live module's answer, each element read from it at each call
+            // (Module's own code walks its fields by reflection and dedups in an IdentityHashMap, neither traced)
+            case ModuleVariable m when m.source() != null && args.isEmpty() && dev.ember.dynamo.source.ModuleQuerySource.isQuery(name)
+                    && m.module() instanceof dev.ember.nn.Module -> {
+                var source = new dev.ember.dynamo.source.ModuleQuerySource(m.source(), name);
+                yield ctx.builder.wrap(dev.ember.dynamo.source.ModuleQuerySource.query((dev.ember.nn.Module) m.module(), name), source, Object.class);
+            }
             case UserObjectVariable u when name.equals("getMessage") && args.isEmpty() && Exceptions.answersGetMessage(u) -> Exceptions.message(u);
+            // a ThreadLocal the code reads from a field or an argument: the calling thread's value, read at each call from its source
+            case UserObjectVariable u when u.value() instanceof ThreadLocal<?> local && u.source() != null && name.equals("get") && args.isEmpty() ->
+                    ctx.builder.wrap(local.get(), new dev.ember.dynamo.source.ThreadLocalSource(u.source()), Object.class);
             case UserObjectVariable u when JdkCalls.isJdk(u.type()) ->
                     throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "calling " + u.type().getSimpleName() + "." + name + "()"
                             + KeyedContainers.whyUntracked(u.value(), u.source()));

@@ -1,5 +1,6 @@
 package dev.ember.dynamo;
 
+import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.Construction;
 import dev.ember.dynamo.variables.EntryVariable;
@@ -87,9 +88,9 @@ final class KeyedContainers {
         if (keys == null) return "";
         String name = source == null ? "the " + value.getClass().getSimpleName() : source.name();
         Class<?> cls = value.getClass();
-        if (!MAP_CLASSES.contains(cls) && !SET_CLASSES.contains(cls) && !IMMUTABLE_CLASSES.contains(cls)) {
-            return " (" + name + " is a " + cls.getName() + "; Ember tracks HashMap, LinkedHashMap, TreeMap and Map.of maps and HashSet, "
-                    + "LinkedHashSet, TreeSet and Set.of sets)";
+        if (!MAP_CLASSES.contains(cls) && !SET_CLASSES.contains(cls) && !IMMUTABLE_CLASSES.contains(cls) && !isEnumKeyed(value)) {
+            return " (" + name + " is a " + cls.getName() + "; Ember tracks HashMap, LinkedHashMap, TreeMap, EnumMap and Map.of maps and HashSet, "
+                    + "LinkedHashSet, TreeSet, EnumSet and Set.of sets)";
         }
         if (value instanceof java.util.SortedMap<?, ?> sm && sm.comparator() != null || value instanceof java.util.SortedSet<?> ss && ss.comparator() != null) {
             return " (" + name + " is sorted by a comparator, which the trace cannot evaluate)";
@@ -101,6 +102,59 @@ final class KeyedContainers {
             }
         }
         return "";
+    }
+
+    /**
+     * An EnumMap or EnumSet: keys are the constants of one enum, iterated in their declaration order
+     * (a TreeMap or TreeSet of them iterates alike, so the trace keeps their order under inserts).
+     */
+    static boolean isEnumKeyed(Object value) { return value instanceof java.util.EnumMap<?, ?> || value instanceof java.util.EnumSet<?>; }
+
+    /**
+     * {@code EnumSet.allOf/noneOf/of/range/copyOf/complementOf}, run on the real values: a mutable
+     * EnumSet made in the trace, whose iteration is the enum's order.
+     */
+    @SuppressWarnings("unchecked")
+    static SetVariable enumSet(TraceContext ctx, String name, MethodTypeDesc type, List<VariableTracker> args) {
+        String what = "EnumSet." + name + "()";
+        Object[] values = new Object[args.size()];
+        Class<?>[] types = new Class<?>[args.size()];
+        for (int i = 0; i < values.length; i++) {
+            VariableTracker a = args.get(i);
+            Class<?> param = Values.resolve(type.parameterType(i), java.util.EnumSet.class);
+            types[i] = param;
+            values[i] = switch (a) {
+                case SetVariable s -> {
+                    Collection<Object> elements = ordered(ctx, s, what).elements();
+                    if (!java.util.EnumSet.class.isAssignableFrom(s.type())) yield new ArrayList<>(elements);
+                    if (elements.isEmpty()) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " of an empty EnumSet: its enum is not known while tracing");
+                    yield java.util.EnumSet.copyOf((Collection<Enum>) (Collection<?>) elements);
+                }
+                case ListVariable l when param == Collection.class -> {
+                    List<Object> elements = new ArrayList<>();
+                    for (VariableTracker item : Containers.itemsOf(ctx, l)) elements.add(key(ctx, item, what));
+                    yield elements;
+                }
+                case ArrayVariable arr -> {
+                    Object array = java.lang.reflect.Array.newInstance(param.getComponentType(), arr.items().size());
+                    for (int j = 0; j < arr.items().size(); j++) java.lang.reflect.Array.set(array, j, JdkCalls.concrete(ctx, arr.items().get(j), param.getComponentType(), java.util.EnumSet.class, name));
+                    yield array;
+                }
+                default -> JdkCalls.concrete(ctx, a, param, java.util.EnumSet.class, name);
+            };
+        }
+        Set<Object> made = real(ctx, what, () -> {
+            try {
+                return (Set<Object>) java.util.EnumSet.class.getMethod(name, types).invoke(null, values);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                throw (RuntimeException) e.getCause();
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        SetVariable set = new SetVariable(made.getClass(), made, true, null);
+        set.constructed(made, Construction.copyOf(List.copyOf(made)));
+        return set;
     }
 
     /** A fresh map or set for {@code new cls} (a JDK class, or a user class extending one): its constructor call ({@link #construct}) may replace the container. */

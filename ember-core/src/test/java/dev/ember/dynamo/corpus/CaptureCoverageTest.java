@@ -217,4 +217,117 @@ class CaptureCoverageTest {
         assertTrue(u.getMessage().contains("GB0017") && u.getMessage().contains("make it serializable"), u.getMessage());
         assertTrue(plus.apply(Tensor.ones(1), 1.0).sameData(Tensor.full(2.0, 1)));
     }
+
+    // ---- EnumSet and EnumMap
+
+    enum Part { HEAD, BODY, TAIL }
+
+    static List<Object> enumSets(Tensor x) {
+        Set<Part> all = java.util.EnumSet.allOf(Part.class);
+        Set<Part> some = java.util.EnumSet.of(Part.TAIL, Part.HEAD);
+        Set<Part> none = java.util.EnumSet.noneOf(Part.class);
+        none.add(Part.BODY);
+        Set<Part> rest = java.util.EnumSet.complementOf((java.util.EnumSet<Part>) some);
+        Tensor out = x;
+        for (Part p : some) out = out.mul(p.ordinal() + 1);   // HEAD then TAIL: the enum's order
+        return List.of(out, all.size(), all.contains(Part.BODY), List.copyOf(some), List.copyOf(none), List.copyOf(rest));
+    }
+
+    static Tensor enumMapInput(Map<Part, Tensor> m, Tensor x) {
+        m.put(Part.TAIL, x.add(1));
+        Tensor out = x;
+        for (Tensor t : m.values()) out = out.add(t);
+        return out;
+    }
+
+    @Test
+    void enumSetsAndEnumMapsAreTracked() {
+        var f = Ember.compile((Fn1<Tensor, List<Object>>) CaptureCoverageTest::enumSets, counted());
+        Tensor x = Tensor.randn(2);
+        Compiled.assertSame(enumSets(x), f.apply(x), "");
+        assertEquals(2, cc.opCount());
+        var g = Ember.compile((Fn2<Map<Part, Tensor>, Tensor, Tensor>) CaptureCoverageTest::enumMapInput, counted());
+        Tensor a = Tensor.randn(2), b = Tensor.randn(2);
+        Map<Part, Tensor> eager = new java.util.EnumMap<>(Map.of(Part.BODY, b, Part.HEAD, a)), compiled = new java.util.EnumMap<>(eager);
+        Compiled.assertSame(enumMapInput(eager, x), g.apply(compiled, x), "");
+        assertEquals(List.of(Part.HEAD, Part.BODY, Part.TAIL), List.copyOf(compiled.keySet()), "the put is replayed on the caller's EnumMap");
+        assertEquals(1, cc.frameCount());
+    }
+
+    // ---- Enum.valueOf, Collections.reverse
+
+    static Tensor byName(Tensor x, String name) { return x.mul(Part.valueOf(name).ordinal()); }
+
+    static List<Object> reversed(Tensor x) {
+        List<Tensor> l = new ArrayList<>(List.of(x, x.add(1), x.add(2)));
+        Collections.reverse(l);
+        List<Integer> one = List.of(7);
+        Collections.reverse(one);   // one element: nothing set, no exception (as the JDK)
+        return List.of(Tensor.stack(l, 0), one);
+    }
+
+    static int reverseImmutable(Tensor x) {
+        List<Integer> two = List.of(1, 2);
+        Collections.reverse(two);
+        return two.size();
+    }
+
+    @Test
+    void enumValueOfAndCollectionsReverseAreTraced() {
+        // an unknown name throws eager's IllegalArgumentException compiled too
+        PyTorchMiscPortsTest.check((Fn2<Tensor, String, Tensor>) CaptureCoverageTest::byName, Options.defaults(),
+                () -> List.of(new Object[] {Tensor.ones(2), "TAIL"}, new Object[] {Tensor.ones(2), "NECK"}));
+        var f = Ember.compile((Fn1<Tensor, List<Object>>) CaptureCoverageTest::reversed, counted());
+        Tensor x = Tensor.randn(2);
+        Compiled.assertSame(reversed(x), f.apply(x), "");
+        assertEquals(3, cc.opCount(), "two adds and the stack");
+        PyTorchMiscPortsTest.check((Fn1<Tensor, Integer>) CaptureCoverageTest::reverseImmutable, Options.defaults(), () -> List.<Object[]>of(new Object[] {x}));
+    }
+
+    // ---- ThreadLocal.get()
+
+    static final ThreadLocal<Tensor> SCALE = new ThreadLocal<>();
+
+    static Tensor scaled(Tensor x) { return x.mul(SCALE.get()); }
+
+    @Test
+    void aThreadLocalIsReadOnTheCallingThread() throws Exception {
+        var f = Ember.compile((Fn1<Tensor, Tensor>) CaptureCoverageTest::scaled, counted());
+        Tensor x = Tensor.ones(2);
+        SCALE.set(Tensor.full(2.0, 2));
+        assertTrue(f.apply(x).sameData(Tensor.full(2.0, 2)));
+        Tensor[] other = new Tensor[1];
+        Thread t = new Thread(() -> {
+            SCALE.set(Tensor.full(5.0, 2));
+            other[0] = f.apply(x);
+        });
+        t.start();
+        t.join();
+        assertTrue(other[0].sameData(Tensor.full(5.0, 2)), "the other thread's value: " + other[0]);
+        assertTrue(f.apply(x).sameData(Tensor.full(2.0, 2)), "and this thread's again");
+        assertEquals(1, cc.frameCount(), "the value is a graph input read at each call, not a constant");
+    }
+
+    // ---- model.parameters() of a module argument
+
+    static Tensor weightNorms(dev.ember.nn.Module model, Tensor x) {
+        Tensor out = x;
+        for (Tensor p : model.parameters()) out = out.add(p.sum());
+        return out;
+    }
+
+    @Test
+    void parametersOfAModuleArgumentAreReadFromTheLiveModule() {
+        Tensor.manualSeed(1);
+        var model = new dev.ember.nn.Sequential(new dev.ember.nn.Linear(3, 2), new dev.ember.nn.ReLU(), new dev.ember.nn.Linear(2, 1));
+        var f = Ember.compile((Fn2<dev.ember.nn.Module, Tensor, Tensor>) CaptureCoverageTest::weightNorms, counted());
+        Tensor x = Tensor.zeros(1);
+        assertTrue(f.apply(model, x).sameData(weightNorms(model, x)));
+        try (var ignored = Ember.noGrad()) {
+            model.parameters().getFirst().add_(1.0);   // changed in place: the next call must see it
+        }
+        assertTrue(f.apply(model, x).sameData(weightNorms(model, x)));
+        assertEquals(1, cc.frameCount());
+        assertEquals(8, cc.opCount(), "a sum and an add per parameter (two weights, two biases)");
+    }
 }

@@ -490,4 +490,252 @@ final class PyTorchPortsMorePrograms {
 
     // test_functions.py::test_str_handler_for_user_defined_object (of a class without: the class name before the hash is compared)
     static List<Object> strHandlerForDefaultObject(Tensor x) { return List.of(x.add(1), String.valueOf(new DefaultStr()).split("@")[0]); }
+
+    // ---- test_enum.py ----
+
+    enum MyEnum { FOO, BAR }
+
+    /** test_enum_as_dict_key_with_overloaded_str's enum, whose text is its value. */
+    enum MyStrEnum {
+        FOO(10), BAR(20);
+
+        final int value;
+
+        MyStrEnum(int value) { this.value = value; }
+
+        @Override public String toString() { return String.valueOf(value); }
+    }
+
+    // test_enum.py::test_enum_as_dict_key (enum, string and int keys in one map, read after a break)
+    static List<Tensor> enumAsDictKey(Tensor x) {
+        Tensor y = x.add(2);
+        Map<Object, Object> z = new LinkedHashMap<>();
+        z.put(MyEnum.FOO, Tensor.scalar(1L));
+        z.put(MyEnum.BAR, 10);
+        z.put("MyEnum.BAR", Tensor.scalar(8L));
+        z.put(5, Tensor.rand(3));
+        Ember.graphBreak();
+        Tensor a = ((Tensor) z.get(MyEnum.FOO)).add((Tensor) z.get("MyEnum.BAR"));
+        Tensor b = y.mul(2);
+        return List.of(a, b);
+    }
+
+    // test_enum.py::test_enum_as_dict_key_with_overloaded_str
+    static List<Tensor> enumAsDictKeyWithOverloadedStr(Tensor x) {
+        Tensor y = x.add(2);
+        Map<Object, Object> z = new HashMap<>();
+        z.put(MyStrEnum.FOO, Tensor.scalar(1L));
+        z.put(MyStrEnum.BAR, 10);
+        z.put("MyEnum.BAR", Tensor.scalar(8L));
+        z.put(5, Tensor.rand(3));
+        Ember.graphBreak();
+        Tensor a = ((Tensor) z.get(MyStrEnum.FOO)).add((Tensor) z.get("MyEnum.BAR"));
+        Tensor b = y.mul(2);
+        return List.of(a, b);
+    }
+
+    // test_enum.py::test_enum_no_graphbreaks (foo is Foo.FOO: identity of an enum constant)
+    static Tensor enumNoGraphbreaks(Tensor x, MyEnum foo) {
+        if (foo == MyEnum.FOO) x = x.add(1.0);
+        x = x.mul(1.0);
+        return x;
+    }
+
+    enum Reduction { SUM, MAX, MIN }
+
+    // test_enum.py::test_enum_membership_check (reduction in Reduction: an EnumSet of all constants)
+    static Tensor enumMembershipIn(Tensor x, Reduction reduction) {
+        if (java.util.EnumSet.allOf(Reduction.class).contains(reduction)) x = x.add(1.0);
+        return x;
+    }
+
+    // test_enum.py::test_enum_membership_check (not in: raise)
+    static Tensor enumMembershipNotIn(Tensor x, Reduction reduction) {
+        if (!List.of(Reduction.values()).contains(reduction)) throw new IllegalArgumentException("Unknown reduction");
+        return x.mul(2.0);
+    }
+
+    // test_enum.py::test_enum_guards (y == MyEnum.FOO with BAR passed)
+    static Tensor enumGuards(Tensor x, MyEnum y) {
+        if (y.equals(MyEnum.FOO)) return x.add(1);
+        else return x.sub(1);
+    }
+
+    /** test_enum_method's IntEnum with a method returning a pair: a record. */
+    enum Bool {
+        TRUE, FALSE;
+
+        record Result(boolean cond, Tensor y) {}
+
+        Result isTrue(Tensor x) { return new Result(this == TRUE, x.add(1)); }
+    }
+
+    // test_enum.py::test_enum_method
+    static Tensor enumMethod(Tensor x, Bool e) {
+        Bool.Result r = e.isTrue(x);
+        if (r.cond()) return r.y().add(2);
+        else return r.y().sub(2);
+    }
+
+    /** An enum whose constants carry a value, as Python's Enum members do. */
+    enum Color {
+        RED(1), GREEN(2), BLUE(3);
+
+        final int value;
+
+        Color(int value) { this.value = value; }
+
+        /** Color(1): the constant of a value. */
+        static Color of(int value) {
+            for (Color c : values()) if (c.value == value) return c;
+            throw new IllegalArgumentException(value + " is not a valid Color");
+        }
+    }
+
+    static Tensor gnEnumDefault(Tensor x) { return gnEnumDefault(x, MyEnum.FOO); }
+
+    static Tensor gnEnumDefault(Tensor x, MyEnum y) {
+        if (y == MyEnum.FOO) return x;
+        else return x.add(1);
+    }
+
+    // test_enum.py::test_user_function_variable_supports_enum_argument (y=Foo.FOO as a default: an overload)
+    static Tensor userFunctionSupportsEnumArgument(Tensor x) { return gnEnumDefault(x); }
+
+    // test_enum.py::test_enum_len (len(Color))
+    static Tensor enumLen(Tensor x) { return x.add(Color.values().length); }
+
+    // test_enum.py::test_enum_iter (Dynamo's expected failure: for color in Color)
+    static Tensor enumIter(Tensor x) {
+        int total = 0;
+        for (Color color : Color.values()) total += color.value;
+        return x.add(total);
+    }
+
+    // test_enum.py::test_enum_list (list(Color); Dynamo's expected failure)
+    static Tensor enumList(Tensor x) {
+        List<Color> colors = new ArrayList<>(java.util.EnumSet.allOf(Color.class));
+        return x.add(colors.size());
+    }
+
+    // test_enum.py::test_enum_getitem (Color["RED"])
+    static Tensor enumGetitem(Tensor x) {
+        Color color = Color.valueOf("RED");
+        if (color == Color.RED) return x.add(1);
+        return x;
+    }
+
+    // test_enum.py::test_enum_reversed (Dynamo's expected failure)
+    static Tensor enumReversed(Tensor x) {
+        List<Color> colors = new ArrayList<>(List.of(Color.values()));
+        Collections.reverse(colors);
+        if (colors.get(0) == Color.BLUE && colors.get(2) == Color.RED) return x.add(1);
+        return x;
+    }
+
+    // test_enum.py::test_enum_call (Color(1): the constant of a value)
+    static Tensor enumCall(Tensor x) {
+        Color color = Color.of(1);
+        if (color == Color.RED) return x.add(1);
+        return x;
+    }
+
+    // test_enum.py::test_enum_name_value_properties
+    static Tensor enumNameValueProperties(Tensor x, Color color) {
+        if (color.name().equals("RED")) return x.add(color.value);
+        return x;
+    }
+
+    // test_enum.py::test_int_enum_arithmetic (x + Priority.HIGH: an IntEnum is its int)
+    static Tensor intEnumArithmetic(Tensor x, Color priority) { return x.add(priority.ordinal() + 1); }
+
+    enum Permission { READ, WRITE, EXECUTE }
+
+    // test_enum.py::test_flag_enum (Permission.READ in READ | WRITE: an EnumSet; Dynamo's expected failure)
+    static Tensor flagEnum(Tensor x, Set<Permission> perm) {
+        if (perm.contains(Permission.READ)) return x.add(1);
+        return x;
+    }
+
+    // test_enum.py::test_enum_comparison
+    static Tensor enumComparison(Tensor x, Color a, Color b) {
+        if (a.equals(b)) return x.add(1);
+        else if (a == b) return x.add(2);
+        else return x.sub(1);
+    }
+
+    /** test_tuple_enum_as_key_dict's model: a Linear reading an enum-keyed map. */
+    static final class EnumKeyedModel {
+        final dev.ember.nn.Linear linear = new dev.ember.nn.Linear(1, 1);
+
+        Tensor forward(Map<MyEnum, Tensor> x) { return linear.forward(x.get(MyEnum.FOO)); }
+    }
+
+    // test_repros.py::test_tuple_enum_as_key_dict
+    static Tensor tupleEnumAsKeyDict(EnumKeyedModel model, Map<MyEnum, Tensor> x) { return model.forward(x); }
+
+    // ---- test_subgraphs.py ----
+
+    // test_subgraphs.py::test_control_flow5 (and/or of tensor comparisons: each a data-dependent branch)
+    static List<Object> controlFlow5(Tensor a, Tensor b) {
+        boolean tmp1 = a.sum().gt(b.sum()).asBoolean() && a.sum().gt(0).asBoolean();
+        boolean tmp2 = a.sum().lt(b.sum()).asBoolean() || b.sum().gt(0).asBoolean();
+        if (tmp1 && tmp2) return List.of(1, tmp1, tmp2);
+        else return List.of(2, tmp1, tmp2);
+    }
+
+    @dev.ember.dynamo.Disable
+    static Tensor unsupported(Tensor a, Tensor b) { return a.add(b); }
+
+    static Tensor indirectlyUnsupported(Tensor a, Tensor b) {
+        Tensor c = a.add(b);
+        return unsupported(a, c);
+    }
+
+    // test_subgraphs.py::test_indirect_unsupported2 (7 / (22 - t): Java has no number-over-tensor operator, rsub then reciprocal and mul)
+    static Tensor indirectUnsupported2(Tensor a, Tensor b) {
+        int localConst1 = 7;
+        int localConst2 = 22;
+        Tensor c1 = a.sub(b);
+        Tensor c2 = b.sub(a);
+        return indirectlyUnsupported(c1, c2).rsub(localConst2).reciprocal().mul(localConst1);
+    }
+
+    // test_subgraphs.py::test_extended_args~ (the 512-term sums, a+b+a+b+..., are loops here: one op per term as in Dynamo)
+    static Tensor extendedArgs(Tensor a, Tensor b) {
+        if (a.sum().gt(0).asBoolean()) {
+            Tensor s = a.add(b);
+            for (int i = 1; i < 256; i++) s = s.add(a).add(b);
+            return s.add(a);
+        }
+        Tensor s = a.add(b);
+        for (int i = 1; i < 256; i++) s = s.add(a).add(b);
+        return s.sub(b);
+    }
+
+    // test_subgraphs.py::test_dynamic_getitem (a[b.size(0) - 1] with dynamic sizes)
+    static Tensor dynamicGetitem(Tensor a, Tensor b) { return a.select(0, b.size(0) - 1); }
+
+    // ---- test_repros.py ----
+
+    static final ThreadLocal<Tensor> FOO_LOCAL = ThreadLocal.withInitial(() -> Tensor.rand(1));
+
+    // test_repros.py::test_threading_local (threading.local(): a ThreadLocal)
+    static Tensor threadingLocal(Tensor x) { return Tensor.cat(List.of(x, FOO_LOCAL.get()), 0); }
+
+    // test_repros.py::test_nn_parameter (a Parameter made in the function is returned as one)
+    static Tensor nnParameter() {
+        Parameter a = new Parameter(Tensor.randn(5, 5));
+        assert a instanceof Parameter;
+        return a;
+    }
+
+    /** The repro's get_parameter_dtype: the first parameter's dtype (an early return from a loop). */
+    static DType parameterDtype(Module model) {
+        for (Tensor p : model.parameters()) return p.dtype();
+        return DType.FLOAT32;
+    }
+
+    // test_repros.py::test_get_parameter_dtype
+    static Tensor getParameterDtype(Module model, Tensor x) { return x.add(Tensor.randn(10).to(parameterDtype(model))); }
 }
