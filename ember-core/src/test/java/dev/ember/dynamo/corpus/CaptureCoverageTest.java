@@ -330,4 +330,25 @@ class CaptureCoverageTest {
         assertEquals(1, cc.frameCount());
         assertEquals(8, cc.opCount(), "a sum and an add per parameter (two weights, two biases)");
     }
+
+    // ---- docs/compile.md's example (Enums, thread-locals and a model's parameters), as written there
+
+    static Tensor docExample(dev.ember.nn.Module model, Map<Part, Tensor> bias, Tensor x) {
+        Tensor out = x.mul(SCALE.get());
+        for (Part p : java.util.EnumSet.of(Part.TAIL, Part.HEAD)) out = out.add(bias.get(p));
+        for (Tensor w : model.parameters()) out = out.add(w.sum());
+        return out;
+    }
+
+    @Test
+    void theCompileDocsExampleIsOneGraph() {
+        Tensor.manualSeed(2);
+        var model = new dev.ember.nn.Linear(2, 2);
+        Map<Part, Tensor> bias = new java.util.EnumMap<>(Map.of(Part.HEAD, Tensor.randn(2), Part.TAIL, Tensor.randn(2)));
+        SCALE.set(Tensor.full(3.0, 2));
+        var f = Ember.compile((Fn3<dev.ember.nn.Module, Map<Part, Tensor>, Tensor, Tensor>) CaptureCoverageTest::docExample, counted());
+        Tensor x = Tensor.randn(2);
+        assertTrue(f.apply(model, bias, x).sameData(docExample(model, bias, x)));
+        assertEquals(1, cc.frameCount());
+    }
 }
