@@ -351,4 +351,25 @@ class CaptureCoverageTest {
         assertTrue(f.apply(model, bias, x).sameData(docExample(model, bias, x)));
         assertEquals(1, cc.frameCount());
     }
+
+    // ---- Iterator.next() past the end raises for the handlers
+
+    static Tensor pastTheEnd(Tensor x, List<Integer> xs) {
+        java.util.Iterator<Integer> it = xs.iterator();
+        Tensor out = x;
+        try {
+            while (true) out = out.mul(it.next());
+        } catch (java.util.NoSuchElementException e) {
+            return out.add(e.getMessage() == null ? 1 : 2);
+        }
+    }
+
+    @Test
+    void nextPastTheEndIsCaughtInTheGraph() {
+        var f = Ember.compile((Fn2<Tensor, List<Integer>, Tensor>) CaptureCoverageTest::pastTheEnd, counted());
+        Tensor x = Tensor.randn(2);
+        assertTrue(f.apply(x, List.of(2, 3)).sameData(pastTheEnd(x, List.of(2, 3))));
+        assertEquals(1, cc.frameCount());
+        assertEquals(3, cc.opCount());
+    }
 }

@@ -18,6 +18,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.BinaryOperator;
@@ -738,4 +739,247 @@ final class PyTorchPortsMorePrograms {
 
     // test_repros.py::test_get_parameter_dtype
     static Tensor getParameterDtype(Module model, Tensor x) { return x.add(Tensor.randn(10).to(parameterDtype(model))); }
+
+    // ---- test_exceptions.py ----
+
+    static Tensor gnRethrows(Tensor x) {
+        try {
+            x = x.cos();
+            throw new UnsupportedOperationException("Not implemented");
+        } catch (UnsupportedOperationException e) {
+            x = x.sigmoid();
+            throw e;
+        }
+    }
+
+    // test_exceptions.py::test_exception_with_another_exception2 (a handler that rethrows, caught by the caller)
+    static Tensor exceptionWithAnotherException2(Tensor x) {
+        try {
+            x = x.cos();
+            gnRethrows(x);
+        } catch (RuntimeException e) {
+            // pass
+        }
+        return x;
+    }
+
+    /** test_nn_module_getattr's A: attributes by name, with a fallback that raises. */
+    static class AttrA {
+        final Map<String, Integer> dict = new HashMap<>(Map.of("_b", 20));
+
+        int attr(String name) {
+            String fixedName = "_" + name;
+            if (dict.containsKey(fixedName)) return dict.get(fixedName);
+            throw new NoSuchElementException(name + " absent");
+        }
+    }
+
+    /** B: a field of its own, and a getattr that falls back to 30 when A's raises (a super call in a try). */
+    static final class AttrB extends AttrA {
+        final int a = 10;
+
+        @Override
+        int attr(String name) {
+            try {
+                return super.attr(name);
+            } catch (NoSuchElementException e) {
+                return 30;
+            }
+        }
+    }
+
+    static final AttrB ATTR_OBJ = new AttrB();
+
+    // test_exceptions.py::test_nn_module_getattr
+    static Tensor nnModuleGetattr(Tensor x) { return x.mul(ATTR_OBJ.a).mul(ATTR_OBJ.attr("b")).mul(ATTR_OBJ.attr("c")); }
+
+    /** test_stop_iteration's zip_longest: next() past the end raises, caught to stop. */
+    static List<Object> zipLongest(Object fillvalue, List<?>... iterables) {
+        List<Iterator<?>> iterators = new ArrayList<>();
+        for (List<?> it : iterables) iterators.add(it.iterator());
+        List<Object> result = new ArrayList<>();
+        while (true) {
+            for (Iterator<?> it : iterators) {
+                Object value;
+                try {
+                    value = it.next();
+                } catch (java.util.NoSuchElementException e) {
+                    result.add(fillvalue);
+                    return result;
+                }
+                result.add(value);
+            }
+        }
+    }
+
+    // test_exceptions.py::test_stop_iteration
+    static List<Object> stopIteration(List<Integer> x, List<Integer> y) {
+        Tensor.randn(4).cos();
+        return zipLongest(null, x, y);
+    }
+
+    /** test_raise_from_None's MyMapping: a missing key raises a new exception of the mapping's own. */
+    static final class MyMapping {
+        private final Map<String, Integer> d;
+
+        MyMapping(Map<String, Integer> d) { this.d = d; }
+
+        int getItem(String key) {
+            if (!d.containsKey(key)) throw new NoSuchElementException(key);
+            return d.get(key);
+        }
+    }
+
+    static Integer mappingGet(MyMapping obj, String key, Integer value) {
+        try {
+            return obj.getItem(key);
+        } catch (NoSuchElementException e) {
+            return value;
+        }
+    }
+
+    // test_exceptions.py::test_raise_from_None
+    static List<Object> raiseFromNone(Tensor x, MyMapping d, String key) {
+        x = x.add(1).sin();
+        return Arrays.asList(x, mappingGet(d, key, null));
+    }
+
+    // ---- Java idioms (no PyTorch source: code as Java users write it) ----
+
+    // labeled continue and break over a list of tensors
+    static Tensor labeledLoops(List<Tensor> xs) {
+        Tensor acc = xs.get(0).mul(0);
+        outer:
+        for (int i = 0; i < xs.size(); i++) {
+            for (int j = 0; j < 3; j++) {
+                if (j == i) continue outer;
+                if (i + j > 4) break outer;
+                acc = acc.add(xs.get(i).mul(j + 1));
+            }
+        }
+        return acc;
+    }
+
+    sealed interface Spec permits Scale, Shift, Chain {}
+
+    record Scale(double by) implements Spec {}
+
+    record Shift(double by) implements Spec {}
+
+    record Chain(List<Spec> parts) implements Spec {}
+
+    // a switch over a sealed interface's records, recursive
+    static Tensor applySpec(Spec spec, Tensor x) {
+        return switch (spec) {
+            case Scale s -> x.mul(s.by());
+            case Shift s when s.by() == 0 -> x;
+            case Shift s -> x.add(s.by());
+            case Chain c -> {
+                Tensor y = x;
+                for (Spec part : c.parts()) y = applySpec(part, y);
+                yield y;
+            }
+        };
+    }
+
+    static Tensor sealedSwitch(Tensor x) {
+        return applySpec(new Chain(List.of(new Scale(2), new Shift(0), new Chain(List.of(new Shift(1), new Scale(-1))))), x);
+    }
+
+    /** An interface with a default method and a static constant made in a static initializer. */
+    interface Activation {
+        Tensor apply(Tensor x);
+
+        default Tensor twice(Tensor x) { return apply(apply(x)); }
+    }
+
+    static final double LEAK;
+
+    static {
+        double base = 0.1;
+        LEAK = base / 10;
+    }
+
+    static final class Leaky implements Activation {
+        @Override public Tensor apply(Tensor x) { return x.relu().add(x.neg().relu().mul(-LEAK)); }
+    }
+
+    static Tensor defaultMethodAndStaticInit(Tensor x) { return new Leaky().twice(x); }
+
+    // do/while, ternaries, bit operations and long arithmetic on shapes
+    static Tensor doWhileAndBits(Tensor x) {
+        int n = x.size(0);
+        int steps = 0;
+        do {
+            n >>= 1;
+            steps++;
+        } while (n > 1);
+        long mask = (1L << steps) - 1;
+        int ones = Long.bitCount(mask) + Integer.numberOfTrailingZeros(8);
+        return x.mul(steps % 2 == 0 ? ones : -ones).add(Math.floorMod(-7, 3));
+    }
+
+    /** A varargs helper, generic over tensors. */
+    @SafeVarargs
+    static <T extends Tensor> Tensor sumAll(T first, T... rest) {
+        Tensor acc = first;
+        for (T t : rest) acc = acc.add(t);
+        return acc;
+    }
+
+    static Tensor varargsGeneric(Tensor a, Tensor b) { return sumAll(a, b, a.mul(2)).add(sumAll(b)); }
+
+    // instanceof patterns on mixed arguments
+    static Tensor instanceofPatterns(Tensor x, List<Object> extras) {
+        for (Object o : extras) {
+            if (o instanceof Tensor t) x = x.add(t);
+            else if (o instanceof Integer i && i > 0) x = x.mul(i);
+            else if (o instanceof String s && !s.isEmpty()) x = x.add(s.length());
+        }
+        return x;
+    }
+
+    // Optional, chars and strings: a name built and looked up
+    static Tensor optionalAndStrings(Tensor x, Map<String, Tensor> table) {
+        StringBuilder key = new StringBuilder();
+        for (char c : "w1".toCharArray()) key.append(Character.toUpperCase(c));
+        String name = key.toString().toLowerCase() + "_" + x.dim();
+        return java.util.Optional.ofNullable(table.get(name)).map(x::mul).orElse(x.neg());
+    }
+
+    // multi-dimensional arrays, Arrays.fill and clone, a shape table
+    static Tensor shapeTable(Tensor x) {
+        int[][] shapes = new int[2][];
+        shapes[0] = x.shape().clone();
+        shapes[1] = new int[x.dim()];
+        Arrays.fill(shapes[1], 1);
+        shapes[1][0] = x.size(0) * x.size(1);
+        int[] copy = Arrays.copyOf(shapes[1], 2);
+        return x.reshape(copy).add(x.view(shapes[0]).flatten().unsqueeze(1));
+    }
+
+    /** A module calling its submodules in a loop, mutating a counter field. */
+    static final class Stack extends Module {
+        final dev.ember.nn.ModuleList<Module> layers = new dev.ember.nn.ModuleList<>(new dev.ember.nn.Linear(4, 4), new dev.ember.nn.Linear(4, 4));
+        int calls;
+
+        @Override
+        public Tensor forward(Tensor x) {
+            calls++;
+            for (Module m : layers) x = m.forward(x).relu();
+            return calls % 2 == 0 ? x : x.neg();
+        }
+    }
+
+    // a synchronized block: the graph before it, the rest eagerly (GB0009)
+    static final Object LOCK = new Object();
+
+    static Tensor synchronizedBlock(Tensor x) {
+        Tensor y = x.sin();
+        int k;
+        synchronized (LOCK) {
+            k = x.dim() + 1;
+        }
+        return y.add(k);
+    }
 }

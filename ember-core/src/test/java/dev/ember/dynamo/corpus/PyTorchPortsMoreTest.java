@@ -13,6 +13,7 @@ import dev.ember.dynamo.corpus.PyTorchPortsMorePrograms.Color;
 import dev.ember.dynamo.corpus.PyTorchPortsMorePrograms.EnumKeyedModel;
 import dev.ember.dynamo.corpus.PyTorchPortsMorePrograms.Mul3;
 import dev.ember.dynamo.corpus.PyTorchPortsMorePrograms.MyEnum;
+import dev.ember.dynamo.corpus.PyTorchPortsMorePrograms.MyMapping;
 import dev.ember.dynamo.corpus.PyTorchPortsMorePrograms.Permission;
 import dev.ember.dynamo.corpus.PyTorchPortsMorePrograms.Reduction;
 import dev.ember.dynamo.corpus.PyTorchPortsMorePrograms.SmallNN;
@@ -454,5 +455,99 @@ class PyTorchPortsMoreTest {
                 once(() -> args(model, Tensor.randn(10))));
         assertEquals(1, cc.frameCount());
         assertEquals(2, cc.opCount(), "randn and add");
+    }
+
+    // ---- test_exceptions.py ----
+
+    @Test
+    void exceptionWithAnotherException2() { // test_exception_with_another_exception2 (Dynamo's test: without fullgraph)
+        check((Fn1<Tensor, Tensor>) PyTorchPortsMorePrograms::exceptionWithAnotherException2, Options.fullgraph(), once(() -> args(Tensor.randn(4))));
+    }
+
+    @Test
+    void nnModuleGetattr() { // test_nn_module_getattr
+        CompileCounter cc = check((Fn1<Tensor, Tensor>) PyTorchPortsMorePrograms::nnModuleGetattr, Options.fullgraph(), once(() -> args(Tensor.ones(4))));
+        assertEquals(3, cc.opCount());
+    }
+
+    @Test
+    void stopIteration() { // test_stop_iteration
+        check((Fn2<List<Integer>, List<Integer>, List<Object>>) PyTorchPortsMorePrograms::stopIteration, Options.fullgraph(),
+                once(() -> args(List.of(1, 2, 3, 4), List.of(10, 11, 12))));
+    }
+
+    @Test
+    void raiseFromNone() { // test_raise_from_None
+        MyMapping d = new MyMapping(Map.of("a", 10, "b", 20));
+        check((Fn3<Tensor, MyMapping, String, List<Object>>) PyTorchPortsMorePrograms::raiseFromNone, Options.fullgraph(),
+                () -> List.of(args(Tensor.rand(2, 3), d, "m"), args(Tensor.rand(2, 3), d, "a")));
+    }
+
+    // ---- Java idioms ----
+
+    @Test
+    void labeledLoops() {
+        CompileCounter cc = check((Fn1<List<Tensor>, Tensor>) PyTorchPortsMorePrograms::labeledLoops, Options.fullgraph(),
+                once(() -> args(List.of(Tensor.randn(3), Tensor.randn(3), Tensor.randn(3), Tensor.randn(3)))));
+        assertEquals(1, cc.frameCount());
+    }
+
+    @Test
+    void sealedSwitch() {
+        CompileCounter cc = check((Fn1<Tensor, Tensor>) PyTorchPortsMorePrograms::sealedSwitch, Options.fullgraph(), once(() -> args(Tensor.randn(3))));
+        assertEquals(3, cc.opCount(), "x * 2, + 1, * -1: the zero shift is no op");
+    }
+
+    @Test
+    void defaultMethodAndStaticInit() {
+        check((Fn1<Tensor, Tensor>) PyTorchPortsMorePrograms::defaultMethodAndStaticInit, Options.fullgraph(), once(() -> args(Tensor.randn(5))));
+    }
+
+    @Test
+    void doWhileAndBits() {
+        CompileCounter cc = check((Fn1<Tensor, Tensor>) PyTorchPortsMorePrograms::doWhileAndBits, Options.fullgraph(),
+                () -> List.of(args(Tensor.randn(8)), args(Tensor.randn(5))));
+        assertEquals(4, cc.opCount(), "a mul and an add in each of the two graphs (sizes 8 and 5)");
+    }
+
+    @Test
+    void varargsGeneric() { standardTest((Fn2<Tensor, Tensor, Tensor>) PyTorchPortsMorePrograms::varargsGeneric, 2, 4); }
+
+    @Test
+    void instanceofPatterns() {
+        check((Fn2<Tensor, List<Object>, Tensor>) PyTorchPortsMorePrograms::instanceofPatterns, Options.fullgraph(),
+                once(() -> args(Tensor.randn(3), List.of(Tensor.ones(3), 3, -2, "abc", ""))));
+    }
+
+    @Test
+    void optionalAndStrings() {
+        check((Fn2<Tensor, Map<String, Tensor>, Tensor>) PyTorchPortsMorePrograms::optionalAndStrings, Options.fullgraph(), () -> List.of(
+                args(Tensor.randn(2), Map.of("w1_1", Tensor.full(3.0, 2))), args(Tensor.randn(2, 2), Map.of("w1_1", Tensor.full(3.0, 2)))));
+    }
+
+    @Test
+    void shapeTable() { standardTest((Fn1<Tensor, Tensor>) PyTorchPortsMorePrograms::shapeTable, 1, -1); }
+
+    @Test
+    void moduleLoopAndCounter() {
+        Tensor.manualSeed(5);
+        PyTorchPortsMorePrograms.Stack eager = new PyTorchPortsMorePrograms.Stack();
+        Tensor.manualSeed(5);
+        PyTorchPortsMorePrograms.Stack compiled = new PyTorchPortsMorePrograms.Stack();
+        CompileCounter cc = PyTorchPortsTest.check(eager, compiled, Options.fullgraph(),
+                () -> List.of(args(Tensor.ones(2, 4)), args(Tensor.ones(2, 4)), args(Tensor.ones(2, 4))));
+        assertEquals(3, compiled.calls, "the counter field is written back each call");
+        // a module's int field is static, as Dynamo keeps a module's int attribute: each new value compiles (Dynamo: 3 too)
+        assertEquals(3, cc.frameCount());
+    }
+
+    @Test
+    void synchronizedBlockBreaks() {
+        CompileCounter cc = check((Fn1<Tensor, Tensor>) PyTorchPortsMorePrograms::synchronizedBlock, Options.defaults(),
+                once(() -> args(Tensor.randn(2))));
+        assertEquals(1, cc.frameCount(), "the sin before the block; the rest runs eagerly");
+        Unsupported u = assertThrows(Unsupported.class, () -> Ember.compile((Fn1<Tensor, Tensor>) PyTorchPortsMorePrograms::synchronizedBlock,
+                Options.fullgraph()).apply(Tensor.randn(2)));
+        assertTrue(u.getMessage().contains("GB0009") && u.getMessage().contains("PyTorchPortsMorePrograms.java:"), u.getMessage());
     }
 }
