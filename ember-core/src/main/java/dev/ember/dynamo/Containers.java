@@ -300,7 +300,11 @@ final class Containers {
                 if (it.unchangedIterable() instanceof ListVariable l && l.isViewOfAnother() && ctx.sideEffects.changedContainers()) {
                     throw changedUnderAView(ctx, l, "Iterator.next()");
                 }
-                if (!it.hasNext()) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws NoSuchElementException");
+                // raised for the frame's handlers, as the JDK's iterators throw it (no message): a catch in the traced code catches it
+                if (!it.hasNext()) {
+                    throw Exceptions.raise(ctx, new java.util.NoSuchElementException(), GraphBreakType.EXCEPTION_THROWN,
+                            "the traced path throws NoSuchElementException: Iterator.next() past the last element");
+                }
                 yield it.next();
             }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Iterator." + name + "()");

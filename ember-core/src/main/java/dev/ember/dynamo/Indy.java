@@ -126,7 +126,7 @@ final class Indy {
                 throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " " + v.describe() + ": its toString() gave " + s.describe());
             }
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " " + v.describe() + ", whose Object.toString() shows its identity hash "
-                    + "code, which the trace does not know");
+                    + "code, which the trace does not know (give " + u.type().getSimpleName() + " a toString() of its own, or use getClass().getName())");
         }
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " " + v.describe());
     }

@@ -98,7 +98,12 @@ final class Invoker {
         throw SymScalars.dataDependent(ctx, s, "passing it to " + owner.getName() + "." + name + "()");
     }
 
-    /** Tensor factories that copy Java data: made once while tracing, they enter the graph as constants (get_attr). */
+    /**
+     * Tensor factories that copy Java data: made once while tracing, the data enters the graph as a
+     * constant (get_attr) and each call copies it ({@code clone}), as Dynamo's {@code torch.tensor} is
+     * a call node: eager makes a new tensor every call, so a compiled call must not hand out the one
+     * constant (a caller's {@code add_} on one result would change every later result).
+     */
     private static final java.util.Set<String> TENSOR_LITERALS = java.util.Set.of("of", "ofLongs", "tensor");
 
     private static VariableTracker tensorLiteral(TraceContext ctx, String name, MethodTypeDesc type, List<VariableTracker> args) {
@@ -116,8 +121,9 @@ final class Invoker {
         } catch (ReflectiveOperationException e) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "cannot evaluate Tensor." + name + ": " + e, e);
         }
-        Node node = ctx.graph.constantTensor(t, ctx.currentLocation());
-        return new TensorVariable(node, dev.ember.tensor.FakeTensor.like(t), null);
+        Node constant = ctx.graph.constantTensor(t, ctx.currentLocation());
+        Node fresh = ctx.graph.callFunction(dev.ember.ops.ShapeOps.CLONE, List.of(constant), dev.ember.tensor.FakeTensor.like(t), ctx.currentLocation());
+        return new TensorVariable(fresh, dev.ember.tensor.FakeTensor.like(t), null);
     }
 
     // ------------------------------------------------------------------ special: constructors, private and super calls
@@ -242,7 +248,17 @@ final class Invoker {
                     throw Exceptions.raiseFromJvm(ctx, NullPointerException.class, "the traced path throws NullPointerException: calling " + name + "() on null");
             case ConstantVariable c when JdkCalls.isJdk(c.value().getClass()) -> JdkCalls.reflect(ctx, owner, name, type, c.value(), args);
             case ModuleVariable m when name.equals("forward") && Modules.isBuiltinLayer(m.module()) -> ModuleCalls.callModule(ctx, m, args);
+            // model.parameters() of a module from the inputs: the live module's answer, each element read from it at each call
+            // (Module's own code walks its fields by reflection and dedups in an IdentityHashMap, neither traced)
+            case ModuleVariable m when m.source() != null && args.isEmpty() && dev.ember.dynamo.source.ModuleQuerySource.isQuery(name)
+                    && m.module() instanceof dev.ember.nn.Module -> {
+                var source = new dev.ember.dynamo.source.ModuleQuerySource(m.source(), name);
+                yield ctx.builder.wrap(dev.ember.dynamo.source.ModuleQuerySource.query((dev.ember.nn.Module) m.module(), name), source, Object.class);
+            }
             case UserObjectVariable u when name.equals("getMessage") && args.isEmpty() && Exceptions.answersGetMessage(u) -> Exceptions.message(u);
+            // a ThreadLocal the code reads from a field or an argument: the calling thread's value, read at each call from its source
+            case UserObjectVariable u when u.value() instanceof ThreadLocal<?> local && u.source() != null && name.equals("get") && args.isEmpty() ->
+                    ctx.builder.wrap(local.get(), new dev.ember.dynamo.source.ThreadLocalSource(u.source()), Object.class);
             case UserObjectVariable u when JdkCalls.isJdk(u.type()) ->
                     throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "calling " + u.type().getSimpleName() + "." + name + "()"
                             + KeyedContainers.whyUntracked(u.value(), u.source()));

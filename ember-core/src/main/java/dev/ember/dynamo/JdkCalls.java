@@ -63,6 +63,7 @@ final class JdkCalls {
             return KeyedContainers.immutableCopyOf(ctx, owner, args.getFirst());
         }
         if (owner == System.class && name.equals("arraycopy")) return arraycopy(ctx, args);
+        if (owner == java.util.EnumSet.class) return KeyedContainers.enumSet(ctx, name, type, args);
         VariableTracker stream = StreamCalls.invokeStatic(ctx, owner, name, type, args);
         if (stream != null) return stream;
         if (owner == Arrays.class && name.equals("fill") && args.size() == 2) {
@@ -92,6 +93,18 @@ final class JdkCalls {
                 || owner == java.util.Collections.class && name.equals("reverseOrder")) && args.isEmpty()) {
             return ConstantVariable.of(name.equals("naturalOrder") ? java.util.Comparator.naturalOrder() : java.util.Collections.reverseOrder());
         }
+        if (owner == java.util.Collections.class && name.equals("addAll") && args.size() == 2 && args.get(1) instanceof ArrayVariable elements) {
+            return addAll(ctx, args.getFirst(), elements);
+        }
+        if (owner == java.util.Collections.class && name.equals("reverse") && args.size() == 1 && args.getFirst() instanceof ListVariable l) {
+            // as the JDK's: swap the ends towards the middle, each through the list's own set (an immutable list throws there, a 0- or 1-element one never sets)
+            List<VariableTracker> items = List.copyOf(Containers.itemsOf(ctx, l));
+            for (int i = 0, j = items.size() - 1; i < j; i++, j--) {
+                Invoker.invokeVirtual(ctx, List.class, "set", LIST_SET, l, List.of(ConstantVariable.of(i), items.get(j)));
+                Invoker.invokeVirtual(ctx, List.class, "set", LIST_SET, l, List.of(ConstantVariable.of(j), items.get(i)));
+            }
+            return null;
+        }
         if (owner == java.util.Collections.class && name.equals("sort") && args.getFirst() instanceof ListVariable l) {
             return Containers.listMethod(ctx, l, "sort", MethodTypeDesc.of(java.lang.constant.ConstantDescs.CD_void, java.lang.constant.ClassDesc.of("java.util.Comparator")), List.of(args.size() == 2 ? args.get(1) : ConstantVariable.of(null)));
         }
@@ -100,9 +113,32 @@ final class JdkCalls {
             return ConstantVariable.of(sameSizes(ctx, a.items(), b.items()) ? 1 : 0);
         }
         boolean pure = (PURE_STATIC.contains(owner) && !IMPURE_STATIC.contains(name)) || (owner == Arrays.class && PURE_ARRAYS.contains(name))
+                // Color.valueOf("RED") (javac's Enum.valueOf(Color.class, name)): the constant of a name, or IllegalArgumentException
+                || (owner == Enum.class && name.equals("valueOf"))
                 || (owner == java.util.Collections.class && PURE_COLLECTIONS.contains(name));
         if (!pure) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "call to " + owner.getName() + "." + name + "() (not known to be pure)");
         return reflect(ctx, owner, name, type, null, args);
+    }
+
+    private static final MethodTypeDesc LIST_SET = MethodTypeDesc.of(java.lang.constant.ConstantDescs.CD_Object, java.lang.constant.ConstantDescs.CD_int,
+            java.lang.constant.ConstantDescs.CD_Object);
+    private static final MethodTypeDesc COLLECTION_ADD = MethodTypeDesc.of(java.lang.constant.ConstantDescs.CD_boolean, java.lang.constant.ConstantDescs.CD_Object);
+
+    /**
+     * {@code Collections.addAll(c, e...)}: {@code c.add(e)} for each element in order, as the JDK's
+     * loop does, each add traced as the collection's own (a list appends, a set inserts a key); true
+     * when one of them changed {@code c}.
+     */
+    private static VariableTracker addAll(TraceContext ctx, VariableTracker c, ArrayVariable elements) {
+        boolean changed = false;
+        for (VariableTracker e : List.copyOf(elements.items())) {
+            VariableTracker added = Invoker.invokeVirtual(ctx, java.util.Collection.class, "add", COLLECTION_ADD, c, List.of(e));
+            if (!(added instanceof ConstantVariable k && k.value() instanceof Number n)) {
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Collections.addAll() into " + c.describe() + ", whose add() result is not known while tracing");
+            }
+            changed |= n.intValue() != 0;
+        }
+        return ConstantVariable.of(changed ? 1 : 0);
     }
 
     /**

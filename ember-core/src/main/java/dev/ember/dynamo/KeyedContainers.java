@@ -1,5 +1,6 @@
 package dev.ember.dynamo;
 
+import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.Construction;
 import dev.ember.dynamo.variables.EntryVariable;
@@ -87,9 +88,9 @@ final class KeyedContainers {
         if (keys == null) return "";
         String name = source == null ? "the " + value.getClass().getSimpleName() : source.name();
         Class<?> cls = value.getClass();
-        if (!MAP_CLASSES.contains(cls) && !SET_CLASSES.contains(cls) && !IMMUTABLE_CLASSES.contains(cls)) {
-            return " (" + name + " is a " + cls.getName() + "; Ember tracks HashMap, LinkedHashMap, TreeMap and Map.of maps and HashSet, "
-                    + "LinkedHashSet, TreeSet and Set.of sets)";
+        if (!MAP_CLASSES.contains(cls) && !SET_CLASSES.contains(cls) && !IMMUTABLE_CLASSES.contains(cls) && !isEnumKeyed(value)) {
+            return " (" + name + " is a " + cls.getName() + "; Ember tracks HashMap, LinkedHashMap, TreeMap, EnumMap and Map.of maps and HashSet, "
+                    + "LinkedHashSet, TreeSet, EnumSet and Set.of sets)";
         }
         if (value instanceof java.util.SortedMap<?, ?> sm && sm.comparator() != null || value instanceof java.util.SortedSet<?> ss && ss.comparator() != null) {
             return " (" + name + " is sorted by a comparator, which the trace cannot evaluate)";
@@ -101,6 +102,59 @@ final class KeyedContainers {
             }
         }
         return "";
+    }
+
+    /**
+     * An EnumMap or EnumSet: keys are the constants of one enum, iterated in their declaration order
+     * (a TreeMap or TreeSet of them iterates alike, so the trace keeps their order under inserts).
+     */
+    static boolean isEnumKeyed(Object value) { return value instanceof java.util.EnumMap<?, ?> || value instanceof java.util.EnumSet<?>; }
+
+    /**
+     * {@code EnumSet.allOf/noneOf/of/range/copyOf/complementOf}, run on the real values: a mutable
+     * EnumSet made in the trace, whose iteration is the enum's order.
+     */
+    @SuppressWarnings("unchecked")
+    static SetVariable enumSet(TraceContext ctx, String name, MethodTypeDesc type, List<VariableTracker> args) {
+        String what = "EnumSet." + name + "()";
+        Object[] values = new Object[args.size()];
+        Class<?>[] types = new Class<?>[args.size()];
+        for (int i = 0; i < values.length; i++) {
+            VariableTracker a = args.get(i);
+            Class<?> param = Values.resolve(type.parameterType(i), java.util.EnumSet.class);
+            types[i] = param;
+            values[i] = switch (a) {
+                case SetVariable s -> {
+                    Collection<Object> elements = ordered(ctx, s, what).elements();
+                    if (!java.util.EnumSet.class.isAssignableFrom(s.type())) yield new ArrayList<>(elements);
+                    if (elements.isEmpty()) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " of an empty EnumSet: its enum is not known while tracing");
+                    yield java.util.EnumSet.copyOf((Collection<Enum>) (Collection<?>) elements);
+                }
+                case ListVariable l when param == Collection.class -> {
+                    List<Object> elements = new ArrayList<>();
+                    for (VariableTracker item : Containers.itemsOf(ctx, l)) elements.add(key(ctx, item, what));
+                    yield elements;
+                }
+                case ArrayVariable arr -> {
+                    Object array = java.lang.reflect.Array.newInstance(param.getComponentType(), arr.items().size());
+                    for (int j = 0; j < arr.items().size(); j++) java.lang.reflect.Array.set(array, j, JdkCalls.concrete(ctx, arr.items().get(j), param.getComponentType(), java.util.EnumSet.class, name));
+                    yield array;
+                }
+                default -> JdkCalls.concrete(ctx, a, param, java.util.EnumSet.class, name);
+            };
+        }
+        Set<Object> made = real(ctx, what, () -> {
+            try {
+                return (Set<Object>) java.util.EnumSet.class.getMethod(name, types).invoke(null, values);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                throw (RuntimeException) e.getCause();
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        SetVariable set = new SetVariable(made.getClass(), made, true, null);
+        set.constructed(made, Construction.copyOf(List.copyOf(made)));
+        return set;
     }
 
     /** A fresh map or set for {@code new cls} (a JDK class, or a user class extending one): its constructor call ({@link #construct}) may replace the container. */
@@ -237,14 +291,35 @@ final class KeyedContainers {
             install(k, made, Construction.withCapacity(capacity));
             return;
         }
-        Object from = k instanceof MapVariable ? (arg instanceof MapVariable m ? ordered(ctx, m, what).entries() : null) : collectionOf(ctx, arg, what);
-        if (from == null) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (only a tracked map, or a capacity, is copied)");
+        Object from = k instanceof MapVariable ? (arg instanceof MapVariable m ? ordered(ctx, m, what).entries() : userMapEntries(ctx, arg, what))
+                : collectionOf(ctx, arg, what);
+        if (from == null) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (only a tracked map, a map of the user's, or a capacity, is copied)");
         Class<?> param = k instanceof MapVariable ? Map.class : Collection.class;
         if (from instanceof Collection<?> c) for (Object key : c) sortable(ctx, k, key, what);
         if (from instanceof Map<?, ?> fm) for (Object key : fm.keySet()) sortable(ctx, k, key, what);
         Object made = real(ctx, what, () -> newWith(base, param, from));
         List<Object> keys = new ArrayList<>(from instanceof Map<?, ?> m ? m.keySet() : (Collection<?>) from);
         install(k, made, Construction.copyOf(keys));
+    }
+
+    private static final MethodTypeDesc ENTRY_SET = MethodTypeDesc.of(java.lang.constant.ClassDesc.of("java.util.Set"));
+    private static final MethodTypeDesc ENTRY_PART = MethodTypeDesc.of(ConstantDescs.CD_Object);
+
+    /**
+     * The entries of a map of the user's (a subclass of AbstractMap, a Map implemented over a field),
+     * in its entry set's order, as {@code new HashMap<>(m)} reads them: the user's {@code entrySet()},
+     * its iterator and each entry's {@code getKey()}/{@code getValue()} traced. Null for any other value.
+     */
+    private static Map<Object, VariableTracker> userMapEntries(TraceContext ctx, VariableTracker arg, String what) {
+        if (!(arg instanceof dev.ember.dynamo.variables.UserObjectVariable u) || JdkCalls.isJdk(u.type()) || !Map.class.isAssignableFrom(u.type())) return null;
+        VariableTracker entrySet = Invoker.invokeVirtual(ctx, Map.class, "entrySet", ENTRY_SET, u, List.of());
+        Map<Object, VariableTracker> out = new java.util.LinkedHashMap<>();
+        for (VariableTracker e : Containers.copiedElements(ctx, entrySet, what)) {
+            VariableTracker key = Invoker.invokeVirtual(ctx, Map.Entry.class, "getKey", ENTRY_PART, e, List.of());
+            VariableTracker value = Invoker.invokeVirtual(ctx, Map.Entry.class, "getValue", ENTRY_PART, e, List.of());
+            out.put(key(ctx, key, what), value);
+        }
+        return out;
     }
 
     @SuppressWarnings("unchecked")

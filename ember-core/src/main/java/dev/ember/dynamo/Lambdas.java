@@ -72,8 +72,8 @@ final class Lambdas {
      * LambdaMetafactory invokedynamic there that makes {@code c}'s interface from captured values of
      * {@code c}'s field types is a candidate: one implementation among them is the answer (a hook list
      * of {@code t -> t.relu()} and {@code t -> { seen.add(t); return t; }} is told apart by the
-     * captured list). Two lambdas of one shape in one class cannot be told apart: null, and the
-     * break says to make the lambda serializable.
+     * captured list), and so are several with one code ({@link #sameCode}). Two lambdas of one shape
+     * and different code in one class cannot be told apart: null, and the break says to make the lambda serializable.
      */
     static Made ofHidden(Class<?> c) {
         return HIDDEN.computeIfAbsent(c, k -> Optional.ofNullable(resolveHidden(k))).orElse(null);
@@ -110,9 +110,43 @@ final class Lambdas {
 
     private static Made resolveHidden(Class<?> c) {
         Set<MethodTarget> found = candidates(c);
+        if (found.size() > 1 && sameCode(found)) found = Set.of(found.iterator().next());
         if (found.size() != 1) return null;
         String sam = samName(c);
         return sam == null ? null : new Made(found.iterator().next(), sam);
+    }
+
+    /**
+     * Whether the candidate implementations are one code under several names: methods of one class
+     * (one constant pool) with the same bytecode and handlers, as javac makes for lambdas written
+     * alike ({@code t -> m.forward(t, y0)} and {@code t -> m.forward(t, y1)}, told apart only by what
+     * they capture). Then any of them is the lambda's code, and the hidden class needs no telling apart.
+     */
+    private static boolean sameCode(Set<MethodTarget> targets) {
+        byte[] first = null;
+        List<String> firstHandlers = null;
+        for (MethodTarget t : targets) {
+            if (t.owner() != targets.iterator().next().owner()) return false;
+            java.lang.classfile.attribute.CodeAttribute code;
+            try {
+                code = ClassFiles.model(t.owner()).methods().stream()
+                        .filter(m -> m.methodName().equalsString(t.name()) && m.methodTypeSymbol().equals(t.type()))
+                        .findFirst().flatMap(m -> m.findAttribute(java.lang.classfile.Attributes.code())).orElse(null);
+            } catch (RuntimeException e) {
+                return false;
+            }
+            if (code == null) return false;
+            java.lang.classfile.attribute.CodeAttribute c = code;
+            List<String> handlers = c.exceptionHandlers().stream().map(h -> c.labelToBci(h.tryStart()) + ":" + c.labelToBci(h.tryEnd()) + ":"
+                    + c.labelToBci(h.handler()) + ":" + h.catchType().map(x -> x.asInternalName()).orElse("")).toList();
+            if (first == null) {
+                first = c.codeArray();
+                firstHandlers = handlers;
+            } else if (!Arrays.equals(first, c.codeArray()) || !firstHandlers.equals(handlers)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The interface method the lambda class implements: its one public instance method that is not a bridge. */

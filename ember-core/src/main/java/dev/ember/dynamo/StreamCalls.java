@@ -79,6 +79,10 @@ final class StreamCalls {
             for (long i = from; i < to; i++) items.add(ConstantVariable.of(owner == IntStream.class ? (Object) (int) i : (Object) i));
             return PipelineVariable.of(items, streamKind(owner));
         }
+        if ((owner == Stream.class || owner == IntStream.class || owner == LongStream.class || owner == DoubleStream.class) && name.equals("iterate")
+                && args.size() == 3) {
+            return PipelineVariable.of(iterated(ctx, streamKind(owner), args.get(0), args.get(1), args.get(2)), streamKind(owner));
+        }
         if (owner == Arrays.class && name.equals("stream") && args.size() == 1 && args.getFirst() instanceof ArrayVariable a) {
             Class<?> c = a.componentType();
             Kind kind = c == int.class ? Kind.INT_STREAM : c == long.class ? Kind.LONG_STREAM : c == double.class ? Kind.DOUBLE_STREAM
@@ -401,6 +405,27 @@ final class StreamCalls {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(name + " on " + stream, e);
         }
+    }
+
+    /** The most elements a bounded {@code iterate} may make while tracing: a bound the trace never meets is a runaway loop. */
+    static final int ITERATE_LIMIT = 4096;
+
+    /**
+     * The elements of {@code iterate(seed, hasNext, next)}: {@code seed}, then {@code next} of the
+     * last while {@code hasNext} holds, each lambda traced, in the order Java calls them (each
+     * {@code hasNext} before the element it admits). The predicate must give a value known while
+     * tracing (a bound on ints); the elements may be anything, tensors too.
+     */
+    private static List<VariableTracker> iterated(TraceContext ctx, Kind kind, VariableTracker seed, VariableTracker hasNext, VariableTracker next) {
+        List<VariableTracker> items = new ArrayList<>();
+        for (VariableTracker t = seed; truth(ctx, call(ctx, "predicate", kind, hasNext, t)); t = call(ctx, "map", kind, next, t)) {
+            items.add(t);
+            if (items.size() > ITERATE_LIMIT) {
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.iterate() made more than " + ITERATE_LIMIT
+                        + " elements while tracing; make the stream outside the compiled function, or bound it with a smaller range");
+            }
+        }
+        return items;
     }
 
     // ------------------------------------------------------------------ the lambdas

@@ -229,10 +229,11 @@ final class VariableBuilder {
      */
     private KeyedVariable keyed(Object value, Source source) {
         graph.addGuard(new TypeMatch(source, value.getClass()));
-        boolean replayable = KeyedContainers.MAP_CLASSES.contains(value.getClass()) || KeyedContainers.SET_CLASSES.contains(value.getClass());
+        boolean replayable = KeyedContainers.MAP_CLASSES.contains(value.getClass()) || KeyedContainers.SET_CLASSES.contains(value.getClass())
+                || KeyedContainers.isEnumKeyed(value);
         if (value instanceof Map<?, ?> map) {
             graph.addGuard(new KeysMatch(source, List.copyOf(map.keySet())));
-            Map<Object, VariableTracker> entries = value instanceof TreeMap<?, ?> ? new TreeMap<>() : new LinkedHashMap<>();
+            Map<Object, VariableTracker> entries = value instanceof TreeMap<?, ?> || value instanceof java.util.EnumMap<?, ?> ? new TreeMap<>() : new LinkedHashMap<>();
             Map<Object, java.util.function.Supplier<VariableTracker>> unread = new java.util.HashMap<>();
             int index = 0;
             for (var e : map.entrySet()) {
@@ -245,7 +246,7 @@ final class VariableBuilder {
         }
         Set<?> set = (Set<?>) value;
         graph.addGuard(new KeysMatch(source, List.copyOf(set)));
-        Set<Object> elements = value instanceof TreeSet<?> ? new TreeSet<>() : new LinkedHashSet<>();
+        Set<Object> elements = value instanceof TreeSet<?> || value instanceof java.util.EnumSet<?> ? new TreeSet<>() : new LinkedHashSet<>();
         int index = 0;
         for (Object element : set) elements.add(tracedKey(element, source, index++));
         return new SetVariable(value.getClass(), elements, replayable, source);

@@ -123,6 +123,8 @@ final class StrictExport {
             case dev.ember.dynamo.source.IteratorPartSource p -> root(p.iterator());
             case dev.ember.dynamo.source.TextSource t -> root(t.base());
             case dev.ember.dynamo.source.KeyAtSource k -> root(k.base());
+            case dev.ember.dynamo.source.ThreadLocalSource t -> root(t.base());
+            case dev.ember.dynamo.source.ModuleQuerySource q -> root(q.base());
         };
     }
 
@@ -138,6 +140,8 @@ final class StrictExport {
             case dev.ember.dynamo.source.SizeSource z -> path(z.tensor()) + ".size(" + z.dim() + ")";
             case dev.ember.dynamo.source.IteratorPartSource p -> path(p.iterator()) + "." + p.part().name().toLowerCase() + "()";
             case dev.ember.dynamo.source.TextSource t -> path(t.base()) + ".toString()";
+            case dev.ember.dynamo.source.ThreadLocalSource t -> path(t.base()) + ".get()";
+            case dev.ember.dynamo.source.ModuleQuerySource q -> path(q.base()) + "." + q.method() + "()";
             case dev.ember.dynamo.source.KeyAtSource k -> "List.copyOf(" + path(k.base()) + (k.base() instanceof KeySource ? "" : ".keySet()") + ").get(" + k.index() + ")";
         };
     }

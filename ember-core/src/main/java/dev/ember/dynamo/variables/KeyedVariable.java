@@ -47,9 +47,12 @@ public abstract sealed class KeyedVariable implements VariableTracker permits Ma
      * Whether the trace knows the iteration order: not for a container made in the trace and
      * ordered by hash codes (HashMap, HashSet, Map.of, Set.of) holding an {@link IdentityKey},
      * whose hash code is the real object's; nor for an input HashMap or HashSet the trace inserted
-     * keys into (an input's own keys are in the order the caller's container gave, guarded).
+     * keys into (an input's own keys are in the order the caller's container gave, guarded). A
+     * container of at most one key has one order.
      */
     public boolean orderKnown() {
+        // no key or one key: one order, whatever the hash codes (Set.of(t), a map of one tensor key)
+        if (keys().size() <= 1) return true;
         boolean linked = java.util.LinkedHashMap.class.isAssignableFrom(type) || java.util.LinkedHashSet.class.isAssignableFrom(type);
         // an input's keys are in the caller's container's order (guarded), until the trace inserts one
         if (hasIdentityKeys() && !linked && (source == null || changes.inserted())) return false;

@@ -45,26 +45,36 @@ class PyTorchMiscPortsTest {
     /** Eager and compiled called alike on equal inputs (each list made under the same seed); the compiled run's counter. */
     static CompileCounter check(Object fn, Options options, Supplier<List<Object[]>> calls) {
         CompileCounter cc = new CompileCounter();
+        checkWith(fn, options.withBackend(cc), calls);
+        return cc;
+    }
+
+    /** The same, compiled with {@code options}' own backend (the default: inductor's generated code). */
+    static void checkWith(Object fn, Options options, Supplier<List<Object[]>> calls) {
         Supplier<List<Object[]>> seeded = () -> {
             Tensor.manualSeed(0);
             return calls.get();
         };
-        Function<Object[], Object> compiled = Compiled.compile(fn, options.withBackend(cc));
+        Function<Object[], Object> compiled = Compiled.compile(fn, options);
         Compiled.assertCallsAlike(fn, compiled, seeded.get(), seeded.get(), "");
-        return cc;
     }
 
     /** torch._dynamo.testing.standard_test: two sets of 10x10 inputs, each called twice, captured whole, in one frame with {@code ops} ops. */
     static CompileCounter standardTest(Object fn, int nargs, int ops) {
-        CompileCounter cc = check(fn, Options.fullgraph(), () -> {
+        CompileCounter cc = check(fn, Options.fullgraph(), standardInputs(nargs));
+        assertEquals(1, cc.frameCount(), "frames");
+        if (ops >= 0) assertEquals(ops, cc.opCount(), "ops");
+        return cc;
+    }
+
+    /** standard_test's calls: two sets of {@code nargs} 10x10 tensors, each called twice. */
+    static Supplier<List<Object[]>> standardInputs(int nargs) {
+        return () -> {
             Object[] a1 = new Object[nargs], a2 = new Object[nargs];
             for (int i = 0; i < nargs; i++) a1[i] = Tensor.randn(10, 10);
             for (int i = 0; i < nargs; i++) a2[i] = Tensor.randn(10, 10);
             return List.of(a1, a2, a1, a2);
-        });
-        assertEquals(1, cc.frameCount(), "frames");
-        if (ops >= 0) assertEquals(ops, cc.opCount(), "ops");
-        return cc;
+        };
     }
 
     @Test
