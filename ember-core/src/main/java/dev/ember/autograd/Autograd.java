@@ -84,8 +84,11 @@ public final class Autograd {
      */
     private static Tensor ownResult(Tensor result, Object[] values) {
         for (Object v : values) {
-            if (v instanceof Tensor in && (in == result.viewBase() || in.viewBase() != null && in.viewBase() == result.viewBase())) {
-                return ShapeOps.CLONE.callTensor(result);
+            // an operand in a list (einsum's) is an input as well: a view of it is no temporary (seed 820251)
+            for (Object x : v instanceof List<?> list ? list : java.util.Collections.singletonList(v)) {
+                if (x instanceof Tensor in && (in == result.viewBase() || in.viewBase() != null && in.viewBase() == result.viewBase())) {
+                    return ShapeOps.CLONE.callTensor(result);
+                }
             }
         }
         return ShapeOps.UNSAFE_VIEW.callTensor(result, result.shape());

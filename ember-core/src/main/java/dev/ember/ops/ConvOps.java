@@ -101,6 +101,11 @@ public final class ConvOps {
                 boolean batched = in.dim() == 4;
                 Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0L);
                 int[] outShape = ConvOps.transposedShape(e.meta(x).shape(), w.shape(), stride, padding, outputPadding, groups, dilation);
+                // With output_padding ≥ stride (allowed when it is below the dilation) the forward convolution of an input of
+                // the output's shape has output_padding / stride more rows (columns) than x: rows no input element reaches, so
+                // x padded with as many rows of zeros at the end is that convolution's output gradient, and gives ATen's result.
+                int extraH = outputPadding[0] / stride[0], extraW = outputPadding[1] / stride[1];
+                if (extraH > 0 || extraW > 0) x = e.call(NnOps.CONSTANT_PAD_ND, x, new int[] {0, extraW, 0, extraH});
                 Object shapeOfOutput = e.call(CreationOps.ZEROS, outShape, in.dtype());   // only its shape is read
                 Object out = ((List<?>) e.call(ConvOps.CONVOLUTION_BACKWARD, x, shapeOfOutput, a[1], null, stride, padding, dilation, false,
                         new int[] {0, 0}, (long) groups, new boolean[] {true, false, false})).getFirst();

@@ -36,6 +36,12 @@ public final class ProgramGenerator {
      * seed's program is the one it was before the family existed (the docs' seeds stay valid).
      */
     private final boolean bigKernels;
+    /**
+     * Whether this program also draws the ops added since session 28 ({@link #recentOp}). Drawn from
+     * a stream of its own, as {@link #bigKernels} is, so that a program outside the family makes
+     * exactly the draws it made before the family existed (its seed's program is unchanged).
+     */
+    private final boolean recentOps;
     private final List<Input> inputs = new ArrayList<>();
     private final List<ScalarInput> scalars = new ArrayList<>();
     private final List<Stmt> body = new ArrayList<>();
@@ -55,6 +61,7 @@ public final class ProgramGenerator {
         this.rnd = new Random(seed);
         this.zeroSizes = rnd.nextInt(20) == 0;
         this.bigKernels = opensWithBigKernel(seed);
+        this.recentOps = drawsRecentOps(seed);
     }
 
     /** One program in this many opens with a big product or convolution. */
@@ -65,6 +72,15 @@ public final class ProgramGenerator {
     static boolean opensWithBigKernel(long seed) {
         // SplittableRandom mixes its seed's bits (java.util.Random's first draw barely differs between neighbouring seeds)
         return new java.util.SplittableRandom(seed ^ BIG_KERNEL_STREAM).nextInt(BIG_KERNEL_ONE_IN) == 0;
+    }
+
+    /** One program in this many also draws the recent ops; in such a program one statement in four is one. */
+    static final int RECENT_OPS_ONE_IN = 2;
+    private static final long RECENT_OPS_STREAM = 0xBB67AE8584CAA73BL;
+
+    /** Whether {@code seed}'s program is one of the recent-ops family (without generating it). */
+    static boolean drawsRecentOps(long seed) {
+        return new java.util.SplittableRandom(seed ^ RECENT_OPS_STREAM).nextInt(RECENT_OPS_ONE_IN) == 0;
     }
 
     public static Program generate(long seed) { return new ProgramGenerator(seed).build(); }
@@ -92,6 +108,8 @@ public final class ProgramGenerator {
     }
 
     private boolean step() {
+        // the one extra draw only in the family's programs: every other program's draws are the ones they were
+        if (recentOps && rnd.nextInt(4) == 0) return recentOp();
         int r = rnd.nextInt(190);
         if (r < 20) return unary();
         if (r < 42) return binary();
@@ -1207,6 +1225,583 @@ public final class ProgramGenerator {
                 Var c = pick(v -> v.type().equals(t));
                 int e = rnd.nextInt(r + 1);
                 let(t.withShape(Shapes.inserted(t.shape(), e, 3)), "Tensor.stack(List.of($0, $1, $2), " + e + ")", a, b, c);
+            }
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ the recent ops (session 30)
+
+    /**
+     * An op added in sessions 28 and 29, drawn only by the recent-ops family ({@link #recentOps}):
+     * products and running products, max/min along a dim, order statistics, reorderings
+     * (flatten from a dim, roll, flip, tril/triu, repeat/tile, repeatInterleave, integer indexing),
+     * lerp/addcmul/addcdiv, one-sided tensor clamps, nanToNum of infinities, bitwise ops on masks,
+     * logsumexp and norms, interpolate and the pad modes, conv1d and conv_transpose2d, 1-d pooling,
+     * prelu and the losses, einsum. The same discipline as the rest: values that rounding could
+     * turn into another answer are not drawn.
+     */
+    private boolean recentOp() {
+        return switch (rnd.nextInt(12)) {
+            case 0 -> product();
+            case 1 -> extremumAlongDim();
+            case 2 -> orderStatistic();
+            case 3, 4 -> reorder();
+            case 5 -> recentPointwise();
+            case 6 -> logsumexpOrNorm();
+            case 7 -> resample();
+            case 8 -> conv1dOrTransposed();
+            case 9 -> pool1d();
+            case 10 -> preluOrLoss();
+            default -> einsum();
+        };
+    }
+
+    /** A product has at most this many factors: in [-1.5, 1.5] they multiply to at most 26, far from overflow and from underflow's last bits. */
+    private static final int MAX_FACTORS = 8;
+
+    /** dim as written: sometimes counted from the end. */
+    private String dimArg(int d, int rank) { return String.valueOf(rnd.nextInt(4) == 0 ? d - rank : d); }
+
+    private static List<Integer> reduced(List<Integer> shape, int d, boolean keep) { return keep ? Shapes.with(shape, d, 1) : Shapes.without(shape, d); }
+
+    /**
+     * prod over all elements or a dim, cumprod along a dim, of a few factors each. Floats are clamped
+     * to [-1.5, 1.5] first so a product stays finite; exact zeros (relu's, zero_'s) stay, where
+     * prod's and cumprod's gradients take their own formulas. Integers multiply to int64, whose
+     * wrap-around is the same in any order.
+     */
+    private boolean product() {
+        Var a = pick(v -> !v.type().dtype().isBool() && (v.type().numel() <= MAX_FACTORS || v.type().shape().stream().anyMatch(s -> s <= MAX_FACTORS)));
+        if (a == null) return false;
+        TensorType t = a.type();
+        String x = t.isFloat() ? "$0.clamp(-1.5, 1.5)" : "$0";
+        DType dtype = t.isFloat() ? t.dtype() : DType.INT64;
+        List<Integer> dims = new ArrayList<>();
+        for (int d = 0; d < t.rank(); d++) if (t.size(d) <= MAX_FACTORS) dims.add(d);
+        int kind = rnd.nextInt(3);
+        if (dims.isEmpty() || kind == 0 && t.numel() <= MAX_FACTORS) {
+            if (t.numel() > MAX_FACTORS) return false;
+            let(TensorType.of(dtype), x + ".prod()", a);
+            return true;
+        }
+        int d = oneOf(dims);
+        String dim = dimArg(d, t.rank());
+        if (kind == 1) {
+            boolean keep = rnd.nextBoolean();
+            let(new TensorType(dtype, reduced(t.shape(), d, keep)), x + ".prod(" + dim + ", " + keep + ")", a);
+        } else if (rnd.nextInt(4) == 0) {
+            let(t.withDtype(DType.FLOAT64), x + ".cumprod(" + dim + ", DType.FLOAT64)", a);
+        } else {
+            let(t.withDtype(dtype), x + ".cumprod(" + dim + ")", a);
+        }
+        return true;
+    }
+
+    /** A variable whose equal elements are exact, or which has none: integers, or floats known distinct (randn inputs and views, never written). */
+    private Predicate<Var> tiesExactOrAbsent() {
+        return v -> (v.type().dtype().isIntegral() || distinct.contains(v)) && v.type().rank() > 0 && v.type().numel() > 0;
+    }
+
+    /**
+     * max(dim) / min(dim): values or indices. As for topk and argmin, of integers (exact ties, the
+     * first index) or of floats known distinct: where two computed floats tie, rounding decides which
+     * one the index names and which one the value's gradient reaches.
+     */
+    private boolean extremumAlongDim() {
+        Var a = pick(tiesExactOrAbsent());
+        if (a == null) return false;
+        TensorType t = a.type();
+        int d = rnd.nextInt(t.rank());
+        boolean keep = rnd.nextBoolean();
+        String call = "$0." + (rnd.nextBoolean() ? "max" : "min") + "(" + dimArg(d, t.rank()) + (!keep && rnd.nextBoolean() ? "" : ", " + keep) + ")";
+        List<Integer> shape = reduced(t.shape(), d, keep);
+        if (rnd.nextBoolean()) let(new TensorType(t.dtype(), shape), call + ".get(0)", a);
+        else let(new TensorType(DType.INT64, shape), call + ".get(1)", a);
+        return true;
+    }
+
+    /**
+     * median (all elements or along a dim), kthvalue and mode: values of integers or distinct floats
+     * (the value's gradient goes to one element's position), positions of distinct floats only
+     * (which of several equal integers a median's index names is the kernel's choice, not the op's).
+     */
+    private boolean orderStatistic() {
+        Var a = pick(tiesExactOrAbsent());
+        if (a == null) return false;
+        TensorType t = a.type();
+        int d = rnd.nextInt(t.rank()), n = t.size(d);
+        boolean keep = rnd.nextBoolean();
+        String dim = dimArg(d, t.rank());
+        int which = t.isFloat() && rnd.nextInt(3) == 0 ? 1 : 0;
+        TensorType out = new TensorType(which == 1 ? DType.INT64 : t.dtype(), reduced(t.shape(), d, keep));
+        switch (rnd.nextInt(4)) {
+            case 0 -> let(TensorType.of(t.dtype()), "$0.median()", a);
+            case 1 -> let(out, "$0.median(" + dim + ", " + keep + ").get(" + which + ")", a);
+            case 2 -> let(out, "$0.kthvalue(" + (1 + rnd.nextInt(n)) + ", " + dim + ", " + keep + ").get(" + which + ")", a);
+            default -> let(out.withDtype(t.dtype()), "$0.mode(" + dim + ", " + keep + ").get(0)", a);
+        }
+        return true;
+    }
+
+    /** Values in [-n, n): positions along a dim of size n, negative ones counted from the end. */
+    private String signedIndexTensor(List<Integer> shape, int n, boolean int32) {
+        int numel = shape.stream().reduce(1, (x, y) -> x * y);
+        StringBuilder sb = new StringBuilder("Tensor.of(new " + (int32 ? "int" : "long") + "[] {");
+        for (int f = 0; f < numel; f++) sb.append(f == 0 ? "" : ", ").append(rnd.nextInt(2 * n) - n);
+        sb.append("}");
+        for (int s : shape) sb.append(", ").append(s);
+        return sb.append(")").toString();
+    }
+
+    /** No reordering that repeats elements makes more than this many. */
+    private static final int MAX_REPEATED = 4096;
+
+    /** flatten from a start dim, roll, flip, tril/triu, repeat/tile, repeatInterleave, and x.index(integer tensor). */
+    private boolean reorder() {
+        Var a = pick(v -> !v.type().dtype().isBool() && v.type().rank() > 0);
+        if (a == null) return false;
+        TensorType t = a.type();
+        int r = t.rank(), d = rnd.nextInt(r), n = t.size(d);
+        switch (rnd.nextInt(8)) {
+            case 0 -> {   // a view where the strides allow one, a copy otherwise: conservatively, it may share memory
+                int start = rnd.nextInt(r), end = start + rnd.nextInt(r - start);
+                List<Integer> shape = new ArrayList<>(t.shape().subList(0, start));
+                shape.add(t.shape().subList(start, end + 1).stream().reduce(1, (x, y) -> x * y));
+                shape.addAll(t.shape().subList(end + 1, r));
+                String args = end == r - 1 && rnd.nextBoolean() ? dimArg(start, r) : start + ", " + dimArg(end, r);
+                view(t.withShape(shape), "$0.flatten(" + args + ")", a);
+            }
+            case 1 -> {
+                int shift = rnd.nextInt(7) - 3;
+                if (r >= 2 && rnd.nextBoolean()) {
+                    int e = (d + 1 + rnd.nextInt(r - 1)) % r;
+                    let(t, "$0.roll(new int[] {" + shift + ", " + (rnd.nextInt(5) - 2) + "}, new int[] {" + d + ", " + dimArg(e, r) + "})", a);
+                } else {
+                    let(t, rnd.nextBoolean() ? "$0.roll(" + shift + ", " + dimArg(d, r) + ")" : "$0.roll(" + shift + ")", a);
+                }
+            }
+            case 2 -> {
+                if (r >= 2 && rnd.nextBoolean()) let(t, "$0.flip(" + d + ", " + dimArg((d + 1 + rnd.nextInt(r - 1)) % r, r) + ")", a);
+                else let(t, "$0.flip(" + dimArg(d, r) + ")", a);
+            }
+            case 3 -> {
+                if (r < 2) return false;
+                let(t, "$0." + (rnd.nextBoolean() ? "tril" : "triu") + "(" + (rnd.nextInt(5) - 2) + ")", a);
+            }
+            case 4 -> {   // repeat: one count per dim and maybe a new leading one; tile: fewer counts mean leading ones
+                boolean tile = rnd.nextBoolean();
+                int count = tile ? 1 + rnd.nextInt(r + 1) : r + rnd.nextInt(2);
+                List<Integer> reps = new ArrayList<>();
+                for (int i = 0; i < count; i++) reps.add(1 + rnd.nextInt(3));
+                List<Integer> padded = new ArrayList<>(Collections.nCopies(Math.max(0, r - count), 1));
+                padded.addAll(reps);
+                List<Integer> shape = new ArrayList<>();
+                for (int i = 0; i < padded.size(); i++) {
+                    int j = i - (padded.size() - r);
+                    shape.add(padded.get(i) * (j >= 0 ? t.size(j) : 1));
+                }
+                if (shape.stream().reduce(1, (x, y) -> x * y) > MAX_REPEATED) return false;
+                let(t.withShape(shape), "$0." + (tile ? "tile(" : "repeat(") + join(reps) + ")", a);
+            }
+            case 5 -> {
+                int k = 1 + rnd.nextInt(3);
+                if ((long) t.numel() * k > MAX_REPEATED) return false;
+                if (rnd.nextBoolean()) let(t.withShape(Shapes.with(t.shape(), d, n * k)), "$0.repeatInterleave(" + k + ", " + dimArg(d, r) + ")", a);
+                else let(t.withShape(List.of(t.numel() * k)), "$0.repeatInterleave(" + k + ")", a);
+            }
+            default -> {   // x[idx]: rows of dim 0 by position, negative ones from the end, repeats allowed
+                int rows = t.size(0);
+                if (rows == 0) return false;
+                List<Integer> idx = rnd.nextInt(3) == 0 ? List.of(2, 1 + rnd.nextInt(3)) : List.of(1 + rnd.nextInt(5));
+                List<Integer> shape = new ArrayList<>(idx);
+                shape.addAll(t.shape().subList(1, r));
+                let(t.withShape(shape), "$0.index(" + signedIndexTensor(idx, rows, rnd.nextInt(4) == 0) + ")", a);
+            }
+        }
+        return true;
+    }
+
+    /** A variable of {@code dtype} whose shape broadcasts with {@code shape} (the first variable always qualifies for itself). */
+    private Var broadcastPartner(DType dtype, List<Integer> shape) {
+        return pick(v -> v.type().dtype() == dtype && Shapes.broadcast(shape, v.type().shape()) != null);
+    }
+
+    /**
+     * lerp (number and tensor weights), addcmul, addcdiv (by a divisor kept from zero), sign of
+     * distinct floats (sign turns a computed value's rounding across zero into another answer),
+     * clamps bounded on one side by a tensor, nanToNum of infinities a mask put there; on integers
+     * bitwise ops with a number and addcmul; on bool masks the bitwise ops.
+     */
+    private boolean recentPointwise() {
+        if (rnd.nextInt(6) == 0) {
+            Var m = pick(v -> v.type().dtype().isBool());
+            if (m == null) m = compareMask();
+            if (m == null) return false;
+            Var m0 = m;
+            Var n = pick(v -> v.type().dtype().isBool() && Shapes.broadcast(m0.type().shape(), v.type().shape()) != null);
+            if (n == null || rnd.nextInt(4) == 0) {
+                let(m.type(), "$0.bitwiseNot()", m);
+            } else {
+                let(m.type().withShape(Shapes.broadcast(m.type().shape(), n.type().shape())), "$0." + oneOf(List.of("bitwiseAnd", "bitwiseOr", "bitwiseXor")) + "($1)", m, n);
+            }
+            return true;
+        }
+        Var a = pick(v -> !v.type().dtype().isBool());
+        if (a == null) return false;
+        TensorType t = a.type();
+        Var b = broadcastPartner(t.dtype(), t.shape());
+        List<Integer> ab = Shapes.broadcast(t.shape(), b.type().shape());
+        Var c = broadcastPartner(t.dtype(), ab);
+        List<Integer> abc = Shapes.broadcast(ab, c.type().shape());
+        if (!t.isFloat()) {
+            switch (rnd.nextInt(3)) {
+                case 0 -> let(t, "$0." + oneOf(List.of("bitwiseAnd(6L)", "bitwiseOr(3L)", "bitwiseXor(-2L)")), a);
+                case 1 -> let(t.withShape(ab), "$0." + oneOf(List.of("bitwiseAnd", "bitwiseOr")) + "($1)", a, b);
+                default -> let(t.withShape(abc), "$0.addcmul($1, $2, " + oneOf(List.of("2.0", "-1.0")) + ")", a, b, c);
+            }
+            return true;
+        }
+        switch (rnd.nextInt(8)) {
+            case 0 -> let(t.withShape(ab), "$0.lerp($1, " + oneOf(List.of("0.25", "0.7", "1.0")) + ")", a, b);
+            case 1 -> let(t.withShape(abc), "$0.lerp($1, $2.sigmoid())", a, b, c);
+            case 2 -> let(t.withShape(abc), rnd.nextBoolean() ? "$0.addcmul($1, $2)" : "$0.addcmul($1, $2, " + oneOf(List.of("0.5", "-1.5")) + ")", a, b, c);
+            case 3 -> let(t.withShape(abc), "$0.addcdiv($1, $2.abs().add(0.5)" + oneOf(List.of(")", ", -0.75)")), a, b, c);
+            case 4 -> {
+                if (!distinct.contains(a)) return false;
+                let(t, "$0.sign()", a);
+            }
+            case 5 -> {
+                Var bound = pick(v -> v.type().dtype() == t.dtype() && Shapes.broadcastsTo(v.type().shape(), t.shape()));
+                if (bound == null) return false;
+                let(t, rnd.nextBoolean() ? "$0.clamp($1, (Tensor) null)" : "$0.clamp((Tensor) null, $1)", a, bound);
+            }
+            case 6 -> let(t, "$0.clampMax(" + oneOf(List.of("0.6", "-0.2")) + ")", a);
+            default -> {   // infinities where a mask says (ordered comparisons with numbers no op saturates at), then replaced
+                String inf = rnd.nextBoolean() ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY";
+                let(t, "Tensor.where($0." + oneOf(List.of("gt(0.3)", "lt(-0.35)")) + ", " + inf + ", $0).nanToNum(0.0, 2.5, -2.5)", a);
+            }
+        }
+        return true;
+    }
+
+    /** logsumexp over one or two dims, and p-norms (1, 2, 3, Frobenius) of all elements or over dims. */
+    private boolean logsumexpOrNorm() {
+        Var a = pick(v -> v.type().isFloat() && v.type().rank() > 0);
+        if (a == null) return false;
+        TensorType t = a.type();
+        int r = t.rank(), d = rnd.nextInt(r), e = r >= 2 ? (d + 1 + rnd.nextInt(r - 1)) % r : d;
+        boolean keep = rnd.nextBoolean(), two = r >= 2 && rnd.nextBoolean();
+        List<Integer> shape = reduced(t.shape(), d, keep);
+        if (two) {
+            shape = new ArrayList<>(t.shape());
+            if (keep) {
+                shape.set(d, 1);
+                shape.set(e, 1);
+            } else {
+                shape.remove(Math.max(d, e));
+                shape.remove(Math.min(d, e));
+            }
+        }
+        String dims = "new int[] {" + d + (two ? ", " + e : "") + "}";
+        String p = oneOf(List.of("1.0", "2.0", "3.0"));
+        switch (rnd.nextInt(5)) {
+            case 0 -> {
+                if (!two && !keep && rnd.nextBoolean()) let(t.withShape(shape), "$0.logsumexp(" + d + ")", a);
+                else let(t.withShape(shape), "$0.logsumexp(" + dims + ", " + keep + ")", a);
+            }
+            case 1 -> let(TensorType.of(t.dtype()), rnd.nextBoolean() ? "$0.norm()" : "$0.norm(" + p + ")", a);
+            case 2, 3 -> let(t.withShape(shape), "$0.norm(" + p + ", " + dims + ", " + keep + ")", a);
+            default -> let(t.withShape(shape), "$0.norm(\"fro\", " + dims + ", " + keep + ")", a);
+        }
+        return true;
+    }
+
+    /** F.interpolate (nearest, linear, bilinear; by size or scale factor; align_corners) and F.pad in its four modes. */
+    private boolean resample() {
+        if (rnd.nextBoolean()) {
+            Var x = pick(v -> v.type().isFloat() && (v.type().rank() == 3 || v.type().rank() == 4) && v.type().numel() > 0);
+            if (x == null) {
+                if (inputs.size() + scalars.size() >= 4) return false;
+                DType dt = rnd.nextInt(5) == 0 ? DType.FLOAT64 : DType.FLOAT32;
+                x = input(rnd.nextBoolean() ? TensorType.of(dt, 1 + rnd.nextInt(2), 1 + rnd.nextInt(3), 3 + rnd.nextInt(6))
+                        : TensorType.of(dt, 1 + rnd.nextInt(2), 1 + rnd.nextInt(3), 3 + rnd.nextInt(4), 3 + rnd.nextInt(4)));
+            }
+            TensorType t = x.type();
+            int spatial = t.rank() - 2;
+            String mode = rnd.nextBoolean() ? "nearest" : spatial == 1 ? "linear" : "bilinear";
+            List<Integer> shape = new ArrayList<>(t.shape().subList(0, 2));
+            String size = "null", scale = "null", recompute = "null";
+            if (rnd.nextBoolean()) {
+                List<Integer> out = new ArrayList<>();
+                for (int k = 0; k < spatial; k++) out.add(1 + rnd.nextInt(2 * t.size(2 + k) + 1));
+                shape.addAll(out);
+                size = "new int[] {" + join(out) + "}";
+            } else {
+                double factor = oneOf(List.of(0.5, 1.5, 1.75, 2.0, 3.0));
+                for (int k = 0; k < spatial; k++) shape.add((int) Math.floor(t.size(2 + k) * factor));   // as interpolate computes it
+                if (shape.contains(0)) return false;
+                scale = "new double[] {" + factor + "}";
+                if (rnd.nextInt(3) == 0) recompute = "true";
+            }
+            if ((long) new TensorType(t.dtype(), shape).numel() > MAX_REPEATED * 4) return false;
+            String corners = mode.equals("nearest") ? "null" : oneOf(List.of("null", "true", "false"));
+            let(t.withShape(shape), "F.interpolate($0, " + size + ", " + scale + ", \"" + mode + "\", " + corners + ", " + recompute + ")", x);
+            return true;
+        }
+        Var x = pick(v -> v.type().isFloat() && v.type().rank() >= 2 && v.type().rank() <= 4 && v.type().numel() > 0);
+        if (x == null) return false;
+        TensorType t = x.type();
+        int r = t.rank();
+        boolean twoDims = r == 4 || r == 3 && rnd.nextBoolean();
+        String mode = oneOf(List.of("reflect", "replicate", "circular", "constant"));
+        List<Integer> amounts = new ArrayList<>(), shape = new ArrayList<>(t.shape());
+        for (int i = 0; i < (twoDims ? 2 : 1); i++) {
+            int dim = r - 1 - i, size = t.size(dim);
+            // reflect mirrors without repeating the edge (less than the size), circular wraps once at most
+            int most = mode.equals("reflect") ? Math.min(2, size - 1) : mode.equals("circular") ? Math.min(2, size) : 2;
+            int before = rnd.nextInt(most + 1), after = rnd.nextInt(most + 1);
+            amounts.add(before);
+            amounts.add(after);
+            shape.set(dim, size + before + after);
+        }
+        String pads = "new int[] {" + join(amounts) + "}";
+        if (mode.equals("constant")) let(t.withShape(shape), rnd.nextBoolean() ? "F.pad($0, " + pads + ")" : "F.pad($0, " + pads + ", \"constant\", 0.5)", x);
+        else let(t.withShape(shape), "F.pad($0, " + pads + ", \"" + mode + "\")", x);
+        return true;
+    }
+
+    /** A divisor of {@code c} to use as the group count: 1 mostly, else one of c's divisors. */
+    private int groups(int c) {
+        if (c < 2 || rnd.nextInt(3) != 0) return 1;
+        List<Integer> divisors = new ArrayList<>();
+        for (int g = 2; g <= c; g++) if (c % g == 0) divisors.add(g);
+        return oneOf(divisors);
+    }
+
+    /** F.conv1d and F.convTranspose2d with strides, padding, dilation, groups (and output padding), bias or not. */
+    private boolean conv1dOrTransposed() {
+        boolean transposed = rnd.nextBoolean();
+        int rank = transposed ? 4 : 3;
+        Var x = pick(v -> v.type().isFloat() && v.type().rank() == rank && v.type().numel() > 0);
+        if (x == null) {
+            if (inputs.size() + scalars.size() >= 4) return false;
+            DType dt = rnd.nextInt(5) == 0 ? DType.FLOAT64 : DType.FLOAT32;
+            x = input(transposed ? TensorType.of(dt, 1 + rnd.nextInt(2), 1 + rnd.nextInt(4), 3 + rnd.nextInt(5), 3 + rnd.nextInt(5))
+                    : TensorType.of(dt, 1 + rnd.nextInt(2), 1 + rnd.nextInt(4), 4 + rnd.nextInt(9)));
+        }
+        TensorType t = x.type();
+        DType dt = t.dtype();
+        int c = t.size(1), g = groups(c), outC = g * (1 + rnd.nextInt(3)), stride = 1 + rnd.nextInt(2), dilation = 1 + rnd.nextInt(2);
+        if (!transposed) {
+            int k = 1 + rnd.nextInt(3), pad = rnd.nextInt(3), len = t.size(2) + 2 * pad - dilation * (k - 1) - 1;
+            if (len < 0) return false;
+            Var w = findOrInput(TensorType.of(dt, outC, c / g, k));
+            if (w == null) return false;
+            Var bias = rnd.nextBoolean() ? findOrInput(TensorType.of(dt, outC)) : null;
+            TensorType out = TensorType.of(dt, t.size(0), outC, len / stride + 1);
+            if (bias == null && g == 1 && t.size(2) >= k && rnd.nextInt(4) == 0) {
+                let(TensorType.of(dt, t.size(0), outC, t.size(2) - k + 1), "F.conv1d($0, $1, null)", x, w);
+            } else {
+                String args = ", " + stride + ", " + pad + ", " + dilation + ", " + g + ")";
+                if (bias == null) let(out, "F.conv1d($0, $1, null" + args, x, w);
+                else let(out, "F.conv1d($0, $1, $2" + args, x, w, bias);
+            }
+            return true;
+        }
+        int kh = 1 + rnd.nextInt(3), kw = 1 + rnd.nextInt(3), pad = rnd.nextInt(2);
+        int outPad = rnd.nextInt(Math.max(stride, dilation));   // ATen: smaller than either the stride or the dilation
+        int h = (t.size(2) - 1) * stride - 2 * pad + dilation * (kh - 1) + outPad + 1, wd = (t.size(3) - 1) * stride - 2 * pad + dilation * (kw - 1) + outPad + 1;
+        if (h <= 0 || wd <= 0) return false;
+        Var w = findOrInput(TensorType.of(dt, c, outC / g, kh, kw));
+        if (w == null) return false;
+        Var bias = rnd.nextBoolean() ? findOrInput(TensorType.of(dt, outC)) : null;
+        String args = ", " + stride + ", " + pad + ", " + outPad + ", " + g + ", " + dilation + ")";
+        TensorType out = TensorType.of(dt, t.size(0), outC, h, wd);
+        if (bias == null) let(out, "F.convTranspose2d($0, $1, null" + args, x, w);
+        else let(out, "F.convTranspose2d($0, $1, $2" + args, x, w, bias);
+        return true;
+    }
+
+    /** ATen's pooling output size ({@code pooling_output_shape}), 0 or less when the window does not fit. */
+    private static int pooledSize(int in, int k, int s, int p, int dilation, boolean ceil) {
+        int span = in + 2 * p - dilation * (k - 1) - 1;
+        if (span < 0) return 0;
+        int out = (span + (ceil ? s - 1 : 0)) / s + 1;
+        if (ceil && (long) (out - 1) * s >= in + p) out--;   // the last window must start inside the input or its left padding
+        return out;
+    }
+
+    /** F.maxPool1d (dilation, ceil mode), F.avgPool1d (padding counted or not, ceil mode), F.adaptiveAvgPool1d, of [N, C, L] or [C, L]. */
+    private boolean pool1d() {
+        Var x = pick(v -> v.type().isFloat() && (v.type().rank() == 2 || v.type().rank() == 3) && v.type().numel() > 0);
+        if (x == null) {
+            if (inputs.size() + scalars.size() >= 4) return false;
+            x = input(TensorType.of(rnd.nextInt(5) == 0 ? DType.FLOAT64 : DType.FLOAT32, 1 + rnd.nextInt(2), 1 + rnd.nextInt(3), 3 + rnd.nextInt(8)));
+        }
+        TensorType t = x.type();
+        int last = t.rank() - 1, len = t.size(last);
+        int k = 1 + rnd.nextInt(3), s = 1 + rnd.nextInt(2), p = rnd.nextInt(k / 2 + 1);
+        boolean ceil = rnd.nextInt(4) == 0;
+        switch (rnd.nextInt(3)) {
+            case 0 -> {
+                if (rnd.nextInt(3) == 0) {
+                    if (len < k) return false;
+                    let(t.withShape(Shapes.with(t.shape(), last, len / k)), "F.maxPool1d($0, " + k + ")", x);
+                    return true;
+                }
+                int dilation = 1 + rnd.nextInt(2), out = pooledSize(len, k, s, p, dilation, ceil);
+                if (out <= 0) return false;
+                let(t.withShape(Shapes.with(t.shape(), last, out)), "F.maxPool1d($0, " + k + ", " + s + ", " + p + ", " + dilation + ", " + ceil + ")", x);
+            }
+            case 1 -> {
+                int out = pooledSize(len, k, s, p, 1, ceil);
+                if (out <= 0) return false;
+                let(t.withShape(Shapes.with(t.shape(), last, out)), "F.avgPool1d($0, " + k + ", " + s + ", " + p + ", " + ceil + ", " + rnd.nextBoolean() + ")", x);
+            }
+            default -> {
+                int out = 1 + rnd.nextInt(len + 1);
+                let(t.withShape(Shapes.with(t.shape(), last, out)), "F.adaptiveAvgPool1d($0, " + out + ")", x);
+            }
+        }
+        return true;
+    }
+
+    private static final List<String> REDUCTIONS = List.of("mean", "sum", "none");
+
+    /**
+     * F.prelu (one weight or one per channel), and the losses: nllLoss of log-probabilities against
+     * in-range targets (weights kept positive, an ignored class sometimes), binary cross entropy with
+     * logits against probabilities (a positive pos_weight sometimes), smooth L1, Huber, L1, and KL
+     * divergence of log-probabilities from probabilities or log-probabilities; each reduction.
+     */
+    private boolean preluOrLoss() {
+        Var a = pick(v -> v.type().isFloat() && v.type().rank() > 0 && v.type().numel() > 0);
+        if (a == null) return false;
+        TensorType t = a.type();
+        DType dt = t.dtype();
+        int r = t.rank();
+        String red = oneOf(REDUCTIONS);
+        TensorType reducedType = red.equals("none") ? t : TensorType.of(dt);
+        switch (rnd.nextInt(7)) {
+            case 0 -> {
+                int channels = r >= 2 ? t.size(1) : 1;
+                Var w = findOrInput(TensorType.of(dt, rnd.nextBoolean() ? 1 : channels));
+                if (w == null) return false;
+                let(t, "F.prelu($0, $1)", a, w);
+            }
+            case 1 -> {   // [C], [N, C] or [N, C, d] log-probabilities over dim 1 (0 for [C]); targets of the rest of the shape
+                if (r > 3) return false;
+                int cd = r == 1 ? 0 : 1, classes = t.size(cd);
+                List<Integer> targetShape = Shapes.without(t.shape(), cd);
+                String target = r == 1 ? "Tensor.scalar(" + rnd.nextInt(classes) + "L)" : indexTensor(targetShape, classes, -1, false);
+                String logp = "$0.logSoftmax(" + cd + ")";
+                if (rnd.nextBoolean()) {
+                    let(TensorType.of(dt), "F.nllLoss(" + logp + ", " + target + ")", a);
+                    return true;
+                }
+                Var w = rnd.nextBoolean() ? findOrInput(TensorType.of(dt, classes)) : null;
+                String ignore = rnd.nextInt(3) == 0 ? String.valueOf(rnd.nextInt(classes)) : "-100";
+                TensorType out = red.equals("none") ? new TensorType(dt, targetShape) : TensorType.of(dt);
+                if (w == null) let(out, "F.nllLoss(" + logp + ", " + target + ", null, \"" + red + "\", " + ignore + ")", a);
+                else let(out, "F.nllLoss(" + logp + ", " + target + ", $1.abs().add(0.1), \"" + red + "\", " + ignore + ")", a, w);
+            }
+            case 2 -> {
+                Var target = findOrInput(t);
+                if (target == null) return false;
+                if (rnd.nextBoolean()) {
+                    let(TensorType.of(dt), "F.binaryCrossEntropyWithLogits($0, $1.sigmoid())", a, target);
+                    return true;
+                }
+                Var pos = rnd.nextBoolean() ? findOrInput(TensorType.of(dt, t.size(r - 1))) : null;
+                if (pos == null) let(reducedType, "F.binaryCrossEntropyWithLogits($0, $1.sigmoid(), null, null, \"" + red + "\")", a, target);
+                else let(reducedType, "F.binaryCrossEntropyWithLogits($0, $1.sigmoid(), null, $2.abs().add(0.2), \"" + red + "\")", a, target, pos);
+            }
+            case 3, 4 -> {
+                Var y = findOrInput(t);
+                if (y == null) return false;
+                String loss = rnd.nextBoolean() ? "smoothL1Loss" : "huberLoss";
+                if (rnd.nextBoolean()) let(TensorType.of(dt), "F." + loss + "($0, $1)", a, y);
+                else let(reducedType, "F." + loss + "($0, $1, \"" + red + "\", " + oneOf(List.of("0.5", "1.0", "2.0")) + ")", a, y);
+            }
+            case 5 -> {
+                Var y = findOrInput(t);
+                if (y == null) return false;
+                let(reducedType, "F.l1Loss($0, $1, \"" + red + "\")", a, y);
+            }
+            default -> {
+                Var y = findOrInput(t);
+                if (y == null) return false;
+                int d = rnd.nextInt(r);
+                boolean logTarget = rnd.nextBoolean();
+                String target = logTarget ? "$1.logSoftmax(" + d + ")" : "$1.softmax(" + d + ")";
+                String reduction = rnd.nextInt(4) == 0 ? "batchmean" : red;
+                let(reduction.equals("none") ? t : TensorType.of(dt), "F.klDiv($0.logSoftmax(" + d + "), " + target + ", \"" + reduction + "\", " + logTarget + ")", a, y);
+            }
+        }
+        return true;
+    }
+
+    /** einsum: products (matrix, batched, a matrix shared by a batch, vector), outer and dot products, sums and a transpose. */
+    private boolean einsum() {
+        Var a = pick(v -> v.type().isFloat() && v.type().rank() >= 1 && v.type().rank() <= 3);
+        if (a == null) return false;
+        TensorType t = a.type();
+        DType dt = t.dtype();
+        switch (t.rank()) {
+            case 1 -> {
+                int n = t.size(0);
+                switch (rnd.nextInt(3)) {
+                    case 0 -> {
+                        Var b = findOrInput(t);
+                        if (b == null) return false;
+                        let(TensorType.of(dt), "Tensor.einsum(\"i,i->\", $0, $1)", a, b);
+                    }
+                    case 1 -> {
+                        Var b = findOrInput(TensorType.of(dt, dim()));
+                        if (b == null) return false;
+                        let(TensorType.of(dt, n, b.type().size(0)), "Tensor.einsum(\"i,j->ij\", $0, $1)", a, b);
+                    }
+                    default -> let(TensorType.of(dt), "Tensor.einsum(\"i->\", $0)", a);
+                }
+            }
+            case 2 -> {
+                int m = t.size(0), k = t.size(1);
+                switch (rnd.nextInt(5)) {
+                    case 0 -> {
+                        Var b = findOrInput(TensorType.of(dt, k, dim()));
+                        if (b == null) return false;
+                        let(TensorType.of(dt, m, b.type().size(1)), "Tensor.einsum(\"ij,jk->ik\", $0, $1)", a, b);
+                    }
+                    case 1 -> view(TensorType.of(dt, k, m), "Tensor.einsum(\"ij->ji\", $0)", a);   // may be a view, as PyTorch's is
+                    case 2 -> let(TensorType.of(dt, m), "Tensor.einsum(\"ij->i\", $0)", a);
+                    case 3 -> {
+                        Var b = findOrInput(t);
+                        if (b == null) return false;
+                        let(TensorType.of(dt, m), "Tensor.einsum(\"ij,ij->i\", $0, $1)", a, b);
+                    }
+                    default -> {
+                        Var b = findOrInput(TensorType.of(dt, k));
+                        if (b == null) return false;
+                        let(TensorType.of(dt, m), "Tensor.einsum(\"ij,j->i\", $0, $1)", a, b);
+                    }
+                }
+            }
+            default -> {
+                int bt = t.size(0), m = t.size(1), k = t.size(2);
+                switch (rnd.nextInt(3)) {
+                    case 0 -> {
+                        Var b = findOrInput(TensorType.of(dt, bt, k, dim()));
+                        if (b == null) return false;
+                        let(TensorType.of(dt, bt, m, b.type().size(2)), "Tensor.einsum(\"bij,bjk->bik\", $0, $1)", a, b);
+                    }
+                    case 1 -> {
+                        Var b = findOrInput(TensorType.of(dt, k, dim()));
+                        if (b == null) return false;
+                        let(TensorType.of(dt, bt, m, b.type().size(1)), "Tensor.einsum(\"bij,jk->bik\", $0, $1)", a, b);
+                    }
+                    default -> let(TensorType.of(dt, bt, k), "Tensor.einsum(\"bij->bj\", $0)", a);
+                }
             }
         }
         return true;
