@@ -32,6 +32,7 @@ public final class OpRegistry {
         "dev.ember.ops.DistanceOps",
         "dev.ember.ops.LossOps",
         "dev.ember.ops.AssertOps",
+        "dev.ember.ops.MathOps",
     };
     private static volatile boolean loaded;
 
