@@ -33,6 +33,7 @@ public final class OpRegistry {
         "dev.ember.ops.LossOps",
         "dev.ember.ops.AssertOps",
         "dev.ember.ops.MathOps",
+        "dev.ember.ops.NnComposites",
     };
     private static volatile boolean loaded;
 

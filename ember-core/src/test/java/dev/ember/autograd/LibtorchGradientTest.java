@@ -8,6 +8,7 @@ import dev.ember.ops.IndexingOps;
 import dev.ember.ops.LinalgOps;
 import dev.ember.ops.LossOps;
 import dev.ember.ops.MathOps;
+import dev.ember.ops.NnComposites;
 import dev.ember.ops.NnOps;
 import dev.ember.ops.NormOps;
 import dev.ember.ops.OpOverload;
@@ -160,6 +161,12 @@ class LibtorchGradientTest {
         CASES.add(new Case("std_mean → mean", "torch.std_mean(a, b)[1]", MathOps.STD_MEAN, 1, d(0), new Object[] {t(3, 4), new long[] {0}}));
         add("torch.cdist(a, b)", DistanceOps.CDIST, d(0, 1), t(2, 5, 3), t(4, 3));
         add("torch.cdist(a, b, c)", DistanceOps.CDIST, d(0, 1), t(5, 3), t(4, 3), 1.0);
+        add("torch.pixel_shuffle(a, b)", NnComposites.PIXEL_SHUFFLE, d(0), t(2, 8, 3, 2), 2L);
+        add("torch.pixel_unshuffle(a, b)", NnComposites.PIXEL_UNSHUFFLE, d(0), t(1, 2, 4, 6), 2L);
+        add("torch.bilinear(a, b, c, d)", NnComposites.BILINEAR, d(0, 1, 2, 3), t(3, 4), t(3, 5), t(2, 4, 5), t(2));
+        add("torch.margin_ranking_loss(a, b, c, d, e)", NnComposites.MARGIN_RANKING_LOSS, d(0, 1), t(6), t(6), Tensor.of(new float[] {1, -1, 1, -1, 1, 1}, 6), 0.2, 1L);
+        add("torch.cosine_embedding_loss(a, b, c, d, e)", NnComposites.COSINE_EMBEDDING_LOSS, d(0, 1), t(4, 5), t(4, 5), Tensor.of(new float[] {1, -1, -1, 1}, 4), -0.5, 2L);
+        add("torch.triplet_margin_loss(a, b, c, d, e, f, g, h)", NnComposites.TRIPLET_MARGIN_LOSS, d(0, 1, 2), t(4, 6), t(4, 6), t(4, 6), 2.0, 2.0, 1e-6, true, 1L);
 
         // shapes
         add("torch.reshape(a, b)", ShapeOps.RESHAPE, d(0), t(2, 6), new int[] {4, -1});
