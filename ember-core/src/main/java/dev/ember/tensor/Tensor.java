@@ -741,6 +741,72 @@ public class Tensor {
 
     public Tensor sigmoid_() { return PointwiseOps.SIGMOID_.callTensor(this); }
 
+    // in-place unary math: the op written into this tensor (floating dtypes only, except bitwiseNot_ on integers and bools)
+    public Tensor log_() { return PointwiseOps.LOG_.callTensor(this); }
+
+    public Tensor log1p_() { return PointwiseOps.LOG1P_.callTensor(this); }
+
+    public Tensor log2_() { return PointwiseOps.LOG2_.callTensor(this); }
+
+    public Tensor log10_() { return PointwiseOps.LOG10_.callTensor(this); }
+
+    public Tensor exp2_() { return PointwiseOps.EXP2_.callTensor(this); }
+
+    public Tensor expm1_() { return PointwiseOps.EXPM1_.callTensor(this); }
+
+    public Tensor rsqrt_() { return PointwiseOps.RSQRT_.callTensor(this); }
+
+    public Tensor sin_() { return PointwiseOps.SIN_.callTensor(this); }
+
+    public Tensor cos_() { return PointwiseOps.COS_.callTensor(this); }
+
+    public Tensor tan_() { return PointwiseOps.TAN_.callTensor(this); }
+
+    public Tensor asin_() { return PointwiseOps.ASIN_.callTensor(this); }
+
+    public Tensor acos_() { return PointwiseOps.ACOS_.callTensor(this); }
+
+    public Tensor atan_() { return PointwiseOps.ATAN_.callTensor(this); }
+
+    public Tensor sinh_() { return PointwiseOps.SINH_.callTensor(this); }
+
+    public Tensor cosh_() { return PointwiseOps.COSH_.callTensor(this); }
+
+    public Tensor asinh_() { return PointwiseOps.ASINH_.callTensor(this); }
+
+    public Tensor acosh_() { return PointwiseOps.ACOSH_.callTensor(this); }
+
+    public Tensor atanh_() { return PointwiseOps.ATANH_.callTensor(this); }
+
+    public Tensor erf_() { return PointwiseOps.ERF_.callTensor(this); }
+
+    public Tensor square_() { return PointwiseOps.SQUARE_.callTensor(this); }
+
+    public Tensor bitwiseNot_() { return PointwiseOps.BITWISE_NOT_.callTensor(this); }
+
+    public Tensor bitwiseAnd_(Tensor other) { return PointwiseOps.BITWISE_AND__TENSOR.callTensor(this, other); }
+
+    public Tensor bitwiseAnd_(long other) { return PointwiseOps.BITWISE_AND__SCALAR.callTensor(this, other); }
+
+    public Tensor bitwiseOr_(Tensor other) { return PointwiseOps.BITWISE_OR__TENSOR.callTensor(this, other); }
+
+    public Tensor bitwiseOr_(long other) { return PointwiseOps.BITWISE_OR__SCALAR.callTensor(this, other); }
+
+    public Tensor bitwiseXor_(Tensor other) { return PointwiseOps.BITWISE_XOR__TENSOR.callTensor(this, other); }
+
+    public Tensor bitwiseXor_(long other) { return PointwiseOps.BITWISE_XOR__SCALAR.callTensor(this, other); }
+
+    /** {@code this += value · tensor1 · tensor2}, in place (optimizers' addcmul_). */
+    public Tensor addcmul_(Tensor tensor1, Tensor tensor2, double value) { return PointwiseOps.ADDCMUL_.callTensor(this, tensor1, tensor2, value); }
+
+    /** {@code this += value · tensor1 / tensor2}, in place. */
+    public Tensor addcdiv_(Tensor tensor1, Tensor tensor2, double value) { return PointwiseOps.ADDCDIV_.callTensor(this, tensor1, tensor2, value); }
+
+    /** {@code this += weight · (end - this)}, in place, with lerp's two exact branches. */
+    public Tensor lerp_(Tensor end, double weight) { return PointwiseOps.LERP__SCALAR.callTensor(this, end, weight); }
+
+    public Tensor lerp_(Tensor end, Tensor weight) { return PointwiseOps.LERP__TENSOR.callTensor(this, end, weight); }
+
     public Tensor relu_() { return PointwiseOps.RELU_.callTensor(this); }
 
     public Tensor clamp_(Double min, Double max) { return PointwiseOps.CLAMP_.callTensor(this, min, max); }
