@@ -34,6 +34,7 @@ public final class OpRegistry {
         "dev.ember.ops.AssertOps",
         "dev.ember.ops.MathOps",
         "dev.ember.ops.NnComposites",
+        "dev.ember.ops.CountingOps",
     };
     private static volatile boolean loaded;
 

@@ -3,6 +3,7 @@ package dev.ember.tensor;
 import dev.ember.autograd.Autograd;
 import dev.ember.autograd.AutogradMeta;
 import dev.ember.autograd.Node;
+import dev.ember.ops.CountingOps;
 import dev.ember.ops.CreationOps;
 import dev.ember.ops.DistanceOps;
 import dev.ember.ops.MathOps;
@@ -1325,6 +1326,27 @@ public class Tensor {
     public List<Tensor> stdMean() { return MathOps.STD_MEAN.callList(this); }
 
     public List<Tensor> stdMean(int[] dims, double correction, boolean keepdim) { return MathOps.STD_MEAN.callList(this, dims, correction, keepdim); }
+
+    /** The distinct values, ascending (torch.unique): a size known only from the data, so a compiled function breaks its graph here. */
+    public Tensor unique() { return CountingOps.UNIQUE2.callList(this, true, false, false).get(0); }
+
+    /**
+     * torch.unique with its flags: {@code [values]}, then the inverse indices (this tensor's shape)
+     * if {@code returnInverse}, then the counts if {@code returnCounts}, as PyTorch's tuple.
+     */
+    public List<Tensor> unique(boolean sorted, boolean returnInverse, boolean returnCounts) {
+        List<Tensor> all = CountingOps.UNIQUE2.callList(this, sorted, returnInverse, returnCounts);
+        List<Tensor> out = new java.util.ArrayList<>(List.of(all.get(0)));
+        if (returnInverse) out.add(all.get(1));
+        if (returnCounts) out.add(all.get(2));
+        return List.copyOf(out);
+    }
+
+    /** How many times each value 0, 1, …, max occurs in this 1-d non-negative integer tensor (torch.bincount). */
+    public Tensor bincount() { return CountingOps.BINCOUNT.callTensor(this); }
+
+    /** The sum of {@code weights} (or the count, when null) at each value, at least {@code minlength} entries. */
+    public Tensor bincount(Tensor weights, int minlength) { return CountingOps.BINCOUNT.callTensor(this, weights, (long) minlength); }
 
     /** Distances between every row of {@code x1 [..., P, M]} and of {@code x2 [..., R, M]} (torch.cdist, p = 2). */
     public static Tensor cdist(Tensor x1, Tensor x2) { return DistanceOps.CDIST.callTensor(x1, x2); }
