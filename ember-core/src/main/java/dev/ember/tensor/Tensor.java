@@ -299,6 +299,22 @@ public class Tensor {
     /** Integers uniform on [low, high) as int64. */
     public static Tensor randint(long low, long high, int... shape) { return CreationOps.RANDINT.callTensor(low, high, shape); }
 
+    /** A random permutation of 0 … n-1, int64 (torch.randperm): {@code x.index(Tensor.randperm(n))} shuffles rows. */
+    public static Tensor randperm(int n) { return CreationOps.RANDPERM.callTensor((long) n); }
+
+    public static Tensor randperm(Generator g, int n) { return CreationOps.RANDPERM.callTensor((long) n, g); }
+
+    /** 1 with probability given by each element, else 0 (torch.bernoulli). */
+    public Tensor bernoulli() { return CreationOps.BERNOULLI.callTensor(this); }
+
+    /** 1 with probability {@code p} everywhere, in this tensor's shape and dtype. */
+    public Tensor bernoulli(double p) { return CreationOps.BERNOULLI_P.callTensor(this, p); }
+
+    /** {@code numSamples} category indices per row of these weights, without replacement (torch.multinomial). */
+    public Tensor multinomial(int numSamples) { return CreationOps.MULTINOMIAL.callTensor(this, (long) numSamples); }
+
+    public Tensor multinomial(int numSamples, boolean replacement) { return CreationOps.MULTINOMIAL.callTensor(this, (long) numSamples, replacement); }
+
     public static Tensor randint(Generator g, long low, long high, int... shape) { return CreationOps.RANDINT.callTensor(low, high, shape, g); }
 
     /** Seeds the global generator (PyTorch's {@code torch.manual_seed}). */
