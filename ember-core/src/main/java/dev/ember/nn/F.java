@@ -6,6 +6,7 @@ import dev.ember.ops.DistanceOps;
 import dev.ember.ops.IndexingOps;
 import dev.ember.ops.LinalgOps;
 import dev.ember.ops.LossOps;
+import dev.ember.ops.NnComposites;
 import dev.ember.ops.NnOps;
 import dev.ember.ops.NormOps;
 import dev.ember.ops.PadOps;
@@ -180,6 +181,77 @@ public final class F {
     }
 
     public static Tensor convTranspose2d(Tensor x, Tensor weight, Tensor bias) { return ConvOps.CONV_TRANSPOSE2D.callTensor(x, weight, bias); }
+
+    /**
+     * The transposed 1-d convolution of {@code [N, C, L]} (or unbatched {@code [C, L]}) input with
+     * weight {@code [C, out/groups, k]}, as PyTorch's {@code F.conv_transpose1d}: the transposed
+     * 2-d convolution over a height of 1, as conv1d is computed.
+     */
+    public static Tensor convTranspose1d(Tensor x, Tensor weight, Tensor bias, int stride, int padding, int outputPadding, int groups, int dilation) {
+        if (x.dim() != 2 && x.dim() != 3) {
+            throw new IllegalArgumentException("Expected 2D (unbatched) or 3D (batched) input to conv_transpose1d, but got input of size: " + dev.ember.tensor.Shapes.format(x.shape()));
+        }
+        if (weight.dim() != 3) {
+            throw new IllegalArgumentException("conv_transpose1d: expected a 3-D weight [in_channels, out_channels/groups, kernel_size], got " + weight.dim() + "-D");
+        }
+        Tensor batched = x.dim() == 3 ? x : x.unsqueeze(0);
+        Tensor y = ConvOps.CONV_TRANSPOSE2D.callTensor(batched.unsqueeze(2), weight.unsqueeze(2), bias, new int[] {1, stride}, new int[] {0, padding},
+                new int[] {0, outputPadding}, (long) groups, new int[] {1, dilation}).squeeze(2);
+        return x.dim() == 3 ? y : y.squeeze(0);
+    }
+
+    public static Tensor convTranspose1d(Tensor x, Tensor weight, Tensor bias) { return convTranspose1d(x, weight, bias, 1, 0, 0, 1, 1); }
+
+    // ------------------------------------------------------------------ pixel shuffle, bilinear
+
+    /** {@code [*, C·r², H, W]} → {@code [*, C, H·r, W·r]} (torch's F.pixel_shuffle). */
+    public static Tensor pixelShuffle(Tensor x, int upscaleFactor) { return NnComposites.PIXEL_SHUFFLE.callTensor(x, (long) upscaleFactor); }
+
+    /** {@code [*, C, H·r, W·r]} → {@code [*, C·r², H, W]} (torch's F.pixel_unshuffle). */
+    public static Tensor pixelUnshuffle(Tensor x, int downscaleFactor) { return NnComposites.PIXEL_UNSHUFFLE.callTensor(x, (long) downscaleFactor); }
+
+    /** {@code x1ᵀ W x2 + b} per output feature: weight {@code [out, in1, in2]}, bias {@code [out]} or null (torch's F.bilinear). */
+    public static Tensor bilinear(Tensor x1, Tensor x2, Tensor weight, Tensor bias) { return NnComposites.BILINEAR.callTensor(x1, x2, weight, bias); }
+
+    // ------------------------------------------------------------------ instance norm
+
+    /**
+     * Instance normalization of {@code [N, C, *]} input, as ATen's instance_norm: the input seen as
+     * one batch of N·C channels and batch-normalized (each instance's channel by its own statistics
+     * when {@code useInputStats}, else by the running ones), weight and bias repeated per instance;
+     * in training with running statistics, each is updated to the mean over the instances of the
+     * per-instance updates. Running statistics may be null (then {@code useInputStats} must be true).
+     */
+    public static Tensor instanceNorm(Tensor x, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias, boolean useInputStats, double momentum, double eps) {
+        if (!useInputStats && (runningMean == null || runningVar == null)) {
+            throw new IllegalArgumentException("Expected running_mean and running_var to be defined when use_input_stats is false");
+        }
+        if (x.dim() < 2) throw new IllegalArgumentException("instance_norm: expected an input of at least 2 dims [N, C, *], got " + dev.ember.tensor.Shapes.format(x.shape()));
+        int n = x.size(0), c = x.size(1);
+        if (useInputStats) {
+            long spatial = 1;
+            for (int d = 2; d < x.dim(); d++) spatial *= x.size(d);
+            if (spatial == 1) {
+                throw new IllegalArgumentException("Expected more than 1 spatial element when training, got input size " + dev.ember.tensor.Shapes.format(x.shape()));
+            }
+        }
+        int[] shape = x.shape();
+        int[] asBatch = shape.clone();
+        asBatch[0] = 1;
+        asBatch[1] = n * c;
+        Tensor rm = runningMean == null ? null : runningMean.repeat(n), rv = runningVar == null ? null : runningVar.repeat(n);
+        Tensor out = batchNorm(x.reshape(asBatch), rm, rv, weight == null ? null : weight.repeat(n), bias == null ? null : bias.repeat(n), useInputStats, momentum, eps);
+        if (runningMean != null && useInputStats) {
+            try (var unused = dev.ember.autograd.GradMode.noGrad()) {
+                runningMean.copy_(rm.view(n, c).mean(0));
+                runningVar.copy_(rv.view(n, c).mean(0));
+            }
+        }
+        return out.view(shape);
+    }
+
+    /** Instance normalization with each instance's own statistics and no affine part (F.instance_norm's defaults). */
+    public static Tensor instanceNorm(Tensor x) { return instanceNorm(x, null, null, null, null, true, 0.1, 1e-5); }
 
     // ------------------------------------------------------------------ pooling
 
@@ -482,6 +554,27 @@ public final class F {
     public static Tensor binaryCrossEntropy(Tensor input, Tensor target, Tensor weight, String reduction) {
         return LossOps.BINARY_CROSS_ENTROPY.callTensor(input, target, weight, reduction("binary_cross_entropy", reduction));
     }
+
+    /** {@code max(0, -target · (x1 - x2) + margin)} (torch's F.margin_ranking_loss); {@code reduction} "none", "mean" or "sum". */
+    public static Tensor marginRankingLoss(Tensor x1, Tensor x2, Tensor target, double margin, String reduction) {
+        return NnComposites.MARGIN_RANKING_LOSS.callTensor(x1, x2, target, margin, reduction("margin_ranking_loss", reduction));
+    }
+
+    public static Tensor marginRankingLoss(Tensor x1, Tensor x2, Tensor target) { return marginRankingLoss(x1, x2, target, 0.0, "mean"); }
+
+    /** {@code 1 - cos(x1, x2)} where target is 1, {@code max(0, cos - margin)} where it is -1 (torch's F.cosine_embedding_loss). */
+    public static Tensor cosineEmbeddingLoss(Tensor x1, Tensor x2, Tensor target, double margin, String reduction) {
+        return NnComposites.COSINE_EMBEDDING_LOSS.callTensor(x1, x2, target, margin, reduction("cosine_embedding_loss", reduction));
+    }
+
+    public static Tensor cosineEmbeddingLoss(Tensor x1, Tensor x2, Tensor target) { return cosineEmbeddingLoss(x1, x2, target, 0.0, "mean"); }
+
+    /** {@code max(0, margin + d(a, p) - d(a, n))} with the p-norm pairwise distance (torch's F.triplet_margin_loss). */
+    public static Tensor tripletMarginLoss(Tensor anchor, Tensor positive, Tensor negative, double margin, double p, double eps, boolean swap, String reduction) {
+        return NnComposites.TRIPLET_MARGIN_LOSS.callTensor(anchor, positive, negative, margin, p, eps, swap, reduction("triplet_margin_loss", reduction));
+    }
+
+    public static Tensor tripletMarginLoss(Tensor anchor, Tensor positive, Tensor negative) { return tripletMarginLoss(anchor, positive, negative, 1.0, 2, 1e-6, false, "mean"); }
 
     /** ATen's reduction code for PyTorch's reduction name; an error naming {@code function} for any other. */
     private static long reduction(String function, String name) {

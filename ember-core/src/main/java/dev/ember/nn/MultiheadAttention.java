@@ -7,8 +7,9 @@ import dev.ember.tensor.Tensor;
 import java.util.List;
 
 /**
- * Multi-head attention, as PyTorch's {@code nn.MultiheadAttention} with {@code batch_first=True}
- * and {@code need_weights=False}: inputs and output are {@code [batch, seq, embed_dim]}. The
+ * Multi-head attention, as PyTorch's {@code nn.MultiheadAttention} with {@code batch_first=True}:
+ * inputs and output are {@code [batch, seq, embed_dim]}; the attention weights come back when asked
+ * for ({@code needWeights}). The
  * query/key/value projections are packed in {@code in_proj_weight [3E, E]} and
  * {@code in_proj_bias [3E]}, followed by {@code out_proj}, so PyTorch state dicts load.
  */
@@ -42,7 +43,7 @@ public class MultiheadAttention extends Module {
     }
 
     /** Self- or cross-attention without a mask. */
-    public Tensor forward(Tensor query, Tensor key, Tensor value) { return forward(query, key, value, null); }
+    public Tensor forward(Tensor query, Tensor key, Tensor value) { return forward(query, key, value, null, null); }
 
     /**
      * Attention of {@code query [B, L, E]} over {@code key}/{@code value [B, S, E]}. {@code attnMask}
@@ -50,7 +51,29 @@ public class MultiheadAttention extends Module {
      * attend"</b> (PyTorch's convention here, the opposite of scaled_dot_product_attention's), or a
      * float mask added to the scores; it may be null.
      */
-    public Tensor forward(Tensor query, Tensor key, Tensor value, Tensor attnMask) {
+    public Tensor forward(Tensor query, Tensor key, Tensor value, Tensor attnMask) { return forward(query, key, value, attnMask, null); }
+
+    /**
+     * As {@link #forward(Tensor, Tensor, Tensor, Tensor)}, and {@code keyPaddingMask [B, S]} (may be
+     * null) marks keys to ignore: true (bool) for padding, or a float added to every query's score
+     * for that key.
+     */
+    public Tensor forward(Tensor query, Tensor key, Tensor value, Tensor attnMask, Tensor keyPaddingMask) {
+        return forward(query, key, value, keyPaddingMask, false, attnMask, true).output();
+    }
+
+    /** The attention output {@code [B, L, E]} and, when asked for, its weights (null otherwise). */
+    public record Output(Tensor output, Tensor weights) {}
+
+    /**
+     * PyTorch's full {@code forward(query, key, value, key_padding_mask, need_weights, attn_mask,
+     * average_attn_weights)}: with {@code needWeights} the softmaxed attention weights come back as
+     * well, averaged over the heads ({@code [B, L, S]}) or per head ({@code [B, numHeads, L, S]}).
+     * Note PyTorch's default is {@code need_weights=True}; here the caller asks, since computing the
+     * weights rules out the fused attention kernel.
+     */
+    public Output forward(Tensor query, Tensor key, Tensor value, Tensor keyPaddingMask, boolean needWeights, Tensor attnMask,
+                          boolean averageAttnWeights) {
         checkInputs(query, key, value);
         int batch = query.size(0), targetLen = query.size(1), sourceLen = key.size(1);
         Tensor q, k, v;
@@ -69,9 +92,31 @@ public class MultiheadAttention extends Module {
         q = q.reshape(batch, targetLen, numHeads, headDim).transpose(1, 2);
         k = k.reshape(batch, sourceLen, numHeads, headDim).transpose(1, 2);
         v = v.reshape(batch, sourceLen, numHeads, headDim).transpose(1, 2);
-        Tensor mask = attnMask == null ? null : sdpaMask(attnMask, batch, targetLen, sourceLen);
-        Tensor out = F.scaledDotProductAttention(q, k, v, mask, isTraining() ? dropout : 0.0, false);
-        return outProj.forward(out.transpose(1, 2).reshape(batch, targetLen, embedDim));
+        Tensor blocked = attnMask == null ? null : headMask(attnMask, batch, targetLen, sourceLen);
+        Tensor padding = keyPaddingMask == null ? null : paddingMask(keyPaddingMask, batch, sourceLen);
+        double p = isTraining() ? dropout : 0.0;
+        if (!needWeights) {
+            Tensor out = F.scaledDotProductAttention(q, k, v, sdpaMask(blocked, padding, query.dtype()), p, false);
+            return new Output(outProj.forward(out.transpose(1, 2).reshape(batch, targetLen, embedDim)), null);
+        }
+        // the weights are wanted, so the scores are formed explicitly: q scaled by 1/sqrt(head_dim) first, as PyTorch's
+        Tensor scores = q.mul(1.0 / Math.sqrt(headDim)).matmul(k.transpose(-2, -1));
+        Tensor bias = additive(blocked, padding, query.dtype());
+        if (bias != null) scores = scores.add(bias);
+        Tensor weights = scores.softmax(-1);
+        Tensor out = F.dropout(weights, p, p > 0).matmul(v);
+        Tensor output = outProj.forward(out.transpose(1, 2).reshape(batch, targetLen, embedDim));
+        return new Output(output, averageAttnWeights ? weights.mean(new int[] {1}, false) : weights);
+    }
+
+    /**
+     * Generates PyTorch's causal mask for a sequence of {@code size}: a float {@code [size, size]}
+     * tensor, -inf above the diagonal (position i may not attend to j > i) and 0 elsewhere
+     * ({@code nn.Transformer.generate_square_subsequent_mask}).
+     */
+    public static Tensor generateSquareSubsequentMask(int size) {
+        if (size < 0) throw new IllegalArgumentException("generate_square_subsequent_mask: size must be non-negative, got " + size);
+        return Tensor.full(Double.NEGATIVE_INFINITY, size, size).triu(1);
     }
 
     private void checkInputs(Tensor query, Tensor key, Tensor value) {
@@ -91,15 +136,15 @@ public class MultiheadAttention extends Module {
         }
     }
 
-    /** PyTorch's mask convention turned into scaled_dot_product_attention's, with heads split out. */
-    private Tensor sdpaMask(Tensor attnMask, int batch, int targetLen, int sourceLen) {
-        Tensor mask = attnMask.dtype() == DType.BOOL ? attnMask.logicalNot() : attnMask;
+    /** {@code attnMask} ({@code [L, S]} or {@code [B * numHeads, L, S]}) checked and shaped to broadcast over {@code [B, numHeads, L, S]}; PyTorch's convention kept. */
+    private Tensor headMask(Tensor attnMask, int batch, int targetLen, int sourceLen) {
+        checkMaskDtype("attn_mask", attnMask);
         if (attnMask.dim() == 2) {
             if (attnMask.size(0) != targetLen || attnMask.size(1) != sourceLen) {
                 throw new IllegalArgumentException("MultiheadAttention: The shape of the 2D attn_mask is " + Shapes.format(attnMask.shape())
                         + ", but should be " + Shapes.format(new int[] {targetLen, sourceLen}) + ".");
             }
-            return mask;
+            return attnMask;
         }
         if (attnMask.dim() == 3) {
             int[] expected = {batch * numHeads, targetLen, sourceLen};
@@ -107,8 +152,47 @@ public class MultiheadAttention extends Module {
                 throw new IllegalArgumentException("MultiheadAttention: The shape of the 3D attn_mask is " + Shapes.format(attnMask.shape())
                         + ", but should be " + Shapes.format(expected) + ".");
             }
-            return mask.reshape(batch, numHeads, targetLen, sourceLen);
+            return attnMask.reshape(batch, numHeads, targetLen, sourceLen);
         }
         throw new IllegalArgumentException("MultiheadAttention: attn_mask's dimension " + attnMask.dim() + " is not supported (use [L, S] or [B * num_heads, L, S])");
+    }
+
+    /** {@code keyPaddingMask [B, S]} checked and shaped {@code [B, 1, 1, S]}, to broadcast over heads and queries. */
+    private static Tensor paddingMask(Tensor keyPaddingMask, int batch, int sourceLen) {
+        checkMaskDtype("key_padding_mask", keyPaddingMask);
+        if (!Shapes.same(keyPaddingMask.shape(), new int[] {batch, sourceLen})) {
+            throw new IllegalArgumentException("MultiheadAttention: expecting key_padding_mask shape of " + Shapes.format(new int[] {batch, sourceLen})
+                    + ", but got " + Shapes.format(keyPaddingMask.shape()));
+        }
+        return keyPaddingMask.reshape(batch, 1, 1, sourceLen);
+    }
+
+    private static void checkMaskDtype(String name, Tensor mask) {
+        if (mask.dtype() != DType.BOOL && !mask.dtype().isFloatingPoint()) {
+            throw new IllegalArgumentException("MultiheadAttention: only bool and floating types of " + name + " are supported, got " + mask.dtype());
+        }
+    }
+
+    /**
+     * The two masks as scaled_dot_product_attention takes one: when both are bool (or one is absent
+     * and the other bool), "may attend" is the negation of either blocking; otherwise both become
+     * additive float masks and are summed, as PyTorch merges them.
+     */
+    private static Tensor sdpaMask(Tensor blocked, Tensor padding, DType dtype) {
+        if (blocked == null && padding == null) return null;
+        boolean allBool = (blocked == null || blocked.dtype() == DType.BOOL) && (padding == null || padding.dtype() == DType.BOOL);
+        if (!allBool) return additive(blocked, padding, dtype);
+        Tensor any = blocked == null ? padding : padding == null ? blocked : blocked.logicalOr(padding);
+        return any.logicalNot();
+    }
+
+    /** The masks as one float mask added to the scores (a bool true is -inf), or null when there is none. */
+    private static Tensor additive(Tensor blocked, Tensor padding, DType dtype) {
+        Tensor a = blocked == null ? null : asFloat(blocked, dtype), b = padding == null ? null : asFloat(padding, dtype);
+        return a == null ? b : b == null ? a : a.add(b);
+    }
+
+    private static Tensor asFloat(Tensor mask, DType dtype) {
+        return mask.dtype() == DType.BOOL ? Tensor.zeros(dtype, mask.shape()).maskedFill(mask, Double.NEGATIVE_INFINITY) : mask;
     }
 }

@@ -28,9 +28,12 @@ public class TransformerEncoder extends Module {
     public Tensor forward(Tensor src) { return forward(src, null); }
 
     /** Every layer in turn with the same {@code mask} (null for none), then the norm. */
-    public Tensor forward(Tensor src, Tensor mask) {
+    public Tensor forward(Tensor src, Tensor mask) { return forward(src, mask, null); }
+
+    /** Every layer in turn with the same {@code mask} and {@code srcKeyPaddingMask [B, S]} (either may be null), then the norm. */
+    public Tensor forward(Tensor src, Tensor mask, Tensor srcKeyPaddingMask) {
         Tensor x = src;
-        for (TransformerEncoderLayer layer : layers) x = layer.forward(x, mask);
+        for (TransformerEncoderLayer layer : layers) x = layer.forward(x, mask, srcKeyPaddingMask);
         return norm == null ? x : norm.forward(x);
     }
 }

@@ -51,20 +51,23 @@ public class TransformerEncoderLayer extends Module {
     public Tensor forward(Tensor src) { return forward(src, null); }
 
     /** {@code srcMask} is an attention mask as {@link MultiheadAttention#forward(Tensor, Tensor, Tensor, Tensor)} takes; may be null. */
-    public Tensor forward(Tensor src, Tensor srcMask) {
+    public Tensor forward(Tensor src, Tensor srcMask) { return forward(src, srcMask, null); }
+
+    /** With {@code srcKeyPaddingMask [B, S]} too (true: a padding position no query attends to); either may be null. */
+    public Tensor forward(Tensor src, Tensor srcMask, Tensor srcKeyPaddingMask) {
         Tensor x = src;
         if (normFirst) {
-            x = x.add(selfAttentionBlock(norm1.forward(x), srcMask));
+            x = x.add(selfAttentionBlock(norm1.forward(x), srcMask, srcKeyPaddingMask));
             x = x.add(feedForwardBlock(norm2.forward(x)));
         } else {
-            x = norm1.forward(x.add(selfAttentionBlock(x, srcMask)));
+            x = norm1.forward(x.add(selfAttentionBlock(x, srcMask, srcKeyPaddingMask)));
             x = norm2.forward(x.add(feedForwardBlock(x)));
         }
         return x;
     }
 
-    private Tensor selfAttentionBlock(Tensor x, Tensor mask) {
-        return dropout1.forward(selfAttn.forward(x, x, x, mask));
+    private Tensor selfAttentionBlock(Tensor x, Tensor mask, Tensor keyPaddingMask) {
+        return dropout1.forward(selfAttn.forward(x, x, x, mask, keyPaddingMask));
     }
 
     private Tensor feedForwardBlock(Tensor x) {

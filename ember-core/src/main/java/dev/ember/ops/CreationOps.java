@@ -173,4 +173,129 @@ public final class CreationOps {
                 return out;
             })
             .register();
+
+    /** A random permutation of 0 … n-1 (Fisher–Yates from the generator), int64 unless a dtype is given. */
+    public static final OpOverload RANDPERM = OpOverload.define("randperm(int n, *, Generator? generator=None, ScalarType? dtype=None) -> Tensor")
+            .tags(Tag.FACTORY, Tag.NONDETERMINISTIC)
+            .meta(a -> {
+                if (a.lng(0) < 0) throw new IllegalArgumentException("randperm: n must be non-negative, got" + a.lng(0));
+                return TensorMeta.contiguous(dtypeOr(a, 2, DType.INT64), Math.toIntExact(a.lng(0)));
+            })
+            .kernel((a, m) -> {
+                int n = Math.toIntExact(a.lng(0));
+                long[] perm = new long[n];
+                for (int i = 0; i < n; i++) perm[i] = i;
+                SplittableRandom r = generator(a, 1).split();
+                for (int i = n - 1; i > 0; i--) {
+                    int j = r.nextInt(i + 1);
+                    long t = perm[i];
+                    perm[i] = perm[j];
+                    perm[j] = t;
+                }
+                return Tensor.of(perm, n).to(((TensorMeta) m).dtype());
+            })
+            .register();
+
+    /**
+     * {@code num_samples} category indices per row of a 1-d or 2-d tensor of non-negative weights
+     * (not necessarily summing to 1): drawn with replacement by the cumulative weights, or without,
+     * each draw from the weights not yet drawn. ATen's checks, the data ones (a negative, infinite or
+     * NaN weight; a row summing to 0) when the kernel reads the values.
+     */
+    public static final OpOverload MULTINOMIAL = OpOverload.define("multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor")
+            .tags(Tag.NONDETERMINISTIC)
+            .meta(a -> {
+                Tensor p = a.tensor(0);
+                int n = a.integer(1);
+                if (p.dim() != 1 && p.dim() != 2) throw new IllegalArgumentException("multinomial: prob_dist must be 1 or 2 dim");
+                if (!p.dtype().isFloatingPoint()) {
+                    throw new IllegalArgumentException("multinomial: multinomial only supports floating-point dtypes for input, got: " + ReductionOps.scalarTypeName(p.dtype()));
+                }
+                if (n <= 0) throw new IllegalArgumentException("multinomial: cannot sample n_sample <= 0 samples");
+                if (!a.bool(2) && n > p.size(-1)) throw new IllegalArgumentException("multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+                return p.dim() == 1 ? TensorMeta.contiguous(DType.INT64, n) : TensorMeta.contiguous(DType.INT64, p.size(0), n);
+            })
+            .kernel((a, m) -> {
+                Tensor p = a.tensor(0);
+                int n = a.integer(1), categories = p.size(-1), rows = p.dim() == 1 ? 1 : p.size(0);
+                boolean replacement = a.bool(2);
+                double[] w = p.toDoubleArray();
+                long[] out = new long[rows * n];
+                SplittableRandom r = generator(a, 3).split();
+                for (int row = 0; row < rows; row++) {
+                    double[] weights = java.util.Arrays.copyOfRange(w, row * categories, (row + 1) * categories);
+                    double total = 0;
+                    for (double x : weights) {
+                        if (!(x >= 0) || Double.isInfinite(x)) throw new IllegalArgumentException("multinomial: probability tensor contains either `inf`, `nan` or element < 0");
+                        total += x;
+                    }
+                    if (!(total > 0)) throw new IllegalArgumentException("multinomial: invalid multinomial distribution (sum of probabilities <= 0)");
+                    boolean[] taken = new boolean[categories];
+                    for (int s = 0; s < n; s++) {
+                        int pick = total > 0 ? draw(weights, total, r) : -1;
+                        if (pick < 0) {
+                            // the positive weights are used up (without replacement): ATen's top-k of p / exponential then
+                            // takes zero-weight categories; here the first not yet drawn
+                            pick = 0;
+                            while (taken[pick]) pick++;
+                        }
+                        out[row * n + s] = pick;
+                        if (!replacement) {
+                            taken[pick] = true;
+                            total -= weights[pick];
+                            weights[pick] = 0;
+                        }
+                    }
+                }
+                return Tensor.of(out, ((TensorMeta) m).shape());
+            })
+            .register();
+
+    /** The first category whose cumulative weight exceeds a uniform draw over {@code total}, skipping zero weights. */
+    private static int draw(double[] weights, double total, SplittableRandom r) {
+        double u = r.nextDouble() * total, acc = 0;
+        int last = -1;
+        for (int i = 0; i < weights.length; i++) {
+            if (weights[i] <= 0) continue;
+            acc += weights[i];
+            last = i;
+            if (u < acc) return i;
+        }
+        return last;   // rounding left u at the very top: the last positive category (-1: none is left)
+    }
+
+    /**
+     * 1 with probability {@code self} (each element a probability), else 0, in self's dtype: a
+     * uniform draw below the probability. A composite of rand and lt, so it compiles; its gradient
+     * is zero, as ATen's.
+     */
+    public static final OpOverload BERNOULLI = ComposedOps.composed("bernoulli(Tensor self, *, Generator? generator=None) -> Tensor",
+                    a -> {
+                        if (!a.tensor(0).dtype().isFloatingPoint()) {
+                            throw new IllegalArgumentException("bernoulli: expected a floating point tensor of probabilities, got " + ReductionOps.scalarTypeName(a.tensor(0).dtype()));
+                        }
+                        return TensorMeta.contiguous(a.tensor(0).dtype(), a.tensor(0).shape());
+                    },
+                    (e, a) -> {
+                        TensorMeta m = e.meta(a[0]);
+                        Object u = e.call(RAND, m.shape(), a[1], m.dtype());
+                        return e.call(ShapeOps.TO_COPY, e.call(PointwiseOps.LT_TENSOR, u, a[0]), m.dtype());
+                    })
+            .tags(Tag.NONDETERMINISTIC)
+            .register();
+
+    /** 1 with probability {@code p} for every element of self's shape and dtype (dropout's mask). */
+    public static final OpOverload BERNOULLI_P = ComposedOps.composed("bernoulli.p(Tensor self, float p=0.5, *, Generator? generator=None) -> Tensor",
+                    a -> {
+                        if (!(a.dbl(1) >= 0 && a.dbl(1) <= 1)) throw new IllegalArgumentException("bernoulli_ expects p to be in [0, 1], but got p=" + a.dbl(1));
+                        return TensorMeta.contiguous(a.tensor(0).dtype(), a.tensor(0).shape());
+                    },
+                    (e, a) -> {
+                        TensorMeta m = e.meta(a[0]);
+                        DType uniform = m.dtype().isFloatingPoint() ? m.dtype() : DType.FLOAT64;
+                        Object u = e.call(RAND, m.shape(), a[2], uniform);
+                        return e.call(ShapeOps.TO_COPY, e.call(PointwiseOps.LT_SCALAR, u, a[1]), m.dtype());
+                    })
+            .tags(Tag.NONDETERMINISTIC)
+            .register();
 }

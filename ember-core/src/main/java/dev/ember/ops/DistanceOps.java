@@ -89,6 +89,38 @@ public final class DistanceOps {
                     })
             .register();
 
+    /**
+     * The p-norm distance between every row of {@code x1 [..., P, M]} and every row of
+     * {@code x2 [..., R, M]} (batch dims broadcast): {@code [..., P, R]}, as
+     * {@code linalg_vector_norm(x1[..., :, None, :] - x2[..., None, :, :], p, -1)}, whose gradient at a
+     * zero distance is 0, as ATen's cdist backward. ATen's p = 2 on more than 25 rows takes a matrix
+     * product instead ({@code |a|² + |b|² - 2ab}, compute_mode's default); this direct form is the
+     * one it uses below that, and agrees with it to rounding.
+     */
+    public static final OpOverload CDIST = composed("cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor",
+                    a -> {
+                        Tensor x1 = a.tensor(0), x2 = a.tensor(1);
+                        if (x1.dim() < 2) throw new IllegalArgumentException("cdist only supports at least 2D tensors, X1 got: " + x1.dim() + "D");
+                        if (x2.dim() < 2) throw new IllegalArgumentException("cdist only supports at least 2D tensors, X2 got: " + x2.dim() + "D");
+                        if (!x1.dtype().isFloatingPoint()) throw new IllegalArgumentException("cdist only supports floating-point dtypes, X1 got: " + ReductionOps.scalarTypeName(x1.dtype()));
+                        if (!x2.dtype().isFloatingPoint()) throw new IllegalArgumentException("cdist only supports floating-point dtypes, X2 got: " + ReductionOps.scalarTypeName(x2.dtype()));
+                        if (x1.size(-1) != x2.size(-1)) {
+                            throw new IllegalArgumentException("X1 and X2 must have the same number of columns. X1: " + x1.size(-1) + " X2: " + x2.size(-1));
+                        }
+                        if (!(a.dbl(2) >= 0)) throw new IllegalArgumentException("cdist only supports non-negative p values");
+                        int[] b1 = java.util.Arrays.copyOf(x1.shape(), x1.dim() - 2), b2 = java.util.Arrays.copyOf(x2.shape(), x2.dim() - 2);
+                        int[] batch = Shapes.broadcast("cdist", b1, b2);
+                        int[] out = java.util.Arrays.copyOf(batch, batch.length + 2);
+                        out[batch.length] = x1.size(-2);
+                        out[batch.length + 1] = x2.size(-2);
+                        return TensorMeta.contiguous(TypePromotion.resultType(x1, x2), out);
+                    },
+                    (e, a) -> {
+                        Object rows = e.call(ShapeOps.UNSQUEEZE, a[0], -2L), cols = e.call(ShapeOps.UNSQUEEZE, a[1], -3L);
+                        return e.call(LINALG_VECTOR_NORM, e.call(PointwiseOps.SUB_TENSOR, rows, cols), a[2], new int[] {-1}, false);
+                    })
+            .register();
+
     /** The last dim of two inputs broadcast together. */
     private static int[] innermost(int dims1, int dims2) { return new int[] {Math.max(dims1, dims2) - 1}; }
 

@@ -482,7 +482,7 @@ public final class LossOps {
     }
 
     /** ATen's apply_loss_reduction: the mean, the sum, or the elementwise loss itself, by reduction code. */
-    private static Object reduce(OpEmitter e, Object loss, Object reduction) {
+    static Object reduce(OpEmitter e, Object loss, Object reduction) {
         return switch (((Number) reduction).intValue()) {
             case NllLoss.MEAN -> e.call(ReductionOps.MEAN, loss);
             case NllLoss.SUM -> e.call(ReductionOps.SUM, loss);

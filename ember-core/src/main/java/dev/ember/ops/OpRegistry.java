@@ -33,6 +33,9 @@ public final class OpRegistry {
         "dev.ember.ops.DistanceOps",
         "dev.ember.ops.LossOps",
         "dev.ember.ops.AssertOps",
+        "dev.ember.ops.MathOps",
+        "dev.ember.ops.NnComposites",
+        "dev.ember.ops.CountingOps",
     };
     private static volatile boolean loaded;
 

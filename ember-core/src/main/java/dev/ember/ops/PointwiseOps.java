@@ -414,6 +414,40 @@ public final class PointwiseOps {
     public static final OpOverload RELU_ = unary("relu_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::relu);
     public static final OpOverload CLAMP_ = unary("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", a -> clamp(a, true));
     public static final OpOverload CLAMP__TENSOR = clampTensor("clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)");
+    // the in-place forms of the remaining unary math ops, as ATen has them: the same plans, written into self
+    // (a floating result into an integer self is refused, as ATen's "result type Float can't be cast to ... Long")
+    public static final OpOverload LOG_ = unary("log_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.LOG));
+    public static final OpOverload LOG1P_ = unary("log1p_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.LOG1P));
+    public static final OpOverload LOG2_ = unary("log2_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.LOG2));
+    public static final OpOverload LOG10_ = unary("log10_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.LOG10));
+    public static final OpOverload EXP2_ = unary("exp2_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.EXP2));
+    public static final OpOverload EXPM1_ = unary("expm1_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.EXPM1));
+    public static final OpOverload RSQRT_ = unary("rsqrt_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.RSQRT));
+    public static final OpOverload SIN_ = unary("sin_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.SIN));
+    public static final OpOverload COS_ = unary("cos_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.COS));
+    public static final OpOverload TAN_ = unary("tan_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.TAN));
+    public static final OpOverload ASIN_ = unary("asin_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.ASIN));
+    public static final OpOverload ACOS_ = unary("acos_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.ACOS));
+    public static final OpOverload ATAN_ = unary("atan_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.ATAN));
+    public static final OpOverload SINH_ = unary("sinh_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.SINH));
+    public static final OpOverload COSH_ = unary("cosh_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.COSH));
+    public static final OpOverload ASINH_ = unary("asinh_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.ASINH));
+    public static final OpOverload ACOSH_ = unary("acosh_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.ACOSH));
+    public static final OpOverload ATANH_ = unary("atanh_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.ATANH));
+    public static final OpOverload ERF_ = unary("erf_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.ERF));
+    public static final OpOverload BITWISE_NOT_ = unary("bitwise_not_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::bitwiseNot);
+    public static final OpOverload BITWISE_AND__TENSOR = binary("bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", a -> bitwise(a, BinaryOp.BITWISE_AND, "bitwise_and_cpu"));
+    public static final OpOverload BITWISE_AND__SCALAR = binary("bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> bitwise(a, BinaryOp.BITWISE_AND, "bitwise_and_cpu"));
+    public static final OpOverload BITWISE_OR__TENSOR = binary("bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", a -> bitwise(a, BinaryOp.BITWISE_OR, "bitwise_or_cpu"));
+    public static final OpOverload BITWISE_OR__SCALAR = binary("bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> bitwise(a, BinaryOp.BITWISE_OR, "bitwise_or_cpu"));
+    public static final OpOverload BITWISE_XOR__TENSOR = binary("bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", a -> bitwise(a, BinaryOp.BITWISE_XOR, "bitwise_xor_cpu"));
+    public static final OpOverload BITWISE_XOR__SCALAR = binary("bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> bitwise(a, BinaryOp.BITWISE_XOR, "bitwise_xor_cpu"));
+    /** The composites' in-place forms: the decomposition computed, then copied into self. */
+    public static final OpOverload SQUARE_ = composedInPlace("square_(Tensor(a!) self) -> Tensor(a!)", SQUARE);
+    public static final OpOverload ADDCMUL_ = composedInPlace("addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ADDCMUL);
+    public static final OpOverload ADDCDIV_ = composedInPlace("addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ADDCDIV);
+    public static final OpOverload LERP__SCALAR = composedInPlace("lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", LERP_SCALAR);
+    public static final OpOverload LERP__TENSOR = composedInPlace("lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", LERP_TENSOR);
 
     public static final OpOverload FILL_SCALAR = OpOverload.define("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)")
             .tags(Tag.POINTWISE, Tag.INPLACE)

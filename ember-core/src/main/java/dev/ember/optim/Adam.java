@@ -206,7 +206,7 @@ public class Adam extends Optimizer {
     }
 
     /** ATen's lerp with a scalar weight, in place: {@code self + w * (end - self)} for {@code w < 0.5}, else {@code end - (end - self) * (1 - w)}. */
-    private static void lerp_(Tensor self, Tensor end, double weight) {
+    static void lerp_(Tensor self, Tensor end, double weight) {
         if (Math.abs(weight) < 0.5) self.add_(end.sub(self), weight);
         else self.copy_(end.sub(end.sub(self).mul(1 - weight)));
     }

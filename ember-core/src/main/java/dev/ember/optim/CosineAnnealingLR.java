@@ -45,4 +45,8 @@ public final class CosineAnnealingLR extends LRScheduler {
         }
         return out;
     }
+
+    /** The closed form at epoch 0, computed as PyTorch's _get_closed_form_lr (eta_min + (base - eta_min) · 2 / 2 may round off base). */
+    @Override
+    protected List<Double> lrsAtRestart() { return baseLrs().stream().map(b -> etaMin + (b - etaMin) * (1 + Math.cos(0.0)) / 2).toList(); }
 }

@@ -48,7 +48,11 @@ public abstract class LRScheduler {
     public void step() {
         stepCount++;
         lastEpoch++;
-        List<Double> lrs = computeLr();
+        apply(computeLr());
+    }
+
+    /** Sets each group's rate to {@code lrs} and records them as the last rates. */
+    final void apply(List<Double> lrs) {
         List<Optimizer.ParamGroup> groups = optimizer.paramGroups();
         if (lrs.size() != groups.size()) throw new IllegalStateException(getClass().getSimpleName() + " computed " + lrs.size() + " rates for " + groups.size() + " groups");
         List<Double> now = new ArrayList<>();
@@ -58,6 +62,44 @@ public abstract class LRScheduler {
         }
         lastLr = Collections.unmodifiableList(now);
     }
+
+    /**
+     * Starts the schedule over at epoch 0 (PyTorch's {@code step(0)}, what {@link SequentialLR} calls
+     * at a milestone): the rates become {@link #lrsAtRestart()}.
+     */
+    void restart() {
+        stepCount++;
+        lastEpoch = 0;
+        apply(lrsAtRestart());
+    }
+
+    /** Moves one epoch without computing rates: a scheduler that sets them another way ({@link SequentialLR}) calls it. */
+    final void advance() {
+        stepCount++;
+        lastEpoch++;
+    }
+
+    /** Records the rates another scheduler set ({@link SequentialLR}). */
+    final void setLastLr(List<Double> lrs) { lastLr = lrs; }
+
+    /** Epoch 0 with the rates another scheduler set ({@link SequentialLR}'s construction). */
+    final void markFirstEpoch(List<Double> lrs) {
+        lastEpoch = 0;
+        lastLr = lrs;
+    }
+
+    /** {@link SequentialLR} undoes the step every scheduler made when it was constructed (PyTorch's {@code last_epoch -= 1}). */
+    void undoStep() { lastEpoch--; }
+
+    /**
+     * Epoch 0's rates when the schedule restarts: PyTorch uses a scheduler's closed form there when it
+     * has one (the base rates, or a factor of them), so the schedulers with one override this;
+     * the default is {@link #computeLr()} at epoch 0, PyTorch's {@code get_lr} for the others.
+     */
+    protected List<Double> lrsAtRestart() { return computeLr(); }
+
+    /** The optimizer whose rates this changes. */
+    public Optimizer optimizer() { return optimizer; }
 
     /**
      * The learning rates for {@link #lastEpoch()}, one per group, computed from the groups' current

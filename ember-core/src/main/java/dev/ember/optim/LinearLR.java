@@ -41,4 +41,8 @@ public final class LinearLR extends LRScheduler {
         double factor = 1.0 + (endFactor - startFactor) / (totalIters * startFactor + (epoch - 1) * (endFactor - startFactor));
         return lrs.stream().map(lr -> lr * factor).toList();
     }
+
+    /** The closed form at epoch 0. */
+    @Override
+    protected List<Double> lrsAtRestart() { return baseLrs().stream().map(lr -> lr * startFactor).toList(); }
 }

@@ -32,4 +32,8 @@ public final class StepLR extends LRScheduler {
         if (lastEpoch() == 0 || lastEpoch() % stepSize != 0) return lrs;
         return lrs.stream().map(lr -> lr * gamma).toList();
     }
+
+    /** The closed form at epoch 0. */
+    @Override
+    protected List<Double> lrsAtRestart() { return baseLrs(); }
 }

@@ -3,7 +3,10 @@ package dev.ember.tensor;
 import dev.ember.autograd.Autograd;
 import dev.ember.autograd.AutogradMeta;
 import dev.ember.autograd.Node;
+import dev.ember.ops.CountingOps;
 import dev.ember.ops.CreationOps;
+import dev.ember.ops.DistanceOps;
+import dev.ember.ops.MathOps;
 import dev.ember.ops.IndexingOps;
 import dev.ember.ops.LinalgOps;
 import dev.ember.ops.OpRegistry;
@@ -295,6 +298,22 @@ public class Tensor {
 
     /** Integers uniform on [low, high) as int64. */
     public static Tensor randint(long low, long high, int... shape) { return CreationOps.RANDINT.callTensor(low, high, shape); }
+
+    /** A random permutation of 0 … n-1, int64 (torch.randperm): {@code x.index(Tensor.randperm(n))} shuffles rows. */
+    public static Tensor randperm(int n) { return CreationOps.RANDPERM.callTensor((long) n); }
+
+    public static Tensor randperm(Generator g, int n) { return CreationOps.RANDPERM.callTensor((long) n, g); }
+
+    /** 1 with probability given by each element, else 0 (torch.bernoulli). */
+    public Tensor bernoulli() { return CreationOps.BERNOULLI.callTensor(this); }
+
+    /** 1 with probability {@code p} everywhere, in this tensor's shape and dtype. */
+    public Tensor bernoulli(double p) { return CreationOps.BERNOULLI_P.callTensor(this, p); }
+
+    /** {@code numSamples} category indices per row of these weights, without replacement (torch.multinomial). */
+    public Tensor multinomial(int numSamples) { return CreationOps.MULTINOMIAL.callTensor(this, (long) numSamples); }
+
+    public Tensor multinomial(int numSamples, boolean replacement) { return CreationOps.MULTINOMIAL.callTensor(this, (long) numSamples, replacement); }
 
     public static Tensor randint(Generator g, long low, long high, int... shape) { return CreationOps.RANDINT.callTensor(low, high, shape, g); }
 
@@ -739,6 +758,72 @@ public class Tensor {
 
     public Tensor sigmoid_() { return PointwiseOps.SIGMOID_.callTensor(this); }
 
+    // in-place unary math: the op written into this tensor (floating dtypes only, except bitwiseNot_ on integers and bools)
+    public Tensor log_() { return PointwiseOps.LOG_.callTensor(this); }
+
+    public Tensor log1p_() { return PointwiseOps.LOG1P_.callTensor(this); }
+
+    public Tensor log2_() { return PointwiseOps.LOG2_.callTensor(this); }
+
+    public Tensor log10_() { return PointwiseOps.LOG10_.callTensor(this); }
+
+    public Tensor exp2_() { return PointwiseOps.EXP2_.callTensor(this); }
+
+    public Tensor expm1_() { return PointwiseOps.EXPM1_.callTensor(this); }
+
+    public Tensor rsqrt_() { return PointwiseOps.RSQRT_.callTensor(this); }
+
+    public Tensor sin_() { return PointwiseOps.SIN_.callTensor(this); }
+
+    public Tensor cos_() { return PointwiseOps.COS_.callTensor(this); }
+
+    public Tensor tan_() { return PointwiseOps.TAN_.callTensor(this); }
+
+    public Tensor asin_() { return PointwiseOps.ASIN_.callTensor(this); }
+
+    public Tensor acos_() { return PointwiseOps.ACOS_.callTensor(this); }
+
+    public Tensor atan_() { return PointwiseOps.ATAN_.callTensor(this); }
+
+    public Tensor sinh_() { return PointwiseOps.SINH_.callTensor(this); }
+
+    public Tensor cosh_() { return PointwiseOps.COSH_.callTensor(this); }
+
+    public Tensor asinh_() { return PointwiseOps.ASINH_.callTensor(this); }
+
+    public Tensor acosh_() { return PointwiseOps.ACOSH_.callTensor(this); }
+
+    public Tensor atanh_() { return PointwiseOps.ATANH_.callTensor(this); }
+
+    public Tensor erf_() { return PointwiseOps.ERF_.callTensor(this); }
+
+    public Tensor square_() { return PointwiseOps.SQUARE_.callTensor(this); }
+
+    public Tensor bitwiseNot_() { return PointwiseOps.BITWISE_NOT_.callTensor(this); }
+
+    public Tensor bitwiseAnd_(Tensor other) { return PointwiseOps.BITWISE_AND__TENSOR.callTensor(this, other); }
+
+    public Tensor bitwiseAnd_(long other) { return PointwiseOps.BITWISE_AND__SCALAR.callTensor(this, other); }
+
+    public Tensor bitwiseOr_(Tensor other) { return PointwiseOps.BITWISE_OR__TENSOR.callTensor(this, other); }
+
+    public Tensor bitwiseOr_(long other) { return PointwiseOps.BITWISE_OR__SCALAR.callTensor(this, other); }
+
+    public Tensor bitwiseXor_(Tensor other) { return PointwiseOps.BITWISE_XOR__TENSOR.callTensor(this, other); }
+
+    public Tensor bitwiseXor_(long other) { return PointwiseOps.BITWISE_XOR__SCALAR.callTensor(this, other); }
+
+    /** {@code this += value · tensor1 · tensor2}, in place (optimizers' addcmul_). */
+    public Tensor addcmul_(Tensor tensor1, Tensor tensor2, double value) { return PointwiseOps.ADDCMUL_.callTensor(this, tensor1, tensor2, value); }
+
+    /** {@code this += value · tensor1 / tensor2}, in place. */
+    public Tensor addcdiv_(Tensor tensor1, Tensor tensor2, double value) { return PointwiseOps.ADDCDIV_.callTensor(this, tensor1, tensor2, value); }
+
+    /** {@code this += weight · (end - this)}, in place, with lerp's two exact branches. */
+    public Tensor lerp_(Tensor end, double weight) { return PointwiseOps.LERP__SCALAR.callTensor(this, end, weight); }
+
+    public Tensor lerp_(Tensor end, Tensor weight) { return PointwiseOps.LERP__TENSOR.callTensor(this, end, weight); }
+
     public Tensor relu_() { return PointwiseOps.RELU_.callTensor(this); }
 
     public Tensor clamp_(Double min, Double max) { return PointwiseOps.CLAMP_.callTensor(this, min, max); }
@@ -1166,6 +1251,124 @@ public class Tensor {
 
     /** lerp with a weight per element, broadcast with this and end. */
     public Tensor lerp(Tensor end, Tensor weight) { return PointwiseOps.LERP_TENSOR.callTensor(this, end, weight); }
+
+    // ------------------------------------------------------------------ MathOps: log-sum pairs, hypot, xlogy, closeness, differences
+
+    /** {@code log(exp(this) + exp(other))} without overflow (torch.logaddexp); floating point only. */
+    public Tensor logaddexp(Tensor other) { return MathOps.LOGADDEXP.callTensor(this, other); }
+
+    /** {@code log2(2^this + 2^other)} without overflow (torch.logaddexp2). */
+    public Tensor logaddexp2(Tensor other) { return MathOps.LOGADDEXP2.callTensor(this, other); }
+
+    /** {@code sqrt(this² + other²)} without overflow (torch.hypot); floating point only. */
+    public Tensor hypot(Tensor other) { return MathOps.HYPOT.callTensor(this, other); }
+
+    /** {@code this · log(other)}, 0 where this is 0, NaN where other is NaN (torch.xlogy). */
+    public Tensor xlogy(Tensor other) { return MathOps.XLOGY.callTensor(this, other); }
+
+    /** {@link #xlogy(Tensor)} with a number. */
+    public Tensor xlogy(double other) { return MathOps.XLOGY_SCALAR_OTHER.callTensor(this, other); }
+
+    /** Elementwise closeness with torch's defaults (rtol 1e-5, atol 1e-8, NaN unequal): a bool tensor. */
+    public Tensor isclose(Tensor other) { return MathOps.ISCLOSE.callTensor(this, other); }
+
+    /** {@code |this - other| <= atol + rtol · |other|}, or equal, or both NaN with {@code equalNan}; same dtypes only. */
+    public Tensor isclose(Tensor other, double rtol, double atol, boolean equalNan) { return MathOps.ISCLOSE.callTensor(this, other, rtol, atol, equalNan); }
+
+    /** Whether every element is close (torch.allclose): reads the data, so under Ember.compile the graph breaks here. */
+    public boolean allclose(Tensor other) { return isclose(other).all().item() != 0; }
+
+    public boolean allclose(Tensor other, double rtol, double atol, boolean equalNan) { return isclose(other, rtol, atol, equalNan).all().item() != 0; }
+
+    /** The first forward difference along the last dim (torch.diff). */
+    public Tensor diff() { return MathOps.DIFF.callTensor(this); }
+
+    /** The {@code n}-th forward difference along {@code dim}. */
+    public Tensor diff(int n, int dim) { return MathOps.DIFF.callTensor(this, (long) n, (long) dim); }
+
+    /** The {@code n}-th forward difference along {@code dim} after {@code prepend} and {@code append} (either may be null) are joined on. */
+    public Tensor diff(int n, int dim, Tensor prepend, Tensor append) { return MathOps.DIFF.callTensor(this, (long) n, (long) dim, prepend, append); }
+
+    /**
+     * The cross product along the first dim of size 3, as torch.cross without a dim (PyTorch warns
+     * that this default is deprecated; {@link #cross(Tensor, int)} names the dim).
+     */
+    public Tensor cross(Tensor other) {
+        int[] shape = Shapes.broadcast("cross", shape(), other.shape());
+        for (int d = 0; d < shape.length; d++) if (shape[d] == 3) return cross(other, d);
+        throw new IllegalArgumentException("cross: no dimension of size 3 in input");
+    }
+
+    /** The cross product of 3-vectors along {@code dim} (torch.linalg.cross, torch.cross with dim). */
+    public Tensor cross(Tensor other, int dim) { return MathOps.LINALG_CROSS.callTensor(this, other, (long) dim); }
+
+    /** Contracts the last {@code dims} dims of this with the first {@code dims} of other (torch.tensordot with an int). */
+    public Tensor tensordot(Tensor other, int dims) {
+        if (dims < 0) throw new IllegalArgumentException("tensordot expects dims >= 0, but got dims=" + dims);
+        int[] mine = new int[dims], theirs = new int[dims];
+        for (int i = 0; i < dims; i++) {
+            mine[i] = dim() - dims + i;
+            theirs[i] = i;
+        }
+        return tensordot(other, mine, theirs);
+    }
+
+    /** Contracts {@code dims[i]} of this with {@code otherDims[i]} of other. */
+    public Tensor tensordot(Tensor other, int[] dims, int[] otherDims) { return MathOps.TENSORDOT.callTensor(this, other, dims, otherDims); }
+
+    /** Coordinate grids ({@code "ij"} or {@code "xy"} indexing) from 0-d or 1-d tensors (torch.meshgrid). */
+    public static List<Tensor> meshgrid(String indexing, Tensor... tensors) { return MathOps.MESHGRID.callList(List.of(tensors), indexing); }
+
+    /** {@link #meshgrid(String, Tensor...)} with PyTorch's default, {@code "ij"}. */
+    public static List<Tensor> meshgrid(Tensor... tensors) { return meshgrid("ij", tensors); }
+
+    /** The sum with NaN counted as 0 (torch.nansum). */
+    public Tensor nansum() { return MathOps.NANSUM.callTensor(this); }
+
+    public Tensor nansum(int dim, boolean keepdim) { return MathOps.NANSUM.callTensor(this, new int[] {dim}, keepdim); }
+
+    /** The mean of the elements that are not NaN (torch.nanmean). */
+    public Tensor nanmean() { return MathOps.NANMEAN.callTensor(this); }
+
+    public Tensor nanmean(int dim, boolean keepdim) { return MathOps.NANMEAN.callTensor(this, new int[] {dim}, keepdim); }
+
+    /** {@code [var, mean]} of every element (torch.var_mean; the variance unbiased). */
+    public List<Tensor> varMean() { return MathOps.VAR_MEAN.callList(this); }
+
+    /** {@code [var, mean]} over {@code dims} with {@code correction} (1: unbiased). */
+    public List<Tensor> varMean(int[] dims, double correction, boolean keepdim) { return MathOps.VAR_MEAN.callList(this, dims, correction, keepdim); }
+
+    /** {@code [std, mean]} of every element (torch.std_mean). */
+    public List<Tensor> stdMean() { return MathOps.STD_MEAN.callList(this); }
+
+    public List<Tensor> stdMean(int[] dims, double correction, boolean keepdim) { return MathOps.STD_MEAN.callList(this, dims, correction, keepdim); }
+
+    /** The distinct values, ascending (torch.unique): a size known only from the data, so a compiled function breaks its graph here. */
+    public Tensor unique() { return CountingOps.UNIQUE2.callList(this, true, false, false).get(0); }
+
+    /**
+     * torch.unique with its flags: {@code [values]}, then the inverse indices (this tensor's shape)
+     * if {@code returnInverse}, then the counts if {@code returnCounts}, as PyTorch's tuple.
+     */
+    public List<Tensor> unique(boolean sorted, boolean returnInverse, boolean returnCounts) {
+        List<Tensor> all = CountingOps.UNIQUE2.callList(this, sorted, returnInverse, returnCounts);
+        List<Tensor> out = new java.util.ArrayList<>(List.of(all.get(0)));
+        if (returnInverse) out.add(all.get(1));
+        if (returnCounts) out.add(all.get(2));
+        return List.copyOf(out);
+    }
+
+    /** How many times each value 0, 1, …, max occurs in this 1-d non-negative integer tensor (torch.bincount). */
+    public Tensor bincount() { return CountingOps.BINCOUNT.callTensor(this); }
+
+    /** The sum of {@code weights} (or the count, when null) at each value, at least {@code minlength} entries. */
+    public Tensor bincount(Tensor weights, int minlength) { return CountingOps.BINCOUNT.callTensor(this, weights, (long) minlength); }
+
+    /** Distances between every row of {@code x1 [..., P, M]} and of {@code x2 [..., R, M]} (torch.cdist, p = 2). */
+    public static Tensor cdist(Tensor x1, Tensor x2) { return DistanceOps.CDIST.callTensor(x1, x2); }
+
+    /** torch.cdist with a p-norm (p ≥ 0, infinity allowed). */
+    public static Tensor cdist(Tensor x1, Tensor x2, double p) { return DistanceOps.CDIST.callTensor(x1, x2, p); }
 
     /** The lower triangle of the last two dims (with the main diagonal), zeros above. */
     public Tensor tril() { return tril(0); }

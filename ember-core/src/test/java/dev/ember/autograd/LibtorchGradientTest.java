@@ -3,9 +3,12 @@ package dev.ember.autograd;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import dev.ember.ops.ConvOps;
+import dev.ember.ops.DistanceOps;
 import dev.ember.ops.IndexingOps;
 import dev.ember.ops.LinalgOps;
 import dev.ember.ops.LossOps;
+import dev.ember.ops.MathOps;
+import dev.ember.ops.NnComposites;
 import dev.ember.ops.NnOps;
 import dev.ember.ops.NormOps;
 import dev.ember.ops.OpOverload;
@@ -136,6 +139,34 @@ class LibtorchGradientTest {
         add("torch.cumprod(a, b)", ScanOps.CUMPROD, d(0), t(3, 5), 1L, null);
         add("torch.cumprod(a, b)", ScanOps.CUMPROD, d(0), zeros, 1L, null);
         add("torch.cumprod(a, b)", ScanOps.CUMPROD, d(0), zeros, 0L, null);
+
+        // MathOps and cdist: composites differentiated through their decompositions (hypot by its own formula)
+        add("torch.logaddexp(a, b)", MathOps.LOGADDEXP, d(0, 1), t(2, 3), t(3));
+        add("torch.logaddexp(a, b)", MathOps.LOGADDEXP, d(0, 1), Tensor.of(new float[] {1, -2, 30, 0.5f}, 4), Tensor.of(new float[] {1, 3, -30, 0.5f}, 4));
+        add("torch.logaddexp2(a, b)", MathOps.LOGADDEXP2, d(0, 1), t(2, 3), t(2, 1));
+        add("torch.hypot(a, b)", MathOps.HYPOT, d(0, 1), t(2, 3), t(3));
+        add("torch.hypot(a, b)", MathOps.HYPOT, d(0, 1), Tensor.of(new float[] {0, 3, 0, -1e-3f}, 4), Tensor.of(new float[] {0, -4, 2, 1e-3f}, 4));
+        add("torch.xlogy(a, b)", MathOps.XLOGY, d(0, 1), t(2, 3), pos(3));
+        add("torch.xlogy(a, b)", MathOps.XLOGY, d(0, 1), Tensor.of(new float[] {0, 0, 1.5f, -2}, 4), pos(4));
+        add("torch.xlogy(a, 0.7)", MathOps.XLOGY_SCALAR_OTHER, d(0), Tensor.of(new float[] {0, 1.5f, -2}, 3), 0.7);
+        add("torch.xlogy(a, -0.7)", MathOps.XLOGY_SCALAR_OTHER, d(0), Tensor.of(new float[] {0, 1.5f, -2}, 3), -0.7);
+        add("torch.diff(a, b, c)", MathOps.DIFF, d(0), t(3, 6), 2L, 1L, null, null);
+        add("torch.diff(a, b, c, d, e)", MathOps.DIFF, d(0, 3, 4), t(3, 4), 1L, 0L, t(2, 4), t(1, 4));
+        add("torch.linalg_cross(a, b, dim=c)", MathOps.LINALG_CROSS, d(0, 1), t(4, 3), t(1, 3), -1L);
+        add("torch.tensordot(a, b, c, d)", MathOps.TENSORDOT, d(0, 1), t(2, 3, 4), t(4, 3, 5), new long[] {1, 2}, new long[] {1, 0});
+        Tensor withNan = Tensor.of(new float[] {1.5f, Float.NaN, -2f, 0.5f, Float.NaN, 0.7f}, 2, 3);
+        add("torch.nansum(a)", MathOps.NANSUM, d(0), withNan);
+        add("torch.nanmean(a, b)", MathOps.NANMEAN, d(0), withNan, new long[] {1});
+        CASES.add(new Case("var_mean → var", "torch.var_mean(a, b)[0]", MathOps.VAR_MEAN, 0, d(0), new Object[] {t(3, 4), new long[] {1}}));
+        CASES.add(new Case("std_mean → mean", "torch.std_mean(a, b)[1]", MathOps.STD_MEAN, 1, d(0), new Object[] {t(3, 4), new long[] {0}}));
+        add("torch.cdist(a, b)", DistanceOps.CDIST, d(0, 1), t(2, 5, 3), t(4, 3));
+        add("torch.cdist(a, b, c)", DistanceOps.CDIST, d(0, 1), t(5, 3), t(4, 3), 1.0);
+        add("torch.pixel_shuffle(a, b)", NnComposites.PIXEL_SHUFFLE, d(0), t(2, 8, 3, 2), 2L);
+        add("torch.pixel_unshuffle(a, b)", NnComposites.PIXEL_UNSHUFFLE, d(0), t(1, 2, 4, 6), 2L);
+        add("torch.bilinear(a, b, c, d)", NnComposites.BILINEAR, d(0, 1, 2, 3), t(3, 4), t(3, 5), t(2, 4, 5), t(2));
+        add("torch.margin_ranking_loss(a, b, c, d, e)", NnComposites.MARGIN_RANKING_LOSS, d(0, 1), t(6), t(6), Tensor.of(new float[] {1, -1, 1, -1, 1, 1}, 6), 0.2, 1L);
+        add("torch.cosine_embedding_loss(a, b, c, d, e)", NnComposites.COSINE_EMBEDDING_LOSS, d(0, 1), t(4, 5), t(4, 5), Tensor.of(new float[] {1, -1, -1, 1}, 4), -0.5, 2L);
+        add("torch.triplet_margin_loss(a, b, c, d, e, f, g, h)", NnComposites.TRIPLET_MARGIN_LOSS, d(0, 1, 2), t(4, 6), t(4, 6), t(4, 6), 2.0, 2.0, 1e-6, true, 1L);
 
         // shapes
         add("torch.reshape(a, b)", ShapeOps.RESHAPE, d(0), t(2, 6), new int[] {4, -1});

@@ -1,0 +1,69 @@
+package dev.ember.nn;
+
+import dev.ember.tensor.Tensor;
+
+/**
+ * Instance normalization over each sample's channels, as PyTorch's {@code nn._InstanceNorm}, the
+ * base of {@link InstanceNorm1d} and {@link InstanceNorm2d}: each (sample, channel) is normalized by
+ * its own mean and biased variance over the spatial dims ({@link F#instanceNorm}). PyTorch's
+ * defaults differ from BatchNorm's: no affine part and no running statistics. With
+ * {@code trackRunningStats} the running statistics are updated in training and used in evaluation.
+ * Unbatched input (one rank lower) is taken as a batch of one.
+ */
+public abstract class InstanceNorm extends Module {
+    public final int numFeatures;
+    public final double eps;
+    public final double momentum;
+    public final boolean affine;
+    public final boolean trackRunningStats;
+    /** Ones and zeros at first; null without {@code affine}. */
+    public Parameter weight;
+    public Parameter bias;
+    /** Null without {@code trackRunningStats}; {@code num_batches_tracked} is kept for PyTorch's state-dict layout and, as there, not counted. */
+    public Tensor runningMean;
+    public Tensor runningVar;
+    public Tensor numBatchesTracked;
+
+    InstanceNorm(int numFeatures, double eps, double momentum, boolean affine, boolean trackRunningStats) {
+        this.numFeatures = numFeatures;
+        this.eps = eps;
+        this.momentum = momentum;
+        this.affine = affine;
+        this.trackRunningStats = trackRunningStats;
+        if (affine) {
+            weight = new Parameter(Tensor.ones(numFeatures));
+            bias = new Parameter(Tensor.zeros(numFeatures));
+        }
+        if (trackRunningStats) {
+            runningMean = Tensor.zeros(numFeatures);
+            runningVar = Tensor.ones(numFeatures);
+            numBatchesTracked = Tensor.scalar(0L);
+        }
+    }
+
+    /** The rank of batched input: 3 for 1d, 4 for 2d. */
+    abstract int batchedRank();
+
+    @Override
+    public Tensor forward(Tensor input) {
+        int rank = batchedRank();
+        if (input.dim() != rank && input.dim() != rank - 1) {
+            throw new IllegalArgumentException(getClass().getSimpleName() + ": expected " + (rank - 1) + "D or " + rank + "D input (got " + input.dim() + "D input)");
+        }
+        boolean unbatched = input.dim() == rank - 1;
+        int channels = input.size(unbatched ? 0 : 1);
+        if (affine && channels != numFeatures) {
+            throw new IllegalArgumentException("expected input's size at dim=" + (unbatched ? 0 : 1) + " to match num_features (" + numFeatures + "), but got: " + channels + ".");
+        }
+        Tensor x = unbatched ? input.unsqueeze(0) : input;
+        boolean useInputStats = isTraining() || !trackRunningStats;
+        Tensor y = F.instanceNorm(x, runningMean, runningVar, weight, bias, useInputStats, momentum, eps);
+        return unbatched ? y.squeeze(0) : y;
+    }
+
+    @Override
+    protected String extraRepr() {
+        return numFeatures + ", eps=" + Repr.number(eps) + ", momentum=" + Repr.number(momentum) + ", affine=" + Repr.bool(affine)
+                + ", track_running_stats=" + Repr.bool(trackRunningStats);
+    }
+}

@@ -1,0 +1,62 @@
+package dev.ember.nn;
+
+import dev.ember.tensor.Tensor;
+
+/**
+ * An encoder-decoder transformer, as PyTorch's {@code nn.Transformer} with {@code batch_first=True}:
+ * a {@link TransformerEncoder} of {@code numEncoderLayers} layers and a {@link TransformerDecoder}
+ * of {@code numDecoderLayers}, each ending in a LayerNorm; every weight matrix starts from
+ * xavier_uniform_, as PyTorch resets them. State-dict names are PyTorch's
+ * ({@code encoder.layers.0.self_attn.in_proj_weight}, {@code decoder.norm.bias}, …), so a PyTorch
+ * checkpoint of a batch-first model loads.
+ */
+public class Transformer extends Module {
+    public final TransformerEncoder encoder;
+    public final TransformerDecoder decoder;
+    public final int dModel;
+    public final int nhead;
+
+    /** PyTorch's defaults: d_model=512, nhead=8, 6 and 6 layers, dim_feedforward=2048, dropout=0.1. */
+    public Transformer() { this(512, 8, 6, 6, 2048, 0.1); }
+
+    public Transformer(int dModel, int nhead, int numEncoderLayers, int numDecoderLayers, int dimFeedforward, double dropout) {
+        this(dModel, nhead, numEncoderLayers, numDecoderLayers, dimFeedforward, dropout, "relu", 1e-5, false, true);
+    }
+
+    public Transformer(int dModel, int nhead, int numEncoderLayers, int numDecoderLayers, int dimFeedforward, double dropout,
+                       String activation, double layerNormEps, boolean normFirst, boolean bias) {
+        this.encoder = new TransformerEncoder(() -> new TransformerEncoderLayer(dModel, nhead, dimFeedforward, dropout, activation, layerNormEps, normFirst, bias),
+                numEncoderLayers, new LayerNorm(new int[] {dModel}, layerNormEps, true, bias));
+        this.decoder = new TransformerDecoder(() -> new TransformerDecoderLayer(dModel, nhead, dimFeedforward, dropout, activation, layerNormEps, normFirst, bias),
+                numDecoderLayers, new LayerNorm(new int[] {dModel}, layerNormEps, true, bias));
+        this.dModel = dModel;
+        this.nhead = nhead;
+        // PyTorch's _reset_parameters: every parameter of more than one dim from xavier_uniform_ (biases and norms keep theirs)
+        for (Parameter p : parameters()) if (p.dim() > 1) Init.xavierUniform_(p);
+    }
+
+    public Tensor forward(Tensor src, Tensor tgt) { return forward(src, tgt, null, null, null, null, null, null); }
+
+    /**
+     * {@code src [B, S, E]} through the encoder (under {@code srcMask [S, S]} and
+     * {@code srcKeyPaddingMask [B, S]}), then {@code tgt [B, T, E]} through the decoder attending to
+     * it (under {@code tgtMask [T, T]}, {@code memoryMask [T, S]}, {@code tgtKeyPaddingMask [B, T]},
+     * {@code memoryKeyPaddingMask [B, S]}); any mask may be null. Returns {@code [B, T, E]}.
+     */
+    public Tensor forward(Tensor src, Tensor tgt, Tensor srcMask, Tensor tgtMask, Tensor memoryMask,
+                          Tensor srcKeyPaddingMask, Tensor tgtKeyPaddingMask, Tensor memoryKeyPaddingMask) {
+        if (src.dim() != tgt.dim() || src.dim() != 3 || src.size(0) != tgt.size(0)) {
+            throw new IllegalArgumentException("Transformer: the batch number of src and tgt must be equal (src " + dev.ember.tensor.Shapes.format(src.shape())
+                    + ", tgt " + dev.ember.tensor.Shapes.format(tgt.shape()) + "; batch first)");
+        }
+        if (src.size(2) != dModel || tgt.size(2) != dModel) {
+            throw new IllegalArgumentException("Transformer: the feature number of src and tgt must be equal to d_model (" + dModel + "), got "
+                    + src.size(2) + " and " + tgt.size(2));
+        }
+        Tensor memory = encoder.forward(src, srcMask, srcKeyPaddingMask);
+        return decoder.forward(tgt, memory, tgtMask, memoryMask, tgtKeyPaddingMask, memoryKeyPaddingMask);
+    }
+
+    /** PyTorch's {@code nn.Transformer.generate_square_subsequent_mask}: -inf above the diagonal, 0 elsewhere. */
+    public static Tensor generateSquareSubsequentMask(int size) { return MultiheadAttention.generateSquareSubsequentMask(size); }
+}

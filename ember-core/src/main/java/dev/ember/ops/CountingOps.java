@@ -1,0 +1,137 @@
+package dev.ember.ops;
+
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * unique and bincount: ops whose output size is known only from the values, so tagged
+ * {@link Tag#DYNAMIC_OUTPUT_SHAPE} as nonzero is (a compiled function breaks its graph at them and
+ * runs them eagerly). Neither has a gradient, as in ATen.
+ */
+public final class CountingOps {
+    private CountingOps() {}
+
+    /**
+     * ATen's _unique2: the distinct values in ascending order, and, when asked for, each element's
+     * index into them ({@code inverse}, self's shape) and each value's count; what is not asked for
+     * is an empty tensor. Values equal by {@code ==} are one (so -0.0 and 0.0 are, and every NaN is
+     * its own, after the numbers). {@code sorted=False} gives the sorted order too (ATen's CPU
+     * order then is unspecified).
+     */
+    public static final OpOverload UNIQUE2 = OpOverload.define("_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)")
+            .tags(Tag.DYNAMIC_OUTPUT_SHAPE)
+            .meta(a -> {
+                Tensor self = readable("_unique2", a.tensor(0));
+                Groups g = groups(self);
+                return List.of(TensorMeta.contiguous(self.dtype(), g.count()),
+                        a.bool(2) ? TensorMeta.contiguous(DType.INT64, self.shape()) : TensorMeta.contiguous(DType.INT64, 0),
+                        TensorMeta.contiguous(DType.INT64, a.bool(3) ? g.count() : 0));
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0);
+                Groups g = groups(self);
+                Tensor values = (g.doubles() != null ? Tensor.of(Arrays.copyOf(g.doubles(), g.count()), g.count())
+                        : Tensor.of(Arrays.copyOf(g.longs(), g.count()), g.count())).to(self.dtype());
+                Tensor inverse = a.bool(2) ? Tensor.of(g.inverse(), self.shape()) : Tensor.zeros(DType.INT64, 0);
+                Tensor counts = a.bool(3) ? Tensor.of(g.counts(), g.count()) : Tensor.zeros(DType.INT64, 0);
+                return List.of(values, inverse, counts);
+            })
+            .register();
+
+    /**
+     * The count of each value 0, 1, …, max of a 1-d non-negative integer tensor (at least
+     * {@code minlength} entries), or the sum of {@code weights} at each value: int64 counts, float32
+     * sums for float32 weights (summed in float, as ATen's), float64 sums otherwise.
+     */
+    public static final OpOverload BINCOUNT = OpOverload.define("bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor")
+            .tags(Tag.DYNAMIC_OUTPUT_SHAPE)
+            .meta(a -> {
+                Tensor self = readable("bincount", a.tensor(0)), weights = a.optTensor(1);
+                if (a.integer(2) < 0) throw new IllegalArgumentException("bincount: minlength should be >= 0");
+                if (self.dtype().isFloatingPoint() || self.dtype() == DType.BOOL) {
+                    throw new IllegalArgumentException("\"bincount_cpu\" not implemented for '" + ReductionOps.scalarTypeName(self.dtype()) + "'");
+                }
+                if (self.dim() != 1) throw new IllegalArgumentException("bincount: bincount only supports 1-d non-negative integral inputs.");
+                if (weights != null && (weights.dim() != 1 || weights.size(0) != self.size(0))) {
+                    throw new IllegalArgumentException("bincount: weights should be 1-d and have the same length as input");
+                }
+                long[] v = self.toLongArray();
+                long max = -1;
+                for (long x : v) {
+                    if (x < 0) throw new IllegalArgumentException("bincount: bincount only supports 1-d non-negative integral inputs.");
+                    max = Math.max(max, x);
+                }
+                int length = Math.toIntExact(Math.max(max + 1, a.integer(2)));
+                DType dtype = weights == null ? DType.INT64 : weights.dtype() == DType.FLOAT32 ? DType.FLOAT32 : DType.FLOAT64;
+                return TensorMeta.contiguous(dtype, length);
+            })
+            .kernel((a, m) -> {
+                TensorMeta meta = (TensorMeta) m;
+                long[] v = a.tensor(0).toLongArray();
+                Tensor weights = a.optTensor(1);
+                int length = meta.shape()[0];
+                if (weights == null) {
+                    long[] counts = new long[length];
+                    for (long x : v) counts[(int) x]++;
+                    return Tensor.of(counts, length);
+                }
+                if (meta.dtype() == DType.FLOAT32) {
+                    float[] w = weights.toFloatArray(), sums = new float[length];
+                    for (int i = 0; i < v.length; i++) sums[(int) v[i]] += w[i];
+                    return Tensor.of(sums, length);
+                }
+                double[] w = weights.toDoubleArray(), sums = new double[length];
+                for (int i = 0; i < v.length; i++) sums[(int) v[i]] += w[i];
+                return Tensor.of(sums, length);
+            })
+            .register();
+
+    /** The distinct values (in the first {@code count} entries of doubles for floating inputs, of longs otherwise, both exact), inverse and counts. */
+    private record Groups(int count, double[] doubles, long[] longs, long[] inverse, long[] counts) {}
+
+    private static Groups groups(Tensor self) {
+        int n = Math.toIntExact(self.numel());
+        boolean floating = self.dtype().isFloatingPoint();
+        double[] d = floating ? self.toDoubleArray() : null;
+        long[] l = floating ? null : self.toLongArray();
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) order[i] = i;
+        // ascending, NaN after every number; a stable sort keeps equal values in their order
+        if (floating) Arrays.sort(order, (x, y) -> compare(d[x], d[y]));
+        else Arrays.sort(order, (x, y) -> Long.compare(l[x], l[y]));
+        long[] inverse = new long[n], counts = new long[n];
+        double[] dv = floating ? new double[n] : null;
+        long[] lv = floating ? null : new long[n];
+        int k = -1;
+        for (int i = 0; i < n; i++) {
+            int at = order[i];
+            boolean same = i > 0 && (floating ? d[at] == d[order[i - 1]] : l[at] == l[order[i - 1]]);
+            if (!same) {
+                k++;
+                if (floating) dv[k] = d[at];
+                else lv[k] = l[at];
+            }
+            inverse[at] = k;
+            counts[k]++;
+        }
+        return new Groups(k + 1, dv, lv, inverse, Arrays.copyOf(counts, k + 1));
+    }
+
+    /** Numbers by value (-0.0 equal to 0.0), NaN above all of them. */
+    private static int compare(double a, double b) {
+        boolean an = Double.isNaN(a), bn = Double.isNaN(b);
+        if (an || bn) return an == bn ? 0 : an ? 1 : -1;
+        return a < b ? -1 : a > b ? 1 : 0;
+    }
+
+    private static Tensor readable(String op, Tensor t) {
+        if (t.isFake()) {
+            throw new IllegalArgumentException(op + ": the output's size depends on the input's values (a dynamic output shape), which fake tensors do not have");
+        }
+        return t;
+    }
+}

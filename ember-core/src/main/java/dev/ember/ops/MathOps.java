@@ -1,0 +1,415 @@
+package dev.ember.ops;
+
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Defaults;
+import dev.ember.tensor.FakeTensor;
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Numerical ops users reach for that are other ops put together (PyTorch's CompositeImplicitAutograd
+ * ops, or ATen kernels whose formula is a few pointwise steps): logaddexp, logaddexp2, hypot, xlogy,
+ * isclose, diff, linalg_cross, meshgrid, nansum, nanmean, var_mean, std_mean and tensordot. Each is
+ * one definition whose eager kernel runs its decomposition ({@link ComposedOps}), so eager, autograd
+ * and the compiler compute one formula; hypot and xlogy have ATen's derivatives (their decompositions
+ * select between branches, whose derivatives differ from the function's at x = 0).
+ */
+public final class MathOps {
+    private MathOps() {}
+
+    // ------------------------------------------------------------------ pointwise
+
+    /**
+     * {@code log(exp(a) + exp(b))} without overflow, ATen's formula: {@code max + log1p(exp(-|a - b|))},
+     * and {@code a} itself where both are the same infinity (where the formula would give NaN).
+     */
+    public static final OpOverload LOGADDEXP = ComposedOps.define("logaddexp(Tensor self, Tensor other) -> Tensor",
+            a -> floatingBinary(a, "logaddexp_cpu"), (e, a) -> logAddExp(e, a, false));
+
+    /** {@code log2(2^a + 2^b)}: {@code max + log1p(2^-|a - b|) / ln 2}, and {@code a} where both are the same infinity. */
+    public static final OpOverload LOGADDEXP2 = ComposedOps.define("logaddexp2(Tensor self, Tensor other) -> Tensor",
+            a -> floatingBinary(a, "logaddexp2_cpu"), (e, a) -> logAddExp(e, a, true));
+
+    /**
+     * {@code sqrt(a² + b²)} without overflow or underflow in between, as C's hypot: float32 inputs
+     * are squared and summed in float64 and rounded once; float64 ones are scaled by the larger
+     * magnitude first ({@code m · sqrt(1 + (n / m)²)}), and an infinite side gives +inf even beside
+     * NaN, as C's. Its gradient is ATen's {@code grad · a / hypot} (NaN at the origin, as ATen's),
+     * not its decomposition's (which goes through float64 and selects).
+     */
+    public static final OpOverload HYPOT = ComposedOps.composed("hypot(Tensor self, Tensor other) -> Tensor",
+                    a -> {
+                        floatingBinary(a, "hypot_cpu");
+                        return TensorMeta.contiguous(TypePromotion.resultType(a.tensor(0), a.tensor(1)),
+                                Shapes.broadcast("hypot", a.tensor(0).shape(), a.tensor(1).shape()));
+                    },
+                    MathOps::hypot)
+            .tags(Tag.POINTWISE)
+            .derivative(g -> new Object[] {
+                    g.needs(0) ? g.div(g.mul(g.grad(), g.arg(0)), g.result()) : null,
+                    g.needs(1) ? g.div(g.mul(g.grad(), g.arg(1)), g.result()) : null})
+            .register();
+
+    /**
+     * {@code self · log(other)}, 0 where {@code self} is 0 (even where other is 0 or inf), NaN where
+     * {@code other} is NaN: ATen's xlogy. Integers and bools are computed in the default float dtype.
+     * Its derivative is ATen's: {@code log(other)} for self (x·log y is linear in x, so at x = 0 too,
+     * except where other ≤ 0, where it is 0) and {@code self / other} for other.
+     */
+    public static final OpOverload XLOGY = ComposedOps.composed("xlogy.Tensor(Tensor self, Tensor other) -> Tensor",
+                    a -> TensorMeta.contiguous(TypePromotion.toFloating(TypePromotion.resultType(a.tensor(0), a.tensor(1))),
+                            Shapes.broadcast("xlogy", a.tensor(0).shape(), a.tensor(1).shape())),
+                    (e, a) -> xlogy(e, a[0], a[1], TypePromotion.resultType(new FakeTensor(e.meta(a[0])), new FakeTensor(e.meta(a[1])))))
+            .tags(Tag.POINTWISE)
+            .derivative(g -> new Object[] {
+                    g.needs(0) ? xlogySelfGrad(g, g.call(PointwiseOps.LE_SCALAR, g.arg(1), 0L), g.call(MathOps.XLOGY, g.grad(), g.arg(1))) : null,
+                    g.needs(1) ? g.div(g.mul(g.grad(), g.arg(0)), g.arg(1)) : null})
+            .register();
+
+    /** xlogy with a number for {@code other}; the number promotes as a Python scalar does and is made in the result's dtype. */
+    public static final OpOverload XLOGY_SCALAR_OTHER = ComposedOps.composed("xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor",
+                    a -> TensorMeta.contiguous(TypePromotion.toFloating(TypePromotion.resultType(a.tensor(0), a.scalar(1))), a.tensor(0).shape()),
+                    (e, a) -> {
+                        DType common = TypePromotion.toFloating(TypePromotion.resultType(new FakeTensor(e.meta(a[0])), a[1]));
+                        return xlogy(e, a[0], e.call(CreationOps.FULL, new int[0], a[1], common), common);
+                    })
+            .tags(Tag.POINTWISE)
+            .derivative(g -> new Object[] {xlogySelfGrad(g, ((Number) g.value(1)).doubleValue() <= 0 ? Boolean.TRUE : null,
+                    g.call(MathOps.XLOGY_SCALAR_OTHER, g.grad(), g.value(1)))})
+            .register();
+
+    /** ATen's {@code xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0)}; {@code otherNotPositive} a bool tensor, TRUE, or null for never. */
+    private static Object xlogySelfGrad(Grad g, Object otherNotPositive, Object grad) {
+        if (otherNotPositive == null) return grad;
+        Object selfZero = g.call(PointwiseOps.EQ_SCALAR, g.arg(0), 0L);
+        Object mask = otherNotPositive == Boolean.TRUE ? selfZero : g.call(PointwiseOps.LOGICAL_AND, selfZero, otherNotPositive);
+        return g.where(mask, 0.0, grad);
+    }
+
+    /**
+     * Elementwise {@code |self - other| <= atol + rtol·|other|}, or equal (infinities equal only to
+     * themselves), or both NaN with {@code equal_nan}: ATen's isclose, its checks and its arithmetic
+     * (bools compared in the default float dtype).
+     */
+    public static final OpOverload ISCLOSE = ComposedOps.define("isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor",
+            a -> {
+                if (a.tensor(0).dtype() != a.tensor(1).dtype()) {
+                    throw new IllegalArgumentException("isclose: " + ReductionOps.scalarTypeName(a.tensor(0).dtype()) + " did not match "
+                            + ReductionOps.scalarTypeName(a.tensor(1).dtype()));
+                }
+                if (!(a.dbl(2) >= 0)) throw new IllegalArgumentException("isclose: rtol must be greater than or equal to zero, but got " + cppDouble(a.dbl(2)));
+                if (!(a.dbl(3) >= 0)) throw new IllegalArgumentException("isclose: atol must be greater than or equal to zero, but got " + cppDouble(a.dbl(3)));
+            },
+            MathOps::isclose);
+
+    // ------------------------------------------------------------------ differences and products
+
+    /**
+     * The {@code n}-th forward difference along {@code dim}, after {@code prepend} and {@code append}
+     * are concatenated on that dim: {@code out[i] = x[i + 1] - x[i]}, {@code n} times (bools:
+     * {@code !=}, as ATen's logical_xor). Each pass is one element shorter; past the length, empty.
+     */
+    public static final OpOverload DIFF = ComposedOps.define("diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor",
+            a -> {
+                if (a.tensor(0).dim() == 0) throw new IllegalArgumentException("diff: diff expects input to be at least one-dimensional");
+                if (a.integer(1) < 0) throw new IllegalArgumentException("diff: order must be non-negative but got " + a.integer(1));
+                Shapes.wrapDim("diff", a.integer(2), a.tensor(0).dim());
+                for (int i = 3; i <= 4; i++) {
+                    Tensor extra = a.optTensor(i);
+                    if (extra != null && extra.dim() != a.tensor(0).dim()) {
+                        throw new IllegalArgumentException("diff: diff expects prepend or append to be the same dimension as input");
+                    }
+                }
+            },
+            MathOps::diff);
+
+    /**
+     * The cross product of 3-vectors along {@code dim} (the inputs broadcast together, that dim of
+     * length 3 in both), as torch.linalg.cross: {@code (a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0)}.
+     */
+    public static final OpOverload LINALG_CROSS = ComposedOps.define("linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0), y = a.tensor(1);
+                if (x.dim() != y.dim()) {
+                    throw new IllegalArgumentException("linalg.cross: inputs must have the same number of dimensions.");
+                }
+                int d = Shapes.wrapDim("linalg.cross", a.integer(2), x.dim());
+                if (x.size(d) != 3 || y.size(d) != 3) {
+                    throw new IllegalArgumentException("linalg.cross: inputs dimension " + a.integer(2) + " must have length 3. Got " + x.size(d) + " and " + y.size(d));
+                }
+            },
+            MathOps::cross);
+
+    /**
+     * Contracts {@code dims_self} of self with {@code dims_other} of other, pair by pair: the
+     * remaining dims of self, then of other, as numpy's and ATen's tensordot; one matrix product
+     * of the two permuted and flattened operands.
+     */
+    public static final OpOverload TENSORDOT = ComposedOps.define("tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor",
+            a -> {
+                int[] ds = a.ints(2), dother = a.ints(3);
+                if (ds.length != dother.length) throw new IllegalArgumentException("tensordot: both dimension lists should have same length");
+                boolean[] seen = new boolean[a.tensor(0).dim()], seenOther = new boolean[a.tensor(1).dim()];
+                for (int i = 0; i < ds.length; i++) {
+                    int s = Shapes.wrapDim("tensordot", ds[i], a.tensor(0).dim()), o = Shapes.wrapDim("tensordot", dother[i], a.tensor(1).dim());
+                    if (seen[s] || seenOther[o]) throw new IllegalArgumentException("tensordot: a dim appears twice in a dimension list");
+                    seen[s] = true;
+                    seenOther[o] = true;
+                    if (a.tensor(0).size(s) != a.tensor(1).size(o)) {
+                        throw new IllegalArgumentException("tensordot: contracted dimensions need to match, but first has size " + a.tensor(0).size(s) + " in dim " + ds[i]
+                                + " and second has size " + a.tensor(1).size(o) + " in dim " + dother[i]);
+                    }
+                }
+            },
+            MathOps::tensordot);
+
+    /**
+     * Coordinate grids from 0-d or 1-d tensors: output {@code i} holds tensor {@code i}'s values
+     * along dim {@code i} ({@code "ij"}), or with the first two dims swapped ({@code "xy"}, numpy's
+     * Cartesian indexing). PyTorch returns expanded views; these are contiguous copies of them.
+     */
+    public static final OpOverload MESHGRID = ComposedOps.define("meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]",
+            a -> {
+                List<Tensor> ts = a.tensors(0);
+                if (ts.isEmpty()) throw new IllegalArgumentException("torch.meshgrid expects a non-empty TensorList");
+                for (Tensor t : ts) {
+                    if (t.dim() > 1) {
+                        throw new IllegalArgumentException("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a tensor of shape " + Shapes.format(t.shape()));
+                    }
+                    if (t.dtype() != ts.get(0).dtype()) throw new IllegalArgumentException("torch.meshgrid: Expected all tensors in the tensor list to have the same dtype.");
+                }
+                String indexing = a.str(1);
+                if (!indexing.equals("ij") && !indexing.equals("xy")) {
+                    throw new IllegalArgumentException("torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: " + indexing);
+                }
+            },
+            MathOps::meshgrid);
+
+    // ------------------------------------------------------------------ NaN-aware and paired reductions
+
+    /** sum with NaN counted as 0 (integers and bools have none: their sum). */
+    public static final OpOverload NANSUM = ComposedOps.define("nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+            (e, a) -> e.call(ReductionOps.SUM_DIM, withoutNan(e, a[0]), a[1], a[2], a[3]));
+
+    /** The mean of the elements that are not NaN (NaN where all are), as ATen: nansum over the count of non-NaN elements. */
+    public static final OpOverload NANMEAN = ComposedOps.define("nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+            a -> {
+                if (!a.tensor(0).dtype().isFloatingPoint()) {
+                    throw new IllegalArgumentException("nanmean(): expected input to have floating point or complex dtype but got " + ReductionOps.scalarTypeName(a.tensor(0).dtype()));
+                }
+            },
+            (e, a) -> {
+                Object count = e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.LOGICAL_NOT, e.call(PointwiseOps.ISNAN, a[0])), a[1], a[2]);
+                return e.call(PointwiseOps.DIV_TENSOR, e.call(ReductionOps.SUM_DIM, withoutNan(e, a[0]), a[1], a[2], a[3]), count);
+            });
+
+    /** {@code (var, mean)} over {@code dim} in one call, each as var.correction and mean.dim compute it. */
+    public static final OpOverload VAR_MEAN = ComposedOps.define("var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)",
+            (e, a) -> List.of(e.call(ReductionOps.VAR, a[0], a[1], a[2], a[3]), e.call(ReductionOps.MEAN_DIM, a[0], a[1], a[3])));
+
+    /** {@code (std, mean)} over {@code dim} in one call, each as std.correction and mean.dim compute it. */
+    public static final OpOverload STD_MEAN = ComposedOps.define("std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)",
+            (e, a) -> List.of(e.call(ReductionOps.STD, a[0], a[1], a[2], a[3]), e.call(ReductionOps.MEAN_DIM, a[0], a[1], a[3])));
+
+    // ------------------------------------------------------------------ decompositions
+
+    /** A double as ATen's messages print one (C++'s default stream format: 6 significant digits, no trailing zeros): -1, 0.001, 1e-08. */
+    private static String cppDouble(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) return Double.isNaN(v) ? "nan" : v > 0 ? "inf" : "-inf";
+        if (v == 0) return "0";
+        int exp = (int) Math.floor(Math.log10(Math.abs(v)));
+        if (exp < -5 || exp >= 6) {
+            String m = new java.math.BigDecimal(v / Math.pow(10, exp)).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+            return m + "e" + (exp < 0 ? "-" : "+") + (Math.abs(exp) < 10 ? "0" : "") + Math.abs(exp);
+        }
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+    }
+
+    /** ATen's binary float kernels (logaddexp, hypot) take the inputs' promoted dtype and dispatch on floating types only. */
+    private static void floatingBinary(Args a, String kernel) {
+        DType common = TypePromotion.resultType(a.tensor(0), a.tensor(1));
+        if (!common.isFloatingPoint()) throw new IllegalArgumentException("\"" + kernel + "\" not implemented for '" + ReductionOps.scalarTypeName(common) + "'");
+    }
+
+    /** Both operands in their promoted dtype. */
+    private static Object[] promotedPair(OpEmitter e, Object x, Object y) {
+        DType common = TypePromotion.resultType(new FakeTensor(e.meta(x)), new FakeTensor(e.meta(y)));
+        return new Object[] {converted(e, x, common), converted(e, y, common)};
+    }
+
+    private static Object converted(OpEmitter e, Object x, DType dtype) {
+        return e.meta(x).dtype() == dtype ? x : e.call(ShapeOps.TO_COPY, x, dtype);
+    }
+
+    private static Object logAddExp(OpEmitter e, Object[] a, boolean base2) {
+        Object[] xy = promotedPair(e, a[0], a[1]);
+        Object x = xy[0], y = xy[1];
+        Object larger = e.call(PointwiseOps.MAXIMUM, x, y);
+        Object gap = e.call(PointwiseOps.NEG, e.call(PointwiseOps.ABS, e.call(PointwiseOps.SUB_TENSOR, x, y)));
+        Object rest = base2
+                ? e.call(PointwiseOps.MUL_SCALAR, e.call(PointwiseOps.LOG1P, e.call(PointwiseOps.EXP2, gap)), 1 / Math.log(2))
+                : e.call(PointwiseOps.LOG1P, e.call(PointwiseOps.EXP, gap));
+        Object sameInfinity = e.call(PointwiseOps.LOGICAL_AND, e.call(PointwiseOps.ISINF, x), e.call(PointwiseOps.EQ_TENSOR, x, y));
+        return e.call(PointwiseOps.WHERE_SELF, sameInfinity, x, e.call(PointwiseOps.ADD_TENSOR, larger, rest));
+    }
+
+    private static Object hypot(OpEmitter e, Object[] a) {
+        Object[] xy = promotedPair(e, a[0], a[1]);
+        DType dtype = e.meta(xy[0]).dtype();
+        if (dtype == DType.FLOAT32) {
+            // float32 squares cannot overflow float64, whose sum rounds once to float32 as C's hypotf's result does
+            Object x = e.call(ShapeOps.TO_COPY, xy[0], DType.FLOAT64), y = e.call(ShapeOps.TO_COPY, xy[1], DType.FLOAT64);
+            Object sum = e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.MUL_TENSOR, x, x), e.call(PointwiseOps.MUL_TENSOR, y, y));
+            Object root = e.call(ShapeOps.TO_COPY, e.call(PointwiseOps.SQRT, sum), DType.FLOAT32);
+            return e.call(PointwiseOps.WHERE_SCALAR_SELF, eitherInfinite(e, xy), Double.POSITIVE_INFINITY, root);
+        }
+        Object ax = e.call(PointwiseOps.ABS, xy[0]), ay = e.call(PointwiseOps.ABS, xy[1]);
+        Object big = e.call(PointwiseOps.MAXIMUM, ax, ay), small = e.call(PointwiseOps.MINIMUM, ax, ay);
+        Object zeroOrInf = e.call(PointwiseOps.LOGICAL_OR, e.call(PointwiseOps.EQ_SCALAR, big, 0L), e.call(PointwiseOps.EQ_SCALAR, big, Double.POSITIVE_INFINITY));
+        Object ratio = e.call(PointwiseOps.DIV_TENSOR, small, e.call(PointwiseOps.WHERE_SCALAR_SELF, zeroOrInf, 1.0, big));
+        Object scaled = e.call(PointwiseOps.MUL_TENSOR, big, e.call(PointwiseOps.SQRT, e.call(PointwiseOps.ADD_SCALAR, e.call(PointwiseOps.MUL_TENSOR, ratio, ratio), 1L)));
+        Object finite = e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.EQ_SCALAR, big, 0L), big, scaled);
+        return e.call(PointwiseOps.WHERE_SCALAR_SELF, eitherInfinite(e, xy), Double.POSITIVE_INFINITY, finite);
+    }
+
+    /** C's hypot is +inf when either side is infinite, even beside NaN (which the arithmetic would propagate). */
+    private static Object eitherInfinite(OpEmitter e, Object[] xy) {
+        return e.call(PointwiseOps.LOGICAL_OR, e.call(PointwiseOps.ISINF, xy[0]), e.call(PointwiseOps.ISINF, xy[1]));
+    }
+
+    private static Object xlogy(OpEmitter e, Object x, Object y, DType promoted) {
+        DType common = TypePromotion.toFloating(promoted);
+        x = converted(e, x, common);
+        y = converted(e, y, common);
+        Object product = e.call(PointwiseOps.MUL_TENSOR, x, e.call(PointwiseOps.LOG, y));
+        Object atZero = e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.EQ_SCALAR, x, 0L), 0.0, product);
+        return e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.ISNAN, y), Double.NaN, atZero);
+    }
+
+    private static Object isclose(OpEmitter e, Object[] a) {
+        Object x = a[0], y = a[1];
+        double rtol = ((Number) a[2]).doubleValue(), atol = ((Number) a[3]).doubleValue();
+        boolean equalNan = (Boolean) a[4];
+        boolean floating = e.meta(x).dtype().isFloatingPoint();
+        Object close = e.call(PointwiseOps.EQ_TENSOR, x, y);
+        if (equalNan && floating) {
+            close = e.call(PointwiseOps.LOGICAL_OR, close, e.call(PointwiseOps.LOGICAL_AND, e.call(PointwiseOps.ISNAN, x), e.call(PointwiseOps.ISNAN, y)));
+        }
+        if (rtol == 0 && atol == 0) return close;
+        if (e.meta(x).dtype() == DType.BOOL) {
+            x = e.call(ShapeOps.TO_COPY, x, Defaults.dtype());
+            y = e.call(ShapeOps.TO_COPY, y, Defaults.dtype());
+        }
+        Object allowed = e.call(PointwiseOps.ADD_SCALAR, e.call(PointwiseOps.ABS, e.call(PointwiseOps.MUL_SCALAR, y, rtol)), atol);
+        Object actual = e.call(PointwiseOps.ABS, e.call(PointwiseOps.SUB_TENSOR, x, y));
+        Object within = e.call(PointwiseOps.LOGICAL_AND, e.call(PointwiseOps.ISFINITE, actual), e.call(PointwiseOps.LE_TENSOR, actual, allowed));
+        return e.call(PointwiseOps.LOGICAL_OR, close, within);
+    }
+
+    private static Object diff(OpEmitter e, Object[] a) {
+        int n = ((Number) a[1]).intValue();
+        int d = Shapes.wrapDim("diff", ((Number) a[2]).intValue(), e.meta(a[0]).dim());
+        Object x = a[0];
+        if (a[3] != null || a[4] != null) {
+            List<Object> parts = new ArrayList<>();
+            if (a[3] != null) parts.add(a[3]);
+            parts.add(x);
+            if (a[4] != null) parts.add(a[4]);
+            x = e.call(ShapeOps.CAT, parts, (long) d);
+        }
+        boolean bool = e.meta(x).dtype() == DType.BOOL;
+        if (n == 0) return x;
+        for (int i = 0; i < n; i++) {
+            int len = e.meta(x).shape()[d];
+            int shorter = Math.max(0, len - 1);
+            Object later = e.call(ShapeOps.NARROW, x, (long) d, (long) Math.min(1, len), (long) shorter);
+            Object earlier = e.call(ShapeOps.NARROW, x, (long) d, 0L, (long) shorter);
+            x = e.call(bool ? PointwiseOps.NE_TENSOR : PointwiseOps.SUB_TENSOR, later, earlier);
+        }
+        return x;
+    }
+
+    private static Object cross(OpEmitter e, Object[] a) {
+        Object[] xy = promotedPair(e, a[0], a[1]);
+        int[] shape = Shapes.broadcast("linalg.cross", e.meta(xy[0]).shape(), e.meta(xy[1]).shape());
+        int d = Shapes.wrapDim("linalg.cross", ((Number) a[2]).intValue(), shape.length);
+        Object[] u = new Object[3], v = new Object[3];
+        for (int i = 0; i < 3; i++) {
+            u[i] = e.call(ShapeOps.NARROW, xy[0], (long) d, (long) i, 1L);
+            v[i] = e.call(ShapeOps.NARROW, xy[1], (long) d, (long) i, 1L);
+        }
+        List<Object> parts = new ArrayList<>(3);
+        for (int i = 0; i < 3; i++) {
+            int j = (i + 1) % 3, k = (i + 2) % 3;
+            parts.add(e.call(PointwiseOps.SUB_TENSOR, e.call(PointwiseOps.MUL_TENSOR, u[j], v[k]), e.call(PointwiseOps.MUL_TENSOR, u[k], v[j])));
+        }
+        return e.call(ShapeOps.CAT, parts, (long) d);
+    }
+
+    private static Object tensordot(OpEmitter e, Object[] a) {
+        TensorMeta x = e.meta(a[0]), y = e.meta(a[1]);
+        int[] cs = Composites.toInts(a[2]), co = Composites.toInts(a[3]);
+        int[] contractX = new int[cs.length], contractY = new int[co.length];
+        for (int i = 0; i < cs.length; i++) {
+            contractX[i] = Shapes.wrapDim("tensordot", cs[i], x.dim());
+            contractY[i] = Shapes.wrapDim("tensordot", co[i], y.dim());
+        }
+        int[] freeX = others(x.dim(), contractX), freeY = others(y.dim(), contractY);
+        int k = 1;
+        for (int d : contractX) k *= x.shape()[d];
+        int rows = 1, cols = 1;
+        List<Integer> outShape = new ArrayList<>();
+        for (int d : freeX) { rows *= x.shape()[d]; outShape.add(x.shape()[d]); }
+        for (int d : freeY) { cols *= y.shape()[d]; outShape.add(y.shape()[d]); }
+        Object left = e.call(ShapeOps.RESHAPE, e.call(ShapeOps.PERMUTE, a[0], concat(freeX, contractX)), new int[] {rows, k});
+        Object right = e.call(ShapeOps.RESHAPE, e.call(ShapeOps.PERMUTE, a[1], concat(contractY, freeY)), new int[] {k, cols});
+        return e.call(ShapeOps.RESHAPE, e.call(LinalgOps.MM, left, right), outShape.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    private static int[] others(int rank, int[] dims) {
+        boolean[] used = new boolean[rank];
+        for (int d : dims) used[d] = true;
+        int[] out = new int[rank - dims.length];
+        for (int d = 0, i = 0; d < rank; d++) if (!used[d]) out[i++] = d;
+        return out;
+    }
+
+    private static int[] concat(int[] a, int[] b) {
+        int[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    private static Object meshgrid(OpEmitter e, Object[] a) {
+        List<?> ts = (List<?>) a[0];
+        boolean xy = a[1].equals("xy") && ts.size() >= 2;
+        int n = ts.size();
+        int[] shape = new int[n];
+        for (int i = 0; i < n; i++) shape[i] = Math.toIntExact(e.meta(ts.get(i)).numel());
+        if (xy) {
+            int t = shape[0];
+            shape[0] = shape[1];
+            shape[1] = t;
+        }
+        List<Object> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int position = xy && i < 2 ? 1 - i : i;
+            int[] view = new int[n];
+            Arrays.fill(view, 1);
+            view[position] = shape[position];
+            Object grid = e.call(ShapeOps.EXPAND, e.call(ShapeOps.RESHAPE, ts.get(i), view), shape);
+            out.add(e.call(ShapeOps.CLONE, grid));
+        }
+        return out;
+    }
+
+    private static Object withoutNan(OpEmitter e, Object x) {
+        if (!e.meta(x).dtype().isFloatingPoint()) return x;
+        return e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.ISNAN, x), 0.0, x);
+    }
+}

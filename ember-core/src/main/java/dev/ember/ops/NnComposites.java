@@ -1,0 +1,178 @@
+package dev.ember.ops;
+
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Tensor;
+
+import java.util.Arrays;
+
+/**
+ * nn ops that are other ops put together (ATen's CompositeImplicitAutograd ones): pixel_shuffle and
+ * pixel_unshuffle (a reshape, a permute, a reshape), bilinear (one matrix product and a weighted
+ * sum), and the losses margin_ranking_loss, cosine_embedding_loss and triplet_margin_loss, each in
+ * ATen's formula and with its checks, so eager, autograd and the compiler compute the same thing.
+ */
+public final class NnComposites {
+    private NnComposites() {}
+
+    /** {@code [*, C·r², H, W]} → {@code [*, C, H·r, W·r]}: each group of r² channels becomes an r×r block of pixels. */
+    public static final OpOverload PIXEL_SHUFFLE = ComposedOps.define("pixel_shuffle(Tensor self, int upscale_factor) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0);
+                int r = a.integer(1);
+                if (x.dim() < 3) {
+                    throw new IllegalArgumentException("pixel_shuffle expects input to have at least 3 dimensions, but got input with " + x.dim() + " dimension(s)");
+                }
+                if (r <= 0) throw new IllegalArgumentException("pixel_shuffle expects a positive upscale_factor, but got " + r);
+                if (x.size(-3) % (r * r) != 0) {
+                    throw new IllegalArgumentException("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)="
+                            + x.size(-3) + " is not divisible by " + r * r);
+                }
+            },
+            (e, a) -> {
+                int[] s = e.meta(a[0]).shape();
+                int r = ((Number) a[1]).intValue(), n = s.length, c = s[n - 3] / (r * r), h = s[n - 2], w = s[n - 1];
+                int[] batch = Arrays.copyOf(s, n - 3);
+                Object x = e.call(ShapeOps.RESHAPE, a[0], append(batch, c, r, r, h, w));
+                int b = batch.length;
+                x = e.call(ShapeOps.PERMUTE, x, append(range(b), b, b + 3, b + 1, b + 4, b + 2));
+                return e.call(ShapeOps.RESHAPE, x, append(batch, c, h * r, w * r));
+            });
+
+    /** {@code [*, C, H·r, W·r]} → {@code [*, C·r², H, W]}: pixel_shuffle's inverse. */
+    public static final OpOverload PIXEL_UNSHUFFLE = ComposedOps.define("pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0);
+                int r = a.integer(1);
+                if (x.dim() < 3) {
+                    throw new IllegalArgumentException("pixel_unshuffle expects input to have at least 3 dimensions, but got input with " + x.dim() + " dimension(s)");
+                }
+                if (r <= 0) throw new IllegalArgumentException("pixel_unshuffle expects a positive downscale_factor, but got " + r);
+                if (x.size(-2) % r != 0) {
+                    throw new IllegalArgumentException("pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)=" + x.size(-2)
+                            + " is not divisible by " + r);
+                }
+                if (x.size(-1) % r != 0) {
+                    throw new IllegalArgumentException("pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=" + x.size(-1)
+                            + " is not divisible by " + r);
+                }
+            },
+            (e, a) -> {
+                int[] s = e.meta(a[0]).shape();
+                int r = ((Number) a[1]).intValue(), n = s.length, c = s[n - 3], h = s[n - 2] / r, w = s[n - 1] / r;
+                int[] batch = Arrays.copyOf(s, n - 3);
+                Object x = e.call(ShapeOps.RESHAPE, a[0], append(batch, c, h, r, w, r));
+                int b = batch.length;
+                x = e.call(ShapeOps.PERMUTE, x, append(range(b), b, b + 2, b + 4, b + 1, b + 3));
+                return e.call(ShapeOps.RESHAPE, x, append(batch, c * r * r, h, w));
+            });
+
+    /**
+     * {@code y[..., o] = Σ_ij x1[..., i] · W[o, i, j] · x2[..., j] + b[o]}: x1 times W (one matrix
+     * product over the flattened leading dims), then weighted by x2 and summed.
+     */
+    public static final OpOverload BILINEAR = ComposedOps.define("bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor",
+            a -> {
+                Tensor x1 = a.tensor(0), x2 = a.tensor(1), w = a.tensor(2), b = a.optTensor(3);
+                if (x1.dim() != x2.dim()) throw new IllegalArgumentException("bilinear(): input dimensions do not match: got " + x1.dim() + " and " + x2.dim());
+                for (int i = 0; i < x1.dim() - 1; i++) {
+                    if (x1.size(i) != x2.size(i)) throw new IllegalArgumentException("bilinear(): input batch dimensions do not match: got " + x1.size(i) + " and " + x2.size(i));
+                }
+                if (w.dim() != 3) throw new IllegalArgumentException("bilinear(): weight must be 3-D [out, in1, in2], got " + Shapes.format(w.shape()));
+                if (x1.size(-1) != w.size(1)) {
+                    throw new IllegalArgumentException("bilinear(): input1 size does not match weight size: got " + x1.size(-1) + " but expected " + w.size(1));
+                }
+                if (x2.size(-1) != w.size(2)) {
+                    throw new IllegalArgumentException("bilinear(): input2 size does not match weight size: got " + x2.size(-1) + " but expected " + w.size(2));
+                }
+                if (b != null && b.size(0) != w.size(0)) {
+                    throw new IllegalArgumentException("bilinear(): bias size does not match weight size: got " + b.size(0) + " but expected " + w.size(0));
+                }
+            },
+            (e, a) -> {
+                int[] s1 = e.meta(a[0]).shape(), w = e.meta(a[2]).shape();
+                int out = w[0], in1 = w[1], in2 = w[2];
+                int rows = 1;
+                for (int i = 0; i < s1.length - 1; i++) rows *= s1[i];
+                Object x1 = e.call(ShapeOps.RESHAPE, a[0], new int[] {rows, in1});
+                Object x2 = e.call(ShapeOps.RESHAPE, a[1], new int[] {rows, 1, in2});
+                Object weights = e.call(ShapeOps.RESHAPE, e.call(ShapeOps.PERMUTE, a[2], new int[] {1, 0, 2}), new int[] {in1, out * in2});
+                Object left = e.call(ShapeOps.RESHAPE, e.call(LinalgOps.MM, x1, weights), new int[] {rows, out, in2});
+                Object y = e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.MUL_TENSOR, left, x2), new int[] {2}, false);
+                if (a[3] != null) y = e.call(PointwiseOps.ADD_TENSOR, y, a[3]);
+                int[] shape = Arrays.copyOf(s1, s1.length);
+                shape[shape.length - 1] = out;
+                return e.call(ShapeOps.RESHAPE, y, shape);
+            });
+
+    /** {@code max(0, -target · (input1 - input2) + margin)}, reduced: ATen's margin_ranking_loss. */
+    public static final OpOverload MARGIN_RANKING_LOSS = ComposedOps.define(
+            "margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor",
+            (e, a) -> {
+                Object gap = e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.NEG, a[2]), e.call(PointwiseOps.SUB_TENSOR, a[0], a[1]));
+                return LossOps.reduce(e, e.call(PointwiseOps.CLAMP, e.call(PointwiseOps.ADD_SCALAR, gap, a[3]), 0L, null), a[4]);
+            });
+
+    /**
+     * ATen's cosine_embedding_loss: with {@code cos} the cosine of each pair (squared norms plus
+     * 1e-12 under the root), {@code 1 - cos} where target is 1, {@code max(0, cos - margin)} where it
+     * is -1, 0 elsewhere; reduced.
+     */
+    public static final OpOverload COSINE_EMBEDDING_LOSS = ComposedOps.define(
+            "cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor",
+            a -> {
+                Tensor x1 = a.tensor(0), x2 = a.tensor(1), t = a.tensor(2);
+                if (t.dim() > 1) throw new IllegalArgumentException("0D or 1D target tensor expected, multi-target not supported");
+                boolean ok = t.dim() == 1 ? x1.dim() == 2 && x2.dim() == 2 : x1.dim() == 1 && x2.dim() == 1;
+                if (!ok) {
+                    throw new IllegalArgumentException((t.dim() == 1 ? "1D target tensor expects 2D input tensors" : "0D target tensor expects 1D input tensors")
+                            + ", but found inputs with sizes " + Shapes.format(x1.shape()) + " and " + Shapes.format(x2.shape()) + ".");
+                }
+            },
+            (e, a) -> {
+                long dim = e.meta(a[2]).dim();
+                int[] dims = {(int) dim};
+                Object dot = e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.MUL_TENSOR, a[0], a[1]), dims, false);
+                Object sq1 = e.call(PointwiseOps.ADD_SCALAR, e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.MUL_TENSOR, a[0], a[0]), dims, false), 1e-12);
+                Object sq2 = e.call(PointwiseOps.ADD_SCALAR, e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.MUL_TENSOR, a[1], a[1]), dims, false), 1e-12);
+                Object cos = e.call(PointwiseOps.DIV_TENSOR, dot, e.call(PointwiseOps.SQRT, e.call(PointwiseOps.MUL_TENSOR, sq1, sq2)));
+                Object pos = e.call(PointwiseOps.RSUB_SCALAR, cos, 1L);
+                Object neg = e.call(PointwiseOps.CLAMP, e.call(PointwiseOps.SUB_SCALAR, cos, a[3]), 0L, null);
+                Object fromPos = e.call(PointwiseOps.WHERE_SCALAR_OTHER, e.call(PointwiseOps.EQ_SCALAR, a[2], 1L), pos, 0.0);
+                Object fromNeg = e.call(PointwiseOps.WHERE_SCALAR_OTHER, e.call(PointwiseOps.EQ_SCALAR, a[2], -1L), neg, 0.0);
+                return LossOps.reduce(e, e.call(PointwiseOps.ADD_TENSOR, fromPos, fromNeg), a[4]);
+            });
+
+    /**
+     * ATen's triplet_margin_loss: {@code max(0, margin + d(anchor, positive) - d(anchor, negative))}
+     * with pairwise_distance's p-norm (and eps), the negative distance the smaller of d(a, n) and
+     * d(p, n) with {@code swap}; reduced.
+     */
+    public static final OpOverload TRIPLET_MARGIN_LOSS = ComposedOps.define(
+            "triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor",
+            a -> {
+                int ad = a.tensor(0).dim(), pd = a.tensor(1).dim(), nd = a.tensor(2).dim();
+                if (ad != pd || pd != nd) {
+                    throw new IllegalArgumentException("The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor "
+                            + ad + "D, positive " + pd + "D, and negative " + nd + "D inputs");
+                }
+            },
+            (e, a) -> {
+                Object toPositive = e.call(DistanceOps.PAIRWISE_DISTANCE, a[0], a[1], a[4], a[5], false);
+                Object toNegative = e.call(DistanceOps.PAIRWISE_DISTANCE, a[0], a[2], a[4], a[5], false);
+                if ((Boolean) a[6]) toNegative = e.call(PointwiseOps.MINIMUM, toNegative, e.call(DistanceOps.PAIRWISE_DISTANCE, a[1], a[2], a[4], a[5], false));
+                Object loss = e.call(PointwiseOps.SUB_TENSOR, e.call(PointwiseOps.ADD_SCALAR, toPositive, a[3]), toNegative);
+                return LossOps.reduce(e, e.call(PointwiseOps.CLAMP, loss, 0L, null), a[7]);
+            });
+
+    private static int[] range(int n) {
+        int[] r = new int[n];
+        for (int i = 0; i < n; i++) r[i] = i;
+        return r;
+    }
+
+    private static int[] append(int[] head, int... tail) {
+        int[] out = Arrays.copyOf(head, head.length + tail.length);
+        System.arraycopy(tail, 0, out, head.length, tail.length);
+        return out;
+    }
+}

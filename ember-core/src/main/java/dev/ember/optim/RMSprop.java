@@ -1,0 +1,156 @@
+package dev.ember.optim;
+
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * RMSprop, as PyTorch's {@code torch.optim.RMSprop}, step for step: with {@code g} the gradient
+ * (negated when {@code maximize}),
+ * <pre>
+ * g = g + weight_decay * p                                  (if weight_decay != 0)
+ * v = alpha * v + (1 - alpha) * g²                          (square_avg)
+ * avg = sqrt(v - ḡ²) + eps with ḡ = lerp(ḡ, g, 1 - alpha)   (centered; grad_avg)
+ *       sqrt(v) + eps                                       (otherwise)
+ * b = momentum * b + g / avg;  p = p - lr * b               (if momentum > 0; momentum_buffer)
+ * p = p - lr * g / avg                                      (otherwise)
+ * </pre>
+ * State: {@code step} (a 0-d float32 tensor), {@code square_avg}, {@code momentum_buffer},
+ * {@code grad_avg}, as PyTorch's.
+ * <pre>{@code
+ * var opt = new RMSprop(model.parameters(), RMSprop.options().lr(1e-3).momentum(0.9));
+ * }</pre>
+ */
+public final class RMSprop extends Optimizer {
+
+    /** RMSprop's options with PyTorch's defaults; each setter checks its value as PyTorch's constructor does. */
+    public static final class Options {
+        private double lr = 1e-2, alpha = 0.99, eps = 1e-8, weightDecay = 0, momentum = 0;
+        private boolean centered, maximize;
+
+        private Options() {}
+
+        public Options lr(double lr) { checkLr(lr); this.lr = lr; return this; }
+
+        /** The decay of the running average of the squared gradient. */
+        public Options alpha(double alpha) { checkAlpha(alpha); this.alpha = alpha; return this; }
+
+        public Options eps(double eps) { checkEps(eps); this.eps = eps; return this; }
+
+        public Options weightDecay(double weightDecay) { checkWeightDecay(weightDecay); this.weightDecay = weightDecay; return this; }
+
+        public Options momentum(double momentum) { checkMomentum(momentum); this.momentum = momentum; return this; }
+
+        /** Normalizes by an estimate of the gradient's variance (the square average less the squared average gradient). */
+        public Options centered(boolean centered) { this.centered = centered; return this; }
+
+        public Options maximize(boolean maximize) { this.maximize = maximize; return this; }
+
+        Options copy() {
+            Options o = new Options();
+            o.lr = lr; o.alpha = alpha; o.eps = eps; o.weightDecay = weightDecay; o.momentum = momentum; o.centered = centered; o.maximize = maximize;
+            return o;
+        }
+
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("lr", lr);
+            m.put("momentum", momentum);
+            m.put("alpha", alpha);
+            m.put("eps", eps);
+            m.put("centered", centered);
+            m.put("weight_decay", weightDecay);
+            m.put("maximize", maximize);
+            return m;
+        }
+    }
+
+    /** PyTorch's defaults: {@code lr=1e-2, alpha=0.99, eps=1e-8}, no momentum, no weight decay. */
+    public static Options options() { return new Options(); }
+
+    private final Options defaults;
+
+    public RMSprop(Iterable<? extends Tensor> params, Options options) {
+        super(params, options.toMap());
+        this.defaults = options.copy();
+    }
+
+    /** Adds a parameter group whose options are the defaults changed by {@code overrides}. */
+    public RMSprop addParamGroup(Iterable<? extends Tensor> params, Consumer<Options> overrides) {
+        Options o = defaults.copy();
+        overrides.accept(o);
+        addGroup(params, o.toMap());
+        return this;
+    }
+
+    @Override
+    protected void validate(Map<String, Object> o) {
+        checkLr((Double) o.get("lr"));
+        checkEps((Double) o.get("eps"));
+        checkMomentum((Double) o.get("momentum"));
+        checkWeightDecay((Double) o.get("weight_decay"));
+        checkAlpha((Double) o.get("alpha"));
+    }
+
+    private static void checkLr(double lr) {
+        if (!(lr >= 0)) throw new IllegalArgumentException("Invalid learning rate: " + Py.repr(lr));
+    }
+
+    private static void checkEps(double eps) {
+        if (!(eps >= 0)) throw new IllegalArgumentException("Invalid epsilon value: " + Py.repr(eps));
+    }
+
+    private static void checkMomentum(double momentum) {
+        if (!(momentum >= 0)) throw new IllegalArgumentException("Invalid momentum value: " + Py.repr(momentum));
+    }
+
+    private static void checkWeightDecay(double weightDecay) {
+        if (!(weightDecay >= 0)) throw new IllegalArgumentException("Invalid weight_decay value: " + Py.repr(weightDecay));
+    }
+
+    private static void checkAlpha(double alpha) {
+        if (!(alpha >= 0)) throw new IllegalArgumentException("Invalid alpha value: " + Py.repr(alpha));
+    }
+
+    @Override
+    protected void update(ParamGroup group) {
+        double lr = group.lr(), alpha = group.getDouble("alpha"), eps = group.getDouble("eps"), weightDecay = group.getDouble("weight_decay");
+        double momentum = group.getDouble("momentum");
+        boolean centered = group.getBoolean("centered"), maximize = group.getBoolean("maximize");
+        for (Tensor p : group.params()) {
+            Tensor grad = p.grad();
+            if (grad == null) continue;
+            if (maximize) grad = grad.neg();
+            Map<String, Tensor> state = stateOf(p);
+            if (state.isEmpty()) {
+                state.put("step", Tensor.zeros(DType.FLOAT32));
+                state.put("square_avg", Tensor.zerosLike(p));
+                if (momentum > 0) state.put("momentum_buffer", Tensor.zerosLike(p));
+                if (centered) state.put("grad_avg", Tensor.zerosLike(p));
+            }
+            state.get("step").add_(1.0);
+            if (weightDecay != 0) grad = grad.add(p, weightDecay);
+            Tensor squareAvg = state.get("square_avg");
+            squareAvg.mul_(alpha).add_(grad.mul(1 - alpha).mul_(grad));   // addcmul_(grad, grad, value=1 - alpha): value * t1 * t2, ATen's order
+            Tensor avg;
+            if (centered) {
+                Tensor gradAvg = state.computeIfAbsent("grad_avg", k -> Tensor.zerosLike(p));
+                Adam.lerp_(gradAvg, grad, 1 - alpha);
+                avg = squareAvg.add(gradAvg.mul(-1.0).mul_(gradAvg)).sqrt_();   // addcmul(grad_avg, grad_avg, value=-1)
+            } else {
+                avg = squareAvg.sqrt();
+            }
+            avg.add_(eps);
+            if (momentum > 0) {
+                Tensor buf = state.computeIfAbsent("momentum_buffer", k -> Tensor.zerosLike(p));
+                buf.mul_(momentum).add_(grad.div(avg));   // addcdiv_(grad, avg): value 1
+                p.add_(buf, -lr);
+            } else {
+                p.add_(grad.mul(-lr).div_(avg));          // addcdiv_(grad, avg, value=-lr): value * t1 / t2, ATen's order
+            }
+        }
+    }
+}
