@@ -269,6 +269,12 @@ public class Tensor {
 
     public static Tensor full(DType dtype, double value, int... shape) { return CreationOps.FULL.callTensor(shape, value, dtype); }
 
+    /** torch.full(size, fill_value)'s order: {@code Tensor.full(new int[] {2, 3}, 1.5)}. */
+    public static Tensor full(int[] shape, double value) { return full(value, shape); }
+
+    /** torch.full(size, fill_value, dtype=…)'s order. */
+    public static Tensor full(int[] shape, double value, DType dtype) { return full(dtype, value, shape); }
+
     public static Tensor empty(int... shape) { return CreationOps.EMPTY.callTensor(shape); }
 
     public static Tensor empty(DType dtype, int... shape) { return CreationOps.EMPTY.callTensor(shape, dtype); }

@@ -7,6 +7,17 @@ import static org.junit.jupiter.api.Assertions.*;
 class TensorCoreTest {
 
     @Test
+    void fullTakesTorchsOrderToo() {
+        // torch.full(size, fill_value[, dtype]) as ported code writes it, beside full(value, shape...)
+        Tensor a = Tensor.full(new int[] {2, 3}, 1.5), b = Tensor.full(1.5, 2, 3);
+        assertArrayEquals(b.shape(), a.shape());
+        assertArrayEquals(b.toDoubleArray(), a.toDoubleArray());
+        Tensor c = Tensor.full(new int[] {4}, 7.0, DType.INT64);
+        assertEquals(DType.INT64, c.dtype());
+        assertArrayEquals(new long[] {7, 7, 7, 7}, c.toLongArray());
+    }
+
+    @Test
     void literalsKeepShapeDtypeAndValues() {
         Tensor t = Tensor.tensor(new float[][] {{1, 2, 3}, {4, 5, 6}});
         assertArrayEquals(new int[] {2, 3}, t.shape());
