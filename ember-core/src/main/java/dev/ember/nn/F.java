@@ -336,6 +336,13 @@ public final class F {
 
     public static Tensor layerNorm(Tensor x, int[] normalizedShape) { return NormOps.LAYER_NORM.callTensor(x, normalizedShape); }
 
+    /** torch.nn.functional.rms_norm: {@code x · rsqrt(mean(x², last dims) + eps) · weight}; weight and eps may be null (eps: the dtype's machine epsilon). */
+    public static Tensor rmsNorm(Tensor x, int[] normalizedShape, Tensor weight, Double eps) {
+        return NormOps.RMS_NORM.callTensor(x, normalizedShape, weight, eps);
+    }
+
+    public static Tensor rmsNorm(Tensor x, int[] normalizedShape) { return NormOps.RMS_NORM.callTensor(x, normalizedShape); }
+
     /**
      * Group normalization of an (N, C, …) input over {@code numGroups} groups of channels, then
      * {@code weight} and {@code bias} per channel (each may be null).

@@ -292,19 +292,18 @@ public final class NormOps {
         return out;
     }
 
-    // ------------------------------------------------------------------ layer_norm
-
-    private static TensorMeta layerNormMeta(Tensor input, int[] normalizedShape, Tensor weight, Tensor bias) {
+    /** ATen's checks of a normalization over the last dims ({@code layer_norm}, {@code rms_norm}), with its messages. */
+    static void checkNormalizedShape(String op, Tensor input, int[] normalizedShape, Tensor weight, Tensor bias) {
         String ns = Shapes.format(normalizedShape);
         if (normalizedShape.length < 1) {
-            throw new IllegalArgumentException("layer_norm: Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = " + ns);
+            throw new IllegalArgumentException(op + ": Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = " + ns);
         }
         if (weight != null && !Arrays.equals(weight.shape(), normalizedShape)) {
-            throw new IllegalArgumentException("layer_norm: Expected weight to be of same shape as normalized_shape, but got weight of shape "
+            throw new IllegalArgumentException(op + ": Expected weight to be of same shape as normalized_shape, but got weight of shape "
                     + Shapes.format(weight.shape()) + " and normalized_shape = " + ns);
         }
         if (bias != null && !Arrays.equals(bias.shape(), normalizedShape)) {
-            throw new IllegalArgumentException("layer_norm: Expected bias to be of same shape as normalized_shape, but got bias of shape "
+            throw new IllegalArgumentException(op + ": Expected bias to be of same shape as normalized_shape, but got bias of shape "
                     + Shapes.format(bias.shape()) + " and normalized_shape = " + ns);
         }
         int[] shape = input.shape();
@@ -312,9 +311,40 @@ public final class NormOps {
         if (lead < 0 || !Arrays.equals(Arrays.copyOfRange(shape, lead, shape.length), normalizedShape)) {
             StringBuilder expected = new StringBuilder("[*");
             for (int s : normalizedShape) expected.append(", ").append(s);
-            throw new IllegalArgumentException("layer_norm: Given normalized_shape=" + ns + ", expected input with shape " + expected
+            throw new IllegalArgumentException(op + ": Given normalized_shape=" + ns + ", expected input with shape " + expected
                     + "], but got input of size" + Shapes.format(shape));
         }
+    }
+
+    /**
+     * Root-mean-square normalization over the last {@code normalized_shape} dims (torch.nn.functional.rms_norm):
+     * {@code x · rsqrt(mean(x², dims) + eps) · weight}, eps the dtype's machine epsilon when not given,
+     * as ATen's composite; eager, autograd and the compiler all run these ops.
+     */
+    public static final OpOverload RMS_NORM = ComposedOps.define("rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor",
+            a -> {
+                Tensor input = a.tensor(0);
+                checkNormalizedShape("rms_norm", input, a.ints(1), a.optTensor(2), null);
+                if (!input.dtype().isFloatingPoint()) {
+                    throw new IllegalArgumentException("rms_norm: expected a floating-point input, got " + input.dtype().toString().toLowerCase(java.util.Locale.ROOT));
+                }
+            },
+            (e, a) -> {
+                int rank = e.meta(a[0]).shape().length, n = ((int[]) a[1]).length;
+                int[] dims = new int[n];
+                for (int i = 0; i < n; i++) dims[i] = rank - n + i;
+                double eps = a[3] != null ? ((Number) a[3]).doubleValue()
+                        : e.meta(a[0]).dtype() == dev.ember.tensor.DType.FLOAT64 ? Math.ulp(1.0) : Math.ulp(1.0f);
+                Object meanSquare = e.call(ReductionOps.MEAN_DIM, e.call(PointwiseOps.MUL_TENSOR, a[0], a[0]), dims, true);
+                Object y = e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(PointwiseOps.RSQRT, e.call(PointwiseOps.ADD_SCALAR, meanSquare, eps)));
+                return a[2] == null ? y : e.call(PointwiseOps.MUL_TENSOR, y, a[2]);
+            });
+
+    // ------------------------------------------------------------------ layer_norm
+
+    private static TensorMeta layerNormMeta(Tensor input, int[] normalizedShape, Tensor weight, Tensor bias) {
+        checkNormalizedShape("layer_norm", input, normalizedShape, weight, bias);
+        int[] shape = input.shape();
         requireFloating("layer_norm", "LayerNormKernelImpl", input);
         if (weight != null) requireSameDtype("layer_norm", "weight", weight, input);
         if (bias != null) requireSameDtype("layer_norm", "bias", bias, input);
