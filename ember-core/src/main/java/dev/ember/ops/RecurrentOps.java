@@ -50,7 +50,7 @@ public final class RecurrentOps {
                 }
                 return out;
             })
-            .kernel((a, m) -> backward(a))
+            .kernel((a, m) -> a.str(8).equals("LSTM") ? FusedLstm.backward(a) : backward(a))
             .register();
 
     /**
@@ -68,7 +68,9 @@ public final class RecurrentOps {
                 return List.of(TensorMeta.contiguous(g.dtype, g.steps, g.batch, g.hidden), h,
                         g.lstm ? h : TensorMeta.contiguous(g.dtype, 0));
             })
-            .kernel((a, m) -> run(a.tensor(0), a.tensor(1), a.optTensor(2), a.tensor(3), a.optTensor(4), a.str(5), a.bool(6)))
+            .kernel((a, m) -> a.str(5).equals("LSTM")
+                    ? FusedLstm.run(a.tensor(0), a.tensor(1), a.optTensor(2), a.tensor(3), a.optTensor(4), a.bool(6), null).results()
+                    : run(a.tensor(0), a.tensor(1), a.optTensor(2), a.tensor(3), a.optTensor(4), a.str(5), a.bool(6)))
             .derivative(g -> {
                 List<?> metas = List.of(g.resultMeta(0), g.resultMeta(1), g.resultMeta(2));
                 Object[] grads = new Object[3];

@@ -1,0 +1,147 @@
+package dev.ember.ops;
+
+import dev.ember.kernels.ScalarMath;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An LSTM layer's steps with the cell's pointwise work fused into one loop per step (ATen's
+ * {@code _thnn_fused_lstm_cell}): per step one product of the hidden state with {@code weight_hh}
+ * through the GEMM op, then the four gates, the cell and the hidden state in one pass, in float64
+ * whatever the tensors' dtype (rounded once when stored). Its backward is the recurrence's own
+ * (backpropagation through time by the cell's formulas, the forward run again to get each step's
+ * gates): per step one product for the hidden state's gradient, and one product over all steps for
+ * {@code weight_hh}'s. Op by op, a step was about a dozen small ops forward and twice that backward.
+ * Sums and products are in float64; the activations of float32 tensors are Ember's float ones.
+ */
+final class FusedLstm {
+    private FusedLstm() {}
+
+    /** Each step's gates (after their activations) and cell state, and the hidden state each step started from. */
+    record Saved(double[] in, double[] forget, double[] cell, double[] out, double[] c, double[] hPrev, double[] cPrev) {}
+
+    record Result(List<Tensor> results, Saved saved) {}
+
+    /** The layer forward; when {@code keep} is given (non-null), every step's gates and states are kept there for the backward. */
+    static Result run(Tensor inputGates, Tensor h0, Tensor c0, Tensor weightHh, Tensor biasHh, boolean reverse, boolean[] keep) {
+        DType dtype = inputGates.dtype();
+        int steps = inputGates.size(0), batch = inputGates.size(1), hidden = h0.size(1), g4 = 4 * hidden, nh = batch * hidden;
+        double[] xg = read(inputGates);
+        double[] h = read(h0), c = read(c0);
+        double[] output = new double[steps * nh];
+        boolean saving = keep != null, f32 = dtype == DType.FLOAT32;
+        Saved saved = saving ? new Saved(new double[steps * nh], new double[steps * nh], new double[steps * nh], new double[steps * nh],
+                new double[steps * nh], new double[steps * nh], new double[steps * nh]) : null;
+        for (int i = 0; i < steps; i++) {
+            int t = reverse ? steps - 1 - i : i;
+            double[] hg = read(LinalgOps.LINEAR.callTensor(make(h, dtype, batch, hidden), weightHh, biasHh));
+            double[] hNext = new double[nh], cNext = new double[nh];
+            for (int n = 0; n < batch; n++) {
+                int x0 = (t * batch + n) * g4, h0i = n * g4;
+                for (int j = 0; j < hidden; j++) {
+                    int k = n * hidden + j;
+                    double ig = sigmoid(xg[x0 + j] + hg[h0i + j], f32);
+                    double fg = sigmoid(xg[x0 + hidden + j] + hg[h0i + hidden + j], f32);
+                    double gg = tanh(xg[x0 + 2 * hidden + j] + hg[h0i + 2 * hidden + j], f32);
+                    double og = sigmoid(xg[x0 + 3 * hidden + j] + hg[h0i + 3 * hidden + j], f32);
+                    double cn = round(fg * c[k] + ig * gg, dtype);
+                    double hn = round(og * tanh(cn, f32), dtype);
+                    if (saving) {
+                        int s = t * nh + k;
+                        saved.in[s] = ig;
+                        saved.forget[s] = fg;
+                        saved.cell[s] = gg;
+                        saved.out[s] = og;
+                        saved.c[s] = cn;
+                        saved.hPrev[s] = h[k];
+                        saved.cPrev[s] = c[k];
+                    }
+                    cNext[k] = cn;
+                    hNext[k] = hn;
+                }
+            }
+            System.arraycopy(hNext, 0, output, t * nh, nh);
+            h = hNext;
+            c = cNext;
+        }
+        List<Tensor> results = List.of(make(output, dtype, steps, batch, hidden), make(h, dtype, batch, hidden), make(c, dtype, batch, hidden));
+        return new Result(results, saved);
+    }
+
+    /** rnn_layer_backward for an LSTM: the gradients of input_gates, h0, c0, weight_hh and bias_hh (empty where absent). */
+    static List<Tensor> backward(Args a) {
+        Tensor gradOut = a.tensor(0), gradH = a.tensor(1), gradC = a.tensor(2), inputGates = a.tensor(3), h0 = a.tensor(4), c0 = a.optTensor(5);
+        Tensor weightHh = a.tensor(6), biasHh = a.optTensor(7);
+        boolean reverse = a.bool(9);
+        DType dtype = inputGates.dtype();
+        boolean f32 = dtype == DType.FLOAT32;
+        int steps = inputGates.size(0), batch = inputGates.size(1), hidden = h0.size(1), g4 = 4 * hidden, nh = batch * hidden;
+        Saved s = run(inputGates, h0, c0, weightHh, biasHh, reverse, new boolean[0]).saved();
+        double[] go = read(gradOut), dhNext = read(gradH), dcNext = gradC.numel() == 0 ? new double[nh] : read(gradC);
+        double[] dGates = new double[steps * batch * g4];
+        for (int i = steps - 1; i >= 0; i--) {
+            int t = reverse ? steps - 1 - i : i;
+            double[] dG = new double[batch * g4];
+            for (int n = 0; n < batch; n++) {
+                for (int j = 0; j < hidden; j++) {
+                    int k = n * hidden + j, x = t * nh + k;
+                    double dh = go[x] + dhNext[k];
+                    double ig = s.in[x], fg = s.forget[x], gg = s.cell[x], og = s.out[x], tc = tanh(s.c[x], f32);
+                    double dout = dh * tc;
+                    double dc = dh * og * (1 - tc * tc) + dcNext[k];
+                    int b = n * g4;
+                    dG[b + j] = dc * gg * ig * (1 - ig);
+                    dG[b + hidden + j] = dc * s.cPrev[x] * fg * (1 - fg);
+                    dG[b + 2 * hidden + j] = dc * ig * (1 - gg * gg);
+                    dG[b + 3 * hidden + j] = dout * og * (1 - og);
+                    dcNext[k] = dc * fg;
+                }
+            }
+            System.arraycopy(dG, 0, dGates, t * batch * g4, batch * g4);
+            // the hidden state's gradient into the step before: dG [N, 4H] · weight_hh [4H, H]
+            dhNext = read(LinalgOps.MM.callTensor(make(dG, dtype, batch, g4), weightHh));
+        }
+        Tensor dGatesT = make(dGates, dtype, steps, batch, g4);
+        Tensor flat = dGatesT.reshape(steps * batch, g4);
+        List<Tensor> result = new ArrayList<>();
+        result.add(dGatesT);
+        result.add(make(dhNext, dtype, batch, hidden));
+        result.add(c0 == null ? Tensor.zeros(dtype, 0) : make(dcNext, dtype, batch, hidden));
+        // weight_hh's gradient over every step at once: Σ_t dG_tᵀ · h_{t-1}
+        result.add(LinalgOps.MM.callTensor(flat.t(), make(s.hPrev, dtype, steps * batch, hidden)));
+        result.add(biasHh == null ? Tensor.zeros(dtype, 0) : flat.sum(new int[] {0}, false));
+        return result;
+    }
+
+    /**
+     * The activations as the op-by-op cell computes them: float32 tensors through Ember's own float
+     * functions (the pointwise kernels' scalar forms, a few ulp, several times faster than Math's
+     * double ones), float64 through Math's.
+     */
+    private static double sigmoid(double x, boolean f32) { return f32 ? ScalarMath.sigmoid((float) x) : 1 / (1 + Math.exp(-x)); }
+
+    private static double tanh(double x, boolean f32) { return f32 ? ScalarMath.tanh((float) x) : Math.tanh(x); }
+
+    /** A float tensor's values as doubles (float32 through its own array: the generic element reads cost a quarter of a step). */
+    private static double[] read(Tensor t) {
+        if (t.dtype() != DType.FLOAT32) return t.toDoubleArray();
+        float[] f = t.toFloatArray();
+        double[] d = new double[f.length];
+        for (int i = 0; i < f.length; i++) d[i] = f[i];
+        return d;
+    }
+
+    /** A tensor of {@code dtype} holding {@code v}. */
+    private static Tensor make(double[] v, DType dtype, int... shape) {
+        if (dtype != DType.FLOAT32) return Tensor.of(v, shape);
+        float[] f = new float[v.length];
+        for (int i = 0; i < v.length; i++) f[i] = (float) v[i];
+        return Tensor.of(f, shape);
+    }
+
+    /** A state as its tensor stores it: the next step starts from the stored value, as op by op. */
+    private static double round(double v, DType dtype) { return dtype == DType.FLOAT32 ? (float) v : v; }
+}
