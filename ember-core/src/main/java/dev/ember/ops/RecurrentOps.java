@@ -16,9 +16,10 @@ import java.util.List;
  * sequence of 50 made a graph of about 2,000 ops that took seconds to compile, and one of 200 ran
  * past the tracer's instruction budget; as one op the graph holds one node per layer and direction.
  *
- * <p>Its backward is {@link #RNN_LAYER_BACKWARD}, which runs the same steps again with recording on
- * and differentiates them (recomputation: nothing per step is kept between forward and backward),
- * so the gradients are exactly those of the step formulas below.
+ * <p>Its backward is {@link #RNN_LAYER_BACKWARD}. An LSTM's steps and backward are fused
+ * ({@link FusedLstm}); a GRU's and an Elman layer's backward runs the steps below again with
+ * recording on and differentiates them (recomputation: nothing per step is kept between forward
+ * and backward), so the gradients are exactly those of the step formulas.
  */
 public final class RecurrentOps {
     private RecurrentOps() {}
