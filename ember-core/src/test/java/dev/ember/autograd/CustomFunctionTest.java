@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * gradients and for a saved input changed in place; under Ember.compile traced into the graph,
  * its backward still the custom one.
  */
-class CustomFunctionTest {
+public class CustomFunctionTest {
     @AfterEach
     void reset() { Ember.reset(); }
 
@@ -45,11 +45,11 @@ class CustomFunctionTest {
         }
     }
 
-    /** exp whose gradient is clipped: a backward that differs from the formula's derivative. */
-    static final class ClippedExp extends CustomFunction {
+    /** exp whose gradient is clipped: a backward that differs from the formula's derivative (dynamo.CustomFunctionCaptureTest compiles it). */
+    public static final class ClippedExp extends CustomFunction {
         final double limit;
 
-        ClippedExp(double limit) { this.limit = limit; }
+        public ClippedExp(double limit) { this.limit = limit; }
 
         @Override
         protected Tensor[] forward(Context ctx, Tensor... in) {

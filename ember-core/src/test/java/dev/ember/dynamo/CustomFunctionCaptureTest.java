@@ -5,6 +5,7 @@ import dev.ember.Fn1;
 import dev.ember.Fn2;
 import dev.ember.Options;
 import dev.ember.autograd.CustomFunction;
+import dev.ember.autograd.CustomFunctionTest.ClippedExp;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
@@ -27,27 +28,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CustomFunctionCaptureTest {
     @AfterEach
     void reset() { Ember.reset(); }
-
-    /** exp whose gradient is clipped to ±limit: a backward the formula's derivative would not give. */
-    static final class ClippedExp extends CustomFunction {
-        final double limit;
-
-        ClippedExp(double limit) { this.limit = limit; }
-
-        @Override
-        protected Tensor[] forward(Context ctx, Tensor... in) {
-            Tensor y = in[0].exp();
-            ctx.saveForBackward(y);
-            ctx.put("limit", limit);
-            return new Tensor[] {y};
-        }
-
-        @Override
-        protected Tensor[] backward(Context ctx, Tensor... grad) {
-            double l = ctx.get("limit");
-            return new Tensor[] {grad[0].mul(ctx.savedTensors().get(0)).clamp(-l, l)};
-        }
-    }
 
     static Tensor clippedModel(Tensor x, Tensor w) {
         Tensor h = x.matmul(w).tanh();
