@@ -114,6 +114,7 @@ final class CustomFunctionOp {
                 List.of(ConstantVariable.of(fctx), new ArrayVariable(Tensor.class, new ArrayList<>(fwdIn), null)));
         List<TensorVariable> outs = tensors(ret, "forward");
         if (outs.isEmpty()) throw new NotTraceable("its forward returns no outputs");
+        if (!all && outs.size() != 1) throw new NotTraceable("apply on a forward of " + outs.size() + " outputs (use applyAll)");
         checkGraph(fwd, "forward", in.size());
 
         // the saved tensors (and tensors put in the context) as inputs, outputs or extra outputs of the forward graph
@@ -192,12 +193,9 @@ final class CustomFunctionOp {
         List<Slot> savedSlots = slots.keySet().stream().map(slots::get).sorted(java.util.Comparator.comparingInt(s -> slotOrder(s, in.size()))).toList();
         OpOverload op = op(name, in.size(), outs.size(), fwdGraph, bwdGraph, savedSlots, gradientGiven, nonDifferentiable);
         VariableTracker result = OpCalls.call(ctx, op, new ArrayList<>(in));
+        // nothing above the call may refuse the trace any more: the node and the guards are in the caller's graph
         List<VariableTracker> items = ((ListVariable) result).items().subList(0, outs.size());
-        if (!all) {
-            if (items.size() != 1) throw new NotTraceable("apply on a forward of " + items.size() + " outputs (use applyAll)");
-            return items.getFirst();
-        }
-        return new ListVariable(new ArrayList<>(items), ArrayList.class, null);
+        return all ? new ListVariable(new ArrayList<>(items), ArrayList.class, null) : items.getFirst();
     }
 
     /** A saved tensor: input {@code index} of the function, or output {@code index} of the forward graph (extras after the user's). */

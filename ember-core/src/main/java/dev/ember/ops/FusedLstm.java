@@ -25,15 +25,15 @@ final class FusedLstm {
 
     record Result(List<Tensor> results, Saved saved) {}
 
-    /** The layer forward; when {@code keep} is given (non-null), every step's gates and states are kept there for the backward. */
-    static Result run(Tensor inputGates, Tensor h0, Tensor c0, Tensor weightHh, Tensor biasHh, boolean reverse, boolean[] keep) {
+    /** The layer forward; with {@code keep}, every step's gates and states are kept for the backward. */
+    static Result run(Tensor inputGates, Tensor h0, Tensor c0, Tensor weightHh, Tensor biasHh, boolean reverse, boolean keep) {
         DType dtype = inputGates.dtype();
         int steps = inputGates.size(0), batch = inputGates.size(1), hidden = h0.size(1), g4 = 4 * hidden, nh = batch * hidden;
         double[] xg = read(inputGates);
         double[] h = read(h0), c = read(c0);
         double[] output = new double[steps * nh];
-        boolean saving = keep != null, f32 = dtype == DType.FLOAT32;
-        Saved saved = saving ? new Saved(new double[steps * nh], new double[steps * nh], new double[steps * nh], new double[steps * nh],
+        boolean f32 = dtype == DType.FLOAT32;
+        Saved saved = keep ? new Saved(new double[steps * nh], new double[steps * nh], new double[steps * nh], new double[steps * nh],
                 new double[steps * nh], new double[steps * nh], new double[steps * nh]) : null;
         for (int i = 0; i < steps; i++) {
             int t = reverse ? steps - 1 - i : i;
@@ -49,7 +49,7 @@ final class FusedLstm {
                     double og = sigmoid(xg[x0 + 3 * hidden + j] + hg[h0i + 3 * hidden + j], f32);
                     double cn = round(fg * c[k] + ig * gg, dtype);
                     double hn = round(og * tanh(cn, f32), dtype);
-                    if (saving) {
+                    if (keep) {
                         int s = t * nh + k;
                         saved.in[s] = ig;
                         saved.forget[s] = fg;
@@ -79,7 +79,7 @@ final class FusedLstm {
         DType dtype = inputGates.dtype();
         boolean f32 = dtype == DType.FLOAT32;
         int steps = inputGates.size(0), batch = inputGates.size(1), hidden = h0.size(1), g4 = 4 * hidden, nh = batch * hidden;
-        Saved s = run(inputGates, h0, c0, weightHh, biasHh, reverse, new boolean[0]).saved();
+        Saved s = run(inputGates, h0, c0, weightHh, biasHh, reverse, true).saved();
         double[] go = read(gradOut), dhNext = read(gradH), dcNext = gradC.numel() == 0 ? new double[nh] : read(gradC);
         double[] dGates = new double[steps * batch * g4];
         for (int i = steps - 1; i >= 0; i--) {

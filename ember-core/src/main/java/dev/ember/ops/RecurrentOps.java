@@ -70,7 +70,7 @@ public final class RecurrentOps {
                         g.lstm ? h : TensorMeta.contiguous(g.dtype, 0));
             })
             .kernel((a, m) -> a.str(5).equals("LSTM")
-                    ? FusedLstm.run(a.tensor(0), a.tensor(1), a.optTensor(2), a.tensor(3), a.optTensor(4), a.bool(6), null).results()
+                    ? FusedLstm.run(a.tensor(0), a.tensor(1), a.optTensor(2), a.tensor(3), a.optTensor(4), a.bool(6), false).results()
                     : run(a.tensor(0), a.tensor(1), a.optTensor(2), a.tensor(3), a.optTensor(4), a.str(5), a.bool(6)))
             .derivative(g -> {
                 List<?> metas = List.of(g.resultMeta(0), g.resultMeta(1), g.resultMeta(2));
