@@ -49,6 +49,8 @@ final class TracedGrad {
                 if (input) return true;
                 continue;
             }
+            // a constant held by the graph: its flag as captured (a tensor literal's is false)
+            if (n.kind() == NodeKind.GET_ATTR && n.val() instanceof Tensor t && t.requiresGrad()) return true;
             if (n.kind() == NodeKind.PLACEHOLDER || n.kind() == NodeKind.GET_ATTR) continue;
             if (n.target() == BuiltinFunctions.GETITEM) {
                 if (n.arg(0) instanceof Node of && of.target() instanceof OpOverload op && n.arg(1) instanceof Number i && !op.differentiableOutput(i.intValue())) continue;
