@@ -117,6 +117,18 @@ public abstract class LRScheduler {
     public List<Double> baseLrs() { return baseLrs; }
 
     /** The groups' current learning rates. */
+    /**
+     * {@code optimizer} once {@code lrLambdas} holds one function per parameter group, PyTorch's error
+     * otherwise (LambdaLR, MultiplicativeLR): checked in the constructor's {@code super(…)} call, before
+     * the groups get their {@code initial_lr}, so a refused scheduler leaves the optimizer as it was.
+     */
+    static Optimizer withOnePerGroup(Optimizer optimizer, List<?> lrLambdas) {
+        if (lrLambdas.size() != optimizer.paramGroups().size()) {
+            throw new IllegalArgumentException("Expected " + optimizer.paramGroups().size() + " lr_lambdas, but got " + lrLambdas.size());
+        }
+        return optimizer;
+    }
+
     protected final List<Double> groupLrs() {
         List<Double> out = new ArrayList<>();
         for (Optimizer.ParamGroup g : optimizer.paramGroups()) out.add(g.lr());

@@ -18,16 +18,9 @@ public final class LambdaLR extends LRScheduler {
 
     /** One function per parameter group. */
     public LambdaLR(Optimizer optimizer, List<IntToDoubleFunction> lrLambdas) {
-        super(checked(optimizer, lrLambdas));
+        super(withOnePerGroup(optimizer, lrLambdas));
         this.lambdas = List.copyOf(lrLambdas);
         initialStep();
-    }
-
-    private static Optimizer checked(Optimizer optimizer, List<IntToDoubleFunction> lrLambdas) {
-        if (lrLambdas.size() != optimizer.paramGroups().size()) {
-            throw new IllegalArgumentException("Expected " + optimizer.paramGroups().size() + " lr_lambdas, but got " + lrLambdas.size());
-        }
-        return optimizer;
     }
 
     @Override
