@@ -11,35 +11,9 @@ import dev.ember.tensor.Tensor;
  * {@code running_mean}/{@code running_var} (weight {@code momentum}) and {@code num_batches_tracked};
  * in evaluation it normalizes with the running statistics.
  */
-public abstract class BatchNorm extends Module {
-    public final int numFeatures;
-    public final double eps;
-    public final double momentum;
-    public final boolean affine;
-    public final boolean trackRunningStats;
-    /** Scale and shift, ones and zeros at first; null without {@code affine}. */
-    public Parameter weight;
-    public Parameter bias;
-    /** Running statistics; null without {@code trackRunningStats}. */
-    public Tensor runningMean;
-    public Tensor runningVar;
-    public Tensor numBatchesTracked;
-
+public abstract class BatchNorm extends NormBase {
     BatchNorm(int numFeatures, double eps, double momentum, boolean affine, boolean trackRunningStats) {
-        this.numFeatures = numFeatures;
-        this.eps = eps;
-        this.momentum = momentum;
-        this.affine = affine;
-        this.trackRunningStats = trackRunningStats;
-        if (affine) {
-            weight = new Parameter(Tensor.ones(numFeatures));
-            bias = new Parameter(Tensor.zeros(numFeatures));
-        }
-        if (trackRunningStats) {
-            runningMean = Tensor.zeros(numFeatures);
-            runningVar = Tensor.ones(numFeatures);
-            numBatchesTracked = Tensor.scalar(0L);
-        }
+        super(numFeatures, eps, momentum, affine, trackRunningStats);
     }
 
     @Override

@@ -10,35 +10,9 @@ import dev.ember.tensor.Tensor;
  * {@code trackRunningStats} the running statistics are updated in training and used in evaluation.
  * Unbatched input (one rank lower) is taken as a batch of one.
  */
-public abstract class InstanceNorm extends Module {
-    public final int numFeatures;
-    public final double eps;
-    public final double momentum;
-    public final boolean affine;
-    public final boolean trackRunningStats;
-    /** Ones and zeros at first; null without {@code affine}. */
-    public Parameter weight;
-    public Parameter bias;
-    /** Null without {@code trackRunningStats}; {@code num_batches_tracked} is kept for PyTorch's state-dict layout and, as there, not counted. */
-    public Tensor runningMean;
-    public Tensor runningVar;
-    public Tensor numBatchesTracked;
-
+public abstract class InstanceNorm extends NormBase {
     InstanceNorm(int numFeatures, double eps, double momentum, boolean affine, boolean trackRunningStats) {
-        this.numFeatures = numFeatures;
-        this.eps = eps;
-        this.momentum = momentum;
-        this.affine = affine;
-        this.trackRunningStats = trackRunningStats;
-        if (affine) {
-            weight = new Parameter(Tensor.ones(numFeatures));
-            bias = new Parameter(Tensor.zeros(numFeatures));
-        }
-        if (trackRunningStats) {
-            runningMean = Tensor.zeros(numFeatures);
-            runningVar = Tensor.ones(numFeatures);
-            numBatchesTracked = Tensor.scalar(0L);
-        }
+        super(numFeatures, eps, momentum, affine, trackRunningStats);
     }
 
     /** The rank of batched input: 3 for 1d, 4 for 2d. */
