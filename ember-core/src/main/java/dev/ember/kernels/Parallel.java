@@ -2,6 +2,8 @@ package dev.ember.kernels;
 
 import dev.ember.tuning.Machine;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RecursiveAction;
@@ -37,13 +39,19 @@ public final class Parallel {
 
     /** {@link #forRange} over body number {@code body} of {@code bodies}, given the values it captured. */
     public static void forBody(int n, long costPerItem, Bodies bodies, int body, Object[] captured) {
-        forRange(n, costPerItem, (lo, hi) -> bodies.run(body, captured, lo, hi));
+        split(n, costPerItem, (lo, hi) -> bodies.run(body, captured, lo, hi), bodies.getClass(), body);
     }
 
     /** Runs {@code body} over [0, n) in chunks; {@code costPerItem} elements of work per item decide the split. */
     public static void forRange(int n, long costPerItem, Range body) {
+        split(n, costPerItem, body, body.getClass(), 0);
+    }
+
+    /** The loop numbered {@code number} in {@code loop}'s class (a generated graph's body, a kernel's lambda). */
+    private static void split(int n, long costPerItem, Range body, Class<?> loop, int number) {
         long total = n * Math.max(1, costPerItem);
-        if (THREADS == 1 || n < 2 || total < GRAIN || ForkJoinPool.getCommonPoolParallelism() < 1 || nested()) {
+        if (THREADS == 1 || n < 2 || total < GRAIN || ForkJoinPool.getCommonPoolParallelism() < 1 || nested()
+                || firstRun(loop, number)) {
             body.run(0, n);
             return;
         }
@@ -74,6 +82,28 @@ public final class Parallel {
         Throwable cause = e.getCause();
         return cause != null && cause.getClass() == e.getClass() ? cause : e;
     }
+
+    /**
+     * Whether this is the loop's first run, which stays on the caller's thread. A loop's first run is
+     * interpreted code in a JVM that has not compiled it yet: a worker thread started on half of it
+     * interprets too, competing for the other core with the JIT's compiler threads, which are what
+     * make the second run fast. Measured on the first compiled training step in a fresh JVM
+     * (docs/benchmarks.md, session 31): a transformer encoder layer's went from 1,042-1,057 ms to
+     * 871-1,017, a Conv-BN-ReLU stack's did not move; making every run serial (session 30) had also
+     * sped the first step up, but slowed the second 1.6x.
+     */
+    private static boolean firstRun(Class<?> loop, int number) {
+        Set<Integer> ran = RAN.get(loop);
+        return !ran.contains(number) && ran.add(number);
+    }
+
+    /** The loops of each class that have run once (by number; a kernel's lambda class has one, numbered 0). */
+    private static final ClassValue<Set<Integer>> RAN = new ClassValue<>() {
+        @Override
+        protected Set<Integer> computeValue(Class<?> loop) {
+            return ConcurrentHashMap.newKeySet();
+        }
+    };
 
     /** True inside a chunk: nested loops run sequentially, the outer split already uses every core. */
     private static boolean nested() {

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** Parallel.forRange covers every item once, uses every core (the caller too) and runs nested loops inline. */
+/** Parallel.forRange covers every item once, uses every core (the caller too) from a loop's second run, and runs nested loops inline. */
 class ParallelTest {
 
     @Test
@@ -37,6 +37,45 @@ class ParallelTest {
             bothInOneCall = threads.contains(caller) && threads.size() >= 2;
         }
         assertTrue(bothInOneCall, "one loop runs on the caller and on another core at once");
+    }
+
+    @Test
+    void aLoopsFirstRunStaysOnTheCallerAndLaterRunsSplit() {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "needs two cores");
+        Thread caller = Thread.currentThread();
+        Set<Thread> first = ConcurrentHashMap.newKeySet();
+        spinningLoop(first);
+        assertEquals(Set.of(caller), first, "a loop's first run (interpreted, in a cold JVM) is not split");
+        boolean split = false;
+        for (int attempt = 0; attempt < 10 && !split; attempt++) {
+            Set<Thread> later = ConcurrentHashMap.newKeySet();
+            spinningLoop(later);
+            split = later.size() >= 2;
+        }
+        assertTrue(split, "the same loop's later runs use another core too");
+    }
+
+    @Test
+    void eachBodyOfAGeneratedClassHasItsOwnFirstRun() {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "needs two cores");
+        Thread caller = Thread.currentThread();
+        Set<Thread> body0 = ConcurrentHashMap.newKeySet(), body1 = ConcurrentHashMap.newKeySet();
+        Parallel.Bodies bodies = (body, captured, lo, hi) -> spin(body == 0 ? body0 : body1);
+        Parallel.forBody(64, 1 << 20, bodies, 0, new Object[0]);
+        for (int attempt = 0; attempt < 10 && body0.size() < 2; attempt++) Parallel.forBody(64, 1 << 20, bodies, 0, new Object[0]);
+        assertTrue(body0.size() >= 2, "body 0 splits once it has run");
+        Parallel.forBody(64, 1 << 20, bodies, 1, new Object[0]);
+        assertEquals(Set.of(caller), body1, "body 1's first run stays on the caller though body 0 of its class has run");
+    }
+
+    private static void spinningLoop(Set<Thread> threads) {
+        Parallel.forRange(64, 1 << 20, (lo, hi) -> spin(threads));
+    }
+
+    private static void spin(Set<Thread> threads) {
+        threads.add(Thread.currentThread());
+        long deadline = System.nanoTime() + 500_000;   // long enough for a worker to steal a chunk
+        while (System.nanoTime() < deadline) Thread.onSpinWait();
     }
 
     @Test
