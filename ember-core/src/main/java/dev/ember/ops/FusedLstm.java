@@ -2,6 +2,7 @@ package dev.ember.ops;
 
 import dev.ember.kernels.ScalarMath;
 import dev.ember.tensor.DType;
+import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
 
 import java.util.ArrayList;
@@ -11,36 +12,39 @@ import java.util.List;
  * An LSTM layer's steps with the cell's pointwise work fused into one loop per step (ATen's
  * {@code _thnn_fused_lstm_cell}): per step one product of the hidden state with {@code weight_hh}
  * through the GEMM op, then the four gates, the cell and the hidden state in one pass, in float64
- * whatever the tensors' dtype (rounded once when stored). Its backward is the recurrence's own
- * (backpropagation through time by the cell's formulas, the forward run again to get each step's
- * gates): per step one product for the hidden state's gradient, and one product over all steps for
- * {@code weight_hh}'s. Op by op, a step was about a dozen small ops forward and twice that backward.
+ * whatever the tensors' dtype (rounded once when stored). The forward keeps each step's gates, cell
+ * state and starting hidden state in a workspace tensor ({@link #WORKSPACE_ROWS} rows of H per step
+ * and batch row, every value as the tensors' dtype holds it, so nothing is lost). Its backward is
+ * the recurrence's own (backpropagation through time by the cell's formulas, from the workspace):
+ * per step one product for the hidden state's gradient, and one product over all steps for
+ * {@code weight_hh}'s. Op by op, a step was about a dozen small ops forward and twice that backward;
+ * running the forward again in the backward instead of keeping the gates took a third of a
+ * training step (docs/benchmarks.md, session 31).
  * Sums and products are in float64; the activations of float32 tensors are Ember's float ones.
  */
 final class FusedLstm {
     private FusedLstm() {}
 
-    /** Each step's gates (after their activations) and cell state, and the hidden state each step started from. */
-    record Saved(double[] in, double[] forget, double[] cell, double[] out, double[] c, double[] hPrev, double[] cPrev) {}
+    /** The workspace's rows of H per step and batch row: the gates i, f, g, o, the cell state, the hidden state the step started from. */
+    static final int WORKSPACE_ROWS = 6;
+    private static final int IN = 0, FORGET = 1, CELL = 2, OUT = 3, C = 4, H_PREV = 5;
 
-    record Result(List<Tensor> results, Saved saved) {}
-
-    /** The layer forward; with {@code keep}, every step's gates and states are kept for the backward. */
-    static Result run(Tensor inputGates, Tensor h0, Tensor c0, Tensor weightHh, Tensor biasHh, boolean reverse, boolean keep) {
+    /** The layer forward: [output, h_n, c_n, workspace]. */
+    static List<Tensor> run(Tensor inputGates, Tensor h0, Tensor c0, Tensor weightHh, Tensor biasHh, boolean reverse) {
         DType dtype = inputGates.dtype();
         int steps = inputGates.size(0), batch = inputGates.size(1), hidden = h0.size(1), g4 = 4 * hidden, nh = batch * hidden;
+        int w6 = WORKSPACE_ROWS * hidden;
         double[] xg = read(inputGates);
         double[] h = read(h0), c = read(c0);
         double[] output = new double[steps * nh];
+        double[] work = new double[steps * batch * w6];
         boolean f32 = dtype == DType.FLOAT32;
-        Saved saved = keep ? new Saved(new double[steps * nh], new double[steps * nh], new double[steps * nh], new double[steps * nh],
-                new double[steps * nh], new double[steps * nh], new double[steps * nh]) : null;
         for (int i = 0; i < steps; i++) {
             int t = reverse ? steps - 1 - i : i;
             double[] hg = read(LinalgOps.LINEAR.callTensor(make(h, dtype, batch, hidden), weightHh, biasHh));
             double[] hNext = new double[nh], cNext = new double[nh];
             for (int n = 0; n < batch; n++) {
-                int x0 = (t * batch + n) * g4, h0i = n * g4;
+                int x0 = (t * batch + n) * g4, h0i = n * g4, w = (t * batch + n) * w6;
                 for (int j = 0; j < hidden; j++) {
                     int k = n * hidden + j;
                     double ig = sigmoid(xg[x0 + j] + hg[h0i + j], f32);
@@ -49,16 +53,12 @@ final class FusedLstm {
                     double og = sigmoid(xg[x0 + 3 * hidden + j] + hg[h0i + 3 * hidden + j], f32);
                     double cn = round(fg * c[k] + ig * gg, dtype);
                     double hn = round(og * tanh(cn, f32), dtype);
-                    if (keep) {
-                        int s = t * nh + k;
-                        saved.in[s] = ig;
-                        saved.forget[s] = fg;
-                        saved.cell[s] = gg;
-                        saved.out[s] = og;
-                        saved.c[s] = cn;
-                        saved.hPrev[s] = h[k];
-                        saved.cPrev[s] = c[k];
-                    }
+                    work[w + IN * hidden + j] = ig;
+                    work[w + FORGET * hidden + j] = fg;
+                    work[w + CELL * hidden + j] = gg;
+                    work[w + OUT * hidden + j] = og;
+                    work[w + C * hidden + j] = cn;
+                    work[w + H_PREV * hidden + j] = h[k];
                     cNext[k] = cn;
                     hNext[k] = hn;
                 }
@@ -67,34 +67,48 @@ final class FusedLstm {
             h = hNext;
             c = cNext;
         }
-        List<Tensor> results = List.of(make(output, dtype, steps, batch, hidden), make(h, dtype, batch, hidden), make(c, dtype, batch, hidden));
-        return new Result(results, saved);
+        return List.of(make(output, dtype, steps, batch, hidden), make(h, dtype, batch, hidden), make(c, dtype, batch, hidden),
+                make(work, dtype, steps, batch, w6));
     }
 
     /** rnn_layer_backward for an LSTM: the gradients of input_gates, h0, c0, weight_hh and bias_hh (empty where absent). */
     static List<Tensor> backward(Args a) {
         Tensor gradOut = a.tensor(0), gradH = a.tensor(1), gradC = a.tensor(2), inputGates = a.tensor(3), h0 = a.tensor(4), c0 = a.optTensor(5);
-        Tensor weightHh = a.tensor(6), biasHh = a.optTensor(7);
+        Tensor weightHh = a.tensor(6), biasHh = a.optTensor(7), workspace = a.tensor(10);
         boolean reverse = a.bool(9);
         DType dtype = inputGates.dtype();
         boolean f32 = dtype == DType.FLOAT32;
         int steps = inputGates.size(0), batch = inputGates.size(1), hidden = h0.size(1), g4 = 4 * hidden, nh = batch * hidden;
-        Saved s = run(inputGates, h0, c0, weightHh, biasHh, reverse, true).saved();
+        int w6 = WORKSPACE_ROWS * hidden;
+        if (!Shapes.same(workspace.shape(), new int[] {steps, batch, w6})) {
+            throw new IllegalArgumentException("rnn_layer_backward: an LSTM's workspace must be " + Shapes.format(new int[] {steps, batch, w6})
+                    + " (rnn_layer's fourth result), got " + Shapes.format(workspace.shape()));
+        }
+        double[] work = read(workspace), c0v = read(c0);
+        double[] hPrev = new double[steps * nh];
         double[] go = read(gradOut), dhNext = read(gradH), dcNext = gradC.numel() == 0 ? new double[nh] : read(gradC);
         double[] dGates = new double[steps * batch * g4];
         for (int i = steps - 1; i >= 0; i--) {
             int t = reverse ? steps - 1 - i : i;
             double[] dG = new double[batch * g4];
             for (int n = 0; n < batch; n++) {
+                int w = (t * batch + n) * w6;
+                // the cell state this step started from: the previous step's (in the direction run), or c0
+                int before = reverse ? t + 1 : t - 1;
+                boolean first = before < 0 || before >= steps;
+                int wPrev = first ? 0 : (before * batch + n) * w6 + C * hidden;
                 for (int j = 0; j < hidden; j++) {
                     int k = n * hidden + j, x = t * nh + k;
                     double dh = go[x] + dhNext[k];
-                    double ig = s.in[x], fg = s.forget[x], gg = s.cell[x], og = s.out[x], tc = tanh(s.c[x], f32);
+                    double ig = work[w + IN * hidden + j], fg = work[w + FORGET * hidden + j], gg = work[w + CELL * hidden + j];
+                    double og = work[w + OUT * hidden + j], tc = tanh(work[w + C * hidden + j], f32);
+                    double cPrev = first ? c0v[k] : work[wPrev + j];
+                    hPrev[x] = work[w + H_PREV * hidden + j];
                     double dout = dh * tc;
                     double dc = dh * og * (1 - tc * tc) + dcNext[k];
                     int b = n * g4;
                     dG[b + j] = dc * gg * ig * (1 - ig);
-                    dG[b + hidden + j] = dc * s.cPrev[x] * fg * (1 - fg);
+                    dG[b + hidden + j] = dc * cPrev * fg * (1 - fg);
                     dG[b + 2 * hidden + j] = dc * ig * (1 - gg * gg);
                     dG[b + 3 * hidden + j] = dout * og * (1 - og);
                     dcNext[k] = dc * fg;
@@ -111,7 +125,7 @@ final class FusedLstm {
         result.add(make(dhNext, dtype, batch, hidden));
         result.add(c0 == null ? Tensor.zeros(dtype, 0) : make(dcNext, dtype, batch, hidden));
         // weight_hh's gradient over every step at once: Σ_t dG_tᵀ · h_{t-1}
-        result.add(LinalgOps.MM.callTensor(flat.t(), make(s.hPrev, dtype, steps * batch, hidden)));
+        result.add(LinalgOps.MM.callTensor(flat.t(), make(hPrev, dtype, steps * batch, hidden)));
         result.add(biasHh == null ? Tensor.zeros(dtype, 0) : flat.sum(new int[] {0}, false));
         return result;
     }

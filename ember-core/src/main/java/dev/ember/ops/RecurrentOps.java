@@ -17,9 +17,11 @@ import java.util.List;
  * past the tracer's instruction budget; as one op the graph holds one node per layer and direction.
  *
  * <p>Its backward is {@link #RNN_LAYER_BACKWARD}. An LSTM's steps and backward are fused
- * ({@link FusedLstm}); a GRU's and an Elman layer's backward runs the steps below again with
- * recording on and differentiates them (recomputation: nothing per step is kept between forward
- * and backward), so the gradients are exactly those of the step formulas.
+ * ({@link FusedLstm}): the forward keeps every step's gates and states in its fourth result, a
+ * workspace without gradient (cuDNN's reserve space, ATen's fused cell's {@code workspace}), which
+ * the backward reads instead of running the steps again. A GRU's and an Elman layer's backward runs
+ * the steps below again with recording on and differentiates them (recomputation: their workspace
+ * is empty), so the gradients are exactly those of the step formulas.
  */
 public final class RecurrentOps {
     private RecurrentOps() {}
@@ -36,11 +38,12 @@ public final class RecurrentOps {
 
     /**
      * The gradients of {@link #RNN_LAYER}'s inputs (input_gates, h0, c0, weight_hh, bias_hh; an
-     * absent one's is empty) from those of its three outputs, by running the steps again with
-     * recording on. Not differentiable itself (no double backward through a recurrence yet).
+     * absent one's is empty) from those of its three outputs and its workspace: an LSTM's from the
+     * gates the forward kept, the others' by running the steps again with recording on. Not
+     * differentiable itself (no double backward through a recurrence yet).
      */
     public static final OpOverload RNN_LAYER_BACKWARD = OpOverload.define("rnn_layer_backward(Tensor grad_output, Tensor grad_h_n, "
-                    + "Tensor grad_c_n, Tensor input_gates, Tensor h0, Tensor? c0, Tensor weight_hh, Tensor? bias_hh, str mode, bool reverse) "
+                    + "Tensor grad_c_n, Tensor input_gates, Tensor h0, Tensor? c0, Tensor weight_hh, Tensor? bias_hh, str mode, bool reverse, Tensor workspace) "
                     + "-> (Tensor, Tensor, Tensor, Tensor, Tensor)")
             .nativeBlas()
             .meta(a -> {
@@ -57,27 +60,30 @@ public final class RecurrentOps {
     /**
      * {@code input_gates} [steps, N, gates·H] (the input's projection, its bias added), {@code h0}
      * [N, H], {@code c0} [N, H] for LSTM; returns every step's hidden state [steps, N, H] (in input
-     * order, also when {@code reverse}), the last hidden state and (LSTM) the last cell state, else
-     * an empty tensor.
+     * order, also when {@code reverse}), the last hidden state, (LSTM) the last cell state, else
+     * an empty tensor, and the workspace the backward reads (LSTM: [steps, N, 6H], each step's four
+     * gates after their activations, its cell state and the hidden state it started from; else
+     * empty), which has no gradient.
      */
     public static final OpOverload RNN_LAYER = OpOverload.define("rnn_layer(Tensor input_gates, Tensor h0, Tensor? c0, Tensor weight_hh, "
-                    + "Tensor? bias_hh, str mode, bool reverse) -> (Tensor output, Tensor h_n, Tensor c_n)")
+                    + "Tensor? bias_hh, str mode, bool reverse) -> (Tensor output, Tensor h_n, Tensor c_n, Tensor workspace)")
             .nativeBlas()
+            .nonDifferentiableOutputs(3)
             .meta(a -> {
                 Geometry g = geometry(a);
-                TensorMeta h = TensorMeta.contiguous(g.dtype, g.batch, g.hidden);
-                return List.of(TensorMeta.contiguous(g.dtype, g.steps, g.batch, g.hidden), h,
-                        g.lstm ? h : TensorMeta.contiguous(g.dtype, 0));
+                TensorMeta h = TensorMeta.contiguous(g.dtype, g.batch, g.hidden), empty = TensorMeta.contiguous(g.dtype, 0);
+                return List.of(TensorMeta.contiguous(g.dtype, g.steps, g.batch, g.hidden), h, g.lstm ? h : empty,
+                        g.lstm ? TensorMeta.contiguous(g.dtype, g.steps, g.batch, FusedLstm.WORKSPACE_ROWS * g.hidden) : empty);
             })
             .kernel((a, m) -> a.str(5).equals("LSTM")
-                    ? FusedLstm.run(a.tensor(0), a.tensor(1), a.optTensor(2), a.tensor(3), a.optTensor(4), a.bool(6), false).results()
+                    ? FusedLstm.run(a.tensor(0), a.tensor(1), a.optTensor(2), a.tensor(3), a.optTensor(4), a.bool(6))
                     : run(a.tensor(0), a.tensor(1), a.optTensor(2), a.tensor(3), a.optTensor(4), a.str(5), a.bool(6)))
             .derivative(g -> {
                 List<?> metas = List.of(g.resultMeta(0), g.resultMeta(1), g.resultMeta(2));
                 Object[] grads = new Object[3];
                 for (int k = 0; k < 3; k++) grads[k] = g.hasGrad(k) ? g.grad(k) : g.zeros((TensorMeta) metas.get(k));
                 List<?> out = (List<?>) g.call(RNN_LAYER_BACKWARD, grads[0], grads[1], grads[2], g.arg(0), g.arg(1),
-                        g.isTensorArg(2) ? g.arg(2) : null, g.arg(3), g.isTensorArg(4) ? g.arg(4) : null, g.value(5), g.value(6));
+                        g.isTensorArg(2) ? g.arg(2) : null, g.arg(3), g.isTensorArg(4) ? g.arg(4) : null, g.value(5), g.value(6), g.result(3));
                 Object[] result = new Object[7];
                 for (int i = 0; i < 5; i++) if (g.isTensorArg(i) && g.needs(i)) result[i] = out.get(i);
                 return result;
@@ -113,7 +119,7 @@ public final class RecurrentOps {
         return new Geometry(gatesIn.dtype(), gatesIn.size(0), batch, hidden, lstm);
     }
 
-    /** The steps, with whatever recording mode the caller set; returns [output, h_n, c_n]. */
+    /** The steps, with whatever recording mode the caller set; returns [output, h_n, c_n, workspace (empty)]. */
     private static List<Tensor> run(Tensor inputGates, Tensor h0, Tensor c0, Tensor weightHh, Tensor biasHh, String mode, boolean reverse) {
         int steps = inputGates.size(0);
         boolean lstm = mode.equals("LSTM");
@@ -135,7 +141,8 @@ public final class RecurrentOps {
             outputs[t] = h;
         }
         // a state that is one of the inputs itself (no step) is still the op's own result
-        return List.of(Tensor.stack(List.of(outputs), 0), h == h0 ? h.clone() : h, lstm ? (c == c0 ? c.clone() : c) : Tensor.zeros(h0.dtype(), 0));
+        return List.of(Tensor.stack(List.of(outputs), 0), h == h0 ? h.clone() : h, lstm ? (c == c0 ? c.clone() : c) : Tensor.zeros(h0.dtype(), 0),
+                Tensor.zeros(h0.dtype(), 0));
     }
 
     private static List<Tensor> backward(Args a) {
