@@ -1,6 +1,5 @@
 package dev.ember.ops;
 
-import dev.ember.kernels.ScalarMath;
 import dev.ember.kernels.VectorMath;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Shapes;
@@ -15,16 +14,16 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * An LSTM layer's steps with the cell's pointwise work fused into one loop per step (ATen's
  * {@code _thnn_fused_lstm_cell}): per step one product of the hidden state with {@code weight_hh}
- * through the GEMM op, then the four gates, the cell and the hidden state in one pass, in float64
- * whatever the tensors' dtype (rounded once when stored). The forward keeps each step's gates, cell
+ * through the GEMM op, then the four gates, the cell and the hidden state in one pass: float32 on
+ * vector lanes, as the op-by-op cell computes it (bit for bit), other dtypes in float64. The forward keeps each step's gates, cell
  * state and starting hidden state in a workspace tensor ({@link #WORKSPACE_ROWS} rows of H per step
  * and batch row, every value as the tensors' dtype holds it, so nothing is lost). Its backward is
  * the recurrence's own (backpropagation through time by the cell's formulas, from the workspace):
  * per step one product for the hidden state's gradient, and one product over all steps for
  * {@code weight_hh}'s. Op by op, a step was about a dozen small ops forward and twice that backward;
  * running the forward again in the backward instead of keeping the gates took a third of a
- * training step (docs/benchmarks.md, session 31).
- * Sums and products are in float64; the activations of float32 tensors are Ember's float ones.
+ * training step (docs/benchmarks.md, session 31). The float32 backward works on the tensors'
+ * arrays in float; the float64 one is the float32 one's reference (FusedLstmTest).
  */
 final class FusedLstm {
     private FusedLstm() {}
@@ -52,14 +51,15 @@ final class FusedLstm {
         Tensor gatesIn = inputGates.contiguous();
         float[] xg = gatesIn.storage().floats();
         int xOffset = gatesIn.storageOffset();
-        Tensor output = Tensor.allocate(DType.FLOAT32, steps, batch, hidden), work = Tensor.allocate(DType.FLOAT32, steps, batch, w6);
+        // every element of these is written below (the output's row of each step, each step's workspace rows)
+        Tensor output = uninitialized(steps, batch, hidden), work = uninitialized(steps, batch, w6);
         float[] out = output.storage().floats(), ws = work.storage().floats();
         float[] c = c0.contiguous().toFloatArray();   // a copy: the cell state is updated in place, step by step
         Tensor h = h0.contiguous();
         for (int i = 0; i < steps; i++) {
             int t = reverse ? steps - 1 - i : i;
             Tensor hiddenGates = LinalgOps.LINEAR.callTensor(h, weightHh, biasHh).contiguous();
-            Tensor hNext = Tensor.allocate(DType.FLOAT32, batch, hidden);
+            Tensor hNext = uninitialized(batch, hidden);
             float[] hg = hiddenGates.storage().floats(), hp = h.storage().floats(), hn = hNext.storage().floats();
             for (int n = 0; n < batch; n++) {
                 int row = t * batch + n;
@@ -111,12 +111,14 @@ final class FusedLstm {
         }
     }
 
+    private static Tensor uninitialized(int... shape) { return Tensor.allocateUninitialized(dev.ember.tensor.TensorMeta.contiguous(DType.FLOAT32, shape)); }
+
     /** A gate's pre-activation, as the op-by-op cell adds them: the hidden projection plus the input's. */
     private static FloatVector gate(float[] hg, int g, float[] xg, int x) {
         return FloatVector.fromArray(S, hg, g).add(FloatVector.fromArray(S, xg, x));
     }
 
-    /** The forward of other dtypes (float64): sums and products in float64. */
+    /** The forward of other dtypes: sums, products and activations in float64. */
     private static List<Tensor> runWidened(Tensor inputGates, Tensor h0, Tensor c0, Tensor weightHh, Tensor biasHh, boolean reverse) {
         DType dtype = inputGates.dtype();
         int steps = inputGates.size(0), batch = inputGates.size(1), hidden = h0.size(1), g4 = 4 * hidden, nh = batch * hidden;
@@ -125,7 +127,6 @@ final class FusedLstm {
         double[] h = read(h0), c = read(c0);
         double[] output = new double[steps * nh];
         double[] work = new double[steps * batch * w6];
-        boolean f32 = dtype == DType.FLOAT32;
         for (int i = 0; i < steps; i++) {
             int t = reverse ? steps - 1 - i : i;
             double[] hg = read(LinalgOps.LINEAR.callTensor(make(h, dtype, batch, hidden), weightHh, biasHh));
@@ -134,12 +135,12 @@ final class FusedLstm {
                 int x0 = (t * batch + n) * g4, h0i = n * g4, w = (t * batch + n) * w6;
                 for (int j = 0; j < hidden; j++) {
                     int k = n * hidden + j;
-                    double ig = sigmoid(xg[x0 + j] + hg[h0i + j], f32);
-                    double fg = sigmoid(xg[x0 + hidden + j] + hg[h0i + hidden + j], f32);
-                    double gg = tanh(xg[x0 + 2 * hidden + j] + hg[h0i + 2 * hidden + j], f32);
-                    double og = sigmoid(xg[x0 + 3 * hidden + j] + hg[h0i + 3 * hidden + j], f32);
-                    double cn = round(fg * c[k] + ig * gg, dtype);
-                    double hn = round(og * tanh(cn, f32), dtype);
+                    double ig = sigmoid(xg[x0 + j] + hg[h0i + j]);
+                    double fg = sigmoid(xg[x0 + hidden + j] + hg[h0i + hidden + j]);
+                    double gg = Math.tanh(xg[x0 + 2 * hidden + j] + hg[h0i + 2 * hidden + j]);
+                    double og = sigmoid(xg[x0 + 3 * hidden + j] + hg[h0i + 3 * hidden + j]);
+                    double cn = fg * c[k] + ig * gg;
+                    double hn = og * Math.tanh(cn);
                     work[w + IN * hidden + j] = ig;
                     work[w + FORGET * hidden + j] = fg;
                     work[w + CELL * hidden + j] = gg;
@@ -164,13 +165,13 @@ final class FusedLstm {
         Tensor weightHh = a.tensor(6), biasHh = a.optTensor(7), workspace = a.tensor(10);
         boolean reverse = a.bool(9);
         DType dtype = inputGates.dtype();
-        boolean f32 = dtype == DType.FLOAT32;
         int steps = inputGates.size(0), batch = inputGates.size(1), hidden = h0.size(1), g4 = 4 * hidden, nh = batch * hidden;
         int w6 = WORKSPACE_ROWS * hidden;
         if (!Shapes.same(workspace.shape(), new int[] {steps, batch, w6})) {
             throw new IllegalArgumentException("rnn_layer_backward: an LSTM's workspace must be " + Shapes.format(new int[] {steps, batch, w6})
                     + " (rnn_layer's fourth result), got " + Shapes.format(workspace.shape()));
         }
+        if (dtype == DType.FLOAT32) return backwardFloat(gradOut, gradH, gradC, c0, weightHh, biasHh, workspace, reverse);
         double[] work = read(workspace), c0v = read(c0);
         double[] hPrev = new double[steps * nh];
         double[] go = read(gradOut), dhNext = read(gradH), dcNext = gradC.numel() == 0 ? new double[nh] : read(gradC);
@@ -188,7 +189,7 @@ final class FusedLstm {
                     int k = n * hidden + j, x = t * nh + k;
                     double dh = go[x] + dhNext[k];
                     double ig = work[w + IN * hidden + j], fg = work[w + FORGET * hidden + j], gg = work[w + CELL * hidden + j];
-                    double og = work[w + OUT * hidden + j], tc = tanh(work[w + C * hidden + j], f32);
+                    double og = work[w + OUT * hidden + j], tc = Math.tanh(work[w + C * hidden + j]);
                     double cPrev = first ? c0v[k] : work[wPrev + j];
                     hPrev[x] = work[w + H_PREV * hidden + j];
                     double dout = dh * tc;
@@ -218,31 +219,68 @@ final class FusedLstm {
     }
 
     /**
-     * The activations as the op-by-op cell computes them: float32 tensors through Ember's own float
-     * functions (the pointwise kernels' scalar forms, a few ulp, several times faster than Math's
-     * double ones), float64 through Math's.
+     * The float32 backward through time, reading the tensors' arrays directly (float arithmetic, as
+     * the op-by-op cell's backward has); per step one product for the hidden state's gradient.
      */
-    private static double sigmoid(double x, boolean f32) { return f32 ? ScalarMath.sigmoid((float) x) : 1 / (1 + Math.exp(-x)); }
-
-    private static double tanh(double x, boolean f32) { return f32 ? ScalarMath.tanh((float) x) : Math.tanh(x); }
-
-    /** A float tensor's values as doubles (float32 through its own array: the generic element reads cost a quarter of a step). */
-    private static double[] read(Tensor t) {
-        if (t.dtype() != DType.FLOAT32) return t.toDoubleArray();
-        float[] f = t.toFloatArray();
-        double[] d = new double[f.length];
-        for (int i = 0; i < f.length; i++) d[i] = f[i];
-        return d;
+    private static List<Tensor> backwardFloat(Tensor gradOut, Tensor gradH, Tensor gradC, Tensor c0, Tensor weightHh, Tensor biasHh,
+                                              Tensor workspace, boolean reverse) {
+        int steps = workspace.size(0), batch = workspace.size(1), hidden = gradH.size(1), g4 = 4 * hidden, nh = batch * hidden;
+        int w6 = WORKSPACE_ROWS * hidden;
+        Tensor gradOutC = gradOut.contiguous(), work = workspace.contiguous();
+        float[] go = gradOutC.storage().floats(), ws = work.storage().floats();
+        int goOffset = gradOutC.storageOffset(), wsOffset = work.storageOffset();
+        float[] cStart = c0.contiguous().toFloatArray();
+        float[] dc = gradC.numel() == 0 ? new float[nh] : gradC.contiguous().toFloatArray();   // a copy, updated step by step
+        Tensor dh = gradH.contiguous();
+        Tensor dGates = uninitialized(steps, batch, g4), hPrev = uninitialized(steps * batch, hidden);   // every element written below
+        float[] dG = dGates.storage().floats(), hp = hPrev.storage().floats();
+        for (int i = steps - 1; i >= 0; i--) {
+            int t = reverse ? steps - 1 - i : i;
+            // the cell state this step started from: the previous step's (in the direction run), or c0
+            int before = reverse ? t + 1 : t - 1;
+            boolean first = before < 0 || before >= steps;
+            float[] dhNext = dh.storage().floats();
+            int dhOffset = dh.storageOffset();
+            for (int n = 0; n < batch; n++) {
+                int row = t * batch + n, w = wsOffset + row * w6, b = row * g4;
+                float[] cPrev = first ? cStart : ws;
+                int cp = first ? n * hidden : wsOffset + (before * batch + n) * w6 + C * hidden;
+                for (int j = 0; j < hidden; j++) {
+                    int k = n * hidden + j;
+                    float d = go[goOffset + row * hidden + j] + dhNext[dhOffset + k];
+                    float ig = ws[w + IN * hidden + j], fg = ws[w + FORGET * hidden + j], gg = ws[w + CELL * hidden + j];
+                    float og = ws[w + OUT * hidden + j], tc = VectorMath.tanh(ws[w + C * hidden + j]);
+                    float dcell = d * og * (1 - tc * tc) + dc[k];
+                    dG[b + j] = dcell * gg * ig * (1 - ig);
+                    dG[b + hidden + j] = dcell * cPrev[cp + j] * fg * (1 - fg);
+                    dG[b + 2 * hidden + j] = dcell * ig * (1 - gg * gg);
+                    dG[b + 3 * hidden + j] = d * tc * og * (1 - og);
+                    dc[k] = dcell * fg;
+                    hp[row * hidden + j] = ws[w + H_PREV * hidden + j];
+                }
+            }
+            // the hidden state's gradient into the step before: dG_t [N, 4H] · weight_hh [4H, H]
+            dh = LinalgOps.MM.callTensor(dGates.select(0, t), weightHh).contiguous();
+        }
+        Tensor flat = dGates.reshape(steps * batch, g4);
+        List<Tensor> result = new ArrayList<>();
+        result.add(dGates);
+        result.add(steps == 0 ? gradH.clone() : dh);
+        result.add(Tensor.of(dc, batch, hidden));
+        // weight_hh's gradient over every step at once: Σ_t dG_tᵀ · h_{t-1}
+        result.add(LinalgOps.MM.callTensor(flat.t(), hPrev));
+        result.add(biasHh == null ? Tensor.zeros(DType.FLOAT32, 0) : flat.sum(new int[] {0}, false));
+        return result;
     }
 
-    /** A tensor of {@code dtype} holding {@code v}. */
+    private static double sigmoid(double x) { return 1 / (1 + Math.exp(-x)); }
+
+    /** A tensor's values as doubles. */
+    private static double[] read(Tensor t) { return t.toDoubleArray(); }
+
+    /** A tensor of {@code dtype} holding {@code v} (rounded to it once). */
     private static Tensor make(double[] v, DType dtype, int... shape) {
-        if (dtype != DType.FLOAT32) return Tensor.of(v, shape);
-        float[] f = new float[v.length];
-        for (int i = 0; i < v.length; i++) f[i] = (float) v[i];
-        return Tensor.of(f, shape);
+        Tensor t = Tensor.of(v, shape);
+        return dtype == DType.FLOAT64 ? t : t.to(dtype);
     }
-
-    /** A state as its tensor stores it: the next step starts from the stored value, as op by op. */
-    private static double round(double v, DType dtype) { return dtype == DType.FLOAT32 ? (float) v : v; }
 }

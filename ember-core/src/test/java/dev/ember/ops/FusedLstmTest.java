@@ -50,6 +50,36 @@ class FusedLstmTest {
         assertArrayEquals(Tensor.stack(List.of(gates), 0).toFloatArray(), fused.get(3).toFloatArray(), "the workspace");
     }
 
+    @ParameterizedTest(name = "hidden {0}, reverse {1}")
+    @CsvSource({"32, false", "20, true"})
+    void theFloat32BackwardAgreesWithTheFloat64One(int hidden, boolean reverse) {
+        Tensor.manualSeed(7 * hidden + (reverse ? 1 : 0));
+        int steps = 6, batch = 3;
+        Tensor inputGates = Tensor.randn(steps, batch, 4 * hidden), h0 = Tensor.randn(batch, hidden), c0 = Tensor.randn(batch, hidden);
+        Tensor weightHh = Tensor.randn(4 * hidden, hidden).mul(0.4), biasHh = Tensor.randn(4 * hidden);
+        Tensor gradOut = Tensor.randn(steps, batch, hidden), gradH = Tensor.randn(batch, hidden), gradC = Tensor.randn(batch, hidden);
+        List<Tensor> f32 = backward(reverse, inputGates, h0, c0, weightHh, biasHh, gradOut, gradH, gradC);
+        List<Tensor> f64 = backward(reverse, d(inputGates), d(h0), d(c0), d(weightHh), d(biasHh), d(gradOut), d(gradH), d(gradC));
+        String[] names = {"input_gates", "h0", "c0", "weight_hh", "bias_hh"};
+        for (int i = 0; i < 5; i++) {
+            double[] got = f32.get(i).toDoubleArray(), want = f64.get(i).toDoubleArray();
+            assertEquals(want.length, got.length, names[i]);
+            double scale = 0;
+            for (double w : want) scale = Math.max(scale, Math.abs(w));
+            for (int k = 0; k < got.length; k++) {
+                assertEquals(want[k], got[k], 1e-4 * scale + 1e-6, names[i] + "'s gradient at " + k + " (float32 against float64)");
+            }
+        }
+    }
+
+    private static Tensor d(Tensor t) { return t.to(dev.ember.tensor.DType.FLOAT64); }
+
+    private static List<Tensor> backward(boolean reverse, Tensor inputGates, Tensor h0, Tensor c0, Tensor weightHh, Tensor biasHh,
+                                         Tensor gradOut, Tensor gradH, Tensor gradC) {
+        Tensor workspace = RecurrentOps.RNN_LAYER.callList(inputGates, h0, c0, weightHh, biasHh, "LSTM", reverse).get(3);
+        return RecurrentOps.RNN_LAYER_BACKWARD.callList(gradOut, gradH, gradC, inputGates, h0, c0, weightHh, biasHh, "LSTM", reverse, workspace);
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource({"FLOAT32", "FLOAT64"})
     void aWorkspaceOfTheWrongShapeIsRefusedByName(String dtype) {
