@@ -71,52 +71,62 @@ final class FusedLstm {
         return List.of(output, steps == 0 ? h0.clone() : h, Tensor.of(c, batch, hidden), work);
     }
 
-    /** One batch row of one step: the gates from the two projections, the cell and hidden states, the workspace's rows. */
+    /**
+     * One batch row of one step: the gates from the two projections, the cell and hidden states, the
+     * workspace's rows. In three short loops (the gates' sums, their activations in place, the
+     * states) rather than one: C2 inlined only part of the one loop's vector calls, and what it left
+     * out ran the Vector API's boxed fallback.
+     */
     private static void cellRow(int hidden, float[] xg, int x, float[] hg, int g, float[] hPrev, int hp, float[] c, int ci,
                                 float[] ws, int w, float[] hNext, int hn, float[] out, int o) {
-        int j = 0;
+        // the four gates' pre-activations, as the op-by-op cell adds them: the hidden projection plus the input's
+        int g4 = 4 * hidden, j = 0;
+        for (int bound = S.loopBound(g4); j < bound; j += S.length()) {
+            FloatVector.fromArray(S, hg, g + j).add(FloatVector.fromArray(S, xg, x + j)).intoArray(ws, w + j);
+        }
+        for (; j < g4; j++) ws[w + j] = hg[g + j] + xg[x + j];
+        sigmoid(ws, w + IN * hidden, 2 * hidden);   // i and f
+        tanh(ws, w + CELL * hidden, hidden);
+        sigmoid(ws, w + OUT * hidden, hidden);
+        j = 0;
         for (int bound = S.loopBound(hidden); j < bound; j += S.length()) {
-            FloatVector ig = VectorMath.sigmoid(gate(hg, g + j, xg, x + j));
-            FloatVector fg = VectorMath.sigmoid(gate(hg, g + hidden + j, xg, x + hidden + j));
-            FloatVector gg = VectorMath.tanh(gate(hg, g + 2 * hidden + j, xg, x + 2 * hidden + j));
-            FloatVector og = VectorMath.sigmoid(gate(hg, g + 3 * hidden + j, xg, x + 3 * hidden + j));
+            FloatVector ig = FloatVector.fromArray(S, ws, w + IN * hidden + j), fg = FloatVector.fromArray(S, ws, w + FORGET * hidden + j);
+            FloatVector gg = FloatVector.fromArray(S, ws, w + CELL * hidden + j), og = FloatVector.fromArray(S, ws, w + OUT * hidden + j);
             FloatVector cn = fg.mul(FloatVector.fromArray(S, c, ci + j)).add(ig.mul(gg));
             FloatVector hv = og.mul(VectorMath.tanh(cn));
-            ig.intoArray(ws, w + IN * hidden + j);
-            fg.intoArray(ws, w + FORGET * hidden + j);
-            gg.intoArray(ws, w + CELL * hidden + j);
-            og.intoArray(ws, w + OUT * hidden + j);
             cn.intoArray(ws, w + C * hidden + j);
-            FloatVector.fromArray(S, hPrev, hp + j).intoArray(ws, w + H_PREV * hidden + j);
             cn.intoArray(c, ci + j);
+            FloatVector.fromArray(S, hPrev, hp + j).intoArray(ws, w + H_PREV * hidden + j);
             hv.intoArray(hNext, hn + j);
             hv.intoArray(out, o + j);
         }
         for (; j < hidden; j++) {
-            float ig = VectorMath.sigmoid(hg[g + j] + xg[x + j]);
-            float fg = VectorMath.sigmoid(hg[g + hidden + j] + xg[x + hidden + j]);
-            float gg = VectorMath.tanh(hg[g + 2 * hidden + j] + xg[x + 2 * hidden + j]);
-            float og = VectorMath.sigmoid(hg[g + 3 * hidden + j] + xg[x + 3 * hidden + j]);
-            float cn = fg * c[ci + j] + ig * gg;
-            float hv = og * VectorMath.tanh(cn);
-            ws[w + IN * hidden + j] = ig;
-            ws[w + FORGET * hidden + j] = fg;
-            ws[w + CELL * hidden + j] = gg;
-            ws[w + OUT * hidden + j] = og;
+            float cn = ws[w + FORGET * hidden + j] * c[ci + j] + ws[w + IN * hidden + j] * ws[w + CELL * hidden + j];
+            float hv = ws[w + OUT * hidden + j] * VectorMath.tanh(cn);
             ws[w + C * hidden + j] = cn;
-            ws[w + H_PREV * hidden + j] = hPrev[hp + j];
             c[ci + j] = cn;
+            ws[w + H_PREV * hidden + j] = hPrev[hp + j];
             hNext[hn + j] = hv;
             out[o + j] = hv;
         }
     }
 
+    /** a[from, from + n) = sigmoid(a[...]) in place, on lanes (the tail by the lanes' scalar twin). */
+    private static void sigmoid(float[] a, int from, int n) {
+        int j = 0;
+        for (int bound = S.loopBound(n); j < bound; j += S.length()) VectorMath.sigmoid(FloatVector.fromArray(S, a, from + j)).intoArray(a, from + j);
+        for (; j < n; j++) a[from + j] = VectorMath.sigmoid(a[from + j]);
+    }
+
+    /** a[from, from + n) = tanh(a[...]) in place, on lanes (the tail by the lanes' scalar twin). */
+    private static void tanh(float[] a, int from, int n) {
+        int j = 0;
+        for (int bound = S.loopBound(n); j < bound; j += S.length()) VectorMath.tanh(FloatVector.fromArray(S, a, from + j)).intoArray(a, from + j);
+        for (; j < n; j++) a[from + j] = VectorMath.tanh(a[from + j]);
+    }
+
     private static Tensor uninitialized(int... shape) { return Tensor.allocateUninitialized(dev.ember.tensor.TensorMeta.contiguous(DType.FLOAT32, shape)); }
 
-    /** A gate's pre-activation, as the op-by-op cell adds them: the hidden projection plus the input's. */
-    private static FloatVector gate(float[] hg, int g, float[] xg, int x) {
-        return FloatVector.fromArray(S, hg, g).add(FloatVector.fromArray(S, xg, x));
-    }
 
     /** The forward of other dtypes: sums, products and activations in float64. */
     private static List<Tensor> runWidened(Tensor inputGates, Tensor h0, Tensor c0, Tensor weightHh, Tensor biasHh, boolean reverse) {
