@@ -111,6 +111,41 @@ final class FusedLstm {
         }
     }
 
+    /**
+     * One batch row of one step backward: the gates' gradients from the output's and the next step's
+     * hidden-state gradient and the cell-state gradient carried back (updated in place), on lanes; the
+     * hidden state the step started from copied out for weight_hh's gradient.
+     */
+    private static void backwardRow(int hidden, float[] go, int o, float[] dhNext, int dh, float[] ws, int w, float[] cPrev, int cp,
+                                    float[] dc, int k, float[] dG, int b, float[] hp, int h) {
+        int j = 0;
+        for (int bound = S.loopBound(hidden); j < bound; j += S.length()) {
+            FloatVector d = FloatVector.fromArray(S, go, o + j).add(FloatVector.fromArray(S, dhNext, dh + j));
+            FloatVector ig = FloatVector.fromArray(S, ws, w + IN * hidden + j), fg = FloatVector.fromArray(S, ws, w + FORGET * hidden + j);
+            FloatVector gg = FloatVector.fromArray(S, ws, w + CELL * hidden + j), og = FloatVector.fromArray(S, ws, w + OUT * hidden + j);
+            FloatVector tc = VectorMath.tanh(FloatVector.fromArray(S, ws, w + C * hidden + j)), one = FloatVector.broadcast(S, 1f);
+            FloatVector dcell = d.mul(og).mul(one.sub(tc.mul(tc))).add(FloatVector.fromArray(S, dc, k + j));
+            dcell.mul(gg).mul(ig).mul(one.sub(ig)).intoArray(dG, b + j);
+            dcell.mul(FloatVector.fromArray(S, cPrev, cp + j)).mul(fg).mul(one.sub(fg)).intoArray(dG, b + hidden + j);
+            dcell.mul(ig).mul(one.sub(gg.mul(gg))).intoArray(dG, b + 2 * hidden + j);
+            d.mul(tc).mul(og).mul(one.sub(og)).intoArray(dG, b + 3 * hidden + j);
+            dcell.mul(fg).intoArray(dc, k + j);
+            FloatVector.fromArray(S, ws, w + H_PREV * hidden + j).intoArray(hp, h + j);
+        }
+        for (; j < hidden; j++) {
+            float d = go[o + j] + dhNext[dh + j];
+            float ig = ws[w + IN * hidden + j], fg = ws[w + FORGET * hidden + j], gg = ws[w + CELL * hidden + j];
+            float og = ws[w + OUT * hidden + j], tc = VectorMath.tanh(ws[w + C * hidden + j]);
+            float dcell = d * og * (1 - tc * tc) + dc[k + j];
+            dG[b + j] = dcell * gg * ig * (1 - ig);
+            dG[b + hidden + j] = dcell * cPrev[cp + j] * fg * (1 - fg);
+            dG[b + 2 * hidden + j] = dcell * ig * (1 - gg * gg);
+            dG[b + 3 * hidden + j] = d * tc * og * (1 - og);
+            dc[k + j] = dcell * fg;
+            hp[h + j] = ws[w + H_PREV * hidden + j];
+        }
+    }
+
     /** a[from, from + n) = sigmoid(a[...]) in place, on lanes (the tail by the lanes' scalar twin). */
     private static void sigmoid(float[] a, int from, int n) {
         int j = 0;
@@ -255,19 +290,8 @@ final class FusedLstm {
                 int row = t * batch + n, w = wsOffset + row * w6, b = row * g4;
                 float[] cPrev = first ? cStart : ws;
                 int cp = first ? n * hidden : wsOffset + (before * batch + n) * w6 + C * hidden;
-                for (int j = 0; j < hidden; j++) {
-                    int k = n * hidden + j;
-                    float d = go[goOffset + row * hidden + j] + dhNext[dhOffset + k];
-                    float ig = ws[w + IN * hidden + j], fg = ws[w + FORGET * hidden + j], gg = ws[w + CELL * hidden + j];
-                    float og = ws[w + OUT * hidden + j], tc = VectorMath.tanh(ws[w + C * hidden + j]);
-                    float dcell = d * og * (1 - tc * tc) + dc[k];
-                    dG[b + j] = dcell * gg * ig * (1 - ig);
-                    dG[b + hidden + j] = dcell * cPrev[cp + j] * fg * (1 - fg);
-                    dG[b + 2 * hidden + j] = dcell * ig * (1 - gg * gg);
-                    dG[b + 3 * hidden + j] = d * tc * og * (1 - og);
-                    dc[k] = dcell * fg;
-                    hp[row * hidden + j] = ws[w + H_PREV * hidden + j];
-                }
+                backwardRow(hidden, go, goOffset + row * hidden, dhNext, dhOffset + n * hidden, ws, w, cPrev, cp, dc, n * hidden,
+                        dG, b, hp, row * hidden);
             }
             // the hidden state's gradient into the step before: dG_t [N, 4H] · weight_hh [4H, H]
             dh = LinalgOps.MM.callTensor(dGates.select(0, t), weightHh).contiguous();
