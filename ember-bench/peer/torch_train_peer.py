@@ -50,8 +50,19 @@ class LstmOutput(nn.Module):
         return self.lstm(x)[0]
 
 
+class GruOutput(nn.Module):
+    """TrainingBench's gru: a two-layer GRU (input 32, hidden 64), its output at every step."""
+
+    def __init__(self):
+        super().__init__()
+        self.gru = nn.GRU(32, 64, 2)
+
+    def forward(self, x):
+        return self.gru(x)[0]
+
+
 WORKLOADS = [("mlp", mlp, (64, 512)), ("convBnRelu", conv_bn_relu, (4, 64, 28, 28)), ("encoder", encoder, (4, 128, 256)),
-             ("lstm", LstmOutput, (50, 16, 32))]
+             ("lstm", LstmOutput, (50, 16, 32)), ("gru", GruOutput, (50, 16, 32))]
 
 
 def make_step(model, opt, forward):

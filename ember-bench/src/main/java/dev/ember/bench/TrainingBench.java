@@ -39,10 +39,10 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-XX:CompileCommand=quiet", "-XX:CompileCommand=inline,dev.ember.kernels.VectorMath::*", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms8g", "-Xmx8g", "-Xmn4g", "-XX:+AlwaysPreTouch", "-XX:+UseParallelGC"})
 public class TrainingBench {
-    private Module mlp, conv, encoder, lstm;
-    private AdamW mlpOpt, convOpt, encOpt, mlpOptC, convOptC, encOptC, mlpOptCC, convOptCC, encOptCC, lstmOpt, lstmOptC;
-    private Fn1<Tensor, Tensor> mlpCompiled, convCompiled, encCompiled, lstmCompiled;
-    private Module mlpC, convC, encC, lstmC;
+    private Module mlp, conv, encoder, lstm, gru;
+    private AdamW mlpOpt, convOpt, encOpt, mlpOptC, convOptC, encOptC, mlpOptCC, convOptCC, encOptCC, lstmOpt, lstmOptC, gruOpt, gruOptC;
+    private Fn1<Tensor, Tensor> mlpCompiled, convCompiled, encCompiled, lstmCompiled, gruCompiled;
+    private Module mlpC, convC, encC, lstmC, gruC;
     private Tensor mlpX, convX, encX, lstmX;
     private NDManager manager;
     private TorchMlp tMlp;
@@ -66,6 +66,9 @@ public class TrainingBench {
 
     /** A two-layer LSTM, input 32, hidden 64, over 50 steps of a batch of 16 (sequence first); the step's output is every step's hidden state. */
     static Module lstmModel() { return new dev.ember.nn.LSTM(32, 64, 2); }
+
+    /** The same shape as a GRU: two layers, input 32, hidden 64, over lstmInput()'s 50 steps of a batch of 16. */
+    static Module gruModel() { return new dev.ember.nn.GRU(32, 64, 2); }
 
     static Tensor lstmInput() { return Tensor.randn(50, 16, 32); }
 
@@ -102,6 +105,12 @@ public class TrainingBench {
         lstmOpt = adamW(lstm);
         lstmOptC = adamW(lstmC);
         lstmCompiled = Ember.compile(lstmC);
+        gru = gruModel();
+        gruC = gruModel();
+        gruC.loadStateDict(gru.stateDict());
+        gruOpt = adamW(gru);
+        gruOptC = adamW(gruC);
+        gruCompiled = Ember.compile(gruC);
         mlpOpt = adamW(mlp);
         convOpt = adamW(conv);
         encOpt = adamW(encoder);
@@ -122,6 +131,7 @@ public class TrainingBench {
         checkSame("conv", conv::forward, convOpt, convCompiled, convOptC, convX);
         checkSame("encoder", encoder::forward, encOpt, encCompiled, encOptC, encX);
         checkSame("lstm", lstm::forward, lstmOpt, lstmCompiled, lstmOptC, lstmX);
+        checkSame("gru", gru::forward, gruOpt, gruCompiled, gruOptC, lstmX);
         manager = Libtorch.manager();
         tMlp = new TorchMlp(manager, mlp);
         tConv = new TorchConv(manager, conv);
@@ -141,6 +151,12 @@ public class TrainingBench {
 
     @Benchmark
     public double lstm_compiled() { return step(lstmCompiled, lstmOptC, lstmX); }
+
+    @Benchmark
+    public double gru_eager() { return step(gru::forward, gruOpt, lstmX); }
+
+    @Benchmark
+    public double gru_compiled() { return step(gruCompiled, gruOptC, lstmX); }
 
     @Benchmark
     public double mlp_eager() { return step(mlp::forward, mlpOpt, mlpX); }

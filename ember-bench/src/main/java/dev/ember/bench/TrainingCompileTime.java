@@ -11,7 +11,7 @@ import dev.ember.tensor.Tensor;
  * each TrainingBench model (capture, AOT's joint graph and partition, inductor on the forward and
  * the backward graph, then the step itself), beside the second step. Run:
  * {@code java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -cp ember-bench/target/benchmarks.jar dev.ember.bench.TrainingCompileTime}
- * (one process per model keeps each first step cold: pass mlp, convBnRelu, encoder or lstm).
+ * (one process per model keeps each first step cold: pass mlp, convBnRelu, encoder, lstm or gru).
  */
 public final class TrainingCompileTime {
     private TrainingCompileTime() {}
@@ -26,7 +26,8 @@ public final class TrainingCompileTime {
             case "convBnRelu" -> { model = TrainingBench.convModel(); x = Tensor.randn(4, 64, 28, 28); }
             case "encoder" -> { model = TrainingBench.encoderModel(); x = Tensor.randn(4, 128, 256); }
             case "lstm" -> { model = TrainingBench.lstmModel(); x = TrainingBench.lstmInput(); }
-            default -> throw new IllegalArgumentException("mlp, convBnRelu, encoder or lstm, not " + which);
+            case "gru" -> { model = TrainingBench.gruModel(); x = TrainingBench.lstmInput(); }
+            default -> throw new IllegalArgumentException("mlp, convBnRelu, encoder, lstm or gru, not " + which);
         }
         AdamW opt = TrainingBench.adamW(model);
         Fn1<Tensor, Tensor> compiled = Ember.compile(model);

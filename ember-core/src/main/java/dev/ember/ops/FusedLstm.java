@@ -38,7 +38,7 @@ final class FusedLstm {
                 : runWidened(inputGates, h0, c0, weightHh, biasHh, reverse);
     }
 
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
 
     /**
      * The float32 forward on vector lanes, operation for operation as the op-by-op cell computes
@@ -147,20 +147,20 @@ final class FusedLstm {
     }
 
     /** a[from, from + n) = sigmoid(a[...]) in place, on lanes (the tail by the lanes' scalar twin). */
-    private static void sigmoid(float[] a, int from, int n) {
+    static void sigmoid(float[] a, int from, int n) {
         int j = 0;
         for (int bound = S.loopBound(n); j < bound; j += S.length()) VectorMath.sigmoid(FloatVector.fromArray(S, a, from + j)).intoArray(a, from + j);
         for (; j < n; j++) a[from + j] = VectorMath.sigmoid(a[from + j]);
     }
 
     /** a[from, from + n) = tanh(a[...]) in place, on lanes (the tail by the lanes' scalar twin). */
-    private static void tanh(float[] a, int from, int n) {
+    static void tanh(float[] a, int from, int n) {
         int j = 0;
         for (int bound = S.loopBound(n); j < bound; j += S.length()) VectorMath.tanh(FloatVector.fromArray(S, a, from + j)).intoArray(a, from + j);
         for (; j < n; j++) a[from + j] = VectorMath.tanh(a[from + j]);
     }
 
-    private static Tensor uninitialized(int... shape) { return Tensor.allocateUninitialized(dev.ember.tensor.TensorMeta.contiguous(DType.FLOAT32, shape)); }
+    static Tensor uninitialized(int... shape) { return Tensor.allocateUninitialized(dev.ember.tensor.TensorMeta.contiguous(DType.FLOAT32, shape)); }
 
 
     /** The forward of other dtypes: sums, products and activations in float64. */

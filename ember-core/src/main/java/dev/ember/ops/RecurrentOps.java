@@ -19,9 +19,10 @@ import java.util.List;
  * <p>Its backward is {@link #RNN_LAYER_BACKWARD}. An LSTM's steps and backward are fused
  * ({@link FusedLstm}): the forward keeps every step's gates and states in its fourth result, a
  * workspace without gradient (cuDNN's reserve space, ATen's fused cell's {@code workspace}), which
- * the backward reads instead of running the steps again. A GRU's and an Elman layer's backward runs
- * the steps below again with recording on and differentiates them (recomputation: their workspace
- * is empty), so the gradients are exactly those of the step formulas.
+ * the backward reads instead of running the steps again; a float32 GRU's likewise ({@link FusedGru}).
+ * Other GRUs' and an Elman layer's backward runs the steps below again with recording on and
+ * differentiates them (recomputation: their workspace is empty), so the gradients are exactly those
+ * of the step formulas.
  */
 public final class RecurrentOps {
     private RecurrentOps() {}
@@ -54,7 +55,9 @@ public final class RecurrentOps {
                 }
                 return out;
             })
-            .kernel((a, m) -> a.str(8).equals("LSTM") ? FusedLstm.backward(a) : backward(a))
+            .kernel((a, m) -> a.str(8).equals("LSTM") ? FusedLstm.backward(a)
+                    : a.str(8).equals("GRU") && a.tensor(10).numel() > 0 ? FusedGru.backward(a.tensor(0), a.tensor(1), a.tensor(6), a.optTensor(7), a.tensor(10), a.bool(9))
+                    : backward(a))
             .register();
 
     /**
@@ -62,8 +65,8 @@ public final class RecurrentOps {
      * [N, H], {@code c0} [N, H] for LSTM; returns every step's hidden state [steps, N, H] (in input
      * order, also when {@code reverse}), the last hidden state, (LSTM) the last cell state, else
      * an empty tensor, and the workspace the backward reads (LSTM: [steps, N, 6H], each step's four
-     * gates after their activations, its cell state and the hidden state it started from; else
-     * empty), which has no gradient.
+     * gates after their activations, its cell state and the hidden state it started from; a float32
+     * GRU: [steps, N, 5H]; else empty), which has no gradient.
      */
     public static final OpOverload RNN_LAYER = OpOverload.define("rnn_layer(Tensor input_gates, Tensor h0, Tensor? c0, Tensor weight_hh, "
                     + "Tensor? bias_hh, str mode, bool reverse) -> (Tensor output, Tensor h_n, Tensor c_n, Tensor workspace)")
@@ -72,11 +75,13 @@ public final class RecurrentOps {
             .meta(a -> {
                 Geometry g = geometry(a);
                 TensorMeta h = TensorMeta.contiguous(g.dtype, g.batch, g.hidden), empty = TensorMeta.contiguous(g.dtype, 0);
+                int workspaceRows = g.lstm ? FusedLstm.WORKSPACE_ROWS : fusedGru(a.str(5), g.dtype) ? FusedGru.WORKSPACE_ROWS : 0;
                 return List.of(TensorMeta.contiguous(g.dtype, g.steps, g.batch, g.hidden), h, g.lstm ? h : empty,
-                        g.lstm ? TensorMeta.contiguous(g.dtype, g.steps, g.batch, FusedLstm.WORKSPACE_ROWS * g.hidden) : empty);
+                        workspaceRows == 0 ? empty : TensorMeta.contiguous(g.dtype, g.steps, g.batch, workspaceRows * g.hidden));
             })
             .kernel((a, m) -> a.str(5).equals("LSTM")
                     ? FusedLstm.run(a.tensor(0), a.tensor(1), a.optTensor(2), a.tensor(3), a.optTensor(4), a.bool(6))
+                    : fusedGru(a.str(5), a.tensor(0).dtype()) ? FusedGru.run(a.tensor(0), a.tensor(1), a.tensor(3), a.optTensor(4), a.bool(6))
                     : run(a.tensor(0), a.tensor(1), a.optTensor(2), a.tensor(3), a.optTensor(4), a.str(5), a.bool(6)))
             .derivative(g -> {
                 List<?> metas = List.of(g.resultMeta(0), g.resultMeta(1), g.resultMeta(2));
@@ -89,6 +94,9 @@ public final class RecurrentOps {
                 return result;
             })
             .register();
+
+    /** Whether a layer's steps run fused by {@link FusedGru}: a float32 GRU (other dtypes run the steps below, its reference). */
+    private static boolean fusedGru(String mode, dev.ember.tensor.DType dtype) { return mode.equals("GRU") && dtype == dev.ember.tensor.DType.FLOAT32; }
 
     private record Geometry(dev.ember.tensor.DType dtype, int steps, int batch, int hidden, boolean lstm) {}
 
