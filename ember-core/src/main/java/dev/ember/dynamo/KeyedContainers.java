@@ -554,10 +554,14 @@ final class KeyedContainers {
         return null;
     }
 
-    /** {@code next()} on an iterator over a map or set changed since the iterator was made throws, as Java's fail-fast iterators do. */
-    static Unsupported concurrentModification(TraceContext ctx, String what) {
-        return ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ConcurrentModificationException: " + what
-                + " after the container was changed while being iterated");
+    /**
+     * {@code next()} on an iterator over a map or set changed since the iterator was made throws, as
+     * Java's fail-fast iterators do.
+     */
+    static RuntimeException concurrentModification(TraceContext ctx, String what) {
+        // raised in the trace, so the program's own catch handles it as eager's does (Java's fail-fast iterators give no message)
+        return Exceptions.raise(ctx, new java.util.ConcurrentModificationException(), GraphBreakType.EXCEPTION_THROWN,
+                "the traced path throws ConcurrentModificationException: " + what + " after the container was changed while being iterated");
     }
 
     private static List<VariableTracker> constants(Collection<Object> keys) {
