@@ -180,4 +180,43 @@ class Ports3RegressionTest {
                 () -> List.<Object[]>of(args(Tensor.randn(3)), args(Tensor.randn(3))));
         assertEquals(1, cc.frameCount());
     }
+
+    // ---- Map's remapping methods, Map.equals, Set.removeAll and retainAll ----
+
+    static Tensor remapInputMap(Map<String, Tensor> m, Tensor x) {
+        m.merge("a", x, Tensor::add);            // present: a + x
+        m.merge("new", x.mul(2), Tensor::add);   // absent: put
+        m.computeIfPresent("b", (k, v) -> null); // removes b
+        m.computeIfPresent("zz", (k, v) -> x);   // absent: nothing
+        m.compute("c", (k, v) -> v == null ? x.neg() : v.sin());
+        m.replaceAll((k, v) -> k.equals("new") ? v.cos() : v);
+        Map<String, Integer> p = new LinkedHashMap<>();
+        p.put("one", 1);
+        p.merge("one", 5, (o, n) -> null);       // a null merge removes
+        return x.add(p.size()).add(p.equals(Map.of()) ? 1 : 0).add(m.equals(Map.of("q", 1)) ? 10 : 0);
+    }
+
+    static Tensor setBulkRemovals(Set<Integer> s, Tensor x) {
+        boolean removed = s.removeAll(List.of(1, 1, 7));
+        boolean retained = s.retainAll(Set.of(2, 3, 4));
+        boolean again = s.retainAll(Set.of(2, 3, 4));
+        int sum = 0;
+        for (int v : s) sum += v;
+        return x.mul(sum).add(removed ? 1 : 0).add(retained ? 10 : 0).add(again ? 100 : 0);
+    }
+
+    @Test
+    void mapRemappingAndSetBulkRemovalsAreTraced() {
+        CompileCounter cc = PyTorchMiscPortsTest.check((Fn2<Map<String, Tensor>, Tensor, Tensor>) Ports3RegressionTest::remapInputMap, Options.fullgraph(), () -> {
+            Map<String, Tensor> m = new LinkedHashMap<>();
+            m.put("a", Tensor.randn(3));
+            m.put("b", Tensor.randn(3));
+            m.put("c", Tensor.randn(3));
+            return List.<Object[]>of(args(m, Tensor.randn(3)));
+        });
+        assertEquals(1, cc.frameCount());
+        cc = PyTorchMiscPortsTest.check((Fn2<Set<Integer>, Tensor, Tensor>) Ports3RegressionTest::setBulkRemovals, Options.fullgraph(),
+                () -> List.<Object[]>of(args(new LinkedHashSet<>(List.of(1, 2, 5, 3)), Tensor.randn(3)), args(new HashSet<>(List.of(9)), Tensor.randn(3))));
+        assertEquals(2, cc.frameCount(), "one frame per input set");
+    }
 }
