@@ -407,6 +407,10 @@ final class KeyedContainers {
                 yield null;
             }
             case "equals" -> bool(mapEquals(ctx, m, args.getFirst(), what));
+            case "firstKey", "lastKey", "higherKey", "lowerKey", "ceilingKey", "floorKey" -> {
+                if (!(e instanceof java.util.NavigableMap<Object, VariableTracker> nm)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked map");
+                yield navigate(ctx, nm.navigableKeySet(), name.substring(0, name.length() - 3), args.isEmpty() ? null : key(ctx, m, args.getFirst(), what), what);
+            }
             case "keySet" -> m.view(MapViewVariable.View.KEYS);
             case "values" -> m.view(MapViewVariable.View.VALUES);
             case "entrySet" -> m.view(MapViewVariable.View.ENTRIES);
@@ -440,6 +444,27 @@ final class KeyedContainers {
         };
         if (removed != null) k.changes().removed(key);
         return removed;
+    }
+
+    /**
+     * A sorted set's (or sorted map's keys') first, last, higher, lower, ceiling or floor, read from
+     * the real sorted keys: keys are values known while tracing, so their order is too. first and
+     * last of an empty one throw NoSuchElementException, the others answer null, as Java's do.
+     */
+    private static VariableTracker navigate(TraceContext ctx, java.util.NavigableSet<Object> keys, String name, Object arg, String what) {
+        if ((name.equals("first") || name.equals("last")) && keys.isEmpty()) {
+            throw Exceptions.raise(ctx, new java.util.NoSuchElementException(), GraphBreakType.EXCEPTION_THROWN,
+                    "the traced path throws NoSuchElementException: " + what + " of an empty sorted container");
+        }
+        Object found = real(ctx, what, () -> switch (name) {
+            case "first" -> keys.first();
+            case "last" -> keys.last();
+            case "higher" -> keys.higher(arg);
+            case "lower" -> keys.lower(arg);
+            case "ceiling" -> keys.ceiling(arg);
+            default -> keys.floor(arg);
+        });
+        return found == null ? ConstantVariable.NULL : keyVariable(found);
     }
 
     /**
@@ -542,6 +567,10 @@ final class KeyedContainers {
             case "iterator" -> new IteratorVariable(constants(ordered(ctx, s, what).elements()), s, s);
             case "stream" -> StreamCalls.streamOf(s);
             case "forEach" -> forEach(ctx, s, constants(ordered(ctx, s, what).elements()), args.getFirst(), what);
+            case "first", "last", "higher", "lower", "ceiling", "floor" -> {
+                if (!(e instanceof java.util.NavigableSet<Object> ns)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked set");
+                yield navigate(ctx, ns, name, args.isEmpty() ? null : key(ctx, s, args.getFirst(), what), what);
+            }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked set");
         };
     }

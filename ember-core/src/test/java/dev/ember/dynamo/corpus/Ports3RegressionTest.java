@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.ConcurrentModificationException;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -217,6 +218,46 @@ class Ports3RegressionTest {
         assertEquals(1, cc.frameCount());
         cc = PyTorchMiscPortsTest.check((Fn2<Set<Integer>, Tensor, Tensor>) Ports3RegressionTest::setBulkRemovals, Options.fullgraph(),
                 () -> List.<Object[]>of(args(new LinkedHashSet<>(List.of(1, 2, 5, 3)), Tensor.randn(3)), args(new HashSet<>(List.of(9)), Tensor.randn(3))));
+        assertEquals(2, cc.frameCount(), "one frame per input set");
+    }
+
+    // ---- list methods with the program's lambdas, Collections.swap and rotate, sorted containers' navigation ----
+
+    static List<Tensor> listLambdaMethods(List<Tensor> xs, Tensor y) {
+        xs.sort((a, b) -> Integer.compare(b.size(0), a.size(0)));   // longest first, stable among equals
+        xs.replaceAll(t -> t.sum(0, false).add(y));
+        xs.removeIf(t -> t.dim() != 1);
+        List<Tensor> fixed = java.util.Arrays.asList(y, y.neg());
+        boolean none = fixed.removeIf(t -> t.dim() == 5);             // nothing to remove: a fixed-size list answers false
+        Collections.rotate(xs, -1);
+        Collections.swap(xs, 0, xs.size() - 1);
+        List<Integer> ints = new ArrayList<>(List.of(3, 1, 2));
+        ints.sort((a, b) -> b - a);
+        xs.add(y.mul(ints.getFirst() * 100 + ints.hashCode() % 7).add(none ? 0 : 1));
+        return xs;
+    }
+
+    static Tensor sortedNavigation(java.util.TreeSet<Integer> s, Tensor x) {
+        java.util.TreeMap<String, Integer> m = new java.util.TreeMap<>();
+        m.put("b", 2);
+        m.put("a", 1);
+        Integer above = s.higher(100);
+        int acc = s.first() * 1000 + s.last() * 100 + s.ceiling(4) * 10 + s.floor(4) + (above == null ? 0 : 7);
+        try {
+            new java.util.TreeSet<Integer>().first();
+        } catch (java.util.NoSuchElementException e) {
+            acc += 10000;
+        }
+        return x.mul(acc).add(m.firstKey().length()).add(m.lowerKey("b").equals("a") ? 1 : 0);
+    }
+
+    @Test
+    void listLambdaMethodsSwapRotateAndSortedNavigationAreTraced() {
+        CompileCounter cc = PyTorchMiscPortsTest.check((Fn2<List<Tensor>, Tensor, List<Tensor>>) Ports3RegressionTest::listLambdaMethods, Options.fullgraph(),
+                () -> List.<Object[]>of(args(new ArrayList<>(List.of(Tensor.randn(2, 3), Tensor.randn(4, 3), Tensor.randn(2, 3), Tensor.randn(3, 3))), Tensor.randn(3))));
+        assertEquals(1, cc.frameCount());
+        cc = PyTorchMiscPortsTest.check((Fn2<java.util.TreeSet<Integer>, Tensor, Tensor>) Ports3RegressionTest::sortedNavigation, Options.fullgraph(),
+                () -> List.<Object[]>of(args(new java.util.TreeSet<>(List.of(5, 2, 9)), Tensor.randn(3)), args(new java.util.TreeSet<>(List.of(4, 200)), Tensor.randn(3))));
         assertEquals(2, cc.frameCount(), "one frame per input set");
     }
 }

@@ -202,20 +202,6 @@ final class PyTorchPorts3Programs {
     // test_autograd_function.py::test_function_context_save_and_mark
     static Tensor contextSaveAndMark(Tensor x) { return new SaveAndMark().apply(x); }
 
-    static final class MarkClone extends CustomFunction {
-        @Override
-        protected Tensor[] forward(Context ctx, Tensor... in) {
-            Tensor y = in[0].mul(2);
-            ctx.markNonDifferentiable(y);
-            return new Tensor[] {y};
-        }
-
-        @Override
-        protected Tensor[] backward(Context ctx, Tensor... grad) { return new Tensor[] {grad[0]}; }
-    }
-
-    static Tensor contextSaveAndMark2(Tensor x) { return new MarkClone().apply(x); }
-
     /** Foo of test_function_ctx_does_not_instantiate_function: ctx.scale = 3 read back in backward. */
     static final class CtxScale extends CustomFunction {
         @Override
