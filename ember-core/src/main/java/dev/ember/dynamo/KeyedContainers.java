@@ -190,7 +190,8 @@ final class KeyedContainers {
                 }
             }
             for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
-                if (java.lang.reflect.Modifier.isStatic(m.getModifiers()) || m.isSynthetic() || m.isBridge()) continue;
+                // a bridge counts: put(String, Integer) overrides HashMap.put through the bridge put(Object, Object) javac adds
+                if (java.lang.reflect.Modifier.isStatic(m.getModifiers()) || m.isSynthetic() && !m.isBridge()) continue;
                 for (Class<?> j = base; j != null; j = j.getSuperclass()) {
                     try {
                         java.lang.reflect.Method over = j.getDeclaredMethod(m.getName(), m.getParameterTypes());

@@ -1,7 +1,6 @@
 package dev.ember.dynamo;
 
 import dev.ember.dynamo.source.Source;
-import dev.ember.jvm.JdkSuper;
 import dev.ember.dynamo.variables.Changes;
 import dev.ember.dynamo.variables.Construction;
 import dev.ember.dynamo.variables.IdentityKey;
@@ -10,7 +9,6 @@ import dev.ember.tensor.Tensor;
 
 import java.lang.reflect.Array;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.RecordComponent;
@@ -257,10 +255,6 @@ sealed interface OutputRebuilder {
          */
         @SuppressWarnings("unchecked")
         static void replay(Object container, List<Changes.Change> changes, List<Object> keys, Object[] values, java.util.function.UnaryOperator<Object> key) {
-            if (!JdkSuper.isJdkClass(container.getClass())) {
-                replayAsTheJdk(container, changes, keys, values, key);
-                return;
-            }
             Collection<Object> keySet = container instanceof Map<?, ?> m ? ((Map<Object, Object>) m).keySet() : (Collection<Object>) container;
             for (Changes.Change c : changes) {
                 switch (c.kind()) {
@@ -276,29 +270,6 @@ sealed interface OutputRebuilder {
             Map<Object, Object> map = (Map<Object, Object>) container;
             for (int i = 0; i < keys.size(); i++) map.put(key.apply(keys.get(i)), values[i]);
         }
-
-        /** {@link #replay} into a user subclass through the JDK's own put, add, remove and clear: its overrides already ran in the trace. */
-        private static void replayAsTheJdk(Object container, List<Changes.Change> changes, List<Object> keys, Object[] values,
-                                           java.util.function.UnaryOperator<Object> key) {
-            boolean isMap = container instanceof Map<?, ?>;
-            for (Changes.Change c : changes) {
-                switch (c.kind()) {
-                    case INSERT -> {
-                        if (isMap) JdkSuper.invoke(container, "put", PUT, key.apply(c.key()), null);
-                        else JdkSuper.invoke(container, "add", ONE_ARG, key.apply(c.key()));
-                    }
-                    case REMOVE -> JdkSuper.invoke(container, "remove", isMap ? ONE_ARG_OBJECT : ONE_ARG, key.apply(c.key()));
-                    case CLEAR -> JdkSuper.invoke(container, "clear", NO_ARGS);
-                }
-            }
-            if (values == null) return;
-            for (int i = 0; i < keys.size(); i++) JdkSuper.invoke(container, "put", PUT, key.apply(keys.get(i)), values[i]);
-        }
-
-        private static final MethodType PUT = MethodType.methodType(Object.class, Object.class, Object.class);
-        private static final MethodType ONE_ARG = MethodType.methodType(boolean.class, Object.class);
-        private static final MethodType ONE_ARG_OBJECT = MethodType.methodType(Object.class, Object.class);
-        private static final MethodType NO_ARGS = MethodType.methodType(void.class);
 
         @Override
         public boolean hasIdentity() { return true; }

@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The bugs PyTorchPorts3Test found, each as the class it belongs to: a traced function's output
- * that is its input; a user map or set subclass whose put or add the trace already ran; an
+ * that is its input; a user map or set subclass overriding a generic JDK method (through a bridge); an
  * iterator's last-returned item across a graph break; a ConcurrentModificationException the
  * program catches.
  */
@@ -105,6 +105,7 @@ class Ports3RegressionTest {
         m.put("b", 10);
         UpperSet s = new UpperSet();
         s.add("q");
+        s.addAll(List.of("r", "s"));   // AbstractCollection.addAll calls the override
         return List.of(x.mul(m.get("a")), m, s);
     }
 
@@ -114,15 +115,19 @@ class Ports3RegressionTest {
     }
 
     @Test
-    void aSubclassesOverrideRunsOnceNotAgainWhenTheContainerIsRebuilt() {
-        CompileCounter cc = PyTorchMiscPortsTest.check((Fn1<Tensor, List<Object>>) Ports3RegressionTest::plusOneMapMade, Options.fullgraph(),
-                () -> List.<Object[]>of(args(Tensor.randn(3)), args(Tensor.randn(3))));
-        assertEquals(1, cc.frameCount());
-        cc = PyTorchMiscPortsTest.check((Fn2<Map<String, Integer>, Tensor, Tensor>) Ports3RegressionTest::plusOneMapPassedIn, Options.defaults(),
+    void aSubclassOverridingAGenericJdkMethodIsNotModelledAsTheContainer() {
+        // put(String, Integer) overrides HashMap.put only through javac's bridge put(Object, Object): modelled as a plain
+        // LinkedHashSet, addAll skipped the override and the rebuild ran it again; such a class now breaks (GB0013), eager's answer
+        Fn1<Tensor, List<Object>> made = Ports3RegressionTest::plusOneMapMade;
+        PyTorchMiscPortsTest.check(made, Options.defaults(), () -> List.<Object[]>of(args(Tensor.randn(3)), args(Tensor.randn(3))));
+        Ember.reset();
+        assertTrue(Ember.explain(made).with(Tensor.randn(3)).graphBreakCount() >= 1);
+        Ember.reset();
+        PyTorchMiscPortsTest.check((Fn2<Map<String, Integer>, Tensor, Tensor>) Ports3RegressionTest::plusOneMapPassedIn, Options.defaults(),
                 () -> List.<Object[]>of(args(new PlusOneMap(), Tensor.randn(3))));
         PlusOneMap m = new PlusOneMap();
         Ember.compile((Fn2<Map<String, Integer>, Tensor, Tensor>) Ports3RegressionTest::plusOneMapPassedIn).apply(m, Tensor.randn(3));
-        assertEquals(Map.of("c", 6), m, "put ran once, in the trace");
+        assertEquals(Map.of("c", 6), m, "put ran once");
     }
 
     // ---- an iterator's last-returned item across a break ----
