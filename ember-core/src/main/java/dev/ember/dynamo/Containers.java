@@ -181,6 +181,38 @@ final class Containers {
                 for (int i = 0; i < sorted.size(); i++) items.set(i, sorted.get(i));
                 yield null;
             }
+            case "replaceAll" -> {
+                // ArrayList's: each element replaced in order, through the list's own set; an operator that changes the list throws
+                mutable(ctx, l, "set");
+                for (int i = 0; i < items.size(); i++) {
+                    int size = items.size();
+                    VariableTracker made = Invoker.invokeVirtual(ctx, java.util.function.Function.class, "apply", FUNCTION_APPLY, args.getFirst(), List.of(items.get(i)));
+                    if (items.size() != size) throw KeyedContainers.concurrentModification(ctx, "List.replaceAll()");
+                    items.set(i, made);
+                }
+                yield null;
+            }
+            case "removeIf" -> {
+                // ArrayList's: the predicate is asked of every element first, in order, then the matches go together
+                // (an immutable list refuses before asking; Arrays.asList only when there is something to remove)
+                if (!l.isMutable() && !l.isFixedSize()) mutable(ctx, l, name);
+                List<VariableTracker> keep = new ArrayList<>();
+                int size = items.size();
+                for (VariableTracker item : List.copyOf(items)) {
+                    VariableTracker test = Invoker.invokeVirtual(ctx, java.util.function.Predicate.class, "test", PREDICATE_TEST, args.getFirst(), List.of(item));
+                    if (!(test instanceof ConstantVariable c && c.value() instanceof Integer b)) {
+                        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "List.removeIf() with a predicate that gave " + test.describe());
+                    }
+                    if (items.size() != size) throw KeyedContainers.concurrentModification(ctx, "List.removeIf()");
+                    if (b == 0) keep.add(item);
+                }
+                if (keep.size() == items.size()) yield ConstantVariable.of(0);
+                mutable(ctx, l, name);
+                items.clear();
+                items.addAll(keep);
+                yield ConstantVariable.of(1);
+            }
+            case "hashCode" -> ConstantVariable.of(listHashCode(ctx, items));
             case "toArray" -> new ArrayVariable(!args.isEmpty() && args.getFirst() instanceof ArrayVariable a ? a.componentType() : Object.class, items, null);
             case "contains" -> ConstantVariable.of(indexOf(ctx, items, args.getFirst()) >= 0 ? 1 : 0);
             case "equals" -> ConstantVariable.of(listEquals(ctx, l, args.getFirst()) ? 1 : 0);
@@ -206,6 +238,24 @@ final class Containers {
                 "the traced path throws NoSuchElementException: " + method + "() on an empty list or deque");
     }
 
+    private static final MethodTypeDesc FUNCTION_APPLY = MethodTypeDesc.of(ConstantDescs.CD_Object, ConstantDescs.CD_Object);
+    private static final MethodTypeDesc PREDICATE_TEST = MethodTypeDesc.of(ConstantDescs.CD_boolean, ConstantDescs.CD_Object);
+    private static final MethodTypeDesc COMPARATOR_COMPARE = MethodTypeDesc.of(ConstantDescs.CD_int, ConstantDescs.CD_Object, ConstantDescs.CD_Object);
+
+    /** List.hashCode as Java's lists compute it, of elements whose hash codes are values (strings, boxed numbers, booleans, characters). */
+    private static int listHashCode(TraceContext ctx, List<VariableTracker> items) {
+        int h = 1;
+        for (VariableTracker v : items) {
+            Object o = v instanceof ConstantVariable c ? c.value() : v;
+            if (!(o == null || o instanceof String || o instanceof Number || o instanceof Boolean || o instanceof Character)) {
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List.hashCode() of a list holding " + v.describe()
+                        + ": its hash code is not a value known while tracing");
+            }
+            h = 31 * h + java.util.Objects.hashCode(o);
+        }
+        return h;
+    }
+
     /** The comparators the trace sorts by: natural order (also a null comparator) and its reverse (Comparator's and Collections'). */
     static final List<Comparator<?>> KNOWN_COMPARATORS = List.of(Comparator.naturalOrder(), Collections.reverseOrder());
 
@@ -218,6 +268,7 @@ final class Containers {
     @SuppressWarnings("unchecked")
     static List<VariableTracker> sorted(TraceContext ctx, List<VariableTracker> items, VariableTracker comparator, String what) {
         Object known = comparator instanceof ConstantVariable c ? (c.value() == null ? Comparator.naturalOrder() : c.value()) : null;
+        if (!(comparator instanceof ConstantVariable)) return sortedByTracedComparator(ctx, items, comparator);
         if (known == null || !KNOWN_COMPARATORS.contains(known)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " by " + comparator.describe() + " (natural and reverse order are traced)");
         Comparator<Object> order = (Comparator<Object>) known;
         for (VariableTracker v : items) {
@@ -232,6 +283,21 @@ final class Containers {
         } catch (ClassCastException e) {
             throw Exceptions.raise(ctx, e, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e + " from " + what);
         }
+        return out;
+    }
+
+    /**
+     * {@code items} sorted by a comparator of the program's (a lambda), traced: Java's own stable
+     * sort runs over the items, so it asks the comparator about the same pairs in the same order as
+     * eager's sort of a list of that length; each answer must be an int known while tracing.
+     */
+    private static List<VariableTracker> sortedByTracedComparator(TraceContext ctx, List<VariableTracker> items, VariableTracker comparator) {
+        List<VariableTracker> out = new ArrayList<>(items);
+        out.sort((a, b) -> {
+            VariableTracker r = Invoker.invokeVirtual(ctx, Comparator.class, "compare", COMPARATOR_COMPARE, comparator, List.of(a, b));
+            if (r instanceof ConstantVariable c && c.value() instanceof Integer i) return i;
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "List.sort() by a comparator that gave " + r.describe() + ": the trace orders by ints it knows");
+        });
         return out;
     }
 

@@ -282,7 +282,10 @@ final class CustomFunctionOp {
                     for (Object o : (List<?>) out) metas.add(((Tensor) o).meta());
                     return metas;
                 })
-                .kernel((args, meta) -> Arrays.stream(fwdRun.run(args.toArray())).map(Tensor.class::cast).toList())
+                .kernel((args, meta) -> {
+                    Object[] in = args.toArray();
+                    return Arrays.stream(fwdRun.run(in)).map(o -> aliasIfInput((Tensor) o, in)).toList();
+                })
                 .decomposition((e, args) -> emit(fwd, e, Arrays.asList(args)))
                 .nonDifferentiableOutputs(nonDifferentiable.stream().mapToInt(Integer::intValue).toArray());
         if (bwd != null) {
@@ -302,6 +305,16 @@ final class CustomFunctionOp {
             });
         }
         return b.build();
+    }
+
+    /**
+     * An output that is one of the inputs itself becomes a new tensor viewing it, as eager's apply
+     * makes it: the op's result is then the op's own (its requiresGrad and gradient function are
+     * the op's, not the input's; a non-differentiable one does not require grad).
+     */
+    private static Tensor aliasIfInput(Tensor out, Object[] args) {
+        for (Object a : args) if (a == out) return out.viewAs(out.meta());
+        return out;
     }
 
     /** Runs {@code gm}'s nodes through {@code e} on {@code inputs}; returns its outputs. */

@@ -105,6 +105,10 @@ final class JdkCalls {
             }
             return null;
         }
+        if (owner == java.util.Collections.class && (name.equals("swap") || name.equals("rotate")) && args.getFirst() instanceof ListVariable l
+                && args.stream().skip(1).allMatch(a -> a instanceof ConstantVariable c && c.value() instanceof Integer)) {
+            return swapOrRotate(ctx, l, name, args.stream().skip(1).map(a -> (Integer) ((ConstantVariable) a).value()).toList());
+        }
         if (owner == java.util.Collections.class && name.equals("sort") && args.getFirst() instanceof ListVariable l) {
             return Containers.listMethod(ctx, l, "sort", MethodTypeDesc.of(java.lang.constant.ConstantDescs.CD_void, java.lang.constant.ClassDesc.of("java.util.Comparator")), List.of(args.size() == 2 ? args.get(1) : ConstantVariable.of(null)));
         }
@@ -118,6 +122,40 @@ final class JdkCalls {
                 || (owner == java.util.Collections.class && PURE_COLLECTIONS.contains(name));
         if (!pure) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "call to " + owner.getName() + "." + name + "() (not known to be pure)");
         return reflect(ctx, owner, name, type, null, args);
+    }
+
+    private static final MethodTypeDesc LIST_GET = MethodTypeDesc.of(java.lang.constant.ConstantDescs.CD_Object, java.lang.constant.ConstantDescs.CD_int);
+
+    /**
+     * {@code Collections.swap(l, i, j)} and {@code Collections.rotate(l, distance)} as the JDK runs
+     * them on a list of fewer than 100 elements or a random-access one: through the list's own get
+     * and set, in the same order (an immutable list throws at the first set, a bad index at its get).
+     */
+    private static VariableTracker swapOrRotate(TraceContext ctx, ListVariable l, String name, List<Integer> ints) {
+        java.util.function.IntFunction<VariableTracker> get = i -> Invoker.invokeVirtual(ctx, List.class, "get", LIST_GET, l, List.of(ConstantVariable.of(i)));
+        java.util.function.BiFunction<Integer, VariableTracker, VariableTracker> set =
+                (i, v) -> Invoker.invokeVirtual(ctx, List.class, "set", LIST_SET, l, List.of(ConstantVariable.of(i), v));
+        if (name.equals("swap")) {
+            int i = ints.get(0), j = ints.get(1);
+            set.apply(i, set.apply(j, get.apply(i)));
+            return null;
+        }
+        int size = Containers.itemsOf(ctx, l).size();
+        if (size == 0) return null;
+        int distance = ints.getFirst() % size;
+        if (distance < 0) distance += size;
+        if (distance == 0) return null;
+        for (int cycleStart = 0, moved = 0; moved != size; cycleStart++) {
+            VariableTracker displaced = get.apply(cycleStart);
+            int i = cycleStart;
+            do {
+                i += distance;
+                if (i >= size) i -= size;
+                displaced = set.apply(i, displaced);
+                moved++;
+            } while (i != cycleStart);
+        }
+        return null;
     }
 
     private static final MethodTypeDesc LIST_SET = MethodTypeDesc.of(java.lang.constant.ConstantDescs.CD_Object, java.lang.constant.ConstantDescs.CD_int,

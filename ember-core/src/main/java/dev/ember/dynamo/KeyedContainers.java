@@ -34,6 +34,7 @@ final class KeyedContainers {
     private static final MethodTypeDesc BI_CONSUMER_ACCEPT = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_Object, ConstantDescs.CD_Object);
     private static final MethodTypeDesc CONSUMER_ACCEPT = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_Object);
     private static final MethodTypeDesc FUNCTION_APPLY = MethodTypeDesc.of(ConstantDescs.CD_Object, ConstantDescs.CD_Object);
+    private static final MethodTypeDesc BI_FUNCTION_APPLY = MethodTypeDesc.of(ConstantDescs.CD_Object, ConstantDescs.CD_Object, ConstantDescs.CD_Object);
 
     /** Map and set classes made during the trace; each has a no-argument, a capacity (not TreeMap/TreeSet) and a copy constructor. */
     static final Set<Class<?>> MAP_CLASSES = Set.of(java.util.HashMap.class, java.util.LinkedHashMap.class, java.util.TreeMap.class);
@@ -189,7 +190,8 @@ final class KeyedContainers {
                 }
             }
             for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
-                if (java.lang.reflect.Modifier.isStatic(m.getModifiers()) || m.isSynthetic() || m.isBridge()) continue;
+                // a bridge counts: put(String, Integer) overrides HashMap.put through the bridge put(Object, Object) javac adds
+                if (java.lang.reflect.Modifier.isStatic(m.getModifiers()) || m.isSynthetic() && !m.isBridge()) continue;
                 for (Class<?> j = base; j != null; j = j.getSuperclass()) {
                     try {
                         java.lang.reflect.Method over = j.getDeclaredMethod(m.getName(), m.getParameterTypes());
@@ -394,6 +396,22 @@ final class KeyedContainers {
                 yield null;
             }
             case "computeIfAbsent" -> computeIfAbsent(ctx, m, key(ctx, m, args.get(0), what), args.get(1), what);
+            case "computeIfPresent", "compute", "merge" -> remap(ctx, m, name, key(ctx, m, args.get(0), what), args, what);
+            case "replaceAll" -> {
+                int before = m.changes().count();
+                for (var entry : List.copyOf(ordered(ctx, m, what).entries().entrySet())) {
+                    VariableTracker made = Invoker.invokeVirtual(ctx, java.util.function.BiFunction.class, "apply", BI_FUNCTION_APPLY, args.getFirst(),
+                            List.of(keyVariable(entry.getKey()), entry.getValue()));
+                    if (m.changes().count() != before) throw concurrentModification(ctx, what);
+                    put(ctx, m, entry.getKey(), made, what);
+                }
+                yield null;
+            }
+            case "equals" -> bool(mapEquals(ctx, m, args.getFirst(), what));
+            case "firstKey", "lastKey", "higherKey", "lowerKey", "ceilingKey", "floorKey" -> {
+                if (!(e instanceof java.util.NavigableMap<Object, VariableTracker> nm)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked map");
+                yield navigate(ctx, nm.navigableKeySet(), name.substring(0, name.length() - 3), args.isEmpty() ? null : key(ctx, m, args.getFirst(), what), what);
+            }
             case "keySet" -> m.view(MapViewVariable.View.KEYS);
             case "values" -> m.view(MapViewVariable.View.VALUES);
             case "entrySet" -> m.view(MapViewVariable.View.ENTRIES);
@@ -427,6 +445,64 @@ final class KeyedContainers {
         };
         if (removed != null) k.changes().removed(key);
         return removed;
+    }
+
+    /**
+     * A sorted set's (or sorted map's keys') first, last, higher, lower, ceiling or floor, read from
+     * the real sorted keys: keys are values known while tracing, so their order is too. first and
+     * last of an empty one throw NoSuchElementException, the others answer null, as Java's do.
+     */
+    private static VariableTracker navigate(TraceContext ctx, java.util.NavigableSet<Object> keys, String name, Object arg, String what) {
+        if ((name.equals("first") || name.equals("last")) && keys.isEmpty()) {
+            throw Exceptions.raise(ctx, new java.util.NoSuchElementException(), GraphBreakType.EXCEPTION_THROWN,
+                    "the traced path throws NoSuchElementException: " + what + " of an empty sorted container");
+        }
+        Object found = real(ctx, what, () -> switch (name) {
+            case "first" -> keys.first();
+            case "last" -> keys.last();
+            case "higher" -> keys.higher(arg);
+            case "lower" -> keys.lower(arg);
+            case "ceiling" -> keys.ceiling(arg);
+            default -> keys.floor(arg);
+        });
+        return found == null ? ConstantVariable.NULL : keyVariable(found);
+    }
+
+    /**
+     * Map.computeIfPresent, compute and merge, as HashMap's: the remapping function is traced (given
+     * the key and the old value; merge: the old value and the given one); a null result removes the
+     * key; a function that changes the map throws ConcurrentModificationException.
+     */
+    private static VariableTracker remap(TraceContext ctx, MapVariable m, String name, Object key, List<VariableTracker> args, String what) {
+        boolean present = real(ctx, what, () -> m.entries().containsKey(key));
+        VariableTracker old = present ? m.entries().get(key) : ConstantVariable.NULL;
+        boolean hasValue = present && !isNull(old);
+        VariableTracker fn = args.getLast();
+        if (name.equals("computeIfPresent") && !hasValue) return ConstantVariable.NULL;
+        if (name.equals("merge") && !hasValue) {
+            put(ctx, m, key, args.get(1), what);
+            return args.get(1);
+        }
+        int before = m.changes().count();
+        List<VariableTracker> fnArgs = name.equals("merge") ? List.of(old, args.get(1)) : List.of(keyVariable(key), old);
+        VariableTracker made = Invoker.invokeVirtual(ctx, java.util.function.BiFunction.class, "apply", BI_FUNCTION_APPLY, fn, fnArgs);
+        if (m.changes().count() != before) throw concurrentModification(ctx, what);
+        if (isNull(made)) {
+            if (present) remove(ctx, m, key, what);
+            return ConstantVariable.NULL;
+        }
+        put(ctx, m, key, made, what);
+        return made;
+    }
+
+    /** Map.equals with another tracked map: the same keys, and each value equal as {@code Objects.equals} (when the trace knows it). */
+    private static boolean mapEquals(TraceContext ctx, MapVariable m, VariableTracker other, String what) {
+        if (other instanceof TensorVariable || other instanceof ListVariable || other instanceof SetVariable || other instanceof ConstantVariable) return false;
+        if (!(other instanceof MapVariable o)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " with " + other.describe());
+        Map<Object, VariableTracker> a = m.entries(), b = o.entries();
+        if (!real(ctx, what, () -> a.keySet().equals(b.keySet()))) return false;
+        for (Object k : a.keySet()) if (!Containers.equal(ctx, a.get(k), b.get(k))) return false;
+        return true;
     }
 
     /** Map.computeIfAbsent: the mapping function is traced; a function that changes the map throws, as HashMap's does. */
@@ -471,6 +547,18 @@ final class KeyedContainers {
                 yield bool(changed);
             }
             case "remove" -> bool(remove(ctx, s, key(ctx, s, args.getFirst(), what), what) != null);
+            // the set that results, and whether it changed, do not depend on the order AbstractSet and AbstractCollection visit in
+            case "removeAll" -> {
+                boolean changed = false;
+                for (Object x : collectionOf(ctx, args.getFirst(), what)) changed |= remove(ctx, s, x, what) != null;
+                yield bool(changed);
+            }
+            case "retainAll" -> {
+                Set<Object> keep = new java.util.HashSet<>(collectionOf(ctx, args.getFirst(), what));
+                boolean changed = false;
+                for (Object x : List.copyOf(e)) if (!keep.contains(x)) changed |= remove(ctx, s, x, what) != null;
+                yield bool(changed);
+            }
             case "clear" -> {
                 mutable(ctx, s, what);
                 e.clear();
@@ -480,6 +568,10 @@ final class KeyedContainers {
             case "iterator" -> new IteratorVariable(constants(ordered(ctx, s, what).elements()), s, s);
             case "stream" -> StreamCalls.streamOf(s);
             case "forEach" -> forEach(ctx, s, constants(ordered(ctx, s, what).elements()), args.getFirst(), what);
+            case "first", "last", "higher", "lower", "ceiling", "floor" -> {
+                if (!(e instanceof java.util.NavigableSet<Object> ns)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked set");
+                yield navigate(ctx, ns, name, args.isEmpty() ? null : key(ctx, s, args.getFirst(), what), what);
+            }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked set");
         };
     }
@@ -554,10 +646,14 @@ final class KeyedContainers {
         return null;
     }
 
-    /** {@code next()} on an iterator over a map or set changed since the iterator was made throws, as Java's fail-fast iterators do. */
-    static Unsupported concurrentModification(TraceContext ctx, String what) {
-        return ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws ConcurrentModificationException: " + what
-                + " after the container was changed while being iterated");
+    /**
+     * {@code next()} on an iterator over a map or set changed since the iterator was made throws, as
+     * Java's fail-fast iterators do.
+     */
+    static RuntimeException concurrentModification(TraceContext ctx, String what) {
+        // raised in the trace, so the program's own catch handles it as eager's does (Java's fail-fast iterators give no message)
+        return Exceptions.raise(ctx, new java.util.ConcurrentModificationException(), GraphBreakType.EXCEPTION_THROWN,
+                "the traced path throws ConcurrentModificationException: " + what + " after the container was changed while being iterated");
     }
 
     private static List<VariableTracker> constants(Collection<Object> keys) {

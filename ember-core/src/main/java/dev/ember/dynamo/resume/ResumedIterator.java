@@ -8,10 +8,10 @@ import java.util.function.Consumer;
 /**
  * The iterator a graph break hands to its resume method when an iterator over a list, set or map
  * view is live across it: Java's own iterator over the same container, moved past the items the
- * trace took, so reading on and failing on a change to the container behave as the original did.
- * It also answers what it iterates and where it stands, so the resume method's trace can continue
- * over the container from there (with the position guarded), as Dynamo does with a tuple
- * iterator.
+ * trace took, so reading on and failing on a change to the container behave as the original did;
+ * its last-returned item is the trace's last, so {@code remove} and {@code set} act on it. It also
+ * answers what it iterates and where it stands, so the resume method's trace can continue over the
+ * container from there (with the position guarded), as Dynamo does with a tuple iterator.
  */
 public final class ResumedIterator<T> implements ListIterator<T> {
     private final Iterable<T> iterable;
@@ -21,7 +21,10 @@ public final class ResumedIterator<T> implements ListIterator<T> {
     public ResumedIterator(Iterable<T> iterable, int position) {
         this.iterable = iterable;
         if (iterable instanceof List<T> list) {
-            this.delegate = list.listIterator(position);
+            // the trace models only hasNext and next, so the original's last call was next(): take that item again, so
+            // remove() and set() act on it as they would have (a list iterator made at the position refuses them)
+            this.delegate = list.listIterator(Math.max(position - 1, 0));
+            if (position > 0) delegate.next();
         } else {
             this.delegate = iterable.iterator();
             for (int i = 0; i < position; i++) delegate.next();
