@@ -116,6 +116,14 @@ final class CustomFunctionOp {
         if (outs.isEmpty()) throw new NotTraceable("its forward returns no outputs");
         if (!all && outs.size() != 1) throw new NotTraceable("apply on a forward of " + outs.size() + " outputs (use applyAll)");
         checkGraph(fwd, "forward", in.size());
+        for (int k = 0; k < outs.size(); k++) {
+            if (aliasesAnInput(outs.get(k).node())) {
+                // eagerly the output shares the input's memory (a write through either shows in the other); the op's output would be
+                // a tensor of its own, so a later in-place op on the input left it unchanged (fuzzer seed 900211)
+                throw new NotTraceable("its forward returns " + (outs.get(k).node().kind() == dev.ember.fx.NodeKind.PLACEHOLDER ? "an input" : "a view of an input")
+                        + " (output " + k + "), which shares the input's memory; a graph's op returns a tensor of its own");
+            }
+        }
 
         // the saved tensors (and tensors put in the context) as inputs, outputs or extra outputs of the forward graph
         List<TensorVariable> saved = new ArrayList<>(fctx.saved);
@@ -196,6 +204,21 @@ final class CustomFunctionOp {
         // nothing above the call may refuse the trace any more: the node and the guards are in the caller's graph
         List<VariableTracker> items = ((ListVariable) result).items().subList(0, outs.size());
         return all ? new ListVariable(new ArrayList<>(items), ArrayList.class, null) : items.getFirst();
+    }
+
+    /** Whether {@code n}, a node of a traced half, is one of its inputs or a view of one (through view ops and pieces of split-like ops). */
+    private static boolean aliasesAnInput(Node n) {
+        while (n.kind() == dev.ember.fx.NodeKind.CALL_FUNCTION) {
+            if (n.aliasesFirstArgument() && n.arg(0) instanceof Node base) {
+                n = base;
+            } else if (n.target() == BuiltinFunctions.GETITEM && n.arg(0) instanceof Node list && list.target() instanceof OpOverload op && op.returnsAlias()
+                    && !list.args().isEmpty() && list.arg(0) instanceof Node base) {
+                n = base;
+            } else {
+                return false;
+            }
+        }
+        return n.kind() == dev.ember.fx.NodeKind.PLACEHOLDER;
     }
 
     /** A saved tensor: input {@code index} of the function, or output {@code index} of the forward graph (extras after the user's). */

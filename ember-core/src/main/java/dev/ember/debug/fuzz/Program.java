@@ -60,6 +60,11 @@ public record Program(long seed, List<Input> inputs, List<ScalarInput> scalars, 
         StringBuilder sb = new StringBuilder();
         sb.append("import dev.ember.*;\nimport dev.ember.nn.F;\nimport dev.ember.tensor.*;\nimport java.util.List;\n\n");
         sb.append("public final class ").append(className).append(" {\n");
+        for (Stmt s : body) {
+            if (s.member() == null) continue;
+            for (String line : s.member().split("\n")) sb.append("    ").append(line).append('\n');
+            sb.append('\n');
+        }
         String params = java.util.stream.Stream.concat(inputs.stream().map(i -> "Tensor " + i.param().name()),
                 scalars.stream().map(n -> n.javaType() + " " + n.name())).collect(Collectors.joining(", "));
         sb.append("    public static ").append(resultType()).append(" run(").append(params).append(") {\n");

@@ -42,6 +42,12 @@ public final class ProgramGenerator {
      * exactly the draws it made before the family existed (its seed's program is unchanged).
      */
     private final boolean recentOps;
+    /**
+     * Whether this program also draws the model-building pieces ({@link #modelOp}): CustomFunctions,
+     * detach inside a differentiable chain, the recurrent layers, attention. Its own stream again, so
+     * a program outside this family (the recent-ops family's included) is exactly the one it was.
+     */
+    private final boolean modelOps;
     private final List<Input> inputs = new ArrayList<>();
     private final List<ScalarInput> scalars = new ArrayList<>();
     private final List<Stmt> body = new ArrayList<>();
@@ -62,6 +68,7 @@ public final class ProgramGenerator {
         this.zeroSizes = rnd.nextInt(20) == 0;
         this.bigKernels = opensWithBigKernel(seed);
         this.recentOps = drawsRecentOps(seed);
+        this.modelOps = drawsModelOps(seed);
     }
 
     /** One program in this many opens with a big product or convolution. */
@@ -81,6 +88,15 @@ public final class ProgramGenerator {
     /** Whether {@code seed}'s program is one of the recent-ops family (without generating it). */
     static boolean drawsRecentOps(long seed) {
         return new java.util.SplittableRandom(seed ^ RECENT_OPS_STREAM).nextInt(RECENT_OPS_ONE_IN) == 0;
+    }
+
+    /** One program in this many also draws the model pieces; in such a program one statement in four is one. */
+    static final int MODEL_OPS_ONE_IN = 3;
+    private static final long MODEL_OPS_STREAM = 0x3C6EF372FE94F82BL;
+
+    /** Whether {@code seed}'s program is one of the model-pieces family (without generating it). */
+    static boolean drawsModelOps(long seed) {
+        return new java.util.SplittableRandom(seed ^ MODEL_OPS_STREAM).nextInt(MODEL_OPS_ONE_IN) == 0;
     }
 
     public static Program generate(long seed) { return new ProgramGenerator(seed).build(); }
@@ -109,6 +125,7 @@ public final class ProgramGenerator {
 
     private boolean step() {
         // the one extra draw only in the family's programs: every other program's draws are the ones they were
+        if (modelOps && rnd.nextInt(4) == 0) return modelOp();
         if (recentOps && rnd.nextInt(4) == 0) return recentOp();
         int r = rnd.nextInt(190);
         if (r < 20) return unary();
@@ -1804,6 +1821,199 @@ public final class ProgramGenerator {
                 }
             }
         }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ model pieces (session 31)
+
+    /**
+     * A piece users build models from, drawn only by the model-pieces family ({@link #modelOps}): a
+     * {@code CustomFunction} (traced into the graph under compile, its backward the node's
+     * derivative), {@code detach()} inside a differentiable chain, an LSTM, GRU or RNN layer (one or
+     * two layers, either direction, batch first or not, with or without a given initial state),
+     * MultiheadAttention and TransformerEncoderLayer. A module is a static field of the program's
+     * class ({@link Stmt.Held}), its parameters drawn from a generator of their own.
+     */
+    private boolean modelOp() {
+        return switch (rnd.nextInt(10)) {
+            case 0, 1, 2 -> customFunction();
+            case 3, 4 -> detachInChain();
+            case 5, 6, 7 -> recurrentLayer();
+            case 8 -> attention();
+            default -> encoderLayer();
+        };
+    }
+
+    private static final String CUSTOM_FUNCTION = "new dev.ember.autograd.CustomFunction() {\n"
+            + "    @Override protected Tensor[] forward(Context ctx, Tensor... in) {\n        %s\n    }\n"
+            + "    @Override protected Tensor[] backward(Context ctx, Tensor... grad) {\n        %s\n    }\n}";
+
+    /**
+     * A user autograd function, written as an anonymous class in the program: its backward is its
+     * own (a scaled or negated derivative, a saved intermediate, gradients of two inputs, an output
+     * nothing uses), so the gradient a compiled training run gives says whether it ran that backward.
+     */
+    private boolean customFunction() {
+        Var a = pick(v -> v.type().isFloat());
+        if (a == null) return false;
+        TensorType t = a.type();
+        switch (rnd.nextInt(5)) {
+            case 0 -> {
+                String k = oneOf(List.of("0.5", "2.0", "-1.0"));
+                let(t, String.format(CUSTOM_FUNCTION, "Tensor y = in[0].tanh();\n        ctx.saveForBackward(y);\n        return new Tensor[] {y};",
+                        "Tensor y = ctx.savedTensors().get(0);\n        return new Tensor[] {grad[0].mul(y.square().neg().add(1.0)).mul(" + k + ")};")
+                        + ".apply($0)", a);
+            }
+            case 1 -> {
+                Var b = pick(v -> v.type().equals(t));
+                let(t, String.format(CUSTOM_FUNCTION, "ctx.saveForBackward(in[0], in[1]);\n        return new Tensor[] {in[0].mul(in[1])};",
+                        "Tensor x = ctx.savedTensors().get(0), w = ctx.savedTensors().get(1);\n"
+                                + "        return new Tensor[] {ctx.needsInputGrad(0) ? grad[0].mul(w) : null, ctx.needsInputGrad(1) ? grad[0].mul(x) : null};")
+                        + ".apply($0, $1)", a, b);
+            }
+            case 2 -> {
+                // the gradient reversal layer: its output is its input (a view of it when asked), the gradient negated and scaled
+                boolean same = rnd.nextBoolean();
+                view(t, String.format(CUSTOM_FUNCTION, same ? "return new Tensor[] {in[0]};" : "return new Tensor[] {in[0].view(in[0].shape())};",
+                        "return new Tensor[] {grad[0].mul(-0.3)};") + ".apply($0)", a);
+            }
+            case 3 -> {
+                // sin(x)·x of x clamped (as unary's sin is), saving sin(x), an intermediate, for the backward
+                let(t, String.format(CUSTOM_FUNCTION, "Tensor x = in[0].clamp(-8.0, 8.0), s = in[0].clamp(-8.0, 8.0).sin();\n        ctx.saveForBackward(x, s);\n"
+                                + "        return new Tensor[] {s.mul(x)};",
+                        "Tensor x = ctx.savedTensors().get(0), s = ctx.savedTensors().get(1);\n"
+                                + "        return new Tensor[] {grad[0].mul(s.add(x.mul(x.cos())))};") + ".apply($0)", a);
+            }
+            default -> {
+                // two outputs, one of them unused: its gradient reaches backward as zeros
+                int k = rnd.nextInt(2);
+                let(t, String.format(CUSTOM_FUNCTION, "ctx.saveForBackward(in[0]);\n        return new Tensor[] {in[0].square(), in[0].neg()};",
+                        "Tensor x = ctx.savedTensors().get(0);\n        return new Tensor[] {grad[0].mul(x).mul(2.0).sub(grad[1])};")
+                        + ".applyAll($0).get(" + k + ")", a);
+            }
+        }
+        return true;
+    }
+
+    /** detach() inside a chain: the value flows on, the gradient stops there (or the detached tensor itself, a view of its source). */
+    private boolean detachInChain() {
+        Var a = pick(v -> v.type().isFloat());
+        if (a == null) return false;
+        switch (rnd.nextInt(4)) {
+            case 0 -> let(a.type(), "$0.mul(1.5).detach().add($0)", a);
+            case 1 -> let(a.type(), "$0.sigmoid().detach().mul($0)", a);
+            case 2 -> {
+                Var b = pick(v -> v.type().equals(a.type()));
+                let(a.type(), "$0.tanh().add($1.detach().mul(0.5))", a, b);
+            }
+            default -> view(a.type(), "$0.detach()", a);
+        }
+        return true;
+    }
+
+    /** Statements' module fields: {@code m} and the variable's name. */
+    private String moduleField() { return "m" + nextVar; }
+
+    /**
+     * The declaration of {@code field} of {@code type}, built by {@code construction}, its parameters
+     * uniform in [-0.5, 0.5) from a generator of their own and frozen: the runner compares the
+     * gradients of the program's inputs (which flow through the module), and an output that required
+     * grad without an input that does would make the other families' out= forms refuse it.
+     */
+    private String module(String type, String field, String construction) {
+        return "static final " + type + " " + field + " = " + construction + ";\n"
+                + "static {\n    Generator g = new Generator(" + rnd.nextInt(1000) + "L);\n"
+                + "    try (var noGrad = dev.ember.autograd.GradMode.noGrad()) {\n"
+                + "        for (Tensor p : " + field + ".parameters()) {\n            p.copy_(Tensor.rand(g, p.shape()).sub(0.5));\n            p.requiresGrad(false);\n        }\n    }\n}";
+    }
+
+    private Var held(TensorType t, String template, String member, Var... args) {
+        Var v = new Var("v" + nextVar++, t);
+        body.add(new Stmt.Held(v, Call.of(template, args), member));
+        storage.put(v, nextStorage++);
+        pool.add(v);
+        return v;
+    }
+
+    /** A float32 variable of rank {@code rank} whose sizes are all positive and at most {@code max}, or a new input shaped by {@code shape}. */
+    private Var sequence(int rank, int max, Supplier<int[]> shape) {
+        Var x = pick(v -> v.type().dtype() == DType.FLOAT32 && v.type().rank() == rank && v.type().shape().stream().allMatch(d -> d > 0 && d <= max));
+        if (x != null) return x;
+        return hasRoom() ? input(TensorType.of(DType.FLOAT32, shape.get())) : null;
+    }
+
+    /**
+     * An LSTM, GRU or Elman RNN (tanh or relu) over a sequence, batched ({@code [L, N, in]}, or
+     * {@code [N, L, in]} batch first) or not ({@code [L, in]}): its output, or its last hidden (or
+     * cell) state; the initial state given as a variable sometimes.
+     */
+    private boolean recurrentLayer() {
+        boolean batched = rnd.nextInt(4) != 0;
+        Var x = batched ? sequence(3, 8, () -> new int[] {1 + rnd.nextInt(5), 1 + rnd.nextInt(4), oneOf(List.of(1, 2, 3, 4, 5, 8))})
+                : sequence(2, 8, () -> new int[] {1 + rnd.nextInt(5), oneOf(List.of(1, 2, 3, 4, 5, 8))});
+        if (x == null) return false;
+        String kind = oneOf(List.of("LSTM", "GRU", "RNN"));
+        int layers = 1 + rnd.nextInt(2), hidden = oneOf(List.of(2, 3, 4, 8));
+        boolean bidirectional = rnd.nextBoolean(), batchFirst = batched && rnd.nextBoolean(), bias = rnd.nextInt(4) != 0;
+        int dirs = bidirectional ? 2 : 1;
+        TensorType xt = x.type();
+        int steps = batched && batchFirst ? xt.size(1) : xt.size(0), batch = !batched ? -1 : batchFirst ? xt.size(0) : xt.size(1), in = xt.size(xt.rank() - 1);
+        String field = moduleField(), type = "dev.ember.nn." + kind;
+        String construction = kind.equals("RNN")
+                ? "new " + type + "(" + in + ", " + hidden + ", " + layers + ", \"" + oneOf(List.of("tanh", "relu")) + "\", " + bias + ", " + batchFirst + ", 0.0, " + bidirectional + ")"
+                : "new " + type + "(" + in + ", " + hidden + ", " + layers + ", " + bias + ", " + batchFirst + ", 0.0, " + bidirectional + ")";
+        TensorType state = batched ? TensorType.of(DType.FLOAT32, layers * dirs, batch, hidden) : TensorType.of(DType.FLOAT32, layers * dirs, hidden);
+        TensorType output = !batched ? TensorType.of(DType.FLOAT32, steps, dirs * hidden)
+                : batchFirst ? TensorType.of(DType.FLOAT32, batch, steps, dirs * hidden) : TensorType.of(DType.FLOAT32, steps, batch, dirs * hidden);
+        List<Var> args = new ArrayList<>(List.of(x));
+        String h0 = "null", c0 = "null";
+        if (rnd.nextBoolean()) {
+            Var h = findOrInput(state);
+            if (h != null) {
+                args.add(h);
+                h0 = "$1";
+            }
+            if (h != null && kind.equals("LSTM")) {   // both states or neither
+                Var c = findOrInput(state);
+                if (c != null) {
+                    args.add(c);
+                    c0 = "$2";
+                } else {
+                    args.remove(h);
+                    h0 = "null";
+                }
+            }
+        }
+        String call = field + ".forward($0, " + h0 + (kind.equals("LSTM") ? ", " + c0 : "") + ")";
+        int what = rnd.nextInt(kind.equals("LSTM") ? 4 : 3);
+        if (what <= 1) held(output, call + ".output()", module(type, field, construction), args.toArray(Var[]::new));
+        else held(state, call + (what == 2 ? ".hN()" : ".cN()"), module(type, field, construction), args.toArray(Var[]::new));
+        return true;
+    }
+
+    /** Self- or cross-attention of a {@code [B, L, E]} query over {@code [B, S, E]} keys and values, 1 or 2 heads. */
+    private boolean attention() {
+        Var q = sequence(3, 8, () -> new int[] {1 + rnd.nextInt(3), 1 + rnd.nextInt(5), oneOf(List.of(2, 4, 8))});
+        if (q == null) return false;
+        int b = q.type().size(0), e = q.type().size(2), heads = e % 2 == 0 && rnd.nextBoolean() ? 2 : 1;
+        String field = moduleField(), type = "dev.ember.nn.MultiheadAttention";
+        String member = module(type, field, "new " + type + "(" + e + ", " + heads + ", 0.0, " + (rnd.nextInt(4) != 0) + ")");
+        Var kv = rnd.nextBoolean() ? null : pick(v -> v != q && v.type().dtype() == DType.FLOAT32 && v.type().rank() == 3 && v.type().size(0) == b
+                && v.type().size(2) == e && v.type().size(1) > 0);
+        if (kv == null) held(q.type(), field + ".forward($0, $0, $0)", member, q);
+        else held(q.type(), field + ".forward($0, $1, $1)", member, q, kv);
+        return true;
+    }
+
+    /** A transformer encoder layer (post- or pre-norm, relu or gelu) over {@code [B, L, E]}. */
+    private boolean encoderLayer() {
+        Var x = sequence(3, 8, () -> new int[] {1 + rnd.nextInt(3), 1 + rnd.nextInt(5), oneOf(List.of(2, 4, 8))});
+        if (x == null) return false;
+        int e = x.type().size(2), heads = e % 2 == 0 && rnd.nextBoolean() ? 2 : 1;
+        String field = moduleField(), type = "dev.ember.nn.TransformerEncoderLayer";
+        String member = module(type, field, "new " + type + "(" + e + ", " + heads + ", " + oneOf(List.of(4, 16)) + ", 0.0, \""
+                + oneOf(List.of("relu", "gelu")) + "\", 1e-5, " + rnd.nextBoolean() + ", " + (rnd.nextInt(4) != 0) + ")");
+        held(x.type(), field + ".forward($0)", member, x);
         return true;
     }
 }

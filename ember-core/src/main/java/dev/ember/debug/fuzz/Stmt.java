@@ -18,6 +18,9 @@ public sealed interface Stmt {
     /** Its Java lines, without indentation. */
     String java();
 
+    /** A member of the program's class this statement uses (a module it calls), or null. */
+    default String member() { return null; }
+
     /** {@code Tensor out = call;} */
     record Let(Var out, Call call) implements Stmt {
         public List<Var> reads() { return call.args(); }
@@ -25,6 +28,21 @@ public sealed interface Stmt {
         public Var defines() { return out; }
 
         public Stmt rewire(Map<Var, Var> sub) { return new Let(out, call.rewire(sub)); }
+
+        public String java() { return "Tensor " + out.name() + " = " + call.java() + ";"; }
+    }
+
+    /**
+     * {@code Tensor out = call;} where the call is a module's, held in a static field of the program
+     * class that {@code member} declares (its construction and its parameters' values, drawn from a
+     * generator of their own so a repro rebuilds the same weights), as a user's model holds its layers.
+     */
+    record Held(Var out, Call call, String member) implements Stmt {
+        public List<Var> reads() { return call.args(); }
+
+        public Var defines() { return out; }
+
+        public Stmt rewire(Map<Var, Var> sub) { return new Held(out, call.rewire(sub), member); }
 
         public String java() { return "Tensor " + out.name() + " = " + call.java() + ";"; }
     }

@@ -39,7 +39,7 @@ class ProgramGeneratorTest {
             }
             for (ScalarInput n : p.scalars()) numbers.add(n.kind());
         }
-        assertEquals(4, kinds.size(), "statement kinds seen: " + kinds);
+        assertEquals(5, kinds.size(), "statement kinds seen: " + kinds);
         assertEquals(List.of(Input.Layout.values()).size(), layouts.size(), "layouts seen: " + layouts);
         assertTrue(aliased, "no program passes the same tensor twice");
         assertEquals(java.util.EnumSet.allOf(ScalarInput.Kind.class), numbers, "kinds of Java number parameters seen");
@@ -192,27 +192,73 @@ class ProgramGeneratorTest {
      */
     @Test
     void recentOpsAppearInTheirFamilyOnlyAndRunEagerlyAndTrain() {
+        String outside = familyAppearsOnlyInItselfAndRunsEagerlyAndTrains(ProgramGenerator::drawsRecentOps, ProgramGenerator.RECENT_OPS_ONE_IN, RECENT_OPS, 0);
+        // max(dim) and min(dim) of a variable (Math.max is Java arithmetic, which every program may use)
+        java.util.regex.Pattern alongDim = java.util.regex.Pattern.compile("[av]\\d+\\.(max|min)\\(");
+        assertTrue(!alongDim.matcher(outside).find(), "a program outside the family uses max(dim) or min(dim)");
+        StringBuilder inFamily = new StringBuilder();
+        for (long seed = 0; seed < 600; seed++) if (ProgramGenerator.drawsRecentOps(seed)) inFamily.append(ProgramGenerator.generate(seed).source("P"));
+        assertTrue(alongDim.matcher(inFamily).find(), "no program of the family uses max(dim) or min(dim)");
+    }
+
+    /**
+     * The model-pieces family changed no other seed's program: the 1,328 programs of seeds 0–1,999
+     * outside it are the same text as before it existed (at {@code dfa8ce9}), to the hash of their
+     * texts. A change of the generator that moves this number moves every documented seed's program.
+     */
+    @Test
+    void programsOutsideTheModelFamilyAreTheOnesTheyWere() {
+        long h = 0;
+        int n = 0;
+        for (long seed = 0; seed < 2000; seed++) {
+            if (ProgramGenerator.drawsModelOps(seed)) continue;
+            h = h * 31 + ProgramGenerator.generate(seed).source("P").hashCode();
+            n++;
+        }
+        assertEquals(1328, n);
+        assertEquals("912a1301cfe5d9df", Long.toHexString(h));
+    }
+
+    /** What only the model-pieces family draws. */
+    private static final List<String> MODEL_OPS = List.of("new dev.ember.autograd.CustomFunction()", ".applyAll(", ".needsInputGrad(", ".detach()",
+            "new dev.ember.nn.LSTM(", "new dev.ember.nn.GRU(", "new dev.ember.nn.RNN(", "\"relu\", true, true", ", 2, true, false, 0.0, true)",
+            ".hN()", ".cN()", ".output()", "new dev.ember.nn.MultiheadAttention(", "new dev.ember.nn.TransformerEncoderLayer(", "\"gelu\"");
+
+    /**
+     * One program in {@link ProgramGenerator#MODEL_OPS_ONE_IN} also draws CustomFunctions, detach in a
+     * chain, the recurrent layers and attention (a stream of its own: no other seed's program
+     * changed); each runs eagerly with the tracked types, and trains.
+     */
+    @Test
+    void modelPiecesAppearInTheirFamilyOnlyAndRunEagerlyAndTrain() {
+        familyAppearsOnlyInItselfAndRunsEagerlyAndTrains(ProgramGenerator::drawsModelOps, ProgramGenerator.MODEL_OPS_ONE_IN, MODEL_OPS, 7000);
+    }
+
+    /**
+     * Checks the family {@code inFamily} of seeds {@code from}…{@code from + 599}: about one in
+     * {@code oneIn}, each of {@code ops} in its programs and in no other, every program of it runs
+     * eagerly with the types the generator tracked, and trains: backward from its returned float
+     * tensors runs, so every differentiable op drawn has a derivative (only eager autograd's
+     * refusals, as ATen's, of what the older families write are let through; every configuration
+     * then throws the same). Returns the text of the programs outside the family.
+     */
+    private static String familyAppearsOnlyInItselfAndRunsEagerlyAndTrains(java.util.function.LongPredicate inFamilyOf, int oneIn, List<String> ops, long from) {
         List<Program> family = new ArrayList<>();
         StringBuilder inFamily = new StringBuilder(), outside = new StringBuilder();
-        for (long seed = 0; seed < 600; seed++) {
+        for (long seed = from; seed < from + 600; seed++) {
             Program p = ProgramGenerator.generate(seed);
-            if (ProgramGenerator.drawsRecentOps(seed)) {
+            if (inFamilyOf.test(seed)) {
                 family.add(p);
                 inFamily.append(p.source("P"));
             } else {
                 outside.append(p.source("P"));
             }
         }
-        assertTrue(family.size() > 600 / ProgramGenerator.RECENT_OPS_ONE_IN * 3 / 4 && family.size() < 600 / ProgramGenerator.RECENT_OPS_ONE_IN * 5 / 4,
-                "family programs: " + family.size());
-        for (String op : RECENT_OPS) {
+        assertTrue(family.size() > 600 / oneIn * 3 / 4 && family.size() < 600 / oneIn * 5 / 4, "family programs: " + family.size());
+        for (String op : ops) {
             assertTrue(inFamily.toString().contains(op), "no program of the family uses " + op);
             assertTrue(!outside.toString().contains(op), "a program outside the family uses " + op);
         }
-        // max(dim) and min(dim) of a variable (Math.max is Java arithmetic, which every program may use)
-        java.util.regex.Pattern alongDim = java.util.regex.Pattern.compile("[av]\\d+\\.(max|min)\\(");
-        assertTrue(alongDim.matcher(inFamily).find(), "no program of the family uses max(dim) or min(dim)");
-        assertTrue(!alongDim.matcher(outside).find(), "a program outside the family uses max(dim) or min(dim)");
         List<String> wrong = new ArrayList<>();
         for (LoadedProgram p : LoadedProgram.load(family)) {
             String seed = "seed " + p.program().seed();
@@ -250,6 +296,7 @@ class ProgramGeneratorTest {
             }
         }
         assertTrue(wrong.isEmpty(), String.join("\n", wrong));
+        return outside.toString();
     }
 
     /**
