@@ -184,6 +184,10 @@ class OpGradcheckTest {
         s(ScanOps.CUMPROD, x(3, 4), 1, null);
         s(ScanOps.CUMPROD, "zeros", zeroRows(), 1, null);
         s(ScanOps.CUMPROD, "zeros along dim 0", zeroRows(), 0, null);
+        s(ScanOps.CUMMAX, x(3, 4), 1L);
+        s(ScanOps.CUMMIN, x(3, 4), 0L);
+        s(ScanOps.LOGCUMSUMEXP, x(3, 4), 1L);
+        s(ScanOps.LOGCUMSUMEXP, "negative dim, wide range", x(2, 5).mul(20.0).detach().requiresGrad(true), -1L);
         s(MathOps.LOGADDEXP, x(2, 3), x(3));
         s(MathOps.LOGADDEXP2, x(2, 3), x(2, 1));
         s(MathOps.HYPOT, x(2, 3), x(3));
