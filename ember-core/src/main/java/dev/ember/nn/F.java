@@ -50,6 +50,65 @@ public final class F {
     /** Zeroes each element with probability {@code p} and scales the rest by 1/(1-p) when {@code training}; the identity otherwise. */
     public static Tensor dropout(Tensor x, double p, boolean training) { return PointwiseOps.DROPOUT.callTensor(x, p, training); }
 
+    /**
+     * Channel dropout for {@code [N, C, L]} or unbatched {@code [C, L]} input (PyTorch's
+     * {@code F.dropout1d}): in training each channel is zeroed whole with probability p, the others
+     * scaled by 1/(1−p).
+     */
+    public static Tensor dropout1d(Tensor x, double p, boolean training) {
+        checkP(p);
+        if (x.dim() != 2 && x.dim() != 3) {
+            throw new IllegalArgumentException("dropout1d: Expected 2D or 3D input, but received a " + x.dim() + "D input. Note that dropout1d exists to provide "
+                    + "channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).");
+        }
+        if (x.dim() == 2) return NnComposites.FEATURE_DROPOUT.callTensor(x.unsqueeze(0), p, training).squeeze(0);
+        return NnComposites.FEATURE_DROPOUT.callTensor(x, p, training);
+    }
+
+    /**
+     * Channel dropout for {@code [N, C, H, W]} input (PyTorch's {@code F.dropout2d}). As PyTorch's,
+     * any other rank is taken as {@code [N, C, …]} (PyTorch warns that this is deprecated; a 3-d
+     * input is {@code [N, C, L]}, not an unbatched image).
+     */
+    public static Tensor dropout2d(Tensor x, double p, boolean training) {
+        checkP(p);
+        return NnComposites.FEATURE_DROPOUT.callTensor(x, p, training);
+    }
+
+    /**
+     * Channel dropout for {@code [N, C, D, H, W]} input (PyTorch's {@code F.dropout3d}); any other
+     * rank is taken as unbatched, {@code [C, …]}, as PyTorch's (which warns for ranks other than 4).
+     */
+    public static Tensor dropout3d(Tensor x, double p, boolean training) {
+        checkP(p);
+        if (x.dim() != 5) return NnComposites.FEATURE_DROPOUT.callTensor(x.unsqueeze(0), p, training).squeeze(0);
+        return NnComposites.FEATURE_DROPOUT.callTensor(x, p, training);
+    }
+
+    private static void checkP(double p) {
+        if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException("dropout probability has to be between 0 and 1, but got " + p);
+    }
+
+    /**
+     * Local response normalization across channels (PyTorch's {@code F.local_response_norm}) for
+     * {@code [N, C, *]} input: each element divided by {@code (k + alpha/size · Σ x²)^beta}, the sum
+     * over the {@code size} channels around it (zero-padded at the ends), as PyTorch's formula: the
+     * squares averaged by an average pool over channels.
+     */
+    public static Tensor localResponseNorm(Tensor x, int size, double alpha, double beta, double k) {
+        if (x.dim() < 3) throw new IllegalArgumentException("local_response_norm: Expected 3D or higher dimensionality input (got " + x.dim() + " dimensions)");
+        if (size <= 0) throw new IllegalArgumentException("local_response_norm: size must be positive, got " + size);
+        if (x.numel() == 0) return x;
+        int[] shape = x.shape();
+        Tensor squares = x.mul(x).reshape(shape[0], 1, shape[1], -1);
+        squares = pad(squares, new int[] {0, 0, size / 2, (size - 1) / 2});
+        Tensor div = avgPool2d(squares, new int[] {size, 1}, new int[] {1, 1}, new int[] {0, 0}, false, true, null).reshape(shape);
+        return x.div(div.mul(alpha).add(k).pow(beta));
+    }
+
+    /** {@link #localResponseNorm(Tensor, int, double, double, double)} with PyTorch's defaults {@code alpha=1e-4, beta=0.75, k=1}. */
+    public static Tensor localResponseNorm(Tensor x, int size) { return localResponseNorm(x, size, 1e-4, 0.75, 1.0); }
+
     /** {@code x > 0 ? x : 0.01·x}. */
     public static Tensor leakyRelu(Tensor x) { return ActivationOps.LEAKY_RELU.callTensor(x); }
 

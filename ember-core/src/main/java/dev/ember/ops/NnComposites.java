@@ -14,6 +14,32 @@ import java.util.Arrays;
 public final class NnComposites {
     private NnComposites() {}
 
+    /**
+     * Channel dropout, as ATen's feature_dropout (what F.dropout1d/2d/3d call): in training, each
+     * whole channel {@code [n, c, …]} is zeroed with probability p and the others scaled by
+     * 1/(1−p), one bernoulli draw per (batch, channel); otherwise (or for p = 0) the input unchanged.
+     */
+    public static final OpOverload FEATURE_DROPOUT = ComposedOps.define("feature_dropout(Tensor input, float p, bool train) -> Tensor",
+            a -> {
+                double p = a.dbl(1);
+                if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException("dropout probability has to be between 0 and 1, but got " + p);
+                if (a.bool(2) && p > 0 && a.tensor(0).dim() < 2) {
+                    throw new IllegalArgumentException("Feature dropout requires at least 2 dimensions in the input");
+                }
+            },
+            (e, a) -> {
+                double p = ((Number) a[1]).doubleValue();
+                var meta = e.meta(a[0]);
+                if (p == 0 || !(Boolean) a[2] || meta.numel() == 0) return e.call(ShapeOps.CLONE, a[0]);
+                if (p == 1) return e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(CreationOps.ZEROS, new int[0], meta.dtype()));
+                int[] s = meta.shape(), noise = new int[s.length];
+                Arrays.fill(noise, 1);
+                noise[0] = s[0];
+                noise[1] = s[1];
+                Object kept = e.call(CreationOps.BERNOULLI_P, e.call(CreationOps.ZEROS, noise, meta.dtype()), 1 - p);
+                return e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(PointwiseOps.DIV_SCALAR, kept, 1 - p));
+            });
+
     /** {@code [*, C·r², H, W]} → {@code [*, C, H·r, W·r]}: each group of r² channels becomes an r×r block of pixels. */
     public static final OpOverload PIXEL_SHUFFLE = ComposedOps.define("pixel_shuffle(Tensor self, int upscale_factor) -> Tensor",
             a -> {
