@@ -85,6 +85,31 @@ public final class F {
         return NnComposites.FEATURE_DROPOUT.callTensor(x, p, training);
     }
 
+    /**
+     * The sliding {@code kernelSize} blocks of {@code [N, C, H, W]} (or {@code [C, H, W]}) input as
+     * columns {@code [N, C·kh·kw, L]} (PyTorch's {@code F.unfold}, im2col); each size is
+     * {@code {h, w}} or one number for both.
+     */
+    public static Tensor unfold(Tensor x, int[] kernelSize, int[] dilation, int[] padding, int[] stride) {
+        return NnComposites.IM2COL.callTensor(x, kernelSize, dilation, padding, stride);
+    }
+
+    /** {@link #unfold(Tensor, int[], int[], int[], int[])} with PyTorch's defaults: dilation 1, padding 0, stride 1. */
+    public static Tensor unfold(Tensor x, int kernelSize) { return unfold(x, new int[] {kernelSize}, new int[] {1}, new int[] {0}, new int[] {1}); }
+
+    /**
+     * Columns {@code [N, C·kh·kw, L]} summed back into {@code [N, C, outputSize]} images, where
+     * blocks overlap the values add (PyTorch's {@code F.fold}, col2im).
+     */
+    public static Tensor fold(Tensor x, int[] outputSize, int[] kernelSize, int[] dilation, int[] padding, int[] stride) {
+        return NnComposites.COL2IM.callTensor(x, outputSize, kernelSize, dilation, padding, stride);
+    }
+
+    /** {@link #fold(Tensor, int[], int[], int[], int[], int[])} with PyTorch's defaults: dilation 1, padding 0, stride 1. */
+    public static Tensor fold(Tensor x, int[] outputSize, int kernelSize) {
+        return fold(x, outputSize, new int[] {kernelSize}, new int[] {1}, new int[] {0}, new int[] {1});
+    }
+
     private static void checkP(double p) {
         if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException("dropout probability has to be between 0 and 1, but got " + p);
     }

@@ -190,6 +190,125 @@ public final class NnComposites {
                 return LossOps.reduce(e, e.call(PointwiseOps.CLAMP, loss, 0L, null), a[7]);
             });
 
+    /**
+     * The sliding blocks of a batched {@code [N, C, H, W]} (or unbatched {@code [C, H, W]}) input as
+     * columns, {@code [N, C·kh·kw, L]} with L the number of block positions (ATen's im2col, what
+     * {@code F.unfold} calls): the zero-padded input read at every block's positions by one gather,
+     * whose gradient (a scatter_add) is col2im.
+     */
+    public static final OpOverload IM2COL = ComposedOps.define("im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0);
+                Window w = Window.of(a.ints(1), a.ints(2), a.ints(3), a.ints(4));
+                int[] s = x.shape();
+                boolean nonEmpty = s.length == 3 ? s[0] > 0 && s[1] > 0 && s[2] > 0 : s.length == 4 && s[1] > 0 && s[2] > 0 && s[3] > 0;
+                if (!nonEmpty) {
+                    throw new IllegalArgumentException("im2col: Expected non-empty 3D or 4D input tensor, but got input of size " + Shapes.format(x.shape()));
+                }
+                w.blocks("im2col", x.size(-2), x.size(-1));
+            },
+            (e, a) -> {
+                int[] s = e.meta(a[0]).shape();
+                boolean batched = s.length == 4;
+                Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0L);
+                int n = batched ? s[0] : 1, c = s[s.length - 3], h = s[s.length - 2], wd = s[s.length - 1];
+                Window w = Window.of(Composites.toInts(a[1]), Composites.toInts(a[2]), Composites.toInts(a[3]), Composites.toInts(a[4]));
+                int[] blocks = w.blocks("im2col", h, wd);
+                int hp = h + 2 * w.padding[0], wp = wd + 2 * w.padding[1], k = w.kernel[0] * w.kernel[1], l = blocks[0] * blocks[1];
+                Object padded = e.call(NnOps.CONSTANT_PAD_ND, x, new int[] {w.padding[1], w.padding[1], w.padding[0], w.padding[0]});
+                Object flat = e.call(ShapeOps.RESHAPE, padded, new int[] {n, c, hp * wp});
+                Object index = e.call(ShapeOps.EXPAND, e.call(ShapeOps.RESHAPE, w.positions(e, blocks, wp), new int[] {1, 1, k * l}), new int[] {n, c, k * l});
+                Object cols = e.call(ShapeOps.RESHAPE, e.call(IndexingOps.GATHER, flat, 2L, index), new int[] {n, c * k, l});
+                return batched ? cols : e.call(ShapeOps.SQUEEZE_DIM, cols, 0L);
+            });
+
+    /**
+     * The inverse arrangement of {@link #IM2COL}: columns {@code [N, C·kh·kw, L]} (or {@code [C·kh·kw, L]})
+     * summed back into an {@code [N, C, H, W]} image of {@code output_size}, overlapping blocks
+     * adding up (ATen's col2im, what {@code F.fold} calls): one scatter_add, then the padding cut off.
+     */
+    public static final OpOverload COL2IM = ComposedOps.define(
+            "col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0);
+                int[] out = twice(a.ints(1));
+                Window w = Window.of(a.ints(2), a.ints(3), a.ints(4), a.ints(5));
+                if ((x.dim() != 2 && x.dim() != 3) || x.size(-1) == 0 || x.size(-2) == 0) {
+                    throw new IllegalArgumentException("col2im: Expected non-empty 2D or 3D input tensor, but got input of size " + Shapes.format(x.shape()));
+                }
+                int k = w.kernel[0] * w.kernel[1];
+                if (x.size(-2) % k != 0) {
+                    throw new IllegalArgumentException("col2im: Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)="
+                            + x.size(-2) + " and kernel_size=(" + w.kernel[0] + ", " + w.kernel[1] + ")");
+                }
+                int[] blocks = w.blocks("col2im", out[0], out[1]);
+                if (x.size(-1) != blocks[0] * blocks[1]) {
+                    throw new IllegalArgumentException("col2im: Given output_size=(" + out[0] + ", " + out[1] + "), kernel_size=(" + w.kernel[0] + ", " + w.kernel[1]
+                            + "), dilation=(" + w.dilation[0] + ", " + w.dilation[1] + "), padding=(" + w.padding[0] + ", " + w.padding[1] + "), stride=(" + w.stride[0]
+                            + ", " + w.stride[1] + "), expected size of input's dimension 2 to match the calculated number of sliding blocks " + blocks[0] + " * " + blocks[1]
+                            + " = " + blocks[0] * blocks[1] + ", but got input.size(2)=" + x.size(-1) + ".");
+                }
+            },
+            (e, a) -> {
+                var meta = e.meta(a[0]);
+                int[] s = meta.shape();
+                boolean batched = s.length == 3;
+                Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0L);
+                int[] out = twice(Composites.toInts(a[1]));
+                Window w = Window.of(Composites.toInts(a[2]), Composites.toInts(a[3]), Composites.toInts(a[4]), Composites.toInts(a[5]));
+                int[] blocks = w.blocks("col2im", out[0], out[1]);
+                int n = batched ? s[0] : 1, k = w.kernel[0] * w.kernel[1], c = s[s.length - 2] / k, l = blocks[0] * blocks[1];
+                int hp = out[0] + 2 * w.padding[0], wp = out[1] + 2 * w.padding[1];
+                Object src = e.call(ShapeOps.RESHAPE, x, new int[] {n, c, k * l});
+                Object index = e.call(ShapeOps.EXPAND, e.call(ShapeOps.RESHAPE, w.positions(e, blocks, wp), new int[] {1, 1, k * l}), new int[] {n, c, k * l});
+                Object image = e.call(ScatterOps.SCATTER_ADD, e.call(CreationOps.ZEROS, new int[] {n, c, hp * wp}, meta.dtype()), 2L, index, src);
+                image = e.call(ShapeOps.RESHAPE, image, new int[] {n, c, hp, wp});
+                image = e.call(ShapeOps.NARROW, e.call(ShapeOps.NARROW, image, 2L, (long) w.padding[0], (long) out[0]), 3L, (long) w.padding[1], (long) out[1]);
+                return batched ? image : e.call(ShapeOps.SQUEEZE_DIM, image, 0L);
+            });
+
+    private static int[] twice(int[] v) { return v.length == 1 ? new int[] {v[0], v[0]} : v; }
+
+    /** im2col's and col2im's window: kernel, dilation, padding and stride, each (height, width), checked as ATen's im2col_shape_check. */
+    private record Window(int[] kernel, int[] dilation, int[] padding, int[] stride) {
+        static Window of(int[] kernel, int[] dilation, int[] padding, int[] stride) {
+            Window w = new Window(twice(kernel), twice(dilation), twice(padding), twice(stride));
+            if (w.kernel[0] <= 0 || w.kernel[1] <= 0) {
+                throw new IllegalArgumentException("kernel size should be greater than zero, but got kernel_height: " + w.kernel[0] + " kernel_width: " + w.kernel[1]);
+            }
+            if (w.stride[0] <= 0 || w.stride[1] <= 0) throw new IllegalArgumentException("stride should be greater than zero, but got dH: " + w.stride[0] + " dW: " + w.stride[1]);
+            if (w.dilation[0] <= 0 || w.dilation[1] <= 0) {
+                throw new IllegalArgumentException("dilation should be greater than zero, but got dilation_height: " + w.dilation[0] + " dilation_width: " + w.dilation[1]);
+            }
+            if (w.padding[0] < 0 || w.padding[1] < 0) {
+                throw new IllegalArgumentException("padding should be non-negative, but got pad_height: " + w.padding[0] + " pad_width: " + w.padding[1]);
+            }
+            return w;
+        }
+
+        /** How many block positions fit down and across an image of {@code h × w}, at least one each. */
+        int[] blocks(String op, int h, int w) {
+            int bh = (h + 2 * padding[0] - (dilation[0] * (kernel[0] - 1) + 1)) / stride[0] + 1;
+            int bw = (w + 2 * padding[1] - (dilation[1] * (kernel[1] - 1) + 1)) / stride[1] + 1;
+            if (bh < 1 || bw < 1) {
+                throw new IllegalArgumentException(op + ": Given input with spatial size (" + h + ", " + w + "), kernel_size=(" + kernel[0] + ", " + kernel[1] + "), dilation=("
+                        + dilation[0] + ", " + dilation[1] + "), padding=(" + padding[0] + ", " + padding[1] + "), calculated shape of the array of sliding blocks as ("
+                        + bh + ", " + bw + "), but its components must be at least one.");
+            }
+            return new int[] {bh, bw};
+        }
+
+        /** The flat position in the padded image of every (kernel row, kernel column, block row, block column), int64 {@code [kh, kw, bh, bw]}. */
+        Object positions(OpEmitter e, int[] blocks, int paddedWidth) {
+            Object kernelRows = e.call(ShapeOps.RESHAPE, e.call(PointwiseOps.MUL_SCALAR, e.call(CreationOps.ARANGE, 0L, (long) kernel[0], 1L), (long) dilation[0]), new int[] {kernel[0], 1, 1, 1});
+            Object blockRows = e.call(ShapeOps.RESHAPE, e.call(PointwiseOps.MUL_SCALAR, e.call(CreationOps.ARANGE, 0L, (long) blocks[0], 1L), (long) stride[0]), new int[] {1, 1, blocks[0], 1});
+            Object kernelCols = e.call(ShapeOps.RESHAPE, e.call(PointwiseOps.MUL_SCALAR, e.call(CreationOps.ARANGE, 0L, (long) kernel[1], 1L), (long) dilation[1]), new int[] {1, kernel[1], 1, 1});
+            Object blockCols = e.call(ShapeOps.RESHAPE, e.call(PointwiseOps.MUL_SCALAR, e.call(CreationOps.ARANGE, 0L, (long) blocks[1], 1L), (long) stride[1]), new int[] {1, 1, 1, blocks[1]});
+            Object rows = e.call(PointwiseOps.ADD_TENSOR, kernelRows, blockRows), cols = e.call(PointwiseOps.ADD_TENSOR, kernelCols, blockCols);
+            return e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.MUL_SCALAR, rows, (long) paddedWidth), cols);
+        }
+    }
+
     private static int[] range(int n) {
         int[] r = new int[n];
         for (int i = 0; i < n; i++) r[i] = i;
