@@ -398,6 +398,17 @@ public final class F {
                 divisorOverride == null ? null : (long) divisorOverride);
     }
 
+    /** Max pooling of {@code [N, C, H, W]} (or {@code [C, H, W]}) to {@code outputSize} {height, width} (PyTorch's {@code F.adaptive_max_pool2d}). */
+    public static Tensor adaptiveMaxPool2d(Tensor x, int[] outputSize) { return adaptiveMaxPool2dWithIndices(x, outputSize).get(0); }
+
+    /**
+     * {@link #adaptiveMaxPool2d} and, second, the int64 index of each maximum in its channel's
+     * flattened H·W (PyTorch's {@code return_indices=True}; what {@code max_unpool2d} takes).
+     */
+    public static java.util.List<Tensor> adaptiveMaxPool2dWithIndices(Tensor x, int[] outputSize) {
+        return NnComposites.ADAPTIVE_MAX_POOL2D.callList(x, outputSize);
+    }
+
     public static Tensor adaptiveAvgPool2d(Tensor x, int outputSize) { return ConvOps.ADAPTIVE_AVG_POOL2D.callTensor(x, outputSize); }
 
     public static Tensor adaptiveAvgPool2d(Tensor x, int[] outputSize) { return ConvOps.ADAPTIVE_AVG_POOL2D.callTensor(x, outputSize); }

@@ -4,6 +4,7 @@ import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * nn ops that are other ops put together (ATen's CompositeImplicitAutograd ones): pixel_shuffle and
@@ -266,6 +267,79 @@ public final class NnComposites {
                 image = e.call(ShapeOps.NARROW, e.call(ShapeOps.NARROW, image, 2L, (long) w.padding[0], (long) out[0]), 3L, (long) w.padding[1], (long) out[1]);
                 return batched ? image : e.call(ShapeOps.SQUEEZE_DIM, image, 0L);
             });
+
+    /**
+     * Max pooling to a fixed output size, with the index (into each channel's flattened H·W) of
+     * every maximum, as ATen's adaptive_max_pool2d: output cell (i, j) covers rows
+     * {@code [⌊i·H/oh⌋, ⌈(i+1)·H/oh⌉)} and the columns likewise. Each window is read by one gather
+     * (short windows repeat their last row or column, which changes neither the maximum nor which
+     * element is first), then max over it: the first maximum in row-major order, NaN winning, as
+     * ATen's; the gradient goes to that element.
+     */
+    public static final OpOverload ADAPTIVE_MAX_POOL2D = ComposedOps.define("adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)",
+            a -> {
+                Tensor x = a.tensor(0);
+                if (a.ints(1).length != 2) throw new IllegalArgumentException("adaptive_max_pool2d(): internal error: output_size.size() must be 2");
+                if (x.dim() != 3 && x.dim() != 4) throw new IllegalArgumentException("adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: " + Shapes.format(x.shape()));
+                for (int d = x.dim() - 3; d < x.dim(); d++) {
+                    if (x.size(d) == 0) {
+                        throw new IllegalArgumentException("adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+                                + Shapes.format(x.shape()) + " with dimension " + d + " being empty");
+                    }
+                }
+                for (int o : a.ints(1)) if (o < 0) throw new IllegalArgumentException("adaptive_max_pool2d(): elements of output_size must be greater than or equal to 0 but received " + o);
+            },
+            (e, a) -> {
+                int[] s = e.meta(a[0]).shape(), out = Composites.toInts(a[1]);
+                boolean batched = s.length == 4;
+                int n = batched ? s[0] : 1, c = s[s.length - 3], h = s[s.length - 2], w = s[s.length - 1], oh = out[0], ow = out[1];
+                int[] shape = batched ? new int[] {n, c, oh, ow} : new int[] {c, oh, ow};
+                if (oh == 0 || ow == 0) {
+                    return List.of(e.call(CreationOps.ZEROS, shape, e.meta(a[0]).dtype()), e.call(CreationOps.ZEROS, shape, dev.ember.tensor.DType.INT64));
+                }
+                int kh = adaptiveWindow(h, oh), kw = adaptiveWindow(w, ow);
+                int k = kh * kw;
+                Object rows = e.call(ShapeOps.RESHAPE, adaptivePositions(e, h, oh, kh), new int[] {oh, 1, kh, 1});
+                Object cols = e.call(ShapeOps.RESHAPE, adaptivePositions(e, w, ow, kw), new int[] {1, ow, 1, kw});
+                Object positions = e.call(ShapeOps.RESHAPE, e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.MUL_SCALAR, rows, (long) w), cols),
+                        new int[] {1, 1, oh * ow * k});
+                int[] flat = {oh * ow * k};
+                Object x = e.call(ShapeOps.RESHAPE, a[0], new int[] {n, c, h * w});
+                Object windows = e.call(ShapeOps.RESHAPE, e.call(IndexingOps.GATHER, x, 2L, e.call(ShapeOps.EXPAND, positions, new int[] {n, c, flat[0]})),
+                        new int[] {n, c, oh, ow, kh * kw});
+                @SuppressWarnings("unchecked") List<Object> best = (List<Object>) e.call(ReductionOps.MAX_DIM, windows, -1L, true);
+                // ATen's kernel lets every NaN replace the running maximum, so a window's index is its last NaN's
+                Object nanRank = e.call(ReductionOps.AMAX, e.call(PointwiseOps.WHERE_SCALAR_OTHER, e.call(PointwiseOps.ISNAN, windows),
+                        e.call(CreationOps.ARANGE, 1L, (long) k + 1, 1L), 0L), new int[] {4}, true);
+                Object chosen = e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.GT_SCALAR, nanRank, 0L), e.call(PointwiseOps.SUB_SCALAR, nanRank, 1L), best.get(1));
+                Object where = e.call(IndexingOps.GATHER, e.call(ShapeOps.EXPAND, e.call(ShapeOps.RESHAPE, positions, new int[] {1, 1, oh, ow, k}),
+                        new int[] {n, c, oh, ow, k}), 4L, chosen);
+                Object values = e.call(IndexingOps.GATHER, windows, 4L, chosen);   // the chosen element itself, so the gradient goes where the index says
+                return List.of(e.call(ShapeOps.RESHAPE, values, shape), e.call(ShapeOps.RESHAPE, where, shape));
+            });
+
+    /**
+     * {@code [out, window]}: the positions each adaptive window reads along one dim, from
+     * {@code ⌊i·in/out⌋}, held at the window's last position {@code ⌈(i+1)·in/out⌉ − 1} once past it.
+     */
+    private static Object adaptivePositions(OpEmitter e, int in, int out, int window) {
+        Object cells = e.call(CreationOps.ARANGE, 0L, (long) out, 1L);
+        Object starts = e.call(PointwiseOps.FLOOR_DIVIDE_SCALAR, e.call(PointwiseOps.MUL_SCALAR, cells, (long) in), (long) out);
+        Object ends = e.call(PointwiseOps.SUB_SCALAR, e.call(PointwiseOps.NEG, e.call(PointwiseOps.FLOOR_DIVIDE_SCALAR,
+                e.call(PointwiseOps.MUL_SCALAR, e.call(PointwiseOps.ADD_SCALAR, cells, 1L), (long) -in), (long) out)), 1L);
+        Object positions = e.call(PointwiseOps.ADD_TENSOR, e.call(ShapeOps.RESHAPE, starts, new int[] {out, 1}),
+                e.call(ShapeOps.RESHAPE, e.call(CreationOps.ARANGE, 0L, (long) window, 1L), new int[] {1, window}));
+        return e.call(PointwiseOps.MINIMUM, positions, e.call(ShapeOps.RESHAPE, ends, new int[] {out, 1}));
+    }
+
+    /** The longest adaptive window over {@code in} elements for {@code out} cells. */
+    private static int adaptiveWindow(int in, int out) {
+        int longest = 0;
+        for (int i = 0; i < out; i++) longest = Math.max(longest, ceilDiv((i + 1) * in, out) - Math.floorDiv(i * in, out));
+        return longest;
+    }
+
+    private static int ceilDiv(int a, int b) { return -Math.floorDiv(-a, b); }
 
     private static int[] twice(int[] v) { return v.length == 1 ? new int[] {v[0], v[0]} : v; }
 
