@@ -705,6 +705,70 @@ public final class F {
         return IndexingOps.EMBEDDING.callTensor(weight, input, (long) paddingIdx);
     }
 
+    /**
+     * Sums, means or maxima of bags of embeddings without materializing the embeddings per bag
+     * (PyTorch's {@code F.embedding_bag}): {@code input} 1-d with {@code offsets} (where each bag
+     * starts; with {@code includeLastOffset} the last offset ends the last bag), or 2-d
+     * {@code [B, N]} (B bags of N) with {@code offsets} null. {@code mode} is {@code "sum"},
+     * {@code "mean"} or {@code "max"}; an empty bag gives zeros. {@code perSampleWeights} (same
+     * shape as input, "sum" only) scales each embedding; indices equal to {@code paddingIdx} (null
+     * for none) are left out, and do not count toward a mean. Returns {@code [B, embedding_dim]}.
+     */
+    public static Tensor embeddingBag(Tensor input, Tensor weight, Tensor offsets, String mode, Tensor perSampleWeights, boolean includeLastOffset, Integer paddingIdx) {
+        if (!mode.equals("sum") && !mode.equals("mean") && !mode.equals("max")) throw new IllegalArgumentException("mode has to be one of sum, mean or max, but got " + mode);
+        if (perSampleWeights != null && !mode.equals("sum")) {
+            throw new IllegalArgumentException("embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for mode='sum' (got mode='" + mode
+                    + "'). Please open a feature request on GitHub.");
+        }
+        if (perSampleWeights != null && !dev.ember.tensor.Shapes.same(perSampleWeights.shape(), input.shape())) {
+            throw new IllegalArgumentException("embedding_bag: per_sample_weights (" + dev.ember.tensor.Shapes.format(perSampleWeights.shape())
+                    + ") and input (" + dev.ember.tensor.Shapes.format(input.shape()) + ") must have the same shape");
+        }
+        if (weight.dim() != 2) throw new IllegalArgumentException("embedding_bag: weight has to be a 2D Tensor, but got Tensor of dimension " + weight.dim());
+        int bags;
+        Tensor indices;
+        if (input.dim() == 2) {
+            if (offsets != null) {
+                throw new IllegalArgumentException("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed length sequences.");
+            }
+            bags = input.size(0);
+            offsets = Tensor.arange(0L, (long) input.numel(), (long) Math.max(input.size(1), 1));
+            if (input.size(1) == 0) offsets = Tensor.zeros(DType.INT64, bags);
+            indices = input.reshape(-1);
+            if (perSampleWeights != null) perSampleWeights = perSampleWeights.reshape(-1);
+        } else if (input.dim() == 1) {
+            if (offsets == null) throw new IllegalArgumentException("offsets has to be a 1D Tensor but got None");
+            if (offsets.dim() != 1) throw new IllegalArgumentException("offsets has to be a 1D Tensor");
+            bags = includeLastOffset ? offsets.size(0) - 1 : offsets.size(0);
+            if (bags < 0) throw new IllegalArgumentException("embedding_bag: include_last_offset needs at least one offset");
+            if (includeLastOffset) offsets = offsets.narrow(0, 0, bags);
+            indices = input;
+        } else {
+            throw new IllegalArgumentException("input has to be 1D or 2D Tensor, but got Tensor of dimension " + input.dim());
+        }
+        int n = indices.size(0), dim = weight.size(1);
+        Tensor positions = Tensor.arange((long) n);
+        // the bag of each position: how many bags start at or before it, less one (the bag's index)
+        Tensor bagOf = positions.unsqueeze(1).ge(offsets.to(DType.INT64).unsqueeze(0)).sum(new int[] {1}, false).sub(1.0).to(DType.INT64);
+        Tensor kept = paddingIdx == null ? null : indices.ne((double) paddingIdx);
+        Tensor rows = embedding(indices, weight);
+        if (perSampleWeights != null) rows = rows.mul(perSampleWeights.unsqueeze(1));
+        if (kept != null) rows = rows.mul(kept.unsqueeze(1).to(rows.dtype()));
+        if (!mode.equals("max")) {
+            Tensor sums = Tensor.zeros(weight.dtype(), bags, dim).indexAdd(0, bagOf, rows);
+            if (mode.equals("sum")) return sums;
+            Tensor counted = kept == null ? Tensor.ones(weight.dtype(), n) : kept.to(weight.dtype());
+            Tensor counts = Tensor.zeros(weight.dtype(), bags).indexAdd(0, bagOf, counted);
+            return sums.div(counts.clamp(1.0, null).unsqueeze(1));
+        }
+        // max: every bag against every position, positions outside the bag (or padding) at -inf; the first maximum, as ATen's
+        Tensor member = Tensor.arange((long) bags).unsqueeze(1).eq(bagOf.unsqueeze(0));
+        if (kept != null) member = member.logicalAnd(kept.unsqueeze(0));
+        Tensor candidates = rows.unsqueeze(0).expand(bags, n, dim).maskedFill(member.logicalNot().unsqueeze(2), Double.NEGATIVE_INFINITY);
+        Tensor best = n == 0 ? Tensor.zeros(weight.dtype(), bags, dim) : candidates.max(1).get(0);
+        return best.maskedFill(member.any(1, true).logicalNot(), 0.0);
+    }
+
     /** {@code softmax(q @ k^T / sqrt(E)) @ v} over the last two dimensions, batch dimensions broadcast. */
     public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value) {
         return NnOps.SCALED_DOT_PRODUCT_ATTENTION.callTensor(query, key, value);
