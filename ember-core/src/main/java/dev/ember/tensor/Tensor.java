@@ -538,6 +538,21 @@ public class Tensor {
     /** The error function, elementwise (integer inputs give float32). */
     public Tensor erf() { return PointwiseOps.ERF.callTensor(this); }
 
+    /** {@code 1 − erf(self)}, accurate where erf is near 1. */
+    public Tensor erfc() { return MathOps.ERFC.callTensor(this); }
+
+    /** The inverse error function (±inf at ±1, NaN outside [−1, 1]). */
+    public Tensor erfinv() { return MathOps.ERFINV.callTensor(this); }
+
+    /** {@code log|Γ(self)|}. */
+    public Tensor lgamma() { return MathOps.LGAMMA.callTensor(this); }
+
+    /** ψ(self), the logarithmic derivative of Γ. */
+    public Tensor digamma() { return MathOps.DIGAMMA.callTensor(this); }
+
+    /** The n-th derivative of digamma (n = 0 or 1 for now). */
+    public Tensor polygamma(int n) { return MathOps.POLYGAMMA.callTensor((long) n, this); }
+
     /** The largest integral value ≤ each element; integers come back unchanged. */
     public Tensor floor() { return PointwiseOps.FLOOR.callTensor(this); }
 
