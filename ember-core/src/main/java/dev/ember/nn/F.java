@@ -50,6 +50,90 @@ public final class F {
     /** Zeroes each element with probability {@code p} and scales the rest by 1/(1-p) when {@code training}; the identity otherwise. */
     public static Tensor dropout(Tensor x, double p, boolean training) { return PointwiseOps.DROPOUT.callTensor(x, p, training); }
 
+    /**
+     * Channel dropout for {@code [N, C, L]} or unbatched {@code [C, L]} input (PyTorch's
+     * {@code F.dropout1d}): in training each channel is zeroed whole with probability p, the others
+     * scaled by 1/(1−p).
+     */
+    public static Tensor dropout1d(Tensor x, double p, boolean training) {
+        checkP(p);
+        if (x.dim() != 2 && x.dim() != 3) {
+            throw new IllegalArgumentException("dropout1d: Expected 2D or 3D input, but received a " + x.dim() + "D input. Note that dropout1d exists to provide "
+                    + "channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).");
+        }
+        if (x.dim() == 2) return NnComposites.FEATURE_DROPOUT.callTensor(x.unsqueeze(0), p, training).squeeze(0);
+        return NnComposites.FEATURE_DROPOUT.callTensor(x, p, training);
+    }
+
+    /**
+     * Channel dropout for {@code [N, C, H, W]} input (PyTorch's {@code F.dropout2d}). As PyTorch's,
+     * any other rank is taken as {@code [N, C, …]} (PyTorch warns that this is deprecated; a 3-d
+     * input is {@code [N, C, L]}, not an unbatched image).
+     */
+    public static Tensor dropout2d(Tensor x, double p, boolean training) {
+        checkP(p);
+        return NnComposites.FEATURE_DROPOUT.callTensor(x, p, training);
+    }
+
+    /**
+     * Channel dropout for {@code [N, C, D, H, W]} input (PyTorch's {@code F.dropout3d}); any other
+     * rank is taken as unbatched, {@code [C, …]}, as PyTorch's (which warns for ranks other than 4).
+     */
+    public static Tensor dropout3d(Tensor x, double p, boolean training) {
+        checkP(p);
+        if (x.dim() != 5) return NnComposites.FEATURE_DROPOUT.callTensor(x.unsqueeze(0), p, training).squeeze(0);
+        return NnComposites.FEATURE_DROPOUT.callTensor(x, p, training);
+    }
+
+    /**
+     * The sliding {@code kernelSize} blocks of {@code [N, C, H, W]} (or {@code [C, H, W]}) input as
+     * columns {@code [N, C·kh·kw, L]} (PyTorch's {@code F.unfold}, im2col); each size is
+     * {@code {h, w}} or one number for both.
+     */
+    public static Tensor unfold(Tensor x, int[] kernelSize, int[] dilation, int[] padding, int[] stride) {
+        return NnComposites.IM2COL.callTensor(x, kernelSize, dilation, padding, stride);
+    }
+
+    /** {@link #unfold(Tensor, int[], int[], int[], int[])} with PyTorch's defaults: dilation 1, padding 0, stride 1. */
+    public static Tensor unfold(Tensor x, int kernelSize) { return unfold(x, new int[] {kernelSize}, new int[] {1}, new int[] {0}, new int[] {1}); }
+
+    /**
+     * Columns {@code [N, C·kh·kw, L]} summed back into {@code [N, C, outputSize]} images, where
+     * blocks overlap the values add (PyTorch's {@code F.fold}, col2im).
+     */
+    public static Tensor fold(Tensor x, int[] outputSize, int[] kernelSize, int[] dilation, int[] padding, int[] stride) {
+        return NnComposites.COL2IM.callTensor(x, outputSize, kernelSize, dilation, padding, stride);
+    }
+
+    /** {@link #fold(Tensor, int[], int[], int[], int[], int[])} with PyTorch's defaults: dilation 1, padding 0, stride 1. */
+    public static Tensor fold(Tensor x, int[] outputSize, int kernelSize) {
+        return fold(x, outputSize, new int[] {kernelSize}, new int[] {1}, new int[] {0}, new int[] {1});
+    }
+
+    private static void checkP(double p) {
+        if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException("dropout probability has to be between 0 and 1, but got " + p);
+    }
+
+    /**
+     * Local response normalization across channels (PyTorch's {@code F.local_response_norm}) for
+     * {@code [N, C, *]} input: each element divided by {@code (k + alpha/size · Σ x²)^beta}, the sum
+     * over the {@code size} channels around it (zero-padded at the ends), as PyTorch's formula: the
+     * squares averaged by an average pool over channels.
+     */
+    public static Tensor localResponseNorm(Tensor x, int size, double alpha, double beta, double k) {
+        if (x.dim() < 3) throw new IllegalArgumentException("local_response_norm: Expected 3D or higher dimensionality input (got " + x.dim() + " dimensions)");
+        if (size <= 0) throw new IllegalArgumentException("local_response_norm: size must be positive, got " + size);
+        if (x.numel() == 0) return x;
+        int[] shape = x.shape();
+        Tensor squares = x.mul(x).reshape(shape[0], 1, shape[1], -1);
+        squares = pad(squares, new int[] {0, 0, size / 2, (size - 1) / 2});
+        Tensor div = avgPool2d(squares, new int[] {size, 1}, new int[] {1, 1}, new int[] {0, 0}, false, true, null).reshape(shape);
+        return x.div(div.mul(alpha).add(k).pow(beta));
+    }
+
+    /** {@link #localResponseNorm(Tensor, int, double, double, double)} with PyTorch's defaults {@code alpha=1e-4, beta=0.75, k=1}. */
+    public static Tensor localResponseNorm(Tensor x, int size) { return localResponseNorm(x, size, 1e-4, 0.75, 1.0); }
+
     /** {@code x > 0 ? x : 0.01·x}. */
     public static Tensor leakyRelu(Tensor x) { return ActivationOps.LEAKY_RELU.callTensor(x); }
 
@@ -312,6 +396,17 @@ public final class F {
     public static Tensor avgPool2d(Tensor x, int[] kernelSize, int[] stride, int[] padding, boolean ceilMode, boolean countIncludePad, Integer divisorOverride) {
         return ConvOps.AVG_POOL2D.callTensor(x, kernelSize, stride, padding, ceilMode, countIncludePad,
                 divisorOverride == null ? null : (long) divisorOverride);
+    }
+
+    /** Max pooling of {@code [N, C, H, W]} (or {@code [C, H, W]}) to {@code outputSize} {height, width} (PyTorch's {@code F.adaptive_max_pool2d}). */
+    public static Tensor adaptiveMaxPool2d(Tensor x, int[] outputSize) { return adaptiveMaxPool2dWithIndices(x, outputSize).get(0); }
+
+    /**
+     * {@link #adaptiveMaxPool2d} and, second, the int64 index of each maximum in its channel's
+     * flattened H·W (PyTorch's {@code return_indices=True}; what {@code max_unpool2d} takes).
+     */
+    public static java.util.List<Tensor> adaptiveMaxPool2dWithIndices(Tensor x, int[] outputSize) {
+        return NnComposites.ADAPTIVE_MAX_POOL2D.callList(x, outputSize);
     }
 
     public static Tensor adaptiveAvgPool2d(Tensor x, int outputSize) { return ConvOps.ADAPTIVE_AVG_POOL2D.callTensor(x, outputSize); }
@@ -608,6 +703,70 @@ public final class F {
     /** {@code paddingIdx} only affects training (its row gets no gradient); -1 means none. */
     public static Tensor embedding(Tensor input, Tensor weight, int paddingIdx) {
         return IndexingOps.EMBEDDING.callTensor(weight, input, (long) paddingIdx);
+    }
+
+    /**
+     * Sums, means or maxima of bags of embeddings without materializing the embeddings per bag
+     * (PyTorch's {@code F.embedding_bag}): {@code input} 1-d with {@code offsets} (where each bag
+     * starts; with {@code includeLastOffset} the last offset ends the last bag), or 2-d
+     * {@code [B, N]} (B bags of N) with {@code offsets} null. {@code mode} is {@code "sum"},
+     * {@code "mean"} or {@code "max"}; an empty bag gives zeros. {@code perSampleWeights} (same
+     * shape as input, "sum" only) scales each embedding; indices equal to {@code paddingIdx} (null
+     * for none) are left out, and do not count toward a mean. Returns {@code [B, embedding_dim]}.
+     */
+    public static Tensor embeddingBag(Tensor input, Tensor weight, Tensor offsets, String mode, Tensor perSampleWeights, boolean includeLastOffset, Integer paddingIdx) {
+        if (!mode.equals("sum") && !mode.equals("mean") && !mode.equals("max")) throw new IllegalArgumentException("mode has to be one of sum, mean or max, but got " + mode);
+        if (perSampleWeights != null && !mode.equals("sum")) {
+            throw new IllegalArgumentException("embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for mode='sum' (got mode='" + mode
+                    + "'). Please open a feature request on GitHub.");
+        }
+        if (perSampleWeights != null && !dev.ember.tensor.Shapes.same(perSampleWeights.shape(), input.shape())) {
+            throw new IllegalArgumentException("embedding_bag: per_sample_weights (" + dev.ember.tensor.Shapes.format(perSampleWeights.shape())
+                    + ") and input (" + dev.ember.tensor.Shapes.format(input.shape()) + ") must have the same shape");
+        }
+        if (weight.dim() != 2) throw new IllegalArgumentException("embedding_bag: weight has to be a 2D Tensor, but got Tensor of dimension " + weight.dim());
+        int bags;
+        Tensor indices;
+        if (input.dim() == 2) {
+            if (offsets != null) {
+                throw new IllegalArgumentException("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed length sequences.");
+            }
+            bags = input.size(0);
+            offsets = Tensor.arange(0L, (long) input.numel(), (long) Math.max(input.size(1), 1));
+            if (input.size(1) == 0) offsets = Tensor.zeros(DType.INT64, bags);
+            indices = input.reshape(-1);
+            if (perSampleWeights != null) perSampleWeights = perSampleWeights.reshape(-1);
+        } else if (input.dim() == 1) {
+            if (offsets == null) throw new IllegalArgumentException("offsets has to be a 1D Tensor but got None");
+            if (offsets.dim() != 1) throw new IllegalArgumentException("offsets has to be a 1D Tensor");
+            bags = includeLastOffset ? offsets.size(0) - 1 : offsets.size(0);
+            if (bags < 0) throw new IllegalArgumentException("embedding_bag: include_last_offset needs at least one offset");
+            if (includeLastOffset) offsets = offsets.narrow(0, 0, bags);
+            indices = input;
+        } else {
+            throw new IllegalArgumentException("input has to be 1D or 2D Tensor, but got Tensor of dimension " + input.dim());
+        }
+        int n = indices.size(0), dim = weight.size(1);
+        Tensor positions = Tensor.arange((long) n);
+        // the bag of each position: how many bags start at or before it, less one (the bag's index)
+        Tensor bagOf = positions.unsqueeze(1).ge(offsets.to(DType.INT64).unsqueeze(0)).sum(new int[] {1}, false).sub(1.0).to(DType.INT64);
+        Tensor kept = paddingIdx == null ? null : indices.ne((double) paddingIdx);
+        Tensor rows = embedding(indices, weight);
+        if (perSampleWeights != null) rows = rows.mul(perSampleWeights.unsqueeze(1));
+        if (kept != null) rows = rows.mul(kept.unsqueeze(1).to(rows.dtype()));
+        if (!mode.equals("max")) {
+            Tensor sums = Tensor.zeros(weight.dtype(), bags, dim).indexAdd(0, bagOf, rows);
+            if (mode.equals("sum")) return sums;
+            Tensor counted = kept == null ? Tensor.ones(weight.dtype(), n) : kept.to(weight.dtype());
+            Tensor counts = Tensor.zeros(weight.dtype(), bags).indexAdd(0, bagOf, counted);
+            return sums.div(counts.clamp(1.0, null).unsqueeze(1));
+        }
+        // max: every bag against every position, positions outside the bag (or padding) at -inf; the first maximum, as ATen's
+        Tensor member = Tensor.arange((long) bags).unsqueeze(1).eq(bagOf.unsqueeze(0));
+        if (kept != null) member = member.logicalAnd(kept.unsqueeze(0));
+        Tensor candidates = rows.unsqueeze(0).expand(bags, n, dim).maskedFill(member.logicalNot().unsqueeze(2), Double.NEGATIVE_INFINITY);
+        Tensor best = n == 0 ? Tensor.zeros(weight.dtype(), bags, dim) : candidates.max(1).get(0);
+        return best.maskedFill(member.any(1, true).logicalNot(), 0.0);
     }
 
     /** {@code softmax(q @ k^T / sqrt(E)) @ v} over the last two dimensions, batch dimensions broadcast. */

@@ -7,8 +7,10 @@ import dev.ember.tensor.Tensor;
 import java.util.List;
 
 /**
- * Multi-head attention, as PyTorch's {@code nn.MultiheadAttention} with {@code batch_first=True}:
- * inputs and output are {@code [batch, seq, embed_dim]}; the attention weights come back when asked
+ * Multi-head attention, as PyTorch's {@code nn.MultiheadAttention}: inputs and output are
+ * {@code [batch, seq, embed_dim]} (Ember's default, PyTorch's {@code batch_first=True}), or
+ * {@code [seq, batch, embed_dim]} after {@link #batchFirst batchFirst(false)} (PyTorch's default
+ * layout); masks and weights are the same in both. The attention weights come back when asked
  * for ({@code needWeights}). The
  * query/key/value projections are packed in {@code in_proj_weight [3E, E]} and
  * {@code in_proj_bias [3E]}, followed by {@code out_proj}, so PyTorch state dicts load.
@@ -23,6 +25,7 @@ public class MultiheadAttention extends Module {
     /** Null when built with {@code bias = false}. */
     public Parameter inProjBias;
     public Linear outProj;
+    private boolean batchFirst = true;
 
     public MultiheadAttention(int embedDim, int numHeads) { this(embedDim, numHeads, 0.0, true); }
 
@@ -41,6 +44,19 @@ public class MultiheadAttention extends Module {
         this.outProj = new Linear(embedDim, embedDim, bias);
         if (bias) outProj.bias = new Parameter(Tensor.zeros(embedDim));
     }
+
+    /**
+     * The layout of inputs and output: {@code [batch, seq, embed_dim]} when true (the default, kept
+     * for Ember's existing callers), {@code [seq, batch, embed_dim]} when false (PyTorch's default,
+     * {@code batch_first=False}). Returns this module.
+     */
+    public MultiheadAttention batchFirst(boolean batchFirst) {
+        this.batchFirst = batchFirst;
+        return this;
+    }
+
+    /** Whether inputs and output are {@code [batch, seq, embed_dim]} (PyTorch's {@code batch_first}). */
+    public boolean isBatchFirst() { return batchFirst; }
 
     /** Self- or cross-attention without a mask. */
     public Tensor forward(Tensor query, Tensor key, Tensor value) { return forward(query, key, value, null, null); }
@@ -74,6 +90,17 @@ public class MultiheadAttention extends Module {
      */
     public Output forward(Tensor query, Tensor key, Tensor value, Tensor keyPaddingMask, boolean needWeights, Tensor attnMask,
                           boolean averageAttnWeights) {
+        if (!batchFirst && query.dim() == 3 && key.dim() == 3 && value.dim() == 3) {
+            // sequence first: computed batch first, the output transposed back (the weights are [B, L, S] either way, as PyTorch's)
+            Tensor q = query.transpose(0, 1), k = key == query ? q : key.transpose(0, 1), v = value == key ? k : value.transpose(0, 1);
+            Output out = batchFirstForward(q, k, v, keyPaddingMask, needWeights, attnMask, averageAttnWeights);
+            return new Output(out.output().transpose(0, 1), out.weights());
+        }
+        return batchFirstForward(query, key, value, keyPaddingMask, needWeights, attnMask, averageAttnWeights);
+    }
+
+    private Output batchFirstForward(Tensor query, Tensor key, Tensor value, Tensor keyPaddingMask, boolean needWeights, Tensor attnMask,
+                                     boolean averageAttnWeights) {
         checkInputs(query, key, value);
         int batch = query.size(0), targetLen = query.size(1), sourceLen = key.size(1);
         Tensor q, k, v;

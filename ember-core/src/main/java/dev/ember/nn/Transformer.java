@@ -3,7 +3,9 @@ package dev.ember.nn;
 import dev.ember.tensor.Tensor;
 
 /**
- * An encoder-decoder transformer, as PyTorch's {@code nn.Transformer} with {@code batch_first=True}:
+ * An encoder-decoder transformer, as PyTorch's {@code nn.Transformer}, batch first ({@code [batch,
+ * seq, d_model]}, PyTorch's {@code batch_first=True}) unless {@link #batchFirst batchFirst(false)}
+ * makes it sequence first (PyTorch's default layout, set on every layer):
  * a {@link TransformerEncoder} of {@code numEncoderLayers} layers and a {@link TransformerDecoder}
  * of {@code numDecoderLayers}, each ending in a LayerNorm; every weight matrix starts from
  * xavier_uniform_, as PyTorch resets them. State-dict names are PyTorch's
@@ -35,19 +37,35 @@ public class Transformer extends Module {
         for (Parameter p : parameters()) if (p.dim() > 1) Init.xavierUniform_(p);
     }
 
+    /**
+     * The layout of src, tgt and the output, set on every encoder and decoder layer:
+     * {@code [batch, seq, d_model]} when true (the default, kept for Ember's existing callers),
+     * {@code [seq, batch, d_model]} when false (PyTorch's {@code batch_first=False}, its default).
+     * Returns this model.
+     */
+    public Transformer batchFirst(boolean batchFirst) {
+        for (TransformerEncoderLayer layer : encoder.layers) layer.batchFirst(batchFirst);
+        for (TransformerDecoderLayer layer : decoder.layers) layer.batchFirst(batchFirst);
+        return this;
+    }
+
+    /** Whether src, tgt and the output are {@code [batch, seq, d_model]}. */
+    public boolean isBatchFirst() { return encoder.layers.get(0).isBatchFirst(); }
+
     public Tensor forward(Tensor src, Tensor tgt) { return forward(src, tgt, null, null, null, null, null, null); }
 
     /**
-     * {@code src [B, S, E]} through the encoder (under {@code srcMask [S, S]} and
+     * {@code src [B, S, E]} (batch first; {@code [S, B, E]} otherwise) through the encoder (under {@code srcMask [S, S]} and
      * {@code srcKeyPaddingMask [B, S]}), then {@code tgt [B, T, E]} through the decoder attending to
      * it (under {@code tgtMask [T, T]}, {@code memoryMask [T, S]}, {@code tgtKeyPaddingMask [B, T]},
      * {@code memoryKeyPaddingMask [B, S]}); any mask may be null. Returns {@code [B, T, E]}.
      */
     public Tensor forward(Tensor src, Tensor tgt, Tensor srcMask, Tensor tgtMask, Tensor memoryMask,
                           Tensor srcKeyPaddingMask, Tensor tgtKeyPaddingMask, Tensor memoryKeyPaddingMask) {
-        if (src.dim() != tgt.dim() || src.dim() != 3 || src.size(0) != tgt.size(0)) {
+        int batchDim = isBatchFirst() ? 0 : 1;
+        if (src.dim() != tgt.dim() || src.dim() != 3 || src.size(batchDim) != tgt.size(batchDim)) {
             throw new IllegalArgumentException("Transformer: the batch number of src and tgt must be equal (src " + dev.ember.tensor.Shapes.format(src.shape())
-                    + ", tgt " + dev.ember.tensor.Shapes.format(tgt.shape()) + "; batch first)");
+                    + ", tgt " + dev.ember.tensor.Shapes.format(tgt.shape()) + (batchDim == 0 ? "; batch first)" : "; sequence first)"));
         }
         if (src.size(2) != dModel || tgt.size(2) != dModel) {
             throw new IllegalArgumentException("Transformer: the feature number of src and tgt must be equal to d_model (" + dModel + "), got "

@@ -3,8 +3,9 @@ package dev.ember.nn;
 import dev.ember.tensor.Tensor;
 
 /**
- * One transformer decoder layer, as PyTorch's {@code nn.TransformerDecoderLayer} with
- * {@code batch_first=True} ({@code [batch, seq, d_model]}): self-attention over the target, then
+ * One transformer decoder layer, as PyTorch's {@code nn.TransformerDecoderLayer} batch first
+ * ({@code [batch, seq, d_model]}; {@link #batchFirst batchFirst(false)} for PyTorch's default
+ * {@code [seq, batch, d_model]}): self-attention over the target, then
  * attention over the encoder's output ({@code memory}), then the feed-forward block
  * ({@code linear2(dropout(activation(linear1(x))))}); each with a residual connection and a
  * LayerNorm, after the residual (post-norm, the default) or before the block ({@code normFirst}).
@@ -54,6 +55,21 @@ public class TransformerDecoderLayer extends Module {
         this.dropout3 = new Dropout(dropout);
         this.gelu = activation.equals("gelu");
     }
+
+    /**
+     * The layout of inputs and output: {@code [batch, seq, d_model]} when true (the default, kept
+     * for Ember's existing callers), {@code [seq, batch, d_model]} when false (PyTorch's
+     * {@code batch_first=False}, its default). Only the attention reads the layout; the rest works
+     * position by position. Returns this layer.
+     */
+    public TransformerDecoderLayer batchFirst(boolean batchFirst) {
+        selfAttn.batchFirst(batchFirst);
+        multiheadAttn.batchFirst(batchFirst);
+        return this;
+    }
+
+    /** Whether inputs and output are {@code [batch, seq, d_model]}. */
+    public boolean isBatchFirst() { return selfAttn.isBatchFirst(); }
 
     public Tensor forward(Tensor tgt, Tensor memory) { return forward(tgt, memory, null, null, null, null); }
 

@@ -3,8 +3,9 @@ package dev.ember.nn;
 import dev.ember.tensor.Tensor;
 
 /**
- * One transformer encoder layer, as PyTorch's {@code nn.TransformerEncoderLayer} with
- * {@code batch_first=True} ({@code [batch, seq, d_model]}): a self-attention block and a
+ * One transformer encoder layer, as PyTorch's {@code nn.TransformerEncoderLayer} batch first
+ * ({@code [batch, seq, d_model]}; {@link #batchFirst batchFirst(false)} for PyTorch's default
+ * {@code [seq, batch, d_model]}): a self-attention block and a
  * feed-forward block ({@code linear2(dropout(activation(linear1(x))))}), each with a residual
  * connection and a LayerNorm, applied after the residual (post-norm, the default) or before the
  * block ({@code normFirst}).
@@ -46,6 +47,20 @@ public class TransformerEncoderLayer extends Module {
         this.dropout2 = new Dropout(dropout);
         this.gelu = activation.equals("gelu");
     }
+
+    /**
+     * The layout of inputs and output: {@code [batch, seq, d_model]} when true (the default, kept
+     * for Ember's existing callers), {@code [seq, batch, d_model]} when false (PyTorch's
+     * {@code batch_first=False}, its default). Only the attention reads the layout; the rest works
+     * position by position. Returns this layer.
+     */
+    public TransformerEncoderLayer batchFirst(boolean batchFirst) {
+        selfAttn.batchFirst(batchFirst);
+        return this;
+    }
+
+    /** Whether inputs and output are {@code [batch, seq, d_model]}. */
+    public boolean isBatchFirst() { return selfAttn.isBatchFirst(); }
 
     @Override
     public Tensor forward(Tensor src) { return forward(src, null); }

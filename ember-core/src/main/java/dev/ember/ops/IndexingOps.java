@@ -82,6 +82,130 @@ public final class IndexingOps {
             (result, out) -> "index_select(): self and result must have the same scalar type");
     public static final OpOverload GATHER_OUT = OutForms.of("gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)", GATHER);
 
+    // ------------------------------------------------------------------ composites (defined by their decompositions)
+
+    /**
+     * {@code self} gathered along {@code dim} at {@code indices}, the two broadcast against each
+     * other in every other dim (ATen's take_along_dim, numpy's take_along_axis); with no dim, the
+     * flattened self at the flattened indices.
+     */
+    public static final OpOverload TAKE_ALONG_DIM = ComposedOps.define("take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor",
+            a -> {
+                Tensor self = a.tensor(0), indices = a.tensor(1);
+                if (indices.dtype() != DType.INT64) {
+                    throw new IllegalArgumentException("take_along_dim: torch.take_along_dim(): dtype of indices should be Long but got " + PointwiseOps.scalarTypeName(indices.dtype()));
+                }
+                if (a.get(2) != null && self.dim() != indices.dim()) {
+                    throw new IllegalArgumentException("take_along_dim: torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+                            + self.dim() + " dimensions for input, and " + indices.dim() + " dimensions for indices");
+                }
+            },
+            (e, a) -> {
+                if (a[2] == null) {
+                    return e.call(GATHER, e.call(ShapeOps.RESHAPE, a[0], new int[] {-1}), 0L, e.call(ShapeOps.RESHAPE, a[1], new int[] {-1}));
+                }
+                int[] self = e.meta(a[0]).shape(), indices = e.meta(a[1]).shape();
+                int dim = Shapes.wrapDim("take_along_dim", ((Number) a[2]).intValue(), Math.max(self.length, 1));
+                if (self.length == 0) return e.call(GATHER, a[0], (long) dim, a[1]);
+                int[] selfAtIndices = self.clone(), indicesAtSelf = indices.clone();
+                selfAtIndices[dim] = indices[dim];
+                indicesAtSelf[dim] = self[dim];
+                Object index = e.call(ShapeOps.EXPAND, a[1], Shapes.broadcast("take_along_dim", selfAtIndices, indices));
+                Object source = e.call(ShapeOps.EXPAND, a[0], Shapes.broadcast("take_along_dim", indicesAtSelf, self));
+                return e.call(GATHER, source, (long) dim, index);
+            });
+
+    /**
+     * {@code self} with the slices at {@code index} along {@code dim} set to {@code value} (ATen's
+     * index_fill; negative indices count from the end): a mask along dim, made by a scatter (which
+     * checks the indices), then masked_fill. A repeated index fills once, so value's gradient counts
+     * each slice once, as ATen's.
+     */
+    public static final OpOverload INDEX_FILL_SCALAR = ComposedOps.define("index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
+            a -> indexFillCheck(a, false), (e, a) -> e.call(PointwiseOps.MASKED_FILL_SCALAR, a[0], indexMask(e, a), a[3]));
+
+    /** index_fill with a 0-d tensor value. */
+    public static final OpOverload INDEX_FILL_TENSOR = ComposedOps.define("index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor",
+            a -> indexFillCheck(a, true), (e, a) -> e.call(PointwiseOps.MASKED_FILL_TENSOR, a[0], indexMask(e, a), a[3]));
+
+    private static void indexFillCheck(Args a, boolean tensorValue) {
+        Tensor self = a.tensor(0), index = a.tensor(2);
+        Shapes.wrapDim("index_fill", a.integer(1), Math.max(self.dim(), 1));
+        if (index.dtype() != DType.INT64) throw new IllegalArgumentException("index_fill_(): Expected dtype int64 for index.");
+        if (index.dim() > 1) throw new IllegalArgumentException("index_fill_(): Index has to be a vector/scalar");
+        if (tensorValue && a.tensor(3).dim() != 0) {
+            throw new IllegalArgumentException("index_fill_ only supports a 0-dimensional value tensor, but got tensor with " + a.tensor(3).dim() + " dimension(s).");
+        }
+    }
+
+    /** index_fill's mask: true at the indexed positions of dim (wrapped when negative), shaped to broadcast against self. */
+    private static Object indexMask(OpEmitter e, Object[] a) {
+        int[] shape = e.meta(a[0]).shape();
+        int dim = Shapes.wrapDim("index_fill", ((Number) a[1]).intValue(), Math.max(shape.length, 1));
+        long n = shape.length == 0 ? 1 : shape[dim];
+        Object index = e.call(ShapeOps.RESHAPE, a[2], new int[] {-1});
+        Object wrapped = e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.LT_SCALAR, index, 0L), e.call(PointwiseOps.ADD_SCALAR, index, n), index);
+        Object mask = e.call(ScatterOps.SCATTER_VALUE, e.call(CreationOps.ZEROS, new int[] {(int) n}, DType.BOOL), 0L, wrapped, true);
+        int[] along = new int[shape.length];
+        java.util.Arrays.fill(along, 1);
+        if (shape.length > 0) along[dim] = (int) n;
+        return e.call(ShapeOps.RESHAPE, mask, along);
+    }
+
+    /**
+     * {@code self} with its slices along {@code dim} at {@code index} replaced by source's, in order
+     * (ATen's index_copy; indices must be in range): a scatter of source along dim with the index
+     * expanded to source's shape.
+     */
+    public static final OpOverload INDEX_COPY = ComposedOps.define("index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor",
+            a -> {
+                Tensor self = a.tensor(0), index = a.tensor(2), source = a.tensor(3);
+                int dim = Shapes.wrapDim("index_copy", a.integer(1), Math.max(self.dim(), 1));
+                if (index.dim() > 1) throw new IllegalArgumentException("index_copy_(): Index should have dimension 1 or 0 (got " + index.dim() + ")");
+                if (index.dtype() != DType.INT64) {
+                    throw new IllegalArgumentException("index_copy_(): Expected a long tensor for index, but got " + PointwiseOps.scalarTypeName(index.dtype()));
+                }
+                if (self.dtype() != source.dtype()) {
+                    throw new IllegalArgumentException("index_copy_(): self and source expected to have the same dtype, but got (self) "
+                            + PointwiseOps.scalarTypeName(self.dtype()) + " and (source) " + PointwiseOps.scalarTypeName(source.dtype()));
+                }
+                if (Math.max(self.dim(), 1) != Math.max(source.dim(), 1)) {
+                    throw new IllegalArgumentException("index_copy_(): When source and destination are not scalars, their dimensionality must match. Source dimensionality ("
+                            + source.dim() + "), destination dimensionality (" + self.dim() + ")");
+                }
+                int sliced = source.dim() == 0 ? 1 : source.shape()[dim];
+                if (index.numel() != sliced) {
+                    throw new IllegalArgumentException("index_copy_(): Number of indices (" + index.numel() + ") should be equal to source.size(dim) (" + sliced + ")");
+                }
+                for (int d = 0; d < self.dim(); d++) {
+                    if (d != dim && self.shape()[d] != source.shape()[d]) {
+                        throw new IllegalArgumentException("index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
+                                + Shapes.format(without(self.shape(), dim)) + " at dimension " + dim + " and source slice shape: "
+                                + Shapes.format(without(source.shape(), dim)) + " at dimension " + dim + ".");
+                    }
+                }
+            },
+            (e, a) -> {
+                int[] selfShape = e.meta(a[0]).shape(), sourceShape = e.meta(a[3]).shape();
+                if (selfShape.length == 0) {
+                    Object one = e.call(ShapeOps.RESHAPE, a[3], new int[] {1});
+                    return e.call(ShapeOps.RESHAPE, e.call(ScatterOps.SCATTER_SRC, e.call(ShapeOps.RESHAPE, a[0], new int[] {1}), 0L,
+                            e.call(ShapeOps.RESHAPE, a[2], new int[] {1}), one), new int[0]);
+                }
+                int dim = Shapes.wrapDim("index_copy", ((Number) a[1]).intValue(), selfShape.length);
+                int[] along = new int[sourceShape.length];
+                java.util.Arrays.fill(along, 1);
+                along[dim] = sourceShape[dim];
+                Object index = e.call(ShapeOps.EXPAND, e.call(ShapeOps.RESHAPE, a[2], along), sourceShape);
+                return e.call(ScatterOps.SCATTER_SRC, a[0], (long) dim, index, a[3]);
+            });
+
+    private static int[] without(int[] shape, int dim) {
+        int[] out = new int[shape.length - 1];
+        for (int i = 0, j = 0; i < shape.length; i++) if (i != dim) out[j++] = shape[i];
+        return out;
+    }
+
     public static final OpOverload EMBEDDING = OpOverload.define(
                     "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor")
             .meta(a -> {

@@ -138,6 +138,29 @@ public final class LinalgOps {
             },
             (e, a) -> e.call(PointwiseOps.MUL_TENSOR, e.call(ShapeOps.RESHAPE, a[0], new int[] {e.meta(a[0]).shape()[0], 1}), a[1]));
 
+    /**
+     * The Kronecker product: for inputs of shapes {@code a} and {@code b} (the shorter padded with
+     * leading ones), the block tensor of shape {@code a[i] * b[i]} whose block at index {@code i}
+     * is {@code self[i] * other} (ATen's kron: both reshaped to interleaved dims, multiplied with
+     * broadcasting, reshaped back; dtypes promoted as mul does).
+     */
+    public static final OpOverload KRON = ComposedOps.define("kron(Tensor self, Tensor other) -> Tensor",
+            (e, a) -> {
+                int[] x = e.meta(a[0]).shape(), y = e.meta(a[1]).shape();
+                int n = Math.max(x.length, y.length);
+                int[] xs = new int[2 * n], ys = new int[2 * n], result = new int[n];
+                for (int i = 0; i < n; i++) {
+                    int xi = i - (n - x.length) >= 0 ? x[i - (n - x.length)] : 1, yi = i - (n - y.length) >= 0 ? y[i - (n - y.length)] : 1;
+                    xs[2 * i] = xi;
+                    xs[2 * i + 1] = 1;
+                    ys[2 * i] = 1;
+                    ys[2 * i + 1] = yi;
+                    result[i] = xi * yi;
+                }
+                Object product = e.call(PointwiseOps.MUL_TENSOR, e.call(ShapeOps.RESHAPE, a[0], xs), e.call(ShapeOps.RESHAPE, a[1], ys));
+                return e.call(ShapeOps.RESHAPE, product, result);
+            });
+
     /** The inner product of two 1-d tensors of one dtype (integers too, in their own dtype): the sum of their products. */
     public static final OpOverload DOT = ComposedOps.define("dot(Tensor self, Tensor tensor) -> Tensor",
             a -> {

@@ -24,6 +24,59 @@ public final class MathOps {
 
     // ------------------------------------------------------------------ pointwise
 
+    // ------------------------------------------------------------------ special functions
+
+    /**
+     * The complementary error function {@code 1 − erf(x)}, accurate where erf is close to 1 (erfc(10)
+     * is 2.1e-45, not 0); d/dx = −2/√π · e^(−x²).
+     */
+    public static final OpOverload ERFC = special("erfc(Tensor self) -> Tensor", dev.ember.ops.eager.Special::erfc,
+            g -> new Object[] {g.mul(g.grad(), g.mul(g.call(PointwiseOps.EXP, g.neg(g.mul(g.arg(0), g.arg(0)))), -2 / Math.sqrt(Math.PI)))});
+
+    /** The inverse of erf on [−1, 1] (±inf at ±1, NaN outside); d/dy = √π/2 · e^(erfinv(y)²). */
+    public static final OpOverload ERFINV = special("erfinv(Tensor self) -> Tensor", dev.ember.ops.eager.Special::erfinv,
+            g -> new Object[] {g.mul(g.grad(), g.mul(g.call(PointwiseOps.EXP, g.mul(g.result(), g.result())), Math.sqrt(Math.PI) / 2))});
+
+    /** {@code log|Γ(x)|} (+inf at the poles); d/dx = digamma(x). */
+    public static final OpOverload LGAMMA = special("lgamma(Tensor self) -> Tensor", dev.ember.ops.eager.Special::lgamma,
+            g -> new Object[] {g.mul(g.grad(), g.call(MathOps.DIGAMMA, g.arg(0)))});
+
+    /** ψ(x) = d/dx log Γ(x) (∓inf at ±0, NaN at the negative integers, as ATen's); d/dx = polygamma(1, x). */
+    public static final OpOverload DIGAMMA = special("digamma(Tensor self) -> Tensor", dev.ember.ops.eager.Special::digamma,
+            g -> new Object[] {g.mul(g.grad(), g.call(MathOps.POLYGAMMA, 1L, g.arg(0)))});
+
+    /**
+     * The n-th derivative of digamma, for n = 0 (digamma) and n = 1 (trigamma); higher orders
+     * (Hurwitz zeta) are not implemented yet, and so neither is its own derivative.
+     */
+    public static final OpOverload POLYGAMMA = OpOverload.define("polygamma(int n, Tensor self) -> Tensor")
+            .meta(a -> {
+                long n = a.lng(0);
+                if (n < 0) throw new IllegalArgumentException("polygamma(n, x) does not support negative n.");
+                if (n > 1) throw new IllegalArgumentException("polygamma: Ember computes n = 0 (digamma) and n = 1 (trigamma) only, got n = " + n);
+                Tensor self = a.tensor(1);
+                return TensorMeta.contiguous(TypePromotion.toFloating(self.dtype()), self.shape());
+            })
+            .kernel((a, m) -> elementwise(a.tensor(1), (TensorMeta) m, a.lng(0) == 0 ? dev.ember.ops.eager.Special::digamma : dev.ember.ops.eager.Special::trigamma))
+            .register();
+
+    /** An elementwise special function of one tensor, computed in double and rounded to the result dtype (self's, or the default float for integers). */
+    private static OpOverload special(String schema, java.util.function.DoubleUnaryOperator fn, Derivative derivative) {
+        return OpOverload.define(schema)
+                .meta(a -> TensorMeta.contiguous(TypePromotion.toFloating(a.tensor(0).dtype()), a.tensor(0).shape()))
+                .kernel((a, m) -> elementwise(a.tensor(0), (TensorMeta) m, fn))
+                .derivative(derivative)
+                .register();
+    }
+
+    private static Tensor elementwise(Tensor self, TensorMeta meta, java.util.function.DoubleUnaryOperator fn) {
+        double[] v = self.toDoubleArray();
+        for (int i = 0; i < v.length; i++) v[i] = fn.applyAsDouble(v[i]);
+        Tensor out = Tensor.allocate(meta);
+        dev.ember.ops.eager.Copy.copy(Tensor.of(v, self.shape()), out);
+        return out;
+    }
+
     /**
      * {@code log(exp(a) + exp(b))} without overflow, ATen's formula: {@code max + log1p(exp(-|a - b|))},
      * and {@code a} itself where both are the same infinity (where the formula would give NaN).

@@ -4,6 +4,7 @@ import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * nn ops that are other ops put together (ATen's CompositeImplicitAutograd ones): pixel_shuffle and
@@ -13,6 +14,32 @@ import java.util.Arrays;
  */
 public final class NnComposites {
     private NnComposites() {}
+
+    /**
+     * Channel dropout, as ATen's feature_dropout (what F.dropout1d/2d/3d call): in training, each
+     * whole channel {@code [n, c, …]} is zeroed with probability p and the others scaled by
+     * 1/(1−p), one bernoulli draw per (batch, channel); otherwise (or for p = 0) the input unchanged.
+     */
+    public static final OpOverload FEATURE_DROPOUT = ComposedOps.define("feature_dropout(Tensor input, float p, bool train) -> Tensor",
+            a -> {
+                double p = a.dbl(1);
+                if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException("dropout probability has to be between 0 and 1, but got " + p);
+                if (a.bool(2) && p > 0 && a.tensor(0).dim() < 2) {
+                    throw new IllegalArgumentException("Feature dropout requires at least 2 dimensions in the input");
+                }
+            },
+            (e, a) -> {
+                double p = ((Number) a[1]).doubleValue();
+                var meta = e.meta(a[0]);
+                if (p == 0 || !(Boolean) a[2] || meta.numel() == 0) return e.call(ShapeOps.CLONE, a[0]);
+                if (p == 1) return e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(CreationOps.ZEROS, new int[0], meta.dtype()));
+                int[] s = meta.shape(), noise = new int[s.length];
+                Arrays.fill(noise, 1);
+                noise[0] = s[0];
+                noise[1] = s[1];
+                Object kept = e.call(CreationOps.BERNOULLI_P, e.call(CreationOps.ZEROS, noise, meta.dtype()), 1 - p);
+                return e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(PointwiseOps.DIV_SCALAR, kept, 1 - p));
+            });
 
     /** {@code [*, C·r², H, W]} → {@code [*, C, H·r, W·r]}: each group of r² channels becomes an r×r block of pixels. */
     public static final OpOverload PIXEL_SHUFFLE = ComposedOps.define("pixel_shuffle(Tensor self, int upscale_factor) -> Tensor",
@@ -163,6 +190,198 @@ public final class NnComposites {
                 Object loss = e.call(PointwiseOps.SUB_TENSOR, e.call(PointwiseOps.ADD_SCALAR, toPositive, a[3]), toNegative);
                 return LossOps.reduce(e, e.call(PointwiseOps.CLAMP, loss, 0L, null), a[7]);
             });
+
+    /**
+     * The sliding blocks of a batched {@code [N, C, H, W]} (or unbatched {@code [C, H, W]}) input as
+     * columns, {@code [N, C·kh·kw, L]} with L the number of block positions (ATen's im2col, what
+     * {@code F.unfold} calls): the zero-padded input read at every block's positions by one gather,
+     * whose gradient (a scatter_add) is col2im.
+     */
+    public static final OpOverload IM2COL = ComposedOps.define("im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0);
+                Window w = Window.of(a.ints(1), a.ints(2), a.ints(3), a.ints(4));
+                int[] s = x.shape();
+                boolean nonEmpty = s.length == 3 ? s[0] > 0 && s[1] > 0 && s[2] > 0 : s.length == 4 && s[1] > 0 && s[2] > 0 && s[3] > 0;
+                if (!nonEmpty) {
+                    throw new IllegalArgumentException("im2col: Expected non-empty 3D or 4D input tensor, but got input of size " + Shapes.format(x.shape()));
+                }
+                w.blocks("im2col", x.size(-2), x.size(-1));
+            },
+            (e, a) -> {
+                int[] s = e.meta(a[0]).shape();
+                boolean batched = s.length == 4;
+                Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0L);
+                int n = batched ? s[0] : 1, c = s[s.length - 3], h = s[s.length - 2], wd = s[s.length - 1];
+                Window w = Window.of(Composites.toInts(a[1]), Composites.toInts(a[2]), Composites.toInts(a[3]), Composites.toInts(a[4]));
+                int[] blocks = w.blocks("im2col", h, wd);
+                int hp = h + 2 * w.padding[0], wp = wd + 2 * w.padding[1], k = w.kernel[0] * w.kernel[1], l = blocks[0] * blocks[1];
+                Object padded = e.call(NnOps.CONSTANT_PAD_ND, x, new int[] {w.padding[1], w.padding[1], w.padding[0], w.padding[0]});
+                Object flat = e.call(ShapeOps.RESHAPE, padded, new int[] {n, c, hp * wp});
+                Object index = e.call(ShapeOps.EXPAND, e.call(ShapeOps.RESHAPE, w.positions(e, blocks, wp), new int[] {1, 1, k * l}), new int[] {n, c, k * l});
+                Object cols = e.call(ShapeOps.RESHAPE, e.call(IndexingOps.GATHER, flat, 2L, index), new int[] {n, c * k, l});
+                return batched ? cols : e.call(ShapeOps.SQUEEZE_DIM, cols, 0L);
+            });
+
+    /**
+     * The inverse arrangement of {@link #IM2COL}: columns {@code [N, C·kh·kw, L]} (or {@code [C·kh·kw, L]})
+     * summed back into an {@code [N, C, H, W]} image of {@code output_size}, overlapping blocks
+     * adding up (ATen's col2im, what {@code F.fold} calls): one scatter_add, then the padding cut off.
+     */
+    public static final OpOverload COL2IM = ComposedOps.define(
+            "col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0);
+                int[] out = twice(a.ints(1));
+                Window w = Window.of(a.ints(2), a.ints(3), a.ints(4), a.ints(5));
+                if ((x.dim() != 2 && x.dim() != 3) || x.size(-1) == 0 || x.size(-2) == 0) {
+                    throw new IllegalArgumentException("col2im: Expected non-empty 2D or 3D input tensor, but got input of size " + Shapes.format(x.shape()));
+                }
+                int k = w.kernel[0] * w.kernel[1];
+                if (x.size(-2) % k != 0) {
+                    throw new IllegalArgumentException("col2im: Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)="
+                            + x.size(-2) + " and kernel_size=(" + w.kernel[0] + ", " + w.kernel[1] + ")");
+                }
+                int[] blocks = w.blocks("col2im", out[0], out[1]);
+                if (x.size(-1) != blocks[0] * blocks[1]) {
+                    throw new IllegalArgumentException("col2im: Given output_size=(" + out[0] + ", " + out[1] + "), kernel_size=(" + w.kernel[0] + ", " + w.kernel[1]
+                            + "), dilation=(" + w.dilation[0] + ", " + w.dilation[1] + "), padding=(" + w.padding[0] + ", " + w.padding[1] + "), stride=(" + w.stride[0]
+                            + ", " + w.stride[1] + "), expected size of input's dimension 2 to match the calculated number of sliding blocks " + blocks[0] + " * " + blocks[1]
+                            + " = " + blocks[0] * blocks[1] + ", but got input.size(2)=" + x.size(-1) + ".");
+                }
+            },
+            (e, a) -> {
+                var meta = e.meta(a[0]);
+                int[] s = meta.shape();
+                boolean batched = s.length == 3;
+                Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0L);
+                int[] out = twice(Composites.toInts(a[1]));
+                Window w = Window.of(Composites.toInts(a[2]), Composites.toInts(a[3]), Composites.toInts(a[4]), Composites.toInts(a[5]));
+                int[] blocks = w.blocks("col2im", out[0], out[1]);
+                int n = batched ? s[0] : 1, k = w.kernel[0] * w.kernel[1], c = s[s.length - 2] / k, l = blocks[0] * blocks[1];
+                int hp = out[0] + 2 * w.padding[0], wp = out[1] + 2 * w.padding[1];
+                Object src = e.call(ShapeOps.RESHAPE, x, new int[] {n, c, k * l});
+                Object index = e.call(ShapeOps.EXPAND, e.call(ShapeOps.RESHAPE, w.positions(e, blocks, wp), new int[] {1, 1, k * l}), new int[] {n, c, k * l});
+                Object image = e.call(ScatterOps.SCATTER_ADD, e.call(CreationOps.ZEROS, new int[] {n, c, hp * wp}, meta.dtype()), 2L, index, src);
+                image = e.call(ShapeOps.RESHAPE, image, new int[] {n, c, hp, wp});
+                image = e.call(ShapeOps.NARROW, e.call(ShapeOps.NARROW, image, 2L, (long) w.padding[0], (long) out[0]), 3L, (long) w.padding[1], (long) out[1]);
+                return batched ? image : e.call(ShapeOps.SQUEEZE_DIM, image, 0L);
+            });
+
+    /**
+     * Max pooling to a fixed output size, with the index (into each channel's flattened H·W) of
+     * every maximum, as ATen's adaptive_max_pool2d: output cell (i, j) covers rows
+     * {@code [⌊i·H/oh⌋, ⌈(i+1)·H/oh⌉)} and the columns likewise. Each window is read by one gather
+     * (short windows repeat their last row or column, which changes neither the maximum nor which
+     * element is first), then max over it: the first maximum in row-major order, NaN winning, as
+     * ATen's; the gradient goes to that element.
+     */
+    public static final OpOverload ADAPTIVE_MAX_POOL2D = ComposedOps.define("adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)",
+            a -> {
+                Tensor x = a.tensor(0);
+                if (a.ints(1).length != 2) throw new IllegalArgumentException("adaptive_max_pool2d(): internal error: output_size.size() must be 2");
+                if (x.dim() != 3 && x.dim() != 4) throw new IllegalArgumentException("adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: " + Shapes.format(x.shape()));
+                for (int d = x.dim() - 3; d < x.dim(); d++) {
+                    if (x.size(d) == 0) {
+                        throw new IllegalArgumentException("adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+                                + Shapes.format(x.shape()) + " with dimension " + d + " being empty");
+                    }
+                }
+                for (int o : a.ints(1)) if (o < 0) throw new IllegalArgumentException("adaptive_max_pool2d(): elements of output_size must be greater than or equal to 0 but received " + o);
+            },
+            (e, a) -> {
+                int[] s = e.meta(a[0]).shape(), out = Composites.toInts(a[1]);
+                boolean batched = s.length == 4;
+                int n = batched ? s[0] : 1, c = s[s.length - 3], h = s[s.length - 2], w = s[s.length - 1], oh = out[0], ow = out[1];
+                int[] shape = batched ? new int[] {n, c, oh, ow} : new int[] {c, oh, ow};
+                if (oh == 0 || ow == 0) {
+                    return List.of(e.call(CreationOps.ZEROS, shape, e.meta(a[0]).dtype()), e.call(CreationOps.ZEROS, shape, dev.ember.tensor.DType.INT64));
+                }
+                int kh = adaptiveWindow(h, oh), kw = adaptiveWindow(w, ow);
+                int k = kh * kw;
+                Object rows = e.call(ShapeOps.RESHAPE, adaptivePositions(e, h, oh, kh), new int[] {oh, 1, kh, 1});
+                Object cols = e.call(ShapeOps.RESHAPE, adaptivePositions(e, w, ow, kw), new int[] {1, ow, 1, kw});
+                Object positions = e.call(ShapeOps.RESHAPE, e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.MUL_SCALAR, rows, (long) w), cols),
+                        new int[] {1, 1, oh * ow * k});
+                int[] flat = {oh * ow * k};
+                Object x = e.call(ShapeOps.RESHAPE, a[0], new int[] {n, c, h * w});
+                Object windows = e.call(ShapeOps.RESHAPE, e.call(IndexingOps.GATHER, x, 2L, e.call(ShapeOps.EXPAND, positions, new int[] {n, c, flat[0]})),
+                        new int[] {n, c, oh, ow, kh * kw});
+                @SuppressWarnings("unchecked") List<Object> best = (List<Object>) e.call(ReductionOps.MAX_DIM, windows, -1L, true);
+                // ATen's kernel lets every NaN replace the running maximum, so a window's index is its last NaN's
+                Object nanRank = e.call(ReductionOps.AMAX, e.call(PointwiseOps.WHERE_SCALAR_OTHER, e.call(PointwiseOps.ISNAN, windows),
+                        e.call(CreationOps.ARANGE, 1L, (long) k + 1, 1L), 0L), new int[] {4}, true);
+                Object chosen = e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.GT_SCALAR, nanRank, 0L), e.call(PointwiseOps.SUB_SCALAR, nanRank, 1L), best.get(1));
+                Object where = e.call(IndexingOps.GATHER, e.call(ShapeOps.EXPAND, e.call(ShapeOps.RESHAPE, positions, new int[] {1, 1, oh, ow, k}),
+                        new int[] {n, c, oh, ow, k}), 4L, chosen);
+                Object values = e.call(IndexingOps.GATHER, windows, 4L, chosen);   // the chosen element itself, so the gradient goes where the index says
+                return List.of(e.call(ShapeOps.RESHAPE, values, shape), e.call(ShapeOps.RESHAPE, where, shape));
+            });
+
+    /**
+     * {@code [out, window]}: the positions each adaptive window reads along one dim, from
+     * {@code ⌊i·in/out⌋}, held at the window's last position {@code ⌈(i+1)·in/out⌉ − 1} once past it.
+     */
+    private static Object adaptivePositions(OpEmitter e, int in, int out, int window) {
+        Object cells = e.call(CreationOps.ARANGE, 0L, (long) out, 1L);
+        Object starts = e.call(PointwiseOps.FLOOR_DIVIDE_SCALAR, e.call(PointwiseOps.MUL_SCALAR, cells, (long) in), (long) out);
+        Object ends = e.call(PointwiseOps.SUB_SCALAR, e.call(PointwiseOps.NEG, e.call(PointwiseOps.FLOOR_DIVIDE_SCALAR,
+                e.call(PointwiseOps.MUL_SCALAR, e.call(PointwiseOps.ADD_SCALAR, cells, 1L), (long) -in), (long) out)), 1L);
+        Object positions = e.call(PointwiseOps.ADD_TENSOR, e.call(ShapeOps.RESHAPE, starts, new int[] {out, 1}),
+                e.call(ShapeOps.RESHAPE, e.call(CreationOps.ARANGE, 0L, (long) window, 1L), new int[] {1, window}));
+        return e.call(PointwiseOps.MINIMUM, positions, e.call(ShapeOps.RESHAPE, ends, new int[] {out, 1}));
+    }
+
+    /** The longest adaptive window over {@code in} elements for {@code out} cells. */
+    private static int adaptiveWindow(int in, int out) {
+        int longest = 0;
+        for (int i = 0; i < out; i++) longest = Math.max(longest, ceilDiv((i + 1) * in, out) - Math.floorDiv(i * in, out));
+        return longest;
+    }
+
+    private static int ceilDiv(int a, int b) { return -Math.floorDiv(-a, b); }
+
+    private static int[] twice(int[] v) { return v.length == 1 ? new int[] {v[0], v[0]} : v; }
+
+    /** im2col's and col2im's window: kernel, dilation, padding and stride, each (height, width), checked as ATen's im2col_shape_check. */
+    private record Window(int[] kernel, int[] dilation, int[] padding, int[] stride) {
+        static Window of(int[] kernel, int[] dilation, int[] padding, int[] stride) {
+            Window w = new Window(twice(kernel), twice(dilation), twice(padding), twice(stride));
+            if (w.kernel[0] <= 0 || w.kernel[1] <= 0) {
+                throw new IllegalArgumentException("kernel size should be greater than zero, but got kernel_height: " + w.kernel[0] + " kernel_width: " + w.kernel[1]);
+            }
+            if (w.stride[0] <= 0 || w.stride[1] <= 0) throw new IllegalArgumentException("stride should be greater than zero, but got dH: " + w.stride[0] + " dW: " + w.stride[1]);
+            if (w.dilation[0] <= 0 || w.dilation[1] <= 0) {
+                throw new IllegalArgumentException("dilation should be greater than zero, but got dilation_height: " + w.dilation[0] + " dilation_width: " + w.dilation[1]);
+            }
+            if (w.padding[0] < 0 || w.padding[1] < 0) {
+                throw new IllegalArgumentException("padding should be non-negative, but got pad_height: " + w.padding[0] + " pad_width: " + w.padding[1]);
+            }
+            return w;
+        }
+
+        /** How many block positions fit down and across an image of {@code h × w}, at least one each. */
+        int[] blocks(String op, int h, int w) {
+            int bh = (h + 2 * padding[0] - (dilation[0] * (kernel[0] - 1) + 1)) / stride[0] + 1;
+            int bw = (w + 2 * padding[1] - (dilation[1] * (kernel[1] - 1) + 1)) / stride[1] + 1;
+            if (bh < 1 || bw < 1) {
+                throw new IllegalArgumentException(op + ": Given input with spatial size (" + h + ", " + w + "), kernel_size=(" + kernel[0] + ", " + kernel[1] + "), dilation=("
+                        + dilation[0] + ", " + dilation[1] + "), padding=(" + padding[0] + ", " + padding[1] + "), calculated shape of the array of sliding blocks as ("
+                        + bh + ", " + bw + "), but its components must be at least one.");
+            }
+            return new int[] {bh, bw};
+        }
+
+        /** The flat position in the padded image of every (kernel row, kernel column, block row, block column), int64 {@code [kh, kw, bh, bw]}. */
+        Object positions(OpEmitter e, int[] blocks, int paddedWidth) {
+            Object kernelRows = e.call(ShapeOps.RESHAPE, e.call(PointwiseOps.MUL_SCALAR, e.call(CreationOps.ARANGE, 0L, (long) kernel[0], 1L), (long) dilation[0]), new int[] {kernel[0], 1, 1, 1});
+            Object blockRows = e.call(ShapeOps.RESHAPE, e.call(PointwiseOps.MUL_SCALAR, e.call(CreationOps.ARANGE, 0L, (long) blocks[0], 1L), (long) stride[0]), new int[] {1, 1, blocks[0], 1});
+            Object kernelCols = e.call(ShapeOps.RESHAPE, e.call(PointwiseOps.MUL_SCALAR, e.call(CreationOps.ARANGE, 0L, (long) kernel[1], 1L), (long) dilation[1]), new int[] {1, kernel[1], 1, 1});
+            Object blockCols = e.call(ShapeOps.RESHAPE, e.call(PointwiseOps.MUL_SCALAR, e.call(CreationOps.ARANGE, 0L, (long) blocks[1], 1L), (long) stride[1]), new int[] {1, 1, 1, blocks[1]});
+            Object rows = e.call(PointwiseOps.ADD_TENSOR, kernelRows, blockRows), cols = e.call(PointwiseOps.ADD_TENSOR, kernelCols, blockCols);
+            return e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.MUL_SCALAR, rows, (long) paddedWidth), cols);
+        }
+    }
 
     private static int[] range(int n) {
         int[] r = new int[n];

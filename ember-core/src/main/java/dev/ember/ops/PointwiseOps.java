@@ -398,6 +398,21 @@ public final class PointwiseOps {
     public static final OpOverload REMAINDER__SCALAR = binary("remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> modulo(a, REMAINDER));
     public static final OpOverload FMOD__TENSOR = binary("fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", a -> modulo(a, FMOD));
     public static final OpOverload FMOD__SCALAR = binary("fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", a -> modulo(a, FMOD));
+    public static final OpOverload POW__TENSOR = binary("pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", PointwiseOps::pow);
+    /** pow.Tensor_Scalar's kernel (its special cases for exponents 0 and 1 included), its result written into self. */
+    public static final OpOverload POW__SCALAR = OpOverload.define("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)")
+            .tags(Tag.POINTWISE, Tag.INPLACE)
+            .meta(a -> {
+                TensorMeta result = (TensorMeta) POW_TENSOR_SCALAR.inferMeta(POW_TENSOR_SCALAR.bind(a.toArray()));
+                return checkInplace(name(a), a.tensor(0), result.dtype(), result.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0);
+                Args functional = POW_TENSOR_SCALAR.bind(a.toArray());
+                Copy.copy((Tensor) POW_TENSOR_SCALAR.runKernel(functional, POW_TENSOR_SCALAR.inferMeta(functional)), self);
+                return written(self);
+            })
+            .register();
     public static final OpOverload NEG_ = unary("neg_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::neg);
     public static final OpOverload ABS_ = unary("abs_(Tensor(a!) self) -> Tensor(a!)", PointwiseOps::abs);
     public static final OpOverload EXP_ = unary("exp_(Tensor(a!) self) -> Tensor(a!)", a -> floating(a, UnaryOp.EXP));
@@ -1236,12 +1251,12 @@ public final class PointwiseOps {
         return from == BOOL || to != BOOL;
     }
 
-    private static IllegalArgumentException notImplemented(String op, String kernelName, DType d) {
+    static IllegalArgumentException notImplemented(String op, String kernelName, DType d) {
         return new IllegalArgumentException(op + ": \"" + kernelName + "\" not implemented for '" + scalarTypeName(d) + "'");
     }
 
     /** The dtype as ATen's ScalarType prints: Float, Double, Int, Long, Bool. */
-    private static String scalarTypeName(DType d) {
+    static String scalarTypeName(DType d) {
         return switch (d) {
             case FLOAT32 -> "Float";
             case FLOAT64 -> "Double";

@@ -34,6 +34,81 @@ public final class ScanOps {
             .derivative(ScanOps::cumprodBackward)
             .register();
 
+    /** Running maxima along dim and where each was found (the last of equal values; a NaN once met), as ATen's cummax. */
+    public static final OpOverload CUMMAX = OpOverload.define("cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)")
+            .meta(a -> cumExtremumMeta("cummax", a))
+            .kernel((a, m) -> cumExtremum("cummax", a, true))
+            .derivative(ScanOps::cumExtremumBackward)
+            .register();
+
+    /** Running minima along dim and where each was found, as {@link #CUMMAX}. */
+    public static final OpOverload CUMMIN = OpOverload.define("cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)")
+            .meta(a -> cumExtremumMeta("cummin", a))
+            .kernel((a, m) -> cumExtremum("cummin", a, false))
+            .derivative(ScanOps::cumExtremumBackward)
+            .register();
+
+    /**
+     * {@code log(Σ_{i≤j} exp(x_i))} along dim without overflow (a running logaddexp in double, as
+     * ATen's CPU kernel). Its derivative is ATen's: {@code Σ_{j≥i} grad_j · exp(x_i − y_j)}, computed
+     * in log space with the gradient's positive and negative parts apart (each a reversed
+     * logcumsumexp), so neither overflows.
+     */
+    public static final OpOverload LOGCUMSUMEXP = OpOverload.define("logcumsumexp(Tensor self, int dim) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0);
+                Shapes.wrapDim("logcumsumexp", a.integer(1), self.dim());
+                if (!self.dtype().isFloatingPoint()) throw PointwiseOps.notImplemented("logcumsumexp", "logcumsumexp_out_cpu", self.dtype());
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0), out = Tensor.allocate((TensorMeta) m);
+                Scan.logcumsumexp(converted(self, self.dtype()), out, Shapes.wrapDim("logcumsumexp", a.integer(1), self.dim()));
+                return out;
+            })
+            .derivative(ScanOps::logcumsumexpBackward)
+            .register();
+
+    private static java.util.List<TensorMeta> cumExtremumMeta(String op, Args a) {
+        Tensor self = a.tensor(0);
+        Shapes.wrapDim(op, a.integer(1), self.dim());
+        return java.util.List.of(TensorMeta.contiguous(self.dtype(), self.shape()), TensorMeta.contiguous(DType.INT64, self.shape()));
+    }
+
+    private static java.util.List<Tensor> cumExtremum(String op, Args a, boolean max) {
+        Tensor self = a.tensor(0);
+        Tensor values = Tensor.allocate(self.dtype(), self.shape()), indices = Tensor.allocate(DType.INT64, self.shape());
+        Scan.cumExtremum(converted(self, self.dtype()), values, indices, Shapes.wrapDim(op, a.integer(1), self.dim()), max);
+        return java.util.List.of(values, indices);
+    }
+
+    /** Each running extremum's gradient goes to the element it came from: zeros with grad scatter-added at the indices (ATen's cummaxmin_backward). */
+    private static Object[] cumExtremumBackward(Grad g) {
+        TensorMeta x = g.argMeta(0);
+        if (x.dim() == 0) return new Object[] {g.grad()};
+        return new Object[] {g.call(ScatterOps.SCATTER_ADD, g.zeros(x), g.value(1), g.result(1), g.grad())};
+    }
+
+    private static Object[] logcumsumexpBackward(Grad g) {
+        TensorMeta x = g.argMeta(0);
+        if (x.dim() == 0) return new Object[] {g.grad()};
+        int d = Shapes.wrapDim("logcumsumexp", g.intValue(1), x.dim());
+        // the most negative finite value, not -inf: -inf - (-inf) would be NaN
+        double lowest = x.dtype() == DType.FLOAT32 ? -Float.MAX_VALUE : -Double.MAX_VALUE;
+        Object grad = g.grad();
+        Object logAbs = g.call(PointwiseOps.LOG, g.call(PointwiseOps.ABS, grad));
+        Object logPositive = g.where(g.call(PointwiseOps.GT_SCALAR, grad, 0L), logAbs, lowest);
+        Object logNegative = g.where(g.call(PointwiseOps.LT_SCALAR, grad, 0L), logAbs, lowest);
+        Object positive = g.call(PointwiseOps.EXP, g.add(reversedLogcumsumexp(g, g.sub(logPositive, g.result()), d), g.arg(0)));
+        Object negative = g.call(PointwiseOps.EXP, g.add(reversedLogcumsumexp(g, g.sub(logNegative, g.result()), d), g.arg(0)));
+        return new Object[] {g.sub(positive, negative)};
+    }
+
+    private static Object reversedLogcumsumexp(Grad g, Object t, int dim) {
+        int[] dims = {dim};
+        return g.call(ShapeOps.FLIP, g.call(LOGCUMSUMEXP, g.call(ShapeOps.FLIP, t, dims), (long) dim), dims);
+    }
+
     public static final OpOverload CUMSUM_OUT = OpOverload.define("cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)")
             .meta(a -> {
                 Tensor self = a.tensor(0), out = a.tensor(3);

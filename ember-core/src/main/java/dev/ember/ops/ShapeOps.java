@@ -699,6 +699,36 @@ public final class ShapeOps {
             a -> unflattenShape(a.tensor(0).shape(), a.integer(1), a.ints(2)),
             (e, a) -> e.call(ShapeOps.VIEW, a[0], unflattenShape(e.meta(a[0]).shape(), ((Number) a[1]).intValue(), Composites.toInts(a[2]))));
 
+    /**
+     * A copy rotated by 90° {@code k} times in the plane of {@code dims}, from the first dim's
+     * direction toward the second's (ATen's rot90): a flip of one dim and a transpose (k = 1 or 3),
+     * a flip of both (k = 2), or a copy (k = 0), k taken modulo 4.
+     */
+    public static final OpOverload ROT90 = ComposedOps.define("rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor",
+            a -> rot90Dims(a.ints(2), a.tensor(0).dim()),
+            (e, a) -> {
+                int[] dims = rot90Dims(Composites.toInts(a[2]), e.meta(a[0]).dim());
+                int k = Math.floorMod(((Number) a[1]).intValue(), 4);
+                return switch (k) {
+                    case 1 -> e.call(ShapeOps.TRANSPOSE, e.call(ShapeOps.FLIP, a[0], new int[] {dims[1]}), (long) dims[0], (long) dims[1]);
+                    case 2 -> e.call(ShapeOps.FLIP, a[0], dims);
+                    case 3 -> e.call(ShapeOps.TRANSPOSE, e.call(ShapeOps.FLIP, a[0], new int[] {dims[0]}), (long) dims[0], (long) dims[1]);
+                    default -> e.call(ShapeOps.CLONE, a[0]);
+                };
+            });
+
+    /** rot90's two dims, wrapped, after ATen's checks and messages. */
+    private static int[] rot90Dims(int[] dims, int rank) {
+        if (dims.length != 2) throw new IllegalArgumentException("rot90: expected total rotation dims == 2, but got dims = " + dims.length);
+        if (rank < 2) throw new IllegalArgumentException("rot90: expected total dims >= 2, but got total dims = " + rank);
+        if (dims[0] == dims[1] || Math.abs(dims[0] - dims[1]) == rank) {
+            throw new IllegalArgumentException("rot90: expected rotation dims to be different, but got dim0 = " + dims[0] + " and dim1 = " + dims[1]);
+        }
+        if (dims[0] >= rank || dims[0] < -rank) throw new IllegalArgumentException("rot90: Rotation dim0 out of range, dim0 = " + dims[0]);
+        if (dims[1] >= rank || dims[1] < -rank) throw new IllegalArgumentException("rot90: Rotation dim1 out of range, dim1 = " + dims[1]);
+        return new int[] {Math.floorMod(dims[0], rank), Math.floorMod(dims[1], rank)};
+    }
+
     /** Each element repeated {@code repeats} times in place along {@code dim} (of the flattened tensor when dim is None). */
     public static final OpOverload REPEAT_INTERLEAVE = ComposedOps.define(
                     "repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor",

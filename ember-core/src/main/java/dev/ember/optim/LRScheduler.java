@@ -116,7 +116,6 @@ public abstract class LRScheduler {
     /** Each group's {@code initial_lr}. */
     public List<Double> baseLrs() { return baseLrs; }
 
-    /** The groups' current learning rates. */
     /**
      * {@code optimizer} once {@code lrLambdas} holds one function per parameter group, PyTorch's error
      * otherwise (LambdaLR, MultiplicativeLR): checked in the constructor's {@code super(…)} call, before
@@ -129,6 +128,7 @@ public abstract class LRScheduler {
         return optimizer;
     }
 
+    /** The groups' current learning rates. */
     protected final List<Double> groupLrs() {
         List<Double> out = new ArrayList<>();
         for (Optimizer.ParamGroup g : optimizer.paramGroups()) out.add(g.lr());

@@ -273,7 +273,7 @@ public abstract class Optimizer {
     /**
      * Replaces this optimizer's state and group options with {@code stateDict}'s (PyTorch's
      * {@code load_state_dict}). The groups must have the same sizes; state tensors are copied,
-     * converted to their parameter's dtype (except {@code step}), and must have its shape.
+     * converted to their parameter's dtype (except {@code step}), and those kept per element must have its shape.
      * Everything is checked before anything changes.
      */
     public void loadStateDict(StateDict stateDict) {
@@ -309,12 +309,14 @@ public abstract class Optimizer {
                 Map<String, Tensor> copy = new LinkedHashMap<>();
                 values.forEach((key, t) -> {
                     if (t == null) throw new IllegalArgumentException("loaded state dict has a null '" + key + "' for parameter " + index);
-                    boolean perElement = !key.equals("step");
+                    // step and NAdam's mu_product are one number per parameter; the rest are per element.
+                    // Only step keeps its dtype (PyTorch's _process_value_according_to_param_policy)
+                    boolean perElement = !key.equals("step") && !key.equals("mu_product");
                     if (perElement && !Shapes.same(t.shape(), p.shape())) {
                         throw new IllegalArgumentException("loaded state dict's '" + key + "' for parameter " + index + " has shape " + Shapes.format(t.shape())
                                 + ", but the parameter has shape " + Shapes.format(p.shape()));
                     }
-                    copy.put(key, (perElement ? t.to(p.dtype()) : t).clone());
+                    copy.put(key, (key.equals("step") ? t : t.to(p.dtype())).clone());
                 });
                 newState.put(p, copy);
             });

@@ -538,6 +538,21 @@ public class Tensor {
     /** The error function, elementwise (integer inputs give float32). */
     public Tensor erf() { return PointwiseOps.ERF.callTensor(this); }
 
+    /** {@code 1 − erf(self)}, accurate where erf is near 1. */
+    public Tensor erfc() { return MathOps.ERFC.callTensor(this); }
+
+    /** The inverse error function (±inf at ±1, NaN outside [−1, 1]). */
+    public Tensor erfinv() { return MathOps.ERFINV.callTensor(this); }
+
+    /** {@code log|Γ(self)|}. */
+    public Tensor lgamma() { return MathOps.LGAMMA.callTensor(this); }
+
+    /** ψ(self), the logarithmic derivative of Γ. */
+    public Tensor digamma() { return MathOps.DIGAMMA.callTensor(this); }
+
+    /** The n-th derivative of digamma (n = 0 or 1 for now). */
+    public Tensor polygamma(int n) { return MathOps.POLYGAMMA.callTensor((long) n, this); }
+
     /** The largest integral value ≤ each element; integers come back unchanged. */
     public Tensor floor() { return PointwiseOps.FLOOR.callTensor(this); }
 
@@ -760,6 +775,12 @@ public class Tensor {
 
     public Tensor sqrt_() { return PointwiseOps.SQRT_.callTensor(this); }
 
+    /** In place: {@code self ** exponent}, the result cast back to self's dtype where ATen allows it. */
+    public Tensor pow_(double exponent) { return PointwiseOps.POW__SCALAR.callTensor(this, exponent); }
+
+    /** In place: {@code self ** exponent}, exponent broadcast to self's shape. */
+    public Tensor pow_(Tensor exponent) { return PointwiseOps.POW__TENSOR.callTensor(this, exponent); }
+
     public Tensor tanh_() { return PointwiseOps.TANH_.callTensor(this); }
 
     public Tensor sigmoid_() { return PointwiseOps.SIGMOID_.callTensor(this); }
@@ -978,6 +999,15 @@ public class Tensor {
 
     /** Running sums along {@code dim}, the input first converted to {@code dtype}. */
     public Tensor cumsum(int dim, DType dtype) { return ScanOps.CUMSUM.callTensor(this, (long) dim, dtype); }
+
+    /** Running maxima along {@code dim} and the index of each (the last of equal values): {@code [values, indices]}, torch's {@code cummax}. */
+    public List<Tensor> cummax(int dim) { return ScanOps.CUMMAX.callList(this, (long) dim); }
+
+    /** Running minima along {@code dim} and the index of each: {@code [values, indices]}, torch's {@code cummin}. */
+    public List<Tensor> cummin(int dim) { return ScanOps.CUMMIN.callList(this, (long) dim); }
+
+    /** {@code log(cumsum(exp(self)))} along {@code dim}, computed without overflow. */
+    public Tensor logcumsumexp(int dim) { return ScanOps.LOGCUMSUMEXP.callTensor(this, (long) dim); }
 
     public Tensor cumsumOut(int dim, Tensor out) { return ScanOps.CUMSUM_OUT.callTensor(this, (long) dim, null, out); }
 
@@ -1213,6 +1243,21 @@ public class Tensor {
 
     public Tensor gather(int dim, Tensor index) { return IndexingOps.GATHER.callTensor(this, (long) dim, index); }
 
+    /** Values along {@code dim} at {@code indices}, the two broadcast in the other dims (torch's {@code take_along_dim}). */
+    public Tensor takeAlongDim(Tensor indices, int dim) { return IndexingOps.TAKE_ALONG_DIM.callTensor(this, indices, (long) dim); }
+
+    /** The flattened tensor's values at the flattened {@code indices} (torch's {@code take_along_dim} without a dim). */
+    public Tensor takeAlongDim(Tensor indices) { return IndexingOps.TAKE_ALONG_DIM.callTensor(this, indices, null); }
+
+    /** A copy with the slices at {@code index} along {@code dim} set to {@code value} (torch's {@code index_fill}). */
+    public Tensor indexFill(int dim, Tensor index, double value) { return IndexingOps.INDEX_FILL_SCALAR.callTensor(this, (long) dim, index, value); }
+
+    /** {@link #indexFill(int, Tensor, double)} with a 0-d tensor value (differentiable in it). */
+    public Tensor indexFill(int dim, Tensor index, Tensor value) { return IndexingOps.INDEX_FILL_TENSOR.callTensor(this, (long) dim, index, value); }
+
+    /** A copy with the slices at {@code index} along {@code dim} replaced by source's, in order (torch's {@code index_copy}). */
+    public Tensor indexCopy(int dim, Tensor index, Tensor source) { return IndexingOps.INDEX_COPY.callTensor(this, (long) dim, index, source); }
+
     public static Tensor cat(List<Tensor> tensors, int dim) { return ShapeOps.CAT.callTensor(tensors, (long) dim); }
 
     public static Tensor stack(List<Tensor> tensors, int dim) { return ShapeOps.STACK.callTensor(tensors, (long) dim); }
@@ -1390,6 +1435,15 @@ public class Tensor {
 
     /** A copy with the order of elements reversed along each of {@code dims}. */
     public Tensor flip(int... dims) { return ShapeOps.FLIP.callTensor(this, dims); }
+
+    /** Rotated by 90° {@code k} times in the plane of dims 0 and 1, from the first toward the second (torch's {@code rot90}). */
+    public Tensor rot90(int k) { return ShapeOps.ROT90.callTensor(this, (long) k); }
+
+    /** Rotated by 90° {@code k} times in the plane of {@code dim0} and {@code dim1}. */
+    public Tensor rot90(int k, int dim0, int dim1) { return ShapeOps.ROT90.callTensor(this, (long) k, new int[] {dim0, dim1}); }
+
+    /** The Kronecker product with {@code other} (torch's {@code kron}). */
+    public Tensor kron(Tensor other) { return LinalgOps.KRON.callTensor(this, other); }
 
     /** A copy with elements shifted cyclically by {@code shifts[i]} along {@code dims[i]}. */
     public Tensor roll(int[] shifts, int[] dims) { return ShapeOps.ROLL.callTensor(this, shifts, dims); }

@@ -1,0 +1,131 @@
+package dev.ember.optim;
+
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * RAdam (rectified Adam), as PyTorch's {@code torch.optim.RAdam}, step for step: with {@code g} the
+ * gradient (negated when {@code maximize}) and {@code t} the step count,
+ * <pre>
+ * p = p * (1 - lr * weight_decay)                      (decoupled weight decay)
+ * g = g + weight_decay * p                             (otherwise, if weight_decay != 0)
+ * m = lerp(m, g, 1 - beta1);  v = beta2 * v + (1 - beta2) * g²
+ * rho_inf = 2 / (1 - beta2) - 1;  rho_t = rho_inf - 2 t beta2^t / (1 - beta2^t)
+ * p = p - m / (1 - beta1^t) * lr * sqrt(1 - beta2^t) / (sqrt(v) + eps) * r_t   (rho_t > 5; r_t the rectification)
+ * p = p - m / (1 - beta1^t) * lr                                               (otherwise)
+ * </pre>
+ * State: {@code step} (a 0-d float32 tensor), {@code exp_avg}, {@code exp_avg_sq}, as PyTorch's.
+ */
+public final class RAdam extends Optimizer {
+
+    /** RAdam's options with PyTorch's defaults; each setter checks its value as PyTorch's constructor does. */
+    public static final class Options {
+        private double lr = 1e-3, beta1 = 0.9, beta2 = 0.999, eps = 1e-8, weightDecay = 0;
+        private boolean decoupledWeightDecay, maximize;
+
+        private Options() {}
+
+        public Options lr(double lr) { Checks.lr(lr); this.lr = lr; return this; }
+
+        public Options betas(double beta1, double beta2) { Checks.betas(beta1, beta2); this.beta1 = beta1; this.beta2 = beta2; return this; }
+
+        public Options eps(double eps) { Checks.eps(eps); this.eps = eps; return this; }
+
+        public Options weightDecay(double weightDecay) { Checks.weightDecay(weightDecay); this.weightDecay = weightDecay; return this; }
+
+        /** Weight decay as AdamW applies it, {@code p * (1 - lr * weight_decay)}, instead of through the gradient. */
+        public Options decoupledWeightDecay(boolean decoupled) { this.decoupledWeightDecay = decoupled; return this; }
+
+        public Options maximize(boolean maximize) { this.maximize = maximize; return this; }
+
+        Options copy() {
+            Options o = new Options();
+            o.lr = lr; o.beta1 = beta1; o.beta2 = beta2; o.eps = eps; o.weightDecay = weightDecay;
+            o.decoupledWeightDecay = decoupledWeightDecay; o.maximize = maximize;
+            return o;
+        }
+
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("lr", lr);
+            m.put("betas", List.of(beta1, beta2));
+            m.put("eps", eps);
+            m.put("weight_decay", weightDecay);
+            m.put("decoupled_weight_decay", decoupledWeightDecay);
+            m.put("maximize", maximize);
+            return m;
+        }
+    }
+
+    /** PyTorch's defaults: {@code lr=1e-3, betas=(0.9, 0.999), eps=1e-8}, no weight decay. */
+    public static Options options() { return new Options(); }
+
+    private final Options defaults;
+
+    public RAdam(Iterable<? extends Tensor> params, Options options) {
+        super(params, options.toMap());
+        this.defaults = options.copy();
+    }
+
+    /** Adds a parameter group whose options are the defaults changed by {@code overrides}. */
+    public RAdam addParamGroup(Iterable<? extends Tensor> params, Consumer<Options> overrides) {
+        Options o = defaults.copy();
+        overrides.accept(o);
+        addGroup(params, o.toMap());
+        return this;
+    }
+
+    @Override
+    protected void validate(Map<String, Object> o) {
+        Checks.lr((Double) o.get("lr"));
+        Checks.eps((Double) o.get("eps"));
+        Checks.betas(o.get("betas"));
+        Checks.weightDecay((Double) o.get("weight_decay"));
+    }
+
+    @Override
+    protected void update(ParamGroup group) {
+        double lr = group.lr(), eps = group.getDouble("eps"), weightDecay = group.getDouble("weight_decay");
+        double[] betas = group.getPair("betas");
+        double beta1 = betas[0], beta2 = betas[1];
+        boolean maximize = group.getBoolean("maximize"), decoupled = group.getBoolean("decoupled_weight_decay");
+        for (Tensor p : group.params()) {
+            Tensor grad = p.grad();
+            if (grad == null) continue;
+            if (maximize) grad = grad.neg();
+            Map<String, Tensor> state = stateOf(p);
+            if (state.isEmpty()) {
+                state.put("step", Tensor.zeros(DType.FLOAT32));
+                state.put("exp_avg", Tensor.zerosLike(p));
+                state.put("exp_avg_sq", Tensor.zerosLike(p));
+            }
+            Tensor stepT = state.get("step");
+            stepT.add_(1.0);
+            double step = stepT.item();
+            if (weightDecay != 0) {
+                if (decoupled) p.mul_(1 - lr * weightDecay);
+                else grad = grad.add(p, weightDecay);
+            }
+            Tensor expAvg = state.get("exp_avg"), expAvgSq = state.get("exp_avg_sq");
+            Adam.lerp_(expAvg, grad, 1 - beta1);
+            expAvgSq.mul_(beta2).add_(grad.mul(1 - beta2).mul_(grad));   // addcmul_(grad, grad, value=1 - beta2)
+            double biasCorrection1 = 1 - Math.pow(beta1, step), biasCorrection2 = 1 - Math.pow(beta2, step);
+            Tensor corrected = expAvg.div(biasCorrection1);
+            double rhoInf = 2 / (1 - beta2) - 1;
+            double rhoT = rhoInf - 2 * step * Math.pow(beta2, step) / biasCorrection2;
+            if (rhoT > 5.0) {
+                double rect = Math.sqrt((rhoT - 4) * (rhoT - 2) * rhoInf / ((rhoInf - 4) * (rhoInf - 2) * rhoT));
+                // (sqrt(1 - beta2^t) / (sqrt(v) + eps)): a scalar over a tensor, as PyTorch's reciprocal-times
+                Tensor adaptiveLr = expAvgSq.sqrt().add_(eps).reciprocal_().mul_(Math.sqrt(biasCorrection2));
+                p.sub_(corrected.mul_(lr).mul_(adaptiveLr).mul_(rect));
+            } else {
+                p.sub_(corrected.mul_(lr));
+            }
+        }
+    }
+}
