@@ -35,16 +35,16 @@ public class Adam extends Optimizer {
 
         private Options() {}
 
-        public Options lr(double lr) { checkLr(lr); this.lr = lr; return this; }
+        public Options lr(double lr) { Checks.lr(lr); this.lr = lr; return this; }
 
         /** The decay rates of the running averages of the gradient and of its square. */
-        public Options betas(double beta1, double beta2) { checkBetas(beta1, beta2); this.beta1 = beta1; this.beta2 = beta2; return this; }
+        public Options betas(double beta1, double beta2) { Checks.betas(beta1, beta2); this.beta1 = beta1; this.beta2 = beta2; return this; }
 
         /** Added to the denominator for numerical stability. */
-        public Options eps(double eps) { checkEps(eps); this.eps = eps; return this; }
+        public Options eps(double eps) { Checks.eps(eps); this.eps = eps; return this; }
 
         /** An L2 penalty added to the gradient, or with {@link #decoupledWeightDecay} (AdamW) a shrinking of the parameter. */
-        public Options weightDecay(double weightDecay) { checkWeightDecay(weightDecay); this.weightDecay = weightDecay; return this; }
+        public Options weightDecay(double weightDecay) { Checks.weightDecay(weightDecay); this.weightDecay = weightDecay; return this; }
 
         /** The AMSGrad variant: the largest second moment so far in the denominator. */
         public Options amsgrad(boolean amsgrad) { this.amsgrad = amsgrad; return this; }
@@ -94,28 +94,10 @@ public class Adam extends Optimizer {
 
     @Override
     protected void validate(Map<String, Object> o) {
-        checkLr((Double) o.get("lr"));
-        checkEps((Double) o.get("eps"));
-        List<?> betas = (List<?>) o.get("betas");
-        checkBetas((Double) betas.get(0), (Double) betas.get(1));
-        checkWeightDecay((Double) o.get("weight_decay"));
-    }
-
-    private static void checkLr(double lr) {
-        if (!(lr >= 0)) throw new IllegalArgumentException("Invalid learning rate: " + Py.repr(lr));
-    }
-
-    private static void checkEps(double eps) {
-        if (!(eps >= 0)) throw new IllegalArgumentException("Invalid epsilon value: " + Py.repr(eps));
-    }
-
-    private static void checkBetas(double beta1, double beta2) {
-        if (!(beta1 >= 0 && beta1 < 1)) throw new IllegalArgumentException("Invalid beta parameter at index 0: " + Py.repr(beta1));
-        if (!(beta2 >= 0 && beta2 < 1)) throw new IllegalArgumentException("Invalid beta parameter at index 1: " + Py.repr(beta2));
-    }
-
-    private static void checkWeightDecay(double weightDecay) {
-        if (!(weightDecay >= 0)) throw new IllegalArgumentException("Invalid weight_decay value: " + Py.repr(weightDecay));
+        Checks.lr((Double) o.get("lr"));
+        Checks.eps((Double) o.get("eps"));
+        Checks.betas(o.get("betas"));
+        Checks.weightDecay((Double) o.get("weight_decay"));
     }
 
     @Override

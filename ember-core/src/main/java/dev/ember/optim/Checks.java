@@ -18,6 +18,10 @@ final class Checks {
         if (!(weightDecay >= 0)) throw new IllegalArgumentException("Invalid weight_decay value: " + Py.repr(weightDecay));
     }
 
+    static void momentum(double momentum) {
+        if (!(momentum >= 0)) throw new IllegalArgumentException("Invalid momentum value: " + Py.repr(momentum));
+    }
+
     static void betas(double beta1, double beta2) {
         if (!(beta1 >= 0 && beta1 < 1)) throw new IllegalArgumentException("Invalid beta parameter at index 0: " + Py.repr(beta1));
         if (!(beta2 >= 0 && beta2 < 1)) throw new IllegalArgumentException("Invalid beta parameter at index 1: " + Py.repr(beta2));

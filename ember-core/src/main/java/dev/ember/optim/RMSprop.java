@@ -33,16 +33,16 @@ public final class RMSprop extends Optimizer {
 
         private Options() {}
 
-        public Options lr(double lr) { checkLr(lr); this.lr = lr; return this; }
+        public Options lr(double lr) { Checks.lr(lr); this.lr = lr; return this; }
 
         /** The decay of the running average of the squared gradient. */
         public Options alpha(double alpha) { checkAlpha(alpha); this.alpha = alpha; return this; }
 
-        public Options eps(double eps) { checkEps(eps); this.eps = eps; return this; }
+        public Options eps(double eps) { Checks.eps(eps); this.eps = eps; return this; }
 
-        public Options weightDecay(double weightDecay) { checkWeightDecay(weightDecay); this.weightDecay = weightDecay; return this; }
+        public Options weightDecay(double weightDecay) { Checks.weightDecay(weightDecay); this.weightDecay = weightDecay; return this; }
 
-        public Options momentum(double momentum) { checkMomentum(momentum); this.momentum = momentum; return this; }
+        public Options momentum(double momentum) { Checks.momentum(momentum); this.momentum = momentum; return this; }
 
         /** Normalizes by an estimate of the gradient's variance (the square average less the squared average gradient). */
         public Options centered(boolean centered) { this.centered = centered; return this; }
@@ -88,27 +88,11 @@ public final class RMSprop extends Optimizer {
 
     @Override
     protected void validate(Map<String, Object> o) {
-        checkLr((Double) o.get("lr"));
-        checkEps((Double) o.get("eps"));
-        checkMomentum((Double) o.get("momentum"));
-        checkWeightDecay((Double) o.get("weight_decay"));
+        Checks.lr((Double) o.get("lr"));
+        Checks.eps((Double) o.get("eps"));
+        Checks.momentum((Double) o.get("momentum"));
+        Checks.weightDecay((Double) o.get("weight_decay"));
         checkAlpha((Double) o.get("alpha"));
-    }
-
-    private static void checkLr(double lr) {
-        if (!(lr >= 0)) throw new IllegalArgumentException("Invalid learning rate: " + Py.repr(lr));
-    }
-
-    private static void checkEps(double eps) {
-        if (!(eps >= 0)) throw new IllegalArgumentException("Invalid epsilon value: " + Py.repr(eps));
-    }
-
-    private static void checkMomentum(double momentum) {
-        if (!(momentum >= 0)) throw new IllegalArgumentException("Invalid momentum value: " + Py.repr(momentum));
-    }
-
-    private static void checkWeightDecay(double weightDecay) {
-        if (!(weightDecay >= 0)) throw new IllegalArgumentException("Invalid weight_decay value: " + Py.repr(weightDecay));
     }
 
     private static void checkAlpha(double alpha) {

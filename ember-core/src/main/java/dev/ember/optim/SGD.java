@@ -29,14 +29,14 @@ public final class SGD extends Optimizer {
 
         private Options() {}
 
-        public Options lr(double lr) { checkLr(lr); this.lr = lr; return this; }
+        public Options lr(double lr) { Checks.lr(lr); this.lr = lr; return this; }
 
-        public Options momentum(double momentum) { checkMomentum(momentum); this.momentum = momentum; return this; }
+        public Options momentum(double momentum) { Checks.momentum(momentum); this.momentum = momentum; return this; }
 
         public Options dampening(double dampening) { this.dampening = dampening; return this; }
 
         /** L2 penalty added to the gradient: {@code g + weight_decay * p}. */
-        public Options weightDecay(double weightDecay) { checkWeightDecay(weightDecay); this.weightDecay = weightDecay; return this; }
+        public Options weightDecay(double weightDecay) { Checks.weightDecay(weightDecay); this.weightDecay = weightDecay; return this; }
 
         /** Nesterov momentum; needs a positive momentum and zero dampening. */
         public Options nesterov(boolean nesterov) { this.nesterov = nesterov; return this; }
@@ -82,24 +82,12 @@ public final class SGD extends Optimizer {
 
     @Override
     protected void validate(Map<String, Object> o) {
-        checkLr((Double) o.get("lr"));
-        checkMomentum((Double) o.get("momentum"));
-        checkWeightDecay((Double) o.get("weight_decay"));
+        Checks.lr((Double) o.get("lr"));
+        Checks.momentum((Double) o.get("momentum"));
+        Checks.weightDecay((Double) o.get("weight_decay"));
         if ((Boolean) o.get("nesterov") && (!((Double) o.get("momentum") > 0) || (Double) o.get("dampening") != 0)) {
             throw new IllegalArgumentException("Nesterov momentum requires a momentum and zero dampening");
         }
-    }
-
-    private static void checkLr(double lr) {
-        if (!(lr >= 0)) throw new IllegalArgumentException("Invalid learning rate: " + Py.repr(lr));
-    }
-
-    private static void checkMomentum(double momentum) {
-        if (!(momentum >= 0)) throw new IllegalArgumentException("Invalid momentum value: " + Py.repr(momentum));
-    }
-
-    private static void checkWeightDecay(double weightDecay) {
-        if (!(weightDecay >= 0)) throw new IllegalArgumentException("Invalid weight_decay value: " + Py.repr(weightDecay));
     }
 
     @Override
