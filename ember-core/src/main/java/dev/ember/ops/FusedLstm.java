@@ -4,6 +4,7 @@ import dev.ember.kernels.VectorMath;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -160,8 +161,8 @@ final class FusedLstm {
         for (; j < n; j++) a[from + j] = VectorMath.tanh(a[from + j]);
     }
 
-    static Tensor uninitialized(int... shape) { return Tensor.allocateUninitialized(dev.ember.tensor.TensorMeta.contiguous(DType.FLOAT32, shape)); }
-
+    /** A float32 tensor whose every element the caller writes before anything reads it. */
+    static Tensor uninitialized(int... shape) { return Tensor.allocateUninitialized(TensorMeta.contiguous(DType.FLOAT32, shape)); }
 
     /** The forward of other dtypes: sums, products and activations in float64. */
     private static List<Tensor> runWidened(Tensor inputGates, Tensor h0, Tensor c0, Tensor weightHh, Tensor biasHh, boolean reverse) {
