@@ -355,10 +355,20 @@ final class KeyedContainers {
         return out;
     }
 
+    /**
+     * The methods that may change a map or set: on an immutable one (Map.of, Set.of) Java throws
+     * UnsupportedOperationException whatever the arguments, even where nothing would change
+     * ({@code putIfAbsent} of a present key, {@code removeAll} of nothing), so the check comes first.
+     */
+    private static final Set<String> MAP_MUTATORS = Set.of("put", "putAll", "putIfAbsent", "remove", "clear", "compute", "computeIfAbsent",
+            "computeIfPresent", "merge", "replace", "replaceAll");
+    private static final Set<String> SET_MUTATORS = Set.of("add", "addAll", "remove", "removeAll", "retainAll", "removeIf", "clear");
+
     static VariableTracker mapMethod(TraceContext ctx, MapVariable m, String name, List<VariableTracker> args) {
         // queries of keys and the reads of one value leave the input map's other values unread (unguarded)
         Map<Object, VariableTracker> keyed = m.keyedEntries();
         String what = "Map." + name + "()";
+        if (!m.isMutable() && MAP_MUTATORS.contains(name)) mutable(ctx, m, what);
         switch (name) {
             case "size", "isEmpty" -> { return sizeQuery(name, keyed.size()); }
             case "containsKey" -> { return bool(real(ctx, what, () -> keyed.containsKey(key(ctx, m, args.getFirst(), what)))); }
@@ -520,6 +530,7 @@ final class KeyedContainers {
     static VariableTracker setMethod(TraceContext ctx, SetVariable s, String name, List<VariableTracker> args) {
         Set<Object> e = s.elements();
         String what = "Set." + name + "()";
+        if (!s.isMutable() && SET_MUTATORS.contains(name)) mutable(ctx, s, what);
         return switch (name) {
             case "size", "isEmpty" -> sizeQuery(name, e.size());
             case "add" -> bool(add(ctx, s, key(ctx, s, args.getFirst(), what), what));
