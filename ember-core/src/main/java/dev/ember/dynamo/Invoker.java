@@ -238,6 +238,8 @@ final class Invoker {
             case ArrayVariable a when name.equals("clone") -> new ArrayVariable(a.componentType(), a.items(), null);
             case LambdaVariable l -> callLambda(ctx, l, owner, name, type, args);
             case dev.ember.dynamo.variables.PipelineVariable p -> StreamCalls.method(ctx, p, name, args);
+            case dev.ember.dynamo.variables.CollectorVariable c ->
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Collector." + name + "() on " + c.describe() + " (Stream.collect runs it in the trace)");
             case dev.ember.dynamo.variables.StringBuilderVariable sb -> StringBuilders.method(ctx, sb, name, type, args);
             case StreamVariable s -> throw ctx.unsupported(s.name().startsWith("System") ? GraphBreakType.PRINT : GraphBreakType.UNSUPPORTED_CALL,
                     "call to " + s.name() + "." + name + "()");

@@ -223,6 +223,7 @@ sealed interface OutputRebuilder {
             boolean isMap = values != null;
             java.util.function.UnaryOperator<Object> key = identities.resolver(r);
             if (!mutable && !isMap) return java.util.Set.of(how.copiedKeys().stream().map(key).toArray());
+            if (type == StreamCalls.PARTITION) return StreamCalls.partitionOf(r.value(values.get(0)), r.value(values.get(1)));
             if (!mutable) {
                 Map<Object, Object> byKey = new java.util.HashMap<>();
                 for (int i = 0; i < keys.size(); i++) byKey.put(keys.get(i), r.value(values.get(i)));

@@ -8,11 +8,16 @@ import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 /**
  * The capture gaps the sixth capture session closed and the wrong answers it found on the way,
@@ -63,5 +68,61 @@ class Capture6RegressionTest {
             alike(f, Tensor.randn(3));
         }
         alike((Fn2<Tensor, Map<String, Integer>, Tensor>) Capture6RegressionTest::inputPutIfAbsent, Tensor.randn(3), Map.of("a", 2));
+    }
+
+    // ---- streams: count() of a stream of known size, generate, takeWhile, dropWhile, toSet, partitioningBy ----
+
+    private static void whole(Object fn, Object... a) {
+        Ember.reset();
+        var cc = PyTorchPortsMoreTest.check(fn, Options.fullgraph(), () -> List.<Object[]>of(a.clone(), a.clone()));
+        assertEquals(1, cc.frameCount());
+    }
+
+    /** Java counts these without running map or peek: the counter stays 0 eagerly (filter and iterate run them). */
+    static Tensor countSkipsSteps(Tensor x) {
+        int[] calls = {0};
+        long a = List.of(1, 2, 3).stream().peek(i -> calls[0]++).map(i -> calls[0] += 10).count();
+        long b = Stream.concat(Stream.of(1, 2).map(i -> calls[0] += 100), IntStream.range(0, 3).boxed()).skip(1).limit(3).count();
+        long c = Stream.of(1, 2, 3).filter(i -> calls[0]++ >= 0).count();
+        long d = IntStream.iterate(0, i -> i < 2, i -> i + 1).peek(i -> calls[0] += 1000).count();
+        return x.mul(calls[0]).add(a * 1000 + b * 100 + c * 10 + d);
+    }
+
+    @Test
+    void countOfAStreamOfKnownSizeRunsNoStep() { whole((Fn1<Tensor, Tensor>) Capture6RegressionTest::countSkipsSteps, Tensor.randn(3)); }
+
+    /** The supplier is called once per item pulled; takeWhile pulls up to its first failing item, dropWhile tests until its first. */
+    static List<Object> generateTakeDrop(Tensor x) {
+        int[] calls = {0};
+        Tensor g = Stream.generate(() -> x.mul(++calls[0])).filter(t -> calls[0] % 2 == 1).limit(2).reduce(Tensor::add).orElseThrow();
+        List<Integer> pulled = new ArrayList<>();
+        List<Integer> taken = Stream.of(1, 2, 5, 1, 7).peek(pulled::add).takeWhile(i -> i < 4).toList();
+        List<Integer> tested = new ArrayList<>();
+        List<Integer> dropped = Stream.of(1, 2, 5, 1, 7).dropWhile(i -> tested.add(i) && i < 4).toList();
+        int firstBig = IntStream.generate(() -> calls[0]++).dropWhile(i -> i < 9).findFirst().getAsInt();
+        return List.of(g, calls[0], pulled, taken, tested, dropped, firstBig);
+    }
+
+    @Test
+    void generateTakeWhileDropWhilePullAsJavaDoes() { whole((Fn1<Tensor, List<Object>>) Capture6RegressionTest::generateTakeDrop, Tensor.randn(3)); }
+
+    /** A HashSet of more keys than its first table holds, and a partition map, returned: the same classes and iteration orders as eager's. */
+    static List<Object> collectedSets(Tensor x) {
+        Set<String> words = Stream.of("q", "w", "e", "r", "t", "y", "u", "i", "o", "p", "a", "s", "d", "f", "g", "h", "j", "k", "w")
+                .collect(Collectors.toSet());
+        Map<Boolean, List<Integer>> parts = IntStream.range(0, 7).boxed().collect(Collectors.partitioningBy(i -> i % 3 == 0));
+        parts.get(true).add(99);
+        return List.of(words, parts, x.mul(words.size()), new ArrayList<>(words));
+    }
+
+    @Test
+    void toSetAndPartitioningByAreJavasContainers() {
+        whole((Fn1<Tensor, List<Object>>) Capture6RegressionTest::collectedSets, Tensor.randn(3));
+        List<Object> eager = collectedSets(Tensor.randn(3));
+        List<Object> compiled = Ember.compile((Fn1<Tensor, List<Object>>) Capture6RegressionTest::collectedSets).apply(Tensor.randn(3));
+        assertSame(eager.get(0).getClass(), compiled.get(0).getClass());
+        assertSame(eager.get(1).getClass(), compiled.get(1).getClass());
+        assertEquals(eager.get(3), compiled.get(3), "the HashSet's order");
+        assertEquals(eager.get(1).toString(), compiled.get(1).toString(), "the partition's order");
     }
 }
