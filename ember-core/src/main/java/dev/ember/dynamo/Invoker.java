@@ -167,6 +167,8 @@ final class Invoker {
         if (ListVariable.MUTABLE_CLASSES.contains(cls)) return new ListVariable(List.of(), cls, null);
         if (cls == StringBuilder.class || cls == StringBuffer.class) return new dev.ember.dynamo.variables.StringBuilderVariable(cls.asSubclass(CharSequence.class));
         if (KeyedContainers.MAP_CLASSES.contains(cls) || KeyedContainers.SET_CLASSES.contains(cls)) return KeyedContainers.fresh(cls);
+        // its constructor (always given the key class) makes the real EnumMap
+        if (cls == java.util.EnumMap.class) return new dev.ember.dynamo.variables.MapVariable(cls, new java.util.LinkedHashMap<>(), true, null);
         if (Throwable.class.isAssignableFrom(cls)) return UserObjectVariable.fresh(cls);
         if (!JdkCalls.isJdk(cls) && KeyedContainers.jdkBase(cls) != null) {
             String why = KeyedContainers.whyNotModelledSubclass(cls);

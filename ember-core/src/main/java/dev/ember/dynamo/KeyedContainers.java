@@ -285,6 +285,14 @@ final class KeyedContainers {
     static void construct(TraceContext ctx, KeyedVariable k, List<VariableTracker> args) {
         if (args.isEmpty()) return;
         String what = "new " + k.type().getSimpleName() + "(" + args.stream().map(VariableTracker::describe).toList() + ")";
+        if (k.type() == java.util.EnumMap.class) {
+            if (args.size() == 1 && args.getFirst() instanceof ConstantVariable c && c.value() instanceof Class<?> keyType) {
+                Object made = real(ctx, what, () -> newWith(java.util.EnumMap.class, Class.class, keyType));
+                install(k, made, Construction.ofKeyType(keyType));
+                return;
+            }
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (new EnumMap<>(Key.class) is traced; a copy of a map is not)");
+        }
         if (args.size() != 1) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (a load factor or comparator is not tracked)");
         VariableTracker arg = args.getFirst();
         Class<?> base = jdkBase(k.type());

@@ -237,6 +237,7 @@ sealed interface OutputRebuilder {
 
         private Object construct(boolean isMap, java.util.function.UnaryOperator<Object> key) {
             try {
+                if (how.keyType() != null) return Allocation.constructAs(type, Class.class, how.keyType());
                 if (how.copiedKeys() != null) {
                     Map<Object, Object> source = new LinkedHashMap<>();
                     for (Object k : how.copiedKeys()) source.put(key.apply(k), null);

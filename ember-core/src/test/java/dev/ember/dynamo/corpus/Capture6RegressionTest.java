@@ -125,4 +125,31 @@ class Capture6RegressionTest {
         assertEquals(eager.get(3), compiled.get(3), "the HashSet's order");
         assertEquals(eager.get(1).toString(), compiled.get(1).toString(), "the partition's order");
     }
+
+    // ---- new EnumMap<>(Key.class) made in the function ----
+
+    enum Color { RED, GREEN, BLUE }
+
+    /** Filled out of the enum's order, one returned empty: both made again after the graph as EnumMaps of Color. */
+    static List<Object> enumMaps(Tensor x) {
+        Map<Color, Tensor> m = new java.util.EnumMap<>(Color.class);
+        m.put(Color.BLUE, x.mul(3));
+        m.put(Color.RED, x.add(1));
+        m.putIfAbsent(Color.BLUE, x);
+        Tensor acc = x;
+        for (Map.Entry<Color, Tensor> e : m.entrySet()) acc = acc.mul(e.getKey().ordinal() + 1).add(e.getValue());
+        return List.of(acc, m, new java.util.EnumMap<Color, Integer>(Color.class));
+    }
+
+    @Test
+    void enumMapOfAClassIsTraced() {
+        whole((Fn1<Tensor, List<Object>>) Capture6RegressionTest::enumMaps, Tensor.randn(3));
+        @SuppressWarnings("unchecked")
+        Map<Color, Integer> empty = (Map<Color, Integer>) Ember.compile((Fn1<Tensor, List<Object>>) Capture6RegressionTest::enumMaps).apply(Tensor.randn(3)).get(2);
+        empty.put(Color.GREEN, 1);
+        assertSame(java.util.EnumMap.class, empty.getClass());
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Map<Object, Integer> raw = (Map) empty;
+        org.junit.jupiter.api.Assertions.assertThrows(ClassCastException.class, () -> raw.put("GREEN", 1), "an EnumMap of Color, as eager's");
+    }
 }
