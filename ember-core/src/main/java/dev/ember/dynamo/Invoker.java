@@ -169,6 +169,8 @@ final class Invoker {
         if (KeyedContainers.MAP_CLASSES.contains(cls) || KeyedContainers.SET_CLASSES.contains(cls)) return KeyedContainers.fresh(cls);
         // its constructor (always given the key class) makes the real EnumMap
         if (cls == java.util.EnumMap.class) return new dev.ember.dynamo.variables.MapVariable(cls, new java.util.LinkedHashMap<>(), true, null);
+        // keys equal only when identical (enforced on insertion: enum constants and identity-keyed values), so a HashMap of them looks up alike
+        if (cls == java.util.IdentityHashMap.class) return new dev.ember.dynamo.variables.MapVariable(cls, new java.util.HashMap<>(), true, null);
         if (Throwable.class.isAssignableFrom(cls)) return UserObjectVariable.fresh(cls);
         if (!JdkCalls.isJdk(cls) && KeyedContainers.jdkBase(cls) != null) {
             String why = KeyedContainers.whyNotModelledSubclass(cls);

@@ -152,4 +152,71 @@ class Capture6RegressionTest {
         Map<Object, Integer> raw = (Map) empty;
         org.junit.jupiter.api.Assertions.assertThrows(ClassCastException.class, () -> raw.put("GREEN", 1), "an EnumMap of Color, as eager's");
     }
+
+    // ---- new IdentityHashMap<>(): keys told apart by identity, order unknown ----
+
+    /** Tensors and enum constants as keys; returned, so made again after the graph with the returned tensors as keys. */
+    static List<Object> identityMap(Tensor x, Tensor y) {
+        Map<Object, Tensor> m = new java.util.IdentityHashMap<>();
+        m.put(x, x.mul(2));
+        m.put(Color.RED, y);
+        m.put(x, x.add(1));
+        m.computeIfAbsent(y, k -> y.neg());
+        Tensor out = m.get(x).add(m.get(y)).mul(m.size()).add(m.containsKey("RED") ? 1 : 0);
+        m.remove(Color.RED);
+        return List.of(out, m.size(), m.containsKey(x));
+    }
+
+    /** A string key (its identity unknown while tracing) and iteration (identity hash order) run eagerly. */
+    static Tensor identityMapStringKey(Tensor x) {
+        Map<String, Integer> m = new java.util.IdentityHashMap<>();
+        String a = "a", b = new String("a");
+        m.put(a, 1);
+        m.put(b, 2);
+        int sum = 0;
+        for (int v : m.values()) sum += v;
+        return x.mul(m.size() * 10 + sum);
+    }
+
+    @Test
+    void identityHashMapIsTraced() {
+        whole((Fn2<Tensor, Tensor, List<Object>>) Capture6RegressionTest::identityMap, Tensor.randn(3), Tensor.randn(3));
+        alike((Fn1<Tensor, Tensor>) Capture6RegressionTest::identityMapStringKey, Tensor.randn(3));
+        Ember.reset();
+        Tensor x = Tensor.randn(3);
+        Map<?, ?> made = Ember.compile((Fn1<Tensor, Map<Object, Tensor>>) Capture6RegressionTest::identityMapReturned).apply(x);
+        assertSame(java.util.IdentityHashMap.class, made.getClass());
+        assertEquals(2, made.size());
+        org.junit.jupiter.api.Assertions.assertTrue(made.containsKey(x) && made.containsKey(Color.GREEN), "the caller's tensor itself is a key");
+    }
+
+    static Map<Object, Tensor> identityMapReturned(Tensor x) {
+        Map<Object, Tensor> m = new java.util.IdentityHashMap<>();
+        m.put(Color.GREEN, x.mul(2));
+        m.put(x, x.add(1));
+        return m;
+    }
+
+    // ---- Map's default compute methods (EnumMap) do not check for changes; merge of null throws ----
+
+    static Tensor enumMapComputeChangesMap(Tensor x) {
+        Map<Color, Integer> m = new java.util.EnumMap<>(Color.class);
+        int v = m.computeIfAbsent(Color.RED, k -> {
+            m.put(Color.BLUE, 7);
+            return 3;
+        });
+        return x.mul(v + m.get(Color.BLUE));
+    }
+
+    static Tensor mergeNull(Tensor x) {
+        Map<String, Integer> m = new java.util.HashMap<>();
+        m.merge("a", null, Integer::sum);
+        return x.add(m.size());
+    }
+
+    @Test
+    void mapDefaultMethodsAsJava() {
+        alike((Fn1<Tensor, Tensor>) Capture6RegressionTest::enumMapComputeChangesMap, Tensor.randn(3));
+        alike((Fn1<Tensor, Tensor>) Capture6RegressionTest::mergeNull, Tensor.randn(3));
+    }
 }
