@@ -167,6 +167,10 @@ final class Invoker {
         if (ListVariable.MUTABLE_CLASSES.contains(cls)) return new ListVariable(List.of(), cls, null);
         if (cls == StringBuilder.class || cls == StringBuffer.class) return new dev.ember.dynamo.variables.StringBuilderVariable(cls.asSubclass(CharSequence.class));
         if (KeyedContainers.MAP_CLASSES.contains(cls) || KeyedContainers.SET_CLASSES.contains(cls)) return KeyedContainers.fresh(cls);
+        // its constructor (always given the key class) makes the real EnumMap
+        if (cls == java.util.EnumMap.class) return new dev.ember.dynamo.variables.MapVariable(cls, new java.util.LinkedHashMap<>(), true, null);
+        // keys equal only when identical (enforced on insertion: enum constants and identity-keyed values), so a HashMap of them looks up alike
+        if (cls == java.util.IdentityHashMap.class) return new dev.ember.dynamo.variables.MapVariable(cls, new java.util.HashMap<>(), true, null);
         if (Throwable.class.isAssignableFrom(cls)) return UserObjectVariable.fresh(cls);
         if (!JdkCalls.isJdk(cls) && KeyedContainers.jdkBase(cls) != null) {
             String why = KeyedContainers.whyNotModelledSubclass(cls);
@@ -238,6 +242,8 @@ final class Invoker {
             case ArrayVariable a when name.equals("clone") -> new ArrayVariable(a.componentType(), a.items(), null);
             case LambdaVariable l -> callLambda(ctx, l, owner, name, type, args);
             case dev.ember.dynamo.variables.PipelineVariable p -> StreamCalls.method(ctx, p, name, args);
+            case dev.ember.dynamo.variables.CollectorVariable c ->
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Collector." + name + "() on " + c.describe() + " (Stream.collect runs it in the trace)");
             case dev.ember.dynamo.variables.StringBuilderVariable sb -> StringBuilders.method(ctx, sb, name, type, args);
             case StreamVariable s -> throw ctx.unsupported(s.name().startsWith("System") ? GraphBreakType.PRINT : GraphBreakType.UNSUPPORTED_CALL,
                     "call to " + s.name() + "." + name + "()");

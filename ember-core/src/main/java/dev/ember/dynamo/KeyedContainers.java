@@ -285,6 +285,17 @@ final class KeyedContainers {
     static void construct(TraceContext ctx, KeyedVariable k, List<VariableTracker> args) {
         if (args.isEmpty()) return;
         String what = "new " + k.type().getSimpleName() + "(" + args.stream().map(VariableTracker::describe).toList() + ")";
+        if (k.type() == java.util.IdentityHashMap.class) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (new IdentityHashMap<>() is traced; a size or a copy is not)");
+        }
+        if (k.type() == java.util.EnumMap.class) {
+            if (args.size() == 1 && args.getFirst() instanceof ConstantVariable c && c.value() instanceof Class<?> keyType) {
+                Object made = real(ctx, what, () -> newWith(java.util.EnumMap.class, Class.class, keyType));
+                install(k, made, Construction.ofKeyType(keyType));
+                return;
+            }
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (new EnumMap<>(Key.class) is traced; a copy of a map is not)");
+        }
         if (args.size() != 1) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (a load factor or comparator is not tracked)");
         VariableTracker arg = args.getFirst();
         Class<?> base = jdkBase(k.type());
@@ -355,10 +366,20 @@ final class KeyedContainers {
         return out;
     }
 
+    /**
+     * The methods that may change a map or set: on an immutable one (Map.of, Set.of) Java throws
+     * UnsupportedOperationException whatever the arguments, even where nothing would change
+     * ({@code putIfAbsent} of a present key, {@code removeAll} of nothing), so the check comes first.
+     */
+    private static final Set<String> MAP_MUTATORS = Set.of("put", "putAll", "putIfAbsent", "remove", "clear", "compute", "computeIfAbsent",
+            "computeIfPresent", "merge", "replace", "replaceAll");
+    private static final Set<String> SET_MUTATORS = Set.of("add", "addAll", "remove", "removeAll", "retainAll", "removeIf", "clear");
+
     static VariableTracker mapMethod(TraceContext ctx, MapVariable m, String name, List<VariableTracker> args) {
         // queries of keys and the reads of one value leave the input map's other values unread (unguarded)
         Map<Object, VariableTracker> keyed = m.keyedEntries();
         String what = "Map." + name + "()";
+        if (!m.isMutable() && MAP_MUTATORS.contains(name)) mutable(ctx, m, what);
         switch (name) {
             case "size", "isEmpty" -> { return sizeQuery(name, keyed.size()); }
             case "containsKey" -> { return bool(real(ctx, what, () -> keyed.containsKey(key(ctx, m, args.getFirst(), what)))); }
@@ -407,7 +428,10 @@ final class KeyedContainers {
                 }
                 yield null;
             }
-            case "equals" -> bool(mapEquals(ctx, m, args.getFirst(), what));
+            case "equals" -> {
+                if (m.type() == java.util.IdentityHashMap.class) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " of an IdentityHashMap (it compares values by identity)");
+                yield bool(mapEquals(ctx, m, args.getFirst(), what));
+            }
             case "firstKey", "lastKey", "higherKey", "lowerKey", "ceilingKey", "floorKey" -> {
                 if (!(e instanceof java.util.NavigableMap<Object, VariableTracker> nm)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked map");
                 yield navigate(ctx, nm.navigableKeySet(), name.substring(0, name.length() - 3), args.isEmpty() ? null : key(ctx, m, args.getFirst(), what), what);
@@ -430,6 +454,10 @@ final class KeyedContainers {
 
     private static VariableTracker put(TraceContext ctx, MapVariable m, Object key, VariableTracker value, String what) {
         mutable(ctx, m, what);
+        if (m.type() == java.util.IdentityHashMap.class && !(key instanceof IdentityKey || key instanceof Enum<?>)) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " of the key " + key + " into an IdentityHashMap, which tells keys apart by "
+                    + "identity: a string's or a number's identity is not known while tracing (enum constants, tensors and objects are traced)");
+        }
         sortable(ctx, m, key, what);
         boolean present = real(ctx, what, () -> m.entries().containsKey(key));
         VariableTracker old = real(ctx, what, () -> m.entries().put(key, value));
@@ -478,6 +506,10 @@ final class KeyedContainers {
         VariableTracker old = present ? m.entries().get(key) : ConstantVariable.NULL;
         boolean hasValue = present && !isNull(old);
         VariableTracker fn = args.getLast();
+        if (name.equals("merge") && isNull(args.get(1)) || isNull(fn)) {
+            throw Exceptions.raise(ctx, new NullPointerException(), GraphBreakType.EXCEPTION_THROWN, "the traced path throws NullPointerException: " + what
+                    + " with a null " + (isNull(fn) ? "function" : "value"));
+        }
         if (name.equals("computeIfPresent") && !hasValue) return ConstantVariable.NULL;
         if (name.equals("merge") && !hasValue) {
             put(ctx, m, key, args.get(1), what);
@@ -486,13 +518,26 @@ final class KeyedContainers {
         int before = m.changes().count();
         List<VariableTracker> fnArgs = name.equals("merge") ? List.of(old, args.get(1)) : List.of(keyVariable(key), old);
         VariableTracker made = Invoker.invokeVirtual(ctx, java.util.function.BiFunction.class, "apply", BI_FUNCTION_APPLY, fn, fnArgs);
-        if (m.changes().count() != before) throw concurrentModification(ctx, what);
+        if (m.changes().count() != before) throw changedByFunction(ctx, m, what);
         if (isNull(made)) {
             if (present) remove(ctx, m, key, what);
             return ConstantVariable.NULL;
         }
         put(ctx, m, key, made, what);
         return made;
+    }
+
+    /**
+     * A compute, computeIfAbsent, computeIfPresent or merge function changed the map: HashMap,
+     * LinkedHashMap and TreeMap throw ConcurrentModificationException; EnumMap and IdentityHashMap
+     * run Map's default methods, which do not check, so the call runs eagerly.
+     */
+    private static RuntimeException changedByFunction(TraceContext ctx, MapVariable m, String what) {
+        if (m.type() == java.util.EnumMap.class || m.type() == java.util.IdentityHashMap.class) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " whose function changed the " + m.type().getSimpleName()
+                    + " (Map's default method, which does not check for it, is not traced)");
+        }
+        return concurrentModification(ctx, what);
     }
 
     /** Map.equals with another tracked map: the same keys, and each value equal as {@code Objects.equals} (when the trace knows it). */
@@ -511,7 +556,7 @@ final class KeyedContainers {
         if (old != null && !isNull(old)) return old;
         int before = m.changes().count();
         VariableTracker made = Invoker.invokeVirtual(ctx, java.util.function.Function.class, "apply", FUNCTION_APPLY, fn, List.of(keyVariable(key)));
-        if (m.changes().count() != before) throw concurrentModification(ctx, what);
+        if (m.changes().count() != before) throw changedByFunction(ctx, m, what);
         if (isNull(made)) return ConstantVariable.NULL;
         put(ctx, m, key, made, what);
         return made;
@@ -520,6 +565,7 @@ final class KeyedContainers {
     static VariableTracker setMethod(TraceContext ctx, SetVariable s, String name, List<VariableTracker> args) {
         Set<Object> e = s.elements();
         String what = "Set." + name + "()";
+        if (!s.isMutable() && SET_MUTATORS.contains(name)) mutable(ctx, s, what);
         return switch (name) {
             case "size", "isEmpty" -> sizeQuery(name, e.size());
             case "add" -> bool(add(ctx, s, key(ctx, s, args.getFirst(), what), what));

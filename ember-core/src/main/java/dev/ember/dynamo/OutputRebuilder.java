@@ -223,6 +223,7 @@ sealed interface OutputRebuilder {
             boolean isMap = values != null;
             java.util.function.UnaryOperator<Object> key = identities.resolver(r);
             if (!mutable && !isMap) return java.util.Set.of(how.copiedKeys().stream().map(key).toArray());
+            if (type == StreamCalls.PARTITION) return StreamCalls.partitionOf(r.value(values.get(0)), r.value(values.get(1)));
             if (!mutable) {
                 Map<Object, Object> byKey = new java.util.HashMap<>();
                 for (int i = 0; i < keys.size(); i++) byKey.put(keys.get(i), r.value(values.get(i)));
@@ -236,6 +237,7 @@ sealed interface OutputRebuilder {
 
         private Object construct(boolean isMap, java.util.function.UnaryOperator<Object> key) {
             try {
+                if (how.keyType() != null) return Allocation.constructAs(type, Class.class, how.keyType());
                 if (how.copiedKeys() != null) {
                     Map<Object, Object> source = new LinkedHashMap<>();
                     for (Object k : how.copiedKeys()) source.put(key.apply(k), null);

@@ -1,6 +1,7 @@
 package dev.ember.dynamo;
 
 import dev.ember.dynamo.variables.ArrayVariable;
+import dev.ember.dynamo.variables.CollectorVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.PipelineVariable;
@@ -34,7 +35,7 @@ import java.util.stream.Stream;
  * {@code IntStream.range}, {@code Stream.concat}) is a {@link PipelineVariable}; {@code map},
  * {@code filter}, {@code mapToInt}, {@code flatMap}, {@code sorted}, {@code limit}, … add steps
  * ({@code sorted} of values known while tracing, by natural or reverse order); a terminal operation ({@code reduce},
- * {@code toList}, {@code collect(Collectors.toList())}, {@code sum}, {@code count},
+ * {@code toList}, {@code collect(Collectors.toList())} and {@code toSet()}, {@code sum}, {@code count},
  * {@code forEach}, {@code anyMatch}, {@code findFirst}, …) pulls the items through the steps one
  * by one, as Java's sequential streams do, tracing each lambda call, so tensor ops in the lambdas
  * become graph nodes. Operations not listed break the graph with their name.
@@ -45,6 +46,7 @@ final class StreamCalls {
     /** The collectors the trace knows, one shared instance each: {@code Collectors.toList()} in the trace returns it, {@code collect} recognizes it. */
     static final Collector<?, ?, ?> TO_LIST = Collectors.toList();
     static final Collector<?, ?, ?> TO_UNMODIFIABLE_LIST = Collectors.toUnmodifiableList();
+    static final Collector<?, ?, ?> TO_SET = Collectors.toSet();
 
     private static final String REUSED = "stream has already been operated upon or closed";
 
@@ -81,7 +83,11 @@ final class StreamCalls {
         }
         if ((owner == Stream.class || owner == IntStream.class || owner == LongStream.class || owner == DoubleStream.class) && name.equals("iterate")
                 && args.size() == 3) {
-            return PipelineVariable.of(iterated(ctx, streamKind(owner), args.get(0), args.get(1), args.get(2)), streamKind(owner));
+            return PipelineVariable.unsized(iterated(ctx, streamKind(owner), args.get(0), args.get(1), args.get(2)), streamKind(owner));
+        }
+        if ((owner == Stream.class || owner == IntStream.class || owner == LongStream.class || owner == DoubleStream.class) && name.equals("generate")) {
+            if (isNull(args.getFirst())) throw raise(ctx, new NullPointerException(), owner.getSimpleName() + ".generate(null)");
+            return PipelineVariable.generated(args.getFirst(), streamKind(owner));
         }
         if (owner == Arrays.class && name.equals("stream") && args.size() == 1 && args.getFirst() instanceof ArrayVariable a) {
             Class<?> c = a.componentType();
@@ -102,6 +108,11 @@ final class StreamCalls {
         }
         if (owner == Collectors.class && args.isEmpty() && name.equals("toList")) return ConstantVariable.of(TO_LIST);
         if (owner == Collectors.class && args.isEmpty() && name.equals("toUnmodifiableList")) return ConstantVariable.of(TO_UNMODIFIABLE_LIST);
+        if (owner == Collectors.class && args.isEmpty() && name.equals("toSet")) return ConstantVariable.of(TO_SET);
+        if (owner == Collectors.class && args.size() == 1 && name.equals("partitioningBy")) {
+            if (isNull(args.getFirst())) throw raise(ctx, new NullPointerException(), "Collectors.partitioningBy(null)");
+            return new CollectorVariable("partitioningBy", args.getFirst());
+        }
         return null;
     }
 
@@ -112,7 +123,7 @@ final class StreamCalls {
         if (p.isUsed()) throw raise(ctx, new IllegalStateException(REUSED), p.describe() + "." + name + "()");
         Kind k = p.kind();
         switch (name) {
-            case "map", "filter", "peek" -> { return p.then(new Step(name, args.getFirst(), 0, k), k); }
+            case "map", "filter", "peek", "takeWhile", "dropWhile" -> { return p.then(new Step(name, args.getFirst(), 0, k), k); }
             case "mapToInt" -> { return p.then(new Step(name, args.getFirst(), 0, k), Kind.INT_STREAM); }
             case "mapToLong" -> { return p.then(new Step(name, args.getFirst(), 0, k), Kind.LONG_STREAM); }
             case "mapToDouble" -> { return p.then(new Step(name, args.getFirst(), 0, k), Kind.DOUBLE_STREAM); }
@@ -148,14 +159,20 @@ final class StreamCalls {
                 if (args.size() == 1 && c instanceof ConstantVariable cc && (cc.value() == TO_LIST || cc.value() == TO_UNMODIFIABLE_LIST)) {
                     yield new ListVariable(all(ctx, p), cc.value() == TO_LIST, null);
                 }
-                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.collect(" + c.describe() + ") (Collectors.toList() and "
-                        + "Collectors.toUnmodifiableList() are traced)");
+                if (args.size() == 1 && c instanceof ConstantVariable cc && cc.value() == TO_SET) yield toSet(ctx, all(ctx, p));
+                if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("partitioningBy")) yield partition(ctx, p, cv.function());
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.collect(" + c.describe() + ") (Collectors.toList(), "
+                        + "toUnmodifiableList(), toSet() and partitioningBy(predicate) are traced)");
             }
             case "toArray" -> {
                 if (!args.isEmpty()) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.toArray(generator) (toArray() is traced)");
                 yield new ArrayVariable(elementClass(k), all(ctx, p), null);
             }
-            case "count" -> ConstantVariable.of((long) all(ctx, p).size());
+            case "count" -> {
+                // Java counts a stream whose size is known without running it: its map and peek functions are never called
+                long known = knownCount(ctx, p);
+                yield ConstantVariable.of(known >= 0 ? known : (long) all(ctx, p).size());
+            }
             case "sum", "min", "max", "average", "summaryStatistics" ->
                     k == Kind.STREAM && args.size() == 1 ? minMaxBy(ctx, p, name, args.getFirst()) : numeric(ctx, p, name);
             case "reduce" -> reduce(ctx, p, args);
@@ -180,7 +197,8 @@ final class StreamCalls {
             }
             case "iterator" -> new dev.ember.dynamo.variables.IteratorVariable(new ListVariable(all(ctx, p), false, null));
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream." + name + "() on " + p.describe()
-                    + " (traced: map, filter, peek, mapToInt/Long/Double/Obj, boxed, flatMap, sorted, limit, skip, forEach, toList, collect(Collectors.toList()), "
+                    + " (traced: map, filter, peek, takeWhile, dropWhile, mapToInt/Long/Double/Obj, boxed, flatMap, sorted, limit, skip, forEach, toList, "
+                    + "collect(Collectors.toList()/toSet()/partitioningBy(predicate)), "
                     + "toArray, count, sum, min, max, average, reduce, anyMatch, allMatch, noneMatch, findFirst)");
         };
     }
@@ -231,8 +249,63 @@ final class StreamCalls {
 
     /** {@link #pull(TraceContext, PipelineVariable, Predicate)} that also pulls no further item once {@code cancelled} (a flatMap's downstream limit). */
     private static void pull(TraceContext ctx, PipelineVariable p, Predicate<VariableTracker> sink, BooleanSupplier cancelled) {
-        List<VariableTracker> source = p.items() != null ? p.items() : List.copyOf(Containers.itemsOf(ctx, p.container()));
+        Iterable<VariableTracker> source = p.generator() != null ? generated(ctx, p)
+                : p.items() != null ? p.items() : List.copyOf(Containers.itemsOf(ctx, p.container()));
         run(ctx, source, p.steps(), sink, cancelled);
+    }
+
+    /**
+     * The items of {@code Stream.generate(supplier)}: the supplier traced once per item pulled, as
+     * Java calls it only when the next item is asked for (a limit of 3 calls it 3 times).
+     */
+    private static Iterable<VariableTracker> generated(TraceContext ctx, PipelineVariable p) {
+        return () -> new java.util.Iterator<>() {
+            private int made;
+
+            @Override
+            public boolean hasNext() { return true; }
+
+            @Override
+            public VariableTracker next() {
+                if (++made > ITERATE_LIMIT) {
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.generate() made more than " + ITERATE_LIMIT
+                            + " elements while tracing; bound it with a smaller limit");
+                }
+                return call(ctx, "supplier", p.kind(), p.generator());
+            }
+        };
+    }
+
+    /**
+     * The number of items, when Java's count() knows it without running the stream: a source of
+     * known size (a collection, an array, Stream.of, a range; a concat of two such) through steps
+     * that keep the size or cut it by a count (map, peek, sorted, limit, skip); -1 otherwise
+     * (filter, flatMap, takeWhile, iterate, generate), when count() runs every step.
+     */
+    private static long knownCount(TraceContext ctx, PipelineVariable p) {
+        if (!p.sizedSource()) return -1;
+        List<Step> steps = p.steps();
+        long n;
+        if (!steps.isEmpty() && steps.getFirst().op().equals("concat")) {
+            n = 0;
+            for (VariableTracker part : p.items()) {
+                long m = knownCount(ctx, (PipelineVariable) part);
+                if (m < 0) return -1;
+                n += m;
+            }
+            steps = steps.subList(1, steps.size());
+        } else {
+            n = p.items() != null ? p.items().size() : Containers.itemsOf(ctx, p.container()).size();
+        }
+        for (Step s : steps) {
+            switch (s.op()) {
+                case "map", "mapToInt", "mapToLong", "mapToDouble", "mapToObj", "peek", "boxed", "sorted", "asLongStream", "asDoubleStream", "sequential" -> { }
+                case "limit" -> n = Math.min(n, s.count());
+                case "skip" -> n = Math.max(0, n - s.count());
+                default -> { return -1; }
+            }
+        }
+        return n;
     }
 
     /**
@@ -240,7 +313,7 @@ final class StreamCalls {
      * sorted() buffers: every item is pulled through the steps before it, the buffer is sorted, and
      * only then do its items go on through the steps after it.
      */
-    private static void run(TraceContext ctx, List<VariableTracker> source, List<Step> steps, Predicate<VariableTracker> sink, BooleanSupplier cancelled) {
+    private static void run(TraceContext ctx, Iterable<VariableTracker> source, List<Step> steps, Predicate<VariableTracker> sink, BooleanSupplier cancelled) {
         for (int b = 0; b < steps.size(); b++) {
             if (!steps.get(b).op().equals("sorted")) continue;
             List<VariableTracker> buffer = new ArrayList<>();
@@ -249,9 +322,9 @@ final class StreamCalls {
             return;
         }
         long[] seen = new long[steps.size()];
-        for (VariableTracker item : source) {
-            if (cancelled.getAsBoolean() || limitReached(steps, seen, 0)) return;
-            if (!push(ctx, steps, seen, 0, item, sink, cancelled)) return;
+        // the next item is asked for only once no limit stops the stream (a generated one is made on asking)
+        for (java.util.Iterator<VariableTracker> it = source.iterator(); !cancelled.getAsBoolean() && !limitReached(steps, seen, 0) && it.hasNext(); ) {
+            if (!push(ctx, steps, seen, 0, it.next(), sink, cancelled)) return;
         }
     }
 
@@ -266,6 +339,17 @@ final class StreamCalls {
                     if (!truth(ctx, call(ctx, "predicate", s.from(), s.function(), v))) return true;
                 }
                 case "peek" -> call(ctx, "consumer", s.from(), s.function(), v);
+                // seen[i] = 1 once decided: takeWhile's first failing item ends the stream (no further item pulled); dropWhile's first passes all after it
+                case "takeWhile" -> {
+                    if (!truth(ctx, call(ctx, "predicate", s.from(), s.function(), v))) {
+                        seen[i] = 1;
+                        return false;
+                    }
+                }
+                case "dropWhile" -> {
+                    if (seen[i] == 0 && truth(ctx, call(ctx, "predicate", s.from(), s.function(), v))) return true;
+                    seen[i] = 1;
+                }
                 case "asLongStream" -> v = ConstantVariable.of(number(ctx, v, "asLongStream").longValue());
                 case "asDoubleStream" -> v = ConstantVariable.of(number(ctx, v, "asDoubleStream").doubleValue());
                 case "skip" -> {
@@ -315,6 +399,49 @@ final class StreamCalls {
         List<VariableTracker> out = new ArrayList<>();
         pull(ctx, p, out::add);
         return out;
+    }
+
+    /** Collectors.toSet(): a new HashSet each item is added to in the stream's order, as Java's collector does (so it iterates as eager's). */
+    private static VariableTracker toSet(TraceContext ctx, List<VariableTracker> items) {
+        dev.ember.dynamo.variables.SetVariable set = (dev.ember.dynamo.variables.SetVariable) KeyedContainers.fresh(java.util.HashSet.class);
+        for (VariableTracker item : items) KeyedContainers.setMethod(ctx, set, "add", List.of(item));
+        return set;
+    }
+
+    /** The class of {@code Collectors.partitioningBy}'s maps (a private class of the JDK's). */
+    static final Class<?> PARTITION = Stream.empty().collect(Collectors.partitioningBy(x -> true)).getClass();
+
+    /**
+     * {@code collect(Collectors.partitioningBy(predicate))}: the predicate traced once per item in
+     * the stream's order, each item added to the ArrayList of its answer; the map is Java's
+     * unmodifiable partition, whose keys are {@code false} then {@code true}.
+     */
+    private static VariableTracker partition(TraceContext ctx, PipelineVariable p, VariableTracker predicate) {
+        List<VariableTracker> no = new ArrayList<>(), yes = new ArrayList<>();
+        pull(ctx, p, v -> {
+            (truth(ctx, call(ctx, "predicate", Kind.STREAM, predicate, v)) ? yes : no).add(v);
+            return true;
+        });
+        java.util.Map<Object, VariableTracker> entries = new java.util.LinkedHashMap<>();
+        entries.put(false, new ListVariable(no, true, null));
+        entries.put(true, new ListVariable(yes, true, null));
+        dev.ember.dynamo.variables.MapVariable map = new dev.ember.dynamo.variables.MapVariable(PARTITION, entries, false, null);
+        map.constructed(entries, dev.ember.dynamo.variables.Construction.copyOf(List.of(false, true)));
+        return map;
+    }
+
+    /**
+     * A real partition map holding {@code forFalse} and {@code forTrue} themselves, made by Java's
+     * own collector on an empty stream with a downstream collector whose containers are these two
+     * values (asked for true's first, as partitioningBy does; checked).
+     */
+    @SuppressWarnings("unchecked")
+    static java.util.Map<Boolean, Object> partitionOf(Object forFalse, Object forTrue) {
+        java.util.Iterator<Object> made = java.util.Arrays.asList(forTrue, forFalse).iterator();
+        Collector<Object, Object, Object> downstream = Collector.of(made::next, (a, t) -> { }, (a, b) -> a, Collector.Characteristics.IDENTITY_FINISH);
+        java.util.Map<Boolean, Object> m = Stream.empty().collect(Collectors.partitioningBy(x -> true, downstream));
+        if (m.get(true) != forTrue || m.get(false) != forFalse) throw new IllegalStateException("Collectors.partitioningBy asked for its two containers in another order");
+        return m;
     }
 
     private static VariableTracker reduce(TraceContext ctx, PipelineVariable p, List<VariableTracker> args) {
@@ -460,6 +587,11 @@ final class StreamCalls {
                 iface = p + "Predicate";
                 method = "test";
                 desc = MethodTypeDesc.of(ConstantDescs.CD_boolean, e);
+            }
+            case "supplier" -> {
+                iface = p + "Supplier";
+                method = p.isEmpty() ? "get" : "getAs" + p;
+                desc = MethodTypeDesc.of(e);
             }
             case "consumer" -> {
                 iface = p + "Consumer";

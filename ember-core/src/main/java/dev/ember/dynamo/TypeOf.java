@@ -47,6 +47,7 @@ final class TypeOf {
             case dev.ember.dynamo.variables.ImmutableEntryVariable e -> java.util.Map.Entry.class;
             case dev.ember.dynamo.variables.PipelineVariable p -> p.kind().type();
             case dev.ember.dynamo.variables.StringBuilderVariable s -> s.type();
+            case dev.ember.dynamo.variables.CollectorVariable c -> java.util.stream.Collector.class;
         };
     }
 

@@ -53,6 +53,8 @@ public abstract sealed class KeyedVariable implements VariableTracker permits Ma
     public boolean orderKnown() {
         // no key or one key: one order, whatever the hash codes (Set.of(t), a map of one tensor key)
         if (keys().size() <= 1) return true;
+        // an IdentityHashMap orders its keys by identity hash codes, enum constants' too
+        if (type == java.util.IdentityHashMap.class) return false;
         boolean linked = java.util.LinkedHashMap.class.isAssignableFrom(type) || java.util.LinkedHashSet.class.isAssignableFrom(type);
         // an input's keys are in the caller's container's order (guarded), until the trace inserts one
         if (hasIdentityKeys() && !linked && (source == null || changes.inserted())) return false;

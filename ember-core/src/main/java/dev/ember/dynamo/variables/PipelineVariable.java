@@ -45,24 +45,36 @@ public final class PipelineVariable implements VariableTracker {
     private final VariableTracker container;
     private final List<VariableTracker> items;
     private final List<Step> steps;
+    /** Whether the source knows its size before it is traversed (Java's SIZED: a collection, an array, Stream.of, a range), so count() may skip the steps. */
+    private final boolean sizedSource;
+    /** A supplier each item is asked of, one call per item pulled ({@code Stream.generate}), or null. */
+    private final VariableTracker generator;
     private boolean used;
 
-    private PipelineVariable(Kind kind, VariableTracker container, List<VariableTracker> items, List<Step> steps) {
+    private PipelineVariable(Kind kind, VariableTracker container, List<VariableTracker> items, List<Step> steps, boolean sizedSource, VariableTracker generator) {
         this.kind = kind;
         this.container = container;
         this.items = items;
         this.steps = steps;
+        this.sizedSource = sizedSource;
+        this.generator = generator;
     }
 
     /** A stream over a tracked container's items. */
-    public static PipelineVariable over(VariableTracker container, Kind kind) { return new PipelineVariable(kind, container, null, List.of()); }
+    public static PipelineVariable over(VariableTracker container, Kind kind) { return new PipelineVariable(kind, container, null, List.of(), true, null); }
 
     /** A stream over these items. */
-    public static PipelineVariable of(List<VariableTracker> items, Kind kind) { return new PipelineVariable(kind, null, List.copyOf(items), List.of()); }
+    public static PipelineVariable of(List<VariableTracker> items, Kind kind) { return new PipelineVariable(kind, null, List.copyOf(items), List.of(), true, null); }
+
+    /** A stream over these items, whose size Java's stream does not know before it runs ({@code Stream.iterate}). */
+    public static PipelineVariable unsized(List<VariableTracker> items, Kind kind) { return new PipelineVariable(kind, null, List.copyOf(items), List.of(), false, null); }
+
+    /** An endless stream of what {@code supplier} gives, called as each item is pulled ({@code Stream.generate}). */
+    public static PipelineVariable generated(VariableTracker supplier, Kind kind) { return new PipelineVariable(kind, null, null, List.of(), false, supplier); }
 
     /** An optional holding {@code value}, or empty when it is null. */
     public static PipelineVariable optional(VariableTracker value, Kind kind) {
-        return new PipelineVariable(kind, null, value == null ? List.of() : List.of(value), List.of());
+        return new PipelineVariable(kind, null, value == null ? List.of() : List.of(value), List.of(), true, null);
     }
 
     /** This pipeline with one more step, whose output is of {@code to}; this one is used up. */
@@ -70,7 +82,7 @@ public final class PipelineVariable implements VariableTracker {
         used = true;
         List<Step> more = new ArrayList<>(steps);
         more.add(step);
-        return new PipelineVariable(to, container, items, List.copyOf(more));
+        return new PipelineVariable(to, container, items, List.copyOf(more), sizedSource, generator);
     }
 
     public Kind kind() { return kind; }
@@ -81,6 +93,12 @@ public final class PipelineVariable implements VariableTracker {
     public List<VariableTracker> items() { return items; }
 
     public List<Step> steps() { return steps; }
+
+    /** Whether the source knows its size before it runs (see {@link #sizedSource}). */
+    public boolean sizedSource() { return sizedSource; }
+
+    /** The supplier of an endless generated stream, or null. */
+    public VariableTracker generator() { return generator; }
 
     /** Whether an operation already ran on this stream (a second one throws IllegalStateException, as in Java). */
     public boolean isUsed() { return used; }
