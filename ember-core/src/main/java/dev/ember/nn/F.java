@@ -237,6 +237,18 @@ public final class F {
         return ConvOps.CONV2D.callTensor(x, weight, bias, stride, padding, dilation, (long) groups);
     }
 
+    /** 3-d convolution of {@code [N, C, D, H, W]} (or {@code [C, D, H, W]}) input, as PyTorch's {@code F.conv3d}; {@code bias} may be null. */
+    public static Tensor conv3d(Tensor x, Tensor weight, Tensor bias) { return ConvOps.CONV3D.callTensor(x, weight, bias); }
+
+    public static Tensor conv3d(Tensor x, Tensor weight, Tensor bias, int stride, int padding, int dilation, int groups) {
+        return ConvOps.CONV3D.callTensor(x, weight, bias, stride, padding, dilation, (long) groups);
+    }
+
+    /** 3-d convolution with per-dimension {@code stride}, {@code padding}, {@code dilation} ({depth, height, width}). */
+    public static Tensor conv3d(Tensor x, Tensor weight, Tensor bias, int[] stride, int[] padding, int[] dilation, int groups) {
+        return ConvOps.CONV3D.callTensor(x, weight, bias, stride, padding, dilation, (long) groups);
+    }
+
     /**
      * 1-d convolution of {@code [N, C, L]} (or unbatched {@code [C, L]}) input with weight
      * {@code [out, C/groups, k]}, as PyTorch's {@code F.conv1d} with zero padding: computed, as

@@ -5,6 +5,7 @@ import dev.ember.kernels.PoolAdaptiveAvg2d;
 import dev.ember.kernels.PoolGeometry;
 import dev.ember.ops.eager.Conv2d;
 import dev.ember.ops.eager.Conv2dBackward;
+import dev.ember.ops.eager.Conv3d;
 import dev.ember.ops.eager.Copy;
 import dev.ember.ops.eager.Pool2d;
 import dev.ember.tensor.DType;
@@ -21,9 +22,9 @@ import static dev.ember.ops.LinalgOps.scalarTypeName;
 import static dev.ember.ops.LinalgOps.typeMetaName;
 
 /**
- * Convolution and pooling over two spatial dimensions: convolution (non-transposed), conv2d
- * (which decomposes to convolution), max_pool2d, avg_pool2d and adaptive_avg_pool2d. Meta
- * functions make ATen's checks in ATen's order and words; outputs are contiguous NCHW.
+ * Convolution and pooling: convolution (non-transposed, two or three spatial dimensions), conv2d
+ * and conv3d (which decompose to convolution), max_pool2d, avg_pool2d and adaptive_avg_pool2d.
+ * Meta functions make ATen's checks in ATen's order and words; outputs are contiguous (NCHW, NCDHW).
  */
 public final class ConvOps {
     private ConvOps() {}
@@ -33,9 +34,10 @@ public final class ConvOps {
             .nativeBlas()
             .meta(a -> TensorMeta.contiguous(a.tensor(0).dtype(), convolution(a).outputShape()))
             .kernel((a, m) -> {
-                Conv2dGeometry g = convolution(a).geometry();
+                Convolution c = convolution(a);
                 Tensor out = Tensor.allocate((TensorMeta) m);
-                Conv2d.forward(a.tensor(0), a.tensor(1), a.optTensor(2), out, g);
+                if (c.depth() == null) Conv2d.forward(a.tensor(0), a.tensor(1), a.optTensor(2), out, c.geometry());
+                else Conv3d.forward(a.tensor(0), a.tensor(1), a.optTensor(2), out, c.depth(), c.geometry());
                 return out;
             })
             .derivative(ConvOps::convolutionBackward)
@@ -76,8 +78,10 @@ public final class ConvOps {
                 boolean[] mask = outputMask(a.get(10));
                 Tensor[] out = new Tensor[3];
                 for (int i = 0; i < 3; i++) out[i] = Tensor.allocate((TensorMeta) metas.get(i));
-                Conv2dGeometry g = convolution(CONVOLUTION.bind(a.tensor(1), a.tensor(2), null, a.get(4), a.get(5), a.get(6), a.get(7), a.get(8), a.get(9))).geometry();
-                Conv2dBackward.backward(a.tensor(0), a.tensor(1), a.tensor(2), g, mask[0] ? out[0] : null, mask[1] ? out[1] : null, mask[2] ? out[2] : null);
+                Convolution c = convolution(CONVOLUTION.bind(a.tensor(1), a.tensor(2), null, a.get(4), a.get(5), a.get(6), a.get(7), a.get(8), a.get(9)));
+                Tensor gi = mask[0] ? out[0] : null, gw = mask[1] ? out[1] : null, gb = mask[2] ? out[2] : null;
+                if (c.depth() == null) Conv2dBackward.backward(a.tensor(0), a.tensor(1), a.tensor(2), c.geometry(), gi, gw, gb);
+                else Conv3d.backward(a.tensor(0), a.tensor(1), a.tensor(2), c.depth(), c.geometry(), gi, gw, gb);
                 return List.of(out[0], out[1], out[2]);
             })
             .derivative(ConvOps::convolutionDoubleBackward)
@@ -151,27 +155,42 @@ public final class ConvOps {
     public static final OpOverload CONV2D = OpOverload.define("conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
                     + "int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor")
             .nativeBlas()
-            .meta(a -> {
-                Tensor input = a.tensor(0), bias = a.optTensor(2);
-                if (bias != null && bias.dtype() != input.dtype()) {
-                    throw error("conv2d", "Input type (" + typeMetaName(input.dtype()) + ") and bias type (" + typeMetaName(bias.dtype()) + ") should be the same");
-                }
-                if (input.dim() != 3 && input.dim() != 4) {
-                    throw error("conv2d", "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: " + Shapes.format(input.shape()));
-                }
-                TensorMeta batched = (TensorMeta) CONVOLUTION.inferMeta(CONVOLUTION.bind(conv2dArguments(a, new FakeTensor(batchedMeta(input)))));
-                int[] shape = batched.shape();
-                return TensorMeta.contiguous(batched.dtype(), input.dim() == 4 ? shape : Arrays.copyOfRange(shape, 1, shape.length));
-            })
+            .meta(a -> convNdMeta("conv2d", 2, a))
             .kernel((a, m) -> ConvOps.CONV2D.decompose(a.toArray()))
-            // convolution on the batched input: unbatched inputs gain and lose a leading dimension of 1
-            .decomposition((e, a) -> {
-                boolean batched = e.meta(a[0]).dim() == 4;
-                Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0);
-                Object out = e.call(ConvOps.CONVOLUTION, x, a[1], a[2], a[3], a[4], a[5], false, new int[] {0, 0}, a[6]);
-                return batched ? out : e.call(ShapeOps.SQUEEZE_DIM, out, 0);
-            })
+            .decomposition((e, a) -> convNd(e, a, 2))
             .register();
+
+    public static final OpOverload CONV3D = OpOverload.define("conv3d(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, "
+                    + "int[3] padding=0, int[3] dilation=1, int groups=1) -> Tensor")
+            .nativeBlas()
+            .meta(a -> convNdMeta("conv3d", 3, a))
+            .kernel((a, m) -> ConvOps.CONV3D.decompose(a.toArray()))
+            .decomposition((e, a) -> convNd(e, a, 3))
+            .register();
+
+    /** conv2d's and conv3d's checks (ATen's conv{n}d, then convolution's) and output: convolution's, less the batch dimension for unbatched input. */
+    private static TensorMeta convNdMeta(String op, int dims, Args a) {
+        Tensor input = a.tensor(0), bias = a.optTensor(2);
+        if (bias != null && bias.dtype() != input.dtype()) {
+            throw error(op, "Input type (" + typeMetaName(input.dtype()) + ") and bias type (" + typeMetaName(bias.dtype()) + ") should be the same");
+        }
+        if (input.dim() != dims + 1 && input.dim() != dims + 2) {
+            throw error(op, "Expected " + (dims + 1) + "D (unbatched) or " + (dims + 2) + "D (batched) input to " + op + ", but got input of size: "
+                    + Shapes.format(input.shape()));
+        }
+        Object[] args = {new FakeTensor(batchedMeta(input, dims)), a.tensor(1), a.optTensor(2), a.ints(3), a.ints(4), a.ints(5), false, new int[dims], a.get(6)};
+        TensorMeta batched = (TensorMeta) CONVOLUTION.inferMeta(CONVOLUTION.bind(args));
+        int[] shape = batched.shape();
+        return TensorMeta.contiguous(batched.dtype(), input.dim() == dims + 2 ? shape : Arrays.copyOfRange(shape, 1, shape.length));
+    }
+
+    /** conv2d and conv3d as convolution on the batched input: unbatched inputs gain and lose a leading dimension of 1. */
+    private static Object convNd(OpEmitter e, Object[] a, int dims) {
+        boolean batched = e.meta(a[0]).dim() == dims + 2;
+        Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0);
+        Object out = e.call(ConvOps.CONVOLUTION, x, a[1], a[2], a[3], a[4], a[5], false, new int[dims], a[6]);
+        return batched ? out : e.call(ShapeOps.SQUEEZE_DIM, out, 0);
+    }
 
     /** Differentiated through max_pool2d_with_indices, whose indices route the gradient (PyTorch's CompositeImplicitAutograd); AOT keeps it whole. */
     public static final OpOverload MAX_POOL2D = OpOverload.define("max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], "
@@ -383,8 +402,11 @@ public final class ConvOps {
 
     // ------------------------------------------------------------------ convolution
 
-    /** A checked convolution call: its geometry (2-d spatial) and output shape. */
-    private record Convolution(Conv2dGeometry geometry, int[] outputShape) {}
+    /**
+     * A checked convolution call: its 2-d geometry and output shape; for a 3-d convolution also its
+     * depth, the geometry then being that of the depth-unfolded 2-d problem ({@link Conv3d}).
+     */
+    private record Convolution(Conv2dGeometry geometry, Conv3d.Depth depth, int[] outputShape) {}
 
     /** _convolution's checks, in its order, on the arguments of aten.convolution. */
     private static Convolution convolution(Args a) {
@@ -399,8 +421,9 @@ public final class ConvOps {
         int[] outputPadding = expandParam("output_padding", a.ints(7), dims);
         if (a.bool(6)) throw error("convolution", "transposed convolution is not supported yet");
         checkShapeForward(input, weight, bias, stride, padding, dilation, outputPadding, groups);
-        if (dims != 2) {
-            throw error("convolution", "only 2-d (4-dimensional input and weight) convolution is supported yet, got weight of size " + Shapes.format(weight.shape()));
+        if (dims != 2 && dims != 3) {
+            throw error("convolution", "only 2-d and 3-d (4- and 5-dimensional input and weight) convolution is supported yet, got weight of size "
+                    + Shapes.format(weight.shape()));
         }
         for (int d : dilation) {
             if (d == 0) throw error("convolution", "dilation should be greater than zero, but got " + Shapes.format(dilation));
@@ -416,14 +439,23 @@ public final class ConvOps {
         if (bias != null && bias.dtype() != input.dtype()) {
             throw error("convolution", "Input type (" + typeMetaName(input.dtype()) + ") and bias type (" + typeMetaName(bias.dtype()) + ") should be the same");
         }
-        // ATen's CPU backends for what oneDNN doesn't take: slow_conv2d (all types but bool), slow_conv_dilated (floating and int64)
+        // ATen's CPU backends for what oneDNN doesn't take: slow_conv2d and slow_conv3d (all types but bool), slow_conv_dilated (floating and int64)
         boolean dilated = Arrays.stream(dilation).anyMatch(d -> d != 1);
         if (!emptyInput && (input.dtype() == DType.BOOL || dilated && input.dtype() == DType.INT32)) {
-            throw error("convolution", "\"" + (dilated ? "slow_conv_dilated<>" : "slow_conv2d_cpu") + "\" not implemented for '" + scalarTypeName(input.dtype()) + "'");
+            String kernel = dilated ? "slow_conv_dilated<>" : dims == 3 ? "compute_columns3d" : "slow_conv2d_cpu";
+            throw error("convolution", "\"" + kernel + "\" not implemented for '" + scalarTypeName(input.dtype()) + "'");
         }
-        Conv2dGeometry g = Conv2dGeometry.of(in, weight.shape(), stride, padding, dilation, groups);
         // ATen's calc_output_size: an input without channels gives an output without channels
-        return new Convolution(g, new int[] {g.batch(), in[1] == 0 ? 0 : g.outChannels(), g.outH(), g.outW()});
+        if (dims == 2) {
+            Conv2dGeometry g = Conv2dGeometry.of(in, weight.shape(), stride, padding, dilation, groups);
+            return new Convolution(g, null, new int[] {g.batch(), in[1] == 0 ? 0 : g.outChannels(), g.outH(), g.outW()});
+        }
+        int[] w = weight.shape();
+        int outD = Conv2dGeometry.outputSize(in[2], w[2], stride[0], padding[0], dilation[0]);
+        Conv2dGeometry g = Conv2dGeometry.of(new int[] {in[0] * outD, in[1] * w[2], in[3], in[4]}, new int[] {w[0], w[1] * w[2], w[3], w[4]},
+                Arrays.copyOfRange(stride, 1, 3), Arrays.copyOfRange(padding, 1, 3), Arrays.copyOfRange(dilation, 1, 3), groups);
+        return new Convolution(g, new Conv3d.Depth(in[2], w[2], stride[0], padding[0], dilation[0], outD),
+                new int[] {in[0], in[1] == 0 ? 0 : w[0], outD, g.outH(), g.outW()});
     }
 
     /** derivatives.yaml's convolution entry: convolution_backward, asked only for the gradients wanted. */
@@ -454,8 +486,10 @@ public final class ConvOps {
                 gO = gO == null ? t : g.add(gO, t);
             }
             if (ggB != null) {
-                int[] shape = g.argMeta(0).shape();
-                Object b = g.reshape(ggB, new int[] {1, shape[1], 1, 1});
+                int[] shape = g.argMeta(0).shape(), perChannel = new int[shape.length];
+                Arrays.fill(perChannel, 1);
+                perChannel[1] = shape[1];
+                Object b = g.reshape(ggB, perChannel);
                 gO = gO == null ? g.call(ShapeOps.EXPAND, b, shape) : g.add(gO, b);
             }
         }
@@ -552,19 +586,15 @@ public final class ConvOps {
         return sb.toString();
     }
 
-    /** The unbatched input with a batch dimension of 1 in front (metadata only). */
-    private static TensorMeta batchedMeta(Tensor input) {
-        if (input.dim() == 4) return input.meta();
-        int[] shape = new int[4], strides = new int[4];
+    /** The unbatched input (of {@code dims} spatial dimensions) with a batch dimension of 1 in front (metadata only). */
+    private static TensorMeta batchedMeta(Tensor input, int dims) {
+        if (input.dim() == dims + 2) return input.meta();
+        int[] shape = new int[dims + 2], strides = new int[dims + 2];
         shape[0] = 1;
         strides[0] = input.numel();
-        System.arraycopy(input.shape(), 0, shape, 1, 3);
-        System.arraycopy(input.strides(), 0, strides, 1, 3);
+        System.arraycopy(input.shape(), 0, shape, 1, dims + 1);
+        System.arraycopy(input.strides(), 0, strides, 1, dims + 1);
         return new TensorMeta(input.dtype(), shape, strides, input.storageOffset());
-    }
-
-    private static Object[] conv2dArguments(Args a, Tensor input) {
-        return new Object[] {input, a.tensor(1), a.optTensor(2), a.ints(3), a.ints(4), a.ints(5), false, new int[] {0, 0}, a.get(6)};
     }
 
 

@@ -291,6 +291,11 @@ class OpGradcheckTest {
         s(RecurrentOps.RNN_LAYER, "GRU reversed, no bias", x(4, 2, 12), x(2, 4), null, x(12, 4), null, "GRU", true);
         s(RecurrentOps.RNN_LAYER, "tanh", x(3, 1, 5), x(1, 5), null, x(5, 5), x(5), "RNN_TANH", false);
         s(ConvOps.CONV2D, "unbatched", x(2, 5, 5), x(3, 2, 2, 2), x(3), new int[] {2}, new int[] {1}, new int[] {1}, 1);
+        s(ConvOps.CONVOLUTION, "3-d: depth stride, padding, dilation, groups", x(2, 4, 5, 4, 5), x(6, 2, 2, 3, 2), x(6), new int[] {2, 1, 1},
+                new int[] {1, 0, 1}, new int[] {1, 1, 2}, false, new int[] {0}, 2);
+        s(ConvOps.CONV3D, "unbatched", x(2, 4, 3, 4), x(3, 2, 2, 2, 3), x(3), new int[] {1, 2, 1}, new int[] {1}, new int[] {1}, 1);
+        s(ConvOps.CONVOLUTION_BACKWARD, "3-d", x(2, 6, 3, 2, 5), x(2, 4, 5, 4, 5), x(6, 2, 2, 3, 2), new int[] {6}, new int[] {2, 1, 1},
+                new int[] {1, 0, 1}, new int[] {1, 1, 2}, false, new int[] {0}, 2, new boolean[] {true, true, true});
         s(ConvOps.CONVOLUTION_BACKWARD, x(2, 6, 3, 4), x(2, 4, 5, 6), x(6, 2, 3, 2), new int[] {6}, new int[] {2, 1}, new int[] {1, 0}, new int[] {1, 2},
                 false, new int[] {0}, 2, new boolean[] {true, true, true});
         s(ConvOps.CONVOLUTION_BACKWARD, "batch of 3, stride 2, dilation, 3 groups, odd sizes", x(3, 6, 4, 4), x(3, 3, 7, 6), x(6, 1, 2, 3), new int[] {6},
