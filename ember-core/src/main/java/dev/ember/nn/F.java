@@ -410,6 +410,30 @@ public final class F {
                 divisorOverride == null ? null : (long) divisorOverride);
     }
 
+    /**
+     * Max pooling over the last three dims of {@code [N, C, D, H, W]} (or {@code [C, D, H, W]}) input,
+     * as PyTorch's {@code F.max_pool3d}; an empty {@code stride} is the kernel size.
+     */
+    public static Tensor maxPool3d(Tensor x, int[] kernelSize, int[] stride, int[] padding, int[] dilation, boolean ceilMode) {
+        return ConvOps.MAX_POOL3D.callTensor(x, kernelSize, stride, padding, dilation, ceilMode);
+    }
+
+    /** Max pooling with stride = kernel size in every dimension. */
+    public static Tensor maxPool3d(Tensor x, int kernelSize) { return ConvOps.MAX_POOL3D.callTensor(x, new int[] {kernelSize}); }
+
+    /** {@link #maxPool3d} and, second, each maximum's int64 index in its channel's flattened D·H·W (PyTorch's {@code return_indices=True}). */
+    public static java.util.List<Tensor> maxPool3dWithIndices(Tensor x, int[] kernelSize, int[] stride, int[] padding, int[] dilation, boolean ceilMode) {
+        return ConvOps.MAX_POOL3D_WITH_INDICES.callList(x, kernelSize, stride, padding, dilation, ceilMode);
+    }
+
+    /** Average pooling over the last three dims, as PyTorch's {@code F.avg_pool3d}; {@code divisorOverride} may be null. */
+    public static Tensor avgPool3d(Tensor x, int[] kernelSize, int[] stride, int[] padding, boolean ceilMode, boolean countIncludePad, Integer divisorOverride) {
+        return ConvOps.AVG_POOL3D.callTensor(x, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride == null ? null : (long) divisorOverride);
+    }
+
+    /** Average pooling with stride = kernel size in every dimension. */
+    public static Tensor avgPool3d(Tensor x, int kernelSize) { return ConvOps.AVG_POOL3D.callTensor(x, new int[] {kernelSize}); }
+
     /** Max pooling of {@code [N, C, H, W]} (or {@code [C, H, W]}) to {@code outputSize} {height, width} (PyTorch's {@code F.adaptive_max_pool2d}). */
     public static Tensor adaptiveMaxPool2d(Tensor x, int[] outputSize) { return adaptiveMaxPool2dWithIndices(x, outputSize).get(0); }
 

@@ -8,6 +8,7 @@ import dev.ember.ops.eager.Conv2dBackward;
 import dev.ember.ops.eager.Conv3d;
 import dev.ember.ops.eager.Copy;
 import dev.ember.ops.eager.Pool2d;
+import dev.ember.ops.eager.Pool3d;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Shapes;
@@ -400,6 +401,109 @@ public final class ConvOps {
             })
             .register();
 
+    /** max_pool3d_with_indices' output: CompositeImplicitAutograd in PyTorch, differentiated through the indices. */
+    public static final OpOverload MAX_POOL3D = OpOverload.define("max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], "
+                    + "int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor")
+            .meta(a -> pooled3dMeta(a.tensor(0), maxPool3dWindow(a)))
+            .kernel((a, m) -> ConvOps.MAX_POOL3D.decompose(a.toArray()))
+            .decomposition((e, a) -> ((List<?>) e.call(ConvOps.MAX_POOL3D_WITH_INDICES, a)).getFirst())
+            .register();
+
+    /** max_pool3d's output and, for each output, the flat position {@code (d * H + h) * W + w} of its maximum in the input volume. */
+    public static final OpOverload MAX_POOL3D_WITH_INDICES = OpOverload.define("max_pool3d_with_indices(Tensor self, int[3] kernel_size, "
+                    + "int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)")
+            .meta(a -> {
+                TensorMeta out = pooled3dMeta(a.tensor(0), maxPool3dWindow(a));
+                return List.of(out, TensorMeta.contiguous(DType.INT64, out.shape()));
+            })
+            .kernel((a, m) -> {
+                List<?> metas = (List<?>) m;
+                Tensor out = Tensor.allocate((TensorMeta) metas.get(0)), indices = Tensor.allocate((TensorMeta) metas.get(1));
+                if (out.numel() > 0) Pool3d.maxForward(a.tensor(0).contiguous(), out, indices, maxPool3dWindow(a));
+                return List.of(out, indices);
+            })
+            .derivative(g -> new Object[] {g.call(ConvOps.MAX_POOL3D_WITH_INDICES_BACKWARD, g.grad(0), g.arg(0), g.value(1), g.value(2), g.value(3),
+                    g.value(4), g.value(5), g.result(1))})
+            .register();
+
+    /** max_pool3d_with_indices' gradient: each output gradient added at its maximum's position; zero elsewhere. */
+    public static final OpOverload MAX_POOL3D_WITH_INDICES_BACKWARD = OpOverload.define("max_pool3d_with_indices_backward(Tensor grad_output, "
+                    + "Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor")
+            .meta(a -> {
+                String op = "max_pool3d_with_indices_backward";
+                Tensor grad = a.tensor(0), self = a.tensor(1), indices = a.tensor(7);
+                TensorMeta pooled = pooled3dMeta(self, maxPool3dWindow(MAX_POOL3D.bind(Arrays.copyOfRange(a.toArray(), 1, 7))));
+                checkPoolGradient(op, grad, self, pooled);
+                if (indices.dtype() != DType.INT64) {
+                    throw new IllegalArgumentException(op + ": expected indices to have dtype Long, but got " + scalarTypeName(indices.dtype()));
+                }
+                if (!Arrays.equals(indices.shape(), pooled.shape())) {
+                    throw new IllegalArgumentException(op + ": expected indices of size " + Shapes.format(pooled.shape()) + " (the pooled output's), but got "
+                            + Shapes.format(indices.shape()));
+                }
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(1), out = Tensor.allocate((TensorMeta) m);
+                int[] s = self.shape();
+                int n = s.length, volume = s[n - 3] * s[n - 2] * s[n - 1], planes = self.numel() / Math.max(1, volume);
+                Tensor grad = a.tensor(0).contiguous(), indices = a.tensor(7).contiguous();
+                for (long i : indices.toLongArray()) {
+                    if (i < 0 || i >= volume) {
+                        throw new IndexOutOfBoundsException("max_pool3d_with_indices_backward: index " + i + " is out of bounds for an input volume of "
+                                + s[n - 3] + "x" + s[n - 2] + "x" + s[n - 1]);
+                    }
+                }
+                int outVolume = grad.size(-3) * grad.size(-2) * grad.size(-1);
+                if (out.numel() > 0) Pool2d.maxBackward(grad, indices, out, planes, volume, outVolume);
+                return out;
+            })
+            // linear in grad_output: the gradient's values at the same maxima
+            .derivative(g -> {
+                TensorMeta self = g.argMeta(1);
+                int[] pooled = g.argMeta(0).shape();
+                Object picked = g.call(IndexingOps.GATHER, g.reshape(g.grad(), flatVolumes(self.shape())), self.dim() - 3,
+                        g.reshape(g.arg(7), flatVolumes(pooled)));
+                return new Object[] {g.reshape(picked, pooled)};
+            })
+            .register();
+
+    public static final OpOverload AVG_POOL3D = OpOverload.define("avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], "
+                    + "int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0);
+                Pool3d.Window w = avgPool3dWindow(a);
+                if (self.dtype() == DType.BOOL || self.dtype() == DType.INT32) throw notImplemented("avg_pool3d_out_frame", self.dtype());
+                return pooled3dMeta(self, w);
+            })
+            .kernel((a, m) -> {
+                Tensor out = Tensor.allocate((TensorMeta) m);
+                if (out.numel() > 0) Pool3d.avgForward(a.tensor(0).contiguous(), out, avgPool3dWindow(a), a.bool(5), a.optInteger(6));
+                return out;
+            })
+            .derivative(g -> new Object[] {g.call(ConvOps.AVG_POOL3D_BACKWARD, g.grad(), g.arg(0), g.value(1), g.value(2), g.value(3),
+                    g.value(4), g.value(5), g.value(6))})
+            .register();
+
+    /** avg_pool3d's gradient: each output gradient over its divisor, spread over the input voxels its window summed. */
+    public static final OpOverload AVG_POOL3D_BACKWARD = OpOverload.define("avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, "
+                    + "int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor")
+            .meta(a -> {
+                Tensor grad = a.tensor(0), self = a.tensor(1);
+                TensorMeta pooled = (TensorMeta) AVG_POOL3D.inferMeta(AVG_POOL3D.bind(Arrays.copyOfRange(a.toArray(), 1, 8)));
+                checkPoolGradient("avg_pool3d_backward", grad, self, pooled);
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor out = Tensor.allocate((TensorMeta) m);
+                Pool3d.Window w = avgPool3dWindow(AVG_POOL3D.bind(Arrays.copyOfRange(a.toArray(), 1, 8)));
+                if (out.numel() > 0) Pool3d.avgBackward(a.tensor(0).contiguous(), out, w, a.bool(6), a.optInteger(7));
+                return out;
+            })
+            // linear in grad_output: the same average of the gradient
+            .derivative(g -> new Object[] {g.call(ConvOps.AVG_POOL3D, g.grad(), g.value(2), g.value(3), g.value(4), g.value(5), g.value(6), g.value(7))})
+            .register();
+
     // ------------------------------------------------------------------ convolution
 
     /**
@@ -701,6 +805,91 @@ public final class ConvOps {
         }
         int[] strides = c.dim() == 2 ? new int[] {0, 0, c.stride(0), c.stride(1)} : new int[] {0, h * w, w, 1};
         return c.viewAs(new TensorMeta(c.dtype(), new int[] {1, planes, h, w}, strides, c.storageOffset()));
+    }
+
+    // ------------------------------------------------------------------ 3-d pooling
+
+    /** A 3-d pooling parameter of one or three ints, as a triple. */
+    private static int[] triple(String message, int[] values) {
+        if (values.length == 1) return new int[] {values[0], values[0], values[0]};
+        if (values.length != 3) throw new IllegalArgumentException(message);
+        return values;
+    }
+
+    /** max_pool3d's checks on arguments 0-5 (self, kernel_size, stride, padding, dilation, ceil_mode), with ATen's messages. */
+    private static Pool3d.Window maxPool3dWindow(Args a) {
+        int[] kernel = triple("max_pool3d: kernel_size must either be a single int, or a tuple of three ints", a.ints(1));
+        int[] stride = a.ints(2).length == 0 ? kernel : triple("max_pool3d: stride must either be omitted, a single int, or a tuple of three ints", a.ints(2));
+        int[] padding = triple("max_pool3d: padding must either be a single int, or a tuple of three ints", a.ints(3));
+        int[] dilation = triple("max_pool3d: dilation must be either a single int, or a tuple of three ints", a.ints(4));
+        Tensor self = a.tensor(0);
+        Pool3d.Window w = pool3dWindow("max_pool3d_with_indices_out_cpu_template()", self, kernel, stride, padding, dilation, a.bool(5), false);
+        if (self.dtype() == DType.BOOL) throw notImplemented("max_pool3d", self.dtype());
+        return w;
+    }
+
+    /** avg_pool3d's checks on arguments 0-6 (self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override). */
+    private static Pool3d.Window avgPool3dWindow(Args a) {
+        int[] kernel = triple("avg_pool3d: kernel_size must be a single int, or a tuple of three ints", a.ints(1));
+        int[] stride = a.ints(2).length == 0 ? kernel : triple("avg_pool3d: stride must be omitted, a single int, or a tuple of three ints", a.ints(2));
+        int[] padding = triple("avg_pool3d: padding must be a single int, or a tuple of three ints", a.ints(3));
+        Integer divisor = a.optInteger(6);
+        if (divisor != null && divisor == 0) throw new IllegalArgumentException("avg_pool3d: divisor must be not zero");
+        return pool3dWindow("avg_pool3d()", a.tensor(0), kernel, stride, padding, new int[] {1, 1, 1}, a.bool(4), true);
+    }
+
+    /** Output sizes and ATen's pool3d_shape_check ({@code checkInputSize}: avg_pool3d's kernel-fits-the-input check). */
+    private static Pool3d.Window pool3dWindow(String fn, Tensor self, int[] kernel, int[] stride, int[] padding, int[] dilation, boolean ceilMode,
+                                              boolean checkInputSize) {
+        int[] s = self.shape();
+        int n = s.length;
+        if (n != 4 && n != 5) throw new IllegalArgumentException("non-empty 4D or 5D (batch mode) tensor expected for input");
+        int[] in = Arrays.copyOfRange(s, n - 3, n), out = new int[3];
+        for (int d = 0; d < 3; d++) out[d] = PoolGeometry.outputSize(in[d], kernel[d], padding[d], stride[d], dilation[d], ceilMode);
+        if (kernel[0] <= 0 || kernel[1] <= 0 || kernel[2] <= 0) {
+            throw new IllegalArgumentException("kernel size should be greater than zero, but got kT: " + kernel[0] + " kH: " + kernel[1] + " kW: " + kernel[2]);
+        }
+        if (stride[0] <= 0 || stride[1] <= 0 || stride[2] <= 0) {
+            throw new IllegalArgumentException("stride should be greater than zero, but got dT: " + stride[0] + " dH: " + stride[1] + " dW: " + stride[2]);
+        }
+        if (dilation[0] <= 0 || dilation[1] <= 0 || dilation[2] <= 0) {
+            throw new IllegalArgumentException("dilation should be greater than zero, but got dilationT: " + dilation[0] + " dilationH: " + dilation[1]
+                    + " dilationW: " + dilation[2]);
+        }
+        for (int i = n == 5 ? 1 : 0; i < n; i++) {
+            if (s[i] <= 0) {
+                throw new IllegalArgumentException(fn + ": Expected input's non-batch dimensions to have positive length, but input has a shape of "
+                        + Shapes.format(s) + " and non-batch dimension " + s[i] + " has length zero!");
+            }
+        }
+        if (checkInputSize && (in[0] < kernel[0] || in[1] < kernel[1] || in[2] < kernel[2])) {
+            throw new IllegalArgumentException("input image (T: " + in[0] + " H: " + in[1] + " W: " + in[2] + ") smaller than kernel size (kT: " + kernel[0]
+                    + " kH: " + kernel[1] + " kW: " + kernel[2] + ")");
+        }
+        if (kernel[0] / 2 < padding[0] || kernel[2] / 2 < padding[2] || kernel[1] / 2 < padding[1]) {
+            throw new IllegalArgumentException("pad should be smaller than or equal to half of kernel size, but got kT: " + kernel[0] + " kW: " + kernel[2]
+                    + " kH: " + kernel[1] + " padT: " + padding[0] + " padW: " + padding[2] + " padH: " + padding[1]);
+        }
+        int planes = s[n - 4];
+        if (out[0] < 1 || out[1] < 1 || out[2] < 1) {
+            throw new IllegalArgumentException("Given input size: (" + planes + "x" + in[0] + "x" + in[1] + "x" + in[2] + "). Calculated output size: ("
+                    + planes + "x" + out[0] + "x" + out[1] + "x" + out[2] + "). Output size is too small");
+        }
+        return new Pool3d.Window(kernel, stride, padding, dilation, in, out);
+    }
+
+    private static TensorMeta pooled3dMeta(Tensor self, Pool3d.Window w) {
+        int[] shape = self.shape();
+        System.arraycopy(w.out(), 0, shape, shape.length - 3, 3);
+        return TensorMeta.contiguous(self.dtype(), shape);
+    }
+
+    /** A shape with its last three (pooled) dims merged into one. */
+    private static int[] flatVolumes(int[] shape) {
+        int n = shape.length;
+        int[] flat = Arrays.copyOf(shape, n - 2);
+        flat[n - 3] = shape[n - 3] * shape[n - 2] * shape[n - 1];
+        return flat;
     }
 
     private static IllegalArgumentException notImplemented(String kernel, DType dtype) {

@@ -317,6 +317,16 @@ class OpGradcheckTest {
         s(ConvOps.ADAPTIVE_AVG_POOL2D, x(2, 3, 5, 7), new int[] {3, 2});
         s(ConvOps.ADAPTIVE_AVG_POOL2D, "1x1 of any rank", x(2, 2, 3, 4, 5), new int[] {1, 1});
         s(ConvOps.ADAPTIVE_AVG_POOL2D_BACKWARD, x(3, 3, 2), c(3, 5, 7));
+        s(ConvOps.MAX_POOL3D, "padded, dilated, ceil", x(1, 2, 4, 5, 5), new int[] {2, 3, 2}, new int[] {2, 1, 2}, new int[] {1, 1, 0},
+                new int[] {1, 1, 2}, true);
+        s(ConvOps.MAX_POOL3D_WITH_INDICES, "unbatched", x(2, 4, 4, 3), new int[] {2}, new int[] {}, new int[] {0}, new int[] {1}, false);
+        Tensor volume = c(1, 2, 4, 4, 4);
+        Tensor volumeIndices = ConvOps.MAX_POOL3D_WITH_INDICES.callList(volume, new int[] {2}, new int[] {2}, new int[] {1}, new int[] {1}, true).get(1);
+        s(ConvOps.MAX_POOL3D_WITH_INDICES_BACKWARD, x(1, 2, 3, 3, 3), volume, new int[] {2}, new int[] {2}, new int[] {1}, new int[] {1}, true, volumeIndices);
+        s(ConvOps.AVG_POOL3D, x(2, 2, 4, 5, 4), new int[] {2, 3, 2}, new int[] {}, new int[] {0}, false, true, null);
+        s(ConvOps.AVG_POOL3D, "padded, ceil, no pad count, unbatched", x(2, 5, 4, 5), new int[] {3}, new int[] {2}, new int[] {1}, true, false, null);
+        s(ConvOps.AVG_POOL3D, "divisor", x(1, 2, 3, 4, 4), new int[] {2}, new int[] {1}, new int[] {1}, false, true, 3);
+        s(ConvOps.AVG_POOL3D_BACKWARD, x(1, 2, 3, 3, 3), c(1, 2, 5, 5, 5), new int[] {3}, new int[] {2}, new int[] {1}, true, false, null);
 
         s(NnOps.SCALED_DOT_PRODUCT_ATTENTION, x(2, 3, 4), x(2, 5, 4), x(2, 5, 3));
         s(NnOps.SCALED_DOT_PRODUCT_ATTENTION, "causal, scale", x(1, 2, 4, 3), x(1, 2, 4, 3), x(1, 2, 4, 2), null, 0.0, true, 0.7);

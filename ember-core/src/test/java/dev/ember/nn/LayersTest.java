@@ -58,6 +58,22 @@ class LayersTest {
     }
 
     @Test
+    void pooling3d() {
+        Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 3, 5, 7, 6);
+        assertClose(new MaxPool3d(3, 2, 1).forward(x), Torch.call("torch.max_pool3d(a, [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1], False)", x), "max pool 3d");
+        MaxPool3d odd = new MaxPool3d(new int[] {2, 3, 2}, new int[] {2, 2, 1}, new int[] {0, 1, 1}, new int[] {2, 1, 1}, true);
+        assertClose(odd.forward(x), Torch.call("torch.max_pool3d(a, [2, 3, 2], [2, 2, 1], [0, 1, 1], [2, 1, 1], True)", x), "max pool 3d dilation ceil");
+        assertClose(odd.forwardWithIndices(x).get(1), Torch.callList("torch.max_pool3d_with_indices(a, [2, 3, 2], [2, 2, 1], [0, 1, 1], [2, 1, 1], True)", x).get(1),
+                "max pool 3d indices");
+        assertClose(new AvgPool3d(2).forward(x), Torch.call("torch.avg_pool3d(a, [2, 2, 2])", x), "avg pool 3d");
+        AvgPool3d avg = new AvgPool3d(new int[] {3, 2, 3}, new int[] {2, 1, 2}, new int[] {1, 1, 1}, true, false, null);
+        assertClose(avg.forward(x), Torch.call("torch.avg_pool3d(a, [3, 2, 3], [2, 1, 2], [1, 1, 1], True, False)", x), "avg pool 3d ceil, no pad count");
+        assertEquals("MaxPool3d(kernel_size=3, stride=2, padding=1, dilation=1, ceil_mode=False)", new MaxPool3d(3, 2, 1).toString());
+        assertEquals("MaxPool3d(kernel_size=(2, 3, 2), stride=(2, 2, 1), padding=(0, 1, 1), dilation=(2, 1, 1), ceil_mode=True)", odd.toString());
+        assertEquals("AvgPool3d(kernel_size=2, stride=2, padding=0)", new AvgPool3d(2).toString());
+    }
+
+    @Test
     void batchNorm3dTrainsAndEvaluatesOnVolumes() {
         BatchNorm3d bn = randomized(new BatchNorm3d(3, 1e-5, 0.2, true, true));
         Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 3, 4, 5, 3);
