@@ -434,6 +434,9 @@ public final class F {
     /** Average pooling with stride = kernel size in every dimension. */
     public static Tensor avgPool3d(Tensor x, int kernelSize) { return ConvOps.AVG_POOL3D.callTensor(x, new int[] {kernelSize}); }
 
+    /** Adaptive average pooling of the last three dims to {@code outputSize} {depth, height, width}, as PyTorch's {@code F.adaptive_avg_pool3d}. */
+    public static Tensor adaptiveAvgPool3d(Tensor x, int[] outputSize) { return ConvOps.ADAPTIVE_AVG_POOL3D.callTensor(x, outputSize); }
+
     /** Max pooling of {@code [N, C, H, W]} (or {@code [C, H, W]}) to {@code outputSize} {height, width} (PyTorch's {@code F.adaptive_max_pool2d}). */
     public static Tensor adaptiveMaxPool2d(Tensor x, int[] outputSize) { return adaptiveMaxPool2dWithIndices(x, outputSize).get(0); }
 

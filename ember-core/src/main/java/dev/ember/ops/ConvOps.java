@@ -504,6 +504,73 @@ public final class ConvOps {
             .derivative(g -> new Object[] {g.call(ConvOps.AVG_POOL3D, g.grad(), g.value(2), g.value(3), g.value(4), g.value(5), g.value(6), g.value(7))})
             .register();
 
+    public static final OpOverload ADAPTIVE_AVG_POOL3D = OpOverload.define("adaptive_avg_pool3d(Tensor self, int[3] output_size) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0);
+                int[] size = a.ints(1);
+                if (size.length != 3) throw new IllegalArgumentException("adaptive_avg_pool3d: output_size must be 3");
+                if (size[0] < 0 || size[1] < 0 || size[2] < 0) {
+                    throw new IllegalArgumentException("adaptive_avg_pool3d: elements of output_size must be greater than or equal to 0 but received {"
+                            + size[0] + ", " + size[1] + "," + size[2] + "}"); // sic: ATen's message has no space before the last
+                }
+                int[] shape = self.shape();
+                if (size[0] == 1 && size[1] == 1 && size[2] == 1) { // ATen computes this as mean over the last three dims, of any rank
+                    for (int d = -3; d < 0; d++) Shapes.wrapDim("adaptive_avg_pool3d", d, self.dim());
+                    if (!self.dtype().isFloatingPoint()) {
+                        throw new IllegalArgumentException("adaptive_avg_pool3d: mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: "
+                                + scalarTypeName(self.dtype()));
+                    }
+                } else {
+                    for (int d = 1; d < self.dim(); d++) {
+                        if (shape[d] <= 0) {
+                            throw new IllegalArgumentException("adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+                                    + Shapes.format(shape) + " with dimension " + d + " being empty");
+                        }
+                    }
+                    if (self.dim() != 4 && self.dim() != 5) {
+                        throw new IllegalArgumentException("adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got " + Shapes.format(shape));
+                    }
+                }
+                System.arraycopy(size, 0, shape, shape.length - 3, 3);
+                if (Shapes.numel(shape) > 0 && !self.dtype().isFloatingPoint()) throw notImplemented("adaptive_avg_pool3d_cpu", self.dtype());
+                return TensorMeta.contiguous(self.dtype(), shape);
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0), out = Tensor.allocate((TensorMeta) m);
+                if (out.numel() > 0) Pool3d.adaptiveAvgForward(self.contiguous(), out, lastThree(self.shape()), a.ints(1));
+                return out;
+            })
+            .derivative(g -> new Object[] {g.call(ConvOps.ADAPTIVE_AVG_POOL3D_BACKWARD, g.grad(), g.arg(0))})
+            .register();
+
+    /** adaptive_avg_pool3d's gradient: each output gradient over its window's volume, spread over the window. */
+    public static final OpOverload ADAPTIVE_AVG_POOL3D_BACKWARD = OpOverload.define("_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor")
+            .meta(a -> {
+                String op = "_adaptive_avg_pool3d_backward";
+                Tensor grad = a.tensor(0), self = a.tensor(1);
+                if (self.dim() < 3 || grad.dim() != self.dim()) {
+                    throw new IllegalArgumentException(op + ": Expected dimensions " + self.dim() + " for `grad_output` but got dimensions " + grad.dim());
+                }
+                for (int d = 0; d < self.dim() - 3; d++) {
+                    if (grad.size(d) != self.size(d)) {
+                        throw new IllegalArgumentException(op + ": expected grad_output of size " + Shapes.format(grad.shape()) + " to match self "
+                                + Shapes.format(self.shape()) + " but for its last three dims (the pooled ones), got size " + grad.size(d) + " at dim " + d);
+                    }
+                }
+                if (grad.dtype() != self.dtype()) {
+                    throw new IllegalArgumentException(op + ": expected grad_output to have dtype " + scalarTypeName(self.dtype()) + ", but got " + scalarTypeName(grad.dtype()));
+                }
+                if (!self.dtype().isFloatingPoint()) throw notImplemented(op, self.dtype());
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor grad = a.tensor(0).contiguous(), out = Tensor.allocate((TensorMeta) m);
+                if (out.numel() > 0 && grad.numel() > 0) Pool3d.adaptiveAvgBackward(grad, out, lastThree(a.tensor(1).shape()), lastThree(grad.shape()));
+                return out;
+            })
+            .derivative(g -> new Object[] {g.call(ConvOps.ADAPTIVE_AVG_POOL3D, g.grad(), lastThree(g.argMeta(0).shape()))})
+            .register();
+
     // ------------------------------------------------------------------ convolution
 
     /**
@@ -883,6 +950,8 @@ public final class ConvOps {
         System.arraycopy(w.out(), 0, shape, shape.length - 3, 3);
         return TensorMeta.contiguous(self.dtype(), shape);
     }
+
+    private static int[] lastThree(int[] shape) { return Arrays.copyOfRange(shape, shape.length - 3, shape.length); }
 
     /** A shape with its last three (pooled) dims merged into one. */
     private static int[] flatVolumes(int[] shape) {

@@ -326,6 +326,9 @@ class OpGradcheckTest {
         s(ConvOps.AVG_POOL3D, x(2, 2, 4, 5, 4), new int[] {2, 3, 2}, new int[] {}, new int[] {0}, false, true, null);
         s(ConvOps.AVG_POOL3D, "padded, ceil, no pad count, unbatched", x(2, 5, 4, 5), new int[] {3}, new int[] {2}, new int[] {1}, true, false, null);
         s(ConvOps.AVG_POOL3D, "divisor", x(1, 2, 3, 4, 4), new int[] {2}, new int[] {1}, new int[] {1}, false, true, 3);
+        s(ConvOps.ADAPTIVE_AVG_POOL3D, x(2, 2, 5, 4, 7), new int[] {3, 2, 4});
+        s(ConvOps.ADAPTIVE_AVG_POOL3D, "1x1x1, unbatched", x(2, 3, 4, 3), new int[] {1, 1, 1});
+        s(ConvOps.ADAPTIVE_AVG_POOL3D_BACKWARD, x(2, 3, 2, 4), c(2, 5, 3, 7));
         s(ConvOps.AVG_POOL3D_BACKWARD, x(1, 2, 3, 3, 3), c(1, 2, 5, 5, 5), new int[] {3}, new int[] {2}, new int[] {1}, true, false, null);
 
         s(NnOps.SCALED_DOT_PRODUCT_ATTENTION, x(2, 3, 4), x(2, 5, 4), x(2, 5, 3));

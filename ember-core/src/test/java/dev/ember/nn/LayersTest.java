@@ -71,6 +71,8 @@ class LayersTest {
         assertEquals("MaxPool3d(kernel_size=3, stride=2, padding=1, dilation=1, ceil_mode=False)", new MaxPool3d(3, 2, 1).toString());
         assertEquals("MaxPool3d(kernel_size=(2, 3, 2), stride=(2, 2, 1), padding=(0, 1, 1), dilation=(2, 1, 1), ceil_mode=True)", odd.toString());
         assertEquals("AvgPool3d(kernel_size=2, stride=2, padding=0)", new AvgPool3d(2).toString());
+        assertClose(new AdaptiveAvgPool3d(new int[] {2, 3, 4}).forward(x), Torch.call("torch.adaptive_avg_pool3d(a, [2, 3, 4])", x), "adaptive avg pool 3d");
+        assertEquals("AdaptiveAvgPool3d(output_size=2)", new AdaptiveAvgPool3d(2).toString());
     }
 
     @Test

@@ -121,6 +121,40 @@ class Pool3dConformanceTest {
         }
     }
 
+    private static final String ADAPTIVE_GRADIENT = """
+            x = a.detach().requires_grad_(True)
+            y = torch.adaptive_avg_pool3d(x, c)
+            go: List[Optional[Tensor]] = [b]
+            return torch.autograd.grad([y], [x], go)""";
+
+    @Test
+    void adaptiveAvgPoolValuesAndGradientsMatchLibtorch() {
+        Random rng = new Random(3303);
+        OpOverload adaptive = OpRegistry.get("aten.adaptive_avg_pool3d.default");
+        try (NDManager m = Torch.scope()) {
+            for (int[][] k : new int[][][] {{v(2, 3, 5, 7, 6), v(3, 4, 2)}, {v(2, 4, 4, 5), v(3, 2, 5)}, {v(1, 2, 3, 4, 5), v(1, 1, 1)}, {v(1, 2, 3, 4, 5), v(6, 5, 7)}}) {
+                for (DType dtype : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
+                    Tensor x = Inputs.randn(rng, dtype, k[0]);
+                    String ctx = dtype + " " + java.util.Arrays.toString(k[0]) + " to " + java.util.Arrays.toString(k[1]);
+                    for (Inputs.Layout lx : Inputs.layouts(x).subList(0, 2)) {
+                        assertClose(adaptive.callTensor(lx.tensor(), k[1]), Torch.call(m, "torch.adaptive_avg_pool3d(a, b)", lx.tensor(), k[1]), "adaptive " + ctx + " x " + lx);
+                    }
+                    if (dtype != DType.FLOAT64) continue;
+                    Tensor gy = Inputs.randn(rng, dtype, adaptive.callTensor(x, k[1]).shape());
+                    Tensor leaf = x.detach().requiresGrad(true);
+                    adaptive.callTensor(leaf, k[1]).mul(gy).sum().backward();
+                    assertClose(List.of(leaf.grad()), Torch.callListWithGrad(m, ADAPTIVE_GRADIENT, x, gy, k[1]), "adaptive gradient " + ctx);
+                }
+            }
+        }
+        String op = "aten.adaptive_avg_pool3d.default";
+        assertSameError("torch.adaptive_avg_pool3d(a, b)", op, Tensor.ones(1, 2, 4, 4, 4), v(2, 2));
+        assertSameError("torch.adaptive_avg_pool3d(a, b)", op, Tensor.ones(1, 2, 4, 4, 4), v(2, -1, 2));
+        assertSameError("torch.adaptive_avg_pool3d(a, b)", op, Tensor.ones(4, 4, 4), v(2, 2, 2));
+        assertSameError("torch.adaptive_avg_pool3d(a, b)", op, Tensor.ones(1, 0, 4, 4, 4), v(2, 2, 2));
+        assertSameError("torch.adaptive_avg_pool3d(a, b)", op, Tensor.ones(DType.INT64, 1, 2, 4, 4, 4), v(2, 2, 2));
+    }
+
     @Test
     void badInputRaisesLibtorchsMessages() {
         String max = "aten.max_pool3d_with_indices.default", avg = "aten.avg_pool3d.default";

@@ -130,6 +130,53 @@ public final class Pool3d {
         });
     }
 
+    /**
+     * Adaptive average pooling of contiguous planes {@code [planes, D, H, W]} to {@code out}'s last
+     * three sizes: output {@code o} of a dimension averages inputs {@code [floor(o*in/out), ceil((o+1)*in/out))}.
+     */
+    public static void adaptiveAvgForward(Tensor input, Tensor out, int[] in, int[] size) {
+        adaptive(input.storage(), input.storageOffset(), out.storage(), in, size, out.numel() / Math.max(1, size[0] * size[1] * size[2]), false);
+    }
+
+    /** adaptive_avg_pool3d's gradient: each output gradient over its window's volume, added over the window. */
+    public static void adaptiveAvgBackward(Tensor gradOut, Tensor gradIn, int[] in, int[] size) {
+        adaptive(gradOut.storage(), gradOut.storageOffset(), gradIn.storage(), in, size, gradOut.numel() / Math.max(1, size[0] * size[1] * size[2]), true);
+    }
+
+    private static void adaptive(Storage src, int s0, Storage dst, int[] in, int[] size, int planes, boolean backward) {
+        int inV = in[0] * in[1] * in[2], outV = size[0] * size[1] * size[2];
+        Parallel.forRange(planes, (long) inV, (lo, hi) -> {
+            int[] b = new int[6];
+            for (int p = lo; p < hi; p++) {
+                int o = p * outV;
+                for (int od = 0; od < size[0]; od++) {
+                    for (int oh = 0; oh < size[1]; oh++) {
+                        for (int ow = 0; ow < size[2]; ow++, o++) {
+                            int[] at = {od, oh, ow};
+                            long count = 1;
+                            for (int k = 0; k < 3; k++) {
+                                b[2 * k] = (int) Math.floorDiv((long) at[k] * in[k], size[k]);
+                                b[2 * k + 1] = (int) Math.ceilDiv((long) (at[k] + 1) * in[k], size[k]);
+                                count *= b[2 * k + 1] - b[2 * k];
+                            }
+                            double share = backward ? src.readDouble(s0 + o) / count : 0, sum = 0;
+                            for (int d = b[0]; d < b[1]; d++) {
+                                for (int h = b[2]; h < b[3]; h++) {
+                                    for (int w = b[4]; w < b[5]; w++) {
+                                        int i = p * inV + (d * in[1] + h) * in[2] + w;
+                                        if (backward) dst.writeDouble(i, dst.readDouble(i) + share);
+                                        else sum += src.readDouble(s0 + i);
+                                    }
+                                }
+                            }
+                            if (!backward) dst.writeDouble(o, sum / count);
+                        }
+                    }
+                }
+            }
+        });
+    }
+
     /** A max window's first in-bounds tap and its end per dimension, on the dilation's grid. */
     private static void dilatedBounds(Window g, int[] o, int[] lo, int[] hi) {
         for (int k = 0; k < 3; k++) {
