@@ -278,6 +278,13 @@ public final class F {
 
     public static Tensor convTranspose2d(Tensor x, Tensor weight, Tensor bias) { return ConvOps.CONV_TRANSPOSE2D.callTensor(x, weight, bias); }
 
+    /** The transposed 3-d convolution of {@code [N, C, D, H, W]} (or {@code [C, D, H, W]}) input, as PyTorch's {@code F.conv_transpose3d}; {@code bias} may be null. */
+    public static Tensor convTranspose3d(Tensor x, Tensor weight, Tensor bias, int stride, int padding, int outputPadding, int groups, int dilation) {
+        return ConvOps.CONV_TRANSPOSE3D.callTensor(x, weight, bias, stride, padding, outputPadding, (long) groups, dilation);
+    }
+
+    public static Tensor convTranspose3d(Tensor x, Tensor weight, Tensor bias) { return ConvOps.CONV_TRANSPOSE3D.callTensor(x, weight, bias); }
+
     /**
      * The transposed 1-d convolution of {@code [N, C, L]} (or unbatched {@code [C, L]}) input with
      * weight {@code [C, out/groups, k]}, as PyTorch's {@code F.conv_transpose1d}: the transposed

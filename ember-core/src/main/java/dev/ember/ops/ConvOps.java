@@ -97,56 +97,99 @@ public final class ConvOps {
      */
     public static final OpOverload CONV_TRANSPOSE2D = ComposedOps.define("conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, "
                     + "int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor",
-            a -> transposedShape(a.tensor(0).shape(), a.tensor(1).shape(), ConvOps.pair(a.get(3)), ConvOps.pair(a.get(4)), ConvOps.pair(a.get(5)),
-                    a.integer(6), ConvOps.pair(a.get(7))),
-            (e, a) -> {
-                TensorMeta in = e.meta(a[0]), w = e.meta(a[1]);
-                int[] stride = ConvOps.pair(a[3]), padding = ConvOps.pair(a[4]), outputPadding = ConvOps.pair(a[5]), dilation = ConvOps.pair(a[7]);
-                int groups = ((Number) a[6]).intValue();
-                boolean batched = in.dim() == 4;
-                Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0L);
-                int[] outShape = ConvOps.transposedShape(e.meta(x).shape(), w.shape(), stride, padding, outputPadding, groups, dilation);
-                // With output_padding ≥ stride (allowed when it is below the dilation) the forward convolution of an input of
-                // the output's shape has output_padding / stride more rows (columns) than x: rows no input element reaches, so
-                // x padded with as many rows of zeros at the end is that convolution's output gradient, and gives ATen's result.
-                int extraH = outputPadding[0] / stride[0], extraW = outputPadding[1] / stride[1];
-                if (extraH > 0 || extraW > 0) x = e.call(NnOps.CONSTANT_PAD_ND, x, new int[] {0, extraW, 0, extraH});
-                Object shapeOfOutput = e.call(CreationOps.ZEROS, outShape, in.dtype());   // only its shape is read
-                Object out = ((List<?>) e.call(ConvOps.CONVOLUTION_BACKWARD, x, shapeOfOutput, a[1], null, stride, padding, dilation, false,
-                        new int[] {0, 0}, (long) groups, new boolean[] {true, false, false})).getFirst();
-                if (a[2] != null) out = e.call(PointwiseOps.ADD_TENSOR, out, e.call(ShapeOps.VIEW, a[2], new int[] {1, -1, 1, 1}));
-                return batched ? out : e.call(ShapeOps.SQUEEZE_DIM, out, 0L);
-            });
+            a -> transposedShape(a, 2), (e, a) -> convTransposeNd(e, a, 2));
 
-    private static int[] pair(Object v) {
-        int[] p = Composites.toInts(v);
-        return p.length == 1 ? new int[] {p[0], p[0]} : p;
+    /** conv_transpose2d one dimension up: weight {@code [in, out/groups, kD, kH, kW]}, computed the same way. */
+    public static final OpOverload CONV_TRANSPOSE3D = ComposedOps.define("conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, "
+                    + "int[3] stride=1, int[3] padding=0, int[3] output_padding=0, int groups=1, int[3] dilation=1) -> Tensor",
+            a -> transposedShape(a, 3), (e, a) -> convTransposeNd(e, a, 3));
+
+    private static Object convTransposeNd(OpEmitter e, Object[] a, int dims) {
+        TensorMeta in = e.meta(a[0]), w = e.meta(a[1]);
+        int[] stride = spatial(a[3], dims), padding = spatial(a[4], dims), outputPadding = spatial(a[5], dims), dilation = spatial(a[7], dims);
+        int groups = ((Number) a[6]).intValue();
+        boolean batched = in.dim() == dims + 2;
+        Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0L);
+        int[] outShape = transposedShape(dims, e.meta(x).shape(), w.shape(), stride, padding, outputPadding, groups, dilation);
+        // With output_padding ≥ stride (allowed when it is below the dilation) the forward convolution of an input of
+        // the output's shape has output_padding / stride more rows (columns) than x: rows no input element reaches, so
+        // x padded with as many rows of zeros at the end is that convolution's output gradient, and gives ATen's result.
+        int[] pad = new int[2 * dims];
+        boolean extra = false;
+        for (int d = 0; d < dims; d++) {
+            pad[2 * (dims - 1 - d) + 1] = outputPadding[d] / stride[d];   // constant_pad_nd's pairs run from the last dim
+            extra |= outputPadding[d] >= stride[d];
+        }
+        if (extra) x = e.call(NnOps.CONSTANT_PAD_ND, x, pad);
+        Object shapeOfOutput = e.call(CreationOps.ZEROS, outShape, in.dtype());   // only its shape is read
+        Object out = ((List<?>) e.call(ConvOps.CONVOLUTION_BACKWARD, x, shapeOfOutput, a[1], null, stride, padding, dilation, false,
+                new int[dims], (long) groups, new boolean[] {true, false, false})).getFirst();
+        if (a[2] != null) {
+            int[] perChannel = new int[dims + 2];
+            Arrays.fill(perChannel, 1);
+            perChannel[1] = -1;
+            out = e.call(PointwiseOps.ADD_TENSOR, out, e.call(ShapeOps.VIEW, a[2], perChannel));
+        }
+        return batched ? out : e.call(ShapeOps.SQUEEZE_DIM, out, 0L);
     }
 
+    /** A parameter of one value or one per spatial dimension, as one per dimension. */
+    private static int[] spatial(Object v, int dims) {
+        int[] p = Composites.toInts(v);
+        if (p.length != 1) return p;
+        int[] out = new int[dims];
+        Arrays.fill(out, p[0]);
+        return out;
+    }
+
+    private static int[] transposedShape(Args a, int dims) {
+        return transposedShape(dims, a.tensor(0).shape(), a.tensor(1).shape(), spatial(a.get(3), dims), spatial(a.get(4), dims), spatial(a.get(5), dims),
+                a.integer(6), spatial(a.get(7), dims));
+    }
+
+    private static final String[] SPATIAL_NAMES = {"depth", "height", "width"};
+
     /** The transposed convolution's output shape, after ATen's checks of its arguments. */
-    private static int[] transposedShape(int[] input, int[] weight, int[] stride, int[] padding, int[] outputPadding, int groups, int[] dilation) {
-        String op = "conv_transpose2d";
-        if (input.length != 3 && input.length != 4) {
-            throw error(op, "Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of size: " + Shapes.format(input));
+    private static int[] transposedShape(int dims, int[] input, int[] weight, int[] stride, int[] padding, int[] outputPadding, int groups, int[] dilation) {
+        String op = "conv_transpose" + dims + "d";
+        if (input.length != dims + 1 && input.length != dims + 2) {
+            throw error(op, "Expected " + (dims + 1) + "D (unbatched) or " + (dims + 2) + "D (batched) input to " + op + ", but got input of size: "
+                    + Shapes.format(input));
         }
-        int[] x = input.length == 4 ? input : new int[] {1, input[0], input[1], input[2]};
-        if (weight.length != 4) throw error(op, "expected a 4-D weight [in_channels, out_channels/groups, kH, kW], got " + Shapes.format(weight));
+        int[] x = input;
+        if (input.length == dims + 1) {
+            x = new int[dims + 2];
+            x[0] = 1;
+            System.arraycopy(input, 0, x, 1, dims + 1);
+        }
+        if (weight.length != dims + 2) {
+            throw error(op, "expected a " + (dims + 2) + "-D weight [in_channels, out_channels/groups, " + (dims == 3 ? "kD, " : "") + "kH, kW], got "
+                    + Shapes.format(weight));
+        }
         if (groups <= 0) throw error(op, "non-positive groups is not supported");
         if (x[1] != weight[0]) {
             throw error(op, "Given transposed=1, weight of size " + Shapes.format(weight) + ", expected input" + Shapes.format(x) + " to have " + weight[0]
                     + " channels, but got " + x[1] + " channels instead");
         }
         if (weight[0] % groups != 0) throw error(op, "expected the weight's input channels (" + weight[0] + ") to be divisible by groups (" + groups + ")");
-        for (int d = 0; d < 2; d++) {
+        if (stride.length != dims || padding.length != dims || outputPadding.length != dims || dilation.length != dims) {
+            throw error(op, "expected stride, padding, output_padding and dilation to be a single integer value or a list of " + dims + " values");
+        }
+        String[] names = Arrays.copyOfRange(SPATIAL_NAMES, 3 - dims, 3);
+        for (int d = 0; d < dims; d++) {
             if (stride[d] <= 0) throw error(op, "non-positive stride is not supported");
             if (outputPadding[d] >= stride[d] && outputPadding[d] >= dilation[d]) {
-                throw error(op, "output padding must be smaller than either stride or dilation, but got output_padding_height: " + outputPadding[0]
-                        + " output_padding_width: " + outputPadding[1] + " stride_height: " + stride[0] + " stride_width: " + stride[1]
-                        + " dilation_height: " + dilation[0] + " dilation_width: " + dilation[1]);
+                StringBuilder m = new StringBuilder("output padding must be smaller than either stride or dilation, but got");
+                for (int i = 0; i < dims; i++) m.append(" output_padding_").append(names[i]).append(": ").append(outputPadding[i]);
+                for (int i = 0; i < dims; i++) m.append(" stride_").append(names[i]).append(": ").append(stride[i]);
+                for (int i = 0; i < dims; i++) m.append(" dilation_").append(names[i]).append(": ").append(dilation[i]);
+                throw error(op, m.toString());
             }
         }
-        int[] out = {x[0], weight[1] * groups, 0, 0};
-        for (int d = 0; d < 2; d++) {
+        int[] out = new int[dims + 2];
+        out[0] = x[0];
+        out[1] = weight[1] * groups;
+        for (int d = 0; d < dims; d++) {
             out[2 + d] = (x[2 + d] - 1) * stride[d] - 2 * padding[d] + dilation[d] * (weight[2 + d] - 1) + outputPadding[d] + 1;
             if (out[2 + d] <= 0) throw error(op, "the output size " + Shapes.format(out) + " is too small (non-positive)");
         }

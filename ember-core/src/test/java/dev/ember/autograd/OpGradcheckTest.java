@@ -293,6 +293,8 @@ class OpGradcheckTest {
         s(ConvOps.CONV2D, "unbatched", x(2, 5, 5), x(3, 2, 2, 2), x(3), new int[] {2}, new int[] {1}, new int[] {1}, 1);
         s(ConvOps.CONVOLUTION, "3-d: depth stride, padding, dilation, groups", x(2, 4, 5, 4, 5), x(6, 2, 2, 3, 2), x(6), new int[] {2, 1, 1},
                 new int[] {1, 0, 1}, new int[] {1, 1, 2}, false, new int[] {0}, 2);
+        s(ConvOps.CONV_TRANSPOSE3D, "stride, output padding, groups", x(1, 4, 2, 3, 2), x(4, 1, 2, 2, 2), x(2), new int[] {2, 1, 2}, new int[] {1, 0, 0},
+                new int[] {1, 0, 1}, 2, new int[] {1});
         s(ConvOps.CONV3D, "unbatched", x(2, 4, 3, 4), x(3, 2, 2, 2, 3), x(3), new int[] {1, 2, 1}, new int[] {1}, new int[] {1}, 1);
         s(ConvOps.CONVOLUTION_BACKWARD, "3-d", x(2, 6, 3, 2, 5), x(2, 4, 5, 4, 5), x(6, 2, 2, 3, 2), new int[] {6}, new int[] {2, 1, 1},
                 new int[] {1, 0, 1}, new int[] {1, 1, 2}, false, new int[] {0}, 2, new boolean[] {true, true, true});
