@@ -6,7 +6,7 @@ import dev.ember.tensor.Tensor;
 
 /**
  * Batch normalization over the channels (dimension 1) of its input, as PyTorch's
- * {@code nn._BatchNorm}, the base of {@link BatchNorm1d} and {@link BatchNorm2d}, which say which
+ * {@code nn._BatchNorm}, the base of {@link BatchNorm1d}, {@link BatchNorm2d} and {@link BatchNorm3d}, which say which
  * input ranks they take. In training it normalizes with the batch's statistics and updates
  * {@code running_mean}/{@code running_var} (weight {@code momentum}) and {@code num_batches_tracked};
  * in evaluation it normalizes with the running statistics.

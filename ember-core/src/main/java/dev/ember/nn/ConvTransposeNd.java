@@ -3,7 +3,7 @@ package dev.ember.nn;
 import java.util.Arrays;
 
 /**
- * What {@link ConvTranspose1d} and {@link ConvTranspose2d} share, as PyTorch's {@code _ConvTransposeNd}:
+ * What {@link ConvTranspose1d}, {@link ConvTranspose2d} and {@link ConvTranspose3d} share, as PyTorch's {@code _ConvTransposeNd}:
  * the arguments and their checks, weight {@code [in, out/groups, k…]} and bias {@code [out]}
  * initialised uniform on ±1/sqrt(out/groups · k^dims) (PyTorch's fan-in of the transposed weight),
  * and the printed form; each subclass says how many spatial dims and which functional computes it.

@@ -237,6 +237,18 @@ public final class F {
         return ConvOps.CONV2D.callTensor(x, weight, bias, stride, padding, dilation, (long) groups);
     }
 
+    /** 3-d convolution of {@code [N, C, D, H, W]} (or {@code [C, D, H, W]}) input, as PyTorch's {@code F.conv3d}; {@code bias} may be null. */
+    public static Tensor conv3d(Tensor x, Tensor weight, Tensor bias) { return ConvOps.CONV3D.callTensor(x, weight, bias); }
+
+    public static Tensor conv3d(Tensor x, Tensor weight, Tensor bias, int stride, int padding, int dilation, int groups) {
+        return ConvOps.CONV3D.callTensor(x, weight, bias, stride, padding, dilation, (long) groups);
+    }
+
+    /** 3-d convolution with per-dimension {@code stride}, {@code padding}, {@code dilation} ({depth, height, width}). */
+    public static Tensor conv3d(Tensor x, Tensor weight, Tensor bias, int[] stride, int[] padding, int[] dilation, int groups) {
+        return ConvOps.CONV3D.callTensor(x, weight, bias, stride, padding, dilation, (long) groups);
+    }
+
     /**
      * 1-d convolution of {@code [N, C, L]} (or unbatched {@code [C, L]}) input with weight
      * {@code [out, C/groups, k]}, as PyTorch's {@code F.conv1d} with zero padding: computed, as
@@ -265,6 +277,13 @@ public final class F {
     }
 
     public static Tensor convTranspose2d(Tensor x, Tensor weight, Tensor bias) { return ConvOps.CONV_TRANSPOSE2D.callTensor(x, weight, bias); }
+
+    /** The transposed 3-d convolution of {@code [N, C, D, H, W]} (or {@code [C, D, H, W]}) input, as PyTorch's {@code F.conv_transpose3d}; {@code bias} may be null. */
+    public static Tensor convTranspose3d(Tensor x, Tensor weight, Tensor bias, int stride, int padding, int outputPadding, int groups, int dilation) {
+        return ConvOps.CONV_TRANSPOSE3D.callTensor(x, weight, bias, stride, padding, outputPadding, (long) groups, dilation);
+    }
+
+    public static Tensor convTranspose3d(Tensor x, Tensor weight, Tensor bias) { return ConvOps.CONV_TRANSPOSE3D.callTensor(x, weight, bias); }
 
     /**
      * The transposed 1-d convolution of {@code [N, C, L]} (or unbatched {@code [C, L]}) input with
@@ -397,6 +416,33 @@ public final class F {
         return ConvOps.AVG_POOL2D.callTensor(x, kernelSize, stride, padding, ceilMode, countIncludePad,
                 divisorOverride == null ? null : (long) divisorOverride);
     }
+
+    /**
+     * Max pooling over the last three dims of {@code [N, C, D, H, W]} (or {@code [C, D, H, W]}) input,
+     * as PyTorch's {@code F.max_pool3d}; an empty {@code stride} is the kernel size.
+     */
+    public static Tensor maxPool3d(Tensor x, int[] kernelSize, int[] stride, int[] padding, int[] dilation, boolean ceilMode) {
+        return ConvOps.MAX_POOL3D.callTensor(x, kernelSize, stride, padding, dilation, ceilMode);
+    }
+
+    /** Max pooling with stride = kernel size in every dimension. */
+    public static Tensor maxPool3d(Tensor x, int kernelSize) { return ConvOps.MAX_POOL3D.callTensor(x, new int[] {kernelSize}); }
+
+    /** {@link #maxPool3d} and, second, each maximum's int64 index in its channel's flattened D·H·W (PyTorch's {@code return_indices=True}). */
+    public static java.util.List<Tensor> maxPool3dWithIndices(Tensor x, int[] kernelSize, int[] stride, int[] padding, int[] dilation, boolean ceilMode) {
+        return ConvOps.MAX_POOL3D_WITH_INDICES.callList(x, kernelSize, stride, padding, dilation, ceilMode);
+    }
+
+    /** Average pooling over the last three dims, as PyTorch's {@code F.avg_pool3d}; {@code divisorOverride} may be null. */
+    public static Tensor avgPool3d(Tensor x, int[] kernelSize, int[] stride, int[] padding, boolean ceilMode, boolean countIncludePad, Integer divisorOverride) {
+        return ConvOps.AVG_POOL3D.callTensor(x, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride == null ? null : (long) divisorOverride);
+    }
+
+    /** Average pooling with stride = kernel size in every dimension. */
+    public static Tensor avgPool3d(Tensor x, int kernelSize) { return ConvOps.AVG_POOL3D.callTensor(x, new int[] {kernelSize}); }
+
+    /** Adaptive average pooling of the last three dims to {@code outputSize} {depth, height, width}, as PyTorch's {@code F.adaptive_avg_pool3d}. */
+    public static Tensor adaptiveAvgPool3d(Tensor x, int[] outputSize) { return ConvOps.ADAPTIVE_AVG_POOL3D.callTensor(x, outputSize); }
 
     /** Max pooling of {@code [N, C, H, W]} (or {@code [C, H, W]}) to {@code outputSize} {height, width} (PyTorch's {@code F.adaptive_max_pool2d}). */
     public static Tensor adaptiveMaxPool2d(Tensor x, int[] outputSize) { return adaptiveMaxPool2dWithIndices(x, outputSize).get(0); }

@@ -5,8 +5,10 @@ import dev.ember.kernels.PoolAdaptiveAvg2d;
 import dev.ember.kernels.PoolGeometry;
 import dev.ember.ops.eager.Conv2d;
 import dev.ember.ops.eager.Conv2dBackward;
+import dev.ember.ops.eager.Conv3d;
 import dev.ember.ops.eager.Copy;
 import dev.ember.ops.eager.Pool2d;
+import dev.ember.ops.eager.Pool3d;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Shapes;
@@ -21,9 +23,9 @@ import static dev.ember.ops.LinalgOps.scalarTypeName;
 import static dev.ember.ops.LinalgOps.typeMetaName;
 
 /**
- * Convolution and pooling over two spatial dimensions: convolution (non-transposed), conv2d
- * (which decomposes to convolution), max_pool2d, avg_pool2d and adaptive_avg_pool2d. Meta
- * functions make ATen's checks in ATen's order and words; outputs are contiguous NCHW.
+ * Convolution and pooling: convolution (non-transposed, two or three spatial dimensions), conv2d
+ * and conv3d (which decompose to convolution), max_pool2d, avg_pool2d and adaptive_avg_pool2d.
+ * Meta functions make ATen's checks in ATen's order and words; outputs are contiguous (NCHW, NCDHW).
  */
 public final class ConvOps {
     private ConvOps() {}
@@ -33,9 +35,10 @@ public final class ConvOps {
             .nativeBlas()
             .meta(a -> TensorMeta.contiguous(a.tensor(0).dtype(), convolution(a).outputShape()))
             .kernel((a, m) -> {
-                Conv2dGeometry g = convolution(a).geometry();
+                Convolution c = convolution(a);
                 Tensor out = Tensor.allocate((TensorMeta) m);
-                Conv2d.forward(a.tensor(0), a.tensor(1), a.optTensor(2), out, g);
+                if (c.depth() == null) Conv2d.forward(a.tensor(0), a.tensor(1), a.optTensor(2), out, c.geometry());
+                else Conv3d.forward(a.tensor(0), a.tensor(1), a.optTensor(2), out, c.depth(), c.geometry());
                 return out;
             })
             .derivative(ConvOps::convolutionBackward)
@@ -76,8 +79,10 @@ public final class ConvOps {
                 boolean[] mask = outputMask(a.get(10));
                 Tensor[] out = new Tensor[3];
                 for (int i = 0; i < 3; i++) out[i] = Tensor.allocate((TensorMeta) metas.get(i));
-                Conv2dGeometry g = convolution(CONVOLUTION.bind(a.tensor(1), a.tensor(2), null, a.get(4), a.get(5), a.get(6), a.get(7), a.get(8), a.get(9))).geometry();
-                Conv2dBackward.backward(a.tensor(0), a.tensor(1), a.tensor(2), g, mask[0] ? out[0] : null, mask[1] ? out[1] : null, mask[2] ? out[2] : null);
+                Convolution c = convolution(CONVOLUTION.bind(a.tensor(1), a.tensor(2), null, a.get(4), a.get(5), a.get(6), a.get(7), a.get(8), a.get(9)));
+                Tensor gi = mask[0] ? out[0] : null, gw = mask[1] ? out[1] : null, gb = mask[2] ? out[2] : null;
+                if (c.depth() == null) Conv2dBackward.backward(a.tensor(0), a.tensor(1), a.tensor(2), c.geometry(), gi, gw, gb);
+                else Conv3d.backward(a.tensor(0), a.tensor(1), a.tensor(2), c.depth(), c.geometry(), gi, gw, gb);
                 return List.of(out[0], out[1], out[2]);
             })
             .derivative(ConvOps::convolutionDoubleBackward)
@@ -92,56 +97,99 @@ public final class ConvOps {
      */
     public static final OpOverload CONV_TRANSPOSE2D = ComposedOps.define("conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, "
                     + "int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor",
-            a -> transposedShape(a.tensor(0).shape(), a.tensor(1).shape(), ConvOps.pair(a.get(3)), ConvOps.pair(a.get(4)), ConvOps.pair(a.get(5)),
-                    a.integer(6), ConvOps.pair(a.get(7))),
-            (e, a) -> {
-                TensorMeta in = e.meta(a[0]), w = e.meta(a[1]);
-                int[] stride = ConvOps.pair(a[3]), padding = ConvOps.pair(a[4]), outputPadding = ConvOps.pair(a[5]), dilation = ConvOps.pair(a[7]);
-                int groups = ((Number) a[6]).intValue();
-                boolean batched = in.dim() == 4;
-                Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0L);
-                int[] outShape = ConvOps.transposedShape(e.meta(x).shape(), w.shape(), stride, padding, outputPadding, groups, dilation);
-                // With output_padding ≥ stride (allowed when it is below the dilation) the forward convolution of an input of
-                // the output's shape has output_padding / stride more rows (columns) than x: rows no input element reaches, so
-                // x padded with as many rows of zeros at the end is that convolution's output gradient, and gives ATen's result.
-                int extraH = outputPadding[0] / stride[0], extraW = outputPadding[1] / stride[1];
-                if (extraH > 0 || extraW > 0) x = e.call(NnOps.CONSTANT_PAD_ND, x, new int[] {0, extraW, 0, extraH});
-                Object shapeOfOutput = e.call(CreationOps.ZEROS, outShape, in.dtype());   // only its shape is read
-                Object out = ((List<?>) e.call(ConvOps.CONVOLUTION_BACKWARD, x, shapeOfOutput, a[1], null, stride, padding, dilation, false,
-                        new int[] {0, 0}, (long) groups, new boolean[] {true, false, false})).getFirst();
-                if (a[2] != null) out = e.call(PointwiseOps.ADD_TENSOR, out, e.call(ShapeOps.VIEW, a[2], new int[] {1, -1, 1, 1}));
-                return batched ? out : e.call(ShapeOps.SQUEEZE_DIM, out, 0L);
-            });
+            a -> transposedShape(a, 2), (e, a) -> convTransposeNd(e, a, 2));
 
-    private static int[] pair(Object v) {
-        int[] p = Composites.toInts(v);
-        return p.length == 1 ? new int[] {p[0], p[0]} : p;
+    /** conv_transpose2d one dimension up: weight {@code [in, out/groups, kD, kH, kW]}, computed the same way. */
+    public static final OpOverload CONV_TRANSPOSE3D = ComposedOps.define("conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, "
+                    + "int[3] stride=1, int[3] padding=0, int[3] output_padding=0, int groups=1, int[3] dilation=1) -> Tensor",
+            a -> transposedShape(a, 3), (e, a) -> convTransposeNd(e, a, 3));
+
+    private static Object convTransposeNd(OpEmitter e, Object[] a, int dims) {
+        TensorMeta in = e.meta(a[0]), w = e.meta(a[1]);
+        int[] stride = spatial(a[3], dims), padding = spatial(a[4], dims), outputPadding = spatial(a[5], dims), dilation = spatial(a[7], dims);
+        int groups = ((Number) a[6]).intValue();
+        boolean batched = in.dim() == dims + 2;
+        Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0L);
+        int[] outShape = transposedShape(dims, e.meta(x).shape(), w.shape(), stride, padding, outputPadding, groups, dilation);
+        // With output_padding ≥ stride (allowed when it is below the dilation) the forward convolution of an input of
+        // the output's shape has output_padding / stride more rows (columns) than x: rows no input element reaches, so
+        // x padded with as many rows of zeros at the end is that convolution's output gradient, and gives ATen's result.
+        int[] pad = new int[2 * dims];
+        boolean extra = false;
+        for (int d = 0; d < dims; d++) {
+            pad[2 * (dims - 1 - d) + 1] = outputPadding[d] / stride[d];   // constant_pad_nd's pairs run from the last dim
+            extra |= outputPadding[d] >= stride[d];
+        }
+        if (extra) x = e.call(NnOps.CONSTANT_PAD_ND, x, pad);
+        Object shapeOfOutput = e.call(CreationOps.ZEROS, outShape, in.dtype());   // only its shape is read
+        Object out = ((List<?>) e.call(ConvOps.CONVOLUTION_BACKWARD, x, shapeOfOutput, a[1], null, stride, padding, dilation, false,
+                new int[dims], (long) groups, new boolean[] {true, false, false})).getFirst();
+        if (a[2] != null) {
+            int[] perChannel = new int[dims + 2];
+            Arrays.fill(perChannel, 1);
+            perChannel[1] = -1;
+            out = e.call(PointwiseOps.ADD_TENSOR, out, e.call(ShapeOps.VIEW, a[2], perChannel));
+        }
+        return batched ? out : e.call(ShapeOps.SQUEEZE_DIM, out, 0L);
     }
 
+    /** A parameter of one value or one per spatial dimension, as one per dimension. */
+    private static int[] spatial(Object v, int dims) {
+        int[] p = Composites.toInts(v);
+        if (p.length != 1) return p;
+        int[] out = new int[dims];
+        Arrays.fill(out, p[0]);
+        return out;
+    }
+
+    private static int[] transposedShape(Args a, int dims) {
+        return transposedShape(dims, a.tensor(0).shape(), a.tensor(1).shape(), spatial(a.get(3), dims), spatial(a.get(4), dims), spatial(a.get(5), dims),
+                a.integer(6), spatial(a.get(7), dims));
+    }
+
+    private static final String[] SPATIAL_NAMES = {"depth", "height", "width"};
+
     /** The transposed convolution's output shape, after ATen's checks of its arguments. */
-    private static int[] transposedShape(int[] input, int[] weight, int[] stride, int[] padding, int[] outputPadding, int groups, int[] dilation) {
-        String op = "conv_transpose2d";
-        if (input.length != 3 && input.length != 4) {
-            throw error(op, "Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of size: " + Shapes.format(input));
+    private static int[] transposedShape(int dims, int[] input, int[] weight, int[] stride, int[] padding, int[] outputPadding, int groups, int[] dilation) {
+        String op = "conv_transpose" + dims + "d";
+        if (input.length != dims + 1 && input.length != dims + 2) {
+            throw error(op, "Expected " + (dims + 1) + "D (unbatched) or " + (dims + 2) + "D (batched) input to " + op + ", but got input of size: "
+                    + Shapes.format(input));
         }
-        int[] x = input.length == 4 ? input : new int[] {1, input[0], input[1], input[2]};
-        if (weight.length != 4) throw error(op, "expected a 4-D weight [in_channels, out_channels/groups, kH, kW], got " + Shapes.format(weight));
+        int[] x = input;
+        if (input.length == dims + 1) {
+            x = new int[dims + 2];
+            x[0] = 1;
+            System.arraycopy(input, 0, x, 1, dims + 1);
+        }
+        if (weight.length != dims + 2) {
+            throw error(op, "expected a " + (dims + 2) + "-D weight [in_channels, out_channels/groups, " + (dims == 3 ? "kD, " : "") + "kH, kW], got "
+                    + Shapes.format(weight));
+        }
         if (groups <= 0) throw error(op, "non-positive groups is not supported");
         if (x[1] != weight[0]) {
             throw error(op, "Given transposed=1, weight of size " + Shapes.format(weight) + ", expected input" + Shapes.format(x) + " to have " + weight[0]
                     + " channels, but got " + x[1] + " channels instead");
         }
         if (weight[0] % groups != 0) throw error(op, "expected the weight's input channels (" + weight[0] + ") to be divisible by groups (" + groups + ")");
-        for (int d = 0; d < 2; d++) {
+        if (stride.length != dims || padding.length != dims || outputPadding.length != dims || dilation.length != dims) {
+            throw error(op, "expected stride, padding, output_padding and dilation to be a single integer value or a list of " + dims + " values");
+        }
+        String[] names = Arrays.copyOfRange(SPATIAL_NAMES, 3 - dims, 3);
+        for (int d = 0; d < dims; d++) {
             if (stride[d] <= 0) throw error(op, "non-positive stride is not supported");
             if (outputPadding[d] >= stride[d] && outputPadding[d] >= dilation[d]) {
-                throw error(op, "output padding must be smaller than either stride or dilation, but got output_padding_height: " + outputPadding[0]
-                        + " output_padding_width: " + outputPadding[1] + " stride_height: " + stride[0] + " stride_width: " + stride[1]
-                        + " dilation_height: " + dilation[0] + " dilation_width: " + dilation[1]);
+                StringBuilder m = new StringBuilder("output padding must be smaller than either stride or dilation, but got");
+                for (int i = 0; i < dims; i++) m.append(" output_padding_").append(names[i]).append(": ").append(outputPadding[i]);
+                for (int i = 0; i < dims; i++) m.append(" stride_").append(names[i]).append(": ").append(stride[i]);
+                for (int i = 0; i < dims; i++) m.append(" dilation_").append(names[i]).append(": ").append(dilation[i]);
+                throw error(op, m.toString());
             }
         }
-        int[] out = {x[0], weight[1] * groups, 0, 0};
-        for (int d = 0; d < 2; d++) {
+        int[] out = new int[dims + 2];
+        out[0] = x[0];
+        out[1] = weight[1] * groups;
+        for (int d = 0; d < dims; d++) {
             out[2 + d] = (x[2 + d] - 1) * stride[d] - 2 * padding[d] + dilation[d] * (weight[2 + d] - 1) + outputPadding[d] + 1;
             if (out[2 + d] <= 0) throw error(op, "the output size " + Shapes.format(out) + " is too small (non-positive)");
         }
@@ -151,27 +199,42 @@ public final class ConvOps {
     public static final OpOverload CONV2D = OpOverload.define("conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
                     + "int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor")
             .nativeBlas()
-            .meta(a -> {
-                Tensor input = a.tensor(0), bias = a.optTensor(2);
-                if (bias != null && bias.dtype() != input.dtype()) {
-                    throw error("conv2d", "Input type (" + typeMetaName(input.dtype()) + ") and bias type (" + typeMetaName(bias.dtype()) + ") should be the same");
-                }
-                if (input.dim() != 3 && input.dim() != 4) {
-                    throw error("conv2d", "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: " + Shapes.format(input.shape()));
-                }
-                TensorMeta batched = (TensorMeta) CONVOLUTION.inferMeta(CONVOLUTION.bind(conv2dArguments(a, new FakeTensor(batchedMeta(input)))));
-                int[] shape = batched.shape();
-                return TensorMeta.contiguous(batched.dtype(), input.dim() == 4 ? shape : Arrays.copyOfRange(shape, 1, shape.length));
-            })
+            .meta(a -> convNdMeta("conv2d", 2, a))
             .kernel((a, m) -> ConvOps.CONV2D.decompose(a.toArray()))
-            // convolution on the batched input: unbatched inputs gain and lose a leading dimension of 1
-            .decomposition((e, a) -> {
-                boolean batched = e.meta(a[0]).dim() == 4;
-                Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0);
-                Object out = e.call(ConvOps.CONVOLUTION, x, a[1], a[2], a[3], a[4], a[5], false, new int[] {0, 0}, a[6]);
-                return batched ? out : e.call(ShapeOps.SQUEEZE_DIM, out, 0);
-            })
+            .decomposition((e, a) -> convNd(e, a, 2))
             .register();
+
+    public static final OpOverload CONV3D = OpOverload.define("conv3d(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, "
+                    + "int[3] padding=0, int[3] dilation=1, int groups=1) -> Tensor")
+            .nativeBlas()
+            .meta(a -> convNdMeta("conv3d", 3, a))
+            .kernel((a, m) -> ConvOps.CONV3D.decompose(a.toArray()))
+            .decomposition((e, a) -> convNd(e, a, 3))
+            .register();
+
+    /** conv2d's and conv3d's checks (ATen's conv{n}d, then convolution's) and output: convolution's, less the batch dimension for unbatched input. */
+    private static TensorMeta convNdMeta(String op, int dims, Args a) {
+        Tensor input = a.tensor(0), bias = a.optTensor(2);
+        if (bias != null && bias.dtype() != input.dtype()) {
+            throw error(op, "Input type (" + typeMetaName(input.dtype()) + ") and bias type (" + typeMetaName(bias.dtype()) + ") should be the same");
+        }
+        if (input.dim() != dims + 1 && input.dim() != dims + 2) {
+            throw error(op, "Expected " + (dims + 1) + "D (unbatched) or " + (dims + 2) + "D (batched) input to " + op + ", but got input of size: "
+                    + Shapes.format(input.shape()));
+        }
+        Object[] args = {new FakeTensor(batchedMeta(input, dims)), a.tensor(1), a.optTensor(2), a.ints(3), a.ints(4), a.ints(5), false, new int[dims], a.get(6)};
+        TensorMeta batched = (TensorMeta) CONVOLUTION.inferMeta(CONVOLUTION.bind(args));
+        int[] shape = batched.shape();
+        return TensorMeta.contiguous(batched.dtype(), input.dim() == dims + 2 ? shape : Arrays.copyOfRange(shape, 1, shape.length));
+    }
+
+    /** conv2d and conv3d as convolution on the batched input: unbatched inputs gain and lose a leading dimension of 1. */
+    private static Object convNd(OpEmitter e, Object[] a, int dims) {
+        boolean batched = e.meta(a[0]).dim() == dims + 2;
+        Object x = batched ? a[0] : e.call(ShapeOps.UNSQUEEZE, a[0], 0);
+        Object out = e.call(ConvOps.CONVOLUTION, x, a[1], a[2], a[3], a[4], a[5], false, new int[dims], a[6]);
+        return batched ? out : e.call(ShapeOps.SQUEEZE_DIM, out, 0);
+    }
 
     /** Differentiated through max_pool2d_with_indices, whose indices route the gradient (PyTorch's CompositeImplicitAutograd); AOT keeps it whole. */
     public static final OpOverload MAX_POOL2D = OpOverload.define("max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], "
@@ -381,10 +444,183 @@ public final class ConvOps {
             })
             .register();
 
+    /** max_pool3d_with_indices' output: CompositeImplicitAutograd in PyTorch, differentiated through the indices. */
+    public static final OpOverload MAX_POOL3D = OpOverload.define("max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], "
+                    + "int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor")
+            .meta(a -> pooled3dMeta(a.tensor(0), maxPool3dWindow(a)))
+            .kernel((a, m) -> ConvOps.MAX_POOL3D.decompose(a.toArray()))
+            .decomposition((e, a) -> ((List<?>) e.call(ConvOps.MAX_POOL3D_WITH_INDICES, a)).getFirst())
+            .register();
+
+    /** max_pool3d's output and, for each output, the flat position {@code (d * H + h) * W + w} of its maximum in the input volume. */
+    public static final OpOverload MAX_POOL3D_WITH_INDICES = OpOverload.define("max_pool3d_with_indices(Tensor self, int[3] kernel_size, "
+                    + "int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)")
+            .meta(a -> {
+                TensorMeta out = pooled3dMeta(a.tensor(0), maxPool3dWindow(a));
+                return List.of(out, TensorMeta.contiguous(DType.INT64, out.shape()));
+            })
+            .kernel((a, m) -> {
+                List<?> metas = (List<?>) m;
+                Tensor out = Tensor.allocate((TensorMeta) metas.get(0)), indices = Tensor.allocate((TensorMeta) metas.get(1));
+                if (out.numel() > 0) Pool3d.maxForward(a.tensor(0).contiguous(), out, indices, maxPool3dWindow(a));
+                return List.of(out, indices);
+            })
+            .derivative(g -> new Object[] {g.call(ConvOps.MAX_POOL3D_WITH_INDICES_BACKWARD, g.grad(0), g.arg(0), g.value(1), g.value(2), g.value(3),
+                    g.value(4), g.value(5), g.result(1))})
+            .register();
+
+    /** max_pool3d_with_indices' gradient: each output gradient added at its maximum's position; zero elsewhere. */
+    public static final OpOverload MAX_POOL3D_WITH_INDICES_BACKWARD = OpOverload.define("max_pool3d_with_indices_backward(Tensor grad_output, "
+                    + "Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor")
+            .meta(a -> {
+                String op = "max_pool3d_with_indices_backward";
+                Tensor grad = a.tensor(0), self = a.tensor(1), indices = a.tensor(7);
+                TensorMeta pooled = pooled3dMeta(self, maxPool3dWindow(MAX_POOL3D.bind(Arrays.copyOfRange(a.toArray(), 1, 7))));
+                checkPoolGradient(op, grad, self, pooled);
+                if (indices.dtype() != DType.INT64) {
+                    throw new IllegalArgumentException(op + ": expected indices to have dtype Long, but got " + scalarTypeName(indices.dtype()));
+                }
+                if (!Arrays.equals(indices.shape(), pooled.shape())) {
+                    throw new IllegalArgumentException(op + ": expected indices of size " + Shapes.format(pooled.shape()) + " (the pooled output's), but got "
+                            + Shapes.format(indices.shape()));
+                }
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(1), out = Tensor.allocate((TensorMeta) m);
+                int[] s = self.shape();
+                int n = s.length, volume = s[n - 3] * s[n - 2] * s[n - 1], planes = self.numel() / Math.max(1, volume);
+                Tensor grad = a.tensor(0).contiguous(), indices = a.tensor(7).contiguous();
+                for (long i : indices.toLongArray()) {
+                    if (i < 0 || i >= volume) {
+                        throw new IndexOutOfBoundsException("max_pool3d_with_indices_backward: index " + i + " is out of bounds for an input volume of "
+                                + s[n - 3] + "x" + s[n - 2] + "x" + s[n - 1]);
+                    }
+                }
+                int outVolume = grad.size(-3) * grad.size(-2) * grad.size(-1);
+                if (out.numel() > 0) Pool2d.maxBackward(grad, indices, out, planes, volume, outVolume);
+                return out;
+            })
+            // linear in grad_output: the gradient's values at the same maxima
+            .derivative(g -> {
+                TensorMeta self = g.argMeta(1);
+                int[] pooled = g.argMeta(0).shape();
+                Object picked = g.call(IndexingOps.GATHER, g.reshape(g.grad(), flatVolumes(self.shape())), self.dim() - 3,
+                        g.reshape(g.arg(7), flatVolumes(pooled)));
+                return new Object[] {g.reshape(picked, pooled)};
+            })
+            .register();
+
+    public static final OpOverload AVG_POOL3D = OpOverload.define("avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], "
+                    + "int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0);
+                Pool3d.Window w = avgPool3dWindow(a);
+                if (self.dtype() == DType.BOOL || self.dtype() == DType.INT32) throw notImplemented("avg_pool3d_out_frame", self.dtype());
+                return pooled3dMeta(self, w);
+            })
+            .kernel((a, m) -> {
+                Tensor out = Tensor.allocate((TensorMeta) m);
+                if (out.numel() > 0) Pool3d.avgForward(a.tensor(0).contiguous(), out, avgPool3dWindow(a), a.bool(5), a.optInteger(6));
+                return out;
+            })
+            .derivative(g -> new Object[] {g.call(ConvOps.AVG_POOL3D_BACKWARD, g.grad(), g.arg(0), g.value(1), g.value(2), g.value(3),
+                    g.value(4), g.value(5), g.value(6))})
+            .register();
+
+    /** avg_pool3d's gradient: each output gradient over its divisor, spread over the input voxels its window summed. */
+    public static final OpOverload AVG_POOL3D_BACKWARD = OpOverload.define("avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, "
+                    + "int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor")
+            .meta(a -> {
+                Tensor grad = a.tensor(0), self = a.tensor(1);
+                TensorMeta pooled = (TensorMeta) AVG_POOL3D.inferMeta(AVG_POOL3D.bind(Arrays.copyOfRange(a.toArray(), 1, 8)));
+                checkPoolGradient("avg_pool3d_backward", grad, self, pooled);
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor out = Tensor.allocate((TensorMeta) m);
+                Pool3d.Window w = avgPool3dWindow(AVG_POOL3D.bind(Arrays.copyOfRange(a.toArray(), 1, 8)));
+                if (out.numel() > 0) Pool3d.avgBackward(a.tensor(0).contiguous(), out, w, a.bool(6), a.optInteger(7));
+                return out;
+            })
+            // linear in grad_output: the same average of the gradient
+            .derivative(g -> new Object[] {g.call(ConvOps.AVG_POOL3D, g.grad(), g.value(2), g.value(3), g.value(4), g.value(5), g.value(6), g.value(7))})
+            .register();
+
+    public static final OpOverload ADAPTIVE_AVG_POOL3D = OpOverload.define("adaptive_avg_pool3d(Tensor self, int[3] output_size) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0);
+                int[] size = a.ints(1);
+                if (size.length != 3) throw new IllegalArgumentException("adaptive_avg_pool3d: output_size must be 3");
+                if (size[0] < 0 || size[1] < 0 || size[2] < 0) {
+                    throw new IllegalArgumentException("adaptive_avg_pool3d: elements of output_size must be greater than or equal to 0 but received {"
+                            + size[0] + ", " + size[1] + "," + size[2] + "}"); // sic: ATen's message has no space before the last
+                }
+                int[] shape = self.shape();
+                if (size[0] == 1 && size[1] == 1 && size[2] == 1) { // ATen computes this as mean over the last three dims, of any rank
+                    for (int d = -3; d < 0; d++) Shapes.wrapDim("adaptive_avg_pool3d", d, self.dim());
+                    if (!self.dtype().isFloatingPoint()) {
+                        throw new IllegalArgumentException("adaptive_avg_pool3d: mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: "
+                                + scalarTypeName(self.dtype()));
+                    }
+                } else {
+                    for (int d = 1; d < self.dim(); d++) {
+                        if (shape[d] <= 0) {
+                            throw new IllegalArgumentException("adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+                                    + Shapes.format(shape) + " with dimension " + d + " being empty");
+                        }
+                    }
+                    if (self.dim() != 4 && self.dim() != 5) {
+                        throw new IllegalArgumentException("adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got " + Shapes.format(shape));
+                    }
+                }
+                System.arraycopy(size, 0, shape, shape.length - 3, 3);
+                if (Shapes.numel(shape) > 0 && !self.dtype().isFloatingPoint()) throw notImplemented("adaptive_avg_pool3d_cpu", self.dtype());
+                return TensorMeta.contiguous(self.dtype(), shape);
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0), out = Tensor.allocate((TensorMeta) m);
+                if (out.numel() > 0) Pool3d.adaptiveAvgForward(self.contiguous(), out, lastThree(self.shape()), a.ints(1));
+                return out;
+            })
+            .derivative(g -> new Object[] {g.call(ConvOps.ADAPTIVE_AVG_POOL3D_BACKWARD, g.grad(), g.arg(0))})
+            .register();
+
+    /** adaptive_avg_pool3d's gradient: each output gradient over its window's volume, spread over the window. */
+    public static final OpOverload ADAPTIVE_AVG_POOL3D_BACKWARD = OpOverload.define("_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor")
+            .meta(a -> {
+                String op = "_adaptive_avg_pool3d_backward";
+                Tensor grad = a.tensor(0), self = a.tensor(1);
+                if (self.dim() < 3 || grad.dim() != self.dim()) {
+                    throw new IllegalArgumentException(op + ": Expected dimensions " + self.dim() + " for `grad_output` but got dimensions " + grad.dim());
+                }
+                for (int d = 0; d < self.dim() - 3; d++) {
+                    if (grad.size(d) != self.size(d)) {
+                        throw new IllegalArgumentException(op + ": expected grad_output of size " + Shapes.format(grad.shape()) + " to match self "
+                                + Shapes.format(self.shape()) + " but for its last three dims (the pooled ones), got size " + grad.size(d) + " at dim " + d);
+                    }
+                }
+                if (grad.dtype() != self.dtype()) {
+                    throw new IllegalArgumentException(op + ": expected grad_output to have dtype " + scalarTypeName(self.dtype()) + ", but got " + scalarTypeName(grad.dtype()));
+                }
+                if (!self.dtype().isFloatingPoint()) throw notImplemented(op, self.dtype());
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor grad = a.tensor(0).contiguous(), out = Tensor.allocate((TensorMeta) m);
+                if (out.numel() > 0 && grad.numel() > 0) Pool3d.adaptiveAvgBackward(grad, out, lastThree(a.tensor(1).shape()), lastThree(grad.shape()));
+                return out;
+            })
+            .derivative(g -> new Object[] {g.call(ConvOps.ADAPTIVE_AVG_POOL3D, g.grad(), lastThree(g.argMeta(0).shape()))})
+            .register();
+
     // ------------------------------------------------------------------ convolution
 
-    /** A checked convolution call: its geometry (2-d spatial) and output shape. */
-    private record Convolution(Conv2dGeometry geometry, int[] outputShape) {}
+    /**
+     * A checked convolution call: its 2-d geometry and output shape; for a 3-d convolution also its
+     * depth, the geometry then being that of the depth-unfolded 2-d problem ({@link Conv3d}).
+     */
+    private record Convolution(Conv2dGeometry geometry, Conv3d.Depth depth, int[] outputShape) {}
 
     /** _convolution's checks, in its order, on the arguments of aten.convolution. */
     private static Convolution convolution(Args a) {
@@ -399,8 +635,9 @@ public final class ConvOps {
         int[] outputPadding = expandParam("output_padding", a.ints(7), dims);
         if (a.bool(6)) throw error("convolution", "transposed convolution is not supported yet");
         checkShapeForward(input, weight, bias, stride, padding, dilation, outputPadding, groups);
-        if (dims != 2) {
-            throw error("convolution", "only 2-d (4-dimensional input and weight) convolution is supported yet, got weight of size " + Shapes.format(weight.shape()));
+        if (dims != 2 && dims != 3) {
+            throw error("convolution", "only 2-d and 3-d (4- and 5-dimensional input and weight) convolution is supported yet, got weight of size "
+                    + Shapes.format(weight.shape()));
         }
         for (int d : dilation) {
             if (d == 0) throw error("convolution", "dilation should be greater than zero, but got " + Shapes.format(dilation));
@@ -416,14 +653,23 @@ public final class ConvOps {
         if (bias != null && bias.dtype() != input.dtype()) {
             throw error("convolution", "Input type (" + typeMetaName(input.dtype()) + ") and bias type (" + typeMetaName(bias.dtype()) + ") should be the same");
         }
-        // ATen's CPU backends for what oneDNN doesn't take: slow_conv2d (all types but bool), slow_conv_dilated (floating and int64)
+        // ATen's CPU backends for what oneDNN doesn't take: slow_conv2d and slow_conv3d (all types but bool), slow_conv_dilated (floating and int64)
         boolean dilated = Arrays.stream(dilation).anyMatch(d -> d != 1);
         if (!emptyInput && (input.dtype() == DType.BOOL || dilated && input.dtype() == DType.INT32)) {
-            throw error("convolution", "\"" + (dilated ? "slow_conv_dilated<>" : "slow_conv2d_cpu") + "\" not implemented for '" + scalarTypeName(input.dtype()) + "'");
+            String kernel = dilated ? "slow_conv_dilated<>" : dims == 3 ? "compute_columns3d" : "slow_conv2d_cpu";
+            throw error("convolution", "\"" + kernel + "\" not implemented for '" + scalarTypeName(input.dtype()) + "'");
         }
-        Conv2dGeometry g = Conv2dGeometry.of(in, weight.shape(), stride, padding, dilation, groups);
         // ATen's calc_output_size: an input without channels gives an output without channels
-        return new Convolution(g, new int[] {g.batch(), in[1] == 0 ? 0 : g.outChannels(), g.outH(), g.outW()});
+        if (dims == 2) {
+            Conv2dGeometry g = Conv2dGeometry.of(in, weight.shape(), stride, padding, dilation, groups);
+            return new Convolution(g, null, new int[] {g.batch(), in[1] == 0 ? 0 : g.outChannels(), g.outH(), g.outW()});
+        }
+        int[] w = weight.shape();
+        int outD = Conv2dGeometry.outputSize(in[2], w[2], stride[0], padding[0], dilation[0]);
+        Conv2dGeometry g = Conv2dGeometry.of(new int[] {in[0] * outD, in[1] * w[2], in[3], in[4]}, new int[] {w[0], w[1] * w[2], w[3], w[4]},
+                Arrays.copyOfRange(stride, 1, 3), Arrays.copyOfRange(padding, 1, 3), Arrays.copyOfRange(dilation, 1, 3), groups);
+        return new Convolution(g, new Conv3d.Depth(in[2], w[2], stride[0], padding[0], dilation[0], outD),
+                new int[] {in[0], in[1] == 0 ? 0 : w[0], outD, g.outH(), g.outW()});
     }
 
     /** derivatives.yaml's convolution entry: convolution_backward, asked only for the gradients wanted. */
@@ -454,8 +700,10 @@ public final class ConvOps {
                 gO = gO == null ? t : g.add(gO, t);
             }
             if (ggB != null) {
-                int[] shape = g.argMeta(0).shape();
-                Object b = g.reshape(ggB, new int[] {1, shape[1], 1, 1});
+                int[] shape = g.argMeta(0).shape(), perChannel = new int[shape.length];
+                Arrays.fill(perChannel, 1);
+                perChannel[1] = shape[1];
+                Object b = g.reshape(ggB, perChannel);
                 gO = gO == null ? g.call(ShapeOps.EXPAND, b, shape) : g.add(gO, b);
             }
         }
@@ -552,19 +800,15 @@ public final class ConvOps {
         return sb.toString();
     }
 
-    /** The unbatched input with a batch dimension of 1 in front (metadata only). */
-    private static TensorMeta batchedMeta(Tensor input) {
-        if (input.dim() == 4) return input.meta();
-        int[] shape = new int[4], strides = new int[4];
+    /** The unbatched input (of {@code dims} spatial dimensions) with a batch dimension of 1 in front (metadata only). */
+    private static TensorMeta batchedMeta(Tensor input, int dims) {
+        if (input.dim() == dims + 2) return input.meta();
+        int[] shape = new int[dims + 2], strides = new int[dims + 2];
         shape[0] = 1;
         strides[0] = input.numel();
-        System.arraycopy(input.shape(), 0, shape, 1, 3);
-        System.arraycopy(input.strides(), 0, strides, 1, 3);
+        System.arraycopy(input.shape(), 0, shape, 1, dims + 1);
+        System.arraycopy(input.strides(), 0, strides, 1, dims + 1);
         return new TensorMeta(input.dtype(), shape, strides, input.storageOffset());
-    }
-
-    private static Object[] conv2dArguments(Args a, Tensor input) {
-        return new Object[] {input, a.tensor(1), a.optTensor(2), a.ints(3), a.ints(4), a.ints(5), false, new int[] {0, 0}, a.get(6)};
     }
 
 
@@ -671,6 +915,93 @@ public final class ConvOps {
         }
         int[] strides = c.dim() == 2 ? new int[] {0, 0, c.stride(0), c.stride(1)} : new int[] {0, h * w, w, 1};
         return c.viewAs(new TensorMeta(c.dtype(), new int[] {1, planes, h, w}, strides, c.storageOffset()));
+    }
+
+    // ------------------------------------------------------------------ 3-d pooling
+
+    /** A 3-d pooling parameter of one or three ints, as a triple. */
+    private static int[] triple(String message, int[] values) {
+        if (values.length == 1) return new int[] {values[0], values[0], values[0]};
+        if (values.length != 3) throw new IllegalArgumentException(message);
+        return values;
+    }
+
+    /** max_pool3d's checks on arguments 0-5 (self, kernel_size, stride, padding, dilation, ceil_mode), with ATen's messages. */
+    private static Pool3d.Window maxPool3dWindow(Args a) {
+        int[] kernel = triple("max_pool3d: kernel_size must either be a single int, or a tuple of three ints", a.ints(1));
+        int[] stride = a.ints(2).length == 0 ? kernel : triple("max_pool3d: stride must either be omitted, a single int, or a tuple of three ints", a.ints(2));
+        int[] padding = triple("max_pool3d: padding must either be a single int, or a tuple of three ints", a.ints(3));
+        int[] dilation = triple("max_pool3d: dilation must be either a single int, or a tuple of three ints", a.ints(4));
+        Tensor self = a.tensor(0);
+        Pool3d.Window w = pool3dWindow("max_pool3d_with_indices_out_cpu_template()", self, kernel, stride, padding, dilation, a.bool(5), false);
+        if (self.dtype() == DType.BOOL) throw notImplemented("max_pool3d", self.dtype());
+        return w;
+    }
+
+    /** avg_pool3d's checks on arguments 0-6 (self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override). */
+    private static Pool3d.Window avgPool3dWindow(Args a) {
+        int[] kernel = triple("avg_pool3d: kernel_size must be a single int, or a tuple of three ints", a.ints(1));
+        int[] stride = a.ints(2).length == 0 ? kernel : triple("avg_pool3d: stride must be omitted, a single int, or a tuple of three ints", a.ints(2));
+        int[] padding = triple("avg_pool3d: padding must be a single int, or a tuple of three ints", a.ints(3));
+        Integer divisor = a.optInteger(6);
+        if (divisor != null && divisor == 0) throw new IllegalArgumentException("avg_pool3d: divisor must be not zero");
+        return pool3dWindow("avg_pool3d()", a.tensor(0), kernel, stride, padding, new int[] {1, 1, 1}, a.bool(4), true);
+    }
+
+    /** Output sizes and ATen's pool3d_shape_check ({@code checkInputSize}: avg_pool3d's kernel-fits-the-input check). */
+    private static Pool3d.Window pool3dWindow(String fn, Tensor self, int[] kernel, int[] stride, int[] padding, int[] dilation, boolean ceilMode,
+                                              boolean checkInputSize) {
+        int[] s = self.shape();
+        int n = s.length;
+        if (n != 4 && n != 5) throw new IllegalArgumentException("non-empty 4D or 5D (batch mode) tensor expected for input");
+        int[] in = Arrays.copyOfRange(s, n - 3, n), out = new int[3];
+        for (int d = 0; d < 3; d++) out[d] = PoolGeometry.outputSize(in[d], kernel[d], padding[d], stride[d], dilation[d], ceilMode);
+        if (kernel[0] <= 0 || kernel[1] <= 0 || kernel[2] <= 0) {
+            throw new IllegalArgumentException("kernel size should be greater than zero, but got kT: " + kernel[0] + " kH: " + kernel[1] + " kW: " + kernel[2]);
+        }
+        if (stride[0] <= 0 || stride[1] <= 0 || stride[2] <= 0) {
+            throw new IllegalArgumentException("stride should be greater than zero, but got dT: " + stride[0] + " dH: " + stride[1] + " dW: " + stride[2]);
+        }
+        if (dilation[0] <= 0 || dilation[1] <= 0 || dilation[2] <= 0) {
+            throw new IllegalArgumentException("dilation should be greater than zero, but got dilationT: " + dilation[0] + " dilationH: " + dilation[1]
+                    + " dilationW: " + dilation[2]);
+        }
+        for (int i = n == 5 ? 1 : 0; i < n; i++) {
+            if (s[i] <= 0) {
+                throw new IllegalArgumentException(fn + ": Expected input's non-batch dimensions to have positive length, but input has a shape of "
+                        + Shapes.format(s) + " and non-batch dimension " + s[i] + " has length zero!");
+            }
+        }
+        if (checkInputSize && (in[0] < kernel[0] || in[1] < kernel[1] || in[2] < kernel[2])) {
+            throw new IllegalArgumentException("input image (T: " + in[0] + " H: " + in[1] + " W: " + in[2] + ") smaller than kernel size (kT: " + kernel[0]
+                    + " kH: " + kernel[1] + " kW: " + kernel[2] + ")");
+        }
+        if (kernel[0] / 2 < padding[0] || kernel[2] / 2 < padding[2] || kernel[1] / 2 < padding[1]) {
+            throw new IllegalArgumentException("pad should be smaller than or equal to half of kernel size, but got kT: " + kernel[0] + " kW: " + kernel[2]
+                    + " kH: " + kernel[1] + " padT: " + padding[0] + " padW: " + padding[2] + " padH: " + padding[1]);
+        }
+        int planes = s[n - 4];
+        if (out[0] < 1 || out[1] < 1 || out[2] < 1) {
+            throw new IllegalArgumentException("Given input size: (" + planes + "x" + in[0] + "x" + in[1] + "x" + in[2] + "). Calculated output size: ("
+                    + planes + "x" + out[0] + "x" + out[1] + "x" + out[2] + "). Output size is too small");
+        }
+        return new Pool3d.Window(kernel, stride, padding, dilation, in, out);
+    }
+
+    private static TensorMeta pooled3dMeta(Tensor self, Pool3d.Window w) {
+        int[] shape = self.shape();
+        System.arraycopy(w.out(), 0, shape, shape.length - 3, 3);
+        return TensorMeta.contiguous(self.dtype(), shape);
+    }
+
+    private static int[] lastThree(int[] shape) { return Arrays.copyOfRange(shape, shape.length - 3, shape.length); }
+
+    /** A shape with its last three (pooled) dims merged into one. */
+    private static int[] flatVolumes(int[] shape) {
+        int n = shape.length;
+        int[] flat = Arrays.copyOf(shape, n - 2);
+        flat[n - 3] = shape[n - 3] * shape[n - 2] * shape[n - 1];
+        return flat;
     }
 
     private static IllegalArgumentException notImplemented(String kernel, DType dtype) {

@@ -123,6 +123,10 @@ class CompiledTrainingTest {
                 Arguments.of("conv-bn-relu-pool", (java.util.function.Supplier<dev.ember.nn.Module>) () -> new Sequential(
                         new dev.ember.nn.Conv2d(3, 8, 3, 1, 1), new dev.ember.nn.BatchNorm2d(8), new ReLU(), new dev.ember.nn.MaxPool2d(2),
                         new dev.ember.nn.Flatten(), new Linear(8 * 4 * 4, 5)), new int[] {2, 3, 8, 8}),
+                Arguments.of("conv3d-bn3d-relu-pool3d", (java.util.function.Supplier<dev.ember.nn.Module>) () -> new Sequential(
+                        new dev.ember.nn.Conv3d(2, 4, 3, 1, 1), new dev.ember.nn.BatchNorm3d(4), new ReLU(), new dev.ember.nn.MaxPool3d(2),
+                        new dev.ember.nn.AvgPool3d(2, 1, 1), new dev.ember.nn.Conv3d(4, 3, 2, 1, 0), new dev.ember.nn.Flatten(), new Linear(3 * 2 * 2 * 2, 5)),
+                        new int[] {2, 2, 4, 4, 4}),
                 Arguments.of("transformer encoder layer", (java.util.function.Supplier<dev.ember.nn.Module>) () ->
                         new dev.ember.nn.TransformerEncoderLayer(16, 2, 32, 0.0), new int[] {2, 5, 16}),
                 Arguments.of("layer norm, gelu, dropout off", (java.util.function.Supplier<dev.ember.nn.Module>) () -> new Sequential(

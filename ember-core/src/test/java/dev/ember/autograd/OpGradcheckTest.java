@@ -291,6 +291,13 @@ class OpGradcheckTest {
         s(RecurrentOps.RNN_LAYER, "GRU reversed, no bias", x(4, 2, 12), x(2, 4), null, x(12, 4), null, "GRU", true);
         s(RecurrentOps.RNN_LAYER, "tanh", x(3, 1, 5), x(1, 5), null, x(5, 5), x(5), "RNN_TANH", false);
         s(ConvOps.CONV2D, "unbatched", x(2, 5, 5), x(3, 2, 2, 2), x(3), new int[] {2}, new int[] {1}, new int[] {1}, 1);
+        s(ConvOps.CONVOLUTION, "3-d: depth stride, padding, dilation, groups", x(2, 4, 5, 4, 5), x(6, 2, 2, 3, 2), x(6), new int[] {2, 1, 1},
+                new int[] {1, 0, 1}, new int[] {1, 1, 2}, false, new int[] {0}, 2);
+        s(ConvOps.CONV_TRANSPOSE3D, "stride, output padding, groups", x(1, 4, 2, 3, 2), x(4, 1, 2, 2, 2), x(2), new int[] {2, 1, 2}, new int[] {1, 0, 0},
+                new int[] {1, 0, 1}, 2, new int[] {1});
+        s(ConvOps.CONV3D, "unbatched", x(2, 4, 3, 4), x(3, 2, 2, 2, 3), x(3), new int[] {1, 2, 1}, new int[] {1}, new int[] {1}, 1);
+        s(ConvOps.CONVOLUTION_BACKWARD, "3-d", x(2, 6, 3, 2, 5), x(2, 4, 5, 4, 5), x(6, 2, 2, 3, 2), new int[] {6}, new int[] {2, 1, 1},
+                new int[] {1, 0, 1}, new int[] {1, 1, 2}, false, new int[] {0}, 2, new boolean[] {true, true, true});
         s(ConvOps.CONVOLUTION_BACKWARD, x(2, 6, 3, 4), x(2, 4, 5, 6), x(6, 2, 3, 2), new int[] {6}, new int[] {2, 1}, new int[] {1, 0}, new int[] {1, 2},
                 false, new int[] {0}, 2, new boolean[] {true, true, true});
         s(ConvOps.CONVOLUTION_BACKWARD, "batch of 3, stride 2, dilation, 3 groups, odd sizes", x(3, 6, 4, 4), x(3, 3, 7, 6), x(6, 1, 2, 3), new int[] {6},
@@ -312,6 +319,19 @@ class OpGradcheckTest {
         s(ConvOps.ADAPTIVE_AVG_POOL2D, x(2, 3, 5, 7), new int[] {3, 2});
         s(ConvOps.ADAPTIVE_AVG_POOL2D, "1x1 of any rank", x(2, 2, 3, 4, 5), new int[] {1, 1});
         s(ConvOps.ADAPTIVE_AVG_POOL2D_BACKWARD, x(3, 3, 2), c(3, 5, 7));
+        s(ConvOps.MAX_POOL3D, "padded, dilated, ceil", x(1, 2, 4, 5, 5), new int[] {2, 3, 2}, new int[] {2, 1, 2}, new int[] {1, 1, 0},
+                new int[] {1, 1, 2}, true);
+        s(ConvOps.MAX_POOL3D_WITH_INDICES, "unbatched", x(2, 4, 4, 3), new int[] {2}, new int[] {}, new int[] {0}, new int[] {1}, false);
+        Tensor volume = c(1, 2, 4, 4, 4);
+        Tensor volumeIndices = ConvOps.MAX_POOL3D_WITH_INDICES.callList(volume, new int[] {2}, new int[] {2}, new int[] {1}, new int[] {1}, true).get(1);
+        s(ConvOps.MAX_POOL3D_WITH_INDICES_BACKWARD, x(1, 2, 3, 3, 3), volume, new int[] {2}, new int[] {2}, new int[] {1}, new int[] {1}, true, volumeIndices);
+        s(ConvOps.AVG_POOL3D, x(2, 2, 4, 5, 4), new int[] {2, 3, 2}, new int[] {}, new int[] {0}, false, true, null);
+        s(ConvOps.AVG_POOL3D, "padded, ceil, no pad count, unbatched", x(2, 5, 4, 5), new int[] {3}, new int[] {2}, new int[] {1}, true, false, null);
+        s(ConvOps.AVG_POOL3D, "divisor", x(1, 2, 3, 4, 4), new int[] {2}, new int[] {1}, new int[] {1}, false, true, 3);
+        s(ConvOps.ADAPTIVE_AVG_POOL3D, x(2, 2, 5, 4, 7), new int[] {3, 2, 4});
+        s(ConvOps.ADAPTIVE_AVG_POOL3D, "1x1x1, unbatched", x(2, 3, 4, 3), new int[] {1, 1, 1});
+        s(ConvOps.ADAPTIVE_AVG_POOL3D_BACKWARD, x(2, 3, 2, 4), c(2, 5, 3, 7));
+        s(ConvOps.AVG_POOL3D_BACKWARD, x(1, 2, 3, 3, 3), c(1, 2, 5, 5, 5), new int[] {3}, new int[] {2}, new int[] {1}, true, false, null);
 
         s(NnOps.SCALED_DOT_PRODUCT_ATTENTION, x(2, 3, 4), x(2, 5, 4), x(2, 5, 3));
         s(NnOps.SCALED_DOT_PRODUCT_ATTENTION, "causal, scale", x(1, 2, 4, 3), x(1, 2, 4, 3), x(1, 2, 4, 2), null, 0.0, true, 0.7);

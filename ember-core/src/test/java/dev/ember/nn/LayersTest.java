@@ -46,6 +46,55 @@ class LayersTest {
     }
 
     @Test
+    void conv3d() {
+        Conv3d c = new Conv3d(4, 6, new int[] {2, 3, 2}, new int[] {1, 2, 1}, new int[] {1, 1, 0}, new int[] {2, 1, 1}, 2, true);
+        Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 4, 6, 7, 5);
+        assertClose(c.forward(x), Torch.call("torch.conv3d(a, b, c, [1, 2, 1], [1, 1, 0], [2, 1, 1], 2)", x, c.weight, c.bias), "conv3d");
+        assertArrayEquals(new int[] {6, 2, 2, 3, 2}, c.weight.shape());
+        Conv3d plain = new Conv3d(4, 3, 3, 1, 1, 1, 1, false);
+        assertClose(plain.forward(x), Torch.call("torch.conv3d(a, b, None, 1, 1, 1, 1)", x, plain.weight), "conv3d no bias");
+        assertEquals("Conv3d(4, 6, kernel_size=(2, 3, 2), stride=(1, 2, 1), padding=(1, 1, 0), dilation=(2, 1, 1), groups=2)", c.toString());
+        assertEquals("Conv3d(4, 3, kernel_size=(3, 3, 3), stride=(1, 1, 1), padding=(1, 1, 1), bias=False)", plain.toString());
+    }
+
+    @Test
+    void pooling3d() {
+        Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 3, 5, 7, 6);
+        assertClose(new MaxPool3d(3, 2, 1).forward(x), Torch.call("torch.max_pool3d(a, [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1], False)", x), "max pool 3d");
+        MaxPool3d odd = new MaxPool3d(new int[] {2, 3, 2}, new int[] {2, 2, 1}, new int[] {0, 1, 1}, new int[] {2, 1, 1}, true);
+        assertClose(odd.forward(x), Torch.call("torch.max_pool3d(a, [2, 3, 2], [2, 2, 1], [0, 1, 1], [2, 1, 1], True)", x), "max pool 3d dilation ceil");
+        assertClose(odd.forwardWithIndices(x).get(1), Torch.callList("torch.max_pool3d_with_indices(a, [2, 3, 2], [2, 2, 1], [0, 1, 1], [2, 1, 1], True)", x).get(1),
+                "max pool 3d indices");
+        assertClose(new AvgPool3d(2).forward(x), Torch.call("torch.avg_pool3d(a, [2, 2, 2])", x), "avg pool 3d");
+        AvgPool3d avg = new AvgPool3d(new int[] {3, 2, 3}, new int[] {2, 1, 2}, new int[] {1, 1, 1}, true, false, null);
+        assertClose(avg.forward(x), Torch.call("torch.avg_pool3d(a, [3, 2, 3], [2, 1, 2], [1, 1, 1], True, False)", x), "avg pool 3d ceil, no pad count");
+        assertEquals("MaxPool3d(kernel_size=3, stride=2, padding=1, dilation=1, ceil_mode=False)", new MaxPool3d(3, 2, 1).toString());
+        assertEquals("MaxPool3d(kernel_size=(2, 3, 2), stride=(2, 2, 1), padding=(0, 1, 1), dilation=(2, 1, 1), ceil_mode=True)", odd.toString());
+        assertEquals("AvgPool3d(kernel_size=2, stride=2, padding=0)", new AvgPool3d(2).toString());
+        assertClose(new AdaptiveAvgPool3d(new int[] {2, 3, 4}).forward(x), Torch.call("torch.adaptive_avg_pool3d(a, [2, 3, 4])", x), "adaptive avg pool 3d");
+        assertEquals("AdaptiveAvgPool3d(output_size=2)", new AdaptiveAvgPool3d(2).toString());
+    }
+
+    @Test
+    void batchNorm3dTrainsAndEvaluatesOnVolumes() {
+        BatchNorm3d bn = randomized(new BatchNorm3d(3, 1e-5, 0.2, true, true));
+        Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 3, 4, 5, 3);
+        Tensor mean0 = bn.runningMean.clone(), var0 = bn.runningVar.clone();
+        Tensor y = bn.forward(x);
+        NDList expected = Torch.callList("y = torch.batch_norm(a, b, c, d, e, True, 0.2, 1e-5, False)\nreturn (y, d, e)", x, bn.weight, bn.bias, mean0, var0);
+        assertClose(y, expected.get(0), "batch norm 3d train output");
+        assertClose(bn.runningMean, expected.get(1), "running mean after one step");
+        assertClose(bn.runningVar, expected.get(2), "running var after one step");
+        bn.eval();
+        Tensor x2 = Inputs.randn(rng, DType.FLOAT32, 1, 3, 2, 4, 4);
+        assertClose(bn.forward(x2), Torch.call("torch.batch_norm(a, b, c, d, e, False, 0.2, 1e-5, False)", x2, bn.weight, bn.bias, bn.runningMean, bn.runningVar),
+                "batch norm 3d eval output");
+        var e = assertThrows(IllegalArgumentException.class, () -> bn.forward(Tensor.randn(2, 3, 4, 4)));
+        assertTrue(e.getMessage().contains("expected 5D input (got 4D input)"), e.getMessage());
+        assertEquals("BatchNorm3d(3, eps=1e-05, momentum=0.2, affine=True, track_running_stats=True)", bn.toString());
+    }
+
+    @Test
     void batchNormUpdatesRunningStatsInTrainingAndUsesThemInEval() {
         BatchNorm2d bn = randomized(new BatchNorm2d(3, 1e-5, 0.2, true, true));
         Tensor x = Inputs.randn(rng, DType.FLOAT32, 4, 3, 5, 5);

@@ -1,0 +1,20 @@
+package dev.ember.nn;
+
+import dev.ember.tensor.Tensor;
+
+/**
+ * Batch normalization over the channels of {@code [N, C, D, H, W]} input, as PyTorch's
+ * {@code nn.BatchNorm3d}; the statistics and modes are {@link BatchNorm}'s.
+ */
+public class BatchNorm3d extends BatchNorm {
+    public BatchNorm3d(int numFeatures) { this(numFeatures, 1e-5, 0.1, true, true); }
+
+    public BatchNorm3d(int numFeatures, double eps, double momentum, boolean affine, boolean trackRunningStats) {
+        super(numFeatures, eps, momentum, affine, trackRunningStats);
+    }
+
+    @Override
+    void checkInputDim(Tensor input) {
+        if (input.dim() != 5) throw new IllegalArgumentException("BatchNorm3d: expected 5D input (got " + input.dim() + "D input)");
+    }
+}
