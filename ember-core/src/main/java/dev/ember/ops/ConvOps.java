@@ -273,13 +273,7 @@ public final class ConvOps {
                 Tensor grad = a.tensor(0), self = a.tensor(1), indices = a.tensor(7);
                 TensorMeta pooled = pooledMeta(self, maxPoolGeometry(MAX_POOL2D.bind(Arrays.copyOfRange(a.toArray(), 1, 7))));
                 checkPoolGradient(op, grad, self, pooled);
-                if (indices.dtype() != DType.INT64) {
-                    throw new IllegalArgumentException(op + ": expected indices to have dtype Long, but got " + scalarTypeName(indices.dtype()));
-                }
-                if (!Arrays.equals(indices.shape(), pooled.shape())) {
-                    throw new IllegalArgumentException(op + ": expected indices of size " + Shapes.format(pooled.shape()) + " (the pooled output's), but got "
-                            + Shapes.format(indices.shape()));
-                }
+                checkPoolIndices(op, indices, pooled);
                 return TensorMeta.contiguous(self.dtype(), self.shape());
             })
             .kernel((a, m) -> {
@@ -477,13 +471,7 @@ public final class ConvOps {
                 Tensor grad = a.tensor(0), self = a.tensor(1), indices = a.tensor(7);
                 TensorMeta pooled = pooled3dMeta(self, maxPool3dWindow(MAX_POOL3D.bind(Arrays.copyOfRange(a.toArray(), 1, 7))));
                 checkPoolGradient(op, grad, self, pooled);
-                if (indices.dtype() != DType.INT64) {
-                    throw new IllegalArgumentException(op + ": expected indices to have dtype Long, but got " + scalarTypeName(indices.dtype()));
-                }
-                if (!Arrays.equals(indices.shape(), pooled.shape())) {
-                    throw new IllegalArgumentException(op + ": expected indices of size " + Shapes.format(pooled.shape()) + " (the pooled output's), but got "
-                            + Shapes.format(indices.shape()));
-                }
+                checkPoolIndices(op, indices, pooled);
                 return TensorMeta.contiguous(self.dtype(), self.shape());
             })
             .kernel((a, m) -> {
@@ -864,6 +852,17 @@ public final class ConvOps {
         PoolGeometry g = poolGeometry(self, kernel, stride, padding, dilation, a.bool(5));
         if (self.dtype() == DType.BOOL) throw notImplemented("max_pool2d", self.dtype());
         return g;
+    }
+
+    /** A max pool backward's indices: int64, the pooled output's shape. */
+    private static void checkPoolIndices(String op, Tensor indices, TensorMeta pooled) {
+        if (indices.dtype() != DType.INT64) {
+            throw new IllegalArgumentException(op + ": expected indices to have dtype Long, but got " + scalarTypeName(indices.dtype()));
+        }
+        if (!Arrays.equals(indices.shape(), pooled.shape())) {
+            throw new IllegalArgumentException(op + ": expected indices of size " + Shapes.format(pooled.shape()) + " (the pooled output's), but got "
+                    + Shapes.format(indices.shape()));
+        }
     }
 
     /** A pooling backward's grad_output: the pooled output's shape and self's (floating) dtype. */
