@@ -110,8 +110,14 @@ public abstract class CustomFunction {
         for (int k = 0; k < outputs.length; k++) differentiable[k] = outputs[k] != null && !ctx.nonDifferentiable.contains(outputs[k]);
         boolean[] readByBackward = new boolean[inputs.length];
         for (Tensor s : ctx.saved) for (int i = 0; i < inputs.length; i++) readByBackward[i] |= s == inputs[i];
+        // saved tensors other than inputs (outputs, intermediates): their versions as forward left them, checked before backward reads
+        // them (saved inputs are checked by the node, with their own message), as PyTorch checks every saved variable
+        int[] savedVersions = new int[ctx.saved.size()];
+        for (int j = 0; j < savedVersions.length; j++) savedVersions[j] = ctx.saved.get(j).version();
+        Tensor[] forwardOutputs = outputs.clone();
         int count = inputs.length;
         Autograd.Backward backward = grads -> {
+            checkSavedVersions(ctx.saved, savedVersions, inputs, forwardOutputs);
             Tensor[] filled = new Tensor[grads.length];
             for (int k = 0; k < grads.length; k++) filled[k] = grads[k] != null ? grads[k] : Tensor.zeros(metas.dtype(k), metas.shape(k));
             Tensor[] result = backward(ctx, filled);
@@ -131,6 +137,19 @@ public abstract class CustomFunction {
         };
         List<Tensor> recorded = Autograd.function(name(), List.of(inputs), Arrays.asList(outputs), differentiable, readByBackward, backward);
         return new ArrayList<>(recorded);
+    }
+
+    /** ATen's refusal of a saved output or intermediate changed in place since forward (a caller's {@code out.mul_(…)}). */
+    private void checkSavedVersions(List<Tensor> saved, int[] versions, Tensor[] inputs, Tensor[] outputs) {
+        for (int j = 0; j < versions.length; j++) {
+            Tensor s = saved.get(j);
+            if (Arrays.asList(inputs).stream().anyMatch(in -> in == s) || s.version() == versions[j]) continue;
+            int k = Arrays.asList(outputs).indexOf(s);
+            String of = k >= 0 ? ", which is output " + k + " of " + name() + "," : " (saved tensor " + j + " of " + name() + ")";
+            throw new IllegalStateException("one of the variables needed for gradient computation has been modified by an inplace operation: ["
+                    + s.meta().describe() + "]" + of + " is at version " + s.version() + "; expected version " + versions[j] + " instead. "
+                    + "Hint: make the in-place op out of place (x = x.add(y) instead of x.add_(y)), or clone() the tensor before modifying it.");
+        }
     }
 
     /** Whether a gradient of shape {@code got} sums to {@code want} (broadcasting's reverse). */

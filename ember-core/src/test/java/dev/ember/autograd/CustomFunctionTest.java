@@ -143,6 +143,34 @@ public class CustomFunctionTest {
         assertTrue(assertThrows(IllegalStateException.class, () -> p.sum().backward()).getMessage().contains("modified by an inplace operation"));
     }
 
+    /** tanh whose backward reads its saved output (fuzzer seed 931048): a caller's in-place write of that output must refuse backward. */
+    static final class SavesItsOutput extends CustomFunction {
+        protected Tensor[] forward(Context ctx, Tensor... in) {
+            Tensor y = in[0].tanh();
+            ctx.saveForBackward(y);
+            return new Tensor[] {y};
+        }
+
+        protected Tensor[] backward(Context ctx, Tensor... grad) {
+            return new Tensor[] {grad[0].mul(ctx.savedTensors().get(0).square().neg().add(1.0))};
+        }
+    }
+
+    @Test
+    void aSavedOutputChangedInPlaceRefusesBackwardAsPyTorchDoes() {
+        Tensor x = Tensor.randn(4, 4).requiresGrad(true);
+        Tensor y = new SavesItsOutput().apply(x);
+        y.mul_(0.5);   // PyTorch: "one of the variables needed for gradient computation has been modified by an inplace operation"
+        String message = assertThrows(IllegalStateException.class, () -> y.sum().backward()).getMessage();
+        assertTrue(message.startsWith("one of the variables needed for gradient computation has been modified by an inplace operation: [f32[4, 4]], "
+                + "which is output 0 of SavesItsOutputBackward, is at version 1; expected version 0 instead."), message);
+        assertNull(x.grad(), "nothing half-updated");
+        // untouched, the same function trains: the gradient from the saved output
+        Tensor x2 = Tensor.randn(4, 4).requiresGrad(true);
+        new SavesItsOutput().apply(x2).sum().backward();
+        assertTrue(x2.grad().allclose(x2.detach().tanh().square().neg().add(1.0)), "1 - tanh² from the saved output");
+    }
+
     static Tensor model(Tensor x, Tensor w) {
         Tensor h = x.matmul(w).tanh();
         return new ClippedExp(0.5).apply(h).sum();
