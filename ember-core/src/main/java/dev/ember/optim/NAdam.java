@@ -92,10 +92,7 @@ public final class NAdam extends Optimizer {
 
     @Override
     protected void validate(Map<String, Object> o) {
-        Checks.lr((Double) o.get("lr"));
-        Checks.eps((Double) o.get("eps"));
-        Checks.betas(o.get("betas"));
-        Checks.weightDecay((Double) o.get("weight_decay"));
+        Checks.adamOptions(o);
         checkMomentumDecay((Double) o.get("momentum_decay"));
     }
 
