@@ -298,6 +298,7 @@ final class SymScalars {
      * Java scalars), so result dtype and values equal eager's.
      */
     static VariableTracker opCall(TraceContext ctx, OpOverload op, List<VariableTracker> args, SymScalarVariable s) {
+        if (scaledByAlpha(ctx, op, args) instanceof VariableTracker sum) return sum;
         List<VariableTracker> in = new ArrayList<>(args);
         OpOverload tensorOp = tensorOverload(op);
         if (op == PointwiseOps.RSUB_SCALAR && in.size() >= 2) {
@@ -341,6 +342,29 @@ final class SymScalars {
         }
         VariableTracker result = OpCalls.call(ctx, tensorOp, in);
         return result instanceof TensorVariable t ? scalarCompute(t) : result;
+    }
+
+    /** add and sub of two tensors, whose {@code alpha} a symbolic number may be. */
+    private static final java.util.Set<OpOverload> ALPHA_OPS = java.util.Set.of(
+            PointwiseOps.ADD_TENSOR, PointwiseOps.SUB_TENSOR, PointwiseOps.ADD__TENSOR, PointwiseOps.SUB__TENSOR);
+
+    /**
+     * {@code add(self, other, alpha=s)} (or sub, or in place) with a symbolic {@code s} and two
+     * tensors: {@code add(self, mul(other, s))}, the product in the dtype the op computes in, which is
+     * what the eager kernel computes ({@code a + alpha * b} with alpha rounded to that dtype; the
+     * inductor multiplies the same way): a learning rate in {@code p.add_(g, -lr)} stays a graph
+     * input instead of a constant that recompiles on each new value. Null when the call is not of
+     * that form, or when eager would refuse it (a floating alpha of integer tensors): then the caller
+     * goes on as before.
+     */
+    private static VariableTracker scaledByAlpha(TraceContext ctx, OpOverload op, List<VariableTracker> args) {
+        if (!ALPHA_OPS.contains(op) || args.size() != 3 || !(args.get(2) instanceof SymScalarVariable alpha)) return null;
+        if (!(args.get(0) instanceof TensorVariable self) || !(args.get(1) instanceof TensorVariable other)) return null;
+        DType compute = TypePromotion.resultType(self.fake(), other.fake());
+        if (compute == DType.BOOL || (!compute.isFloatingPoint() && !alpha.isIntegral())) return null;
+        VariableTracker widened = other.fake().dtype() == compute ? other : OpCalls.call(ctx, ShapeOps.TO_COPY, List.of(other, ConstantVariable.of(compute)));
+        VariableTracker scaled = OpCalls.call(ctx, PointwiseOps.MUL_TENSOR, List.of(widened, cast(ctx, alpha.tensor(), compute)));
+        return OpCalls.call(ctx, op, List.of(self, scaled));
     }
 
     /**
