@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""One AdamW step over the parameters of TrainingBench's MLP and encoder layer, gradients already
+"""One AdamW step over the parameters of TrainingBench's MLP and encoder layer, and one SGD step
+(momentum 0.9, its buffers made by a first step) over the MLP's, gradients already
 set, under torch (every CPU this process may use, or --threads N): the for-loop implementation, the foreach one (torch's default), and
 torch.compile(opt.step). The peer of ember-bench's OptimizerStepBench; run it in the same session.
 
@@ -46,16 +47,26 @@ def bench(step, warmup=5, seconds=4.0):
     return 1e3 * times[len(times) // 2]
 
 
+def adamw(params, foreach=None):
+    return torch.optim.AdamW(params, lr=1e-4, foreach=foreach)
+
+
+def sgd(params, foreach=None):
+    opt = torch.optim.SGD(params, lr=1e-4, momentum=0.9, foreach=foreach)
+    opt.step()   # the momentum buffers exist from here on: the steady step is what is timed
+    return opt
+
+
 def main():
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; ms per AdamW step (median)")
-    for name, make in [("mlp", mlp), ("encoder", encoder)]:
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; ms per optimizer step (median)")
+    for name, make, optimizer in [("mlp AdamW", mlp, adamw), ("encoder AdamW", encoder, adamw), ("mlp SGD momentum", mlp, sgd)]:
         row = [name]
         for foreach in (False, True):
             model = with_grads(make())
-            opt = torch.optim.AdamW(model.parameters(), lr=1e-4, foreach=foreach)
+            opt = optimizer(model.parameters(), foreach=foreach)
             row.append(f"{'foreach' if foreach else 'for-loop'} {bench(opt.step):.2f}")
         model = with_grads(make())
-        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        opt = optimizer(model.parameters())
         compiled = torch.compile(opt.step)
         t0 = time.perf_counter()
         compiled()

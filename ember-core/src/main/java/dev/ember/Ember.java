@@ -113,7 +113,7 @@ public final class Ember {
 
     /**
      * An optimizer whose {@code step()} runs each parameter group's updates as one compiled function
-     * of the parameter lists (Adam and AdamW; others keep stepping eagerly): the inductor fuses each
+     * of the parameter lists (every optimizer in {@code dev.ember.optim}): the inductor fuses each
      * parameter's chain of updates, and the step's numbers (learning rate, bias corrections) are
      * graph inputs, so it compiles once however they change (docs/training.md).
      */
@@ -121,8 +121,8 @@ public final class Ember {
         optimizer.compileUpdatesWith(update -> {
             Bound b = bind(update, options);   // the update is a serializable lambda: its implementation method is what is captured
             @SuppressWarnings("unchecked")
-            dev.ember.optim.ForeachUpdate compiled = (ps, gs, s1, s2, h) ->
-                    (List<Tensor>) b.frame.call(b.target, b.args(ps, gs, s1, s2, h), () -> update.apply(ps, gs, s1, s2, h));
+            dev.ember.optim.ForeachUpdate compiled = (ps, gs, st, h) ->
+                    (List<Tensor>) b.frame.call(b.target, b.args(ps, gs, st, h), () -> update.apply(ps, gs, st, h));
             return compiled;
         });
         return optimizer;

@@ -3,7 +3,9 @@ package dev.ember.optim;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -91,6 +93,7 @@ public final class Adadelta extends Optimizer {
     protected void update(ParamGroup group) {
         double lr = group.lr(), rho = group.getDouble("rho"), eps = group.getDouble("eps"), weightDecay = group.getDouble("weight_decay");
         boolean maximize = group.getBoolean("maximize");
+        List<Tensor> params = new ArrayList<>(), grads = new ArrayList<>(), states = new ArrayList<>();
         for (Tensor p : group.params()) {
             Tensor grad = p.grad();
             if (grad == null) continue;
@@ -102,13 +105,31 @@ public final class Adadelta extends Optimizer {
                 state.put("acc_delta", Tensor.zerosLike(p));
             }
             state.get("step").add_(1.0);
+            params.add(p);
+            grads.add(grad);
+            states.add(state.get("square_avg"));
+            states.add(state.get("acc_delta"));
+        }
+        runUpdates(Adadelta::foreachUpdate, params, grads, states, new double[] {lr, rho, eps, weightDecay});
+    }
+
+    /**
+     * Every parameter's update as one function of lists ({@link ForeachUpdate}), eager and
+     * compiled alike: {@code h} holds lr, rho, eps and weight_decay; {@code states} each
+     * parameter's square_avg and acc_delta.
+     */
+    static List<Tensor> foreachUpdate(List<Tensor> params, List<Tensor> grads, List<Tensor> states, double[] h) {
+        double lr = h[0], rho = h[1], eps = h[2], weightDecay = h[3];
+        for (int i = 0; i < params.size(); i++) {
+            Tensor p = params.get(i), grad = grads.get(i);
             if (weightDecay != 0) grad = grad.add(p, weightDecay);
-            Tensor squareAvg = state.get("square_avg"), accDelta = state.get("acc_delta");
+            Tensor squareAvg = states.get(2 * i), accDelta = states.get(2 * i + 1);
             squareAvg.mul_(rho).add_(grad.mul(1 - rho).mul_(grad));        // addcmul_(grad, grad, value=1 - rho)
             Tensor std = squareAvg.add(eps).sqrt_();
             Tensor delta = accDelta.add(eps).sqrt_().div_(std).mul_(grad);
             accDelta.mul_(rho).add_(delta.mul(1 - rho).mul_(delta));       // addcmul_(delta, delta, value=1 - rho)
             p.add_(delta, -lr);
         }
+        return params;
     }
 }

@@ -3,7 +3,9 @@ package dev.ember.optim;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -109,6 +111,8 @@ public final class Adagrad extends Optimizer {
     protected void update(ParamGroup group) {
         double lr = group.lr(), lrDecay = group.getDouble("lr_decay"), eps = group.getDouble("eps"), weightDecay = group.getDouble("weight_decay");
         boolean maximize = group.getBoolean("maximize");
+        List<Tensor> params = new ArrayList<>(), grads = new ArrayList<>(), states = new ArrayList<>();
+        StepNumbers numbers = new StepNumbers().add(eps, weightDecay);
         for (Tensor p : group.params()) {
             Tensor grad = p.grad();
             if (grad == null) continue;
@@ -118,12 +122,29 @@ public final class Adagrad extends Optimizer {
             stepT.add_(1.0);
             double step = stepT.item();
             if (maximize) grad = grad.neg();
+            params.add(p);
+            grads.add(grad);
+            states.add(state.get("sum"));
+            numbers.add(lr / (1 + (step - 1) * lrDecay));
+        }
+        runUpdates(Adagrad::foreachUpdate, params, grads, states, numbers.toArray());
+    }
+
+    /**
+     * Every parameter's update as one function of lists ({@link ForeachUpdate}), eager and
+     * compiled alike: {@code h} holds eps and weight_decay, then each parameter's decayed learning
+     * rate; {@code states} each parameter's sum.
+     */
+    static List<Tensor> foreachUpdate(List<Tensor> params, List<Tensor> grads, List<Tensor> states, double[] h) {
+        double eps = h[0], weightDecay = h[1];
+        for (int i = 0; i < params.size(); i++) {
+            Tensor p = params.get(i), grad = grads.get(i);
             if (weightDecay != 0) grad = grad.add(p, weightDecay);
-            double clr = lr / (1 + (step - 1) * lrDecay);
-            Tensor sum = state.get("sum");
+            Tensor sum = states.get(i);
             sum.add_(grad.mul(1.0).mul_(grad));            // addcmul_(grad, grad, value=1)
             Tensor std = sum.sqrt().add_(eps);
-            p.add_(grad.mul(-clr).div_(std));              // addcdiv_(grad, std, value=-clr): value * t1 / t2, ATen's order
+            p.add_(grad.mul(-h[2 + i]).div_(std));         // addcdiv_(grad, std, value=-clr): value * t1 / t2, ATen's order
         }
+        return params;
     }
 }

@@ -103,9 +103,8 @@ public class Adam extends Optimizer {
         double[] betas = group.getPair("betas");
         double beta1 = betas[0], beta2 = betas[1];
         boolean amsgrad = group.getBoolean("amsgrad"), maximize = group.getBoolean("maximize"), decoupled = group.getBoolean("decoupled_weight_decay");
-        boolean compiled = updateCompiler() != null && !amsgrad;
-        List<Tensor> params = new ArrayList<>(), grads = new ArrayList<>(), expAvgs = new ArrayList<>(), expAvgSqs = new ArrayList<>();
-        List<Double> stepSizes = new ArrayList<>();
+        List<Tensor> params = new ArrayList<>(), grads = new ArrayList<>(), states = new ArrayList<>();
+        StepNumbers numbers = new StepNumbers().add(lr, beta1, beta2, eps, weightDecay, StepNumbers.flag(decoupled), StepNumbers.flag(amsgrad));
         for (Tensor p : group.params()) {
             Tensor grad = p.grad();
             if (grad == null) continue;
@@ -122,44 +121,35 @@ public class Adam extends Optimizer {
             double step = stepT.item();
             double stepSize = lr / (1 - Math.pow(beta1, step));
             double biasCorrection2Sqrt = Math.sqrt(1 - Math.pow(beta2, step));
-            if (compiled) {
-                params.add(p);
-                grads.add(grad);
-                expAvgs.add(state.get("exp_avg"));
-                expAvgSqs.add(state.get("exp_avg_sq"));
-                stepSizes.add(stepSize);
-                stepSizes.add(biasCorrection2Sqrt);
-                continue;
-            }
             Tensor expAvg = state.get("exp_avg"), expAvgSq = state.get("exp_avg_sq"), maxExpAvgSq = state.get("max_exp_avg_sq");
-            if (FusedUpdate.applies(p, grad, expAvg, expAvgSq, maxExpAvgSq)) {
+            if (!stepsCompiled() && FusedUpdate.applies(p, grad, expAvg, expAvgSq, maxExpAvgSq)) {
                 // one pass, the same float32 operations in the same order (FusedUpdate)
                 FusedUpdate.adam(p, grad, expAvg, expAvgSq, maxExpAvgSq, lr, beta1, beta2, eps, weightDecay, decoupled, stepSize, biasCorrection2Sqrt);
                 continue;
             }
-            updateOne(p, grad, expAvg, expAvgSq, maxExpAvgSq, lr, beta1, beta2, eps, weightDecay, decoupled, stepSize, biasCorrection2Sqrt);
+            params.add(p);
+            grads.add(grad);
+            states.add(expAvg);
+            states.add(expAvgSq);
+            if (amsgrad) states.add(maxExpAvgSq);
+            numbers.add(stepSize, biasCorrection2Sqrt);
         }
-        if (!compiled || params.isEmpty()) return;
-        double[] h = new double[6 + stepSizes.size()];
-        h[0] = lr; h[1] = beta1; h[2] = beta2; h[3] = eps; h[4] = weightDecay; h[5] = decoupled ? 1 : 0;
-        for (int i = 0; i < stepSizes.size(); i++) h[6 + i] = stepSizes.get(i);
-        if (compiledUpdate == null) compiledUpdate = updateCompiler().apply(Adam::foreachUpdate);
-        compiledUpdate.apply(params, grads, expAvgs, expAvgSqs, h);
+        runUpdates(Adam::foreachUpdate, params, grads, states, numbers.toArray());
     }
 
-    private ForeachUpdate compiledUpdate;
-
     /**
-     * Every parameter's update as one function of lists, what {@code Ember.compile(optimizer)}
-     * compiles: {@code h} holds lr, beta1, beta2, eps, weight_decay, decoupled (1 or 0),
-     * then each parameter's step size and bias-correction root. The numbers are graph inputs, so a
-     * new step (a new step size) or a scheduler's new lr runs the same compiled code; a branch on one
-     * (weight decay on or off, lerp's form) specializes it.
+     * Every parameter's update as one function of lists ({@link ForeachUpdate}), what
+     * {@code Ember.compile(optimizer)} compiles: {@code h} holds lr, beta1, beta2, eps,
+     * weight_decay, decoupled and amsgrad (1 or 0), then each parameter's step size and
+     * bias-correction root; {@code states} each parameter's exp_avg, exp_avg_sq and, with amsgrad,
+     * max_exp_avg_sq.
      */
-    static List<Tensor> foreachUpdate(List<Tensor> params, List<Tensor> grads, List<Tensor> expAvgs, List<Tensor> expAvgSqs, double[] h) {
-        boolean decoupled = h[5] != 0;
+    static List<Tensor> foreachUpdate(List<Tensor> params, List<Tensor> grads, List<Tensor> states, double[] h) {
+        boolean decoupled = h[5] != 0, amsgrad = h[6] != 0;
+        int k = amsgrad ? 3 : 2;
         for (int i = 0; i < params.size(); i++) {
-            updateOne(params.get(i), grads.get(i), expAvgs.get(i), expAvgSqs.get(i), null, h[0], h[1], h[2], h[3], h[4], decoupled, h[6 + 2 * i], h[7 + 2 * i]);
+            updateOne(params.get(i), grads.get(i), states.get(k * i), states.get(k * i + 1), amsgrad ? states.get(k * i + 2) : null,
+                    h[0], h[1], h[2], h[3], h[4], decoupled, h[7 + 2 * i], h[8 + 2 * i]);
         }
         return params;
     }

@@ -3,6 +3,7 @@ package dev.ember.optim;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,6 +88,8 @@ public final class Adamax extends Optimizer {
         double[] betas = group.getPair("betas");
         double beta1 = betas[0], beta2 = betas[1];
         boolean maximize = group.getBoolean("maximize");
+        List<Tensor> params = new ArrayList<>(), grads = new ArrayList<>(), states = new ArrayList<>();
+        StepNumbers numbers = new StepNumbers().add(eps, weightDecay, beta1, beta2);
         for (Tensor p : group.params()) {
             Tensor grad = p.grad();
             if (grad == null) continue;
@@ -100,13 +103,31 @@ public final class Adamax extends Optimizer {
             Tensor stepT = state.get("step");
             stepT.add_(1.0);
             double step = stepT.item();
+            params.add(p);
+            grads.add(grad);
+            states.add(state.get("exp_avg"));
+            states.add(state.get("exp_inf"));
+            numbers.add(lr / (1 - Math.pow(beta1, step)));
+        }
+        runUpdates(Adamax::foreachUpdate, params, grads, states, numbers.toArray());
+    }
+
+    /**
+     * Every parameter's update as one function of lists ({@link ForeachUpdate}), eager and
+     * compiled alike: {@code h} holds eps, weight_decay, beta1 and beta2, then each parameter's
+     * bias-corrected learning rate; {@code states} each parameter's exp_avg and exp_inf.
+     */
+    static List<Tensor> foreachUpdate(List<Tensor> params, List<Tensor> grads, List<Tensor> states, double[] h) {
+        double eps = h[0], weightDecay = h[1], beta1 = h[2], beta2 = h[3];
+        for (int i = 0; i < params.size(); i++) {
+            Tensor p = params.get(i), grad = grads.get(i);
             if (weightDecay != 0) grad = grad.add(p, weightDecay);
-            Tensor expAvg = state.get("exp_avg"), expInf = state.get("exp_inf");
+            Tensor expAvg = states.get(2 * i), expInf = states.get(2 * i + 1);
             Adam.lerp_(expAvg, grad, 1 - beta1);
             // torch.amax(cat([exp_inf * beta2, |g| + eps]), 0): the elementwise maximum
             expInf.copy_(expInf.mul_(beta2).maximum(grad.abs().add_(eps)));
-            double clr = lr / (1 - Math.pow(beta1, step));
-            p.add_(expAvg.mul(-clr).div_(expInf));   // addcdiv_(exp_avg, exp_inf, value=-clr): value * t1 / t2, ATen's order
+            p.add_(expAvg.mul(-h[4 + i]).div_(expInf));   // addcdiv_(exp_avg, exp_inf, value=-clr): value * t1 / t2, ATen's order
         }
+        return params;
     }
 }

@@ -3,6 +3,7 @@ package dev.ember.optim;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -102,6 +103,8 @@ public final class NAdam extends Optimizer {
         double[] betas = group.getPair("betas");
         double beta1 = betas[0], beta2 = betas[1];
         boolean maximize = group.getBoolean("maximize"), decoupled = group.getBoolean("decoupled_weight_decay");
+        List<Tensor> params = new ArrayList<>(), grads = new ArrayList<>(), states = new ArrayList<>();
+        StepNumbers numbers = new StepNumbers().add(lr, eps, weightDecay, StepNumbers.flag(decoupled), beta1, beta2);
         for (Tensor p : group.params()) {
             Tensor grad = p.grad();
             if (grad == null) continue;
@@ -116,22 +119,42 @@ public final class NAdam extends Optimizer {
             Tensor stepT = state.get("step"), muProduct = state.get("mu_product");
             stepT.add_(1.0);
             double step = stepT.item();
-            double biasCorrection2 = 1 - Math.pow(beta2, step);
+            double mu = beta1 * (1.0 - 0.5 * Math.pow(0.96, step * momentumDecay));
+            double muNext = beta1 * (1.0 - 0.5 * Math.pow(0.96, (step + 1) * momentumDecay));
+            muProduct.mul_(mu);
+            double product = muProduct.item();
+            double productNext = product * muNext;
+            params.add(p);
+            grads.add(grad);
+            states.add(state.get("exp_avg"));
+            states.add(state.get("exp_avg_sq"));
+            numbers.add(1 - Math.pow(beta2, step), -lr * (1.0 - mu) / (1.0 - product), -lr * muNext / (1.0 - productNext));
+        }
+        runUpdates(NAdam::foreachUpdate, params, grads, states, numbers.toArray());
+    }
+
+    /**
+     * Every parameter's update as one function of lists ({@link ForeachUpdate}), eager and
+     * compiled alike: {@code h} holds lr, eps, weight_decay, decoupled (1 or 0), beta1 and beta2,
+     * then per parameter the second moment's bias correction and the two momentum-corrected step
+     * sizes (of the gradient, of exp_avg); {@code states} each parameter's exp_avg and exp_avg_sq.
+     */
+    static List<Tensor> foreachUpdate(List<Tensor> params, List<Tensor> grads, List<Tensor> states, double[] h) {
+        double lr = h[0], eps = h[1], weightDecay = h[2], beta1 = h[4], beta2 = h[5];
+        boolean decoupled = h[3] != 0;
+        for (int i = 0; i < params.size(); i++) {
+            Tensor p = params.get(i), grad = grads.get(i);
             if (weightDecay != 0) {
                 if (decoupled) p.mul_(1 - lr * weightDecay);
                 else grad = grad.add(p, weightDecay);
             }
-            double mu = beta1 * (1.0 - 0.5 * Math.pow(0.96, step * momentumDecay));
-            double muNext = beta1 * (1.0 - 0.5 * Math.pow(0.96, (step + 1) * momentumDecay));
-            muProduct.mul_(mu);
-            Tensor expAvg = state.get("exp_avg"), expAvgSq = state.get("exp_avg_sq");
+            Tensor expAvg = states.get(2 * i), expAvgSq = states.get(2 * i + 1);
             Adam.lerp_(expAvg, grad, 1 - beta1);
             expAvgSq.mul_(beta2).add_(grad.mul(1 - beta2).mul_(grad));   // addcmul_(grad, grad, value=1 - beta2)
-            Tensor denom = expAvgSq.div(biasCorrection2).sqrt_().add_(eps);
-            double product = muProduct.item();
-            double productNext = product * muNext;
-            p.add_(grad.mul(-lr * (1.0 - mu) / (1.0 - product)).div_(denom));     // addcdiv_(grad, denom, value=…)
-            p.add_(expAvg.mul(-lr * muNext / (1.0 - productNext)).div_(denom));   // addcdiv_(exp_avg, denom, value=…)
+            Tensor denom = expAvgSq.div(h[6 + 3 * i]).sqrt_().add_(eps);
+            p.add_(grad.mul(h[7 + 3 * i]).div_(denom));     // addcdiv_(grad, denom, value=…)
+            p.add_(expAvg.mul(h[8 + 3 * i]).div_(denom));   // addcdiv_(exp_avg, denom, value=…)
         }
+        return params;
     }
 }

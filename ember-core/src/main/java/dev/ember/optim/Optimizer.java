@@ -175,16 +175,37 @@ public abstract class Optimizer {
     // ------------------------------------------------------------------ stepping
 
     private java.util.function.UnaryOperator<ForeachUpdate> updateCompiler;
+    private ForeachUpdate compiledUpdate;
 
     /**
-     * Makes {@link #step()} run each group's updates as one function of the parameter lists
-     * ({@link ForeachUpdate}) compiled by {@code compiler}: what {@code Ember.compile(optimizer)}
-     * calls. Optimizers without that form (SGD, and Adam with amsgrad) keep stepping eagerly.
+     * Makes {@link #step()} run each group's updates as one compiled function of the parameter
+     * lists ({@link ForeachUpdate}) compiled by {@code compiler}: what {@code Ember.compile(optimizer)}
+     * calls.
      */
-    public final void compileUpdatesWith(java.util.function.UnaryOperator<ForeachUpdate> compiler) { this.updateCompiler = compiler; }
+    public final void compileUpdatesWith(java.util.function.UnaryOperator<ForeachUpdate> compiler) {
+        this.updateCompiler = compiler;
+        this.compiledUpdate = null;
+    }
 
-    /** The compiler {@link #compileUpdatesWith} set, or null when stepping eagerly. */
-    protected final java.util.function.UnaryOperator<ForeachUpdate> updateCompiler() { return updateCompiler; }
+    /** Whether {@code Ember.compile(optimizer)} made this optimizer's steps compiled. */
+    protected final boolean stepsCompiled() { return updateCompiler != null; }
+
+    /**
+     * One group's updates: {@code update} (a static method of the optimizer, the one definition of
+     * its step, eager and compiled alike) over the parameters that have a gradient, run as it is or,
+     * after {@code Ember.compile(optimizer)}, compiled. The numbers are graph inputs, so a new step
+     * count or a scheduler's learning rate runs the same compiled code; a branch on one (weight
+     * decay on or off) specializes it.
+     */
+    protected final void runUpdates(ForeachUpdate update, List<Tensor> params, List<Tensor> grads, List<Tensor> states, double[] numbers) {
+        if (params.isEmpty()) return;
+        if (updateCompiler == null) {
+            update.apply(params, grads, states, numbers);
+            return;
+        }
+        if (compiledUpdate == null) compiledUpdate = updateCompiler.apply(update);
+        compiledUpdate.apply(params, grads, states, numbers);
+    }
 
     /** Updates every parameter that has a gradient, once; recording is off meanwhile. */
     public final void step() {

@@ -3,6 +3,7 @@ package dev.ember.optim;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,6 +92,9 @@ public final class RAdam extends Optimizer {
         double[] betas = group.getPair("betas");
         double beta1 = betas[0], beta2 = betas[1];
         boolean maximize = group.getBoolean("maximize"), decoupled = group.getBoolean("decoupled_weight_decay");
+        List<Tensor> params = new ArrayList<>(), grads = new ArrayList<>(), states = new ArrayList<>();
+        StepNumbers numbers = new StepNumbers().add(lr, eps, weightDecay, StepNumbers.flag(decoupled), beta1, beta2);
+        double rhoInf = 2 / (1 - beta2) - 1;
         for (Tensor p : group.params()) {
             Tensor grad = p.grad();
             if (grad == null) continue;
@@ -104,19 +108,40 @@ public final class RAdam extends Optimizer {
             Tensor stepT = state.get("step");
             stepT.add_(1.0);
             double step = stepT.item();
+            double biasCorrection1 = 1 - Math.pow(beta1, step), biasCorrection2 = 1 - Math.pow(beta2, step);
+            double rhoT = rhoInf - 2 * step * Math.pow(beta2, step) / biasCorrection2;
+            // the rectification term, or 0 while the variance is not tractable (rho_t <= 5): the plain momentum step
+            double rect = rhoT > 5.0 ? Math.sqrt((rhoT - 4) * (rhoT - 2) * rhoInf / ((rhoInf - 4) * (rhoInf - 2) * rhoT)) : 0;
+            params.add(p);
+            grads.add(grad);
+            states.add(state.get("exp_avg"));
+            states.add(state.get("exp_avg_sq"));
+            numbers.add(biasCorrection1, biasCorrection2, rect);
+        }
+        runUpdates(RAdam::foreachUpdate, params, grads, states, numbers.toArray());
+    }
+
+    /**
+     * Every parameter's update as one function of lists ({@link ForeachUpdate}), eager and
+     * compiled alike: {@code h} holds lr, eps, weight_decay, decoupled (1 or 0), beta1 and beta2,
+     * then per parameter both bias corrections and the rectification (0 for the unrectified step,
+     * a branch the compiled code specializes on); {@code states} each parameter's exp_avg and exp_avg_sq.
+     */
+    static List<Tensor> foreachUpdate(List<Tensor> params, List<Tensor> grads, List<Tensor> states, double[] h) {
+        double lr = h[0], eps = h[1], weightDecay = h[2], beta1 = h[4], beta2 = h[5];
+        boolean decoupled = h[3] != 0;
+        for (int i = 0; i < params.size(); i++) {
+            Tensor p = params.get(i), grad = grads.get(i);
+            double biasCorrection1 = h[6 + 3 * i], biasCorrection2 = h[7 + 3 * i], rect = h[8 + 3 * i];
             if (weightDecay != 0) {
                 if (decoupled) p.mul_(1 - lr * weightDecay);
                 else grad = grad.add(p, weightDecay);
             }
-            Tensor expAvg = state.get("exp_avg"), expAvgSq = state.get("exp_avg_sq");
+            Tensor expAvg = states.get(2 * i), expAvgSq = states.get(2 * i + 1);
             Adam.lerp_(expAvg, grad, 1 - beta1);
             expAvgSq.mul_(beta2).add_(grad.mul(1 - beta2).mul_(grad));   // addcmul_(grad, grad, value=1 - beta2)
-            double biasCorrection1 = 1 - Math.pow(beta1, step), biasCorrection2 = 1 - Math.pow(beta2, step);
             Tensor corrected = expAvg.div(biasCorrection1);
-            double rhoInf = 2 / (1 - beta2) - 1;
-            double rhoT = rhoInf - 2 * step * Math.pow(beta2, step) / biasCorrection2;
-            if (rhoT > 5.0) {
-                double rect = Math.sqrt((rhoT - 4) * (rhoT - 2) * rhoInf / ((rhoInf - 4) * (rhoInf - 2) * rhoT));
+            if (rect != 0) {
                 // (sqrt(1 - beta2^t) / (sqrt(v) + eps)): a scalar over a tensor, as PyTorch's reciprocal-times
                 Tensor adaptiveLr = expAvgSq.sqrt().add_(eps).reciprocal_().mul_(Math.sqrt(biasCorrection2));
                 p.sub_(corrected.mul_(lr).mul_(adaptiveLr).mul_(rect));
@@ -124,5 +149,6 @@ public final class RAdam extends Optimizer {
                 p.sub_(corrected.mul_(lr));
             }
         }
+        return params;
     }
 }

@@ -3,7 +3,9 @@ package dev.ember.optim;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -104,6 +106,8 @@ public final class RMSprop extends Optimizer {
         double lr = group.lr(), alpha = group.getDouble("alpha"), eps = group.getDouble("eps"), weightDecay = group.getDouble("weight_decay");
         double momentum = group.getDouble("momentum");
         boolean centered = group.getBoolean("centered"), maximize = group.getBoolean("maximize");
+        List<Tensor> params = new ArrayList<>(), grads = new ArrayList<>(), states = new ArrayList<>();
+        StepNumbers numbers = new StepNumbers().add(lr, alpha, eps, weightDecay, momentum, StepNumbers.flag(centered));
         for (Tensor p : group.params()) {
             Tensor grad = p.grad();
             if (grad == null) continue;
@@ -112,16 +116,35 @@ public final class RMSprop extends Optimizer {
             if (state.isEmpty()) {
                 state.put("step", Tensor.zeros(DType.FLOAT32));
                 state.put("square_avg", Tensor.zerosLike(p));
-                if (momentum > 0) state.put("momentum_buffer", Tensor.zerosLike(p));
-                if (centered) state.put("grad_avg", Tensor.zerosLike(p));
             }
             state.get("step").add_(1.0);
+            params.add(p);
+            grads.add(grad);
+            states.add(state.get("square_avg"));
+            if (momentum > 0) states.add(state.computeIfAbsent("momentum_buffer", k -> Tensor.zerosLike(p)));
+            if (centered) states.add(state.computeIfAbsent("grad_avg", k -> Tensor.zerosLike(p)));
+        }
+        runUpdates(RMSprop::foreachUpdate, params, grads, states, numbers.toArray());
+    }
+
+    /**
+     * Every parameter's update as one function of lists ({@link ForeachUpdate}), eager and
+     * compiled alike: {@code h} holds lr, alpha, eps, weight_decay, momentum and centered (1 or 0);
+     * {@code states} each parameter's square_avg, then momentum_buffer (with momentum) and
+     * grad_avg (centered).
+     */
+    static List<Tensor> foreachUpdate(List<Tensor> params, List<Tensor> grads, List<Tensor> states, double[] h) {
+        double lr = h[0], alpha = h[1], eps = h[2], weightDecay = h[3], momentum = h[4];
+        boolean centered = h[5] != 0;
+        int k = 1 + (momentum > 0 ? 1 : 0) + (centered ? 1 : 0);
+        for (int i = 0; i < params.size(); i++) {
+            Tensor p = params.get(i), grad = grads.get(i);
             if (weightDecay != 0) grad = grad.add(p, weightDecay);
-            Tensor squareAvg = state.get("square_avg");
+            Tensor squareAvg = states.get(k * i);
             squareAvg.mul_(alpha).add_(grad.mul(1 - alpha).mul_(grad));   // addcmul_(grad, grad, value=1 - alpha): value * t1 * t2, ATen's order
             Tensor avg;
             if (centered) {
-                Tensor gradAvg = state.computeIfAbsent("grad_avg", k -> Tensor.zerosLike(p));
+                Tensor gradAvg = states.get(k * i + k - 1);
                 Adam.lerp_(gradAvg, grad, 1 - alpha);
                 avg = squareAvg.add(gradAvg.mul(-1.0).mul_(gradAvg)).sqrt_();   // addcmul(grad_avg, grad_avg, value=-1)
             } else {
@@ -129,12 +152,13 @@ public final class RMSprop extends Optimizer {
             }
             avg.add_(eps);
             if (momentum > 0) {
-                Tensor buf = state.computeIfAbsent("momentum_buffer", k -> Tensor.zerosLike(p));
+                Tensor buf = states.get(k * i + 1);
                 buf.mul_(momentum).add_(grad.div(avg));   // addcdiv_(grad, avg): value 1
                 p.add_(buf, -lr);
             } else {
                 p.add_(grad.mul(-lr).div_(avg));          // addcdiv_(grad, avg, value=-lr): value * t1 / t2, ATen's order
             }
         }
+        return params;
     }
 }

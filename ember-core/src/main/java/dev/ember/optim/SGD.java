@@ -2,7 +2,9 @@ package dev.ember.optim;
 
 import dev.ember.tensor.Tensor;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -94,14 +96,17 @@ public final class SGD extends Optimizer {
     protected void update(ParamGroup group) {
         double lr = group.lr(), momentum = group.getDouble("momentum"), dampening = group.getDouble("dampening"), weightDecay = group.getDouble("weight_decay");
         boolean nesterov = group.getBoolean("nesterov"), maximize = group.getBoolean("maximize");
+        List<Tensor> params = new ArrayList<>(), grads = new ArrayList<>(), states = new ArrayList<>();
+        StepNumbers numbers = new StepNumbers().add(lr, momentum, dampening, weightDecay, StepNumbers.flag(nesterov));
+        boolean anyFirst = false;
         for (Tensor p : group.params()) {
             Tensor grad = p.grad();
             if (grad == null) continue;
             if (maximize) grad = grad.neg();
             Tensor stored = momentum == 0 ? null : stateOf(p).get("momentum_buffer");
-            if (FusedUpdate.applies(p, grad, stored)) {
+            boolean first = momentum != 0 && stored == null;
+            if (!stepsCompiled() && FusedUpdate.applies(p, grad, stored)) {
                 // one pass, the same float32 operations in the same order (FusedUpdate)
-                boolean first = momentum != 0 && stored == null;
                 if (first) {
                     stored = Tensor.allocate(dev.ember.tensor.TensorMeta.contiguous(grad.dtype(), grad.shape()));
                     stateOf(p).put("momentum_buffer", stored);
@@ -109,19 +114,43 @@ public final class SGD extends Optimizer {
                 FusedUpdate.sgd(p, grad, stored, first, lr, momentum, dampening, weightDecay, nesterov);
                 continue;
             }
+            if (first) {
+                stored = Tensor.zerosLike(grad);   // the first step copies the gradient into it (PyTorch's clone)
+                stateOf(p).put("momentum_buffer", stored);
+            }
+            anyFirst |= first;
+            params.add(p);
+            grads.add(grad);
+            if (momentum != 0) states.add(stored);
+            numbers.add(StepNumbers.flag(first));
+        }
+        // a step that creates momentum buffers runs eagerly: compiled, it would be a second
+        // specialization (on the per-parameter flags) for one call
+        if (anyFirst) foreachUpdate(params, grads, states, numbers.toArray());
+        else runUpdates(SGD::foreachUpdate, params, grads, states, numbers.toArray());
+    }
+
+    /**
+     * Every parameter's update as one function of lists ({@link ForeachUpdate}), eager and
+     * compiled alike: {@code h} holds lr, momentum, dampening, weight_decay and nesterov (1 or 0),
+     * then per parameter whether this step creates its momentum buffer (which then takes the
+     * gradient as it is, as PyTorch's first step clones it); {@code states} the momentum buffers
+     * (none without momentum).
+     */
+    static List<Tensor> foreachUpdate(List<Tensor> params, List<Tensor> grads, List<Tensor> states, double[] h) {
+        double lr = h[0], momentum = h[1], dampening = h[2], weightDecay = h[3];
+        boolean nesterov = h[4] != 0;
+        for (int i = 0; i < params.size(); i++) {
+            Tensor p = params.get(i), grad = grads.get(i);
             if (weightDecay != 0) grad = grad.add(p, weightDecay);
             if (momentum != 0) {
-                Map<String, Tensor> state = stateOf(p);
-                Tensor buf = state.get("momentum_buffer");
-                if (buf == null) {
-                    buf = grad.clone();   // the first step's buffer is the gradient itself
-                    state.put("momentum_buffer", buf);
-                } else {
-                    buf.mul_(momentum).add_(grad, 1 - dampening);
-                }
+                Tensor buf = states.get(i);
+                if (h[5 + i] != 0) buf.copy_(grad);
+                else buf.mul_(momentum).add_(grad, 1 - dampening);
                 grad = nesterov ? grad.add(buf, momentum) : buf;
             }
             p.add_(grad, -lr);
         }
+        return params;
     }
 }

@@ -7,17 +7,22 @@ import dev.ember.tensor.Generator;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * {@code Ember.compile(optimizer)}: Adam's and AdamW's steps run as one compiled function of the parameter
- * lists, step for step equal to eager stepping, compiled once although the step size changes every
- * step and a scheduler changes the learning rate.
+ * {@code Ember.compile(optimizer)}: every optimizer's steps run as one compiled function of the
+ * parameter lists, step for step equal to eager stepping, compiled once although the step size
+ * changes every step and a scheduler changes the learning rate.
  */
 class CompiledOptimizerTest {
 
@@ -81,6 +86,65 @@ class CompiledOptimizerTest {
         for (int i = 0; i < eager.size(); i++) {
             assertArrayEquals(eagerOpt.state(eager.get(i)).get("exp_avg_sq").toFloatArray(),
                     compiledOpt.state(compiled.get(i)).get("exp_avg_sq").toFloatArray(), 1e-7f, "second moment " + i);
+        }
+    }
+
+    /** Each optimizer and the options that change its update's form, with the number of compiles eight steps take. */
+    static Stream<Arguments> everyOptimizer() {
+        return Stream.of(
+                Arguments.of("SGD", 1, (Function<List<Tensor>, Optimizer>) ps -> new SGD(ps, SGD.options().lr(0.1))),
+                // the first step creates the momentum buffers eagerly; the seven after it share one compile
+                Arguments.of("SGD momentum, dampening, weight decay", 1, (Function<List<Tensor>, Optimizer>) ps -> new SGD(ps, SGD.options().lr(0.1).momentum(0.9).dampening(0.1).weightDecay(0.01))),
+                Arguments.of("SGD nesterov, maximize", 1, (Function<List<Tensor>, Optimizer>) ps -> new SGD(ps, SGD.options().lr(0.1).momentum(0.9).nesterov(true).maximize(true))),
+                Arguments.of("Adam amsgrad", 1, (Function<List<Tensor>, Optimizer>) ps -> new Adam(ps, Adam.options().lr(1e-2).amsgrad(true).weightDecay(0.01))),
+                Arguments.of("RMSprop", 1, (Function<List<Tensor>, Optimizer>) ps -> new RMSprop(ps, RMSprop.options().lr(1e-2))),
+                Arguments.of("RMSprop centered, momentum, weight decay", 1, (Function<List<Tensor>, Optimizer>) ps -> new RMSprop(ps, RMSprop.options().lr(1e-2).centered(true).momentum(0.5).weightDecay(0.01))),
+                Arguments.of("Adagrad lr decay, weight decay", 1, (Function<List<Tensor>, Optimizer>) ps -> new Adagrad(ps, Adagrad.options().lr(0.1).lrDecay(0.01).weightDecay(0.01))),
+                Arguments.of("Adamax", 1, (Function<List<Tensor>, Optimizer>) ps -> new Adamax(ps, Adamax.options().lr(1e-2).weightDecay(0.01))),
+                Arguments.of("NAdam decoupled", 1, (Function<List<Tensor>, Optimizer>) ps -> new NAdam(ps, NAdam.options().lr(1e-2).weightDecay(0.01).decoupledWeightDecay(true))),
+                // the rectified step starts at step 6 with beta2 = 0.999: a branch on a number, so a second compile
+                Arguments.of("RAdam", 2, (Function<List<Tensor>, Optimizer>) ps -> new RAdam(ps, RAdam.options().lr(1e-2).weightDecay(0.01))),
+                Arguments.of("Adadelta", 1, (Function<List<Tensor>, Optimizer>) ps -> new Adadelta(ps, Adadelta.options().lr(1.0).weightDecay(0.01))));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyOptimizer")
+    void everyOptimizersCompiledStepEqualsEagerStepping(String name, int compiles, Function<List<Tensor>, Optimizer> make) {
+        List<Tensor> eager = parameters(11), compiled = parameters(11);
+        Optimizer eagerOpt = make.apply(eager), compiledOpt = make.apply(compiled);
+        CompileCounter cc = new CompileCounter();
+        Ember.compile(compiledOpt, Options.backend(cc));
+        StepLR eagerLr = new StepLR(eagerOpt, 3, 0.5), compiledLr = new StepLR(compiledOpt, 3, 0.5);
+        for (int step = 1; step <= 8; step++) {
+            setGrads(eager, step);
+            setGrads(compiled, step);
+            eagerOpt.step();
+            compiledOpt.step();
+            eagerLr.step();
+            compiledLr.step();
+            assertSame(eager, compiled, name + ", step " + step);
+        }
+        for (int i = 0; i < eager.size(); i++) {
+            for (var e : eagerOpt.state(eager.get(i)).entrySet()) {
+                assertArrayEquals(e.getValue().toFloatArray(), compiledOpt.state(compiled.get(i)).get(e.getKey()).toFloatArray(), 2e-6f,
+                        name + ": state " + e.getKey() + " of parameter " + i);
+            }
+        }
+        assertEquals(compiles, cc.frameCount(), name + ": compiles for eight steps under a schedule");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyOptimizer")
+    void everyOptimizersStepCompiledByTheInductorEqualsEagerStepping(String name, int compiles, Function<List<Tensor>, Optimizer> make) {
+        List<Tensor> eager = parameters(12), compiled = parameters(12);
+        Optimizer eagerOpt = make.apply(eager), compiledOpt = make.apply(compiled);
+        Ember.compile(compiledOpt, Options.backend("inductor"));
+        for (int step = 1; step <= 7; step++) {
+            setGrads(eager, step);
+            setGrads(compiled, step);
+            eagerOpt.step();
+            compiledOpt.step();
+            assertSame(eager, compiled, name + ", step " + step);
         }
     }
 }
