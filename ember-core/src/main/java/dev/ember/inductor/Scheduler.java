@@ -107,6 +107,13 @@ final class Scheduler {
                 kernels.set(kernels.size() - 1, new Kernel.Loop(k.outer(), append(k.stages(), r), k.locals()));
                 decisions.add("fuse reduction " + name(r) + " into the row loop of " + name(k.stages().get(0)));
             }
+            case Stage.Pointwise p when earlierLoopFor(p) instanceof Integer at && fusionAllowed(p, ((Kernel.Loop) kernels.get(at)).stages().get(0)) -> {
+                Kernel.Loop k = (Kernel.Loop) kernels.get(at);
+                kernels.set(at, new Kernel.Loop(k.outer(), append(k.stages(), p), k.locals()));
+                int skipped = kernels.size() - 1 - at;
+                decisions.add("fuse " + name(p) + " into the loop of " + name(k.stages().get(0)) + ", " + skipped + " kernel" + (skipped == 1 ? "" : "s")
+                        + " earlier: none between them writes what it reads");
+            }
             case Stage.Pointwise p -> {
                 explainNoFusion(last, st);
                 SymInt[] outer = p.shape().length == 0 ? new SymInt[0] : Arrays.copyOf(p.shape(), p.shape().length - 1);
@@ -119,6 +126,46 @@ final class Scheduler {
             case Stage.Gemm g -> kernels.add(new Kernel.Host(g, List.of()));
             case Stage.Extern e -> kernels.add(new Kernel.Host(e, List.of()));
         }
+    }
+
+    /** How many kernels back a pointwise stage looks for a loop of its shape to join ({@link #earlierLoopFor}). */
+    static final int FUSION_LOOKBACK = 16;
+
+    /**
+     * The index of an earlier loop kernel (not the last one, which the caller tried) that {@code p}
+     * can join by moving ahead of the kernels after it: each of those is a loop (an extern kernel
+     * or GEMM may write memory its operands do not name, so it is never crossed), none writes a
+     * buffer {@code p} reads, and {@code p}'s output is a fresh buffer, which nothing before
+     * {@code p} reads. An optimizer's step lowers each parameter's moment updates before the
+     * parameters' own updates (which read the new moments): this puts each parameter's update in
+     * the loop of its moments, one pass over memory instead of two. Null when there is none.
+     */
+    private Integer earlierLoopFor(Stage.Pointwise p) {
+        if (kernels.size() < 2 || p.out().storage() != p.out()) return null;
+        Set<Buffer> reads = reads(p);
+        int stop = Math.max(0, kernels.size() - 1 - FUSION_LOOKBACK);
+        for (int at = kernels.size() - 1; at > stop; at--) {
+            if (!(kernels.get(at) instanceof Kernel.Loop crossed)) return null;
+            for (Stage s : crossed.stages()) if (reads.contains(written(s))) return null;
+            if (kernels.get(at - 1) instanceof Kernel.Loop k && joinsLoop(k, p, p.shape()) && fits(k.stages(), p)) return at - 1;
+        }
+        return null;
+    }
+
+    /** Whether {@code st} joins {@code stages} within {@link #MAX_KERNEL_STAGES} and {@link #MAX_KERNEL_BUFFERS}, silently. */
+    private static boolean fits(List<? extends Stage> stages, Stage st) {
+        return stages.size() + 1 <= MAX_KERNEL_STAGES && bufferCount(stages, st) <= MAX_KERNEL_BUFFERS;
+    }
+
+    private static int bufferCount(List<? extends Stage> stages, Stage st) {
+        Set<Buffer> buffers = new HashSet<>();
+        for (Stage s : stages) {
+            buffers.addAll(reads(s));
+            buffers.add(written(s));
+        }
+        buffers.addAll(reads(st));
+        buffers.add(written(st));
+        return buffers.size();
     }
 
     /**
@@ -137,16 +184,10 @@ final class Scheduler {
 
     /** Whether {@code st} joins {@code stages} within {@link #MAX_KERNEL_STAGES} and {@link #MAX_KERNEL_BUFFERS}. */
     private boolean fitsOneKernel(List<? extends Stage> stages, Stage st) {
-        Set<Buffer> buffers = new HashSet<>();
-        for (Stage s : stages) {
-            buffers.addAll(reads(s));
-            buffers.add(written(s));
-        }
-        buffers.addAll(reads(st));
-        buffers.add(written(st));
-        if (stages.size() + 1 <= MAX_KERNEL_STAGES && buffers.size() <= MAX_KERNEL_BUFFERS) return true;
+        if (fits(stages, st)) return true;
+        int buffers = bufferCount(stages, st);
         decisions.add("no fusion of " + name(st) + " with the kernel of " + name(stages.get(0)) + ": the kernel is full (" + stages.size() + " stages, "
-                + buffers.size() + " buffers; at most " + MAX_KERNEL_STAGES + " and " + MAX_KERNEL_BUFFERS + ")");
+                + buffers + " buffers; at most " + MAX_KERNEL_STAGES + " and " + MAX_KERNEL_BUFFERS + ")");
         noFusionExplained = true;
         return false;
     }

@@ -76,4 +76,40 @@ class PointwiseFusionTest {
         g.output(List.of(call(g, "mul.Tensor", x, s), call(g, "exp.default", s), call(g, "add.Scalar", z, 1.0)));
         checkAgainstEager(new GraphModule(g), 1e-6, Tensor.randn(3, 1, 4), Tensor.scalar(2.5).to(DType.FLOAT32), Tensor.randn(0, 3));
     }
+
+    /**
+     * Two chains over different shapes, lowered interleaved (an optimizer's moments of two
+     * parameters, then their updates): each stage joins the loop of its own chain, over the other
+     * chain's kernel between them, which writes nothing it reads.
+     */
+    @Test
+    void aStageJoinsAnEarlierLoopOfItsShapeOverAKernelThatWritesNothingItReads() {
+        Graph g = new Graph();
+        Node x = g.placeholder("x", null), y = g.placeholder("y", null);
+        Node a1 = call(g, "mul.Scalar", x, 2.0);
+        Node b1 = call(g, "exp.default", y);
+        Node a2 = call(g, "add.Tensor", a1, x);
+        Node b2 = call(g, "mul.Tensor", b1, y);
+        g.output(List.of(a1, b1, a2, b2));   // every value an output, so each is stored (not recomputed by its reader)
+        InductorGraph c = checkAgainstEager(new GraphModule(g), 1e-6, Tensor.randn(64, 32), Tensor.randn(32));
+        assertEquals(2, kernels(c.sourceCode()), c.sourceCode());
+    }
+
+    /**
+     * A flat kernel of several stages runs them block by block: every length (within one block,
+     * exactly one, across blocks with vector and masked tails) gives eager's values.
+     */
+    @Test
+    void aFlatKernelOfSeveralStagesRunsThemBlockByBlock() {
+        for (int n : new int[] {7, 2048, 2049, 3 * 2048 + 16 * 5 + 13, 100_003}) {
+            Graph g = new Graph();
+            Node x = g.placeholder("x", null), y = g.placeholder("y", null);
+            Node a1 = call(g, "add.Tensor", call(g, "mul.Scalar", x, 2.0), y);
+            Node a2 = call(g, "mul.Tensor", a1, y);
+            g.output(List.of(a1, a2));
+            InductorGraph c = checkAgainstEager(new GraphModule(g), 1e-6, Tensor.randn(3, n), Tensor.randn(3, n));
+            assertEquals(1, kernels(c.sourceCode()), c.sourceCode());
+            assertTrue(c.sourceCode().contains("the stages block by block"), c.sourceCode());
+        }
+    }
 }
