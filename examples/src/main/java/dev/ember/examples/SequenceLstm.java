@@ -17,7 +17,8 @@ import java.util.List;
 
 /**
  * An LSTM sequence classifier trained compiled: noisy sine waves, slow or fast, told apart from 24
- * steps. The LSTM is one node of the compiled graph (its steps one rnn_layer op), gradients are
+ * steps. The LSTM is one node of the compiled graph (its steps one rnn_layer op), the Adam step is
+ * compiled as well ({@code Ember.compile(opt)}), gradients are
  * clipped (ClipGrad), the head starts from Init.xavierUniform_, and the prediction is x.max(1)'s
  * index.
  */
@@ -57,6 +58,7 @@ public final class SequenceLstm {
         Classifier model = new Classifier();
         Adam opt = new Adam(model.parameters(), Adam.options().lr(0.02));
         Fn1<Tensor, Tensor> compiled = Ember.compile(model);
+        Ember.compile(opt);   // the optimizer's step too: each parameter's update one fused kernel
         long start = System.nanoTime();
         for (int step = 1; step <= 60; step++) {
             List<Tensor> b = batch(32);
