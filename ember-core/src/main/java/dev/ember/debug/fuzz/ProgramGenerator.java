@@ -107,7 +107,8 @@ public final class ProgramGenerator {
      * How a model-family program's modules train (session 32), or null when their parameters stay
      * frozen: SGD with momentum (Nesterov's too, weight decay sometimes), Adam (amsgrad, weight decay
      * sometimes) or AdamW (amsgrad sometimes), for 2 or 3 steps. Drawn from a stream of its own, so
-     * the family's statements are the ones they were before its modules trained.
+     * the family's statements are the ones they were before its modules trained; such a program
+     * returns its modules' outputs too (see {@link #build}).
      */
     static Program.Training training(long seed) {
         java.util.SplittableRandom r = new java.util.SplittableRandom(seed ^ TRAINING_STREAM);
