@@ -64,17 +64,34 @@ public final class Autograd {
     private static Object callFunctional(OpOverload op, Args args, Object meta) {
         if (op.derivative() == null && op.decomposition() != null) {
             Object out = op.decomposition().apply(OpEmitter.EAGER, args.toArray());
-            if (out instanceof Tensor t && t.isView() && !op.returnsAlias()) return ownResult(t, args.toArray());
-            if (out != null) return out;
+            if (out != null) return ownResults(op, out, args.toArray());
         }
         Object out;
         try (var unused = GradMode.noGrad()) {
             out = op.runKernel(args, meta);
             // a kernel that ends in a view of its own temporary (embedding's reshape) returns a fresh tensor all the same:
             // only view ops make differentiable views, whose in-place writes autograd checks (seed 130865)
-            if (out instanceof Tensor t && t.isView() && !op.returnsAlias()) out = ownResult(t, args.toArray());
+            out = ownResults(op, out, args.toArray());
         }
         return record(op, args.toArray(), out);
+    }
+
+    /**
+     * An op's results as its own ({@link #ownResult}) where it returns no alias: its one tensor, or
+     * each tensor of the several it returns (mode's values, a reshape of the kernel's own gather:
+     * seed 954323, where an in-place write of them was refused as one on a view of a leaf).
+     */
+    private static Object ownResults(OpOverload op, Object out, Object[] values) {
+        if (op.returnsAlias()) return out;
+        if (out instanceof Tensor t) return t.isView() ? ownResult(t, values) : t;
+        if (!(out instanceof List<?> list)) return out;
+        List<Object> own = null;
+        for (int i = 0; i < list.size(); i++) {
+            if (!(list.get(i) instanceof Tensor t) || !t.isView()) continue;
+            if (own == null) own = new ArrayList<>(list);
+            own.set(i, ownResult(t, values));
+        }
+        return own == null ? out : java.util.Collections.unmodifiableList(own);
     }
 
     /**

@@ -116,6 +116,26 @@ class BackwardTest {
     }
 
     @Test
+    void eachResultOfAnOpReturningSeveralIsNoViewThoughItsKernelEndsInOne() {
+        // mode's kernel reshapes its own gather: its values were a view of that temporary, and under recording an in-place
+        // write of them was refused as one on a view of a leaf (fuzzer seeds 954323, 956903, 958690); ATen's are fresh tensors
+        Tensor x = leaf(1, 5, 3, 7).view(1, 4).detach().requiresGrad(true);
+        java.util.List<Tensor> mode = x.mode(0, true);
+        assertFalse(mode.get(0).isView(), "mode's values");
+        assertFalse(mode.get(1).isView(), "mode's indices");
+        mode.get(0).mul_(3.0);
+        mode.get(0).sum().backward();
+        assertArrayEquals(new double[] {3, 3, 3, 3}, x.grad().toDoubleArray(), "d/dx of 3·x, each slice one element");
+        // kthvalue (a composition) ends in a view of its own temporary too
+        Tensor y = leaf(4, 2, 6).view(3, 1).detach().requiresGrad(true);
+        Tensor second = y.kthvalue(2, 0, false).get(0);
+        assertFalse(second.isView(), "kthvalue's values");
+        second.add_(1.0);
+        second.sum().backward();
+        assertArrayEquals(new double[] {1, 0, 0}, y.grad().toDoubleArray(), "the second smallest of 4, 2, 6 is 4, the first");
+    }
+
+    @Test
     void inPlaceOpsOnNonLeavesAreRecordedAndLeavesRefuseThem() {
         Tensor x = leaf(1, 2, 3);
         Tensor h = x.mul(2.0);

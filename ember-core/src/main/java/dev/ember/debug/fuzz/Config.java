@@ -12,12 +12,19 @@ import java.util.Set;
 /**
  * One way to run a program compiled: a backend, inductor's mode, and whether the compiled graphs
  * come from the on-disk cache (a warm start: compiled cold into a fresh cache folder, then
- * {@code Ember.reset()} and compiled again, which must load every graph from disk).
+ * {@code Ember.reset()} and compiled again, which must load every graph from disk); whether it
+ * trains ({@code +grad}: one call and its gradients) or runs a training loop ({@code +steps}).
  */
-public record Config(String backend, CompileMode mode, boolean fromCache, boolean training) {
-    public Config(String backend, CompileMode mode, boolean fromCache) { this(backend, mode, fromCache, false); }
+public record Config(String backend, CompileMode mode, boolean fromCache, boolean training, boolean steps) {
+    public Config {
+        if (training && steps) throw new IllegalArgumentException("a configuration trains one call (+grad) or runs a training loop (+steps), not both");
+    }
 
-    /** Every backend and mode, cold and from the cache, and the AOT backends training ({@link #TRAINING}). */
+    public Config(String backend, CompileMode mode, boolean fromCache) { this(backend, mode, fromCache, false, false); }
+
+    public Config(String backend, CompileMode mode, boolean fromCache, boolean training) { this(backend, mode, fromCache, training, false); }
+
+    /** Every backend and mode, cold and from the cache, the AOT backends training ({@link #TRAINING}) and running training loops ({@link #STEPS}). */
     public static final List<Config> ALL = List.of(
             new Config("eager", CompileMode.DEFAULT, false),
             new Config("aot_eager", CompileMode.DEFAULT, false),
@@ -28,7 +35,9 @@ public record Config(String backend, CompileMode mode, boolean fromCache, boolea
             new Config("inductor", CompileMode.MAX_AUTOTUNE, true),
             new Config("inductor", CompileMode.REDUCE_OVERHEAD, true),
             new Config("aot_eager", CompileMode.DEFAULT, false, true),
-            new Config("inductor", CompileMode.DEFAULT, false, true));
+            new Config("inductor", CompileMode.DEFAULT, false, true),
+            new Config("aot_eager", CompileMode.DEFAULT, false, false, true),
+            new Config("inductor", CompileMode.DEFAULT, false, false, true));
 
     /**
      * The AOT backends training (in {@link #ALL}; alone with {@code --backends aot_eager+grad,inductor/default+grad}):
@@ -37,11 +46,19 @@ public record Config(String backend, CompileMode mode, boolean fromCache, boolea
      */
     public static final List<Config> TRAINING = ALL.stream().filter(Config::training).toList();
 
+    /**
+     * The AOT backends running a training loop (in {@link #ALL}; alone with {@code --backends
+     * aot_eager+steps,inductor/default+steps}), for the programs that train their modules
+     * ({@link ProgramModules}) only: a few steps of forward, backward and the optimizer's step, the
+     * program and the step compiled, against eager's loop step by step.
+     */
+    public static final List<Config> STEPS = ALL.stream().filter(Config::steps).toList();
+
     public Options options() { return Options.backend(backend).mode(mode); }
 
     /** {@code eager}, {@code inductor/max-autotune}, {@code inductor/default+cache}: also what {@code --backends} takes. */
     public String name() {
-        return (backend.equals("inductor") ? backend + "/" + mode + (fromCache ? "+cache" : "") : backend) + (training ? "+grad" : "");
+        return (backend.equals("inductor") ? backend + "/" + mode + (fromCache ? "+cache" : "") : backend) + (training ? "+grad" : steps ? "+steps" : "");
     }
 
     @Override
@@ -58,7 +75,8 @@ public record Config(String backend, CompileMode mode, boolean fromCache, boolea
 
     /**
      * The configurations {@code --backends} names, comma-separated: a backend ({@code inductor}
-     * means all its modes, cold and cached; training ones only by name, {@code inductor/default+grad}),
+     * means all its modes, cold and cached; training ones only by name, {@code inductor/default+grad},
+     * {@code aot_eager+steps}),
      * one configuration by its {@link #name}, or any other
      * registered backend (a user's, found through {@code Backends}), in mode default.
      */
@@ -67,7 +85,7 @@ public record Config(String backend, CompileMode mode, boolean fromCache, boolea
         for (String part : list.split(",")) {
             String want = part.strip();
             List<Config> matched = new ArrayList<>();
-            for (Config c : ALL) if (c.backend.equals(want) && !c.training() || c.name().equals(want)) matched.add(c);
+            for (Config c : ALL) if (c.backend.equals(want) && !c.training() && !c.steps() || c.name().equals(want)) matched.add(c);
             if (matched.isEmpty() && isRegistered(want)) matched.add(new Config(want, CompileMode.DEFAULT, false));
             if (matched.isEmpty()) {
                 throw new IllegalArgumentException("unknown backend or configuration '" + want + "'; use "

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -66,19 +67,64 @@ public final class DifferentialRunner {
      * value, the argmax or argmin it came from as is ({@link IndexTies}) or null, empty unless
      * recorded (eager runs).
      */
-    private record Observed(List<Object> values, int outputs, List<Integer> distinctArgs, Throwable error, List<IndexTies.Choice> choices) {}
+    private record Observed(List<Object> values, int outputs, List<Integer> distinctArgs, Throwable error, List<IndexTies.Choice> choices,
+                            List<String> labels) {
+        /** What threw instead. */
+        static Observed threw(Throwable t) { return new Observed(List.of(), 0, List.of(), t, List.of(), List.of()); }
+    }
 
-    private record LoadedRun(Object fn, Supplier<Object[]> inputs) {}
+    /**
+     * A program to run: its function, its arguments, the modules it holds (null when none) and,
+     * when not null, a change to their parameters after each reset (the rounding floor moves them).
+     */
+    private record LoadedRun(Object fn, Supplier<Object[]> inputs, ProgramModules modules, Consumer<List<Tensor>> parameterChange) {
+        LoadedRun(Object fn, Supplier<Object[]> inputs, ProgramModules modules) { this(fn, inputs, modules, null); }
+
+        /** The same program on other arguments. */
+        LoadedRun on(Supplier<Object[]> otherInputs) { return new LoadedRun(fn, otherInputs, modules, parameterChange); }
+
+        /** Whether the training configurations train its modules' parameters. */
+        boolean trainsParameters() { return modules != null && modules.trained(); }
+    }
 
     /** Runs {@code fn} (an {@code Fn1}…{@code Fn5}) on arguments from {@code inputs}, eagerly and under each configuration. */
-    public static Result run(Object fn, Supplier<Object[]> inputs, List<Config> configs) {
-        LoadedRun p = new LoadedRun(fn, inputs);
+    public static Result run(Object fn, Supplier<Object[]> inputs, List<Config> configs) { return run(fn, inputs, null, configs); }
+
+    /** Runs a loaded program's function on its own arguments, its modules (if it holds any) trained as it says, eagerly and under each configuration. */
+    public static Result run(LoadedProgram program, List<Config> configs) {
+        return run(program.fn(), program::inputs, ProgramModules.of(program.cls()), configs);
+    }
+
+    /**
+     * Runs {@code fn} on arguments from {@code inputs}, eagerly and under each configuration;
+     * {@code modules}: the modules it holds (null when none), whose parameters start every run from
+     * their first values, and train in the training configurations when the program says how.
+     */
+    public static Result run(Object fn, Supplier<Object[]> inputs, ProgramModules modules, List<Config> configs) {
+        try {
+            return runAll(new LoadedRun(fn, inputs, modules), configs);
+        } finally {
+            if (modules != null) modules.reset(false);
+        }
+    }
+
+    private static Result runAll(LoadedRun p, List<Config> configs) {
         Observed eager = observeEager(p, false);
-        List<Variant> variants = new ArrayList<>(renewedRuns(fn, inputs));
-        variants.addAll(resizedRuns(fn, inputs));
+        List<Variant> variants = new ArrayList<>(renewedRuns(p));
+        variants.addAll(resizedRuns(p));
         Observed eagerTraining = configs.stream().anyMatch(Config::training) ? observeEager(p, true) : null;
         References trainingRefs = eagerTraining != null && eagerTraining.error == null ? new References(p, true) : References.NONE;
         References refs = eager.error == null ? new References(p, false) : References.NONE;
+        boolean loops = p.trainsParameters() && configs.stream().anyMatch(Config::steps);
+        Observed eagerSteps = loops ? observeSteps(p, args -> Calls.apply(p.fn(), args), opt -> opt) : null;
+        References stepsRefs = eagerSteps != null && eagerSteps.error == null ? new References(p, References.Kind.STEPS) : References.NONE;
+        if (p.modules() != null) {
+            // the float64 runs replace the modules' parameters (Module.to): done before any compiled run, which must see the same ones throughout
+            refs.float64Now();
+            trainingRefs.float64Now();
+            stepsRefs.float64Now();
+            for (Variant v : variants) v.refs().float64Now();
+        }
         Map<Config, Disagreement> outcomes = new java.util.LinkedHashMap<>();
         Path cacheDir;
         try {
@@ -91,6 +137,11 @@ public final class DifferentialRunner {
         Set<CompileMode> coldModes = new HashSet<>();
         try {
             for (Config c : configs) {
+                if (c.steps()) {
+                    // a training loop only where the program trains its modules: the others are not counted in the configuration's row
+                    if (eagerSteps != null) outcomes.put(c, runSteps(p, c, eagerSteps, stepsRefs));
+                    continue;
+                }
                 outcomes.put(c, c.training() ? runTraining(p, c, eagerTraining, trainingRefs)
                         : runConfig(p, c, eager, refs, cacheDir, coldModes, variants));
                 if (c.backend().equals("inductor") && !c.fromCache()) coldModes.add(c.mode());
@@ -162,6 +213,21 @@ public final class DifferentialRunner {
     }
 
     /**
+     * A training loop's configuration: the program compiled under {@code c}, its optimizer's step
+     * compiled with the same options ({@code Ember.compile(optimizer)}), and {@link ProgramModules#steps}
+     * steps of forward, backward and step from the parameters' first values, against eager's loop
+     * step by step: each step's returned values, the parameters' gradients and the parameters after
+     * the optimizer's step.
+     */
+    private static Disagreement runSteps(LoadedRun p, Config c, Observed eager, References refs) {
+        Ember.reset();
+        Object compiled = Calls.compile(p.fn(), c.options());
+        Observed got = observeSteps(p, args -> Calls.apply(compiled, args), opt -> Ember.compile(opt, c.options()));
+        if (eager.error != null && liftedByFunctionalization(eager.error) && (got.error == null || isAutogradRefusal(got.error))) return null;
+        return judge("the training loop", eager, got, refs);
+    }
+
+    /**
      * A compiled call with every generated kernel in its SIMD form. In a JVM with kernel tiers
      * ({@link KernelTier}) a kernel's first calls run its scalar form, and a program is called here
      * fewer times than that: so the first call is judged in the scalar forms and the later calls in
@@ -224,15 +290,16 @@ public final class DifferentialRunner {
             if (values == null) values = new ArrayList<>(got.values);
             values.set(i, r);
         }
-        return values == null ? got : new Observed(values, got.outputs, got.distinctArgs, got.error, got.choices);
+        return values == null ? got : new Observed(values, got.outputs, got.distinctArgs, got.error, got.choices, got.labels);
     }
 
-    /** "returned value 0" or "input a1 after the call": which compared value a verdict's index names. */
+    /** "returned value 0", "argument 1 after the call", "gradient of m3.weight_ih_l0": which compared value a verdict's index names. */
     private static String leafName(Observed eager, int index) {
         if (index < 0) return "returned values";
         if (index < eager.outputs) return "returned value " + index;
         if (index - eager.outputs < eager.distinctArgs.size()) return "argument " + eager.distinctArgs.get(index - eager.outputs) + " after the call";
-        return "gradient " + (index - eager.outputs - eager.distinctArgs.size()) + " (of the float inputs that require grad, in argument order)";
+        int extra = index - eager.outputs - eager.distinctArgs.size();
+        return extra < eager.labels.size() ? eager.labels.get(extra) : "value " + index;
     }
 
     private static String describe(Throwable t) {
@@ -245,9 +312,10 @@ public final class DifferentialRunner {
     }
 
     /**
-     * One run. {@code training}: every distinct float input requires grad, and after the call the
-     * returned float tensors' weighted sum ({@code Σ (k+1)·out_k.sum()}) is differentiated; the
-     * inputs' gradients (or the word "none") follow the other values.
+     * One run. {@code training}: every distinct float input requires grad, and so do the modules'
+     * parameters where the program trains them, and after the call the returned float tensors'
+     * weighted sum ({@code Σ (k+1)·out_k.sum()}) is differentiated; the inputs' gradients (or the
+     * word "none"), then the parameters', follow the other values.
      */
     private static Observed observe(LoadedRun p, Function<Object[], Object> call, boolean training) {
         return observe(p, call, training, null);
@@ -261,6 +329,8 @@ public final class DifferentialRunner {
     private static Observed observe(LoadedRun p, Function<Object[], Object> call, boolean training, IndexTies.Recorder indexOps) {
         Object[] args = p.inputs().get();
         try {
+            boolean trainsParameters = training && p.trainsParameters();
+            startParameters(p, trainsParameters);
             List<Object> distinctIn = distinct(args);
             if (training) for (Object a : distinctIn) if (a instanceof Tensor t && t.dtype().isFloatingPoint() && t.isLeaf()) t.requiresGrad(true);
             Object result;
@@ -276,27 +346,92 @@ public final class DifferentialRunner {
             int outputs = values.size();
             List<Object> distinct = distinct(args);
             values.addAll(copies(distinct));
-            if (training) {
-                Tensor loss = null;
-                int k = 1;
-                for (Object v : Accuracy.leaves(result)) {
-                    if (v instanceof Tensor t && t.requiresGrad()) {
-                        Tensor part = t.to(dev.ember.tensor.DType.FLOAT64).mul((double) k++).sum();
-                        loss = loss == null ? part : loss.add(part);
-                    }
-                }
-                if (loss != null) loss.backward();
-                for (Object a : distinct) {
-                    if (a instanceof Tensor t && t.requiresGrad()) values.add(t.grad() == null ? "none" : t.grad().clone());
-                }
-            }
             List<Integer> positions = new ArrayList<>();
             for (Object d : distinct) for (int i = 0; i < args.length; i++) if (args[i] == d) { positions.add(i); break; }
-            return new Observed(values, outputs, positions, null, choices);
+            List<String> labels = new ArrayList<>();
+            if (training) {
+                Tensor loss = weightedLoss(Accuracy.leaves(result));
+                if (loss != null) loss.backward();
+                for (int k = 0; k < distinct.size(); k++) {
+                    if (distinct.get(k) instanceof Tensor t && t.requiresGrad()) {
+                        values.add(gradientOf(t));
+                        labels.add("gradient of argument " + positions.get(k));
+                    }
+                }
+                if (trainsParameters) {
+                    List<Tensor> ps = p.modules().parameters();
+                    for (int k = 0; k < ps.size(); k++) {
+                        values.add(gradientOf(ps.get(k)));
+                        labels.add("gradient of " + p.modules().names().get(k));
+                    }
+                }
+            }
+            return new Observed(values, outputs, positions, null, choices, labels);
         } catch (VirtualMachineError e) {
             throw e;
         } catch (Throwable t) {
-            return new Observed(List.of(), 0, List.of(), t, List.of());
+            return Observed.threw(t);
+        }
+    }
+
+    /** The training runs' loss: the returned tensors that require grad, weighted {@code Σ (k+1)·out_k.sum()} in float64; null when none does. */
+    private static Tensor weightedLoss(List<Object> returned) {
+        Tensor loss = null;
+        int k = 1;
+        for (Object v : returned) {
+            if (v instanceof Tensor t && t.requiresGrad()) {
+                Tensor part = t.to(dev.ember.tensor.DType.FLOAT64).mul((double) k++).sum();
+                loss = loss == null ? part : loss.add(part);
+            }
+        }
+        return loss;
+    }
+
+    private static Object gradientOf(Tensor t) { return t.grad() == null ? "none" : t.grad().clone(); }
+
+    /** The program's modules' parameters at their first values, no gradients, requiring grad or not, then moved as the run says. */
+    private static void startParameters(LoadedRun p, boolean requiresGrad) {
+        if (p.modules() == null) return;
+        p.modules().reset(requiresGrad);
+        if (p.parameterChange() != null) p.parameterChange().accept(p.modules().parameters());
+    }
+
+    /**
+     * A training loop over the program's modules: from the parameters' first values (requiring
+     * grad; the float inputs do not, as a model's data), {@link ProgramModules#steps} times: the
+     * program on fresh arguments, the weighted loss of its returned values backward, the
+     * optimizer's step, and the gradients set to none. {@code prepare} gets the program's optimizer
+     * first (compiles it, or not). Per step, the values are the returned ones, the parameters'
+     * gradients and the parameters after the step.
+     */
+    private static Observed observeSteps(LoadedRun p, Function<Object[], Object> call, java.util.function.UnaryOperator<dev.ember.optim.Optimizer> prepare) {
+        try {
+            startParameters(p, true);
+            dev.ember.optim.Optimizer opt = prepare.apply(p.modules().optimizer());
+            List<Object> values = new ArrayList<>();
+            List<String> labels = new ArrayList<>();
+            List<String> names = p.modules().names();
+            for (int step = 1; step <= p.modules().steps(); step++) {
+                List<Object> returned = Accuracy.leaves(call.apply(p.inputs().get()));
+                values.addAll(copies(returned));
+                for (int i = 0; i < returned.size(); i++) labels.add("step " + step + ", returned value " + i);
+                Tensor loss = weightedLoss(returned);
+                if (loss != null) loss.backward();
+                List<Tensor> ps = p.modules().parameters();
+                for (int k = 0; k < ps.size(); k++) {
+                    values.add(gradientOf(ps.get(k)));
+                    labels.add("step " + step + ", gradient of " + names.get(k));
+                }
+                opt.step();
+                values.addAll(copies(new ArrayList<>(ps)));
+                for (String name : names) labels.add("step " + step + ", " + name + " after the optimizer's step");
+                opt.zeroGrad();
+            }
+            return new Observed(values, 0, List.of(), null, List.of(), labels);
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable t) {
+            return Observed.threw(t);
         }
     }
 
@@ -308,15 +443,21 @@ public final class DifferentialRunner {
      * only a result beyond the plain tolerance needs them, so most programs never pay for the runs.
      */
     private static final class References {
-        static final References NONE = new References(null, false);
+        /** What the runs observe: one call, one training call, or the training loop ({@link #observeSteps}). */
+        enum Kind { CALL, TRAINING, STEPS }
+
+        static final References NONE = new References(null, Kind.CALL);
         private final LoadedRun run;
-        private final boolean training;
+        private final Kind kind;
+        private boolean fp64Done;
         private Object fp64;
         private List<Object> nearby;
 
-        References(LoadedRun run, boolean training) {
+        References(LoadedRun run, boolean training) { this(run, training ? Kind.TRAINING : Kind.CALL); }
+
+        References(LoadedRun run, Kind kind) {
             this.run = run;
-            this.training = training;
+            this.kind = kind;
         }
 
         Object fp64() {
@@ -329,35 +470,62 @@ public final class DifferentialRunner {
             return nearby;
         }
 
+        /** The float64 run now rather than on first use: where it replaces the modules' parameters, before any compiled run. */
+        void float64Now() {
+            if (fp64Done || run == null) return;
+            fp64 = float64Values(run, kind);
+            fp64Done = true;
+        }
+
         private void compute() {
             if (nearby != null) return;
             nearby = new ArrayList<>();
             if (run == null) return;
-            fp64 = float64Values(run, training);
+            float64Now();
             for (int pattern = 0; pattern < ROUNDING_PATTERNS; pattern++) {
                 int chosen = pattern;
-                LoadedRun moved = new LoadedRun(run.fn(), () -> oneRoundingAway(run.inputs().get(), chosen));
-                Observed o = observe(moved, args -> Calls.apply(run.fn(), args), training);
+                // the modules' parameters are the program's inputs as much as its arguments: they move too
+                LoadedRun moved = new LoadedRun(run.fn(), () -> oneRoundingAway(run.inputs().get(), chosen), run.modules(), ps -> {
+                    java.util.function.IntUnaryOperator direction = direction(chosen);
+                    changeFloats(ps.toArray(), (i, f) -> moved(f, direction.applyAsInt(i)), (i, d) -> moved(d, direction.applyAsInt(i)));
+                });
+                Observed o = observe(moved, kind, run.fn());
                 if (o.error == null) nearby.add(o.values);
             }
         }
     }
 
-    /** The program's values on float64 copies of its inputs (the same tensor passed twice stays one), or null when it cannot run in float64. */
-    private static Object float64Values(LoadedRun p, boolean training) {
+    /** {@code p} run eagerly as {@code kind} says. */
+    private static Observed observe(LoadedRun p, References.Kind kind, Object fn) {
+        return kind == References.Kind.STEPS ? observeSteps(p, args -> Calls.apply(fn, args), opt -> opt)
+                : observe(p, args -> Calls.apply(fn, args), kind == References.Kind.TRAINING);
+    }
+
+    /**
+     * The program's values on float64 copies of its inputs (the same tensor passed twice stays one),
+     * its modules' parameters converted to float64 meanwhile (and back after), or null when it cannot
+     * run in float64.
+     */
+    private static Object float64Values(LoadedRun p, References.Kind kind) {
         Object[] args = p.inputs().get();
         List<Object> distinct = distinct(args);
         int[] slot = new int[args.length];
         for (int i = 0; i < args.length; i++) for (int k = 0; k < distinct.size(); k++) if (distinct.get(k) == args[i]) slot[i] = k;
         try {
+            if (p.modules() != null) p.modules().to(dev.ember.tensor.DType.FLOAT64);
             Observed o = (Observed) Accuracy.float64Reference(distinct.toArray(), conv -> {
                 Object[] a = new Object[args.length];
                 for (int i = 0; i < a.length; i++) a[i] = conv[slot[i]];
-                return observe(new LoadedRun(p.fn(), () -> a), x -> Calls.apply(p.fn(), x), training);
+                return observe(p.on(() -> a), kind, p.fn());
             });
             return o.error == null ? o.values : null;
         } catch (RuntimeException e) {
             return null;
+        } finally {
+            if (p.modules() != null) {
+                p.modules().to(dev.ember.tensor.DType.FLOAT32);
+                p.modules().reset(false);
+            }
         }
     }
 
@@ -376,15 +544,20 @@ public final class DifferentialRunner {
      * not at all, at random from a seed of the pattern.
      */
     private static Object[] oneRoundingAway(Object[] args, int pattern) {
+        java.util.function.IntUnaryOperator direction = direction(pattern);
+        return changeFloats(ownElements(args), (i, f) -> moved(f, direction.applyAsInt(i)), (i, d) -> moved(d, direction.applyAsInt(i)));
+    }
+
+    /** Which way pattern {@code pattern} moves element {@code i} (see {@link #oneRoundingAway}); the random patterns draw afresh from their seed. */
+    private static java.util.function.IntUnaryOperator direction(int pattern) {
         java.util.Random random = new java.util.Random(pattern);
-        java.util.function.IntUnaryOperator direction = i -> switch (pattern) {
+        return i -> switch (pattern) {
             case 0 -> (i & 1) == 0 ? 1 : -1;
             case 1 -> (i & 1) == 0 ? -1 : 1;
             case 2 -> 1;
             case 3 -> -1;
             default -> random.nextInt(3) - 1;
         };
-        return changeFloats(ownElements(args), (i, f) -> moved(f, direction.applyAsInt(i)), (i, d) -> moved(d, direction.applyAsInt(i)));
     }
 
     /**
@@ -427,10 +600,10 @@ public final class DifferentialRunner {
      * dynamic) runs that new graph at the second, so an input made differently at call time than it
      * was traced (the {@code f64[1]} class of bug) shows there. None when eager throws on them.
      */
-    private static List<Variant> renewedRuns(Object fn, Supplier<Object[]> inputs) {
+    private static List<Variant> renewedRuns(LoadedRun p) {
         List<Variant> out = new ArrayList<>();
-        LoadedRun once = new LoadedRun(fn, () -> newValues(inputs.get()));
-        LoadedRun twice = new LoadedRun(fn, () -> newValues(newValues(inputs.get())));
+        LoadedRun once = p.on(() -> newValues(p.inputs().get()));
+        LoadedRun twice = p.on(() -> newValues(newValues(p.inputs().get())));
         for (var run : List.of(Map.entry("a call with new input values", once), Map.entry("a second call with other new input values", twice))) {
             Observed eager = observeEager(run.getValue(), false);
             out.add(new Variant(run.getKey(), run.getValue(), eager, eager.error == null ? new References(run.getValue(), false) : References.NONE));
@@ -443,11 +616,11 @@ public final class DifferentialRunner {
      * dynamic makes it a symbol at the first and reuses the symbolic graph at the second); none
      * where eager refuses the new sizes (the program depends on them) or an input is not floating point.
      */
-    private static List<Variant> resizedRuns(Object fn, Supplier<Object[]> inputs) {
+    private static List<Variant> resizedRuns(LoadedRun p) {
         List<Variant> out = new ArrayList<>();
         for (int grow : new int[] {3, 7}) {
-            if (resizedBatch(inputs.get(), grow) == null) break;
-            LoadedRun run = new LoadedRun(fn, () -> resizedBatch(inputs.get(), grow));
+            if (resizedBatch(p.inputs().get(), grow) == null) break;
+            LoadedRun run = p.on(() -> resizedBatch(p.inputs().get(), grow));
             Observed eager = observeEager(run, false);
             if (eager.error != null) break;
             out.add(new Variant("a call with dimension 0 grown by " + grow, run, eager, new References(run, false)));

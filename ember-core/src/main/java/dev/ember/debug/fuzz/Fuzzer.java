@@ -51,8 +51,8 @@ public final class Fuzzer {
                 // generated programs break the graph by design: their "runs eagerly" warnings, thousands a minute, would bury
                 // the progress lines; logs the user switched on (EMBER_LOGS) still print
                 DifferentialRunner.Result r = System.getenv("EMBER_LOGS") == null
-                        ? dev.ember.logging.Log.quietly(() -> DifferentialRunner.run(p.fn(), p::inputs, s.configs()))
-                        : DifferentialRunner.run(p.fn(), p::inputs, s.configs());
+                        ? dev.ember.logging.Log.quietly(() -> DifferentialRunner.run(p, s.configs()))
+                        : DifferentialRunner.run(p, s.configs());
                 stats.add(p.program(), r);
                 report(p.program(), r, s.outDir(), listener);
             }
@@ -84,7 +84,7 @@ public final class Fuzzer {
         } catch (ProgramCompiler.CompileError e) {
             return false;
         }
-        DifferentialRunner.Disagreement d = DifferentialRunner.run(p.fn(), p::inputs, List.of(failure.config())).outcomes().get(failure.config());
+        DifferentialRunner.Disagreement d = DifferentialRunner.run(p, List.of(failure.config())).outcomes().get(failure.config());
         return d != null && d.kind() == failure.what().kind();
     }
 }

@@ -5,10 +5,27 @@ import java.util.stream.Collectors;
 
 /**
  * A generated tensor program: parameters, statements, returned variables, and the seed that made
- * it. {@link #source} prints it as the Java class a user would write; that text is what is
- * compiled, captured, compared and, on a failure, written as the repro.
+ * it; {@code training}, in the model family, how the training configurations train the modules it
+ * holds (null: their parameters stay frozen). {@link #source} prints it as the Java class a user
+ * would write; that text is what is compiled, captured, compared and, on a failure, written as the repro.
  */
-public record Program(long seed, List<Input> inputs, List<ScalarInput> scalars, List<Stmt> body, List<Var> returns) {
+public record Program(long seed, List<Input> inputs, List<ScalarInput> scalars, List<Stmt> body, List<Var> returns, Training training) {
+    /**
+     * How the modules' parameters are trained ({@link ProgramModules}): {@code optimizer}, Java source
+     * of an expression that builds the optimizer of a list named {@code parameters}, and the number of
+     * steps of the training loop ({@code +steps} configurations).
+     */
+    public record Training(String optimizer, int steps) {
+        public Training {
+            if (steps < 1) throw new IllegalArgumentException("a training loop takes at least one step, got " + steps);
+        }
+    }
+
+    /** A program whose modules, if it holds any, stay frozen. */
+    public Program(long seed, List<Input> inputs, List<ScalarInput> scalars, List<Stmt> body, List<Var> returns) {
+        this(seed, inputs, scalars, body, returns, null);
+    }
+
     public Program {
         inputs = List.copyOf(inputs);
         scalars = List.copyOf(scalars);
@@ -23,14 +40,14 @@ public record Program(long seed, List<Input> inputs, List<ScalarInput> scalars, 
 
     /** The same program with another body and returned values (what the shrinker makes). */
     Program with(List<Input> newInputs, List<Stmt> newBody, List<Var> newReturns) {
-        return new Program(seed, newInputs, scalars, newBody, newReturns);
+        return new Program(seed, newInputs, scalars, newBody, newReturns, training);
     }
 
     /** The same program without number parameter {@code i} (what the shrinker makes of one nothing reads). */
     Program withoutScalar(int i) {
         List<ScalarInput> rest = new java.util.ArrayList<>(scalars);
         rest.remove(i);
-        return new Program(seed, inputs, rest, body, returns);
+        return new Program(seed, inputs, rest, body, returns, training);
     }
 
     /** The name of the class {@link #source} declares when none is given. */
@@ -84,6 +101,17 @@ public record Program(long seed, List<Input> inputs, List<ScalarInput> scalars, 
         List<String> all = new java.util.ArrayList<>(List.of(names));
         for (ScalarInput n : scalars) all.add(n.maker());
         sb.append("        return new Object[] {").append(String.join(", ", all)).append("};\n    }\n");
+        List<String> modules = body.stream().filter(s -> s instanceof Stmt.Held).map(s -> ((Stmt.Held) s).field()).toList();
+        if (!modules.isEmpty()) {
+            sb.append("\n    /** The modules run calls: the training configurations train their parameters when there is an optimizer(). */\n");
+            sb.append("    public static List<dev.ember.nn.Module> modules() { return List.of(").append(String.join(", ", modules)).append("); }\n");
+            if (training != null) {
+                sb.append("\n    /** The +grad configurations compare the parameters' gradients; the +steps ones take STEPS steps of this optimizer. */\n");
+                sb.append("    public static final int STEPS = ").append(training.steps()).append(";\n\n");
+                sb.append("    public static dev.ember.optim.Optimizer optimizer(List<Tensor> parameters) {\n        return ")
+                        .append(training.optimizer()).append(";\n    }\n");
+            }
+        }
         if (scalars.stream().anyMatch(n -> n.kind() == ScalarInput.Kind.KNOBS)) sb.append('\n').append(ScalarInput.KNOBS_CLASS);
         sb.append(extra);
         sb.append("}\n");

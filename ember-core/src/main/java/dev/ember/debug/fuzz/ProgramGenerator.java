@@ -99,6 +99,31 @@ public final class ProgramGenerator {
         return new java.util.SplittableRandom(seed ^ MODEL_OPS_STREAM).nextInt(MODEL_OPS_ONE_IN) == 0;
     }
 
+    /** In the model family, one program in this many keeps its modules' parameters frozen in the training configurations too. */
+    static final int FROZEN_ONE_IN = 3;
+    private static final long TRAINING_STREAM = 0xA54FF53A5F1D36F1L;
+
+    /**
+     * How a model-family program's modules train (session 32), or null when their parameters stay
+     * frozen: SGD with momentum (Nesterov's too, weight decay sometimes), Adam (amsgrad, weight decay
+     * sometimes) or AdamW (amsgrad sometimes), for 2 or 3 steps. Drawn from a stream of its own, so
+     * the family's statements are the ones they were before its modules trained; such a program
+     * returns its modules' outputs too (see {@link #build}).
+     */
+    static Program.Training training(long seed) {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed ^ TRAINING_STREAM);
+        if (r.nextInt(FROZEN_ONE_IN) == 0) return null;
+        int steps = 2 + r.nextInt(2);
+        String optimizer = switch (r.nextInt(3)) {
+            case 0 -> "new dev.ember.optim.SGD(parameters, dev.ember.optim.SGD.options().lr(0.05).momentum(0.9)"
+                    + (r.nextInt(3) == 0 ? ".nesterov(true)" : "") + (r.nextInt(3) == 0 ? ".weightDecay(0.01)" : "") + ")";
+            case 1 -> "new dev.ember.optim.Adam(parameters, dev.ember.optim.Adam.options().lr(0.01)"
+                    + (r.nextInt(3) == 0 ? ".amsgrad(true)" : "") + (r.nextInt(3) == 0 ? ".weightDecay(0.01)" : "") + ")";
+            default -> "new dev.ember.optim.AdamW(parameters, dev.ember.optim.AdamW.options().lr(0.01)" + (r.nextInt(3) == 0 ? ".amsgrad(true)" : "") + ")";
+        };
+        return new Program.Training(optimizer, steps);
+    }
+
     public static Program generate(long seed) { return new ProgramGenerator(seed).build(); }
 
     private Program build() {
@@ -120,7 +145,11 @@ public final class ProgramGenerator {
         if (defined.isEmpty()) defined.add(let(pool.getFirst().type(), "$0.clone()", pool.getFirst()));
         List<Var> returns = new ArrayList<>(List.of(defined.getLast()));
         if (rnd.nextInt(10) < 3) returns.add(pool.get(rnd.nextInt(pool.size())));
-        return new Program(seed, inputs, scalars, body, returns);
+        Program.Training training = modelOps ? training(seed) : null;
+        // a program that trains its modules returns their outputs too (no draw: the family's statements stay the ones they were),
+        // so the loss reaches every module whatever the last statement computes
+        if (training != null) for (Stmt s : body) if (s instanceof Stmt.Held h && !returns.contains(h.out())) returns.add(h.out());
+        return new Program(seed, inputs, scalars, body, returns, training);
     }
 
     private boolean step() {
@@ -1916,9 +1945,10 @@ public final class ProgramGenerator {
 
     /**
      * The declaration of {@code field} of {@code type}, built by {@code construction}, its parameters
-     * uniform in [-0.5, 0.5) from a generator of their own and frozen: the runner compares the
-     * gradients of the program's inputs (which flow through the module), and an output that required
-     * grad without an input that does would make the other families' out= forms refuse it.
+     * uniform in [-0.5, 0.5) from a generator of their own and frozen as declared: an output that
+     * required grad without an input that does would make the other families' out= forms refuse it
+     * in the inference configurations. The training configurations make them require grad in the
+     * programs that say how to train them ({@link #training}; the runner's {@link ProgramModules}).
      */
     private String module(String type, String field, String construction) {
         return "static final " + type + " " + field + " = " + construction + ";\n"
@@ -1927,9 +1957,9 @@ public final class ProgramGenerator {
                 + "        for (Tensor p : " + field + ".parameters()) {\n            p.copy_(Tensor.rand(g, p.shape()).sub(0.5));\n            p.requiresGrad(false);\n        }\n    }\n}";
     }
 
-    private Var held(TensorType t, String template, String member, Var... args) {
+    private Var held(TensorType t, String template, String field, String member, Var... args) {
         Var v = new Var("v" + nextVar++, t);
-        body.add(new Stmt.Held(v, Call.of(template, args), member));
+        body.add(new Stmt.Held(v, Call.of(template, args), field, member));
         storage.put(v, nextStorage++);
         pool.add(v);
         return v;
@@ -1986,8 +2016,8 @@ public final class ProgramGenerator {
         }
         String call = field + ".forward($0, " + h0 + (kind.equals("LSTM") ? ", " + c0 : "") + ")";
         int what = rnd.nextInt(kind.equals("LSTM") ? 4 : 3);
-        if (what <= 1) held(output, call + ".output()", module(type, field, construction), args.toArray(Var[]::new));
-        else held(state, call + (what == 2 ? ".hN()" : ".cN()"), module(type, field, construction), args.toArray(Var[]::new));
+        if (what <= 1) held(output, call + ".output()", field, module(type, field, construction), args.toArray(Var[]::new));
+        else held(state, call + (what == 2 ? ".hN()" : ".cN()"), field, module(type, field, construction), args.toArray(Var[]::new));
         return true;
     }
 
@@ -2000,8 +2030,8 @@ public final class ProgramGenerator {
         String member = module(type, field, "new " + type + "(" + e + ", " + heads + ", 0.0, " + (rnd.nextInt(4) != 0) + ")");
         Var kv = rnd.nextBoolean() ? null : pick(v -> v != q && v.type().dtype() == DType.FLOAT32 && v.type().rank() == 3 && v.type().size(0) == b
                 && v.type().size(2) == e && v.type().size(1) > 0);
-        if (kv == null) held(q.type(), field + ".forward($0, $0, $0)", member, q);
-        else held(q.type(), field + ".forward($0, $1, $1)", member, q, kv);
+        if (kv == null) held(q.type(), field + ".forward($0, $0, $0)", field, member, q);
+        else held(q.type(), field + ".forward($0, $1, $1)", field, member, q, kv);
         return true;
     }
 
@@ -2013,7 +2043,7 @@ public final class ProgramGenerator {
         String field = moduleField(), type = "dev.ember.nn.TransformerEncoderLayer";
         String member = module(type, field, "new " + type + "(" + e + ", " + heads + ", " + oneOf(List.of(4, 16)) + ", 0.0, \""
                 + oneOf(List.of("relu", "gelu")) + "\", 1e-5, " + rnd.nextBoolean() + ", " + (rnd.nextInt(4) != 0) + ")");
-        held(x.type(), field + ".forward($0)", member, x);
+        held(x.type(), field + ".forward($0)", field, member, x);
         return true;
     }
 }

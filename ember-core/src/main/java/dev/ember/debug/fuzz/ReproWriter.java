@@ -28,7 +28,7 @@ public final class ReproWriter {
                 + " *   javac -cp \"" + cp + "\" " + name + ".java\n"
                 + " *   java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -cp \"" + cp + java.io.File.pathSeparator + ".\" " + name + "\n"
                 + " * It prints eager's and the compiled result and the verdict, and exits 1 while the failure reproduces.\n */\n";
-        String main = "\n    public static int reproduce() { return dev.ember.debug.fuzz.Repro.check(fn(), " + name + "::inputs, \"" + failure.config().name() + "\"); }\n\n"
+        String main = "\n    public static int reproduce() { return dev.ember.debug.fuzz.Repro.check(" + name + ".class, \"" + failure.config().name() + "\"); }\n\n"
                 + "    public static void main(String[] args) { System.exit(reproduce()); }\n";
         return header + minimized.source(name, main);
     }

@@ -35,14 +35,15 @@ public sealed interface Stmt {
     /**
      * {@code Tensor out = call;} where the call is a module's, held in a static field of the program
      * class that {@code member} declares (its construction and its parameters' values, drawn from a
-     * generator of their own so a repro rebuilds the same weights), as a user's model holds its layers.
+     * generator of their own so a repro rebuilds the same weights), as a user's model holds its layers;
+     * {@code field} is the field's name.
      */
-    record Held(Var out, Call call, String member) implements Stmt {
+    record Held(Var out, Call call, String field, String member) implements Stmt {
         public List<Var> reads() { return call.args(); }
 
         public Var defines() { return out; }
 
-        public Stmt rewire(Map<Var, Var> sub) { return new Held(out, call.rewire(sub), member); }
+        public Stmt rewire(Map<Var, Var> sub) { return new Held(out, call.rewire(sub), field, member); }
 
         public String java() { return "Tensor " + out.name() + " = " + call.java() + ";"; }
     }
