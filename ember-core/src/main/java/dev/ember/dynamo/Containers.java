@@ -112,7 +112,11 @@ final class Containers {
         }
         List<VariableTracker> items = l.items();
         return switch (name) {
-            case "iterator", "listIterator" -> new IteratorVariable(l);
+            // listIterator(index) starts at index, with no element returned yet: not modelled (an iterator at 0 gave wrong answers)
+            case "iterator", "listIterator" -> {
+                if (!args.isEmpty()) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, l.describe() + ".listIterator(index) is not traced");
+                yield new IteratorVariable(l);
+            }
             case "stream" -> StreamCalls.streamOf(l);
             case "add" -> {
                 mutable(ctx, l, name);
