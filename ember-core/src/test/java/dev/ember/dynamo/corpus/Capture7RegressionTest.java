@@ -81,4 +81,26 @@ class Capture7RegressionTest {
         Tensor x = Tensor.randn(3);
         assertArrayEquals(f.apply(x).toDoubleArray(), Ember.compile(f, Options.backend("eager")).apply(x).toDoubleArray(), 1e-6);
     }
+
+    static Tensor shapeEquals(Tensor x, List<Integer> shape) { return shape.equals(List.of(2, 3)) ? x.reshape(2, 3) : x.reshape(3, 2).t(); }
+
+    static Tensor boxedEquals(Tensor x, Integer n) { return n.equals(4) ? x.add(1) : x.sub(1); }
+
+    @Test
+    void equalsOfAnIntThatBecameSymbolicIsGuarded() {
+        // the second call's other ints made them symbolic (automatic dynamic); Integer.equals of them broke the graph (GB0019)
+        for (var calls : List.of(List.of(List.of(2, 3), List.of(3, 2), List.of(2, 3), List.of(2, 3)))) {
+            var f = Ember.compile((dev.ember.Fn2<Tensor, List<Integer>, Tensor>) Capture7RegressionTest::shapeEquals, Options.fullgraph());
+            for (List<Integer> shape : calls) {
+                Tensor x = Tensor.randn(6);
+                assertArrayEquals(shapeEquals(x, shape).toDoubleArray(), f.apply(x, shape).toDoubleArray(), 1e-6, shape.toString());
+            }
+        }
+        Ember.reset();
+        var g = Ember.compile((dev.ember.Fn2<Tensor, Integer, Tensor>) Capture7RegressionTest::boxedEquals, Options.fullgraph());
+        for (int n : new int[] {4, 5, 4, 6, 7}) {
+            Tensor x = Tensor.randn(3);
+            assertArrayEquals(boxedEquals(x, n).toDoubleArray(), g.apply(x, n).toDoubleArray(), 1e-6, "n = " + n);
+        }
+    }
 }
