@@ -326,7 +326,7 @@ public final class CompiledFrame {
         EVENTS.publish(new GraphBreak(name(), u.gbId(), u.type().shortType(), u.reason(), u.userStack(), u.getMessage()));
         if (options.isFullgraph() || result.errorOnGraphBreak()) throw u;
         breaks++;
-        String whyNoResume = null;
+        String whyNoResume = u.noResume();
         if (result.resumable()) {
             try {
                 return resume(target, frame, result, u);

@@ -112,7 +112,11 @@ final class Containers {
         }
         List<VariableTracker> items = l.items();
         return switch (name) {
-            case "iterator", "listIterator" -> new IteratorVariable(l);
+            // listIterator(index) starts at index, with no element returned yet: not modelled (an iterator at 0 gave wrong answers)
+            case "iterator", "listIterator" -> {
+                if (!args.isEmpty()) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, l.describe() + ".listIterator(index) is not traced");
+                yield new IteratorVariable(l);
+            }
             case "stream" -> StreamCalls.streamOf(l);
             case "add" -> {
                 mutable(ctx, l, name);
@@ -336,6 +340,13 @@ final class Containers {
         return true;
     }
 
+    /** Integer or Long: the boxed class of an int or long value (a symbolic one or a constant), else null. */
+    private static Class<?> boxedIntegral(VariableTracker v) {
+        if (v instanceof dev.ember.dynamo.variables.SymScalarVariable s) return s.javaType() == int.class ? Integer.class : s.javaType() == long.class ? Long.class : null;
+        if (v instanceof ConstantVariable c && (c.value() instanceof Integer || c.value() instanceof Long)) return c.value().getClass();
+        return null;
+    }
+
     /** {@code Objects.equals(a, b)} as Java computes it, when the trace knows it. */
     static boolean equal(TraceContext ctx, VariableTracker a, VariableTracker b) {
         if (a == b) return true;
@@ -344,6 +355,12 @@ final class Containers {
         if (a instanceof ListVariable x && b instanceof ListVariable) return listEquals(ctx, x, b);
         if (a instanceof dev.ember.dynamo.variables.SymSizeVariable || b instanceof dev.ember.dynamo.variables.SymSizeVariable) {
             return SymSizes.compare(ctx, a, b, SymSizes.Relation.EQ);
+        }
+        Class<?> ca = boxedIntegral(a), cb = boxedIntegral(b);
+        if ((a instanceof dev.ember.dynamo.variables.SymScalarVariable || b instanceof dev.ember.dynamo.variables.SymScalarVariable) && ca != null && ca == cb) {
+            // Integer.equals(Integer) (Long's) of an int that became symbolic: the comparison a == branch makes, guarded by its outcome
+            Boolean same = SymScalars.compare(ctx, a, b, dev.ember.dynamo.guards.IntRelation.Relation.EQ);
+            if (same != null) return same;
         }
         for (VariableTracker v : List.of(a, b)) {
             if (!IdentityKey.hasIdentityEquals(v) && !(v instanceof ConstantVariable)) {

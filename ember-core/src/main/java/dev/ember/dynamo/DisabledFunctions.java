@@ -62,6 +62,21 @@ public final class DisabledFunctions {
         return RUN_AS_ONE_CALL.get(r.declaringClass().getName() + "." + r.method().methodName().stringValue());
     }
 
+    /**
+     * Why the code after a {@code registerHook} break must not resume in a graph of its own, or null:
+     * the hooked tensor is computed in the graph before the break and already used there by other
+     * ops. Compiled as one autograd node (aot_eager, inductor), that graph sends the gradient of
+     * those uses straight to its inputs, past the hook, which would see only the later uses'
+     * gradient (a wrong gradient, silently). The frame runs eagerly for these inputs instead.
+     */
+    static String hookOnUsedIntermediate(ClassFiles.Resolved r, List<dev.ember.dynamo.variables.VariableTracker> args) {
+        if (!(r.declaringClass().getName() + "." + r.method().methodName().stringValue()).equals("dev.ember.autograd.Autograd.registerHook")) return null;
+        if (args.isEmpty() || !(args.get(0) instanceof dev.ember.dynamo.variables.TensorVariable t) || t.source() != null || t.node() == null) return null;
+        if (t.node().users().isEmpty()) return null;
+        return "a gradient hook is registered on a tensor the graph computes and already used: the graph's backward would send "
+                + "the gradient of those uses past the hook, so the frame runs eagerly";
+    }
+
     private static final String FACADE = "dev/ember/Ember", REGION = "dev/ember/dynamo/DisabledFunctions$Region";
 
     /**

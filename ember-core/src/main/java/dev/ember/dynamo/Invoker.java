@@ -347,7 +347,11 @@ final class Invoker {
         }
         if (CustomFunctionOp.isApply(r)) return CustomFunctionOp.trace(ctx, r, args);
         String oneCall = DisabledFunctions.runAsOneCall(r);
-        if (oneCall != null) throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, oneCall);
+        if (oneCall != null) {
+            Unsupported u = ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, oneCall);
+            String hookedIntermediate = DisabledFunctions.hookOnUsedIntermediate(r, args);
+            throw hookedIntermediate == null ? u : u.withoutResume(hookedIntermediate);
+        }
         if (!r.hasCode()) {
             throw ctx.unsupported(GraphBreakType.NO_BYTECODE, r.declaringClass().getName() + "." + r.method().methodName().stringValue()
                     + " has no bytecode (abstract or native)");

@@ -42,7 +42,8 @@ final class Tracer {
     record Result(OutputGraph graph, OutputRebuilder rebuilder, List<SideEffect> sideEffects, int instructions, Unsupported graphBreak,
                   int breakStep, int breakIndex, Set<String> specialized, Set<String> changedInputs, boolean errorOnGraphBreak) {
         /** Whether the break happened at an instruction of the compiled method itself (where a resume can start). */
-        boolean resumable() { return graphBreak != null && breakStep >= 0 && graphBreak.type() != GraphBreakType.INSTRUCTION_BUDGET; }
+        boolean resumable() { return graphBreak != null && breakStep >= 0 && graphBreak.type() != GraphBreakType.INSTRUCTION_BUDGET
+                && graphBreak.noResume() == null; }
     }
 
     /**

@@ -12,6 +12,8 @@ public final class Unsupported extends RuntimeException {
     private final GraphBreakType type;
     private final String reason;
     private final List<UserFrame> userStack;
+    /** Why no resume method may start at this break (the frame then runs eagerly), or null when one may. */
+    private String noResume;
 
     public Unsupported(GraphBreakType type, String reason, List<UserFrame> userStack, Throwable cause) {
         super(format(type, reason, userStack), cause);
@@ -35,6 +37,15 @@ public final class Unsupported extends RuntimeException {
     public List<UserFrame> userStack() { return userStack; }
 
     public List<String> hints() { return type.hints(); }
+
+    /** Why the code after this break must not resume in a graph of its own (the frame runs eagerly), or null. */
+    String noResume() { return noResume; }
+
+    /** This break, marked as one no resume method may start at, for {@code why}. */
+    Unsupported withoutResume(String why) {
+        noResume = why;
+        return this;
+    }
 
     private static String format(GraphBreakType type, String reason, List<UserFrame> stack) {
         StringBuilder sb = new StringBuilder();
