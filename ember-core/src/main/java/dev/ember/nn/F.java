@@ -269,6 +269,77 @@ public final class F {
     public static Tensor conv1d(Tensor x, Tensor weight, Tensor bias) { return conv1d(x, weight, bias, 1, 0, 1, 1); }
 
     /**
+     * 1-d convolution with padding {@code "valid"} (none) or {@code "same"} (the output as long as
+     * the input; stride 1 only), as PyTorch's {@code F.conv1d(..., padding='same')}; see
+     * {@link #conv2d(Tensor, Tensor, Tensor, int[], String, int[], int)}.
+     */
+    public static Tensor conv1d(Tensor x, Tensor weight, Tensor bias, int stride, String padding, int dilation, int groups) {
+        if (x.dim() != 2 && x.dim() != 3) {
+            throw new IllegalArgumentException("Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: " + dev.ember.tensor.Shapes.format(x.shape()));
+        }
+        int[] pad = stringPadding(x.dim() == 3 ? x : x.unsqueeze(0), weight, new int[] {stride}, padding, new int[] {dilation}, groups, 1);
+        return conv1d(pad.length == 1 ? x : pad(x, java.util.Arrays.copyOfRange(pad, 1, pad.length)), weight, bias, stride, pad[0], dilation, groups);
+    }
+
+    /**
+     * 2-d convolution with padding {@code "valid"} (none) or {@code "same"} (output as large as the
+     * input; stride 1 only), as ATen's {@code _convolution_mode}: each dim is padded by
+     * dilation·(kernel−1) in all, half each side, and an odd extra on the right by zero-padding the
+     * input first (constant_pad_nd, then the convolution).
+     */
+    public static Tensor conv2d(Tensor x, Tensor weight, Tensor bias, int[] stride, String padding, int[] dilation, int groups) {
+        if (x.dim() != 3 && x.dim() != 4) {
+            throw new IllegalArgumentException("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: " + dev.ember.tensor.Shapes.format(x.shape()));
+        }
+        int[] pad = stringPadding(x.dim() == 3 ? x.unsqueeze(0) : x, weight, stride, padding, dilation, groups, 2);
+        return conv2d(pad.length == 2 ? x : pad(x, java.util.Arrays.copyOfRange(pad, 2, pad.length)), weight, bias, stride,
+                java.util.Arrays.copyOf(pad, 2), dilation, groups);
+    }
+
+    /** 3-d convolution with padding {@code "valid"} or {@code "same"}; see {@link #conv2d(Tensor, Tensor, Tensor, int[], String, int[], int)}. */
+    public static Tensor conv3d(Tensor x, Tensor weight, Tensor bias, int[] stride, String padding, int[] dilation, int groups) {
+        if (x.dim() != 4 && x.dim() != 5) {
+            throw new IllegalArgumentException("Expected 4D (unbatched) or 5D (batched) input to conv3d, but got input of size: " + dev.ember.tensor.Shapes.format(x.shape()));
+        }
+        int[] pad = stringPadding(x.dim() == 4 ? x.unsqueeze(0) : x, weight, stride, padding, dilation, groups, 3);
+        return conv3d(pad.length == 3 ? x : pad(x, java.util.Arrays.copyOfRange(pad, 3, pad.length)), weight, bias, stride,
+                java.util.Arrays.copyOf(pad, 3), dilation, groups);
+    }
+
+    /**
+     * For a string padding: the symmetric padding per spatial dim and, when "same" needs one more
+     * on the right of some dim, after them F.pad's amounts (last dim first) that add it, as ATen's
+     * _convolution_same.
+     */
+    private static int[] stringPadding(Tensor batched, Tensor weight, int[] stride, String padding, int[] dilation, int groups, int dims) {
+        if (padding.equals("valid")) return new int[dims];
+        if (!padding.equals("same")) throw new IllegalArgumentException("Invalid padding string: '" + padding + "'");
+        int k = weight.dim();
+        if (k < 3) throw new IllegalArgumentException("weight should have at least three dimensions");
+        if (groups <= 0) throw new IllegalArgumentException("non-positive groups is not supported");
+        if (batched.dim() != k) {
+            throw new IllegalArgumentException("Expected " + k + "-dimensional input for " + k + "-dimensional weight " + dev.ember.tensor.Shapes.format(weight.shape())
+                    + ", but got " + batched.dim() + "-dimensional input of size " + dev.ember.tensor.Shapes.format(batched.shape()) + " instead");
+        }
+        for (int s : stride) if (s != 1) throw new IllegalArgumentException("padding='same' is not supported for strided convolutions");
+        int[] symmetric = new int[dims], extra = new int[2 * dims];
+        boolean asymmetric = false;
+        for (int d = 0; d < dims; d++) {
+            int dil = dilation.length == 1 ? dilation[0] : dilation[d];
+            int total = dil * (weight.size(d + 2) - 1), left = total / 2;
+            symmetric[d] = left;
+            if (total - left != left) {
+                asymmetric = true;
+                extra[2 * (dims - 1 - d) + 1] = total - 2 * left;
+            }
+        }
+        if (!asymmetric) return symmetric;
+        int[] out = java.util.Arrays.copyOf(symmetric, 3 * dims);
+        System.arraycopy(extra, 0, out, dims, 2 * dims);
+        return out;
+    }
+
+    /**
      * The transposed 2-d convolution of {@code [N, C, H, W]} (or unbatched {@code [C, H, W]}) input
      * with weight {@code [C, out/groups, kH, kW]}, as PyTorch's {@code F.conv_transpose2d}.
      */
