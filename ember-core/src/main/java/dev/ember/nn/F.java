@@ -206,6 +206,19 @@ public final class F {
     /** {@code x − tanh(x)}. */
     public static Tensor tanhshrink(Tensor x) { return x.sub(x.tanh()); }
 
+    /** {@code x <= threshold ? value : x}, as PyTorch's {@code F.threshold} (ATen's threshold). */
+    public static Tensor threshold(Tensor x, double threshold, double value) { return ActivationOps.THRESHOLD.callTensor(x, threshold, value); }
+
+    /** {@code |x| <= lambd ? 0 : x}, as PyTorch's {@code F.hardshrink} (lambd 0.5 by default). */
+    public static Tensor hardshrink(Tensor x, double lambd) { return ActivationOps.HARDSHRINK.callTensor(x, lambd); }
+
+    public static Tensor hardshrink(Tensor x) { return hardshrink(x, 0.5); }
+
+    /** {@code x > lambd ? x − lambd : x < −lambd ? x + lambd : 0}, as PyTorch's {@code F.softshrink}; lambd ≥ 0. */
+    public static Tensor softshrink(Tensor x, double lambd) { return ActivationOps.SOFTSHRINK.callTensor(x, lambd); }
+
+    public static Tensor softshrink(Tensor x) { return softshrink(x, 0.5); }
+
     /** {@code softmax(−x, dim)}. */
     public static Tensor softmin(Tensor x, int dim) { return softmax(x.neg(), dim); }
 
@@ -379,6 +392,9 @@ public final class F {
     // ------------------------------------------------------------------ pixel shuffle, bilinear
 
     /** {@code [*, C·r², H, W]} → {@code [*, C, H·r, W·r]} (torch's F.pixel_shuffle). */
+    /** The channels of {@code [N, C, *]} from {@code groups} groups interleaved, as PyTorch's {@code F.channel_shuffle}. */
+    public static Tensor channelShuffle(Tensor x, int groups) { return NnComposites.CHANNEL_SHUFFLE.callTensor(x, (long) groups); }
+
     public static Tensor pixelShuffle(Tensor x, int upscaleFactor) { return NnComposites.PIXEL_SHUFFLE.callTensor(x, (long) upscaleFactor); }
 
     /** {@code [*, C, H·r, W·r]} → {@code [*, C·r², H, W]} (torch's F.pixel_unshuffle). */

@@ -65,6 +65,34 @@ public final class NnComposites {
                 return e.call(ShapeOps.RESHAPE, x, append(batch, c, h * r, w * r));
             });
 
+    /**
+     * {@code [N, C, *]} with its channels in {@code groups} groups interleaved (ShuffleNet's shuffle),
+     * as ATen's channel_shuffle: reshaped to {@code [N, g, C/g, *]}, groups and channels swapped,
+     * reshaped back.
+     */
+    public static final OpOverload CHANNEL_SHUFFLE = ComposedOps.define("channel_shuffle(Tensor self, SymInt groups) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0);
+                int g = a.integer(1);
+                if (x.dim() <= 2) {
+                    throw new IllegalArgumentException("channel_shuffle expects input with > 2 dims, but got input with sizes " + Shapes.format(x.shape()));
+                }
+                if (g <= 0) throw new IllegalArgumentException("Number of groups to divide channels in must be positive. Value of groups:" + g);
+                if (x.size(1) % g != 0) {
+                    throw new IllegalArgumentException("Number of channels must be divisible by groups. Got " + x.size(1) + " channels and " + g + " groups.");
+                }
+            },
+            (e, a) -> {
+                int[] s = e.meta(a[0]).shape();
+                int g = ((Number) a[1]).intValue();
+                int[] split = new int[s.length + 1];
+                split[0] = s[0];
+                split[1] = g;
+                split[2] = s[1] / g;
+                System.arraycopy(s, 2, split, 3, s.length - 2);
+                return e.call(ShapeOps.RESHAPE, e.call(ShapeOps.TRANSPOSE, e.call(ShapeOps.RESHAPE, a[0], split), 1L, 2L), s);
+            });
+
     /** {@code [*, C, H·r, W·r]} → {@code [*, C·r², H, W]}: pixel_shuffle's inverse. */
     public static final OpOverload PIXEL_UNSHUFFLE = ComposedOps.define("pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor",
             a -> {

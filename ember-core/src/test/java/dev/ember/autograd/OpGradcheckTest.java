@@ -345,6 +345,14 @@ class OpGradcheckTest {
         s(NormOps.LAYER_NORM, "no affine", x(5, 6), new int[] {6}, null, null, 1e-5);
         s(NormOps.LAYER_NORM, "no leading dims", x(7), new int[] {7}, x(7), x(7), 1e-5);
         s(NormOps.BATCH_NORM_FUNCTIONAL, "training", x(4, 3, 2, 2), x(3), x(3), c(3), c(3).abs(), true, 0.1, 1e-5);
+
+        // nn, round 6: shrinkage activations, channel_shuffle, 3-d padding
+        s(ActivationOps.THRESHOLD, x(3, 4), 0.1, 2.0);
+        s(ActivationOps.HARDSHRINK, x(3, 4), 0.3);
+        s(ActivationOps.SOFTSHRINK, x(3, 4), 0.3);
+        s(dev.ember.ops.NnComposites.CHANNEL_SHUFFLE, x(2, 6, 3), 3L);
+        s(dev.ember.ops.PadOps.REFLECTION_PAD3D, x(1, 2, 3, 3, 4), new int[] {1, 2, 2, 0, 1, 1});
+        s(dev.ember.ops.PadOps.REPLICATION_PAD3D, "unbatched", x(2, 2, 3, 3), new int[] {2, 1, 0, 2, 1, 3});
     }
 
     @TestFactory
