@@ -811,6 +811,103 @@ public final class F {
 
     public static Tensor tripletMarginLoss(Tensor anchor, Tensor positive, Tensor negative) { return tripletMarginLoss(anchor, positive, negative, 1.0, 2, 1e-6, false, "mean"); }
 
+    /** {@code log(1 + exp(−target · input))}, reduced, as PyTorch's {@code F.soft_margin_loss} (targets ±1). */
+    public static Tensor softMarginLoss(Tensor input, Tensor target, String reduction) {
+        return NnComposites.SOFT_MARGIN_LOSS.callTensor(input, target, reduction("soft_margin_loss", reduction));
+    }
+
+    /**
+     * PyTorch's {@code F.multilabel_soft_margin_loss}: per element
+     * {@code −(t·logσ(x) + (1 − t)·logσ(−x))}, times {@code weight} (per class, may be null),
+     * averaged over the classes (the last dim), then reduced over the samples.
+     */
+    public static Tensor multilabelSoftMarginLoss(Tensor input, Tensor target, Tensor weight, String reduction) {
+        long r = reduction("multilabel_soft_margin_loss", reduction);
+        Tensor loss = target.mul(logSigmoid(input)).add(target.rsub(1.0).mul(logSigmoid(input.neg()))).neg();
+        if (weight != null) loss = loss.mul(weight);
+        int classDim = input.dim() - 1;
+        loss = loss.sum(classDim).div(input.size(classDim));
+        return r == 1 ? loss.mean() : r == 2 ? loss.sum() : loss;
+    }
+
+    /**
+     * PyTorch's {@code F.multi_margin_loss} over {@code [N, C]} (or {@code [C]}) scores and class
+     * targets: per sample {@code Σ_{j≠y} max(0, margin − x[y] + x[j])^p · w[y] / C}, p 1 or 2,
+     * {@code weight} per class (may be null); reduced.
+     */
+    public static Tensor multiMarginLoss(Tensor input, Tensor target, int p, double margin, Tensor weight, String reduction) {
+        return NnComposites.MULTI_MARGIN_LOSS.callTensor(input, target, (long) p, margin, weight, reduction("multi_margin_loss", reduction));
+    }
+
+    /**
+     * PyTorch's {@code F.multilabel_margin_loss}: each target row lists class indices, ended by the
+     * first −1; per sample {@code Σ_{j target} Σ_{k not target} max(0, 1 − (x[j] − x[k])) / C}; reduced.
+     */
+    public static Tensor multilabelMarginLoss(Tensor input, Tensor target, String reduction) {
+        return NnComposites.MULTILABEL_MARGIN_LOSS.callTensor(input, target, reduction("multilabel_margin_loss", reduction));
+    }
+
+    /** {@code x} where target is 1, {@code max(0, margin − x)} where it is −1, reduced, as PyTorch's {@code F.hinge_embedding_loss}. */
+    public static Tensor hingeEmbeddingLoss(Tensor input, Tensor target, double margin, String reduction) {
+        return NnComposites.HINGE_EMBEDDING_LOSS.callTensor(input, target, margin, reduction("hinge_embedding_loss", reduction));
+    }
+
+    /**
+     * Poisson negative log likelihood, as PyTorch's {@code F.poisson_nll_loss}: {@code exp(x) − t·x}
+     * when {@code logInput}, else {@code x − t·log(x + eps)}; {@code full} adds Stirling's term for
+     * targets above 1; reduced.
+     */
+    public static Tensor poissonNllLoss(Tensor input, Tensor target, boolean logInput, boolean full, double eps, String reduction) {
+        return NnComposites.POISSON_NLL_LOSS.callTensor(input, target, logInput, full, eps, reduction("poisson_nll_loss", reduction));
+    }
+
+    /**
+     * Gaussian negative log likelihood, as PyTorch's {@code F.gaussian_nll_loss}:
+     * {@code ½·(log v + (x − t)² / v)} (plus {@code ½·log 2π} when {@code full}) with the variance
+     * {@code var} the input's shape, or one dim short, or 1 in the last dim (one variance per
+     * sample); {@code var} is clamped to at least {@code eps} for the value only (its gradient passes
+     * unclamped, as PyTorch's clamp under no_grad); negative variances are refused.
+     */
+    public static Tensor gaussianNllLoss(Tensor input, Tensor target, Tensor var, boolean full, double eps, String reduction) {
+        if (!java.util.Arrays.equals(var.shape(), input.shape())) {
+            int[] in = input.shape(), v = var.shape();
+            int[] leading = java.util.Arrays.copyOf(in, Math.max(in.length - 1, 0));
+            if (in.length > 0 && java.util.Arrays.equals(leading, v)) {
+                var = var.unsqueeze(-1);
+            } else if (!(in.length > 0 && v.length == in.length && v[v.length - 1] == 1 && java.util.Arrays.equals(leading, java.util.Arrays.copyOf(v, v.length - 1)))) {
+                throw new IllegalArgumentException("gaussian_nll_loss: var is of incorrect size");
+            }
+        }
+        if (!reduction.equals("none") && !reduction.equals("mean") && !reduction.equals("sum")) {
+            throw new IllegalArgumentException("gaussian_nll_loss: " + reduction + " is not valid");
+        }
+        if (var.lt(0.0).any().item() != 0) throw new IllegalArgumentException("gaussian_nll_loss: var has negative entry/entries");
+        Tensor clamped = var.add(var.clampMin(eps).sub(var).detach());
+        Tensor loss = clamped.log().add(input.sub(target).square().div(clamped)).mul(0.5);
+        if (full) loss = loss.add(0.5 * Math.log(2 * Math.PI));
+        return reduction.equals("mean") ? loss.mean() : reduction.equals("sum") ? loss.sum() : loss;
+    }
+
+    /**
+     * PyTorch's {@code F.triplet_margin_with_distance_loss}: {@code max(0, margin + d(a, p) − d(a, n))}
+     * with any distance {@code distance} (null: {@link #pairwiseDistance(Tensor, Tensor)}); with
+     * {@code swap} the negative's distance is the smaller of d(a, n) and d(p, n); reduced.
+     */
+    public static Tensor tripletMarginWithDistanceLoss(Tensor anchor, Tensor positive, Tensor negative,
+                                                       java.util.function.BinaryOperator<Tensor> distance, double margin, boolean swap, String reduction) {
+        long r = reduction("triplet_margin_with_distance_loss", reduction);
+        int ad = anchor.dim(), pd = positive.dim(), nd = negative.dim();
+        if (ad != pd || pd != nd) {
+            throw new IllegalArgumentException("The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor "
+                    + ad + "D, positive " + pd + "D, and negative " + nd + "D inputs");
+        }
+        java.util.function.BinaryOperator<Tensor> d = distance != null ? distance : F::pairwiseDistance;
+        Tensor toPositive = d.apply(anchor, positive), toNegative = d.apply(anchor, negative);
+        if (swap) toNegative = toNegative.minimum(d.apply(positive, negative));
+        Tensor loss = toPositive.add(margin).sub(toNegative).clampMin(0.0);
+        return r == 1 ? loss.mean() : r == 2 ? loss.sum() : loss;
+    }
+
     /** ATen's reduction code for PyTorch's reduction name; an error naming {@code function} for any other. */
     private static long reduction(String function, String name) {
         return switch (name) {

@@ -219,6 +219,129 @@ public final class NnComposites {
                 return LossOps.reduce(e, e.call(PointwiseOps.CLAMP, loss, 0L, null), a[7]);
             });
 
+    // ------------------------------------------------------------------ nn, round 6: losses ATen composes
+
+    /** {@code log(1 + exp(−target · input))}, reduced, as ATen's soft_margin_loss. */
+    public static final OpOverload SOFT_MARGIN_LOSS = ComposedOps.define("soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor",
+            (e, a) -> LossOps.reduce(e, e.call(PointwiseOps.LOG1P, e.call(PointwiseOps.EXP, e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.NEG, a[0]), a[1]))), a[2]));
+
+    /**
+     * ATen's hinge_embedding_loss: {@code max(0, margin − x)} where target is not 1, plus {@code x}
+     * where target is not −1 (so a target of 1 gives x, −1 the hinge), reduced.
+     */
+    public static final OpOverload HINGE_EMBEDDING_LOSS = ComposedOps.define(
+            "hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor",
+            (e, a) -> {
+                Object hinge = e.call(PointwiseOps.CLAMP, e.call(PointwiseOps.RSUB_SCALAR, a[0], a[2]), 0L, null);
+                Object marginPart = e.call(PointwiseOps.WHERE_SCALAR_OTHER, e.call(PointwiseOps.NE_SCALAR, a[1], 1L), hinge, 0L);
+                Object selfPart = e.call(PointwiseOps.WHERE_SCALAR_OTHER, e.call(PointwiseOps.NE_SCALAR, a[1], -1L), a[0], 0L);
+                return LossOps.reduce(e, e.call(PointwiseOps.ADD_TENSOR, marginPart, selfPart), a[3]);
+            });
+
+    /**
+     * ATen's poisson_nll_loss: {@code exp(x) − t·x} for a log-rate input, else {@code x − t·log(x + eps)};
+     * with {@code full}, plus Stirling's {@code t·log t − t + ½·log(2πt)} where {@code t > 1}; reduced.
+     */
+    public static final OpOverload POISSON_NLL_LOSS = ComposedOps.define(
+            "poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor",
+            (e, a) -> {
+                Object x = a[0], t = a[1];
+                Object loss = (Boolean) a[2]
+                        ? e.call(PointwiseOps.SUB_TENSOR, e.call(PointwiseOps.EXP, x), e.call(PointwiseOps.MUL_TENSOR, t, x))
+                        : e.call(PointwiseOps.SUB_TENSOR, x, e.call(PointwiseOps.MUL_TENSOR, t, e.call(PointwiseOps.LOG, e.call(PointwiseOps.ADD_SCALAR, x, a[4]))));
+                if ((Boolean) a[3]) {
+                    Object stirling = e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.SUB_TENSOR, e.call(PointwiseOps.MUL_TENSOR, t, e.call(PointwiseOps.LOG, t)), t),
+                            e.call(PointwiseOps.MUL_SCALAR, e.call(PointwiseOps.LOG, e.call(PointwiseOps.MUL_SCALAR, t, 2 * Math.PI)), 0.5));
+                    loss = e.call(PointwiseOps.ADD_TENSOR, loss, e.call(PointwiseOps.MASKED_FILL_SCALAR, stirling, e.call(PointwiseOps.LE_SCALAR, t, 1L), 0L));
+                }
+                return LossOps.reduce(e, loss, a[5]);
+            });
+
+    /**
+     * ATen's multi_margin_loss over {@code [N, C]} (or {@code [C]}) scores and class targets: per
+     * row, {@code Σ_{j≠y} max(0, margin − x[y] + x[j])^p · w[y] / C}; reduced ("none" keeps one loss
+     * per row). One gather reads each row's x[y]; the j = y term is masked out.
+     */
+    public static final OpOverload MULTI_MARGIN_LOSS = ComposedOps.define(
+            "multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0), t = a.tensor(1), w = a.optTensor(4);
+                double p = ((Number) a.get(2)).doubleValue();
+                if (p != 1 && p != 2) throw new IllegalArgumentException("multi_margin_loss: only p == 1 and p == 2 supported");
+                int rank = x.dim(), frames = rank <= 1 ? 1 : x.size(0), dim = rank == 0 ? 1 : x.size(rank - 1);
+                if (!(rank == 2 && x.size(1) != 0 || rank == 1 && x.size(0) != 0 || rank == 0)) {
+                    throw new IllegalArgumentException("multi_margin_loss: Expected non-empty vector or matrix with optional 0-dim batch size, but got: " + Shapes.format(x.shape()));
+                }
+                if (t.dim() > 1 || t.numel() != frames) {
+                    throw new IllegalArgumentException("multi_margin_loss: inconsistent target size, expected " + frames + " but got " + Shapes.format(t.shape()));
+                }
+                if (w != null && (w.dim() > 1 || w.numel() != dim)) {
+                    throw new IllegalArgumentException("multi_margin_loss: inconsistent weight size, expected " + dim + " but got " + Shapes.format(w.shape()));
+                }
+            },
+            (e, a) -> {
+                int[] s = e.meta(a[0]).shape();
+                int dim = s.length == 0 ? 1 : s[s.length - 1];
+                int frames = s.length <= 1 ? 1 : s[0];
+                boolean oneTarget = e.meta(a[1]).shape().length == 0;
+                Object x = e.call(ShapeOps.RESHAPE, a[0], new int[] {frames, dim});
+                Object target = e.call(ShapeOps.RESHAPE, a[1], new int[] {frames, 1});
+                Object chosen = e.call(IndexingOps.GATHER, x, 1L, target);
+                Object z = e.call(PointwiseOps.CLAMP, e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.RSUB_SCALAR, chosen, a[3]), x), 0L, null);
+                if (((Number) a[2]).doubleValue() == 2) z = e.call(PointwiseOps.MUL_TENSOR, z, z);
+                if (a[4] != null) {
+                    Object weightOfTarget = e.call(IndexingOps.INDEX_SELECT, e.call(ShapeOps.RESHAPE, a[4], new int[] {dim}), 0L, e.call(ShapeOps.RESHAPE, target, new int[] {frames}));
+                    z = e.call(PointwiseOps.MUL_TENSOR, z, e.call(ShapeOps.RESHAPE, weightOfTarget, new int[] {frames, 1}));
+                }
+                Object classes = e.call(CreationOps.ARANGE, 0L, (long) dim, 1L);
+                z = e.call(PointwiseOps.WHERE_SCALAR_OTHER, e.call(PointwiseOps.NE_TENSOR, classes, target), z, 0L);
+                Object perRow = e.call(PointwiseOps.DIV_SCALAR, e.call(ReductionOps.SUM_DIM, z, new int[] {1}, false), (long) dim);
+                if (((Number) a[5]).intValue() == dev.ember.ops.eager.NllLoss.NONE) return oneTarget ? e.call(ShapeOps.RESHAPE, perRow, new int[0]) : perRow;
+                return LossOps.reduce(e, perRow, a[5]);
+            });
+
+    /**
+     * ATen's multilabel_margin_loss over {@code [N, C]} (or {@code [C]}) scores: each row's target
+     * lists its classes, ended by the first −1; per row,
+     * {@code Σ_{j target} Σ_{k not target} max(0, 1 − (x[j] − x[k])) / C}; reduced ("none" keeps one
+     * loss per row). The targets read by one gather, a [N, C, C] comparison marks each row's target
+     * classes.
+     */
+    public static final OpOverload MULTILABEL_MARGIN_LOSS = ComposedOps.define("multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0), t = a.tensor(1);
+                int rank = x.dim();
+                if (!(rank == 2 && x.size(1) != 0 || rank == 1 && x.size(0) != 0 || rank == 0)) {
+                    throw new IllegalArgumentException("multilabel_margin_loss: Expected non-empty vector or matrix with optional 0-dim batch size, but got: " + Shapes.format(x.shape()));
+                }
+                boolean consistent = rank <= 1 ? t.dim() <= 1 && t.numel() == (rank == 0 ? 1 : x.size(0)) : t.dim() == 2 && t.size(0) == x.size(0) && t.size(1) == x.size(1);
+                if (!consistent) {
+                    throw new IllegalArgumentException("multilabel_margin_loss: inconsistent target size: " + Shapes.format(t.shape()) + " for input of size: " + Shapes.format(x.shape()));
+                }
+            },
+            (e, a) -> {
+                int[] s = e.meta(a[0]).shape();
+                int dim = s.length == 0 ? 1 : s[s.length - 1], frames = s.length <= 1 ? 1 : s[0];
+                Object x = e.call(ShapeOps.RESHAPE, a[0], new int[] {frames, dim});
+                Object target = e.call(ShapeOps.RESHAPE, a[1], new int[] {frames, dim});
+                Object positions = e.call(CreationOps.ARANGE, 0L, (long) dim, 1L);
+                // a target entry counts while no −1 came before it (or at it)
+                Object ended = e.call(ScanOps.CUMSUM, e.call(ShapeOps.TO_COPY, e.call(PointwiseOps.EQ_SCALAR, target, -1L), dev.ember.tensor.DType.INT64), 1L);
+                Object valid = e.call(PointwiseOps.EQ_SCALAR, ended, 0L);
+                Object safe = e.call(PointwiseOps.WHERE_SCALAR_OTHER, valid, target, 0L);
+                Object isTarget = e.call(ReductionOps.ANY_DIM, e.call(PointwiseOps.LOGICAL_AND,
+                        e.call(PointwiseOps.EQ_TENSOR, e.call(ShapeOps.UNSQUEEZE, safe, 2L), e.call(ShapeOps.RESHAPE, positions, new int[] {1, 1, dim})),
+                        e.call(ShapeOps.UNSQUEEZE, valid, 2L)), 1L, false);                                     // [N, C]: class k is one of the row's targets
+                Object scoreOfTarget = e.call(IndexingOps.GATHER, x, 1L, safe);                                   // [N, C(j)]
+                Object z = e.call(PointwiseOps.CLAMP, e.call(PointwiseOps.RSUB_SCALAR,
+                        e.call(PointwiseOps.SUB_TENSOR, e.call(ShapeOps.UNSQUEEZE, scoreOfTarget, 2L), e.call(ShapeOps.UNSQUEEZE, x, 1L)), 1L), 0L, null);   // [N, j, k]
+                Object counted = e.call(PointwiseOps.LOGICAL_AND, e.call(ShapeOps.UNSQUEEZE, valid, 2L), e.call(ShapeOps.UNSQUEEZE, e.call(PointwiseOps.LOGICAL_NOT, isTarget), 1L));
+                z = e.call(PointwiseOps.WHERE_SCALAR_OTHER, counted, z, 0L);
+                Object perRow = e.call(PointwiseOps.DIV_SCALAR, e.call(ReductionOps.SUM_DIM, z, new int[] {1, 2}, false), (long) dim);
+                if (((Number) a[2]).intValue() == dev.ember.ops.eager.NllLoss.NONE) return s.length <= 1 ? e.call(ShapeOps.RESHAPE, perRow, new int[0]) : perRow;
+                return LossOps.reduce(e, perRow, a[2]);
+            });
+
     /**
      * The sliding blocks of a batched {@code [N, C, H, W]} (or unbatched {@code [C, H, W]}) input as
      * columns, {@code [N, C·kh·kw, L]} with L the number of block positions (ATen's im2col, what

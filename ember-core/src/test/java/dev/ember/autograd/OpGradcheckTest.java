@@ -353,6 +353,11 @@ class OpGradcheckTest {
         s(dev.ember.ops.NnComposites.CHANNEL_SHUFFLE, x(2, 6, 3), 3L);
         s(dev.ember.ops.PadOps.REFLECTION_PAD3D, x(1, 2, 3, 3, 4), new int[] {1, 2, 2, 0, 1, 1});
         s(dev.ember.ops.PadOps.REPLICATION_PAD3D, "unbatched", x(2, 2, 3, 3), new int[] {2, 1, 0, 2, 1, 3});
+        s(dev.ember.ops.NnComposites.SOFT_MARGIN_LOSS, x(3, 4), c(3, 4).sign(), 1L);
+        s(dev.ember.ops.NnComposites.HINGE_EMBEDDING_LOSS, x(3, 4), c(3, 4).sign(), 0.5, 2L);
+        s(dev.ember.ops.NnComposites.POISSON_NLL_LOSS, "full", x(3, 4), c(3, 4).abs().mul(3.0).floor(), true, true, 1e-8, 1L);
+        s(dev.ember.ops.NnComposites.MULTI_MARGIN_LOSS, "p 2, weight", x(3, 4), idx(new long[] {2, 0, 3}, 3), 2L, 0.7, x(4), 0L);
+        s(dev.ember.ops.NnComposites.MULTILABEL_MARGIN_LOSS, x(2, 4), idx(new long[] {3, 1, -1, 0, 2, -1, 1, 3}, 2, 4), 2L);
     }
 
     @TestFactory
