@@ -532,6 +532,83 @@ public final class F {
     public static Tensor adaptiveAvgPool3d(Tensor x, int[] outputSize) { return ConvOps.ADAPTIVE_AVG_POOL3D.callTensor(x, outputSize); }
 
     /** Max pooling of {@code [N, C, H, W]} (or {@code [C, H, W]}) to {@code outputSize} {height, width} (PyTorch's {@code F.adaptive_max_pool2d}). */
+    /** Max pooling of {@code [N, C, L]} (or {@code [C, L]}) to {@code outputSize} positions (PyTorch's {@code F.adaptive_max_pool1d}). */
+    public static Tensor adaptiveMaxPool1d(Tensor x, int outputSize) { return adaptiveMaxPool1dWithIndices(x, outputSize).get(0); }
+
+    /**
+     * {@link #adaptiveMaxPool1d} and, second, each maximum's int64 index along L: as ATen's
+     * adaptive_max_pool1d, adaptive_max_pool2d over a height of 1.
+     */
+    public static java.util.List<Tensor> adaptiveMaxPool1dWithIndices(Tensor x, int outputSize) {
+        if (x.dim() != 2 && x.dim() != 3) {
+            throw new IllegalArgumentException("adaptive_max_pool1d(): Expected 2 to 3 dimensions, but got " + x.dim() + "-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_max_pool1d)");
+        }
+        for (int d = x.dim() - 2; d < x.dim(); d++) {
+            if (x.size(d) == 0) {
+                throw new IllegalArgumentException("adaptive_max_pool1d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+                        + dev.ember.tensor.Shapes.format(x.shape()) + " with dimension " + d + " being empty");
+            }
+        }
+        java.util.List<Tensor> both = adaptiveMaxPool2dWithIndices(x.unsqueeze(-2), new int[] {1, outputSize});
+        return java.util.List.of(both.get(0).squeeze(-2), both.get(1).squeeze(-2));
+    }
+
+    /**
+     * The inverse of max pooling, as PyTorch's {@code F.max_unpool1d}: each value of
+     * {@code [N, C, L]} (or {@code [C, L]}) placed at its index, zeros elsewhere, in a length of
+     * {@code (L − 1)·stride + kernel − 2·padding} or {@code outputSize} (null, or within a stride of
+     * that); max_unpool2d over a width of 1, as PyTorch's.
+     */
+    public static Tensor maxUnpool1d(Tensor x, Tensor indices, int kernelSize, int stride, int padding, int[] outputSize) {
+        int[] size = unpoolOutputSize(x, new int[] {kernelSize}, new int[] {stride}, new int[] {padding}, outputSize);
+        return NnComposites.MAX_UNPOOL2D.callTensor(x.unsqueeze(-1), indices.unsqueeze(-1), new int[] {size[0], 1}).squeeze(-1);
+    }
+
+    /** The inverse of 2-d max pooling, as PyTorch's {@code F.max_unpool2d}; see {@link #maxUnpool1d}. Sizes are {height, width}. */
+    public static Tensor maxUnpool2d(Tensor x, Tensor indices, int[] kernelSize, int[] stride, int[] padding, int[] outputSize) {
+        return NnComposites.MAX_UNPOOL2D.callTensor(x, indices, unpoolOutputSize(x, kernelSize, stride, padding, outputSize));
+    }
+
+    /** The inverse of 3-d max pooling, as PyTorch's {@code F.max_unpool3d}; see {@link #maxUnpool1d}. Sizes are {depth, height, width}. */
+    public static Tensor maxUnpool3d(Tensor x, Tensor indices, int[] kernelSize, int[] stride, int[] padding, int[] outputSize) {
+        return NnComposites.MAX_UNPOOL3D.callTensor(x, indices, unpoolOutputSize(x, kernelSize, stride, padding, outputSize), stride, padding);
+    }
+
+    /** PyTorch's {@code _unpool_output_size}: the default size, or {@code outputSize} (optionally with N and C first) checked to lie within a stride of it. */
+    private static int[] unpoolOutputSize(Tensor x, int[] kernelSize, int[] stride, int[] padding, int[] outputSize) {
+        int dims = kernelSize.length;
+        int[] defaults = new int[dims];
+        for (int d = 0; d < dims; d++) defaults[d] = (x.size(x.dim() - dims + d) - 1) * stride[d] + kernelSize[d] - 2 * padding[d];
+        if (outputSize == null) return defaults;
+        int[] given = outputSize.length == dims + 2 ? java.util.Arrays.copyOfRange(outputSize, 2, outputSize.length) : outputSize;
+        if (given.length != dims) {
+            throw new IllegalArgumentException("output_size should be a sequence containing " + dims + " or " + (dims + 2) + " elements, but it has a length of '" + given.length + "'");
+        }
+        for (int d = 0; d < dims; d++) {
+            int min = defaults[d] - stride[d], max = defaults[d] + stride[d];
+            if (!(min < given[d] && given[d] < max)) {
+                throw new IllegalArgumentException("invalid output_size \"" + java.util.Arrays.toString(outputSize) + "\" (dim " + d + " must be between " + min + " and " + max + ")");
+            }
+        }
+        return given.clone();
+    }
+
+    /**
+     * Power-average pooling, as PyTorch's {@code F.lp_pool1d}: {@code (Σ x^p)^(1/p)} over each
+     * window of {@code [N, C, L]} (or {@code [C, L]}), computed as PyTorch's, by avg_pool1d of
+     * {@code x^p} times the window size; {@code stride} defaults to the kernel size when 0 or less.
+     */
+    public static Tensor lpPool1d(Tensor x, double normType, int kernelSize, int stride, boolean ceilMode) {
+        Tensor out = avgPool1d(x.pow(normType), kernelSize, stride > 0 ? stride : kernelSize, 0, ceilMode, true);
+        return out.sign().mul(out.abs().relu()).mul(kernelSize).pow(1.0 / normType);
+    }
+
+    /** Power-average pooling over {@code [N, C, H, W]} (or {@code [C, H, W]}), as PyTorch's {@code F.lp_pool2d}; see {@link #lpPool1d}. Sizes are {height, width}; a null stride is the kernel size. */
+    public static Tensor lpPool2d(Tensor x, double normType, int[] kernelSize, int[] stride, boolean ceilMode) {
+        Tensor out = avgPool2d(x.pow(normType), kernelSize, stride != null ? stride : kernelSize, new int[] {0, 0}, ceilMode, true, null);
+        return out.sign().mul(out.abs().relu()).mul(kernelSize[0] * kernelSize[1]).pow(1.0 / normType);
+    }
+
     public static Tensor adaptiveMaxPool2d(Tensor x, int[] outputSize) { return adaptiveMaxPool2dWithIndices(x, outputSize).get(0); }
 
     /**

@@ -219,6 +219,74 @@ public final class NnComposites {
                 return LossOps.reduce(e, e.call(PointwiseOps.CLAMP, loss, 0L, null), a[7]);
             });
 
+    // ------------------------------------------------------------------ nn, round 6: unpooling
+
+    /**
+     * ATen's max_unpool2d: each value of {@code [N, C, H, W]} (or {@code [C, H, W]}) written at its
+     * index into its channel's flattened {@code output_size} plane, zeros elsewhere: one scatter
+     * (whose gradient is a gather at the indices).
+     */
+    public static final OpOverload MAX_UNPOOL2D = ComposedOps.define("max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor",
+            a -> checkUnpool(a, 2, "max_unpooling2d", "two elements (height, width)"),
+            (e, a) -> unpooled(e, a[0], a[1], Composites.toInts(a[2])));
+
+    /** ATen's max_unpool3d, max_unpool2d over {@code [N, C, D, H, W]} (or {@code [C, D, H, W]}); stride and padding are only checked. */
+    public static final OpOverload MAX_UNPOOL3D = ComposedOps.define(
+            "max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor",
+            a -> {
+                checkUnpool(a, 3, "max_unpooling3d", "three elements (depth, height, width)");
+                int[] stride = a.ints(3);
+                if (stride.length != 3) throw new IllegalArgumentException("max_unpool3d: There should be exactly three elements (depth, height, width) in stride, but got: " + stride.length + " elements.");
+                for (int v : stride) {
+                    if (v <= 0) throw new IllegalArgumentException("max_unpool3d: strides should be greater than zero, but got stride: " + Arrays.toString(stride).replace(",", ""));
+                }
+            },
+            (e, a) -> unpooled(e, a[0], a[1], Composites.toInts(a[2])));
+
+    private static void checkUnpool(Args a, int dims, String kernel, String elements) {
+        String op = a.op().schema().name();
+        Tensor x = a.tensor(0), indices = a.tensor(1);
+        int[] out = a.ints(2);
+        if (indices.dtype() != dev.ember.tensor.DType.INT64) {
+            throw new IllegalArgumentException(op + ": elements in indices should be type int64 but got: " + ReductionOps.scalarTypeName(indices.dtype()));
+        }
+        if (out.length != dims) throw new IllegalArgumentException(op + ": There should be exactly " + elements + " in output_size, but got " + out.length + " elements.");
+        if (x.dim() != dims + 1 && x.dim() != dims + 2) {
+            throw new IllegalArgumentException(op + ": Input to " + kernel + " should be a " + (dims + 1) + "d or " + (dims + 2) + "d Tensor, but got a tensor with " + x.dim() + " dimensions.");
+        }
+        if (!Arrays.equals(x.shape(), indices.shape())) {
+            throw new IllegalArgumentException(op + ": Expected shape of indices to be same as that of the input tensor (" + Shapes.format(x.shape())
+                    + ") but got indices tensor with shape: " + Shapes.format(indices.shape()));
+        }
+        for (int d = 1; d < x.dim(); d++) {
+            if (x.size(d) <= 0) {
+                throw new IllegalArgumentException(op + ": " + kernel + "_forward_out_cpu(): Expected input to have non-zero size for non-batch dimensions, but got "
+                        + Shapes.format(x.shape()) + " with dimension " + d + " being empty.");
+            }
+        }
+    }
+
+    private static Object unpooled(OpEmitter e, Object self, Object indices, int[] outputSize) {
+        int[] s = e.meta(self).shape();
+        int dims = outputSize.length;
+        boolean batched = s.length == dims + 2;
+        int n = batched ? s[0] : 1, c = s[s.length - dims - 1], plane = 1, in = 1;
+        for (int d = 0; d < dims; d++) {
+            plane *= outputSize[d];
+            in *= s[s.length - dims + d];
+        }
+        Object flat = e.call(ShapeOps.RESHAPE, self, new int[] {n, c, in});
+        Object where = e.call(ShapeOps.RESHAPE, indices, new int[] {n, c, in});
+        Object zeros = e.call(CreationOps.ZEROS, new int[] {n, c, plane}, e.meta(self).dtype());
+        Object out = e.call(ScatterOps.SCATTER_SRC, zeros, 2L, where, flat);
+        int[] shape = new int[(batched ? 2 : 1) + dims];
+        int k = 0;
+        if (batched) shape[k++] = n;
+        shape[k++] = c;
+        System.arraycopy(outputSize, 0, shape, k, dims);
+        return e.call(ShapeOps.RESHAPE, out, shape);
+    }
+
     // ------------------------------------------------------------------ nn, round 6: losses ATen composes
 
     /** {@code log(1 + exp(−target · input))}, reduced, as ATen's soft_margin_loss. */
