@@ -532,6 +532,14 @@ public final class F {
     public static Tensor adaptiveAvgPool3d(Tensor x, int[] outputSize) { return ConvOps.ADAPTIVE_AVG_POOL3D.callTensor(x, outputSize); }
 
     /** Max pooling of {@code [N, C, H, W]} (or {@code [C, H, W]}) to {@code outputSize} {height, width} (PyTorch's {@code F.adaptive_max_pool2d}). */
+    /** Max pooling of {@code [N, C, D, H, W]} (or {@code [C, D, H, W]}) to {@code outputSize} {depth, height, width} (PyTorch's {@code F.adaptive_max_pool3d}). */
+    public static Tensor adaptiveMaxPool3d(Tensor x, int[] outputSize) { return adaptiveMaxPool3dWithIndices(x, outputSize).get(0); }
+
+    /** {@link #adaptiveMaxPool3d} and, second, the int64 index of each maximum in its channel's flattened D·H·W (what {@code max_unpool3d} takes). */
+    public static java.util.List<Tensor> adaptiveMaxPool3dWithIndices(Tensor x, int[] outputSize) {
+        return NnComposites.ADAPTIVE_MAX_POOL3D.callList(x, outputSize);
+    }
+
     /** Max pooling of {@code [N, C, L]} (or {@code [C, L]}) to {@code outputSize} positions (PyTorch's {@code F.adaptive_max_pool1d}). */
     public static Tensor adaptiveMaxPool1d(Tensor x, int outputSize) { return adaptiveMaxPool1dWithIndices(x, outputSize).get(0); }
 

@@ -538,6 +538,54 @@ public final class NnComposites {
             });
 
     /**
+     * adaptive_max_pool2d's rule over the last three dims, as ATen's adaptive_max_pool3d: output cell
+     * (i, j, l) covers an adaptive window in depth, height and width; one gather reads every window
+     * (short ones repeat their last position), max over it (first maximum, last NaN, as ATen's
+     * kernel), and the index is into each channel's flattened D·H·W.
+     */
+    public static final OpOverload ADAPTIVE_MAX_POOL3D = ComposedOps.define("adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)",
+            a -> {
+                Tensor x = a.tensor(0);
+                if (x.dim() != 4 && x.dim() != 5) throw new IllegalArgumentException("adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: " + Shapes.format(x.shape()));
+                for (int d = 1; d < x.dim(); d++) {
+                    if (x.size(d) == 0) {
+                        throw new IllegalArgumentException("adaptive_max_pool3d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+                                + Shapes.format(x.shape()) + " with dimension " + d + " being empty");
+                    }
+                }
+                if (a.ints(1).length != 3) throw new IllegalArgumentException("adaptive_max_pool3d(): internal error: output_size.size() must be 3");
+                for (int o : a.ints(1)) if (o < 0) throw new IllegalArgumentException("adaptive_max_pool3d(): elements of output_size must be greater than or equal to 0 but received " + o);
+            },
+            (e, a) -> {
+                int[] s = e.meta(a[0]).shape(), out = Composites.toInts(a[1]);
+                boolean batched = s.length == 5;
+                int n = batched ? s[0] : 1, c = s[s.length - 4], dd = s[s.length - 3], h = s[s.length - 2], w = s[s.length - 1];
+                int od = out[0], oh = out[1], ow = out[2];
+                int[] shape = batched ? new int[] {n, c, od, oh, ow} : new int[] {c, od, oh, ow};
+                if (od == 0 || oh == 0 || ow == 0) {
+                    return List.of(e.call(CreationOps.ZEROS, shape, e.meta(a[0]).dtype()), e.call(CreationOps.ZEROS, shape, dev.ember.tensor.DType.INT64));
+                }
+                int kd = adaptiveWindow(dd, od), kh = adaptiveWindow(h, oh), kw = adaptiveWindow(w, ow), k = kd * kh * kw, cells = od * oh * ow;
+                Object depths = e.call(ShapeOps.RESHAPE, adaptivePositions(e, dd, od, kd), new int[] {od, 1, 1, kd, 1, 1});
+                Object rows = e.call(ShapeOps.RESHAPE, adaptivePositions(e, h, oh, kh), new int[] {1, oh, 1, 1, kh, 1});
+                Object cols = e.call(ShapeOps.RESHAPE, adaptivePositions(e, w, ow, kw), new int[] {1, 1, ow, 1, 1, kw});
+                Object positions = e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.MUL_SCALAR, depths, (long) h * w),
+                        e.call(PointwiseOps.MUL_SCALAR, rows, (long) w)), cols);
+                positions = e.call(ShapeOps.RESHAPE, positions, new int[] {1, 1, cells * k});
+                Object x = e.call(ShapeOps.RESHAPE, a[0], new int[] {n, c, dd * h * w});
+                Object windows = e.call(ShapeOps.RESHAPE, e.call(IndexingOps.GATHER, x, 2L, e.call(ShapeOps.EXPAND, positions, new int[] {n, c, cells * k})),
+                        new int[] {n, c, cells, k});
+                @SuppressWarnings("unchecked") List<Object> best = (List<Object>) e.call(ReductionOps.MAX_DIM, windows, -1L, true);
+                Object nanRank = e.call(ReductionOps.AMAX, e.call(PointwiseOps.WHERE_SCALAR_OTHER, e.call(PointwiseOps.ISNAN, windows),
+                        e.call(CreationOps.ARANGE, 1L, (long) k + 1, 1L), 0L), new int[] {3}, true);
+                Object chosen = e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.GT_SCALAR, nanRank, 0L), e.call(PointwiseOps.SUB_SCALAR, nanRank, 1L), best.get(1));
+                Object where = e.call(IndexingOps.GATHER, e.call(ShapeOps.EXPAND, e.call(ShapeOps.RESHAPE, positions, new int[] {1, 1, cells, k}),
+                        new int[] {n, c, cells, k}), 3L, chosen);
+                Object values = e.call(IndexingOps.GATHER, windows, 3L, chosen);
+                return List.of(e.call(ShapeOps.RESHAPE, values, shape), e.call(ShapeOps.RESHAPE, where, shape));
+            });
+
+    /**
      * {@code [out, window]}: the positions each adaptive window reads along one dim, from
      * {@code ⌊i·in/out⌋}, held at the window's last position {@code ⌈(i+1)·in/out⌉ − 1} once past it.
      */

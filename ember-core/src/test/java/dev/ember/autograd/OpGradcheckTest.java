@@ -355,6 +355,7 @@ class OpGradcheckTest {
         s(dev.ember.ops.PadOps.REPLICATION_PAD3D, "unbatched", x(2, 2, 3, 3), new int[] {2, 1, 0, 2, 1, 3});
         s(dev.ember.ops.NnComposites.MAX_UNPOOL2D, x(1, 2, 2, 2), idx(new long[] {0, 3, 9, 14, 1, 6, 8, 15}, 1, 2, 2, 2), new int[] {4, 4});
         s(dev.ember.ops.NnComposites.MAX_UNPOOL3D, "unbatched", x(1, 1, 2, 2), idx(new long[] {0, 3, 12, 15}, 1, 1, 2, 2), new int[] {2, 2, 4}, new int[] {2, 2, 2}, new int[] {0, 0, 0});
+        s(dev.ember.ops.NnComposites.ADAPTIVE_MAX_POOL3D, x(1, 2, 3, 4, 3), new int[] {2, 3, 2});
         s(dev.ember.ops.NnComposites.SOFT_MARGIN_LOSS, x(3, 4), c(3, 4).sign(), 1L);
         s(dev.ember.ops.NnComposites.HINGE_EMBEDDING_LOSS, x(3, 4), c(3, 4).sign(), 0.5, 2L);
         s(dev.ember.ops.NnComposites.POISSON_NLL_LOSS, "full", x(3, 4), c(3, 4).abs().mul(3.0).floor(), true, true, 1e-8, 1L);

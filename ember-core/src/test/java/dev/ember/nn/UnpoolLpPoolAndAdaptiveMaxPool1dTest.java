@@ -97,6 +97,38 @@ class UnpoolLpPoolAndAdaptiveMaxPool1dTest {
     }
 
     @Test
+    void adaptiveMaxPool3dMatchesLibtorch() {
+        try (NDManager m = Torch.scope()) {
+            Tensor ties = Inputs.randint(rng, DType.INT64, 0, 3, 1, 2, 4, 5, 3).to(DType.FLOAT32);
+            Tensor nan = Inputs.randn(rng, DType.FLOAT64, 1, 1, 2, 2, 2).add(Tensor.of(new double[] {0, Double.NaN, 0, 0, 0, 0, Double.NaN, 0}, 2, 2, 2));
+            for (Tensor x : List.of(Inputs.randn(rng, DType.FLOAT32, 2, 3, 5, 6, 4), Inputs.randn(rng, DType.FLOAT64, 2, 4, 5, 3), ties, nan)) {
+                for (int[] out : List.of(new int[] {1, 1, 1}, new int[] {2, 3, 2}, new int[] {3, 2, 4}, new int[] {6, 7, 5})) {
+                    List<Tensor> got = new AdaptiveMaxPool3d(out, true).forwardWithIndices(x);
+                    NDList want = Torch.callList(m, "torch.adaptive_max_pool3d(a, " + java.util.Arrays.toString(out) + ")", x);
+                    String what = java.util.Arrays.toString(x.shape()) + " to " + java.util.Arrays.toString(out);
+                    assertClose(got.get(0), want.get(0), "values " + what);
+                    assertClose(got.get(1), want.get(1), "indices " + what);
+                }
+            }
+            Tensor x = Inputs.randn(rng, DType.FLOAT64, 2, 2, 5, 4, 3), gy = Inputs.randn(rng, DType.FLOAT64, 2, 2, 3, 2, 2), leaf = x.detach().requiresGrad(true);
+            F.adaptiveMaxPool3d(leaf, new int[] {3, 2, 2}).mul(gy).sum().backward();
+            assertClose(leaf.grad(), Torch.callListWithGrad(m, "a = a.detach().requires_grad_(True)\nreturn torch.autograd.grad([(torch.adaptive_max_pool3d(a, [3, 2, 2])[0] * b).sum()], [a])",
+                    x, gy).head(), "gradient");
+            Tensor three = Tensor.randn(2, 3, 4), empty = Tensor.randn(1, 2, 0, 3, 3);
+            refused(m, "3-d", () -> F.adaptiveMaxPool3d(three, new int[] {1, 1, 1}), "torch.adaptive_max_pool3d(a, [1, 1, 1])", three);
+            refused(m, "empty", () -> F.adaptiveMaxPool3d(empty, new int[] {1, 1, 1}), "torch.adaptive_max_pool3d(a, [1, 1, 1])", empty);
+        }
+        assertEquals("AdaptiveMaxPool3d(output_size=(2, 3, 4), return_indices=False)", new AdaptiveMaxPool3d(new int[] {2, 3, 4}).toString());
+        assertEquals("AdaptiveMaxPool3d(output_size=2, return_indices=False)", new AdaptiveMaxPool3d(2).toString());
+        Tensor x = Tensor.randn(1, 2, 4, 4, 6);
+        Fn1<Tensor, Tensor> fn = t -> {
+            List<Tensor> both = F.adaptiveMaxPool3dWithIndices(t, new int[] {2, 3, 2});
+            return both.get(0).add(both.get(1).typeAs(t));
+        };
+        assertClose(Ember.compile(fn).apply(x), fn.apply(x), "compiled", TorchAssert.Tolerance.of(0, 0));
+    }
+
+    @Test
     void lpPoolMatchesPyTorchsDefinitionInLibtorch() {
         try (NDManager m = Torch.scope()) {
             Tensor x = Inputs.randn(rng, DType.FLOAT64, 2, 3, 7, 8), pos = x.abs().add(0.1);
