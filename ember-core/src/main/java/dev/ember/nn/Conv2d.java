@@ -3,22 +3,12 @@ package dev.ember.nn;
 import dev.ember.tensor.Tensor;
 
 /**
- * 2-d convolution over {@code [N, C, H, W]} input, as PyTorch's {@code nn.Conv2d} with zero
- * padding: weight {@code [out, in/groups, kH, kW]} and bias {@code [out]} initialised uniform
- * on ±1/sqrt(in/groups · kH · kW).
+ * 2-d convolution over {@code [N, C, H, W]} (or unbatched {@code [C, H, W]}) input, as PyTorch's
+ * {@code nn.Conv2d}: weight {@code [out, in/groups, kH, kW]} and bias {@code [out]} initialised
+ * uniform on ±1/sqrt(in/groups · kH · kW); padding numbers or {@code "same"}/{@code "valid"}, and
+ * a {@code paddingMode} (see {@link ConvNd}). Computed by {@link F#conv2d}.
  */
-public class Conv2d extends Module {
-    public final int inChannels;
-    public final int outChannels;
-    private final int[] kernelSize;
-    private final int[] stride;
-    private final int[] padding;
-    private final int[] dilation;
-    public final int groups;
-    public Parameter weight;
-    /** Null when built with {@code bias = false}. */
-    public Parameter bias;
-
+public class Conv2d extends ConvNd {
     public Conv2d(int inChannels, int outChannels, int kernelSize) { this(inChannels, outChannels, kernelSize, 1, 0); }
 
     public Conv2d(int inChannels, int outChannels, int kernelSize, int stride, int padding) {
@@ -31,47 +21,28 @@ public class Conv2d extends Module {
 
     /** Per-dimension sizes are {height, width}. */
     public Conv2d(int inChannels, int outChannels, int[] kernelSize, int[] stride, int[] padding, int[] dilation, int groups, boolean bias) {
-        if (groups <= 0) throw new IllegalArgumentException("Conv2d: groups must be a positive integer, got " + groups);
-        if (inChannels % groups != 0) throw new IllegalArgumentException("Conv2d: in_channels (" + inChannels + ") must be divisible by groups (" + groups + ")");
-        if (outChannels % groups != 0) throw new IllegalArgumentException("Conv2d: out_channels (" + outChannels + ") must be divisible by groups (" + groups + ")");
-        this.inChannels = inChannels;
-        this.outChannels = outChannels;
-        this.kernelSize = checkPair("kernel_size", kernelSize);
-        this.stride = checkPair("stride", stride);
-        this.padding = checkPair("padding", padding);
-        this.dilation = checkPair("dilation", dilation);
-        this.groups = groups;
-        int fanIn = inChannels / groups * this.kernelSize[0] * this.kernelSize[1];
-        this.weight = new Parameter(Init.fanInUniform(fanIn, outChannels, inChannels / groups, this.kernelSize[0], this.kernelSize[1]));
-        this.bias = bias ? new Parameter(Init.fanInUniform(fanIn, outChannels)) : null;
+        this(inChannels, outChannels, kernelSize, stride, padding, dilation, groups, bias, "zeros");
+    }
+
+    /** Per-dimension sizes are {height, width}; {@code paddingMode} "zeros", "reflect", "replicate" or "circular". */
+    public Conv2d(int inChannels, int outChannels, int[] kernelSize, int[] stride, int[] padding, int[] dilation, int groups, boolean bias, String paddingMode) {
+        super(2, inChannels, outChannels, kernelSize, stride, padding, null, dilation, groups, bias, paddingMode);
+    }
+
+    /** {@code padding} is "same" (stride 1 only) or "valid"; per-dimension sizes are {height, width}. */
+    public Conv2d(int inChannels, int outChannels, int[] kernelSize, int[] stride, String padding, int[] dilation, int groups, boolean bias, String paddingMode) {
+        super(2, inChannels, outChannels, kernelSize, stride, null, padding, dilation, groups, bias, paddingMode);
     }
 
     static int[] pair(int v) { return new int[] {v, v}; }
 
-    private static int[] checkPair(String what, int[] v) {
-        if (v.length != 2) throw new IllegalArgumentException("Conv2d: " + what + " must have 2 entries {height, width}, got " + v.length);
-        return v.clone();
+    @Override
+    Tensor conv(Tensor input, Tensor weight, Tensor bias, int[] stride, int[] padding, int[] dilation, int groups) {
+        return F.conv2d(input, weight, bias, stride, padding, dilation, groups);
     }
 
-    public int[] kernelSize() { return kernelSize.clone(); }
-
-    public int[] stride() { return stride.clone(); }
-
-    public int[] padding() { return padding.clone(); }
-
-    public int[] dilation() { return dilation.clone(); }
-
     @Override
-    public Tensor forward(Tensor input) { return F.conv2d(input, weight, bias, stride, padding, dilation, groups); }
-
-    @Override
-    protected String extraRepr() {
-        StringBuilder s = new StringBuilder().append(inChannels).append(", ").append(outChannels)
-                .append(", kernel_size=").append(Repr.tuple(kernelSize)).append(", stride=").append(Repr.tuple(stride));
-        if (padding[0] != 0 || padding[1] != 0) s.append(", padding=").append(Repr.tuple(padding));
-        if (dilation[0] != 1 || dilation[1] != 1) s.append(", dilation=").append(Repr.tuple(dilation));
-        if (groups != 1) s.append(", groups=").append(groups);
-        if (bias == null) s.append(", bias=False");
-        return s.toString();
+    Tensor conv(Tensor input, Tensor weight, Tensor bias, int[] stride, String padding, int[] dilation, int groups) {
+        return F.conv2d(input, weight, bias, stride, padding, dilation, groups);
     }
 }

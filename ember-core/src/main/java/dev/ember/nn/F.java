@@ -206,6 +206,19 @@ public final class F {
     /** {@code x − tanh(x)}. */
     public static Tensor tanhshrink(Tensor x) { return x.sub(x.tanh()); }
 
+    /** {@code x <= threshold ? value : x}, as PyTorch's {@code F.threshold} (ATen's threshold). */
+    public static Tensor threshold(Tensor x, double threshold, double value) { return ActivationOps.THRESHOLD.callTensor(x, threshold, value); }
+
+    /** {@code |x| <= lambd ? 0 : x}, as PyTorch's {@code F.hardshrink} (lambd 0.5 by default). */
+    public static Tensor hardshrink(Tensor x, double lambd) { return ActivationOps.HARDSHRINK.callTensor(x, lambd); }
+
+    public static Tensor hardshrink(Tensor x) { return hardshrink(x, 0.5); }
+
+    /** {@code x > lambd ? x − lambd : x < −lambd ? x + lambd : 0}, as PyTorch's {@code F.softshrink}; lambd ≥ 0. */
+    public static Tensor softshrink(Tensor x, double lambd) { return ActivationOps.SOFTSHRINK.callTensor(x, lambd); }
+
+    public static Tensor softshrink(Tensor x) { return softshrink(x, 0.5); }
+
     /** {@code softmax(−x, dim)}. */
     public static Tensor softmin(Tensor x, int dim) { return softmax(x.neg(), dim); }
 
@@ -269,6 +282,77 @@ public final class F {
     public static Tensor conv1d(Tensor x, Tensor weight, Tensor bias) { return conv1d(x, weight, bias, 1, 0, 1, 1); }
 
     /**
+     * 1-d convolution with padding {@code "valid"} (none) or {@code "same"} (the output as long as
+     * the input; stride 1 only), as PyTorch's {@code F.conv1d(..., padding='same')}; see
+     * {@link #conv2d(Tensor, Tensor, Tensor, int[], String, int[], int)}.
+     */
+    public static Tensor conv1d(Tensor x, Tensor weight, Tensor bias, int stride, String padding, int dilation, int groups) {
+        if (x.dim() != 2 && x.dim() != 3) {
+            throw new IllegalArgumentException("Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: " + dev.ember.tensor.Shapes.format(x.shape()));
+        }
+        int[] pad = stringPadding(x.dim() == 3 ? x : x.unsqueeze(0), weight, new int[] {stride}, padding, new int[] {dilation}, groups, 1);
+        return conv1d(pad.length == 1 ? x : pad(x, java.util.Arrays.copyOfRange(pad, 1, pad.length)), weight, bias, stride, pad[0], dilation, groups);
+    }
+
+    /**
+     * 2-d convolution with padding {@code "valid"} (none) or {@code "same"} (output as large as the
+     * input; stride 1 only), as ATen's {@code _convolution_mode}: each dim is padded by
+     * dilation·(kernel−1) in all, half each side, and an odd extra on the right by zero-padding the
+     * input first (constant_pad_nd, then the convolution).
+     */
+    public static Tensor conv2d(Tensor x, Tensor weight, Tensor bias, int[] stride, String padding, int[] dilation, int groups) {
+        if (x.dim() != 3 && x.dim() != 4) {
+            throw new IllegalArgumentException("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: " + dev.ember.tensor.Shapes.format(x.shape()));
+        }
+        int[] pad = stringPadding(x.dim() == 3 ? x.unsqueeze(0) : x, weight, stride, padding, dilation, groups, 2);
+        return conv2d(pad.length == 2 ? x : pad(x, java.util.Arrays.copyOfRange(pad, 2, pad.length)), weight, bias, stride,
+                java.util.Arrays.copyOf(pad, 2), dilation, groups);
+    }
+
+    /** 3-d convolution with padding {@code "valid"} or {@code "same"}; see {@link #conv2d(Tensor, Tensor, Tensor, int[], String, int[], int)}. */
+    public static Tensor conv3d(Tensor x, Tensor weight, Tensor bias, int[] stride, String padding, int[] dilation, int groups) {
+        if (x.dim() != 4 && x.dim() != 5) {
+            throw new IllegalArgumentException("Expected 4D (unbatched) or 5D (batched) input to conv3d, but got input of size: " + dev.ember.tensor.Shapes.format(x.shape()));
+        }
+        int[] pad = stringPadding(x.dim() == 4 ? x.unsqueeze(0) : x, weight, stride, padding, dilation, groups, 3);
+        return conv3d(pad.length == 3 ? x : pad(x, java.util.Arrays.copyOfRange(pad, 3, pad.length)), weight, bias, stride,
+                java.util.Arrays.copyOf(pad, 3), dilation, groups);
+    }
+
+    /**
+     * For a string padding: the symmetric padding per spatial dim and, when "same" needs one more
+     * on the right of some dim, after them F.pad's amounts (last dim first) that add it, as ATen's
+     * _convolution_same.
+     */
+    private static int[] stringPadding(Tensor batched, Tensor weight, int[] stride, String padding, int[] dilation, int groups, int dims) {
+        if (padding.equals("valid")) return new int[dims];
+        if (!padding.equals("same")) throw new IllegalArgumentException("Invalid padding string: '" + padding + "'");
+        int k = weight.dim();
+        if (k < 3) throw new IllegalArgumentException("weight should have at least three dimensions");
+        if (groups <= 0) throw new IllegalArgumentException("non-positive groups is not supported");
+        if (batched.dim() != k) {
+            throw new IllegalArgumentException("Expected " + k + "-dimensional input for " + k + "-dimensional weight " + dev.ember.tensor.Shapes.format(weight.shape())
+                    + ", but got " + batched.dim() + "-dimensional input of size " + dev.ember.tensor.Shapes.format(batched.shape()) + " instead");
+        }
+        for (int s : stride) if (s != 1) throw new IllegalArgumentException("padding='same' is not supported for strided convolutions");
+        int[] symmetric = new int[dims], extra = new int[2 * dims];
+        boolean asymmetric = false;
+        for (int d = 0; d < dims; d++) {
+            int dil = dilation.length == 1 ? dilation[0] : dilation[d];
+            int total = dil * (weight.size(d + 2) - 1), left = total / 2;
+            symmetric[d] = left;
+            if (total - left != left) {
+                asymmetric = true;
+                extra[2 * (dims - 1 - d) + 1] = total - 2 * left;
+            }
+        }
+        if (!asymmetric) return symmetric;
+        int[] out = java.util.Arrays.copyOf(symmetric, 3 * dims);
+        System.arraycopy(extra, 0, out, dims, 2 * dims);
+        return out;
+    }
+
+    /**
      * The transposed 2-d convolution of {@code [N, C, H, W]} (or unbatched {@code [C, H, W]}) input
      * with weight {@code [C, out/groups, kH, kW]}, as PyTorch's {@code F.conv_transpose2d}.
      */
@@ -308,6 +392,9 @@ public final class F {
     // ------------------------------------------------------------------ pixel shuffle, bilinear
 
     /** {@code [*, C·r², H, W]} → {@code [*, C, H·r, W·r]} (torch's F.pixel_shuffle). */
+    /** The channels of {@code [N, C, *]} from {@code groups} groups interleaved, as PyTorch's {@code F.channel_shuffle}. */
+    public static Tensor channelShuffle(Tensor x, int groups) { return NnComposites.CHANNEL_SHUFFLE.callTensor(x, (long) groups); }
+
     public static Tensor pixelShuffle(Tensor x, int upscaleFactor) { return NnComposites.PIXEL_SHUFFLE.callTensor(x, (long) upscaleFactor); }
 
     /** {@code [*, C, H·r, W·r]} → {@code [*, C·r², H, W]} (torch's F.pixel_unshuffle). */
@@ -445,6 +532,91 @@ public final class F {
     public static Tensor adaptiveAvgPool3d(Tensor x, int[] outputSize) { return ConvOps.ADAPTIVE_AVG_POOL3D.callTensor(x, outputSize); }
 
     /** Max pooling of {@code [N, C, H, W]} (or {@code [C, H, W]}) to {@code outputSize} {height, width} (PyTorch's {@code F.adaptive_max_pool2d}). */
+    /** Max pooling of {@code [N, C, D, H, W]} (or {@code [C, D, H, W]}) to {@code outputSize} {depth, height, width} (PyTorch's {@code F.adaptive_max_pool3d}). */
+    public static Tensor adaptiveMaxPool3d(Tensor x, int[] outputSize) { return adaptiveMaxPool3dWithIndices(x, outputSize).get(0); }
+
+    /** {@link #adaptiveMaxPool3d} and, second, the int64 index of each maximum in its channel's flattened D·H·W (what {@code max_unpool3d} takes). */
+    public static java.util.List<Tensor> adaptiveMaxPool3dWithIndices(Tensor x, int[] outputSize) {
+        return NnComposites.ADAPTIVE_MAX_POOL3D.callList(x, outputSize);
+    }
+
+    /** Max pooling of {@code [N, C, L]} (or {@code [C, L]}) to {@code outputSize} positions (PyTorch's {@code F.adaptive_max_pool1d}). */
+    public static Tensor adaptiveMaxPool1d(Tensor x, int outputSize) { return adaptiveMaxPool1dWithIndices(x, outputSize).get(0); }
+
+    /**
+     * {@link #adaptiveMaxPool1d} and, second, each maximum's int64 index along L: as ATen's
+     * adaptive_max_pool1d, adaptive_max_pool2d over a height of 1.
+     */
+    public static java.util.List<Tensor> adaptiveMaxPool1dWithIndices(Tensor x, int outputSize) {
+        if (x.dim() != 2 && x.dim() != 3) {
+            throw new IllegalArgumentException("adaptive_max_pool1d(): Expected 2 to 3 dimensions, but got " + x.dim() + "-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_max_pool1d)");
+        }
+        for (int d = x.dim() - 2; d < x.dim(); d++) {
+            if (x.size(d) == 0) {
+                throw new IllegalArgumentException("adaptive_max_pool1d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+                        + dev.ember.tensor.Shapes.format(x.shape()) + " with dimension " + d + " being empty");
+            }
+        }
+        java.util.List<Tensor> both = adaptiveMaxPool2dWithIndices(x.unsqueeze(-2), new int[] {1, outputSize});
+        return java.util.List.of(both.get(0).squeeze(-2), both.get(1).squeeze(-2));
+    }
+
+    /**
+     * The inverse of max pooling, as PyTorch's {@code F.max_unpool1d}: each value of
+     * {@code [N, C, L]} (or {@code [C, L]}) placed at its index, zeros elsewhere, in a length of
+     * {@code (L − 1)·stride + kernel − 2·padding} or {@code outputSize} (null, or within a stride of
+     * that); max_unpool2d over a width of 1, as PyTorch's.
+     */
+    public static Tensor maxUnpool1d(Tensor x, Tensor indices, int kernelSize, int stride, int padding, int[] outputSize) {
+        int[] size = unpoolOutputSize(x, new int[] {kernelSize}, new int[] {stride}, new int[] {padding}, outputSize);
+        return NnComposites.MAX_UNPOOL2D.callTensor(x.unsqueeze(-1), indices.unsqueeze(-1), new int[] {size[0], 1}).squeeze(-1);
+    }
+
+    /** The inverse of 2-d max pooling, as PyTorch's {@code F.max_unpool2d}; see {@link #maxUnpool1d}. Sizes are {height, width}. */
+    public static Tensor maxUnpool2d(Tensor x, Tensor indices, int[] kernelSize, int[] stride, int[] padding, int[] outputSize) {
+        return NnComposites.MAX_UNPOOL2D.callTensor(x, indices, unpoolOutputSize(x, kernelSize, stride, padding, outputSize));
+    }
+
+    /** The inverse of 3-d max pooling, as PyTorch's {@code F.max_unpool3d}; see {@link #maxUnpool1d}. Sizes are {depth, height, width}. */
+    public static Tensor maxUnpool3d(Tensor x, Tensor indices, int[] kernelSize, int[] stride, int[] padding, int[] outputSize) {
+        return NnComposites.MAX_UNPOOL3D.callTensor(x, indices, unpoolOutputSize(x, kernelSize, stride, padding, outputSize), stride, padding);
+    }
+
+    /** PyTorch's {@code _unpool_output_size}: the default size, or {@code outputSize} (optionally with N and C first) checked to lie within a stride of it. */
+    private static int[] unpoolOutputSize(Tensor x, int[] kernelSize, int[] stride, int[] padding, int[] outputSize) {
+        int dims = kernelSize.length;
+        int[] defaults = new int[dims];
+        for (int d = 0; d < dims; d++) defaults[d] = (x.size(x.dim() - dims + d) - 1) * stride[d] + kernelSize[d] - 2 * padding[d];
+        if (outputSize == null) return defaults;
+        int[] given = outputSize.length == dims + 2 ? java.util.Arrays.copyOfRange(outputSize, 2, outputSize.length) : outputSize;
+        if (given.length != dims) {
+            throw new IllegalArgumentException("output_size should be a sequence containing " + dims + " or " + (dims + 2) + " elements, but it has a length of '" + given.length + "'");
+        }
+        for (int d = 0; d < dims; d++) {
+            int min = defaults[d] - stride[d], max = defaults[d] + stride[d];
+            if (!(min < given[d] && given[d] < max)) {
+                throw new IllegalArgumentException("invalid output_size \"" + java.util.Arrays.toString(outputSize) + "\" (dim " + d + " must be between " + min + " and " + max + ")");
+            }
+        }
+        return given.clone();
+    }
+
+    /**
+     * Power-average pooling, as PyTorch's {@code F.lp_pool1d}: {@code (Σ x^p)^(1/p)} over each
+     * window of {@code [N, C, L]} (or {@code [C, L]}), computed as PyTorch's, by avg_pool1d of
+     * {@code x^p} times the window size; {@code stride} defaults to the kernel size when 0 or less.
+     */
+    public static Tensor lpPool1d(Tensor x, double normType, int kernelSize, int stride, boolean ceilMode) {
+        Tensor out = avgPool1d(x.pow(normType), kernelSize, stride > 0 ? stride : kernelSize, 0, ceilMode, true);
+        return out.sign().mul(out.abs().relu()).mul(kernelSize).pow(1.0 / normType);
+    }
+
+    /** Power-average pooling over {@code [N, C, H, W]} (or {@code [C, H, W]}), as PyTorch's {@code F.lp_pool2d}; see {@link #lpPool1d}. Sizes are {height, width}; a null stride is the kernel size. */
+    public static Tensor lpPool2d(Tensor x, double normType, int[] kernelSize, int[] stride, boolean ceilMode) {
+        Tensor out = avgPool2d(x.pow(normType), kernelSize, stride != null ? stride : kernelSize, new int[] {0, 0}, ceilMode, true, null);
+        return out.sign().mul(out.abs().relu()).mul(kernelSize[0] * kernelSize[1]).pow(1.0 / normType);
+    }
+
     public static Tensor adaptiveMaxPool2d(Tensor x, int[] outputSize) { return adaptiveMaxPool2dWithIndices(x, outputSize).get(0); }
 
     /**
@@ -723,6 +895,103 @@ public final class F {
     }
 
     public static Tensor tripletMarginLoss(Tensor anchor, Tensor positive, Tensor negative) { return tripletMarginLoss(anchor, positive, negative, 1.0, 2, 1e-6, false, "mean"); }
+
+    /** {@code log(1 + exp(−target · input))}, reduced, as PyTorch's {@code F.soft_margin_loss} (targets ±1). */
+    public static Tensor softMarginLoss(Tensor input, Tensor target, String reduction) {
+        return NnComposites.SOFT_MARGIN_LOSS.callTensor(input, target, reduction("soft_margin_loss", reduction));
+    }
+
+    /**
+     * PyTorch's {@code F.multilabel_soft_margin_loss}: per element
+     * {@code −(t·logσ(x) + (1 − t)·logσ(−x))}, times {@code weight} (per class, may be null),
+     * averaged over the classes (the last dim), then reduced over the samples.
+     */
+    public static Tensor multilabelSoftMarginLoss(Tensor input, Tensor target, Tensor weight, String reduction) {
+        long r = reduction("multilabel_soft_margin_loss", reduction);
+        Tensor loss = target.mul(logSigmoid(input)).add(target.rsub(1.0).mul(logSigmoid(input.neg()))).neg();
+        if (weight != null) loss = loss.mul(weight);
+        int classDim = input.dim() - 1;
+        loss = loss.sum(classDim).div(input.size(classDim));
+        return r == 1 ? loss.mean() : r == 2 ? loss.sum() : loss;
+    }
+
+    /**
+     * PyTorch's {@code F.multi_margin_loss} over {@code [N, C]} (or {@code [C]}) scores and class
+     * targets: per sample {@code Σ_{j≠y} max(0, margin − x[y] + x[j])^p · w[y] / C}, p 1 or 2,
+     * {@code weight} per class (may be null); reduced.
+     */
+    public static Tensor multiMarginLoss(Tensor input, Tensor target, int p, double margin, Tensor weight, String reduction) {
+        return NnComposites.MULTI_MARGIN_LOSS.callTensor(input, target, (long) p, margin, weight, reduction("multi_margin_loss", reduction));
+    }
+
+    /**
+     * PyTorch's {@code F.multilabel_margin_loss}: each target row lists class indices, ended by the
+     * first −1; per sample {@code Σ_{j target} Σ_{k not target} max(0, 1 − (x[j] − x[k])) / C}; reduced.
+     */
+    public static Tensor multilabelMarginLoss(Tensor input, Tensor target, String reduction) {
+        return NnComposites.MULTILABEL_MARGIN_LOSS.callTensor(input, target, reduction("multilabel_margin_loss", reduction));
+    }
+
+    /** {@code x} where target is 1, {@code max(0, margin − x)} where it is −1, reduced, as PyTorch's {@code F.hinge_embedding_loss}. */
+    public static Tensor hingeEmbeddingLoss(Tensor input, Tensor target, double margin, String reduction) {
+        return NnComposites.HINGE_EMBEDDING_LOSS.callTensor(input, target, margin, reduction("hinge_embedding_loss", reduction));
+    }
+
+    /**
+     * Poisson negative log likelihood, as PyTorch's {@code F.poisson_nll_loss}: {@code exp(x) − t·x}
+     * when {@code logInput}, else {@code x − t·log(x + eps)}; {@code full} adds Stirling's term for
+     * targets above 1; reduced.
+     */
+    public static Tensor poissonNllLoss(Tensor input, Tensor target, boolean logInput, boolean full, double eps, String reduction) {
+        return NnComposites.POISSON_NLL_LOSS.callTensor(input, target, logInput, full, eps, reduction("poisson_nll_loss", reduction));
+    }
+
+    /**
+     * Gaussian negative log likelihood, as PyTorch's {@code F.gaussian_nll_loss}:
+     * {@code ½·(log v + (x − t)² / v)} (plus {@code ½·log 2π} when {@code full}) with the variance
+     * {@code var} the input's shape, or one dim short, or 1 in the last dim (one variance per
+     * sample); {@code var} is clamped to at least {@code eps} for the value only (its gradient passes
+     * unclamped, as PyTorch's clamp under no_grad); negative variances are refused.
+     */
+    public static Tensor gaussianNllLoss(Tensor input, Tensor target, Tensor var, boolean full, double eps, String reduction) {
+        if (!java.util.Arrays.equals(var.shape(), input.shape())) {
+            int[] in = input.shape(), v = var.shape();
+            int[] leading = java.util.Arrays.copyOf(in, Math.max(in.length - 1, 0));
+            if (in.length > 0 && java.util.Arrays.equals(leading, v)) {
+                var = var.unsqueeze(-1);
+            } else if (!(in.length > 0 && v.length == in.length && v[v.length - 1] == 1 && java.util.Arrays.equals(leading, java.util.Arrays.copyOf(v, v.length - 1)))) {
+                throw new IllegalArgumentException("gaussian_nll_loss: var is of incorrect size");
+            }
+        }
+        if (!reduction.equals("none") && !reduction.equals("mean") && !reduction.equals("sum")) {
+            throw new IllegalArgumentException("gaussian_nll_loss: " + reduction + " is not valid");
+        }
+        if (var.lt(0.0).any().item() != 0) throw new IllegalArgumentException("gaussian_nll_loss: var has negative entry/entries");
+        Tensor clamped = var.add(var.clampMin(eps).sub(var).detach());
+        Tensor loss = clamped.log().add(input.sub(target).square().div(clamped)).mul(0.5);
+        if (full) loss = loss.add(0.5 * Math.log(2 * Math.PI));
+        return reduction.equals("mean") ? loss.mean() : reduction.equals("sum") ? loss.sum() : loss;
+    }
+
+    /**
+     * PyTorch's {@code F.triplet_margin_with_distance_loss}: {@code max(0, margin + d(a, p) − d(a, n))}
+     * with any distance {@code distance} (null: {@link #pairwiseDistance(Tensor, Tensor)}); with
+     * {@code swap} the negative's distance is the smaller of d(a, n) and d(p, n); reduced.
+     */
+    public static Tensor tripletMarginWithDistanceLoss(Tensor anchor, Tensor positive, Tensor negative,
+                                                       java.util.function.BinaryOperator<Tensor> distance, double margin, boolean swap, String reduction) {
+        long r = reduction("triplet_margin_with_distance_loss", reduction);
+        int ad = anchor.dim(), pd = positive.dim(), nd = negative.dim();
+        if (ad != pd || pd != nd) {
+            throw new IllegalArgumentException("The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor "
+                    + ad + "D, positive " + pd + "D, and negative " + nd + "D inputs");
+        }
+        java.util.function.BinaryOperator<Tensor> d = distance != null ? distance : F::pairwiseDistance;
+        Tensor toPositive = d.apply(anchor, positive), toNegative = d.apply(anchor, negative);
+        if (swap) toNegative = toNegative.minimum(d.apply(positive, negative));
+        Tensor loss = toPositive.add(margin).sub(toNegative).clampMin(0.0);
+        return r == 1 ? loss.mean() : r == 2 ? loss.sum() : loss;
+    }
 
     /** ATen's reduction code for PyTorch's reduction name; an error naming {@code function} for any other. */
     private static long reduction(String function, String name) {

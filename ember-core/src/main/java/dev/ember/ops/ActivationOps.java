@@ -161,6 +161,50 @@ public final class ActivationOps {
             })
             .register();
 
+    /**
+     * {@code x <= threshold ? value : x}, as ATen's threshold (a NaN is kept: the comparison is
+     * false); the gradient flows where {@code x > threshold}, ATen's threshold_backward.
+     */
+    public static final OpOverload THRESHOLD = composed("threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor",
+            a -> {
+                Tensor self = a.tensor(0);
+                if (self.dtype() == DType.BOOL) throw new IllegalArgumentException("threshold: \"threshold_cpu\" not implemented for 'Bool'");
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            },
+            (e, a) -> {
+                Object out = e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.LE_SCALAR, a[0], a[1]), a[2], a[0]);
+                DType dtype = e.meta(a[0]).dtype();
+                return e.meta(out).dtype() == dtype ? out : e.call(ShapeOps.TO_COPY, out, dtype);
+            })
+            .tags(Tag.POINTWISE).register();
+
+    /** {@code −lambd <= x <= lambd ? 0 : x}, as ATen's hardshrink; the gradient is 0 on that interval (bounds included). */
+    public static final OpOverload HARDSHRINK = composed("hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor", floatingUnary("hardshrink_cpu"),
+            (e, a) -> {
+                double lambd = number(a[1]);
+                Object inside = e.call(PointwiseOps.LOGICAL_AND, e.call(PointwiseOps.GE_SCALAR, a[0], -lambd), e.call(PointwiseOps.LE_SCALAR, a[0], lambd));
+                return e.call(PointwiseOps.WHERE_SCALAR_SELF, inside, 0.0, a[0]);
+            })
+            .tags(Tag.POINTWISE).register();
+
+    /**
+     * {@code x > lambd ? x − lambd : x < −lambd ? x + lambd : 0}, as ATen's softshrink, whose middle
+     * branch is {@code x · 0} so a NaN stays NaN; lambd must be at least 0 (ATen's check).
+     */
+    public static final OpOverload SOFTSHRINK = composed("softshrink(Tensor self, Scalar lambd=0.5) -> Tensor",
+            a -> {
+                double lambd = number(a.get(1));
+                if (!(lambd >= 0)) throw new IllegalArgumentException("softshrink: lambda must be greater or equal to 0, but found to be " + a.get(1) + ".");
+                return floatingUnary("softshrink_cpu").infer(a);
+            },
+            (e, a) -> {
+                double lambd = number(a[1]);
+                Object below = e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.LT_SCALAR, a[0], -lambd), e.call(PointwiseOps.ADD_SCALAR, a[0], lambd),
+                        e.call(PointwiseOps.MUL_SCALAR, a[0], 0.0));
+                return e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.GT_SCALAR, a[0], lambd), e.call(PointwiseOps.SUB_SCALAR, a[0], lambd), below);
+            })
+            .tags(Tag.POINTWISE).register();
+
     // ------------------------------------------------------------------ the builder
 
     /** A meta function for an elementwise op ATen implements for floating dtypes only ({@code kernel} names its kernel in the error). */

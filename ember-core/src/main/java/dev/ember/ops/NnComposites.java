@@ -65,6 +65,34 @@ public final class NnComposites {
                 return e.call(ShapeOps.RESHAPE, x, append(batch, c, h * r, w * r));
             });
 
+    /**
+     * {@code [N, C, *]} with its channels in {@code groups} groups interleaved (ShuffleNet's shuffle),
+     * as ATen's channel_shuffle: reshaped to {@code [N, g, C/g, *]}, groups and channels swapped,
+     * reshaped back.
+     */
+    public static final OpOverload CHANNEL_SHUFFLE = ComposedOps.define("channel_shuffle(Tensor self, SymInt groups) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0);
+                int g = a.integer(1);
+                if (x.dim() <= 2) {
+                    throw new IllegalArgumentException("channel_shuffle expects input with > 2 dims, but got input with sizes " + Shapes.format(x.shape()));
+                }
+                if (g <= 0) throw new IllegalArgumentException("Number of groups to divide channels in must be positive. Value of groups:" + g);
+                if (x.size(1) % g != 0) {
+                    throw new IllegalArgumentException("Number of channels must be divisible by groups. Got " + x.size(1) + " channels and " + g + " groups.");
+                }
+            },
+            (e, a) -> {
+                int[] s = e.meta(a[0]).shape();
+                int g = ((Number) a[1]).intValue();
+                int[] split = new int[s.length + 1];
+                split[0] = s[0];
+                split[1] = g;
+                split[2] = s[1] / g;
+                System.arraycopy(s, 2, split, 3, s.length - 2);
+                return e.call(ShapeOps.RESHAPE, e.call(ShapeOps.TRANSPOSE, e.call(ShapeOps.RESHAPE, a[0], split), 1L, 2L), s);
+            });
+
     /** {@code [*, C, H·r, W·r]} → {@code [*, C·r², H, W]}: pixel_shuffle's inverse. */
     public static final OpOverload PIXEL_UNSHUFFLE = ComposedOps.define("pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor",
             a -> {
@@ -191,6 +219,197 @@ public final class NnComposites {
                 return LossOps.reduce(e, e.call(PointwiseOps.CLAMP, loss, 0L, null), a[7]);
             });
 
+    // ------------------------------------------------------------------ nn, round 6: unpooling
+
+    /**
+     * ATen's max_unpool2d: each value of {@code [N, C, H, W]} (or {@code [C, H, W]}) written at its
+     * index into its channel's flattened {@code output_size} plane, zeros elsewhere: one scatter
+     * (whose gradient is a gather at the indices).
+     */
+    public static final OpOverload MAX_UNPOOL2D = ComposedOps.define("max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor",
+            a -> checkUnpool(a, 2, "max_unpooling2d", "two elements (height, width)"),
+            (e, a) -> unpooled(e, a[0], a[1], Composites.toInts(a[2])));
+
+    /** ATen's max_unpool3d, max_unpool2d over {@code [N, C, D, H, W]} (or {@code [C, D, H, W]}); stride and padding are only checked. */
+    public static final OpOverload MAX_UNPOOL3D = ComposedOps.define(
+            "max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor",
+            a -> {
+                checkUnpool(a, 3, "max_unpooling3d", "three elements (depth, height, width)");
+                int[] stride = a.ints(3);
+                if (stride.length != 3) throw new IllegalArgumentException("max_unpool3d: There should be exactly three elements (depth, height, width) in stride, but got: " + stride.length + " elements.");
+                for (int v : stride) {
+                    if (v <= 0) throw new IllegalArgumentException("max_unpool3d: strides should be greater than zero, but got stride: " + Arrays.toString(stride).replace(",", ""));
+                }
+            },
+            (e, a) -> unpooled(e, a[0], a[1], Composites.toInts(a[2])));
+
+    private static void checkUnpool(Args a, int dims, String kernel, String elements) {
+        String op = a.op().schema().name();
+        Tensor x = a.tensor(0), indices = a.tensor(1);
+        int[] out = a.ints(2);
+        if (indices.dtype() != dev.ember.tensor.DType.INT64) {
+            throw new IllegalArgumentException(op + ": elements in indices should be type int64 but got: " + ReductionOps.scalarTypeName(indices.dtype()));
+        }
+        if (out.length != dims) throw new IllegalArgumentException(op + ": There should be exactly " + elements + " in output_size, but got " + out.length + " elements.");
+        if (x.dim() != dims + 1 && x.dim() != dims + 2) {
+            throw new IllegalArgumentException(op + ": Input to " + kernel + " should be a " + (dims + 1) + "d or " + (dims + 2) + "d Tensor, but got a tensor with " + x.dim() + " dimensions.");
+        }
+        if (!Arrays.equals(x.shape(), indices.shape())) {
+            throw new IllegalArgumentException(op + ": Expected shape of indices to be same as that of the input tensor (" + Shapes.format(x.shape())
+                    + ") but got indices tensor with shape: " + Shapes.format(indices.shape()));
+        }
+        for (int d = 1; d < x.dim(); d++) {
+            if (x.size(d) <= 0) {
+                throw new IllegalArgumentException(op + ": " + kernel + "_forward_out_cpu(): Expected input to have non-zero size for non-batch dimensions, but got "
+                        + Shapes.format(x.shape()) + " with dimension " + d + " being empty.");
+            }
+        }
+    }
+
+    private static Object unpooled(OpEmitter e, Object self, Object indices, int[] outputSize) {
+        int[] s = e.meta(self).shape();
+        int dims = outputSize.length;
+        boolean batched = s.length == dims + 2;
+        int n = batched ? s[0] : 1, c = s[s.length - dims - 1], plane = 1, in = 1;
+        for (int d = 0; d < dims; d++) {
+            plane *= outputSize[d];
+            in *= s[s.length - dims + d];
+        }
+        Object flat = e.call(ShapeOps.RESHAPE, self, new int[] {n, c, in});
+        Object where = e.call(ShapeOps.RESHAPE, indices, new int[] {n, c, in});
+        Object zeros = e.call(CreationOps.ZEROS, new int[] {n, c, plane}, e.meta(self).dtype());
+        Object out = e.call(ScatterOps.SCATTER_SRC, zeros, 2L, where, flat);
+        int[] shape = new int[(batched ? 2 : 1) + dims];
+        int k = 0;
+        if (batched) shape[k++] = n;
+        shape[k++] = c;
+        System.arraycopy(outputSize, 0, shape, k, dims);
+        return e.call(ShapeOps.RESHAPE, out, shape);
+    }
+
+    // ------------------------------------------------------------------ nn, round 6: losses ATen composes
+
+    /** {@code log(1 + exp(−target · input))}, reduced, as ATen's soft_margin_loss. */
+    public static final OpOverload SOFT_MARGIN_LOSS = ComposedOps.define("soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor",
+            (e, a) -> LossOps.reduce(e, e.call(PointwiseOps.LOG1P, e.call(PointwiseOps.EXP, e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.NEG, a[0]), a[1]))), a[2]));
+
+    /**
+     * ATen's hinge_embedding_loss: {@code max(0, margin − x)} where target is not 1, plus {@code x}
+     * where target is not −1 (so a target of 1 gives x, −1 the hinge), reduced.
+     */
+    public static final OpOverload HINGE_EMBEDDING_LOSS = ComposedOps.define(
+            "hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor",
+            (e, a) -> {
+                Object hinge = e.call(PointwiseOps.CLAMP, e.call(PointwiseOps.RSUB_SCALAR, a[0], a[2]), 0L, null);
+                Object marginPart = e.call(PointwiseOps.WHERE_SCALAR_OTHER, e.call(PointwiseOps.NE_SCALAR, a[1], 1L), hinge, 0L);
+                Object selfPart = e.call(PointwiseOps.WHERE_SCALAR_OTHER, e.call(PointwiseOps.NE_SCALAR, a[1], -1L), a[0], 0L);
+                return LossOps.reduce(e, e.call(PointwiseOps.ADD_TENSOR, marginPart, selfPart), a[3]);
+            });
+
+    /**
+     * ATen's poisson_nll_loss: {@code exp(x) − t·x} for a log-rate input, else {@code x − t·log(x + eps)};
+     * with {@code full}, plus Stirling's {@code t·log t − t + ½·log(2πt)} where {@code t > 1}; reduced.
+     */
+    public static final OpOverload POISSON_NLL_LOSS = ComposedOps.define(
+            "poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor",
+            (e, a) -> {
+                Object x = a[0], t = a[1];
+                Object loss = (Boolean) a[2]
+                        ? e.call(PointwiseOps.SUB_TENSOR, e.call(PointwiseOps.EXP, x), e.call(PointwiseOps.MUL_TENSOR, t, x))
+                        : e.call(PointwiseOps.SUB_TENSOR, x, e.call(PointwiseOps.MUL_TENSOR, t, e.call(PointwiseOps.LOG, e.call(PointwiseOps.ADD_SCALAR, x, a[4]))));
+                if ((Boolean) a[3]) {
+                    Object stirling = e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.SUB_TENSOR, e.call(PointwiseOps.MUL_TENSOR, t, e.call(PointwiseOps.LOG, t)), t),
+                            e.call(PointwiseOps.MUL_SCALAR, e.call(PointwiseOps.LOG, e.call(PointwiseOps.MUL_SCALAR, t, 2 * Math.PI)), 0.5));
+                    loss = e.call(PointwiseOps.ADD_TENSOR, loss, e.call(PointwiseOps.MASKED_FILL_SCALAR, stirling, e.call(PointwiseOps.LE_SCALAR, t, 1L), 0L));
+                }
+                return LossOps.reduce(e, loss, a[5]);
+            });
+
+    /**
+     * ATen's multi_margin_loss over {@code [N, C]} (or {@code [C]}) scores and class targets: per
+     * row, {@code Σ_{j≠y} max(0, margin − x[y] + x[j])^p · w[y] / C}; reduced ("none" keeps one loss
+     * per row). One gather reads each row's x[y]; the j = y term is masked out.
+     */
+    public static final OpOverload MULTI_MARGIN_LOSS = ComposedOps.define(
+            "multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0), t = a.tensor(1), w = a.optTensor(4);
+                double p = ((Number) a.get(2)).doubleValue();
+                if (p != 1 && p != 2) throw new IllegalArgumentException("multi_margin_loss: only p == 1 and p == 2 supported");
+                int rank = x.dim(), frames = rank <= 1 ? 1 : x.size(0), dim = rank == 0 ? 1 : x.size(rank - 1);
+                if (!(rank == 2 && x.size(1) != 0 || rank == 1 && x.size(0) != 0 || rank == 0)) {
+                    throw new IllegalArgumentException("multi_margin_loss: Expected non-empty vector or matrix with optional 0-dim batch size, but got: " + Shapes.format(x.shape()));
+                }
+                if (t.dim() > 1 || t.numel() != frames) {
+                    throw new IllegalArgumentException("multi_margin_loss: inconsistent target size, expected " + frames + " but got " + Shapes.format(t.shape()));
+                }
+                if (w != null && (w.dim() > 1 || w.numel() != dim)) {
+                    throw new IllegalArgumentException("multi_margin_loss: inconsistent weight size, expected " + dim + " but got " + Shapes.format(w.shape()));
+                }
+            },
+            (e, a) -> {
+                int[] s = e.meta(a[0]).shape();
+                int dim = s.length == 0 ? 1 : s[s.length - 1];
+                int frames = s.length <= 1 ? 1 : s[0];
+                boolean oneTarget = e.meta(a[1]).shape().length == 0;
+                Object x = e.call(ShapeOps.RESHAPE, a[0], new int[] {frames, dim});
+                Object target = e.call(ShapeOps.RESHAPE, a[1], new int[] {frames, 1});
+                Object chosen = e.call(IndexingOps.GATHER, x, 1L, target);
+                Object z = e.call(PointwiseOps.CLAMP, e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.RSUB_SCALAR, chosen, a[3]), x), 0L, null);
+                if (((Number) a[2]).doubleValue() == 2) z = e.call(PointwiseOps.MUL_TENSOR, z, z);
+                if (a[4] != null) {
+                    Object weightOfTarget = e.call(IndexingOps.INDEX_SELECT, e.call(ShapeOps.RESHAPE, a[4], new int[] {dim}), 0L, e.call(ShapeOps.RESHAPE, target, new int[] {frames}));
+                    z = e.call(PointwiseOps.MUL_TENSOR, z, e.call(ShapeOps.RESHAPE, weightOfTarget, new int[] {frames, 1}));
+                }
+                Object classes = e.call(CreationOps.ARANGE, 0L, (long) dim, 1L);
+                z = e.call(PointwiseOps.WHERE_SCALAR_OTHER, e.call(PointwiseOps.NE_TENSOR, classes, target), z, 0L);
+                Object perRow = e.call(PointwiseOps.DIV_SCALAR, e.call(ReductionOps.SUM_DIM, z, new int[] {1}, false), (long) dim);
+                if (((Number) a[5]).intValue() == dev.ember.ops.eager.NllLoss.NONE) return oneTarget ? e.call(ShapeOps.RESHAPE, perRow, new int[0]) : perRow;
+                return LossOps.reduce(e, perRow, a[5]);
+            });
+
+    /**
+     * ATen's multilabel_margin_loss over {@code [N, C]} (or {@code [C]}) scores: each row's target
+     * lists its classes, ended by the first −1; per row,
+     * {@code Σ_{j target} Σ_{k not target} max(0, 1 − (x[j] − x[k])) / C}; reduced ("none" keeps one
+     * loss per row). The targets read by one gather, a [N, C, C] comparison marks each row's target
+     * classes.
+     */
+    public static final OpOverload MULTILABEL_MARGIN_LOSS = ComposedOps.define("multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0), t = a.tensor(1);
+                int rank = x.dim();
+                if (!(rank == 2 && x.size(1) != 0 || rank == 1 && x.size(0) != 0 || rank == 0)) {
+                    throw new IllegalArgumentException("multilabel_margin_loss: Expected non-empty vector or matrix with optional 0-dim batch size, but got: " + Shapes.format(x.shape()));
+                }
+                boolean consistent = rank <= 1 ? t.dim() <= 1 && t.numel() == (rank == 0 ? 1 : x.size(0)) : t.dim() == 2 && t.size(0) == x.size(0) && t.size(1) == x.size(1);
+                if (!consistent) {
+                    throw new IllegalArgumentException("multilabel_margin_loss: inconsistent target size: " + Shapes.format(t.shape()) + " for input of size: " + Shapes.format(x.shape()));
+                }
+            },
+            (e, a) -> {
+                int[] s = e.meta(a[0]).shape();
+                int dim = s.length == 0 ? 1 : s[s.length - 1], frames = s.length <= 1 ? 1 : s[0];
+                Object x = e.call(ShapeOps.RESHAPE, a[0], new int[] {frames, dim});
+                Object target = e.call(ShapeOps.RESHAPE, a[1], new int[] {frames, dim});
+                Object positions = e.call(CreationOps.ARANGE, 0L, (long) dim, 1L);
+                // a target entry counts while no −1 came before it (or at it)
+                Object ended = e.call(ScanOps.CUMSUM, e.call(ShapeOps.TO_COPY, e.call(PointwiseOps.EQ_SCALAR, target, -1L), dev.ember.tensor.DType.INT64), 1L);
+                Object valid = e.call(PointwiseOps.EQ_SCALAR, ended, 0L);
+                Object safe = e.call(PointwiseOps.WHERE_SCALAR_OTHER, valid, target, 0L);
+                Object isTarget = e.call(ReductionOps.ANY_DIM, e.call(PointwiseOps.LOGICAL_AND,
+                        e.call(PointwiseOps.EQ_TENSOR, e.call(ShapeOps.UNSQUEEZE, safe, 2L), e.call(ShapeOps.RESHAPE, positions, new int[] {1, 1, dim})),
+                        e.call(ShapeOps.UNSQUEEZE, valid, 2L)), 1L, false);                                     // [N, C]: class k is one of the row's targets
+                Object scoreOfTarget = e.call(IndexingOps.GATHER, x, 1L, safe);                                   // [N, C(j)]
+                Object z = e.call(PointwiseOps.CLAMP, e.call(PointwiseOps.RSUB_SCALAR,
+                        e.call(PointwiseOps.SUB_TENSOR, e.call(ShapeOps.UNSQUEEZE, scoreOfTarget, 2L), e.call(ShapeOps.UNSQUEEZE, x, 1L)), 1L), 0L, null);   // [N, j, k]
+                Object counted = e.call(PointwiseOps.LOGICAL_AND, e.call(ShapeOps.UNSQUEEZE, valid, 2L), e.call(ShapeOps.UNSQUEEZE, e.call(PointwiseOps.LOGICAL_NOT, isTarget), 1L));
+                z = e.call(PointwiseOps.WHERE_SCALAR_OTHER, counted, z, 0L);
+                Object perRow = e.call(PointwiseOps.DIV_SCALAR, e.call(ReductionOps.SUM_DIM, z, new int[] {1, 2}, false), (long) dim);
+                if (((Number) a[2]).intValue() == dev.ember.ops.eager.NllLoss.NONE) return s.length <= 1 ? e.call(ShapeOps.RESHAPE, perRow, new int[0]) : perRow;
+                return LossOps.reduce(e, perRow, a[2]);
+            });
+
     /**
      * The sliding blocks of a batched {@code [N, C, H, W]} (or unbatched {@code [C, H, W]}) input as
      * columns, {@code [N, C·kh·kw, L]} with L the number of block positions (ATen's im2col, what
@@ -315,6 +534,54 @@ public final class NnComposites {
                 Object where = e.call(IndexingOps.GATHER, e.call(ShapeOps.EXPAND, e.call(ShapeOps.RESHAPE, positions, new int[] {1, 1, oh, ow, k}),
                         new int[] {n, c, oh, ow, k}), 4L, chosen);
                 Object values = e.call(IndexingOps.GATHER, windows, 4L, chosen);   // the chosen element itself, so the gradient goes where the index says
+                return List.of(e.call(ShapeOps.RESHAPE, values, shape), e.call(ShapeOps.RESHAPE, where, shape));
+            });
+
+    /**
+     * adaptive_max_pool2d's rule over the last three dims, as ATen's adaptive_max_pool3d: output cell
+     * (i, j, l) covers an adaptive window in depth, height and width; one gather reads every window
+     * (short ones repeat their last position), max over it (first maximum, last NaN, as ATen's
+     * kernel), and the index is into each channel's flattened D·H·W.
+     */
+    public static final OpOverload ADAPTIVE_MAX_POOL3D = ComposedOps.define("adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)",
+            a -> {
+                Tensor x = a.tensor(0);
+                if (x.dim() != 4 && x.dim() != 5) throw new IllegalArgumentException("adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: " + Shapes.format(x.shape()));
+                for (int d = 1; d < x.dim(); d++) {
+                    if (x.size(d) == 0) {
+                        throw new IllegalArgumentException("adaptive_max_pool3d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+                                + Shapes.format(x.shape()) + " with dimension " + d + " being empty");
+                    }
+                }
+                if (a.ints(1).length != 3) throw new IllegalArgumentException("adaptive_max_pool3d(): internal error: output_size.size() must be 3");
+                for (int o : a.ints(1)) if (o < 0) throw new IllegalArgumentException("adaptive_max_pool3d(): elements of output_size must be greater than or equal to 0 but received " + o);
+            },
+            (e, a) -> {
+                int[] s = e.meta(a[0]).shape(), out = Composites.toInts(a[1]);
+                boolean batched = s.length == 5;
+                int n = batched ? s[0] : 1, c = s[s.length - 4], dd = s[s.length - 3], h = s[s.length - 2], w = s[s.length - 1];
+                int od = out[0], oh = out[1], ow = out[2];
+                int[] shape = batched ? new int[] {n, c, od, oh, ow} : new int[] {c, od, oh, ow};
+                if (od == 0 || oh == 0 || ow == 0) {
+                    return List.of(e.call(CreationOps.ZEROS, shape, e.meta(a[0]).dtype()), e.call(CreationOps.ZEROS, shape, dev.ember.tensor.DType.INT64));
+                }
+                int kd = adaptiveWindow(dd, od), kh = adaptiveWindow(h, oh), kw = adaptiveWindow(w, ow), k = kd * kh * kw, cells = od * oh * ow;
+                Object depths = e.call(ShapeOps.RESHAPE, adaptivePositions(e, dd, od, kd), new int[] {od, 1, 1, kd, 1, 1});
+                Object rows = e.call(ShapeOps.RESHAPE, adaptivePositions(e, h, oh, kh), new int[] {1, oh, 1, 1, kh, 1});
+                Object cols = e.call(ShapeOps.RESHAPE, adaptivePositions(e, w, ow, kw), new int[] {1, 1, ow, 1, 1, kw});
+                Object positions = e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.ADD_TENSOR, e.call(PointwiseOps.MUL_SCALAR, depths, (long) h * w),
+                        e.call(PointwiseOps.MUL_SCALAR, rows, (long) w)), cols);
+                positions = e.call(ShapeOps.RESHAPE, positions, new int[] {1, 1, cells * k});
+                Object x = e.call(ShapeOps.RESHAPE, a[0], new int[] {n, c, dd * h * w});
+                Object windows = e.call(ShapeOps.RESHAPE, e.call(IndexingOps.GATHER, x, 2L, e.call(ShapeOps.EXPAND, positions, new int[] {n, c, cells * k})),
+                        new int[] {n, c, cells, k});
+                @SuppressWarnings("unchecked") List<Object> best = (List<Object>) e.call(ReductionOps.MAX_DIM, windows, -1L, true);
+                Object nanRank = e.call(ReductionOps.AMAX, e.call(PointwiseOps.WHERE_SCALAR_OTHER, e.call(PointwiseOps.ISNAN, windows),
+                        e.call(CreationOps.ARANGE, 1L, (long) k + 1, 1L), 0L), new int[] {3}, true);
+                Object chosen = e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.GT_SCALAR, nanRank, 0L), e.call(PointwiseOps.SUB_SCALAR, nanRank, 1L), best.get(1));
+                Object where = e.call(IndexingOps.GATHER, e.call(ShapeOps.EXPAND, e.call(ShapeOps.RESHAPE, positions, new int[] {1, 1, cells, k}),
+                        new int[] {n, c, cells, k}), 3L, chosen);
+                Object values = e.call(IndexingOps.GATHER, windows, 3L, chosen);
                 return List.of(e.call(ShapeOps.RESHAPE, values, shape), e.call(ShapeOps.RESHAPE, where, shape));
             });
 

@@ -5,7 +5,7 @@ import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
 
 /**
- * F.pad's non-constant modes over the last 1 or 2 dims, as ATen's: reflect (the edge element is
+ * F.pad's non-constant modes over the last 1, 2 or 3 dims, as ATen's: reflect (the edge element is
  * not repeated), replicate (the edge element is) and circular (wraps around), each its
  * decomposition: per padded dim an int64 source index vector (arange arithmetic) and index_select.
  * Negative amounts crop. Gradients are index_select's (index_add), which accumulates where ATen's
@@ -28,10 +28,16 @@ public final class PadOps {
     public static final OpOverload REPLICATION_PAD2D = ComposedOps.define("replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor",
             a -> checkReplication(a, 2), (e, a) -> padded(e, a[0], Composites.toInts(a[1]), Mode.REPLICATE));
 
+    public static final OpOverload REFLECTION_PAD3D = ComposedOps.define("reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor",
+            a -> checkReflection(a, 3), (e, a) -> padded(e, a[0], Composites.toInts(a[1]), Mode.REFLECT));
+
+    public static final OpOverload REPLICATION_PAD3D = ComposedOps.define("replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor",
+            a -> checkReplication(a, 3), (e, a) -> padded(e, a[0], Composites.toInts(a[1]), Mode.REPLICATE));
+
     public static final OpOverload PAD_CIRCULAR = ComposedOps.define("_pad_circular(Tensor self, SymInt[] pad) -> Tensor",
             PadOps::checkCircular, (e, a) -> padded(e, a[0], Composites.toInts(a[1]), Mode.CIRCULAR));
 
-    /** {@code F.pad(input, pad, mode, value)}: constant_pad_nd, or the mode's op for 2-d/3-d (1 dim padded) and 3-d/4-d (2 dims) inputs. */
+    /** {@code F.pad(input, pad, mode, value)}: constant_pad_nd, or the mode's op for 2-d/3-d (1 dim padded), 3-d/4-d (2 dims) and 4-d/5-d (3 dims) inputs. */
     public static final OpOverload PAD = ComposedOps.define("pad(Tensor self, SymInt[] pad, str mode=\"constant\", float? value=None) -> Tensor",
             PadOps::checkPad, PadOps::pad);
 
@@ -39,10 +45,10 @@ public final class PadOps {
         int[] pad = Composites.toInts(a[1]);
         String mode = (String) a[2];
         if (mode.equals("constant")) return e.call(NnOps.CONSTANT_PAD_ND, a[0], pad, a[3] == null ? 0.0 : a[3]);
-        boolean oneDim = pad.length == 2;
+        int dims = pad.length / 2;
         return switch (mode) {
-            case "reflect" -> e.call(oneDim ? REFLECTION_PAD1D : REFLECTION_PAD2D, a[0], pad);
-            case "replicate" -> e.call(oneDim ? REPLICATION_PAD1D : REPLICATION_PAD2D, a[0], pad);
+            case "reflect" -> e.call(dims == 1 ? REFLECTION_PAD1D : dims == 2 ? REFLECTION_PAD2D : REFLECTION_PAD3D, a[0], pad);
+            case "replicate" -> e.call(dims == 1 ? REPLICATION_PAD1D : dims == 2 ? REPLICATION_PAD2D : REPLICATION_PAD3D, a[0], pad);
             default -> e.call(PAD_CIRCULAR, a[0], pad);
         };
     }
@@ -62,10 +68,11 @@ public final class PadOps {
         }
         Double value = a.optDbl(3);
         if (value != null && value != 0) throw new IllegalArgumentException("pad: Padding mode \"" + mode + "\" doesn't take in value argument");
-        boolean fits = pad.length == 2 && (rank == 2 || rank == 3) || pad.length == 4 && (rank == 3 || rank == 4);
+        boolean fits = pad.length == 2 && (rank == 2 || rank == 3) || pad.length == 4 && (rank == 3 || rank == 4)
+                || pad.length == 6 && (rank == 4 || rank == 5);
         if (!fits) {
             throw new UnsupportedOperationException("pad: Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now"
-                    + " (Ember pads the last 1 dim of a 2-d or 3-d input, or the last 2 of a 3-d or 4-d input; got a pad of length "
+                    + " (Ember pads the last 1 dim of a 2-d or 3-d input, the last 2 of a 3-d or 4-d input, or the last 3 of a 4-d or 5-d input; got a pad of length "
                     + pad.length + " for a " + rank + "-d input)");
         }
     }
@@ -100,8 +107,20 @@ public final class PadOps {
             throw new IllegalArgumentException(op + ": Argument #6: Padding size should be less than the corresponding input dimension, but got: padding ("
                     + pad[2] + ", " + pad[3] + ") at dimension " + (rank - 2) + " of input " + Shapes.format(self.shape()));
         }
-        if (outW < 1 || outH < 1) {
-            throw new IllegalArgumentException(op + ": input (H: " + height + ", W: " + width + ") is too small. Calculated output H: " + outH + " W: " + outW);
+        if (dims == 2) {
+            if (outW < 1 || outH < 1) {
+                throw new IllegalArgumentException(op + ": input (H: " + height + ", W: " + width + ") is too small. Calculated output H: " + outH + " W: " + outW);
+            }
+            return;
+        }
+        int depth = self.size(rank - 3), outD = depth + pad[4] + pad[5];
+        if (pad[4] >= depth || pad[5] >= depth) {
+            throw new IllegalArgumentException(op + ": Argument #8: Padding size should be less than the corresponding input dimension, but got: padding ("
+                    + pad[4] + ", " + pad[5] + ") at dimension " + (rank - 3) + " of input " + Shapes.format(self.shape()));
+        }
+        if (outW < 1 || outH < 1 || outD < 1) {
+            throw new IllegalArgumentException(op + ": input (D: " + depth + " H: " + height + ", W: " + width + ") is too small. Calculated output D: "
+                    + outD + " H: " + outH + " W: " + outW);
         }
     }
 
@@ -116,8 +135,16 @@ public final class PadOps {
             return;
         }
         int height = self.size(rank - 2), outH = height + pad[2] + pad[3];
-        if (outW < 1 || outH < 1) {
-            throw new IllegalArgumentException(op + ": input (H: " + height + " W: " + width + ") is too small. Calculated output H: " + outH + " W: " + outW);
+        if (dims == 2) {
+            if (outW < 1 || outH < 1) {
+                throw new IllegalArgumentException(op + ": input (H: " + height + " W: " + width + ") is too small. Calculated output H: " + outH + " W: " + outW);
+            }
+            return;
+        }
+        int depth = self.size(rank - 3), outD = depth + pad[4] + pad[5];
+        if (outW < 1 || outH < 1 || outD < 1) {
+            throw new IllegalArgumentException(op + ": input (D: " + depth + " H: " + height + " W: " + width + ") is too small.  Calculated output D: "
+                    + outD + " H: " + outH + " W: " + outW);
         }
     }
 

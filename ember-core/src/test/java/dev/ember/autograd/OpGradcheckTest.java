@@ -345,6 +345,22 @@ class OpGradcheckTest {
         s(NormOps.LAYER_NORM, "no affine", x(5, 6), new int[] {6}, null, null, 1e-5);
         s(NormOps.LAYER_NORM, "no leading dims", x(7), new int[] {7}, x(7), x(7), 1e-5);
         s(NormOps.BATCH_NORM_FUNCTIONAL, "training", x(4, 3, 2, 2), x(3), x(3), c(3), c(3).abs(), true, 0.1, 1e-5);
+
+        // nn, round 6: shrinkage activations, channel_shuffle, 3-d padding
+        s(ActivationOps.THRESHOLD, x(3, 4), 0.1, 2.0);
+        s(ActivationOps.HARDSHRINK, x(3, 4), 0.3);
+        s(ActivationOps.SOFTSHRINK, x(3, 4), 0.3);
+        s(dev.ember.ops.NnComposites.CHANNEL_SHUFFLE, x(2, 6, 3), 3L);
+        s(dev.ember.ops.PadOps.REFLECTION_PAD3D, x(1, 2, 3, 3, 4), new int[] {1, 2, 2, 0, 1, 1});
+        s(dev.ember.ops.PadOps.REPLICATION_PAD3D, "unbatched", x(2, 2, 3, 3), new int[] {2, 1, 0, 2, 1, 3});
+        s(dev.ember.ops.NnComposites.MAX_UNPOOL2D, x(1, 2, 2, 2), idx(new long[] {0, 3, 9, 14, 1, 6, 8, 15}, 1, 2, 2, 2), new int[] {4, 4});
+        s(dev.ember.ops.NnComposites.MAX_UNPOOL3D, "unbatched", x(1, 1, 2, 2), idx(new long[] {0, 3, 12, 15}, 1, 1, 2, 2), new int[] {2, 2, 4}, new int[] {2, 2, 2}, new int[] {0, 0, 0});
+        s(dev.ember.ops.NnComposites.ADAPTIVE_MAX_POOL3D, x(1, 2, 3, 4, 3), new int[] {2, 3, 2});
+        s(dev.ember.ops.NnComposites.SOFT_MARGIN_LOSS, x(3, 4), c(3, 4).sign(), 1L);
+        s(dev.ember.ops.NnComposites.HINGE_EMBEDDING_LOSS, x(3, 4), c(3, 4).sign(), 0.5, 2L);
+        s(dev.ember.ops.NnComposites.POISSON_NLL_LOSS, "full", x(3, 4), c(3, 4).abs().mul(3.0).floor(), true, true, 1e-8, 1L);
+        s(dev.ember.ops.NnComposites.MULTI_MARGIN_LOSS, "p 2, weight", x(3, 4), idx(new long[] {2, 0, 3}, 3), 2L, 0.7, x(4), 0L);
+        s(dev.ember.ops.NnComposites.MULTILABEL_MARGIN_LOSS, x(2, 4), idx(new long[] {3, 1, -1, 0, 2, -1, 1, 3}, 2, 4), 2L);
     }
 
     @TestFactory

@@ -87,7 +87,7 @@ class PadModesTest {
             Tensor empty = Tensor.zeros(2, 0, 3);
             refused(m, "empty channel dim", () -> F.pad(empty, new int[] {1, 1}, "replicate"), "ops.aten.pad(a, [1, 1], 'replicate')", empty);
             Tensor five = Tensor.randn(1, 1, 2, 2, 2);
-            assertThrows(UnsupportedOperationException.class, () -> F.pad(five, new int[] {1, 1, 1, 1, 1, 1}, "reflect"), "3-d padding: not in Ember yet");
+            assertThrows(UnsupportedOperationException.class, () -> F.pad(five, new int[] {1, 1, 1, 1, 1, 1, 1, 1}, "reflect"), "4-d padding: not in ATen either");
         }
     }
 
