@@ -157,14 +157,7 @@ public class Adam extends Optimizer {
     /** One parameter's update once its step count has advanced, eager and compiled alike. */
     private static void updateOne(Tensor p, Tensor grad, Tensor expAvg, Tensor expAvgSq, Tensor maxExpAvgSq, double lr, double beta1, double beta2,
                                   double eps, double weightDecay, boolean decoupled, double stepSize, double biasCorrection2Sqrt) {
-        if (weightDecay != 0) {
-            if (decoupled) p.mul_(1 - lr * weightDecay);
-            else grad = grad.add(p, weightDecay);
-        }
-        lerp_(expAvg, grad, 1 - beta1);
-        // Temporaries are updated in place (the same operations in the same order, so the same
-        // values): each new tensor is a parameter-sized array the JVM must zero first.
-        expAvgSq.mul_(beta2).add_(grad.mul(1 - beta2).mul_(grad));   // addcmul_(grad, grad, value=1 - beta2): value * t1 * t2, in ATen's order
+        decayAndMoments(p, grad, expAvg, expAvgSq, lr, beta1, beta2, weightDecay, decoupled);
         Tensor second = expAvgSq;
         if (maxExpAvgSq != null) {
             maxExpAvgSq.maximumOut(expAvgSq, maxExpAvgSq);
@@ -172,6 +165,23 @@ public class Adam extends Optimizer {
         }
         Tensor denom = second.sqrt().div_(biasCorrection2Sqrt).add_(eps);
         p.add_(expAvg.mul(-stepSize).div_(denom));   // addcdiv_(exp_avg, denom, value=-step_size): value * t1 / t2, in ATen's order
+    }
+
+    /**
+     * The start Adam, NAdam and RAdam share: weight decay (decoupled, AdamW's {@code p * (1 - lr *
+     * weight_decay)}, or added to the gradient), then both moments. Returns the gradient the
+     * moments saw. Temporaries are updated in place (the same operations in the same order, so the
+     * same values): each new tensor is a parameter-sized array the JVM must zero first.
+     */
+    static Tensor decayAndMoments(Tensor p, Tensor grad, Tensor expAvg, Tensor expAvgSq, double lr, double beta1, double beta2,
+                                  double weightDecay, boolean decoupled) {
+        if (weightDecay != 0) {
+            if (decoupled) p.mul_(1 - lr * weightDecay);
+            else grad = grad.add(p, weightDecay);
+        }
+        lerp_(expAvg, grad, 1 - beta1);
+        expAvgSq.mul_(beta2).add_(grad.mul(1 - beta2).mul_(grad));   // addcmul_(grad, grad, value=1 - beta2): value * t1 * t2, in ATen's order
+        return grad;
     }
 
     /** ATen's lerp with a scalar weight, in place: {@code self + w * (end - self)} for {@code w < 0.5}, else {@code end - (end - self) * (1 - w)}. */

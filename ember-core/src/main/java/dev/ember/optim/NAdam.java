@@ -144,13 +144,8 @@ public final class NAdam extends Optimizer {
         boolean decoupled = h[3] != 0;
         for (int i = 0; i < params.size(); i++) {
             Tensor p = params.get(i), grad = grads.get(i);
-            if (weightDecay != 0) {
-                if (decoupled) p.mul_(1 - lr * weightDecay);
-                else grad = grad.add(p, weightDecay);
-            }
             Tensor expAvg = states.get(2 * i), expAvgSq = states.get(2 * i + 1);
-            Adam.lerp_(expAvg, grad, 1 - beta1);
-            expAvgSq.mul_(beta2).add_(grad.mul(1 - beta2).mul_(grad));   // addcmul_(grad, grad, value=1 - beta2)
+            grad = Adam.decayAndMoments(p, grad, expAvg, expAvgSq, lr, beta1, beta2, weightDecay, decoupled);
             Tensor denom = expAvgSq.div(h[6 + 3 * i]).sqrt_().add_(eps);
             p.add_(grad.mul(h[7 + 3 * i]).div_(denom));     // addcdiv_(grad, denom, value=…)
             p.add_(expAvg.mul(h[8 + 3 * i]).div_(denom));   // addcdiv_(exp_avg, denom, value=…)

@@ -133,13 +133,8 @@ public final class RAdam extends Optimizer {
         for (int i = 0; i < params.size(); i++) {
             Tensor p = params.get(i), grad = grads.get(i);
             double biasCorrection1 = h[6 + 3 * i], biasCorrection2 = h[7 + 3 * i], rect = h[8 + 3 * i];
-            if (weightDecay != 0) {
-                if (decoupled) p.mul_(1 - lr * weightDecay);
-                else grad = grad.add(p, weightDecay);
-            }
             Tensor expAvg = states.get(2 * i), expAvgSq = states.get(2 * i + 1);
-            Adam.lerp_(expAvg, grad, 1 - beta1);
-            expAvgSq.mul_(beta2).add_(grad.mul(1 - beta2).mul_(grad));   // addcmul_(grad, grad, value=1 - beta2)
+            grad = Adam.decayAndMoments(p, grad, expAvg, expAvgSq, lr, beta1, beta2, weightDecay, decoupled);
             Tensor corrected = expAvg.div(biasCorrection1);
             if (rect != 0) {
                 // (sqrt(1 - beta2^t) / (sqrt(v) + eps)): a scalar over a tensor, as PyTorch's reciprocal-times

@@ -46,6 +46,25 @@ class CompiledOptimizerTest {
         for (int i = 0; i < eager.size(); i++) assertArrayEquals(eager.get(i).toFloatArray(), compiled.get(i).toFloatArray(), 2e-6f, when + ", parameter " + i);
     }
 
+    /**
+     * {@code steps} steps of both optimizers on the same gradients, under a StepLR halving the
+     * rate every {@code lrPeriod} steps (none for 0), parameters compared after each.
+     */
+    private static void stepTogether(List<Tensor> eager, Optimizer eagerOpt, List<Tensor> compiled, Optimizer compiledOpt, int steps, int lrPeriod, String what) {
+        StepLR eagerLr = lrPeriod == 0 ? null : new StepLR(eagerOpt, lrPeriod, 0.5), compiledLr = lrPeriod == 0 ? null : new StepLR(compiledOpt, lrPeriod, 0.5);
+        for (int step = 1; step <= steps; step++) {
+            setGrads(eager, step);
+            setGrads(compiled, step);
+            eagerOpt.step();
+            compiledOpt.step();
+            if (lrPeriod != 0) {
+                eagerLr.step();
+                compiledLr.step();
+            }
+            assertSame(eager, compiled, what + ", step " + step);
+        }
+    }
+
     @Test
     void compiledAdamWStepsAsEagerAndCompilesOnce() {
         for (boolean decoupled : new boolean[] {true, false}) {
@@ -55,16 +74,7 @@ class CompiledOptimizerTest {
             CompileCounter cc = new CompileCounter();
             Adam compiledOpt = new Adam(compiled, options);
             Ember.compile(compiledOpt, Options.backend(cc));
-            StepLR eagerLr = new StepLR(eagerOpt, 2, 0.5), compiledLr = new StepLR(compiledOpt, 2, 0.5);
-            for (int step = 1; step <= 6; step++) {
-                setGrads(eager, step);
-                setGrads(compiled, step);
-                eagerOpt.step();
-                compiledOpt.step();
-                eagerLr.step();
-                compiledLr.step();
-                assertSame(eager, compiled, "decoupled " + decoupled + ", step " + step);
-            }
+            stepTogether(eager, eagerOpt, compiled, compiledOpt, 6, 2, "decoupled " + decoupled);
             assertEquals(1, cc.frameCount(), "one compile for six steps, three learning rates and six step sizes");
             Ember.reset();
         }
@@ -76,13 +86,7 @@ class CompiledOptimizerTest {
         AdamW eagerOpt = new AdamW(eager, AdamW.options().lr(3e-3));
         AdamW compiledOpt = new AdamW(compiled, AdamW.options().lr(3e-3));
         Ember.compile(compiledOpt, Options.backend("inductor"));
-        for (int step = 1; step <= 5; step++) {
-            setGrads(eager, step);
-            setGrads(compiled, step);
-            eagerOpt.step();
-            compiledOpt.step();
-            assertSame(eager, compiled, "step " + step);
-        }
+        stepTogether(eager, eagerOpt, compiled, compiledOpt, 5, 0, "AdamW");
         for (int i = 0; i < eager.size(); i++) {
             assertArrayEquals(eagerOpt.state(eager.get(i)).get("exp_avg_sq").toFloatArray(),
                     compiledOpt.state(compiled.get(i)).get("exp_avg_sq").toFloatArray(), 1e-7f, "second moment " + i);
@@ -114,16 +118,7 @@ class CompiledOptimizerTest {
         Optimizer eagerOpt = make.apply(eager), compiledOpt = make.apply(compiled);
         CompileCounter cc = new CompileCounter();
         Ember.compile(compiledOpt, Options.backend(cc));
-        StepLR eagerLr = new StepLR(eagerOpt, 3, 0.5), compiledLr = new StepLR(compiledOpt, 3, 0.5);
-        for (int step = 1; step <= 8; step++) {
-            setGrads(eager, step);
-            setGrads(compiled, step);
-            eagerOpt.step();
-            compiledOpt.step();
-            eagerLr.step();
-            compiledLr.step();
-            assertSame(eager, compiled, name + ", step " + step);
-        }
+        stepTogether(eager, eagerOpt, compiled, compiledOpt, 8, 3, name);
         for (int i = 0; i < eager.size(); i++) {
             for (var e : eagerOpt.state(eager.get(i)).entrySet()) {
                 assertArrayEquals(e.getValue().toFloatArray(), compiledOpt.state(compiled.get(i)).get(e.getKey()).toFloatArray(), 2e-6f,
@@ -139,12 +134,6 @@ class CompiledOptimizerTest {
         List<Tensor> eager = parameters(12), compiled = parameters(12);
         Optimizer eagerOpt = make.apply(eager), compiledOpt = make.apply(compiled);
         Ember.compile(compiledOpt, Options.backend("inductor"));
-        for (int step = 1; step <= 7; step++) {
-            setGrads(eager, step);
-            setGrads(compiled, step);
-            eagerOpt.step();
-            compiledOpt.step();
-            assertSame(eager, compiled, name + ", step " + step);
-        }
+        stepTogether(eager, eagerOpt, compiled, compiledOpt, 7, 0, name);
     }
 }
