@@ -3,14 +3,7 @@ package dev.ember.nn;
 import dev.ember.tensor.Tensor;
 
 /** Max pooling over {@code [N, C, H, W]} input, as PyTorch's {@code nn.MaxPool2d} (stride defaults to the kernel size). */
-public class MaxPool2d extends Module {
-    private final int[] kernelSize;
-    private final int[] stride;
-    private final int[] padding;
-    private final int[] dilation;
-    public final boolean ceilMode;
-    private final boolean givenAsInts;
-
+public class MaxPool2d extends MaxPoolNd {
     public MaxPool2d(int kernelSize) { this(kernelSize, kernelSize, 0); }
 
     public MaxPool2d(int kernelSize, int stride) { this(kernelSize, stride, 0); }
@@ -27,21 +20,9 @@ public class MaxPool2d extends Module {
     }
 
     private MaxPool2d(int[] kernelSize, int[] stride, int[] padding, int[] dilation, boolean ceilMode, boolean givenAsInts) {
-        this.kernelSize = kernelSize.clone();
-        this.stride = stride.clone();
-        this.padding = padding.clone();
-        this.dilation = dilation.clone();
-        this.ceilMode = ceilMode;
-        this.givenAsInts = givenAsInts;
+        super(kernelSize, stride, padding, dilation, ceilMode, givenAsInts);
     }
 
     @Override
     public Tensor forward(Tensor input) { return F.maxPool2d(input, kernelSize, stride, padding, dilation, ceilMode); }
-
-    @Override
-    protected String extraRepr() {
-        return "kernel_size=" + Repr.intOrTuple(kernelSize, givenAsInts) + ", stride=" + Repr.intOrTuple(stride, givenAsInts)
-                + ", padding=" + Repr.intOrTuple(padding, givenAsInts) + ", dilation=" + Repr.intOrTuple(dilation, givenAsInts)
-                + ", ceil_mode=" + Repr.bool(ceilMode);
-    }
 }
