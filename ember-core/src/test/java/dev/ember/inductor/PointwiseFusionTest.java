@@ -96,11 +96,13 @@ class PointwiseFusionTest {
     }
 
     /**
-     * A flat kernel of several stages runs them block by block: every length (within one block,
-     * exactly one, across blocks with vector and masked tails) gives eager's values.
+     * A flat kernel of several stages whose accesses to what they write are all at the element
+     * being computed runs them element by element in one vector loop (its scalar form, block by
+     * block): every length (within one block, exactly one, across blocks with vector and masked
+     * tails) gives eager's values.
      */
     @Test
-    void aFlatKernelOfSeveralStagesRunsThemBlockByBlock() {
+    void aFlatKernelOfSeveralStagesRunsThemInOneVectorLoop() {
         for (int n : new int[] {7, 2048, 2049, 3 * 2048 + 16 * 5 + 13, 100_003}) {
             Graph g = new Graph();
             Node x = g.placeholder("x", null), y = g.placeholder("y", null);
@@ -109,7 +111,33 @@ class PointwiseFusionTest {
             g.output(List.of(a1, a2));
             InductorGraph c = checkAgainstEager(new GraphModule(g), 1e-6, Tensor.randn(3, n), Tensor.randn(3, n));
             assertEquals(1, kernels(c.sourceCode()), c.sourceCode());
+            assertEquals(1, occurrences(c.sourceCode(), "stages element by element in one loop"), c.sourceCode());
+            assertEquals(1, occurrences(c.sourceCode(), "the stages block by block"), c.sourceCode());   // the scalar form's
+        }
+    }
+
+    /**
+     * Stages that call two VectorMath formulas between them keep running block by block (in one
+     * loop their constants would spill vector registers), with eager's values at every length.
+     */
+    @Test
+    void aFlatKernelWhoseStagesCallTwoFormulasRunsThemBlockByBlock() {
+        for (int n : new int[] {7, 2049, 100_003}) {
+            Graph g = new Graph();
+            Node x = g.placeholder("x", null), y = g.placeholder("y", null);
+            Node a1 = call(g, "add.Tensor", call(g, "exp.default", x), y);
+            Node a2 = call(g, "mul.Tensor", call(g, "sin.default", a1), y);
+            g.output(List.of(a1, a2));
+            InductorGraph c = checkAgainstEager(new GraphModule(g), 1e-5, Tensor.randn(3, n), Tensor.randn(3, n));
+            assertEquals(1, kernels(c.sourceCode()), c.sourceCode());
+            assertEquals(0, occurrences(c.sourceCode(), "stages element by element in one loop"), c.sourceCode());
             assertTrue(c.sourceCode().contains("the stages block by block"), c.sourceCode());
         }
+    }
+
+    private static int occurrences(String text, String part) {
+        int count = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) count++;
+        return count;
     }
 }

@@ -182,7 +182,7 @@ final class LoopWriter {
         c.openParallel(ctx.size(d.size()), new JExpr.Lit(weight(work), JType.LONG), LO, HI);
         if (work.size() == 1) {
             innermostPointwise(c, work.get(0).body(), d.var(), LO, HI, work.get(0).out(), work.get(0).store(), ctx);
-        } else {
+        } else if (!oneVectorLoop(c, work, d.var(), LO, HI, ctx)) {
             JExpr.Local block = new JExpr.Local(ctx.temp(), JType.INT), blockEnd = new JExpr.Local(ctx.temp(), JType.INT);
             c.comment("the stages block by block (" + FLAT_BLOCK + " elements): what one stores, the next loads while it is still in cache");
             c.openFor(new JStmt.Declare(block, LO), new JExpr.Compare(JExpr.CmpOp.LT, block, HI),
@@ -196,6 +196,86 @@ final class LoopWriter {
             c.close();
         }
         c.close();
+    }
+
+    /**
+     * The stages of a flat kernel as one vector loop: each element's stages run one after another,
+     * each storing its value before the next loads it (a fused optimizer step reads a parameter's
+     * gradient and moments once and writes each once, as its eager one-pass loop does). Returns
+     * false, writing nothing, where the stages must run block by block instead: the scalar form, a
+     * stage that is not a plain vector loop of the first stage's dtype, two or more VectorMath calls
+     * (their constants would spill vector registers; see {@link #splitVectorLoop}), or memory that
+     * one stage writes and another reads or writes at another element. The last is what makes the
+     * orders equal: every stage's access to memory the kernel writes is at the element being
+     * computed, so running element by element reads and writes what stage by stage would.
+     *
+     * <p>Measured (an AdamW update's three stages over the MLP's 6.3 M parameters, one JVM, the two
+     * forms interleaved): 4.4-4.7 ms per step in one loop against 6.1-6.5 block by block.
+     */
+    private boolean oneVectorLoop(Code c, List<Work> work, int var, JExpr from, JExpr to, KernelContext ctx) {
+        DType dt = work.get(0).out().dtype();
+        if (!vectorize || !dt.isFloatingPoint() || !sameElementAccesses(work)) return false;
+        for (Work w : work) {
+            if (w.out().dtype() != dt || w.store() == null || !w.store().unitStride(var) || !ScalarExprs.dependsOn(w.body(), var)
+                    || !VectorExprs.supports(w.body(), var, dt)) return false;
+        }
+        Code pre = new Code();
+        ScalarExprs hoist = new ScalarExprs(ctx, pre);
+        List<VectorExprs> vxs = new ArrayList<>();
+        int calls = 0;
+        for (Work w : work) {
+            VectorExprs vx = new VectorExprs(ctx, var, dt, hoist, pre);
+            calls += vx.vectorMathCalls(w.body(), Set.of());
+            vxs.add(vx);
+        }
+        if (calls >= 2) return false;
+        JExpr.Local v = KernelContext.var(var);
+        Code masked = new Code(), vbody = new Code();
+        JExpr.Local mask = masked.declare(VectorApi.maskType(dt), ctx.temp(), VectorApi.indexInRange(dt, v, to));
+        for (int i = 0; i < work.size(); i++) {
+            Work w = work.get(i);
+            VectorExprs vx = vxs.get(i);
+            vectorLoops++;
+            if (vx.vectorMathCalls(w.body(), Set.of()) > 0) polynomialLoops++;
+            JExpr tailValue = vx.emitMasked(w.body(), mask, masked);
+            masked.eval(VectorApi.intoArray(tailValue, KernelContext.array(w.out()), ctx.index(w.out(), w.store()), mask));
+            JExpr value = vx.emit(w.body(), vbody);
+            vbody.eval(VectorApi.intoArray(value, KernelContext.array(w.out()), ctx.index(w.out(), w.store())));
+        }
+        c.comment("the " + work.size() + " stages element by element in one loop: each reads and writes only the element it computes");
+        c.append(pre);
+        c.add(new JStmt.Declare(v, from));
+        openContinue(c, v, bound(from, to, dt), VectorApi.length(dt));
+        c.append(vbody);
+        c.close();
+        c.comment("the tail as one masked vector: the body's formulas, so no element's value depends on where it falls");
+        JExpr guard = tailGuard(from, to, to, dt);
+        if (guard == null) {
+            c.comment("run on every call, empty or not: see TAIL_ALWAYS_RUNS");
+            c.append(masked);
+        } else {
+            c.openIf(guard).append(masked).close();
+        }
+        return true;
+    }
+
+    /** Whether every access to memory a stage writes, by any stage, is at that stage's store index. */
+    private static boolean sameElementAccesses(List<Work> work) {
+        Map<Buffer, Affine> written = new HashMap<>();
+        for (Work w : work) {
+            if (w.store() == null) return false;
+            Affine before = written.putIfAbsent(w.out().storage(), w.store());
+            if (before != null && !before.equals(w.store())) return false;
+        }
+        for (Work w : work) {
+            boolean[] ok = {true};
+            Expr.forEachLoad(w.body(), l -> {
+                Affine at = written.get(l.buffer().storage());
+                if (at != null && !at.equals(l.index())) ok[0] = false;
+            });
+            if (!ok[0]) return false;
+        }
+        return true;
     }
 
     /**
