@@ -243,20 +243,30 @@ final class LoopWriter {
             vbody.eval(VectorApi.intoArray(value, KernelContext.array(w.out()), ctx.index(w.out(), w.store())));
         }
         c.comment("the " + work.size() + " stages element by element in one loop: each reads and writes only the element it computes");
+        vectorLoop(c, pre, vbody, v, from, to, dt);
+        maskedTail(c, masked, from, to, dt);
+        return true;
+    }
+
+    /** {@code pre}, then the vector loop over {@code [from, to)} running {@code vbody}; {@code v} ends where the whole vectors end. */
+    private static void vectorLoop(Code c, Code pre, Code vbody, JExpr.Local v, JExpr from, JExpr to, DType dt) {
         c.append(pre);
         c.add(new JStmt.Declare(v, from));
         openContinue(c, v, bound(from, to, dt), VectorApi.length(dt));
         c.append(vbody);
         c.close();
+    }
+
+    /** The elements after the whole vectors, as one masked vector ({@code masked}). */
+    private static void maskedTail(Code c, Code masked, JExpr from, JExpr to, DType dt) {
         c.comment("the tail as one masked vector: the body's formulas, so no element's value depends on where it falls");
         JExpr guard = tailGuard(from, to, to, dt);
         if (guard == null) {
             c.comment("run on every call, empty or not: see TAIL_ALWAYS_RUNS");
             c.append(masked);
         } else {
-            c.openIf(guard).append(masked).close();
+            c.openIf(guard).append(masked).close();   // a constant length: see TAIL_ALWAYS_RUNS
         }
-        return true;
     }
 
     /** Whether every access to memory a stage writes, by any stage, is at that stage's store index. */
@@ -398,21 +408,10 @@ final class LoopWriter {
             } else {
                 Code vbody = new Code();
                 JExpr r = vx.emit(body, vbody);
-                c.append(pre);
-                c.add(new JStmt.Declare(v, from));
-                openContinue(c, v, bound(from, to, dt), VectorApi.length(dt));
-                c.append(vbody);
-                c.eval(VectorApi.intoArray(r, KernelContext.array(out), ctx.index(out, store)));
-                c.close();
+                vbody.eval(VectorApi.intoArray(r, KernelContext.array(out), ctx.index(out, store)));
+                vectorLoop(c, pre, vbody, v, from, to, dt);
             }
-            c.comment("the tail as one masked vector: the body's formulas, so no element's value depends on where it falls");
-            JExpr guard = tailGuard(from, to, to, dt);
-            if (guard == null) {
-                c.comment("run on every call, empty or not: see TAIL_ALWAYS_RUNS");
-                c.append(masked);
-            } else {
-                c.openIf(guard).append(masked).close();   // a constant length: see TAIL_ALWAYS_RUNS
-            }
+            maskedTail(c, masked, from, to, dt);
             return;
         }
         hoistInvariants(body, var, hoist);
