@@ -266,6 +266,21 @@ public final class NnComposites {
         }
     }
 
+    /**
+     * ATen's check of the index values (its kernel's, made as it writes): each must address an
+     * element of its channel's output plane. Eager only: a traced graph's scatter refuses an index
+     * out of range itself, in its own words.
+     */
+    private static void checkUnpoolIndices(Tensor indices, int plane, int[] outputSize) {
+        for (long index : indices.toLongArray()) {
+            if (index < 0 || index >= plane) {
+                StringBuilder sizes = new StringBuilder();
+                for (int d = 0; d < outputSize.length; d++) sizes.append(d == 0 ? "" : "x").append(outputSize[d]);
+                throw new IllegalArgumentException("Found an invalid max index: " + index + " (output volumes are of size " + sizes + ")");
+            }
+        }
+    }
+
     private static Object unpooled(OpEmitter e, Object self, Object indices, int[] outputSize) {
         int[] s = e.meta(self).shape();
         int dims = outputSize.length;
@@ -275,6 +290,7 @@ public final class NnComposites {
             plane *= outputSize[d];
             in *= s[s.length - dims + d];
         }
+        if (e == OpEmitter.EAGER) checkUnpoolIndices((Tensor) indices, plane, outputSize);
         Object flat = e.call(ShapeOps.RESHAPE, self, new int[] {n, c, in});
         Object where = e.call(ShapeOps.RESHAPE, indices, new int[] {n, c, in});
         Object zeros = e.call(CreationOps.ZEROS, new int[] {n, c, plane}, e.meta(self).dtype());

@@ -65,6 +65,12 @@ class UnpoolLpPoolAndAdaptiveMaxPool1dTest {
             refused(m, "int32 indices", () -> F.maxUnpool2d(v2, i32, new int[] {2, 2}, new int[] {2, 2}, new int[] {0, 0}, null), "ops.aten.max_unpool2d(a, b, [8, 6])", v2, i32);
             Tensor fewer = i2.narrow(3, 0, 2);
             refused(m, "indices shape", () -> F.maxUnpool2d(v2, fewer, new int[] {2, 2}, new int[] {2, 2}, new int[] {0, 0}, null), "ops.aten.max_unpool2d(a, b, [8, 6])", v2, fewer);
+            for (long bad : new long[] {48, -1}) {
+                Tensor outside = ie.clone();   // every other index addresses the 8x6 plane
+                outside.view(-1).narrow(0, 5, 1).fill_(bad);
+                refused(m, "index " + bad, () -> F.maxUnpool2d(ve, outside, new int[] {2, 2}, new int[] {2, 2}, new int[] {0, 0}, null),
+                        "ops.aten.max_unpool2d(a, b, [8, 6])", ve, outside);
+            }
             Tensor flat = v2.flatten(0, 2), flatIdx = i2.flatten(0, 2);
             refused(m, "2-d input", () -> dev.ember.ops.NnComposites.MAX_UNPOOL2D.callTensor(flat, flatIdx, new int[] {8, 6}), "ops.aten.max_unpool2d(a, b, [8, 6])", flat, flatIdx);
         }
