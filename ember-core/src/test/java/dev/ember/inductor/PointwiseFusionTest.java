@@ -113,6 +113,10 @@ class PointwiseFusionTest {
             assertEquals(1, kernels(c.sourceCode()), c.sourceCode());
             assertEquals(1, occurrences(c.sourceCode(), "stages element by element in one loop"), c.sourceCode());
             assertEquals(1, occurrences(c.sourceCode(), "the stages block by block"), c.sourceCode());   // the scalar form's
+            // x and y loaded once each in the loop and once in the tail: the second stage takes the
+            // first's stored vector and the y already loaded, instead of loading them again
+            String simd = c.sourceCode().substring(c.sourceCode().indexOf("static void kernel0("), c.sourceCode().indexOf("static void kernel0_scalar("));
+            assertEquals(4, occurrences(simd, "FloatVector.fromArray("), simd);
         }
     }
 

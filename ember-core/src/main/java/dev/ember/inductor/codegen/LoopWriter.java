@@ -232,15 +232,35 @@ final class LoopWriter {
         JExpr.Local v = KernelContext.var(var);
         Code masked = new Code(), vbody = new Code();
         JExpr.Local mask = masked.declare(VectorApi.maskType(dt), ctx.temp(), VectorApi.indexInRange(dt, v, to));
+        // what each stage stored, by memory: a later stage's load of it takes the vector itself (reloaded,
+        // the loop ran at about block-by-block speed: the loads wait on the stores to arrays C2 cannot tell apart)
+        Map<Buffer, JExpr> storedBody = new HashMap<>(), storedTail = new HashMap<>();
+        // and memory no stage writes, which several stages read at one element, is loaded once
+        Set<Buffer> written = new HashSet<>();
+        for (Work w : work) written.add(w.out().storage());
+        Map<Expr, Integer> readers = new HashMap<>();
+        for (Work w : work) {
+            Set<Expr> loads = new HashSet<>();
+            Expr.forEachLoad(w.body(), l -> { if (!written.contains(l.buffer().storage()) && ScalarExprs.dependsOn(l, var)) loads.add(l); });
+            for (Expr l : loads) readers.merge(l, 1, Integer::sum);
+        }
+        Map<Expr, JExpr> sharedBody = new HashMap<>(), sharedTail = new HashMap<>();
+        readers.forEach((load, n) -> {
+            if (n < 2) return;
+            sharedTail.put(load, masked.declare(JavaTypes.vector(dt), ctx.temp(), vxs.get(0).emitMasked(load, mask, masked)));
+            sharedBody.put(load, vbody.declare(JavaTypes.vector(dt), ctx.temp(), vxs.get(0).emit(load, vbody)));
+        });
         for (int i = 0; i < work.size(); i++) {
             Work w = work.get(i);
             VectorExprs vx = vxs.get(i);
             vectorLoops++;
             if (vx.vectorMathCalls(w.body(), Set.of()) > 0) polynomialLoops++;
-            JExpr tailValue = vx.emitMasked(w.body(), mask, masked);
+            JExpr tailValue = masked.declare(JavaTypes.vector(dt), ctx.temp(), vx.emitMaskedKnowing(w.body(), mask, masked, forwarded(w.body(), storedTail, sharedTail)));
             masked.eval(VectorApi.intoArray(tailValue, KernelContext.array(w.out()), ctx.index(w.out(), w.store()), mask));
-            JExpr value = vx.emit(w.body(), vbody);
+            JExpr value = vbody.declare(JavaTypes.vector(dt), ctx.temp(), vx.emitKnowing(w.body(), vbody, forwarded(w.body(), storedBody, sharedBody)));
             vbody.eval(VectorApi.intoArray(value, KernelContext.array(w.out()), ctx.index(w.out(), w.store())));
+            storedTail.put(w.out().storage(), tailValue);
+            storedBody.put(w.out().storage(), value);
         }
         c.comment("the " + work.size() + " stages element by element in one loop: each reads and writes only the element it computes");
         vectorLoop(c, pre, vbody, v, from, to, dt);
@@ -267,6 +287,19 @@ final class LoopWriter {
         } else {
             c.openIf(guard).append(masked).close();   // a constant length: see TAIL_ALWAYS_RUNS
         }
+    }
+
+    /**
+     * The loads in {@code body} already made: of memory an earlier stage stored, each with the
+     * vector it stored (at the same element: {@link #sameElementAccesses}), and the {@code shared} ones.
+     */
+    private static Map<Expr, JExpr> forwarded(Expr body, Map<Buffer, JExpr> stored, Map<Expr, JExpr> shared) {
+        Map<Expr, JExpr> known = new HashMap<>(shared);
+        Expr.forEachLoad(body, l -> {
+            JExpr value = stored.get(l.buffer().storage());
+            if (value != null) known.put(l, value);
+        });
+        return known;
     }
 
     /** Whether every access to memory a stage writes, by any stage, is at that stage's store index. */

@@ -173,9 +173,13 @@ final class VectorExprs {
      * tail computes with the body's vector formulas: a scalar tail rounds transcendental functions
      * differently, and an element's value must not depend on where it falls.
      */
-    JExpr emitMasked(Expr e, JExpr mask, Code body) {
+    JExpr emitMasked(Expr e, JExpr mask, Code body) { return emitMaskedKnowing(e, mask, body, Map.of()); }
+
+    /** The same, with {@code known} subtrees already computed (their vectors are used, not recomputed). */
+    JExpr emitMaskedKnowing(Expr e, JExpr mask, Code body, Map<Expr, JExpr> known) {
         Lanes lanes = new Lanes(null, body);
         lanes.mask = mask;
+        lanes.memo.putAll(known);
         return lanes.emit(e);
     }
 
