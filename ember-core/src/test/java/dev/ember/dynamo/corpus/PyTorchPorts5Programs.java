@@ -1,6 +1,10 @@
 package dev.ember.dynamo.corpus;
 
 import dev.ember.Ember;
+import dev.ember.nn.F;
+import dev.ember.nn.Module;
+import dev.ember.optim.Adagrad;
+import dev.ember.optim.Optimizer;
 import dev.ember.tensor.Tensor;
 
 import java.util.ArrayList;
@@ -8,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A fifth set of programs ported from PyTorch's Dynamo tests: test_python_autograd.py (a tape-based
@@ -282,6 +287,74 @@ final class PyTorchPorts5Programs {
             z = x.mul(y);
             a = x.add(x);
             return z.mul(a);
+        }
+    }
+    // ---- test_optimizers.py ----
+
+    // make_test: one optimizer step compiled (the test runs it with grad off)
+    static void optimizerStep(Optimizer opt) { opt.step(); }
+
+    /** End2EndTests' Net: bmm then flatten. */
+    static final class BmmNet extends Module {
+        Tensor forward2(Tensor x, Tensor y) {
+            Tensor z = x.bmm(y);
+            return z.flatten(1);
+        }
+    }
+
+    // test_optimizing_over_tensor_with_requires_grad: Dynamo 2 frames over two iterations
+    static Tensor trainingIter(Map<String, Tensor> batch, BmmNet model, Optimizer optimizer) {
+        optimizer.zeroGrad();
+        Tensor out = model.forward2(batch.get("x"), batch.get("y"));
+        Tensor target = Tensor.of(new long[] {0, 7}, 2);
+        Tensor loss = F.crossEntropy(out, target);
+        loss.backward();
+        optimizer.step();
+        return loss;
+    }
+
+    // test_state_dict: an optimizer and its closure made in a compiled frame, stepped outside it
+    static List<Object> makeOptimizer(Tensor weight, Tensor bias, Tensor input) {
+        Optimizer optimizer = new Adagrad(List.of(weight, bias), Adagrad.options());
+        Supplier<Tensor> fn = () -> {
+            optimizer.zeroGrad();
+            Tensor loss = weight.mv(input).add(bias).pow(2).sum();
+            loss.backward();
+            return loss;
+        };
+        return List.of(optimizer, fn);
+    }
+
+    /**
+     * test_init_group's MyOptimizer: groups of parameters, the first moved by one. Ember has no complex
+     * dtype, so the test's float32/cfloat pair is float32/int64 and {@code is_complex()} is {@code isIntegral()}.
+     */
+    static final class MyOptimizer {
+        final List<Map<String, Object>> paramGroups = new ArrayList<>();
+
+        MyOptimizer(List<Tensor> params) {
+            Map<String, Object> g = new LinkedHashMap<>();
+            g.put("params", params);
+            paramGroups.add(g);
+        }
+
+        @SuppressWarnings("unchecked")
+        boolean initGroup(List<Tensor> params, Map<String, Object> group) {
+            boolean anyIntegral = false;
+            for (Tensor p : (List<Tensor>) group.get("params")) {
+                params.add(p);
+                anyIntegral |= p.dtype().isIntegral();
+            }
+            return anyIntegral;
+        }
+
+        void step() {
+            for (Map<String, Object> group : paramGroups) {
+                List<Tensor> params = new ArrayList<>();
+                boolean anyIntegral = initGroup(params, group);
+                if (anyIntegral) params.get(0).add_(-1L);
+                else params.get(0).add_(1);
+            }
         }
     }
 }

@@ -7,24 +7,43 @@ import dev.ember.Fn2;
 import dev.ember.Fn3;
 import dev.ember.Options;
 import dev.ember.dynamo.CompileCounter;
+import dev.ember.dynamo.ExplainOutput;
 import dev.ember.dynamo.corpus.PyTorchPorts5Programs.Attrs;
+import dev.ember.dynamo.corpus.PyTorchPorts5Programs.BmmNet;
+import dev.ember.dynamo.corpus.PyTorchPorts5Programs.MyOptimizer;
 import dev.ember.dynamo.corpus.PyTorchPorts5Programs.SetattrStuff;
 import dev.ember.dynamo.corpus.PyTorchPorts5Programs.Variable;
 import dev.ember.fx.Backend;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.GraphModule;
+import dev.ember.nn.Linear;
+import dev.ember.nn.Parameter;
+import dev.ember.nn.Sequential;
+import dev.ember.optim.Adadelta;
+import dev.ember.optim.Adagrad;
+import dev.ember.optim.Adam;
+import dev.ember.optim.AdamW;
+import dev.ember.optim.Adamax;
+import dev.ember.optim.NAdam;
+import dev.ember.optim.Optimizer;
+import dev.ember.optim.RMSprop;
+import dev.ember.optim.SGD;
+import dev.ember.tensor.DType;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * PyTorchPorts5Programs run eagerly and compiled, call by call (results, inputs afterwards, thrown
@@ -259,5 +278,110 @@ class PyTorchPorts5Test {
         assertClose(m1.a, m2.a, "a set on the object");
         assertEquals(1, cc.frameCount());
         assertEquals(3, cc.opCount());
+    }
+    // ---- test_optimizers.py ----
+
+    /** make_test's model: two 10x10 Linears, one backward of the sum over ones. */
+    private static Sequential optimizerModel() {
+        Tensor.manualSeed(11);
+        Sequential model = new Sequential(new Linear(10, 10), new Linear(10, 10));
+        model.forward(Tensor.ones(10, 10)).sum().backward();
+        return model;
+    }
+
+    @Test
+    void optimizerSteps() { // make_test over torch.optim's optimizers: a step compiled with grad off, params as eager's
+        List<Function<Sequential, Optimizer>> makers = List.of(
+                m -> new SGD(m.parameters(), SGD.options().lr(0.01)),
+                m -> new Adam(m.parameters(), Adam.options()),
+                m -> new AdamW(m.parameters(), AdamW.options()),
+                m -> new Adagrad(m.parameters(), Adagrad.options()),
+                m -> new Adadelta(m.parameters(), Adadelta.options()),
+                m -> new Adamax(m.parameters(), Adamax.options()),
+                m -> new NAdam(m.parameters(), NAdam.options()),
+                m -> new RMSprop(m.parameters(), RMSprop.options()));
+        for (int k = 0; k < makers.size(); k++) {
+            Sequential eagerModel = optimizerModel(), compiledModel = optimizerModel();
+            Optimizer eagerOpt = makers.get(k).apply(eagerModel), compiledOpt = makers.get(k).apply(compiledModel);
+            Ember.reset();
+            Fn1<Optimizer, Object> opt = Ember.compile((Fn1<Optimizer, Object>) o -> {
+                PyTorchPorts5Programs.optimizerStep(o);
+                return null;
+            }, Options.backend("eager"));
+            for (int step = 0; step < 2; step++) {
+                try (var unused = Ember.noGrad()) {
+                    PyTorchPorts5Programs.optimizerStep(eagerOpt);
+                    opt.apply(compiledOpt);
+                }
+                List<Parameter> e = eagerModel.parameters(), c = compiledModel.parameters();
+                for (int i = 0; i < e.size(); i++) assertClose(e.get(i), c.get(i), eagerOpt.getClass().getSimpleName() + " step " + step + " param " + i);
+            }
+        }
+    }
+
+    @Test
+    void optimizingOverTensorWithRequiresGrad() { // test_optimizing_over_tensor_with_requires_grad: Dynamo 2 frames over two iterations
+        Fn3<Map<String, Tensor>, BmmNet, Optimizer, Tensor> f = PyTorchPorts5Programs::trainingIter;
+        List<List<Tensor>> runs = new ArrayList<>();
+        CompileCounter cc = new CompileCounter();
+        for (boolean compiled : new boolean[] {false, true}) {
+            Ember.reset();
+            Tensor.manualSeed(12);
+            Tensor input1 = Tensor.randn(2, 1, 4), input2 = Tensor.randn(2, 4, 8).requiresGrad(true);
+            Optimizer optimizer = new Adam(List.of(input2), Adam.options().lr(0.1));
+            Map<String, Tensor> batch = new LinkedHashMap<>();
+            batch.put("x", input1);
+            batch.put("y", input2);
+            Fn3<Map<String, Tensor>, BmmNet, Optimizer, Tensor> g = compiled ? Ember.compile(f, Options.backend(cc)) : f;
+            BmmNet net = new BmmNet();
+            List<Tensor> got = new ArrayList<>();
+            for (int i = 0; i < 2; i++) got.add(g.apply(batch, net, optimizer).detach());
+            got.add(input2.detach().clone());
+            runs.add(got);
+        }
+        assertClose(runs.get(0), runs.get(1), "losses and the optimized tensor");
+        // Dynamo 2 (the graph before backward, and the optimizer step traced); Ember's optimizer zeroGrad() and
+        // step() are one call each by design (Ember.compile(optimizer) compiles the step, docs/training.md):
+        // one graph, the forward and the loss
+        ExplainOutput ex = Ember.explain(f).with(new LinkedHashMap<>(Map.of("x", Tensor.randn(2, 1, 4), "y", Tensor.randn(2, 4, 8).requiresGrad(true))),
+                new BmmNet(), new Adam(List.of(Tensor.randn(2, 4, 8).requiresGrad(true)), Adam.options()));
+        assertTrue(ex.breakReasons().stream().anyMatch(r -> r.reason().contains("an optimizer's step() runs as one call")), ex.toString());
+        assertEquals(1, cc.frameCount(), "frames");
+    }
+
+    @Test
+    void stateDict() { // test_state_dict: an optimizer and its closure returned from a compiled frame
+        Fn3<Tensor, Tensor, Tensor, List<Object>> f = PyTorchPorts5Programs::makeOptimizer;
+        List<List<Tensor>> runs = new ArrayList<>();
+        for (boolean compiled : new boolean[] {false, true}) {
+            Ember.reset();
+            Tensor.manualSeed(13);
+            Tensor w = new Parameter(Tensor.randn(10, 5)), b = new Parameter(Tensor.randn(10)), in = Tensor.randn(5).requiresGrad(true);
+            List<Object> made = (compiled ? Ember.compile(f, Options.backend("eager")) : f).apply(w, b, in);
+            @SuppressWarnings("unchecked")
+            Supplier<Tensor> closure = (Supplier<Tensor>) made.get(1);
+            Tensor loss = ((Optimizer) made.get(0)).step(closure);
+            runs.add(List.of(loss.detach(), w.detach().clone(), b.detach().clone()));
+        }
+        assertClose(runs.get(0), runs.get(1), "loss and parameters after the step");
+    }
+
+    @Test
+    void initGroup() { // test_init_group: fullgraph, float32 and (for cfloat) int64
+        for (DType dtype : List.of(DType.FLOAT32, DType.INT64)) {
+            Ember.reset();
+            Tensor.manualSeed(14);
+            Tensor tensor = Tensor.randn(5, 5).mul(10).to(dtype);
+            Tensor params = new Parameter(tensor.detach().clone(), false), optParams = new Parameter(tensor.detach().clone(), false);
+            new MyOptimizer(List.of(params)).step();
+            MyOptimizer optOptim = new MyOptimizer(List.of(optParams));
+            CompileCounter cc = new CompileCounter();
+            Ember.compile((Fn0<Object>) () -> {
+                optOptim.step();
+                return null;
+            }, Options.fullgraph().withBackend(cc)).apply();
+            assertClose(params, optParams, dtype.toString());
+            assertEquals(1, cc.frameCount(), dtype + ": frames");
+        }
     }
 }
