@@ -357,4 +357,56 @@ final class PyTorchPorts5Programs {
             }
         }
     }
+    // ---- the list gaps capture session 7 left (not ports: each compared with eager, its break asserted) ----
+
+    static Tensor sortByComparingInt(Tensor x) {
+        List<Integer> l = new ArrayList<>(List.of(3, 1, 2));
+        l.sort(java.util.Comparator.comparingInt(i -> -i));
+        return x.mul(l.get(0)).add(l.get(2));
+    }
+
+    static Tensor sortTensorsByKey(Tensor x) {
+        List<Tensor> l = new ArrayList<>(List.of(x.mul(3), x.mul(1), x.mul(2)));
+        List<Integer> keys = List.of(3, 1, 2);
+        List<Integer> idx = new ArrayList<>(List.of(0, 1, 2));
+        idx.sort(java.util.Comparator.comparing(keys::get));
+        return l.get(idx.get(0)).sub(l.get(idx.get(2)));
+    }
+
+    static Tensor subListWritesThrough(Tensor x) {
+        List<Tensor> l = new ArrayList<>(List.of(x, x.add(1), x.add(2), x.add(3)));
+        List<Tensor> v = l.subList(1, 3);
+        v.set(0, x.mul(10));
+        v.clear();
+        return l.get(1).add(l.size());
+    }
+
+    static Tensor reversedSeesChanges(Tensor x) {
+        List<Integer> l = new ArrayList<>(List.of(1, 2, 3));
+        List<Integer> r = l.reversed();
+        l.add(4);
+        return x.mul(r.get(0));
+    }
+
+    static Tensor unmodifiableSeesChanges(Tensor x) {
+        List<Integer> l = new ArrayList<>(List.of(1, 2, 3));
+        List<Integer> u = java.util.Collections.unmodifiableList(l);
+        l.set(0, 7);
+        return x.mul(u.get(0));
+    }
+
+    static Tensor listIteratorSetAddPrevious(Tensor x) {
+        List<Integer> l = new ArrayList<>(List.of(1, 2, 3));
+        java.util.ListIterator<Integer> it = l.listIterator();
+        while (it.hasNext()) {
+            int v = it.next();
+            if (v == 2) {
+                it.set(20);
+                it.add(5);
+            }
+        }
+        Tensor acc = x;
+        while (it.hasPrevious()) acc = acc.mul(it.previous()).add(it.nextIndex());
+        return acc;
+    }
 }
