@@ -359,20 +359,6 @@ final class PyTorchPorts5Programs {
     }
     // ---- the list gaps capture session 7 left (not ports: each compared with eager, its break asserted) ----
 
-    static Tensor sortByComparingInt(Tensor x) {
-        List<Integer> l = new ArrayList<>(List.of(3, 1, 2));
-        l.sort(java.util.Comparator.comparingInt(i -> -i));
-        return x.mul(l.get(0)).add(l.get(2));
-    }
-
-    static Tensor sortTensorsByKey(Tensor x) {
-        List<Tensor> l = new ArrayList<>(List.of(x.mul(3), x.mul(1), x.mul(2)));
-        List<Integer> keys = List.of(3, 1, 2);
-        List<Integer> idx = new ArrayList<>(List.of(0, 1, 2));
-        idx.sort(java.util.Comparator.comparing(keys::get));
-        return l.get(idx.get(0)).sub(l.get(idx.get(2)));
-    }
-
     static Tensor subListWritesThrough(Tensor x) {
         List<Tensor> l = new ArrayList<>(List.of(x, x.add(1), x.add(2), x.add(3)));
         List<Tensor> v = l.subList(1, 3);

@@ -395,9 +395,7 @@ class PyTorchPorts5Test {
     }
 
     @Test
-    void listGaps() { // not yet traced, each with eager's answer and a reason: JDK key comparators, views of a list that changes, ListIterator
-        gap(PyTorchPorts5Programs::sortByComparingInt, "Comparator.comparingInt()");
-        gap(PyTorchPorts5Programs::sortTensorsByKey, "Comparator.comparing()");
+    void listGaps() { // not yet traced, each with eager's answer and a reason: views of a list that changes, ListIterator
         gap(PyTorchPorts5Programs::subListWritesThrough, "the result is a view that writes through to the list");
         gap(PyTorchPorts5Programs::reversedSeesChanges, "the result is a view that writes through to the list");
         gap(PyTorchPorts5Programs::unmodifiableSeesChanges, "Collections.unmodifiableList()");
