@@ -93,6 +93,11 @@ final class JdkCalls {
                 || owner == java.util.Collections.class && name.equals("reverseOrder")) && args.isEmpty()) {
             return ConstantVariable.of(name.equals("naturalOrder") ? java.util.Comparator.naturalOrder() : java.util.Collections.reverseOrder());
         }
+        if (owner == java.util.Comparator.class && args.size() == 1
+                && (name.equals("comparingInt") || name.equals("comparingLong") || name.equals("comparingDouble") || name.equals("comparing"))) {
+            // a key comparator: the JDK's comparison, inlined from KeyComparators (same descriptor)
+            return Invoker.invokeStatic(ctx, KeyComparators.class, name, type, args);
+        }
         if (owner == java.util.Collections.class && name.equals("addAll") && args.size() == 2 && args.get(1) instanceof ArrayVariable elements) {
             return addAll(ctx, args.getFirst(), elements);
         }
