@@ -121,6 +121,29 @@ class PointwiseFusionTest {
     }
 
     /**
+     * Float64 stages that both read a float32 input (under its cast): each loads it itself, widened,
+     * as the float64 loop must (sharing the load read it as float64 lanes: NoSuchMethodError on the
+     * SIMD form's first call; fuzzer seed 982782).
+     */
+    @Test
+    void stagesOfAnotherDtypeThanAnInputTheyShareLoadItUnderItsCast() {
+        dev.ember.inductor.runtime.KernelTier.forceForm(true);
+        try {
+            for (int n : new int[] {5, 2049}) {
+                Graph g = new Graph();
+                Node x = g.placeholder("x", null), y = g.placeholder("y", null);
+                Node a1 = call(g, "mul.Tensor", x, y);
+                Node a2 = call(g, "add.Tensor", a1, x);
+                g.output(List.of(a1, a2));
+                InductorGraph c = checkAgainstEager(new GraphModule(g), 0, Tensor.randn(3, n), Tensor.randn(3, n).to(DType.FLOAT64));
+                assertEquals(1, occurrences(c.sourceCode(), "stages element by element in one loop"), c.sourceCode());
+            }
+        } finally {
+            dev.ember.inductor.runtime.KernelTier.forceForm(null);
+        }
+    }
+
+    /**
      * Stages that call two VectorMath formulas between them keep running block by block (in one
      * loop their constants would spill vector registers), with eager's values at every length.
      */

@@ -241,7 +241,10 @@ final class LoopWriter {
         Map<Expr, Integer> readers = new HashMap<>();
         for (Work w : work) {
             Set<Expr> loads = new HashSet<>();
-            Expr.forEachLoad(w.body(), l -> { if (!written.contains(l.buffer().storage()) && ScalarExprs.dependsOn(l, var)) loads.add(l); });
+            // loads of the loop's own dtype only: one of another dtype is read under its cast, which loads it itself (fuzzer seed 982782)
+            Expr.forEachLoad(w.body(), l -> {
+                if (!written.contains(l.buffer().storage()) && l.buffer().dtype() == dt && ScalarExprs.dependsOn(l, var)) loads.add(l);
+            });
             for (Expr l : loads) readers.merge(l, 1, Integer::sum);
         }
         Map<Expr, JExpr> sharedBody = new HashMap<>(), sharedTail = new HashMap<>();
