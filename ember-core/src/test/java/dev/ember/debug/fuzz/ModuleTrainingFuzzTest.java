@@ -64,6 +64,15 @@ class ModuleTrainingFuzzTest {
                 }
             """;
 
+    /** Plain SGD: each step's update of a parameter is lr times its gradient, so scaling one gradient the update takes scales that update; a rate large enough that 1% of an update is beyond the plain tolerance. */
+    private static final String TRAINED_SGD = """
+                public static final int STEPS = 3;
+
+                public static dev.ember.optim.Optimizer optimizer(List<Tensor> parameters) {
+                    return new dev.ember.optim.SGD(parameters, dev.ember.optim.SGD.options().lr(2.0));
+                }
+            """;
+
     private static final Backend AOT_EAGER = Backends.get("aot_eager");
 
     /** aot_eager, except that each backward graph (one with a {@code tangents_} input) returns its gradients off by 0.5. */
@@ -84,6 +93,28 @@ class ModuleTrainingFuzzTest {
         };
     }
 
+    /**
+     * aot_eager, except that at the second call of a compiled optimizer update (the training loop's
+     * step 2) the first parameter's gradient is taken 1.01 times: that step's update of that one
+     * parameter is 1% too large, everything else as eager.
+     */
+    private static final Backend SCALED_SECOND_UPDATE = (gm, inputs) -> {
+        CompiledGraph compiled = AOT_EAGER.compile(gm, inputs);
+        var placeholders = gm.graph().placeholders();
+        int grad = -1;
+        for (int i = 0; i < placeholders.size() && grad < 0; i++) if (placeholders.get(i).name().startsWith("l_grads_")) grad = i;
+        if (grad < 0) return compiled;
+        int scaled = grad;
+        int[] calls = {0};
+        return args -> {
+            if (++calls[0] == 2) {
+                args = args.clone();
+                args[scaled] = ((Tensor) args[scaled]).mul(1.01);
+            }
+            return compiled.run(args);
+        };
+    };
+
     @AfterEach
     void restore() {
         Backends.register("aot_eager", AOT_EAGER);
@@ -91,7 +122,11 @@ class ModuleTrainingFuzzTest {
     }
 
     private static Class<?> load(String name, boolean trained) {
-        return ProgramCompiler.compile(Map.of(name, PROGRAM.formatted(name, name, trained ? TRAINED : ""))).get(name);
+        return load(name, trained ? TRAINED : "");
+    }
+
+    private static Class<?> load(String name, String training) {
+        return ProgramCompiler.compile(Map.of(name, PROGRAM.formatted(name, name, training))).get(name);
     }
 
     private static DifferentialRunner.Disagreement run(Class<?> program, String config) throws ReflectiveOperationException {
@@ -134,6 +169,22 @@ class ModuleTrainingFuzzTest {
         DifferentialRunner.Disagreement d = run(trained, "aot_eager+steps");
         assertNotNull(d, "a compiled optimizer step that writes wrong parameters passed");
         assertTrue(d.detail().contains("step 1, m1.") && d.detail().contains("after the optimizer's step"), d.detail());
+    }
+
+    /**
+     * The {@code +steps} floor moves eager's gradients and parameters by one rounding at every step
+     * (a loop's later steps amplify its earlier roundings, seeds 973788, 976372, 977248), and is no
+     * looser than that: one step's update of one parameter 1% off is still caught, at that step.
+     */
+    @Test
+    void aSmallWrongUpdateAtOneStepIsCaughtThroughTheStepsFloor() throws Exception {
+        Class<?> trained = load("SgdLstm", TRAINED_SGD);
+        assertNull(run(trained, "aot_eager+steps"), "aot_eager's training loop is eager's");
+        Backends.register("aot_eager", SCALED_SECOND_UPDATE);
+        DifferentialRunner.Disagreement d = run(trained, "aot_eager+steps");
+        assertNotNull(d, "a compiled optimizer step whose update of one parameter is 1% too large passed");
+        assertEquals(DifferentialRunner.Disagreement.Kind.MISMATCH, d.kind());
+        assertTrue(d.detail().contains("step 2, m1.") && d.detail().contains("after the optimizer's step"), d.detail());
     }
 
     /** A frozen program has no training loop: the +steps configurations leave it out (not counted in their rows). */
