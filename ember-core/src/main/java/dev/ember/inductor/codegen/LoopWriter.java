@@ -12,6 +12,7 @@ import dev.ember.tensor.SymInt;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -238,7 +239,7 @@ final class LoopWriter {
         // and memory no stage writes, which several stages read at one element, is loaded once
         Set<Buffer> written = new HashSet<>();
         for (Work w : work) written.add(w.out().storage());
-        Map<Expr, Integer> readers = new HashMap<>();
+        Map<Expr, Integer> readers = new LinkedHashMap<>();   // in order of first use: the same source on every compile
         for (Work w : work) {
             Set<Expr> loads = new HashSet<>();
             // loads of the loop's own dtype only: one of another dtype is read under its cast, which loads it itself (fuzzer seed 982782)
