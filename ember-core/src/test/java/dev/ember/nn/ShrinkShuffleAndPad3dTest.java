@@ -20,6 +20,7 @@ import java.util.function.Function;
 import static dev.ember.nn.AtenRefusal.refused;
 import static dev.ember.testing.TorchAssert.assertClose;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
@@ -172,6 +173,21 @@ class ShrinkShuffleAndPad3dTest {
         assertClose(got, want, "output", TorchAssert.Tolerance.of(1e-5, 1e-5));
         List<Tensor> wantGrads = Autograd.grad(want.square().sum(), eager.conv.weight, eager.conv.bias);
         List<Tensor> gotGrads = Autograd.grad(got.square().sum(), twin.conv.weight, twin.conv.bias);
-        for (int i = 0; i < 2; i++) assertClose(gotGrads.get(i), wantGrads.get(i), "gradient " + i, TorchAssert.Tolerance.of(1e-4, 1e-5));
+        // the weight's gradient sums 2,880 products of either sign per element, so an element can lose
+        // more than 1e-4 of itself to float32 rounding in either order (seen on some hosts): judged
+        // against the float64 block, compiled may be at most a few times as far from it as eager
+        Block wide = new Block();
+        wide.loadStateDict(eager.stateDict());
+        wide.to(dev.ember.tensor.DType.FLOAT64);
+        Tensor exact = wide.forward(x.to(dev.ember.tensor.DType.FLOAT64));
+        List<Tensor> exactGrads = Autograd.grad(exact.square().sum(), wide.conv.weight, wide.conv.bias);
+        for (int i = 0; i < 2; i++) {
+            Tensor truth = exactGrads.get(i);
+            double eagerError = wantGrads.get(i).to(truth.dtype()).sub(truth).abs().max().item();
+            double compiledError = gotGrads.get(i).to(truth.dtype()).sub(truth).abs().max().item();
+            double scale = truth.abs().max().item();
+            assertTrue(compiledError <= 4 * eagerError + 1e-6 * scale, "gradient " + i + ": compiled is " + compiledError
+                    + " from the float64 gradient, eager " + eagerError + " (largest magnitude " + scale + ")");
+        }
     }
 }
