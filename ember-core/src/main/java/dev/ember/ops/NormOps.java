@@ -85,23 +85,10 @@ public final class NormOps {
             .meta(a -> layerNormMeta(a.tensor(0), a.ints(1), a.optTensor(2), a.optTensor(3)))
             .kernel((a, m) -> layerNorm(a.tensor(0), a.ints(1), a.optTensor(2), a.optTensor(3), a.dbl(4), (TensorMeta) m))
             .decomposition((e, a) -> {
-                // The kernel's formula (ReduceLayerNorm): a row's mean and variance in float64, mean and
-                // 1/sqrt(var + eps) rounded once to the input's dtype, the rest in that dtype. Float32
-                // statistics differed from eager by a few ulp, which a chain of normalizations amplifies.
                 Object x = a[0];
-                DType dtype = e.meta(x).dtype();
                 int[] dims = normalizedDims(e.meta(x), Composites.toInts(a[1]).length);
-                double n = Composites.count(e, x, dims);
-                Object wide = float64(e, x);
-                Object mean = e.call(PointwiseOps.DIV_SCALAR, e.call(ReductionOps.SUM_DIM, wide, dims, true), n);
-                Object deviation = e.call(PointwiseOps.SUB_TENSOR, wide, mean);
-                Object var = e.call(PointwiseOps.DIV_SCALAR, e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.MUL_TENSOR, deviation, deviation), dims, true), n);
-                Object rstd = e.call(PointwiseOps.POW_TENSOR_SCALAR, e.call(PointwiseOps.SQRT, e.call(PointwiseOps.ADD_SCALAR, var, a[4])), -1.0);
-                if (dtype != DType.FLOAT64) {
-                    mean = e.call(ShapeOps.TO_COPY, mean, dtype);
-                    rstd = e.call(ShapeOps.TO_COPY, rstd, dtype);
-                }
-                Object out = e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.SUB_TENSOR, x, mean), rstd);
+                Object[] stats = layerNormStatistics(e, x, dims, a[4]);
+                Object out = e.call(PointwiseOps.MUL_TENSOR, e.call(PointwiseOps.SUB_TENSOR, x, stats[0]), stats[1]);
                 if (a[2] != null) out = e.call(PointwiseOps.MUL_TENSOR, out, a[2]);
                 if (a[3] != null) out = e.call(PointwiseOps.ADD_TENSOR, out, a[3]);
                 return out;
@@ -358,6 +345,30 @@ public final class NormOps {
         return out;
     }
 
+    /**
+     * A layer_norm's row statistics {mean, rstd} as the kernel computes them (ReduceLayerNorm): mean
+     * and variance in float64, mean and {@code 1/sqrt(var + eps)} rounded once to the input's dtype.
+     * The forward and its derivative both take them from here, so the backward's {@code xhat} is the
+     * forward's bit for bit, in eager and compiled alike: statistics recomputed in float32 differed
+     * between eager's reductions and the compiled fused ones by a few ulp, which a chain of
+     * normalizations amplifies (and on a row of near-equal values, where the exact gradient is 0, the
+     * recomputation was mostly rounding: fuzz seed 973788).
+     */
+    private static Object[] layerNormStatistics(OpEmitter e, Object x, int[] dims, Object eps) {
+        DType dtype = e.meta(x).dtype();
+        double n = Composites.count(e, x, dims);
+        Object wide = float64(e, x);
+        Object mean = e.call(PointwiseOps.DIV_SCALAR, e.call(ReductionOps.SUM_DIM, wide, dims, true), n);
+        Object deviation = e.call(PointwiseOps.SUB_TENSOR, wide, mean);
+        Object var = e.call(PointwiseOps.DIV_SCALAR, e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.MUL_TENSOR, deviation, deviation), dims, true), n);
+        Object rstd = e.call(PointwiseOps.POW_TENSOR_SCALAR, e.call(PointwiseOps.SQRT, e.call(PointwiseOps.ADD_SCALAR, var, eps)), -1.0);
+        if (dtype != DType.FLOAT64) {
+            mean = e.call(ShapeOps.TO_COPY, mean, dtype);
+            rstd = e.call(ShapeOps.TO_COPY, rstd, dtype);
+        }
+        return new Object[] {mean, rstd};
+    }
+
     /** The last {@code k} dims of {@code input}: the ones a layer_norm normalizes over. */
     private static int[] normalizedDims(TensorMeta input, int k) {
         int[] dims = new int[k];
@@ -369,8 +380,8 @@ public final class NormOps {
      * ATen's {@code native_layer_norm_backward} as ops: with {@code xhat = (x - mean) * rstd} and
      * {@code g = grad * weight}, the input's gradient is {@code (g - mean(g) - xhat * mean(g * xhat)) * rstd}
      * over the normalized dims; weight and bias take {@code grad * xhat} and {@code grad} summed over
-     * the leading dims. The statistics are recomputed in the input's dtype (the backward is not
-     * compared bit for bit, and the forward's float64 ones would cost a full-size float64 pass).
+     * the leading dims. The statistics are recomputed exactly as the forward computed them
+     * ({@link #layerNormStatistics}), which compiled costs a fused float64 reduction.
      */
     private static Object[] layerNormBackward(Grad g) {
         TensorMeta in = g.argMeta(0);
@@ -383,11 +394,9 @@ public final class NormOps {
             return out;
         }
         Object x = g.arg(0), grad = g.grad();
-        Object mean = g.call(ReductionOps.MEAN_DIM, x, dims, true);
-        Object centered = g.sub(x, mean);
-        Object var = g.call(ReductionOps.MEAN_DIM, g.mul(centered, centered), dims, true);
-        Object rstd = g.call(PointwiseOps.RSQRT, g.add(var, g.doubleValue(4)));
-        Object xhat = g.mul(centered, rstd);
+        Object[] stats = layerNormStatistics(g.emitter(), x, dims, g.doubleValue(4));
+        Object rstd = stats[1];
+        Object xhat = g.mul(g.sub(x, stats[0]), rstd);
         if (g.needs(0)) {
             Object scaled = g.isTensorArg(2) ? g.mul(grad, g.arg(2)) : grad;
             Object meanScaled = g.call(ReductionOps.MEAN_DIM, scaled, dims, true);
