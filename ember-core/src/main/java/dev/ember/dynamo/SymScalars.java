@@ -350,18 +350,27 @@ final class SymScalars {
 
     /**
      * {@code add(self, other, alpha=s)} (or sub, or in place) with a symbolic {@code s} and two
-     * tensors: {@code add(self, mul(other, s))}, the product in the dtype the op computes in, which is
-     * what the eager kernel computes ({@code a + alpha * b} with alpha rounded to that dtype; the
-     * inductor multiplies the same way): a learning rate in {@code p.add_(g, -lr)} stays a graph
-     * input instead of a constant that recompiles on each new value. Null when the call is not of
-     * that form, or when eager would refuse it (a floating alpha of integer tensors): then the caller
-     * goes on as before.
+     * tensors, so that a learning rate in {@code p.add_(g, -lr)} stays a graph input instead of a
+     * constant that recompiles on each new value. In a floating dtype:
+     * {@code _add_scaled_by(self, other, ±s)} with s rounded to that dtype, which computes what the
+     * eager kernel does ({@code fma(alpha, other, self)}, one rounding; a multiply then an add
+     * rounds twice, and left a compiled optimizer step an ulp from eager's, grown by a sensitive
+     * training loop into a visible difference: fuzz seed 973788). In an integer dtype (exact either
+     * way): {@code add(self, mul(other, s))}. Null when the call is not of that form, or when eager
+     * would refuse it (a floating alpha of integer tensors): then the caller goes on as before.
      */
     private static VariableTracker scaledByAlpha(TraceContext ctx, OpOverload op, List<VariableTracker> args) {
         if (!ALPHA_OPS.contains(op) || args.size() != 3 || !(args.get(2) instanceof SymScalarVariable alpha)) return null;
         if (!(args.get(0) instanceof TensorVariable self) || !(args.get(1) instanceof TensorVariable other)) return null;
         DType compute = TypePromotion.resultType(self.fake(), other.fake());
         if (compute == DType.BOOL || (!compute.isFloatingPoint() && !alpha.isIntegral())) return null;
+        if (compute.isFloatingPoint()) {
+            VariableTracker scale = cast(ctx, alpha.tensor(), compute);
+            boolean sub = op == PointwiseOps.SUB_TENSOR || op == PointwiseOps.SUB__TENSOR;
+            if (sub) scale = OpCalls.call(ctx, PointwiseOps.NEG, List.of(scale));
+            boolean inPlace = op == PointwiseOps.ADD__TENSOR || op == PointwiseOps.SUB__TENSOR;
+            return OpCalls.call(ctx, inPlace ? PointwiseOps.ADD_SCALED_BY_ : PointwiseOps.ADD_SCALED_BY, List.of(self, other, scale));
+        }
         VariableTracker widened = other.fake().dtype() == compute ? other : OpCalls.call(ctx, ShapeOps.TO_COPY, List.of(other, ConstantVariable.of(compute)));
         VariableTracker scaled = OpCalls.call(ctx, PointwiseOps.MUL_TENSOR, List.of(widened, cast(ctx, alpha.tensor(), compute)));
         return OpCalls.call(ctx, op, List.of(self, scaled));

@@ -125,12 +125,14 @@ final class Rules {
         register((l, n, a, out) -> l.extern(n, NnOps.SCALED_DOT_PRODUCT_ATTENTION, a, ((Number) a.get(4)).doubleValue() == 0 ? null
                 : "with dropout_p > 0 it runs its decomposition op by op, so that the dropout draws are eager's"), NnOps.SCALED_DOT_PRODUCT_ATTENTION);
 
-        arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.ADD, x[0], scaled(x[1], a.get(2), out.dtype()), out.dtype())),
+        arithmetic((n, a, out) -> binary(out, a, x -> plusScaled(x[0], x[1], a.get(2), false, out.dtype())),
                 PointwiseOps.ADD_TENSOR, PointwiseOps.ADD_SCALAR);
-        arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.SUB, x[0], scaled(x[1], a.get(2), out.dtype()), out.dtype())),
+        arithmetic((n, a, out) -> binary(out, a, x -> plusScaled(x[0], x[1], a.get(2), true, out.dtype())),
                 PointwiseOps.SUB_TENSOR, PointwiseOps.SUB_SCALAR);
-        arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.SUB, x[1], scaled(x[0], a.get(2), out.dtype()), out.dtype())),
+        arithmetic((n, a, out) -> binary(out, a, x -> plusScaled(x[1], x[0], a.get(2), true, out.dtype())),
                 PointwiseOps.RSUB_SCALAR);
+        pointwise((n, a, out) -> pw(out, out.dtype(), List.of(a.get(0), a.get(1), a.get(2)), x -> new Expr.Fma(x[2], x[1], x[0], out.dtype())),
+                PointwiseOps.ADD_SCALED_BY);
         arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.MUL, x[0], x[1], out.dtype())), PointwiseOps.MUL_TENSOR, PointwiseOps.MUL_SCALAR);
         pointwise((n, a, out) -> binary(out, a, x -> bin(BinaryOp.DIV, x[0], x[1], out.dtype())), PointwiseOps.DIV_TENSOR, PointwiseOps.DIV_SCALAR);
         arithmetic((n, a, out) -> binary(out, a, x -> bin(BinaryOp.MAX, x[0], x[1], out.dtype())), PointwiseOps.MAXIMUM);
@@ -268,10 +270,21 @@ final class Rules {
 
     private static Object fakeOrScalar(Object arg) { return arg instanceof Node x ? x.val() : arg; }
 
-    /** {@code x * alpha}, or {@code x} when alpha is 1. */
-    private static Expr scaled(Expr x, Object alpha, DType d) {
-        if (alpha == null || (alpha instanceof Number k && k.doubleValue() == 1)) return x;
-        return bin(BinaryOp.MUL, x, constant(alpha, d), d);
+    /**
+     * {@code x + alpha * y} ({@code x - alpha * y} when {@code negated}): add, sub and rsub. With an
+     * alpha other than 1, a floating result is one fma, {@code (±alpha) * y + x} rounded once, as the
+     * eager kernel (BinaryOp.ADD_SCALED, as ATen's) computes it: a multiply then an add rounds twice
+     * and left a compiled optimizer step (p.add_(g, -lr)) an ulp from eager's, which a sensitive
+     * training loop grew into a visible difference (fuzz seed 973788). Integers multiply and add (exact).
+     */
+    private static Expr plusScaled(Expr x, Expr y, Object alpha, boolean negated, DType d) {
+        if (alpha == null || (alpha instanceof Number k && k.doubleValue() == 1)) return bin(negated ? BinaryOp.SUB : BinaryOp.ADD, x, y, d);
+        Expr scale = constant(negated ? negate(alpha) : alpha, d);
+        return d.isFloatingPoint() ? new Expr.Fma(scale, y, x, d) : bin(BinaryOp.ADD, x, bin(BinaryOp.MUL, y, scale, d), d);
+    }
+
+    private static Object negate(Object alpha) {
+        return alpha instanceof Double k ? (Object) (-k) : (Object) (-(alpha instanceof Boolean b ? (b ? 1L : 0L) : ((Number) alpha).longValue()));
     }
 
     private static Expr bin(BinaryOp op, Expr a, Expr b, DType d) { return new Expr.Binary(op, a, b, d); }

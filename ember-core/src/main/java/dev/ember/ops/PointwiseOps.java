@@ -58,6 +58,16 @@ public final class PointwiseOps {
     public static final OpOverload SUB_TENSOR = binary("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", PointwiseOps::sub, g -> new Object[] {g.grad(), g.neg(g.scaled(g.grad(), g.value(2)))});
     public static final OpOverload SUB_SCALAR = binary("sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", PointwiseOps::sub, g -> new Object[] {g.grad()});
     public static final OpOverload RSUB_SCALAR = binary("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", PointwiseOps::rsub, g -> new Object[] {g.neg(g.scaled(g.grad(), g.value(2)))});
+    /**
+     * {@code self + alpha * other} with alpha a 0-d tensor, rounded as add with that alpha: capture
+     * turns {@code add(self, other, alpha=s)} (and sub, in place too) with a symbolic Java number
+     * {@code s} into this op (a learning rate in {@code p.add_(g, -lr)} stays a graph input instead of
+     * a constant that recompiles on each new value), so the compiled step computes eager's
+     * {@code fma(alpha, other, self)}, not a multiply then an add, which rounds twice. Floating dtypes only.
+     */
+    public static final OpOverload ADD_SCALED_BY = addScaledBy("_add_scaled_by(Tensor self, Tensor other, Tensor alpha) -> Tensor");
+    public static final OpOverload ADD_SCALED_BY_ = addScaledBy("_add_scaled_by_(Tensor(a!) self, Tensor other, Tensor alpha) -> Tensor(a!)");
+
     public static final OpOverload MUL_TENSOR = binary("mul.Tensor(Tensor self, Tensor other) -> Tensor", PointwiseOps::mul, g -> new Object[] {g.needs(0) ? g.mul(g.grad(), g.arg(1)) : null, g.needs(1) ? g.mul(g.grad(), g.arg(0)) : null});
     public static final OpOverload MUL_SCALAR = binary("mul.Scalar(Tensor self, Scalar other) -> Tensor", PointwiseOps::mul, g -> new Object[] {g.mul(g.grad(), g.value(1))});
     public static final OpOverload DIV_TENSOR = binary("div.Tensor(Tensor self, Tensor other) -> Tensor", a -> div(a, null), PointwiseOps::divBackward);
@@ -909,6 +919,32 @@ public final class PointwiseOps {
                     Binary p = plan.apply(a);
                     Tensor out = target(a, kind, m);
                     Pointwise.binary(p.op(), p.dtype(), out, tensorOf(p.left(), p.dtype()), tensorOf(p.right(), p.dtype()), p.alpha());
+                    return kind == Schema.Kind.FUNCTIONAL ? out : written(out);
+                })
+                .register();
+    }
+
+    /** {@link #ADD_SCALED_BY} (or its in-place form): the alpha's value is read by the kernel only, never by the meta function. */
+    private static OpOverload addScaledBy(String schema) {
+        Schema.Kind kind = Schema.parse(schema).kind();
+        return OpOverload.define(schema)
+                .derivative(kind != Schema.Kind.FUNCTIONAL ? null
+                        : g -> new Object[] {g.grad(), g.needs(1) ? g.mul(g.grad(), g.arg(2)) : null, g.needs(2) ? g.mul(g.grad(), g.arg(1)) : null})
+                .tags(tags(kind))
+                .meta(a -> {
+                    String op = name(a);
+                    Tensor self = a.tensor(0), other = a.tensor(1), alpha = a.tensor(2);
+                    DType d = TypePromotion.resultType(self, other);
+                    if (!d.isFloatingPoint()) throw new IllegalArgumentException(op + ": computes in a floating dtype only, got " + d);
+                    if (alpha.dim() != 0) throw new IllegalArgumentException(op + ": alpha must be a 0-d tensor, got shape " + Shapes.format(alpha.shape()));
+                    int[] shape = Shapes.broadcast(op, self.shape(), other.shape());
+                    return kind == Schema.Kind.INPLACE ? checkInplace(op, self, d, shape) : TensorMeta.contiguous(d, shape);
+                })
+                .kernel((a, m) -> {
+                    Tensor self = a.tensor(0), other = a.tensor(1);
+                    DType d = TypePromotion.resultType(self, other);
+                    Tensor out = target(a, kind, m);
+                    Pointwise.binary(ADD_SCALED, d, out, tensorOf(self, d), tensorOf(other, d), a.tensor(2).to(DType.FLOAT64).item());
                     return kind == Schema.Kind.FUNCTIONAL ? out : written(out);
                 })
                 .register();

@@ -78,6 +78,7 @@ class OpGradcheckTest {
     static {
         s(PointwiseOps.ADD_TENSOR, x(2, 3), x(3));
         s(PointwiseOps.ADD_TENSOR, "alpha", x(2, 3), x(2, 1), 2.5);
+        s(PointwiseOps.ADD_SCALED_BY, "alpha a 0-d tensor, broadcast", x(2, 3), x(2, 1), x());
         s(PointwiseOps.ADD_SCALAR, x(2, 3), 1.5);
         s(PointwiseOps.SUB_TENSOR, x(2, 3), x(1, 3), 0.5);
         s(PointwiseOps.SUB_SCALAR, x(4), 2.0);

@@ -555,6 +555,7 @@ final class LoopWriter {
             case Expr.Unary u -> hoistInvariants(u.x(), var, hoist);
             case Expr.Binary b -> { hoistInvariants(b.a(), var, hoist); hoistInvariants(b.b(), var, hoist); }
             case Expr.Where w -> { hoistInvariants(w.cond(), var, hoist); hoistInvariants(w.a(), var, hoist); hoistInvariants(w.b(), var, hoist); }
+            case Expr.Fma m -> { hoistInvariants(m.a(), var, hoist); hoistInvariants(m.b(), var, hoist); hoistInvariants(m.c(), var, hoist); }
             case Expr.Cast x -> hoistInvariants(x.x(), var, hoist);
             default -> { }
         }

@@ -45,6 +45,7 @@ final class ScalarExprs {
             case Unary u -> unary(u.op(), emit(u.x()), u.dtype());
             case Binary b -> binary(b.op(), emit(b.a()), emit(b.b()), b.dtype());
             case Where w -> new JExpr.Cond(emit(w.cond()), emit(w.a()), emit(w.b()));
+            case Expr.Fma m -> Calls.math("fma", JavaTypes.scalar(m.dtype()), emit(m.a()), emit(m.b()), emit(m.c()));
             case Cast c -> cast(emit(c.x()), c.x().dtype(), c.dtype());
             case Const c -> throw new IllegalStateException();
         };

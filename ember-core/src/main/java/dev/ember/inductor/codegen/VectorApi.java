@@ -94,6 +94,11 @@ public final class VectorApi {
         return Calls.call(JExpr.CallKind.VIRTUAL, a.type(), a, name, MethodTypeDesc.of(a.type().desc(), VECTOR), b);
     }
 
+    /** {@code a.fma(b, c)}: {@code a * b + c} in each lane, rounded once. */
+    static JExpr fma(JExpr a, JExpr b, JExpr c) {
+        return Calls.call(JExpr.CallKind.VIRTUAL, a.type(), a, "fma", MethodTypeDesc.of(a.type().desc(), VECTOR, VECTOR), b, c);
+    }
+
     /** {@code a.name()} for {@code neg, abs, sqrt}. */
     static JExpr unary(String name, JExpr a) { return Calls.virtualCall(a, name, a.type()); }
 

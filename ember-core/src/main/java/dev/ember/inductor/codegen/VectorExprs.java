@@ -51,6 +51,7 @@ final class VectorExprs {
             case Binary b -> b.dtype() == dtype && hasLanes(b.op(), dtype) && supports(b.a(), var, dtype) && supports(b.b(), var, dtype);
             case Where w -> w.dtype() == dtype && supportsCondition(w.cond(), var, dtype)
                     && supports(w.a(), var, dtype) && supports(w.b(), var, dtype);
+            case Expr.Fma m -> m.dtype() == dtype && supports(m.a(), var, dtype) && supports(m.b(), var, dtype) && supports(m.c(), var, dtype);
             case Cast c when widens(c, var, dtype) -> true;
             // a comparison as 1 or 0 (ReLU's backward mask): a blend of the two constants by the comparison's mask
             case Cast c -> c.dtype() == dtype && c.x() instanceof Binary b && b.op().isComparison() && supportsCondition(b, var, dtype);
@@ -111,6 +112,7 @@ final class VectorExprs {
             case Unary u -> (vectorMathHandle(u.op()) != null ? 1 : 0) + vectorMathCalls(u.x(), known);
             case Binary b -> vectorMathCalls(b.a(), known) + vectorMathCalls(b.b(), known);
             case Where w -> vectorMathCalls(w.cond(), known) + vectorMathCalls(w.a(), known) + vectorMathCalls(w.b(), known);
+            case Expr.Fma m -> vectorMathCalls(m.a(), known) + vectorMathCalls(m.b(), known) + vectorMathCalls(m.c(), known);
             case Cast c -> vectorMathCalls(c.x(), known);
             default -> 0;
         };
@@ -135,6 +137,12 @@ final class VectorExprs {
                 Expr inA = innermostVectorMathCall(w.a(), known);
                 yield inA != null ? inA : innermostVectorMathCall(w.b(), known);
             }
+            case Expr.Fma m -> {
+                Expr inA = innermostVectorMathCall(m.a(), known);
+                if (inA != null) yield inA;
+                Expr inB = innermostVectorMathCall(m.b(), known);
+                yield inB != null ? inB : innermostVectorMathCall(m.c(), known);
+            }
             case Cast c -> innermostVectorMathCall(c.x(), known);
             default -> null;
         };
@@ -156,6 +164,7 @@ final class VectorExprs {
             case Unary u -> collectKnown(u.x(), known, out);
             case Binary b -> { collectKnown(b.a(), known, out); collectKnown(b.b(), known, out); }
             case Where w -> { collectKnown(w.cond(), known, out); collectKnown(w.a(), known, out); collectKnown(w.b(), known, out); }
+            case Expr.Fma m -> { collectKnown(m.a(), known, out); collectKnown(m.b(), known, out); collectKnown(m.c(), known, out); }
             case Cast c -> collectKnown(c.x(), known, out);
             default -> { }
         }
@@ -206,6 +215,7 @@ final class VectorExprs {
                 case Unary u -> unary(u.op(), emit(u.x()));
                 case Binary b -> binary(b.op(), emit(b.a()), emit(b.b()));
                 case Where w -> where(w);
+                case Expr.Fma m -> VectorApi.fma(emit(m.a()), emit(m.b()), emit(m.c()));
                 case Cast c when widens(c, var, dtype) -> {
                     Load l = (Load) c.x();
                     JExpr array = KernelContext.array(l.buffer()), index = ctx.index(l.buffer(), l.index());

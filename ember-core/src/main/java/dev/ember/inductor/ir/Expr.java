@@ -26,6 +26,12 @@ public sealed interface Expr {
 
     record Where(Expr cond, Expr a, Expr b, DType dtype) implements Expr {}
 
+    /**
+     * {@code a * b + c} rounded once ({@code Math.fma}, a lane fma): add and sub with an alpha,
+     * which the eager kernels compute as ATen's do, so the compiled result is eager's bit for bit.
+     */
+    record Fma(Expr a, Expr b, Expr c, DType dtype) implements Expr {}
+
     record Cast(Expr x, DType dtype) implements Expr {}
 
     /** Calls {@code f} on every load in the tree. */
@@ -36,6 +42,7 @@ public sealed interface Expr {
             case Unary u -> forEachLoad(u.x(), f);
             case Binary b -> { forEachLoad(b.a(), f); forEachLoad(b.b(), f); }
             case Where w -> { forEachLoad(w.cond(), f); forEachLoad(w.a(), f); forEachLoad(w.b(), f); }
+            case Fma m -> { forEachLoad(m.a(), f); forEachLoad(m.b(), f); forEachLoad(m.c(), f); }
             case Cast c -> forEachLoad(c.x(), f);
         }
     }
@@ -48,6 +55,7 @@ public sealed interface Expr {
             case Unary u -> new Unary(u.op(), mapIndices(u.x(), f), u.dtype());
             case Binary b -> new Binary(b.op(), mapIndices(b.a(), f), mapIndices(b.b(), f), b.dtype());
             case Where w -> new Where(mapIndices(w.cond(), f), mapIndices(w.a(), f), mapIndices(w.b(), f), w.dtype());
+            case Fma m -> new Fma(mapIndices(m.a(), f), mapIndices(m.b(), f), mapIndices(m.c(), f), m.dtype());
             case Cast c -> new Cast(mapIndices(c.x(), f), c.dtype());
         };
     }
@@ -61,6 +69,7 @@ public sealed interface Expr {
             case Unary u -> new Unary(u.op(), replace(u.x(), target, by), u.dtype());
             case Binary b -> new Binary(b.op(), replace(b.a(), target, by), replace(b.b(), target, by), b.dtype());
             case Where w -> new Where(replace(w.cond(), target, by), replace(w.a(), target, by), replace(w.b(), target, by), w.dtype());
+            case Fma m -> new Fma(replace(m.a(), target, by), replace(m.b(), target, by), replace(m.c(), target, by), m.dtype());
             case Cast c -> new Cast(replace(c.x(), target, by), c.dtype());
         };
     }
@@ -74,6 +83,7 @@ public sealed interface Expr {
             case Unary u -> contains(u.x(), part);
             case Binary b -> contains(b.a(), part) || contains(b.b(), part);
             case Where w -> contains(w.cond(), part) || contains(w.a(), part) || contains(w.b(), part);
+            case Fma m -> contains(m.a(), part) || contains(m.b(), part) || contains(m.c(), part);
             case Cast c -> contains(c.x(), part);
         };
     }
@@ -86,6 +96,7 @@ public sealed interface Expr {
             case Unary u -> 1 + size(u.x());
             case Binary b -> 1 + size(b.a()) + size(b.b());
             case Where w -> 1 + size(w.cond()) + size(w.a()) + size(w.b());
+            case Fma m -> 1 + size(m.a()) + size(m.b()) + size(m.c());
             case Cast c -> 1 + size(c.x());
         };
     }
