@@ -75,6 +75,10 @@ final class FuzzCommand {
         out.print(stats.table());
         out.printf("%d programs in %s (%.2f programs/s); eager threw in %d (compiled must throw the same); %d failure(s)%n",
                 stats.programs(), clock(elapsed), rate(stats, elapsed), stats.eagerThrew(), stats.failures().size());
+        int sensitive = dev.ember.debug.fuzz.DifferentialRunner.sensitiveLoops();
+        if (sensitive > 0) {
+            out.printf("  %d training loop(s) parted from eager's only through their own sensitivity: each compiled step, started from eager's state, agreed with eager's%n", sensitive);
+        }
         for (String e : stats.eagerErrors()) out.println("  eager threw, " + e);
         return stats.failures().isEmpty() ? 0 : 1;
     }
