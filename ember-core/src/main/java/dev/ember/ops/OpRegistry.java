@@ -26,6 +26,7 @@ public final class OpRegistry {
         "dev.ember.ops.NnOps",
         "dev.ember.ops.UpsampleOps",
         "dev.ember.ops.PadOps",
+        "dev.ember.ops.BucketizeOps",
         "dev.ember.ops.ScatterOps",
         "dev.ember.ops.SortOps",
         "dev.ember.ops.ScanOps",

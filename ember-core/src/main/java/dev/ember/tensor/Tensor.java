@@ -3,6 +3,7 @@ package dev.ember.tensor;
 import dev.ember.autograd.Autograd;
 import dev.ember.autograd.AutogradMeta;
 import dev.ember.autograd.Node;
+import dev.ember.ops.BucketizeOps;
 import dev.ember.ops.CountingOps;
 import dev.ember.ops.CreationOps;
 import dev.ember.ops.DistanceOps;
@@ -1581,4 +1582,30 @@ public class Tensor {
      * order. A subscript repeated within one operand (a diagonal) is refused.
      */
     public static Tensor einsum(String equation, Tensor... operands) { return LinalgOps.EINSUM.callTensor(equation, List.of(operands)); }
+
+    // ------------------------------------------------------------------ searching sorted sequences (BucketizeOps)
+
+    /** torch.searchsorted: for each value, the first position of {@code sortedSequence} (1-d, or each row of the values' leading dims) whose element is not below it. */
+    public static Tensor searchsorted(Tensor sortedSequence, Tensor values) { return searchsorted(sortedSequence, values, false); }
+
+    /** torch.searchsorted with {@code right}: the first position whose element is above the value (side='right'). */
+    public static Tensor searchsorted(Tensor sortedSequence, Tensor values, boolean right) {
+        return BucketizeOps.SEARCHSORTED.callTensor(sortedSequence, values, false, right, null, null);
+    }
+
+    /** torch.searchsorted in full: int32 positions, the side ("left", "right" or null) and a sorter (argsort of an unsorted sequence, or null). */
+    public static Tensor searchsorted(Tensor sortedSequence, Tensor values, boolean outInt32, boolean right, String side, Tensor sorter) {
+        return BucketizeOps.SEARCHSORTED.callTensor(sortedSequence, values, outInt32, right, side, sorter);
+    }
+
+    /** torch.searchsorted of one number: a 0-d position. */
+    public static Tensor searchsorted(Tensor sortedSequence, double value, boolean right) {
+        return BucketizeOps.SEARCHSORTED_SCALAR.callTensor(sortedSequence, value, false, right, null, null);
+    }
+
+    /** torch.bucketize: for each element, the index of the bucket of the 1-d sorted {@code boundaries} it falls in (left-closed buckets: right=False). */
+    public Tensor bucketize(Tensor boundaries) { return bucketize(boundaries, false, false); }
+
+    /** torch.bucketize with {@code out_int32} and {@code right}. */
+    public Tensor bucketize(Tensor boundaries, boolean outInt32, boolean right) { return BucketizeOps.BUCKETIZE.callTensor(this, boundaries, outInt32, right); }
 }
