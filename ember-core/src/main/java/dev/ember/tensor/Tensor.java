@@ -1581,4 +1581,75 @@ public class Tensor {
      * order. A subscript repeated within one operand (a diagonal) is refused.
      */
     public static Tensor einsum(String equation, Tensor... operands) { return LinalgOps.EINSUM.callTensor(equation, List.of(operands)); }
+
+    // ------------------------------------------------------------------ everyday ops (session 34, ops8): splits, stacks, triangles, combinations
+
+    /** {@code sections} pieces along {@code dim} (views), the first {@code size % sections} one longer: torch.tensor_split. */
+    public List<Tensor> tensorSplit(int sections, int dim) { return ShapeOps.TENSOR_SPLIT_SECTIONS.callList(this, (long) sections, (long) dim); }
+
+    public List<Tensor> tensorSplit(int sections) { return tensorSplit(sections, 0); }
+
+    /** Pieces along {@code dim} cut at {@code indices} ({@code [0, i0), [i0, i1), …, [ik, size)}; views). */
+    public List<Tensor> tensorSplit(int[] indices, int dim) { return ShapeOps.TENSOR_SPLIT_INDICES.callList(this, indices, (long) dim); }
+
+    /** This with at least one dim (a 0-d tensor as [1]). */
+    public Tensor atleast1d() { return ShapeOps.ATLEAST_1D.callTensor(this); }
+
+    /** This with at least two dims (0-d as [1, 1], [n] as [1, n]). */
+    public Tensor atleast2d() { return ShapeOps.ATLEAST_2D.callTensor(this); }
+
+    /** This with at least three dims (0-d as [1, 1, 1], [n] as [1, n, 1], [m, n] as [m, n, 1]). */
+    public Tensor atleast3d() { return ShapeOps.ATLEAST_3D.callTensor(this); }
+
+    /** Joined column-wise: 1-d (and 0-d) tensors end to end, others along dim 1. */
+    public static Tensor hstack(List<Tensor> tensors) { return ShapeOps.HSTACK.callTensor(tensors); }
+
+    /** Joined row-wise: each at least 2-d, concatenated along dim 0. */
+    public static Tensor vstack(List<Tensor> tensors) { return ShapeOps.VSTACK.callTensor(tensors); }
+
+    /** Joined depth-wise: each at least 3-d, concatenated along dim 2. */
+    public static Tensor dstack(List<Tensor> tensors) { return ShapeOps.DSTACK.callTensor(tensors); }
+
+    /** Joined as columns: 0-d and 1-d tensors as one column each, others along dim 1. */
+    public static Tensor columnStack(List<Tensor> tensors) { return ShapeOps.COLUMN_STACK.callTensor(tensors); }
+
+    /** The block-diagonal matrix of the given tensors (each at most 2-d), zeros elsewhere. */
+    public static Tensor blockDiag(Tensor... tensors) { return ShapeOps.BLOCK_DIAG.callTensor(List.of(tensors)); }
+
+    /** The last dim as the diagonal of square matrices on the two last dims of a result with one more dim. */
+    public Tensor diagEmbed() { return ShapeOps.DIAG_EMBED.callTensor(this); }
+
+    /** The last dim as the {@code offset}-th diagonal of matrices on dims {@code dim1} (rows) and {@code dim2} (columns). */
+    public Tensor diagEmbed(int offset, int dim1, int dim2) { return ShapeOps.DIAG_EMBED.callTensor(this, (long) offset, (long) dim1, (long) dim2); }
+
+    /** The [2, count] int64 coordinates of the lower triangle (column − row ≤ offset) of a row × col matrix. */
+    public static Tensor trilIndices(int row, int col, int offset) { return ShapeOps.TRIL_INDICES.callTensor((long) row, (long) col, (long) offset); }
+
+    public static Tensor trilIndices(int row, int col) { return trilIndices(row, col, 0); }
+
+    public static Tensor trilIndices(int row, int col, int offset, DType dtype) { return ShapeOps.TRIL_INDICES.callTensor((long) row, (long) col, (long) offset, dtype); }
+
+    /** The [2, count] int64 coordinates of the upper triangle (column − row ≥ offset) of a row × col matrix. */
+    public static Tensor triuIndices(int row, int col, int offset) { return ShapeOps.TRIU_INDICES.callTensor((long) row, (long) col, (long) offset); }
+
+    public static Tensor triuIndices(int row, int col) { return triuIndices(row, col, 0); }
+
+    public static Tensor triuIndices(int row, int col, int offset, DType dtype) { return ShapeOps.TRIU_INDICES.callTensor((long) row, (long) col, (long) offset, dtype); }
+
+    /** Every tuple of one element from each 1-d tensor, as rows (itertools.product). */
+    public static Tensor cartesianProd(Tensor... tensors) { return ShapeOps.CARTESIAN_PROD.callTensor(List.of(tensors)); }
+
+    /** The pairs of distinct positions of this vector's elements, as rows [n(n-1)/2, 2]. */
+    public Tensor combinations() { return ShapeOps.COMBINATIONS.callTensor(this); }
+
+    /** The length-r combinations of this vector's elements as rows (with_replacement: itertools.combinations_with_replacement). */
+    public Tensor combinations(int r, boolean withReplacement) { return ShapeOps.COMBINATIONS.callTensor(this, (long) r, withReplacement); }
+
+    /** The Vandermonde matrix of this vector: column j is x^(n-1-j), n = its length. */
+    public Tensor vander() { return ShapeOps.VANDER.callTensor(this); }
+
+    /** The Vandermonde matrix with {@code n} columns, powers decreasing (or increasing) left to right. */
+    public Tensor vander(int n, boolean increasing) { return ShapeOps.VANDER.callTensor(this, (long) n, increasing); }
+
+    // ------------------------------------------------------------------ end of everyday ops (ops8)
 }
