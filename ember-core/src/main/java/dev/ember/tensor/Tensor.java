@@ -1651,5 +1651,37 @@ public class Tensor {
     /** The Vandermonde matrix with {@code n} columns, powers decreasing (or increasing) left to right. */
     public Tensor vander(int n, boolean increasing) { return ShapeOps.VANDER.callTensor(this, (long) n, increasing); }
 
+    /** {@code |this|} with the sign of {@code other} (-0.0 negative), in the floating dtype. */
+    public Tensor copysign(Tensor other) { return MathOps.COPYSIGN.callTensor(this, other); }
+
+    public Tensor copysign(double other) { return MathOps.COPYSIGN_SCALAR.callTensor(this, other); }
+
+    /** Whether each element's sign bit is set ({@code x < 0}, or -0.0). */
+    public Tensor signbit() { return MathOps.SIGNBIT.callTensor(this); }
+
+    /** {@code log(x / (1 - x))}, the inverse of sigmoid. */
+    public Tensor logit() { return MathOps.LOGIT.callTensor(this); }
+
+    /** logit of this clamped to [eps, 1 - eps]. */
+    public Tensor logit(double eps) { return MathOps.LOGIT.callTensor(this, eps); }
+
+    /** The normalized sinc, {@code sin(πx) / (πx)}, 1 at 0. */
+    public Tensor sinc() { return MathOps.SINC.callTensor(this); }
+
+    /** The step function: 0 below 0, 1 above, {@code values} at 0 (same dtype as this). */
+    public Tensor heaviside(Tensor values) { return MathOps.HEAVISIDE.callTensor(this, values); }
+
+    /** The elementwise maximum ignoring NaN (NaN only where both are). */
+    public Tensor fmax(Tensor other) { return MathOps.FMAX.callTensor(this, other); }
+
+    /** The elementwise minimum ignoring NaN (NaN only where both are). */
+    public Tensor fmin(Tensor other) { return MathOps.FMIN.callTensor(this, other); }
+
+    /** The elementwise greatest common divisor of integers (non-negative). */
+    public Tensor gcd(Tensor other) { return MathOps.GCD.callTensor(this, other); }
+
+    /** The elementwise least common multiple of integers (non-negative). */
+    public Tensor lcm(Tensor other) { return MathOps.LCM.callTensor(this, other); }
+
     // ------------------------------------------------------------------ end of everyday ops (ops8)
 }
