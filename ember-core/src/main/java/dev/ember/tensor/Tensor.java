@@ -1683,5 +1683,53 @@ public class Tensor {
     /** The elementwise least common multiple of integers (non-negative). */
     public Tensor lcm(Tensor other) { return MathOps.LCM.callTensor(this, other); }
 
+    /** The minimum and the maximum of all elements: [min, max]. */
+    public List<Tensor> aminmax() { return ReductionOps.AMINMAX.callList(this); }
+
+    /** The minimum and the maximum over {@code dim}: [min, max]. */
+    public List<Tensor> aminmax(int dim, boolean keepdim) { return ReductionOps.AMINMAX.callList(this, (long) dim, keepdim); }
+
+    /** Each slice along {@code dim} whose p-norm exceeds {@code maxnorm} scaled down to that norm. */
+    public Tensor renorm(double p, int dim, double maxnorm) { return ReductionOps.RENORM.callTensor(this, p, (long) dim, maxnorm); }
+
+    /** The elements of this, read flat, at {@code index} (int64, any shape, negative from the end). */
+    public Tensor take(Tensor index) { return IndexingOps.TAKE.callTensor(this, index); }
+
+    /** {@code this + outer(vec1, vec2)}. */
+    public Tensor addr(Tensor vec1, Tensor vec2) { return LinalgOps.ADDR.callTensor(this, vec1, vec2); }
+
+    /** {@code beta * this + alpha * outer(vec1, vec2)}; with beta 0 this is not read. */
+    public Tensor addr(Tensor vec1, Tensor vec2, double beta, double alpha) { return LinalgOps.ADDR.callTensor(this, vec1, vec2, beta, alpha); }
+
+    /** {@code this + Σ_b batch1[b] @ batch2[b]}. */
+    public Tensor addbmm(Tensor batch1, Tensor batch2) { return LinalgOps.ADDBMM.callTensor(this, batch1, batch2); }
+
+    /** {@code beta * this + alpha * Σ_b batch1[b] @ batch2[b]}; with beta 0 this is not read. */
+    public Tensor addbmm(Tensor batch1, Tensor batch2, double beta, double alpha) { return LinalgOps.ADDBMM.callTensor(this, batch1, batch2, beta, alpha); }
+
+    /** The q-th quantile of all elements (linear interpolation). */
+    public Tensor quantile(double q) { return SortOps.QUANTILE_SCALAR.callTensor(this, q); }
+
+    /** The q-th quantile over {@code dim} (all elements when null); interpolation "linear", "lower", "higher", "midpoint" or "nearest". */
+    public Tensor quantile(double q, Integer dim, boolean keepdim, String interpolation) {
+        return SortOps.QUANTILE_SCALAR.callTensor(this, q, dim == null ? null : (long) (int) dim, keepdim, interpolation);
+    }
+
+    /** The quantiles at each of {@code q} (0-d or 1-d, this dtype), on a new first dim for a 1-d q. */
+    public Tensor quantile(Tensor q, Integer dim, boolean keepdim, String interpolation) {
+        return SortOps.QUANTILE.callTensor(this, q, dim == null ? null : (long) (int) dim, keepdim, interpolation);
+    }
+
+    /** quantile ignoring NaN. */
+    public Tensor nanquantile(double q) { return SortOps.NANQUANTILE_SCALAR.callTensor(this, q); }
+
+    public Tensor nanquantile(double q, Integer dim, boolean keepdim, String interpolation) {
+        return SortOps.NANQUANTILE_SCALAR.callTensor(this, q, dim == null ? null : (long) (int) dim, keepdim, interpolation);
+    }
+
+    public Tensor nanquantile(Tensor q, Integer dim, boolean keepdim, String interpolation) {
+        return SortOps.NANQUANTILE.callTensor(this, q, dim == null ? null : (long) (int) dim, keepdim, interpolation);
+    }
+
     // ------------------------------------------------------------------ end of everyday ops (ops8)
 }
