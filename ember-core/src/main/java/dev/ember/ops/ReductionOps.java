@@ -600,6 +600,7 @@ public final class ReductionOps {
     /**
      * The minimum and the maximum over {@code dim} (all elements when None), as amin and amax give
      * them; with keepdim and no dim, both of shape [1, …, 1]. An empty reduction is refused, as ATen's.
+     * Its gradient is amin's and amax's (ties share it evenly), where libtorch 2.7 has none.
      */
     public static final OpOverload AMINMAX = ComposedOps.define("aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)",
             a -> {

@@ -254,6 +254,9 @@ class EverydayReductionOpsTest {
         gradientMatches("torch.take(a, b)", t -> t.take(Tensor.ofLongs(0, -1, 3, 3, 7).reshape(5, 1)), x, Tensor.ofLongs(0, -1, 3, 3, 7).reshape(5, 1), "take (repeats)");
         Tensor ties = Tensor.of(1.0, 3, 3, 0, 2, -1, 2, 4, 4, 4).reshape(2, 5);
         Tensor qs = Tensor.of(0.1, 0.5, 0.9);
+        // libtorch 2.7 has no derivative for aminmax ("not implemented"); Ember's is that of amin and amax, its decomposition
+        gradientMatches("torch.stack([torch.amin(a, 1), torch.amax(a, 1)], 0)", t -> Tensor.stack(t.aminmax(1, false), 0), ties, b, "aminmax dim with ties");
+        gradientMatches("torch.stack([torch.amin(a), torch.amax(a)], 0)", t -> Tensor.stack(t.aminmax(), 0), ties, b, "aminmax all with ties");
         for (String mode : List.of("linear", "lower", "nearest", "midpoint")) {
             gradientMatches("torch.quantile(a, b, 1, interpolation='" + mode + "')", t -> t.quantile(qs, 1, false, mode), ties, qs, "quantile " + mode + " with ties");
             gradientMatches("torch.nanquantile(a, b, None, interpolation='" + mode + "')", t -> t.nanquantile(qs, null, false, mode), ties, qs, "nanquantile " + mode);
