@@ -319,6 +319,13 @@ public final class MathOps {
                 .register();
     }
 
+    // in-place forms: the functional op's decomposition written into self (its dtype must hold the result, as ATen's)
+    public static final OpOverload COPYSIGN__TENSOR = PointwiseOps.composedInPlace("copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", COPYSIGN);
+    public static final OpOverload COPYSIGN__SCALAR = PointwiseOps.composedInPlace("copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", COPYSIGN_SCALAR);
+    public static final OpOverload LOGIT_ = PointwiseOps.composedInPlace("logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)", LOGIT);
+    public static final OpOverload SINC_ = PointwiseOps.composedInPlace("sinc_(Tensor(a!) self) -> Tensor(a!)", SINC);
+    public static final OpOverload HEAVISIDE_ = PointwiseOps.composedInPlace("heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)", HEAVISIDE);
+
     /** The greatest common divisor of integers, always ≥ 0 (gcd(0, 0) = 0), by Euclid's algorithm as ATen's. */
     public static final OpOverload GCD = integerBinary("gcd(Tensor self, Tensor other) -> Tensor", MathOps::gcd, (x, y) -> (int) gcd(x, y));
 

@@ -1671,6 +1671,22 @@ public class Tensor {
     /** The step function: 0 below 0, 1 above, {@code values} at 0 (same dtype as this). */
     public Tensor heaviside(Tensor values) { return MathOps.HEAVISIDE.callTensor(this, values); }
 
+    /** copysign written into this (a floating tensor). */
+    public Tensor copysign_(Tensor other) { return MathOps.COPYSIGN__TENSOR.callTensor(this, other); }
+
+    public Tensor copysign_(double other) { return MathOps.COPYSIGN__SCALAR.callTensor(this, other); }
+
+    /** logit written into this. */
+    public Tensor logit_() { return MathOps.LOGIT_.callTensor(this); }
+
+    public Tensor logit_(double eps) { return MathOps.LOGIT_.callTensor(this, eps); }
+
+    /** sinc written into this. */
+    public Tensor sinc_() { return MathOps.SINC_.callTensor(this); }
+
+    /** heaviside written into this. */
+    public Tensor heaviside_(Tensor values) { return MathOps.HEAVISIDE_.callTensor(this, values); }
+
     /** The elementwise maximum ignoring NaN (NaN only where both are). */
     public Tensor fmax(Tensor other) { return MathOps.FMAX.callTensor(this, other); }
 

@@ -160,6 +160,35 @@ class EverydayPointwiseOpsTest {
         sameRefusal(IllegalArgumentException.class, "\"lcm_cpu\" not implemented for 'Bool'", () -> bools.lcm(bools), "torch.lcm(a, b)", bools, bools);
     }
 
+    @Test
+    void inPlaceFormsMatchLibtorch() {
+        Random rng = new Random(12);
+        for (DType d : List.of(DType.FLOAT32, DType.FLOAT64)) {
+            Tensor x = Tensor.cat(List.of(Inputs.randn(rng, d, 12), Inputs.specials(d)), 0), y = Tensor.cat(List.of(Inputs.randn(rng, d, 12), Inputs.specials(d).flip(0)), 0);
+            Tensor p = Inputs.uniform(rng, d, -0.2, 1.2, 25);
+            assertClose(x.clone().copysign_(y), Torch.call("a.copysign_(b)", x.clone(), y), "copysign_ " + d);
+            assertClose(x.clone().copysign_(-0.0), Torch.call("a.copysign_(b)", x.clone(), -0.0), "copysign_ scalar " + d);
+            assertClose(p.clone().logit_(), Torch.call("a.logit_()", p.clone()), "logit_ " + d);
+            assertClose(p.clone().logit_(0.1), Torch.call("a.logit_(0.1)", p.clone()), "logit_ eps " + d);
+            assertClose(x.clone().sinc_(), Torch.call("a.sinc_()", x.clone()), "sinc_ " + d);
+            assertClose(x.clone().heaviside_(y), Torch.call("a.heaviside_(b)", x.clone(), y), "heaviside_ " + d);
+            Tensor rows = Inputs.nonContiguous(Inputs.randn(rng, d, 3, 4));
+            Tensor mine = rows.clone().t(), theirs = rows.clone().t();
+            mine.sinc_();
+            assertClose(mine, Torch.call("a.sinc_()", theirs), "sinc_ into a transposed tensor " + d);
+        }
+        Tensor ints = Tensor.ofLongs(1, -2, 3), i2 = Tensor.ofLongs(0, 1, 2);
+        sameRefusal(IllegalArgumentException.class, "result type Float can't be cast to the desired output type Long", () -> ints.clone().copysign_(i2),
+                "a.copysign_(b)", ints.clone(), i2);
+        sameRefusal(IllegalArgumentException.class, "result type Float can't be cast to the desired output type Long", () -> ints.clone().sinc_(), "a.sinc_()", ints.clone());
+        // autograd records the functional op's derivative for the in-place write
+        Tensor base = Tensor.rand(5).mul(0.8).add(0.1).to(DType.FLOAT64);
+        Tensor leaf = base.clone().requiresGrad(true), other = base.clone().requiresGrad(true);
+        leaf.mul(1.0).logit_().sum().backward();
+        other.logit().sum().backward();
+        assertClose(leaf.grad(), other.grad(), "logit_'s gradient is logit's");
+    }
+
     /** Ember's gradients of {@code op(a, b)} for a seeded upstream gradient, against libtorch's of {@code torchExpr}. */
     private static void gradientsMatch(String torchExpr, BinaryOperator<Tensor> op, Tensor a, Tensor b, String what) {
         Tensor al = a.detach().requiresGrad(true), bl = b.detach().requiresGrad(true);
@@ -209,7 +238,7 @@ class EverydayPointwiseOpsTest {
     static Tensor everyday(Tensor x, Tensor y) {
         Tensor p = x.sigmoid();
         return Tensor.cat(List.of(x.copysign(y), x.copysign(-2.0), p.logit(), p.logit(0.3), x.sinc(), x.detach().heaviside(y.detach()), x.fmax(y), x.fmin(y.reshape(-1).narrow(0, 0, 4)),
-                x.signbit().to(DType.FLOAT32),
+                x.signbit().to(DType.FLOAT32), x.mul(0.5).sinc_(), p.mul(1.0).logit_(0.2),
                 x.mul(10.0).to(DType.INT64).gcd(y.mul(10.0).to(DType.INT64)).to(DType.FLOAT32), x.mul(10.0).to(DType.INT64).lcm(Tensor.ofLongs(6)).to(DType.FLOAT32)), 0);
     }
 
