@@ -914,9 +914,10 @@ public final class ShapeOps {
     public static final OpOverload DIAG_EMBED = ComposedOps.define("diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
             a -> {
                 Tensor t = a.tensor(0);
-                if (t.dim() == 0) throw new IndexOutOfBoundsException("diag_embed: Dimension specified as -1 but tensor has no dimensions");
+                // ATen's order: the dims, then their identity, then the last dim of self
                 int d1 = Shapes.wrapDim("diag_embed", a.integer(2), t.dim() + 1), d2 = Shapes.wrapDim("diag_embed", a.integer(3), t.dim() + 1);
                 if (d1 == d2) throw new IllegalArgumentException("diag_embed: diagonal dimensions cannot be identical " + a.integer(2) + ", " + a.integer(3));
+                if (t.dim() == 0) throw new IndexOutOfBoundsException("diag_embed: Dimension specified as -1 but tensor has no dimensions");
             },
             (e, a) -> {
                 TensorMeta v = e.meta(a[0]);

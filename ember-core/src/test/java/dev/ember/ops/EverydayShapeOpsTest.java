@@ -177,6 +177,11 @@ class EverydayShapeOpsTest {
         Tensor x = Tensor.randn(2, 3);
         sameRefusal(IllegalArgumentException.class, "diagonal dimensions cannot be identical 1, -2", () -> x.diagEmbed(0, 1, -2), "torch.diag_embed(a, 0, 1, -2)", x);
         sameRefusal(IndexOutOfBoundsException.class, "Dimension out of range", () -> x.diagEmbed(0, 3, 0), "torch.diag_embed(a, 0, 3, 0)", x);
+        Tensor scalar = Tensor.scalar(2.0);
+        sameRefusal(IndexOutOfBoundsException.class, "Dimension out of range (expected to be in range of [-1, 0], but got -2)", scalar::diagEmbed, "torch.diag_embed(a)", scalar);
+        // a 0-d input has a 1-d result: its two dims are out of range or the same one
+        sameRefusal(IllegalArgumentException.class, "diagonal dimensions cannot be identical 0, -1", () -> scalar.diagEmbed(0, 0, -1),
+                "torch.diag_embed(a, 0, 0, -1)", scalar);
     }
 
     @Test
