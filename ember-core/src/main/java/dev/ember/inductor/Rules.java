@@ -12,6 +12,7 @@ import dev.ember.kernels.UnaryOp;
 import dev.ember.ops.ConvOps;
 import dev.ember.ops.LinalgOps;
 import dev.ember.ops.LossOps;
+import dev.ember.ops.MathOps;
 import dev.ember.ops.NnOps;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.PointwiseOps;
@@ -75,7 +76,9 @@ final class Rules {
             // random: the generator's stream must be eager's, draw for draw (dropout itself lowers when it draws nothing)
             PointwiseOps.NATIVE_DROPOUT,
             // a gradient written at data-dependent positions (each target's class): no scatter stage yet
-            LossOps.NLL_LOSS_BACKWARD);
+            LossOps.NLL_LOSS_BACKWARD,
+            // Euclid's loop, a data-dependent number of steps per element: no loop in a pointwise expression
+            MathOps.GCD, MathOps.LCM);
 
     static boolean lowers(OpOverload op) { return LOWERINGS.containsKey(op) || op.hasTag(Tag.VIEW); }
 

@@ -487,4 +487,34 @@ public final class IndexingOps {
         if (padding >= 0) rows = g.where(g.call(ShapeOps.UNSQUEEZE, g.call(PointwiseOps.EQ_SCALAR, flat, padding), 1), 0.0, rows);
         return new Object[] {g.call(ScatterOps.INDEX_ADD, g.zeros(w), 0, flat, rows)};
     }
+
+    // ------------------------------------------------------------------ take (session 34, ops8)
+
+    /**
+     * The elements of self, read as a flat row-major vector, at {@code index} (int64, any shape; a
+     * negative index counts from the end), in the index's shape: an index_select of the flattened
+     * tensor, so its gradient is index_select's. An index out of range is refused with ATen's words
+     * where the index is known (eager calls).
+     */
+    public static final OpOverload TAKE = ComposedOps.define("take(Tensor self, Tensor index) -> Tensor",
+            a -> {
+                Tensor self = a.tensor(0), index = a.tensor(1);
+                if (index.dtype() != DType.INT64) {
+                    throw new IllegalArgumentException("take: take(): Expected a long tensor for index, but got " + ReductionOps.scalarTypeName(index.dtype()));
+                }
+                if (self.numel() == 0 && index.numel() != 0) throw new IndexOutOfBoundsException("take: take(): tried to take from an empty tensor");
+                if (!(index instanceof dev.ember.tensor.FakeTensor)) {
+                    long n = self.numel();
+                    for (long i : index.toLongArray()) {
+                        if (i < -n || i >= n) throw new IndexOutOfBoundsException("take: out of range: tried to access index " + i + " on a tensor of " + n + " elements.");
+                    }
+                }
+            },
+            (e, a) -> {
+                int n = e.meta(a[0]).numel();
+                Object flatIndex = e.call(ShapeOps.RESHAPE, a[1], new int[] {-1});
+                Object wrapped = e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.LT_SCALAR, flatIndex, 0L), e.call(PointwiseOps.ADD_SCALAR, flatIndex, (long) n), flatIndex);
+                Object picked = e.call(INDEX_SELECT, e.call(ShapeOps.RESHAPE, a[0], new int[] {-1}), 0L, wrapped);
+                return e.call(ShapeOps.RESHAPE, picked, e.meta(a[1]).shape());
+            });
 }

@@ -581,4 +581,54 @@ public final class LinalgOps {
     private static boolean columnMajor(TensorMeta m) {
         return m.strides()[0] == 1 && m.strides()[1] == m.shape()[0];
     }
+
+    // ------------------------------------------------------------------ addr, addbmm (session 34, ops8)
+
+    /**
+     * {@code beta·self + alpha·outer(vec1, vec2)}, self broadcast to [n, m], all three promoted
+     * together; with beta 0, self is not read (its NaN and inf do not show), its dtype still counts.
+     */
+    public static final OpOverload ADDR = ComposedOps.define("addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+            a -> {
+                if (a.tensor(1).dim() != 1) throw error("addr", "Expected 1-D argument vec1, but got " + a.tensor(1).dim() + "-D");
+                if (a.tensor(2).dim() != 1) throw error("addr", "Expected 1-D argument vec2, but got " + a.tensor(2).dim() + "-D");
+                checkExpandable("addr", a.tensor(0).dtype(), a.tensor(0).shape(), new int[] {a.tensor(1).size(0), a.tensor(2).size(0)});
+                if (TypePromotion.resultType(a.tensor(0), a.tensor(1), a.tensor(2)) == DType.BOOL) {
+                    throw error("addr", "Ember computes addr in arithmetic dtypes only (ATen's bool addr is a logical and/or)");
+                }
+            },
+            (e, a) -> {
+                DType dtype = TypePromotion.resultType(new dev.ember.tensor.FakeTensor(e.meta(a[0])), new dev.ember.tensor.FakeTensor(e.meta(a[1])),
+                        new dev.ember.tensor.FakeTensor(e.meta(a[2])));
+                int n = e.meta(a[1]).shape()[0];
+                Object outer = e.call(PointwiseOps.MUL_TENSOR, e.call(ShapeOps.RESHAPE, a[1], new int[] {n, 1}), a[2]);
+                Object result = scaledSum(e, a[0], outer, a[3], a[4]);
+                return e.meta(result).dtype() == dtype ? result : e.call(ShapeOps.TO_COPY, result, dtype);
+            });
+
+    /**
+     * {@code beta·self + alpha·Σ_b batch1[b] @ batch2[b]}, self broadcast to [n, p]: the batch of
+     * products summed; with beta 0, self is not read.
+     */
+    public static final OpOverload ADDBMM = ComposedOps.define("addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+            a -> {
+                Tensor self = a.tensor(0), b1 = a.tensor(1), b2 = a.tensor(2);
+                // ATen expands self to the product's [n, p] before it checks the batches
+                if (b1.dim() >= 2 && b2.dim() >= 3) checkExpandable("addbmm", self.dtype(), self.shape(), new int[] {b1.size(1), b2.size(2)});
+                if (b1.dim() != 3) throw error("addbmm", "batch1 must be a 3D tensor");
+                if (b2.dim() != 3) throw error("addbmm", "batch2 must be a 3D tensor");
+                // addbmm's own words, not bmm's (ATen's addbmm_impl_)
+                if (b1.size(0) != b2.size(0)) throw error("addbmm", "batch1 and batch2 must have same number of batches, got " + b1.size(0) + " and " + b2.size(0));
+                if (b1.size(2) != b2.size(1)) {
+                    throw error("addbmm", "Incompatible matrix sizes for bmm (" + b1.size(1) + "x" + b1.size(2) + " and " + b2.size(1) + "x" + b2.size(2) + ")");
+                }
+                checkSameScalarType("addbmm", b1.dtype(), b2.dtype());
+                checkSameScalarType("addbmm", b1.dtype(), self.dtype());
+                checkExpandable("addbmm", self.dtype(), self.shape(), new int[] {b1.size(1), b2.size(2)});
+            },
+            (e, a) -> {
+                // summed in the product's dtype: an integer sum would otherwise widen to int64
+                Object products = e.call(LinalgOps.BMM, a[1], a[2]);
+                return scaledSum(e, a[0], e.call(ReductionOps.SUM_DIM, products, new int[] {0}, false, e.meta(products).dtype()), a[3], a[4]);
+            });
 }

@@ -17,7 +17,8 @@ import java.util.List;
  * isclose, diff, linalg_cross, meshgrid, nansum, nanmean, var_mean, std_mean and tensordot. Each is
  * one definition whose eager kernel runs its decomposition ({@link ComposedOps}), so eager, autograd
  * and the compiler compute one formula; hypot and xlogy have ATen's derivatives (their decompositions
- * select between branches, whose derivatives differ from the function's at x = 0).
+ * select between branches, whose derivatives differ from the function's at x = 0). Also the everyday
+ * pointwise ops copysign, signbit, logit, sinc, heaviside, fmax, fmin, gcd and lcm.
  */
 public final class MathOps {
     private MathOps() {}
@@ -159,6 +160,223 @@ public final class MathOps {
                 if (!(a.dbl(3) >= 0)) throw new IllegalArgumentException("isclose: atol must be greater than or equal to zero, but got " + cppDouble(a.dbl(3)));
             },
             MathOps::isclose);
+
+    // ------------------------------------------------------------------ everyday pointwise ops (session 34, ops8)
+
+    /**
+     * {@code |self|} with the sign of {@code other}, in the promoted floating dtype (integers and
+     * bools computed in the default float): ATen's copysign, -0.0 counting as negative. (A NaN's own
+     * sign bit is not read: a NaN {@code other} counts as positive, as the NaNs ATen makes are.)
+     * Its gradient is ATen's: {@code grad · result / self}, 0 where self is 0, and zeros for other.
+     */
+    public static final OpOverload COPYSIGN = ComposedOps.composed("copysign.Tensor(Tensor self, Tensor other) -> Tensor",
+                    a -> TensorMeta.contiguous(TypePromotion.toFloating(TypePromotion.resultType(a.tensor(0), a.tensor(1))),
+                            Shapes.broadcast("copysign", a.tensor(0).shape(), a.tensor(1).shape())),
+                    (e, a) -> {
+                        DType dtype = TypePromotion.toFloating(TypePromotion.resultType(new FakeTensor(e.meta(a[0])), new FakeTensor(e.meta(a[1]))));
+                        Object magnitude = e.call(PointwiseOps.ABS, cast(e, a[0], dtype));
+                        return e.call(PointwiseOps.WHERE_SELF, signBit(e, cast(e, a[1], dtype)), e.call(PointwiseOps.NEG, magnitude), magnitude);
+                    })
+            .tags(Tag.POINTWISE)
+            .derivative(g -> new Object[] {g.needs(0) ? copysignSelfGrad(g) : null, g.needs(1) ? g.zeros(g.argMeta(1)) : null})
+            .register();
+
+    /** copysign with a number for {@code other}, which promotes as a Python scalar: {@code |self|} or {@code -|self|}. */
+    public static final OpOverload COPYSIGN_SCALAR = ComposedOps.composed("copysign.Scalar(Tensor self, Scalar other) -> Tensor",
+                    a -> TensorMeta.contiguous(TypePromotion.toFloating(TypePromotion.resultType(a.tensor(0), a.scalar(1))), a.tensor(0).shape()),
+                    (e, a) -> {
+                        DType dtype = TypePromotion.toFloating(TypePromotion.resultType(new FakeTensor(e.meta(a[0])), a[1]));
+                        Object magnitude = e.call(PointwiseOps.ABS, cast(e, a[0], dtype));
+                        double sign = a[1] instanceof Boolean ? 1 : ((Number) a[1]).doubleValue();
+                        return sign < 0 || sign == 0 && 1 / sign < 0 ? e.call(PointwiseOps.NEG, magnitude) : magnitude;
+                    })
+            .tags(Tag.POINTWISE)
+            .derivative(g -> new Object[] {copysignSelfGrad(g)})
+            .register();
+
+    /** ATen's copysign_tensor_self_backward: {@code grad · result / self}, 0 where self is 0. */
+    private static Object copysignSelfGrad(Grad g) {
+        return g.where(g.call(PointwiseOps.EQ_SCALAR, g.arg(0), 0L), 0.0, g.mul(g.grad(), g.div(g.result(), g.arg(0))));
+    }
+
+    /**
+     * Whether the sign bit is set: {@code x < 0}, and -0.0 (a bool: never). Read arithmetically
+     * ({@code 1 / -0.0 = -inf}), so a NaN counts as positive whatever its bit.
+     */
+    public static final OpOverload SIGNBIT = ComposedOps.composed("signbit(Tensor self) -> Tensor",
+                    a -> TensorMeta.contiguous(DType.BOOL, a.tensor(0).shape()), (e, a) -> signBit(e, a[0]))
+            .tags(Tag.POINTWISE).register();
+
+    private static Object signBit(OpEmitter e, Object x) {
+        DType dtype = e.meta(x).dtype();
+        if (dtype == DType.BOOL) return e.call(PointwiseOps.NE_TENSOR, x, x);
+        Object negative = e.call(PointwiseOps.LT_SCALAR, x, 0L);
+        if (!dtype.isFloatingPoint()) return negative;
+        Object negativeZero = e.call(PointwiseOps.LOGICAL_AND, e.call(PointwiseOps.EQ_SCALAR, x, 0L), e.call(PointwiseOps.LT_SCALAR, e.call(PointwiseOps.RECIPROCAL, x), 0L));
+        return e.call(PointwiseOps.LOGICAL_OR, negative, negativeZero);
+    }
+
+    private static Object cast(OpEmitter e, Object x, DType dtype) { return e.meta(x).dtype() == dtype ? x : e.call(ShapeOps.TO_COPY, x, dtype); }
+
+    /**
+     * {@code log(z / (1 - z))} with {@code z} = self clamped to [eps, 1 − eps] (not clamped when eps
+     * is None or negative), in the floating dtype. ATen's derivative: {@code grad / (x (1 − x))},
+     * 0 outside [eps, 1 − eps], or NaN outside [0, 1] without eps.
+     */
+    public static final OpOverload LOGIT = ComposedOps.composed("logit(Tensor self, float? eps=None) -> Tensor",
+                    a -> TensorMeta.contiguous(TypePromotion.toFloating(a.tensor(0).dtype()), a.tensor(0).shape()),
+                    (e, a) -> {
+                        Object x = cast(e, a[0], TypePromotion.toFloating(e.meta(a[0]).dtype()));
+                        Double eps = a[1] == null ? null : ((Number) a[1]).doubleValue();
+                        Object z = eps == null || eps < 0 ? x : e.call(PointwiseOps.CLAMP, x, eps, 1 - eps);
+                        return e.call(PointwiseOps.LOG, e.call(PointwiseOps.DIV_TENSOR, z, e.call(PointwiseOps.RSUB_SCALAR, z, 1L)));
+                    })
+            .tags(Tag.POINTWISE)
+            .derivative(g -> {
+                Object x = g.arg(0);
+                Double eps = g.value(1) == null ? null : ((Number) g.value(1)).doubleValue();
+                boolean clamped = eps != null && eps >= 0;
+                double lo = clamped ? eps : 0, hi = clamped ? 1 - eps : 1;
+                Object outside = g.call(PointwiseOps.LOGICAL_OR, g.call(PointwiseOps.LT_SCALAR, x, lo), g.call(PointwiseOps.GT_SCALAR, x, hi));
+                return new Object[] {g.where(outside, clamped ? 0.0 : Double.NaN, g.div(g.grad(), g.mul(x, g.oneMinus(x))))};
+            })
+            .register();
+
+    /**
+     * The normalized sinc, {@code sin(πx) / (πx)}, and 1 at 0, in the floating dtype. Its derivative
+     * is ATen's: {@code (πx cos(πx) − sin(πx)) / (πx²)}, 0 at 0 (where the decomposition's unused
+     * branch would give 0/0).
+     */
+    public static final OpOverload SINC = ComposedOps.composed("sinc(Tensor self) -> Tensor",
+                    a -> TensorMeta.contiguous(TypePromotion.toFloating(a.tensor(0).dtype()), a.tensor(0).shape()),
+                    (e, a) -> {
+                        Object x = cast(e, a[0], TypePromotion.toFloating(e.meta(a[0]).dtype()));
+                        Object px = e.call(PointwiseOps.MUL_SCALAR, x, Math.PI);
+                        return e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.EQ_SCALAR, x, 0L), 1.0,
+                                e.call(PointwiseOps.DIV_TENSOR, e.call(PointwiseOps.SIN, px), px));
+                    })
+            .tags(Tag.POINTWISE)
+            .derivative(g -> {
+                Object x = g.arg(0), px = g.mul(x, Math.PI);
+                Object slope = g.div(g.sub(g.mul(px, g.call(PointwiseOps.COS, px)), g.call(PointwiseOps.SIN, px)), g.mul(px, x));
+                return new Object[] {g.where(g.call(PointwiseOps.EQ_SCALAR, x, 0L), 0.0, g.mul(g.grad(), slope))};
+            })
+            .register();
+
+    /**
+     * The Heaviside step: 0 where self < 0 (and at NaN), 1 where self > 0, {@code values} where self
+     * is 0; both of one dtype, as ATen requires. Not differentiable, as ATen's.
+     */
+    public static final OpOverload HEAVISIDE = ComposedOps.composed("heaviside(Tensor self, Tensor values) -> Tensor",
+                    a -> {
+                        if (a.tensor(0).dtype() != a.tensor(1).dtype()) {
+                            throw new IllegalArgumentException("heaviside: heaviside is not yet implemented for tensors with different dtypes");
+                        }
+                        return TensorMeta.contiguous(a.tensor(0).dtype(), Shapes.broadcast("heaviside", a.tensor(0).shape(), a.tensor(1).shape()));
+                    },
+                    (e, a) -> {
+                        DType dtype = e.meta(a[0]).dtype();
+                        Object step = cast(e, e.call(PointwiseOps.GT_SCALAR, a[0], 0L), dtype);
+                        return e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.EQ_SCALAR, a[0], 0L), a[1], step);
+                    })
+            .tags(Tag.POINTWISE)
+            // ATen has no derivative for heaviside; differentiating through the decomposition would give values gradients PyTorch refuses
+            .derivative(g -> { throw new UnsupportedOperationException("heaviside: derivative for aten::heaviside is not implemented"); })
+            .register();
+
+    /** The larger of two numbers, NaN only where both are (C's fmax); integers and bools as maximum. */
+    public static final OpOverload FMAX = nanIgnoringExtremum("fmax(Tensor self, Tensor other) -> Tensor", true);
+
+    /** The smaller of two numbers, NaN only where both are (C's fmin); integers and bools as minimum. */
+    public static final OpOverload FMIN = nanIgnoringExtremum("fmin(Tensor self, Tensor other) -> Tensor", false);
+
+    /**
+     * fmax or fmin: maximum/minimum with a NaN side ignored. ATen's derivative, not the
+     * decomposition's: the whole gradient goes to self where self wins or ties (or other is NaN),
+     * to other elsewhere.
+     */
+    private static OpOverload nanIgnoringExtremum(String schema, boolean max) {
+        String op = max ? "fmax" : "fmin";
+        return ComposedOps.composed(schema,
+                        a -> {
+                            DType dtype = TypePromotion.resultType(a.tensor(0), a.tensor(1));
+                            return TensorMeta.contiguous(dtype, Shapes.broadcast(op, a.tensor(0).shape(), a.tensor(1).shape()));
+                        },
+                        (e, a) -> {
+                            DType dtype = TypePromotion.resultType(new FakeTensor(e.meta(a[0])), new FakeTensor(e.meta(a[1])));
+                            Object x = cast(e, a[0], dtype), y = cast(e, a[1], dtype);
+                            Object extremum = e.call(max ? PointwiseOps.MAXIMUM : PointwiseOps.MINIMUM, x, y);
+                            if (!dtype.isFloatingPoint()) return extremum;
+                            Object unlessXNan = e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.ISNAN, x), y, extremum);
+                            return e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.ISNAN, y), x, unlessXNan);
+                        })
+                .tags(Tag.POINTWISE)
+                .derivative(g -> {
+                    Object selfWins = g.call(PointwiseOps.LOGICAL_OR, g.call(max ? PointwiseOps.GE_TENSOR : PointwiseOps.LE_TENSOR, g.arg(0), g.arg(1)),
+                            g.call(PointwiseOps.ISNAN, g.arg(1)));
+                    return new Object[] {g.needs(0) ? g.where(selfWins, g.grad(), 0.0) : null, g.needs(1) ? g.where(selfWins, 0.0, g.grad()) : null};
+                })
+                .register();
+    }
+
+    // in-place forms: the functional op's decomposition written into self (its dtype must hold the result, as ATen's)
+    public static final OpOverload COPYSIGN__TENSOR = PointwiseOps.composedInPlace("copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", COPYSIGN);
+    public static final OpOverload COPYSIGN__SCALAR = PointwiseOps.composedInPlace("copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", COPYSIGN_SCALAR);
+    public static final OpOverload LOGIT_ = PointwiseOps.composedInPlace("logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)", LOGIT);
+    public static final OpOverload SINC_ = PointwiseOps.composedInPlace("sinc_(Tensor(a!) self) -> Tensor(a!)", SINC);
+    public static final OpOverload HEAVISIDE_ = PointwiseOps.composedInPlace("heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)", HEAVISIDE);
+
+    /** The greatest common divisor of integers, always ≥ 0 (gcd(0, 0) = 0), by Euclid's algorithm as ATen's. */
+    public static final OpOverload GCD = integerBinary("gcd(Tensor self, Tensor other) -> Tensor", MathOps::gcd, (x, y) -> (int) gcd(x, y));
+
+    /** The least common multiple of integers, {@code |a / gcd · b|}, 0 where either is 0; it wraps on overflow in the dtype, as ATen's. */
+    public static final OpOverload LCM = integerBinary("lcm(Tensor self, Tensor other) -> Tensor",
+            (x, y) -> { long g = gcd(x, y); return g == 0 ? 0 : Math.abs(x / g * y); },
+            (x, y) -> { int g = (int) gcd(x, y); return g == 0 ? 0 : Math.abs(x / g * y); });
+
+    /** ATen's calc_gcd: both made non-negative, then Euclid. */
+    private static long gcd(long a, long b) {
+        a = Math.abs(a);
+        b = Math.abs(b);
+        while (a != 0) {
+            long c = a;
+            a = b % a;
+            b = c;
+        }
+        return b;
+    }
+
+    /**
+     * A pointwise op of two integer tensors (ints and longs only, as ATen's integral dispatch),
+     * computed element by element in the promoted dtype's own arithmetic. Its loop has no form in
+     * inductor's expressions, so inductor calls this kernel (a declared fallback); it has no gradient.
+     */
+    private static OpOverload integerBinary(String schema, java.util.function.LongBinaryOperator longs, java.util.function.IntBinaryOperator ints) {
+        return OpOverload.define(schema)
+                .tags(Tag.POINTWISE)
+                .meta(a -> {
+                    String op = a.op().schema().name();
+                    DType dtype = TypePromotion.resultType(a.tensor(0), a.tensor(1));
+                    if (!dtype.isIntegral()) throw new IllegalArgumentException(op + ": \"" + op + "_cpu\" not implemented for '" + ReductionOps.scalarTypeName(dtype) + "'");
+                    return TensorMeta.contiguous(dtype, Shapes.broadcast(op, a.tensor(0).shape(), a.tensor(1).shape()));
+                })
+                .kernel((a, m) -> {
+                    TensorMeta meta = (TensorMeta) m;
+                    long[] x = a.tensor(0).expand(meta.shape()).toLongArray(), y = a.tensor(1).expand(meta.shape()).toLongArray();
+                    Tensor out = Tensor.allocate(meta);
+                    if (meta.dtype() == DType.INT32) {
+                        int[] v = new int[x.length];
+                        for (int i = 0; i < v.length; i++) v[i] = ints.applyAsInt((int) x[i], (int) y[i]);
+                        dev.ember.ops.eager.Copy.copy(Tensor.of(v, meta.shape()), out);
+                    } else {
+                        long[] v = new long[x.length];
+                        for (int i = 0; i < v.length; i++) v[i] = longs.applyAsLong(x[i], y[i]);
+                        dev.ember.ops.eager.Copy.copy(Tensor.of(v, meta.shape()), out);
+                    }
+                    return out;
+                })
+                .register();
+    }
 
     // ------------------------------------------------------------------ differences and products
 

@@ -1027,7 +1027,7 @@ public final class PointwiseOps {
      * shape: the decomposition computed, then written into self. Autograd and functionalization
      * take the functional op ({@link OpRegistry#functionalOf}), its derivative and decomposition.
      */
-    private static OpOverload composedInPlace(String schema, OpOverload functional) {
+    static OpOverload composedInPlace(String schema, OpOverload functional) {
         return OpOverload.define(schema)
                 .tags(Tag.POINTWISE, Tag.INPLACE)
                 .meta(a -> {

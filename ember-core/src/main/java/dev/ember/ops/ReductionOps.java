@@ -594,4 +594,57 @@ public final class ReductionOps {
         int[] dim = {g.reducedDims(g.argMeta(0), g.value(1))[0]};
         return new Object[] {g.sub(grad, g.mul(g.call(PointwiseOps.EXP, y), g.sumDims(grad, dim, true)))};
     }
+
+    // ------------------------------------------------------------------ everyday reductions (session 34, ops8)
+
+    /**
+     * The minimum and the maximum over {@code dim} (all elements when None), as amin and amax give
+     * them; with keepdim and no dim, both of shape [1, …, 1]. An empty reduction is refused, as ATen's.
+     * Its gradient is amin's and amax's (ties share it evenly), where libtorch 2.7 has none.
+     */
+    public static final OpOverload AMINMAX = ComposedOps.define("aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)",
+            a -> {
+                Tensor t = a.tensor(0);
+                if (a.get(1) == null) {
+                    if (t.numel() == 0) throw new IllegalArgumentException("aminmax: aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.");
+                } else {
+                    int d = Shapes.wrapDim("aminmax", a.integer(1), Math.max(t.dim(), 1));
+                    if (t.dim() > 0 && t.size(d) == 0) {
+                        throw new IllegalArgumentException("aminmax: aminmax(): Expected reduction dim " + d + " to have non-zero size.");
+                    }
+                }
+            },
+            (e, a) -> {
+                int[] dims = a[1] == null ? new int[0] : new int[] {((Number) a[1]).intValue()};
+                return List.of(e.call(ReductionOps.AMIN, a[0], dims, a[2]), e.call(ReductionOps.AMAX, a[0], dims, a[2]));
+            });
+
+    /**
+     * Each slice along {@code dim} (self.select(dim, i)) whose p-norm exceeds {@code maxnorm}
+     * scaled down to norm {@code maxnorm}: {@code self · (norm > maxnorm ? maxnorm / (norm + 1e-7) : 1)},
+     * ATen's formula, so its gradient through the decomposition is ATen's renorm_backward.
+     */
+    public static final OpOverload RENORM = ComposedOps.define("renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor",
+            a -> {
+                if (!(a.dbl(1) > 0)) throw new IllegalArgumentException("renorm: non-positive-norm not supported");
+                if (!(a.dbl(3) >= 0)) throw new IllegalArgumentException("renorm: expected maxnorm to be >= 0 but got " + a.dbl(3));
+                Tensor t = a.tensor(0);
+                if (t.dim() <= 1) throw new IllegalArgumentException("renorm: input needs at least 2 dimensions, got " + t.dim() + " dimensions");
+                Shapes.wrapDim("renorm", a.integer(2), t.dim());
+                if (!t.dtype().isFloatingPoint()) {
+                    throw new IllegalArgumentException("renorm: linalg.vector_norm: Expected a floating point or complex tensor as input. Got " + scalarTypeName(t.dtype()));
+                }
+            },
+            (e, a) -> {
+                TensorMeta x = e.meta(a[0]);
+                int d = Shapes.wrapDim("renorm", ((Number) a[2]).intValue(), x.dim());
+                int[] others = new int[x.dim() - 1];
+                for (int i = 0, j = 0; i < x.dim(); i++) if (i != d) others[j++] = i;
+                Object norm = e.call(ReductionOps.NORM_DIM, a[0], a[1], others, true);
+                double maxnorm = ((Number) a[3]).doubleValue();
+                Object limit = e.call(CreationOps.FULL, new int[0], maxnorm, x.dtype());
+                Object shrink = e.call(PointwiseOps.DIV_TENSOR, limit, e.call(PointwiseOps.ADD_SCALAR, norm, 1e-7));
+                Object factor = e.call(PointwiseOps.WHERE_SCALAR_OTHER, e.call(PointwiseOps.GT_SCALAR, norm, maxnorm), shrink, 1.0);
+                return e.call(PointwiseOps.MUL_TENSOR, a[0], factor);
+            });
 }

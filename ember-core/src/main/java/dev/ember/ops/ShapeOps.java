@@ -15,7 +15,9 @@ import java.util.List;
  * transpose, t, unsqueeze, squeeze, expand, narrow, slice, select, flatten, clone, _to_copy,
  * copy_, split, split_with_sizes, chunk, cat, stack; and the composites written with them
  * ({@link ComposedOps}): tril, triu, flip, roll, repeat, tile, expand_as, reshape_as, type_as,
- * unbind, movedim, swapaxes, diagonal, diag, trace, unflatten, repeat_interleave.
+ * unbind, movedim, swapaxes, diagonal, diag, trace, unflatten, repeat_interleave; tensor_split,
+ * atleast_1d/2d/3d, hstack, vstack, dstack, column_stack, block_diag, diag_embed, cartesian_prod,
+ * combinations, vander; and the creation ops tril_indices and triu_indices.
  */
 public final class ShapeOps {
     private ShapeOps() {}
@@ -747,6 +749,316 @@ public final class ShapeOps {
                 if (shape.length > 0) result[d] *= r;
                 Object spread = e.call(ShapeOps.EXPAND, e.call(ShapeOps.UNSQUEEZE, x, (long) d + 1), expanded);
                 return e.call(ShapeOps.RESHAPE, spread, shape.length == 0 ? new int[] {r} : result);
+            });
+
+    // ------------------------------------------------------------------ everyday shape and creation composites (session 34, ops8)
+
+    /**
+     * {@code sections} views along {@code dim}, the first {@code size % sections} one element longer
+     * (numpy's array_split; unlike split, any number of sections, empty ones included).
+     */
+    public static final OpOverload TENSOR_SPLIT_SECTIONS = ComposedOps.define("tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]",
+            a -> {
+                checkTensorSplit(a);
+                if (a.lng(1) <= 0) throw new IllegalArgumentException("tensor_split: number of sections must be larger than 0, got " + a.lng(1));
+            },
+            (e, a) -> {
+                int[] shape = e.meta(a[0]).shape();
+                int d = Shapes.wrapDim("tensor_split", ((Number) a[2]).intValue(), shape.length);
+                int sections = ((Number) a[1]).intValue(), each = shape[d] / sections, longer = shape[d] % sections;
+                List<Object> out = new ArrayList<>(sections);
+                for (int i = 0, start = 0; i < sections; i++) {
+                    int size = i < longer ? each + 1 : each;
+                    out.add(e.call(ShapeOps.SLICE, a[0], (long) d, (long) start, (long) (start + size), 1L));
+                    start += size;
+                }
+                return out;
+            });
+
+    /**
+     * Views along {@code dim} cut at {@code indices}: {@code [0, i0), [i0, i1), …, [ik, size)}, each
+     * bound taken as slice takes it (negative from the end, clamped to the size; a cut before the
+     * previous one gives an empty piece).
+     */
+    public static final OpOverload TENSOR_SPLIT_INDICES = ComposedOps.define("tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]",
+            ShapeOps::checkTensorSplit,
+            (e, a) -> {
+                int[] shape = e.meta(a[0]).shape(), cuts = Composites.toInts(a[1]);
+                int d = Shapes.wrapDim("tensor_split", ((Number) a[2]).intValue(), shape.length);
+                List<Object> out = new ArrayList<>(cuts.length + 1);
+                long start = 0;
+                for (int cut : cuts) {
+                    out.add(e.call(ShapeOps.SLICE, a[0], (long) d, start, (long) cut, 1L));
+                    start = cut;
+                }
+                out.add(e.call(ShapeOps.SLICE, a[0], (long) d, start, (long) shape[d], 1L));
+                return out;
+            });
+
+    private static void checkTensorSplit(Args a) {
+        Tensor t = a.tensor(0);
+        if (t.dim() == 0) throw new IllegalArgumentException("tensor_split: tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims");
+        Shapes.wrapDim("tensor_split", a.integer(2), t.dim());
+    }
+
+    /** self with at least one dim: a 0-d tensor as shape [1], any other as it is. */
+    public static final OpOverload ATLEAST_1D = ComposedOps.define("atleast_1d(Tensor self) -> Tensor", (e, a) -> atLeast(e, a[0], 1));
+
+    /** self with at least two dims: 0-d as [1, 1], a vector [n] as a row [1, n]. */
+    public static final OpOverload ATLEAST_2D = ComposedOps.define("atleast_2d(Tensor self) -> Tensor", (e, a) -> atLeast(e, a[0], 2));
+
+    /** self with at least three dims: 0-d as [1, 1, 1], [n] as [1, n, 1], [m, n] as [m, n, 1] (numpy's atleast_3d). */
+    public static final OpOverload ATLEAST_3D = ComposedOps.define("atleast_3d(Tensor self) -> Tensor", (e, a) -> atLeast(e, a[0], 3));
+
+    private static Object atLeast(OpEmitter e, Object x, int dims) {
+        int[] shape = e.meta(x).shape();
+        if (shape.length >= dims) return x;
+        if (shape.length == 0) {
+            int[] ones = new int[dims];
+            Arrays.fill(ones, 1);
+            return e.call(ShapeOps.RESHAPE, x, ones);
+        }
+        if (dims == 2) return e.call(ShapeOps.UNSQUEEZE, x, 0L);
+        // dims == 3: a vector becomes [1, n, 1], a matrix [m, n, 1]
+        Object lifted = shape.length == 1 ? e.call(ShapeOps.UNSQUEEZE, x, 0L) : x;
+        return e.call(ShapeOps.UNSQUEEZE, lifted, -1L);
+    }
+
+    /** Joined column-wise: vectors (and 0-d tensors) end to end, anything with more dims along dim 1. */
+    public static final OpOverload HSTACK = ComposedOps.define("hstack(Tensor[] tensors) -> Tensor",
+            a -> nonEmpty(a, "hstack"),
+            (e, a) -> {
+                List<Object> parts = atLeastAll(e, a[0], 1);
+                return e.call(ShapeOps.CAT, parts, e.meta(parts.get(0)).dim() == 1 ? 0L : 1L);
+            });
+
+    /** Joined row-wise: each made at least 2-d (a vector a row), then concatenated along dim 0. */
+    public static final OpOverload VSTACK = ComposedOps.define("vstack(Tensor[] tensors) -> Tensor",
+            a -> nonEmpty(a, "vstack"), (e, a) -> e.call(ShapeOps.CAT, atLeastAll(e, a[0], 2), 0L));
+
+    /** Joined depth-wise: each made at least 3-d (see atleast_3d), then concatenated along dim 2. */
+    public static final OpOverload DSTACK = ComposedOps.define("dstack(Tensor[] tensors) -> Tensor",
+            a -> nonEmpty(a, "dstack"), (e, a) -> e.call(ShapeOps.CAT, atLeastAll(e, a[0], 3), 2L));
+
+    /** Joined as columns: 0-d and 1-d tensors each become one column [n, 1], others stay; concatenated along dim 1. */
+    public static final OpOverload COLUMN_STACK = ComposedOps.define("column_stack(Tensor[] tensors) -> Tensor",
+            a -> nonEmpty(a, "column_stack"),
+            (e, a) -> {
+                List<Object> columns = new ArrayList<>();
+                for (Object t : (List<?>) a[0]) {
+                    TensorMeta m = e.meta(t);
+                    columns.add(m.dim() <= 1 ? e.call(ShapeOps.RESHAPE, t, new int[] {m.numel(), 1}) : t);
+                }
+                return e.call(ShapeOps.CAT, columns, 1L);
+            });
+
+    private static void nonEmpty(Args a, String op) {
+        if (a.tensors(0).isEmpty()) throw new IllegalArgumentException(op + ": " + op + " expects a non-empty TensorList");
+    }
+
+    private static List<Object> atLeastAll(OpEmitter e, Object tensors, int dims) {
+        List<Object> out = new ArrayList<>();
+        for (Object t : (List<?>) tensors) out.add(atLeast(e, t, dims));
+        return out;
+    }
+
+    /**
+     * The block-diagonal matrix of the inputs (each 0-d as [1, 1], 1-d as a row [1, n], 2-d as it
+     * is), zeros elsewhere, in their promoted dtype; no inputs give an empty [1, 0] matrix, as ATen's.
+     */
+    public static final OpOverload BLOCK_DIAG = ComposedOps.define("block_diag(Tensor[] tensors) -> Tensor",
+            a -> {
+                List<Tensor> ts = a.tensors(0);
+                for (int i = 0; i < ts.size(); i++) {
+                    if (ts.get(i).dim() > 2) {
+                        throw new IllegalArgumentException("block_diag: torch.block_diag: Input tensors must have 2 or fewer dimensions. Input " + i
+                                + " has " + ts.get(i).dim() + " dimensions");
+                    }
+                }
+            },
+            (e, a) -> {
+                List<?> ts = (List<?>) a[0];
+                if (ts.isEmpty()) return e.call(CreationOps.ZEROS, new int[] {1, 0}, dev.ember.tensor.Defaults.dtype());
+                DType dtype = ts.stream().map(e::meta).map(TensorMeta::dtype).reduce(DType::promote).orElseThrow();
+                List<Object> blocks = new ArrayList<>();
+                int width = 0;
+                for (Object t : ts) {
+                    Object block = e.call(ShapeOps.RESHAPE, t, blockShape(e.meta(t)));
+                    if (e.meta(t).dtype() != dtype) block = e.call(ShapeOps.TO_COPY, block, dtype);
+                    blocks.add(block);
+                    width += e.meta(block).shape()[1];
+                }
+                List<Object> rows = new ArrayList<>();
+                int left = 0;
+                for (Object block : blocks) {
+                    int w = e.meta(block).shape()[1];
+                    rows.add(e.call(NnOps.CONSTANT_PAD_ND, block, new int[] {left, width - left - w}, 0L));
+                    left += w;
+                }
+                return e.call(ShapeOps.CAT, rows, 0L);
+            });
+
+    private static int[] blockShape(TensorMeta m) {
+        return switch (m.dim()) {
+            case 0 -> new int[] {1, 1};
+            case 1 -> new int[] {1, m.shape()[0]};
+            default -> m.shape();
+        };
+    }
+
+    /**
+     * The last dim of self as the {@code offset}-th diagonal of square matrices of size
+     * {@code n + |offset|} placed on dims {@code dim1} (rows) and {@code dim2} (columns) of a result
+     * with one more dim, zeros elsewhere: the inverse of diagonal.
+     */
+    public static final OpOverload DIAG_EMBED = ComposedOps.define("diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
+            a -> {
+                Tensor t = a.tensor(0);
+                // ATen's order: the dims, then their identity, then the last dim of self
+                int d1 = Shapes.wrapDim("diag_embed", a.integer(2), t.dim() + 1), d2 = Shapes.wrapDim("diag_embed", a.integer(3), t.dim() + 1);
+                if (d1 == d2) throw new IllegalArgumentException("diag_embed: diagonal dimensions cannot be identical " + a.integer(2) + ", " + a.integer(3));
+                if (t.dim() == 0) throw new IndexOutOfBoundsException("diag_embed: Dimension specified as -1 but tensor has no dimensions");
+            },
+            (e, a) -> {
+                TensorMeta v = e.meta(a[0]);
+                int nd = v.dim(), k = ((Number) a[1]).intValue(), size = v.shape()[nd - 1] + Math.abs(k);
+                Object padded = a[0];
+                if (k != 0) {
+                    int[] zerosShape = v.shape();
+                    zerosShape[nd - 1] = Math.abs(k);
+                    padded = e.call(ShapeOps.CAT, List.of(a[0], e.call(CreationOps.ZEROS, zerosShape, v.dtype())), (long) nd - 1);
+                }
+                // as diag: offset >= 0 puts element i on row i (at column i + k), offset < 0 on column i (at row i - k)
+                Object line = e.call(ShapeOps.UNSQUEEZE, padded, k >= 0 ? (long) nd : (long) nd - 1);
+                int[] square = Arrays.copyOf(v.shape(), nd + 1);
+                square[nd - 1] = size;
+                square[nd] = size;
+                Object offDiagonal = e.call(PointwiseOps.NE_SCALAR, columnMinusRow(e, size, size), (long) k);
+                Object matrices = e.call(PointwiseOps.MASKED_FILL_SCALAR, e.call(ShapeOps.EXPAND, line, square), offDiagonal, 0L);
+                int d1 = Shapes.wrapDim("diag_embed", ((Number) a[2]).intValue(), nd + 1), d2 = Shapes.wrapDim("diag_embed", ((Number) a[3]).intValue(), nd + 1);
+                return e.call(ShapeOps.MOVEDIM, matrices, new int[] {nd - 1, nd}, new int[] {d1, d2});
+            });
+
+    /**
+     * The coordinates of the lower triangle (column − row ≤ offset) of a row × col matrix as a
+     * [2, count] tensor (rows, then columns), in row-major order; int64 unless {@code dtype} names
+     * the other integer type (ATen has no kernel for floats or bools).
+     */
+    public static final OpOverload TRIL_INDICES = triangleIndices("tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=None) -> Tensor", true);
+
+    /** The coordinates of the upper triangle (column − row ≥ offset), as tril_indices gives the lower. */
+    public static final OpOverload TRIU_INDICES = triangleIndices("triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=None) -> Tensor", false);
+
+    private static OpOverload triangleIndices(String schema, boolean lower) {
+        return OpOverload.define(schema)
+                .meta(a -> {
+                    String op = lower ? "tril_indices" : "triu_indices";
+                    if (a.lng(0) < 0) throw new IllegalArgumentException(op + ": row must be non-negative, got" + a.lng(0));
+                    if (a.lng(1) < 0) throw new IllegalArgumentException(op + ": col must be non-negative, got" + a.lng(1));
+                    DType dtype = a.optDtype(3) == null ? DType.INT64 : a.optDtype(3);
+                    if (!dtype.isIntegral()) throw new IllegalArgumentException(op + ": \"" + op + "\" not implemented for '" + ReductionOps.scalarTypeName(dtype) + "'");
+                    long count = 0;
+                    for (long i = 0; i < a.lng(0); i++) count += triangleRowLength(i, a.lng(1), a.lng(2), lower);
+                    if (count > Integer.MAX_VALUE / 2) throw new IllegalArgumentException(op + ": " + count + " indices are more than a tensor of Ember holds");
+                    return TensorMeta.contiguous(dtype, 2, (int) count);
+                })
+                .kernel((a, m) -> {
+                    TensorMeta meta = (TensorMeta) m;
+                    int count = meta.shape()[1];
+                    long[] rc = new long[2 * count];
+                    long rows = a.lng(0), cols = a.lng(1), offset = a.lng(2);
+                    int at = 0;
+                    for (long i = 0; i < rows; i++) {
+                        long first = lower ? 0 : Math.clamp(i + offset, 0, cols), length = triangleRowLength(i, cols, offset, lower);
+                        for (long j = first; j < first + length; j++, at++) {
+                            rc[at] = i;
+                            rc[count + at] = j;
+                        }
+                    }
+                    Tensor out = Tensor.allocate(meta);
+                    Copy.copy(Tensor.of(rc, 2, count), out);
+                    return out;
+                })
+                .register();
+    }
+
+    /** How many columns of row {@code i} lie in the triangle: j ≤ i + offset (lower) or j ≥ i + offset (upper), 0 ≤ j < cols. */
+    private static long triangleRowLength(long i, long cols, long offset, boolean lower) {
+        return lower ? Math.clamp(i + offset + 1, 0, cols) : cols - Math.clamp(i + offset, 0, cols);
+    }
+
+    /** Every tuple taking one element from each 1-d input in turn, as rows of [∏ n_i, k] (itertools.product); one input: itself. */
+    public static final OpOverload CARTESIAN_PROD = ComposedOps.define("cartesian_prod(Tensor[] tensors) -> Tensor",
+            a -> {
+                for (Tensor t : a.tensors(0)) {
+                    if (t.dim() != 1) throw new IllegalArgumentException("cartesian_prod: Expect a 1D vector, but got shape " + Shapes.format(t.shape()));
+                }
+            },
+            (e, a) -> {
+                List<?> ts = (List<?>) a[0];
+                if (ts.size() == 1) return ts.get(0);
+                List<Object> columns = new ArrayList<>();
+                for (Object grid : (List<?>) e.call(MathOps.MESHGRID, ts, "ij")) columns.add(e.call(ShapeOps.RESHAPE, grid, new int[] {-1}));
+                return e.call(ShapeOps.STACK, columns, 1L);
+            });
+
+    /**
+     * The length-r combinations of self's elements as rows [count, r], in lexicographic order of
+     * positions (itertools.combinations, or combinations_with_replacement); r = 0 gives an empty [0].
+     * The positions depend on n and r alone, so they are built from index ops, with no
+     * data-dependent selection.
+     */
+    public static final OpOverload COMBINATIONS = ComposedOps.define("combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor",
+            a -> {
+                if (a.tensor(0).dim() != 1) throw new IllegalArgumentException("combinations: Expect a 1D vector, but got shape " + Shapes.format(a.tensor(0).shape()));
+                if (a.lng(1) < 0) throw new IllegalArgumentException("combinations: Expect a non-negative number, but got " + a.lng(1));
+            },
+            (e, a) -> {
+                int r = ((Number) a[1]).intValue(), n = e.meta(a[0]).shape()[0];
+                if (r == 0) return e.call(CreationOps.ZEROS, new int[] {0}, e.meta(a[0]).dtype());
+                Object positions = combinationPositions(e, n, r, 0, (Boolean) a[2]);
+                int count = e.meta(positions).shape()[0];
+                Object picked = e.call(IndexingOps.INDEX_SELECT, a[0], 0L, e.call(ShapeOps.RESHAPE, positions, new int[] {-1}));
+                return e.call(ShapeOps.RESHAPE, picked, new int[] {count, r});
+            });
+
+    /** The [count, r] int64 positions of the r-combinations of {@code first, …, first + n - 1}, lexicographic. */
+    private static Object combinationPositions(OpEmitter e, int n, int r, int first, boolean withReplacement) {
+        if (r == 1) return e.call(ShapeOps.RESHAPE, e.call(CreationOps.ARANGE, (long) first, (long) first + n, 1L), new int[] {n, 1});
+        if (r == 2) {
+            Object pairs = e.call(ShapeOps.T, e.call(TRIU_INDICES, (long) n, (long) n, withReplacement ? 0L : 1L));
+            return first == 0 ? pairs : e.call(PointwiseOps.ADD_SCALAR, pairs, (long) first);
+        }
+        // the rows starting with first + i, then the (r - 1)-combinations of what follows it (or of it and what follows)
+        List<Object> parts = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int rest = withReplacement ? n - i : n - i - 1;
+            Object tail = combinationPositions(e, rest, r - 1, withReplacement ? first + i : first + i + 1, withReplacement);
+            int rows = e.meta(tail).shape()[0];
+            if (rows == 0) continue;
+            parts.add(e.call(ShapeOps.CAT, List.of(e.call(CreationOps.FULL, new int[] {rows, 1}, (long) first + i, DType.INT64), tail), 1L));
+        }
+        return parts.isEmpty() ? e.call(CreationOps.ZEROS, new int[] {0, r}, DType.INT64) : e.call(ShapeOps.CAT, parts, 0L);
+    }
+
+    /**
+     * The Vandermonde matrix of a vector: column j holds x^(N-1-j) (x^j when increasing), N columns
+     * (len(x) by default); integers and bools are computed in int64, as ATen's cumprod promotes them.
+     */
+    public static final OpOverload VANDER = ComposedOps.define("vander(Tensor x, int? N=None, bool increasing=False) -> Tensor",
+            a -> {
+                if (a.tensor(0).dim() != 1) throw new IllegalArgumentException("vander: x must be a one-dimensional tensor.");
+                if (a.get(1) != null && a.lng(1) < 0) throw new IllegalArgumentException("vander: N must be non-negative.");
+            },
+            (e, a) -> {
+                TensorMeta x = e.meta(a[0]);
+                int len = x.shape()[0], n = a[1] == null ? len : ((Number) a[1]).intValue();
+                DType dtype = x.dtype().isFloatingPoint() ? x.dtype() : DType.INT64;
+                Object ones = e.call(CreationOps.ONES, new int[] {len, Math.min(n, 1)}, dtype);
+                if (n <= 1) return ones;
+                Object column = e.call(ShapeOps.UNSQUEEZE, x.dtype() == dtype ? a[0] : e.call(ShapeOps.TO_COPY, a[0], dtype), 1L);
+                Object powers = e.call(ScanOps.CUMPROD, e.call(ShapeOps.CAT, List.of(ones, e.call(ShapeOps.EXPAND, column, new int[] {len, n - 1})), 1L), 1L);
+                return (Boolean) a[2] ? powers : e.call(ShapeOps.FLIP, powers, new int[] {1});
             });
 
     private static void checkMatrices(String op, Tensor t) {

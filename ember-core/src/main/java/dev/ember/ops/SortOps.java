@@ -288,4 +288,116 @@ public final class SortOps {
         if (shape.length > 0) shape[dim] = k;
         return Tensor.of(Sort.order(self, dim, descending, k), shape);
     }
+
+    // ------------------------------------------------------------------ quantiles (session 34, ops8)
+
+    /**
+     * The q-th quantiles over {@code dim} (of all elements when None), ATen's algorithm: sort (NaN
+     * last), rank {@code q · (n − 1)}, then the value at the rank's floor, ceiling or nearest
+     * position, or between the two ("linear", "midpoint"). A slice holding NaN gives NaN. A 1-d q
+     * puts its quantiles on a new first dim.
+     */
+    public static final OpOverload QUANTILE = ComposedOps.define(
+            "quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor",
+            a -> checkQuantile(a, "quantile"), (e, a) -> quantile(e, a, false));
+
+    public static final OpOverload QUANTILE_SCALAR = ComposedOps.define(
+            "quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor",
+            a -> checkQuantile(a, "quantile"), (e, a) -> quantile(e, a, false));
+
+    /** quantile ignoring NaN: each slice ranked among its non-NaN values (NaN where it has none). */
+    public static final OpOverload NANQUANTILE = ComposedOps.define(
+            "nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor",
+            a -> checkQuantile(a, "nanquantile"), (e, a) -> quantile(e, a, true));
+
+    public static final OpOverload NANQUANTILE_SCALAR = ComposedOps.define(
+            "nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor",
+            a -> checkQuantile(a, "nanquantile"), (e, a) -> quantile(e, a, true));
+
+    private static final List<String> INTERPOLATIONS = List.of("linear", "lower", "higher", "midpoint", "nearest");
+
+    /** ATen's quantile checks, in its order; q's values are checked where they are known (not while tracing). */
+    private static void checkQuantile(Args a, String op) {
+        Tensor self = a.tensor(0);
+        Tensor q = a.get(1) instanceof Tensor t ? t : null;
+        if (self.numel() == 0) throw new IllegalArgumentException(op + ": quantile() input tensor must be non-empty");
+        if (q != null && q.dim() > 1) throw new IllegalArgumentException(op + ": quantile() q must be a scalar or 1D tensor");
+        if (!self.dtype().isFloatingPoint()) throw new IllegalArgumentException(op + ": quantile() input tensor must be either float or double dtype");
+        if (q != null && q.dtype() != self.dtype()) throw new IllegalArgumentException(op + ": quantile() q tensor must be same dtype as the input tensor");
+        if (!INTERPOLATIONS.contains(a.str(4))) {
+            throw new IllegalArgumentException(op + ": quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but got " + a.str(4));
+        }
+        if (a.get(2) != null) Shapes.wrapDim(op, a.integer(2), Math.max(self.dim(), 1));
+        if (q == null) {
+            double v = a.dbl(1);
+            if (!(v >= 0 && v <= 1)) throw new IllegalArgumentException(op + ": quantile() q must be in the range [0, 1] but got " + v);
+        } else if (!(q instanceof dev.ember.tensor.FakeTensor)) {
+            for (double v : q.toDoubleArray()) {
+                if (!(v >= 0 && v <= 1)) throw new IllegalArgumentException(op + ": quantile() q values must be in the range [0, 1]");
+            }
+        }
+    }
+
+    private static Object quantile(OpEmitter e, Object[] a, boolean ignoreNan) {
+        TensorMeta x = e.meta(a[0]);
+        DType dtype = x.dtype();
+        boolean scalarQ = !(a[1] instanceof Number) && e.meta(a[1]).dim() == 0 || a[1] instanceof Number;
+        Object qs = a[1] instanceof Number v ? e.call(CreationOps.FULL, new int[] {1}, v, dtype) : e.call(ShapeOps.RESHAPE, a[1], new int[] {-1});
+        int qn = e.meta(qs).shape()[0];
+        boolean keepdim = (Boolean) a[3];
+        Object moved;
+        int[] reduced;
+        if (a[2] == null) {
+            moved = e.call(ShapeOps.RESHAPE, a[0], new int[] {-1});
+            reduced = new int[keepdim ? x.dim() : 0];
+            java.util.Arrays.fill(reduced, 1);
+        } else {
+            int d = Shapes.wrapDim("quantile", ((Number) a[2]).intValue(), Math.max(x.dim(), 1));
+            moved = x.dim() == 0 ? e.call(ShapeOps.RESHAPE, a[0], new int[] {1}) : e.call(ShapeOps.MOVEDIM, a[0], new int[] {d}, new int[] {-1});
+            int[] shape = x.shape();
+            if (keepdim) {
+                reduced = shape;
+                if (reduced.length > 0) reduced[d] = 1;
+            } else {
+                reduced = new int[Math.max(shape.length - 1, 0)];
+                for (int i = 0, j = 0; i < shape.length; i++) if (i != d) reduced[j++] = shape[i];
+            }
+        }
+        Object sorted = ((List<?>) e.call(SORT, moved, -1L, false)).get(0);   // NaN sorts last
+        int[] rows = e.meta(sorted).shape();
+        int n = rows[rows.length - 1];
+        rows[rows.length - 1] = qn;
+        Object ranks;
+        if (ignoreNan) {
+            // ranked among the non-NaN values; a slice of NaN only gets rank 0, whose value is NaN
+            Object count = e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.LOGICAL_NOT, e.call(PointwiseOps.ISNAN, sorted)), new int[] {-1}, true);
+            ranks = e.call(PointwiseOps.MUL_TENSOR, qs, e.call(PointwiseOps.SUB_SCALAR, count, 1L));
+            ranks = e.call(PointwiseOps.MASKED_FILL_SCALAR, ranks, e.call(PointwiseOps.LT_SCALAR, ranks, 0L), 0L);
+        } else {
+            // a slice holding NaN gets the last rank, whose value is NaN
+            Object anyNan = e.call(ReductionOps.ANY_DIM, e.call(PointwiseOps.ISNAN, sorted), -1L, true);
+            ranks = e.call(ShapeOps.EXPAND, e.call(PointwiseOps.MUL_SCALAR, qs, (long) (n - 1)), rows);
+            ranks = e.call(PointwiseOps.MASKED_FILL_SCALAR, ranks, anyNan, (long) (n - 1));
+        }
+        String mode = (String) a[4];
+        switch (mode) {
+            case "lower" -> ranks = e.call(PointwiseOps.FLOOR, ranks);
+            case "higher" -> ranks = e.call(PointwiseOps.CEIL, ranks);
+            case "nearest" -> ranks = e.call(PointwiseOps.ROUND, ranks);
+            default -> { }
+        }
+        Object below = e.call(ShapeOps.TO_COPY, ranks, DType.INT64);
+        Object values = e.call(IndexingOps.GATHER, sorted, -1L, below);
+        if (mode.equals("linear") || mode.equals("midpoint")) {
+            Object weights = mode.equals("midpoint") ? e.call(CreationOps.FULL, e.meta(ranks).shape(), 0.5, dtype)
+                    : e.call(PointwiseOps.SUB_TENSOR, ranks, below);
+            Object above = e.call(IndexingOps.GATHER, sorted, -1L, e.call(ShapeOps.TO_COPY, e.call(PointwiseOps.CEIL, ranks), DType.INT64));
+            values = e.call(PointwiseOps.LERP_TENSOR, values, above, weights);
+        }
+        if (scalarQ) return e.call(ShapeOps.RESHAPE, values, reduced);
+        int[] out = new int[reduced.length + 1];
+        out[0] = qn;
+        System.arraycopy(reduced, 0, out, 1, reduced.length);
+        return e.call(ShapeOps.RESHAPE, e.call(ShapeOps.MOVEDIM, values, new int[] {-1}, new int[] {0}), out);
+    }
 }

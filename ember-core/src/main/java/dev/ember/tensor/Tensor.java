@@ -1608,4 +1608,171 @@ public class Tensor {
 
     /** torch.bucketize with {@code out_int32} and {@code right}. */
     public Tensor bucketize(Tensor boundaries, boolean outInt32, boolean right) { return BucketizeOps.BUCKETIZE.callTensor(this, boundaries, outInt32, right); }
+
+    // ------------------------------------------------------------------ everyday ops (session 34, ops8): splits, stacks, triangles, combinations
+
+    /** {@code sections} pieces along {@code dim} (views), the first {@code size % sections} one longer: torch.tensor_split. */
+    public List<Tensor> tensorSplit(int sections, int dim) { return ShapeOps.TENSOR_SPLIT_SECTIONS.callList(this, (long) sections, (long) dim); }
+
+    public List<Tensor> tensorSplit(int sections) { return tensorSplit(sections, 0); }
+
+    /** Pieces along {@code dim} cut at {@code indices} ({@code [0, i0), [i0, i1), …, [ik, size)}; views). */
+    public List<Tensor> tensorSplit(int[] indices, int dim) { return ShapeOps.TENSOR_SPLIT_INDICES.callList(this, indices, (long) dim); }
+
+    /** This with at least one dim (a 0-d tensor as [1]). */
+    public Tensor atleast1d() { return ShapeOps.ATLEAST_1D.callTensor(this); }
+
+    /** This with at least two dims (0-d as [1, 1], [n] as [1, n]). */
+    public Tensor atleast2d() { return ShapeOps.ATLEAST_2D.callTensor(this); }
+
+    /** This with at least three dims (0-d as [1, 1, 1], [n] as [1, n, 1], [m, n] as [m, n, 1]). */
+    public Tensor atleast3d() { return ShapeOps.ATLEAST_3D.callTensor(this); }
+
+    /** Joined column-wise: 1-d (and 0-d) tensors end to end, others along dim 1. */
+    public static Tensor hstack(List<Tensor> tensors) { return ShapeOps.HSTACK.callTensor(tensors); }
+
+    /** Joined row-wise: each at least 2-d, concatenated along dim 0. */
+    public static Tensor vstack(List<Tensor> tensors) { return ShapeOps.VSTACK.callTensor(tensors); }
+
+    /** Joined depth-wise: each at least 3-d, concatenated along dim 2. */
+    public static Tensor dstack(List<Tensor> tensors) { return ShapeOps.DSTACK.callTensor(tensors); }
+
+    /** Joined as columns: 0-d and 1-d tensors as one column each, others along dim 1. */
+    public static Tensor columnStack(List<Tensor> tensors) { return ShapeOps.COLUMN_STACK.callTensor(tensors); }
+
+    /** The block-diagonal matrix of the given tensors (each at most 2-d), zeros elsewhere. */
+    public static Tensor blockDiag(Tensor... tensors) { return ShapeOps.BLOCK_DIAG.callTensor(List.of(tensors)); }
+
+    /** The last dim as the diagonal of square matrices on the two last dims of a result with one more dim. */
+    public Tensor diagEmbed() { return ShapeOps.DIAG_EMBED.callTensor(this); }
+
+    /** The last dim as the {@code offset}-th diagonal of matrices on dims {@code dim1} (rows) and {@code dim2} (columns). */
+    public Tensor diagEmbed(int offset, int dim1, int dim2) { return ShapeOps.DIAG_EMBED.callTensor(this, (long) offset, (long) dim1, (long) dim2); }
+
+    /** The [2, count] int64 coordinates of the lower triangle (column − row ≤ offset) of a row × col matrix. */
+    public static Tensor trilIndices(int row, int col, int offset) { return ShapeOps.TRIL_INDICES.callTensor((long) row, (long) col, (long) offset); }
+
+    public static Tensor trilIndices(int row, int col) { return trilIndices(row, col, 0); }
+
+    public static Tensor trilIndices(int row, int col, int offset, DType dtype) { return ShapeOps.TRIL_INDICES.callTensor((long) row, (long) col, (long) offset, dtype); }
+
+    /** The [2, count] int64 coordinates of the upper triangle (column − row ≥ offset) of a row × col matrix. */
+    public static Tensor triuIndices(int row, int col, int offset) { return ShapeOps.TRIU_INDICES.callTensor((long) row, (long) col, (long) offset); }
+
+    public static Tensor triuIndices(int row, int col) { return triuIndices(row, col, 0); }
+
+    public static Tensor triuIndices(int row, int col, int offset, DType dtype) { return ShapeOps.TRIU_INDICES.callTensor((long) row, (long) col, (long) offset, dtype); }
+
+    /** Every tuple of one element from each 1-d tensor, as rows (itertools.product). */
+    public static Tensor cartesianProd(Tensor... tensors) { return ShapeOps.CARTESIAN_PROD.callTensor(List.of(tensors)); }
+
+    /** The pairs of distinct positions of this vector's elements, as rows [n(n-1)/2, 2]. */
+    public Tensor combinations() { return ShapeOps.COMBINATIONS.callTensor(this); }
+
+    /** The length-r combinations of this vector's elements as rows (with_replacement: itertools.combinations_with_replacement). */
+    public Tensor combinations(int r, boolean withReplacement) { return ShapeOps.COMBINATIONS.callTensor(this, (long) r, withReplacement); }
+
+    /** The Vandermonde matrix of this vector: column j is x^(n-1-j), n = its length. */
+    public Tensor vander() { return ShapeOps.VANDER.callTensor(this); }
+
+    /** The Vandermonde matrix with {@code n} columns, powers decreasing (or increasing) left to right. */
+    public Tensor vander(int n, boolean increasing) { return ShapeOps.VANDER.callTensor(this, (long) n, increasing); }
+
+    /** {@code |this|} with the sign of {@code other} (-0.0 negative), in the floating dtype. */
+    public Tensor copysign(Tensor other) { return MathOps.COPYSIGN.callTensor(this, other); }
+
+    public Tensor copysign(double other) { return MathOps.COPYSIGN_SCALAR.callTensor(this, other); }
+
+    /** Whether each element's sign bit is set ({@code x < 0}, or -0.0). */
+    public Tensor signbit() { return MathOps.SIGNBIT.callTensor(this); }
+
+    /** {@code log(x / (1 - x))}, the inverse of sigmoid. */
+    public Tensor logit() { return MathOps.LOGIT.callTensor(this); }
+
+    /** logit of this clamped to [eps, 1 - eps]. */
+    public Tensor logit(double eps) { return MathOps.LOGIT.callTensor(this, eps); }
+
+    /** The normalized sinc, {@code sin(πx) / (πx)}, 1 at 0. */
+    public Tensor sinc() { return MathOps.SINC.callTensor(this); }
+
+    /** The step function: 0 below 0, 1 above, {@code values} at 0 (same dtype as this). */
+    public Tensor heaviside(Tensor values) { return MathOps.HEAVISIDE.callTensor(this, values); }
+
+    /** copysign written into this (a floating tensor). */
+    public Tensor copysign_(Tensor other) { return MathOps.COPYSIGN__TENSOR.callTensor(this, other); }
+
+    public Tensor copysign_(double other) { return MathOps.COPYSIGN__SCALAR.callTensor(this, other); }
+
+    /** logit written into this. */
+    public Tensor logit_() { return MathOps.LOGIT_.callTensor(this); }
+
+    public Tensor logit_(double eps) { return MathOps.LOGIT_.callTensor(this, eps); }
+
+    /** sinc written into this. */
+    public Tensor sinc_() { return MathOps.SINC_.callTensor(this); }
+
+    /** heaviside written into this. */
+    public Tensor heaviside_(Tensor values) { return MathOps.HEAVISIDE_.callTensor(this, values); }
+
+    /** The elementwise maximum ignoring NaN (NaN only where both are). */
+    public Tensor fmax(Tensor other) { return MathOps.FMAX.callTensor(this, other); }
+
+    /** The elementwise minimum ignoring NaN (NaN only where both are). */
+    public Tensor fmin(Tensor other) { return MathOps.FMIN.callTensor(this, other); }
+
+    /** The elementwise greatest common divisor of integers (non-negative). */
+    public Tensor gcd(Tensor other) { return MathOps.GCD.callTensor(this, other); }
+
+    /** The elementwise least common multiple of integers (non-negative). */
+    public Tensor lcm(Tensor other) { return MathOps.LCM.callTensor(this, other); }
+
+    /** The minimum and the maximum of all elements: [min, max]. */
+    public List<Tensor> aminmax() { return ReductionOps.AMINMAX.callList(this); }
+
+    /** The minimum and the maximum over {@code dim}: [min, max]. */
+    public List<Tensor> aminmax(int dim, boolean keepdim) { return ReductionOps.AMINMAX.callList(this, (long) dim, keepdim); }
+
+    /** Each slice along {@code dim} whose p-norm exceeds {@code maxnorm} scaled down to that norm. */
+    public Tensor renorm(double p, int dim, double maxnorm) { return ReductionOps.RENORM.callTensor(this, p, (long) dim, maxnorm); }
+
+    /** The elements of this, read flat, at {@code index} (int64, any shape, negative from the end). */
+    public Tensor take(Tensor index) { return IndexingOps.TAKE.callTensor(this, index); }
+
+    /** {@code this + outer(vec1, vec2)}. */
+    public Tensor addr(Tensor vec1, Tensor vec2) { return LinalgOps.ADDR.callTensor(this, vec1, vec2); }
+
+    /** {@code beta * this + alpha * outer(vec1, vec2)}; with beta 0 this is not read. */
+    public Tensor addr(Tensor vec1, Tensor vec2, double beta, double alpha) { return LinalgOps.ADDR.callTensor(this, vec1, vec2, beta, alpha); }
+
+    /** {@code this + Σ_b batch1[b] @ batch2[b]}. */
+    public Tensor addbmm(Tensor batch1, Tensor batch2) { return LinalgOps.ADDBMM.callTensor(this, batch1, batch2); }
+
+    /** {@code beta * this + alpha * Σ_b batch1[b] @ batch2[b]}; with beta 0 this is not read. */
+    public Tensor addbmm(Tensor batch1, Tensor batch2, double beta, double alpha) { return LinalgOps.ADDBMM.callTensor(this, batch1, batch2, beta, alpha); }
+
+    /** The q-th quantile of all elements (linear interpolation). */
+    public Tensor quantile(double q) { return SortOps.QUANTILE_SCALAR.callTensor(this, q); }
+
+    /** The q-th quantile over {@code dim} (all elements when null); interpolation "linear", "lower", "higher", "midpoint" or "nearest". */
+    public Tensor quantile(double q, Integer dim, boolean keepdim, String interpolation) {
+        return SortOps.QUANTILE_SCALAR.callTensor(this, q, dim == null ? null : (long) (int) dim, keepdim, interpolation);
+    }
+
+    /** The quantiles at each of {@code q} (0-d or 1-d, this dtype), on a new first dim for a 1-d q. */
+    public Tensor quantile(Tensor q, Integer dim, boolean keepdim, String interpolation) {
+        return SortOps.QUANTILE.callTensor(this, q, dim == null ? null : (long) (int) dim, keepdim, interpolation);
+    }
+
+    /** quantile ignoring NaN. */
+    public Tensor nanquantile(double q) { return SortOps.NANQUANTILE_SCALAR.callTensor(this, q); }
+
+    public Tensor nanquantile(double q, Integer dim, boolean keepdim, String interpolation) {
+        return SortOps.NANQUANTILE_SCALAR.callTensor(this, q, dim == null ? null : (long) (int) dim, keepdim, interpolation);
+    }
+
+    public Tensor nanquantile(Tensor q, Integer dim, boolean keepdim, String interpolation) {
+        return SortOps.NANQUANTILE.callTensor(this, q, dim == null ? null : (long) (int) dim, keepdim, interpolation);
+    }
+
+    // ------------------------------------------------------------------ end of everyday ops (ops8)
 }
