@@ -445,6 +445,7 @@ class OpGradcheckTest {
     /** Outputs are integers or booleans, or piecewise constant, or cut from autograd (detach): nothing to differentiate. */
     static final java.util.Set<String> NON_DIFFERENTIABLE = java.util.Set.of(
             "aten.argmax.default", "aten.argmin.default", "aten.argsort.default", "aten.one_hot.default", "aten._local_scalar_dense.default",
+            "aten.searchsorted.Tensor", "aten.searchsorted.Scalar", "aten.bucketize.Tensor", "aten.bucketize.Scalar",
             "aten.eq.Scalar", "aten.eq.Tensor", "aten.ne.Scalar", "aten.ne.Tensor", "aten.lt.Scalar", "aten.lt.Tensor", "aten.le.Scalar",
             "aten.le.Tensor", "aten.gt.Scalar", "aten.gt.Tensor", "aten.ge.Scalar", "aten.ge.Tensor", "aten.logical_and.default",
             "aten.logical_or.default", "aten.logical_not.default", "aten.where.Scalar",
