@@ -27,6 +27,7 @@ public final class OpRegistry {
         "dev.ember.ops.UpsampleOps",
         "dev.ember.ops.PadOps",
         "dev.ember.ops.BucketizeOps",
+        "dev.ember.ops.LuOps",
         "dev.ember.ops.ScatterOps",
         "dev.ember.ops.SortOps",
         "dev.ember.ops.ScanOps",

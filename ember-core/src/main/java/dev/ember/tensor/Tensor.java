@@ -10,6 +10,7 @@ import dev.ember.ops.DistanceOps;
 import dev.ember.ops.MathOps;
 import dev.ember.ops.IndexingOps;
 import dev.ember.ops.LinalgOps;
+import dev.ember.ops.LuOps;
 import dev.ember.ops.OpRegistry;
 import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.ReductionOps;
@@ -1775,4 +1776,21 @@ public class Tensor {
     }
 
     // ------------------------------------------------------------------ end of everyday ops (ops8)
+
+    // ------------------------------------------------------------------ determinants, inverse, solve (LuOps)
+
+    /** torch.det / torch.linalg.det of each square matrix (the last two dims). */
+    public Tensor det() { return LuOps.DET.callTensor(this); }
+
+    /** torch.slogdet: [sign, log|det|] of each square matrix (sign 0 and -inf for a singular one). */
+    public List<Tensor> slogdet() { return LuOps.SLOGDET.callList(this); }
+
+    /** torch.logdet: log(det), NaN for a negative determinant, -inf for a singular matrix. */
+    public Tensor logdet() { return LuOps.LOGDET.callTensor(this); }
+
+    /** torch.inverse / torch.linalg.inv of each square matrix; a singular one is refused with ATen's message. */
+    public Tensor inverse() { return LuOps.INVERSE.callTensor(this); }
+
+    /** torch.linalg.solve(A, B): X with {@code A X = B}, B a matrix or a vector, batch dims broadcast. */
+    public static Tensor linalgSolve(Tensor a, Tensor b) { return LuOps.LINALG_SOLVE.callTensor(a, b, true); }
 }

@@ -61,6 +61,12 @@ class OpGradcheckTest {
         return withZeros(new double[] {1.5, -0.5, 2, 0.7, -1.2, 0.9, 0, 1.3, -2, 0.6, 0, 1.1, 0.8, 0, -1.4, 1.2, 0, -0.7, 0, 0}, 4, 5);
     }
 
+    /** {@code batch} float64 leaves {@code n x n}, the identity times n plus noise: far from singular. */
+    static Tensor wellConditioned(int batch, int n) {
+        Tensor noise = Tensor.randn(RNG, batch, n, n).to(DType.FLOAT64).mul(0.3);
+        return noise.add(Tensor.eye(n).to(DType.FLOAT64).mul((double) n)).detach().requiresGrad(true);
+    }
+
     /** A float64 constant (no grad). */
     static Tensor c(int... shape) { return Tensor.randn(RNG, shape).to(DType.FLOAT64); }
 
@@ -228,6 +234,11 @@ class OpGradcheckTest {
         s(ShapeOps.STACK, List.of(x(2, 3), x(2, 3)), 1);
 
         s(LinalgOps.MM, x(2, 3), x(3, 4));
+        s(dev.ember.ops.LuOps.LINALG_DET, "batched", wellConditioned(2, 3));
+        s(dev.ember.ops.LuOps.LINALG_SLOGDET, "batched", wellConditioned(2, 3));
+        s(dev.ember.ops.LuOps.LINALG_INV, "batched", wellConditioned(2, 3));
+        s(dev.ember.ops.LuOps.LINALG_SOLVE, "matrix right-hand side, broadcast", wellConditioned(2, 3), x(3, 2), true);
+        s(dev.ember.ops.LuOps.LINALG_SOLVE, "vector right-hand side", wellConditioned(1, 3).squeeze(0).detach().requiresGrad(true), x(3), true);
         s(LinalgOps.BMM, x(2, 2, 3), x(2, 3, 4));
         s(LinalgOps.MATMUL, x(2, 3), x(3, 4));
         s(LinalgOps.MATMUL, "batch broadcast", x(2, 1, 3, 4), x(3, 4, 2));

@@ -1,0 +1,325 @@
+package dev.ember.ops;
+
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Shapes;
+import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorMeta;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * torch.linalg's determinants, inverse and solver, on one LU factorization with partial pivoting
+ * (LAPACK's getrf, as ATen's CPU kernels call it) per matrix of a batch, computed in float64 and
+ * rounded once to the input's dtype. Each op is one definition with ATen's checks and words and
+ * its derivatives.yaml formula: {@code det}: {@code g·det·A⁻ᵀ}; {@code slogdet}'s logabsdet:
+ * {@code g·A⁻ᵀ}; {@code inv}: {@code −A⁻ᵀ g A⁻ᵀ}; {@code solve}: {@code gB = A⁻ᵀ g},
+ * {@code gA = −gB Xᵀ}. (ATen's det backward also covers singular matrices through an SVD; here a
+ * singular A's det gradient is refused by the inverse it needs.) Under Ember.compile each runs its
+ * kernel (a batch of small dense factorizations).
+ */
+public final class LuOps {
+    private LuOps() {}
+
+    public static final OpOverload LINALG_DET = OpOverload.define("linalg_det(Tensor A) -> Tensor")
+            .meta(a -> TensorMeta.contiguous(a.tensor(0).dtype(), batchShape(checkSquare("linalg.det", a.tensor(0)))))
+            .kernel((a, m) -> {
+                Factors f = factor(a.tensor(0));
+                double[] det = new double[f.count];
+                for (int b = 0; b < f.count; b++) det[b] = f.det(b);
+                return result(det, (TensorMeta) m);
+            })
+            .derivative(g -> new Object[] {g.mul(g.call(ShapeOps.UNSQUEEZE, g.call(ShapeOps.UNSQUEEZE, g.mul(g.grad(), g.result()), -1L), -1L), inverseTransposed(g))})
+            .register();
+
+    public static final OpOverload DET = ComposedOps.define("det(Tensor self) -> Tensor", a -> checkSquare("linalg.det", a.tensor(0)),
+            (e, a) -> e.call(LINALG_DET, a[0]));
+
+    public static final OpOverload LINALG_SLOGDET = OpOverload.define("linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)")
+            .meta(a -> {
+                Tensor self = checkSquare("linalg.slogdet", a.tensor(0));
+                TensorMeta one = TensorMeta.contiguous(self.dtype(), batchShape(self));
+                return List.of(one, one);
+            })
+            .kernel((a, m) -> {
+                Factors f = factor(a.tensor(0));
+                double[] sign = new double[f.count], logAbs = new double[f.count];
+                for (int b = 0; b < f.count; b++) {
+                    double[] s = f.signAndLogAbsDet(b);
+                    sign[b] = s[0];
+                    logAbs[b] = s[1];
+                }
+                List<?> metas = (List<?>) m;
+                return List.of(result(sign, (TensorMeta) metas.get(0)), result(logAbs, (TensorMeta) metas.get(1)));
+            })
+            .derivative(g -> new Object[] {g.mul(g.call(ShapeOps.UNSQUEEZE, g.call(ShapeOps.UNSQUEEZE, g.grad(1), -1L), -1L), inverseTransposed(g))})
+            .nonDifferentiableOutputs(0)
+            .register();
+
+    public static final OpOverload SLOGDET = ComposedOps.define("slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)",
+            a -> checkSquare("linalg.slogdet", a.tensor(0)), (e, a) -> e.call(LINALG_SLOGDET, a[0]));
+
+    /** log(det): NaN for a negative determinant, -inf for a zero one (ATen's sign-aware formula). */
+    public static final OpOverload LOGDET = ComposedOps.define("logdet(Tensor self) -> Tensor", a -> checkSquare("logdet", a.tensor(0)), (e, a) -> {
+        @SuppressWarnings("unchecked")
+        List<Object> parts = (List<Object>) e.call(LINALG_SLOGDET, a[0]);
+        Object nanWhereNegative = e.call(PointwiseOps.WHERE_SCALAR, e.call(PointwiseOps.LT_SCALAR, parts.get(0), 0L), Double.NaN, 0.0);
+        return e.call(PointwiseOps.ADD_TENSOR, parts.get(1), nanWhereNegative);
+    });
+
+    public static final OpOverload LINALG_INV = OpOverload.define("linalg_inv(Tensor A) -> Tensor")
+            .meta(a -> {
+                Tensor self = checkSquare("linalg.inv", a.tensor(0));
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                // Aᵀ is factored, as ATen's LAPACK call sees a row-major A (column-major Aᵀ), so a singular
+                // matrix is refused naming the diagonal element ATen names; column j of (Aᵀ)⁻¹ is row j of A⁻¹
+                Tensor self = a.tensor(0);
+                Factors f = factor(self.transpose(-2, -1).contiguous());
+                int n = f.n;
+                double[] out = new double[f.count * n * n];
+                for (int b = 0; b < f.count; b++) {
+                    f.requireInvertible(b, "linalg.inv", "the inversion could not be completed because the input matrix is singular.");
+                    double[] column = new double[n];
+                    for (int j = 0; j < n; j++) {
+                        Arrays.fill(column, 0);
+                        column[j] = 1;
+                        f.solveInPlace(b, column);
+                        System.arraycopy(column, 0, out, b * n * n + j * n, n);
+                    }
+                }
+                return result(out, (TensorMeta) m);
+            })
+            .derivative(g -> {
+                Object invT = g.call(ShapeOps.TRANSPOSE, g.result(), -2L, -1L);
+                return new Object[] {g.neg(g.call(LinalgOps.MATMUL, g.call(LinalgOps.MATMUL, invT, g.grad()), invT))};
+            })
+            .register();
+
+    public static final OpOverload INVERSE = ComposedOps.define("inverse(Tensor self) -> Tensor", a -> checkSquare("linalg.inv", a.tensor(0)),
+            (e, a) -> e.call(LINALG_INV, a[0]));
+
+    /**
+     * {@code A X = B} for X: B a matrix ({@code [..., n, k]}) or a vector ({@code [n]}, or
+     * {@code [..., n]} with A's batch shape), batch dims broadcast as ATen's linalg_solve does.
+     */
+    public static final OpOverload LINALG_SOLVE = OpOverload.define("linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor")
+            .meta(a -> solveMeta(a.tensor(0), a.tensor(1), a.bool(2)))
+            .kernel((a, m) -> solve(a.tensor(0), a.tensor(1), (TensorMeta) m))
+            .derivative(g -> {
+                Object A = g.arg(0), X = g.result();
+                boolean vector = isVectorCase(g.argMeta(0), g.argMeta(1));
+                Object gB = g.call(LinalgOps_SOLVE(), g.call(ShapeOps.TRANSPOSE, A, -2L, -1L), g.grad(), true);
+                Object gA = null;
+                if (g.needs(0)) {
+                    Object gBm = vector ? g.call(ShapeOps.UNSQUEEZE, gB, -1L) : gB, Xm = vector ? g.call(ShapeOps.UNSQUEEZE, X, -1L) : X;
+                    gA = g.neg(g.call(LinalgOps.MATMUL, gBm, g.call(ShapeOps.TRANSPOSE, Xm, -2L, -1L)));
+                }
+                return new Object[] {gA, g.needs(1) ? gB : null, null};
+            })
+            .register();
+
+    /** This class's own solve op (a static field cannot name itself in its initializer). */
+    private static OpOverload LinalgOps_SOLVE() { return LINALG_SOLVE; }
+
+    // ------------------------------------------------------------------ checks
+
+    private static Tensor checkSquare(String op, Tensor a) {
+        if (!a.dtype().isFloatingPoint()) {
+            throw new IllegalArgumentException(op + ": Expected a floating point or complex tensor as input. Got " + ReductionOps.scalarTypeName(a.dtype()));
+        }
+        if (a.dim() < 2) {
+            throw new IllegalArgumentException(op + ": The input tensor A must have at least 2 dimensions.");
+        }
+        if (a.size(-2) != a.size(-1)) {
+            throw new IllegalArgumentException(op + ": A must be batches of square matrices, but they are " + a.size(-2) + " by " + a.size(-1) + " matrices");
+        }
+        return a;
+    }
+
+    private static int[] batchShape(Tensor a) { return Arrays.copyOf(a.shape(), a.dim() - 2); }
+
+    /** ATen's linalg_solve_is_vector_rhs: B is a vector when 1-d, or when it is A's shape less the last dim. */
+    private static boolean isVectorCase(TensorMeta a, TensorMeta b) {
+        if (b.dim() == 1) return true;
+        int[] want = Arrays.copyOf(a.shape(), a.dim() - 1);
+        return b.dim() == a.dim() - 1 && Arrays.equals(b.shape(), want);
+    }
+
+    private static TensorMeta solveMeta(Tensor A, Tensor B, boolean left) {
+        String op = "linalg.solve";
+        if (!left) throw new IllegalArgumentException(op + ": left=False is not supported by Ember yet (solve Aᵀ Xᵀ = Bᵀ instead)");
+        checkSquare(op, A);
+        if (A.dtype() != B.dtype()) {
+            throw new IllegalArgumentException(op + ": Expected A and B to have the same dtype, but found A of type " + ReductionOps.scalarTypeName(A.dtype())
+                    + " and B of type " + ReductionOps.scalarTypeName(B.dtype()) + " instead");
+        }
+        boolean vector = isVectorCase(A.meta(), B.meta());
+        int n = A.size(-1);
+        int rows = vector ? B.size(-1) : (B.dim() >= 2 ? B.size(-2) : -1);
+        if (B.dim() == 0 || rows != n) {
+            String bShape = vector ? B.size(-1) + "" : (B.dim() >= 2 ? B.size(-2) + "x" + B.size(-1) : Shapes.format(B.shape()));
+            throw new IllegalArgumentException(op + ": Incompatible shapes of A and B for the equation " + (vector ? "Ax = b" : "AX = B")
+                    + " (" + n + "x" + n + " and " + bShape + ")");
+        }
+        int[] aBatch = Arrays.copyOf(A.shape(), A.dim() - 2);
+        int[] bBatch = vector ? Arrays.copyOf(B.shape(), B.dim() - 1) : Arrays.copyOf(B.shape(), B.dim() - 2);
+        int[] batch = Shapes.broadcast(op, aBatch, bBatch);
+        int[] shape = vector ? Arrays.copyOf(batch, batch.length + 1) : Arrays.copyOf(batch, batch.length + 2);
+        if (vector) shape[batch.length] = n;
+        else {
+            shape[batch.length] = n;
+            shape[batch.length + 1] = B.size(-1);
+        }
+        return TensorMeta.contiguous(A.dtype(), shape);
+    }
+
+    // ------------------------------------------------------------------ kernels
+
+    private static Object inverseTransposed(Grad g) {
+        return g.call(ShapeOps.TRANSPOSE, g.call(LINALG_INV, g.arg(0)), -2L, -1L);
+    }
+
+    private static Tensor solve(Tensor A, Tensor B, TensorMeta meta) {
+        boolean vector = isVectorCase(A.meta(), B.meta());
+        int n = A.size(-1);
+        int k = vector ? 1 : B.size(-1);
+        int[] batch = Arrays.copyOf(meta.shape(), meta.dim() - (vector ? 1 : 2));
+        int[] aShape = Arrays.copyOf(batch, batch.length + 2);
+        aShape[batch.length] = n;
+        aShape[batch.length + 1] = n;
+        int[] bShape = Arrays.copyOf(batch, batch.length + 2);
+        bShape[batch.length] = n;
+        bShape[batch.length + 1] = k;
+        Tensor a = A.expand(aShape).contiguous();
+        Tensor b = (vector ? B.unsqueeze(-1) : B).expand(bShape).contiguous();
+        Factors f = factor(a);
+        double[] rhs = b.toDoubleArray();
+        double[] column = new double[n];
+        for (int m = 0; m < f.count; m++) {
+            f.requireInvertible(m, "torch.linalg.solve", null);
+            for (int j = 0; j < k; j++) {
+                for (int i = 0; i < n; i++) column[i] = rhs[m * n * k + i * k + j];
+                f.solveInPlace(m, column);
+                for (int i = 0; i < n; i++) rhs[m * n * k + i * k + j] = column[i];
+            }
+        }
+        return result(rhs, meta);
+    }
+
+    /** {@code values} (float64, the meta's element order) as a tensor of the meta's dtype. */
+    private static Tensor result(double[] values, TensorMeta meta) {
+        return Tensor.of(values, meta.shape()).to(meta.dtype());
+    }
+
+    private static Factors factor(Tensor a) {
+        int n = a.size(-1);
+        int count = n == 0 ? Shapes.numel(batchShape(a)) : a.numel() / (n * n);
+        return new Factors(a.toDoubleArray(), n, count);
+    }
+
+    /** The LU factors of each matrix of a batch ({@code P A = L U}, L unit lower), in place, with the pivots. */
+    private static final class Factors {
+        final double[] lu;
+        final int n, count;
+        final int[] pivots;
+        /** Per matrix, the first (1-based) zero diagonal element of U, or 0. */
+        final int[] firstZero;
+        final boolean[] oddSwaps;
+
+        Factors(double[] lu, int n, int count) {
+            this.lu = lu;
+            this.n = n;
+            this.count = count;
+            this.pivots = new int[count * n];
+            this.firstZero = new int[count];
+            this.oddSwaps = new boolean[count];
+            for (int b = 0; b < count; b++) factorOne(b);
+        }
+
+        /** getrf's right-looking elimination with partial pivoting (the row of the largest magnitude). */
+        private void factorOne(int b) {
+            int base = b * n * n;
+            for (int j = 0; j < n; j++) {
+                int p = j;
+                double best = Math.abs(lu[base + j * n + j]);
+                for (int i = j + 1; i < n; i++) {
+                    double v = Math.abs(lu[base + i * n + j]);
+                    if (v > best) {
+                        best = v;
+                        p = i;
+                    }
+                }
+                pivots[b * n + j] = p;
+                if (p != j) {
+                    oddSwaps[b] = !oddSwaps[b];
+                    for (int c = 0; c < n; c++) {
+                        double t = lu[base + j * n + c];
+                        lu[base + j * n + c] = lu[base + p * n + c];
+                        lu[base + p * n + c] = t;
+                    }
+                }
+                double pivot = lu[base + j * n + j];
+                if (pivot == 0) {
+                    if (firstZero[b] == 0) firstZero[b] = j + 1;
+                    continue;
+                }
+                for (int i = j + 1; i < n; i++) {
+                    double l = lu[base + i * n + j] / pivot;
+                    lu[base + i * n + j] = l;
+                    if (l == 0) continue;
+                    for (int c = j + 1; c < n; c++) lu[base + i * n + c] -= l * lu[base + j * n + c];
+                }
+            }
+        }
+
+        double det(int b) {
+            double d = oddSwaps[b] ? -1 : 1;
+            for (int i = 0; i < n; i++) d *= lu[b * n * n + i * n + i];
+            return d;
+        }
+
+        /** {sign, log|det|}: sign 0 and -inf for a singular matrix, as ATen's. */
+        double[] signAndLogAbsDet(int b) {
+            double sign = oddSwaps[b] ? -1 : 1, logAbs = 0;
+            for (int i = 0; i < n; i++) {
+                double u = lu[b * n * n + i * n + i];
+                if (u == 0) return new double[] {0, Double.NEGATIVE_INFINITY};
+                if (u < 0) sign = -sign;
+                logAbs += Math.log(Math.abs(u));
+            }
+            return new double[] {sign, logAbs};
+        }
+
+        void requireInvertible(int b, String op, String singular) {
+            if (firstZero[b] == 0) return;
+            String where = count > 1 ? "(Batch element " + b + "): " : "";
+            if (singular == null) throw new IllegalArgumentException(op + ": " + where + "The solver failed because the input matrix is singular.");
+            throw new IllegalArgumentException(op + ": " + where + "The diagonal element " + firstZero[b] + " is zero, " + singular);
+        }
+
+        /** {@code x ← A⁻¹ x} for matrix {@code b}: the row swaps, then L and U by substitution. */
+        void solveInPlace(int b, double[] x) {
+            int base = b * n * n;
+            for (int j = 0; j < n; j++) {
+                int p = pivots[b * n + j];
+                if (p != j) {
+                    double t = x[j];
+                    x[j] = x[p];
+                    x[p] = t;
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                double s = x[i];
+                for (int c = 0; c < i; c++) s -= lu[base + i * n + c] * x[c];
+                x[i] = s;
+            }
+            for (int i = n - 1; i >= 0; i--) {
+                double s = x[i];
+                for (int c = i + 1; c < n; c++) s -= lu[base + i * n + c] * x[c];
+                x[i] = s / lu[base + i * n + i];
+            }
+        }
+    }
+}
