@@ -123,6 +123,91 @@ public final class LuOps {
     /** This class's own solve op (a static field cannot name itself in its initializer). */
     private static OpOverload LinalgOps_SOLVE() { return LINALG_SOLVE; }
 
+    /**
+     * The Cholesky factor of each symmetric positive-definite matrix: L lower with {@code A = L Lᵀ}
+     * (Lᵀ with {@code upper}), read from A's lower triangle, in float64 and rounded once. The
+     * gradient is derivatives.yaml's cholesky_backward: {@code Φ(Lᵀ gL)} (the lower triangle, its
+     * diagonal halved) taken to A by {@code L⁻ᵀ · L⁻¹} and symmetrized.
+     */
+    public static final OpOverload LINALG_CHOLESKY = OpOverload.define("linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor")
+            .meta(a -> {
+                Tensor self = checkSquare("linalg.cholesky", a.tensor(0));
+                return TensorMeta.contiguous(self.dtype(), self.shape());
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0);
+                boolean upper = a.bool(1);
+                int n = self.dim() < 2 ? 0 : self.size(-1);
+                double[] x = self.contiguous().toDoubleArray();
+                int count = n == 0 ? 0 : x.length / (n * n);
+                double[] l = new double[x.length];
+                for (int b = 0; b < count; b++) {
+                    int base = b * n * n;
+                    for (int j = 0; j < n; j++) {
+                        double d = x[base + j * n + j];
+                        for (int k = 0; k < j; k++) d -= l[base + j * n + k] * l[base + j * n + k];
+                        if (!(d > 0)) {
+                            throw new IllegalArgumentException("linalg.cholesky: " + (count > 1 ? "(Batch element " + b + "): " : "")
+                                    + "The factorization could not be completed because the input is not positive-definite (the leading minor of order "
+                                    + (j + 1) + " is not positive-definite).");
+                        }
+                        double diag = Math.sqrt(d);
+                        l[base + j * n + j] = diag;
+                        for (int i = j + 1; i < n; i++) {
+                            double s = x[base + i * n + j];
+                            for (int k = 0; k < j; k++) s -= l[base + i * n + k] * l[base + j * n + k];
+                            l[base + i * n + j] = s / diag;
+                        }
+                    }
+                }
+                Tensor lower = result(l, TensorMeta.contiguous(self.dtype(), self.shape()));
+                return upper ? lower.transpose(-2, -1).contiguous() : lower;
+            })
+            .derivative(g -> {
+                boolean upper = (Boolean) g.arg(1);
+                Object L = upper ? g.call(ShapeOps.TRANSPOSE, g.result(), -2L, -1L) : g.result();
+                Object gL = upper ? g.call(ShapeOps.TRANSPOSE, g.grad(), -2L, -1L) : g.grad();
+                Object lt = g.call(ShapeOps.TRANSPOSE, L, -2L, -1L);
+                Object product = g.call(LinalgOps.MATMUL, lt, gL);
+                Object phi = g.sub(g.call(ShapeOps.TRIL, product, 0L),
+                        g.mul(g.call(ShapeOps.DIAG_EMBED, g.call(ShapeOps.DIAGONAL, product, 0L, -2L, -1L), 0L, -2L, -1L), 0.5));
+                Object lInv = g.call(LINALG_INV, L);
+                Object gA = g.call(LinalgOps.MATMUL, g.call(LinalgOps.MATMUL, g.call(ShapeOps.TRANSPOSE, lInv, -2L, -1L), phi), lInv);
+                return new Object[] {g.mul(g.add(gA, g.call(ShapeOps.TRANSPOSE, gA, -2L, -1L)), 0.5), null};
+            })
+            .register();
+
+    public static final OpOverload CHOLESKY = ComposedOps.define("cholesky(Tensor self, bool upper=False) -> Tensor", a -> checkSquare("linalg.cholesky", a.tensor(0)),
+            (e, a) -> e.call(LINALG_CHOLESKY, a[0], a[1]));
+
+    /** A square matrix to an integer power: repeated squaring (matmul); a negative power of its inverse; the identity for 0. */
+    public static final OpOverload LINALG_MATRIX_POWER = ComposedOps.define("linalg_matrix_power(Tensor self, int n) -> Tensor",
+            a -> {
+                Tensor self = a.tensor(0);
+                if (self.dim() < 2) throw new IllegalArgumentException("linalg.matrix_power: The input tensor A must have at least 2 dimensions.");
+                if (self.size(-2) != self.size(-1)) {
+                    throw new IllegalArgumentException("linalg.matrix_power: A must be batches of square matrices, but they are " + self.size(-2) + " by " + self.size(-1) + " matrices");
+                }
+                if (a.lng(1) < 0) checkSquare("linalg.inv", self);
+            },
+            (e, a) -> {
+                long n = ((Number) a[1]).longValue();
+                TensorMeta meta = e.meta(a[0]);
+                if (n == 0) {
+                    Object eye = e.call(CreationOps.EYE, (long) meta.shape()[meta.dim() - 1], meta.dtype());
+                    return e.call(ShapeOps.CLONE, e.call(ShapeOps.EXPAND, eye, meta.shape()));
+                }
+                Object base = n < 0 ? e.call(LINALG_INV, a[0]) : a[0];
+                long k = Math.abs(n);
+                Object result = null;
+                while (k > 0) {
+                    if ((k & 1) == 1) result = result == null ? base : e.call(LinalgOps.MATMUL, result, base);
+                    k >>= 1;
+                    if (k > 0) base = e.call(LinalgOps.MATMUL, base, base);
+                }
+                return result == a[0] ? e.call(ShapeOps.CLONE, a[0]) : result;
+            });
+
     // ------------------------------------------------------------------ checks
 
     private static Tensor checkSquare(String op, Tensor a) {

@@ -1793,4 +1793,13 @@ public class Tensor {
 
     /** torch.linalg.solve(A, B): X with {@code A X = B}, B a matrix or a vector, batch dims broadcast. */
     public static Tensor linalgSolve(Tensor a, Tensor b) { return LuOps.LINALG_SOLVE.callTensor(a, b, true); }
+
+    /** torch.linalg.cholesky: L lower triangular with {@code A = L Lᵀ} for each symmetric positive-definite matrix. */
+    public Tensor cholesky() { return cholesky(false); }
+
+    /** torch.linalg.cholesky with {@code upper}: Lᵀ instead of L. */
+    public Tensor cholesky(boolean upper) { return LuOps.LINALG_CHOLESKY.callTensor(this, upper); }
+
+    /** torch.linalg.matrix_power: each square matrix to the power n (negative: of its inverse; 0: the identity). */
+    public Tensor matrixPower(int n) { return LuOps.LINALG_MATRIX_POWER.callTensor(this, (long) n); }
 }

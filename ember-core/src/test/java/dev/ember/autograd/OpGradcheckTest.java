@@ -387,6 +387,14 @@ class OpGradcheckTest {
     /** Ops whose derivative is ATen's refusal ("derivative for … is not implemented"): nothing to gradcheck. */
     static final java.util.Set<String> REFUSE_BACKWARD = java.util.Set.of("aten.heaviside.default");
 
+    /**
+     * Ops whose formula finite differences cannot check element by element, each checked against
+     * libtorch's gradient instead: cholesky reads only A's lower triangle while its gradient is
+     * symmetrized (derivatives.yaml's, for a symmetric A), as PyTorch's own gradcheck of it
+     * symmetrizes its input first (LuOpsTest.choleskyAndMatrixPowerMatchLibtorch).
+     */
+    static final java.util.Set<String> CHECKED_AGAINST_LIBTORCH = java.util.Set.of("aten.linalg_cholesky.default");
+
     @TestFactory
     List<DynamicTest> everyFormulaMatchesFiniteDifferences() {
         List<DynamicTest> tests = new ArrayList<>();
@@ -429,7 +437,8 @@ class OpGradcheckTest {
         for (Sample s : SAMPLES) sampled.add(s.op().name());
         TreeSet<String> missing = new TreeSet<>();
         for (OpOverload op : OpRegistry.all()) {
-            if (op.derivative() != null && !sampled.contains(op.name()) && !REFUSE_BACKWARD.contains(op.name())) missing.add(op.name());
+            if (op.derivative() != null && !sampled.contains(op.name()) && !REFUSE_BACKWARD.contains(op.name())
+                    && !CHECKED_AGAINST_LIBTORCH.contains(op.name())) missing.add(op.name());
         }
         assertEquals(new TreeSet<String>(), missing, "ops with a derivative but no gradcheck sample");
     }

@@ -113,6 +113,40 @@ class LuOpsTest {
         assertEquals("linalg.inv: (Batch element 1): The diagonal element 2 is zero, the inversion could not be completed because the input matrix is singular.", e.getMessage());
     }
 
+    private Tensor spd(DType dtype, int batch, int n) {
+        Tensor m = Inputs.randn(rng, DType.FLOAT64, batch, n, n);
+        return m.matmul(m.transpose(-2, -1)).add(Tensor.eye(n).to(DType.FLOAT64).mul(0.5)).to(dtype);
+    }
+
+    @Test
+    void choleskyAndMatrixPowerMatchLibtorch() {
+        for (DType dtype : List.of(DType.FLOAT64, DType.FLOAT32)) {
+            TorchAssert.Tolerance tol = dtype == DType.FLOAT32 ? TorchAssert.Tolerance.of(5e-5, 5e-5) : TorchAssert.Tolerance.of(1e-10, 1e-12);
+            Tensor a = spd(dtype, 3, 4);
+            assertClose(a.cholesky(), reference("torch.linalg_cholesky(a)", dtype, a), dtype + " cholesky", tol);
+            assertClose(a.cholesky(true), reference("torch.linalg_cholesky(a, upper=True)", dtype, a), dtype + " cholesky upper", tol);
+            Tensor m = matrices(dtype, 2, 3, 3).mul(0.5);
+            for (int n : new int[] {-3, -1, 0, 1, 2, 5}) {
+                assertClose(m.matrixPower(n), reference("torch.linalg_matrix_power(a, " + n + ")", dtype, m), dtype + " matrix_power " + n, tol);
+            }
+        }
+        Tensor a = spd(DType.FLOAT64, 2, 3), leaf = a.detach().requiresGrad(true);
+        Tensor loss = leaf.cholesky().sin().sum().add(leaf.matrixPower(-2).square().sum()).add(leaf.matrixPower(3).sum());
+        Tensor got = Autograd.grad(List.of(loss), List.of(leaf), null, false, false, false).get(0);
+        String body = "a = a.detach().requires_grad_(True)\n"
+                + "y = torch.linalg_cholesky(a).sin().sum() + torch.linalg_matrix_power(a, -2).square().sum() + torch.linalg_matrix_power(a, 3).sum()\n"
+                + "return torch.autograd.grad([y], [a])";
+        try (NDManager nd = Torch.scope()) {
+            assertClose(got, Torch.callListWithGrad(nd, body, a).get(0), "gradients of cholesky and matrix_power", TorchAssert.Tolerance.of(1e-9, 1e-10));
+        }
+        Tensor indefinite = Tensor.of(new double[] {1, 2, 2, 1}, 2, 2);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, indefinite::cholesky);
+        assertEquals("linalg.cholesky: The factorization could not be completed because the input is not positive-definite "
+                + "(the leading minor of order 2 is not positive-definite).", e.getMessage());
+        RuntimeException torch = assertThrows(RuntimeException.class, () -> Torch.call("torch.linalg_cholesky(a)", indefinite));
+        assertTrue(messages(torch).contains(e.getMessage()), messages(torch));
+    }
+
     /** An exception's message and its causes' (libtorch's own words are in the cause). */
     private static String messages(Throwable t) {
         StringBuilder sb = new StringBuilder();
