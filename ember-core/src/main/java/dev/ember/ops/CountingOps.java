@@ -134,4 +134,120 @@ public final class CountingOps {
         }
         return t;
     }
+
+    /**
+     * Each run of equal neighbours in the flattened tensor kept once (torch.unique_consecutive):
+     * the run's value, then (when asked) each element's run index in self's shape and each run's
+     * length; what is not asked for is an empty tensor. Neighbours are one run when {@code ==}
+     * (so -0.0 and 0.0 are, and NaNs never are, as ATen's {@code !=} splits them).
+     */
+    public static final OpOverload UNIQUE_CONSECUTIVE = OpOverload.define("unique_consecutive(Tensor self, bool return_inverse=False, "
+                    + "bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)")
+            .tags(Tag.DYNAMIC_OUTPUT_SHAPE)
+            .meta(a -> {
+                Tensor self = readable("unique_consecutive", a.tensor(0));
+                if (a.get(3) != null) throw new IllegalArgumentException("unique_consecutive: dim is not supported by Ember yet (flatten, or compare slices yourself)");
+                int runs = runs(self).count;
+                return List.of(TensorMeta.contiguous(self.dtype(), runs),
+                        a.bool(1) ? TensorMeta.contiguous(DType.INT64, self.shape()) : TensorMeta.contiguous(DType.INT64, 0),
+                        TensorMeta.contiguous(DType.INT64, a.bool(2) ? runs : 0));
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0);
+                Runs r = runs(self);
+                long[] starts = Arrays.copyOf(r.starts, r.count);
+                Tensor values = self.reshape(-1).index(Tensor.of(starts, r.count));
+                Tensor inverse = a.bool(1) ? Tensor.of(r.inverse, self.shape()) : Tensor.zeros(DType.INT64, 0);
+                long[] counts = new long[r.count];
+                for (int k = 0; k < r.count; k++) counts[k] = (k + 1 < r.count ? r.starts[k + 1] : self.numel()) - r.starts[k];
+                return List.of(values, inverse, a.bool(2) ? Tensor.of(counts, r.count) : Tensor.zeros(DType.INT64, 0));
+            })
+            .register();
+
+    /** The runs of the flattened tensor: where each starts, and each element's run. */
+    private record Runs(int count, long[] starts, long[] inverse) {}
+
+    private static Runs runs(Tensor self) {
+        int n = self.numel();
+        long[] starts = new long[n], inverse = new long[n];
+        int count = 0;
+        if (self.dtype().isFloatingPoint()) {
+            double[] v = self.toDoubleArray();
+            for (int i = 0; i < n; i++) {
+                if (i == 0 || v[i] != v[i - 1]) starts[count++] = i;
+                inverse[i] = count - 1;
+            }
+        } else {
+            long[] v = self.dtype() == DType.BOOL ? self.to(DType.INT64).toLongArray() : self.toLongArray();
+            for (int i = 0; i < n; i++) {
+                if (i == 0 || v[i] != v[i - 1]) starts[count++] = i;
+                inverse[i] = count - 1;
+            }
+        }
+        return new Runs(count, starts, inverse);
+    }
+
+    /**
+     * A histogram of {@code bins} equal bins over [min, max] (torch.histc): elements outside it
+     * and NaNs are not counted, max itself falls in the last bin; min = max (the default 0, 0) takes
+     * the data's own range, widened by 1 each way when it is one value. Counts in self's dtype.
+     */
+    public static final OpOverload HISTC = OpOverload.define("histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor")
+            .meta(a -> {
+                Tensor self = a.tensor(0);
+                if (!self.dtype().isFloatingPoint()) {
+                    throw new IllegalArgumentException("torch.histc: \"histogram_cpu\" not implemented for '" + ReductionOps.scalarTypeName(self.dtype()) + "'");
+                }
+                long bins = a.lng(1);
+                if (bins <= 0) throw new IllegalArgumentException("torch.histc(): bins must be > 0, but got " + bins + " for dimension 0");
+                return TensorMeta.contiguous(self.dtype(), (int) bins);
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0);
+                int bins = a.integer(1);
+                double lo = ((Number) a.scalar(2)).doubleValue(), hi = ((Number) a.scalar(3)).doubleValue();
+                boolean single = self.dtype() == DType.FLOAT32;
+                double[] v = self.toDoubleArray();
+                if (lo == hi && v.length > 0) {
+                    lo = Double.POSITIVE_INFINITY;
+                    hi = Double.NEGATIVE_INFINITY;
+                    for (double x : v) {
+                        if (Double.isNaN(x)) {
+                            lo = hi = Double.NaN;
+                            break;
+                        }
+                        lo = Math.min(lo, x);
+                        hi = Math.max(hi, x);
+                    }
+                }
+                if (single) {
+                    lo = (float) lo;
+                    hi = (float) hi;
+                }
+                if (lo == hi) {
+                    lo -= 1;
+                    hi += 1;
+                }
+                if (lo > hi) throw new IllegalArgumentException("torch.histc(): max must be larger than min");
+                if (!Double.isFinite(lo) || !Double.isFinite(hi)) {
+                    throw new IllegalArgumentException("torch.histc(): range of [" + cNumber(lo) + ", " + cNumber(hi) + "] is not finite");
+                }
+                double[] counts = new double[bins];
+                for (double x : v) {
+                    if (!(x >= lo && x <= hi)) continue;
+                    long pos = single ? (long) ((float) ((float) ((float) x - (float) lo) / (float) ((float) hi - (float) lo)) * bins)
+                            : (long) ((x - lo) / (hi - lo) * bins);
+                    if (pos >= bins) pos = bins - 1;
+                    counts[(int) pos]++;
+                }
+                return Tensor.of(counts, bins).to(self.dtype());
+            })
+            .register();
+
+    /** A double as C++'s stream prints it in ATen's messages: nan, inf, -inf, or the number. */
+    private static String cNumber(double x) {
+        if (Double.isNaN(x)) return "nan";
+        if (Double.isInfinite(x)) return x > 0 ? "inf" : "-inf";
+        return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x) : Double.toString(x);
+    }
 }

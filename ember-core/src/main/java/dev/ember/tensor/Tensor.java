@@ -1411,6 +1411,22 @@ public class Tensor {
         return List.copyOf(out);
     }
 
+    /**
+     * torch.unique_consecutive: each run of equal neighbours (flattened) once, then the inverse
+     * indices if {@code returnInverse}, then the run lengths if {@code returnCounts}; a size known
+     * only from the data, so a compiled function breaks its graph here.
+     */
+    public List<Tensor> uniqueConsecutive(boolean returnInverse, boolean returnCounts) {
+        List<Tensor> all = CountingOps.UNIQUE_CONSECUTIVE.callList(this, returnInverse, returnCounts, null);
+        List<Tensor> out = new java.util.ArrayList<>(List.of(all.get(0)));
+        if (returnInverse) out.add(all.get(1));
+        if (returnCounts) out.add(all.get(2));
+        return List.copyOf(out);
+    }
+
+    /** torch.histc: counts in {@code bins} equal bins over [min, max] (min = max: the data's own range). */
+    public Tensor histc(int bins, double min, double max) { return CountingOps.HISTC.callTensor(this, (long) bins, min, max); }
+
     /** How many times each value 0, 1, …, max occurs in this 1-d non-negative integer tensor (torch.bincount). */
     public Tensor bincount() { return CountingOps.BINCOUNT.callTensor(this); }
 

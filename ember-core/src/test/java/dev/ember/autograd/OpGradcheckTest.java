@@ -473,7 +473,7 @@ class OpGradcheckTest {
             "aten.bitwise_xor.Tensor", "aten.bitwise_xor.Scalar", "aten.bitwise_not.default",
             "aten.nonzero.default", "aten.nonzero_numpy.default", "aten.multinomial.default",
             // ATen gives these no gradient either: unique's values (derivatives.yaml: not implemented) and bincount's weighted sums (non-differentiable)
-            "aten._unique2.default", "aten.bincount.default",
+            "aten._unique2.default", "aten.bincount.default", "aten.unique_consecutive.default", "aten.histc.default",
             "aten.gcd.default", "aten.lcm.default",   // integers only
             "aten.detach.default");   // its output carries no gradient by definition
 
