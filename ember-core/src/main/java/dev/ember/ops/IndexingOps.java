@@ -517,4 +517,38 @@ public final class IndexingOps {
                 Object picked = e.call(INDEX_SELECT, e.call(ShapeOps.RESHAPE, a[0], new int[] {-1}), 0L, wrapped);
                 return e.call(ShapeOps.RESHAPE, picked, e.meta(a[1]).shape());
             });
+
+    /**
+     * self with the positions where mask (broadcast with self) is true filled, in order, by
+     * source's first elements (flattened): a where over source gathered at the running count of
+     * true positions, so the output's shape does not depend on the data, and eager, autograd
+     * (through index_select and where) and the compiler compute one thing. That source holds enough
+     * elements is checked where the mask is known (eager calls), with ATen's words.
+     */
+    public static final OpOverload MASKED_SCATTER = ComposedOps.define("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor",
+            a -> {
+                Tensor self = a.tensor(0), mask = a.tensor(1), source = a.tensor(2);
+                if (mask.dtype() != DType.BOOL) {
+                    throw new IllegalArgumentException("masked_scatter_ only supports boolean masks, but got mask with dtype " + ReductionOps.scalarTypeName(mask.dtype()));
+                }
+                if (self.dtype() != source.dtype()) {
+                    throw new IllegalArgumentException("masked_scatter: expected self and source to have same dtypes but got " + ReductionOps.scalarTypeName(self.dtype())
+                            + " and " + ReductionOps.scalarTypeName(source.dtype()));
+                }
+                int[] shape = Shapes.broadcast("masked_scatter", self.shape(), mask.shape());
+                if (!(mask instanceof dev.ember.tensor.FakeTensor)) {
+                    long ones = (long) mask.expand(shape).to(DType.INT64).sum().item();
+                    if (ones > source.numel()) throw new IllegalArgumentException("masked_scatter_: Number of elements of source < number of ones in mask");
+                }
+            },
+            (e, a) -> {
+                int[] shape = Shapes.broadcast("masked_scatter", e.meta(a[0]).shape(), e.meta(a[1]).shape());
+                Object self = e.call(ShapeOps.EXPAND, a[0], shape), mask = e.call(ShapeOps.EXPAND, a[1], shape);
+                if (e.meta(a[2]).numel() == 0) return e.call(ShapeOps.CLONE, self);   // then no position is true (checked)
+                Object flatMask = e.call(ShapeOps.RESHAPE, e.call(ShapeOps.TO_COPY, mask, DType.INT64), new int[] {-1});
+                Object running = e.call(PointwiseOps.SUB_SCALAR, e.call(ScanOps.CUMSUM, flatMask, 0L), 1L);
+                Object positions = e.call(PointwiseOps.CLAMP, running, 0L, (long) (e.meta(a[2]).numel() - 1));
+                Object picked = e.call(INDEX_SELECT, e.call(ShapeOps.RESHAPE, a[2], new int[] {-1}), 0L, positions);
+                return e.call(PointwiseOps.WHERE_SELF, mask, e.call(ShapeOps.RESHAPE, picked, shape), self);
+            });
 }

@@ -1424,6 +1424,9 @@ public class Tensor {
         return List.copyOf(out);
     }
 
+    /** torch.masked_scatter: this tensor with the positions where {@code mask} is true filled, in order, by {@code source}'s elements. */
+    public Tensor maskedScatter(Tensor mask, Tensor source) { return IndexingOps.MASKED_SCATTER.callTensor(this, mask, source); }
+
     /** torch.histc: counts in {@code bins} equal bins over [min, max] (min = max: the data's own range). */
     public Tensor histc(int bins, double min, double max) { return CountingOps.HISTC.callTensor(this, (long) bins, min, max); }
 
