@@ -168,6 +168,9 @@ final class Lambdas {
         };
         if (isStatic == null) return null;
         Class<?> owner = Values.resolve(impl.owner(), caller);
-        return new MethodTarget(owner, impl.methodName(), impl.invocationType().dropParameterTypes(0, isStatic ? 0 : 1), isStatic);
+        // the implementation's own type: a virtual one without its receiver (MethodTypeDesc.dropParameterTypes(0, 0) throws
+        // for a method without parameters, a static () -> value lambda's)
+        MethodTypeDesc type = isStatic ? impl.invocationType() : impl.invocationType().dropParameterTypes(0, 1);
+        return new MethodTarget(owner, impl.methodName(), type, isStatic);
     }
 }

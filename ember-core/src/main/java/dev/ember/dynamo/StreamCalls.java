@@ -217,6 +217,8 @@ final class StreamCalls {
                 yield value;
             }
             case "orElse" -> value != null ? value : args.getFirst();
+            // the supplier runs only when the optional is empty, as Java's: traced then, its ops in the graph
+            case "orElseGet" -> value != null ? value : call(ctx, "supplier", streamOf(o.kind()), args.getFirst());
             case "map" -> {
                 if (o.kind() != Kind.OPTIONAL) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "map() on " + o.describe());
                 VariableTracker mapped = value == null ? null : call(ctx, "map", Kind.STREAM, args.getFirst(), value);
@@ -232,7 +234,7 @@ final class StreamCalls {
                 yield null;
             }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, o.kind().type().getSimpleName() + "." + name + "() on " + o.describe()
-                    + " (traced: isPresent, isEmpty, get, orElseThrow, orElse, ifPresent, map, filter)");
+                    + " (traced: isPresent, isEmpty, get, orElseThrow, orElse, orElseGet, ifPresent, map, filter)");
         };
     }
 
