@@ -84,6 +84,7 @@ final class Invoker {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Ember." + name + " cannot be called inside a compiled function");
         }
         if (JdkCalls.isJdk(owner) && SymScalars.firstIn(args) instanceof SymScalarVariable s) return jdkStaticOnSym(ctx, owner, name, args, s);
+        if (JdkCalls.isJdk(owner) && JdkFunctions.lambdaFor(owner, name, args) instanceof LambdaVariable jdkLambda) return jdkLambda;
         if (JdkCalls.isJdk(owner)) return JdkCalls.invokeStatic(ctx, owner, name, type, args);
         if (owner == Tensor.class && TENSOR_LITERALS.contains(name)) return tensorLiteral(ctx, name, type, args);
         ClassFiles.Resolved r = ClassFiles.exact(owner, name, type);
