@@ -254,6 +254,8 @@ final class Invoker {
             case ConstantVariable c when c.value() == null ->
                     throw Exceptions.raiseFromJvm(ctx, NullPointerException.class, "the traced path throws NullPointerException: calling " + name + "() on null");
             case ConstantVariable c when JdkCalls.isJdk(c.value().getClass()) -> JdkCalls.reflect(ctx, owner, name, type, c.value(), args);
+            // a lambda held by a constant (an enum constant's field): called through its code, as a lambda argument is
+            case ConstantVariable c when Lambdas.ofConstant(c.value()) instanceof LambdaVariable l -> callLambda(ctx, l, owner, name, type, args);
             case ModuleVariable m when name.equals("forward") && Modules.isBuiltinLayer(m.module()) -> ModuleCalls.callModule(ctx, m, args);
             // model.parameters() of a module from the inputs: the live module's answer, each element read from it at each call
             // (Module's own code walks its fields by reflection and dedups in an IdentityHashMap, neither traced)

@@ -82,7 +82,7 @@ final class Lambdas {
     /** The distinct implementations a hidden lambda class {@code c} could have (empty when {@code c} is not one). */
     static Set<MethodTarget> candidates(Class<?> c) {
         Set<MethodTarget> out = new LinkedHashSet<>();
-        Class<?> host = c.isHidden() ? c.getNestHost() : c;
+        Class<?> host = c.isHidden() ? definingClass(c) : c;
         if (host == c || c.getInterfaces().length == 0) return out;
         ClassModel model;
         try {
@@ -106,6 +106,26 @@ final class Lambdas {
             }
         }
         return out;
+    }
+
+    /**
+     * The class whose code made the hidden lambda class {@code c}: the JDK names a lambda class after
+     * it ({@code Outer$Inner$$Lambda/0x…}), and it may be a nested class (an enum, a record, a static
+     * helper) of {@code c}'s nest host, which holds none of its invokedynamics. The nest host when
+     * the name says nothing else.
+     */
+    static Class<?> definingClass(Class<?> c) {
+        String name = c.getName();
+        int cut = name.indexOf("$$Lambda");
+        if (cut > 0) {
+            try {
+                Class<?> maker = Class.forName(name.substring(0, cut), false, c.getClassLoader());
+                if (maker.getNestHost() == c.getNestHost()) return maker;
+            } catch (ClassNotFoundException | LinkageError e) {
+                // fall back to the nest host
+            }
+        }
+        return c.getNestHost();
     }
 
     private static Made resolveHidden(Class<?> c) {
@@ -156,6 +176,46 @@ final class Lambdas {
                         && java.lang.reflect.Modifier.isPublic(m.getModifiers()))
                 .map(java.lang.reflect.Method::getName).distinct().toList();
         return names.size() == 1 ? names.getFirst() : null;
+    }
+
+    /**
+     * A lambda a constant holds (an enum constant's final field, {@code SUM(t -> t.sum(-1))}), as a
+     * traced lambda: its code from its SerializedLambda when it is serializable, else from its class
+     * ({@link #ofHidden}), its captured values constants. Null when it is no lambda, its code cannot
+     * be found, or it captures a value that is no immutable constant (a tensor, a list).
+     */
+    static dev.ember.dynamo.variables.LambdaVariable ofConstant(Object lambda) {
+        if (lambda == null || !lambda.getClass().isHidden() || !FunctionTarget.readable(lambda.getClass())) return null;
+        MethodTarget target;
+        String sam;
+        if (lambda instanceof java.io.Serializable) {
+            FunctionTarget t = FunctionTarget.ofUserLambda(lambda);
+            if (t == null) return null;
+            target = t.method();
+            sam = t.interfaceMethod();
+        } else {
+            Made m = ofHidden(lambda.getClass());
+            if (m == null) return null;
+            target = m.target();
+            sam = m.interfaceMethod();
+        }
+        List<dev.ember.dynamo.variables.VariableTracker> captured = new ArrayList<>();
+        for (java.lang.reflect.Field f : lambda.getClass().getDeclaredFields()) {
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) continue;
+            Object v;
+            try {
+                f.setAccessible(true);
+                v = f.get(lambda);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
+            }
+            if (!(v == null || f.getType().isPrimitive() || v instanceof String || v instanceof Number || v instanceof Boolean
+                    || v instanceof Character || v instanceof Enum<?>)) {
+                return null;
+            }
+            captured.add(Fields.constantOf(v, f.getType()));
+        }
+        return new dev.ember.dynamo.variables.LambdaVariable(target, sam, captured, null, null);
     }
 
     /** The method a LambdaMetafactory site's lambdas run, or null for a constructor reference. */
