@@ -164,7 +164,9 @@ final class Invoker {
         };
     }
 
-    static VariableTracker newObject(InstructionTranslator f, Class<?> cls) {
+    static VariableTracker newObject(InstructionTranslator f, Class<?> cls) { return newObject(f.ctx, cls); }
+
+    static VariableTracker newObject(TraceContext ctx, Class<?> cls) {
         if (ListVariable.MUTABLE_CLASSES.contains(cls)) return new ListVariable(List.of(), cls, null);
         if (cls == StringBuilder.class || cls == StringBuffer.class) return new dev.ember.dynamo.variables.StringBuilderVariable(cls.asSubclass(CharSequence.class));
         if (KeyedContainers.MAP_CLASSES.contains(cls) || KeyedContainers.SET_CLASSES.contains(cls)) return KeyedContainers.fresh(cls);
@@ -175,12 +177,12 @@ final class Invoker {
         if (Throwable.class.isAssignableFrom(cls)) return UserObjectVariable.fresh(cls);
         if (!JdkCalls.isJdk(cls) && KeyedContainers.jdkBase(cls) != null) {
             String why = KeyedContainers.whyNotModelledSubclass(cls);
-            if (why != null) throw f.ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "creating a " + cls.getName() + " inside a compiled function: " + why);
+            if (why != null) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "creating a " + cls.getName() + " inside a compiled function: " + why);
             return KeyedContainers.fresh(cls);
         }
         // a module of the user's (or one of Ember's layers) is an object like any other: its constructor and forward are traced
         if (JdkCalls.isJdk(cls) || Tensor.class.isAssignableFrom(cls)) {
-            throw f.ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "creating a " + cls.getName() + " inside a compiled function");
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "creating a " + cls.getName() + " inside a compiled function");
         }
         return UserObjectVariable.fresh(cls);
     }
@@ -317,6 +319,12 @@ final class Invoker {
         MethodTarget t = l.target();
         List<VariableTracker> all = new ArrayList<>(l.captured());
         all.addAll(args);
+        if (t.name().equals("<init>")) {
+            // a constructor reference (Box::new, ArrayList::new): new, then the constructor, as the bytecode of new Box(t) does
+            VariableTracker made = newObject(ctx, t.owner());
+            invokeSpecial(ctx, t.owner(), "<init>", t.type(), made, all);
+            return made;
+        }
         int first = t.isStatic() ? 0 : 1;
         for (int i = first; i < all.size(); i++) {
             ClassDesc p = t.type().parameterType(i - first);

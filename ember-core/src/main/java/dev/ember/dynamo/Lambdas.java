@@ -218,9 +218,14 @@ final class Lambdas {
         return new dev.ember.dynamo.variables.LambdaVariable(target, sam, captured, null, null);
     }
 
-    /** The method a LambdaMetafactory site's lambdas run, or null for a constructor reference. */
+    /** The method a LambdaMetafactory site's lambdas run (a constructor reference's: {@code <init>}, static-like), or null for another kind. */
     static MethodTarget targetOf(InvokeDynamicInstruction indy, Class<?> caller) {
         DirectMethodHandleDesc impl = (DirectMethodHandleDesc) indy.bootstrapArgs().get(1);
+        if (impl.kind() == DirectMethodHandleDesc.Kind.CONSTRUCTOR) {
+            // Box::new: the constructor, its arguments the lambda's (Invoker.callLambda makes the object, then calls it)
+            return new MethodTarget(Values.resolve(impl.owner(), caller), "<init>",
+                    impl.invocationType().changeReturnType(java.lang.constant.ConstantDescs.CD_void), true);
+        }
         Boolean isStatic = switch (impl.kind()) {
             case STATIC, INTERFACE_STATIC -> true;
             case VIRTUAL, INTERFACE_VIRTUAL, SPECIAL, INTERFACE_SPECIAL -> false;
