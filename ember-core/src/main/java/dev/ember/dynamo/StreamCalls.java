@@ -109,6 +109,15 @@ final class StreamCalls {
         if (owner == Collectors.class && args.isEmpty() && name.equals("toList")) return ConstantVariable.of(TO_LIST);
         if (owner == Collectors.class && args.isEmpty() && name.equals("toUnmodifiableList")) return ConstantVariable.of(TO_UNMODIFIABLE_LIST);
         if (owner == Collectors.class && args.isEmpty() && name.equals("toSet")) return ConstantVariable.of(TO_SET);
+        if (owner == Collectors.class && name.equals("joining") && args.size() <= 3 && args.size() != 2) {
+            // delimiter, prefix, suffix: the texts Java's joining collector takes (CharSequences known while tracing)
+            String[] parts = {"", "", ""};
+            for (int i = 0; i < args.size(); i++) {
+                if (isNull(args.get(i))) throw raise(ctx, new NullPointerException(), "Collectors.joining(null)");
+                parts[i] = Indy.text(ctx, args.get(i), java.lang.constant.ConstantDescs.CD_Object, "Collectors.joining() with");
+            }
+            return new CollectorVariable("joining", ConstantVariable.of(List.of(parts)));
+        }
         if (owner == Collectors.class && args.size() == 1 && name.equals("partitioningBy")) {
             if (isNull(args.getFirst())) throw raise(ctx, new NullPointerException(), "Collectors.partitioningBy(null)");
             return new CollectorVariable("partitioningBy", args.getFirst());
@@ -161,8 +170,9 @@ final class StreamCalls {
                 }
                 if (args.size() == 1 && c instanceof ConstantVariable cc && cc.value() == TO_SET) yield toSet(ctx, all(ctx, p));
                 if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("partitioningBy")) yield partition(ctx, p, cv.function());
+                if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("joining")) yield joining(ctx, p, cv);
                 throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.collect(" + c.describe() + ") (Collectors.toList(), "
-                        + "toUnmodifiableList(), toSet() and partitioningBy(predicate) are traced)");
+                        + "toUnmodifiableList(), toSet(), joining(…) and partitioningBy(predicate) are traced)");
             }
             case "toArray" -> {
                 if (!args.isEmpty()) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.toArray(generator) (toArray() is traced)");
@@ -198,7 +208,7 @@ final class StreamCalls {
             case "iterator" -> new dev.ember.dynamo.variables.IteratorVariable(new ListVariable(all(ctx, p), false, null));
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream." + name + "() on " + p.describe()
                     + " (traced: map, filter, peek, takeWhile, dropWhile, mapToInt/Long/Double/Obj, boxed, flatMap, sorted, limit, skip, forEach, toList, "
-                    + "collect(Collectors.toList()/toSet()/partitioningBy(predicate)), "
+                    + "collect(Collectors.toList()/toSet()/joining(…)/partitioningBy(predicate)), "
                     + "toArray, count, sum, min, max, average, reduce, anyMatch, allMatch, noneMatch, findFirst)");
         };
     }
@@ -395,6 +405,22 @@ final class StreamCalls {
     private static boolean limitReached(List<Step> steps, long[] seen, int from) {
         for (int i = from; i < steps.size(); i++) if (steps.get(i).op().equals("limit") && seen[i] >= steps.get(i).count()) return true;
         return false;
+    }
+
+    /**
+     * {@code collect(Collectors.joining(delimiter, prefix, suffix))}: each item's text (a string the
+     * trace knows, a StringBuilder's text), joined as a StringJoiner joins them. An item that is no
+     * CharSequence is a ClassCastException in Java; the trace leaves that to eager.
+     */
+    private static VariableTracker joining(TraceContext ctx, PipelineVariable p, CollectorVariable c) {
+        List<?> parts = (List<?>) ((ConstantVariable) c.function()).value();
+        java.util.StringJoiner joiner = new java.util.StringJoiner((String) parts.get(0), (String) parts.get(1), (String) parts.get(2));
+        for (VariableTracker item : all(ctx, p)) {
+            boolean text = item instanceof ConstantVariable cv && cv.value() instanceof CharSequence || item instanceof dev.ember.dynamo.variables.StringBuilderVariable;
+            if (!text) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Collectors.joining() of " + item.describe() + ", which is no CharSequence the trace knows");
+            joiner.add(Indy.text(ctx, item, java.lang.constant.ConstantDescs.CD_Object, "Collectors.joining() with"));
+        }
+        return ConstantVariable.of(joiner.toString());
     }
 
     private static List<VariableTracker> all(TraceContext ctx, PipelineVariable p) {

@@ -135,7 +135,7 @@ class StreamProgramsTest {
     @Test
     void collectorsJoiningShapes() {
         Fn2<Tensor, Tensor, List<Object>> fn = StreamProgramsTest::shapesJoined;
-        breaksAt(check(fn, X, Y), "Collectors.joining()", "Collectors.joining(");   // needless: see the report
+        oneGraph(check(fn, X, Y), 3);   // y.t(), x.sum(0), x.add(y); the joined text is a constant of the trace
         assertEquals("<[4, 3] x [3, 4] x [3]>", fn.apply(X, Y).getFirst());
     }
 
