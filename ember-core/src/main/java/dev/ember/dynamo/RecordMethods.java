@@ -37,6 +37,33 @@ import java.util.StringJoiner;
 final class RecordMethods {
     private RecordMethods() {}
 
+    private static final java.util.Map<Class<?>, Boolean> GENERATED = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    /** Whether the record class's equals and hashCode are javac's (an ObjectMethods invokedynamic each), not the user's own. */
+    static boolean generatesEquality(Class<?> recordClass) {
+        return GENERATED.computeIfAbsent(recordClass, c -> {
+            try {
+                var model = ClassFiles.model(c);
+                int generated = 0;
+                for (var m : model.methods()) {
+                    String name = m.methodName().stringValue();
+                    if (!(name.equals("equals") && m.methodType().equalsString("(Ljava/lang/Object;)Z") || name.equals("hashCode") && m.methodType().equalsString("()I"))) continue;
+                    var code = m.code();
+                    if (code.isEmpty()) return false;
+                    boolean indy = false;
+                    for (var e : code.get()) {
+                        if (e instanceof InvokeDynamicInstruction i && i.bootstrapMethod().owner().displayName().equals("ObjectMethods")) indy = true;
+                    }
+                    if (!indy) return false;
+                    generated++;
+                }
+                return generated == 2;
+            } catch (RuntimeException e) {
+                return false;
+            }
+        });
+    }
+
     static VariableTracker invoke(InstructionTranslator f, InvokeDynamicInstruction ins, List<VariableTracker> args) {
         TraceContext ctx = f.ctx;
         List<ConstantDesc> bsmArgs = ins.bootstrapArgs();
