@@ -118,6 +118,13 @@ final class StreamCalls {
             }
             return new CollectorVariable("joining", ConstantVariable.of(List.of(parts)));
         }
+        if (owner == Collectors.class && name.equals("toMap") && args.size() >= 2 && args.size() <= 4) {
+            // key mapper, value mapper, merge function (none: a duplicate key throws), map supplier (none: HashMap::new)
+            for (VariableTracker a : args) if (isNull(a)) throw raise(ctx, new NullPointerException(), "Collectors.toMap(…, null, …)");
+            List<VariableTracker> parts = new ArrayList<>(args);
+            while (parts.size() < 4) parts.add(ConstantVariable.of(null));
+            return new CollectorVariable("toMap", new ListVariable(parts, false, null));
+        }
         if (owner == Collectors.class && args.size() == 1 && name.equals("partitioningBy")) {
             if (isNull(args.getFirst())) throw raise(ctx, new NullPointerException(), "Collectors.partitioningBy(null)");
             return new CollectorVariable("partitioningBy", args.getFirst());
@@ -171,8 +178,9 @@ final class StreamCalls {
                 if (args.size() == 1 && c instanceof ConstantVariable cc && cc.value() == TO_SET) yield toSet(ctx, all(ctx, p));
                 if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("partitioningBy")) yield partition(ctx, p, cv.function());
                 if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("joining")) yield joining(ctx, p, cv);
+                if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("toMap")) yield toMap(ctx, p, cv);
                 throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.collect(" + c.describe() + ") (Collectors.toList(), "
-                        + "toUnmodifiableList(), toSet(), joining(…) and partitioningBy(predicate) are traced)");
+                        + "toUnmodifiableList(), toSet(), joining(…), toMap(…) and partitioningBy(predicate) are traced)");
             }
             case "toArray" -> {
                 if (!args.isEmpty()) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.toArray(generator) (toArray() is traced)");
@@ -421,6 +429,36 @@ final class StreamCalls {
             joiner.add(Indy.text(ctx, item, java.lang.constant.ConstantDescs.CD_Object, "Collectors.joining() with"));
         }
         return ConstantVariable.of(joiner.toString());
+    }
+
+    /**
+     * {@code collect(Collectors.toMap(keyMapper, valueMapper[, merge[, mapFactory]]))}: each item's key
+     * and value traced in order and put in the map the factory makes (a HashMap without one), as
+     * Java's collector does: {@code putIfAbsent} without a merge function, {@code merge} with one. A
+     * duplicate key without a merge function throws IllegalStateException in Java, with both values
+     * in its message: a break, and eager throws it.
+     */
+    private static VariableTracker toMap(TraceContext ctx, PipelineVariable p, CollectorVariable c) {
+        List<VariableTracker> parts = ((ListVariable) c.function()).items();
+        VariableTracker keys = parts.get(0), values = parts.get(1), merge = parts.get(2), factory = parts.get(3);
+        VariableTracker made = isNull(factory) ? KeyedContainers.fresh(java.util.HashMap.class) : call(ctx, "supplier", Kind.STREAM, factory);
+        if (!(made instanceof dev.ember.dynamo.variables.MapVariable map)) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Collectors.toMap() into " + made.describe() + " (a HashMap, LinkedHashMap or TreeMap is traced)");
+        }
+        for (VariableTracker item : all(ctx, p)) {
+            VariableTracker k = call(ctx, "map", Kind.STREAM, keys, item), v = call(ctx, "map", Kind.STREAM, values, item);
+            if (isNull(v)) throw raise(ctx, new NullPointerException(), "Collectors.toMap() of a null value");
+            if (isNull(merge)) {
+                VariableTracker before = KeyedContainers.mapMethod(ctx, map, "putIfAbsent", List.of(k, v));
+                if (before != null && !isNull(before)) {
+                    throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IllegalStateException: Collectors.toMap() met the key "
+                            + k.describe() + " twice and has no merge function");
+                }
+            } else {
+                KeyedContainers.mapMethod(ctx, map, "merge", List.of(k, v, merge));
+            }
+        }
+        return map;
     }
 
     private static List<VariableTracker> all(TraceContext ctx, PipelineVariable p) {
