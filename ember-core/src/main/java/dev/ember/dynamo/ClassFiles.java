@@ -47,7 +47,7 @@ final class ClassFiles {
             int candidates = Lambdas.candidates(cls).size();
             if (candidates > 1) {
                 throw new ClassFileNotFound(cls.getName() + " is a lambda without a class file, and " + candidates + " lambdas in "
-                        + cls.getNestHost().getName() + " have its shape (" + cls.getInterfaces()[0].getSimpleName() + " capturing "
+                        + Lambdas.definingClass(cls).getName() + " have its shape (" + cls.getInterfaces()[0].getSimpleName() + " capturing "
                         + Arrays.stream(cls.getDeclaredFields()).filter(f -> !java.lang.reflect.Modifier.isStatic(f.getModifiers())).count()
                         + " values), so which one it is cannot be known; make it serializable (type it as dev.ember.Fn0…Fn5, or cast: "
                         + "(Function<Tensor, Tensor> & Serializable) t -> …) and its implementation method is named");

@@ -435,7 +435,9 @@ final class Containers {
             throw ctx.unsupported(GraphBreakType.SIDE_EFFECT, "List." + method + "() on " + l.source().name() + ", a list the caller passed in whose class ("
                     + "not ArrayList or LinkedList) cannot be replayed");
         }
-        throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws UnsupportedOperationException: List." + method + "() on an immutable list");
+        // raised for the frame's handlers as the JDK's immutable lists throw it (no message): a catch in the traced code catches it
+        throw Exceptions.raise(ctx, new UnsupportedOperationException(), GraphBreakType.EXCEPTION_THROWN,
+                "the traced path throws UnsupportedOperationException: List." + method + "() on an immutable list");
     }
 
     private static int intArg(TraceContext ctx, VariableTracker v) {

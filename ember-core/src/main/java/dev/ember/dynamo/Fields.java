@@ -85,6 +85,11 @@ final class Fields {
         return ctx.builder.wrap(value, new StaticFieldSource(field), type);
     }
 
+    /** The field {@code owner.name} of {@code target}, read as getfield reads it in the trace (a record's component for its generated methods). */
+    static VariableTracker read(TraceContext ctx, VariableTracker target, Class<?> owner, String name, Class<?> type) {
+        return getField(ctx, target, owner, name, type);
+    }
+
     private static VariableTracker getField(TraceContext ctx, VariableTracker target, Class<?> owner, String name, Class<?> type) {
         return switch (target) {
             case TensorVariable t -> tensorField(ctx, t, name);

@@ -104,6 +104,7 @@ public final class FullGraphCapture {
                 var components = rec.constructor().getDeclaringClass().getRecordComponents();
                 for (int i = 0; i < components.length; i++) walk(rec.components().get(i), path + "." + components[i].getName(), paths, problems);
             }
+            case OutputRebuilder.AsPrimitive p -> walk(p.value(), path, paths, problems);
             case OutputRebuilder.Constant c -> problems.add(where(path) + " is the constant " + literal(c.value()) + ", not a tensor the graph computes");
             case OutputRebuilder.FromSource s -> problems.add(where(path) + " is " + s.source().name() + " returned as it is, not a tensor the graph computes");
             case OutputRebuilder.ScalarItem s -> problems.add(where(path) + " is a Java number read from a tensor");

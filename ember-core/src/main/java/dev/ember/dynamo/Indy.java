@@ -20,7 +20,7 @@ import java.lang.constant.MethodTypeDesc;
 import java.util.List;
 import java.util.StringJoiner;
 
-/** invokedynamic: lambdas and method references (LambdaMetafactory) and string concatenation (StringConcatFactory). */
+/** invokedynamic: lambdas and method references (LambdaMetafactory), string concatenation (StringConcatFactory), pattern switches (SwitchBootstraps) and records' equals/hashCode/toString (ObjectMethods, {@link RecordMethods}). */
 final class Indy {
     private Indy() {}
 
@@ -35,6 +35,8 @@ final class Indy {
             f.push(ConstantVariable.of(switchIndex(f, ins.bootstrapArgs(), args.get(0), f.intOf(args.get(1)))));
         } else if (factory.equals("StringConcatFactory") && bsm.methodName().equals("makeConcatWithConstants")) {
             f.push(ConstantVariable.of(concat(f.ctx, ins.bootstrapArgs(), type, args)));
+        } else if (factory.equals("ObjectMethods") && bsm.methodName().equals("bootstrap")) {
+            f.push(RecordMethods.invoke(f, ins, args));
         } else {
             throw f.ctx.unsupported(GraphBreakType.UNSUPPORTED_INVOKEDYNAMIC, "invokedynamic with bootstrap " + bsm.owner().displayName() + "." + bsm.methodName());
         }

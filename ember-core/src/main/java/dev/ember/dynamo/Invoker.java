@@ -84,6 +84,7 @@ final class Invoker {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Ember." + name + " cannot be called inside a compiled function");
         }
         if (JdkCalls.isJdk(owner) && SymScalars.firstIn(args) instanceof SymScalarVariable s) return jdkStaticOnSym(ctx, owner, name, args, s);
+        if (JdkCalls.isJdk(owner) && JdkFunctions.lambdaFor(owner, name, args) instanceof LambdaVariable jdkLambda) return jdkLambda;
         if (JdkCalls.isJdk(owner)) return JdkCalls.invokeStatic(ctx, owner, name, type, args);
         if (owner == Tensor.class && TENSOR_LITERALS.contains(name)) return tensorLiteral(ctx, name, type, args);
         ClassFiles.Resolved r = ClassFiles.exact(owner, name, type);
@@ -163,7 +164,9 @@ final class Invoker {
         };
     }
 
-    static VariableTracker newObject(InstructionTranslator f, Class<?> cls) {
+    static VariableTracker newObject(InstructionTranslator f, Class<?> cls) { return newObject(f.ctx, cls); }
+
+    static VariableTracker newObject(TraceContext ctx, Class<?> cls) {
         if (ListVariable.MUTABLE_CLASSES.contains(cls)) return new ListVariable(List.of(), cls, null);
         if (cls == StringBuilder.class || cls == StringBuffer.class) return new dev.ember.dynamo.variables.StringBuilderVariable(cls.asSubclass(CharSequence.class));
         if (KeyedContainers.MAP_CLASSES.contains(cls) || KeyedContainers.SET_CLASSES.contains(cls)) return KeyedContainers.fresh(cls);
@@ -174,12 +177,12 @@ final class Invoker {
         if (Throwable.class.isAssignableFrom(cls)) return UserObjectVariable.fresh(cls);
         if (!JdkCalls.isJdk(cls) && KeyedContainers.jdkBase(cls) != null) {
             String why = KeyedContainers.whyNotModelledSubclass(cls);
-            if (why != null) throw f.ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "creating a " + cls.getName() + " inside a compiled function: " + why);
+            if (why != null) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "creating a " + cls.getName() + " inside a compiled function: " + why);
             return KeyedContainers.fresh(cls);
         }
         // a module of the user's (or one of Ember's layers) is an object like any other: its constructor and forward are traced
         if (JdkCalls.isJdk(cls) || Tensor.class.isAssignableFrom(cls)) {
-            throw f.ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "creating a " + cls.getName() + " inside a compiled function");
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OBJECT, "creating a " + cls.getName() + " inside a compiled function");
         }
         return UserObjectVariable.fresh(cls);
     }
@@ -253,6 +256,8 @@ final class Invoker {
             case ConstantVariable c when c.value() == null ->
                     throw Exceptions.raiseFromJvm(ctx, NullPointerException.class, "the traced path throws NullPointerException: calling " + name + "() on null");
             case ConstantVariable c when JdkCalls.isJdk(c.value().getClass()) -> JdkCalls.reflect(ctx, owner, name, type, c.value(), args);
+            // a lambda held by a constant (an enum constant's field): called through its code, as a lambda argument is
+            case ConstantVariable c when Lambdas.ofConstant(c.value()) instanceof LambdaVariable l -> callLambda(ctx, l, owner, name, type, args);
             case ModuleVariable m when name.equals("forward") && Modules.isBuiltinLayer(m.module()) -> ModuleCalls.callModule(ctx, m, args);
             // model.parameters() of a module from the inputs: the live module's answer, each element read from it at each call
             // (Module's own code walks its fields by reflection and dedups in an IdentityHashMap, neither traced)
@@ -314,6 +319,12 @@ final class Invoker {
         MethodTarget t = l.target();
         List<VariableTracker> all = new ArrayList<>(l.captured());
         all.addAll(args);
+        if (t.name().equals("<init>")) {
+            // a constructor reference (Box::new, ArrayList::new): new, then the constructor, as the bytecode of new Box(t) does
+            VariableTracker made = newObject(ctx, t.owner());
+            invokeSpecial(ctx, t.owner(), "<init>", t.type(), made, all);
+            return made;
+        }
         int first = t.isStatic() ? 0 : 1;
         for (int i = first; i < all.size(); i++) {
             ClassDesc p = t.type().parameterType(i - first);

@@ -58,9 +58,19 @@ final class KeyedContainers {
         }
         IdentityKey identity = IdentityKey.of(v);
         if (identity != null) return identity;
+        // a record made in the trace whose equals and hashCode are javac's: equal to another by its components' keys
+        if (v instanceof dev.ember.dynamo.variables.UserObjectVariable u && u.isFresh() && u.type().isRecord() && RecordMethods.generatesEquality(u.type())) {
+            List<Object> components = new java.util.ArrayList<>();
+            components.add(u.type());
+            for (var rc : u.type().getRecordComponents()) {
+                VariableTracker c = u.fields().get(rc.getName());
+                components.add(c == null ? Values.zero(rc.getType()) : key(ctx, c, method));
+            }
+            return IdentityKey.byValue(components, v);
+        }
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, method + " with the key " + v.describe()
-                + ": a tracked map's keys and a set's elements must be strings, numbers, enums or booleans (equal by value), or tensors, "
-                + "modules and objects whose class keeps Object's equals and hashCode (equal by identity)");
+                + ": a tracked map's keys and a set's elements must be strings, numbers, enums or booleans (equal by value), records made in "
+                + "the function of such values, or tensors, modules and objects whose class keeps Object's equals and hashCode (equal by identity)");
     }
 
     /** {@link #key} for a container of class {@code type}: a sorted one compares its keys, which an identity key cannot be. */

@@ -82,7 +82,7 @@ final class Lambdas {
     /** The distinct implementations a hidden lambda class {@code c} could have (empty when {@code c} is not one). */
     static Set<MethodTarget> candidates(Class<?> c) {
         Set<MethodTarget> out = new LinkedHashSet<>();
-        Class<?> host = c.isHidden() ? c.getNestHost() : c;
+        Class<?> host = c.isHidden() ? definingClass(c) : c;
         if (host == c || c.getInterfaces().length == 0) return out;
         ClassModel model;
         try {
@@ -106,6 +106,26 @@ final class Lambdas {
             }
         }
         return out;
+    }
+
+    /**
+     * The class whose code made the hidden lambda class {@code c}: the JDK names a lambda class after
+     * it ({@code Outer$Inner$$Lambda/0x…}), and it may be a nested class (an enum, a record, a static
+     * helper) of {@code c}'s nest host, which holds none of its invokedynamics. The nest host when
+     * the name says nothing else.
+     */
+    static Class<?> definingClass(Class<?> c) {
+        String name = c.getName();
+        int cut = name.indexOf("$$Lambda");
+        if (cut > 0) {
+            try {
+                Class<?> maker = Class.forName(name.substring(0, cut), false, c.getClassLoader());
+                if (maker.getNestHost() == c.getNestHost()) return maker;
+            } catch (ClassNotFoundException | LinkageError e) {
+                // fall back to the nest host
+            }
+        }
+        return c.getNestHost();
     }
 
     private static Made resolveHidden(Class<?> c) {
@@ -158,9 +178,54 @@ final class Lambdas {
         return names.size() == 1 ? names.getFirst() : null;
     }
 
-    /** The method a LambdaMetafactory site's lambdas run, or null for a constructor reference. */
+    /**
+     * A lambda a constant holds (an enum constant's final field, {@code SUM(t -> t.sum(-1))}), as a
+     * traced lambda: its code from its SerializedLambda when it is serializable, else from its class
+     * ({@link #ofHidden}), its captured values constants. Null when it is no lambda, its code cannot
+     * be found, or it captures a value that is no immutable constant (a tensor, a list).
+     */
+    static dev.ember.dynamo.variables.LambdaVariable ofConstant(Object lambda) {
+        if (lambda == null || !lambda.getClass().isHidden() || !FunctionTarget.readable(lambda.getClass())) return null;
+        MethodTarget target;
+        String sam;
+        if (lambda instanceof java.io.Serializable) {
+            FunctionTarget t = FunctionTarget.ofUserLambda(lambda);
+            if (t == null) return null;
+            target = t.method();
+            sam = t.interfaceMethod();
+        } else {
+            Made m = ofHidden(lambda.getClass());
+            if (m == null) return null;
+            target = m.target();
+            sam = m.interfaceMethod();
+        }
+        List<dev.ember.dynamo.variables.VariableTracker> captured = new ArrayList<>();
+        for (java.lang.reflect.Field f : lambda.getClass().getDeclaredFields()) {
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) continue;
+            Object v;
+            try {
+                f.setAccessible(true);
+                v = f.get(lambda);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
+            }
+            if (!(v == null || f.getType().isPrimitive() || v instanceof String || v instanceof Number || v instanceof Boolean
+                    || v instanceof Character || v instanceof Enum<?>)) {
+                return null;
+            }
+            captured.add(Fields.constantOf(v, f.getType()));
+        }
+        return new dev.ember.dynamo.variables.LambdaVariable(target, sam, captured, null, null);
+    }
+
+    /** The method a LambdaMetafactory site's lambdas run (a constructor reference's: {@code <init>}, static-like), or null for another kind. */
     static MethodTarget targetOf(InvokeDynamicInstruction indy, Class<?> caller) {
         DirectMethodHandleDesc impl = (DirectMethodHandleDesc) indy.bootstrapArgs().get(1);
+        if (impl.kind() == DirectMethodHandleDesc.Kind.CONSTRUCTOR) {
+            // Box::new: the constructor, its arguments the lambda's (Invoker.callLambda makes the object, then calls it)
+            return new MethodTarget(Values.resolve(impl.owner(), caller), "<init>",
+                    impl.invocationType().changeReturnType(java.lang.constant.ConstantDescs.CD_void), true);
+        }
         Boolean isStatic = switch (impl.kind()) {
             case STATIC, INTERFACE_STATIC -> true;
             case VIRTUAL, INTERFACE_VIRTUAL, SPECIAL, INTERFACE_SPECIAL -> false;
@@ -168,6 +233,9 @@ final class Lambdas {
         };
         if (isStatic == null) return null;
         Class<?> owner = Values.resolve(impl.owner(), caller);
-        return new MethodTarget(owner, impl.methodName(), impl.invocationType().dropParameterTypes(0, isStatic ? 0 : 1), isStatic);
+        // the implementation's own type: a virtual one without its receiver (MethodTypeDesc.dropParameterTypes(0, 0) throws
+        // for a method without parameters, a static () -> value lambda's)
+        MethodTypeDesc type = isStatic ? impl.invocationType() : impl.invocationType().dropParameterTypes(0, 1);
+        return new MethodTarget(owner, impl.methodName(), type, isStatic);
     }
 }

@@ -84,6 +84,19 @@ sealed interface OutputRebuilder {
         }
     }
 
+    /**
+     * A value of a primitive Java type that the trace holds in its JVM stack form (a boolean, char,
+     * byte or short as an int): an int argument of a resume method that became a graph input when it
+     * changed, returned from a method declared {@code boolean}. Made again as {@code type} boxes it,
+     * as the method's caller and a field of that type expect.
+     */
+    record AsPrimitive(OutputRebuilder value, Class<?> type) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) { return Values.fromStack(r.value(value), type); }
+
+        @Override
+        public String toString() { return "(" + type.getName() + ") " + value; }
+    }
+
     /** A value known at trace time. */
     record Constant(Object value) implements OutputRebuilder {
         public Object rebuild(Rebuild r) { return value; }

@@ -85,6 +85,10 @@ final class Rebuilders {
         try {
             OutputRebuilder r = build(v, declared);
             if (r.hasIdentity()) made.put(v, r);
+            // a number the trace did not know (an input, a graph output) leaves in the declared primitive's box
+            if (declared != null && declared.isPrimitive() && !(r instanceof OutputRebuilder.Constant)) {
+                r = new OutputRebuilder.AsPrimitive(r, Values.resolve(declared, Object.class));
+            }
             return r;
         } finally {
             inProgress.remove(v);

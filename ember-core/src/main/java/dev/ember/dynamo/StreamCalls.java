@@ -109,6 +109,22 @@ final class StreamCalls {
         if (owner == Collectors.class && args.isEmpty() && name.equals("toList")) return ConstantVariable.of(TO_LIST);
         if (owner == Collectors.class && args.isEmpty() && name.equals("toUnmodifiableList")) return ConstantVariable.of(TO_UNMODIFIABLE_LIST);
         if (owner == Collectors.class && args.isEmpty() && name.equals("toSet")) return ConstantVariable.of(TO_SET);
+        if (owner == Collectors.class && name.equals("joining") && args.size() <= 3 && args.size() != 2) {
+            // delimiter, prefix, suffix: the texts Java's joining collector takes (CharSequences known while tracing)
+            String[] parts = {"", "", ""};
+            for (int i = 0; i < args.size(); i++) {
+                if (isNull(args.get(i))) throw raise(ctx, new NullPointerException(), "Collectors.joining(null)");
+                parts[i] = Indy.text(ctx, args.get(i), java.lang.constant.ConstantDescs.CD_Object, "Collectors.joining() with");
+            }
+            return new CollectorVariable("joining", ConstantVariable.of(List.of(parts)));
+        }
+        if (owner == Collectors.class && name.equals("toMap") && args.size() >= 2 && args.size() <= 4) {
+            // key mapper, value mapper, merge function (none: a duplicate key throws), map supplier (none: HashMap::new)
+            for (VariableTracker a : args) if (isNull(a)) throw raise(ctx, new NullPointerException(), "Collectors.toMap(…, null, …)");
+            List<VariableTracker> parts = new ArrayList<>(args);
+            while (parts.size() < 4) parts.add(ConstantVariable.of(null));
+            return new CollectorVariable("toMap", new ListVariable(parts, false, null));
+        }
         if (owner == Collectors.class && args.size() == 1 && name.equals("partitioningBy")) {
             if (isNull(args.getFirst())) throw raise(ctx, new NullPointerException(), "Collectors.partitioningBy(null)");
             return new CollectorVariable("partitioningBy", args.getFirst());
@@ -161,8 +177,10 @@ final class StreamCalls {
                 }
                 if (args.size() == 1 && c instanceof ConstantVariable cc && cc.value() == TO_SET) yield toSet(ctx, all(ctx, p));
                 if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("partitioningBy")) yield partition(ctx, p, cv.function());
+                if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("joining")) yield joining(ctx, p, cv);
+                if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("toMap")) yield toMap(ctx, p, cv);
                 throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.collect(" + c.describe() + ") (Collectors.toList(), "
-                        + "toUnmodifiableList(), toSet() and partitioningBy(predicate) are traced)");
+                        + "toUnmodifiableList(), toSet(), joining(…), toMap(…) and partitioningBy(predicate) are traced)");
             }
             case "toArray" -> {
                 if (!args.isEmpty()) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.toArray(generator) (toArray() is traced)");
@@ -198,7 +216,7 @@ final class StreamCalls {
             case "iterator" -> new dev.ember.dynamo.variables.IteratorVariable(new ListVariable(all(ctx, p), false, null));
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream." + name + "() on " + p.describe()
                     + " (traced: map, filter, peek, takeWhile, dropWhile, mapToInt/Long/Double/Obj, boxed, flatMap, sorted, limit, skip, forEach, toList, "
-                    + "collect(Collectors.toList()/toSet()/partitioningBy(predicate)), "
+                    + "collect(Collectors.toList()/toSet()/joining(…)/partitioningBy(predicate)), "
                     + "toArray, count, sum, min, max, average, reduce, anyMatch, allMatch, noneMatch, findFirst)");
         };
     }
@@ -217,6 +235,8 @@ final class StreamCalls {
                 yield value;
             }
             case "orElse" -> value != null ? value : args.getFirst();
+            // the supplier runs only when the optional is empty, as Java's: traced then, its ops in the graph
+            case "orElseGet" -> value != null ? value : call(ctx, "supplier", streamOf(o.kind()), args.getFirst());
             case "map" -> {
                 if (o.kind() != Kind.OPTIONAL) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "map() on " + o.describe());
                 VariableTracker mapped = value == null ? null : call(ctx, "map", Kind.STREAM, args.getFirst(), value);
@@ -232,7 +252,7 @@ final class StreamCalls {
                 yield null;
             }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, o.kind().type().getSimpleName() + "." + name + "() on " + o.describe()
-                    + " (traced: isPresent, isEmpty, get, orElseThrow, orElse, ifPresent, map, filter)");
+                    + " (traced: isPresent, isEmpty, get, orElseThrow, orElse, orElseGet, ifPresent, map, filter)");
         };
     }
 
@@ -393,6 +413,52 @@ final class StreamCalls {
     private static boolean limitReached(List<Step> steps, long[] seen, int from) {
         for (int i = from; i < steps.size(); i++) if (steps.get(i).op().equals("limit") && seen[i] >= steps.get(i).count()) return true;
         return false;
+    }
+
+    /**
+     * {@code collect(Collectors.joining(delimiter, prefix, suffix))}: each item's text (a string the
+     * trace knows, a StringBuilder's text), joined as a StringJoiner joins them. An item that is no
+     * CharSequence is a ClassCastException in Java; the trace leaves that to eager.
+     */
+    private static VariableTracker joining(TraceContext ctx, PipelineVariable p, CollectorVariable c) {
+        List<?> parts = (List<?>) ((ConstantVariable) c.function()).value();
+        java.util.StringJoiner joiner = new java.util.StringJoiner((String) parts.get(0), (String) parts.get(1), (String) parts.get(2));
+        for (VariableTracker item : all(ctx, p)) {
+            boolean text = item instanceof ConstantVariable cv && cv.value() instanceof CharSequence || item instanceof dev.ember.dynamo.variables.StringBuilderVariable;
+            if (!text) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Collectors.joining() of " + item.describe() + ", which is no CharSequence the trace knows");
+            joiner.add(Indy.text(ctx, item, java.lang.constant.ConstantDescs.CD_Object, "Collectors.joining() with"));
+        }
+        return ConstantVariable.of(joiner.toString());
+    }
+
+    /**
+     * {@code collect(Collectors.toMap(keyMapper, valueMapper[, merge[, mapFactory]]))}: each item's key
+     * and value traced in order and put in the map the factory makes (a HashMap without one), as
+     * Java's collector does: {@code putIfAbsent} without a merge function, {@code merge} with one. A
+     * duplicate key without a merge function throws IllegalStateException in Java, with both values
+     * in its message: a break, and eager throws it.
+     */
+    private static VariableTracker toMap(TraceContext ctx, PipelineVariable p, CollectorVariable c) {
+        List<VariableTracker> parts = ((ListVariable) c.function()).items();
+        VariableTracker keys = parts.get(0), values = parts.get(1), merge = parts.get(2), factory = parts.get(3);
+        VariableTracker made = isNull(factory) ? KeyedContainers.fresh(java.util.HashMap.class) : call(ctx, "supplier", Kind.STREAM, factory);
+        if (!(made instanceof dev.ember.dynamo.variables.MapVariable map)) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Collectors.toMap() into " + made.describe() + " (a HashMap, LinkedHashMap or TreeMap is traced)");
+        }
+        for (VariableTracker item : all(ctx, p)) {
+            VariableTracker k = call(ctx, "map", Kind.STREAM, keys, item), v = call(ctx, "map", Kind.STREAM, values, item);
+            if (isNull(v)) throw raise(ctx, new NullPointerException(), "Collectors.toMap() of a null value");
+            if (isNull(merge)) {
+                VariableTracker before = KeyedContainers.mapMethod(ctx, map, "putIfAbsent", List.of(k, v));
+                if (before != null && !isNull(before)) {
+                    throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IllegalStateException: Collectors.toMap() met the key "
+                            + k.describe() + " twice and has no merge function");
+                }
+            } else {
+                KeyedContainers.mapMethod(ctx, map, "merge", List.of(k, v, merge));
+            }
+        }
+        return map;
     }
 
     private static List<VariableTracker> all(TraceContext ctx, PipelineVariable p) {

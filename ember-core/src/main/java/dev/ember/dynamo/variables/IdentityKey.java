@@ -49,11 +49,22 @@ public final class IdentityKey {
 
     public VariableTracker value() { return value; }
 
-    @Override
-    public boolean equals(Object o) { return o instanceof IdentityKey k && k.identity == identity; }
+    /**
+     * The key for {@code v}, a value equal to others by {@code equality} (a record made in the trace,
+     * whose generated equals compares its components: {@code equality} holds their keys), not by identity.
+     */
+    public static IdentityKey byValue(Object equality, VariableTracker v) { return new IdentityKey(new ByValue(equality), v); }
+
+    /** The equality of a key compared by value: the wrapped object's own equals and hashCode. */
+    private record ByValue(Object equality) {}
 
     @Override
-    public int hashCode() { return System.identityHashCode(identity); }
+    public boolean equals(Object o) {
+        return o instanceof IdentityKey k && (k.identity == identity || identity instanceof ByValue && identity.equals(k.identity));
+    }
+
+    @Override
+    public int hashCode() { return identity instanceof ByValue ? identity.hashCode() : System.identityHashCode(identity); }
 
     @Override
     public String toString() { return value.describe(); }

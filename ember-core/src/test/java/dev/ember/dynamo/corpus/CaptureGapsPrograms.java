@@ -82,7 +82,7 @@ final class CaptureGapsPrograms {
 
     record Slot(int index) {}
 
-    /** A record key has its own equals: not an identity key, so the map call breaks the graph, with eager's result. */
+    /** A record key: javac's equals and hashCode compare its components, whose keys the trace knows: traced, with eager's result. */
     static Tensor recordKeys(Tensor x) {
         Map<Slot, Tensor> m = new HashMap<>();
         m.put(new Slot(1), x.sin());

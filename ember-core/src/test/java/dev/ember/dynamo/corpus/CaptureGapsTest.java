@@ -129,9 +129,10 @@ class CaptureGapsTest {
     }
 
     @Test
-    void aRecordKeyHasItsOwnEqualsAndBreaksTheGraph() {
+    void aRecordKeyIsEqualByItsComponentsWithoutABreak() {
+        // javac's equals and hashCode compare the components, whose keys the trace knows (RecordMapKeyTest)
         List<String> reasons = breaks((Fn1<Tensor, Tensor>) CaptureGapsPrograms::recordKeys, () -> args(t()), t());
-        assertTrue(reasons.stream().anyMatch(r -> r.contains("Slot")), reasons.toString());
+        assertTrue(reasons.isEmpty(), reasons.toString());
     }
 
     @Test

@@ -245,7 +245,7 @@ final class GraphBreakPagePrograms {
 
     static Tensor gb0015ConstructorRef(Tensor x) {
         Tensor y = x.relu();
-        java.util.function.Function<Tensor, Box> mk = Box::new;
+        java.util.function.Function<Tensor, Box> mk = Box::new;      // a constructor reference: traced
         return mk.apply(y).t.mul(2);
     }
 
