@@ -210,6 +210,50 @@ public final class LuOps {
             });
 
     /**
+     * {@code A X = B} for X given A's Cholesky factor ({@code A = L Lᵀ}, or {@code Uᵀ U} with
+     * {@code upper}): two triangular solves, batch dims broadcast as ATen's. Composed of
+     * linalg_solve, whose gradient through both solves is derivatives.yaml's cholesky_solve_backward
+     * ({@code gB = A⁻¹ g}, {@code gL = −(gB Xᵀ + X gBᵀ) L}).
+     */
+    public static final OpOverload CHOLESKY_SOLVE = ComposedOps.define("cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor",
+            a -> {
+                Tensor b = a.tensor(0), factor = a.tensor(1);
+                String op = "cholesky_solve";
+                if (b.dim() < 2) throw new IllegalArgumentException(op + ": b should have at least 2 dimensions, but has " + b.dim() + " dimensions instead");
+                if (factor.dim() < 2) throw new IllegalArgumentException(op + ": u should have at least 2 dimensions, but has " + factor.dim() + " dimensions instead");
+                if (b.dtype() != factor.dtype()) {
+                    throw new IllegalArgumentException(op + ": Expected b and A to have the same dtype, but found b of type " + ReductionOps.scalarTypeName(b.dtype())
+                            + " and A of type " + ReductionOps.scalarTypeName(factor.dtype()) + " instead.");
+                }
+                if (factor.size(-1) != factor.size(-2)) {
+                    throw new IllegalArgumentException(op + ": A must be batches of square matrices, but they are " + factor.size(-2) + " by " + factor.size(-1) + " matrices");
+                }
+                if (factor.size(-1) != b.size(-2)) {
+                    throw new IllegalArgumentException(op + ": Incompatible matrix sizes for cholesky_solve: each A matrix is " + factor.size(-1) + " by " + factor.size(-1)
+                            + " but each b matrix is " + b.size(-2) + " by " + b.size(-1));
+                }
+            },
+            (e, a) -> {
+                TensorMeta b = e.meta(a[0]), factor = e.meta(a[1]);
+                boolean upper = (Boolean) a[2];
+                // both expanded to the broadcast batch, so linalg_solve never reads B as a batch of vectors
+                int[] batch = Shapes.broadcast("cholesky_solve", Arrays.copyOf(b.shape(), b.dim() - 2), Arrays.copyOf(factor.shape(), factor.dim() - 2));
+                int n = factor.shape()[factor.dim() - 1];
+                Object bFull = e.call(ShapeOps.EXPAND, a[0], withMatrix(batch, n, b.shape()[b.dim() - 1]));
+                Object lower = e.call(ShapeOps.EXPAND, a[1], withMatrix(batch, n, n));
+                if (upper) lower = e.call(ShapeOps.TRANSPOSE, lower, -2L, -1L);
+                Object y = e.call(LINALG_SOLVE, lower, bFull, true);
+                return e.call(LINALG_SOLVE, e.call(ShapeOps.TRANSPOSE, lower, -2L, -1L), y, true);
+            });
+
+    private static int[] withMatrix(int[] batch, int rows, int cols) {
+        int[] shape = Arrays.copyOf(batch, batch.length + 2);
+        shape[batch.length] = rows;
+        shape[batch.length + 1] = cols;
+        return shape;
+    }
+
+    /**
      * torch.linalg.matrix_norm with a number: ATen's composite, the vector 1-norm down the first of
      * {@code dim} then the max (ord 1) or min (ord -1) across the second; inf and -inf are the same
      * on the swapped dims (the max/min row sum). Orders 2 and -2 need singular values, which Ember

@@ -50,4 +50,7 @@ public final class Linalg {
     public static Tensor matrixNorm(Tensor a, double ord, int dim0, int dim1, boolean keepdim) {
         return LuOps.LINALG_MATRIX_NORM.callTensor(a, ord, List.of((long) dim0, (long) dim1), keepdim, null);
     }
+
+    /** torch.cholesky_solve(B, L): X with {@code L Lᵀ X = B} ({@code Uᵀ U X = B} with {@code upper}). */
+    public static Tensor choleskySolve(Tensor b, Tensor factor, boolean upper) { return LuOps.CHOLESKY_SOLVE.callTensor(b, factor, upper); }
 }

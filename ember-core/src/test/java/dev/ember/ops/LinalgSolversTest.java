@@ -136,6 +136,49 @@ class LinalgSolversTest {
         assertClose(Linalg.cholesky(spd, true), Torch.call("torch.linalg_cholesky(a, upper=True)", spd), "cholesky", tol);
     }
 
+    /** Lower Cholesky factors of well-conditioned symmetric positive-definite matrices ({@code M Mᵀ + I}). */
+    private Tensor factors(int... shape) {
+        Tensor m = Inputs.randn(rng, DType.FLOAT64, shape);
+        int n = shape[shape.length - 1];
+        return m.matmul(m.transpose(-2, -1)).add(Tensor.eye(n).to(DType.FLOAT64)).cholesky();
+    }
+
+    @Test
+    void choleskySolveMatchesLibtorch() {
+        Tensor l = factors(4, 3, 3), b = Inputs.randn(rng, DType.FLOAT64, 2, 1, 3, 2);   // batch dims broadcast to [2, 4]
+        Tensor square = factors(3, 3), bSquare = Inputs.randn(rng, DType.FLOAT64, 3, 3);
+        for (DType dtype : List.of(DType.FLOAT64, DType.FLOAT32)) {
+            TorchAssert.Tolerance tol = dtype == DType.FLOAT32 ? TorchAssert.Tolerance.of(5e-5, 5e-5) : TorchAssert.Tolerance.of(1e-10, 1e-12);
+            for (boolean upper : new boolean[] {false, true}) {
+                Tensor f = (upper ? l.transpose(-2, -1) : l).to(dtype), fs = (upper ? square.transpose(-2, -1) : square).to(dtype);
+                String call = "torch.cholesky_solve(a, b, " + (upper ? "True" : "False") + ")";
+                assertClose(Linalg.choleskySolve(b.to(dtype), f, upper), Torch.fromNd(Torch.call(call, b.to(DType.FLOAT64), f.to(DType.FLOAT64))).to(dtype), dtype + " upper " + upper, tol);
+                assertClose(Linalg.choleskySolve(bSquare.to(dtype), fs, upper), Torch.fromNd(Torch.call(call, bSquare.to(DType.FLOAT64), fs.to(DType.FLOAT64))).to(dtype), dtype + " square B, upper " + upper, tol);
+            }
+        }
+        Tensor leafL = l.detach().requiresGrad(true), leafB = b.detach().requiresGrad(true);
+        Tensor loss = Linalg.choleskySolve(leafB, leafL, false).sin().sum().add(Linalg.choleskySolve(leafB, leafL.transpose(-2, -1), true).square().sum());
+        List<Tensor> got = Autograd.grad(List.of(loss), List.of(leafL, leafB), null, false, false, false);
+        String body = "a = a.detach().requires_grad_(True)\nb = b.detach().requires_grad_(True)\n"
+                + "y = torch.cholesky_solve(b, a, False).sin().sum() + torch.cholesky_solve(b, a.transpose(-2, -1), True).square().sum()\n"
+                + "return torch.autograd.grad([y], [a, b])";
+        try (NDManager nd = Torch.scope()) {
+            var want = Torch.callListWithGrad(nd, body, l, b);
+            assertClose(got.get(0), want.get(0), "gradient of the factor", TorchAssert.Tolerance.of(1e-9, 1e-10));
+            assertClose(got.get(1), want.get(1), "gradient of B", TorchAssert.Tolerance.of(1e-9, 1e-10));
+        }
+        Tensor wrongRows = Inputs.randn(rng, DType.FLOAT64, 2, 4);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Linalg.choleskySolve(wrongRows, square, false));
+        assertEquals("cholesky_solve: Incompatible matrix sizes for cholesky_solve: each A matrix is 3 by 3 but each b matrix is 2 by 4", e.getMessage());
+        assertTrue(messages(assertThrows(RuntimeException.class, () -> Torch.call("torch.cholesky_solve(a, b)", wrongRows, square)))
+                .contains("Incompatible matrix sizes for cholesky_solve: each A matrix is 3 by 3 but each b matrix is 2 by 4"));
+        Tensor vector = Inputs.randn(rng, DType.FLOAT64, 3);
+        e = assertThrows(IllegalArgumentException.class, () -> Linalg.choleskySolve(vector, square, false));
+        assertEquals("cholesky_solve: b should have at least 2 dimensions, but has 1 dimensions instead", e.getMessage());
+        String torchWords = messages(assertThrows(RuntimeException.class, () -> Torch.call("torch.cholesky_solve(a, b)", vector, square)));
+        assertTrue(torchWords.contains("b should have at least 2 dimensions, but has 1 dimensions instead"), torchWords);   // ATen's words, named by op here
+    }
+
     static Tensor normalized(Tensor a) {
         return a.div(Linalg.matrixNorm(a, 1).unsqueeze(-1).unsqueeze(-1)).add(Linalg.matrixNorm(a, Double.NEGATIVE_INFINITY, 0, 1, true));
     }
