@@ -3,6 +3,7 @@ package dev.ember.ops;
 import ai.djl.ndarray.NDManager;
 import dev.ember.Ember;
 import dev.ember.Fn1;
+import dev.ember.Fn2;
 import dev.ember.Options;
 import dev.ember.autograd.Autograd;
 import dev.ember.autograd.GradCheck;
@@ -27,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * linalg.matrix_norm ('fro', 1, -1, inf, -inf; over the last two dims or any two, keepdim) and the
  * {@link Linalg} namespace against libtorch: values in float64 (tolerance 1e-12) and float32
  * (2e-6, one rounding of a short sum), gradients against libtorch's and finite differences,
- * ATen's refusals, and a compiled function giving eager's values and gradients.
+ * ATen's refusals, and a compiled function giving eager's values and gradients; cholesky_solve the
+ * same way (broadcast batches, lower and upper factors).
  */
 class LinalgSolversTest {
     private final Random rng = new Random(34);
@@ -177,6 +179,24 @@ class LinalgSolversTest {
         assertEquals("cholesky_solve: b should have at least 2 dimensions, but has 1 dimensions instead", e.getMessage());
         String torchWords = messages(assertThrows(RuntimeException.class, () -> Torch.call("torch.cholesky_solve(a, b)", vector, square)));
         assertTrue(torchWords.contains("b should have at least 2 dimensions, but has 1 dimensions instead"), torchWords);   // ATen's words, named by op here
+    }
+
+    static Tensor solveWithFactor(Tensor b, Tensor factor) {
+        return Linalg.choleskySolve(b, factor, false).add(Linalg.choleskySolve(b, factor.transpose(-2, -1), true).mul(0.5));
+    }
+
+    @Test
+    void choleskySolveGradcheckAndCompiled() {
+        Tensor l = factors(2, 3, 3), b = Inputs.randn(rng, DType.FLOAT64, 3, 2);
+        GradCheck.check(in -> solveWithFactor(in.get(0), in.get(1)), b.detach().requiresGrad(true), l.detach().requiresGrad(true));
+        Fn2<Tensor, Tensor, Tensor> compiled = Ember.compile((Fn2<Tensor, Tensor, Tensor>) LinalgSolversTest::solveWithFactor, Options.backend("inductor"));
+        Tensor lf = l.to(DType.FLOAT32), bf = b.to(DType.FLOAT32);
+        Tensor el = lf.detach().requiresGrad(true), cl = lf.detach().requiresGrad(true);
+        Tensor want = solveWithFactor(bf, el), got = compiled.apply(bf, cl);
+        assertClose(got, want, "compiled values", TorchAssert.Tolerance.of(1e-5, 1e-5));
+        Tensor gw = Autograd.grad(List.of(want.square().sum()), List.of(el), null, false, false, false).get(0);
+        Tensor gg = Autograd.grad(List.of(got.square().sum()), List.of(cl), null, false, false, false).get(0);
+        assertClose(gg, gw, "compiled gradient of the factor", TorchAssert.Tolerance.of(1e-4, 1e-4));
     }
 
     static Tensor normalized(Tensor a) {
