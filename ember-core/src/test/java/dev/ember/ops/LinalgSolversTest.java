@@ -199,6 +199,18 @@ class LinalgSolversTest {
         assertClose(gg, gw, "compiled gradient of the factor", TorchAssert.Tolerance.of(1e-4, 1e-4));
     }
 
+    /** docs/tensors.md, "Determinants, inverse, solve", as written there: the shapes it promises, and the solve undone. */
+    @Test
+    void docsExample() {
+        Tensor a = Tensor.randn(2, 3, 3).add(Tensor.eye(3).mul(2.0)), b = Tensor.randn(3, 2);
+        Tensor spd = a.matmul(a.transpose(-2, -1)), l = spd.cholesky();
+        Tensor fro = Linalg.matrixNorm(a), maxRowSum = Linalg.matrixNorm(a, Double.POSITIVE_INFINITY);
+        Tensor y = Linalg.choleskySolve(b, l, false);   // (L Lᵀ)⁻¹ b
+        assertEquals(List.of(2), java.util.Arrays.stream(fro.shape()).boxed().toList());
+        assertEquals(List.of(2), java.util.Arrays.stream(maxRowSum.shape()).boxed().toList());
+        assertClose(spd.matmul(y), b.expand(2, 3, 2).contiguous(), "L Lᵀ y = b", TorchAssert.Tolerance.of(1e-4, 1e-4));
+    }
+
     static Tensor normalized(Tensor a) {
         return a.div(Linalg.matrixNorm(a, 1).unsqueeze(-1).unsqueeze(-1)).add(Linalg.matrixNorm(a, Double.NEGATIVE_INFINITY, 0, 1, true));
     }
