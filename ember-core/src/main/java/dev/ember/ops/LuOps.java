@@ -1,6 +1,7 @@
 package dev.ember.ops;
 
 import dev.ember.tensor.DType;
+import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
@@ -207,6 +208,121 @@ public final class LuOps {
                 }
                 return result == a[0] ? e.call(ShapeOps.CLONE, a[0]) : result;
             });
+
+    /**
+     * {@code A X = B} for X given A's Cholesky factor ({@code A = L Lᵀ}, or {@code Uᵀ U} with
+     * {@code upper}): two triangular solves, batch dims broadcast as ATen's. Composed of
+     * linalg_solve, whose gradient through both solves is derivatives.yaml's cholesky_solve_backward
+     * ({@code gB = A⁻¹ g}, {@code gL = −(gB Xᵀ + X gBᵀ) L}).
+     */
+    public static final OpOverload CHOLESKY_SOLVE = ComposedOps.define("cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor",
+            a -> {
+                Tensor b = a.tensor(0), factor = a.tensor(1);
+                String op = "cholesky_solve";
+                if (b.dim() < 2) throw new IllegalArgumentException(op + ": b should have at least 2 dimensions, but has " + b.dim() + " dimensions instead");
+                if (factor.dim() < 2) throw new IllegalArgumentException(op + ": u should have at least 2 dimensions, but has " + factor.dim() + " dimensions instead");
+                if (b.dtype() != factor.dtype()) {
+                    throw new IllegalArgumentException(op + ": Expected b and A to have the same dtype, but found b of type " + ReductionOps.scalarTypeName(b.dtype())
+                            + " and A of type " + ReductionOps.scalarTypeName(factor.dtype()) + " instead.");
+                }
+                if (factor.size(-1) != factor.size(-2)) {
+                    throw new IllegalArgumentException(op + ": A must be batches of square matrices, but they are " + factor.size(-2) + " by " + factor.size(-1) + " matrices");
+                }
+                if (factor.size(-1) != b.size(-2)) {
+                    throw new IllegalArgumentException(op + ": Incompatible matrix sizes for cholesky_solve: each A matrix is " + factor.size(-1) + " by " + factor.size(-1)
+                            + " but each b matrix is " + b.size(-2) + " by " + b.size(-1));
+                }
+            },
+            (e, a) -> {
+                TensorMeta b = e.meta(a[0]), factor = e.meta(a[1]);
+                boolean upper = (Boolean) a[2];
+                // both expanded to the broadcast batch, so linalg_solve never reads B as a batch of vectors
+                int[] batch = Shapes.broadcast("cholesky_solve", Arrays.copyOf(b.shape(), b.dim() - 2), Arrays.copyOf(factor.shape(), factor.dim() - 2));
+                int n = factor.shape()[factor.dim() - 1];
+                Object bFull = e.call(ShapeOps.EXPAND, a[0], withMatrix(batch, n, b.shape()[b.dim() - 1]));
+                Object lower = e.call(ShapeOps.EXPAND, a[1], withMatrix(batch, n, n));
+                if (upper) lower = e.call(ShapeOps.TRANSPOSE, lower, -2L, -1L);
+                Object y = e.call(LINALG_SOLVE, lower, bFull, true);
+                return e.call(LINALG_SOLVE, e.call(ShapeOps.TRANSPOSE, lower, -2L, -1L), y, true);
+            });
+
+    private static int[] withMatrix(int[] batch, int rows, int cols) {
+        int[] shape = Arrays.copyOf(batch, batch.length + 2);
+        shape[batch.length] = rows;
+        shape[batch.length + 1] = cols;
+        return shape;
+    }
+
+    /**
+     * torch.linalg.matrix_norm with a number: ATen's composite, the vector 1-norm down the first of
+     * {@code dim} then the max (ord 1) or min (ord -1) across the second; inf and -inf are the same
+     * on the swapped dims (the max/min row sum). Orders 2 and -2 need singular values, which Ember
+     * does not compute yet, and are refused.
+     */
+    public static final OpOverload LINALG_MATRIX_NORM = ComposedOps.define(
+            "linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+            a -> {
+                double ord = a.dbl(1);
+                double abs = Math.abs(ord);
+                if (abs != 2 && abs != 1 && abs != Double.POSITIVE_INFINITY) {
+                    throw new IllegalArgumentException("linalg.matrix_norm: Order " + formatOrder(ord) + " not supported.");
+                }
+                matrixNormDims(a.tensor(0), a.ints(2));
+                if (abs == 2) {
+                    throw new IllegalArgumentException("linalg.matrix_norm: Order " + formatOrder(ord) + " needs singular values (svdvals), which Ember does not compute yet.");
+                }
+            },
+            (e, a) -> {
+                double ord = ((Number) a[1]).doubleValue();
+                boolean keepdim = (Boolean) a[3];
+                int[] dim = matrixNormDims(new FakeTensor(e.meta(a[0])), toInts(a[2]));
+                if (Math.abs(ord) == Double.POSITIVE_INFINITY) dim = new int[] {dim[1], dim[0]};
+                // without keepdim, the first reduction shifts a later second dim down by one
+                int second = !keepdim && dim[0] < dim[1] ? dim[1] - 1 : dim[1];
+                Object sums = e.call(DistanceOps.LINALG_VECTOR_NORM, a[0], 1L, List.of((long) dim[0]), keepdim, a[4]);
+                return e.call(ord > 0 ? ReductionOps.AMAX : ReductionOps.AMIN, sums, List.of((long) second), keepdim);
+            });
+
+    /** torch.linalg.matrix_norm with 'fro' (the vector 2-norm over both dims); 'nuc' needs singular values and is refused. */
+    public static final OpOverload LINALG_MATRIX_NORM_STR = ComposedOps.define(
+            "linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+            a -> {
+                String ord = a.str(1);
+                if (!ord.equals("fro") && !ord.equals("nuc")) throw new IllegalArgumentException("linalg.matrix_norm: Order " + ord + " not supported.");
+                matrixNormDims(a.tensor(0), a.ints(2));
+                if (ord.equals("nuc")) {
+                    throw new IllegalArgumentException("linalg.matrix_norm: Order nuc needs singular values (svdvals), which Ember does not compute yet.");
+                }
+            },
+            (e, a) -> e.call(DistanceOps.LINALG_VECTOR_NORM, a[0], 2L, a[2], a[3], a[4]));
+
+    /** ATen's _linalg_matrix_norm_checks: A a (batch of) matrices of floating dtype, dim two different dims; returns them wrapped. */
+    private static int[] matrixNormDims(Tensor a, int[] dim) {
+        String op = "linalg.matrix_norm";
+        if (a.dim() < 2) throw new IllegalArgumentException(op + ": The input tensor A must have at least 2 dimensions.");
+        if (!a.dtype().isFloatingPoint()) {
+            throw new IllegalArgumentException(op + ": Expected a floating point or complex tensor as input. Got " + ReductionOps.scalarTypeName(a.dtype()));
+        }
+        if (dim.length != 2) throw new IllegalArgumentException(op + ": dim must be a 2-tuple. Got " + Shapes.format(dim));
+        int[] wrapped = {Shapes.wrapDim(op, dim[0], a.dim()), Shapes.wrapDim(op, dim[1], a.dim())};
+        if (wrapped[0] == wrapped[1]) {
+            throw new IllegalArgumentException(op + ": dims must be different. Got (" + wrapped[0] + ", " + wrapped[1] + ")");
+        }
+        return wrapped;
+    }
+
+    /** An int[] argument as a decomposition receives it (int[], long[] or a list of numbers). */
+    private static int[] toInts(Object value) {
+        if (value instanceof int[] ints) return ints;
+        if (value instanceof long[] longs) return Arrays.stream(longs).mapToInt(Math::toIntExact).toArray();
+        return ((List<?>) value).stream().mapToInt(x -> ((Number) x).intValue()).toArray();
+    }
+
+    /** An order as ATen prints a double: 3 as "3", 0.5 as "0.5", inf as "inf". */
+    private static String formatOrder(double ord) {
+        if (Double.isInfinite(ord)) return ord > 0 ? "inf" : "-inf";
+        return ord == Math.rint(ord) ? Long.toString((long) ord) : Double.toString(ord);
+    }
 
     // ------------------------------------------------------------------ checks
 
