@@ -390,6 +390,10 @@ final class Containers {
                 }
                 yield it.next();
             }
+            // a ListIterator's cursor, which the JDK's list iterators read without checking for changes of the list
+            case "nextIndex" -> ConstantVariable.of(it.position());
+            case "previousIndex" -> ConstantVariable.of(it.position() - 1);
+            case "hasPrevious" -> ConstantVariable.of(it.position() > 0 ? 1 : 0);
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Iterator." + name + "()");
         };
     }

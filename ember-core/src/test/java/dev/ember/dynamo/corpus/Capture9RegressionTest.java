@@ -52,6 +52,31 @@ class Capture9RegressionTest {
         return y.sum();
     }
 
+    /** ListIterator's cursor reads: nextIndex, previousIndex, hasPrevious (each broke: "Iterator.nextIndex()" unsupported). */
+    static Tensor listIteratorCursor(Tensor x) {
+        List<Tensor> xs = new java.util.ArrayList<>(List.of(x, x.mul(2), x.mul(3)));
+        java.util.ListIterator<Tensor> it = xs.listIterator();
+        Tensor s = x.mul(0);
+        if (!it.hasPrevious()) s = s.add(100);
+        while (it.hasNext()) {
+            int at = it.nextIndex();
+            s = s.add(it.next().mul(at + 1)).add(it.previousIndex());
+            if (it.hasPrevious()) s = s.add(1);
+        }
+        return s;
+    }
+
+    @Test
+    void listIteratorCursorIsTraced() {
+        Fn1<Tensor, Tensor> f = Capture9RegressionTest::listIteratorCursor;
+        Tensor x = Tensor.randn(3);
+        CompileCounter cc = new CompileCounter();
+        assertArrayEquals(f.apply(x).toDoubleArray(), Ember.compile(f, Options.backend(cc)).apply(x).toDoubleArray(), 1e-5);
+        assertEquals(1, cc.frameCount(), "frames");
+        Ember.reset();
+        assertEquals(0, Ember.explain(f).with(x).graphBreakCount(), "graph breaks");
+    }
+
     private static void gradsAsEager(Object fn, int frames, int breaks) {
         for (String backend : List.of("eager", "aot_eager", "inductor")) {
             Ember.reset();
