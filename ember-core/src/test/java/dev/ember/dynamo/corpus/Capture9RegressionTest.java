@@ -52,7 +52,7 @@ class Capture9RegressionTest {
         return y.sum();
     }
 
-    /** ListIterator's cursor reads: nextIndex, previousIndex, hasPrevious (each broke: "Iterator.nextIndex()" unsupported). */
+    /** ListIterator's cursor: nextIndex, previousIndex, hasPrevious, previous (each broke: "Iterator.nextIndex()" unsupported). */
     static Tensor listIteratorCursor(Tensor x) {
         List<Tensor> xs = new java.util.ArrayList<>(List.of(x, x.mul(2), x.mul(3)));
         java.util.ListIterator<Tensor> it = xs.listIterator();
@@ -63,6 +63,7 @@ class Capture9RegressionTest {
             s = s.add(it.next().mul(at + 1)).add(it.previousIndex());
             if (it.hasPrevious()) s = s.add(1);
         }
+        while (it.hasPrevious()) s = s.mul(it.previous()).add(it.nextIndex());   // back to the start
         return s;
     }
 
