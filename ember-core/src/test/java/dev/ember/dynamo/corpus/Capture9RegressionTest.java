@@ -67,6 +67,33 @@ class Capture9RegressionTest {
         return s;
     }
 
+    /** previous() before the first element throws NoSuchElementException, and after the list changed ConcurrentModificationException, as eager. */
+    static Tensor listIteratorPreviousThrows(Tensor x) {
+        List<Tensor> xs = new java.util.ArrayList<>(List.of(x, x.mul(2)));
+        java.util.ListIterator<Tensor> it = xs.listIterator();
+        Tensor s = x;
+        try {
+            it.previous();
+        } catch (java.util.NoSuchElementException e) {
+            s = s.add(10);
+        }
+        it.next();
+        xs.add(x.mul(3));
+        try {
+            it.previous();
+        } catch (java.util.ConcurrentModificationException e) {
+            s = s.mul(5);
+        }
+        return s;
+    }
+
+    @Test
+    void listIteratorPreviousThrowsAsEager() {
+        Fn1<Tensor, Tensor> f = Capture9RegressionTest::listIteratorPreviousThrows;
+        Tensor x = Tensor.randn(3);
+        assertArrayEquals(f.apply(x).toDoubleArray(), Ember.compile(f).apply(x).toDoubleArray(), 1e-5);
+    }
+
     @Test
     void listIteratorCursorIsTraced() {
         Fn1<Tensor, Tensor> f = Capture9RegressionTest::listIteratorCursor;
