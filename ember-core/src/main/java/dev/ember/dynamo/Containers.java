@@ -390,6 +390,18 @@ final class Containers {
                 }
                 yield it.next();
             }
+            case "previous" -> {
+                if (it.containerChanged()) throw KeyedContainers.concurrentModification(ctx, "ListIterator.previous()");
+                if (it.position() == 0) {
+                    throw Exceptions.raise(ctx, new java.util.NoSuchElementException(), GraphBreakType.EXCEPTION_THROWN,
+                            "the traced path throws NoSuchElementException: ListIterator.previous() before the first element");
+                }
+                yield it.previous();
+            }
+            // a ListIterator's cursor, which the JDK's list iterators read without checking for changes of the list
+            case "nextIndex" -> ConstantVariable.of(it.position());
+            case "previousIndex" -> ConstantVariable.of(it.position() - 1);
+            case "hasPrevious" -> ConstantVariable.of(it.position() > 0 ? 1 : 0);
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Iterator." + name + "()");
         };
     }

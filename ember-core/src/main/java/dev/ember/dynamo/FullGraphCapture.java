@@ -111,6 +111,7 @@ public final class FullGraphCapture {
             case OutputRebuilder.Stream s -> problems.add(where(path) + " is " + s.name());
             case OutputRebuilder.StringBuilderOf s -> problems.add(where(path) + " is a StringBuilder made in the function");
             case OutputRebuilder.SymbolicSize s -> problems.add(where(path) + " is a size, " + s.expr() + ", not a tensor the graph computes");
+            case OutputRebuilder.HookRegistration h -> problems.add(where(path) + " is the handle of a gradient hook registered in the function");
         }
     }
 
@@ -128,6 +129,7 @@ public final class FullGraphCapture {
             case SideEffect.AppendText t -> "it appends to the StringBuilder " + t.builder().name();
             case SideEffect.SetText t -> "it changes the StringBuilder " + t.builder().name();
             case SideEffect.SetGradMode g -> "it leaves grad mode " + (g.enabled() ? "on" : "off") + " when it returns";
+            case SideEffect.HookOp h -> "it registers a gradient hook on " + h.registration().tensor() + ", which the graph cannot hold";
             case SideEffect.Log l -> "it calls " + l.method().getDeclaringClass().getSimpleName() + "." + l.method().getName() + ", which a graph cannot";
         };
     }

@@ -253,6 +253,7 @@ final class Invoker {
             case ConstantVariable c when c.value() instanceof GradMode.Scope scope -> GradModes.scopeMethod(ctx, scope, name);
             case ConstantVariable c when c.value() instanceof ErrorOnGraphBreak.Scope scope -> ErrorOnGraphBreak.scopeMethod(ctx, scope, name);
             case ConstantVariable c when c.value() instanceof CustomFunctionOp.TracedContext context -> context.call(ctx, name, args);
+            case ConstantVariable c when c.value() instanceof GradientHooks.Pending hook -> GradientHooks.handleMethod(ctx, hook, name, args);
             case ConstantVariable c when c.value() == null ->
                     throw Exceptions.raiseFromJvm(ctx, NullPointerException.class, "the traced path throws NullPointerException: calling " + name + "() on null");
             case ConstantVariable c when JdkCalls.isJdk(c.value().getClass()) -> JdkCalls.reflect(ctx, owner, name, type, c.value(), args);
@@ -359,6 +360,8 @@ final class Invoker {
         if (CustomFunctionOp.isApply(r)) return CustomFunctionOp.trace(ctx, r, args);
         String oneCall = DisabledFunctions.runAsOneCall(r);
         if (oneCall != null) {
+            VariableTracker hookHandle = GradientHooks.record(ctx, r, args);
+            if (hookHandle != null) return hookHandle;
             Unsupported u = ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, oneCall);
             String hookedIntermediate = DisabledFunctions.hookOnUsedIntermediate(r, args);
             throw hookedIntermediate == null ? u : u.withoutResume(hookedIntermediate);

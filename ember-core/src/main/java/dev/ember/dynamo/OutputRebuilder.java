@@ -32,6 +32,20 @@ sealed interface OutputRebuilder {
     /** Whether the value is an object with identity (a container, a record, an object, a lambda), made once per call however often it is reached. */
     default boolean hasIdentity() { return false; }
 
+    /** {@code Autograd.registerHook(tensor, hook)} made after the graph: its handle, made once per call. */
+    record HookRegistration(OutputRebuilder tensor, OutputRebuilder hook) implements OutputRebuilder {
+        @SuppressWarnings("unchecked")
+        public Object rebuild(Rebuild r) {
+            return dev.ember.autograd.Autograd.registerHook((Tensor) r.value(tensor), (java.util.function.UnaryOperator<Tensor>) r.value(hook));
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+
+        @Override
+        public String toString() { return "registerHook(" + tensor + ", " + hook + ")"; }
+    }
+
     /** Output {@code index} of the graph. */
     record GraphOutput(int index) implements OutputRebuilder {
         public Object rebuild(Rebuild r) { return r.outs[index]; }

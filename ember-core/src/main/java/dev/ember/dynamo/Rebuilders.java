@@ -98,6 +98,7 @@ final class Rebuilders {
     private OutputRebuilder build(VariableTracker v, ClassDesc declared) {
         return switch (v) {
             case TensorVariable t -> tensor(t.node());
+            case ConstantVariable c when c.value() instanceof GradientHooks.Pending hook -> registration(hook);
             case ConstantVariable c -> new OutputRebuilder.Constant(declared != null && declared.isPrimitive()
                     ? Values.fromStack(c.value(), Values.resolve(declared, Object.class)) : c.value());
             case ListVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
@@ -255,7 +256,19 @@ final class Rebuilders {
             for (int i = 0; i < types.length; i++) args.add(of(values.get(i), types[i].describeConstable().orElseThrow()));
             out.add(new SideEffect.Log(l.receiver(), l.method(), args));
         }
+        for (GradientHooks.Op op : ctx.sideEffects.hookOps()) out.add(new SideEffect.HookOp(registration(op.registration()), op.remove()));
         return out;
+    }
+
+    private final Map<GradientHooks.Pending, OutputRebuilder.HookRegistration> registrations = new IdentityHashMap<>();
+
+    /** The registration of a hook on an input: one per call, however many paths reach its handle. */
+    private OutputRebuilder.HookRegistration registration(GradientHooks.Pending p) {
+        OutputRebuilder.HookRegistration known = registrations.get(p);
+        if (known != null) return known;
+        OutputRebuilder.HookRegistration r = new OutputRebuilder.HookRegistration(of(p.tensor, null), of(p.hook, null));
+        registrations.put(p, r);
+        return r;
     }
 
     /** The rebuilders of the keys of {@code k} that are values of the trace, wherever the container's history holds them. */

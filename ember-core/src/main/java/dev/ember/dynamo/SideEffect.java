@@ -108,6 +108,21 @@ sealed interface SideEffect {
         public String toString() { return "grad mode " + (enabled ? "on" : "off"); }
     }
 
+    /**
+     * A gradient hook registered on an input in the trace (its handle made by {@code registration},
+     * once per call), or the handle's {@code remove()}: after the graph, as the hook sees the
+     * gradient only at backward, which the graph's backward sends to the input.
+     */
+    record HookOp(OutputRebuilder.HookRegistration registration, boolean remove) implements SideEffect {
+        public void apply(Rebuild r) {
+            dev.ember.autograd.Autograd.HookHandle handle = (dev.ember.autograd.Autograd.HookHandle) r.value(registration);
+            if (remove) handle.remove();
+        }
+
+        @Override
+        public String toString() { return (remove ? "remove " : "") + registration; }
+    }
+
     /** The input array's final elements. */
     record ResetArray(Source array, OutputRebuilder items) implements SideEffect {
         public void apply(Rebuild r) {

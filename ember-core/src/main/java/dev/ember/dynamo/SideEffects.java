@@ -35,6 +35,7 @@ final class SideEffects {
     private final Set<KeyedVariable> keyed = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<dev.ember.dynamo.variables.StringBuilderVariable> builders = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<LogCall> logs = new ArrayList<>();
+    private final List<GradientHooks.Op> hookOps = new ArrayList<>();
 
     private static String key(Source owner, Field f) { return (owner == null ? "G" : owner.name()) + "#" + f.getDeclaringClass().getName() + "." + f.getName(); }
 
@@ -59,7 +60,14 @@ final class SideEffects {
 
     void logged(LogCall call) { logs.add(call); }
 
-    boolean isEmpty() { return stores.isEmpty() && lists.isEmpty() && arrays.isEmpty() && keyed.isEmpty() && builders.isEmpty() && logs.isEmpty(); }
+    void hookOp(GradientHooks.Op op) { hookOps.add(op); }
+
+    boolean isEmpty() {
+        return stores.isEmpty() && lists.isEmpty() && arrays.isEmpty() && keyed.isEmpty() && builders.isEmpty() && logs.isEmpty() && hookOps.isEmpty();
+    }
+
+    /** Gradient hooks registered on inputs and handles removed, in program order. */
+    List<GradientHooks.Op> hookOps() { return List.copyOf(hookOps); }
 
     /** Logging calls in program order. */
     List<LogCall> logs() { return List.copyOf(logs); }

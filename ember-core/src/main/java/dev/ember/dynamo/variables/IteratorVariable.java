@@ -52,6 +52,9 @@ public final class IteratorVariable implements VariableTracker {
 
     public VariableTracker next() { return current().get(position++); }
 
+    /** A ListIterator's step back: the item before the cursor, which moves back over it. */
+    public VariableTracker previous() { return current().get(--position); }
+
     private List<VariableTracker> current() { return items != null ? items : ((ListVariable) iterable).items(); }
 
     /** Whether this iterates an ArrayDeque, whose iterator stops after the elements it was made with. */
