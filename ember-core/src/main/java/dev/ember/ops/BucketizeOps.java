@@ -108,7 +108,6 @@ public final class BucketizeOps {
     }
 
     private static Tensor search(Tensor boundaries, Tensor input, boolean right, Tensor sorter, TensorMeta meta) {
-        Tensor out = Tensor.allocate(meta);
         int n = boundaries.dim() == 0 ? 1 : boundaries.size(boundaries.dim() - 1);
         int values = input.numel();
         int perRow = boundaries.dim() <= 1 ? values : (input.dim() == 0 ? 1 : input.size(input.dim() - 1));
@@ -132,7 +131,8 @@ public final class BucketizeOps {
                 result[i] = right ? upperLong(bd, row * n, n, in[i], order) : lowerLong(bd, row * n, n, in[i], order);
             }
         }
-        return out.copy_(Tensor.of(result, input.shape()));
+        Tensor positions = Tensor.of(result, input.shape());
+        return meta.dtype() == DType.INT64 ? positions : positions.to(meta.dtype());
     }
 
     private static double at(double[] bd, int start, int k, long[] order) { return order == null ? bd[start + k] : bd[start + (int) order[start + k]]; }

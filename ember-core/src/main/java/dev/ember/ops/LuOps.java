@@ -111,7 +111,7 @@ public final class LuOps {
             .derivative(g -> {
                 Object A = g.arg(0), X = g.result();
                 boolean vector = isVectorCase(g.argMeta(0), g.argMeta(1));
-                Object gB = g.call(LinalgOps_SOLVE(), g.call(ShapeOps.TRANSPOSE, A, -2L, -1L), g.grad(), true);
+                Object gB = g.call(LuOps.LINALG_SOLVE, g.call(ShapeOps.TRANSPOSE, A, -2L, -1L), g.grad(), true);
                 Object gA = null;
                 if (g.needs(0)) {
                     Object gBm = vector ? g.call(ShapeOps.UNSQUEEZE, gB, -1L) : gB, Xm = vector ? g.call(ShapeOps.UNSQUEEZE, X, -1L) : X;
@@ -120,9 +120,6 @@ public final class LuOps {
                 return new Object[] {gA, g.needs(1) ? gB : null, null};
             })
             .register();
-
-    /** This class's own solve op (a static field cannot name itself in its initializer). */
-    private static OpOverload LinalgOps_SOLVE() { return LINALG_SOLVE; }
 
     /**
      * The Cholesky factor of each symmetric positive-definite matrix: L lower with {@code A = L Lᵀ}
