@@ -3,11 +3,8 @@ package dev.ember.ops;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import dev.ember.Ember;
-import dev.ember.Fn2;
-import dev.ember.Options;
 import dev.ember.autograd.Autograd;
 import dev.ember.autograd.GradCheck;
-import dev.ember.dynamo.ExplainOutput;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import dev.ember.testing.Inputs;
@@ -249,18 +246,6 @@ class EverydayPointwiseOpsTest {
         Tensor x = Tensor.randn(3, 4), y = Tensor.randn(3, 4);
         x = Tensor.cat(List.of(x, Tensor.of(new float[] {0, -0f, Float.NaN, 1}, 1, 4)), 0);
         y = Tensor.cat(List.of(y, Tensor.of(new float[] {-0f, 2, 1, Float.NaN}, 1, 4)), 0);
-        ExplainOutput e = Ember.explain((Fn2<Tensor, Tensor, Tensor>) EverydayPointwiseOpsTest::everyday).with(x, y);
-        assertEquals(0, e.graphBreakCount(), e.toString());
-        Fn2<Tensor, Tensor, Tensor> f = Ember.compile(EverydayPointwiseOpsTest::everyday, Options.backend(backend).fullgraph(true));
-        assertClose(f.apply(x, y), everyday(x, y), backend);
-
-        Tensor xe = x.to(DType.FLOAT64).requiresGrad(true), ye = y.to(DType.FLOAT64).requiresGrad(true);
-        Tensor xc = x.to(DType.FLOAT64).requiresGrad(true), yc = y.to(DType.FLOAT64).requiresGrad(true);
-        Tensor want = everyday(xe, ye), got = Ember.compile(EverydayPointwiseOpsTest::everyday, Options.backend(backend)).apply(xc, yc);
-        Tensor weights = Tensor.randn(want.shape()).to(DType.FLOAT64);
-        want.mul(weights).nansum().backward();
-        got.mul(weights).nansum().backward();
-        assertClose(xc.grad(), xe.grad(), backend + " grad x");
-        assertClose(yc.grad(), ye.grad(), backend + " grad y");
+        CompiledOpsCheck.oneGraphWithEagersValuesAndGradients(EverydayPointwiseOpsTest::everyday, x, y, backend, "x", "y");
     }
 }

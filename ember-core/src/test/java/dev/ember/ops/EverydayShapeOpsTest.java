@@ -2,10 +2,7 @@ package dev.ember.ops;
 
 import ai.djl.ndarray.NDList;
 import dev.ember.Ember;
-import dev.ember.Fn2;
-import dev.ember.Options;
 import dev.ember.autograd.GradCheck;
-import dev.ember.dynamo.ExplainOutput;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import dev.ember.testing.Inputs;
@@ -300,18 +297,6 @@ class EverydayShapeOpsTest {
     void compiledMatchesEagerInOneGraph(String backend) {
         Tensor.manualSeed(11);
         Tensor x = Tensor.randn(3, 4), v = Tensor.randn(5);
-        ExplainOutput e = Ember.explain((Fn2<Tensor, Tensor, Tensor>) EverydayShapeOpsTest::everyday).with(x, v);
-        assertEquals(0, e.graphBreakCount(), e.toString());
-        Fn2<Tensor, Tensor, Tensor> f = Ember.compile(EverydayShapeOpsTest::everyday, Options.backend(backend).fullgraph(true));
-        assertClose(f.apply(x, v), everyday(x, v), backend);
-
-        Tensor xe = x.to(DType.FLOAT64).requiresGrad(true), ve = v.to(DType.FLOAT64).requiresGrad(true);
-        Tensor xc = x.to(DType.FLOAT64).requiresGrad(true), vc = v.to(DType.FLOAT64).requiresGrad(true);
-        Tensor want = everyday(xe, ve), got = Ember.compile(EverydayShapeOpsTest::everyday, Options.backend(backend)).apply(xc, vc);
-        Tensor weights = Tensor.randn(want.numel()).to(DType.FLOAT64);
-        want.mul(weights).sum().backward();
-        got.mul(weights).sum().backward();
-        assertClose(xc.grad(), xe.grad(), backend + " grad x");
-        assertClose(vc.grad(), ve.grad(), backend + " grad v");
+        CompiledOpsCheck.oneGraphWithEagersValuesAndGradients(EverydayShapeOpsTest::everyday, x, v, backend, "x", "v");
     }
 }

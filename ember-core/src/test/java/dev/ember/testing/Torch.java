@@ -122,6 +122,16 @@ public final class Torch {
     // ------------------------------------------------------------------ conversions
 
     /** A copy of {@code t} in the shared manager: same dtype, shape and (row-major) values. */
+    /**
+     * A refusal's whole text: the exception's message and its causes' (libtorch's own words, ATen's
+     * "RuntimeError: …", are in the cause of the harness's exception).
+     */
+    public static String refusalText(Throwable t) {
+        StringBuilder sb = new StringBuilder();
+        for (Throwable c = t; c != null; c = c.getCause()) sb.append(c.getMessage()).append('\n');
+        return sb.toString();
+    }
+
     public static NDArray toNd(Tensor t) {
         return toNd(manager(), t);
     }
