@@ -74,7 +74,8 @@ public final class Conv2d {
      * kernel runs a warm-up slice on the warming thread.
      */
     static boolean columnFree(DType dtype, Conv2dGeometry g) {
-        ColdStart.Tier tier = ConvWinograd.applies(dtype, g) ? ConvWinograd.TIER : ConvDirect.applies(dtype, g) ? ConvDirect.TIER : null;
+        ColdStart.Tier tier = ConvWinograd4.applies(dtype, g) ? ConvWinograd4.TIER : ConvWinograd.applies(dtype, g) ? ConvWinograd.TIER
+                : ConvDirect.applies(dtype, g) ? ConvDirect.TIER : null;
         if (tier == null) return false;
         if (!tier.cold()) return true;
         tier.exercise();
@@ -102,9 +103,10 @@ public final class Conv2d {
         return Tensor.wrap(new Storage(DType.FLOAT32, ColdStart.scratch(n)), shape, TensorMeta.contiguous(DType.FLOAT32, shape).strides(), 0);
     }
 
-    /** Runs a convolution {@link #columnFree(DType, Conv2dGeometry)} accepts: Winograd where it applies, else the direct kernel. */
+    /** Runs a convolution {@link #columnFree(DType, Conv2dGeometry)} accepts: Winograd (4x4 tiles, else 2x2) where it applies, else the direct kernel. */
     static void columnFree(Tensor input, Tensor weight, Tensor bias, Tensor out, Conv2dGeometry g) {
-        if (ConvWinograd.applies(out.dtype(), g)) ConvWinograd.forward(input, weight, bias, out, g);
+        if (ConvWinograd4.applies(out.dtype(), g)) ConvWinograd4.forward(input, weight, bias, out, g);
+        else if (ConvWinograd.applies(out.dtype(), g)) ConvWinograd.forward(input, weight, bias, out, g);
         else ConvDirect.forward(input, weight, bias, out, g);
     }
 

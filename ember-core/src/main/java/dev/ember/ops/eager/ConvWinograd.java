@@ -73,12 +73,12 @@ final class ConvWinograd {
     /** Tiles per block. */
     static final int TB = NV * L;
     /** Row stride of the V and M buffers: a block plus one vector of slack that segment tails may write into. */
-    private static final int TBS = TB + L;
+    static final int TBS = TB + L;
     /** Bytes of padded input rows a work item aims to keep in L2. */
     private static final long PART_BYTES = 1L << 20;
     private static final boolean WIDE_VECTORS = S.vectorBitSize() >= 512;
     /** Two-vector permutes: even and odd lanes of a pair of vectors, and a pair of vectors interleaved. */
-    private static final FloatVector EVEN, ODD, ZIP_LO, ZIP_HI;
+    static final FloatVector EVEN, ODD, ZIP_LO, ZIP_HI;
 
     static {
         float[] even = new float[L], odd = new float[L], lo = new float[L], hi = new float[L];
@@ -207,7 +207,7 @@ final class ConvWinograd {
     }
 
     /** {@link #accumulate} for a block's last tiles when they fit two vectors. */
-    private static void accumulate2(float[] v, int vOff, int channels, float[] u, int uOff, float[] m, int mOff) {
+    static void accumulate2(float[] v, int vOff, int channels, float[] u, int uOff, float[] m, int mOff) {
         FloatVector zero = FloatVector.zero(S);
         FloatVector a00 = zero, a01 = zero, a10 = zero, a11 = zero, a20 = zero, a21 = zero, a30 = zero, a31 = zero;
         FloatVector a40 = zero, a41 = zero, a50 = zero, a51 = zero, a60 = zero, a61 = zero, a70 = zero, a71 = zero;
@@ -235,7 +235,7 @@ final class ConvWinograd {
     }
 
     /** {@link #accumulate} for a block's last tiles when they fit one vector. */
-    private static void accumulate1(float[] v, int vOff, int channels, float[] u, int uOff, float[] m, int mOff) {
+    static void accumulate1(float[] v, int vOff, int channels, float[] u, int uOff, float[] m, int mOff) {
         FloatVector zero = FloatVector.zero(S);
         FloatVector a0 = zero, a1 = zero, a2 = zero, a3 = zero, a4 = zero, a5 = zero, a6 = zero, a7 = zero;
         int wi = uOff, p = vOff;
@@ -316,7 +316,7 @@ final class ConvWinograd {
      * Cuts tiles {@code [t0, t0+count)} of an image (numbered row by row) into runs within one
      * tile row: {@code (tile row, first tile column, position in the block)} per run.
      */
-    private static int segments(int t0, int count, int tilesW, int[] seg) {
+    static int segments(int t0, int count, int tilesW, int[] seg) {
         int s = 0;
         for (int t = t0; t < t0 + count; s++) {
             int th = t / tilesW, tw = t % tilesW;
@@ -427,7 +427,7 @@ final class ConvWinograd {
      * partial runs met it on every call: 2.6% of a compiled Conv-BN-ReLU training step's samples
      * (session 25), empty stores included.
      */
-    private static void storeFirst(FloatVector v, float[] a, int offset, int count) {
+    static void storeFirst(FloatVector v, float[] a, int offset, int count) {
         if (count <= 0) return;
         if (offset + L <= a.length) {
             v.intoArray(a, offset, S.indexInRange(0, count));
@@ -440,7 +440,7 @@ final class ConvWinograd {
      * {@code m[mOff + i*TBS + t] = Σ_c u[uOff + c*OB + i] * v[vOff + c*TBS + t]} for the {@value #OB}
      * output channels {@code i} and the {@code TB} tiles {@code t}: the register tile of {@link ConvDirect}.
      */
-    private static void accumulate(float[] v, int vOff, int channels, float[] u, int uOff, float[] m, int mOff) {
+    static void accumulate(float[] v, int vOff, int channels, float[] u, int uOff, float[] m, int mOff) {
         FloatVector zero = FloatVector.zero(S);
         FloatVector a00 = zero, a01 = zero, a02 = zero, a10 = zero, a11 = zero, a12 = zero;
         FloatVector a20 = zero, a21 = zero, a22 = zero, a30 = zero, a31 = zero, a32 = zero;
@@ -528,7 +528,7 @@ final class ConvWinograd {
     }
 
     /** The bias of every output channel (zeros without one). */
-    private static float[] biases(Tensor bias, Conv2dGeometry g) {
+    static float[] biases(Tensor bias, Conv2dGeometry g) {
         float[] b = new float[g.outChannels()];
         if (bias == null) return b;
         float[] data = bias.storage().floats();

@@ -1,0 +1,361 @@
+package dev.ember.ops.eager;
+
+import dev.ember.kernels.ColdStart;
+import dev.ember.kernels.Conv2dGeometry;
+import dev.ember.kernels.ConvWorkspace;
+import dev.ember.kernels.Parallel;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+import java.util.Arrays;
+
+/**
+ * Winograd F(4x4, 3x3) float32 convolution: the same convolutions as {@link ConvWinograd}
+ * (3x3 kernel, stride 1, dilation 1, any padding, groups, batch, input strides, bias or none) with
+ * 4x4 output tiles computed from the 6x6 input patch under each, on the interpolation points
+ * 0, ±1, ±2 and ∞ (Lavin and Gray): {@code Y = Aᵀ [Σ_c U ⊙ V] A}, {@code U = G g Gᵀ} (in double,
+ * once per call), {@code V = Bᵀ d B}. 36 multiply-adds per tile, channel and output channel make 16
+ * outputs, 2.25 per output against F(2x2, 3x3)'s 4 and the direct kernel's 9; the transforms
+ * move fewer floats per output too (36 per 16 outputs against 16 per 4), though each takes more
+ * arithmetic. Where the time of F(2x2, 3x3) went (perf, 8x64→64 56x56 on the AMD Zen 5 host, session
+ * 35): the channel GEMMs 39%, the output transform 19%, splitting the input rows 11%, the input
+ * transform 9%; so F(4x4) cuts the largest part nearly in half.
+ *
+ * <p>Layout and blocking are {@link ConvWinograd}'s: blocks of {@code 3 * lanes} tiles numbered row
+ * by row, work items of whole blocks of one image and group, the GEMMs' register tile
+ * ({@link ConvWinograd#accumulate}) over the 36 positions' rows of {@code V} and {@code M}. Padded
+ * input rows are split into four phases (columns {@code 4t}, {@code 4t+1}, {@code 4t+2},
+ * {@code 4t+3}), so the six input columns {@code 4t .. 4t+5} of {@code lanes} consecutive tiles are
+ * six contiguous vector loads; output rows are put back together from the four phases by two
+ * rounds of two-vector interleaves.
+ *
+ * <p>Accuracy, and why it is a switch. The transforms' larger coefficients (up to 8 in {@code A}, 5
+ * in {@code B}, sixths and twenty-fourths in {@code G}) cost precision: against float64 on randn
+ * inputs with weights randn / sqrt(9C) (outputs of rms about 1), 2 x 64→64 56x56, the largest
+ * error was 4.8e-5 against F(2x2)'s 1.85e-6 ({@code ConvWinograd4Test}), beyond the 1e-5 absolute
+ * tolerance {@code torch.testing.assert_close} gives float32. Measured on the Zen 5 host, one
+ * 8 x 64→64 56x56 convolution took 4.8-5.0 ms against F(2x2)'s 5.9-6.3 (best of a 8-second loop,
+ * helpers paused, session 35): 1.2x for 25 times the error. So it runs only when asked for
+ * ({@link #enabled}).
+ */
+final class ConvWinograd4 {
+    private ConvWinograd4() {}
+
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+    private static final int OB = ConvWinograd.OB, TB = ConvWinograd.TB, TBS = ConvWinograd.TBS;
+    /** Transformed positions per tile: 6x6. */
+    private static final int XI = 36;
+    /** Bytes of padded input rows a work item aims to keep in L2. */
+    private static final long PART_BYTES = 1L << 20;
+
+    /** The warm-up slice: 16 channels, a 30x30 output (64 tiles, partial tiles at both edges). */
+    private static final Conv2d.Slice SLICE = Conv2d.Slice.of(16, 30);
+
+    /** This kernel's tier ({@link ColdStart}). */
+    static final ColdStart.Tier TIER = ColdStart.tier("ConvWinograd4", SLICE.flops(),
+            () -> forward(SLICE.input(), SLICE.weight(), null, SLICE.out(), SLICE.geometry()));
+
+    /** Whether this kernel can compute the convolution: {@link ConvWinograd}'s shape conditions. */
+    static boolean supports(DType dtype, Conv2dGeometry g) { return ConvWinograd.supports(dtype, g); }
+
+    /**
+     * Whether conv2d may use this kernel: off unless asked for ({@code -Dember.conv.winograd4=true} or
+     * {@code EMBER_CONV_WINOGRAD4=1}), as PyTorch leaves TF32 convolutions to a switch: its error is
+     * about 25 times F(2x2)'s (docs/tuning.md, "Faster, less exact convolutions").
+     */
+    static volatile boolean enabled = Boolean.parseBoolean(System.getProperty("ember.conv.winograd4",
+            String.valueOf("1".equals(System.getenv("EMBER_CONV_WINOGRAD4")) || "true".equals(System.getenv("EMBER_CONV_WINOGRAD4")))));
+
+    /**
+     * Whether {@link Conv2d} runs this kernel rather than F(2x2, 3x3): switched on ({@link #enabled}),
+     * supported, at least 64 channels per group in and out (at most 256 each, where {@code U} stays
+     * within L2), and at least 196 tiles per image (a 56x56 output): fewer tiles leave partial blocks.
+     */
+    static boolean applies(DType dtype, Conv2dGeometry g) {
+        if (!enabled || !supports(dtype, g)) return false;
+        long tiles = (long) ((g.outH() + 3) / 4) * ((g.outW() + 3) / 4);
+        int cg = g.groupChannels(), og = g.groupOutChannels();
+        return cg >= 64 && og >= 64 && (long) cg * og <= 256 * 256 && tiles >= 196;
+    }
+
+    /** Writes every element of {@code out} ({@code [N, O, outH, outW]}, contiguous): the convolution plus {@code bias} (or none). */
+    static void forward(Tensor input, Tensor weight, Tensor bias, Tensor out, Conv2dGeometry g) {
+        if (!supports(out.dtype(), g)) throw new IllegalArgumentException("ConvWinograd4: unsupported convolution " + g);
+        int tilesH = (g.outH() + 3) / 4, tilesW = (g.outW() + 3) / 4, tilesPerImage = tilesH * tilesW;
+        int cg = g.groupChannels(), og = g.groupOutChannels(), kBlocks = (og + OB - 1) / OB;
+        float[] u = transformWeights(weight, g, kBlocks);
+        float[] biases = ConvWinograd.biases(bias, g);
+        float[] o = out.storage().floats();
+        // a padded row: four phases of lw floats each (phase p holds padded columns 4t + p); lw
+        // leaves room for the loads one tile on (columns 4t+4, 4t+5) of a row's last vector
+        int lw = (tilesW + 1 + L - 1) / L * L + L, row = 4 * lw;
+        int blocksPerImage = (tilesPerImage + TB - 1) / TB;
+        long imageBytes = (long) cg * (4 * tilesH + 2) * row * Float.BYTES;
+        long byCores = (2L * Runtime.getRuntime().availableProcessors() + (long) g.batch() * g.groups() - 1) / ((long) g.batch() * g.groups());
+        long byCache = (imageBytes + PART_BYTES - 1) / PART_BYTES;
+        int split = (int) Math.min(blocksPerImage, Math.max(byCores, byCache));
+        int perPart = (blocksPerImage + split - 1) / split;
+        int parts = (blocksPerImage + perPart - 1) / perPart;
+        // rows of V and M a cache line more than a multiple of 4 KB apart (see ConvWinograd)
+        int vXi = cg * TBS + L, mXi = kBlocks * OB * TBS + L;
+        boolean xiOuter = og <= 128;
+        Parallel.forRange(g.batch() * g.groups() * parts, (long) perPart * TB * og * cg * XI, (lo, hi) -> {
+            float[] v = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.PRODUCT, o, XI * vXi);
+            float[] m = new float[XI * mXi], line = new float[row + 4 * L], scratch = new float[XI * L];
+            int[] seg = new int[4 * TB];
+            for (int item = lo; item < hi; item++) {
+                int n = item / (g.groups() * parts), group = item / parts % g.groups(), part = item % parts;
+                int b0 = part * perPart, b1 = Math.min(blocksPerImage, b0 + perPart);
+                int firstRow = b0 * TB / tilesW, lastRow = (Math.min(tilesPerImage, b1 * TB) - 1) / tilesW;
+                int rows = 4 * (lastRow - firstRow) + 6;
+                float[] patch = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, o, cg * rows * row + 4 * L);
+                for (int c = 0; c < cg; c++) padChannel(input, g, n, group * cg + c, 4 * firstRow, rows, patch, c * rows * row, line, lw);
+                for (int b = b0; b < b1; b++) {
+                    int t0 = b * TB, count = Math.min(TB, tilesPerImage - t0);
+                    int runs = ConvWinograd.segments(t0, count, tilesW, seg);
+                    for (int c = 0; c < cg; c++) {
+                        for (int s = 0; s < runs; s++) {
+                            int th = seg[3 * s], tw = seg[3 * s + 1], pos = seg[3 * s + 2];
+                            int len = (s + 1 < runs ? seg[3 * (s + 1) + 2] : count) - pos;
+                            int base = (c * rows + 4 * (th - firstRow)) * row + tw;
+                            transformInputs(patch, base, row, lw, len, v, c * TBS + pos, vXi, scratch);
+                        }
+                    }
+                    if (xiOuter) {
+                        for (int xi = 0; xi < XI; xi++) {
+                            for (int kb = 0; kb < kBlocks; kb++) {
+                                accumulate(count, v, xi * vXi, cg, u, ((group * kBlocks + kb) * XI + xi) * cg * OB, m, xi * mXi + kb * OB * TBS);
+                            }
+                        }
+                        for (int k = 0; k < og; k++) writeOutputs(g, seg, runs, count, m, k, mXi, biases, o, n, group, scratch);
+                        continue;
+                    }
+                    for (int kb = 0; kb < kBlocks; kb++) {
+                        for (int xi = 0; xi < XI; xi++) {
+                            accumulate(count, v, xi * vXi, cg, u, ((group * kBlocks + kb) * XI + xi) * cg * OB, m, xi * mXi + kb * OB * TBS);
+                        }
+                        for (int k = kb * OB; k < Math.min(og, kb * OB + OB); k++) writeOutputs(g, seg, runs, count, m, k, mXi, biases, o, n, group, scratch);
+                    }
+                }
+            }
+        });
+    }
+
+    /** The GEMM register tile that fits the block's tiles: three, two or one vector of them. */
+    private static void accumulate(int count, float[] v, int vOff, int channels, float[] u, int uOff, float[] m, int mOff) {
+        if (count > 2 * L) ConvWinograd.accumulate(v, vOff, channels, u, uOff, m, mOff);
+        else if (count > L) ConvWinograd.accumulate2(v, vOff, channels, u, uOff, m, mOff);
+        else ConvWinograd.accumulate1(v, vOff, channels, u, uOff, m, mOff);
+    }
+
+    /** Output channel {@code k} of the block (its runs of tiles) from {@code M} into the output plane. */
+    private static void writeOutputs(Conv2dGeometry g, int[] seg, int runs, int count, float[] m, int k, int mXi, float[] biases,
+                                     float[] o, int n, int group, float[] scratch) {
+        int oc = group * g.groupOutChannels() + k, dst = (n * g.outChannels() + oc) * g.outPixels();
+        for (int s = 0; s < runs; s++) {
+            int th = seg[3 * s], tw = seg[3 * s + 1], pos = seg[3 * s + 2];
+            int len = (s + 1 < runs ? seg[3 * (s + 1) + 2] : count) - pos;
+            transformOutputs(m, k * TBS + pos, mXi, len, biases[oc], o, dst, g.outH(), g.outW(), 4 * th, 4 * tw, scratch);
+        }
+    }
+
+    /**
+     * Padded rows {@code [firstRow, firstRow+rows)} of one channel (counted over all groups) of image
+     * {@code n} into {@code patch[to…]}, each row as its four column phases of {@code lw} floats;
+     * zeros where rows or columns fall in the padding or past the input. {@code line} holds a
+     * padded row ({@code 4lw + 4L} floats).
+     */
+    static void padChannel(Tensor input, Conv2dGeometry g, int n, int channel, int firstRow, int rows, float[] patch, int to, float[] line, int lw) {
+        int[] st = input.strides();
+        float[] x = input.storage().floats();
+        int ph = g.padH(), pw = g.padW(), h = g.height(), w = g.width(), row = 4 * lw;
+        // padded column k holds input column k - pw
+        int lo = Math.min(row, Math.max(0, pw)), hi = Math.max(lo, Math.min(row, w + pw));
+        int channelBase = input.storageOffset() + n * st[0] + channel * st[1];
+        for (int r = 0; r < rows; r++, to += row) {
+            int y = firstRow + r - ph;
+            if (y < 0 || y >= h || lo >= hi) {
+                Arrays.fill(patch, to, to + row, 0f);
+                continue;
+            }
+            int src = channelBase + y * st[2] + (lo - pw) * st[3];
+            Arrays.fill(line, 0, lo, 0f);
+            if (st[3] == 1) System.arraycopy(x, src, line, lo, hi - lo);
+            else for (int k = lo; k < hi; k++, src += st[3]) line[k] = x[src];
+            Arrays.fill(line, hi, row, 0f);
+            splitPhases(line, patch, to, lw);
+        }
+    }
+
+    /** Splits the padded row {@code line[0, 4lw)} into its four column phases at {@code patch[to + p*lw]}. */
+    private static void splitPhases(float[] line, float[] patch, int to, int lw) {
+        FloatVector even = ConvWinograd.EVEN, odd = ConvWinograd.ODD;
+        for (int j = 0; j < lw; j += L) {
+            int k = 4 * j;
+            FloatVector a = FloatVector.fromArray(S, line, k), b = FloatVector.fromArray(S, line, k + L);
+            FloatVector c = FloatVector.fromArray(S, line, k + 2 * L), d = FloatVector.fromArray(S, line, k + 3 * L);
+            // columns 0,2,4,… and 1,3,5,… of each half, then every other one of those
+            FloatVector e1 = even.selectFrom(a, b), o1 = odd.selectFrom(a, b), e2 = even.selectFrom(c, d), o2 = odd.selectFrom(c, d);
+            even.selectFrom(e1, e2).intoArray(patch, to + j);
+            even.selectFrom(o1, o2).intoArray(patch, to + lw + j);
+            odd.selectFrom(e1, e2).intoArray(patch, to + 2 * lw + j);
+            odd.selectFrom(o1, o2).intoArray(patch, to + 3 * lw + j);
+        }
+    }
+
+    /**
+     * {@code V = Bᵀ d B} for {@code len} consecutive tiles of one channel whose 6x6 patches start at
+     * {@code base} of the phase-split rows ({@code row} apart, phases {@code lw} apart), into
+     * {@code v[off + xi*xiStride + t]}, {@code xi = 6i + j}. Writes up to a vector past the last tile
+     * (the buffer's slack). {@code tmp} holds the 36 vectors of {@code d B} between the two passes.
+     */
+    static void transformInputs(float[] x, int base, int row, int lw, int len, float[] v, int off, int xiStride, float[] tmp) {
+        for (int j = 0; j < len; j += L) {
+            // d B along each of the six rows: columns 4t .. 4t+5 are phases 0-3 at t, phases 0-1 at t+1
+            for (int i = 0, p = base + j; i < 6; i++, p += row) {
+                FloatVector d0 = FloatVector.fromArray(S, x, p), d1 = FloatVector.fromArray(S, x, p + lw);
+                FloatVector d2 = FloatVector.fromArray(S, x, p + 2 * lw), d3 = FloatVector.fromArray(S, x, p + 3 * lw);
+                FloatVector d4 = FloatVector.fromArray(S, x, p + 1), d5 = FloatVector.fromArray(S, x, p + lw + 1);
+                rowTimesB(d0, d1, d2, d3, d4, d5, tmp, 6 * i * L, L);
+            }
+            // Bᵀ (d B) down each of the six columns
+            int q = off + j;
+            for (int c = 0; c < 6; c++) {
+                int at = c * L;
+                FloatVector d0 = FloatVector.fromArray(S, tmp, at), d1 = FloatVector.fromArray(S, tmp, at + 6 * L);
+                FloatVector d2 = FloatVector.fromArray(S, tmp, at + 12 * L), d3 = FloatVector.fromArray(S, tmp, at + 18 * L);
+                FloatVector d4 = FloatVector.fromArray(S, tmp, at + 24 * L), d5 = FloatVector.fromArray(S, tmp, at + 30 * L);
+                rowTimesB(d0, d1, d2, d3, d4, d5, v, q + c * xiStride, 6 * xiStride);
+            }
+        }
+    }
+
+    /**
+     * The six values {@code z = d B} ({@code Bᵀ}'s rows: 4,0,-5,0,1,0 / 0,-4,-4,1,1,0 /
+     * 0,4,-4,-1,1,0 / 0,-2,-1,2,1,0 / 0,2,-1,-2,1,0 / 0,4,0,-5,0,1) into {@code out[at + r*step]}.
+     */
+    private static void rowTimesB(FloatVector d0, FloatVector d1, FloatVector d2, FloatVector d3, FloatVector d4, FloatVector d5,
+                                  float[] out, int at, int step) {
+        FloatVector four = FloatVector.broadcast(S, 4f), minusFour = FloatVector.broadcast(S, -4f), minusFive = FloatVector.broadcast(S, -5f);
+        FloatVector s = d2.fma(minusFour, d4), t = d1.fma(minusFour, d3);
+        FloatVector p = d4.sub(d2), q = d3.sub(d1).add(d3.sub(d1));
+        d0.fma(four, d2.fma(minusFive, d4)).intoArray(out, at);
+        s.add(t).intoArray(out, at + step);
+        s.sub(t).intoArray(out, at + 2 * step);
+        p.add(q).intoArray(out, at + 3 * step);
+        p.sub(q).intoArray(out, at + 4 * step);
+        d1.fma(four, d3.fma(minusFive, d5)).intoArray(out, at + 5 * step);
+    }
+
+    /**
+     * {@code Y = Aᵀ M A + bias} for {@code len} consecutive tiles of one output channel, M's 36
+     * positions at {@code m[off + xi*stride + t]}, written to the output plane at {@code dst} from row
+     * {@code oh}, column {@code ow} on; rows and columns past the plane are not written.
+     */
+    private static void transformOutputs(float[] m, int off, int stride, int len, float bias, float[] out, int dst, int outH, int outW,
+                                         int oh, int ow, float[] tmp) {
+        FloatVector b = FloatVector.broadcast(S, bias);
+        int outRows = Math.min(4, outH - oh);
+        for (int j = 0; j < len; j += L) {
+            int q = off + j;
+            // Aᵀ M down each of the six columns: four rows of six vectors into tmp[(r*6 + c) * L]
+            for (int c = 0; c < 6; c++) {
+                FloatVector m0 = FloatVector.fromArray(S, m, q + c * stride), m1 = FloatVector.fromArray(S, m, q + (6 + c) * stride);
+                FloatVector m2 = FloatVector.fromArray(S, m, q + (12 + c) * stride), m3 = FloatVector.fromArray(S, m, q + (18 + c) * stride);
+                FloatVector m4 = FloatVector.fromArray(S, m, q + (24 + c) * stride), m5 = FloatVector.fromArray(S, m, q + (30 + c) * stride);
+                columnTimesA(m0, m1, m2, m3, m4, m5, tmp, c * L, 6 * L);
+            }
+            int col = ow + 4 * j, cols = Math.min(4 * Math.min(L, len - j), outW - col);
+            for (int r = 0; r < outRows; r++) {
+                int at = r * 6 * L;
+                FloatVector t0 = FloatVector.fromArray(S, tmp, at), t1 = FloatVector.fromArray(S, tmp, at + L);
+                FloatVector t2 = FloatVector.fromArray(S, tmp, at + 2 * L), t3 = FloatVector.fromArray(S, tmp, at + 3 * L);
+                FloatVector t4 = FloatVector.fromArray(S, tmp, at + 4 * L), t5 = FloatVector.fromArray(S, tmp, at + 5 * L);
+                // (Aᵀ M) A along the row: y0..y3 per tile, then interleaved into the row's 4L columns
+                FloatVector a = t1.add(t2), d = t1.sub(t2), c3 = t3.add(t4), e = t3.sub(t4);
+                FloatVector y0 = t0.add(a).add(c3).add(b), y1 = e.fma(FloatVector.broadcast(S, 2f), d).add(b);
+                FloatVector y2 = c3.fma(FloatVector.broadcast(S, 4f), a).add(b), y3 = e.fma(FloatVector.broadcast(S, 8f), d).add(t5).add(b);
+                FloatVector p = ConvWinograd.ZIP_LO.selectFrom(y0, y2), pq = ConvWinograd.ZIP_HI.selectFrom(y0, y2);
+                FloatVector rr = ConvWinograd.ZIP_LO.selectFrom(y1, y3), rs = ConvWinograd.ZIP_HI.selectFrom(y1, y3);
+                FloatVector w0 = ConvWinograd.ZIP_LO.selectFrom(p, rr), w1 = ConvWinograd.ZIP_HI.selectFrom(p, rr);
+                FloatVector w2 = ConvWinograd.ZIP_LO.selectFrom(pq, rs), w3 = ConvWinograd.ZIP_HI.selectFrom(pq, rs);
+                int to = dst + (oh + r) * outW + col;
+                // whole vectors stored plainly, the last partial one masked (a 56-wide row: three and a half)
+                store(w0, out, to, cols);
+                store(w1, out, to + L, cols - L);
+                store(w2, out, to + 2 * L, cols - 2 * L);
+                store(w3, out, to + 3 * L, cols - 3 * L);
+            }
+        }
+    }
+
+    /** The first {@code count} lanes of {@code v} (all of them when {@code count >= L}, none when {@code count <= 0}) into {@code a[offset…]}. */
+    private static void store(FloatVector v, float[] a, int offset, int count) {
+        if (count >= L) v.intoArray(a, offset);
+        else ConvWinograd.storeFirst(v, a, offset, count);
+    }
+
+    /**
+     * {@code Aᵀ m} of a column of six ({@code Aᵀ}'s rows: 1,1,1,1,1,0 / 0,1,-1,2,-2,0 / 0,1,1,4,4,0 /
+     * 0,1,-1,8,-8,1) into {@code out[at + r*step]}.
+     */
+    private static void columnTimesA(FloatVector m0, FloatVector m1, FloatVector m2, FloatVector m3, FloatVector m4, FloatVector m5,
+                                     float[] out, int at, int step) {
+        FloatVector a = m1.add(m2), d = m1.sub(m2), c = m3.add(m4), e = m3.sub(m4);
+        m0.add(a).add(c).intoArray(out, at);
+        e.fma(FloatVector.broadcast(S, 2f), d).intoArray(out, at + step);
+        c.fma(FloatVector.broadcast(S, 4f), a).intoArray(out, at + 2 * step);
+        e.fma(FloatVector.broadcast(S, 8f), d).add(m5).intoArray(out, at + 3 * step);
+    }
+
+    /**
+     * {@code U = G g Gᵀ} of every (output channel, channel) 3x3 weight, in double, laid out as
+     * {@code [group][block of OB output channels][xi][channel][OB]} (output channels past the group's
+     * last are zero).
+     */
+    private static float[] transformWeights(Tensor weight, Conv2dGeometry g, int kBlocks) {
+        int cg = g.groupChannels(), og = g.groupOutChannels();
+        int[] s = weight.strides();
+        float[] w = weight.storage().floats();
+        float[] u = new float[g.groups() * kBlocks * XI * cg * OB];
+        double[] gg = new double[24];
+        for (int group = 0; group < g.groups(); group++) {
+            for (int oc = 0; oc < og; oc++) {
+                int block = group * kBlocks + oc / OB, lane = oc % OB;
+                for (int c = 0; c < cg; c++) {
+                    int src = weight.storageOffset() + (group * og + oc) * s[0] + c * s[1];
+                    transformWeight(w, src, s[2], s[3], u, (block * XI * cg + c) * OB + lane, cg * OB, gg);
+                }
+            }
+        }
+        return u;
+    }
+
+    /** {@code U = G g Gᵀ} of the 3x3 weight at {@code w[src]} into {@code u[to + xi*stride]}; {@code gg} holds {@code G g} (6x3) and a row of the result. */
+    private static void transformWeight(float[] w, int src, int rs, int cs, float[] u, int to, int stride, double[] gg) {
+        for (int j = 0; j < 3; j++) {
+            double g0 = w[src + j * cs], g1 = w[src + rs + j * cs], g2 = w[src + 2 * rs + j * cs];
+            timesG(g0, g1, g2, gg, j, 3);
+        }
+        for (int i = 0; i < 6; i++) {
+            timesG(gg[3 * i], gg[3 * i + 1], gg[3 * i + 2], gg, 18, 1);
+            for (int j = 0; j < 6; j++) u[to + (6 * i + j) * stride] = (float) gg[18 + j];
+        }
+    }
+
+    /**
+     * {@code G (g0, g1, g2)ᵀ} into {@code out[at + r*step]}: G's rows 1/4,0,0 / -1/6,-1/6,-1/6 /
+     * -1/6,1/6,-1/6 / 1/24,1/12,1/6 / 1/24,-1/12,1/6 / 0,0,1.
+     */
+    private static void timesG(double g0, double g1, double g2, double[] out, int at, int step) {
+        out[at] = g0 / 4;
+        out[at + step] = -(g0 + g1 + g2) / 6;
+        out[at + 2 * step] = -(g0 - g1 + g2) / 6;
+        out[at + 3 * step] = g0 / 24 + g1 / 12 + g2 / 6;
+        out[at + 4 * step] = g0 / 24 - g1 / 12 + g2 / 6;
+        out[at + 5 * step] = g2;
+    }
+}
