@@ -107,7 +107,10 @@ final class OpenBlas {
         }
     }
 
-    /** "OpenBLAS 0.3.30 (native, Cooperlake kernels, 2 threads, idle workers sleep after 2^14 cycles)", from what the library says of itself. */
+    /**
+     * "OpenBLAS 0.3.30 (native, Cooperlake kernels, 2 threads, idle workers sleep after 2^14 cycles)", from what the library
+     * says of itself ("Haswell kernels as OPENBLAS_CORETYPE=Haswell in the environment asks" when the environment chose them).
+     */
     private static String describe(Linker linker, SymbolLookup openblas) throws IOException {
         String version = openblas.find("openblas_get_config")
                 .map(f -> cString(linker, f).split(" "))
@@ -129,7 +132,17 @@ final class OpenBlas {
         }
         String user = System.getenv("OPENBLAS_THREAD_TIMEOUT");
         String idle = ", idle workers sleep after 2^" + (user != null ? user + " cycles (OPENBLAS_THREAD_TIMEOUT)" : THREAD_TIMEOUT_LOG2 + " cycles");
-        return version + " (native" + kernels + threads + idle + ")";
+        return version + " (native" + kernels + chosenBy(System.getenv("OPENBLAS_CORETYPE")) + threads + idle + ")";
+    }
+
+    /**
+     * Who chose the kernels: OpenBLAS from the CPU, or the environment's {@code OPENBLAS_CORETYPE},
+     * which OpenBLAS obeys even where the CPU has wider vectors (a host that sets Haswell's AVX2
+     * kernels on an AVX-512 CPU ran the encoder layer's GEMMs at two thirds of the speed of the
+     * kernels OpenBLAS picks itself: docs/tuning.md).
+     */
+    static String chosenBy(String coreType) {
+        return coreType == null || coreType.isBlank() ? "" : " as OPENBLAS_CORETYPE=" + coreType.strip() + " in the environment asks";
     }
 
     private static String cString(Linker linker, MemorySegment function) {
