@@ -295,6 +295,36 @@ public final class LuOps {
                 return keepReduced(e, e.call(ReductionOps.SUM_DIM, s, new int[] {-1}, false, null), dim, (Boolean) a[3]);
             });
 
+    /**
+     * torch.linalg.norm with a number or None, ATen's composite: a matrix norm when ord is given and
+     * the norm spans two dims ({@code dim} of length 2, or a 2-D input without dim); otherwise the
+     * vector norm (ord 2 when None) over {@code dim}, or over all elements.
+     */
+    public static final OpOverload LINALG_NORM = ComposedOps.define(
+            "linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+            a -> checkNormDims(a.tensor(0), a.optInts(2), a.get(1) != null),
+            (e, a) -> {
+                int dims = a[2] == null ? e.meta(a[0]).dim() : toInts(a[2]).length;
+                if (a[1] != null && dims == 2) return e.call(LINALG_MATRIX_NORM, a[0], a[1], a[2] == null ? List.of(0L, 1L) : a[2], a[3], a[4]);
+                return e.call(DistanceOps.LINALG_VECTOR_NORM, a[0], a[1] == null ? 2.0 : a[1], a[2], a[3], a[4]);
+            });
+
+    /** torch.linalg.norm with 'fro' or 'nuc': the matrix norm over {@code dim} (the two dims of a 2-D input without it). */
+    public static final OpOverload LINALG_NORM_STR = ComposedOps.define(
+            "linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+            a -> checkNormDims(a.tensor(0), a.optInts(2), true),
+            (e, a) -> e.call(LINALG_MATRIX_NORM_STR, a[0], a[1], a[2] == null ? List.of(0L, 1L) : a[2], a[3], a[4]));
+
+    /** linalg.norm's checks of {@code dim} against the input's dims. */
+    private static void checkNormDims(Tensor x, int[] dim, boolean ordGiven) {
+        if (dim != null && dim.length != 1 && dim.length != 2) {
+            throw new IllegalArgumentException("linalg.norm: If dim is specified, it must be of length 1 or 2. Got " + Shapes.format(dim));
+        }
+        if (dim == null && ordGiven && x.dim() != 1 && x.dim() != 2) {
+            throw new IllegalArgumentException("linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got " + x.dim() + "D.");
+        }
+    }
+
     /** The singular values of the matrices spanning {@code dim} (moved last, as ATen's backshift permutation does), in {@code dtype} when given. */
     private static Object singularValues(OpEmitter e, Object a, int[] dim, Object dtype) {
         Object x = dtype == null ? a : e.call(ShapeOps.TO_COPY, a, dtype);

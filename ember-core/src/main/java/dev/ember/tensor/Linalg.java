@@ -1,8 +1,10 @@
 package dev.ember.tensor;
 
+import dev.ember.ops.DistanceOps;
 import dev.ember.ops.LuOps;
 import dev.ember.ops.OrthogonalOps;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -50,6 +52,33 @@ public final class Linalg {
     /** torch.linalg.matrix_norm with a number ord over the matrices spanning {@code dim0}, {@code dim1}. */
     public static Tensor matrixNorm(Tensor a, double ord, int dim0, int dim1, boolean keepdim) {
         return LuOps.LINALG_MATRIX_NORM.callTensor(a, ord, List.of((long) dim0, (long) dim1), keepdim, null);
+    }
+
+    /** torch.linalg.vector_norm: the {@code ord}-norm over all elements. */
+    public static Tensor vectorNorm(Tensor a, double ord) { return DistanceOps.LINALG_VECTOR_NORM.callTensor(a, ord, null, false, null); }
+
+    /** torch.linalg.vector_norm over {@code dims}. */
+    public static Tensor vectorNorm(Tensor a, double ord, int[] dims, boolean keepdim) {
+        return DistanceOps.LINALG_VECTOR_NORM.callTensor(a, ord, Arrays.stream(dims).asLongStream().boxed().toList(), keepdim, null);
+    }
+
+    /** torch.linalg.norm(A): the 2-norm of all elements (the Frobenius norm of a matrix). */
+    public static Tensor norm(Tensor a) { return LuOps.LINALG_NORM.callTensor(a, null, null, false, null); }
+
+    /** torch.linalg.norm with a number ord: a matrix norm of a 2-D input, a vector norm of a 1-D one. */
+    public static Tensor norm(Tensor a, double ord) { return LuOps.LINALG_NORM.callTensor(a, ord, null, false, null); }
+
+    /** torch.linalg.norm with a number ord over {@code dims}: one dim a vector norm, two a matrix norm. */
+    public static Tensor norm(Tensor a, double ord, int[] dims, boolean keepdim) {
+        return LuOps.LINALG_NORM.callTensor(a, ord, Arrays.stream(dims).asLongStream().boxed().toList(), keepdim, null);
+    }
+
+    /** torch.linalg.norm with 'fro' or 'nuc' of a 2-D input. */
+    public static Tensor norm(Tensor a, String ord) { return LuOps.LINALG_NORM_STR.callTensor(a, ord, null, false, null); }
+
+    /** torch.linalg.norm with 'fro' or 'nuc' over two {@code dims}. */
+    public static Tensor norm(Tensor a, String ord, int[] dims, boolean keepdim) {
+        return LuOps.LINALG_NORM_STR.callTensor(a, ord, Arrays.stream(dims).asLongStream().boxed().toList(), keepdim, null);
     }
 
     /** torch.cholesky_solve(B, L): X with {@code L Lᵀ X = B} ({@code Uᵀ U X = B} with {@code upper}). */

@@ -130,6 +130,33 @@ class PinvLstsqTest {
     }
 
     @Test
+    void linalgNormAndVectorNormMatchLibtorch() {
+        TorchAssert.Tolerance tol = TorchAssert.Tolerance.of(1e-10, 1e-12);
+        Tensor x = Inputs.randn(rng, DType.FLOAT64, 5), a = Inputs.randn(rng, DType.FLOAT64, 3, 4), t = Inputs.randn(rng, DType.FLOAT64, 2, 3, 4);
+        assertClose(Linalg.norm(x), Torch.call("torch.linalg_norm(a)", x), "norm of a vector", tol);
+        assertClose(Linalg.norm(x, 3.0), Torch.call("torch.linalg_norm(a, 3.0)", x), "norm of a vector, ord 3", tol);
+        assertClose(Linalg.norm(x, Double.NEGATIVE_INFINITY), Torch.call("torch.linalg_norm(a, float('-inf'))", x), "norm of a vector, ord -inf", tol);
+        assertClose(Linalg.norm(a), Torch.call("torch.linalg_norm(a)", a), "norm of a matrix", tol);
+        for (double ord : new double[] {2, -1, Double.POSITIVE_INFINITY}) {
+            String torchOrd = Double.isInfinite(ord) ? "float('inf')" : Double.toString(ord);
+            assertClose(Linalg.norm(a, ord), Torch.call("torch.linalg_norm(a, " + torchOrd + ")", a), "norm of a matrix, ord " + ord, tol);
+        }
+        for (String ord : List.of("fro", "nuc")) assertClose(Linalg.norm(a, ord), Torch.call("torch.linalg_norm(a, '" + ord + "')", a), "norm of a matrix, " + ord, tol);
+        assertClose(Linalg.norm(t), Torch.call("torch.linalg_norm(a)", t), "norm of all elements of a 3-D tensor", tol);
+        assertClose(Linalg.norm(t, 2.0, new int[] {1}, true), Torch.call("torch.linalg_norm(a, 2.0, [1], True)", t), "norm over one dim: a vector norm", tol);
+        assertClose(Linalg.norm(t, 2.0, new int[] {0, 2}, false), Torch.call("torch.linalg_norm(a, 2.0, [0, 2])", t), "norm over two dims: a matrix norm", tol);
+        assertClose(Linalg.norm(t, "nuc", new int[] {2, 1}, true), Torch.call("torch.linalg_norm(a, 'nuc', [2, 1], True)", t), "nuclear norm over dims (2, 1)", tol);
+        assertClose(Linalg.vectorNorm(t, 3.0, new int[] {0, 2}, true), Torch.call("torch.linalg_vector_norm(a, 3.0, [0, 2], True)", t), "vector_norm over two dims", tol);
+        assertClose(Linalg.vectorNorm(t, 0.5), Torch.call("torch.linalg_vector_norm(a, 0.5)", t), "vector_norm of all elements", tol);
+
+        assertRefusedAsLibtorch(() -> Linalg.norm(t, 2.0), "torch.linalg_norm(a, 2.0)", "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got 3D.", t);
+        assertRefusedAsLibtorch(() -> Linalg.norm(t, 2.0, new int[] {0, 1, 2}, false), "torch.linalg_norm(a, 2.0, [0, 1, 2])",
+                "linalg.norm: If dim is specified, it must be of length 1 or 2. Got [0, 1, 2]", t);
+        assertRefusedAsLibtorch(() -> Linalg.norm(t, "fro", new int[] {0, 1, 2}, false), "torch.linalg_norm(a, 'fro', [0, 1, 2])",
+                "linalg.norm: If dim is specified, it must be of length 1 or 2. Got [0, 1, 2]", t);
+    }
+
+    @Test
     void gradientsMatchLibtorch() {
         Tensor tall = Inputs.randn(rng, DType.FLOAT64, 5, 3), rhs = Inputs.randn(rng, DType.FLOAT64, 5, 2), square = Inputs.randn(rng, DType.FLOAT64, 4, 4);
         Tensor sym = square.add(square.transpose(0, 1));
