@@ -233,6 +233,26 @@ class QrEighSvdTest {
                 "torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend.");
     }
 
+    /** docs/tensors.md, "QR, eigh, SVD and what is built on them", as written there: the shapes it promises, and what each factorization undoes. */
+    @Test
+    void docsExample() {
+        Tensor m = Tensor.randn(5, 3), rhs = Tensor.randn(5, 2);
+        List<Tensor> qr = Linalg.qr(m);                       // Q [5, 3], R [3, 3]
+        List<Tensor> usv = Linalg.svd(m, false);              // U [5, 3], S [3], Vh [3, 3]
+        Tensor sym = m.transpose(0, 1).matmul(m);
+        List<Tensor> wv = Linalg.eigh(sym);                   // eigenvalues ascending, eigenvectors as columns
+        Tensor x = Linalg.lstsq(m, rhs).get(0), p = Linalg.pinv(m), nuc = Linalg.matrixNorm(m, "nuc");
+        assertArrayEquals(new int[] {5, 3}, qr.get(0).shape());
+        assertArrayEquals(new int[] {3, 3}, qr.get(1).shape());
+        assertArrayEquals(new int[] {3}, usv.get(1).shape());
+        TorchAssert.Tolerance tol = TorchAssert.Tolerance.of(1e-4, 1e-4);
+        assertClose(qr.get(0).matmul(qr.get(1)), m, "Q R = m", tol);
+        assertClose(usv.get(0).mul(usv.get(1).unsqueeze(0)).matmul(usv.get(2)), m, "U diag(S) Vh = m", tol);
+        assertClose(wv.get(1).mul(wv.get(0).unsqueeze(0)).matmul(wv.get(1).transpose(0, 1)), sym, "V diag(w) Vᵀ = sym", tol);
+        assertClose(x, p.matmul(rhs), "lstsq's solution = pinv · rhs", tol);
+        assertClose(nuc, usv.get(1).sum(), "the nuclear norm sums S", tol);
+    }
+
     static Tensor factorizations(Tensor a, Tensor b) {
         List<Tensor> qr = Linalg.qr(a);
         List<Tensor> usv = Linalg.svd(a, false);
