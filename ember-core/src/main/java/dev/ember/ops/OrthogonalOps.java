@@ -120,6 +120,7 @@ public final class OrthogonalOps {
                 int n = self.size(-1), count = count(self);
                 double[] in = self.contiguous().toDoubleArray(), w = new double[count * n], v = new double[count * n * n];
                 for (int b = 0; b < count; b++) {
+                    requireFiniteTriangle(in, b * n * n, n, lower, count > 1 ? "(Batch element " + b + "): " : "");
                     Orthogonal.Eigen f = Orthogonal.eigh(Arrays.copyOfRange(in, b * n * n, (b + 1) * n * n), n, lower);
                     System.arraycopy(f.values(), 0, w, b * n, n);
                     System.arraycopy(f.vectors(), 0, v, b * n * n, n * n);
@@ -155,6 +156,20 @@ public final class OrthogonalOps {
         }
         if (!a.dtype().isFloatingPoint()) throw new IllegalArgumentException("\"linalg_eigh_cpu\" not implemented for '" + ReductionOps.scalarTypeName(a.dtype()) + "'");
         return a;
+    }
+
+    /**
+     * A NaN or infinity in the triangle eigh reads is refused: LAPACK's syevd fails to converge on it
+     * (ATen reports its error code, which depends on the LAPACK build; Ember names the cause).
+     */
+    private static void requireFiniteTriangle(double[] values, int base, int n, boolean lower, String batchElement) {
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j <= i; j++) {
+                if (!Double.isFinite(lower ? values[base + i * n + j] : values[base + j * n + i])) {
+                    throw new IllegalArgumentException("linalg.eigh: " + batchElement + "The algorithm failed to converge because the input matrix contained non-finite values.");
+                }
+            }
+        }
     }
 
     /** ATen's checkUplo: 'L' or 'U' in either case; true for the lower triangle. */
@@ -197,6 +212,7 @@ public final class OrthogonalOps {
                 double[] in = self.contiguous().toDoubleArray();
                 double[] u = new double[count * m * uCols], s = new double[count * k], vh = new double[count * vhRows * n];
                 for (int b = 0; b < count; b++) {
+                    requireFinite(in, b * m * n, m * n, count > 1 ? "(Batch element " + b + "): " : "");
                     Orthogonal.Svd f = Orthogonal.svd(Arrays.copyOfRange(in, b * m * n, (b + 1) * m * n), m, n, full);
                     System.arraycopy(f.u(), 0, u, b * m * uCols, m * uCols);
                     System.arraycopy(f.s(), 0, s, b * k, k);
@@ -207,6 +223,15 @@ public final class OrthogonalOps {
             })
             .derivative(OrthogonalOps::svdBackward)
             .register();
+
+    /** ATen's refusal of a matrix with a NaN or infinity, which LAPACK's gesdd cannot factor. */
+    private static void requireFinite(double[] values, int from, int length, String batchElement) {
+        for (int i = from; i < from + length; i++) {
+            if (!Double.isFinite(values[i])) {
+                throw new IllegalArgumentException("linalg.svd: " + batchElement + "The algorithm failed to converge because the input matrix contained non-finite values.");
+            }
+        }
+    }
 
     /** torch.linalg.svdvals: the singular values, descending. */
     public static final OpOverload LINALG_SVDVALS = ComposedOps.define("linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor",

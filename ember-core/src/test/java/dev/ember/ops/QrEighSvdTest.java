@@ -233,6 +233,53 @@ class QrEighSvdTest {
                 "torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend.");
     }
 
+    @Test
+    void emptyMatricesHaveLibtorchsShapes() {
+        for (int[] shape : new int[][] {{0, 3}, {3, 0}, {0, 0}, {0, 3, 3}, {2, 0, 2}}) {
+            Tensor a = Tensor.zeros(DType.FLOAT64, shape);
+            String where = Arrays.toString(shape);
+            for (String mode : List.of("reduced", "complete", "r")) {
+                List<Tensor> qr = Linalg.qr(a, mode);
+                NDList want = Torch.callList("torch.linalg_qr(a, '" + mode + "')", a);
+                for (int i = 0; i < 2; i++) assertClose(qr.get(i), want.get(i), where + " qr " + mode + " " + i);
+            }
+            for (boolean full : new boolean[] {false, true}) {
+                List<Tensor> usv = Linalg.svd(a, full);
+                NDList want = Torch.callList("torch.linalg_svd(a, " + (full ? "True" : "False") + ")", a);
+                for (int i = 0; i < 3; i++) assertArrayEquals(Torch.shape(want.get(i)), usv.get(i).shape(), where + " svd full=" + full + " " + i);
+            }
+            if (a.size(-1) == a.size(-2)) {
+                List<Tensor> wv = Linalg.eigh(a);
+                NDList want = Torch.callList("torch.linalg_eigh(a)", a);
+                for (int i = 0; i < 2; i++) assertArrayEquals(Torch.shape(want.get(i)), wv.get(i).shape(), where + " eigh " + i);
+            }
+        }
+    }
+
+    @Test
+    void nonFiniteInputIsRefusedAsLibtorch() {
+        Tensor a = Inputs.randn(rng, DType.FLOAT64, 3, 3);
+        Tensor withNan = a.add(Tensor.of(new double[] {0, Double.NaN, 0, 0, 0, 0, 0, 0, 0}, 3, 3));
+        Tensor sym = withNan.add(withNan.transpose(0, 1));
+        assertRefusedAsLibtorch(() -> Linalg.svd(withNan), "torch.linalg_svd(a)", withNan,
+                "linalg.svd: The algorithm failed to converge because the input matrix contained non-finite values.");
+        assertRefusedAsLibtorch(() -> Linalg.svdvals(withNan), "torch.linalg_svdvals(a)", withNan,
+                "linalg.svd: The algorithm failed to converge because the input matrix contained non-finite values.");
+        // libtorch names LAPACK's error code, which depends on the LAPACK build; Ember names the cause
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Linalg.eigh(sym));
+        assertEquals("linalg.eigh: The algorithm failed to converge because the input matrix contained non-finite values.", e.getMessage());
+        RuntimeException torch = assertThrows(RuntimeException.class, () -> Torch.callList("torch.linalg_eigh(a)", sym));
+        assertTrue(Torch.refusalText(torch).contains("linalg.eigh: The algorithm failed to converge because the input matrix"), Torch.refusalText(torch));
+        Tensor batch = Tensor.stack(List.of(a, withNan), 0);
+        e = assertThrows(IllegalArgumentException.class, () -> Linalg.svdvals(batch));
+        assertEquals("linalg.svd: (Batch element 1): The algorithm failed to converge because the input matrix contained non-finite values.", e.getMessage());
+        RuntimeException torchBatch = assertThrows(RuntimeException.class, () -> Torch.call("torch.linalg_svdvals(a)", batch));
+        assertTrue(Torch.refusalText(torchBatch).contains(e.getMessage()), Torch.refusalText(torchBatch));
+        // the triangle eigh does not read may hold anything
+        Tensor nanAbove = sym.nanToNum(0.0, 0.0, 0.0).add(Tensor.of(new double[] {0, Double.NaN, 0, 0, 0, 0, 0, 0, 0}, 3, 3));
+        assertClose(Linalg.eigvalsh(nanAbove), Torch.call("torch.linalg_eigvalsh(a)", nanAbove), "NaN in the upper triangle, UPLO 'L'", TorchAssert.Tolerance.of(1e-10, 1e-12));
+    }
+
     /** docs/tensors.md, "QR, eigh, SVD and what is built on them", as written there: the shapes it promises, and what each factorization undoes. */
     @Test
     void docsExample() {
