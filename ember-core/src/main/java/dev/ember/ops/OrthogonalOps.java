@@ -54,6 +54,7 @@ public final class OrthogonalOps {
 
     /** torch.qr: linalg.qr with {@code some} for 'reduced' and its negation for 'complete'. */
     public static final OpOverload QR = ComposedOps.define("qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)",
+            a -> checkMatrix("linalg.qr", a.tensor(0)),
             (e, a) -> e.call(LINALG_QR, a[0], (Boolean) a[1] ? "reduced" : "complete"));
 
     private record QrShape(int qCols, int rRows) {}
@@ -246,7 +247,11 @@ public final class OrthogonalOps {
      * and V are zero-filled m×m and n×n matrices, as ATen's.
      */
     public static final OpOverload SVD = ComposedOps.define("svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)",
-            a -> checkMatrix("linalg.svd", a.tensor(0)),
+            a -> {
+                Tensor self = a.tensor(0);   // torch.svd's own words for the dims, then linalg.svd's checks
+                if (self.dim() < 2) throw new IllegalArgumentException("linalg.svd: input should have at least 2 dimensions, but has " + self.dim() + " dimensions instead");
+                checkMatrix("linalg.svd", self);
+            },
             (e, a) -> {
                 boolean some = (Boolean) a[1], computeUv = (Boolean) a[2];
                 List<?> usv = (List<?>) e.call(LINALG_SVD, a[0], computeUv && !some, null);

@@ -223,6 +223,8 @@ class QrEighSvdTest {
                 "qr received unrecognized mode 'full' but expected one of 'reduced' (default), 'r', or 'complete'");
         assertRefusedAsLibtorch(() -> Linalg.qr(vector), "torch.linalg_qr(a)", vector, "linalg.qr: The input tensor A must have at least 2 dimensions.");
         assertRefusedAsLibtorch(() -> Linalg.qr(ints), "torch.linalg_qr(a)", ints, "linalg.qr: Expected a floating point or complex tensor as input. Got Long");
+        assertRefusedAsLibtorch(() -> ints.qr(), "torch.qr(a)", ints, "linalg.qr: Expected a floating point or complex tensor as input. Got Long");
+        assertRefusedAsLibtorch(() -> vector.svd(), "torch.svd(a)", vector, "linalg.svd: input should have at least 2 dimensions, but has 1 dimensions instead");
         assertRefusedAsLibtorch(() -> Linalg.eigh(matrix, "X"), "torch.linalg_eigh(a, 'X')", matrix, "Expected UPLO argument to be 'L' or 'U', but got X");
         assertRefusedAsLibtorch(() -> Linalg.eigvalsh(wide), "torch.linalg_eigvalsh(a)", wide, "linalg.eigh: A must be batches of square matrices, but they are 2 by 3 matrices");
         assertRefusedAsLibtorch(() -> Linalg.eigh(vector), "torch.linalg_eigh(a)", vector, "linalg.eigh: The input tensor A must have at least 2 dimensions.");
