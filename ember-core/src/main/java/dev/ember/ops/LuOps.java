@@ -253,8 +253,7 @@ public final class LuOps {
     /**
      * torch.linalg.matrix_norm with a number: ATen's composite, the vector 1-norm down the first of
      * {@code dim} then the max (ord 1) or min (ord -1) across the second; inf and -inf are the same
-     * on the swapped dims (the max/min row sum). Orders 2 and -2 need singular values, which Ember
-     * does not compute yet, and are refused.
+     * on the swapped dims (the max/min row sum); 2 and -2 the largest and smallest singular value.
      */
     public static final OpOverload LINALG_MATRIX_NORM = ComposedOps.define(
             "linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
@@ -265,14 +264,15 @@ public final class LuOps {
                     throw new IllegalArgumentException("linalg.matrix_norm: Order " + formatOrder(ord) + " not supported.");
                 }
                 matrixNormDims(a.tensor(0), a.ints(2));
-                if (abs == 2) {
-                    throw new IllegalArgumentException("linalg.matrix_norm: Order " + formatOrder(ord) + " needs singular values (svdvals), which Ember does not compute yet.");
-                }
             },
             (e, a) -> {
                 double ord = ((Number) a[1]).doubleValue();
                 boolean keepdim = (Boolean) a[3];
                 int[] dim = matrixNormDims(new FakeTensor(e.meta(a[0])), toInts(a[2]));
+                if (Math.abs(ord) == 2) {
+                    Object s = singularValues(e, a[0], dim, a[4]);
+                    return keepReduced(e, e.call(ord > 0 ? ReductionOps.AMAX : ReductionOps.AMIN, s, List.of(-1L), false), dim, keepdim);
+                }
                 if (Math.abs(ord) == Double.POSITIVE_INFINITY) dim = new int[] {dim[1], dim[0]};
                 // without keepdim, the first reduction shifts a later second dim down by one
                 int second = !keepdim && dim[0] < dim[1] ? dim[1] - 1 : dim[1];
@@ -280,18 +280,64 @@ public final class LuOps {
                 return e.call(ord > 0 ? ReductionOps.AMAX : ReductionOps.AMIN, sums, List.of((long) second), keepdim);
             });
 
-    /** torch.linalg.matrix_norm with 'fro' (the vector 2-norm over both dims); 'nuc' needs singular values and is refused. */
+    /** torch.linalg.matrix_norm with 'fro' (the vector 2-norm over both dims) or 'nuc' (the sum of the singular values). */
     public static final OpOverload LINALG_MATRIX_NORM_STR = ComposedOps.define(
             "linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
             a -> {
                 String ord = a.str(1);
                 if (!ord.equals("fro") && !ord.equals("nuc")) throw new IllegalArgumentException("linalg.matrix_norm: Order " + ord + " not supported.");
                 matrixNormDims(a.tensor(0), a.ints(2));
-                if (ord.equals("nuc")) {
-                    throw new IllegalArgumentException("linalg.matrix_norm: Order nuc needs singular values (svdvals), which Ember does not compute yet.");
-                }
             },
-            (e, a) -> e.call(DistanceOps.LINALG_VECTOR_NORM, a[0], 2L, a[2], a[3], a[4]));
+            (e, a) -> {
+                if (a[1].equals("fro")) return e.call(DistanceOps.LINALG_VECTOR_NORM, a[0], 2L, a[2], a[3], a[4]);
+                int[] dim = matrixNormDims(new FakeTensor(e.meta(a[0])), toInts(a[2]));
+                Object s = singularValues(e, a[0], dim, a[4]);
+                return keepReduced(e, e.call(ReductionOps.SUM_DIM, s, new int[] {-1}, false, null), dim, (Boolean) a[3]);
+            });
+
+    /**
+     * torch.linalg.norm with a number or None, ATen's composite: a matrix norm when ord is given and
+     * the norm spans two dims ({@code dim} of length 2, or a 2-D input without dim); otherwise the
+     * vector norm (ord 2 when None) over {@code dim}, or over all elements.
+     */
+    public static final OpOverload LINALG_NORM = ComposedOps.define(
+            "linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+            a -> checkNormDims(a.tensor(0), a.optInts(2), a.get(1) != null),
+            (e, a) -> {
+                int dims = a[2] == null ? e.meta(a[0]).dim() : toInts(a[2]).length;
+                if (a[1] != null && dims == 2) return e.call(LINALG_MATRIX_NORM, a[0], a[1], a[2] == null ? List.of(0L, 1L) : a[2], a[3], a[4]);
+                return e.call(DistanceOps.LINALG_VECTOR_NORM, a[0], a[1] == null ? 2.0 : a[1], a[2], a[3], a[4]);
+            });
+
+    /** torch.linalg.norm with 'fro' or 'nuc': the matrix norm over {@code dim} (the two dims of a 2-D input without it). */
+    public static final OpOverload LINALG_NORM_STR = ComposedOps.define(
+            "linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+            a -> checkNormDims(a.tensor(0), a.optInts(2), true),
+            (e, a) -> e.call(LINALG_MATRIX_NORM_STR, a[0], a[1], a[2] == null ? List.of(0L, 1L) : a[2], a[3], a[4]));
+
+    /** linalg.norm's checks of {@code dim} against the input's dims. */
+    private static void checkNormDims(Tensor x, int[] dim, boolean ordGiven) {
+        if (dim != null && dim.length != 1 && dim.length != 2) {
+            throw new IllegalArgumentException("linalg.norm: If dim is specified, it must be of length 1 or 2. Got " + Shapes.format(dim));
+        }
+        if (dim == null && ordGiven && x.dim() != 1 && x.dim() != 2) {
+            throw new IllegalArgumentException("linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got " + x.dim() + "D.");
+        }
+    }
+
+    /** The singular values of the matrices spanning {@code dim} (moved last, as ATen's backshift permutation does), in {@code dtype} when given. */
+    private static Object singularValues(OpEmitter e, Object a, int[] dim, Object dtype) {
+        Object x = dtype == null ? a : e.call(ShapeOps.TO_COPY, a, dtype);
+        Object moved = e.call(ShapeOps.MOVEDIM, x, new int[] {dim[0], dim[1]}, new int[] {-2, -1});
+        return e.call(OrthogonalOps.LINALG_SVDVALS, moved, null);
+    }
+
+    /** A reduction over both {@code dim} with keepdim: size-1 dims put back where they were. */
+    private static Object keepReduced(OpEmitter e, Object reduced, int[] dim, boolean keepdim) {
+        if (!keepdim) return reduced;
+        Object out = e.call(ShapeOps.UNSQUEEZE, reduced, (long) Math.min(dim[0], dim[1]));
+        return e.call(ShapeOps.UNSQUEEZE, out, (long) Math.max(dim[0], dim[1]));
+    }
 
     /** ATen's _linalg_matrix_norm_checks: A a (batch of) matrices of floating dtype, dim two different dims; returns them wrapped. */
     private static int[] matrixNormDims(Tensor a, int[] dim) {
@@ -316,14 +362,14 @@ public final class LuOps {
     }
 
     /** An order as ATen prints a double: 3 as "3", 0.5 as "0.5", inf as "inf". */
-    private static String formatOrder(double ord) {
+    static String formatOrder(double ord) {
         if (Double.isInfinite(ord)) return ord > 0 ? "inf" : "-inf";
         return ord == Math.rint(ord) ? Long.toString((long) ord) : Double.toString(ord);
     }
 
     // ------------------------------------------------------------------ checks
 
-    private static Tensor checkSquare(String op, Tensor a) {
+    static Tensor checkSquare(String op, Tensor a) {
         if (!a.dtype().isFloatingPoint()) {
             throw new IllegalArgumentException(op + ": Expected a floating point or complex tensor as input. Got " + ReductionOps.scalarTypeName(a.dtype()));
         }

@@ -1,7 +1,10 @@
 package dev.ember.tensor;
 
+import dev.ember.ops.DistanceOps;
 import dev.ember.ops.LuOps;
+import dev.ember.ops.OrthogonalOps;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -35,7 +38,7 @@ public final class Linalg {
     /** torch.linalg.matrix_norm(A): the Frobenius norm of each matrix. */
     public static Tensor matrixNorm(Tensor a) { return matrixNorm(a, "fro"); }
 
-    /** torch.linalg.matrix_norm with ord "fro" ("nuc" is refused: Ember has no singular values yet). */
+    /** torch.linalg.matrix_norm with ord "fro" or "nuc" (the sum of the singular values). */
     public static Tensor matrixNorm(Tensor a, String ord) { return matrixNorm(a, ord, -2, -1, false); }
 
     /** torch.linalg.matrix_norm with a string ord over the matrices spanning {@code dim0}, {@code dim1}. */
@@ -43,7 +46,7 @@ public final class Linalg {
         return LuOps.LINALG_MATRIX_NORM_STR.callTensor(a, ord, List.of((long) dim0, (long) dim1), keepdim, null);
     }
 
-    /** torch.linalg.matrix_norm with ord 1, -1, inf or -inf (max/min column or row sum of |A|). */
+    /** torch.linalg.matrix_norm with ord 1, -1, inf or -inf (max/min column or row sum of |A|), 2 or -2 (largest/smallest singular value). */
     public static Tensor matrixNorm(Tensor a, double ord) { return matrixNorm(a, ord, -2, -1, false); }
 
     /** torch.linalg.matrix_norm with a number ord over the matrices spanning {@code dim0}, {@code dim1}. */
@@ -51,6 +54,87 @@ public final class Linalg {
         return LuOps.LINALG_MATRIX_NORM.callTensor(a, ord, List.of((long) dim0, (long) dim1), keepdim, null);
     }
 
+    /** torch.linalg.vector_norm: the {@code ord}-norm over all elements. */
+    public static Tensor vectorNorm(Tensor a, double ord) { return DistanceOps.LINALG_VECTOR_NORM.callTensor(a, ord, null, false, null); }
+
+    /** torch.linalg.vector_norm over {@code dims}. */
+    public static Tensor vectorNorm(Tensor a, double ord, int[] dims, boolean keepdim) {
+        return DistanceOps.LINALG_VECTOR_NORM.callTensor(a, ord, Arrays.stream(dims).asLongStream().boxed().toList(), keepdim, null);
+    }
+
+    /** torch.linalg.norm(A): the 2-norm of all elements (the Frobenius norm of a matrix). */
+    public static Tensor norm(Tensor a) { return LuOps.LINALG_NORM.callTensor(a, null, null, false, null); }
+
+    /** torch.linalg.norm with a number ord: a matrix norm of a 2-D input, a vector norm of a 1-D one. */
+    public static Tensor norm(Tensor a, double ord) { return LuOps.LINALG_NORM.callTensor(a, ord, null, false, null); }
+
+    /** torch.linalg.norm with a number ord over {@code dims}: one dim a vector norm, two a matrix norm. */
+    public static Tensor norm(Tensor a, double ord, int[] dims, boolean keepdim) {
+        return LuOps.LINALG_NORM.callTensor(a, ord, Arrays.stream(dims).asLongStream().boxed().toList(), keepdim, null);
+    }
+
+    /** torch.linalg.norm with 'fro' or 'nuc' of a 2-D input. */
+    public static Tensor norm(Tensor a, String ord) { return LuOps.LINALG_NORM_STR.callTensor(a, ord, null, false, null); }
+
+    /** torch.linalg.norm with 'fro' or 'nuc' over two {@code dims}. */
+    public static Tensor norm(Tensor a, String ord, int[] dims, boolean keepdim) {
+        return LuOps.LINALG_NORM_STR.callTensor(a, ord, Arrays.stream(dims).asLongStream().boxed().toList(), keepdim, null);
+    }
+
     /** torch.cholesky_solve(B, L): X with {@code L Lᵀ X = B} ({@code Uᵀ U X = B} with {@code upper}). */
     public static Tensor choleskySolve(Tensor b, Tensor factor, boolean upper) { return LuOps.CHOLESKY_SOLVE.callTensor(b, factor, upper); }
+
+    /** torch.linalg.qr: [Q, R], the reduced factors. */
+    public static List<Tensor> qr(Tensor a) { return qr(a, "reduced"); }
+
+    /** torch.linalg.qr with mode 'reduced', 'complete' or 'r' (Q empty). */
+    public static List<Tensor> qr(Tensor a, String mode) { return OrthogonalOps.LINALG_QR.callList(a, mode); }
+
+    /** torch.linalg.eigh: [eigenvalues ascending, eigenvectors as columns] of symmetric matrices, read from the lower triangle. */
+    public static List<Tensor> eigh(Tensor a) { return eigh(a, "L"); }
+
+    /** torch.linalg.eigh with UPLO 'L' or 'U': the triangle read. */
+    public static List<Tensor> eigh(Tensor a, String uplo) { return OrthogonalOps.LINALG_EIGH.callList(a, uplo); }
+
+    /** torch.linalg.eigvalsh: the eigenvalues, ascending, of symmetric matrices (lower triangle). */
+    public static Tensor eigvalsh(Tensor a) { return eigvalsh(a, "L"); }
+
+    /** torch.linalg.eigvalsh with UPLO 'L' or 'U'. */
+    public static Tensor eigvalsh(Tensor a, String uplo) { return OrthogonalOps.LINALG_EIGVALSH.callTensor(a, uplo); }
+
+    /** torch.linalg.svd: [U, S, Vh], full_matrices=True (U and Vh square), as PyTorch's default. */
+    public static List<Tensor> svd(Tensor a) { return svd(a, true); }
+
+    /** torch.linalg.svd with {@code fullMatrices}; false gives the reduced factors. */
+    public static List<Tensor> svd(Tensor a, boolean fullMatrices) { return OrthogonalOps.LINALG_SVD.callList(a, fullMatrices, null); }
+
+    /** torch.linalg.svdvals: the singular values, descending. */
+    public static Tensor svdvals(Tensor a) { return OrthogonalOps.LINALG_SVDVALS.callTensor(a, (Object) null); }
+
+    /** torch.linalg.pinv with the default tolerances. */
+    public static Tensor pinv(Tensor a) { return pinv(a, null, null, false); }
+
+    /** torch.linalg.pinv: singular values at or below {@code max(atol, rtol · σ_max)} dropped; null for a default; {@code hermitian} uses eigh. */
+    public static Tensor pinv(Tensor a, Double atol, Double rtol, boolean hermitian) { return OrthogonalOps.LINALG_PINV.callTensor(a, atol, rtol, hermitian); }
+
+    /** torch.linalg.matrix_rank with the default tolerances. */
+    public static Tensor matrixRank(Tensor a) { return matrixRank(a, null, null, false); }
+
+    /** torch.linalg.matrix_rank: the count of singular values above {@code max(atol, rtol · σ_max)}, int64. */
+    public static Tensor matrixRank(Tensor a, Double atol, Double rtol, boolean hermitian) { return OrthogonalOps.LINALG_MATRIX_RANK.callTensor(a, atol, rtol, hermitian); }
+
+    /** torch.linalg.lstsq(A, B): [solution, residuals (empty), rank, singular_values (empty)], gelsy's minimum-norm solution. */
+    public static List<Tensor> lstsq(Tensor a, Tensor b) { return lstsq(a, b, null); }
+
+    /** torch.linalg.lstsq with {@code rcond} (null: eps · max(m, n)). */
+    public static List<Tensor> lstsq(Tensor a, Tensor b, Double rcond) { return OrthogonalOps.LINALG_LSTSQ.callList(a, b, rcond, null); }
+
+    /** torch.linalg.cond: σ_max / σ_min (the 2-norm condition number). */
+    public static Tensor cond(Tensor a) { return OrthogonalOps.LINALG_COND.callTensor(a, (Object) null); }
+
+    /** torch.linalg.cond with p 2, -2, 1, -1, inf or -inf. */
+    public static Tensor cond(Tensor a, double p) { return OrthogonalOps.LINALG_COND.callTensor(a, p); }
+
+    /** torch.linalg.cond with p 'fro' or 'nuc'. */
+    public static Tensor cond(Tensor a, String p) { return OrthogonalOps.LINALG_COND_STR.callTensor(a, p); }
 }

@@ -1821,4 +1821,24 @@ public class Tensor {
 
     /** torch.linalg.matrix_power: each square matrix to the power n (negative: of its inverse; 0: the identity). */
     public Tensor matrixPower(int n) { return LuOps.LINALG_MATRIX_POWER.callTensor(this, (long) n); }
+
+    // ------------------------------------------------------------------ QR, SVD, pseudo-inverse (OrthogonalOps)
+
+    /** torch.qr: [Q, R] with Q's orthonormal columns and R upper triangular (the reduced factors). */
+    public List<Tensor> qr() { return qr(true); }
+
+    /** torch.qr with {@code some}: false gives the complete factors (Q square). */
+    public List<Tensor> qr(boolean some) { return dev.ember.ops.OrthogonalOps.QR.callList(this, some); }
+
+    /** torch.svd: [U, S, V] with {@code A = U diag(S) Vᵀ}, the reduced factors, S descending. */
+    public List<Tensor> svd() { return svd(true, true); }
+
+    /** torch.svd with {@code some} (false: U and V square) and {@code computeUv} (false: U and V zero-filled). */
+    public List<Tensor> svd(boolean some, boolean computeUv) { return dev.ember.ops.OrthogonalOps.SVD.callList(this, some, computeUv); }
+
+    /** torch.pinverse: the Moore–Penrose pseudo-inverse, singular values below 1e-15 · σ_max dropped. */
+    public Tensor pinverse() { return pinverse(1e-15); }
+
+    /** torch.pinverse with {@code rcond}: singular values below {@code rcond · σ_max} dropped. */
+    public Tensor pinverse(double rcond) { return dev.ember.ops.OrthogonalOps.PINVERSE.callTensor(this, rcond); }
 }

@@ -239,6 +239,12 @@ class OpGradcheckTest {
         s(dev.ember.ops.LuOps.LINALG_INV, "batched", wellConditioned(2, 3));
         s(dev.ember.ops.LuOps.LINALG_SOLVE, "matrix right-hand side, broadcast", wellConditioned(2, 3), x(3, 2), true);
         s(dev.ember.ops.LuOps.LINALG_SOLVE, "vector right-hand side", wellConditioned(1, 3).squeeze(0).detach().requiresGrad(true), x(3), true);
+        s(dev.ember.ops.OrthogonalOps.LINALG_QR, "tall, reduced", x(2, 4, 3), "reduced");
+        s(dev.ember.ops.OrthogonalOps.LINALG_QR, "wide", x(3, 5), "reduced");
+        s(dev.ember.ops.OrthogonalOps.LINALG_QR, "square, complete", x(3, 3), "complete");
+        s(dev.ember.ops.OrthogonalOps.LINALG_SVD, "tall, reduced", x(2, 4, 3), false, null);
+        s(dev.ember.ops.OrthogonalOps.LINALG_SVD, "wide, reduced", x(3, 5), false, null);
+        s(dev.ember.ops.OrthogonalOps.LINALG_SVD, "square, full", x(3, 3), true, null);
         s(LinalgOps.BMM, x(2, 2, 3), x(2, 3, 4));
         s(LinalgOps.MATMUL, x(2, 3), x(3, 4));
         s(LinalgOps.MATMUL, "batch broadcast", x(2, 1, 3, 4), x(3, 4, 2));
@@ -391,9 +397,10 @@ class OpGradcheckTest {
      * Ops whose formula finite differences cannot check element by element, each checked against
      * libtorch's gradient instead: cholesky reads only A's lower triangle while its gradient is
      * symmetrized (derivatives.yaml's, for a symmetric A), as PyTorch's own gradcheck of it
-     * symmetrizes its input first (LuOpsTest.choleskyAndMatrixPowerMatchLibtorch).
+     * symmetrizes its input first (LuOpsTest.choleskyAndMatrixPowerMatchLibtorch); eigh likewise reads one
+     * triangle and gives ATen's symmetric gradient (QrEighSvdTest.gradientsMatchLibtorch).
      */
-    static final java.util.Set<String> CHECKED_AGAINST_LIBTORCH = java.util.Set.of("aten.linalg_cholesky.default");
+    static final java.util.Set<String> CHECKED_AGAINST_LIBTORCH = java.util.Set.of("aten.linalg_cholesky.default", "aten.linalg_eigh.default");
 
     @TestFactory
     List<DynamicTest> everyFormulaMatchesFiniteDifferences() {
