@@ -95,7 +95,7 @@ public final class ScatterOps {
                         }
                         case INDEX_ADD -> Scatter.add(out, source, p, a.scalar(4));
                     }
-                    if (form != Schema.Kind.FUNCTIONAL) out.storage().bumpVersion();
+                    if (form != Schema.Kind.FUNCTIONAL) out.bumpVersion();
                     return out;
                 })
                 .register();

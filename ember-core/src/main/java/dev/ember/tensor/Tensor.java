@@ -49,6 +49,12 @@ public class Tensor {
     private Tensor base;
     /** Made by {@link #detach()}: it sees {@link #base}'s storage but is no part of its autograd history. */
     private boolean detached;
+    /**
+     * The version counter of a tensor made by {@link #data()} and of its views: its own, so writes
+     * through it are invisible to autograd's saved-tensor checks (PyTorch's {@code .data}); null
+     * for every other tensor, which counts in its storage's.
+     */
+    private int[] ownVersion;
     /** The storage's version when this view's autograd history was last made (autograd remakes it after an in-place write through another alias). */
     private int viewVersion;
     /** Autograd's state beyond the flag (gradFn, grad, …); null until autograd first touches the tensor. */
@@ -101,7 +107,8 @@ public class Tensor {
         checkGeometry(storage.length(), meta.shape(), meta.strides(), meta.storageOffset());
         Tensor v = new Tensor(storage, dtype, meta.shape().clone(), meta.strides().clone(), meta.storageOffset());
         v.base = base != null ? base : this;
-        v.viewVersion = storage.version();
+        v.ownVersion = ownVersion;
+        v.viewVersion = version();
         return v;
     }
 
@@ -149,8 +156,14 @@ public class Tensor {
     /** The shared storage; {@code null} for a fake tensor. */
     public Storage storage() { return storage; }
 
-    /** Counts in-place writes to this tensor's storage (shared with its views). */
-    public int version() { return storage == null ? 0 : storage.version(); }
+    /** Counts in-place writes to this tensor's storage (shared with its views; a {@link #data()} alias counts its own). */
+    public int version() { return ownVersion != null ? ownVersion[0] : storage == null ? 0 : storage.version(); }
+
+    /** Counts an in-place write to this tensor: what every in-place and out= kernel calls after writing. */
+    public void bumpVersion() {
+        if (ownVersion != null) ownVersion[0]++;
+        else storage.bumpVersion();
+    }
 
     public boolean requiresGrad() { return requiresGrad; }
 
@@ -215,6 +228,20 @@ public class Tensor {
         Tensor d = new Tensor(storage, dtype, shape.clone(), strides.clone(), offset);
         d.base = base != null ? base : this;
         d.detached = true;
+        d.ownVersion = ownVersion;
+        return d;
+    }
+
+    /**
+     * PyTorch's {@code .data}: like {@link #detach()} a leaf sharing this tensor's elements that does
+     * not require grad, but with a version counter of its own, so an in-place write through it (an
+     * optimizer's update, a weight re-initialization) is not seen by autograd: a backward that saved
+     * this tensor runs with the new values instead of refusing. Prefer {@code detach()} (whose writes
+     * backward does check) unless that silence is what you want.
+     */
+    public Tensor data() {
+        Tensor d = detach();
+        d.ownVersion = new int[] {0};
         return d;
     }
 
