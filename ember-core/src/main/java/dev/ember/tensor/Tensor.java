@@ -16,6 +16,7 @@ import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.ReductionOps;
 import dev.ember.ops.ScanOps;
 import dev.ember.ops.ScatterOps;
+import dev.ember.ops.ScatterReduceOps;
 import dev.ember.ops.ShapeOps;
 import dev.ember.ops.SortOps;
 
@@ -1265,6 +1266,30 @@ public class Tensor {
     public Tensor indexAdd(int dim, Tensor index, Tensor source, double alpha) { return ScatterOps.INDEX_ADD.callTensor(this, (long) dim, index, source, alpha); }
 
     public Tensor indexAdd_(int dim, Tensor index, Tensor source) { return ScatterOps.INDEX_ADD_.callTensor(this, (long) dim, index, source); }
+
+    /**
+     * torch.scatter_reduce: a copy of this tensor with {@code src}'s elements combined along {@code dim}
+     * at {@code index}'s positions by {@code reduce} ("sum", "prod", "mean", "amax" or "amin"), self's values included.
+     */
+    public Tensor scatterReduce(int dim, Tensor index, Tensor src, String reduce) { return scatterReduce(dim, index, src, reduce, true); }
+
+    /** scatter_reduce; with {@code includeSelf} false the written positions start from the reduction's identity, not self's value. */
+    public Tensor scatterReduce(int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
+        return ScatterReduceOps.SCATTER_REDUCE.callTensor(this, (long) dim, index, src, reduce, includeSelf);
+    }
+
+    public Tensor scatterReduce_(int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
+        return ScatterReduceOps.SCATTER_REDUCE_.callTensor(this, (long) dim, index, src, reduce, includeSelf);
+    }
+
+    /** torch.index_reduce: slices of {@code source} combined into slices {@code index} of a copy of this tensor by "prod", "mean", "amax" or "amin". */
+    public Tensor indexReduce(int dim, Tensor index, Tensor source, String reduce, boolean includeSelf) {
+        return ScatterReduceOps.INDEX_REDUCE.callTensor(this, (long) dim, index, source, reduce, includeSelf);
+    }
+
+    public Tensor indexReduce_(int dim, Tensor index, Tensor source, String reduce, boolean includeSelf) {
+        return ScatterReduceOps.INDEX_REDUCE_.callTensor(this, (long) dim, index, source, reduce, includeSelf);
+    }
 
     public Tensor gatherOut(int dim, Tensor index, Tensor out) { return IndexingOps.GATHER_OUT.callTensor(this, (long) dim, index, false, out); }
 
