@@ -1455,6 +1455,15 @@ public class Tensor {
      * torch.unique with its flags: {@code [values]}, then the inverse indices (this tensor's shape)
      * if {@code returnInverse}, then the counts if {@code returnCounts}, as PyTorch's tuple.
      */
+    /** torch.unique with {@code dim}: the distinct slices along dim, in ascending lexicographic order, then the inverse ([size(dim)]) and counts as asked. */
+    public List<Tensor> unique(boolean sorted, boolean returnInverse, boolean returnCounts, int dim) {
+        List<Tensor> all = CountingOps.UNIQUE_DIM.callList(this, (long) dim, sorted, returnInverse, returnCounts);
+        List<Tensor> out = new java.util.ArrayList<>(List.of(all.get(0)));
+        if (returnInverse) out.add(all.get(1));
+        if (returnCounts) out.add(all.get(2));
+        return List.copyOf(out);
+    }
+
     public List<Tensor> unique(boolean sorted, boolean returnInverse, boolean returnCounts) {
         List<Tensor> all = CountingOps.UNIQUE2.callList(this, sorted, returnInverse, returnCounts);
         List<Tensor> out = new java.util.ArrayList<>(List.of(all.get(0)));
@@ -1468,8 +1477,11 @@ public class Tensor {
      * indices if {@code returnInverse}, then the run lengths if {@code returnCounts}; a size known
      * only from the data, so a compiled function breaks its graph here.
      */
-    public List<Tensor> uniqueConsecutive(boolean returnInverse, boolean returnCounts) {
-        List<Tensor> all = CountingOps.UNIQUE_CONSECUTIVE.callList(this, returnInverse, returnCounts, null);
+    public List<Tensor> uniqueConsecutive(boolean returnInverse, boolean returnCounts) { return uniqueConsecutive(returnInverse, returnCounts, null); }
+
+    /** torch.unique_consecutive with {@code dim}: runs of equal neighbouring slices along dim (null: of the flattened elements). */
+    public List<Tensor> uniqueConsecutive(boolean returnInverse, boolean returnCounts, Integer dim) {
+        List<Tensor> all = CountingOps.UNIQUE_CONSECUTIVE.callList(this, returnInverse, returnCounts, dim == null ? null : (long) dim);
         List<Tensor> out = new java.util.ArrayList<>(List.of(all.get(0)));
         if (returnInverse) out.add(all.get(1));
         if (returnCounts) out.add(all.get(2));
