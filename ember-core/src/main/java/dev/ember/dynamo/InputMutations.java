@@ -59,7 +59,7 @@ final class InputMutations {
         boolean sameMemory = value.storage() == input.storage() && value.storageOffset() == input.storageOffset() && value.dim() == input.dim();
         for (int d = 0; sameMemory && d < value.dim(); d++) sameMemory = value.size(d) == input.size(d) && value.stride(d) == input.stride(d);   // per parameter per step: no copies of the shape
         boolean recordsHistory = dev.ember.autograd.GradMode.isEnabled() && (input.requiresGrad() || value.requiresGrad());
-        if (sameMemory && !recordsHistory) input.storage().bumpVersion();
+        if (sameMemory && !recordsHistory) input.bumpVersion();
         else input.copy_(value);
     }
 

@@ -82,7 +82,8 @@ final class TensorMethods {
                 throw Exceptions.raise(ctx, e, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e);
             }
         }
-        if (name.equals("detach") && args.isEmpty()) return OpCalls.call(ctx, dev.ember.ops.ShapeOps.DETACH, List.of(t));
+        // .data() is detach() in a graph (as Dynamo traces PyTorch's .data); its own version counter is an eager matter
+        if ((name.equals("detach") || name.equals("data")) && args.isEmpty()) return OpCalls.call(ctx, dev.ember.ops.ShapeOps.DETACH, List.of(t));
         if (name.equals("requiresGrad") && args.isEmpty()) {
             // an input's flag is its real tensor's (and TENSOR_MATCH guards it); a computed tensor's follows
             // autograd's rules from the graph, where they decide it; where they cannot, break rather than guess

@@ -146,7 +146,7 @@ public final class CountingOps {
             .tags(Tag.DYNAMIC_OUTPUT_SHAPE)
             .meta(a -> {
                 Tensor self = readable("unique_consecutive", a.tensor(0));
-                if (a.get(3) != null) throw new IllegalArgumentException("unique_consecutive: dim is not supported by Ember yet (flatten, or compare slices yourself)");
+                if (a.get(3) != null) return slices(self, a.integer(3), true).metas(self, true, true);
                 int runs = runs(self).count;
                 return List.of(TensorMeta.contiguous(self.dtype(), runs),
                         a.bool(1) ? TensorMeta.contiguous(DType.INT64, self.shape()) : TensorMeta.contiguous(DType.INT64, 0),
@@ -154,6 +154,7 @@ public final class CountingOps {
             })
             .kernel((a, m) -> {
                 Tensor self = a.tensor(0);
+                if (a.get(3) != null) return slices(self, a.integer(3), true).results(self);
                 Runs r = runs(self);
                 long[] starts = Arrays.copyOf(r.starts, r.count);
                 Tensor values = self.reshape(-1).index(Tensor.of(starts, r.count));
@@ -163,6 +164,76 @@ public final class CountingOps {
                 return List.of(values, inverse, a.bool(2) ? Tensor.of(counts, r.count) : Tensor.zeros(DType.INT64, 0));
             })
             .register();
+
+    /**
+     * ATen's unique_dim: the distinct slices of self along {@code dim}, in ascending lexicographic
+     * order (by {@code <} element by element in row-major order), each slice's index into them and
+     * each distinct slice's count. Like ATen, it computes the inverse and counts whatever the flags
+     * say, and {@code sorted=False} sorts too.
+     */
+    public static final OpOverload UNIQUE_DIM = OpOverload.define("unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, "
+                    + "bool return_counts=False) -> (Tensor, Tensor, Tensor)")
+            .tags(Tag.DYNAMIC_OUTPUT_SHAPE)
+            .meta(a -> slices(readable("unique_dim", a.tensor(0)), a.integer(1), false).metas(a.tensor(0), true, true))
+            .kernel((a, m) -> slices(a.tensor(0), a.integer(1), false).results(a.tensor(0)))
+            .register();
+
+    /** The groups of equal slices along {@code dim}: a representative slice of each, in output order, each slice's group and each group's size. */
+    private record Slices(int dim, long[] firsts, long[] inverse, long[] counts) {
+        List<TensorMeta> metas(Tensor self, boolean inverse, boolean counts) {
+            int[] shape = self.shape().clone();
+            shape[dim] = firsts.length;
+            return List.of(TensorMeta.contiguous(self.dtype(), shape), TensorMeta.contiguous(DType.INT64, inverse ? this.inverse.length : 0),
+                    TensorMeta.contiguous(DType.INT64, counts ? firsts.length : 0));
+        }
+
+        List<Tensor> results(Tensor self) {
+            Tensor values = self.indexSelect(dim, Tensor.of(firsts, firsts.length)).contiguous();
+            return List.of(values, Tensor.of(inverse, inverse.length), Tensor.of(counts, counts.length));
+        }
+    }
+
+    /**
+     * Groups self's slices along {@code dim}: neighbours when {@code consecutive} (unique_consecutive),
+     * else all equal slices after a lexicographic sort (unique_dim). Slices are equal when every
+     * element is {@code ==} (so NaNs never are, as ATen's {@code equal}).
+     */
+    private static Slices slices(Tensor self, int dimArg, boolean consecutive) {
+        String op = consecutive ? "unique_consecutive" : "unique_dim";
+        int dim = dev.ember.tensor.Shapes.wrapDim(op, dimArg, self.dim());
+        int n = self.size(dim);
+        int width = n == 0 ? 0 : self.numel() / n;
+        if (width == 0 && n > 0) throw new IllegalArgumentException("Number of zero sized dimensions is more than one, so unique cannot be applied ");
+        Tensor rows = self.movedim(dim, 0).contiguous();
+        double[] v = rows.dtype().isFloatingPoint() ? rows.toDoubleArray() : null;
+        long[] w = v == null ? (rows.dtype() == DType.BOOL ? rows.to(DType.INT64) : rows).toLongArray() : null;
+        java.util.function.IntBinaryOperator compare = (x, y) -> {
+            for (int k = 0; k < width; k++) {
+                int c = v != null ? (v[x * width + k] < v[y * width + k] ? -1 : v[x * width + k] > v[y * width + k] ? 1 : 0)
+                        : Long.compare(w[x * width + k], w[y * width + k]);
+                if (c != 0) return c;
+            }
+            return 0;
+        };
+        java.util.function.BiPredicate<Integer, Integer> equal = (x, y) -> {
+            for (int k = 0; k < width; k++) {
+                if (v != null ? v[x * width + k] != v[y * width + k] : w[x * width + k] != w[y * width + k]) return false;
+            }
+            return true;
+        };
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) order[i] = i;
+        if (!consecutive) Arrays.sort(order, (x, y) -> compare.applyAsInt(x, y));
+        long[] firsts = new long[n], inverse = new long[n], counts = new long[n];
+        int groups = 0;
+        for (int k = 0; k < n; k++) {
+            int i = order[k];
+            if (k == 0 || !equal.test((int) firsts[groups - 1], i)) firsts[groups++] = i;
+            inverse[i] = groups - 1;
+            counts[groups - 1]++;
+        }
+        return new Slices(dim, Arrays.copyOf(firsts, groups), inverse, Arrays.copyOf(counts, groups));
+    }
 
     /** The runs of the flattened tensor: where each starts, and each element's run. */
     private record Runs(int count, long[] starts, long[] inverse) {}

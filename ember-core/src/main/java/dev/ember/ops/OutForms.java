@@ -45,7 +45,7 @@ final class OutForms {
                 .kernel((a, m) -> {
                     Tensor out = a.tensor(a.op().schema().outIndex());
                     Copy.copy(functional.callTensor(inputs(a)), out);
-                    out.storage().bumpVersion();
+                    out.bumpVersion();
                     return out;
                 })
                 .register();

@@ -1368,7 +1368,7 @@ public final class PointwiseOps {
 
     /** In-place and out= ops count their write in the storage's version. */
     private static Tensor written(Tensor self) {
-        self.storage().bumpVersion();
+        self.bumpVersion();
         return self;
     }
 }

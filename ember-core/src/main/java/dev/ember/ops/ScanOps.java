@@ -128,7 +128,7 @@ public final class ScanOps {
                 Tensor out = a.tensor(3);
                 if (out.isContiguous() && out.storageOffset() == 0 && out.storage() != a.tensor(0).storage()) cumsum(a.tensor(0), a.integer(1), out);
                 else Copy.copy(cumsum(a.tensor(0), a.integer(1), Tensor.allocate(out.dtype(), out.shape())), out);
-                out.storage().bumpVersion();
+                out.bumpVersion();
                 return out;
             })
             .register();

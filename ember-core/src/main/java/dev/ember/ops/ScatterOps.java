@@ -95,7 +95,7 @@ public final class ScatterOps {
                         }
                         case INDEX_ADD -> Scatter.add(out, source, p, a.scalar(4));
                     }
-                    if (form != Schema.Kind.FUNCTIONAL) out.storage().bumpVersion();
+                    if (form != Schema.Kind.FUNCTIONAL) out.bumpVersion();
                     return out;
                 })
                 .register();
@@ -136,11 +136,14 @@ public final class ScatterOps {
     /** ATen's scatter_gather_dtype_check and scatter_shape_check, in that order. */
     private static void checkScatter(Args a, Kind kind) {
         String op = kind == Kind.ADD ? "scatter_add" : "scatter";
-        Tensor self = a.tensor(0), index = a.tensor(2), src = kind.hasValue() ? null : a.tensor(3);
-        int dim = dim(a);
         if ((kind == Kind.SOURCE_REDUCE || kind == Kind.VALUE_REDUCE) && !a.str(4).equals("add") && !a.str(4).equals("multiply")) {
             throw new IllegalArgumentException(op + ": reduce argument must be either add or multiply.");
         }
+        checkScatter(op, a.tensor(0), dim(a), a.tensor(2), kind.hasValue() ? null : a.tensor(3));
+    }
+
+    /** The dtype and shape checks of every scatter-like op ({@code src} null for a value), named {@code op} in the messages. */
+    static void checkScatter(String op, Tensor self, int dim, Tensor index, Tensor src) {
         // ATen names scatter in these two messages for scatter_add too
         if (index.numel() != 0 && index.dtype() != DType.INT64) throw new IllegalArgumentException(op + ": scatter(): Expected dtype int64 for index");
         if (src != null && src.dtype() != self.dtype()) throw new IllegalArgumentException(op + ": scatter(): Expected self.dtype to be equal to src.dtype");
@@ -157,27 +160,27 @@ public final class ScatterOps {
         }
     }
 
-    /** ATen's index_func_meta_impl checks for index_add. */
-    private static void checkIndexAdd(Args a) {
-        Tensor self = a.tensor(0), index = a.tensor(2), source = a.tensor(3);
-        int dim = dim(a);
+    private static void checkIndexAdd(Args a) { checkIndexed("index_add_", a.tensor(0), dim(a), a.tensor(2), a.tensor(3)); }
+
+    /** ATen's index_func_meta_impl checks (index_add, index_reduce), named {@code op} in the messages. */
+    static void checkIndexed(String op, Tensor self, int dim, Tensor index, Tensor source) {
         if (index.dim() > 1) {
-            throw new IndexOutOfBoundsException("index_add_(): Index is supposed to be a vector, but got dim: " + index.dim() + " with type: "
+            throw new IndexOutOfBoundsException(op + "(): Index is supposed to be a vector, but got dim: " + index.dim() + " with type: "
                     + ReductionOps.scalarTypeName(index.dtype()) + " and size: " + Shapes.format(index.shape()));
         }
         if (index.dtype() != DType.INT64 && index.dtype() != DType.INT32) {
-            throw new IllegalArgumentException("index_add_(): Expected dtype int32/int64 for index but got: " + ReductionOps.scalarTypeName(index.dtype()));
+            throw new IllegalArgumentException(op + "(): Expected dtype int32/int64 for index but got: " + ReductionOps.scalarTypeName(index.dtype()));
         }
         if (self.dtype() != source.dtype()) {
-            throw new IllegalArgumentException("index_add_(): self (" + ReductionOps.scalarTypeName(self.dtype()) + ") and source ("
+            throw new IllegalArgumentException(op + "(): self (" + ReductionOps.scalarTypeName(self.dtype()) + ") and source ("
                     + ReductionOps.scalarTypeName(source.dtype()) + ") must have the same scalar type");
         }
         if (dim != 0 && dim >= source.dim()) {
-            throw new IllegalArgumentException("index_add_(): Indexing dim " + dim + " is out of bounds of the source tensor with dim " + source.dim());
+            throw new IllegalArgumentException(op + "(): Indexing dim " + dim + " is out of bounds of the source tensor with dim " + source.dim());
         }
         int count = source.dim() == 0 ? 1 : source.size(dim);
         if (index.numel() != count) {
-            throw new IllegalArgumentException("index_add_(): Number of indices (" + index.numel() + ") should be equal to source.size(dim): (" + count + "), for dim: " + dim);
+            throw new IllegalArgumentException(op + "(): Number of indices (" + index.numel() + ") should be equal to source.size(dim): (" + count + "), for dim: " + dim);
         }
         int[] selfSizes = self.shape(), sourceSizes = source.shape();
         if (self.dim() != 0 && source.dim() != 0) {
@@ -205,23 +208,26 @@ public final class ScatterOps {
     }
 
     /** The index values, each within [0, size), before anything is written. */
-    private static long[] checkedIndices(Tensor index, int dim, int size) {
+    private static long[] checkedIndices(Tensor index, int dim, int size) { return checkedIndices("index_add_(): index ", index, dim, size); }
+
+    /** The index values, each within [0, size), before anything is written; a bad one's message begins with {@code prefix}. */
+    static long[] checkedIndices(String prefix, Tensor index, int dim, int size) {
         long[] idx = index.toLongArray();
         for (long v : idx) {
-            if (v < 0 || v >= size) throw new IndexOutOfBoundsException("index_add_(): index " + v + " is out of bounds for dimension " + dim + " with size " + size);
+            if (v < 0 || v >= size) throw new IndexOutOfBoundsException(prefix + v + " is out of bounds for dimension " + dim + " with size " + size);
         }
         return idx;
     }
 
     /** The source itself, or a copy when it shares memory with what is written (self in place, or out). */
-    private static Tensor separate(Tensor source, Tensor written) {
+    static Tensor separate(Tensor source, Tensor written) {
         if (source.storage() != written.storage()) return source;
         Tensor c = Tensor.allocate(source.dtype(), source.shape());
         Copy.copy(source, c);
         return c;
     }
 
-    private static int size(Tensor t, int d) { return t.dim() == 0 ? 1 : t.size(d); }
+    static int size(Tensor t, int d) { return t.dim() == 0 ? 1 : t.size(d); }
 
     private static int[] without(int[] a, int d) {
         int[] out = new int[a.length - 1];

@@ -393,7 +393,7 @@ public final class ShapeOps {
                 Tensor self = a.tensor(0), src = a.tensor(1);
                 if (src.storage() == self.storage()) src = src.clone();   // overlapping source: read it whole first
                 Copy.copy(src, self);
-                self.storage().bumpVersion();
+                self.bumpVersion();
                 return self;
             })
             .register();

@@ -100,10 +100,10 @@ final class FusedUpdate {
             int from = lanes ? adamLanes(lo, hi, k, pa, po, ga, go, ma, mo, va, vo, xa, xo) : lo;
             adamScalar(from, hi, k, pa, po, ga, go, ma, mo, va, vo, xa, xo);
         });
-        p.storage().bumpVersion();
-        expAvg.storage().bumpVersion();
-        expAvgSq.storage().bumpVersion();
-        if (maxExpAvgSq != null) maxExpAvgSq.storage().bumpVersion();
+        p.bumpVersion();
+        expAvg.bumpVersion();
+        expAvgSq.bumpVersion();
+        if (maxExpAvgSq != null) maxExpAvgSq.bumpVersion();
     }
 
     /** Elements {@code [lo, hi)} of {@link #adam}, one at a time: the op-by-op update's float32 operations in its order. */
@@ -176,8 +176,8 @@ final class FusedUpdate {
             int from = lanes ? sgdLanes(lo, hi, k, pa, po, ga, go, ba, bo) : lo;
             sgdScalar(from, hi, k, pa, po, ga, go, ba, bo);
         });
-        p.storage().bumpVersion();
-        if (buffer != null) buffer.storage().bumpVersion();
+        p.bumpVersion();
+        if (buffer != null) buffer.bumpVersion();
     }
 
     /** Elements {@code [lo, hi)} of {@link #sgd}, one at a time. */

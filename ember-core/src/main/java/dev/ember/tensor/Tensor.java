@@ -16,6 +16,7 @@ import dev.ember.ops.PointwiseOps;
 import dev.ember.ops.ReductionOps;
 import dev.ember.ops.ScanOps;
 import dev.ember.ops.ScatterOps;
+import dev.ember.ops.ScatterReduceOps;
 import dev.ember.ops.ShapeOps;
 import dev.ember.ops.SortOps;
 
@@ -49,6 +50,12 @@ public class Tensor {
     private Tensor base;
     /** Made by {@link #detach()}: it sees {@link #base}'s storage but is no part of its autograd history. */
     private boolean detached;
+    /**
+     * The version counter of a tensor made by {@link #data()} and of its views: its own, so writes
+     * through it are invisible to autograd's saved-tensor checks (PyTorch's {@code .data}); null
+     * for every other tensor, which counts in its storage's.
+     */
+    private int[] ownVersion;
     /** The storage's version when this view's autograd history was last made (autograd remakes it after an in-place write through another alias). */
     private int viewVersion;
     /** Autograd's state beyond the flag (gradFn, grad, …); null until autograd first touches the tensor. */
@@ -101,7 +108,8 @@ public class Tensor {
         checkGeometry(storage.length(), meta.shape(), meta.strides(), meta.storageOffset());
         Tensor v = new Tensor(storage, dtype, meta.shape().clone(), meta.strides().clone(), meta.storageOffset());
         v.base = base != null ? base : this;
-        v.viewVersion = storage.version();
+        v.ownVersion = ownVersion;
+        v.viewVersion = version();
         return v;
     }
 
@@ -149,8 +157,14 @@ public class Tensor {
     /** The shared storage; {@code null} for a fake tensor. */
     public Storage storage() { return storage; }
 
-    /** Counts in-place writes to this tensor's storage (shared with its views). */
-    public int version() { return storage == null ? 0 : storage.version(); }
+    /** Counts in-place writes to this tensor's storage (shared with its views; a {@link #data()} alias counts its own). */
+    public int version() { return ownVersion != null ? ownVersion[0] : storage == null ? 0 : storage.version(); }
+
+    /** Counts an in-place write to this tensor: what every in-place and out= kernel calls after writing. */
+    public void bumpVersion() {
+        if (ownVersion != null) ownVersion[0]++;
+        else storage.bumpVersion();
+    }
 
     public boolean requiresGrad() { return requiresGrad; }
 
@@ -215,6 +229,20 @@ public class Tensor {
         Tensor d = new Tensor(storage, dtype, shape.clone(), strides.clone(), offset);
         d.base = base != null ? base : this;
         d.detached = true;
+        d.ownVersion = ownVersion;
+        return d;
+    }
+
+    /**
+     * PyTorch's {@code .data}: like {@link #detach()} a leaf sharing this tensor's elements that does
+     * not require grad, but with a version counter of its own, so an in-place write through it (an
+     * optimizer's update, a weight re-initialization) is not seen by autograd: a backward that saved
+     * this tensor runs with the new values instead of refusing. Prefer {@code detach()} (whose writes
+     * backward does check) unless that silence is what you want.
+     */
+    public Tensor data() {
+        Tensor d = detach();
+        d.ownVersion = new int[] {0};
         return d;
     }
 
@@ -1239,6 +1267,30 @@ public class Tensor {
 
     public Tensor indexAdd_(int dim, Tensor index, Tensor source) { return ScatterOps.INDEX_ADD_.callTensor(this, (long) dim, index, source); }
 
+    /**
+     * torch.scatter_reduce: a copy of this tensor with {@code src}'s elements combined along {@code dim}
+     * at {@code index}'s positions by {@code reduce} ("sum", "prod", "mean", "amax" or "amin"), self's values included.
+     */
+    public Tensor scatterReduce(int dim, Tensor index, Tensor src, String reduce) { return scatterReduce(dim, index, src, reduce, true); }
+
+    /** scatter_reduce; with {@code includeSelf} false the written positions start from the reduction's identity, not self's value. */
+    public Tensor scatterReduce(int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
+        return ScatterReduceOps.SCATTER_REDUCE.callTensor(this, (long) dim, index, src, reduce, includeSelf);
+    }
+
+    public Tensor scatterReduce_(int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
+        return ScatterReduceOps.SCATTER_REDUCE_.callTensor(this, (long) dim, index, src, reduce, includeSelf);
+    }
+
+    /** torch.index_reduce: slices of {@code source} combined into slices {@code index} of a copy of this tensor by "prod", "mean", "amax" or "amin". */
+    public Tensor indexReduce(int dim, Tensor index, Tensor source, String reduce, boolean includeSelf) {
+        return ScatterReduceOps.INDEX_REDUCE.callTensor(this, (long) dim, index, source, reduce, includeSelf);
+    }
+
+    public Tensor indexReduce_(int dim, Tensor index, Tensor source, String reduce, boolean includeSelf) {
+        return ScatterReduceOps.INDEX_REDUCE_.callTensor(this, (long) dim, index, source, reduce, includeSelf);
+    }
+
     public Tensor gatherOut(int dim, Tensor index, Tensor out) { return IndexingOps.GATHER_OUT.callTensor(this, (long) dim, index, false, out); }
 
     public Tensor indexSelectOut(int dim, Tensor index, Tensor out) { return IndexingOps.INDEX_SELECT_OUT.callTensor(this, (long) dim, index, out); }
@@ -1403,6 +1455,15 @@ public class Tensor {
      * torch.unique with its flags: {@code [values]}, then the inverse indices (this tensor's shape)
      * if {@code returnInverse}, then the counts if {@code returnCounts}, as PyTorch's tuple.
      */
+    /** torch.unique with {@code dim}: the distinct slices along dim, in ascending lexicographic order, then the inverse ([size(dim)]) and counts as asked. */
+    public List<Tensor> unique(boolean sorted, boolean returnInverse, boolean returnCounts, int dim) {
+        List<Tensor> all = CountingOps.UNIQUE_DIM.callList(this, (long) dim, sorted, returnInverse, returnCounts);
+        List<Tensor> out = new java.util.ArrayList<>(List.of(all.get(0)));
+        if (returnInverse) out.add(all.get(1));
+        if (returnCounts) out.add(all.get(2));
+        return List.copyOf(out);
+    }
+
     public List<Tensor> unique(boolean sorted, boolean returnInverse, boolean returnCounts) {
         List<Tensor> all = CountingOps.UNIQUE2.callList(this, sorted, returnInverse, returnCounts);
         List<Tensor> out = new java.util.ArrayList<>(List.of(all.get(0)));
@@ -1416,8 +1477,11 @@ public class Tensor {
      * indices if {@code returnInverse}, then the run lengths if {@code returnCounts}; a size known
      * only from the data, so a compiled function breaks its graph here.
      */
-    public List<Tensor> uniqueConsecutive(boolean returnInverse, boolean returnCounts) {
-        List<Tensor> all = CountingOps.UNIQUE_CONSECUTIVE.callList(this, returnInverse, returnCounts, null);
+    public List<Tensor> uniqueConsecutive(boolean returnInverse, boolean returnCounts) { return uniqueConsecutive(returnInverse, returnCounts, null); }
+
+    /** torch.unique_consecutive with {@code dim}: runs of equal neighbouring slices along dim (null: of the flattened elements). */
+    public List<Tensor> uniqueConsecutive(boolean returnInverse, boolean returnCounts, Integer dim) {
+        List<Tensor> all = CountingOps.UNIQUE_CONSECUTIVE.callList(this, returnInverse, returnCounts, dim == null ? null : (long) dim);
         List<Tensor> out = new java.util.ArrayList<>(List.of(all.get(0)));
         if (returnInverse) out.add(all.get(1));
         if (returnCounts) out.add(all.get(2));

@@ -74,7 +74,7 @@ public final class ReduceBatchNorm {
         for (int c = 0; c < batch.length; c++) {
             s.writeDouble(offsets[c], (1 - momentum) * s.readDouble(offsets[c]) + momentum * batch[c]);
         }
-        s.bumpVersion();
+        running.bumpVersion();
     }
 
     private static int[] elementOffsets(Tensor t) {
