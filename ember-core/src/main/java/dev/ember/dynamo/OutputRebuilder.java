@@ -291,6 +291,8 @@ sealed interface OutputRebuilder {
                         if (container instanceof Map<?, ?> m) ((Map<Object, Object>) m).put(key.apply(c.key()), null);
                         else keySet.add(key.apply(c.key()));
                     }
+                    // as the program inserted it (a HashMap's compute puts the key first in its bin); its value is set below
+                    case COMPUTED -> ((Map<Object, Object>) container).compute(key.apply(c.key()), (k, v) -> Boolean.TRUE);
                     case REMOVE -> keySet.remove(key.apply(c.key()));
                     case CLEAR -> keySet.clear();
                 }

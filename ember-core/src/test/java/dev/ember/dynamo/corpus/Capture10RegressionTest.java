@@ -2,6 +2,7 @@ package dev.ember.dynamo.corpus;
 
 import dev.ember.Ember;
 import dev.ember.Fn1;
+import dev.ember.Fn2;
 import dev.ember.Options;
 import dev.ember.dynamo.CompileCounter;
 import dev.ember.tensor.Tensor;
@@ -9,7 +10,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -91,5 +96,105 @@ class Capture10RegressionTest {
     @Test
     void anExceptionAJdkCallThrowsIsThrownAfterTheGraph() {
         throwsAsEager(Capture10RegressionTest::throwsFromAJdkCall, IndexOutOfBoundsException.class);
+    }
+
+    // ---- HashMap and HashSet iteration with record keys ----
+
+    enum Part { WEIGHT, BIAS }
+
+    record ParamKey(String layer, int index, boolean frozen) {}
+
+    record Nested(ParamKey key, Part part, double scale) {}
+
+    record WithTensor(Tensor t, int i) {}
+
+    /** Iterates a HashMap of records in its hash order: the sum is order-independent, the list of keys is not. */
+    static List<Object> recordKeyedHashMap(Tensor x) {
+        Map<ParamKey, Tensor> grads = new HashMap<>();
+        for (int i = 0; i < 7; i++) grads.merge(new ParamKey("layer" + (i % 4), i % 3, i % 2 == 0), x.mul(i + 1), Tensor::add);
+        List<Object> order = new ArrayList<>();
+        Tensor acc = x.mul(0);
+        for (Map.Entry<ParamKey, Tensor> e : grads.entrySet()) {
+            order.add(e.getKey());
+            acc = acc.mul(0.5).add(e.getValue());      // depends on the order
+        }
+        order.add(acc);
+        return order;
+    }
+
+    static Object[] nestedRecordSetAndMap(Tensor x) {
+        Set<Nested> seen = new HashSet<>();
+        Map<Nested, Tensor> m = new HashMap<>();
+        for (int i = 0; i < 6; i++) {
+            Nested k = new Nested(new ParamKey("l" + i % 3, i, false), i % 2 == 0 ? Part.WEIGHT : Part.BIAS, i * 0.5);
+            seen.add(k);
+            m.put(k, x.add(i));
+        }
+        List<Nested> inSetOrder = new ArrayList<>(seen);
+        Tensor acc = x;
+        for (Tensor t : m.values()) acc = acc.mul(0.5).add(t);
+        return new Object[] {inSetOrder, m, acc};
+    }
+
+    static Tensor tensorComponentIterated(Tensor x, Tensor y) {
+        Map<WithTensor, Integer> m = new HashMap<>();
+        m.put(new WithTensor(x, 0), 1);
+        m.put(new WithTensor(y, 1), 2);
+        Tensor acc = x;
+        for (WithTensor k : m.keySet()) acc = acc.mul(0.5).add(k.t());
+        return acc;
+    }
+
+    /** merge and computeIfAbsent put a new key first in its HashMap bin, put last: keys sharing a bin iterate in another order. */
+    static List<Object> mergedStringKeys(Tensor x) {
+        Map<String, Tensor> merged = new HashMap<>();
+        Map<String, List<Tensor>> grouped = new HashMap<>();
+        for (int i = 0; i < 14; i++) {
+            merged.merge("p" + i * 7, x.mul(i), Tensor::add);
+            grouped.computeIfAbsent("g" + i * 5, k -> new ArrayList<>()).add(x.add(i));
+        }
+        return List.of(List.copyOf(merged.keySet()), List.copyOf(grouped.keySet()), merged, grouped);
+    }
+
+    @Test
+    void mergeAndComputeIfAbsentInsertAsHashMapDoes() { // before: a wrong key order (the trace inserted with put)
+        Fn1<Tensor, List<Object>> f = Capture10RegressionTest::mergedStringKeys;
+        Tensor x = Tensor.randn(3);
+        CompileCounter cc = new CompileCounter();
+        Compiled.assertSame(f.apply(x), Ember.compile(f, Options.backend(cc)).apply(x), "keys in eager's order, and the returned maps");
+        assertEquals(1, cc.frameCount(), "frames");
+    }
+
+    @Test
+    void aHashMapOfRecordKeysIteratesInEagersOrder() { // before: GB0003 at each iteration ("orders its keys by their identity hash codes"), 3 graphs
+        Fn1<Tensor, List<Object>> f = Capture10RegressionTest::recordKeyedHashMap;
+        Tensor x = Tensor.randn(3);
+        CompileCounter cc = new CompileCounter();
+        Compiled.assertSame(f.apply(x), Ember.compile(f, Options.backend(cc)).apply(x), "keys in order, then the order-dependent sum");
+        assertEquals(1, cc.frameCount(), "frames");
+        Ember.reset();
+        assertEquals(0, Ember.explain(f).with(x).graphBreakCount(), "graph breaks");
+    }
+
+    @Test
+    void nestedRecordsWithEnumsAndDoublesHashAsTheJdks() {
+        Fn1<Tensor, Object[]> f = Capture10RegressionTest::nestedRecordSetAndMap;
+        Tensor x = Tensor.randn(3);
+        Object[] got = Ember.compile(f).apply(x);
+        Compiled.assertSame(f.apply(x), got, "set order, returned map's order, the order-dependent sum");
+        assertEquals(HashMap.class, got[1].getClass());
+        Ember.reset();
+        assertEquals(0, Ember.explain(f).with(x).graphBreakCount(), "graph breaks");
+    }
+
+    @Test
+    void aRecordHoldingATensorStillBreaksNamingIt() {
+        Fn2<Tensor, Tensor, Tensor> f = Capture10RegressionTest::tensorComponentIterated;
+        Tensor x = Tensor.randn(3), y = Tensor.randn(3);
+        assertArrayEquals(f.apply(x, y).toDoubleArray(), Ember.compile(f).apply(x, y).toDoubleArray(), 1e-6);
+        Ember.reset();
+        var e = Ember.explain(f).with(x, y);
+        org.junit.jupiter.api.Assertions.assertTrue(e.graphBreakCount() >= 1, e.toString());
+        org.junit.jupiter.api.Assertions.assertTrue(e.breakReasons().getFirst().reason().contains("identity hash codes"), e.toString());
     }
 }
