@@ -85,6 +85,11 @@ final class StreamCalls {
                 && args.size() == 3) {
             return PipelineVariable.unsized(iterated(ctx, streamKind(owner), args.get(0), args.get(1), args.get(2)), streamKind(owner));
         }
+        if ((owner == Stream.class || owner == IntStream.class || owner == LongStream.class || owner == DoubleStream.class) && name.equals("iterate")
+                && args.size() == 2) {
+            if (isNull(args.get(1))) throw raise(ctx, new NullPointerException(), owner.getSimpleName() + ".iterate(seed, null)");
+            return PipelineVariable.iterated(args.get(0), args.get(1), streamKind(owner));
+        }
         if ((owner == Stream.class || owner == IntStream.class || owner == LongStream.class || owner == DoubleStream.class) && name.equals("generate")) {
             if (isNull(args.getFirst())) throw raise(ctx, new NullPointerException(), owner.getSimpleName() + ".generate(null)");
             return PipelineVariable.generated(args.getFirst(), streamKind(owner));
@@ -276,11 +281,15 @@ final class StreamCalls {
 
     /**
      * The items of {@code Stream.generate(supplier)}: the supplier traced once per item pulled, as
-     * Java calls it only when the next item is asked for (a limit of 3 calls it 3 times).
+     * Java calls it only when the next item is asked for (a limit of 3 calls it 3 times). Of
+     * {@code Stream.iterate(seed, f)}: the seed, then {@code f} of the item before, traced as each
+     * item is pulled, as Java's iterator applies it (a limit of 3 applies it twice).
      */
     private static Iterable<VariableTracker> generated(TraceContext ctx, PipelineVariable p) {
+        String what = p.seed() != null ? "Stream.iterate()" : "Stream.generate()";
         return () -> new java.util.Iterator<>() {
             private int made;
+            private VariableTracker previous;
 
             @Override
             public boolean hasNext() { return true; }
@@ -288,10 +297,12 @@ final class StreamCalls {
             @Override
             public VariableTracker next() {
                 if (++made > ITERATE_LIMIT) {
-                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.generate() made more than " + ITERATE_LIMIT
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " made more than " + ITERATE_LIMIT
                             + " elements while tracing; bound it with a smaller limit");
                 }
-                return call(ctx, "supplier", p.kind(), p.generator());
+                if (p.seed() == null) return call(ctx, "supplier", p.kind(), p.generator());
+                previous = made == 1 ? p.seed() : call(ctx, "map", p.kind(), p.generator(), previous);
+                return previous;
             }
         };
     }

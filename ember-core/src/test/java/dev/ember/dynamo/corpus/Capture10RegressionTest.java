@@ -197,4 +197,36 @@ class Capture10RegressionTest {
         org.junit.jupiter.api.Assertions.assertTrue(e.graphBreakCount() >= 1, e.toString());
         org.junit.jupiter.api.Assertions.assertTrue(e.breakReasons().getFirst().reason().contains("identity hash codes"), e.toString());
     }
+
+    // ---- Stream.iterate(seed, f) and IntStream.iterate(seed, f) ----
+
+    static final List<Integer> APPLIED = new ArrayList<>();
+
+    static Tensor iterateStreams(Tensor x) {
+        List<Integer> scales = java.util.stream.Stream.iterate(1, k -> {
+            APPLIED.add(k);                       // Java applies f only as items are pulled: a limit of 4 applies it 3 times
+            return k * 2;
+        }).limit(4).toList();
+        int[] offsets = java.util.stream.IntStream.iterate(3, i -> i + 5).skip(1).limit(3).toArray();
+        Tensor s = x;
+        for (int k : scales) s = s.mul(k);
+        for (int i : offsets) s = s.add(i);
+        return java.util.stream.Stream.iterate(x, t -> t.mul(0.5)).limit(3).reduce(s, Tensor::add);
+    }
+
+    @Test
+    void streamIterateWithASeedIsTraced() { // before: GB0003 "Stream.iterate() (not known to be pure)", 6 breaks
+        Fn1<Tensor, Tensor> f = Capture10RegressionTest::iterateStreams;
+        Tensor x = Tensor.randn(3);
+        APPLIED.clear();
+        Tensor expected = f.apply(x);
+        List<Integer> eagerApplied = List.copyOf(APPLIED);
+        APPLIED.clear();
+        CompileCounter cc = new CompileCounter();
+        assertArrayEquals(expected.toDoubleArray(), Ember.compile(f, Options.backend(cc)).apply(x).toDoubleArray(), 1e-5);
+        assertEquals(eagerApplied, APPLIED, "the function's side effect, once per item pulled past the seed");
+        assertEquals(1, cc.frameCount(), "frames");
+        Ember.reset();
+        assertEquals(0, Ember.explain(f).with(x).graphBreakCount(), "graph breaks");
+    }
 }
