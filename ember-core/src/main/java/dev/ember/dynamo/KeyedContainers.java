@@ -490,6 +490,9 @@ final class KeyedContainers {
         return orNull(old);
     }
 
+    /** A new key put in {@code m} as computeIfAbsent puts it (first in its HashMap bin), for collectors that build maps that way. */
+    static void computedInsert(TraceContext ctx, MapVariable m, Object key, VariableTracker value, String what) { put(ctx, m, key, value, what, true); }
+
     private static VariableTracker remove(TraceContext ctx, KeyedVariable k, Object key, String what) {
         mutable(ctx, k, what);
         VariableTracker removed = switch (k) {

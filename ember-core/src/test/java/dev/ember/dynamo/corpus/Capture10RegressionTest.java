@@ -229,4 +229,32 @@ class Capture10RegressionTest {
         Ember.reset();
         assertEquals(0, Ember.explain(f).with(x).graphBreakCount(), "graph breaks");
     }
+
+    // ---- Collectors.groupingBy and counting ----
+
+    static List<Object> grouped(Tensor x, Tensor y) {
+        List<Tensor> ts = List.of(x, y, x.sum(), y.mul(2), x.unsqueeze(0), y.sum(0));
+        Map<Integer, List<Tensor>> byRank = ts.stream().collect(java.util.stream.Collectors.groupingBy(Tensor::dim));
+        Map<String, Long> counts = java.util.stream.Stream.of("w", "bias", "w", "gamma", "beta", "w", "bias", "scale", "shift", "mean", "var", "eps", "momentum")
+                .collect(java.util.stream.Collectors.groupingBy(n -> n + n.length(), java.util.stream.Collectors.counting()));
+        Map<Boolean, Set<Integer>> parity = java.util.stream.IntStream.range(0, 9).boxed()
+                .collect(java.util.stream.Collectors.groupingBy(i -> i % 2 == 0, java.util.stream.Collectors.toSet()));
+        long n = ts.stream().filter(t -> t.dim() > 0).collect(java.util.stream.Collectors.counting());
+        Tensor acc = x.mul(n);
+        for (Map.Entry<Integer, List<Tensor>> e : byRank.entrySet()) for (Tensor t : e.getValue()) acc = acc.mul(0.5).add(t.sum().mul(e.getKey()));
+        return List.of(byRank, counts, List.copyOf(counts.keySet()), parity, n, acc);
+    }
+
+    @Test
+    void groupingByAndCountingAreTraced() { // before: GB0003 "Collectors.groupingBy() (not known to be pure)", the whole call eager
+        Fn2<Tensor, Tensor, List<Object>> f = Capture10RegressionTest::grouped;
+        Tensor x = Tensor.randn(3), y = Tensor.randn(2, 3);
+        CompileCounter cc = new CompileCounter();
+        List<Object> got = Ember.compile(f, Options.backend(cc)).apply(x, y);
+        Compiled.assertSame(f.apply(x, y), got, "groups, counts and their key order, the order-dependent sum");
+        assertEquals(HashMap.class, got.get(0).getClass());
+        assertEquals(1, cc.frameCount(), "frames");
+        Ember.reset();
+        assertEquals(0, Ember.explain(f).with(x, y).graphBreakCount(), "graph breaks");
+    }
 }
