@@ -6,6 +6,7 @@ import dev.ember.dynamo.variables.VariableTracker;
 
 import java.lang.constant.MethodTypeDesc;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -18,6 +19,8 @@ final class Exceptions {
     private Exceptions() {}
 
     private static final String MESSAGE = "detailMessage";
+    /** The cause an exception was made with ({@code new E(message, cause)}), kept so that one made again after the graph has it too. */
+    private static final String CAUSE = "ember$cause";
     private static final Set<String> MESSAGE_CONSTRUCTORS = Set.of("(Ljava/lang/String;)V", "(Ljava/lang/String;Ljava/lang/Throwable;)V");
 
     /**
@@ -27,9 +30,11 @@ final class Exceptions {
      * tracing stops there.
      */
     static void construct(TraceContext ctx, UserObjectVariable u, Class<?> owner, MethodTypeDesc type, List<VariableTracker> args) {
+        u.fields().putIfAbsent(MADE_AT, ConstantVariable.of(madeAt(ctx)));
         if (args.isEmpty()) return;
         if (MESSAGE_CONSTRUCTORS.contains(type.descriptorString()) && args.getFirst() instanceof ConstantVariable m) {
             u.fields().put(MESSAGE, m);
+            if (args.size() == 2) u.fields().put(CAUSE, args.get(1));
             return;
         }
         if (owner == AssertionError.class && type.parameterCount() == 1 && args.getFirst() instanceof ConstantVariable m
@@ -42,6 +47,19 @@ final class Exceptions {
         throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "constructing " + u.type().getName() + " through " + owner.getSimpleName()
                 + "(" + String.join(", ", args.stream().map(VariableTracker::describe).toList()) + "): only an exception made with no"
                 + " argument, or with a message known while tracing (and a cause), is modelled");
+    }
+
+    /** Where the program made an exception: the top of the stack trace eager's has (the JVM leaves out the exception's constructors). */
+    private static final String MADE_AT = "ember$madeAt";
+
+    private static StackTraceElement madeAt(TraceContext ctx) {
+        for (int i = ctx.frames.size() - 1; i >= 0; i--) {
+            InstructionTranslator t = ctx.frames.get(i);
+            if (i > 0 && t.code.name.equals("<init>") && Throwable.class.isAssignableFrom(t.code.owner)) continue;
+            dev.ember.events.UserFrame f = t.location();
+            return new StackTraceElement(f.className(), f.methodName(), f.fileName(), f.line());
+        }
+        return null;
     }
 
     /** Marks an exception whose message the trace cannot know (the JVM's own helpful NullPointerException text). */
@@ -69,6 +87,38 @@ final class Exceptions {
         }
     }
 
+    /**
+     * How to make again, after the graph, an exception the trace made (one thrown out of the
+     * function, as Dynamo re-raises what the frame raised): its class's nearest JDK constructor
+     * taking the message (or none), the cause it was made with, the fields the program's own
+     * subclass assigned. Null when the trace does not know what the object holds: its message is
+     * the JVM's own text, or its JDK class has no such constructor.
+     */
+    static Made madeAgain(UserObjectVariable u) {
+        if (!u.isFresh() || !Throwable.class.isAssignableFrom(u.type()) || u.fields().containsKey(MESSAGE_UNKNOWN)) return null;
+        VariableTracker message = u.fields().get(MESSAGE);
+        if (message != null && !(message instanceof ConstantVariable c && (c.value() == null || c.value() instanceof String))) return null;
+        Class<?> jdk = u.type();
+        while (!jdk.getName().startsWith("java.")) jdk = jdk.getSuperclass();
+        try {
+            if (message == null) jdk.getConstructor();
+            else jdk.getConstructor(String.class);
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
+        Map<String, VariableTracker> own = new java.util.LinkedHashMap<>(u.fields());
+        own.remove(MESSAGE);
+        VariableTracker cause = own.remove(CAUSE);
+        StackTraceElement at = own.remove(MADE_AT) instanceof ConstantVariable c && c.value() instanceof StackTraceElement e ? e : null;
+        return new Made(message == null ? null : (ConstantVariable) message, cause, own, at);
+    }
+
+    /**
+     * What {@link #madeAgain} found: the message (null: made with no argument), the cause or null,
+     * the subclass's fields by name, and the program's line that made it (or null).
+     */
+    record Made(ConstantVariable message, VariableTracker cause, Map<String, VariableTracker> fields, StackTraceElement madeAt) {}
+
     static VariableTracker message(UserObjectVariable u) { return u.fields().getOrDefault(MESSAGE, ConstantVariable.NULL); }
 
     /** {@code throw v}: the exception raised, or a graph break when the tracer cannot tell what is thrown. */
@@ -88,6 +138,7 @@ final class Exceptions {
     static Raised raise(TraceContext ctx, Throwable real, GraphBreakType type, String reason) {
         UserObjectVariable u = UserObjectVariable.fresh(real.getClass());
         u.fields().put(MESSAGE, ConstantVariable.of(real.getMessage()));
+        u.fields().put(MADE_AT, ConstantVariable.of(madeAt(ctx)));
         return new Raised(u, real.getClass(), ctx.unsupported(type, reason, real));
     }
 

@@ -100,6 +100,7 @@ public final class FullGraphCapture {
             case OutputRebuilder.IteratorAt i -> problems.add(where(path) + " is an iterator");
             case OutputRebuilder.ObjectOf o -> problems.add(where(path) + " is a " + o.type().getSimpleName() + " made in the function");
             case OutputRebuilder.LambdaOf l -> problems.add(where(path) + " is a lambda made in the function");
+            case OutputRebuilder.ExceptionOf x -> problems.add(where(path) + " is a " + x.type().getSimpleName() + " made in the function");
             case OutputRebuilder.RecordOf rec -> {
                 var components = rec.constructor().getDeclaringClass().getRecordComponents();
                 for (int i = 0; i < components.length; i++) walk(rec.components().get(i), path + "." + components[i].getName(), paths, problems);

@@ -66,7 +66,8 @@ final class KeyedContainers {
                 VariableTracker c = u.fields().get(rc.getName());
                 components.add(c == null ? Values.zero(rc.getType()) : key(ctx, c, method));
             }
-            return IdentityKey.byValue(components, v);
+            Integer hash = RecordMethods.hashCodeOf(u.type(), components.subList(1, components.size()));
+            return hash == null ? IdentityKey.byValue(components, v) : IdentityKey.byValue(components, v, hash);
         }
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, method + " with the key " + v.describe()
                 + ": a tracked map's keys and a set's elements must be strings, numbers, enums or booleans (equal by value), records made in "
@@ -463,6 +464,15 @@ final class KeyedContainers {
     }
 
     private static VariableTracker put(TraceContext ctx, MapVariable m, Object key, VariableTracker value, String what) {
+        return put(ctx, m, key, value, what, false);
+    }
+
+    /**
+     * {@code put}, or ({@code computed}) the insertion compute, computeIfAbsent and merge make,
+     * which a HashMap puts at the head of the key's bin rather than at its tail: made on the real
+     * map the same way, so keys sharing a bin iterate in eager's order.
+     */
+    private static VariableTracker put(TraceContext ctx, MapVariable m, Object key, VariableTracker value, String what, boolean computed) {
         mutable(ctx, m, what);
         if (m.type() == java.util.IdentityHashMap.class && !(key instanceof IdentityKey || key instanceof Enum<?>)) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " of the key " + key + " into an IdentityHashMap, which tells keys apart by "
@@ -470,10 +480,18 @@ final class KeyedContainers {
         }
         sortable(ctx, m, key, what);
         boolean present = real(ctx, what, () -> m.entries().containsKey(key));
+        if (computed && !present) {
+            real(ctx, what, () -> m.entries().compute(key, (k, v) -> value));
+            m.changes().computed(key);
+            return ConstantVariable.NULL;
+        }
         VariableTracker old = real(ctx, what, () -> m.entries().put(key, value));
         if (!present) m.changes().inserted(key);
         return orNull(old);
     }
+
+    /** A new key put in {@code m} as computeIfAbsent puts it (first in its HashMap bin), for collectors that build maps that way. */
+    static void computedInsert(TraceContext ctx, MapVariable m, Object key, VariableTracker value, String what) { put(ctx, m, key, value, what, true); }
 
     private static VariableTracker remove(TraceContext ctx, KeyedVariable k, Object key, String what) {
         mutable(ctx, k, what);
@@ -522,7 +540,7 @@ final class KeyedContainers {
         }
         if (name.equals("computeIfPresent") && !hasValue) return ConstantVariable.NULL;
         if (name.equals("merge") && !hasValue) {
-            put(ctx, m, key, args.get(1), what);
+            put(ctx, m, key, args.get(1), what, true);
             return args.get(1);
         }
         int before = m.changes().count();
@@ -533,7 +551,7 @@ final class KeyedContainers {
             if (present) remove(ctx, m, key, what);
             return ConstantVariable.NULL;
         }
-        put(ctx, m, key, made, what);
+        put(ctx, m, key, made, what, true);
         return made;
     }
 
@@ -568,7 +586,7 @@ final class KeyedContainers {
         VariableTracker made = Invoker.invokeVirtual(ctx, java.util.function.Function.class, "apply", FUNCTION_APPLY, fn, List.of(keyVariable(key)));
         if (m.changes().count() != before) throw changedByFunction(ctx, m, what);
         if (isNull(made)) return ConstantVariable.NULL;
-        put(ctx, m, key, made, what);
+        put(ctx, m, key, made, what, true);
         return made;
     }
 
@@ -723,10 +741,11 @@ final class KeyedContainers {
         if (k.orderKnown()) return k;
         String name = k.source() == null ? "a " + k.type().getSimpleName() + " made in the function" : k.source().name() + ", a " + k.type().getSimpleName()
                 + " from the inputs";
-        if (k.hasIdentityKeys()) {
-            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " iterates " + name + " holding " + k.keys().stream().filter(IdentityKey.class::isInstance)
-                    .findFirst().orElseThrow() + ": it orders its keys by their identity hash codes, which are not known while tracing (a LinkedHashMap "
-                    + "or LinkedHashSet iterates in insertion order, and is traced)");
+        if (k.hasKeysOfUnknownHash()) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " iterates " + name + " holding " + k.keys().stream()
+                    .filter(key -> key instanceof IdentityKey ik && !ik.hashKnown()).findFirst().orElseThrow() + ": it orders its keys by their identity "
+                    + "hash codes, which are not known while tracing (a LinkedHashMap or LinkedHashSet iterates in insertion order, and is traced; so "
+                    + "is a HashMap of records of strings, numbers, booleans and enums)");
         }
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " iterates " + name
                 + " that the trace inserted keys into: their order depends on the real table's size, unknown while tracing");

@@ -291,6 +291,8 @@ sealed interface OutputRebuilder {
                         if (container instanceof Map<?, ?> m) ((Map<Object, Object>) m).put(key.apply(c.key()), null);
                         else keySet.add(key.apply(c.key()));
                     }
+                    // as the program inserted it (a HashMap's compute puts the key first in its bin); its value is set below
+                    case COMPUTED -> ((Map<Object, Object>) container).compute(key.apply(c.key()), (k, v) -> Boolean.TRUE);
                     case REMOVE -> keySet.remove(key.apply(c.key()));
                     case CLEAR -> keySet.clear();
                 }
@@ -365,6 +367,60 @@ sealed interface OutputRebuilder {
         /** The field names only: a field may hold the object itself, and the record's own toString would not end. */
         @Override
         public String toString() { return "ObjectOf[" + type.getName() + " " + fields.keySet().stream().map(Field::getName).toList() + "]"; }
+    }
+
+    /**
+     * An exception made during the trace: its class made by its nearest JDK class's constructor
+     * taking the message (or none; a subclass's own constructors already ran in the trace), then
+     * given the cause it was made with and the fields its subclass assigned.
+     */
+    record ExceptionOf(Class<?> type, boolean withMessage, String message, OutputRebuilder cause, Map<Field, OutputRebuilder> fields,
+                       StackTraceElement madeAt) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) {
+            Throwable t;
+            try {
+                t = (Throwable) (withMessage ? Allocation.constructAs(type, String.class, message) : Allocation.constructAs(type, null, null));
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("making the exception " + type.getName() + " again failed", e);
+            }
+            r.made(this, t);
+            t.setStackTrace(fromTheProgram(t.getStackTrace()));
+            if (cause != null) t.initCause((Throwable) r.value(cause));
+            for (var e : fields.entrySet()) {
+                try {
+                    e.getKey().set(t, Values.fromStack(r.value(e.getValue()), e.getKey().getType()));
+                } catch (IllegalAccessException ex) {
+                    throw new IllegalStateException("setting " + e.getKey() + " on a rebuilt " + type.getName() + " failed", ex);
+                }
+            }
+            return t;
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+
+        /**
+         * The stack without the frames of this rebuild (reflection, the capture's own), starting at
+         * the program's line that made the exception, as eager's does (the compiled method's own
+         * frame is not on the stack: the graph's code runs in its place).
+         */
+        private StackTraceElement[] fromTheProgram(StackTraceElement[] stack) {
+            int first = 0;
+            while (first < stack.length - 1 && isRebuildFrame(stack[first].getClassName())) first++;
+            List<StackTraceElement> out = new ArrayList<>();
+            if (madeAt != null) out.add(madeAt);
+            out.addAll(List.of(stack).subList(first, stack.length));
+            return out.toArray(StackTraceElement[]::new);
+        }
+
+        private static boolean isRebuildFrame(String cls) {
+            if (cls.startsWith("jdk.internal.reflect.") || cls.startsWith("java.lang.reflect.")) return true;
+            String pkg = cls.substring(0, Math.max(0, cls.lastIndexOf('.')));
+            return pkg.equals("dev.ember.dynamo") || pkg.equals("dev.ember.dynamo.resume");
+        }
+
+        @Override
+        public String toString() { return "ExceptionOf[" + type.getName() + " " + message + "]"; }
     }
 
     /** A lambda made during the trace: its call site's factory called again with the captured values rebuilt. */

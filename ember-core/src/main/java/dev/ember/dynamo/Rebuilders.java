@@ -120,6 +120,7 @@ final class Rebuilders {
                 }
                 yield OutputRebuilder.RecordOf.of(u.type(), comps);
             }
+            case UserObjectVariable u when Exceptions.madeAgain(u) != null -> exception(u, Exceptions.madeAgain(u));
             case UserObjectVariable u when Throwable.class.isAssignableFrom(u.type()) || u.type().isHidden() ->
                     throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "returning " + v.describe() + " (an exception or hidden class is not made again after the graph)");
             case UserObjectVariable u -> object(u);
@@ -136,6 +137,20 @@ final class Rebuilders {
             case dev.ember.dynamo.variables.SymSizeVariable s -> symbolicSize(s);
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "returning " + v.describe());
         };
+    }
+
+    /** An exception made in the trace (thrown out of the function after the graph, or returned): made again with its message, cause and fields. */
+    private OutputRebuilder exception(UserObjectVariable u, Exceptions.Made how) {
+        Map<Field, OutputRebuilder> fields = new LinkedHashMap<>();
+        OutputRebuilder.ExceptionOf e = new OutputRebuilder.ExceptionOf(u.type(), how.message() != null, how.message() == null ? null : (String) how.message().value(),
+                how.cause() == null ? null : of(how.cause(), null), fields, how.madeAt());
+        made.put(u, e);
+        for (var f : how.fields().entrySet()) {
+            Field field = Fields.find(u.type(), f.getKey());
+            field.setAccessible(true);
+            fields.put(field, of(f.getValue(), field.getType().describeConstable().orElseThrow()));
+        }
+        return e;
     }
 
     /** A user object made in the trace; registered before its fields are, so a field holding the object itself is the same object. */

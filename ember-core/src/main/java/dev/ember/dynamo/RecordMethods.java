@@ -125,6 +125,30 @@ final class RecordMethods {
         return Containers.equal(ctx, a, b);
     }
 
+    /**
+     * The hash code javac's {@code hashCode} gives a {@code recordClass} whose components are these
+     * map keys ({@link KeyedContainers#key}: values, or keys by value of nested records), by the
+     * formula above; null when a component's hash is an identity hash the trace does not know (a
+     * tensor, an object). Enum constants are the real ones, whose hash codes are this JVM's.
+     */
+    static Integer hashCodeOf(Class<?> recordClass, List<Object> componentKeys) {
+        var rc = recordClass.getRecordComponents();
+        int h = 0;
+        for (int i = 0; i < rc.length; i++) {
+            Object k = componentKeys.get(i);
+            int hash;
+            if (k instanceof dev.ember.dynamo.variables.IdentityKey ik) {
+                if (!ik.hashKnown()) return null;
+                hash = ik.hashCode();
+            } else {
+                Object value = rc[i].getType().isPrimitive() ? Values.fromStack(k, rc[i].getType()) : k;
+                hash = java.util.Objects.hashCode(value);
+            }
+            h = 31 * h + hash;
+        }
+        return h;
+    }
+
     private static int hashCode(TraceContext ctx, InstructionTranslator f, Class<?> recordClass, List<DirectMethodHandleDesc> getters, VariableTracker self) {
         int h = 0;
         for (DirectMethodHandleDesc getter : getters) {

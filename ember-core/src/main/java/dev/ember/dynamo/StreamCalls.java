@@ -85,6 +85,11 @@ final class StreamCalls {
                 && args.size() == 3) {
             return PipelineVariable.unsized(iterated(ctx, streamKind(owner), args.get(0), args.get(1), args.get(2)), streamKind(owner));
         }
+        if ((owner == Stream.class || owner == IntStream.class || owner == LongStream.class || owner == DoubleStream.class) && name.equals("iterate")
+                && args.size() == 2) {
+            if (isNull(args.get(1))) throw raise(ctx, new NullPointerException(), owner.getSimpleName() + ".iterate(seed, null)");
+            return PipelineVariable.iterated(args.get(0), args.get(1), streamKind(owner));
+        }
         if ((owner == Stream.class || owner == IntStream.class || owner == LongStream.class || owner == DoubleStream.class) && name.equals("generate")) {
             if (isNull(args.getFirst())) throw raise(ctx, new NullPointerException(), owner.getSimpleName() + ".generate(null)");
             return PipelineVariable.generated(args.getFirst(), streamKind(owner));
@@ -124,6 +129,12 @@ final class StreamCalls {
             List<VariableTracker> parts = new ArrayList<>(args);
             while (parts.size() < 4) parts.add(ConstantVariable.of(null));
             return new CollectorVariable("toMap", new ListVariable(parts, false, null));
+        }
+        if (owner == Collectors.class && args.isEmpty() && name.equals("counting")) return new CollectorVariable("counting", null);
+        if (owner == Collectors.class && name.equals("groupingBy") && args.size() <= 3) {
+            for (VariableTracker a : args) if (isNull(a)) throw raise(ctx, new NullPointerException(), "Collectors.groupingBy(…, null, …)");
+            VariableTracker downstream = args.size() >= 2 ? args.getLast() : ConstantVariable.of(TO_LIST), factory = args.size() == 3 ? args.get(1) : ConstantVariable.NULL;
+            return new CollectorVariable("groupingBy", new ListVariable(List.of(args.getFirst(), downstream, factory), false, null));
         }
         if (owner == Collectors.class && args.size() == 1 && name.equals("partitioningBy")) {
             if (isNull(args.getFirst())) throw raise(ctx, new NullPointerException(), "Collectors.partitioningBy(null)");
@@ -179,8 +190,11 @@ final class StreamCalls {
                 if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("partitioningBy")) yield partition(ctx, p, cv.function());
                 if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("joining")) yield joining(ctx, p, cv);
                 if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("toMap")) yield toMap(ctx, p, cv);
+                if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("counting")) yield ConstantVariable.of((long) all(ctx, p).size());
+                if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("groupingBy")) yield groupingBy(ctx, p, cv);
                 throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.collect(" + c.describe() + ") (Collectors.toList(), "
-                        + "toUnmodifiableList(), toSet(), joining(…), toMap(…) and partitioningBy(predicate) are traced)");
+                        + "toUnmodifiableList(), toSet(), joining(…), toMap(…), counting(), groupingBy(classifier[, toList()/toSet()/counting()]) and "
+                        + "partitioningBy(predicate) are traced)");
             }
             case "toArray" -> {
                 if (!args.isEmpty()) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.toArray(generator) (toArray() is traced)");
@@ -216,7 +230,7 @@ final class StreamCalls {
             case "iterator" -> new dev.ember.dynamo.variables.IteratorVariable(new ListVariable(all(ctx, p), false, null));
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream." + name + "() on " + p.describe()
                     + " (traced: map, filter, peek, takeWhile, dropWhile, mapToInt/Long/Double/Obj, boxed, flatMap, sorted, limit, skip, forEach, toList, "
-                    + "collect(Collectors.toList()/toSet()/joining(…)/partitioningBy(predicate)), "
+                    + "collect(Collectors.toList()/toSet()/joining(…)/toMap(…)/counting()/groupingBy(…)/partitioningBy(predicate)), "
                     + "toArray, count, sum, min, max, average, reduce, anyMatch, allMatch, noneMatch, findFirst)");
         };
     }
@@ -276,11 +290,15 @@ final class StreamCalls {
 
     /**
      * The items of {@code Stream.generate(supplier)}: the supplier traced once per item pulled, as
-     * Java calls it only when the next item is asked for (a limit of 3 calls it 3 times).
+     * Java calls it only when the next item is asked for (a limit of 3 calls it 3 times). Of
+     * {@code Stream.iterate(seed, f)}: the seed, then {@code f} of the item before, traced as each
+     * item is pulled, as Java's iterator applies it (a limit of 3 applies it twice).
      */
     private static Iterable<VariableTracker> generated(TraceContext ctx, PipelineVariable p) {
+        String what = p.seed() != null ? "Stream.iterate()" : "Stream.generate()";
         return () -> new java.util.Iterator<>() {
             private int made;
+            private VariableTracker previous;
 
             @Override
             public boolean hasNext() { return true; }
@@ -288,10 +306,12 @@ final class StreamCalls {
             @Override
             public VariableTracker next() {
                 if (++made > ITERATE_LIMIT) {
-                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.generate() made more than " + ITERATE_LIMIT
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " made more than " + ITERATE_LIMIT
                             + " elements while tracing; bound it with a smaller limit");
                 }
-                return call(ctx, "supplier", p.kind(), p.generator());
+                if (p.seed() == null) return call(ctx, "supplier", p.kind(), p.generator());
+                previous = made == 1 ? p.seed() : call(ctx, "map", p.kind(), p.generator(), previous);
+                return previous;
             }
         };
     }
@@ -457,6 +477,49 @@ final class StreamCalls {
             } else {
                 KeyedContainers.mapMethod(ctx, map, "merge", List.of(k, v, merge));
             }
+        }
+        return map;
+    }
+
+    /**
+     * {@code collect(Collectors.groupingBy(classifier[, mapFactory], downstream))}: the classifier
+     * traced once per item in the stream's order; each key's items go to a list (toList, the
+     * default), a HashSet (toSet) or a count (counting). The map (the factory's, a HashMap without
+     * one) got each key as Java's collector gives it, by computeIfAbsent at the key's first item (first in its bin), so it iterates as
+     * eager's. A null key throws NullPointerException, as Java's.
+     */
+    private static VariableTracker groupingBy(TraceContext ctx, PipelineVariable p, CollectorVariable c) {
+        List<VariableTracker> parts = ((ListVariable) c.function()).items();
+        VariableTracker classifier = parts.get(0), downstream = parts.get(1);
+        boolean toList = downstream instanceof ConstantVariable d && d.value() == TO_LIST, toSet = downstream instanceof ConstantVariable d2 && d2.value() == TO_SET;
+        boolean counting = downstream instanceof CollectorVariable d3 && d3.name().equals("counting");
+        if (!toList && !toSet && !counting) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Collectors.groupingBy() with the downstream " + downstream.describe()
+                    + " (toList(), toSet() and counting() are traced)");
+        }
+        VariableTracker made = isNull(parts.get(2)) ? KeyedContainers.fresh(java.util.HashMap.class) : call(ctx, "supplier", Kind.STREAM, parts.get(2));
+        if (!(made instanceof dev.ember.dynamo.variables.MapVariable map)) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Collectors.groupingBy() into " + made.describe() + " (a HashMap, LinkedHashMap or TreeMap is traced)");
+        }
+        java.util.Map<Object, List<VariableTracker>> groups = new java.util.LinkedHashMap<>();
+        java.util.Map<Object, VariableTracker> keyOf = new java.util.HashMap<>();
+        for (VariableTracker item : all(ctx, p)) {
+            VariableTracker k = call(ctx, "map", Kind.STREAM, classifier, item);
+            if (isNull(k)) throw raise(ctx, new NullPointerException("element cannot be mapped to a null key"), "Collectors.groupingBy()");
+            Object key = KeyedContainers.key(ctx, map, k, "Collectors.groupingBy()");
+            keyOf.putIfAbsent(key, k);
+            groups.computeIfAbsent(key, x -> new ArrayList<>()).add(item);
+        }
+        for (var g : groups.entrySet()) {
+            VariableTracker value;
+            if (counting) {
+                value = ConstantVariable.of((long) g.getValue().size());
+            } else if (toList) {
+                value = new ListVariable(g.getValue(), true, null);
+            } else {
+                value = toSet(ctx, g.getValue());
+            }
+            KeyedContainers.computedInsert(ctx, map, g.getKey(), value, "Collectors.groupingBy()");
         }
         return map;
     }

@@ -13,12 +13,20 @@ public final class Changes {
     /** One structural change: {@code key} inserted or removed, or (key null) everything cleared. */
     public record Change(Kind kind, Object key) {}
 
-    public enum Kind { INSERT, REMOVE, CLEAR }
+    /**
+     * INSERT by put or add; COMPUTED by compute, computeIfAbsent or merge, which a HashMap puts at
+     * the head of the key's bin where put appends at its tail: keys sharing a bin iterate in
+     * another order, so the replay inserts each key the way the program did.
+     */
+    public enum Kind { INSERT, COMPUTED, REMOVE, CLEAR }
 
     private final List<Change> log = new ArrayList<>();
     private int removals;
 
     public void inserted(Object key) { log.add(new Change(Kind.INSERT, key)); }
+
+    /** {@code key} inserted by compute, computeIfAbsent or merge (see {@link Kind#COMPUTED}). */
+    public void computed(Object key) { log.add(new Change(Kind.COMPUTED, key)); }
 
     public void removed(Object key) {
         log.add(new Change(Kind.REMOVE, key));
@@ -41,5 +49,5 @@ public final class Changes {
     public int removals() { return removals; }
 
     /** Whether a key was inserted: after that, a HashMap or HashSet from the inputs iterates in an order the trace cannot know. */
-    public boolean inserted() { return log.stream().anyMatch(c -> c.kind() == Kind.INSERT); }
+    public boolean inserted() { return log.stream().anyMatch(c -> c.kind() == Kind.INSERT || c.kind() == Kind.COMPUTED); }
 }

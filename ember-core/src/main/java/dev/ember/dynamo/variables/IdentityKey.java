@@ -53,10 +53,26 @@ public final class IdentityKey {
      * The key for {@code v}, a value equal to others by {@code equality} (a record made in the trace,
      * whose generated equals compares its components: {@code equality} holds their keys), not by identity.
      */
-    public static IdentityKey byValue(Object equality, VariableTracker v) { return new IdentityKey(new ByValue(equality), v); }
+    public static IdentityKey byValue(Object equality, VariableTracker v) { return new IdentityKey(new ByValue(equality, null), v); }
 
-    /** The equality of a key compared by value: the wrapped object's own equals and hashCode. */
-    private record ByValue(Object equality) {}
+    /**
+     * {@link #byValue} for a key whose hash code the trace knows ({@code hash}, the real object's:
+     * a record of strings, numbers, booleans and enums): a HashMap or HashSet of such keys iterates
+     * in the order eager's does.
+     */
+    public static IdentityKey byValue(Object equality, VariableTracker v, int hash) { return new IdentityKey(new ByValue(equality, hash), v); }
+
+    /** Whether this key's hash code is the program's own object's (a key by value with a known hash). */
+    public boolean hashKnown() { return identity instanceof ByValue b && b.hash != null; }
+
+    /** The equality of a key compared by value: the wrapped object's own equals, and the real object's hash code when known. */
+    private record ByValue(Object equality, Integer hash) {
+        @Override
+        public boolean equals(Object o) { return o instanceof ByValue b && equality.equals(b.equality); }
+
+        @Override
+        public int hashCode() { return hash != null ? hash : equality.hashCode(); }
+    }
 
     @Override
     public boolean equals(Object o) {

@@ -57,12 +57,15 @@ public abstract sealed class KeyedVariable implements VariableTracker permits Ma
         if (type == java.util.IdentityHashMap.class) return false;
         boolean linked = java.util.LinkedHashMap.class.isAssignableFrom(type) || java.util.LinkedHashSet.class.isAssignableFrom(type);
         // an input's keys are in the caller's container's order (guarded), until the trace inserts one
-        if (hasIdentityKeys() && !linked && (source == null || changes.inserted())) return false;
+        if (hasKeysOfUnknownHash() && !linked && (source == null || changes.inserted())) return false;
         return source == null || (type != java.util.HashMap.class && type != java.util.HashSet.class) || !changes.inserted();
     }
 
     /** Whether a key is an {@link IdentityKey}. */
     public boolean hasIdentityKeys() { return keys().stream().anyMatch(IdentityKey.class::isInstance); }
+
+    /** Whether a key's hash code is not the program's object's: an identity key, or a record key holding one (see {@link IdentityKey#hashKnown()}). */
+    public boolean hasKeysOfUnknownHash() { return keys().stream().anyMatch(k -> k instanceof IdentityKey ik && !ik.hashKnown()); }
 
     @Override
     public Source source() { return source; }

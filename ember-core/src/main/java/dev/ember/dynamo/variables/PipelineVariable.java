@@ -49,16 +49,32 @@ public final class PipelineVariable implements VariableTracker {
     private final boolean sizedSource;
     /** A supplier each item is asked of, one call per item pulled ({@code Stream.generate}), or null. */
     private final VariableTracker generator;
+    /** The first item of {@code Stream.iterate(seed, f)}, whose {@link #generator} is then {@code f}, applied to the item before; null otherwise. */
+    private final VariableTracker seed;
     private boolean used;
 
     private PipelineVariable(Kind kind, VariableTracker container, List<VariableTracker> items, List<Step> steps, boolean sizedSource, VariableTracker generator) {
+        this(kind, container, items, steps, sizedSource, generator, null);
+    }
+
+    private PipelineVariable(Kind kind, VariableTracker container, List<VariableTracker> items, List<Step> steps, boolean sizedSource, VariableTracker generator,
+                             VariableTracker seed) {
         this.kind = kind;
         this.container = container;
         this.items = items;
         this.steps = steps;
         this.sizedSource = sizedSource;
         this.generator = generator;
+        this.seed = seed;
     }
+
+    /** The endless {@code Stream.iterate(seed, next)}: seed, next(seed), next(next(seed)), … each made as it is pulled. */
+    public static PipelineVariable iterated(VariableTracker seed, VariableTracker next, Kind kind) {
+        return new PipelineVariable(kind, null, null, List.of(), false, next, seed);
+    }
+
+    /** The seed of {@link #iterated}, or null for any other stream. */
+    public VariableTracker seed() { return seed; }
 
     /** A stream over a tracked container's items. */
     public static PipelineVariable over(VariableTracker container, Kind kind) { return new PipelineVariable(kind, container, null, List.of(), true, null); }
@@ -82,7 +98,7 @@ public final class PipelineVariable implements VariableTracker {
         used = true;
         List<Step> more = new ArrayList<>(steps);
         more.add(step);
-        return new PipelineVariable(to, container, items, List.copyOf(more), sizedSource, generator);
+        return new PipelineVariable(to, container, items, List.copyOf(more), sizedSource, generator, seed);
     }
 
     public Kind kind() { return kind; }

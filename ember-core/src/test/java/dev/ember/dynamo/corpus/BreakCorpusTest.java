@@ -99,7 +99,8 @@ class BreakCorpusTest {
         cs.add(c("mutatesAroundBreak", (Fn2<Tensor, BreakPrograms.Recorder, Tensor>) BreakPrograms::mutatesAroundBreak,
                 () -> new Object[] {Tensor.randn(3, 4), new BreakPrograms.Recorder()}, 2, "GB0003", "GB0003"));
         cs.add(c("callsDisabled", (Fn1<Tensor, Tensor>) BreakPrograms::callsDisabled, x34, 2, "GB0020"));
-        cs.add(c("throwsAfterGraph", (Fn1<Tensor, Tensor>) BreakPrograms::throwsAfterGraph, x34, 0, "GB0008"));
+        // the matmul is one graph, then the exception is made again and thrown (before capture10: 0 graphs, the whole call ran eagerly)
+        cs.add(c("throwsAfterGraph", (Fn1<Tensor, Tensor>) BreakPrograms::throwsAfterGraph, x34, 1, "GB0008"));
         return cs;
     }
 
