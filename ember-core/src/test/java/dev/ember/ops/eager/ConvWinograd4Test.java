@@ -9,7 +9,6 @@ import jdk.incubator.vector.FloatVector;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.Arrays;
 import java.util.Random;
 
 import static dev.ember.testing.TorchAssert.assertClose;
@@ -39,32 +38,9 @@ class ConvWinograd4Test {
      */
     @Test
     void matchesDoubleReferenceOverSweep() {
-        Random rng = new Random(17);
         int[][] sizes = {{8, 8}, {7, 9}, {9, 6}, {5, 37}, {3, 3}, {20, 1}, {13, 14}, {30, 31}, {4, 4}};
-        int cases = 0;
-        double worst = 0;
-        for (int pad = 0; pad <= 2; pad++) {
-            for (int[] hw : sizes) {
-                if (hw[0] + 2 * pad < 3 || hw[1] + 2 * pad < 3) continue;
-                for (int groups = 1; groups <= 2; groups++) {
-                    int batch = cases % 2 == 0 ? 1 : 3;
-                    int cg = new int[] {16, 24, 64, 32}[cases % 4], og = new int[] {16, 12, 64, 40}[(cases / 2) % 4];
-                    boolean withBias = cases % 3 != 0;
-                    Tensor x = ConvWinogradTest.input(rng, cases % 5, batch, groups * cg, hw[0], hw[1]);
-                    Tensor w = scaled(Inputs.randn(rng, DType.FLOAT32, groups * og, cg, 3, 3), 1 / Math.sqrt(9.0 * cg));
-                    Tensor b = withBias ? Inputs.randn(rng, DType.FLOAT32, groups * og) : null;
-                    Conv2dGeometry g = Conv2dGeometry.of(x.shape(), w.shape(), new int[] {1, 1}, new int[] {pad, pad}, new int[] {1, 1}, groups);
-                    Tensor out = Tensor.allocate(DType.FLOAT32, g.batch(), g.outChannels(), g.outH(), g.outW());
-                    ConvWinograd4.forward(x, w, b, out, g);
-                    String ctx = "pad " + pad + " input " + Arrays.toString(x.shape()) + " strides " + Arrays.toString(x.strides())
-                            + " groups " + groups + " out channels " + g.outChannels() + (withBias ? " bias" : "");
-                    worst = Math.max(worst, check(ConvWinogradTest.reference(x, w, b, g), out.toFloatArray(), ctx));
-                    cases++;
-                }
-            }
-        }
+        int cases = ConvWinogradTest.sweep(new Random(17), sizes, ConvWinograd4::forward, 2e-5, 2e-4);
         assertTrue(cases >= 45, "cases " + cases);
-        System.out.printf("ConvWinograd4: largest error %.3g over %d cases%n", worst, cases);
     }
 
     /**
@@ -76,7 +52,7 @@ class ConvWinograd4Test {
     @Test
     void errorOnTheBenchmarkShapeIsOfF2sOrder() {
         Random rng = new Random(23);
-        Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 64, 56, 56), w = scaled(Inputs.randn(rng, DType.FLOAT32, 64, 64, 3, 3), 1 / 24.0);
+        Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 64, 56, 56), w = ConvWinogradTest.scaled(Inputs.randn(rng, DType.FLOAT32, 64, 64, 3, 3), 1 / 24.0);
         Tensor b = Inputs.randn(rng, DType.FLOAT32, 64);
         Conv2dGeometry g = Conv2dGeometry.of(x.shape(), w.shape(), new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 1}, 1);
         double[] exact = ConvWinogradTest.reference(x, w, b, g);
@@ -101,7 +77,7 @@ class ConvWinograd4Test {
     void conv2dPicksF4OnlyWhenSwitchedOnAndForLargeImages() {
         ConvWinograd4.TIER.markHotForTests();
         Random rng = new Random(3);
-        Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 64, 56, 56), w = scaled(Inputs.randn(rng, DType.FLOAT32, 64, 64, 3, 3), 1 / 24.0);
+        Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 64, 56, 56), w = ConvWinogradTest.scaled(Inputs.randn(rng, DType.FLOAT32, 64, 64, 3, 3), 1 / 24.0);
         Conv2dGeometry g = Conv2dGeometry.of(x.shape(), w.shape(), new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 1}, 1);
         assertFalse(ConvWinograd4.applies(DType.FLOAT32, g), "off unless switched on");
         boolean was = ConvWinograd4.enabled;
@@ -119,30 +95,9 @@ class ConvWinograd4Test {
         }
     }
 
-    private static double check(double[] expected, float[] actual, String ctx) {
-        assertTrue(expected.length == actual.length, ctx + ": " + actual.length + " elements, expected " + expected.length);
-        double worst = 0;
-        for (int i = 0; i < expected.length; i++) {
-            double err = Math.abs(actual[i] - expected[i]);
-            if (!(err <= 2e-5 + 2e-4 * Math.abs(expected[i]))) {
-                throw new AssertionError(ctx + ": element " + i + " is " + actual[i] + ", expected " + expected[i]);
-            }
-            worst = Math.max(worst, err);
-        }
-        return worst;
-    }
-
     private static double maxError(double[] expected, float[] actual) {
         double worst = 0;
         for (int i = 0; i < expected.length; i++) worst = Math.max(worst, Math.abs(actual[i] - expected[i]));
         return worst;
-    }
-
-    private static Tensor scaled(Tensor t, double factor) {
-        float[] v = t.toFloatArray();
-        Tensor out = Tensor.allocate(DType.FLOAT32, t.shape());
-        float[] o = out.storage().floats();
-        for (int i = 0; i < v.length; i++) o[i] = (float) (v[i] * factor);
-        return out;
     }
 }

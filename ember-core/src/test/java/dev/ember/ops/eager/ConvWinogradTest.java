@@ -36,8 +36,21 @@ class ConvWinogradTest {
      */
     @Test
     void matchesDoubleReferenceOverSweep() {
-        Random rng = new Random(7);
-        int[][] sizes = {{8, 8}, {7, 9}, {9, 6}, {5, 37}, {3, 3}, {20, 1}};
+        int cases = sweep(new Random(7), new int[][] {{8, 8}, {7, 9}, {9, 6}, {5, 37}, {3, 3}, {20, 1}}, ConvWinograd::forward, 1e-5, 1e-4);
+        assertTrue(cases >= 30, "cases " + cases);
+    }
+
+    /** A 3x3, stride-1 float32 convolution kernel under test. */
+    interface Kernel {
+        void forward(Tensor input, Tensor weight, Tensor bias, Tensor out, Conv2dGeometry g);
+    }
+
+    /**
+     * Runs {@code kernel} over paddings 0 to 2, the given input sizes, groups 1 and 2, and rotating
+     * batch sizes, channel counts, bias and input layouts, checking every element against
+     * {@link #reference} within {@code atol + rtol * |expected|}; returns the cases run.
+     */
+    static int sweep(Random rng, int[][] sizes, Kernel kernel, double atol, double rtol) {
         int cases = 0;
         for (int pad = 0; pad <= 2; pad++) {
             for (int[] hw : sizes) {
@@ -51,15 +64,15 @@ class ConvWinogradTest {
                     Tensor b = withBias ? Inputs.randn(rng, DType.FLOAT32, groups * og) : null;
                     Conv2dGeometry g = Conv2dGeometry.of(x.shape(), w.shape(), new int[] {1, 1}, new int[] {pad, pad}, new int[] {1, 1}, groups);
                     Tensor out = Tensor.allocate(DType.FLOAT32, g.batch(), g.outChannels(), g.outH(), g.outW());
-                    ConvWinograd.forward(x, w, b, out, g);
+                    kernel.forward(x, w, b, out, g);
                     String ctx = "pad " + pad + " input " + Arrays.toString(x.shape()) + " strides " + Arrays.toString(x.strides())
                             + " groups " + groups + " out channels " + g.outChannels() + (withBias ? " bias" : "");
-                    assertClose(reference(x, w, b, g), out.toFloatArray(), ctx);
+                    assertClose(reference(x, w, b, g), out.toFloatArray(), ctx, atol, rtol);
                     cases++;
                 }
             }
         }
-        assertTrue(cases >= 30, "cases " + cases);
+        return cases;
     }
 
     /** Uneven padding (height and width padded differently) and an output of a single tile row and column. */
@@ -73,7 +86,7 @@ class ConvWinogradTest {
             Conv2dGeometry g = Conv2dGeometry.of(x.shape(), w.shape(), new int[] {1, 1}, new int[] {k[4], k[5]}, new int[] {1, 1}, 1);
             Tensor out = Tensor.allocate(DType.FLOAT32, g.batch(), g.outChannels(), g.outH(), g.outW());
             ConvWinograd.forward(x, w, b, out, g);
-            assertClose(reference(x, w, b, g), out.toFloatArray(), "case " + Arrays.toString(k));
+            assertClose(reference(x, w, b, g), out.toFloatArray(), "case " + Arrays.toString(k), 1e-5, 1e-4);
         }
     }
 
@@ -150,7 +163,7 @@ class ConvWinogradTest {
         };
     }
 
-    private static Tensor scaled(Tensor t, double factor) {
+    static Tensor scaled(Tensor t, double factor) {
         float[] v = t.toFloatArray();
         Tensor out = Tensor.allocate(DType.FLOAT32, t.shape());
         float[] o = out.storage().floats();
@@ -194,12 +207,12 @@ class ConvWinogradTest {
         return t.toFloatArray();
     }
 
-    /** Every element within 1e-5 + 1e-4 * |expected| (the outputs are of order one: weights scaled by 1/sqrt(9 * channels)). */
-    private static void assertClose(double[] expected, float[] actual, String ctx) {
+    /** Every element within {@code atol + rtol * |expected|} (the outputs are of order one: weights scaled by 1/sqrt(9 * channels)). */
+    private static void assertClose(double[] expected, float[] actual, String ctx, double atol, double rtol) {
         assertTrue(expected.length == actual.length, ctx + ": " + actual.length + " elements, expected " + expected.length);
         for (int i = 0; i < expected.length; i++) {
             double err = Math.abs(actual[i] - expected[i]);
-            if (!(err <= 1e-5 + 1e-4 * Math.abs(expected[i]))) {
+            if (!(err <= atol + rtol * Math.abs(expected[i]))) {
                 throw new AssertionError(ctx + ": element " + i + " is " + actual[i] + ", expected " + expected[i]);
             }
         }
