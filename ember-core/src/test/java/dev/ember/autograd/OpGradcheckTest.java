@@ -266,6 +266,16 @@ class OpGradcheckTest {
         s(ScatterOps.SCATTER_VALUE_REDUCE, "add", x(3, 4), 1, idx(new long[] {0, 0, 1, 3}, 2, 2), 2.0, "add");
         s(ScatterOps.SCATTER_VALUE_REDUCE, "multiply", x(3, 4), 1, idx(new long[] {0, 0, 1, 3}, 2, 2), 2.0, "multiply");
         s(ScatterOps.SCATTER_ADD, x(3, 4), 1, idx(new long[] {0, 0, 1, 3, 2, 2}, 3, 2), x(3, 2));
+        // scatter_reduce and index_reduce: every reduction, with and without self (randn values: no ties, no zeros)
+        for (String reduce : new String[] {"sum", "prod", "mean", "amax", "amin"}) {
+            for (boolean includeSelf : new boolean[] {true, false}) {
+                s(dev.ember.ops.ScatterReduceOps.SCATTER_REDUCE, reduce + (includeSelf ? "" : ", without self"), x(3, 4), 1,
+                        idx(new long[] {0, 0, 1, 3, 2, 2}, 3, 2), x(3, 2), reduce, includeSelf);
+                if (reduce.equals("sum")) continue;   // index_reduce has no sum (index_add is its sum)
+                s(dev.ember.ops.ScatterReduceOps.INDEX_REDUCE, reduce + (includeSelf ? "" : ", without self"), x(3, 4), 0,
+                        idx(new long[] {0, 2, 0}, 3), x(3, 4), reduce, includeSelf);
+            }
+        }
         s(ScatterOps.INDEX_ADD, x(4, 3), 0, idx(new long[] {3, 0, 3}, 3), x(3, 3), 0.5);
         s(SortOps.SORT, x(3, 5), 1, true);
         s(SortOps.SORT_STABLE, x(4, 3), null, 0, false);
@@ -480,7 +490,7 @@ class OpGradcheckTest {
             "aten.bitwise_xor.Tensor", "aten.bitwise_xor.Scalar", "aten.bitwise_not.default",
             "aten.nonzero.default", "aten.nonzero_numpy.default", "aten.multinomial.default",
             // ATen gives these no gradient either: unique's values (derivatives.yaml: not implemented) and bincount's weighted sums (non-differentiable)
-            "aten._unique2.default", "aten.bincount.default", "aten.unique_consecutive.default", "aten.histc.default",
+            "aten._unique2.default", "aten.unique_dim.default", "aten.bincount.default", "aten.unique_consecutive.default", "aten.histc.default",
             "aten.gcd.default", "aten.lcm.default",   // integers only
             "aten.detach.default");   // its output carries no gradient by definition
 

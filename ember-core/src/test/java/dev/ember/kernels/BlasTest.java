@@ -28,7 +28,7 @@ class BlasTest {
         // OpenBLAS itself, whichever BLAS NativeBlas chose for Blas (the fallback must always load)
         assertTrue(OpenBlas.SGEMM != null, OpenBlas.DESCRIPTION);
         String description = OpenBlas.DESCRIPTION;
-        assertTrue(description.matches("OpenBLAS 0\\.3\\.\\d+ \\(native, \\w+ kernels, \\d+ threads?, idle workers sleep after 2\\^\\d+ cycles.*\\)"), description);
+        assertTrue(description.matches("OpenBLAS 0\\.3\\.\\d+ \\(native, \\w+ kernels( as OPENBLAS_CORETYPE=\\S+ in the environment asks)?, \\d+ threads?, idle workers sleep after 2\\^\\d+ cycles.*\\)"), description);
         int cores = Runtime.getRuntime().availableProcessors();
         assertTrue(description.contains(", " + cores + (cores == 1 ? " thread," : " threads,")), description);
     }
