@@ -37,7 +37,7 @@ import java.util.Arrays;
  * error was 4.8e-5 against F(2x2)'s 1.85e-6 ({@code ConvWinograd4Test}), beyond the 1e-5 absolute
  * tolerance {@code torch.testing.assert_close} gives float32. Measured on the Zen 5 host, one
  * 8 x 64→64 56x56 convolution took 4.8-5.0 ms against F(2x2)'s 5.9-6.3 (best of a 8-second loop,
- * helpers paused, session 35): 1.2x for 25 times the error. So it runs only when asked for
+ * helpers paused, session 35): 1.2x for 26 times the error. So it runs only when asked for
  * ({@link #enabled}).
  */
 final class ConvWinograd4 {
@@ -64,10 +64,27 @@ final class ConvWinograd4 {
     /**
      * Whether conv2d may use this kernel: off unless asked for ({@code -Dember.conv.winograd4=true} or
      * {@code EMBER_CONV_WINOGRAD4=1}), as PyTorch leaves TF32 convolutions to a switch: its error is
-     * about 25 times F(2x2)'s (docs/tuning.md, "Faster, less exact convolutions").
+     * about 26 times F(2x2)'s (docs/tuning.md, "Faster, less exact convolutions").
      */
-    static volatile boolean enabled = Boolean.parseBoolean(System.getProperty("ember.conv.winograd4",
-            String.valueOf("1".equals(System.getenv("EMBER_CONV_WINOGRAD4")) || "true".equals(System.getenv("EMBER_CONV_WINOGRAD4")))));
+    static volatile boolean enabled = switchedOn(System.getProperty("ember.conv.winograd4", System.getenv("EMBER_CONV_WINOGRAD4")));
+
+    /**
+     * The switch's value: {@code 1}/{@code true} on, unset, empty, {@code 0}/{@code false} off; anything
+     * else is reported on stderr, naming the values, and leaves it off (a switch changes speed and
+     * rounding, never stops a program: as {@code EMBER_BLAS} does).
+     */
+    static boolean switchedOn(String value) {
+        if (value == null) return false;
+        return switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "1", "true" -> true;
+            case "", "0", "false" -> false;
+            default -> {
+                System.err.println("ember: EMBER_CONV_WINOGRAD4 (or -Dember.conv.winograd4) = '" + value
+                        + "': expected 1, true, 0 or false; Winograd F(4x4) stays off");
+                yield false;
+            }
+        };
+    }
 
     /**
      * Whether {@link Conv2d} runs this kernel rather than F(2x2, 3x3): switched on ({@link #enabled}),

@@ -95,6 +95,24 @@ class ConvWinograd4Test {
         }
     }
 
+    /** The switch's values: 1/true on, unset/empty/0/false off, anything else off with a word on stderr (not an exception). */
+    @Test
+    void theSwitchReadsItsValuesAndReportsOthers() {
+        assertTrue(ConvWinograd4.switchedOn("1"));
+        assertTrue(ConvWinograd4.switchedOn(" TRUE "));
+        for (String off : new String[] {null, "", "0", "false"}) assertFalse(ConvWinograd4.switchedOn(off), "'" + off + "'");
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        try {
+            System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+            assertFalse(ConvWinograd4.switchedOn("yes"));
+        } finally {
+            System.setErr(err);
+        }
+        String said = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(said.contains("'yes': expected 1, true, 0 or false; Winograd F(4x4) stays off"), said);
+    }
+
     private static double maxError(double[] expected, float[] actual) {
         double worst = 0;
         for (int i = 0; i < expected.length; i++) worst = Math.max(worst, Math.abs(actual[i] - expected[i]));
