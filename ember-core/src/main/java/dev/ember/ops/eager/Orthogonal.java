@@ -95,21 +95,13 @@ public final class Orthogonal {
                     double theta = (s[q * n + q] - s[p * n + p]) / (2 * apq);
                     double t = Math.copySign(1, theta) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
                     double c = 1 / Math.sqrt(t * t + 1), sn = t * c;
-                    for (int k = 0; k < n; k++) {   // columns p, q of S J
-                        double skp = s[k * n + p], skq = s[k * n + q];
-                        s[k * n + p] = c * skp - sn * skq;
-                        s[k * n + q] = sn * skp + c * skq;
-                    }
+                    rotateColumns(s, n, n, p, q, c, sn);   // columns p, q of S J
                     for (int k = 0; k < n; k++) {   // rows p, q of Jᵀ (S J)
                         double spk = s[p * n + k], sqk = s[q * n + k];
                         s[p * n + k] = c * spk - sn * sqk;
                         s[q * n + k] = sn * spk + c * sqk;
                     }
-                    for (int k = 0; k < n; k++) {
-                        double vkp = v[k * n + p], vkq = v[k * n + q];
-                        v[k * n + p] = c * vkp - sn * vkq;
-                        v[k * n + q] = sn * vkp + c * vkq;
-                    }
+                    rotateColumns(v, n, n, p, q, c, sn);
                 }
             }
         }
@@ -157,16 +149,8 @@ public final class Orthogonal {
                     double zeta = (beta - alpha) / (2 * gamma);
                     double t = Math.copySign(1, zeta) / (Math.abs(zeta) + Math.sqrt(1 + zeta * zeta));
                     double c = 1 / Math.sqrt(1 + t * t), sn = c * t;
-                    for (int i = 0; i < m; i++) {
-                        double wp = w[i * n + p], wq = w[i * n + q];
-                        w[i * n + p] = c * wp - sn * wq;
-                        w[i * n + q] = sn * wp + c * wq;
-                    }
-                    for (int i = 0; i < n; i++) {
-                        double vp = v[i * n + p], vq = v[i * n + q];
-                        v[i * n + p] = c * vp - sn * vq;
-                        v[i * n + q] = sn * vp + c * vq;
-                    }
+                    rotateColumns(w, m, n, p, q, c, sn);
+                    rotateColumns(v, n, n, p, q, c, sn);
                 }
             }
             if (!rotated) break;
@@ -240,5 +224,14 @@ public final class Orthogonal {
         return java.util.stream.IntStream.range(0, values.length).boxed()
                 .sorted((x, y) -> ascending ? Double.compare(values[x], values[y]) : Double.compare(values[y], values[x]))
                 .mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Columns {@code p} and {@code q} of the row-major {@code rows x n} matrix {@code a} turned by the plane rotation {@code (c, s)}: {@code a J}. */
+    private static void rotateColumns(double[] a, int rows, int n, int p, int q, double c, double s) {
+        for (int k = 0; k < rows; k++) {
+            double ap = a[k * n + p], aq = a[k * n + q];
+            a[k * n + p] = c * ap - s * aq;
+            a[k * n + q] = s * ap + c * aq;
+        }
     }
 }
