@@ -1,0 +1,419 @@
+package dev.ember.build;
+
+import java.io.IOException;
+import java.lang.classfile.Attributes;
+import java.lang.classfile.ClassElement;
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassHierarchyResolver;
+import java.lang.classfile.ClassModel;
+import java.lang.classfile.ClassTransform;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.CodeModel;
+import java.lang.classfile.MethodModel;
+import java.lang.classfile.MethodTransform;
+import java.lang.classfile.TypeKind;
+import java.lang.classfile.attribute.NestHostAttribute;
+import java.lang.classfile.attribute.NestMembersAttribute;
+import java.lang.classfile.constantpool.ClassEntry;
+import java.lang.classfile.instruction.InvokeDynamicInstruction;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.DirectMethodHandleDesc;
+import java.lang.constant.MethodTypeDesc;
+import java.lang.reflect.AccessFlag;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static java.lang.classfile.ClassFile.ACC_FINAL;
+import static java.lang.classfile.ClassFile.ACC_PRIVATE;
+import static java.lang.classfile.ClassFile.ACC_PUBLIC;
+import static java.lang.classfile.ClassFile.ACC_STATIC;
+import static java.lang.classfile.ClassFile.ACC_SUPER;
+import static java.lang.classfile.ClassFile.ACC_SYNTHETIC;
+import static java.lang.constant.ConstantDescs.CD_Object;
+
+/**
+ * Turns the lambdas and method references of Ember's own classes into ordinary nested classes at
+ * build time, so that starting Ember does not link them one by one.
+ *
+ * <p>Why: the JVM links each lambda's invokedynamic on its first run through
+ * {@code LambdaMetafactory}, which builds a class description in Java code even when the class
+ * comes from the class data archive; at start-up that code runs in the interpreter. Ember's op table
+ * alone makes about 800 lambdas in its static initialisers, and linking them was about 70% of its
+ * first use (JFR samples, session 36): a cost every process pays before its first result. A plain
+ * class is loaded (from the archive) without any of that.
+ *
+ * <p>What: for each {@code invokedynamic} whose bootstrap is {@code LambdaMetafactory.metafactory}
+ * (not {@code altMetafactory}: serializable lambdas, marker interfaces and bridges keep the JDK's
+ * linkage) in the packages named on the command line, a class {@code Host$$PrespunLambda$N} that
+ * implements the interface, holds the captured values in final fields and calls the implementation
+ * method with the same argument adaptations the metafactory makes (casts, boxing, unboxing,
+ * primitive widening). It is a nestmate of the host (NestHost / NestMembers), so it may call the
+ * host's private lambda bodies as the JDK's hidden lambda class does. The invokedynamic becomes
+ * {@code invokestatic Gen.make(captured…)}, or for a lambda that captures nothing
+ * {@code getstatic Gen.INSTANCE} (one instance, as the metafactory gives). A site this cannot
+ * reproduce exactly (a super:: reference, a protected method of another package, a conversion it
+ * does not know) is left as it was.
+ *
+ * <p>Run by Maven after compiling (ember-core/pom.xml), on the JDK running Maven:
+ * {@code java LambdaPrespinner.java CLASSES_DIR PACKAGE_DIR…} (package dirs such as
+ * {@code dev/ember/ops}, each with its sub-packages). Idempotent: a class already rewritten has no
+ * metafactory sites left.
+ */
+public final class LambdaPrespinner {
+    private static final ClassDesc CD_LAMBDA_METAFACTORY = ClassDesc.of("java.lang.invoke.LambdaMetafactory");
+    private static final String GENERATED = "$$PrespunLambda$";
+
+    private final Path classes;
+    private final ClassFile classFile;
+    /** Per nest host (internal name), the generated classes to add to its NestMembers. */
+    private final Map<String, List<ClassDesc>> newNestMembers = new LinkedHashMap<>();
+    private int rewritten, kept;
+
+    private LambdaPrespinner(Path classes) {
+        this.classes = classes;
+        ClassHierarchyResolver ours = ClassHierarchyResolver.ofResourceParsing(desc -> {
+            Path p = classes.resolve(internalName(desc) + ".class");
+            try {
+                return Files.exists(p) ? Files.newInputStream(p) : null;
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        this.classFile = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(ours.orElse(ClassHierarchyResolver.defaultResolver())));
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 2) {
+            System.err.println("usage: java LambdaPrespinner.java CLASSES_DIR PACKAGE_DIR...");
+            System.exit(2);
+        }
+        Path classes = Path.of(args[0]);
+        LambdaPrespinner p = new LambdaPrespinner(classes);
+        List<Path> files = new ArrayList<>();
+        for (int i = 1; i < args.length; i++) {
+            Path dir = classes.resolve(args[i]);
+            if (!Files.isDirectory(dir)) throw new IllegalArgumentException("no package folder " + dir);
+            try (Stream<Path> s = Files.walk(dir)) {
+                s.filter(f -> f.toString().endsWith(".class") && !f.getFileName().toString().contains(GENERATED)).sorted().forEach(files::add);
+            }
+        }
+        for (Path f : files) p.rewrite(f);
+        p.addNestMembers();
+        System.out.printf("LambdaPrespinner: %d lambda sites turned into classes, %d left to the JDK's linkage%n", p.rewritten, p.kept);
+    }
+
+    private static String internalName(ClassDesc d) {
+        String s = d.descriptorString();
+        return s.substring(1, s.length() - 1);
+    }
+
+    /** One metafactory site, and the class made for it (null when the site is kept). */
+    private record Site(ClassDesc generated, MethodTypeDesc factoryType, String samName, MethodTypeDesc samType,
+                        DirectMethodHandleDesc impl, MethodTypeDesc instantiated) {
+        boolean captures() { return factoryType.parameterCount() > 0; }
+        ClassDesc iface() { return factoryType.returnType(); }
+    }
+
+    private static boolean isMetafactory(InvokeDynamicInstruction indy) {
+        DirectMethodHandleDesc bsm = indy.bootstrapMethod();
+        return bsm.owner().equals(CD_LAMBDA_METAFACTORY) && bsm.methodName().equals("metafactory");
+    }
+
+    private static String key(MethodModel m) { return m.methodName().stringValue() + m.methodType().stringValue(); }
+
+    private void rewrite(Path file) throws IOException {
+        ClassModel model = classFile.parse(Files.readAllBytes(file));
+        ClassDesc host = model.thisClass().asSymbol();
+        ClassDesc nestHost = model.findAttribute(Attributes.nestHost()).map(a -> a.nestHost().asSymbol()).orElse(host);
+        // per method, its metafactory sites in order (null: kept as it is)
+        Map<String, List<Site>> perMethod = new LinkedHashMap<>();
+        List<Site> made = new ArrayList<>();
+        for (MethodModel m : model.methods()) {
+            Optional<CodeModel> code = m.code();
+            if (code.isEmpty()) continue;
+            for (var e : code.get()) {
+                if (!(e instanceof InvokeDynamicInstruction indy) || !isMetafactory(indy)) continue;
+                Site site = siteOf(indy, host, ClassDesc.of(host.packageName(), host.displayName() + GENERATED + made.size()));
+                perMethod.computeIfAbsent(key(m), k -> new ArrayList<>()).add(site);
+                if (site == null) kept++; else made.add(site);
+            }
+        }
+        if (made.isEmpty()) return;
+        // a freshly compiled host: what an earlier build made for it is stale
+        String prefix = host.displayName() + GENERATED;
+        try (Stream<Path> old = Files.list(file.getParent())) {
+            for (Path f : old.filter(f -> f.getFileName().toString().startsWith(prefix)).toList()) Files.delete(f);
+        }
+        for (Site s : made) {
+            Files.write(classes.resolve(internalName(s.generated()) + ".class"), generate(s, nestHost, model.majorVersion(), model.minorVersion()));
+            newNestMembers.computeIfAbsent(internalName(nestHost), k -> new ArrayList<>()).add(s.generated());
+        }
+        rewritten += made.size();
+        byte[] out = classFile.transformClass(model, (clb, ce) -> {
+            List<Site> sites = ce instanceof MethodModel mm ? perMethod.get(key(mm)) : null;
+            if (sites == null) { clb.with(ce); return; }
+            int[] next = {0};
+            clb.transformMethod((MethodModel) ce, MethodTransform.transformingCode((cb, e) -> {
+                Site s = e instanceof InvokeDynamicInstruction indy && isMetafactory(indy) ? sites.get(next[0]++) : null;
+                if (s == null) cb.with(e);
+                else if (!s.captures()) cb.getstatic(s.generated(), "INSTANCE", s.iface());
+                else cb.invokestatic(s.generated(), "make", s.factoryType());
+            }));
+        });
+        Files.write(file, out);
+    }
+
+    /** The site, or null when its lambda cannot be made by a plain class exactly as the metafactory makes it. */
+    private Site siteOf(InvokeDynamicInstruction indy, ClassDesc host, ClassDesc generated) {
+        var args = indy.bootstrapArgs();
+        if (args.size() != 3 || !(args.get(0) instanceof MethodTypeDesc sam) || !(args.get(1) instanceof DirectMethodHandleDesc impl)
+                || !(args.get(2) instanceof MethodTypeDesc instantiated)) return null;
+        MethodTypeDesc factory = indy.typeSymbol();
+        switch (impl.kind()) {
+            case STATIC, INTERFACE_STATIC, VIRTUAL, INTERFACE_VIRTUAL, CONSTRUCTOR -> {}
+            // a private method of the host: a nestmate may call it (invokevirtual / invokeinterface)
+            case SPECIAL, INTERFACE_SPECIAL -> { if (!impl.owner().equals(host)) return null; }
+            default -> { return null; }
+        }
+        if (!accessibleFromPackage(impl, host)) return null;
+        // the implementation's parameters: captured values, then the interface method's
+        List<ClassDesc> implParams = implParameters(impl);
+        int k = factory.parameterCount();
+        if (implParams.size() != k + sam.parameterCount() || instantiated.parameterCount() != sam.parameterCount()) return null;   // no varargs adaptation
+        for (int i = 0; i < k; i++) if (!convertible(factory.parameterType(i), implParams.get(i))) return null;
+        for (int j = 0; j < sam.parameterCount(); j++) {
+            if (!convertible(sam.parameterType(j), instantiated.parameterType(j)) || !convertible(instantiated.parameterType(j), implParams.get(k + j))) return null;
+        }
+        ClassDesc implReturn = impl.kind() == DirectMethodHandleDesc.Kind.CONSTRUCTOR ? impl.owner() : impl.invocationType().returnType();
+        if (!sam.returnType().equals(ConstantDescs.CD_void)) {
+            if (implReturn.equals(ConstantDescs.CD_void)) return null;
+            if (!convertible(implReturn, instantiated.returnType()) || !convertible(instantiated.returnType(), sam.returnType())) return null;
+        }
+        return new Site(generated, factory, indy.name().stringValue(), sam, impl, instantiated);
+    }
+
+    /** The implementation's parameter types as the call takes them: the receiver first for an instance method. */
+    private static List<ClassDesc> implParameters(DirectMethodHandleDesc impl) {
+        return impl.invocationType().parameterList();   // with the receiver first for an instance method
+    }
+
+    /**
+     * Whether a class in the host's package (not a subclass of anything the host extends) may call
+     * the implementation as the host may: everything in the host's package and nest may, and public
+     * members of public classes elsewhere; a protected member of another package may not.
+     */
+    private boolean accessibleFromPackage(DirectMethodHandleDesc impl, ClassDesc host) {
+        if (impl.owner().packageName().equals(host.packageName())) return true;
+        if (impl.owner().isArray()) return true;
+        Integer flags = memberFlags(impl.owner(), impl.methodName(), impl.lookupDescriptor());
+        return flags != null && Modifier.isPublic(flags);
+    }
+
+    /** The access flags of the method (declared or inherited), or null when unknown. Ours are read from class files, the JDK's by reflection. */
+    private Integer memberFlags(ClassDesc owner, String name, String descriptor) {
+        Path p = classes.resolve(internalName(owner) + ".class");
+        if (Files.exists(p)) {
+            try {
+                ClassModel m = ClassFile.of().parse(p);
+                if (!m.flags().has(AccessFlag.PUBLIC)) return null;
+                for (MethodModel mm : m.methods()) {
+                    if (mm.methodName().equalsString(name) && mm.methodType().equalsString(descriptor)) return mm.flags().flagsMask();
+                }
+                return null;   // inherited: not worth resolving here; the site stays with the JDK
+            } catch (IOException | IllegalArgumentException e) {
+                return null;
+            }
+        }
+        try {
+            Class<?> c = Class.forName(owner.descriptorString().substring(1, owner.descriptorString().length() - 1).replace('/', '.'), false,
+                    ClassLoader.getPlatformClassLoader());
+            if (!Modifier.isPublic(c.getModifiers())) return null;
+            MethodTypeDesc t = MethodTypeDesc.ofDescriptor(descriptor);
+            Class<?>[] params = new Class<?>[t.parameterCount()];
+            for (int i = 0; i < params.length; i++) params[i] = (Class<?>) t.parameterType(i).resolveConstantDesc(java.lang.invoke.MethodHandles.lookup());
+            var member = name.equals("<init>") ? c.getConstructor(params) : c.getMethod(name, params);
+            return member.getModifiers();
+        } catch (ReflectiveOperationException | LinkageError | SecurityException e) {
+            return null;
+        }
+    }
+
+    private static boolean isWrapper(ClassDesc d) { return primitiveOf(d) != null; }
+
+    private static ClassDesc primitiveOf(ClassDesc wrapper) {
+        return switch (wrapper.descriptorString()) {
+            case "Ljava/lang/Integer;" -> ConstantDescs.CD_int;
+            case "Ljava/lang/Long;" -> ConstantDescs.CD_long;
+            case "Ljava/lang/Float;" -> ConstantDescs.CD_float;
+            case "Ljava/lang/Double;" -> ConstantDescs.CD_double;
+            case "Ljava/lang/Boolean;" -> ConstantDescs.CD_boolean;
+            case "Ljava/lang/Byte;" -> ConstantDescs.CD_byte;
+            case "Ljava/lang/Short;" -> ConstantDescs.CD_short;
+            case "Ljava/lang/Character;" -> ConstantDescs.CD_char;
+            default -> null;
+        };
+    }
+
+    private static ClassDesc wrapperOf(ClassDesc primitive) {
+        return switch (primitive.descriptorString()) {
+            case "I" -> ClassDesc.of("java.lang.Integer");
+            case "J" -> ClassDesc.of("java.lang.Long");
+            case "F" -> ClassDesc.of("java.lang.Float");
+            case "D" -> ClassDesc.of("java.lang.Double");
+            case "Z" -> ClassDesc.of("java.lang.Boolean");
+            case "B" -> ClassDesc.of("java.lang.Byte");
+            case "S" -> ClassDesc.of("java.lang.Short");
+            case "C" -> ClassDesc.of("java.lang.Character");
+            default -> throw new IllegalArgumentException(primitive.descriptorString());
+        };
+    }
+
+    /** Primitive widening the metafactory allows (JLS 5.1.2), or the same type. */
+    private static boolean widens(ClassDesc from, ClassDesc to) {
+        if (from.equals(to)) return true;
+        String f = from.descriptorString(), t = to.descriptorString();
+        return switch (f) {
+            case "B" -> "SIJFD".contains(t);
+            case "S", "C" -> "IJFD".contains(t);
+            case "I" -> "JFD".contains(t);
+            case "J" -> "FD".contains(t);
+            case "F" -> "D".equals(t);
+            default -> false;
+        };
+    }
+
+    /** Whether {@link #convert} knows how to adapt a value of type {@code from} to {@code to}. */
+    private static boolean convertible(ClassDesc from, ClassDesc to) {
+        if (from.equals(to)) return true;
+        boolean fp = from.isPrimitive(), tp = to.isPrimitive();
+        if (fp && tp) return widens(from, to);
+        if (fp) return true;                                  // box, then cast
+        if (tp) return isWrapper(from) ? widens(primitiveOf(from), to) : from.equals(CD_Object) || from.descriptorString().equals("Ljava/lang/Number;");
+        return true;                                          // reference cast
+    }
+
+    /** Adapts the value on the stack from {@code from} to {@code to}, as {@link #convertible} allows. */
+    private static void convert(CodeBuilder cb, ClassDesc from, ClassDesc to) {
+        if (from.equals(to)) return;
+        boolean fp = from.isPrimitive(), tp = to.isPrimitive();
+        if (fp && tp) {
+            cb.conversion(TypeKind.from(from), TypeKind.from(to));
+        } else if (fp) {
+            ClassDesc w = wrapperOf(from);
+            cb.invokestatic(w, "valueOf", MethodTypeDesc.of(w, from));
+            if (!to.equals(w) && !to.equals(CD_Object)) cb.checkcast(to);
+        } else if (tp) {
+            ClassDesc w = isWrapper(from) ? from : wrapperOf(to);
+            ClassDesc prim = primitiveOf(w);
+            if (!w.equals(from)) cb.checkcast(w);
+            cb.invokevirtual(w, prim.displayName() + "Value", MethodTypeDesc.of(prim));
+            if (!prim.equals(to)) cb.conversion(TypeKind.from(prim), TypeKind.from(to));
+        } else if (!to.equals(CD_Object)) {
+            cb.checkcast(to);
+        }
+    }
+
+    private byte[] generate(Site s, ClassDesc nestHost, int major, int minor) {
+        List<ClassDesc> captured = s.factoryType().parameterList();
+        return classFile.build(s.generated(), cb -> {
+            cb.withVersion(major, minor);
+            cb.withFlags(ACC_FINAL | ACC_SUPER | ACC_SYNTHETIC);
+            cb.withSuperclass(CD_Object);
+            cb.withInterfaceSymbols(s.iface());
+            cb.with(NestHostAttribute.of(nestHost));
+            for (int i = 0; i < captured.size(); i++) cb.withField("arg" + i, captured.get(i), ACC_PRIVATE | ACC_FINAL);
+            cb.withMethodBody(ConstantDescs.INIT_NAME, MethodTypeDesc.of(ConstantDescs.CD_void, captured), ACC_PRIVATE, code -> {
+                code.aload(0).invokespecial(CD_Object, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void);
+                int slot = 1;
+                for (int i = 0; i < captured.size(); i++) {
+                    code.aload(0).loadLocal(TypeKind.from(captured.get(i)), slot).putfield(s.generated(), "arg" + i, captured.get(i));
+                    slot += TypeKind.from(captured.get(i)).slotSize();
+                }
+                code.return_();
+            });
+            if (captured.isEmpty()) {
+                cb.withField("INSTANCE", s.iface(), ACC_STATIC | ACC_FINAL);
+                cb.withMethodBody(ConstantDescs.CLASS_INIT_NAME, ConstantDescs.MTD_void, ACC_STATIC, code -> code
+                        .new_(s.generated()).dup().invokespecial(s.generated(), ConstantDescs.INIT_NAME, ConstantDescs.MTD_void)
+                        .putstatic(s.generated(), "INSTANCE", s.iface()).return_());
+            } else {
+                cb.withMethodBody("make", s.factoryType(), ACC_STATIC, code -> {
+                    code.new_(s.generated()).dup();
+                    int slot = 0;
+                    for (ClassDesc c : captured) {
+                        code.loadLocal(TypeKind.from(c), slot);
+                        slot += TypeKind.from(c).slotSize();
+                    }
+                    code.invokespecial(s.generated(), ConstantDescs.INIT_NAME, MethodTypeDesc.of(ConstantDescs.CD_void, captured)).areturn();
+                });
+            }
+            cb.withMethodBody(s.samName(), s.samType(), ACC_PUBLIC | ACC_FINAL, code -> callImplementation(code, s, captured));
+        });
+    }
+
+    private static void callImplementation(CodeBuilder code, Site s, List<ClassDesc> captured) {
+        DirectMethodHandleDesc impl = s.impl();
+        boolean constructor = impl.kind() == DirectMethodHandleDesc.Kind.CONSTRUCTOR;
+        if (constructor) code.new_(impl.owner()).dup();
+        List<ClassDesc> implParams = implParameters(impl);
+        for (int i = 0; i < captured.size(); i++) {
+            code.aload(0).getfield(s.generated(), "arg" + i, captured.get(i));
+            convert(code, captured.get(i), implParams.get(i));
+        }
+        int slot = 1;
+        for (int j = 0; j < s.samType().parameterCount(); j++) {
+            ClassDesc samParam = s.samType().parameterType(j), inst = s.instantiated().parameterType(j);
+            code.loadLocal(TypeKind.from(samParam), slot);
+            slot += TypeKind.from(samParam).slotSize();
+            convert(code, samParam, inst);
+            convert(code, inst, implParams.get(captured.size() + j));
+        }
+        MethodTypeDesc lookupType = MethodTypeDesc.ofDescriptor(impl.lookupDescriptor());
+        switch (impl.kind()) {
+            case STATIC -> code.invokestatic(impl.owner(), impl.methodName(), lookupType, false);
+            case INTERFACE_STATIC -> code.invokestatic(impl.owner(), impl.methodName(), lookupType, true);
+            case VIRTUAL, SPECIAL -> code.invokevirtual(impl.owner(), impl.methodName(), lookupType);
+            case INTERFACE_VIRTUAL, INTERFACE_SPECIAL -> code.invokeinterface(impl.owner(), impl.methodName(), lookupType);
+            case CONSTRUCTOR -> code.invokespecial(impl.owner(), ConstantDescs.INIT_NAME, lookupType);
+            default -> throw new IllegalStateException(impl.kind().toString());
+        }
+        ClassDesc samReturn = s.samType().returnType();
+        ClassDesc implReturn = constructor ? impl.owner() : lookupType.returnType();
+        if (samReturn.equals(ConstantDescs.CD_void)) {
+            if (!implReturn.equals(ConstantDescs.CD_void)) {
+                if (TypeKind.from(implReturn).slotSize() == 2) code.pop2(); else code.pop();
+            }
+            code.return_();
+        } else {
+            convert(code, implReturn, s.instantiated().returnType());
+            convert(code, s.instantiated().returnType(), samReturn);
+            code.return_(TypeKind.from(samReturn));
+        }
+    }
+
+    /** Adds the generated classes to their nest hosts' NestMembers. */
+    private void addNestMembers() throws IOException {
+        for (var entry : newNestMembers.entrySet()) {
+            Path file = classes.resolve(entry.getKey() + ".class");
+            ClassModel model = classFile.parse(Files.readAllBytes(file));
+            Set<ClassDesc> members = new LinkedHashSet<>();
+            model.findAttribute(Attributes.nestMembers()).ifPresent(a -> a.nestMembers().stream().map(ClassEntry::asSymbol).forEach(members::add));
+            members.addAll(entry.getValue());
+            ClassTransform dropOld = (cb, e) -> {
+                if (!(e instanceof NestMembersAttribute)) cb.with(e);
+            };
+            byte[] out = classFile.transformClass(model, dropOld.andThen(ClassTransform.endHandler(cb -> cb.with(NestMembersAttribute.ofSymbols(List.copyOf(members))))));
+            Files.write(file, out);
+        }
+    }
+}
