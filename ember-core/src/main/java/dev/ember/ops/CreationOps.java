@@ -141,7 +141,15 @@ public final class CreationOps {
                 .kernel((a, m) -> {
                     Tensor out = Tensor.allocate((TensorMeta) m);
                     SplittableRandom r = generator(a, 1).split();
-                    for (int i = 0; i < out.numel(); i++) out.storage().writeDouble(i, draw.next(r));
+                    // straight into the array: a fresh process makes its weights here while the loop still runs
+                    // in the interpreter, where a per-element dtype switch and size product cost twice the draw
+                    int n = out.numel();
+                    if (out.dtype() == DType.FLOAT32) {
+                        float[] f = out.storage().floats();
+                        for (int i = 0; i < n; i++) f[i] = (float) draw.next(r);
+                    } else {
+                        for (int i = 0; i < n; i++) out.storage().writeDouble(i, draw.next(r));
+                    }
                     return out;
                 })
                 .register();
