@@ -77,10 +77,11 @@ public final class Gemm {
                 boolean javaKernel = !a.trans && alpha != 0 && (b.trans ? GemmDot.suits(m, n, k) : GemmBroadcast.suits(m, n, k));
                 ColdStart.Tier tier = b.trans ? GemmDot.TIER : GemmBroadcast.TIER;
                 if (javaKernel && tier.cold()) {
-                    // the Java kernel still runs interpreted: OpenBLAS computes the product, the kernel a slice to get compiled
+                    // the Java kernel still runs interpreted: OpenBLAS computes the product, the kernel a slice to get
+                    // compiled (started first, so that the product already runs beside it: BlasThreads)
+                    tier.exercise();
                     Blas.sgemm(false, b.trans, m, n, k, (float) alpha, (float[]) a.data, a.offset, a.ld,
                             (float[]) b.data, b.offset, b.ld, (float) beta, fc, cOff, ldc);
-                    tier.exercise();
                 } else if (javaKernel) {
                     JavaGemm.checkArgs("sgemm", false, b.trans, m, n, k, a.data, a.offset, a.ld, b.data, b.offset, b.ld, c, cOff, ldc);
                     float[] fa = (float[]) a.data, fb = (float[]) b.data;

@@ -53,15 +53,19 @@ final class NativeBlas {
         static final MethodHandle SGEMM;
         static final MethodHandle DGEMM;
         static final String DESCRIPTION;
+        /** OpenBLAS's {@code openblas_set_num_threads} when OpenBLAS runs the products and Ember set its thread count; else null. */
+        static final MethodHandle SET_OPENBLAS_THREADS;
 
         static {
             if (Choice.MKL && Mkl.LOADED) {
                 SGEMM = Mkl.SGEMM;
                 DGEMM = Mkl.DGEMM;
+                SET_OPENBLAS_THREADS = null;
                 DESCRIPTION = Mkl.DESCRIPTION;
             } else {
                 SGEMM = OpenBlas.SGEMM;
                 DGEMM = OpenBlas.DGEMM;
+                SET_OPENBLAS_THREADS = OpenBlas.SET_THREADS;
                 DESCRIPTION = OpenBlas.DESCRIPTION + (Choice.MKL ? " [" + Mkl.DESCRIPTION + "]" : "");
             }
         }

@@ -31,6 +31,13 @@ final class OpenBlas {
     /** Static finals, so that the JIT treats the handles as constants; null when OpenBLAS did not load. */
     static final MethodHandle SGEMM;
     static final MethodHandle DGEMM;
+    /**
+     * {@code openblas_set_num_threads(int)}, when Ember chose the thread count (null when the user
+     * set {@code OPENBLAS_NUM_THREADS}: theirs is kept); {@link BlasThreads} lowers it while Ember's kernels warm.
+     */
+    static final MethodHandle SET_THREADS;
+    /** {@code openblas_get_num_threads()}: the count the library runs products with now (null when it did not load). */
+    static final MethodHandle GET_THREADS;
     static final String DESCRIPTION;
 
     static {
@@ -44,10 +51,12 @@ final class OpenBlas {
         }
         SGEMM = loaded == null ? null : loaded.sgemm();
         DGEMM = loaded == null ? null : loaded.dgemm();
+        SET_THREADS = loaded == null ? null : loaded.setThreads();
+        GET_THREADS = loaded == null ? null : loaded.getThreads();
         DESCRIPTION = description;
     }
 
-    private record Loaded(MethodHandle sgemm, MethodHandle dgemm, String description) {}
+    private record Loaded(MethodHandle sgemm, MethodHandle dgemm, MethodHandle setThreads, MethodHandle getThreads, String description) {}
 
     private static Loaded load() throws IOException {
         String os = System.getProperty("os.name");
@@ -77,8 +86,9 @@ final class OpenBlas {
         Linker linker = Linker.nativeLinker();
         MethodHandle sgemm = NativeLibraries.cblasGemm(openblas, "libopenblas.so.0", false);
         MethodHandle dgemm = NativeLibraries.cblasGemm(openblas, "libopenblas.so.0", true);
-        setThreadCount(linker, openblas);
-        return new Loaded(sgemm, dgemm, describe(linker, openblas));
+        MethodHandle setThreads = setThreadCount(linker, openblas);
+        MethodHandle getThreads = openblas.find("openblas_get_num_threads").map(f -> linker.downcallHandle(f, FunctionDescriptor.of(JAVA_INT))).orElse(null);
+        return new Loaded(sgemm, dgemm, setThreads, getThreads, describe(linker, openblas));
     }
 
     /**
@@ -94,17 +104,18 @@ final class OpenBlas {
      * OpenBLAS sizes its thread pool from the CPUs it sees, which in a container can be more than
      * the JVM may use; so use the JVM's count, unless the user chose one with OPENBLAS_NUM_THREADS.
      */
-    private static void setThreadCount(Linker linker, SymbolLookup openblas) {
+    private static MethodHandle setThreadCount(Linker linker, SymbolLookup openblas) {
         var set = openblas.find("openblas_set_num_threads");
         if (set.isEmpty() || System.getenv("OPENBLAS_NUM_THREADS") != null) {
-            return;
+            return null;
         }
+        MethodHandle handle = linker.downcallHandle(set.get(), FunctionDescriptor.ofVoid(JAVA_INT));
         try {
-            linker.downcallHandle(set.get(), FunctionDescriptor.ofVoid(JAVA_INT))
-                    .invokeExact(Machine.current().threads());
+            handle.invokeExact(Machine.current().threads());
         } catch (Throwable t) {
             throw new IllegalStateException("openblas_set_num_threads failed", t);
         }
+        return handle;
     }
 
     /**
