@@ -3,7 +3,6 @@ package dev.ember.kernels;
 import dev.ember.tuning.Machine;
 import org.junit.jupiter.api.Test;
 
-import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -19,19 +18,12 @@ class BlasThreadsTest {
         return (int) OpenBlas.GET_THREADS.invokeExact();
     }
 
-    private static float[] random(int n, long seed) {
-        Random r = new Random(seed);
-        float[] x = new float[n];
-        for (int i = 0; i < n; i++) x[i] = (float) r.nextGaussian();
-        return x;
-    }
-
     @Test
     void productsRunOnOneThreadWhileAKernelWarmsAndOnAllAfter() throws Throwable {
         assumeTrue(Blas.nativeAvailable() && NativeBlas.Loaded.SET_OPENBLAS_THREADS != null && OpenBlas.GET_THREADS != null
                 && Machine.current().threads() > 1, "OpenBLAS with the thread count Ember sets, on more than one core");
         int m = 96, n = 512, k = 384, all = Machine.current().threads();
-        float[] a = random(m * k, 1), b = random(k * n, 2), beside = new float[m * n], alone = new float[m * n];
+        float[] a = ColdStartTest.random(m * k, 1), b = ColdStartTest.random(k * n, 2), beside = new float[m * n], alone = new float[m * n];
 
         CountDownLatch release = new CountDownLatch(1), started = new CountDownLatch(1);
         ColdStart.Tier blocked = ColdStart.tier("a slice that waits", 1, () -> {

@@ -29,7 +29,8 @@ class ColdStartTest {
         GemmBroadcast.TIER.markHotForTests();
     }
 
-    private static float[] random(int n, long seed) {
+    /** Gaussian floats from a seed (BlasThreadsTest's operands too). */
+    static float[] random(int n, long seed) {
         Random r = new Random(seed);
         float[] x = new float[n];
         for (int i = 0; i < n; i++) x[i] = (float) r.nextGaussian();
