@@ -31,6 +31,7 @@ public final class OpRegistry {
         "dev.ember.ops.OrthogonalOps",
         "dev.ember.ops.ScatterOps",
         "dev.ember.ops.ScatterReduceOps",
+        "dev.ember.ops.IndexPutOps",
         "dev.ember.ops.SortOps",
         "dev.ember.ops.ScanOps",
         "dev.ember.ops.ActivationOps",

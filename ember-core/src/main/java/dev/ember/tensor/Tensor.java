@@ -1239,6 +1239,37 @@ public class Tensor {
         return indexSelect(0, positions).reshape(out);
     }
 
+    /**
+     * {@code x[i, :, j]}, ATen's advanced indexing (index.Tensor): one optional index per leading
+     * dim, null for a whole dim ({@code Arrays.asList(null, idx)}), int64/int32 positions broadcast
+     * together, or bool masks. Integer indices only: a static shape; a mask's depends on its values.
+     */
+    public Tensor index(List<Tensor> indices) { return IndexingOps.INDEX_TENSOR.callTensor(this, indices); }
+
+    /**
+     * A copy of this tensor with {@code values} (broadcast) written at the positions {@code indices}
+     * name, as {@link #index(List)} reads them: Python's {@code y = x.clone(); y[indices] = values}.
+     */
+    public Tensor indexPut(List<Tensor> indices, Tensor values) { return indexPut(indices, values, false); }
+
+    /** {@link #indexPut(List, Tensor)}, adding into what is there with {@code accumulate} (a repeated position sums every write). */
+    public Tensor indexPut(List<Tensor> indices, Tensor values, boolean accumulate) { return dev.ember.ops.IndexPutOps.INDEX_PUT.callTensor(this, indices, values, accumulate); }
+
+    /** Python's {@code x[indices] = values}: writes into this tensor (index_put_). */
+    public Tensor indexPut_(List<Tensor> indices, Tensor values) { return indexPut_(indices, values, false); }
+
+    /** {@code x.index_put_(indices, values, accumulate)}; {@code x[indices] += values} with repeats summed is {@code accumulate = true}. */
+    public Tensor indexPut_(List<Tensor> indices, Tensor values, boolean accumulate) { return dev.ember.ops.IndexPutOps.INDEX_PUT_.callTensor(this, indices, values, accumulate); }
+
+    /** Python's {@code x[indices] = value} with a number: the value as a 0-d tensor of this tensor's dtype. */
+    public Tensor indexPut_(List<Tensor> indices, double value) { return indexPut_(indices, full(dtype, value)); }
+
+    /** A copy of this tensor with {@code source}'s elements written at {@code index}'s positions of the flattened tensor (int64, negative from the end); accumulate adds. */
+    public Tensor put(Tensor index, Tensor source, boolean accumulate) { return dev.ember.ops.IndexPutOps.PUT.callTensor(this, index, source, accumulate); }
+
+    /** {@link #put} into this tensor. */
+    public Tensor put_(Tensor index, Tensor source, boolean accumulate) { return dev.ember.ops.IndexPutOps.PUT_.callTensor(this, index, source, accumulate); }
+
     /** A copy of this tensor with {@code src}'s elements written along {@code dim} at {@code index}'s positions (int64, same rank). */
     public Tensor scatter(int dim, Tensor index, Tensor src) { return ScatterOps.SCATTER_SRC.callTensor(this, (long) dim, index, src); }
 
