@@ -32,6 +32,7 @@ public final class OpRegistry {
         "dev.ember.ops.ScatterOps",
         "dev.ember.ops.ScatterReduceOps",
         "dev.ember.ops.IndexPutOps",
+        "dev.ember.ops.ViewScatterOps",
         "dev.ember.ops.SortOps",
         "dev.ember.ops.ScanOps",
         "dev.ember.ops.ActivationOps",

@@ -1270,6 +1270,22 @@ public class Tensor {
     /** {@link #put} into this tensor. */
     public Tensor put_(Tensor index, Tensor source, boolean accumulate) { return dev.ember.ops.IndexPutOps.PUT_.callTensor(this, index, source, accumulate); }
 
+    /** A copy of this tensor with {@code src} written where {@code select(dim, index)} looks (select_scatter). */
+    public Tensor selectScatter(Tensor src, int dim, int index) { return dev.ember.ops.ViewScatterOps.SELECT_SCATTER.callTensor(this, src, (long) dim, (long) index); }
+
+    /** A copy of this tensor with {@code src} written where {@code slice(dim, start, end, step)} looks (slice_scatter; null start/end: the ends). */
+    public Tensor sliceScatter(Tensor src, int dim, Integer start, Integer end, int step) {
+        return dev.ember.ops.ViewScatterOps.SLICE_SCATTER.callTensor(this, src, (long) dim, start == null ? null : (long) start, end == null ? null : (long) end, (long) step);
+    }
+
+    /** A copy of this tensor with {@code src} written on the diagonal {@code diagonal(offset, dim1, dim2)} names (diagonal_scatter). */
+    public Tensor diagonalScatter(Tensor src, int offset, int dim1, int dim2) {
+        return dev.ember.ops.ViewScatterOps.DIAGONAL_SCATTER.callTensor(this, src, (long) offset, (long) dim1, (long) dim2);
+    }
+
+    /** {@code diagonalScatter(src, 0, 0, 1)}: src on the main diagonal of the first two dims. */
+    public Tensor diagonalScatter(Tensor src) { return diagonalScatter(src, 0, 0, 1); }
+
     /** A copy of this tensor with {@code src}'s elements written along {@code dim} at {@code index}'s positions (int64, same rank). */
     public Tensor scatter(int dim, Tensor index, Tensor src) { return ScatterOps.SCATTER_SRC.callTensor(this, (long) dim, index, src); }
 
