@@ -33,6 +33,8 @@ public final class OpRegistry {
         "dev.ember.ops.ScatterReduceOps",
         "dev.ember.ops.IndexPutOps",
         "dev.ember.ops.ViewScatterOps",
+        "dev.ember.ops.NumericOps",
+        "dev.ember.ops.NumpyShapeOps",
         "dev.ember.ops.SortOps",
         "dev.ember.ops.ScanOps",
         "dev.ember.ops.ActivationOps",

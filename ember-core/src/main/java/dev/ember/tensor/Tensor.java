@@ -1869,6 +1869,90 @@ public class Tensor {
     /** The elements of this, read flat, at {@code index} (int64, any shape, negative from the end). */
     public Tensor take(Tensor index) { return IndexingOps.TAKE.callTensor(this, index); }
 
+    // ------------------------------------------------------------------ numpy-style helpers (session 36, ops9)
+
+    /** Degrees to radians ({@code x · π/180}); integers give the default float dtype. */
+    public Tensor deg2rad() { return dev.ember.ops.NumericOps.DEG2RAD.callTensor(this); }
+
+    /** Radians to degrees ({@code x · 180/π}). */
+    public Tensor rad2deg() { return dev.ember.ops.NumericOps.RAD2DEG.callTensor(this); }
+
+    /** {@code pow} in float64 whatever the dtypes (torch.float_power). */
+    public Tensor floatPower(Tensor exponent) { return dev.ember.ops.NumericOps.FLOAT_POWER_TENSOR_TENSOR.callTensor(this, exponent); }
+
+    public Tensor floatPower(double exponent) { return dev.ember.ops.NumericOps.FLOAT_POWER_TENSOR_SCALAR.callTensor(this, exponent); }
+
+    /** {@code base ^ exponent} in float64 (torch.float_power with a number base). */
+    public static Tensor floatPower(double base, Tensor exponent) { return dev.ember.ops.NumericOps.FLOAT_POWER_SCALAR.callTensor(base, exponent); }
+
+    /** {@code x · 2^other} (torch.ldexp). */
+    public Tensor ldexp(Tensor other) { return dev.ember.ops.NumericOps.LDEXP.callTensor(this, other); }
+
+    /** The integral of {@code y} along {@code dim} by the trapezoid rule at sample points {@code x} (torch.trapezoid(y, x, dim=dim)). */
+    public static Tensor trapezoid(Tensor y, Tensor x, int dim) { return dev.ember.ops.NumericOps.TRAPEZOID_X.callTensor(y, x, (long) dim); }
+
+    /** The trapezoid rule with samples {@code dx} apart (torch.trapezoid(y, dx=dx, dim=dim)). */
+    public static Tensor trapezoid(Tensor y, double dx, int dim) { return dev.ember.ops.NumericOps.TRAPEZOID_DX.callTensor(y, dx, (long) dim); }
+
+    /** torch.trapezoid(y): unit spacing along the last dim. */
+    public static Tensor trapezoid(Tensor y) { return trapezoid(y, 1.0, -1); }
+
+    /** The running trapezoid integral (torch.cumulative_trapezoid(y, x, dim=dim)). */
+    public static Tensor cumulativeTrapezoid(Tensor y, Tensor x, int dim) { return dev.ember.ops.NumericOps.CUMULATIVE_TRAPEZOID_X.callTensor(y, x, (long) dim); }
+
+    public static Tensor cumulativeTrapezoid(Tensor y, double dx, int dim) { return dev.ember.ops.NumericOps.CUMULATIVE_TRAPEZOID_DX.callTensor(y, dx, (long) dim); }
+
+    public static Tensor cumulativeTrapezoid(Tensor y) { return cumulativeTrapezoid(y, 1.0, -1); }
+
+    /** The covariance matrix of the rows (variables) over the columns (observations), Bessel-corrected (torch.cov). */
+    public Tensor cov() { return cov(1, null, null); }
+
+    /** torch.cov with its correction, integer frequency weights and float observation weights (either may be null). */
+    public Tensor cov(int correction, Tensor fweights, Tensor aweights) { return dev.ember.ops.NumericOps.COV.callTensor(this, (long) correction, fweights, aweights); }
+
+    /** Pearson's correlation coefficients of the rows (torch.corrcoef). */
+    public Tensor corrcoef() { return dev.ember.ops.NumericOps.CORRCOEF.callTensor(this); }
+
+    /** {@code sections} equal views along dim 1 (dim 0 of a 1-d tensor): torch.hsplit. */
+    public List<Tensor> hsplit(int sections) { return dev.ember.ops.NumpyShapeOps.HSPLIT_INT.callList(this, (long) sections); }
+
+    /** Views along dim 1 (dim 0 of a 1-d tensor) cut at {@code indices}: torch.hsplit. */
+    public List<Tensor> hsplit(int[] indices) { return dev.ember.ops.NumpyShapeOps.HSPLIT_ARRAY.callList(this, indices); }
+
+    /** {@code sections} equal views along dim 0: torch.vsplit. */
+    public List<Tensor> vsplit(int sections) { return dev.ember.ops.NumpyShapeOps.VSPLIT_INT.callList(this, (long) sections); }
+
+    public List<Tensor> vsplit(int[] indices) { return dev.ember.ops.NumpyShapeOps.VSPLIT_ARRAY.callList(this, indices); }
+
+    /** {@code sections} equal views along dim 2: torch.dsplit. */
+    public List<Tensor> dsplit(int sections) { return dev.ember.ops.NumpyShapeOps.DSPLIT_INT.callList(this, (long) sections); }
+
+    public List<Tensor> dsplit(int[] indices) { return dev.ember.ops.NumpyShapeOps.DSPLIT_ARRAY.callList(this, indices); }
+
+    /** The values sorted along dim 0 (torch.msort). */
+    public Tensor msort() { return dev.ember.ops.NumpyShapeOps.MSORT.callTensor(this); }
+
+    /** The flattened tensor on the main diagonal of a square matrix (torch.diagflat). */
+    public Tensor diagflat() { return diagflat(0); }
+
+    /** The flattened tensor on the {@code offset}-th diagonal (above the main one when positive). */
+    public Tensor diagflat(int offset) { return dev.ember.ops.NumpyShapeOps.DIAGFLAT.callTensor(this, (long) offset); }
+
+    /** Zeros of {@code shape} in this tensor's dtype (torch's {@code x.new_zeros(shape)}). */
+    public Tensor newZeros(int... shape) { return zeros(dtype, shape); }
+
+    /** Ones of {@code shape} in this tensor's dtype ({@code x.new_ones(shape)}). */
+    public Tensor newOnes(int... shape) { return ones(dtype, shape); }
+
+    /** {@code value} everywhere in {@code shape}, in this tensor's dtype ({@code x.new_full(shape, value)}). */
+    public Tensor newFull(int[] shape, double value) { return full(dtype, value, shape); }
+
+    /** An uninitialized tensor of {@code shape} in this tensor's dtype ({@code x.new_empty(shape)}). */
+    public Tensor newEmpty(int... shape) { return empty(dtype, shape); }
+
+    /** An uninitialized tensor of t's shape and dtype (torch.empty_like). */
+    public static Tensor emptyLike(Tensor t) { return empty(t.dtype, t.shape); }
+
     /** {@code this + outer(vec1, vec2)}. */
     public Tensor addr(Tensor vec1, Tensor vec2) { return LinalgOps.ADDR.callTensor(this, vec1, vec2); }
 
