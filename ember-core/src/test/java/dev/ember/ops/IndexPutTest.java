@@ -256,6 +256,20 @@ class IndexPutTest {
         }
     }
 
+    /** docs/tensors.md, "Training ops", the advanced-indexing example as written there. */
+    @Test
+    void docsExample() {
+        Tensor x = Tensor.zeros(4, 3), rows = Tensor.ofLongs(3, 0, 3);
+        x.indexPut_(List.of(rows), Tensor.ones(3), true);
+        x.indexPut_(Arrays.asList(null, Tensor.ofLongs(2)), 7.0);
+        Tensor picked = x.index(Arrays.asList(Tensor.ofLongs(0, 3), Tensor.ofLongs(1, 2)));
+        Tensor flat = x.put(Tensor.ofLongs(0, -1), Tensor.of(5f, 6f), false);
+        assertClose(x, Tensor.of(new float[] {1, 1, 7, 0, 0, 7, 0, 0, 7, 2, 2, 7}, 4, 3), "x");
+        assertClose(picked, Tensor.of(1f, 7f), "picked");
+        assertEquals(5.0, flat.get(0, 0));
+        assertEquals(6.0, flat.get(3, 2));
+    }
+
     // ------------------------------------------------------------------ compiled
 
     static Tensor scatterRows(Tensor x, Tensor rows, Tensor v) { return x.mul(2.0).indexPut(List.of(rows), v.relu(), true).sin(); }

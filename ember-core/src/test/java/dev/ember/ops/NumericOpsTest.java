@@ -240,6 +240,32 @@ class NumericOpsTest {
         }
     }
 
+    /** docs/tensors.md, "numpy-style helpers", the example as written there. */
+    @Test
+    void docsExample() {
+        Tensor x = Tensor.randn(4, 6), t = Tensor.arange(0, 6, 1).to(DType.FLOAT32);
+        Tensor r = x.deg2rad(), d = r.rad2deg();
+        Tensor p = x.abs().floatPower(1.5), q = Tensor.floatPower(2.0, x);
+        Tensor s = x.ldexp(Tensor.ofLongs(3));
+        Tensor area = Tensor.trapezoid(x, t, 1), run = Tensor.cumulativeTrapezoid(x, 0.5, 1);
+        Tensor c = x.cov(), rho = x.corrcoef(), w = x.cov(0, Tensor.ofLongs(1, 2, 1, 1, 3, 1), null);
+        Tensor dist = F.pdist(x);
+        List<Tensor> halves = x.hsplit(2), rows = x.vsplit(new int[] {1, 3});
+        Tensor sorted = x.msort(), m = Tensor.of(1f, 2f).diagflat(1);
+        Tensor z = x.newZeros(2, 2), o = x.newOnes(3), f = x.newFull(new int[] {2}, 7), e = Tensor.emptyLike(x);
+        assertClose(d, x, "deg2rad then rad2deg", TorchAssert.Tolerance.of(1e-5, 1e-5));
+        assertEquals(DType.FLOAT64, p.dtype());
+        assertClose(s, x.mul(8.0), "ldexp by 3");
+        assertArrayEquals(new int[] {4}, area.shape());
+        assertArrayEquals(new int[] {4, 5}, run.shape());
+        assertArrayEquals(new int[] {4, 4}, c.shape());
+        assertArrayEquals(new int[] {6}, dist.shape());
+        assertEquals(2, halves.size());
+        assertEquals(3, rows.size());
+        assertClose(m, Tensor.of(new float[] {0, 1, 0, 0, 0, 2, 0, 0, 0}, 3, 3), "diagflat(1)");
+        assertArrayEquals(new int[] {2}, f.shape());
+    }
+
     static Tensor numerics(Tensor x, Tensor y) {
         Tensor a = x.deg2rad().add(x.rad2deg().mul(0.01)).add(x.abs().floatPower(1.5).to(DType.FLOAT32));
         Tensor b = Tensor.cumulativeTrapezoid(a, 0.5, 1).sum(1).add(Tensor.trapezoid(a, y, 1));
