@@ -39,6 +39,37 @@ public final class NumericOps {
     public static final OpOverload LDEXP = ComposedOps.define("ldexp.Tensor(Tensor self, Tensor other) -> Tensor",
             (e, a) -> e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(PointwiseOps.EXP2, a[1])));
 
+    /**
+     * self as {@code mantissa · 2^exponent} with |mantissa| in [0.5, 1) (C's frexp, element by
+     * element; zeros, infinities and NaN keep themselves with exponent 0); the exponent is int32.
+     * The mantissa's gradient is derivatives.yaml's {@code grad / 2^exponent}.
+     */
+    public static final OpOverload FREXP = OpOverload.define("frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)")
+            .meta(a -> {
+                Tensor self = a.tensor(0);
+                if (!self.dtype().isFloatingPoint()) throw new IllegalArgumentException("torch.frexp() only supports floating-point dtypes");
+                return java.util.List.of(TensorMeta.contiguous(self.dtype(), self.shape()), TensorMeta.contiguous(DType.INT32, self.shape()));
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0);
+                double[] v = self.toDoubleArray(), mantissa = new double[v.length];
+                int[] exponent = new int[v.length];
+                for (int i = 0; i < v.length; i++) {
+                    double x = v[i];
+                    if (x == 0 || Double.isNaN(x) || Double.isInfinite(x)) {
+                        mantissa[i] = x;
+                        continue;
+                    }
+                    int e = Math.getExponent(x) == Double.MIN_EXPONENT - 1 ? Math.getExponent(x * 0x1p54) - 54 : Math.getExponent(x);   // subnormals scaled up first
+                    exponent[i] = e + 1;
+                    mantissa[i] = Math.scalb(x, -(e + 1));
+                }
+                Tensor man = Tensor.of(mantissa, self.shape());
+                return java.util.List.of(self.dtype() == DType.FLOAT64 ? man : man.to(self.dtype()), Tensor.of(exponent, self.shape()));
+            })
+            .derivative(g -> new Object[] {g.div(g.grad(0), g.call(PointwiseOps.EXP2, g.result(1)))})
+            .register();
+
     private static Object toDouble(OpEmitter e, Object x) { return e.meta(x).dtype() == DType.FLOAT64 ? x : e.call(ShapeOps.TO_COPY, x, DType.FLOAT64); }
 
     // ------------------------------------------------------------------ trapezoid rule

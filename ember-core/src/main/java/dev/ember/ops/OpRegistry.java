@@ -35,6 +35,7 @@ public final class OpRegistry {
         "dev.ember.ops.ViewScatterOps",
         "dev.ember.ops.NumericOps",
         "dev.ember.ops.NumpyShapeOps",
+        "dev.ember.ops.MatrixExpOps",
         "dev.ember.ops.SortOps",
         "dev.ember.ops.ScanOps",
         "dev.ember.ops.ActivationOps",

@@ -1888,6 +1888,12 @@ public class Tensor {
     /** {@code x · 2^other} (torch.ldexp). */
     public Tensor ldexp(Tensor other) { return dev.ember.ops.NumericOps.LDEXP.callTensor(this, other); }
 
+    /** {@code [mantissa, exponent]} with {@code x = mantissa · 2^exponent}, |mantissa| in [0.5, 1), exponent int32 (torch.frexp). */
+    public List<Tensor> frexp() { return dev.ember.ops.NumericOps.FREXP.callList(this); }
+
+    /** The matrix exponential of this (batch of) square matrices (torch.matrix_exp, torch.linalg.matrix_exp). */
+    public Tensor matrixExp() { return dev.ember.ops.MatrixExpOps.LINALG_MATRIX_EXP.callTensor(this); }
+
     /** The integral of {@code y} along {@code dim} by the trapezoid rule at sample points {@code x} (torch.trapezoid(y, x, dim=dim)). */
     public static Tensor trapezoid(Tensor y, Tensor x, int dim) { return dev.ember.ops.NumericOps.TRAPEZOID_X.callTensor(y, x, (long) dim); }
 

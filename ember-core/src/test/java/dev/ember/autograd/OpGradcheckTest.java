@@ -259,6 +259,9 @@ class OpGradcheckTest {
         s(IndexingOps.MASKED_SELECT, "mask broadcast", x(1, 4), Tensor.of(new boolean[] {true, false, true, true, false, false}, 3, 2, 1));
         s(IndexingOps.INDEX_TENSOR, x(3, 2, 2), java.util.List.of(Tensor.of(new boolean[] {true, false, true, true, true, false}, 3, 2)));
         s(IndexingOps.INDEX_TENSOR, "integers, a whole dim between", x(3, 2, 4), java.util.Arrays.asList(idx(new long[] {2, 0, 2}, 3), null, idx(new long[] {-1, 1, 1}, 3)));
+        s(dev.ember.ops.MatrixExpOps.LINALG_MATRIX_EXP, x(3, 3));
+        s(dev.ember.ops.MatrixExpOps.LINALG_MATRIX_EXP, "batched, scaled", wellConditioned(2, 3));
+        s(dev.ember.ops.NumericOps.FREXP, x(3, 4));
         s(dev.ember.ops.ViewScatterOps.SELECT_SCATTER, x(3, 4), x(3), 1, -1);
         s(dev.ember.ops.ViewScatterOps.SLICE_SCATTER, x(4, 6), x(4, 3), 1, 1L, null, 2);
         s(dev.ember.ops.ViewScatterOps.DIAGONAL_SCATTER, x(2, 3, 4), x(3, 1), 1, -1, 0);
