@@ -1445,11 +1445,7 @@ public class Tensor {
      * The cross product along the first dim of size 3, as torch.cross without a dim (PyTorch warns
      * that this default is deprecated; {@link #cross(Tensor, int)} names the dim).
      */
-    public Tensor cross(Tensor other) {
-        int[] shape = Shapes.broadcast("cross", shape(), other.shape());
-        for (int d = 0; d < shape.length; d++) if (shape[d] == 3) return cross(other, d);
-        throw new IllegalArgumentException("cross: no dimension of size 3 in input");
-    }
+    public Tensor cross(Tensor other) { return MathOps.CROSS.callTensor(this, other, null); }
 
     /** The cross product of 3-vectors along {@code dim} (torch.linalg.cross, torch.cross with dim). */
     public Tensor cross(Tensor other, int dim) { return MathOps.LINALG_CROSS.callTensor(this, other, (long) dim); }

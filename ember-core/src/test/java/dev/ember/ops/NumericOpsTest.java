@@ -240,6 +240,24 @@ class NumericOpsTest {
         }
     }
 
+    @Test
+    void crossWithoutADimTakesSelfsFirstDimOfSizeThree() {
+        try (NDManager m = Torch.scope()) {
+            for (int[][] shapes : new int[][][] {{{4, 3}, {4, 3}}, {{3, 3}, {3, 3}}, {{2, 3, 5}, {1, 3, 5}}, {{3, 1}, {3, 4}}}) {
+                for (DType d : new DType[] {DType.FLOAT32, DType.FLOAT64, DType.INT64}) {
+                    Tensor a = values(d, shapes[0]), b = values(d, shapes[1]);
+                    assertClose(a.cross(b), Torch.call(m, "torch.cross(a, b)", a, b), "cross " + d + " " + java.util.Arrays.deepToString(shapes));
+                }
+            }
+            Tensor u = values(DType.FLOAT32, 4, 3), v = values(DType.FLOAT32, 4, 3);
+            assertClose(dev.ember.tensor.Linalg.cross(u, v), Torch.call(m, "torch.linalg_cross(a, b)", u, v), "Linalg.cross");
+            Tensor four = Tensor.randn(2, 4);
+            ScatterConformanceTest.refused(m, "no size 3", () -> four.cross(four), "torch.cross(a, b)", four, four);
+        }
+        Tensor rotation = Tensor.of(new double[] {0, -Math.PI / 2, Math.PI / 2, 0}, 2, 2).matrixExp();   // docs/tensors.md: a quarter turn
+        assertClose(rotation, Tensor.of(new double[] {0, -1, 1, 0}, 2, 2), "matrix_exp: a quarter turn", TorchAssert.Tolerance.of(1e-12, 1e-12));
+    }
+
     /** docs/tensors.md, "numpy-style helpers", the example as written there. */
     @Test
     void docsExample() {
