@@ -280,6 +280,13 @@ class IndexPutTest {
         return y.put(cols, v.narrow(0, 0, 1).reshape(-1), false).mul(3.0);
     }
 
+    /** Python's {@code y[y < 0] = 0} and {@code y[mask] = v}: a bool mask, whose count only the data gives, in one graph (index_put's shape is self's). */
+    static Tensor zeroNegatives(Tensor x, Tensor mask, Tensor v) {
+        Tensor y = x.mul(2.0);
+        y.indexPut_(List.of(y.lt(0.0)), 0.0);
+        return y.indexPut(List.of(mask), v.sum(0)).add(1.0);
+    }
+
     @Test
     void compiledGivesEagersResult() {
         Tensor x = Inputs.randn(rng, DType.FLOAT32, 5, 4), rows = Tensor.ofLongs(4, 0, 4, 1), v = Inputs.randn(rng, DType.FLOAT32, 4, 4);
@@ -288,6 +295,11 @@ class IndexPutTest {
         Tensor cols = Tensor.ofLongs(3, 1), w = Inputs.randn(rng, DType.FLOAT32, 5, 2);
         var compiled2 = Ember.compile((Fn3<Tensor, Tensor, Tensor, Tensor>) IndexPutTest::setColumns, Options.backend("inductor").fullgraph(true));
         assertClose(compiled2.apply(x, cols, w), setColumns(x, cols, w), "index_put_ with a null and put, compiled", TorchAssert.Tolerance.of(0, 0));
+        Tensor mask = Tensor.of(new boolean[] {true, false, true, true, false}, 5), rowsOfFour = Inputs.randn(rng, DType.FLOAT32, 3, 4);
+        var compiled3 = Ember.compile((Fn3<Tensor, Tensor, Tensor, Tensor>) IndexPutTest::zeroNegatives, Options.backend("inductor").fullgraph(true));
+        assertClose(compiled3.apply(x, mask, rowsOfFour), zeroNegatives(x, mask, rowsOfFour), "masks, compiled", TorchAssert.Tolerance.of(0, 0));
+        Tensor other = Tensor.of(new boolean[] {false, false, true, false, false}, 5);
+        assertClose(compiled3.apply(x, other, rowsOfFour), zeroNegatives(x, other, rowsOfFour), "another mask, same graph", TorchAssert.Tolerance.of(0, 0));
     }
 
     @Test
