@@ -22,6 +22,10 @@ public final class NumericOps {
     public static final OpOverload RAD2DEG = ComposedOps.define("rad2deg(Tensor self) -> Tensor",
             (e, a) -> e.call(PointwiseOps.MUL_SCALAR, a[0], 180 / Math.PI));
 
+    /** deg2rad and rad2deg in place: self's dtype must hold the float result, as ATen's in-place ops require. */
+    public static final OpOverload DEG2RAD_ = PointwiseOps.composedInPlace("deg2rad_(Tensor(a!) self) -> Tensor(a!)", DEG2RAD);
+    public static final OpOverload RAD2DEG_ = PointwiseOps.composedInPlace("rad2deg_(Tensor(a!) self) -> Tensor(a!)", RAD2DEG);
+
     /** {@code pow} computed in float64 whatever the inputs' dtypes (ATen's float_power; complex aside). */
     public static final OpOverload FLOAT_POWER_TENSOR_TENSOR = ComposedOps.define("float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
             (e, a) -> e.call(PointwiseOps.POW_TENSOR_TENSOR, toDouble(e, a[0]), toDouble(e, a[1])));

@@ -1873,6 +1873,12 @@ public class Tensor {
     /** Radians to degrees ({@code x · 180/π}). */
     public Tensor rad2deg() { return dev.ember.ops.NumericOps.RAD2DEG.callTensor(this); }
 
+    /** deg2rad in place (a floating tensor). */
+    public Tensor deg2rad_() { return dev.ember.ops.NumericOps.DEG2RAD_.callTensor(this); }
+
+    /** rad2deg in place (a floating tensor). */
+    public Tensor rad2deg_() { return dev.ember.ops.NumericOps.RAD2DEG_.callTensor(this); }
+
     /** {@code pow} in float64 whatever the dtypes (torch.float_power). */
     public Tensor floatPower(Tensor exponent) { return dev.ember.ops.NumericOps.FLOAT_POWER_TENSOR_TENSOR.callTensor(this, exponent); }
 

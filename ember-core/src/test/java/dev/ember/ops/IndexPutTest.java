@@ -287,6 +287,22 @@ class IndexPutTest {
         return y.indexPut(List.of(mask), v.sum(0)).add(1.0);
     }
 
+    /** Writes into its input, as {@code x[rows] += v} does in Python. */
+    static Tensor addRowsInto(Tensor x, Tensor rows, Tensor v) {
+        x.indexPut_(List.of(rows), v, true);
+        return x.sum();
+    }
+
+    @Test
+    void compiledWriteIntoAnInputReachesIt() {
+        Tensor x = Inputs.randn(rng, DType.FLOAT32, 5, 4), rows = Tensor.ofLongs(4, 0, 4), v = Inputs.randn(rng, DType.FLOAT32, 3, 4);
+        Tensor eager = x.clone(), compiledInput = x.clone();
+        Tensor want = addRowsInto(eager, rows, v);
+        var compiled = Ember.compile((Fn3<Tensor, Tensor, Tensor, Tensor>) IndexPutTest::addRowsInto, Options.backend("inductor").fullgraph(true));
+        assertClose(compiled.apply(compiledInput, rows, v), want, "the sum", TorchAssert.Tolerance.of(0, 0));
+        assertClose(compiledInput, eager, "the input written", TorchAssert.Tolerance.of(0, 0));
+    }
+
     @Test
     void compiledGivesEagersResult() {
         Tensor x = Inputs.randn(rng, DType.FLOAT32, 5, 4), rows = Tensor.ofLongs(4, 0, 4, 1), v = Inputs.randn(rng, DType.FLOAT32, 4, 4);

@@ -65,6 +65,12 @@ class NumericOpsTest {
     void anglesAndPowers() {
         unary("torch.deg2rad(a)", Tensor::deg2rad, ALL, new int[] {3, 4}, new int[0], new int[] {0, 2});
         unary("torch.rad2deg(a)", Tensor::rad2deg, ALL, new int[] {3, 4}, new int[0]);
+        unary("a.clone().deg2rad_()", x -> x.clone().deg2rad_(), new DType[] {DType.FLOAT32, DType.FLOAT64}, new int[] {3, 4}, new int[0]);
+        unary("a.clone().rad2deg_()", x -> x.clone().rad2deg_(), new DType[] {DType.FLOAT32, DType.FLOAT64}, new int[] {3, 4});
+        try (NDManager m = Torch.scope()) {
+            Tensor ints = Tensor.ofLongs(90, 180);
+            ScatterConformanceTest.refused(m, "deg2rad_ on int64", () -> ints.clone().deg2rad_(), "a.clone().deg2rad_()", ints);
+        }
         unary("torch.float_power(a, 2.5)", x -> x.floatPower(2.5), ALL, new int[] {3, 4}, new int[0]);
         unary("torch.float_power(a, 3)", x -> x.floatPower(3), ALL, new int[] {3, 4});
         unary("torch.float_power(1.5, a)", x -> Tensor.floatPower(1.5, x), ALL, new int[] {3, 4});
