@@ -2,6 +2,7 @@ package dev.ember.ops;
 
 import dev.ember.kernels.Parallel;
 import dev.ember.kernels.StridedLoop;
+import dev.ember.ops.eager.AdvancedIndex;
 import dev.ember.ops.eager.Copy;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Shapes;
@@ -309,9 +310,9 @@ public final class IndexingOps {
                 Tensor self = a.tensor(0);
                 List<Tensor> indices = IndexPutOps.indices(a, 1);
                 for (Tensor t : indices) if (t != null && t.dtype() == DType.BOOL) readable("index", t);
-                return TensorMeta.contiguous(self.dtype(), dev.ember.ops.eager.AdvancedIndex.resultShape(self.shape(), indices));
+                return TensorMeta.contiguous(self.dtype(), AdvancedIndex.resultShape(self.shape(), indices));
             })
-            .kernel((a, m) -> dev.ember.ops.eager.AdvancedIndex.read(a.tensor(0), dev.ember.ops.eager.AdvancedIndex.plan(a.tensor(0), IndexPutOps.indices(a, 1))))
+            .kernel((a, m) -> AdvancedIndex.read(a.tensor(0), AdvancedIndex.plan(a.tensor(0), IndexPutOps.indices(a, 1))))
             .derivative(g -> new Object[] {g.call(IndexPutOps.INDEX_PUT, g.zeros(g.argMeta(0)), g.arg(1), g.grad(), true)})
             .register();
 
