@@ -138,7 +138,7 @@ public final class Autograd {
                 firstEdge[i] = edges.size();
                 needs[i] = t.requiresGrad();
                 edges.add(t.requiresGrad() ? gradientEdge(t) : null);
-            } else if (v instanceof List<?> l && !l.isEmpty() && l.getFirst() instanceof Tensor) {
+            } else if (v instanceof List<?> l && !l.isEmpty() && l.stream().allMatch(x -> x instanceof Tensor)) {   // a Tensor?[] with nulls (index_put's indices) is kept as it is
                 List<dev.ember.tensor.TensorMeta> metas = new ArrayList<>(l.size());
                 firstEdge[i] = edges.size();
                 for (Object x : l) {

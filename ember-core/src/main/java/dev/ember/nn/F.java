@@ -684,6 +684,12 @@ public final class F {
     }
 
     /** {@code ‖x1 − x2 + 1e-6‖₂} along the last dim. */
+    /** The Euclidean distances between each pair of rows i < j of a 2-d input, {@code n (n - 1) / 2} of them (F.pdist). */
+    public static Tensor pdist(Tensor x) { return pdist(x, 2.0); }
+
+    /** {@link #pdist(Tensor)} with the p-norm ({@code p >= 0}, inf too). */
+    public static Tensor pdist(Tensor x, double p) { return DistanceOps.PDIST.callTensor(x, p); }
+
     public static Tensor pairwiseDistance(Tensor x1, Tensor x2) { return DistanceOps.PAIRWISE_DISTANCE.callTensor(x1, x2); }
 
     public static Tensor pairwiseDistance(Tensor x1, Tensor x2, double p, double eps, boolean keepdim) {

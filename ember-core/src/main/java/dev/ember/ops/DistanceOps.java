@@ -121,6 +121,28 @@ public final class DistanceOps {
                     })
             .register();
 
+    /**
+     * The p-norm distances between each pair of rows i < j of a 2-d input, in row-major order of the
+     * pairs ({@code n (n - 1) / 2} of them), as ATen's pdist: the rows at triu_indices(n, n, 1)
+     * differenced and linalg_vector_norm'd, so a zero distance's gradient is 0, as ATen's.
+     */
+    public static final OpOverload PDIST = ComposedOps.define("pdist(Tensor self, float p=2) -> Tensor",
+            a -> {
+                Tensor self = a.tensor(0);
+                if (self.dim() != 2) throw new IllegalArgumentException("pdist only supports 2D tensors, got: " + self.dim() + "D");
+                if (!self.dtype().isFloatingPoint()) throw new IllegalArgumentException("pdist only supports floating-point dtypes");
+                if (a.dbl(1) < 0) throw new IllegalArgumentException("pdist only supports non-negative p values");
+            },
+            (e, a) -> {
+                int n = e.meta(a[0]).shape()[0];
+                // rows of no elements are all 0 apart (where a max over nothing would refuse)
+                if (e.meta(a[0]).shape()[1] == 0) return e.call(CreationOps.ZEROS, new int[] {n * (n - 1) / 2}, e.meta(a[0]).dtype());
+                Object pairs = e.call(ShapeOps.TRIU_INDICES, (long) n, (long) n, 1L, DType.INT64);
+                Object first = e.call(IndexingOps.INDEX_SELECT, a[0], 0L, e.call(ShapeOps.SELECT, pairs, 0L, 0L));
+                Object second = e.call(IndexingOps.INDEX_SELECT, a[0], 0L, e.call(ShapeOps.SELECT, pairs, 0L, 1L));
+                return e.call(LINALG_VECTOR_NORM, e.call(PointwiseOps.SUB_TENSOR, first, second), a[1], new int[] {1}, false, null);
+            });
+
     /** The last dim of two inputs broadcast together. */
     private static int[] innermost(int dims1, int dims2) { return new int[] {Math.max(dims1, dims2) - 1}; }
 

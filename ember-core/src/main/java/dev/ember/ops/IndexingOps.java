@@ -2,6 +2,7 @@ package dev.ember.ops;
 
 import dev.ember.kernels.Parallel;
 import dev.ember.kernels.StridedLoop;
+import dev.ember.ops.eager.AdvancedIndex;
 import dev.ember.ops.eager.Copy;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Shapes;
@@ -297,30 +298,22 @@ public final class IndexingOps {
             .register();
 
     /**
-     * {@code x[mask]} for a bool mask over the leading dims of x (the one form of ATen's advanced
-     * indexing Ember has): the rows where the mask is true, {@code [n, x.shape[mask.dim():]…]}.
+     * {@code x[indices]}, ATen's advanced indexing: one optional index per leading dim (null: the
+     * whole dim), int64/int32 positions (negative from the end) broadcast together, or bool masks
+     * (their true positions). With integer indices the shape follows from the shapes; a mask's
+     * needs its values ({@link Tag#DYNAMIC_OUTPUT_SHAPE}: a compiled function breaks its graph here).
+     * Its gradient puts grad back at the positions read, adding repeats (index_put with accumulate).
      */
     public static final OpOverload INDEX_TENSOR = OpOverload.define("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor")
             .tags(Tag.DYNAMIC_OUTPUT_SHAPE)
             .meta(a -> {
-                Tensor self = readable("index", a.tensor(0)), mask = booleanMask(a);
-                int[] shape = self.shape();
-                for (int d = 0; d < mask.dim(); d++) {
-                    if (d >= shape.length || mask.size(d) != shape[d]) {
-                        throw new IndexOutOfBoundsException("index: The shape of the mask " + Shapes.format(mask.shape()) + " at index " + d
-                                + " does not match the shape of the indexed tensor " + Shapes.format(shape) + " at index " + d);
-                    }
-                }
-                int[] out = new int[shape.length - mask.dim() + 1];
-                out[0] = count(mask.toBooleanArray());
-                System.arraycopy(shape, mask.dim(), out, 1, out.length - 1);
-                return TensorMeta.contiguous(self.dtype(), out);
+                Tensor self = a.tensor(0);
+                List<Tensor> indices = IndexPutOps.indices(a, 1);
+                for (Tensor t : indices) if (t != null && t.dtype() == DType.BOOL) readable("index", t);
+                return TensorMeta.contiguous(self.dtype(), AdvancedIndex.resultShape(self.shape(), indices));
             })
-            .kernel((a, m) -> maskedRows(a.tensor(0), booleanMask(a), (TensorMeta) m))
-            .derivative(g -> {
-                Object mask = ((List<?>) g.arg(1)).getFirst();
-                return new Object[] {rowsPutBack(g, g.grad(), mask, g.argMeta(0).shape(), g.meta(mask).dim())};
-            })
+            .kernel((a, m) -> AdvancedIndex.read(a.tensor(0), AdvancedIndex.plan(a.tensor(0), IndexPutOps.indices(a, 1))))
+            .derivative(g -> new Object[] {g.call(IndexPutOps.INDEX_PUT, g.zeros(g.argMeta(0)), g.arg(1), g.grad(), true)})
             .register();
 
     /** A data-dependent op's argument: a real tensor, since only its values give the output's size. */
@@ -330,15 +323,6 @@ public final class IndexingOps {
                     + "which fake tensors do not have");
         }
         return t;
-    }
-
-    private static Tensor booleanMask(Args a) {
-        List<?> indices = (List<?>) a.get(1);
-        if (indices.size() != 1 || !(indices.getFirst() instanceof Tensor mask) || mask.dtype() != DType.BOOL) {
-            throw new IllegalArgumentException("index: Ember indexes with one boolean mask over the leading dims (x.index(mask)); "
-                    + "for integer indices use indexSelect or gather");
-        }
-        return readable("index", mask);
     }
 
     private static int count(boolean[] flags) {

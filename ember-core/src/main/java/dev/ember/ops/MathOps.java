@@ -417,6 +417,20 @@ public final class MathOps {
             MathOps::cross);
 
     /**
+     * torch.cross: linalg_cross along {@code dim}, or, without one, along the first dim of self of
+     * size 3 (ATen's deprecated default, read from self's sizes, not the broadcast ones).
+     */
+    public static final OpOverload CROSS = ComposedOps.define("cross(Tensor self, Tensor other, int? dim=None) -> Tensor",
+            a -> crossDim(a.tensor(0).shape(), a.get(2)),
+            (e, a) -> e.call(LINALG_CROSS, a[0], a[1], (long) crossDim(e.meta(a[0]).shape(), a[2])));
+
+    private static int crossDim(int[] selfShape, Object dim) {
+        if (dim != null) return ((Number) dim).intValue();
+        for (int d = 0; d < selfShape.length; d++) if (selfShape[d] == 3) return d;
+        throw new IllegalArgumentException("no dimension of size 3 in input");
+    }
+
+    /**
      * Contracts {@code dims_self} of self with {@code dims_other} of other, pair by pair: the
      * remaining dims of self, then of other, as numpy's and ATen's tensordot; one matrix product
      * of the two permuted and flattened operands.

@@ -301,7 +301,7 @@ public final class ShapeOps {
                 int size = t.size(d);
                 long index = a.lng(2);
                 if (index < -size || index >= size) {
-                    throw new IndexOutOfBoundsException("select: index " + index + " out of range for tensor of size " + Shapes.format(t.shape()) + " at dimension " + d);
+                    throw new IndexOutOfBoundsException("select(): index " + index + " out of range for tensor of size " + Shapes.format(t.shape()) + " at dimension " + d);
                 }
                 if (index < 0) index += size;
                 int[] s = t.shape(), st = t.strides();

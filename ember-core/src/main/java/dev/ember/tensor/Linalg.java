@@ -32,6 +32,15 @@ public final class Linalg {
     /** torch.linalg.cholesky with {@code upper}: Lᵀ instead of L. */
     public static Tensor cholesky(Tensor a, boolean upper) { return LuOps.LINALG_CHOLESKY.callTensor(a, upper); }
 
+    /** torch.linalg.matrix_exp: e^A of a (batch of) square matrices. */
+    public static Tensor matrixExp(Tensor a) { return dev.ember.ops.MatrixExpOps.LINALG_MATRIX_EXP.callTensor(a); }
+
+    /** The cross product of 3-vectors along {@code dim} (torch.linalg.cross; same number of dims, broadcast otherwise). */
+    public static Tensor cross(Tensor a, Tensor b, int dim) { return a.cross(b, dim); }
+
+    /** {@code cross(a, b, -1)}: torch.linalg.cross's default dim. */
+    public static Tensor cross(Tensor a, Tensor b) { return a.cross(b, -1); }
+
     /** torch.linalg.matrix_power: A to the n (negative: of its inverse; 0: the identity). */
     public static Tensor matrixPower(Tensor a, int n) { return LuOps.LINALG_MATRIX_POWER.callTensor(a, (long) n); }
 

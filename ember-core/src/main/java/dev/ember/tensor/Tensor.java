@@ -1239,6 +1239,53 @@ public class Tensor {
         return indexSelect(0, positions).reshape(out);
     }
 
+    /**
+     * {@code x[i, :, j]}, ATen's advanced indexing (index.Tensor): one optional index per leading
+     * dim, null for a whole dim ({@code Arrays.asList(null, idx)}), int64/int32 positions broadcast
+     * together, or bool masks. Integer indices only: a static shape; a mask's depends on its values.
+     */
+    public Tensor index(List<Tensor> indices) { return IndexingOps.INDEX_TENSOR.callTensor(this, indices); }
+
+    /**
+     * A copy of this tensor with {@code values} (broadcast) written at the positions {@code indices}
+     * name, as {@link #index(List)} reads them: Python's {@code y = x.clone(); y[indices] = values}.
+     */
+    public Tensor indexPut(List<Tensor> indices, Tensor values) { return indexPut(indices, values, false); }
+
+    /** {@link #indexPut(List, Tensor)}, adding into what is there with {@code accumulate} (a repeated position sums every write). */
+    public Tensor indexPut(List<Tensor> indices, Tensor values, boolean accumulate) { return dev.ember.ops.IndexPutOps.INDEX_PUT.callTensor(this, indices, values, accumulate); }
+
+    /** Python's {@code x[indices] = values}: writes into this tensor (index_put_). */
+    public Tensor indexPut_(List<Tensor> indices, Tensor values) { return indexPut_(indices, values, false); }
+
+    /** {@code x.index_put_(indices, values, accumulate)}; {@code x[indices] += values} with repeats summed is {@code accumulate = true}. */
+    public Tensor indexPut_(List<Tensor> indices, Tensor values, boolean accumulate) { return dev.ember.ops.IndexPutOps.INDEX_PUT_.callTensor(this, indices, values, accumulate); }
+
+    /** Python's {@code x[indices] = value} with a number: the value as a 0-d tensor of this tensor's dtype. */
+    public Tensor indexPut_(List<Tensor> indices, double value) { return indexPut_(indices, full(dtype, value)); }
+
+    /** A copy of this tensor with {@code source}'s elements written at {@code index}'s positions of the flattened tensor (int64, negative from the end); accumulate adds. */
+    public Tensor put(Tensor index, Tensor source, boolean accumulate) { return dev.ember.ops.IndexPutOps.PUT.callTensor(this, index, source, accumulate); }
+
+    /** {@link #put} into this tensor. */
+    public Tensor put_(Tensor index, Tensor source, boolean accumulate) { return dev.ember.ops.IndexPutOps.PUT_.callTensor(this, index, source, accumulate); }
+
+    /** A copy of this tensor with {@code src} written where {@code select(dim, index)} looks (select_scatter). */
+    public Tensor selectScatter(Tensor src, int dim, int index) { return dev.ember.ops.ViewScatterOps.SELECT_SCATTER.callTensor(this, src, (long) dim, (long) index); }
+
+    /** A copy of this tensor with {@code src} written where {@code slice(dim, start, end, step)} looks (slice_scatter; null start/end: the ends). */
+    public Tensor sliceScatter(Tensor src, int dim, Integer start, Integer end, int step) {
+        return dev.ember.ops.ViewScatterOps.SLICE_SCATTER.callTensor(this, src, (long) dim, start == null ? null : (long) start, end == null ? null : (long) end, (long) step);
+    }
+
+    /** A copy of this tensor with {@code src} written on the diagonal {@code diagonal(offset, dim1, dim2)} names (diagonal_scatter). */
+    public Tensor diagonalScatter(Tensor src, int offset, int dim1, int dim2) {
+        return dev.ember.ops.ViewScatterOps.DIAGONAL_SCATTER.callTensor(this, src, (long) offset, (long) dim1, (long) dim2);
+    }
+
+    /** {@code diagonalScatter(src, 0, 0, 1)}: src on the main diagonal of the first two dims. */
+    public Tensor diagonalScatter(Tensor src) { return diagonalScatter(src, 0, 0, 1); }
+
     /** A copy of this tensor with {@code src}'s elements written along {@code dim} at {@code index}'s positions (int64, same rank). */
     public Tensor scatter(int dim, Tensor index, Tensor src) { return ScatterOps.SCATTER_SRC.callTensor(this, (long) dim, index, src); }
 
@@ -1398,11 +1445,7 @@ public class Tensor {
      * The cross product along the first dim of size 3, as torch.cross without a dim (PyTorch warns
      * that this default is deprecated; {@link #cross(Tensor, int)} names the dim).
      */
-    public Tensor cross(Tensor other) {
-        int[] shape = Shapes.broadcast("cross", shape(), other.shape());
-        for (int d = 0; d < shape.length; d++) if (shape[d] == 3) return cross(other, d);
-        throw new IllegalArgumentException("cross: no dimension of size 3 in input");
-    }
+    public Tensor cross(Tensor other) { return MathOps.CROSS.callTensor(this, other, null); }
 
     /** The cross product of 3-vectors along {@code dim} (torch.linalg.cross, torch.cross with dim). */
     public Tensor cross(Tensor other, int dim) { return MathOps.LINALG_CROSS.callTensor(this, other, (long) dim); }
@@ -1821,6 +1864,102 @@ public class Tensor {
 
     /** The elements of this, read flat, at {@code index} (int64, any shape, negative from the end). */
     public Tensor take(Tensor index) { return IndexingOps.TAKE.callTensor(this, index); }
+
+    // ------------------------------------------------------------------ numpy-style helpers (session 36, ops9)
+
+    /** Degrees to radians ({@code x · π/180}); integers give the default float dtype. */
+    public Tensor deg2rad() { return dev.ember.ops.NumericOps.DEG2RAD.callTensor(this); }
+
+    /** Radians to degrees ({@code x · 180/π}). */
+    public Tensor rad2deg() { return dev.ember.ops.NumericOps.RAD2DEG.callTensor(this); }
+
+    /** deg2rad in place (a floating tensor). */
+    public Tensor deg2rad_() { return dev.ember.ops.NumericOps.DEG2RAD_.callTensor(this); }
+
+    /** rad2deg in place (a floating tensor). */
+    public Tensor rad2deg_() { return dev.ember.ops.NumericOps.RAD2DEG_.callTensor(this); }
+
+    /** {@code pow} in float64 whatever the dtypes (torch.float_power). */
+    public Tensor floatPower(Tensor exponent) { return dev.ember.ops.NumericOps.FLOAT_POWER_TENSOR_TENSOR.callTensor(this, exponent); }
+
+    public Tensor floatPower(double exponent) { return dev.ember.ops.NumericOps.FLOAT_POWER_TENSOR_SCALAR.callTensor(this, exponent); }
+
+    /** {@code base ^ exponent} in float64 (torch.float_power with a number base). */
+    public static Tensor floatPower(double base, Tensor exponent) { return dev.ember.ops.NumericOps.FLOAT_POWER_SCALAR.callTensor(base, exponent); }
+
+    /** {@code x · 2^other} (torch.ldexp). */
+    public Tensor ldexp(Tensor other) { return dev.ember.ops.NumericOps.LDEXP.callTensor(this, other); }
+
+    /** {@code [mantissa, exponent]} with {@code x = mantissa · 2^exponent}, |mantissa| in [0.5, 1), exponent int32 (torch.frexp). */
+    public List<Tensor> frexp() { return dev.ember.ops.NumericOps.FREXP.callList(this); }
+
+    /** The matrix exponential of this (batch of) square matrices (torch.matrix_exp, torch.linalg.matrix_exp). */
+    public Tensor matrixExp() { return dev.ember.ops.MatrixExpOps.LINALG_MATRIX_EXP.callTensor(this); }
+
+    /** The integral of {@code y} along {@code dim} by the trapezoid rule at sample points {@code x} (torch.trapezoid(y, x, dim=dim)). */
+    public static Tensor trapezoid(Tensor y, Tensor x, int dim) { return dev.ember.ops.NumericOps.TRAPEZOID_X.callTensor(y, x, (long) dim); }
+
+    /** The trapezoid rule with samples {@code dx} apart (torch.trapezoid(y, dx=dx, dim=dim)). */
+    public static Tensor trapezoid(Tensor y, double dx, int dim) { return dev.ember.ops.NumericOps.TRAPEZOID_DX.callTensor(y, dx, (long) dim); }
+
+    /** torch.trapezoid(y): unit spacing along the last dim. */
+    public static Tensor trapezoid(Tensor y) { return trapezoid(y, 1.0, -1); }
+
+    /** The running trapezoid integral (torch.cumulative_trapezoid(y, x, dim=dim)). */
+    public static Tensor cumulativeTrapezoid(Tensor y, Tensor x, int dim) { return dev.ember.ops.NumericOps.CUMULATIVE_TRAPEZOID_X.callTensor(y, x, (long) dim); }
+
+    public static Tensor cumulativeTrapezoid(Tensor y, double dx, int dim) { return dev.ember.ops.NumericOps.CUMULATIVE_TRAPEZOID_DX.callTensor(y, dx, (long) dim); }
+
+    public static Tensor cumulativeTrapezoid(Tensor y) { return cumulativeTrapezoid(y, 1.0, -1); }
+
+    /** The covariance matrix of the rows (variables) over the columns (observations), Bessel-corrected (torch.cov). */
+    public Tensor cov() { return cov(1, null, null); }
+
+    /** torch.cov with its correction, integer frequency weights and float observation weights (either may be null). */
+    public Tensor cov(int correction, Tensor fweights, Tensor aweights) { return dev.ember.ops.NumericOps.COV.callTensor(this, (long) correction, fweights, aweights); }
+
+    /** Pearson's correlation coefficients of the rows (torch.corrcoef). */
+    public Tensor corrcoef() { return dev.ember.ops.NumericOps.CORRCOEF.callTensor(this); }
+
+    /** {@code sections} equal views along dim 1 (dim 0 of a 1-d tensor): torch.hsplit. */
+    public List<Tensor> hsplit(int sections) { return dev.ember.ops.NumpyShapeOps.HSPLIT_INT.callList(this, (long) sections); }
+
+    /** Views along dim 1 (dim 0 of a 1-d tensor) cut at {@code indices}: torch.hsplit. */
+    public List<Tensor> hsplit(int[] indices) { return dev.ember.ops.NumpyShapeOps.HSPLIT_ARRAY.callList(this, indices); }
+
+    /** {@code sections} equal views along dim 0: torch.vsplit. */
+    public List<Tensor> vsplit(int sections) { return dev.ember.ops.NumpyShapeOps.VSPLIT_INT.callList(this, (long) sections); }
+
+    public List<Tensor> vsplit(int[] indices) { return dev.ember.ops.NumpyShapeOps.VSPLIT_ARRAY.callList(this, indices); }
+
+    /** {@code sections} equal views along dim 2: torch.dsplit. */
+    public List<Tensor> dsplit(int sections) { return dev.ember.ops.NumpyShapeOps.DSPLIT_INT.callList(this, (long) sections); }
+
+    public List<Tensor> dsplit(int[] indices) { return dev.ember.ops.NumpyShapeOps.DSPLIT_ARRAY.callList(this, indices); }
+
+    /** The values sorted along dim 0 (torch.msort). */
+    public Tensor msort() { return dev.ember.ops.NumpyShapeOps.MSORT.callTensor(this); }
+
+    /** The flattened tensor on the main diagonal of a square matrix (torch.diagflat). */
+    public Tensor diagflat() { return diagflat(0); }
+
+    /** The flattened tensor on the {@code offset}-th diagonal (above the main one when positive). */
+    public Tensor diagflat(int offset) { return dev.ember.ops.NumpyShapeOps.DIAGFLAT.callTensor(this, (long) offset); }
+
+    /** Zeros of {@code shape} in this tensor's dtype (torch's {@code x.new_zeros(shape)}). */
+    public Tensor newZeros(int... shape) { return zeros(dtype, shape); }
+
+    /** Ones of {@code shape} in this tensor's dtype ({@code x.new_ones(shape)}). */
+    public Tensor newOnes(int... shape) { return ones(dtype, shape); }
+
+    /** {@code value} everywhere in {@code shape}, in this tensor's dtype ({@code x.new_full(shape, value)}). */
+    public Tensor newFull(int[] shape, double value) { return full(dtype, value, shape); }
+
+    /** An uninitialized tensor of {@code shape} in this tensor's dtype ({@code x.new_empty(shape)}). */
+    public Tensor newEmpty(int... shape) { return empty(dtype, shape); }
+
+    /** An uninitialized tensor of t's shape and dtype (torch.empty_like). */
+    public static Tensor emptyLike(Tensor t) { return empty(t.dtype, t.shape); }
 
     /** {@code this + outer(vec1, vec2)}. */
     public Tensor addr(Tensor vec1, Tensor vec2) { return LinalgOps.ADDR.callTensor(this, vec1, vec2); }

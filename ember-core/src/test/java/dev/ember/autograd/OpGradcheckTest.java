@@ -258,6 +258,16 @@ class OpGradcheckTest {
         s(IndexingOps.MASKED_SELECT, x(3, 4), Tensor.of(new boolean[] {true, false, false, true}, 4));   // self broadcast along dim 0
         s(IndexingOps.MASKED_SELECT, "mask broadcast", x(1, 4), Tensor.of(new boolean[] {true, false, true, true, false, false}, 3, 2, 1));
         s(IndexingOps.INDEX_TENSOR, x(3, 2, 2), java.util.List.of(Tensor.of(new boolean[] {true, false, true, true, true, false}, 3, 2)));
+        s(IndexingOps.INDEX_TENSOR, "integers, a whole dim between", x(3, 2, 4), java.util.Arrays.asList(idx(new long[] {2, 0, 2}, 3), null, idx(new long[] {-1, 1, 1}, 3)));
+        s(dev.ember.ops.MatrixExpOps.LINALG_MATRIX_EXP, x(3, 3));
+        s(dev.ember.ops.MatrixExpOps.LINALG_MATRIX_EXP, "batched, scaled", wellConditioned(2, 3));
+        s(dev.ember.ops.NumericOps.FREXP, x(3, 4));
+        s(dev.ember.ops.ViewScatterOps.SELECT_SCATTER, x(3, 4), x(3), 1, -1);
+        s(dev.ember.ops.ViewScatterOps.SLICE_SCATTER, x(4, 6), x(4, 3), 1, 1L, null, 2);
+        s(dev.ember.ops.ViewScatterOps.DIAGONAL_SCATTER, x(2, 3, 4), x(3, 1), 1, -1, 0);
+        s(dev.ember.ops.IndexPutOps.INDEX_PUT, x(4, 3), java.util.Arrays.asList(null, idx(new long[] {2, 0}, 2)), x(2), false);   // values broadcast along dim 0
+        s(dev.ember.ops.IndexPutOps.INDEX_PUT, "accumulate, repeats", x(4, 3), java.util.List.of(idx(new long[] {3, 0, 3}, 3)), x(3, 3), true);
+        s(dev.ember.ops.IndexPutOps.INDEX_PUT, "mask", x(4, 3), java.util.List.of(Tensor.of(new boolean[] {true, false, true, true}, 4)), x(3), false);
 
         s(ScatterOps.SCATTER_SRC, x(3, 4), 1, idx(new long[] {0, 3, 1, 2, 3, 0}, 3, 2), x(3, 2));
         s(ScatterOps.SCATTER_VALUE, x(3, 4), 0, idx(new long[] {2, 0, 1, 1}, 1, 4), 1.5);
