@@ -28,11 +28,9 @@ final class OpCalls {
     private OpCalls() {}
 
     static VariableTracker call(TraceContext ctx, OpOverload op, List<VariableTracker> args) {
-        if (op.hasTag(dev.ember.ops.Tag.DYNAMIC_OUTPUT_SHAPE)) {
-            // shown as Dynamo words it ("dynamic shape operator: aten.nonzero.default"); the op runs eagerly between two graphs
-            throw ctx.unsupported(GraphBreakType.DYNAMIC_OUTPUT_SHAPE, op.name()
-                    + "; its output's shape depends on the input's values, which a graph traced from fake tensors does not know");
-        }
+        boolean dynamicShape = op.hasTag(dev.ember.ops.Tag.DYNAMIC_OUTPUT_SHAPE);
+        // an op whose every call's shape needs values breaks here; one that says for which arguments, once they are known
+        if (dynamicShape && (!op.dynamicOutputShapeDependsOnArguments() || SymScalars.firstIn(args) != null)) throw dynamicOutputShape(ctx, op);
         args = sizesOfSymbolicInts(ctx, op, args);
         SymScalarVariable sym = SymScalars.firstIn(args);
         if (sym != null) return SymScalars.opCall(ctx, op, args, sym);
@@ -43,6 +41,7 @@ final class OpCalls {
             graphArgs.add(c.graph);
             fakeArgs[i] = c.fake;
         }
+        if (dynamicShape && op.outputShapeNeedsValues(fakeArgs)) throw dynamicOutputShape(ctx, op);
         Object meta;
         try {
             Args bound = op.bind(fakeArgs);
@@ -114,6 +113,12 @@ final class OpCalls {
 
     /** An argument as the graph stores it (nodes inside) and as the meta function sees it (fakes inside). */
     private record Converted(Object graph, Object fake) {}
+
+    /** Shown as Dynamo words it ("dynamic shape operator: aten.nonzero.default"); the op runs eagerly between two graphs. */
+    private static RuntimeException dynamicOutputShape(TraceContext ctx, OpOverload op) {
+        return ctx.unsupported(GraphBreakType.DYNAMIC_OUTPUT_SHAPE, op.name()
+                + "; its output's shape depends on the input's values, which a graph traced from fake tensors does not know");
+    }
 
     private static Converted convert(TraceContext ctx, OpOverload op, VariableTracker v) {
         return switch (v) {

@@ -305,7 +305,9 @@ public final class IndexingOps {
      * Its gradient puts grad back at the positions read, adding repeats (index_put with accumulate).
      */
     public static final OpOverload INDEX_TENSOR = OpOverload.define("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor")
-            .tags(Tag.DYNAMIC_OUTPUT_SHAPE)
+            // positions alone: the shape follows from theirs, and a compiled function keeps x[positions] in its graph
+            .dynamicOutputShapeWhen(args -> !(args[1] instanceof List<?> indices)
+                    || indices.stream().anyMatch(t -> t instanceof Tensor i && i.dtype() == DType.BOOL))
             .meta(a -> {
                 Tensor self = a.tensor(0);
                 List<Tensor> indices = IndexPutOps.indices(a, 1);

@@ -36,10 +36,14 @@ public final class OpOverload {
     private final Decomposition decomposition;
     private final Derivative derivative;
     private final boolean nativeBlas;
+    /** For a {@link Tag#DYNAMIC_OUTPUT_SHAPE} op, the arguments whose values its output's shape needs (null: every call's). */
+    private final java.util.function.Predicate<Object[]> shapeNeedsValues;
 
     OpOverload(Schema schema, Set<Tag> tags, MetaFn meta, Kernel kernel, Decomposition decomposition, Derivative derivative,
-               java.util.BitSet nonDifferentiableOutputs, java.util.BitSet nonDifferentiableArguments, boolean nativeBlas) {
+               java.util.BitSet nonDifferentiableOutputs, java.util.BitSet nonDifferentiableArguments, boolean nativeBlas,
+               java.util.function.Predicate<Object[]> shapeNeedsValues) {
         this.nativeBlas = nativeBlas;
+        this.shapeNeedsValues = shapeNeedsValues;
         this.nonDifferentiableOutputs = nonDifferentiableOutputs;
         this.nonDifferentiableArguments = nonDifferentiableArguments;
         this.schema = schema;
@@ -76,6 +80,20 @@ public final class OpOverload {
     }
 
     public boolean hasTag(Tag t) { return tags.contains(t); }
+
+    /**
+     * Whether this call's output shape depends on its arguments' values, so that a graph traced on
+     * fake tensors cannot hold it: every call of a {@link Tag#DYNAMIC_OUTPUT_SHAPE} op, unless its
+     * definition says for which arguments ({@link Builder#dynamicOutputShapeWhen}: {@code x[mask]}
+     * needs the mask's values, {@code x[positions]} only the positions' shape). {@code args} are the
+     * call's arguments, tensors fake or real, a {@code Tensor?[]} as a list.
+     */
+    public boolean outputShapeNeedsValues(Object[] args) {
+        return tags.contains(Tag.DYNAMIC_OUTPUT_SHAPE) && (shapeNeedsValues == null || shapeNeedsValues.test(args));
+    }
+
+    /** Whether only some calls of this op have a value-dependent output shape ({@link Builder#dynamicOutputShapeWhen}). */
+    public boolean dynamicOutputShapeDependsOnArguments() { return shapeNeedsValues != null; }
 
     /**
      * The argument this op writes into and returns: {@code self} (0) for an in-place op, {@code out}
@@ -211,6 +229,18 @@ public final class OpOverload {
 
         public Builder tags(Tag... ts) { tags.addAll(List.of(ts)); return this; }
 
+        private java.util.function.Predicate<Object[]> shapeNeedsValues;
+
+        /**
+         * {@link Tag#DYNAMIC_OUTPUT_SHAPE} for the calls whose arguments {@code needsValues} accepts
+         * only (the op's meta function must compute the others' shapes from fake tensors).
+         */
+        public Builder dynamicOutputShapeWhen(java.util.function.Predicate<Object[]> needsValues) {
+            tags.add(Tag.DYNAMIC_OUTPUT_SHAPE);
+            this.shapeNeedsValues = needsValues;
+            return this;
+        }
+
         public Builder meta(MetaFn m) { this.meta = m; return this; }
 
         public Builder kernel(Kernel k) { this.kernel = k; return this; }
@@ -255,7 +285,8 @@ public final class OpOverload {
             if (meta == null || kernel == null) {
                 throw new IllegalStateException(schema.qualifiedName() + " needs both a meta function and a kernel");
             }
-            return new OpOverload(schema, tags, meta, kernel, decomposition, derivative, nonDifferentiableOutputs, nonDifferentiableArguments, nativeBlas);
+            return new OpOverload(schema, tags, meta, kernel, decomposition, derivative, nonDifferentiableOutputs, nonDifferentiableArguments, nativeBlas,
+                    shapeNeedsValues);
         }
     }
 }

@@ -2,8 +2,10 @@ package dev.ember.ops;
 
 import ai.djl.ndarray.NDManager;
 import dev.ember.Ember;
+import dev.ember.Fn2;
 import dev.ember.Fn3;
 import dev.ember.Options;
+import dev.ember.dynamo.ExplainOutput;
 import dev.ember.autograd.Autograd;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
@@ -316,6 +318,32 @@ class IndexPutTest {
         assertClose(compiled3.apply(x, mask, rowsOfFour), zeroNegatives(x, mask, rowsOfFour), "masks, compiled", TorchAssert.Tolerance.of(0, 0));
         Tensor other = Tensor.of(new boolean[] {false, false, true, false, false}, 5);
         assertClose(compiled3.apply(x, other, rowsOfFour), zeroNegatives(x, other, rowsOfFour), "another mask, same graph", TorchAssert.Tolerance.of(0, 0));
+    }
+
+    /** {@code x[rows][:, cols]} with integer positions: its shape is the positions' shape, so it stays in the graph. */
+    static Tensor gatherRowsAndColumns(Tensor x, Tensor rows, Tensor cols) {
+        Tensor y = x.mul(2.0).index(List.of(rows));
+        return y.index(Arrays.asList(null, cols)).add(y.index(List.of(rows.narrow(0, 1, 2), cols.narrow(0, 0, 2))).sum()).relu();
+    }
+
+    static Tensor maskedRead(Tensor x, Tensor mask) { return x.mul(2.0).index(List.of(mask)).sum(); }
+
+    @Test
+    void integerIndexingStaysInTheGraphAndAMaskBreaksIt() {
+        Tensor x = Inputs.randn(rng, DType.FLOAT32, 5, 4), rows = Tensor.ofLongs(4, 0, -1, 1), cols = Tensor.ofLongs(3, 1, 0);
+        var compiled = Ember.compile((Fn3<Tensor, Tensor, Tensor, Tensor>) IndexPutTest::gatherRowsAndColumns, Options.backend("inductor").fullgraph(true));
+        assertClose(compiled.apply(x, rows, cols), gatherRowsAndColumns(x, rows, cols), "x[rows][:, cols], compiled in one graph", TorchAssert.Tolerance.of(0, 0));
+        // and trains through it: index's gradient is index_put with accumulate (rows repeat 4 and -1)
+        var training = Ember.compile((Fn3<Tensor, Tensor, Tensor, Tensor>) IndexPutTest::gatherRowsAndColumns, Options.backend("aot_eager").fullgraph(true));
+        Tensor xe = x.detach().requiresGrad(true), xc = x.detach().requiresGrad(true);
+        gatherRowsAndColumns(xe, rows, cols).sum().backward();
+        training.apply(xc, rows, cols).sum().backward();
+        assertClose(xc.grad(), xe.grad(), "x's gradient through x[rows], compiled");
+        // a mask's count only its values give: the graph breaks there, as Dynamo's does, and the result is eager's
+        Tensor mask = Tensor.of(new boolean[] {true, false, true, true, false}, 5);
+        ExplainOutput explain = Ember.explain((Fn2<Tensor, Tensor, Tensor>) IndexPutTest::maskedRead).with(x, mask);
+        assertTrue(explain.graphBreakCount() >= 1 && explain.toString().contains("aten.index.Tensor"), explain.toString());
+        assertClose(Ember.compile((Fn2<Tensor, Tensor, Tensor>) IndexPutTest::maskedRead).apply(x, mask), maskedRead(x, mask), "x[mask], compiled");
     }
 
     @Test
