@@ -68,6 +68,9 @@ import static java.lang.constant.ConstantDescs.CD_Object;
  * {@code java LambdaPrespinner.java CLASSES_DIR PACKAGE_DIR…} (package dirs such as
  * {@code dev/ember/ops}, each with its sub-packages). Idempotent: a class already rewritten has no
  * metafactory sites left.
+ *
+ * <p>Records' {@code equals}, {@code hashCode} and {@code toString} (invokedynamics of
+ * {@code ObjectMethods}) are written out the same way ({@link #rewriteRecordMethods}).
  */
 public final class LambdaPrespinner {
     private static final ClassDesc CD_LAMBDA_METAFACTORY = ClassDesc.of("java.lang.invoke.LambdaMetafactory");
@@ -77,7 +80,7 @@ public final class LambdaPrespinner {
     private final ClassFile classFile;
     /** Per nest host (internal name), the generated classes to add to its NestMembers. */
     private final Map<String, List<ClassDesc>> newNestMembers = new LinkedHashMap<>();
-    private int rewritten, kept;
+    private int rewritten, kept, recordMethods;
 
     private LambdaPrespinner(Path classes) {
         this.classes = classes;
@@ -107,9 +110,13 @@ public final class LambdaPrespinner {
                 s.filter(f -> f.toString().endsWith(".class") && !f.getFileName().toString().contains(GENERATED)).sorted().forEach(files::add);
             }
         }
-        for (Path f : files) p.rewrite(f);
+        for (Path f : files) {
+            p.rewrite(f);
+            p.rewriteRecordMethods(f);
+        }
         p.addNestMembers();
-        System.out.printf("LambdaPrespinner: %d lambda sites turned into classes, %d left to the JDK's linkage%n", p.rewritten, p.kept);
+        System.out.printf("LambdaPrespinner: %d lambda sites turned into classes, %d left to the JDK's linkage; %d record methods written out%n",
+                p.rewritten, p.kept, p.recordMethods);
     }
 
     private static String internalName(ClassDesc d) {
@@ -127,6 +134,149 @@ public final class LambdaPrespinner {
     private static boolean isMetafactory(InvokeDynamicInstruction indy) {
         DirectMethodHandleDesc bsm = indy.bootstrapMethod();
         return bsm.owner().equals(CD_LAMBDA_METAFACTORY) && bsm.methodName().equals("metafactory");
+    }
+
+    private static final ClassDesc CD_OBJECT_METHODS = ClassDesc.of("java.lang.runtime.ObjectMethods");
+
+    /**
+     * A record's {@code equals}, {@code hashCode} and {@code toString} are invokedynamics of
+     * {@code ObjectMethods.bootstrap}, linked on first use like a lambda (method handles combined
+     * per component, in the interpreter at start-up). Each becomes a call of a private static method
+     * of the record written out as that bootstrap's handle computes: equals tests identity, then the
+     * class, then the components from the last to the first ({@code Float.compare}/{@code
+     * Double.compare} for floating components, {@code Objects.equals} for references); hashCode folds
+     * {@code h * 31 + hash(component)} from 0 in component order (the wrappers' hashCode,
+     * {@code Objects.hashCode}); toString is {@code Simple[a=1, b=x]} with {@code String.valueOf}'s
+     * text. So hash-ordered collections of records iterate exactly as before.
+     */
+    private void rewriteRecordMethods(Path file) throws IOException {
+        ClassModel model = classFile.parse(Files.readAllBytes(file));
+        ClassDesc record = model.thisClass().asSymbol();
+        Map<String, InvokeDynamicInstruction> byMethod = new LinkedHashMap<>();
+        for (MethodModel m : model.methods()) {
+            if (m.code().isEmpty()) continue;
+            for (var e : m.code().get()) {
+                if (e instanceof InvokeDynamicInstruction indy && indy.bootstrapMethod().owner().equals(CD_OBJECT_METHODS)
+                        && indy.bootstrapMethod().methodName().equals("bootstrap") && recordSiteOf(indy, record) != null) {
+                    byMethod.putIfAbsent(indy.name().stringValue(), indy);
+                }
+            }
+        }
+        if (byMethod.isEmpty()) return;
+        String simpleName = model.findAttribute(Attributes.innerClasses()).flatMap(a -> a.classes().stream()
+                        .filter(ic -> ic.innerClass().asSymbol().equals(record)).findFirst())
+                .flatMap(ic -> ic.innerName().map(n -> n.stringValue()))
+                .orElse(record.displayName());
+        byte[] out = classFile.transformClass(model, ClassTransform.transformingMethodBodies((cb, e) -> {
+            if (e instanceof InvokeDynamicInstruction indy && indy.bootstrapMethod().owner().equals(CD_OBJECT_METHODS)
+                    && byMethod.containsKey(indy.name().stringValue()) && recordSiteOf(indy, record) != null) {
+                cb.invokestatic(record, "$prespun$" + indy.name().stringValue(), indy.typeSymbol());
+            } else {
+                cb.with(e);
+            }
+        }).andThen(ClassTransform.endHandler(clb -> {
+            for (var entry : byMethod.entrySet()) {
+                InvokeDynamicInstruction indy = entry.getValue();
+                List<DirectMethodHandleDesc> fields = recordSiteOf(indy, record);
+                String names = (String) indy.bootstrapArgs().get(1);
+                clb.withMethodBody("$prespun$" + entry.getKey(), indy.typeSymbol(), ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC, code -> {
+                    switch (entry.getKey()) {
+                        case "equals" -> writeEquals(code, record, fields);
+                        case "hashCode" -> writeHashCode(code, fields);
+                        default -> writeToString(code, simpleName, names, fields);
+                    }
+                });
+                recordMethods++;
+            }
+        })));
+        Files.write(file, out);
+    }
+
+    /** The component getters of a record-method site of {@code record}, or null for a site this does not write out. */
+    private static List<DirectMethodHandleDesc> recordSiteOf(InvokeDynamicInstruction indy, ClassDesc record) {
+        var args = indy.bootstrapArgs();
+        if (args.size() < 2 || !record.equals(args.get(0)) || !(args.get(1) instanceof String)) return null;
+        String name = indy.name().stringValue();
+        MethodTypeDesc expected = switch (name) {
+            case "equals" -> MethodTypeDesc.of(ConstantDescs.CD_boolean, record, CD_Object);
+            case "hashCode" -> MethodTypeDesc.of(ConstantDescs.CD_int, record);
+            case "toString" -> MethodTypeDesc.of(ConstantDescs.CD_String, record);
+            default -> null;
+        };
+        if (expected == null || !indy.typeSymbol().equals(expected)) return null;
+        List<DirectMethodHandleDesc> fields = new ArrayList<>();
+        for (int i = 2; i < args.size(); i++) {
+            if (!(args.get(i) instanceof DirectMethodHandleDesc d) || d.kind() != DirectMethodHandleDesc.Kind.GETTER || !d.owner().equals(record)) return null;
+            fields.add(d);
+        }
+        if (name.equals("toString") && ((String) args.get(1)).split(";", -1).length != fields.size() && !fields.isEmpty()) return null;
+        return fields;
+    }
+
+    private static ClassDesc fieldType(DirectMethodHandleDesc getter) { return ClassDesc.ofDescriptor(getter.lookupDescriptor()); }
+
+    private static void loadField(CodeBuilder code, int slot, ClassDesc record, DirectMethodHandleDesc getter) {
+        code.aload(slot).getfield(record, getter.methodName(), fieldType(getter));
+    }
+
+    private static void writeEquals(CodeBuilder code, ClassDesc record, List<DirectMethodHandleDesc> fields) {
+        var notSame = code.newLabel();
+        code.aload(0).aload(1).if_acmpne(notSame).iconst_1().ireturn();
+        code.labelBinding(notSame);
+        var isRecord = code.newLabel();
+        code.aload(1).instanceOf(record).ifne(isRecord).iconst_0().ireturn();
+        code.labelBinding(isRecord);
+        code.aload(1).checkcast(record).astore(2);
+        var differ = code.newLabel();
+        for (int i = fields.size() - 1; i >= 0; i--) {   // the bootstrap's handle tests the last component first
+            DirectMethodHandleDesc f = fields.get(i);
+            ClassDesc t = fieldType(f);
+            loadField(code, 0, record, f);
+            loadField(code, 2, record, f);
+            switch (t.descriptorString()) {
+                case "F" -> code.invokestatic(ClassDesc.of("java.lang.Float"), "compare", MethodTypeDesc.of(ConstantDescs.CD_int, t, t)).ifne(differ);
+                case "D" -> code.invokestatic(ClassDesc.of("java.lang.Double"), "compare", MethodTypeDesc.of(ConstantDescs.CD_int, t, t)).ifne(differ);
+                case "J" -> code.lcmp().ifne(differ);
+                case "I", "S", "B", "C", "Z" -> code.if_icmpne(differ);
+                default -> code.invokestatic(ClassDesc.of("java.util.Objects"), "equals", MethodTypeDesc.of(ConstantDescs.CD_boolean, CD_Object, CD_Object)).ifeq(differ);
+            }
+        }
+        code.iconst_1().ireturn();
+        code.labelBinding(differ);
+        code.iconst_0().ireturn();
+    }
+
+    private static void writeHashCode(CodeBuilder code, List<DirectMethodHandleDesc> fields) {
+        code.iconst_0();
+        for (DirectMethodHandleDesc f : fields) {
+            code.bipush(31).imul();
+            ClassDesc t = fieldType(f);
+            loadField(code, 0, f.owner(), f);
+            if (t.isPrimitive()) code.invokestatic(wrapperOf(t), "hashCode", MethodTypeDesc.of(ConstantDescs.CD_int, t));
+            else code.invokestatic(ClassDesc.of("java.util.Objects"), "hashCode", MethodTypeDesc.of(ConstantDescs.CD_int, CD_Object));
+            code.iadd();
+        }
+        code.ireturn();
+    }
+
+    private static void writeToString(CodeBuilder code, String simpleName, String names, List<DirectMethodHandleDesc> fields) {
+        ClassDesc sb = ClassDesc.of("java.lang.StringBuilder");
+        String[] componentNames = fields.isEmpty() ? new String[0] : names.split(";", -1);
+        code.new_(sb).dup().invokespecial(sb, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void);
+        for (int i = 0; i < fields.size(); i++) {
+            String prefix = (i == 0 ? simpleName + "[" : ", ") + componentNames[i] + "=";
+            code.ldc(prefix).invokevirtual(sb, "append", MethodTypeDesc.of(sb, ConstantDescs.CD_String));
+            ClassDesc t = fieldType(fields.get(i));
+            loadField(code, 0, fields.get(i).owner(), fields.get(i));
+            ClassDesc arg = switch (t.descriptorString()) {
+                case "B", "S" -> ConstantDescs.CD_int;   // the concat prints a byte or short as its number, as append(int) does
+                case "I", "J", "F", "D", "Z", "C" -> t;
+                default -> CD_Object;                       // String.valueOf(Object): "null" for null
+            };
+            code.invokevirtual(sb, "append", MethodTypeDesc.of(sb, arg));
+        }
+        code.ldc(fields.isEmpty() ? simpleName + "[]" : "]").invokevirtual(sb, "append", MethodTypeDesc.of(sb, ConstantDescs.CD_String));
+        code.invokevirtual(sb, "toString", MethodTypeDesc.of(ConstantDescs.CD_String)).areturn();
     }
 
     private static String key(MethodModel m) { return m.methodName().stringValue() + m.methodType().stringValue(); }

@@ -77,6 +77,18 @@ class LambdaPrespinnerTest {
                     out.append(sum.apply(20, 22)).append(',');
                     Predicate<String> empty = String::isEmpty;
                     out.append(empty.test("")).append(',');
+                    // records: equals, hashCode and toString as ObjectMethods makes them (NaN equal to itself, -0.0 not to 0.0)
+                    int[] shared = {1, 2};
+                    Point p = new Point(Float.NaN, -0.0, 1L << 40, 'c', (byte) -3, true, null, shared, (short) 7);
+                    Point same = new Point(Float.NaN, -0.0, 1L << 40, 'c', (byte) -3, true, null, shared, (short) 7);
+                    Point other = new Point(Float.NaN, 0.0, 1L << 40, 'c', (byte) -3, true, null, shared, (short) 7);
+                    out.append(p.equals(same)).append(p.equals(other)).append(p.equals(null)).append(p.equals("x")).append(',');
+                    out.append(p.hashCode() == same.hashCode()).append(new Pair("a", 2).hashCode()).append(',');
+                    out.append(new Pair("a", 2)).append(new Pair(null, -1)).append(new Empty()).append(new Empty().equals(new Empty())).append(new Empty().hashCode()).append(',');
+                    out.append(p.toString().replaceAll("@[0-9a-f]+", "@")).append(',');
+                    Map<Pair, Integer> order = new HashMap<>();
+                    for (int i = 0; i < 40; i++) order.put(new Pair("k" + i, i % 7), i);
+                    out.append(order.values()).append(',');
                     try {
                         Function<Object, Integer> bad = o -> (Integer) o;
                         bad.apply("not a number");
@@ -91,6 +103,9 @@ class LambdaPrespinnerTest {
                 Supplier<String> fromThis() { return () -> "bias " + bias; }
                 Supplier<String> viaSuper() { return super::name; }
                 private static String secret() { return "secret"; }
+                record Point(float x, double y, long z, char c, byte b, boolean f, String s, int[] arr, short sh) {}
+                record Pair(String key, int value) {}
+                record Empty() {}
                 static final class Inner {
                     static Supplier<String> outerSecret() { return Shapes::secret; }
                 }
@@ -118,11 +133,14 @@ class LambdaPrespinnerTest {
 
         String expected = run(original), actual = run(prespun);
         assertEquals(expected, actual);
-        assertTrue(expected.endsWith("cce") && expected.contains("base,") && expected.contains("true,"), expected);   // every line ran
+        assertTrue(expected.endsWith("cce") && expected.contains("base,") && expected.contains("Pair[key=a, value=2]"), expected);   // every line ran
         // every plain site became a class (javac bridges super:: and protected references through a method of the
         // host, which a nestmate may call); the serializable lambda keeps the JDK's altMetafactory
         assertEquals(0, metafactorySites(prespun.resolve("sample")));
         assertTrue(metafactorySites(original.resolve("sample")) > 20);
+        // the records' equals/hashCode/toString are written out: same answers, same hash order (asserted above)
+        assertEquals(0, bootstrapSites(prespun.resolve("sample"), "ObjectMethods", "bootstrap"));
+        assertEquals(9, bootstrapSites(original.resolve("sample"), "ObjectMethods", "bootstrap"));
         try (Stream<Path> files = Files.list(prespun.resolve("sample"))) {
             assertTrue(files.filter(f -> f.getFileName().toString().contains("$$PrespunLambda$")).count() > 20);
         }
@@ -147,6 +165,7 @@ class LambdaPrespinnerTest {
     void emberOpTableHasNoLambdaLinkageLeft() throws Exception {
         Path classes = Path.of(PointwiseOps.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         assertEquals(0, metafactorySites(classes.resolve("dev/ember/ops")));
+        assertEquals(0, bootstrapSites(classes.resolve("dev/ember/inductor"), "ObjectMethods", "bootstrap"));
         assertTrue(Files.exists(classes.resolve("dev/ember/ops/PointwiseOps$$PrespunLambda$0.class")));
     }
 
@@ -164,7 +183,9 @@ class LambdaPrespinnerTest {
         return out;
     }
 
-    private static long metafactorySites(Path dir) throws IOException {
+    private static long metafactorySites(Path dir) throws IOException { return bootstrapSites(dir, "LambdaMetafactory", "metafactory"); }
+
+    private static long bootstrapSites(Path dir, String owner, String method) throws IOException {
         long n = 0;
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
@@ -172,8 +193,8 @@ class LambdaPrespinnerTest {
                 for (MethodModel mm : m.methods()) {
                     if (mm.code().isEmpty()) continue;
                     for (var e : mm.code().get()) {
-                        if (e instanceof InvokeDynamicInstruction indy && indy.bootstrapMethod().methodName().equals("metafactory")
-                                && indy.bootstrapMethod().owner().displayName().equals("LambdaMetafactory")) n++;
+                        if (e instanceof InvokeDynamicInstruction indy && indy.bootstrapMethod().methodName().equals(method)
+                                && indy.bootstrapMethod().owner().displayName().equals(owner)) n++;
                     }
                 }
             }
