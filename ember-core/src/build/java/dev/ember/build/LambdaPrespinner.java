@@ -80,7 +80,7 @@ public final class LambdaPrespinner {
     private final ClassFile classFile;
     /** Per nest host (internal name), the generated classes to add to its NestMembers. */
     private final Map<String, List<ClassDesc>> newNestMembers = new LinkedHashMap<>();
-    private int rewritten, kept, recordMethods;
+    private int rewritten, kept, recordMethods, typeSwitches;
 
     private LambdaPrespinner(Path classes) {
         this.classes = classes;
@@ -113,10 +113,11 @@ public final class LambdaPrespinner {
         for (Path f : files) {
             p.rewrite(f);
             p.rewriteRecordMethods(f);
+            p.rewriteTypeSwitches(f);
         }
         p.addNestMembers();
-        System.out.printf("LambdaPrespinner: %d lambda sites turned into classes, %d left to the JDK's linkage; %d record methods written out%n",
-                p.rewritten, p.kept, p.recordMethods);
+        System.out.printf("LambdaPrespinner: %d lambda sites turned into classes, %d left to the JDK's linkage; %d record methods and %d type switches written out%n",
+                p.rewritten, p.kept, p.recordMethods, p.typeSwitches);
     }
 
     private static String internalName(ClassDesc d) {
@@ -277,6 +278,80 @@ public final class LambdaPrespinner {
         }
         code.ldc(fields.isEmpty() ? simpleName + "[]" : "]").invokevirtual(sb, "append", MethodTypeDesc.of(sb, ConstantDescs.CD_String));
         code.invokevirtual(sb, "toString", MethodTypeDesc.of(ConstantDescs.CD_String)).areturn();
+    }
+
+    private static final ClassDesc CD_SWITCH_BOOTSTRAPS = ClassDesc.of("java.lang.runtime.SwitchBootstraps");
+
+    /**
+     * A pattern switch over types ({@code case Add a -> …; case Mul m -> …}) is an invokedynamic of
+     * {@code SwitchBootstraps.typeSwitch(target, restartIndex)}, linked on first use. When every
+     * label is a class, each becomes a call of a private static method of the host that computes
+     * what the bootstrap's handle does: -1 for null, else the first label from {@code restartIndex}
+     * on of which the target is an instance, else the number of labels ({@code default}). Labels of
+     * other kinds (strings, integers, enum constants) keep the JDK's linkage.
+     */
+    private void rewriteTypeSwitches(Path file) throws IOException {
+        ClassModel model = classFile.parse(Files.readAllBytes(file));
+        ClassDesc host = model.thisClass().asSymbol();
+        boolean isInterface = model.flags().has(AccessFlag.INTERFACE);
+        Map<String, String> names = new LinkedHashMap<>();                // selector type and labels -> helper name
+        Map<String, List<ClassDesc>> helpers = new LinkedHashMap<>();     // helper name -> labels
+        Map<String, MethodTypeDesc> helperTypes = new LinkedHashMap<>();
+        for (MethodModel m : model.methods()) {
+            if (m.code().isEmpty()) continue;
+            for (var e : m.code().get()) {
+                if (e instanceof InvokeDynamicInstruction indy && classLabels(indy) != null && !names.containsKey(switchKey(indy))) {
+                    String name = "$prespun$typeSwitch$" + names.size();
+                    names.put(switchKey(indy), name);
+                    helpers.put(name, classLabels(indy));
+                    helperTypes.put(name, indy.typeSymbol());
+                }
+            }
+        }
+        if (helpers.isEmpty()) return;
+        byte[] out = classFile.transformClass(model, ClassTransform.transformingMethodBodies((cb, e) -> {
+            if (e instanceof InvokeDynamicInstruction indy && classLabels(indy) != null) cb.invokestatic(host, names.get(switchKey(indy)), indy.typeSymbol(), isInterface);
+            else cb.with(e);
+        }).andThen(ClassTransform.endHandler(clb -> {
+            for (var entry : helpers.entrySet()) {
+                List<ClassDesc> labels = entry.getValue();
+                clb.withMethodBody(entry.getKey(), helperTypes.get(entry.getKey()), ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC, code -> {
+                    var notNull = code.newLabel();
+                    code.aload(0).ifnonnull(notNull).iconst_m1().ireturn();
+                    code.labelBinding(notNull);
+                    for (int i = 0; i < labels.size(); i++) {
+                        var next = code.newLabel();
+                        code.iload(1).loadConstant(i).if_icmpgt(next);
+                        code.aload(0).instanceOf(labels.get(i)).ifeq(next);
+                        code.loadConstant(i).ireturn();
+                        code.labelBinding(next);
+                    }
+                    code.loadConstant(labels.size()).ireturn();
+                });
+                typeSwitches++;
+            }
+        })));
+        Files.write(file, out);
+    }
+
+    /** The class labels of a typeSwitch site taking (reference, int), or null when it is not one or has another kind of label. */
+    private static List<ClassDesc> classLabels(InvokeDynamicInstruction indy) {
+        DirectMethodHandleDesc bsm = indy.bootstrapMethod();
+        if (!bsm.owner().equals(CD_SWITCH_BOOTSTRAPS) || !bsm.methodName().equals("typeSwitch")) return null;
+        MethodTypeDesc t = indy.typeSymbol();
+        if (t.parameterCount() != 2 || t.parameterType(0).isPrimitive() || !t.parameterType(1).equals(ConstantDescs.CD_int)
+                || !t.returnType().equals(ConstantDescs.CD_int)) return null;
+        List<ClassDesc> labels = new ArrayList<>();
+        for (var arg : indy.bootstrapArgs()) {
+            if (!(arg instanceof ClassDesc c) || c.isPrimitive()) return null;
+            labels.add(c);
+        }
+        return labels;
+    }
+
+    /** What makes two sites share a helper: the selector type and the labels. */
+    private static String switchKey(InvokeDynamicInstruction indy) {
+        return indy.typeSymbol().descriptorString() + classLabels(indy).stream().map(ClassDesc::descriptorString).toList();
     }
 
     private static String key(MethodModel m) { return m.methodName().stringValue() + m.methodType().stringValue(); }

@@ -89,6 +89,11 @@ class LambdaPrespinnerTest {
                     Map<Pair, Integer> order = new HashMap<>();
                     for (int i = 0; i < 40; i++) order.put(new Pair("k" + i, i % 7), i);
                     out.append(order.values()).append(',');
+                    // pattern switches over types, with guards (the restart index), null, default, nested patterns
+                    Object[] values = {new Pair("g", 5), new Pair("g", -5), new Empty(), "text", 3, null, List.of(1), new Point(1f, 2, 3, 'd', (byte) 4, false, "s", null, (short) 5)};
+                    for (Object v : values) out.append(describe(v)).append(';');
+                    for (String v : new String[] {"text", "other", "ab", null}) out.append(kind(v)).append(';');
+                    out.append(',');
                     try {
                         Function<Object, Integer> bad = o -> (Integer) o;
                         bad.apply("not a number");
@@ -96,6 +101,26 @@ class LambdaPrespinnerTest {
                         out.append("cce");
                     }
                     return out.toString();
+                }
+                static String describe(Object o) {
+                    return switch (o) {
+                        case null -> "null";
+                        case Pair(String k, int v) when v > 0 -> "positive " + k;
+                        case Pair p -> "pair " + p.value();
+                        case Empty e -> "empty";
+                        case Point(float x, double y, long z, char c, byte b, boolean f, String s, int[] arr, short sh) when s != null -> "point " + s;
+                        case String s when s.length() > 10 -> "long";
+                        case CharSequence cs -> "chars " + cs.length();
+                        case Integer i -> "int " + i;
+                        default -> "other " + o.getClass().getSimpleName().length();
+                    };
+                }
+                static String kind(String o) {
+                    return switch (o) {
+                        case "text" -> "the text";                                   // a string label: keeps the JDK's switch
+                        case String s when s.length() > 3 -> "a long string";
+                        case null, default -> "else";
+                    };
                 }
                 private static int square(int x) { return x * x; }
                 private int plusBias() { return bias + 1; }
@@ -141,6 +166,9 @@ class LambdaPrespinnerTest {
         // the records' equals/hashCode/toString are written out: same answers, same hash order (asserted above)
         assertEquals(0, bootstrapSites(prespun.resolve("sample"), "ObjectMethods", "bootstrap"));
         assertEquals(9, bootstrapSites(original.resolve("sample"), "ObjectMethods", "bootstrap"));
+        // type switches whose labels are all classes are written out; the one with a string label keeps the JDK's
+        assertEquals(1, bootstrapSites(prespun.resolve("sample"), "SwitchBootstraps", "typeSwitch"));
+        assertEquals(2, bootstrapSites(original.resolve("sample"), "SwitchBootstraps", "typeSwitch"));
         try (Stream<Path> files = Files.list(prespun.resolve("sample"))) {
             assertTrue(files.filter(f -> f.getFileName().toString().contains("$$PrespunLambda$")).count() > 20);
         }
@@ -166,6 +194,7 @@ class LambdaPrespinnerTest {
         Path classes = Path.of(PointwiseOps.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         assertEquals(0, metafactorySites(classes.resolve("dev/ember/ops")));
         assertEquals(0, bootstrapSites(classes.resolve("dev/ember/inductor"), "ObjectMethods", "bootstrap"));
+        assertEquals(0, bootstrapSites(classes.resolve("dev/ember/inductor/ir"), "SwitchBootstraps", "typeSwitch"));
         assertTrue(Files.exists(classes.resolve("dev/ember/ops/PointwiseOps$$PrespunLambda$0.class")));
     }
 
