@@ -95,6 +95,7 @@ final class Containers {
             mutable(ctx, l, name);
             List<VariableTracker> more = name.equals("add") ? List.of(args.getFirst()) : List.copyOf(copiedElements(ctx, args.getFirst(), "addAll"));
             more.forEach(l::append);
+            modified(l, name, !more.isEmpty());
             return ConstantVariable.of(name.equals("add") || !more.isEmpty() ? 1 : 0);
         }
         if (l.isViewOfAnother() && ctx.sideEffects.changedContainers()) throw changedUnderAView(ctx, l, "List." + name + "()");
@@ -122,26 +123,31 @@ final class Containers {
                 mutable(ctx, l, name);
                 if (args.size() == 1) {
                     items.add(args.getFirst());
+                    modified(l, name, true);
                     yield ConstantVariable.of(1);
                 }
                 int at = intArg(ctx, args.getFirst());
                 if (at < 0 || at > items.size()) throw outOfBounds(ctx, at, items.size());
                 items.add(at, args.get(1));
+                modified(l, name, true);
                 yield null;
             }
             case "addFirst" -> {
                 mutable(ctx, l, name);
                 items.addFirst(args.getFirst());
+                modified(l, name, true);
                 yield null;
             }
             case "pollFirst", "pollLast" -> {
                 mutable(ctx, l, name);
+                modified(l, name, !items.isEmpty());
                 yield items.isEmpty() ? ConstantVariable.NULL : name.equals("pollFirst") ? items.removeFirst() : items.removeLast();
             }
             case "removeFirstOccurrence", "removeLastOccurrence" -> {
                 mutable(ctx, l, name);
                 int at = name.equals("removeFirstOccurrence") ? indexOf(ctx, items, args.getFirst()) : lastIndexOf(ctx, items, args.getFirst());
                 if (at >= 0) items.remove(at);
+                modified(l, name, at >= 0);
                 yield ConstantVariable.of(at >= 0 ? 1 : 0);
             }
             case "addAll" -> {
@@ -154,6 +160,7 @@ final class Containers {
                 } else {
                     items.addAll(more);
                 }
+                modified(l, name, !more.isEmpty());
                 yield ConstantVariable.of(more.isEmpty() ? 0 : 1);
             }
             case "set" -> {
@@ -163,37 +170,46 @@ final class Containers {
             }
             case "remove" -> {
                 mutable(ctx, l, name);
-                if (type.parameterType(0).equals(ConstantDescs.CD_int)) yield items.remove(index(ctx, args.getFirst(), items.size()));
+                if (type.parameterType(0).equals(ConstantDescs.CD_int)) {
+                    VariableTracker removed = items.remove(index(ctx, args.getFirst(), items.size()));
+                    modified(l, name, true);
+                    yield removed;
+                }
                 // remove(Object): the first element equal to it
                 int at = indexOf(ctx, items, args.getFirst());
                 if (at >= 0) items.remove(at);
+                modified(l, name, at >= 0);
                 yield ConstantVariable.of(at >= 0 ? 1 : 0);
             }
             case "removeFirst", "removeLast" -> {
                 mutable(ctx, l, name);
                 if (items.isEmpty()) throw noSuchElement(ctx, name);
+                modified(l, name, true);
                 yield items.remove(name.equals("removeFirst") ? 0 : items.size() - 1);
             }
             case "clear" -> {
                 mutable(ctx, l, name);
                 items.clear();
+                modified(l, name, true);
                 yield null;
             }
             case "sort" -> {
                 mutable(ctx, l, name);
                 List<VariableTracker> sorted = sorted(ctx, items, args.getFirst(), "List.sort()");
                 for (int i = 0; i < sorted.size(); i++) items.set(i, sorted.get(i));
+                modified(l, name, true);
                 yield null;
             }
             case "replaceAll" -> {
                 // ArrayList's: each element replaced in order, through the list's own set; an operator that changes the list throws
-                mutable(ctx, l, "set");
+                mutable(ctx, l, name);
                 for (int i = 0; i < items.size(); i++) {
-                    int size = items.size();
+                    int before = l.structuralChanges();
                     VariableTracker made = Invoker.invokeVirtual(ctx, java.util.function.Function.class, "apply", FUNCTION_APPLY, args.getFirst(), List.of(items.get(i)));
-                    if (items.size() != size) throw KeyedContainers.concurrentModification(ctx, "List.replaceAll()");
+                    if (l.structuralChanges() != before) throw KeyedContainers.concurrentModification(ctx, "List.replaceAll()");
                     items.set(i, made);
                 }
+                modified(l, name, true);
                 yield null;
             }
             case "removeIf" -> {
@@ -201,19 +217,20 @@ final class Containers {
                 // (an immutable list refuses before asking; Arrays.asList only when there is something to remove)
                 if (!l.isMutable() && !l.isFixedSize()) mutable(ctx, l, name);
                 List<VariableTracker> keep = new ArrayList<>();
-                int size = items.size();
+                int before = l.structuralChanges();
                 for (VariableTracker item : List.copyOf(items)) {
                     VariableTracker test = Invoker.invokeVirtual(ctx, java.util.function.Predicate.class, "test", PREDICATE_TEST, args.getFirst(), List.of(item));
                     if (!(test instanceof ConstantVariable c && c.value() instanceof Integer b)) {
                         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "List.removeIf() with a predicate that gave " + test.describe());
                     }
-                    if (items.size() != size) throw KeyedContainers.concurrentModification(ctx, "List.removeIf()");
+                    if (l.structuralChanges() != before) throw KeyedContainers.concurrentModification(ctx, "List.removeIf()");
                     if (b == 0) keep.add(item);
                 }
                 if (keep.size() == items.size()) yield ConstantVariable.of(0);
                 mutable(ctx, l, name);
                 items.clear();
                 items.addAll(keep);
+                modified(l, name, true);
                 yield ConstantVariable.of(1);
             }
             case "hashCode" -> ConstantVariable.of(listHashCode(ctx, items));
@@ -440,7 +457,6 @@ final class Containers {
         }
         if (l.isMutable()) {
             if (l.source() != null) ctx.sideEffects.mutated(l);
-            if (!method.equals("set") && !method.equals("sort")) l.changedStructure();
             return;
         }
         if (l.source() != null) {
@@ -450,6 +466,27 @@ final class Containers {
         // raised for the frame's handlers as the JDK's immutable lists throw it (no message): a catch in the traced code catches it
         throw Exceptions.raise(ctx, new UnsupportedOperationException(), GraphBreakType.EXCEPTION_THROWN,
                 "the traced path throws UnsupportedOperationException: List." + method + "() on an immutable list");
+    }
+
+    /**
+     * Counts a change of {@code l} as Java's modCount does, so that an iterator (or view) made before
+     * it fails fast exactly where eager's does. A call that changes nothing counts only where the
+     * JDK bumps modCount regardless: ArrayList's sort, replaceAll, clear and addAll, LinkedList's
+     * clear. ArrayList's sort and replaceAll are structural (an iterator made before them throws
+     * ConcurrentModificationException); LinkedList's, List's defaults, write through a ListIterator's
+     * set, which is not; an Arrays.asList list has no modCount its iterators read.
+     */
+    private static void modified(ListVariable l, String method, boolean changedSomething) {
+        if (l.isFixedSize() || !l.isMutable()) return;
+        boolean arrayList = l.type() == ArrayList.class;
+        boolean counts = switch (method) {
+            case "set" -> false;
+            case "sort", "replaceAll" -> arrayList;
+            case "clear" -> true;
+            case "addAll" -> changedSomething || arrayList;
+            default -> changedSomething;
+        };
+        if (counts) l.changedStructure();
     }
 
     private static int intArg(TraceContext ctx, VariableTracker v) {

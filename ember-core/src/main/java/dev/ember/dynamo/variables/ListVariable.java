@@ -42,7 +42,7 @@ public final class ListVariable implements VariableTracker {
     private final Source source;
     /** The array an {@code Arrays.asList} list is a view of (its items are the array's), or null. */
     private final ArrayVariable backing;
-    /** Adds and removals so far, as Java's modCount counts them: an iterator made before one fails. */
+    /** Changes so far that Java's modCount counts (adds, removals, an ArrayList's sort or replaceAll): an iterator made before one fails. */
     private int structuralChanges;
 
     public ListVariable(List<VariableTracker> items, boolean mutable, Source source) {
@@ -162,14 +162,13 @@ public final class ListVariable implements VariableTracker {
     /** Whether the trace has read the contents (an unread input list has only been appended to, if anything). */
     public boolean isRead() { return unread == null; }
 
-    /** Appends without reading the contents: only for an unread list. */
+    /** Appends without reading the contents: only for an unread list (the caller counts the change: {@link #changedStructure}). */
     public void append(VariableTracker v) {
         if (unread == null) throw new IllegalStateException("append to a list already read: add to items()");
         appended.add(v);
-        structuralChanges++;
     }
 
-    /** Records an add or a removal made through {@link #items()}. */
+    /** Records a change Java's modCount counts (an add, a removal, an ArrayList's sort): iterators made before it fail fast. */
     public void changedStructure() { structuralChanges++; }
 
     public int structuralChanges() { return structuralChanges; }

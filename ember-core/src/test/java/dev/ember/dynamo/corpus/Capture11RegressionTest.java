@@ -1,0 +1,181 @@
+package dev.ember.dynamo.corpus;
+
+import dev.ember.Ember;
+import dev.ember.Fn1;
+import dev.ember.Options;
+import dev.ember.dynamo.CompileCounter;
+import dev.ember.tensor.Tensor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.ConcurrentModificationException;
+import java.util.Iterator;
+import java.util.LinkedList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** Capture session 11's fixes, each failing without it: compiled behaves as eager, exceptions included. */
+class Capture11RegressionTest {
+
+    @AfterEach
+    void reset() { Ember.reset(); }
+
+    /**
+     * Runs {@code fn} eagerly and compiled on the same input: the same result, or the same exception
+     * class and message; returns the compiled call's counter. The graph-break count is Ember.explain's.
+     */
+    static <A> CompileCounter assertAsEager(Fn1<A, Object> fn, A x) {
+        Object eager;
+        try {
+            eager = fn.apply(x);
+        } catch (RuntimeException thrown) {
+            CompileCounter cc = new CompileCounter();
+            Fn1<A, Object> compiled = Ember.compile(fn, Options.backend(cc));
+            RuntimeException got = assertThrows(RuntimeException.class, () -> compiled.apply(x), "eager threw " + thrown);
+            assertEquals(thrown.getClass(), got.getClass(), "exception class");
+            assertEquals(thrown.getMessage(), got.getMessage(), "exception message");
+            return cc;
+        }
+        CompileCounter cc = new CompileCounter();
+        Compiled.assertSame(eager, Ember.compile(fn, Options.backend(cc)).apply(x), "compiled against eager");
+        return cc;
+    }
+
+    static int graphBreaks(Fn1<Tensor, Object> fn, Tensor x) {
+        Ember.reset();
+        return Ember.explain(fn).with(x).graphBreakCount();
+    }
+
+    // ---- ArrayList's sort and replaceAll are structural changes (modCount++); LinkedList's are not ----
+
+    static Object sortsWhileIterating(Tensor x) {
+        List<Integer> xs = new ArrayList<>(List.of(3, 1, 2));
+        Tensor acc = x;
+        for (Integer i : xs) {
+            acc = acc.add(i);
+            Collections.sort(xs);
+        }
+        return acc;
+    }
+
+    static Object sortsAfterAnIteratorWasMade(Tensor x) {
+        List<Integer> xs = new ArrayList<>(List.of(3, 1, 2));
+        Iterator<Integer> it = xs.iterator();
+        Tensor first = x.mul(it.next());
+        xs.sort(null);
+        return first.add(it.next());
+    }
+
+    static Object replacesAllWhileIterating(Tensor x) {
+        List<Tensor> xs = new ArrayList<>(List.of(x, x.add(1)));
+        Iterator<Tensor> it = xs.iterator();
+        Tensor first = it.next();
+        xs.replaceAll(t -> t.mul(2));
+        return first.add(it.next());
+    }
+
+    static Object catchesTheSortsException(Tensor x) {
+        List<Integer> xs = new ArrayList<>(List.of(3, 1, 2));
+        Iterator<Integer> it = xs.iterator();
+        it.next();
+        xs.sort(Collections.reverseOrder());
+        try {
+            return x.add(it.next());
+        } catch (ConcurrentModificationException e) {
+            return x.add(xs.getFirst());
+        }
+    }
+
+    static Object sortsALinkedListWhileIterating(Tensor x) {
+        List<Integer> xs = new LinkedList<>(List.of(3, 1, 2));
+        Iterator<Integer> it = xs.iterator();
+        Tensor first = x.mul(it.next());
+        xs.sort(null);
+        xs.replaceAll(i -> i * 10);
+        return first.add(it.next()).add(it.next());
+    }
+
+    @Test
+    void anIteratorMadeBeforeAnArrayListSortFailsAsEagers() { // before: compiled returned a value where eager threw
+        assertThrows(ConcurrentModificationException.class, () -> sortsWhileIterating(Tensor.randn(3)));
+        assertAsEager(Capture11RegressionTest::sortsWhileIterating, Tensor.randn(3));
+        assertAsEager(Capture11RegressionTest::sortsAfterAnIteratorWasMade, Tensor.randn(3));
+        assertAsEager(Capture11RegressionTest::replacesAllWhileIterating, Tensor.randn(3));
+    }
+
+    @Test
+    void theProgramCatchesTheSortsConcurrentModification() {
+        Tensor x = Tensor.randn(3);
+        CompileCounter cc = assertAsEager(Capture11RegressionTest::catchesTheSortsException, x);
+        assertEquals(1, cc.frameCount(), "frames");
+        assertEquals(0, graphBreaks(Capture11RegressionTest::catchesTheSortsException, x), "the catch is traced");
+    }
+
+    @Test
+    void aLinkedListsSortAndReplaceAllAreNotStructural() {
+        Tensor x = Tensor.randn(3);
+        CompileCounter cc = assertAsEager(Capture11RegressionTest::sortsALinkedListWhileIterating, x);
+        assertEquals(1, cc.frameCount(), "frames");
+        assertEquals(0, graphBreaks(Capture11RegressionTest::sortsALinkedListWhileIterating, x), "graph breaks");
+    }
+
+    // ---- a call that changes nothing is no structural change (remove of a missing element, poll of an empty deque) ----
+
+    static Object removesWhatIsNotThere(Tensor x) {
+        List<Integer> xs = new ArrayList<>(List.of(3, 1, 2));
+        LinkedList<Integer> ys = new LinkedList<>(List.of(5));
+        Tensor acc = x;
+        for (Integer i : xs) {
+            acc = acc.add(i);
+            xs.remove(Integer.valueOf(7));
+            ys.addAll(List.of());
+        }
+        for (Integer i : ys) {
+            acc = acc.mul(i);
+            ys.removeFirstOccurrence(9);
+        }
+        return acc;
+    }
+
+    static Object addsNothingToAnArrayList(Tensor x) {
+        List<Integer> xs = new ArrayList<>(List.of(3, 1, 2));
+        Tensor acc = x;
+        for (Integer i : xs) {
+            acc = acc.add(i);
+            xs.addAll(List.of());                     // ArrayList's addAll counts a change even when it adds nothing
+        }
+        return acc;
+    }
+
+    @Test
+    void aCallThatChangesNothingLeavesIteratorsWorking() { // before: a ConcurrentModificationException in the trace, the frame run eagerly
+        Tensor x = Tensor.randn(3);
+        CompileCounter cc = assertAsEager(Capture11RegressionTest::removesWhatIsNotThere, x);
+        assertEquals(1, cc.frameCount(), "frames");
+        assertEquals(0, graphBreaks(Capture11RegressionTest::removesWhatIsNotThere, x), "graph breaks");
+        assertThrows(ConcurrentModificationException.class, () -> addsNothingToAnArrayList(x));
+        assertAsEager(Capture11RegressionTest::addsNothingToAnArrayList, x);
+    }
+
+    // ---- an input list sorted in the graph: the caller's views see a structural change, as eager's do ----
+
+    static Object sortsItsArgument(List<Integer> xs) {
+        xs.sort(null);
+        return xs.getFirst();
+    }
+
+    @Test
+    void aCallersViewOfAnArgumentSortedInTheGraphFails() {
+        List<Integer> eagerList = new ArrayList<>(List.of(3, 1, 2)), compiledList = new ArrayList<>(eagerList);
+        List<Integer> eagerView = eagerList.subList(0, 2), compiledView = compiledList.subList(0, 2);
+        Fn1<List<Integer>, Object> f = Capture11RegressionTest::sortsItsArgument;
+        assertEquals(f.apply(eagerList), Ember.compile(f).apply(compiledList));
+        assertEquals(eagerList, compiledList);
+        assertThrows(ConcurrentModificationException.class, eagerView::size);
+        assertThrows(ConcurrentModificationException.class, compiledView::size);
+    }
+}
