@@ -388,8 +388,9 @@ final class Containers {
         return InstructionTranslator.sameReference(a, b);
     }
 
-    static VariableTracker iteratorMethod(TraceContext ctx, IteratorVariable it, String name) {
+    static VariableTracker iteratorMethod(TraceContext ctx, IteratorVariable it, String name, List<VariableTracker> args) {
         return switch (name) {
+            case "remove", "set", "add" -> iteratorWrite(ctx, it, name, args);
             case "hasNext" -> {
                 // an ArrayDeque's iterator counts the elements it was made with; the trace's reads the deque as it is
                 if (it.containerChanged() && it.unchangedIterable() == null && it.overArrayDeque()) throw KeyedContainers.concurrentModification(ctx, "Iterator.hasNext()");
@@ -421,6 +422,48 @@ final class Containers {
             case "hasPrevious" -> ConstantVariable.of(it.position() > 0 ? 1 : 0);
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Iterator." + name + "()");
         };
+    }
+
+    private static final MethodTypeDesc LIST_REMOVE_AT = MethodTypeDesc.of(ConstantDescs.CD_Object, ConstantDescs.CD_int);
+    private static final MethodTypeDesc LIST_SET = MethodTypeDesc.of(ConstantDescs.CD_Object, ConstantDescs.CD_int, ConstantDescs.CD_Object);
+    private static final MethodTypeDesc LIST_ADD_AT = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_int, ConstantDescs.CD_Object);
+
+    /**
+     * Iterator.remove and ListIterator.set and add over an ArrayList or LinkedList (or an immutable
+     * list, which throws UnsupportedOperationException first), as the JDK's list iterators run them:
+     * remove and set act on the item next() or previous() last returned (none: IllegalStateException,
+     * which ArrayList's checks before a concurrent change and LinkedList's remove after), add inserts
+     * at the cursor; each goes through the list's own method, so an argument list changed in the
+     * graph is replayed on the caller's, and remove and add leave the iterator expecting the change
+     * it made, where any other change still fails the next step.
+     */
+    private static VariableTracker iteratorWrite(TraceContext ctx, IteratorVariable it, String name, List<VariableTracker> args) {
+        ListVariable l = it.list();
+        if (l == null || l.isArrayDeque() || l.isFixedSize() || l.isViewOfAnother()) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Iterator." + name + "() over " + (l == null ? "a map or set" : l.describe())
+                    + " (traced over an ArrayList, a LinkedList or an immutable list)");
+        }
+        if (!l.isMutable()) mutable(ctx, l, name);      // an immutable list's iterator refuses first
+        boolean linked = l.type() == java.util.LinkedList.class;
+        String what = "ListIterator." + name + "()";
+        if ((linked && name.equals("remove") || name.equals("add")) && it.containerChanged()) throw KeyedContainers.concurrentModification(ctx, what);
+        if (!name.equals("add") && it.lastReturned() < 0) {
+            throw Exceptions.raise(ctx, new IllegalStateException(), GraphBreakType.EXCEPTION_THROWN, "the traced path throws IllegalStateException: "
+                    + what + " with no element returned by next() or previous() since the iterator's last remove or add");
+        }
+        if (it.containerChanged()) throw KeyedContainers.concurrentModification(ctx, what);
+        switch (name) {
+            case "remove" -> {
+                listMethod(ctx, l, "remove", LIST_REMOVE_AT, List.of(ConstantVariable.of(it.lastReturned())));
+                it.removedLastReturned();
+            }
+            case "set" -> listMethod(ctx, l, "set", LIST_SET, List.of(ConstantVariable.of(it.lastReturned()), args.getFirst()));
+            default -> {
+                listMethod(ctx, l, "add", LIST_ADD_AT, List.of(ConstantVariable.of(it.position()), args.getFirst()));
+                it.addedAtCursor();
+            }
+        }
+        return null;
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.ConcurrentModificationException;
 import java.util.Iterator;
 import java.util.LinkedList;
 import java.util.List;
+import java.util.ListIterator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -177,5 +178,108 @@ class Capture11RegressionTest {
         assertEquals(eagerList, compiledList);
         assertThrows(ConcurrentModificationException.class, eagerView::size);
         assertThrows(ConcurrentModificationException.class, compiledView::size);
+    }
+
+    // ---- Iterator.remove, ListIterator.set and add over a list ----
+
+    static Object removesThroughTheIterator(Tensor x) {
+        List<Tensor> xs = new ArrayList<>(List.of(x.mul(1), x.neg(), x.mul(3), x.exp()));
+        Iterator<Tensor> it = xs.iterator();
+        int i = 0;
+        while (it.hasNext()) {
+            Tensor t = it.next();
+            if (i++ % 2 == 1) it.remove();
+            else t.add_(1);
+        }
+        return xs;
+    }
+
+    static Object walksALinkedListBothWays(Tensor x) {
+        LinkedList<Tensor> xs = new LinkedList<>(List.of(x, x.neg(), x.mul(3)));
+        ListIterator<Tensor> it = xs.listIterator();
+        while (it.hasNext()) {
+            Tensor t = it.next();
+            if (it.nextIndex() == 2) it.remove();
+            else it.add(t.mul(2));
+        }
+        Tensor acc = x.mul(0);
+        while (it.hasPrevious()) {
+            Tensor t = it.previous();
+            it.set(t.sub(1));
+            acc = acc.mul(0.5).add(t).add(it.nextIndex());
+        }
+        return List.of(acc, xs);
+    }
+
+    static Object removesTwice(Tensor x) {
+        List<Tensor> xs = new ArrayList<>(List.of(x, x.neg()));
+        Iterator<Tensor> it = xs.iterator();
+        it.next();
+        it.remove();
+        it.remove();
+        return xs;
+    }
+
+    static Object setsAfterTheListChanged(Tensor x) {
+        List<Tensor> xs = new ArrayList<>(List.of(x, x.neg()));
+        ListIterator<Tensor> it = xs.listIterator();
+        it.next();
+        xs.add(x);
+        it.set(x.mul(2));
+        return xs;
+    }
+
+    static Object removesFromAnImmutableList(Tensor x) {
+        Iterator<Tensor> it = List.of(x, x.neg()).iterator();
+        it.next();
+        try {
+            it.remove();
+            return x;
+        } catch (UnsupportedOperationException e) {
+            return x.add(1);
+        }
+    }
+
+    static Object removesFromItsArgument(List<Tensor> xs) {
+        Tensor kept = null;
+        for (Iterator<Tensor> it = xs.iterator(); it.hasNext(); ) {
+            Tensor t = it.next();
+            if (kept == null) kept = t.mul(2);
+            else it.remove();
+        }
+        return kept;
+    }
+
+    @Test
+    void iteratorWritesAreTracedAsTheJdksListIteratorsRunThem() { // before: GB0003 "Iterator.remove()" / "Iterator.set()" at each
+        Tensor x = Tensor.randn(3);
+        for (Fn1<Tensor, Object> f : List.<Fn1<Tensor, Object>>of(Capture11RegressionTest::removesThroughTheIterator,
+                Capture11RegressionTest::walksALinkedListBothWays, Capture11RegressionTest::removesFromAnImmutableList,
+                PyTorchPorts5Programs::listIteratorSetAddPrevious)) {
+            CompileCounter cc = assertAsEager(f, x);
+            assertEquals(1, cc.frameCount(), "frames");
+            assertEquals(0, graphBreaks(f, x), "graph breaks");
+            Ember.reset();
+        }
+    }
+
+    @Test
+    void iteratorMisuseThrowsAsEager() {
+        Tensor x = Tensor.randn(3);
+        assertThrows(IllegalStateException.class, () -> removesTwice(x));
+        assertAsEager(Capture11RegressionTest::removesTwice, x);
+        assertThrows(ConcurrentModificationException.class, () -> setsAfterTheListChanged(x));
+        assertAsEager(Capture11RegressionTest::setsAfterTheListChanged, x);
+    }
+
+    @Test
+    void anIteratorsRemoveOnAnArgumentIsReplayedOnTheCallersList() {
+        Tensor a = Tensor.randn(3), b = Tensor.randn(3), c = Tensor.randn(3);
+        List<Tensor> eagerList = new ArrayList<>(List.of(a, b, c)), compiledList = new ArrayList<>(eagerList);
+        Fn1<List<Tensor>, Object> f = Capture11RegressionTest::removesFromItsArgument;
+        CompileCounter cc = new CompileCounter();
+        Compiled.assertSame(f.apply(eagerList), Ember.compile(f, Options.backend(cc)).apply(compiledList), "result");
+        Compiled.assertSame(eagerList, compiledList, "the caller's list afterwards");
+        assertEquals(1, cc.frameCount(), "frames");
     }
 }
