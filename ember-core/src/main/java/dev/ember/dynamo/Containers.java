@@ -80,6 +80,33 @@ final class Containers {
     }
 
     static VariableTracker listMethod(TraceContext ctx, ListVariable l, String name, MethodTypeDesc type, List<VariableTracker> args) {
+        if (l.isView()) return viewMethod(ctx, l, name, type, args);
+        return listOrViewMethod(ctx, l, name, type, args);
+    }
+
+    /** Methods a live view (subList, reversed, unmodifiableList) traces; others break the graph and run as Java runs them. */
+    private static final java.util.Set<String> VIEW_METHODS = java.util.Set.of("size", "isEmpty", "get", "getFirst", "getLast", "iterator", "listIterator",
+            "stream", "add", "addFirst", "addLast", "addAll", "set", "remove", "removeFirst", "removeLast", "clear", "contains", "indexOf", "lastIndexOf",
+            "equals", "hashCode", "toArray", "subList", "reversed");
+
+    /**
+     * A method of a live view: a subList whose base changed in structure other than through it
+     * throws ConcurrentModificationException at any use, as Java's do; a change through the view
+     * reaches the base (and an argument list under it is replayed), and the view follows its own
+     * length. An unmodifiable view refuses every write, as Collections' wrappers do.
+     */
+    private static VariableTracker viewMethod(TraceContext ctx, ListVariable l, String name, MethodTypeDesc type, List<VariableTracker> args) {
+        if (l.isStale()) throw KeyedContainers.concurrentModification(ctx, "List." + name + "() on a subList");
+        if (!VIEW_METHODS.contains(name) && l.viewKind() != ListVariable.ViewKind.UNMODIFIABLE) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + name + "() on " + l.describe() + ": a view's " + name + " is not traced");
+        }
+        int rootSize = l.root().items().size();
+        VariableTracker result = listOrViewMethod(ctx, l, name, type, args);
+        l.changedThroughView(l.root().items().size() - rootSize);
+        return result;
+    }
+
+    private static VariableTracker listOrViewMethod(TraceContext ctx, ListVariable l, String name, MethodTypeDesc type, List<VariableTracker> args) {
         String asList = asListMethod(name, args.size());
         if (asList != null && !asList.equals(name)) {
             VariableTracker r = listMethod(ctx, l, asList, type, args);
@@ -240,13 +267,13 @@ final class Containers {
             case "indexOf" -> ConstantVariable.of(indexOf(ctx, items, args.getFirst()));
             case "lastIndexOf" -> ConstantVariable.of(lastIndexOf(ctx, items, args.getFirst()));
             case "reversed" -> {
-                viewOfImmutable(ctx, l, name);
+                if (liveView(ctx, l, name)) yield ListVariable.viewOf(l, ListVariable.ViewKind.REVERSED, 0, items.size());
                 yield new ListVariable(items.reversed(), false, null);
             }
             case "subList" -> {
-                viewOfImmutable(ctx, l, name);
                 int from = intArg(ctx, args.get(0)), to = intArg(ctx, args.get(1));
                 if (from < 0 || to > items.size() || from > to) throw outOfBounds(ctx, from, items.size());
+                if (liveView(ctx, l, name)) yield ListVariable.viewOf(l, ListVariable.ViewKind.SUB_LIST, from, to);
                 yield new ListVariable(items.subList(from, to), false, null);
             }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, l.describe() + "." + name + "() is not traced");
@@ -467,18 +494,20 @@ final class Containers {
     }
 
     /**
-     * subList and reversed return views: a write through one changes the list, and a change of the
-     * list shows through it. The trace models them as copies, which is exact only for a list that
-     * never changes; of a list that can (an ArrayList, LinkedList or Arrays.asList, made in the
-     * frame or passed in) the call breaks the graph and runs as Java runs it (PyTorch corpus
-     * {@code functions.list_slice_assignment}: {@code m.subList(1, m.size()).clear()} was refused
-     * as a change of an immutable list).
+     * Whether subList or reversed of {@code l} is a live view ({@link ListVariable#viewOf}): a write
+     * through it changes the list, and a change of the list shows through it. Of an ArrayList or
+     * LinkedList (or a view of one) it is; of a list that never changes (List.of, an op's outputs)
+     * a copy is the same. An ArrayDeque's reversed() is a Deque, and an Arrays.asList list writes
+     * through to its array: those views break the graph and run as Java runs them (PyTorch corpus
+     * {@code functions.list_slice_assignment}: {@code m.subList(1, m.size()).clear()}).
      */
-    private static void viewOfImmutable(TraceContext ctx, ListVariable l, String method) {
-        if (l.isMutable() || l.isFixedSize()) {
-            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + method + "() of a list that can change: the result is a view that writes "
-                    + "through to the list and sees its changes, which the trace does not model; it runs outside the graph");
+    private static boolean liveView(TraceContext ctx, ListVariable l, String method) {
+        if (l.isView()) return true;
+        if (l.isArrayDeque() || l.isFixedSize()) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + method + "() of " + l.describe() + ": the result is a view that writes "
+                    + "through to it and sees its changes, which the trace models only over an ArrayList or LinkedList; it runs outside the graph");
         }
+        return l.isMutable();
     }
 
     /** A read of an input list that views another container, after the trace changed one: the change may show through it. */
@@ -489,6 +518,12 @@ final class Containers {
     }
 
     private static void mutable(TraceContext ctx, ListVariable l, String method) {
+        if (l.isView() && l.viewKind() != ListVariable.ViewKind.UNMODIFIABLE) {
+            // a write through a subList or reversed view is a write to the list under it
+            ListVariable root = l.root();
+            if (root.source() != null) ctx.sideEffects.mutated(root);
+            return;
+        }
         if (l.isFixedSize()) {
             // Arrays.asList: set writes through to the array; a change of size throws, as Java's does
             if (!method.equals("set") && !method.equals("sort")) {

@@ -114,6 +114,10 @@ final class JdkCalls {
                 && args.stream().skip(1).allMatch(a -> a instanceof ConstantVariable c && c.value() instanceof Integer)) {
             return swapOrRotate(ctx, l, name, args.stream().skip(1).map(a -> (Integer) ((ConstantVariable) a).value()).toList());
         }
+        if (owner == java.util.Collections.class && name.equals("unmodifiableList") && args.getFirst() instanceof ListVariable l && !l.isArrayDeque()) {
+            // a live read-only view: the list's later changes show through it, its writes throw UnsupportedOperationException
+            return ListVariable.viewOf(l, ListVariable.ViewKind.UNMODIFIABLE, 0, 0);
+        }
         if (owner == java.util.Collections.class && name.equals("sort") && args.getFirst() instanceof ListVariable l) {
             return Containers.listMethod(ctx, l, "sort", MethodTypeDesc.of(java.lang.constant.ConstantDescs.CD_void, java.lang.constant.ClassDesc.of("java.util.Comparator")), List.of(args.size() == 2 ? args.get(1) : ConstantVariable.of(null)));
         }

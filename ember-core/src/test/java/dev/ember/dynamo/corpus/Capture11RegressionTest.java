@@ -282,4 +282,102 @@ class Capture11RegressionTest {
         Compiled.assertSame(eagerList, compiledList, "the caller's list afterwards");
         assertEquals(1, cc.frameCount(), "frames");
     }
+
+    // ---- subList, reversed() and Collections.unmodifiableList: live views in the trace ----
+
+    static Object writesThroughNestedViews(Tensor x) {
+        List<Tensor> xs = new ArrayList<>(List.of(x, x.add(1), x.add(2), x.add(3), x.add(4)));
+        List<Tensor> mid = xs.subList(1, 4);
+        List<Tensor> inner = mid.subList(1, 3);
+        inner.add(x.mul(9));
+        inner.remove(0);
+        List<Tensor> back = mid.reversed();
+        back.set(0, x.neg());
+        xs.set(0, x.mul(7));                          // a set is no structural change: the views stay usable
+        Tensor s = x.mul(0);
+        for (Tensor t : back) s = s.mul(0.5).add(t);
+        return List.of(s, xs, mid, inner, back, mid.size(), inner.getFirst());
+    }
+
+    static Object usesASubListAfterItsListGrew(Tensor x) {
+        List<Tensor> xs = new ArrayList<>(List.of(x, x.add(1), x.add(2)));
+        List<Tensor> tail = xs.subList(1, 3);
+        xs.add(x);
+        try {
+            return tail.get(0);
+        } catch (ConcurrentModificationException e) {
+            return x.add(xs.size());
+        }
+    }
+
+    static Object readsThroughAnUnmodifiableView(Tensor x) {
+        List<Tensor> xs = new LinkedList<>(List.of(x, x.add(1), x.add(2)));
+        List<Tensor> u = Collections.unmodifiableList(xs);
+        List<Tensor> r = xs.reversed();
+        xs.add(x.mul(3));
+        r.add(x.mul(4));                              // reversed().add is the list's addFirst
+        Tensor s = u.get(3).add(u.size()).add(r.getLast());
+        try {
+            u.set(0, x);
+        } catch (UnsupportedOperationException e) {
+            s = s.add(1);
+        }
+        try {
+            u.sort(null);
+        } catch (UnsupportedOperationException e) {
+            s = s.add(1);
+        }
+        return List.of(s, u);
+    }
+
+    @Test
+    void viewsOfAChangingListAreTracedLive() { // before: GB0003 "the result is a view that writes through to the list", and breaks at each use
+        Tensor x = Tensor.randn(3);
+        for (Fn1<Tensor, Object> f : List.<Fn1<Tensor, Object>>of(Capture11RegressionTest::writesThroughNestedViews,
+                Capture11RegressionTest::usesASubListAfterItsListGrew, Capture11RegressionTest::readsThroughAnUnmodifiableView)) {
+            CompileCounter cc = assertAsEager(f, x);
+            assertEquals(1, cc.frameCount(), "frames");
+            assertEquals(0, graphBreaks(f, x), "graph breaks");
+            Ember.reset();
+        }
+    }
+
+    static Object returnsViews(Tensor x) {
+        List<Tensor> xs = new ArrayList<>(List.of(x, x.add(1), x.add(2)));
+        return List.of(xs, xs.subList(0, 2), xs.reversed(), Collections.unmodifiableList(xs));
+    }
+
+    @Test
+    void returnedViewsAreViewsOfTheReturnedList() {
+        Tensor x = Tensor.randn(3);
+        @SuppressWarnings("unchecked")
+        List<List<Tensor>> got = (List<List<Tensor>>) Ember.compile((Fn1<Tensor, Object>) Capture11RegressionTest::returnsViews).apply(x);
+        Compiled.assertSame(returnsViews(x), got, "values");
+        got.get(0).set(0, x.mul(5));
+        for (int view = 1; view <= 3; view++) {
+            int at = view == 2 ? 2 : 0;
+            Compiled.assertSame(x.mul(5), got.get(view).get(at), "view " + view + " shows the list's set");
+        }
+        got.get(1).clear();
+        assertEquals(1, got.get(0).size(), "a clear through the subList empties the list's first two");
+        assertThrows(UnsupportedOperationException.class, () -> got.get(3).add(x));
+    }
+
+    static Object clearsATailOfItsArgument(List<Tensor> xs) {
+        Tensor first = xs.getFirst().mul(2);
+        xs.subList(1, xs.size()).clear();
+        xs.reversed().add(first);
+        return first;
+    }
+
+    @Test
+    void aViewOfAnArgumentChangesTheCallersList() {
+        Tensor a = Tensor.randn(3), b = Tensor.randn(3), c = Tensor.randn(3);
+        List<Tensor> eagerList = new ArrayList<>(List.of(a, b, c)), compiledList = new ArrayList<>(eagerList);
+        Fn1<List<Tensor>, Object> f = Capture11RegressionTest::clearsATailOfItsArgument;
+        CompileCounter cc = new CompileCounter();
+        Compiled.assertSame(f.apply(eagerList), Ember.compile(f, Options.backend(cc)).apply(compiledList), "result");
+        Compiled.assertSame(eagerList, compiledList, "the caller's list afterwards");
+        assertEquals(1, cc.frameCount(), "frames");
+    }
 }
