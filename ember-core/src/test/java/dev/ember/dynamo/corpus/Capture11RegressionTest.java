@@ -15,6 +15,10 @@ import java.util.Iterator;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.ListIterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -379,5 +383,43 @@ class Capture11RegressionTest {
         Compiled.assertSame(f.apply(eagerList), Ember.compile(f, Options.backend(cc)).apply(compiledList), "result");
         Compiled.assertSame(eagerList, compiledList, "the caller's list afterwards");
         assertEquals(1, cc.frameCount(), "frames");
+    }
+
+    // ---- downstream collectors: mapping, filtering, partitioningBy(predicate, downstream), sums and averages ----
+
+    static final List<String> CALLS = new ArrayList<>();
+
+    static Object collectsWithDownstreams(Tensor x) {
+        List<String> names = List.of("conv", "bn", "fc", "relu", "bias", "w");
+        Map<Integer, List<String>> byLength = names.stream().collect(Collectors.groupingBy(String::length, Collectors.mapping(s -> {
+            CALLS.add("map " + s);                    // Java maps each item as it comes, between the classifier's calls
+            return s.toUpperCase();
+        }, Collectors.toList())));
+        Map<Boolean, Set<String>> firsts = names.stream().collect(Collectors.partitioningBy(s -> s.length() > 2,
+                Collectors.mapping(s -> s.substring(0, 1), Collectors.toSet())));
+        Map<Boolean, Long> counts = names.stream().collect(Collectors.partitioningBy(s -> s.contains("b"), Collectors.counting()));
+        Map<Character, Double> averages = names.stream().collect(Collectors.groupingBy(s -> s.charAt(0), TreeMap::new,
+                Collectors.averagingDouble(s -> s.length() * 0.1)));
+        Map<Integer, Integer> sums = names.stream().collect(Collectors.groupingBy(String::length, Collectors.summingInt(s -> s.charAt(0))));
+        Map<Integer, String> joined = names.stream().collect(Collectors.groupingBy(String::length,
+                Collectors.filtering(s -> !s.startsWith("b"), Collectors.joining("+", "<", ">"))));
+        long longOnes = names.stream().collect(Collectors.filtering(s -> s.length() > 2, Collectors.counting()));
+        Map<Integer, String> merged = names.stream().collect(Collectors.toMap(String::length, s -> s, (a, b) -> a + "|" + b, TreeMap::new));
+        Tensor scaled = x.mul(longOnes).add(sums.get(2)).mul(averages.get('b'));
+        return List.of(scaled, byLength, firsts, counts, averages, sums, joined, merged, List.copyOf(CALLS));
+    }
+
+    @Test
+    void downstreamCollectorsAreTracedItemByItem() { // before: GB0003 "call to java.util.stream.Collectors.mapping() (not known to be pure)"
+        Tensor x = Tensor.randn(3);
+        Object eager = collectsWithDownstreams(x);
+        CALLS.clear();
+        CompileCounter cc = new CompileCounter();
+        Object got = Ember.compile((Fn1<Tensor, Object>) Capture11RegressionTest::collectsWithDownstreams, Options.backend(cc)).apply(x);
+        Compiled.assertSame(eager, got, "results, maps in eager's order and classes, the mapper's calls in eager's order");
+        assertEquals(1, cc.frameCount(), "frames");
+        CALLS.clear();
+        assertEquals(0, graphBreaks(Capture11RegressionTest::collectsWithDownstreams, x), "graph breaks");
+        CALLS.clear();
     }
 }
