@@ -52,6 +52,11 @@ final class JdkCalls {
             }
             return args.getFirst();
         }
+        if (owner == Objects.class && (name.equals("isNull") || name.equals("nonNull")) && args.size() == 1) {
+            // only a null constant is null (a tensor, a list, an object the trace holds never is): the answer is known, whatever the value
+            boolean isNull = args.getFirst() instanceof ConstantVariable c && c.value() == null;
+            return ConstantVariable.of(isNull == name.equals("isNull") ? 1 : 0);
+        }
         if (owner == List.class && name.equals("of")) {
             List<VariableTracker> items = type.parameterCount() == 1 && type.parameterType(0).isArray()
                     ? Containers.itemsOf(ctx, args.getFirst()) : args;

@@ -422,4 +422,21 @@ class Capture11RegressionTest {
         assertEquals(0, graphBreaks(Capture11RegressionTest::collectsWithDownstreams, x), "graph breaks");
         CALLS.clear();
     }
+
+    // ---- Objects.isNull / nonNull of a tensor or a list: known while tracing ----
+
+    static Object filtersNulls(Tensor x) {
+        List<Tensor> maybe = java.util.Arrays.asList(x.sin(), null, x.cos(), null);
+        Tensor sum = maybe.stream().filter(java.util.Objects::nonNull).reduce(x.mul(0), Tensor::add);
+        long missing = maybe.stream().filter(java.util.Objects::isNull).count();
+        return sum.add(missing).add(java.util.Objects.isNull(maybe) ? 1 : 0);
+    }
+
+    @Test
+    void nullChecksOfTracedValuesDoNotBreak() { // before: GB0003 "passing Tensor f32[3] to java.util.Objects.nonNull()"
+        Tensor x = Tensor.randn(3);
+        CompileCounter cc = assertAsEager(Capture11RegressionTest::filtersNulls, x);
+        assertEquals(1, cc.frameCount(), "frames");
+        assertEquals(0, graphBreaks(Capture11RegressionTest::filtersNulls, x), "graph breaks");
+    }
 }

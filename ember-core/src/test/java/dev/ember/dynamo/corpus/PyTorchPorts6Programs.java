@@ -15,7 +15,10 @@ import java.util.Map;
  * slice of an argument list written into, a user dict subclass, a dict of user objects, a nested
  * tuple argument whose structure changes), on module attributes and buffers, and on a size read
  * across a break. A Python slice is a copy; Java's subList is a live view, so the slice repro is
- * ported both ways. PyTorchPorts6Test runs them eagerly and compiled.
+ * ported both ways. Then test_misc.py's: a property (a getter) of a config object, a dataclass
+ * whose optional fields are summed when set (a record with null components), a dataclass made
+ * and returned, getattr with a default on None, and {@code torch.cat([*x])}. PyTorchPorts6Test runs
+ * them eagerly and compiled.
  *
  * <p>Skipped, with no Java meaning: test_sort_out and test_sigmoid_out ({@code out=} arguments),
  * test_optimized_deepcopy ({@code copy.deepcopy} of a compiled module), test_numpy_list, the
@@ -158,5 +161,56 @@ final class PyTorchPorts6Programs {
         int[] size = x.shape();
         System.out.println("arf");
         return y.view(size).add(1);
+    }
+
+    // ---- test_misc.py ----
+
+    // test_user_property: cfg.prop5, a property (a getter here) read in the graph (Dynamo: one frame, two ops)
+    static final class MyConfig {
+        int prop5() { return 5; }
+    }
+
+    static Tensor userProperty(MyConfig cfg, Tensor x, Tensor y) { return x.add(y).add(cfg.prop5()); }
+
+    // test_dataclass_fields: the first field plus every other field that is set (Dynamo: ops 2 for obj1, 1 for obj2)
+    record MyDataClass(Tensor a, Tensor b, Tensor c, Tensor d, Tensor e) {
+        MyDataClass(Tensor a) { this(a, null, null, null, null); }
+    }
+
+    static Tensor dataclassFields(MyDataClass obj) {
+        List<Tensor> others = java.util.Arrays.asList(obj.b(), obj.c(), obj.d(), obj.e());
+        if (others.stream().allMatch(java.util.Objects::isNull)) throw new AssertionError("other fields are all null");
+        Tensor total = obj.a();
+        for (Tensor v : others) {
+            if (v != null) total = total.add(v);
+        }
+        return total;
+    }
+
+    // test_dataclass_local_hasattr: a dataclass made from the input and returned (Dynamo: one frame, two ops)
+    record Pair(Tensor a, Tensor b) {}
+
+    /** The test's closure variable x; in a class of its own, so that making it draws from the generator only when first used. */
+    static final class Captured {
+        static final Tensor X = Tensor.randn(10);
+    }
+
+    static Pair dataclassLocal() { return new Pair(Captured.X.add(1), Captured.X.sub(1)); }
+
+    // test_constant_getattr: getattr(None, "arg", 3): a field of a null holder, defaulted
+    static final class Holder {
+        Integer arg;
+    }
+
+    static Integer constantGetattr() {
+        Holder h = null;
+        return h != null && h.arg != null ? h.arg : 3;
+    }
+
+    // test_tensor_build_list_unpack: torch.cat([*x], dim=-1) (Dynamo: one frame, two ops: x[0] and cat)
+    static Tensor tensorBuildListUnpack(Tensor x) {
+        List<Tensor> parts = new ArrayList<>();
+        for (int i = 0; i < x.size(0); i++) parts.add(x.select(0, i));       // [*x]: x iterated along its first dimension
+        return Tensor.cat(parts, -1);
     }
 }

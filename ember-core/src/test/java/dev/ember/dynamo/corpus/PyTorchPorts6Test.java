@@ -118,4 +118,50 @@ class PyTorchPorts6Test {
         check((Fn1<Tensor, Tensor>) PyTorchPorts6Programs::sizeAcrossAPrint, Options.defaults().withBackendName("aot_eager"),
                 () -> List.<Object[]>of(args(Tensor.randn(2, 3).requiresGrad(true))));
     }
+
+    // ---- test_misc.py ----
+
+    @Test
+    void userProperty() { // test_user_property: one frame, two ops
+        Tensor x = Tensor.randn(10);
+        CompileCounter cc = check((dev.ember.Fn3<PyTorchPorts6Programs.MyConfig, Tensor, Tensor, Tensor>) PyTorchPorts6Programs::userProperty, Options.defaults(),
+                () -> List.<Object[]>of(args(new PyTorchPorts6Programs.MyConfig(), x, x)));
+        assertEquals(1, cc.frameCount(), "frames");
+        assertEquals(2, cc.opCount(), "ops");
+    }
+
+    @Test
+    void dataclassFields() { // test_dataclass_fields: obj1 two ops, obj2 (compiled afresh) one
+        Fn1<PyTorchPorts6Programs.MyDataClass, Tensor> f = PyTorchPorts6Programs::dataclassFields;
+        CompileCounter cc = check(f, Options.defaults(), () -> List.<Object[]>of(args(new PyTorchPorts6Programs.MyDataClass(Tensor.randn(10), Tensor.randn(10),
+                Tensor.randn(10), null, null))));
+        assertEquals(1, cc.frameCount(), "frames");
+        assertEquals(2, cc.opCount(), "ops");
+        Ember.reset();
+        cc = check(f, Options.defaults(), () -> List.<Object[]>of(args(new PyTorchPorts6Programs.MyDataClass(Tensor.randn(10), null, null, null, Tensor.randn(10)))));
+        assertEquals(1, cc.frameCount(), "frames");
+        assertEquals(1, cc.opCount(), "ops");
+        Ember.reset();
+        check(f, Options.defaults(), () -> List.<Object[]>of(args(new PyTorchPorts6Programs.MyDataClass(Tensor.randn(10))))); // the assert, as eager's
+    }
+
+    @Test
+    void dataclassLocalHasattr() { // test_dataclass_local_hasattr: nopython, one frame, two ops
+        CompileCounter cc = check((Fn0<PyTorchPorts6Programs.Pair>) PyTorchPorts6Programs::dataclassLocal, Options.fullgraph(), () -> List.<Object[]>of(args()));
+        assertEquals(1, cc.frameCount(), "frames");
+        assertEquals(2, cc.opCount(), "ops");
+    }
+
+    @Test
+    void constantGetattr() { // test_constant_getattr
+        check((Fn0<Integer>) PyTorchPorts6Programs::constantGetattr, Options.fullgraph(), () -> List.<Object[]>of(args()));
+    }
+
+    @Test
+    void tensorBuildListUnpack() { // test_tensor_build_list_unpack: one frame, two ops
+        CompileCounter cc = check((Fn1<Tensor, Tensor>) PyTorchPorts6Programs::tensorBuildListUnpack, Options.defaults(),
+                () -> List.<Object[]>of(args(Tensor.randn(1, 1, 47, 76))));
+        assertEquals(1, cc.frameCount(), "frames");
+        assertEquals(2, cc.opCount(), "ops");
+    }
 }
