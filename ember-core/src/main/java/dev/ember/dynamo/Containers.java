@@ -23,9 +23,15 @@ final class Containers {
 
     static List<VariableTracker> itemsOf(TraceContext ctx, VariableTracker v) {
         if (v instanceof ArrayVariable a) return a.items();
-        if (v instanceof ListVariable l) return l.items();
+        if (v instanceof ListVariable l) return liveItems(ctx, l, "reading");
         if (v instanceof SetVariable || v instanceof MapViewVariable) return KeyedContainers.elements(ctx, v);
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected a list, an array or a set, got " + v.describe());
+    }
+
+    /** {@code l}'s items; a subList whose list changed under it throws ConcurrentModificationException, as Java's does at any use. */
+    private static List<VariableTracker> liveItems(TraceContext ctx, ListVariable l, String what) {
+        if (l.isStale()) throw KeyedContainers.concurrentModification(ctx, what + " " + l.describe());
+        return l.items();
     }
 
     /**
@@ -378,7 +384,7 @@ final class Containers {
             }
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List.equals() with " + other.describe());
         }
-        List<VariableTracker> a = l.items(), b = o.items();
+        List<VariableTracker> a = liveItems(ctx, l, "List.equals() of"), b = liveItems(ctx, o, "List.equals() with");
         if (a.size() != b.size()) return false;
         for (int i = 0; i < a.size(); i++) if (!equal(ctx, a.get(i), b.get(i))) return false;
         return true;

@@ -314,6 +314,18 @@ class Capture11RegressionTest {
         }
     }
 
+    static Object copiesAStaleSubList(Tensor x) {
+        List<Tensor> xs = new ArrayList<>(List.of(x, x.add(1), x.add(2)));
+        List<Tensor> head = xs.subList(0, 2);
+        xs.removeLast();
+        xs.removeLast();
+        try {
+            return new ArrayList<>(head);
+        } catch (ConcurrentModificationException e) {
+            return List.of(x.neg(), xs.size());
+        }
+    }
+
     static Object readsThroughAnUnmodifiableView(Tensor x) {
         List<Tensor> xs = new LinkedList<>(List.of(x, x.add(1), x.add(2)));
         List<Tensor> u = Collections.unmodifiableList(xs);
@@ -338,7 +350,8 @@ class Capture11RegressionTest {
     void viewsOfAChangingListAreTracedLive() { // before: GB0003 "the result is a view that writes through to the list", and breaks at each use
         Tensor x = Tensor.randn(3);
         for (Fn1<Tensor, Object> f : List.<Fn1<Tensor, Object>>of(Capture11RegressionTest::writesThroughNestedViews,
-                Capture11RegressionTest::usesASubListAfterItsListGrew, Capture11RegressionTest::readsThroughAnUnmodifiableView)) {
+                Capture11RegressionTest::usesASubListAfterItsListGrew, Capture11RegressionTest::readsThroughAnUnmodifiableView,
+                Capture11RegressionTest::copiesAStaleSubList)) {
             CompileCounter cc = assertAsEager(f, x);
             assertEquals(1, cc.frameCount(), "frames");
             assertEquals(0, graphBreaks(f, x), "graph breaks");
