@@ -205,8 +205,8 @@ sealed interface OutputRebuilder {
      * An iterator over a rebuilt list, set or map view, past the items the trace took: a
      * {@link dev.ember.dynamo.resume.ResumedIterator}, Java's own iterator underneath.
      */
-    record IteratorAt(OutputRebuilder iterable, int position) implements OutputRebuilder {
-        public Object rebuild(Rebuild r) { return new dev.ember.dynamo.resume.ResumedIterator<>((Iterable<?>) r.value(iterable), position); }
+    record IteratorAt(OutputRebuilder iterable, int position, int lastReturned) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) { return new dev.ember.dynamo.resume.ResumedIterator<>((Iterable<?>) r.value(iterable), position, lastReturned); }
 
         @Override
         public boolean hasIdentity() { return true; }

@@ -72,7 +72,7 @@ final class Rebuilders {
     private OutputRebuilder resumedIterator(IteratorVariable it) {
         OutputRebuilder known = made.get(it);
         if (known != null) return known;
-        OutputRebuilder r = new OutputRebuilder.IteratorAt(of(it.unchangedIterable(), null), it.position());
+        OutputRebuilder r = new OutputRebuilder.IteratorAt(of(it.unchangedIterable(), null), it.position(), it.lastReturned());
         made.put(it, r);
         return r;
     }

@@ -48,7 +48,7 @@ public final class IteratorVariable implements VariableTracker {
      * was made (so a real iterator over it, moved past {@link #position()} items, reads what this
      * one would); else null.
      */
-    public VariableTracker unchangedIterable() { return containerChanged() || items == null && !lastMoveWasNext() ? null : iterable; }
+    public VariableTracker unchangedIterable() { return containerChanged() ? null : iterable; }
 
     /** How many items {@code next()} has returned. */
     public int position() { return position; }
@@ -86,12 +86,8 @@ public final class IteratorVariable implements VariableTracker {
         expectedChanges = ((ListVariable) iterable).structuralChanges();
     }
 
-    /**
-     * Whether a real list iterator made at {@link #position()} and moved as the resume code moves it
-     * would be in this one's state: its last move was a next() (or it has not moved), so remove and
-     * set act on the same item.
-     */
-    public boolean lastMoveWasNext() { return position == 0 ? lastReturned == -1 : lastReturned == position - 1; }
+    /** A resumed iterator's state (see ResumedIterator): the item its last move returned, or -1. */
+    public void restoreLastReturned(int index) { lastReturned = index; }
 
     private List<VariableTracker> current() { return items != null ? items : ((ListVariable) iterable).items(); }
 

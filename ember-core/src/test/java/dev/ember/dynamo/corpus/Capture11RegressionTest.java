@@ -452,4 +452,48 @@ class Capture11RegressionTest {
         assertEquals(1, cc.frameCount(), "frames");
         assertEquals(0, graphBreaks(Capture11RegressionTest::filtersNulls, x), "graph breaks");
     }
+
+    // ---- an iterator that removed, live across a graph break ----
+
+    static Object removesAcrossABreak(Tensor x) {
+        List<Tensor> xs = new ArrayList<>(List.of(x.mul(1), x.neg(), x.mul(3), x.exp()));
+        Iterator<Tensor> it = xs.iterator();
+        int i = 0;
+        Tensor acc = x.mul(0);
+        while (it.hasNext()) {
+            Tensor t = it.next();
+            if (i++ % 2 == 1) it.remove();
+            dev.ember.Ember.graphBreak();
+            acc = acc.add(t);
+        }
+        return List.of(acc, xs);
+    }
+
+    static Object removesAfterABreak(Tensor x) {
+        List<Tensor> xs = new ArrayList<>(List.of(x.mul(1), x.neg(), x.mul(3), x.exp()));
+        ListIterator<Tensor> it = xs.listIterator();
+        int i = 0;
+        while (it.hasNext()) {
+            Tensor t = it.next();
+            dev.ember.Ember.graphBreak();            // the resumed iterator's last item is t: remove and set act on it
+            if (i++ % 2 == 1) it.remove();
+            else it.set(t.mul(2));
+        }
+        try {
+            it.remove();                              // removed already: IllegalStateException, as eager's
+        } catch (IllegalStateException e) {
+            xs.add(x.neg());
+        }
+        return xs;
+    }
+
+    @Test
+    void anIteratorThatRemovedSurvivesABreak() { // before: its state was not carried (the frame ran eagerly)
+        Tensor x = Tensor.randn(3);
+        for (Fn1<Tensor, Object> f : List.<Fn1<Tensor, Object>>of(Capture11RegressionTest::removesAcrossABreak, Capture11RegressionTest::removesAfterABreak)) {
+            CompileCounter cc = assertAsEager(f, x);
+            org.junit.jupiter.api.Assertions.assertTrue(cc.frameCount() >= 2, "compiled around the breaks: " + cc.frameCount());
+            Ember.reset();
+        }
+    }
 }
