@@ -23,9 +23,15 @@ final class Containers {
 
     static List<VariableTracker> itemsOf(TraceContext ctx, VariableTracker v) {
         if (v instanceof ArrayVariable a) return a.items();
-        if (v instanceof ListVariable l) return l.items();
+        if (v instanceof ListVariable l) return liveItems(ctx, l, "reading");
         if (v instanceof SetVariable || v instanceof MapViewVariable) return KeyedContainers.elements(ctx, v);
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected a list, an array or a set, got " + v.describe());
+    }
+
+    /** {@code l}'s items; a subList whose list changed under it throws ConcurrentModificationException, as Java's does at any use. */
+    private static List<VariableTracker> liveItems(TraceContext ctx, ListVariable l, String what) {
+        if (l.isStale()) throw KeyedContainers.concurrentModification(ctx, what + " " + l.describe());
+        return l.items();
     }
 
     /**
@@ -80,6 +86,33 @@ final class Containers {
     }
 
     static VariableTracker listMethod(TraceContext ctx, ListVariable l, String name, MethodTypeDesc type, List<VariableTracker> args) {
+        if (l.isView()) return viewMethod(ctx, l, name, type, args);
+        return listOrViewMethod(ctx, l, name, type, args);
+    }
+
+    /** Methods a live view (subList, reversed, unmodifiableList) traces; others break the graph and run as Java runs them. */
+    private static final java.util.Set<String> VIEW_METHODS = java.util.Set.of("size", "isEmpty", "get", "getFirst", "getLast", "iterator", "listIterator",
+            "stream", "add", "addFirst", "addLast", "addAll", "set", "remove", "removeFirst", "removeLast", "clear", "contains", "indexOf", "lastIndexOf",
+            "equals", "hashCode", "toArray", "subList", "reversed");
+
+    /**
+     * A method of a live view: a subList whose base changed in structure other than through it
+     * throws ConcurrentModificationException at any use, as Java's do; a change through the view
+     * reaches the base (and an argument list under it is replayed), and the view follows its own
+     * length. An unmodifiable view refuses every write, as Collections' wrappers do.
+     */
+    private static VariableTracker viewMethod(TraceContext ctx, ListVariable l, String name, MethodTypeDesc type, List<VariableTracker> args) {
+        if (l.isStale()) throw KeyedContainers.concurrentModification(ctx, "List." + name + "() on a subList");
+        if (!VIEW_METHODS.contains(name) && l.viewKind() != ListVariable.ViewKind.UNMODIFIABLE) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + name + "() on " + l.describe() + ": a view's " + name + " is not traced");
+        }
+        int rootSize = l.root().items().size();
+        VariableTracker result = listOrViewMethod(ctx, l, name, type, args);
+        l.changedThroughView(l.root().items().size() - rootSize);
+        return result;
+    }
+
+    private static VariableTracker listOrViewMethod(TraceContext ctx, ListVariable l, String name, MethodTypeDesc type, List<VariableTracker> args) {
         String asList = asListMethod(name, args.size());
         if (asList != null && !asList.equals(name)) {
             VariableTracker r = listMethod(ctx, l, asList, type, args);
@@ -95,6 +128,7 @@ final class Containers {
             mutable(ctx, l, name);
             List<VariableTracker> more = name.equals("add") ? List.of(args.getFirst()) : List.copyOf(copiedElements(ctx, args.getFirst(), "addAll"));
             more.forEach(l::append);
+            modified(l, name, !more.isEmpty());
             return ConstantVariable.of(name.equals("add") || !more.isEmpty() ? 1 : 0);
         }
         if (l.isViewOfAnother() && ctx.sideEffects.changedContainers()) throw changedUnderAView(ctx, l, "List." + name + "()");
@@ -122,26 +156,31 @@ final class Containers {
                 mutable(ctx, l, name);
                 if (args.size() == 1) {
                     items.add(args.getFirst());
+                    modified(l, name, true);
                     yield ConstantVariable.of(1);
                 }
                 int at = intArg(ctx, args.getFirst());
                 if (at < 0 || at > items.size()) throw outOfBounds(ctx, at, items.size());
                 items.add(at, args.get(1));
+                modified(l, name, true);
                 yield null;
             }
             case "addFirst" -> {
                 mutable(ctx, l, name);
                 items.addFirst(args.getFirst());
+                modified(l, name, true);
                 yield null;
             }
             case "pollFirst", "pollLast" -> {
                 mutable(ctx, l, name);
+                modified(l, name, !items.isEmpty());
                 yield items.isEmpty() ? ConstantVariable.NULL : name.equals("pollFirst") ? items.removeFirst() : items.removeLast();
             }
             case "removeFirstOccurrence", "removeLastOccurrence" -> {
                 mutable(ctx, l, name);
                 int at = name.equals("removeFirstOccurrence") ? indexOf(ctx, items, args.getFirst()) : lastIndexOf(ctx, items, args.getFirst());
                 if (at >= 0) items.remove(at);
+                modified(l, name, at >= 0);
                 yield ConstantVariable.of(at >= 0 ? 1 : 0);
             }
             case "addAll" -> {
@@ -154,6 +193,7 @@ final class Containers {
                 } else {
                     items.addAll(more);
                 }
+                modified(l, name, !more.isEmpty());
                 yield ConstantVariable.of(more.isEmpty() ? 0 : 1);
             }
             case "set" -> {
@@ -163,37 +203,46 @@ final class Containers {
             }
             case "remove" -> {
                 mutable(ctx, l, name);
-                if (type.parameterType(0).equals(ConstantDescs.CD_int)) yield items.remove(index(ctx, args.getFirst(), items.size()));
+                if (type.parameterType(0).equals(ConstantDescs.CD_int)) {
+                    VariableTracker removed = items.remove(index(ctx, args.getFirst(), items.size()));
+                    modified(l, name, true);
+                    yield removed;
+                }
                 // remove(Object): the first element equal to it
                 int at = indexOf(ctx, items, args.getFirst());
                 if (at >= 0) items.remove(at);
+                modified(l, name, at >= 0);
                 yield ConstantVariable.of(at >= 0 ? 1 : 0);
             }
             case "removeFirst", "removeLast" -> {
                 mutable(ctx, l, name);
                 if (items.isEmpty()) throw noSuchElement(ctx, name);
+                modified(l, name, true);
                 yield items.remove(name.equals("removeFirst") ? 0 : items.size() - 1);
             }
             case "clear" -> {
                 mutable(ctx, l, name);
                 items.clear();
+                modified(l, name, true);
                 yield null;
             }
             case "sort" -> {
                 mutable(ctx, l, name);
                 List<VariableTracker> sorted = sorted(ctx, items, args.getFirst(), "List.sort()");
                 for (int i = 0; i < sorted.size(); i++) items.set(i, sorted.get(i));
+                modified(l, name, true);
                 yield null;
             }
             case "replaceAll" -> {
                 // ArrayList's: each element replaced in order, through the list's own set; an operator that changes the list throws
-                mutable(ctx, l, "set");
+                mutable(ctx, l, name);
                 for (int i = 0; i < items.size(); i++) {
-                    int size = items.size();
+                    int before = l.structuralChanges();
                     VariableTracker made = Invoker.invokeVirtual(ctx, java.util.function.Function.class, "apply", FUNCTION_APPLY, args.getFirst(), List.of(items.get(i)));
-                    if (items.size() != size) throw KeyedContainers.concurrentModification(ctx, "List.replaceAll()");
+                    if (l.structuralChanges() != before) throw KeyedContainers.concurrentModification(ctx, "List.replaceAll()");
                     items.set(i, made);
                 }
+                modified(l, name, true);
                 yield null;
             }
             case "removeIf" -> {
@@ -201,19 +250,20 @@ final class Containers {
                 // (an immutable list refuses before asking; Arrays.asList only when there is something to remove)
                 if (!l.isMutable() && !l.isFixedSize()) mutable(ctx, l, name);
                 List<VariableTracker> keep = new ArrayList<>();
-                int size = items.size();
+                int before = l.structuralChanges();
                 for (VariableTracker item : List.copyOf(items)) {
                     VariableTracker test = Invoker.invokeVirtual(ctx, java.util.function.Predicate.class, "test", PREDICATE_TEST, args.getFirst(), List.of(item));
                     if (!(test instanceof ConstantVariable c && c.value() instanceof Integer b)) {
                         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "List.removeIf() with a predicate that gave " + test.describe());
                     }
-                    if (items.size() != size) throw KeyedContainers.concurrentModification(ctx, "List.removeIf()");
+                    if (l.structuralChanges() != before) throw KeyedContainers.concurrentModification(ctx, "List.removeIf()");
                     if (b == 0) keep.add(item);
                 }
                 if (keep.size() == items.size()) yield ConstantVariable.of(0);
                 mutable(ctx, l, name);
                 items.clear();
                 items.addAll(keep);
+                modified(l, name, true);
                 yield ConstantVariable.of(1);
             }
             case "hashCode" -> ConstantVariable.of(listHashCode(ctx, items));
@@ -223,13 +273,13 @@ final class Containers {
             case "indexOf" -> ConstantVariable.of(indexOf(ctx, items, args.getFirst()));
             case "lastIndexOf" -> ConstantVariable.of(lastIndexOf(ctx, items, args.getFirst()));
             case "reversed" -> {
-                viewOfImmutable(ctx, l, name);
+                if (liveView(ctx, l, name)) yield ListVariable.viewOf(l, ListVariable.ViewKind.REVERSED, 0, items.size());
                 yield new ListVariable(items.reversed(), false, null);
             }
             case "subList" -> {
-                viewOfImmutable(ctx, l, name);
                 int from = intArg(ctx, args.get(0)), to = intArg(ctx, args.get(1));
                 if (from < 0 || to > items.size() || from > to) throw outOfBounds(ctx, from, items.size());
+                if (liveView(ctx, l, name)) yield ListVariable.viewOf(l, ListVariable.ViewKind.SUB_LIST, from, to);
                 yield new ListVariable(items.subList(from, to), false, null);
             }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, l.describe() + "." + name + "() is not traced");
@@ -334,7 +384,7 @@ final class Containers {
             }
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List.equals() with " + other.describe());
         }
-        List<VariableTracker> a = l.items(), b = o.items();
+        List<VariableTracker> a = liveItems(ctx, l, "List.equals() of"), b = liveItems(ctx, o, "List.equals() with");
         if (a.size() != b.size()) return false;
         for (int i = 0; i < a.size(); i++) if (!equal(ctx, a.get(i), b.get(i))) return false;
         return true;
@@ -371,8 +421,9 @@ final class Containers {
         return InstructionTranslator.sameReference(a, b);
     }
 
-    static VariableTracker iteratorMethod(TraceContext ctx, IteratorVariable it, String name) {
+    static VariableTracker iteratorMethod(TraceContext ctx, IteratorVariable it, String name, List<VariableTracker> args) {
         return switch (name) {
+            case "remove", "set", "add" -> iteratorWrite(ctx, it, name, args);
             case "hasNext" -> {
                 // an ArrayDeque's iterator counts the elements it was made with; the trace's reads the deque as it is
                 if (it.containerChanged() && it.unchangedIterable() == null && it.overArrayDeque()) throw KeyedContainers.concurrentModification(ctx, "Iterator.hasNext()");
@@ -406,19 +457,63 @@ final class Containers {
         };
     }
 
+    private static final MethodTypeDesc LIST_REMOVE_AT = MethodTypeDesc.of(ConstantDescs.CD_Object, ConstantDescs.CD_int);
+    private static final MethodTypeDesc LIST_SET = MethodTypeDesc.of(ConstantDescs.CD_Object, ConstantDescs.CD_int, ConstantDescs.CD_Object);
+    private static final MethodTypeDesc LIST_ADD_AT = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_int, ConstantDescs.CD_Object);
+
     /**
-     * subList and reversed return views: a write through one changes the list, and a change of the
-     * list shows through it. The trace models them as copies, which is exact only for a list that
-     * never changes; of a list that can (an ArrayList, LinkedList or Arrays.asList, made in the
-     * frame or passed in) the call breaks the graph and runs as Java runs it (PyTorch corpus
-     * {@code functions.list_slice_assignment}: {@code m.subList(1, m.size()).clear()} was refused
-     * as a change of an immutable list).
+     * Iterator.remove and ListIterator.set and add over an ArrayList or LinkedList (or an immutable
+     * list, which throws UnsupportedOperationException first), as the JDK's list iterators run them:
+     * remove and set act on the item next() or previous() last returned (none: IllegalStateException,
+     * which ArrayList's checks before a concurrent change and LinkedList's remove after), add inserts
+     * at the cursor; each goes through the list's own method, so an argument list changed in the
+     * graph is replayed on the caller's, and remove and add leave the iterator expecting the change
+     * it made, where any other change still fails the next step.
      */
-    private static void viewOfImmutable(TraceContext ctx, ListVariable l, String method) {
-        if (l.isMutable() || l.isFixedSize()) {
-            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + method + "() of a list that can change: the result is a view that writes "
-                    + "through to the list and sees its changes, which the trace does not model; it runs outside the graph");
+    private static VariableTracker iteratorWrite(TraceContext ctx, IteratorVariable it, String name, List<VariableTracker> args) {
+        ListVariable l = it.list();
+        if (l == null || l.isArrayDeque() || l.isFixedSize() || l.isViewOfAnother()) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Iterator." + name + "() over " + (l == null ? "a map or set" : l.describe())
+                    + " (traced over an ArrayList, a LinkedList or an immutable list)");
         }
+        if (!l.isMutable()) mutable(ctx, l, name);      // an immutable list's iterator refuses first
+        boolean linked = l.type() == java.util.LinkedList.class;
+        String what = "ListIterator." + name + "()";
+        if ((linked && name.equals("remove") || name.equals("add")) && it.containerChanged()) throw KeyedContainers.concurrentModification(ctx, what);
+        if (!name.equals("add") && it.lastReturned() < 0) {
+            throw Exceptions.raise(ctx, new IllegalStateException(), GraphBreakType.EXCEPTION_THROWN, "the traced path throws IllegalStateException: "
+                    + what + " with no element returned by next() or previous() since the iterator's last remove or add");
+        }
+        if (it.containerChanged()) throw KeyedContainers.concurrentModification(ctx, what);
+        switch (name) {
+            case "remove" -> {
+                listMethod(ctx, l, "remove", LIST_REMOVE_AT, List.of(ConstantVariable.of(it.lastReturned())));
+                it.removedLastReturned();
+            }
+            case "set" -> listMethod(ctx, l, "set", LIST_SET, List.of(ConstantVariable.of(it.lastReturned()), args.getFirst()));
+            default -> {
+                listMethod(ctx, l, "add", LIST_ADD_AT, List.of(ConstantVariable.of(it.position()), args.getFirst()));
+                it.addedAtCursor();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether subList or reversed of {@code l} is a live view ({@link ListVariable#viewOf}): a write
+     * through it changes the list, and a change of the list shows through it. Of an ArrayList or
+     * LinkedList (or a view of one) it is; of a list that never changes (List.of, an op's outputs)
+     * a copy is the same. An ArrayDeque's reversed() is a Deque, and an Arrays.asList list writes
+     * through to its array: those views break the graph and run as Java runs them (PyTorch corpus
+     * {@code functions.list_slice_assignment}: {@code m.subList(1, m.size()).clear()}).
+     */
+    private static boolean liveView(TraceContext ctx, ListVariable l, String method) {
+        if (l.isView()) return true;
+        if (l.isArrayDeque() || l.isFixedSize()) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + method + "() of " + l.describe() + ": the result is a view that writes "
+                    + "through to it and sees its changes, which the trace models only over an ArrayList or LinkedList; it runs outside the graph");
+        }
+        return l.isMutable();
     }
 
     /** A read of an input list that views another container, after the trace changed one: the change may show through it. */
@@ -429,6 +524,12 @@ final class Containers {
     }
 
     private static void mutable(TraceContext ctx, ListVariable l, String method) {
+        if (l.isView() && l.viewKind() != ListVariable.ViewKind.UNMODIFIABLE) {
+            // a write through a subList or reversed view is a write to the list under it
+            ListVariable root = l.root();
+            if (root.source() != null) ctx.sideEffects.mutated(root);
+            return;
+        }
         if (l.isFixedSize()) {
             // Arrays.asList: set writes through to the array; a change of size throws, as Java's does
             if (!method.equals("set") && !method.equals("sort")) {
@@ -440,7 +541,6 @@ final class Containers {
         }
         if (l.isMutable()) {
             if (l.source() != null) ctx.sideEffects.mutated(l);
-            if (!method.equals("set") && !method.equals("sort")) l.changedStructure();
             return;
         }
         if (l.source() != null) {
@@ -450,6 +550,27 @@ final class Containers {
         // raised for the frame's handlers as the JDK's immutable lists throw it (no message): a catch in the traced code catches it
         throw Exceptions.raise(ctx, new UnsupportedOperationException(), GraphBreakType.EXCEPTION_THROWN,
                 "the traced path throws UnsupportedOperationException: List." + method + "() on an immutable list");
+    }
+
+    /**
+     * Counts a change of {@code l} as Java's modCount does, so that an iterator (or view) made before
+     * it fails fast exactly where eager's does. A call that changes nothing counts only where the
+     * JDK bumps modCount regardless: ArrayList's sort, replaceAll, clear and addAll, LinkedList's
+     * clear. ArrayList's sort and replaceAll are structural (an iterator made before them throws
+     * ConcurrentModificationException); LinkedList's, List's defaults, write through a ListIterator's
+     * set, which is not; an Arrays.asList list has no modCount its iterators read.
+     */
+    private static void modified(ListVariable l, String method, boolean changedSomething) {
+        if (l.isFixedSize() || !l.isMutable()) return;
+        boolean arrayList = l.type() == ArrayList.class;
+        boolean counts = switch (method) {
+            case "set" -> false;
+            case "sort", "replaceAll" -> arrayList;
+            case "clear" -> true;
+            case "addAll" -> changedSomething || arrayList;
+            default -> changedSomething;
+        };
+        if (counts) l.changedStructure();
     }
 
     private static int intArg(TraceContext ctx, VariableTracker v) {

@@ -241,7 +241,7 @@ final class Invoker {
                         "the traced path throws UnsupportedOperationException: setValue() on an immutable Map.entry");
                 default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Map.Entry." + name + "() on " + pair.describe());
             };
-            case IteratorVariable it -> Containers.iteratorMethod(ctx, it, name);
+            case IteratorVariable it -> Containers.iteratorMethod(ctx, it, name, args);
             case ArrayVariable a when name.equals("clone") -> new ArrayVariable(a.componentType(), a.items(), null);
             case LambdaVariable l -> callLambda(ctx, l, owner, name, type, args);
             case dev.ember.dynamo.variables.PipelineVariable p -> StreamCalls.method(ctx, p, name, args);

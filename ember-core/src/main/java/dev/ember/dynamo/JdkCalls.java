@@ -52,6 +52,11 @@ final class JdkCalls {
             }
             return args.getFirst();
         }
+        if (owner == Objects.class && (name.equals("isNull") || name.equals("nonNull")) && args.size() == 1) {
+            // only a null constant is null (a tensor, a list, an object the trace holds never is): the answer is known, whatever the value
+            boolean isNull = args.getFirst() instanceof ConstantVariable c && c.value() == null;
+            return ConstantVariable.of(isNull == name.equals("isNull") ? 1 : 0);
+        }
         if (owner == List.class && name.equals("of")) {
             List<VariableTracker> items = type.parameterCount() == 1 && type.parameterType(0).isArray()
                     ? Containers.itemsOf(ctx, args.getFirst()) : args;
@@ -113,6 +118,10 @@ final class JdkCalls {
         if (owner == java.util.Collections.class && (name.equals("swap") || name.equals("rotate")) && args.getFirst() instanceof ListVariable l
                 && args.stream().skip(1).allMatch(a -> a instanceof ConstantVariable c && c.value() instanceof Integer)) {
             return swapOrRotate(ctx, l, name, args.stream().skip(1).map(a -> (Integer) ((ConstantVariable) a).value()).toList());
+        }
+        if (owner == java.util.Collections.class && name.equals("unmodifiableList") && args.getFirst() instanceof ListVariable l && !l.isArrayDeque()) {
+            // a live read-only view: the list's later changes show through it, its writes throw UnsupportedOperationException
+            return ListVariable.viewOf(l, ListVariable.ViewKind.UNMODIFIABLE, 0, 0);
         }
         if (owner == java.util.Collections.class && name.equals("sort") && args.getFirst() instanceof ListVariable l) {
             return Containers.listMethod(ctx, l, "sort", MethodTypeDesc.of(java.lang.constant.ConstantDescs.CD_void, java.lang.constant.ClassDesc.of("java.util.Comparator")), List.of(args.size() == 2 ? args.get(1) : ConstantVariable.of(null)));

@@ -177,6 +177,22 @@ sealed interface OutputRebuilder {
         public boolean hasIdentity() { return true; }
     }
 
+    /** A live view of a list made in the trace (a subList, reversed(), Collections.unmodifiableList): Java's own view of the rebuilt list. */
+    record ListViewOf(OutputRebuilder base, dev.ember.dynamo.variables.ListVariable.ViewKind kind, int from, int size) implements OutputRebuilder {
+        @SuppressWarnings("unchecked")
+        public Object rebuild(Rebuild r) {
+            List<Object> of = (List<Object>) r.value(base);
+            return switch (kind) {
+                case SUB_LIST -> of.subList(from, from + size);
+                case REVERSED -> of.reversed();
+                case UNMODIFIABLE -> Collections.unmodifiableList(of);
+            };
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+    }
+
     /** A StringBuilder (or StringBuffer) made in the trace: a new one with the text it had when the graph ended. */
     record StringBuilderOf(String text, boolean buffer) implements OutputRebuilder {
         public Object rebuild(Rebuild r) { return buffer ? new StringBuffer(text) : new StringBuilder(text); }
@@ -189,8 +205,8 @@ sealed interface OutputRebuilder {
      * An iterator over a rebuilt list, set or map view, past the items the trace took: a
      * {@link dev.ember.dynamo.resume.ResumedIterator}, Java's own iterator underneath.
      */
-    record IteratorAt(OutputRebuilder iterable, int position) implements OutputRebuilder {
-        public Object rebuild(Rebuild r) { return new dev.ember.dynamo.resume.ResumedIterator<>((Iterable<?>) r.value(iterable), position); }
+    record IteratorAt(OutputRebuilder iterable, int position, int lastReturned) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) { return new dev.ember.dynamo.resume.ResumedIterator<>((Iterable<?>) r.value(iterable), position, lastReturned); }
 
         @Override
         public boolean hasIdentity() { return true; }

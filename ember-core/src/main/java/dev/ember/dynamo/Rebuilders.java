@@ -72,7 +72,7 @@ final class Rebuilders {
     private OutputRebuilder resumedIterator(IteratorVariable it) {
         OutputRebuilder known = made.get(it);
         if (known != null) return known;
-        OutputRebuilder r = new OutputRebuilder.IteratorAt(of(it.unchangedIterable(), null), it.position());
+        OutputRebuilder r = new OutputRebuilder.IteratorAt(of(it.unchangedIterable(), null), it.position(), it.lastReturned());
         made.put(it, r);
         return r;
     }
@@ -102,6 +102,9 @@ final class Rebuilders {
             case ConstantVariable c -> new OutputRebuilder.Constant(declared != null && declared.isPrimitive()
                     ? Values.fromStack(c.value(), Values.resolve(declared, Object.class)) : c.value());
             case ListVariable l when l.source() != null -> new OutputRebuilder.FromSource(l.source());
+            case ListVariable l when l.isView() && l.isStale() ->
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "handing on " + l.describe() + ", whose list changed under it (its every use throws ConcurrentModificationException)");
+            case ListVariable l when l.isView() -> new OutputRebuilder.ListViewOf(of(l.base(), null), l.viewKind(), l.viewFrom(), l.size());
             case ListVariable l -> new OutputRebuilder.ListOf(all(l.items()), l.type(), l.isFixedSize());
             case ArrayVariable a when a.source() != null -> new OutputRebuilder.FromSource(a.source());
             case ArrayVariable a -> new OutputRebuilder.ArrayOf(a.componentType(), all(a.items()));

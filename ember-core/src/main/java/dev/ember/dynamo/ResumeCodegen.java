@@ -245,7 +245,16 @@ public final class ResumeCodegen {
                         return;
                     }
                     Label handOff = c.newLabel();
-                    copyBody(c, cm, mm, index, last, entry, handOff, null, calleeTarget);
+                    if (types.before().stack().stream().anyMatch(JvmType::isPending) && straightLine(code, index, last + 1)) {
+                        // with an object under construction on the stack, the breaking instruction runs from a copy of its own
+                        // (the body's copy is there for its handlers): entered in the body, a loop's own new would reach it too
+                        c.labelBinding(entry);
+                        copySegment(c, cm, code, index, last + 1, calleeTarget);
+                        c.goto_(handOff);
+                        copyBody(c, cm, mm, -1, -1, null, null, null, -1);
+                    } else {
+                        copyBody(c, cm, mm, index, last, entry, handOff, null, calleeTarget);
+                    }
                     c.labelBinding(handOff);
                     int temp = base + 2;
                     int[] tempSlots = new int[carried.size()];
@@ -271,7 +280,7 @@ public final class ResumeCodegen {
                     java.util.BitSet reachable = Liveness.reachableFrom(code, last + 1);
                     int line = code.frameAt(last + 1).line();
                     cb.withMethodBody(resumeName, resumeType, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC,
-                            c -> resumeBody(c, cm, mm, last + 1, reachable, line, after, names, code.maxLocals));
+                            c -> resumeBody(c, cm, code, last + 1, reachable, line, after, names));
                 }
             });
         } catch (IllegalArgumentException | IllegalStateException e) {
@@ -335,18 +344,21 @@ public final class ResumeCodegen {
         c.aastore();
     }
 
-    private static void resumeBody(CodeBuilder c, ClassModel cm, MethodModel mm, int entryIndex, java.util.BitSet reachable, int line, FrameTypes after,
-                                   List<String> names, int maxLocals) {
+    private static void resumeBody(CodeBuilder c, ClassModel cm, MethodCode code, int entryIndex, java.util.BitSet reachable, int line, FrameTypes after,
+                                   List<String> names) {
+        MethodModel mm = code.method;
         List<JvmType> values = after.valueTypes();
         int paramSlots = values.stream().mapToInt(t -> t.kind().slotSize()).sum();
-        int temp = Math.max(maxLocals, paramSlots);
+        int temp = Math.max(code.maxLocals, paramSlots);
+        int constructed = constructionEnd(code, entryIndex, after);
+        int bodyEntry = constructed < 0 ? entryIndex : constructed;
         Label start = c.newLabel(), end = c.newLabel(), entry = c.newLabel(), prologue = c.newLabel();
         // the copy of the user's code first, at a fixed index (BODY_START): the prologue is at the end
         c.labelBinding(start);
         c.goto_w(prologue);
         c.labelBinding(end);
         for (int i = 0; i < values.size(); i++) c.localVariable(slotOfValue(values, i), names.get(i), values.get(i).paramType(), start, end);
-        copyBody(c, cm, mm, entryIndex, entryIndex, entry, null, reachable, -1);
+        copyBody(c, cm, mm, bodyEntry, bodyEntry, entry, null, reachable, -1);
         c.labelBinding(prologue);
         if (line > 0) c.lineNumber(line);
         int[] temps = new int[values.size()];
@@ -378,7 +390,71 @@ public final class ResumeCodegen {
             }
             below = t;
         }
+        if (constructed >= 0) finishConstruction(c, cm, code, entryIndex, constructed);
         c.goto_w(entry);
+    }
+
+    /**
+     * With objects under construction on the stack at the resume point (the break was in a
+     * constructor's arguments: {@code new Scale(y.sum().item())}), where the instructions that finish
+     * constructing them end: {@code [entryIndex, end)} runs the rest of the arguments and the
+     * constructor call, after which the objects are ordinary references. The prologue runs a copy
+     * of them, so the body is entered with no uninitialized object on the stack: entered at the
+     * resume point itself, in a loop that makes the object again with the body's own {@code new},
+     * the verifier would meet two {@code new} sites for one stack entry and reject the method.
+     * -1 when nothing is under construction, or those instructions are not straight-line code under
+     * one set of exception handlers (the body is then entered at the resume point, as before).
+     */
+    private static int constructionEnd(MethodCode code, int entryIndex, FrameTypes after) {
+        long pending = after.stack().stream().filter(JvmType::isPending).mapToInt(JvmType::newSite).distinct().count();
+        if (pending == 0) return -1;
+        int nested = 0;
+        for (int i = entryIndex; i < code.instructions.size(); i++) {
+            Instruction ins = code.instructions.get(i);
+            if (ins.opcode() == Opcode.NEW) nested++;
+            if (ins instanceof InvokeInstruction inv && inv.opcode() == Opcode.INVOKESPECIAL && inv.name().equalsString("<init>")) {
+                if (nested > 0) nested--;
+                else if (--pending == 0) return straightLine(code, entryIndex, i + 1) ? i + 1 : -1;
+            }
+        }
+        return -1;
+    }
+
+    /** Whether instructions {@code [from, to)} run one after another (no branch, switch, return or throw) under one set of exception handlers. */
+    private static boolean straightLine(MethodCode code, int from, int to) {
+        List<Integer> handlers = code.handlersCovering(from);
+        for (int i = from; i < to; i++) {
+            Instruction ins = code.instructions.get(i);
+            if (!fallsThrough(ins) || ins.opcode() == Opcode.ATHROW || !code.handlersCovering(i).equals(handlers)) return false;
+        }
+        return true;
+    }
+
+    /** The prologue's copy of instructions {@code [from, to)}, which finish the construction (see {@link #constructionEnd}). */
+    private static void finishConstruction(CodeBuilder c, ClassModel cm, MethodCode code, int from, int to) {
+        copySegment(c, cm, code, from, to, -1);
+    }
+
+    /**
+     * A copy of straight-line instructions {@code [from, to)} of the user's method outside the copy
+     * of its body, under the same exception handlers as the original (in the original table's
+     * order), so that what they throw is caught where eager catches it. With {@code calleeTarget}
+     * ≥ 0, the call at {@code from} goes through the callee's compiled frame, as in {@link #copyBody}.
+     */
+    private static void copySegment(CodeBuilder c, ClassModel cm, MethodCode code, int from, int to, int calleeTarget) {
+        Label start = c.newLabel(), end = c.newLabel();
+        c.labelBinding(start);
+        for (int i = from; i < to; i++) {
+            Instruction ins = code.instructions.get(i);
+            if (i == from && calleeTarget >= 0 && ins instanceof InvokeInstruction inv) compiledCall(c, inv, calleeTarget);
+            else c.with(relocate(cm, ins));
+        }
+        c.labelBinding(end);
+        for (java.lang.classfile.instruction.ExceptionCatch ec : code.method.code().orElseThrow().exceptionHandlers()) {
+            if (code.indexOf(ec.tryStart()) <= from && from < code.indexOf(ec.tryEnd())) {
+                c.exceptionCatch(start, end, ec.handler(), ec.catchType());
+            }
+        }
     }
 
     /** The slot resume parameter {@code index} arrives in. */

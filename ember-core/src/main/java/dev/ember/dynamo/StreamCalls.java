@@ -140,6 +140,12 @@ final class StreamCalls {
             if (isNull(args.getFirst())) throw raise(ctx, new NullPointerException(), "Collectors.partitioningBy(null)");
             return new CollectorVariable("partitioningBy", args.getFirst());
         }
+        if (owner == Collectors.class && (args.size() == 2 && (name.equals("partitioningBy") || name.equals("mapping") || name.equals("filtering"))
+                || args.size() == 1 && DOWNSTREAM_OF_FUNCTION.contains(name))) {
+            // a collector around the program's functions (and a downstream collector): Stream.collect runs it in the trace
+            for (VariableTracker a : args) if (isNull(a)) throw raise(ctx, new NullPointerException(), "Collectors." + name + "(…, null, …)");
+            return new CollectorVariable(name, new ListVariable(args, false, null));
+        }
         return null;
     }
 
@@ -187,14 +193,21 @@ final class StreamCalls {
                     yield new ListVariable(all(ctx, p), cc.value() == TO_LIST, null);
                 }
                 if (args.size() == 1 && c instanceof ConstantVariable cc && cc.value() == TO_SET) yield toSet(ctx, all(ctx, p));
+                if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("partitioningBy") && cv.function() instanceof ListVariable two) {
+                    yield partition(ctx, p, two.items().get(0), two.items().get(1));
+                }
                 if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("partitioningBy")) yield partition(ctx, p, cv.function());
+                if (args.size() == 1 && c instanceof CollectorVariable cv && (cv.name().equals("mapping") || cv.name().equals("filtering")
+                        || DOWNSTREAM_OF_FUNCTION.contains(cv.name()))) {
+                    yield collectWith(ctx, p, cv);
+                }
                 if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("joining")) yield joining(ctx, p, cv);
                 if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("toMap")) yield toMap(ctx, p, cv);
                 if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("counting")) yield ConstantVariable.of((long) all(ctx, p).size());
                 if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("groupingBy")) yield groupingBy(ctx, p, cv);
                 throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.collect(" + c.describe() + ") (Collectors.toList(), "
-                        + "toUnmodifiableList(), toSet(), joining(…), toMap(…), counting(), groupingBy(classifier[, toList()/toSet()/counting()]) and "
-                        + "partitioningBy(predicate) are traced)");
+                        + "toUnmodifiableList(), toSet(), joining(…), toMap(…), counting(), groupingBy(classifier[, factory][, downstream]), "
+                        + "partitioningBy(predicate[, downstream]), mapping, filtering, summing… and averaging… are traced)");
             }
             case "toArray" -> {
                 if (!args.isEmpty()) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream.toArray(generator) (toArray() is traced)");
@@ -230,7 +243,7 @@ final class StreamCalls {
             case "iterator" -> new dev.ember.dynamo.variables.IteratorVariable(new ListVariable(all(ctx, p), false, null));
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream." + name + "() on " + p.describe()
                     + " (traced: map, filter, peek, takeWhile, dropWhile, mapToInt/Long/Double/Obj, boxed, flatMap, sorted, limit, skip, forEach, toList, "
-                    + "collect(Collectors.toList()/toSet()/joining(…)/toMap(…)/counting()/groupingBy(…)/partitioningBy(predicate)), "
+                    + "collect(Collectors.toList()/toSet()/joining(…)/toMap(…)/counting()/groupingBy(…)/partitioningBy(…)/mapping(…)/filtering(…)/summing…/averaging…), "
                     + "toArray, count, sum, min, max, average, reduce, anyMatch, allMatch, noneMatch, findFirst)");
         };
     }
@@ -441,9 +454,13 @@ final class StreamCalls {
      * CharSequence is a ClassCastException in Java; the trace leaves that to eager.
      */
     private static VariableTracker joining(TraceContext ctx, PipelineVariable p, CollectorVariable c) {
+        return joining(ctx, all(ctx, p), c);
+    }
+
+    private static VariableTracker joining(TraceContext ctx, List<VariableTracker> items, CollectorVariable c) {
         List<?> parts = (List<?>) ((ConstantVariable) c.function()).value();
         java.util.StringJoiner joiner = new java.util.StringJoiner((String) parts.get(0), (String) parts.get(1), (String) parts.get(2));
-        for (VariableTracker item : all(ctx, p)) {
+        for (VariableTracker item : items) {
             boolean text = item instanceof ConstantVariable cv && cv.value() instanceof CharSequence || item instanceof dev.ember.dynamo.variables.StringBuilderVariable;
             if (!text) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Collectors.joining() of " + item.describe() + ", which is no CharSequence the trace knows");
             joiner.add(Indy.text(ctx, item, java.lang.constant.ConstantDescs.CD_Object, "Collectors.joining() with"));
@@ -490,37 +507,22 @@ final class StreamCalls {
      */
     private static VariableTracker groupingBy(TraceContext ctx, PipelineVariable p, CollectorVariable c) {
         List<VariableTracker> parts = ((ListVariable) c.function()).items();
-        VariableTracker classifier = parts.get(0), downstream = parts.get(1);
-        boolean toList = downstream instanceof ConstantVariable d && d.value() == TO_LIST, toSet = downstream instanceof ConstantVariable d2 && d2.value() == TO_SET;
-        boolean counting = downstream instanceof CollectorVariable d3 && d3.name().equals("counting");
-        if (!toList && !toSet && !counting) {
-            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Collectors.groupingBy() with the downstream " + downstream.describe()
-                    + " (toList(), toSet() and counting() are traced)");
-        }
+        VariableTracker classifier = parts.get(0);
+        java.util.function.Supplier<Accumulation> downstream = downstream(ctx, parts.get(1), "Collectors.groupingBy()");
         VariableTracker made = isNull(parts.get(2)) ? KeyedContainers.fresh(java.util.HashMap.class) : call(ctx, "supplier", Kind.STREAM, parts.get(2));
         if (!(made instanceof dev.ember.dynamo.variables.MapVariable map)) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Collectors.groupingBy() into " + made.describe() + " (a HashMap, LinkedHashMap or TreeMap is traced)");
         }
-        java.util.Map<Object, List<VariableTracker>> groups = new java.util.LinkedHashMap<>();
-        java.util.Map<Object, VariableTracker> keyOf = new java.util.HashMap<>();
-        for (VariableTracker item : all(ctx, p)) {
+        // each item's key, then its downstream accumulation, item by item as Java's accumulator runs them
+        java.util.Map<Object, Accumulation> groups = new java.util.LinkedHashMap<>();
+        pull(ctx, p, item -> {
             VariableTracker k = call(ctx, "map", Kind.STREAM, classifier, item);
             if (isNull(k)) throw raise(ctx, new NullPointerException("element cannot be mapped to a null key"), "Collectors.groupingBy()");
             Object key = KeyedContainers.key(ctx, map, k, "Collectors.groupingBy()");
-            keyOf.putIfAbsent(key, k);
-            groups.computeIfAbsent(key, x -> new ArrayList<>()).add(item);
-        }
-        for (var g : groups.entrySet()) {
-            VariableTracker value;
-            if (counting) {
-                value = ConstantVariable.of((long) g.getValue().size());
-            } else if (toList) {
-                value = new ListVariable(g.getValue(), true, null);
-            } else {
-                value = toSet(ctx, g.getValue());
-            }
-            KeyedContainers.computedInsert(ctx, map, g.getKey(), value, "Collectors.groupingBy()");
-        }
+            groups.computeIfAbsent(key, x -> downstream.get()).accept(item);
+            return true;
+        });
+        for (var g : groups.entrySet()) KeyedContainers.computedInsert(ctx, map, g.getKey(), g.getValue().finish(), "Collectors.groupingBy()");
         return map;
     }
 
@@ -537,6 +539,124 @@ final class StreamCalls {
         return set;
     }
 
+    /** Collectors of one function of the program whose result the JDK's own collector reduces: sums and averages of the numbers it gives. */
+    private static final java.util.Set<String> DOWNSTREAM_OF_FUNCTION = java.util.Set.of("summingInt", "summingLong", "summingDouble",
+            "averagingInt", "averagingLong", "averagingDouble");
+
+    /** A collector run in the trace as Java's runs it: {@link #accept} at each item in the stream's order (the program's functions traced then), then {@link #finish}. */
+    private interface Accumulation {
+        void accept(VariableTracker item);
+
+        VariableTracker finish();
+    }
+
+    /**
+     * A new accumulation for {@code collector} as a downstream one (of groupingBy, partitioningBy,
+     * mapping, filtering): toList, toUnmodifiableList, toSet, counting, joining, mapping, filtering,
+     * and the sums and averages (their arithmetic is the JDK collector's own, run on the numbers
+     * the traced function gave); another breaks the graph, naming it.
+     */
+    private static java.util.function.Supplier<Accumulation> downstream(TraceContext ctx, VariableTracker collector, String where) {
+        if (collector instanceof ConstantVariable c && (c.value() == TO_LIST || c.value() == TO_UNMODIFIABLE_LIST)) {
+            boolean mutable = c.value() == TO_LIST;
+            return () -> new Accumulation() {
+                final List<VariableTracker> items = new ArrayList<>();
+
+                public void accept(VariableTracker item) { items.add(item); }
+
+                public VariableTracker finish() {
+                    if (!mutable && items.stream().anyMatch(StreamCalls::isNull)) throw raise(ctx, new NullPointerException(), "Collectors.toUnmodifiableList() of a null");
+                    return new ListVariable(items, mutable, null);
+                }
+            };
+        }
+        if (collector instanceof ConstantVariable c && c.value() == TO_SET) {
+            return () -> new Accumulation() {
+                final dev.ember.dynamo.variables.SetVariable set = (dev.ember.dynamo.variables.SetVariable) KeyedContainers.fresh(java.util.HashSet.class);
+
+                public void accept(VariableTracker item) { KeyedContainers.setMethod(ctx, set, "add", List.of(item)); }
+
+                public VariableTracker finish() { return set; }
+            };
+        }
+        if (collector instanceof CollectorVariable cv) {
+            switch (cv.name()) {
+                case "counting" -> {
+                    return () -> new Accumulation() {
+                        long count;
+
+                        public void accept(VariableTracker item) { count++; }
+
+                        public VariableTracker finish() { return ConstantVariable.of(count); }
+                    };
+                }
+                case "joining" -> {
+                    return () -> new Accumulation() {
+                        final List<VariableTracker> items = new ArrayList<>();
+
+                        public void accept(VariableTracker item) { items.add(item); }
+
+                        public VariableTracker finish() { return joining(ctx, items, cv); }
+                    };
+                }
+                case "mapping", "filtering" -> {
+                    List<VariableTracker> parts = ((ListVariable) cv.function()).items();
+                    VariableTracker fn = parts.get(0);
+                    java.util.function.Supplier<Accumulation> inner = downstream(ctx, parts.get(1), where);
+                    boolean mapping = cv.name().equals("mapping");
+                    return () -> new Accumulation() {
+                        final Accumulation to = inner.get();
+
+                        public void accept(VariableTracker item) {
+                            if (mapping) to.accept(call(ctx, "map", Kind.STREAM, fn, item));
+                            else if (truth(ctx, call(ctx, "predicate", Kind.STREAM, fn, item))) to.accept(item);
+                        }
+
+                        public VariableTracker finish() { return to.finish(); }
+                    };
+                }
+                default -> {
+                    if (DOWNSTREAM_OF_FUNCTION.contains(cv.name())) return numeric(ctx, cv);
+                }
+            }
+        }
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, where + " with the downstream " + collector.describe() + " (toList(), toUnmodifiableList(), "
+                + "toSet(), counting(), joining(…), mapping(…), filtering(…), summingInt/Long/Double(…) and averagingInt/Long/Double(…) are traced)");
+    }
+
+    /** summingInt/Long/Double and averagingInt/Long/Double: the function traced at each item, its numbers reduced by the JDK's own collector. */
+    private static java.util.function.Supplier<Accumulation> numeric(TraceContext ctx, CollectorVariable cv) {
+        String name = cv.name(), to = name.endsWith("Int") ? "Int" : name.endsWith("Long") ? "Long" : "Double";
+        VariableTracker fn = ((ListVariable) cv.function()).items().getFirst();
+        return () -> new Accumulation() {
+            final List<Number> numbers = new ArrayList<>();
+
+            public void accept(VariableTracker item) { numbers.add(number(ctx, call(ctx, "mapTo" + to, Kind.STREAM, fn, item), "Collectors." + name + "()")); }
+
+            public VariableTracker finish() {
+                Collector<Number, ?, ?> jdk = switch (name) {
+                    case "summingInt" -> Collectors.summingInt(Number::intValue);
+                    case "summingLong" -> Collectors.summingLong(Number::longValue);
+                    case "summingDouble" -> Collectors.summingDouble(Number::doubleValue);
+                    case "averagingInt" -> Collectors.averagingInt(Number::intValue);
+                    case "averagingLong" -> Collectors.averagingLong(Number::longValue);
+                    default -> Collectors.averagingDouble(Number::doubleValue);
+                };
+                return ConstantVariable.of(numbers.stream().collect(jdk));
+            }
+        };
+    }
+
+    /** {@code collect(mapping(…))}, {@code collect(filtering(…))}, {@code collect(summingInt(…))}…: the collector run over every item. */
+    private static VariableTracker collectWith(TraceContext ctx, PipelineVariable p, CollectorVariable c) {
+        Accumulation a = downstream(ctx, c, "Stream.collect()").get();
+        pull(ctx, p, v -> {
+            a.accept(v);
+            return true;
+        });
+        return a.finish();
+    }
+
     /** The class of {@code Collectors.partitioningBy}'s maps (a private class of the JDK's). */
     static final Class<?> PARTITION = Stream.empty().collect(Collectors.partitioningBy(x -> true)).getClass();
 
@@ -546,14 +666,20 @@ final class StreamCalls {
      * unmodifiable partition, whose keys are {@code false} then {@code true}.
      */
     private static VariableTracker partition(TraceContext ctx, PipelineVariable p, VariableTracker predicate) {
-        List<VariableTracker> no = new ArrayList<>(), yes = new ArrayList<>();
+        return partition(ctx, p, predicate, ConstantVariable.of(TO_LIST));
+    }
+
+    /** {@code partitioningBy(predicate, downstream)}: each item accumulated, as it comes, into its answer's downstream collector. */
+    private static VariableTracker partition(TraceContext ctx, PipelineVariable p, VariableTracker predicate, VariableTracker downstream) {
+        java.util.function.Supplier<Accumulation> made = downstream(ctx, downstream, "Collectors.partitioningBy()");
+        Accumulation no = made.get(), yes = made.get();
         pull(ctx, p, v -> {
-            (truth(ctx, call(ctx, "predicate", Kind.STREAM, predicate, v)) ? yes : no).add(v);
+            (truth(ctx, call(ctx, "predicate", Kind.STREAM, predicate, v)) ? yes : no).accept(v);
             return true;
         });
         java.util.Map<Object, VariableTracker> entries = new java.util.LinkedHashMap<>();
-        entries.put(false, new ListVariable(no, true, null));
-        entries.put(true, new ListVariable(yes, true, null));
+        entries.put(false, no.finish());
+        entries.put(true, yes.finish());
         dev.ember.dynamo.variables.MapVariable map = new dev.ember.dynamo.variables.MapVariable(PARTITION, entries, false, null);
         map.constructed(entries, dev.ember.dynamo.variables.Construction.copyOf(List.of(false, true)));
         return map;

@@ -202,7 +202,8 @@ final class VariableBuilder {
     /**
      * The iterator a resume method received from a graph break: traced as an iterator over its list
      * or set (wrapped, with their own guards) made afresh and moved to the same position, which is
-     * guarded: a call where the break came at another item recompiles.
+     * guarded, with the item its last move returned: a call where the break came at another item,
+     * or after a remove, recompiles.
      */
     private VariableTracker resumedIterator(dev.ember.dynamo.resume.ResumedIterator<?> it, Source source) {
         graph.addGuard(new TypeMatch(source, it.getClass()));
@@ -212,6 +213,9 @@ final class VariableBuilder {
             throw new IllegalStateException("iterator() of " + over.describe() + " is not traced as an iterator");
         }
         for (int i = 0; i < it.position(); i++) traced.next();
+        // remove and set act on the item the last move returned, or refuse: guarded, as the position is
+        graph.addGuard(new EqualsMatch(new IteratorPartSource(source, IteratorPartSource.Part.LAST_RETURNED), it.lastReturned()));
+        traced.restoreLastReturned(it.lastReturned());
         return traced;
     }
 

@@ -17,19 +17,34 @@ public final class ResumedIterator<T> implements ListIterator<T> {
     private final Iterable<T> iterable;
     private final Iterator<T> delegate;
     private int position;
+    /** The index of the item next() or previous() last returned (what remove and set act on), or -1 for none. */
+    private int lastReturned;
 
-    public ResumedIterator(Iterable<T> iterable, int position) {
+    /**
+     * An iterator over {@code iterable} at {@code position}, whose last move returned the item at
+     * {@code lastReturned} (position - 1 after next(), position after a list iterator's previous(),
+     * -1 after a remove or add, or before any move).
+     */
+    public ResumedIterator(Iterable<T> iterable, int position, int lastReturned) {
         this.iterable = iterable;
         if (iterable instanceof List<T> list) {
-            // the trace models only hasNext and next, so the original's last call was next(): take that item again, so
-            // remove() and set() act on it as they would have (a list iterator made at the position refuses them)
-            this.delegate = list.listIterator(Math.max(position - 1, 0));
-            if (position > 0) delegate.next();
+            // moved into the original's state by the same last move, so remove() and set() act on the same item (or refuse)
+            if (lastReturned >= 0 && lastReturned == position - 1) {
+                this.delegate = list.listIterator(position - 1);
+                delegate.next();
+            } else if (lastReturned >= 0 && lastReturned == position) {
+                ListIterator<T> at = list.listIterator(position + 1);
+                at.previous();
+                this.delegate = at;
+            } else {
+                this.delegate = list.listIterator(position);
+            }
         } else {
             this.delegate = iterable.iterator();
             for (int i = 0; i < position; i++) delegate.next();
         }
         this.position = position;
+        this.lastReturned = iterable instanceof List<?> ? lastReturned : position - 1;
     }
 
     /** The list, set or map view iterated. */
@@ -38,20 +53,24 @@ public final class ResumedIterator<T> implements ListIterator<T> {
     /** How many items have been taken from the start of the container. */
     public int position() { return position; }
 
+    /** The index of the item the last next() or previous() returned, or -1 when there is none to remove or set. */
+    public int lastReturned() { return lastReturned; }
+
     @Override
     public boolean hasNext() { return delegate.hasNext(); }
 
     @Override
     public T next() {
         T next = delegate.next();
-        position++;
+        lastReturned = position++;
         return next;
     }
 
     @Override
     public void remove() {
         delegate.remove();
-        position--;
+        if (lastReturned < position) position--;
+        lastReturned = -1;
     }
 
     @Override
@@ -70,7 +89,7 @@ public final class ResumedIterator<T> implements ListIterator<T> {
     @Override
     public T previous() {
         T previous = listIterator("previous").previous();
-        position--;
+        lastReturned = --position;
         return previous;
     }
 
@@ -87,5 +106,6 @@ public final class ResumedIterator<T> implements ListIterator<T> {
     public void add(T t) {
         listIterator("add").add(t);
         position++;
+        lastReturned = -1;
     }
 }

@@ -4,10 +4,10 @@ import dev.ember.dynamo.resume.ResumedIterator;
 
 /**
  * What a resumed iterator at {@code iterator} iterates, or how far it has gone:
- * {@code L['it'].iterable()}, {@code L['it'].position()}.
+ * {@code L['it'].iterable()}, {@code L['it'].position()}, {@code L['it'].last_returned()}.
  */
 public record IteratorPartSource(Source iterator, Part part) implements Source {
-    public enum Part { ITERABLE, POSITION }
+    public enum Part { ITERABLE, POSITION, LAST_RETURNED }
 
     @Override
     public String name() { return iterator.name() + "." + part.name().toLowerCase() + "()"; }
@@ -18,6 +18,10 @@ public record IteratorPartSource(Source iterator, Part part) implements Source {
     @Override
     public Object read(Object[] frame) {
         if (!(iterator.read(frame) instanceof ResumedIterator<?> it)) return null;
-        return part == Part.ITERABLE ? it.iterable() : (Object) it.position();
+        return switch (part) {
+            case ITERABLE -> it.iterable();
+            case POSITION -> it.position();
+            case LAST_RETURNED -> it.lastReturned();
+        };
     }
 }

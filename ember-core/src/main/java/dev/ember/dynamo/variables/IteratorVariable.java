@@ -10,21 +10,26 @@ import java.util.List;
  * ConcurrentModificationException. Over a list it reads the list as it is at each step (an element
  * replaced with {@code set} is read new); over a map or set, the items as they were when it was
  * made. Across a graph break it is made again over the rebuilt container, at the same position.
+ * Over a list it is a ListIterator: {@code remove}, {@code set} and {@code add} act on the element
+ * {@code next} or {@code previous} last returned, as the JDK's do (see Containers).
  */
 public final class IteratorVariable implements VariableTracker {
     /** The items iterated over a map or set; null over a list, which is read live. */
     private final List<VariableTracker> items;
     private final KeyedVariable container;
     private final VariableTracker iterable;
-    private final int changesWhenMade;
+    /** The list's structural changes this iterator expects: when made, then after its own remove or add. */
+    private int expectedChanges;
     private int position;
+    /** The index of the item next() or previous() last returned, or -1 (none yet, or removed or added since). */
+    private int lastReturned = -1;
 
     /** An iterator over {@code list}. */
     public IteratorVariable(ListVariable list) {
         this.items = null;
         this.container = null;
         this.iterable = list;
-        this.changesWhenMade = list.structuralChanges();
+        this.expectedChanges = list.structuralChanges();
     }
 
     /**
@@ -35,7 +40,7 @@ public final class IteratorVariable implements VariableTracker {
         this.items = items;
         this.container = container;
         this.iterable = iterable;
-        this.changesWhenMade = container.changes().count();
+        this.expectedChanges = container.changes().count();
     }
 
     /**
@@ -50,10 +55,39 @@ public final class IteratorVariable implements VariableTracker {
 
     public boolean hasNext() { return position < current().size(); }
 
-    public VariableTracker next() { return current().get(position++); }
+    public VariableTracker next() {
+        lastReturned = position;
+        return current().get(position++);
+    }
 
     /** A ListIterator's step back: the item before the cursor, which moves back over it. */
-    public VariableTracker previous() { return current().get(--position); }
+    public VariableTracker previous() {
+        lastReturned = --position;
+        return current().get(position);
+    }
+
+    /** The list iterated, or null over a map or set. */
+    public ListVariable list() { return items == null ? (ListVariable) iterable : null; }
+
+    /** The index of the item next() or previous() last returned, or -1 when there is none to remove or set. */
+    public int lastReturned() { return lastReturned; }
+
+    /** After this iterator's remove: the cursor is where the removed item was, and nothing can be removed or set until the next move. */
+    public void removedLastReturned() {
+        position = lastReturned;
+        lastReturned = -1;
+        expectedChanges = ((ListVariable) iterable).structuralChanges();
+    }
+
+    /** After this iterator's add at the cursor: the cursor is past the new item. */
+    public void addedAtCursor() {
+        position++;
+        lastReturned = -1;
+        expectedChanges = ((ListVariable) iterable).structuralChanges();
+    }
+
+    /** A resumed iterator's state (see ResumedIterator): the item its last move returned, or -1. */
+    public void restoreLastReturned(int index) { lastReturned = index; }
 
     private List<VariableTracker> current() { return items != null ? items : ((ListVariable) iterable).items(); }
 
@@ -63,7 +97,7 @@ public final class IteratorVariable implements VariableTracker {
     /** Whether the container iterated was structurally changed since this iterator was made. */
     public boolean containerChanged() {
         int now = container != null ? container.changes().count() : ((ListVariable) iterable).structuralChanges();
-        return now != changesWhenMade;
+        return now != expectedChanges;
     }
 
     @Override

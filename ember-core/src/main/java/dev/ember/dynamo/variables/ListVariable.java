@@ -22,6 +22,10 @@ import java.util.function.Supplier;
  * no recompile at each call as the list grows. Once read, an input list's elements are still
  * wrapped one by one as the trace first reads each ({@code xs.get(0)} wraps and guards element 0
  * only; an iteration, or any change to the list, wraps them all), as Dynamo's lazy variables are.
+ *
+ * <p>A list can also be a live view of another made in the trace ({@link #viewOf}): a subList,
+ * reversed() or Collections.unmodifiableList of it. Its items are the base's, read through Java's
+ * own view of the base's items, so a write through either shows in the other.
  */
 public final class ListVariable implements VariableTracker {
     /** An input list's contents: its length (guarded when made) and how to wrap its element {@code i} (guarded when called). */
@@ -42,7 +46,7 @@ public final class ListVariable implements VariableTracker {
     private final Source source;
     /** The array an {@code Arrays.asList} list is a view of (its items are the array's), or null. */
     private final ArrayVariable backing;
-    /** Adds and removals so far, as Java's modCount counts them: an iterator made before one fails. */
+    /** Changes so far that Java's modCount counts (adds, removals, an ArrayList's sort or replaceAll): an iterator made before one fails. */
     private int structuralChanges;
 
     public ListVariable(List<VariableTracker> items, boolean mutable, Source source) {
@@ -67,6 +71,59 @@ public final class ListVariable implements VariableTracker {
         this.backing = null;
     }
 
+    /** What a {@link #viewOf view} shows of its base. */
+    public enum ViewKind {
+        /** {@code subList(from, to)}: fails fast (ConcurrentModificationException) once the base changes in structure other than through it. */
+        SUB_LIST,
+        /** {@code reversed()} (JDK 21's SequencedCollection): reads and writes through, never stale. */
+        REVERSED,
+        /** {@code Collections.unmodifiableList}: reads through, refuses writes. */
+        UNMODIFIABLE
+    }
+
+    private ListVariable base;
+    private ViewKind viewKind;
+    private int viewFrom, viewSize, viewExpectedChanges;
+
+    /** A live view of {@code base}; for a subList, of its items {@code [from, to)}. */
+    public static ListVariable viewOf(ListVariable base, ViewKind kind, int from, int to) {
+        ListVariable v = new ListVariable(List.of(), kind == ViewKind.UNMODIFIABLE ? null : ArrayList.class, null);
+        v.items = null;
+        v.base = base;
+        v.viewKind = kind;
+        v.viewFrom = from;
+        v.viewSize = to - from;
+        v.viewExpectedChanges = base.structuralChanges();
+        return v;
+    }
+
+    /** Whether this is a live view of another traced list ({@link #viewOf}). */
+    public boolean isView() { return base != null; }
+
+    public ListVariable base() { return base; }
+
+    public ViewKind viewKind() { return viewKind; }
+
+    /** A subList's first index in its base. */
+    public int viewFrom() { return viewFrom; }
+
+    /** The list that holds the items: the base of a view's base…, or this list. */
+    public ListVariable root() { return base == null ? this : base.root(); }
+
+    /** Whether this subList, or a subList it views, has seen its base change in structure other than through it: every use then throws ConcurrentModificationException. */
+    public boolean isStale() {
+        if (base == null) return false;
+        return viewKind == ViewKind.SUB_LIST && base.structuralChanges() != viewExpectedChanges || base.isStale();
+    }
+
+    /** After a change made through this view that changed the root's length by {@code delta}: this view and the views it is of now expect it. */
+    public void changedThroughView(int delta) {
+        if (base == null) return;
+        if (viewKind == ViewKind.SUB_LIST) viewSize += delta;
+        base.changedThroughView(delta);
+        viewExpectedChanges = base.structuralChanges();
+    }
+
     private ListVariable(ArrayVariable array) {
         this.items = array.items();      // shared: a set through the list is a store into the array, as Arrays.asList's view
         this.mutable = false;
@@ -79,7 +136,7 @@ public final class ListVariable implements VariableTracker {
     public static final java.util.Set<Class<?>> MUTABLE_CLASSES = java.util.Set.of(ArrayList.class, java.util.LinkedList.class, java.util.ArrayDeque.class);
 
     /** The class the program sees for a mutable list (ArrayList, LinkedList, ArrayDeque); null for an immutable or fixed-size list. */
-    public Class<?> type() { return type; }
+    public Class<?> type() { return base != null ? null : type; }
 
     /** Whether this is an ArrayDeque: no List methods, no null elements. */
     public boolean isArrayDeque() { return type == java.util.ArrayDeque.class; }
@@ -130,6 +187,7 @@ public final class ListVariable implements VariableTracker {
 
     /** The list's structure (its length guarded), its elements not yet wrapped. */
     private List<VariableTracker> structure() {
+        if (base != null) return viewItems(base.items());
         if (unread != null) {
             takeContents(unread.get());
             items.addAll(appended);
@@ -141,6 +199,7 @@ public final class ListVariable implements VariableTracker {
 
     /** The items, as the trace sees them; the first call on an input list wraps and guards every element not read yet. */
     public List<VariableTracker> items() {
+        if (base != null) return viewItems(base.items());
         structure();
         if (element != null) {
             for (int i = 0; i < inputSize; i++) if (items.get(i) == null) items.set(i, element.apply(i));
@@ -149,30 +208,43 @@ public final class ListVariable implements VariableTracker {
         return items;
     }
 
+    /** A view's items: Java's own view of the base's, live (the trace's lists are ArrayLists). */
+    private List<VariableTracker> viewItems(List<VariableTracker> of) {
+        return switch (viewKind) {
+            case SUB_LIST -> of.subList(viewFrom, viewFrom + viewSize);
+            case REVERSED -> of.reversed();
+            case UNMODIFIABLE -> of;
+        };
+    }
+
     /** How many items: an input list's length is guarded, none of its elements wrapped. */
     public int size() { return structure().size(); }
 
     /** Item {@code i} (in range): an input list's element is wrapped and guarded on its first read, the others not. */
     public VariableTracker get(int i) {
+        if (base != null) return items().get(i);
         List<VariableTracker> s = structure();
         if (element != null && i < inputSize && s.get(i) == null) s.set(i, element.apply(i));
         return s.get(i);
     }
 
     /** Whether the trace has read the contents (an unread input list has only been appended to, if anything). */
-    public boolean isRead() { return unread == null; }
+    public boolean isRead() { return base != null || unread == null; }
 
-    /** Appends without reading the contents: only for an unread list. */
+    /** Appends without reading the contents: only for an unread list (the caller counts the change: {@link #changedStructure}). */
     public void append(VariableTracker v) {
         if (unread == null) throw new IllegalStateException("append to a list already read: add to items()");
         appended.add(v);
-        structuralChanges++;
     }
 
-    /** Records an add or a removal made through {@link #items()}. */
-    public void changedStructure() { structuralChanges++; }
+    /** Records a change Java's modCount counts (an add, a removal, an ArrayList's sort): iterators made before it fail fast. */
+    public void changedStructure() {
+        if (base != null) base.changedStructure();
+        else structuralChanges++;
+    }
 
-    public int structuralChanges() { return structuralChanges; }
+    /** The count of {@link #changedStructure}: a view's is its root's, as a Java subList's iterators read their root's modCount. */
+    public int structuralChanges() { return base != null ? base.structuralChanges() : structuralChanges; }
 
     /** What was appended to an unread list, in order. */
     public List<VariableTracker> appended() { return List.copyOf(appended); }
@@ -184,6 +256,11 @@ public final class ListVariable implements VariableTracker {
 
     @Override
     public String describe() {
+        if (base != null) return switch (viewKind) {
+            case SUB_LIST -> "subList(" + viewFrom + ", " + (viewFrom + viewSize) + ") of " + base.describe();
+            case REVERSED -> "reversed() of " + base.describe();
+            case UNMODIFIABLE -> "unmodifiableList of " + base.describe();
+        };
         return unread != null ? type.getSimpleName() + " (contents not read)" : (mutable ? type.getSimpleName() : backing != null ? "Arrays.asList" : "List") + " of " + items.size();
     }
 }

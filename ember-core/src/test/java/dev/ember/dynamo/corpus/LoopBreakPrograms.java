@@ -62,6 +62,40 @@ final class LoopBreakPrograms {
         return out;
     }
 
+    record Checked(double value) {
+        Checked {
+            if (value < 0) throw new IllegalArgumentException("negative: " + value);
+        }
+    }
+
+    record Pair(Scale scale, int index) {}
+
+    /** The constructor after the break throws for some iterations: the handler around it catches, as eager's does. */
+    static java.util.List<Object> constructsUnderATry(Tensor x, int n) {
+        java.util.List<Object> out = new java.util.ArrayList<>();
+        Tensor y = x;
+        for (int i = 0; i < n; i++) {
+            y = y.mul(-0.5);
+            try {
+                out.add(new Checked(y.sum().item()));
+            } catch (IllegalArgumentException e) {
+                out.add(e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /** Two objects under construction at the break, one inside the other's arguments. */
+    static java.util.List<Pair> constructsNestedInLoop(Tensor x, int n) {
+        java.util.List<Pair> out = new java.util.ArrayList<>();
+        Tensor y = x;
+        for (int i = 0; i < n; i++) {
+            y = y.add(1.0);
+            out.add(new Pair(new Scale(y.sum().item()), i * 2));
+        }
+        return out;
+    }
+
     static Tensor usesCounterInGraph(Tensor x, int n) {
         Tensor y = x;
         for (int i = 0; i < n; i++) {

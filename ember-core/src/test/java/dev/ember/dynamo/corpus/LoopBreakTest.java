@@ -153,14 +153,43 @@ class LoopBreakTest {
         assertEquals(1, cc.frameCount(), "x.mul(2) before new StringBuilder()");
     }
 
+    /**
+     * A break inside a constructor's arguments in a loop: the resume method's prologue makes the
+     * object again and finishes its construction itself, then enters the loop body after the
+     * constructor call. Before, it entered at the break with the remade object on the stack; the
+     * loop's own {@code new} reached the same instruction, the verifier rejected the two, and the
+     * whole method ran eagerly (no frame compiled).
+     */
     @Test
-    void objectUnderConstructionInALoopRunsEagerlyWithEagerResults() {
-        // a resume method would meet its own re-made object and the loop's original new at one instruction:
-        // the verifier cannot merge the two, so the method runs eagerly, and still equals eager
+    void anObjectUnderConstructionInALoopResumesCompiled() {
         CompileCounter cc = new CompileCounter();
         var f = Ember.compile((Fn2<Tensor, Integer, List<LoopBreakPrograms.Scale>>) LoopBreakPrograms::constructsInLoop, Options.backend(cc));
         Tensor x = Tensor.randn(3, 4);
         assertEquals(LoopBreakPrograms.constructsInLoop(x, 5), f.apply(x, 5));
+        assertEquals(2, cc.frameCount(), "the graph before the loop's first break, and the resume method's (its exit has no tensor work)");
+        assertEquals(1, resumeFrames().size(), "one resume method, reused by every iteration");
+        assertEquals(LoopBreakPrograms.constructsInLoop(x, 7), f.apply(x, 7));
+        assertEquals(2, cc.frameCount(), "no recompile for another trip count");
+    }
+
+    @Test
+    void aConstructorAfterTheBreakThrowsIntoTheLoopsOwnHandler() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Tensor, Integer, List<Object>>) LoopBreakPrograms::constructsUnderATry, Options.backend(cc));
+        Tensor x = Tensor.rand(3, 4);                     // positive: the sums alternate in sign, every other constructor throws
+        assertEquals(LoopBreakPrograms.constructsUnderATry(x, 6), f.apply(x, 6));
+        assertEquals(1, resumeFrames().size(), "the resume method is compiled");
+        assertTrue(cc.frameCount() >= 2, "frames: " + cc.frameCount());
+    }
+
+    @Test
+    void nestedObjectsUnderConstructionResumeCompiled() {
+        CompileCounter cc = new CompileCounter();
+        var f = Ember.compile((Fn2<Tensor, Integer, List<LoopBreakPrograms.Pair>>) LoopBreakPrograms::constructsNestedInLoop, Options.backend(cc));
+        Tensor x = Tensor.randn(3, 4);
+        assertEquals(LoopBreakPrograms.constructsNestedInLoop(x, 4), f.apply(x, 4));
+        assertEquals(1, resumeFrames().size(), "the resume method is compiled (each iteration's counter, a record component, is guarded)");
+        assertTrue(cc.frameCount() >= 2, "frames: " + cc.frameCount());
     }
 
     @Test
