@@ -80,7 +80,7 @@ public final class LambdaPrespinner {
     private final ClassFile classFile;
     /** Per nest host (internal name), the generated classes to add to its NestMembers. */
     private final Map<String, List<ClassDesc>> newNestMembers = new LinkedHashMap<>();
-    private int rewritten, kept, recordMethods, typeSwitches;
+    private int rewritten, kept, recordMethods, typeSwitches, concatenations;
 
     private LambdaPrespinner(Path classes) {
         this.classes = classes;
@@ -114,10 +114,11 @@ public final class LambdaPrespinner {
             p.rewrite(f);
             p.rewriteRecordMethods(f);
             p.rewriteTypeSwitches(f);
+            p.rewriteConcatenations(f);
         }
         p.addNestMembers();
-        System.out.printf("LambdaPrespinner: %d lambda sites turned into classes, %d left to the JDK's linkage; %d record methods and %d type switches written out%n",
-                p.rewritten, p.kept, p.recordMethods, p.typeSwitches);
+        System.out.printf("LambdaPrespinner: %d lambda sites turned into classes, %d left to the JDK's linkage; %d record methods, %d type switches "
+                + "and %d string concatenations written out%n", p.rewritten, p.kept, p.recordMethods, p.typeSwitches, p.concatenations);
     }
 
     private static String internalName(ClassDesc d) {
@@ -352,6 +353,105 @@ public final class LambdaPrespinner {
     /** What makes two sites share a helper: the selector type and the labels. */
     private static String switchKey(InvokeDynamicInstruction indy) {
         return indy.typeSymbol().descriptorString() + classLabels(indy).stream().map(ClassDesc::descriptorString).toList();
+    }
+
+    private static final ClassDesc CD_STRING_CONCAT = ClassDesc.of("java.lang.invoke.StringConcatFactory");
+
+    /**
+     * {@code "a" + x + "b"} is an invokedynamic of {@code StringConcatFactory.makeConcatWithConstants}
+     * (a recipe with \1 for each argument and \2 for each extra constant), linked on first use.
+     * Each becomes a call of a private static method of the host that appends the recipe's pieces
+     * to a StringBuilder: the same text ({@code append} prints every type as {@code String.valueOf}
+     * does, a byte or short as its number) and the same order of the arguments' {@code toString}.
+     */
+    private void rewriteConcatenations(Path file) throws IOException {
+        ClassModel model = classFile.parse(Files.readAllBytes(file));
+        ClassDesc host = model.thisClass().asSymbol();
+        boolean isInterface = model.flags().has(AccessFlag.INTERFACE);
+        Map<String, String> names = new LinkedHashMap<>();                 // type and recipe -> helper name
+        Map<String, InvokeDynamicInstruction> sites = new LinkedHashMap<>(); // helper name -> one of its sites
+        for (MethodModel m : model.methods()) {
+            if (m.code().isEmpty()) continue;
+            for (var e : m.code().get()) {
+                if (e instanceof InvokeDynamicInstruction indy && concatPieces(indy) != null && !names.containsKey(concatKey(indy))) {
+                    String name = "$prespun$concat$" + names.size();
+                    names.put(concatKey(indy), name);
+                    sites.put(name, indy);
+                }
+            }
+        }
+        if (names.isEmpty()) return;
+        byte[] out = classFile.transformClass(model, ClassTransform.transformingMethodBodies((cb, e) -> {
+            if (e instanceof InvokeDynamicInstruction indy && concatPieces(indy) != null) cb.invokestatic(host, names.get(concatKey(indy)), indy.typeSymbol(), isInterface);
+            else cb.with(e);
+        }).andThen(ClassTransform.endHandler(clb -> {
+            for (var entry : sites.entrySet()) {
+                InvokeDynamicInstruction indy = entry.getValue();
+                List<Object> pieces = concatPieces(indy);
+                MethodTypeDesc type = indy.typeSymbol();
+                clb.withMethodBody(entry.getKey(), type, ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC, code -> {
+                    ClassDesc sb = ClassDesc.of("java.lang.StringBuilder");
+                    code.new_(sb).dup().invokespecial(sb, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void);
+                    int[] slots = new int[type.parameterCount()];
+                    for (int i = 0, slot = 0; i < slots.length; i++) {
+                        slots[i] = slot;
+                        slot += TypeKind.from(type.parameterType(i)).slotSize();
+                    }
+                    for (Object piece : pieces) {
+                        if (piece instanceof Integer arg) {
+                            ClassDesc t = type.parameterType(arg);
+                            code.loadLocal(TypeKind.from(t), slots[arg]);
+                            ClassDesc appended = switch (t.descriptorString()) {
+                                case "B", "S" -> ConstantDescs.CD_int;
+                                case "I", "J", "F", "D", "Z", "C" -> t;
+                                default -> t.equals(ConstantDescs.CD_String) ? ConstantDescs.CD_String : CD_Object;
+                            };
+                            code.invokevirtual(sb, "append", MethodTypeDesc.of(sb, appended));
+                        } else {
+                            code.ldc((String) piece).invokevirtual(sb, "append", MethodTypeDesc.of(sb, ConstantDescs.CD_String));
+                        }
+                    }
+                    code.invokevirtual(sb, "toString", MethodTypeDesc.of(ConstantDescs.CD_String)).areturn();
+                });
+                concatenations++;
+            }
+        })));
+        Files.write(file, out);
+    }
+
+    /**
+     * The pieces of a concatenation site in order: an Integer for the argument of that index, a
+     * String for literal text (constants folded in); null when the site is not one this writes out.
+     */
+    private static List<Object> concatPieces(InvokeDynamicInstruction indy) {
+        DirectMethodHandleDesc bsm = indy.bootstrapMethod();
+        if (!bsm.owner().equals(CD_STRING_CONCAT) || !bsm.methodName().equals("makeConcatWithConstants")) return null;
+        if (!indy.typeSymbol().returnType().equals(ConstantDescs.CD_String)) return null;
+        var args = indy.bootstrapArgs();
+        if (args.isEmpty() || !(args.get(0) instanceof String recipe)) return null;
+        List<Object> pieces = new ArrayList<>();
+        StringBuilder text = new StringBuilder();
+        int arg = 0, constant = 1;
+        for (int i = 0; i < recipe.length(); i++) {
+            char c = recipe.charAt(i);
+            if (c == '\u0001') {
+                if (!text.isEmpty()) { pieces.add(text.toString()); text.setLength(0); }
+                pieces.add(arg++);
+            } else if (c == '\u0002') {
+                if (constant >= args.size() || !(args.get(constant) instanceof String str)) return null;   // only text constants
+                text.append(str);
+                constant++;
+            } else {
+                text.append(c);
+            }
+        }
+        if (!text.isEmpty()) pieces.add(text.toString());
+        if (arg != indy.typeSymbol().parameterCount() || constant != args.size()) return null;
+        return pieces;
+    }
+
+    private static String concatKey(InvokeDynamicInstruction indy) {
+        return indy.typeSymbol().descriptorString() + indy.bootstrapArgs();
     }
 
     private static String key(MethodModel m) { return m.methodName().stringValue() + m.methodType().stringValue(); }

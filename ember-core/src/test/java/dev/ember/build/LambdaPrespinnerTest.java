@@ -89,6 +89,13 @@ class LambdaPrespinnerTest {
                     Map<Pair, Integer> order = new HashMap<>();
                     for (int i = 0; i < 40; i++) order.put(new Pair("k" + i, i % 7), i);
                     out.append(order.values()).append(',');
+                    // string concatenation: every argument type, null, a toString's order, constant text around and between
+                    byte by = -7; short sh = 300; char ch = 'z'; float fl = 1.0e-10f; double db = -0.0; Object nothing = null; String none = null;
+                    List<String> calls = new ArrayList<>();
+                    Object first = new Object() { public String toString() { calls.add("first"); return "1st"; } };
+                    Object second = new Object() { public String toString() { calls.add("second"); return "2nd"; } };
+                    out.append("b=" + by + " s=" + sh + " c=" + ch + " f=" + fl + " d=" + db + " l=" + big + " z=" + flag + " o=" + nothing
+                            + " n=" + none + " " + first + second + calls + "\u0001\u0002 end" + half).append(',');
                     // pattern switches over types, with guards (the restart index), null, default, nested patterns
                     Object[] values = {new Pair("g", 5), new Pair("g", -5), new Empty(), "text", 3, null, List.of(1), new Point(1f, 2, 3, 'd', (byte) 4, false, "s", null, (short) 5)};
                     for (Object v : values) out.append(describe(v)).append(';');
@@ -169,6 +176,9 @@ class LambdaPrespinnerTest {
         // type switches whose labels are all classes are written out; the one with a string label keeps the JDK's
         assertEquals(1, bootstrapSites(prespun.resolve("sample"), "SwitchBootstraps", "typeSwitch"));
         assertEquals(2, bootstrapSites(original.resolve("sample"), "SwitchBootstraps", "typeSwitch"));
+        // string concatenations are written out too
+        assertEquals(0, bootstrapSites(prespun.resolve("sample"), "StringConcatFactory", "makeConcatWithConstants"));
+        assertTrue(bootstrapSites(original.resolve("sample"), "StringConcatFactory", "makeConcatWithConstants") > 3);
         try (Stream<Path> files = Files.list(prespun.resolve("sample"))) {
             assertTrue(files.filter(f -> f.getFileName().toString().contains("$$PrespunLambda$")).count() > 20);
         }
