@@ -152,46 +152,70 @@ public final class LambdaPrespinner {
      * text. So hash-ordered collections of records iterate exactly as before.
      */
     private void rewriteRecordMethods(Path file) throws IOException {
+        recordMethods += writeOutSites(file, "$prespun$", true,
+                (indy, host) -> indy.bootstrapMethod().owner().equals(CD_OBJECT_METHODS) && indy.bootstrapMethod().methodName().equals("bootstrap")
+                        && recordSiteOf(indy, host) != null ? indy.name().stringValue() : null,
+                (code, indy, model) -> {
+                    ClassDesc record = model.thisClass().asSymbol();
+                    List<DirectMethodHandleDesc> fields = recordSiteOf(indy, record);
+                    switch (indy.name().stringValue()) {
+                        case "equals" -> writeEquals(code, record, fields);
+                        case "hashCode" -> writeHashCode(code, fields);
+                        default -> writeToString(code, simpleName(model), (String) indy.bootstrapArgs().get(1), fields);
+                    }
+                });
+    }
+
+    /** A class's simple name as {@code Class.getSimpleName} gives it: a nested class's from its InnerClasses entry. */
+    private static String simpleName(ClassModel model) {
+        ClassDesc self = model.thisClass().asSymbol();
+        return model.findAttribute(Attributes.innerClasses()).flatMap(a -> a.classes().stream()
+                        .filter(ic -> ic.innerClass().asSymbol().equals(self)).findFirst())
+                .flatMap(ic -> ic.innerName().map(n -> n.stringValue()))
+                .orElse(self.displayName());
+    }
+
+    /** The part of a site {@link #writeOutSites} writes out: null when it is not one, else what sites sharing a method have in common. */
+    private interface SiteKey { String of(InvokeDynamicInstruction indy, ClassDesc host); }
+
+    /** Writes the body of the method that replaces a site (its parameters and result are the site's). */
+    private interface SiteBody { void write(CodeBuilder code, InvokeDynamicInstruction indy, ClassModel model); }
+
+    /**
+     * Replaces each invokedynamic of {@code file} that {@code keyOf} accepts by a call of a private
+     * static method of the class, written by {@code body}; sites with one key share one method,
+     * named {@code prefix} and the key ({@code namedByKey}) or its number. Returns the methods written.
+     */
+    private int writeOutSites(Path file, String prefix, boolean namedByKey, SiteKey keyOf, SiteBody body) throws IOException {
         ClassModel model = classFile.parse(Files.readAllBytes(file));
-        ClassDesc record = model.thisClass().asSymbol();
-        Map<String, InvokeDynamicInstruction> byMethod = new LinkedHashMap<>();
+        ClassDesc host = model.thisClass().asSymbol();
+        boolean isInterface = model.flags().has(AccessFlag.INTERFACE);
+        Map<String, String> names = new LinkedHashMap<>();                    // key -> method name
+        Map<String, InvokeDynamicInstruction> sites = new LinkedHashMap<>();  // method name -> one of its sites
         for (MethodModel m : model.methods()) {
             if (m.code().isEmpty()) continue;
             for (var e : m.code().get()) {
-                if (e instanceof InvokeDynamicInstruction indy && indy.bootstrapMethod().owner().equals(CD_OBJECT_METHODS)
-                        && indy.bootstrapMethod().methodName().equals("bootstrap") && recordSiteOf(indy, record) != null) {
-                    byMethod.putIfAbsent(indy.name().stringValue(), indy);
+                String key = e instanceof InvokeDynamicInstruction indy ? keyOf.of(indy, host) : null;
+                if (key != null && !names.containsKey(key)) {
+                    String name = prefix + (namedByKey ? key : String.valueOf(names.size()));
+                    names.put(key, name);
+                    sites.put(name, (InvokeDynamicInstruction) e);
                 }
             }
         }
-        if (byMethod.isEmpty()) return;
-        String simpleName = model.findAttribute(Attributes.innerClasses()).flatMap(a -> a.classes().stream()
-                        .filter(ic -> ic.innerClass().asSymbol().equals(record)).findFirst())
-                .flatMap(ic -> ic.innerName().map(n -> n.stringValue()))
-                .orElse(record.displayName());
+        if (sites.isEmpty()) return 0;
         byte[] out = classFile.transformClass(model, ClassTransform.transformingMethodBodies((cb, e) -> {
-            if (e instanceof InvokeDynamicInstruction indy && indy.bootstrapMethod().owner().equals(CD_OBJECT_METHODS)
-                    && byMethod.containsKey(indy.name().stringValue()) && recordSiteOf(indy, record) != null) {
-                cb.invokestatic(record, "$prespun$" + indy.name().stringValue(), indy.typeSymbol());
-            } else {
-                cb.with(e);
-            }
+            String key = e instanceof InvokeDynamicInstruction indy ? keyOf.of(indy, host) : null;
+            if (key != null) cb.invokestatic(host, names.get(key), ((InvokeDynamicInstruction) e).typeSymbol(), isInterface);
+            else cb.with(e);
         }).andThen(ClassTransform.endHandler(clb -> {
-            for (var entry : byMethod.entrySet()) {
-                InvokeDynamicInstruction indy = entry.getValue();
-                List<DirectMethodHandleDesc> fields = recordSiteOf(indy, record);
-                String names = (String) indy.bootstrapArgs().get(1);
-                clb.withMethodBody("$prespun$" + entry.getKey(), indy.typeSymbol(), ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC, code -> {
-                    switch (entry.getKey()) {
-                        case "equals" -> writeEquals(code, record, fields);
-                        case "hashCode" -> writeHashCode(code, fields);
-                        default -> writeToString(code, simpleName, names, fields);
-                    }
-                });
-                recordMethods++;
+            for (var site : sites.entrySet()) {
+                clb.withMethodBody(site.getKey(), site.getValue().typeSymbol(), ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC,
+                        code -> body.write(code, site.getValue(), model));
             }
         })));
         Files.write(file, out);
+        return sites.size();
     }
 
     /** The component getters of a record-method site of {@code record}, or null for a site this does not write out. */
@@ -268,14 +292,8 @@ public final class LambdaPrespinner {
         for (int i = 0; i < fields.size(); i++) {
             String prefix = (i == 0 ? simpleName + "[" : ", ") + componentNames[i] + "=";
             code.ldc(prefix).invokevirtual(sb, "append", MethodTypeDesc.of(sb, ConstantDescs.CD_String));
-            ClassDesc t = fieldType(fields.get(i));
             loadField(code, 0, fields.get(i).owner(), fields.get(i));
-            ClassDesc arg = switch (t.descriptorString()) {
-                case "B", "S" -> ConstantDescs.CD_int;   // the concat prints a byte or short as its number, as append(int) does
-                case "I", "J", "F", "D", "Z", "C" -> t;
-                default -> CD_Object;                       // String.valueOf(Object): "null" for null
-            };
-            code.invokevirtual(sb, "append", MethodTypeDesc.of(sb, arg));
+            code.invokevirtual(sb, "append", MethodTypeDesc.of(sb, appendedAs(fieldType(fields.get(i)))));
         }
         code.ldc(fields.isEmpty() ? simpleName + "[]" : "]").invokevirtual(sb, "append", MethodTypeDesc.of(sb, ConstantDescs.CD_String));
         code.invokevirtual(sb, "toString", MethodTypeDesc.of(ConstantDescs.CD_String)).areturn();
@@ -292,31 +310,10 @@ public final class LambdaPrespinner {
      * other kinds (strings, integers, enum constants) keep the JDK's linkage.
      */
     private void rewriteTypeSwitches(Path file) throws IOException {
-        ClassModel model = classFile.parse(Files.readAllBytes(file));
-        ClassDesc host = model.thisClass().asSymbol();
-        boolean isInterface = model.flags().has(AccessFlag.INTERFACE);
-        Map<String, String> names = new LinkedHashMap<>();                // selector type and labels -> helper name
-        Map<String, List<ClassDesc>> helpers = new LinkedHashMap<>();     // helper name -> labels
-        Map<String, MethodTypeDesc> helperTypes = new LinkedHashMap<>();
-        for (MethodModel m : model.methods()) {
-            if (m.code().isEmpty()) continue;
-            for (var e : m.code().get()) {
-                if (e instanceof InvokeDynamicInstruction indy && classLabels(indy) != null && !names.containsKey(switchKey(indy))) {
-                    String name = "$prespun$typeSwitch$" + names.size();
-                    names.put(switchKey(indy), name);
-                    helpers.put(name, classLabels(indy));
-                    helperTypes.put(name, indy.typeSymbol());
-                }
-            }
-        }
-        if (helpers.isEmpty()) return;
-        byte[] out = classFile.transformClass(model, ClassTransform.transformingMethodBodies((cb, e) -> {
-            if (e instanceof InvokeDynamicInstruction indy && classLabels(indy) != null) cb.invokestatic(host, names.get(switchKey(indy)), indy.typeSymbol(), isInterface);
-            else cb.with(e);
-        }).andThen(ClassTransform.endHandler(clb -> {
-            for (var entry : helpers.entrySet()) {
-                List<ClassDesc> labels = entry.getValue();
-                clb.withMethodBody(entry.getKey(), helperTypes.get(entry.getKey()), ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC, code -> {
+        typeSwitches += writeOutSites(file, "$prespun$typeSwitch$", false,
+                (indy, host) -> classLabels(indy) == null ? null : indy.typeSymbol().descriptorString() + classLabels(indy).stream().map(ClassDesc::descriptorString).toList(),
+                (code, indy, model) -> {
+                    List<ClassDesc> labels = classLabels(indy);
                     var notNull = code.newLabel();
                     code.aload(0).ifnonnull(notNull).iconst_m1().ireturn();
                     code.labelBinding(notNull);
@@ -329,10 +326,6 @@ public final class LambdaPrespinner {
                     }
                     code.loadConstant(labels.size()).ireturn();
                 });
-                typeSwitches++;
-            }
-        })));
-        Files.write(file, out);
     }
 
     /** The class labels of a typeSwitch site taking (reference, int), or null when it is not one or has another kind of label. */
@@ -350,11 +343,6 @@ public final class LambdaPrespinner {
         return labels;
     }
 
-    /** What makes two sites share a helper: the selector type and the labels. */
-    private static String switchKey(InvokeDynamicInstruction indy) {
-        return indy.typeSymbol().descriptorString() + classLabels(indy).stream().map(ClassDesc::descriptorString).toList();
-    }
-
     private static final ClassDesc CD_STRING_CONCAT = ClassDesc.of("java.lang.invoke.StringConcatFactory");
 
     /**
@@ -365,31 +353,10 @@ public final class LambdaPrespinner {
      * does, a byte or short as its number) and the same order of the arguments' {@code toString}.
      */
     private void rewriteConcatenations(Path file) throws IOException {
-        ClassModel model = classFile.parse(Files.readAllBytes(file));
-        ClassDesc host = model.thisClass().asSymbol();
-        boolean isInterface = model.flags().has(AccessFlag.INTERFACE);
-        Map<String, String> names = new LinkedHashMap<>();                 // type and recipe -> helper name
-        Map<String, InvokeDynamicInstruction> sites = new LinkedHashMap<>(); // helper name -> one of its sites
-        for (MethodModel m : model.methods()) {
-            if (m.code().isEmpty()) continue;
-            for (var e : m.code().get()) {
-                if (e instanceof InvokeDynamicInstruction indy && concatPieces(indy) != null && !names.containsKey(concatKey(indy))) {
-                    String name = "$prespun$concat$" + names.size();
-                    names.put(concatKey(indy), name);
-                    sites.put(name, indy);
-                }
-            }
-        }
-        if (names.isEmpty()) return;
-        byte[] out = classFile.transformClass(model, ClassTransform.transformingMethodBodies((cb, e) -> {
-            if (e instanceof InvokeDynamicInstruction indy && concatPieces(indy) != null) cb.invokestatic(host, names.get(concatKey(indy)), indy.typeSymbol(), isInterface);
-            else cb.with(e);
-        }).andThen(ClassTransform.endHandler(clb -> {
-            for (var entry : sites.entrySet()) {
-                InvokeDynamicInstruction indy = entry.getValue();
-                List<Object> pieces = concatPieces(indy);
-                MethodTypeDesc type = indy.typeSymbol();
-                clb.withMethodBody(entry.getKey(), type, ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC, code -> {
+        concatenations += writeOutSites(file, "$prespun$concat$", false,
+                (indy, host) -> concatPieces(indy) == null ? null : indy.typeSymbol().descriptorString() + indy.bootstrapArgs(),
+                (code, indy, model) -> {
+                    MethodTypeDesc type = indy.typeSymbol();
                     ClassDesc sb = ClassDesc.of("java.lang.StringBuilder");
                     code.new_(sb).dup().invokespecial(sb, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void);
                     int[] slots = new int[type.parameterCount()];
@@ -397,26 +364,26 @@ public final class LambdaPrespinner {
                         slots[i] = slot;
                         slot += TypeKind.from(type.parameterType(i)).slotSize();
                     }
-                    for (Object piece : pieces) {
+                    for (Object piece : concatPieces(indy)) {
                         if (piece instanceof Integer arg) {
                             ClassDesc t = type.parameterType(arg);
                             code.loadLocal(TypeKind.from(t), slots[arg]);
-                            ClassDesc appended = switch (t.descriptorString()) {
-                                case "B", "S" -> ConstantDescs.CD_int;
-                                case "I", "J", "F", "D", "Z", "C" -> t;
-                                default -> t.equals(ConstantDescs.CD_String) ? ConstantDescs.CD_String : CD_Object;
-                            };
-                            code.invokevirtual(sb, "append", MethodTypeDesc.of(sb, appended));
+                            code.invokevirtual(sb, "append", MethodTypeDesc.of(sb, appendedAs(t)));
                         } else {
                             code.ldc((String) piece).invokevirtual(sb, "append", MethodTypeDesc.of(sb, ConstantDescs.CD_String));
                         }
                     }
                     code.invokevirtual(sb, "toString", MethodTypeDesc.of(ConstantDescs.CD_String)).areturn();
                 });
-                concatenations++;
-            }
-        })));
-        Files.write(file, out);
+    }
+
+    /** The StringBuilder.append a value of type {@code t} takes to print as String.valueOf does (a byte or short as its number). */
+    private static ClassDesc appendedAs(ClassDesc t) {
+        return switch (t.descriptorString()) {
+            case "B", "S" -> ConstantDescs.CD_int;
+            case "I", "J", "F", "D", "Z", "C" -> t;
+            default -> t.equals(ConstantDescs.CD_String) ? ConstantDescs.CD_String : CD_Object;
+        };
     }
 
     /**
@@ -450,9 +417,6 @@ public final class LambdaPrespinner {
         return pieces;
     }
 
-    private static String concatKey(InvokeDynamicInstruction indy) {
-        return indy.typeSymbol().descriptorString() + indy.bootstrapArgs();
-    }
 
     private static String key(MethodModel m) { return m.methodName().stringValue() + m.methodType().stringValue(); }
 
