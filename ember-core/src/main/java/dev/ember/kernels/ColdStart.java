@@ -39,15 +39,6 @@ public final class ColdStart {
     /** Whether tiers are on (not {@code EMBER_COLD_START=java}): the generated kernels' ({@code KernelTier}) read it too. */
     public static boolean enabled() { return ENABLED; }
 
-    /** Slices submitted to the warming thread and not finished. */
-    private static final AtomicInteger SLICES_UNDER_WAY = new AtomicInteger();
-
-    /**
-     * Whether a kernel is warming: a slice is queued or running on the warming thread, which then
-     * takes a core (beside the JIT's compiler threads) from whatever else runs ({@link BlasThreads}).
-     */
-    public static boolean warming() { return SLICES_UNDER_WAY.get() > 0; }
-
     /** The one daemon thread slices run on. */
     private static final ExecutorService WARMER = Executors.newSingleThreadExecutor(
             r -> Thread.ofPlatform().name("ember-kernel-warmer").daemon().unstarted(r));
@@ -92,18 +83,15 @@ public final class ColdStart {
         public void exercise() {
             coldCalls.incrementAndGet();
             if (!running.compareAndSet(false, true)) return;
-            SLICES_UNDER_WAY.incrementAndGet();
             try {
                 WARMER.execute(() -> {
                     try {
                         runSlice();
                     } finally {
-                        SLICES_UNDER_WAY.decrementAndGet();
                         running.set(false);
                     }
                 });
             } catch (RejectedExecutionException e) {
-                SLICES_UNDER_WAY.decrementAndGet();
                 running.set(false);
             }
         }

@@ -77,10 +77,10 @@ public final class Gemm {
                 boolean javaKernel = !a.trans && alpha != 0 && (b.trans ? GemmDot.suits(m, n, k) : GemmBroadcast.suits(m, n, k));
                 ColdStart.Tier tier = b.trans ? GemmDot.TIER : GemmBroadcast.TIER;
                 if (javaKernel && tier.cold()) {
-                    // the Java kernel still runs interpreted: OpenBLAS computes the product, the kernel a slice to get
-                    // compiled (started first, so that the product already runs beside it: BlasThreads)
+                    // the Java kernel still runs interpreted: OpenBLAS computes the product on this thread alone, the kernel
+                    // a slice on the warming thread to get compiled (started first, so that the two run side by side: BlasThreads)
                     tier.exercise();
-                    Blas.sgemm(false, b.trans, m, n, k, (float) alpha, (float[]) a.data, a.offset, a.ld,
+                    Blas.sgemmOnOneThread(false, b.trans, m, n, k, (float) alpha, (float[]) a.data, a.offset, a.ld,
                             (float[]) b.data, b.offset, b.ld, (float) beta, fc, cOff, ldc);
                 } else if (javaKernel) {
                     JavaGemm.checkArgs("sgemm", false, b.trans, m, n, k, a.data, a.offset, a.ld, b.data, b.offset, b.ld, c, cOff, ldc);
