@@ -357,6 +357,17 @@ sealed interface OutputRebuilder {
         public boolean hasIdentity() { return true; }
     }
 
+    /** Sets each field of a rebuilt object (a user object, an exception) to its rebuilt value. */
+    private static void setFields(Rebuild r, Object o, Map<Field, OutputRebuilder> fields) {
+        for (var e : fields.entrySet()) {
+            try {
+                e.getKey().set(o, Values.fromStack(r.value(e.getValue()), e.getKey().getType()));
+            } catch (IllegalAccessException ex) {
+                throw new IllegalStateException("setting " + e.getKey() + " on a rebuilt " + o.getClass().getName() + " failed", ex);
+            }
+        }
+    }
+
     /**
      * An object of a user class made during the trace, made again as Dynamo makes one: allocated
      * without running a constructor (the trace already ran it, and replays what it did outside
@@ -367,13 +378,7 @@ sealed interface OutputRebuilder {
         public Object rebuild(Rebuild r) {
             Object o = Allocation.allocate(type);
             r.made(this, o);
-            for (var e : fields.entrySet()) {
-                try {
-                    e.getKey().set(o, Values.fromStack(r.value(e.getValue()), e.getKey().getType()));
-                } catch (IllegalAccessException ex) {
-                    throw new IllegalStateException("setting " + e.getKey() + " on a rebuilt " + type.getName() + " failed", ex);
-                }
-            }
+            setFields(r, o, fields);
             return o;
         }
 
@@ -402,13 +407,7 @@ sealed interface OutputRebuilder {
             r.made(this, t);
             t.setStackTrace(fromTheProgram(t.getStackTrace()));
             if (cause != null) t.initCause((Throwable) r.value(cause));
-            for (var e : fields.entrySet()) {
-                try {
-                    e.getKey().set(t, Values.fromStack(r.value(e.getValue()), e.getKey().getType()));
-                } catch (IllegalAccessException ex) {
-                    throw new IllegalStateException("setting " + e.getKey() + " on a rebuilt " + type.getName() + " failed", ex);
-                }
-            }
+            setFields(r, t, fields);
             return t;
         }
 

@@ -148,11 +148,7 @@ final class Rebuilders {
         OutputRebuilder.ExceptionOf e = new OutputRebuilder.ExceptionOf(u.type(), how.message() != null, how.message() == null ? null : (String) how.message().value(),
                 how.cause() == null ? null : of(how.cause(), null), fields, how.madeAt());
         made.put(u, e);
-        for (var f : how.fields().entrySet()) {
-            Field field = Fields.find(u.type(), f.getKey());
-            field.setAccessible(true);
-            fields.put(field, of(f.getValue(), field.getType().describeConstable().orElseThrow()));
-        }
+        addFields(u.type(), how.fields(), fields);
         return e;
     }
 
@@ -161,12 +157,17 @@ final class Rebuilders {
         Map<Field, OutputRebuilder> fields = new LinkedHashMap<>();
         OutputRebuilder.ObjectOf obj = new OutputRebuilder.ObjectOf(u.type(), fields);
         made.put(u, obj);
-        for (var e : u.fields().entrySet()) {
-            Field f = Fields.find(u.type(), e.getKey());
-            f.setAccessible(true);
-            fields.put(f, of(e.getValue(), f.getType().describeConstable().orElseThrow()));
-        }
+        addFields(u.type(), u.fields(), fields);
         return obj;
+    }
+
+    /** The rebuilders of a made object's field values, by field (after the object is registered, so a field may hold it). */
+    private void addFields(Class<?> type, Map<String, VariableTracker> values, Map<Field, OutputRebuilder> into) {
+        for (var e : values.entrySet()) {
+            Field f = Fields.find(type, e.getKey());
+            f.setAccessible(true);
+            into.put(f, of(e.getValue(), f.getType().describeConstable().orElseThrow()));
+        }
     }
 
     private List<OutputRebuilder> all(java.util.Collection<VariableTracker> items) {
