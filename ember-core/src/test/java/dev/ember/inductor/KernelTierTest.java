@@ -52,19 +52,66 @@ class KernelTierTest {
     }
 
     @Test
-    void aKernelRunsItsScalarFormForItsFirstCallsThenItsSimdFormForGood() {
+    void aKernelRunsItsScalarFormForItsFirstCallsThenTriesItsSimdForm() {
         tiersOn();
         KernelTier t = new KernelTier();
-        List<Boolean> forms = new ArrayList<>();
-        for (int i = 0; i < KernelTier.SCALAR_CALLS + 3; i++) forms.add(t.simd());
-        List<Boolean> expected = new ArrayList<>();
-        for (int i = 0; i < KernelTier.SCALAR_CALLS + 3; i++) expected.add(i >= KernelTier.SCALAR_CALLS);
-        assertEquals(expected, forms);
+        for (int i = 0; i < KernelTier.SCALAR_CALLS; i++) {
+            assertFalse(t.simd(), "call " + i);
+            ran(t, false, 1_000_000);   // a scalar call of 1 ms
+        }
+        assertTrue(t.simd(), "the first try of the SIMD form follows the scalar calls");
         assertEquals(KernelTier.SCALAR_CALLS, t.scalarCalls());
     }
 
+    /** A call that took {@code nanos}: what the generated code passes back to {@link KernelTier#ran}. */
+    private static void ran(KernelTier t, boolean simd, long nanos) { t.ran(simd, System.nanoTime() - nanos); }
+
     @Test
-    void aCompiledGraphsFirstCallsRunTheScalarForm() {
+    void aSlowTryPutsTheNextOneFurtherOffAndAFastOneDecidesSimdForGood() {
+        tiersOn();
+        KernelTier t = new KernelTier();
+        for (int i = 0; i < KernelTier.SCALAR_CALLS; i++) ran(t, t.simd(), 2_000_000);
+        List<Integer> scalarCallsBetweenTries = new ArrayList<>();
+        for (int tryNo = 0; tryNo < 7; tryNo++) {
+            int scalar = 0;
+            while (!t.simd()) {
+                ran(t, false, 2_000_000);
+                scalar++;
+            }
+            scalarCallsBetweenTries.add(scalar);
+            ran(t, true, 50_000_000);   // the SIMD form still cold: 25 times slower
+        }
+        assertEquals(List.of(0, 2, 4, 8, KernelTier.MAX_GAP, KernelTier.MAX_GAP, KernelTier.MAX_GAP), scalarCallsBetweenTries);
+        while (!t.simd()) ran(t, false, 2_000_000);
+        ran(t, true, 500_000);   // compiled now: faster than the scalar form's fastest call
+        int scalarBefore = t.scalarCalls();
+        for (int i = 0; i < 100; i++) {
+            assertTrue(t.simd(), "SIMD for good after a fast try");
+            ran(t, true, 90_000_000);   // even a slow call (a pause) changes nothing now
+        }
+        assertEquals(scalarBefore, t.scalarCalls());
+        assertEquals("simd", t.toString());
+    }
+
+    @Test
+    void aSimdFormThatNeverCatchesUpIsStillTriedOnceInEveryFewCalls() {
+        tiersOn();
+        KernelTier t = new KernelTier();
+        int simdCalls = 0, calls = 2_000;
+        for (int call = 0; call < calls; call++) {
+            boolean simd = t.simd();
+            if (simd) simdCalls++;
+            ran(t, simd, simd ? 1_500_000 : 1_000_000);   // the SIMD form stays 1.5 times slower
+        }
+        assertTrue(simdCalls >= calls / (KernelTier.MAX_GAP + 1) - 5 && simdCalls <= calls / KernelTier.MAX_GAP + 5, simdCalls + " tries in " + calls + " calls");
+        while (!t.simd()) ran(t, false, 1_000_000);
+        ran(t, true, 1_050_000);   // within a tenth of the scalar form's fastest call: taken
+        assertEquals(0L, t.clock(), "decided: no more timing");
+        assertTrue(t.simd());
+    }
+
+    @Test
+    void aCompiledGraphsFirstCallsRunTheScalarFormThenItsSimdFormForGood() {
         tiersOn();
         Graph g = new Graph();
         Node in = g.placeholder("x", null);
@@ -73,8 +120,17 @@ class KernelTierTest {
         InductorGraph compiled = Inductor.compile(new GraphModule(g), List.of(x), CompileMode.DEFAULT, null);
         assertTrue(compiled.sourceCode().contains("_scalar("), compiled.sourceCode());
         long before = KernelTier.scalarCallsInProcess();
-        for (int i = 0; i < KernelTier.SCALAR_CALLS + 4; i++) compiled.run(x);
-        assertEquals(KernelTier.SCALAR_CALLS, KernelTier.scalarCallsInProcess() - before, "the one kernel's first calls, and only those, ran its scalar form");
+        for (int i = 0; i < KernelTier.SCALAR_CALLS; i++) compiled.run(x);
+        assertEquals(KernelTier.SCALAR_CALLS, KernelTier.scalarCallsInProcess() - before, "the one kernel's first calls ran its scalar form");
+        // then tries of the SIMD form decide, by time, at most MAX_GAP calls apart; once the SIMD form is compiled, no scalar call
+        int calls = 0, quiet = 0;
+        while (quiet < 4 * KernelTier.MAX_GAP && calls < 50_000) {
+            long s = KernelTier.scalarCallsInProcess();
+            compiled.run(x);
+            calls++;
+            quiet = KernelTier.scalarCallsInProcess() == s ? quiet + 1 : 0;
+        }
+        assertEquals(4 * KernelTier.MAX_GAP, quiet, "the kernel settled on its SIMD form after " + calls + " calls");
     }
 
     /** Special values first, then random ones of several scales: {@code n} elements, vector bodies and a tail. */

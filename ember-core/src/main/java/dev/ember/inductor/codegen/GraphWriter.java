@@ -232,8 +232,10 @@ public final class GraphWriter {
         JExpr.GetStatic tier = new JExpr.GetStatic(null, "TIER" + index, Calls.KERNEL_TIER);
         tierFields.add(tier.name());
         JExpr.Local simd = call.declare(JType.BOOLEAN, "simd" + index, Calls.virtualCall(tier, "simd", JType.BOOLEAN));
+        JExpr.Local startedAt = call.declare(JType.LONG, "startedAt" + index, Calls.virtualCall(tier, "clock", JType.LONG));
         call.openIf(simd).eval(simdCall).close();
         call.openIf(new JExpr.Not(simd)).eval(invokeKernel(scalarName, sig)).close();
+        call.eval(Calls.virtualCall(tier, "ran", JType.VOID, simd, startedAt));
     }
 
     private static JExpr.Invoke invokeKernel(String name, List<JExpr.Local> sig) {

@@ -9,8 +9,18 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Which form of a generated kernel a call runs: its scalar form (plain loops, the same
  * kernel written with vectorization off, its reductions folding lane by lane as the SIMD form
- * does) for its first {@link #SCALAR_CALLS} calls, then its SIMD
- * form (Vector API loops) for good.
+ * does) for its first {@link #SCALAR_CALLS} calls, then its SIMD form (Vector API loops) for good
+ * once a call of the SIMD form has run about as fast as the scalar form's fastest call. Until then the
+ * SIMD form is tried on every few calls only ({@link #MAX_GAP} scalar calls between two tries at
+ * most), so the calls between run a form the JIT has compiled.
+ *
+ * <p>Why the tries. Switching for good after the scalar calls left every kernel of a graph in its
+ * SIMD form while C2 compiled them one by one: C2 took 0.5-1 s for each of the encoder layer's
+ * training kernels on this 2-core host, so for about ten seconds its training steps ran the Vector
+ * API's fallback and took 90-1,900 ms against 22-29 once compiled (session 37, a probe of 2-second
+ * windows). A try that runs slower than the scalar form puts the next one further off (1, 2, 4 …
+ * up to {@value #MAX_GAP} scalar calls). The choice follows timing, but never the result: both forms give the same
+ * bits (below, and {@code KernelTierTest}).
  *
  * <p>Why. Until C2 has compiled a kernel, every Vector API operation in it runs the API's Java
  * fallback: the bias-and-ReLU epilogue of one 64x2048 product took 79-88 ms on its first call in a
@@ -51,8 +61,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class KernelTier {
     /**
-     * Calls that run the scalar form. A handful: the first result and the first training steps come
-     * from code the JIT compiles within a call, and the SIMD form's own warm-up starts soon after.
+     * Calls that run the scalar form before the SIMD form's first try. A handful: the first result
+     * and the first training steps come from code the JIT compiles within a call, and the SIMD
+     * form's own warm-up starts soon after.
      */
     public static final int SCALAR_CALLS = 8;
 
@@ -90,24 +101,59 @@ public final class KernelTier {
     /** Scalar-form calls of every kernel in this process (tests and diagnostics). */
     private static final AtomicLong SCALAR_CALLS_IN_PROCESS = new AtomicLong();
 
+    /** At most this many scalar calls between two tries of the SIMD form. */
+    public static final int MAX_GAP = 16;
+
+    /** Decided: every call runs the SIMD form. */
     private volatile boolean simd = !ENABLED;
     private final AtomicInteger scalarCalls = new AtomicInteger();
+    // the deciding state, guarded by this
+    private int calls, nextTry = SCALAR_CALLS, gap = 1, tries;
+    private long scalarFastest = Long.MAX_VALUE;
 
     /** Whether this call runs the SIMD form (else the scalar one). */
     public boolean simd() {
         Boolean forced = forcedForm;
         if (forced != null) return forced;
         if (simd) return true;
-        if (scalarCalls.incrementAndGet() <= SCALAR_CALLS) {
-            SCALAR_CALLS_IN_PROCESS.incrementAndGet();
-            return false;
+        synchronized (this) {
+            if (calls++ >= nextTry) return true;
         }
-        simd = true;
-        return true;
+        scalarCalls.incrementAndGet();
+        SCALAR_CALLS_IN_PROCESS.incrementAndGet();
+        return false;
+    }
+
+    /** The clock before a call while the form is being decided ({@link System#nanoTime}), else 0: the call passes it back to {@link #ran}. */
+    public long clock() { return simd || forcedForm != null ? 0L : System.nanoTime(); }
+
+    /**
+     * A call of the form {@link #simd()} chose has returned; {@code startedAt} is what {@link #clock()}
+     * gave before it. A try of the SIMD form within a tenth of the scalar form's fastest call decides
+     * for the SIMD form (a compiled SIMD form is several times faster where it matters; forms of
+     * equal speed are as good as each other); a slower one puts the next try further off. The tries
+     * never stop, so a SIMD form that C2 compiles late is still taken, at the cost of at most one
+     * call in {@value #MAX_GAP} + 1 in the slower form meanwhile.
+     */
+    public void ran(boolean simdForm, long startedAt) {
+        if (startedAt == 0L) return;
+        long took = System.nanoTime() - startedAt;
+        synchronized (this) {
+            if (simd) return;
+            if (!simdForm) {
+                scalarFastest = Math.min(scalarFastest, took);
+            } else if (10 * took <= 11 * scalarFastest) {
+                simd = true;
+            } else {
+                tries++;
+                gap = Math.min(2 * gap, MAX_GAP);
+                nextTry = calls + gap;
+            }
+        }
     }
 
     /** Calls that ran the scalar form. */
-    public int scalarCalls() { return Math.min(scalarCalls.get(), SCALAR_CALLS); }
+    public int scalarCalls() { return scalarCalls.get(); }
 
     /** Calls that ran a kernel's scalar form, over every kernel of this process. */
     public static long scalarCallsInProcess() { return SCALAR_CALLS_IN_PROCESS.get(); }
@@ -119,5 +165,8 @@ public final class KernelTier {
     public static void forceForm(Boolean simd) { forcedForm = simd; }
 
     @Override
-    public String toString() { return simd ? "simd" : "scalar for " + (SCALAR_CALLS - scalarCalls()) + " more call(s)"; }
+    public synchronized String toString() {
+        if (simd) return "simd";
+        return "deciding: " + scalarCalls() + " scalar call(s), " + tries + " SIMD tr" + (tries == 1 ? "y" : "ies");
+    }
 }
