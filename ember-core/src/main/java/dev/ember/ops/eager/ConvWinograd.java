@@ -24,12 +24,13 @@ import java.util.Arrays;
  * (48 on AVX-512); a work item is a run of blocks of one image and group (the whole image unless
  * the cores need more items or its padded rows pass about 1 MB). Before each block the item
  * copies the input rows its tiles reach that earlier blocks did not, for all of its group's
- * channels, into zero-bordered rows split into even and odd columns. Copying the whole item's
- * rows first (until session 37) left them in L3 or memory by the time the block read them back:
- * block by block took 10.7 ms of one thread's CPU time instead of 13.4 on the benchmark's shape
- * (docs/tuning.md). Reading each block's rows straight from the input with masked loads and
- * permutes, no copy, measured no faster than the whole-item copy (14.0 ms); an earlier version
- * that gathered them spent a third of its time waiting on memory. With the columns split, the
+ * channels, into zero-bordered rows split into even and odd columns, so that the transform reads
+ * them while they are still in L1/L2 (until session 37 the whole item's rows were copied first,
+ * about 1 MB for the benchmark's image). Measured on one thread's CPU time, the benchmark's shape,
+ * a loaded host (docs/tuning.md): a lower median in each of four interleaved pairs, the best call
+ * within the noise. Reading each block's rows straight from the input with masked loads and
+ * permutes, no copy, measured slower (14.0 ms against 13.4); an earlier version that gathered
+ * them spent a third of its time waiting on memory. With the columns split, the
  * four input columns {@code 2t .. 2t+3} of {@code lanes} consecutive tiles are four contiguous
  * vector loads. Per block it then
  * transforms the inputs of every channel into {@code V} ({@code 16 x C x 64} floats, 256 KB for
