@@ -12,8 +12,13 @@ import java.lang.reflect.Array;
 public final class ConvWorkspace {
     private ConvWorkspace() {}
 
-    /** The two arrays a convolution needs at once: im2col columns and the GEMM's product. */
-    public enum Slot { COLUMNS, PRODUCT }
+    /**
+     * The arrays a convolution needs at once: im2col columns (or padded input rows) and the GEMM's
+     * product (or Winograd's transformed inputs); Winograd's transformed weights (written by the
+     * calling thread, read by every worker until the call returns) and its channel GEMMs' sums
+     * before the output transform.
+     */
+    public enum Slot { COLUMNS, PRODUCT, TRANSFORMED_WEIGHTS, TRANSFORMED_OUTPUTS }
 
     private static final ThreadLocal<SoftReference<?>[]> CACHE = ThreadLocal.withInitial(() -> new SoftReference<?>[Slot.values().length]);
 

@@ -22,12 +22,17 @@ import java.util.Arrays;
  *
  * <p>Blocking. An image's tiles, numbered row by row, are cut into blocks of {@code 3 * lanes}
  * (48 on AVX-512); a work item is a run of blocks of one image and group (the whole image unless
- * the cores need more items or its padded rows pass about 1 MB). The item first copies the
- * input rows under its tiles, for all of its group's channels, into zero-bordered rows split
- * into even and odd columns, read in order (a stream the prefetchers follow; a first version
- * that gathered each block's few rows from the input straight away spent a third of its time
- * waiting on memory). With the columns split, the four input columns {@code 2t .. 2t+3} of
- * {@code lanes} consecutive tiles are four contiguous vector loads. Per block it then
+ * the cores need more items or its padded rows pass about 1 MB). Before each block the item
+ * copies the input rows its tiles reach that earlier blocks did not, for all of its group's
+ * channels, into zero-bordered rows split into even and odd columns, so that the transform reads
+ * them while they are still in L1/L2 (until session 37 the whole item's rows were copied first,
+ * about 1 MB for the benchmark's image). Measured on one thread's CPU time, the benchmark's shape,
+ * a loaded host (docs/tuning.md): a lower median in each of four interleaved pairs, the best call
+ * within the noise. Reading each block's rows straight from the input with masked loads and
+ * permutes, no copy, measured slower (14.0 ms against 13.4); an earlier version that gathered
+ * them spent a third of its time waiting on memory. With the columns split, the
+ * four input columns {@code 2t .. 2t+3} of {@code lanes} consecutive tiles are four contiguous
+ * vector loads. Per block it then
  * transforms the inputs of every channel into {@code V} ({@code 16 x C x 64} floats, 256 KB for
  * 64 channels, in L2), runs the 16 GEMMs with the register tile of {@link ConvDirect} (8 output
  * channels broadcast x 3 vectors of tiles = 24 FMA accumulators; 2 or 1 vectors for an image's
@@ -35,7 +40,10 @@ import java.util.Arrays;
  * rows are interleaved back into even and odd output columns by two-vector permutes
  * ({@code selectFrom}), and the partial tiles at an odd output edge are written by masked stores.
  * The rows of V's (and M's) positions are a cache line more than a multiple of 4 KB apart: at
- * exactly 16 KB the sixteen stores of one transform all fell in one L1 set.
+ * exactly 16 KB the sixteen stores of one transform all fell in one L1 set. {@code U}, {@code V},
+ * {@code M} and the split rows live in per-thread workspaces ({@link ConvWorkspace}), not fresh
+ * arrays each call. The loop ({@link #run}) serves F(4x4, 3x3) ({@link ConvWinograd4}) too: a
+ * {@link Tiling} gives the tile's side and the kernels that differ.
  *
  * <p>Selection ({@link #applies}). Measured against {@link ConvDirect} on this host (Xeon,
  * AVX-512, 2 vCPUs shared with other builds: load average 5 to 9 during the runs, so CPU time of
@@ -121,89 +129,165 @@ final class ConvWinograd {
     /** Writes every element of {@code out} ({@code [N, O, outH, outW]}, contiguous): the convolution plus {@code bias} (or none). */
     static void forward(Tensor input, Tensor weight, Tensor bias, Tensor out, Conv2dGeometry g) {
         if (!supports(out.dtype(), g)) throw new IllegalArgumentException("ConvWinograd: unsupported convolution " + g);
-        int tilesH = (g.outH() + 1) / 2, tilesW = (g.outW() + 1) / 2, tilesPerImage = tilesH * tilesW;
+        run(Tiling.F2, input, weight, bias, out, g);
+    }
+
+    /**
+     * What F(2x2, 3x3) and F(4x4, 3x3) ({@link ConvWinograd4}) do differently inside the one block
+     * loop ({@link #run}): the output tile's side {@code m} (the input patch's is {@code m + 2}), and
+     * the kernels that split padded rows into {@code m} column phases and transform weights, inputs
+     * and outputs.
+     */
+    enum Tiling {
+        F2(2) {
+            float[] transformWeights(Tensor weight, Conv2dGeometry g, int kBlocks) { return ConvWinograd.transformWeights(weight, g, kBlocks); }
+            void padChannel(Tensor input, Conv2dGeometry g, int n, int channel, int firstRow, int rows, float[] patch, int to, float[] line, int lw) {
+                ConvWinograd.padChannel(input, g, n, channel, firstRow, rows, patch, to, line, lw);
+            }
+            void transformInputs(float[] x, int base, int row, int lw, int len, float[] v, int off, int xiStride, float[] scratch) {
+                ConvWinograd.transformInputs(x, base, row, lw, len, v, off, xiStride);
+            }
+            void transformOutputs(float[] m, int off, int stride, int len, float bias, float[] out, int dst, int outH, int outW, int oh, int ow, float[] scratch) {
+                ConvWinograd.transformOutputs(m, off, stride, len, bias, out, dst, outH, outW, oh, ow);
+            }
+        },
+        F4(4) {
+            float[] transformWeights(Tensor weight, Conv2dGeometry g, int kBlocks) { return ConvWinograd4.transformWeights(weight, g, kBlocks); }
+            void padChannel(Tensor input, Conv2dGeometry g, int n, int channel, int firstRow, int rows, float[] patch, int to, float[] line, int lw) {
+                ConvWinograd4.padChannel(input, g, n, channel, firstRow, rows, patch, to, line, lw);
+            }
+            void transformInputs(float[] x, int base, int row, int lw, int len, float[] v, int off, int xiStride, float[] scratch) {
+                ConvWinograd4.transformInputs(x, base, row, lw, len, v, off, xiStride, scratch);
+            }
+            void transformOutputs(float[] m, int off, int stride, int len, float bias, float[] out, int dst, int outH, int outW, int oh, int ow, float[] scratch) {
+                ConvWinograd4.transformOutputs(m, off, stride, len, bias, out, dst, outH, outW, oh, ow, scratch);
+            }
+        };
+
+        /** The output tile's side; also the number of column phases a padded row is split into. */
+        final int m;
+        /** Transformed positions per tile: {@code (m + 2)²}. */
+        final int positions;
+
+        Tiling(int m) {
+            this.m = m;
+            this.positions = (m + 2) * (m + 2);
+        }
+
+        /**
+         * Floats per column phase of a padded row for {@code tilesW} tiles: whole vectors (so one
+         * phase's stores stay clear of the next), with room for the loads one tile on (a patch
+         * reaches {@code m + 2} columns, into the next tile's first two) from a row's last vector.
+         */
+        int phaseFloats(int tilesW) {
+            return this == F2 ? (tilesW + 2 + L - 1) / L * L : (tilesW + 1 + L - 1) / L * L + L;
+        }
+
+        /** {@code U = G g Gᵀ} of every weight, as {@code [group][block of OB output channels][xi][channel][OB]}. */
+        abstract float[] transformWeights(Tensor weight, Conv2dGeometry g, int kBlocks);
+
+        /** Padded rows {@code [firstRow, firstRow+rows)} of one channel of image {@code n}, split into column phases, at {@code patch[to…]}. */
+        abstract void padChannel(Tensor input, Conv2dGeometry g, int n, int channel, int firstRow, int rows, float[] patch, int to, float[] line, int lw);
+
+        /** {@code V = Bᵀ d B} of {@code len} consecutive tiles of one channel into {@code v[off + xi*xiStride + t]}. */
+        abstract void transformInputs(float[] x, int base, int row, int lw, int len, float[] v, int off, int xiStride, float[] scratch);
+
+        /** {@code Y = Aᵀ M A + bias} of {@code len} consecutive tiles of one output channel into its plane from row {@code oh}, column {@code ow}. */
+        abstract void transformOutputs(float[] m, int off, int stride, int len, float bias, float[] out, int dst, int outH, int outW, int oh, int ow, float[] scratch);
+    }
+
+    /** The block loop of both tilings (see the class comment): writes every element of {@code out}. */
+    static void run(Tiling tiling, Tensor input, Tensor weight, Tensor bias, Tensor out, Conv2dGeometry g) {
+        int side = tiling.m, xis = tiling.positions;
+        int tilesH = (g.outH() + side - 1) / side, tilesW = (g.outW() + side - 1) / side, tilesPerImage = tilesH * tilesW;
         int cg = g.groupChannels(), og = g.groupOutChannels(), kBlocks = (og + OB - 1) / OB;
-        float[] u = transformWeights(weight, g, kBlocks);
+        float[] u = tiling.transformWeights(weight, g, kBlocks);
         float[] biases = biases(bias, g);
         float[] o = out.storage().floats();
-        // padded rows: lw even columns then lw odd ones (lw rounded up to whole vectors, so that
-        // the even columns' stores stay clear of the odd)
-        int lw = (tilesW + 2 + L - 1) / L * L, row = 2 * lw;
+        // a padded row: its m column phases of lw floats each
+        int lw = tiling.phaseFloats(tilesW), row = side * lw;
         int blocksPerImage = (tilesPerImage + TB - 1) / TB;
         // each image's blocks split into parts: enough work items for every core, and a part's
         // padded rows (all of its group's channels) small enough to stay in L2 (about 1 MB)
-        long imageBytes = (long) cg * (2 * tilesH + 2) * row * Float.BYTES;
+        long imageBytes = (long) cg * (side * tilesH + 2) * row * Float.BYTES;
         long byCores = (2L * Runtime.getRuntime().availableProcessors() + (long) g.batch() * g.groups() - 1) / ((long) g.batch() * g.groups());
         long byCache = (imageBytes + PART_BYTES - 1) / PART_BYTES;
-        int perPart = (int) ((blocksPerImage + Math.min(blocksPerImage, Math.max(byCores, byCache)) - 1) / Math.min(blocksPerImage, Math.max(byCores, byCache)));
+        int split = (int) Math.min(blocksPerImage, Math.max(byCores, byCache));
+        int perPart = (blocksPerImage + split - 1) / split;
         int parts = (blocksPerImage + perPart - 1) / perPart;
-        // the 16 positions' rows of V are a cache line more than a multiple of 4 KB apart (else
+        // the positions' rows of V are a cache line more than a multiple of 4 KB apart (else
         // their stores in one transform all fall in one L1 set, and alias loads 4 KB away)
         int vXi = cg * TBS + L, mXi = kBlocks * OB * TBS + L;
         // position by position, every output channel: V[xi] stays in L1 across the channel blocks,
-        // M for all channels (16 x og x TBS floats) in L2; past 128 channels M would crowd out V
+        // M for all channels (xis x og x TBS floats) in L2; past 128 channels M would crowd out V
         // and the block is done 8 output channels at a time (V read from L2 for each)
         boolean xiOuter = og <= 128;
-        Parallel.forRange(g.batch() * g.groups() * parts, (long) perPart * TB * og * cg * 16, (lo, hi) -> {
-            float[] v = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.PRODUCT, o, 16 * vXi);
-            float[] m = new float[16 * mXi], line = new float[row + 2 * L];
+        Parallel.forRange(g.batch() * g.groups() * parts, (long) perPart * TB * og * cg * xis, (lo, hi) -> {
+            float[] v = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.PRODUCT, o, xis * vXi);
+            float[] m = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.TRANSFORMED_OUTPUTS, o, xis * mXi);
+            float[] line = new float[row + side * L], scratch = new float[xis * L];
             int[] seg = new int[4 * TB];
             for (int item = lo; item < hi; item++) {
                 int n = item / (g.groups() * parts), group = item / parts % g.groups(), part = item % parts;
                 int b0 = part * perPart, b1 = Math.min(blocksPerImage, b0 + perPart);
                 int firstRow = b0 * TB / tilesW, lastRow = (Math.min(tilesPerImage, b1 * TB) - 1) / tilesW;
-                int rows = 2 * (lastRow - firstRow) + 4;
-                float[] patch = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, o, cg * rows * row + 2 * L);
-                pad(input, g, n, group, 2 * firstRow, rows, patch, line, lw);
+                int rows = side * (lastRow - firstRow) + side + 2;
+                float[] patch = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, o, cg * rows * row + side * L);
+                int padded = 0;
                 for (int b = b0; b < b1; b++) {
                     int t0 = b * TB, count = Math.min(TB, tilesPerImage - t0);
                     int runs = segments(t0, count, tilesW, seg);
+                    // the padded rows this block's tiles reach that earlier blocks did not, split just
+                    // before their first use: still in L1/L2 when the input transform reads them
+                    int needed = side * ((t0 + count - 1) / tilesW - firstRow) + side + 2;
+                    for (int c = 0; c < cg && needed > padded; c++) {
+                        tiling.padChannel(input, g, n, group * cg + c, side * firstRow + padded, needed - padded, patch, (c * rows + padded) * row, line, lw);
+                    }
+                    padded = Math.max(padded, needed);
                     for (int c = 0; c < cg; c++) {
                         for (int s = 0; s < runs; s++) {
                             int th = seg[3 * s], tw = seg[3 * s + 1], pos = seg[3 * s + 2];
                             int len = (s + 1 < runs ? seg[3 * (s + 1) + 2] : count) - pos;
-                            int base = (c * rows + 2 * (th - firstRow)) * row + tw;
-                            transformInputs(patch, base, row, lw, len, v, c * TBS + pos, vXi);
+                            int base = (c * rows + side * (th - firstRow)) * row + tw;
+                            tiling.transformInputs(patch, base, row, lw, len, v, c * TBS + pos, vXi, scratch);
                         }
                     }
                     if (xiOuter) {
-                        for (int xi = 0; xi < 16; xi++) {
+                        for (int xi = 0; xi < xis; xi++) {
                             for (int kb = 0; kb < kBlocks; kb++) {
-                                int uAt = ((group * kBlocks + kb) * 16 + xi) * cg * OB, mAt = xi * mXi + kb * OB * TBS;
-                                if (count > 2 * L) accumulate(v, xi * vXi, cg, u, uAt, m, mAt);
-                                else if (count > L) accumulate2(v, xi * vXi, cg, u, uAt, m, mAt);
-                                else accumulate1(v, xi * vXi, cg, u, uAt, m, mAt);
+                                accumulate(count, v, xi * vXi, cg, u, ((group * kBlocks + kb) * xis + xi) * cg * OB, m, xi * mXi + kb * OB * TBS);
                             }
                         }
-                        for (int k = 0; k < og; k++) {
-                            int oc = group * og + k, dst = (n * g.outChannels() + oc) * g.outPixels();
-                            for (int s = 0; s < runs; s++) {
-                                int th = seg[3 * s], tw = seg[3 * s + 1], pos = seg[3 * s + 2];
-                                int len = (s + 1 < runs ? seg[3 * (s + 1) + 2] : count) - pos;
-                                transformOutputs(m, k * TBS + pos, mXi, len, biases[oc], o, dst, g.outH(), g.outW(), 2 * th, 2 * tw);
-                            }
-                        }
+                        for (int k = 0; k < og; k++) writeOutputs(tiling, g, seg, runs, count, m, k, mXi, biases, o, n, group, scratch);
                         continue;
                     }
                     for (int kb = 0; kb < kBlocks; kb++) {
-                        for (int xi = 0; xi < 16; xi++) {
-                            int uAt = ((group * kBlocks + kb) * 16 + xi) * cg * OB, mAt = xi * mXi + kb * OB * TBS;
-                            if (count > 2 * L) accumulate(v, xi * vXi, cg, u, uAt, m, mAt);
-                            else if (count > L) accumulate2(v, xi * vXi, cg, u, uAt, m, mAt);
-                            else accumulate1(v, xi * vXi, cg, u, uAt, m, mAt);
+                        for (int xi = 0; xi < xis; xi++) {
+                            accumulate(count, v, xi * vXi, cg, u, ((group * kBlocks + kb) * xis + xi) * cg * OB, m, xi * mXi + kb * OB * TBS);
                         }
-                        for (int i = 0; i < Math.min(OB, og - kb * OB); i++) {
-                            int k = kb * OB + i, oc = group * og + k, dst = (n * g.outChannels() + oc) * g.outPixels();
-                            for (int s = 0; s < runs; s++) {
-                                int th = seg[3 * s], tw = seg[3 * s + 1], pos = seg[3 * s + 2];
-                                int len = (s + 1 < runs ? seg[3 * (s + 1) + 2] : count) - pos;
-                                transformOutputs(m, k * TBS + pos, mXi, len, biases[oc], o, dst, g.outH(), g.outW(), 2 * th, 2 * tw);
-                            }
-                        }
+                        for (int k = kb * OB; k < Math.min(og, kb * OB + OB); k++) writeOutputs(tiling, g, seg, runs, count, m, k, mXi, biases, o, n, group, scratch);
                     }
                 }
             }
         });
+    }
+
+    /** The GEMM register tile that fits the block's tiles: three, two or one vector of them. */
+    private static void accumulate(int count, float[] v, int vOff, int channels, float[] u, int uOff, float[] m, int mOff) {
+        if (count > 2 * L) accumulate(v, vOff, channels, u, uOff, m, mOff);
+        else if (count > L) accumulate2(v, vOff, channels, u, uOff, m, mOff);
+        else accumulate1(v, vOff, channels, u, uOff, m, mOff);
+    }
+
+    /** Output channel {@code k} of the block (its runs of tiles) from {@code M} into the output plane. */
+    private static void writeOutputs(Tiling tiling, Conv2dGeometry g, int[] seg, int runs, int count, float[] m, int k, int mXi, float[] biases,
+                                     float[] o, int n, int group, float[] scratch) {
+        int oc = group * g.groupOutChannels() + k, dst = (n * g.outChannels() + oc) * g.outPixels();
+        for (int s = 0; s < runs; s++) {
+            int th = seg[3 * s], tw = seg[3 * s + 1], pos = seg[3 * s + 2];
+            int len = (s + 1 < runs ? seg[3 * (s + 1) + 2] : count) - pos;
+            tiling.transformOutputs(m, k * TBS + pos, mXi, len, biases[oc], o, dst, g.outH(), g.outW(), tiling.m * th, tiling.m * tw, scratch);
+        }
     }
 
     /** {@link #accumulate} for a block's last tiles when they fit two vectors. */
@@ -251,19 +335,10 @@ final class ConvWinograd {
     }
 
     /**
-     * Copies padded rows {@code [firstRow, firstRow+rows)} of image {@code n}, for each channel
-     * {@code c} of {@code group}, into {@code patch} at {@code (c*rows + r) * 2lw}: each row as its
-     * even columns, then (from {@code lw} on) its odd columns; zeros where rows or columns fall in
-     * the padding. Reads each channel's rows in order, a stream the prefetchers follow.
-     */
-    private static void pad(Tensor input, Conv2dGeometry g, int n, int group, int firstRow, int rows, float[] patch, float[] line, int lw) {
-        int cg = g.groupChannels();
-        for (int c = 0; c < cg; c++) padChannel(input, g, n, group * cg + c, firstRow, rows, patch, c * rows * 2 * lw, line, lw);
-    }
-
-    /**
-     * {@link #pad} for one channel ({@code channel} counted over all groups) into {@code patch[to…]}:
-     * {@code rows} padded rows of {@code 2lw} floats. {@code line} holds {@code 2lw + 2L} floats.
+     * Copies padded rows {@code [firstRow, firstRow+rows)} of one channel ({@code channel} counted
+     * over all groups) of image {@code n} into {@code patch[to…]}: each row as its even columns, then
+     * (from {@code lw} on) its odd columns, {@code 2lw} floats; zeros where rows or columns fall in
+     * the padding. {@code line} holds {@code 2lw + 2L} floats.
      */
     static void padChannel(Tensor input, Conv2dGeometry g, int n, int channel, int firstRow, int rows, float[] patch, int to, float[] line, int lw) {
         int[] st = input.strides();
@@ -377,7 +452,7 @@ final class ConvWinograd {
      * positions at {@code m[off + xi*M_XI + t]}, written to the output plane at {@code dst} from
      * row {@code oh}, column {@code ow} on; rows and columns past the plane are not written.
      */
-    private static void transformOutputs(float[] m, int off, int stride, int len, float bias, float[] out, int dst, int outH, int outW, int oh, int ow) {
+    static void transformOutputs(float[] m, int off, int stride, int len, float bias, float[] out, int dst, int outH, int outW, int oh, int ow) {
         boolean secondRow = oh + 1 < outH;
         FloatVector b = FloatVector.broadcast(S, bias);
         for (int j = 0; j < len; j += L) {
@@ -479,14 +554,15 @@ final class ConvWinograd {
 
     /**
      * {@code U = G g Gᵀ} of every (output channel, channel) 3x3 weight, computed in double, laid
-     * out as {@code [group][block of OB output channels][xi][channel][OB]} (output channels past
-     * the group's last are zero).
+     * out as {@code [group][block of OB output channels][xi][channel][OB]}, in this thread's
+     * workspace (a fresh 256 KB array per call was a young-GC cost; lanes past the group's last
+     * output channel are left stale: their sums are never read).
      */
     private static float[] transformWeights(Tensor weight, Conv2dGeometry g, int kBlocks) {
         int cg = g.groupChannels(), og = g.groupOutChannels();
         int[] s = weight.strides();
         float[] w = weight.storage().floats();
-        float[] u = new float[g.groups() * kBlocks * 16 * cg * OB];
+        float[] u = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.TRANSFORMED_WEIGHTS, w, g.groups() * kBlocks * 16 * cg * OB);
         for (int group = 0; group < g.groups(); group++) {
             for (int oc = 0; oc < og; oc++) {
                 int block = group * kBlocks + oc / OB, lane = oc % OB;

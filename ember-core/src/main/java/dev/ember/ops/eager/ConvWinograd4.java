@@ -3,7 +3,6 @@ package dev.ember.ops.eager;
 import dev.ember.kernels.ColdStart;
 import dev.ember.kernels.Conv2dGeometry;
 import dev.ember.kernels.ConvWorkspace;
-import dev.ember.kernels.Parallel;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import jdk.incubator.vector.FloatVector;
@@ -23,8 +22,9 @@ import java.util.Arrays;
  * 35): the channel GEMMs 39%, the output transform 19%, splitting the input rows 11%, the input
  * transform 9%; so F(4x4) cuts the largest part nearly in half.
  *
- * <p>Layout and blocking are {@link ConvWinograd}'s: blocks of {@code 3 * lanes} tiles numbered row
- * by row, work items of whole blocks of one image and group, the GEMMs' register tile
+ * <p>Layout and blocking are {@link ConvWinograd}'s, in its one block loop ({@link ConvWinograd#run}
+ * with {@link ConvWinograd.Tiling#F4}): blocks of {@code 3 * lanes} tiles numbered row by row, work
+ * items of whole blocks of one image and group, the GEMMs' register tile
  * ({@link ConvWinograd#accumulate}) over the 36 positions' rows of {@code V} and {@code M}. Padded
  * input rows are split into four phases (columns {@code 4t}, {@code 4t+1}, {@code 4t+2},
  * {@code 4t+3}), so the six input columns {@code 4t .. 4t+5} of {@code lanes} consecutive tiles are
@@ -45,11 +45,9 @@ final class ConvWinograd4 {
 
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
-    private static final int OB = ConvWinograd.OB, TB = ConvWinograd.TB, TBS = ConvWinograd.TBS;
+    private static final int OB = ConvWinograd.OB;
     /** Transformed positions per tile: 6x6. */
     private static final int XI = 36;
-    /** Bytes of padded input rows a work item aims to keep in L2. */
-    private static final long PART_BYTES = 1L << 20;
 
     /** The warm-up slice: 16 channels, a 30x30 output (64 tiles, partial tiles at both edges). */
     private static final Conv2d.Slice SLICE = Conv2d.Slice.of(16, 30);
@@ -101,82 +99,7 @@ final class ConvWinograd4 {
     /** Writes every element of {@code out} ({@code [N, O, outH, outW]}, contiguous): the convolution plus {@code bias} (or none). */
     static void forward(Tensor input, Tensor weight, Tensor bias, Tensor out, Conv2dGeometry g) {
         if (!supports(out.dtype(), g)) throw new IllegalArgumentException("ConvWinograd4: unsupported convolution " + g);
-        int tilesH = (g.outH() + 3) / 4, tilesW = (g.outW() + 3) / 4, tilesPerImage = tilesH * tilesW;
-        int cg = g.groupChannels(), og = g.groupOutChannels(), kBlocks = (og + OB - 1) / OB;
-        float[] u = transformWeights(weight, g, kBlocks);
-        float[] biases = ConvWinograd.biases(bias, g);
-        float[] o = out.storage().floats();
-        // a padded row: four phases of lw floats each (phase p holds padded columns 4t + p); lw
-        // leaves room for the loads one tile on (columns 4t+4, 4t+5) of a row's last vector
-        int lw = (tilesW + 1 + L - 1) / L * L + L, row = 4 * lw;
-        int blocksPerImage = (tilesPerImage + TB - 1) / TB;
-        long imageBytes = (long) cg * (4 * tilesH + 2) * row * Float.BYTES;
-        long byCores = (2L * Runtime.getRuntime().availableProcessors() + (long) g.batch() * g.groups() - 1) / ((long) g.batch() * g.groups());
-        long byCache = (imageBytes + PART_BYTES - 1) / PART_BYTES;
-        int split = (int) Math.min(blocksPerImage, Math.max(byCores, byCache));
-        int perPart = (blocksPerImage + split - 1) / split;
-        int parts = (blocksPerImage + perPart - 1) / perPart;
-        // rows of V and M a cache line more than a multiple of 4 KB apart (see ConvWinograd)
-        int vXi = cg * TBS + L, mXi = kBlocks * OB * TBS + L;
-        boolean xiOuter = og <= 128;
-        Parallel.forRange(g.batch() * g.groups() * parts, (long) perPart * TB * og * cg * XI, (lo, hi) -> {
-            float[] v = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.PRODUCT, o, XI * vXi);
-            float[] m = new float[XI * mXi], line = new float[row + 4 * L], scratch = new float[XI * L];
-            int[] seg = new int[4 * TB];
-            for (int item = lo; item < hi; item++) {
-                int n = item / (g.groups() * parts), group = item / parts % g.groups(), part = item % parts;
-                int b0 = part * perPart, b1 = Math.min(blocksPerImage, b0 + perPart);
-                int firstRow = b0 * TB / tilesW, lastRow = (Math.min(tilesPerImage, b1 * TB) - 1) / tilesW;
-                int rows = 4 * (lastRow - firstRow) + 6;
-                float[] patch = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, o, cg * rows * row + 4 * L);
-                for (int c = 0; c < cg; c++) padChannel(input, g, n, group * cg + c, 4 * firstRow, rows, patch, c * rows * row, line, lw);
-                for (int b = b0; b < b1; b++) {
-                    int t0 = b * TB, count = Math.min(TB, tilesPerImage - t0);
-                    int runs = ConvWinograd.segments(t0, count, tilesW, seg);
-                    for (int c = 0; c < cg; c++) {
-                        for (int s = 0; s < runs; s++) {
-                            int th = seg[3 * s], tw = seg[3 * s + 1], pos = seg[3 * s + 2];
-                            int len = (s + 1 < runs ? seg[3 * (s + 1) + 2] : count) - pos;
-                            int base = (c * rows + 4 * (th - firstRow)) * row + tw;
-                            transformInputs(patch, base, row, lw, len, v, c * TBS + pos, vXi, scratch);
-                        }
-                    }
-                    if (xiOuter) {
-                        for (int xi = 0; xi < XI; xi++) {
-                            for (int kb = 0; kb < kBlocks; kb++) {
-                                accumulate(count, v, xi * vXi, cg, u, ((group * kBlocks + kb) * XI + xi) * cg * OB, m, xi * mXi + kb * OB * TBS);
-                            }
-                        }
-                        for (int k = 0; k < og; k++) writeOutputs(g, seg, runs, count, m, k, mXi, biases, o, n, group, scratch);
-                        continue;
-                    }
-                    for (int kb = 0; kb < kBlocks; kb++) {
-                        for (int xi = 0; xi < XI; xi++) {
-                            accumulate(count, v, xi * vXi, cg, u, ((group * kBlocks + kb) * XI + xi) * cg * OB, m, xi * mXi + kb * OB * TBS);
-                        }
-                        for (int k = kb * OB; k < Math.min(og, kb * OB + OB); k++) writeOutputs(g, seg, runs, count, m, k, mXi, biases, o, n, group, scratch);
-                    }
-                }
-            }
-        });
-    }
-
-    /** The GEMM register tile that fits the block's tiles: three, two or one vector of them. */
-    private static void accumulate(int count, float[] v, int vOff, int channels, float[] u, int uOff, float[] m, int mOff) {
-        if (count > 2 * L) ConvWinograd.accumulate(v, vOff, channels, u, uOff, m, mOff);
-        else if (count > L) ConvWinograd.accumulate2(v, vOff, channels, u, uOff, m, mOff);
-        else ConvWinograd.accumulate1(v, vOff, channels, u, uOff, m, mOff);
-    }
-
-    /** Output channel {@code k} of the block (its runs of tiles) from {@code M} into the output plane. */
-    private static void writeOutputs(Conv2dGeometry g, int[] seg, int runs, int count, float[] m, int k, int mXi, float[] biases,
-                                     float[] o, int n, int group, float[] scratch) {
-        int oc = group * g.groupOutChannels() + k, dst = (n * g.outChannels() + oc) * g.outPixels();
-        for (int s = 0; s < runs; s++) {
-            int th = seg[3 * s], tw = seg[3 * s + 1], pos = seg[3 * s + 2];
-            int len = (s + 1 < runs ? seg[3 * (s + 1) + 2] : count) - pos;
-            transformOutputs(m, k * TBS + pos, mXi, len, biases[oc], o, dst, g.outH(), g.outW(), 4 * th, 4 * tw, scratch);
-        }
+        ConvWinograd.run(ConvWinograd.Tiling.F4, input, weight, bias, out, g);
     }
 
     /**
@@ -272,7 +195,7 @@ final class ConvWinograd4 {
      * positions at {@code m[off + xi*stride + t]}, written to the output plane at {@code dst} from row
      * {@code oh}, column {@code ow} on; rows and columns past the plane are not written.
      */
-    private static void transformOutputs(float[] m, int off, int stride, int len, float bias, float[] out, int dst, int outH, int outW,
+    static void transformOutputs(float[] m, int off, int stride, int len, float bias, float[] out, int dst, int outH, int outW,
                                          int oh, int ow, float[] tmp) {
         FloatVector b = FloatVector.broadcast(S, bias);
         int outRows = Math.min(4, outH - oh);
@@ -330,14 +253,14 @@ final class ConvWinograd4 {
 
     /**
      * {@code U = G g Gᵀ} of every (output channel, channel) 3x3 weight, in double, laid out as
-     * {@code [group][block of OB output channels][xi][channel][OB]} (output channels past the group's
-     * last are zero).
+     * {@code [group][block of OB output channels][xi][channel][OB]}, in this thread's workspace
+     * (lanes past the group's last output channel stale: their sums are never read).
      */
-    private static float[] transformWeights(Tensor weight, Conv2dGeometry g, int kBlocks) {
+    static float[] transformWeights(Tensor weight, Conv2dGeometry g, int kBlocks) {
         int cg = g.groupChannels(), og = g.groupOutChannels();
         int[] s = weight.strides();
         float[] w = weight.storage().floats();
-        float[] u = new float[g.groups() * kBlocks * XI * cg * OB];
+        float[] u = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.TRANSFORMED_WEIGHTS, w, g.groups() * kBlocks * XI * cg * OB);
         double[] gg = new double[24];
         for (int group = 0; group < g.groups(); group++) {
             for (int oc = 0; oc < og; oc++) {
