@@ -2,25 +2,53 @@ package dev.ember.nn;
 
 import dev.ember.tensor.Tensor;
 
-/** Average pooling over {@code [N, C, H, W]} input, as PyTorch's {@code nn.AvgPool2d} (stride defaults to the kernel size). */
+/**
+ * Average pooling over {@code [N, C, H, W]} (or batch-less {@code [C, H, W]}) input, as PyTorch's
+ * {@code nn.AvgPool2d}: stride defaults to the kernel size; {@code ceilMode},
+ * {@code countIncludePad} and {@code divisorOverride} (null for none) as there.
+ *
+ * <pre>{@code
+ * new AvgPool2d(new int[] {2, 2}, new int[] {2, 2}, new int[] {1, 1}, false, true, 1)   // nn.AvgPool2d((2, 2), (2, 2), (1, 1), divisor_override=1)
+ * }</pre>
+ */
 public class AvgPool2d extends Module {
-    public final int kernelSize;
-    public final int stride;
-    public final int padding;
+    private final int[] kernelSize;
+    private final int[] stride;
+    private final int[] padding;
+    public final boolean ceilMode;
+    public final boolean countIncludePad;
+    public final Integer divisorOverride;
+    private final boolean givenAsInts;
 
     public AvgPool2d(int kernelSize) { this(kernelSize, kernelSize, 0); }
 
     public AvgPool2d(int kernelSize, int stride) { this(kernelSize, stride, 0); }
 
     public AvgPool2d(int kernelSize, int stride, int padding) {
-        this.kernelSize = kernelSize;
-        this.stride = stride;
-        this.padding = padding;
+        this(Conv2d.pair(kernelSize), Conv2d.pair(stride), Conv2d.pair(padding), false, true, null, true);
+    }
+
+    /** Per-dimension sizes are {height, width}; {@code stride} null for the kernel size. */
+    public AvgPool2d(int[] kernelSize, int[] stride, int[] padding, boolean ceilMode, boolean countIncludePad, Integer divisorOverride) {
+        this(kernelSize, stride != null ? stride : kernelSize, padding, ceilMode, countIncludePad, divisorOverride, false);
+    }
+
+    private AvgPool2d(int[] kernelSize, int[] stride, int[] padding, boolean ceilMode, boolean countIncludePad, Integer divisorOverride, boolean givenAsInts) {
+        this.kernelSize = kernelSize.clone();
+        this.stride = stride.clone();
+        this.padding = padding.clone();
+        this.ceilMode = ceilMode;
+        this.countIncludePad = countIncludePad;
+        this.divisorOverride = divisorOverride;
+        this.givenAsInts = givenAsInts;
     }
 
     @Override
-    public Tensor forward(Tensor input) { return F.avgPool2d(input, kernelSize, stride, padding); }
+    public Tensor forward(Tensor input) { return F.avgPool2d(input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride); }
 
     @Override
-    protected String extraRepr() { return "kernel_size=" + kernelSize + ", stride=" + stride + ", padding=" + padding; }
+    protected String extraRepr() {
+        return "kernel_size=" + Repr.intOrTuple(kernelSize, givenAsInts) + ", stride=" + Repr.intOrTuple(stride, givenAsInts)
+                + ", padding=" + Repr.intOrTuple(padding, givenAsInts);
+    }
 }

@@ -90,6 +90,12 @@ public class MultiheadAttention extends Module {
      */
     public Output forward(Tensor query, Tensor key, Tensor value, Tensor keyPaddingMask, boolean needWeights, Tensor attnMask,
                           boolean averageAttnWeights) {
+        if (query.dim() == 2 && key.dim() == 2 && value.dim() == 2) {
+            // unbatched, as PyTorch's: query [L, E], key and value [S, E], key_padding_mask [S]; run as a batch of one
+            Tensor q = query.unsqueeze(0), k = key == query ? q : key.unsqueeze(0), v = value == key ? k : value.unsqueeze(0);
+            Output out = batchFirstForward(q, k, v, keyPaddingMask == null ? null : keyPaddingMask.unsqueeze(0), needWeights, attnMask, averageAttnWeights);
+            return new Output(out.output().squeeze(0), out.weights() == null ? null : out.weights().squeeze(0));
+        }
         if (!batchFirst && query.dim() == 3 && key.dim() == 3 && value.dim() == 3) {
             // sequence first: computed batch first, the output transposed back (the weights are [B, L, S] either way, as PyTorch's)
             Tensor q = query.transpose(0, 1), k = key == query ? q : key.transpose(0, 1), v = value == key ? k : value.transpose(0, 1);

@@ -118,7 +118,10 @@ public final class LinalgOps {
                 TensorMeta x = e.meta(a[0]);
                 Object wt = e.call(ShapeOps.T, a[1]);
                 if (x.dim() == 2) return a[2] == null ? e.call(LinalgOps.MM, a[0], wt) : e.call(LinalgOps.ADDMM, a[2], a[0], wt);
-                if (x.dim() < 2) return null;
+                if (x.dim() < 2) {   // ATen's linear of a vector: matmul, then the bias added
+                    Object y = e.call(LinalgOps.MATMUL, a[0], wt);
+                    return a[2] == null ? y : e.call(PointwiseOps.ADD_TENSOR, y, a[2]);
+                }
                 int in = x.shape()[x.dim() - 1], out = e.meta(a[1]).shape()[0];
                 Object flat = e.call(ShapeOps.RESHAPE, a[0], new int[] {Composites.leadingRows(x), in});
                 Object y = a[2] == null ? e.call(LinalgOps.MM, flat, wt) : e.call(LinalgOps.ADDMM, a[2], flat, wt);

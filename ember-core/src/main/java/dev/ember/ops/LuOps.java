@@ -104,14 +104,24 @@ public final class LuOps {
     /**
      * {@code A X = B} for X: B a matrix ({@code [..., n, k]}) or a vector ({@code [n]}, or
      * {@code [..., n]} with A's batch shape), batch dims broadcast as ATen's linalg_solve does.
+     * With {@code left=False}, {@code X A = B} (B {@code [..., k, n]}, a matrix only, as in ATen),
+     * solved as {@code Aᵀ Xᵀ = Bᵀ}. The gradient is derivatives.yaml's linalg_solve_backward:
+     * {@code gB = A⁻ᵀ gX}, {@code gA = -gB Xᵀ} (left), {@code gB = gX A⁻ᵀ}, {@code gA = -Xᵀ gB} (right).
      */
     public static final OpOverload LINALG_SOLVE = OpOverload.define("linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor")
             .meta(a -> solveMeta(a.tensor(0), a.tensor(1), a.bool(2)))
-            .kernel((a, m) -> solve(a.tensor(0), a.tensor(1), (TensorMeta) m))
+            .kernel((a, m) -> a.bool(2) ? solve(a.tensor(0), a.tensor(1), (TensorMeta) m) : solveRight(a.tensor(0), a.tensor(1), (TensorMeta) m))
             .derivative(g -> {
                 Object A = g.arg(0), X = g.result();
+                boolean left = (Boolean) g.value(2);
+                Object At = g.call(ShapeOps.TRANSPOSE, A, -2L, -1L);
+                if (!left) {
+                    Object gB = g.call(LuOps.LINALG_SOLVE, At, g.grad(), false);
+                    Object gA = g.needs(0) ? g.neg(g.call(LinalgOps.MATMUL, g.call(ShapeOps.TRANSPOSE, X, -2L, -1L), gB)) : null;
+                    return new Object[] {gA, g.needs(1) ? gB : null, null};
+                }
                 boolean vector = isVectorCase(g.argMeta(0), g.argMeta(1));
-                Object gB = g.call(LuOps.LINALG_SOLVE, g.call(ShapeOps.TRANSPOSE, A, -2L, -1L), g.grad(), true);
+                Object gB = g.call(LuOps.LINALG_SOLVE, At, g.grad(), true);
                 Object gA = null;
                 if (g.needs(0)) {
                     Object gBm = vector ? g.call(ShapeOps.UNSQUEEZE, gB, -1L) : gB, Xm = vector ? g.call(ShapeOps.UNSQUEEZE, X, -1L) : X;
@@ -393,13 +403,13 @@ public final class LuOps {
 
     private static TensorMeta solveMeta(Tensor A, Tensor B, boolean left) {
         String op = "linalg.solve";
-        if (!left) throw new IllegalArgumentException(op + ": left=False is not supported by Ember yet (solve Aᵀ Xᵀ = Bᵀ instead)");
         checkSquare(op, A);
         if (A.dtype() != B.dtype()) {
             throw new IllegalArgumentException(op + ": Expected A and B to have the same dtype, but found A of type " + ReductionOps.scalarTypeName(A.dtype())
                     + " and B of type " + ReductionOps.scalarTypeName(B.dtype()) + " instead");
         }
         boolean vector = isVectorCase(A.meta(), B.meta());
+        if (!left) return solveRightMeta(op, A, B, vector);
         int n = A.size(-1);
         int rows = vector ? B.size(-1) : (B.dim() >= 2 ? B.size(-2) : -1);
         if (B.dim() == 0 || rows != n) {
@@ -419,7 +429,34 @@ public final class LuOps {
         return TensorMeta.contiguous(A.dtype(), shape);
     }
 
+    /** {@code X A = B}'s result: B's batch broadcast with A's, then B's {@code k x n}; a vector B is refused as ATen refuses it. */
+    private static TensorMeta solveRightMeta(String op, Tensor A, Tensor B, boolean vector) {
+        int n = A.size(-1);
+        // ATen reads a vector B as the column B.unsqueeze(-1) and checks that shape first
+        int rows = vector ? B.size(-1) : B.size(-2), columns = vector ? 1 : B.size(-1);
+        if (columns != n) {
+            throw new IllegalArgumentException(op + ": Incompatible shapes of A and B for the equation XA = B (" + n + "x" + n + " and " + rows + "x" + columns + ")");
+        }
+        if (vector) {
+            throw new IllegalArgumentException(op + ": Vector broadcasting of the left hand side is not supported for left=False. In this case linalg.solve is equivalent to B / A.squeeze(-1)");
+        }
+        int[] batch = Shapes.broadcast(op, Arrays.copyOf(A.shape(), A.dim() - 2), Arrays.copyOf(B.shape(), B.dim() - 2));
+        int[] shape = Arrays.copyOf(batch, batch.length + 2);
+        shape[batch.length] = B.size(-2);
+        shape[batch.length + 1] = n;
+        return TensorMeta.contiguous(A.dtype(), shape);
+    }
+
     // ------------------------------------------------------------------ kernels
+
+    /** {@code X A = B} as {@code Aᵀ Xᵀ = Bᵀ}. */
+    private static Tensor solveRight(Tensor A, Tensor B, TensorMeta meta) {
+        int[] transposed = meta.shape().clone();
+        transposed[meta.dim() - 2] = meta.shape()[meta.dim() - 1];
+        transposed[meta.dim() - 1] = meta.shape()[meta.dim() - 2];
+        Tensor xt = solve(A.transpose(-2, -1), B.transpose(-2, -1), TensorMeta.contiguous(meta.dtype(), transposed));
+        return xt.transpose(-2, -1).contiguous();
+    }
 
     private static Object inverseTransposed(Grad g) {
         return g.call(ShapeOps.TRANSPOSE, g.call(LINALG_INV, g.arg(0)), -2L, -1L);

@@ -39,9 +39,30 @@ public final class NumericOps {
                 return e.call(PointwiseOps.POW_TENSOR_TENSOR, base, toDouble(e, a[1]));
             });
 
+    /**
+     * float_power in place: self must already be float64, the dtype of float_power's result
+     * (ATen's float_power_ checks this first, with its own message, rather than casting).
+     */
+    public static final OpOverload FLOAT_POWER__SCALAR = floatPowerInPlace("float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", FLOAT_POWER_TENSOR_SCALAR);
+    public static final OpOverload FLOAT_POWER__TENSOR = floatPowerInPlace("float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", FLOAT_POWER_TENSOR_TENSOR);
+
+    private static OpOverload floatPowerInPlace(String schema, OpOverload functional) {
+        return PointwiseOps.composedInPlace(schema, functional, a -> {
+            DType base = a.tensor(0).dtype();
+            if (base != DType.FLOAT64) {
+                throw new IllegalArgumentException("the base given to float_power_ has dtype " + ReductionOps.scalarTypeName(base)
+                        + " but the operation's result requires dtype Double");
+            }
+        });
+    }
+
+
     /** {@code self · 2^other} (ATen's ldexp: a product with {@code exp2(other)}, dtypes promoted as that product's). */
     public static final OpOverload LDEXP = ComposedOps.define("ldexp.Tensor(Tensor self, Tensor other) -> Tensor",
             (e, a) -> e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(PointwiseOps.EXP2, a[1])));
+
+    /** ldexp in place: {@code self · 2^other} written into self (ATen's {@code mul_out(self, self, exp2(other))}). */
+    public static final OpOverload LDEXP_ = PointwiseOps.composedInPlace("ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)", LDEXP);
 
     /**
      * self as {@code mantissa · 2^exponent} with |mantissa| in [0.5, 1) (C's frexp, element by

@@ -96,8 +96,10 @@ public final class OpRegistry {
                 if (!s.name().endsWith("_")) yield null;
                 String base = s.name().substring(0, s.name().length() - 1);
                 OpOverload same = OPS.get(s.namespace() + "." + base + "." + s.overload());
-                // floor_divide_.Tensor computes floor_divide (.default): match by arguments where the overload names differ
-                yield same != null ? same : functionalWithArguments(s.namespace(), base, s.params());
+                // the same overload name is not always the same op (float_power_.Scalar computes float_power.Tensor_Scalar,
+                // not float_power.Scalar, whose self is a Scalar), and it may be missing (floor_divide_.Tensor computes
+                // floor_divide.default): then the functional op is the one taking the same arguments
+                yield same != null && sameSignature(same.schema().params(), s.params()) ? same : functionalWithArguments(s.namespace(), base, s.params());
             }
             case OUT -> {
                 List<Schema.Param> inputs = new ArrayList<>(s.params());

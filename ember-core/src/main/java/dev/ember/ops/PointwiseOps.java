@@ -1028,9 +1028,15 @@ public final class PointwiseOps {
      * take the functional op ({@link OpRegistry#functionalOf}), its derivative and decomposition.
      */
     static OpOverload composedInPlace(String schema, OpOverload functional) {
+        return composedInPlace(schema, functional, a -> {});
+    }
+
+    /** {@link #composedInPlace(String, OpOverload)} with a check of its own run first (an op's own refusal text). */
+    static OpOverload composedInPlace(String schema, OpOverload functional, java.util.function.Consumer<Args> check) {
         return OpOverload.define(schema)
                 .tags(Tag.POINTWISE, Tag.INPLACE)
                 .meta(a -> {
+                    check.accept(a);
                     TensorMeta result = (TensorMeta) functional.inferMeta(functional.bind(a.toArray()));
                     return checkInplace(name(a), a.tensor(0), result.dtype(), result.shape());
                 })

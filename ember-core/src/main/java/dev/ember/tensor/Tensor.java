@@ -1890,6 +1890,15 @@ public class Tensor {
     /** {@code x · 2^other} (torch.ldexp). */
     public Tensor ldexp(Tensor other) { return dev.ember.ops.NumericOps.LDEXP.callTensor(this, other); }
 
+    /** ldexp in place: this becomes {@code this · 2^other} (Tensor.ldexp_). */
+    public Tensor ldexp_(Tensor other) { return dev.ember.ops.NumericOps.LDEXP_.callTensor(this, other); }
+
+    /** float_power in place; this must be float64, float_power's result dtype (Tensor.float_power_). */
+    public Tensor floatPower_(Tensor exponent) { return dev.ember.ops.NumericOps.FLOAT_POWER__TENSOR.callTensor(this, exponent); }
+
+    /** float_power in place by a scalar exponent; this must be float64. */
+    public Tensor floatPower_(double exponent) { return dev.ember.ops.NumericOps.FLOAT_POWER__SCALAR.callTensor(this, exponent); }
+
     /** {@code [mantissa, exponent]} with {@code x = mantissa · 2^exponent}, |mantissa| in [0.5, 1), exponent int32 (torch.frexp). */
     public List<Tensor> frexp() { return dev.ember.ops.NumericOps.FREXP.callList(this); }
 
@@ -2015,6 +2024,9 @@ public class Tensor {
 
     /** torch.linalg.solve(A, B): X with {@code A X = B}, B a matrix or a vector, batch dims broadcast. */
     public static Tensor linalgSolve(Tensor a, Tensor b) { return LuOps.LINALG_SOLVE.callTensor(a, b, true); }
+
+    /** torch.linalg.solve(A, B, left=left): with {@code left=false}, X with {@code X A = B} (B a matrix). */
+    public static Tensor linalgSolve(Tensor a, Tensor b, boolean left) { return LuOps.LINALG_SOLVE.callTensor(a, b, left); }
 
     /** torch.linalg.cholesky: L lower triangular with {@code A = L Lᵀ} for each symmetric positive-definite matrix. */
     public Tensor cholesky() { return cholesky(false); }

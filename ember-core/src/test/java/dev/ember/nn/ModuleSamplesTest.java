@@ -1,0 +1,730 @@
+package dev.ember.nn;
+
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import dev.ember.Ember;
+import dev.ember.Fn1;
+import dev.ember.Fn2;
+import dev.ember.Fn3;
+import dev.ember.Options;
+import dev.ember.autograd.Autograd;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
+import dev.ember.testing.Inputs;
+import dev.ember.testing.Torch;
+import dev.ember.testing.TorchAssert.Tolerance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+import static dev.ember.testing.TorchAssert.assertClose;
+
+/**
+ * A port of PyTorch's ModuleInfo sweep ({@code torch/testing/_internal/common_modules.py}): each
+ * module is built with the constructor arguments and inputs PyTorch tests it with (padding modes,
+ * groups, bias=False, batch-less inputs, reductions, ignore_index, class weights, label smoothing,
+ * batch_first, bidirectional, …), in float32 and float64. For each sample the forward output and the
+ * gradients of every differentiable input and every parameter are checked against libtorch running
+ * the same ATen ops on the same weights (in float64, rounded to the sample's dtype: the more exact
+ * reference), and the forward compiled with {@link Ember#compile} (fullgraph) must give eager's
+ * output and gradients.
+ *
+ * <p>A sample's libtorch expression names its inputs {@code x, y, z, w} and the module's parameters
+ * and floating buffers by their PyTorch names with dots as underscores ({@code self_attn.in_proj_weight}
+ * is {@code self_attn_in_proj_weight}); {@code PARAMS} stands for the list of all parameters in
+ * registration order (the flat weights of {@code torch.lstm} and friends).
+ */
+class ModuleSamplesTest {
+
+    // ------------------------------------------------------------------ the samples
+
+    static Stream<Arguments> samples() {
+        List<Sample> s = new ArrayList<>();
+        activations(s);
+        layers(s);
+        attention(s);
+        pooling(s);
+        norms(s);
+        padsAndShapes(s);
+        losses(s);
+        recurrent(s);
+        return s.stream().flatMap(x -> Stream.of(Arguments.of(x.name, x, DType.FLOAT32), Arguments.of(x.name, x, DType.FLOAT64)));
+    }
+
+    private static void activations(List<Sample> s) {
+        In std = x(2, 3, 4, 5), unbatched = x(4);
+        record Act(String name, Supplier<Module> make, String torch) {}
+        for (Act a : List.of(
+                new Act("ReLU", ReLU::new, "torch.relu(x)"),
+                new Act("ReLU6", ReLU6::new, "torch.hardtanh(x, 0.0, 6.0)"),
+                new Act("ELU alpha=2", () -> new ELU(2.0), "torch.elu(x, 2.0)"),
+                new Act("CELU alpha=2", () -> new CELU(2.0), "torch.celu(x, 2.0)"),
+                new Act("GELU", GELU::new, "torch.gelu(x)"),
+                new Act("GELU tanh", () -> new GELU("tanh"), "torch.gelu(x, approximate='tanh')"),
+                new Act("SELU", SELU::new, "torch.selu(x)"),
+                new Act("SiLU", SiLU::new, "torch.silu(x)"),
+                new Act("Mish", Mish::new, "ops.aten.mish(x)"),
+                new Act("Sigmoid", Sigmoid::new, "torch.sigmoid(x)"),
+                new Act("Tanh", Tanh::new, "torch.tanh(x)"),
+                new Act("LogSigmoid", LogSigmoid::new, "ops.aten.log_sigmoid(x)"),
+                new Act("Hardswish", Hardswish::new, "ops.aten.hardswish(x)"),
+                new Act("Hardsigmoid", Hardsigmoid::new, "ops.aten.hardsigmoid(x)"),
+                new Act("Hardtanh -0.5 0.5", () -> new Hardtanh(-0.5, 0.5), "torch.hardtanh(x, -0.5, 0.5)"),
+                new Act("Hardshrink 0.3", () -> new Hardshrink(0.3), "torch.hardshrink(x, 0.3)"),
+                new Act("Softshrink 0.3", () -> new Softshrink(0.3), "ops.aten.softshrink(x, 0.3)"),
+                new Act("LeakyReLU 0.2", () -> new LeakyReLU(0.2), "ops.aten.leaky_relu(x, 0.2)"),
+                new Act("Softplus", Softplus::new, "ops.aten.softplus(x, 1.0, 20.0)"),
+                new Act("Softplus beta=2 threshold=-100", () -> new Softplus(2, -100), "ops.aten.softplus(x, 2.0, -100.0)"),
+                new Act("Softsign", Softsign::new, "x / (x.abs() + 1)"),
+                new Act("Tanhshrink", Tanhshrink::new, "x - torch.tanh(x)"),
+                new Act("Threshold 0.1 20", () -> new Threshold(0.1, 20), "torch.threshold(x, 0.1, 20.0)"),
+                new Act("PReLU", PReLU::new, "torch.prelu(x, weight)"),
+                
+                new Act("Softmax dim=1", () -> new Softmax(1), "torch.softmax(x, 1)"),
+                new Act("Softmin dim=1", () -> new Softmin(1), "torch.softmax(-x, 1)"),
+                new Act("LogSoftmax dim=1", () -> new LogSoftmax(1), "torch.log_softmax(x, 1)"),
+                new Act("Softmax2d", Softmax2d::new, "torch.softmax(x, -3)"))) {
+            s.add(one(a.name, a.make, a.torch, std));
+            if (!a.name.startsWith("Softmax2d") && !a.name.contains("dim=1") && !a.name.equals("GLU")) s.add(one(a.name + " no_batch_dim", a.make, a.torch, unbatched));
+        }
+        s.add(one("Softmax2d no_batch_dim", Softmax2d::new, "torch.softmax(x, -3)", x(3, 4, 5)));
+        s.add(one("GLU", GLU::new, "torch.glu(x, -1)", x(5, 6)));
+        s.add(one("GLU no_batch_dim", GLU::new, "torch.glu(x, -1)", x(4)));
+        s.add(one("GLU dim=1", () -> new GLU(1), "torch.glu(x, 1)", x(5, 6, 7)));
+        s.add(one("PReLU num_parameters=3", () -> new PReLU(3, 0.25), "torch.prelu(x, weight)", x(2, 3, 4)));
+    }
+
+    private static void layers(List<Sample> s) {
+        s.add(one("Linear", () -> new Linear(10, 8), "torch.linear(x, weight, bias)", x(4, 10)));
+        s.add(one("Linear no_bias", () -> new Linear(10, 8, false), "torch.linear(x, weight)", x(4, 10)));
+        s.add(one("Linear no_batch_dim", () -> new Linear(10, 8), "torch.linear(x, weight, bias)", x(10)));
+        s.add(two("Bilinear", () -> new Bilinear(2, 3, 4), Bilinear::forward, "torch.bilinear(x, y, weight, bias)", x(8, 2), x(8, 3)));
+        s.add(two("Bilinear no_bias", () -> new Bilinear(2, 3, 4, false), Bilinear::forward, "torch.bilinear(x, y, weight, None)", x(8, 2), x(8, 3)));
+        s.add(two("Bilinear no_batch_dim", () -> new Bilinear(2, 3, 4), Bilinear::forward, "torch.bilinear(x, y, weight, bias)", x(2), x(3)));
+        s.add(one("Embedding", () -> new Embedding(4, 3), "torch.embedding(weight, x)", idx(4, 2, 3)));
+        s.add(one("Embedding padding_idx", () -> new Embedding(4, 3, 1), "torch.embedding(weight, x, 1)", idx(4, 2, 3)));
+        s.add(one("Embedding no_batch_dim", () -> new Embedding(4, 3), "torch.embedding(weight, x)", idx(4, 5)));
+        s.add(one("EmbeddingBag mean 2d", () -> new EmbeddingBag(10, 3, "mean"), "torch.embedding_bag(weight, x.flatten(), torch.arange(0, 12, 4), False, 1)[0]", idx(10, 3, 4)));
+        s.add(two("EmbeddingBag sum offsets", () -> new EmbeddingBag(10, 3, "sum"), EmbeddingBag::forward, "torch.embedding_bag(weight, x, y, False, 0)[0]",
+                idx(10, 12), fixed(Tensor.ofLongs(0, 2, 2, 7))));
+        s.add(two("EmbeddingBag max offsets", () -> new EmbeddingBag(10, 3, "max"), EmbeddingBag::forward, "torch.embedding_bag(weight, x, y, False, 2)[0]",
+                idx(10, 12), fixed(Tensor.ofLongs(0, 3, 7))));
+        s.add(one("Identity", Identity::new, "x", x(2, 3)));
+        s.add(one("Dropout p=0", () -> new Dropout(0.0), "x", x(2, 3, 4)));
+        s.add(one("Dropout eval", () -> new Dropout(0.5).eval(), "x", x(2, 3, 4)));
+        s.add(one("Dropout2d eval", () -> new Dropout2d(0.5).eval(), "x", x(2, 3, 4, 4)));
+        s.add(two("CosineSimilarity", CosineSimilarity::new, CosineSimilarity::forward, "torch.cosine_similarity(x, y, 1, 1e-8)", x(10, 20), x(10, 20)));
+        s.add(two("CosineSimilarity dim=0 broadcast", () -> new CosineSimilarity(0, 1e-6), CosineSimilarity::forward, "torch.cosine_similarity(x, y, 0, 1e-6)", x(4, 5), x(4, 1)));
+        s.add(two("PairwiseDistance", PairwiseDistance::new, PairwiseDistance::forward, "torch.pairwise_distance(x, y, 2.0, 1e-6, False)", x(10, 20), x(10, 20)));
+        s.add(two("PairwiseDistance p=1 keepdim", () -> new PairwiseDistance(1, 1e-6, true), PairwiseDistance::forward, "torch.pairwise_distance(x, y, 1.0, 1e-6, True)", x(10, 20), x(10, 20)));
+        s.add(two("PairwiseDistance no_batch_dim", PairwiseDistance::new, PairwiseDistance::forward, "torch.pairwise_distance(x, y, 2.0, 1e-6, False)", x(20), x(20)));
+        s.add(one("Conv1d", () -> new Conv1d(4, 5, 3), "torch.conv1d(x, weight, bias)", x(2, 4, 10)));
+        s.add(one("Conv1d stride dilation groups no_bias", () -> new Conv1d(4, 6, 3, 2, 1, 2, 2, false), "torch.conv1d(x, weight, None, [2], [1], [2], 2)", x(2, 4, 11)));
+        s.add(one("Conv1d no_batch_dim", () -> new Conv1d(4, 5, 3), "torch.conv1d(x, weight, bias)", x(4, 10)));
+        for (String mode : List.of("reflect", "replicate", "circular")) {
+            s.add(one("Conv1d padding_mode=" + mode, () -> new Conv1d(3, 4, 3, 1, 2, 1, 1, true, mode),
+                    "torch.conv1d(torch.pad(x, [2, 2], '" + mode + "'), weight, bias)", x(2, 3, 8)));
+            s.add(one("Conv2d padding_mode=" + mode, () -> new Conv2d(3, 4, new int[] {3, 3}, new int[] {1, 1}, new int[] {1, 2}, new int[] {1, 1}, 1, true, mode),
+                    "torch.conv2d(torch.pad(x, [2, 2, 1, 1], '" + mode + "'), weight, bias)", x(2, 3, 6, 7)));
+        }
+        s.add(one("Conv1d padding=same", () -> new Conv1d(3, 4, 4, 1, "same", 2, 1, true, "zeros"), "torch.conv1d(x, weight, bias, [1], 'same', [2])", x(2, 3, 9)));
+        s.add(one("Conv2d", () -> new Conv2d(3, 4, 3), "torch.conv2d(x, weight, bias)", x(2, 3, 7, 6)));
+        s.add(one("Conv2d groups dilation", () -> new Conv2d(4, 6, new int[] {3, 2}, new int[] {2, 1}, new int[] {1, 0}, new int[] {1, 2}, 2, true),
+                "torch.conv2d(x, weight, bias, [2, 1], [1, 0], [1, 2], 2)", x(2, 4, 8, 7)));
+        s.add(one("Conv2d depthwise no_batch_dim", () -> new Conv2d(3, 6, 3, 1, 1, 1, 3, false), "torch.conv2d(x, weight, None, [1, 1], [1, 1], [1, 1], 3)", x(3, 5, 5)));
+        s.add(one("Conv2d padding=same", () -> new Conv2d(3, 4, new int[] {3, 4}, new int[] {1, 1}, "same", new int[] {1, 1}, 1, true, "zeros"),
+                "torch.conv2d(x, weight, bias, [1, 1], 'same')", x(2, 3, 6, 6)));
+        s.add(one("Conv3d", () -> new Conv3d(2, 3, 2, 1, 1, 1, 1, true), "torch.conv3d(x, weight, bias, [1, 1, 1], [1, 1, 1])", x(2, 2, 4, 4, 3)));
+        s.add(one("ConvTranspose1d", () -> new ConvTranspose1d(3, 4, 3, 2, 1, 1, 1, true, 1), "torch.conv_transpose1d(x, weight, bias, [2], [1], [1])", x(2, 3, 5)));
+        s.add(one("ConvTranspose2d groups dilation no_bias", () -> new ConvTranspose2d(4, 6, 3, 2, 1, 1, 2, false, 2),
+                "torch.conv_transpose2d(x, weight, None, [2, 2], [1, 1], [1, 1], 2, [2, 2])", x(2, 4, 4, 5)));
+        s.add(one("ConvTranspose2d no_batch_dim", () -> new ConvTranspose2d(3, 2, 2), "torch.conv_transpose2d(x, weight, bias)", x(3, 4, 4)));
+        s.add(one("ConvTranspose3d", () -> new ConvTranspose3d(2, 3, 2, 1, 0, 0, 1, true, 1), "torch.conv_transpose3d(x, weight, bias)", x(2, 2, 3, 3, 3)));
+    }
+
+    private static void pooling(List<Sample> s) {
+        s.add(one("MaxPool1d", () -> new MaxPool1d(4, 4, 0, 1, false), "torch.max_pool1d(x, [4], [4])", x(2, 3, 10)));
+        s.add(one("MaxPool1d ceil dilation pad", () -> new MaxPool1d(3, 2, 1, 2, true), "torch.max_pool1d(x, [3], [2], [1], [2], True)", x(3, 11)));
+        s.add(one("MaxPool2d", () -> new MaxPool2d(new int[] {3, 3}, new int[] {2, 2}, new int[] {1, 1}, new int[] {1, 1}, false),
+                "torch.max_pool2d(x, [3, 3], [2, 2], [1, 1])", x(3, 7, 7)));
+        s.add(one("MaxPool2d ceil dilation", () -> new MaxPool2d(new int[] {2, 3}, new int[] {2, 1}, new int[] {1, 0}, new int[] {2, 1}, true),
+                "torch.max_pool2d(x, [2, 3], [2, 1], [1, 0], [2, 1], True)", x(2, 3, 8, 7)));
+        s.add(one("MaxPool3d", () -> new MaxPool3d(new int[] {2, 2, 2}, new int[] {2, 2, 2}, new int[] {1, 1, 1}, new int[] {1, 1, 1}, false),
+                "torch.max_pool3d(x, [2, 2, 2], [2, 2, 2], [1, 1, 1])", x(2, 3, 5, 5, 5)));
+        s.add(one("AvgPool1d no_batch_dim", () -> new AvgPool1d(2), "torch.avg_pool1d(x, [2])", x(3, 6)));
+        s.add(one("AvgPool1d stride pad", () -> new AvgPool1d(2, 2, 1, false, true), "torch.avg_pool1d(x, [2], [2], [1])", x(2, 3, 6)));
+        s.add(one("AvgPool1d ceil no count_include_pad", () -> new AvgPool1d(3, 2, 1, true, false), "torch.avg_pool1d(x, [3], [2], [1], True, False)", x(2, 3, 8)));
+        s.add(one("AvgPool2d no_batch_dim", () -> new AvgPool2d(2), "torch.avg_pool2d(x, [2, 2])", x(3, 6, 6)));
+        s.add(one("AvgPool2d stride pad", () -> new AvgPool2d(2, 2, 1), "torch.avg_pool2d(x, [2, 2], [2, 2], [1, 1])", x(2, 3, 6, 6)));
+        s.add(one("AvgPool2d divisor", () -> new AvgPool2d(new int[] {2, 2}, null, new int[] {0, 0}, false, true, 1), "torch.avg_pool2d(x, [2, 2], [2, 2], [0, 0], False, True, 1)", x(2, 3, 6, 6)));
+        s.add(one("AvgPool2d divisor_stride_pad", () -> new AvgPool2d(new int[] {2, 2}, new int[] {2, 2}, new int[] {1, 1}, false, true, 1),
+                "torch.avg_pool2d(x, [2, 2], [2, 2], [1, 1], False, True, 1)", x(2, 3, 6, 6)));
+        s.add(one("AvgPool2d ceil no count_include_pad", () -> new AvgPool2d(new int[] {3, 2}, new int[] {2, 1}, new int[] {1, 1}, true, false, null),
+                "torch.avg_pool2d(x, [3, 2], [2, 1], [1, 1], True, False)", x(2, 3, 6, 5)));
+        s.add(one("AvgPool3d", () -> new AvgPool3d(2), "torch.avg_pool3d(x, [2, 2, 2])", x(2, 3, 4, 4, 4)));
+        s.add(one("AvgPool3d divisor stride pad", () -> new AvgPool3d(new int[] {2, 2, 2}, new int[] {2, 2, 2}, new int[] {1, 1, 1}, false, true, 1),
+                "torch.avg_pool3d(x, [2, 2, 2], [2, 2, 2], [1, 1, 1], False, True, 1)", x(2, 3, 4, 4, 4)));
+        s.add(one("AdaptiveAvgPool1d", () -> new AdaptiveAvgPool1d(3), "torch.adaptive_avg_pool1d(x, [3])", x(1, 3, 5)));
+        s.add(one("AdaptiveAvgPool1d no_batch_dim", () -> new AdaptiveAvgPool1d(3), "torch.adaptive_avg_pool1d(x, [3])", x(3, 5)));
+        s.add(one("AdaptiveAvgPool2d", () -> new AdaptiveAvgPool2d(new int[] {3, 4}), "torch.adaptive_avg_pool2d(x, [3, 4])", x(1, 3, 5, 6)));
+        s.add(one("AdaptiveAvgPool2d no_batch_dim", () -> new AdaptiveAvgPool2d(3), "torch.adaptive_avg_pool2d(x, [3, 3])", x(3, 5, 6)));
+        s.add(one("AdaptiveAvgPool3d", () -> new AdaptiveAvgPool3d(new int[] {2, 3, 1}), "torch.adaptive_avg_pool3d(x, [2, 3, 1])", x(2, 3, 5, 4, 3)));
+        s.add(one("AdaptiveMaxPool1d", () -> new AdaptiveMaxPool1d(3), "torch.adaptive_max_pool1d(x, [3])[0]", x(1, 3, 5)));
+        s.add(one("AdaptiveMaxPool2d", () -> new AdaptiveMaxPool2d(new int[] {3, 4}), "torch.adaptive_max_pool2d(x, [3, 4])[0]", x(1, 3, 5, 6)));
+        s.add(one("AdaptiveMaxPool2d no_batch_dim", () -> new AdaptiveMaxPool2d(3), "torch.adaptive_max_pool2d(x, [3, 3])[0]", x(3, 5, 6)));
+        s.add(one("AdaptiveMaxPool3d", () -> new AdaptiveMaxPool3d(new int[] {2, 3, 2}), "torch.adaptive_max_pool3d(x, [2, 3, 2])[0]", x(2, 3, 5, 4, 3)));
+        s.add(one("LPPool1d", () -> new LPPool1d(1.5, 2), "torch.pow(torch.sign(torch.avg_pool1d(x.pow(1.5), [2])) * torch.relu(torch.abs(torch.avg_pool1d(x.pow(1.5), [2]))) * 2, 1.0 / 1.5)",
+                positive(1, 3, 7)));
+        s.add(one("LPPool1d norm=2 stride=3", () -> new LPPool1d(2, 2, 3, false), "torch.pow(torch.avg_pool1d(x.pow(2.0), [2], [3]) * 2, 0.5)", positive(1, 3, 7)));
+        s.add(one("LPPool2d", () -> new LPPool2d(2, new int[] {2, 2}, new int[] {2, 2}, false), "torch.pow(torch.avg_pool2d(x.pow(2.0), [2, 2], [2, 2]) * 4, 0.5)", positive(1, 3, 7, 7)));
+        s.add(two("MaxUnpool1d", () -> new MaxUnpool1d(2), MaxUnpool1d::forward,
+                "torch.max_unpool2d(x.unsqueeze(-1), y.unsqueeze(-1), [8, 1]).squeeze(-1)", x(1, 1, 4), fixed(Tensor.ofLongs(1, 3, 4, 6).reshape(1, 1, 4))));
+        s.add(two("MaxUnpool2d", () -> new MaxUnpool2d(2), MaxUnpool2d::forward,
+                "torch.max_unpool2d(x, y, [4, 4])", x(1, 1, 2, 2), fixed(Tensor.ofLongs(0, 3, 9, 14).reshape(1, 1, 2, 2))));
+    }
+
+    private static void attention(List<Sample> s) {
+        for (boolean bias : new boolean[] {true, false}) {
+            for (boolean batchFirst : new boolean[] {true, false}) {
+                String desc = (bias ? "" : " no_bias") + (batchFirst ? " batch_first" : "");
+                String ref = mhaReference(bias, 2, batchFirst ? "qi = x\nki = y\nvi = z" : "qi = x.transpose(0, 1)\nki = y.transpose(0, 1)\nvi = z.transpose(0, 1)",
+                        batchFirst ? "o" : "o.transpose(0, 1)");
+                int[] q = batchFirst ? new int[] {2, 3, 6} : new int[] {3, 2, 6}, kv = batchFirst ? new int[] {2, 4, 6} : new int[] {4, 2, 6};
+                s.add(three("MultiheadAttention" + desc, () -> new MultiheadAttention(6, 2, 0.0, bias).batchFirst(batchFirst), MultiheadAttention::forward, ref, x(q), x(kv), x(kv)));
+            }
+        }
+        s.add(three("MultiheadAttention no_batch_dim", () -> new MultiheadAttention(6, 3), MultiheadAttention::forward,
+                mhaReference(true, 3, "qi = x.unsqueeze(0)\nki = y.unsqueeze(0)\nvi = z.unsqueeze(0)", "o.squeeze(0)"), x(3, 6), x(4, 6), x(4, 6)));
+    }
+
+    /**
+     * MultiheadAttention's computation in ATen ops, batch-first inside: {@code prelude} makes the
+     * inputs so ({@code qi, ki, vi}), {@code output} undoes it on the result.
+     */
+    private static String mhaReference(boolean bias, int heads, String prelude, String output) {
+        String in = bias ? "in_proj_bias[%s]" : "None";
+        return """
+                %s
+                E = qi.size(-1)
+                H = %d
+                q = torch.linear(qi, in_proj_weight[0:E], %s)
+                k = torch.linear(ki, in_proj_weight[E:2 * E], %s)
+                v = torch.linear(vi, in_proj_weight[2 * E:], %s)
+                B = q.size(0)
+                L = q.size(1)
+                S = k.size(1)
+                q = q.reshape(B, L, H, E // H).transpose(1, 2)
+                k = k.reshape(B, S, H, E // H).transpose(1, 2)
+                v = v.reshape(B, S, H, E // H).transpose(1, 2)
+                o = torch.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(B, L, E)
+                o = torch.linear(o, out_proj_weight, %s)
+                return %s""".formatted(prelude, heads, in.formatted("0:E"), in.formatted("E:2 * E"), in.formatted("2 * E:"), bias ? "out_proj_bias" : "None", output);
+    }
+
+    private static void norms(List<Sample> s) {
+        s.add(one("BatchNorm1d train", () -> new BatchNorm1d(10), "torch.batch_norm(x, weight, bias, running_mean, running_var, True, 0.1, 1e-5, False)", x(4, 10)));
+        s.add(one("BatchNorm1d 3d input", () -> new BatchNorm1d(5, 1e-3, 0.3, true, true), "torch.batch_norm(x, weight, bias, running_mean, running_var, True, 0.3, 1e-3, False)", x(4, 5, 3)));
+        s.add(one("BatchNorm1d eval", () -> new BatchNorm1d(10).eval(), "torch.batch_norm(x, weight, bias, running_mean, running_var, False, 0.1, 1e-5, False)", x(4, 10)));
+        s.add(one("BatchNorm1d not affine", () -> new BatchNorm1d(10, 1e-5, 0.1, false, true), "torch.batch_norm(x, None, None, running_mean, running_var, True, 0.1, 1e-5, False)", x(4, 10)));
+        s.add(one("BatchNorm1d not tracking stats", () -> new BatchNorm1d(5, 1e-5, 0.1, true, false), "torch.batch_norm(x, weight, bias, None, None, True, 0.1, 1e-5, False)", x(4, 5, 3)));
+        s.add(one("BatchNorm2d", () -> new BatchNorm2d(3), "torch.batch_norm(x, weight, bias, running_mean, running_var, True, 0.1, 1e-5, False)", x(2, 3, 6, 6)));
+        s.add(one("BatchNorm2d eval not tracking", () -> new BatchNorm2d(3, 1e-5, 0.1, true, false).eval(),
+                "torch.batch_norm(x, weight, bias, None, None, True, 0.1, 1e-5, False)", x(2, 3, 6, 6)));
+        s.add(one("BatchNorm3d", () -> new BatchNorm3d(3), "torch.batch_norm(x, weight, bias, running_mean, running_var, True, 0.1, 1e-5, False)", x(2, 3, 4, 4, 4)));
+        s.add(one("InstanceNorm1d", () -> new InstanceNorm1d(3), "torch.instance_norm(x, None, None, None, None, True, 0.1, 1e-5, False)", x(4, 3, 15)));
+        s.add(one("InstanceNorm1d no_batch_dim", () -> new InstanceNorm1d(3), "torch.instance_norm(x.unsqueeze(0), None, None, None, None, True, 0.1, 1e-5, False).squeeze(0)", x(3, 15)));
+        s.add(one("InstanceNorm1d affine tracking", () -> new InstanceNorm1d(3, 1e-5, 0.3, true, true),
+                "torch.instance_norm(x, weight, bias, running_mean, running_var, True, 0.3, 1e-5, False)", x(4, 3, 15)));
+        s.add(one("InstanceNorm1d tracking eval", () -> new InstanceNorm1d(3, 1e-5, 0.3, true, true).eval(),
+                "torch.instance_norm(x, weight, bias, running_mean, running_var, False, 0.3, 1e-5, False)", x(4, 3, 15)));
+        s.add(one("InstanceNorm2d affine", () -> new InstanceNorm2d(3, 1e-5, 0.1, true, false),
+                "torch.instance_norm(x, weight, bias, None, None, True, 0.1, 1e-5, False)", x(2, 3, 6, 6)));
+        s.add(one("GroupNorm", () -> new GroupNorm(3, 6, 1e-3, true), "torch.group_norm(x, 3, weight, bias, 1e-3)", x(4, 6, 5)));
+        s.add(one("GroupNorm 2d not affine", () -> new GroupNorm(3, 6, 1e-3, false), "torch.group_norm(x, 3, None, None, 1e-3)", x(4, 6, 2, 3)));
+        s.add(one("GroupNorm one group", () -> new GroupNorm(1, 6), "torch.group_norm(x, 1, weight, bias, 1e-5)", x(4, 6, 5)));
+        s.add(one("LayerNorm", () -> new LayerNorm(new int[] {5}, 1e-3, true, true), "torch.layer_norm(x, [5], weight, bias, 1e-3)", x(4, 5, 5)));
+        s.add(one("LayerNorm 3 dims", () -> new LayerNorm(new int[] {2, 2, 5}, 1e-3, true, true), "torch.layer_norm(x, [2, 2, 5], weight, bias, 1e-3)", x(4, 2, 2, 5)));
+        s.add(one("LayerNorm no bias", () -> new LayerNorm(new int[] {5}, 1e-3, true, false), "torch.layer_norm(x, [5], weight, None, 1e-3)", x(4, 5)));
+        s.add(one("LayerNorm not affine", () -> new LayerNorm(new int[] {5}, 1e-3, false, true), "torch.layer_norm(x, [5], None, None, 1e-3)", x(4, 5)));
+        s.add(one("RMSNorm", () -> new RMSNorm(new int[] {5}, 1e-3, true), "torch.rms_norm(x, [5], weight, 1e-3)", x(4, 5, 5)));
+        s.add(one("RMSNorm default eps", () -> new RMSNorm(new int[] {2, 5}, null, true), "torch.rms_norm(x, [2, 5], weight)", x(4, 2, 5)));
+        s.add(one("RMSNorm not affine", () -> new RMSNorm(new int[] {5}, null, false), "torch.rms_norm(x, [5])", x(4, 5)));
+        s.add(one("LocalResponseNorm", () -> new LocalResponseNorm(3), LRN_REFERENCE.formatted(3, 1e-4, 0.75, 1.0), x(1, 5, 7)));
+        s.add(one("LocalResponseNorm 2d", () -> new LocalResponseNorm(2, 1e-2, 0.5, 2.0), LRN_REFERENCE.formatted(2, 1e-2, 0.5, 2.0), x(1, 5, 3, 4)));
+    }
+
+    /** nn.functional.local_response_norm's own composite, written over the channel dim for 3-d and 4-d inputs. */
+    private static final String LRN_REFERENCE = """
+            div = (x * x).unsqueeze(1).flatten(3)
+            div = torch.avg_pool2d(torch.constant_pad_nd(div, [0, 0, %1$d // 2, (%1$d - 1) // 2]), [%1$d, 1], [1, 1]).squeeze(1)
+            div = div.reshape(x.shape) * %2$s + %4$s
+            return x / div.pow(%3$s)""";
+
+    private static void padsAndShapes(List<Sample> s) {
+        s.add(one("ConstantPad1d", () -> new ConstantPad1d(new int[] {1, 2}, 2.5), "torch.constant_pad_nd(x, [1, 2], 2.5)", x(2, 3, 4)));
+        s.add(one("ConstantPad2d no_batch_dim", () -> new ConstantPad2d(2, -1), "torch.constant_pad_nd(x, [2, 2, 2, 2], -1.0)", x(3, 4, 4)));
+        s.add(one("ConstantPad3d", () -> new ConstantPad3d(new int[] {1, 0, 2, 1, 0, 1}, 0.5), "torch.constant_pad_nd(x, [1, 0, 2, 1, 0, 1], 0.5)", x(1, 2, 3, 3, 2)));
+        s.add(one("ZeroPad1d negative", () -> new ZeroPad1d(-1, 2), "torch.constant_pad_nd(x, [-1, 2])", x(2, 3, 4)));
+        s.add(one("ZeroPad2d", () -> new ZeroPad2d(1, 2, 0, 1), "torch.constant_pad_nd(x, [1, 2, 0, 1])", x(2, 3, 4, 4)));
+        s.add(one("ZeroPad3d no_batch_dim", () -> new ZeroPad3d(1), "torch.constant_pad_nd(x, [1, 1, 1, 1, 1, 1])", x(2, 3, 3, 2)));
+        for (String mode : List.of("reflect", "replicate", "circular")) {
+            String cls = switch (mode) { case "reflect" -> "ReflectionPad"; case "replicate" -> "ReplicationPad"; default -> "CircularPad"; };
+            s.add(one(cls + "1d", () -> pad(mode, 1, new int[] {1, 2}), "torch.pad(x, [1, 2], '" + mode + "')", x(2, 3, 4)));
+            s.add(one(cls + "1d no_batch_dim", () -> pad(mode, 1, new int[] {2, 1}), "torch.pad(x, [2, 1], '" + mode + "')", x(3, 4)));
+            s.add(one(cls + "2d", () -> pad(mode, 2, new int[] {1, 2, 2, 0}), "torch.pad(x, [1, 2, 2, 0], '" + mode + "')", x(2, 3, 4, 5)));
+            s.add(one(cls + "2d no_batch_dim", () -> pad(mode, 2, new int[] {1, 1, 1, 1}), "torch.pad(x, [1, 1, 1, 1], '" + mode + "')", x(3, 4, 5)));
+            s.add(one(cls + "3d", () -> pad(mode, 3, new int[] {1, 2, 0, 1, 2, 1}), "torch.pad(x, [1, 2, 0, 1, 2, 1], '" + mode + "')", x(2, 3, 4, 3, 3)));
+        }
+        s.add(one("Flatten", Flatten::new, "x.flatten(1)", x(2, 3, 4, 5)));
+        s.add(one("Flatten 0 2", () -> new Flatten(0, 2), "x.flatten(0, 2)", x(2, 3, 4, 5)));
+        s.add(one("Unflatten", () -> new Unflatten(1, 2, -1), "x.unflatten(1, [2, -1])", x(2, 6, 4)));
+        s.add(one("PixelShuffle", () -> new PixelShuffle(2), "torch.pixel_shuffle(x, 2)", x(1, 8, 3, 3)));
+        s.add(one("PixelShuffle no_batch_dim", () -> new PixelShuffle(3), "torch.pixel_shuffle(x, 3)", x(9, 2, 2)));
+        s.add(one("PixelUnshuffle", () -> new PixelUnshuffle(2), "torch.pixel_unshuffle(x, 2)", x(1, 2, 4, 6)));
+        s.add(one("ChannelShuffle", () -> new ChannelShuffle(2), "torch.channel_shuffle(x, 2)", x(2, 4, 3, 3)));
+        s.add(one("Unfold", () -> new Unfold(new int[] {2, 2}, new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1}), "torch.im2col(x, [2, 2], [1, 1], [0, 0], [1, 1])", x(2, 3, 3, 3)));
+        s.add(one("Unfold no_batch_dim dilation pad stride", () -> new Unfold(new int[] {2, 3}, new int[] {2, 1}, new int[] {1, 1}, new int[] {2, 1}),
+                "torch.im2col(x.unsqueeze(0), [2, 3], [2, 1], [1, 1], [2, 1]).squeeze(0)", x(3, 5, 6)));
+        s.add(one("Fold", () -> new Fold(new int[] {3, 3}, new int[] {2, 2}, new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1}), "torch.col2im(x, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1])", x(2, 12, 4)));
+        s.add(one("Fold no_batch_dim", () -> new Fold(new int[] {3, 3}, new int[] {2, 2}, new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1}),
+                "torch.col2im(x.unsqueeze(0), [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]).squeeze(0)", x(12, 4)));
+        s.add(one("Upsample nearest", () -> new Upsample(2.0), "torch.upsample_nearest2d(x, None, [2.0, 2.0])", x(1, 2, 3, 3)));
+        s.add(one("Upsample nearest size 1d", () -> new Upsample(new int[] {7}, null, "nearest", null), "torch.upsample_nearest1d(x, [7], None)", x(1, 2, 3)));
+        s.add(one("Upsample bilinear", () -> new Upsample(2.0, "bilinear"), "torch.upsample_bilinear2d(x, None, False, [2.0, 2.0])", x(1, 2, 3, 3)));
+        s.add(one("Upsample bilinear align_corners", () -> new Upsample(null, new double[] {2.0, 1.5}, "bilinear", true), "torch.upsample_bilinear2d(x, None, True, [2.0, 1.5])", x(1, 2, 3, 4)));
+        s.add(one("Upsample linear", () -> new Upsample(3.0, "linear"), "torch.upsample_linear1d(x, None, False, [3.0])", x(1, 2, 4)));
+    }
+
+    private static Module pad(String mode, int dims, int[] p) {
+        return switch (mode + dims) {
+            case "reflect1" -> new ReflectionPad1d(p);
+            case "reflect2" -> new ReflectionPad2d(p);
+            case "reflect3" -> new ReflectionPad3d(p);
+            case "replicate1" -> new ReplicationPad1d(p);
+            case "replicate2" -> new ReplicationPad2d(p);
+            case "replicate3" -> new ReplicationPad3d(p);
+            case "circular1" -> new CircularPad1d(p);
+            case "circular2" -> new CircularPad2d(p);
+            default -> new CircularPad3d(p);
+        };
+    }
+
+    private static final List<String> REDUCTIONS = List.of("mean", "sum", "none");
+
+    private static int reductionCode(String r) { return switch (r) { case "none" -> 0; case "mean" -> 1; default -> 2; }; }
+
+    private static void losses(List<Sample> s) {
+        for (String r : REDUCTIONS) {
+            int code = reductionCode(r);
+            s.add(two("L1Loss " + r, () -> new L1Loss(r), L1Loss::forward, "torch.l1_loss(x, y, " + code + ")", x(2, 3, 4), target(2, 3, 4)));
+            s.add(two("L1Loss scalar " + r, () -> new L1Loss(r), L1Loss::forward, "torch.l1_loss(x, y, " + code + ")", x(), target()));
+            s.add(two("MSELoss " + r, () -> new MSELoss(r), MSELoss::forward, "torch.mse_loss(x, y, " + code + ")", x(2, 3, 4, 5), x(2, 3, 4, 5)));
+            s.add(two("MSELoss no_batch_dim " + r, () -> new MSELoss(r), MSELoss::forward, "torch.mse_loss(x, y, " + code + ")", x(4), target(4)));
+            s.add(two("SmoothL1Loss beta=0.5 " + r, () -> new SmoothL1Loss(r, 0.5), SmoothL1Loss::forward, "torch.smooth_l1_loss(x, y, " + code + ", 0.5)", x(5, 10), target(5, 10)));
+            s.add(two("SmoothL1Loss beta=0 " + r, () -> new SmoothL1Loss(r, 0.0), SmoothL1Loss::forward, "torch.smooth_l1_loss(x, y, " + code + ", 0.0)", x(5, 10), target(5, 10)));
+            s.add(two("HuberLoss delta=0.5 " + r, () -> new HuberLoss(r, 0.5), HuberLoss::forward, "torch.huber_loss(x, y, " + code + ", 0.5)", x(5, 10), target(5, 10)));
+            s.add(two("SoftMarginLoss " + r, () -> new SoftMarginLoss(r), SoftMarginLoss::forward, "torch.soft_margin_loss(x, y, " + code + ")", x(5, 5), sign(5, 5)));
+            s.add(two("BCELoss " + r, () -> new BCELoss(null, r), BCELoss::forward, "torch.binary_cross_entropy(x, y, None, " + code + ")", probability(15, 10), uniformTarget(15, 10)));
+            s.add(two("BCELoss weight " + r, () -> new BCELoss(WEIGHT_10, r), BCELoss::forward, "torch.binary_cross_entropy(x, y, constant, " + code + ")", probability(15, 10), uniformTarget(15, 10)));
+            s.add(two("BCEWithLogitsLoss " + r, () -> new BCEWithLogitsLoss(null, null, r), BCEWithLogitsLoss::forward,
+                    "torch.binary_cross_entropy_with_logits(x, y, None, None, " + code + ")", x(15, 10), uniformTarget(15, 10)));
+            s.add(two("BCEWithLogitsLoss weight pos_weight " + r, () -> new BCEWithLogitsLoss(WEIGHT_10, WEIGHT_10.mul(2.0), r), BCEWithLogitsLoss::forward,
+                    "torch.binary_cross_entropy_with_logits(x, y, constant, constant * 2.0, " + code + ")", x(15, 10), uniformTarget(15, 10)));
+            s.add(two("KLDivLoss " + r, () -> new KLDivLoss(r, false), KLDivLoss::forward, "torch.kl_div(x, y, " + code + ")", x(10, 10), uniformTarget(10, 10)));
+            s.add(two("KLDivLoss log_target " + r, () -> new KLDivLoss(r, true), KLDivLoss::forward, "torch.kl_div(x, y, " + code + ", log_target=True)", x(10, 10), target(10, 10)));
+            s.add(two("HingeEmbeddingLoss margin=0.5 " + r, () -> new HingeEmbeddingLoss(0.5, r), HingeEmbeddingLoss::forward,
+                    "torch.hinge_embedding_loss(x, y, 0.5, " + code + ")", x(10), sign(10)));
+            s.add(two("MultiLabelSoftMarginLoss " + r, () -> new MultiLabelSoftMarginLoss(null, r), MultiLabelSoftMarginLoss::forward,
+                    MULTILABEL_SOFT_MARGIN.formatted("1.0", r), x(5, 10), binaryTarget(5, 10)));
+            s.add(two("MultiLabelSoftMarginLoss weight " + r, () -> new MultiLabelSoftMarginLoss(WEIGHT_10, r), MultiLabelSoftMarginLoss::forward,
+                    MULTILABEL_SOFT_MARGIN.formatted("constant", r), x(5, 10), binaryTarget(5, 10)));
+            s.add(two("MultiMarginLoss " + r, () -> new MultiMarginLoss(1, 1.0, null, r), MultiMarginLoss::forward, "torch.multi_margin_loss(x, y, 1, 1.0, None, " + code + ")", x(5, 10), idx(10, 5)));
+            s.add(two("MultiMarginLoss p=2 margin weight " + r, () -> new MultiMarginLoss(2, 0.5, WEIGHT_10, r), MultiMarginLoss::forward,
+                    "torch.multi_margin_loss(x, y, 2, 0.5, constant, " + code + ")", x(5, 10), idx(10, 5)));
+            s.add(two("MultiMarginLoss no_batch_dim " + r, () -> new MultiMarginLoss(1, 1.0, null, r), MultiMarginLoss::forward, "torch.multi_margin_loss(x, y, 1, 1.0, None, " + code + ")", x(10), idx(10)));
+            s.add(two("MultiLabelMarginLoss " + r, () -> new MultiLabelMarginLoss(r), MultiLabelMarginLoss::forward, "torch.multilabel_margin_loss(x, y, " + code + ")",
+                    x(5, 10), fixed(Tensor.ofLongs(3, 0, -1, 1, 7, 8, 9, -1, 0, 0, 1, 2, 3, 4, -1, 5, 5, 5, -1, 0, 9, 3, 1, -1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2).reshape(5, 10))));
+            s.add(two("MultiLabelMarginLoss no_batch_dim " + r, () -> new MultiLabelMarginLoss(r), MultiLabelMarginLoss::forward, "torch.multilabel_margin_loss(x, y, " + code + ")",
+                    x(10), fixed(Tensor.ofLongs(3, 0, -1, 1, 7, 8, 9, -1, 0, 0))));
+            s.add(two("PoissonNLLLoss " + r, () -> new PoissonNLLLoss(true, false, 1e-8, r), PoissonNLLLoss::forward, "torch.poisson_nll_loss(x, y, True, False, 1e-8, " + code + ")",
+                    x(2, 3, 4, 5), counts(2, 3, 4, 5)));
+            s.add(two("PoissonNLLLoss full no_log_input " + r, () -> new PoissonNLLLoss(false, true, 1e-8, r), PoissonNLLLoss::forward,
+                    "torch.poisson_nll_loss(x, y, False, True, 1e-8, " + code + ")", positive(2, 3, 4, 5), counts(2, 3, 4, 5)));
+            s.add(three("GaussianNLLLoss " + r, () -> new GaussianNLLLoss(false, 1e-6, r), GaussianNLLLoss::forward, GAUSSIAN_NLL.formatted("False", r), x(3), target(3), positive(1)));
+            s.add(three("GaussianNLLLoss full batch " + r, () -> new GaussianNLLLoss(true, 1e-6, r), GaussianNLLLoss::forward, GAUSSIAN_NLL.formatted("True", r), x(4, 3), target(4, 3), positive(4, 3)));
+            s.add(three("MarginRankingLoss margin=0.5 " + r, () -> new MarginRankingLoss(0.5, r), MarginRankingLoss::forward,
+                    "torch.margin_ranking_loss(x, y, z, 0.5, " + code + ")", x(50), x(50), sign(50)));
+            s.add(three("CosineEmbeddingLoss margin=0.7 " + r, () -> new CosineEmbeddingLoss(0.7, r), CosineEmbeddingLoss::forward,
+                    "torch.cosine_embedding_loss(x, y, z, 0.7, " + code + ")", x(15, 10), x(15, 10), sign(15)));
+            s.add(three("CosineEmbeddingLoss no_batch_dim " + r, () -> new CosineEmbeddingLoss(0.0, r), CosineEmbeddingLoss::forward,
+                    "torch.cosine_embedding_loss(x.unsqueeze(0), y.unsqueeze(0), z.unsqueeze(0), 0.0, " + code + ")" + (r.equals("none") ? ".squeeze(0)" : ""), x(10), x(10), sign()));
+            s.add(three("TripletMarginLoss " + r, () -> new TripletMarginLoss(1.0, 2.0, 1e-6, false, r), TripletMarginLoss::forward,
+                    "torch.triplet_margin_loss(x, y, z, 1.0, 2.0, 1e-6, False, " + code + ")", x(5, 10), x(5, 10), x(5, 10)));
+            s.add(three("TripletMarginLoss p=1 swap margin=0.5 " + r, () -> new TripletMarginLoss(0.5, 1.0, 1e-6, true, r), TripletMarginLoss::forward,
+                    "torch.triplet_margin_loss(x, y, z, 0.5, 1.0, 1e-6, True, " + code + ")", x(5, 10), x(5, 10), x(5, 10)));
+            s.add(three("TripletMarginWithDistanceLoss " + r, () -> new TripletMarginWithDistanceLoss(null, 1.0, false, r), TripletMarginWithDistanceLoss::forward,
+                    "torch.clamp_min(torch.pairwise_distance(x, y) - torch.pairwise_distance(x, z) + 1.0, 0.0)" + reduce(r), x(5, 10), x(5, 10), x(5, 10)));
+            // NLLLoss and CrossEntropyLoss: common_modules' cases
+            for (String kind : List.of("", "ignore_index", "weights", "weights_ignore_index", "weights_ignore_index_neg")) {
+                boolean weights = kind.startsWith("weights");
+                int ignore = kind.endsWith("neg") ? -1 : kind.contains("ignore_index") ? 2 : -100;
+                String w = weights ? "constant4" : "None";
+                Supplier<Tensor> weight = () -> weights ? WEIGHT_4 : null;
+                String name = (kind.isEmpty() ? "" : kind + " ") + r;
+                s.add(two("NLLLoss " + name, () -> new NLLLoss(weight.get(), r, ignore), NLLLoss::forward,
+                        "torch.nll_loss_nd(x, y, " + w + ", " + code + ", " + ignore + ")", logProbabilities(15, 4), idx(4, 15)));
+                s.add(two("NLLLoss nd " + name, () -> new NLLLoss(weight.get(), r, ignore), NLLLoss::forward,
+                        "torch.nll_loss_nd(x, y, " + w + ", " + code + ", " + ignore + ")", logProbabilities(2, 4, 5, 5), idx(4, 2, 5, 5)));
+                s.add(two("NLLLoss 3d " + name, () -> new NLLLoss(weight.get(), r, ignore), NLLLoss::forward,
+                        "torch.nll_loss_nd(x, y, " + w + ", " + code + ", " + ignore + ")", logProbabilities(2, 4, 5), idx(4, 2, 5)));
+                for (double smoothing : new double[] {0.0, 0.15}) {
+                    String sname = name + (smoothing > 0 ? " label_smoothing" : "");
+                    s.add(two("CrossEntropyLoss " + sname, () -> new CrossEntropyLoss(weight.get(), r, ignore, smoothing), CrossEntropyLoss::forward,
+                            "torch.cross_entropy_loss(x, y, " + w + ", " + code + ", " + ignore + ", " + smoothing + ")", x(15, 4), idx(4, 15)));
+                    s.add(two("CrossEntropyLoss nd " + sname, () -> new CrossEntropyLoss(weight.get(), r, ignore, smoothing), CrossEntropyLoss::forward,
+                            "torch.cross_entropy_loss(x, y, " + w + ", " + code + ", " + ignore + ", " + smoothing + ")", x(2, 4, 3, 3), idx(4, 2, 3, 3)));
+                    s.add(two("CrossEntropyLoss no_batch_dim " + sname, () -> new CrossEntropyLoss(weight.get(), r, ignore, smoothing), CrossEntropyLoss::forward,
+                            "torch.cross_entropy_loss(x, y, " + w + ", " + code + ", " + ignore + ", " + smoothing + ")", x(4), idx(3)));
+                    if (ignore == -100) {
+                        s.add(two("CrossEntropyLoss probabilities " + sname, () -> new CrossEntropyLoss(weight.get(), r, ignore, smoothing), CrossEntropyLoss::forward,
+                                "torch.cross_entropy_loss(x, y, " + w + ", " + code + ", " + ignore + ", " + smoothing + ")", x(15, 4), simplexTarget(15, 4)));
+                        s.add(two("CrossEntropyLoss probabilities nd " + sname, () -> new CrossEntropyLoss(weight.get(), r, ignore, smoothing), CrossEntropyLoss::forward,
+                                "torch.cross_entropy_loss(x, y, " + w + ", " + code + ", " + ignore + ", " + smoothing + ")", x(2, 4, 3), simplexTarget(2, 4, 3).withDim(1)));
+                    }
+                }
+            }
+        }
+    }
+
+    private static String reduce(String r) { return switch (r) { case "mean" -> ".mean()"; case "sum" -> ".sum()"; default -> ""; }; }
+
+    /** F.multilabel_soft_margin_loss's composite (PyTorch has no ATen op for it). */
+    private static final String MULTILABEL_SOFT_MARGIN = """
+            loss = -(y * ops.aten.log_sigmoid(x) + (1 - y) * ops.aten.log_sigmoid(-x)) * %s
+            loss = loss.sum(dim=-1) / x.size(-1)
+            r = '%s'
+            if r == 'mean':
+                return loss.mean()
+            elif r == 'sum':
+                return loss.sum()
+            else:
+                return loss""";
+
+    /** F.gaussian_nll_loss's composite; z (the variance) is clamped to eps, its gradient passing the clamp unchanged (as under no_grad). */
+    private static final String GAUSSIAN_NLL = """
+            var = z
+            if var.dim() != x.dim():
+                var = var.unsqueeze(-1)
+            var = var + (var.detach().clamp(min=1e-6) - var.detach())
+            loss = 0.5 * (torch.log(var) + (x - y) ** 2 / var)
+            if %s:
+                loss = loss + 0.9189385332046727   # 0.5 * log(2 * pi)
+            r = '%s'
+            if r == 'mean':
+                return loss.mean()
+            elif r == 'sum':
+                return loss.sum()
+            else:
+                return loss""";
+
+    private static void recurrent(List<Sample> s) {
+        for (boolean batchFirst : new boolean[] {false, true}) {
+            for (boolean bidirectional : new boolean[] {false, true}) {
+                for (int layers : new int[] {1, 2}) {
+                    for (boolean bias : new boolean[] {true, false}) {
+                        if (!bias && (layers == 2 || bidirectional)) continue;
+                        String args = bias + ", " + layers + ", 0.0, True, " + bidirectional + ", " + batchFirst;
+                        String desc = (batchFirst ? " batch_first" : "") + (bidirectional ? " bidirectional" : "") + " layers=" + layers + (bias ? "" : " no_bias");
+                        int dirs = bidirectional ? 2 : 1;
+                        int[] in = batchFirst ? new int[] {3, 5, 4} : new int[] {5, 3, 4};
+                        String pyBool = bias ? "True" : "False";
+                        args = args.replace("true", "True").replace("false", "False");
+                        s.add(two("RNN tanh" + desc, () -> new RNN(4, 6, layers, "tanh", bias, batchFirst, 0.0, bidirectional), RecurrentSamples::rnn,
+                                "o = torch.rnn_tanh(x, y, PARAMS, " + args + ")\nreturn torch.cat([o[0].flatten(), o[1].flatten()])", x(in), x(layers * dirs, 3, 6)));
+                        s.add(two("GRU" + desc, () -> new GRU(4, 6, layers, bias, batchFirst, 0.0, bidirectional), RecurrentSamples::gru,
+                                "o = torch.gru(x, y, PARAMS, " + args + ")\nreturn torch.cat([o[0].flatten(), o[1].flatten()])", x(in), x(layers * dirs, 3, 6)));
+                        s.add(three("LSTM" + desc, () -> new LSTM(4, 6, layers, bias, batchFirst, 0.0, bidirectional), RecurrentSamples::lstm,
+                                "o = torch.lstm(x, [y, z], PARAMS, " + args + ")\nreturn torch.cat([o[0].flatten(), o[1].flatten(), o[2].flatten()])",
+                                x(in), x(layers * dirs, 3, 6), x(layers * dirs, 3, 6)));
+                        if (layers == 1 && !bidirectional && pyBool.equals("True")) {
+                            s.add(one("RNN relu default state" + desc, () -> new RNN(4, 6, 1, "relu", true, batchFirst, 0.0, false), "torch.rnn_relu(x, torch.zeros(1, 3, 6, dtype=x.dtype), PARAMS, " + args + ")[0]", x(in)));
+                        }
+                    }
+                }
+            }
+        }
+        s.add(one("RNN no_batch_dim", () -> new RNN(4, 6, 2, "tanh", true, false, 0.0, true),
+                "torch.rnn_tanh(x.unsqueeze(1), torch.zeros(4, 1, 6, dtype=x.dtype), PARAMS, True, 2, 0.0, True, True, False)[0].squeeze(1)", x(5, 4)));
+        s.add(one("LSTM no_batch_dim", () -> new LSTM(4, 6, 1, true, true, 0.0, false),
+                "h = torch.zeros(1, 1, 6, dtype=x.dtype)\nreturn torch.lstm(x.unsqueeze(0), [h, h], PARAMS, True, 1, 0.0, True, False, True)[0].squeeze(0)", x(5, 4)));
+        s.add(two("RNNCell tanh", () -> new RNNCell(5, 10, true, "tanh"), RNNCell::forward, "torch.rnn_tanh_cell(x, y, weight_ih, weight_hh, bias_ih, bias_hh)", x(3, 5), x(3, 10)));
+        s.add(two("RNNCell relu no_bias", () -> new RNNCell(5, 10, false, "relu"), RNNCell::forward, "torch.rnn_relu_cell(x, y, weight_ih, weight_hh)", x(3, 5), x(3, 10)));
+        s.add(one("RNNCell no_batch_dim no state", () -> new RNNCell(5, 10), "torch.rnn_tanh_cell(x.unsqueeze(0), torch.zeros(1, 10, dtype=x.dtype), weight_ih, weight_hh, bias_ih, bias_hh).squeeze(0)", x(5)));
+        s.add(two("GRUCell", () -> new GRUCell(5, 10), GRUCell::forward, "torch.gru_cell(x, y, weight_ih, weight_hh, bias_ih, bias_hh)", x(3, 5), x(3, 10)));
+        s.add(two("GRUCell no_bias no_batch_dim", () -> new GRUCell(5, 10, false), GRUCell::forward, "torch.gru_cell(x.unsqueeze(0), y.unsqueeze(0), weight_ih, weight_hh).squeeze(0)", x(5), x(10)));
+        s.add(three("LSTMCell", () -> new LSTMCell(5, 10), RecurrentSamples::lstmCell,
+                "o = torch.lstm_cell(x, [y, z], weight_ih, weight_hh, bias_ih, bias_hh)\nreturn torch.cat([o[0], o[1]], -1)", x(3, 5), x(3, 10), x(3, 10)));
+        s.add(three("LSTMCell no_bias no_batch_dim", () -> new LSTMCell(5, 10, false), RecurrentSamples::lstmCell,
+                "o = torch.lstm_cell(x.unsqueeze(0), [y.unsqueeze(0), z.unsqueeze(0)], weight_ih, weight_hh)\nreturn torch.cat([o[0], o[1]], -1).squeeze(0)", x(5), x(10), x(10)));
+    }
+
+    /** Multi-output forwards flattened to one tensor, so one comparison covers every output. */
+    static final class RecurrentSamples {
+        static Tensor rnn(RNN m, Tensor input, Tensor h0) {
+            RNNBase.Output o = m.forward(input, h0);
+            return Tensor.cat(List.of(o.output().flatten(), o.hN().flatten()), 0);
+        }
+
+        static Tensor gru(GRU m, Tensor input, Tensor h0) {
+            RNNBase.Output o = m.forward(input, h0);
+            return Tensor.cat(List.of(o.output().flatten(), o.hN().flatten()), 0);
+        }
+
+        static Tensor lstm(LSTM m, Tensor input, Tensor h0, Tensor c0) {
+            RNNBase.Output o = m.forward(input, h0, c0);
+            return Tensor.cat(List.of(o.output().flatten(), o.hN().flatten(), o.cN().flatten()), 0);
+        }
+
+        static Tensor lstmCell(LSTMCell m, Tensor input, Tensor h0, Tensor c0) {
+            LSTMCell.State o = m.forward(input, h0, c0);
+            return Tensor.cat(List.of(o.h(), o.c()), -1);
+        }
+    }
+
+    // ------------------------------------------------------------------ inputs
+
+    private static final Tensor WEIGHT_10 = Inputs.uniform(new Random(5), DType.FLOAT64, 0.1, 2.0, 10);
+    private static final Tensor WEIGHT_4 = Inputs.uniform(new Random(6), DType.FLOAT64, 0.1, 2.0, 4);
+
+    /** How one forward input is made: its values from a seeded generator, whether it gets a gradient. */
+    record In(String kind, int[] shape, long bound, boolean differentiable, Tensor value, int simplexDim) {
+        In withDim(int dim) { return new In(kind, shape, bound, differentiable, value, dim); }
+
+        Tensor make(Random rng, DType dtype) {
+            return switch (kind) {
+                case "randn" -> Inputs.randn(rng, DType.FLOAT64, shape).to(dtype);
+                case "positive" -> Inputs.uniform(rng, DType.FLOAT64, 0.2, 2.0, shape).to(dtype);
+                case "probability" -> Inputs.uniform(rng, DType.FLOAT64, 0.05, 0.95, shape).to(dtype);
+                case "sign" -> Inputs.randint(rng, DType.INT64, 0, 2, shape).to(dtype).mul(2.0).sub(1.0);
+                case "binary" -> Inputs.randint(rng, DType.INT64, 0, 2, shape).to(dtype);
+                case "counts" -> Inputs.randint(rng, DType.INT64, 0, 5, shape).to(dtype);
+                case "logprob" -> Inputs.randn(rng, DType.FLOAT64, shape).logSoftmax(1).to(dtype);
+                case "simplex" -> Inputs.randn(rng, DType.FLOAT64, shape).softmax(simplexDim).to(dtype);
+                case "index" -> Inputs.randint(rng, DType.INT64, 0, bound, shape);
+                case "fixed" -> value;
+                default -> throw new AssertionError(kind);
+            };
+        }
+    }
+
+    private static In x(int... shape) { return new In("randn", shape, 0, true, null, -1); }
+    private static In target(int... shape) { return new In("randn", shape, 0, false, null, -1); }
+    private static In positive(int... shape) { return new In("positive", shape, 0, true, null, -1); }
+    private static In probability(int... shape) { return new In("probability", shape, 0, true, null, -1); }
+    private static In uniformTarget(int... shape) { return new In("probability", shape, 0, false, null, -1); }
+    private static In sign(int... shape) { return new In("sign", shape, 0, false, null, -1); }
+    private static In binaryTarget(int... shape) { return new In("binary", shape, 0, false, null, -1); }
+    private static In counts(int... shape) { return new In("counts", shape, 0, false, null, -1); }
+    private static In logProbabilities(int... shape) { return new In("logprob", shape, 0, true, null, -1); }
+    private static In simplexTarget(int... shape) { return new In("simplex", shape, 0, false, null, -1).withDim(-1); }
+    private static In idx(long bound, int... shape) { return new In("index", shape, bound, false, null, -1); }
+    private static In fixed(Tensor value) { return new In("fixed", value.shape(), 0, false, value, -1); }
+
+    // ------------------------------------------------------------------ the harness
+
+    interface Fwd1<M> extends java.io.Serializable { Tensor run(M m, Tensor a); }
+    interface Fwd2<M> extends java.io.Serializable { Tensor run(M m, Tensor a, Tensor b); }
+    interface Fwd3<M> extends java.io.Serializable { Tensor run(M m, Tensor a, Tensor b, Tensor c); }
+
+    /** One ModuleInput: the module, how to call it (as an Fn1/Fn2/Fn3 over the module), the libtorch expression, the inputs. */
+    record Sample(String name, Supplier<? extends Module> make, java.util.function.Function<Module, Object> function, String torch, List<In> inputs) {
+        @Override public String toString() { return name; }
+    }
+
+    private static <M extends Module> Sample one(String name, Supplier<M> make, String torch, In in) {
+        return one(name, make, Module::forward, torch, in);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <M extends Module> Sample one(String name, Supplier<M> make, Fwd1<M> f, String torch, In in) {
+        return new Sample(name, make, m -> (Fn1<Tensor, Tensor>) a -> f.run((M) m, a), torch, List.of(in));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <M extends Module> Sample two(String name, Supplier<M> make, Fwd2<M> f, String torch, In a, In b) {
+        return new Sample(name, make, m -> (Fn2<Tensor, Tensor, Tensor>) (p, q) -> f.run((M) m, p, q), torch, List.of(a, b));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <M extends Module> Sample three(String name, Supplier<M> make, Fwd3<M> f, String torch, In a, In b, In c) {
+        return new Sample(name, make, m -> (Fn3<Tensor, Tensor, Tensor, Tensor>) (p, q, r) -> f.run((M) m, p, q, r), torch, List.of(a, b, c));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Tensor apply(Object fn, List<Tensor> in) {
+        return switch (in.size()) {
+            case 1 -> ((Fn1<Tensor, Tensor>) fn).apply(in.get(0));
+            case 2 -> ((Fn2<Tensor, Tensor, Tensor>) fn).apply(in.get(0), in.get(1));
+            default -> ((Fn3<Tensor, Tensor, Tensor, Tensor>) fn).apply(in.get(0), in.get(1), in.get(2));
+        };
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Object compile(Object fn, int arity, boolean fullgraphWanted) {
+        // every sample's lambda has the same code (one(), two(), three()), so each would be a recompile of the last
+        // one's frame, and past the recompile limit a call runs eager: start afresh, and fail rather than fall back
+        Ember.reset();
+        Options fullgraph = Options.defaults().fullgraph(fullgraphWanted).failOnRecompileLimitHit(true);
+        return switch (arity) {
+            case 1 -> Ember.compile((Fn1<Tensor, Tensor>) fn, fullgraph);
+            case 2 -> Ember.compile((Fn2<Tensor, Tensor, Tensor>) fn, fullgraph);
+            default -> Ember.compile((Fn3<Tensor, Tensor, Tensor, Tensor>) fn, fullgraph);
+        };
+    }
+
+    private static final String[] INPUT_NAMES = {"x", "y", "z", "w"};
+
+    /** Arguments Ember does not implement are refused naming the function and the argument, never computed wrongly. */
+    @org.junit.jupiter.api.Test
+    void unsupportedUpsampleModesAreRefusedByName() {
+        Tensor x = Tensor.randn(1, 2, 3, 4);
+        for (String mode : List.of("bicubic", "trilinear", "area")) {
+            var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new Upsample(2.0, mode).forward(x));
+            org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("mode '" + mode + "' is not supported"), e.getMessage());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {2}")
+    @MethodSource("samples")
+    void matchesLibtorchAndCompiles(String name, Sample sample, DType dtype) {
+        Random rng = new Random(name.hashCode() * 31L + dtype.ordinal());
+        Tensor.manualSeed(name.hashCode());
+        Module module = sample.make.get();
+        module.to(dtype);
+        try (var unused = Ember.noGrad()) {   // random affine parts and running stats, so none of them is the identity
+            for (Parameter p : module.parameters()) p.copy_(Inputs.randn(rng, DType.FLOAT64, p.shape()).to(dtype));
+            for (Map.Entry<String, Tensor> b : module.namedBuffers().entrySet()) {
+                if (b.getKey().endsWith("running_var")) b.getValue().copy_(Inputs.uniform(rng, DType.FLOAT64, 0.5, 2.0, b.getValue().shape()).to(dtype));
+                else if (b.getKey().endsWith("running_mean")) b.getValue().copy_(Inputs.randn(rng, DType.FLOAT64, b.getValue().shape()).to(dtype));
+            }
+        }
+        List<Tensor> inputs = new ArrayList<>();
+        for (In in : sample.inputs) {
+            Tensor t = in.make(rng, dtype);
+            inputs.add(in.differentiable ? t.detach().requiresGrad(true) : t);
+        }
+        Map<String, Parameter> params = module.namedParameters();
+        Map<String, Tensor> buffers = new java.util.LinkedHashMap<>();
+        module.namedBuffers().forEach((k, v) -> buffers.put(k, v.clone()));   // before forward updates the running stats
+
+        Object fn = sample.function.apply(module);
+        Tensor out = apply(fn, inputs);
+        List<Tensor> leaves = new ArrayList<>();
+        for (int i = 0; i < inputs.size(); i++) if (sample.inputs.get(i).differentiable) leaves.add(inputs.get(i));
+        leaves.addAll(params.values());
+        Tensor gradOut = Inputs.randn(rng, DType.FLOAT64, out.shape()).to(dtype);
+        List<Tensor> grads = leaves.isEmpty() ? List.of() : Autograd.grad(List.of(out), leaves, List.of(gradOut), false, false, false);
+
+        // libtorch, in float64 on the same values
+        List<Object> args = new ArrayList<>(inputs.stream().map(Tensor::detach).toList());
+        StringBuilder body = new StringBuilder();
+        List<String> leafNames = new ArrayList<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            String letter = String.valueOf((char) ('a' + i));
+            boolean floating = inputs.get(i).dtype().isFloatingPoint();
+            body.append(INPUT_NAMES[i]).append(" = ").append(letter).append(floating ? ".double()" : "");
+            if (sample.inputs.get(i).differentiable) {
+                body.append(".detach().requires_grad_(True)");
+                leafNames.add(INPUT_NAMES[i]);
+            }
+            body.append('\n');
+        }
+        char next = (char) ('a' + inputs.size());
+        List<Tensor> paramList = new ArrayList<>(params.values().stream().map(p -> (Tensor) p.detach()).toList());
+        paramList.add(Tensor.zeros(DType.FLOAT64, 1));   // never empty: TorchScript needs a list's element type
+        args.add(paramList);
+        List<String> paramNames = new ArrayList<>();
+        int i = 0;
+        for (String pname : params.keySet()) {
+            String v = pname.replace('.', '_');
+            body.append(v).append(" = ").append(next).append('[').append(i++).append("].double().detach().requires_grad_(True)\n");
+            leafNames.add(v);
+            paramNames.add(v);
+        }
+        body.append("PARAMS = [").append(String.join(", ", paramNames)).append("]\n");
+        next++;
+        List<Tensor> bufferList = new ArrayList<>(buffers.values());
+        bufferList.add(Tensor.zeros(DType.FLOAT64, 1));
+        args.add(bufferList);
+        i = 0;
+        for (Map.Entry<String, Tensor> b : buffers.entrySet()) {
+            body.append(b.getKey().replace('.', '_')).append(" = ").append(next).append('[').append(i++).append(']')
+                    .append(b.getValue().dtype().isFloatingPoint() ? ".double()" : "").append('\n');
+        }
+        next++;
+        Tensor constant = switch (sample.name.contains("weight") && !sample.name.startsWith("NLL") && !sample.name.startsWith("Cross") ? 10 : 4) {
+            case 10 -> WEIGHT_10.to(dtype);
+            default -> WEIGHT_4.to(dtype);
+        };
+        args.add(constant);
+        body.append("constant = ").append(next).append(".double()\nconstant4 = constant\n");
+        next++;
+        args.add(gradOut);
+        body.append("G = ").append(next).append(".double()\n");
+        boolean multiline = sample.torch.contains("\n");
+        body.append("out = ").append(multiline ? "REF" : sample.torch).append('\n');
+        body.append("res = [out.to(").append(dtype == DType.FLOAT32 ? "torch.float32" : "torch.float64").append(")]\n");
+        if (!leafNames.isEmpty()) {
+            body.append("for t in torch.autograd.grad([(out * G).sum()], [").append(String.join(", ", leafNames)).append("]):\n")
+                    .append("    if t is not None:\n        res.append(t.to(").append(dtype == DType.FLOAT32 ? "torch.float32" : "torch.float64").append("))\n");
+        }
+        body.append("return res");
+        String script = body.toString();
+        if (multiline) script = inline(script, sample.torch);
+        try (NDManager m = Torch.scope()) {
+            NDList want = Torch.callListWithGrad(m, script, args.toArray());
+            // float32 against the exact result: recurrent layers accumulate rounding over their steps
+            double f32 = sample.name.matches("(RNN|GRU|LSTM).*") ? 1e-4 : 1e-5;
+            Tolerance tol = dtype == DType.FLOAT32 ? Tolerance.of(f32, f32) : Tolerance.of(1e-7, 1e-7);
+            assertClose(out, want.get(0), name + " " + dtype + ": forward", tol);
+            for (int k = 0; k < grads.size(); k++) {
+                assertClose(grads.get(k), want.get(k + 1), name + " " + dtype + ": gradient of " + leafName(k, inputs.size(), sample, params), tol);
+            }
+        }
+
+        // compiled (fullgraph) against eager, output and gradients
+        // GaussianNLLLoss checks var's values (torch.any(var < 0)), as PyTorch's: a graph break there as in Dynamo
+        Object compiled = compile(fn, inputs.size(), !name.startsWith("GaussianNLLLoss"));
+        Tensor outCompiled = apply(compiled, inputs);
+        Tolerance tol = Tolerance.forDtype(dtype);
+        assertClose(outCompiled, out.detach(), name + " " + dtype + ": compiled forward", dtype == DType.FLOAT32 ? Tolerance.of(1e-5, 1e-5) : tol);
+        if (!leaves.isEmpty()) {
+            List<Tensor> gradsCompiled = Autograd.grad(List.of(outCompiled), leaves, List.of(gradOut), false, false, false);
+            for (int k = 0; k < grads.size(); k++) {
+                assertClose(gradsCompiled.get(k), grads.get(k), name + " " + dtype + ": compiled gradient of " + leafName(k, inputs.size(), sample, params),
+                        dtype == DType.FLOAT32 ? Tolerance.of(1e-5, 1e-5) : tol);
+            }
+        }
+    }
+
+    /** Multi-line references are written with {@code return}: indent them under the output's assignment. */
+    private static String inline(String script, String reference) {
+        StringBuilder sb = new StringBuilder();
+        for (String line : reference.split("\n")) sb.append(line.replaceFirst("^(\\s*)return ", "$1out = ")).append('\n');
+        return script.replace("out = REF\n", sb.toString());
+    }
+
+    private static String leafName(int k, int inputCount, Sample sample, Map<String, Parameter> params) {
+        int diffInputs = 0;
+        for (In in : sample.inputs) if (in.differentiable) diffInputs++;
+        if (k < diffInputs) return "input " + k;
+        return "parameter " + List.copyOf(params.keySet()).get(k - diffInputs);
+    }
+}
