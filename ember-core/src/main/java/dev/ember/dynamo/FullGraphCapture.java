@@ -85,6 +85,7 @@ public final class FullGraphCapture {
             case OutputRebuilder.ListOf l -> {
                 for (int i = 0; i < l.items().size(); i++) walk(l.items().get(i), path + "[" + i + "]", paths, problems);
             }
+            case OutputRebuilder.ArrayAsListOf l -> walk(l.array(), path, paths, problems);    // the list's items are its array's, index for index
             case OutputRebuilder.ArrayOf a -> {
                 for (int i = 0; i < a.items().size(); i++) walk(a.items().get(i), path + "[" + i + "]", paths, problems);
             }

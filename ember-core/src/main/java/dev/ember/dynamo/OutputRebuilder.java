@@ -155,16 +155,15 @@ sealed interface OutputRebuilder {
     }
 
     /** A new list; {@code mutable} gives an ArrayList, otherwise an unmodifiable list. */
-    record ListOf(List<OutputRebuilder> items, Class<?> type, boolean fixedSize) implements OutputRebuilder {
+    record ListOf(List<OutputRebuilder> items, Class<?> type) implements OutputRebuilder {
         /** A mutable list is an ArrayList, an immutable one List.of's class. */
-        ListOf(List<OutputRebuilder> items, boolean mutable) { this(items, mutable ? ArrayList.class : null, false); }
+        ListOf(List<OutputRebuilder> items, boolean mutable) { this(items, mutable ? ArrayList.class : null); }
 
         public boolean mutable() { return type != null; }
 
         public Object rebuild(Rebuild r) {
             List<Object> out = new ArrayList<>(items.size());
             for (OutputRebuilder item : items) out.add(r.value(item));
-            if (fixedSize) return java.util.Arrays.asList(out.toArray());      // the class and the mutability eager's Arrays.asList has
             if (type == ArrayList.class) return out;
             if (type == java.util.LinkedList.class) return new java.util.LinkedList<>(out);
             if (type == java.util.ArrayDeque.class) return new java.util.ArrayDeque<>(out);
@@ -172,6 +171,14 @@ sealed interface OutputRebuilder {
             // unmodifiable wrapper would also read as a view of another list to a later trace (VariableBuilder.isViewOfAnother)
             return out.contains(null) ? Collections.unmodifiableList(out) : List.copyOf(out);
         }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+    }
+
+    /** {@code Arrays.asList} of an array: Java's fixed-size view of the rebuilt array, so a write through either shows in the other. */
+    record ArrayAsListOf(OutputRebuilder array) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) { return java.util.Arrays.asList((Object[]) r.value(array)); }
 
         @Override
         public boolean hasIdentity() { return true; }
