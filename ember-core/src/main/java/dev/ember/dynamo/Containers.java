@@ -24,7 +24,9 @@ final class Containers {
     static List<VariableTracker> itemsOf(TraceContext ctx, VariableTracker v) {
         if (v instanceof ArrayVariable a) return a.items();
         if (v instanceof ListVariable l) return liveItems(ctx, l, "reading");
-        if (v instanceof SetVariable || v instanceof MapViewVariable) return KeyedContainers.elements(ctx, v);
+        if (v instanceof SetVariable || v instanceof MapViewVariable || v instanceof dev.ember.dynamo.variables.ReadOnlyVariable u && !(u.of() instanceof dev.ember.dynamo.variables.MapVariable)) {
+            return KeyedContainers.elements(ctx, v);
+        }
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected a list, an array or a set, got " + v.describe());
     }
 

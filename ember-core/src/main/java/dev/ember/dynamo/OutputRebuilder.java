@@ -184,6 +184,35 @@ sealed interface OutputRebuilder {
         public boolean hasIdentity() { return true; }
     }
 
+    /**
+     * Collections' read-only wrapper of a rebuilt map, set or map view: {@code of} rebuilds what it
+     * wraps; for a view of an unmodifiable map ({@code view} not null), {@code of} is the map and the
+     * view is the unmodifiable map's own, as eager's {@code u.entrySet()} is.
+     */
+    record ReadOnlyOf(OutputRebuilder of, dev.ember.dynamo.variables.ReadOnlyVariable.Wrapper wrapper,
+                      dev.ember.dynamo.variables.MapViewVariable.View view) implements OutputRebuilder {
+        @SuppressWarnings("unchecked")
+        public Object rebuild(Rebuild r) {
+            Object value = r.value(of);
+            if (view != null) {
+                java.util.Map<Object, Object> u = Collections.unmodifiableMap((java.util.Map<Object, Object>) value);
+                return switch (view) {
+                    case KEYS -> u.keySet();
+                    case VALUES -> u.values();
+                    case ENTRIES -> u.entrySet();
+                };
+            }
+            return switch (wrapper) {
+                case UNMODIFIABLE_MAP -> Collections.unmodifiableMap((java.util.Map<Object, Object>) value);
+                case UNMODIFIABLE_SET -> Collections.unmodifiableSet((java.util.Set<Object>) value);
+                case UNMODIFIABLE_COLLECTION -> Collections.unmodifiableCollection((java.util.Collection<Object>) value);
+            };
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+    }
+
     /** A live view of a list made in the trace (a subList, reversed(), Collections.unmodifiableList): Java's own view of the rebuilt list. */
     record ListViewOf(OutputRebuilder base, dev.ember.dynamo.variables.ListVariable.ViewKind kind, int from, int size) implements OutputRebuilder {
         @SuppressWarnings("unchecked")

@@ -113,6 +113,10 @@ final class Rebuilders {
             case KeyedVariable k -> new OutputRebuilder.KeyedOf(k.type(), k.isMutable(), k.construction(), k.changes().log(), List.copyOf(k.keys()),
                     k instanceof MapVariable m ? all(m.entries().values()) : null, keyValues(k));
             case MapViewVariable view -> new OutputRebuilder.ViewOf(of(view.map(), null), view.view());
+            case dev.ember.dynamo.variables.ReadOnlyVariable u when u.of() instanceof MapViewVariable view
+                    && u.wrapper() == dev.ember.dynamo.variables.ReadOnlyVariable.Wrapper.UNMODIFIABLE_MAP ->
+                    new OutputRebuilder.ReadOnlyOf(of(view.map(), null), u.wrapper(), view.view());
+            case dev.ember.dynamo.variables.ReadOnlyVariable u -> new OutputRebuilder.ReadOnlyOf(of(u.of(), null), u.wrapper(), null);
             case dev.ember.dynamo.variables.ImmutableEntryVariable pair -> new OutputRebuilder.EntryOf(of(pair.key(), null), of(pair.value(), null));
             case UserObjectVariable u when !u.isFresh() -> new OutputRebuilder.FromSource(u.source());
             case UserObjectVariable u when u.type().isRecord() -> {

@@ -38,6 +38,76 @@ class Capture12RegressionTest {
         Ember.reset();
     }
 
+    // ---- unmodifiable map, set and collection views: reads see the backing container's changes ----
+
+    static Object readsThroughAnUnmodifiableMap(Tensor x) {
+        Map<String, Tensor> m = new LinkedHashMap<>();
+        m.put("a", x);
+        Map<String, Tensor> u = Collections.unmodifiableMap(m);
+        m.put("b", x.mul(2));
+        Tensor s = x.mul(0);
+        for (Map.Entry<String, Tensor> e : u.entrySet()) s = s.add(e.getValue()).add(e.getKey().length());
+        for (Tensor t : u.values()) s = s.add(t);
+        s = s.add(u.size()).add(u.containsKey("b") ? 1 : 0).add(u.getOrDefault("c", x));
+        try {
+            u.put("c", x);
+        } catch (UnsupportedOperationException e) {
+            s = s.add(1);
+        }
+        try {
+            u.remove("a");
+        } catch (UnsupportedOperationException e) {
+            s = s.add(1);
+        }
+        m.remove("a");
+        return List.of(s, u, u.keySet());
+    }
+
+    static Object readsThroughAnUnmodifiableSet(Tensor x) {
+        Set<Integer> set = new LinkedHashSet<>(List.of(1, 2));
+        Set<Integer> u = Collections.unmodifiableSet(set);
+        Collection<Integer> c = Collections.unmodifiableCollection(set);
+        set.add(5);
+        Tensor s = x.mul(0);
+        for (int i : u) s = s.add(i);
+        s = s.add(c.size()).add(u.contains(5) ? 1 : 0);
+        try {
+            u.add(7);
+        } catch (UnsupportedOperationException e) {
+            s = s.add(1);
+        }
+        try {
+            c.clear();
+        } catch (UnsupportedOperationException e) {
+            s = s.add(1);
+        }
+        set.remove(1);
+        return List.of(s, u, c.size(), new ArrayList<>(c));
+    }
+
+    static Object refusesSetValueThroughAnUnmodifiableMap(Tensor x) {
+        Map<String, Tensor> m = new HashMap<>();
+        m.put("w", x);
+        Map<String, Tensor> u = Collections.unmodifiableMap(m);
+        Tensor s = x.mul(0);
+        for (Map.Entry<String, Tensor> e : u.entrySet()) {
+            try {
+                e.setValue(x.neg());
+            } catch (UnsupportedOperationException refused) {
+                s = s.add(e.getValue());
+            }
+        }
+        m.put("w", x.mul(3));                         // the map's own write shows through the wrapper
+        return List.of(s, u.get("w"), m, Collections.unmodifiableMap(u) == u);
+    }
+
+    @Test
+    void unmodifiableViews() { // before: GB0003 "call to java.util.Collections.unmodifiableMap() (not known to be pure)", a break at every use
+        assertOneFrameNoBreak(Capture12RegressionTest::readsThroughAnUnmodifiableMap);
+        assertOneFrameNoBreak(Capture12RegressionTest::readsThroughAnUnmodifiableSet);
+        assertOneFrameNoBreak(Capture12RegressionTest::refusesSetValueThroughAnUnmodifiableMap);
+    }
+
     // ---- Arrays.asList: a fixed-size view of its array ----
 
     static Object writesThroughArraysAsList(Tensor x) {
