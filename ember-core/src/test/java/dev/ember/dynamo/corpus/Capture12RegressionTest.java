@@ -108,6 +108,29 @@ class Capture12RegressionTest {
         assertOneFrameNoBreak(Capture12RegressionTest::refusesSetValueThroughAnUnmodifiableMap);
     }
 
+    // docs/compile.md's example: a config map made read-only, the map's own put showing through
+    static Tensor scaled(Tensor x, Map<String, Double> config) {
+        Map<String, Double> live = new HashMap<>(config);
+        Map<String, Double> readOnly = Collections.unmodifiableMap(live);
+        live.put("scale", 2.0);
+        try {
+            readOnly.put("scale", 3.0);
+        } catch (UnsupportedOperationException e) { }
+        return x.mul(readOnly.get("scale"));
+    }
+
+    @Test
+    void theDocsExampleIsOneGraph() {
+        Tensor x = Tensor.randn(3);
+        Map<String, Double> config = Map.of("scale", 1.0);
+        CompileCounter cc = new CompileCounter();
+        Compiled.assertSame(scaled(x, config), Ember.compile((dev.ember.Fn2<Tensor, Map<String, Double>, Tensor>) Capture12RegressionTest::scaled,
+                dev.ember.Options.backend(cc)).apply(x, config), "x * 2");
+        assertEquals(1, cc.frameCount(), "frames");
+        Ember.reset();
+        assertEquals(0, Ember.explain((dev.ember.Fn2<Tensor, Map<String, Double>, Tensor>) Capture12RegressionTest::scaled).with(x, config).graphBreakCount());
+    }
+
     // ---- Arrays.asList: a fixed-size view of its array ----
 
     static Object writesThroughArraysAsList(Tensor x) {
