@@ -24,7 +24,9 @@ final class Containers {
     static List<VariableTracker> itemsOf(TraceContext ctx, VariableTracker v) {
         if (v instanceof ArrayVariable a) return a.items();
         if (v instanceof ListVariable l) return liveItems(ctx, l, "reading");
-        if (v instanceof SetVariable || v instanceof MapViewVariable) return KeyedContainers.elements(ctx, v);
+        if (v instanceof SetVariable || v instanceof MapViewVariable || v instanceof dev.ember.dynamo.variables.ReadOnlyVariable u && !(u.of() instanceof dev.ember.dynamo.variables.MapVariable)) {
+            return KeyedContainers.elements(ctx, v);
+        }
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected a list, an array or a set, got " + v.describe());
     }
 
@@ -93,7 +95,7 @@ final class Containers {
     /** Methods a live view (subList, reversed, unmodifiableList) traces; others break the graph and run as Java runs them. */
     private static final java.util.Set<String> VIEW_METHODS = java.util.Set.of("size", "isEmpty", "get", "getFirst", "getLast", "iterator", "listIterator",
             "stream", "add", "addFirst", "addLast", "addAll", "set", "remove", "removeFirst", "removeLast", "clear", "contains", "indexOf", "lastIndexOf",
-            "equals", "hashCode", "toArray", "subList", "reversed");
+            "equals", "hashCode", "toArray", "subList", "reversed", "sort", "replaceAll", "removeIf");
 
     /**
      * A method of a live view: a subList whose base changed in structure other than through it
@@ -106,10 +108,26 @@ final class Containers {
         if (!VIEW_METHODS.contains(name) && l.viewKind() != ListVariable.ViewKind.UNMODIFIABLE) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + name + "() on " + l.describe() + ": a view's " + name + " is not traced");
         }
+        if (l.viewKind() == ListVariable.ViewKind.REVERSED && (name.equals("replaceAll") || name.equals("removeIf"))) {
+            // ReverseOrderListView's are its base's own, run in the base's order
+            return listMethod(ctx, l.base(), name, type, args);
+        }
         int rootSize = l.root().items().size();
+        // a sort of the view in place, stably: what ReverseOrderListView's sort of its base by the reversed order leaves too
         VariableTracker result = listOrViewMethod(ctx, l, name, type, args);
+        if (name.equals("sort") && sortCountsAsAChange(l)) l.root().changedStructure();
         l.changedThroughView(l.root().items().size() - rootSize);
         return result;
+    }
+
+    /**
+     * Whether {@code sort} through {@code l} bumps its root's modCount: a reversed() view sorts its
+     * base, and an ArrayList's own sort counts; a subList's sorts a range of the ArrayList
+     * (sortRange) or sets through a ListIterator (a LinkedList's), neither of which counts.
+     */
+    private static boolean sortCountsAsAChange(ListVariable l) {
+        if (!l.isView()) return l.type() == ArrayList.class;
+        return l.viewKind() == ListVariable.ViewKind.REVERSED && sortCountsAsAChange(l.base());
     }
 
     private static VariableTracker listOrViewMethod(TraceContext ctx, ListVariable l, String name, MethodTypeDesc type, List<VariableTracker> args) {
@@ -202,14 +220,17 @@ final class Containers {
                 yield items.set(at, args.get(1));
             }
             case "remove" -> {
-                mutable(ctx, l, name);
-                if (type.parameterType(0).equals(ConstantDescs.CD_int)) {
+                boolean byIndex = type.parameterType(0).equals(ConstantDescs.CD_int);
+                // an Arrays.asList list refuses remove(Object) only when it finds the element (AbstractCollection's)
+                if (byIndex || !l.root().isFixedSize()) mutable(ctx, l, name);
+                if (byIndex) {
                     VariableTracker removed = items.remove(index(ctx, args.getFirst(), items.size()));
                     modified(l, name, true);
                     yield removed;
                 }
                 // remove(Object): the first element equal to it
                 int at = indexOf(ctx, items, args.getFirst());
+                if (at >= 0 && l.root().isFixedSize()) mutable(ctx, l, name);
                 if (at >= 0) items.remove(at);
                 modified(l, name, at >= 0);
                 yield ConstantVariable.of(at >= 0 ? 1 : 0);
@@ -502,16 +523,15 @@ final class Containers {
     /**
      * Whether subList or reversed of {@code l} is a live view ({@link ListVariable#viewOf}): a write
      * through it changes the list, and a change of the list shows through it. Of an ArrayList or
-     * LinkedList (or a view of one) it is; of a list that never changes (List.of, an op's outputs)
-     * a copy is the same. An ArrayDeque's reversed() is a Deque, and an Arrays.asList list writes
-     * through to its array: those views break the graph and run as Java runs them (PyTorch corpus
-     * {@code functions.list_slice_assignment}: {@code m.subList(1, m.size()).clear()}).
+     * LinkedList or Arrays.asList list (or a view of one) it is; of a list that never changes (List.of,
+     * an op's outputs) a copy is the same. An ArrayDeque's reversed() is a Deque: it breaks the graph
+     * and runs as Java runs it.
      */
     private static boolean liveView(TraceContext ctx, ListVariable l, String method) {
-        if (l.isView()) return true;
-        if (l.isArrayDeque() || l.isFixedSize()) {
-            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + method + "() of " + l.describe() + ": the result is a view that writes "
-                    + "through to it and sees its changes, which the trace models only over an ArrayList or LinkedList; it runs outside the graph");
+        if (l.isView() || l.isFixedSize()) return true;
+        if (l.isArrayDeque()) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "ArrayDeque." + method + "() of " + l.describe() + ": the result is a Deque view that writes "
+                    + "through to it and sees its changes, which the trace models only over an ArrayList, LinkedList or Arrays.asList list; it runs outside the graph");
         }
         return l.isMutable();
     }
@@ -523,18 +543,27 @@ final class Containers {
                 + "frame: the change may show through the view, so the read runs outside the graph");
     }
 
+    /** The writes an Arrays.asList list takes (they keep its size): Arrays.ArrayList's own set, sort and replaceAll. */
+    private static final java.util.Set<String> FIXED_SIZE_WRITES = java.util.Set.of("set", "sort", "replaceAll");
+
     private static void mutable(TraceContext ctx, ListVariable l, String method) {
-        if (l.isView() && l.viewKind() != ListVariable.ViewKind.UNMODIFIABLE) {
-            // a write through a subList or reversed view is a write to the list under it
+        if (l.isView() && !l.isReadOnlyView()) {
+            // a write through a subList or reversed view is a write to the list under it (an Arrays.asList list's rules hold through it)
             ListVariable root = l.root();
-            if (root.source() != null) ctx.sideEffects.mutated(root);
+            if (root.isFixedSize()) mutable(ctx, root, method);
+            else if (root.source() != null) ctx.sideEffects.mutated(root);
             return;
         }
+        if (l.isView()) {
+            // a subList or reversed() of an unmodifiableList refuses as the wrapper does (no message), caught by the traced code's handlers
+            throw Exceptions.raise(ctx, new UnsupportedOperationException(), GraphBreakType.EXCEPTION_THROWN,
+                    "the traced path throws UnsupportedOperationException: List." + method + "() through " + l.describe());
+        }
         if (l.isFixedSize()) {
-            // Arrays.asList: set writes through to the array; a change of size throws, as Java's does
-            if (!method.equals("set") && !method.equals("sort")) {
-                throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws UnsupportedOperationException: List." + method
-                        + "() on a fixed-size Arrays.asList list");
+            // Arrays.asList: set, sort and replaceAll write through to the array; a change of size throws (no message), as Java's does
+            if (!FIXED_SIZE_WRITES.contains(method)) {
+                throw Exceptions.raise(ctx, new UnsupportedOperationException(), GraphBreakType.EXCEPTION_THROWN,
+                        "the traced path throws UnsupportedOperationException: List." + method + "() on a fixed-size Arrays.asList list");
             }
             if (l.backing().source() != null) ctx.sideEffects.mutated(l.backing());
             return;

@@ -85,6 +85,7 @@ public final class FullGraphCapture {
             case OutputRebuilder.ListOf l -> {
                 for (int i = 0; i < l.items().size(); i++) walk(l.items().get(i), path + "[" + i + "]", paths, problems);
             }
+            case OutputRebuilder.ArrayAsListOf l -> walk(l.array(), path, paths, problems);    // the list's items are its array's, index for index
             case OutputRebuilder.ArrayOf a -> {
                 for (int i = 0; i < a.items().size(); i++) walk(a.items().get(i), path + "[" + i + "]", paths, problems);
             }
@@ -93,6 +94,7 @@ public final class FullGraphCapture {
                 for (int i = 0; i < m.keys().size(); i++) walk(m.values().get(i), path + "[" + literal(m.keys().get(i)) + "]", paths, problems);
             }
             case OutputRebuilder.ViewOf v -> problems.add(where(path) + " is a map's " + v.view().method() + "() view");
+            case OutputRebuilder.ReadOnlyOf v -> problems.add(where(path) + " is an unmodifiable view");
             case OutputRebuilder.ListViewOf v -> problems.add(where(path) + " is a list's " + v.kind().name().toLowerCase(java.util.Locale.ROOT) + " view");
             case OutputRebuilder.EntryOf e -> {
                 walk(e.key(), path + ".getKey()", paths, problems);

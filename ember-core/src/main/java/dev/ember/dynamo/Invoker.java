@@ -233,6 +233,7 @@ final class Invoker {
             case MapVariable m -> KeyedContainers.mapMethod(ctx, m, name, args);
             case SetVariable set -> KeyedContainers.setMethod(ctx, set, name, args);
             case MapViewVariable view -> KeyedContainers.viewMethod(ctx, view, name, args);
+            case dev.ember.dynamo.variables.ReadOnlyVariable u -> KeyedContainers.readOnlyMethod(ctx, u, name, args);
             case EntryVariable entry -> KeyedContainers.entryMethod(ctx, entry, name, args);
             case dev.ember.dynamo.variables.ImmutableEntryVariable pair -> switch (name) {
                 case "getKey" -> pair.key();

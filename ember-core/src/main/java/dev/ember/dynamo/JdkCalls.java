@@ -123,6 +123,10 @@ final class JdkCalls {
             // a live read-only view: the list's later changes show through it, its writes throw UnsupportedOperationException
             return ListVariable.viewOf(l, ListVariable.ViewKind.UNMODIFIABLE, 0, 0);
         }
+        if (owner == java.util.Collections.class && name.startsWith("unmodifiable")) {
+            VariableTracker readOnly = readOnlyView(name, args.getFirst());
+            if (readOnly != null) return readOnly;
+        }
         if (owner == java.util.Collections.class && name.equals("sort") && args.getFirst() instanceof ListVariable l) {
             return Containers.listMethod(ctx, l, "sort", MethodTypeDesc.of(java.lang.constant.ConstantDescs.CD_void, java.lang.constant.ClassDesc.of("java.util.Comparator")), List.of(args.size() == 2 ? args.get(1) : ConstantVariable.of(null)));
         }
@@ -136,6 +140,32 @@ final class JdkCalls {
                 || (owner == java.util.Collections.class && PURE_COLLECTIONS.contains(name));
         if (!pure) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "call to " + owner.getName() + "." + name + "() (not known to be pure)");
         return reflect(ctx, owner, name, type, null, args);
+    }
+
+    /**
+     * {@code Collections.unmodifiableMap(m)}, {@code unmodifiableSet(s)} or {@code unmodifiableCollection(c)}
+     * of a tracked map, set or map view: a live read-only view ({@link dev.ember.dynamo.variables.ReadOnlyVariable});
+     * the wrapper of its own kind is returned as it is, as the JDK does. Null for anything else (a list's
+     * unmodifiableCollection, a wrapper of another kind), which breaks the graph as an unknown call.
+     */
+    private static VariableTracker readOnlyView(String name, VariableTracker of) {
+        var wrapper = switch (name) {
+            case "unmodifiableMap" -> dev.ember.dynamo.variables.ReadOnlyVariable.Wrapper.UNMODIFIABLE_MAP;
+            case "unmodifiableSet" -> dev.ember.dynamo.variables.ReadOnlyVariable.Wrapper.UNMODIFIABLE_SET;
+            case "unmodifiableCollection" -> dev.ember.dynamo.variables.ReadOnlyVariable.Wrapper.UNMODIFIABLE_COLLECTION;
+            default -> null;
+        };
+        if (wrapper == null) return null;
+        if (of instanceof dev.ember.dynamo.variables.ReadOnlyVariable u) {
+            boolean sameClass = u.wrapper() == wrapper && !(u.of() instanceof dev.ember.dynamo.variables.MapViewVariable);
+            return sameClass ? u : null;
+        }
+        boolean fits = switch (wrapper) {
+            case UNMODIFIABLE_MAP -> of instanceof dev.ember.dynamo.variables.MapVariable;
+            case UNMODIFIABLE_SET -> of instanceof dev.ember.dynamo.variables.SetVariable || of instanceof dev.ember.dynamo.variables.MapViewVariable v && v.view() != dev.ember.dynamo.variables.MapViewVariable.View.VALUES;
+            case UNMODIFIABLE_COLLECTION -> of instanceof dev.ember.dynamo.variables.SetVariable || of instanceof dev.ember.dynamo.variables.MapViewVariable;
+        };
+        return fits ? new dev.ember.dynamo.variables.ReadOnlyVariable(of, wrapper) : null;
     }
 
     private static final MethodTypeDesc LIST_GET = MethodTypeDesc.of(java.lang.constant.ConstantDescs.CD_Object, java.lang.constant.ConstantDescs.CD_int);

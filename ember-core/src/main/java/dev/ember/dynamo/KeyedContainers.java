@@ -10,6 +10,7 @@ import dev.ember.dynamo.variables.KeyedVariable;
 import dev.ember.dynamo.variables.ListVariable;
 import dev.ember.dynamo.variables.MapVariable;
 import dev.ember.dynamo.variables.MapViewVariable;
+import dev.ember.dynamo.variables.ReadOnlyVariable;
 import dev.ember.dynamo.variables.SetVariable;
 import dev.ember.dynamo.variables.TensorVariable;
 import dev.ember.dynamo.variables.VariableTracker;
@@ -675,8 +676,48 @@ final class KeyedContainers {
         };
     }
 
+    /**
+     * A method of a read-only view ({@code Collections.unmodifiableMap}, …): every write throws
+     * UnsupportedOperationException (no message, as the JDK's wrappers), before reading anything;
+     * a read is the wrapped container's, and the views, entries and iterators it gives are read-only too.
+     */
+    static VariableTracker readOnlyMethod(TraceContext ctx, ReadOnlyVariable u, String name, List<VariableTracker> args) {
+        if (MAP_MUTATORS.contains(name) || SET_MUTATORS.contains(name)) {
+            throw Exceptions.raise(ctx, new UnsupportedOperationException(), GraphBreakType.EXCEPTION_THROWN,
+                    "the traced path throws UnsupportedOperationException: " + name + "() on " + u.describe());
+        }
+        if (u.of() instanceof MapViewVariable v && v.view() == MapViewVariable.View.ENTRIES && (name.equals("forEach") || name.equals("stream"))) {
+            if (name.equals("stream")) {
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "stream() of " + u.describe() + ": its entries refuse setValue, which a stream's are not traced to do");
+            }
+            return forEach(ctx, v.map(), readOnlyElements(items(ctx, v, "forEach() of " + u.describe())), args.getFirst(), "forEach() of " + u.describe());
+        }
+        VariableTracker r = switch (u.of()) {
+            case MapVariable m -> mapMethod(ctx, m, name, args);
+            case SetVariable s -> setMethod(ctx, s, name, args);
+            case MapViewVariable v -> viewMethod(ctx, v, name, args);
+            default -> throw new IllegalStateException(u.describe());
+        };
+        return switch (r) {
+            case MapViewVariable view -> new ReadOnlyVariable(view, u.wrapper());
+            case IteratorVariable it -> it.readThrough(KeyedContainers::readOnlyElement, u);
+            case null, default -> r;
+        };
+    }
+
+    /** An entry read through a read-only view: one whose setValue throws; any other item as it is. */
+    private static VariableTracker readOnlyElement(VariableTracker item) {
+        return item instanceof EntryVariable e && !e.readOnly() ? new EntryVariable(e.map(), e.key(), true) : item;
+    }
+
+    private static List<VariableTracker> readOnlyElements(List<VariableTracker> items) { return items.stream().map(KeyedContainers::readOnlyElement).toList(); }
+
     static VariableTracker entryMethod(TraceContext ctx, EntryVariable e, String name, List<VariableTracker> args) {
         if (name.equals("getKey")) return keyVariable(e.key());
+        if (name.equals("setValue") && e.readOnly()) {
+            throw Exceptions.raise(ctx, new UnsupportedOperationException(), GraphBreakType.EXCEPTION_THROWN,
+                    "the traced path throws UnsupportedOperationException: Map.Entry.setValue() on an entry of an unmodifiable map");
+        }
         if (!e.attached()) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Map.Entry." + name + "() on an entry of a map that had keys removed since "
                     + "the entry was read (the entry may be detached; its value is not tracked)");
@@ -697,6 +738,7 @@ final class KeyedContainers {
         return switch (v) {
             case SetVariable s -> constants(ordered(ctx, s, "copying a set").elements());
             case MapViewVariable view -> items(ctx, view, "copying " + view.describe());
+            case ReadOnlyVariable u -> readOnlyElements(elements(ctx, u.of()));
             default -> throw new IllegalArgumentException(v.describe());
         };
     }

@@ -104,6 +104,29 @@ public final class OutputGraph {
         }
     }
 
+    /**
+     * Drops the floating-point Java-number inputs (0-d placeholders read from a double) no node
+     * uses, as Dynamo's remove_unused_graphargs does: a number the trace only handed on (to a
+     * constructor, a field, the next resume method) is read from its source when needed, never
+     * from the graph, so passing it in would only cost the backend an input. A resume method whose
+     * stack held an {@code item()} result for a constructor had such an unused f64 input. Run when
+     * the trace ends, before the rebuilders number the graph's inputs; only numbers read from a
+     * frame's own argument, which a rebuilder reads from that argument, never from the graph; and
+     * only a double or float: an int input may be a size symbol, which the sizes read from it.
+     */
+    void removeUnusedScalarInputs() {
+        List<Node> placeholders = graph.nodes().stream().filter(n -> n.kind() == dev.ember.fx.NodeKind.PLACEHOLDER).toList();
+        for (int i = placeholders.size() - 1; i >= 0; i--) {
+            Node p = placeholders.get(i);
+            if (p.users().isEmpty() && inputSources.get(i) instanceof dev.ember.dynamo.source.ScalarTensorSource scalar
+                    && scalar.base() instanceof dev.ember.dynamo.source.LocalSource && scalar.dtype().isFloatingPoint()) {
+                graph.eraseNode(p);
+                inputSources.remove(i);
+                exampleInputs.remove(i);
+            }
+        }
+    }
+
     private static final dev.ember.logging.Log TRACE_CALL = dev.ember.logging.Log.of("trace_call");
 
     private static Node located(Node n, UserFrame f) {

@@ -155,22 +155,58 @@ sealed interface OutputRebuilder {
     }
 
     /** A new list; {@code mutable} gives an ArrayList, otherwise an unmodifiable list. */
-    record ListOf(List<OutputRebuilder> items, Class<?> type, boolean fixedSize) implements OutputRebuilder {
+    record ListOf(List<OutputRebuilder> items, Class<?> type) implements OutputRebuilder {
         /** A mutable list is an ArrayList, an immutable one List.of's class. */
-        ListOf(List<OutputRebuilder> items, boolean mutable) { this(items, mutable ? ArrayList.class : null, false); }
+        ListOf(List<OutputRebuilder> items, boolean mutable) { this(items, mutable ? ArrayList.class : null); }
 
         public boolean mutable() { return type != null; }
 
         public Object rebuild(Rebuild r) {
             List<Object> out = new ArrayList<>(items.size());
             for (OutputRebuilder item : items) out.add(r.value(item));
-            if (fixedSize) return java.util.Arrays.asList(out.toArray());      // the class and the mutability eager's Arrays.asList has
             if (type == ArrayList.class) return out;
             if (type == java.util.LinkedList.class) return new java.util.LinkedList<>(out);
             if (type == java.util.ArrayDeque.class) return new java.util.ArrayDeque<>(out);
             // List.of's own class (what eager's List.of, toList and copies have) unless an element is null, which it refuses; an
             // unmodifiable wrapper would also read as a view of another list to a later trace (VariableBuilder.isViewOfAnother)
             return out.contains(null) ? Collections.unmodifiableList(out) : List.copyOf(out);
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+    }
+
+    /** {@code Arrays.asList} of an array: Java's fixed-size view of the rebuilt array, so a write through either shows in the other. */
+    record ArrayAsListOf(OutputRebuilder array) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) { return java.util.Arrays.asList((Object[]) r.value(array)); }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+    }
+
+    /**
+     * Collections' read-only wrapper of a rebuilt map, set or map view: {@code of} rebuilds what it
+     * wraps; for a view of an unmodifiable map ({@code view} not null), {@code of} is the map and the
+     * view is the unmodifiable map's own, as eager's {@code u.entrySet()} is.
+     */
+    record ReadOnlyOf(OutputRebuilder of, dev.ember.dynamo.variables.ReadOnlyVariable.Wrapper wrapper,
+                      dev.ember.dynamo.variables.MapViewVariable.View view) implements OutputRebuilder {
+        @SuppressWarnings("unchecked")
+        public Object rebuild(Rebuild r) {
+            Object value = r.value(of);
+            if (view != null) {
+                java.util.Map<Object, Object> u = Collections.unmodifiableMap((java.util.Map<Object, Object>) value);
+                return switch (view) {
+                    case KEYS -> u.keySet();
+                    case VALUES -> u.values();
+                    case ENTRIES -> u.entrySet();
+                };
+            }
+            return switch (wrapper) {
+                case UNMODIFIABLE_MAP -> Collections.unmodifiableMap((java.util.Map<Object, Object>) value);
+                case UNMODIFIABLE_SET -> Collections.unmodifiableSet((java.util.Set<Object>) value);
+                case UNMODIFIABLE_COLLECTION -> Collections.unmodifiableCollection((java.util.Collection<Object>) value);
+            };
         }
 
         @Override

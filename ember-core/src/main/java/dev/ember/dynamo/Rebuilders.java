@@ -105,13 +105,18 @@ final class Rebuilders {
             case ListVariable l when l.isView() && l.isStale() ->
                     throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "handing on " + l.describe() + ", whose list changed under it (its every use throws ConcurrentModificationException)");
             case ListVariable l when l.isView() -> new OutputRebuilder.ListViewOf(of(l.base(), null), l.viewKind(), l.viewFrom(), l.size());
-            case ListVariable l -> new OutputRebuilder.ListOf(all(l.items()), l.type(), l.isFixedSize());
+            case ListVariable l when l.isFixedSize() -> new OutputRebuilder.ArrayAsListOf(of(l.backing(), null));
+            case ListVariable l -> new OutputRebuilder.ListOf(all(l.items()), l.type());
             case ArrayVariable a when a.source() != null -> new OutputRebuilder.FromSource(a.source());
             case ArrayVariable a -> new OutputRebuilder.ArrayOf(a.componentType(), all(a.items()));
             case KeyedVariable k when k.source() != null -> new OutputRebuilder.FromSource(k.source());
             case KeyedVariable k -> new OutputRebuilder.KeyedOf(k.type(), k.isMutable(), k.construction(), k.changes().log(), List.copyOf(k.keys()),
                     k instanceof MapVariable m ? all(m.entries().values()) : null, keyValues(k));
             case MapViewVariable view -> new OutputRebuilder.ViewOf(of(view.map(), null), view.view());
+            case dev.ember.dynamo.variables.ReadOnlyVariable u when u.of() instanceof MapViewVariable view
+                    && u.wrapper() == dev.ember.dynamo.variables.ReadOnlyVariable.Wrapper.UNMODIFIABLE_MAP ->
+                    new OutputRebuilder.ReadOnlyOf(of(view.map(), null), u.wrapper(), view.view());
+            case dev.ember.dynamo.variables.ReadOnlyVariable u -> new OutputRebuilder.ReadOnlyOf(of(u.of(), null), u.wrapper(), null);
             case dev.ember.dynamo.variables.ImmutableEntryVariable pair -> new OutputRebuilder.EntryOf(of(pair.key(), null), of(pair.value(), null));
             case UserObjectVariable u when !u.isFresh() -> new OutputRebuilder.FromSource(u.source());
             case UserObjectVariable u when u.type().isRecord() -> {

@@ -97,6 +97,7 @@ final class Tracer {
             }
             VariableTracker ret = new InstructionTranslator(ctx, code, args).run();
             args.guardDistinctReads();
+            ctx.graph.removeUnusedScalarInputs();
             Rebuilders rebuilders = new Rebuilders(ctx);
             OutputRebuilder rebuilder = ret == null ? new OutputRebuilder.Constant(null) : rebuilders.of(ret, code.type.returnType());
             List<SideEffect> effects = rebuilders.replays();
@@ -159,6 +160,7 @@ final class Tracer {
         List<VariableTracker> carried = new ArrayList<>();
         for (int i = 0; i < stack.size(); i++) if (!types.before().stack().get(i).isPending()) carried.add(stack.get(i));
         values.addAll(carried);
+        ctx.graph.removeUnusedScalarInputs();
         Rebuilders rebuilders = new Rebuilders(ctx);
         List<JvmType> valueTypes = types.before().valueTypes();
         OutputRebuilder[] live = new OutputRebuilder[values.size()];

@@ -43,11 +43,29 @@ final class TypeOf {
             case StreamVariable s -> PrintStream.class;
             case KeyedVariable k -> k.type();
             case MapViewVariable view -> view.view() == MapViewVariable.View.VALUES ? java.util.Collection.class : java.util.Set.class;
+            case dev.ember.dynamo.variables.ReadOnlyVariable u -> readOnlyClass(u);
             case EntryVariable e -> java.util.Map.Entry.class;
             case dev.ember.dynamo.variables.ImmutableEntryVariable e -> java.util.Map.Entry.class;
             case dev.ember.dynamo.variables.PipelineVariable p -> p.kind().type();
             case dev.ember.dynamo.variables.StringBuilderVariable s -> s.type();
             case dev.ember.dynamo.variables.CollectorVariable c -> java.util.stream.Collector.class;
+        };
+    }
+
+    /** The JDK's own class for a read-only wrapper, read off a real one (Collections' wrapper classes are private). */
+    private static Class<?> readOnlyClass(dev.ember.dynamo.variables.ReadOnlyVariable u) {
+        java.util.Map<Object, Object> map = java.util.Collections.unmodifiableMap(new java.util.HashMap<>());
+        if (u.of() instanceof MapViewVariable view && u.wrapper() == dev.ember.dynamo.variables.ReadOnlyVariable.Wrapper.UNMODIFIABLE_MAP) {
+            return switch (view.view()) {
+                case KEYS -> map.keySet().getClass();
+                case VALUES -> map.values().getClass();
+                case ENTRIES -> map.entrySet().getClass();
+            };
+        }
+        return switch (u.wrapper()) {
+            case UNMODIFIABLE_MAP -> map.getClass();
+            case UNMODIFIABLE_SET -> java.util.Collections.unmodifiableSet(java.util.Set.of()).getClass();
+            case UNMODIFIABLE_COLLECTION -> java.util.Collections.unmodifiableCollection(java.util.Set.of()).getClass();
         };
     }
 

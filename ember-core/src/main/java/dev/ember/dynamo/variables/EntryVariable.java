@@ -13,11 +13,20 @@ public final class EntryVariable implements VariableTracker {
     private final Object key;
     private final int removalsWhenMade;
 
-    public EntryVariable(MapVariable map, Object key) {
+    /** Read through an unmodifiable map: setValue throws UnsupportedOperationException, as Collections' UnmodifiableEntry's does. */
+    private final boolean readOnly;
+
+    public EntryVariable(MapVariable map, Object key) { this(map, key, false); }
+
+    public EntryVariable(MapVariable map, Object key, boolean readOnly) {
         this.map = map;
         this.key = key;
+        this.readOnly = readOnly;
         this.removalsWhenMade = map.changes().removals();
     }
+
+    /** Whether this entry was read through an unmodifiable map (its setValue throws). */
+    public boolean readOnly() { return readOnly; }
 
     public MapVariable map() { return map; }
 

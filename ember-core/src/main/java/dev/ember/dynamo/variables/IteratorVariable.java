@@ -66,6 +66,16 @@ public final class IteratorVariable implements VariableTracker {
         return current().get(position);
     }
 
+    /**
+     * This fresh iterator over a map or set as read through a read-only view: each item passed
+     * through {@code item} (entries that refuse setValue), and made again across a break over {@code view}, so
+     * the resumed iterator's remove throws as the wrapper's does.
+     */
+    public IteratorVariable readThrough(java.util.function.UnaryOperator<VariableTracker> item, VariableTracker view) {
+        if (this.items == null || position != 0) throw new IllegalStateException("not a fresh iterator over a map or set");
+        return new IteratorVariable(items.stream().map(item).toList(), container, view);
+    }
+
     /** The list iterated, or null over a map or set. */
     public ListVariable list() { return items == null ? (ListVariable) iterable : null; }
 

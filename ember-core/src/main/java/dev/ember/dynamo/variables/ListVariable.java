@@ -110,6 +110,11 @@ public final class ListVariable implements VariableTracker {
     /** The list that holds the items: the base of a view's base…, or this list. */
     public ListVariable root() { return base == null ? this : base.root(); }
 
+    /** Whether this view reads through an unmodifiable one (a subList or reversed() of an unmodifiableList, …): every write throws UnsupportedOperationException. */
+    public boolean isReadOnlyView() {
+        return base != null && (viewKind == ViewKind.UNMODIFIABLE || base.isReadOnlyView());
+    }
+
     /** Whether this subList, or a subList it views, has seen its base change in structure other than through it: every use then throws ConcurrentModificationException. */
     public boolean isStale() {
         if (base == null) return false;

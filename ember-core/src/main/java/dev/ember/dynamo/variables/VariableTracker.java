@@ -10,7 +10,7 @@ import dev.ember.dynamo.source.Source;
 public sealed interface VariableTracker
         permits TensorVariable, ConstantVariable, ArrayVariable, ListVariable, IteratorVariable,
                 UserObjectVariable, ModuleVariable, OpOverloadVariable, LambdaVariable, StreamVariable, KeyedVariable, PipelineVariable,
-                MapViewVariable, EntryVariable, ImmutableEntryVariable, SymScalarVariable, SymSizeVariable, StringBuilderVariable, CollectorVariable {
+                MapViewVariable, ReadOnlyVariable, EntryVariable, ImmutableEntryVariable, SymScalarVariable, SymSizeVariable, StringBuilderVariable, CollectorVariable {
 
     /** Where the value came from, or null for values created during the trace. */
     Source source();

@@ -173,6 +173,20 @@ class LoopBreakTest {
     }
 
     @Test
+    void theResumeGraphTakesNoUnusedNumberInput() { // before: the resume graph took the item() result as an unused f64[] input
+        List<List<String>> inputs = new java.util.ArrayList<>();
+        CompileCounter cc = new CompileCounter();
+        dev.ember.fx.Backend recording = (gm, example) -> {
+            inputs.add(example.stream().map(t -> java.util.Arrays.toString(t.shape())).toList());
+            return cc.compile(gm, example);
+        };
+        var f = Ember.compile((Fn2<Tensor, Integer, List<LoopBreakPrograms.Scale>>) LoopBreakPrograms::constructsInLoop, Options.backend(recording));
+        Tensor x = Tensor.randn(3, 4);
+        assertEquals(LoopBreakPrograms.constructsInLoop(x, 3), f.apply(x, 3));
+        assertEquals(List.of(List.of("[3, 4]"), List.of("[3, 4]")), inputs, "each graph takes only the tensor it computes from (x, then y)");
+    }
+
+    @Test
     void aConstructorAfterTheBreakThrowsIntoTheLoopsOwnHandler() {
         CompileCounter cc = new CompileCounter();
         var f = Ember.compile((Fn2<Tensor, Integer, List<Object>>) LoopBreakPrograms::constructsUnderATry, Options.backend(cc));
