@@ -202,15 +202,20 @@ final class Containers {
                 yield ConstantVariable.of(at >= 0 ? 1 : 0);
             }
             case "addAll" -> {
-                mutable(ctx, l, name);
-                List<VariableTracker> more = List.copyOf(copiedElements(ctx, args.getLast(), "addAll"));
+                // an Arrays.asList list (or a writable view of one) refuses in its first add: after the index's check, and not at all for nothing to add
+                boolean refusesOnlyAChange = refusesOnlyAChangeOfSize(l);
+                if (!refusesOnlyAChange) mutable(ctx, l, name);
+                int at = items.size();
                 if (args.size() == 2) {
-                    int at = intArg(ctx, args.getFirst());
+                    at = intArg(ctx, args.getFirst());
                     if (at < 0 || at > items.size()) throw outOfBounds(ctx, at, items.size());
-                    items.addAll(at, more);
-                } else {
-                    items.addAll(more);
                 }
+                List<VariableTracker> more = List.copyOf(copiedElements(ctx, args.getLast(), "addAll"));
+                if (refusesOnlyAChange) {
+                    if (more.isEmpty()) yield ConstantVariable.of(0);
+                    mutable(ctx, l, name);
+                }
+                items.addAll(at, more);
                 modified(l, name, !more.isEmpty());
                 yield ConstantVariable.of(more.isEmpty() ? 0 : 1);
             }
@@ -242,6 +247,8 @@ final class Containers {
                 yield items.remove(name.equals("removeFirst") ? 0 : items.size() - 1);
             }
             case "clear" -> {
+                // an Arrays.asList list (or a writable view of one) refuses only when there is something to remove (AbstractList.removeRange)
+                if (refusesOnlyAChangeOfSize(l) && items.isEmpty()) yield null;
                 mutable(ctx, l, name);
                 items.clear();
                 modified(l, name, true);
@@ -541,6 +548,15 @@ final class Containers {
         return ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on " + (l.source() == null ? "a list" : l.source().name())
                 + ", a view of another container (a subList, an unmodifiable wrapper, Arrays.asList: " + l.inputClassName() + "), after a list or array changed in this "
                 + "frame: the change may show through the view, so the read runs outside the graph");
+    }
+
+    /**
+     * Whether the list is an Arrays.asList list or a writable view of one: AbstractList's size-changing
+     * methods refuse in the first element they would add or remove, so a call that changes nothing
+     * (clear of an empty range, addAll of nothing, remove of an absent element) returns as usual.
+     */
+    private static boolean refusesOnlyAChangeOfSize(ListVariable l) {
+        return !l.isReadOnlyView() && l.root().isFixedSize();
     }
 
     /** The writes an Arrays.asList list takes (they keep its size): Arrays.ArrayList's own set, sort and replaceAll. */

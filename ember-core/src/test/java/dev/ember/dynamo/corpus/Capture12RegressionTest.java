@@ -158,6 +158,33 @@ class Capture12RegressionTest {
         assertOneFrameNoBreak(Capture12RegressionTest::writesThroughArraysAsList);
     }
 
+    /** AbstractList's size changes refuse in the first element they would add or remove: clear of nothing and addAll of nothing return. */
+    static Object changesNothingOnAnArraysAsList(Tensor x) {
+        Tensor[] arr = {x, x.add(1), x.add(2)};
+        List<Tensor> view = Arrays.asList(arr);
+        Tensor s = x.mul(0);
+        view.subList(1, 1).clear();
+        boolean added = view.addAll(List.of());
+        view.addAll(3, new ArrayList<>());
+        if (!added) s = s.add(10);
+        try {
+            view.addAll(List.of(x));
+        } catch (UnsupportedOperationException e) {
+            s = s.add(1000);
+        }
+        try {
+            view.subList(0, 1).clear();
+        } catch (UnsupportedOperationException e) {
+            s = s.add(10000);
+        }
+        return List.of(s.add(view.get(0)), view.size());
+    }
+
+    @Test
+    void anArraysAsListChangedByNothingDoesNotRefuse() { // before: clear() of an empty range and addAll() of nothing threw in the trace
+        assertOneFrameNoBreak(Capture12RegressionTest::changesNothingOnAnArraysAsList);
+    }
+
     // ---- ArrayDeque as a stack and as a queue (traced already before session 12: kept as the check that it stays so) ----
 
     static Object usesArrayDeques(Tensor x) {
