@@ -11,15 +11,7 @@ import dev.ember.tensor.Tensor;
  * new AvgPool2d(new int[] {2, 2}, new int[] {2, 2}, new int[] {1, 1}, false, true, 1)   // nn.AvgPool2d((2, 2), (2, 2), (1, 1), divisor_override=1)
  * }</pre>
  */
-public class AvgPool2d extends Module {
-    private final int[] kernelSize;
-    private final int[] stride;
-    private final int[] padding;
-    public final boolean ceilMode;
-    public final boolean countIncludePad;
-    public final Integer divisorOverride;
-    private final boolean givenAsInts;
-
+public class AvgPool2d extends AvgPoolNd {
     public AvgPool2d(int kernelSize) { this(kernelSize, kernelSize, 0); }
 
     public AvgPool2d(int kernelSize, int stride) { this(kernelSize, stride, 0); }
@@ -34,21 +26,9 @@ public class AvgPool2d extends Module {
     }
 
     private AvgPool2d(int[] kernelSize, int[] stride, int[] padding, boolean ceilMode, boolean countIncludePad, Integer divisorOverride, boolean givenAsInts) {
-        this.kernelSize = kernelSize.clone();
-        this.stride = stride.clone();
-        this.padding = padding.clone();
-        this.ceilMode = ceilMode;
-        this.countIncludePad = countIncludePad;
-        this.divisorOverride = divisorOverride;
-        this.givenAsInts = givenAsInts;
+        super(kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride, givenAsInts);
     }
 
     @Override
     public Tensor forward(Tensor input) { return F.avgPool2d(input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride); }
-
-    @Override
-    protected String extraRepr() {
-        return "kernel_size=" + Repr.intOrTuple(kernelSize, givenAsInts) + ", stride=" + Repr.intOrTuple(stride, givenAsInts)
-                + ", padding=" + Repr.intOrTuple(padding, givenAsInts);
-    }
 }

@@ -6,15 +6,7 @@ import dev.ember.tensor.Tensor;
  * Average pooling over {@code [N, C, D, H, W]} input, as PyTorch's {@code nn.AvgPool3d} (stride
  * defaults to the kernel size; {@code divisorOverride} null for none).
  */
-public class AvgPool3d extends Module {
-    private final int[] kernelSize;
-    private final int[] stride;
-    private final int[] padding;
-    public final boolean ceilMode;
-    public final boolean countIncludePad;
-    public final Integer divisorOverride;
-    private final boolean givenAsInts;
-
+public class AvgPool3d extends AvgPoolNd {
     public AvgPool3d(int kernelSize) { this(kernelSize, kernelSize, 0); }
 
     public AvgPool3d(int kernelSize, int stride) { this(kernelSize, stride, 0); }
@@ -29,21 +21,9 @@ public class AvgPool3d extends Module {
     }
 
     private AvgPool3d(int[] kernelSize, int[] stride, int[] padding, boolean ceilMode, boolean countIncludePad, Integer divisorOverride, boolean givenAsInts) {
-        this.kernelSize = kernelSize.clone();
-        this.stride = stride.clone();
-        this.padding = padding.clone();
-        this.ceilMode = ceilMode;
-        this.countIncludePad = countIncludePad;
-        this.divisorOverride = divisorOverride;
-        this.givenAsInts = givenAsInts;
+        super(kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride, givenAsInts);
     }
 
     @Override
     public Tensor forward(Tensor input) { return F.avgPool3d(input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride); }
-
-    @Override
-    protected String extraRepr() {
-        return "kernel_size=" + Repr.intOrTuple(kernelSize, givenAsInts) + ", stride=" + Repr.intOrTuple(stride, givenAsInts)
-                + ", padding=" + Repr.intOrTuple(padding, givenAsInts);
-    }
 }
