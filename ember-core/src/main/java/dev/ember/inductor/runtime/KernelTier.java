@@ -108,7 +108,8 @@ public final class KernelTier {
     private volatile boolean simd = !ENABLED;
     private final AtomicInteger scalarCalls = new AtomicInteger();
     // the deciding state, guarded by this
-    private int calls, nextTry = SCALAR_CALLS, gap = 1, tries;
+    private long calls, nextTry = SCALAR_CALLS;
+    private int gap = 1, tries;
     private long scalarFastest = Long.MAX_VALUE;
 
     /** Whether this call runs the SIMD form (else the scalar one). */
@@ -142,7 +143,7 @@ public final class KernelTier {
             if (simd) return;
             if (!simdForm) {
                 scalarFastest = Math.min(scalarFastest, took);
-            } else if (10 * took <= 11 * scalarFastest) {
+            } else if (scalarFastest != Long.MAX_VALUE && 10 * took <= 11 * scalarFastest) {
                 simd = true;
             } else {
                 tries++;
