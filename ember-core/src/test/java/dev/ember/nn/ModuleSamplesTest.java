@@ -405,10 +405,8 @@ class ModuleSamplesTest {
 
     private static String reduce(String r) { return switch (r) { case "mean" -> ".mean()"; case "sum" -> ".sum()"; default -> ""; }; }
 
-    /** F.multilabel_soft_margin_loss's composite (PyTorch has no ATen op for it). */
-    private static final String MULTILABEL_SOFT_MARGIN = """
-            loss = -(y * ops.aten.log_sigmoid(x) + (1 - y) * ops.aten.log_sigmoid(-x)) * %s
-            loss = loss.sum(dim=-1) / x.size(-1)
+    /** The end of a loss's composite: {@code loss} reduced as the reduction argument (its %s) says. */
+    private static final String REDUCED_LOSS = """
             r = '%s'
             if r == 'mean':
                 return loss.mean()
@@ -416,6 +414,12 @@ class ModuleSamplesTest {
                 return loss.sum()
             else:
                 return loss""";
+
+    /** F.multilabel_soft_margin_loss's composite (PyTorch has no ATen op for it). */
+    private static final String MULTILABEL_SOFT_MARGIN = """
+            loss = -(y * ops.aten.log_sigmoid(x) + (1 - y) * ops.aten.log_sigmoid(-x)) * %s
+            loss = loss.sum(dim=-1) / x.size(-1)
+            """ + REDUCED_LOSS;
 
     /** F.gaussian_nll_loss's composite; z (the variance) is clamped to eps, its gradient passing the clamp unchanged (as under no_grad). */
     private static final String GAUSSIAN_NLL = """
@@ -426,13 +430,7 @@ class ModuleSamplesTest {
             loss = 0.5 * (torch.log(var) + (x - y) ** 2 / var)
             if %s:
                 loss = loss + 0.9189385332046727   # 0.5 * log(2 * pi)
-            r = '%s'
-            if r == 'mean':
-                return loss.mean()
-            elif r == 'sum':
-                return loss.sum()
-            else:
-                return loss""";
+            """ + REDUCED_LOSS;
 
     private static void recurrent(List<Sample> s) {
         for (boolean batchFirst : new boolean[] {false, true}) {
