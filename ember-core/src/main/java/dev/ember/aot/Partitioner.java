@@ -251,15 +251,22 @@ final class Partitioner {
 
     /**
      * The tensor {@code n} is a view of (its first argument), or null when {@code n} is no view op.
-     * {@code reshape} counts: it is a view wherever it can be (linear's reshape of a contiguous
-     * input, which eager saves), and where it copies, calling its input saved errs on the side of
-     * today's behaviour, an input saved as itself.
+     * {@code reshape} and {@code _unsafe_view} count where their input's strides allow a view (a
+     * contiguous input, linear's reshape of it, which eager saves as a view sharing the input's
+     * version counter) and not where they copy: eager then saves the copy, which the caller cannot
+     * write (fuzzer seeds 1001654, 1001278: an LSTM's input projection reshaped a transposed input,
+     * and taking the copy for a view saved the input itself, so the caller's {@code a0.mul_(0.5)}
+     * after the forward failed only the compiled backward's version check).
      */
     private static Node viewedBase(Node n) {
         if (!(n.target() instanceof OpOverload op)) return null;
         String name = op.schema().name();
-        if (!(op.hasTag(Tag.VIEW) || name.equals("expand") || name.equals("reshape") || name.equals("_unsafe_view"))) return null;
-        return n.args().isEmpty() || !(n.arg(0) instanceof Node base) ? null : base;
+        boolean reshaping = name.equals("reshape") || name.equals("_unsafe_view");
+        if (!(op.hasTag(Tag.VIEW) || name.equals("expand") || reshaping)) return null;
+        if (n.args().isEmpty() || !(n.arg(0) instanceof Node base)) return null;
+        if (reshaping && base.val() instanceof Tensor in && n.val() instanceof Tensor out
+                && ShapeOps.viewStrides(in.shape(), in.strides(), out.shape()) == null) return null;
+        return base;
     }
 
     /** An input the caller writes after the graph: saved for backward as a copy the forward graph makes, never as itself. */

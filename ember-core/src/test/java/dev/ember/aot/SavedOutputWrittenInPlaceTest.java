@@ -205,6 +205,54 @@ class SavedOutputWrittenInPlaceTest {
         assertArrayEquals(ew.grad().toFloatArray(), w.grad().toFloatArray(), 1e-5f, backend);
     }
 
+    static final dev.ember.nn.Linear PROJECTION = new dev.ember.nn.Linear(8, 6);
+
+    /** A Linear of a 3-D input: reshaped to a matrix, a view of a contiguous input and a copy of a transposed one. */
+    static Tensor projected(Tensor x, Tensor scale) {
+        return PROJECTION.forward(x).mul(scale);
+    }
+
+    /**
+     * Fuzzer seeds 1001654 and 1001278 (an LSTM's input projection): the weight's gradient reads the
+     * input reshaped to a matrix. For a transposed input that reshape is a copy, which eager saves,
+     * and the caller may then write the input before backward; the partitioner took the reshape for
+     * a view, saved the input itself, and the compiled backward refused where eager trains. For a
+     * contiguous input the reshape is a view eager saves, so both refuse the write alike.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"aot_eager", "inductor"})
+    void anInputReshapedByACopyMayBeWrittenBeforeBackwardAsInEager(String backend) {
+        java.util.function.Supplier<Tensor> transposed = () -> Tensor.randn(new Generator(1001654), 5, 8, 3).transpose(1, 2);
+        Tensor s0 = Tensor.randn(new Generator(2), 6);
+        Tensor eScale = s0.clone().requiresGrad(true);
+        PROJECTION.zeroGrad();
+        Tensor ex = transposed.get();
+        Tensor eOut = projected(ex, eScale);
+        ex.mul_(0.5);
+        eOut.sum().backward();
+        float[] eagerWeightGrad = PROJECTION.weight.grad().toFloatArray();
+
+        var compiled = Ember.compile((Fn2<Tensor, Tensor, Tensor>) SavedOutputWrittenInPlaceTest::projected, Options.backend(backend));
+        PROJECTION.zeroGrad();
+        Tensor scale = s0.clone().requiresGrad(true);
+        Tensor x = transposed.get();
+        Tensor out = compiled.apply(x, scale);
+        x.mul_(0.5);
+        out.sum().backward();
+        assertArrayEquals(eagerWeightGrad, PROJECTION.weight.grad().toFloatArray(), 1e-5f, backend + ": the weight's gradient reads the input before the write");
+        assertArrayEquals(eScale.grad().toFloatArray(), scale.grad().toFloatArray(), 1e-5f, backend);
+
+        Tensor contiguous = transposed.get().contiguous(), eContiguous = transposed.get().contiguous();
+        Tensor eViewOut = projected(eContiguous, eScale);
+        eContiguous.mul_(0.5);
+        var eagerError = assertThrows(IllegalStateException.class, () -> eViewOut.sum().backward(), "eager saved a view of the input");
+        assertTrue(eagerError.getMessage().startsWith("one of the variables needed for gradient computation has been modified by an inplace operation"), eagerError.getMessage());
+        Tensor viewOut = compiled.apply(contiguous, scale);
+        contiguous.mul_(0.5);
+        var refused = assertThrows(IllegalStateException.class, () -> viewOut.sum().backward(), backend + " refuses as eager does");
+        assertTrue(refused.getMessage().startsWith("one of the variables needed for gradient computation has been modified by an inplace operation"), refused.getMessage());
+    }
+
     /** What the partitioner log says it saved for a training call of {@code fn}. */
     private static String partitionerLog(Runnable trainingCall) {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
