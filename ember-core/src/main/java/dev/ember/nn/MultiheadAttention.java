@@ -90,23 +90,38 @@ public class MultiheadAttention extends Module {
      */
     public Output forward(Tensor query, Tensor key, Tensor value, Tensor keyPaddingMask, boolean needWeights, Tensor attnMask,
                           boolean averageAttnWeights) {
+        return forward(query, key, value, keyPaddingMask, needWeights, attnMask, averageAttnWeights, false);
+    }
+
+    /**
+     * With PyTorch's {@code is_causal} hint: {@code attnMask} must be given and be the causal mask;
+     * when there is no key padding mask and no weights are wanted, the attention is computed as
+     * causal and the mask itself is not read (as PyTorch's, which passes {@code is_causal} to
+     * scaled_dot_product_attention), otherwise the mask is applied.
+     */
+    public Output forward(Tensor query, Tensor key, Tensor value, Tensor keyPaddingMask, boolean needWeights, Tensor attnMask,
+                          boolean averageAttnWeights, boolean isCausal) {
+        if (isCausal && attnMask == null) {
+            throw new IllegalArgumentException("MultiheadAttention: Need attn_mask if specifying the is_causal hint. "
+                    + "You may use the Transformer module method `generate_square_subsequent_mask` to create this mask.");
+        }
         if (query.dim() == 2 && key.dim() == 2 && value.dim() == 2) {
             // unbatched, as PyTorch's: query [L, E], key and value [S, E], key_padding_mask [S]; run as a batch of one
             Tensor q = query.unsqueeze(0), k = key == query ? q : key.unsqueeze(0), v = value == key ? k : value.unsqueeze(0);
-            Output out = batchFirstForward(q, k, v, keyPaddingMask == null ? null : keyPaddingMask.unsqueeze(0), needWeights, attnMask, averageAttnWeights);
+            Output out = batchFirstForward(q, k, v, keyPaddingMask == null ? null : keyPaddingMask.unsqueeze(0), needWeights, attnMask, averageAttnWeights, isCausal);
             return new Output(out.output().squeeze(0), out.weights() == null ? null : out.weights().squeeze(0));
         }
         if (!batchFirst && query.dim() == 3 && key.dim() == 3 && value.dim() == 3) {
             // sequence first: computed batch first, the output transposed back (the weights are [B, L, S] either way, as PyTorch's)
             Tensor q = query.transpose(0, 1), k = key == query ? q : key.transpose(0, 1), v = value == key ? k : value.transpose(0, 1);
-            Output out = batchFirstForward(q, k, v, keyPaddingMask, needWeights, attnMask, averageAttnWeights);
+            Output out = batchFirstForward(q, k, v, keyPaddingMask, needWeights, attnMask, averageAttnWeights, isCausal);
             return new Output(out.output().transpose(0, 1), out.weights());
         }
-        return batchFirstForward(query, key, value, keyPaddingMask, needWeights, attnMask, averageAttnWeights);
+        return batchFirstForward(query, key, value, keyPaddingMask, needWeights, attnMask, averageAttnWeights, isCausal);
     }
 
     private Output batchFirstForward(Tensor query, Tensor key, Tensor value, Tensor keyPaddingMask, boolean needWeights, Tensor attnMask,
-                                     boolean averageAttnWeights) {
+                                     boolean averageAttnWeights, boolean isCausal) {
         checkInputs(query, key, value);
         int batch = query.size(0), targetLen = query.size(1), sourceLen = key.size(1);
         Tensor q, k, v;
@@ -128,8 +143,11 @@ public class MultiheadAttention extends Module {
         Tensor blocked = attnMask == null ? null : headMask(attnMask, batch, targetLen, sourceLen);
         Tensor padding = keyPaddingMask == null ? null : paddingMask(keyPaddingMask, batch, sourceLen);
         double p = isTraining() ? dropout : 0.0;
+        // PyTorch's use of the is_causal hint: only when the mask stays causal (no key padding merged in) and sdpa computes
+        boolean causal = isCausal && padding == null && !needWeights;
+        if (causal) blocked = null;
         if (!needWeights) {
-            Tensor out = F.scaledDotProductAttention(q, k, v, sdpaMask(blocked, padding, query.dtype()), p, false);
+            Tensor out = F.scaledDotProductAttention(q, k, v, sdpaMask(blocked, padding, query.dtype()), p, causal);
             return new Output(outProj.forward(out.transpose(1, 2).reshape(batch, targetLen, embedDim)), null);
         }
         // the weights are wanted, so the scores are formed explicitly: q scaled by 1/sqrt(head_dim) first, as PyTorch's

@@ -50,6 +50,7 @@ class ModuleSamplesTest {
         activations(s);
         layers(s);
         attention(s);
+        transformers(s);
         pooling(s);
         norms(s);
         padsAndShapes(s);
@@ -226,6 +227,121 @@ class ModuleSamplesTest {
                 o = torch.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(B, L, E)
                 o = torch.linear(o, out_proj_weight, %s)
                 return %s""".formatted(prelude, heads, in.formatted("0:E"), in.formatted("E:2 * E"), in.formatted("2 * E:"), bias ? "out_proj_bias" : "None", output);
+    }
+
+    // ------------------------------------------------------------------ transformers
+
+    /** Bags of two and three positions with one padded key each, and a bool attention mask no row of which blocks every key. */
+    private static final Tensor KEY_PADDING_2x3 = Tensor.ofLongs(0, 0, 1, 0, 1, 0).reshape(2, 3).ne(0.0);
+    private static final Tensor KEY_PADDING_2x4 = Tensor.ofLongs(0, 0, 0, 1, 1, 0, 0, 0).reshape(2, 4).ne(0.0);
+    private static final Tensor BLOCKED_3x3 = Tensor.ofLongs(0, 1, 1, 0, 0, 1, 1, 0, 0).reshape(3, 3).ne(0.0);
+
+    /** {@code module} in eval mode, its own type kept (Module.eval returns a Module). */
+    private static <M extends Module> M evaluating(M module) {
+        module.eval();
+        return module;
+    }
+
+    /** A causal bool mask (true above the diagonal: may not attend), as the is_causal hint wants beside it. */
+    private static Tensor causal(int n) { return Tensor.ones(n, n).triu(1).ne(0.0); }
+
+    private static void transformers(List<Sample> s) {
+        // TransformerEncoderLayer: common_modules' variants (norm_first, activations by name and callable, batch_first, masks, is_causal)
+        s.add(one("TransformerEncoderLayer", () -> new TransformerEncoderLayer(4, 2, 8, 0.0).batchFirst(false),
+                seqFirst(encoderLayer("", 2, "None", false, "torch.relu(%s)", false)), x(3, 2, 4)));
+        s.add(three("TransformerEncoderLayer norm_first gelu batch_first src_mask src_key_padding_mask",
+                () -> new TransformerEncoderLayer(4, 2, 8, 0.0, "gelu", 1e-5, true, true), TransformerEncoderLayer::forward,
+                "hs = x\n" + KEY_PADDING_MASK + encoderLayer("", 2, "y + kp", false, "torch.gelu(%s)", true) + "return hs",
+                x(2, 3, 4), target(3, 3), fixed(KEY_PADDING_2x3)));
+        s.add(two("TransformerEncoderLayer callable activation bool src_mask eval",
+                () -> evaluating(new TransformerEncoderLayer(4, 2, 8, 0.0, (dev.ember.Fn1<Tensor, Tensor>) t -> t.tanh(), 1e-5, false, true)),
+                TransformerEncoderLayer::forward,
+                "hs = x\n" + BOOL_MASK.formatted("am", "y") + encoderLayer("", 2, "am", false, "torch.tanh(%s)", false) + "return hs", x(2, 3, 4), fixed(BLOCKED_3x3)));
+        s.add(two("TransformerEncoderLayer is_causal", () -> new TransformerEncoderLayer(4, 2, 8, 0.0), (m, a, b) -> m.forward(a, b, null, true),
+                "hs = x\n" + encoderLayer("", 2, "None", true, "torch.relu(%s)", false) + "return hs", x(2, 3, 4), fixed(causal(3))));
+        // TransformerDecoderLayer
+        s.add(two("TransformerDecoderLayer", () -> new TransformerDecoderLayer(4, 2, 8, 0.0).batchFirst(false), TransformerDecoderLayer::forward,
+                "hs = x.transpose(0, 1)\nmem = y.transpose(0, 1)\n" + decoderLayer("", 2, "None", false, "None", "torch.relu(%s)", false) + "return hs.transpose(0, 1)",
+                x(3, 2, 4), x(4, 2, 4)));
+        s.add(three("TransformerDecoderLayer norm_first gelu batch_first tgt_is_causal",
+                () -> new TransformerDecoderLayer(4, 2, 8, 0.0, "gelu", 1e-5, true, true), (m, a, b, c) -> m.forward(a, b, c, null, null, null, true, false),
+                "hs = x\nmem = y\n" + decoderLayer("", 2, "None", true, "None", "torch.gelu(%s)", true) + "return hs", x(2, 3, 4), x(2, 4, 4), fixed(causal(3))));
+        s.add(three("TransformerDecoderLayer callable activation memory_key_padding_mask",
+                () -> new TransformerDecoderLayer(4, 2, 8, 0.0, (dev.ember.Fn1<Tensor, Tensor>) t -> t.sigmoid(), 1e-5, false, true),
+                (m, a, b, c) -> m.forward(a, b, null, null, null, c),
+                "hs = x\nmem = y\n" + BOOL_MASK.formatted("kp", "z") + "kp = kp.reshape(z.size(0), 1, 1, z.size(1))\n"
+                        + decoderLayer("", 2, "None", false, "kp", "torch.sigmoid(%s)", false) + "return hs", x(2, 3, 4), x(2, 4, 4), fixed(KEY_PADDING_2x4)));
+        // Transformer: one encoder and one decoder layer, each stack with its final norm
+        s.add(two("Transformer", () -> new Transformer(4, 2, 1, 1, 8, 0.0).batchFirst(false), Transformer::forward,
+                "hs = x.transpose(0, 1)\n" + encoderLayer("encoder_layers_0_", 2, "None", false, "torch.relu(%s)", false)
+                        + "mem = torch.layer_norm(hs, [hs.size(-1)], encoder_norm_weight, encoder_norm_bias, 1e-5)\nhs = y.transpose(0, 1)\n"
+                        + decoderLayer("decoder_layers_0_", 2, "None", false, "None", "torch.relu(%s)", false)
+                        + "return torch.layer_norm(hs, [hs.size(-1)], decoder_norm_weight, decoder_norm_bias, 1e-5).transpose(0, 1)",
+                x(3, 2, 4), x(2, 2, 4)));
+        s.add(three("Transformer batch_first norm_first gelu tgt_mask tgt_is_causal",
+                () -> new Transformer(4, 2, 1, 1, 8, 0.0, "gelu", 1e-5, true, true),
+                (m, a, b, c) -> m.forward(a, b, null, c, null, null, null, null, false, true, false),
+                "hs = x\n" + encoderLayer("encoder_layers_0_", 2, "None", false, "torch.gelu(%s)", true)
+                        + "mem = torch.layer_norm(hs, [hs.size(-1)], encoder_norm_weight, encoder_norm_bias, 1e-5)\nhs = y\n"
+                        + decoderLayer("decoder_layers_0_", 2, "None", true, "None", "torch.gelu(%s)", true)
+                        + "return torch.layer_norm(hs, [hs.size(-1)], decoder_norm_weight, decoder_norm_bias, 1e-5)",
+                x(2, 3, 4), x(2, 2, 4), fixed(causal(2))));
+    }
+
+    /** {@code %1$s}: the bool mask {@code %2$s} as MultiheadAttention adds it to the scores (true: -inf). */
+    private static final String BOOL_MASK = "%1$s = torch.zeros(%2$s.shape, dtype=x.dtype).masked_fill(%2$s, float('-inf'))\n";
+
+    /** z, a bool key padding mask [B, S], as an additive mask {@code kp} broadcasting over heads and queries. */
+    private static final String KEY_PADDING_MASK = BOOL_MASK.formatted("kp", "z") + "kp = kp.reshape(z.size(0), 1, 1, z.size(1))\n";
+
+    /** A layer written batch first, run on sequence-first x: transposed in and out. */
+    private static String seqFirst(String layer) { return "hs = x.transpose(0, 1)\n" + layer + "return hs.transpose(0, 1)"; }
+
+    /**
+     * nn.TransformerEncoderLayer's forward in ATen ops on {@code t} (batch first), its parameters
+     * prefixed {@code p}: self-attention under the additive {@code mask} (or sdpa's is_causal), then
+     * the feed-forward block with activation {@code act} (a format of one argument), post- or pre-norm.
+     */
+    private static String encoderLayer(String p, int heads, String mask, boolean causal, String act, boolean normFirst) {
+        String feedForward = "torch.linear(" + act.formatted("torch.linear(h, " + p + "linear1_weight, " + p + "linear1_bias)") + ", " + p + "linear2_weight, " + p + "linear2_bias)";
+        if (normFirst) {
+            return layerNorm("h", "hs", p + "norm1") + attention(p + "self_attn_", "h", "h", "h", heads, mask, causal) + "hs = hs + h\n"
+                    + layerNorm("h", "hs", p + "norm2") + "hs = hs + " + feedForward + "\n";
+        }
+        return attention(p + "self_attn_", "h", "hs", "hs", heads, mask, causal) + layerNorm("hs", "hs + h", p + "norm1")
+                + "h = hs\n" + layerNorm("hs", "hs + " + feedForward, p + "norm2");
+    }
+
+    /** nn.TransformerDecoderLayer's forward on {@code t} attending to {@code mem}: self-attention, cross-attention, feed-forward. */
+    private static String decoderLayer(String p, int heads, String selfMask, boolean selfCausal, String memoryMask, String act, boolean normFirst) {
+        String feedForward = "torch.linear(" + act.formatted("torch.linear(h, " + p + "linear1_weight, " + p + "linear1_bias)") + ", " + p + "linear2_weight, " + p + "linear2_bias)";
+        if (normFirst) {
+            return layerNorm("h", "hs", p + "norm1") + attention(p + "self_attn_", "h", "h", "h", heads, selfMask, selfCausal) + "hs = hs + h\n"
+                    + layerNorm("h", "hs", p + "norm2") + attention(p + "multihead_attn_", "h", "h", "mem", heads, memoryMask, false) + "hs = hs + h\n"
+                    + layerNorm("h", "hs", p + "norm3") + "hs = hs + " + feedForward + "\n";
+        }
+        return attention(p + "self_attn_", "h", "hs", "hs", heads, selfMask, selfCausal) + layerNorm("hs", "hs + h", p + "norm1")
+                + attention(p + "multihead_attn_", "h", "hs", "mem", heads, memoryMask, false) + layerNorm("hs", "hs + h", p + "norm2")
+                + "h = hs\n" + layerNorm("hs", "hs + " + feedForward, p + "norm3");
+    }
+
+    private static String layerNorm(String out, String in, String norm) {
+        return out + " = torch.layer_norm(" + in + ", [x.size(-1)], " + norm + "_weight, " + norm + "_bias, 1e-5)\n";
+    }
+
+    /** MultiheadAttention (packed in_proj, with biases) of query {@code q} over {@code kv}, batch first, into {@code out}. */
+    private static String attention(String p, String out, String q, String kv, int heads, String mask, boolean causal) {
+        return """
+                aE = %2$s.size(-1)
+                aB = %2$s.size(0)
+                aL = %2$s.size(1)
+                aS = %3$s.size(1)
+                aq = torch.linear(%2$s, %1$sin_proj_weight[0:aE], %1$sin_proj_bias[0:aE]).reshape(aB, aL, %4$d, aE // %4$d).transpose(1, 2)
+                ak = torch.linear(%3$s, %1$sin_proj_weight[aE:2 * aE], %1$sin_proj_bias[aE:2 * aE]).reshape(aB, aS, %4$d, aE // %4$d).transpose(1, 2)
+                av = torch.linear(%3$s, %1$sin_proj_weight[2 * aE:], %1$sin_proj_bias[2 * aE:]).reshape(aB, aS, %4$d, aE // %4$d).transpose(1, 2)
+                ao = torch.scaled_dot_product_attention(aq, ak, av, attn_mask=%5$s, is_causal=%6$s).transpose(1, 2).reshape(aB, aL, aE)
+                %7$s = torch.linear(ao, %1$sout_proj_weight, %1$sout_proj_bias)
+                """.formatted(p, q, kv, heads, mask, causal ? "True" : "False", out);
     }
 
     private static void norms(List<Sample> s) {
