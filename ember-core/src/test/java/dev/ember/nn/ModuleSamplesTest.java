@@ -416,6 +416,21 @@ class ModuleSamplesTest {
         s.add(one("Upsample bilinear", () -> new Upsample(2.0, "bilinear"), "torch.upsample_bilinear2d(x, None, False, [2.0, 2.0])", x(1, 2, 3, 3)));
         s.add(one("Upsample bilinear align_corners", () -> new Upsample(null, new double[] {2.0, 1.5}, "bilinear", true), "torch.upsample_bilinear2d(x, None, True, [2.0, 1.5])", x(1, 2, 3, 4)));
         s.add(one("Upsample linear", () -> new Upsample(3.0, "linear"), "torch.upsample_linear1d(x, None, False, [3.0])", x(1, 2, 4)));
+        s.add(one("Upsample bicubic", () -> new Upsample(2.0, "bicubic"), "torch.upsample_bicubic2d(x, None, False, [2.0, 2.0])", x(1, 2, 3, 3)));
+        s.add(one("Upsample bicubic align_corners size", () -> new Upsample(new int[] {5, 7}, null, "bicubic", true), "torch.upsample_bicubic2d(x, [5, 7], True, None)", x(1, 2, 3, 4)));
+        s.add(one("Upsample bicubic downscale", () -> new Upsample(null, new double[] {0.6, 1.3}, "bicubic", false), "torch.upsample_bicubic2d(x, None, False, [0.6, 1.3])", x(2, 1, 6, 4)));
+        s.add(one("Upsample trilinear", () -> new Upsample(2.0, "trilinear"), "torch.upsample_trilinear3d(x, None, False, [2.0, 2.0, 2.0])", x(1, 2, 2, 3, 2)));
+        s.add(one("Upsample trilinear align_corners size", () -> new Upsample(new int[] {3, 4, 5}, null, "trilinear", true), "torch.upsample_trilinear3d(x, [3, 4, 5], True, None)", x(1, 1, 2, 3, 3)));
+        s.add(one("Upsample nearest 3d", () -> new Upsample(new int[] {3, 4, 2}, null, "nearest", null), "torch.upsample_nearest3d(x, [3, 4, 2], None)", x(1, 2, 2, 3, 3)));
+        s.add(one("Upsample nearest-exact", () -> new Upsample(1.7, "nearest-exact"), "ops.aten._upsample_nearest_exact2d(x, None, [1.7, 1.7])", x(1, 2, 3, 4)));
+        s.add(one("Upsample nearest-exact size 1d", () -> new Upsample(new int[] {5}, null, "nearest-exact", null), "ops.aten._upsample_nearest_exact1d(x, [5], None)", x(2, 2, 7)));
+        s.add(one("Upsample nearest-exact 3d", () -> new Upsample(null, new double[] {2.0, 0.5, 1.5}, "nearest-exact", null),
+                "ops.aten._upsample_nearest_exact3d(x, None, [2.0, 0.5, 1.5])", x(1, 1, 2, 4, 3)));
+        s.add(one("Upsample area", () -> new Upsample(new int[] {2, 3}, null, "area", null), "torch.adaptive_avg_pool2d(x, [2, 3])", x(1, 2, 5, 7)));
+        s.add(one("Upsample area 1d scale", () -> new Upsample(0.5, "area"), "torch.adaptive_avg_pool1d(x, [3])", x(1, 2, 7)));
+        s.add(one("Upsample area 3d", () -> new Upsample(new int[] {2, 2, 3}, null, "area", null), "torch.adaptive_avg_pool3d(x, [2, 2, 3])", x(1, 1, 3, 4, 5)));
+        s.add(one("Upsample bilinear recompute_scale_factor", () -> new Upsample(null, new double[] {1.7}, "bilinear", false, true),
+                "torch.upsample_bilinear2d(x, [5, 6], False, None)", x(1, 2, 3, 4)));
     }
 
     private static Module pad(String mode, int dims, int[] p) {
@@ -705,14 +720,16 @@ class ModuleSamplesTest {
 
     private static final String[] INPUT_NAMES = {"x", "y", "z", "w"};
 
-    /** Arguments Ember does not implement are refused naming the function and the argument, never computed wrongly. */
+    /** A mode that does not fit the input's rank is refused in F.interpolate's words, never computed wrongly. */
     @org.junit.jupiter.api.Test
-    void unsupportedUpsampleModesAreRefusedByName() {
+    void upsampleModesOfAnotherRankAreRefusedByName() {
         Tensor x = Tensor.randn(1, 2, 3, 4);
-        for (String mode : List.of("bicubic", "trilinear", "area")) {
-            var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new Upsample(2.0, mode).forward(x));
-            org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("mode '" + mode + "' is not supported"), e.getMessage());
-        }
+        var e = org.junit.jupiter.api.Assertions.assertThrows(UnsupportedOperationException.class, () -> new Upsample(2.0, "trilinear").forward(x));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("Got 4D input, but trilinear mode needs 5D input"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(UnsupportedOperationException.class, () -> new Upsample(2.0, "bicubic").forward(Tensor.randn(1, 2, 3)));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("Only 3D, 4D and 5D input Tensors supported (got 3D) for the modes"), e.getMessage());
+        var a = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new Upsample(null, new double[] {2.0}, "area", true).forward(x));
+        org.junit.jupiter.api.Assertions.assertTrue(a.getMessage().contains("align_corners option can only be set with the interpolating modes"), a.getMessage());
     }
 
     @ParameterizedTest(name = "{0} {2}")
