@@ -456,6 +456,16 @@ public final class F {
 
     public static Tensor maxPool1d(Tensor x, int kernelSize) { return maxPool1d(x, kernelSize, kernelSize, 0, 1, false); }
 
+    /**
+     * {@link #maxPool1d} and, second, each maximum's int64 index along the last dim (PyTorch's
+     * {@code return_indices=True}): ATen's max_pool1d_with_indices, 2-d pooling over a height of one.
+     */
+    public static java.util.List<Tensor> maxPool1dWithIndices(Tensor x, int kernelSize, int stride, int padding, int dilation, boolean ceilMode) {
+        requirePool1dInput("max_pool1d_with_indices", x);
+        java.util.List<Tensor> both = maxPool2dWithIndices(x.unsqueeze(-2), new int[] {1, kernelSize}, new int[] {1, stride}, new int[] {0, padding}, new int[] {1, dilation}, ceilMode);
+        return java.util.List.of(both.get(0).squeeze(-2), both.get(1).squeeze(-2));
+    }
+
     /** Average pooling over the last dim of {@code [N, C, L]} (or {@code [C, L]}) input, as PyTorch's {@code F.avg_pool1d}. */
     public static Tensor avgPool1d(Tensor x, int kernelSize, int stride, int padding, boolean ceilMode, boolean countIncludePad) {
         requirePool1dInput("avg_pool1d", x);
@@ -487,6 +497,11 @@ public final class F {
 
     public static Tensor maxPool2d(Tensor x, int[] kernelSize, int[] stride, int[] padding, int[] dilation, boolean ceilMode) {
         return ConvOps.MAX_POOL2D.callTensor(x, kernelSize, stride, padding, dilation, ceilMode);
+    }
+
+    /** {@link #maxPool2d} and, second, each maximum's int64 index in its channel's flattened H·W (PyTorch's {@code return_indices=True}). */
+    public static java.util.List<Tensor> maxPool2dWithIndices(Tensor x, int[] kernelSize, int[] stride, int[] padding, int[] dilation, boolean ceilMode) {
+        return ConvOps.MAX_POOL2D_WITH_INDICES.callList(x, kernelSize, stride, padding, dilation, ceilMode);
     }
 
     /** Average pooling with stride = kernel size. */

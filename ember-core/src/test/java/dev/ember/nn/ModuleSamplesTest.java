@@ -52,6 +52,7 @@ class ModuleSamplesTest {
         attention(s);
         transformers(s);
         pooling(s);
+        poolingWithIndices(s);
         norms(s);
         padsAndShapes(s);
         losses(s);
@@ -117,6 +118,15 @@ class ModuleSamplesTest {
                 idx(10, 12), fixed(Tensor.ofLongs(0, 2, 2, 7))));
         s.add(two("EmbeddingBag max offsets", () -> new EmbeddingBag(10, 3, "max"), EmbeddingBag::forward, "torch.embedding_bag(weight, x, y, False, 2)[0]",
                 idx(10, 12), fixed(Tensor.ofLongs(0, 3, 7))));
+        Tensor padded = Tensor.ofLongs(1, 2, 2, 5, 2, 7, 9, 0, 2, 3, 4, 2);
+        s.add(three("EmbeddingBag sum per_sample_weights", () -> new EmbeddingBag(10, 3, "sum"), EmbeddingBag::forward,
+                "torch.embedding_bag(weight, x, y, False, 0, False, z)[0]", idx(10, 12), fixed(Tensor.ofLongs(0, 2, 2, 7)), x(12)));
+        s.add(two("EmbeddingBag mean padding_idx", () -> new EmbeddingBag(10, 3, "mean", false, 2), EmbeddingBag::forward,
+                "torch.embedding_bag(weight, x, y, False, 1, False, None, False, 2)[0]", fixed(padded), fixed(Tensor.ofLongs(0, 3, 3, 8))));
+        s.add(one("EmbeddingBag sum padding_idx 2d", () -> new EmbeddingBag(10, 3, "sum", false, 2),
+                "torch.embedding_bag(weight, x.flatten(), torch.arange(0, 12, 4), False, 0, False, None, False, 2)[0]", fixed(padded.reshape(3, 4))));
+        s.add(two("EmbeddingBag max padding_idx=-1 include_last_offset", () -> new EmbeddingBag(10, 3, "max", true, -1), EmbeddingBag::forward,
+                "torch.embedding_bag(weight, x, y, False, 2, False, None, True, 9)[0]", fixed(padded), fixed(Tensor.ofLongs(0, 4, 9, 12))));
         s.add(one("Identity", Identity::new, "x", x(2, 3)));
         s.add(one("Dropout p=0", () -> new Dropout(0.0), "x", x(2, 3, 4)));
         s.add(one("Dropout eval", () -> new Dropout(0.5).eval(), "x", x(2, 3, 4)));
@@ -189,6 +199,58 @@ class ModuleSamplesTest {
                 "torch.max_unpool2d(x.unsqueeze(-1), y.unsqueeze(-1), [8, 1]).squeeze(-1)", x(1, 1, 4), fixed(Tensor.ofLongs(1, 3, 4, 6).reshape(1, 1, 4))));
         s.add(two("MaxUnpool2d", () -> new MaxUnpool2d(2), MaxUnpool2d::forward,
                 "torch.max_unpool2d(x, y, [4, 4])", x(1, 1, 2, 2), fixed(Tensor.ofLongs(0, 3, 9, 14).reshape(1, 1, 2, 2))));
+    }
+
+    /** A forward's values and, as values of the same dtype, its indices: one comparison checks both (and the gradient flows through the values). */
+    private static Tensor withIndices(List<Tensor> valuesAndIndices) {
+        Tensor values = valuesAndIndices.get(0);
+        return Tensor.cat(List.of(values.flatten(), valuesAndIndices.get(1).flatten().to(values.dtype())), 0);
+    }
+
+    /** The libtorch side of {@link #withIndices}: {@code o} a (values, indices) pair. */
+    private static String withIndices(String call) { return "o = " + call + "\nreturn torch.cat([o[0].flatten(), o[1].flatten().to(o[0].dtype)])"; }
+
+    /** Max pooling with return_indices, then unpooled by those indices: MaxUnpool's input as PyTorch's samples make it. */
+    public static final class PoolThenUnpool extends Module {
+        public final Module pool;
+        public final Module unpool;
+        private final int dims;
+
+        PoolThenUnpool(int dims, int kernel) {
+            this.dims = dims;
+            this.pool = switch (dims) { case 1 -> new MaxPool1d(kernel); case 2 -> new MaxPool2d(kernel); default -> new MaxPool3d(kernel); };
+            this.unpool = switch (dims) { case 1 -> new MaxUnpool1d(kernel); case 2 -> new MaxUnpool2d(kernel); default -> new MaxUnpool3d(kernel); };
+        }
+
+        @Override
+        public Tensor forward(Tensor input) {
+            return switch (dims) {
+                case 1 -> { List<Tensor> o = ((MaxPool1d) pool).forwardWithIndices(input); yield ((MaxUnpool1d) unpool).forward(o.get(0), o.get(1)); }
+                case 2 -> { List<Tensor> o = ((MaxPool2d) pool).forwardWithIndices(input); yield ((MaxUnpool2d) unpool).forward(o.get(0), o.get(1)); }
+                default -> { List<Tensor> o = ((MaxPool3d) pool).forwardWithIndices(input); yield ((MaxUnpool3d) unpool).forward(o.get(0), o.get(1)); }
+            };
+        }
+    }
+
+    private static void poolingWithIndices(List<Sample> s) {
+        s.add(one("MaxPool1d return_indices", () -> new MaxPool1d(3, 2, 1, 1, false), (m, a) -> withIndices(m.forwardWithIndices(a)),
+                withIndices("torch.max_pool1d_with_indices(x, [3], [2], [1], [1], False)"), x(2, 3, 9)));
+        s.add(one("MaxPool2d return_indices ceil", () -> new MaxPool2d(new int[] {3, 2}, new int[] {2, 1}, new int[] {1, 0}, new int[] {1, 1}, true),
+                (m, a) -> withIndices(m.forwardWithIndices(a)), withIndices("torch.max_pool2d_with_indices(x, [3, 2], [2, 1], [1, 0], [1, 1], True)"), x(2, 2, 5, 4)));
+        s.add(one("MaxPool3d return_indices", () -> new MaxPool3d(new int[] {2, 2, 2}, new int[] {2, 2, 2}, new int[] {1, 1, 1}, new int[] {1, 1, 1}, false),
+                (m, a) -> withIndices(m.forwardWithIndices(a)), withIndices("torch.max_pool3d_with_indices(x, [2, 2, 2], [2, 2, 2], [1, 1, 1])"), x(1, 2, 3, 4, 3)));
+        s.add(one("AdaptiveMaxPool1d return_indices", () -> new AdaptiveMaxPool1d(3, true), (m, a) -> withIndices(m.forwardWithIndices(a)),
+                withIndices("torch.adaptive_max_pool1d(x, [3])"), x(2, 3, 7)));
+        s.add(one("AdaptiveMaxPool2d return_indices", () -> new AdaptiveMaxPool2d(new int[] {2, 3}, true), (m, a) -> withIndices(m.forwardWithIndices(a)),
+                withIndices("torch.adaptive_max_pool2d(x, [2, 3])"), x(2, 5, 7)));
+        s.add(one("AdaptiveMaxPool3d return_indices", () -> new AdaptiveMaxPool3d(new int[] {2, 1, 2}, true), (m, a) -> withIndices(m.forwardWithIndices(a)),
+                withIndices("torch.adaptive_max_pool3d(x, [2, 1, 2])"), x(1, 2, 3, 4, 5)));
+        s.add(one("MaxUnpool1d of MaxPool1d indices", () -> new PoolThenUnpool(1, 2),
+                "o = torch.max_pool1d_with_indices(x, [2], [2])\nreturn torch.max_unpool2d(o[0].unsqueeze(-1), o[1].unsqueeze(-1), [8, 1]).squeeze(-1)", x(2, 3, 8)));
+        s.add(one("MaxUnpool2d of MaxPool2d indices", () -> new PoolThenUnpool(2, 2),
+                "o = torch.max_pool2d_with_indices(x, [2, 2], [2, 2])\nreturn torch.max_unpool2d(o[0], o[1], [4, 6])", x(2, 2, 4, 6)));
+        s.add(one("MaxUnpool3d of MaxPool3d indices", () -> new PoolThenUnpool(3, 2),
+                "o = torch.max_pool3d_with_indices(x, [2, 2, 2], [2, 2, 2])\nreturn torch.max_unpool3d(o[0], o[1], [4, 2, 4], [2, 2, 2], [0, 0, 0])", x(1, 2, 4, 2, 4)));
     }
 
     private static void attention(List<Sample> s) {
