@@ -50,6 +50,7 @@ class ModuleSamplesTest {
         activations(s);
         layers(s);
         attention(s);
+        attentionOptions(s);
         transformers(s);
         pooling(s);
         poolingWithIndices(s);
@@ -265,6 +266,56 @@ class ModuleSamplesTest {
         }
         s.add(three("MultiheadAttention no_batch_dim", () -> new MultiheadAttention(6, 3), MultiheadAttention::forward,
                 mhaReference(true, 3, "qi = x.unsqueeze(0)\nki = y.unsqueeze(0)\nvi = z.unsqueeze(0)", "o.squeeze(0)"), x(3, 6), x(4, 6), x(4, 6)));
+    }
+
+    /** MultiheadAttention's output and its attention weights, flattened into one tensor. */
+    private static Tensor outputAndWeights(MultiheadAttention.Output o) { return Tensor.cat(List.of(o.output().flatten(), o.weights().flatten()), 0); }
+
+    /** PyTorch's MultiheadAttention options: kdim/vdim, add_bias_kv, add_zero_attn, need_weights and average_attn_weights. */
+    private static void attentionOptions(List<Sample> s) {
+        s.add(three("MultiheadAttention kdim vdim batch_first", () -> new MultiheadAttention(6, 2, 0.0, true, false, false, 5, 3), MultiheadAttention::forward,
+                mhaOptionsReference(2, true, true, false, false, "None", null), x(2, 3, 6), x(2, 4, 5), x(2, 4, 3)));
+        s.add(three("MultiheadAttention kdim no_bias seq_first", () -> new MultiheadAttention(4, 2, 0.0, false, false, false, 3, null).batchFirst(false),
+                MultiheadAttention::forward, mhaOptionsReference(2, true, false, false, false, "None", null).replace("qi = x\nki = y\nvi = z", "qi = x.transpose(0, 1)\nki = y.transpose(0, 1)\nvi = z.transpose(0, 1)")
+                        .replace("return o", "return o.transpose(0, 1)"), x(3, 2, 4), x(5, 2, 3), x(5, 2, 4)));
+        s.add(three("MultiheadAttention add_bias_kv add_zero_attn key_padding_mask", () -> new MultiheadAttention(4, 2, 0.0, true, true, true, null, null),
+                (m, a, b, c) -> m.forward(a, b, b, null, c),
+                "ki = y\n" + BOOL_MASK.formatted("kp", "z") + "kp = torch.cat([kp, torch.zeros(2, 2, dtype=kp.dtype)], 1).reshape(2, 1, 1, 6)\n"
+                        + mhaOptionsReference(2, false, true, true, true, "kp", null).replace("vi = z", "vi = y"), x(2, 3, 4), x(2, 4, 4), fixed(KEY_PADDING_2x4)));
+        s.add(two("MultiheadAttention need_weights per head add_zero_attn", () -> new MultiheadAttention(4, 2, 0.0, true, false, true, null, null),
+                (m, a, b) -> outputAndWeights(m.forward(a, b, b, null, true, null, false)),
+                mhaOptionsReference(2, false, true, false, true, "None", "w").replace("vi = z", "vi = y"), x(2, 3, 4), x(2, 5, 4)));
+        s.add(two("MultiheadAttention need_weights averaged add_bias_kv attn_mask", () -> new MultiheadAttention(4, 2, 0.0, true, true, false, null, null),
+                (m, a, b) -> outputAndWeights(m.forward(a, a, a, null, true, b, true)),
+                "ki = x\nam = torch.cat([y, torch.zeros(3, 1, dtype=y.dtype)], 1)\n" + mhaOptionsReference(2, false, true, true, false, "am", "w.mean(1)")
+                        .replace("ki = y\nvi = z", "ki = x\nvi = x"), x(2, 3, 4), target(3, 3)));
+    }
+
+    /**
+     * F.multi_head_attention_forward in ATen ops, batch first: separate or packed projections (as
+     * the sizes say), add_bias_kv's learned key and value, add_zero_attn's zero ones after the head
+     * split, an additive {@code mask} over the grown key set; with {@code weights} (an expression of
+     * {@code w}, the per-head softmax) the output and the weights flattened together.
+     */
+    private static String mhaOptionsReference(int heads, boolean separate, boolean bias, boolean biasKv, boolean zeroAttn, String mask, String weights) {
+        String[] w = separate ? new String[] {"q_proj_weight", "k_proj_weight", "v_proj_weight"}
+                : new String[] {"in_proj_weight[0:E]", "in_proj_weight[E:2 * E]", "in_proj_weight[2 * E:]"};
+        String[] b = bias ? new String[] {"in_proj_bias[0:E]", "in_proj_bias[E:2 * E]", "in_proj_bias[2 * E:]"} : new String[] {"None", "None", "None"};
+        StringBuilder r = new StringBuilder("qi = x\nki = y\nvi = z\nE = qi.size(-1)\nH = " + heads + "\n");
+        r.append("q = torch.linear(qi, ").append(w[0]).append(", ").append(b[0]).append(")\n");
+        r.append("k = torch.linear(ki, ").append(w[1]).append(", ").append(b[1]).append(")\n");
+        r.append("v = torch.linear(vi, ").append(w[2]).append(", ").append(b[2]).append(")\n");
+        r.append("B = q.size(0)\n");
+        if (biasKv) r.append("k = torch.cat([k, bias_k.expand(B, 1, E)], 1)\nv = torch.cat([v, bias_v.expand(B, 1, E)], 1)\n");
+        r.append("L = q.size(1)\nS = k.size(1)\n");
+        r.append("q = q.reshape(B, L, H, E // H).transpose(1, 2)\nk = k.reshape(B, S, H, E // H).transpose(1, 2)\nv = v.reshape(B, S, H, E // H).transpose(1, 2)\n");
+        if (zeroAttn) r.append("k = torch.cat([k, torch.zeros(B, H, 1, E // H, dtype=k.dtype)], 2)\nv = torch.cat([v, torch.zeros(B, H, 1, E // H, dtype=v.dtype)], 2)\n");
+        r.append("s = torch.matmul(q * (1.0 / float(E // H) ** 0.5), k.transpose(-2, -1))\n");
+        if (!mask.equals("None")) r.append("s = s + ").append(mask).append("\n");
+        r.append("w = torch.softmax(s, -1)\n");
+        r.append("o = torch.linear(torch.matmul(w, v).transpose(1, 2).reshape(B, L, E), out_proj_weight, ").append(bias ? "out_proj_bias" : "None").append(")\n");
+        r.append(weights == null ? "return o" : "return torch.cat([o.flatten(), (" + weights + ").flatten()])");
+        return r.toString();
     }
 
     /**
