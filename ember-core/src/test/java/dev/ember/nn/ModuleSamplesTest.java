@@ -706,6 +706,16 @@ class ModuleSamplesTest {
                 "torch.rnn_tanh(x.unsqueeze(1), torch.zeros(4, 1, 6, dtype=x.dtype), PARAMS, True, 2, 0.0, True, True, False)[0].squeeze(1)", x(5, 4)));
         s.add(one("LSTM no_batch_dim", () -> new LSTM(4, 6, 1, true, true, 0.0, false),
                 "h = torch.zeros(1, 1, 6, dtype=x.dtype)\nreturn torch.lstm(x.unsqueeze(0), [h, h], PARAMS, True, 1, 0.0, True, False, True)[0].squeeze(0)", x(5, 4)));
+        // LSTM proj_size: h0, hN and the output have proj_size features, c0 and cN hidden_size (aten::lstm reads the projection from the states' sizes)
+        for (boolean bidirectional : new boolean[] {false, true}) {
+            int dirs = bidirectional ? 2 : 1;
+            String py = bidirectional ? "True" : "False";
+            s.add(three("LSTM proj_size layers=2" + (bidirectional ? " bidirectional" : ""), () -> new LSTM(4, 6, 2, true, false, 0.0, bidirectional, 3), RecurrentSamples::lstm,
+                    "o = torch.lstm(x, [y, z], PARAMS, True, 2, 0.0, True, " + py + ", False)\nreturn torch.cat([o[0].flatten(), o[1].flatten(), o[2].flatten()])",
+                    x(5, 3, 4), x(2 * dirs, 3, 3), x(2 * dirs, 3, 6)));
+        }
+        s.add(one("LSTM proj_size no_bias batch_first default state", () -> new LSTM(4, 5, 1, false, true, 0.0, false, 2),
+                "torch.lstm(x, [torch.zeros(1, 3, 2, dtype=x.dtype), torch.zeros(1, 3, 5, dtype=x.dtype)], PARAMS, False, 1, 0.0, True, False, True)[0]", x(3, 4, 4)));
         s.add(two("RNNCell tanh", () -> new RNNCell(5, 10, true, "tanh"), RNNCell::forward, "torch.rnn_tanh_cell(x, y, weight_ih, weight_hh, bias_ih, bias_hh)", x(3, 5), x(3, 10)));
         s.add(two("RNNCell relu no_bias", () -> new RNNCell(5, 10, false, "relu"), RNNCell::forward, "torch.rnn_relu_cell(x, y, weight_ih, weight_hh)", x(3, 5), x(3, 10)));
         s.add(one("RNNCell no_batch_dim no state", () -> new RNNCell(5, 10), "torch.rnn_tanh_cell(x.unsqueeze(0), torch.zeros(1, 10, dtype=x.dtype), weight_ih, weight_hh, bias_ih, bias_hh).squeeze(0)", x(5)));
