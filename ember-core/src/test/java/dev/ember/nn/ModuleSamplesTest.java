@@ -132,6 +132,8 @@ class ModuleSamplesTest {
         s.add(one("Dropout p=0", () -> new Dropout(0.0), "x", x(2, 3, 4)));
         s.add(one("Dropout eval", () -> new Dropout(0.5).eval(), "x", x(2, 3, 4)));
         s.add(one("Dropout2d eval", () -> new Dropout2d(0.5).eval(), "x", x(2, 3, 4, 4)));
+        s.add(one("Dropout1d eval", () -> new Dropout1d(0.5).eval(), "x", x(2, 3, 4)));
+        s.add(one("Dropout3d eval", () -> new Dropout3d(0.5).eval(), "x", x(2, 3, 2, 2, 2)));
         s.add(two("CosineSimilarity", CosineSimilarity::new, CosineSimilarity::forward, "torch.cosine_similarity(x, y, 1, 1e-8)", x(10, 20), x(10, 20)));
         s.add(two("CosineSimilarity dim=0 broadcast", () -> new CosineSimilarity(0, 1e-6), CosineSimilarity::forward, "torch.cosine_similarity(x, y, 0, 1e-6)", x(4, 5), x(4, 1)));
         s.add(two("PairwiseDistance", PairwiseDistance::new, PairwiseDistance::forward, "torch.pairwise_distance(x, y, 2.0, 1e-6, False)", x(10, 20), x(10, 20)));
@@ -359,9 +361,8 @@ class ModuleSamplesTest {
     private static Tensor causal(int n) { return Tensor.ones(n, n).triu(1).ne(0.0); }
 
     private static void transformers(List<Sample> s) {
-        // TransformerEncoderLayer: common_modules' variants (norm_first, activations by name and callable, batch_first, masks, is_causal)
-        s.add(one("TransformerEncoderLayer", () -> new TransformerEncoderLayer(4, 2, 8, 0.0).batchFirst(false),
-                seqFirst(encoderLayer("", 2, "None", false, "torch.relu(%s)", false)), x(3, 2, 4)));
+        // TransformerEncoderLayer: common_modules' variants (norm_first, activations by name and callable, batch_first, masks, is_causal);
+        // the sequence-first layout of both layers is sampled in Transformer's, whose encoder and decoder layers are sequence first
         s.add(three("TransformerEncoderLayer norm_first gelu batch_first src_mask src_key_padding_mask",
                 () -> new TransformerEncoderLayer(4, 2, 8, 0.0, "gelu", 1e-5, true, true), TransformerEncoderLayer::forward,
                 "hs = x\n" + KEY_PADDING_MASK + encoderLayer("", 2, "y + kp", false, "torch.gelu(%s)", true) + "return hs",
@@ -372,10 +373,13 @@ class ModuleSamplesTest {
                 "hs = x\n" + BOOL_MASK.formatted("am", "y") + encoderLayer("", 2, "am", false, "torch.tanh(%s)", false) + "return hs", x(2, 3, 4), fixed(BLOCKED_3x3)));
         s.add(two("TransformerEncoderLayer is_causal", () -> new TransformerEncoderLayer(4, 2, 8, 0.0), (m, a, b) -> m.forward(a, b, null, true),
                 "hs = x\n" + encoderLayer("", 2, "None", true, "torch.relu(%s)", false) + "return hs", x(2, 3, 4), fixed(causal(3))));
+        s.add(two("TransformerEncoder two layers norm src_key_padding_mask",
+                () -> new TransformerEncoder(() -> new TransformerEncoderLayer(4, 2, 8, 0.0), 2, new LayerNorm(new int[] {4}, 1e-5, true, true)),
+                (m, a, b) -> m.forward(a, null, b),
+                "hs = x\n" + BOOL_MASK.formatted("kp", "y") + "kp = kp.reshape(y.size(0), 1, 1, y.size(1))\n"
+                        + encoderLayer("layers_0_", 2, "kp", false, "torch.relu(%s)", false) + encoderLayer("layers_1_", 2, "kp", false, "torch.relu(%s)", false)
+                        + "return torch.layer_norm(hs, [hs.size(-1)], norm_weight, norm_bias, 1e-5)", x(2, 3, 4), fixed(KEY_PADDING_2x3)));
         // TransformerDecoderLayer
-        s.add(two("TransformerDecoderLayer", () -> new TransformerDecoderLayer(4, 2, 8, 0.0).batchFirst(false), TransformerDecoderLayer::forward,
-                "hs = x.transpose(0, 1)\nmem = y.transpose(0, 1)\n" + decoderLayer("", 2, "None", false, "None", "torch.relu(%s)", false) + "return hs.transpose(0, 1)",
-                x(3, 2, 4), x(4, 2, 4)));
         s.add(three("TransformerDecoderLayer norm_first gelu batch_first tgt_is_causal",
                 () -> new TransformerDecoderLayer(4, 2, 8, 0.0, "gelu", 1e-5, true, true), (m, a, b, c) -> m.forward(a, b, c, null, null, null, true, false),
                 "hs = x\nmem = y\n" + decoderLayer("", 2, "None", true, "None", "torch.gelu(%s)", true) + "return hs", x(2, 3, 4), x(2, 4, 4), fixed(causal(3))));
@@ -406,9 +410,6 @@ class ModuleSamplesTest {
 
     /** z, a bool key padding mask [B, S], as an additive mask {@code kp} broadcasting over heads and queries. */
     private static final String KEY_PADDING_MASK = BOOL_MASK.formatted("kp", "z") + "kp = kp.reshape(z.size(0), 1, 1, z.size(1))\n";
-
-    /** A layer written batch first, run on sequence-first x: transposed in and out. */
-    private static String seqFirst(String layer) { return "hs = x.transpose(0, 1)\n" + layer + "return hs.transpose(0, 1)"; }
 
     /**
      * nn.TransformerEncoderLayer's forward in ATen ops on {@code t} (batch first), its parameters
