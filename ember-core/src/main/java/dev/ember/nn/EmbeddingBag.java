@@ -15,6 +15,8 @@ public class EmbeddingBag extends Module {
     public final int embeddingDim;
     public final String mode;
     public final boolean includeLastOffset;
+    /** The padding row in [0, numEmbeddings), or null when there is none. */
+    public final Integer paddingIdx;
     public Parameter weight;
 
     /** PyTorch's default mode, {@code "mean"}. */
@@ -22,13 +24,23 @@ public class EmbeddingBag extends Module {
 
     public EmbeddingBag(int numEmbeddings, int embeddingDim, String mode) { this(numEmbeddings, embeddingDim, mode, false); }
 
-    public EmbeddingBag(int numEmbeddings, int embeddingDim, String mode, boolean includeLastOffset) {
+    public EmbeddingBag(int numEmbeddings, int embeddingDim, String mode, boolean includeLastOffset) { this(numEmbeddings, embeddingDim, mode, includeLastOffset, null); }
+
+    /**
+     * With PyTorch's {@code padding_idx} (null for none; negative counts from the end): that row
+     * starts at zero, and its indices are left out of every bag (not counted in a mean).
+     */
+    public EmbeddingBag(int numEmbeddings, int embeddingDim, String mode, boolean includeLastOffset, Integer paddingIdx) {
         if (!mode.equals("sum") && !mode.equals("mean") && !mode.equals("max")) throw new IllegalArgumentException("mode has to be one of sum, mean or max, but got " + mode);
+        if (paddingIdx != null && (paddingIdx >= numEmbeddings || paddingIdx < -numEmbeddings)) {
+            throw new IllegalArgumentException("EmbeddingBag: padding_idx must be within num_embeddings (padding_idx " + paddingIdx + ", num_embeddings " + numEmbeddings + ")");
+        }
         this.numEmbeddings = numEmbeddings;
         this.embeddingDim = embeddingDim;
         this.mode = mode;
         this.includeLastOffset = includeLastOffset;
-        this.weight = new Parameter(Init.normalWithZeroRow(numEmbeddings, embeddingDim, -1));
+        this.paddingIdx = paddingIdx == null ? null : paddingIdx < 0 ? numEmbeddings + paddingIdx : paddingIdx;
+        this.weight = new Parameter(Init.normalWithZeroRow(numEmbeddings, embeddingDim, this.paddingIdx == null ? -1 : this.paddingIdx));
     }
 
     /** Fixed-length bags: {@code input [B, N]}, one bag per row. */
@@ -40,9 +52,9 @@ public class EmbeddingBag extends Module {
 
     /** With {@code perSampleWeights} (input's shape; mode "sum" only) scaling each embedding; may be null. */
     public Tensor forward(Tensor input, Tensor offsets, Tensor perSampleWeights) {
-        return F.embeddingBag(input, weight, offsets, mode, perSampleWeights, includeLastOffset, null);
+        return F.embeddingBag(input, weight, offsets, mode, perSampleWeights, includeLastOffset, paddingIdx);
     }
 
     @Override
-    protected String extraRepr() { return numEmbeddings + ", " + embeddingDim + ", mode='" + mode + "'"; }
+    protected String extraRepr() { return numEmbeddings + ", " + embeddingDim + ", mode='" + mode + "'" + (paddingIdx == null ? "" : ", padding_idx=" + paddingIdx); }
 }

@@ -456,6 +456,16 @@ public final class F {
 
     public static Tensor maxPool1d(Tensor x, int kernelSize) { return maxPool1d(x, kernelSize, kernelSize, 0, 1, false); }
 
+    /**
+     * {@link #maxPool1d} and, second, each maximum's int64 index along the last dim (PyTorch's
+     * {@code return_indices=True}): ATen's max_pool1d_with_indices, 2-d pooling over a height of one.
+     */
+    public static java.util.List<Tensor> maxPool1dWithIndices(Tensor x, int kernelSize, int stride, int padding, int dilation, boolean ceilMode) {
+        requirePool1dInput("max_pool1d_with_indices", x);
+        java.util.List<Tensor> both = maxPool2dWithIndices(x.unsqueeze(-2), new int[] {1, kernelSize}, new int[] {1, stride}, new int[] {0, padding}, new int[] {1, dilation}, ceilMode);
+        return java.util.List.of(both.get(0).squeeze(-2), both.get(1).squeeze(-2));
+    }
+
     /** Average pooling over the last dim of {@code [N, C, L]} (or {@code [C, L]}) input, as PyTorch's {@code F.avg_pool1d}. */
     public static Tensor avgPool1d(Tensor x, int kernelSize, int stride, int padding, boolean ceilMode, boolean countIncludePad) {
         requirePool1dInput("avg_pool1d", x);
@@ -487,6 +497,11 @@ public final class F {
 
     public static Tensor maxPool2d(Tensor x, int[] kernelSize, int[] stride, int[] padding, int[] dilation, boolean ceilMode) {
         return ConvOps.MAX_POOL2D.callTensor(x, kernelSize, stride, padding, dilation, ceilMode);
+    }
+
+    /** {@link #maxPool2d} and, second, each maximum's int64 index in its channel's flattened H·W (PyTorch's {@code return_indices=True}). */
+    public static java.util.List<Tensor> maxPool2dWithIndices(Tensor x, int[] kernelSize, int[] stride, int[] padding, int[] dilation, boolean ceilMode) {
+        return ConvOps.MAX_POOL2D_WITH_INDICES.callList(x, kernelSize, stride, padding, dilation, ceilMode);
     }
 
     /** Average pooling with stride = kernel size. */
@@ -719,29 +734,32 @@ public final class F {
     // ------------------------------------------------------------------ resampling
 
     /**
-     * Resizes the last 1 (an (N, C, W) input) or 2 (N, C, H, W) dims to {@code size}, as
-     * {@code F.interpolate(x, size, mode=mode)}: {@code mode} "nearest", "linear" (3-d) or
-     * "bilinear" (4-d), align_corners false for the linear modes.
+     * Resizes the last 1 (an (N, C, W) input), 2 (N, C, H, W) or 3 (N, C, D, H, W) dims to
+     * {@code size}, as {@code F.interpolate(x, size, mode=mode)}: {@code mode} "nearest",
+     * "nearest-exact", "area", "linear" (3-d), "bilinear" or "bicubic" (4-d), "trilinear" (5-d),
+     * align_corners false for the interpolating modes.
      */
     public static Tensor interpolate(Tensor x, int[] size, String mode) { return interpolate(x, size, null, mode, null, null); }
 
-    /** Scales the last 1 or 2 dims by {@code scaleFactor}: the output size is {@code floor(in · scaleFactor)}, and the kernel uses the scale given. */
+    /** Scales the spatial dims by {@code scaleFactor}: the output size is {@code floor(in · scaleFactor)}, and the kernel uses the scale given. */
     public static Tensor interpolate(Tensor x, double scaleFactor, String mode) { return interpolate(x, null, new double[] {scaleFactor}, mode, null, null); }
+
+    private static final java.util.Set<String> INTERPOLATE_MODES = java.util.Set.of("nearest", "nearest-exact", "area", "linear", "bilinear", "bicubic", "trilinear");
 
     /**
      * PyTorch's {@code F.interpolate} with its rules: exactly one of {@code size} and
      * {@code scaleFactor} (one value for every spatial dim, or one per dim); {@code alignCorners}
-     * (null: false) only with "linear" and "bilinear"; with a scale factor the output size is
-     * {@code floor(in · scale)} and the kernel computes with the scale given, unless
-     * {@code recomputeScaleFactor} is true (then it computes as for that size). Any of the
-     * nullable arguments may be null.
+     * (null: false) only with the interpolating modes (linear, bilinear, bicubic, trilinear); with a
+     * scale factor the output size is {@code floor(in · scale)} and the kernel computes with the
+     * scale given, unless {@code recomputeScaleFactor} is true (then it computes as for that size).
+     * "area" is adaptive average pooling to the output size. Any of the nullable arguments may be null.
      */
     public static Tensor interpolate(Tensor x, int[] size, double[] scaleFactor, String mode, Boolean alignCorners, Boolean recomputeScaleFactor) {
-        boolean linear = mode.equals("linear") || mode.equals("bilinear");
-        if (!linear && !mode.equals("nearest")) {
-            throw new IllegalArgumentException("interpolate: mode '" + mode + "' is not supported: Ember has nearest | linear | bilinear");
+        if (!INTERPOLATE_MODES.contains(mode)) {
+            throw new IllegalArgumentException("interpolate: mode '" + mode + "' is not supported: the modes are nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact");
         }
-        if (!linear && alignCorners != null) {
+        boolean interpolating = mode.equals("linear") || mode.equals("bilinear") || mode.equals("bicubic") || mode.equals("trilinear");
+        if (!interpolating && alignCorners != null) {
             throw new IllegalArgumentException("interpolate: align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear");
         }
         int dims = x.dim() - 2;
@@ -750,11 +768,14 @@ public final class F {
         if (Boolean.TRUE.equals(recomputeScaleFactor) && size != null) {
             throw new IllegalArgumentException("interpolate: recompute_scale_factor is not meaningful with an explicit size.");
         }
-        if (x.dim() == 3 && mode.equals("bilinear")) throw new UnsupportedOperationException("interpolate: Got 3D input, but bilinear mode needs 4D input");
-        if (x.dim() == 4 && mode.equals("linear")) throw new UnsupportedOperationException("interpolate: Got 4D input, but linear mode needs 3D input");
-        if (x.dim() != 3 && x.dim() != 4) {
-            throw new UnsupportedOperationException("interpolate: Input Error: Only 3D and 4D input Tensors supported (got " + x.dim()
-                    + "D) for the modes: nearest | linear | bilinear (got " + mode + ")");
+        // the mode against the rank, in F.interpolate's order and words
+        int wanted = switch (mode) { case "linear" -> 3; case "bilinear", "bicubic" -> 4; case "trilinear" -> 5; default -> 0; };
+        if (x.dim() >= 3 && x.dim() <= 5 && wanted != 0 && wanted != x.dim() && !mode.equals("bicubic")) {
+            throw new UnsupportedOperationException("interpolate: Got " + x.dim() + "D input, but " + mode + " mode needs " + wanted + "D input");
+        }
+        if (x.dim() < 3 || x.dim() > 5 || (mode.equals("bicubic") && x.dim() != 4)) {
+            throw new UnsupportedOperationException("interpolate: Input Error: Only 3D, 4D and 5D input Tensors supported (got " + x.dim()
+                    + "D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got " + mode + ")");
         }
         int[] outSize = new int[dims];
         Double[] scales = new Double[dims];
@@ -778,10 +799,26 @@ public final class F {
         }
         boolean corners = Boolean.TRUE.equals(alignCorners);
         return switch (mode) {
-            case "nearest" -> dims == 1 ? UpsampleOps.UPSAMPLE_NEAREST1D.callTensor(x, outSize, scales[0])
-                    : UpsampleOps.UPSAMPLE_NEAREST2D.callTensor(x, outSize, scales[0], scales[1]);
+            case "nearest" -> switch (dims) {
+                case 1 -> UpsampleOps.UPSAMPLE_NEAREST1D.callTensor(x, outSize, scales[0]);
+                case 2 -> UpsampleOps.UPSAMPLE_NEAREST2D.callTensor(x, outSize, scales[0], scales[1]);
+                default -> UpsampleOps.UPSAMPLE_NEAREST3D.callTensor(x, outSize, scales[0], scales[1], scales[2]);
+            };
+            case "nearest-exact" -> switch (dims) {
+                case 1 -> UpsampleOps.UPSAMPLE_NEAREST_EXACT1D.callTensor(x, outSize, scales[0]);
+                case 2 -> UpsampleOps.UPSAMPLE_NEAREST_EXACT2D.callTensor(x, outSize, scales[0], scales[1]);
+                default -> UpsampleOps.UPSAMPLE_NEAREST_EXACT3D.callTensor(x, outSize, scales[0], scales[1], scales[2]);
+            };
+            // F.interpolate's "area" is adaptive_avg_pool{1,2,3}d to the output size
+            case "area" -> switch (dims) {
+                case 1 -> adaptiveAvgPool1d(x, outSize[0]);
+                case 2 -> adaptiveAvgPool2d(x, outSize);
+                default -> adaptiveAvgPool3d(x, outSize);
+            };
             case "linear" -> UpsampleOps.UPSAMPLE_LINEAR1D.callTensor(x, outSize, corners, scales[0]);
-            default -> UpsampleOps.UPSAMPLE_BILINEAR2D.callTensor(x, outSize, corners, scales[0], scales[1]);
+            case "bilinear" -> UpsampleOps.UPSAMPLE_BILINEAR2D.callTensor(x, outSize, corners, scales[0], scales[1]);
+            case "bicubic" -> UpsampleOps.UPSAMPLE_BICUBIC2D.callTensor(x, outSize, corners, scales[0], scales[1]);
+            default -> UpsampleOps.UPSAMPLE_TRILINEAR3D.callTensor(x, outSize, corners, scales[0], scales[1], scales[2]);
         };
     }
 

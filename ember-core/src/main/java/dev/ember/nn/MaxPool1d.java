@@ -23,6 +23,9 @@ public class MaxPool1d extends Module {
     @Override
     public Tensor forward(Tensor input) { return F.maxPool1d(input, kernelSize, stride, padding, dilation, ceilMode); }
 
+    /** The pooled output and each maximum's index along the last dim (PyTorch's {@code return_indices=True}), as {@link MaxUnpool1d} takes them. */
+    public java.util.List<Tensor> forwardWithIndices(Tensor input) { return F.maxPool1dWithIndices(input, kernelSize, stride, padding, dilation, ceilMode); }
+
     @Override
     protected String extraRepr() {
         return "kernel_size=" + kernelSize + ", stride=" + stride + ", padding=" + padding + ", dilation=" + dilation + ", ceil_mode=" + Repr.bool(ceilMode);

@@ -25,4 +25,7 @@ public class MaxPool2d extends MaxPoolNd {
 
     @Override
     public Tensor forward(Tensor input) { return F.maxPool2d(input, kernelSize, stride, padding, dilation, ceilMode); }
+
+    /** The pooled output and each maximum's index in its channel's flattened H·W (PyTorch's {@code return_indices=True}), as {@link MaxUnpool2d} takes them. */
+    public java.util.List<Tensor> forwardWithIndices(Tensor input) { return F.maxPool2dWithIndices(input, kernelSize, stride, padding, dilation, ceilMode); }
 }

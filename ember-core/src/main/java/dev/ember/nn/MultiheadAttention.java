@@ -21,15 +21,36 @@ public class MultiheadAttention extends Module {
     public final int headDim;
     /** Dropout probability on the attention weights, in training only. */
     public final double dropout;
+    /** The key's and the value's feature sizes (PyTorch's {@code kdim}, {@code vdim}): embedDim unless given. */
+    public final int kdim;
+    public final int vdim;
+    /** PyTorch's {@code add_zero_attn}: a zero key and value appended to every sequence, after the heads are split. */
+    public final boolean addZeroAttn;
+    /** The packed query/key/value projection {@code [3E, E]}; null when kdim or vdim differs from embedDim (then the three below). */
     public Parameter inProjWeight;
+    /** The separate projections {@code [E, E]}, {@code [E, kdim]}, {@code [E, vdim]} when kdim or vdim differs from embedDim; null otherwise. */
+    public Parameter qProjWeight;
+    public Parameter kProjWeight;
+    public Parameter vProjWeight;
     /** Null when built with {@code bias = false}. */
     public Parameter inProjBias;
+    /** PyTorch's {@code add_bias_kv}: a learned key and value {@code [1, 1, E]} appended to every sequence; null otherwise. */
+    public Parameter biasK;
+    public Parameter biasV;
     public Linear outProj;
     private boolean batchFirst = true;
 
     public MultiheadAttention(int embedDim, int numHeads) { this(embedDim, numHeads, 0.0, true); }
 
-    public MultiheadAttention(int embedDim, int numHeads, double dropout, boolean bias) {
+    public MultiheadAttention(int embedDim, int numHeads, double dropout, boolean bias) { this(embedDim, numHeads, dropout, bias, false, false, null, null); }
+
+    /**
+     * PyTorch's full constructor: {@code addBiasKv} appends a learned key and value to every
+     * sequence, {@code addZeroAttn} a zero one (each one more position the masks let through), and
+     * {@code kdim}/{@code vdim} (null: embedDim) are the key's and value's feature sizes, projected by
+     * separate {@code q_proj_weight}, {@code k_proj_weight}, {@code v_proj_weight} when either differs.
+     */
+    public MultiheadAttention(int embedDim, int numHeads, double dropout, boolean bias, boolean addBiasKv, boolean addZeroAttn, Integer kdim, Integer vdim) {
         if (embedDim <= 0 || numHeads <= 0) {
             throw new IllegalArgumentException("MultiheadAttention: embed_dim and num_heads must be greater than 0, got embed_dim=" + embedDim + " and num_heads=" + numHeads);
         }
@@ -39,8 +60,22 @@ public class MultiheadAttention extends Module {
         this.numHeads = numHeads;
         this.headDim = embedDim / numHeads;
         this.dropout = dropout;
-        this.inProjWeight = new Parameter(Init.xavierUniform(3 * embedDim, embedDim));
+        this.kdim = kdim == null ? embedDim : kdim;
+        this.vdim = vdim == null ? embedDim : vdim;
+        if (this.kdim <= 0 || this.vdim <= 0) throw new IllegalArgumentException("MultiheadAttention: kdim and vdim must be greater than 0, got kdim=" + this.kdim + " and vdim=" + this.vdim);
+        this.addZeroAttn = addZeroAttn;
+        if (this.kdim == embedDim && this.vdim == embedDim) {
+            this.inProjWeight = new Parameter(Init.xavierUniform(3 * embedDim, embedDim));
+        } else {
+            this.qProjWeight = new Parameter(Init.xavierUniform(embedDim, embedDim));
+            this.kProjWeight = new Parameter(Init.xavierUniform(embedDim, this.kdim));
+            this.vProjWeight = new Parameter(Init.xavierUniform(embedDim, this.vdim));
+        }
         this.inProjBias = bias ? new Parameter(Tensor.zeros(3 * embedDim)) : null;
+        if (addBiasKv) {
+            this.biasK = new Parameter(Init.xavierNormal_(Tensor.zeros(1, 1, embedDim)));
+            this.biasV = new Parameter(Init.xavierNormal_(Tensor.zeros(1, 1, embedDim)));
+        }
         this.outProj = new Linear(embedDim, embedDim, bias);
         if (bias) outProj.bias = new Parameter(Tensor.zeros(embedDim));
     }
@@ -90,46 +125,83 @@ public class MultiheadAttention extends Module {
      */
     public Output forward(Tensor query, Tensor key, Tensor value, Tensor keyPaddingMask, boolean needWeights, Tensor attnMask,
                           boolean averageAttnWeights) {
+        return forward(query, key, value, keyPaddingMask, needWeights, attnMask, averageAttnWeights, false);
+    }
+
+    /**
+     * With PyTorch's {@code is_causal} hint: {@code attnMask} must be given and be the causal mask;
+     * when there is no key padding mask and no weights are wanted, the attention is computed as
+     * causal and the mask itself is not read (as PyTorch's, which passes {@code is_causal} to
+     * scaled_dot_product_attention), otherwise the mask is applied.
+     */
+    public Output forward(Tensor query, Tensor key, Tensor value, Tensor keyPaddingMask, boolean needWeights, Tensor attnMask,
+                          boolean averageAttnWeights, boolean isCausal) {
+        if (isCausal && attnMask == null) {
+            throw new IllegalArgumentException("MultiheadAttention: Need attn_mask if specifying the is_causal hint. "
+                    + "You may use the Transformer module method `generate_square_subsequent_mask` to create this mask.");
+        }
         if (query.dim() == 2 && key.dim() == 2 && value.dim() == 2) {
             // unbatched, as PyTorch's: query [L, E], key and value [S, E], key_padding_mask [S]; run as a batch of one
             Tensor q = query.unsqueeze(0), k = key == query ? q : key.unsqueeze(0), v = value == key ? k : value.unsqueeze(0);
-            Output out = batchFirstForward(q, k, v, keyPaddingMask == null ? null : keyPaddingMask.unsqueeze(0), needWeights, attnMask, averageAttnWeights);
+            Output out = batchFirstForward(q, k, v, keyPaddingMask == null ? null : keyPaddingMask.unsqueeze(0), needWeights, attnMask, averageAttnWeights, isCausal);
             return new Output(out.output().squeeze(0), out.weights() == null ? null : out.weights().squeeze(0));
         }
         if (!batchFirst && query.dim() == 3 && key.dim() == 3 && value.dim() == 3) {
             // sequence first: computed batch first, the output transposed back (the weights are [B, L, S] either way, as PyTorch's)
             Tensor q = query.transpose(0, 1), k = key == query ? q : key.transpose(0, 1), v = value == key ? k : value.transpose(0, 1);
-            Output out = batchFirstForward(q, k, v, keyPaddingMask, needWeights, attnMask, averageAttnWeights);
+            Output out = batchFirstForward(q, k, v, keyPaddingMask, needWeights, attnMask, averageAttnWeights, isCausal);
             return new Output(out.output().transpose(0, 1), out.weights());
         }
-        return batchFirstForward(query, key, value, keyPaddingMask, needWeights, attnMask, averageAttnWeights);
+        return batchFirstForward(query, key, value, keyPaddingMask, needWeights, attnMask, averageAttnWeights, isCausal);
     }
 
     private Output batchFirstForward(Tensor query, Tensor key, Tensor value, Tensor keyPaddingMask, boolean needWeights, Tensor attnMask,
-                                     boolean averageAttnWeights) {
+                                     boolean averageAttnWeights, boolean isCausal) {
         checkInputs(query, key, value);
         int batch = query.size(0), targetLen = query.size(1), sourceLen = key.size(1);
         Tensor q, k, v;
-        if (query == key && key == value) {
+        if (query == key && key == value && inProjWeight != null) {
             List<Tensor> qkv = F.linear(query, inProjWeight, inProjBias).chunk(3, -1);
             q = qkv.get(0);
             k = qkv.get(1);
             v = qkv.get(2);
         } else {
-            List<Tensor> w = inProjWeight.chunk(3, 0);
+            List<Tensor> w = inProjWeight == null ? List.of(qProjWeight, kProjWeight, vProjWeight) : inProjWeight.chunk(3, 0);
             List<Tensor> b = inProjBias == null ? null : inProjBias.chunk(3, 0);
             q = F.linear(query, w.get(0), b == null ? null : b.get(0));
             k = F.linear(key, w.get(1), b == null ? null : b.get(1));
             v = F.linear(value, w.get(2), b == null ? null : b.get(2));
         }
-        q = q.reshape(batch, targetLen, numHeads, headDim).transpose(1, 2);
-        k = k.reshape(batch, sourceLen, numHeads, headDim).transpose(1, 2);
-        v = v.reshape(batch, sourceLen, numHeads, headDim).transpose(1, 2);
         Tensor blocked = attnMask == null ? null : headMask(attnMask, batch, targetLen, sourceLen);
         Tensor padding = keyPaddingMask == null ? null : paddingMask(keyPaddingMask, batch, sourceLen);
+        // PyTorch's use of the is_causal hint: only when the mask stays causal (no key padding merged in) and sdpa computes;
+        // then the mask is dropped before any key is appended
+        boolean causal = isCausal && padding == null && !needWeights;
+        if (causal) blocked = null;
+        int keys = sourceLen;
+        if (biasK != null) {
+            // add_bias_kv: the learned key and value appended to every sequence, which every mask lets through
+            k = Tensor.cat(List.of(k, biasK.expand(batch, 1, embedDim)), 1);
+            v = Tensor.cat(List.of(v, biasV.expand(batch, 1, embedDim)), 1);
+            keys++;
+        }
+        q = q.reshape(batch, targetLen, numHeads, headDim).transpose(1, 2);
+        k = k.reshape(batch, keys, numHeads, headDim).transpose(1, 2);
+        v = v.reshape(batch, keys, numHeads, headDim).transpose(1, 2);
+        if (addZeroAttn) {
+            // add_zero_attn: a zero key and value per head, after the split, as PyTorch appends them
+            Tensor zero = Tensor.zeros(k.dtype(), batch, numHeads, 1, headDim);
+            k = Tensor.cat(List.of(k, zero), 2);
+            v = Tensor.cat(List.of(v, zero), 2);
+            keys++;
+        }
+        if (keys > sourceLen) {
+            blocked = blocked == null ? null : appendKeys(blocked, keys - sourceLen);
+            padding = padding == null ? null : appendKeys(padding, keys - sourceLen);
+        }
         double p = isTraining() ? dropout : 0.0;
         if (!needWeights) {
-            Tensor out = F.scaledDotProductAttention(q, k, v, sdpaMask(blocked, padding, query.dtype()), p, false);
+            Tensor out = F.scaledDotProductAttention(q, k, v, sdpaMask(blocked, padding, query.dtype()), p, causal);
             return new Output(outProj.forward(out.transpose(1, 2).reshape(batch, targetLen, embedDim)), null);
         }
         // the weights are wanted, so the scores are formed explicitly: q scaled by 1/sqrt(head_dim) first, as PyTorch's
@@ -140,6 +212,13 @@ public class MultiheadAttention extends Module {
         Tensor out = F.dropout(weights, p, p > 0).matmul(v);
         Tensor output = outProj.forward(out.transpose(1, 2).reshape(batch, targetLen, embedDim));
         return new Output(output, averageAttnWeights ? weights.mean(new int[] {1}, false) : weights);
+    }
+
+    /** {@code mask} with {@code extra} keys appended along its last dim that it lets through (false, or 0 added to the score). */
+    private static Tensor appendKeys(Tensor mask, int extra) {
+        int[] shape = mask.shape().clone();
+        shape[shape.length - 1] = extra;
+        return Tensor.cat(List.of(mask, Tensor.zeros(mask.dtype(), shape)), -1);
     }
 
     /**
@@ -160,12 +239,16 @@ public class MultiheadAttention extends Module {
         if (query.size(2) != embedDim) {
             throw new IllegalArgumentException("MultiheadAttention: was expecting embedding dimension of " + embedDim + ", but got " + query.size(2));
         }
-        if (!Shapes.same(key.shape(), value.shape())) {
+        if (inProjWeight != null && !Shapes.same(key.shape(), value.shape())) {
             throw new IllegalArgumentException("MultiheadAttention: key shape " + Shapes.format(key.shape()) + " does not match value shape " + Shapes.format(value.shape()));
         }
-        if (key.size(0) != query.size(0) || key.size(2) != embedDim) {
-            throw new IllegalArgumentException("MultiheadAttention: key " + Shapes.format(key.shape()) + " must be [" + query.size(0) + ", S, " + embedDim
+        if (key.size(0) != query.size(0) || key.size(2) != kdim) {
+            throw new IllegalArgumentException("MultiheadAttention: key " + Shapes.format(key.shape()) + " must be [" + query.size(0) + ", S, " + kdim
                     + "] to match query " + Shapes.format(query.shape()));
+        }
+        if (value.size(0) != key.size(0) || value.size(1) != key.size(1) || value.size(2) != vdim) {
+            throw new IllegalArgumentException("MultiheadAttention: key's sequence length and batch dims " + key.size(1) + " and " + key.size(0)
+                    + " do not match value's " + value.size(1) + " and " + value.size(0) + ", or value's features " + value.size(2) + " are not vdim (" + vdim + ")");
         }
     }
 

@@ -14,8 +14,8 @@ import java.util.List;
  * {@code [L, inputSize]}). The parameters are PyTorch's, by PyTorch's names and in its order —
  * per layer {@code k} and direction ({@code _reverse} for the backward one): {@code weight_ih_lk}
  * {@code [gates·hidden, in]}, {@code weight_hh_lk} {@code [gates·hidden, hidden]},
- * {@code bias_ih_lk}, {@code bias_hh_lk} — all uniform on ±1/sqrt(hiddenSize), so a PyTorch state
- * dict loads.
+ * {@code bias_ih_lk}, {@code bias_hh_lk} and, for an LSTM with {@code projSize}, {@code weight_hr_lk}
+ * {@code [projSize, hidden]} — all uniform on ±1/sqrt(hiddenSize), so a PyTorch state dict loads.
  *
  * <p>The forward computes as ATen's CPU layers do: the input projection of a whole layer is one
  * {@code linear} over the sequence, then {@link RecurrentOps#RNN_LAYER} runs the steps, each adding
@@ -33,12 +33,22 @@ public abstract class RNNBase extends Module {
     /** Dropout on the outputs of each layer but the last, in training. */
     public final double dropout;
     public final boolean bidirectional;
+    /** LSTM's {@code proj_size}: the hidden state projected to this size each step ({@code weight_hr}); 0 for none. */
+    public final int projSize;
     private final String mode;
     /** Per layer·directions + direction: the names of weight_ih, weight_hh, bias_ih, bias_hh (the biases absent without bias). */
     private final String[][] parameterNames;
 
     RNNBase(String mode, int gates, int inputSize, int hiddenSize, int numLayers, boolean bias, boolean batchFirst, double dropout, boolean bidirectional) {
+        this(mode, gates, inputSize, hiddenSize, numLayers, bias, batchFirst, dropout, bidirectional, 0);
+    }
+
+    RNNBase(String mode, int gates, int inputSize, int hiddenSize, int numLayers, boolean bias, boolean batchFirst, double dropout, boolean bidirectional,
+            int projSize) {
         String name = getClass().getSimpleName();
+        if (projSize < 0) throw new IllegalArgumentException(name + ": proj_size should be a positive integer or zero to disable projections");
+        if (projSize > 0 && !mode.equals("LSTM")) throw new IllegalArgumentException(name + ": proj_size argument is only supported for LSTM, not RNN or GRU");
+        if (projSize > 0 && projSize >= hiddenSize) throw new IllegalArgumentException(name + ": proj_size has to be smaller than hidden_size");
         if (inputSize < 0) throw new IllegalArgumentException(name + ": input_size must be non-negative, got " + inputSize);
         if (hiddenSize <= 0) throw new IllegalArgumentException(name + ": hidden_size must be greater than zero, got " + hiddenSize);
         if (numLayers <= 0) throw new IllegalArgumentException(name + ": num_layers must be greater than zero, got " + numLayers);
@@ -53,21 +63,25 @@ public abstract class RNNBase extends Module {
         this.batchFirst = batchFirst;
         this.dropout = dropout;
         this.bidirectional = bidirectional;
+        this.projSize = projSize;
         int directions = bidirectional ? 2 : 1;
+        int stateSize = projSize > 0 ? projSize : hiddenSize;   // PyTorch's real_hidden_size
         double bound = 1 / Math.sqrt(hiddenSize);
         parameterNames = new String[numLayers * directions][];
         for (int layer = 0; layer < numLayers; layer++) {
-            int layerInput = layer == 0 ? inputSize : hiddenSize * directions;
+            int layerInput = layer == 0 ? inputSize : stateSize * directions;
             for (int direction = 0; direction < directions; direction++) {
                 String suffix = "_l" + layer + (direction == 1 ? "_reverse" : "");
-                String[] names = bias ? new String[] {"weight_ih" + suffix, "weight_hh" + suffix, "bias_ih" + suffix, "bias_hh" + suffix}
-                        : new String[] {"weight_ih" + suffix, "weight_hh" + suffix};
+                // PyTorch's order: weight_ih, weight_hh, bias_ih, bias_hh, then weight_hr (a null name keeps the positions)
+                String[] names = {"weight_ih" + suffix, "weight_hh" + suffix, bias ? "bias_ih" + suffix : null, bias ? "bias_hh" + suffix : null,
+                        projSize > 0 ? "weight_hr" + suffix : null};
                 registerParameter(names[0], new Parameter(Init.uniform(bound, gates * hiddenSize, layerInput)));
-                registerParameter(names[1], new Parameter(Init.uniform(bound, gates * hiddenSize, hiddenSize)));
+                registerParameter(names[1], new Parameter(Init.uniform(bound, gates * hiddenSize, stateSize)));
                 if (bias) {
                     registerParameter(names[2], new Parameter(Init.uniform(bound, gates * hiddenSize)));
                     registerParameter(names[3], new Parameter(Init.uniform(bound, gates * hiddenSize)));
                 }
+                if (projSize > 0) registerParameter(names[4], new Parameter(Init.uniform(bound, projSize, hiddenSize)));
                 parameterNames[layer * directions + direction] = names;
             }
         }
@@ -97,9 +111,9 @@ public abstract class RNNBase extends Module {
         }
         if (x.size(0) == 0) throw new IllegalArgumentException(name + ": Expected sequence length to be larger than 0 in RNN");
         int directions = bidirectional ? 2 : 1;
-        Tensor h = initialState(name, "hx", h0, batched, x);
+        Tensor h = initialState(name, "hx", h0, batched, x, projSize > 0 ? projSize : hiddenSize);
         boolean lstm = mode.equals("LSTM");
-        Tensor c = lstm ? initialState(name, "cx", c0, batched, x) : null;
+        Tensor c = lstm ? initialState(name, "cx", c0, batched, x, hiddenSize) : null;
         if (!lstm && c0 != null) throw new IllegalArgumentException(name + ": only LSTM takes a cell state");
         List<Tensor> lastH = new ArrayList<>();
         List<Tensor> lastC = new ArrayList<>();
@@ -113,8 +127,10 @@ public abstract class RNNBase extends Module {
                 Tensor inputGates = F.linear(layerInput, parameter(names[0]), bias ? parameter(names[2]) : null);   // every step's input projection at once
                 Tensor hState = h.select(0, layer * directions + direction);
                 Tensor cState = lstm ? c.select(0, layer * directions + direction) : null;
-                // the steps as one op (RecurrentOps.RNN_LAYER): one node per layer and direction in a compiled graph
-                List<Tensor> ran = RecurrentOps.RNN_LAYER.callList(inputGates, hState, cState, weightHh, biasHh, mode, direction == 1);
+                // the steps as one op (RecurrentOps.RNN_LAYER): one node per layer and direction in a compiled graph;
+                // with proj_size, step by step (the fused layer has no projection)
+                List<Tensor> ran = projSize > 0 ? projectedLstmLayer(inputGates, hState, cState, weightHh, biasHh, parameter(names[4]), direction == 1)
+                        : RecurrentOps.RNN_LAYER.callList(inputGates, hState, cState, weightHh, biasHh, mode, direction == 1);
                 directionOutputs.add(ran.get(0));
                 lastH.add(ran.get(1));
                 if (lstm) lastC.add(ran.get(2));
@@ -130,9 +146,28 @@ public abstract class RNNBase extends Module {
         return new Output(batchFirst ? output.transpose(0, 1) : output, hN, cN);
     }
 
-    /** {@code given} as {@code [layers·directions, N, hidden]}, or zeros; PyTorch's checks and messages. */
-    private Tensor initialState(String name, String what, Tensor given, boolean batched, Tensor x) {
-        int[] expected = {numLayers * (bidirectional ? 2 : 1), x.size(1), hiddenSize};
+    /**
+     * One LSTM layer with proj_size, as ATen's: each step's gates from the input's projection and
+     * {@code h·W_hhᵀ + b_hh}, the cell ({@link RecurrentOps#lstmCell}), then {@code h = h'·W_hrᵀ}
+     * (the cell state keeps the full hidden size). Returns every step's h [steps, N, P] in input
+     * order, the last h and the last c.
+     */
+    private static List<Tensor> projectedLstmLayer(Tensor inputGates, Tensor h, Tensor c, Tensor weightHh, Tensor biasHh, Tensor weightHr, boolean reverse) {
+        int steps = inputGates.size(0);
+        Tensor[] outputs = new Tensor[steps];
+        for (int i = 0; i < steps; i++) {
+            int t = reverse ? steps - 1 - i : i;
+            Tensor[] hc = RecurrentOps.lstmCell(inputGates.select(0, t), F.linear(h, weightHh, biasHh), c);
+            h = F.linear(hc[0], weightHr, null);
+            c = hc[1];
+            outputs[t] = h;
+        }
+        return List.of(Tensor.stack(List.of(outputs), 0), h, c);
+    }
+
+    /** {@code given} as {@code [layers·directions, N, size]}, or zeros; PyTorch's checks and messages. */
+    private Tensor initialState(String name, String what, Tensor given, boolean batched, Tensor x, int size) {
+        int[] expected = {numLayers * (bidirectional ? 2 : 1), x.size(1), size};
         if (given == null) return Tensor.zeros(x.dtype(), expected);
         if (batched && given.dim() != 3) {
             throw new IllegalArgumentException(name + ": For batched 3-D input, " + what + " should also be 3-D but got " + given.dim() + "-D tensor");
@@ -161,6 +196,7 @@ public abstract class RNNBase extends Module {
         if (batchFirst) sb.append(", batch_first=True");
         if (dropout != 0) sb.append(", dropout=").append(Repr.number(dropout));
         if (bidirectional) sb.append(", bidirectional=True");
+        if (projSize != 0) sb.append(", proj_size=").append(projSize);
         return sb.toString();
     }
 }

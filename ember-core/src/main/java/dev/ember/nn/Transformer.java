@@ -27,10 +27,23 @@ public class Transformer extends Module {
 
     public Transformer(int dModel, int nhead, int numEncoderLayers, int numDecoderLayers, int dimFeedforward, double dropout,
                        String activation, double layerNormEps, boolean normFirst, boolean bias) {
-        this.encoder = new TransformerEncoder(() -> new TransformerEncoderLayer(dModel, nhead, dimFeedforward, dropout, activation, layerNormEps, normFirst, bias),
-                numEncoderLayers, new LayerNorm(new int[] {dModel}, layerNormEps, true, bias));
-        this.decoder = new TransformerDecoder(() -> new TransformerDecoderLayer(dModel, nhead, dimFeedforward, dropout, activation, layerNormEps, normFirst, bias),
-                numDecoderLayers, new LayerNorm(new int[] {dModel}, layerNormEps, true, bias));
+        this(dModel, nhead, numEncoderLayers, numDecoderLayers, layerNormEps, bias,
+                () -> new TransformerEncoderLayer(dModel, nhead, dimFeedforward, dropout, activation, layerNormEps, normFirst, bias),
+                () -> new TransformerDecoderLayer(dModel, nhead, dimFeedforward, dropout, activation, layerNormEps, normFirst, bias));
+    }
+
+    /** With a caller's {@code activation} in every layer's feed-forward block (PyTorch's callable form). */
+    public Transformer(int dModel, int nhead, int numEncoderLayers, int numDecoderLayers, int dimFeedforward, double dropout,
+                       dev.ember.Fn1<Tensor, Tensor> activation, double layerNormEps, boolean normFirst, boolean bias) {
+        this(dModel, nhead, numEncoderLayers, numDecoderLayers, layerNormEps, bias,
+                () -> new TransformerEncoderLayer(dModel, nhead, dimFeedforward, dropout, activation, layerNormEps, normFirst, bias),
+                () -> new TransformerDecoderLayer(dModel, nhead, dimFeedforward, dropout, activation, layerNormEps, normFirst, bias));
+    }
+
+    private Transformer(int dModel, int nhead, int numEncoderLayers, int numDecoderLayers, double layerNormEps, boolean bias,
+                        java.util.function.Supplier<TransformerEncoderLayer> encoderLayer, java.util.function.Supplier<TransformerDecoderLayer> decoderLayer) {
+        this.encoder = new TransformerEncoder(encoderLayer, numEncoderLayers, new LayerNorm(new int[] {dModel}, layerNormEps, true, bias));
+        this.decoder = new TransformerDecoder(decoderLayer, numDecoderLayers, new LayerNorm(new int[] {dModel}, layerNormEps, true, bias));
         this.dModel = dModel;
         this.nhead = nhead;
         // PyTorch's _reset_parameters: every parameter of more than one dim from xavier_uniform_ (biases and norms keep theirs)
@@ -62,6 +75,13 @@ public class Transformer extends Module {
      */
     public Tensor forward(Tensor src, Tensor tgt, Tensor srcMask, Tensor tgtMask, Tensor memoryMask,
                           Tensor srcKeyPaddingMask, Tensor tgtKeyPaddingMask, Tensor memoryKeyPaddingMask) {
+        return forward(src, tgt, srcMask, tgtMask, memoryMask, srcKeyPaddingMask, tgtKeyPaddingMask, memoryKeyPaddingMask, false, false, false);
+    }
+
+    /** With PyTorch's {@code src_is_causal}, {@code tgt_is_causal} and {@code memory_is_causal} hints: the mask each names is the causal mask. */
+    public Tensor forward(Tensor src, Tensor tgt, Tensor srcMask, Tensor tgtMask, Tensor memoryMask,
+                          Tensor srcKeyPaddingMask, Tensor tgtKeyPaddingMask, Tensor memoryKeyPaddingMask,
+                          boolean srcIsCausal, boolean tgtIsCausal, boolean memoryIsCausal) {
         int batchDim = isBatchFirst() ? 0 : 1;
         if (src.dim() != tgt.dim() || src.dim() != 3 || src.size(batchDim) != tgt.size(batchDim)) {
             throw new IllegalArgumentException("Transformer: the batch number of src and tgt must be equal (src " + dev.ember.tensor.Shapes.format(src.shape())
@@ -71,8 +91,8 @@ public class Transformer extends Module {
             throw new IllegalArgumentException("Transformer: the feature number of src and tgt must be equal to d_model (" + dModel + "), got "
                     + src.size(2) + " and " + tgt.size(2));
         }
-        Tensor memory = encoder.forward(src, srcMask, srcKeyPaddingMask);
-        return decoder.forward(tgt, memory, tgtMask, memoryMask, tgtKeyPaddingMask, memoryKeyPaddingMask);
+        Tensor memory = encoder.forward(src, srcMask, srcKeyPaddingMask, srcIsCausal);
+        return decoder.forward(tgt, memory, tgtMask, memoryMask, tgtKeyPaddingMask, memoryKeyPaddingMask, tgtIsCausal, memoryIsCausal);
     }
 
     /** PyTorch's {@code nn.Transformer.generate_square_subsequent_mask}: -inf above the diagonal, 0 elsewhere. */

@@ -28,8 +28,16 @@ public class TransformerDecoder extends Module {
 
     /** Every layer in turn with the same memory and masks (see {@link TransformerDecoderLayer}), then the norm. */
     public Tensor forward(Tensor tgt, Tensor memory, Tensor tgtMask, Tensor memoryMask, Tensor tgtKeyPaddingMask, Tensor memoryKeyPaddingMask) {
+        return forward(tgt, memory, tgtMask, memoryMask, tgtKeyPaddingMask, memoryKeyPaddingMask, false, false);
+    }
+
+    /** With PyTorch's {@code tgt_is_causal} and {@code memory_is_causal} hints (see {@link TransformerDecoderLayer}). */
+    public Tensor forward(Tensor tgt, Tensor memory, Tensor tgtMask, Tensor memoryMask, Tensor tgtKeyPaddingMask, Tensor memoryKeyPaddingMask,
+                          boolean tgtIsCausal, boolean memoryIsCausal) {
         Tensor x = tgt;
-        for (TransformerDecoderLayer layer : layers) x = layer.forward(x, memory, tgtMask, memoryMask, tgtKeyPaddingMask, memoryKeyPaddingMask);
+        for (TransformerDecoderLayer layer : layers) {
+            x = layer.forward(x, memory, tgtMask, memoryMask, tgtKeyPaddingMask, memoryKeyPaddingMask, tgtIsCausal, memoryIsCausal);
+        }
         return norm == null ? x : norm.forward(x);
     }
 }

@@ -25,8 +25,10 @@ public class TransformerDecoderLayer extends Module {
     public Dropout dropout1;
     public Dropout dropout2;
     public Dropout dropout3;
-    /** The activation: GELU when true, ReLU otherwise. */
+    /** The activation: GELU when true, ReLU otherwise (unless {@link #activation} is given). */
     private final boolean gelu;
+    /** A caller's activation (PyTorch's callable {@code activation}), or null for relu/gelu by name. */
+    private final dev.ember.Fn1<Tensor, Tensor> activation;
 
     /** PyTorch's defaults: dim_feedforward=2048, dropout=0.1, relu, layer_norm_eps=1e-5, post-norm. */
     public TransformerDecoderLayer(int dModel, int nhead) { this(dModel, nhead, 2048, 0.1); }
@@ -38,9 +40,27 @@ public class TransformerDecoderLayer extends Module {
     /** {@code activation} is {@code "relu"} or {@code "gelu"}. */
     public TransformerDecoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, String activation, double layerNormEps,
                                    boolean normFirst, boolean bias) {
+        this(dModel, nhead, dimFeedforward, dropout, checkedActivation(activation), null, layerNormEps, normFirst, bias);
+    }
+
+    /**
+     * With a caller's {@code activation} (PyTorch's callable form, e.g. {@code F::silu} or
+     * {@code t -> t.tanh()}) applied to the feed-forward block's hidden layer.
+     */
+    public TransformerDecoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, dev.ember.Fn1<Tensor, Tensor> activation, double layerNormEps,
+                                   boolean normFirst, boolean bias) {
+        this(dModel, nhead, dimFeedforward, dropout, "relu", java.util.Objects.requireNonNull(activation, "TransformerDecoderLayer: activation"), layerNormEps, normFirst, bias);
+    }
+
+    private static String checkedActivation(String activation) {
         if (!activation.equals("relu") && !activation.equals("gelu")) {
             throw new IllegalArgumentException("TransformerDecoderLayer: activation should be relu/gelu, not " + activation);
         }
+        return activation;
+    }
+
+    private TransformerDecoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, String activationName, dev.ember.Fn1<Tensor, Tensor> activation,
+                                    double layerNormEps, boolean normFirst, boolean bias) {
         this.selfAttn = new MultiheadAttention(dModel, nhead, dropout, bias);
         this.multiheadAttn = new MultiheadAttention(dModel, nhead, dropout, bias);
         this.linear1 = new Linear(dModel, dimFeedforward, bias);
@@ -53,7 +73,8 @@ public class TransformerDecoderLayer extends Module {
         this.dropout1 = new Dropout(dropout);
         this.dropout2 = new Dropout(dropout);
         this.dropout3 = new Dropout(dropout);
-        this.gelu = activation.equals("gelu");
+        this.gelu = activationName.equals("gelu");
+        this.activation = activation;
     }
 
     /**
@@ -80,30 +101,36 @@ public class TransformerDecoderLayer extends Module {
      * masks as {@link MultiheadAttention} takes them, each may be null.
      */
     public Tensor forward(Tensor tgt, Tensor memory, Tensor tgtMask, Tensor memoryMask, Tensor tgtKeyPaddingMask, Tensor memoryKeyPaddingMask) {
+        return forward(tgt, memory, tgtMask, memoryMask, tgtKeyPaddingMask, memoryKeyPaddingMask, false, false);
+    }
+
+    /** With PyTorch's {@code tgt_is_causal} and {@code memory_is_causal} hints: the mask each names is the causal mask. */
+    public Tensor forward(Tensor tgt, Tensor memory, Tensor tgtMask, Tensor memoryMask, Tensor tgtKeyPaddingMask, Tensor memoryKeyPaddingMask,
+                          boolean tgtIsCausal, boolean memoryIsCausal) {
         Tensor x = tgt;
         if (normFirst) {
-            x = x.add(selfAttentionBlock(norm1.forward(x), tgtMask, tgtKeyPaddingMask));
-            x = x.add(crossAttentionBlock(norm2.forward(x), memory, memoryMask, memoryKeyPaddingMask));
+            x = x.add(selfAttentionBlock(norm1.forward(x), tgtMask, tgtKeyPaddingMask, tgtIsCausal));
+            x = x.add(crossAttentionBlock(norm2.forward(x), memory, memoryMask, memoryKeyPaddingMask, memoryIsCausal));
             x = x.add(feedForwardBlock(norm3.forward(x)));
         } else {
-            x = norm1.forward(x.add(selfAttentionBlock(x, tgtMask, tgtKeyPaddingMask)));
-            x = norm2.forward(x.add(crossAttentionBlock(x, memory, memoryMask, memoryKeyPaddingMask)));
+            x = norm1.forward(x.add(selfAttentionBlock(x, tgtMask, tgtKeyPaddingMask, tgtIsCausal)));
+            x = norm2.forward(x.add(crossAttentionBlock(x, memory, memoryMask, memoryKeyPaddingMask, memoryIsCausal)));
             x = norm3.forward(x.add(feedForwardBlock(x)));
         }
         return x;
     }
 
-    private Tensor selfAttentionBlock(Tensor x, Tensor mask, Tensor keyPaddingMask) {
-        return dropout1.forward(selfAttn.forward(x, x, x, mask, keyPaddingMask));
+    private Tensor selfAttentionBlock(Tensor x, Tensor mask, Tensor keyPaddingMask, boolean isCausal) {
+        return dropout1.forward(selfAttn.forward(x, x, x, keyPaddingMask, false, mask, true, isCausal).output());
     }
 
-    private Tensor crossAttentionBlock(Tensor x, Tensor memory, Tensor mask, Tensor keyPaddingMask) {
-        return dropout2.forward(multiheadAttn.forward(x, memory, memory, mask, keyPaddingMask));
+    private Tensor crossAttentionBlock(Tensor x, Tensor memory, Tensor mask, Tensor keyPaddingMask, boolean isCausal) {
+        return dropout2.forward(multiheadAttn.forward(x, memory, memory, keyPaddingMask, false, mask, true, isCausal).output());
     }
 
     private Tensor feedForwardBlock(Tensor x) {
         Tensor h = linear1.forward(x);
-        h = gelu ? F.gelu(h) : F.relu(h);
+        h = activation != null ? activation.apply(h) : gelu ? F.gelu(h) : F.relu(h);
         return dropout3.forward(linear2.forward(dropout.forward(h)));
     }
 }

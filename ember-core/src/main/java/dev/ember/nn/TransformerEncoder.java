@@ -31,9 +31,12 @@ public class TransformerEncoder extends Module {
     public Tensor forward(Tensor src, Tensor mask) { return forward(src, mask, null); }
 
     /** Every layer in turn with the same {@code mask} and {@code srcKeyPaddingMask [B, S]} (either may be null), then the norm. */
-    public Tensor forward(Tensor src, Tensor mask, Tensor srcKeyPaddingMask) {
+    public Tensor forward(Tensor src, Tensor mask, Tensor srcKeyPaddingMask) { return forward(src, mask, srcKeyPaddingMask, false); }
+
+    /** With PyTorch's {@code is_causal} hint: {@code mask} is the causal mask. */
+    public Tensor forward(Tensor src, Tensor mask, Tensor srcKeyPaddingMask, boolean isCausal) {
         Tensor x = src;
-        for (TransformerEncoderLayer layer : layers) x = layer.forward(x, mask, srcKeyPaddingMask);
+        for (TransformerEncoderLayer layer : layers) x = layer.forward(x, mask, srcKeyPaddingMask, isCausal);
         return norm == null ? x : norm.forward(x);
     }
 }

@@ -20,8 +20,10 @@ public class TransformerEncoderLayer extends Module {
     public LayerNorm norm2;
     public Dropout dropout1;
     public Dropout dropout2;
-    /** The activation: GELU when true, ReLU otherwise. */
+    /** The activation: GELU when true, ReLU otherwise (unless {@link #activation} is given). */
     private final boolean gelu;
+    /** A caller's activation (PyTorch's callable {@code activation}), or null for relu/gelu by name. */
+    private final dev.ember.Fn1<Tensor, Tensor> activation;
 
     /** PyTorch's defaults: dim_feedforward=2048, dropout=0.1, relu, layer_norm_eps=1e-5, post-norm. */
     public TransformerEncoderLayer(int dModel, int nhead) { this(dModel, nhead, 2048, 0.1); }
@@ -33,9 +35,27 @@ public class TransformerEncoderLayer extends Module {
     /** {@code activation} is {@code "relu"} or {@code "gelu"}. */
     public TransformerEncoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, String activation, double layerNormEps,
                                    boolean normFirst, boolean bias) {
+        this(dModel, nhead, dimFeedforward, dropout, checkedActivation(activation), null, layerNormEps, normFirst, bias);
+    }
+
+    /**
+     * With a caller's {@code activation} (PyTorch's callable form, e.g. {@code F::silu} or
+     * {@code t -> t.tanh()}) applied to the feed-forward block's hidden layer.
+     */
+    public TransformerEncoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, dev.ember.Fn1<Tensor, Tensor> activation, double layerNormEps,
+                                   boolean normFirst, boolean bias) {
+        this(dModel, nhead, dimFeedforward, dropout, "relu", java.util.Objects.requireNonNull(activation, "TransformerEncoderLayer: activation"), layerNormEps, normFirst, bias);
+    }
+
+    private static String checkedActivation(String activation) {
         if (!activation.equals("relu") && !activation.equals("gelu")) {
             throw new IllegalArgumentException("TransformerEncoderLayer: activation should be relu/gelu, not " + activation);
         }
+        return activation;
+    }
+
+    private TransformerEncoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, String activationName, dev.ember.Fn1<Tensor, Tensor> activation,
+                                    double layerNormEps, boolean normFirst, boolean bias) {
         this.selfAttn = new MultiheadAttention(dModel, nhead, dropout, bias);
         this.linear1 = new Linear(dModel, dimFeedforward, bias);
         this.dropout = new Dropout(dropout);
@@ -45,7 +65,8 @@ public class TransformerEncoderLayer extends Module {
         this.norm2 = new LayerNorm(new int[] {dModel}, layerNormEps, true, bias);
         this.dropout1 = new Dropout(dropout);
         this.dropout2 = new Dropout(dropout);
-        this.gelu = activation.equals("gelu");
+        this.gelu = activationName.equals("gelu");
+        this.activation = activation;
     }
 
     /**
@@ -69,25 +90,28 @@ public class TransformerEncoderLayer extends Module {
     public Tensor forward(Tensor src, Tensor srcMask) { return forward(src, srcMask, null); }
 
     /** With {@code srcKeyPaddingMask [B, S]} too (true: a padding position no query attends to); either may be null. */
-    public Tensor forward(Tensor src, Tensor srcMask, Tensor srcKeyPaddingMask) {
+    public Tensor forward(Tensor src, Tensor srcMask, Tensor srcKeyPaddingMask) { return forward(src, srcMask, srcKeyPaddingMask, false); }
+
+    /** With PyTorch's {@code is_causal} hint: {@code srcMask} is the causal mask (see {@link MultiheadAttention}'s). */
+    public Tensor forward(Tensor src, Tensor srcMask, Tensor srcKeyPaddingMask, boolean isCausal) {
         Tensor x = src;
         if (normFirst) {
-            x = x.add(selfAttentionBlock(norm1.forward(x), srcMask, srcKeyPaddingMask));
+            x = x.add(selfAttentionBlock(norm1.forward(x), srcMask, srcKeyPaddingMask, isCausal));
             x = x.add(feedForwardBlock(norm2.forward(x)));
         } else {
-            x = norm1.forward(x.add(selfAttentionBlock(x, srcMask, srcKeyPaddingMask)));
+            x = norm1.forward(x.add(selfAttentionBlock(x, srcMask, srcKeyPaddingMask, isCausal)));
             x = norm2.forward(x.add(feedForwardBlock(x)));
         }
         return x;
     }
 
-    private Tensor selfAttentionBlock(Tensor x, Tensor mask, Tensor keyPaddingMask) {
-        return dropout1.forward(selfAttn.forward(x, x, x, mask, keyPaddingMask));
+    private Tensor selfAttentionBlock(Tensor x, Tensor mask, Tensor keyPaddingMask, boolean isCausal) {
+        return dropout1.forward(selfAttn.forward(x, x, x, keyPaddingMask, false, mask, true, isCausal).output());
     }
 
     private Tensor feedForwardBlock(Tensor x) {
         Tensor h = linear1.forward(x);
-        h = gelu ? F.gelu(h) : F.relu(h);
+        h = activation != null ? activation.apply(h) : gelu ? F.gelu(h) : F.relu(h);
         return dropout2.forward(linear2.forward(dropout.forward(h)));
     }
 }

@@ -61,8 +61,18 @@ public final class NumericOps {
     public static final OpOverload LDEXP = ComposedOps.define("ldexp.Tensor(Tensor self, Tensor other) -> Tensor",
             (e, a) -> e.call(PointwiseOps.MUL_TENSOR, a[0], e.call(PointwiseOps.EXP2, a[1])));
 
-    /** ldexp in place: {@code self · 2^other} written into self (ATen's {@code mul_out(self, self, exp2(other))}). */
-    public static final OpOverload LDEXP_ = PointwiseOps.composedInPlace("ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)", LDEXP);
+    /**
+     * ldexp in place: {@code self · 2^other} written into self. ATen writes it as
+     * {@code mul_out(self, self, pow(2, other))}, an out= call, which autograd refuses whenever self
+     * or other requires grad (a leaf or not); so it is refused here too, with ATen's text, rather
+     * than differentiated: a program that trains through it in Ember would fail in PyTorch.
+     */
+    public static final OpOverload LDEXP_ = PointwiseOps.composedInPlace("ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)", LDEXP, a -> {
+        if (dev.ember.autograd.Autograd.records(a)) {
+            throw new IllegalArgumentException("mul(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad."
+                    + " (ldexp_ is ATen's mul_out(self, self, 2^other): call ldexp, or run ldexp_ inside Ember.noGrad())");
+        }
+    });
 
     /**
      * self as {@code mantissa · 2^exponent} with |mantissa| in [0.5, 1) (C's frexp, element by

@@ -50,7 +50,10 @@ class ModuleSamplesTest {
         activations(s);
         layers(s);
         attention(s);
+        attentionOptions(s);
+        transformers(s);
         pooling(s);
+        poolingWithIndices(s);
         norms(s);
         padsAndShapes(s);
         losses(s);
@@ -116,10 +119,21 @@ class ModuleSamplesTest {
                 idx(10, 12), fixed(Tensor.ofLongs(0, 2, 2, 7))));
         s.add(two("EmbeddingBag max offsets", () -> new EmbeddingBag(10, 3, "max"), EmbeddingBag::forward, "torch.embedding_bag(weight, x, y, False, 2)[0]",
                 idx(10, 12), fixed(Tensor.ofLongs(0, 3, 7))));
+        Tensor padded = Tensor.ofLongs(1, 2, 2, 5, 2, 7, 9, 0, 2, 3, 4, 2);
+        s.add(three("EmbeddingBag sum per_sample_weights", () -> new EmbeddingBag(10, 3, "sum"), EmbeddingBag::forward,
+                "torch.embedding_bag(weight, x, y, False, 0, False, z)[0]", idx(10, 12), fixed(Tensor.ofLongs(0, 2, 2, 7)), x(12)));
+        s.add(two("EmbeddingBag mean padding_idx", () -> new EmbeddingBag(10, 3, "mean", false, 2), EmbeddingBag::forward,
+                "torch.embedding_bag(weight, x, y, False, 1, False, None, False, 2)[0]", fixed(padded), fixed(Tensor.ofLongs(0, 3, 3, 8))));
+        s.add(one("EmbeddingBag sum padding_idx 2d", () -> new EmbeddingBag(10, 3, "sum", false, 2),
+                "torch.embedding_bag(weight, x.flatten(), torch.arange(0, 12, 4), False, 0, False, None, False, 2)[0]", fixed(padded.reshape(3, 4))));
+        s.add(two("EmbeddingBag max padding_idx=-1 include_last_offset", () -> new EmbeddingBag(10, 3, "max", true, -1), EmbeddingBag::forward,
+                "torch.embedding_bag(weight, x, y, False, 2, False, None, True, 9)[0]", fixed(padded), fixed(Tensor.ofLongs(0, 4, 9, 12))));
         s.add(one("Identity", Identity::new, "x", x(2, 3)));
         s.add(one("Dropout p=0", () -> new Dropout(0.0), "x", x(2, 3, 4)));
         s.add(one("Dropout eval", () -> new Dropout(0.5).eval(), "x", x(2, 3, 4)));
         s.add(one("Dropout2d eval", () -> new Dropout2d(0.5).eval(), "x", x(2, 3, 4, 4)));
+        s.add(one("Dropout1d eval", () -> new Dropout1d(0.5).eval(), "x", x(2, 3, 4)));
+        s.add(one("Dropout3d eval", () -> new Dropout3d(0.5).eval(), "x", x(2, 3, 2, 2, 2)));
         s.add(two("CosineSimilarity", CosineSimilarity::new, CosineSimilarity::forward, "torch.cosine_similarity(x, y, 1, 1e-8)", x(10, 20), x(10, 20)));
         s.add(two("CosineSimilarity dim=0 broadcast", () -> new CosineSimilarity(0, 1e-6), CosineSimilarity::forward, "torch.cosine_similarity(x, y, 0, 1e-6)", x(4, 5), x(4, 1)));
         s.add(two("PairwiseDistance", PairwiseDistance::new, PairwiseDistance::forward, "torch.pairwise_distance(x, y, 2.0, 1e-6, False)", x(10, 20), x(10, 20)));
@@ -190,6 +204,58 @@ class ModuleSamplesTest {
                 "torch.max_unpool2d(x, y, [4, 4])", x(1, 1, 2, 2), fixed(Tensor.ofLongs(0, 3, 9, 14).reshape(1, 1, 2, 2))));
     }
 
+    /** A forward's values and, as values of the same dtype, its indices: one comparison checks both (and the gradient flows through the values). */
+    private static Tensor withIndices(List<Tensor> valuesAndIndices) {
+        Tensor values = valuesAndIndices.get(0);
+        return Tensor.cat(List.of(values.flatten(), valuesAndIndices.get(1).flatten().to(values.dtype())), 0);
+    }
+
+    /** The libtorch side of {@link #withIndices}: {@code o} a (values, indices) pair. */
+    private static String withIndices(String call) { return "o = " + call + "\nreturn torch.cat([o[0].flatten(), o[1].flatten().to(o[0].dtype)])"; }
+
+    /** Max pooling with return_indices, then unpooled by those indices: MaxUnpool's input as PyTorch's samples make it. */
+    public static final class PoolThenUnpool extends Module {
+        public final Module pool;
+        public final Module unpool;
+        private final int dims;
+
+        PoolThenUnpool(int dims, int kernel) {
+            this.dims = dims;
+            this.pool = switch (dims) { case 1 -> new MaxPool1d(kernel); case 2 -> new MaxPool2d(kernel); default -> new MaxPool3d(kernel); };
+            this.unpool = switch (dims) { case 1 -> new MaxUnpool1d(kernel); case 2 -> new MaxUnpool2d(kernel); default -> new MaxUnpool3d(kernel); };
+        }
+
+        @Override
+        public Tensor forward(Tensor input) {
+            return switch (dims) {
+                case 1 -> { List<Tensor> o = ((MaxPool1d) pool).forwardWithIndices(input); yield ((MaxUnpool1d) unpool).forward(o.get(0), o.get(1)); }
+                case 2 -> { List<Tensor> o = ((MaxPool2d) pool).forwardWithIndices(input); yield ((MaxUnpool2d) unpool).forward(o.get(0), o.get(1)); }
+                default -> { List<Tensor> o = ((MaxPool3d) pool).forwardWithIndices(input); yield ((MaxUnpool3d) unpool).forward(o.get(0), o.get(1)); }
+            };
+        }
+    }
+
+    private static void poolingWithIndices(List<Sample> s) {
+        s.add(one("MaxPool1d return_indices", () -> new MaxPool1d(3, 2, 1, 1, false), (m, a) -> withIndices(m.forwardWithIndices(a)),
+                withIndices("torch.max_pool1d_with_indices(x, [3], [2], [1], [1], False)"), x(2, 3, 9)));
+        s.add(one("MaxPool2d return_indices ceil", () -> new MaxPool2d(new int[] {3, 2}, new int[] {2, 1}, new int[] {1, 0}, new int[] {1, 1}, true),
+                (m, a) -> withIndices(m.forwardWithIndices(a)), withIndices("torch.max_pool2d_with_indices(x, [3, 2], [2, 1], [1, 0], [1, 1], True)"), x(2, 2, 5, 4)));
+        s.add(one("MaxPool3d return_indices", () -> new MaxPool3d(new int[] {2, 2, 2}, new int[] {2, 2, 2}, new int[] {1, 1, 1}, new int[] {1, 1, 1}, false),
+                (m, a) -> withIndices(m.forwardWithIndices(a)), withIndices("torch.max_pool3d_with_indices(x, [2, 2, 2], [2, 2, 2], [1, 1, 1])"), x(1, 2, 3, 4, 3)));
+        s.add(one("AdaptiveMaxPool1d return_indices", () -> new AdaptiveMaxPool1d(3, true), (m, a) -> withIndices(m.forwardWithIndices(a)),
+                withIndices("torch.adaptive_max_pool1d(x, [3])"), x(2, 3, 7)));
+        s.add(one("AdaptiveMaxPool2d return_indices", () -> new AdaptiveMaxPool2d(new int[] {2, 3}, true), (m, a) -> withIndices(m.forwardWithIndices(a)),
+                withIndices("torch.adaptive_max_pool2d(x, [2, 3])"), x(2, 5, 7)));
+        s.add(one("AdaptiveMaxPool3d return_indices", () -> new AdaptiveMaxPool3d(new int[] {2, 1, 2}, true), (m, a) -> withIndices(m.forwardWithIndices(a)),
+                withIndices("torch.adaptive_max_pool3d(x, [2, 1, 2])"), x(1, 2, 3, 4, 5)));
+        s.add(one("MaxUnpool1d of MaxPool1d indices", () -> new PoolThenUnpool(1, 2),
+                "o = torch.max_pool1d_with_indices(x, [2], [2])\nreturn torch.max_unpool2d(o[0].unsqueeze(-1), o[1].unsqueeze(-1), [8, 1]).squeeze(-1)", x(2, 3, 8)));
+        s.add(one("MaxUnpool2d of MaxPool2d indices", () -> new PoolThenUnpool(2, 2),
+                "o = torch.max_pool2d_with_indices(x, [2, 2], [2, 2])\nreturn torch.max_unpool2d(o[0], o[1], [4, 6])", x(2, 2, 4, 6)));
+        s.add(one("MaxUnpool3d of MaxPool3d indices", () -> new PoolThenUnpool(3, 2),
+                "o = torch.max_pool3d_with_indices(x, [2, 2, 2], [2, 2, 2])\nreturn torch.max_unpool3d(o[0], o[1], [4, 2, 4], [2, 2, 2], [0, 0, 0])", x(1, 2, 4, 2, 4)));
+    }
+
     private static void attention(List<Sample> s) {
         for (boolean bias : new boolean[] {true, false}) {
             for (boolean batchFirst : new boolean[] {true, false}) {
@@ -202,6 +268,56 @@ class ModuleSamplesTest {
         }
         s.add(three("MultiheadAttention no_batch_dim", () -> new MultiheadAttention(6, 3), MultiheadAttention::forward,
                 mhaReference(true, 3, "qi = x.unsqueeze(0)\nki = y.unsqueeze(0)\nvi = z.unsqueeze(0)", "o.squeeze(0)"), x(3, 6), x(4, 6), x(4, 6)));
+    }
+
+    /** MultiheadAttention's output and its attention weights, flattened into one tensor. */
+    private static Tensor outputAndWeights(MultiheadAttention.Output o) { return Tensor.cat(List.of(o.output().flatten(), o.weights().flatten()), 0); }
+
+    /** PyTorch's MultiheadAttention options: kdim/vdim, add_bias_kv, add_zero_attn, need_weights and average_attn_weights. */
+    private static void attentionOptions(List<Sample> s) {
+        s.add(three("MultiheadAttention kdim vdim batch_first", () -> new MultiheadAttention(6, 2, 0.0, true, false, false, 5, 3), MultiheadAttention::forward,
+                mhaOptionsReference(2, true, true, false, false, "None", null), x(2, 3, 6), x(2, 4, 5), x(2, 4, 3)));
+        s.add(three("MultiheadAttention kdim no_bias seq_first", () -> new MultiheadAttention(4, 2, 0.0, false, false, false, 3, null).batchFirst(false),
+                MultiheadAttention::forward, mhaOptionsReference(2, true, false, false, false, "None", null).replace("qi = x\nki = y\nvi = z", "qi = x.transpose(0, 1)\nki = y.transpose(0, 1)\nvi = z.transpose(0, 1)")
+                        .replace("return o", "return o.transpose(0, 1)"), x(3, 2, 4), x(5, 2, 3), x(5, 2, 4)));
+        s.add(three("MultiheadAttention add_bias_kv add_zero_attn key_padding_mask", () -> new MultiheadAttention(4, 2, 0.0, true, true, true, null, null),
+                (m, a, b, c) -> m.forward(a, b, b, null, c),
+                "ki = y\n" + BOOL_MASK.formatted("kp", "z") + "kp = torch.cat([kp, torch.zeros(2, 2, dtype=kp.dtype)], 1).reshape(2, 1, 1, 6)\n"
+                        + mhaOptionsReference(2, false, true, true, true, "kp", null).replace("vi = z", "vi = y"), x(2, 3, 4), x(2, 4, 4), fixed(KEY_PADDING_2x4)));
+        s.add(two("MultiheadAttention need_weights per head add_zero_attn", () -> new MultiheadAttention(4, 2, 0.0, true, false, true, null, null),
+                (m, a, b) -> outputAndWeights(m.forward(a, b, b, null, true, null, false)),
+                mhaOptionsReference(2, false, true, false, true, "None", "w").replace("vi = z", "vi = y"), x(2, 3, 4), x(2, 5, 4)));
+        s.add(two("MultiheadAttention need_weights averaged add_bias_kv attn_mask", () -> new MultiheadAttention(4, 2, 0.0, true, true, false, null, null),
+                (m, a, b) -> outputAndWeights(m.forward(a, a, a, null, true, b, true)),
+                "ki = x\nam = torch.cat([y, torch.zeros(3, 1, dtype=y.dtype)], 1)\n" + mhaOptionsReference(2, false, true, true, false, "am", "w.mean(1)")
+                        .replace("ki = y\nvi = z", "ki = x\nvi = x"), x(2, 3, 4), target(3, 3)));
+    }
+
+    /**
+     * F.multi_head_attention_forward in ATen ops, batch first: separate or packed projections (as
+     * the sizes say), add_bias_kv's learned key and value, add_zero_attn's zero ones after the head
+     * split, an additive {@code mask} over the grown key set; with {@code weights} (an expression of
+     * {@code w}, the per-head softmax) the output and the weights flattened together.
+     */
+    private static String mhaOptionsReference(int heads, boolean separate, boolean bias, boolean biasKv, boolean zeroAttn, String mask, String weights) {
+        String[] w = separate ? new String[] {"q_proj_weight", "k_proj_weight", "v_proj_weight"}
+                : new String[] {"in_proj_weight[0:E]", "in_proj_weight[E:2 * E]", "in_proj_weight[2 * E:]"};
+        String[] b = bias ? new String[] {"in_proj_bias[0:E]", "in_proj_bias[E:2 * E]", "in_proj_bias[2 * E:]"} : new String[] {"None", "None", "None"};
+        StringBuilder r = new StringBuilder("qi = x\nki = y\nvi = z\nE = qi.size(-1)\nH = " + heads + "\n");
+        r.append("q = torch.linear(qi, ").append(w[0]).append(", ").append(b[0]).append(")\n");
+        r.append("k = torch.linear(ki, ").append(w[1]).append(", ").append(b[1]).append(")\n");
+        r.append("v = torch.linear(vi, ").append(w[2]).append(", ").append(b[2]).append(")\n");
+        r.append("B = q.size(0)\n");
+        if (biasKv) r.append("k = torch.cat([k, bias_k.expand(B, 1, E)], 1)\nv = torch.cat([v, bias_v.expand(B, 1, E)], 1)\n");
+        r.append("L = q.size(1)\nS = k.size(1)\n");
+        r.append("q = q.reshape(B, L, H, E // H).transpose(1, 2)\nk = k.reshape(B, S, H, E // H).transpose(1, 2)\nv = v.reshape(B, S, H, E // H).transpose(1, 2)\n");
+        if (zeroAttn) r.append("k = torch.cat([k, torch.zeros(B, H, 1, E // H, dtype=k.dtype)], 2)\nv = torch.cat([v, torch.zeros(B, H, 1, E // H, dtype=v.dtype)], 2)\n");
+        r.append("s = torch.matmul(q * (1.0 / float(E // H) ** 0.5), k.transpose(-2, -1))\n");
+        if (!mask.equals("None")) r.append("s = s + ").append(mask).append("\n");
+        r.append("w = torch.softmax(s, -1)\n");
+        r.append("o = torch.linear(torch.matmul(w, v).transpose(1, 2).reshape(B, L, E), out_proj_weight, ").append(bias ? "out_proj_bias" : "None").append(")\n");
+        r.append(weights == null ? "return o" : "return torch.cat([o.flatten(), (" + weights + ").flatten()])");
+        return r.toString();
     }
 
     /**
@@ -226,6 +342,120 @@ class ModuleSamplesTest {
                 o = torch.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(B, L, E)
                 o = torch.linear(o, out_proj_weight, %s)
                 return %s""".formatted(prelude, heads, in.formatted("0:E"), in.formatted("E:2 * E"), in.formatted("2 * E:"), bias ? "out_proj_bias" : "None", output);
+    }
+
+    // ------------------------------------------------------------------ transformers
+
+    /** Bags of two and three positions with one padded key each, and a bool attention mask no row of which blocks every key. */
+    private static final Tensor KEY_PADDING_2x3 = Tensor.ofLongs(0, 0, 1, 0, 1, 0).reshape(2, 3).ne(0.0);
+    private static final Tensor KEY_PADDING_2x4 = Tensor.ofLongs(0, 0, 0, 1, 1, 0, 0, 0).reshape(2, 4).ne(0.0);
+    private static final Tensor BLOCKED_3x3 = Tensor.ofLongs(0, 1, 1, 0, 0, 1, 1, 0, 0).reshape(3, 3).ne(0.0);
+
+    /** {@code module} in eval mode, its own type kept (Module.eval returns a Module). */
+    private static <M extends Module> M evaluating(M module) {
+        module.eval();
+        return module;
+    }
+
+    /** A causal bool mask (true above the diagonal: may not attend), as the is_causal hint wants beside it. */
+    private static Tensor causal(int n) { return Tensor.ones(n, n).triu(1).ne(0.0); }
+
+    private static void transformers(List<Sample> s) {
+        // TransformerEncoderLayer: common_modules' variants (norm_first, activations by name and callable, batch_first, masks, is_causal);
+        // the sequence-first layout of both layers is sampled in Transformer's, whose encoder and decoder layers are sequence first
+        s.add(three("TransformerEncoderLayer norm_first gelu batch_first src_mask src_key_padding_mask",
+                () -> new TransformerEncoderLayer(4, 2, 8, 0.0, "gelu", 1e-5, true, true), TransformerEncoderLayer::forward,
+                "hs = x\n" + KEY_PADDING_MASK + encoderLayer("", 2, "y + kp", false, "torch.gelu(%s)", true) + "return hs",
+                x(2, 3, 4), target(3, 3), fixed(KEY_PADDING_2x3)));
+        s.add(two("TransformerEncoderLayer callable activation bool src_mask eval",
+                () -> evaluating(new TransformerEncoderLayer(4, 2, 8, 0.0, (dev.ember.Fn1<Tensor, Tensor>) t -> t.tanh(), 1e-5, false, true)),
+                TransformerEncoderLayer::forward,
+                "hs = x\n" + BOOL_MASK.formatted("am", "y") + encoderLayer("", 2, "am", false, "torch.tanh(%s)", false) + "return hs", x(2, 3, 4), fixed(BLOCKED_3x3)));
+        s.add(two("TransformerEncoderLayer is_causal", () -> new TransformerEncoderLayer(4, 2, 8, 0.0), (m, a, b) -> m.forward(a, b, null, true),
+                "hs = x\n" + encoderLayer("", 2, "None", true, "torch.relu(%s)", false) + "return hs", x(2, 3, 4), fixed(causal(3))));
+        s.add(two("TransformerEncoder two layers norm src_key_padding_mask",
+                () -> new TransformerEncoder(() -> new TransformerEncoderLayer(4, 2, 8, 0.0), 2, new LayerNorm(new int[] {4}, 1e-5, true, true)),
+                (m, a, b) -> m.forward(a, null, b),
+                "hs = x\n" + BOOL_MASK.formatted("kp", "y") + "kp = kp.reshape(y.size(0), 1, 1, y.size(1))\n"
+                        + encoderLayer("layers_0_", 2, "kp", false, "torch.relu(%s)", false) + encoderLayer("layers_1_", 2, "kp", false, "torch.relu(%s)", false)
+                        + "return torch.layer_norm(hs, [hs.size(-1)], norm_weight, norm_bias, 1e-5)", x(2, 3, 4), fixed(KEY_PADDING_2x3)));
+        // TransformerDecoderLayer
+        s.add(three("TransformerDecoderLayer norm_first gelu batch_first tgt_is_causal",
+                () -> new TransformerDecoderLayer(4, 2, 8, 0.0, "gelu", 1e-5, true, true), (m, a, b, c) -> m.forward(a, b, c, null, null, null, true, false),
+                "hs = x\nmem = y\n" + decoderLayer("", 2, "None", true, "None", "torch.gelu(%s)", true) + "return hs", x(2, 3, 4), x(2, 4, 4), fixed(causal(3))));
+        s.add(three("TransformerDecoderLayer callable activation memory_key_padding_mask",
+                () -> new TransformerDecoderLayer(4, 2, 8, 0.0, (dev.ember.Fn1<Tensor, Tensor>) t -> t.sigmoid(), 1e-5, false, true),
+                (m, a, b, c) -> m.forward(a, b, null, null, null, c),
+                "hs = x\nmem = y\n" + BOOL_MASK.formatted("kp", "z") + "kp = kp.reshape(z.size(0), 1, 1, z.size(1))\n"
+                        + decoderLayer("", 2, "None", false, "kp", "torch.sigmoid(%s)", false) + "return hs", x(2, 3, 4), x(2, 4, 4), fixed(KEY_PADDING_2x4)));
+        // Transformer: one encoder and one decoder layer, each stack with its final norm
+        s.add(two("Transformer", () -> new Transformer(4, 2, 1, 1, 8, 0.0).batchFirst(false), Transformer::forward,
+                "hs = x.transpose(0, 1)\n" + encoderLayer("encoder_layers_0_", 2, "None", false, "torch.relu(%s)", false)
+                        + "mem = torch.layer_norm(hs, [hs.size(-1)], encoder_norm_weight, encoder_norm_bias, 1e-5)\nhs = y.transpose(0, 1)\n"
+                        + decoderLayer("decoder_layers_0_", 2, "None", false, "None", "torch.relu(%s)", false)
+                        + "return torch.layer_norm(hs, [hs.size(-1)], decoder_norm_weight, decoder_norm_bias, 1e-5).transpose(0, 1)",
+                x(3, 2, 4), x(2, 2, 4)));
+        s.add(three("Transformer batch_first norm_first gelu tgt_mask tgt_is_causal",
+                () -> new Transformer(4, 2, 1, 1, 8, 0.0, "gelu", 1e-5, true, true),
+                (m, a, b, c) -> m.forward(a, b, null, c, null, null, null, null, false, true, false),
+                "hs = x\n" + encoderLayer("encoder_layers_0_", 2, "None", false, "torch.gelu(%s)", true)
+                        + "mem = torch.layer_norm(hs, [hs.size(-1)], encoder_norm_weight, encoder_norm_bias, 1e-5)\nhs = y\n"
+                        + decoderLayer("decoder_layers_0_", 2, "None", true, "None", "torch.gelu(%s)", true)
+                        + "return torch.layer_norm(hs, [hs.size(-1)], decoder_norm_weight, decoder_norm_bias, 1e-5)",
+                x(2, 3, 4), x(2, 2, 4), fixed(causal(2))));
+    }
+
+    /** {@code %1$s}: the bool mask {@code %2$s} as MultiheadAttention adds it to the scores (true: -inf). */
+    private static final String BOOL_MASK = "%1$s = torch.zeros(%2$s.shape, dtype=x.dtype).masked_fill(%2$s, float('-inf'))\n";
+
+    /** z, a bool key padding mask [B, S], as an additive mask {@code kp} broadcasting over heads and queries. */
+    private static final String KEY_PADDING_MASK = BOOL_MASK.formatted("kp", "z") + "kp = kp.reshape(z.size(0), 1, 1, z.size(1))\n";
+
+    /**
+     * nn.TransformerEncoderLayer's forward in ATen ops on {@code t} (batch first), its parameters
+     * prefixed {@code p}: self-attention under the additive {@code mask} (or sdpa's is_causal), then
+     * the feed-forward block with activation {@code act} (a format of one argument), post- or pre-norm.
+     */
+    private static String encoderLayer(String p, int heads, String mask, boolean causal, String act, boolean normFirst) {
+        String feedForward = "torch.linear(" + act.formatted("torch.linear(h, " + p + "linear1_weight, " + p + "linear1_bias)") + ", " + p + "linear2_weight, " + p + "linear2_bias)";
+        if (normFirst) {
+            return layerNorm("h", "hs", p + "norm1") + attention(p + "self_attn_", "h", "h", "h", heads, mask, causal) + "hs = hs + h\n"
+                    + layerNorm("h", "hs", p + "norm2") + "hs = hs + " + feedForward + "\n";
+        }
+        return attention(p + "self_attn_", "h", "hs", "hs", heads, mask, causal) + layerNorm("hs", "hs + h", p + "norm1")
+                + "h = hs\n" + layerNorm("hs", "hs + " + feedForward, p + "norm2");
+    }
+
+    /** nn.TransformerDecoderLayer's forward on {@code t} attending to {@code mem}: self-attention, cross-attention, feed-forward. */
+    private static String decoderLayer(String p, int heads, String selfMask, boolean selfCausal, String memoryMask, String act, boolean normFirst) {
+        String feedForward = "torch.linear(" + act.formatted("torch.linear(h, " + p + "linear1_weight, " + p + "linear1_bias)") + ", " + p + "linear2_weight, " + p + "linear2_bias)";
+        if (normFirst) {
+            return layerNorm("h", "hs", p + "norm1") + attention(p + "self_attn_", "h", "h", "h", heads, selfMask, selfCausal) + "hs = hs + h\n"
+                    + layerNorm("h", "hs", p + "norm2") + attention(p + "multihead_attn_", "h", "h", "mem", heads, memoryMask, false) + "hs = hs + h\n"
+                    + layerNorm("h", "hs", p + "norm3") + "hs = hs + " + feedForward + "\n";
+        }
+        return attention(p + "self_attn_", "h", "hs", "hs", heads, selfMask, selfCausal) + layerNorm("hs", "hs + h", p + "norm1")
+                + attention(p + "multihead_attn_", "h", "hs", "mem", heads, memoryMask, false) + layerNorm("hs", "hs + h", p + "norm2")
+                + "h = hs\n" + layerNorm("hs", "hs + " + feedForward, p + "norm3");
+    }
+
+    private static String layerNorm(String out, String in, String norm) {
+        return out + " = torch.layer_norm(" + in + ", [x.size(-1)], " + norm + "_weight, " + norm + "_bias, 1e-5)\n";
+    }
+
+    /** MultiheadAttention (packed in_proj, with biases) of query {@code q} over {@code kv}, batch first, into {@code out}. */
+    private static String attention(String p, String out, String q, String kv, int heads, String mask, boolean causal) {
+        return """
+                aE = %2$s.size(-1)
+                aB = %2$s.size(0)
+                aL = %2$s.size(1)
+                aS = %3$s.size(1)
+                aq = torch.linear(%2$s, %1$sin_proj_weight[0:aE], %1$sin_proj_bias[0:aE]).reshape(aB, aL, %4$d, aE // %4$d).transpose(1, 2)
+                ak = torch.linear(%3$s, %1$sin_proj_weight[aE:2 * aE], %1$sin_proj_bias[aE:2 * aE]).reshape(aB, aS, %4$d, aE // %4$d).transpose(1, 2)
+                av = torch.linear(%3$s, %1$sin_proj_weight[2 * aE:], %1$sin_proj_bias[2 * aE:]).reshape(aB, aS, %4$d, aE // %4$d).transpose(1, 2)
+                ao = torch.scaled_dot_product_attention(aq, ak, av, attn_mask=%5$s, is_causal=%6$s).transpose(1, 2).reshape(aB, aL, aE)
+                %7$s = torch.linear(ao, %1$sout_proj_weight, %1$sout_proj_bias)
+                """.formatted(p, q, kv, heads, mask, causal ? "True" : "False", out);
     }
 
     private static void norms(List<Sample> s) {
@@ -300,6 +530,21 @@ class ModuleSamplesTest {
         s.add(one("Upsample bilinear", () -> new Upsample(2.0, "bilinear"), "torch.upsample_bilinear2d(x, None, False, [2.0, 2.0])", x(1, 2, 3, 3)));
         s.add(one("Upsample bilinear align_corners", () -> new Upsample(null, new double[] {2.0, 1.5}, "bilinear", true), "torch.upsample_bilinear2d(x, None, True, [2.0, 1.5])", x(1, 2, 3, 4)));
         s.add(one("Upsample linear", () -> new Upsample(3.0, "linear"), "torch.upsample_linear1d(x, None, False, [3.0])", x(1, 2, 4)));
+        s.add(one("Upsample bicubic", () -> new Upsample(2.0, "bicubic"), "torch.upsample_bicubic2d(x, None, False, [2.0, 2.0])", x(1, 2, 3, 3)));
+        s.add(one("Upsample bicubic align_corners size", () -> new Upsample(new int[] {5, 7}, null, "bicubic", true), "torch.upsample_bicubic2d(x, [5, 7], True, None)", x(1, 2, 3, 4)));
+        s.add(one("Upsample bicubic downscale", () -> new Upsample(null, new double[] {0.6, 1.3}, "bicubic", false), "torch.upsample_bicubic2d(x, None, False, [0.6, 1.3])", x(2, 1, 6, 4)));
+        s.add(one("Upsample trilinear", () -> new Upsample(2.0, "trilinear"), "torch.upsample_trilinear3d(x, None, False, [2.0, 2.0, 2.0])", x(1, 2, 2, 3, 2)));
+        s.add(one("Upsample trilinear align_corners size", () -> new Upsample(new int[] {3, 4, 5}, null, "trilinear", true), "torch.upsample_trilinear3d(x, [3, 4, 5], True, None)", x(1, 1, 2, 3, 3)));
+        s.add(one("Upsample nearest 3d", () -> new Upsample(new int[] {3, 4, 2}, null, "nearest", null), "torch.upsample_nearest3d(x, [3, 4, 2], None)", x(1, 2, 2, 3, 3)));
+        s.add(one("Upsample nearest-exact", () -> new Upsample(1.7, "nearest-exact"), "ops.aten._upsample_nearest_exact2d(x, None, [1.7, 1.7])", x(1, 2, 3, 4)));
+        s.add(one("Upsample nearest-exact size 1d", () -> new Upsample(new int[] {5}, null, "nearest-exact", null), "ops.aten._upsample_nearest_exact1d(x, [5], None)", x(2, 2, 7)));
+        s.add(one("Upsample nearest-exact 3d", () -> new Upsample(null, new double[] {2.0, 0.5, 1.5}, "nearest-exact", null),
+                "ops.aten._upsample_nearest_exact3d(x, None, [2.0, 0.5, 1.5])", x(1, 1, 2, 4, 3)));
+        s.add(one("Upsample area", () -> new Upsample(new int[] {2, 3}, null, "area", null), "torch.adaptive_avg_pool2d(x, [2, 3])", x(1, 2, 5, 7)));
+        s.add(one("Upsample area 1d scale", () -> new Upsample(0.5, "area"), "torch.adaptive_avg_pool1d(x, [3])", x(1, 2, 7)));
+        s.add(one("Upsample area 3d", () -> new Upsample(new int[] {2, 2, 3}, null, "area", null), "torch.adaptive_avg_pool3d(x, [2, 2, 3])", x(1, 1, 3, 4, 5)));
+        s.add(one("Upsample bilinear recompute_scale_factor", () -> new Upsample(null, new double[] {1.7}, "bilinear", false, true),
+                "torch.upsample_bilinear2d(x, [5, 6], False, None)", x(1, 2, 3, 4)));
     }
 
     private static Module pad(String mode, int dims, int[] p) {
@@ -462,6 +707,16 @@ class ModuleSamplesTest {
                 "torch.rnn_tanh(x.unsqueeze(1), torch.zeros(4, 1, 6, dtype=x.dtype), PARAMS, True, 2, 0.0, True, True, False)[0].squeeze(1)", x(5, 4)));
         s.add(one("LSTM no_batch_dim", () -> new LSTM(4, 6, 1, true, true, 0.0, false),
                 "h = torch.zeros(1, 1, 6, dtype=x.dtype)\nreturn torch.lstm(x.unsqueeze(0), [h, h], PARAMS, True, 1, 0.0, True, False, True)[0].squeeze(0)", x(5, 4)));
+        // LSTM proj_size: h0, hN and the output have proj_size features, c0 and cN hidden_size (aten::lstm reads the projection from the states' sizes)
+        for (boolean bidirectional : new boolean[] {false, true}) {
+            int dirs = bidirectional ? 2 : 1;
+            String py = bidirectional ? "True" : "False";
+            s.add(three("LSTM proj_size layers=2" + (bidirectional ? " bidirectional" : ""), () -> new LSTM(4, 6, 2, true, false, 0.0, bidirectional, 3), RecurrentSamples::lstm,
+                    "o = torch.lstm(x, [y, z], PARAMS, True, 2, 0.0, True, " + py + ", False)\nreturn torch.cat([o[0].flatten(), o[1].flatten(), o[2].flatten()])",
+                    x(5, 3, 4), x(2 * dirs, 3, 3), x(2 * dirs, 3, 6)));
+        }
+        s.add(one("LSTM proj_size no_bias batch_first default state", () -> new LSTM(4, 5, 1, false, true, 0.0, false, 2),
+                "torch.lstm(x, [torch.zeros(1, 3, 2, dtype=x.dtype), torch.zeros(1, 3, 5, dtype=x.dtype)], PARAMS, False, 1, 0.0, True, False, True)[0]", x(3, 4, 4)));
         s.add(two("RNNCell tanh", () -> new RNNCell(5, 10, true, "tanh"), RNNCell::forward, "torch.rnn_tanh_cell(x, y, weight_ih, weight_hh, bias_ih, bias_hh)", x(3, 5), x(3, 10)));
         s.add(two("RNNCell relu no_bias", () -> new RNNCell(5, 10, false, "relu"), RNNCell::forward, "torch.rnn_relu_cell(x, y, weight_ih, weight_hh)", x(3, 5), x(3, 10)));
         s.add(one("RNNCell no_batch_dim no state", () -> new RNNCell(5, 10), "torch.rnn_tanh_cell(x.unsqueeze(0), torch.zeros(1, 10, dtype=x.dtype), weight_ih, weight_hh, bias_ih, bias_hh).squeeze(0)", x(5)));
@@ -589,14 +844,16 @@ class ModuleSamplesTest {
 
     private static final String[] INPUT_NAMES = {"x", "y", "z", "w"};
 
-    /** Arguments Ember does not implement are refused naming the function and the argument, never computed wrongly. */
+    /** A mode that does not fit the input's rank is refused in F.interpolate's words, never computed wrongly. */
     @org.junit.jupiter.api.Test
-    void unsupportedUpsampleModesAreRefusedByName() {
+    void upsampleModesOfAnotherRankAreRefusedByName() {
         Tensor x = Tensor.randn(1, 2, 3, 4);
-        for (String mode : List.of("bicubic", "trilinear", "area")) {
-            var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new Upsample(2.0, mode).forward(x));
-            org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("mode '" + mode + "' is not supported"), e.getMessage());
-        }
+        var e = org.junit.jupiter.api.Assertions.assertThrows(UnsupportedOperationException.class, () -> new Upsample(2.0, "trilinear").forward(x));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("Got 4D input, but trilinear mode needs 5D input"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(UnsupportedOperationException.class, () -> new Upsample(2.0, "bicubic").forward(Tensor.randn(1, 2, 3)));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("Only 3D, 4D and 5D input Tensors supported (got 3D) for the modes"), e.getMessage());
+        var a = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new Upsample(null, new double[] {2.0}, "area", true).forward(x));
+        org.junit.jupiter.api.Assertions.assertTrue(a.getMessage().contains("align_corners option can only be set with the interpolating modes"), a.getMessage());
     }
 
     @ParameterizedTest(name = "{0} {2}")

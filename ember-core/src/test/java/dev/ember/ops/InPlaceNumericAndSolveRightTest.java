@@ -57,6 +57,23 @@ class InPlaceNumericAndSolveRightTest {
         }
     }
 
+    /** ATen's ldexp_ is mul_out(self, self, 2^other): an out= call, which autograd refuses for self or other requiring grad. */
+    @Test
+    void ldexpInPlaceIsRefusedAsLibtorchWhenAnArgumentRequiresGrad() {
+        Tensor e = Inputs.randint(rng, DType.INT64, -3, 4, 4), fe = Inputs.randn(rng, DType.FLOAT32, 4);
+        Tensor x0 = Inputs.randn(rng, DType.FLOAT32, 3, 4).requiresGrad(true);
+        refusedUnderGrad("non-leaf self", () -> x0.mul(1.0).ldexp_(e), "return [a.detach().requires_grad_(True).mul(1.0).ldexp_(b)]", x0.detach(), e);
+        refusedUnderGrad("leaf self", () -> x0.ldexp_(e), "return [a.detach().requires_grad_(True).ldexp_(b)]", x0.detach(), e);
+        refusedUnderGrad("exponent requires grad", () -> x0.detach().clone().ldexp_(fe.detach().requiresGrad(true)),
+                "return [a.ldexp_(b.detach().requires_grad_(True))]", x0.detach(), fe);
+        // without grad mode, as in libtorch, it is an ordinary in-place write
+        Tensor x = Inputs.randn(rng, DType.FLOAT32, 3, 4).requiresGrad(true);
+        var want = Torch.call("a.ldexp(b)", x.detach(), e);
+        try (var unused = Ember.noGrad()) {
+            assertClose(x.clone().ldexp_(e), want, "ldexp_ under no_grad");
+        }
+    }
+
     @Test
     void floatPowerInPlaceDifferentiatesAndCompilesThroughItsFunctionalOp() {
         Tensor x = Inputs.uniform(rng, DType.FLOAT64, 0.5, 2.0, 5).requiresGrad(true), e = Inputs.randn(rng, DType.FLOAT64, 5).requiresGrad(true);
@@ -105,6 +122,18 @@ class InPlaceNumericAndSolveRightTest {
             refused(m, "vector B", () -> Tensor.linalgSolve(a, Tensor.ones(3), false), "torch.linalg_solve(a, b, left=False)", a, Tensor.ones(3));
             refused(m, "incompatible shapes", () -> Tensor.linalgSolve(a, Tensor.ones(3, 2), false), "torch.linalg_solve(a, b, left=False)", a, Tensor.ones(3, 2));
         }
+    }
+
+    /** libtorch (with grad mode on) and Ember both refuse, Ember's message carrying libtorch's. */
+    private static void refusedUnderGrad(String context, java.util.function.Supplier<Tensor> ember, String torch, Object... args) {
+        String aten;
+        try (NDManager m = Torch.scope()) {
+            Throwable t = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, () -> Torch.callListWithGrad(m, torch, args), context + ": libtorch accepts it");
+            aten = Torch.refusalText(t);
+        }
+        RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, ember::get, context + ": libtorch says " + aten);
+        String first = e.getMessage().substring(0, e.getMessage().indexOf(" (ldexp_"));
+        org.junit.jupiter.api.Assertions.assertTrue(aten.contains(first), context + ": Ember says '" + e.getMessage() + "', libtorch '" + aten + "'");
     }
 
     private static void refused(NDManager m, String context, java.util.function.Supplier<Tensor> ember, String torch, Object... args) {

@@ -117,6 +117,37 @@ class UpsampleTest {
         }
     }
 
+    /** The modes F.interpolate reaches beyond nearest and (bi)linear: nearest-exact bit for bit, bicubic and trilinear within rounding. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("floatDtypes")
+    void nearestExactBicubicAndTrilinearMatchLibtorch(DType d) {
+        Random rng = new Random(d.ordinal() + 11);
+        try (NDManager m = Torch.scope()) {
+            Tensor x2 = Inputs.randn(rng, d, 2, 3, 5, 7), x1 = Inputs.randn(rng, d, 2, 3, 7), x3 = Inputs.randn(rng, d, 1, 2, 3, 4, 5);
+            for (Inputs.Layout in : Inputs.layouts(x2)) {
+                for (double s : new double[] {2, 1.5, 0.7, 3.3, 0.45}) {
+                    assertClose(F.interpolate(in.tensor(), s, "nearest-exact"), Torch.call(m, torch("_upsample_nearest_exact2d", null, new double[] {s, s}, null), in.tensor()),
+                            "nearest-exact2d " + in + " scale " + s, Tolerance.EXACT);
+                    for (boolean corners : new boolean[] {false, true}) {
+                        assertClose(F.interpolate(in.tensor(), null, new double[] {s}, "bicubic", corners, null),
+                                Torch.call(m, torch("upsample_bicubic2d", null, new double[] {s, s}, corners), in.tensor()), "bicubic " + in + " scale " + s + " corners " + corners, LINEAR);
+                    }
+                }
+                assertClose(F.interpolate(in.tensor(), new int[] {3, 11}, null, "bicubic", false, null),
+                        Torch.call(m, torch("upsample_bicubic2d", new int[] {3, 11}, null, false), in.tensor()), "bicubic size " + in, LINEAR);
+            }
+            assertClose(F.interpolate(x1, new int[] {12}, "nearest-exact"), Torch.call(m, torch("_upsample_nearest_exact1d", new int[] {12}, null, null), x1), "nearest-exact1d", Tolerance.EXACT);
+            for (boolean corners : new boolean[] {false, true}) {
+                assertClose(F.interpolate(x3, null, new double[] {1.5, 2.0, 0.6}, "trilinear", corners, null),
+                        Torch.call(m, torch("upsample_trilinear3d", null, new double[] {1.5, 2.0, 0.6}, corners), x3), "trilinear corners " + corners, LINEAR);
+            }
+            assertClose(F.interpolate(x3, 1.5, "nearest-exact"), Torch.call(m, torch("_upsample_nearest_exact3d", null, new double[] {1.5, 1.5, 1.5}, null), x3), "nearest-exact3d", Tolerance.EXACT);
+            assertClose(F.interpolate(x3, new int[] {2, 5, 3}, "nearest"), Torch.call(m, torch("upsample_nearest3d", new int[] {2, 5, 3}, null, null), x3), "nearest3d", Tolerance.EXACT);
+            Tensor ints = Tensor.zeros(DType.INT64, 1, 2, 2, 2);
+            refused(m, "int64 bicubic", () -> F.interpolate(ints, new int[] {3, 3}, null, "bicubic", false, null), "ops.aten.upsample_bicubic2d(a, [3, 3], False, None)", ints);
+        }
+    }
+
     @Test
     void gradientsMatchLibtorchAndFiniteDifferences() {
         Random rng = new Random(7);
@@ -125,6 +156,9 @@ class UpsampleTest {
         GradCheck.check(in -> F.interpolate(in.get(0), new int[] {3, 7}, null, "bilinear", true, null), x);
         GradCheck.check(in -> F.interpolate(in.get(0), 2.5, "nearest"), x);
         GradCheck.check(in -> F.interpolate(in.get(0), null, new double[] {0.6}, "linear", false, null), x1);
+        GradCheck.check(in -> F.interpolate(in.get(0), null, new double[] {1.5}, "bicubic", false, null), x);
+        GradCheck.check(in -> F.interpolate(in.get(0), new int[] {3, 7}, null, "bicubic", true, null), x);
+        GradCheck.check(in -> F.interpolate(in.get(0), 1.7, "nearest-exact"), x);
         try (NDManager m = Torch.scope()) {
             for (String[] c : List.of(
                     new String[] {"bilinear", "ops.aten.upsample_bilinear2d(a, None, False, [1.5, 1.5])"},
@@ -152,7 +186,7 @@ class UpsampleTest {
         assertMessage("align_corners option can only be set with the interpolating modes", () -> F.interpolate(x, null, new double[] {2}, "nearest", true, null));
         assertMessage("Got 4D input, but linear mode needs 3D input", () -> F.interpolate(x, 2.0, "linear"));
         assertMessage("Got 3D input, but bilinear mode needs 4D input", () -> F.interpolate(Tensor.randn(1, 2, 4), 2.0, "bilinear"));
-        assertMessage("Only 3D and 4D input Tensors supported (got 2D)", () -> F.interpolate(Tensor.randn(4, 4), 2.0, "nearest"));
+        assertMessage("Only 3D, 4D and 5D input Tensors supported (got 2D)", () -> F.interpolate(Tensor.randn(4, 4), 2.0, "nearest"));
         assertMessage("Input and output must have the same number of spatial dimensions", () -> F.interpolate(x, new int[] {2, 3, 4}, "nearest"));
         assertMessage("recompute_scale_factor is not meaningful with an explicit size", () -> F.interpolate(x, new int[] {8, 8}, null, "nearest", null, true));
         try (NDManager m = Torch.scope()) {
