@@ -7,6 +7,8 @@ import dev.ember.kernels.Parallel;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.util.Arrays;
@@ -379,12 +381,26 @@ final class ConvWinograd {
                 a = FloatVector.fromArray(S, x, at + k);
                 b = FloatVector.fromArray(S, x, at + k + L);
             } else {
-                a = FloatVector.fromArray(S, x, at + k, S.indexInRange(k - lo, hi - lo));
-                b = FloatVector.fromArray(S, x, at + k + L, S.indexInRange(k + L - lo, hi - lo));
+                a = FloatVector.fromArray(S, x, at + k, lanes(lo - k, hi - k));
+                b = FloatVector.fromArray(S, x, at + k + L, lanes(lo - k - L, hi - k - L));
             }
             EVEN.selectFrom(a, b).intoArray(patch, to + j);
             ODD.selectFrom(a, b).intoArray(patch, to + lw + j);
         }
+    }
+
+    /** Lane numbers 0, 1, …, L-1 as floats, for {@link #lanes}. */
+    private static final FloatVector IOTA = FloatVector.zero(S).addIndex(1);
+
+    /**
+     * The mask of lanes {@code i} with {@code from <= i < to} (either bound may lie outside
+     * {@code [0, L]}): two compares with a constant. {@code S.indexInRange(offset, limit)} gives the
+     * same mask, but with a negative offset (a row's first vector, which starts in the left padding)
+     * it takes a slow path: every padded row paid it, and the row split took 0.15 ms of one thread
+     * per 4x64x28x28 convolution instead of 0.06-0.07 (session 38, docs/benchmarks.md).
+     */
+    static VectorMask<Float> lanes(int from, int to) {
+        return IOTA.compare(VectorOperators.GE, (float) from).and(IOTA.compare(VectorOperators.LT, (float) to));
     }
 
     /**
