@@ -255,11 +255,7 @@ final class ConvWinograd {
                         }
                     }
                     if (xiOuter) {
-                        for (int xi = 0; xi < xis; xi++) {
-                            for (int kb = 0; kb < kBlocks; kb++) {
-                                accumulate(count, v, xi * vXi, cg, u, ((group * kBlocks + kb) * xis + xi) * cg * OB, m, xi * mXi + kb * OB * TBS);
-                            }
-                        }
+                        multiplyPositions(count, v, vXi, cg, u, group * kBlocks, kBlocks, xis, m, mXi);
                         for (int k = 0; k < og; k++) writeOutputs(tiling, g, seg, runs, count, m, k, mXi, biases, o, n, group, scratch);
                         continue;
                     }
@@ -272,6 +268,31 @@ final class ConvWinograd {
                 }
             }
         });
+    }
+
+    /**
+     * A block's channel GEMMs, position by position, each over every block of {@value #OB} output
+     * channels, with the register tile that fits the block's tiles chosen once for the block. Until
+     * session 38 the block loop chose it per GEMM: C2 hoisted checks out of these loops on the
+     * profile of full blocks, an image's last, short block failed them, and the whole block loop
+     * (a 100-400 ms C2 compile on this host) was deoptimized and compiled again, ten times in ten
+     * seconds of a Conv-BN-ReLU training loop 20 s after its start (JFR {@code jdk.Deoptimization},
+     * reason {@code profile_predicate}, at these loops).
+     */
+    private static void multiplyPositions(int count, float[] v, int vXi, int cg, float[] u, int firstBlock, int kBlocks, int xis, float[] m, int mXi) {
+        if (count > 2 * L) {
+            for (int xi = 0; xi < xis; xi++) {
+                for (int kb = 0; kb < kBlocks; kb++) accumulate(v, xi * vXi, cg, u, ((firstBlock + kb) * xis + xi) * cg * OB, m, xi * mXi + kb * OB * TBS);
+            }
+        } else if (count > L) {
+            for (int xi = 0; xi < xis; xi++) {
+                for (int kb = 0; kb < kBlocks; kb++) accumulate2(v, xi * vXi, cg, u, ((firstBlock + kb) * xis + xi) * cg * OB, m, xi * mXi + kb * OB * TBS);
+            }
+        } else {
+            for (int xi = 0; xi < xis; xi++) {
+                for (int kb = 0; kb < kBlocks; kb++) accumulate1(v, xi * vXi, cg, u, ((firstBlock + kb) * xis + xi) * cg * OB, m, xi * mXi + kb * OB * TBS);
+            }
+        }
     }
 
     /** The GEMM register tile that fits the block's tiles: three, two or one vector of them. */
