@@ -37,7 +37,8 @@ public final class Conv2d {
 
     /**
      * Writes the convolution of {@code input} ({@code [N, C, H, W]}, any strides) with
-     * {@code weight} plus {@code bias} (or none) into {@code out}, a fresh contiguous zeroed tensor.
+     * {@code weight} plus {@code bias} (or none) into {@code out}, a fresh contiguous zeroed tensor
+     * (or an uninitialized one where {@link #overwritesOutput} says so).
      */
     public static void forward(Tensor input, Tensor weight, Tensor bias, Tensor out, Conv2dGeometry g) {
         if (out.numel() == 0) return;
@@ -74,12 +75,31 @@ public final class Conv2d {
      * kernel runs a warm-up slice on the warming thread.
      */
     static boolean columnFree(DType dtype, Conv2dGeometry g) {
-        ColdStart.Tier tier = ConvWinograd4.applies(dtype, g) ? ConvWinograd4.TIER : ConvWinograd.applies(dtype, g) ? ConvWinograd.TIER
-                : ConvDirect.applies(dtype, g) ? ConvDirect.TIER : null;
+        ColdStart.Tier tier = columnFreeTier(dtype, g);
         if (tier == null) return false;
         if (!tier.cold()) return true;
         tier.exercise();
         return false;
+    }
+
+    /** The tier of the kernel without a column matrix that would compute this convolution, or null when none applies. */
+    private static ColdStart.Tier columnFreeTier(DType dtype, Conv2dGeometry g) {
+        return ConvWinograd4.applies(dtype, g) ? ConvWinograd4.TIER : ConvWinograd.applies(dtype, g) ? ConvWinograd.TIER
+                : ConvDirect.applies(dtype, g) ? ConvDirect.TIER : null;
+    }
+
+    /**
+     * Whether {@link #forward} will write every element of its output itself, so that the output
+     * need not be zeroed first ({@code Tensor.allocateUninitialized}): a kernel without columns
+     * ({@link ConvWinograd}, {@link ConvWinograd4}, {@link ConvDirect}) computes it and is hot. The
+     * other paths add into their output (the depthwise loop, the GEMMs with the bias as their start).
+     * A tier only ever turns hot, so a convolution this says yes to runs such a kernel. Asks without
+     * counting a cold call or starting a warm-up slice: {@link #forward} does that.
+     */
+    public static boolean overwritesOutput(DType dtype, Conv2dGeometry g) {
+        if (g.groupChannels() == 1 && dtype.isFloatingPoint()) return false;
+        ColdStart.Tier tier = columnFreeTier(dtype, g);
+        return tier != null && !tier.cold();
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.ember.kernels.ConvIm2col;
 import dev.ember.kernels.ConvWorkspace;
 import dev.ember.kernels.Gemm;
 import dev.ember.kernels.Parallel;
+import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import dev.ember.tensor.TensorMeta;
 
@@ -28,7 +29,7 @@ public final class Conv2dBackward {
 
     /**
      * Fills the requested gradients, each a fresh zeroed contiguous tensor (or null when not
-     * wanted): {@code gradInput} {@code [N, C, H, W]}, {@code gradWeight} {@code [O, C/groups, kH, kW]},
+     * wanted; {@code gradInput} may be uninitialized where {@link #overwritesGradInput} says so): {@code gradInput} {@code [N, C, H, W]}, {@code gradWeight} {@code [O, C/groups, kH, kW]},
      * {@code gradBias} {@code [O]}. {@code input} may have any strides.
      */
     public static void backward(Tensor gradOutput, Tensor input, Tensor weight, Conv2dGeometry g,
@@ -107,6 +108,16 @@ public final class Conv2dBackward {
                 });
             }
         }
+    }
+
+    /**
+     * Whether {@link #backward} will write every element of {@code gradInput} itself (the input
+     * gradient runs as a convolution on a kernel without columns, {@link #directGradInput}), so that
+     * it need not be zeroed first: the column path folds its columns back by adding into it.
+     */
+    public static boolean overwritesGradInput(DType dtype, Conv2dGeometry g) {
+        Conv2dGeometry transposed = directGradInput(g);
+        return transposed != null && Conv2d.overwritesOutput(dtype, transposed);
     }
 
     /**

@@ -7,6 +7,8 @@ import dev.ember.kernels.Parallel;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.util.Arrays;
@@ -253,11 +255,7 @@ final class ConvWinograd {
                         }
                     }
                     if (xiOuter) {
-                        for (int xi = 0; xi < xis; xi++) {
-                            for (int kb = 0; kb < kBlocks; kb++) {
-                                accumulate(count, v, xi * vXi, cg, u, ((group * kBlocks + kb) * xis + xi) * cg * OB, m, xi * mXi + kb * OB * TBS);
-                            }
-                        }
+                        multiplyPositions(count, v, vXi, cg, u, group * kBlocks, kBlocks, xis, m, mXi);
                         for (int k = 0; k < og; k++) writeOutputs(tiling, g, seg, runs, count, m, k, mXi, biases, o, n, group, scratch);
                         continue;
                     }
@@ -270,6 +268,31 @@ final class ConvWinograd {
                 }
             }
         });
+    }
+
+    /**
+     * A block's channel GEMMs, position by position, each over every block of {@value #OB} output
+     * channels, with the register tile that fits the block's tiles chosen once for the block. Until
+     * session 38 the block loop chose it per GEMM: C2 hoisted checks out of these loops on the
+     * profile of full blocks, an image's last, short block failed them, and the whole block loop
+     * (a 100-400 ms C2 compile on this host) was deoptimized and compiled again, ten times in ten
+     * seconds of a Conv-BN-ReLU training loop 20 s after its start (JFR {@code jdk.Deoptimization},
+     * reason {@code profile_predicate}, at these loops).
+     */
+    private static void multiplyPositions(int count, float[] v, int vXi, int cg, float[] u, int firstBlock, int kBlocks, int xis, float[] m, int mXi) {
+        if (count > 2 * L) {
+            for (int xi = 0; xi < xis; xi++) {
+                for (int kb = 0; kb < kBlocks; kb++) accumulate(v, xi * vXi, cg, u, ((firstBlock + kb) * xis + xi) * cg * OB, m, xi * mXi + kb * OB * TBS);
+            }
+        } else if (count > L) {
+            for (int xi = 0; xi < xis; xi++) {
+                for (int kb = 0; kb < kBlocks; kb++) accumulate2(v, xi * vXi, cg, u, ((firstBlock + kb) * xis + xi) * cg * OB, m, xi * mXi + kb * OB * TBS);
+            }
+        } else {
+            for (int xi = 0; xi < xis; xi++) {
+                for (int kb = 0; kb < kBlocks; kb++) accumulate1(v, xi * vXi, cg, u, ((firstBlock + kb) * xis + xi) * cg * OB, m, xi * mXi + kb * OB * TBS);
+            }
+        }
     }
 
     /** The GEMM register tile that fits the block's tiles: three, two or one vector of them. */
@@ -379,12 +402,26 @@ final class ConvWinograd {
                 a = FloatVector.fromArray(S, x, at + k);
                 b = FloatVector.fromArray(S, x, at + k + L);
             } else {
-                a = FloatVector.fromArray(S, x, at + k, S.indexInRange(k - lo, hi - lo));
-                b = FloatVector.fromArray(S, x, at + k + L, S.indexInRange(k + L - lo, hi - lo));
+                a = FloatVector.fromArray(S, x, at + k, lanes(lo - k, hi - k));
+                b = FloatVector.fromArray(S, x, at + k + L, lanes(lo - k - L, hi - k - L));
             }
             EVEN.selectFrom(a, b).intoArray(patch, to + j);
             ODD.selectFrom(a, b).intoArray(patch, to + lw + j);
         }
+    }
+
+    /** Lane numbers 0, 1, …, L-1 as floats, for {@link #lanes}. */
+    private static final FloatVector IOTA = FloatVector.zero(S).addIndex(1);
+
+    /**
+     * The mask of lanes {@code i} with {@code from <= i < to} (either bound may lie outside
+     * {@code [0, L]}): two compares with a constant. {@code S.indexInRange(offset, limit)} gives the
+     * same mask, but with a negative offset (a row's first vector, which starts in the left padding)
+     * it takes a slow path: every padded row paid it, and the row split took 0.15 ms of one thread
+     * per 4x64x28x28 convolution instead of 0.06-0.07 (session 38, docs/benchmarks.md).
+     */
+    static VectorMask<Float> lanes(int from, int to) {
+        return IOTA.compare(VectorOperators.GE, (float) from).and(IOTA.compare(VectorOperators.LT, (float) to));
     }
 
     /**
@@ -563,15 +600,20 @@ final class ConvWinograd {
         int[] s = weight.strides();
         float[] w = weight.storage().floats();
         float[] u = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.TRANSFORMED_WEIGHTS, w, g.groups() * kBlocks * 16 * cg * OB);
-        for (int group = 0; group < g.groups(); group++) {
-            for (int oc = 0; oc < og; oc++) {
-                int block = group * kBlocks + oc / OB, lane = oc % OB;
-                for (int c = 0; c < cg; c++) {
-                    int src = weight.storageOffset() + (group * og + oc) * s[0] + c * s[1];
-                    transformWeight(w, src, s[2], s[3], u, (block * 16 * cg + c) * OB + lane, cg * OB);
+        // blocks of OB output channels across the cores (each block's stretch of u is its own): on
+        // the calling thread alone this was about 1% of a Conv-BN-ReLU training step with the other core idle
+        Parallel.forRange(g.groups() * kBlocks, (long) OB * cg * 64, (lo, hi) -> {
+            for (int block = lo; block < hi; block++) {
+                int group = block / kBlocks;
+                for (int oc = block % kBlocks * OB; oc < Math.min(og, block % kBlocks * OB + OB); oc++) {
+                    int lane = oc % OB;
+                    for (int c = 0; c < cg; c++) {
+                        int src = weight.storageOffset() + (group * og + oc) * s[0] + c * s[1];
+                        transformWeight(w, src, s[2], s[3], u, (block * 16 * cg + c) * OB + lane, cg * OB);
+                    }
                 }
             }
-        }
+        });
         return u;
     }
 

@@ -1,0 +1,130 @@
+package dev.ember.ops.eager;
+
+import dev.ember.kernels.Conv2dGeometry;
+import dev.ember.ops.ConvOps;
+import dev.ember.tensor.Allocation;
+import dev.ember.tensor.DType;
+import dev.ember.tensor.Tensor;
+import dev.ember.testing.Inputs;
+import jdk.incubator.vector.FloatVector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * A convolution whose kernel writes every output element (Winograd, hot) takes its output, and
+ * its input gradient, uninitialized: with the poison pattern on (every uninitialized array first
+ * filled with NaN) the results are the zeroed run's bit for bit, and the convolution's value
+ * within float32 rounding of a float64 reference. The paths that add into their output
+ * (depthwise, the column path) keep zeroed outputs.
+ */
+class ConvUninitializedOutputsTest {
+
+    private boolean poisonBefore;
+
+    @BeforeEach
+    void setUp() {
+        assumeTrue(FloatVector.SPECIES_PREFERRED.vectorBitSize() >= 512, "ConvWinograd needs 512-bit vectors");
+        poisonBefore = Allocation.poisoning();
+        ConvWinograd.TIER.markHotForTests();
+    }
+
+    @AfterEach
+    void restore() {
+        Allocation.setPoisoning(poisonBefore);
+    }
+
+    private static final int[] ONE = {1, 1}, NONE = {0, 0};
+
+    /**
+     * Batch 1, 2 and 3, odd heights and widths (partial tiles), 68 output channels (not a multiple of
+     * the 8-channel register tile nor of the 16 lanes), padding 0 and 1.
+     */
+    @Test
+    void winogradOutputsAndInputGradientsAreFullyWrittenOnPoisonedMemory() {
+        Random rng = new Random(11);
+        int[][] shapes = {{1, 64, 29, 31}, {3, 64, 30, 30}, {2, 64, 31, 29}};
+        int cases = 0;
+        for (int[] shape : shapes) {
+            for (int pad = 0; pad <= 1; pad++) {
+                Tensor x = Inputs.randn(rng, DType.FLOAT32, shape);
+                Tensor w = ConvWinogradTest.scaled(Inputs.randn(rng, DType.FLOAT32, 68, shape[1], 3, 3), 1 / 24.0);
+                int[] padding = {pad, pad};
+                Conv2dGeometry g = Conv2dGeometry.of(x.shape(), w.shape(), ONE, padding, ONE, 1);
+                assertTrue(Conv2d.overwritesOutput(DType.FLOAT32, g), "Winograd writes the whole output of " + g);
+                assertTrue(Conv2dBackward.overwritesGradInput(DType.FLOAT32, g), "Winograd writes the whole input gradient of " + g);
+                Tensor gradOut = Inputs.randn(rng, DType.FLOAT32, g.batch(), g.outChannels(), g.outH(), g.outW());
+
+                Allocation.setPoisoning(false);
+                Tensor clean = ConvOps.CONVOLUTION.callTensor(x, w, null, ONE, padding, ONE, false, NONE, 1L);
+                Tensor cleanGrad = inputGradient(gradOut, x, w, padding);
+                Allocation.setPoisoning(true);
+                Tensor poisoned = ConvOps.CONVOLUTION.callTensor(x, w, null, ONE, padding, ONE, false, NONE, 1L);
+                Tensor poisonedGrad = inputGradient(gradOut, x, w, padding);
+
+                String ctx = "input " + java.util.Arrays.toString(shape) + " padding " + pad;
+                assertFalse(hasNaN(poisoned), ctx + ": an output element the kernel did not write");
+                assertFalse(hasNaN(poisonedGrad), ctx + ": an input-gradient element the kernel did not write");
+                assertArrayEquals(clean.toFloatArray(), poisoned.toFloatArray(), ctx + ": output");
+                assertArrayEquals(cleanGrad.toFloatArray(), poisonedGrad.toFloatArray(), ctx + ": input gradient");
+                double[] expected = ConvWinogradTest.reference(x, w, null, g);
+                float[] actual = poisoned.toFloatArray();
+                for (int i = 0; i < expected.length; i++) {
+                    assertEquals(expected[i], actual[i], 1e-5 + 1e-4 * Math.abs(expected[i]), ctx + ": element " + i + " against float64");
+                }
+                cases++;
+            }
+        }
+        assertEquals(6, cases);
+    }
+
+    /** A depthwise convolution adds into its output: it does not ask for an uninitialized one, and poisoning changes nothing. */
+    @Test
+    void depthwiseConvolutionsKeepZeroedOutputs() {
+        Random rng = new Random(12);
+        Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 64, 28, 28), w = Inputs.randn(rng, DType.FLOAT32, 64, 1, 3, 3);
+        Conv2dGeometry g = Conv2dGeometry.of(x.shape(), w.shape(), ONE, ONE, ONE, 64);
+        assertFalse(Conv2d.overwritesOutput(DType.FLOAT32, g), "depthwise accumulates into a zeroed output");
+        Allocation.setPoisoning(false);
+        Tensor clean = ConvOps.CONVOLUTION.callTensor(x, w, null, ONE, ONE, ONE, false, NONE, 64L);
+        Allocation.setPoisoning(true);
+        Tensor poisoned = ConvOps.CONVOLUTION.callTensor(x, w, null, ONE, ONE, ONE, false, NONE, 64L);
+        assertArrayEquals(clean.toFloatArray(), poisoned.toFloatArray());
+    }
+
+    /** While Winograd is cold (a fresh JVM) the column path computes the convolution into a zeroed output. */
+    @Test
+    void aColdKernelMeansAZeroedOutput() {
+        assumeTrue(dev.ember.kernels.Blas.nativeAvailable(), "OpenBLAS");
+        Conv2dGeometry g = Conv2dGeometry.of(new int[] {4, 64, 28, 28}, new int[] {64, 64, 3, 3}, ONE, ONE, ONE, 1);
+        assumeTrue(!ConvWinograd4.applies(DType.FLOAT32, g), "F(4x4) switched on");
+        try {
+            ConvWinograd.TIER.resetForTests();
+            assertFalse(Conv2d.overwritesOutput(DType.FLOAT32, g));
+            assertFalse(Conv2dBackward.overwritesGradInput(DType.FLOAT32, g));
+            assertEquals(0, ConvWinograd.TIER.coldCalls(), "asking counts no cold call");
+        } finally {
+            ConvWinograd.TIER.markHotForTests();
+        }
+        assertTrue(Conv2d.overwritesOutput(DType.FLOAT32, g));
+    }
+
+    private static Tensor inputGradient(Tensor gradOut, Tensor x, Tensor w, int[] padding) {
+        List<Tensor> grads = ConvOps.CONVOLUTION_BACKWARD.callList(gradOut, x, w, null, ONE, padding, ONE, false, NONE, 1L, new boolean[] {true, false, false});
+        return grads.get(0);
+    }
+
+    private static boolean hasNaN(Tensor t) {
+        for (float v : t.toFloatArray()) if (Float.isNaN(v)) return true;
+        return false;
+    }
+}
