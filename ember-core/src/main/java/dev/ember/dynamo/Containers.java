@@ -275,8 +275,10 @@ final class Containers {
             }
             case "removeIf" -> {
                 // ArrayList's: the predicate is asked of every element first, in order, then the matches go together
-                // (an immutable list refuses before asking; Arrays.asList only when there is something to remove)
-                if (!l.isMutable() && !l.isFixedSize()) mutable(ctx, l, name);
+                // (an immutable list refuses before asking). An Arrays.asList list has Collection's removeIf: its
+                // iterator's remove refuses at the first match, so the elements after it are never asked.
+                boolean refusesOnlyAChange = refusesOnlyAChangeOfSize(l);
+                if (!l.isMutable() && !refusesOnlyAChange) mutable(ctx, l, name);
                 List<VariableTracker> keep = new ArrayList<>();
                 int before = l.structuralChanges();
                 for (VariableTracker item : List.copyOf(items)) {
@@ -285,6 +287,7 @@ final class Containers {
                         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "List.removeIf() with a predicate that gave " + test.describe());
                     }
                     if (l.structuralChanges() != before) throw KeyedContainers.concurrentModification(ctx, "List.removeIf()");
+                    if (b != 0 && refusesOnlyAChange) mutable(ctx, l, name);
                     if (b == 0) keep.add(item);
                 }
                 if (keep.size() == items.size()) yield ConstantVariable.of(0);
