@@ -105,7 +105,8 @@ final class Containers {
      */
     private static VariableTracker viewMethod(TraceContext ctx, ListVariable l, String name, MethodTypeDesc type, List<VariableTracker> args) {
         if (l.isStale()) throw KeyedContainers.concurrentModification(ctx, "List." + name + "() on a subList");
-        if (!VIEW_METHODS.contains(name) && l.viewKind() != ListVariable.ViewKind.UNMODIFIABLE) {
+        if (l.isCollectionOnly() && (name.equals("equals") || name.equals("hashCode"))) return KeyedContainers.objectIdentityMethod(ctx, l, name, args);
+        if (!VIEW_METHODS.contains(name) && l.viewKind() != ListVariable.ViewKind.UNMODIFIABLE && !l.isCollectionOnly()) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + name + "() on " + l.describe() + ": a view's " + name + " is not traced");
         }
         if (l.viewKind() == ListVariable.ViewKind.REVERSED && (name.equals("replaceAll") || name.equals("removeIf"))) {

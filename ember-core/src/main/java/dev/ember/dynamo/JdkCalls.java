@@ -123,6 +123,10 @@ final class JdkCalls {
             // a live read-only view: the list's later changes show through it, its writes throw UnsupportedOperationException
             return ListVariable.viewOf(l, ListVariable.ViewKind.UNMODIFIABLE, 0, 0);
         }
+        if (owner == java.util.Collections.class && name.equals("unmodifiableCollection") && args.getFirst() instanceof ListVariable l && !l.isArrayDeque()) {
+            // the same live read-only view, seen as a Collection only; one of its own class is returned as it is, as the JDK does
+            return l.isCollectionOnly() ? l : ListVariable.viewOf(l, ListVariable.ViewKind.UNMODIFIABLE_COLLECTION, 0, 0);
+        }
         if (owner == java.util.Collections.class && name.startsWith("unmodifiable")) {
             VariableTracker readOnly = readOnlyView(name, args.getFirst());
             if (readOnly != null) return readOnly;

@@ -33,6 +33,35 @@ class Capture13RegressionTest {
         Ember.reset();
     }
 
+    static Object readsThroughAnUnmodifiableCollectionOfAList(Tensor x) {
+        List<Tensor> xs = new ArrayList<>(List.of(x, x.add(1)));
+        Collection<Tensor> c = Collections.unmodifiableCollection(xs);
+        xs.add(x.mul(3));
+        Tensor s = x.mul(0);
+        for (Tensor t : c) s = s.add(t);
+        try {
+            c.add(x);
+        } catch (UnsupportedOperationException e) {
+            s = s.add(1);
+        }
+        return List.of(s, c.size(), new ArrayList<>(c));
+    }
+
+    static Object streamsAnUnmodifiableMapsEntries(Tensor x) {
+        Map<String, Tensor> m = new LinkedHashMap<>();
+        m.put("a", x);
+        m.put("bb", x.mul(2));
+        Map<String, Tensor> u = Collections.unmodifiableMap(m);
+        Tensor s = u.entrySet().stream().map(e -> e.getValue().mul(e.getKey().length())).reduce(x.mul(0), Tensor::add);
+        return List.of(s, u.keySet().stream().toList(), u.values().stream().count());
+    }
+
+    @Test
+    void unmodifiableCollectionOfAList() { assertOneFrameNoBreak(Capture13RegressionTest::readsThroughAnUnmodifiableCollectionOfAList); }
+
+    @Test
+    void streamOverAnUnmodifiableMap() { assertOneFrameNoBreak(Capture13RegressionTest::streamsAnUnmodifiableMapsEntries); }
+
     static final List<Integer> ASKED = new ArrayList<>();
 
     static Object removeIfOnArraysAsList(Tensor x) {
@@ -68,6 +97,21 @@ class Capture13RegressionTest {
         Ember.reset();
         assertEquals(0, graphBreaks(Capture13RegressionTest::removeIfOnArraysAsList, Tensor.ones(2)));
         ASKED.clear();
+    }
+
+    static Object comparesAnUnmodifiableCollectionByIdentity(Tensor x) {
+        java.util.Set<Integer> set = new java.util.LinkedHashSet<>(List.of(1, 2));
+        List<Integer> list = new ArrayList<>(List.of(1, 2));
+        Collection<Integer> ofSet = Collections.unmodifiableCollection(set);
+        Collection<Integer> ofList = Collections.unmodifiableCollection(list);
+        boolean isList = ofList instanceof List<?>;
+        return List.of(x.add(1), ofSet.equals(set), ofSet.equals(ofSet), ofList.equals(list), ofList.equals(ofList),
+                Collections.unmodifiableCollection(ofList) == ofList, isList, Collections.unmodifiableSet(set).equals(set));
+    }
+
+    @Test
+    void unmodifiableCollectionKeepsObjectsEquals() { // before: ofSet.equals(set) was true compiled, false eager (a wrong answer)
+        assertOneFrameNoBreak(Capture13RegressionTest::comparesAnUnmodifiableCollectionByIdentity);
     }
 
 }
