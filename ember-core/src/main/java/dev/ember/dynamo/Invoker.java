@@ -269,6 +269,9 @@ final class Invoker {
                 yield ctx.builder.wrap(dev.ember.dynamo.source.ModuleQuerySource.query((dev.ember.nn.Module) m.module(), name), source, Object.class);
             }
             case UserObjectVariable u when name.equals("getMessage") && args.isEmpty() && Exceptions.answersGetMessage(u) -> Exceptions.message(u);
+            case UserObjectVariable u when name.equals("toString") && args.isEmpty() && Exceptions.answersToString(u) -> Exceptions.text(u);
+            // an object the trace made (a JDK exception caught in it, …): its class is the one made, whatever its code
+            case UserObjectVariable u when name.equals("getClass") && args.isEmpty() && u.isFresh() -> ConstantVariable.of(u.type());
             // a ThreadLocal the code reads from a field or an argument: the calling thread's value, read at each call from its source
             case UserObjectVariable u when u.value() instanceof ThreadLocal<?> local && u.source() != null && name.equals("get") && args.isEmpty() ->
                     ctx.builder.wrap(local.get(), new dev.ember.dynamo.source.ThreadLocalSource(u.source()), Object.class);

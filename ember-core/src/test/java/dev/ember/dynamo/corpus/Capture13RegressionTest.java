@@ -99,6 +99,50 @@ class Capture13RegressionTest {
         ASKED.clear();
     }
 
+    static Object catchesAnIndexOutOfBounds(Tensor x) {
+        List<Tensor> xs = new ArrayList<>(List.of(x));
+        Tensor s = x.mul(2);
+        try {
+            xs.addAll(5, List.of(x));
+        } catch (IndexOutOfBoundsException e) {
+            s = s.add(e.getMessage().length());
+        }
+        return List.of(s, xs.size());
+    }
+
+    static Object catchesTheJdksIndexErrors(Tensor x) {
+        List<Tensor> xs = new ArrayList<>(List.of(x, x.add(1)));
+        List<Tensor> linked = new java.util.LinkedList<>(xs);
+        List<Tensor> fixed = Arrays.asList(x, x.neg());
+        List<String> messages = new ArrayList<>();
+        for (List<Tensor> l : List.of(xs, linked, fixed, xs.subList(0, 1), xs.reversed(), Collections.unmodifiableList(linked))) {
+            try {
+                l.get(7);
+            } catch (IndexOutOfBoundsException e) {
+                messages.add(e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+            try {
+                l.set(-1, x);
+            } catch (IndexOutOfBoundsException | UnsupportedOperationException e) {
+                messages.add(e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+            try {
+                l.subList(2, 1);
+            } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+                messages.add(e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+            try {
+                l.add(9, x);
+            } catch (IndexOutOfBoundsException | UnsupportedOperationException e) {
+                messages.add(e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+        }
+        return List.of(x.add(messages.size()), messages, xs, linked);
+    }
+
+    @Test
+    void theJdksIndexErrorsAreCaughtInTheGraph() { assertOneFrameNoBreak(Capture13RegressionTest::catchesTheJdksIndexErrors); }
+
     static Object comparesAnUnmodifiableCollectionByIdentity(Tensor x) {
         java.util.Set<Integer> set = new java.util.LinkedHashSet<>(List.of(1, 2));
         List<Integer> list = new ArrayList<>(List.of(1, 2));
@@ -114,4 +158,6 @@ class Capture13RegressionTest {
         assertOneFrameNoBreak(Capture13RegressionTest::comparesAnUnmodifiableCollectionByIdentity);
     }
 
+    @Test
+    void aCaughtExceptionIsNoGraphBreak() { assertOneFrameNoBreak(Capture13RegressionTest::catchesAnIndexOutOfBounds); }
 }
