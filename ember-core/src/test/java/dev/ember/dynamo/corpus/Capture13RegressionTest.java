@@ -160,4 +160,15 @@ class Capture13RegressionTest {
 
     @Test
     void aCaughtExceptionIsNoGraphBreak() { assertOneFrameNoBreak(Capture13RegressionTest::catchesAnIndexOutOfBounds); }
+
+    // ---- Tensor.size(dim) and stride(dim) with a dim that became a dynamic int ----
+
+    static Integer sizeOf(Tensor x, Integer dim) { return x.size(dim) * 100 + x.stride(dim); }
+
+    @Test
+    void aDynamicDimIsSpecializedNotReadAsZero() { // before: after the recompile that made dim dynamic, every call returned size(0) (a wrong answer)
+        dev.ember.Fn2<Tensor, Integer, Integer> f = Ember.compile((dev.ember.Fn2<Tensor, Integer, Integer>) Capture13RegressionTest::sizeOf);
+        Tensor x = Tensor.empty(4, 9, 8);
+        for (int dim : new int[] {1, -2, 0, 2, -1}) assertEquals(sizeOf(x, dim), f.apply(x, dim), "dim " + dim);
+    }
 }
