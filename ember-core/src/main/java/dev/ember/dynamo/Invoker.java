@@ -244,6 +244,8 @@ final class Invoker {
             };
             case IteratorVariable it -> Containers.iteratorMethod(ctx, it, name, args);
             case ArrayVariable a when name.equals("clone") -> new ArrayVariable(a.componentType(), a.items(), null);
+            // an array's class is its component type's array class (an array has no class file to read getClass from)
+            case ArrayVariable a when name.equals("getClass") && args.isEmpty() -> ConstantVariable.of(a.componentType().arrayType());
             case LambdaVariable l -> callLambda(ctx, l, owner, name, type, args);
             case dev.ember.dynamo.variables.PipelineVariable p -> StreamCalls.method(ctx, p, name, args);
             case dev.ember.dynamo.variables.CollectorVariable c ->

@@ -101,7 +101,11 @@ final class KeyedContainers {
         if (keys == null) return "";
         String name = source == null ? "the " + value.getClass().getSimpleName() : source.name();
         Class<?> cls = value.getClass();
-        if (!MAP_CLASSES.contains(cls) && !SET_CLASSES.contains(cls) && !IMMUTABLE_CLASSES.contains(cls) && !isEnumKeyed(value)) {
+        if (!JdkCalls.isJdk(cls) && jdkBase(cls) != null) {
+            // the user's subclass of a HashMap, …: modelled as the container when it adds methods only (its own are traced)
+            String why = whyNotModelledSubclass(cls);
+            if (why != null) return " (" + name + " is a " + cls.getName() + ": " + why + ")";
+        } else if (!MAP_CLASSES.contains(cls) && !SET_CLASSES.contains(cls) && !IMMUTABLE_CLASSES.contains(cls) && !isEnumKeyed(value)) {
             return " (" + name + " is a " + cls.getName() + "; Ember tracks HashMap, LinkedHashMap, TreeMap, EnumMap and Map.of maps and HashSet, "
                     + "LinkedHashSet, TreeSet, EnumSet and Set.of sets)";
         }

@@ -171,4 +171,28 @@ class Capture13RegressionTest {
         Tensor x = Tensor.empty(4, 9, 8);
         for (int dim : new int[] {1, -2, 0, 2, -1}) assertEquals(sizeOf(x, dim), f.apply(x, dim), "dim " + dim);
     }
+
+    // ---- getClass() of an array; a HashMap subclass from the inputs ----
+
+    static final class Settings extends java.util.HashMap<String, Object> {
+        double scale() { return ((Number) get("scale")).doubleValue(); }
+    }
+
+    static Object readsASettingsMap(Tensor x, Settings s) {
+        return List.of(x.mul(s.scale()).add(s.containsKey("shift") ? 1 : 0), x.shape().getClass() == int[].class, s.size());
+    }
+
+    @Test
+    void aHashMapSubclassArgumentIsAMap() { // before: GB0003 "calling java.util.HashMap.get() on Settings" and GB0017 "[I has no class file"
+        Settings s = new Settings();
+        s.put("scale", 2.5);
+        Tensor x = Tensor.randn(3);
+        Object eager = readsASettingsMap(x, s);
+        CompileCounter cc = new CompileCounter();
+        dev.ember.Fn2<Tensor, Settings, Object> f = Capture13RegressionTest::readsASettingsMap;
+        Compiled.assertSame(eager, Ember.compile(f, dev.ember.Options.backend(cc)).apply(x, s), "compiled against eager");
+        assertEquals(1, cc.frameCount(), "frames");
+        Ember.reset();
+        assertEquals(0, Ember.explain(f).with(x, s).graphBreakCount(), "graph breaks");
+    }
 }
