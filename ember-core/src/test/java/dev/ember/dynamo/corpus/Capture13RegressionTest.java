@@ -195,4 +195,35 @@ class Capture13RegressionTest {
         Ember.reset();
         assertEquals(0, Ember.explain(f).with(x, s).graphBreakCount(), "graph breaks");
     }
+
+    // ---- Arrays.sort of an array of values known while tracing, in place ----
+
+    static Object sortsArrays(Tensor x, int[] dims) {
+        int[] shape = x.shape();
+        Arrays.sort(shape);
+        Arrays.sort(dims, 1, dims.length);                // the caller's array, sorted after the graph as eager's is
+        String[] names = {"w", "b", "a"};
+        Arrays.sort(names);
+        Tensor s = x.mul(shape[0]).add(dims[1]);
+        try {
+            Arrays.sort(dims, 2, 1);
+        } catch (IllegalArgumentException e) {
+            s = s.add(e.getMessage().length());
+        }
+        return List.of(s, List.of(names), dims.length);
+    }
+
+    @Test
+    void arraysSortIsTraced() { // before: GB0003 "call to java.util.Arrays.sort() (not known to be pure)"
+        Tensor x = Tensor.randn(5, 2);
+        int[] eagerDims = {9, 3, 7, 1}, compiledDims = eagerDims.clone();
+        Object eager = sortsArrays(x, eagerDims);
+        CompileCounter cc = new CompileCounter();
+        dev.ember.Fn2<Tensor, int[], Object> f = Capture13RegressionTest::sortsArrays;
+        Compiled.assertSame(eager, Ember.compile(f, dev.ember.Options.backend(cc)).apply(x, compiledDims), "compiled against eager");
+        assertEquals(Arrays.toString(eagerDims), Arrays.toString(compiledDims), "the caller's array afterwards");
+        assertEquals(1, cc.frameCount(), "frames");
+        Ember.reset();
+        assertEquals(0, Ember.explain(f).with(x, new int[] {9, 3, 7, 1}).graphBreakCount(), "graph breaks");
+    }
 }
