@@ -457,4 +457,131 @@ class NewUserProgramsTest {
         oneGraph(check((Fn2<List<Tensor>, Integer, Tensor>) NewUserProgramsTest::pickOrLast, xs, 1));
         oneGraph(check((Fn2<List<Tensor>, Integer, Tensor>) NewUserProgramsTest::pickOrLast, xs, 5));
     }
+
+    // ---- a second batch: more of what a newcomer reaches for ----
+
+    static Tensor chunksAndVarargs(Tensor x) {
+        List<Tensor> halves = x.chunk(2, 0);
+        Tensor total = sumAll(halves.get(0), halves.get(1).mul(2));
+        for (Tensor row : x.unbind(0)) total = total.add(row.sum());
+        return total;
+    }
+
+    static Tensor sumAll(Tensor... ts) {
+        Tensor acc = ts[0];
+        for (int i = 1; i < ts.length; i++) acc = acc.add(ts[i]);
+        return acc;
+    }
+
+    static Tensor labeledBreak(Tensor x) {
+        Tensor acc = x.mul(0);
+        int[] shape = x.shape();
+        outer:
+        for (int i = 0; i < shape[0]; i++) {
+            for (int j = 0; j < shape[1]; j++) {
+                if (i * shape[1] + j >= 5) break outer;
+                acc = acc.add(j);
+            }
+        }
+        int k = 0;
+        do {
+            acc = acc.mul(1.5);
+            k++;
+        } while (k < 3);
+        while (true) {
+            if (--k == 0) break;
+            acc = acc.sub(1);
+        }
+        return acc;
+    }
+
+    static Tensor oldStyleSwitch(Tensor x, int mode) {
+        Tensor y = x;
+        switch (mode) {
+            case 0:
+                y = y.relu();
+            case 1:                                   // falls through from 0
+                y = y.add(1);
+                break;
+            case 2:
+                y = y.neg();
+                break;
+            default:
+                y = y.mul(0);
+        }
+        return y;
+    }
+
+    static Tensor textDecides(Tensor x, String spec) {
+        String[] parts = spec.split(",");
+        Tensor y = x;
+        for (String p : parts) {
+            String op = p.trim();
+            if (op.isEmpty()) continue;
+            if (op.charAt(0) == 's') y = y.mul(Integer.parseInt(op.substring(1)));
+            else if (op.startsWith("add")) y = y.add(Double.parseDouble(op.substring(3)));
+            else if (op.equalsIgnoreCase("RELU")) y = y.relu();
+        }
+        return y;
+    }
+
+    record Pair<A, B>(A first, B second) {
+        static <A, B> Pair<A, B> of(A a, B b) { return new Pair<>(a, b); }
+    }
+
+    static Pair<Tensor, String> genericRecordAndObjects(Tensor x) {
+        Pair<Tensor, Integer> p = Pair.of(x.mul(2), x.dim());
+        String tag = Objects.equals(p.second(), 2) ? "matrix" : "other";
+        int h = Objects.hash(tag, p.second());
+        return Pair.of(p.first().add(h % 7), tag + "#" + String.valueOf(h % 7));
+    }
+
+    static Tensor mapForEachWithAccumulator(Tensor x) {
+        Map<String, Double> weights = new LinkedHashMap<>();
+        weights.put("a", 0.5);
+        weights.put("b", 2.0);
+        Tensor[] acc = {x.mul(0)};
+        weights.forEach((name, w) -> acc[0] = acc[0].add(x.mul(w)).add(name.length()));
+        int largest = Collections.max(List.of(x.shape()[0], x.shape()[1], 2));
+        return acc[0].div(largest);
+    }
+
+    static Tensor shapeMath(Tensor x) {
+        int[] shape = x.shape().clone();
+        Arrays.sort(shape);
+        long half = Math.round(shape[shape.length - 1] * 0.5);
+        int mod = Math.floorMod(-shape[0], 3);
+        return x.mul(half).add(mod).add(shape.length);
+    }
+
+    static String describeAndCatch(Tensor x) {
+        try {
+            if (x.dim() != 3) throw new IllegalStateException("bad shape " + Arrays.toString(x.shape()));
+            return "ok";
+        } catch (IllegalStateException e) {
+            return "caught: " + e;
+        }
+    }
+
+    static Tensor streamCollect(Tensor x) {
+        List<Tensor> rows = x.unbind(0);
+        List<Tensor> scaled = IntStream.range(0, rows.size()).mapToObj(i -> rows.get(i).mul(i + 1)).toList();
+        Map<Boolean, List<Tensor>> byParity = IntStream.range(0, rows.size()).boxed()
+                .collect(java.util.stream.Collectors.partitioningBy(i -> i % 2 == 0, java.util.stream.Collectors.mapping(rows::get, java.util.stream.Collectors.toList())));
+        return Tensor.stack(scaled, 0).sum(0).add(Tensor.stack(byParity.get(true), 0).mean(0));
+    }
+
+    @Test
+    void aSecondBatch() {
+        oneGraph(check((Fn1<Tensor, Tensor>) NewUserProgramsTest::chunksAndVarargs, X));
+        oneGraph(check((Fn1<Tensor, Tensor>) NewUserProgramsTest::labeledBreak, X));
+        for (int mode = 0; mode < 4; mode++) oneGraph(check((Fn2<Tensor, Integer, Tensor>) NewUserProgramsTest::oldStyleSwitch, X, mode));
+        oneGraph(check((Fn2<Tensor, String, Tensor>) NewUserProgramsTest::textDecides, X, "s3, add0.5,, relu"));
+        oneGraph(check((Fn1<Tensor, Pair<Tensor, String>>) NewUserProgramsTest::genericRecordAndObjects, X));
+        oneGraph(check((Fn1<Tensor, Tensor>) NewUserProgramsTest::mapForEachWithAccumulator, X));
+        oneGraph(check((Fn1<Tensor, Tensor>) NewUserProgramsTest::shapeMath, X));
+        assertEquals("caught: java.lang.IllegalStateException: bad shape [4, 3]", describeAndCatch(X));
+        Idioms.noGraph(check((Fn1<Tensor, String>) NewUserProgramsTest::describeAndCatch, X));
+        oneGraph(check((Fn1<Tensor, Tensor>) NewUserProgramsTest::streamCollect, X));
+    }
 }
