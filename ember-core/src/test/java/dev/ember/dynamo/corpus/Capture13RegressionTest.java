@@ -226,4 +226,27 @@ class Capture13RegressionTest {
         Ember.reset();
         assertEquals(0, Ember.explain(f).with(x, new int[] {9, 3, 7, 1}).graphBreakCount(), "graph breaks");
     }
+
+    // ---- ArrayList.removeIf asks every element before it checks for a change ----
+
+    static Object appendsWhileRemoving(Tensor x) {
+        List<Integer> xs = new ArrayList<>(List.of(1, 2, 3));
+        List<Integer> asked = new ArrayList<>();
+        Tensor s = x.mul(0);
+        try {
+            xs.removeIf(i -> {
+                asked.add(i);
+                if (i == 1) xs.add(10);                   // a change in the predicate: ArrayList still asks 2 and 3
+                return i == 2;
+            });
+        } catch (java.util.ConcurrentModificationException e) {
+            s = s.add(1);
+        }
+        return List.of(s, asked, xs);
+    }
+
+    @Test
+    void arrayListRemoveIfAsksEveryElementBeforeFailing() { // before: ConcurrentModificationException right after the first predicate
+        assertOneFrameNoBreak(Capture13RegressionTest::appendsWhileRemoving);
+    }
 }
