@@ -584,4 +584,44 @@ class NewUserProgramsTest {
         Idioms.noGraph(check((Fn1<Tensor, String>) NewUserProgramsTest::describeAndCatch, X));
         oneGraph(check((Fn1<Tensor, Tensor>) NewUserProgramsTest::streamCollect, X));
     }
+
+    // ---- a third batch: modules as a newcomer writes them ----
+
+    static final class MyNet extends dev.ember.nn.Module {
+        final dev.ember.nn.Linear fc1 = new dev.ember.nn.Linear(3, 8);
+        final dev.ember.nn.LayerNorm norm = new dev.ember.nn.LayerNorm(8);
+        final dev.ember.nn.ModuleList<dev.ember.nn.Linear> blocks = new dev.ember.nn.ModuleList<>(new dev.ember.nn.Linear(8, 8), new dev.ember.nn.Linear(8, 8));
+        final dev.ember.nn.Linear head = new dev.ember.nn.Linear(8, 2);
+        final dev.ember.nn.Dropout dropout = new dev.ember.nn.Dropout(0.1);
+        int calls;
+
+        @Override
+        public Tensor forward(Tensor x) {
+            calls++;
+            Tensor h = norm.forward(fc1.forward(x)).relu();
+            for (dev.ember.nn.Linear block : blocks) h = h.add(block.forward(h).tanh());   // residual blocks
+            h = isTraining() ? dropout.forward(h) : h;
+            return dev.ember.nn.F.logSoftmax(head.forward(h), -1);
+        }
+
+        Tensor l2Penalty() {
+            Tensor total = Tensor.zeros();
+            for (dev.ember.nn.Parameter p : parameters()) total = total.add(p.pow(2).sum());
+            return total;
+        }
+
+        Tensor loss(Tensor x, Tensor target) {
+            Tensor out = forward(x);
+            return dev.ember.nn.F.mseLoss(out, target).add(l2Penalty().mul(1e-4));
+        }
+    }
+
+    @Test
+    void aModuleAsANewcomerWritesIt() {
+        MyNet net = new MyNet();
+        net.eval();
+        oneGraph(check((Fn1<Tensor, Tensor>) net::forward, X));
+        oneGraph(check((Fn2<Tensor, Tensor, Tensor>) net::loss, X, Tensor.randn(4, 2)));
+        assertEquals(8, net.calls, "forward's counter: eager, twice compiled and explain, for each of the two programs");
+    }
 }
