@@ -249,4 +249,21 @@ class Capture13RegressionTest {
     void arrayListRemoveIfAsksEveryElementBeforeFailing() { // before: ConcurrentModificationException right after the first predicate
         assertOneFrameNoBreak(Capture13RegressionTest::appendsWhileRemoving);
     }
+
+    // ---- Comparator's thenComparing… and reversed on a comparator made in the trace ----
+
+    record Item(String name, int rank, double weight) {}
+
+    static Object sortsWithCombinedComparators(Tensor x) {
+        List<Item> items = new ArrayList<>(List.of(new Item("b", 2, 0.5), new Item("a", 1, 0.5), new Item("c", 2, 0.1), new Item("a", 2, 0.5)));
+        items.sort(java.util.Comparator.comparingInt(Item::rank).thenComparingDouble(Item::weight).thenComparing(Item::name));
+        List<Item> byName = new ArrayList<>(items);
+        byName.sort(java.util.Comparator.comparing(Item::name).reversed().thenComparing(java.util.Comparator.comparingInt(Item::rank).reversed()));
+        return List.of(x.add(items.getFirst().rank()), items, byName);
+    }
+
+    @Test
+    void combinedComparatorsAreTraced() { // before: GB0003 "calling java.util.Comparator.thenComparingInt() on KeyComparators$$PrespunLambda$0"
+        assertOneFrameNoBreak(Capture13RegressionTest::sortsWithCombinedComparators);
+    }
 }
