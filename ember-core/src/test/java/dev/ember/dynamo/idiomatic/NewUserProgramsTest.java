@@ -624,4 +624,54 @@ class NewUserProgramsTest {
         oneGraph(check((Fn2<Tensor, Tensor, Tensor>) net::loss, X, Tensor.randn(4, 2)));
         assertEquals(8, net.calls, "forward's counter: eager, twice compiled and explain, for each of the two programs");
     }
+
+    // ---- a fourth batch: caches, comparators, text ----
+
+    static final class Normalizer {
+        private Tensor cachedScale;
+        private final Map<String, Integer> seen = new java.util.HashMap<>();
+
+        Tensor apply(Tensor x, String tag) {
+            if (cachedScale == null) cachedScale = Tensor.full(2.0, x.shape()[1]);   // computed once, kept in the field
+            seen.merge(tag, 1, Integer::sum);
+            assert x.dim() == 2 : "expected a matrix";
+            return x.mul(cachedScale).add(seen.get(tag));
+        }
+    }
+
+    @Test
+    void aLazilyFilledField() {
+        Normalizer eager = new Normalizer(), compiled = new Normalizer();
+        Fn2<Tensor, String, Tensor> f = Ember.compile((Fn2<Tensor, String, Tensor>) compiled::apply);
+        for (String tag : List.of("a", "b", "a")) Idioms.assertSameValue(eager.apply(X, tag), f.apply(X, tag), "tag " + tag);
+        assertEquals(eager.seen, compiled.seen, "the counts the field keeps");
+        Ember.reset();
+        oneGraph(Ember.explain((Fn2<Tensor, String, Tensor>) new Normalizer()::apply).with(X, "a"));
+    }
+
+    static List<Object> sortedByShape(Tensor x) {
+        List<Tensor> parts = new ArrayList<>(List.of(x, x.select(0, 0), x.reshape(2, 6), x.sum()));
+        parts.sort(java.util.Comparator.comparingInt(Tensor::dim).thenComparingInt(t -> -t.numel()));
+        Tensor biggest = parts.stream().max(java.util.Comparator.comparingInt(Tensor::numel)).orElseThrow();
+        String dims = String.join(",", parts.stream().map(t -> String.valueOf(t.dim())).toList());
+        return List.of(biggest.mul(2), dims, "-".repeat(parts.size()), new StringBuilder(dims).reverse().toString());
+    }
+
+    static Tensor powersInARange(Tensor x) {
+        return IntStream.rangeClosed(1, 3).mapToObj(k -> x.pow(k)).reduce(Tensor::add).orElseThrow().div(Math.max(x.dim(), 3));
+    }
+
+    static String textBlockReport(Tensor x) {
+        return """
+                shape: %s
+                rank:  %d
+                """.formatted(Arrays.toString(x.shape()), x.dim());
+    }
+
+    @Test
+    void comparatorsAndText() {
+        oneGraph(check((Fn1<Tensor, List<Object>>) NewUserProgramsTest::sortedByShape, X));
+        oneGraph(check((Fn1<Tensor, Tensor>) NewUserProgramsTest::powersInARange, X));
+        Idioms.noGraph(check((Fn1<Tensor, String>) NewUserProgramsTest::textBlockReport, X));
+    }
 }
