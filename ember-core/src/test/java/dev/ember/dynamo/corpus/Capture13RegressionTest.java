@@ -266,4 +266,24 @@ class Capture13RegressionTest {
     void combinedComparatorsAreTraced() { // before: GB0003 "calling java.util.Comparator.thenComparingInt() on KeyComparators$$PrespunLambda$0"
         assertOneFrameNoBreak(Capture13RegressionTest::sortsWithCombinedComparators);
     }
+
+    static Object writesASettingsMap(Tensor x, Settings s) {
+        s.put("seen", s.getOrDefault("seen", 0) instanceof Integer n ? n + 1 : 1);
+        s.remove("scale");
+        return x.mul(s.size());
+    }
+
+    @Test
+    void aHashMapSubclassArgumentIsChangedAsEagerChangesIt() {
+        Tensor x = Tensor.randn(3);
+        Settings eagerSettings = new Settings(), compiledSettings = new Settings();
+        eagerSettings.put("scale", 2.0);
+        compiledSettings.put("scale", 2.0);
+        dev.ember.Fn2<Tensor, Settings, Object> f = Capture13RegressionTest::writesASettingsMap;
+        dev.ember.Fn2<Tensor, Settings, Object> compiled = Ember.compile(f);
+        for (int call = 0; call < 2; call++) {
+            Compiled.assertSame(writesASettingsMap(x, eagerSettings), compiled.apply(x, compiledSettings), "call " + call);
+            assertEquals(eagerSettings, compiledSettings, "the caller's map after call " + call);
+        }
+    }
 }
