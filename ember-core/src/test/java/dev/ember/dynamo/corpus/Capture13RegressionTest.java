@@ -286,4 +286,24 @@ class Capture13RegressionTest {
             assertEquals(eagerSettings, compiledSettings, "the caller's map after call " + call);
         }
     }
+
+    // ---- an Optional argument ----
+
+    static Tensor withOptionalBias(Tensor x, java.util.Optional<Tensor> bias) {
+        return bias.map(x::add).orElseGet(x::neg).mul(bias.isPresent() ? 2 : 3);
+    }
+
+    @Test
+    void anOptionalArgumentIsGuardedOnBeingPresent() { // before: GB0003 "calling Optional.isPresent()" at each use
+        Tensor x = Tensor.randn(3);
+        CompileCounter cc = new CompileCounter();
+        dev.ember.Fn2<Tensor, java.util.Optional<Tensor>, Tensor> f = Capture13RegressionTest::withOptionalBias;
+        dev.ember.Fn2<Tensor, java.util.Optional<Tensor>, Tensor> compiled = Ember.compile(f, dev.ember.Options.backend(cc));
+        for (java.util.Optional<Tensor> bias : List.of(java.util.Optional.of(Tensor.ones(3)), java.util.Optional.<Tensor>empty(), java.util.Optional.of(Tensor.randn(3)))) {
+            Compiled.assertSame(withOptionalBias(x, bias), compiled.apply(x, bias), "bias " + bias.isPresent());
+        }
+        assertEquals(2, cc.frameCount(), "one graph for a present bias, one for an empty one");
+        Ember.reset();
+        assertEquals(0, Ember.explain(f).with(x, java.util.Optional.of(Tensor.ones(3))).graphBreakCount(), "graph breaks");
+    }
 }
