@@ -674,4 +674,34 @@ class NewUserProgramsTest {
         oneGraph(check((Fn1<Tensor, Tensor>) NewUserProgramsTest::powersInARange, X));
         Idioms.noGraph(check((Fn1<Tensor, String>) NewUserProgramsTest::textBlockReport, X));
     }
+
+    // ---- a fifth batch: arguments a newcomer passes ----
+
+    static Tensor optionalArgument(Tensor x, Optional<Tensor> bias) {
+        return bias.isPresent() ? x.add(bias.get()) : x.neg();
+    }
+
+    static Tensor arrayArgument(Tensor[] xs, double[] weights) {
+        Tensor acc = xs[0].mul(weights[0]);
+        for (int i = 1; i < xs.length; i++) acc = acc.add(xs[i].mul(weights[i]));
+        return acc;
+    }
+
+    static Tensor mapArgument(Map<String, Tensor> params, Tensor x) {
+        Tensor w = params.get("weight");
+        Tensor b = params.getOrDefault("bias", Tensor.zeros(w.shape()[0]));
+        return x.matmul(w.t()).add(b);
+    }
+
+    @Test
+    void argumentsOfManyKinds() {
+        oneGraph(check((Fn2<Tensor, Optional<Tensor>, Tensor>) NewUserProgramsTest::optionalArgument, X, Optional.of(Tensor.ones(3))));
+        oneGraph(check((Fn2<Tensor, Optional<Tensor>, Tensor>) NewUserProgramsTest::optionalArgument, X, Optional.empty()));
+        oneGraph(check((Fn2<Tensor[], double[], Tensor>) NewUserProgramsTest::arrayArgument, new Tensor[] {X, X.mul(2)}, new double[] {0.5, 0.25}));
+        Map<String, Tensor> params = new LinkedHashMap<>();
+        params.put("weight", Tensor.randn(5, 3));
+        oneGraph(check((Fn2<Map<String, Tensor>, Tensor, Tensor>) NewUserProgramsTest::mapArgument, params, X));
+        params.put("bias", Tensor.randn(5));
+        oneGraph(check((Fn2<Map<String, Tensor>, Tensor, Tensor>) NewUserProgramsTest::mapArgument, params, X));
+    }
 }
