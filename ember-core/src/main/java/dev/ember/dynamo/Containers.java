@@ -105,7 +105,8 @@ final class Containers {
      */
     private static VariableTracker viewMethod(TraceContext ctx, ListVariable l, String name, MethodTypeDesc type, List<VariableTracker> args) {
         if (l.isStale()) throw KeyedContainers.concurrentModification(ctx, "List." + name + "() on a subList");
-        if (!VIEW_METHODS.contains(name) && l.viewKind() != ListVariable.ViewKind.UNMODIFIABLE) {
+        if (l.isCollectionOnly() && (name.equals("equals") || name.equals("hashCode"))) return KeyedContainers.objectIdentityMethod(ctx, l, name, args);
+        if (!VIEW_METHODS.contains(name) && l.viewKind() != ListVariable.ViewKind.UNMODIFIABLE && !l.isCollectionOnly()) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + name + "() on " + l.describe() + ": a view's " + name + " is not traced");
         }
         if (l.viewKind() == ListVariable.ViewKind.REVERSED && (name.equals("replaceAll") || name.equals("removeIf"))) {
@@ -154,7 +155,7 @@ final class Containers {
         switch (name) {
             case "size" -> { return ConstantVariable.of(l.size()); }
             case "isEmpty" -> { return ConstantVariable.of(l.size() == 0 ? 1 : 0); }
-            case "get" -> { return l.get(index(ctx, args.getFirst(), l.size())); }
+            case "get" -> { return l.get(index(ctx, l, name, args.getFirst(), l.size())); }
             case "getFirst", "getLast" -> {
                 if (l.size() == 0) throw noSuchElement(ctx, name);
                 return l.get(name.equals("getFirst") ? 0 : l.size() - 1);
@@ -178,7 +179,7 @@ final class Containers {
                     yield ConstantVariable.of(1);
                 }
                 int at = intArg(ctx, args.getFirst());
-                if (at < 0 || at > items.size()) throw outOfBounds(ctx, at, items.size());
+                if (at < 0 || at > items.size()) throw indexError(ctx, l, name, at, items.size());
                 items.add(at, args.get(1));
                 modified(l, name, true);
                 yield null;
@@ -208,7 +209,7 @@ final class Containers {
                 int at = items.size();
                 if (args.size() == 2) {
                     at = intArg(ctx, args.getFirst());
-                    if (at < 0 || at > items.size()) throw outOfBounds(ctx, at, items.size());
+                    if (at < 0 || at > items.size()) throw indexError(ctx, l, name, at, items.size());
                 }
                 List<VariableTracker> more = List.copyOf(copiedElements(ctx, args.getLast(), "addAll"));
                 if (refusesOnlyAChange) {
@@ -221,7 +222,7 @@ final class Containers {
             }
             case "set" -> {
                 mutable(ctx, l, name);
-                int at = index(ctx, args.getFirst(), items.size());
+                int at = index(ctx, l, name, args.getFirst(), items.size());
                 yield items.set(at, args.get(1));
             }
             case "remove" -> {
@@ -229,7 +230,7 @@ final class Containers {
                 // an Arrays.asList list refuses remove(Object) only when it finds the element (AbstractCollection's)
                 if (byIndex || !l.root().isFixedSize()) mutable(ctx, l, name);
                 if (byIndex) {
-                    VariableTracker removed = items.remove(index(ctx, args.getFirst(), items.size()));
+                    VariableTracker removed = items.remove(index(ctx, l, name, args.getFirst(), items.size()));
                     modified(l, name, true);
                     yield removed;
                 }
@@ -275,8 +276,10 @@ final class Containers {
             }
             case "removeIf" -> {
                 // ArrayList's: the predicate is asked of every element first, in order, then the matches go together
-                // (an immutable list refuses before asking; Arrays.asList only when there is something to remove)
-                if (!l.isMutable() && !l.isFixedSize()) mutable(ctx, l, name);
+                // (an immutable list refuses before asking). An Arrays.asList list has Collection's removeIf: its
+                // iterator's remove refuses at the first match, so the elements after it are never asked.
+                boolean refusesOnlyAChange = refusesOnlyAChangeOfSize(l);
+                if (!l.isMutable() && !refusesOnlyAChange) mutable(ctx, l, name);
                 List<VariableTracker> keep = new ArrayList<>();
                 int before = l.structuralChanges();
                 for (VariableTracker item : List.copyOf(items)) {
@@ -284,9 +287,15 @@ final class Containers {
                     if (!(test instanceof ConstantVariable c && c.value() instanceof Integer b)) {
                         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "List.removeIf() with a predicate that gave " + test.describe());
                     }
-                    if (l.structuralChanges() != before) throw KeyedContainers.concurrentModification(ctx, "List.removeIf()");
+                    // Collection's removeIf (a LinkedList's, an Arrays.asList list's) meets a change at its iterator's next step;
+                    // ArrayList's and ArrayDeque's ask every element first and compare their modCount after
+                    if (l.structuralChanges() != before && (refusesOnlyAChange || l.root().type() == java.util.LinkedList.class)) {
+                        throw KeyedContainers.concurrentModification(ctx, "List.removeIf()");
+                    }
+                    if (b != 0 && refusesOnlyAChange) mutable(ctx, l, name);
                     if (b == 0) keep.add(item);
                 }
+                if (l.structuralChanges() != before) throw KeyedContainers.concurrentModification(ctx, "List.removeIf()");
                 if (keep.size() == items.size()) yield ConstantVariable.of(0);
                 mutable(ctx, l, name);
                 items.clear();
@@ -306,7 +315,7 @@ final class Containers {
             }
             case "subList" -> {
                 int from = intArg(ctx, args.get(0)), to = intArg(ctx, args.get(1));
-                if (from < 0 || to > items.size() || from > to) throw outOfBounds(ctx, from, items.size());
+                if (from < 0 || to > items.size() || from > to) throw indexError(ctx, l, name, from, to);
                 if (liveView(ctx, l, name)) yield ListVariable.viewOf(l, ListVariable.ViewKind.SUB_LIST, from, to);
                 yield new ListVariable(items.subList(from, to), false, null);
             }
@@ -623,13 +632,58 @@ final class Containers {
         throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "expected an int index, got " + v.describe());
     }
 
-    private static int index(TraceContext ctx, VariableTracker v, int size) {
+    /** The index argument of {@code l.name(index, …)}, in [0, size), or the JDK's exception for it ({@link #indexError}). */
+    private static int index(TraceContext ctx, ListVariable l, String name, VariableTracker v, int size) {
         int i = intArg(ctx, v);
-        if (i < 0 || i >= size) throw outOfBounds(ctx, i, size);
+        if (i < 0 || i >= size) throw indexError(ctx, l, name, i, size);
         return i;
     }
 
-    private static Unsupported outOfBounds(TraceContext ctx, int i, int size) {
-        return ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IndexOutOfBoundsException: index " + i + " out of bounds for length " + size);
+    /**
+     * What {@code l.name(ints…)} throws for an index or range out of bounds: the same call run on a
+     * stand-in of the list's class and length ({@link #standIn}), so the exception's class and message are
+     * the JDK's own (ArrayList's "Index: 5, Size: 1", Objects.checkIndex's "Index 5 out of bounds for length 1",
+     * subList's IllegalArgumentException), raised for the traced code's handlers to catch as eager's would be.
+     * A list whose class the trace does not know (an immutable or input one) breaks the graph instead, and eager throws.
+     */
+    private static RuntimeException indexError(TraceContext ctx, ListVariable l, String name, int... ints) {
+        List<Object> standIn = standIn(l);
+        if (standIn != null) {
+            try {
+                switch (name) {
+                    case "get" -> standIn.get(ints[0]);
+                    case "set" -> standIn.set(ints[0], null);
+                    case "remove" -> standIn.remove(ints[0]);
+                    case "add" -> standIn.add(ints[0], null);
+                    case "addAll" -> standIn.addAll(ints[0], List.of());
+                    case "subList" -> standIn.subList(ints[0], ints[1]);
+                    default -> { }
+                }
+            } catch (RuntimeException jdk) {
+                return Exceptions.raise(ctx, jdk, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + jdk.getClass().getName()
+                        + ": " + jdk.getMessage() + " (List." + name + "() on " + l.describe() + ")");
+            }
+        }
+        return ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IndexOutOfBoundsException: List." + name + "() with index "
+                + ints[0] + " on " + l.describe() + " of length " + l.size());
+    }
+
+    /** A list of {@code l}'s class and length, its elements nulls, through the same views; null when its class is not known. */
+    private static List<Object> standIn(ListVariable l) {
+        if (l.isView()) {
+            List<Object> base = standIn(l.base());
+            if (base == null) return null;
+            return switch (l.viewKind()) {
+                case SUB_LIST -> base.subList(l.viewFrom(), l.viewFrom() + l.size());
+                case REVERSED -> base.reversed();
+                case UNMODIFIABLE -> Collections.unmodifiableList(base);
+                case UNMODIFIABLE_COLLECTION -> null;
+            };
+        }
+        int n = l.size();
+        if (l.isFixedSize()) return java.util.Arrays.asList(new Object[n]);
+        if (l.type() == ArrayList.class) return new ArrayList<>(Collections.nCopies(n, null));
+        if (l.type() == java.util.LinkedList.class) return new java.util.LinkedList<>(Collections.nCopies(n, null));
+        return null;
     }
 }

@@ -121,6 +121,23 @@ final class Exceptions {
 
     static VariableTracker message(UserObjectVariable u) { return u.fields().getOrDefault(MESSAGE, ConstantVariable.NULL); }
 
+    /** Whether {@code toString()} can be answered from the trace: getMessage can, and toString and getLocalizedMessage are Throwable's own. */
+    static boolean answersToString(UserObjectVariable u) {
+        if (!answersGetMessage(u) || !(message(u) instanceof ConstantVariable)) return false;
+        try {
+            return u.type().getMethod("toString").getDeclaringClass() == Throwable.class
+                    && u.type().getMethod("getLocalizedMessage").getDeclaringClass() == Throwable.class;
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError("every Throwable has toString() and getLocalizedMessage()", e);
+        }
+    }
+
+    /** Throwable's toString: the class's name, then ": " and the message when there is one. */
+    static VariableTracker text(UserObjectVariable u) {
+        Object m = ((ConstantVariable) message(u)).value();
+        return ConstantVariable.of(m != null ? u.type().getName() + ": " + m : u.type().getName());
+    }
+
     /** {@code throw v}: the exception raised, or a graph break when the tracer cannot tell what is thrown. */
     static RuntimeException thrown(TraceContext ctx, VariableTracker v) {
         Class<?> type = TypeOf.runtimeClass(v);

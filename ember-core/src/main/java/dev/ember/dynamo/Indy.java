@@ -120,6 +120,10 @@ final class Indy {
             throw ctx.unsupported(GraphBreakType.TENSOR_TO_STRING, what + " " + (t.source() == null ? "a tensor" : t.source().name())
                     + " (" + t.describe() + ") calls Tensor.toString(), which reads its data");
         }
+        if (v instanceof UserObjectVariable u && Exceptions.answersToString(u)) {
+            // an exception made in the trace (a caught one): Throwable's toString, its class's name and its message
+            return (String) ((ConstantVariable) Exceptions.text(u)).value();
+        }
         if (v instanceof UserObjectVariable u && !JdkCalls.isJdk(u.type())) {
             ClassFiles.Resolved r = ClassFiles.virtual(u.type(), "toString", MethodTypeDesc.of(ConstantDescs.CD_String));
             if (r != null && !JdkCalls.isJdk(r.declaringClass())) {

@@ -244,6 +244,8 @@ final class Invoker {
             };
             case IteratorVariable it -> Containers.iteratorMethod(ctx, it, name, args);
             case ArrayVariable a when name.equals("clone") -> new ArrayVariable(a.componentType(), a.items(), null);
+            // an array's class is its component type's array class (an array has no class file to read getClass from)
+            case ArrayVariable a when name.equals("getClass") && args.isEmpty() -> ConstantVariable.of(a.componentType().arrayType());
             case LambdaVariable l -> callLambda(ctx, l, owner, name, type, args);
             case dev.ember.dynamo.variables.PipelineVariable p -> StreamCalls.method(ctx, p, name, args);
             case dev.ember.dynamo.variables.CollectorVariable c ->
@@ -269,6 +271,9 @@ final class Invoker {
                 yield ctx.builder.wrap(dev.ember.dynamo.source.ModuleQuerySource.query((dev.ember.nn.Module) m.module(), name), source, Object.class);
             }
             case UserObjectVariable u when name.equals("getMessage") && args.isEmpty() && Exceptions.answersGetMessage(u) -> Exceptions.message(u);
+            case UserObjectVariable u when name.equals("toString") && args.isEmpty() && Exceptions.answersToString(u) -> Exceptions.text(u);
+            // an object the trace made (a JDK exception caught in it, …): its class is the one made, whatever its code
+            case UserObjectVariable u when name.equals("getClass") && args.isEmpty() && u.isFresh() -> ConstantVariable.of(u.type());
             // a ThreadLocal the code reads from a field or an argument: the calling thread's value, read at each call from its source
             case UserObjectVariable u when u.value() instanceof ThreadLocal<?> local && u.source() != null && name.equals("get") && args.isEmpty() ->
                     ctx.builder.wrap(local.get(), new dev.ember.dynamo.source.ThreadLocalSource(u.source()), Object.class);
@@ -290,6 +295,10 @@ final class Invoker {
                     // the exact class: an input's is guarded by its TYPE_MATCH, a constructed object's is the one the trace made
                     yield ConstantVariable.of(cls);
                 }
+                if (r.declaringClass() == java.util.Comparator.class && COMPARATOR_DEFAULTS.contains(name)) {
+                    // a comparator the trace made (KeyComparators'): Comparator's combination, written there with the comparator first
+                    yield invokeStatic(ctx, KeyComparators.class, name, type.insertParameterTypes(0, ClassDesc.of("java.util.Comparator")), prepend(receiver, args));
+                }
                 if (JdkCalls.isJdk(r.declaringClass())) {
                     // Inherited JDK code (Enum.ordinal, Object.getClass, …): evaluate on constants, never inline the JDK.
                     if (receiver instanceof ConstantVariable c) yield JdkCalls.reflect(ctx, r.declaringClass(), name, type, c.value(), args);
@@ -307,8 +316,17 @@ final class Invoker {
      */
     private static final java.util.Set<String> FUNCTION_COMBINATORS = java.util.Set.of("java.util.function");
 
+    /** Comparator's default methods that combine the comparator they are called on (KeyComparators has each). */
+    private static final java.util.Set<String> COMPARATOR_DEFAULTS = java.util.Set.of("thenComparing", "thenComparingInt", "thenComparingLong",
+            "thenComparingDouble", "reversed");
+
     /** A lambda's interface method: its implementation, inlined with the captured values first. */
     private static VariableTracker callLambda(TraceContext ctx, LambdaVariable l, Class<?> owner, String name, MethodTypeDesc callType, List<VariableTracker> args) {
+        if (!name.equals(l.interfaceMethod()) && owner == java.util.Comparator.class && COMPARATOR_DEFAULTS.contains(name)) {
+            // Comparator's thenComparing…/reversed: the JDK's combination, written in KeyComparators with the comparator first
+            MethodTypeDesc withFirst = callType.insertParameterTypes(0, ClassDesc.of("java.util.Comparator"));
+            return invokeStatic(ctx, KeyComparators.class, name, withFirst, prepend(l, args));
+        }
         if (!name.equals(l.interfaceMethod())) {
             // a default method of the interface (a user's Layer.then, Function.andThen): its code, with the lambda as this
             ClassFiles.Resolved d = owner == null || !owner.isInterface() ? null : ClassFiles.virtual(owner, name, callType);

@@ -77,6 +77,10 @@ final class JdkCalls {
             return null;
         }
         if (owner == Arrays.class && name.equals("asList") && args.getFirst() instanceof ArrayVariable a) return ListVariable.fixedSizeView(a);
+        if (owner == Arrays.class && name.equals("sort") && (args.size() == 1 || args.size() == 3) && args.getFirst() instanceof ArrayVariable a
+                && a.items().stream().allMatch(ConstantVariable.class::isInstance)) {
+            return sortInPlace(ctx, a, type, args);
+        }
         if (owner == java.util.Map.class && name.equals("entry") && args.size() == 2) {
             for (VariableTracker a : args) {
                 if (a instanceof ConstantVariable c && c.value() == null) {
@@ -122,6 +126,10 @@ final class JdkCalls {
         if (owner == java.util.Collections.class && name.equals("unmodifiableList") && args.getFirst() instanceof ListVariable l && !l.isArrayDeque()) {
             // a live read-only view: the list's later changes show through it, its writes throw UnsupportedOperationException
             return ListVariable.viewOf(l, ListVariable.ViewKind.UNMODIFIABLE, 0, 0);
+        }
+        if (owner == java.util.Collections.class && name.equals("unmodifiableCollection") && args.getFirst() instanceof ListVariable l && !l.isArrayDeque()) {
+            // the same live read-only view, seen as a Collection only; one of its own class is returned as it is, as the JDK does
+            return l.isCollectionOnly() ? l : ListVariable.viewOf(l, ListVariable.ViewKind.UNMODIFIABLE_COLLECTION, 0, 0);
         }
         if (owner == java.util.Collections.class && name.startsWith("unmodifiable")) {
             VariableTracker readOnly = readOnlyView(name, args.getFirst());
@@ -247,6 +255,33 @@ final class JdkCalls {
         List<VariableTracker> copied = List.copyOf(src.subList(from, from + n));
         for (int i = 0; i < n; i++) dst.items().set(to + i, copied.get(i));
         return null;
+    }
+
+    /**
+     * {@code Arrays.sort(a)} or {@code Arrays.sort(a, from, to)} of an array of values known while tracing
+     * (an int[] of sizes, a String[]): the JDK's own sort of a copy, written back into the array in place,
+     * so a bad range throws its exception and equal elements keep the JDK's order.
+     */
+    private static VariableTracker sortInPlace(TraceContext ctx, ArrayVariable a, MethodTypeDesc type, List<VariableTracker> args) {
+        Object copy = concrete(ctx, a, a.componentType().arrayType(), Arrays.class, "sort");
+        reflectOn(ctx, type, args.size() == 1 ? List.of(copy) : List.of(copy, concrete(ctx, args.get(1), int.class, Arrays.class, "sort"),
+                concrete(ctx, args.get(2), int.class, Arrays.class, "sort")));
+        ArrayVariable target = mutableArray(ctx, a, "Arrays.sort");
+        for (int i = 0; i < target.items().size(); i++) target.items().set(i, Fields.constantOf(java.lang.reflect.Array.get(copy, i), a.componentType()));
+        return null;
+    }
+
+    /** Arrays.sort with real arguments: what it throws is raised for the traced handlers. */
+    private static void reflectOn(TraceContext ctx, MethodTypeDesc type, List<Object> jargs) {
+        Class<?>[] ptypes = new Class<?>[type.parameterCount()];
+        for (int i = 0; i < ptypes.length; i++) ptypes[i] = Values.resolve(type.parameterType(i), Arrays.class);
+        try {
+            Arrays.class.getMethod("sort", ptypes).invoke(null, jargs.toArray());
+        } catch (InvocationTargetException e) {
+            throw Exceptions.raise(ctx, e.getCause(), GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e.getCause() + " from Arrays.sort");
+        } catch (ReflectiveOperationException e) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "cannot evaluate java.util.Arrays.sort: " + e, e);
+        }
     }
 
     private static ArrayVariable mutableArray(TraceContext ctx, VariableTracker v, String what) {

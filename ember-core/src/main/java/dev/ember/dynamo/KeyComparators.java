@@ -36,4 +36,27 @@ final class KeyComparators {
         Objects.requireNonNull(key);
         return (a, b) -> key.apply(a).compareTo(key.apply(b));
     }
+
+    // Comparator's default methods on a comparator the trace made, as the JDK writes them (first is the comparator they are called on)
+
+    static <T> Comparator<T> thenComparing(Comparator<T> first, Comparator<? super T> other) {
+        Objects.requireNonNull(other);
+        return (a, b) -> {
+            int res = first.compare(a, b);
+            return res != 0 ? res : other.compare(a, b);
+        };
+    }
+
+    static <T, U extends Comparable<? super U>> Comparator<T> thenComparing(Comparator<T> first, Function<? super T, ? extends U> key) {
+        return thenComparing(first, comparing(key));
+    }
+
+    static <T> Comparator<T> thenComparingInt(Comparator<T> first, ToIntFunction<? super T> key) { return thenComparing(first, comparingInt(key)); }
+
+    static <T> Comparator<T> thenComparingLong(Comparator<T> first, ToLongFunction<? super T> key) { return thenComparing(first, comparingLong(key)); }
+
+    static <T> Comparator<T> thenComparingDouble(Comparator<T> first, ToDoubleFunction<? super T> key) { return thenComparing(first, comparingDouble(key)); }
+
+    /** Collections.reverseOrder(first): the arguments swapped. */
+    static <T> Comparator<T> reversed(Comparator<T> first) { return (a, b) -> first.compare(b, a); }
 }

@@ -101,7 +101,11 @@ final class KeyedContainers {
         if (keys == null) return "";
         String name = source == null ? "the " + value.getClass().getSimpleName() : source.name();
         Class<?> cls = value.getClass();
-        if (!MAP_CLASSES.contains(cls) && !SET_CLASSES.contains(cls) && !IMMUTABLE_CLASSES.contains(cls) && !isEnumKeyed(value)) {
+        if (!JdkCalls.isJdk(cls) && jdkBase(cls) != null) {
+            // the user's subclass of a HashMap, …: modelled as the container when it adds methods only (its own are traced)
+            String why = whyNotModelledSubclass(cls);
+            if (why != null) return " (" + name + " is a " + cls.getName() + ": " + why + ")";
+        } else if (!MAP_CLASSES.contains(cls) && !SET_CLASSES.contains(cls) && !IMMUTABLE_CLASSES.contains(cls) && !isEnumKeyed(value)) {
             return " (" + name + " is a " + cls.getName() + "; Ember tracks HashMap, LinkedHashMap, TreeMap, EnumMap and Map.of maps and HashSet, "
                     + "LinkedHashSet, TreeSet, EnumSet and Set.of sets)";
         }
@@ -686,10 +690,12 @@ final class KeyedContainers {
             throw Exceptions.raise(ctx, new UnsupportedOperationException(), GraphBreakType.EXCEPTION_THROWN,
                     "the traced path throws UnsupportedOperationException: " + name + "() on " + u.describe());
         }
-        if (u.of() instanceof MapViewVariable v && v.view() == MapViewVariable.View.ENTRIES && (name.equals("forEach") || name.equals("stream"))) {
-            if (name.equals("stream")) {
-                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "stream() of " + u.describe() + ": its entries refuse setValue, which a stream's are not traced to do");
-            }
+        if (isObjectsIdentity(u) && (name.equals("equals") || name.equals("hashCode"))) return objectIdentityMethod(ctx, u, name, args);
+        if (name.equals("stream")) {
+            // over the wrapper itself: the items are read through it when the stream runs, entries refusing setValue
+            return StreamCalls.streamOf(u);
+        }
+        if (u.of() instanceof MapViewVariable v && v.view() == MapViewVariable.View.ENTRIES && name.equals("forEach")) {
             return forEach(ctx, v.map(), readOnlyElements(items(ctx, v, "forEach() of " + u.describe())), args.getFirst(), "forEach() of " + u.describe());
         }
         VariableTracker r = switch (u.of()) {
@@ -703,6 +709,20 @@ final class KeyedContainers {
             case IteratorVariable it -> it.readThrough(KeyedContainers::readOnlyElement, u);
             case null, default -> r;
         };
+    }
+
+    /**
+     * Whether the wrapper keeps Object's equals and hashCode: Collections.UnmodifiableCollection does
+     * (what unmodifiableCollection makes, and an unmodifiable map's values()), whatever it wraps.
+     */
+    private static boolean isObjectsIdentity(ReadOnlyVariable u) {
+        return u.wrapper() == ReadOnlyVariable.Wrapper.UNMODIFIABLE_COLLECTION || u.of() instanceof MapViewVariable v && v.view() == MapViewVariable.View.VALUES;
+    }
+
+    /** Object's equals (the same object) and hashCode (its identity hash code, which only the run knows: a graph break). */
+    static VariableTracker objectIdentityMethod(TraceContext ctx, VariableTracker self, String name, List<VariableTracker> args) {
+        if (name.equals("equals")) return bool(InstructionTranslator.sameReference(self, args.getFirst()));
+        throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "hashCode() of " + self.describe() + ": Object's identity hash code, known only when the program runs");
     }
 
     /** An entry read through a read-only view: one whose setValue throws; any other item as it is. */

@@ -222,6 +222,7 @@ sealed interface OutputRebuilder {
                 case SUB_LIST -> of.subList(from, from + size);
                 case REVERSED -> of.reversed();
                 case UNMODIFIABLE -> Collections.unmodifiableList(of);
+                case UNMODIFIABLE_COLLECTION -> Collections.unmodifiableCollection(of);
             };
         }
 

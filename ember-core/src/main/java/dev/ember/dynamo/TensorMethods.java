@@ -73,7 +73,14 @@ final class TensorMethods {
             default: break;
         }
         if ((name.equals("size") || name.equals("stride")) && args.size() == 1) {
-            int d = args.getFirst() instanceof ConstantVariable c && c.value() instanceof Integer i ? i : 0;
+            // the dimension picks which size is read: a dynamic int is specialized (guarded), never read as 0
+            VariableTracker dim = args.getFirst();
+            if (dim instanceof dev.ember.dynamo.variables.SymSizeVariable) throw SymSizes.specialize(ctx, dim, null, "choosing the dimension of Tensor." + name + "(dim)");
+            if (dim instanceof dev.ember.dynamo.variables.SymScalarVariable s) throw SymScalars.dataDependent(ctx, s, "choosing the dimension of Tensor." + name + "(dim)");
+            if (!(dim instanceof ConstantVariable c && c.value() instanceof Integer)) {
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "Tensor." + name + "(dim) with a dimension not known while tracing: " + dim.describe());
+            }
+            int d = (Integer) ((ConstantVariable) dim).value();
             try {
                 int w = Shapes.wrapDim(name, d, fake.dim());
                 int hint = name.equals("size") ? fake.shape()[w] : fake.strides()[w];

@@ -32,6 +32,7 @@ final class TypeOf {
             case TensorVariable t -> Tensor.class;
             case ConstantVariable c -> c.value() == null ? null : c.value().getClass();
             case ArrayVariable a -> a.componentType().arrayType();
+            case ListVariable l when l.isCollectionOnly() -> java.util.Collections.unmodifiableCollection(List.of()).getClass();
             case ListVariable l -> l.type() != null ? l.type() : List.class;
             case IteratorVariable i -> Iterator.class;
             case UserObjectVariable u -> u.type();
@@ -75,7 +76,7 @@ final class TypeOf {
         if (v instanceof LambdaVariable l) return type.isInterface() ? Boolean.TRUE : (type == Object.class ? true : null);
         Class<?> cls = runtimeClass(v);
         if (cls == null) return null;
-        if (v instanceof ListVariable l && l.type() == null) return type.isAssignableFrom(cls) || type == List.class || type == java.util.Collection.class || type == Iterable.class;
+        if (v instanceof ListVariable l && l.type() == null && !l.isCollectionOnly()) return type.isAssignableFrom(cls) || type == List.class || type == java.util.Collection.class || type == Iterable.class;
         return type.isAssignableFrom(cls);
     }
 }

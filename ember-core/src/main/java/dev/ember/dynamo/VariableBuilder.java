@@ -137,6 +137,13 @@ final class VariableBuilder {
             return resumedIterator(it, source);
         }
         if (KeyedContainers.tracksInput(value)) return keyed(value, source);
+        if (value instanceof java.util.Optional<?> optional) {
+            // an Optional argument: guarded on being present or empty, its value wrapped as read from it (as Optional.ofNullable made in the trace)
+            graph.addGuard(new TypeMatch(source, value.getClass()));
+            graph.addGuard(new LengthCheck(source, optional.isPresent() ? 1 : 0));
+            VariableTracker inside = optional.isPresent() ? wrap(optional.get(), new IndexSource(source, 0), Object.class) : null;
+            return dev.ember.dynamo.variables.PipelineVariable.optional(inside, dev.ember.dynamo.variables.PipelineVariable.Kind.OPTIONAL);
+        }
         if (value instanceof java.util.ArrayDeque<?> deque && value.getClass() == java.util.ArrayDeque.class) {
             graph.addGuard(new TypeMatch(source, value.getClass()));
             return ListVariable.unread(() -> listContents(List.copyOf(deque), source), java.util.ArrayDeque.class, source);

@@ -3,7 +3,7 @@ package dev.ember.dynamo.source;
 import java.lang.reflect.Array;
 import java.util.List;
 
-/** Element {@code index} of the array, {@link List} or other collection (an ArrayDeque, in iteration order) at {@code base}: {@code L['xs'][0]}. */
+/** Element {@code index} of the array, {@link List} or other collection (an ArrayDeque, in iteration order) at {@code base}, or an Optional's value (index 0): {@code L['xs'][0]}. */
 public record IndexSource(Source base, int index) implements Source {
     @Override
     public String name() { return base.name() + "[" + index + "]"; }
@@ -12,6 +12,7 @@ public record IndexSource(Source base, int index) implements Source {
     public Object read(Object[] frame) {
         Object container = base.read(frame);
         if (container instanceof List<?> l) return l.get(index);
+        if (container instanceof java.util.Optional<?> o && index == 0) return o.orElseThrow();
         if (container instanceof java.util.Collection<?> c) return c.stream().skip(index).findFirst().orElseThrow(() -> new IndexOutOfBoundsException(index));
         return Array.get(container, index);
     }

@@ -78,7 +78,12 @@ public final class ListVariable implements VariableTracker {
         /** {@code reversed()} (JDK 21's SequencedCollection): reads and writes through, never stale. */
         REVERSED,
         /** {@code Collections.unmodifiableList}: reads through, refuses writes. */
-        UNMODIFIABLE
+        UNMODIFIABLE,
+        /**
+         * {@code Collections.unmodifiableCollection} of a list: reads through and refuses writes as
+         * UNMODIFIABLE does, but is no List (only Collection's methods; equals and hashCode are Object's).
+         */
+        UNMODIFIABLE_COLLECTION
     }
 
     private ListVariable base;
@@ -87,7 +92,7 @@ public final class ListVariable implements VariableTracker {
 
     /** A live view of {@code base}; for a subList, of its items {@code [from, to)}. */
     public static ListVariable viewOf(ListVariable base, ViewKind kind, int from, int to) {
-        ListVariable v = new ListVariable(List.of(), kind == ViewKind.UNMODIFIABLE ? null : ArrayList.class, null);
+        ListVariable v = new ListVariable(List.of(), kind == ViewKind.UNMODIFIABLE || kind == ViewKind.UNMODIFIABLE_COLLECTION ? null : ArrayList.class, null);
         v.items = null;
         v.base = base;
         v.viewKind = kind;
@@ -96,6 +101,9 @@ public final class ListVariable implements VariableTracker {
         v.viewExpectedChanges = base.structuralChanges();
         return v;
     }
+
+    /** Whether the program sees this as a Collection that is no List: {@code Collections.unmodifiableCollection} of a list. */
+    public boolean isCollectionOnly() { return viewKind == ViewKind.UNMODIFIABLE_COLLECTION; }
 
     /** Whether this is a live view of another traced list ({@link #viewOf}). */
     public boolean isView() { return base != null; }
@@ -112,7 +120,7 @@ public final class ListVariable implements VariableTracker {
 
     /** Whether this view reads through an unmodifiable one (a subList or reversed() of an unmodifiableList, …): every write throws UnsupportedOperationException. */
     public boolean isReadOnlyView() {
-        return base != null && (viewKind == ViewKind.UNMODIFIABLE || base.isReadOnlyView());
+        return base != null && (viewKind == ViewKind.UNMODIFIABLE || viewKind == ViewKind.UNMODIFIABLE_COLLECTION || base.isReadOnlyView());
     }
 
     /** Whether this subList, or a subList it views, has seen its base change in structure other than through it: every use then throws ConcurrentModificationException. */
@@ -218,7 +226,7 @@ public final class ListVariable implements VariableTracker {
         return switch (viewKind) {
             case SUB_LIST -> of.subList(viewFrom, viewFrom + viewSize);
             case REVERSED -> of.reversed();
-            case UNMODIFIABLE -> of;
+            case UNMODIFIABLE, UNMODIFIABLE_COLLECTION -> of;
         };
     }
 
@@ -265,6 +273,7 @@ public final class ListVariable implements VariableTracker {
             case SUB_LIST -> "subList(" + viewFrom + ", " + (viewFrom + viewSize) + ") of " + base.describe();
             case REVERSED -> "reversed() of " + base.describe();
             case UNMODIFIABLE -> "unmodifiableList of " + base.describe();
+            case UNMODIFIABLE_COLLECTION -> "unmodifiableCollection of " + base.describe();
         };
         return unread != null ? type.getSimpleName() + " (contents not read)" : (mutable ? type.getSimpleName() : backing != null ? "Arrays.asList" : "List") + " of " + items.size();
     }

@@ -28,10 +28,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** allowInGraph, leaf functions, custom ops and Cond.cond: one graph, no break, results equal eager, the call visible as one node. */
 class EscapeHatchesTest {
 
-    // ---- allowInGraph: a helper the translator cannot trace (Arrays.sort, which sorts an array in place, is not traced), but that works on fake tensors.
+    // ---- allowInGraph: a helper the translator cannot trace (Arrays.parallelSort, which sorts an array in place, is not traced), but that works on fake tensors.
     static Tensor widest(Tensor x) {
         int[] sorted = x.shape();
-        Arrays.sort(sorted);
+        Arrays.parallelSort(sorted);
         int max = sorted[sorted.length - 1];
         return x.reshape(-1).narrow(0, 0, max).relu();
     }
