@@ -106,6 +106,49 @@ public final class CreationOps {
             })
             .register();
 
+    /**
+     * {@code base^t} for {@code steps} values of t evenly spaced from start to end, as ATen's CPU
+     * kernel computes them: start and end first rounded to the dtype, the exponents in double
+     * (filled from both ends, so the last is exactly end), the power in double ({@code (float) base}
+     * for integer dtypes) and rounded (truncated for integers) once.
+     */
+    public static final OpOverload LOGSPACE = OpOverload.define("logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None) -> Tensor")
+            .tags(Tag.FACTORY)
+            .meta(a -> {
+                long steps = a.lng(2);
+                if (steps < 0) throw new IllegalArgumentException("logspace: number of steps must be non-negative");
+                DType dtype = dtypeOr(a, 4, Defaults.dtype());
+                if (dtype == DType.BOOL && steps > 1) throw new IllegalArgumentException("logspace: \"logspace_cpu\" not implemented for 'Bool'");
+                return TensorMeta.contiguous(dtype, (int) steps);
+            })
+            .kernel((a, m) -> {
+                Tensor out = Tensor.allocate((TensorMeta) m);
+                int n = out.numel();
+                DType dtype = out.dtype();
+                double base = a.dbl(3);
+                if (n == 1) {
+                    out.storage().writeDouble(0, Math.pow(base, a.dbl(0)));
+                } else if (n > 1) {
+                    double start = inDtype(a.dbl(0), dtype), end = inDtype(a.dbl(1), dtype);
+                    double b = dtype.isFloatingPoint() ? base : (float) base;
+                    double step = (end - start) / (n - 1);
+                    int half = n / 2;
+                    for (int i = 0; i < n; i++) out.storage().writeDouble(i, Math.pow(b, i < half ? start + step * i : end - step * (n - 1 - i)));
+                }
+                return out;
+            })
+            .register();
+
+    /** A scalar as ATen's {@code Scalar.to<scalar_t>()} gives it: rounded to float32, truncated to an integer. */
+    private static double inDtype(double v, DType dtype) {
+        return switch (dtype) {
+            case FLOAT32 -> (float) v;
+            case INT32 -> (int) (long) v;
+            case INT64 -> (long) v;
+            default -> v;
+        };
+    }
+
     public static final OpOverload EYE = OpOverload.define("eye(int n, *, ScalarType? dtype=None) -> Tensor")
             .tags(Tag.FACTORY)
             .meta(a -> {

@@ -173,6 +173,26 @@ public final class LinalgOps {
             },
             (e, a) -> e.call(ReductionOps.SUM, e.call(PointwiseOps.MUL_TENSOR, a[0], a[1]), e.meta(a[0]).dtype()));
 
+    /**
+     * The sum of products over the last dims of both (ATen's inner: tensordot over dim −1 of each; a
+     * 0-d operand multiplies).
+     */
+    public static final OpOverload INNER = ComposedOps.define("inner(Tensor self, Tensor other) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0), y = a.tensor(1);
+                if (x.dim() > 0 && y.dim() > 0 && x.size(-1) != y.size(-1)) {
+                    throw error("inner", "inner() the last dimension must match on both input tensors but got shapes " + Shapes.format(x.shape())
+                            + " and " + Shapes.format(y.shape()));
+                }
+            },
+            (e, a) -> e.meta(a[0]).dim() == 0 || e.meta(a[1]).dim() == 0
+                    ? e.call(PointwiseOps.MUL_TENSOR, a[0], a[1])
+                    : e.call(MathOps.TENSORDOT, a[0], a[1], new int[] {-1}, new int[] {-1}));
+
+    /** The dot product conjugating its first argument; for real tensors dot (ATen's vdot). */
+    public static final OpOverload VDOT = ComposedOps.define("vdot(Tensor self, Tensor other) -> Tensor",
+            (e, a) -> e.call(DOT, a[0], a[1]));
+
     /** Matrix times vector: mm with the vector as a column. */
     public static final OpOverload MV = ComposedOps.define("mv(Tensor self, Tensor vec) -> Tensor",
             a -> {

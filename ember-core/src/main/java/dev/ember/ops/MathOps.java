@@ -216,6 +216,24 @@ public final class MathOps {
         return e.call(PointwiseOps.LOGICAL_OR, negative, negativeZero);
     }
 
+    /** The sign of a number (ATen's sgn: the complex-aware sign; for real dtypes it is sign, whose gradient is zero). */
+    public static final OpOverload SGN = ComposedOps.define("sgn(Tensor self) -> Tensor", (e, a) -> e.call(PointwiseOps.SIGN, a[0]));
+
+    /** Unary plus: the tensor itself (ATen returns self), bools refused as ATen refuses {@code +} on them. */
+    public static final OpOverload POSITIVE = ComposedOps.define("positive(Tensor(a) self) -> Tensor(a)",
+            a -> {
+                if (a.tensor(0).dtype() == DType.BOOL) throw new IllegalArgumentException("positive: The `+` operator, on a bool tensor is not supported.");
+            },
+            (e, a) -> a[0]);
+
+    /** torch.true_divide, ATen's alias of div without a rounding mode (integers divide to the default float). */
+    public static final OpOverload TRUE_DIVIDE_TENSOR = ComposedOps.define("true_divide.Tensor(Tensor self, Tensor other) -> Tensor",
+            (e, a) -> e.call(PointwiseOps.DIV_TENSOR, a[0], a[1]));
+
+    /** {@link #TRUE_DIVIDE_TENSOR} by a number. */
+    public static final OpOverload TRUE_DIVIDE_SCALAR = ComposedOps.define("true_divide.Scalar(Tensor self, Scalar other) -> Tensor",
+            (e, a) -> e.call(PointwiseOps.DIV_SCALAR, a[0], a[1]));
+
     private static Object cast(OpEmitter e, Object x, DType dtype) { return e.meta(x).dtype() == dtype ? x : e.call(ShapeOps.TO_COPY, x, dtype); }
 
     /**
@@ -333,6 +351,97 @@ public final class MathOps {
     public static final OpOverload LCM = integerBinary("lcm(Tensor self, Tensor other) -> Tensor",
             (x, y) -> { long g = gcd(x, y); return g == 0 ? 0 : Math.abs(x / g * y); },
             (x, y) -> { int g = (int) gcd(x, y); return g == 0 ? 0 : Math.abs(x / g * y); });
+
+    /**
+     * {@code self << other} in the dtype's bits, ATen's lshift: 0 where the shift is negative or at
+     * least the width (C++ would leave it undefined), the bits shifted out dropped (it wraps).
+     * Integers only; floats and bools are refused as ATen's "lshift_cpu" refuses them.
+     */
+    public static final OpOverload BITWISE_LEFT_SHIFT_TENSOR = shift("bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor", true);
+    public static final OpOverload BITWISE_LEFT_SHIFT_TENSOR_SCALAR = shift("bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor", true);
+    public static final OpOverload BITWISE_LEFT_SHIFT_SCALAR_TENSOR = shift("bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", true);
+
+    /**
+     * {@code self >> other}, arithmetic (the sign bit fills), ATen's rshift: a negative shift or one
+     * of at least the width less one shifts by the width less one (0 or −1).
+     */
+    public static final OpOverload BITWISE_RIGHT_SHIFT_TENSOR = shift("bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor", false);
+    public static final OpOverload BITWISE_RIGHT_SHIFT_TENSOR_SCALAR = shift("bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor", false);
+    public static final OpOverload BITWISE_RIGHT_SHIFT_SCALAR_TENSOR = shift("bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", false);
+
+    /** ATen's lshift_kernel / rshift_kernel for a signed integer of {@code bits} bits. */
+    private static long shifted(long x, long by, int bits, boolean left) {
+        if (left) {
+            if (by < 0 || by >= bits) return 0;
+            long v = x << by;
+            return bits == 32 ? (int) v : v;
+        }
+        return by < 0 || by >= bits - 1 ? x >> (bits - 1) : x >> by;
+    }
+
+    private static OpOverload shift(String schema, boolean left) {
+        return OpOverload.define(schema)
+                .tags(Tag.POINTWISE)
+                .meta(a -> {
+                    String op = a.op().schema().name();
+                    DType dtype = TypePromotion.resultType(a.get(0), a.get(1));
+                    if (!dtype.isIntegral()) {
+                        throw new IllegalArgumentException(op + ": \"" + (left ? "lshift" : "rshift") + "_cpu\" not implemented for '" + ReductionOps.scalarTypeName(dtype) + "'");
+                    }
+                    return TensorMeta.contiguous(dtype, Shapes.broadcast(op, shapeOf(a.get(0)), shapeOf(a.get(1))));
+                })
+                .kernel((a, m) -> {
+                    TensorMeta meta = (TensorMeta) m;
+                    int bits = meta.dtype() == DType.INT32 ? 32 : 64;
+                    long[] x = longsIn(a.get(0), meta), y = longsIn(a.get(1), meta);
+                    long[] v = new long[meta.numel()];
+                    for (int i = 0; i < v.length; i++) v[i] = shifted(x[i], y[i], bits, left);
+                    Tensor out = Tensor.allocate(meta);
+                    dev.ember.ops.eager.Copy.copy(Tensor.of(v, meta.shape()), out);
+                    return out;
+                })
+                .register();
+    }
+
+    private static int[] shapeOf(Object operand) { return operand instanceof Tensor t ? t.shape() : new int[0]; }
+
+    /** A tensor or a number, cast to the result's dtype as ATen casts its operands (a number wraps), then broadcast to its shape. */
+    private static long[] longsIn(Object operand, TensorMeta meta) {
+        long[] v;
+        if (operand instanceof Tensor t) {
+            v = t.expand(meta.shape()).toLongArray();
+        } else {
+            v = new long[meta.numel()];
+            java.util.Arrays.fill(v, operand instanceof Boolean b ? (b ? 1 : 0) : ((Number) operand).longValue());
+        }
+        if (meta.dtype() == DType.INT32) for (int i = 0; i < v.length; i++) v[i] = (int) v[i];
+        return v;
+    }
+
+    /**
+     * The next float after {@code self} towards {@code other} (C's nextafter, in the promoted
+     * floating dtype: float32 steps by a float32 ulp); {@code other} itself where the two are
+     * equal, NaN where either is. Floats only, as ATen's "nextafter_cpu"; no derivative (ATen's
+     * derivatives.yaml: not implemented).
+     */
+    public static final OpOverload NEXTAFTER = OpOverload.define("nextafter(Tensor self, Tensor other) -> Tensor")
+            .tags(Tag.POINTWISE)
+            .meta(a -> {
+                floatingBinary(a, "nextafter_cpu");
+                return TensorMeta.contiguous(TypePromotion.resultType(a.tensor(0), a.tensor(1)),
+                        Shapes.broadcast("nextafter", a.tensor(0).shape(), a.tensor(1).shape()));
+            })
+            .kernel((a, m) -> {
+                TensorMeta meta = (TensorMeta) m;
+                double[] x = a.tensor(0).expand(meta.shape()).toDoubleArray(), y = a.tensor(1).expand(meta.shape()).toDoubleArray();
+                // float32 steps from and towards float32 values (ATen casts both operands to the common dtype first)
+                for (int i = 0; i < x.length; i++) x[i] = meta.dtype() == DType.FLOAT32 ? Math.nextAfter((float) x[i], (float) y[i]) : Math.nextAfter(x[i], y[i]);
+                Tensor out = Tensor.allocate(meta);
+                dev.ember.ops.eager.Copy.copy(Tensor.of(x, meta.shape()), out);
+                return out;
+            })
+            .derivative(g -> { throw new UnsupportedOperationException("nextafter: the derivative for 'nextafter' is not implemented."); })
+            .register();
 
     /** ATen's calc_gcd: both made non-negative, then Euclid. */
     private static long gcd(long a, long b) {
