@@ -2122,6 +2122,43 @@ public class Tensor {
     /** torch.trapz(y, dx=dx, dim=dim): {@link #trapezoid(Tensor, double, int)}. */
     public static Tensor trapz(Tensor y, double dx, int dim) { return dev.ember.ops.NumericOps.TRAPZ_DX.callTensor(y, dx, (long) dim); }
 
+    // ------------------------------------------------------------------ in-place samplers (this tensor refilled from a distribution)
+
+    /** Refills this floating tensor uniformly on [from, to) from the global generator (torch's {@code x.uniform_(from, to)}). */
+    public Tensor uniform_(double from, double to) { return CreationOps.UNIFORM_.callTensor(this, from, to, null); }
+
+    public Tensor uniform_(double from, double to, Generator generator) { return CreationOps.UNIFORM_.callTensor(this, from, to, generator); }
+
+    /** Refills this floating tensor from a normal distribution (torch's {@code x.normal_(mean, std)}). */
+    public Tensor normal_(double mean, double std) { return CreationOps.NORMAL_.callTensor(this, mean, std, null); }
+
+    public Tensor normal_(double mean, double std, Generator generator) { return CreationOps.NORMAL_.callTensor(this, mean, std, generator); }
+
+    /** Refills this floating tensor from an exponential distribution of rate {@code lambd} (torch's {@code x.exponential_(lambd)}). */
+    public Tensor exponential_(double lambd) { return CreationOps.EXPONENTIAL_.callTensor(this, lambd, null); }
+
+    public Tensor exponential_(double lambd, Generator generator) { return CreationOps.EXPONENTIAL_.callTensor(this, lambd, generator); }
+
+    /** Refills this floating tensor from a Cauchy distribution (torch's {@code x.cauchy_(median, sigma)}). */
+    public Tensor cauchy_(double median, double sigma) { return CreationOps.CAUCHY_.callTensor(this, median, sigma, null); }
+
+    public Tensor cauchy_(double median, double sigma, Generator generator) { return CreationOps.CAUCHY_.callTensor(this, median, sigma, generator); }
+
+    /** Refills this tensor (any dtype) with trial counts of a geometric distribution, 1, 2, … (torch's {@code x.geometric_(p)}). */
+    public Tensor geometric_(double p) { return CreationOps.GEOMETRIC_.callTensor(this, p, null); }
+
+    public Tensor geometric_(double p, Generator generator) { return CreationOps.GEOMETRIC_.callTensor(this, p, generator); }
+
+    /** Refills this floating tensor from a log-normal distribution, mean and std of the log (torch's {@code x.log_normal_(mean, std)}). */
+    public Tensor logNormal_(double mean, double std) { return CreationOps.LOG_NORMAL_.callTensor(this, mean, std, null); }
+
+    public Tensor logNormal_(double mean, double std, Generator generator) { return CreationOps.LOG_NORMAL_.callTensor(this, mean, std, generator); }
+
+    /** Refills this tensor with 1 with probability p, else 0 (torch's {@code x.bernoulli_(p)}). */
+    public Tensor bernoulli_(double p) { return CreationOps.BERNOULLI__FLOAT.callTensor(this, p, null); }
+
+    public Tensor bernoulli_(double p, Generator generator) { return CreationOps.BERNOULLI__FLOAT.callTensor(this, p, generator); }
+
     /** Zeros of {@code shape} in this tensor's dtype (torch's {@code x.new_zeros(shape)}). */
     public Tensor newZeros(int... shape) { return zeros(dtype, shape); }
 

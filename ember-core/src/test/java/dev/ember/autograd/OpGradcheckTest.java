@@ -195,6 +195,13 @@ class OpGradcheckTest {
         s(MathOps.ERFINV, probability(2, 3));
         s(MathOps.LGAMMA, pos(2, 3));
         s(MathOps.DIGAMMA, pos(2, 3));
+        // the samplers' values do not depend on self's (the generator restarts each call): a zero gradient, as ATen's
+        s(CreationOps.UNIFORM, x(2, 3), -1.0, 2.0, null);
+        s(CreationOps.NORMAL_FUNCTIONAL, x(2, 3), 0.5, 2.0, null);
+        s(CreationOps.EXPONENTIAL, x(2, 3), 1.5, null);
+        s(CreationOps.CAUCHY, x(2, 3), 0.0, 1.0, null);
+        s(CreationOps.GEOMETRIC, x(2, 3), 0.3, null);
+        s(CreationOps.LOG_NORMAL, x(2, 3), 0.0, 0.5, null);
         s(ScanOps.CUMMAX, x(3, 4), 1L);
         s(ScanOps.CUMMIN, x(3, 4), 0L);
         s(ScanOps.LOGCUMSUMEXP, x(3, 4), 1L);
