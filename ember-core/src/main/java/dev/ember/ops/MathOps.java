@@ -137,6 +137,54 @@ public final class MathOps {
                     g.call(MathOps.XLOGY_SCALAR_OTHER, g.grad(), g.value(1)))})
             .register();
 
+    /**
+     * {@code self · log1p(other)}, 0 where self is 0, NaN where other is NaN: torch.special.xlog1py
+     * (xlogy's sibling). Its derivative is ATen's: {@code log1p(other)} for self (0 where self is 0
+     * and other ≤ −1), {@code self / (other + 1)} for other.
+     */
+    public static final OpOverload SPECIAL_XLOG1PY = ComposedOps.composed("special_xlog1py(Tensor self, Tensor other) -> Tensor",
+                    a -> TensorMeta.contiguous(TypePromotion.toFloating(TypePromotion.resultType(a.tensor(0), a.tensor(1))),
+                            Shapes.broadcast("special_xlog1py", a.tensor(0).shape(), a.tensor(1).shape())),
+                    (e, a) -> {
+                        DType common = TypePromotion.toFloating(TypePromotion.resultType(new FakeTensor(e.meta(a[0])), new FakeTensor(e.meta(a[1]))));
+                        Object x = converted(e, a[0], common), y = converted(e, a[1], common);
+                        Object product = e.call(PointwiseOps.MUL_TENSOR, x, e.call(PointwiseOps.LOG1P, y));
+                        Object atZero = e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.EQ_SCALAR, x, 0L), 0.0, product);
+                        return e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.ISNAN, y), Double.NaN, atZero);
+                    })
+            .tags(Tag.POINTWISE)
+            .derivative(g -> new Object[] {
+                    g.needs(0) ? xlogySelfGrad(g, g.call(PointwiseOps.LE_SCALAR, g.arg(1), -1L), g.call(MathOps.SPECIAL_XLOG1PY, g.grad(), g.arg(1))) : null,
+                    g.needs(1) ? g.div(g.mul(g.grad(), g.arg(0)), g.add(g.arg(1), 1.0)) : null})
+            .register();
+
+    /**
+     * The entropy term {@code −x·log(x)}: 0 at 0, −inf below 0, NaN at NaN (torch.special.entr);
+     * integers in the default float. Its derivative is ATen's {@code −(1 + log x)} (+inf at 0).
+     */
+    public static final OpOverload SPECIAL_ENTR = ComposedOps.composed("special_entr(Tensor self) -> Tensor",
+                    a -> TensorMeta.contiguous(TypePromotion.toFloating(a.tensor(0).dtype()), a.tensor(0).shape()),
+                    (e, a) -> {
+                        Object x = converted(e, a[0], TypePromotion.toFloating(e.meta(a[0]).dtype()));
+                        Object positive = e.call(PointwiseOps.NEG, e.call(PointwiseOps.MUL_TENSOR, x, e.call(PointwiseOps.LOG, x)));
+                        Object nonPositive = e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.EQ_SCALAR, x, 0L), 0.0,
+                                e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.LT_SCALAR, x, 0L), Double.NEGATIVE_INFINITY, x));
+                        return e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.GT_SCALAR, x, 0L), positive, nonPositive);
+                    })
+            .tags(Tag.POINTWISE)
+            .derivative(g -> new Object[] {g.mul(g.grad(), g.neg(g.add(g.call(PointwiseOps.LOG, g.arg(0)), 1.0)))})
+            .register();
+
+    /** The standard normal's distribution function {@code ½·erfc(−x/√2)} (torch.special.ndtr; accurate in both tails). */
+    public static final OpOverload SPECIAL_NDTR = ComposedOps.composed("special_ndtr(Tensor self) -> Tensor",
+                    a -> TensorMeta.contiguous(TypePromotion.toFloating(a.tensor(0).dtype()), a.tensor(0).shape()),
+                    (e, a) -> {
+                        Object x = converted(e, a[0], TypePromotion.toFloating(e.meta(a[0]).dtype()));
+                        return e.call(PointwiseOps.MUL_SCALAR, e.call(MathOps.ERFC, e.call(PointwiseOps.MUL_SCALAR, x, -Math.sqrt(0.5))), 0.5);
+                    })
+            .tags(Tag.POINTWISE)
+            .register();
+
     /** ATen's {@code xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0)}; {@code otherNotPositive} a bool tensor, TRUE, or null for never. */
     private static Object xlogySelfGrad(Grad g, Object otherNotPositive, Object grad) {
         if (otherNotPositive == null) return grad;

@@ -2044,6 +2044,15 @@ public class Tensor {
         return indices.unsqueeze(-1).floorDivide(Tensor.ofLongs(strides)).remainder(Tensor.ofLongs(sizes)).unbind(-1);
     }
 
+    /** {@code this · log1p(other)}, 0 where this is 0, NaN where other is NaN (torch.special.xlog1py). */
+    public Tensor xlog1py(Tensor other) { return MathOps.SPECIAL_XLOG1PY.callTensor(this, other); }
+
+    /** {@code −x·log(x)}, 0 at 0, −inf below 0 (torch.special.entr). */
+    public Tensor entr() { return MathOps.SPECIAL_ENTR.callTensor(this); }
+
+    /** The standard normal distribution function, {@code P(Z ≤ x)} (torch.special.ndtr). */
+    public Tensor ndtr() { return MathOps.SPECIAL_NDTR.callTensor(this); }
+
     /** The sign of each element (torch.sgn; for real tensors {@link #sign()}). */
     public Tensor sgn() { return MathOps.SGN.callTensor(this); }
 

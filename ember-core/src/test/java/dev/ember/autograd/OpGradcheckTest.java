@@ -202,6 +202,9 @@ class OpGradcheckTest {
         s(CreationOps.CAUCHY, x(2, 3), 0.0, 1.0, null);
         s(CreationOps.GEOMETRIC, x(2, 3), 0.3, null);
         s(CreationOps.LOG_NORMAL, x(2, 3), 0.0, 0.5, null);
+        s(MathOps.SPECIAL_XLOG1PY, x(2, 3), pos(3));
+        s(MathOps.SPECIAL_XLOG1PY, "self zero", withZeros(new double[] {0, 1.5, 0, -0.5}, 4), pos(4));
+        s(MathOps.SPECIAL_ENTR, pos(2, 3));
         s(ScanOps.CUMMAX, x(3, 4), 1L);
         s(ScanOps.CUMMIN, x(3, 4), 0L);
         s(ScanOps.LOGCUMSUMEXP, x(3, 4), 1L);

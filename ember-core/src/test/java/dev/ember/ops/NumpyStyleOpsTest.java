@@ -1,6 +1,5 @@
 package dev.ember.ops;
 
-import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import dev.ember.Ember;
 import dev.ember.Fn2;
