@@ -38,6 +38,40 @@ public final class MathOps {
     public static final OpOverload ERFINV = special("erfinv(Tensor self) -> Tensor", dev.ember.ops.eager.Special::erfinv,
             g -> new Object[] {g.mul(g.grad(), g.mul(g.call(PointwiseOps.EXP, g.mul(g.result(), g.result())), Math.sqrt(Math.PI) / 2))});
 
+    /**
+     * The scaled complementary error function {@code e^(x²)·erfc(x)} (torch.special.erfcx), finite
+     * where erfc underflows: {@code 1/(x√π)} times its asymptotic series beyond x = 26; +inf below
+     * x ≈ −26.6 as the product overflows. d/dx = {@code 2x·erfcx(x) − 2/√π}, ATen's.
+     */
+    public static final OpOverload SPECIAL_ERFCX = special("special_erfcx(Tensor self) -> Tensor", MathOps::erfcx,
+            g -> new Object[] {g.mul(g.grad(), g.sub(g.mul(g.mul(g.arg(0), g.result()), 2.0), 2 / Math.sqrt(Math.PI)))});
+
+    /**
+     * {@code log} of the standard normal distribution function (torch.special.log_ndtr), as ATen's
+     * calc_log_ndtr: {@code log(erfcx(−t)/2) − t²} with t = x/√2 below x = −1 (finite far into the
+     * left tail), {@code log1p(−erfc(t)/2)} above. d/dx = {@code e^(−x²/2 − result)/√(2π)}, ATen's.
+     */
+    public static final OpOverload SPECIAL_LOG_NDTR = special("special_log_ndtr(Tensor self) -> Tensor", MathOps::logNdtr,
+            g -> new Object[] {g.mul(g.grad(), g.div(g.call(PointwiseOps.EXP, g.neg(g.add(g.result(), g.div(g.mul(g.arg(0), g.arg(0)), 2.0)))), Math.sqrt(2 * Math.PI)))});
+
+    private static double erfcx(double x) {
+        if (Double.isNaN(x)) return x;
+        if (x < 26) return Math.exp(x * x) * dev.ember.ops.eager.Special.erfc(x);
+        if (Double.isInfinite(x)) return 0;
+        // e^(x²)·erfc(x) ~ 1/(x√π) · Σ (−1)^k (2k−1)!! / (2x²)^k, whose terms fall below 1e-16 of the first by k = 7 at x ≥ 26
+        double inverse = 1 / (2 * x * x), term = 1, sum = 1;
+        for (int k = 1; k <= 8; k++) {
+            term *= -(2 * k - 1) * inverse;
+            sum += term;
+        }
+        return sum / (x * Math.sqrt(Math.PI));
+    }
+
+    private static double logNdtr(double x) {
+        double t = x * Math.sqrt(0.5);
+        return x < -1 ? Math.log(erfcx(-t) / 2) - t * t : Math.log1p(-dev.ember.ops.eager.Special.erfc(t) / 2);
+    }
+
     /** {@code log|Γ(x)|} (+inf at the poles); d/dx = digamma(x). */
     public static final OpOverload LGAMMA = special("lgamma(Tensor self) -> Tensor", dev.ember.ops.eager.Special::lgamma,
             g -> new Object[] {g.mul(g.grad(), g.call(MathOps.DIGAMMA, g.arg(0)))});

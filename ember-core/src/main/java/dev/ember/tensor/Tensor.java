@@ -2050,6 +2050,12 @@ public class Tensor {
     /** {@code −x·log(x)}, 0 at 0, −inf below 0 (torch.special.entr). */
     public Tensor entr() { return MathOps.SPECIAL_ENTR.callTensor(this); }
 
+    /** {@code e^(x²)·erfc(x)}, finite where erfc underflows (torch.special.erfcx). */
+    public Tensor erfcx() { return MathOps.SPECIAL_ERFCX.callTensor(this); }
+
+    /** {@code log P(Z ≤ x)} for a standard normal Z, finite far into the left tail (torch.special.log_ndtr). */
+    public Tensor logNdtr() { return MathOps.SPECIAL_LOG_NDTR.callTensor(this); }
+
     /** The standard normal distribution function, {@code P(Z ≤ x)} (torch.special.ndtr). */
     public Tensor ndtr() { return MathOps.SPECIAL_NDTR.callTensor(this); }
 

@@ -15,12 +15,12 @@ import java.util.Random;
 import static dev.ember.testing.TorchAssert.assertClose;
 
 /**
- * torch.special's ndtr, entr and xlog1py against libtorch: edge values (0, ±inf, NaN, tails),
+ * torch.special's ndtr, log_ndtr, erfcx, entr and xlog1py against libtorch: edge values (0, ±inf, NaN, tails),
  * every dtype (integers to the default float), broadcasting, non-contiguous inputs; gradients
  * against libtorch's (at self = 0 and x = 0 too, where ATen's formulas differ from the
  * decompositions'); and Ember.compile giving eager's values and gradients in one graph.
  */
-class SpecialNdtrEntrXlog1pyTest {
+class SpecialNormalAndEntropyOpsTest {
     private static final List<DType> DTYPES = List.of(DType.FLOAT32, DType.FLOAT64, DType.INT64, DType.INT32, DType.BOOL);
 
     @BeforeAll
@@ -53,6 +53,29 @@ class SpecialNdtrEntrXlog1pyTest {
     }
 
     @Test
+    void erfcxAndLogNdtrMatchLibtorch() {
+        for (DType d : DTYPES) {
+            Tensor s = Inputs.specials(d);
+            assertClose(s.erfcx(), Torch.call("torch.special_erfcx(a)", s), "erfcx specials " + d);
+            assertClose(s.logNdtr(), Torch.call("torch.special_log_ndtr(a)", s), "log_ndtr specials " + d);
+        }
+        for (DType d : List.of(DType.FLOAT32, DType.FLOAT64)) {
+            Tensor x = Inputs.fromDoubles(new double[] {-30, -26.7, -26, -10, -3, -1, -0.5, 0, 0.5, 1, 3, 10, 25.9, 26, 26.1, 50, 1e3, 1e10, 1e300}, d, 19);
+            assertClose(x.erfcx(), Torch.call("torch.special_erfcx(a)", x), "erfcx across its branches " + d);
+            Tensor y = Inputs.fromDoubles(new double[] {-1e5, -200, -40, -38, -10, -1.5, -1, -0.999, -0.5, 0, 2, 6, 9, 40}, d, 14);
+            assertClose(y.logNdtr(), Torch.call("torch.special_log_ndtr(a)", y), "log_ndtr across its branches " + d);
+        }
+        Tensor x = Tensor.of(new double[] {-3, -1.2, -1, 0, 0.8, 5, 30}, 7);
+        Tensor ex = x.clone().requiresGrad(true), lx = x.clone().requiresGrad(true);
+        ex.erfcx().sum().backward();
+        lx.logNdtr().sum().backward();
+        assertClose(ex.grad(), Torch.callListWithGrad(Torch.manager(), "a = a.detach().requires_grad_(True)\nreturn torch.autograd.grad([torch.special_erfcx(a).sum()], [a])", x.clone()).get(0),
+                "erfcx's gradient");
+        assertClose(lx.grad(), Torch.callListWithGrad(Torch.manager(), "a = a.detach().requires_grad_(True)\nreturn torch.autograd.grad([torch.special_log_ndtr(a).sum()], [a])", x.clone()).get(0),
+                "log_ndtr's gradient");
+    }
+
+    @Test
     void gradientsMatchLibtorch() {
         Tensor x = Tensor.of(new double[] {0, 0, 0.5, -2, 3, 0}, 6);
         Tensor y = Tensor.of(new double[] {2, -1, -1, 0.5, -0.75, -3}, 6);
@@ -77,7 +100,7 @@ class SpecialNdtrEntrXlog1pyTest {
     }
 
     static Tensor special(Tensor x, Tensor y) {
-        return x.ndtr().add(y.abs().entr()).add(x.xlog1py(y.abs()));
+        return x.ndtr().add(y.abs().entr()).add(x.xlog1py(y.abs())).add(x.erfcx()).add(y.logNdtr());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -85,6 +108,6 @@ class SpecialNdtrEntrXlog1pyTest {
     void compiledMatchesEagerInOneGraph(String backend) {
         Tensor.manualSeed(3);
         Tensor x = Tensor.randn(3, 4), y = Tensor.randn(4).add(0.1);
-        CompiledOpsCheck.oneGraphWithEagersValuesAndGradients(SpecialNdtrEntrXlog1pyTest::special, x, y, backend, "x", "y");
+        CompiledOpsCheck.oneGraphWithEagersValuesAndGradients(SpecialNormalAndEntropyOpsTest::special, x, y, backend, "x", "y");
     }
 }
