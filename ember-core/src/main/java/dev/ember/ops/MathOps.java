@@ -54,6 +54,58 @@ public final class MathOps {
     public static final OpOverload SPECIAL_LOG_NDTR = special("special_log_ndtr(Tensor self) -> Tensor", MathOps::logNdtr,
             g -> new Object[] {g.mul(g.grad(), g.div(g.call(PointwiseOps.EXP, g.neg(g.add(g.result(), g.div(g.mul(g.arg(0), g.arg(0)), 2.0)))), Math.sqrt(2 * Math.PI)))});
 
+    /** The modified Bessel function of the first kind, order 0 (torch.i0); d/dx = i1(x). */
+    public static final OpOverload I0 = special("i0(Tensor self) -> Tensor", x -> besselI(0, x, false),
+            g -> new Object[] {g.mul(g.grad(), g.call(MathOps.SPECIAL_I1, g.arg(0)))});
+
+    /** {@code e^(−|x|)·I₀(x)}, finite where I₀ overflows (torch.special.i0e); d/dx = i1e(x) − sgn(x)·i0e(x), ATen's. */
+    public static final OpOverload SPECIAL_I0E = special("special_i0e(Tensor self) -> Tensor", x -> besselI(0, x, true),
+            g -> new Object[] {g.mul(g.grad(), g.sub(g.call(MathOps.SPECIAL_I1E, g.arg(0)), g.mul(g.call(PointwiseOps.SIGN, g.arg(0)), g.result())))});
+
+    /** The modified Bessel function of the first kind, order 1 (torch.special.i1); d/dx = i0(x) − i1(x)/x (½ at 0), ATen's i1_backward. */
+    public static final OpOverload SPECIAL_I1 = special("special_i1(Tensor self) -> Tensor", x -> besselI(1, x, false),
+            g -> new Object[] {g.mul(g.grad(), g.where(g.call(PointwiseOps.EQ_SCALAR, g.arg(0), 0L), 0.5,
+                    g.sub(g.call(MathOps.I0, g.arg(0)), g.div(g.result(), g.arg(0)))))});
+
+    /** {@code e^(−|x|)·I₁(x)} (torch.special.i1e); d/dx = i0e(x) − i1e(x)·(sgn(x) + 1/x) (½ at 0), ATen's i1e_backward. */
+    public static final OpOverload SPECIAL_I1E = special("special_i1e(Tensor self) -> Tensor", x -> besselI(1, x, true),
+            g -> new Object[] {g.mul(g.grad(), g.where(g.call(PointwiseOps.EQ_SCALAR, g.arg(0), 0L), 0.5,
+                    g.sub(g.call(MathOps.SPECIAL_I0E, g.arg(0)), g.mul(g.result(), g.add(g.call(PointwiseOps.SIGN, g.arg(0)), g.call(PointwiseOps.RECIPROCAL, g.arg(0)))))))});
+
+    /**
+     * {@code I_ν(x)} for ν = 0 or 1 (odd in x for ν = 1), or {@code e^(−|x|)·I_ν(x)} when {@code scaled}:
+     * the power series {@code Σ (x/2)^(2k+ν) / (k!·(k+ν)!)} (positive terms, so no cancellation) up to
+     * |x| = 30, beyond it the asymptotic series {@code e^x/√(2πx) · Σ (−1)^k ∏(4ν² − (2j−1)²) / (k!·(8x)^k)}
+     * summed while its terms fall (unscaled, e^x times it: +inf where e^x overflows, as ATen's).
+     */
+    private static double besselI(int nu, double x, boolean scaled) {
+        if (Double.isNaN(x)) return x;
+        double ax = Math.abs(x), sign = nu == 1 && x < 0 ? -1 : 1;
+        // ATen's Chebyshev form e^x · c / √x is inf / inf there: NaN unscaled, ±0 scaled
+        if (Double.isInfinite(ax)) return scaled ? sign * 0.0 : Double.NaN;
+        double value;
+        if (ax <= 30) {
+            double q = ax * ax / 4, term = nu == 0 ? 1 : ax / 2, sum = term;
+            for (int k = 1; term > 1e-17 * sum; k++) {
+                term *= q / (k * (double) (k + nu));
+                sum += term;
+            }
+            value = scaled ? sum * Math.exp(-ax) : sum;
+        } else {
+            double term = 1, sum = 1, mu = 4.0 * nu * nu;
+            for (int k = 1; k < 200; k++) {
+                double next = -term * (mu - (2 * k - 1) * (2.0 * k - 1)) / (8.0 * k * ax);
+                if (Math.abs(next) >= Math.abs(term) || Math.abs(next) < 1e-17 * Math.abs(sum)) break;
+                term = next;
+                sum += term;
+            }
+            double base = sum / (Math.sqrt(2 * Math.PI) * Math.sqrt(ax));   // √(2π·x) would overflow for x near the largest double
+            // e^x first, as ATen's: +inf from x ≈ 709.8, where e^x overflows (I(x) itself would last to ≈ 713.9)
+            value = scaled ? base : Math.exp(ax) * base;
+        }
+        return sign * value;
+    }
+
     private static double erfcx(double x) {
         if (Double.isNaN(x)) return x;
         if (x < 26) return Math.exp(x * x) * dev.ember.ops.eager.Special.erfc(x);

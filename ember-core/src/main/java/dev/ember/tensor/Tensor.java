@@ -2050,6 +2050,18 @@ public class Tensor {
     /** {@code −x·log(x)}, 0 at 0, −inf below 0 (torch.special.entr). */
     public Tensor entr() { return MathOps.SPECIAL_ENTR.callTensor(this); }
 
+    /** The modified Bessel function of the first kind, order 0 (torch.i0). */
+    public Tensor i0() { return MathOps.I0.callTensor(this); }
+
+    /** {@code e^(−|x|)·I₀(x)} (torch.special.i0e). */
+    public Tensor i0e() { return MathOps.SPECIAL_I0E.callTensor(this); }
+
+    /** The modified Bessel function of the first kind, order 1 (torch.special.i1). */
+    public Tensor i1() { return MathOps.SPECIAL_I1.callTensor(this); }
+
+    /** {@code e^(−|x|)·I₁(x)} (torch.special.i1e). */
+    public Tensor i1e() { return MathOps.SPECIAL_I1E.callTensor(this); }
+
     /** {@code e^(x²)·erfc(x)}, finite where erfc underflows (torch.special.erfcx). */
     public Tensor erfcx() { return MathOps.SPECIAL_ERFCX.callTensor(this); }
 

@@ -206,6 +206,10 @@ class OpGradcheckTest {
         s(MathOps.SPECIAL_XLOG1PY, "self zero", withZeros(new double[] {0, 1.5, 0, -0.5}, 4), pos(4));
         s(MathOps.SPECIAL_ENTR, pos(2, 3));
         s(MathOps.SPECIAL_ERFCX, x(2, 3));
+        s(MathOps.I0, x(2, 3));
+        s(MathOps.SPECIAL_I0E, x(2, 3));
+        s(MathOps.SPECIAL_I1, x(2, 3));
+        s(MathOps.SPECIAL_I1E, x(2, 3));
         s(MathOps.SPECIAL_LOG_NDTR, x(2, 3).mul(2.0).detach().requiresGrad(true));
         s(ScanOps.CUMMAX, x(3, 4), 1L);
         s(ScanOps.CUMMIN, x(3, 4), 0L);

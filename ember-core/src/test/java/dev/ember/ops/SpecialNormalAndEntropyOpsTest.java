@@ -15,7 +15,7 @@ import java.util.Random;
 import static dev.ember.testing.TorchAssert.assertClose;
 
 /**
- * torch.special's ndtr, log_ndtr, erfcx, entr and xlog1py against libtorch: edge values (0, ±inf, NaN, tails),
+ * torch.special's ndtr, log_ndtr, erfcx, entr, xlog1py and the Bessel functions i0, i0e, i1, i1e against libtorch: edge values (0, ±inf, NaN, tails),
  * every dtype (integers to the default float), broadcasting, non-contiguous inputs; gradients
  * against libtorch's (at self = 0 and x = 0 too, where ATen's formulas differ from the
  * decompositions'); and Ember.compile giving eager's values and gradients in one graph.
@@ -76,6 +76,38 @@ class SpecialNormalAndEntropyOpsTest {
     }
 
     @Test
+    void besselFunctionsMatchLibtorch() {
+        for (DType d : DTYPES) {
+            Tensor s = Inputs.specials(d);
+            assertClose(s.i0(), Torch.call("torch.i0(a)", s), "i0 specials " + d);
+            assertClose(s.i0e(), Torch.call("torch.special_i0e(a)", s), "i0e specials " + d);
+            assertClose(s.i1(), Torch.call("torch.special_i1(a)", s), "i1 specials " + d);
+            assertClose(s.i1e(), Torch.call("torch.special_i1e(a)", s), "i1e specials " + d);
+        }
+        for (DType d : List.of(DType.FLOAT32, DType.FLOAT64)) {
+            Tensor x = Inputs.fromDoubles(new double[] {-750, -100, -30.5, -30, -8, -1, -1e-5, 0, 1e-5, 0.5, 2, 7.9, 8.1, 15, 29.9, 30.1, 45, 85, 700, 713, 720}, d, 21);
+            assertClose(x.i0(), Torch.call("torch.i0(a)", x), "i0 across its branches " + d);
+            assertClose(x.i0e(), Torch.call("torch.special_i0e(a)", x), "i0e across its branches " + d);
+            assertClose(x.i1(), Torch.call("torch.special_i1(a)", x), "i1 across its branches " + d);
+            assertClose(x.i1e(), Torch.call("torch.special_i1e(a)", x), "i1e across its branches " + d);
+        }
+        Tensor x = Tensor.of(new double[] {-12, -2, -0.3, 0, 0.7, 3, 40}, 7);
+        for (String[] op : List.of(new String[] {"i0", "torch.i0"}, new String[] {"i0e", "torch.special_i0e"}, new String[] {"i1", "torch.special_i1"},
+                new String[] {"i1e", "torch.special_i1e"})) {
+            Tensor leaf = x.clone().requiresGrad(true);
+            Tensor y = switch (op[0]) {
+                case "i0" -> leaf.i0();
+                case "i0e" -> leaf.i0e();
+                case "i1" -> leaf.i1();
+                default -> leaf.i1e();
+            };
+            y.sum().backward();
+            assertClose(leaf.grad(), Torch.callListWithGrad(Torch.manager(), "a = a.detach().requires_grad_(True)\nreturn torch.autograd.grad([" + op[1] + "(a).sum()], [a])",
+                    x.clone()).get(0), op[0] + "'s gradient");
+        }
+    }
+
+    @Test
     void gradientsMatchLibtorch() {
         Tensor x = Tensor.of(new double[] {0, 0, 0.5, -2, 3, 0}, 6);
         Tensor y = Tensor.of(new double[] {2, -1, -1, 0.5, -0.75, -3}, 6);
@@ -100,7 +132,7 @@ class SpecialNormalAndEntropyOpsTest {
     }
 
     static Tensor special(Tensor x, Tensor y) {
-        return x.ndtr().add(y.abs().entr()).add(x.xlog1py(y.abs())).add(x.erfcx()).add(y.logNdtr());
+        return x.ndtr().add(y.abs().entr()).add(x.xlog1py(y.abs())).add(x.erfcx()).add(y.logNdtr()).add(x.i0()).add(x.i0e()).add(y.i1()).add(y.i1e());
     }
 
     @ParameterizedTest(name = "{0}")
