@@ -78,7 +78,11 @@ final class Rules {
             // a gradient written at data-dependent positions (each target's class): no scatter stage yet
             LossOps.NLL_LOSS_BACKWARD,
             // Euclid's loop, a data-dependent number of steps per element: no loop in a pointwise expression
-            MathOps.GCD, MathOps.LCM);
+            MathOps.GCD, MathOps.LCM,
+            // width-dependent shifts (0 or the sign past the width) and the float's next neighbour: no expression for them in the loop IR yet
+            MathOps.BITWISE_LEFT_SHIFT_TENSOR, MathOps.BITWISE_LEFT_SHIFT_TENSOR_SCALAR, MathOps.BITWISE_LEFT_SHIFT_SCALAR_TENSOR,
+            MathOps.BITWISE_RIGHT_SHIFT_TENSOR, MathOps.BITWISE_RIGHT_SHIFT_TENSOR_SCALAR, MathOps.BITWISE_RIGHT_SHIFT_SCALAR_TENSOR,
+            MathOps.NEXTAFTER);
 
     static boolean lowers(OpOverload op) { return LOWERINGS.containsKey(op) || op.hasTag(Tag.VIEW); }
 

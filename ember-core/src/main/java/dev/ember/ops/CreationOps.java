@@ -106,6 +106,49 @@ public final class CreationOps {
             })
             .register();
 
+    /**
+     * {@code base^t} for {@code steps} values of t evenly spaced from start to end, as ATen's CPU
+     * kernel computes them: start and end first rounded to the dtype, the exponents in double
+     * (filled from both ends, so the last is exactly end), the power in double ({@code (float) base}
+     * for integer dtypes) and rounded (truncated for integers) once.
+     */
+    public static final OpOverload LOGSPACE = OpOverload.define("logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None) -> Tensor")
+            .tags(Tag.FACTORY)
+            .meta(a -> {
+                long steps = a.lng(2);
+                if (steps < 0) throw new IllegalArgumentException("logspace: number of steps must be non-negative");
+                DType dtype = dtypeOr(a, 4, Defaults.dtype());
+                if (dtype == DType.BOOL && steps > 1) throw new IllegalArgumentException("logspace: \"logspace_cpu\" not implemented for 'Bool'");
+                return TensorMeta.contiguous(dtype, (int) steps);
+            })
+            .kernel((a, m) -> {
+                Tensor out = Tensor.allocate((TensorMeta) m);
+                int n = out.numel();
+                DType dtype = out.dtype();
+                double base = a.dbl(3);
+                if (n == 1) {
+                    out.storage().writeDouble(0, Math.pow(base, a.dbl(0)));
+                } else if (n > 1) {
+                    double start = inDtype(a.dbl(0), dtype), end = inDtype(a.dbl(1), dtype);
+                    double b = dtype.isFloatingPoint() ? base : (float) base;
+                    double step = (end - start) / (n - 1);
+                    int half = n / 2;
+                    for (int i = 0; i < n; i++) out.storage().writeDouble(i, Math.pow(b, i < half ? start + step * i : end - step * (n - 1 - i)));
+                }
+                return out;
+            })
+            .register();
+
+    /** A scalar as ATen's {@code Scalar.to<scalar_t>()} gives it: rounded to float32, truncated to an integer. */
+    private static double inDtype(double v, DType dtype) {
+        return switch (dtype) {
+            case FLOAT32 -> (float) v;
+            case INT32 -> (int) (long) v;
+            case INT64 -> (long) v;
+            default -> v;
+        };
+    }
+
     public static final OpOverload EYE = OpOverload.define("eye(int n, *, ScalarType? dtype=None) -> Tensor")
             .tags(Tag.FACTORY)
             .meta(a -> {
@@ -306,4 +349,171 @@ public final class CreationOps {
                     })
             .tags(Tag.NONDETERMINISTIC)
             .register();
+
+    // ------------------------------------------------------------------ in-place samplers (a tensor refilled from a distribution)
+
+    /**
+     * One draw of a distribution from the generator's stream and the op's arguments (ATen's CPU
+     * transformations of a uniform or normal draw), in double; the kernel rounds it to self's dtype.
+     */
+    private interface Sample { double next(SplittableRandom r, Args a); }
+
+    /** A draw in (0, 1]: never 0, so its log is finite. */
+    private static double openUniform(SplittableRandom r) { return 1.0 - r.nextDouble(); }
+
+    /** Uniform on [from, to); a float32 draw that rounds up to {@code to} is the float below it. */
+    public static final OpOverload UNIFORM = sampler("uniform(Tensor self, float from=0, float to=1, *, Generator? generator=None) -> Tensor",
+            CreationOps::checkUniform, (r, a) -> a.dbl(1) + (a.dbl(2) - a.dbl(1)) * r.nextDouble());
+    public static final OpOverload UNIFORM_ = samplerInPlace("uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", UNIFORM);
+
+    /** Normal with mean and std (std 0 gives the mean). ATen's functional form of normal_ is named normal_functional. */
+    public static final OpOverload NORMAL_FUNCTIONAL = sampler("normal_functional(Tensor self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor",
+            a -> {
+                if (!(a.dbl(2) >= 0)) throw new IllegalArgumentException("normal_: normal expects std >= 0.0, but found std " + cpp(a.dbl(2)));
+                floatingOnly(a, "normal_kernel_cpu");
+            },
+            (r, a) -> a.dbl(1) + a.dbl(2) * gaussian(r));
+    public static final OpOverload NORMAL_ = samplerInPlace("normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", NORMAL_FUNCTIONAL);
+
+    /** Exponential with rate lambd: {@code −log(u) / lambd}, u in (0, 1] (lambd = inf gives zeros, as ATen's). */
+    public static final OpOverload EXPONENTIAL = sampler("exponential(Tensor self, float lambd=1, *, Generator? generator=None) -> Tensor",
+            a -> {
+                double lambda = a.dbl(1);
+                if (!(lambda > 0)) throw new IllegalArgumentException("exponential_: exponential_ expects lambda > 0.0, but found lambda=" + cpp(lambda));
+                continuousOnly(a, "Exponential", ReductionOps.scalarTypeName(a.tensor(0).dtype()));
+            },
+            (r, a) -> -Math.log(openUniform(r)) / a.dbl(1));
+    public static final OpOverload EXPONENTIAL_ = samplerInPlace("exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)", EXPONENTIAL);
+
+    /** Cauchy with median and scale sigma: {@code median + sigma·tan(π(u − ½))}. */
+    public static final OpOverload CAUCHY = sampler("cauchy(Tensor self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor",
+            a -> {
+                if (!(a.dbl(2) > 0)) throw new IllegalArgumentException("cauchy_: cauchy_ expects sigma > 0.0, but found sigma=" + cpp(a.dbl(2)));
+                continuousOnly(a, "Cauchy", cTypeName(a.tensor(0).dtype()));
+            },
+            (r, a) -> a.dbl(1) + a.dbl(2) * Math.tan(Math.PI * (r.nextDouble() - 0.5)));
+    public static final OpOverload CAUCHY_ = samplerInPlace("cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)", CAUCHY);
+
+    /** The number of Bernoulli(p) trials up to the first success, 1, 2, …: {@code ⌈log(u) / log(1 − p)⌉}. Any dtype, as ATen's. */
+    public static final OpOverload GEOMETRIC = sampler("geometric(Tensor self, float p, *, Generator? generator=None) -> Tensor",
+            a -> {
+                double p = a.dbl(1);
+                if (!(p > 0 && p < 1)) throw new IllegalArgumentException("geometric_: geometric_ expects p to be in (0, 1), but got p=" + cpp(p));
+                if (a.tensor(0).dtype() == DType.BOOL) throw new IllegalArgumentException("geometric_: \"geometric_cpu\" not implemented for 'Bool'");
+            },
+            (r, a) -> Math.max(1, Math.ceil(Math.log(openUniform(r)) / Math.log1p(-a.dbl(1)))));
+    public static final OpOverload GEOMETRIC_ = samplerInPlace("geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)", GEOMETRIC);
+
+    /** {@code exp} of a normal draw with mean and std (of the logarithm). */
+    public static final OpOverload LOG_NORMAL = sampler("log_normal(Tensor self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor",
+            a -> {
+                if (!(a.dbl(2) > 0)) throw new IllegalArgumentException("log_normal_: log_normal_ expects std > 0.0, but found std=" + cpp(a.dbl(2)));
+                floatingOnly(a, "log_normal_cpu");
+            },
+            (r, a) -> Math.exp(a.dbl(1) + a.dbl(2) * gaussian(r)));
+    public static final OpOverload LOG_NORMAL_ = samplerInPlace("log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!)", LOG_NORMAL);
+
+    /** Each element 1 with probability p, else 0, in self's dtype (functionalized as {@link #BERNOULLI_P}). */
+    public static final OpOverload BERNOULLI__FLOAT = OpOverload.define("bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)")
+            .tags(Tag.NONDETERMINISTIC, Tag.INPLACE)
+            .meta(a -> {
+                if (!(a.dbl(1) >= 0 && a.dbl(1) <= 1)) throw new IllegalArgumentException("bernoulli_: bernoulli_ expects p to be in [0, 1], but got p=" + cpp(a.dbl(1)));
+                return a.tensor(0).meta();
+            })
+            .kernel((a, m) -> {
+                Tensor self = a.tensor(0);
+                Copy.copy(BERNOULLI_P.callTensor(self, a.get(1), a.get(2)), self);
+                self.bumpVersion();
+                return self;
+            })
+            .register();
+
+    private static void checkUniform(Args a) {
+        DType dtype = a.tensor(0).dtype();
+        if (!dtype.isFloatingPoint()) throw new IllegalArgumentException("uniform_: \"check_uniform_bounds\" not implemented for '" + ReductionOps.scalarTypeName(dtype) + "'");
+        double from = a.dbl(1), to = a.dbl(2);
+        if (!(from <= to)) throw new IllegalArgumentException("uniform_: uniform_ expects to return a [from, to) range, but found from=" + cpp(from) + " > to=" + cpp(to));
+        double max = dtype == DType.FLOAT32 ? Float.MAX_VALUE : Double.MAX_VALUE;
+        if (!(to - from <= max)) {
+            throw new IllegalArgumentException("uniform_: uniform_ expects to-from <= std::numeric_limits<" + ReductionOps.scalarTypeName(dtype) + ">::max(), but found to="
+                    + cpp(to) + " and from=" + cpp(from) + " which result in to-from to exceed the limit");
+        }
+    }
+
+    /** ATen's refusal of an integer or bool tensor for a continuous distribution, the dtype named as that distribution's check names it. */
+    private static void continuousOnly(Args a, String distribution, String dtypeName) {
+        if (!a.tensor(0).dtype().isFloatingPoint()) {
+            throw new IllegalArgumentException(a.op().schema().name() + "_: " + distribution
+                    + " distribution is a continuous probability distribution. dtype must be a floating point but you specified " + dtypeName);
+        }
+    }
+
+    /** The C++ type name of a dtype's element (Cauchy's check prints it): long int, int, bool. */
+    private static String cTypeName(DType dtype) {
+        return switch (dtype) {
+            case INT64 -> "long int";
+            case INT32 -> "int";
+            case BOOL -> "bool";
+            case FLOAT32 -> "float";
+            case FLOAT64 -> "double";
+        };
+    }
+
+    private static void floatingOnly(Args a, String kernel) {
+        DType dtype = a.tensor(0).dtype();
+        if (!dtype.isFloatingPoint()) throw new IllegalArgumentException(a.op().schema().name() + "_: \"" + kernel + "\" not implemented for '" + ReductionOps.scalarTypeName(dtype) + "'");
+    }
+
+    /** A double as C++'s ostream prints it in ATen's messages (6 significant digits, no trailing zeros: 2, 1.5, 3.4e+38, 1e-07). */
+    static String cpp(double v) {
+        if (Double.isNaN(v)) return "nan";
+        if (Double.isInfinite(v)) return v > 0 ? "inf" : "-inf";
+        String g = String.format(java.util.Locale.ROOT, "%.6g", v);
+        int e = g.indexOf('e');
+        String mantissa = e < 0 ? g : g.substring(0, e), exponent = e < 0 ? "" : g.substring(e);
+        if (mantissa.contains(".")) mantissa = mantissa.replaceAll("0+$", "").replaceAll("\\.$", "");
+        return mantissa + exponent;
+    }
+
+    /** A functional sampler: a new tensor of self's shape and dtype, each element one draw (self's values unread); zero gradient, as ATen's. */
+    private static OpOverload sampler(String schema, java.util.function.Consumer<Args> check, Sample sample) {
+        return OpOverload.define(schema)
+                .tags(Tag.NONDETERMINISTIC)
+                .meta(a -> {
+                    check.accept(a);
+                    return TensorMeta.contiguous(a.tensor(0).dtype(), a.tensor(0).shape());
+                })
+                .kernel((a, m) -> {
+                    TensorMeta meta = (TensorMeta) m;
+                    Tensor out = Tensor.allocate(meta);
+                    SplittableRandom r = generator(a, a.size() - 1).split();
+                    boolean uniform = a.op().schema().name().equals("uniform");
+                    float below = uniform ? Math.nextDown((float) a.dbl(2)) : 0;
+                    for (int i = 0; i < out.numel(); i++) {
+                        double v = sample.next(r, a);
+                        if (uniform && meta.dtype() == DType.FLOAT32 && (float) v >= (float) a.dbl(2) && a.dbl(2) > a.dbl(1)) v = below;
+                        out.storage().writeDouble(i, v);
+                    }
+                    return out;
+                })
+                .derivative(Derivative.ZERO)
+                .register();
+    }
+
+    /** The in-place form: self refilled with its functional sampler's draws (what functionalization turns it back into). */
+    private static OpOverload samplerInPlace(String schema, OpOverload functional) {
+        return OpOverload.define(schema)
+                .tags(Tag.NONDETERMINISTIC, Tag.INPLACE)
+                .meta(a -> {
+                    functional.inferMeta(functional.bind(a.toArray()));
+                    return a.tensor(0).meta();
+                })
+                .kernel((a, m) -> {
+                    Tensor self = a.tensor(0);
+                    Copy.copy(functional.callTensor(a.toArray()), self);
+                    self.bumpVersion();
+                    return self;
+                })
+                .register();
+    }
 }

@@ -38,6 +38,10 @@ public final class DistanceOps {
                     DistanceOps::vectorNorm)
             .tags(Tag.REDUCTION).register();
 
+    /** The p-norm of {@code self − other} (broadcast), ATen's dist: {@code norm(self - other, p)}. */
+    public static final OpOverload DIST = ComposedOps.define("dist(Tensor self, Tensor other, Scalar p=2) -> Tensor",
+            (e, a) -> e.call(ReductionOps.NORM, e.call(PointwiseOps.SUB_TENSOR, a[0], a[1]), a[2]));
+
     /**
      * ATen's formula: {@code Σ (x1 / max(‖x1‖, eps)) · (x2 / max(‖x2‖, eps))} over {@code dim}, the
      * inputs broadcast together (integers converted to the common floating dtype). ATen clamps the

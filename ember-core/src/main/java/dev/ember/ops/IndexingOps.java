@@ -251,6 +251,44 @@ public final class IndexingOps {
             .kernel((a, m) -> coordinates(a.tensor(0), (TensorMeta) m))
             .register();
 
+    /** The coordinates of the nonzero elements, one row each (numpy's argwhere; ATen's is nonzero). */
+    public static final OpOverload ARGWHERE = ComposedOps.define("argwhere(Tensor self) -> Tensor", (e, a) -> e.call(NONZERO, a[0]));
+
+    /**
+     * Whether each of {@code elements} equals one of {@code test_elements} (compared in their promoted
+     * dtype, so NaN is in nothing), a bool tensor of elements' shape; {@code invert} negates it.
+     * {@code assume_unique} only lets ATen pick a faster algorithm; the answer is the same.
+     */
+    public static final OpOverload ISIN_TENSOR_TENSOR = ComposedOps.define(
+            "isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor",
+            a -> checkIsin(a.tensor(0).dtype(), a.tensor(1).dtype()),
+            (e, a) -> isin(e, a[0], a[1], (Boolean) a[3]));
+
+    /** {@link #ISIN_TENSOR_TENSOR} against one number: eq (ne with invert), as ATen's. */
+    public static final OpOverload ISIN_TENSOR_SCALAR = ComposedOps.define(
+            "isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor",
+            a -> checkIsin(a.tensor(0).dtype(), TypePromotion.scalarType(a.scalar(1))),
+            (e, a) -> e.call((Boolean) a[3] ? PointwiseOps.NE_SCALAR : PointwiseOps.EQ_SCALAR, a[0], a[1]));
+
+    /** {@link #ISIN_TENSOR_TENSOR} for one number, a 0-d bool. */
+    public static final OpOverload ISIN_SCALAR_TENSOR = ComposedOps.define(
+            "isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor",
+            a -> checkIsin(TypePromotion.scalarType(a.scalar(0)), a.tensor(1).dtype()),
+            (e, a) -> isin(e, e.call(CreationOps.FULL, new int[0], a[0], TypePromotion.scalarType(a[0])), a[1], (Boolean) a[3]));
+
+    private static Object isin(OpEmitter e, Object elements, Object testElements, boolean invert) {
+        Object matches = e.call(PointwiseOps.EQ_TENSOR, e.call(ShapeOps.UNSQUEEZE, elements, -1L), e.call(ShapeOps.RESHAPE, testElements, new int[] {-1}));
+        Object found = e.call(ReductionOps.ANY_DIM, matches, -1L, false);
+        return invert ? e.call(PointwiseOps.LOGICAL_NOT, found) : found;
+    }
+
+    /** ATen's check_for_unsupported_isin_dtype, for both operands. */
+    private static void checkIsin(DType elements, DType testElements) {
+        for (DType d : new DType[] {elements, testElements}) {
+            if (d == DType.BOOL) throw new IllegalArgumentException("isin: Unsupported input type encountered for isin(): Bool");
+        }
+    }
+
     /**
      * {@code x.nonzero(as_tuple=True)}: nonzero's coordinates one int64 vector per dim (a 0-d input
      * counts as 1-d, as in ATen).

@@ -173,6 +173,95 @@ public final class LinalgOps {
             },
             (e, a) -> e.call(ReductionOps.SUM, e.call(PointwiseOps.MUL_TENSOR, a[0], a[1]), e.meta(a[0]).dtype()));
 
+    /**
+     * The sum of products over the last dims of both (ATen's inner: tensordot over dim −1 of each; a
+     * 0-d operand multiplies).
+     */
+    public static final OpOverload INNER = ComposedOps.define("inner(Tensor self, Tensor other) -> Tensor",
+            a -> {
+                Tensor x = a.tensor(0), y = a.tensor(1);
+                if (x.dim() > 0 && y.dim() > 0 && x.size(-1) != y.size(-1)) {
+                    throw error("inner", "inner() the last dimension must match on both input tensors but got shapes " + Shapes.format(x.shape())
+                            + " and " + Shapes.format(y.shape()));
+                }
+            },
+            (e, a) -> e.meta(a[0]).dim() == 0 || e.meta(a[1]).dim() == 0
+                    ? e.call(PointwiseOps.MUL_TENSOR, a[0], a[1])
+                    : e.call(MathOps.TENSORDOT, a[0], a[1], new int[] {-1}, new int[] {-1}));
+
+    /**
+     * The product of a chain of matrices (torch.linalg.multi_dot): the first may be a row vector and
+     * the last a column vector (1-d; their dims are dropped from the result). Multiplied left to
+     * right, where ATen picks the cheapest order for three or more (the same product, rounded
+     * differently).
+     */
+    public static final OpOverload LINALG_MULTI_DOT = ComposedOps.define("linalg_multi_dot(Tensor[] tensors) -> Tensor",
+            a -> {
+                List<Tensor> ts = a.tensors(0);
+                int n = ts.size();
+                if (n < 2) throw error("linalg.multi_dot", "multi_dot(): expected at least 2 tensors but got " + n);
+                int first = ts.get(0).dim(), last = ts.get(n - 1).dim();
+                if (first != 1 && first != 2) throw error("linalg.multi_dot", "multi_dot(): the first tensor must be 1D or 2D but got " + first + "D");
+                if (last != 1 && last != 2) throw error("linalg.multi_dot", "multi_dot(): the last tensor must be 1D or 2D but got " + last + "D");
+                for (int i = 1; i < n - 1; i++) {
+                    if (ts.get(i).dim() != 2) throw error("linalg.multi_dot", "multi_dot(): tensor " + i + " must be 2D but got " + ts.get(i).dim() + "D");
+                }
+                DType dtype = ts.get(0).dtype();
+                for (int i = 1; i < n; i++) {
+                    if (ts.get(i).dtype() != dtype) {
+                        throw error("linalg.multi_dot", "multi_dot(): all tensors must have be the same dtype but tensor 0 is " + cTypeName(dtype)
+                                + " and tensor " + i + " " + cTypeName(ts.get(i).dtype()));
+                    }
+                }
+                for (int i = 1; i < n; i++) {
+                    Tensor left = ts.get(i - 1), right = ts.get(i);
+                    if (left.size(-1) != right.size(0)) {
+                        throw error("linalg.multi_dot", "multi_dot(): tensors " + (i - 1) + " and " + i + " with shapes " + Shapes.format(left.shape()) + " and "
+                                + Shapes.format(right.shape()) + " cannot be multiplied");
+                    }
+                }
+            },
+            (e, a) -> {
+                List<?> ts = (List<?>) a[0];
+                int n = ts.size();
+                boolean rowFirst = e.meta(ts.get(0)).dim() == 1, columnLast = e.meta(ts.get(n - 1)).dim() == 1;
+                Object product = rowFirst ? e.call(ShapeOps.UNSQUEEZE, ts.get(0), 0L) : ts.get(0);
+                for (int i = 1; i < n; i++) {
+                    Object next = i == n - 1 && columnLast ? e.call(ShapeOps.UNSQUEEZE, ts.get(i), -1L) : ts.get(i);
+                    product = e.call(MM, product, next);
+                }
+                if (columnLast) product = e.call(ShapeOps.SQUEEZE_DIM, product, -1L);
+                if (rowFirst) product = e.call(ShapeOps.SQUEEZE_DIM, product, 0L);
+                return product;
+            });
+
+    /** The C++ element type's name, as multi_dot's dtype check prints it (float, double, long int, int, bool). */
+    private static String cTypeName(DType dtype) {
+        return switch (dtype) {
+            case FLOAT32 -> "float";
+            case FLOAT64 -> "double";
+            case INT64 -> "long int";
+            case INT32 -> "int";
+            case BOOL -> "bool";
+        };
+    }
+
+    /** The dot product along {@code dim} of x and y broadcast together, x conjugated (torch.linalg.vecdot; real here). */
+    public static final OpOverload LINALG_VECDOT = ComposedOps.define("linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor",
+            a -> {
+                DType x = a.tensor(0).dtype(), y = a.tensor(1).dtype();
+                if (!x.isFloatingPoint()) throw error("linalg.vecdot", "linalg.vecdot: Expected a floating point or complex tensor as input. Got " + ReductionOps.scalarTypeName(x));
+                if (x != y) {
+                    throw error("linalg.vecdot", "linalg.vecdot: Expected x and y to have the same dtype, but found x of type " + ReductionOps.scalarTypeName(x)
+                            + " and y of type " + ReductionOps.scalarTypeName(y) + " instead");
+                }
+            },
+            (e, a) -> e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.MUL_TENSOR, a[0], a[1]), new int[] {((Number) a[2]).intValue()}, false));
+
+    /** The dot product conjugating its first argument; for real tensors dot (ATen's vdot). */
+    public static final OpOverload VDOT = ComposedOps.define("vdot(Tensor self, Tensor other) -> Tensor",
+            (e, a) -> e.call(DOT, a[0], a[1]));
+
     /** Matrix times vector: mm with the vector as a column. */
     public static final OpOverload MV = ComposedOps.define("mv(Tensor self, Tensor vec) -> Tensor",
             a -> {

@@ -261,6 +261,81 @@ public final class LuOps {
     }
 
     /**
+     * The inverse of a tensor seen as a square matrix (torch.linalg.tensorinv): its first {@code ind}
+     * dims flattened against the rest, inverted, and shaped {@code shape[ind:] + shape[:ind]}.
+     */
+    public static final OpOverload LINALG_TENSORINV = ComposedOps.define("linalg_tensorinv(Tensor self, int ind=2) -> Tensor",
+            a -> {
+                int ind = a.integer(1), n = a.tensor(0).dim();
+                if (ind <= 0) throw new IllegalArgumentException("linalg.tensorinv: Expected a strictly positive integer for 'ind', but got " + ind);
+                if (ind > n) throw new IllegalArgumentException("linalg.tensorinv: 'ind' (" + ind + ") is more than the tensor's " + n + " dims");
+                int[] shape = a.tensor(0).shape();
+                long rows = product(shape, 0, ind), columns = product(shape, ind, n);
+                if (rows != columns) {
+                    throw new IllegalArgumentException("linalg.tensorinv: Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), but got "
+                            + columns + " != " + rows);
+                }
+            },
+            (e, a) -> {
+                int[] shape = e.meta(a[0]).shape();
+                int ind = ((Number) a[1]).intValue(), n = (int) product(shape, ind, shape.length);
+                int[] resultShape = new int[shape.length];
+                System.arraycopy(shape, ind, resultShape, 0, shape.length - ind);
+                System.arraycopy(shape, 0, resultShape, shape.length - ind, ind);
+                return e.call(ShapeOps.RESHAPE, e.call(LINALG_INV, e.call(ShapeOps.RESHAPE, a[0], new int[] {n, n})), resultShape);
+            });
+
+    /**
+     * The X with {@code tensordot(self, X, X.ndim) == other} (torch.linalg.tensorsolve): self's dims
+     * in {@code dims} moved last, self flattened to a square matrix against other's size, solved.
+     */
+    public static final OpOverload LINALG_TENSORSOLVE = ComposedOps.define("linalg_tensorsolve(Tensor self, Tensor other, int[]? dims=None) -> Tensor",
+            a -> {
+                int[] shape = movedLast(a.tensor(0).shape(), a.optInts(2));
+                int otherDim = a.tensor(1).dim();
+                long result = product(shape, Math.min(otherDim, shape.length), shape.length), other = product(a.tensor(1).shape(), 0, otherDim);
+                if (result != other) {
+                    throw new IllegalArgumentException("linalg.tensorsolve: Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but got "
+                            + result + " != " + other);
+                }
+            },
+            (e, a) -> {
+                Object self = a[0];
+                int ndim = e.meta(self).dim();
+                int[] dims = a[2] == null ? null : Composites.toInts(a[2]);
+                if (dims != null) {
+                    int[] destination = new int[dims.length];
+                    for (int i = 0; i < dims.length; i++) destination[i] = ndim - dims.length + i;
+                    self = e.call(ShapeOps.MOVEDIM, self, dims, destination);
+                }
+                int[] shape = e.meta(self).shape();
+                int otherDim = e.meta(a[1]).dim();
+                int[] resultShape = Arrays.copyOfRange(shape, otherDim, shape.length);
+                int n = (int) product(resultShape, 0, resultShape.length);
+                Object solved = e.call(LINALG_SOLVE, e.call(ShapeOps.RESHAPE, self, new int[] {n, n}), e.call(ShapeOps.RESHAPE, a[1], new int[] {-1}), true);
+                return e.call(ShapeOps.RESHAPE, solved, resultShape);
+            });
+
+    private static long product(int[] shape, int from, int to) {
+        long p = 1;
+        for (int i = from; i < to; i++) p *= shape[i];
+        return p;
+    }
+
+    /** {@code shape} with the dims in {@code dims} (wrapped) moved to the end in their order, as movedim puts them. */
+    private static int[] movedLast(int[] shape, int[] dims) {
+        if (dims == null) return shape;
+        int n = shape.length;
+        boolean[] moved = new boolean[n];
+        int[] out = new int[n];
+        int k = 0;
+        for (int d : dims) moved[Shapes.wrapDim("linalg.tensorsolve", d, n)] = true;
+        for (int i = 0; i < n; i++) if (!moved[i]) out[k++] = shape[i];
+        for (int d : dims) out[k++] = shape[Shapes.wrapDim("linalg.tensorsolve", d, n)];
+        return out;
+    }
+
+    /**
      * torch.linalg.matrix_norm with a number: ATen's composite, the vector 1-norm down the first of
      * {@code dim} then the max (ord 1) or min (ord -1) across the second; inf and -inf are the same
      * on the swapped dims (the max/min row sum); 2 and -2 the largest and smallest singular value.

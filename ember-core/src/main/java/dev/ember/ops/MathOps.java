@@ -38,6 +38,92 @@ public final class MathOps {
     public static final OpOverload ERFINV = special("erfinv(Tensor self) -> Tensor", dev.ember.ops.eager.Special::erfinv,
             g -> new Object[] {g.mul(g.grad(), g.mul(g.call(PointwiseOps.EXP, g.mul(g.result(), g.result())), Math.sqrt(Math.PI) / 2))});
 
+    /**
+     * The scaled complementary error function {@code e^(x²)·erfc(x)} (torch.special.erfcx), finite
+     * where erfc underflows: {@code 1/(x√π)} times its asymptotic series beyond x = 26; +inf below
+     * x ≈ −26.6 as the product overflows. d/dx = {@code 2x·erfcx(x) − 2/√π}, ATen's.
+     */
+    public static final OpOverload SPECIAL_ERFCX = special("special_erfcx(Tensor self) -> Tensor", MathOps::erfcx,
+            g -> new Object[] {g.mul(g.grad(), g.sub(g.mul(g.mul(g.arg(0), g.result()), 2.0), 2 / Math.sqrt(Math.PI)))});
+
+    /**
+     * {@code log} of the standard normal distribution function (torch.special.log_ndtr), as ATen's
+     * calc_log_ndtr: {@code log(erfcx(−t)/2) − t²} with t = x/√2 below x = −1 (finite far into the
+     * left tail), {@code log1p(−erfc(t)/2)} above. d/dx = {@code e^(−x²/2 − result)/√(2π)}, ATen's.
+     */
+    public static final OpOverload SPECIAL_LOG_NDTR = special("special_log_ndtr(Tensor self) -> Tensor", MathOps::logNdtr,
+            g -> new Object[] {g.mul(g.grad(), g.div(g.call(PointwiseOps.EXP, g.neg(g.add(g.result(), g.div(g.mul(g.arg(0), g.arg(0)), 2.0)))), Math.sqrt(2 * Math.PI)))});
+
+    /** The modified Bessel function of the first kind, order 0 (torch.i0); d/dx = i1(x). */
+    public static final OpOverload I0 = special("i0(Tensor self) -> Tensor", x -> besselI(0, x, false),
+            g -> new Object[] {g.mul(g.grad(), g.call(MathOps.SPECIAL_I1, g.arg(0)))});
+
+    /** {@code e^(−|x|)·I₀(x)}, finite where I₀ overflows (torch.special.i0e); d/dx = i1e(x) − sgn(x)·i0e(x), ATen's. */
+    public static final OpOverload SPECIAL_I0E = special("special_i0e(Tensor self) -> Tensor", x -> besselI(0, x, true),
+            g -> new Object[] {g.mul(g.grad(), g.sub(g.call(MathOps.SPECIAL_I1E, g.arg(0)), g.mul(g.call(PointwiseOps.SIGN, g.arg(0)), g.result())))});
+
+    /** The modified Bessel function of the first kind, order 1 (torch.special.i1); d/dx = i0(x) − i1(x)/x (½ at 0), ATen's i1_backward. */
+    public static final OpOverload SPECIAL_I1 = special("special_i1(Tensor self) -> Tensor", x -> besselI(1, x, false),
+            g -> new Object[] {g.mul(g.grad(), g.where(g.call(PointwiseOps.EQ_SCALAR, g.arg(0), 0L), 0.5,
+                    g.sub(g.call(MathOps.I0, g.arg(0)), g.div(g.result(), g.arg(0)))))});
+
+    /** {@code e^(−|x|)·I₁(x)} (torch.special.i1e); d/dx = i0e(x) − i1e(x)·(sgn(x) + 1/x) (½ at 0), ATen's i1e_backward. */
+    public static final OpOverload SPECIAL_I1E = special("special_i1e(Tensor self) -> Tensor", x -> besselI(1, x, true),
+            g -> new Object[] {g.mul(g.grad(), g.where(g.call(PointwiseOps.EQ_SCALAR, g.arg(0), 0L), 0.5,
+                    g.sub(g.call(MathOps.SPECIAL_I0E, g.arg(0)), g.mul(g.result(), g.add(g.call(PointwiseOps.SIGN, g.arg(0)), g.call(PointwiseOps.RECIPROCAL, g.arg(0)))))))});
+
+    /**
+     * {@code I_ν(x)} for ν = 0 or 1 (odd in x for ν = 1), or {@code e^(−|x|)·I_ν(x)} when {@code scaled}:
+     * the power series {@code Σ (x/2)^(2k+ν) / (k!·(k+ν)!)} (positive terms, so no cancellation) up to
+     * |x| = 30, beyond it the asymptotic series {@code e^x/√(2πx) · Σ (−1)^k ∏(4ν² − (2j−1)²) / (k!·(8x)^k)}
+     * summed while its terms fall (unscaled, e^x times it: +inf where e^x overflows, as ATen's).
+     */
+    private static double besselI(int nu, double x, boolean scaled) {
+        if (Double.isNaN(x)) return x;
+        double ax = Math.abs(x), sign = nu == 1 && x < 0 ? -1 : 1;
+        // ATen's Chebyshev form e^x · c / √x is inf / inf there: NaN unscaled, ±0 scaled
+        if (Double.isInfinite(ax)) return scaled ? sign * 0.0 : Double.NaN;
+        double value;
+        if (ax <= 30) {
+            double q = ax * ax / 4, term = nu == 0 ? 1 : ax / 2, sum = term;
+            for (int k = 1; term > 1e-17 * sum; k++) {
+                term *= q / (k * (double) (k + nu));
+                sum += term;
+            }
+            value = scaled ? sum * Math.exp(-ax) : sum;
+        } else {
+            double term = 1, sum = 1, mu = 4.0 * nu * nu;
+            for (int k = 1; k < 200; k++) {
+                double next = -term * (mu - (2 * k - 1) * (2.0 * k - 1)) / (8.0 * k * ax);
+                if (Math.abs(next) >= Math.abs(term) || Math.abs(next) < 1e-17 * Math.abs(sum)) break;
+                term = next;
+                sum += term;
+            }
+            double base = sum / (Math.sqrt(2 * Math.PI) * Math.sqrt(ax));   // √(2π·x) would overflow for x near the largest double
+            // e^x first, as ATen's: +inf from x ≈ 709.8, where e^x overflows (I(x) itself would last to ≈ 713.9)
+            value = scaled ? base : Math.exp(ax) * base;
+        }
+        return sign * value;
+    }
+
+    private static double erfcx(double x) {
+        if (Double.isNaN(x)) return x;
+        if (x < 26) return Math.exp(x * x) * dev.ember.ops.eager.Special.erfc(x);
+        if (Double.isInfinite(x)) return 0;
+        // e^(x²)·erfc(x) ~ 1/(x√π) · Σ (−1)^k (2k−1)!! / (2x²)^k, whose terms fall below 1e-16 of the first by k = 7 at x ≥ 26
+        double inverse = 1 / (2 * x * x), term = 1, sum = 1;
+        for (int k = 1; k <= 8; k++) {
+            term *= -(2 * k - 1) * inverse;
+            sum += term;
+        }
+        return sum / (x * Math.sqrt(Math.PI));
+    }
+
+    private static double logNdtr(double x) {
+        double t = x * Math.sqrt(0.5);
+        return x < -1 ? Math.log(erfcx(-t) / 2) - t * t : Math.log1p(-dev.ember.ops.eager.Special.erfc(t) / 2);
+    }
+
     /** {@code log|Γ(x)|} (+inf at the poles); d/dx = digamma(x). */
     public static final OpOverload LGAMMA = special("lgamma(Tensor self) -> Tensor", dev.ember.ops.eager.Special::lgamma,
             g -> new Object[] {g.mul(g.grad(), g.call(MathOps.DIGAMMA, g.arg(0)))});
@@ -137,6 +223,54 @@ public final class MathOps {
                     g.call(MathOps.XLOGY_SCALAR_OTHER, g.grad(), g.value(1)))})
             .register();
 
+    /**
+     * {@code self · log1p(other)}, 0 where self is 0, NaN where other is NaN: torch.special.xlog1py
+     * (xlogy's sibling). Its derivative is ATen's: {@code log1p(other)} for self (0 where self is 0
+     * and other ≤ −1), {@code self / (other + 1)} for other.
+     */
+    public static final OpOverload SPECIAL_XLOG1PY = ComposedOps.composed("special_xlog1py(Tensor self, Tensor other) -> Tensor",
+                    a -> TensorMeta.contiguous(TypePromotion.toFloating(TypePromotion.resultType(a.tensor(0), a.tensor(1))),
+                            Shapes.broadcast("special_xlog1py", a.tensor(0).shape(), a.tensor(1).shape())),
+                    (e, a) -> {
+                        DType common = TypePromotion.toFloating(TypePromotion.resultType(new FakeTensor(e.meta(a[0])), new FakeTensor(e.meta(a[1]))));
+                        Object x = converted(e, a[0], common), y = converted(e, a[1], common);
+                        Object product = e.call(PointwiseOps.MUL_TENSOR, x, e.call(PointwiseOps.LOG1P, y));
+                        Object atZero = e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.EQ_SCALAR, x, 0L), 0.0, product);
+                        return e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.ISNAN, y), Double.NaN, atZero);
+                    })
+            .tags(Tag.POINTWISE)
+            .derivative(g -> new Object[] {
+                    g.needs(0) ? xlogySelfGrad(g, g.call(PointwiseOps.LE_SCALAR, g.arg(1), -1L), g.call(MathOps.SPECIAL_XLOG1PY, g.grad(), g.arg(1))) : null,
+                    g.needs(1) ? g.div(g.mul(g.grad(), g.arg(0)), g.add(g.arg(1), 1.0)) : null})
+            .register();
+
+    /**
+     * The entropy term {@code −x·log(x)}: 0 at 0, −inf below 0, NaN at NaN (torch.special.entr);
+     * integers in the default float. Its derivative is ATen's {@code −(1 + log x)} (+inf at 0).
+     */
+    public static final OpOverload SPECIAL_ENTR = ComposedOps.composed("special_entr(Tensor self) -> Tensor",
+                    a -> TensorMeta.contiguous(TypePromotion.toFloating(a.tensor(0).dtype()), a.tensor(0).shape()),
+                    (e, a) -> {
+                        Object x = converted(e, a[0], TypePromotion.toFloating(e.meta(a[0]).dtype()));
+                        Object positive = e.call(PointwiseOps.NEG, e.call(PointwiseOps.MUL_TENSOR, x, e.call(PointwiseOps.LOG, x)));
+                        Object nonPositive = e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.EQ_SCALAR, x, 0L), 0.0,
+                                e.call(PointwiseOps.WHERE_SCALAR_SELF, e.call(PointwiseOps.LT_SCALAR, x, 0L), Double.NEGATIVE_INFINITY, x));
+                        return e.call(PointwiseOps.WHERE_SELF, e.call(PointwiseOps.GT_SCALAR, x, 0L), positive, nonPositive);
+                    })
+            .tags(Tag.POINTWISE)
+            .derivative(g -> new Object[] {g.mul(g.grad(), g.neg(g.add(g.call(PointwiseOps.LOG, g.arg(0)), 1.0)))})
+            .register();
+
+    /** The standard normal's distribution function {@code ½·erfc(−x/√2)} (torch.special.ndtr; accurate in both tails). */
+    public static final OpOverload SPECIAL_NDTR = ComposedOps.composed("special_ndtr(Tensor self) -> Tensor",
+                    a -> TensorMeta.contiguous(TypePromotion.toFloating(a.tensor(0).dtype()), a.tensor(0).shape()),
+                    (e, a) -> {
+                        Object x = converted(e, a[0], TypePromotion.toFloating(e.meta(a[0]).dtype()));
+                        return e.call(PointwiseOps.MUL_SCALAR, e.call(MathOps.ERFC, e.call(PointwiseOps.MUL_SCALAR, x, -Math.sqrt(0.5))), 0.5);
+                    })
+            .tags(Tag.POINTWISE)
+            .register();
+
     /** ATen's {@code xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0)}; {@code otherNotPositive} a bool tensor, TRUE, or null for never. */
     private static Object xlogySelfGrad(Grad g, Object otherNotPositive, Object grad) {
         if (otherNotPositive == null) return grad;
@@ -215,6 +349,24 @@ public final class MathOps {
         Object negativeZero = e.call(PointwiseOps.LOGICAL_AND, e.call(PointwiseOps.EQ_SCALAR, x, 0L), e.call(PointwiseOps.LT_SCALAR, e.call(PointwiseOps.RECIPROCAL, x), 0L));
         return e.call(PointwiseOps.LOGICAL_OR, negative, negativeZero);
     }
+
+    /** The sign of a number (ATen's sgn: the complex-aware sign; for real dtypes it is sign, whose gradient is zero). */
+    public static final OpOverload SGN = ComposedOps.define("sgn(Tensor self) -> Tensor", (e, a) -> e.call(PointwiseOps.SIGN, a[0]));
+
+    /** Unary plus: the tensor itself (ATen returns self), bools refused as ATen refuses {@code +} on them. */
+    public static final OpOverload POSITIVE = ComposedOps.define("positive(Tensor(a) self) -> Tensor(a)",
+            a -> {
+                if (a.tensor(0).dtype() == DType.BOOL) throw new IllegalArgumentException("positive: The `+` operator, on a bool tensor is not supported.");
+            },
+            (e, a) -> a[0]);
+
+    /** torch.true_divide, ATen's alias of div without a rounding mode (integers divide to the default float). */
+    public static final OpOverload TRUE_DIVIDE_TENSOR = ComposedOps.define("true_divide.Tensor(Tensor self, Tensor other) -> Tensor",
+            (e, a) -> e.call(PointwiseOps.DIV_TENSOR, a[0], a[1]));
+
+    /** {@link #TRUE_DIVIDE_TENSOR} by a number. */
+    public static final OpOverload TRUE_DIVIDE_SCALAR = ComposedOps.define("true_divide.Scalar(Tensor self, Scalar other) -> Tensor",
+            (e, a) -> e.call(PointwiseOps.DIV_SCALAR, a[0], a[1]));
 
     private static Object cast(OpEmitter e, Object x, DType dtype) { return e.meta(x).dtype() == dtype ? x : e.call(ShapeOps.TO_COPY, x, dtype); }
 
@@ -333,6 +485,97 @@ public final class MathOps {
     public static final OpOverload LCM = integerBinary("lcm(Tensor self, Tensor other) -> Tensor",
             (x, y) -> { long g = gcd(x, y); return g == 0 ? 0 : Math.abs(x / g * y); },
             (x, y) -> { int g = (int) gcd(x, y); return g == 0 ? 0 : Math.abs(x / g * y); });
+
+    /**
+     * {@code self << other} in the dtype's bits, ATen's lshift: 0 where the shift is negative or at
+     * least the width (C++ would leave it undefined), the bits shifted out dropped (it wraps).
+     * Integers only; floats and bools are refused as ATen's "lshift_cpu" refuses them.
+     */
+    public static final OpOverload BITWISE_LEFT_SHIFT_TENSOR = shift("bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor", true);
+    public static final OpOverload BITWISE_LEFT_SHIFT_TENSOR_SCALAR = shift("bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor", true);
+    public static final OpOverload BITWISE_LEFT_SHIFT_SCALAR_TENSOR = shift("bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", true);
+
+    /**
+     * {@code self >> other}, arithmetic (the sign bit fills), ATen's rshift: a negative shift or one
+     * of at least the width less one shifts by the width less one (0 or −1).
+     */
+    public static final OpOverload BITWISE_RIGHT_SHIFT_TENSOR = shift("bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor", false);
+    public static final OpOverload BITWISE_RIGHT_SHIFT_TENSOR_SCALAR = shift("bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor", false);
+    public static final OpOverload BITWISE_RIGHT_SHIFT_SCALAR_TENSOR = shift("bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", false);
+
+    /** ATen's lshift_kernel / rshift_kernel for a signed integer of {@code bits} bits. */
+    private static long shifted(long x, long by, int bits, boolean left) {
+        if (left) {
+            if (by < 0 || by >= bits) return 0;
+            long v = x << by;
+            return bits == 32 ? (int) v : v;
+        }
+        return by < 0 || by >= bits - 1 ? x >> (bits - 1) : x >> by;
+    }
+
+    private static OpOverload shift(String schema, boolean left) {
+        return OpOverload.define(schema)
+                .tags(Tag.POINTWISE)
+                .meta(a -> {
+                    String op = a.op().schema().name();
+                    DType dtype = TypePromotion.resultType(a.get(0), a.get(1));
+                    if (!dtype.isIntegral()) {
+                        throw new IllegalArgumentException(op + ": \"" + (left ? "lshift" : "rshift") + "_cpu\" not implemented for '" + ReductionOps.scalarTypeName(dtype) + "'");
+                    }
+                    return TensorMeta.contiguous(dtype, Shapes.broadcast(op, shapeOf(a.get(0)), shapeOf(a.get(1))));
+                })
+                .kernel((a, m) -> {
+                    TensorMeta meta = (TensorMeta) m;
+                    int bits = meta.dtype() == DType.INT32 ? 32 : 64;
+                    long[] x = longsIn(a.get(0), meta), y = longsIn(a.get(1), meta);
+                    long[] v = new long[meta.numel()];
+                    for (int i = 0; i < v.length; i++) v[i] = shifted(x[i], y[i], bits, left);
+                    Tensor out = Tensor.allocate(meta);
+                    dev.ember.ops.eager.Copy.copy(Tensor.of(v, meta.shape()), out);
+                    return out;
+                })
+                .register();
+    }
+
+    private static int[] shapeOf(Object operand) { return operand instanceof Tensor t ? t.shape() : new int[0]; }
+
+    /** A tensor or a number, cast to the result's dtype as ATen casts its operands (a number wraps), then broadcast to its shape. */
+    private static long[] longsIn(Object operand, TensorMeta meta) {
+        long[] v;
+        if (operand instanceof Tensor t) {
+            v = t.expand(meta.shape()).toLongArray();
+        } else {
+            v = new long[meta.numel()];
+            java.util.Arrays.fill(v, operand instanceof Boolean b ? (b ? 1 : 0) : ((Number) operand).longValue());
+        }
+        if (meta.dtype() == DType.INT32) for (int i = 0; i < v.length; i++) v[i] = (int) v[i];
+        return v;
+    }
+
+    /**
+     * The next float after {@code self} towards {@code other} (C's nextafter, in the promoted
+     * floating dtype: float32 steps by a float32 ulp); {@code other} itself where the two are
+     * equal, NaN where either is. Floats only, as ATen's "nextafter_cpu"; no derivative (ATen's
+     * derivatives.yaml: not implemented).
+     */
+    public static final OpOverload NEXTAFTER = OpOverload.define("nextafter(Tensor self, Tensor other) -> Tensor")
+            .tags(Tag.POINTWISE)
+            .meta(a -> {
+                floatingBinary(a, "nextafter_cpu");
+                return TensorMeta.contiguous(TypePromotion.resultType(a.tensor(0), a.tensor(1)),
+                        Shapes.broadcast("nextafter", a.tensor(0).shape(), a.tensor(1).shape()));
+            })
+            .kernel((a, m) -> {
+                TensorMeta meta = (TensorMeta) m;
+                double[] x = a.tensor(0).expand(meta.shape()).toDoubleArray(), y = a.tensor(1).expand(meta.shape()).toDoubleArray();
+                // float32 steps from and towards float32 values (ATen casts both operands to the common dtype first)
+                for (int i = 0; i < x.length; i++) x[i] = meta.dtype() == DType.FLOAT32 ? Math.nextAfter((float) x[i], (float) y[i]) : Math.nextAfter(x[i], y[i]);
+                Tensor out = Tensor.allocate(meta);
+                dev.ember.ops.eager.Copy.copy(Tensor.of(x, meta.shape()), out);
+                return out;
+            })
+            .derivative(g -> { throw new UnsupportedOperationException("nextafter: the derivative for 'nextafter' is not implemented."); })
+            .register();
 
     /** ATen's calc_gcd: both made non-negative, then Euclid. */
     private static long gcd(long a, long b) {

@@ -131,6 +131,14 @@ public final class NumericOps {
                 return e.call(PointwiseOps.MUL_SCALAR, inner, ((Number) a[1]).doubleValue());
             });
 
+    /** torch.trapz, ATen's older name of {@link #TRAPEZOID_X}. */
+    public static final OpOverload TRAPZ_X = ComposedOps.define("trapz.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor",
+            (e, a) -> e.call(TRAPEZOID_X, a[0], a[1], a[2]));
+
+    /** torch.trapz with evenly spaced samples, ATen's older name of {@link #TRAPEZOID_DX}. */
+    public static final OpOverload TRAPZ_DX = ComposedOps.define("trapz.dx(Tensor y, *, float dx=1, int dim=-1) -> Tensor",
+            (e, a) -> e.call(TRAPEZOID_DX, a[0], a[1], a[2]));
+
     /** The running trapezoid integral along dim: one fewer element than y there, the last the whole integral. */
     public static final OpOverload CUMULATIVE_TRAPEZOID_X = ComposedOps.define("cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor",
             a -> checkSamples("cumulative_trapezoid", a.tensor(0), a.tensor(1), a.integer(2)),

@@ -99,7 +99,10 @@ public final class OpRegistry {
                 // the same overload name is not always the same op (float_power_.Scalar computes float_power.Tensor_Scalar,
                 // not float_power.Scalar, whose self is a Scalar), and it may be missing (floor_divide_.Tensor computes
                 // floor_divide.default): then the functional op is the one taking the same arguments
-                yield same != null && sameSignature(same.schema().params(), s.params()) ? same : functionalWithArguments(s.namespace(), base, s.params());
+                if (same != null && sameSignature(same.schema().params(), s.params())) yield same;
+                OpOverload byArguments = functionalWithArguments(s.namespace(), base, s.params());
+                // where the plain name is another op's, ATen names the functional form base_functional (normal_ → normal_functional)
+                yield byArguments != null ? byArguments : functionalWithArguments(s.namespace(), base + "_functional", s.params());
             }
             case OUT -> {
                 List<Schema.Param> inputs = new ArrayList<>(s.params());

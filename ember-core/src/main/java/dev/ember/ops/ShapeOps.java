@@ -442,8 +442,10 @@ public final class ShapeOps {
                 if (chunks <= 0) throw new IllegalArgumentException("chunk: chunks must be positive, got " + chunks);
                 int d = Shapes.wrapDim("chunk", a.integer(2), t.dim());
                 int n = t.size(d);
+                // ATen's chunk of an empty dim: `chunks` empty pieces (split by 0 would give one)
+                if (n == 0) return pieces(t, d, java.util.Collections.nCopies((int) chunks, 0));
                 int each = (int) ((n + chunks - 1) / chunks);
-                return SPLIT.inferMeta(SPLIT.bind(t, (long) Math.max(each, n == 0 ? 0 : 1), (long) d));
+                return SPLIT.inferMeta(SPLIT.bind(t, (long) Math.max(each, 1), (long) d));
             })
             .kernel(VIEWS_KERNEL)
             .derivative(ShapeOps::splitBackward)

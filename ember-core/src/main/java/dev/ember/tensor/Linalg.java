@@ -17,6 +17,27 @@ public final class Linalg {
     /** torch.linalg.det. */
     public static Tensor det(Tensor a) { return LuOps.LINALG_DET.callTensor(a); }
 
+    /** The product of a chain of matrices, the first and last may be vectors (torch.linalg.multi_dot). */
+    public static Tensor multiDot(Tensor... tensors) { return dev.ember.ops.LinalgOps.LINALG_MULTI_DOT.callTensor(List.of(tensors)); }
+
+    /** The dot product of x and y along the last dim, broadcast (torch.linalg.vecdot). */
+    public static Tensor vecdot(Tensor x, Tensor y) { return vecdot(x, y, -1); }
+
+    /** torch.linalg.vecdot(x, y, dim=dim). */
+    public static Tensor vecdot(Tensor x, Tensor y, int dim) { return dev.ember.ops.LinalgOps.LINALG_VECDOT.callTensor(x, y, (long) dim); }
+
+    /** The inverse of {@code a} as a matrix of its first {@code ind} dims against the rest (torch.linalg.tensorinv). */
+    public static Tensor tensorinv(Tensor a, int ind) { return LuOps.LINALG_TENSORINV.callTensor(a, (long) ind); }
+
+    /** torch.linalg.tensorinv(a): ind = 2. */
+    public static Tensor tensorinv(Tensor a) { return tensorinv(a, 2); }
+
+    /** The X with {@code tensordot(a, X, X.ndim) == b} (torch.linalg.tensorsolve). */
+    public static Tensor tensorsolve(Tensor a, Tensor b) { return LuOps.LINALG_TENSORSOLVE.callTensor(a, b, null); }
+
+    /** torch.linalg.tensorsolve(a, b, dims): a's dims in {@code dims} moved last first. */
+    public static Tensor tensorsolve(Tensor a, Tensor b, int[] dims) { return LuOps.LINALG_TENSORSOLVE.callTensor(a, b, dims); }
+
     /** torch.linalg.slogdet: [sign, log|det|] (sign 0 and -inf for a singular matrix). */
     public static List<Tensor> slogdet(Tensor a) { return LuOps.LINALG_SLOGDET.callList(a); }
 

@@ -1955,6 +1955,237 @@ public class Tensor {
     /** The flattened tensor on the {@code offset}-th diagonal (above the main one when positive). */
     public Tensor diagflat(int offset) { return dev.ember.ops.NumpyShapeOps.DIAGFLAT.callTensor(this, (long) offset); }
 
+    // ------------------------------------------------------------------ numpy-style everyday ops (session 38, ops14)
+
+    /** The columns in reverse order (torch.fliplr; at least 2-d). */
+    public Tensor fliplr() { return dev.ember.ops.NumpyShapeOps.FLIPLR.callTensor(this); }
+
+    /** The rows in reverse order (torch.flipud; at least 1-d). */
+    public Tensor flipud() { return dev.ember.ops.NumpyShapeOps.FLIPUD.callTensor(this); }
+
+    /** The elements as one dim, a view where possible (torch.ravel). */
+    public Tensor ravel() { return dev.ember.ops.NumpyShapeOps.RAVEL.callTensor(this); }
+
+    /** This tensor expanded to {@code size} (torch.broadcast_to; -1 keeps a size; a view). */
+    public Tensor broadcastTo(int... size) { return dev.ember.ops.NumpyShapeOps.BROADCAST_TO.callTensor(this, size); }
+
+    /** The tensors expanded to their common shape (torch.broadcast_tensors; views). */
+    public static List<Tensor> broadcastTensors(Tensor... tensors) { return dev.ember.ops.NumpyShapeOps.BROADCAST_TENSORS.callList(List.of(tensors)); }
+
+    /**
+     * The shape tensors of these shapes broadcast to (torch.broadcast_shapes, computed from the
+     * shapes alone as PyTorch's Python does, without tensors).
+     */
+    public static int[] broadcastShapes(int[]... shapes) {
+        int rank = 0;
+        for (int[] shape : shapes) rank = Math.max(rank, shape.length);
+        int[] result = new int[rank];
+        Arrays.fill(result, 1);
+        for (int[] shape : shapes) {
+            for (int i = 1; i <= shape.length; i++) {
+                int size = shape[shape.length - i], at = rank - i;
+                if (size < 0) throw new IllegalArgumentException("broadcast_shapes: Trying to create tensor with negative dimension (" + size + "): (" + size + ")");
+                if (size == 1 || size == result[at]) continue;
+                if (result[at] != 1) throw new IllegalArgumentException("broadcast_shapes: Shape mismatch: objects cannot be broadcast to a single shape");
+                result[at] = size;
+            }
+        }
+        return result;
+    }
+
+    /** This tensor summed down to {@code size}, which it must expand to (torch's {@code x.sum_to_size(size)}). */
+    public Tensor sumToSize(int... size) { return dev.ember.ops.NumpyShapeOps.SUM_TO_SIZE.callTensor(this, size); }
+
+    /** {@link #split(int, int)}'s pieces as tensors of their own (torch.unsafe_split). */
+    public List<Tensor> unsafeSplit(int splitSize, int dim) { return dev.ember.ops.NumpyShapeOps.UNSAFE_SPLIT.callList(this, (long) splitSize, (long) dim); }
+
+    /** {@link #split(int[], int)}'s pieces as tensors of their own (torch.unsafe_split_with_sizes). */
+    public List<Tensor> unsafeSplit(int[] sizes, int dim) { return dev.ember.ops.NumpyShapeOps.UNSAFE_SPLIT_WITH_SIZES.callList(this, sizes, (long) dim); }
+
+    /** {@link #chunk(int, int)}'s pieces as tensors of their own (torch.unsafe_chunk). */
+    public List<Tensor> unsafeChunk(int chunks, int dim) { return dev.ember.ops.NumpyShapeOps.UNSAFE_CHUNK.callList(this, (long) chunks, (long) dim); }
+
+    /** The last two dims swapped, a view (torch's {@code x.mT}; at least 2-d). */
+    public Tensor mT() { return dev.ember.ops.NumpyShapeOps.MT.callTensor(this); }
+
+    /** The conjugate transpose of the last two dims; for real tensors {@link #mT()} (torch's {@code x.mH}). */
+    public Tensor mH() { return dev.ember.ops.NumpyShapeOps.MH.callTensor(this); }
+
+    /** torch.adjoint: {@link #mH()}. */
+    public Tensor adjoint() { return dev.ember.ops.NumpyShapeOps.ADJOINT.callTensor(this); }
+
+    /** The dims in reverse order, a view (torch's {@code x.T}, which PyTorch deprecates except for 0-d and 2-d tensors). */
+    public Tensor T() { return dev.ember.ops.NumpyShapeOps.NUMPY_T.callTensor(this); }
+
+    /** The conjugate transpose of a matrix, a view (torch's {@code x.H}; 0-d or 2-d only). */
+    public Tensor H() { return dev.ember.ops.NumpyShapeOps.MATRIX_H.callTensor(this); }
+
+    /**
+     * The coordinates in a tensor of {@code shape} of each flat index in {@code indices}, one int64
+     * tensor of indices' shape per dim (torch.unravel_index). Written as PyTorch's Python writes
+     * it, from ops: {@code indices.unsqueeze(-1) // strides % shape}, unbound along the last dim;
+     * as in PyTorch, out-of-range indices wrap rather than fail.
+     */
+    public static List<Tensor> unravelIndex(Tensor indices, int... shape) {
+        if (!indices.dtype().isIntegral()) {
+            throw new IllegalArgumentException("unravel_index: expected 'indices' to be integer dtype, but got " + indices.dtype().torchName());
+        }
+        long[] strides = new long[shape.length], sizes = new long[shape.length];
+        long stride = 1;
+        for (int i = shape.length - 1; i >= 0; i--) {
+            if (shape[i] < 0) {
+                String tuple = Arrays.toString(shape).replace('[', '(').replace(']', ')');
+                throw new IllegalArgumentException("unravel_index: 'shape' cannot have negative values, but got " + (shape.length == 1 ? tuple.replace(")", ",)") : tuple));
+            }
+            strides[i] = stride;
+            sizes[i] = shape[i];
+            stride *= shape[i];
+        }
+        return indices.unsqueeze(-1).floorDivide(Tensor.ofLongs(strides)).remainder(Tensor.ofLongs(sizes)).unbind(-1);
+    }
+
+    /** {@code this · log1p(other)}, 0 where this is 0, NaN where other is NaN (torch.special.xlog1py). */
+    public Tensor xlog1py(Tensor other) { return MathOps.SPECIAL_XLOG1PY.callTensor(this, other); }
+
+    /** {@code −x·log(x)}, 0 at 0, −inf below 0 (torch.special.entr). */
+    public Tensor entr() { return MathOps.SPECIAL_ENTR.callTensor(this); }
+
+    /** The modified Bessel function of the first kind, order 0 (torch.i0). */
+    public Tensor i0() { return MathOps.I0.callTensor(this); }
+
+    /** {@code e^(−|x|)·I₀(x)} (torch.special.i0e). */
+    public Tensor i0e() { return MathOps.SPECIAL_I0E.callTensor(this); }
+
+    /** The modified Bessel function of the first kind, order 1 (torch.special.i1). */
+    public Tensor i1() { return MathOps.SPECIAL_I1.callTensor(this); }
+
+    /** {@code e^(−|x|)·I₁(x)} (torch.special.i1e). */
+    public Tensor i1e() { return MathOps.SPECIAL_I1E.callTensor(this); }
+
+    /** {@code e^(x²)·erfc(x)}, finite where erfc underflows (torch.special.erfcx). */
+    public Tensor erfcx() { return MathOps.SPECIAL_ERFCX.callTensor(this); }
+
+    /** {@code log P(Z ≤ x)} for a standard normal Z, finite far into the left tail (torch.special.log_ndtr). */
+    public Tensor logNdtr() { return MathOps.SPECIAL_LOG_NDTR.callTensor(this); }
+
+    /** The standard normal distribution function, {@code P(Z ≤ x)} (torch.special.ndtr). */
+    public Tensor ndtr() { return MathOps.SPECIAL_NDTR.callTensor(this); }
+
+    /** The sign of each element (torch.sgn; for real tensors {@link #sign()}). */
+    public Tensor sgn() { return MathOps.SGN.callTensor(this); }
+
+    /** Unary plus: this tensor (torch.positive; bools refused). */
+    public Tensor positive() { return MathOps.POSITIVE.callTensor(this); }
+
+    /** True division (torch.true_divide, an alias of {@link #div(Tensor)}). */
+    public Tensor trueDivide(Tensor other) { return MathOps.TRUE_DIVIDE_TENSOR.callTensor(this, other); }
+
+    public Tensor trueDivide(double other) { return MathOps.TRUE_DIVIDE_SCALAR.callTensor(this, other); }
+
+    /** The next representable float after each element towards {@code other} (torch.nextafter). */
+    public Tensor nextafter(Tensor other) { return MathOps.NEXTAFTER.callTensor(this, other); }
+
+    /** {@code this << other} for integers, 0 for shifts outside [0, width) (torch.bitwise_left_shift, Python's {@code <<}). */
+    public Tensor bitwiseLeftShift(Tensor other) { return MathOps.BITWISE_LEFT_SHIFT_TENSOR.callTensor(this, other); }
+
+    public Tensor bitwiseLeftShift(long other) { return MathOps.BITWISE_LEFT_SHIFT_TENSOR_SCALAR.callTensor(this, other); }
+
+    public static Tensor bitwiseLeftShift(long self, Tensor other) { return MathOps.BITWISE_LEFT_SHIFT_SCALAR_TENSOR.callTensor(self, other); }
+
+    /** {@code this >> other} for integers, arithmetic (torch.bitwise_right_shift, Python's {@code >>}). */
+    public Tensor bitwiseRightShift(Tensor other) { return MathOps.BITWISE_RIGHT_SHIFT_TENSOR.callTensor(this, other); }
+
+    public Tensor bitwiseRightShift(long other) { return MathOps.BITWISE_RIGHT_SHIFT_TENSOR_SCALAR.callTensor(this, other); }
+
+    public static Tensor bitwiseRightShift(long self, Tensor other) { return MathOps.BITWISE_RIGHT_SHIFT_SCALAR_TENSOR.callTensor(self, other); }
+
+    /** The sum of products over the last dims of both (torch.inner; a 0-d operand multiplies). */
+    public Tensor inner(Tensor other) { return LinalgOps.INNER.callTensor(this, other); }
+
+    /** The dot product of two 1-d tensors, the first conjugated (torch.vdot; for real tensors {@link #dot(Tensor)}). */
+    public Tensor vdot(Tensor other) { return LinalgOps.VDOT.callTensor(this, other); }
+
+    /** The 2-norm of {@code this - other} (torch.dist). */
+    public Tensor dist(Tensor other) { return DistanceOps.DIST.callTensor(this, other); }
+
+    /** The p-norm of {@code this - other} (torch.dist(a, b, p)). */
+    public Tensor dist(Tensor other, double p) { return DistanceOps.DIST.callTensor(this, other, p); }
+
+    /** Whether each element is one of {@code testElements} (torch.isin), a bool tensor of this shape. */
+    public Tensor isin(Tensor testElements) { return isin(testElements, false, false); }
+
+    /** torch.isin with its flags: {@code invert} negates the answer; {@code assumeUnique} changes nothing but speed. */
+    public Tensor isin(Tensor testElements, boolean assumeUnique, boolean invert) {
+        return IndexingOps.ISIN_TENSOR_TENSOR.callTensor(this, testElements, assumeUnique, invert);
+    }
+
+    /** Whether each element equals {@code testElement} (torch.isin against one number). */
+    public Tensor isin(double testElement) { return IndexingOps.ISIN_TENSOR_SCALAR.callTensor(this, testElement); }
+
+    public Tensor isin(long testElement) { return IndexingOps.ISIN_TENSOR_SCALAR.callTensor(this, testElement); }
+
+    /** Whether {@code element} is one of {@code testElements}, a 0-d bool (torch.isin(element, test_elements)). */
+    public static Tensor isin(double element, Tensor testElements) { return IndexingOps.ISIN_SCALAR_TENSOR.callTensor(element, testElements); }
+
+    public static Tensor isin(long element, Tensor testElements) { return IndexingOps.ISIN_SCALAR_TENSOR.callTensor(element, testElements); }
+
+    /** The coordinates of the nonzero elements, one row each (torch.argwhere). */
+    public Tensor argwhere() { return IndexingOps.ARGWHERE.callTensor(this); }
+
+    /** {@code steps} powers of 10 with exponents evenly spaced from start to end (torch.logspace), in the default float dtype. */
+    public static Tensor logspace(double start, double end, int steps) { return CreationOps.LOGSPACE.callTensor(start, end, (long) steps); }
+
+    /** torch.logspace(start, end, steps, base). */
+    public static Tensor logspace(double start, double end, int steps, double base) { return CreationOps.LOGSPACE.callTensor(start, end, (long) steps, base); }
+
+    /** torch.logspace(start, end, steps, base, dtype=dtype). */
+    public static Tensor logspace(double start, double end, int steps, double base, DType dtype) {
+        return CreationOps.LOGSPACE.callTensor(start, end, (long) steps, base, dtype);
+    }
+
+    /** torch.trapz(y, x, dim=dim): {@link #trapezoid(Tensor, Tensor, int)}. */
+    public static Tensor trapz(Tensor y, Tensor x, int dim) { return dev.ember.ops.NumericOps.TRAPZ_X.callTensor(y, x, (long) dim); }
+
+    /** torch.trapz(y, dx=dx, dim=dim): {@link #trapezoid(Tensor, double, int)}. */
+    public static Tensor trapz(Tensor y, double dx, int dim) { return dev.ember.ops.NumericOps.TRAPZ_DX.callTensor(y, dx, (long) dim); }
+
+    // ------------------------------------------------------------------ in-place samplers (this tensor refilled from a distribution)
+
+    /** Refills this floating tensor uniformly on [from, to) from the global generator (torch's {@code x.uniform_(from, to)}). */
+    public Tensor uniform_(double from, double to) { return CreationOps.UNIFORM_.callTensor(this, from, to, null); }
+
+    public Tensor uniform_(double from, double to, Generator generator) { return CreationOps.UNIFORM_.callTensor(this, from, to, generator); }
+
+    /** Refills this floating tensor from a normal distribution (torch's {@code x.normal_(mean, std)}). */
+    public Tensor normal_(double mean, double std) { return CreationOps.NORMAL_.callTensor(this, mean, std, null); }
+
+    public Tensor normal_(double mean, double std, Generator generator) { return CreationOps.NORMAL_.callTensor(this, mean, std, generator); }
+
+    /** Refills this floating tensor from an exponential distribution of rate {@code lambd} (torch's {@code x.exponential_(lambd)}). */
+    public Tensor exponential_(double lambd) { return CreationOps.EXPONENTIAL_.callTensor(this, lambd, null); }
+
+    public Tensor exponential_(double lambd, Generator generator) { return CreationOps.EXPONENTIAL_.callTensor(this, lambd, generator); }
+
+    /** Refills this floating tensor from a Cauchy distribution (torch's {@code x.cauchy_(median, sigma)}). */
+    public Tensor cauchy_(double median, double sigma) { return CreationOps.CAUCHY_.callTensor(this, median, sigma, null); }
+
+    public Tensor cauchy_(double median, double sigma, Generator generator) { return CreationOps.CAUCHY_.callTensor(this, median, sigma, generator); }
+
+    /** Refills this tensor (any dtype) with trial counts of a geometric distribution, 1, 2, … (torch's {@code x.geometric_(p)}). */
+    public Tensor geometric_(double p) { return CreationOps.GEOMETRIC_.callTensor(this, p, null); }
+
+    public Tensor geometric_(double p, Generator generator) { return CreationOps.GEOMETRIC_.callTensor(this, p, generator); }
+
+    /** Refills this floating tensor from a log-normal distribution, mean and std of the log (torch's {@code x.log_normal_(mean, std)}). */
+    public Tensor logNormal_(double mean, double std) { return CreationOps.LOG_NORMAL_.callTensor(this, mean, std, null); }
+
+    public Tensor logNormal_(double mean, double std, Generator generator) { return CreationOps.LOG_NORMAL_.callTensor(this, mean, std, generator); }
+
+    /** Refills this tensor with 1 with probability p, else 0 (torch's {@code x.bernoulli_(p)}). */
+    public Tensor bernoulli_(double p) { return CreationOps.BERNOULLI__FLOAT.callTensor(this, p, null); }
+
+    public Tensor bernoulli_(double p, Generator generator) { return CreationOps.BERNOULLI__FLOAT.callTensor(this, p, generator); }
+
     /** Zeros of {@code shape} in this tensor's dtype (torch's {@code x.new_zeros(shape)}). */
     public Tensor newZeros(int... shape) { return zeros(dtype, shape); }
 

@@ -195,6 +195,22 @@ class OpGradcheckTest {
         s(MathOps.ERFINV, probability(2, 3));
         s(MathOps.LGAMMA, pos(2, 3));
         s(MathOps.DIGAMMA, pos(2, 3));
+        // the samplers' values do not depend on self's (the generator restarts each call): a zero gradient, as ATen's
+        s(CreationOps.UNIFORM, x(2, 3), -1.0, 2.0, null);
+        s(CreationOps.NORMAL_FUNCTIONAL, x(2, 3), 0.5, 2.0, null);
+        s(CreationOps.EXPONENTIAL, x(2, 3), 1.5, null);
+        s(CreationOps.CAUCHY, x(2, 3), 0.0, 1.0, null);
+        s(CreationOps.GEOMETRIC, x(2, 3), 0.3, null);
+        s(CreationOps.LOG_NORMAL, x(2, 3), 0.0, 0.5, null);
+        s(MathOps.SPECIAL_XLOG1PY, x(2, 3), pos(3));
+        s(MathOps.SPECIAL_XLOG1PY, "self zero", withZeros(new double[] {0, 1.5, 0, -0.5}, 4), pos(4));
+        s(MathOps.SPECIAL_ENTR, pos(2, 3));
+        s(MathOps.SPECIAL_ERFCX, x(2, 3));
+        s(MathOps.I0, x(2, 3));
+        s(MathOps.SPECIAL_I0E, x(2, 3));
+        s(MathOps.SPECIAL_I1, x(2, 3));
+        s(MathOps.SPECIAL_I1E, x(2, 3));
+        s(MathOps.SPECIAL_LOG_NDTR, x(2, 3).mul(2.0).detach().requiresGrad(true));
         s(ScanOps.CUMMAX, x(3, 4), 1L);
         s(ScanOps.CUMMIN, x(3, 4), 0L);
         s(ScanOps.LOGCUMSUMEXP, x(3, 4), 1L);
@@ -411,7 +427,7 @@ class OpGradcheckTest {
     }
 
     /** Ops whose derivative is ATen's refusal ("derivative for … is not implemented"): nothing to gradcheck. */
-    static final java.util.Set<String> REFUSE_BACKWARD = java.util.Set.of("aten.heaviside.default");
+    static final java.util.Set<String> REFUSE_BACKWARD = java.util.Set.of("aten.heaviside.default", "aten.nextafter.default");
 
     /**
      * Ops whose formula finite differences cannot check element by element, each checked against
@@ -502,6 +518,8 @@ class OpGradcheckTest {
             // ATen gives these no gradient either: unique's values (derivatives.yaml: not implemented) and bincount's weighted sums (non-differentiable)
             "aten._unique2.default", "aten.unique_dim.default", "aten.bincount.default", "aten.unique_consecutive.default", "aten.histc.default",
             "aten.gcd.default", "aten.lcm.default",   // integers only
+            "aten.bitwise_left_shift.Tensor", "aten.bitwise_left_shift.Tensor_Scalar", "aten.bitwise_left_shift.Scalar_Tensor",   // integers only
+            "aten.bitwise_right_shift.Tensor", "aten.bitwise_right_shift.Tensor_Scalar", "aten.bitwise_right_shift.Scalar_Tensor",
             "aten.detach.default");   // its output carries no gradient by definition
 
     /**

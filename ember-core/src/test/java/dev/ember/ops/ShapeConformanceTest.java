@@ -54,6 +54,8 @@ class ShapeConformanceTest {
         assertClose(x.split(new int[] {1, 4}, 1), Torch.callList("torch.split(a, [1, 4], 1)", x), "split sizes");
         assertClose(x.chunk(3, 1), Torch.callList("torch.chunk(a, 3, 1)", x), "chunk");
         assertClose(x.chunk(4, 0), Torch.callList("torch.chunk(a, 4, 0)", x), "chunk uneven");
+        Tensor none = Tensor.randn(0, 3);
+        assertClose(none.chunk(3, 0), Torch.callList("torch.chunk(a, 3, 0)", none), "chunk of an empty dim: as many empty pieces as asked");
     }
 
     @Test
