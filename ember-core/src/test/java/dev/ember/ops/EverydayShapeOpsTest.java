@@ -41,8 +41,8 @@ class EverydayShapeOpsTest {
 
     private static Tensor sample(Random rng, DType dtype, int... shape) { return CompositeShapeOpsTest.sample(rng, dtype, shape); }
 
-    /** Ember refuses with {@code type}, its message holding {@code words}, and libtorch refuses {@code torchExpr} with the same words. */
-    private static void sameRefusal(Class<? extends Throwable> type, String words, Executable ember, String torchExpr, Object... args) {
+    /** Ember refuses with {@code type}, its message holding {@code words}, and libtorch refuses {@code torchExpr} with the same words (NumpyStyleOpsTest too). */
+    static void sameRefusal(Class<? extends Throwable> type, String words, Executable ember, String torchExpr, Object... args) {
         Throwable e = assertThrows(type, ember, words);
         String torch = assertThrows(RuntimeException.class, () -> Torch.call(torchExpr, args), torchExpr).getMessage();
         assertTrue(e.getMessage().contains(words), "Ember: " + e.getMessage());

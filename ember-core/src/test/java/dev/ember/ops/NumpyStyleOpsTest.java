@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
+import static dev.ember.ops.EverydayShapeOpsTest.sameRefusal;
 import static dev.ember.testing.TorchAssert.assertClose;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,13 +49,6 @@ class NumpyStyleOpsTest {
 
     private static Tensor sample(Random rng, DType dtype, int... shape) { return CompositeShapeOpsTest.sample(rng, dtype, shape); }
 
-    /** Ember refuses with {@code type}, its message holding {@code words}, and libtorch refuses {@code torchExpr} with the same words. */
-    private static void sameRefusal(Class<? extends Throwable> type, String words, Executable ember, String torchExpr, Object... args) {
-        Throwable e = assertThrows(type, ember, words);
-        Throwable torch = assertThrows(RuntimeException.class, () -> Torch.call(torchExpr, args), torchExpr);
-        assertTrue(Torch.refusalText(torch).contains(words), "libtorch: " + Torch.refusalText(torch));
-        assertTrue(e.getMessage().contains(words), "Ember: " + e.getMessage());
-    }
 
     // ------------------------------------------------------------------ shapes
 

@@ -17,6 +17,7 @@ import java.util.Map;
 
 import static dev.ember.dynamo.corpus.Capture11RegressionTest.assertAsEager;
 import static dev.ember.dynamo.corpus.Capture11RegressionTest.graphBreaks;
+import static dev.ember.dynamo.corpus.Capture12RegressionTest.assertOneFrameNoBreak;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Capture session 13's fixes, each failing without it: compiled behaves as eager, with the frame and graph-break counts Dynamo would have. */
@@ -24,14 +25,6 @@ class Capture13RegressionTest {
 
     @AfterEach
     void reset() { Ember.reset(); }
-
-    private static void assertOneFrameNoBreak(Fn1<Tensor, Object> f) {
-        Tensor x = Tensor.randn(3);
-        CompileCounter cc = assertAsEager(f, x);
-        assertEquals(1, cc.frameCount(), "frames");
-        assertEquals(0, graphBreaks(f, x), "graph breaks");
-        Ember.reset();
-    }
 
     static Object readsThroughAnUnmodifiableCollectionOfAList(Tensor x) {
         List<Tensor> xs = new ArrayList<>(List.of(x, x.add(1)));
