@@ -34,7 +34,7 @@ public class Transformer extends Module {
 
     /** With a caller's {@code activation} in every layer's feed-forward block (PyTorch's callable form). */
     public Transformer(int dModel, int nhead, int numEncoderLayers, int numDecoderLayers, int dimFeedforward, double dropout,
-                       dev.ember.Fn1<Tensor, Tensor> activation, double layerNormEps, boolean normFirst, boolean bias) {
+                       Activation activation, double layerNormEps, boolean normFirst, boolean bias) {
         this(dModel, nhead, numEncoderLayers, numDecoderLayers, layerNormEps, bias,
                 () -> new TransformerEncoderLayer(dModel, nhead, dimFeedforward, dropout, activation, layerNormEps, normFirst, bias),
                 () -> new TransformerDecoderLayer(dModel, nhead, dimFeedforward, dropout, activation, layerNormEps, normFirst, bias));

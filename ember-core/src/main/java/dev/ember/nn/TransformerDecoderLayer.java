@@ -28,7 +28,7 @@ public class TransformerDecoderLayer extends Module {
     /** The activation: GELU when true, ReLU otherwise (unless {@link #activation} is given). */
     private final boolean gelu;
     /** A caller's activation (PyTorch's callable {@code activation}), or null for relu/gelu by name. */
-    private final dev.ember.Fn1<Tensor, Tensor> activation;
+    private final Activation activation;
 
     /** PyTorch's defaults: dim_feedforward=2048, dropout=0.1, relu, layer_norm_eps=1e-5, post-norm. */
     public TransformerDecoderLayer(int dModel, int nhead) { this(dModel, nhead, 2048, 0.1); }
@@ -47,7 +47,7 @@ public class TransformerDecoderLayer extends Module {
      * With a caller's {@code activation} (PyTorch's callable form, e.g. {@code F::silu} or
      * {@code t -> t.tanh()}) applied to the feed-forward block's hidden layer.
      */
-    public TransformerDecoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, dev.ember.Fn1<Tensor, Tensor> activation, double layerNormEps,
+    public TransformerDecoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, Activation activation, double layerNormEps,
                                    boolean normFirst, boolean bias) {
         this(dModel, nhead, dimFeedforward, dropout, "relu", java.util.Objects.requireNonNull(activation, "TransformerDecoderLayer: activation"), layerNormEps, normFirst, bias);
     }
@@ -59,7 +59,7 @@ public class TransformerDecoderLayer extends Module {
         return activation;
     }
 
-    private TransformerDecoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, String activationName, dev.ember.Fn1<Tensor, Tensor> activation,
+    private TransformerDecoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, String activationName, Activation activation,
                                     double layerNormEps, boolean normFirst, boolean bias) {
         this.selfAttn = new MultiheadAttention(dModel, nhead, dropout, bias);
         this.multiheadAttn = new MultiheadAttention(dModel, nhead, dropout, bias);

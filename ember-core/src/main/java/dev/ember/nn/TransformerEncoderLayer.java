@@ -23,7 +23,7 @@ public class TransformerEncoderLayer extends Module {
     /** The activation: GELU when true, ReLU otherwise (unless {@link #activation} is given). */
     private final boolean gelu;
     /** A caller's activation (PyTorch's callable {@code activation}), or null for relu/gelu by name. */
-    private final dev.ember.Fn1<Tensor, Tensor> activation;
+    private final Activation activation;
 
     /** PyTorch's defaults: dim_feedforward=2048, dropout=0.1, relu, layer_norm_eps=1e-5, post-norm. */
     public TransformerEncoderLayer(int dModel, int nhead) { this(dModel, nhead, 2048, 0.1); }
@@ -42,7 +42,7 @@ public class TransformerEncoderLayer extends Module {
      * With a caller's {@code activation} (PyTorch's callable form, e.g. {@code F::silu} or
      * {@code t -> t.tanh()}) applied to the feed-forward block's hidden layer.
      */
-    public TransformerEncoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, dev.ember.Fn1<Tensor, Tensor> activation, double layerNormEps,
+    public TransformerEncoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, Activation activation, double layerNormEps,
                                    boolean normFirst, boolean bias) {
         this(dModel, nhead, dimFeedforward, dropout, "relu", java.util.Objects.requireNonNull(activation, "TransformerEncoderLayer: activation"), layerNormEps, normFirst, bias);
     }
@@ -54,7 +54,7 @@ public class TransformerEncoderLayer extends Module {
         return activation;
     }
 
-    private TransformerEncoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, String activationName, dev.ember.Fn1<Tensor, Tensor> activation,
+    private TransformerEncoderLayer(int dModel, int nhead, int dimFeedforward, double dropout, String activationName, Activation activation,
                                     double layerNormEps, boolean normFirst, boolean bias) {
         this.selfAttn = new MultiheadAttention(dModel, nhead, dropout, bias);
         this.linear1 = new Linear(dModel, dimFeedforward, bias);

@@ -368,7 +368,7 @@ class ModuleSamplesTest {
                 "hs = x\n" + KEY_PADDING_MASK + encoderLayer("", 2, "y + kp", false, "torch.gelu(%s)", true) + "return hs",
                 x(2, 3, 4), target(3, 3), fixed(KEY_PADDING_2x3)));
         s.add(two("TransformerEncoderLayer callable activation bool src_mask eval",
-                () -> evaluating(new TransformerEncoderLayer(4, 2, 8, 0.0, (dev.ember.Fn1<Tensor, Tensor>) t -> t.tanh(), 1e-5, false, true)),
+                () -> evaluating(new TransformerEncoderLayer(4, 2, 8, 0.0, (dev.ember.nn.Activation) t -> t.tanh(), 1e-5, false, true)),
                 TransformerEncoderLayer::forward,
                 "hs = x\n" + BOOL_MASK.formatted("am", "y") + encoderLayer("", 2, "am", false, "torch.tanh(%s)", false) + "return hs", x(2, 3, 4), fixed(BLOCKED_3x3)));
         s.add(two("TransformerEncoderLayer is_causal", () -> new TransformerEncoderLayer(4, 2, 8, 0.0), (m, a, b) -> m.forward(a, b, null, true),
@@ -384,7 +384,7 @@ class ModuleSamplesTest {
                 () -> new TransformerDecoderLayer(4, 2, 8, 0.0, "gelu", 1e-5, true, true), (m, a, b, c) -> m.forward(a, b, c, null, null, null, true, false),
                 "hs = x\nmem = y\n" + decoderLayer("", 2, "None", true, "None", "torch.gelu(%s)", true) + "return hs", x(2, 3, 4), x(2, 4, 4), fixed(causal(3))));
         s.add(three("TransformerDecoderLayer callable activation memory_key_padding_mask",
-                () -> new TransformerDecoderLayer(4, 2, 8, 0.0, (dev.ember.Fn1<Tensor, Tensor>) t -> t.sigmoid(), 1e-5, false, true),
+                () -> new TransformerDecoderLayer(4, 2, 8, 0.0, (dev.ember.nn.Activation) t -> t.sigmoid(), 1e-5, false, true),
                 (m, a, b, c) -> m.forward(a, b, null, null, null, c),
                 "hs = x\nmem = y\n" + BOOL_MASK.formatted("kp", "z") + "kp = kp.reshape(z.size(0), 1, 1, z.size(1))\n"
                         + decoderLayer("", 2, "None", false, "kp", "torch.sigmoid(%s)", false) + "return hs", x(2, 3, 4), x(2, 4, 4), fixed(KEY_PADDING_2x4)));
