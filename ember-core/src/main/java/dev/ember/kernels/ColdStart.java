@@ -19,8 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * im2col and OpenBLAS for the direct and Winograd convolutions), and the kernel runs a small slice
  * of scratch operands on a daemon thread ({@link Tier#exercise}; the result is thrown away, and one
  * slice per kernel at a time is under way) so that the JIT sees it run and compiles it. Each slice
- * is timed by the warming thread's CPU time (waiting for a core on a busy host does not count);
- * once one runs at compiled speed ({@link #HOT_FLOPS_PER_NANO}: at least 2 GFLOP/s on one
+ * is timed; once one runs at compiled speed ({@link #HOT_FLOPS_PER_NANO}: at least 2 GFLOP/s on one
  * thread, twenty times what the fallback reaches and a tenth of what C2's code does on any vector
  * machine) the kernel is hot for the rest of the process and does its work itself. Results change
  * only in rounding (the two ways sum in different orders), as they already do across the JIT's tiers.
@@ -97,14 +96,11 @@ public final class ColdStart {
             }
         }
 
-        /**
-         * Runs one slice on this thread, timed by the thread's CPU time ({@link ThreadCpuClock}: a
-         * slice that waited for a core on a busy host ran no slower); marks the kernel hot at compiled speed.
-         */
+        /** Runs one slice on this thread, timed; marks the kernel hot at compiled speed. */
         void runSlice() {
-            long t0 = ThreadCpuClock.nanos();
+            long t0 = System.nanoTime();
             slice.run();
-            long nanos = Math.max(1, ThreadCpuClock.nanos() - t0);
+            long nanos = Math.max(1, System.nanoTime() - t0);
             if (sliceFlops / nanos >= HOT_FLOPS_PER_NANO) hot = true;
         }
 
