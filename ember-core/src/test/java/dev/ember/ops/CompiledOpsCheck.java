@@ -14,6 +14,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 final class CompiledOpsCheck {
     private CompiledOpsCheck() {}
 
+    /** The parts of a many-op sample, each flattened, in one 1-d tensor: one output for the compiled check to compare. */
+    static Tensor flattenedAndJoined(java.util.List<Tensor> parts) {
+        java.util.List<Tensor> flat = new java.util.ArrayList<>();
+        for (Tensor p : parts) flat.add(p.reshape(-1));
+        return Tensor.cat(flat, 0);
+    }
+
     /**
      * {@code fn} captures in one graph (no break; compiled with fullgraph on {@code backend}) and
      * gives eager's values on {@code (a, b)}; on float64 copies requiring grad, a weighted nansum of

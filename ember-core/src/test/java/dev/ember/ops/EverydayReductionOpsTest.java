@@ -273,9 +273,7 @@ class EverydayReductionOpsTest {
         List<Tensor> parts = List.of(mm.get(0), mm.get(1), x.renorm(2, 0, 1.0), x.take(Tensor.ofLongs(0, -1, 5).reshape(3, 1)),
                 x.addr(v1, v2, 0.5, 2.0), x.addbmm(b, Tensor.cat(List.of(b.transpose(1, 2), b.transpose(1, 2).narrow(2, 0, 2)), 2), 1.0, 0.5),
                 x.quantile(0.3, 1, false, "linear"), x.nanquantile(Tensor.of(0.2f, 0.9f).to(x.dtype()), 0, true, "midpoint"), x.quantile(0.5));
-        List<Tensor> flat = new ArrayList<>();
-        for (Tensor p : parts) flat.add(p.reshape(-1));
-        return Tensor.cat(flat, 0);
+        return CompiledOpsCheck.flattenedAndJoined(parts);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -287,9 +287,7 @@ class EverydayShapeOpsTest {
         parts.add(v.combinations(3, true));
         parts.add(v.narrow(0, 0, 3).vander());
         parts.add(x.atleast3d().add(v.sum().atleast2d()));
-        List<Tensor> flat = new ArrayList<>();
-        for (Tensor p : parts) flat.add(p.reshape(-1));
-        return Tensor.cat(flat, 0);
+        return CompiledOpsCheck.flattenedAndJoined(parts);
     }
 
     @ParameterizedTest(name = "{0}")

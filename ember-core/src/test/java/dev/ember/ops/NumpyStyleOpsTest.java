@@ -454,9 +454,7 @@ class NumpyStyleOpsTest {
         parts.add(Tensor.trapz(x, 0.5, 0));
         parts.add(x.isin(v).to(x.dtype()));
         parts.add(Tensor.logspace(0, 2, 5).to(x.dtype()));
-        List<Tensor> flat = new ArrayList<>();
-        for (Tensor p : parts) flat.add(p.reshape(-1));
-        return Tensor.cat(flat, 0);
+        return CompiledOpsCheck.flattenedAndJoined(parts);
     }
 
     @ParameterizedTest(name = "{0}")
