@@ -41,9 +41,19 @@ class CompiledSamplesTest {
      * float32's tolerance.
      */
     @TestFactory
-    List<DynamicTest> everySampleInFloat32CompiledByInductorGivesEagersValuesAndGradients() { return tests(DType.FLOAT32); }
+    List<DynamicTest> everySampleInFloat32CompiledByInductorGivesEagersValuesAndGradients() { return tests(DType.FLOAT32, false); }
 
-    private static List<DynamicTest> tests(DType dtype) {
+    /**
+     * The float32 samples with every input of more than one element strided (every other element of
+     * a buffer twice as long in its last dim, as OpInfo's noncontiguous samples): kernels compiled
+     * for the inputs' strides, and gradients flowing back into strided leaves.
+     */
+    @TestFactory
+    List<DynamicTest> everySampleWithStridedInputsCompiledByInductorGivesEagersValuesAndGradients() { return tests(DType.FLOAT32, true); }
+
+    private static List<DynamicTest> tests(DType dtype) { return tests(dtype, false); }
+
+    private static List<DynamicTest> tests(DType dtype, boolean strided) {
         List<DynamicTest> tests = new ArrayList<>();
         for (OpGradcheckTest.Sample sample : OpGradcheckTest.SAMPLES) {
             String name = sample.op() + (sample.label().isEmpty() ? "" : " (" + sample.label() + ")");
@@ -51,9 +61,9 @@ class CompiledSamplesTest {
                 // A random op (or an op random for these arguments: attention with dropout) draws from eager's
                 // generator in eager and from the compiled graph's seed when compiled, as torch.compile's do:
                 // the same distribution, not the same numbers.
-                Assumptions.assumeFalse(sample.op().hasTag(Tag.NONDETERMINISTIC) || drawsRandomNumbers(sample, dtype), "draws random numbers");
+                Assumptions.assumeFalse(sample.op().hasTag(Tag.NONDETERMINISTIC) || drawsRandomNumbers(sample, dtype, strided), "draws random numbers");
                 try {
-                    check(sample, dtype);
+                    check(sample, dtype, strided);
                 } catch (AotAutograd.NotTrainable e) {
                     // Ember.compile runs such a graph op by op with autograd (eager itself); the captured path also
                     // rewrites writes to graph inputs before AOT (dynamo's InputMutations), which this one-op graph skips
@@ -71,26 +81,26 @@ class CompiledSamplesTest {
     }
 
     /** Whether two eager calls from differently seeded generators disagree. */
-    private static boolean drawsRandomNumbers(OpGradcheckTest.Sample sample, DType dtype) {
+    private static boolean drawsRandomNumbers(OpGradcheckTest.Sample sample, DType dtype, boolean strided) {
         List<Tensor> originals = new ArrayList<>();
         for (Object a : sample.args()) asNodes(a, new Graph(), originals);
         Generator.global().manualSeed(1);
-        List<Tensor> first = outputs(sample.op().call(withLeaves(sample.args(), originals, fresh(originals, dtype))));
+        List<Tensor> first = outputs(sample.op().call(withLeaves(sample.args(), originals, fresh(originals, dtype, strided))));
         Generator.global().manualSeed(2);
-        List<Tensor> second = outputs(sample.op().call(withLeaves(sample.args(), originals, fresh(originals, dtype))));
+        List<Tensor> second = outputs(sample.op().call(withLeaves(sample.args(), originals, fresh(originals, dtype, strided))));
         for (int i = 0; i < first.size(); i++) if (!first.get(i).allclose(second.get(i), 0, 0, true)) return true;
         return false;
     }
 
-    private static void check(OpGradcheckTest.Sample sample, DType dtype) {
+    private static void check(OpGradcheckTest.Sample sample, DType dtype, boolean strided) {
         Graph g = new Graph();
         List<Tensor> originals = new ArrayList<>();
         Object[] nodeArgs = new Object[sample.args().length];
         for (int i = 0; i < nodeArgs.length; i++) nodeArgs[i] = asNodes(sample.args()[i], g, originals);
         Node call = g.callFunction(sample.op(), nodeArgs);
-        List<Tensor> inputs = fresh(originals, dtype);
+        List<Tensor> inputs = fresh(originals, dtype, strided);
 
-        Object eagerOut = sample.op().call(withLeaves(sample.args(), originals, fresh(inputs, dtype)));
+        Object eagerOut = sample.op().call(withLeaves(sample.args(), originals, fresh(inputs, dtype, strided)));
         boolean many = eagerOut instanceof List<?>;
         if (many) {
             List<Node> items = new ArrayList<>();
@@ -104,7 +114,7 @@ class CompiledSamplesTest {
         CompiledGraph compiled = AotAutograd.compile(gm, new ArrayList<Object>(inputs), true,
                 (graph, fakes, which) -> Backends.get("inductor").compile(graph, fakes));
 
-        List<Tensor> eagerLeaves = fresh(inputs, dtype), compiledLeaves = fresh(inputs, dtype);
+        List<Tensor> eagerLeaves = fresh(inputs, dtype, strided), compiledLeaves = fresh(inputs, dtype, strided);
         List<Tensor> want = outputs(sample.op().call(withLeaves(sample.args(), originals, eagerLeaves)));
         List<Tensor> got = new ArrayList<>();
         for (Object o : compiled.run(compiledLeaves.toArray())) got.add((Tensor) o);
@@ -152,12 +162,25 @@ class CompiledSamplesTest {
         return arg;
     }
 
-    /** New leaves with the same values, floating ones in {@code dtype}, each requiring grad as its original does. */
-    private static List<Tensor> fresh(List<Tensor> inputs, DType dtype) {
+    /**
+     * New leaves with the same values, floating ones in {@code dtype}, each requiring grad as its
+     * original does; when {@code strided}, each of more than one element is every other element of
+     * a buffer twice as long in its last dim.
+     */
+    private static List<Tensor> fresh(List<Tensor> inputs, DType dtype, boolean strided) {
         List<Tensor> out = new ArrayList<>();
         for (Tensor t : inputs) {
             Tensor copy = t.detach().clone();
             if (copy.dtype().isFloatingPoint() && copy.dtype() != dtype) copy = copy.to(dtype);
+            if (strided && copy.numel() > 1) {
+                int last = copy.dim() - 1;
+                int[] wide = copy.shape().clone();
+                wide[last] *= 2;
+                Tensor buffer = Tensor.zeros(wide).to(copy.dtype());
+                Tensor view = buffer.slice(last, 0, wide[last], 2);
+                view.copy_(copy);
+                copy = view.detach();
+            }
             out.add(copy.requiresGrad(t.requiresGrad()));
         }
         return out;
