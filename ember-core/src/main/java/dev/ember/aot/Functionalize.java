@@ -115,7 +115,10 @@ public final class Functionalize {
     public static String batchNormUpdatingInPlace(Graph graph) {
         for (Node n : graph.nodes()) {
             if (!n.writtenStatistics().isEmpty()) {
-                return "batch_norm in training (" + n.name() + (n.sourceLocation() == null ? "" : ", " + n.sourceLocation()) + ") updates its running statistics in place (a statistic shared with another of its arguments)";
+                String why = inPlaceStatisticsNotLowered(n);
+                // statistics that are graph inputs: capture rewrites such writes before AOT (dynamo's InputMutations); a graph handed to AOT directly keeps them
+                if (why == null) why = "writes running statistics that are graph inputs, in place";
+                return "batch_norm in training (" + n.name() + (n.sourceLocation() == null ? "" : ", " + n.sourceLocation()) + ") updates its running statistics in place: it " + why;
             }
         }
         return null;
