@@ -3,6 +3,7 @@ package dev.ember.autograd;
 import dev.ember.aot.AotAutograd;
 import dev.ember.fx.Backends;
 import dev.ember.fx.BuiltinFunctions;
+import dev.ember.fx.CompileMode;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
@@ -51,9 +52,20 @@ class CompiledSamplesTest {
     @TestFactory
     List<DynamicTest> everySampleWithStridedInputsCompiledByInductorGivesEagersValuesAndGradients() { return tests(DType.FLOAT32, true); }
 
+    /**
+     * The float32 samples under max-autotune, which times the kernels' variants (GEMM paths, loop
+     * splits, convolution algorithms) and keeps the fastest: each variant it may keep must agree too.
+     */
+    @TestFactory
+    List<DynamicTest> everySampleInFloat32CompiledWithMaxAutotuneGivesEagersValuesAndGradients() {
+        return tests(DType.FLOAT32, false, CompileMode.MAX_AUTOTUNE);
+    }
+
     private static List<DynamicTest> tests(DType dtype) { return tests(dtype, false); }
 
-    private static List<DynamicTest> tests(DType dtype, boolean strided) {
+    private static List<DynamicTest> tests(DType dtype, boolean strided) { return tests(dtype, strided, CompileMode.DEFAULT); }
+
+    private static List<DynamicTest> tests(DType dtype, boolean strided, CompileMode mode) {
         List<DynamicTest> tests = new ArrayList<>();
         for (OpGradcheckTest.Sample sample : OpGradcheckTest.SAMPLES) {
             String name = sample.op() + (sample.label().isEmpty() ? "" : " (" + sample.label() + ")");
@@ -63,7 +75,7 @@ class CompiledSamplesTest {
                 // the same distribution, not the same numbers.
                 Assumptions.assumeFalse(sample.op().hasTag(Tag.NONDETERMINISTIC) || drawsRandomNumbers(sample, dtype, strided), "draws random numbers");
                 try {
-                    check(sample, dtype, strided);
+                    check(sample, dtype, strided, mode);
                 } catch (AotAutograd.NotTrainable e) {
                     // Ember.compile runs such a graph op by op with autograd (eager itself); the captured path also
                     // rewrites writes to graph inputs before AOT (dynamo's InputMutations), which this one-op graph skips
@@ -92,7 +104,7 @@ class CompiledSamplesTest {
         return false;
     }
 
-    private static void check(OpGradcheckTest.Sample sample, DType dtype, boolean strided) {
+    private static void check(OpGradcheckTest.Sample sample, DType dtype, boolean strided, CompileMode mode) {
         Graph g = new Graph();
         List<Tensor> originals = new ArrayList<>();
         Object[] nodeArgs = new Object[sample.args().length];
@@ -112,7 +124,7 @@ class CompiledSamplesTest {
         GraphModule gm = new GraphModule(g);
         // as Ember.compile does for a graph whose inputs require grad: AOT's forward and backward, each compiled by inductor
         CompiledGraph compiled = AotAutograd.compile(gm, new ArrayList<Object>(inputs), true,
-                (graph, fakes, which) -> Backends.get("inductor").compile(graph, fakes));
+                (graph, fakes, which) -> Backends.get("inductor").compile(graph, fakes, mode));
 
         List<Tensor> eagerLeaves = fresh(inputs, dtype, strided), compiledLeaves = fresh(inputs, dtype, strided);
         List<Tensor> want = outputs(sample.op().call(withLeaves(sample.args(), originals, eagerLeaves)));
