@@ -410,8 +410,8 @@ final class ConvWinograd {
         }
     }
 
-    /** Lane numbers 0, 1, …, L-1 as floats, for {@link #lanes}. */
-    private static final FloatVector IOTA = FloatVector.zero(S).addIndex(1);
+    /** Lane numbers 0, 1, …, L-1 as floats, for {@link #lanes} and the output transforms' masks. */
+    static final FloatVector IOTA = FloatVector.zero(S).addIndex(1);
 
     /**
      * The mask of lanes {@code i} with {@code from <= i < to} (either bound may lie outside
@@ -550,24 +550,6 @@ final class ConvWinograd {
                     System.arraycopy(scratch, 0, out, at + outW, cols);
                 }
             }
-        }
-    }
-
-    /**
-     * The first {@code count} lanes of {@code v} into {@code a[offset…]} (none when {@code count <= 0}):
-     * a masked store, or lane by lane where the vector would reach past the array's end. There the
-     * Vector API checks the mask lane by lane on a path C2 does not intrinsify, and the last planes'
-     * partial runs met it on every call: 2.6% of a compiled Conv-BN-ReLU training step's samples
-     * (session 25), empty stores included. Called from {@link ConvWinograd4}'s output transform;
-     * F(2x2)'s own stores its partial runs inline (see {@link #transformOutputs}): a call taking a
-     * vector that C2 does not inline boxes the vector on the heap.
-     */
-    static void storeFirst(FloatVector v, float[] a, int offset, int count) {
-        if (count <= 0) return;
-        if (offset + L <= a.length) {
-            v.intoArray(a, offset, S.indexInRange(0, count));
-        } else {
-            for (int i = 0; i < count; i++) a[offset + i] = v.lane(i);
         }
     }
 
