@@ -81,11 +81,16 @@ public final class ConvOps {
                 boolean[] mask = outputMask(a.get(10));
                 Tensor[] out = new Tensor[3];
                 Convolution c = convolution(CONVOLUTION.bind(a.tensor(1), a.tensor(2), null, a.get(4), a.get(5), a.get(6), a.get(7), a.get(8), a.get(9)));
-                // an input gradient computed as a convolution by a kernel that writes every element takes its output unzeroed
-                boolean overwritten = mask[0] && c.depth() == null && Conv2dBackward.overwritesGradInput(a.tensor(0).dtype(), c.geometry());
+                // an input gradient computed as a convolution by a kernel that writes every element, and a
+                // weight gradient computed by Winograd, take their outputs unzeroed
+                DType dtype = a.tensor(0).dtype();
+                boolean[] overwritten = {
+                    mask[0] && c.depth() == null && Conv2dBackward.overwritesGradInput(dtype, c.geometry()),
+                    mask[1] && c.depth() == null && Conv2dBackward.overwritesGradWeight(dtype, c.geometry()),
+                    false};
                 for (int i = 0; i < 3; i++) {
                     TensorMeta meta = (TensorMeta) metas.get(i);
-                    out[i] = i == 0 && overwritten ? Tensor.allocateUninitialized(meta) : Tensor.allocate(meta);
+                    out[i] = overwritten[i] ? Tensor.allocateUninitialized(meta) : Tensor.allocate(meta);
                 }
                 Tensor gi = mask[0] ? out[0] : null, gw = mask[1] ? out[1] : null, gb = mask[2] ? out[2] : null;
                 if (c.depth() == null) Conv2dBackward.backward(a.tensor(0), a.tensor(1), a.tensor(2), c.geometry(), gi, gw, gb);

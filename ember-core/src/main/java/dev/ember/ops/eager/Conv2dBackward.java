@@ -29,7 +29,8 @@ public final class Conv2dBackward {
 
     /**
      * Fills the requested gradients, each a fresh zeroed contiguous tensor (or null when not
-     * wanted; {@code gradInput} may be uninitialized where {@link #overwritesGradInput} says so): {@code gradInput} {@code [N, C, H, W]}, {@code gradWeight} {@code [O, C/groups, kH, kW]},
+     * wanted; {@code gradInput} may be uninitialized where {@link #overwritesGradInput} says so,
+     * {@code gradWeight} where {@link #overwritesGradWeight} does): {@code gradInput} {@code [N, C, H, W]}, {@code gradWeight} {@code [O, C/groups, kH, kW]},
      * {@code gradBias} {@code [O]}. {@code input} may have any strides.
      */
     public static void backward(Tensor gradOutput, Tensor input, Tensor weight, Conv2dGeometry g,
@@ -118,6 +119,16 @@ public final class Conv2dBackward {
     public static boolean overwritesGradInput(DType dtype, Conv2dGeometry g) {
         Conv2dGeometry transposed = directGradInput(g);
         return transposed != null && Conv2d.overwritesOutput(dtype, transposed);
+    }
+
+    /**
+     * Whether {@link #backward} will write every element of {@code gradWeight} itself: the weight
+     * gradient runs on {@link ConvWinogradWeight}, which applies and is hot, so it need not be
+     * zeroed first (on the column path a batch with no pixels leaves it as it is). Asks without
+     * counting a cold call: {@link #backward} does that.
+     */
+    public static boolean overwritesGradWeight(DType dtype, Conv2dGeometry g) {
+        return ConvWinogradWeight.applies(dtype, g) && !ConvWinogradWeight.TIER.cold();
     }
 
     /**

@@ -150,7 +150,7 @@ final class ConvWinograd {
                 ConvWinograd.transformInputs(x, base, row, lw, len, v, off, xiStride);
             }
             void transformOutputs(float[] m, int off, int stride, int len, float bias, float[] out, int dst, int outH, int outW, int oh, int ow, float[] scratch) {
-                ConvWinograd.transformOutputs(m, off, stride, len, bias, out, dst, outH, outW, oh, ow);
+                ConvWinograd.transformOutputs(m, off, stride, len, bias, out, dst, outH, outW, oh, ow, scratch);
             }
         },
         F4(4) {
@@ -410,8 +410,8 @@ final class ConvWinograd {
         }
     }
 
-    /** Lane numbers 0, 1, …, L-1 as floats, for {@link #lanes}. */
-    private static final FloatVector IOTA = FloatVector.zero(S).addIndex(1);
+    /** Lane numbers 0, 1, …, L-1 as floats, for {@link #lanes} and the output transforms' masks. */
+    static final FloatVector IOTA = FloatVector.zero(S).addIndex(1);
 
     /**
      * The mask of lanes {@code i} with {@code from <= i < to} (either bound may lie outside
@@ -488,8 +488,16 @@ final class ConvWinograd {
      * {@code Y = Aᵀ M A + bias} for {@code len} consecutive tiles of one output channel, M's 16
      * positions at {@code m[off + xi*M_XI + t]}, written to the output plane at {@code dst} from
      * row {@code oh}, column {@code ow} on; rows and columns past the plane are not written.
+     * {@code scratch} holds at least {@code 2 * L} floats.
+     *
+     * <p>A run that ends inside a vector pair (every run of a 28-wide output: 14 tiles) is stored
+     * masked right here. Until session 39 it went through a method taking the vector
+     * ({@code storeFirst}); C2 did not inline it into this large method ("already compiled into a
+     * big method"), so every partial run boxed four vectors on the heap: this transform took 22.5%
+     * of a 4x64x28x28 convolution's samples and the call 3.1%, as much as the channel GEMMs
+     * (perf, one thread, docs/benchmarks.md, session 39).
      */
-    static void transformOutputs(float[] m, int off, int stride, int len, float bias, float[] out, int dst, int outH, int outW, int oh, int ow) {
+    static void transformOutputs(float[] m, int off, int stride, int len, float bias, float[] out, int dst, int outH, int outW, int oh, int ow, float[] scratch) {
         boolean secondRow = oh + 1 < outH;
         FloatVector b = FloatVector.broadcast(S, bias);
         for (int j = 0; j < len; j += L) {
@@ -519,32 +527,29 @@ final class ConvWinograd {
                     lo1.intoArray(out, at + outW);
                     hi1.intoArray(out, at + outW + L);
                 }
-            } else {
-                // a partial run: the row's last tiles, or an odd output width's half tile
-                int first = Math.min(cols, L), second = cols - L;
-                storeFirst(lo0, out, at, first);
-                storeFirst(hi0, out, at + L, second);
+            } else if (at + (secondRow ? outW : 0) + 2 * L <= out.length) {
+                // a partial run (the row's last tiles, or an odd output width's half tile): masked
+                // stores, both vectors wholly inside the array, so the Vector API's fast path
+                VectorMask<Float> first = IOTA.compare(VectorOperators.LT, (float) cols);
+                VectorMask<Float> second = IOTA.compare(VectorOperators.LT, (float) (cols - L));
+                lo0.intoArray(out, at, first);
+                hi0.intoArray(out, at + L, second);
                 if (secondRow) {
-                    storeFirst(lo1, out, at + outW, first);
-                    storeFirst(hi1, out, at + outW + L, second);
+                    lo1.intoArray(out, at + outW, first);
+                    hi1.intoArray(out, at + outW + L, second);
+                }
+            } else {
+                // a partial run at the array's end, where a masked store would check its lanes one
+                // by one on a path C2 does not intrinsify: whole vectors into scratch, then a copy
+                lo0.intoArray(scratch, 0);
+                hi0.intoArray(scratch, L);
+                System.arraycopy(scratch, 0, out, at, cols);
+                if (secondRow) {
+                    lo1.intoArray(scratch, 0);
+                    hi1.intoArray(scratch, L);
+                    System.arraycopy(scratch, 0, out, at + outW, cols);
                 }
             }
-        }
-    }
-
-    /**
-     * The first {@code count} lanes of {@code v} into {@code a[offset…]} (none when {@code count <= 0}):
-     * a masked store, or lane by lane where the vector would reach past the array's end. There the
-     * Vector API checks the mask lane by lane on a path C2 does not intrinsify, and the last planes'
-     * partial runs met it on every call: 2.6% of a compiled Conv-BN-ReLU training step's samples
-     * (session 25), empty stores included.
-     */
-    static void storeFirst(FloatVector v, float[] a, int offset, int count) {
-        if (count <= 0) return;
-        if (offset + L <= a.length) {
-            v.intoArray(a, offset, S.indexInRange(0, count));
-        } else {
-            for (int i = 0; i < count; i++) a[offset + i] = v.lane(i);
         }
     }
 

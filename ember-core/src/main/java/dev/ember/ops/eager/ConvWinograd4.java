@@ -6,6 +6,7 @@ import dev.ember.kernels.ConvWorkspace;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.util.Arrays;
@@ -223,19 +224,30 @@ final class ConvWinograd4 {
                 FloatVector w0 = ConvWinograd.ZIP_LO.selectFrom(p, rr), w1 = ConvWinograd.ZIP_HI.selectFrom(p, rr);
                 FloatVector w2 = ConvWinograd.ZIP_LO.selectFrom(pq, rs), w3 = ConvWinograd.ZIP_HI.selectFrom(pq, rs);
                 int to = dst + (oh + r) * outW + col;
-                // whole vectors stored plainly, the last partial one masked (a 56-wide row: three and a half)
-                store(w0, out, to, cols);
-                store(w1, out, to + L, cols - L);
-                store(w2, out, to + 2 * L, cols - 2 * L);
-                store(w3, out, to + 3 * L, cols - 3 * L);
+                if (cols >= 4 * L) {
+                    w0.intoArray(out, to);
+                    w1.intoArray(out, to + L);
+                    w2.intoArray(out, to + 2 * L);
+                    w3.intoArray(out, to + 3 * L);
+                } else if (to + 4 * L <= out.length) {
+                    // a partial run (a 56-wide row: three and a half vectors): masked stores right here,
+                    // not through a method taking the vector, which C2 may leave out of line and then
+                    // box every vector it is passed (ConvWinograd#transformOutputs, session 39)
+                    w0.intoArray(out, to, ConvWinograd.IOTA.compare(VectorOperators.LT, (float) cols));
+                    w1.intoArray(out, to + L, ConvWinograd.IOTA.compare(VectorOperators.LT, (float) (cols - L)));
+                    w2.intoArray(out, to + 2 * L, ConvWinograd.IOTA.compare(VectorOperators.LT, (float) (cols - 2 * L)));
+                    w3.intoArray(out, to + 3 * L, ConvWinograd.IOTA.compare(VectorOperators.LT, (float) (cols - 3 * L)));
+                } else {
+                    // at the array's end (where masked stores check lanes one by one): through tmp's
+                    // free rows past the four of Aᵀ M, then a copy
+                    w0.intoArray(tmp, 24 * L);
+                    w1.intoArray(tmp, 25 * L);
+                    w2.intoArray(tmp, 26 * L);
+                    w3.intoArray(tmp, 27 * L);
+                    System.arraycopy(tmp, 24 * L, out, to, cols);
+                }
             }
         }
-    }
-
-    /** The first {@code count} lanes of {@code v} (all of them when {@code count >= L}, none when {@code count <= 0}) into {@code a[offset…]}. */
-    private static void store(FloatVector v, float[] a, int offset, int count) {
-        if (count >= L) v.intoArray(a, offset);
-        else ConvWinograd.storeFirst(v, a, offset, count);
     }
 
     /**

@@ -84,7 +84,8 @@ final class ConvWinogradWeight {
     }
 
     /**
-     * Writes every element of {@code gradWeight} ({@code [O, C/groups, 3, 3]}, contiguous):
+     * Writes every element of {@code gradWeight} ({@code [O, C/groups, 3, 3]}, contiguous; it may be
+     * uninitialized):
      * the weight gradient for {@code gradOutput} ({@code [N, O, outH, outW]}, contiguous) and
      * {@code input} ({@code [N, C, H, W]}, any strides).
      */
@@ -101,7 +102,10 @@ final class ConvWinogradWeight {
         float[] gy = gradOutput.storage().floats();
         float[] v = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, gy, 16 * vXi);
         float[] w = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.PRODUCT, gy, 16 * wXi);
-        float[] m = new float[16 * og * cg];
+        // the positions' sums, in this thread's workspace: a fresh 256 KB array each call (64 -> 64
+        // channels) was zeroed, and its pages faulted in, for GEMMs that overwrite it (beta 0 on the
+        // first chunk; GemmDot does not read C then)
+        float[] m = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.TRANSFORMED_OUTPUTS, gy, 16 * og * cg);
         for (int group = 0; group < g.groups(); group++) {
             for (int n0 = 0; n0 < g.batch(); n0 += chunk) {
                 int first = n0, images = Math.min(chunk, g.batch() - n0), k = images * perImage, grp = group;

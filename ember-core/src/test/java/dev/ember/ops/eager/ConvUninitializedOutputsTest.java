@@ -1,6 +1,7 @@
 package dev.ember.ops.eager;
 
 import dev.ember.kernels.Conv2dGeometry;
+import dev.ember.kernels.ConvWorkspace;
 import dev.ember.ops.ConvOps;
 import dev.ember.tensor.Allocation;
 import dev.ember.tensor.DType;
@@ -25,7 +26,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * its input gradient, uninitialized: with the poison pattern on (every uninitialized array first
  * filled with NaN) the results are the zeroed run's bit for bit, and the convolution's value
  * within float32 rounding of a float64 reference. The paths that add into their output
- * (depthwise, the column path) keep zeroed outputs.
+ * (depthwise, the column path) keep zeroed outputs. The weight gradient by Winograd likewise.
  */
 class ConvUninitializedOutputsTest {
 
@@ -87,6 +88,45 @@ class ConvUninitializedOutputsTest {
         assertEquals(6, cases);
     }
 
+    /**
+     * The weight gradient by Winograd ({@link ConvWinogradWeight}, hot) takes its output
+     * uninitialized, and its positions' sums from this thread's workspace: with the poison pattern
+     * on and that workspace full of NaN, the gradient is the zeroed run's bit for bit and within
+     * float32 rounding of a float64 reference. Padding 1 and 0, odd widths (half tiles), 68 output
+     * channels, batch 4 and 5 (at least 784 tiles, where the kernel applies).
+     */
+    @Test
+    void winogradWeightGradientsAreFullyWrittenOnPoisonedMemoryAndStaleWorkspaces() {
+        Random rng = new Random(13);
+        ConvWinogradWeight.TIER.markHotForTests();
+        int[][] cases = {{4, 32, 28, 29, 1}, {5, 64, 27, 27, 0}};
+        for (int[] k : cases) {
+            Tensor x = Inputs.randn(rng, DType.FLOAT32, k[0], k[1], k[2], k[3]);
+            Tensor w = ConvWinogradTest.scaled(Inputs.randn(rng, DType.FLOAT32, 68, k[1], 3, 3), 1 / 24.0);
+            int[] padding = {k[4], k[4]};
+            Conv2dGeometry g = Conv2dGeometry.of(x.shape(), w.shape(), ONE, padding, ONE, 1);
+            assertTrue(Conv2dBackward.overwritesGradWeight(DType.FLOAT32, g), "Winograd writes the whole weight gradient of " + g);
+            Tensor gradOut = Inputs.randn(rng, DType.FLOAT32, g.batch(), g.outChannels(), g.outH(), g.outW());
+
+            Allocation.setPoisoning(false);
+            Tensor clean = weightGradient(gradOut, x, w, padding);
+            Allocation.setPoisoning(true);
+            float[] stale = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.TRANSFORMED_OUTPUTS, new float[0], 16 * 68 * k[1]);
+            java.util.Arrays.fill(stale, Float.NaN);
+            Tensor poisoned = weightGradient(gradOut, x, w, padding);
+
+            String ctx = "input " + java.util.Arrays.toString(k);
+            assertFalse(hasNaN(poisoned), ctx + ": a weight-gradient element the kernel did not write, or a stale sum read");
+            assertArrayEquals(clean.toFloatArray(), poisoned.toFloatArray(), ctx + ": weight gradient");
+            double[] expected = ConvWinogradWeightTest.reference(gradOut, x, g);
+            float[] actual = poisoned.toFloatArray();
+            double scale = Math.sqrt((double) g.batch() * g.outH() * g.outW());
+            for (int i = 0; i < expected.length; i++) {
+                assertEquals(expected[i], actual[i], 1e-5 * scale + 1e-4 * Math.abs(expected[i]), ctx + ": element " + i + " against float64");
+            }
+        }
+    }
+
     /** A depthwise convolution adds into its output: it does not ask for an uninitialized one, and poisoning changes nothing. */
     @Test
     void depthwiseConvolutionsKeepZeroedOutputs() {
@@ -112,15 +152,25 @@ class ConvUninitializedOutputsTest {
             assertFalse(Conv2d.overwritesOutput(DType.FLOAT32, g));
             assertFalse(Conv2dBackward.overwritesGradInput(DType.FLOAT32, g));
             assertEquals(0, ConvWinograd.TIER.coldCalls(), "asking counts no cold call");
+            ConvWinogradWeight.TIER.resetForTests();
+            assertFalse(Conv2dBackward.overwritesGradWeight(DType.FLOAT32, g), "the cold weight gradient runs the column path");
+            assertEquals(0, ConvWinogradWeight.TIER.coldCalls(), "asking counts no cold call");
         } finally {
             ConvWinograd.TIER.markHotForTests();
+            ConvWinogradWeight.TIER.markHotForTests();
         }
         assertTrue(Conv2d.overwritesOutput(DType.FLOAT32, g));
+        assertTrue(Conv2dBackward.overwritesGradWeight(DType.FLOAT32, g));
     }
 
     private static Tensor inputGradient(Tensor gradOut, Tensor x, Tensor w, int[] padding) {
         List<Tensor> grads = ConvOps.CONVOLUTION_BACKWARD.callList(gradOut, x, w, null, ONE, padding, ONE, false, NONE, 1L, new boolean[] {true, false, false});
         return grads.get(0);
+    }
+
+    private static Tensor weightGradient(Tensor gradOut, Tensor x, Tensor w, int[] padding) {
+        List<Tensor> grads = ConvOps.CONVOLUTION_BACKWARD.callList(gradOut, x, w, null, ONE, padding, ONE, false, NONE, 1L, new boolean[] {false, true, false});
+        return grads.get(1);
     }
 
     private static boolean hasNaN(Tensor t) {
