@@ -2,6 +2,7 @@ package dev.ember.nn;
 
 import dev.ember.ops.ActivationOps;
 import dev.ember.ops.ConvOps;
+import dev.ember.ops.CreationOps;
 import dev.ember.ops.DistanceOps;
 import dev.ember.ops.IndexingOps;
 import dev.ember.ops.LinalgOps;
@@ -108,6 +109,64 @@ public final class F {
     /** {@link #fold(Tensor, int[], int[], int[], int[], int[])} with PyTorch's defaults: dilation 1, padding 0, stride 1. */
     public static Tensor fold(Tensor x, int[] outputSize, int kernelSize) {
         return fold(x, outputSize, new int[] {kernelSize}, new int[] {1}, new int[] {0}, new int[] {1});
+    }
+
+    /**
+     * Alpha dropout (PyTorch's {@code F.alpha_dropout}), the dropout for SELU networks: in training
+     * each element is dropped with probability p to SELU's negative saturation value and the result
+     * scaled and shifted so that inputs of zero mean and unit variance keep them; otherwise (or for
+     * p = 0) the input itself. The same formula as ATen's {@code _dropout_impl}.
+     */
+    public static Tensor alphaDropout(Tensor x, double p, boolean training) { return alphaDropout(x, p, training, false); }
+
+    /**
+     * {@link #alphaDropout} dropping whole channels (PyTorch's {@code F.feature_alpha_dropout}): one
+     * draw per (batch, channel) of {@code [N, C, …]} input.
+     */
+    public static Tensor featureAlphaDropout(Tensor x, double p, boolean training) { return alphaDropout(x, p, training, true); }
+
+    private static Tensor alphaDropout(Tensor x, double p, boolean training, boolean wholeChannels) {
+        checkP(p);
+        if (p == 0 || !training || x.numel() == 0) return x;
+        if (p == 1) return x.mul(Tensor.zeros(x.dtype()));   // x * 0, as ATen: NaN stays NaN
+        int[] noiseShape = x.shape().clone();
+        if (wholeChannels) {
+            if (x.dim() < 2) throw new IllegalArgumentException("Feature dropout requires at least 2 dimensions in the input");
+            java.util.Arrays.fill(noiseShape, 2, noiseShape.length, 1);
+        }
+        if (!x.dtype().isFloatingPoint()) throw new IllegalArgumentException("result type Float can't be cast to the desired output type " + scalarTypeName(x.dtype()));
+        Tensor kept = Tensor.zeros(x.dtype(), noiseShape).bernoulli(1 - p);
+        // SELU's -scale·alpha, and the affine map a·x + b that restores zero mean and unit variance
+        double alpha = 1.7580993408473766, a = 1 / Math.sqrt((alpha * alpha * p + 1) * (1 - p));
+        Tensor b = kept.sub(1.0).mul(alpha * a).add(alpha * a * p);
+        return x.mul(kept.mul(a)).add(b);
+    }
+
+    /**
+     * Randomized leaky ReLU (PyTorch's {@code F.rrelu}): in training each negative element is
+     * multiplied by its own slope drawn uniformly from {@code [lower, upper]}; otherwise the leaky
+     * ReLU with the mean slope {@code (lower + upper) / 2}. PyTorch's defaults are 1/8 and 1/3.
+     */
+    public static Tensor rrelu(Tensor x, double lower, double upper, boolean training) {
+        if (!(lower <= upper)) throw new IllegalArgumentException("Lower bound should be less than or equal to the upper bound");
+        if (!training) return leakyRelu(x, (lower + upper) / 2);
+        if (!x.dtype().isFloatingPoint()) throw new IllegalArgumentException("\"rrelu_with_noise_out_cpu\" not implemented for '" + scalarTypeName(x.dtype()) + "'");
+        Tensor slopes = CreationOps.RAND.callTensor(x.shape(), null, x.dtype()).mul(upper - lower).add(lower);
+        return Tensor.where(x.le(0.0), x.mul(slopes), x);
+    }
+
+    /** {@link #rrelu(Tensor, double, double, boolean)} with PyTorch's bounds 1/8 and 1/3. */
+    public static Tensor rrelu(Tensor x, boolean training) { return rrelu(x, 1.0 / 8, 1.0 / 3, training); }
+
+    /** The dtype as ATen's ScalarType prints in its errors. */
+    static String scalarTypeName(DType d) {
+        return switch (d) {
+            case FLOAT32 -> "Float";
+            case FLOAT64 -> "Double";
+            case INT32 -> "Int";
+            case INT64 -> "Long";
+            case BOOL -> "Bool";
+        };
     }
 
     private static void checkP(double p) {
@@ -630,6 +689,12 @@ public final class F {
     public static Tensor lpPool2d(Tensor x, double normType, int[] kernelSize, int[] stride, boolean ceilMode) {
         Tensor out = avgPool2d(x.pow(normType), kernelSize, stride != null ? stride : kernelSize, new int[] {0, 0}, ceilMode, true, null);
         return out.sign().mul(out.abs().relu()).mul(kernelSize[0] * kernelSize[1]).pow(1.0 / normType);
+    }
+
+    /** Power-average pooling over {@code [N, C, D, H, W]} (or {@code [C, D, H, W]}), as PyTorch's {@code F.lp_pool3d}; see {@link #lpPool1d}. Sizes are {depth, height, width}; a null stride is the kernel size. */
+    public static Tensor lpPool3d(Tensor x, double normType, int[] kernelSize, int[] stride, boolean ceilMode) {
+        Tensor out = avgPool3d(x.pow(normType), kernelSize, stride != null ? stride : kernelSize, new int[] {0, 0, 0}, ceilMode, true, null);
+        return out.sign().mul(out.abs().relu()).mul(kernelSize[0] * kernelSize[1] * kernelSize[2]).pow(1.0 / normType);
     }
 
     public static Tensor adaptiveMaxPool2d(Tensor x, int[] outputSize) { return adaptiveMaxPool2dWithIndices(x, outputSize).get(0); }
