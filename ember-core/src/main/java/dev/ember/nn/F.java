@@ -158,6 +158,52 @@ public final class F {
     /** {@link #rrelu(Tensor, double, double, boolean)} with PyTorch's bounds 1/8 and 1/3. */
     public static Tensor rrelu(Tensor x, boolean training) { return rrelu(x, 1.0 / 8, 1.0 / 3, training); }
 
+    /**
+     * Samples from the Gumbel-softmax (concrete) distribution over {@code dim}, as PyTorch's
+     * {@code F.gumbel_softmax}: {@code softmax((logits + g) / tau)} with standard Gumbel noise g.
+     * With {@code hard}, the one-hot vector of the sample's largest entry, whose gradient is the soft
+     * sample's (the straight-through estimator).
+     */
+    public static Tensor gumbelSoftmax(Tensor logits, double tau, boolean hard, int dim) {
+        // -log(E) with E ~ Exponential(1) = -log(1 - U), U uniform on [0, 1)
+        Tensor exponential = CreationOps.RAND.callTensor(logits.shape(), null, logits.dtype()).rsub(1.0).log().neg();
+        Tensor soft = logits.add(exponential.log().neg()).div(tau).softmax(dim);
+        if (!hard) return soft;
+        Tensor oneHot = Tensor.zerosLike(logits).scatter(dim, soft.argmax(dim, true), 1.0);
+        return oneHot.sub(soft.detach()).add(soft);
+    }
+
+    /** {@link #gumbelSoftmax(Tensor, double, boolean, int)} with PyTorch's defaults: tau 1, soft, the last dim. */
+    public static Tensor gumbelSoftmax(Tensor logits) { return gumbelSoftmax(logits, 1.0, false, -1); }
+
+    /**
+     * The sampling grid of a batch of affine maps, as PyTorch's {@code F.affine_grid}: {@code theta}
+     * {@code [N, 2, 3]} for {@code size = {N, C, H, W}} gives {@code [N, H, W, 2]} (x, y) positions in
+     * [-1, 1]; {@code [N, 3, 4]} for {@code {N, C, D, H, W}} gives {@code [N, D, H, W, 3]}. With
+     * {@code alignCorners} -1 and 1 are the corner pixels' centres, without the corners' outer edges.
+     * What {@link #gridSample} reads.
+     */
+    public static Tensor affineGrid(Tensor theta, int[] size, boolean alignCorners) { return GridSampling.affineGrid(theta, size, alignCorners); }
+
+    /**
+     * Samples {@code input} {@code [N, C, H, W]} at the positions of {@code grid} {@code [N, Ho, Wo, 2]}
+     * (x, y in [-1, 1]; or 5-d input with a {@code [N, Do, Ho, Wo, 3]} grid), as PyTorch's
+     * {@code F.grid_sample}: {@code mode} "bilinear" (trilinear for 5-d) or "nearest";
+     * {@code paddingMode} "zeros", "border" or "reflection" for positions outside. Differentiable in
+     * both the input and the grid. Mode "bicubic" is refused (not implemented yet).
+     *
+     * <pre>{@code
+     * Tensor grid = F.affineGrid(theta, new int[] {n, c, h, w}, false);   // a spatial transformer
+     * Tensor warped = F.gridSample(images, grid, "bilinear", "zeros", false);
+     * }</pre>
+     */
+    public static Tensor gridSample(Tensor input, Tensor grid, String mode, String paddingMode, boolean alignCorners) {
+        return GridSampling.gridSample(input, grid, mode, paddingMode, alignCorners);
+    }
+
+    /** {@link #gridSample(Tensor, Tensor, String, String, boolean)} with PyTorch's defaults: bilinear, zeros, corners not aligned. */
+    public static Tensor gridSample(Tensor input, Tensor grid) { return gridSample(input, grid, "bilinear", "zeros", false); }
+
     /** The dtype as ATen's ScalarType prints in its errors. */
     static String scalarTypeName(DType d) {
         return switch (d) {
