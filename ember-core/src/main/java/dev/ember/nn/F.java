@@ -1030,6 +1030,23 @@ public final class F {
     }
 
     /** {@code max(0, -target · (x1 - x2) + margin)} (torch's F.margin_ranking_loss); {@code reduction} "none", "mean" or "sum". */
+    /**
+     * The connectionist temporal classification loss, as PyTorch's {@code F.ctc_loss}:
+     * {@code logProbs} {@code [T, N, C]} (log_softmax over C; or unbatched {@code [T, C]}),
+     * {@code targets} {@code [N, S]} padded or 1-d concatenated, each sample's input and target
+     * lengths; {@code reduction} "mean" (each loss divided by its target length, then averaged),
+     * "sum" or "none"; {@code zeroInfinity} makes impossible alignments cost 0 instead of +inf.
+     * The gradient reaching logits through {@code logSoftmax} is ATen's (see {@link CtcLossComposite}).
+     */
+    public static Tensor ctcLoss(Tensor logProbs, Tensor targets, long[] inputLengths, long[] targetLengths, int blank, String reduction, boolean zeroInfinity) {
+        return CtcLossComposite.ctcLoss(logProbs, targets, inputLengths, targetLengths, blank, reduction, zeroInfinity);
+    }
+
+    /** {@link #ctcLoss(Tensor, Tensor, long[], long[], int, String, boolean)} with PyTorch's defaults: blank 0, mean, infinities kept. */
+    public static Tensor ctcLoss(Tensor logProbs, Tensor targets, long[] inputLengths, long[] targetLengths) {
+        return ctcLoss(logProbs, targets, inputLengths, targetLengths, 0, "mean", false);
+    }
+
     public static Tensor marginRankingLoss(Tensor x1, Tensor x2, Tensor target, double margin, String reduction) {
         return NnComposites.MARGIN_RANKING_LOSS.callTensor(x1, x2, target, margin, reduction("margin_ranking_loss", reduction));
     }
