@@ -18,7 +18,7 @@ import java.util.List;
  * <pre>{@code
  * Tensor padded = RnnUtils.padSequence(List.of(a, b, c), true);            // [3, maxLen, features]
  * PackedSequence packed = RnnUtils.packPaddedSequence(padded, new long[] {5, 2, 3}, true, false);
- * LSTM.PackedOutput out = lstm.forward(packed, null, null);                // no step sees padding
+ * RNNBase.PackedOutput out = lstm.forward(packed, null, null);             // no step sees padding
  * RnnUtils.Padded unpacked = RnnUtils.padPackedSequence(out.output(), true);
  * }</pre>
  */
