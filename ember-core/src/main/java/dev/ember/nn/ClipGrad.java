@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Gradient clipping, as PyTorch's {@code torch.nn.utils.clip_grad_norm_} and
- * {@code clip_grad_value_}: called between {@code backward()} and the optimizer's {@code step()},
+ * Gradient clipping, as PyTorch's {@code torch.nn.utils.clip_grad_norm_} (and its two halves
+ * {@code get_total_norm} and {@code clip_grads_with_norm_}) and {@code clip_grad_value_}: called between {@code backward()} and the optimizer's {@code step()},
  * they rescale or clamp every parameter's {@link Tensor#grad()} in place. Parameters without a
  * gradient are skipped.
  *
@@ -35,19 +35,45 @@ public final class ClipGrad {
      */
     public static Tensor clipGradNorm_(Iterable<? extends Tensor> parameters, double maxNorm, double normType, boolean errorIfNonfinite) {
         List<Tensor> grads = gradients(parameters);
-        if (grads.isEmpty()) return Tensor.scalar(0.0);
+        Tensor total = getTotalNorm(grads, normType, errorIfNonfinite);
+        clipGradsWithNorm_(parameters, maxNorm, total);
+        return total;
+    }
+
+    /**
+     * The {@code normType}-norm of the per-tensor norms of {@code tensors} (usually gradients), as
+     * PyTorch's {@code get_total_norm}: the first half of {@link #clipGradNorm_}, for code that
+     * reduces the norm across workers or logs it before clipping.
+     *
+     * @return a 0-d tensor; 0 for no tensors
+     * @throws IllegalArgumentException with {@code errorIfNonfinite} when the total norm is NaN or infinite
+     */
+    public static Tensor getTotalNorm(Iterable<? extends Tensor> tensors, double normType, boolean errorIfNonfinite) {
+        List<Tensor> norms = new ArrayList<>();
         try (var unused = GradMode.noGrad()) {
-            List<Tensor> norms = new ArrayList<>();
-            for (Tensor g : grads) norms.add(g.norm(normType));
+            for (Tensor t : tensors) norms.add(t.norm(normType));
+            if (norms.isEmpty()) return Tensor.scalar(0.0);
             Tensor total = Tensor.stack(norms, 0).norm(normType);
             if (errorIfNonfinite && !Double.isFinite(total.item())) {
                 throw new IllegalArgumentException("The total norm of order " + normType + " for gradients from `parameters` is non-finite, so it cannot be clipped."
                         + " To disable this error and scale the gradients by the non-finite norm anyway, set `errorIfNonfinite=false`");
             }
-            // PyTorch's max_norm / (total + 1e-6) on a tensor is its __rtruediv__: reciprocal, then multiply
-            Tensor coefficient = total.add(1e-6).reciprocal().mul(maxNorm).clampMax(1.0);
-            for (Tensor g : grads) g.mul_(coefficient.to(g.dtype()));
             return total;
+        }
+    }
+
+    /**
+     * Scales every parameter's gradient in place by {@code min(1, maxNorm / (totalNorm + 1e-6))},
+     * as PyTorch's {@code clip_grads_with_norm_}: the second half of {@link #clipGradNorm_}, with a
+     * total norm computed elsewhere ({@link #getTotalNorm}).
+     */
+    public static void clipGradsWithNorm_(Iterable<? extends Tensor> parameters, double maxNorm, Tensor totalNorm) {
+        List<Tensor> grads = gradients(parameters);
+        if (grads.isEmpty()) return;
+        try (var unused = GradMode.noGrad()) {
+            // PyTorch's max_norm / (total + 1e-6) on a tensor is its __rtruediv__: reciprocal, then multiply
+            Tensor coefficient = totalNorm.add(1e-6).reciprocal().mul(maxNorm).clampMax(1.0);
+            for (Tensor g : grads) g.mul_(coefficient.to(g.dtype()));
         }
     }
 

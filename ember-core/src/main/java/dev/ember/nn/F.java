@@ -2,6 +2,7 @@ package dev.ember.nn;
 
 import dev.ember.ops.ActivationOps;
 import dev.ember.ops.ConvOps;
+import dev.ember.ops.CreationOps;
 import dev.ember.ops.DistanceOps;
 import dev.ember.ops.IndexingOps;
 import dev.ember.ops.LinalgOps;
@@ -108,6 +109,110 @@ public final class F {
     /** {@link #fold(Tensor, int[], int[], int[], int[], int[])} with PyTorch's defaults: dilation 1, padding 0, stride 1. */
     public static Tensor fold(Tensor x, int[] outputSize, int kernelSize) {
         return fold(x, outputSize, new int[] {kernelSize}, new int[] {1}, new int[] {0}, new int[] {1});
+    }
+
+    /**
+     * Alpha dropout (PyTorch's {@code F.alpha_dropout}), the dropout for SELU networks: in training
+     * each element is dropped with probability p to SELU's negative saturation value and the result
+     * scaled and shifted so that inputs of zero mean and unit variance keep them; otherwise (or for
+     * p = 0) the input itself. The same formula as ATen's {@code _dropout_impl}.
+     */
+    public static Tensor alphaDropout(Tensor x, double p, boolean training) { return alphaDropout(x, p, training, false); }
+
+    /**
+     * {@link #alphaDropout} dropping whole channels (PyTorch's {@code F.feature_alpha_dropout}): one
+     * draw per (batch, channel) of {@code [N, C, …]} input.
+     */
+    public static Tensor featureAlphaDropout(Tensor x, double p, boolean training) { return alphaDropout(x, p, training, true); }
+
+    private static Tensor alphaDropout(Tensor x, double p, boolean training, boolean wholeChannels) {
+        checkP(p);
+        if (p == 0 || !training || x.numel() == 0) return x;
+        if (p == 1) return x.mul(Tensor.zeros(x.dtype()));   // x * 0, as ATen: NaN stays NaN
+        int[] noiseShape = x.shape().clone();
+        if (wholeChannels) {
+            if (x.dim() < 2) throw new IllegalArgumentException("Feature dropout requires at least 2 dimensions in the input");
+            java.util.Arrays.fill(noiseShape, 2, noiseShape.length, 1);
+        }
+        if (!x.dtype().isFloatingPoint()) throw new IllegalArgumentException("result type Float can't be cast to the desired output type " + scalarTypeName(x.dtype()));
+        Tensor kept = Tensor.zeros(x.dtype(), noiseShape).bernoulli(1 - p);
+        // SELU's -scale·alpha, and the affine map a·x + b that restores zero mean and unit variance
+        double alpha = 1.7580993408473766, a = 1 / Math.sqrt((alpha * alpha * p + 1) * (1 - p));
+        Tensor b = kept.sub(1.0).mul(alpha * a).add(alpha * a * p);
+        return x.mul(kept.mul(a)).add(b);
+    }
+
+    /**
+     * Randomized leaky ReLU (PyTorch's {@code F.rrelu}): in training each negative element is
+     * multiplied by its own slope drawn uniformly from {@code [lower, upper]}; otherwise the leaky
+     * ReLU with the mean slope {@code (lower + upper) / 2}. PyTorch's defaults are 1/8 and 1/3.
+     */
+    public static Tensor rrelu(Tensor x, double lower, double upper, boolean training) {
+        if (!(lower <= upper)) throw new IllegalArgumentException("Lower bound should be less than or equal to the upper bound");
+        if (!training) return leakyRelu(x, (lower + upper) / 2);
+        if (!x.dtype().isFloatingPoint()) throw new IllegalArgumentException("\"rrelu_with_noise_out_cpu\" not implemented for '" + scalarTypeName(x.dtype()) + "'");
+        Tensor slopes = CreationOps.RAND.callTensor(x.shape(), null, x.dtype()).mul(upper - lower).add(lower);
+        return Tensor.where(x.le(0.0), x.mul(slopes), x);
+    }
+
+    /** {@link #rrelu(Tensor, double, double, boolean)} with PyTorch's bounds 1/8 and 1/3. */
+    public static Tensor rrelu(Tensor x, boolean training) { return rrelu(x, 1.0 / 8, 1.0 / 3, training); }
+
+    /**
+     * Samples from the Gumbel-softmax (concrete) distribution over {@code dim}, as PyTorch's
+     * {@code F.gumbel_softmax}: {@code softmax((logits + g) / tau)} with standard Gumbel noise g.
+     * With {@code hard}, the one-hot vector of the sample's largest entry, whose gradient is the soft
+     * sample's (the straight-through estimator).
+     */
+    public static Tensor gumbelSoftmax(Tensor logits, double tau, boolean hard, int dim) {
+        // -log(E) with E ~ Exponential(1) = -log(1 - U), U uniform on [0, 1)
+        Tensor exponential = CreationOps.RAND.callTensor(logits.shape(), null, logits.dtype()).rsub(1.0).log().neg();
+        Tensor soft = logits.add(exponential.log().neg()).div(tau).softmax(dim);
+        if (!hard) return soft;
+        Tensor oneHot = Tensor.zerosLike(logits).scatter(dim, soft.argmax(dim, true), 1.0);
+        return oneHot.sub(soft.detach()).add(soft);
+    }
+
+    /** {@link #gumbelSoftmax(Tensor, double, boolean, int)} with PyTorch's defaults: tau 1, soft, the last dim. */
+    public static Tensor gumbelSoftmax(Tensor logits) { return gumbelSoftmax(logits, 1.0, false, -1); }
+
+    /**
+     * The sampling grid of a batch of affine maps, as PyTorch's {@code F.affine_grid}: {@code theta}
+     * {@code [N, 2, 3]} for {@code size = {N, C, H, W}} gives {@code [N, H, W, 2]} (x, y) positions in
+     * [-1, 1]; {@code [N, 3, 4]} for {@code {N, C, D, H, W}} gives {@code [N, D, H, W, 3]}. With
+     * {@code alignCorners} -1 and 1 are the corner pixels' centres, without the corners' outer edges.
+     * What {@link #gridSample} reads.
+     */
+    public static Tensor affineGrid(Tensor theta, int[] size, boolean alignCorners) { return GridSampling.affineGrid(theta, size, alignCorners); }
+
+    /**
+     * Samples {@code input} {@code [N, C, H, W]} at the positions of {@code grid} {@code [N, Ho, Wo, 2]}
+     * (x, y in [-1, 1]; or 5-d input with a {@code [N, Do, Ho, Wo, 3]} grid), as PyTorch's
+     * {@code F.grid_sample}: {@code mode} "bilinear" (trilinear for 5-d) or "nearest";
+     * {@code paddingMode} "zeros", "border" or "reflection" for positions outside. Differentiable in
+     * both the input and the grid. Mode "bicubic" is refused (not implemented yet).
+     *
+     * <pre>{@code
+     * Tensor grid = F.affineGrid(theta, new int[] {n, c, h, w}, false);   // a spatial transformer
+     * Tensor warped = F.gridSample(images, grid, "bilinear", "zeros", false);
+     * }</pre>
+     */
+    public static Tensor gridSample(Tensor input, Tensor grid, String mode, String paddingMode, boolean alignCorners) {
+        return GridSampling.gridSample(input, grid, mode, paddingMode, alignCorners);
+    }
+
+    /** {@link #gridSample(Tensor, Tensor, String, String, boolean)} with PyTorch's defaults: bilinear, zeros, corners not aligned. */
+    public static Tensor gridSample(Tensor input, Tensor grid) { return gridSample(input, grid, "bilinear", "zeros", false); }
+
+    /** The dtype as ATen's ScalarType prints in its errors. */
+    static String scalarTypeName(DType d) {
+        return switch (d) {
+            case FLOAT32 -> "Float";
+            case FLOAT64 -> "Double";
+            case INT32 -> "Int";
+            case INT64 -> "Long";
+            case BOOL -> "Bool";
+        };
     }
 
     private static void checkP(double p) {
@@ -632,6 +737,12 @@ public final class F {
         return out.sign().mul(out.abs().relu()).mul(kernelSize[0] * kernelSize[1]).pow(1.0 / normType);
     }
 
+    /** Power-average pooling over {@code [N, C, D, H, W]} (or {@code [C, D, H, W]}), as PyTorch's {@code F.lp_pool3d}; see {@link #lpPool1d}. Sizes are {depth, height, width}; a null stride is the kernel size. */
+    public static Tensor lpPool3d(Tensor x, double normType, int[] kernelSize, int[] stride, boolean ceilMode) {
+        Tensor out = avgPool3d(x.pow(normType), kernelSize, stride != null ? stride : kernelSize, new int[] {0, 0, 0}, ceilMode, true, null);
+        return out.sign().mul(out.abs().relu()).mul(kernelSize[0] * kernelSize[1] * kernelSize[2]).pow(1.0 / normType);
+    }
+
     public static Tensor adaptiveMaxPool2d(Tensor x, int[] outputSize) { return adaptiveMaxPool2dWithIndices(x, outputSize).get(0); }
 
     /**
@@ -919,6 +1030,23 @@ public final class F {
     }
 
     /** {@code max(0, -target · (x1 - x2) + margin)} (torch's F.margin_ranking_loss); {@code reduction} "none", "mean" or "sum". */
+    /**
+     * The connectionist temporal classification loss, as PyTorch's {@code F.ctc_loss}:
+     * {@code logProbs} {@code [T, N, C]} (log_softmax over C; or unbatched {@code [T, C]}),
+     * {@code targets} {@code [N, S]} padded or 1-d concatenated, each sample's input and target
+     * lengths; {@code reduction} "mean" (each loss divided by its target length, then averaged),
+     * "sum" or "none"; {@code zeroInfinity} makes impossible alignments cost 0 instead of +inf.
+     * The gradient reaching logits through {@code logSoftmax} is ATen's (see {@link CtcLossComposite}).
+     */
+    public static Tensor ctcLoss(Tensor logProbs, Tensor targets, long[] inputLengths, long[] targetLengths, int blank, String reduction, boolean zeroInfinity) {
+        return CtcLossComposite.ctcLoss(logProbs, targets, inputLengths, targetLengths, blank, reduction, zeroInfinity);
+    }
+
+    /** {@link #ctcLoss(Tensor, Tensor, long[], long[], int, String, boolean)} with PyTorch's defaults: blank 0, mean, infinities kept. */
+    public static Tensor ctcLoss(Tensor logProbs, Tensor targets, long[] inputLengths, long[] targetLengths) {
+        return ctcLoss(logProbs, targets, inputLengths, targetLengths, 0, "mean", false);
+    }
+
     public static Tensor marginRankingLoss(Tensor x1, Tensor x2, Tensor target, double margin, String reduction) {
         return NnComposites.MARGIN_RANKING_LOSS.callTensor(x1, x2, target, margin, reduction("margin_ranking_loss", reduction));
     }

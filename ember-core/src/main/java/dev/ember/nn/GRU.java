@@ -18,4 +18,7 @@ public class GRU extends RNNBase {
 
     /** PyTorch's {@code gru(input, h0)}; a null {@code h0} starts from zeros. {@code cN} of the result is null. */
     public Output forward(Tensor input, Tensor h0) { return run(input, h0, null); }
+
+    /** PyTorch's {@code gru(packed, h0)}: see {@link RNNBase#runPacked}; a null {@code h0} starts from zeros. */
+    public PackedOutput forward(PackedSequence input, Tensor h0) { return runPacked(input, h0, null); }
 }

@@ -9,7 +9,7 @@ import dev.ember.tensor.Tensor;
  * place and return it, drawing from the global generator ({@code Tensor.manualSeed}), outside
  * autograd — {@code uniform_}, {@code normal_}, {@code truncNormal_}, {@code constant_},
  * {@code ones_}, {@code zeros_}, {@code eye_}, {@code xavierUniform_}, {@code xavierNormal_},
- * {@code kaimingUniform_}, {@code kaimingNormal_}, with {@code calculateGain} and PyTorch's fan
+ * {@code kaimingUniform_}, {@code kaimingNormal_}, {@code orthogonal_}, {@code dirac_}, {@code sparse_}, with {@code calculateGain} and PyTorch's fan
  * rules and errors:
  *
  * <pre>{@code
@@ -75,6 +75,65 @@ public final class Init {
         for (int i = 0; i < Math.min(t.size(0), t.size(1)); i++) ones.storage().writeDouble(i * t.size(1) + i, 1);
         return fill(t, ones);
     }
+
+    /**
+     * A (semi-)orthogonal matrix times {@code gain}, as PyTorch's {@code orthogonal_} (Saxe et al.):
+     * the tensor is seen as {@code [rows, numel / rows]}; a standard normal matrix of that shape
+     * (transposed when wider than tall) is QR-factored and Q, its columns' signs made those of R's
+     * diagonal so the draw is uniform over orthogonal matrices, is written in.
+     */
+    public static Tensor orthogonal_(Tensor t, double gain) {
+        if (t.dim() < 2) throw new IllegalArgumentException("Only tensors with 2 or more dimensions are supported");
+        if (t.numel() == 0) return t;
+        int rows = t.size(0), cols = t.numel() / rows;
+        Tensor flattened = Tensor.randn(rows, cols).to(t.dtype());
+        if (rows < cols) flattened = flattened.t();
+        java.util.List<Tensor> qr = flattened.qr();
+        Tensor q = qr.get(0).mul(qr.get(1).diagonal().sign());
+        if (rows < cols) q = q.t();
+        return fill(t, q.reshape(t.shape()).mul(gain));
+    }
+
+    public static Tensor orthogonal_(Tensor t) { return orthogonal_(t, 1); }
+
+    /**
+     * The Dirac delta for convolution weights {@code [out, in, k…]} (3, 4 or 5 dims), as PyTorch's
+     * {@code dirac_}: a convolution with it passes its input through, each of {@code groups} groups
+     * of output channels copying as many input channels as it can (a 1 at each kernel's centre).
+     */
+    public static Tensor dirac_(Tensor t, int groups) {
+        int dims = t.dim();
+        if (dims < 3 || dims > 5) throw new IllegalArgumentException("Only tensors with 3, 4, or 5 dimensions are supported");
+        if (t.size(0) % groups != 0) throw new IllegalArgumentException("dim 0 must be divisible by groups");
+        int outPerGroup = t.size(0) / groups, copied = Math.min(outPerGroup, t.size(1));
+        Tensor delta = Tensor.zeros(t.dtype(), t.shape());
+        int[] strides = dev.ember.tensor.Shapes.contiguousStrides(t.shape());
+        int centre = 0;
+        for (int d = 2; d < dims; d++) centre += t.size(d) / 2 * strides[d];
+        for (int g = 0; g < groups; g++) {
+            for (int d = 0; d < copied; d++) delta.storage().writeDouble((g * outPerGroup + d) * strides[0] + d * strides[1] + centre, 1);
+        }
+        return fill(t, delta);
+    }
+
+    public static Tensor dirac_(Tensor t) { return dirac_(t, 1); }
+
+    /**
+     * A sparse 2-d matrix, as PyTorch's {@code sparse_} (Martens, 2010): normal with {@code std},
+     * then in every column {@code ceil(sparsity · rows)} rows, chosen at random, set to zero.
+     */
+    public static Tensor sparse_(Tensor t, double sparsity, double std) {
+        if (t.dim() != 2) throw new IllegalArgumentException("Only tensors with 2 dimensions are supported");
+        int rows = t.size(0), cols = t.size(1), zeros = (int) Math.ceil(sparsity * rows);
+        Tensor values = Tensor.randn(rows, cols).to(dev.ember.tensor.DType.FLOAT64).mul(std);
+        for (int c = 0; c < cols; c++) {
+            long[] order = Tensor.randperm(rows).toLongArray();
+            for (int i = 0; i < Math.min(zeros, rows); i++) values.storage().writeDouble((int) order[i] * cols + c, 0);
+        }
+        return fill(t, values.to(t.dtype()));
+    }
+
+    public static Tensor sparse_(Tensor t, double sparsity) { return sparse_(t, sparsity, 0.01); }
 
     /** Glorot: uniform on ±gain·sqrt(6 / (fan_in + fan_out)). */
     public static Tensor xavierUniform_(Tensor t, double gain) {

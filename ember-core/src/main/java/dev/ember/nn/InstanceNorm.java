@@ -4,7 +4,7 @@ import dev.ember.tensor.Tensor;
 
 /**
  * Instance normalization over each sample's channels, as PyTorch's {@code nn._InstanceNorm}, the
- * base of {@link InstanceNorm1d} and {@link InstanceNorm2d}: each (sample, channel) is normalized by
+ * base of {@link InstanceNorm1d}, {@link InstanceNorm2d} and {@link InstanceNorm3d}: each (sample, channel) is normalized by
  * its own mean and biased variance over the spatial dims ({@link F#instanceNorm}). PyTorch's
  * defaults differ from BatchNorm's: no affine part and no running statistics. With
  * {@code trackRunningStats} the running statistics are updated in training and used in evaluation.
@@ -15,7 +15,7 @@ public abstract class InstanceNorm extends NormBase {
         super(numFeatures, eps, momentum, affine, trackRunningStats);
     }
 
-    /** The rank of batched input: 3 for 1d, 4 for 2d. */
+    /** The rank of batched input: 3 for 1d, 4 for 2d, 5 for 3d. */
     abstract int batchedRank();
 
     @Override

@@ -37,4 +37,10 @@ public class LSTM extends RNNBase {
         if ((h0 == null) != (c0 == null)) throw new IllegalArgumentException("LSTM: give both h0 and c0, or neither");
         return run(input, h0, c0);
     }
+
+    /** PyTorch's {@code lstm(packed, (h0, c0))}: see {@link RNNBase#runPacked}; {@code h0} and {@code c0} both given or both null. */
+    public PackedOutput forward(PackedSequence input, Tensor h0, Tensor c0) {
+        if ((h0 == null) != (c0 == null)) throw new IllegalArgumentException("LSTM: give both h0 and c0, or neither");
+        return runPacked(input, h0, c0);
+    }
 }

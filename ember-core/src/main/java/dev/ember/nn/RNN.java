@@ -28,4 +28,7 @@ public class RNN extends RNNBase {
 
     /** PyTorch's {@code rnn(input, h0)}; a null {@code h0} starts from zeros. {@code cN} of the result is null. */
     public Output forward(Tensor input, Tensor h0) { return run(input, h0, null); }
+
+    /** PyTorch's {@code rnn(packed, h0)}: see {@link RNNBase#runPacked}; a null {@code h0} starts from zeros. */
+    public PackedOutput forward(PackedSequence input, Tensor h0) { return runPacked(input, h0, null); }
 }

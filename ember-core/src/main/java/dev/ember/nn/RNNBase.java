@@ -111,9 +111,9 @@ public abstract class RNNBase extends Module {
         }
         if (x.size(0) == 0) throw new IllegalArgumentException(name + ": Expected sequence length to be larger than 0 in RNN");
         int directions = bidirectional ? 2 : 1;
-        Tensor h = initialState(name, "hx", h0, batched, x, projSize > 0 ? projSize : hiddenSize);
+        Tensor h = initialState(name, "hx", h0, batched, x.size(1), x.dtype(), projSize > 0 ? projSize : hiddenSize);
         boolean lstm = mode.equals("LSTM");
-        Tensor c = lstm ? initialState(name, "cx", c0, batched, x, hiddenSize) : null;
+        Tensor c = lstm ? initialState(name, "cx", c0, batched, x.size(1), x.dtype(), hiddenSize) : null;
         if (!lstm && c0 != null) throw new IllegalArgumentException(name + ": only LSTM takes a cell state");
         List<Tensor> lastH = new ArrayList<>();
         List<Tensor> lastC = new ArrayList<>();
@@ -146,6 +146,40 @@ public abstract class RNNBase extends Module {
         return new Output(batchFirst ? output.transpose(0, 1) : output, hN, cN);
     }
 
+    /** What a recurrent layer returns for packed input: the last layer's outputs packed as the input was, and each layer's last states in batch order. */
+    public record PackedOutput(PackedSequence output, Tensor hN, Tensor cN) {}
+
+    /**
+     * The layers over a {@link PackedSequence}, as PyTorch's packed forward: each sequence runs for
+     * its own length only, so its last state ({@code hN}, {@code cN}) is the one after its last
+     * valid step and the reverse direction starts from that step, never from padding. {@code h0}
+     * and {@code c0} are in the batch's original order, {@code [numLayers·directions, B, size]}.
+     * The sequences run one after the other (a batch of one each), eagerly from Java loops over
+     * the lengths.
+     */
+    PackedOutput runPacked(PackedSequence input, Tensor h0, Tensor c0) {
+        String name = getClass().getSimpleName();
+        Tensor data = input.data();
+        if (data.dim() != 2) throw new IllegalArgumentException(name + ": input must have 2 dimensions, got " + data.dim());
+        if (data.size(1) != inputSize) {
+            throw new IllegalArgumentException(name + ": input.size(-1) must be equal to input_size. Expected " + inputSize + ", got " + data.size(1));
+        }
+        boolean lstm = mode.equals("LSTM");
+        if (!lstm && c0 != null) throw new IllegalArgumentException(name + ": only LSTM takes a cell state");
+        int batch = input.batchSize();
+        Tensor h = initialState(name, "hx", h0, true, batch, data.dtype(), projSize > 0 ? projSize : hiddenSize);
+        Tensor c = lstm ? initialState(name, "cx", c0, true, batch, data.dtype(), hiddenSize) : null;
+        List<Tensor> sequences = RnnUtils.unpackSequence(input), outputs = new ArrayList<>(), lastH = new ArrayList<>(), lastC = new ArrayList<>();
+        for (int b = 0; b < batch; b++) {
+            Tensor one = sequences.get(b).unsqueeze(batchFirst ? 0 : 1);
+            Output o = run(one, h.narrow(1, b, 1), lstm ? c.narrow(1, b, 1) : null);
+            outputs.add(o.output().squeeze(batchFirst ? 0 : 1));
+            lastH.add(o.hN());
+            if (lstm) lastC.add(o.cN());
+        }
+        return new PackedOutput(RnnUtils.packLike(outputs, input), Tensor.cat(lastH, 1), lstm ? Tensor.cat(lastC, 1) : null);
+    }
+
     /**
      * One LSTM layer with proj_size, as ATen's: each step's gates from the input's projection and
      * {@code h·W_hhᵀ + b_hh}, the cell ({@link RecurrentOps#lstmCell}), then {@code h = h'·W_hrᵀ}
@@ -166,9 +200,9 @@ public abstract class RNNBase extends Module {
     }
 
     /** {@code given} as {@code [layers·directions, N, size]}, or zeros; PyTorch's checks and messages. */
-    private Tensor initialState(String name, String what, Tensor given, boolean batched, Tensor x, int size) {
-        int[] expected = {numLayers * (bidirectional ? 2 : 1), x.size(1), size};
-        if (given == null) return Tensor.zeros(x.dtype(), expected);
+    private Tensor initialState(String name, String what, Tensor given, boolean batched, int batch, dev.ember.tensor.DType dtype, int size) {
+        int[] expected = {numLayers * (bidirectional ? 2 : 1), batch, size};
+        if (given == null) return Tensor.zeros(dtype, expected);
         if (batched && given.dim() != 3) {
             throw new IllegalArgumentException(name + ": For batched 3-D input, " + what + " should also be 3-D but got " + given.dim() + "-D tensor");
         }

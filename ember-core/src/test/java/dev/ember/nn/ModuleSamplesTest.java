@@ -102,6 +102,7 @@ class ModuleSamplesTest {
         s.add(one("GLU no_batch_dim", GLU::new, "torch.glu(x, -1)", x(4)));
         s.add(one("GLU dim=1", () -> new GLU(1), "torch.glu(x, 1)", x(5, 6, 7)));
         s.add(one("PReLU num_parameters=3", () -> new PReLU(3, 0.25), "torch.prelu(x, weight)", x(2, 3, 4)));
+        s.add(one("RReLU eval", () -> new RReLU(0.1, 0.3).eval(), "torch.rrelu(x, 0.1, 0.3, False)", x(2, 3, 4)));
     }
 
     private static void layers(List<Sample> s) {
@@ -134,6 +135,8 @@ class ModuleSamplesTest {
         s.add(one("Dropout2d eval", () -> new Dropout2d(0.5).eval(), "x", x(2, 3, 4, 4)));
         s.add(one("Dropout1d eval", () -> new Dropout1d(0.5).eval(), "x", x(2, 3, 4)));
         s.add(one("Dropout3d eval", () -> new Dropout3d(0.5).eval(), "x", x(2, 3, 2, 2, 2)));
+        s.add(one("AlphaDropout eval", () -> new AlphaDropout(0.5).eval(), "x", x(2, 3, 4)));
+        s.add(one("FeatureAlphaDropout eval", () -> new FeatureAlphaDropout(0.5).eval(), "x", x(2, 3, 4, 4)));
         s.add(two("CosineSimilarity", CosineSimilarity::new, CosineSimilarity::forward, "torch.cosine_similarity(x, y, 1, 1e-8)", x(10, 20), x(10, 20)));
         s.add(two("CosineSimilarity dim=0 broadcast", () -> new CosineSimilarity(0, 1e-6), CosineSimilarity::forward, "torch.cosine_similarity(x, y, 0, 1e-6)", x(4, 5), x(4, 1)));
         s.add(two("PairwiseDistance", PairwiseDistance::new, PairwiseDistance::forward, "torch.pairwise_distance(x, y, 2.0, 1e-6, False)", x(10, 20), x(10, 20)));
@@ -198,6 +201,10 @@ class ModuleSamplesTest {
                 positive(1, 3, 7)));
         s.add(one("LPPool1d norm=2 stride=3", () -> new LPPool1d(2, 2, 3, false), "torch.pow(torch.avg_pool1d(x.pow(2.0), [2], [3]) * 2, 0.5)", positive(1, 3, 7)));
         s.add(one("LPPool2d", () -> new LPPool2d(2, new int[] {2, 2}, new int[] {2, 2}, false), "torch.pow(torch.avg_pool2d(x.pow(2.0), [2, 2], [2, 2]) * 4, 0.5)", positive(1, 3, 7, 7)));
+        s.add(one("LPPool3d", () -> new LPPool3d(2, new int[] {2, 2, 2}, new int[] {2, 2, 2}, false), "torch.pow(torch.avg_pool3d(x.pow(2.0), [2, 2, 2], [2, 2, 2]) * 8, 0.5)",
+                positive(1, 2, 4, 4, 4)));
+        s.add(one("LPPool3d norm=1.5 no_batch_dim stride=1 ceil", () -> new LPPool3d(1.5, new int[] {2, 1, 2}, new int[] {1, 1, 2}, true),
+                "torch.pow(torch.avg_pool3d(x.pow(1.5), [2, 1, 2], [1, 1, 2], [0, 0, 0], True) * 4, 1.0 / 1.5)", positive(2, 3, 3, 5)));
         s.add(two("MaxUnpool1d", () -> new MaxUnpool1d(2), MaxUnpool1d::forward,
                 "torch.max_unpool2d(x.unsqueeze(-1), y.unsqueeze(-1), [8, 1]).squeeze(-1)", x(1, 1, 4), fixed(Tensor.ofLongs(1, 3, 4, 6).reshape(1, 1, 4))));
         s.add(two("MaxUnpool2d", () -> new MaxUnpool2d(2), MaxUnpool2d::forward,
@@ -476,6 +483,9 @@ class ModuleSamplesTest {
                 "torch.instance_norm(x, weight, bias, running_mean, running_var, False, 0.3, 1e-5, False)", x(4, 3, 15)));
         s.add(one("InstanceNorm2d affine", () -> new InstanceNorm2d(3, 1e-5, 0.1, true, false),
                 "torch.instance_norm(x, weight, bias, None, None, True, 0.1, 1e-5, False)", x(2, 3, 6, 6)));
+        s.add(one("InstanceNorm3d", () -> new InstanceNorm3d(3), "torch.instance_norm(x, None, None, None, None, True, 0.1, 1e-5, False)", x(2, 3, 3, 4, 4)));
+        s.add(one("InstanceNorm3d affine tracking no_batch_dim", () -> new InstanceNorm3d(3, 1e-5, 0.3, true, true),
+                "torch.instance_norm(x.unsqueeze(0), weight, bias, running_mean, running_var, True, 0.3, 1e-5, False).squeeze(0)", x(3, 2, 3, 4)));
         s.add(one("GroupNorm", () -> new GroupNorm(3, 6, 1e-3, true), "torch.group_norm(x, 3, weight, bias, 1e-3)", x(4, 6, 5)));
         s.add(one("GroupNorm 2d not affine", () -> new GroupNorm(3, 6, 1e-3, false), "torch.group_norm(x, 3, None, None, 1e-3)", x(4, 6, 2, 3)));
         s.add(one("GroupNorm one group", () -> new GroupNorm(1, 6), "torch.group_norm(x, 1, weight, bias, 1e-5)", x(4, 6, 5)));
@@ -528,6 +538,10 @@ class ModuleSamplesTest {
         s.add(one("Upsample nearest", () -> new Upsample(2.0), "torch.upsample_nearest2d(x, None, [2.0, 2.0])", x(1, 2, 3, 3)));
         s.add(one("Upsample nearest size 1d", () -> new Upsample(new int[] {7}, null, "nearest", null), "torch.upsample_nearest1d(x, [7], None)", x(1, 2, 3)));
         s.add(one("Upsample bilinear", () -> new Upsample(2.0, "bilinear"), "torch.upsample_bilinear2d(x, None, False, [2.0, 2.0])", x(1, 2, 3, 3)));
+        s.add(one("UpsamplingNearest2d", () -> new UpsamplingNearest2d(2.0), "torch.upsample_nearest2d(x, None, [2.0, 2.0])", x(1, 2, 3, 3)));
+        s.add(one("UpsamplingNearest2d size", () -> new UpsamplingNearest2d(new int[] {5, 4}, null), "torch.upsample_nearest2d(x, [5, 4], None)", x(2, 2, 3, 3)));
+        s.add(one("UpsamplingBilinear2d", () -> new UpsamplingBilinear2d(2.0), "torch.upsample_bilinear2d(x, None, True, [2.0, 2.0])", x(1, 2, 3, 3)));
+        s.add(one("UpsamplingBilinear2d size", () -> new UpsamplingBilinear2d(new int[] {5, 7}, null), "torch.upsample_bilinear2d(x, [5, 7], True, None)", x(1, 2, 3, 4)));
         s.add(one("Upsample bilinear align_corners", () -> new Upsample(null, new double[] {2.0, 1.5}, "bilinear", true), "torch.upsample_bilinear2d(x, None, True, [2.0, 1.5])", x(1, 2, 3, 4)));
         s.add(one("Upsample linear", () -> new Upsample(3.0, "linear"), "torch.upsample_linear1d(x, None, False, [3.0])", x(1, 2, 4)));
         s.add(one("Upsample bicubic", () -> new Upsample(2.0, "bicubic"), "torch.upsample_bicubic2d(x, None, False, [2.0, 2.0])", x(1, 2, 3, 3)));
