@@ -28,6 +28,7 @@ public final class OpRegistry {
         "dev.ember.ops.PadOps",
         "dev.ember.ops.BucketizeOps",
         "dev.ember.ops.LuOps",
+        "dev.ember.ops.LinalgLuOps",
         "dev.ember.ops.OrthogonalOps",
         "dev.ember.ops.ScatterOps",
         "dev.ember.ops.ScatterReduceOps",

@@ -255,6 +255,16 @@ class OpGradcheckTest {
         s(dev.ember.ops.LuOps.LINALG_INV, "batched", wellConditioned(2, 3));
         s(dev.ember.ops.LuOps.LINALG_SOLVE, "matrix right-hand side, broadcast", wellConditioned(2, 3), x(3, 2), true);
         s(dev.ember.ops.LuOps.LINALG_SOLVE, "vector right-hand side", wellConditioned(1, 3).squeeze(0).detach().requiresGrad(true), x(3), true);
+        s(dev.ember.ops.LinalgLuOps.LINALG_LU_FACTOR_EX, "square, batched", x(2, 3, 3), true, false);
+        s(dev.ember.ops.LinalgLuOps.LINALG_LU_FACTOR_EX, "tall", x(4, 2), true, false);
+        s(dev.ember.ops.LinalgLuOps.LINALG_LU_FACTOR, "wide", x(2, 4), true);
+        s(dev.ember.ops.LinalgLuOps.LU_UNPACK, "square", x(3, 3), Tensor.of(new int[] {2, 3, 3}, 3), true, true);
+        s(dev.ember.ops.LinalgLuOps.LU_UNPACK, "wide", x(2, 4), Tensor.of(new int[] {2, 2}, 2), true, true);
+        s(dev.ember.ops.LinalgLuOps.LU_UNPACK, "tall", x(4, 2), Tensor.of(new int[] {3, 4}, 2), true, true);
+        s(dev.ember.ops.LinalgLuOps.LINALG_SOLVE_TRIANGULAR, "upper, left, broadcast", wellConditioned(2, 3), x(3, 2), true, true, false);
+        s(dev.ember.ops.LinalgLuOps.LINALG_SOLVE_TRIANGULAR, "lower, right, unitriangular", wellConditioned(1, 3), x(2, 2, 3), false, false, true);
+        s(dev.ember.ops.LinalgLuOps.LINALG_INV_EX, "batched", wellConditioned(2, 3), false);
+        s(dev.ember.ops.LinalgLuOps.LINALG_SOLVE_EX, "broadcast", wellConditioned(2, 3), x(3, 2), true, false);
         s(dev.ember.ops.OrthogonalOps.LINALG_QR, "tall, reduced", x(2, 4, 3), "reduced");
         s(dev.ember.ops.OrthogonalOps.LINALG_QR, "wide", x(3, 5), "reduced");
         s(dev.ember.ops.OrthogonalOps.LINALG_QR, "square, complete", x(3, 3), "complete");
@@ -434,9 +444,12 @@ class OpGradcheckTest {
      * libtorch's gradient instead: cholesky reads only A's lower triangle while its gradient is
      * symmetrized (derivatives.yaml's, for a symmetric A), as PyTorch's own gradcheck of it
      * symmetrizes its input first (LuOpsTest.choleskyAndMatrixPowerMatchLibtorch); eigh likewise reads one
-     * triangle and gives ATen's symmetric gradient (QrEighSvdTest.gradientsMatchLibtorch).
+     * triangle and gives ATen's symmetric gradient (QrEighSvdTest.gradientsMatchLibtorch); cholesky_ex
+     * is cholesky's formula, and cholesky_inverse reads one triangle while ATen's gradient treats the
+     * whole factor as L (both in LinalgLuOpsTest.gradientsMatchLibtorch).
      */
-    static final java.util.Set<String> CHECKED_AGAINST_LIBTORCH = java.util.Set.of("aten.linalg_cholesky.default", "aten.linalg_eigh.default");
+    static final java.util.Set<String> CHECKED_AGAINST_LIBTORCH = java.util.Set.of("aten.linalg_cholesky.default", "aten.linalg_eigh.default",
+            "aten.linalg_cholesky_ex.default", "aten.cholesky_inverse.default");
 
     @TestFactory
     List<DynamicTest> everyFormulaMatchesFiniteDifferences() {
