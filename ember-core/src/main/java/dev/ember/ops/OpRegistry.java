@@ -44,6 +44,7 @@ public final class OpRegistry {
         "dev.ember.ops.LossOps",
         "dev.ember.ops.AssertOps",
         "dev.ember.ops.MathOps",
+        "dev.ember.ops.SpecialFunctionOps",
         "dev.ember.ops.NnComposites",
         "dev.ember.ops.CountingOps",
     };

@@ -427,6 +427,14 @@ class OpGradcheckTest {
         s(dev.ember.ops.NnComposites.MULTILABEL_MARGIN_LOSS, x(2, 4), idx(new long[] {3, 1, -1, 0, 2, -1, 1, 3}, 2, 4), 2L);
 
         // everyday pointwise ops (session 34): ATen's formulas where the decomposition's differ
+        s(dev.ember.ops.SpecialFunctionOps.SPECIAL_NDTRI, probability(2, 3));
+        s(dev.ember.ops.SpecialFunctionOps.SPECIAL_ZETA, "q only (ATen has no x-gradient)", pos(2, 3).add(1.5).detach(), pos(3));
+        s(dev.ember.ops.SpecialFunctionOps.IGAMMA, "x only (ATen has no a-gradient)", pos(2, 3).mul(3.0).detach(), pos(3));
+        s(dev.ember.ops.SpecialFunctionOps.IGAMMAC, "x only (ATen has no a-gradient)", pos(3).mul(3.0).detach(), pos(2, 3));
+        s(dev.ember.ops.SpecialFunctionOps.MVLGAMMA, pos(2, 3).add(1.5).detach().requiresGrad(true), 3L);
+        s(dev.ember.ops.SpecialFunctionOps.BERNOULLI_TENSOR, "piecewise constant: zero", c(2, 3), probability(3), null);
+        s(MathOps.POLYGAMMA, "n = 2, through the Hurwitz zeta", 2L, pos(2, 3));
+        s(MathOps.POLYGAMMA, "n = 3", 3L, pos(2, 3));
         s(MathOps.COPYSIGN, pos(2, 3), x(3));
         s(MathOps.COPYSIGN_SCALAR, x(2, 3), -2.0);
         s(MathOps.LOGIT, probability(2, 3), null);
@@ -533,13 +541,16 @@ class OpGradcheckTest {
             "aten.gcd.default", "aten.lcm.default",   // integers only
             "aten.bitwise_left_shift.Tensor", "aten.bitwise_left_shift.Tensor_Scalar", "aten.bitwise_left_shift.Scalar_Tensor",   // integers only
             "aten.bitwise_right_shift.Tensor", "aten.bitwise_right_shift.Tensor_Scalar", "aten.bitwise_right_shift.Scalar_Tensor",
-            "aten.detach.default");   // its output carries no gradient by definition
+            "aten.detach.default",   // its output carries no gradient by definition
+            // derivatives.yaml marks torch.special's Bessel family non_differentiable
+            "aten.special_bessel_j0.default", "aten.special_bessel_j1.default", "aten.special_bessel_y0.default", "aten.special_bessel_y1.default",
+            "aten.special_modified_bessel_i0.default", "aten.special_modified_bessel_i1.default", "aten.special_modified_bessel_k0.default",
+            "aten.special_modified_bessel_k1.default", "aten.special_scaled_modified_bessel_k0.default", "aten.special_scaled_modified_bessel_k1.default");
 
     /**
      * Differentiable ops without a formula yet, and what they need: the recurrence's backward only
      * (the other backward ops' double-backward formulas are gradchecked above).
      */
     static final Map<String, String> NOT_YET = Map.of(
-            "aten.rnn_layer_backward.default", "double backward through a recurrence: its kernel differentiates the steps again (recomputation) without recording that",
-            "aten.polygamma.default", "its derivative is polygamma(n + 1); Ember computes n = 0 and 1 only (n >= 2 needs the Hurwitz zeta)");
+            "aten.rnn_layer_backward.default", "double backward through a recurrence: its kernel differentiates the steps again (recomputation) without recording that");
 }
