@@ -295,6 +295,26 @@ class LinalgLuOpsTest {
         assertEquals("torch.lu_unpack: Expected LU_pivots of shape [3] (LU's batch and min(m, n)), but got [2]", e.getMessage());
     }
 
+    /** docs/tensors.md, "LU, triangular solves and the _ex forms", as written there: the shapes it promises, and what each undoes. */
+    @Test
+    void docsExample() {
+        Tensor a = Tensor.randn(2, 4, 4).add(Tensor.eye(4).mul(3.0)), b = Tensor.randn(2, 4, 3);
+        List<Tensor> lu = Linalg.luFactor(a);                              // LU [2, 4, 4], pivots [2, 4] int32
+        Tensor x = Linalg.luSolve(lu.get(0), lu.get(1), b);                // a · x = b
+        List<Tensor> plu = Linalg.lu(Tensor.randn(5, 3));                  // P [5, 5], L [5, 3], U [3, 3]
+        Tensor y = Linalg.solveTriangular(a.triu(), b, true);              // reads the upper triangle only
+        Tensor info = Linalg.invEx(Tensor.zeros(3, 3), false).get(1);      // 1: U's first diagonal element is 0
+        assertEquals(List.of(2, 4, 4), shape(lu.get(0)));
+        assertEquals(List.of(2, 4), shape(lu.get(1)));
+        assertEquals(DType.INT32, lu.get(1).dtype());
+        assertClose(a.matmul(x), b, "a · x = b", TorchAssert.Tolerance.of(1e-4, 1e-4));
+        assertEquals(List.of(List.of(5, 5), List.of(5, 3), List.of(3, 3)), plu.stream().map(LinalgLuOpsTest::shape).toList());
+        assertClose(a.triu().matmul(y), b, "triu(a) · y = b", TorchAssert.Tolerance.of(1e-4, 1e-4));
+        assertEquals(1L, info.to(DType.INT64).item());
+    }
+
+    private static List<Integer> shape(Tensor t) { return java.util.Arrays.stream(t.shape()).boxed().toList(); }
+
     static Tensor luProgram(Tensor a, Tensor b) {
         List<Tensor> f = Linalg.luFactor(a);
         List<Tensor> plu = Linalg.lu(a);

@@ -260,6 +260,23 @@ class SpecialFunctionOpsTest {
                 "a = a.detach().requires_grad_(True)\nreturn torch.autograd.grad([torch.special_gammainc(a, b).sum()], [a])", f, f);
     }
 
+    /** docs/tensors.md, "torch.special", as written there: the values it promises. */
+    @Test
+    void docsExample() {
+        Tensor q = Special.ndtri(Tensor.of(0.025, 0.5, 0.975));            // [-1.96, 0, 1.96]
+        Tensor z = Special.zeta(Tensor.of(2.0), Tensor.of(1.0));           // π²/6
+        Tensor p = Special.gammainc(Tensor.of(2.0, 3.0), Tensor.of(1.0, 4.0));
+        Tensor j = Special.besselJ0(Tensor.of(0.0, 2.404825557695773));    // [1, ~0]
+        assertClose(q, Torch.call("torch.special_ndtri(a)", Tensor.of(0.025, 0.5, 0.975)), "ndtri");
+        assertEquals(1.96, q.toDoubleArray()[2], 1e-3);
+        assertClose(z, Tensor.of(Math.PI * Math.PI / 6), "ζ(2, 1)", TorchAssert.Tolerance.of(1e-14, 0));
+        // P(2, x) = 1 − e^(−x)(1 + x), P(3, x) = 1 − e^(−x)(1 + x + x²/2)
+        assertClose(p, Tensor.of(1 - Math.exp(-1) * 2, 1 - Math.exp(-4) * (1 + 4 + 8)), "gammainc", TorchAssert.Tolerance.of(1e-13, 1e-15));
+        assertClose(j, Torch.call("torch.special_bessel_j0(a)", Tensor.of(0.0, 2.404825557695773)), "J₀ at 0 and its first zero");
+        assertEquals(1.0, j.toDoubleArray()[0]);
+        assertEquals(0.0, j.toDoubleArray()[1], 1e-15);
+    }
+
     static Tensor special(Tensor x, Tensor y) {
         // zeta's and the incomplete gammas' first arguments have no gradient in ATen: constants here
         Tensor q = y.abs().add(0.5), a = x.detach().abs().add(0.1);
