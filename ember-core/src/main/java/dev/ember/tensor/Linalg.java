@@ -215,4 +215,10 @@ public final class Linalg {
 
     /** torch.cholesky_inverse: {@code (L Lᵀ)⁻¹} from the factor L ({@code (Uᵀ U)⁻¹} with upper). */
     public static Tensor choleskyInverse(Tensor factor, boolean upper) { return LinalgLuOps.CHOLESKY_INVERSE.callTensor(factor, upper); }
+
+    /** torch.geqrf: [a, tau], QR in LAPACK's compact form (R on and above the diagonal, the Householder reflectors below). */
+    public static List<Tensor> geqrf(Tensor a) { return dev.ember.ops.HouseholderOps.GEQRF.callList(a); }
+
+    /** torch.linalg.householder_product: Q's first n columns from geqrf's reflectors and taus. */
+    public static Tensor householderProduct(Tensor reflectors, Tensor tau) { return dev.ember.ops.HouseholderOps.LINALG_HOUSEHOLDER_PRODUCT.callTensor(reflectors, tau); }
 }

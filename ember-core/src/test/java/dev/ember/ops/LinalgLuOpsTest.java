@@ -295,6 +295,54 @@ class LinalgLuOpsTest {
         assertEquals("torch.lu_unpack: Expected LU_pivots of shape [3] (LU's batch and min(m, n)), but got [2]", e.getMessage());
     }
 
+    @Test
+    void geqrfAndHouseholderProductMatchLibtorch() {
+        for (DType dtype : FLOATS) {
+            TorchAssert.Tolerance tol = tolerance(dtype);
+            for (int[] shape : List.of(new int[] {4, 3}, new int[] {3, 5}, new int[] {2, 4, 4}, new int[] {1, 1})) {
+                Tensor a = randn(dtype, shape);
+                String s = dtype + " " + java.util.Arrays.toString(shape);
+                List<Tensor> qr = Linalg.geqrf(a);
+                assertAll(qr, reference("torch.geqrf(a)", dtype, a), s + " geqrf", tol);
+                if (shape[shape.length - 2] >= shape[shape.length - 1]) {
+                    assertAll(List.of(Linalg.householderProduct(qr.get(0), qr.get(1))), reference("torch.linalg_householder_product(a, b)", dtype, qr.get(0), qr.get(1)),
+                            s + " householder_product", tol);
+                    Tensor fewer = qr.get(1).narrow(-1, 0, 1);
+                    assertAll(List.of(HouseholderOps.ORGQR.callTensor(qr.get(0), fewer)), reference("torch.orgqr(a, b)", dtype, qr.get(0), fewer),
+                            s + " orgqr with fewer reflectors", tol);
+                }
+            }
+        }
+        Tensor a = randn(DType.FLOAT64, 2, 4, 3), tau = Tensor.rand(2, 3).to(DType.FLOAT64);
+        Tensor la = a.detach().requiresGrad(true), lt = tau.detach().requiresGrad(true);
+        Tensor loss = Linalg.householderProduct(la, lt).sin().sum();
+        List<Tensor> got = Autograd.grad(List.of(loss), List.of(la, lt), null, false, false, false);
+        String body = "a = a.detach().requires_grad_(True)\nb = b.detach().requires_grad_(True)\n"
+                + "return torch.autograd.grad([torch.linalg_householder_product(a, b).sin().sum()], [a, b])";
+        try (NDManager m = Torch.scope()) {
+            assertClose(got, Torch.callListWithGrad(m, body, a, tau), "householder_product's gradients", TorchAssert.Tolerance.of(1e-8, 1e-10));
+        }
+        Tensor m3 = randn(DType.FLOAT64, 3, 3), v = randn(DType.FLOAT64, 3), ints = Tensor.ofLongs(1, 2, 3, 4).reshape(2, 2);
+        sameRefusal(() -> Linalg.geqrf(v), "torch.geqrf(a)", v);
+        sameRefusal(() -> Linalg.geqrf(ints), "torch.geqrf(a)", ints);
+        sameRefusal(() -> Linalg.householderProduct(m3, randn(DType.FLOAT64, 4)), "torch.linalg_householder_product(a, b)", m3, randn(DType.FLOAT64, 4));
+        sameRefusal(() -> Linalg.householderProduct(randn(DType.FLOAT64, 2, 3), v), "torch.linalg_householder_product(a, b)", randn(DType.FLOAT64, 2, 3), v);
+        sameRefusal(() -> Linalg.householderProduct(m3, randn(DType.FLOAT32, 3)), "torch.linalg_householder_product(a, b)", m3, randn(DType.FLOAT32, 3));
+        sameRefusal(() -> Linalg.householderProduct(m3, randn(DType.FLOAT64, 2, 3)), "torch.linalg_householder_product(a, b)", m3, randn(DType.FLOAT64, 2, 3));
+        Tensor leaf = m3.detach().requiresGrad(true);
+        sameRefusalBackward(() -> Linalg.geqrf(leaf).get(0).sum().backward(), "a = a.detach().requires_grad_(True)\nreturn torch.autograd.grad([torch.geqrf(a)[0].sum()], [a])", m3);
+    }
+
+    private static void sameRefusalBackward(Executable ember, String torchBody, Object... args) {
+        Throwable e = assertThrows(RuntimeException.class, ember);
+        RuntimeException torch = assertThrows(RuntimeException.class, () -> {
+            try (NDManager m = Torch.scope()) {
+                Torch.callListWithGrad(m, torchBody, args);
+            }
+        });
+        assertTrue(Torch.refusalText(torch).contains(e.getMessage()), "Ember: " + e.getMessage() + "\nlibtorch: " + Torch.refusalText(torch));
+    }
+
     /** docs/tensors.md, "LU, triangular solves and the _ex forms", as written there: the shapes it promises, and what each undoes. */
     @Test
     void docsExample() {
@@ -320,7 +368,8 @@ class LinalgLuOpsTest {
         List<Tensor> plu = Linalg.lu(a);
         Tensor x = Linalg.luSolve(f.get(0), f.get(1), b).add(Linalg.solveTriangular(a, b, false, true, true));
         Tensor y = Linalg.triangularSolve(b, a, true, true, false).get(0).add(Linalg.solveEx(a, b, true, false).get(0));
-        Tensor z = Linalg.invEx(a, false).get(0).add(plu.get(1)).add(plu.get(2)).add(Linalg.choleskyInverse(a, false));
+        Tensor z = Linalg.invEx(a, false).get(0).add(plu.get(1)).add(plu.get(2)).add(Linalg.choleskyInverse(a, false))
+                .add(Linalg.householderProduct(a, b.select(-1, 0)));
         return CompiledOpsCheck.flattenedAndJoined(List.of(x, y, z));
     }
 
