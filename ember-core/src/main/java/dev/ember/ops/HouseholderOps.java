@@ -59,6 +59,10 @@ public final class HouseholderOps {
             a -> checkHouseholderProduct(a.tensor(0), a.tensor(1)),
             (e, a) -> e.call(LINALG_HOUSEHOLDER_PRODUCT, a[0], a[1]));
 
+    public static final OpOverload LINALG_HOUSEHOLDER_PRODUCT_OUT = OutForms.of(
+            "linalg_householder_product.out(Tensor input, Tensor tau, *, Tensor(a!) out) -> Tensor(a!)", LINALG_HOUSEHOLDER_PRODUCT);
+    public static final OpOverload ORGQR_OUT = OutForms.of("orgqr.out(Tensor self, Tensor input2, *, Tensor(a!) out) -> Tensor(a!)", ORGQR);
+
     /** ATen's householder_product checks, in its order. */
     private static void checkHouseholderProduct(Tensor input, Tensor tau) {
         String op = "torch.linalg.householder_product";

@@ -183,6 +183,17 @@ public final class LinalgLuOps {
             })
             .register();
 
+    // ------------------------------------------------------------------ out= (out must have the result's dtype and shape)
+
+    public static final OpOverload LINALG_SOLVE_TRIANGULAR_OUT = OutForms.of(
+            "linalg_solve_triangular.out(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor(a!) out) -> Tensor(a!)",
+            LINALG_SOLVE_TRIANGULAR);
+    public static final OpOverload LINALG_LU_SOLVE_OUT = OutForms.of(
+            "linalg_lu_solve.out(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor(a!) out) -> Tensor(a!)", LINALG_LU_SOLVE);
+    public static final OpOverload LU_SOLVE_OUT = OutForms.of("lu_solve.out(Tensor self, Tensor LU_data, Tensor LU_pivots, *, Tensor(a!) out) -> Tensor(a!)", LU_SOLVE);
+    public static final OpOverload CHOLESKY_INVERSE_OUT = OutForms.of("cholesky_inverse.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)",
+            CHOLESKY_INVERSE);
+
     // ------------------------------------------------------------------ checks and metadata
 
     private static void notImplementedUnlessFloating(String kernel, DType dtype) {

@@ -333,6 +333,27 @@ class LinalgLuOpsTest {
         sameRefusalBackward(() -> Linalg.geqrf(leaf).get(0).sum().backward(), "a = a.detach().requires_grad_(True)\nreturn torch.autograd.grad([torch.geqrf(a)[0].sum()], [a])", m3);
     }
 
+    @Test
+    void outFormsWriteTheFunctionalResult() {
+        Tensor a = wellConditioned(DType.FLOAT64, 2, 3, 3), b = randn(DType.FLOAT64, 2, 3, 2);
+        Tensor out = Tensor.zeros(DType.FLOAT64, 2, 3, 2);
+        assertTrue(LinalgLuOps.LINALG_SOLVE_TRIANGULAR_OUT.callTensor(a, b, true, true, false, out) == out, "out= returns out");
+        assertClose(out, Linalg.solveTriangular(a, b, true), "linalg_solve_triangular.out", TorchAssert.Tolerance.EXACT);
+        List<Tensor> f = Linalg.luFactor(a);
+        Tensor lu = Tensor.zeros(DType.FLOAT64, 2, 3, 2);
+        LinalgLuOps.LINALG_LU_SOLVE_OUT.call(f.get(0), f.get(1), b, true, false, lu);
+        assertClose(lu, Linalg.luSolve(f.get(0), f.get(1), b), "linalg_lu_solve.out", TorchAssert.Tolerance.EXACT);
+        Tensor ci = Tensor.zeros(DType.FLOAT64, 2, 3, 3);
+        LinalgLuOps.CHOLESKY_INVERSE_OUT.call(a, false, ci);
+        assertClose(ci, Linalg.choleskyInverse(a, false), "cholesky_inverse.out", TorchAssert.Tolerance.EXACT);
+        Tensor q = Tensor.zeros(DType.FLOAT64, 2, 3, 3);
+        HouseholderOps.LINALG_HOUSEHOLDER_PRODUCT_OUT.call(a, b.select(-1, 0), q);
+        assertClose(q, Linalg.householderProduct(a, b.select(-1, 0)), "householder_product.out", TorchAssert.Tolerance.EXACT);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LinalgLuOps.LINALG_SOLVE_TRIANGULAR_OUT.call(a, b, true, true, false, Tensor.zeros(DType.FLOAT32, 2, 3, 2)));
+        assertEquals("linalg_solve_triangular: Expected out tensor to have dtype double, but got float instead", e.getMessage());
+    }
+
     private static void sameRefusalBackward(Executable ember, String torchBody, Object... args) {
         Throwable e = assertThrows(RuntimeException.class, ember);
         RuntimeException torch = assertThrows(RuntimeException.class, () -> {

@@ -260,6 +260,30 @@ class SpecialFunctionOpsTest {
                 "a = a.detach().requires_grad_(True)\nreturn torch.autograd.grad([torch.special_gammainc(a, b).sum()], [a])", f, f);
     }
 
+    @Test
+    void outFormsWriteTheResultAsLibtorchDoes() {
+        Tensor x = Tensor.of(new float[] {2f, 3.5f, 6f}, 3), q = Tensor.of(new float[] {0.5f, 1f, 4f}, 3);
+        Tensor out = Tensor.zeros(DType.FLOAT64, 3);
+        Tensor returned = SpecialFunctionOps.SPECIAL_ZETA_OUT.callTensor(x, q, out);
+        assertTrue(returned == out, "out= returns out");
+        assertClose(out, Torch.call("c = torch.zeros([3], dtype=torch.float64)\ntorch.special_zeta(a, b, out=c)\nreturn c", x, q), "special_zeta.out into float64");
+        Tensor g = Tensor.zeros(DType.FLOAT32, 3);
+        SpecialFunctionOps.IGAMMAC_OUT.call(q, x, g);
+        assertClose(g, Torch.call("c = torch.zeros([3])\ntorch.igammac(a, b, out=c)\nreturn c", q, x), "igammac.out");
+        Tensor j = Tensor.zeros(DType.FLOAT32, 3);
+        SpecialFunctionOps.SPECIAL_BESSEL_Y1_OUT.call(x, j);
+        assertClose(j, Torch.call("c = torch.zeros([3])\ntorch.special_bessel_y1(a, out=c)\nreturn c", x), "special_bessel_y1.out");
+        Tensor mv = Tensor.zeros(DType.FLOAT32, 3);
+        SpecialFunctionOps.MVLGAMMA_OUT.call(x, 2L, mv);
+        assertClose(mv, Torch.call("c = torch.zeros([3])\ntorch.mvlgamma(a, 2, out=c)\nreturn c", x), "mvlgamma.out");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SpecialFunctionOps.SPECIAL_NDTRI_OUT.call(x, Tensor.zeros(DType.INT64, 3)));
+        assertEquals("special_ndtri: result type Float can't be cast to the desired output type Long", e.getMessage());
+        RuntimeException torch = assertThrows(RuntimeException.class, () -> Torch.call("c = torch.zeros([3], dtype=torch.int64)\ntorch.special_ndtri(a, out=c)\nreturn c", x));
+        assertTrue(Torch.refusalText(torch).contains("result type Float can't be cast to the desired output type Long"), Torch.refusalText(torch));
+        Tensor leaf = x.detach().requiresGrad(true);
+        assertThrows(RuntimeException.class, () -> SpecialFunctionOps.SPECIAL_NDTRI_OUT.call(leaf, Tensor.zeros(DType.FLOAT32, 3)), "out= refuses inputs that require grad, as ATen's");
+    }
+
     /** docs/tensors.md, "torch.special", as written there: the values it promises. */
     @Test
     void docsExample() {
