@@ -2,6 +2,7 @@ package dev.ember.ops;
 
 import dev.ember.ops.eager.CephesFunctions;
 import dev.ember.ops.eager.Copy;
+import dev.ember.ops.eager.OrthogonalPolynomials;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.FakeTensor;
 import dev.ember.tensor.Shapes;
@@ -47,6 +48,9 @@ public final class SpecialFunctionOps {
             x -> CephesFunctions.modifiedBesselK0(x, true));
     public static final OpOverload SPECIAL_SCALED_MODIFIED_BESSEL_K1 = nonDifferentiable("special_scaled_modified_bessel_k1(Tensor x) -> Tensor",
             x -> CephesFunctions.modifiedBesselK1(x, true));
+
+    public static final OpOverload SPECIAL_SPHERICAL_BESSEL_J0 = nonDifferentiable("special_spherical_bessel_j0(Tensor x) -> Tensor",
+            CephesFunctions::sphericalBesselJ0);
 
     /** derivatives.yaml marks the Bessel family {@code non_differentiable}: their results carry no gradient. */
     private static OpOverload nonDifferentiable(String schema, DoubleUnaryOperator fn) {
@@ -158,6 +162,52 @@ public final class SpecialFunctionOps {
                 })
                 .derivative(derivative)
                 .register();
+    }
+
+    // ------------------------------------------------------------------ orthogonal polynomials
+
+    /** A polynomial's value at x for degree n (truncated as {@link OrthogonalPolynomials#degree}); {@code float32}: the result is float32 (Hermite's limit). */
+    @FunctionalInterface
+    private interface Polynomial { double at(double x, long n, boolean float32); }
+
+    public static final OpOverload SPECIAL_CHEBYSHEV_POLYNOMIAL_T = polynomial("special_chebyshev_polynomial_t", (x, n, f) -> OrthogonalPolynomials.chebyshevT(x, n));
+    public static final OpOverload SPECIAL_CHEBYSHEV_POLYNOMIAL_U = polynomial("special_chebyshev_polynomial_u", (x, n, f) -> OrthogonalPolynomials.chebyshevU(x, n));
+    public static final OpOverload SPECIAL_CHEBYSHEV_POLYNOMIAL_V = polynomial("special_chebyshev_polynomial_v", (x, n, f) -> OrthogonalPolynomials.chebyshevV(x, n));
+    public static final OpOverload SPECIAL_CHEBYSHEV_POLYNOMIAL_W = polynomial("special_chebyshev_polynomial_w", (x, n, f) -> OrthogonalPolynomials.chebyshevW(x, n));
+    public static final OpOverload SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_T = polynomial("special_shifted_chebyshev_polynomial_t",
+            (x, n, f) -> OrthogonalPolynomials.shiftedChebyshevT(x, n));
+    public static final OpOverload SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_U = polynomial("special_shifted_chebyshev_polynomial_u",
+            (x, n, f) -> OrthogonalPolynomials.shiftedChebyshevU(x, n));
+    public static final OpOverload SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_V = polynomial("special_shifted_chebyshev_polynomial_v",
+            (x, n, f) -> OrthogonalPolynomials.shiftedChebyshevV(x, n));
+    public static final OpOverload SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W = polynomial("special_shifted_chebyshev_polynomial_w",
+            (x, n, f) -> OrthogonalPolynomials.shiftedChebyshevW(x, n));
+    public static final OpOverload SPECIAL_HERMITE_POLYNOMIAL_H = polynomial("special_hermite_polynomial_h", OrthogonalPolynomials::hermiteH);
+    public static final OpOverload SPECIAL_HERMITE_POLYNOMIAL_HE = polynomial("special_hermite_polynomial_he", OrthogonalPolynomials::hermiteHe);
+    public static final OpOverload SPECIAL_LAGUERRE_POLYNOMIAL_L = polynomial("special_laguerre_polynomial_l", (x, n, f) -> OrthogonalPolynomials.laguerreL(x, n));
+    public static final OpOverload SPECIAL_LEGENDRE_POLYNOMIAL_P = polynomial("special_legendre_polynomial_p", (x, n, f) -> OrthogonalPolynomials.legendreP(x, n));
+
+    /**
+     * {@code name(Tensor x, Tensor n)} (x and n broadcast, in their promoted floating dtype; no
+     * gradient, derivatives.yaml's non_differentiable) and its {@code .x_scalar} and {@code .n_scalar}
+     * overloads, a number for x or for n.
+     */
+    private static OpOverload polynomial(String name, Polynomial fn) {
+        OpOverload op = OpOverload.define(name + "(Tensor x, Tensor n) -> Tensor")
+                .meta(a -> TensorMeta.contiguous(TypePromotion.toFloating(TypePromotion.resultType(a.tensor(0), a.tensor(1))),
+                        Shapes.broadcast(name, a.tensor(0).shape(), a.tensor(1).shape())))
+                .kernel((a, m) -> {
+                    TensorMeta meta = (TensorMeta) m;
+                    boolean float32 = meta.dtype() == DType.FLOAT32;
+                    double[] x = a.tensor(0).to(meta.dtype()).expand(meta.shape()).toDoubleArray(), n = a.tensor(1).to(meta.dtype()).expand(meta.shape()).toDoubleArray();
+                    for (int i = 0; i < x.length; i++) x[i] = fn.at(x[i], OrthogonalPolynomials.degree(n[i]), float32);
+                    return LuOps.result(x, meta);
+                })
+                .nonDifferentiableOutputs(0)
+                .register();
+        ComposedOps.define(name + ".x_scalar(Scalar x, Tensor n) -> Tensor", (e, a) -> e.call(op, scalarBeside(e, a[0], a[1]), a[1]));
+        ComposedOps.define(name + ".n_scalar(Tensor x, Scalar n) -> Tensor", (e, a) -> e.call(op, a[0], scalarBeside(e, a[1], a[0])));
+        return op;
     }
 
     // ------------------------------------------------------------------ Scalar overloads of xlogy and xlog1py

@@ -545,7 +545,13 @@ class OpGradcheckTest {
             // derivatives.yaml marks torch.special's Bessel family non_differentiable
             "aten.special_bessel_j0.default", "aten.special_bessel_j1.default", "aten.special_bessel_y0.default", "aten.special_bessel_y1.default",
             "aten.special_modified_bessel_i0.default", "aten.special_modified_bessel_i1.default", "aten.special_modified_bessel_k0.default",
-            "aten.special_modified_bessel_k1.default", "aten.special_scaled_modified_bessel_k0.default", "aten.special_scaled_modified_bessel_k1.default");
+            "aten.special_modified_bessel_k1.default", "aten.special_scaled_modified_bessel_k0.default", "aten.special_scaled_modified_bessel_k1.default",
+            // and its orthogonal polynomials
+            "aten.special_chebyshev_polynomial_t.default", "aten.special_chebyshev_polynomial_u.default", "aten.special_chebyshev_polynomial_v.default",
+            "aten.special_chebyshev_polynomial_w.default", "aten.special_shifted_chebyshev_polynomial_t.default",
+            "aten.special_shifted_chebyshev_polynomial_u.default", "aten.special_shifted_chebyshev_polynomial_v.default",
+            "aten.special_shifted_chebyshev_polynomial_w.default", "aten.special_hermite_polynomial_h.default", "aten.special_hermite_polynomial_he.default",
+            "aten.special_laguerre_polynomial_l.default", "aten.special_legendre_polynomial_p.default", "aten.special_spherical_bessel_j0.default");
 
     /**
      * Differentiable ops without a formula yet, and what they need: the recurrence's backward only

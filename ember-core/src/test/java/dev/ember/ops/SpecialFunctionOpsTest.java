@@ -61,6 +61,7 @@ class SpecialFunctionOpsTest {
             Map.entry("special_modified_bessel_k1", SpecialFunctionOps.SPECIAL_MODIFIED_BESSEL_K1),
             Map.entry("special_scaled_modified_bessel_k0", SpecialFunctionOps.SPECIAL_SCALED_MODIFIED_BESSEL_K0),
             Map.entry("special_scaled_modified_bessel_k1", SpecialFunctionOps.SPECIAL_SCALED_MODIFIED_BESSEL_K1),
+            Map.entry("special_spherical_bessel_j0", SpecialFunctionOps.SPECIAL_SPHERICAL_BESSEL_J0),
             Map.entry("special_ndtri", SpecialFunctionOps.SPECIAL_NDTRI));
 
     @Test
@@ -258,6 +259,29 @@ class SpecialFunctionOpsTest {
         sameRefusal(() -> Special.gammaincc(ints, ints), "torch.igammac(a, b)", ints, ints);
         sameRefusal(() -> Special.gammainc(Tensor.of(new double[] {1, 2}, 2).requiresGrad(true), f).sum().backward(),
                 "a = a.detach().requires_grad_(True)\nreturn torch.autograd.grad([torch.special_gammainc(a, b).sum()], [a])", f, f);
+    }
+
+    @Test
+    void orthogonalPolynomialsMatchLibtorch() {
+        String[] names = {"chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
+            "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w",
+            "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l", "legendre_polynomial_p"};
+        double[] xs = {-1.5, -1, -0.7, -0.2, 0, 0.3, 0.5, 0.9, 1, 1.2, 3, Double.NaN, Double.POSITIVE_INFINITY};
+        double[] ns = {-1, 0, 1, 2, 3, 5, 7, 9, 12, 2.7, Double.NaN, Double.POSITIVE_INFINITY};
+        for (String name : names) {
+            OpOverload op = OpRegistry.get("aten.special_" + name + ".default");
+            for (DType d : List.of(DType.FLOAT32, DType.FLOAT64)) {
+                Tensor x = Inputs.fromDoubles(xs, d, xs.length, 1), n = Inputs.fromDoubles(ns, d, 1, ns.length);
+                TorchAssert.Tolerance tol = d == DType.FLOAT32 ? TorchAssert.Tolerance.of(2e-5, 2e-5) : TorchAssert.Tolerance.of(1e-12, 1e-12);
+                assertClose(op.callTensor(x, n), reference("torch.special_" + name + "(a, b)", d, x, n), name + " " + d, tol);
+            }
+            Tensor ints = Tensor.ofLongs(0, 1, 4), x = Tensor.of(new double[] {-0.4, 0.25, 2}, 3);
+            assertClose(op.callTensor(x, ints), Torch.call("torch.special_" + name + "(a, b)", x, ints), name + " with integer degrees");
+            assertClose(OpRegistry.get("aten.special_" + name + ".x_scalar").callTensor(0.3, ints), Torch.call("torch.special_" + name + "(0.3, a)", ints),
+                    name + " x a number");
+            assertClose(OpRegistry.get("aten.special_" + name + ".n_scalar").callTensor(x, 3L), Torch.call("torch.special_" + name + "(a, 3)", x), name + " n a number");
+            assertFalse(op.callTensor(x.detach().requiresGrad(true), ints).requiresGrad(), name + " is non_differentiable, as in derivatives.yaml");
+        }
     }
 
     @Test

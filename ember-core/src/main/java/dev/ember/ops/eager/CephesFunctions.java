@@ -339,6 +339,16 @@ public final class CephesFunctions {
         return hankel(x, THREE_PI_4, true, J1_PP, J1_PQ, J1_QP, J1_QQ);
     }
 
+    /** The spherical Bessel function j₀(x) = sin(x)/x (ATen's own: its Taylor polynomial below |x| = 0.5, 0 at ±inf). */
+    public static double sphericalBesselJ0(double x) {
+        if (Double.isInfinite(x)) return 0;
+        if (Math.abs(x) < 0.5) {
+            double z = x * x;
+            return 1.0 + z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0 + z * (1.0 / 362880.0 + z * (-1.0 / 39916800.0 + z * (1.0 / 6227020800.0))))));
+        }
+        return Math.sin(x) / x;
+    }
+
     // ------------------------------------------------------------------ modified Bessel functions
 
     private static final double[] I0_A = {-4.41534164647933937950e-18, 3.33079451882223809783e-17, -2.43127984654795469359e-16, 1.71539128555513303061e-15,
