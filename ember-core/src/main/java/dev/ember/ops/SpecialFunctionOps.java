@@ -49,6 +49,7 @@ public final class SpecialFunctionOps {
     public static final OpOverload SPECIAL_SCALED_MODIFIED_BESSEL_K1 = nonDifferentiable("special_scaled_modified_bessel_k1(Tensor x) -> Tensor",
             x -> CephesFunctions.modifiedBesselK1(x, true));
 
+    public static final OpOverload SPECIAL_AIRY_AI = nonDifferentiable("special_airy_ai(Tensor x) -> Tensor", CephesFunctions::airyAi);
     public static final OpOverload SPECIAL_SPHERICAL_BESSEL_J0 = nonDifferentiable("special_spherical_bessel_j0(Tensor x) -> Tensor",
             CephesFunctions::sphericalBesselJ0);
 

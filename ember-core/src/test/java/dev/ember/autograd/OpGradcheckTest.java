@@ -551,7 +551,7 @@ class OpGradcheckTest {
             "aten.special_chebyshev_polynomial_w.default", "aten.special_shifted_chebyshev_polynomial_t.default",
             "aten.special_shifted_chebyshev_polynomial_u.default", "aten.special_shifted_chebyshev_polynomial_v.default",
             "aten.special_shifted_chebyshev_polynomial_w.default", "aten.special_hermite_polynomial_h.default", "aten.special_hermite_polynomial_he.default",
-            "aten.special_laguerre_polynomial_l.default", "aten.special_legendre_polynomial_p.default", "aten.special_spherical_bessel_j0.default");
+            "aten.special_laguerre_polynomial_l.default", "aten.special_legendre_polynomial_p.default", "aten.special_spherical_bessel_j0.default", "aten.special_airy_ai.default");
 
     /**
      * Differentiable ops without a formula yet, and what they need: the recurrence's backward only

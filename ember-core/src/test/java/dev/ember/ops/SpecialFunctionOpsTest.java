@@ -62,6 +62,7 @@ class SpecialFunctionOpsTest {
             Map.entry("special_scaled_modified_bessel_k0", SpecialFunctionOps.SPECIAL_SCALED_MODIFIED_BESSEL_K0),
             Map.entry("special_scaled_modified_bessel_k1", SpecialFunctionOps.SPECIAL_SCALED_MODIFIED_BESSEL_K1),
             Map.entry("special_spherical_bessel_j0", SpecialFunctionOps.SPECIAL_SPHERICAL_BESSEL_J0),
+            Map.entry("special_airy_ai", SpecialFunctionOps.SPECIAL_AIRY_AI),
             Map.entry("special_ndtri", SpecialFunctionOps.SPECIAL_NDTRI));
 
     @Test
