@@ -73,30 +73,41 @@ public final class LuOps {
                 Tensor self = checkSquare("linalg.inv", a.tensor(0));
                 return TensorMeta.contiguous(self.dtype(), self.shape());
             })
-            .kernel((a, m) -> {
-                // Aᵀ is factored, as ATen's LAPACK call sees a row-major A (column-major Aᵀ), so a singular
-                // matrix is refused naming the diagonal element ATen names; column j of (Aᵀ)⁻¹ is row j of A⁻¹
-                Tensor self = a.tensor(0);
-                Factors f = factor(self.transpose(-2, -1).contiguous());
-                int n = f.n;
-                double[] out = new double[f.count * n * n];
-                for (int b = 0; b < f.count; b++) {
-                    f.requireInvertible(b, "linalg.inv", "the inversion could not be completed because the input matrix is singular.");
-                    double[] column = new double[n];
-                    for (int j = 0; j < n; j++) {
-                        Arrays.fill(column, 0);
-                        column[j] = 1;
-                        f.solveInPlace(b, column);
-                        System.arraycopy(column, 0, out, b * n * n + j * n, n);
-                    }
-                }
-                return result(out, (TensorMeta) m);
-            })
-            .derivative(g -> {
-                Object invT = g.call(ShapeOps.TRANSPOSE, g.result(), -2L, -1L);
-                return new Object[] {g.neg(g.call(LinalgOps.MATMUL, g.call(LinalgOps.MATMUL, invT, g.grad()), invT))};
-            })
+            .kernel((a, m) -> invert(a.tensor(0), (TensorMeta) m, "linalg.inv").get(0))
+            .derivative(LuOps::inverseBackward)
             .register();
+
+    /** derivatives.yaml's linalg_inv_ex: {@code −A⁻ᵀ g A⁻ᵀ}, from the result (output 0). */
+    static Object[] inverseBackward(Grad g) {
+        Object invT = g.call(ShapeOps.TRANSPOSE, g.result(), -2L, -1L);
+        return new Object[] {g.neg(g.call(LinalgOps.MATMUL, g.call(LinalgOps.MATMUL, invT, g.grad()), invT))};
+    }
+
+    /**
+     * Each matrix's inverse and LAPACK's info (int32, the first zero diagonal element of U, 0 for an
+     * invertible matrix); a singular matrix is refused under {@code refuseAs} unless it is null
+     * (then its inverse holds the infinities and NaNs the division by zero gives, as ATen's).
+     */
+    static List<Tensor> invert(Tensor self, TensorMeta meta, String refuseAs) {
+        // Aᵀ is factored, as ATen's LAPACK call sees a row-major A (column-major Aᵀ), so a singular
+        // matrix is refused naming the diagonal element ATen names; column j of (Aᵀ)⁻¹ is row j of A⁻¹
+        Factors f = factor(self.transpose(-2, -1).contiguous());
+        int n = f.n;
+        double[] out = new double[f.count * n * n];
+        int[] info = new int[f.count];
+        for (int b = 0; b < f.count; b++) {
+            if (refuseAs != null) f.requireInvertible(b, refuseAs, "the inversion could not be completed because the input matrix is singular.");
+            info[b] = f.firstZero[b];
+            double[] column = new double[n];
+            for (int j = 0; j < n; j++) {
+                Arrays.fill(column, 0);
+                column[j] = 1;
+                f.solveInPlace(b, column);
+                System.arraycopy(column, 0, out, b * n * n + j * n, n);
+            }
+        }
+        return List.of(result(out, meta), Tensor.of(info, batchShape(self)));
+    }
 
     public static final OpOverload INVERSE = ComposedOps.define("inverse(Tensor self) -> Tensor", a -> checkSquare("linalg.inv", a.tensor(0)),
             (e, a) -> e.call(LINALG_INV, a[0]));
@@ -110,26 +121,29 @@ public final class LuOps {
      */
     public static final OpOverload LINALG_SOLVE = OpOverload.define("linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor")
             .meta(a -> solveMeta(a.tensor(0), a.tensor(1), a.bool(2)))
-            .kernel((a, m) -> a.bool(2) ? solve(a.tensor(0), a.tensor(1), (TensorMeta) m) : solveRight(a.tensor(0), a.tensor(1), (TensorMeta) m))
-            .derivative(g -> {
-                Object A = g.arg(0), X = g.result();
-                boolean left = (Boolean) g.value(2);
-                Object At = g.call(ShapeOps.TRANSPOSE, A, -2L, -1L);
-                if (!left) {
-                    Object gB = g.call(LuOps.LINALG_SOLVE, At, g.grad(), false);
-                    Object gA = g.needs(0) ? g.neg(g.call(LinalgOps.MATMUL, g.call(ShapeOps.TRANSPOSE, X, -2L, -1L), gB)) : null;
-                    return new Object[] {gA, g.needs(1) ? gB : null, null};
-                }
-                boolean vector = isVectorCase(g.argMeta(0), g.argMeta(1));
-                Object gB = g.call(LuOps.LINALG_SOLVE, At, g.grad(), true);
-                Object gA = null;
-                if (g.needs(0)) {
-                    Object gBm = vector ? g.call(ShapeOps.UNSQUEEZE, gB, -1L) : gB, Xm = vector ? g.call(ShapeOps.UNSQUEEZE, X, -1L) : X;
-                    gA = g.neg(g.call(LinalgOps.MATMUL, gBm, g.call(ShapeOps.TRANSPOSE, Xm, -2L, -1L)));
-                }
-                return new Object[] {gA, g.needs(1) ? gB : null, null};
-            })
+            .kernel((a, m) -> solve(a.tensor(0), a.tensor(1), a.bool(2), (TensorMeta) m, "torch.linalg.solve").get(0))
+            .derivative(LuOps::solveBackward)
             .register();
+
+    /** derivatives.yaml's linalg_solve_backward, from the solution (output 0); A, B, left are arguments 0, 1, 2. */
+    static Object[] solveBackward(Grad g) {
+        Object A = g.arg(0), X = g.result();
+        boolean left = (Boolean) g.value(2);
+        Object At = g.call(ShapeOps.TRANSPOSE, A, -2L, -1L);
+        if (!left) {
+            Object gB = g.call(LuOps.LINALG_SOLVE, At, g.grad(), false);
+            Object gA = g.needs(0) ? g.neg(g.call(LinalgOps.MATMUL, g.call(ShapeOps.TRANSPOSE, X, -2L, -1L), gB)) : null;
+            return new Object[] {gA, g.needs(1) ? gB : null, null};
+        }
+        boolean vector = isVectorCase(g.argMeta(0), g.argMeta(1));
+        Object gB = g.call(LuOps.LINALG_SOLVE, At, g.grad(), true);
+        Object gA = null;
+        if (g.needs(0)) {
+            Object gBm = vector ? g.call(ShapeOps.UNSQUEEZE, gB, -1L) : gB, Xm = vector ? g.call(ShapeOps.UNSQUEEZE, X, -1L) : X;
+            gA = g.neg(g.call(LinalgOps.MATMUL, gBm, g.call(ShapeOps.TRANSPOSE, Xm, -2L, -1L)));
+        }
+        return new Object[] {gA, g.needs(1) ? gB : null, null};
+    }
 
     /**
      * The Cholesky factor of each symmetric positive-definite matrix: L lower with {@code A = L Lᵀ}
@@ -142,48 +156,63 @@ public final class LuOps {
                 Tensor self = checkSquare("linalg.cholesky", a.tensor(0));
                 return TensorMeta.contiguous(self.dtype(), self.shape());
             })
-            .kernel((a, m) -> {
-                Tensor self = a.tensor(0);
-                boolean upper = a.bool(1);
-                int n = self.dim() < 2 ? 0 : self.size(-1);
-                double[] x = self.contiguous().toDoubleArray();
-                int count = n == 0 ? 0 : x.length / (n * n);
-                double[] l = new double[x.length];
-                for (int b = 0; b < count; b++) {
-                    int base = b * n * n;
-                    for (int j = 0; j < n; j++) {
-                        double d = x[base + j * n + j];
-                        for (int k = 0; k < j; k++) d -= l[base + j * n + k] * l[base + j * n + k];
-                        if (!(d > 0)) {
-                            throw new IllegalArgumentException("linalg.cholesky: " + (count > 1 ? "(Batch element " + b + "): " : "")
-                                    + "The factorization could not be completed because the input is not positive-definite (the leading minor of order "
-                                    + (j + 1) + " is not positive-definite).");
-                        }
-                        double diag = Math.sqrt(d);
-                        l[base + j * n + j] = diag;
-                        for (int i = j + 1; i < n; i++) {
-                            double s = x[base + i * n + j];
-                            for (int k = 0; k < j; k++) s -= l[base + i * n + k] * l[base + j * n + k];
-                            l[base + i * n + j] = s / diag;
-                        }
-                    }
-                }
-                Tensor lower = result(l, TensorMeta.contiguous(self.dtype(), self.shape()));
-                return upper ? lower.transpose(-2, -1).contiguous() : lower;
-            })
-            .derivative(g -> {
-                boolean upper = (Boolean) g.arg(1);
-                Object L = upper ? g.call(ShapeOps.TRANSPOSE, g.result(), -2L, -1L) : g.result();
-                Object gL = upper ? g.call(ShapeOps.TRANSPOSE, g.grad(), -2L, -1L) : g.grad();
-                Object lt = g.call(ShapeOps.TRANSPOSE, L, -2L, -1L);
-                Object product = g.call(LinalgOps.MATMUL, lt, gL);
-                Object phi = g.sub(g.call(ShapeOps.TRIL, product, 0L),
-                        g.mul(g.call(ShapeOps.DIAG_EMBED, g.call(ShapeOps.DIAGONAL, product, 0L, -2L, -1L), 0L, -2L, -1L), 0.5));
-                Object lInv = g.call(LINALG_INV, L);
-                Object gA = g.call(LinalgOps.MATMUL, g.call(LinalgOps.MATMUL, g.call(ShapeOps.TRANSPOSE, lInv, -2L, -1L), phi), lInv);
-                return new Object[] {g.mul(g.add(gA, g.call(ShapeOps.TRANSPOSE, gA, -2L, -1L)), 0.5), null};
-            })
+            .kernel((a, m) -> choleskyFactor(a.tensor(0), a.bool(1), "linalg.cholesky").get(0))
+            .derivative(LuOps::choleskyBackward)
             .register();
+
+    /**
+     * Each matrix's Cholesky factor (Lᵀ with {@code upper}) and LAPACK's info (int32: the order of
+     * the first leading minor that is not positive-definite, 0 for none); such a matrix is refused
+     * under {@code refuseAs} unless it is null. Where the factorization stops, the factor's columns
+     * from the failing one on are unspecified (LAPACK's blocked potrf leaves them partly updated).
+     */
+    static List<Tensor> choleskyFactor(Tensor self, boolean upper, String refuseAs) {
+        int n = self.dim() < 2 ? 0 : self.size(-1);
+        double[] x = self.contiguous().toDoubleArray();
+        int count = n == 0 ? Shapes.numel(batchShape(self)) : x.length / (n * n);
+        double[] l = new double[x.length];
+        int[] info = new int[count];
+        for (int b = 0; b < count; b++) {
+            int base = b * n * n;
+            for (int j = 0; j < n; j++) {
+                double d = x[base + j * n + j];
+                for (int k = 0; k < j; k++) d -= l[base + j * n + k] * l[base + j * n + k];
+                if (!(d > 0)) {
+                    if (refuseAs != null) {
+                        throw new IllegalArgumentException(refuseAs + ": " + (count > 1 ? "(Batch element " + b + "): " : "")
+                                + "The factorization could not be completed because the input is not positive-definite (the leading minor of order "
+                                + (j + 1) + " is not positive-definite).");
+                    }
+                    info[b] = j + 1;
+                    l[base + j * n + j] = d;
+                    break;
+                }
+                double diag = Math.sqrt(d);
+                l[base + j * n + j] = diag;
+                for (int i = j + 1; i < n; i++) {
+                    double s = x[base + i * n + j];
+                    for (int k = 0; k < j; k++) s -= l[base + i * n + k] * l[base + j * n + k];
+                    l[base + i * n + j] = s / diag;
+                }
+            }
+        }
+        Tensor lower = result(l, TensorMeta.contiguous(self.dtype(), self.shape()));
+        return List.of(upper ? lower.transpose(-2, -1).contiguous() : lower, Tensor.of(info, batchShape(self)));
+    }
+
+    /** derivatives.yaml's cholesky_backward, from the factor (output 0); upper is argument 1. */
+    static Object[] choleskyBackward(Grad g) {
+        boolean upper = (Boolean) g.arg(1);
+        Object L = upper ? g.call(ShapeOps.TRANSPOSE, g.result(), -2L, -1L) : g.result();
+        Object gL = upper ? g.call(ShapeOps.TRANSPOSE, g.grad(), -2L, -1L) : g.grad();
+        Object lt = g.call(ShapeOps.TRANSPOSE, L, -2L, -1L);
+        Object product = g.call(LinalgOps.MATMUL, lt, gL);
+        Object phi = g.sub(g.call(ShapeOps.TRIL, product, 0L),
+                g.mul(g.call(ShapeOps.DIAG_EMBED, g.call(ShapeOps.DIAGONAL, product, 0L, -2L, -1L), 0L, -2L, -1L), 0.5));
+        Object lInv = g.call(LINALG_INV, L);
+        Object gA = g.call(LinalgOps.MATMUL, g.call(LinalgOps.MATMUL, g.call(ShapeOps.TRANSPOSE, lInv, -2L, -1L), phi), lInv);
+        return new Object[] {g.mul(g.add(gA, g.call(ShapeOps.TRANSPOSE, gA, -2L, -1L)), 0.5), null};
+    }
 
     public static final OpOverload CHOLESKY = ComposedOps.define("cholesky(Tensor self, bool upper=False) -> Tensor", a -> checkSquare("linalg.cholesky", a.tensor(0)),
             (e, a) -> e.call(LINALG_CHOLESKY, a[0], a[1]));
@@ -467,16 +496,16 @@ public final class LuOps {
         return a;
     }
 
-    private static int[] batchShape(Tensor a) { return Arrays.copyOf(a.shape(), a.dim() - 2); }
+    static int[] batchShape(Tensor a) { return Arrays.copyOf(a.shape(), a.dim() - 2); }
 
     /** ATen's linalg_solve_is_vector_rhs: B is a vector when 1-d, or when it is A's shape less the last dim. */
-    private static boolean isVectorCase(TensorMeta a, TensorMeta b) {
+    static boolean isVectorCase(TensorMeta a, TensorMeta b) {
         if (b.dim() == 1) return true;
         int[] want = Arrays.copyOf(a.shape(), a.dim() - 1);
         return b.dim() == a.dim() - 1 && Arrays.equals(b.shape(), want);
     }
 
-    private static TensorMeta solveMeta(Tensor A, Tensor B, boolean left) {
+    static TensorMeta solveMeta(Tensor A, Tensor B, boolean left) {
         String op = "linalg.solve";
         checkSquare(op, A);
         if (A.dtype() != B.dtype()) {
@@ -524,20 +553,25 @@ public final class LuOps {
 
     // ------------------------------------------------------------------ kernels
 
-    /** {@code X A = B} as {@code Aᵀ Xᵀ = Bᵀ}. */
-    private static Tensor solveRight(Tensor A, Tensor B, TensorMeta meta) {
+    /**
+     * linalg.solve's solution ({@code X A = B} as {@code Aᵀ Xᵀ = Bᵀ} when not {@code left}) and
+     * LAPACK's info per matrix of the broadcast batch (int32); a singular A is refused under
+     * {@code refuseAs} unless it is null (then its solution holds what the division by zero gives).
+     */
+    static List<Tensor> solve(Tensor A, Tensor B, boolean left, TensorMeta meta, String refuseAs) {
+        if (left) return solveLeft(A, B, meta, refuseAs);
         int[] transposed = meta.shape().clone();
         transposed[meta.dim() - 2] = meta.shape()[meta.dim() - 1];
         transposed[meta.dim() - 1] = meta.shape()[meta.dim() - 2];
-        Tensor xt = solve(A.transpose(-2, -1), B.transpose(-2, -1), TensorMeta.contiguous(meta.dtype(), transposed));
-        return xt.transpose(-2, -1).contiguous();
+        List<Tensor> xt = solveLeft(A.transpose(-2, -1), B.transpose(-2, -1), TensorMeta.contiguous(meta.dtype(), transposed), refuseAs);
+        return List.of(xt.get(0).transpose(-2, -1).contiguous(), xt.get(1));
     }
 
     private static Object inverseTransposed(Grad g) {
         return g.call(ShapeOps.TRANSPOSE, g.call(LINALG_INV, g.arg(0)), -2L, -1L);
     }
 
-    private static Tensor solve(Tensor A, Tensor B, TensorMeta meta) {
+    private static List<Tensor> solveLeft(Tensor A, Tensor B, TensorMeta meta, String refuseAs) {
         boolean vector = isVectorCase(A.meta(), B.meta());
         int n = A.size(-1);
         int k = vector ? 1 : B.size(-1);
@@ -553,61 +587,69 @@ public final class LuOps {
         Factors f = factor(a);
         double[] rhs = b.toDoubleArray();
         double[] column = new double[n];
+        int[] info = new int[f.count];
         for (int m = 0; m < f.count; m++) {
-            f.requireInvertible(m, "torch.linalg.solve", null);
+            if (refuseAs != null) f.requireInvertible(m, refuseAs, null);
+            info[m] = f.firstZero[m];
             for (int j = 0; j < k; j++) {
                 for (int i = 0; i < n; i++) column[i] = rhs[m * n * k + i * k + j];
                 f.solveInPlace(m, column);
                 for (int i = 0; i < n; i++) rhs[m * n * k + i * k + j] = column[i];
             }
         }
-        return result(rhs, meta);
+        return List.of(result(rhs, meta), Tensor.of(info, batch));
     }
 
     /** {@code values} (float64, the meta's element order) as a tensor of the meta's dtype. */
-    private static Tensor result(double[] values, TensorMeta meta) {
+    static Tensor result(double[] values, TensorMeta meta) {
         return Tensor.of(values, meta.shape()).to(meta.dtype());
     }
 
-    private static Factors factor(Tensor a) {
-        int n = a.size(-1);
-        int count = n == 0 ? Shapes.numel(batchShape(a)) : a.numel() / (n * n);
-        return new Factors(a.toDoubleArray(), n, count);
+    static Factors factor(Tensor a) {
+        int m = a.size(-2), n = a.size(-1);
+        int count = m == 0 || n == 0 ? Shapes.numel(batchShape(a)) : a.numel() / (m * n);
+        return new Factors(a.toDoubleArray(), m, n, count);
     }
 
-    /** The LU factors of each matrix of a batch ({@code P A = L U}, L unit lower), in place, with the pivots. */
-    private static final class Factors {
+    /**
+     * The LU factors of each {@code m x n} matrix of a batch ({@code P A = L U}, L unit lower
+     * {@code m x k}, U upper {@code k x n}, k = min(m, n)), in place as LAPACK's getrf leaves them,
+     * with the (0-based) pivot rows. The one LU factorization of Ember's linear algebra.
+     */
+    static final class Factors {
         final double[] lu;
-        final int n, count;
+        /** Rows, columns (n is also the order of a square matrix) and matrices. */
+        final int m, n, count;
         final int[] pivots;
-        /** Per matrix, the first (1-based) zero diagonal element of U, or 0. */
+        /** Per matrix, the first (1-based) zero diagonal element of U, or 0: LAPACK's info. */
         final int[] firstZero;
         final boolean[] oddSwaps;
 
-        Factors(double[] lu, int n, int count) {
+        Factors(double[] lu, int m, int n, int count) {
             this.lu = lu;
+            this.m = m;
             this.n = n;
             this.count = count;
-            this.pivots = new int[count * n];
+            this.pivots = new int[count * Math.min(m, n)];
             this.firstZero = new int[count];
             this.oddSwaps = new boolean[count];
             for (int b = 0; b < count; b++) factorOne(b);
         }
 
-        /** getrf's right-looking elimination with partial pivoting (the row of the largest magnitude). */
+        /** getrf's right-looking elimination with partial pivoting (the first row of the largest magnitude). */
         private void factorOne(int b) {
-            int base = b * n * n;
-            for (int j = 0; j < n; j++) {
+            int base = b * m * n, k = Math.min(m, n);
+            for (int j = 0; j < k; j++) {
                 int p = j;
                 double best = Math.abs(lu[base + j * n + j]);
-                for (int i = j + 1; i < n; i++) {
+                for (int i = j + 1; i < m; i++) {
                     double v = Math.abs(lu[base + i * n + j]);
                     if (v > best) {
                         best = v;
                         p = i;
                     }
                 }
-                pivots[b * n + j] = p;
+                pivots[b * k + j] = p;
                 if (p != j) {
                     oddSwaps[b] = !oddSwaps[b];
                     for (int c = 0; c < n; c++) {
@@ -621,7 +663,7 @@ public final class LuOps {
                     if (firstZero[b] == 0) firstZero[b] = j + 1;
                     continue;
                 }
-                for (int i = j + 1; i < n; i++) {
+                for (int i = j + 1; i < m; i++) {
                     double l = lu[base + i * n + j] / pivot;
                     lu[base + i * n + j] = l;
                     if (l == 0) continue;

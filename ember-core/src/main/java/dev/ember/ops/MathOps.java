@@ -133,22 +133,28 @@ public final class MathOps {
             g -> new Object[] {g.mul(g.grad(), g.call(MathOps.POLYGAMMA, 1L, g.arg(0)))});
 
     /**
-     * The n-th derivative of digamma, for n = 0 (digamma) and n = 1 (trigamma); higher orders
-     * (Hurwitz zeta) are not implemented yet, and so neither is its own derivative.
+     * The n-th derivative of digamma: digamma (n = 0), trigamma (n = 1), and beyond, as ATen's,
+     * {@code (−1)^(n+1)·n!·ζ(n + 1, x)} (the Hurwitz zeta); d/dx = polygamma(n + 1, x).
      */
     public static final OpOverload POLYGAMMA = OpOverload.define("polygamma(int n, Tensor self) -> Tensor")
             .meta(a -> {
-                long n = a.lng(0);
-                if (n < 0) throw new IllegalArgumentException("polygamma(n, x) does not support negative n.");
-                if (n > 1) throw new IllegalArgumentException("polygamma: Ember computes n = 0 (digamma) and n = 1 (trigamma) only, got n = " + n);
+                if (a.lng(0) < 0) throw new IllegalArgumentException("polygamma(n, x) does not support negative n.");
                 Tensor self = a.tensor(1);
                 return TensorMeta.contiguous(TypePromotion.toFloating(self.dtype()), self.shape());
             })
-            .kernel((a, m) -> elementwise(a.tensor(1), (TensorMeta) m, a.lng(0) == 0 ? dev.ember.ops.eager.Special::digamma : dev.ember.ops.eager.Special::trigamma))
+            .kernel((a, m) -> elementwise(a.tensor(1), (TensorMeta) m, polygamma(a.lng(0))))
+            .derivative(g -> new Object[] {null, g.mul(g.grad(), g.call(MathOps.POLYGAMMA, ((Number) g.value(0)).longValue() + 1, g.arg(1)))})
             .register();
 
+    private static java.util.function.DoubleUnaryOperator polygamma(long n) {
+        if (n == 0) return dev.ember.ops.eager.Special::digamma;
+        if (n == 1) return dev.ember.ops.eager.Special::trigamma;
+        double factor = (n % 2 == 1 ? 1 : -1) * Math.exp(dev.ember.ops.eager.Special.lgamma(n + 1.0));
+        return x -> factor * dev.ember.ops.eager.CephesFunctions.zeta(n + 1.0, x);
+    }
+
     /** An elementwise special function of one tensor, computed in double and rounded to the result dtype (self's, or the default float for integers). */
-    private static OpOverload special(String schema, java.util.function.DoubleUnaryOperator fn, Derivative derivative) {
+    static OpOverload special(String schema, java.util.function.DoubleUnaryOperator fn, Derivative derivative) {
         return OpOverload.define(schema)
                 .meta(a -> TensorMeta.contiguous(TypePromotion.toFloating(a.tensor(0).dtype()), a.tensor(0).shape()))
                 .kernel((a, m) -> elementwise(a.tensor(0), (TensorMeta) m, fn))
@@ -156,8 +162,9 @@ public final class MathOps {
                 .register();
     }
 
-    private static Tensor elementwise(Tensor self, TensorMeta meta, java.util.function.DoubleUnaryOperator fn) {
-        double[] v = self.toDoubleArray();
+    static Tensor elementwise(Tensor self, TensorMeta meta, java.util.function.DoubleUnaryOperator fn) {
+        // the input in the result's dtype first, as ATen's TensorIterator casts it: an int64 is rounded to float32 before f sees it
+        double[] v = self.to(meta.dtype()).toDoubleArray();
         for (int i = 0; i < v.length; i++) v[i] = fn.applyAsDouble(v[i]);
         Tensor out = Tensor.allocate(meta);
         dev.ember.ops.eager.Copy.copy(Tensor.of(v, self.shape()), out);

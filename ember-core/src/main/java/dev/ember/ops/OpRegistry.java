@@ -28,6 +28,8 @@ public final class OpRegistry {
         "dev.ember.ops.PadOps",
         "dev.ember.ops.BucketizeOps",
         "dev.ember.ops.LuOps",
+        "dev.ember.ops.LinalgLuOps",
+        "dev.ember.ops.HouseholderOps",
         "dev.ember.ops.OrthogonalOps",
         "dev.ember.ops.ScatterOps",
         "dev.ember.ops.ScatterReduceOps",
@@ -43,6 +45,7 @@ public final class OpRegistry {
         "dev.ember.ops.LossOps",
         "dev.ember.ops.AssertOps",
         "dev.ember.ops.MathOps",
+        "dev.ember.ops.SpecialFunctionOps",
         "dev.ember.ops.NnComposites",
         "dev.ember.ops.CountingOps",
     };

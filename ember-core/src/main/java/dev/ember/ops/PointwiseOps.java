@@ -1212,7 +1212,7 @@ public final class PointwiseOps {
     }
 
     /** What TensorIterator checks before writing into self: no self-overlap, the broadcast shape is self's, the result type casts to self's. */
-    private static TensorMeta checkInplace(String op, Tensor self, DType result, int[] shape) {
+    static TensorMeta checkInplace(String op, Tensor self, DType result, int[] shape) {
         checkNoInternalOverlap(op, self);
         checkOutputShape(op, self, shape);
         if (!canCast(result, self.dtype())) {

@@ -1,6 +1,7 @@
 package dev.ember.tensor;
 
 import dev.ember.ops.DistanceOps;
+import dev.ember.ops.LinalgLuOps;
 import dev.ember.ops.LuOps;
 import dev.ember.ops.OrthogonalOps;
 
@@ -167,4 +168,57 @@ public final class Linalg {
 
     /** torch.linalg.cond with p 'fro' or 'nuc'. */
     public static Tensor cond(Tensor a, String p) { return OrthogonalOps.LINALG_COND_STR.callTensor(a, p); }
+
+    // ------------------------------------------------------------------ LU, triangular solves, the _ex forms (LinalgLuOps)
+
+    /** torch.linalg.lu_factor: [LU, pivots (int32, 1-based)]; a zero on U's diagonal is refused. */
+    public static List<Tensor> luFactor(Tensor a) { return LinalgLuOps.LINALG_LU_FACTOR.callList(a, true); }
+
+    /** torch.linalg.lu_factor_ex: [LU, pivots, info] (info int32: the first zero of U's diagonal, 0 for none); refuses only with {@code checkErrors}. */
+    public static List<Tensor> luFactorEx(Tensor a, boolean checkErrors) { return LinalgLuOps.LINALG_LU_FACTOR_EX.callList(a, true, checkErrors); }
+
+    /** torch.linalg.lu: [P, L, U] with {@code A = P L U}. */
+    public static List<Tensor> lu(Tensor a) { return LinalgLuOps.LINALG_LU.callList(a, true); }
+
+    /** torch.lu_unpack(LU, pivots): [P, L, U]. */
+    public static List<Tensor> luUnpack(Tensor lu, Tensor pivots) { return LinalgLuOps.LU_UNPACK.callList(lu, pivots, true, true); }
+
+    /** torch.linalg.lu_solve: X with {@code A X = B} from A's lu_factor ({@code X A = B} without {@code left}, Aᵀ with {@code adjoint}). */
+    public static Tensor luSolve(Tensor lu, Tensor pivots, Tensor b, boolean left, boolean adjoint) {
+        return LinalgLuOps.LINALG_LU_SOLVE.callTensor(lu, pivots, b, left, adjoint);
+    }
+
+    /** torch.linalg.lu_solve(LU, pivots, B). */
+    public static Tensor luSolve(Tensor lu, Tensor pivots, Tensor b) { return luSolve(lu, pivots, b, true, false); }
+
+    /** torch.linalg.solve_triangular: X with {@code A X = B} ({@code X A = B} without {@code left}) reading A's upper or lower triangle. */
+    public static Tensor solveTriangular(Tensor a, Tensor b, boolean upper, boolean left, boolean unitriangular) {
+        return LinalgLuOps.LINALG_SOLVE_TRIANGULAR.callTensor(a, b, upper, left, unitriangular);
+    }
+
+    /** torch.linalg.solve_triangular(A, B, upper=upper). */
+    public static Tensor solveTriangular(Tensor a, Tensor b, boolean upper) { return solveTriangular(a, b, upper, true, false); }
+
+    /** torch.triangular_solve(b, A, upper, transpose, unitriangular): [solution, cloned_coefficient]. */
+    public static List<Tensor> triangularSolve(Tensor b, Tensor a, boolean upper, boolean transpose, boolean unitriangular) {
+        return LinalgLuOps.TRIANGULAR_SOLVE.callList(b, a, upper, transpose, unitriangular);
+    }
+
+    /** torch.linalg.inv_ex: [inverse, info]; a singular matrix is refused only with {@code checkErrors}. */
+    public static List<Tensor> invEx(Tensor a, boolean checkErrors) { return LinalgLuOps.LINALG_INV_EX.callList(a, checkErrors); }
+
+    /** torch.linalg.cholesky_ex: [L (Lᵀ with upper), info]; refuses only with {@code checkErrors}. */
+    public static List<Tensor> choleskyEx(Tensor a, boolean upper, boolean checkErrors) { return LinalgLuOps.LINALG_CHOLESKY_EX.callList(a, upper, checkErrors); }
+
+    /** torch.linalg.solve_ex: [X, info]; refuses a singular A only with {@code checkErrors}. */
+    public static List<Tensor> solveEx(Tensor a, Tensor b, boolean left, boolean checkErrors) { return LinalgLuOps.LINALG_SOLVE_EX.callList(a, b, left, checkErrors); }
+
+    /** torch.cholesky_inverse: {@code (L Lᵀ)⁻¹} from the factor L ({@code (Uᵀ U)⁻¹} with upper). */
+    public static Tensor choleskyInverse(Tensor factor, boolean upper) { return LinalgLuOps.CHOLESKY_INVERSE.callTensor(factor, upper); }
+
+    /** torch.geqrf: [a, tau], QR in LAPACK's compact form (R on and above the diagonal, the Householder reflectors below). */
+    public static List<Tensor> geqrf(Tensor a) { return dev.ember.ops.HouseholderOps.GEQRF.callList(a); }
+
+    /** torch.linalg.householder_product: Q's first n columns from geqrf's reflectors and taus. */
+    public static Tensor householderProduct(Tensor reflectors, Tensor tau) { return dev.ember.ops.HouseholderOps.LINALG_HOUSEHOLDER_PRODUCT.callTensor(reflectors, tau); }
 }

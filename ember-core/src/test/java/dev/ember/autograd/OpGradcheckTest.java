@@ -255,6 +255,16 @@ class OpGradcheckTest {
         s(dev.ember.ops.LuOps.LINALG_INV, "batched", wellConditioned(2, 3));
         s(dev.ember.ops.LuOps.LINALG_SOLVE, "matrix right-hand side, broadcast", wellConditioned(2, 3), x(3, 2), true);
         s(dev.ember.ops.LuOps.LINALG_SOLVE, "vector right-hand side", wellConditioned(1, 3).squeeze(0).detach().requiresGrad(true), x(3), true);
+        s(dev.ember.ops.LinalgLuOps.LINALG_LU_FACTOR_EX, "square, batched", x(2, 3, 3), true, false);
+        s(dev.ember.ops.LinalgLuOps.LINALG_LU_FACTOR_EX, "tall", x(4, 2), true, false);
+        s(dev.ember.ops.LinalgLuOps.LINALG_LU_FACTOR, "wide", x(2, 4), true);
+        s(dev.ember.ops.LinalgLuOps.LU_UNPACK, "square", x(3, 3), Tensor.of(new int[] {2, 3, 3}, 3), true, true);
+        s(dev.ember.ops.LinalgLuOps.LU_UNPACK, "wide", x(2, 4), Tensor.of(new int[] {2, 2}, 2), true, true);
+        s(dev.ember.ops.LinalgLuOps.LU_UNPACK, "tall", x(4, 2), Tensor.of(new int[] {3, 4}, 2), true, true);
+        s(dev.ember.ops.LinalgLuOps.LINALG_SOLVE_TRIANGULAR, "upper, left, broadcast", wellConditioned(2, 3), x(3, 2), true, true, false);
+        s(dev.ember.ops.LinalgLuOps.LINALG_SOLVE_TRIANGULAR, "lower, right, unitriangular", wellConditioned(1, 3), x(2, 2, 3), false, false, true);
+        s(dev.ember.ops.LinalgLuOps.LINALG_INV_EX, "batched", wellConditioned(2, 3), false);
+        s(dev.ember.ops.LinalgLuOps.LINALG_SOLVE_EX, "broadcast", wellConditioned(2, 3), x(3, 2), true, false);
         s(dev.ember.ops.OrthogonalOps.LINALG_QR, "tall, reduced", x(2, 4, 3), "reduced");
         s(dev.ember.ops.OrthogonalOps.LINALG_QR, "wide", x(3, 5), "reduced");
         s(dev.ember.ops.OrthogonalOps.LINALG_QR, "square, complete", x(3, 3), "complete");
@@ -417,6 +427,14 @@ class OpGradcheckTest {
         s(dev.ember.ops.NnComposites.MULTILABEL_MARGIN_LOSS, x(2, 4), idx(new long[] {3, 1, -1, 0, 2, -1, 1, 3}, 2, 4), 2L);
 
         // everyday pointwise ops (session 34): ATen's formulas where the decomposition's differ
+        s(dev.ember.ops.SpecialFunctionOps.SPECIAL_NDTRI, probability(2, 3));
+        s(dev.ember.ops.SpecialFunctionOps.SPECIAL_ZETA, "q only (ATen has no x-gradient)", pos(2, 3).add(1.5).detach(), pos(3));
+        s(dev.ember.ops.SpecialFunctionOps.IGAMMA, "x only (ATen has no a-gradient)", pos(2, 3).mul(3.0).detach(), pos(3));
+        s(dev.ember.ops.SpecialFunctionOps.IGAMMAC, "x only (ATen has no a-gradient)", pos(3).mul(3.0).detach(), pos(2, 3));
+        s(dev.ember.ops.SpecialFunctionOps.MVLGAMMA, pos(2, 3).add(1.5).detach().requiresGrad(true), 3L);
+        s(dev.ember.ops.SpecialFunctionOps.BERNOULLI_TENSOR, "piecewise constant: zero", c(2, 3), probability(3), null);
+        s(MathOps.POLYGAMMA, "n = 2, through the Hurwitz zeta", 2L, pos(2, 3));
+        s(MathOps.POLYGAMMA, "n = 3", 3L, pos(2, 3));
         s(MathOps.COPYSIGN, pos(2, 3), x(3));
         s(MathOps.COPYSIGN_SCALAR, x(2, 3), -2.0);
         s(MathOps.LOGIT, probability(2, 3), null);
@@ -427,16 +445,19 @@ class OpGradcheckTest {
     }
 
     /** Ops whose derivative is ATen's refusal ("derivative for … is not implemented"): nothing to gradcheck. */
-    static final java.util.Set<String> REFUSE_BACKWARD = java.util.Set.of("aten.heaviside.default", "aten.nextafter.default");
+    static final java.util.Set<String> REFUSE_BACKWARD = java.util.Set.of("aten.heaviside.default", "aten.nextafter.default", "aten.geqrf.default");
 
     /**
      * Ops whose formula finite differences cannot check element by element, each checked against
      * libtorch's gradient instead: cholesky reads only A's lower triangle while its gradient is
      * symmetrized (derivatives.yaml's, for a symmetric A), as PyTorch's own gradcheck of it
      * symmetrizes its input first (LuOpsTest.choleskyAndMatrixPowerMatchLibtorch); eigh likewise reads one
-     * triangle and gives ATen's symmetric gradient (QrEighSvdTest.gradientsMatchLibtorch).
+     * triangle and gives ATen's symmetric gradient (QrEighSvdTest.gradientsMatchLibtorch); cholesky_ex
+     * is cholesky's formula, and cholesky_inverse reads one triangle while ATen's gradient treats the
+     * whole factor as L (both in LinalgLuOpsTest.gradientsMatchLibtorch).
      */
-    static final java.util.Set<String> CHECKED_AGAINST_LIBTORCH = java.util.Set.of("aten.linalg_cholesky.default", "aten.linalg_eigh.default");
+    static final java.util.Set<String> CHECKED_AGAINST_LIBTORCH = java.util.Set.of("aten.linalg_cholesky.default", "aten.linalg_eigh.default",
+            "aten.linalg_cholesky_ex.default", "aten.cholesky_inverse.default");
 
     @TestFactory
     List<DynamicTest> everyFormulaMatchesFiniteDifferences() {
@@ -520,13 +541,22 @@ class OpGradcheckTest {
             "aten.gcd.default", "aten.lcm.default",   // integers only
             "aten.bitwise_left_shift.Tensor", "aten.bitwise_left_shift.Tensor_Scalar", "aten.bitwise_left_shift.Scalar_Tensor",   // integers only
             "aten.bitwise_right_shift.Tensor", "aten.bitwise_right_shift.Tensor_Scalar", "aten.bitwise_right_shift.Scalar_Tensor",
-            "aten.detach.default");   // its output carries no gradient by definition
+            "aten.detach.default",   // its output carries no gradient by definition
+            // derivatives.yaml marks torch.special's Bessel family non_differentiable
+            "aten.special_bessel_j0.default", "aten.special_bessel_j1.default", "aten.special_bessel_y0.default", "aten.special_bessel_y1.default",
+            "aten.special_modified_bessel_i0.default", "aten.special_modified_bessel_i1.default", "aten.special_modified_bessel_k0.default",
+            "aten.special_modified_bessel_k1.default", "aten.special_scaled_modified_bessel_k0.default", "aten.special_scaled_modified_bessel_k1.default",
+            // and its orthogonal polynomials
+            "aten.special_chebyshev_polynomial_t.default", "aten.special_chebyshev_polynomial_u.default", "aten.special_chebyshev_polynomial_v.default",
+            "aten.special_chebyshev_polynomial_w.default", "aten.special_shifted_chebyshev_polynomial_t.default",
+            "aten.special_shifted_chebyshev_polynomial_u.default", "aten.special_shifted_chebyshev_polynomial_v.default",
+            "aten.special_shifted_chebyshev_polynomial_w.default", "aten.special_hermite_polynomial_h.default", "aten.special_hermite_polynomial_he.default",
+            "aten.special_laguerre_polynomial_l.default", "aten.special_legendre_polynomial_p.default", "aten.special_spherical_bessel_j0.default", "aten.special_airy_ai.default");
 
     /**
      * Differentiable ops without a formula yet, and what they need: the recurrence's backward only
      * (the other backward ops' double-backward formulas are gradchecked above).
      */
     static final Map<String, String> NOT_YET = Map.of(
-            "aten.rnn_layer_backward.default", "double backward through a recurrence: its kernel differentiates the steps again (recomputation) without recording that",
-            "aten.polygamma.default", "its derivative is polygamma(n + 1); Ember computes n = 0 and 1 only (n >= 2 needs the Hurwitz zeta)");
+            "aten.rnn_layer_backward.default", "double backward through a recurrence: its kernel differentiates the steps again (recomputation) without recording that");
 }
