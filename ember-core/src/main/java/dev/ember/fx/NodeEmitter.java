@@ -36,6 +36,8 @@ public final class NodeEmitter implements OpEmitter {
         Node n = graph.callFunction(op, trimDefaults(op, bound), Map.of());
         if (location != null) n.setSourceLocation(location);
         Object meta = op.inferMeta(op.bind(fakes(bound)));
+        // an op returning nothing (an assert in a decomposition): the node stays for its effect (Node.isImpure), no value
+        if (meta == null && op.schema().returns().equals("()")) return null;
         if (meta instanceof TensorMeta m) {
             n.setVal(new FakeTensor(m));
             return n;

@@ -4,14 +4,26 @@ import dev.ember.tensor.Tensor;
 
 import java.util.List;
 
-/** {@code max-autotune}: times two compiled variants of one graph on random inputs of the example layouts. */
+/**
+ * {@code max-autotune}: times two compiled variants of one graph on random inputs of the example
+ * layouts. The timing draws nothing from the user's generator (its inputs and any random op in the
+ * graph take a scratch one), and a variant that cannot run on such inputs (an op that checks its
+ * inputs' values, as {@code lu_unpack} checks its pivots) is not chosen: the default code stays.
+ */
 final class Autotune {
     private Autotune() {}
 
     /** Whether {@code a} runs faster than {@code b} (best of several timed runs after warm-up). */
     static boolean faster(InductorGraph a, InductorGraph b, List<? extends Tensor> examples) {
-        Object[] inputs = examples.stream().map(Autotune::randomLike).toArray();
-        return best(a, inputs) < best(b, inputs);
+        return dev.ember.tensor.Generator.drawingFromScratch(() -> {
+            Object[] inputs = examples.stream().map(Autotune::randomLike).toArray();
+            try {
+                return best(a, inputs) < best(b, inputs);
+            } catch (RuntimeException e) {
+                InductorLog.log("inductor", () -> "max-autotune cannot time this graph on random inputs (" + e.getMessage() + "): the default code is used");
+                return false;
+            }
+        });
     }
 
     private static long best(InductorGraph g, Object[] inputs) {
