@@ -179,6 +179,11 @@ final class Containers {
         }
         if ((name.equals("contains") || name.equals("indexOf") || name.equals("lastIndexOf")) && args.size() == 1
                 && args.getFirst() instanceof ConstantVariable c && c.value() == null && nullQueryError(l) instanceof NullPointerException refused) {
+            if (l.root().source() != null) {
+                // an input's class is guarded, not how it was made: List.of's and toList's ListN share a class, and only List.of's refuses
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + name + "(null) on " + l.describe()
+                        + ", an input list whose class does not say whether it refuses nulls (List.of's does, toList's does not)");
+            }
             throw Exceptions.raise(ctx, refused, GraphBreakType.EXCEPTION_THROWN,
                     "the traced path throws NullPointerException: List." + name + "(null) on " + l.describe() + ", which refuses nulls");
         }
