@@ -49,7 +49,9 @@ final class ClassFiles {
                 throw new ClassFileNotFound(cls.getName() + " is a lambda without a class file, and " + candidates + " lambdas in "
                         + Lambdas.definingClass(cls).getName() + " have its shape (" + cls.getInterfaces()[0].getSimpleName() + " capturing "
                         + Arrays.stream(cls.getDeclaredFields()).filter(f -> !java.lang.reflect.Modifier.isStatic(f.getModifiers())).count()
-                        + " values), so which one it is cannot be known; make it serializable (type it as dev.ember.Fn0…Fn5, or cast: "
+                        + " values), so which one it is cannot be known; "
+                        + (HiddenClassPool.readable() ? "" : "start the JVM with " + HiddenClassPool.FLAGS + " (./ember does) so that its constant pool names it, or ")
+                        + "make it serializable (type it as dev.ember.Fn0…Fn5, or cast: "
                         + "(Function<Tensor, Tensor> & Serializable) t -> …) and its implementation method is named");
             }
             throw new ClassFileNotFound(cls.getName() + " is a hidden class (a lambda or a generated class) and has no class file;"

@@ -88,8 +88,22 @@ final class Containers {
     }
 
     static VariableTracker listMethod(TraceContext ctx, ListVariable l, String name, MethodTypeDesc type, List<VariableTracker> args) {
+        if (name.equals("getClass") && args.isEmpty() && listClass(l) != null) return ConstantVariable.of(listClass(l));
         if (l.isView()) return viewMethod(ctx, l, name, type, args);
         return listOrViewMethod(ctx, l, name, type, args);
+    }
+
+    /**
+     * The class the program's list has, when the trace knows it: a mutable list's (an input's is
+     * guarded), an Arrays.asList's, an immutable one's made as the JDK makes it (List.of's List12 or
+     * ListN, a subList's, …); null for a view or an op's list of outputs.
+     */
+    private static Class<?> listClass(ListVariable l) {
+        if (l.isView()) return null;
+        if (l.type() != null) return l.type();
+        if (l.isFixedSize()) return java.util.Arrays.asList().getClass();
+        List<Object> standIn = l.immutableKind() == null ? null : l.immutableKind().standIn(l.size());
+        return standIn == null ? null : standIn.getClass();
     }
 
     /** Methods a live view (subList, reversed, unmodifiableList) traces; others break the graph and run as Java runs them. */
@@ -162,6 +176,16 @@ final class Containers {
             }
             case "peekFirst", "peekLast" -> { return l.size() == 0 ? ConstantVariable.NULL : l.get(name.equals("peekFirst") ? 0 : l.size() - 1); }
             default -> { }
+        }
+        if ((name.equals("contains") || name.equals("indexOf") || name.equals("lastIndexOf")) && args.size() == 1
+                && args.getFirst() instanceof ConstantVariable c && c.value() == null && nullQueryError(l) instanceof NullPointerException refused) {
+            if (l.root().source() != null) {
+                // an input's class is guarded, not how it was made: List.of's and toList's ListN share a class, and only List.of's refuses
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List." + name + "(null) on " + l.describe()
+                        + ", an input list whose class does not say whether it refuses nulls (List.of's does, toList's does not)");
+            }
+            throw Exceptions.raise(ctx, refused, GraphBreakType.EXCEPTION_THROWN,
+                    "the traced path throws NullPointerException: List." + name + "(null) on " + l.describe() + ", which refuses nulls");
         }
         List<VariableTracker> items = l.items();
         return switch (name) {
@@ -311,13 +335,15 @@ final class Containers {
             case "lastIndexOf" -> ConstantVariable.of(lastIndexOf(ctx, items, args.getFirst()));
             case "reversed" -> {
                 if (liveView(ctx, l, name)) yield ListVariable.viewOf(l, ListVariable.ViewKind.REVERSED, 0, items.size());
-                yield new ListVariable(items.reversed(), false, null);
+                yield l.immutableKind() == null ? new ListVariable(items.reversed(), false, null)
+                        : ListVariable.immutable(items.reversed(), l.immutableKind().reversed());
             }
             case "subList" -> {
                 int from = intArg(ctx, args.get(0)), to = intArg(ctx, args.get(1));
                 if (from < 0 || to > items.size() || from > to) throw indexError(ctx, l, name, from, to);
                 if (liveView(ctx, l, name)) yield ListVariable.viewOf(l, ListVariable.ViewKind.SUB_LIST, from, to);
-                yield new ListVariable(items.subList(from, to), false, null);
+                yield l.immutableKind() == null ? new ListVariable(items.subList(from, to), false, null)
+                        : ListVariable.immutable(items.subList(from, to), l.immutableKind().subList());
             }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, l.describe() + "." + name + "() is not traced");
         };
@@ -644,7 +670,7 @@ final class Containers {
      * stand-in of the list's class and length ({@link #standIn}), so the exception's class and message are
      * the JDK's own (ArrayList's "Index: 5, Size: 1", Objects.checkIndex's "Index 5 out of bounds for length 1",
      * subList's IllegalArgumentException), raised for the traced code's handlers to catch as eager's would be.
-     * A list whose class the trace does not know (an immutable or input one) breaks the graph instead, and eager throws.
+     * A list whose class the trace does not know (an op's list of outputs, an input view) breaks the graph instead, and eager throws.
      */
     private static RuntimeException indexError(TraceContext ctx, ListVariable l, String name, int... ints) {
         List<Object> standIn = standIn(l);
@@ -659,13 +685,29 @@ final class Containers {
                     case "subList" -> standIn.subList(ints[0], ints[1]);
                     default -> { }
                 }
-            } catch (RuntimeException jdk) {
+            } catch (RuntimeException thrown) {
+                // an array read out of range (ListN's get) that the JIT made hot throws its preallocated exception, without a
+                // message (OmitStackTraceInFastThrow): the one the bounds check throws elsewhere is the JVM's, with its text
+                RuntimeException jdk = thrown instanceof ArrayIndexOutOfBoundsException && thrown.getMessage() == null
+                        ? new ArrayIndexOutOfBoundsException("Index " + ints[0] + " out of bounds for length " + standIn.size()) : thrown;
                 return Exceptions.raise(ctx, jdk, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + jdk.getClass().getName()
                         + ": " + jdk.getMessage() + " (List." + name + "() on " + l.describe() + ")");
             }
         }
         return ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IndexOutOfBoundsException: List." + name + "() with index "
                 + ints[0] + " on " + l.describe() + " of length " + l.size());
+    }
+
+    /** What a query for null on {@code l} throws (List.of's lists, their subLists and reversed views refuse it), or null. */
+    private static NullPointerException nullQueryError(ListVariable l) {
+        List<Object> standIn = standIn(l);
+        if (standIn == null) return null;
+        try {
+            standIn.indexOf(null);
+            return null;
+        } catch (NullPointerException e) {
+            return e;
+        }
     }
 
     /** A list of {@code l}'s class and length, its elements nulls, through the same views; null when its class is not known. */
@@ -681,6 +723,7 @@ final class Containers {
             };
         }
         int n = l.size();
+        if (l.immutableKind() != null) return l.immutableKind().standIn(n);
         if (l.isFixedSize()) return java.util.Arrays.asList(new Object[n]);
         if (l.type() == ArrayList.class) return new ArrayList<>(Collections.nCopies(n, null));
         if (l.type() == java.util.LinkedList.class) return new java.util.LinkedList<>(Collections.nCopies(n, null));

@@ -60,10 +60,13 @@ final class JdkCalls {
         if (owner == List.class && name.equals("of")) {
             List<VariableTracker> items = type.parameterCount() == 1 && type.parameterType(0).isArray()
                     ? Containers.itemsOf(ctx, args.getFirst()) : args;
-            return new ListVariable(items, false, null);
+            return ListVariable.immutable(items, dev.ember.dynamo.variables.ImmutableListKind.LIST_OF);
         }
         if ((owner == java.util.Map.class || owner == java.util.Set.class) && name.equals("of")) return KeyedContainers.immutableOf(ctx, owner, type, args);
-        if (owner == List.class && name.equals("copyOf")) return new ListVariable(Containers.itemsOf(ctx, args.getFirst()), false, null);
+        if (owner == List.class && name.equals("copyOf")) {
+            // the copy is List.of's whatever it copies (List.of's own list is copied as itself)
+            return ListVariable.immutable(Containers.itemsOf(ctx, args.getFirst()), dev.ember.dynamo.variables.ImmutableListKind.LIST_OF);
+        }
         if ((owner == java.util.Map.class || owner == java.util.Set.class) && name.equals("copyOf")) {
             return KeyedContainers.immutableCopyOf(ctx, owner, args.getFirst());
         }
@@ -91,7 +94,7 @@ final class JdkCalls {
         }
         if (owner == java.util.Collections.class && name.equals("nCopies") && args.getFirst() instanceof ConstantVariable c && c.value() instanceof Integer n) {
             if (n < 0) throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws IllegalArgumentException: List length = " + n);
-            return new ListVariable(new ArrayList<>(java.util.Collections.nCopies(n, args.get(1))), false, null);
+            return ListVariable.immutable(new ArrayList<>(java.util.Collections.nCopies(n, args.get(1))), dev.ember.dynamo.variables.ImmutableListKind.N_COPIES);
         }
         if ((owner == String.class && name.equals("valueOf") || owner == Objects.class && name.equals("toString")) && args.size() == 1
                 && type.parameterType(0).equals(java.lang.constant.ConstantDescs.CD_Object)) {

@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Where a lambda's code is. A serializable lambda says so itself ({@link FunctionTarget}); a plain
  * one is a hidden class without a class file, whose implementation method is found in the class
- * that made it ({@link #ofHidden}). Lambdas made during a trace are made again after the graph: the invokedynamic that made one is
+ * that made it, told apart from others of its shape by the hidden class's constant pool ({@link #ofHidden}). Lambdas made during a trace are made again after the graph: the invokedynamic that made one is
  * linked once more (its bootstrap called with a lookup in the class that holds it), and the call
  * site's target makes a lambda from captured values. The classes of the lambdas so made are
  * remembered with their implementation, so code after a graph break can trace a call of one even
@@ -73,7 +73,9 @@ final class Lambdas {
      * {@code c}'s field types is a candidate: one implementation among them is the answer (a hook list
      * of {@code t -> t.relu()} and {@code t -> { seen.add(t); return t; }} is told apart by the
      * captured list), and so are several with one code ({@link #sameCode}). Two lambdas of one shape
-     * and different code in one class cannot be told apart: null, and the break says to make the lambda serializable.
+     * and different code in one class are told apart by identity: the one whose implementation the
+     * hidden class's own constant pool calls ({@link HiddenClassPool}). When that pool cannot be read,
+     * or still names more than one of them: null, and the break says how to make the lambda known.
      */
     static Made ofHidden(Class<?> c) {
         return HIDDEN.computeIfAbsent(c, k -> Optional.ofNullable(resolveHidden(k))).orElse(null);
@@ -131,9 +133,42 @@ final class Lambdas {
     private static Made resolveHidden(Class<?> c) {
         Set<MethodTarget> found = candidates(c);
         if (found.size() > 1 && sameCode(found)) found = Set.of(found.iterator().next());
+        if (found.size() > 1) found = calledBy(c, found);
         if (found.size() != 1) return null;
         String sam = samName(c);
         return sam == null ? null : new Made(found.iterator().next(), sam);
+    }
+
+    /**
+     * The candidates that the hidden class {@code c}'s constant pool refers to: the lambda's method
+     * calls its implementation by name (a method reference to an inherited method names the class
+     * that declares it, a supertype of the one the invokedynamic names). All of them when the pool
+     * cannot be read. More than one remain only when the lambda's pool also names another candidate
+     * for its own reasons (boxing with {@code Integer.valueOf} beside a method reference to it): the
+     * caller then knows nothing, as it must not guess.
+     */
+    private static Set<MethodTarget> calledBy(Class<?> c, Set<MethodTarget> candidates) {
+        Set<String> refs = HiddenClassPool.methodRefs(c);
+        if (refs == null) return candidates;
+        Set<MethodTarget> called = new LinkedHashSet<>();
+        for (MethodTarget t : candidates) {
+            String descriptor = t.type().descriptorString();
+            if (supertypes(t.owner()).stream().anyMatch(s -> refs.contains(HiddenClassPool.ref(s, t.name(), descriptor)))) called.add(t);
+        }
+        return called;
+    }
+
+    /** {@code c}, its superclasses and every interface they implement. */
+    private static Set<Class<?>> supertypes(Class<?> c) {
+        Set<Class<?>> out = new LinkedHashSet<>();
+        java.util.ArrayDeque<Class<?>> todo = new java.util.ArrayDeque<>(List.of(c));
+        while (!todo.isEmpty()) {
+            Class<?> k = todo.poll();
+            if (!out.add(k)) continue;
+            if (k.getSuperclass() != null) todo.add(k.getSuperclass());
+            todo.addAll(List.of(k.getInterfaces()));
+        }
+        return out;
     }
 
     /**

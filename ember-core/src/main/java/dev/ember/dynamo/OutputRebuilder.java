@@ -155,9 +155,9 @@ sealed interface OutputRebuilder {
     }
 
     /** A new list; {@code mutable} gives an ArrayList, otherwise an unmodifiable list. */
-    record ListOf(List<OutputRebuilder> items, Class<?> type) implements OutputRebuilder {
+    record ListOf(List<OutputRebuilder> items, Class<?> type, dev.ember.dynamo.variables.ImmutableListKind immutableKind) implements OutputRebuilder {
         /** A mutable list is an ArrayList, an immutable one List.of's class. */
-        ListOf(List<OutputRebuilder> items, boolean mutable) { this(items, mutable ? ArrayList.class : null); }
+        ListOf(List<OutputRebuilder> items, boolean mutable) { this(items, mutable ? ArrayList.class : null, null); }
 
         public boolean mutable() { return type != null; }
 
@@ -167,6 +167,9 @@ sealed interface OutputRebuilder {
             if (type == ArrayList.class) return out;
             if (type == java.util.LinkedList.class) return new java.util.LinkedList<>(out);
             if (type == java.util.ArrayDeque.class) return new java.util.ArrayDeque<>(out);
+            // made again as eager's was (a subList, toList's that allows nulls, nCopies), when it can hold these elements
+            List<Object> remade = immutableKind == null ? null : immutableKind.make(out.toArray());
+            if (remade != null) return remade;
             // List.of's own class (what eager's List.of, toList and copies have) unless an element is null, which it refuses; an
             // unmodifiable wrapper would also read as a view of another list to a later trace (VariableBuilder.isViewOfAnother)
             return out.contains(null) ? Collections.unmodifiableList(out) : List.copyOf(out);

@@ -106,7 +106,7 @@ final class Rebuilders {
                     throw ctx.unsupported(GraphBreakType.UNSUPPORTED_RETURN, "handing on " + l.describe() + ", whose list changed under it (its every use throws ConcurrentModificationException)");
             case ListVariable l when l.isView() -> new OutputRebuilder.ListViewOf(of(l.base(), null), l.viewKind(), l.viewFrom(), l.size());
             case ListVariable l when l.isFixedSize() -> new OutputRebuilder.ArrayAsListOf(of(l.backing(), null));
-            case ListVariable l -> new OutputRebuilder.ListOf(all(l.items()), l.type());
+            case ListVariable l -> new OutputRebuilder.ListOf(all(l.items()), l.type(), l.immutableKind());
             case ArrayVariable a when a.source() != null -> new OutputRebuilder.FromSource(a.source());
             case ArrayVariable a -> new OutputRebuilder.ArrayOf(a.componentType(), all(a.items()));
             case KeyedVariable k when k.source() != null -> new OutputRebuilder.FromSource(k.source());

@@ -186,11 +186,16 @@ final class StreamCalls {
                 });
                 yield null;
             }
-            case "toList" -> new ListVariable(all(ctx, p), false, null);
+            case "toList" -> {
+                List<VariableTracker> items = all(ctx, p);
+                yield ListVariable.immutable(items, dev.ember.dynamo.variables.ImmutableListKind.STREAM_TO_LIST);
+            }
             case "collect" -> {
                 VariableTracker c = args.getFirst();
                 if (args.size() == 1 && c instanceof ConstantVariable cc && (cc.value() == TO_LIST || cc.value() == TO_UNMODIFIABLE_LIST)) {
-                    yield new ListVariable(all(ctx, p), cc.value() == TO_LIST, null);
+                    List<VariableTracker> items = all(ctx, p);
+                    // toUnmodifiableList's list is List.of's
+                    yield cc.value() == TO_LIST ? new ListVariable(items, true, null) : ListVariable.immutable(items, dev.ember.dynamo.variables.ImmutableListKind.LIST_OF);
                 }
                 if (args.size() == 1 && c instanceof ConstantVariable cc && cc.value() == TO_SET) yield toSet(ctx, all(ctx, p));
                 if (args.size() == 1 && c instanceof CollectorVariable cv && cv.name().equals("partitioningBy") && cv.function() instanceof ListVariable two) {

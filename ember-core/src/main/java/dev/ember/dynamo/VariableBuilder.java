@@ -158,7 +158,7 @@ final class VariableBuilder {
             boolean replayable = value instanceof java.util.ArrayList<?> || value instanceof java.util.LinkedList<?>;
             if (replayable) return ListVariable.unread(() -> listContents(list, source), list.getClass(), source);
             if (isViewOfAnother(list)) return ListVariable.ofInputView(listContents(list, source), source, list.getClass());
-            return ListVariable.ofInput(listContents(list, source), source);
+            return ListVariable.ofInput(listContents(list, source), source, list.getClass());
         }
         if (value.getClass().isArray()) {
             graph.addGuard(new TypeMatch(source, value.getClass()));

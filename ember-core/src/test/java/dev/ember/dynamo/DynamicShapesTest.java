@@ -116,7 +116,15 @@ class DynamicShapesTest {
                 Ember.markDynamic(x, 0);
                 assertArrayEquals(branchOnCondition(x).toFloatArray(), f.apply(x).toFloatArray(), "condition " + c + ", n = " + n);
             }
-            assertTrue(frameOf(opts).entries().size() <= 2, "condition " + c + ": one graph per side, got " + frameOf(opts).entries().size());
+            // one graph per side, except a side whose range holds two sizes (n < 4: 2 and 3), which is specialized per size
+            // (ShapeEnv: too few sizes to tell polynomials apart); the condition is traced, its plain lambda told apart by its constant pool
+            int expected = 0;
+            for (boolean side : new boolean[] {true, false}) {
+                java.util.function.IntPredicate onSide = n -> condition.test(n) == side;
+                long sizes = java.util.stream.IntStream.rangeClosed(2, 1000).filter(onSide).count();
+                expected += sizes < 3 ? (int) sizes : 1;
+            }
+            assertTrue(frameOf(opts).entries().size() <= expected, "condition " + c + ": " + expected + " graphs at most, got " + frameOf(opts).entries().size());
             Ember.reset();
         }
     }

@@ -166,12 +166,30 @@ public final class ListVariable implements VariableTracker {
     /** A mutable list from the inputs at {@code source}, whose contents {@code contents} gives when the trace first reads them. */
     public static ListVariable unread(Supplier<Contents> contents, Class<?> type, Source source) { return new ListVariable(contents, type, source); }
 
-    /** A list from the inputs the trace may not change (List.of, …), whose elements are wrapped as first read. */
-    public static ListVariable ofInput(Contents contents, Source source) {
+    /** A list from the inputs the trace may not change (List.of, …), of class {@code cls} (guarded), whose elements are wrapped as first read. */
+    public static ListVariable ofInput(Contents contents, Source source, Class<?> cls) {
         ListVariable l = new ListVariable(List.of(), false, source);
         l.takeContents(contents);
+        l.immutableKind = cls == null ? null : ImmutableListKind.ofClass(cls, contents.size());
         return l;
     }
+
+    /** An immutable list made in the trace as {@code kind} says (List.of, toList, …). */
+    public static ListVariable immutable(List<VariableTracker> items, ImmutableListKind kind) {
+        ListVariable l = new ListVariable(items, false, null);
+        l.immutableKind = kind;
+        return l;
+    }
+
+    /**
+     * How an immutable list was made when the trace knows it (List.of, List.copyOf, toList, nCopies,
+     * a subList of one, an input of one of those classes); null for any other. What an index out of
+     * range throws depends on it: List12's IndexOutOfBoundsException "Index: 5 Size: 2", ListN's
+     * ArrayIndexOutOfBoundsException, a subList's "Index 5 out of bounds for length 2".
+     */
+    public ImmutableListKind immutableKind() { return base != null || mutable ? null : immutableKind; }
+
+    private ImmutableListKind immutableKind;
 
     /**
      * {@link #ofInput} for a list that is a view of another container (a subList, an unmodifiable
@@ -179,7 +197,7 @@ public final class ListVariable implements VariableTracker {
      * to it, so it is read only while no list or array has changed in the trace (see Containers).
      */
     public static ListVariable ofInputView(Contents contents, Source source, Class<?> viewClass) {
-        ListVariable l = ofInput(contents, source);
+        ListVariable l = ofInput(contents, source, null);
         l.viewClass = viewClass;
         return l;
     }

@@ -56,13 +56,6 @@ class GraphBreakTest {
         bs.add(new Break("runawayLoop", (Fn1<Tensor, Tensor>) Programs::runawayLoop, x34, GraphBreakType.INSTRUCTION_BUDGET, "n += i;"));
         bs.add(new Break("deepRecursion", (Fn1<Tensor, Tensor>) Programs::deepRecursion, x34, GraphBreakType.INLINE_DEPTH, "depth == 1000 ? x"));
         bs.add(new Break("returnsIterator", (Fn1<Tensor, java.util.Iterator<Tensor>>) Programs::returnsIterator, x34, GraphBreakType.UNSUPPORTED_RETURN, "return it;"));
-        bs.add(new Break("plainLambdaArgument", (Fn1<java.util.function.Supplier<Tensor>, Tensor>) Programs::callsSupplier,
-                () -> {
-                    Tensor t = Tensor.randn(3, 4);
-                    // two plain lambdas of one shape (a Supplier capturing a Tensor) in one class: which one s is cannot be known
-                    java.util.function.Supplier<Tensor> s = () -> t, twin = () -> t.t();
-                    return new Object[] {s};
-                }, GraphBreakType.NO_BYTECODE, "return s.get().t();"));
         bs.add(new Break("readsStorage", (Fn1<Tensor, Tensor>) Programs::readsStorage, x34, GraphBreakType.UNSUPPORTED_TENSOR_METHOD, "x.storage() == null"));
         return bs;
     }

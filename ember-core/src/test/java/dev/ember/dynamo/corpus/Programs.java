@@ -468,8 +468,6 @@ final class Programs {
 
     private static Tensor recurse(Tensor x, int depth) { return depth == 1000 ? x : recurse(x, depth + 1); }
 
-    static Tensor callsSupplier(java.util.function.Supplier<Tensor> s) { return s.get().t(); }
-
     static Tensor badView(Tensor x) { return x.view(5, 5); }
 
     static final class Holder {

@@ -191,8 +191,9 @@ class PyTorchPortsMoreTest {
     @Test
     void partialsGraphBreakReconstruct() { // test_partials_graph_break_reconstruct, _mix, _mix_no_source
         Options printBreaks = Options.defaults().reorderableLogging(false);
-        // two plain method references of one shape made in one class cannot be told apart without a class file
-        // (GB0017, whose hint this follows): the caller's udf_mul and udf_add are serializable, as Python functions are inspectable
+        // two plain method references of one shape made in one class are told apart only through their constant pools, which
+        // need two JVM flags (GB0017, whose other hint this follows): the caller's udf_mul and udf_add are serializable, as Python
+        // functions are inspectable
         BinaryOperator<Tensor> mul = (BinaryOperator<Tensor> & Serializable) PyTorchPortsMorePrograms::udfMul;
         BinaryOperator<Tensor> add = (BinaryOperator<Tensor> & Serializable) PyTorchPortsMorePrograms::udfAdd;
         // Dynamo: one graph, after the print (nothing before it), of three ops

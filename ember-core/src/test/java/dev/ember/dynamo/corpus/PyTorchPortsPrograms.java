@@ -437,8 +437,9 @@ final class PyTorchPortsPrograms {
     }
 
     /*
-     * Partials passed in: Fn1, not Function. A plain lambda has no class file and Ember cannot tell
-     * it from the others of its shape (GB0017); Ember's documented rule is a serializable type.
+     * Partials passed in: Fn1, not Function. A plain lambda has no class file; Ember tells it from
+     * the others of its shape by its constant pool, which needs two JVM flags (GB0017); a
+     * serializable type needs none.
      */
 
     /** functools.partial(multiply, y=...): the multiplier fixed in a lambda. */
