@@ -30,7 +30,7 @@ final class CtcLossComposite {
         Tensor lp = unbatched ? logProbs.unsqueeze(1) : logProbs;
         Tensor tg = unbatched && targets.dim() == 1 && inputLengths.length == 1 ? targets.unsqueeze(0) : targets;
         int steps = lp.size(0), batch = lp.size(1), classes = lp.size(2);
-        if (!lp.dtype().isFloatingPoint()) throw new IllegalArgumentException("ctc_loss: expected floating point log_probs, got " + F.scalarTypeName(lp.dtype()));
+        if (!lp.dtype().isFloatingPoint()) throw new IllegalArgumentException("ctc_loss: expected floating point log_probs, got " + lp.dtype().scalarTypeName());
         if (blank < 0 || blank >= classes) throw new IllegalArgumentException("blank must be in label range");
         if (inputLengths.length != batch) throw new IllegalArgumentException("input_lengths must be of size batch_size");
         if (targetLengths.length != batch) throw new IllegalArgumentException("target_lengths must be of size batch_size");

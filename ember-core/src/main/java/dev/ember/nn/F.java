@@ -134,7 +134,7 @@ public final class F {
             if (x.dim() < 2) throw new IllegalArgumentException("Feature dropout requires at least 2 dimensions in the input");
             java.util.Arrays.fill(noiseShape, 2, noiseShape.length, 1);
         }
-        if (!x.dtype().isFloatingPoint()) throw new IllegalArgumentException("result type Float can't be cast to the desired output type " + scalarTypeName(x.dtype()));
+        if (!x.dtype().isFloatingPoint()) throw new IllegalArgumentException("result type Float can't be cast to the desired output type " + x.dtype().scalarTypeName());
         Tensor kept = Tensor.zeros(x.dtype(), noiseShape).bernoulli(1 - p);
         // SELU's -scale·alpha, and the affine map a·x + b that restores zero mean and unit variance
         double alpha = 1.7580993408473766, a = 1 / Math.sqrt((alpha * alpha * p + 1) * (1 - p));
@@ -150,7 +150,7 @@ public final class F {
     public static Tensor rrelu(Tensor x, double lower, double upper, boolean training) {
         if (!(lower <= upper)) throw new IllegalArgumentException("Lower bound should be less than or equal to the upper bound");
         if (!training) return leakyRelu(x, (lower + upper) / 2);
-        if (!x.dtype().isFloatingPoint()) throw new IllegalArgumentException("\"rrelu_with_noise_out_cpu\" not implemented for '" + scalarTypeName(x.dtype()) + "'");
+        if (!x.dtype().isFloatingPoint()) throw new IllegalArgumentException("\"rrelu_with_noise_out_cpu\" not implemented for '" + x.dtype().scalarTypeName() + "'");
         Tensor slopes = CreationOps.RAND.callTensor(x.shape(), null, x.dtype()).mul(upper - lower).add(lower);
         return Tensor.where(x.le(0.0), x.mul(slopes), x);
     }
@@ -204,16 +204,6 @@ public final class F {
     /** {@link #gridSample(Tensor, Tensor, String, String, boolean)} with PyTorch's defaults: bilinear, zeros, corners not aligned. */
     public static Tensor gridSample(Tensor input, Tensor grid) { return gridSample(input, grid, "bilinear", "zeros", false); }
 
-    /** The dtype as ATen's ScalarType prints in its errors. */
-    static String scalarTypeName(DType d) {
-        return switch (d) {
-            case FLOAT32 -> "Float";
-            case FLOAT64 -> "Double";
-            case INT32 -> "Int";
-            case INT64 -> "Long";
-            case BOOL -> "Bool";
-        };
-    }
 
     private static void checkP(double p) {
         if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException("dropout probability has to be between 0 and 1, but got " + p);

@@ -73,7 +73,7 @@ final class GridSampling {
         }
         String sizes = "input with sizes " + Shapes.format(input.shape()) + " and grid with sizes " + Shapes.format(grid.shape());
         if (input.dtype() != grid.dtype()) {
-            throw new IllegalArgumentException("grid_sampler(): expected scalar type " + F.scalarTypeName(input.dtype()) + " but found " + F.scalarTypeName(grid.dtype())
+            throw new IllegalArgumentException("grid_sampler(): expected scalar type " + input.dtype().scalarTypeName() + " but found " + grid.dtype().scalarTypeName()
                     + " (the input and the grid must have one dtype)");
         }
         // ATen's order: the common checks (batch, coordinates, non-empty), then the rank of the 2-d or 3-d sampler it dispatched to

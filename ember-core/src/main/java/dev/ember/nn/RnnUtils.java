@@ -151,7 +151,7 @@ public final class RnnUtils {
     /** {@link #packPaddedSequence(Tensor, long[], boolean, boolean)} with the lengths as a 1-d integer tensor. */
     public static PackedSequence packPaddedSequence(Tensor input, Tensor lengths, boolean batchFirst, boolean enforceSorted) {
         if (lengths.dim() != 1 || lengths.dtype().isFloatingPoint() || lengths.dtype() == DType.BOOL) {
-            throw new IllegalArgumentException("'lengths' argument should be a 1D CPU int64 tensor, but got " + lengths.dim() + "D cpu " + F.scalarTypeName(lengths.dtype()) + " tensor");
+            throw new IllegalArgumentException("'lengths' argument should be a 1D CPU int64 tensor, but got " + lengths.dim() + "D cpu " + lengths.dtype().scalarTypeName() + " tensor");
         }
         return packPaddedSequence(input, lengths.toLongArray(), batchFirst, enforceSorted);
     }

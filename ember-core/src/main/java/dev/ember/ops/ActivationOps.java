@@ -212,7 +212,7 @@ public final class ActivationOps {
         return a -> {
             Tensor self = a.tensor(0);
             if (!self.dtype().isFloatingPoint()) {
-                throw new IllegalArgumentException(a.op().schema().name() + ": \"" + kernel + "\" not implemented for '" + ReductionOps.scalarTypeName(self.dtype()) + "'");
+                throw new IllegalArgumentException(a.op().schema().name() + ": \"" + kernel + "\" not implemented for '" + self.dtype().scalarTypeName() + "'");
             }
             return TensorMeta.contiguous(self.dtype(), self.shape());
         };

@@ -77,7 +77,7 @@ public final class BucketizeOps {
         }
         if (sorter != null) {
             if (sorter.dtype() != DType.INT64) {
-                throw new IllegalArgumentException(op + ": sorter must be a tensor of long dtype but got dtype " + ReductionOps.scalarTypeName(sorter.dtype()));
+                throw new IllegalArgumentException(op + ": sorter must be a tensor of long dtype but got dtype " + sorter.dtype().scalarTypeName());
             }
             if (!Shapes.same(sorter.shape(), boundaries.shape())) {
                 throw new IllegalArgumentException(op + ": boundary and sorter must have the same size, but got boundary tensor " + Shapes.format(boundaries.shape())

@@ -19,7 +19,6 @@ import java.util.Arrays;
 import java.util.List;
 
 import static dev.ember.ops.LinalgOps.error;
-import static dev.ember.ops.LinalgOps.scalarTypeName;
 import static dev.ember.ops.LinalgOps.typeMetaName;
 
 /**
@@ -64,7 +63,7 @@ public final class ConvOps {
                             + Shapes.format(grad.shape()));
                 }
                 if (grad.dtype() != input.dtype()) {
-                    throw error(op, "expected grad_output to have dtype " + scalarTypeName(input.dtype()) + ", but got " + scalarTypeName(grad.dtype()));
+                    throw error(op, "expected grad_output to have dtype " + input.dtype().scalarTypeName() + ", but got " + grad.dtype().scalarTypeName());
                 }
                 if (!input.dtype().isFloatingPoint()) throw notImplemented(op, input.dtype());
                 int[] biasSizes = a.optInts(3);
@@ -376,7 +375,7 @@ public final class ConvOps {
                     Shapes.wrapDim("adaptive_avg_pool2d", -2, self.dim());
                     if (!self.dtype().isFloatingPoint()) {
                         throw new IllegalArgumentException("adaptive_avg_pool2d: mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: "
-                                + scalarTypeName(self.dtype()));
+                                + self.dtype().scalarTypeName());
                     }
                 } else {
                     if (self.dim() != 3 && self.dim() != 4) {
@@ -432,7 +431,7 @@ public final class ConvOps {
                     }
                 }
                 if (grad.dtype() != self.dtype()) {
-                    throw new IllegalArgumentException(op + ": expected grad_output to have dtype " + scalarTypeName(self.dtype()) + ", but got " + scalarTypeName(grad.dtype()));
+                    throw new IllegalArgumentException(op + ": expected grad_output to have dtype " + self.dtype().scalarTypeName() + ", but got " + grad.dtype().scalarTypeName());
                 }
                 if (!self.dtype().isFloatingPoint()) throw notImplemented(op, self.dtype());
                 return TensorMeta.contiguous(self.dtype(), self.shape());
@@ -561,7 +560,7 @@ public final class ConvOps {
                     for (int d = -3; d < 0; d++) Shapes.wrapDim("adaptive_avg_pool3d", d, self.dim());
                     if (!self.dtype().isFloatingPoint()) {
                         throw new IllegalArgumentException("adaptive_avg_pool3d: mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: "
-                                + scalarTypeName(self.dtype()));
+                                + self.dtype().scalarTypeName());
                     }
                 } else {
                     for (int d = 1; d < self.dim(); d++) {
@@ -601,7 +600,7 @@ public final class ConvOps {
                     }
                 }
                 if (grad.dtype() != self.dtype()) {
-                    throw new IllegalArgumentException(op + ": expected grad_output to have dtype " + scalarTypeName(self.dtype()) + ", but got " + scalarTypeName(grad.dtype()));
+                    throw new IllegalArgumentException(op + ": expected grad_output to have dtype " + self.dtype().scalarTypeName() + ", but got " + grad.dtype().scalarTypeName());
                 }
                 if (!self.dtype().isFloatingPoint()) throw notImplemented(op, self.dtype());
                 return TensorMeta.contiguous(self.dtype(), self.shape());
@@ -648,7 +647,7 @@ public final class ConvOps {
             throw error("convolution", "Only zero batch or zero channel inputs are supported, but got input shape: " + Shapes.format(in));
         }
         if (weight.dtype() != input.dtype()) {
-            throw error("convolution", "expected scalar type " + scalarTypeName(input.dtype()) + " but found " + scalarTypeName(weight.dtype()));
+            throw error("convolution", "expected scalar type " + input.dtype().scalarTypeName() + " but found " + weight.dtype().scalarTypeName());
         }
         if (bias != null && bias.dtype() != input.dtype()) {
             throw error("convolution", "Input type (" + typeMetaName(input.dtype()) + ") and bias type (" + typeMetaName(bias.dtype()) + ") should be the same");
@@ -657,7 +656,7 @@ public final class ConvOps {
         boolean dilated = Arrays.stream(dilation).anyMatch(d -> d != 1);
         if (!emptyInput && (input.dtype() == DType.BOOL || dilated && input.dtype() == DType.INT32)) {
             String kernel = dilated ? "slow_conv_dilated<>" : dims == 3 ? "compute_columns3d" : "slow_conv2d_cpu";
-            throw error("convolution", "\"" + kernel + "\" not implemented for '" + scalarTypeName(input.dtype()) + "'");
+            throw error("convolution", "\"" + kernel + "\" not implemented for '" + input.dtype().scalarTypeName() + "'");
         }
         // ATen's calc_output_size: an input without channels gives an output without channels
         if (dims == 2) {
@@ -869,7 +868,7 @@ public final class ConvOps {
     /** A max pool backward's indices: int64, the pooled output's shape. */
     private static void checkPoolIndices(String op, Tensor indices, TensorMeta pooled) {
         if (indices.dtype() != DType.INT64) {
-            throw new IllegalArgumentException(op + ": expected indices to have dtype Long, but got " + scalarTypeName(indices.dtype()));
+            throw new IllegalArgumentException(op + ": expected indices to have dtype Long, but got " + indices.dtype().scalarTypeName());
         }
         if (!Arrays.equals(indices.shape(), pooled.shape())) {
             throw new IllegalArgumentException(op + ": expected indices of size " + Shapes.format(pooled.shape()) + " (the pooled output's), but got "
@@ -884,7 +883,7 @@ public final class ConvOps {
                     + Shapes.format(grad.shape()));
         }
         if (grad.dtype() != self.dtype()) {
-            throw new IllegalArgumentException(op + ": expected grad_output to have dtype " + scalarTypeName(self.dtype()) + ", but got " + scalarTypeName(grad.dtype()));
+            throw new IllegalArgumentException(op + ": expected grad_output to have dtype " + self.dtype().scalarTypeName() + ", but got " + grad.dtype().scalarTypeName());
         }
         if (!self.dtype().isFloatingPoint()) throw notImplemented(op, self.dtype());
     }
@@ -1016,6 +1015,6 @@ public final class ConvOps {
     }
 
     private static IllegalArgumentException notImplemented(String kernel, DType dtype) {
-        return error(kernel, "\"" + kernel + "\" not implemented for '" + scalarTypeName(dtype) + "'");
+        return error(kernel, "\"" + kernel + "\" not implemented for '" + dtype.scalarTypeName() + "'");
     }
 }

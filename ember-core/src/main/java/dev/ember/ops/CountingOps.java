@@ -53,7 +53,7 @@ public final class CountingOps {
                 Tensor self = readable("bincount", a.tensor(0)), weights = a.optTensor(1);
                 if (a.integer(2) < 0) throw new IllegalArgumentException("bincount: minlength should be >= 0");
                 if (self.dtype().isFloatingPoint() || self.dtype() == DType.BOOL) {
-                    throw new IllegalArgumentException("\"bincount_cpu\" not implemented for '" + ReductionOps.scalarTypeName(self.dtype()) + "'");
+                    throw new IllegalArgumentException("\"bincount_cpu\" not implemented for '" + self.dtype().scalarTypeName() + "'");
                 }
                 if (self.dim() != 1) throw new IllegalArgumentException("bincount: bincount only supports 1-d non-negative integral inputs.");
                 if (weights != null && (weights.dim() != 1 || weights.size(0) != self.size(0))) {
@@ -267,7 +267,7 @@ public final class CountingOps {
             .meta(a -> {
                 Tensor self = a.tensor(0);
                 if (!self.dtype().isFloatingPoint()) {
-                    throw new IllegalArgumentException("torch.histc: \"histogram_cpu\" not implemented for '" + ReductionOps.scalarTypeName(self.dtype()) + "'");
+                    throw new IllegalArgumentException("torch.histc: \"histogram_cpu\" not implemented for '" + self.dtype().scalarTypeName() + "'");
                 }
                 long bins = a.lng(1);
                 if (bins <= 0) throw new IllegalArgumentException("torch.histc(): bins must be > 0, but got " + bins + " for dimension 0");

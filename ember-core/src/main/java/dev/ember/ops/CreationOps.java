@@ -260,7 +260,7 @@ public final class CreationOps {
                 int n = a.integer(1);
                 if (p.dim() != 1 && p.dim() != 2) throw new IllegalArgumentException("multinomial: prob_dist must be 1 or 2 dim");
                 if (!p.dtype().isFloatingPoint()) {
-                    throw new IllegalArgumentException("multinomial: multinomial only supports floating-point dtypes for input, got: " + ReductionOps.scalarTypeName(p.dtype()));
+                    throw new IllegalArgumentException("multinomial: multinomial only supports floating-point dtypes for input, got: " + p.dtype().scalarTypeName());
                 }
                 if (n <= 0) throw new IllegalArgumentException("multinomial: cannot sample n_sample <= 0 samples");
                 if (!a.bool(2) && n > p.size(-1)) throw new IllegalArgumentException("multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement");
@@ -323,7 +323,7 @@ public final class CreationOps {
     public static final OpOverload BERNOULLI = ComposedOps.composed("bernoulli(Tensor self, *, Generator? generator=None) -> Tensor",
                     a -> {
                         if (!a.tensor(0).dtype().isFloatingPoint()) {
-                            throw new IllegalArgumentException("bernoulli: expected a floating point tensor of probabilities, got " + ReductionOps.scalarTypeName(a.tensor(0).dtype()));
+                            throw new IllegalArgumentException("bernoulli: expected a floating point tensor of probabilities, got " + a.tensor(0).dtype().scalarTypeName());
                         }
                         return TensorMeta.contiguous(a.tensor(0).dtype(), a.tensor(0).shape());
                     },
@@ -380,7 +380,7 @@ public final class CreationOps {
             a -> {
                 double lambda = a.dbl(1);
                 if (!(lambda > 0)) throw new IllegalArgumentException("exponential_: exponential_ expects lambda > 0.0, but found lambda=" + cpp(lambda));
-                continuousOnly(a, "Exponential", ReductionOps.scalarTypeName(a.tensor(0).dtype()));
+                continuousOnly(a, "Exponential", a.tensor(0).dtype().scalarTypeName());
             },
             (r, a) -> -Math.log(openUniform(r)) / a.dbl(1));
     public static final OpOverload EXPONENTIAL_ = samplerInPlace("exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)", EXPONENTIAL);
@@ -430,12 +430,12 @@ public final class CreationOps {
 
     private static void checkUniform(Args a) {
         DType dtype = a.tensor(0).dtype();
-        if (!dtype.isFloatingPoint()) throw new IllegalArgumentException("uniform_: \"check_uniform_bounds\" not implemented for '" + ReductionOps.scalarTypeName(dtype) + "'");
+        if (!dtype.isFloatingPoint()) throw new IllegalArgumentException("uniform_: \"check_uniform_bounds\" not implemented for '" + dtype.scalarTypeName() + "'");
         double from = a.dbl(1), to = a.dbl(2);
         if (!(from <= to)) throw new IllegalArgumentException("uniform_: uniform_ expects to return a [from, to) range, but found from=" + cpp(from) + " > to=" + cpp(to));
         double max = dtype == DType.FLOAT32 ? Float.MAX_VALUE : Double.MAX_VALUE;
         if (!(to - from <= max)) {
-            throw new IllegalArgumentException("uniform_: uniform_ expects to-from <= std::numeric_limits<" + ReductionOps.scalarTypeName(dtype) + ">::max(), but found to="
+            throw new IllegalArgumentException("uniform_: uniform_ expects to-from <= std::numeric_limits<" + dtype.scalarTypeName() + ">::max(), but found to="
                     + cpp(to) + " and from=" + cpp(from) + " which result in to-from to exceed the limit");
         }
     }
@@ -461,7 +461,7 @@ public final class CreationOps {
 
     private static void floatingOnly(Args a, String kernel) {
         DType dtype = a.tensor(0).dtype();
-        if (!dtype.isFloatingPoint()) throw new IllegalArgumentException(a.op().schema().name() + "_: \"" + kernel + "\" not implemented for '" + ReductionOps.scalarTypeName(dtype) + "'");
+        if (!dtype.isFloatingPoint()) throw new IllegalArgumentException(a.op().schema().name() + "_: \"" + kernel + "\" not implemented for '" + dtype.scalarTypeName() + "'");
     }
 
     /** A double as C++'s ostream prints it in ATen's messages (6 significant digits, no trailing zeros: 2, 1.5, 3.4e+38, 1e-07). */

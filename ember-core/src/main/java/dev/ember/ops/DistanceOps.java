@@ -30,7 +30,7 @@ public final class DistanceOps {
                         DType dtype = a.optDtype(4) != null ? a.optDtype(4) : self.dtype();
                         if (!self.dtype().isFloatingPoint()) {
                             throw new IllegalArgumentException("linalg_vector_norm: linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-                                    + ReductionOps.scalarTypeName(self.dtype()));
+                                    + self.dtype().scalarTypeName());
                         }
                         TensorMeta reduced = (TensorMeta) ReductionOps.SUM_DIM.inferMeta(ReductionOps.SUM_DIM.bind(self, a.get(2), a.bool(3)));
                         return TensorMeta.contiguous(dtype, reduced.shape());
@@ -54,7 +54,7 @@ public final class DistanceOps {
                         DType common = TypePromotion.resultType(x1, x2);
                         if (!common.isFloatingPoint()) {
                             throw new IllegalArgumentException("cosine_similarity: expected common dtype to be floating point, yet common dtype is "
-                                    + ReductionOps.scalarTypeName(common));
+                                    + common.scalarTypeName());
                         }
                         int[] shape = Shapes.broadcast("cosine_similarity", x1.shape(), x2.shape());
                         int dim = Shapes.wrapDim("cosine_similarity", a.integer(2), shape.length);
@@ -106,8 +106,8 @@ public final class DistanceOps {
                         Tensor x1 = a.tensor(0), x2 = a.tensor(1);
                         if (x1.dim() < 2) throw new IllegalArgumentException("cdist only supports at least 2D tensors, X1 got: " + x1.dim() + "D");
                         if (x2.dim() < 2) throw new IllegalArgumentException("cdist only supports at least 2D tensors, X2 got: " + x2.dim() + "D");
-                        if (!x1.dtype().isFloatingPoint()) throw new IllegalArgumentException("cdist only supports floating-point dtypes, X1 got: " + ReductionOps.scalarTypeName(x1.dtype()));
-                        if (!x2.dtype().isFloatingPoint()) throw new IllegalArgumentException("cdist only supports floating-point dtypes, X2 got: " + ReductionOps.scalarTypeName(x2.dtype()));
+                        if (!x1.dtype().isFloatingPoint()) throw new IllegalArgumentException("cdist only supports floating-point dtypes, X1 got: " + x1.dtype().scalarTypeName());
+                        if (!x2.dtype().isFloatingPoint()) throw new IllegalArgumentException("cdist only supports floating-point dtypes, X2 got: " + x2.dtype().scalarTypeName());
                         if (x1.size(-1) != x2.size(-1)) {
                             throw new IllegalArgumentException("X1 and X2 must have the same number of columns. X1: " + x1.size(-1) + " X2: " + x2.size(-1));
                         }

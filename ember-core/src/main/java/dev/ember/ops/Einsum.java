@@ -157,8 +157,8 @@ final class Einsum {
         for (int i = 0; i < terms.length; i++) {
             TensorMeta op = operands.get(i);
             if (op.dtype() != dtype) {
-                throw error("expected all operands to have the same dtype, but operand " + i + " is " + LinalgOps.scalarTypeName(op.dtype())
-                        + " and operand 0 is " + LinalgOps.scalarTypeName(dtype));
+                throw error("expected all operands to have the same dtype, but operand " + i + " is " + op.dtype().scalarTypeName()
+                        + " and operand 0 is " + dtype.scalarTypeName());
             }
             List<Integer> labels = new ArrayList<>();
             ellipsisAt[i] = readTerm(equation, terms[i], offset, labels, "operand " + i);

@@ -23,7 +23,7 @@ public final class HouseholderOps {
             .meta(a -> {
                 Tensor A = a.tensor(0);
                 if (A.dim() < 2) throw new IllegalArgumentException("torch.geqrf: input must have at least 2 dimensions.");
-                if (!A.dtype().isFloatingPoint()) throw new IllegalArgumentException("\"geqrf_cpu\" not implemented for '" + ReductionOps.scalarTypeName(A.dtype()) + "'");
+                if (!A.dtype().isFloatingPoint()) throw new IllegalArgumentException("\"geqrf_cpu\" not implemented for '" + A.dtype().scalarTypeName() + "'");
                 int[] tau = Arrays.copyOf(A.shape(), A.dim() - 1);
                 tau[A.dim() - 2] = Math.min(A.size(-2), A.size(-1));
                 return List.of(TensorMeta.contiguous(A.dtype(), A.shape()), TensorMeta.contiguous(A.dtype(), tau));
@@ -80,10 +80,10 @@ public final class HouseholderOps {
             throw new IllegalArgumentException(op + ": Expected batch dimensions of tau to be equal to input.shape[:-2], but got " + Shapes.format(tauBatch));
         }
         if (tau.dtype() != input.dtype()) {
-            throw new IllegalArgumentException(op + ": tau dtype " + ReductionOps.scalarTypeName(tau.dtype()) + " does not match input dtype "
-                    + ReductionOps.scalarTypeName(input.dtype()));
+            throw new IllegalArgumentException(op + ": tau dtype " + tau.dtype().scalarTypeName() + " does not match input dtype "
+                    + input.dtype().scalarTypeName());
         }
-        if (!input.dtype().isFloatingPoint()) throw new IllegalArgumentException("\"orgqr_cpu\" not implemented for '" + ReductionOps.scalarTypeName(input.dtype()) + "'");
+        if (!input.dtype().isFloatingPoint()) throw new IllegalArgumentException("\"orgqr_cpu\" not implemented for '" + input.dtype().scalarTypeName() + "'");
     }
 
     /** dgeqr2's column-by-column Householder QR (dlarfg's reflector: β = −sign(α)·‖(α, x)‖, τ = (β − α)/β, v = x/(α − β)). */

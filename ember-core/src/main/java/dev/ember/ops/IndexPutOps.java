@@ -69,8 +69,8 @@ public final class IndexPutOps {
     /** ATen's index_put_ checks, before anything is written. */
     static void checkIndexPut(Tensor self, List<Tensor> indices, Tensor values) {
         if (self.dtype() != values.dtype()) {
-            throw new IllegalArgumentException("Index put requires the source and destination dtypes match, got " + ReductionOps.scalarTypeName(self.dtype())
-                    + " for the destination and " + ReductionOps.scalarTypeName(values.dtype()) + " for the source.");
+            throw new IllegalArgumentException("Index put requires the source and destination dtypes match, got " + self.dtype().scalarTypeName()
+                    + " for the destination and " + values.dtype().scalarTypeName() + " for the source.");
         }
         AdvancedIndex.checkTypes(indices);
         AdvancedIndex.consumedDims(self.dim(), indices);
@@ -145,11 +145,11 @@ public final class IndexPutOps {
     /** ATen's put_ checks; the positions where the index holds data (eager calls). */
     private static void checkPut(Tensor self, Tensor index, Tensor source) {
         if (index.dtype() != DType.INT64) {
-            throw new IndexOutOfBoundsException("put_(): Expected a long tensor for index, but got " + ReductionOps.scalarTypeName(index.dtype()));
+            throw new IndexOutOfBoundsException("put_(): Expected a long tensor for index, but got " + index.dtype().scalarTypeName());
         }
         if (self.dtype() != source.dtype()) {
             throw new IllegalArgumentException("put_(): self and source expected to have the same dtype, but got self.dtype = "
-                    + ReductionOps.scalarTypeName(self.dtype()) + " and source.dtype = " + ReductionOps.scalarTypeName(source.dtype()));
+                    + self.dtype().scalarTypeName() + " and source.dtype = " + source.dtype().scalarTypeName());
         }
         if (source.numel() != index.numel()) {
             throw new IndexOutOfBoundsException("put_(): Expected source and index to have the same number of elements, but got source.numel() = "

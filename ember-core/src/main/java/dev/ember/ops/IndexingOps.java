@@ -94,7 +94,7 @@ public final class IndexingOps {
             a -> {
                 Tensor self = a.tensor(0), indices = a.tensor(1);
                 if (indices.dtype() != DType.INT64) {
-                    throw new IllegalArgumentException("take_along_dim: torch.take_along_dim(): dtype of indices should be Long but got " + PointwiseOps.scalarTypeName(indices.dtype()));
+                    throw new IllegalArgumentException("take_along_dim: torch.take_along_dim(): dtype of indices should be Long but got " + indices.dtype().scalarTypeName());
                 }
                 if (a.get(2) != null && self.dim() != indices.dim()) {
                     throw new IllegalArgumentException("take_along_dim: torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
@@ -164,11 +164,11 @@ public final class IndexingOps {
                 int dim = Shapes.wrapDim("index_copy", a.integer(1), Math.max(self.dim(), 1));
                 if (index.dim() > 1) throw new IllegalArgumentException("index_copy_(): Index should have dimension 1 or 0 (got " + index.dim() + ")");
                 if (index.dtype() != DType.INT64) {
-                    throw new IllegalArgumentException("index_copy_(): Expected a long tensor for index, but got " + PointwiseOps.scalarTypeName(index.dtype()));
+                    throw new IllegalArgumentException("index_copy_(): Expected a long tensor for index, but got " + index.dtype().scalarTypeName());
                 }
                 if (self.dtype() != source.dtype()) {
                     throw new IllegalArgumentException("index_copy_(): self and source expected to have the same dtype, but got (self) "
-                            + PointwiseOps.scalarTypeName(self.dtype()) + " and (source) " + PointwiseOps.scalarTypeName(source.dtype()));
+                            + self.dtype().scalarTypeName() + " and (source) " + source.dtype().scalarTypeName());
                 }
                 if (Math.max(self.dim(), 1) != Math.max(source.dim(), 1)) {
                     throw new IllegalArgumentException("index_copy_(): When source and destination are not scalars, their dimensionality must match. Source dimensionality ("
@@ -524,7 +524,7 @@ public final class IndexingOps {
             a -> {
                 Tensor self = a.tensor(0), index = a.tensor(1);
                 if (index.dtype() != DType.INT64) {
-                    throw new IllegalArgumentException("take: take(): Expected a long tensor for index, but got " + ReductionOps.scalarTypeName(index.dtype()));
+                    throw new IllegalArgumentException("take: take(): Expected a long tensor for index, but got " + index.dtype().scalarTypeName());
                 }
                 if (self.numel() == 0 && index.numel() != 0) throw new IndexOutOfBoundsException("take: take(): tried to take from an empty tensor");
                 if (!(index instanceof dev.ember.tensor.FakeTensor)) {
@@ -553,11 +553,11 @@ public final class IndexingOps {
             a -> {
                 Tensor self = a.tensor(0), mask = a.tensor(1), source = a.tensor(2);
                 if (mask.dtype() != DType.BOOL) {
-                    throw new IllegalArgumentException("masked_scatter_ only supports boolean masks, but got mask with dtype " + ReductionOps.scalarTypeName(mask.dtype()));
+                    throw new IllegalArgumentException("masked_scatter_ only supports boolean masks, but got mask with dtype " + mask.dtype().scalarTypeName());
                 }
                 if (self.dtype() != source.dtype()) {
-                    throw new IllegalArgumentException("masked_scatter: expected self and source to have same dtypes but got " + ReductionOps.scalarTypeName(self.dtype())
-                            + " and " + ReductionOps.scalarTypeName(source.dtype()));
+                    throw new IllegalArgumentException("masked_scatter: expected self and source to have same dtypes but got " + self.dtype().scalarTypeName()
+                            + " and " + source.dtype().scalarTypeName());
                 }
                 int[] shape = Shapes.broadcast("masked_scatter", self.shape(), mask.shape());
                 if (!(mask instanceof dev.ember.tensor.FakeTensor)) {

@@ -197,7 +197,7 @@ public final class LinalgLuOps {
     // ------------------------------------------------------------------ checks and metadata
 
     private static void notImplementedUnlessFloating(String kernel, DType dtype) {
-        if (!dtype.isFloatingPoint()) throw new IllegalArgumentException("\"" + kernel + "\" not implemented for '" + ReductionOps.scalarTypeName(dtype) + "'");
+        if (!dtype.isFloatingPoint()) throw new IllegalArgumentException("\"" + kernel + "\" not implemented for '" + dtype.scalarTypeName() + "'");
     }
 
     private static List<TensorMeta> luFactorMeta(String op, Tensor A, boolean pivot) {
@@ -236,12 +236,12 @@ public final class LinalgLuOps {
     /** ATen's linalg_lu_solve meta checks, in its order. */
     private static void checkLuSolve(Tensor LU, Tensor pivots, Tensor B, boolean left) {
         if (!LU.dtype().isFloatingPoint()) {
-            throw new IllegalArgumentException("torch.linalg.lu_solve: Expected a floating point or complex tensor as input. Got " + ReductionOps.scalarTypeName(LU.dtype()));
+            throw new IllegalArgumentException("torch.linalg.lu_solve: Expected a floating point or complex tensor as input. Got " + LU.dtype().scalarTypeName());
         }
         String op = "linalg.lu_solve";
         if (LU.dtype() != B.dtype()) {
-            throw new IllegalArgumentException(op + ": Expected LU and B to have the same dtype, but found LU of type " + ReductionOps.scalarTypeName(LU.dtype())
-                    + " and B of type " + ReductionOps.scalarTypeName(B.dtype()) + " instead");
+            throw new IllegalArgumentException(op + ": Expected LU and B to have the same dtype, but found LU of type " + LU.dtype().scalarTypeName()
+                    + " and B of type " + B.dtype().scalarTypeName() + " instead");
         }
         if (pivots.dtype() != DType.INT32) throw new IllegalArgumentException(op + ": pivots should be a Tensor of scalar type torch.int32");
         checkSquareMatrices("torch.linalg.lu_solve", LU);
@@ -289,8 +289,8 @@ public final class LinalgLuOps {
         if (b.dim() < 2) throw new IllegalArgumentException(op + ": Expected b to have at least 2 dimensions, but it has " + b.dim() + " dimensions instead");
         if (A.dim() < 2) throw new IllegalArgumentException(op + ": Expected A to have at least 2 dimensions, but it has " + A.dim() + " dimensions instead");
         if (b.dtype() != A.dtype()) {
-            throw new IllegalArgumentException("Expected b and A to have the same dtype, but found b of type " + ReductionOps.scalarTypeName(b.dtype())
-                    + " and A of type " + ReductionOps.scalarTypeName(A.dtype()) + " instead.");
+            throw new IllegalArgumentException("Expected b and A to have the same dtype, but found b of type " + b.dtype().scalarTypeName()
+                    + " and A of type " + A.dtype().scalarTypeName() + " instead.");
         }
         if (A.size(-1) != A.size(-2)) {
             throw new IllegalArgumentException("A must be batches of square matrices, but they are " + A.size(-2) + " by " + A.size(-1) + " matrices");

@@ -250,10 +250,10 @@ public final class LinalgOps {
     public static final OpOverload LINALG_VECDOT = ComposedOps.define("linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor",
             a -> {
                 DType x = a.tensor(0).dtype(), y = a.tensor(1).dtype();
-                if (!x.isFloatingPoint()) throw error("linalg.vecdot", "linalg.vecdot: Expected a floating point or complex tensor as input. Got " + ReductionOps.scalarTypeName(x));
+                if (!x.isFloatingPoint()) throw error("linalg.vecdot", "linalg.vecdot: Expected a floating point or complex tensor as input. Got " + x.scalarTypeName());
                 if (x != y) {
-                    throw error("linalg.vecdot", "linalg.vecdot: Expected x and y to have the same dtype, but found x of type " + ReductionOps.scalarTypeName(x)
-                            + " and y of type " + ReductionOps.scalarTypeName(y) + " instead");
+                    throw error("linalg.vecdot", "linalg.vecdot: Expected x and y to have the same dtype, but found x of type " + x.scalarTypeName()
+                            + " and y of type " + y.scalarTypeName() + " instead");
                 }
             },
             (e, a) -> e.call(ReductionOps.SUM_DIM, e.call(PointwiseOps.MUL_TENSOR, a[0], a[1]), new int[] {((Number) a[2]).intValue()}, false));
@@ -435,7 +435,7 @@ public final class LinalgOps {
 
     private static void checkDot(String op, Tensor x, Tensor y) {
         if (x.dtype() != y.dtype()) {
-            throw error(op, "dot : expected both vectors to have same dtype, but found " + scalarTypeName(x.dtype()) + " and " + scalarTypeName(y.dtype()));
+            throw error(op, "dot : expected both vectors to have same dtype, but found " + x.dtype().scalarTypeName() + " and " + y.dtype().scalarTypeName());
         }
         if (x.size(0) != y.size(0)) {
             throw error(op, "inconsistent tensor size, expected tensor [" + x.size(0) + "] and src [" + y.size(0)
@@ -482,10 +482,10 @@ public final class LinalgOps {
     /** addmm's checks (also linear's with a bias on 2-d input): dtypes, ranks, shapes, then self expanding to the product. */
     private static TensorMeta addmmMeta(String op, Tensor self, Tensor mat1, Tensor mat2) {
         if (self.dtype() != mat2.dtype()) {
-            throw error(op, "self and mat2 must have the same dtype, but got " + scalarTypeName(self.dtype()) + " and " + scalarTypeName(mat2.dtype()));
+            throw error(op, "self and mat2 must have the same dtype, but got " + self.dtype().scalarTypeName() + " and " + mat2.dtype().scalarTypeName());
         }
         if (mat1.dtype() != mat2.dtype()) {
-            throw error(op, "mat1 and mat2 must have the same dtype, but got " + scalarTypeName(mat1.dtype()) + " and " + scalarTypeName(mat2.dtype()));
+            throw error(op, "mat1 and mat2 must have the same dtype, but got " + mat1.dtype().scalarTypeName() + " and " + mat2.dtype().scalarTypeName());
         }
         if (mat1.dim() != 2) throw error(op, "mat1 must be a matrix, got " + mat1.dim() + "-D tensor");
         if (mat2.dim() != 2) throw error(op, "mat2 must be a matrix, got " + mat2.dim() + "-D tensor");
@@ -498,7 +498,7 @@ public final class LinalgOps {
 
     private static void checkExpandable(String op, DType dtype, int[] shape, int[] target) {
         if (shape.length > target.length) {
-            throw error(op, "expand(CPU" + scalarTypeName(dtype) + "Type{" + Shapes.format(shape) + "}, size=" + Shapes.format(target)
+            throw error(op, "expand(CPU" + dtype.scalarTypeName() + "Type{" + Shapes.format(shape) + "}, size=" + Shapes.format(target)
                     + "): the number of sizes provided (" + target.length + ") must be greater or equal to the number of dimensions in the tensor ("
                     + shape.length + ")");
         }
@@ -519,7 +519,7 @@ public final class LinalgOps {
         }
         DType result = DType.promote(out.dtype(), bias.dtype());
         if (result.kind() != out.dtype().kind()) {
-            throw error(op, "result type " + scalarTypeName(result) + " can't be cast to the desired output type " + scalarTypeName(out.dtype()));
+            throw error(op, "result type " + result.scalarTypeName() + " can't be cast to the desired output type " + out.dtype().scalarTypeName());
         }
     }
 
@@ -540,7 +540,7 @@ public final class LinalgOps {
 
     private static void checkSameScalarType(String op, DType expected, DType found) {
         if (expected != found) {
-            throw error(op, "expected scalar type " + scalarTypeName(expected) + " but found " + scalarTypeName(found));
+            throw error(op, "expected scalar type " + expected.scalarTypeName() + " but found " + found.scalarTypeName());
         }
     }
 
@@ -548,16 +548,6 @@ public final class LinalgOps {
         if (dtype == DType.BOOL) throw error(op, "\"" + kernel + "\" not implemented for 'Bool'");
     }
 
-    /** c10::ScalarType's name, as in "expected scalar type Float but found Double". */
-    static String scalarTypeName(DType dtype) {
-        return switch (dtype) {
-            case BOOL -> "Bool";
-            case INT32 -> "Int";
-            case INT64 -> "Long";
-            case FLOAT32 -> "Float";
-            case FLOAT64 -> "Double";
-        };
-    }
 
     /** caffe2::TypeMeta's name (the C++ type), as in "float != double". */
     static String typeMetaName(DType dtype) {

@@ -69,8 +69,8 @@ public final class LossOps {
                 }
                 checkTypes(self, target, weight);
                 if (grad.dtype() != self.dtype()) {
-                    throw new IllegalArgumentException(op + ": expected scalar type " + ReductionOps.scalarTypeName(self.dtype()) + " but found "
-                            + ReductionOps.scalarTypeName(grad.dtype()) + " (grad_output)");
+                    throw new IllegalArgumentException(op + ": expected scalar type " + self.dtype().scalarTypeName() + " but found "
+                            + grad.dtype().scalarTypeName() + " (grad_output)");
                 }
                 return TensorMeta.contiguous(self.dtype(), self.shape());
             })
@@ -169,7 +169,7 @@ public final class LossOps {
             .meta(a -> {
                 Tensor self = a.tensor(0), target = a.tensor(1);
                 DType d = TypePromotion.resultType(self, target);
-                if (!d.isFloatingPoint()) throw new IllegalArgumentException("mse_loss: \"mse_cpu\" not implemented for '" + ReductionOps.scalarTypeName(d) + "'");
+                if (!d.isFloatingPoint()) throw new IllegalArgumentException("mse_loss: \"mse_cpu\" not implemented for '" + d.scalarTypeName() + "'");
                 int[] shape = Shapes.broadcast("mse_loss", self.shape(), target.shape());
                 return reduction(a, 2) == NllLoss.NONE ? TensorMeta.contiguous(d, shape) : TensorMeta.contiguous(d);
             })
@@ -194,7 +194,7 @@ public final class LossOps {
                 Tensor self = a.tensor(0), target = a.tensor(1), weight = a.optTensor(2), posWeight = a.optTensor(3);
                 String op = "binary_cross_entropy_with_logits";
                 if (!self.dtype().isFloatingPoint()) {
-                    throw new IllegalArgumentException(op + ": expected a floating point input (self), got " + ReductionOps.scalarTypeName(self.dtype()));
+                    throw new IllegalArgumentException(op + ": expected a floating point input (self), got " + self.dtype().scalarTypeName());
                 }
                 int[] shape = self.shape();
                 String[] names = {"self", "target", "weight", "pos_weight"};
@@ -202,8 +202,8 @@ public final class LossOps {
                     Tensor t = a.optTensor(i);
                     if (t == null) continue;
                     if (t.dtype() != self.dtype()) {
-                        throw new IllegalArgumentException(op + ": expected " + names[i] + " to have the input's dtype " + ReductionOps.scalarTypeName(self.dtype())
-                                + ", but got " + ReductionOps.scalarTypeName(t.dtype()));
+                        throw new IllegalArgumentException(op + ": expected " + names[i] + " to have the input's dtype " + self.dtype().scalarTypeName()
+                                + ", but got " + t.dtype().scalarTypeName());
                     }
                     shape = Shapes.broadcast(op, shape, t.shape());
                 }
@@ -301,7 +301,7 @@ public final class LossOps {
                         DType d = TypePromotion.resultType(self, target);
                         if (!d.isFloatingPoint() || self.dtype() != target.dtype()) {
                             throw new IllegalArgumentException(op + ": expected input and target of one floating point dtype, got "
-                                    + ReductionOps.scalarTypeName(self.dtype()) + " and " + ReductionOps.scalarTypeName(target.dtype()));
+                                    + self.dtype().scalarTypeName() + " and " + target.dtype().scalarTypeName());
                         }
                         return reduction(a, 3) == NllLoss.NONE ? TensorMeta.contiguous(d, self.shape()) : TensorMeta.contiguous(d);
                     },
@@ -354,14 +354,14 @@ public final class LossOps {
     private static void checkTypes(Tensor self, Tensor target, Tensor weight) {
         String kernel = self.dim() == 4 ? "nll_loss2d_forward_out_frame" : "nll_loss_out_frame";
         if (!self.dtype().isFloatingPoint()) {
-            throw new IllegalArgumentException("nll_loss: \"" + kernel + "\" not implemented for '" + ReductionOps.scalarTypeName(self.dtype()) + "'");
+            throw new IllegalArgumentException("nll_loss: \"" + kernel + "\" not implemented for '" + self.dtype().scalarTypeName() + "'");
         }
         if (target.dtype() != DType.INT64) {
-            throw new IllegalArgumentException("nll_loss: expected scalar type Long but found " + ReductionOps.scalarTypeName(target.dtype()));
+            throw new IllegalArgumentException("nll_loss: expected scalar type Long but found " + target.dtype().scalarTypeName());
         }
         if (weight != null && weight.dtype() != self.dtype()) {
-            throw new IllegalArgumentException("nll_loss: expected scalar type " + ReductionOps.scalarTypeName(self.dtype()) + " but found "
-                    + ReductionOps.scalarTypeName(weight.dtype()));
+            throw new IllegalArgumentException("nll_loss: expected scalar type " + self.dtype().scalarTypeName() + " but found "
+                    + weight.dtype().scalarTypeName());
         }
     }
 
@@ -390,7 +390,7 @@ public final class LossOps {
         Tensor self = a.tensor(0), target = a.tensor(1), weight = a.optTensor(2);
         if (!target.dtype().isFloatingPoint()) {
             throw new IllegalArgumentException("cross_entropy_loss: Expected floating point type for target with class probabilities, got "
-                    + ReductionOps.scalarTypeName(target.dtype()));
+                    + target.dtype().scalarTypeName());
         }
         if (a.lng(4) >= 0) throw new IllegalArgumentException("cross_entropy_loss: ignore_index is not supported for floating point target");
         int classes = self.dim() == 0 ? 1 : self.size(self.dim() == 1 ? 0 : 1);
@@ -476,7 +476,7 @@ public final class LossOps {
         Tensor self = a.tensor(0), target = a.tensor(1);
         String op = a.op().schema().name();
         DType d = TypePromotion.resultType(self, target);
-        if (!d.isFloatingPoint()) throw new IllegalArgumentException(op + ": \"" + kernel + "\" not implemented for '" + ReductionOps.scalarTypeName(d) + "'");
+        if (!d.isFloatingPoint()) throw new IllegalArgumentException(op + ": \"" + kernel + "\" not implemented for '" + d.scalarTypeName() + "'");
         int[] shape = Shapes.broadcast(op, self.shape(), target.shape());
         return reduction(a, 2) == NllLoss.NONE ? TensorMeta.contiguous(d, shape) : TensorMeta.contiguous(d);
     }

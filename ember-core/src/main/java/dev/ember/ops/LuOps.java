@@ -258,8 +258,8 @@ public final class LuOps {
                 if (b.dim() < 2) throw new IllegalArgumentException(op + ": b should have at least 2 dimensions, but has " + b.dim() + " dimensions instead");
                 if (factor.dim() < 2) throw new IllegalArgumentException(op + ": u should have at least 2 dimensions, but has " + factor.dim() + " dimensions instead");
                 if (b.dtype() != factor.dtype()) {
-                    throw new IllegalArgumentException(op + ": Expected b and A to have the same dtype, but found b of type " + ReductionOps.scalarTypeName(b.dtype())
-                            + " and A of type " + ReductionOps.scalarTypeName(factor.dtype()) + " instead.");
+                    throw new IllegalArgumentException(op + ": Expected b and A to have the same dtype, but found b of type " + b.dtype().scalarTypeName()
+                            + " and A of type " + factor.dtype().scalarTypeName() + " instead.");
                 }
                 if (factor.size(-1) != factor.size(-2)) {
                     throw new IllegalArgumentException(op + ": A must be batches of square matrices, but they are " + factor.size(-2) + " by " + factor.size(-1) + " matrices");
@@ -458,7 +458,7 @@ public final class LuOps {
         String op = "linalg.matrix_norm";
         if (a.dim() < 2) throw new IllegalArgumentException(op + ": The input tensor A must have at least 2 dimensions.");
         if (!a.dtype().isFloatingPoint()) {
-            throw new IllegalArgumentException(op + ": Expected a floating point or complex tensor as input. Got " + ReductionOps.scalarTypeName(a.dtype()));
+            throw new IllegalArgumentException(op + ": Expected a floating point or complex tensor as input. Got " + a.dtype().scalarTypeName());
         }
         if (dim.length != 2) throw new IllegalArgumentException(op + ": dim must be a 2-tuple. Got " + Shapes.format(dim));
         int[] wrapped = {Shapes.wrapDim(op, dim[0], a.dim()), Shapes.wrapDim(op, dim[1], a.dim())};
@@ -485,7 +485,7 @@ public final class LuOps {
 
     static Tensor checkSquare(String op, Tensor a) {
         if (!a.dtype().isFloatingPoint()) {
-            throw new IllegalArgumentException(op + ": Expected a floating point or complex tensor as input. Got " + ReductionOps.scalarTypeName(a.dtype()));
+            throw new IllegalArgumentException(op + ": Expected a floating point or complex tensor as input. Got " + a.dtype().scalarTypeName());
         }
         if (a.dim() < 2) {
             throw new IllegalArgumentException(op + ": The input tensor A must have at least 2 dimensions.");
@@ -509,8 +509,8 @@ public final class LuOps {
         String op = "linalg.solve";
         checkSquare(op, A);
         if (A.dtype() != B.dtype()) {
-            throw new IllegalArgumentException(op + ": Expected A and B to have the same dtype, but found A of type " + ReductionOps.scalarTypeName(A.dtype())
-                    + " and B of type " + ReductionOps.scalarTypeName(B.dtype()) + " instead");
+            throw new IllegalArgumentException(op + ": Expected A and B to have the same dtype, but found A of type " + A.dtype().scalarTypeName()
+                    + " and B of type " + B.dtype().scalarTypeName() + " instead");
         }
         boolean vector = isVectorCase(A.meta(), B.meta());
         if (!left) return solveRightMeta(op, A, B, vector);

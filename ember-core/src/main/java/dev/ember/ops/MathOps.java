@@ -294,8 +294,8 @@ public final class MathOps {
     public static final OpOverload ISCLOSE = ComposedOps.define("isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor",
             a -> {
                 if (a.tensor(0).dtype() != a.tensor(1).dtype()) {
-                    throw new IllegalArgumentException("isclose: " + ReductionOps.scalarTypeName(a.tensor(0).dtype()) + " did not match "
-                            + ReductionOps.scalarTypeName(a.tensor(1).dtype()));
+                    throw new IllegalArgumentException("isclose: " + a.tensor(0).dtype().scalarTypeName() + " did not match "
+                            + a.tensor(1).dtype().scalarTypeName());
                 }
                 if (!(a.dbl(2) >= 0)) throw new IllegalArgumentException("isclose: rtol must be greater than or equal to zero, but got " + cppDouble(a.dbl(2)));
                 if (!(a.dbl(3) >= 0)) throw new IllegalArgumentException("isclose: atol must be greater than or equal to zero, but got " + cppDouble(a.dbl(3)));
@@ -527,7 +527,7 @@ public final class MathOps {
                     String op = a.op().schema().name();
                     DType dtype = TypePromotion.resultType(a.get(0), a.get(1));
                     if (!dtype.isIntegral()) {
-                        throw new IllegalArgumentException(op + ": \"" + (left ? "lshift" : "rshift") + "_cpu\" not implemented for '" + ReductionOps.scalarTypeName(dtype) + "'");
+                        throw new IllegalArgumentException(op + ": \"" + (left ? "lshift" : "rshift") + "_cpu\" not implemented for '" + dtype.scalarTypeName() + "'");
                     }
                     return TensorMeta.contiguous(dtype, Shapes.broadcast(op, shapeOf(a.get(0)), shapeOf(a.get(1))));
                 })
@@ -607,7 +607,7 @@ public final class MathOps {
                 .meta(a -> {
                     String op = a.op().schema().name();
                     DType dtype = TypePromotion.resultType(a.tensor(0), a.tensor(1));
-                    if (!dtype.isIntegral()) throw new IllegalArgumentException(op + ": \"" + op + "_cpu\" not implemented for '" + ReductionOps.scalarTypeName(dtype) + "'");
+                    if (!dtype.isIntegral()) throw new IllegalArgumentException(op + ": \"" + op + "_cpu\" not implemented for '" + dtype.scalarTypeName() + "'");
                     return TensorMeta.contiguous(dtype, Shapes.broadcast(op, a.tensor(0).shape(), a.tensor(1).shape()));
                 })
                 .kernel((a, m) -> {
@@ -735,7 +735,7 @@ public final class MathOps {
     public static final OpOverload NANMEAN = ComposedOps.define("nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
             a -> {
                 if (!a.tensor(0).dtype().isFloatingPoint()) {
-                    throw new IllegalArgumentException("nanmean(): expected input to have floating point or complex dtype but got " + ReductionOps.scalarTypeName(a.tensor(0).dtype()));
+                    throw new IllegalArgumentException("nanmean(): expected input to have floating point or complex dtype but got " + a.tensor(0).dtype().scalarTypeName());
                 }
             },
             (e, a) -> {
@@ -768,7 +768,7 @@ public final class MathOps {
     /** ATen's binary float kernels (logaddexp, hypot) take the inputs' promoted dtype and dispatch on floating types only. */
     private static void floatingBinary(Args a, String kernel) {
         DType common = TypePromotion.resultType(a.tensor(0), a.tensor(1));
-        if (!common.isFloatingPoint()) throw new IllegalArgumentException("\"" + kernel + "\" not implemented for '" + ReductionOps.scalarTypeName(common) + "'");
+        if (!common.isFloatingPoint()) throw new IllegalArgumentException("\"" + kernel + "\" not implemented for '" + common.scalarTypeName() + "'");
     }
 
     /** Both operands in their promoted dtype. */

@@ -22,7 +22,7 @@ public final class MatrixExpOps {
                     throw new IllegalArgumentException(op + ": A must be batches of square matrices, but they are " + self.size(-2) + " by " + self.size(-1) + " matrices");
                 }
                 if (!self.dtype().isFloatingPoint()) {
-                    throw new IllegalArgumentException(op + ": Expected a floating point or complex tensor as input. Got " + ReductionOps.scalarTypeName(self.dtype()));
+                    throw new IllegalArgumentException(op + ": Expected a floating point or complex tensor as input. Got " + self.dtype().scalarTypeName());
                 }
                 return TensorMeta.contiguous(self.dtype(), self.shape());
             })

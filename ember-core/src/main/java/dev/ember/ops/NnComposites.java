@@ -248,7 +248,7 @@ public final class NnComposites {
         Tensor x = a.tensor(0), indices = a.tensor(1);
         int[] out = a.ints(2);
         if (indices.dtype() != dev.ember.tensor.DType.INT64) {
-            throw new IllegalArgumentException(op + ": elements in indices should be type int64 but got: " + ReductionOps.scalarTypeName(indices.dtype()));
+            throw new IllegalArgumentException(op + ": elements in indices should be type int64 but got: " + indices.dtype().scalarTypeName());
         }
         if (out.length != dims) throw new IllegalArgumentException(op + ": There should be exactly " + elements + " in output_size, but got " + out.length + " elements.");
         if (x.dim() != dims + 1 && x.dim() != dims + 2) {

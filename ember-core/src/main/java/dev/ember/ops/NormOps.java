@@ -110,7 +110,7 @@ public final class NormOps {
                         String op = "group_norm";
                         if (input.dim() < 2) throw new IllegalArgumentException(op + ": Expected at least 2 dimensions for input tensor but received " + input.dim());
                         if (!input.dtype().isFloatingPoint()) {
-                            throw new IllegalArgumentException(op + ": \"group_norm\" not implemented for '" + ReductionOps.scalarTypeName(input.dtype()) + "'");
+                            throw new IllegalArgumentException(op + ": \"group_norm\" not implemented for '" + input.dtype().scalarTypeName() + "'");
                         }
                         int channels = input.size(1);
                         if (groups <= 0 || channels % groups != 0) {
@@ -418,14 +418,14 @@ public final class NormOps {
     /** ATen's dispatch error, naming the kernel ATen names. */
     private static void requireFloating(String op, String kernel, Tensor input) {
         if (!input.dtype().isFloatingPoint()) {
-            throw new IllegalArgumentException(op + ": \"" + kernel + "\" not implemented for '" + ReductionOps.scalarTypeName(input.dtype())
+            throw new IllegalArgumentException(op + ": \"" + kernel + "\" not implemented for '" + input.dtype().scalarTypeName()
                     + "' (the input must be float32 or float64, got " + input.dtype() + ")");
         }
     }
 
     private static void requireSameDtype(String op, String name, Tensor p, Tensor input) {
         if (p.dtype() != input.dtype()) {
-            throw new IllegalArgumentException(op + ": mixed dtype (CPU): expect parameter to have scalar type of " + ReductionOps.scalarTypeName(input.dtype())
+            throw new IllegalArgumentException(op + ": mixed dtype (CPU): expect parameter to have scalar type of " + input.dtype().scalarTypeName()
                     + " (" + name + " is " + p.dtype() + ", the input " + input.dtype() + ")");
         }
     }

@@ -50,7 +50,7 @@ public final class NumericOps {
         return PointwiseOps.composedInPlace(schema, functional, a -> {
             DType base = a.tensor(0).dtype();
             if (base != DType.FLOAT64) {
-                throw new IllegalArgumentException("the base given to float_power_ has dtype " + ReductionOps.scalarTypeName(base)
+                throw new IllegalArgumentException("the base given to float_power_ has dtype " + base.scalarTypeName()
                         + " but the operation's result requires dtype Double");
             }
         });
@@ -272,7 +272,7 @@ public final class NumericOps {
         if (fweights != null) {
             if (fweights.dim() > 1) throw new IllegalArgumentException("cov(): expected fweights to have one or fewer dimensions but got fweights with " + fweights.dim() + " dimensions");
             if (fweights.dtype().isFloatingPoint() || fweights.dtype() == DType.BOOL) {
-                throw new IllegalArgumentException("cov(): expected fweights to have integral dtype but got fweights with " + ReductionOps.scalarTypeName(fweights.dtype()) + " dtype");
+                throw new IllegalArgumentException("cov(): expected fweights to have integral dtype but got fweights with " + fweights.dtype().scalarTypeName() + " dtype");
             }
             if (fweights.numel() != observations) {
                 throw new IllegalArgumentException("cov(): expected fweights to have the same numel as there are observations in the input but got "
@@ -283,7 +283,7 @@ public final class NumericOps {
         if (aweights != null) {
             if (aweights.dim() > 1) throw new IllegalArgumentException("cov(): expected aweights to have one or fewer dimensions but got aweights with " + aweights.dim() + " dimensions");
             if (!aweights.dtype().isFloatingPoint()) {
-                throw new IllegalArgumentException("cov(): expected aweights to have floating point dtype but got aweights with " + ReductionOps.scalarTypeName(aweights.dtype()) + " dtype");
+                throw new IllegalArgumentException("cov(): expected aweights to have floating point dtype but got aweights with " + aweights.dtype().scalarTypeName() + " dtype");
             }
             if (aweights.numel() != observations) {
                 throw new IllegalArgumentException("cov(): expected aweights to have the same numel as there are observations in the input but got "

@@ -155,7 +155,7 @@ public final class OrthogonalOps {
         if (a.size(-2) != a.size(-1)) {
             throw new IllegalArgumentException("linalg.eigh: A must be batches of square matrices, but they are " + a.size(-2) + " by " + a.size(-1) + " matrices");
         }
-        if (!a.dtype().isFloatingPoint()) throw new IllegalArgumentException("\"linalg_eigh_cpu\" not implemented for '" + ReductionOps.scalarTypeName(a.dtype()) + "'");
+        if (!a.dtype().isFloatingPoint()) throw new IllegalArgumentException("\"linalg_eigh_cpu\" not implemented for '" + a.dtype().scalarTypeName() + "'");
         return a;
     }
 
@@ -424,12 +424,12 @@ public final class OrthogonalOps {
 
     private static void checkLstsq(Tensor a, Tensor b, String driver) {
         String op = "torch.linalg.lstsq";
-        if (!a.dtype().isFloatingPoint()) throw new IllegalArgumentException("linalg.lstsq: Expected a floating point or complex tensor as input. Got " + ReductionOps.scalarTypeName(a.dtype()));
+        if (!a.dtype().isFloatingPoint()) throw new IllegalArgumentException("linalg.lstsq: Expected a floating point or complex tensor as input. Got " + a.dtype().scalarTypeName());
         if (a.dim() < 2) throw new IllegalArgumentException(op + ": input must have at least 2 dimensions.");
         if (b.dim() < 1) throw new IllegalArgumentException(op + ": other must have at least 1 dimension.");
         if (a.dtype() != b.dtype()) {
             throw new IllegalArgumentException(op + ": Expected input and other to have the same dtype, but got input's dtype "
-                    + ReductionOps.scalarTypeName(a.dtype()) + " and other's dtype " + ReductionOps.scalarTypeName(b.dtype()));
+                    + a.dtype().scalarTypeName() + " and other's dtype " + b.dtype().scalarTypeName());
         }
         int diff = a.dim() - b.dim();
         if (diff < 0 || diff > 1) {
@@ -493,7 +493,7 @@ public final class OrthogonalOps {
     static Tensor checkMatrix(String op, Tensor a) {
         if (a.dim() < 2) throw new IllegalArgumentException(op + ": The input tensor A must have at least 2 dimensions.");
         if (!a.dtype().isFloatingPoint()) {
-            throw new IllegalArgumentException(op + ": Expected a floating point or complex tensor as input. Got " + ReductionOps.scalarTypeName(a.dtype()));
+            throw new IllegalArgumentException(op + ": Expected a floating point or complex tensor as input. Got " + a.dtype().scalarTypeName());
         }
         return a;
     }

@@ -27,21 +27,38 @@ final class OutForms {
 
     /** As {@link #of(String, OpOverload)}, for an op whose kernel words a wrong out dtype its own way. */
     static OpOverload of(String schema, OpOverload functional, BiFunction<DType, DType, String> wrongDtype) {
+        return define(schema, functional, a -> {
+            TensorMeta result = (TensorMeta) functional.inferMeta(functional.bind(inputs(a)));
+            Tensor out = a.tensor(a.op().schema().outIndex());
+            String op = a.op().schema().name();
+            if (out.dtype() != result.dtype()) {
+                throw new IllegalArgumentException(op + ": " + wrongDtype.apply(result.dtype(), out.dtype()));
+            }
+            if (!Arrays.equals(out.shape(), result.shape())) {
+                throw new IllegalArgumentException(op + ": the out tensor has shape " + Shapes.format(out.shape()) + " but the result has shape "
+                        + Shapes.format(result.shape()) + "; Ember does not resize out (ATen would, with a warning): pass an out of shape "
+                        + Shapes.format(result.shape()));
+            }
+            return out.meta();
+        });
+    }
+
+    /**
+     * The out= form of an elementwise op defined by its functional op: TensorIterator's checks (out
+     * has the result's shape, as Ember does not resize it; the result dtype casts to out's), then
+     * the functional op's result copied in. Autograd refuses it, as ATen refuses out= ops with
+     * inputs that require grad.
+     */
+    static OpOverload pointwise(String schema, OpOverload functional) {
+        return define(schema, functional, a -> {
+            TensorMeta result = (TensorMeta) functional.inferMeta(functional.bind(inputs(a)));
+            return PointwiseOps.checkInplace(a.op().schema().name(), a.tensor(a.op().schema().outIndex()), result.dtype(), result.shape());
+        });
+    }
+
+    private static OpOverload define(String schema, OpOverload functional, OpOverload.MetaFn meta) {
         return OpOverload.define(schema)
-                .meta(a -> {
-                    TensorMeta result = (TensorMeta) functional.inferMeta(functional.bind(inputs(a)));
-                    Tensor out = a.tensor(a.op().schema().outIndex());
-                    String op = a.op().schema().name();
-                    if (out.dtype() != result.dtype()) {
-                        throw new IllegalArgumentException(op + ": " + wrongDtype.apply(result.dtype(), out.dtype()));
-                    }
-                    if (!Arrays.equals(out.shape(), result.shape())) {
-                        throw new IllegalArgumentException(op + ": the out tensor has shape " + Shapes.format(out.shape()) + " but the result has shape "
-                                + Shapes.format(result.shape()) + "; Ember does not resize out (ATen would, with a warning): pass an out of shape "
-                                + Shapes.format(result.shape()));
-                    }
-                    return out.meta();
-                })
+                .meta(meta)
                 .kernel((a, m) -> {
                     Tensor out = a.tensor(a.op().schema().outIndex());
                     Copy.copy(functional.callTensor(inputs(a)), out);

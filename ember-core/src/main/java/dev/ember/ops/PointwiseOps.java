@@ -311,7 +311,7 @@ public final class PointwiseOps {
                 String op = name(a);
                 if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException(op + ": dropout probability has to be between 0 and 1, but got " + p);
                 if (dropsSome(a) && p < 1 && !in.dtype().isFloatingPoint()) {
-                    throw new IllegalArgumentException(op + ": result type " + scalarTypeName(Defaults.dtype()) + " can't be cast to the desired output type " + scalarTypeName(in.dtype()));
+                    throw new IllegalArgumentException(op + ": result type " + Defaults.dtype().scalarTypeName() + " can't be cast to the desired output type " + in.dtype().scalarTypeName());
                 }
                 return TensorMeta.contiguous(in.dtype(), in.shape());
             })
@@ -346,7 +346,7 @@ public final class PointwiseOps {
                 String op = name(a);
                 if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException(op + ": dropout probability has to be between 0 and 1, but got " + p);
                 if (nativeDropsSome(a) && !in.dtype().isFloatingPoint()) {
-                    throw new IllegalArgumentException(op + ": \"native_dropout\" not implemented for '" + scalarTypeName(in.dtype()) + "' (the input must be floating point in training)");
+                    throw new IllegalArgumentException(op + ": \"native_dropout\" not implemented for '" + in.dtype().scalarTypeName() + "' (the input must be floating point in training)");
                 }
                 return java.util.List.of(TensorMeta.contiguous(in.dtype(), in.shape()), TensorMeta.contiguous(BOOL, in.shape()));
             })
@@ -378,7 +378,7 @@ public final class PointwiseOps {
             .meta(a -> {
                 Tensor grad = a.tensor(0), mask = a.tensor(1);
                 String op = name(a);
-                if (mask.dtype() != BOOL) throw new IllegalArgumentException(op + ": Mask should be Bool Scalar Type" + " (got " + scalarTypeName(mask.dtype()) + ")");
+                if (mask.dtype() != BOOL) throw new IllegalArgumentException(op + ": Mask should be Bool Scalar Type" + " (got " + mask.dtype().scalarTypeName() + ")");
                 if (!grad.dtype().isFloatingPoint()) throw notImplemented(op, "masked_scale", grad.dtype());
                 return TensorMeta.contiguous(grad.dtype(), Shapes.broadcast(op, grad.shape(), mask.shape()));
             })
@@ -874,7 +874,7 @@ public final class PointwiseOps {
         if (lo == null && hi == null) throw new IllegalArgumentException(op + ": torch.clamp: At least one of 'min' or 'max' must not be None");
         DType d = self.dtype().isFloatingPoint() ? self.dtype() : TypePromotion.resultType(self, lo, hi);
         if (inplace && d != self.dtype()) {
-            throw new IllegalArgumentException(op + ": result type " + scalarTypeName(d) + " can't be cast to the desired output type " + typeMetaName(self.dtype()));
+            throw new IllegalArgumentException(op + ": result type " + d.scalarTypeName() + " can't be cast to the desired output type " + typeMetaName(self.dtype()));
         }
         if (d == BOOL) throw notImplemented(op, lo == null ? "clamp_max_scalar_cpu" : hi == null ? "clamp_min_scalar_cpu" : "clamp_scalar_cpu", d);
         if (lo != null && hi != null && (isNaN(lo) || isNaN(hi))) return new Unary(UnaryOp.CLAMP, d, Double.NaN, Double.NaN);
@@ -1102,7 +1102,7 @@ public final class PointwiseOps {
                 .meta(a -> {
                     Tensor c = a.tensor(0);
                     String op = name(a);
-                    if (c.dtype() != BOOL) throw new IllegalArgumentException(op + ": where expected condition to be a boolean tensor, but got a tensor with dtype " + scalarTypeName(c.dtype()));
+                    if (c.dtype() != BOOL) throw new IllegalArgumentException(op + ": where expected condition to be a boolean tensor, but got a tensor with dtype " + c.dtype().scalarTypeName());
                     Object self = operand(a, 1), other = operand(a, 2);
                     int[] shape = Shapes.broadcast(op, Shapes.broadcast(op, c.shape(), shapeOf(self)), shapeOf(other));
                     return TensorMeta.contiguous(TypePromotion.resultType(self, other), shape);
@@ -1216,7 +1216,7 @@ public final class PointwiseOps {
         checkNoInternalOverlap(op, self);
         checkOutputShape(op, self, shape);
         if (!canCast(result, self.dtype())) {
-            throw new IllegalArgumentException(op + ": result type " + scalarTypeName(result) + " can't be cast to the desired output type " + scalarTypeName(self.dtype()));
+            throw new IllegalArgumentException(op + ": result type " + result.scalarTypeName() + " can't be cast to the desired output type " + self.dtype().scalarTypeName());
         }
         return self.meta();
     }
@@ -1240,10 +1240,10 @@ public final class PointwiseOps {
                     + Shapes.format(shape) + "; Ember does not resize out (ATen would, with a warning): pass an out of shape " + Shapes.format(shape));
         }
         if (sameDtype && result != out.dtype()) {
-            throw new IllegalArgumentException(op + ": Found dtype " + scalarTypeName(out.dtype()) + " but expected " + scalarTypeName(result));
+            throw new IllegalArgumentException(op + ": Found dtype " + out.dtype().scalarTypeName() + " but expected " + result.scalarTypeName());
         }
         if (!canCast(result, out.dtype())) {
-            throw new IllegalArgumentException(op + ": result type " + scalarTypeName(result) + " can't be cast to the desired output type " + scalarTypeName(out.dtype()));
+            throw new IllegalArgumentException(op + ": result type " + result.scalarTypeName() + " can't be cast to the desired output type " + out.dtype().scalarTypeName());
         }
         return out.meta();
     }
@@ -1294,19 +1294,9 @@ public final class PointwiseOps {
     }
 
     static IllegalArgumentException notImplemented(String op, String kernelName, DType d) {
-        return new IllegalArgumentException(op + ": \"" + kernelName + "\" not implemented for '" + scalarTypeName(d) + "'");
+        return new IllegalArgumentException(op + ": \"" + kernelName + "\" not implemented for '" + d.scalarTypeName() + "'");
     }
 
-    /** The dtype as ATen's ScalarType prints: Float, Double, Int, Long, Bool. */
-    static String scalarTypeName(DType d) {
-        return switch (d) {
-            case FLOAT32 -> "Float";
-            case FLOAT64 -> "Double";
-            case INT32 -> "Int";
-            case INT64 -> "Long";
-            case BOOL -> "Bool";
-        };
-    }
 
     /** The dtype as ATen's TypeMeta prints (some messages use it): float, double, int, long int, bool. */
     static String typeMetaName(DType d) {

@@ -263,7 +263,7 @@ public final class ReductionOps {
 
     private static void checkNorm(Tensor t, Object p, int[] dims) {
         if (!t.dtype().isFloatingPoint()) {
-            throw new IllegalArgumentException("norm: norm(): input dtype should be either floating point or complex. Got " + scalarTypeName(t.dtype()) + " instead.");
+            throw new IllegalArgumentException("norm: norm(): input dtype should be either floating point or complex. Got " + t.dtype().scalarTypeName() + " instead.");
         }
         boolean[] reduced = reducedDims("norm", dims, t.dim());
         if (!Double.isInfinite(((Number) p).doubleValue())) return;
@@ -320,16 +320,6 @@ public final class ReductionOps {
         return TensorMeta.contiguous(dtype, reducedShape(t.shape(), reducedDims(op, dims, t.dim()), keepdim));
     }
 
-    /** ATen's name of a dtype in its messages: {@code Float}, {@code Long}, … */
-    static String scalarTypeName(DType d) {
-        return switch (d) {
-            case BOOL -> "Bool";
-            case INT32 -> "Int";
-            case INT64 -> "Long";
-            case FLOAT32 -> "Float";
-            case FLOAT64 -> "Double";
-        };
-    }
 
     // ------------------------------------------------------------------ sum and mean
 
@@ -344,7 +334,7 @@ public final class ReductionOps {
         if (!d.isFloatingPoint()) {
             String what = requested != null ? "Optional" : "Input";
             throw new IllegalArgumentException("mean(): could not infer output dtype. " + what
-                    + " dtype must be either a floating point or complex dtype. Got: " + scalarTypeName(d));
+                    + " dtype must be either a floating point or complex dtype. Got: " + d.scalarTypeName());
         }
         return d;
     }
@@ -477,7 +467,7 @@ public final class ReductionOps {
         if (!t.dtype().isFloatingPoint()) {
             // ATen's kernel names: log_softmax shares softmax's kernel except along the last dim
             String kernel = w == Math.max(t.dim(), 1) - 1 ? op + "_lastdim_kernel_impl" : "softmax_kernel_impl";
-            throw new IllegalArgumentException("_" + op + ": \"" + kernel + "\" not implemented for '" + scalarTypeName(t.dtype())
+            throw new IllegalArgumentException("_" + op + ": \"" + kernel + "\" not implemented for '" + t.dtype().scalarTypeName()
                     + "' (" + op + " needs a floating point input)");
         }
         return TensorMeta.contiguous(t.dtype(), t.shape());
@@ -632,7 +622,7 @@ public final class ReductionOps {
                 if (t.dim() <= 1) throw new IllegalArgumentException("renorm: input needs at least 2 dimensions, got " + t.dim() + " dimensions");
                 Shapes.wrapDim("renorm", a.integer(2), t.dim());
                 if (!t.dtype().isFloatingPoint()) {
-                    throw new IllegalArgumentException("renorm: linalg.vector_norm: Expected a floating point or complex tensor as input. Got " + scalarTypeName(t.dtype()));
+                    throw new IllegalArgumentException("renorm: linalg.vector_norm: Expected a floating point or complex tensor as input. Got " + t.dtype().scalarTypeName());
                 }
             },
             (e, a) -> {

@@ -166,14 +166,14 @@ public final class ScatterOps {
     static void checkIndexed(String op, Tensor self, int dim, Tensor index, Tensor source) {
         if (index.dim() > 1) {
             throw new IndexOutOfBoundsException(op + "(): Index is supposed to be a vector, but got dim: " + index.dim() + " with type: "
-                    + ReductionOps.scalarTypeName(index.dtype()) + " and size: " + Shapes.format(index.shape()));
+                    + index.dtype().scalarTypeName() + " and size: " + Shapes.format(index.shape()));
         }
         if (index.dtype() != DType.INT64 && index.dtype() != DType.INT32) {
-            throw new IllegalArgumentException(op + "(): Expected dtype int32/int64 for index but got: " + ReductionOps.scalarTypeName(index.dtype()));
+            throw new IllegalArgumentException(op + "(): Expected dtype int32/int64 for index but got: " + index.dtype().scalarTypeName());
         }
         if (self.dtype() != source.dtype()) {
-            throw new IllegalArgumentException(op + "(): self (" + ReductionOps.scalarTypeName(self.dtype()) + ") and source ("
-                    + ReductionOps.scalarTypeName(source.dtype()) + ") must have the same scalar type");
+            throw new IllegalArgumentException(op + "(): self (" + self.dtype().scalarTypeName() + ") and source ("
+                    + source.dtype().scalarTypeName() + ") must have the same scalar type");
         }
         if (dim != 0 && dim >= source.dim()) {
             throw new IllegalArgumentException(op + "(): Indexing dim " + dim + " is out of bounds of the source tensor with dim " + source.dim());

@@ -958,7 +958,7 @@ public final class ShapeOps {
                     if (a.lng(0) < 0) throw new IllegalArgumentException(op + ": row must be non-negative, got" + a.lng(0));
                     if (a.lng(1) < 0) throw new IllegalArgumentException(op + ": col must be non-negative, got" + a.lng(1));
                     DType dtype = a.optDtype(3) == null ? DType.INT64 : a.optDtype(3);
-                    if (!dtype.isIntegral()) throw new IllegalArgumentException(op + ": \"" + op + "\" not implemented for '" + ReductionOps.scalarTypeName(dtype) + "'");
+                    if (!dtype.isIntegral()) throw new IllegalArgumentException(op + ": \"" + op + "\" not implemented for '" + dtype.scalarTypeName() + "'");
                     long count = 0;
                     for (long i = 0; i < a.lng(0); i++) count += triangleRowLength(i, a.lng(1), a.lng(2), lower);
                     if (count > Integer.MAX_VALUE / 2) throw new IllegalArgumentException(op + ": " + count + " indices are more than a tensor of Ember holds");

@@ -150,7 +150,7 @@ public final class SpecialFunctionOps {
                 .meta(a -> {
                     DType common = TypePromotion.resultType(a.tensor(0), a.tensor(1));
                     if (floatingKernel != null && !common.isFloatingPoint()) {
-                        throw new IllegalArgumentException("\"" + floatingKernel + "\" not implemented for '" + ReductionOps.scalarTypeName(common) + "'");
+                        throw new IllegalArgumentException("\"" + floatingKernel + "\" not implemented for '" + common.scalarTypeName() + "'");
                     }
                     return TensorMeta.contiguous(TypePromotion.toFloating(common), Shapes.broadcast(a.op().schema().name(), a.tensor(0).shape(), a.tensor(1).shape()));
                 })
@@ -231,52 +231,31 @@ public final class SpecialFunctionOps {
 
     // ------------------------------------------------------------------ out=
 
-    public static final OpOverload SPECIAL_NDTRI_OUT = outOf("special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", SPECIAL_NDTRI);
-    public static final OpOverload SPECIAL_ZETA_OUT = outOf("special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", SPECIAL_ZETA);
-    public static final OpOverload IGAMMA_OUT = outOf("igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", IGAMMA);
-    public static final OpOverload IGAMMAC_OUT = outOf("igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", IGAMMAC);
-    public static final OpOverload SPECIAL_GAMMAINC_OUT = outOf("special_gammainc.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", IGAMMA);
-    public static final OpOverload SPECIAL_GAMMAINCC_OUT = outOf("special_gammaincc.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", IGAMMAC);
-    public static final OpOverload MVLGAMMA_OUT = outOf("mvlgamma.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)", MVLGAMMA);
-    public static final OpOverload SPECIAL_MULTIGAMMALN_OUT = outOf("special_multigammaln.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)", MVLGAMMA);
-    public static final OpOverload SPECIAL_BESSEL_J0_OUT = outOf("special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", SPECIAL_BESSEL_J0);
-    public static final OpOverload SPECIAL_BESSEL_J1_OUT = outOf("special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", SPECIAL_BESSEL_J1);
-    public static final OpOverload SPECIAL_BESSEL_Y0_OUT = outOf("special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", SPECIAL_BESSEL_Y0);
-    public static final OpOverload SPECIAL_BESSEL_Y1_OUT = outOf("special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", SPECIAL_BESSEL_Y1);
-    public static final OpOverload SPECIAL_MODIFIED_BESSEL_I0_OUT = outOf("special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    public static final OpOverload SPECIAL_NDTRI_OUT = OutForms.pointwise("special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", SPECIAL_NDTRI);
+    public static final OpOverload SPECIAL_ZETA_OUT = OutForms.pointwise("special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", SPECIAL_ZETA);
+    public static final OpOverload IGAMMA_OUT = OutForms.pointwise("igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", IGAMMA);
+    public static final OpOverload IGAMMAC_OUT = OutForms.pointwise("igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", IGAMMAC);
+    public static final OpOverload SPECIAL_GAMMAINC_OUT = OutForms.pointwise("special_gammainc.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", IGAMMA);
+    public static final OpOverload SPECIAL_GAMMAINCC_OUT = OutForms.pointwise("special_gammaincc.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", IGAMMAC);
+    public static final OpOverload MVLGAMMA_OUT = OutForms.pointwise("mvlgamma.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)", MVLGAMMA);
+    public static final OpOverload SPECIAL_MULTIGAMMALN_OUT = OutForms.pointwise("special_multigammaln.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)", MVLGAMMA);
+    public static final OpOverload SPECIAL_BESSEL_J0_OUT = OutForms.pointwise("special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", SPECIAL_BESSEL_J0);
+    public static final OpOverload SPECIAL_BESSEL_J1_OUT = OutForms.pointwise("special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", SPECIAL_BESSEL_J1);
+    public static final OpOverload SPECIAL_BESSEL_Y0_OUT = OutForms.pointwise("special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", SPECIAL_BESSEL_Y0);
+    public static final OpOverload SPECIAL_BESSEL_Y1_OUT = OutForms.pointwise("special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", SPECIAL_BESSEL_Y1);
+    public static final OpOverload SPECIAL_MODIFIED_BESSEL_I0_OUT = OutForms.pointwise("special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
             SPECIAL_MODIFIED_BESSEL_I0);
-    public static final OpOverload SPECIAL_MODIFIED_BESSEL_I1_OUT = outOf("special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    public static final OpOverload SPECIAL_MODIFIED_BESSEL_I1_OUT = OutForms.pointwise("special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
             SPECIAL_MODIFIED_BESSEL_I1);
-    public static final OpOverload SPECIAL_MODIFIED_BESSEL_K0_OUT = outOf("special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    public static final OpOverload SPECIAL_MODIFIED_BESSEL_K0_OUT = OutForms.pointwise("special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
             SPECIAL_MODIFIED_BESSEL_K0);
-    public static final OpOverload SPECIAL_MODIFIED_BESSEL_K1_OUT = outOf("special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    public static final OpOverload SPECIAL_MODIFIED_BESSEL_K1_OUT = OutForms.pointwise("special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
             SPECIAL_MODIFIED_BESSEL_K1);
-    public static final OpOverload SPECIAL_SCALED_MODIFIED_BESSEL_K0_OUT = outOf("special_scaled_modified_bessel_k0.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)",
+    public static final OpOverload SPECIAL_SCALED_MODIFIED_BESSEL_K0_OUT = OutForms.pointwise("special_scaled_modified_bessel_k0.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)",
             SPECIAL_SCALED_MODIFIED_BESSEL_K0);
-    public static final OpOverload SPECIAL_SCALED_MODIFIED_BESSEL_K1_OUT = outOf("special_scaled_modified_bessel_k1.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)",
+    public static final OpOverload SPECIAL_SCALED_MODIFIED_BESSEL_K1_OUT = OutForms.pointwise("special_scaled_modified_bessel_k1.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)",
             SPECIAL_SCALED_MODIFIED_BESSEL_K1);
 
-    /**
-     * The out= form of an elementwise op: TensorIterator's checks (out has the result's shape, as
-     * Ember does not resize it; the result dtype casts to out's), then the functional op's result
-     * copied in. Autograd refuses it, as ATen refuses out= ops with inputs that require grad.
-     */
-    private static OpOverload outOf(String schema, OpOverload functional) {
-        return OpOverload.define(schema)
-                .meta(a -> {
-                    TensorMeta result = (TensorMeta) functional.inferMeta(functional.bind(inputs(a)));
-                    return PointwiseOps.checkInplace(a.op().schema().name(), a.tensor(a.op().schema().outIndex()), result.dtype(), result.shape());
-                })
-                .kernel((a, m) -> {
-                    Tensor out = a.tensor(a.op().schema().outIndex());
-                    Copy.copy(functional.callTensor(inputs(a)), out);
-                    out.bumpVersion();
-                    return out;
-                })
-                .register();
-    }
-
-    private static Object[] inputs(Args a) { return java.util.Arrays.copyOf(a.toArray(), a.size() - 1); }
 
     // ------------------------------------------------------------------ in place
 
@@ -348,7 +327,7 @@ public final class SpecialFunctionOps {
     public static final OpOverload SPECIAL_ROUND = ComposedOps.define("special_round(Tensor self, *, int decimals=0) -> Tensor",
             a -> {
                 DType dtype = a.tensor(0).dtype();
-                if (!dtype.isFloatingPoint()) throw new IllegalArgumentException("\"round_vml_cpu\" not implemented for '" + ReductionOps.scalarTypeName(dtype) + "'");
+                if (!dtype.isFloatingPoint()) throw new IllegalArgumentException("\"round_vml_cpu\" not implemented for '" + dtype.scalarTypeName() + "'");
             },
             (e, a) -> e.call(PointwiseOps.ROUND_DECIMALS, a));
     public static final OpOverload SPECIAL_SINC = alias("special_sinc(Tensor self) -> Tensor", MathOps.SINC);

@@ -95,7 +95,7 @@ public final class UpsampleOps {
             String kernel = op.equals("upsample_nearest2d") || op.equals("upsample_bilinear2d") ? op + "_channels_last"
                     : op.equals("upsample_linear1d") || op.equals("upsample_trilinear3d") ? "compute_indices_weights_linear"
                     : op.equals("upsample_bicubic2d") ? "compute_indices_weights_cubic" : "compute_indices_weights_nearest";
-            throw new IllegalArgumentException(op + ": \"" + kernel + "\" not implemented for '" + ReductionOps.scalarTypeName(self.dtype()) + "'");
+            throw new IllegalArgumentException(op + ": \"" + kernel + "\" not implemented for '" + self.dtype().scalarTypeName() + "'");
         }
     }
 

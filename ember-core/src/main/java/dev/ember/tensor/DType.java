@@ -7,23 +7,25 @@ package dev.ember.tensor;
  * float16 and bfloat16 (to float32) is then the one special case {@link #promote} must add.
  */
 public enum DType {
-    BOOL("b8", "bool", 1, Kind.BOOL),
-    INT32("i32", "int32", 4, Kind.INTEGRAL),
-    INT64("i64", "int64", 8, Kind.INTEGRAL),
-    FLOAT32("f32", "float32", 4, Kind.FLOATING),
-    FLOAT64("f64", "float64", 8, Kind.FLOATING);
+    BOOL("b8", "bool", "Bool", 1, Kind.BOOL),
+    INT32("i32", "int32", "Int", 4, Kind.INTEGRAL),
+    INT64("i64", "int64", "Long", 8, Kind.INTEGRAL),
+    FLOAT32("f32", "float32", "Float", 4, Kind.FLOATING),
+    FLOAT64("f64", "float64", "Double", 8, Kind.FLOATING);
 
     /** Promotion category: a higher category wins regardless of operand rank (ATen's rule). */
     public enum Kind { BOOL, INTEGRAL, FLOATING }
 
     private final String shortName;
     private final String torchName;
+    private final String scalarTypeName;
     private final int itemSize;
     private final Kind kind;
 
-    DType(String shortName, String torchName, int itemSize, Kind kind) {
+    DType(String shortName, String torchName, String scalarTypeName, int itemSize, Kind kind) {
         this.shortName = shortName;
         this.torchName = torchName;
+        this.scalarTypeName = scalarTypeName;
         this.itemSize = itemSize;
         this.kind = kind;
     }
@@ -33,6 +35,9 @@ public enum DType {
 
     /** The name PyTorch users know: {@code torch.float32}. */
     public String torchName() { return "torch." + torchName; }
+
+    /** c10::ScalarType's name, as ATen's messages print it: "expected scalar type Float but found Double". */
+    public String scalarTypeName() { return scalarTypeName; }
 
     public int itemSize() { return itemSize; }
 
