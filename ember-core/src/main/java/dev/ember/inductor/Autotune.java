@@ -19,7 +19,7 @@ final class Autotune {
             Object[] inputs = examples.stream().map(Autotune::randomLike).toArray();
             try {
                 return best(a, inputs) < best(b, inputs);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | AssertionError e) {   // AssertionError: a traced assert failing on made-up values
                 InductorLog.log("inductor", () -> "max-autotune cannot time this graph on random inputs (" + e.getMessage() + "): the default code is used");
                 return false;
             }
