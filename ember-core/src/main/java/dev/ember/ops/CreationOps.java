@@ -508,12 +508,7 @@ public final class CreationOps {
                     functional.inferMeta(functional.bind(a.toArray()));
                     return a.tensor(0).meta();
                 })
-                .kernel((a, m) -> {
-                    Tensor self = a.tensor(0);
-                    Copy.copy(functional.callTensor(a.toArray()), self);
-                    self.bumpVersion();
-                    return self;
-                })
+                .kernel(OutForms.intoSelf(functional))
                 .register();
     }
 }

@@ -68,6 +68,19 @@ final class OutForms {
                 .register();
     }
 
+    /**
+     * The kernel of an in-place op defined by its functional op ({@code i0_}, {@code bernoulli_.Tensor},
+     * the in-place samplers): the functional op's result on the same arguments, copied into self.
+     */
+    static OpOverload.Kernel intoSelf(OpOverload functional) {
+        return (a, m) -> {
+            Tensor self = a.tensor(0);
+            Copy.copy(functional.callTensor(a.toArray()), self);
+            self.bumpVersion();
+            return self;
+        };
+    }
+
     /** The arguments without out (always last). */
     private static Object[] inputs(Args a) {
         return Arrays.copyOf(a.toArray(), a.size() - 1);

@@ -1,7 +1,6 @@
 package dev.ember.ops;
 
 import dev.ember.ops.eager.CephesFunctions;
-import dev.ember.ops.eager.Copy;
 import dev.ember.ops.eager.OrthogonalPolynomials;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.FakeTensor;
@@ -272,12 +271,7 @@ public final class SpecialFunctionOps {
                     TensorMeta result = (TensorMeta) functional.inferMeta(functional.bind(a.toArray()));
                     return PointwiseOps.checkInplace(a.op().schema().name(), a.tensor(0), result.dtype(), result.shape());
                 })
-                .kernel((a, m) -> {
-                    Tensor self = a.tensor(0);
-                    Copy.copy(functional.callTensor(a.toArray()), self);
-                    self.bumpVersion();
-                    return self;
-                })
+                .kernel(OutForms.intoSelf(functional))
                 .register();
     }
 
@@ -308,12 +302,7 @@ public final class SpecialFunctionOps {
     public static final OpOverload BERNOULLI__TENSOR = OpOverload.define("bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)")
             .tags(Tag.NONDETERMINISTIC, Tag.INPLACE)
             .meta(a -> (TensorMeta) BERNOULLI_TENSOR.inferMeta(BERNOULLI_TENSOR.bind(a.toArray())))
-            .kernel((a, m) -> {
-                Tensor self = a.tensor(0);
-                Copy.copy(BERNOULLI_TENSOR.callTensor(a.toArray()), self);
-                self.bumpVersion();
-                return self;
-            })
+            .kernel(OutForms.intoSelf(BERNOULLI_TENSOR))
             .register();
 
     // ------------------------------------------------------------------ torch.special's other names
