@@ -19,7 +19,7 @@ final class GridSampling {
     private GridSampling() {}
 
     static Tensor affineGrid(Tensor theta, int[] size, boolean alignCorners) {
-        if (!theta.dtype().isFloatingPoint()) throw new IllegalArgumentException("Expected theta to have floating point type, but got " + torchDtype(theta.dtype()));
+        if (!theta.dtype().isFloatingPoint()) throw new IllegalArgumentException("Expected theta to have floating point type, but got " + theta.dtype().torchName());
         String shown = Shapes.format(size);
         if (size.length == 4) {
             if (theta.dim() != 3 || theta.size(-2) != 2 || theta.size(-1) != 3) {
@@ -176,14 +176,4 @@ final class GridSampling {
         return Tensor.where(even, extra.add(min), extra.rsub(span).add(min));
     }
 
-    /** A dtype as PyTorch prints it: torch.float32. */
-    private static String torchDtype(DType d) {
-        return switch (d) {
-            case FLOAT32 -> "torch.float32";
-            case FLOAT64 -> "torch.float64";
-            case INT32 -> "torch.int32";
-            case INT64 -> "torch.int64";
-            case BOOL -> "torch.bool";
-        };
-    }
 }
