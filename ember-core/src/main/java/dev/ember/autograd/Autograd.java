@@ -7,6 +7,7 @@ import dev.ember.ops.OpRegistry;
 import dev.ember.ops.ShapeOps;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorScope;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -358,7 +359,7 @@ public final class Autograd {
             }
             if (g.dtype() != t.dtype()) throw new IllegalArgumentException("assigned grad has data of a different type: " + g.dtype() + " for a tensor of " + t.dtype());
         }
-        t.autogradMeta().grad = g;
+        t.autogradMeta().grad = TensorScope.escape(g);
     }
 
     /** What {@link #registerHook} returns: {@code remove()} takes the hook off. */

@@ -5,6 +5,7 @@ import dev.ember.ops.ShapeOps;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Storage;
 import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorScope;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -202,10 +203,11 @@ final class Engine {
     private static void accumulate(Tensor t, Tensor g, boolean createGraph, boolean ownsWhole) {
         AutogradMeta m = t.autogradMeta();
         if (g.dtype() != t.dtype()) g = g.to(t.dtype());
+        // a leaf's .grad outlives the step that made it, even one run inside a TensorScope
         if (m.grad == null) {
-            m.grad = createGraph || ownsWhole && Arrays.equals(g.shape(), t.shape()) ? g : (Tensor) ShapeOps.CLONE.call(g);
+            m.grad = TensorScope.escape(createGraph || ownsWhole && Arrays.equals(g.shape(), t.shape()) ? g : (Tensor) ShapeOps.CLONE.call(g));
         } else if (createGraph || m.grad.requiresGrad()) {
-            m.grad = (Tensor) PointwiseOps.ADD_TENSOR.call(m.grad, g);
+            m.grad = TensorScope.escape((Tensor) PointwiseOps.ADD_TENSOR.call(m.grad, g));
         } else {
             PointwiseOps.ADD__TENSOR.call(m.grad, g);
         }

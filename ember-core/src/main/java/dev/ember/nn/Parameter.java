@@ -1,6 +1,7 @@
 package dev.ember.nn;
 
 import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorScope;
 
 /**
  * A tensor that is a learnable weight of a {@link Module}: a {@code Parameter} field of a module
@@ -14,6 +15,7 @@ public final class Parameter extends Tensor {
     public Parameter(Tensor data, boolean requiresGrad) {
         super(checkReal(data).storage(), data.dtype(), data.shape(), data.strides(), data.storageOffset());
         requiresGrad(requiresGrad);
+        TensorScope.escape(this);   // a module's weights outlive any scope its construction ran in
     }
 
     private static Tensor checkReal(Tensor data) {

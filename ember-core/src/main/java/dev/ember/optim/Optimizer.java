@@ -6,6 +6,7 @@ import dev.ember.logging.JsonWriter;
 import dev.ember.tensor.SafeTensors;
 import dev.ember.tensor.Shapes;
 import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorScope;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -263,7 +264,16 @@ public abstract class Optimizer {
     }
 
     /** The mutable state of {@code param}, made empty on first use; for subclasses' updates. */
-    protected final Map<String, Tensor> stateOf(Tensor param) { return state.computeIfAbsent(param, p -> new LinkedHashMap<>()); }
+    protected final Map<String, Tensor> stateOf(Tensor param) { return state.computeIfAbsent(param, p -> new StateMap()); }
+
+    /**
+     * A parameter's state: what is put in outlives any {@link TensorScope} the step runs in (a
+     * training loop with a scope per step releases the step's temporaries, never the moments).
+     */
+    private static final class StateMap extends LinkedHashMap<String, Tensor> {
+        @Override
+        public Tensor put(String key, Tensor value) { return super.put(key, TensorScope.escape(value)); }
+    }
 
     /**
      * An optimizer's state as PyTorch's {@code optimizer.state_dict()}: {@code state} maps a
@@ -327,7 +337,7 @@ public abstract class Optimizer {
             stateDict.state().forEach((index, values) -> {
                 Tensor p = byIndex.get(index);
                 if (p == null) throw new IllegalArgumentException("loaded state dict has state for parameter " + index + ", which is in none of its param groups");
-                Map<String, Tensor> copy = new LinkedHashMap<>();
+                Map<String, Tensor> copy = new StateMap();
                 values.forEach((key, t) -> {
                     if (t == null) throw new IllegalArgumentException("loaded state dict has a null '" + key + "' for parameter " + index);
                     // step and NAdam's mu_product are one number per parameter; the rest are per element.

@@ -22,6 +22,8 @@ public final class Storage {
     /** This storage's place in the order storages were made (see {@link #madeSince}). */
     private final long serial = SERIALS.incrementAndGet();
     private static final java.util.concurrent.atomic.AtomicLong SERIALS = new java.util.concurrent.atomic.AtomicLong();
+    /** Whether this storage outlives every scope ({@link TensorScope#escape}): long-lived state made inside one. */
+    private volatile boolean escaped;
     /** Why the elements are gone (see {@link #markOverwritten}), or null while they are this storage's. */
     private java.util.function.Supplier<String> overwritten;
 
@@ -137,10 +139,13 @@ public final class Storage {
      * the graph's).
      */
     boolean release(java.util.function.Supplier<String> why) {
-        if (overwritten != null) return false;
+        if (escaped || overwritten != null) return false;
         overwritten = why;
         return owned;
     }
+
+    /** Lets this storage outlive the scope that made it (see {@link TensorScope#escape}). */
+    void escapeScopes() { escaped = true; }
 
     /** A mark in the order storages are made: {@link #madeSince} is true of every storage made after it. */
     public static long mark() { return SERIALS.get(); }

@@ -74,6 +74,18 @@ public final class TensorScope implements AutoCloseable {
         return t;
     }
 
+    /**
+     * Lets {@code t}'s storage (and so every view of it) outlive every scope, whichever thread
+     * made it: for long-lived state that a step happens to create inside a scope. Ember calls it for
+     * what outlives a step by nature (an optimizer's state, a leaf's accumulated {@code .grad}, a
+     * {@code Parameter}'s values); call it for your own such state, e.g. a running total created
+     * lazily inside a scoped loop. Unlike {@link #keep}, it needs no scope at hand. Returns {@code t}.
+     */
+    public static <T extends Tensor> T escape(T t) {
+        if (t != null) t.storage().escapeScopes();
+        return t;
+    }
+
     /** Keeps every tensor of {@code ts} (see {@link #keep(Tensor)}). */
     public void keep(Tensor... ts) {
         for (Tensor t : ts) keep(t);
