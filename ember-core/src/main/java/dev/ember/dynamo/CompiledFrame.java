@@ -288,7 +288,9 @@ public final class CompiledFrame {
         try {
             EVENTS.publish(new FrameStarted(CompileContext.current(), name(), firstLine(), cacheSize, totalEntries(), Instant.now(), bytecode,
                     options.dynamicSetting()));
-            return compile(target, frame, bytecode);
+            // what tracing and compiling allocate (a graph's attributes and constants, folded weights) is the compiled
+            // frame's, not a TensorScope's around the call that happened to compile it
+            return dev.ember.tensor.TensorScope.untracked(() -> compile(target, frame, bytecode));
         } catch (Throwable e) {
             String reason = e instanceof Unsupported u ? u.gbId() + ": " + u.reason() : String.valueOf(e.getMessage());
             try {
@@ -382,11 +384,6 @@ public final class CompiledFrame {
     }
 
     private CompiledGraph compileGraph(OutputGraph g, Object[] frame, List<SideEffect> sideEffects) {
-        // what the passes and backends allocate (folded weights, constants) is the compiled graph's, not a TensorScope's around the call
-        return dev.ember.tensor.TensorScope.untracked(() -> compileGraphUnscoped(g, frame, sideEffects));
-    }
-
-    private CompiledGraph compileGraphUnscoped(OutputGraph g, Object[] frame, List<SideEffect> sideEffects) {
         GraphModule gm = g.toGraphModule();
         List<String> guards = g.guards().stream().map(Guard::describe).toList();
         List<Object> inputs = inputValues(g, frame);

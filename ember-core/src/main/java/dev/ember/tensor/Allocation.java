@@ -46,6 +46,8 @@ public final class Allocation {
     public static final long POOL_BYTES = Long.getLong("ember.alloc.poolBytes", Runtime.getRuntime().maxMemory() / 8);
 
     private static volatile boolean poison = Boolean.getBoolean("ember.alloc.poison");
+    /** Arrays below this many bytes are never pooled: {@link #POOL_MIN_BYTES}, lowered by the fuzzer's scoped runs. */
+    private static volatile int poolMinBytes = POOL_MIN_BYTES;
 
     /** {@code Unsafe.allocateUninitializedArray(Class, int)} bound to the Unsafe instance, or null without the export. */
     private static final MethodHandle UNINITIALIZED = Boolean.parseBoolean(System.getProperty("ember.alloc.unsafe", "true")) ? uninitializedArrayHandle() : null;
@@ -60,6 +62,15 @@ public final class Allocation {
 
     /** Turns the poison pattern on or off (tests; {@code -Dember.alloc.poison=true} sets it at start-up). */
     public static void setPoisoning(boolean on) { poison = on; }
+
+    /**
+     * Pools arrays of at least {@code bytes} (default {@link #POOL_MIN_BYTES}): the differential
+     * fuzzer's scoped runs pool every array, so that its small programs recycle too.
+     */
+    public static void setPoolMinBytes(int bytes) {
+        if (bytes < 0) throw new IllegalArgumentException("a pool's minimum array size cannot be negative, got " + bytes);
+        poolMinBytes = bytes;
+    }
 
     /** Whether new uninitialized arrays skip the JVM's zeroing (the export is present), rather than falling back to zeroed ones. */
     public static boolean uninitializedArraysAvailable() { return UNINITIALIZED != null; }
@@ -93,7 +104,7 @@ public final class Allocation {
     static void release(DType dtype, Object array) {
         int n = java.lang.reflect.Array.getLength(array);
         long bytes = (long) n * dtype.itemSize();
-        if (bytes < POOL_MIN_BYTES) return;
+        if (bytes < poolMinBytes) return;
         synchronized (Allocation.class) {
             if (pooledBytes + bytes > POOL_BYTES) return;
             FREE.computeIfAbsent(new Key(dtype, n), k -> new ArrayDeque<>()).push(array);
@@ -102,7 +113,7 @@ public final class Allocation {
     }
 
     private static Object take(DType dtype, int n) {
-        if ((long) n * dtype.itemSize() < POOL_MIN_BYTES) return null;
+        if ((long) n * dtype.itemSize() < poolMinBytes) return null;
         synchronized (Allocation.class) {
             if (pooledBytes == 0) return null;
             ArrayDeque<Object> free = FREE.get(new Key(dtype, n));

@@ -151,6 +151,19 @@ class TensorScopeTest {
     }
 
     @Test
+    void whatTracingMadeOutlivesTheScopeOfTheCallThatCompiled() {
+        // item() breaks the graph; the frames' traces made tensors their compiled graphs keep (found by the fuzzer's +scope runs)
+        Fn1<Tensor, Tensor> f = Ember.compile((Tensor x) -> x.sub(x.sum().item() / 3.0).mul(-1.5).split(2, 2).get(1));
+        for (int i = 0; i < 3; i++) {
+            Tensor x = Tensor.randn(4, 64, 3, 70);
+            float[] expected = x.sub(x.sum().item() / 3.0).mul(-1.5).split(2, 2).get(1).toFloatArray();
+            try (TensorScope scope = TensorScope.open()) {
+                assertArrayEquals(expected, f.apply(x).toFloatArray(), 1e-4f, "call " + i);
+            }
+        }
+    }
+
+    @Test
     void compiledOutputsRecycleTheirArraysAcrossScopes() {
         Fn1<Tensor, Tensor> f = Ember.compile((Tensor x) -> x.mul(x).add(1.0).sqrt());
         Tensor x = Tensor.randn(1024, 33);

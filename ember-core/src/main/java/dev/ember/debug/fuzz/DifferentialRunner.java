@@ -6,7 +6,9 @@ import dev.ember.fx.CompileMode;
 import dev.ember.inductor.cache.ArtifactCache;
 import dev.ember.inductor.runtime.KernelTier;
 import dev.ember.ops.DispatchMode;
+import dev.ember.tensor.Allocation;
 import dev.ember.tensor.Tensor;
+import dev.ember.tensor.TensorScope;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -143,8 +145,13 @@ public final class DifferentialRunner {
                     if (eagerSteps != null) outcomes.put(c, runSteps(p, c, eagerSteps, stepsRefs));
                     continue;
                 }
-                outcomes.put(c, c.training() ? runTraining(p, c, eagerTraining, trainingRefs)
-                        : runConfig(p, c, eager, refs, cacheDir, coldModes, variants));
+                if (c.scoped()) scopedAllocation(true);
+                try {
+                    outcomes.put(c, c.training() ? runTraining(p, c, eagerTraining, trainingRefs)
+                            : runConfig(p, c, eager, refs, cacheDir, coldModes, variants));
+                } finally {
+                    if (c.scoped()) scopedAllocation(false);
+                }
                 if (c.backend().equals("inductor") && !c.fromCache()) coldModes.add(c.mode());
             }
         } finally {
@@ -175,13 +182,13 @@ public final class DifferentialRunner {
         }
         Object compiled = Calls.compile(p.fn(), c.options());
         for (int call = 1; call <= CALLS; call++) {
-            Observed got = call == 1 ? observe(p, args -> Calls.apply(compiled, args), false)
-                    : observeSimd(p, args -> Calls.apply(compiled, args), false);
+            Observed got = call == 1 ? observe(p, args -> Calls.apply(compiled, args), false, c.scoped())
+                    : observeSimd(p, args -> Calls.apply(compiled, args), false, c.scoped());
             Disagreement f = judge(callName(call), eager, got, refs);
             if (f != null) return f;
         }
         for (Variant v : variants) {
-            Observed got = observeSimd(v.run(), args -> Calls.apply(compiled, args), false);
+            Observed got = observeSimd(v.run(), args -> Calls.apply(compiled, args), false, c.scoped());
             Disagreement f = judge(v.what(), v.eager(), got, v.refs());
             if (f != null) return f;
         }
@@ -198,13 +205,24 @@ public final class DifferentialRunner {
         return null;
     }
 
+    /**
+     * For a scoped configuration ({@link Config#scopedCalls}): every released array pooled, however
+     * small (the programs' tensors are), and every uninitialized one NaN-poisoned; the pool emptied
+     * after, so that the other configurations allocate as users do.
+     */
+    private static void scopedAllocation(boolean on) {
+        Allocation.setPoolMinBytes(on ? 0 : Allocation.POOL_MIN_BYTES);
+        Allocation.setPoisoning(on || Boolean.getBoolean("ember.alloc.poison"));
+        if (!on) Allocation.clearPool();
+    }
+
     /** A training configuration: outputs, inputs after the call and the inputs' gradients against eager training's and its references. */
     private static Disagreement runTraining(LoadedRun p, Config c, Observed eager, References refs) {
         Ember.reset();
         Object compiled = Calls.compile(p.fn(), c.options());
         for (int call = 1; call <= CALLS; call++) {
-            Observed got = call == 1 ? observe(p, args -> Calls.apply(compiled, args), true)
-                    : observeSimd(p, args -> Calls.apply(compiled, args), true);
+            Observed got = call == 1 ? observe(p, args -> Calls.apply(compiled, args), true, c.scoped())
+                    : observeSimd(p, args -> Calls.apply(compiled, args), true, c.scoped());
             // past the refusal, the compiled call may return, or meet a refusal eager would have met further on
             if (eager.error != null && liftedByFunctionalization(eager.error) && (got.error == null || isAutogradRefusal(got.error))) continue;
             Disagreement f = judge(callName(call), eager, got, refs);
@@ -250,10 +268,10 @@ public final class DifferentialRunner {
      * fewer times than that: so the first call is judged in the scalar forms and the later calls in
      * the SIMD forms, and the judge sees both.
      */
-    private static Observed observeSimd(LoadedRun p, Function<Object[], Object> call, boolean training) {
+    private static Observed observeSimd(LoadedRun p, Function<Object[], Object> call, boolean training, boolean scoped) {
         KernelTier.forceForm(true);
         try {
-            return observe(p, call, training);
+            return observe(p, call, training, null, scoped);
         } finally {
             KernelTier.forceForm(null);
         }
@@ -338,21 +356,29 @@ public final class DifferentialRunner {
      * word "none"), then the parameters', follow the other values.
      */
     private static Observed observe(LoadedRun p, Function<Object[], Object> call, boolean training) {
-        return observe(p, call, training, null);
+        return observe(p, call, training, null, false);
+    }
+
+    /** One run, inside its own TensorScope when {@code scoped} (see {@link Config#scopedCalls}). */
+    private static Observed observe(LoadedRun p, Function<Object[], Object> call, boolean training, boolean scoped) {
+        return observe(p, call, training, null, scoped);
     }
 
     /** The program run eagerly, recording the argmax and argmin calls whose results it returns ({@link IndexTies}). */
     private static Observed observeEager(LoadedRun p, boolean training) {
-        return observe(p, args -> Calls.apply(p.fn(), args), training, IndexTies.recorder());
+        return observe(p, args -> Calls.apply(p.fn(), args), training, IndexTies.recorder(), false);
     }
 
-    private static Observed observe(LoadedRun p, Function<Object[], Object> call, boolean training, IndexTies.Recorder indexOps) {
+    private static Observed observe(LoadedRun p, Function<Object[], Object> call, boolean training, IndexTies.Recorder indexOps, boolean scoped) {
         Object[] args = p.inputs().get();
+        TensorScope scope = null;
         try {
             boolean trainsParameters = training && p.trainsParameters();
             startParameters(p, trainsParameters);
             List<Object> distinctIn = distinct(args);
             if (training) for (Object a : distinctIn) if (a instanceof Tensor t && t.dtype().isFloatingPoint() && t.isLeaf()) t.requiresGrad(true);
+            // the inputs and parameters are the caller's, made before the scope; the call, its backward and the copies run inside
+            if (scoped) scope = TensorScope.open();
             Object result;
             if (indexOps == null) {
                 result = call.apply(args);
@@ -386,11 +412,14 @@ public final class DifferentialRunner {
                     }
                 }
             }
+            for (Object v : values) if (v instanceof Tensor t) TensorScope.escape(t);   // the copies outlive the scope
             return new Observed(values, outputs, positions, null, choices, labels);
         } catch (VirtualMachineError e) {
             throw e;
         } catch (Throwable t) {
             return Observed.threw(t);
+        } finally {
+            if (scope != null) scope.close();
         }
     }
 
