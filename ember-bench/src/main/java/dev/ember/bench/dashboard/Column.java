@@ -4,6 +4,8 @@ package dev.ember.bench.dashboard;
 public enum Column {
     EMBER_EAGER("Ember eager"),
     EMBER_COMPILED("Ember compiled"),
+    /** The same configuration as its row's Ember one (eager or compiled), each call inside a TensorScope that recycles its outputs. */
+    EMBER_SCOPED("in a TensorScope"),
     EMBER_REDUCE_OVERHEAD("reduce-overhead"),
     LIBTORCH("libtorch (DJL)"),
     TORCH_EAGER("torch eager"),

@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import static dev.ember.bench.dashboard.Column.EMBER_COMPILED;
 import static dev.ember.bench.dashboard.Column.EMBER_EAGER;
 import static dev.ember.bench.dashboard.Column.EMBER_REDUCE_OVERHEAD;
+import static dev.ember.bench.dashboard.Column.EMBER_SCOPED;
 import static dev.ember.bench.dashboard.Column.LIBTORCH;
 import static dev.ember.bench.dashboard.Column.TORCH_COMPILE;
 import static dev.ember.bench.dashboard.Column.TORCH_EAGER;
@@ -34,6 +35,7 @@ public final class Workloads {
             row("8-op arithmetic chain, 16M f32", EMBER_COMPILED, TORCH_COMPILE)
                     .jmh(EMBER_EAGER, "InductorPointwiseBench.arith16M_eager")
                     .jmh(EMBER_COMPILED, "InductorPointwiseBench.arith16M_compiled")
+                    .jmh(EMBER_SCOPED, "InductorPointwiseBench.arith16M_scoped")
                     .jmh(EMBER_REDUCE_OVERHEAD, "InductorPointwiseBench.arith16M_reduceOverhead")
                     .jmh(LIBTORCH, "InductorPointwiseBench.arith16M_libtorch")
                     .peer(TORCH_EAGER, "arith16M", "eager_ms")
@@ -58,6 +60,7 @@ public final class Workloads {
             row("softmax 1024×4096", EMBER_COMPILED, TORCH_COMPILE)
                     .jmh(EMBER_EAGER, "InductorNormBench.softmax_eager")
                     .jmh(EMBER_COMPILED, "InductorNormBench.softmax_compiled")
+                    .jmh(EMBER_SCOPED, "InductorNormBench.softmax_scoped")
                     .jmh(EMBER_REDUCE_OVERHEAD, "InductorNormBench.softmax_reduceOverhead")
                     .jmh(LIBTORCH, "InductorNormBench.softmax_libtorch")
                     .peer(TORCH_EAGER, "softmax", "eager_ms")
@@ -65,6 +68,7 @@ public final class Workloads {
             row("layer_norm 1024×4096", EMBER_COMPILED, TORCH_COMPILE)
                     .jmh(EMBER_EAGER, "InductorNormBench.layerNorm_eager")
                     .jmh(EMBER_COMPILED, "InductorNormBench.layerNorm_compiled")
+                    .jmh(EMBER_SCOPED, "InductorNormBench.layerNorm_scoped")
                     .jmh(EMBER_REDUCE_OVERHEAD, "InductorNormBench.layerNorm_reduceOverhead")
                     .jmh(LIBTORCH, "InductorNormBench.layerNorm_libtorch")
                     .peer(TORCH_EAGER, "layerNorm", "eager_ms")
@@ -84,6 +88,7 @@ public final class Workloads {
             // eager only, so compared with libtorch's eager add: what a fresh 16 MB output costs
             row("add 4M f32, new output (eager)", EMBER_EAGER, LIBTORCH)
                     .jmh(EMBER_EAGER, "EagerOpsBench.add4M_ember")
+                    .jmh(EMBER_SCOPED, "EagerOpsBench.add4M_scoped_ember")
                     .jmh(LIBTORCH, "EagerOpsBench.add4M_libtorch").build());
 
     /** Every JMH benchmark the table names, full names in table order. */

@@ -114,6 +114,7 @@ class DashboardTest {
         assertEquals(List.of(SOFTMAX,
                 Format.millis(jmhMillis(JMH_NORM, jmh + "_eager")),
                 Format.millis(jmhMillis(JMH_NORM, jmh + "_compiled")),
+                "",   // in a TensorScope: the fixture's run did not measure it
                 Format.millis(jmhMillis(JMH_NORM, jmh + "_reduceOverhead")),
                 Format.millis(jmhMillis(JMH_NORM, jmh + "_libtorch")),
                 Format.millis(peerFigure("softmax", "eager_ms")),
@@ -171,14 +172,17 @@ class DashboardTest {
 
     @Test
     void tableBenchmarksTheRunSelectedButGotNoResultAreNamed() throws IOException {
-        // the norm fixture's run had no add4M results: as if both had failed in a run selecting them
+        // the norm fixture's run had no add4M results and no scoped ones: as if they had failed in a run selecting them
         Cli cli = Cli.run("--jmh", path(JMH_NORM).toString(), "--selected", "InductorNormBench|EagerOpsBench\\.add4M_", "--out", tmp.toString());
         assertEquals(0, cli.status(), cli.err());
         String html = Files.readString(tmp.resolve("index.html"));
-        assertTrue(html.contains("<b>2 benchmark(s) of the table were selected but gave no result</b>"), html);
-        assertTrue(html.contains("<li><code>" + B + "EagerOpsBench.add4M_ember</code></li>\n<li><code>" + B + "EagerOpsBench.add4M_libtorch</code></li>"));
+        assertTrue(html.contains("<b>5 benchmark(s) of the table were selected but gave no result</b>"), html);
+        assertTrue(html.contains("<li><code>" + B + "EagerOpsBench.add4M_ember</code></li>\n<li><code>" + B + "EagerOpsBench.add4M_scoped_ember</code></li>\n<li><code>"
+                + B + "EagerOpsBench.add4M_libtorch</code></li>"), html);
         List<JmhResult> jmh = JmhResult.read(path(JMH_NORM));
-        assertEquals(List.of(), Dashboard.build(Workloads.TABLE, jmh, null, java.util.regex.Pattern.compile("InductorNormBench")).noResult());
+        assertEquals(List.of(), Dashboard.build(Workloads.TABLE, jmh, null, java.util.regex.Pattern.compile("InductorNormBench\\.\\w+_(eager|compiled|libtorch)")).noResult());
+        assertEquals(List.of(B + "InductorNormBench.softmax_scoped", B + "InductorNormBench.layerNorm_scoped"),
+                Dashboard.build(Workloads.TABLE, jmh, null, java.util.regex.Pattern.compile("InductorNormBench")).noResult());
         assertEquals(List.of(B + "InductorPointwiseBench.arith16M_eager", B + "InductorPointwiseBench.trans4M_eager", B + "ModelBench.mlp_eager", B + "ModelBench.convBnRelu_eager",
                         B + "ModelBench.encoder_eager"),
                 Dashboard.build(Workloads.TABLE, jmh, null, java.util.regex.Pattern.compile("_eager$")).noResult());
@@ -194,9 +198,9 @@ class DashboardTest {
         String html = Files.readString(tmp.resolve("index.html"));
         assertTrue(html.contains("<b>No torch figures:</b> no torch venv at /nowhere/.venv"));
         List<String> cells = rowCells(html, SOFTMAX);
-        assertEquals("", cells.get(5));
         assertEquals("", cells.get(6));
-        assertEquals("Ember compiled vs torch.compile: not both measured", cells.get(7));
+        assertEquals("", cells.get(7));
+        assertEquals("Ember compiled vs torch.compile: not both measured", cells.get(8));
         assertFalse(html.contains("first call"));
     }
 
