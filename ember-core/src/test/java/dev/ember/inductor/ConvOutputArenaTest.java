@@ -119,6 +119,43 @@ class ConvOutputArenaTest {
         }
     }
 
+    /**
+     * A training forward graph whose convolution output nothing saves (mul by a constant, then sum:
+     * neither backward needs it): the convolution writes it into the forward graph's arena through
+     * convolution.out, which autograd would refuse were the graph's kernels recorded; the
+     * gradients are eager's.
+     */
+    @Test
+    void aTrainingForwardWritesAnUnsavedConvolutionOutputIntoTheArena() {
+        Tensor.manualSeed(6);
+        Conv2d eager = new Conv2d(8, 8, 3, 1, 1), compiled = new Conv2d(8, 8, 3, 1, 1);
+        compiled.loadStateDict(eager.stateDict());
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream before = dev.ember.logging.Logs.output();
+        dev.ember.logging.Logs.setOutput(new java.io.PrintStream(buf, true, java.nio.charset.StandardCharsets.UTF_8));
+        Ember.setLogs("output_code");
+        try {
+            var f = Ember.compile((Tensor x) -> compiled.forward(x).mul(2.0).sum(), Options.backend("inductor"));
+            for (int step = 0; step < 2; step++) {
+                Tensor x = Tensor.randn(2, 8, 6, 6);
+                eager.zeroGrad();
+                compiled.zeroGrad();
+                eager.forward(x).mul(2.0).sum().backward();
+                f.apply(x).backward();
+                List<Parameter> a = eager.parameters(), b = compiled.parameters();
+                for (int i = 0; i < a.size(); i++) {
+                    assertArrayEquals(a.get(i).grad().toFloatArray(), b.get(i).grad().toFloatArray(), 1e-3f, "step " + step + ", parameter " + i);
+                }
+            }
+        } finally {
+            dev.ember.logging.Logs.set("");
+            dev.ember.logging.Logs.setOutput(before);
+            Ember.reset();
+        }
+        String log = buf.toString(java.nio.charset.StandardCharsets.UTF_8);
+        org.junit.jupiter.api.Assertions.assertTrue(log.contains("OP_CONVOLUTION_OUT.callTensor("), log);
+    }
+
     private static Module net() {
         return new Sequential(new Conv2d(32, 32, 3, 1, 1), new ReLU(), new Conv2d(32, 32, 3, 1, 1), new ReLU(), new Conv2d(32, 8, 3, 1, 1));
     }
