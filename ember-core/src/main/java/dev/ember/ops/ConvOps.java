@@ -63,7 +63,7 @@ public final class ConvOps {
                     // the kernels write contiguous rows and read their inputs while they write
                     Copy.copy(CONVOLUTION.callTensor(inputs), out);
                 } else {
-                    // the paths that add into their output (depthwise, GEMMs starting from the bias) need it zeroed first
+                    // a path not known to write every element (depthwise without a bias adds into its output) starts from zeros
                     if (!overwritesOutput(c, out.dtype())) Copy.fill(out, 0.0);
                     convolutionInto(args, c, out);
                 }
