@@ -44,7 +44,8 @@ final class LiveOverwriteCheck {
                 At here = new At(k, j, s);
                 for (Buffer b : Scheduler.reads(s)) {
                     if (b.kind() == Buffer.Kind.INPUT) inputLastRead.put(b, here);
-                    if (b.kind() != Buffer.Kind.COMPUTED) continue;
+                    // an extern kernel's result counts where the memory plan may place it (MemoryPlan.written)
+                    if (b.kind() == Buffer.Kind.INPUT || b.kind() == Buffer.Kind.EXTERN && !def.containsKey(b)) continue;
                     At d = def.get(b);
                     if (d == null || !d.before(here)) {
                         problems.add(Scheduler.name(s) + " reads " + b + " before any kernel writes it");

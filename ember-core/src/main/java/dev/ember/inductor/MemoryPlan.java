@@ -3,6 +3,8 @@ package dev.ember.inductor;
 import dev.ember.inductor.ir.Buffer;
 import dev.ember.inductor.ir.Stage;
 import dev.ember.inductor.ir.Value;
+import dev.ember.ops.ConvOps;
+import dev.ember.ops.OpOverload;
 import dev.ember.tensor.DType;
 
 import java.util.ArrayList;
@@ -15,7 +17,8 @@ import java.util.Set;
 
 /**
  * Where each computed buffer lives. Graph outputs (and buffers handed to eager kernels, which might
- * keep a view of them) get fresh arrays; every other intermediate takes a slot of a per-thread arena
+ * keep a view of them, unless {@link #KEEP_NO_VIEW} says they do not) get fresh arrays; every other
+ * intermediate, a convolution's output too ({@link #WRITE_INTO}), takes a slot of a per-thread arena
  * that is reused by liveness — a slot freed after a buffer's last reader is taken by the next buffer
  * of that dtype that fits — and kept across calls, so a warm call allocates only its outputs.
  *
@@ -53,7 +56,7 @@ public final class MemoryPlan {
         Map<Buffer, Integer> first = new LinkedHashMap<>(), last = new HashMap<>();
         for (int i = 0; i < kernels.size(); i++) {
             for (Stage s : stages(kernels.get(i))) {
-                if (s instanceof Stage.Extern) fresh.addAll(Scheduler.reads(s));
+                if (s instanceof Stage.Extern e && !KEEP_NO_VIEW.contains(e.op())) fresh.addAll(Scheduler.reads(s));
                 for (Buffer b : Scheduler.reads(s)) last.put(b.storage(), i);
                 Buffer w = written(s);
                 if (w != null) first.putIfAbsent(w.storage(), i);
@@ -78,7 +81,8 @@ public final class MemoryPlan {
         for (var e : first.entrySet()) {
             Buffer b = e.getKey();
             int def = e.getValue();
-            if (b.kind() != Buffer.Kind.COMPUTED || plan.slotOf.containsKey(b) || fresh.contains(b) || fresh.stream().anyMatch(f -> f.storage() == b)) continue;
+            boolean planned = b.kind() == Buffer.Kind.COMPUTED || b.kind() == Buffer.Kind.EXTERN && b.size().isConstant();
+            if (!planned || plan.slotOf.containsKey(b) || fresh.contains(b) || fresh.stream().anyMatch(f -> f.storage() == b)) continue;
             int end = last.getOrDefault(b, def);
             long size = b.size().eval(hints);
             int chosen = -1;
@@ -123,14 +127,30 @@ public final class MemoryPlan {
         };
     }
 
+    /** What the stage writes into memory the plan may choose: for an extern kernel, only an output it can write into a given array ({@link #WRITE_INTO}). */
     static Buffer written(Stage s) {
         return switch (s) {
             case Stage.Pointwise p -> p.out();
             case Stage.Reduction r -> r.out();
             case Stage.Gemm g -> g.out();
-            case Stage.Extern e -> null;
+            case Stage.Extern e -> WRITE_INTO.containsKey(e.op()) && e.outs().size() == 1 ? e.outs().get(0) : null;
         };
     }
+
+    /**
+     * Extern ops that return no view of their inputs and keep none (their results are fresh, and
+     * autograd does not run inside a compiled graph): a buffer they read may live in the arena. Any
+     * other eager kernel gets fresh arrays, since it might return or keep a view of them.
+     */
+    static final Set<OpOverload> KEEP_NO_VIEW = Set.of(ConvOps.CONVOLUTION, ConvOps.CONVOLUTION_BACKWARD);
+
+    /**
+     * Extern ops with an out= form that computes into a given array, by the functional op: their
+     * result, when only later kernels of the graph read it, takes an arena slot like a generated
+     * kernel's (a 6.4 MB convolution output zeroed by the JVM each call was 11% of a Conv-BN-ReLU
+     * inference graph's samples, session 40).
+     */
+    public static final Map<OpOverload, OpOverload> WRITE_INTO = Map.of(ConvOps.CONVOLUTION, ConvOps.CONVOLUTION_OUT);
 
     private static void collectOutputs(Object o, Set<Buffer> out) {
         if (o instanceof Value.Stored s) out.add(s.buffer().storage());

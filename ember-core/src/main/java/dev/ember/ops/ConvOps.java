@@ -37,13 +37,50 @@ public final class ConvOps {
                 Convolution c = convolution(a);
                 TensorMeta meta = (TensorMeta) m;
                 // a kernel that writes every element takes its output unzeroed (a 4 x 64 x 28x28 output: 0.8 MB the JVM need not clear)
-                Tensor out = c.depth() == null && Conv2d.overwritesOutput(meta.dtype(), c.geometry()) ? Tensor.allocateUninitialized(meta) : Tensor.allocate(meta);
-                if (c.depth() == null) Conv2d.forward(a.tensor(0), a.tensor(1), a.optTensor(2), out, c.geometry());
-                else Conv3d.forward(a.tensor(0), a.tensor(1), a.optTensor(2), out, c.depth(), c.geometry());
+                Tensor out = overwritesOutput(c, meta.dtype()) ? Tensor.allocateUninitialized(meta) : Tensor.allocate(meta);
+                convolutionInto(a, c, out);
                 return out;
             })
             .derivative(ConvOps::convolutionBackward)
             .register();
+
+    /**
+     * {@code convolution} into {@code out} (contiguous, of the result's shape and dtype). Inductor calls
+     * it to put a convolution's output, when only later kernels of the graph read it, in the graph's
+     * arena ({@code MemoryPlan}) rather than a fresh array per call: at 8 x 64 x 56x56 a fresh output
+     * is 6.4 MB, past what HotSpot allocates without zeroing, and its zeroing ({@code memset}) was 11%
+     * of a Conv-BN-ReLU inference graph's samples (session 40, docs/benchmarks.md).
+     */
+    public static final OpOverload CONVOLUTION_OUT = OutForms.writing("convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, "
+            + "int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, *, Tensor(a!) out) -> Tensor(a!)", CONVOLUTION, (a, m) -> {
+                Tensor out = a.tensor(9);
+                Object[] inputs = Arrays.copyOf(a.toArray(), 9);
+                Args args = CONVOLUTION.bind(inputs);
+                Convolution c = convolution(args);
+                boolean sharesAnInput = out.storage() == args.tensor(0).storage() || out.storage() == args.tensor(1).storage()
+                        || args.optTensor(2) != null && out.storage() == args.optTensor(2).storage();
+                if (!out.isContiguous() || sharesAnInput) {
+                    // the kernels write contiguous rows and read their inputs while they write
+                    Copy.copy(CONVOLUTION.callTensor(inputs), out);
+                } else {
+                    // a path not known to write every element (depthwise without a bias adds into its output) starts from zeros
+                    if (!overwritesOutput(c, out.dtype())) Copy.fill(out, 0.0);
+                    convolutionInto(args, c, out);
+                }
+                out.bumpVersion();
+                return out;
+            });
+
+    /** Whether the kernel computing convolution {@code c} writes every element of its output (else the output must start at zero). */
+    private static boolean overwritesOutput(Convolution c, DType dtype) {
+        return c.depth() == null && Conv2d.overwritesOutput(dtype, c.geometry());
+    }
+
+    /** Convolution {@code c} (of arguments {@code a}) into {@code out}: contiguous, zeroed unless {@link #overwritesOutput} says otherwise. */
+    private static void convolutionInto(Args a, Convolution c, Tensor out) {
+        if (c.depth() == null) Conv2d.forward(a.tensor(0), a.tensor(1), a.optTensor(2), out, c.geometry());
+        else Conv3d.forward(a.tensor(0), a.tensor(1), a.optTensor(2), out, c.depth(), c.geometry());
+    }
 
     /**
      * The gradients of convolution with respect to input, weight and bias, each computed only

@@ -21,13 +21,32 @@ final class OutForms {
 
     /** Defines {@code schema} (the functional op's arguments, then {@code *, Tensor(a!) out}) from {@code functional}. */
     static OpOverload of(String schema, OpOverload functional) {
-        return of(schema, functional, (result, out) -> "Expected out tensor to have dtype " + PointwiseOps.typeMetaName(result)
-                + ", but got " + PointwiseOps.typeMetaName(out) + " instead");
+        return of(schema, functional, defaultWrongDtype());
     }
 
     /** As {@link #of(String, OpOverload)}, for an op whose kernel words a wrong out dtype its own way. */
     static OpOverload of(String schema, OpOverload functional, BiFunction<DType, DType, String> wrongDtype) {
-        return define(schema, functional, a -> {
+        return define(schema, checked(functional, wrongDtype), copyingKernel(functional));
+    }
+
+    /**
+     * As {@link #of(String, OpOverload)} (the same checks of out), with a kernel that computes the
+     * result straight into out rather than copying the functional op's fresh result: for an op whose
+     * out form saves a large allocation ({@code convolution.out}, which inductor calls to put a
+     * convolution's output in its arena).
+     */
+    static OpOverload writing(String schema, OpOverload functional, OpOverload.Kernel kernel) {
+        return define(schema, checked(functional, defaultWrongDtype()), kernel);
+    }
+
+    private static BiFunction<DType, DType, String> defaultWrongDtype() {
+        return (result, out) -> "Expected out tensor to have dtype " + PointwiseOps.typeMetaName(result)
+                + ", but got " + PointwiseOps.typeMetaName(out) + " instead";
+    }
+
+    /** The meta of an out form: out has the functional result's dtype and shape (Ember does not resize out). */
+    private static OpOverload.MetaFn checked(OpOverload functional, BiFunction<DType, DType, String> wrongDtype) {
+        return a -> {
             TensorMeta result = (TensorMeta) functional.inferMeta(functional.bind(inputs(a)));
             Tensor out = a.tensor(a.op().schema().outIndex());
             String op = a.op().schema().name();
@@ -40,7 +59,7 @@ final class OutForms {
                         + Shapes.format(result.shape()));
             }
             return out.meta();
-        });
+        };
     }
 
     /**
@@ -57,15 +76,21 @@ final class OutForms {
     }
 
     private static OpOverload define(String schema, OpOverload functional, OpOverload.MetaFn meta) {
-        return OpOverload.define(schema)
-                .meta(meta)
-                .kernel((a, m) -> {
-                    Tensor out = a.tensor(a.op().schema().outIndex());
-                    Copy.copy(functional.callTensor(inputs(a)), out);
-                    out.bumpVersion();
-                    return out;
-                })
-                .register();
+        return define(schema, meta, copyingKernel(functional));
+    }
+
+    private static OpOverload define(String schema, OpOverload.MetaFn meta, OpOverload.Kernel kernel) {
+        return OpOverload.define(schema).meta(meta).kernel(kernel).register();
+    }
+
+    /** The functional op's fresh result, copied into out. */
+    private static OpOverload.Kernel copyingKernel(OpOverload functional) {
+        return (a, m) -> {
+            Tensor out = a.tensor(a.op().schema().outIndex());
+            Copy.copy(functional.callTensor(inputs(a)), out);
+            out.bumpVersion();
+            return out;
+        };
     }
 
     /**

@@ -342,16 +342,20 @@ public final class GraphWriter {
                     call.declare(Calls.STORAGE, storage.name(), Calls.staticCall(Calls.STORAGE, "uninitialized", Calls.STORAGE, dtype(b.dtype()),
                             KernelContext.sizeOf(b.size())));
                     array = new JExpr.Convert(Calls.virtualCall(storage, "data", JType.OBJECT), t, false);
-                } else if (plan.slots().get(slot).grows()) {
-                    call.comment("slot " + slot + " grows to the largest size a call has needed");
-                    array = new JExpr.Convert(Calls.staticCall(Calls.KERNEL_RUNTIME, "grown", JType.OBJECT, ARENA, JavaTypes.intLit(slot),
-                            KernelContext.sizeOf(b.size())), t, false);
                 } else {
-                    array = new JExpr.Convert(new JExpr.ArrayLoad(ARENA, JavaTypes.intLit(slot)), t, false);
+                    if (plan.slots().get(slot).grows()) call.comment("slot " + slot + " grows to the largest size a call has needed");
+                    array = new JExpr.Convert(arenaArray(b, slot), t, false);
                 }
                 call.declare(t, b.name(), array);
             }
         }
+    }
+
+    /** Arena slot {@code slot}'s array for buffer {@code b}, grown first when the slot serves sizes that depend on a symbol. */
+    private JExpr arenaArray(Buffer b, int slot) {
+        return plan.slots().get(slot).grows()
+                ? Calls.staticCall(Calls.KERNEL_RUNTIME, "grown", JType.OBJECT, ARENA, JavaTypes.intLit(slot), KernelContext.sizeOf(b.size()))
+                : new JExpr.ArrayLoad(ARENA, JavaTypes.intLit(slot));
     }
 
     private JExpr storage(Buffer b) {
@@ -384,11 +388,25 @@ public final class GraphWriter {
 
     private void extern(Code call, Stage.Extern e, Set<Buffer> declared) {
         for (Buffer b : reads(e)) declare(call, b.storage(), declared);
-        var schema = e.op().schema();
+        // an output only later kernels read, planned into an arena slot: the op's out= form writes it there
+        dev.ember.ops.OpOverload into = MemoryPlan.WRITE_INTO.get(e.op());
+        Buffer arenaOut = into != null && e.outs().size() == 1 && plan.slot(e.outs().get(0)) >= 0 ? e.outs().get(0) : null;
+        dev.ember.ops.OpOverload called = arenaOut == null ? e.op() : into;
+        var schema = called.schema();
         String field = "OP_" + ((schema.namespace().equals("aten") ? "" : schema.namespace() + "_") + schema.name() + "_" + schema.overload()).toUpperCase();
-        opFields.put(field, e.op().name());
+        opFields.put(field, called.name());
         JExpr op = new JExpr.GetStatic(null, field, Calls.OP_OVERLOAD);
-        JExpr args = objects(e.args().stream().map(this::arg).toList());
+        List<JExpr> argList = new ArrayList<>(e.args().stream().map(this::arg).toList());
+        if (arenaOut != null) {
+            int slot = plan.slot(arenaOut);
+            call.comment("into arena slot " + slot + ": only later kernels of this graph read the result");
+            int[] shape = ((Tensor) e.node().val()).shape();
+            JExpr storage = new JExpr.New(Calls.STORAGE, MethodTypeDesc.of(ConstantDescs.CD_void, Calls.DTYPE.desc(), ConstantDescs.CD_Object),
+                    List.of(dtype(arenaOut.dtype()), arenaArray(arenaOut, slot)));
+            argList.add(Calls.staticCall(Calls.KERNEL_RUNTIME, "view", Calls.TENSOR, storage, ints(shape),
+                    ints(dev.ember.tensor.Shapes.contiguousStrides(shape)), JavaTypes.intLit(0)));
+        }
+        JExpr args = objects(argList);
         if (e.outs().isEmpty()) {
             // an op returning nothing (an assert): called for its effect, in its place among the kernels
             call.eval(new JExpr.Invoke(JExpr.CallKind.VIRTUAL, Calls.OP_OVERLOAD, "call",

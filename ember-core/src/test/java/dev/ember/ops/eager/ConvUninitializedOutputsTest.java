@@ -163,6 +163,52 @@ class ConvUninitializedOutputsTest {
         assertTrue(Conv2dBackward.overwritesGradWeight(DType.FLOAT32, g));
     }
 
+    /**
+     * {@code convolution.out} (what inductor calls to put a convolution's output in its arena) into
+     * an out full of NaN, as a reused arena slot holds a previous call's values: Winograd (hot) writes
+     * every element; the paths that add into their output (depthwise; the column path while a kernel
+     * is cold) get out zeroed first. Each result is the functional op's bit for bit; so is an out that
+     * is the input itself, and an out of the wrong shape is refused with both shapes named.
+     */
+    @Test
+    void convolutionOutWritesEveryElementOfAStaleOut() {
+        Random rng = new Random(14);
+        Tensor x = Inputs.randn(rng, DType.FLOAT32, 2, 64, 29, 28), w = ConvWinogradTest.scaled(Inputs.randn(rng, DType.FLOAT32, 68, 64, 3, 3), 1 / 24.0);
+        Tensor depthwise = Inputs.randn(rng, DType.FLOAT32, 64, 1, 3, 3), bias = Inputs.randn(rng, DType.FLOAT32, 64);
+        Conv2dGeometry g = Conv2dGeometry.of(x.shape(), w.shape(), ONE, ONE, ONE, 1);
+        assertTrue(Conv2d.overwritesOutput(DType.FLOAT32, g));
+        assertOutFormMatches(x, w, null, 1, "Winograd, hot");
+        assertOutFormMatches(x, depthwise, null, 64, "depthwise, which adds into its output");
+        assertOutFormMatches(x, depthwise, bias, 64, "depthwise with a bias, its output's start");
+        // out the input itself (the shapes agree): the kernels read their input while they write, so the result is computed apart first
+        Tensor square = ConvWinogradTest.scaled(Inputs.randn(rng, DType.FLOAT32, 64, 64, 3, 3), 1 / 24.0), own = x.clone();
+        Tensor expected = ConvOps.CONVOLUTION.callTensor(x, square, null, ONE, ONE, ONE, false, NONE, 1L);
+        assertArrayEquals(expected.toFloatArray(), ConvOps.CONVOLUTION_OUT.callTensor(own, square, null, ONE, ONE, ONE, false, NONE, 1L, own).toFloatArray(),
+                "out is the input");
+        IllegalArgumentException wrongShape = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> ConvOps.CONVOLUTION_OUT.callTensor(x, w, null, ONE, ONE, ONE, false, NONE, 1L, Tensor.zeros(2, 68, 29, 27)));
+        assertEquals("convolution: the out tensor has shape [2, 68, 29, 27] but the result has shape [2, 68, 29, 28]; Ember does not resize out "
+                + "(ATen would, with a warning): pass an out of shape [2, 68, 29, 28]", wrongShape.getMessage());
+        assumeTrue(dev.ember.kernels.Blas.nativeAvailable(), "OpenBLAS");
+        assumeTrue(!ConvWinograd4.applies(DType.FLOAT32, g), "F(4x4) switched on");
+        try {
+            ConvWinograd.TIER.resetForTests();
+            assertFalse(Conv2d.overwritesOutput(DType.FLOAT32, g));
+            assertOutFormMatches(x, w, null, 1, "Winograd cold: the column path");
+        } finally {
+            ConvWinograd.TIER.markHotForTests();
+        }
+    }
+
+    private static void assertOutFormMatches(Tensor x, Tensor w, Tensor bias, long groups, String what) {
+        Tensor expected = ConvOps.CONVOLUTION.callTensor(x, w, bias, ONE, ONE, ONE, false, NONE, groups);
+        Tensor out = Tensor.full(expected.shape(), Float.NaN);
+        Tensor returned = ConvOps.CONVOLUTION_OUT.callTensor(x, w, bias, ONE, ONE, ONE, false, NONE, groups, out);
+        assertTrue(returned == out, what + ": returns out");
+        assertFalse(hasNaN(out), what + ": an element left stale");
+        assertArrayEquals(expected.toFloatArray(), out.toFloatArray(), what);
+    }
+
     private static Tensor inputGradient(Tensor gradOut, Tensor x, Tensor w, int[] padding) {
         List<Tensor> grads = ConvOps.CONVOLUTION_BACKWARD.callList(gradOut, x, w, null, ONE, padding, ONE, false, NONE, 1L, new boolean[] {true, false, false});
         return grads.get(0);
