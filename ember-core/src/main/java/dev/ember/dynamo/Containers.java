@@ -623,6 +623,11 @@ final class Containers {
             if (l.source() != null) ctx.sideEffects.mutated(l);
             return;
         }
+        if (l.source() != null && l.refusesWrites()) {
+            // its class (guarded; a reversed() view's base class too) refuses every write at once, without a message
+            throw Exceptions.raise(ctx, new UnsupportedOperationException(), GraphBreakType.EXCEPTION_THROWN,
+                    "the traced path throws UnsupportedOperationException: List." + method + "() on " + l.source().name() + ", a list the caller passed in that cannot change");
+        }
         if (l.source() != null) {
             throw ctx.unsupported(GraphBreakType.SIDE_EFFECT, "List." + method + "() on " + l.source().name() + ", a list the caller passed in whose class ("
                     + "not ArrayList or LinkedList) cannot be replayed");
