@@ -22,7 +22,9 @@ import java.util.List;
 import java.util.function.IntFunction;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.PrimitiveIterator;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -222,6 +224,59 @@ class PyTorchPorts9Test {
         }
     }
     // ---- test_functions.py: itertools, as a Java program writes them (streams, iterators, loops) ----
+
+    static Tensor addsAnEndlessStream(Tensor x) {
+        Iterator<Double> r = Stream.generate(() -> 100.0).iterator();
+        int idx = 0;
+        while (r.hasNext()) {
+            x.add_(r.next());
+            idx++;
+            if (idx > 10) break;
+        }
+        return x;
+    }
+
+    @Test
+    void itertoolsInfiniteRepeat() { // test_functions.py::test_itertools_infinite_repeat (itertools.repeat(100.0) as Stream.generate): fullgraph
+        CompileCounter cc = check((Fn1<Tensor, Tensor>) PyTorchPorts9Test::addsAnEndlessStream, Options.fullgraph(), () -> List.<Object[]>of(args(Tensor.randn(2, 5))));
+        assertEquals(1, cc.frameCount(), "frames");
+    }
+
+    static Tensor addsACount(Tensor x, Integer start, Integer step) {
+        int idx = 0;
+        for (PrimitiveIterator.OfInt r = IntStream.iterate(start, i -> i + step).iterator(); r.hasNext(); ) {
+            x.add_(r.nextInt());
+            idx++;
+            if (idx > 10) break;
+        }
+        return x;
+    }
+
+    @Test
+    void itertoolsInfiniteCount() { // test_functions.py::test_itertools_infinite_count (count(), count(10), count(5, -1) as IntStream.iterate): fullgraph
+        CompileCounter cc = check((Fn3<Tensor, Integer, Integer, Tensor>) PyTorchPorts9Test::addsACount, Options.fullgraph(),
+                () -> List.<Object[]>of(args(Tensor.randn(2, 5), 0, 1), args(Tensor.randn(2, 5), 10, 1), args(Tensor.randn(2, 5), 5, -1)));
+        // fullgraph: no break; start changes at the second call and step at the third, each a recompile that makes it dynamic, as Dynamo's
+        assertEquals(3, cc.frameCount(), "frames");
+    }
+
+    static List<Tensor> everyThirdOfAnEndlessStream(Tensor x) {
+        Iterator<Tensor> it = Stream.iterate(x, t -> t.mul(2)).skip(1).filter(t -> t.dim() == 1).limit(3).iterator();
+        List<Tensor> out = new ArrayList<>();
+        while (it.hasNext()) out.add(it.next());
+        try {
+            it.next();
+        } catch (java.util.NoSuchElementException e) {
+            out.add(x.neg());
+        }
+        return out;
+    }
+
+    @Test
+    void anEndlessStreamsIteratorThroughSteps() { // the same mechanism with skip, filter and limit before the iterator: it ends where Java's does
+        CompileCounter cc = check((Fn1<Tensor, List<Tensor>>) PyTorchPorts9Test::everyThirdOfAnEndlessStream, Options.fullgraph(), () -> List.<Object[]>of(args(Tensor.randn(4))));
+        assertEquals(1, cc.frameCount(), "frames");
+    }
 
     static Tensor multipliesBySizes(Tensor x) {
         int running = 0;
