@@ -376,7 +376,7 @@ public final class CompiledFrame {
             FunctionTarget rt = new FunctionTarget(gen.resume(), "apply", new Object[0], "invokeStatic");
             CompiledFrame resumeFrame = FrameRegistry.frameFor(gen.resume(), ErrorOnGraphBreak.forResume(options, result.errorOnGraphBreak()));
             resumeFrame.inheritDynamicSizes(p, gen.resumeParamNames());
-            next = new ResumeTarget(resumeFrame, rt, gen.resumeDirect());
+            next = new ResumeTarget(resumeFrame, rt, gen.resumeDirect(), UserStackTraces.continuedBy(gen.resume()));
         }
         OutputGraph g = p.graph();
         CompiledGraph compiled = compileGraph(g, frame, p.sideEffects());

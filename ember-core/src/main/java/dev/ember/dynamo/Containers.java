@@ -485,6 +485,11 @@ final class Containers {
     }
 
     static VariableTracker iteratorMethod(TraceContext ctx, IteratorVariable it, String name, List<VariableTracker> args) {
+        if (name.equals("remove") && it.isStreamIterator()) {
+            // a stream's iterator has Iterator's default remove: UnsupportedOperationException("remove")
+            throw Exceptions.raise(ctx, new UnsupportedOperationException("remove"), GraphBreakType.EXCEPTION_THROWN,
+                    "the traced path throws UnsupportedOperationException: Iterator.remove() on a stream's iterator");
+        }
         return switch (name) {
             case "remove", "set", "add" -> iteratorWrite(ctx, it, name, args);
             case "hasNext" -> {
@@ -492,7 +497,8 @@ final class Containers {
                 if (it.containerChanged() && it.unchangedIterable() == null && it.overArrayDeque()) throw KeyedContainers.concurrentModification(ctx, "Iterator.hasNext()");
                 yield ConstantVariable.of(it.hasNext() ? 1 : 0);
             }
-            case "next" -> {
+            // PrimitiveIterator's (an IntStream's iterator): the item, an int, long or double already
+            case "next", "nextInt", "nextLong", "nextDouble" -> {
                 if (it.containerChanged()) throw KeyedContainers.concurrentModification(ctx, "Iterator.next()");
                 if (it.unchangedIterable() instanceof ListVariable l && l.isViewOfAnother() && ctx.sideEffects.changedContainers()) {
                     throw changedUnderAView(ctx, l, "Iterator.next()");
@@ -622,6 +628,11 @@ final class Containers {
         if (l.isMutable()) {
             if (l.source() != null) ctx.sideEffects.mutated(l);
             return;
+        }
+        if (l.source() != null && l.refusesWrites()) {
+            // its class (guarded; a reversed() view's base class too) refuses every write at once, without a message
+            throw Exceptions.raise(ctx, new UnsupportedOperationException(), GraphBreakType.EXCEPTION_THROWN,
+                    "the traced path throws UnsupportedOperationException: List." + method + "() on " + l.source().name() + ", a list the caller passed in that cannot change");
         }
         if (l.source() != null) {
             throw ctx.unsupported(GraphBreakType.SIDE_EFFECT, "List." + method + "() on " + l.source().name() + ", a list the caller passed in whose class ("

@@ -22,7 +22,9 @@ import java.util.Map;
  * {@code Ember.explain(fn).with(args…)}: runs the function once, compiled in a cache of its own,
  * and reports every graph compiled (the one before each break and those of the resume methods
  * after it), every graph break with its reason and user stack, and the guards. Like
- * {@code torch._dynamo.explain}, the function really runs (its prints happen).
+ * {@code torch._dynamo.explain}, the function really runs (its prints happen). When it raises an
+ * exception of its own, the report says so ({@link ExplainOutput#raised}, with the user's line that
+ * raised it) after the graphs and breaks so far, instead of throwing it.
  */
 public final class Explainer {
     private final FunctionTarget target;
@@ -59,6 +61,7 @@ public final class Explainer {
             }
         };
         List<ExplainOutput.BreakReason> breaks = new ArrayList<>();
+        Throwable raised = null;
         CompiledFrame compiled = FrameRegistry.frameFor(target.method(), options.withBackend(recording));
         long t0 = System.nanoTime();
         // Only this thread's breaks: others may be compiling at the same time.
@@ -67,11 +70,45 @@ public final class Explainer {
             if (Thread.currentThread() == explaining) breaks.add(new ExplainOutput.BreakReason(b.type() + ": " + b.reason(), b.gbId(), b.userStack()));
         })) {
             compiled.call(target, frame, () -> runEagerly(frame));
+        } catch (Throwable t) {
+            // The function itself raised: reported with what was compiled up to there, as a run's log
+            // shows it. Ember's own failures (a backend's, fullgraph's break, a recompile error) still throw.
+            if (UserStackTraces.isEmbers(t.getClass().getName(), "dev.ember.") || t instanceof VirtualMachineError) throw t;
+            raised = t;
         }
         times.put("trace", System.nanoTime() - t0 - times.getOrDefault("backend_compile", 0L));
         List<String> guards = new ArrayList<>();
         for (CacheEntry e : compiled.entries()) e.guards().guards().forEach((Guard g) -> guards.add(g.describe()));
-        return new ExplainOutput(graphs.size(), breaks.size(), breaks, ops, guards, graphs, times);
+        return new ExplainOutput(graphs.size(), breaks.size(), breaks, ops, guards, graphs, times, raised, raised == null ? null : raisedAt(raised, breaks));
+    }
+
+    /**
+     * The innermost frame of the user's code in {@code t}'s stack trace (not Ember's, not the JDK's),
+     * with its source text. Code after a break runs in a hidden class whose frame has no line: the
+     * trace's own break that found this exception thrown ("the traced path throws …") says where.
+     */
+    private dev.ember.events.UserFrame raisedAt(Throwable t, List<ExplainOutput.BreakReason> breaks) {
+        for (StackTraceElement e : t.getStackTrace()) {
+            if (e.getLineNumber() < 1 && !breaks.isEmpty()) {
+                ExplainOutput.BreakReason last = breaks.getLast();
+                dev.ember.events.UserFrame f = last.userFrame();
+                if (f != null && last.reason().endsWith("throws " + t) && f.className().equals(e.getClassName())
+                        && ResumeCodegen.userMethod(f.methodName()).equals(e.getMethodName())) {
+                    return new dev.ember.events.UserFrame(f.className(), e.getMethodName(), f.fileName(), f.line(), f.bci(), f.sourceText());
+                }
+            }
+            String cls = e.getClassName();
+            if (UserStackTraces.isEmbers(cls, "dev.ember.") || cls.startsWith("java.") || cls.startsWith("jdk.") || cls.startsWith("sun.")) continue;
+            String text = null;
+            try {
+                Class<?> owner = Class.forName(cls, false, target.method().owner().getClassLoader());
+                if (e.getLineNumber() > 0) text = SourceLines.line(owner, e.getFileName(), e.getLineNumber());
+            } catch (ClassNotFoundException | LinkageError ignored) {
+                // a class the target's loader does not see: the frame without its source text
+            }
+            return new dev.ember.events.UserFrame(cls, e.getMethodName(), e.getFileName(), e.getLineNumber(), -1, text);
+        }
+        return null;
     }
 
     private Object runEagerly(Object[] frame) {

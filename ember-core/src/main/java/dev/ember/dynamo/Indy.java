@@ -15,6 +15,7 @@ import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.ConstantDesc;
 import java.lang.constant.DirectMethodHandleDesc;
+import java.lang.constant.DynamicConstantDesc;
 import java.lang.Enum.EnumDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.util.List;
@@ -32,7 +33,7 @@ final class Indy {
         if (factory.equals("LambdaMetafactory")) {
             f.push(lambda(f, ins, args));
         } else if (factory.equals("SwitchBootstraps")) {
-            f.push(ConstantVariable.of(switchIndex(f, ins.bootstrapArgs(), args.get(0), f.intOf(args.get(1)))));
+            f.push(ConstantVariable.of(switchIndex(f, ins.bootstrapArgs(), args.get(0), type.parameterType(0), f.intOf(args.get(1)))));
         } else if (factory.equals("StringConcatFactory") && bsm.methodName().equals("makeConcatWithConstants")) {
             f.push(ConstantVariable.of(concat(f.ctx, ins.bootstrapArgs(), type, args)));
         } else if (factory.equals("ObjectMethods") && bsm.methodName().equals("bootstrap")) {
@@ -55,7 +56,7 @@ final class Indy {
      * Pattern-matching switch (SwitchBootstraps.typeSwitch / enumSwitch): the index of the first
      * label from {@code restart} on that matches, -1 for null, the label count when none matches.
      */
-    private static int switchIndex(InstructionTranslator f, List<ConstantDesc> labels, VariableTracker target, int restart) {
+    private static int switchIndex(InstructionTranslator f, List<ConstantDesc> labels, VariableTracker target, ClassDesc selectorType, int restart) {
         if (target instanceof ConstantVariable c && c.value() == null) return -1;
         for (int i = restart; i < labels.size(); i++) {
             ConstantDesc label = labels.get(i);
@@ -66,6 +67,9 @@ final class Indy {
                 case String str -> target instanceof ConstantVariable c ? (c.value() instanceof Enum<?> e ? e.name().equals(str) : str.equals(c.value())) : null;
                 case EnumDesc<?> ed -> target instanceof ConstantVariable c && c.value() instanceof Enum<?> e
                         ? e.name().equals(ed.constantName()) && e.getDeclaringClass().descriptorString().equals(ed.constantType().descriptorString()) : null;
+                // a primitive type pattern: javac's for a record component of primitive type (case Shift(double by)), on the boxed component
+                case DynamicConstantDesc<?> d when d.bootstrapMethod().methodName().equals("primitiveClass") ->
+                        unconditionallyExact(selectorType, d.constantName()) ? Boolean.TRUE : null;
                 default -> null;
             };
             if (match == null) {
@@ -74,6 +78,36 @@ final class Indy {
             if (match) return i;
         }
         return labels.size();
+    }
+
+    /**
+     * Whether every (non-null) value of the switch's static selector type matches the primitive
+     * type pattern {@code label} (a descriptor, "D"), whatever the value: the same primitive type, or
+     * a widening that is always exact (JLS 5.7.1's unconditionally exact conversions), as
+     * SwitchBootstraps decides from the call site's type alone. Otherwise the answer depends on the
+     * value (an int is a float only when representable), and the switch is not decided here.
+     */
+    static boolean unconditionallyExact(ClassDesc selectorType, String label) {
+        String from = switch (selectorType.descriptorString()) {
+            case "Ljava/lang/Byte;" -> "B";
+            case "Ljava/lang/Short;" -> "S";
+            case "Ljava/lang/Character;" -> "C";
+            case "Ljava/lang/Integer;" -> "I";
+            case "Ljava/lang/Long;" -> "J";
+            case "Ljava/lang/Float;" -> "F";
+            case "Ljava/lang/Double;" -> "D";
+            case "Ljava/lang/Boolean;" -> "Z";
+            default -> selectorType.isPrimitive() ? selectorType.descriptorString() : null;
+        };
+        if (from == null) return false;
+        if (from.equals(label)) return true;
+        return switch (from) {
+            case "B" -> "SIJFD".contains(label);
+            case "S", "C" -> "IJFD".contains(label);
+            case "I" -> "JD".contains(label);
+            case "F" -> label.equals("D");
+            default -> false;
+        };
     }
 
     private static String concat(TraceContext ctx, List<ConstantDesc> bsmArgs, MethodTypeDesc type, List<VariableTracker> args) {

@@ -245,7 +245,9 @@ final class StreamCalls {
                 if (first[0] != null && isNull(first[0])) throw raise(ctx, new NullPointerException(), "Stream." + name + "() of a null element");
                 yield PipelineVariable.optional(first[0], optionalOf(k));
             }
-            case "iterator" -> new dev.ember.dynamo.variables.IteratorVariable(new ListVariable(all(ctx, p), false, null));
+            // an endless stream's iterator makes its items as they are asked for; a finite one's are all made now
+            case "iterator" -> p.generator() != null && p.steps().stream().noneMatch(s -> s.op().equals("sorted")) ? pulling(ctx, p)
+                    : new dev.ember.dynamo.variables.IteratorVariable(new ListVariable(all(ctx, p), false, null));
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Stream." + name + "() on " + p.describe()
                     + " (traced: map, filter, peek, takeWhile, dropWhile, mapToInt/Long/Double/Obj, boxed, flatMap, sorted, limit, skip, forEach, toList, "
                     + "collect(Collectors.toList()/toSet()/joining(…)/toMap(…)/counting()/groupingBy(…)/partitioningBy(…)/mapping(…)/filtering(…)/summing…/averaging…), "
@@ -304,6 +306,28 @@ final class StreamCalls {
         Iterable<VariableTracker> source = p.generator() != null ? generated(ctx, p)
                 : p.items() != null ? p.items() : List.copyOf(Containers.itemsOf(ctx, p.container()));
         run(ctx, source, p.steps(), sink, cancelled);
+    }
+
+    /**
+     * The iterator of {@code Stream.generate} or a two-argument {@code Stream.iterate} (through any
+     * steps but sorted): each item taken through the steps when the program asks for it, as Java's
+     * stream iterator does (an endless stream cannot be made whole first). The steps' state (limit,
+     * skip, takeWhile counts) lives as long as the iterator.
+     */
+    private static dev.ember.dynamo.variables.IteratorVariable pulling(TraceContext ctx, PipelineVariable p) {
+        List<VariableTracker> made = new ArrayList<>();
+        java.util.Iterator<VariableTracker> source = generated(ctx, p).iterator();
+        List<Step> steps = p.steps();
+        long[] seen = new long[steps.size()];
+        boolean[] ended = {false};
+        return dev.ember.dynamo.variables.IteratorVariable.pulling(made, () -> {
+            if (ended[0] || limitReached(steps, seen, 0)) {
+                ended[0] = true;
+                return false;
+            }
+            if (!push(ctx, steps, seen, 0, source.next(), v -> made.add(v), () -> false)) ended[0] = true;
+            return true;
+        });
     }
 
     /**

@@ -63,6 +63,20 @@ final class UserStackTraces {
         return t;
     }
 
+    /**
+     * The user's method that the resume method {@code resume} (a hidden class) continues, as a stack
+     * trace element without a line; null when its class file cannot be read.
+     */
+    static StackTraceElement continuedBy(dev.ember.dynamo.variables.MethodTarget resume) {
+        try {
+            Class<?> user = ClassFiles.origin(resume.owner());
+            String file = ClassFiles.model(user).findAttribute(java.lang.classfile.Attributes.sourceFile()).map(a -> a.sourceFile().stringValue()).orElse(null);
+            return new StackTraceElement(user.getName(), ResumeCodegen.userMethod(resume.name()), file, -1);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
     private static void filter(Throwable t, Set<Throwable> seen) {
         if (t == null || !seen.add(t)) return;
         StackTraceElement[] trace = t.getStackTrace();
@@ -80,7 +94,7 @@ final class UserStackTraces {
     private static boolean isEmbers(String cls) { return isEmbers(cls, INTERNAL); }
 
     /** Whether {@code cls} is one of ember-core's classes in the package starting {@code prefix}. */
-    private static boolean isEmbers(String cls, String prefix) {
+    static boolean isEmbers(String cls, String prefix) {
         if (!cls.startsWith(prefix)) return false;
         return EMBERS.computeIfAbsent(cls, name -> {
             try {

@@ -10,10 +10,12 @@ import dev.ember.dynamo.guards.TypeMatch;
 import dev.ember.dynamo.source.FieldSource;
 import dev.ember.dynamo.source.IndexSource;
 import dev.ember.dynamo.source.IteratorPartSource;
+import dev.ember.dynamo.source.ReversedViewBaseSource;
 import dev.ember.dynamo.source.KeySource;
 import dev.ember.dynamo.source.LocalSource;
 import dev.ember.dynamo.source.ScalarTensorSource;
 import dev.ember.dynamo.source.Source;
+import dev.ember.dynamo.variables.ImmutableListKind;
 import dev.ember.dynamo.variables.ArrayVariable;
 import dev.ember.dynamo.variables.ConstantVariable;
 import dev.ember.dynamo.variables.IteratorVariable;
@@ -157,7 +159,22 @@ final class VariableBuilder {
             // The caller's ArrayList/LinkedList may be mutated: the compiled frame replays the appends, or the final contents once read.
             boolean replayable = value instanceof java.util.ArrayList<?> || value instanceof java.util.LinkedList<?>;
             if (replayable) return ListVariable.unread(() -> listContents(list, source), list.getClass(), source);
+            if (ReversedViewBaseSource.isReversedView(list)) {
+                // a reversed() view's class is the same over any list: its base's class, guarded, says what it does
+                Class<?> base = list.reversed().getClass();
+                graph.addGuard(new TypeMatch(new ReversedViewBaseSource(source), base));
+                if (isImmutable(base)) {
+                    // ImmutableCollections' reversed() views refuse every write; one of a List.of list throws what a List.of(…).reversed() throws
+                    ImmutableListKind kind = ImmutableListKind.ofClass(base, list.size());
+                    return ListVariable.ofInputRefusingWrites(listContents(list, source), source, kind == null ? null : kind.reversed(), null);
+                }
+                if (isUnmodifiableWrapper(base)) return ListVariable.ofInputRefusingWrites(listContents(list, source), source, null, list.getClass());
+            }
+            if (isUnmodifiableWrapper(list.getClass())) return ListVariable.ofInputRefusingWrites(listContents(list, source), source, null, list.getClass());
             if (isViewOfAnother(list)) return ListVariable.ofInputView(listContents(list, source), source, list.getClass());
+            if (isImmutable(list.getClass())) {
+                return ListVariable.ofInputRefusingWrites(listContents(list, source), source, ImmutableListKind.ofClass(list.getClass(), list.size()), null);
+            }
             return ListVariable.ofInput(listContents(list, source), source, list.getClass());
         }
         if (value.getClass().isArray()) {
@@ -188,6 +205,14 @@ final class VariableBuilder {
             if (plain != null) return new LambdaVariable(plain.target(), plain.interfaceMethod(), capturedOf(value, source, plain.target()), source, null);
         }
         return new UserObjectVariable(value.getClass(), value, source);
+    }
+
+    /** Whether lists of this class are the JDK's immutable ones (List.of, List.copyOf, toList and their subLists): every write throws at once. */
+    static boolean isImmutable(Class<?> cls) { return cls.getName().startsWith("java.util.ImmutableCollections$"); }
+
+    /** Whether lists of this class are Collections.unmodifiableList's wrappers: every write throws at once, whatever they wrap. */
+    static boolean isUnmodifiableWrapper(Class<?> cls) {
+        return cls.getName().equals("java.util.Collections$UnmodifiableList") || cls.getName().equals("java.util.Collections$UnmodifiableRandomAccessList");
     }
 
     /**

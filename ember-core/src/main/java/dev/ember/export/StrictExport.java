@@ -125,6 +125,7 @@ final class StrictExport {
             case dev.ember.dynamo.source.KeyAtSource k -> root(k.base());
             case dev.ember.dynamo.source.ThreadLocalSource t -> root(t.base());
             case dev.ember.dynamo.source.ModuleQuerySource q -> root(q.base());
+            case dev.ember.dynamo.source.ReversedViewBaseSource r -> root(r.view());
         };
     }
 
@@ -142,6 +143,7 @@ final class StrictExport {
             case dev.ember.dynamo.source.TextSource t -> path(t.base()) + ".toString()";
             case dev.ember.dynamo.source.ThreadLocalSource t -> path(t.base()) + ".get()";
             case dev.ember.dynamo.source.ModuleQuerySource q -> path(q.base()) + "." + q.method() + "()";
+            case dev.ember.dynamo.source.ReversedViewBaseSource r -> path(r.view()) + ".reversed()";
             case dev.ember.dynamo.source.KeyAtSource k -> "List.copyOf(" + path(k.base()) + (k.base() instanceof KeySource ? "" : ".keySet()") + ").get(" + k.index() + ")";
         };
     }

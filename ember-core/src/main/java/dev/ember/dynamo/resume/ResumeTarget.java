@@ -15,12 +15,18 @@ public final class ResumeTarget {
     private final CompiledFrame frame;
     private final FunctionTarget target;
     private final MethodHandle direct;
+    /** The user's method the resume method continues, as a stack trace shows it (no line: see {@link #invokeDirect}). */
+    private final StackTraceElement continues;
 
-    /** {@code direct}: the resume method itself, typed {@code (Object[])Object}. */
-    public ResumeTarget(CompiledFrame frame, FunctionTarget target, MethodHandle direct) {
+    /**
+     * {@code direct}: the resume method itself, typed {@code (Object[])Object}; {@code continues}: the
+     * user's method it continues, for the stack trace of an exception it throws.
+     */
+    public ResumeTarget(CompiledFrame frame, FunctionTarget target, MethodHandle direct, StackTraceElement continues) {
         this.frame = frame;
         this.target = target;
         this.direct = direct;
+        this.continues = continues;
     }
 
     public CompiledFrame frame() { return frame; }
@@ -61,7 +67,23 @@ public final class ResumeTarget {
         try {
             return (Object) direct.invokeExact(values);
         } catch (Throwable t) {
-            throw Sneaky.<RuntimeException>rethrow(t);
+            throw Sneaky.<RuntimeException>rethrow(raisedInside(t));
         }
+    }
+
+    /**
+     * {@code t}, with the user's method on top when the resume method threw it itself: the resume
+     * method is a hidden class, whose frames the JVM leaves out of every stack trace, so the trace
+     * would start in Ember and name no user code at all. Which line threw is lost with the frame.
+     */
+    private Throwable raisedInside(Throwable t) {
+        StackTraceElement[] trace = t.getStackTrace();
+        if (continues == null || trace.length == 0 || !trace[0].getClassName().equals(ResumeTarget.class.getName())
+                || !trace[0].getMethodName().equals("invokeDirect")) return t;
+        StackTraceElement[] out = new StackTraceElement[trace.length + 1];
+        out[0] = continues;
+        System.arraycopy(trace, 0, out, 1, trace.length);
+        t.setStackTrace(out);
+        return t;
     }
 }

@@ -44,6 +44,28 @@ public final class IteratorVariable implements VariableTracker {
     }
 
     /**
+     * The iterator of an endless stream (Stream.generate, a two-argument Stream.iterate): its items
+     * are made as they are asked for, as Java's stream iterator makes them, {@code pull} adding the
+     * next ones to {@code made} (false once the stream ends: a limit, a takeWhile).
+     */
+    public static IteratorVariable pulling(List<VariableTracker> made, java.util.function.BooleanSupplier pull) {
+        return new IteratorVariable(made, pull);
+    }
+
+    private IteratorVariable(List<VariableTracker> made, java.util.function.BooleanSupplier pull) {
+        this.items = made;
+        this.container = null;
+        this.iterable = null;
+        this.pull = pull;
+    }
+
+    /** Makes a stream iterator's next items (see {@link #pulling}); null for an iterator over a container. */
+    private java.util.function.BooleanSupplier pull;
+
+    /** Whether this iterates a stream, made as it is asked for ({@link #pulling}): nothing to rebuild across a break, no remove. */
+    public boolean isStreamIterator() { return pull != null; }
+
+    /**
      * The list, set or map view iterated, when it has not changed in structure since this iterator
      * was made (so a real iterator over it, moved past {@link #position()} items, reads what this
      * one would); else null.
@@ -53,7 +75,11 @@ public final class IteratorVariable implements VariableTracker {
     /** How many items {@code next()} has returned. */
     public int position() { return position; }
 
-    public boolean hasNext() { return position < current().size(); }
+    public boolean hasNext() {
+        // a stream's iterator makes the next item when asked whether there is one, as the JDK's (tryAdvance) does
+        while (pull != null && position >= items.size() && pull.getAsBoolean()) { }
+        return position < current().size();
+    }
 
     public VariableTracker next() {
         lastReturned = position;
@@ -106,6 +132,7 @@ public final class IteratorVariable implements VariableTracker {
 
     /** Whether the container iterated was structurally changed since this iterator was made. */
     public boolean containerChanged() {
+        if (pull != null) return false;
         int now = container != null ? container.changes().count() : ((ListVariable) iterable).structuralChanges();
         return now != expectedChanges;
     }
@@ -114,5 +141,5 @@ public final class IteratorVariable implements VariableTracker {
     public Source source() { return null; }
 
     @Override
-    public String describe() { return "Iterator at " + position + " of " + current().size(); }
+    public String describe() { return pull != null ? "Iterator of a stream at " + position : "Iterator at " + position + " of " + current().size(); }
 }

@@ -174,6 +174,25 @@ public final class ListVariable implements VariableTracker {
         return l;
     }
 
+    /**
+     * An input list whose class says that every write to it throws UnsupportedOperationException at
+     * once (the JDK's immutable lists, Collections.unmodifiableList, a reversed() view of an immutable
+     * list); {@code kind}: how it was made, when the trace knows, else null. {@code view}: whether
+     * it shows another container that may change ({@link #ofInputView}).
+     */
+    public static ListVariable ofInputRefusingWrites(Contents contents, Source source, ImmutableListKind kind, Class<?> viewClass) {
+        ListVariable l = ofInput(contents, source, null);
+        l.immutableKind = kind;
+        l.viewClass = viewClass;
+        l.refusesWrites = true;
+        return l;
+    }
+
+    /** Whether this input list refuses every write ({@link #ofInputRefusingWrites}). */
+    public boolean refusesWrites() { return refusesWrites; }
+
+    private boolean refusesWrites;
+
     /** An immutable list made in the trace as {@code kind} says (List.of, toList, …). */
     public static ListVariable immutable(List<VariableTracker> items, ImmutableListKind kind) {
         ListVariable l = new ListVariable(items, false, null);
