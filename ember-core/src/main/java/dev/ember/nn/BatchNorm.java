@@ -22,7 +22,7 @@ public abstract class BatchNorm extends NormBase {
         if (isTraining() && trackRunningStats) PointwiseOps.ADD__SCALAR.callTensor(numBatchesTracked, 1L);
         // Running statistics are used in evaluation and updated in training; without them every call uses batch statistics.
         boolean useBatchStats = isTraining() || runningMean == null;
-        return F.batchNorm(input, runningMean, runningVar, weight, bias, useBatchStats, momentum, eps);
+        return F.batchNorm(input, runningMean, runningVar, read("weight", weight), read("bias", bias), useBatchStats, momentum, eps);
     }
 
     /** PyTorch's {@code _check_input_dim}: the input ranks this layer takes. */

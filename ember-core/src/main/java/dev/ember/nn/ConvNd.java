@@ -116,9 +116,10 @@ public abstract class ConvNd extends Module {
     @Override
     public Tensor forward(Tensor input) {
         if (!paddingMode.equals("zeros")) {
-            return conv(F.pad(input, reversedPaddingRepeatedTwice(), paddingMode), weight, bias, stride, new int[dims], dilation, groups);
+            return conv(F.pad(input, reversedPaddingRepeatedTwice(), paddingMode), read("weight", weight), read("bias", bias), stride, new int[dims], dilation, groups);
         }
-        return paddingString != null ? conv(input, weight, bias, stride, paddingString, dilation, groups) : conv(input, weight, bias, stride, padding, dilation, groups);
+        Tensor w = read("weight", weight), b = read("bias", bias);
+        return paddingString != null ? conv(input, w, b, stride, paddingString, dilation, groups) : conv(input, w, b, stride, padding, dilation, groups);
     }
 
     /** F.pad's amounts, last dim first, as PyTorch's {@code _reversed_padding_repeated_twice} ("same" puts the odd extra on the right). */

@@ -26,7 +26,7 @@ public class Linear extends Module {
     }
 
     @Override
-    public Tensor forward(Tensor input) { return F.linear(input, weight, bias); }
+    public Tensor forward(Tensor input) { return F.linear(input, read("weight", weight), read("bias", bias)); }
 
     @Override
     protected String extraRepr() {

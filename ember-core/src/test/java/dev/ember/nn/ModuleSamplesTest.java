@@ -58,6 +58,7 @@ class ModuleSamplesTest {
         padsAndShapes(s);
         losses(s);
         recurrent(s);
+        parametrized(s);
         return s.stream().flatMap(x -> Stream.of(Arguments.of(x.name, x, DType.FLOAT32), Arguments.of(x.name, x, DType.FLOAT64)));
     }
 
@@ -690,6 +691,24 @@ class ModuleSamplesTest {
             if %s:
                 loss = loss + 0.9189385332046727   # 0.5 * log(2 * pi)
             """ + REDUCED_LOSS;
+
+    /** torch.nn.utils.parametrizations and the old-style hooks: the weight computed from its originals at each forward. */
+    private static void parametrized(List<Sample> s) {
+        s.add(one("Linear parametrizations.weight_norm", () -> (Linear) Parametrizations.weightNorm(new Linear(10, 8)),
+                "torch.linear(x, torch._weight_norm(parametrizations_weight_original1, parametrizations_weight_original0, 0), bias)", x(4, 10)));
+        s.add(one("Conv2d parametrizations.weight_norm dim=None", () -> (Conv2d) Parametrizations.weightNorm(new Conv2d(3, 4, 3), "weight", null),
+                "torch.conv2d(x, parametrizations_weight_original1 * (parametrizations_weight_original0 / parametrizations_weight_original1.norm()), bias)", x(2, 3, 6, 5)));
+        s.add(one("Linear parametrizations.spectral_norm eval", () -> (Linear) Parametrizations.spectralNorm(new Linear(6, 5)).eval(),
+                "W = parametrizations_weight_original\nreturn torch.linear(x, W / torch.dot(parametrizations_weight_0__u, torch.mv(W, parametrizations_weight_0__v)), bias)",
+                x(3, 6)));
+        s.add(one("ConvTranspose2d parametrizations.spectral_norm eval", () -> (ConvTranspose2d) Parametrizations.spectralNorm(new ConvTranspose2d(3, 2, 2)).eval(),
+                "W = parametrizations_weight_original\nM = W.permute([1, 0, 2, 3]).flatten(1)\n"
+                        + "return torch.conv_transpose2d(x, W / torch.dot(parametrizations_weight_0__u, torch.mv(M, parametrizations_weight_0__v)), bias)", x(2, 3, 4, 4)));
+        s.add(one("Linear weight_norm (hook)", () -> (Linear) WeightNorm.weightNorm(new Linear(10, 8)), (m, a) -> m.call(a),
+                "torch.linear(x, torch._weight_norm(weight_v, weight_g, 0), bias)", x(4, 10)));
+        s.add(one("Conv1d spectral_norm (hook) eval", () -> (Conv1d) SpectralNorm.spectralNorm(new Conv1d(3, 4, 3)).eval(), (m, a) -> m.call(a),
+                "torch.conv1d(x, weight_orig / torch.dot(weight_u, torch.mv(weight_orig.reshape(4, -1), weight_v)), bias)", x(2, 3, 7)));
+    }
 
     private static void recurrent(List<Sample> s) {
         for (boolean batchFirst : new boolean[] {false, true}) {
