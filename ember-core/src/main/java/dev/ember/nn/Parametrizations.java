@@ -155,4 +155,138 @@ public final class Parametrizations {
         @Override
         protected String extraRepr() { return ""; }
     }
+
+    // ------------------------------------------------------------------ orthogonal
+
+    /** {@link #orthogonal(Module, String, String, boolean)} of {@code weight}: the default map, trivialization on. */
+    public static Module orthogonal(Module module) { return orthogonal(module, "weight", null, true); }
+
+    /**
+     * Keeps {@code name} an orthogonal matrix (or a batch of them; for a non-square one, its columns
+     * or rows orthonormal), as PyTorch's {@code orthogonal}: {@code orthogonalMap} is
+     * {@code "matrix_exp"} (the default for a square matrix), {@code "cayley"} or
+     * {@code "householder"} (the default otherwise). With {@code useTrivialization} the current
+     * weight, made orthogonal, becomes the buffer {@code base} and the original starts at -I (so the
+     * initial weight is kept); assigning through {@link ParametrizationList#rightInverse} works.
+     */
+    public static Module orthogonal(Module module, String name, String orthogonalMap, boolean useTrivialization) {
+        Tensor weight = module.hasTensorSlot(name) || Parametrize.isParametrized(module, name) ? module.tensor(name) : null;
+        if (weight == null) throw new IllegalArgumentException("Module '" + module + "' has no parameter or buffer with name '" + name + "'");
+        if (weight.dim() < 2) throw new IllegalArgumentException("Expected a matrix or batch of matrices. Got a tensor of " + weight.dim() + " dimensions.");
+        int[] shape = weight.shape();
+        String map = orthogonalMap != null ? orthogonalMap : shape[shape.length - 2] == shape[shape.length - 1] ? "matrix_exp" : "householder";
+        if (!List.of("matrix_exp", "cayley", "householder").contains(map)) {
+            throw new IllegalArgumentException("orthogonal_map has to be one of \"matrix_exp\", \"cayley\", \"householder\". Got: " + map);
+        }
+        Parametrize.registerParametrization(module, name, new OrthogonalParametrization(weight, map, useTrivialization), true);
+        return module;
+    }
+
+    /** PyTorch's {@code _Orthogonal}. */
+    public static final class OrthogonalParametrization extends Module implements Parametrize.RightInverse {
+        public final String orthogonalMap;
+        private final int[] shape;
+        private final boolean useTrivialization;
+        /** The orthogonal matrix the parametrization starts from (trivialization only). */
+        public Tensor base;
+
+        public OrthogonalParametrization(Tensor weight, String orthogonalMap, boolean useTrivialization) {
+            this.shape = weight.shape();
+            this.orthogonalMap = orthogonalMap;
+            this.useTrivialization = useTrivialization;
+        }
+
+        @Override
+        public Tensor forward(Tensor x) {
+            int n = x.shape()[x.dim() - 2], k = x.shape()[x.dim() - 1];
+            boolean transposed = n < k;
+            if (transposed) {
+                x = x.mT();
+                int t = n;
+                n = k;
+                k = t;
+            }
+            Tensor q;
+            if (!orthogonalMap.equals("householder")) {
+                x = x.tril();
+                if (n != k) {
+                    int[] zerosShape = x.shape().clone();
+                    zerosShape[zerosShape.length - 1] = n - k;
+                    x = Tensor.cat(List.of(x, Tensor.zeros(x.dtype(), zerosShape)), -1);
+                }
+                Tensor a = x.sub(x.mT());
+                if (orthogonalMap.equals("matrix_exp")) {
+                    q = a.matrixExp();
+                } else {
+                    Tensor id = Tensor.eye(n).to(a.dtype());
+                    q = Tensor.linalgSolve(id.sub(a.mul(0.5)), id.add(a.mul(0.5)));
+                }
+                if (n != k) q = q.narrow(-1, 0, k);
+            } else {
+                Tensor a = x.tril(-1);
+                Tensor tau = a.mul(a).sum(new int[] {-2}, false).add(1.0).reciprocal().mul(2.0);
+                q = dev.ember.ops.HouseholderOps.LINALG_HOUSEHOLDER_PRODUCT.callTensor(a, tau);
+                q = q.mul(x.diagonal(0, -2, -1).to(dev.ember.tensor.DType.INT32).unsqueeze(-2));
+            }
+            if (useTrivialization && base != null) q = base.matmul(q);
+            return transposed ? q.mT() : q;
+        }
+
+        @Override
+        public Tensor rightInverse(Tensor q) {
+            try (var unused = GradMode.noGrad()) {
+                if (!dev.ember.tensor.Shapes.same(q.shape(), shape)) {
+                    throw new IllegalArgumentException("Expected a matrix or batch of matrices of shape torch.Size(" + dev.ember.tensor.Shapes.format(shape)
+                            + "). Got a tensor of shape torch.Size(" + dev.ember.tensor.Shapes.format(q.shape()) + ").");
+                }
+                Tensor qInit = q;
+                int n = q.shape()[q.dim() - 2], k = q.shape()[q.dim() - 1];
+                boolean transpose = n < k;
+                if (transpose) {
+                    q = q.mT();
+                    int t = n;
+                    n = k;
+                    k = t;
+                }
+                if (!useTrivialization) {
+                    if (!orthogonalMap.equals("householder")) {
+                        throw new UnsupportedOperationException("It is not possible to assign to the matrix exponential or the Cayley parametrizations when use_trivialization=False.");
+                    }
+                    List<Tensor> qr = dev.ember.ops.HouseholderOps.GEQRF.callList(q);
+                    Tensor a = qr.get(0).clone(), tau = qr.get(1);
+                    Tensor diag = a.diagonal(0, -2, -1);
+                    Tensor signs = diag.sign().mul(tau.eq(0.0).to(a.dtype()).mul(-2.0).add(1.0));   // LAPACK's unused reflections (tau 0) flip
+                    diag.copy_(signs);
+                    return transpose ? a.mT() : a;
+                }
+                if (n == k) {
+                    q = isOrthogonal(q) ? q.clone() : makeOrthogonal(q);
+                } else {
+                    int[] extra = q.shape().clone();
+                    extra[extra.length - 1] = n - k;
+                    q = makeOrthogonal(Tensor.cat(List.of(q, Tensor.randn(extra).to(q.dtype())), -1));
+                }
+                base = q;
+                Tensor negId = Tensor.zeros(qInit.dtype(), qInit.shape());
+                negId.diagonal(0, -2, -1).fill_(-1.0);
+                return negId;
+            }
+        }
+
+        private static boolean isOrthogonal(Tensor q) {
+            int n = q.shape()[q.dim() - 2], k = q.shape()[q.dim() - 1];
+            double eps = 10.0 * n * (q.dtype() == dev.ember.tensor.DType.FLOAT64 ? Math.ulp(1.0) : Math.ulp(1.0f));
+            Tensor id = Tensor.eye(k).to(q.dtype());   // torch.allclose(Q.mH @ Q, Id, atol=eps): |a - b| <= eps + 1e-5·|b|
+            return q.mT().matmul(q).sub(id).abs().sub(id.mul(1e-5).add(eps)).max().item() <= 0;
+        }
+
+        private static Tensor makeOrthogonal(Tensor a) {
+            List<Tensor> qr = dev.ember.ops.HouseholderOps.GEQRF.callList(a);
+            Tensor q = dev.ember.ops.HouseholderOps.LINALG_HOUSEHOLDER_PRODUCT.callTensor(qr.get(0), qr.get(1));
+            return q.mul(qr.get(0).diagonal(0, -2, -1).sgn().unsqueeze(-2));
+        }
+
+        @Override
+        protected String extraRepr() { return ""; }
+    }
 }
