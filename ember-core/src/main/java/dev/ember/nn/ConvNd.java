@@ -17,7 +17,8 @@ import java.util.Set;
 public abstract class ConvNd extends Module {
     private static final Set<String> PADDING_MODES = Set.of("zeros", "reflect", "replicate", "circular");
 
-    public final int inChannels;
+    /** Set by the {@code LazyConv} modules when they materialize. */
+    public int inChannels;
     public final int outChannels;
     public final int groups;
     /** {@code "zeros"} (the default), {@code "reflect"}, {@code "replicate"} or {@code "circular"}. */

@@ -29,6 +29,36 @@ public final class F {
 
     public static Tensor relu(Tensor x) { return PointwiseOps.RELU.callTensor(x); }
 
+    // The in-place forms (PyTorch's F.relu_, F.elu_, …): the functional result written into x, so x's
+    // autograd history and version become the activation's (as an in-place ATen op's would), and an
+    // in-place write to a leaf that requires grad is refused as PyTorch refuses it.
+
+    /** {@code F.relu_}: ReLU in place; returns x. */
+    public static Tensor relu_(Tensor x) { return x.relu_(); }
+
+    /** {@code F.elu_}: ELU in place; returns x. */
+    public static Tensor elu_(Tensor x) { return elu_(x, 1.0); }
+
+    public static Tensor elu_(Tensor x, double alpha) { return x.copy_(elu(x.clone(), alpha)); }
+
+    /** {@code F.leaky_relu_}: leaky ReLU in place; returns x. */
+    public static Tensor leakyRelu_(Tensor x) { return leakyRelu_(x, 0.01); }
+
+    public static Tensor leakyRelu_(Tensor x, double negativeSlope) { return x.copy_(leakyRelu(x.clone(), negativeSlope)); }
+
+    /** {@code F.hardtanh_}: hardtanh in place; returns x. */
+    public static Tensor hardtanh_(Tensor x) { return hardtanh_(x, -1.0, 1.0); }
+
+    public static Tensor hardtanh_(Tensor x, double minVal, double maxVal) { return x.copy_(hardtanh(x.clone(), minVal, maxVal)); }
+
+    /** {@code F.threshold_}: {@code x} where {@code x > threshold}, else {@code value}, in place; returns x. */
+    public static Tensor threshold_(Tensor x, double threshold, double value) { return x.copy_(threshold(x.clone(), threshold, value)); }
+
+    /** {@code F.rrelu_}: randomized leaky ReLU in place (see {@link #rrelu(Tensor, double, double, boolean)}); returns x. */
+    public static Tensor rrelu_(Tensor x, double lower, double upper, boolean training) { return x.copy_(rrelu(x.clone(), lower, upper, training)); }
+
+    public static Tensor rrelu_(Tensor x, boolean training) { return rrelu_(x, 1.0 / 8, 1.0 / 3, training); }
+
     /** GELU with the exact erf form. */
     public static Tensor gelu(Tensor x) { return PointwiseOps.GELU.callTensor(x); }
 

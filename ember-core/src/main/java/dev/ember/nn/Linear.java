@@ -7,7 +7,8 @@ import dev.ember.tensor.Tensor;
  * bias {@code [out]} initialised uniform on ±1/sqrt(in_features).
  */
 public class Linear extends Module {
-    public final int inFeatures;
+    /** Set by {@link LazyLinear} when it materializes. */
+    public int inFeatures;
     public final int outFeatures;
     public Parameter weight;
     /** Null when built with {@code bias = false}. */

@@ -182,8 +182,8 @@ public abstract class Module {
      */
     protected final Tensor read(String name, Tensor field) {
         if (parametrizations == null && computedTensors == null) return field;
-        if (parametrizations != null && parametrizations.containsKey(name)) return parametrizations.get(name).value(this, name);
         if (computedTensors != null && computedTensors.containsKey(name)) return computedTensors.get(name);
+        if (parametrizations != null && parametrizations.containsKey(name)) return parametrizations.get(name).value(this, name);
         return field;
     }
 
@@ -200,8 +200,8 @@ public abstract class Module {
      * {@link Parametrize#cached()}'s cache). Null for a field that holds null (Linear's absent bias).
      */
     public Tensor tensor(String name) {
-        if (parametrizations != null && parametrizations.containsKey(name)) return parametrizations.get(name).value(this, name);
         if (computedTensors != null && computedTensors.containsKey(name)) return computedTensors.get(name);
+        if (parametrizations != null && parametrizations.containsKey(name)) return parametrizations.get(name).value(this, name);
         if (registeredParameters.containsKey(name)) return registeredParameters.get(name);   // before the fields: no reflection on the way to a parametrization's original
         if (registeredBuffers.containsKey(name)) return registeredBuffers.get(name);
         for (Slot s : slots()) {
@@ -267,6 +267,10 @@ public abstract class Module {
     final void dropParametrizationsIfEmpty() {
         if (parametrizations != null && parametrizations.size() == 0) parametrizations = null;
     }
+
+    final boolean hasComputedTensor(String name) { return computedTensors != null && computedTensors.containsKey(name); }
+
+    final Tensor computedTensor(String name) { return computedTensors == null ? null : computedTensors.get(name); }
 
     /** Sets (or with null removes) a pre-hook-computed tensor read by {@link #read}. */
     /** Adds a hook that rewrites a state dict before {@link #loadStateDict} reads it (old key names of a parametrized tensor). */

@@ -704,6 +704,17 @@ class ModuleSamplesTest {
         s.add(one("ConvTranspose2d parametrizations.spectral_norm eval", () -> (ConvTranspose2d) Parametrizations.spectralNorm(new ConvTranspose2d(3, 2, 2)).eval(),
                 "W = parametrizations_weight_original\nM = W.permute([1, 0, 2, 3]).flatten(1)\n"
                         + "return torch.conv_transpose2d(x, W / torch.dot(parametrizations_weight_0__u, torch.mv(M, parametrizations_weight_0__v)), bias)", x(2, 3, 4, 4)));
+        s.add(one("Linear parametrizations.orthogonal matrix_exp", () -> (Linear) Parametrizations.orthogonal(new Linear(4, 4)),
+                "X = parametrizations_weight_original.tril()\nreturn torch.linear(x, torch.matmul(parametrizations_weight_0_base, torch.matrix_exp(X - X.mT)), bias)",
+                x(3, 4)));
+        s.add(one("Linear parametrizations.orthogonal householder", () -> (Linear) Parametrizations.orthogonal(new Linear(3, 5)),
+                "X = parametrizations_weight_original\nA = X.tril(-1)\ntau = 2.0 / (1.0 + (A * A).sum(-2))\n"
+                        + "Q = torch.linalg_householder_product(A, tau) * X.diagonal(0, -2, -1).int().unsqueeze(-2)\n"
+                        + "return torch.linear(x, torch.matmul(parametrizations_weight_0_base, Q), bias)", x(2, 3)));
+        s.add(one("Linear parametrizations.orthogonal cayley wide", () -> (Linear) Parametrizations.orthogonal(new Linear(5, 3), "weight", "cayley", true),
+                "X = parametrizations_weight_original.mT.tril()\nX = torch.cat([X, torch.zeros(5, 2, dtype=X.dtype)], -1)\nA = X - X.mT\n"
+                        + "Id = torch.eye(5, dtype=A.dtype)\nQ = torch.linalg_solve(Id - 0.5 * A, Id + 0.5 * A)[:, :3]\n"
+                        + "return torch.linear(x, torch.matmul(parametrizations_weight_0_base, Q).mT, bias)", x(2, 5)));
         s.add(one("Linear weight_norm (hook)", () -> (Linear) WeightNorm.weightNorm(new Linear(10, 8)), (m, a) -> m.call(a),
                 "torch.linear(x, torch._weight_norm(weight_v, weight_g, 0), bias)", x(4, 10)));
         s.add(one("Conv1d spectral_norm (hook) eval", () -> (Conv1d) SpectralNorm.spectralNorm(new Conv1d(3, 4, 3)).eval(), (m, a) -> m.call(a),
