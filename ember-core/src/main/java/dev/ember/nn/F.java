@@ -820,6 +820,28 @@ public final class F {
         return x.div(DistanceOps.LINALG_VECTOR_NORM.callTensor(x, p, new int[] {dim}, true).clampMin(eps));
     }
 
+    /**
+     * {@code F.fractional_max_pool2d} with {@code return_indices}: values and flat indices per plane;
+     * {@code outputSize} or {@code outputRatio} (the other null); {@code randomSamples} {@code [N, C, 2]}
+     * in [0, 1) fixes the windows (null: drawn). See {@link FractionalMaxPool2d}.
+     */
+    public static java.util.List<Tensor> fractionalMaxPool2dWithIndices(Tensor x, int[] kernelSize, int[] outputSize, double[] outputRatio, Tensor randomSamples) {
+        return FractionalMaxPooling.pool("fractional_max_pool2d", x, kernelSize, outputSize, outputRatio, randomSamples);
+    }
+
+    public static Tensor fractionalMaxPool2d(Tensor x, int[] kernelSize, int[] outputSize, double[] outputRatio, Tensor randomSamples) {
+        return fractionalMaxPool2dWithIndices(x, kernelSize, outputSize, outputRatio, randomSamples).get(0);
+    }
+
+    /** {@code F.fractional_max_pool3d} with {@code return_indices}; {@code randomSamples} {@code [N, C, 3]}. */
+    public static java.util.List<Tensor> fractionalMaxPool3dWithIndices(Tensor x, int[] kernelSize, int[] outputSize, double[] outputRatio, Tensor randomSamples) {
+        return FractionalMaxPooling.pool("fractional_max_pool3d", x, kernelSize, outputSize, outputRatio, randomSamples);
+    }
+
+    public static Tensor fractionalMaxPool3d(Tensor x, int[] kernelSize, int[] outputSize, double[] outputRatio, Tensor randomSamples) {
+        return fractionalMaxPool3dWithIndices(x, kernelSize, outputSize, outputRatio, randomSamples).get(0);
+    }
+
     // ------------------------------------------------------------------ distances and padding
 
     /** Cosine of the angle between {@code x1} and {@code x2} (broadcast together) along dim 1, each norm at least 1e-8. */

@@ -59,6 +59,7 @@ class ModuleSamplesTest {
         losses(s);
         recurrent(s);
         parametrized(s);
+        fractionalPooling(s);
         return s.stream().flatMap(x -> Stream.of(Arguments.of(x.name, x, DType.FLOAT32), Arguments.of(x.name, x, DType.FLOAT64)));
     }
 
@@ -262,6 +263,21 @@ class ModuleSamplesTest {
                 "o = torch.max_pool2d_with_indices(x, [2, 2], [2, 2])\nreturn torch.max_unpool2d(o[0], o[1], [4, 6])", x(2, 2, 4, 6)));
         s.add(one("MaxUnpool3d of MaxPool3d indices", () -> new PoolThenUnpool(3, 2),
                 "o = torch.max_pool3d_with_indices(x, [2, 2, 2], [2, 2, 2])\nreturn torch.max_unpool3d(o[0], o[1], [4, 2, 4], [2, 2, 2], [0, 0, 0])", x(1, 2, 4, 2, 4)));
+    }
+
+    /** Fixed window offsets ({@code _random_samples}) for the fractional max pooling samples, and their TorchScript spelling. */
+    private static final Tensor FRACTIONAL_2D = Tensor.of(new double[] {0.25, 0.75, 0.5, 0.125}, 1, 2, 2);
+    private static final Tensor FRACTIONAL_3D = Tensor.of(new double[] {0.25, 0.75, 0.5, 0.125, 0.875, 0.375}, 1, 2, 3);
+
+    private static void fractionalPooling(List<Sample> s) {
+        String samples2 = "torch.tensor([[[0.25, 0.75], [0.5, 0.125]]], dtype=x.dtype)";
+        String samples3 = "torch.tensor([[[0.25, 0.75, 0.5], [0.125, 0.875, 0.375]]], dtype=x.dtype)";
+        s.add(one("FractionalMaxPool2d output_size", () -> new FractionalMaxPool2d(new int[] {2, 2}, new int[] {3, 4}, null, FRACTIONAL_2D),
+                (m, a) -> withIndices(m.forwardWithIndices(a)), withIndices("torch.fractional_max_pool2d(x, [2, 2], [3, 4], " + samples2 + ")"), x(1, 2, 7, 9)));
+        s.add(one("FractionalMaxPool2d output_ratio", () -> new FractionalMaxPool2d(new int[] {3, 2}, null, new double[] {0.5, 0.7}, FRACTIONAL_2D),
+                "torch.fractional_max_pool2d(x, [3, 2], [4, 7], " + samples2 + ")[0]", x(1, 2, 8, 10)));
+        s.add(one("FractionalMaxPool3d", () -> new FractionalMaxPool3d(new int[] {2, 2, 2}, new int[] {3, 2, 3}, null, FRACTIONAL_3D),
+                (m, a) -> withIndices(m.forwardWithIndices(a)), withIndices("torch.fractional_max_pool3d(x, [2, 2, 2], [3, 2, 3], " + samples3 + ")"), x(1, 2, 5, 4, 6)));
     }
 
     private static void attention(List<Sample> s) {
@@ -999,8 +1015,9 @@ class ModuleSamplesTest {
         }
 
         // compiled (fullgraph) against eager, output and gradients
+        // FractionalMaxPool reads its window offsets from the samples' values (a graph break, as in Dynamo)
         // GaussianNLLLoss checks var's values (torch.any(var < 0)), as PyTorch's: a graph break there as in Dynamo
-        Object compiled = compile(fn, inputs.size(), !name.startsWith("GaussianNLLLoss"));
+        Object compiled = compile(fn, inputs.size(), !name.startsWith("GaussianNLLLoss") && !name.startsWith("FractionalMaxPool"));
         Tensor outCompiled = apply(compiled, inputs);
         Tolerance tol = Tolerance.forDtype(dtype);
         assertClose(outCompiled, out.detach(), name + " " + dtype + ": compiled forward", dtype == DType.FLOAT32 ? Tolerance.of(1e-5, 1e-5) : tol);

@@ -87,6 +87,8 @@ class NnDocsExampleTest {
 
     @Test
     void lazyFusionAndFunctionalCallAsTheDocsShowThem() {
+        FractionalMaxPool2d pool = new FractionalMaxPool2d(new int[] {3, 3}, null, new double[] {0.5, 0.5});
+        assertArrayEquals(new int[] {1, 2, 5, 6}, pool.forward(Tensor.randn(1, 2, 10, 12)).shape());
         LazyLinear head = new LazyLinear(10);
         head.forward(Tensor.randn(4, 128));                  // now in_features = 128
         org.junit.jupiter.api.Assertions.assertEquals(128, head.inFeatures);
