@@ -731,6 +731,10 @@ class ModuleSamplesTest {
                 "X = parametrizations_weight_original.mT.tril()\nX = torch.cat([X, torch.zeros(5, 2, dtype=X.dtype)], -1)\nA = X - X.mT\n"
                         + "Id = torch.eye(5, dtype=A.dtype)\nQ = torch.linalg_solve(Id - 0.5 * A, Id + 0.5 * A)[:, :3]\n"
                         + "return torch.linear(x, torch.matmul(parametrizations_weight_0_base, Q).mT, bias)", x(2, 5)));
+        s.add(one("LazyLinear materialized", () -> { LazyLinear m = new LazyLinear(8); m.forward(Tensor.zeros(1, 10)); return m; },
+                "torch.linear(x, weight, bias)", x(4, 10)));
+        s.add(one("LazyConv2d materialized", () -> { LazyConv2d m = new LazyConv2d(4, 3); m.forward(Tensor.zeros(1, 3, 5, 5)); return m; },
+                "torch.conv2d(x, weight, bias)", x(2, 3, 6, 5)));
         s.add(one("Linear weight_norm (hook)", () -> (Linear) WeightNorm.weightNorm(new Linear(10, 8)), (m, a) -> m.call(a),
                 "torch.linear(x, torch._weight_norm(weight_v, weight_g, 0), bias)", x(4, 10)));
         s.add(one("Conv1d spectral_norm (hook) eval", () -> (Conv1d) SpectralNorm.spectralNorm(new Conv1d(3, 4, 3)).eval(), (m, a) -> m.call(a),
