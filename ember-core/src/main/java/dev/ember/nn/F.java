@@ -908,6 +908,20 @@ public final class F {
      * "area" is adaptive average pooling to the output size. Any of the nullable arguments may be null.
      */
     public static Tensor interpolate(Tensor x, int[] size, double[] scaleFactor, String mode, Boolean alignCorners, Boolean recomputeScaleFactor) {
+        return interpolate(x, size, scaleFactor, mode, alignCorners, recomputeScaleFactor, false);
+    }
+
+    /**
+     * {@link #interpolate(Tensor, int[], double[], String, Boolean, Boolean)} with {@code antialias}
+     * (bilinear and bicubic on 4-d input): ATen's {@code _upsample_bilinear2d_aa} /
+     * {@code _upsample_bicubic2d_aa}, which when shrinking widen the filter by the scale (the
+     * triangle, or the cubic with a = −0.5, over {@code scale} input pixels per output pixel) so every
+     * input pixel counts, as PIL resizes. The filter is separable: two matrix products.
+     */
+    public static Tensor interpolate(Tensor x, int[] size, double[] scaleFactor, String mode, Boolean alignCorners, Boolean recomputeScaleFactor, boolean antialias) {
+        if (antialias && !((mode.equals("bilinear") || mode.equals("bicubic")) && x.dim() == 4)) {
+            throw new IllegalArgumentException("Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input");
+        }
         if (!INTERPOLATE_MODES.contains(mode)) {
             throw new IllegalArgumentException("interpolate: mode '" + mode + "' is not supported: the modes are nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact");
         }
@@ -951,6 +965,11 @@ public final class F {
             }
         }
         boolean corners = Boolean.TRUE.equals(alignCorners);
+        if (antialias) {
+            Tensor rows = AntialiasResampling.weights(x.size(2), outSize[0], corners, scales[0], mode.equals("bicubic"), x.dtype());
+            Tensor cols = AntialiasResampling.weights(x.size(3), outSize[1], corners, scales[1], mode.equals("bicubic"), x.dtype());
+            return rows.matmul(x.matmul(cols.t()));
+        }
         return switch (mode) {
             case "nearest" -> switch (dims) {
                 case 1 -> UpsampleOps.UPSAMPLE_NEAREST1D.callTensor(x, outSize, scales[0]);

@@ -95,6 +95,9 @@ class NnDocsExampleTest {
         Module conv = new Conv2d(3, 4, 3), bn = new BatchNorm2d(4);
         Conv2d fused = (Conv2d) Fusion.fuseConvBnEval((Conv2d) conv.eval(), (BatchNorm2d) bn.eval());
         Tensor image = Tensor.randn(1, 3, 5, 5);
+        Tensor photo = Tensor.randn(1, 3, 128, 96);
+        Tensor small = F.interpolate(photo, new int[] {64, 64}, null, "bicubic", null, null, true);   // antialias=True
+        assertArrayEquals(new int[] {1, 3, 64, 64}, small.shape());
         assertClose(fused.forward(image), Torch.toNd(bn.forward(conv.forward(image)).detach()), "fused = conv then bn", dev.ember.testing.TorchAssert.Tolerance.of(1e-5, 1e-5));
         Sequential model = new Sequential(new Linear(3, 2));
         Tensor x = Tensor.randn(2, 3), w = Tensor.randn(2, 3);
