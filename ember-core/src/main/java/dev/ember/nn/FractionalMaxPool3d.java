@@ -57,7 +57,4 @@ public class FractionalMaxPool3d extends Module {
     public List<Tensor> forwardWithIndices(Tensor input) {
         return FractionalMaxPooling.pool("fractional_max_pool3d", input, kernelSize, outputSize, outputRatio, (Tensor) randomSamples);
     }
-
-    @Override
-    protected String extraRepr() { return ""; }
 }

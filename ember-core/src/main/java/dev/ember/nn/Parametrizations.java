@@ -47,9 +47,6 @@ public final class Parametrizations {
 
         @Override
         public List<Tensor> rightInverse(Tensor weight) { return List.of(normExceptDim(weight, dim), weight); }
-
-        @Override
-        protected String extraRepr() { return ""; }
     }
 
     /** ATen's {@code _weight_norm(v, g, dim)}: {@code v · g / norm_except_dim(v, 2, dim)}. */
@@ -151,9 +148,6 @@ public final class Parametrizations {
 
         @Override
         public Tensor rightInverse(Tensor value) { return value; }
-
-        @Override
-        protected String extraRepr() { return ""; }
     }
 
     // ------------------------------------------------------------------ orthogonal
@@ -285,8 +279,5 @@ public final class Parametrizations {
             Tensor q = dev.ember.ops.HouseholderOps.LINALG_HOUSEHOLDER_PRODUCT.callTensor(qr.get(0), qr.get(1));
             return q.mul(qr.get(0).diagonal(0, -2, -1).sgn().unsqueeze(-2));
         }
-
-        @Override
-        protected String extraRepr() { return ""; }
     }
 }
