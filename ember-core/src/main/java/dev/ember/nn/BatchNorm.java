@@ -19,10 +19,11 @@ public abstract class BatchNorm extends NormBase {
     @Override
     public Tensor forward(Tensor input) {
         checkInputDim(input);
-        if (isTraining() && trackRunningStats) PointwiseOps.ADD__SCALAR.callTensor(numBatchesTracked, 1L);
+        Tensor mean = read("running_mean", runningMean), var = read("running_var", runningVar);
+        if (isTraining() && trackRunningStats) PointwiseOps.ADD__SCALAR.callTensor(read("num_batches_tracked", numBatchesTracked), 1L);
         // Running statistics are used in evaluation and updated in training; without them every call uses batch statistics.
-        boolean useBatchStats = isTraining() || runningMean == null;
-        return F.batchNorm(input, runningMean, runningVar, weight, bias, useBatchStats, momentum, eps);
+        boolean useBatchStats = isTraining() || mean == null;
+        return F.batchNorm(input, mean, var, read("weight", weight), read("bias", bias), useBatchStats, momentum, eps);
     }
 
     /** PyTorch's {@code _check_input_dim}: the input ranks this layer takes. */

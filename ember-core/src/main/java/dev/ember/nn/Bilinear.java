@@ -24,7 +24,7 @@ public class Bilinear extends Module {
         this.bias = bias ? new Parameter(Init.fanInUniform(in1Features, outFeatures)) : null;
     }
 
-    public Tensor forward(Tensor input1, Tensor input2) { return F.bilinear(input1, input2, weight, bias); }
+    public Tensor forward(Tensor input1, Tensor input2) { return F.bilinear(input1, input2, read("weight", weight), read("bias", bias)); }
 
     @Override
     protected String extraRepr() {

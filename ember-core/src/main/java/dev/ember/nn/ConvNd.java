@@ -17,7 +17,8 @@ import java.util.Set;
 public abstract class ConvNd extends Module {
     private static final Set<String> PADDING_MODES = Set.of("zeros", "reflect", "replicate", "circular");
 
-    public final int inChannels;
+    /** Set by the {@code LazyConv} modules when they materialize. */
+    public int inChannels;
     public final int outChannels;
     public final int groups;
     /** {@code "zeros"} (the default), {@code "reflect"}, {@code "replicate"} or {@code "circular"}. */
@@ -116,9 +117,10 @@ public abstract class ConvNd extends Module {
     @Override
     public Tensor forward(Tensor input) {
         if (!paddingMode.equals("zeros")) {
-            return conv(F.pad(input, reversedPaddingRepeatedTwice(), paddingMode), weight, bias, stride, new int[dims], dilation, groups);
+            return conv(F.pad(input, reversedPaddingRepeatedTwice(), paddingMode), read("weight", weight), read("bias", bias), stride, new int[dims], dilation, groups);
         }
-        return paddingString != null ? conv(input, weight, bias, stride, paddingString, dilation, groups) : conv(input, weight, bias, stride, padding, dilation, groups);
+        Tensor w = read("weight", weight), b = read("bias", bias);
+        return paddingString != null ? conv(input, w, b, stride, paddingString, dilation, groups) : conv(input, w, b, stride, padding, dilation, groups);
     }
 
     /** F.pad's amounts, last dim first, as PyTorch's {@code _reversed_padding_repeated_twice} ("same" puts the odd extra on the right). */

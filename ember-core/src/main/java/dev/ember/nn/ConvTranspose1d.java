@@ -20,5 +20,5 @@ public class ConvTranspose1d extends ConvTransposeNd {
     }
 
     @Override
-    public Tensor forward(Tensor input) { return F.convTranspose1d(input, weight, bias, stride, padding, outputPadding, groups, dilation); }
+    public Tensor forward(Tensor input) { return F.convTranspose1d(input, read("weight", weight), read("bias", bias), stride, padding, outputPadding, groups, dilation); }
 }

@@ -19,5 +19,5 @@ public class ConvTranspose3d extends ConvTransposeNd {
     }
 
     @Override
-    public Tensor forward(Tensor input) { return F.convTranspose3d(input, weight, bias, stride, padding, outputPadding, groups, dilation); }
+    public Tensor forward(Tensor input) { return F.convTranspose3d(input, read("weight", weight), read("bias", bias), stride, padding, outputPadding, groups, dilation); }
 }

@@ -30,7 +30,7 @@ public class Embedding extends Module {
 
     /** Rows of the weight at {@code indices} (int32 or int64): shape {@code indices.shape + [embeddingDim]}. */
     @Override
-    public Tensor forward(Tensor indices) { return F.embedding(indices, weight, paddingIdx); }
+    public Tensor forward(Tensor indices) { return F.embedding(indices, read("weight", weight), paddingIdx); }
 
     @Override
     protected String extraRepr() {

@@ -52,7 +52,7 @@ public class EmbeddingBag extends Module {
 
     /** With {@code perSampleWeights} (input's shape; mode "sum" only) scaling each embedding; may be null. */
     public Tensor forward(Tensor input, Tensor offsets, Tensor perSampleWeights) {
-        return F.embeddingBag(input, weight, offsets, mode, perSampleWeights, includeLastOffset, paddingIdx);
+        return F.embeddingBag(input, read("weight", weight), offsets, mode, perSampleWeights, includeLastOffset, paddingIdx);
     }
 
     @Override

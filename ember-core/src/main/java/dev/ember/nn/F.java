@@ -29,6 +29,36 @@ public final class F {
 
     public static Tensor relu(Tensor x) { return PointwiseOps.RELU.callTensor(x); }
 
+    // The in-place forms (PyTorch's F.relu_, F.elu_, …): the functional result written into x, so x's
+    // autograd history and version become the activation's (as an in-place ATen op's would), and an
+    // in-place write to a leaf that requires grad is refused as PyTorch refuses it.
+
+    /** {@code F.relu_}: ReLU in place; returns x. */
+    public static Tensor relu_(Tensor x) { return x.relu_(); }
+
+    /** {@code F.elu_}: ELU in place; returns x. */
+    public static Tensor elu_(Tensor x) { return elu_(x, 1.0); }
+
+    public static Tensor elu_(Tensor x, double alpha) { return x.copy_(elu(x.clone(), alpha)); }
+
+    /** {@code F.leaky_relu_}: leaky ReLU in place; returns x. */
+    public static Tensor leakyRelu_(Tensor x) { return leakyRelu_(x, 0.01); }
+
+    public static Tensor leakyRelu_(Tensor x, double negativeSlope) { return x.copy_(leakyRelu(x.clone(), negativeSlope)); }
+
+    /** {@code F.hardtanh_}: hardtanh in place; returns x. */
+    public static Tensor hardtanh_(Tensor x) { return hardtanh_(x, -1.0, 1.0); }
+
+    public static Tensor hardtanh_(Tensor x, double minVal, double maxVal) { return x.copy_(hardtanh(x.clone(), minVal, maxVal)); }
+
+    /** {@code F.threshold_}: {@code x} where {@code x > threshold}, else {@code value}, in place; returns x. */
+    public static Tensor threshold_(Tensor x, double threshold, double value) { return x.copy_(threshold(x.clone(), threshold, value)); }
+
+    /** {@code F.rrelu_}: randomized leaky ReLU in place (see {@link #rrelu(Tensor, double, double, boolean)}); returns x. */
+    public static Tensor rrelu_(Tensor x, double lower, double upper, boolean training) { return x.copy_(rrelu(x.clone(), lower, upper, training)); }
+
+    public static Tensor rrelu_(Tensor x, boolean training) { return rrelu_(x, 1.0 / 8, 1.0 / 3, training); }
+
     /** GELU with the exact erf form. */
     public static Tensor gelu(Tensor x) { return PointwiseOps.GELU.callTensor(x); }
 
@@ -790,6 +820,28 @@ public final class F {
         return x.div(DistanceOps.LINALG_VECTOR_NORM.callTensor(x, p, new int[] {dim}, true).clampMin(eps));
     }
 
+    /**
+     * {@code F.fractional_max_pool2d} with {@code return_indices}: values and flat indices per plane;
+     * {@code outputSize} or {@code outputRatio} (the other null); {@code randomSamples} {@code [N, C, 2]}
+     * in [0, 1) fixes the windows (null: drawn). See {@link FractionalMaxPool2d}.
+     */
+    public static java.util.List<Tensor> fractionalMaxPool2dWithIndices(Tensor x, int[] kernelSize, int[] outputSize, double[] outputRatio, Tensor randomSamples) {
+        return FractionalMaxPooling.pool("fractional_max_pool2d", x, kernelSize, outputSize, outputRatio, randomSamples);
+    }
+
+    public static Tensor fractionalMaxPool2d(Tensor x, int[] kernelSize, int[] outputSize, double[] outputRatio, Tensor randomSamples) {
+        return fractionalMaxPool2dWithIndices(x, kernelSize, outputSize, outputRatio, randomSamples).get(0);
+    }
+
+    /** {@code F.fractional_max_pool3d} with {@code return_indices}; {@code randomSamples} {@code [N, C, 3]}. */
+    public static java.util.List<Tensor> fractionalMaxPool3dWithIndices(Tensor x, int[] kernelSize, int[] outputSize, double[] outputRatio, Tensor randomSamples) {
+        return FractionalMaxPooling.pool("fractional_max_pool3d", x, kernelSize, outputSize, outputRatio, randomSamples);
+    }
+
+    public static Tensor fractionalMaxPool3d(Tensor x, int[] kernelSize, int[] outputSize, double[] outputRatio, Tensor randomSamples) {
+        return fractionalMaxPool3dWithIndices(x, kernelSize, outputSize, outputRatio, randomSamples).get(0);
+    }
+
     // ------------------------------------------------------------------ distances and padding
 
     /** Cosine of the angle between {@code x1} and {@code x2} (broadcast together) along dim 1, each norm at least 1e-8. */
@@ -856,6 +908,20 @@ public final class F {
      * "area" is adaptive average pooling to the output size. Any of the nullable arguments may be null.
      */
     public static Tensor interpolate(Tensor x, int[] size, double[] scaleFactor, String mode, Boolean alignCorners, Boolean recomputeScaleFactor) {
+        return interpolate(x, size, scaleFactor, mode, alignCorners, recomputeScaleFactor, false);
+    }
+
+    /**
+     * {@link #interpolate(Tensor, int[], double[], String, Boolean, Boolean)} with {@code antialias}
+     * (bilinear and bicubic on 4-d input): ATen's {@code _upsample_bilinear2d_aa} /
+     * {@code _upsample_bicubic2d_aa}, which when shrinking widen the filter by the scale (the
+     * triangle, or the cubic with a = −0.5, over {@code scale} input pixels per output pixel) so every
+     * input pixel counts, as PIL resizes. The filter is separable: two matrix products.
+     */
+    public static Tensor interpolate(Tensor x, int[] size, double[] scaleFactor, String mode, Boolean alignCorners, Boolean recomputeScaleFactor, boolean antialias) {
+        if (antialias && !((mode.equals("bilinear") || mode.equals("bicubic")) && x.dim() == 4)) {
+            throw new IllegalArgumentException("Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input");
+        }
         if (!INTERPOLATE_MODES.contains(mode)) {
             throw new IllegalArgumentException("interpolate: mode '" + mode + "' is not supported: the modes are nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact");
         }
@@ -899,6 +965,11 @@ public final class F {
             }
         }
         boolean corners = Boolean.TRUE.equals(alignCorners);
+        if (antialias) {
+            Tensor rows = AntialiasResampling.weights(x.size(2), outSize[0], corners, scales[0], mode.equals("bicubic"), x.dtype());
+            Tensor cols = AntialiasResampling.weights(x.size(3), outSize[1], corners, scales[1], mode.equals("bicubic"), x.dtype());
+            return rows.matmul(x.matmul(cols.t()));
+        }
         return switch (mode) {
             case "nearest" -> switch (dims) {
                 case 1 -> UpsampleOps.UPSAMPLE_NEAREST1D.callTensor(x, outSize, scales[0]);

@@ -94,7 +94,7 @@ final class GridSampling {
         }
         if (mode.equals("bicubic")) {
             if (spatial != 2) throw new IllegalArgumentException("grid_sampler(): bicubic interpolation only supports 4D input");
-            throw new UnsupportedOperationException("grid_sample: mode 'bicubic' is not implemented in Ember yet; use 'bilinear' or 'nearest'");
+            return bicubic(input, grid, paddingMode, alignCorners);
         }
         int n = input.size(0), c = input.size(1);
         int[] extent = Arrays.copyOfRange(input.shape(), 2, input.dim());            // D?, H, W
@@ -176,4 +176,55 @@ final class GridSampling {
         return Tensor.where(even, extra.add(min), extra.rsub(span).add(min));
     }
 
+
+    /**
+     * ATen's bicubic grid sampler: the 4×4 pixels around each point, weighted by the cubic
+     * convolution kernel (A = −0.75) of the point's fractional offsets. The taps are taken at the
+     * unpadded position; each tap's integer coordinate is then padded (border: clamped; reflection:
+     * mirrored, then clamped; zeros: outside reads 0), as ATen's {@code get_value_bounded}. The
+     * weights are functions of the grid, so the grid's gradient is ATen's.
+     */
+    private static Tensor bicubic(Tensor input, Tensor grid, String paddingMode, boolean alignCorners) {
+        int n = input.size(0), c = input.size(1);
+        int[] extent = {input.size(2), input.size(3)};
+        int outH = grid.size(1), outW = grid.size(2), points = outH * outW;
+        Tensor flatGrid = grid.reshape(n, points, 2);
+        Tensor y = sourceIndex(flatGrid.select(2, 1), extent[0], "zeros", alignCorners), x = sourceIndex(flatGrid.select(2, 0), extent[1], "zeros", alignCorners);
+        Tensor yLow = y.detach().floor(), xLow = x.detach().floor();
+        Tensor[] wy = cubicWeights(y.sub(yLow)), wx = cubicWeights(x.sub(xLow));
+        Tensor values = input.reshape(n, c, -1);
+        Tensor out = null;
+        for (int i = 0; i < 4; i++) {
+            Tensor row = tapCoordinate(yLow.add(i - 1.0), extent[0], paddingMode, alignCorners);
+            for (int j = 0; j < 4; j++) {
+                Tensor[] at = {row, tapCoordinate(xLow.add(j - 1.0), extent[1], paddingMode, alignCorners)};
+                Tensor term = corner(values, at, extent, c).mul(wy[i].mul(wx[j]).unsqueeze(1));
+                out = out == null ? term : out.add(term);
+            }
+        }
+        return out.reshape(n, c, outH, outW);
+    }
+
+    /** ATen's {@code compute_coordinates} of a tap's integer coordinate (then truncated, as its {@code static_cast<int64_t>}). */
+    private static Tensor tapCoordinate(Tensor coordinate, int size, String paddingMode, boolean alignCorners) {
+        Tensor x = switch (paddingMode) {
+            case "border" -> coordinate.clamp(0.0, size - 1.0);
+            case "reflection" -> (alignCorners ? reflect(coordinate, 0, 2 * (size - 1)) : reflect(coordinate, -1, 2 * size - 1)).clamp(0.0, size - 1.0);
+            default -> coordinate;
+        };
+        return x.trunc();
+    }
+
+    /** ATen's {@code get_cubic_upsample_coefficients(t)} with A = −0.75: the weights of the taps at −1, 0, 1, 2. */
+    private static Tensor[] cubicWeights(Tensor t) {
+        double a = -0.75;
+        Tensor near = t, far = t.rsub(1.0);
+        return new Tensor[] {convolution2(near.add(1.0), a), convolution1(near, a), convolution1(far, a), convolution2(far.add(1.0), a)};
+    }
+
+    /** {@code ((A + 2)·x − (A + 3))·x² + 1}, for |x| ≤ 1. */
+    private static Tensor convolution1(Tensor x, double a) { return x.mul(a + 2).sub(a + 3).mul(x).mul(x).add(1.0); }
+
+    /** {@code ((A·x − 5A)·x + 8A)·x − 4A}, for 1 < |x| < 2. */
+    private static Tensor convolution2(Tensor x, double a) { return x.mul(a).sub(5 * a).mul(x).add(8 * a).mul(x).sub(4 * a); }
 }

@@ -32,7 +32,7 @@ public class GroupNorm extends Module {
     }
 
     @Override
-    public Tensor forward(Tensor input) { return F.groupNorm(input, numGroups, weight, bias, eps); }
+    public Tensor forward(Tensor input) { return F.groupNorm(input, numGroups, read("weight", weight), read("bias", bias), eps); }
 
     @Override
     protected String extraRepr() { return numGroups + ", " + numChannels + ", eps=" + Repr.number(eps) + ", affine=" + Repr.bool(affine); }

@@ -31,7 +31,7 @@ public abstract class InstanceNorm extends NormBase {
         }
         Tensor x = unbatched ? input.unsqueeze(0) : input;
         boolean useInputStats = isTraining() || !trackRunningStats;
-        Tensor y = F.instanceNorm(x, runningMean, runningVar, weight, bias, useInputStats, momentum, eps);
+        Tensor y = F.instanceNorm(x, read("running_mean", runningMean), read("running_var", runningVar), read("weight", weight), read("bias", bias), useInputStats, momentum, eps);
         return unbatched ? y.squeeze(0) : y;
     }
 

@@ -31,7 +31,7 @@ public class LayerNorm extends Module {
     public int[] normalizedShape() { return normalizedShape.clone(); }
 
     @Override
-    public Tensor forward(Tensor input) { return F.layerNorm(input, normalizedShape, weight, bias, eps); }
+    public Tensor forward(Tensor input) { return F.layerNorm(input, normalizedShape, read("weight", weight), read("bias", bias), eps); }
 
     @Override
     protected String extraRepr() {

@@ -7,7 +7,8 @@ import dev.ember.tensor.Tensor;
  * bias {@code [out]} initialised uniform on ±1/sqrt(in_features).
  */
 public class Linear extends Module {
-    public final int inFeatures;
+    /** Set by {@link LazyLinear} when it materializes. */
+    public int inFeatures;
     public final int outFeatures;
     public Parameter weight;
     /** Null when built with {@code bias = false}. */
@@ -26,7 +27,7 @@ public class Linear extends Module {
     }
 
     @Override
-    public Tensor forward(Tensor input) { return F.linear(input, weight, bias); }
+    public Tensor forward(Tensor input) { return F.linear(input, read("weight", weight), read("bias", bias)); }
 
     @Override
     protected String extraRepr() {

@@ -27,6 +27,17 @@ import java.util.Set;
  * name in snake_case ({@code inProjWeight} is {@code in_proj_weight}), so PyTorch state dicts
  * load. Parameter and buffer fields must not be final: {@link #to(DType)} replaces them.
  *
+ * <p>Parametrizations ({@link Parametrize}, {@code torch.nn.utils.parametrize}): PyTorch turns a
+ * parametrized {@code weight} into a property that computes the weight from its originals on every
+ * read. A Java field read cannot run code, so a module's forward reads each parameter and buffer
+ * through {@link #read(String, Tensor) read("weight", weight)}: the field's value while the name is
+ * not parametrized (one null check), the parametrization's output when it is. Registering a
+ * parametrization moves the field's tensor to the child {@code parametrizations.weight.original}
+ * (the state dict's key, as PyTorch's) and sets the field to null, so code that reads the field
+ * directly fails loudly instead of using a stale weight; {@link #tensor(String)} is PyTorch's
+ * {@code getattr(module, "weight")} for code outside the module. The built-in layers all read
+ * through {@code read}; a user's module that is to be parametrized does the same.
+ *
  * <p>{@code forward} methods are plain Java over tensors and fields, so the compiler can capture
  * them. A module with one tensor input overrides {@link #forward(Tensor)}; others define their
  * own {@code forward} overloads.
@@ -37,6 +48,20 @@ public abstract class Module {
     private final Map<String, Parameter> registeredParameters = new LinkedHashMap<>();
     private final ArrayList<ForwardPreHook> forwardPreHooks = new ArrayList<>();
     private final ArrayList<ForwardHook> forwardHooks = new ArrayList<>();
+    /**
+     * The parametrized tensors' {@link ParametrizationList}s by tensor name: the child PyTorch names
+     * {@code parametrizations}, so their originals save as {@code parametrizations.weight.original}.
+     * Null while nothing is parametrized, so {@link #read} costs one null check.
+     */
+    private ModuleDict<ParametrizationList> parametrizations;
+    /**
+     * Tensors that a forward pre-hook computes and the module reads by name: old-style
+     * {@link WeightNorm#weightNorm weight_norm} and {@link SpectralNorm#spectralNorm spectral_norm}'s
+     * {@code weight} (a plain attribute in PyTorch, in no state dict). Null while there are none.
+     */
+    private Map<String, Tensor> computedTensors;
+    /** PyTorch's {@code _register_load_state_dict_pre_hook}s: each may rename keys of the dict being loaded (given this module's key prefix). */
+    private List<java.util.function.BiConsumer<Map<String, Tensor>, String>> loadStateDictPreHooks;
 
     protected Module() {}
 
@@ -81,6 +106,9 @@ public abstract class Module {
         forwardHooks.add(hook);
         return new HookHandle(forwardHooks, hook);
     }
+
+    /** The forward pre-hooks, in order (old-style weight_norm looks for its own among them). */
+    final List<ForwardPreHook> forwardPreHooks() { return forwardPreHooks; }
 
     /** Whether {@link #call} runs anything besides {@code forward}. */
     public boolean hasForwardHooks() { return !forwardPreHooks.isEmpty() || !forwardHooks.isEmpty(); }
@@ -130,13 +158,135 @@ public abstract class Module {
     /** The direct submodules. */
     public List<Module> children() { return List.copyOf(namedChildren().values()); }
 
-    /** The direct submodules by name: the {@code Module} fields (containers name theirs "0", "1", …). */
+    /**
+     * The direct submodules by name: the {@code Module} fields (containers name theirs "0", "1", …),
+     * then {@code parametrizations} when a tensor is parametrized.
+     */
     public Map<String, Module> namedChildren() {
         Map<String, Module> out = new LinkedHashMap<>();
         for (Slot s : slots()) {
             if (s.kind() == Kind.MODULE && s.get(this) instanceof Module m) out.put(s.name(), m);
         }
+        if (parametrizations != null) out.put("parametrizations", parametrizations);
         return out;
+    }
+
+    // ------------------------------------------------------------------ reading tensors (parametrizations)
+
+    /**
+     * The tensor {@code name} as a forward computation uses it: {@code field} (the value of the
+     * field of that name, or null for a registered one) unless {@code name} is parametrized or
+     * computed by a pre-hook, and then that value. Forward methods read every parameter and buffer
+     * this way, {@code F.linear(x, read("weight", weight), read("bias", bias))}, so that
+     * {@link Parametrize} can stand between the stored originals and the computation.
+     */
+    protected final Tensor read(String name, Tensor field) {
+        if (parametrizations == null && computedTensors == null) return field;
+        if (computedTensors != null && computedTensors.containsKey(name)) return computedTensors.get(name);
+        if (parametrizations != null && parametrizations.containsKey(name)) return parametrizations.get(name).value(this, name);
+        return field;
+    }
+
+    /** {@link #read} for a registered parameter ({@link #parameter(String)}): LSTM's {@code weight_hh_l0}, parametrized or not. */
+    protected final Tensor readParameter(String name) {
+        if (parametrizations == null && computedTensors == null) return parameter(name);
+        return tensor(name);
+    }
+
+    /**
+     * The parameter, buffer, parametrized or pre-hook-computed tensor named {@code name} (a field's
+     * state-dict name or a registered one), as PyTorch's {@code getattr(module, name)}: a
+     * parametrized name gives the parametrization's output, computed now (or taken from
+     * {@link Parametrize#cached()}'s cache). Null for a field that holds null (Linear's absent bias).
+     */
+    public Tensor tensor(String name) {
+        if (computedTensors != null && computedTensors.containsKey(name)) return computedTensors.get(name);
+        if (parametrizations != null && parametrizations.containsKey(name)) return parametrizations.get(name).value(this, name);
+        if (registeredParameters.containsKey(name)) return registeredParameters.get(name);   // before the fields: no reflection on the way to a parametrization's original
+        if (registeredBuffers.containsKey(name)) return registeredBuffers.get(name);
+        for (Slot s : slots()) {
+            if (s.kind() != Kind.MODULE && s.name().equals(name)) return (Tensor) s.get(this);
+        }
+        throw new IllegalArgumentException("'" + name() + "' object has no attribute '" + name + "'");
+    }
+
+    /** Whether {@code name} is a tensor slot of this module: a parameter or buffer field, or a registered one. */
+    final boolean hasTensorSlot(String name) {
+        for (Slot s : slots()) {
+            if (s.kind() != Kind.MODULE && s.name().equals(name)) return true;
+        }
+        return registeredParameters.containsKey(name) || registeredBuffers.containsKey(name);
+    }
+
+    /** Whether {@code name}'s slot is a parameter (a {@code Parameter} field, or a registered parameter). */
+    final boolean isParameterSlot(String name) {
+        for (Slot s : slots()) {
+            if (s.name().equals(name)) return s.kind() == Kind.PARAMETER;
+        }
+        return registeredParameters.containsKey(name);
+    }
+
+    /**
+     * Empties the slot {@code name} (the field becomes null, a registered tensor is dropped) and
+     * returns what it held: the parametrization takes the tensor over.
+     */
+    final Tensor takeTensorSlot(String name) {
+        for (Slot s : slots()) {
+            if (s.kind() != Kind.MODULE && s.name().equals(name)) {
+                Tensor t = (Tensor) s.get(this);
+                s.set(this, null);
+                return t;
+            }
+        }
+        if (registeredParameters.containsKey(name)) return registeredParameters.remove(name);
+        return registeredBuffers.remove(name);
+    }
+
+    /** Puts {@code tensor} back into the slot {@code name} (a field, or registered as a parameter or buffer by its class). */
+    final void restoreTensorSlot(String name, Tensor tensor) {
+        for (Slot s : slots()) {
+            if (s.kind() != Kind.MODULE && s.name().equals(name)) {
+                if (s.kind() == Kind.PARAMETER && !(tensor instanceof Parameter)) {
+                    throw new IllegalArgumentException("cannot assign a plain tensor to the parameter field " + s.field().getName() + " of " + name());
+                }
+                s.set(this, tensor);
+                return;
+            }
+        }
+        if (tensor instanceof Parameter p) registeredParameters.put(name, p);
+        else registeredBuffers.put(name, tensor);
+    }
+
+    /** The parametrizations child, made on first use (Parametrize's). */
+    final ModuleDict<ParametrizationList> parametrizations(boolean create) {
+        if (parametrizations == null && create) parametrizations = new ModuleDict<>();
+        return parametrizations;
+    }
+
+    /** Drops the parametrizations child once it is empty, as PyTorch deletes {@code module.parametrizations}. */
+    final void dropParametrizationsIfEmpty() {
+        if (parametrizations != null && parametrizations.size() == 0) parametrizations = null;
+    }
+
+    final boolean hasComputedTensor(String name) { return computedTensors != null && computedTensors.containsKey(name); }
+
+    final Tensor computedTensor(String name) { return computedTensors == null ? null : computedTensors.get(name); }
+
+    /** Sets (or with null removes) a pre-hook-computed tensor read by {@link #read}. */
+    /** Adds a hook that rewrites a state dict before {@link #loadStateDict} reads it (old key names of a parametrized tensor). */
+    final void addLoadStateDictPreHook(java.util.function.BiConsumer<Map<String, Tensor>, String> hook) {
+        if (loadStateDictPreHooks == null) loadStateDictPreHooks = new ArrayList<>();
+        loadStateDictPreHooks.add(hook);
+    }
+
+    final void setComputedTensor(String name, Tensor value) {
+        if (value == null) {
+            if (computedTensors != null) computedTensors.remove(name);
+            if (computedTensors != null && computedTensors.isEmpty()) computedTensors = null;
+            return;
+        }
+        if (computedTensors == null) computedTensors = new LinkedHashMap<>();
+        computedTensors.put(name, value);
     }
 
     /** This module (named "") and every submodule below it by dotted path, each once, parents first. */
@@ -195,6 +345,11 @@ public abstract class Module {
             if (s.name().equals(name)) throw new IllegalArgumentException("attribute '" + name + "' already exists in " + name() + " (field " + s.field().getName() + ")");
         }
     }
+
+    /** Drops the parameter registered as {@code name} (PyTorch's {@code del module._parameters[name]}). */
+    final void removeRegisteredParameter(String name) { registeredParameters.remove(name); }
+
+    final void removeRegisteredBuffer(String name) { registeredBuffers.remove(name); }
 
     /** The buffer registered under {@code name} with {@link #registerBuffer}. */
     public Tensor buffer(String name) {
@@ -295,7 +450,11 @@ public abstract class Module {
      * unexpected key (when {@code strict}), or a tensor whose shape or dtype differs from the
      * module's, fails with PyTorch's "Error(s) in loading state_dict" listing every problem.
      */
-    public LoadResult loadStateDict(Map<String, ? extends Tensor> stateDict, boolean strict) {
+    public LoadResult loadStateDict(Map<String, ? extends Tensor> given, boolean strict) {
+        Map<String, Tensor> stateDict = new LinkedHashMap<>(given);
+        namedModules().forEach((prefix, m) -> {
+            if (m.loadStateDictPreHooks != null) m.loadStateDictPreHooks.forEach(h -> h.accept(stateDict, prefix.isEmpty() ? "" : prefix + "."));
+        });
         Map<String, Tensor> own = stateDict();
         List<String> missing = new ArrayList<>(), unexpected = new ArrayList<>(), errors = new ArrayList<>();
         for (String key : own.keySet()) if (!stateDict.containsKey(key)) missing.add(key);

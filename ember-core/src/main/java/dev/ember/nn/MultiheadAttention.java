@@ -160,13 +160,15 @@ public class MultiheadAttention extends Module {
         checkInputs(query, key, value);
         int batch = query.size(0), targetLen = query.size(1), sourceLen = key.size(1);
         Tensor q, k, v;
+        Tensor inProjWeight = read("in_proj_weight", this.inProjWeight), inProjBias = read("in_proj_bias", this.inProjBias);
+        Tensor biasK = read("bias_k", this.biasK), biasV = read("bias_v", this.biasV);
         if (query == key && key == value && inProjWeight != null) {
             List<Tensor> qkv = F.linear(query, inProjWeight, inProjBias).chunk(3, -1);
             q = qkv.get(0);
             k = qkv.get(1);
             v = qkv.get(2);
         } else {
-            List<Tensor> w = inProjWeight == null ? List.of(qProjWeight, kProjWeight, vProjWeight) : inProjWeight.chunk(3, 0);
+            List<Tensor> w = inProjWeight == null ? List.of(read("q_proj_weight", qProjWeight), read("k_proj_weight", kProjWeight), read("v_proj_weight", vProjWeight)) : inProjWeight.chunk(3, 0);
             List<Tensor> b = inProjBias == null ? null : inProjBias.chunk(3, 0);
             q = F.linear(query, w.get(0), b == null ? null : b.get(0));
             k = F.linear(key, w.get(1), b == null ? null : b.get(1));

@@ -9,7 +9,8 @@ import dev.ember.tensor.Tensor;
  * under PyTorch's state-dict names.
  */
 public abstract class NormBase extends Module {
-    public final int numFeatures;
+    /** Set by the {@code LazyBatchNorm} modules when they materialize. */
+    public int numFeatures;
     public final double eps;
     public final double momentum;
     public final boolean affine;

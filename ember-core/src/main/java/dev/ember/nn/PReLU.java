@@ -20,7 +20,7 @@ public class PReLU extends Module {
     }
 
     @Override
-    public Tensor forward(Tensor input) { return F.prelu(input, weight); }
+    public Tensor forward(Tensor input) { return F.prelu(input, read("weight", weight)); }
 
     @Override
     protected String extraRepr() { return "num_parameters=" + numParameters; }

@@ -29,7 +29,7 @@ public class RMSNorm extends Module {
     public int[] normalizedShape() { return normalizedShape.clone(); }
 
     @Override
-    public Tensor forward(Tensor input) { return F.rmsNorm(input, normalizedShape, weight, eps); }
+    public Tensor forward(Tensor input) { return F.rmsNorm(input, normalizedShape, read("weight", weight), eps); }
 
     @Override
     protected String extraRepr() {

@@ -122,14 +122,14 @@ public abstract class RNNBase extends Module {
             List<Tensor> directionOutputs = new ArrayList<>();
             for (int direction = 0; direction < directions; direction++) {
                 String[] names = parameterNames[layer * directions + direction];
-                Tensor weightHh = parameter(names[1]);
-                Tensor biasHh = bias ? parameter(names[3]) : null;
-                Tensor inputGates = F.linear(layerInput, parameter(names[0]), bias ? parameter(names[2]) : null);   // every step's input projection at once
+                Tensor weightHh = readParameter(names[1]);
+                Tensor biasHh = bias ? readParameter(names[3]) : null;
+                Tensor inputGates = F.linear(layerInput, readParameter(names[0]), bias ? readParameter(names[2]) : null);   // every step's input projection at once
                 Tensor hState = h.select(0, layer * directions + direction);
                 Tensor cState = lstm ? c.select(0, layer * directions + direction) : null;
                 // the steps as one op (RecurrentOps.RNN_LAYER): one node per layer and direction in a compiled graph;
                 // with proj_size, step by step (the fused layer has no projection)
-                List<Tensor> ran = projSize > 0 ? projectedLstmLayer(inputGates, hState, cState, weightHh, biasHh, parameter(names[4]), direction == 1)
+                List<Tensor> ran = projSize > 0 ? projectedLstmLayer(inputGates, hState, cState, weightHh, biasHh, readParameter(names[4]), direction == 1)
                         : RecurrentOps.RNN_LAYER.callList(inputGates, hState, cState, weightHh, biasHh, mode, direction == 1);
                 directionOutputs.add(ran.get(0));
                 lastH.add(ran.get(1));

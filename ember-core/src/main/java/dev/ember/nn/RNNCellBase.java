@@ -65,7 +65,7 @@ public abstract class RNNCellBase extends Module {
 
     /** The input's and the hidden state's projections. */
     Tensor[] projections(Tensor x, Tensor h) {
-        return new Tensor[] {F.linear(x, weightIh, biasIh), F.linear(h, weightHh, biasHh)};
+        return new Tensor[] {F.linear(x, read("weight_ih", weightIh), read("bias_ih", biasIh)), F.linear(h, read("weight_hh", weightHh), read("bias_hh", biasHh))};
     }
 
     static Tensor unbatched(Tensor input, Tensor result) { return input.dim() == 1 ? result.squeeze(0) : result; }

@@ -58,7 +58,7 @@ class GridSampleTest {
     @Test
     void gridSampleMatchesLibtorchValuesAndGradients() {
         for (boolean volume : new boolean[] {false, true}) {
-            for (String mode : List.of("bilinear", "nearest")) {
+            for (String mode : volume ? List.of("bilinear", "nearest") : List.of("bilinear", "nearest", "bicubic")) {
                 for (String padding : List.of("zeros", "border", "reflection")) {
                     for (boolean align : new boolean[] {false, true}) {
                         Tensor input = Inputs.randn(RNG, DType.FLOAT64, volume ? new int[] {2, 3, 3, 4, 5} : new int[] {2, 3, 4, 5}).requiresGrad(true);
@@ -67,7 +67,7 @@ class GridSampleTest {
                         Tensor out = F.gridSample(input, grid, mode, padding, align);
                         Tensor g = Inputs.randn(RNG, DType.FLOAT64, out.shape());
                         List<Tensor> grads = Autograd.grad(List.of(out), List.of(input, grid), List.of(g), false, false, true);
-                        int modeCode = mode.equals("bilinear") ? 0 : 1, paddingCode = List.of("zeros", "border", "reflection").indexOf(padding);
+                        int modeCode = List.of("bilinear", "nearest", "bicubic").indexOf(mode), paddingCode = List.of("zeros", "border", "reflection").indexOf(padding);
                         try (NDManager m = Torch.scope()) {
                             NDList want = Torch.callListWithGrad(m, """
                                     x = a.detach().requires_grad_(True)
@@ -100,6 +100,9 @@ class GridSampleTest {
         assertEquals(0, Ember.explain(transform).with(images, theta).graphBreakCount());
         Tensor eager = transform.apply(images, theta);
         assertClose(Ember.compile(transform, Options.defaults().fullgraph(true)).apply(images, theta), Torch.toNd(eager), "compiled spatial transformer",
+                Tolerance.of(1e-5, 1e-5));
+        Fn2<Tensor, Tensor, Tensor> bicubic = (im, th) -> F.gridSample(im, F.affineGrid(th, im.shape(), true), "bicubic", "reflection", true);
+        assertClose(Ember.compile(bicubic, Options.defaults().fullgraph(true)).apply(images, theta), Torch.toNd(bicubic.apply(images, theta)), "compiled bicubic",
                 Tolerance.of(1e-5, 1e-5));
     }
 

@@ -58,6 +58,8 @@ class ModuleSamplesTest {
         padsAndShapes(s);
         losses(s);
         recurrent(s);
+        parametrized(s);
+        fractionalPooling(s);
         return s.stream().flatMap(x -> Stream.of(Arguments.of(x.name, x, DType.FLOAT32), Arguments.of(x.name, x, DType.FLOAT64)));
     }
 
@@ -261,6 +263,21 @@ class ModuleSamplesTest {
                 "o = torch.max_pool2d_with_indices(x, [2, 2], [2, 2])\nreturn torch.max_unpool2d(o[0], o[1], [4, 6])", x(2, 2, 4, 6)));
         s.add(one("MaxUnpool3d of MaxPool3d indices", () -> new PoolThenUnpool(3, 2),
                 "o = torch.max_pool3d_with_indices(x, [2, 2, 2], [2, 2, 2])\nreturn torch.max_unpool3d(o[0], o[1], [4, 2, 4], [2, 2, 2], [0, 0, 0])", x(1, 2, 4, 2, 4)));
+    }
+
+    /** Fixed window offsets ({@code _random_samples}) for the fractional max pooling samples, and their TorchScript spelling. */
+    private static final Tensor FRACTIONAL_2D = Tensor.of(new double[] {0.25, 0.75, 0.5, 0.125}, 1, 2, 2);
+    private static final Tensor FRACTIONAL_3D = Tensor.of(new double[] {0.25, 0.75, 0.5, 0.125, 0.875, 0.375}, 1, 2, 3);
+
+    private static void fractionalPooling(List<Sample> s) {
+        String samples2 = "torch.tensor([[[0.25, 0.75], [0.5, 0.125]]], dtype=x.dtype)";
+        String samples3 = "torch.tensor([[[0.25, 0.75, 0.5], [0.125, 0.875, 0.375]]], dtype=x.dtype)";
+        s.add(one("FractionalMaxPool2d output_size", () -> new FractionalMaxPool2d(new int[] {2, 2}, new int[] {3, 4}, null, FRACTIONAL_2D),
+                (m, a) -> withIndices(m.forwardWithIndices(a)), withIndices("torch.fractional_max_pool2d(x, [2, 2], [3, 4], " + samples2 + ")"), x(1, 2, 7, 9)));
+        s.add(one("FractionalMaxPool2d output_ratio", () -> new FractionalMaxPool2d(new int[] {3, 2}, null, new double[] {0.5, 0.7}, FRACTIONAL_2D),
+                "torch.fractional_max_pool2d(x, [3, 2], [4, 7], " + samples2 + ")[0]", x(1, 2, 8, 10)));
+        s.add(one("FractionalMaxPool3d", () -> new FractionalMaxPool3d(new int[] {2, 2, 2}, new int[] {3, 2, 3}, null, FRACTIONAL_3D),
+                (m, a) -> withIndices(m.forwardWithIndices(a)), withIndices("torch.fractional_max_pool3d(x, [2, 2, 2], [3, 2, 3], " + samples3 + ")"), x(1, 2, 5, 4, 6)));
     }
 
     private static void attention(List<Sample> s) {
@@ -691,6 +708,39 @@ class ModuleSamplesTest {
                 loss = loss + 0.9189385332046727   # 0.5 * log(2 * pi)
             """ + REDUCED_LOSS;
 
+    /** torch.nn.utils.parametrizations and the old-style hooks: the weight computed from its originals at each forward. */
+    private static void parametrized(List<Sample> s) {
+        s.add(one("Linear parametrizations.weight_norm", () -> (Linear) Parametrizations.weightNorm(new Linear(10, 8)),
+                "torch.linear(x, torch._weight_norm(parametrizations_weight_original1, parametrizations_weight_original0, 0), bias)", x(4, 10)));
+        s.add(one("Conv2d parametrizations.weight_norm dim=None", () -> (Conv2d) Parametrizations.weightNorm(new Conv2d(3, 4, 3), "weight", null),
+                "torch.conv2d(x, parametrizations_weight_original1 * (parametrizations_weight_original0 / parametrizations_weight_original1.norm()), bias)", x(2, 3, 6, 5)));
+        s.add(one("Linear parametrizations.spectral_norm eval", () -> (Linear) Parametrizations.spectralNorm(new Linear(6, 5)).eval(),
+                "W = parametrizations_weight_original\nreturn torch.linear(x, W / torch.dot(parametrizations_weight_0__u, torch.mv(W, parametrizations_weight_0__v)), bias)",
+                x(3, 6)));
+        s.add(one("ConvTranspose2d parametrizations.spectral_norm eval", () -> (ConvTranspose2d) Parametrizations.spectralNorm(new ConvTranspose2d(3, 2, 2)).eval(),
+                "W = parametrizations_weight_original\nM = W.permute([1, 0, 2, 3]).flatten(1)\n"
+                        + "return torch.conv_transpose2d(x, W / torch.dot(parametrizations_weight_0__u, torch.mv(M, parametrizations_weight_0__v)), bias)", x(2, 3, 4, 4)));
+        s.add(one("Linear parametrizations.orthogonal matrix_exp", () -> (Linear) Parametrizations.orthogonal(new Linear(4, 4)),
+                "X = parametrizations_weight_original.tril()\nreturn torch.linear(x, torch.matmul(parametrizations_weight_0_base, torch.matrix_exp(X - X.mT)), bias)",
+                x(3, 4)));
+        s.add(one("Linear parametrizations.orthogonal householder", () -> (Linear) Parametrizations.orthogonal(new Linear(3, 5)),
+                "X = parametrizations_weight_original\nA = X.tril(-1)\ntau = 2.0 / (1.0 + (A * A).sum(-2))\n"
+                        + "Q = torch.linalg_householder_product(A, tau) * X.diagonal(0, -2, -1).int().unsqueeze(-2)\n"
+                        + "return torch.linear(x, torch.matmul(parametrizations_weight_0_base, Q), bias)", x(2, 3)));
+        s.add(one("Linear parametrizations.orthogonal cayley wide", () -> (Linear) Parametrizations.orthogonal(new Linear(5, 3), "weight", "cayley", true),
+                "X = parametrizations_weight_original.mT.tril()\nX = torch.cat([X, torch.zeros(5, 2, dtype=X.dtype)], -1)\nA = X - X.mT\n"
+                        + "Id = torch.eye(5, dtype=A.dtype)\nQ = torch.linalg_solve(Id - 0.5 * A, Id + 0.5 * A)[:, :3]\n"
+                        + "return torch.linear(x, torch.matmul(parametrizations_weight_0_base, Q).mT, bias)", x(2, 5)));
+        s.add(one("LazyLinear materialized", () -> { LazyLinear m = new LazyLinear(8); m.forward(Tensor.zeros(1, 10)); return m; },
+                "torch.linear(x, weight, bias)", x(4, 10)));
+        s.add(one("LazyConv2d materialized", () -> { LazyConv2d m = new LazyConv2d(4, 3); m.forward(Tensor.zeros(1, 3, 5, 5)); return m; },
+                "torch.conv2d(x, weight, bias)", x(2, 3, 6, 5)));
+        s.add(one("Linear weight_norm (hook)", () -> (Linear) WeightNorm.weightNorm(new Linear(10, 8)), (m, a) -> m.call(a),
+                "torch.linear(x, torch._weight_norm(weight_v, weight_g, 0), bias)", x(4, 10)));
+        s.add(one("Conv1d spectral_norm (hook) eval", () -> (Conv1d) SpectralNorm.spectralNorm(new Conv1d(3, 4, 3)).eval(), (m, a) -> m.call(a),
+                "torch.conv1d(x, weight_orig / torch.dot(weight_u, torch.mv(weight_orig.reshape(4, -1), weight_v)), bias)", x(2, 3, 7)));
+    }
+
     private static void recurrent(List<Sample> s) {
         for (boolean batchFirst : new boolean[] {false, true}) {
             for (boolean bidirectional : new boolean[] {false, true}) {
@@ -969,8 +1019,9 @@ class ModuleSamplesTest {
         }
 
         // compiled (fullgraph) against eager, output and gradients
+        // FractionalMaxPool reads its window offsets from the samples' values (a graph break, as in Dynamo)
         // GaussianNLLLoss checks var's values (torch.any(var < 0)), as PyTorch's: a graph break there as in Dynamo
-        Object compiled = compile(fn, inputs.size(), !name.startsWith("GaussianNLLLoss"));
+        Object compiled = compile(fn, inputs.size(), !name.startsWith("GaussianNLLLoss") && !name.startsWith("FractionalMaxPool"));
         Tensor outCompiled = apply(compiled, inputs);
         Tolerance tol = Tolerance.forDtype(dtype);
         assertClose(outCompiled, out.detach(), name + " " + dtype + ": compiled forward", dtype == DType.FLOAT32 ? Tolerance.of(1e-5, 1e-5) : tol);

@@ -53,4 +53,55 @@ class NnDocsExampleTest {
         assertClose(weight.t().matmul(weight), Torch.call("torch.eye(64) * (5.0 / 3) ** 2"), "an orthogonal weight times tanh's gain",
                 dev.ember.testing.TorchAssert.Tolerance.of(1e-4, 1e-4));
     }
+
+    /** The docs' Symmetric parametrization. */
+    static final class Symmetric extends Module {
+        @Override
+        public Tensor forward(Tensor x) { return x.triu().add(x.triu(1).mT()); }
+    }
+
+    @Test
+    void parametrizationsAsTheDocsShowThem() {
+        Linear layer = new Linear(8, 8);
+        Parametrize.registerParametrization(layer, "weight", new Symmetric());   // Symmetric: a Module, forward(X) = X.triu() + X.triu(1).mT()
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of("bias", "parametrizations.weight.original"), java.util.List.copyOf(layer.stateDict().keySet()));
+        Tensor w = layer.tensor("weight");      // torch's layer.weight: computed now from the original
+        assertClose(w, Torch.call("a.triu() + a.triu(1).t()", Parametrize.parametrizations(layer, "weight").original().detach()), "symmetric");
+        Module conv = Parametrizations.weightNorm(new Conv2d(3, 8, 3));       // parametrizations.weight.original0 (g), original1 (v)
+        org.junit.jupiter.api.Assertions.assertTrue(conv.stateDict().containsKey("parametrizations.weight.original1"));
+        Module sn = Parametrizations.spectralNorm(new Linear(16, 16));      // parametrizations.weight.0._u / _v, power iteration in training
+        org.junit.jupiter.api.Assertions.assertTrue(sn.stateDict().containsKey("parametrizations.weight.0._u"));
+        Module orth = Parametrizations.orthogonal(new Linear(4, 4));          // matrix_exp, cayley or householder; the buffer base
+        Tensor q = orth.tensor("weight");
+        assertClose(q.mT().matmul(q), Torch.call("torch.eye(4)"), "orthogonal", dev.ember.testing.TorchAssert.Tolerance.of(1e-5, 1e-5));
+        Module old = WeightNorm.weightNorm(new Linear(4, 3));                // old style: weight_g, weight_v and a forward pre-hook
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of("bias", "weight_g", "weight_v"), java.util.List.copyOf(old.stateDict().keySet()));
+        try (var cached = Parametrize.cached()) {
+            org.junit.jupiter.api.Assertions.assertSame(layer.tensor("weight"), layer.tensor("weight"));
+        }
+        Tensor original = Parametrize.parametrizations(layer, "weight").original();
+        Parametrize.removeParametrizations(layer, "weight");   // the original keeps its identity and the value
+        org.junit.jupiter.api.Assertions.assertSame(original, layer.weight);
+        assertClose(layer.weight, Torch.toNd(w.detach()), "the value stays");
+    }
+
+    @Test
+    void lazyFusionAndFunctionalCallAsTheDocsShowThem() {
+        FractionalMaxPool2d pool = new FractionalMaxPool2d(new int[] {3, 3}, null, new double[] {0.5, 0.5});
+        assertArrayEquals(new int[] {1, 2, 5, 6}, pool.forward(Tensor.randn(1, 2, 10, 12)).shape());
+        LazyLinear head = new LazyLinear(10);
+        head.forward(Tensor.randn(4, 128));                  // now in_features = 128
+        org.junit.jupiter.api.Assertions.assertEquals(128, head.inFeatures);
+        Module conv = new Conv2d(3, 4, 3), bn = new BatchNorm2d(4);
+        Conv2d fused = (Conv2d) Fusion.fuseConvBnEval((Conv2d) conv.eval(), (BatchNorm2d) bn.eval());
+        Tensor image = Tensor.randn(1, 3, 5, 5);
+        Tensor photo = Tensor.randn(1, 3, 128, 96);
+        Tensor small = F.interpolate(photo, new int[] {64, 64}, null, "bicubic", null, null, true);   // antialias=True
+        assertArrayEquals(new int[] {1, 3, 64, 64}, small.shape());
+        assertClose(fused.forward(image), Torch.toNd(bn.forward(conv.forward(image)).detach()), "fused = conv then bn", dev.ember.testing.TorchAssert.Tolerance.of(1e-5, 1e-5));
+        Sequential model = new Sequential(new Linear(3, 2));
+        Tensor x = Tensor.randn(2, 3), w = Tensor.randn(2, 3);
+        Tensor y = Func.functionalCall(model, java.util.Map.of("0.weight", w), x);
+        assertClose(y, Torch.call("torch.linear(a, b, c)", x, w, ((Linear) model.children().getFirst()).bias.detach()), "with w");
+    }
 }
