@@ -29,6 +29,7 @@ public final class OpRegistry {
         "dev.ember.ops.BucketizeOps",
         "dev.ember.ops.LuOps",
         "dev.ember.ops.LinalgLuOps",
+        "dev.ember.ops.LinalgLdlOps",
         "dev.ember.ops.HouseholderOps",
         "dev.ember.ops.OrthogonalOps",
         "dev.ember.ops.ScatterOps",

@@ -221,4 +221,15 @@ public final class Linalg {
 
     /** torch.linalg.householder_product: Q's first n columns from geqrf's reflectors and taus. */
     public static Tensor householderProduct(Tensor reflectors, Tensor tau) { return dev.ember.ops.HouseholderOps.LINALG_HOUSEHOLDER_PRODUCT.callTensor(reflectors, tau); }
+
+    // ------------------------------------------------------------------ LDL of symmetric matrices (LinalgLdlOps)
+
+    /** torch.linalg.ldl_factor: [LD, pivots (int32, 1-based, a negative pair for a 2x2 block)] with {@code A = P L D Lᵀ Pᵀ}; a D with an exact zero is refused. */
+    public static List<Tensor> ldlFactor(Tensor a) { return dev.ember.ops.LinalgLdlOps.LINALG_LDL_FACTOR.callList(a, false); }
+
+    /** torch.linalg.ldl_factor_ex: [LD, pivots, info] (info int32: the first column where D has an exact zero, 0 for none); refuses only with {@code checkErrors}. */
+    public static List<Tensor> ldlFactorEx(Tensor a, boolean checkErrors) { return dev.ember.ops.LinalgLdlOps.LINALG_LDL_FACTOR_EX.callList(a, false, checkErrors); }
+
+    /** torch.linalg.ldl_solve: X with {@code A X = B} from A's ldl_factor. */
+    public static Tensor ldlSolve(Tensor ld, Tensor pivots, Tensor b) { return dev.ember.ops.LinalgLdlOps.LINALG_LDL_SOLVE.callTensor(ld, pivots, b, false); }
 }

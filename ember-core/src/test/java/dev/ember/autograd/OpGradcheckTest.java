@@ -539,6 +539,8 @@ class OpGradcheckTest {
             // ATen gives these no gradient either: unique's values (derivatives.yaml: not implemented) and bincount's weighted sums (non-differentiable)
             "aten._unique2.default", "aten.unique_dim.default", "aten.bincount.default", "aten.unique_consecutive.default", "aten.histc.default",
             "aten.gcd.default", "aten.lcm.default",   // integers only
+            // derivatives.yaml: not implemented (backward through them is refused, as ATen's NotImplemented node refuses it)
+            "aten.linalg_ldl_factor_ex.default", "aten.linalg_ldl_factor.default", "aten.linalg_ldl_solve.default",
             "aten.bitwise_left_shift.Tensor", "aten.bitwise_left_shift.Tensor_Scalar", "aten.bitwise_left_shift.Scalar_Tensor",   // integers only
             "aten.bitwise_right_shift.Tensor", "aten.bitwise_right_shift.Tensor_Scalar", "aten.bitwise_right_shift.Scalar_Tensor",
             "aten.detach.default",   // its output carries no gradient by definition
