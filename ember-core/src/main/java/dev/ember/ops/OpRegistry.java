@@ -49,6 +49,7 @@ public final class OpRegistry {
         "dev.ember.ops.SpecialFunctionOps",
         "dev.ember.ops.NnComposites",
         "dev.ember.ops.CountingOps",
+        "dev.ember.ops.AliasOps",
     };
     private static volatile boolean loaded;
 
