@@ -50,6 +50,7 @@ public final class OpRegistry {
         "dev.ember.ops.NnComposites",
         "dev.ember.ops.CountingOps",
         "dev.ember.ops.AliasOps",
+        "dev.ember.ops.ComplexOnRealOps",
     };
     private static volatile boolean loaded;
 

@@ -2445,4 +2445,65 @@ public class Tensor {
 
     /** torch.ger, the old name of {@link #outer(Tensor)}. */
     public Tensor ger(Tensor vec2) { return dev.ember.ops.AliasOps.GER.callTensor(this, vec2); }
+
+    // ------------------------------------------------------------------ complex-number ops on real tensors (ComplexOnRealOps), predicates
+
+    /** torch.real: a real tensor is its own real part (ATen returns self). */
+    public Tensor real() { return dev.ember.ops.ComplexOnRealOps.REAL.callTensor(this); }
+
+    /** torch.conj: a real tensor is its own conjugate (ATen returns self). */
+    public Tensor conj() { return dev.ember.ops.ComplexOnRealOps.CONJ.callTensor(this); }
+
+    /** torch.conj_physical: a copy, for a real tensor. */
+    public Tensor conjPhysical() { return dev.ember.ops.ComplexOnRealOps.CONJ_PHYSICAL.callTensor(this); }
+
+    /** torch.resolve_conj: self (a real tensor has no conjugate bit to resolve). */
+    public Tensor resolveConj() { return dev.ember.ops.ComplexOnRealOps.RESOLVE_CONJ.callTensor(this); }
+
+    /** torch.resolve_neg: self (a real tensor has no negative bit to resolve). */
+    public Tensor resolveNeg() { return dev.ember.ops.ComplexOnRealOps.RESOLVE_NEG.callTensor(this); }
+
+    /** torch.isreal: all true for a real tensor (bool, self's shape). */
+    public Tensor isreal() { return dev.ember.ops.ComplexOnRealOps.ISREAL.callTensor(this); }
+
+    /** torch.angle: 0 for x ≥ 0, π for x &lt; 0, NaN for NaN, in the floating dtype (integers and bools give float32). */
+    public Tensor angle() { return dev.ember.ops.ComplexOnRealOps.ANGLE.callTensor(this); }
+
+    /**
+     * torch.equal: the same shape and equal elements (compared as {@link #eq(Tensor)} compares them,
+     * promoting dtypes, so NaN is unequal to itself). A Java boolean: under Ember.compile it reads
+     * the data, as {@code item()} does.
+     */
+    public boolean equal(Tensor other) {
+        return Arrays.equals(shape, other.shape()) && (numel() == 0 || eq(other).all().item() != 0);
+    }
+
+    /** torch.is_floating_point: float32 or float64. */
+    public boolean isFloatingPoint() { return dtype.isFloatingPoint(); }
+
+    /** torch.is_complex: false, Ember's dtypes are all real. */
+    public boolean isComplex() { return false; }
+
+    /** torch.is_signed: true for the floating and signed integer dtypes, false for bool. */
+    public boolean isSigned() { return dtype != DType.BOOL; }
+
+    /** torch.Tensor.is_same_size: the same shape. */
+    public boolean isSameSize(Tensor other) { return Arrays.equals(shape, other.shape()); }
+
+    /** torch.Tensor.nelement, an alias of {@link #numel()}. */
+    public int nelement() { return numel(); }
+
+    /** torch.Tensor.ndimension, an alias of {@link #dim()}. */
+    public int ndimension() { return dim(); }
+
+    /** torch.Tensor.element_size: the bytes of one element. */
+    public int elementSize() { return dtype.itemSize(); }
+
+    /** torch.is_nonzero: the one element of a one-element tensor is not zero (NaN counts as nonzero); ATen's refusal otherwise. */
+    public boolean isNonzero() {
+        int n = numel();
+        if (n == 0) throw new IllegalArgumentException("Boolean value of Tensor with no values is ambiguous");
+        if (n > 1) throw new IllegalArgumentException("Boolean value of Tensor with more than one value is ambiguous");
+        return item() != 0;
+    }
 }

@@ -442,6 +442,7 @@ class OpGradcheckTest {
         s(MathOps.SINC, x(2, 3));
         s(MathOps.FMAX, x(2, 3), x(3));
         s(MathOps.FMIN, x(2, 3), x(2, 1));
+        s(dev.ember.ops.ComplexOnRealOps.ANGLE, "piecewise constant: zero", x(2, 3));
     }
 
     /** Ops whose derivative is ATen's refusal ("derivative for … is not implemented"): nothing to gradcheck. */

@@ -183,4 +183,15 @@ class AliasOpsTest {
         CompiledOpsCheck.oneGraphWithEagersValuesAndGradients(AliasOpsTest::aliasProgram, a, b, backend, "a", "b");
         assertClose(Ember.compile(fn, Options.backend(backend).fullgraph(true)).apply(a, b), fn.apply(a, b), backend + " values");
     }
+
+    /** docs/tensors.md, "ATen's aliases", as written there: each alias is its target. */
+    @Test
+    void docsExample() {
+        Tensor x = Tensor.randn(3, 4);
+        Tensor y = x.clip(-0.5, 0.5).arccos().divide(x.absolute().add(1.0), "floor");   // clamp, acos, div
+        Tensor z = Tensor.concat(List.of(x, y), 0).swapdims(0, 1);                         // [4, 6], a view of the cat
+        assertClose(y, x.clamp(-0.5, 0.5).acos().div(x.abs().add(1.0), "floor"), "the aliases' targets");
+        assertEquals(List.of(4, 6), java.util.Arrays.stream(z.shape()).boxed().toList());
+        assertClose(z, Tensor.cat(List.of(x, y), 0).transpose(0, 1), "concat and swapdims");
+    }
 }
