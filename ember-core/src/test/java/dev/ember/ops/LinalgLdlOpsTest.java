@@ -256,4 +256,15 @@ class LinalgLdlOpsTest {
         assertTrue(residual <= 1e-5 * scale, "a · x = b: residual " + residual + " against |a| |x| " + scale);
         assertEquals(1L, info.to(DType.INT64).item());
     }
+
+    /** docs/ops.md's example, as written there: the ops it names, computing what their targets do. */
+    @Test
+    void opsPageExample() {
+        Tensor s = Tensor.randn(4, 4), a = s.add(s.transpose(0, 1));
+        List<Tensor> ldl = Linalg.ldlFactor(a);                      // aten.linalg_ldl_factor
+        Tensor x = Linalg.ldlSolve(ldl.get(0), ldl.get(1), Tensor.randn(4, 2));
+        Tensor y = a.clip(-1.0, 1.0).arccos().angle();               // aten.clip, aten.arccos, aten.angle
+        assertEquals(List.of(4, 2), Arrays.stream(x.shape()).boxed().toList());
+        assertClose(y, Torch.call("torch.angle(torch.arccos(torch.clip(a, -1.0, 1.0)))", a), "clip, arccos, angle");
+    }
 }
