@@ -51,6 +51,7 @@ public final class OpRegistry {
         "dev.ember.ops.CountingOps",
         "dev.ember.ops.AliasOps",
         "dev.ember.ops.ComplexOnRealOps",
+        "dev.ember.ops.WindowOps",
     };
     private static volatile boolean loaded;
 

@@ -2506,4 +2506,36 @@ public class Tensor {
         if (n > 1) throw new IllegalArgumentException("Boolean value of Tensor with more than one value is ambiguous");
         return item() != 0;
     }
+
+    // ------------------------------------------------------------------ window functions (WindowOps)
+
+    /** torch.hann_window(N, periodic): {@code 0.5 − 0.5 cos(2πk / (N − 1))} (periodic: of N + 1 points, the last dropped), in the default dtype. */
+    public static Tensor hannWindow(int length, boolean periodic) { return dev.ember.ops.WindowOps.HANN_WINDOW_PERIODIC.callTensor((long) length, periodic, null); }
+
+    /** torch.hann_window(N, periodic, dtype=dtype). */
+    public static Tensor hannWindow(int length, boolean periodic, DType dtype) { return dev.ember.ops.WindowOps.HANN_WINDOW_PERIODIC.callTensor((long) length, periodic, dtype); }
+
+    /** torch.hamming_window(N, periodic): {@code 0.54 − 0.46 cos(2πk / (N − 1))}. */
+    public static Tensor hammingWindow(int length, boolean periodic) { return dev.ember.ops.WindowOps.HAMMING_WINDOW_PERIODIC.callTensor((long) length, periodic, null); }
+
+    /** torch.hamming_window(N, periodic, dtype=dtype). */
+    public static Tensor hammingWindow(int length, boolean periodic, DType dtype) {
+        return dev.ember.ops.WindowOps.HAMMING_WINDOW_PERIODIC.callTensor((long) length, periodic, dtype);
+    }
+
+    /** torch.blackman_window(N, periodic): {@code 0.42 − 0.5 cos(2πk / (N − 1)) + 0.08 cos(4πk / (N − 1))}. */
+    public static Tensor blackmanWindow(int length, boolean periodic) { return dev.ember.ops.WindowOps.BLACKMAN_WINDOW_PERIODIC.callTensor((long) length, periodic, null); }
+
+    /** torch.blackman_window(N, periodic, dtype=dtype). */
+    public static Tensor blackmanWindow(int length, boolean periodic, DType dtype) {
+        return dev.ember.ops.WindowOps.BLACKMAN_WINDOW_PERIODIC.callTensor((long) length, periodic, dtype);
+    }
+
+    /** torch.bartlett_window(N, periodic): the triangle rising from 0 to 1 and back. */
+    public static Tensor bartlettWindow(int length, boolean periodic) { return dev.ember.ops.WindowOps.BARTLETT_WINDOW_PERIODIC.callTensor((long) length, periodic, null); }
+
+    /** torch.bartlett_window(N, periodic, dtype=dtype). */
+    public static Tensor bartlettWindow(int length, boolean periodic, DType dtype) {
+        return dev.ember.ops.WindowOps.BARTLETT_WINDOW_PERIODIC.callTensor((long) length, periodic, dtype);
+    }
 }
