@@ -91,6 +91,10 @@ class LinalgLdlOpsTest {
                 assertAll(LinalgLdlOps.LINALG_LDL_FACTOR_EX.callList(a, true, false), reference("torch.linalg_ldl_factor_ex(a, hermitian=True)", dtype, a),
                         s + " ldl_factor_ex hermitian", tol);
             }
+            // past LAPACK's block size (64): libtorch's sytrf factors in blocks (dlasyf), with the same pivots
+            Tensor large = symmetric(dtype, 100, 100);
+            assertAll(Linalg.ldlFactorEx(large, false), reference("torch.linalg_ldl_factor_ex(a)", dtype, large), dtype + " 100 x 100",
+                    dtype == DType.FLOAT32 ? tol : TorchAssert.Tolerance.of(1e-8, 1e-10));
             // only the lower triangle is read: a non-symmetric matrix, and a transposed view of one
             Tensor general = Inputs.randn(rng, DType.FLOAT64, 5, 5).to(dtype);
             assertAll(Linalg.ldlFactorEx(general, false), reference("torch.linalg_ldl_factor_ex(a)", dtype, general), dtype + " lower triangle only", tol);
