@@ -52,6 +52,7 @@ public final class OpRegistry {
         "dev.ember.ops.AliasOps",
         "dev.ember.ops.ComplexOnRealOps",
         "dev.ember.ops.WindowOps",
+        "dev.ember.ops.GradientOps",
     };
     private static volatile boolean loaded;
 

@@ -2507,6 +2507,23 @@ public class Tensor {
         return item() != 0;
     }
 
+    /** torch.lu (Tensor.lu): [LU, pivots], the older spelling of linalg.lu_factor_ex that refuses a singular matrix. */
+    public List<Tensor> lu() { return lu(false); }
+
+    /** torch.lu with {@code get_infos}: [LU, pivots, infos], a singular matrix reported in infos instead of refused. */
+    public List<Tensor> lu(boolean getInfos) {
+        List<Tensor> factors = dev.ember.ops.LinalgLuOps.LINALG_LU_FACTOR_EX.callList(this, true, !getInfos);
+        return getInfos ? factors : factors.subList(0, 2);
+    }
+
+    /** torch.gradient: the derivative of unit-spaced samples along every dim, one tensor per dim (central differences inside, one-sided at the ends). */
+    public List<Tensor> gradient() { return gradient(1.0, null, 1); }
+
+    /** torch.gradient(spacing=h, dim=dim, edge_order=1 or 2); a null dim means every dim. */
+    public List<Tensor> gradient(double spacing, Integer dim, int edgeOrder) {
+        return dev.ember.ops.GradientOps.GRADIENT.callList(this, spacing, dim == null ? null : (long) dim, (long) edgeOrder);
+    }
+
     // ------------------------------------------------------------------ window functions (WindowOps)
 
     /** torch.hann_window(N, periodic): {@code 0.5 − 0.5 cos(2πk / (N − 1))} (periodic: of N + 1 points, the last dropped), in the default dtype. */

@@ -194,4 +194,23 @@ class AliasOpsTest {
         assertEquals(List.of(4, 6), java.util.Arrays.stream(z.shape()).boxed().toList());
         assertClose(z, Tensor.cat(List.of(x, y), 0).transpose(0, 1), "concat and swapdims");
     }
+
+    /**
+     * torch.lu, the older spelling of linalg.lu_factor_ex (a Python function, which TorchScript lacks:
+     * libtorch is called as torch/functional.py calls it): its results, and its refusal of a singular
+     * matrix without get_infos.
+     */
+    @Test
+    void luIsLuFactorEx() {
+        Tensor a = Inputs.randn(rng, DType.FLOAT64, 2, 4, 4), singular = Tensor.zeros(DType.FLOAT64, 3, 3);
+        List<Tensor> got = a.lu(), withInfos = singular.lu(true);
+        var want = Torch.callList("torch.linalg_lu_factor_ex(a, check_errors=True)", a);
+        assertClose(got.get(0), want.get(0), "LU");
+        assertClose(got.get(1), want.get(1), "pivots");
+        var wantInfos = Torch.callList("torch.linalg_lu_factor_ex(a, check_errors=False)", singular);
+        assertClose(withInfos.get(2), wantInfos.get(2), "infos of a singular matrix");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, singular::lu);
+        RuntimeException torch = assertThrows(RuntimeException.class, () -> Torch.callList("torch.linalg_lu_factor_ex(a, check_errors=True)", singular));
+        assertTrue(Torch.refusalText(torch).contains(e.getMessage().substring(e.getMessage().indexOf(": ") + 2)), e.getMessage() + " / " + Torch.refusalText(torch));
+    }
 }
