@@ -29,6 +29,7 @@ public final class OpRegistry {
         "dev.ember.ops.BucketizeOps",
         "dev.ember.ops.LuOps",
         "dev.ember.ops.LinalgLuOps",
+        "dev.ember.ops.LinalgLdlOps",
         "dev.ember.ops.HouseholderOps",
         "dev.ember.ops.OrthogonalOps",
         "dev.ember.ops.ScatterOps",
@@ -48,6 +49,10 @@ public final class OpRegistry {
         "dev.ember.ops.SpecialFunctionOps",
         "dev.ember.ops.NnComposites",
         "dev.ember.ops.CountingOps",
+        "dev.ember.ops.AliasOps",
+        "dev.ember.ops.ComplexOnRealOps",
+        "dev.ember.ops.WindowOps",
+        "dev.ember.ops.GradientOps",
     };
     private static volatile boolean loaded;
 

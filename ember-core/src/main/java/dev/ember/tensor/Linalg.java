@@ -4,6 +4,7 @@ import dev.ember.ops.DistanceOps;
 import dev.ember.ops.LinalgLuOps;
 import dev.ember.ops.LuOps;
 import dev.ember.ops.OrthogonalOps;
+import dev.ember.ops.OutTuples;
 
 import java.util.Arrays;
 import java.util.List;
@@ -221,4 +222,77 @@ public final class Linalg {
 
     /** torch.linalg.householder_product: Q's first n columns from geqrf's reflectors and taus. */
     public static Tensor householderProduct(Tensor reflectors, Tensor tau) { return dev.ember.ops.HouseholderOps.LINALG_HOUSEHOLDER_PRODUCT.callTensor(reflectors, tau); }
+
+    // ------------------------------------------------------------------ LDL of symmetric matrices (LinalgLdlOps)
+
+    /** torch.linalg.ldl_factor: [LD, pivots (int32, 1-based, a negative pair for a 2x2 block)] with {@code A = P L D Lᵀ Pᵀ}; a D with an exact zero is refused. */
+    public static List<Tensor> ldlFactor(Tensor a) { return dev.ember.ops.LinalgLdlOps.LINALG_LDL_FACTOR.callList(a, false); }
+
+    /** torch.linalg.ldl_factor_ex: [LD, pivots, info] (info int32: the first column where D has an exact zero, 0 for none); refuses only with {@code checkErrors}. */
+    public static List<Tensor> ldlFactorEx(Tensor a, boolean checkErrors) { return dev.ember.ops.LinalgLdlOps.LINALG_LDL_FACTOR_EX.callList(a, false, checkErrors); }
+
+    /** torch.linalg.ldl_solve: X with {@code A X = B} from A's ldl_factor. */
+    public static Tensor ldlSolve(Tensor ld, Tensor pivots, Tensor b) { return dev.ember.ops.LinalgLdlOps.LINALG_LDL_SOLVE.callTensor(ld, pivots, b, false); }
+
+    // ------------------------------------------------------------------ out= of the multi-result ops (OutTuples: each result into its out)
+
+    /** torch.linalg.qr(A, mode, out=(Q, R)). */
+    public static List<Tensor> qrOut(Tensor a, String mode, Tensor q, Tensor r) {
+        return OutTuples.write("linalg_qr", List.of(a), () -> qr(a, mode), q, r);
+    }
+
+    /** torch.linalg.svd(A, full_matrices, out=(U, S, Vh)). */
+    public static List<Tensor> svdOut(Tensor a, boolean fullMatrices, Tensor u, Tensor s, Tensor vh) {
+        return OutTuples.write("linalg_svd", List.of(a), () -> svd(a, fullMatrices), u, s, vh);
+    }
+
+    /** torch.linalg.eigh(A, UPLO, out=(eigenvalues, eigenvectors)). */
+    public static List<Tensor> eighOut(Tensor a, String uplo, Tensor eigenvalues, Tensor eigenvectors) {
+        return OutTuples.write("linalg_eigh", List.of(a), () -> eigh(a, uplo), eigenvalues, eigenvectors);
+    }
+
+    /** torch.linalg.slogdet(A, out=(sign, logabsdet)). */
+    public static List<Tensor> slogdetOut(Tensor a, Tensor sign, Tensor logabsdet) {
+        return OutTuples.write("linalg_slogdet", List.of(a), () -> slogdet(a), sign, logabsdet);
+    }
+
+    /** torch.linalg.lu_factor(A, out=(LU, pivots)). */
+    public static List<Tensor> luFactorOut(Tensor a, Tensor lu, Tensor pivots) {
+        return OutTuples.write("linalg_lu_factor", List.of(a), () -> luFactor(a), lu, pivots);
+    }
+
+    /** torch.linalg.lu_factor_ex(A, check_errors, out=(LU, pivots, info)). */
+    public static List<Tensor> luFactorExOut(Tensor a, boolean checkErrors, Tensor lu, Tensor pivots, Tensor info) {
+        return OutTuples.write("linalg_lu_factor_ex", List.of(a), () -> luFactorEx(a, checkErrors), lu, pivots, info);
+    }
+
+    /** torch.linalg.lu(A, out=(P, L, U)). */
+    public static List<Tensor> luOut(Tensor a, Tensor p, Tensor l, Tensor u) {
+        return OutTuples.write("linalg_lu", List.of(a), () -> lu(a), p, l, u);
+    }
+
+    /** torch.linalg.inv_ex(A, check_errors, out=(inverse, info)). */
+    public static List<Tensor> invExOut(Tensor a, boolean checkErrors, Tensor inverse, Tensor info) {
+        return OutTuples.write("linalg_inv_ex", List.of(a), () -> invEx(a, checkErrors), inverse, info);
+    }
+
+    /** torch.linalg.cholesky_ex(A, upper, check_errors, out=(L, info)). */
+    public static List<Tensor> choleskyExOut(Tensor a, boolean upper, boolean checkErrors, Tensor l, Tensor info) {
+        return OutTuples.write("linalg_cholesky_ex", List.of(a), () -> choleskyEx(a, upper, checkErrors), l, info);
+    }
+
+    /** torch.linalg.solve_ex(A, B, left, check_errors, out=(result, info)). */
+    public static List<Tensor> solveExOut(Tensor a, Tensor b, boolean left, boolean checkErrors, Tensor result, Tensor info) {
+        return OutTuples.write("linalg_solve_ex", List.of(a, b), () -> solveEx(a, b, left, checkErrors), result, info);
+    }
+
+    /** torch.linalg.ldl_factor(A, out=(LD, pivots)). */
+    public static List<Tensor> ldlFactorOut(Tensor a, Tensor ld, Tensor pivots) {
+        return OutTuples.write("linalg_ldl_factor", List.of(a), () -> ldlFactor(a), ld, pivots);
+    }
+
+    /** torch.linalg.ldl_factor_ex(A, check_errors, out=(LD, pivots, info)). */
+    public static List<Tensor> ldlFactorExOut(Tensor a, boolean checkErrors, Tensor ld, Tensor pivots, Tensor info) {
+        return OutTuples.write("linalg_ldl_factor_ex", List.of(a), () -> ldlFactorEx(a, checkErrors), ld, pivots, info);
+    }
 }

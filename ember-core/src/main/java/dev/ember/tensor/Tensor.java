@@ -2287,4 +2287,272 @@ public class Tensor {
 
     /** torch.pinverse with {@code rcond}: singular values below {@code rcond · σ_max} dropped. */
     public Tensor pinverse(double rcond) { return dev.ember.ops.OrthogonalOps.PINVERSE.callTensor(this, rcond); }
+
+    // ------------------------------------------------------------------ ATen's aliases (AliasOps): NumPy's and the Array API's names
+
+    /** torch.absolute, an alias of {@link #abs()}. */
+    public Tensor absolute() { return dev.ember.ops.AliasOps.ABSOLUTE.callTensor(this); }
+
+    /** torch.Tensor.absolute_, an alias of {@link #abs_()}. */
+    public Tensor absolute_() { return abs_(); }
+
+    /** torch.negative, an alias of {@link #neg()}. */
+    public Tensor negative() { return dev.ember.ops.AliasOps.NEGATIVE.callTensor(this); }
+
+    /** torch.Tensor.negative_, an alias of {@link #neg_()}. */
+    public Tensor negative_() { return neg_(); }
+
+    /** torch.fix, an alias of {@link #trunc()}. */
+    public Tensor fix() { return dev.ember.ops.AliasOps.FIX.callTensor(this); }
+
+    /** torch.Tensor.fix_, an alias of {@link #trunc_()}. */
+    public Tensor fix_() { return trunc_(); }
+
+    /** torch.arccos, an alias of {@link #acos()}. */
+    public Tensor arccos() { return dev.ember.ops.AliasOps.ARCCOS.callTensor(this); }
+
+    /** torch.Tensor.arccos_, an alias of {@link #acos_()}. */
+    public Tensor arccos_() { return acos_(); }
+
+    /** torch.arccosh, an alias of {@link #acosh()}. */
+    public Tensor arccosh() { return dev.ember.ops.AliasOps.ARCCOSH.callTensor(this); }
+
+    /** torch.Tensor.arccosh_, an alias of {@link #acosh_()}. */
+    public Tensor arccosh_() { return acosh_(); }
+
+    /** torch.arcsin, an alias of {@link #asin()}. */
+    public Tensor arcsin() { return dev.ember.ops.AliasOps.ARCSIN.callTensor(this); }
+
+    /** torch.Tensor.arcsin_, an alias of {@link #asin_()}. */
+    public Tensor arcsin_() { return asin_(); }
+
+    /** torch.arcsinh, an alias of {@link #asinh()}. */
+    public Tensor arcsinh() { return dev.ember.ops.AliasOps.ARCSINH.callTensor(this); }
+
+    /** torch.Tensor.arcsinh_, an alias of {@link #asinh_()}. */
+    public Tensor arcsinh_() { return asinh_(); }
+
+    /** torch.arctan, an alias of {@link #atan()}. */
+    public Tensor arctan() { return dev.ember.ops.AliasOps.ARCTAN.callTensor(this); }
+
+    /** torch.Tensor.arctan_, an alias of {@link #atan_()}. */
+    public Tensor arctan_() { return atan_(); }
+
+    /** torch.arctanh, an alias of {@link #atanh()}. */
+    public Tensor arctanh() { return dev.ember.ops.AliasOps.ARCTANH.callTensor(this); }
+
+    /** torch.Tensor.arctanh_, an alias of {@link #atanh_()}. */
+    public Tensor arctanh_() { return atanh_(); }
+
+    /** torch.arctan2, an alias of {@link #atan2(Tensor)}. */
+    public Tensor arctan2(Tensor other) { return dev.ember.ops.AliasOps.ARCTAN2.callTensor(this, other); }
+
+    /** torch.clip, an alias of {@link #clamp(Double, Double)} (either bound may be null). */
+    public Tensor clip(Double min, Double max) { return dev.ember.ops.AliasOps.CLIP.callTensor(this, min, max); }
+
+    /** torch.clip with tensor bounds, an alias of {@link #clamp(Tensor, Tensor)}. */
+    public Tensor clip(Tensor min, Tensor max) { return dev.ember.ops.AliasOps.CLIP_TENSOR.callTensor(this, min, max); }
+
+    /** torch.Tensor.clip_, an alias of {@link #clamp_(Double, Double)}. */
+    public Tensor clip_(Double min, Double max) { return clamp_(min, max); }
+
+    /** torch.Tensor.clip_ with tensor bounds, an alias of {@link #clamp_(Tensor, Tensor)}. */
+    public Tensor clip_(Tensor min, Tensor max) { return clamp_(min, max); }
+
+    /** torch.subtract, an alias of {@link #sub(Tensor)}. */
+    public Tensor subtract(Tensor other) { return dev.ember.ops.AliasOps.SUBTRACT_TENSOR.callTensor(this, other); }
+
+    /** torch.subtract with alpha: {@code this - alpha * other}. */
+    public Tensor subtract(Tensor other, double alpha) { return dev.ember.ops.AliasOps.SUBTRACT_TENSOR.callTensor(this, other, alpha); }
+
+    /** torch.subtract by a number. */
+    public Tensor subtract(double other) { return dev.ember.ops.AliasOps.SUBTRACT_SCALAR.callTensor(this, other); }
+
+    /** torch.Tensor.subtract_, an alias of {@link #sub_(Tensor)}. */
+    public Tensor subtract_(Tensor other) { return sub_(other); }
+
+    /** torch.multiply, an alias of {@link #mul(Tensor)}. */
+    public Tensor multiply(Tensor other) { return dev.ember.ops.AliasOps.MULTIPLY_TENSOR.callTensor(this, other); }
+
+    /** torch.multiply by a number. */
+    public Tensor multiply(double other) { return dev.ember.ops.AliasOps.MULTIPLY_SCALAR.callTensor(this, other); }
+
+    /** torch.Tensor.multiply_, an alias of {@link #mul_(Tensor)}. */
+    public Tensor multiply_(Tensor other) { return mul_(other); }
+
+    /** torch.divide, an alias of {@link #div(Tensor)}. */
+    public Tensor divide(Tensor other) { return dev.ember.ops.AliasOps.DIVIDE_TENSOR.callTensor(this, other); }
+
+    /** torch.divide by a number. */
+    public Tensor divide(double other) { return dev.ember.ops.AliasOps.DIVIDE_SCALAR.callTensor(this, other); }
+
+    /** torch.divide with a rounding mode ("trunc", "floor" or null), an alias of {@link #div(Tensor, String)}. */
+    public Tensor divide(Tensor other, String roundingMode) { return dev.ember.ops.AliasOps.DIVIDE_TENSOR_MODE.callTensor(this, other, roundingMode); }
+
+    /** torch.divide by a number with a rounding mode. */
+    public Tensor divide(double other, String roundingMode) { return dev.ember.ops.AliasOps.DIVIDE_SCALAR_MODE.callTensor(this, other, roundingMode); }
+
+    /** torch.Tensor.divide_, an alias of {@link #div_(Tensor)}. */
+    public Tensor divide_(Tensor other) { return div_(other); }
+
+    /** torch.greater, an alias of {@link #gt(Tensor)}. */
+    public Tensor greater(Tensor other) { return dev.ember.ops.AliasOps.GREATER_TENSOR.callTensor(this, other); }
+
+    /** torch.greater than a number. */
+    public Tensor greater(double other) { return dev.ember.ops.AliasOps.GREATER_SCALAR.callTensor(this, other); }
+
+    /** torch.greater_equal, an alias of {@link #ge(Tensor)}. */
+    public Tensor greaterEqual(Tensor other) { return dev.ember.ops.AliasOps.GREATER_EQUAL_TENSOR.callTensor(this, other); }
+
+    /** torch.greater_equal to a number. */
+    public Tensor greaterEqual(double other) { return dev.ember.ops.AliasOps.GREATER_EQUAL_SCALAR.callTensor(this, other); }
+
+    /** torch.less, an alias of {@link #lt(Tensor)}. */
+    public Tensor less(Tensor other) { return dev.ember.ops.AliasOps.LESS_TENSOR.callTensor(this, other); }
+
+    /** torch.less than a number. */
+    public Tensor less(double other) { return dev.ember.ops.AliasOps.LESS_SCALAR.callTensor(this, other); }
+
+    /** torch.less_equal, an alias of {@link #le(Tensor)}. */
+    public Tensor lessEqual(Tensor other) { return dev.ember.ops.AliasOps.LESS_EQUAL_TENSOR.callTensor(this, other); }
+
+    /** torch.less_equal to a number. */
+    public Tensor lessEqual(double other) { return dev.ember.ops.AliasOps.LESS_EQUAL_SCALAR.callTensor(this, other); }
+
+    /** torch.not_equal, an alias of {@link #ne(Tensor)}. */
+    public Tensor notEqual(Tensor other) { return dev.ember.ops.AliasOps.NOT_EQUAL_TENSOR.callTensor(this, other); }
+
+    /** torch.not_equal to a number. */
+    public Tensor notEqual(double other) { return dev.ember.ops.AliasOps.NOT_EQUAL_SCALAR.callTensor(this, other); }
+
+    /** torch.concat, an alias of {@link #cat(List, int)}. */
+    public static Tensor concat(List<Tensor> tensors, int dim) { return dev.ember.ops.AliasOps.CONCAT.callTensor(tensors, (long) dim); }
+
+    /** torch.concatenate, an alias of {@link #cat(List, int)}. */
+    public static Tensor concatenate(List<Tensor> tensors, int dim) { return dev.ember.ops.AliasOps.CONCATENATE.callTensor(tensors, (long) dim); }
+
+    /** torch.row_stack, an alias of {@link #vstack(List)}. */
+    public static Tensor rowStack(List<Tensor> tensors) { return dev.ember.ops.AliasOps.ROW_STACK.callTensor(tensors); }
+
+    /** torch.swapdims, an alias of {@link #transpose(int, int)}: a view. */
+    public Tensor swapdims(int dim0, int dim1) { return dev.ember.ops.AliasOps.SWAPDIMS.callTensor(this, (long) dim0, (long) dim1); }
+
+    /** torch.moveaxis, an alias of {@link #movedim(int, int)}: a view. */
+    public Tensor moveaxis(int source, int destination) { return dev.ember.ops.AliasOps.MOVEAXIS_INT.callTensor(this, (long) source, (long) destination); }
+
+    /** torch.moveaxis, an alias of {@link #movedim(int[], int[])}: a view. */
+    public Tensor moveaxis(int[] source, int[] destination) { return dev.ember.ops.AliasOps.MOVEAXIS.callTensor(this, source, destination); }
+
+    /** torch.ger, the old name of {@link #outer(Tensor)}. */
+    public Tensor ger(Tensor vec2) { return dev.ember.ops.AliasOps.GER.callTensor(this, vec2); }
+
+    // ------------------------------------------------------------------ complex-number ops on real tensors (ComplexOnRealOps), predicates
+
+    /** torch.real: a real tensor is its own real part (ATen returns self). */
+    public Tensor real() { return dev.ember.ops.ComplexOnRealOps.REAL.callTensor(this); }
+
+    /** torch.conj: a real tensor is its own conjugate (ATen returns self). */
+    public Tensor conj() { return dev.ember.ops.ComplexOnRealOps.CONJ.callTensor(this); }
+
+    /** torch.conj_physical: a copy, for a real tensor. */
+    public Tensor conjPhysical() { return dev.ember.ops.ComplexOnRealOps.CONJ_PHYSICAL.callTensor(this); }
+
+    /** torch.resolve_conj: self (a real tensor has no conjugate bit to resolve). */
+    public Tensor resolveConj() { return dev.ember.ops.ComplexOnRealOps.RESOLVE_CONJ.callTensor(this); }
+
+    /** torch.resolve_neg: self (a real tensor has no negative bit to resolve). */
+    public Tensor resolveNeg() { return dev.ember.ops.ComplexOnRealOps.RESOLVE_NEG.callTensor(this); }
+
+    /** torch.isreal: all true for a real tensor (bool, self's shape). */
+    public Tensor isreal() { return dev.ember.ops.ComplexOnRealOps.ISREAL.callTensor(this); }
+
+    /** torch.angle: 0 for x ≥ 0, π for x &lt; 0, NaN for NaN, in the floating dtype (integers and bools give float32). */
+    public Tensor angle() { return dev.ember.ops.ComplexOnRealOps.ANGLE.callTensor(this); }
+
+    /**
+     * torch.equal: the same shape and equal elements (compared as {@link #eq(Tensor)} compares them,
+     * promoting dtypes, so NaN is unequal to itself). A Java boolean: under Ember.compile it reads
+     * the data, as {@code item()} does.
+     */
+    public boolean equal(Tensor other) {
+        return Arrays.equals(shape, other.shape()) && (numel() == 0 || eq(other).all().item() != 0);
+    }
+
+    /** torch.is_floating_point: float32 or float64. */
+    public boolean isFloatingPoint() { return dtype.isFloatingPoint(); }
+
+    /** torch.is_complex: false, Ember's dtypes are all real. */
+    public boolean isComplex() { return false; }
+
+    /** torch.is_signed: true for the floating and signed integer dtypes, false for bool. */
+    public boolean isSigned() { return dtype != DType.BOOL; }
+
+    /** torch.Tensor.is_same_size: the same shape. */
+    public boolean isSameSize(Tensor other) { return Arrays.equals(shape, other.shape()); }
+
+    /** torch.Tensor.nelement, an alias of {@link #numel()}. */
+    public int nelement() { return numel(); }
+
+    /** torch.Tensor.ndimension, an alias of {@link #dim()}. */
+    public int ndimension() { return dim(); }
+
+    /** torch.Tensor.element_size: the bytes of one element. */
+    public int elementSize() { return dtype.itemSize(); }
+
+    /** torch.is_nonzero: the one element of a one-element tensor is not zero (NaN counts as nonzero); ATen's refusal otherwise. */
+    public boolean isNonzero() {
+        int n = numel();
+        if (n == 0) throw new IllegalArgumentException("Boolean value of Tensor with no values is ambiguous");
+        if (n > 1) throw new IllegalArgumentException("Boolean value of Tensor with more than one value is ambiguous");
+        return item() != 0;
+    }
+
+    /** torch.lu (Tensor.lu): [LU, pivots], the older spelling of linalg.lu_factor_ex that refuses a singular matrix. */
+    public List<Tensor> lu() { return lu(false); }
+
+    /** torch.lu with {@code get_infos}: [LU, pivots, infos], a singular matrix reported in infos instead of refused. */
+    public List<Tensor> lu(boolean getInfos) {
+        List<Tensor> factors = dev.ember.ops.LinalgLuOps.LINALG_LU_FACTOR_EX.callList(this, true, !getInfos);
+        return getInfos ? factors : factors.subList(0, 2);
+    }
+
+    /** torch.gradient: the derivative of unit-spaced samples along every dim, one tensor per dim (central differences inside, one-sided at the ends). */
+    public List<Tensor> gradient() { return gradient(1.0, null, 1); }
+
+    /** torch.gradient(spacing=h, dim=dim, edge_order=1 or 2); a null dim means every dim. */
+    public List<Tensor> gradient(double spacing, Integer dim, int edgeOrder) {
+        return dev.ember.ops.GradientOps.GRADIENT.callList(this, spacing, dim == null ? null : (long) dim, (long) edgeOrder);
+    }
+
+    // ------------------------------------------------------------------ window functions (WindowOps)
+
+    /** torch.hann_window(N, periodic): {@code 0.5 − 0.5 cos(2πk / (N − 1))} (periodic: of N + 1 points, the last dropped), in the default dtype. */
+    public static Tensor hannWindow(int length, boolean periodic) { return dev.ember.ops.WindowOps.HANN_WINDOW_PERIODIC.callTensor((long) length, periodic, null); }
+
+    /** torch.hann_window(N, periodic, dtype=dtype). */
+    public static Tensor hannWindow(int length, boolean periodic, DType dtype) { return dev.ember.ops.WindowOps.HANN_WINDOW_PERIODIC.callTensor((long) length, periodic, dtype); }
+
+    /** torch.hamming_window(N, periodic): {@code 0.54 − 0.46 cos(2πk / (N − 1))}. */
+    public static Tensor hammingWindow(int length, boolean periodic) { return dev.ember.ops.WindowOps.HAMMING_WINDOW_PERIODIC.callTensor((long) length, periodic, null); }
+
+    /** torch.hamming_window(N, periodic, dtype=dtype). */
+    public static Tensor hammingWindow(int length, boolean periodic, DType dtype) {
+        return dev.ember.ops.WindowOps.HAMMING_WINDOW_PERIODIC.callTensor((long) length, periodic, dtype);
+    }
+
+    /** torch.blackman_window(N, periodic): {@code 0.42 − 0.5 cos(2πk / (N − 1)) + 0.08 cos(4πk / (N − 1))}. */
+    public static Tensor blackmanWindow(int length, boolean periodic) { return dev.ember.ops.WindowOps.BLACKMAN_WINDOW_PERIODIC.callTensor((long) length, periodic, null); }
+
+    /** torch.blackman_window(N, periodic, dtype=dtype). */
+    public static Tensor blackmanWindow(int length, boolean periodic, DType dtype) {
+        return dev.ember.ops.WindowOps.BLACKMAN_WINDOW_PERIODIC.callTensor((long) length, periodic, dtype);
+    }
+
+    /** torch.bartlett_window(N, periodic): the triangle rising from 0 to 1 and back. */
+    public static Tensor bartlettWindow(int length, boolean periodic) { return dev.ember.ops.WindowOps.BARTLETT_WINDOW_PERIODIC.callTensor((long) length, periodic, null); }
+
+    /** torch.bartlett_window(N, periodic, dtype=dtype). */
+    public static Tensor bartlettWindow(int length, boolean periodic, DType dtype) {
+        return dev.ember.ops.WindowOps.BARTLETT_WINDOW_PERIODIC.callTensor((long) length, periodic, dtype);
+    }
 }

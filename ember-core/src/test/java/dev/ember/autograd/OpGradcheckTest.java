@@ -442,6 +442,7 @@ class OpGradcheckTest {
         s(MathOps.SINC, x(2, 3));
         s(MathOps.FMAX, x(2, 3), x(3));
         s(MathOps.FMIN, x(2, 3), x(2, 1));
+        s(dev.ember.ops.ComplexOnRealOps.ANGLE, "piecewise constant: zero", x(2, 3));
     }
 
     /** Ops whose derivative is ATen's refusal ("derivative for … is not implemented"): nothing to gradcheck. */
@@ -539,6 +540,8 @@ class OpGradcheckTest {
             // ATen gives these no gradient either: unique's values (derivatives.yaml: not implemented) and bincount's weighted sums (non-differentiable)
             "aten._unique2.default", "aten.unique_dim.default", "aten.bincount.default", "aten.unique_consecutive.default", "aten.histc.default",
             "aten.gcd.default", "aten.lcm.default",   // integers only
+            // derivatives.yaml: not implemented (backward through them is refused, as ATen's NotImplemented node refuses it)
+            "aten.linalg_ldl_factor_ex.default", "aten.linalg_ldl_factor.default", "aten.linalg_ldl_solve.default",
             "aten.bitwise_left_shift.Tensor", "aten.bitwise_left_shift.Tensor_Scalar", "aten.bitwise_left_shift.Scalar_Tensor",   // integers only
             "aten.bitwise_right_shift.Tensor", "aten.bitwise_right_shift.Tensor_Scalar", "aten.bitwise_right_shift.Scalar_Tensor",
             "aten.detach.default",   // its output carries no gradient by definition
