@@ -194,19 +194,26 @@ class ConvUninitializedOutputsTest {
         try {
             ConvWinograd.TIER.resetForTests();
             assertFalse(Conv2d.overwritesOutput(DType.FLOAT32, g));
-            assertOutFormMatches(x, w, null, 1, "Winograd cold: the column path");
+            // the first call has the warming thread run Winograd, which may mark it hot before the second: the two calls may take
+            // the two paths, which round differently, so this case compares within float rounding (every element written is the point)
+            assertOutFormMatches(x, w, null, 1, "Winograd cold: the column path", 1e-5f);
         } finally {
             ConvWinograd.TIER.markHotForTests();
         }
     }
 
     private static void assertOutFormMatches(Tensor x, Tensor w, Tensor bias, long groups, String what) {
+        assertOutFormMatches(x, w, bias, groups, what, 0f);
+    }
+
+    private static void assertOutFormMatches(Tensor x, Tensor w, Tensor bias, long groups, String what, float tolerance) {
         Tensor expected = ConvOps.CONVOLUTION.callTensor(x, w, bias, ONE, ONE, ONE, false, NONE, groups);
         Tensor out = Tensor.full(expected.shape(), Float.NaN);
         Tensor returned = ConvOps.CONVOLUTION_OUT.callTensor(x, w, bias, ONE, ONE, ONE, false, NONE, groups, out);
         assertTrue(returned == out, what + ": returns out");
         assertFalse(hasNaN(out), what + ": an element left stale");
-        assertArrayEquals(expected.toFloatArray(), out.toFloatArray(), what);
+        if (tolerance == 0f) assertArrayEquals(expected.toFloatArray(), out.toFloatArray(), what);
+        else assertArrayEquals(expected.toFloatArray(), out.toFloatArray(), tolerance, what);
     }
 
     private static Tensor inputGradient(Tensor gradOut, Tensor x, Tensor w, int[] padding) {
