@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ember.Ember;
 import dev.ember.Fn1;
 import dev.ember.Fn2;
+import dev.ember.Fn3;
 
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -182,5 +183,30 @@ class TensorScopeTest {
         assertNotSame(outside.storage().data(), again.storage().data(), "a pooled array is handed out once");
         assertArrayEquals(expected, outside.toFloatArray(), 1e-5f);
         assertArrayEquals(expected, again.toFloatArray(), 1e-5f);
+    }
+
+    @Test
+    void aCompiledGraphsZerosExternIsClearedWhenItTakesThePreviousCallsReleasedOutput() {
+        // The fuzzer's seed 1022022: the graph calls the eager zeros kernel for zerosLike(v) and writes
+        // its output into a fresh array of the same size. Each call's scope releases both; the next
+        // call's zeros takes the array released last, the previous output (-v), so a zeros that
+        // skipped clearing a recycled array made the result -2v. (The fuzzer's "old" jars had such an
+        // Allocation.zeroed; the committed one clears, which this test pins for compiled graphs.)
+        Fn3<Tensor, Tensor, Tensor, Tensor> f = Ember.compile((Tensor a, Tensor b, Tensor bias) -> {
+            Tensor v = Tensor.addmm(bias, a, b);
+            return Tensor.zerosLike(v).sub(v);
+        });
+        Tensor a = Tensor.randn(64, 300), b = Tensor.randn(300, 512), bias = Tensor.randn(512);
+        Tensor v = Tensor.addmm(bias, a, b);
+        float[] expected = Tensor.zerosLike(v).sub(v).toFloatArray();
+        java.util.Set<Object> outputs = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (int call = 0; call < 4; call++) {
+            try (TensorScope scope = TensorScope.open()) {
+                Tensor y = f.apply(a, b, bias);
+                outputs.add(y.storage().data());
+                assertArrayEquals(expected, y.toFloatArray(), 1e-3f, "call " + call);
+            }
+        }
+        assertTrue(outputs.size() < 4, "the calls' outputs came from recycled arrays: " + outputs.size() + " distinct of 4");
     }
 }
