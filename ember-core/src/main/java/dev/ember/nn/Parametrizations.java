@@ -115,16 +115,7 @@ public final class Parametrizations {
             }
         }
 
-        Tensor toMatrix(Tensor weight) {
-            Tensor w = weight;
-            if (dim != 0) {
-                int[] order = new int[w.dim()];
-                order[0] = dim;
-                for (int i = 0, k = 1; i < w.dim(); i++) if (i != dim) order[k++] = i;
-                w = w.permute(order);
-            }
-            return w.flatten(1);
-        }
+        Tensor toMatrix(Tensor weight) { return SpectralNorm.asMatrix(weight, dim); }
 
         /** The power iteration, in place in {@code _u} and {@code _v}, outside autograd (as PyTorch's {@code out=}). */
         void powerMethod(Tensor weightMat, int iterations) {

@@ -77,7 +77,10 @@ public final class SpectralNorm implements ForwardPreHook {
         throw new IllegalArgumentException("spectral_norm of '" + name + "' not found in " + module);
     }
 
-    private Tensor toMatrix(Tensor weight) {
+    private Tensor toMatrix(Tensor weight) { return asMatrix(weight, dim); }
+
+    /** {@code weight} with dim {@code dim} first and the rest flattened: the matrix spectral norm's power iteration runs on (both styles). */
+    static Tensor asMatrix(Tensor weight, int dim) {
         Tensor w = weight;
         if (dim != 0) {
             int[] order = new int[w.dim()];
@@ -85,7 +88,7 @@ public final class SpectralNorm implements ForwardPreHook {
             for (int i = 0, k = 1; i < w.dim(); i++) if (i != dim) order[k++] = i;
             w = w.permute(order);
         }
-        return w.reshape(w.shape()[0], -1);
+        return w.dim() == 1 ? w.reshape(w.shape()[0], 1) : w.flatten(1);   // flatten keeps a zero-size weight's shape, where reshape's -1 is ambiguous
     }
 
     Tensor compute(Module module, boolean doPowerIteration) {
