@@ -21,6 +21,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import static dev.ember.ops.LinalgReference.FLOATS;
+import static dev.ember.ops.LinalgReference.assertAll;
+import static dev.ember.ops.LinalgReference.reference;
+import static dev.ember.ops.LinalgReference.tolerance;
 import static dev.ember.testing.TorchAssert.assertClose;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -42,34 +46,6 @@ class LinalgLuOpsTest {
 
     @AfterEach
     void reset() { Ember.reset(); }
-
-    private static final List<DType> FLOATS = List.of(DType.FLOAT64, DType.FLOAT32);
-
-    private static TorchAssert.Tolerance tolerance(DType dtype) {
-        return dtype == DType.FLOAT32 ? TorchAssert.Tolerance.of(3e-5, 3e-5) : TorchAssert.Tolerance.of(1e-10, 1e-12);
-    }
-
-    /** libtorch's results on float64 copies of the floating arguments, floating results rounded to {@code dtype}: Ember computes in float64 and rounds once. */
-    private static List<Tensor> reference(String expr, DType dtype, Tensor... args) {
-        Object[] wide = new Object[args.length];
-        for (int i = 0; i < args.length; i++) wide[i] = args[i].dtype().isFloatingPoint() ? args[i].to(DType.FLOAT64) : args[i];
-        List<Tensor> out = new ArrayList<>();
-        try (NDManager m = Torch.scope()) {
-            for (var nd : Torch.callList(m, expr, wide)) {
-                Tensor t = Torch.fromNd(nd);
-                out.add(t.dtype().isFloatingPoint() ? t.to(dtype) : t);
-            }
-        }
-        return out;
-    }
-
-    private static void assertAll(List<Tensor> got, List<Tensor> want, String context, TorchAssert.Tolerance tol) {
-        assertEquals(want.size(), got.size(), context + ": outputs");
-        for (int i = 0; i < got.size(); i++) {
-            TorchAssert.Tolerance t = got.get(i).dtype().isFloatingPoint() ? tol : TorchAssert.Tolerance.EXACT;
-            assertClose(got.get(i), want.get(i), context + " output " + i, t);
-        }
-    }
 
     private Tensor randn(DType dtype, int... shape) { return Inputs.randn(rng, DType.FLOAT64, shape).to(dtype); }
 
