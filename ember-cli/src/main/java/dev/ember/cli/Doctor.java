@@ -1,6 +1,7 @@
 package dev.ember.cli;
 
 import dev.ember.Ember;
+import dev.ember.debug.BuildIdentity;
 
 import dev.ember.report.Diagnosis;
 import dev.ember.report.Diagnosis.Finding;
@@ -210,6 +211,7 @@ final class Doctor {
 
     private static void environment(PrintStream out) {
         Runtime rt = Runtime.getRuntime();
+        out.printf("%-10s %s%n", "ember", BuildIdentity.describe());
         out.printf("%-10s %s (%s)%n", "java", System.getProperty("java.version"), System.getProperty("java.home"));
         out.printf("%-10s %s %s%n", "os", System.getProperty("os.name"), System.getProperty("os.arch"));
         Machine machine = Machine.current();

@@ -1,5 +1,6 @@
 package dev.ember.cli;
 
+import dev.ember.debug.BuildIdentity;
 import dev.ember.debug.fuzz.Config;
 import dev.ember.debug.fuzz.Failure;
 import dev.ember.debug.fuzz.FuzzStats;
@@ -56,6 +57,7 @@ final class FuzzCommand {
                 + (limit != null ? " for at most " + limit.toSeconds() + " s" : "") + ", each against eager under "
                 + String.join(", ", configs.stream().map(Config::name).toList()));
         out.println("  failing programs are minimized and written to " + outDir.toAbsolutePath());
+        out.println("  " + BuildIdentity.line());
         long start = System.nanoTime();
         FuzzStats stats = Fuzzer.run(new Fuzzer.Settings(s, n, limit, configs, outDir), new Fuzzer.Listener() {
             @Override

@@ -1,5 +1,6 @@
 package dev.ember.cli;
 
+import dev.ember.debug.BuildIdentity;
 import dev.ember.debug.minifier.FailureCheck;
 import dev.ember.debug.minifier.Launcher;
 import dev.ember.debug.minifier.Minifier;
@@ -64,7 +65,8 @@ final class MinifyCommand {
                 {"graph", l.graphName() + (l.sourceLines().isEmpty() ? "" : "  (" + l.sourceLines() + ")")},
                 {"backend", "'" + l.backend() + "', mode " + l.mode() + ", graph after " + l.after().text() + ", tolerance " + l.tolerance()},
                 {"recorded", l.failure().describe()},
-                {"now", now.describe()}};
+                {"now", now.describe()},
+                {"built", sameBuild(dir)}};
         for (String[] row : rows) out.printf("%-9s %s%n", row[0], row[1]);
         if (now.failed()) {
             out.println(l.failure().failed() && !l.failure().sameFailureAs(now) ? "FAIL: it fails, differently from when it was written" : "FAIL: it still fails");
@@ -72,5 +74,12 @@ final class MinifyCommand {
         }
         out.println("PASS: the backend now agrees with eager");
         return 0;
+    }
+
+    /** Which build wrote the launcher and which replays it: a verdict from other code than the failure's is flagged. */
+    private static String sameBuild(Path dir) {
+        String then = Launcher.writtenBy(dir), now = BuildIdentity.describe();
+        if (then.equals(now)) return "written and replayed by " + now + (BuildIdentity.uncertain() ? " (uncommitted changes may differ)" : "");
+        return "written by " + then + ", replayed by " + now + ": other code than the one that failed";
     }
 }

@@ -54,7 +54,7 @@ class DoctorCommandTest {
     void withoutACommandItPrintsTheEnvironment() {
         assertEquals(0, ember("doctor"), err());
         String s = out.toString(StandardCharsets.UTF_8);
-        assertTrue(s.startsWith("java       " + System.getProperty("java.version")), s);
+        assertTrue(s.startsWith("ember      " + dev.ember.debug.BuildIdentity.describe() + "\njava       " + System.getProperty("java.version")), s);
         assertTrue(s.contains("\ncores      " + Runtime.getRuntime().availableProcessors() + " threads"), s);
         assertTrue(s.contains("\ncaches     ") && s.contains(" L2, "), s);
         assertTrue(s.contains("\ntuning     defaults for OpenBLAS (`ember tune` measures this machine"), "the suite runs with EMBER_TUNING=defaults, EMBER_BLAS=openblas: " + s);

@@ -30,6 +30,7 @@ class FuzzCommandTest {
         assertEquals(0, ember("fuzz", "--graphs", "4", "--seed", "11", "--backends", "eager,aot_eager", "--out", tmp.toString()), err());
         String o = out();
         assertTrue(o.startsWith("ember fuzz: 4 programs from seed 11, each against eager under eager, aot_eager\n"), o);
+        assertTrue(o.contains("\n  " + dev.ember.debug.BuildIdentity.line() + "\n"), "the build that ran is named: " + o);
         assertTrue(o.contains("        4 programs "), o);
         assertTrue(o.contains("configuration   programs   compared  exceptions   failures\neager                  4          4           0          0\n"), o);
         assertTrue(o.contains("4 programs in 0:"), o);

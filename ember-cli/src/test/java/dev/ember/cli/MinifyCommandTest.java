@@ -1,6 +1,7 @@
 package dev.ember.cli;
 
 import dev.ember.debug.Accuracy;
+import dev.ember.debug.BuildIdentity;
 import dev.ember.debug.minifier.Launcher;
 import dev.ember.debug.minifier.Outcome;
 import dev.ember.debug.minifier.ReproStage;
@@ -91,6 +92,7 @@ class MinifyCommandTest {
         assertTrue(out().contains("graph     Demo.fn [0/0]  (Demo.java:10-14)"), out());
         assertTrue(out().contains("now       compile error: UnsupportedOperationException: no kernel for aten.sin.default"), out());
         assertTrue(out().contains("FAIL: it still fails"), out());
+        assertTrue(out().contains("built     written and replayed by " + BuildIdentity.describe()), out());
         Backends.register("no_sin", Backends.EAGER);
         try {
             out.reset();
@@ -99,6 +101,17 @@ class MinifyCommandTest {
         } finally {
             Backends.register("no_sin", NO_SIN);
         }
+    }
+
+    @Test
+    void aReplayByAnotherBuildSaysSo() throws Exception {
+        Path dir = launcher();
+        Path props = dir.resolve("repro.properties");
+        String text = Files.readString(props);
+        assertTrue(text.contains("ember.build="), "the launcher records the build that wrote it: " + text);
+        Files.writeString(props, text.replaceAll("ember\\.build=[^\\n]*", "ember.build=0123456789ab"));
+        assertEquals(1, ember("minify", dir.toString(), "run"), err());
+        assertTrue(out().contains("built     written by 0123456789ab, replayed by " + BuildIdentity.describe() + ": other code than the one that failed"), out());
     }
 
     @Test

@@ -22,6 +22,7 @@ public final class ReproWriter {
         String name = className(minimized);
         String cp = System.getProperty("java.class.path");
         String header = "/*\n * Differential fuzzer repro: seed " + minimized.seed() + ", " + failure.config().name() + ".\n"
+                + " * Found by " + dev.ember.debug.BuildIdentity.line() + ".\n"
                 + " * " + failure.what().toString().replace("\n", "\n * ") + "\n"
                 + " * Regenerate the original program: ./ember fuzz --graphs 1 --seed " + minimized.seed() + " --backends " + failure.config().name() + "\n"
                 + " * Run this one:\n"

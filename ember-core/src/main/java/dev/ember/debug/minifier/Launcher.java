@@ -1,5 +1,6 @@
 package dev.ember.debug.minifier;
 
+import dev.ember.debug.BuildIdentity;
 import dev.ember.fx.CompileMode;
 import dev.ember.fx.Graph;
 import dev.ember.fx.GraphModule;
@@ -69,6 +70,7 @@ public record Launcher(GraphModule graph, List<Object> inputs, String backend, C
             p.setProperty("graph", graphName);
             p.setProperty("source", sourceLines);
             p.setProperty("attributes", String.join(",", graph.attributes().keySet()));
+            p.setProperty("ember.build", BuildIdentity.describe());
             try (Writer w = Files.newBufferedWriter(dir.resolve(PROPERTIES), StandardCharsets.UTF_8)) {
                 p.store(w, "Ember minifier launcher: ./ember minify " + dir + "   (run once: ./ember minify " + dir + " run)");
             }
@@ -82,6 +84,7 @@ public record Launcher(GraphModule graph, List<Object> inputs, String backend, C
         return """
                 Ember minifier launcher for %s (%s)
                 Backend '%s', mode %s, graph after %s; seen: %s
+                Written by %s
 
                   ./ember minify %s          reduce it to the smallest graph that still fails this way
                   ./ember minify %s run      compile and run it once and say whether it still fails
@@ -89,7 +92,18 @@ public record Launcher(GraphModule graph, List<Object> inputs, String backend, C
                 The graph, as text that parses back (graph.txt):
 
                 %s""".formatted(graphName, sourceLines.isEmpty() ? "no source lines" : sourceLines, backend, mode, after.text(),
-                failure.describe(), dir, dir, GraphText.write(graph.graph()));
+                failure.describe(), BuildIdentity.line(), dir, dir, GraphText.write(graph.graph()));
+    }
+
+    /** The {@link BuildIdentity} of the Ember that wrote the launcher in {@code dir}, or "not recorded" (written by an older Ember). */
+    public static String writtenBy(Path dir) {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(dir.resolve(PROPERTIES), StandardCharsets.UTF_8)) {
+            p.load(r);
+        } catch (IOException | IllegalArgumentException e) {
+            return "not recorded (" + PROPERTIES + " unreadable)";
+        }
+        return p.getProperty("ember.build", "not recorded");
     }
 
     /**
