@@ -1058,6 +1058,9 @@ public class Tensor {
     /** The {@code k} largest (or smallest) elements along {@code dim} and their int64 positions, in sorted order. */
     public List<Tensor> topk(int k, int dim, boolean largest) { return SortOps.TOPK.callList(this, (long) k, (long) dim, largest); }
 
+    /** {@link #topk(int, int, boolean)}; {@code sorted} false lets the {@code k} come in any order (Ember returns them sorted, as ATen's CPU kernel does). */
+    public List<Tensor> topk(int k, int dim, boolean largest, boolean sorted) { return SortOps.TOPK.callList(this, (long) k, (long) dim, largest, sorted); }
+
     /** The {@code k} largest elements along the last dimension and their positions. */
     public List<Tensor> topk(int k) { return SortOps.TOPK.callList(this, (long) k); }
 

@@ -102,6 +102,9 @@ class SortConformanceTest {
             Tensor specials = Inputs.specials(d);
             assertClose(specials.topk(4), Torch.callList(m, "torch.topk(a, 4)", specials), "specials largest");
             assertClose(specials.topk(4, 0, false), Torch.callList(m, "torch.topk(a, 4, 0, False)", specials), "specials smallest");
+            // sorted=False lets the k come in any order; Ember's come sorted, so they are libtorch's sorted ones
+            assertClose(x.topk(3, 1, true, false), Torch.callList(m, "torch.topk(a, 3, 1, True, True)", x), "unsorted largest");
+            assertClose(x.topk(3, 0, false, false), Torch.callList(m, "torch.topk(a, 3, 0, False, True)", x), "unsorted smallest");
         }
     }
 
