@@ -44,9 +44,12 @@ final class CompileLogs {
                         + (older > 0 ? "\n    (" + older + " older cache entr" + (older == 1 ? "y" : "ies")
                           + " failed too; EMBER_LOGS=recompiles_verbose lists every failure)" : "")
                         + closest(r)
-                        + (newest != null && newest.contains(" size mismatch at index ")
-                        ? "\n    (a size that changes becomes a symbol at this recompile, unless Options.dynamic(false) or Ember.markStatic keep it"
-                          + " static; Ember.markDynamic(x, dim) makes it one from the first compile — see docs/dynamic.md)" : ""));
+                        + (newest == null || !newest.contains(" size mismatch at index ") ? ""
+                        : r.fixedSizesBecause() != null
+                        ? "\n    (the newest graph was compiled for its sizes only: " + r.fixedSizesBecause() + "; so each new size compiles"
+                          + " again, up to the recompile limit, after which calls of new sizes run eagerly — see docs/dynamic.md, \"Not yet\")"
+                        : "\n    (a size that changes becomes a symbol at this recompile, unless Options.dynamic(false) or Ember.markStatic keep it"
+                          + " static; Ember.markDynamic(x, dim) makes it one from the first compile — see docs/dynamic.md)"));
                 Log.artifact("recompiles_verbose", () -> "Recompiling function " + r.function() + ": every failing guard, newest entry first:\n"
                         + everyFailure(r.failuresPerEntry()));
             }

@@ -59,6 +59,8 @@ public final class CompiledFrame {
     private final AtomicReference<CacheEntry[]> entries = new AtomicReference<>(new CacheEntry[0]);
     private final Object lock = new Object();
     private final List<RecompileReason> recompileReasons = Collections.synchronizedList(new ArrayList<>());
+    /** Why the newest entry's graph was compiled for its example sizes only (the recompiles log says so), or null. */
+    private String fixedSizesBecause;
     private volatile boolean limitWarned;
     private volatile boolean eagerWarned;
     private int compiles;
@@ -226,7 +228,7 @@ public final class CompiledFrame {
                         all.add(e.guards().allFailures(frame));
                         ids.add(e.id);
                     }
-                    EVENTS.publish(new Recompile(name(), where(), failures, all, ids));
+                    EVENTS.publish(new Recompile(name(), where(), failures, all, ids, fixedSizesBecause));
                 }
                 entry = compileOnce(target, frame, current.length);
                 EVENTS.publish(new FrameCompiled(name(), graphs, compiles + 1, breaks, ops));
@@ -304,8 +306,10 @@ public final class CompiledFrame {
 
     private CacheEntry compile(FunctionTarget target, Object[] frame, Supplier<String> bytecode) {
         try {
+            fixedSizesBecause = null;
             return compile(target, frame, bytecode, options.getBackend().compilesSymbolicSizes() ? Set.of() : Set.of(ShapeEnv.ALL_SIZES));
         } catch (dev.ember.fx.SymbolicShapes.NotGeneric e) {
+            fixedSizesBecause = e.getMessage();
             // the backend cannot make this graph generic in its sizes: compile it for these sizes
             dev.ember.logging.Log.of("dynamic").info(() -> "compiling for these sizes only: " + e.getMessage());
             restarted("the graph is not generic in its sizes, compiled for these sizes only: " + e.getMessage());

@@ -53,8 +53,12 @@ public sealed interface CompileEvent {
      *                         {@code tensor 'x' size mismatch at index 0. expected 2, actual 4}
      * @param failuresPerEntry for each cache entry, newest first, every guard that failed
      * @param entryIds         for each cache entry, newest first, the compile that made it
+     * @param fixedSizesBecause why the newest entry's graph was compiled for its example sizes only, though
+     *                          sizes were to become symbols (a training graph, a graph the backend cannot make
+     *                          generic); null when it was not
      */
-    record Recompile(String function, String where, List<String> failedGuards, List<List<String>> failuresPerEntry, List<CompileId> entryIds)
+    record Recompile(String function, String where, List<String> failedGuards, List<List<String>> failuresPerEntry, List<CompileId> entryIds,
+                     String fixedSizesBecause)
             implements CompileEvent {
         public Recompile {
             failedGuards = List.copyOf(failedGuards);
