@@ -24,13 +24,15 @@ import java.util.Arrays;
  *
  * <p>Blocking. An image's tiles, numbered row by row, are cut into blocks of {@code 3 * lanes}
  * (48 on AVX-512); a work item is a run of blocks of one image and group (the whole image unless
- * the cores need more items or its padded rows pass about 1 MB). Before each block the item
- * copies the input rows its tiles reach that earlier blocks did not, for all of its group's
- * channels, into zero-bordered rows split into even and odd columns, so that the transform reads
- * them while they are still in L1/L2 (until session 37 the whole item's rows were copied first,
- * about 1 MB for the benchmark's image). Measured on one thread's CPU time, the benchmark's shape,
- * a loaded host (docs/tuning.md): a lower median in each of four interleaved pairs, the best call
- * within the noise. Reading each block's rows straight from the input with masked loads and
+ * the cores need more items or its padded rows pass about 1 MB). The item first copies all of
+ * its rows, channel by channel, into zero-bordered rows split into even and odd columns. From
+ * session 37 to 40 it copied before each block only the rows that block's tiles reached first, for
+ * every channel, so that the transform would read them from L1/L2; but that reads 64 channels' input
+ * a few hundred bytes at a time, 12.5 KB apart, which no hardware prefetcher follows: each short
+ * run waited on memory, and the split took 3.5-3.7 ms of one thread's 11.7 per 8x64→64 56x56
+ * call, against 1.4-1.6 ms for the whole image in one pass (phase probe, session 41,
+ * docs/benchmarks.md; the input transform reads the split rows as fast either way). Reading each
+ * block's rows straight from the input with masked loads and
  * permutes, no copy, measured slower (14.0 ms against 13.4); an earlier version that gathered
  * them spent a third of its time waiting on memory. With the columns split, the
  * four input columns {@code 2t .. 2t+3} of {@code lanes} consecutive tiles are four contiguous
@@ -235,17 +237,15 @@ final class ConvWinograd {
                 int firstRow = b0 * TB / tilesW, lastRow = (Math.min(tilesPerImage, b1 * TB) - 1) / tilesW;
                 int rows = side * (lastRow - firstRow) + side + 2;
                 float[] patch = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.COLUMNS, o, cg * rows * row + side * L);
-                int padded = 0;
+                // every padded row of the part, channel by channel, before its first block: each
+                // channel's rows are one long sequential read the hardware prefetcher streams (see
+                // the class comment for why not a few rows of every channel per block)
+                for (int c = 0; c < cg; c++) {
+                    tiling.padChannel(input, g, n, group * cg + c, side * firstRow, rows, patch, c * rows * row, line, lw);
+                }
                 for (int b = b0; b < b1; b++) {
                     int t0 = b * TB, count = Math.min(TB, tilesPerImage - t0);
                     int runs = segments(t0, count, tilesW, seg);
-                    // the padded rows this block's tiles reach that earlier blocks did not, split just
-                    // before their first use: still in L1/L2 when the input transform reads them
-                    int needed = side * ((t0 + count - 1) / tilesW - firstRow) + side + 2;
-                    for (int c = 0; c < cg && needed > padded; c++) {
-                        tiling.padChannel(input, g, n, group * cg + c, side * firstRow + padded, needed - padded, patch, (c * rows + padded) * row, line, lw);
-                    }
-                    padded = Math.max(padded, needed);
                     for (int c = 0; c < cg; c++) {
                         for (int s = 0; s < runs; s++) {
                             int th = seg[3 * s], tw = seg[3 * s + 1], pos = seg[3 * s + 2];

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The block loop F(2x2, 3x3) and F(4x4, 3x3) share ({@link ConvWinograd#run}) on images of many
  * blocks: blocks that end inside a tile row, images cut into several work items (batch 1: one per
- * core and more), padded rows split block by block just before their first use, channel counts
+ * core and more, each splitting its own padded rows, from a row past the image's first), channel counts
  * that are not multiples of the vector length or of the register tile's 8 output channels, and
  * per-thread workspaces left over from a larger convolution. Every element is checked against the
  * convolution summed in double ({@link ConvWinogradTest#reference}).
