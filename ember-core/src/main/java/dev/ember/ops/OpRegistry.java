@@ -53,6 +53,7 @@ public final class OpRegistry {
         "dev.ember.ops.ComplexOnRealOps",
         "dev.ember.ops.WindowOps",
         "dev.ember.ops.GradientOps",
+        "dev.ember.ops.StridedViewOps",
     };
     private static volatile boolean loaded;
 

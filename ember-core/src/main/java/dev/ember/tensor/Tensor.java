@@ -1286,6 +1286,32 @@ public class Tensor {
     /** {@code diagonalScatter(src, 0, 0, 1)}: src on the main diagonal of the first two dims. */
     public Tensor diagonalScatter(Tensor src) { return diagonalScatter(src, 0, 0, 1); }
 
+    /**
+     * A copy of this tensor with {@code src} written where {@code asStrided(size, stride, storageOffset)}
+     * of the copy looks (as_strided_scatter; the copy keeps this tensor's strides when they are dense,
+     * as {@code clone()} does, and {@code storageOffset} null means 0).
+     */
+    public Tensor asStridedScatter(Tensor src, int[] size, int[] stride, Integer storageOffset) {
+        return dev.ember.ops.StridedViewOps.AS_STRIDED_SCATTER.callTensor(this, src, size, stride, storageOffset == null ? null : (long) (int) storageOffset);
+    }
+
+    /**
+     * The windows of {@code size} elements along {@code dim}, one every {@code step}, as a new last dim:
+     * a view sharing this tensor's storage (windows overlap when step &lt; size), as torch's {@code x.unfold}.
+     */
+    public Tensor unfold(int dim, int size, int step) { return dev.ember.ops.StridedViewOps.UNFOLD.callTensor(this, (long) dim, (long) size, (long) step); }
+
+    /**
+     * A view of this tensor's storage with the given sizes, strides and storage offset, all in
+     * elements of the storage (not of this view): torch's {@code as_strided}.
+     */
+    public Tensor asStrided(int[] size, int[] stride, int storageOffset) {
+        return dev.ember.ops.StridedViewOps.AS_STRIDED.callTensor(this, size, stride, (long) storageOffset);
+    }
+
+    /** {@link #asStrided(int[], int[], int)} at this tensor's own storage offset. */
+    public Tensor asStrided(int[] size, int[] stride) { return dev.ember.ops.StridedViewOps.AS_STRIDED.callTensor(this, size, stride, null); }
+
     /** A copy of this tensor with {@code src}'s elements written along {@code dim} at {@code index}'s positions (int64, same rank). */
     public Tensor scatter(int dim, Tensor index, Tensor src) { return ScatterOps.SCATTER_SRC.callTensor(this, (long) dim, index, src); }
 
