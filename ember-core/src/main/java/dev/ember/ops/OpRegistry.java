@@ -54,6 +54,8 @@ public final class OpRegistry {
         "dev.ember.ops.WindowOps",
         "dev.ember.ops.GradientOps",
         "dev.ember.ops.StridedViewOps",
+        "dev.ember.ops.HistogramOps",
+        "dev.ember.ops.FactoryLikeOps",
     };
     private static volatile boolean loaded;
 
