@@ -56,6 +56,8 @@ public final class OpRegistry {
         "dev.ember.ops.StridedViewOps",
         "dev.ember.ops.HistogramOps",
         "dev.ember.ops.FactoryLikeOps",
+        "dev.ember.ops.ViewCopyOps",
+        "dev.ember.ops.SoftmaxInternalOps",
     };
     private static volatile boolean loaded;
 
