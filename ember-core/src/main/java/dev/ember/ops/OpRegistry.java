@@ -58,6 +58,7 @@ public final class OpRegistry {
         "dev.ember.ops.FactoryLikeOps",
         "dev.ember.ops.ViewCopyOps",
         "dev.ember.ops.SoftmaxInternalOps",
+        "dev.ember.ops.NativeNormOps",
     };
     private static volatile boolean loaded;
 
