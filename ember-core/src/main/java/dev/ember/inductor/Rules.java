@@ -120,6 +120,7 @@ final class Rules {
 
     static {
         register((l, n, a, out) -> view(l, n, ShapeOps.RESHAPE, a, out), ShapeOps.RESHAPE, ShapeOps.UNSAFE_VIEW);
+        register((l, n, a, out) -> AsStridedRule.lower(l, n, a), dev.ember.ops.StridedViewOps.AS_STRIDED);
         register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.SUM, out), ReductionOps.SUM_DIM);
         register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.MAX, out), ReductionOps.AMAX);
         register((l, n, a, out) -> reduction(l, n, a, Stage.ReduceOp.MIN, out), ReductionOps.AMIN);

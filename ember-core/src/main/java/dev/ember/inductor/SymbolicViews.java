@@ -4,6 +4,7 @@ import dev.ember.fx.Node;
 import dev.ember.inductor.ir.Sizes;
 import dev.ember.ops.OpOverload;
 import dev.ember.ops.ShapeOps;
+import dev.ember.ops.StridedViewOps;
 import dev.ember.tensor.SymInt;
 import dev.ember.tensor.SymShape;
 
@@ -90,6 +91,14 @@ final class SymbolicViews {
             SymInt[] st = strides.clone();
             if (op == ShapeOps.SLICE) st[d] = Sizes.times(st[d], SymInt.of(((Number) args.get(4)).longValue()));
             return new SymShape(outSizes, st, offset);
+        }
+        if (op == StridedViewOps.UNFOLD && args.get(3) instanceof Number step) {
+            // the windows step along the dim by step elements of it; the new last dim steps through one window
+            int d = wrap(args.get(1), nd);
+            SymInt[] st = Arrays.copyOf(strides, nd + 1);
+            st[nd] = nd == 0 ? Sizes.ONE : strides[d];
+            if (nd > 0) st[d] = Sizes.times(strides[d], SymInt.of(step.longValue()));
+            return new SymShape(outSizes, st, in.offset());
         }
         throw new Lowering.NotSizeGeneric(n, "no size-generic layout rule for the view op " + op.name());
     }

@@ -53,6 +53,12 @@ public final class OpRegistry {
         "dev.ember.ops.ComplexOnRealOps",
         "dev.ember.ops.WindowOps",
         "dev.ember.ops.GradientOps",
+        "dev.ember.ops.StridedViewOps",
+        "dev.ember.ops.HistogramOps",
+        "dev.ember.ops.FactoryLikeOps",
+        "dev.ember.ops.ViewCopyOps",
+        "dev.ember.ops.SoftmaxInternalOps",
+        "dev.ember.ops.NativeNormOps",
     };
     private static volatile boolean loaded;
 

@@ -364,6 +364,32 @@ public class Tensor {
 
     public static Tensor randnLike(Tensor t) { return CreationOps.RANDN.callTensor(t.shape, null, t.dtype); }
 
+    /** Uniform [0, 1) draws of t's shape and (floating) dtype: torch.rand_like, the numbers rand(t.shape()) draws. */
+    public static Tensor randLike(Tensor t) { return dev.ember.ops.FactoryLikeOps.RAND_LIKE.callTensor(t, null); }
+
+    /** Integers drawn uniformly from [0, high), of t's shape and dtype (torch.randint_like). */
+    public static Tensor randintLike(Tensor t, long high) { return dev.ember.ops.FactoryLikeOps.RANDINT_LIKE.callTensor(t, high, null); }
+
+    /** Integers drawn uniformly from [low, high), of t's shape and dtype (torch.randint_like). */
+    public static Tensor randintLike(Tensor t, long low, long high) { return dev.ember.ops.FactoryLikeOps.RANDINT_LIKE_LOW.callTensor(t, low, high, null); }
+
+    /** A 0-d tensor holding {@code value} in the default dtype (torch.scalar_tensor). */
+    public static Tensor scalarTensor(double value) { return dev.ember.ops.FactoryLikeOps.SCALAR_TENSOR.callTensor(value, null); }
+
+    /** A 0-d tensor holding {@code value} in {@code dtype} (torch.scalar_tensor). */
+    public static Tensor scalarTensor(double value, DType dtype) { return dev.ember.ops.FactoryLikeOps.SCALAR_TENSOR.callTensor(value, dtype); }
+
+    /** Zeros of {@code size} laid out with {@code stride} (torch.empty_strided; Ember's empty memory is zeroed). */
+    public static Tensor emptyStrided(int[] size, int[] stride, DType dtype) { return dev.ember.ops.FactoryLikeOps.EMPTY_STRIDED.callTensor(size, stride, dtype); }
+
+    /** {@link #emptyStrided} in this tensor's dtype (x.new_empty_strided). */
+    public Tensor newEmptyStrided(int[] size, int[] stride) { return dev.ember.ops.FactoryLikeOps.NEW_EMPTY_STRIDED.callTensor(this, size, stride, null); }
+
+    /** Zeros of {@code size} whose dims lie in memory in the order {@code physicalLayout} (torch.empty_permuted; last entry innermost). */
+    public static Tensor emptyPermuted(int[] size, int[] physicalLayout, DType dtype) {
+        return dev.ember.ops.FactoryLikeOps.EMPTY_PERMUTED.callTensor(size, physicalLayout, dtype);
+    }
+
     public static Tensor of(float[] data, int... shape) { return fromArray(DType.FLOAT32, data.clone(), shape); }
 
     public static Tensor of(double[] data, int... shape) { return fromArray(DType.FLOAT64, data.clone(), shape); }
@@ -1289,6 +1315,32 @@ public class Tensor {
     /** {@code diagonalScatter(src, 0, 0, 1)}: src on the main diagonal of the first two dims. */
     public Tensor diagonalScatter(Tensor src) { return diagonalScatter(src, 0, 0, 1); }
 
+    /**
+     * A copy of this tensor with {@code src} written where {@code asStrided(size, stride, storageOffset)}
+     * of the copy looks (as_strided_scatter; the copy keeps this tensor's strides when they are dense,
+     * as {@code clone()} does, and {@code storageOffset} null means 0).
+     */
+    public Tensor asStridedScatter(Tensor src, int[] size, int[] stride, Integer storageOffset) {
+        return dev.ember.ops.StridedViewOps.AS_STRIDED_SCATTER.callTensor(this, src, size, stride, storageOffset == null ? null : (long) (int) storageOffset);
+    }
+
+    /**
+     * The windows of {@code size} elements along {@code dim}, one every {@code step}, as a new last dim:
+     * a view sharing this tensor's storage (windows overlap when step &lt; size), as torch's {@code x.unfold}.
+     */
+    public Tensor unfold(int dim, int size, int step) { return dev.ember.ops.StridedViewOps.UNFOLD.callTensor(this, (long) dim, (long) size, (long) step); }
+
+    /**
+     * A view of this tensor's storage with the given sizes, strides and storage offset, all in
+     * elements of the storage (not of this view): torch's {@code as_strided}.
+     */
+    public Tensor asStrided(int[] size, int[] stride, int storageOffset) {
+        return dev.ember.ops.StridedViewOps.AS_STRIDED.callTensor(this, size, stride, (long) storageOffset);
+    }
+
+    /** {@link #asStrided(int[], int[], int)} at this tensor's own storage offset. */
+    public Tensor asStrided(int[] size, int[] stride) { return dev.ember.ops.StridedViewOps.AS_STRIDED.callTensor(this, size, stride, null); }
+
     /** A copy of this tensor with {@code src}'s elements written along {@code dim} at {@code index}'s positions (int64, same rank). */
     public Tensor scatter(int dim, Tensor index, Tensor src) { return ScatterOps.SCATTER_SRC.callTensor(this, (long) dim, index, src); }
 
@@ -1536,6 +1588,26 @@ public class Tensor {
 
     /** torch.masked_scatter: this tensor with the positions where {@code mask} is true filled, in order, by {@code source}'s elements. */
     public Tensor maskedScatter(Tensor mask, Tensor source) { return IndexingOps.MASKED_SCATTER.callTensor(this, mask, source); }
+
+    /**
+     * torch.histogram with {@code bins} equal bins over the data's range: [hist, bin_edges], both in
+     * this (floating) dtype.
+     */
+    public List<Tensor> histogram(int bins) { return dev.ember.ops.HistogramOps.HISTOGRAM_BIN_CT.callList(this, (long) bins, null, null, false); }
+
+    /**
+     * torch.histogram with {@code bins} equal bins over {@code range} ({@code {min, max}}; null: the
+     * data's range), each element counting its {@code weight} (null: 1), divided by the total and the
+     * bin widths when {@code density}: [hist, bin_edges].
+     */
+    public List<Tensor> histogram(int bins, double[] range, Tensor weight, boolean density) {
+        return dev.ember.ops.HistogramOps.HISTOGRAM_BIN_CT.callList(this, (long) bins, range, weight, density);
+    }
+
+    /** torch.histogram with the bins' edges given (increasing, this dtype): [hist, bin_edges]. */
+    public List<Tensor> histogram(Tensor bins, Tensor weight, boolean density) {
+        return dev.ember.ops.HistogramOps.HISTOGRAM_BINS_TENSOR.callList(this, bins, weight, density);
+    }
 
     /** torch.histc: counts in {@code bins} equal bins over [min, max] (min = max: the data's own range). */
     public Tensor histc(int bins, double min, double max) { return CountingOps.HISTC.callTensor(this, (long) bins, min, max); }
@@ -2531,6 +2603,15 @@ public class Tensor {
 
     /** torch.hann_window(N, periodic): {@code 0.5 − 0.5 cos(2πk / (N − 1))} (periodic: of N + 1 points, the last dropped), in the default dtype. */
     public static Tensor hannWindow(int length, boolean periodic) { return dev.ember.ops.WindowOps.HANN_WINDOW_PERIODIC.callTensor((long) length, periodic, null); }
+
+    /** The Kaiser window of {@code length} points with shape parameter {@code beta} (torch.kaiser_window; periodic by default, beta 12). */
+    public static Tensor kaiserWindow(int length, boolean periodic, double beta) {
+        return dev.ember.ops.WindowOps.KAISER_WINDOW_BETA.callTensor((long) length, periodic, beta, null);
+    }
+
+    public static Tensor kaiserWindow(int length, boolean periodic, double beta, DType dtype) {
+        return dev.ember.ops.WindowOps.KAISER_WINDOW_BETA.callTensor((long) length, periodic, beta, dtype);
+    }
 
     /** torch.hann_window(N, periodic, dtype=dtype). */
     public static Tensor hannWindow(int length, boolean periodic, DType dtype) { return dev.ember.ops.WindowOps.HANN_WINDOW_PERIODIC.callTensor((long) length, periodic, dtype); }

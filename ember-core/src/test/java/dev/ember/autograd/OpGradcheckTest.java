@@ -291,6 +291,11 @@ class OpGradcheckTest {
         s(dev.ember.ops.ViewScatterOps.SELECT_SCATTER, x(3, 4), x(3), 1, -1);
         s(dev.ember.ops.ViewScatterOps.SLICE_SCATTER, x(4, 6), x(4, 3), 1, 1L, null, 2);
         s(dev.ember.ops.ViewScatterOps.DIAGONAL_SCATTER, x(2, 3, 4), x(3, 1), 1, -1, 0);
+        s(dev.ember.ops.StridedViewOps.UNFOLD, "overlapping windows", x(5, 4), 0, 3, 2);
+        s(dev.ember.ops.StridedViewOps.UNFOLD, "0-d", x(), 0, 1, 1);
+        s(dev.ember.ops.StridedViewOps.AS_STRIDED, "overlapping, offset", x(4, 5), new int[] {3, 3}, new int[] {2, 1}, 1L);
+        s(dev.ember.ops.StridedViewOps.AS_STRIDED, "own offset, a broadcast dim", x(3, 4), new int[] {2, 3, 2}, new int[] {0, 4, 1}, null);
+        s(dev.ember.ops.StridedViewOps.AS_STRIDED_SCATTER, x(4, 5), x(2, 3), new int[] {2, 3}, new int[] {5, 2}, 1L);
         s(dev.ember.ops.IndexPutOps.INDEX_PUT, x(4, 3), java.util.Arrays.asList(null, idx(new long[] {2, 0}, 2)), x(2), false);   // values broadcast along dim 0
         s(dev.ember.ops.IndexPutOps.INDEX_PUT, "accumulate, repeats", x(4, 3), java.util.List.of(idx(new long[] {3, 0, 3}, 3)), x(3, 3), true);
         s(dev.ember.ops.IndexPutOps.INDEX_PUT, "mask", x(4, 3), java.util.List.of(Tensor.of(new boolean[] {true, false, true, true}, 4)), x(3), false);
@@ -538,7 +543,9 @@ class OpGradcheckTest {
             "aten.bitwise_xor.Tensor", "aten.bitwise_xor.Scalar", "aten.bitwise_not.default",
             "aten.nonzero.default", "aten.nonzero_numpy.default", "aten.multinomial.default",
             // ATen gives these no gradient either: unique's values (derivatives.yaml: not implemented) and bincount's weighted sums (non-differentiable)
-            "aten._unique2.default", "aten.unique_dim.default", "aten.bincount.default", "aten.unique_consecutive.default", "aten.histc.default",
+            "aten._unique2.default", "aten.unique_dim.default", "aten.bincount.default", "aten.unique_consecutive.default", "aten.histc.default", "aten.histogram.bins_tensor", "aten.histogram.bin_ct",
+            // a new tensor that only takes its dtype from self: no values of self reach it
+            "aten.new_empty_strided.default",
             "aten.gcd.default", "aten.lcm.default",   // integers only
             // derivatives.yaml: not implemented (backward through them is refused, as ATen's NotImplemented node refuses it)
             "aten.linalg_ldl_factor_ex.default", "aten.linalg_ldl_factor.default", "aten.linalg_ldl_solve.default",
