@@ -57,6 +57,8 @@ final class VariableBuilder {
     private final TraceContext ctx;
     private final OutputGraph graph;
     private final Map<Object, VariableTracker> seen = new IdentityHashMap<>();
+    /** The tensors read from static fields, in the order first read, by their source (see {@link #staticFieldTensors}). */
+    private final Map<Source, Tensor> staticFieldTensors = new java.util.LinkedHashMap<>();
 
     VariableBuilder(TraceContext ctx) {
         this.ctx = ctx;
@@ -95,8 +97,17 @@ final class VariableBuilder {
         return v;
     }
 
+    /**
+     * The tensors the trace read from static fields, as graph inputs: with the frame's tensor
+     * arguments, they must stay distinct objects on later calls (the trace took a global and an
+     * argument for two tensors; the same tensor passed for both recompiles, as Dynamo's
+     * NO_TENSOR_ALIASING covers globals too).
+     */
+    Map<Source, Tensor> staticFieldTensors() { return staticFieldTensors; }
+
     private VariableTracker build(Object value, Source source) {
         if (value instanceof Tensor t) {
+            if (source instanceof dev.ember.dynamo.source.StaticFieldSource) staticFieldTensors.put(source, t);
             // parameters keep static sizes, as PyTorch's force_parameter_static_shapes
             dev.ember.tensor.SymShape symbolic = ctx.shapes.shapeOf(source, t, t instanceof dev.ember.nn.Parameter);
             graph.addGuard(symbolic == null ? TensorMatch.of(source, t) : TensorMatch.of(source, t, symbolic));
