@@ -63,10 +63,11 @@ final class FrameArguments {
     }
 
     /**
-     * As Dynamo's {@code NO_TENSOR_ALIASING} over the tensors a frame read: the tensor arguments and
-     * static fields the trace read as distinct objects must be distinct on later calls (one passed
-     * for two of them, or an argument that is the global, recompiles); tensors the trace never read
-     * are left out, so passing them twice does not.
+     * As Dynamo's {@code NO_TENSOR_ALIASING} over the tensors a frame read: the tensor arguments,
+     * and the tensors read from their fields and elements and from static fields, that the trace
+     * read as distinct objects must be distinct on later calls (one passed for two of them, or an
+     * argument that is a global or a list's element, recompiles); tensors the trace never read are
+     * left out, so passing them twice does not.
      */
     void guardDistinctReads() {
         Map<Object, Boolean> seen = new IdentityHashMap<>();
@@ -74,8 +75,8 @@ final class FrameArguments {
         for (int i = 0; i < frame.length; i++) {
             if (variables[i] != null && frame[i] instanceof Tensor t && seen.put(t, Boolean.TRUE) == null) distinct.add(sources.get(i));
         }
-        for (var global : ctx.builder.staticFieldTensors().entrySet()) {
-            if (seen.put(global.getValue(), Boolean.TRUE) == null) distinct.add(global.getKey());
+        for (var read : ctx.builder.inputTensors().entrySet()) {
+            if (seen.put(read.getValue(), Boolean.TRUE) == null) distinct.add(read.getKey());
         }
         if (distinct.size() > 1) ctx.graph.addGuard(new DistinctTensors(distinct));
     }

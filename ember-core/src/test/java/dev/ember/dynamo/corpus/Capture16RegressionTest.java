@@ -149,6 +149,38 @@ class Capture16RegressionTest {
         }
     }
 
+    // ---- NO_TENSOR_ALIASING over every tensor the trace read: globals, list elements, object fields ----
+
+    static final List<Tensor> BANK = List.of(Tensor.randn(3), Tensor.randn(3));
+
+    static Tensor distinctFromAGlobalListsElement(Tensor a) { return a.add(new java.util.HashSet<>(List.of(BANK.get(0), a)).size()); }
+
+    static Tensor distinctFromAListsElement(List<Tensor> xs, Tensor a) { return a.add(new java.util.HashSet<>(List.of(xs.get(0), a)).size()); }
+
+    static final class Holder {
+        final Tensor w = Tensor.randn(3);
+    }
+
+    static Tensor distinctFromAField(Holder h, Tensor a) { return a.add(new java.util.HashSet<>(List.of(h.w, a)).size()); }
+
+    @Test
+    void aTensorTracedAsDistinctFromAnotherRecompilesWhenTheyAreOne() {
+        // the trace counted two tensors; called with one object in both places, the same graph answered 2 where eager answers 1
+        CompileCounter cc = new CompileCounter();
+        Fn1<Tensor, Tensor> f = Ember.compile((Fn1<Tensor, Tensor>) Capture16RegressionTest::distinctFromAGlobalListsElement, Options.backend(cc));
+        Tensor t = Tensor.randn(3);
+        assertArrayEquals(t.add(2).toDoubleArray(), f.apply(t).toDoubleArray(), 1e-6);
+        assertArrayEquals(BANK.get(0).add(1).toDoubleArray(), f.apply(BANK.get(0)).toDoubleArray(), 1e-6);
+        assertEquals(2, cc.frameCount());
+        var g = Ember.compile((dev.ember.Fn2<List<Tensor>, Tensor, Tensor>) Capture16RegressionTest::distinctFromAListsElement, Options.backend("eager"));
+        g.apply(List.of(Tensor.randn(3)), t);
+        assertArrayEquals(t.add(1).toDoubleArray(), g.apply(List.of(t), t).toDoubleArray(), 1e-6);
+        Holder h = new Holder();
+        var k = Ember.compile((dev.ember.Fn2<Holder, Tensor, Tensor>) Capture16RegressionTest::distinctFromAField, Options.backend("eager"));
+        k.apply(h, t);
+        assertArrayEquals(h.w.add(1).toDoubleArray(), k.apply(h, h.w).toDoubleArray(), 1e-6);
+    }
+
     // ---- Ember.isCompiling(): torch.compiler.is_compiling() ----
 
     static Tensor compilingOrNot(Tensor x) { return Ember.isCompiling() ? x.add(1) : x.sub(1); }
