@@ -12,6 +12,7 @@ import java.util.Deque;
 import java.util.Iterator;
 import java.util.LinkedList;
 import java.util.List;
+import java.util.ListIterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.TreeMap;
@@ -30,7 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * capturing locals, chains of static helpers, an ArrayDeque and a LinkedList of tensors, a
  * TreeMap&lt;String, Tensor&gt;, an Iterator over an Iterable of the program's own, generic bounds
  * on an interface, a switch on strings, bit tricks on ints, a long loop with an early return,
- * Tensor[] and float[] constants, String.format in an error path and instanceof patterns on inputs.
+ * Tensor[] and float[] constants, String.format in an error path, instanceof patterns on inputs,
+ * a ListIterator from an index, try-with-resources and switch blocks that yield.
  * Each runs eagerly and compiled (same values, same exceptions), in one graph with no break unless a
  * test says otherwise.
  */
@@ -327,4 +329,77 @@ class NewUserPrograms4Test {
         oneGraph(check(f, "four", X));
         assertEquals("cannot combine Boolean with a tensor", checkThrows(f, true, X).getMessage());
     }
+
+    // ---- a ListIterator from an index over a LinkedList of rows, removing and replacing as it goes ----
+
+    static Tensor rowsEditedInPlace(Tensor x) {
+        LinkedList<Tensor> rows = new LinkedList<>();
+        for (int i = 0; i < x.size(0); i++) rows.add(x.select(0, i));
+        ListIterator<Tensor> it = rows.listIterator(1);
+        while (it.hasNext()) {
+            Tensor row = it.next();
+            if (it.nextIndex() % 2 == 0) it.remove();
+            else it.set(row.mul(2));
+        }
+        Tensor acc = Tensor.zeros(x.size(1));
+        for (Tensor row : rows) acc = acc.add(row);
+        return acc.mul(rows.size());
+    }
+
+    @Test
+    void listIteratorFromAnIndex() { oneGraph(check((Fn1<Tensor, Tensor>) NewUserPrograms4Test::rowsEditedInPlace, X)); }
+
+    // ---- try-with-resources on a resource of the program's own, a record's static factory, char arithmetic ----
+
+    record Shape(int rows, int cols) {
+        static Shape of(Tensor t) { return new Shape(t.size(0), t.size(1)); }
+
+        int area() { return rows * cols; }
+    }
+
+    static final class Stopwatch implements AutoCloseable {
+        int closed;
+
+        @Override
+        public void close() { closed++; }
+    }
+
+    static Tensor withResources(Tensor x) {
+        Stopwatch watch = new Stopwatch();
+        Tensor y;
+        try (watch) {
+            Shape s = Shape.of(x);
+            y = x.reshape(s.cols(), s.rows()).mul(s.area());
+        }
+        char c = 'a';
+        c += 2;
+        return y.add(watch.closed).add(c - 'a');
+    }
+
+    @Test
+    void tryWithResourcesOfTheProgramsOwn() { oneGraph(check((Fn1<Tensor, Tensor>) NewUserPrograms4Test::withResources, X)); }
+
+    // ---- a switch on strings with blocks that yield ----
+
+    static Tensor yieldingSwitch(Tensor x) {
+        Tensor out = x;
+        for (String mode : List.of("sum", "max", "none")) {
+            out = switch (mode) {
+                case "sum" -> {
+                    Tensor s = out.sum(1, true);
+                    yield out.sub(s);
+                }
+                case "max" -> {
+                    yield out.amax(1).unsqueeze(1).add(out);
+                }
+                default -> {
+                    yield out;
+                }
+            };
+        }
+        return out;
+    }
+
+    @Test
+    void stringSwitchWithYieldingBlocks() { oneGraph(check((Fn1<Tensor, Tensor>) NewUserPrograms4Test::yieldingSwitch, X)); }
 }
