@@ -47,6 +47,15 @@ public final class Ember {
     public static dev.ember.autograd.GradMode.Scope enableGrad() { return dev.ember.autograd.GradMode.enableGrad(); }
 
     /**
+     * Whether the calling code is being traced into a graph (PyTorch's
+     * {@code torch.compiler.is_compiling()}): true in a compiled function's trace, where it is a
+     * constant and the branch not taken is left out of the graph; false when the code runs
+     * eagerly, including code a graph break runs outside the graph and {@code Ember.disabled()} blocks.
+     * {@code if (!Ember.isCompiling()) check(x);} keeps an eager-only check out of graphs.
+     */
+    public static boolean isCompiling() { return false; }
+
+    /**
      * Makes dimension {@code dim} of {@code t} dynamic from the first compile on: the graph takes
      * its size as a symbol ({@code s0}) and one compile serves every size of 2 or more (PyTorch's
      * {@code torch._dynamo.mark_dynamic}). Without it, a dimension becomes dynamic when its size

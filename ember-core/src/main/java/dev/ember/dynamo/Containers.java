@@ -189,12 +189,19 @@ final class Containers {
         }
         List<VariableTracker> items = l.items();
         return switch (name) {
-            // listIterator(index) starts at index, with no element returned yet: not modelled (an iterator at 0 gave wrong answers)
             case "iterator", "listIterator" -> {
-                if (!args.isEmpty()) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, l.describe() + ".listIterator(index) is not traced");
-                yield new IteratorVariable(l);
+                if (args.isEmpty()) yield new IteratorVariable(l);
+                // listIterator(index): the cursor before the item at index (index == size: after the last), nothing returned yet
+                int at = intArg(ctx, args.getFirst());
+                if (at < 0 || at > items.size()) throw indexError(ctx, l, name, at);
+                yield new IteratorVariable(l, at);
             }
             case "stream" -> StreamCalls.streamOf(l);
+            // a LinkedList's iterator from the last element to the first: its reversed() view's, which reads the list live and fails fast alike
+            case "descendingIterator" -> {
+                if (l.type() != java.util.LinkedList.class) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, l.describe() + ".descendingIterator() is not traced");
+                yield new IteratorVariable(ListVariable.viewOf(l, ListVariable.ViewKind.REVERSED, 0, items.size()));
+            }
             case "add" -> {
                 mutable(ctx, l, name);
                 if (args.size() == 1) {
@@ -359,18 +366,28 @@ final class Containers {
     private static final MethodTypeDesc PREDICATE_TEST = MethodTypeDesc.of(ConstantDescs.CD_boolean, ConstantDescs.CD_Object);
     private static final MethodTypeDesc COMPARATOR_COMPARE = MethodTypeDesc.of(ConstantDescs.CD_int, ConstantDescs.CD_Object, ConstantDescs.CD_Object);
 
-    /** List.hashCode as Java's lists compute it, of elements whose hash codes are values (strings, boxed numbers, booleans, characters). */
+    /** List.hashCode as Java's lists compute it, of elements whose hash codes the trace knows ({@link #valueHashCode}). */
     private static int listHashCode(TraceContext ctx, List<VariableTracker> items) {
         int h = 1;
-        for (VariableTracker v : items) {
-            Object o = v instanceof ConstantVariable c ? c.value() : v;
-            if (!(o == null || o instanceof String || o instanceof Number || o instanceof Boolean || o instanceof Character)) {
-                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "List.hashCode() of a list holding " + v.describe()
-                        + ": its hash code is not a value known while tracing");
-            }
-            h = 31 * h + java.util.Objects.hashCode(o);
-        }
+        for (VariableTracker v : items) h = 31 * h + valueHashCode(ctx, v, "List.hashCode() of a list holding ");
         return h;
+    }
+
+    /**
+     * {@code Objects.hashCode(v)} when the trace knows it: null, a string, boxed number, boolean or
+     * character, or a list of such (List's hash code, computed as Java's lists do). A tensor, module,
+     * enum or object with Object's hashCode has its identity hash code, which only the run knows: a graph
+     * break whose reason says so ({@code what} names the call, then the value).
+     */
+    static int valueHashCode(TraceContext ctx, VariableTracker v, String what) {
+        if (v instanceof ListVariable l && !l.isArrayDeque() && !l.isCollectionOnly()) return listHashCode(ctx, liveItems(ctx, l, what));
+        Object o = v instanceof ConstantVariable c ? c.value() : v;
+        if (!(o == null || o instanceof String || o instanceof Number || o instanceof Boolean || o instanceof Character)) {
+            String identity = IdentityKey.hasIdentityEquals(v) ? ": Object's identity hash code, known only when the program runs (equals of it is"
+                    + " identity and is traced; key a map by a name or an index instead of hashing it)" : ": its hash code is not a value known while tracing";
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + v.describe() + identity);
+        }
+        return java.util.Objects.hashCode(o);
     }
 
     /** The comparators the trace sorts by: natural order (also a null comparator) and its reverse (Comparator's and Collections'). */
@@ -694,6 +711,7 @@ final class Containers {
                     case "add" -> standIn.add(ints[0], null);
                     case "addAll" -> standIn.addAll(ints[0], List.of());
                     case "subList" -> standIn.subList(ints[0], ints[1]);
+                    case "listIterator" -> standIn.listIterator(ints[0]);
                     default -> { }
                 }
             } catch (RuntimeException thrown) {

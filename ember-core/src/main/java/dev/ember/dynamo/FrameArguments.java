@@ -63,15 +63,20 @@ final class FrameArguments {
     }
 
     /**
-     * As Dynamo's {@code NO_TENSOR_ALIASING} over the tensors a frame read: the tensor arguments the
-     * trace read as distinct objects must be distinct on later calls (one passed for two of them
-     * recompiles); tensors the trace never read are left out, so passing them twice does not.
+     * As Dynamo's {@code NO_TENSOR_ALIASING} over the tensors a frame read: the tensor arguments,
+     * and the tensors read from their fields and elements and from static fields, that the trace
+     * read as distinct objects must be distinct on later calls (one passed for two of them, or an
+     * argument that is a global or a list's element, recompiles); tensors the trace never read are
+     * left out, so passing them twice does not.
      */
     void guardDistinctReads() {
         Map<Object, Boolean> seen = new IdentityHashMap<>();
         List<Source> distinct = new ArrayList<>();
         for (int i = 0; i < frame.length; i++) {
             if (variables[i] != null && frame[i] instanceof Tensor t && seen.put(t, Boolean.TRUE) == null) distinct.add(sources.get(i));
+        }
+        for (var read : ctx.builder.inputTensors().entrySet()) {
+            if (seen.put(read.getValue(), Boolean.TRUE) == null) distinct.add(read.getKey());
         }
         if (distinct.size() > 1) ctx.graph.addGuard(new DistinctTensors(distinct));
     }

@@ -75,6 +75,8 @@ final class Invoker {
         if (owner.getName().equals(FACADE) && name.equals("graphBreak")) {
             throw ctx.unsupported(GraphBreakType.EXPLICIT_GRAPH_BREAK, "Ember.graphBreak() was called");
         }
+        // the trace is compiling by definition; run eagerly the facade's method says false
+        if (owner.getName().equals(FACADE) && name.equals("isCompiling")) return ConstantVariable.of(1);
         if (owner.getName().equals(FACADE) && name.equals("errorOnGraphBreak")) return ErrorOnGraphBreak.invokeStatic(ctx, args);
         if (owner.getName().equals(FACADE) && name.equals("disabled")) {
             throw ctx.unsupported(GraphBreakType.DISABLED_FUNCTION, "Ember.disabled() opens a block that is never traced: the block runs eagerly,"
@@ -83,7 +85,9 @@ final class Invoker {
         if (owner.getName().equals(FACADE)) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Ember." + name + " cannot be called inside a compiled function");
         }
-        if (JdkCalls.isJdk(owner) && SymScalars.firstIn(args) instanceof SymScalarVariable s) return jdkStaticOnSym(ctx, owner, name, args, s);
+        if (JdkCalls.isJdk(owner) && SymScalars.firstIn(args) instanceof SymScalarVariable s && !JdkCalls.holdsAsValues(owner, name, args)) {
+            return jdkStaticOnSym(ctx, owner, name, args, s);
+        }
         if (JdkCalls.isJdk(owner) && JdkFunctions.lambdaFor(owner, name, args) instanceof LambdaVariable jdkLambda) return jdkLambda;
         if (JdkCalls.isJdk(owner)) return JdkCalls.invokeStatic(ctx, owner, name, type, args);
         if (owner == Tensor.class && TENSOR_LITERALS.contains(name)) return tensorLiteral(ctx, name, type, args);
@@ -259,6 +263,10 @@ final class Invoker {
             case ConstantVariable c when c.value() instanceof GradientHooks.Pending hook -> GradientHooks.handleMethod(ctx, hook, name, args);
             case ConstantVariable c when c.value() == null ->
                     throw Exceptions.raiseFromJvm(ctx, NullPointerException.class, "the traced path throws NullPointerException: calling " + name + "() on null");
+            // a string's chars() or codePoints(): an IntStream of its char codes, traced as IntStream.of(...) is (the real one would be an opaque object)
+            case ConstantVariable c when c.value() instanceof String s && (name.equals("chars") || name.equals("codePoints")) && args.isEmpty() ->
+                    dev.ember.dynamo.variables.PipelineVariable.of((name.equals("chars") ? s.chars() : s.codePoints()).mapToObj(i -> (VariableTracker) ConstantVariable.of(i)).toList(),
+                            dev.ember.dynamo.variables.PipelineVariable.Kind.INT_STREAM);
             case ConstantVariable c when JdkCalls.isJdk(c.value().getClass()) -> JdkCalls.reflect(ctx, owner, name, type, c.value(), args);
             // a lambda held by a constant (an enum constant's field): called through its code, as a lambda argument is
             case ConstantVariable c when Lambdas.ofConstant(c.value()) instanceof LambdaVariable l -> callLambda(ctx, l, owner, name, type, args);

@@ -30,6 +30,19 @@ final class JdkCalls {
     private static final Set<Class<?>> PURE_STATIC = Set.of(Math.class, StrictMath.class, Integer.class, Long.class, Double.class,
             Float.class, Short.class, Byte.class, Character.class, Boolean.class, String.class, Objects.class);
     private static final Set<String> IMPURE_STATIC = Set.of("random", "getInteger", "getLong", "getBoolean", "requireNonNull");
+    /**
+     * Whether {@code owner.name(args)} only holds its symbolic arguments, as a container's elements
+     * or a map's values, without reading them: List.of, Map.of and Map.entry with every symbolic
+     * number in a value's place (a key's hash code needs its value). The container holds the symbol
+     * and the code after reads it as it is, so nothing is specialized.
+     */
+    static boolean holdsAsValues(Class<?> owner, String name, List<dev.ember.dynamo.variables.VariableTracker> args) {
+        if (owner == List.class && name.equals("of")) return true;
+        if (owner != java.util.Map.class || !(name.equals("of") || name.equals("entry"))) return false;
+        for (int i = 0; i < args.size(); i += 2) if (args.get(i) instanceof dev.ember.dynamo.variables.SymScalarVariable) return false;
+        return true;
+    }
+
     private static final Set<String> PURE_ARRAYS = Set.of("copyOf", "copyOfRange", "equals", "hashCode", "toString", "deepToString", "deepEquals",
             "compare", "mismatch");
     /** Collections' static methods that only read their collections (of values known while tracing; a comparator given is no constant, and breaks). */

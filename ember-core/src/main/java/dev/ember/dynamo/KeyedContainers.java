@@ -448,9 +448,39 @@ final class KeyedContainers {
                 if (m.type() == java.util.IdentityHashMap.class) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " of an IdentityHashMap (it compares values by identity)");
                 yield bool(mapEquals(ctx, m, args.getFirst(), what));
             }
+            case "hashCode" -> {
+                // AbstractMap's: the sum of each entry's key hash XOR value hash, known when every key and value hashes by value
+                if (m.type() == java.util.IdentityHashMap.class) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " of an IdentityHashMap (it hashes by identity)");
+                int h = 0;
+                for (var entry : m.entries().entrySet()) {
+                    int keyHash = switch (entry.getKey()) {
+                        case IdentityKey k when k.hashKnown() -> k.hashCode();
+                        case IdentityKey k -> Containers.valueHashCode(ctx, k.value(), what + " of a map with the key ");
+                        case Object k -> Containers.valueHashCode(ctx, ConstantVariable.of(k), what + " of a map with the key ");
+                    };
+                    h += keyHash ^ Containers.valueHashCode(ctx, entry.getValue(), what + " of a map with the value ");
+                }
+                yield ConstantVariable.of(h);
+            }
             case "firstKey", "lastKey", "higherKey", "lowerKey", "ceilingKey", "floorKey" -> {
                 if (!(e instanceof java.util.NavigableMap<Object, VariableTracker> nm)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked map");
                 yield navigate(ctx, nm.navigableKeySet(), name.substring(0, name.length() - 3), args.isEmpty() ? null : key(ctx, m, args.getFirst(), what), what);
+            }
+            case "firstEntry", "lastEntry", "higherEntry", "lowerEntry", "ceilingEntry", "floorEntry" -> {
+                // TreeMap's: a snapshot of the entry (an immutable pair; setValue refuses), or null where there is none
+                if (!(e instanceof java.util.NavigableMap<Object, VariableTracker> nm)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked map");
+                String direction = name.substring(0, name.length() - "Entry".length());
+                if (nm.isEmpty()) yield ConstantVariable.NULL;
+                Object at = args.isEmpty() ? null : key(ctx, m, args.getFirst(), what);
+                Object found = real(ctx, what, () -> switch (direction) {
+                    case "first" -> nm.firstKey();
+                    case "last" -> nm.lastKey();
+                    case "higher" -> nm.higherKey(at);
+                    case "lower" -> nm.lowerKey(at);
+                    case "ceiling" -> nm.ceilingKey(at);
+                    default -> nm.floorKey(at);
+                });
+                yield found == null ? ConstantVariable.NULL : new dev.ember.dynamo.variables.ImmutableEntryVariable(keyVariable(found), nm.get(found));
             }
             case "keySet" -> m.view(MapViewVariable.View.KEYS);
             case "values" -> m.view(MapViewVariable.View.VALUES);

@@ -57,6 +57,8 @@ final class VariableBuilder {
     private final TraceContext ctx;
     private final OutputGraph graph;
     private final Map<Object, VariableTracker> seen = new IdentityHashMap<>();
+    /** The tensors made graph inputs, in the order first read, by their source (see {@link #inputTensors}). */
+    private final Map<Source, Tensor> inputTensors = new java.util.LinkedHashMap<>();
 
     VariableBuilder(TraceContext ctx) {
         this.ctx = ctx;
@@ -95,8 +97,31 @@ final class VariableBuilder {
         return v;
     }
 
+    /**
+     * The tensors the trace made graph inputs, read through fields, elements and map values from
+     * the arguments or static fields: they must stay distinct objects on later calls, as they were
+     * while tracing (a global, a list's element or an object's field taken for a tensor other than
+     * an argument; the same tensor passed for both recompiles, as Dynamo's NO_TENSOR_ALIASING covers
+     * every tensor source). Reached another way (a module query), a tensor is left out: its read
+     * runs the program's code.
+     */
+    Map<Source, Tensor> inputTensors() { return inputTensors; }
+
+    /** Whether {@code s} reads fields, elements and map values only, from an argument or a static field. */
+    private static boolean plainPath(Source s) {
+        return switch (s) {
+            case LocalSource l -> true;
+            case dev.ember.dynamo.source.StaticFieldSource f -> true;
+            case FieldSource f -> plainPath(f.base());
+            case IndexSource i -> plainPath(i.base());
+            case KeySource k -> plainPath(k.base());
+            default -> false;
+        };
+    }
+
     private VariableTracker build(Object value, Source source) {
         if (value instanceof Tensor t) {
+            if (plainPath(source)) inputTensors.put(source, t);
             // parameters keep static sizes, as PyTorch's force_parameter_static_shapes
             dev.ember.tensor.SymShape symbolic = ctx.shapes.shapeOf(source, t, t instanceof dev.ember.nn.Parameter);
             graph.addGuard(symbolic == null ? TensorMatch.of(source, t) : TensorMatch.of(source, t, symbolic));

@@ -23,6 +23,15 @@ public record DistinctTensors(List<Source> sources) implements FrameGuard {
 
     /** The index of the first source whose object an earlier source already read, or -1. */
     private int firstRepeat(Object[] frame) {
+        if (sources.size() > 16) {
+            // many tensors (a model's parameters): one pass over an identity set, where comparing every pair would be quadratic
+            java.util.Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            for (int i = 0; i < sources.size(); i++) {
+                Object v = sources.get(i).read(frame);
+                if (v != null && !seen.add(v)) return i;
+            }
+            return -1;
+        }
         for (int i = 1; i < sources.size(); i++) {
             Object v = sources.get(i).read(frame);
             for (int j = 0; j < i; j++) if (v != null && sources.get(j).read(frame) == v) return i;

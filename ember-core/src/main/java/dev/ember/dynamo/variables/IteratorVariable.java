@@ -25,11 +25,19 @@ public final class IteratorVariable implements VariableTracker {
     private int lastReturned = -1;
 
     /** An iterator over {@code list}. */
-    public IteratorVariable(ListVariable list) {
+    public IteratorVariable(ListVariable list) { this(list, 0); }
+
+    /**
+     * A ListIterator over {@code list} whose cursor starts before the item at {@code position}
+     * ({@code listIterator(index)}): next() returns that item, previous() the one before it, and
+     * nothing has been returned yet (remove and set refuse until a move).
+     */
+    public IteratorVariable(ListVariable list, int position) {
         this.items = null;
         this.container = null;
         this.iterable = list;
         this.expectedChanges = list.structuralChanges();
+        this.position = position;
     }
 
     /**
