@@ -53,7 +53,7 @@ public abstract class ConvTransposeNd extends Module {
         if (outputPadding != 0) sb.append(", output_padding=").append(repeated(outputPadding));
         if (dilation != 1) sb.append(", dilation=").append(repeated(dilation));
         if (groups != 1) sb.append(", groups=").append(groups);
-        if (bias == null) sb.append(", bias=False");
+        if (!present("bias", bias)) sb.append(", bias=False");
         return sb.toString();
     }
 
