@@ -9,7 +9,8 @@ import java.util.Arrays;
  * and the printed form; each subclass says how many spatial dims and which functional computes it.
  */
 public abstract class ConvTransposeNd extends Module {
-    public final int inChannels;
+    /** Not final: a {@code LazyConvTranspose*} learns it at its first call. */
+    public int inChannels;
     public final int outChannels;
     public final int kernelSize;
     public final int stride;

@@ -108,6 +108,10 @@ class NnDocsExampleTest {
         LazyLinear head = new LazyLinear(10);
         head.forward(Tensor.randn(4, 128));                  // now in_features = 128
         org.junit.jupiter.api.Assertions.assertEquals(128, head.inFeatures);
+        LazyConvTranspose2d up = new LazyConvTranspose2d(16, 2, 2, 0, 0, 1, true, 1);
+        Tensor upsampled = up.forward(Tensor.randn(1, 32, 8, 8));               // now in_channels = 32: [1, 16, 16, 16]
+        org.junit.jupiter.api.Assertions.assertEquals(32, up.inChannels);
+        assertArrayEquals(new int[] {1, 16, 16, 16}, upsampled.shape());
         Module conv = new Conv2d(3, 4, 3), bn = new BatchNorm2d(4);
         Conv2d fused = (Conv2d) Fusion.fuseConvBnEval((Conv2d) conv.eval(), (BatchNorm2d) bn.eval());
         Tensor image = Tensor.randn(1, 3, 5, 5);
