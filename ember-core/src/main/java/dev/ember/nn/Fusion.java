@@ -26,6 +26,34 @@ public final class Fusion {
     }
 
     /**
+     * {@code fuse_conv_bn_eval(conv, bn, transpose=True)} for {@link ConvTranspose1d},
+     * {@link ConvTranspose2d} and {@link ConvTranspose3d}: the weight {@code [in, out/groups, k…]}
+     * scaled along dim 1. The scale has one entry per output channel, so grouped transposed
+     * convolutions (dim 1 holding out/groups) are refused, as torch refuses them (in its broadcast).
+     */
+    public static ConvTransposeNd fuseConvBnEval(ConvTransposeNd conv, NormBase bn) {
+        if (conv.isTraining() || bn.isTraining()) throw new IllegalStateException("Fusion only for eval!");
+        if (conv.groups != 1) {
+            // torch fails in the broadcast of the [in, out/groups, k…] weight by the [1, out, 1…] scale; said here in words
+            throw new IllegalArgumentException("fuse_conv_bn_eval: a grouped transposed convolution (groups=" + conv.groups + ") cannot be fused: its weight's dim 1 holds "
+                    + "out_channels/groups = " + conv.outChannels / conv.groups + ", the batch norm's scale " + conv.outChannels + " entries");
+        }
+        ConvTransposeNd fused = switch (conv) {
+            case ConvTranspose1d c -> new ConvTranspose1d(c.inChannels, c.outChannels, c.kernelSize, c.stride, c.padding, c.outputPadding, c.groups, true, c.dilation);
+            case ConvTranspose2d c -> new ConvTranspose2d(c.inChannels, c.outChannels, c.kernelSize, c.stride, c.padding, c.outputPadding, c.groups, true, c.dilation);
+            case ConvTranspose3d c -> new ConvTranspose3d(c.inChannels, c.outChannels, c.kernelSize, c.stride, c.padding, c.outputPadding, c.groups, true, c.dilation);
+            default -> throw new UnsupportedOperationException("fuse_conv_bn_eval: " + conv.getClass().getSimpleName() + " is not supported");
+        };
+        fused.eval();
+        Tensor w = conv.read("weight", conv.weight), b = conv.read("bias", conv.bias);
+        Tensor[] wb = fuseConvBnWeights(w, b, bn.read("running_mean", bn.runningMean), bn.read("running_var", bn.runningVar), bn.eps,
+                bn.read("weight", bn.weight), bn.read("bias", bn.bias), true);
+        fused.weight = new Parameter(wb[0], w.requiresGrad());
+        fused.bias = new Parameter(wb[1], b == null || b.requiresGrad());
+        return fused;
+    }
+
+    /**
      * {@code fuse_conv_bn_weights}: the fused weight and bias. {@code convB}, {@code bnW} and
      * {@code bnB} may be null (zeros, ones, zeros); {@code transpose} for a transposed convolution's
      * {@code [in, out, …]} weight.

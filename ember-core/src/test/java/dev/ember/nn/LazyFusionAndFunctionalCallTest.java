@@ -119,6 +119,35 @@ class LazyFusionAndFunctionalCallTest {
                 linear.bias.detach(), bn1.weight.detach(), bn1.bias.detach(), bn1.runningMean, bn1.runningVar), "linear then bn", dev.ember.testing.TorchAssert.Tolerance.of(1e-5, 1e-5));
     }
 
+    /** fuse_conv_bn_eval(conv, bn, transpose=True): the transposed weight scaled along dim 1; grouped ones refused by the broadcast, as torch's. */
+    @Test
+    void aFusedTransposedConvolutionGivesTheConvThenBatchNormOutput() {
+        Tensor.manualSeed(12);
+        ConvTranspose2d conv = new ConvTranspose2d(3, 4, 3, 2, 1, 1, 1, true, 1);
+        BatchNorm2d bn = new BatchNorm2d(4);
+        try (var unused = Ember.noGrad()) {
+            bn.runningMean.copy_(Tensor.randn(4));
+            bn.runningVar.copy_(Tensor.rand(4).add(0.5));
+            bn.weight.copy_(Tensor.randn(4));
+            bn.bias.copy_(Tensor.randn(4));
+        }
+        conv.eval();
+        bn.eval();
+        ConvTransposeNd fused = Fusion.fuseConvBnEval(conv, bn);
+        assertTrue(fused instanceof ConvTranspose2d);
+        Tensor x = Tensor.randn(2, 3, 5, 5);
+        assertClose(fused.forward(x), Torch.call("torch.batch_norm(torch.conv_transpose2d(a, b, c, [2, 2], [1, 1], [1, 1]), d, e, f, g, False, 0.1, 1e-5, False)", x,
+                conv.weight.detach(), conv.bias.detach(), bn.weight.detach(), bn.bias.detach(), bn.runningMean, bn.runningVar), "transposed conv then bn",
+                dev.ember.testing.TorchAssert.Tolerance.of(1e-5, 1e-5));
+        ConvTranspose1d grouped = (ConvTranspose1d) new ConvTranspose1d(4, 4, 3, 1, 0, 0, 2, true, 1).eval();
+        BatchNorm1d bn1 = (BatchNorm1d) new BatchNorm1d(4).eval();
+        var e = assertThrows(IllegalArgumentException.class, () -> Fusion.fuseConvBnEval(grouped, bn1));
+        assertEquals("fuse_conv_bn_eval: a grouped transposed convolution (groups=2) cannot be fused: its weight's dim 1 holds out_channels/groups = 2, "
+                + "the batch norm's scale 4 entries", e.getMessage());
+        // torch refuses it too: fuse_conv_bn_weights multiplies the [in, out/groups, k] weight by the scale shaped [1, out, 1]
+        assertThrows(IllegalStateException.class, () -> Torch.call("a * torch.ones(4).reshape([1, -1, 1])", grouped.weight.detach()));
+    }
+
     /** A parametrization that doubles its tensor (same shape and dtype). */
     static final class Doubled extends Module {
         @Override
