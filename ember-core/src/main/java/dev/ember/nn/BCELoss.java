@@ -17,5 +17,5 @@ public class BCELoss extends Module {
         this.reduction = reduction;
     }
 
-    public Tensor forward(Tensor input, Tensor target) { return F.binaryCrossEntropy(input, target, weight, reduction); }
+    public Tensor forward(Tensor input, Tensor target) { return F.binaryCrossEntropy(input, target, read("weight", weight), reduction); }
 }

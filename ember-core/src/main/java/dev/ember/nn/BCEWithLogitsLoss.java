@@ -20,5 +20,5 @@ public class BCEWithLogitsLoss extends Module {
         this.reduction = reduction;
     }
 
-    public Tensor forward(Tensor input, Tensor target) { return F.binaryCrossEntropyWithLogits(input, target, weight, posWeight, reduction); }
+    public Tensor forward(Tensor input, Tensor target) { return F.binaryCrossEntropyWithLogits(input, target, read("weight", weight), read("pos_weight", posWeight), reduction); }
 }

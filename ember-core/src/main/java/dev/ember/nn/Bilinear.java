@@ -28,6 +28,6 @@ public class Bilinear extends Module {
 
     @Override
     protected String extraRepr() {
-        return "in1_features=" + in1Features + ", in2_features=" + in2Features + ", out_features=" + outFeatures + ", bias=" + Repr.bool(bias != null);
+        return "in1_features=" + in1Features + ", in2_features=" + in2Features + ", out_features=" + outFeatures + ", bias=" + Repr.bool(present("bias", bias));
     }
 }

@@ -151,7 +151,7 @@ public abstract class ConvNd extends Module {
         else if (Arrays.stream(padding).anyMatch(p -> p != 0)) s.append(", padding=").append(Repr.tuple(padding));
         if (Arrays.stream(dilation).anyMatch(d -> d != 1)) s.append(", dilation=").append(Repr.tuple(dilation));
         if (groups != 1) s.append(", groups=").append(groups);
-        if (bias == null) s.append(", bias=False");
+        if (!present("bias", bias)) s.append(", bias=False");
         if (!paddingMode.equals("zeros")) s.append(", padding_mode=").append(paddingMode);
         return s.toString();
     }

@@ -9,7 +9,8 @@ import java.util.Arrays;
  * and the printed form; each subclass says how many spatial dims and which functional computes it.
  */
 public abstract class ConvTransposeNd extends Module {
-    public final int inChannels;
+    /** Not final: a {@code LazyConvTranspose*} learns it at its first call. */
+    public int inChannels;
     public final int outChannels;
     public final int kernelSize;
     public final int stride;
@@ -53,7 +54,7 @@ public abstract class ConvTransposeNd extends Module {
         if (outputPadding != 0) sb.append(", output_padding=").append(repeated(outputPadding));
         if (dilation != 1) sb.append(", dilation=").append(repeated(dilation));
         if (groups != 1) sb.append(", groups=").append(groups);
-        if (bias == null) sb.append(", bias=False");
+        if (!present("bias", bias)) sb.append(", bias=False");
         return sb.toString();
     }
 

@@ -23,5 +23,5 @@ public class CrossEntropyLoss extends Module {
         this.labelSmoothing = labelSmoothing;
     }
 
-    public Tensor forward(Tensor input, Tensor target) { return F.crossEntropy(input, target, weight, reduction, ignoreIndex, labelSmoothing); }
+    public Tensor forward(Tensor input, Tensor target) { return F.crossEntropy(input, target, read("weight", weight), reduction, ignoreIndex, labelSmoothing); }
 }

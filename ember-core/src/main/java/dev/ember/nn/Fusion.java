@@ -16,10 +16,40 @@ public final class Fusion {
     public static ConvNd fuseConvBnEval(ConvNd conv, NormBase bn) {
         if (conv.isTraining() || bn.isTraining()) throw new IllegalStateException("Fusion only for eval!");
         ConvNd fused = copyOf(conv);
-        Tensor[] wb = fuseConvBnWeights(conv.read("weight", conv.weight), conv.read("bias", conv.bias), bn.runningMean, bn.runningVar, bn.eps,
+        // every tensor through read: a parametrized layer's field is null, its value computed
+        Tensor w = conv.read("weight", conv.weight), b = conv.read("bias", conv.bias);
+        Tensor[] wb = fuseConvBnWeights(w, b, bn.read("running_mean", bn.runningMean), bn.read("running_var", bn.runningVar), bn.eps,
                 bn.read("weight", bn.weight), bn.read("bias", bn.bias), false);
-        fused.weight = new Parameter(wb[0], conv.read("weight", conv.weight).requiresGrad());
-        fused.bias = new Parameter(wb[1], conv.bias == null || conv.bias.requiresGrad());
+        fused.weight = new Parameter(wb[0], w.requiresGrad());
+        fused.bias = new Parameter(wb[1], b == null || b.requiresGrad());
+        return fused;
+    }
+
+    /**
+     * {@code fuse_conv_bn_eval(conv, bn, transpose=True)} for {@link ConvTranspose1d},
+     * {@link ConvTranspose2d} and {@link ConvTranspose3d}: the weight {@code [in, out/groups, k…]}
+     * scaled along dim 1. The scale has one entry per output channel, so grouped transposed
+     * convolutions (dim 1 holding out/groups) are refused, as torch refuses them (in its broadcast).
+     */
+    public static ConvTransposeNd fuseConvBnEval(ConvTransposeNd conv, NormBase bn) {
+        if (conv.isTraining() || bn.isTraining()) throw new IllegalStateException("Fusion only for eval!");
+        if (conv.groups != 1) {
+            // torch fails in the broadcast of the [in, out/groups, k…] weight by the [1, out, 1…] scale; said here in words
+            throw new IllegalArgumentException("fuse_conv_bn_eval: a grouped transposed convolution (groups=" + conv.groups + ") cannot be fused: its weight's dim 1 holds "
+                    + "out_channels/groups = " + conv.outChannels / conv.groups + ", the batch norm's scale " + conv.outChannels + " entries");
+        }
+        ConvTransposeNd fused = switch (conv) {
+            case ConvTranspose1d c -> new ConvTranspose1d(c.inChannels, c.outChannels, c.kernelSize, c.stride, c.padding, c.outputPadding, c.groups, true, c.dilation);
+            case ConvTranspose2d c -> new ConvTranspose2d(c.inChannels, c.outChannels, c.kernelSize, c.stride, c.padding, c.outputPadding, c.groups, true, c.dilation);
+            case ConvTranspose3d c -> new ConvTranspose3d(c.inChannels, c.outChannels, c.kernelSize, c.stride, c.padding, c.outputPadding, c.groups, true, c.dilation);
+            default -> throw new UnsupportedOperationException("fuse_conv_bn_eval: " + conv.getClass().getSimpleName() + " is not supported");
+        };
+        fused.eval();
+        Tensor w = conv.read("weight", conv.weight), b = conv.read("bias", conv.bias);
+        Tensor[] wb = fuseConvBnWeights(w, b, bn.read("running_mean", bn.runningMean), bn.read("running_var", bn.runningVar), bn.eps,
+                bn.read("weight", bn.weight), bn.read("bias", bn.bias), true);
+        fused.weight = new Parameter(wb[0], w.requiresGrad());
+        fused.bias = new Parameter(wb[1], b == null || b.requiresGrad());
         return fused;
     }
 
@@ -53,15 +83,18 @@ public final class Fusion {
             throw new IllegalArgumentException("To fuse, linear.out_features must equal bn.num_features or bn.num_features must be 1");
         }
         Linear fused = new Linear(linear.inFeatures, linear.outFeatures, true);
+        // every tensor through read: a parametrized layer's field is null, its value computed
         Tensor w = linear.read("weight", linear.weight), b = linear.read("bias", linear.bias);
-        if (bn.runningMean == null || bn.runningVar == null) throw new IllegalArgumentException("fuse_linear_bn_eval: the batch norm has no running statistics (track_running_stats=False)");
+        Tensor mean = bn.read("running_mean", bn.runningMean), var = bn.read("running_var", bn.runningVar);
+        if (mean == null || var == null) throw new IllegalArgumentException("fuse_linear_bn_eval: the batch norm has no running statistics (track_running_stats=False)");
         try (var unused = GradMode.noGrad()) {
-            Tensor bnW = bn.weight != null ? bn.read("weight", bn.weight) : Tensor.onesLike(bn.runningMean);
-            Tensor bnB = bn.bias != null ? bn.read("bias", bn.bias) : Tensor.zerosLike(bn.runningMean);
-            Tensor scale = bnW.mul(bn.runningVar.add(bn.eps).rsqrt());
-            Tensor bias = b != null ? b : Tensor.zerosLike(bn.runningMean);
+            Tensor bnW = bn.read("weight", bn.weight), bnB = bn.read("bias", bn.bias);
+            if (bnW == null) bnW = Tensor.onesLike(mean);
+            if (bnB == null) bnB = Tensor.zerosLike(mean);
+            Tensor scale = bnW.mul(var.add(bn.eps).rsqrt());
+            Tensor bias = b != null ? b : Tensor.zerosLike(mean);
             fused.weight = new Parameter(w.mul(scale.unsqueeze(-1)).contiguous(), w.requiresGrad());
-            fused.bias = new Parameter(bias.sub(bn.runningMean).mul(scale).add(bnB).contiguous(), b == null || b.requiresGrad());
+            fused.bias = new Parameter(bias.sub(mean).mul(scale).add(bnB).contiguous(), b == null || b.requiresGrad());
         }
         fused.eval();
         return fused;

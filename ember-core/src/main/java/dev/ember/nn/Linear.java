@@ -31,6 +31,6 @@ public class Linear extends Module {
 
     @Override
     protected String extraRepr() {
-        return "in_features=" + inFeatures + ", out_features=" + outFeatures + ", bias=" + Repr.bool(bias != null);
+        return "in_features=" + inFeatures + ", out_features=" + outFeatures + ", bias=" + Repr.bool(present("bias", bias));
     }
 }

@@ -187,6 +187,16 @@ public abstract class Module {
         return field;
     }
 
+    /**
+     * Whether the tensor {@code name} is there, as PyTorch's {@code self.bias is not None}: its field
+     * holds one, or it is parametrized or computed by a pre-hook (the field then holds null). For a
+     * printout or a check that must not compute a parametrization's value.
+     */
+    protected final boolean present(String name, Tensor field) {
+        return field != null || (parametrizations != null && parametrizations.containsKey(name))
+                || (computedTensors != null && computedTensors.containsKey(name));
+    }
+
     /** {@link #read} for a registered parameter ({@link #parameter(String)}): LSTM's {@code weight_hh_l0}, parametrized or not. */
     protected final Tensor readParameter(String name) {
         if (parametrizations == null && computedTensors == null) return parameter(name);
@@ -272,13 +282,13 @@ public abstract class Module {
 
     final Tensor computedTensor(String name) { return computedTensors == null ? null : computedTensors.get(name); }
 
-    /** Sets (or with null removes) a pre-hook-computed tensor read by {@link #read}. */
     /** Adds a hook that rewrites a state dict before {@link #loadStateDict} reads it (old key names of a parametrized tensor). */
     final void addLoadStateDictPreHook(java.util.function.BiConsumer<Map<String, Tensor>, String> hook) {
         if (loadStateDictPreHooks == null) loadStateDictPreHooks = new ArrayList<>();
         loadStateDictPreHooks.add(hook);
     }
 
+    /** Sets (or with null removes) a pre-hook-computed tensor read by {@link #read}. */
     final void setComputedTensor(String name, Tensor value) {
         if (value == null) {
             if (computedTensors != null) computedTensors.remove(name);
@@ -567,9 +577,11 @@ public abstract class Module {
         return out;
     }
 
+    /** The class name PyTorch prints: a parametrized module's class is {@code Parametrized<name>} there (parametrize's injected subclass). */
     private String name() {
         String simple = getClass().getSimpleName();
-        return simple.isEmpty() ? getClass().getName() : simple;
+        if (simple.isEmpty()) simple = getClass().getName();
+        return parametrizations != null ? "Parametrized" + simple : simple;
     }
 
     private static String qualify(String prefix, String name) { return prefix.isEmpty() ? name : prefix + "." + name; }

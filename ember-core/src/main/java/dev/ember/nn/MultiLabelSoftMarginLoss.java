@@ -14,5 +14,5 @@ public class MultiLabelSoftMarginLoss extends Module {
         this.reduction = reduction;
     }
 
-    public Tensor forward(Tensor input, Tensor target) { return F.multilabelSoftMarginLoss(input, target, weight, reduction); }
+    public Tensor forward(Tensor input, Tensor target) { return F.multilabelSoftMarginLoss(input, target, read("weight", weight), reduction); }
 }

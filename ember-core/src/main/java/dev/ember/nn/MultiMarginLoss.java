@@ -21,5 +21,5 @@ public class MultiMarginLoss extends Module {
         this.reduction = reduction;
     }
 
-    public Tensor forward(Tensor input, Tensor target) { return F.multiMarginLoss(input, target, p, margin, weight, reduction); }
+    public Tensor forward(Tensor input, Tensor target) { return F.multiMarginLoss(input, target, p, margin, read("weight", weight), reduction); }
 }

@@ -20,5 +20,5 @@ public class NLLLoss extends Module {
         this.ignoreIndex = ignoreIndex;
     }
 
-    public Tensor forward(Tensor input, Tensor target) { return F.nllLoss(input, target, weight, reduction, ignoreIndex); }
+    public Tensor forward(Tensor input, Tensor target) { return F.nllLoss(input, target, read("weight", weight), reduction, ignoreIndex); }
 }

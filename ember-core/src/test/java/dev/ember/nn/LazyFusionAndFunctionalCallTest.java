@@ -119,6 +119,82 @@ class LazyFusionAndFunctionalCallTest {
                 linear.bias.detach(), bn1.weight.detach(), bn1.bias.detach(), bn1.runningMean, bn1.runningVar), "linear then bn", dev.ember.testing.TorchAssert.Tolerance.of(1e-5, 1e-5));
     }
 
+    /** fuse_conv_bn_eval(conv, bn, transpose=True): the transposed weight scaled along dim 1; grouped ones refused by the broadcast, as torch's. */
+    @Test
+    void aFusedTransposedConvolutionGivesTheConvThenBatchNormOutput() {
+        Tensor.manualSeed(12);
+        ConvTranspose2d conv = new ConvTranspose2d(3, 4, 3, 2, 1, 1, 1, true, 1);
+        BatchNorm2d bn = new BatchNorm2d(4);
+        try (var unused = Ember.noGrad()) {
+            bn.runningMean.copy_(Tensor.randn(4));
+            bn.runningVar.copy_(Tensor.rand(4).add(0.5));
+            bn.weight.copy_(Tensor.randn(4));
+            bn.bias.copy_(Tensor.randn(4));
+        }
+        conv.eval();
+        bn.eval();
+        ConvTransposeNd fused = Fusion.fuseConvBnEval(conv, bn);
+        assertTrue(fused instanceof ConvTranspose2d);
+        Tensor x = Tensor.randn(2, 3, 5, 5);
+        assertClose(fused.forward(x), Torch.call("torch.batch_norm(torch.conv_transpose2d(a, b, c, [2, 2], [1, 1], [1, 1]), d, e, f, g, False, 0.1, 1e-5, False)", x,
+                conv.weight.detach(), conv.bias.detach(), bn.weight.detach(), bn.bias.detach(), bn.runningMean, bn.runningVar), "transposed conv then bn",
+                dev.ember.testing.TorchAssert.Tolerance.of(1e-5, 1e-5));
+        ConvTranspose1d grouped = (ConvTranspose1d) new ConvTranspose1d(4, 4, 3, 1, 0, 0, 2, true, 1).eval();
+        BatchNorm1d bn1 = (BatchNorm1d) new BatchNorm1d(4).eval();
+        var e = assertThrows(IllegalArgumentException.class, () -> Fusion.fuseConvBnEval(grouped, bn1));
+        assertEquals("fuse_conv_bn_eval: a grouped transposed convolution (groups=2) cannot be fused: its weight's dim 1 holds out_channels/groups = 2, "
+                + "the batch norm's scale 4 entries", e.getMessage());
+        // torch refuses it too: fuse_conv_bn_weights multiplies the [in, out/groups, k] weight by the scale shaped [1, out, 1]
+        assertThrows(IllegalStateException.class, () -> Torch.call("a * torch.ones(4).reshape([1, -1, 1])", grouped.weight.detach()));
+    }
+
+    /** A parametrization that doubles its tensor (same shape and dtype). */
+    static final class Doubled extends Module {
+        @Override
+        public Tensor forward(Tensor original) { return original.mul(2.0); }
+    }
+
+    /**
+     * Parametrized layers hold null in their fields: fusion takes what they compute (weight_norm's
+     * weight, a doubled batch-norm weight and bias), as PyTorch's {@code conv.weight} property gives.
+     * Before, fuse_linear_bn_eval took a parametrized batch-norm weight for absent (ones).
+     */
+    @Test
+    void fusionUsesTheTensorsParametrizedLayersCompute() {
+        Tensor.manualSeed(11);
+        Conv2d conv = new Conv2d(3, 4, 3);
+        BatchNorm2d bn = new BatchNorm2d(4);
+        Linear linear = new Linear(5, 4);
+        BatchNorm1d bn1 = new BatchNorm1d(4);
+        try (var unused = Ember.noGrad()) {
+            for (NormBase b : List.of(bn, bn1)) {
+                b.runningMean.copy_(Tensor.randn(4));
+                b.runningVar.copy_(Tensor.rand(4).add(0.5));
+                b.weight.copy_(Tensor.randn(4));
+                b.bias.copy_(Tensor.randn(4));
+            }
+        }
+        Parametrizations.weightNorm(conv);
+        Parametrizations.weightNorm(linear);
+        for (NormBase b : List.of(bn, bn1)) {
+            Parametrize.registerParametrization(b, "weight", new Doubled());
+            Parametrize.registerParametrization(b, "bias", new Doubled());
+        }
+        for (Module m : List.of(conv, bn, linear, bn1)) m.eval();
+        assertNull(conv.weight);
+        assertNull(bn1.weight);
+        var tolerance = dev.ember.testing.TorchAssert.Tolerance.of(1e-5, 1e-5);
+
+        ConvNd fused = Fusion.fuseConvBnEval(conv, bn);
+        Tensor x = Tensor.randn(2, 3, 6, 6);
+        assertClose(fused.forward(x), Torch.call("torch.batch_norm(torch.conv2d(a, b, c), d, e, f, g, False, 0.1, 1e-5, False)", x, conv.tensor("weight").detach(),
+                conv.bias.detach(), bn.tensor("weight").detach(), bn.tensor("bias").detach(), bn.runningMean, bn.runningVar), "weight-normed conv then parametrized bn", tolerance);
+        Linear fusedLinear = Fusion.fuseLinearBnEval(linear, bn1);
+        Tensor xl = Tensor.randn(3, 5);
+        assertClose(fusedLinear.forward(xl), Torch.call("torch.batch_norm(torch.linear(a, b, c), d, e, f, g, False, 0.1, 1e-5, False)", xl, linear.tensor("weight").detach(),
+                linear.bias.detach(), bn1.tensor("weight").detach(), bn1.tensor("bias").detach(), bn1.runningMean, bn1.runningVar), "weight-normed linear then parametrized bn", tolerance);
+    }
+
     @Test
     void functionalCallSubstitutesForOneCallAndDifferentiates() {
         Sequential model = new Sequential(new Linear(4, 3), new ReLU(), new Linear(3, 2));

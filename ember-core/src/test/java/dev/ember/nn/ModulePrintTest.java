@@ -1,5 +1,6 @@
 package dev.ember.nn;
 
+import dev.ember.tensor.Tensor;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -52,6 +53,36 @@ class ModulePrintTest {
         assertEquals("Linear(in_features=3, out_features=1, bias=False)", new Linear(3, 1, false).toString());
         assertEquals("GELU(approximate='none')", new GELU().toString());
         assertEquals("Embedding(5, 2)", new Embedding(5, 2).toString());
+    }
+
+    static final class Doubled extends Module {
+        @Override
+        public Tensor forward(Tensor original) { return original.mul(2.0); }
+    }
+
+    /**
+     * A parametrized bias is still there (PyTorch's {@code self.bias is not None} reads the
+     * property), though the field now holds null; the class prints as parametrize's injected
+     * {@code Parametrized<name>}, and the parametrizations child follows.
+     */
+    @Test
+    void aParametrizedBiasStillPrintsAndTheClassNameSaysParametrized() {
+        Linear linear = new Linear(3, 4);
+        Parametrize.registerParametrization(linear, "bias", new Doubled());
+        assertEquals("""
+                ParametrizedLinear(
+                  in_features=3, out_features=4, bias=True
+                  (parametrizations): ModuleDict(
+                    (bias): ParametrizationList(
+                      (0): Doubled()
+                    )
+                  )
+                )""", linear.toString());
+        Conv2d conv = new Conv2d(2, 2, 3);
+        Parametrize.registerParametrization(conv, "bias", new Doubled());
+        assertEquals("  2, 2, kernel_size=(3, 3), stride=(1, 1)", conv.toString().lines().skip(1).findFirst().orElseThrow(), "no bias=False");
+        Parametrize.removeParametrizations(conv, "bias");
+        assertEquals("Conv2d(2, 2, kernel_size=(3, 3), stride=(1, 1))", conv.toString(), "removed: the plain class again");
     }
 
     @Test

@@ -735,6 +735,18 @@ class ModuleSamplesTest {
                 "torch.linear(x, weight, bias)", x(4, 10)));
         s.add(one("LazyConv2d materialized", () -> { LazyConv2d m = new LazyConv2d(4, 3); m.forward(Tensor.zeros(1, 3, 5, 5)); return m; },
                 "torch.conv2d(x, weight, bias)", x(2, 3, 6, 5)));
+        s.add(one("LazyConvTranspose2d materialized stride output_padding", () -> { LazyConvTranspose2d m = new LazyConvTranspose2d(4, 3, 2, 1, 1, 1, true, 1); m.forward(Tensor.zeros(1, 3, 5, 5)); return m; },
+                "torch.conv_transpose2d(x, weight, bias, [2, 2], [1, 1], [1, 1])", x(2, 3, 5, 5)));
+        s.add(one("LazyConvTranspose1d materialized no_batch_dim", () -> { LazyConvTranspose1d m = new LazyConvTranspose1d(2, 3); m.forward(Tensor.zeros(3, 6)); return m; },
+                "torch.conv_transpose1d(x.unsqueeze(0), weight, bias).squeeze(0)", x(3, 6)));
+        s.add(one("LazyConvTranspose3d materialized groups no_bias", () -> { LazyConvTranspose3d m = new LazyConvTranspose3d(4, 2, 1, 0, 0, 2, false, 1); m.forward(Tensor.zeros(1, 4, 3, 3, 3)); return m; },
+                "torch.conv_transpose3d(x, weight, None, [1, 1, 1], [0, 0, 0], [0, 0, 0], 2)", x(2, 4, 3, 3, 3)));
+        s.add(one("LazyInstanceNorm2d materialized", () -> { LazyInstanceNorm2d m = new LazyInstanceNorm2d(); m.forward(Tensor.zeros(1, 3, 4, 4)); return m; },
+                "torch.instance_norm(x, weight, bias, running_mean, running_var, True, 0.1, 1e-5, False)", x(2, 3, 4, 4)));
+        s.add(one("LazyInstanceNorm1d materialized eval", () -> { LazyInstanceNorm1d m = new LazyInstanceNorm1d(); m.forward(Tensor.zeros(2, 3, 5)); return (LazyInstanceNorm1d) m.eval(); },
+                "torch.instance_norm(x, weight, bias, running_mean, running_var, False, 0.1, 1e-5, False)", x(2, 3, 5)));
+        s.add(one("LazyInstanceNorm3d not affine", () -> { LazyInstanceNorm3d m = new LazyInstanceNorm3d(1e-5, 0.1, false, false); m.forward(Tensor.zeros(1, 3, 2, 3, 3)); return m; },
+                "torch.instance_norm(x, None, None, None, None, True, 0.1, 1e-5, False)", x(2, 3, 2, 3, 3)));
         s.add(one("Linear weight_norm (hook)", () -> (Linear) WeightNorm.weightNorm(new Linear(10, 8)), (m, a) -> m.call(a),
                 "torch.linear(x, torch._weight_norm(weight_v, weight_g, 0), bias)", x(4, 10)));
         s.add(one("Conv1d spectral_norm (hook) eval", () -> (Conv1d) SpectralNorm.spectralNorm(new Conv1d(3, 4, 3)).eval(), (m, a) -> m.call(a),

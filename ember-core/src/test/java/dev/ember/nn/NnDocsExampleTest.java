@@ -61,6 +61,22 @@ class NnDocsExampleTest {
     }
 
     @Test
+    void aWeightNormedConvolutionFusesWithItsComputedWeight() {
+        Conv2d conv = (Conv2d) Parametrizations.weightNorm(new Conv2d(3, 8, 3));
+        BatchNorm2d bn = new BatchNorm2d(8);
+        try (var unused = dev.ember.Ember.noGrad()) {
+            bn.runningMean.copy_(Tensor.randn(8));
+            bn.runningVar.copy_(Tensor.rand(8).add(0.5));
+        }
+        Conv2d fused = (Conv2d) Fusion.fuseConvBnEval((Conv2d) conv.eval(), (BatchNorm2d) bn.eval());   // folds g·v/‖v‖
+        Tensor x = Tensor.randn(2, 3, 6, 6);
+        assertClose(fused.forward(x), Torch.call("torch.batch_norm(torch.conv2d(a, b, c), None, None, d, e, False, 0.1, 1e-5, False)", x,
+                conv.tensor("weight").detach(), conv.bias.detach(), bn.runningMean, bn.runningVar), "fused against conv then batch norm",
+                dev.ember.testing.TorchAssert.Tolerance.of(1e-5, 1e-5));
+        org.junit.jupiter.api.Assertions.assertTrue(conv.toString().startsWith("ParametrizedConv2d("), conv.toString());
+    }
+
+    @Test
     void parametrizationsAsTheDocsShowThem() {
         Linear layer = new Linear(8, 8);
         Parametrize.registerParametrization(layer, "weight", new Symmetric());   // Symmetric: a Module, forward(X) = X.triu() + X.triu(1).mT()
@@ -92,6 +108,10 @@ class NnDocsExampleTest {
         LazyLinear head = new LazyLinear(10);
         head.forward(Tensor.randn(4, 128));                  // now in_features = 128
         org.junit.jupiter.api.Assertions.assertEquals(128, head.inFeatures);
+        LazyConvTranspose2d up = new LazyConvTranspose2d(16, 2, 2, 0, 0, 1, true, 1);
+        Tensor upsampled = up.forward(Tensor.randn(1, 32, 8, 8));               // now in_channels = 32: [1, 16, 16, 16]
+        org.junit.jupiter.api.Assertions.assertEquals(32, up.inChannels);
+        assertArrayEquals(new int[] {1, 16, 16, 16}, upsampled.shape());
         Module conv = new Conv2d(3, 4, 3), bn = new BatchNorm2d(4);
         Conv2d fused = (Conv2d) Fusion.fuseConvBnEval((Conv2d) conv.eval(), (BatchNorm2d) bn.eval());
         Tensor image = Tensor.randn(1, 3, 5, 5);

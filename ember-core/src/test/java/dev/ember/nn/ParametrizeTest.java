@@ -81,6 +81,28 @@ class ParametrizeTest {
         assertFalse(model.namedChildren().containsKey("parametrizations"));
     }
 
+    /** A parametrization that doubles its tensor. */
+    static final class Doubled extends Module {
+        @Override
+        public Tensor forward(Tensor original) { return original.mul(2.0); }
+    }
+
+    /** Losses' weight buffers are read as the layers' parameters are: a parametrized class weight or pos_weight is used, computed. */
+    @Test
+    void lossesUseTheirParametrizedWeights() {
+        Tensor logits = Tensor.randn(4, 3), classes = Tensor.of(new long[] {0, 2, 1, 2}, 4), probs = Tensor.rand(4, 3);
+        CrossEntropyLoss ce = new CrossEntropyLoss(Tensor.rand(3).add(0.5), "sum", -100, 0.0);
+        Tensor classWeight = ce.weight;
+        Parametrize.registerParametrization(ce, "weight", new Doubled());
+        assertNull(ce.weight);
+        assertClose(ce.forward(logits, classes), Torch.call("torch.cross_entropy_loss(a, b, c * 2.0, 2)", logits, classes, classWeight), "cross entropy (summed) with the doubled class weight");
+        BCEWithLogitsLoss bce = new BCEWithLogitsLoss(null, Tensor.rand(3).add(0.5), "mean");
+        Tensor posWeight = bce.posWeight;
+        Parametrize.registerParametrization(bce, "pos_weight", new Doubled());
+        assertClose(bce.forward(logits, probs), Torch.call("torch.binary_cross_entropy_with_logits(a, b, None, c * 2.0)", logits, probs, posWeight),
+                "binary cross entropy with the doubled pos_weight");
+    }
+
     @Test
     void removingWithoutLeavingParametrizedGivesTheOriginalBack() {
         Linear model = new Linear(4, 4);
@@ -232,6 +254,43 @@ class ParametrizeTest {
         assertClose(compiled.apply(x), Torch.toNd(model.forward(x).detach()), "after the original changed");
         Parametrize.removeParametrizations(model, "weight", false);
         assertClose(compiled.apply(x), Torch.toNd(model.forward(x).detach()), "after removing");
+    }
+
+    /**
+     * With {@code inline_inbuilt_nn_modules} off a built-in layer is one call_module node, run by the
+     * graph on the live layer: a weight-normed Linear computes its weight there, and a changed
+     * magnitude is seen on the next call.
+     */
+    @Test
+    void aParametrizedLayerKeptAsOneCallModuleNodeUsesItsComputedWeight() {
+        System.setProperty("ember.dynamo.inline_inbuilt_nn_modules", "false");
+        try {
+            Tensor.manualSeed(6);
+            Sequential model = new Sequential(Parametrizations.weightNorm(new Linear(4, 3)), new ReLU());
+            Fn1<Tensor, Tensor> compiled = Ember.compile(model, dev.ember.Options.backend("inductor"));
+            Tensor x = Tensor.randn(2, 4);
+            assertClose(compiled.apply(x), Torch.toNd(model.forward(x).detach()), "weight-normed Linear as a call_module node");
+            try (var unused = Ember.noGrad()) {
+                Parametrize.parametrizations(model.children().getFirst(), "weight").originals().getFirst().mul_(-2.0);
+            }
+            assertClose(compiled.apply(x), Torch.toNd(model.forward(x).detach()), "after the magnitude changed");
+        } finally {
+            System.clearProperty("ember.dynamo.inline_inbuilt_nn_modules");
+            Ember.reset();
+        }
+    }
+
+    /** Export lifts a parametrized layer's originals under their state-dict names (torch.export's targets) and computes the weight in the graph. */
+    @Test
+    void anExportedWeightNormedConvolutionNamesItsOriginalsAndComputesTheWeight() {
+        Tensor.manualSeed(8);
+        Sequential model = new Sequential(Parametrizations.weightNorm(new Conv2d(2, 3, 3)), new BatchNorm2d(3));
+        model.eval();
+        Tensor x = Tensor.randn(1, 2, 5, 5);
+        var ep = Ember.export(model, x);
+        assertEquals(java.util.Set.of("0.bias", "0.parametrizations.weight.original0", "0.parametrizations.weight.original1", "1.weight", "1.bias"),
+                ep.parameters().keySet());
+        assertClose(ep.run(x).getFirst(), Torch.toNd(model.forward(x).detach()), "exported against eager");
     }
 
     @Test

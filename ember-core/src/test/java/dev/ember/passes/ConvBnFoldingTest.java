@@ -138,6 +138,46 @@ class ConvBnFoldingTest {
         }
     }
 
+    /**
+     * A parametrized layer's field is null (its tensor moved to {@code parametrizations.weight}):
+     * the fold must take the tensors the layers compute (weight_norm's {@code g·v/‖v‖} on the
+     * convolution, a doubled weight and bias on the batch norm), not the fields. Both the
+     * parametrization ({@code torch.nn.utils.parametrizations.weight_norm}) and the old-style hook
+     * ({@code torch.nn.utils.weight_norm}) fold and give eager's result.
+     */
+    @Test
+    void aWeightNormedConvolutionAndAParametrizedBatchNormFoldAndMatchEager() {
+        for (boolean oldStyle : new boolean[] {false, true}) {
+            ConvBn m = new ConvBn(true, true);
+            m.to(DType.FLOAT64);
+            if (oldStyle) dev.ember.nn.WeightNorm.weightNorm(m.conv);
+            else dev.ember.nn.Parametrizations.weightNorm(m.conv);
+            dev.ember.nn.Parametrize.registerParametrization(m.bn, "weight", new Doubled());
+            dev.ember.nn.Parametrize.registerParametrization(m.bn, "bias", new Doubled());
+            m.eval();
+            Tensor x = Tensor.randn(2, 3, 7, 7).to(DType.FLOAT64);
+            String what = oldStyle ? "old-style weight_norm" : "weight_norm parametrization";
+            try (var s = Ember.noGrad()) {
+                assertFolded(m, x);
+                Tensor folded = compiled(o -> Ember.compile(m, o), x, null);
+                assertClose(m.forward(x), folded, 1e-12, what + ", against eager");
+                // and the weights are read afresh: a changed original folds on the next call
+                Tensor gain = oldStyle ? m.conv.parameter("weight_g") : dev.ember.nn.Parametrize.parametrizations(m.conv, "weight").originals().get(0);
+                Fn1<Tensor, Tensor> f = Ember.compile(m, Options.backend("inductor").fullgraph(true));
+                f.apply(x);
+                gain.mul_(-1.5);
+                assertClose(m.forward(x), f.apply(x), 1e-12, what + ", after the magnitude changed");
+                Ember.reset();
+            }
+        }
+    }
+
+    /** A parametrization that doubles its tensor (keeps shape and dtype, so the checked registration accepts it). */
+    static final class Doubled extends Module {
+        @Override
+        public Tensor forward(Tensor original) { return original.mul(2.0); }
+    }
+
     @Test
     void matchesEagerInFloat32AndFollowsParametersUpdatedBetweenCalls() {
         ConvBn m = new ConvBn(true, true);
