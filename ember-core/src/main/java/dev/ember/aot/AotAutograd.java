@@ -67,7 +67,7 @@ public final class AotAutograd {
         List<GraphModule> unloweredBackwards;
         SymbolicShapes shapes = gm.sizeSymbols() == null ? null : new SymbolicShapes(gm.sizeSymbols());
         if (shapes == null) {
-            split = split(gm, fakes, requiresGrad, preGradPasses);
+            split = split(gm, fakes, requiresGrad, preGradPasses, true);
             unloweredBackwards = List.of(split.unloweredBackward());
         } else {
             // Generic in its sizes: AOT's rewrites compute int arguments from concrete sizes, so the whole pipeline (joint graph,
@@ -79,8 +79,9 @@ public final class AotAutograd {
             for (int w = 0; w < worlds.size(); w++) {
                 GraphModule at = SymbolicShapes.instantiate(gm, worlds.get(w));
                 List<Object> atFakes = at.graph().placeholders().stream().map(Node::val).map(v -> (Object) v).toList();
-                perWorld.add(w == 0 ? split(at, atFakes, requiresGrad, preGradPasses)
-                        : Log.quietly(() -> split(at, atFakes, requiresGrad, preGradPasses)));
+                // logged and traced at the example sizes only
+                perWorld.add(w == 0 ? split(at, atFakes, requiresGrad, preGradPasses, true)
+                        : Log.quietly(() -> split(at, atFakes, requiresGrad, preGradPasses, false)));
             }
             Split first = perWorld.get(0);
             for (Split other : perWorld) {
@@ -116,7 +117,7 @@ public final class AotAutograd {
     /** One run of AOT's pipeline at one set of sizes: the joint graph, its partition (lowered), and the backward before lowering. */
     private record Split(JointGraph joint, Partitioner.Result parts, GraphModule unloweredBackward) {}
 
-    private static Split split(GraphModule gm, List<Object> fakes, boolean[] requiresGrad, boolean preGradPasses) {
+    private static Split split(GraphModule gm, List<Object> fakes, boolean[] requiresGrad, boolean preGradPasses, boolean traced) {
         Aot.Prepared prepared = Aot.prepareForTraining(gm, fakes, preGradPasses);
         if (!prepared.functional()) throw new NotTrainable("a mutation AOT cannot functionalize: " + prepared.keptMutation());
         String statisticsUpdate = Functionalize.batchNormUpdatingInPlace(prepared.graph().graph());
@@ -131,7 +132,7 @@ public final class AotAutograd {
             throw new NotTrainable("building the joint graph failed: " + e);
         }
         Log.artifact("aot_joint_graph", () -> "JOINT GRAPH (" + joint.primals.size() + " primals, " + joint.tangents.size() + " tangents)\n" + joint.module.code());
-        Trace.graph("aot_joint_graph", joint.module::code);
+        if (traced) Trace.graph("aot_joint_graph", joint.module::code);
         Partitioner.Result parts = Partitioner.partition(joint);
         GraphModule unloweredBackward = parts.backward().copy();   // what a backward for missing tangents is specialized from
         Aot.lower(parts.forward());
