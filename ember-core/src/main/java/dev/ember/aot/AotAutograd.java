@@ -4,6 +4,7 @@ import dev.ember.autograd.Autograd;
 import dev.ember.fx.CompiledGraph;
 import dev.ember.fx.GraphModule;
 import dev.ember.fx.Node;
+import dev.ember.fx.SymbolicShapes;
 import dev.ember.logging.CompileContext;
 import dev.ember.logging.CompileId;
 import dev.ember.logging.Log;
@@ -61,6 +62,62 @@ public final class AotAutograd {
         }
         String refusedArgument = nonDifferentiableArgumentWithHistory(gm, requiresGrad);
         if (refusedArgument != null) throw new NotTrainable(refusedArgument);
+
+        Split split;
+        List<GraphModule> unloweredBackwards;
+        SymbolicShapes shapes = gm.sizeSymbols() == null ? null : new SymbolicShapes(gm.sizeSymbols());
+        if (shapes == null) {
+            split = split(gm, fakes, requiresGrad, preGradPasses, true);
+            unloweredBackwards = List.of(split.unloweredBackward());
+        } else {
+            // Generic in its sizes: AOT's rewrites compute int arguments from concrete sizes, so the whole pipeline (joint graph,
+            // partition, lowering) runs once per assignment of the symbols and each resulting graph is generalized, as
+            // Aot.prepare does for inference. Any difference beyond int arguments (a partition that depends on the sizes) is
+            // NotGeneric: the caller compiles for the example sizes instead.
+            List<Split> perWorld = new ArrayList<>();
+            List<long[]> worlds = shapes.worlds();
+            for (int w = 0; w < worlds.size(); w++) {
+                GraphModule at = SymbolicShapes.instantiate(gm, worlds.get(w));
+                List<Object> atFakes = at.graph().placeholders().stream().map(Node::val).map(v -> (Object) v).toList();
+                // logged and traced at the example sizes only
+                perWorld.add(w == 0 ? split(at, atFakes, requiresGrad, preGradPasses, true)
+                        : Log.quietly(() -> split(at, atFakes, requiresGrad, preGradPasses, false)));
+            }
+            Split first = perWorld.get(0);
+            for (Split other : perWorld) {
+                if (other.parts().saved().size() != first.parts().saved().size()) {
+                    throw new SymbolicShapes.NotGeneric("the partitioner saves " + other.parts().saved().size() + " values at other sizes, "
+                            + first.parts().saved().size() + " at the example sizes");
+                }
+            }
+            GraphModule forward = generic(shapes, perWorld.stream().map(x -> x.parts().forward()).toList(), "forward");
+            GraphModule backward = generic(shapes, perWorld.stream().map(x -> x.parts().backward()).toList(), "backward");
+            Partitioner.Result p = first.parts();
+            split = new Split(first.joint(), new Partitioner.Result(forward, backward, p.saved(), p.recomputed(), p.savedBytes(), p.naiveBytes()),
+                    first.unloweredBackward());
+            unloweredBackwards = perWorld.stream().map(Split::unloweredBackward).toList();
+            Log.of("dynamic").info(() -> "training graph generic in " + gm.sizeSymbols().symbols().stream().map(sy -> "s" + sy.id()).toList()
+                    + ": one forward and one backward graph for every size in range");
+        }
+        Partitioner.Result parts = split.parts();
+        Log.artifact("aot_graphs", () -> "FORWARD GRAPH\n" + parts.forward().code() + "\nBACKWARD GRAPH\n" + parts.backward().code());
+        Trace.graph("aot_forward_graph", parts.forward()::code);
+        Trace.graph("aot_backward_graph", parts.backward()::code);
+
+        List<FakeTensor> forwardInputs = new ArrayList<>();
+        for (Object f : fakes) forwardInputs.add(f instanceof FakeTensor t ? t : null);
+        CompiledGraph forward = compiler.compile(parts.forward(), forwardInputs, "forward");
+        List<FakeTensor> backwardInputs = new ArrayList<>();
+        for (Node p : parts.backward().graph().placeholders()) backwardInputs.add(new FakeTensor(TensorMeta.contiguous(((Tensor) p.val()).dtype(), ((Tensor) p.val()).shape())));
+        CompiledGraph backward = compiler.compile(parts.backward(), backwardInputs, "backward");
+        return new Trained(forward, backward, readsSaved(parts.backward(), parts.saved().size()), split.joint(), parts, requiresGrad, split.joint().outputsReached(),
+                new Specializations(unloweredBackwards, shapes, backwardInputs, compiler));
+    }
+
+    /** One run of AOT's pipeline at one set of sizes: the joint graph, its partition (lowered), and the backward before lowering. */
+    private record Split(JointGraph joint, Partitioner.Result parts, GraphModule unloweredBackward) {}
+
+    private static Split split(GraphModule gm, List<Object> fakes, boolean[] requiresGrad, boolean preGradPasses, boolean traced) {
         Aot.Prepared prepared = Aot.prepareForTraining(gm, fakes, preGradPasses);
         if (!prepared.functional()) throw new NotTrainable("a mutation AOT cannot functionalize: " + prepared.keptMutation());
         String statisticsUpdate = Functionalize.batchNormUpdatingInPlace(prepared.graph().graph());
@@ -75,24 +132,27 @@ public final class AotAutograd {
             throw new NotTrainable("building the joint graph failed: " + e);
         }
         Log.artifact("aot_joint_graph", () -> "JOINT GRAPH (" + joint.primals.size() + " primals, " + joint.tangents.size() + " tangents)\n" + joint.module.code());
-        Trace.graph("aot_joint_graph", joint.module::code);
+        if (traced) Trace.graph("aot_joint_graph", joint.module::code);
         Partitioner.Result parts = Partitioner.partition(joint);
         GraphModule unloweredBackward = parts.backward().copy();   // what a backward for missing tangents is specialized from
         Aot.lower(parts.forward());
         Aot.lower(parts.backward());
         Log.artifact("partitioner", parts::report);
-        Log.artifact("aot_graphs", () -> "FORWARD GRAPH\n" + parts.forward().code() + "\nBACKWARD GRAPH\n" + parts.backward().code());
-        Trace.graph("aot_forward_graph", parts.forward()::code);
-        Trace.graph("aot_backward_graph", parts.backward()::code);
+        return new Split(joint, parts, unloweredBackward);
+    }
 
-        List<FakeTensor> forwardInputs = new ArrayList<>();
-        for (Object f : fakes) forwardInputs.add(f instanceof FakeTensor t ? t : null);
-        CompiledGraph forward = compiler.compile(parts.forward(), forwardInputs, "forward");
-        List<FakeTensor> backwardInputs = new ArrayList<>();
-        for (Node p : parts.backward().graph().placeholders()) backwardInputs.add(new FakeTensor(TensorMeta.contiguous(((Tensor) p.val()).dtype(), ((Tensor) p.val()).shape())));
-        CompiledGraph backward = compiler.compile(parts.backward(), backwardInputs, "backward");
-        return new Trained(forward, backward, readsSaved(parts.backward(), parts.saved().size()), joint, parts, requiresGrad, joint.outputsReached(),
-                new Specializations(unloweredBackward, backwardInputs, compiler));
+    /**
+     * One graph generic in the symbols from {@code perWorld} (the same graph made at each of {@code shapes}' worlds), its
+     * symbols read from its own inputs: a backward graph's come from the saved values and tangents.
+     */
+    private static GraphModule generic(SymbolicShapes shapes, List<GraphModule> perWorld, String which) {
+        GraphModule g = shapes.generalize(new ArrayList<>(perWorld));
+        try {
+            g.setSizeSymbols(shapes.symbols().readFrom(g.graph().placeholders()));
+        } catch (IllegalStateException e) {
+            throw new SymbolicShapes.NotGeneric("the " + which + " graph's inputs do not carry every symbol: " + e.getMessage());
+        }
+        return g;
     }
 
     /**
@@ -128,7 +188,9 @@ public final class AotAutograd {
      * per set of missing tangents (see {@link MissingTangents}).
      */
     private static final class Specializations {
-        private final GraphModule backward;
+        /** The backward before lowering, at each world of {@code shapes} (one graph when the sizes are static). */
+        private final List<GraphModule> backwards;
+        private final SymbolicShapes shapes;
         private final List<FakeTensor> inputs;
         private final GraphCompiler compiler;
         private final java.util.Map<String, Specialized> compiled = new java.util.concurrent.ConcurrentHashMap<>();
@@ -141,20 +203,28 @@ public final class AotAutograd {
         /** No specialization: the backward as compiled, given zero tangents. */
         private static final Specialized NONE = new Specialized(null, null, null);
 
-        Specializations(GraphModule backward, List<FakeTensor> inputs, GraphCompiler compiler) {
-            this.backward = backward;
+        Specializations(List<GraphModule> backwards, SymbolicShapes shapes, List<FakeTensor> inputs, GraphCompiler compiler) {
+            this.backwards = backwards;
+            this.shapes = shapes;
             this.inputs = inputs;
             this.compiler = compiler;
         }
 
         Specialized forPresent(int savedCount, boolean[] present) {
             return compiled.computeIfAbsent(Arrays.toString(present), key -> inCompileContext(() -> Aot.forTraining(() -> {
-                MissingTangents.Specialized s = MissingTangents.specialize(backward, savedCount, present);
-                if (s == null) return NONE;
-                Aot.lower(s.backward());
+                List<GraphModule> perWorld = new ArrayList<>();
+                MissingTangents.Specialized s = null;
+                for (GraphModule backward : backwards) {
+                    MissingTangents.Specialized at = MissingTangents.specialize(backward, savedCount, present);
+                    if (at == null) return NONE;
+                    Aot.lower(at.backward());
+                    perWorld.add(at.backward());
+                    if (s == null) s = at;
+                }
+                GraphModule graph = shapes == null ? s.backward() : generic(shapes, perWorld, "backward");
                 Log.artifact("aot_graphs", () -> "BACKWARD GRAPH without " + MissingTangents.describe(present)
-                        + " (those outputs received no gradient)\n" + s.backward().code());
-                return new Specialized(compiler.compile(s.backward(), inputs, "backward"), s.noGradient(), readsSaved(s.backward(), savedCount));
+                        + " (those outputs received no gradient)\n" + graph.code());
+                return new Specialized(compiler.compile(graph, inputs, "backward"), s.noGradient(), readsSaved(graph, savedCount));
             })));
         }
 
@@ -228,7 +298,8 @@ public final class AotAutograd {
                         Tensor g = gradOutputs[o];
                         present[tangent++] = g != null;
                         allPresent &= g != null;
-                        in[k++] = g == null ? Tensor.zeros(m.dtype(), m.shape()) : (g.dtype() == m.dtype() ? g : g.to(m.dtype())).contiguous();
+                        // the output's own shape: a graph generic in its sizes has no fixed tangent shape
+                        in[k++] = g == null ? Tensor.zeros(m.dtype(), ((Tensor) outs[o]).shape()) : (g.dtype() == m.dtype() ? g : g.to(m.dtype())).contiguous();
                     }
                     // a missing gradient is not a zero one: 0 times an infinite derivative is NaN where eager computes nothing
                     Specializations.Specialized special = allPresent ? null : specializations.forPresent(saved.length, present);

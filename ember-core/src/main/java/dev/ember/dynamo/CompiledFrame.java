@@ -445,7 +445,6 @@ public final class CompiledFrame {
         String backend = options.getBackendName();
         // another backend compiles the graph as it is; its code records nothing, so CacheEntry runs the graph op by op when gradients are needed
         if (!AOT_BACKENDS.contains(backend)) return compileWithBackend(gm, fakes, inputs);
-        if (gm.sizeSymbols() != null) throw new dev.ember.fx.SymbolicShapes.NotGeneric("training graphs are compiled for static sizes (dynamic training graphs are not supported yet)");
         try {
             return AotAutograd.compile(gm, inputs, backend.equals("inductor"), (graph, graphFakes, which) -> HARNESS.compile(graph, graphFakes, () -> null, options, name() + " (" + which + ")"));
         } catch (AotAutograd.NotTrainable e) {

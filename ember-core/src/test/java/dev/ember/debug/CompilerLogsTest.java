@@ -65,21 +65,24 @@ class CompilerLogsTest {
         assertTrue(out.contains("TENSOR_MATCH: L['x'] f32["), out);
     }
 
-    /** A training graph stays static: the second size change must not promise a symbol again, and says what happens instead. */
+    /** A mean over the batch divides by a float the lowered training graph cannot keep generic in the batch size. */
+    static Tensor centered(Tensor x, Tensor scale) { return x.sub(x.mean(0, true)).mul(scale); }
+
+    /** A graph kept static: the second size change must not promise a symbol again, and says what happens instead. */
     @Test
-    void aTrainingGraphKeptStaticSaysSoAtTheNextRecompile() {
-        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) DebugPrograms::scaleShift);
-        Tensor shift = Tensor.randn(4).requiresGrad(true);
+    void aGraphKeptStaticSaysSoAtTheNextRecompile() {
+        var f = Ember.compile((Fn2<Tensor, Tensor, Tensor>) CompilerLogsTest::centered);
+        Tensor scale = Tensor.randn(4).requiresGrad(true);
         String out = capture("recompiles", () -> {
-            for (int rows : new int[] {3, 5, 7}) f.apply(Tensor.randn(rows, 4), shift).sum().backward();
+            for (int rows : new int[] {3, 5, 7}) f.apply(Tensor.randn(rows, 4), scale).sum().backward();
         });
         int first = out.indexOf("expected 3, actual 5"), second = out.indexOf("expected 5, actual 7");
         assertTrue(first >= 0 && second > first, out);
         assertTrue(out.substring(first, second).contains("(a size that changes becomes a symbol at this recompile"), "the first change promises a symbol: " + out);
         String after = out.substring(second);
-        assertTrue(after.contains("(the newest graph was compiled for its sizes only: training graphs are compiled for static sizes"), after);
+        assertTrue(after.contains("(the newest graph was compiled for its sizes only: "), after);
         assertTrue(after.contains("so each new size compiles again, up to the recompile limit"), after);
-        assertFalse(after.contains("becomes a symbol at this recompile"), "no promise the training graph cannot keep: " + after);
+        assertFalse(after.contains("becomes a symbol at this recompile"), "no promise the graph cannot keep: " + after);
     }
 
     @Test

@@ -114,9 +114,11 @@ public final class DifferentialRunner {
     private static Result runAll(LoadedRun p, List<Config> configs) {
         Observed eager = observeEager(p, false);
         List<Variant> variants = new ArrayList<>(renewedRuns(p));
-        variants.addAll(resizedRuns(p));
+        variants.addAll(resizedRuns(p, false));
         Observed eagerTraining = configs.stream().anyMatch(Config::training) ? observeEager(p, true) : null;
         References trainingRefs = eagerTraining != null && eagerTraining.error == null ? new References(p, true) : References.NONE;
+        // the training configurations' new batch sizes: the recompile makes the batch a symbol in the forward and backward graphs
+        List<Variant> trainingVariants = eagerTraining != null && eagerTraining.error == null ? resizedRuns(p, true) : List.of();
         References refs = eager.error == null ? new References(p, false) : References.NONE;
         boolean loops = p.trainsParameters() && configs.stream().anyMatch(Config::steps);
         Observed eagerSteps = loops ? observeSteps(p, args -> Calls.apply(p.fn(), args), opt -> opt) : null;
@@ -127,6 +129,7 @@ public final class DifferentialRunner {
             trainingRefs.float64Now();
             stepsRefs.float64Now();
             for (Variant v : variants) v.refs().float64Now();
+            for (Variant v : trainingVariants) v.refs().float64Now();
         }
         Map<Config, Disagreement> outcomes = new java.util.LinkedHashMap<>();
         Path cacheDir;
@@ -147,7 +150,7 @@ public final class DifferentialRunner {
                 }
                 if (c.scoped()) scopedAllocation(true);
                 try {
-                    outcomes.put(c, c.training() ? runTraining(p, c, eagerTraining, trainingRefs)
+                    outcomes.put(c, c.training() ? runTraining(p, c, eagerTraining, trainingRefs, trainingVariants)
                             : runConfig(p, c, eager, refs, cacheDir, coldModes, variants));
                 } finally {
                     if (c.scoped()) scopedAllocation(false);
@@ -217,7 +220,7 @@ public final class DifferentialRunner {
     }
 
     /** A training configuration: outputs, inputs after the call and the inputs' gradients against eager training's and its references. */
-    private static Disagreement runTraining(LoadedRun p, Config c, Observed eager, References refs) {
+    private static Disagreement runTraining(LoadedRun p, Config c, Observed eager, References refs, List<Variant> variants) {
         Ember.reset();
         Object compiled = Calls.compile(p.fn(), c.options());
         for (int call = 1; call <= CALLS; call++) {
@@ -226,6 +229,11 @@ public final class DifferentialRunner {
             // past the refusal, the compiled call may return, or meet a refusal eager would have met further on
             if (eager.error != null && liftedByFunctionalization(eager.error) && (got.error == null || isAutogradRefusal(got.error))) continue;
             Disagreement f = judge(callName(call), eager, got, refs);
+            if (f != null) return f;
+        }
+        for (Variant v : variants) {
+            Observed got = observeSimd(v.run(), args -> Calls.apply(compiled, args), true, c.scoped());
+            Disagreement f = judge(v.what() + " (forward and backward)", v.eager(), got, v.refs());
             if (f != null) return f;
         }
         return null;
@@ -799,14 +807,14 @@ public final class DifferentialRunner {
      * dynamic makes it a symbol at the first and reuses the symbolic graph at the second); none
      * where eager refuses the new sizes (the program depends on them) or an input is not floating point.
      */
-    private static List<Variant> resizedRuns(LoadedRun p) {
+    private static List<Variant> resizedRuns(LoadedRun p, boolean training) {
         List<Variant> out = new ArrayList<>();
         for (int grow : new int[] {3, 7}) {
             if (resizedBatch(p.inputs().get(), grow) == null) break;
             LoadedRun run = p.on(() -> resizedBatch(p.inputs().get(), grow));
-            Observed eager = observeEager(run, false);
+            Observed eager = observeEager(run, training);
             if (eager.error != null) break;
-            out.add(new Variant("a call with dimension 0 grown by " + grow, run, eager, new References(run, false)));
+            out.add(new Variant("a call with dimension 0 grown by " + grow, run, eager, new References(run, training)));
         }
         return out;
     }
