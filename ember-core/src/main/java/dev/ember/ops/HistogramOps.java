@@ -27,7 +27,7 @@ public final class HistogramOps {
                 checkInput(self, a.optTensor(2));
                 if (bins.dtype() != self.dtype()) {
                     throw new IllegalArgumentException("torch.histogramdd: input tensor and bins tensors should have the same dtype, but got input with dtype "
-                            + typeName(self.dtype()) + " and bins for dimension 0 with dtype " + typeName(bins.dtype()));
+                            + PointwiseOps.typeMetaName(self.dtype()) + " and bins for dimension 0 with dtype " + PointwiseOps.typeMetaName(bins.dtype()));
                 }
                 if (bins.dim() != 1) {
                     throw new IllegalArgumentException("torch.histogramdd: bins tensor should have one dimension, but got " + bins.dim()
@@ -76,7 +76,7 @@ public final class HistogramOps {
         }
         if (weight != null && weight.dtype() != self.dtype()) {
             throw new IllegalArgumentException("torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should have the same dtype, but got input("
-                    + typeName(self.dtype()) + "), and weight(" + typeName(weight.dtype()) + ")");
+                    + PointwiseOps.typeMetaName(self.dtype()) + "), and weight(" + PointwiseOps.typeMetaName(weight.dtype()) + ")");
         }
     }
 
@@ -151,16 +151,6 @@ public final class HistogramOps {
         };
     }
 
-    /** A dtype as ATen's messages print one (caffe2's TypeMeta name). */
-    private static String typeName(DType d) {
-        return switch (d) {
-            case FLOAT32 -> "float";
-            case FLOAT64 -> "double";
-            case INT32 -> "int";
-            case INT64 -> "long int";
-            case BOOL -> "bool";
-        };
-    }
 
     /** A double as C++'s stream prints it in ATen's messages. */
     private static String cNumber(double x) {
