@@ -570,11 +570,9 @@ public final class ReductionOps {
     }
 
     /** y · (grad − Σ grad·y), y the softmax. */
+    /** ATen's formula, {@code _softmax_backward_data(grad, result, dim, self.dtype)}: the formula has one definition, that op's. */
     private static Object[] softmaxBackward(Grad g) {
-        Object y = g.result(), grad = g.grad();
-        int[] dim = {g.reducedDims(g.argMeta(0), g.value(1))[0]};
-        if (g.argMeta(0).dim() == 0) return new Object[] {g.zeros(g.argMeta(0))};
-        return new Object[] {g.mul(y, g.sub(grad, g.sumDims(g.mul(grad, y), dim, true)))};
+        return new Object[] {g.call(SoftmaxInternalOps.SOFTMAX_BACKWARD_DATA, g.grad(), g.result(), g.value(1), g.argMeta(0).dtype())};
     }
 
     /** grad − exp(y) · Σ grad, y the log-softmax. */
