@@ -221,7 +221,16 @@ public final class AotAutograd {
                     perWorld.add(at.backward());
                     if (s == null) s = at;
                 }
-                GraphModule graph = shapes == null ? s.backward() : generic(shapes, perWorld, "backward");
+                GraphModule graph;
+                try {
+                    graph = shapes == null ? s.backward() : generic(shapes, perWorld, "backward");
+                } catch (SymbolicShapes.NotGeneric e) {
+                    // made during a backward pass, where no recompile can follow: the generic backward with zero tangents, as
+                    // when the specialization cannot be made at all
+                    Log.of("dynamic").info(() -> "the backward without " + MissingTangents.describe(present) + " is not generic (" + e.getMessage()
+                            + "): the full backward runs, given zero tangents");
+                    return NONE;
+                }
                 Log.artifact("aot_graphs", () -> "BACKWARD GRAPH without " + MissingTangents.describe(present)
                         + " (those outputs received no gradient)\n" + graph.code());
                 return new Specialized(compiler.compile(graph, inputs, "backward"), s.noGradient(), readsSaved(graph, savedCount));
