@@ -73,6 +73,7 @@ class ExampleAndDemoTest {
     void dynamicShapesExampleCompilesTwiceForEightBatchSizes() {
         String out = run("example", "dynamic-shapes");
         assertTrue(out.contains("batch 256: 2 compile(s) so far"), out);
+        assertTrue(out.contains("training batch  64: 2 compile(s) so far"), "a training step takes the symbolic batch too: " + out);
         assertTrue(out.contains("Tensor l_images_ /* f32[s0, 1, 8, 8] */") && out.contains("SYMBOLIC_SHAPE: 2 <= images.size(0)"), out);
         assertTrue(out.contains("Range constraints: {s0=VR[2, 1024]}") && out.contains("input 'images' dimension 0 is 2000, outside the range"), out);
     }
