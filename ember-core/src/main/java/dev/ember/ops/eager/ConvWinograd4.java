@@ -15,7 +15,7 @@ import java.util.Arrays;
  * Winograd F(4x4, 3x3) float32 convolution: the same convolutions as {@link ConvWinograd}
  * (3x3 kernel, stride 1, dilation 1, any padding, groups, batch, input strides, bias or none) with
  * 4x4 output tiles computed from the 6x6 input patch under each, on the interpolation points
- * 0, ±1, ±2 and ∞ (Lavin and Gray): {@code Y = Aᵀ [Σ_c U ⊙ V] A}, {@code U = G g Gᵀ} (in double,
+ * 0, ±3/2, ±2/3 and ∞: {@code Y = Aᵀ [Σ_c U ⊙ V] A}, {@code U = G g Gᵀ} (in double,
  * once per call), {@code V = Bᵀ d B}. 36 multiply-adds per tile, channel and output channel make 16
  * outputs, 2.25 per output against F(2x2, 3x3)'s 4 and the direct kernel's 9; the transforms
  * move fewer floats per output too (36 per 16 outputs against 16 per 4), though each takes more
@@ -32,14 +32,21 @@ import java.util.Arrays;
  * six contiguous vector loads; output rows are put back together from the four phases by two
  * rounds of two-vector interleaves.
  *
- * <p>Accuracy, and why it is a switch. The transforms' larger coefficients (up to 8 in {@code A}, 5
- * in {@code B}, sixths and twenty-fourths in {@code G}) cost precision: against float64 on randn
- * inputs with weights randn / sqrt(9C) (outputs of rms about 1), 2 x 64→64 56x56, the largest
- * error was 4.8e-5 against F(2x2)'s 1.85e-6 ({@code ConvWinograd4Test}), beyond the 1e-5 absolute
- * tolerance {@code torch.testing.assert_close} gives float32. Measured on the Zen 5 host, one
- * 8 x 64→64 56x56 convolution took 4.8-5.0 ms against F(2x2)'s 5.9-6.3 (best of a 8-second loop,
- * helpers paused, session 35): 1.2x for 26 times the error. So it runs only when asked for
- * ({@link #enabled}).
+ * <p>Accuracy, and the choice of points. A Winograd algorithm is exact in real arithmetic for any
+ * distinct points; in float32 its error grows with the transforms' coefficients. Lavin and Gray's
+ * points 0, ±1, ±2 (coefficients up to 8 in {@code A}, 5 in {@code B}) gave a largest error of
+ * 4.8e-5 against float64 (2 x 64→64 56x56, randn inputs, weights randn / sqrt(9C): outputs of rms
+ * about 1), 26 times F(2x2)'s 1.85e-6 and ten times the direct kernel's 4.8e-6, so until session 42
+ * this kernel was a switch. A simulation of every set of 0 and four more points from ±1/4, ±1/3,
+ * ±1/2, ±2/3, ±1, ±3/2, ±2, ±3, ±4 (float32 transforms, GEMM and rounding as here:
+ * {@code ember-bench/peer/winograd_points.py}, docs/tuning.md) put 0, ±3/2, ±2/3 first: largest
+ * error 7e-6 and rms 7.6e-7 where Lavin's had 3.2e-5 and 1.6e-6 and the direct sum 4.5e-6 and
+ * 4.2e-7, in the same ratios on ReLU outputs. Here (ConvWinograd4Test, with a bias) it measured
+ * 7.9e-6 where the direct kernel has 7.7e-6: within float32's default tolerance of
+ * libtorch's float64 result, and of the direct kernel's order. {@code Bᵀ}'s and {@code A}'s
+ * coefficients are no longer powers of two (97/36, 4/9, 9/4, 3/2, 2/3, 27/8, 8/27), which costs a
+ * few multiplies per transform and is rounded to float once. So it is the default where it
+ * applies ({@link #applies}), off with {@code EMBER_CONV_WINOGRAD4=0}.
  */
 final class ConvWinograd4 {
     private ConvWinograd4() {}
@@ -49,6 +56,13 @@ final class ConvWinograd4 {
     private static final int OB = ConvWinograd.OB;
     /** Transformed positions per tile: 6x6. */
     private static final int XI = 36;
+
+    // The transforms' coefficients (the interpolation points ±3/2 and ±2/3: see the class comment), each rounded to float once.
+    private static final FloatVector MINUS_97_36 = constant(-97.0 / 36), MINUS_4_9 = constant(-4.0 / 9), MINUS_9_4 = constant(-9.0 / 4);
+    private static final FloatVector PLUS_3_2 = constant(3.0 / 2), MINUS_3_2 = constant(-3.0 / 2), PLUS_2_3 = constant(2.0 / 3), MINUS_2_3 = constant(-2.0 / 3);
+    private static final FloatVector PLUS_9_4 = constant(9.0 / 4), PLUS_4_9 = constant(4.0 / 9), PLUS_27_8 = constant(27.0 / 8), PLUS_8_27 = constant(8.0 / 27);
+
+    private static FloatVector constant(double value) { return FloatVector.broadcast(S, (float) value); }
 
     /** The warm-up slice: 16 channels, a 30x30 output (64 tiles, partial tiles at both edges). */
     private static final Conv2d.Slice SLICE = Conv2d.Slice.of(16, 30);
@@ -61,32 +75,31 @@ final class ConvWinograd4 {
     static boolean supports(DType dtype, Conv2dGeometry g) { return ConvWinograd.supports(dtype, g); }
 
     /**
-     * Whether conv2d may use this kernel: off unless asked for ({@code -Dember.conv.winograd4=true} or
-     * {@code EMBER_CONV_WINOGRAD4=1}), as PyTorch leaves TF32 convolutions to a switch: its error is
-     * about 26 times F(2x2)'s (docs/tuning.md, "Faster, less exact convolutions").
+     * Whether conv2d may use this kernel: on unless switched off ({@code -Dember.conv.winograd4=false}
+     * or {@code EMBER_CONV_WINOGRAD4=0}), which gives F(2x2, 3x3)'s results on every shape.
      */
     static volatile boolean enabled = switchedOn(System.getProperty("ember.conv.winograd4", System.getenv("EMBER_CONV_WINOGRAD4")));
 
     /**
-     * The switch's value: {@code 1}/{@code true} on, unset, empty, {@code 0}/{@code false} off; anything
-     * else is reported on stderr, naming the values, and leaves it off (a switch changes speed and
-     * rounding, never stops a program: as {@code EMBER_BLAS} does).
+     * The switch's value: unset, empty, {@code 1}/{@code true} on, {@code 0}/{@code false} off;
+     * anything else is reported on stderr, naming the values, and leaves it on (a switch changes
+     * speed and rounding, never stops a program: as {@code EMBER_BLAS} does).
      */
     static boolean switchedOn(String value) {
-        if (value == null) return false;
+        if (value == null) return true;
         return switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
-            case "1", "true" -> true;
-            case "", "0", "false" -> false;
+            case "", "1", "true" -> true;
+            case "0", "false" -> false;
             default -> {
                 System.err.println("ember: EMBER_CONV_WINOGRAD4 (or -Dember.conv.winograd4) = '" + value
-                        + "': expected 1, true, 0 or false; Winograd F(4x4) stays off");
-                yield false;
+                        + "': expected 1, true, 0 or false; Winograd F(4x4) stays on");
+                yield true;
             }
         };
     }
 
     /**
-     * Whether {@link Conv2d} runs this kernel rather than F(2x2, 3x3): switched on ({@link #enabled}),
+     * Whether {@link Conv2d} runs this kernel rather than F(2x2, 3x3): not switched off ({@link #enabled}),
      * supported, at least 64 channels per group in and out (at most 256 each, where {@code U} stays
      * within L2), and at least 196 tiles per image (a 56x56 output): fewer tiles leave partial blocks.
      */
@@ -175,20 +188,20 @@ final class ConvWinograd4 {
     }
 
     /**
-     * The six values {@code z = d B} ({@code Bᵀ}'s rows: 4,0,-5,0,1,0 / 0,-4,-4,1,1,0 /
-     * 0,4,-4,-1,1,0 / 0,-2,-1,2,1,0 / 0,2,-1,-2,1,0 / 0,4,0,-5,0,1) into {@code out[at + r*step]}.
+     * The six values {@code z = d B} ({@code Bᵀ}'s rows: 1,0,-97/36,0,1,0 / 0,-2/3,-4/9,3/2,1,0 /
+     * 0,2/3,-4/9,-3/2,1,0 / 0,-3/2,-9/4,2/3,1,0 / 0,3/2,-9/4,-2/3,1,0 / 0,1,0,-97/36,0,1) into
+     * {@code out[at + r*step]}.
      */
     private static void rowTimesB(FloatVector d0, FloatVector d1, FloatVector d2, FloatVector d3, FloatVector d4, FloatVector d5,
                                   float[] out, int at, int step) {
-        FloatVector four = FloatVector.broadcast(S, 4f), minusFour = FloatVector.broadcast(S, -4f), minusFive = FloatVector.broadcast(S, -5f);
-        FloatVector s = d2.fma(minusFour, d4), t = d1.fma(minusFour, d3);
-        FloatVector p = d4.sub(d2), q = d3.sub(d1).add(d3.sub(d1));
-        d0.fma(four, d2.fma(minusFive, d4)).intoArray(out, at);
+        FloatVector s = d2.fma(MINUS_4_9, d4), t = d3.fma(PLUS_3_2, d1.mul(MINUS_2_3));
+        FloatVector p = d2.fma(MINUS_9_4, d4), q = d3.fma(PLUS_2_3, d1.mul(MINUS_3_2));
+        d2.fma(MINUS_97_36, d0.add(d4)).intoArray(out, at);
         s.add(t).intoArray(out, at + step);
         s.sub(t).intoArray(out, at + 2 * step);
         p.add(q).intoArray(out, at + 3 * step);
         p.sub(q).intoArray(out, at + 4 * step);
-        d1.fma(four, d3.fma(minusFive, d5)).intoArray(out, at + 5 * step);
+        d3.fma(MINUS_97_36, d1.add(d5)).intoArray(out, at + 5 * step);
     }
 
     /**
@@ -217,8 +230,8 @@ final class ConvWinograd4 {
                 FloatVector t4 = FloatVector.fromArray(S, tmp, at + 4 * L), t5 = FloatVector.fromArray(S, tmp, at + 5 * L);
                 // (Aᵀ M) A along the row: y0..y3 per tile, then interleaved into the row's 4L columns
                 FloatVector a = t1.add(t2), d = t1.sub(t2), c3 = t3.add(t4), e = t3.sub(t4);
-                FloatVector y0 = t0.add(a).add(c3).add(b), y1 = e.fma(FloatVector.broadcast(S, 2f), d).add(b);
-                FloatVector y2 = c3.fma(FloatVector.broadcast(S, 4f), a).add(b), y3 = e.fma(FloatVector.broadcast(S, 8f), d).add(t5).add(b);
+                FloatVector y0 = t0.add(a).add(c3).add(b), y1 = d.fma(PLUS_3_2, e.mul(PLUS_2_3)).add(b);
+                FloatVector y2 = a.fma(PLUS_9_4, c3.mul(PLUS_4_9)).add(b), y3 = d.fma(PLUS_27_8, e.fma(PLUS_8_27, t5)).add(b);
                 FloatVector p = ConvWinograd.ZIP_LO.selectFrom(y0, y2), pq = ConvWinograd.ZIP_HI.selectFrom(y0, y2);
                 FloatVector rr = ConvWinograd.ZIP_LO.selectFrom(y1, y3), rs = ConvWinograd.ZIP_HI.selectFrom(y1, y3);
                 FloatVector w0 = ConvWinograd.ZIP_LO.selectFrom(p, rr), w1 = ConvWinograd.ZIP_HI.selectFrom(p, rr);
@@ -251,16 +264,16 @@ final class ConvWinograd4 {
     }
 
     /**
-     * {@code Aᵀ m} of a column of six ({@code Aᵀ}'s rows: 1,1,1,1,1,0 / 0,1,-1,2,-2,0 / 0,1,1,4,4,0 /
-     * 0,1,-1,8,-8,1) into {@code out[at + r*step]}.
+     * {@code Aᵀ m} of a column of six ({@code Aᵀ}'s rows: 1,1,1,1,1,0 / 0,3/2,-3/2,2/3,-2/3,0 /
+     * 0,9/4,9/4,4/9,4/9,0 / 0,27/8,-27/8,8/27,-8/27,1) into {@code out[at + r*step]}.
      */
     private static void columnTimesA(FloatVector m0, FloatVector m1, FloatVector m2, FloatVector m3, FloatVector m4, FloatVector m5,
                                      float[] out, int at, int step) {
         FloatVector a = m1.add(m2), d = m1.sub(m2), c = m3.add(m4), e = m3.sub(m4);
         m0.add(a).add(c).intoArray(out, at);
-        e.fma(FloatVector.broadcast(S, 2f), d).intoArray(out, at + step);
-        c.fma(FloatVector.broadcast(S, 4f), a).intoArray(out, at + 2 * step);
-        e.fma(FloatVector.broadcast(S, 8f), d).add(m5).intoArray(out, at + 3 * step);
+        d.fma(PLUS_3_2, e.mul(PLUS_2_3)).intoArray(out, at + step);
+        a.fma(PLUS_9_4, c.mul(PLUS_4_9)).intoArray(out, at + 2 * step);
+        d.fma(PLUS_27_8, e.fma(PLUS_8_27, m5)).intoArray(out, at + 3 * step);
     }
 
     /**
@@ -299,15 +312,16 @@ final class ConvWinograd4 {
     }
 
     /**
-     * {@code G (g0, g1, g2)ᵀ} into {@code out[at + r*step]}: G's rows 1/4,0,0 / -1/6,-1/6,-1/6 /
-     * -1/6,1/6,-1/6 / 1/24,1/12,1/6 / 1/24,-1/12,1/6 / 0,0,1.
+     * {@code G (g0, g1, g2)ᵀ} into {@code out[at + r*step]}: G's rows 1,0,0 / 8/65,12/65,18/65 /
+     * 8/65,-12/65,18/65 / -81/130,-27/65,-18/65 / -81/130,27/65,-18/65 / 0,0,1.
      */
     private static void timesG(double g0, double g1, double g2, double[] out, int at, int step) {
-        out[at] = g0 / 4;
-        out[at + step] = -(g0 + g1 + g2) / 6;
-        out[at + 2 * step] = -(g0 - g1 + g2) / 6;
-        out[at + 3 * step] = g0 / 24 + g1 / 12 + g2 / 6;
-        out[at + 4 * step] = g0 / 24 - g1 / 12 + g2 / 6;
+        double even = 8 * g0 + 18 * g2, odd = 12 * g1, evenFar = 40.5 * g0 + 18 * g2, oddFar = 27 * g1;
+        out[at] = g0;
+        out[at + step] = (even + odd) / 65;
+        out[at + 2 * step] = (even - odd) / 65;
+        out[at + 3 * step] = -(evenFar + oddFar) / 65;
+        out[at + 4 * step] = -(evenFar - oddFar) / 65;
         out[at + 5 * step] = g2;
     }
 }

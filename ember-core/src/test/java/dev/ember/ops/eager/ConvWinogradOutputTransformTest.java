@@ -106,7 +106,8 @@ class ConvWinogradOutputTransformTest {
         double[][] mm = new double[n][n];
         for (int xi = 0; xi < n * n; xi++) mm[xi / n][xi % n] = m[at + xi * stride];
         double[][] at2 = side == 2 ? new double[][] {{1, 1, 1, 0}, {0, 1, -1, -1}}
-                : new double[][] {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}};
+                : new double[][] {{1, 1, 1, 1, 1, 0}, {0, 1.5, -1.5, 2 / 3.0, -2 / 3.0, 0}, {0, 2.25, 2.25, 4 / 9.0, 4 / 9.0, 0},
+                        {0, 3.375, -3.375, 8 / 27.0, -8 / 27.0, 1}};
         double[][] y = new double[side][side];
         for (int i = 0; i < side; i++) {
             for (int j = 0; j < side; j++) {

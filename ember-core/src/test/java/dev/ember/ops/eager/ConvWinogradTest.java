@@ -91,17 +91,18 @@ class ConvWinogradTest {
     }
 
     /**
-     * conv2d of the benchmark's shape (8 x 64 -> 64 channels, 56x56, 3x3, padding 1) and its input
-     * gradient run the Winograd kernel: the selection holds, and the results are its results bit for bit.
+     * conv2d of the training benchmark's shape (8 x 64 -> 64 channels, 28x28, 3x3, padding 1; 56x56
+     * goes to F(4x4): ConvWinograd4Test) and its input gradient run the Winograd kernel: the
+     * selection holds, and the results are its results bit for bit.
      */
     @Test
-    void conv2dAndItsInputGradientPickWinogradForTheBenchmarkShape() {
+    void conv2dAndItsInputGradientPickWinogradForTheTrainingShape() {
         ConvWinograd.TIER.markHotForTests();   // past a fresh JVM's first calls (see the next test)
         Random rng = new Random(3);
-        Tensor x = Inputs.randn(rng, DType.FLOAT32, 8, 64, 56, 56), w = scaled(Inputs.randn(rng, DType.FLOAT32, 64, 64, 3, 3), 1 / 24.0);
+        Tensor x = Inputs.randn(rng, DType.FLOAT32, 8, 64, 28, 28), w = scaled(Inputs.randn(rng, DType.FLOAT32, 64, 64, 3, 3), 1 / 24.0);
         Conv2dGeometry g = Conv2dGeometry.of(x.shape(), w.shape(), new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 1}, 1);
-        assertTrue(ConvWinograd.applies(DType.FLOAT32, g), "Winograd selected for " + g);
-        Tensor viaConv2d = Tensor.allocate(DType.FLOAT32, 8, 64, 56, 56), direct = Tensor.allocate(DType.FLOAT32, 8, 64, 56, 56);
+        assertTrue(ConvWinograd.applies(DType.FLOAT32, g) && !ConvWinograd4.applies(DType.FLOAT32, g), "F(2x2) selected for " + g);
+        Tensor viaConv2d = Tensor.allocate(DType.FLOAT32, 8, 64, 28, 28), direct = Tensor.allocate(DType.FLOAT32, 8, 64, 28, 28);
         Conv2d.forward(x, w, null, viaConv2d, g);
         ConvWinograd.forward(x, w, null, direct, g);
         assertArrayEquals(direct.toFloatArray(), viaConv2d.toFloatArray(), "conv2d ran ConvWinograd");
