@@ -3,8 +3,10 @@ package dev.ember.ops.eager;
 import dev.ember.kernels.ColdStart;
 import dev.ember.kernels.Conv2dGeometry;
 import dev.ember.kernels.ConvWorkspace;
+import dev.ember.kernels.Parallel;
 import dev.ember.tensor.DType;
 import dev.ember.tensor.Tensor;
+import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -286,42 +288,62 @@ final class ConvWinograd4 {
         int[] s = weight.strides();
         float[] w = weight.storage().floats();
         float[] u = (float[]) ConvWorkspace.array(ConvWorkspace.Slot.TRANSFORMED_WEIGHTS, w, g.groups() * kBlocks * XI * cg * OB);
-        double[] gg = new double[24];
-        for (int group = 0; group < g.groups(); group++) {
-            for (int oc = 0; oc < og; oc++) {
-                int block = group * kBlocks + oc / OB, lane = oc % OB;
+        // blocks of OB output channels across the cores, as F(2x2)'s: on the calling thread alone
+        // it took 0.7-0.9 ms of a 6.4 ms 8x64→64 56x56 call while the other core waited (phase
+        // probe, session 42), three times per Conv-BN-ReLU x3 inference call
+        Parallel.forRange(g.groups() * kBlocks, (long) OB * cg * 144, (lo, hi) -> {
+            double[] taps = new double[9 * OB], gg = new double[18 * OB], uu = new double[XI * OB];
+            for (int block = lo; block < hi; block++) {
+                int group = block / kBlocks, first = block % kBlocks * OB, lanes = Math.min(OB, og - first);
                 for (int c = 0; c < cg; c++) {
-                    int src = weight.storageOffset() + (group * og + oc) * s[0] + c * s[1];
-                    transformWeight(w, src, s[2], s[3], u, (block * XI * cg + c) * OB + lane, cg * OB, gg);
+                    // the block's output channels side by side, tap by tap (lanes past the group's
+                    // last output channel keep stale values: their sums are never read)
+                    for (int lane = 0; lane < lanes; lane++) {
+                        int src = weight.storageOffset() + (group * og + first + lane) * s[0] + c * s[1];
+                        for (int tap = 0; tap < 9; tap++) taps[tap * OB + lane] = w[src + tap / 3 * s[2] + tap % 3 * s[3]];
+                    }
+                    transformWeights(taps, gg, uu, u, (block * XI * cg + c) * OB, cg * OB);
                 }
             }
-        }
+        });
         return u;
     }
 
-    /** {@code U = G g Gᵀ} of the 3x3 weight at {@code w[src]} into {@code u[to + xi*stride]}; {@code gg} holds {@code G g} (6x3) and a row of the result. */
-    private static void transformWeight(float[] w, int src, int rs, int cs, float[] u, int to, int stride, double[] gg) {
-        for (int j = 0; j < 3; j++) {
-            double g0 = w[src + j * cs], g1 = w[src + rs + j * cs], g2 = w[src + 2 * rs + j * cs];
-            timesG(g0, g1, g2, gg, j, 3);
-        }
-        for (int i = 0; i < 6; i++) {
-            timesG(gg[3 * i], gg[3 * i + 1], gg[3 * i + 2], gg, 18, 1);
-            for (int j = 0; j < 6; j++) u[to + (6 * i + j) * stride] = (float) gg[18 + j];
+    /**
+     * {@code U = G g Gᵀ} of {@value ConvWinograd#OB} 3x3 weights at once (one per lane: {@code taps[tap * OB + lane]},
+     * taps row by row), in double, rounded to float into {@code u[to + xi*stride + lane]}; {@code gg}
+     * and {@code uu} hold {@code G g} and {@code U} in double between the passes. One output
+     * channel at a time in scalar code took 190 ns per weight (session 42's phase probe).
+     */
+    private static void transformWeights(double[] taps, double[] gg, double[] uu, float[] u, int to, int stride) {
+        for (int j = 0; j < 3; j++) timesG(taps, j * OB, 3 * OB, gg, j * OB, 3 * OB);
+        for (int i = 0; i < 6; i++) timesG(gg, 3 * i * OB, OB, uu, 6 * i * OB, OB);
+        for (int xi = 0; xi < XI; xi++) {
+            ((FloatVector) DoubleVector.fromArray(LANES, uu, xi * OB).convertShape(VectorOperators.D2F, ROUNDED, 0)).intoArray(u, to + xi * stride);
         }
     }
 
+    /** {@value ConvWinograd#OB} weights' lanes in double, and their float rounding. */
+    private static final VectorSpecies<Double> LANES = DoubleVector.SPECIES_512;
+    private static final VectorSpecies<Float> ROUNDED = FloatVector.SPECIES_256;
+
     /**
-     * {@code G (g0, g1, g2)ᵀ} into {@code out[at + r*step]}: G's rows 1,0,0 / 8/65,12/65,18/65 /
-     * 8/65,-12/65,18/65 / -81/130,-27/65,-18/65 / -81/130,27/65,-18/65 / 0,0,1.
+     * {@code G (g0, g1, g2)ᵀ} of {@value ConvWinograd#OB} lanes, {@code g_r} at {@code in[src + r*srcStep]}, into
+     * {@code out[dst + r*dstStep]}: G's rows 1,0,0 / 8/65,12/65,18/65 / 8/65,-12/65,18/65 /
+     * -81/130,-27/65,-18/65 / -81/130,27/65,-18/65 / 0,0,1.
      */
-    private static void timesG(double g0, double g1, double g2, double[] out, int at, int step) {
-        double even = 8 * g0 + 18 * g2, odd = 12 * g1, evenFar = 40.5 * g0 + 18 * g2, oddFar = 27 * g1;
-        out[at] = g0;
-        out[at + step] = (even + odd) / 65;
-        out[at + 2 * step] = (even - odd) / 65;
-        out[at + 3 * step] = -(evenFar + oddFar) / 65;
-        out[at + 4 * step] = -(evenFar - oddFar) / 65;
-        out[at + 5 * step] = g2;
+    private static void timesG(double[] in, int src, int srcStep, double[] out, int dst, int dstStep) {
+        DoubleVector g0 = DoubleVector.fromArray(LANES, in, src), g1 = DoubleVector.fromArray(LANES, in, src + srcStep);
+        DoubleVector g2 = DoubleVector.fromArray(LANES, in, src + 2 * srcStep);
+        DoubleVector even = g0.mul(8).add(g2.mul(18)), odd = g1.mul(12), evenFar = g0.mul(40.5).add(g2.mul(18)), oddFar = g1.mul(27);
+        g0.intoArray(out, dst);
+        even.add(odd).mul(ONE_65TH).intoArray(out, dst + dstStep);
+        even.sub(odd).mul(ONE_65TH).intoArray(out, dst + 2 * dstStep);
+        evenFar.add(oddFar).mul(-ONE_65TH).intoArray(out, dst + 3 * dstStep);
+        evenFar.sub(oddFar).mul(-ONE_65TH).intoArray(out, dst + 4 * dstStep);
+        g2.intoArray(out, dst + 5 * dstStep);
     }
+
+    /** G's common denominator as a factor: a multiply, not a division, 36 times per weight (U is rounded to float after). */
+    private static final double ONE_65TH = 1.0 / 65;
 }
