@@ -388,4 +388,66 @@ class NewUserTraining5cTest {
                 "a = a.detach().requires_grad_(True)\ng = torch.autograd.grad([a.pow(3).sum()], [a], create_graph=True)[0]\nassert g is not None\nreturn torch.autograd.grad([g.sum()], [a])", x.detach());
         assertClose(gg, want.get(0), "second derivative through the compiled function");
     }
+
+    // ---- export: a loss function of logits and int64 labels, dynamic batch, saved and loaded
+
+    static List<Tensor> lossAndLogits(Sequential net, Tensor x, Tensor labels) {
+        Tensor logits = net.forward(x);
+        return List.of(F.crossEntropy(logits, labels), logits.argmax(1, false));
+    }
+
+    @Test
+    void exportALossFunctionWithLabelsAndADynamicBatch(@TempDir Path dir) throws Exception {
+        Tensor.manualSeed(30);
+        Sequential net = mlp(4, 6, 3);
+        Tensor x = Tensor.randn(5, 4), labels = Tensor.of(new long[] {0, 2, 1, 1, 0}, 5);
+        dev.ember.export.Dim batch = dev.ember.export.Dim.of("batch", 2, 128);
+        ExportedProgram ep = Ember.export(ExportOptions.defaults().dynamic(1, 0, batch).dynamic(2, 0, batch),
+                (Fn3<Sequential, Tensor, Tensor, List<Tensor>>) NewUserTraining5cTest::lossAndLogits, net, x, labels);
+        ep.save(dir.resolve("loss.ember"));
+        ExportedProgram loaded = ExportedProgram.load(dir.resolve("loss.ember"));
+        Tensor x9 = Tensor.randn(9, 4), l9 = Tensor.randint(0, 3, 9);
+        List<Tensor> want = lossAndLogits(net, x9, l9);
+        List<Tensor> got = loaded.run(x9, l9);
+        assertArrayEquals(want.get(0).toFloatArray(), got.get(0).toFloatArray(), 1e-6f);
+        assertArrayEquals(want.get(1).toLongArray(), got.get(1).toLongArray());
+        RuntimeException dtype = assertThrows(RuntimeException.class, () -> loaded.run(x9, l9.to(DType.INT32)));
+        assertTrue(dtype.getMessage().contains("has dtype i32"), dtype.getMessage());
+        RuntimeException unequal = assertThrows(RuntimeException.class, () -> loaded.run(x9, Tensor.randint(0, 3, 8)));
+        assertTrue(unequal.getMessage().contains("labels"), unequal.getMessage());
+    }
+
+    // ---- export of an unrolled recurrent cell over a sequence
+
+    static Tensor unrolled(dev.ember.nn.GRUCell cell, Tensor seq) {
+        Tensor h = Tensor.zeros(seq.size(1), 5);
+        for (int t = 0; t < seq.size(0); t++) h = cell.forward(seq.select(0, t), h);
+        return h;
+    }
+
+    @Test
+    void exportAnUnrolledGruCellAndRunItInEagerAndInductor() {
+        Tensor.manualSeed(31);
+        dev.ember.nn.GRUCell cell = new dev.ember.nn.GRUCell(3, 5);
+        Tensor seq = Tensor.randn(6, 2, 3);
+        ExportedProgram ep = Ember.export((Fn2<dev.ember.nn.GRUCell, Tensor, Tensor>) NewUserTraining5cTest::unrolled, cell, seq);
+        Tensor want = unrolled(cell, seq);
+        assertArrayEquals(want.toFloatArray(), ep.run(seq).getFirst().toFloatArray(), 1e-6f);
+        assertArrayEquals(want.toFloatArray(), ep.withBackend("eager").run(seq).getFirst().toFloatArray(), 1e-6f);
+    }
+
+    // ---- non-strict export of a function that draws noise while it is exported
+
+    static Tensor withNoise(Tensor x) { return x.add(Tensor.randn(3).mul(0.01)); }
+
+    @Test
+    void nonStrictExportBakesNoiseDrawnAtExportAsAConstant() {
+        Tensor x = Tensor.randn(2, 3);
+        Tensor.manualSeed(32);
+        ExportedProgram ep = Ember.export(ExportOptions.nonStrict(), (Fn1<Tensor, Tensor>) NewUserTraining5cTest::withNoise, x);
+        Tensor a = ep.run(x).getFirst(), b = ep.run(x).getFirst();
+        assertArrayEquals(a.toFloatArray(), b.toFloatArray(), 0f, "the noise is a constant of the program");
+        Tensor.manualSeed(32);
+        assertArrayEquals(withNoise(x).toFloatArray(), a.toFloatArray(), 0f, "the numbers drawn at export");
+    }
 }
