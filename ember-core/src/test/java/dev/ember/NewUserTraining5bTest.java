@@ -553,4 +553,29 @@ class NewUserTraining5bTest {
         }
         sameTrace(runs.get(0), runs.get(1), 1e-6f, "clip and step compiled");
     }
+
+    // ---- retainGrad and a gradient hook on an intermediate inside the compiled function
+
+    static List<Tensor> withRetained(Tensor x, Tensor w) {
+        Tensor h = x.matmul(w);
+        h.retainGrad();
+        Tensor a = h.tanh();
+        a.registerHook(g -> g.mul(0.5));
+        return List.of(a.pow(2).sum(), h);
+    }
+
+    @Test
+    void retainGradAndAHookOnIntermediatesInsideTheCompiledFunction() {
+        Tensor.manualSeed(28);
+        Tensor x = Tensor.randn(3, 4), w = Tensor.randn(4, 2).requiresGrad(true);
+        List<Tensor> eager = withRetained(x, w);
+        eager.get(0).backward();
+        float[] hGrad = eager.get(1).grad().toFloatArray(), wGrad = w.grad().toFloatArray();
+        w.setGrad(null);
+        var f = Ember.compile((Fn2<Tensor, Tensor, List<Tensor>>) NewUserTraining5bTest::withRetained);
+        List<Tensor> got = f.apply(x, w);
+        got.get(0).backward();
+        assertArrayEquals(wGrad, w.grad().toFloatArray(), 1e-6f, "the hook halves the gradient as eagerly");
+        assertArrayEquals(hGrad, got.get(1).grad().toFloatArray(), 1e-6f, "the retained gradient");
+    }
 }
