@@ -260,6 +260,9 @@ public final class AotAutograd {
         @Override
         public Object[] run(Object[] args) {
             Object[] all = forward.run(args);
+            // outputs and saved values stay where they are until the backward has run: a reduce-overhead forward called
+            // again before it (two forwards, then one backward) writes its next outputs into fresh arrays, not over these
+            List<dev.ember.tensor.Storage> pendingBackward = keepFromReuse(all);
             int outputs = joint.outputs.size();
             Object[] outs = Arrays.copyOf(all, outputs);
             Object[] saved = Arrays.copyOfRange(all, outputs, all.length);
@@ -315,6 +318,10 @@ public final class AotAutograd {
                     if (special == Specializations.NONE) special = null;
                     checkSavedVersions(saved, savedVersions, writtenBack, special == null ? readsSaved : special.readsSaved(), args, joint.primals.stream().map(Node::name).toList(), outs);
                     Object[] grads = special == null ? backward.run(in) : special.backward().run(in);
+                    releaseFromReuse(pendingBackward);
+                    // the gradients go on to autograd's engine, which holds them past this graph's next call (summed with another
+                    // node's, accumulated into a leaf's grad): a reduce-overhead backward must never write its next ones over them
+                    keepFromReuse(grads);
                     Tensor[] perPrimal = new Tensor[primals.size()];
                     int next = 0;
                     for (int p = 0; p < primals.size(); p++) {
@@ -330,6 +337,29 @@ public final class AotAutograd {
             }
             for (int o = 0; o < outputs; o++) if (recorded.get(o) != null) outs[o] = recorded.get(o);
             return outs;
+        }
+
+        /** Keeps the storages of the tensors in {@code values} from reuse ({@link dev.ember.tensor.Storage#keepFromReuse}), each once. */
+        private static List<dev.ember.tensor.Storage> keepFromReuse(Object[] values) {
+            List<dev.ember.tensor.Storage> kept = new ArrayList<>();
+            for (Object v : values) {
+                if (!(v instanceof Tensor t) || t.isFake()) continue;
+                dev.ember.tensor.Storage s = t.storage();
+                boolean seen = false;
+                for (dev.ember.tensor.Storage k : kept) seen |= k == s;
+                if (seen) continue;
+                s.keepFromReuse();
+                kept.add(s);
+            }
+            return kept;
+        }
+
+        /** Undoes {@link #keepFromReuse} once, however many times the backward runs (retainGraph). */
+        private static void releaseFromReuse(List<dev.ember.tensor.Storage> kept) {
+            synchronized (kept) {
+                for (dev.ember.tensor.Storage s : kept) s.releaseFromReuse();
+                kept.clear();
+            }
         }
 
         /**

@@ -60,25 +60,35 @@ public final class NanHunt {
     private CompiledGraph graph(GraphModule gm) {
         int index = ++graphs;
         String label = NanAsserts.graphLabel(gm);
-        return inputs -> {
-            Object out = new Interpreter(gm) {
-                @Override
-                protected Object callFunction(Node n, List<Object> args, Map<String, Object> kwargs) {
-                    return checked(n, args, kwargs, () -> super.callFunction(n, args, kwargs), index, label);
-                }
+        return new CompiledGraph() {
+            @Override
+            public Object[] run(Object[] inputs) { return hunt(gm, inputs, index, label); }
 
-                @Override
-                protected Object callMethod(Node n, List<Object> args, Map<String, Object> kwargs) {
-                    return checked(n, args, kwargs, () -> super.callMethod(n, args, kwargs), index, label);
-                }
-
-                @Override
-                protected Object callModule(Node n, List<Object> args, Map<String, Object> kwargs) {
-                    return checked(n, args, kwargs, () -> super.callModule(n, args, kwargs), index, label);
-                }
-            }.run(inputs);
-            return out instanceof List<?> l ? l.toArray() : new Object[] {out};
+            // it runs the graph's ops one by one, so they record: a function whose inputs require grad is hunted through too,
+            // where the frame would otherwise run a graph that records nothing op by op itself, past this hunt
+            @Override
+            public boolean recordsAutograd() { return true; }
         };
+    }
+
+    private Object[] hunt(GraphModule gm, Object[] inputs, int index, String label) {
+        Object out = new Interpreter(gm) {
+            @Override
+            protected Object callFunction(Node n, List<Object> args, Map<String, Object> kwargs) {
+                return checked(n, args, kwargs, () -> super.callFunction(n, args, kwargs), index, label);
+            }
+
+            @Override
+            protected Object callMethod(Node n, List<Object> args, Map<String, Object> kwargs) {
+                return checked(n, args, kwargs, () -> super.callMethod(n, args, kwargs), index, label);
+            }
+
+            @Override
+            protected Object callModule(Node n, List<Object> args, Map<String, Object> kwargs) {
+                return checked(n, args, kwargs, () -> super.callModule(n, args, kwargs), index, label);
+            }
+        }.run(inputs);
+        return out instanceof List<?> l ? l.toArray() : new Object[] {out};
     }
 
     /** Runs one op; stops the run when its output has a kind of non-finite value none of its inputs had. */

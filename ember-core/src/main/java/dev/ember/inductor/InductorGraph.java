@@ -28,7 +28,10 @@ import java.util.function.Function;
  * writes its outputs into the arrays of the previous call's. Before it does, the previous outputs'
  * storages are marked overwritten (reading them throws, saying so), except where the previous
  * output is one of this call's inputs ({@code x = f(x)}): that array is left to its tensors and the
- * arena takes a fresh one, so the input is read intact and stays valid.
+ * arena takes a fresh one, so the input is read intact and stays valid. The same holds for a previous
+ * output someone keeps from reuse ({@link Storage#keepFromReuse}): a training forward's outputs and
+ * saved values while its backward is pending, as PyTorch's CUDA graph trees start no new generation
+ * then (two forwards before one backward).
  */
 public final class InductorGraph {
     private final GraphModule original;
@@ -180,8 +183,9 @@ public final class InductorGraph {
 
     /**
      * Before a reduce-overhead call writes its outputs: an output array that one of the inputs
-     * holds is left to it (the arena takes a fresh array), and the previous call's outputs still
-     * in the arena are marked overwritten.
+     * holds, or that a previous output someone keeps from reuse holds (a pending backward reads
+     * it), is left to it (the arena takes a fresh array), and the previous call's other outputs
+     * still in the arena are marked overwritten.
      */
     private void releaseOutputs(ThreadState st, Tensor[] inputs) {
         st.calls++;
@@ -202,7 +206,13 @@ public final class InductorGraph {
                 + "That mode reuses output arrays from call to call: clone() an output you keep across calls, or compile with mode(\"default\")";
         for (Storage s : st.previousOutputs) {
             for (int slot : outputSlots) {
-                if (s.holds(st.arena[slot])) s.markOverwritten(why);
+                if (!s.holds(st.arena[slot])) continue;
+                if (s.keptFromReuse()) {
+                    MemoryPlan.Slot planned = artifact.slots().get(slot);
+                    st.arena[slot] = planned.dtype().allocate(planned.size());
+                } else {
+                    s.markOverwritten(why);
+                }
             }
         }
     }

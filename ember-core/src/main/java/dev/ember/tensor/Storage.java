@@ -26,6 +26,8 @@ public final class Storage {
     private volatile boolean escaped;
     /** Why the elements are gone (see {@link #markOverwritten}), or null while they are this storage's. */
     private java.util.function.Supplier<String> overwritten;
+    /** How many holders still need the elements where they are (see {@link #keepFromReuse}). */
+    private int keptBy;
 
     /** {@code length} zeroed elements (a recycled array cleared, or a new one), owned by the innermost open {@link TensorScope}. */
     public Storage(DType dtype, int length) {
@@ -159,6 +161,21 @@ public final class Storage {
 
     /** The array even when marked (for the pool, which takes it from a storage it just released). */
     Object rawData() { return data; }
+
+    /**
+     * Says that someone still needs these elements where they are — a compiled training forward's
+     * outputs and saved values, until its backward has run — so a {@code reduce-overhead} graph that
+     * wrote them gives its next call fresh arrays instead of writing over them (PyTorch's CUDA graph
+     * trees start no new generation while a backward is pending). Counted: each call is undone by
+     * one {@link #releaseFromReuse}.
+     */
+    public synchronized void keepFromReuse() { keptBy++; }
+
+    /** Undoes one {@link #keepFromReuse}. */
+    public synchronized void releaseFromReuse() { if (keptBy > 0) keptBy--; }
+
+    /** Whether someone still needs the elements where they are ({@link #keepFromReuse}). */
+    public synchronized boolean keptFromReuse() { return keptBy > 0; }
 
     /** Whether {@link #markOverwritten} was called. */
     public boolean isOverwritten() { return overwritten != null; }

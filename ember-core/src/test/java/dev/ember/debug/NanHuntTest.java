@@ -95,4 +95,19 @@ class NanHuntTest {
         assertEquals("aten.exp.default", r.op(), "exp makes the infinity first");
         assertEquals(1, r.output().infCount());
     }
+
+    static Tensor trainingLoss(Tensor p, Tensor target) {
+        Tensor q = p.mul(2.0).sub(1.0);
+        return q.log().mul(target).neg().mean();
+    }
+
+    @Test
+    void findsTheOpWhenAnInputRequiresGradAsInATrainingStep() {
+        // with an input that requires grad the frame compiles for training: the hunt's graph must still be the one that runs
+        Tensor p = Tensor.of(0.9f, 0.2f, 0.7f).requiresGrad(true);
+        NanReport r = Ember.debugNans(NanHuntTest::trainingLoss, p, Tensor.of(1f, 0f, 1f));
+        assertTrue(r.found(), r::toString);
+        assertEquals("aten.log.default", r.op());
+        assertEquals(3, r.ops(), "mul, sub, then log");
+    }
 }
