@@ -124,4 +124,17 @@ class NnDocsExampleTest {
         Tensor y = Func.functionalCall(model, java.util.Map.of("0.weight", w), x);
         assertClose(y, Torch.call("torch.linear(a, b, c)", x, w, ((Linear) model.children().getFirst()).bias.detach()), "with w");
     }
+
+    @Test
+    void aParametrizedWeightIsInitialisedThroughItsOriginal() {
+        Linear layer = new Linear(4, 4);
+        Parametrizations.orthogonal(layer);
+        Init.orthogonal_(Parametrize.parametrizations(layer, "weight").original());
+        var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Init.orthogonal_(layer.weight));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("Linear.weight") && e.getMessage().contains("Parametrize.parametrizations(layer, \"weight\").original()"),
+                e.getMessage());
+        Tensor before = Parametrize.parametrizations(layer, "weight").original().clone();
+        Init.zeros_(layer.tensor("weight"));                  // a temporary: the layer is unchanged
+        assertClose(Parametrize.parametrizations(layer, "weight").original(), Torch.toNd(before), "unchanged");
+    }
 }
