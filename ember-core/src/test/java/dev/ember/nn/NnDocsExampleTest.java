@@ -137,4 +137,18 @@ class NnDocsExampleTest {
         Init.zeros_(layer.tensor("weight"));                  // a temporary: the layer is unchanged
         assertClose(Parametrize.parametrizations(layer, "weight").original(), Torch.toNd(before), "unchanged");
     }
+
+    @Test
+    void legacyAndDistributedLayersAsTheDocsShowThem() {
+        Tensor y = new CrossMapLRN2d(5, 5e-3, 1e-3, 2).forward(Tensor.randn(2, 3, 6, 6));
+        var asm = new AdaptiveLogSoftmaxWithLoss(16, 20, new int[] {4, 9, 15});
+        AdaptiveLogSoftmaxWithLoss.Output o = asm.forward(Tensor.randn(6, 16), Tensor.ofLongs(0, 5, 19, 3, 9, 14));
+        Tensor classes = asm.predict(Tensor.randn(6, 16));                  // [6] int64, log_prob's argmax
+        Module model = SyncBatchNorm.convertSyncBatchnorm(new Sequential(new Conv2d(3, 8, 3), new BatchNorm2d(8)));
+        assertArrayEquals(new int[] {2, 3, 6, 6}, y.shape());
+        assertArrayEquals(new int[] {6}, o.output().shape());
+        org.junit.jupiter.api.Assertions.assertEquals(0, o.loss().dim());
+        assertArrayEquals(new int[] {6}, classes.shape());
+        org.junit.jupiter.api.Assertions.assertInstanceOf(SyncBatchNorm.class, ((Sequential) model).get(1));
+    }
 }
