@@ -25,10 +25,15 @@ public class SyncBatchNorm extends BatchNorm {
     public SyncBatchNorm(int numFeatures) { this(numFeatures, 1e-5, 0.1, true, true, null); }
 
     public SyncBatchNorm(int numFeatures, double eps, double momentum, boolean affine, boolean trackRunningStats) {
+        this(numFeatures, eps, (Double) momentum, affine, trackRunningStats, null);
+    }
+
+    /** {@code momentum} null is torch's {@code momentum=None} (the running statistics average every batch). */
+    public SyncBatchNorm(int numFeatures, double eps, Double momentum, boolean affine, boolean trackRunningStats) {
         this(numFeatures, eps, momentum, affine, trackRunningStats, null);
     }
 
-    public SyncBatchNorm(int numFeatures, double eps, double momentum, boolean affine, boolean trackRunningStats, Object processGroup) {
+    public SyncBatchNorm(int numFeatures, double eps, Double momentum, boolean affine, boolean trackRunningStats, Object processGroup) {
         super(numFeatures, eps, momentum, affine, trackRunningStats);
         this.processGroup = processGroup;
     }
@@ -62,7 +67,7 @@ public class SyncBatchNorm extends BatchNorm {
             if (Parametrize.isParametrized(bn)) {
                 throw new IllegalArgumentException("convert_sync_batchnorm: " + bn + " has parametrized tensors; remove them (Parametrize.removeParametrizations) before converting");
             }
-            SyncBatchNorm sync = new SyncBatchNorm(bn.numFeatures, bn.eps, bn.momentum, bn.affine, bn.trackRunningStats, processGroup);
+            SyncBatchNorm sync = new SyncBatchNorm(bn.numFeatures, bn.eps, bn.momentumOrNone(), bn.affine, bn.trackRunningStats, processGroup);
             if (bn.affine) {
                 sync.weight = bn.weight;
                 sync.bias = bn.bias;

@@ -151,4 +151,12 @@ class NnDocsExampleTest {
         assertArrayEquals(new int[] {6}, classes.shape());
         org.junit.jupiter.api.Assertions.assertInstanceOf(SyncBatchNorm.class, ((Sequential) model).get(1));
     }
+
+    @Test
+    void moduleInfoFormsAsTheDocsShowThem() {
+        BatchNorm1d bn = new BatchNorm1d(10, 1e-3, null, true, true);   // nn.BatchNorm1d(10, 1e-3, None)
+        Tensor pooled = new AdaptiveAvgPool2d(3, null).forward(Tensor.randn(1, 3, 5, 6));   // [1, 3, 3, 6]
+        org.junit.jupiter.api.Assertions.assertTrue(bn.toString().contains("momentum=None"));
+        assertArrayEquals(new int[] {1, 3, 3, 6}, pooled.shape());
+    }
 }
