@@ -773,6 +773,13 @@ class ModuleSamplesTest {
                 "torch.linear(x, weight, bias)", x(4, 10)));
         s.add(one("LazyConv2d materialized", () -> { LazyConv2d m = new LazyConv2d(4, 3); m.forward(Tensor.zeros(1, 3, 5, 5)); return m; },
                 "torch.conv2d(x, weight, bias)", x(2, 3, 6, 5)));
+        // ModuleInfo's lazy convolutions with padding='same'
+        s.add(one("LazyConv1d padding=same materialized", () -> { LazyConv1d m = new LazyConv1d(5, 3, 1, "same", 1, 1, true, "zeros"); m.forward(Tensor.zeros(2, 4, 3)); return m; },
+                "torch.conv1d(x, weight, bias, [1], 'same')", x(2, 4, 3)));
+        s.add(one("LazyConv2d padding=same materialized no_batch_dim", () -> { LazyConv2d m = new LazyConv2d(5, 3, 1, "same", 1, 1, true, "zeros"); m.forward(Tensor.zeros(4, 3, 4)); return m; },
+                "torch.conv2d(x, weight, bias, [1, 1], 'same')", x(4, 3, 4)));
+        s.add(one("LazyConv3d padding=same materialized", () -> { LazyConv3d m = new LazyConv3d(5, 3, 1, "same", 1, 1, true, "zeros"); m.forward(Tensor.zeros(2, 4, 3, 4, 5)); return m; },
+                "torch.conv3d(x, weight, bias, [1, 1, 1], 'same')", x(2, 4, 3, 4, 5)));
         s.add(one("LazyConvTranspose2d materialized stride output_padding", () -> { LazyConvTranspose2d m = new LazyConvTranspose2d(4, 3, 2, 1, 1, 1, true, 1); m.forward(Tensor.zeros(1, 3, 5, 5)); return m; },
                 "torch.conv_transpose2d(x, weight, bias, [2, 2], [1, 1], [1, 1])", x(2, 3, 5, 5)));
         s.add(one("LazyConvTranspose1d materialized no_batch_dim", () -> { LazyConvTranspose1d m = new LazyConvTranspose1d(2, 3); m.forward(Tensor.zeros(3, 6)); return m; },
