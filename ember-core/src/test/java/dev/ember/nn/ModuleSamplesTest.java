@@ -160,6 +160,8 @@ class ModuleSamplesTest {
         s.add(one("Conv2d depthwise no_batch_dim", () -> new Conv2d(3, 6, 3, 1, 1, 1, 3, false), "torch.conv2d(x, weight, None, [1, 1], [1, 1], [1, 1], 3)", x(3, 5, 5)));
         s.add(one("Conv2d padding=same", () -> new Conv2d(3, 4, new int[] {3, 4}, new int[] {1, 1}, "same", new int[] {1, 1}, 1, true, "zeros"),
                 "torch.conv2d(x, weight, bias, [1, 1], 'same')", x(2, 3, 6, 6)));
+        s.add(one("Conv3d padding=same no_batch_dim", () -> new Conv3d(4, 5, 3, 1, "same", 1, 1, true, "zeros"), "torch.conv3d(x, weight, bias, [1, 1, 1], 'same')", x(4, 3, 4, 5)));
+        s.add(one("Conv2d padding=same int sizes", () -> new Conv2d(4, 5, 3, 1, "same", 2, 1, false, "zeros"), "torch.conv2d(x, weight, None, [1, 1], 'same', [2, 2])", x(2, 4, 6, 5)));
         s.add(one("Conv3d", () -> new Conv3d(2, 3, 2, 1, 1, 1, 1, true), "torch.conv3d(x, weight, bias, [1, 1, 1], [1, 1, 1])", x(2, 2, 4, 4, 3)));
         s.add(one("ConvTranspose1d", () -> new ConvTranspose1d(3, 4, 3, 2, 1, 1, 1, true, 1), "torch.conv_transpose1d(x, weight, bias, [2], [1], [1])", x(2, 3, 5)));
         s.add(one("ConvTranspose2d groups dilation no_bias", () -> new ConvTranspose2d(4, 6, 3, 2, 1, 1, 2, false, 2),
