@@ -34,6 +34,11 @@ final class NullTensorArgument {
         Optional<FieldRead> read = caller == null ? Optional.empty() : fieldReadBefore(caller);
         String where = caller == null ? "" : " (at " + caller.getFileName() + ":" + caller.getLineNumber() + ")";
         String torchFunction = "nn.init." + ModuleFields.snakeCase(function);
+        if (read.isPresent() && read.get().owner().getSimpleName().startsWith("Lazy") && Module.class.isAssignableFrom(read.get().owner())) {
+            return new IllegalArgumentException("Init." + function + ": the tensor is null: the field " + read.get().owner().getSimpleName() + "." + read.get().field()
+                    + where + " holds no tensor yet: a lazy module makes its parameters at its first forward. Call forward with a dummy batch first"
+                    + " (torch: \"Attempted to use an uninitialized parameter\").");
+        }
         if (read.isPresent() && Module.class.isAssignableFrom(read.get().owner())) {
             String layer = read.get().owner().getSimpleName(), name = ModuleFields.snakeCase(read.get().field());
             return new IllegalArgumentException("Init." + function + ": the tensor is null: the field " + layer + "." + read.get().field() + where

@@ -97,4 +97,14 @@ class InitOnParametrizedLayerTest {
         assertNotEquals(0.5, layer.tensor("weight").to(DType.FLOAT64).sum().item() / 9, "the layer's weight is computed anew");
         assertEquals(2, layer.tensor("weight").dim());
     }
+
+    @Test
+    void aLazyModulesFieldBeforeItsFirstForwardSaysToRunOne() {
+        LazyLinear head = new LazyLinear(4);
+        var e = assertThrows(IllegalArgumentException.class, () -> Init.xavierUniform_(head.weight));
+        assertTrue(e.getMessage().startsWith("Init.xavierUniform_: the tensor is null: the field LazyLinear.weight"), e.getMessage());
+        assertTrue(e.getMessage().contains("Call forward with a dummy batch first"), e.getMessage());
+        head.forward(Tensor.randn(2, 3));
+        assertSame(head.weight, Init.xavierUniform_(head.weight), "after the first forward the weight is there");
+    }
 }
