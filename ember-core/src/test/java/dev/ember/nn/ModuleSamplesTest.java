@@ -499,6 +499,8 @@ class ModuleSamplesTest {
         s.add(one("BatchNorm2d eval not tracking", () -> new BatchNorm2d(3, 1e-5, 0.1, true, false).eval(),
                 "torch.batch_norm(x, weight, bias, None, None, True, 0.1, 1e-5, False)", x(2, 3, 6, 6)));
         s.add(one("BatchNorm3d", () -> new BatchNorm3d(3), "torch.batch_norm(x, weight, bias, running_mean, running_var, True, 0.1, 1e-5, False)", x(2, 3, 4, 4, 4)));
+        s.add(one("SyncBatchNorm 3d input", () -> new SyncBatchNorm(3, 1e-3, 0.3, true, true), "torch.batch_norm(x, weight, bias, running_mean, running_var, True, 0.3, 1e-3, False)", x(2, 3, 5)));
+        s.add(one("SyncBatchNorm 2d input eval", () -> new SyncBatchNorm(3).eval(), "torch.batch_norm(x, weight, bias, running_mean, running_var, False, 0.1, 1e-5, False)", x(4, 3)));
         // momentum=None (ModuleInfo's *_simple_average): the first batch's update weight is 1 / num_batches_tracked = 1
         s.add(one("BatchNorm1d simple average", () -> new BatchNorm1d(10, 1e-3, null, true, true), "torch.batch_norm(x, weight, bias, running_mean, running_var, True, 1.0, 1e-3, False)", x(4, 10)));
         s.add(one("BatchNorm2d simple average", () -> new BatchNorm2d(3, 1e-3, null, true, true), "torch.batch_norm(x, weight, bias, running_mean, running_var, True, 1.0, 1e-3, False)", x(2, 3, 6, 6)));
