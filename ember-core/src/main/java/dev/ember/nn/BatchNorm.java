@@ -16,14 +16,24 @@ public abstract class BatchNorm extends NormBase {
         super(numFeatures, eps, momentum, affine, trackRunningStats);
     }
 
+    BatchNorm(int numFeatures, double eps, Double momentum, boolean affine, boolean trackRunningStats) {
+        super(numFeatures, eps, momentum, affine, trackRunningStats);
+    }
+
     @Override
     public Tensor forward(Tensor input) {
         checkInputDim(input);
         Tensor mean = read("running_mean", runningMean), var = read("running_var", runningVar);
-        if (isTraining() && trackRunningStats) PointwiseOps.ADD__SCALAR.callTensor(read("num_batches_tracked", numBatchesTracked), 1L);
+        double factor = momentum;
+        if (isTraining() && trackRunningStats) {
+            Tensor tracked = read("num_batches_tracked", numBatchesTracked);
+            PointwiseOps.ADD__SCALAR.callTensor(tracked, 1L);
+            // torch's momentum=None: the plain average so far (1 / batches seen, read from the buffer: a graph break when compiled, as in torch)
+            if (cumulativeMovingAverage) factor = 1.0 / tracked.item();
+        }
         // Running statistics are used in evaluation and updated in training; without them every call uses batch statistics.
         boolean useBatchStats = isTraining() || mean == null;
-        return F.batchNorm(input, mean, var, read("weight", weight), read("bias", bias), useBatchStats, momentum, eps);
+        return F.batchNorm(input, mean, var, read("weight", weight), read("bias", bias), useBatchStats, factor, eps);
     }
 
     /** PyTorch's {@code _check_input_dim}: the input ranks this layer takes. */
@@ -31,7 +41,7 @@ public abstract class BatchNorm extends NormBase {
 
     @Override
     protected String extraRepr() {
-        return numFeatures + ", eps=" + Repr.number(eps) + ", momentum=" + Repr.number(momentum) + ", affine=" + Repr.bool(affine)
+        return numFeatures + ", eps=" + Repr.number(eps) + ", momentum=" + momentumRepr() + ", affine=" + Repr.bool(affine)
                 + ", track_running_stats=" + Repr.bool(trackRunningStats);
     }
 }

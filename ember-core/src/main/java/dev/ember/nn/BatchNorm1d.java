@@ -13,6 +13,11 @@ public class BatchNorm1d extends BatchNorm {
         super(numFeatures, eps, momentum, affine, trackRunningStats);
     }
 
+    /** {@code momentum} null is torch's {@code momentum=None}: running statistics that average every batch seen ({@link #cumulativeMovingAverage}). */
+    public BatchNorm1d(int numFeatures, double eps, Double momentum, boolean affine, boolean trackRunningStats) {
+        super(numFeatures, eps, momentum, affine, trackRunningStats);
+    }
+
     @Override
     void checkInputDim(Tensor input) {
         if (input.dim() != 2 && input.dim() != 3) throw new IllegalArgumentException("BatchNorm1d: expected 2D or 3D input (got " + input.dim() + "D input)");

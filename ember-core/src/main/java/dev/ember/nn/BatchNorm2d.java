@@ -13,6 +13,11 @@ public class BatchNorm2d extends BatchNorm {
         super(numFeatures, eps, momentum, affine, trackRunningStats);
     }
 
+    /** {@code momentum} null is torch's {@code momentum=None}: running statistics that average every batch seen ({@link #cumulativeMovingAverage}). */
+    public BatchNorm2d(int numFeatures, double eps, Double momentum, boolean affine, boolean trackRunningStats) {
+        super(numFeatures, eps, momentum, affine, trackRunningStats);
+    }
+
     @Override
     void checkInputDim(Tensor input) {
         if (input.dim() != 4) throw new IllegalArgumentException("BatchNorm2d: expected 4D input (got " + input.dim() + "D input)");

@@ -29,6 +29,14 @@ public class Conv2d extends ConvNd {
         super(2, inChannels, outChannels, kernelSize, stride, padding, null, dilation, groups, bias, paddingMode);
     }
 
+    /**
+     * torch's {@code nn.Conv2d(in, out, k, padding='same')} with one size for every dimension:
+     * {@code padding} is "same" (stride 1 only) or "valid".
+     */
+    public Conv2d(int inChannels, int outChannels, int kernelSize, int stride, String padding, int dilation, int groups, boolean bias, String paddingMode) {
+        this(inChannels, outChannels, pair(kernelSize), pair(stride), padding, pair(dilation), groups, bias, paddingMode);
+    }
+
     /** {@code padding} is "same" (stride 1 only) or "valid"; per-dimension sizes are {height, width}. */
     public Conv2d(int inChannels, int outChannels, int[] kernelSize, int[] stride, String padding, int[] dilation, int groups, boolean bias, String paddingMode) {
         super(2, inChannels, outChannels, kernelSize, stride, null, padding, dilation, groups, bias, paddingMode);

@@ -30,6 +30,14 @@ public class Conv3d extends ConvNd {
         super(3, inChannels, outChannels, kernelSize, stride, padding, null, dilation, groups, bias, paddingMode);
     }
 
+    /**
+     * torch's {@code nn.Conv3d(in, out, k, padding='same')} with one size for every dimension:
+     * {@code padding} is "same" (stride 1 only) or "valid".
+     */
+    public Conv3d(int inChannels, int outChannels, int kernelSize, int stride, String padding, int dilation, int groups, boolean bias, String paddingMode) {
+        this(inChannels, outChannels, triple(kernelSize), triple(stride), padding, triple(dilation), groups, bias, paddingMode);
+    }
+
     /** {@code padding} is "same" (stride 1 only) or "valid"; per-dimension sizes are {depth, height, width}. */
     public Conv3d(int inChannels, int outChannels, int[] kernelSize, int[] stride, String padding, int[] dilation, int groups, boolean bias, String paddingMode) {
         super(3, inChannels, outChannels, kernelSize, stride, null, padding, dilation, groups, bias, paddingMode);

@@ -17,7 +17,11 @@ import dev.ember.tensor.Tensor;
  * Init.zeros_(conv.bias);
  * }</pre>
  *
- * The package-private methods are the layers' default initialisations, which fill fresh tensors
+ * A null tensor is refused in words: the usual one is a parametrized layer's field
+ * ({@code layer.weight} after {@link Parametrize#registerParametrization}), and the error names
+ * that field and the original to initialise instead ({@link NullTensorArgument}).
+ *
+ * <p>The package-private methods are the layers' default initialisations, which fill fresh tensors
  * (construction, not computation: nothing here is ever traced).
  */
 public final class Init {
@@ -42,16 +46,19 @@ public final class Init {
 
     /** Uniform on [a, b). */
     public static Tensor uniform_(Tensor t, double a, double b) {
+        requireTensor(t, "uniform_");
         return fill(t, Tensor.rand(t.shape()).to(t.dtype()).mul(b - a).add(a));
     }
 
     /** Normal with {@code mean} and {@code std}. */
     public static Tensor normal_(Tensor t, double mean, double std) {
+        requireTensor(t, "normal_");
         return fill(t, Tensor.randn(t.shape()).to(t.dtype()).mul(std).add(mean));
     }
 
     /** Normal with {@code mean} and {@code std}, redrawn until inside [a, b] (PyTorch's default bounds are ±2). */
     public static Tensor truncNormal_(Tensor t, double mean, double std, double a, double b) {
+        requireTensor(t, "truncNormal_");
         if (!(a < b)) throw new IllegalArgumentException("trunc_normal_: a must be below b, got a=" + a + ", b=" + b);
         double[] values = Tensor.randn(t.shape()).to(dev.ember.tensor.DType.FLOAT64).mul(std).add(mean).toDoubleArray();
         for (int i = 0; i < values.length; i++) {
@@ -62,14 +69,15 @@ public final class Init {
 
     public static Tensor truncNormal_(Tensor t, double mean, double std) { return truncNormal_(t, mean, std, -2, 2); }
 
-    public static Tensor constant_(Tensor t, double value) { return fill(t, Tensor.full(t.dtype(), value, t.shape())); }
+    public static Tensor constant_(Tensor t, double value) { requireTensor(t, "constant_"); return fill(t, Tensor.full(t.dtype(), value, t.shape())); }
 
-    public static Tensor ones_(Tensor t) { return constant_(t, 1); }
+    public static Tensor ones_(Tensor t) { requireTensor(t, "ones_"); return constant_(t, 1); }
 
-    public static Tensor zeros_(Tensor t) { return constant_(t, 0); }
+    public static Tensor zeros_(Tensor t) { requireTensor(t, "zeros_"); return constant_(t, 0); }
 
     /** The identity on a 2-d tensor (ones on the diagonal of a non-square one too). */
     public static Tensor eye_(Tensor t) {
+        requireTensor(t, "eye_");
         if (t.dim() != 2) throw new IllegalArgumentException("Only tensors with 2 dimensions are supported");
         Tensor ones = Tensor.zeros(t.dtype(), t.shape());
         for (int i = 0; i < Math.min(t.size(0), t.size(1)); i++) ones.storage().writeDouble(i * t.size(1) + i, 1);
@@ -83,6 +91,7 @@ public final class Init {
      * diagonal so the draw is uniform over orthogonal matrices, is written in.
      */
     public static Tensor orthogonal_(Tensor t, double gain) {
+        requireTensor(t, "orthogonal_");
         if (t.dim() < 2) throw new IllegalArgumentException("Only tensors with 2 or more dimensions are supported");
         if (t.numel() == 0) return t;
         int rows = t.size(0), cols = t.numel() / rows;
@@ -102,6 +111,7 @@ public final class Init {
      * of output channels copying as many input channels as it can (a 1 at each kernel's centre).
      */
     public static Tensor dirac_(Tensor t, int groups) {
+        requireTensor(t, "dirac_");
         int dims = t.dim();
         if (dims < 3 || dims > 5) throw new IllegalArgumentException("Only tensors with 3, 4, or 5 dimensions are supported");
         if (t.size(0) % groups != 0) throw new IllegalArgumentException("dim 0 must be divisible by groups");
@@ -123,6 +133,7 @@ public final class Init {
      * then in every column {@code ceil(sparsity · rows)} rows, chosen at random, set to zero.
      */
     public static Tensor sparse_(Tensor t, double sparsity, double std) {
+        requireTensor(t, "sparse_");
         if (t.dim() != 2) throw new IllegalArgumentException("Only tensors with 2 dimensions are supported");
         int rows = t.size(0), cols = t.size(1), zeros = (int) Math.ceil(sparsity * rows);
         Tensor values = Tensor.randn(rows, cols).to(dev.ember.tensor.DType.FLOAT64).mul(std);
@@ -137,6 +148,7 @@ public final class Init {
 
     /** Glorot: uniform on ±gain·sqrt(6 / (fan_in + fan_out)). */
     public static Tensor xavierUniform_(Tensor t, double gain) {
+        requireTensor(t, "xavierUniform_");
         int[] fan = fans(t);
         double bound = gain * Math.sqrt(6.0 / (fan[0] + fan[1]));
         return uniform_(t, -bound, bound);
@@ -146,6 +158,7 @@ public final class Init {
 
     /** Glorot: normal with std gain·sqrt(2 / (fan_in + fan_out)). */
     public static Tensor xavierNormal_(Tensor t, double gain) {
+        requireTensor(t, "xavierNormal_");
         int[] fan = fans(t);
         return normal_(t, 0, gain * Math.sqrt(2.0 / (fan[0] + fan[1])));
     }
@@ -157,6 +170,7 @@ public final class Init {
      * from {@code nonlinearity} ("leaky_relu", the default, with slope {@code a}).
      */
     public static Tensor kaimingUniform_(Tensor t, double a, String mode, String nonlinearity) {
+        requireTensor(t, "kaimingUniform_");
         double bound = Math.sqrt(3.0) * calculateGain(nonlinearity, a) / Math.sqrt(fan(t, mode));
         return uniform_(t, -bound, bound);
     }
@@ -165,6 +179,7 @@ public final class Init {
 
     /** He: normal with std gain/sqrt(fan); arguments as {@link #kaimingUniform_(Tensor, double, String, String)}. */
     public static Tensor kaimingNormal_(Tensor t, double a, String mode, String nonlinearity) {
+        requireTensor(t, "kaimingNormal_");
         return normal_(t, 0, calculateGain(nonlinearity, a) / Math.sqrt(fan(t, mode)));
     }
 
@@ -185,6 +200,11 @@ public final class Init {
             case "fan_out" -> fan[1];
             default -> throw new IllegalArgumentException("Mode " + mode + " not supported, please use one of fan_in, fan_out");
         };
+    }
+
+    /** Refuses null in words: the usual null here is a parametrized layer's field ({@link NullTensorArgument}). */
+    private static void requireTensor(Tensor t, String function) {
+        if (t == null) throw NullTensorArgument.of(function);
     }
 
     /** Writes {@code values} into {@code t} outside autograd (an initialisation is not a computation to differentiate). */

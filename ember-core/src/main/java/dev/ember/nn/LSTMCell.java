@@ -16,8 +16,8 @@ public class LSTMCell extends RNNCellBase {
     public State forward(Tensor input, Tensor hx, Tensor cx) {
         if ((hx == null) != (cx == null)) throw new IllegalArgumentException("LSTMCell: give both hx and cx, or neither");
         Tensor x = batchedInput(input);
-        Tensor h = batchedState(input, x, hx, "hidden0");
-        Tensor c = batchedState(input, x, cx, "hidden1");
+        Tensor h = batchedState(input, x, hx, "hx[0]", "hidden0");
+        Tensor c = batchedState(input, x, cx, "hx[1]", "hidden1");
         Tensor[] p = projections(x, h);
         Tensor[] next = RecurrentOps.lstmCell(p[0], p[1], c);
         return new State(unbatched(input, next[0]), unbatched(input, next[1]));

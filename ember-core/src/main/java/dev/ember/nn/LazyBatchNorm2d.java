@@ -26,7 +26,7 @@ public class LazyBatchNorm2d extends BatchNorm2d {
     public boolean isMaterialized() { return materialized; }
 
     private void materialize(int numFeatures) {
-        LazyModules.adopt(this, new BatchNorm2d(numFeatures, eps, momentum, affine, trackRunningStats));
+        LazyModules.adopt(this, new BatchNorm2d(numFeatures, eps, momentumOrNone(), affine, trackRunningStats));
         this.numFeatures = numFeatures;
         materialized = true;
     }

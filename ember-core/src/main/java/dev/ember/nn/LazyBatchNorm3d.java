@@ -26,7 +26,7 @@ public class LazyBatchNorm3d extends BatchNorm3d {
     public boolean isMaterialized() { return materialized; }
 
     private void materialize(int numFeatures) {
-        LazyModules.adopt(this, new BatchNorm3d(numFeatures, eps, momentum, affine, trackRunningStats));
+        LazyModules.adopt(this, new BatchNorm3d(numFeatures, eps, momentumOrNone(), affine, trackRunningStats));
         this.numFeatures = numFeatures;
         materialized = true;
     }

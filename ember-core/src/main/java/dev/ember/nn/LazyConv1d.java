@@ -16,6 +16,18 @@ public class LazyConv1d extends Conv1d {
     public LazyConv1d(int outChannels, int kernelSize, int stride, int padding, int dilation, int groups, boolean bias, String paddingMode) {
         super(groups, outChannels, kernelSize, stride, padding, dilation, groups, bias, paddingMode);
         this.hasBias = bias;
+        awaitFirstInput();
+    }
+
+    /** torch's {@code padding='same'} or {@code 'valid'} ({@code nn.LazyConv1d(out, k, padding='same')}). */
+    public LazyConv1d(int outChannels, int kernelSize, int stride, String padding, int dilation, int groups, boolean bias, String paddingMode) {
+        super(groups, outChannels, kernelSize, stride, padding, dilation, groups, bias, paddingMode);
+        this.hasBias = bias;
+        awaitFirstInput();
+    }
+
+    /** No tensors until the first input (or a loaded state dict) gives in_channels. */
+    private void awaitFirstInput() {
         this.weight = null;
         this.bias = null;
         LazyModules.materializeFromStateDict(this, this::materialize, w -> w.shape()[1] * groups, () -> materialized);
@@ -26,7 +38,9 @@ public class LazyConv1d extends Conv1d {
 
     private void materialize(int inChannels) {
         if (inChannels % groups != 0) throw new IllegalArgumentException("LazyConv1d: in_channels must be divisible by groups");
-        LazyModules.adopt(this, new Conv1d(inChannels, outChannels, kernelSize()[0], stride()[0], padding()[0], dilation()[0], groups, hasBias, paddingMode));
+        LazyModules.adopt(this, paddingString() != null
+                ? new Conv1d(inChannels, outChannels, kernelSize()[0], stride()[0], paddingString(), dilation()[0], groups, hasBias, paddingMode)
+                : new Conv1d(inChannels, outChannels, kernelSize()[0], stride()[0], padding()[0], dilation()[0], groups, hasBias, paddingMode));
         this.inChannels = inChannels;
         materialized = true;
     }

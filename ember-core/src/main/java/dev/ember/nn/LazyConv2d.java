@@ -16,6 +16,18 @@ public class LazyConv2d extends Conv2d {
     public LazyConv2d(int outChannels, int kernelSize, int stride, int padding, int dilation, int groups, boolean bias, String paddingMode) {
         super(groups, outChannels, ConvNd.repeat(kernelSize, 2), ConvNd.repeat(stride, 2), ConvNd.repeat(padding, 2), ConvNd.repeat(dilation, 2), groups, bias, paddingMode);
         this.hasBias = bias;
+        awaitFirstInput();
+    }
+
+    /** torch's {@code padding='same'} or {@code 'valid'} ({@code nn.LazyConv2d(out, k, padding='same')}). */
+    public LazyConv2d(int outChannels, int kernelSize, int stride, String padding, int dilation, int groups, boolean bias, String paddingMode) {
+        super(groups, outChannels, ConvNd.repeat(kernelSize, 2), ConvNd.repeat(stride, 2), padding, ConvNd.repeat(dilation, 2), groups, bias, paddingMode);
+        this.hasBias = bias;
+        awaitFirstInput();
+    }
+
+    /** No tensors until the first input (or a loaded state dict) gives in_channels. */
+    private void awaitFirstInput() {
         this.weight = null;
         this.bias = null;
         LazyModules.materializeFromStateDict(this, this::materialize, w -> w.shape()[1] * groups, () -> materialized);
@@ -26,7 +38,9 @@ public class LazyConv2d extends Conv2d {
 
     private void materialize(int inChannels) {
         if (inChannels % groups != 0) throw new IllegalArgumentException("LazyConv2d: in_channels must be divisible by groups");
-        LazyModules.adopt(this, new Conv2d(inChannels, outChannels, kernelSize(), stride(), padding(), dilation(), groups, hasBias, paddingMode));
+        LazyModules.adopt(this, paddingString() != null
+                ? new Conv2d(inChannels, outChannels, kernelSize(), stride(), paddingString(), dilation(), groups, hasBias, paddingMode)
+                : new Conv2d(inChannels, outChannels, kernelSize(), stride(), padding(), dilation(), groups, hasBias, paddingMode));
         this.inChannels = inChannels;
         materialized = true;
     }

@@ -171,6 +171,32 @@ public abstract class Module {
         return out;
     }
 
+    /**
+     * Puts {@code child} in place of the submodule {@code name} (PyTorch's {@code add_module} over an
+     * existing name), as {@link SyncBatchNorm#convertSyncBatchnorm} does. A field must be able to hold
+     * the new module's class: Java's field types are checked where Python's attributes are not.
+     */
+    void replaceChild(String name, Module child) {
+        for (Slot s : slots()) {
+            if (s.kind() == Kind.MODULE && s.name().equals(name)) {
+                if (!s.field().getType().isInstance(child)) {
+                    throw new IllegalArgumentException("cannot put a " + child.getClass().getSimpleName() + " in " + getClass().getSimpleName() + "."
+                            + s.field().getName() + ": the field's type is " + s.field().getType().getSimpleName()
+                            + " (declare it as a supertype both share, such as " + commonSupertype(s.field().getType(), child.getClass()).getSimpleName() + ")");
+                }
+                s.set(this, child);
+                return;
+            }
+        }
+        throw new IllegalArgumentException("'" + name() + "' has no submodule '" + name + "'");
+    }
+
+    private static Class<?> commonSupertype(Class<?> a, Class<?> b) {
+        Class<?> c = a;
+        while (!c.isAssignableFrom(b)) c = c.getSuperclass();
+        return c;
+    }
+
     // ------------------------------------------------------------------ reading tensors (parametrizations)
 
     /**

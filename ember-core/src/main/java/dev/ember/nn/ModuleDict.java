@@ -67,4 +67,14 @@ public class ModuleDict<M extends Module> extends Module {
         out.putAll(modules);
         return out;
     }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    void replaceChild(String name, Module child) {
+        if (modules.containsKey(name)) {
+            modules.put(name, (M) child);
+            return;
+        }
+        super.replaceChild(name, child);
+    }
 }

@@ -42,4 +42,14 @@ public class ModuleList<M extends Module> extends Module implements Iterable<M> 
         for (int i = 0; i < modules.size(); i++) out.put(Integer.toString(i), modules.get(i));
         return out;
     }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    void replaceChild(String name, Module child) {
+        if (name.matches("\\d+") && Integer.parseInt(name) < modules.size()) {
+            modules.set(Integer.parseInt(name), (M) child);
+            return;
+        }
+        super.replaceChild(name, child);
+    }
 }

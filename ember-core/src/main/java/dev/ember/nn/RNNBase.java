@@ -102,7 +102,7 @@ public abstract class RNNBase extends Module {
     Output run(Tensor input, Tensor h0, Tensor c0) {
         String name = getClass().getSimpleName();
         if (input.dim() != 2 && input.dim() != 3) {
-            throw new IllegalArgumentException(name + ": Expected input to be 2D or 3D, got " + input.dim() + "D input instead");
+            throw new IllegalArgumentException(name + ": Expected input to be 2D or 3D, got " + input.dim() + (this instanceof RNN ? "D tensor instead" : "D instead"));
         }
         boolean batched = input.dim() == 3;
         Tensor x = !batched ? input.unsqueeze(1) : batchFirst ? input.transpose(0, 1) : input;   // [L, N, in]

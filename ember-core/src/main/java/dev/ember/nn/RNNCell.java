@@ -23,7 +23,7 @@ public class RNNCell extends RNNCellBase {
     /** PyTorch's {@code cell(input, hx)}; a null {@code hx} is zeros. */
     public Tensor forward(Tensor input, Tensor hx) {
         Tensor x = batchedInput(input);
-        Tensor h = batchedState(input, x, hx, "hidden");
+        Tensor h = batchedState(input, x, hx, "hidden", "hidden0");
         Tensor[] p = projections(x, h);
         return unbatched(input, RecurrentOps.rnnCell(mode, p[0], p[1]));
     }

@@ -38,7 +38,7 @@ public abstract class RNNCellBase extends Module {
     Tensor batchedInput(Tensor input) {
         String name = getClass().getSimpleName();
         if (input.dim() != 1 && input.dim() != 2) {
-            throw new IllegalArgumentException(name + ": Expected input to be 1D or 2D, got " + input.dim() + "D input instead");
+            throw new IllegalArgumentException(name + ": Expected input to be 1D or 2D, got " + input.dim() + "D instead");
         }
         if (input.size(-1) != inputSize) {
             throw new IllegalArgumentException(name + ": input has inconsistent input_size: got " + input.size(-1) + " expected " + inputSize);
@@ -46,19 +46,27 @@ public abstract class RNNCellBase extends Module {
         return input.dim() == 1 ? input.unsqueeze(0) : input;
     }
 
-    /** A state ({@code hx}, {@code cx}) as {@code [N, hidden]}: zeros when null, else checked as ATen checks it. */
-    Tensor batchedState(Tensor input, Tensor x, Tensor state, String what) {
+    /**
+     * A state ({@code hx}, {@code cx}) as {@code [N, hidden]}: zeros when null, else checked as
+     * torch's cell modules and ATen check it: {@code what} is torch's name for it in the rank check
+     * ({@code hidden}, {@code hx[0]}, {@code hx[1]}), {@code label} ATen's ({@code hidden0},
+     * {@code hidden1}).
+     */
+    Tensor batchedState(Tensor input, Tensor x, Tensor state, String what, String label) {
         String name = getClass().getSimpleName();
         if (state == null) return Tensor.zeros(x.dtype(), x.size(0), hiddenSize);
-        if (state.dim() != input.dim()) {
-            throw new IllegalArgumentException(name + ": Expected " + what + " to be " + input.dim() + "D, got " + state.dim() + "D instead");
+        if (state.dim() != 1 && state.dim() != 2) {
+            throw new IllegalArgumentException(name + ": Expected " + what + " to be 1D or 2D, got " + state.dim() + "D instead");
         }
-        Tensor s = state.dim() == 1 ? state.unsqueeze(0) : state;
+        Tensor s = input.dim() == 1 ? state.unsqueeze(0) : state;
         if (s.size(0) != x.size(0)) {
-            throw new IllegalArgumentException(name + ": Input batch size " + x.size(0) + " doesn't match " + what + " batch size " + s.size(0));
+            throw new IllegalArgumentException(name + ": Input batch size " + x.size(0) + " doesn't match " + label + " batch size " + s.size(0));
         }
-        if (s.size(1) != hiddenSize) {
-            throw new IllegalArgumentException(name + ": " + what + " has inconsistent hidden_size: got " + s.size(1) + ", expected " + hiddenSize);
+        if (s.size(-1) != hiddenSize) {
+            throw new IllegalArgumentException(name + ": " + label + " has inconsistent hidden_size: got " + s.size(-1) + ", expected " + hiddenSize);
+        }
+        if (s.dim() != 2) {
+            throw new IllegalArgumentException(name + ": Expected " + what + " to be " + input.dim() + "D as the input is, got " + state.dim() + "D");
         }
         return s;
     }

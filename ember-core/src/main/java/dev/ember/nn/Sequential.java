@@ -39,4 +39,13 @@ public class Sequential extends Module {
         for (int i = 0; i < modules.size(); i++) out.put(Integer.toString(i), modules.get(i));
         return out;
     }
+
+    @Override
+    void replaceChild(String name, Module child) {
+        if (name.matches("\\d+") && Integer.parseInt(name) < modules.size()) {
+            modules.set(Integer.parseInt(name), child);
+            return;
+        }
+        super.replaceChild(name, child);
+    }
 }

@@ -124,4 +124,39 @@ class NnDocsExampleTest {
         Tensor y = Func.functionalCall(model, java.util.Map.of("0.weight", w), x);
         assertClose(y, Torch.call("torch.linear(a, b, c)", x, w, ((Linear) model.children().getFirst()).bias.detach()), "with w");
     }
+
+    @Test
+    void aParametrizedWeightIsInitialisedThroughItsOriginal() {
+        Linear layer = new Linear(4, 4);
+        Parametrizations.orthogonal(layer);
+        Init.orthogonal_(Parametrize.parametrizations(layer, "weight").original());
+        var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Init.orthogonal_(layer.weight));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("Linear.weight") && e.getMessage().contains("Parametrize.parametrizations(layer, \"weight\").original()"),
+                e.getMessage());
+        Tensor before = Parametrize.parametrizations(layer, "weight").original().clone();
+        Init.zeros_(layer.tensor("weight"));                  // a temporary: the layer is unchanged
+        assertClose(Parametrize.parametrizations(layer, "weight").original(), Torch.toNd(before), "unchanged");
+    }
+
+    @Test
+    void legacyAndDistributedLayersAsTheDocsShowThem() {
+        Tensor y = new CrossMapLRN2d(5, 5e-3, 1e-3, 2).forward(Tensor.randn(2, 3, 6, 6));
+        var asm = new AdaptiveLogSoftmaxWithLoss(16, 20, new int[] {4, 9, 15});
+        AdaptiveLogSoftmaxWithLoss.Output o = asm.forward(Tensor.randn(6, 16), Tensor.ofLongs(0, 5, 19, 3, 9, 14));
+        Tensor classes = asm.predict(Tensor.randn(6, 16));                  // [6] int64, log_prob's argmax
+        Module model = SyncBatchNorm.convertSyncBatchnorm(new Sequential(new Conv2d(3, 8, 3), new BatchNorm2d(8)));
+        assertArrayEquals(new int[] {2, 3, 6, 6}, y.shape());
+        assertArrayEquals(new int[] {6}, o.output().shape());
+        org.junit.jupiter.api.Assertions.assertEquals(0, o.loss().dim());
+        assertArrayEquals(new int[] {6}, classes.shape());
+        org.junit.jupiter.api.Assertions.assertInstanceOf(SyncBatchNorm.class, ((Sequential) model).get(1));
+    }
+
+    @Test
+    void moduleInfoFormsAsTheDocsShowThem() {
+        BatchNorm1d bn = new BatchNorm1d(10, 1e-3, null, true, true);   // nn.BatchNorm1d(10, 1e-3, None)
+        Tensor pooled = new AdaptiveAvgPool2d(3, null).forward(Tensor.randn(1, 3, 5, 6));   // [1, 3, 3, 6]
+        org.junit.jupiter.api.Assertions.assertTrue(bn.toString().contains("momentum=None"));
+        assertArrayEquals(new int[] {1, 3, 3, 6}, pooled.shape());
+    }
 }

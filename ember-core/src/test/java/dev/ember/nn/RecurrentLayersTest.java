@@ -200,7 +200,7 @@ class RecurrentLayersTest {
     @Test
     void badInputGetsPyTorchsErrors() {
         LSTM lstm = new LSTM(5, 7, 2);
-        assertMessage("LSTM: Expected input to be 2D or 3D, got 4D input instead", () -> lstm.forward(Tensor.randn(1, 2, 3, 5)));
+        assertMessage("LSTM: Expected input to be 2D or 3D, got 4D instead", () -> lstm.forward(Tensor.randn(1, 2, 3, 5)));
         assertMessage("LSTM: input.size(-1) must be equal to input_size. Expected 5, got 4", () -> lstm.forward(Tensor.randn(3, 2, 4)));
         assertMessage("LSTM: Expected hidden[0] size (2, 2, 7), got [1, 2, 7]",
                 () -> lstm.forward(Tensor.randn(3, 2, 5), Tensor.randn(1, 2, 7), Tensor.randn(2, 2, 7)));
@@ -212,8 +212,18 @@ class RecurrentLayersTest {
         assertMessage("Unknown nonlinearity 'sigmoid'. Select from 'tanh' or 'relu'.", () -> new RNN(3, 4, 1, "sigmoid", true, false, 0, false));
         assertMessage("GRU: hidden_size must be greater than zero, got 0", () -> new GRU(3, 0));
         assertMessage("LSTMCell: input has inconsistent input_size: got 3 expected 4", () -> new LSTMCell(4, 6).forward(Tensor.randn(2, 3)));
-        assertMessage("GRUCell: Input batch size 2 doesn't match hidden batch size 3", () -> new GRUCell(4, 6).forward(Tensor.randn(2, 4), Tensor.randn(3, 6)));
-        assertMessage("RNNCell: hidden has inconsistent hidden_size: got 5, expected 6", () -> new RNNCell(4, 6).forward(Tensor.randn(2, 4), Tensor.randn(2, 5)));
+        // the cells' words are torch's (ModuleInfo's module_error_inputs for RNNCell, GRUCell and LSTMCell): ATen names the states hidden0, hidden1
+        assertMessage("GRUCell: Input batch size 2 doesn't match hidden0 batch size 3", () -> new GRUCell(4, 6).forward(Tensor.randn(2, 4), Tensor.randn(3, 6)));
+        assertMessage("RNNCell: hidden0 has inconsistent hidden_size: got 5, expected 6", () -> new RNNCell(4, 6).forward(Tensor.randn(2, 4), Tensor.randn(2, 5)));
+        assertMessage("RNNCell: Expected hidden to be 1D or 2D, got 4D instead", () -> new RNNCell(10, 20).forward(Tensor.randn(3, 10), Tensor.randn(3, 1, 1, 20)));
+        assertMessage("GRUCell: Expected input to be 1D or 2D, got 3D instead", () -> new GRUCell(10, 20).forward(Tensor.randn(3, 1, 10), Tensor.randn(3, 20)));
+        assertMessage("LSTMCell: Expected hx[0] to be 1D or 2D, got 4D instead",
+                () -> new LSTMCell(10, 20).forward(Tensor.randn(3, 10), Tensor.randn(3, 1, 1, 20), Tensor.randn(3, 1, 1, 20)));
+        assertMessage("LSTMCell: Input batch size 3 doesn't match hidden0 batch size 5",
+                () -> new LSTMCell(10, 20).forward(Tensor.randn(3, 10), Tensor.randn(5, 20), Tensor.randn(5, 20)));
+        assertMessage("LSTMCell: hidden1 has inconsistent hidden_size: got 21, expected 20",
+                () -> new LSTMCell(10, 20).forward(Tensor.randn(3, 10), Tensor.randn(3, 20), Tensor.randn(3, 21)));
+        assertMessage("RNN: Expected input to be 2D or 3D, got 4D tensor instead", () -> new RNN(5, 7).forward(Tensor.randn(1, 2, 3, 5)));
         assertMessage("LSTM: Expected sequence length to be larger than 0 in RNN", () -> lstm.forward(Tensor.randn(0, 2, 5)));
     }
 
