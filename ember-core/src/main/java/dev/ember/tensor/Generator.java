@@ -13,6 +13,8 @@ public final class Generator {
 
     private SplittableRandom random;
     private long seed;
+    /** Streams handed out since the seed ({@link #split}): with the seed, the whole state ({@link #getState}). */
+    private long draws;
 
     public Generator(long seed) { manualSeed(seed); }
 
@@ -32,11 +34,43 @@ public final class Generator {
     public synchronized Generator manualSeed(long seed) {
         this.seed = seed;
         this.random = new SplittableRandom(seed);
+        this.draws = 0;
         return this;
     }
 
     public synchronized long initialSeed() { return seed; }
 
     /** An independent stream for one op call, so parallel kernels fill deterministically. */
-    public synchronized SplittableRandom split() { return random.split(); }
+    public synchronized SplittableRandom split() {
+        draws++;
+        return random.split();
+    }
+
+    /**
+     * This generator's state, as PyTorch's {@code Generator.get_state()}: a tensor to keep (in a
+     * checkpoint, beside the state dict) and give to {@link #setState} to draw the same numbers again
+     * from there. Its form is Ember's own, an int64 tensor {@code [seed, draws]}, not libtorch's bytes.
+     */
+    public synchronized Tensor getState() { return Tensor.ofLongs(seed, draws); }
+
+    /**
+     * Puts this generator back into a state {@link #getState} returned (PyTorch's
+     * {@code Generator.set_state}): the next draws are the ones that followed it. Replaying takes one
+     * step per op call drawn since the seed.
+     */
+    public Generator setState(Tensor state) {
+        if (state == null) throw new IllegalArgumentException("Generator.setState: the state is null; pass a tensor getState() returned");
+        if (state.dtype() != DType.INT64 || state.shape().length != 1 || state.shape()[0] != 2) {
+            throw new IllegalArgumentException("Generator.setState: expected the int64 tensor of 2 elements that getState() returns, got a "
+                    + state.dtype().name().toLowerCase(java.util.Locale.ROOT) + " tensor of shape " + java.util.Arrays.toString(state.shape()));
+        }
+        long[] values = state.toLongArray();
+        if (values[1] < 0) throw new IllegalArgumentException("Generator.setState: the state's draw count is negative (" + values[1] + "): not a state getState() returned");
+        synchronized (this) {
+            manualSeed(values[0]);
+            for (long i = 0; i < values[1]; i++) random.split();
+            draws = values[1];
+        }
+        return this;
+    }
 }

@@ -356,6 +356,12 @@ public class Tensor {
     /** Seeds the global generator (PyTorch's {@code torch.manual_seed}). */
     public static void manualSeed(long seed) { Generator.global().manualSeed(seed); }
 
+    /** The global generator's state (PyTorch's {@code torch.get_rng_state}): see {@link Generator#getState}. */
+    public static Tensor getRngState() { return Generator.global().getState(); }
+
+    /** Puts the global generator back into a state {@link #getRngState} returned (PyTorch's {@code torch.set_rng_state}). */
+    public static void setRngState(Tensor state) { Generator.global().setState(state); }
+
     public static Tensor zerosLike(Tensor t) { return zeros(t.dtype, t.shape); }
 
     public static Tensor onesLike(Tensor t) { return ones(t.dtype, t.shape); }
