@@ -316,7 +316,9 @@ final class JdkCalls {
     /** Calls the real method on constant arguments and wraps the result as a constant. */
     static VariableTracker reflect(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, Object receiver, List<VariableTracker> args) {
         boolean enumMethod = receiver instanceof Enum<?> && (owner == Enum.class || owner == Object.class);
-        if (receiver != null && !enumMethod && isJdk(receiver.getClass()) && !VALUE_CLASSES.contains(receiver.getClass())) {
+        // natural, reverse and case-insensitive order compare values known while tracing as they would when run (thenComparing(reverseOrder()) calls it)
+        boolean knownComparison = name.equals("compare") && receiver != null && Containers.KNOWN_COMPARATORS.contains(receiver);
+        if (receiver != null && !enumMethod && !knownComparison && isJdk(receiver.getClass()) && !VALUE_CLASSES.contains(receiver.getClass())) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "call to " + receiver.getClass().getName() + "." + name + "()");
         }
         Class<?>[] ptypes = new Class<?>[type.parameterCount()];
