@@ -375,8 +375,16 @@ final class JdkCalls {
                     throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "passing " + v.describe() + ", a set holding values equal by identity, to "
                             + owner.getName() + "." + name + "()");
             case dev.ember.dynamo.variables.SetVariable s -> {
-                // a set's elements are values known while tracing; a copy keeps its iteration order
-                return new java.util.LinkedHashSet<>(s.elements());
+                // a set's elements are values known while tracing; a copy keeps its iteration order (when the trace knows it)
+                java.util.Set<Object> out = new java.util.LinkedHashSet<>();
+                for (VariableTracker item : KeyedContainers.elements(ctx, s)) out.add(concrete(ctx, item, Object.class, owner, name));
+                return out;
+            }
+            case dev.ember.dynamo.variables.MapViewVariable view when view.view() != dev.ember.dynamo.variables.MapViewVariable.View.ENTRIES -> {
+                // a map's keySet() or values() (String.join(",", m.keySet())): its items in the map's order, each a value known while tracing
+                List<Object> out = new ArrayList<>();
+                for (VariableTracker item : KeyedContainers.elements(ctx, view)) out.add(concrete(ctx, item, Object.class, owner, name));
+                return out;
             }
             case SymSizeVariable s -> throw SymSizes.specialize(ctx, s, null, "passing it to " + owner.getName() + "." + name + "()");
             default -> {
