@@ -401,6 +401,9 @@ final class Containers {
      */
     static final List<Comparator<?>> KNOWN_COMPARATORS = List.of(Comparator.naturalOrder(), Collections.reverseOrder(), String.CASE_INSENSITIVE_ORDER);
 
+    /** Whether {@code c} is one of {@link #KNOWN_COMPARATORS} (by identity: no equals of an unknown object runs while tracing). */
+    static boolean isKnownComparator(Object c) { return c != null && KNOWN_COMPARATORS.stream().anyMatch(k -> k == c); }
+
     /**
      * {@code items} sorted by {@code comparator} (a null constant is natural order), stably as
      * Java's sorts are: items are values known while tracing (numbers, strings, enums) and the
@@ -411,7 +414,7 @@ final class Containers {
     static List<VariableTracker> sorted(TraceContext ctx, List<VariableTracker> items, VariableTracker comparator, String what) {
         Object known = comparator instanceof ConstantVariable c ? (c.value() == null ? Comparator.naturalOrder() : c.value()) : null;
         if (!(comparator instanceof ConstantVariable)) return sortedByTracedComparator(ctx, items, comparator);
-        if (known == null || !KNOWN_COMPARATORS.contains(known)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " by " + comparator.describe() + " (natural, reverse and case-insensitive order are traced)");
+        if (known == null || !isKnownComparator(known)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " by " + comparator.describe() + " (natural, reverse and case-insensitive order are traced)");
         Comparator<Object> order = (Comparator<Object>) known;
         for (VariableTracker v : items) {
             if (!(v instanceof ConstantVariable c && c.value() != null)) {

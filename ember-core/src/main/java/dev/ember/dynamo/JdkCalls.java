@@ -317,7 +317,7 @@ final class JdkCalls {
     static VariableTracker reflect(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, Object receiver, List<VariableTracker> args) {
         boolean enumMethod = receiver instanceof Enum<?> && (owner == Enum.class || owner == Object.class);
         // natural, reverse and case-insensitive order compare values known while tracing as they would when run (thenComparing(reverseOrder()) calls it)
-        boolean knownComparison = name.equals("compare") && receiver != null && Containers.KNOWN_COMPARATORS.contains(receiver);
+        boolean knownComparison = name.equals("compare") && Containers.isKnownComparator(receiver);
         if (receiver != null && !enumMethod && !knownComparison && isJdk(receiver.getClass()) && !VALUE_CLASSES.contains(receiver.getClass())) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "call to " + receiver.getClass().getName() + "." + name + "()");
         }

@@ -417,7 +417,7 @@ final class KeyedContainers {
     @SuppressWarnings("unchecked")
     private static java.util.Comparator<Object> tracedComparator(TraceContext ctx, VariableTracker comparator) {
         return (a, b) -> {
-            if (comparator instanceof ConstantVariable c && c.value() instanceof java.util.Comparator<?> jdk && Containers.KNOWN_COMPARATORS.contains(jdk)
+            if (comparator instanceof ConstantVariable c && c.value() instanceof java.util.Comparator<?> jdk && Containers.isKnownComparator(jdk)
                     && !(a instanceof IdentityKey) && !(b instanceof IdentityKey)) {
                 return ((java.util.Comparator<Object>) jdk).compare(a, b);
             }
