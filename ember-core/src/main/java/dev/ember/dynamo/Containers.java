@@ -197,9 +197,12 @@ final class Containers {
                 yield new IteratorVariable(l, at);
             }
             case "stream" -> StreamCalls.streamOf(l);
-            // a LinkedList's iterator from the last element to the first: its reversed() view's, which reads the list live and fails fast alike
+            // a LinkedList's or ArrayDeque's iterator from the last element to the first: its reversed() view's (Deque.reversed()'s
+            // iterator is the descendingIterator), which reads the list live and fails fast alike (an ArrayDeque's: see iteratorMethod)
             case "descendingIterator" -> {
-                if (l.type() != java.util.LinkedList.class) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, l.describe() + ".descendingIterator() is not traced");
+                if (l.type() != java.util.LinkedList.class && !l.isArrayDeque()) {
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, l.describe() + ".descendingIterator() is not traced");
+                }
                 yield new IteratorVariable(ListVariable.viewOf(l, ListVariable.ViewKind.REVERSED, 0, items.size()));
             }
             case "add" -> {
@@ -352,6 +355,8 @@ final class Containers {
                 yield l.immutableKind() == null ? new ListVariable(items.subList(from, to), false, null)
                         : ListVariable.immutable(items.subList(from, to), l.immutableKind().subList());
             }
+            // AbstractCollection's "[a, b]", as string concatenation prints a list (a tensor element's text reads its data: a break)
+            case "toString" -> ConstantVariable.of(Indy.text(ctx, l, ConstantDescs.CD_Object, "List.toString() of"));
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, l.describe() + "." + name + "() is not traced");
         };
     }
@@ -390,8 +395,14 @@ final class Containers {
         return java.util.Objects.hashCode(o);
     }
 
-    /** The comparators the trace sorts by: natural order (also a null comparator) and its reverse (Comparator's and Collections'). */
-    static final List<Comparator<?>> KNOWN_COMPARATORS = List.of(Comparator.naturalOrder(), Collections.reverseOrder());
+    /**
+     * The comparators of the JDK the trace sorts by: natural order (also a null comparator), its
+     * reverse (Comparator's and Collections'), and String's case-insensitive order.
+     */
+    static final List<Comparator<?>> KNOWN_COMPARATORS = List.of(Comparator.naturalOrder(), Collections.reverseOrder(), String.CASE_INSENSITIVE_ORDER);
+
+    /** Whether {@code c} is one of {@link #KNOWN_COMPARATORS} (by identity: no equals of an unknown object runs while tracing). */
+    static boolean isKnownComparator(Object c) { return c != null && KNOWN_COMPARATORS.stream().anyMatch(k -> k == c); }
 
     /**
      * {@code items} sorted by {@code comparator} (a null constant is natural order), stably as
@@ -403,7 +414,7 @@ final class Containers {
     static List<VariableTracker> sorted(TraceContext ctx, List<VariableTracker> items, VariableTracker comparator, String what) {
         Object known = comparator instanceof ConstantVariable c ? (c.value() == null ? Comparator.naturalOrder() : c.value()) : null;
         if (!(comparator instanceof ConstantVariable)) return sortedByTracedComparator(ctx, items, comparator);
-        if (known == null || !KNOWN_COMPARATORS.contains(known)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " by " + comparator.describe() + " (natural and reverse order are traced)");
+        if (known == null || !isKnownComparator(known)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " by " + comparator.describe() + " (natural, reverse and case-insensitive order are traced)");
         Comparator<Object> order = (Comparator<Object>) known;
         for (VariableTracker v : items) {
             if (!(v instanceof ConstantVariable c && c.value() != null)) {
@@ -506,6 +517,11 @@ final class Containers {
             // a stream's iterator has Iterator's default remove: UnsupportedOperationException("remove")
             throw Exceptions.raise(ctx, new UnsupportedOperationException("remove"), GraphBreakType.EXCEPTION_THROWN,
                     "the traced path throws UnsupportedOperationException: Iterator.remove() on a stream's iterator");
+        }
+        if ((name.equals("hasNext") || name.equals("next")) && it.list() != null && it.list().isView() && it.list().base().isArrayDeque() && it.containerChanged()) {
+            // an ArrayDeque's descending iterator reads the changed array where its cursor stands (or throws where the slot is empty)
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "ArrayDeque.descendingIterator()." + name + "() after the deque changed: "
+                    + "an ArrayDeque's iterators read its changed array as it is, which the trace does not model (change the deque after the loop)");
         }
         return switch (name) {
             case "remove", "set", "add" -> iteratorWrite(ctx, it, name, args);

@@ -96,6 +96,7 @@ public final class FullGraphCapture {
             case OutputRebuilder.ViewOf v -> problems.add(where(path) + " is a map's " + v.view().method() + "() view");
             case OutputRebuilder.ReadOnlyOf v -> problems.add(where(path) + " is an unmodifiable view");
             case OutputRebuilder.ListViewOf v -> problems.add(where(path) + " is a list's " + v.kind().name().toLowerCase(java.util.Locale.ROOT) + " view");
+            case OutputRebuilder.SortedViewOf v -> problems.add(where(path) + " is a sorted container's " + v.method() + "() view");
             case OutputRebuilder.EntryOf e -> {
                 walk(e.key(), path + ".getKey()", paths, problems);
                 walk(e.value(), path + ".getValue()", paths, problems);

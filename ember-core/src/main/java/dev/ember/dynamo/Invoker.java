@@ -138,7 +138,7 @@ final class Invoker {
             if (receiver instanceof ListVariable list) return initList(ctx, list, args);
             if (receiver instanceof dev.ember.dynamo.variables.StringBuilderVariable sb) return StringBuilders.construct(ctx, sb, type, args);
             if (receiver instanceof KeyedVariable container && JdkCalls.isJdk(owner)) {
-                KeyedContainers.construct(ctx, container, args);
+                KeyedContainers.construct(ctx, container, type, args);
                 return null;
             }
             if (receiver instanceof UserObjectVariable u && u.isFresh()) {

@@ -316,7 +316,9 @@ final class JdkCalls {
     /** Calls the real method on constant arguments and wraps the result as a constant. */
     static VariableTracker reflect(TraceContext ctx, Class<?> owner, String name, MethodTypeDesc type, Object receiver, List<VariableTracker> args) {
         boolean enumMethod = receiver instanceof Enum<?> && (owner == Enum.class || owner == Object.class);
-        if (receiver != null && !enumMethod && isJdk(receiver.getClass()) && !VALUE_CLASSES.contains(receiver.getClass())) {
+        // natural, reverse and case-insensitive order compare values known while tracing as they would when run (thenComparing(reverseOrder()) calls it)
+        boolean knownComparison = name.equals("compare") && Containers.isKnownComparator(receiver);
+        if (receiver != null && !enumMethod && !knownComparison && isJdk(receiver.getClass()) && !VALUE_CLASSES.contains(receiver.getClass())) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "call to " + receiver.getClass().getName() + "." + name + "()");
         }
         Class<?>[] ptypes = new Class<?>[type.parameterCount()];
@@ -373,8 +375,16 @@ final class JdkCalls {
                     throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "passing " + v.describe() + ", a set holding values equal by identity, to "
                             + owner.getName() + "." + name + "()");
             case dev.ember.dynamo.variables.SetVariable s -> {
-                // a set's elements are values known while tracing; a copy keeps its iteration order
-                return new java.util.LinkedHashSet<>(s.elements());
+                // a set's elements are values known while tracing; a copy keeps its iteration order (when the trace knows it)
+                java.util.Set<Object> out = new java.util.LinkedHashSet<>();
+                for (VariableTracker item : KeyedContainers.elements(ctx, s)) out.add(concrete(ctx, item, Object.class, owner, name));
+                return out;
+            }
+            case dev.ember.dynamo.variables.MapViewVariable view when view.view() != dev.ember.dynamo.variables.MapViewVariable.View.ENTRIES -> {
+                // a map's keySet() or values() (String.join(",", m.keySet())): its items in the map's order, each a value known while tracing
+                List<Object> out = new ArrayList<>();
+                for (VariableTracker item : KeyedContainers.elements(ctx, view)) out.add(concrete(ctx, item, Object.class, owner, name));
+                return out;
             }
             case SymSizeVariable s -> throw SymSizes.specialize(ctx, s, null, "passing it to " + owner.getName() + "." + name + "()");
             default -> {

@@ -59,6 +59,7 @@ final class KeyedContainers {
         }
         IdentityKey identity = IdentityKey.of(v);
         if (identity != null) return identity;
+        if (v instanceof ListVariable l && !l.isArrayDeque() && !l.isCollectionOnly()) return listKey(ctx, l, method);
         // a record made in the trace whose equals and hashCode are javac's: equal to another by its components' keys
         if (v instanceof dev.ember.dynamo.variables.UserObjectVariable u && u.isFresh() && u.type().isRecord() && RecordMethods.generatesEquality(u.type())) {
             List<Object> components = new java.util.ArrayList<>();
@@ -75,10 +76,42 @@ final class KeyedContainers {
                 + "the function of such values, or tensors, modules and objects whose class keeps Object's equals and hashCode (equal by identity)");
     }
 
+    /**
+     * A list as a key (Map&lt;List&lt;Integer&gt;, Tensor&gt;): equal, as Java's lists are, to any list of
+     * equal elements in the same order (an ArrayList to a List.of), and hashed as List.hashCode
+     * hashes them (31 h + each element's hash), known when each element's is; the key the
+     * container holds is the program's list itself.
+     */
+    private static Object listKey(TraceContext ctx, ListVariable l, String method) {
+        List<Object> equality = new ArrayList<>();
+        equality.add(List.class);
+        Integer hash = 1;
+        for (VariableTracker item : Containers.itemsOf(ctx, l)) {
+            Object k = key(ctx, item, method);
+            equality.add(k);
+            Integer h = k instanceof IdentityKey ik ? (ik.hashKnown() ? Integer.valueOf(ik.hashCode()) : null) : Integer.valueOf(k.hashCode());
+            hash = hash == null || h == null ? null : 31 * hash + h;
+        }
+        return hash == null ? IdentityKey.byValue(equality, l) : IdentityKey.byValue(equality, l, hash);
+    }
+
+    /**
+     * A list put in a container as a key must not change afterwards (Java's HashMap would no longer
+     * find it where its new hash points, a trace's key keeps its elements as they were): an
+     * immutable list is traced, a list the program can still change breaks the graph.
+     */
+    private static void keptKey(TraceContext ctx, Object key, String what) {
+        if (key instanceof IdentityKey ik && ik.value() instanceof ListVariable l && (l.isMutable() || l.isView() || l.isFixedSize())) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " with the key " + l.describe() + ", a list the program can still change: "
+                    + "a key is traced when it is an immutable list (List.of, List.copyOf, toList())");
+        }
+    }
+
     /** {@link #key} for a container of class {@code type}: a sorted one compares its keys, which an identity key cannot be. */
     static Object key(TraceContext ctx, KeyedVariable container, VariableTracker v, String method) {
         Object k = key(ctx, v, method);
-        if (k instanceof IdentityKey && java.util.SortedMap.class.isAssignableFrom(container.type()) || k instanceof IdentityKey && java.util.SortedSet.class.isAssignableFrom(container.type())) {
+        if (k instanceof IdentityKey && container.comparator() == null
+                && (java.util.SortedMap.class.isAssignableFrom(container.type()) || java.util.SortedSet.class.isAssignableFrom(container.type()))) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, method + " with the key " + v.describe() + " on a " + container.type().getSimpleName()
                     + ", which compares its keys: the trace does not evaluate the comparison (eager throws ClassCastException for a tensor)");
         }
@@ -110,7 +143,8 @@ final class KeyedContainers {
                     + "LinkedHashSet, TreeSet, EnumSet and Set.of sets)";
         }
         if (value instanceof java.util.SortedMap<?, ?> sm && sm.comparator() != null || value instanceof java.util.SortedSet<?> ss && ss.comparator() != null) {
-            return " (" + name + " is sorted by a comparator, which the trace cannot evaluate)";
+            return " (" + name + " is sorted by a comparator: a TreeMap or TreeSet made in the function with one is traced, one passed in"
+                    + " or handed on past a graph break is not)";
         }
         for (Object k : keys) {
             if (!isKeyValue(k) && !(k instanceof dev.ember.tensor.Tensor && !(value instanceof java.util.SortedMap<?, ?> || value instanceof java.util.SortedSet<?>))) {
@@ -298,9 +332,26 @@ final class KeyedContainers {
     }
 
     /** {@code <init>} of a map or set made in the trace: the default, capacity or copy constructor, run on the real container. */
-    static void construct(TraceContext ctx, KeyedVariable k, List<VariableTracker> args) {
+    static void construct(TraceContext ctx, KeyedVariable k, MethodTypeDesc type, List<VariableTracker> args) {
         if (args.isEmpty()) return;
         String what = "new " + k.type().getSimpleName() + "(" + args.stream().map(VariableTracker::describe).toList() + ")";
+        String declared = type.parameterType(0).descriptorString();
+        if (args.size() == 1 && declared.equals("Ljava/util/Comparator;")) {
+            sortedBy(ctx, k, args.getFirst(), what);
+            return;
+        }
+        // new TreeMap<>(sortedMap), new TreeSet<>(sortedSet): the copy keeps the source's comparator
+        if (args.size() == 1 && (declared.equals("Ljava/util/SortedMap;") || declared.equals("Ljava/util/SortedSet;"))
+                && args.getFirst() instanceof KeyedVariable from && from.comparator() != null) {
+            // the JDK's copy takes the source's comparator and its sorted entries without comparing them
+            Object made = switch (from) {
+                case MapVariable m -> newWith(jdkBase(k.type()), java.util.SortedMap.class, m.entries());
+                case SetVariable set -> newWith(jdkBase(k.type()), java.util.SortedSet.class, set.elements());
+            };
+            k.comparator(from.comparator());
+            install(k, made, Construction.DEFAULT);
+            return;
+        }
         if (k.type() == java.util.IdentityHashMap.class) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (new IdentityHashMap<>() is traced; a size or a copy is not)");
         }
@@ -324,11 +375,57 @@ final class KeyedContainers {
                 : collectionOf(ctx, arg, what);
         if (from == null) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (only a tracked map, a map of the user's, or a capacity, is copied)");
         Class<?> param = k instanceof MapVariable ? Map.class : Collection.class;
-        if (from instanceof Collection<?> c) for (Object key : c) sortable(ctx, k, key, what);
-        if (from instanceof Map<?, ?> fm) for (Object key : fm.keySet()) sortable(ctx, k, key, what);
+        for (Object key : from instanceof Map<?, ?> fm ? fm.keySet() : (Collection<?>) from) {
+            sortable(ctx, k, key, what);
+            keptKey(ctx, key, what);
+        }
         Object made = real(ctx, what, () -> newWith(base, param, from));
         List<Object> keys = new ArrayList<>(from instanceof Map<?, ?> m ? m.keySet() : (Collection<?>) from);
         install(k, made, Construction.copyOf(keys));
+    }
+
+    private static final MethodTypeDesc COMPARATOR_COMPARE = MethodTypeDesc.of(ConstantDescs.CD_int, ConstantDescs.CD_Object, ConstantDescs.CD_Object);
+
+    /**
+     * {@code new TreeMap<>(comparator)} or {@code new TreeSet<>(comparator)}: the real container
+     * sorts by the program's comparator, asked through the trace ({@link #traced}), so it asks the
+     * same pairs in the same order as eager's TreeMap.
+     */
+    private static void sortedBy(TraceContext ctx, KeyedVariable k, VariableTracker comparator, String what) {
+        if (!java.util.SortedMap.class.isAssignableFrom(k.type()) && !java.util.SortedSet.class.isAssignableFrom(k.type())) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " (a comparator orders a TreeMap or TreeSet)");
+        }
+        if (comparator instanceof ConstantVariable c && c.value() == null) return;    // a null comparator is natural order
+        Class<?> base = jdkBase(k.type());
+        Object made = newWith(base, java.util.Comparator.class, traced(ctx, comparator));
+        k.comparator(comparator);
+        install(k, made, Construction.DEFAULT);
+    }
+
+    /**
+     * The program's comparator as the real container calls it: natural, reverse or case-insensitive
+     * order ({@link Containers#KNOWN_COMPARATORS}) compares values known while tracing itself; any other, and any key that is a value of the trace (a tensor), has its
+     * {@code compare} traced, whose answer must be an int known while tracing. What the comparator
+     * throws is the program's exception, thrown out of the container's method as eager's is.
+     */
+    @SuppressWarnings("unchecked")
+    private static java.util.Comparator<Object> traced(TraceContext ctx, VariableTracker comparator) {
+        // one real comparator per traced one: TreeMap.putAll and new TreeMap<>(sortedMap) copy without comparing when the comparators are equal
+        return ctx.realComparators.computeIfAbsent(comparator, c -> tracedComparator(ctx, c));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static java.util.Comparator<Object> tracedComparator(TraceContext ctx, VariableTracker comparator) {
+        return (a, b) -> {
+            if (comparator instanceof ConstantVariable c && c.value() instanceof java.util.Comparator<?> jdk && Containers.isKnownComparator(jdk)
+                    && !(a instanceof IdentityKey) && !(b instanceof IdentityKey)) {
+                return ((java.util.Comparator<Object>) jdk).compare(a, b);
+            }
+            VariableTracker r = Invoker.invokeVirtual(ctx, java.util.Comparator.class, "compare", COMPARATOR_COMPARE, comparator, List.of(keyVariable(a), keyVariable(b)));
+            if (r instanceof ConstantVariable c && c.value() instanceof Integer i) return i;
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, "the comparator of a sorted container gave " + r.describe()
+                    + ": the trace orders keys by ints it knows (compare sizes or names, not tensor values)");
+        };
     }
 
     private static final MethodTypeDesc ENTRY_SET = MethodTypeDesc.of(java.lang.constant.ClassDesc.of("java.util.Set"));
@@ -401,6 +498,15 @@ final class KeyedContainers {
             case "containsKey" -> { return bool(real(ctx, what, () -> keyed.containsKey(key(ctx, m, args.getFirst(), what)))); }
             case "get", "getOrDefault" -> {
                 Object k = key(ctx, m, args.getFirst(), what);
+                if (m.comparator() != null) {
+                    // the lookups eager's make, so the program's comparator is asked as often: TreeMap.get descends once; Map's
+                    // getOrDefault (TreeMap keeps it) asks containsKey too when get gave null (a value held here is never Java's
+                    // null: a null value is ConstantVariable.NULL)
+                    VariableTracker found = real(ctx, what, () -> keyed.get(k));
+                    if (name.equals("get")) return orNull(found);
+                    if (found != null && !isNull(found)) return found;
+                    return real(ctx, what, () -> keyed.containsKey(k)) ? found : args.get(1);
+                }
                 if (real(ctx, what, () -> keyed.containsKey(k))) return orNull(m.value(k));
                 return name.equals("get") ? orNull(null) : args.get(1);
             }
@@ -411,6 +517,7 @@ final class KeyedContainers {
             case "put" -> put(ctx, m, key(ctx, m, args.get(0), what), args.get(1), what);
             case "putIfAbsent" -> {
                 Object k = key(ctx, m, args.get(0), what);
+                if (m.comparator() != null) yield sortedRemap(ctx, m, name, k, args, what);
                 VariableTracker old = real(ctx, what, () -> e.get(k));
                 // Java's putIfAbsent also replaces a null value
                 yield old == null || isNull(old) ? put(ctx, m, k, args.get(1), what) : old;
@@ -432,15 +539,17 @@ final class KeyedContainers {
                 for (var entry : List.copyOf(ordered(ctx, from, what).entries().entrySet())) put(ctx, m, entry.getKey(), entry.getValue(), what);
                 yield null;
             }
-            case "computeIfAbsent" -> computeIfAbsent(ctx, m, key(ctx, m, args.get(0), what), args.get(1), what);
-            case "computeIfPresent", "compute", "merge" -> remap(ctx, m, name, key(ctx, m, args.get(0), what), args, what);
+            case "computeIfAbsent" -> m.comparator() != null ? sortedRemap(ctx, m, name, key(ctx, m, args.get(0), what), args, what)
+                    : computeIfAbsent(ctx, m, key(ctx, m, args.get(0), what), args.get(1), what);
+            case "computeIfPresent", "compute", "merge" -> m.comparator() != null ? sortedRemap(ctx, m, name, key(ctx, m, args.get(0), what), args, what)
+                    : remap(ctx, m, name, key(ctx, m, args.get(0), what), args, what);
             case "replaceAll" -> {
                 int before = m.changes().count();
                 for (var entry : List.copyOf(ordered(ctx, m, what).entries().entrySet())) {
                     VariableTracker made = Invoker.invokeVirtual(ctx, java.util.function.BiFunction.class, "apply", BI_FUNCTION_APPLY, args.getFirst(),
                             List.of(keyVariable(entry.getKey()), entry.getValue()));
                     if (m.changes().count() != before) throw concurrentModification(ctx, what);
-                    put(ctx, m, entry.getKey(), made, what);
+                    replaceValue(ctx, m, entry.getKey(), made, what);
                 }
                 yield null;
             }
@@ -472,16 +581,18 @@ final class KeyedContainers {
                 String direction = name.substring(0, name.length() - "Entry".length());
                 if (nm.isEmpty()) yield ConstantVariable.NULL;
                 Object at = args.isEmpty() ? null : key(ctx, m, args.getFirst(), what);
-                Object found = real(ctx, what, () -> switch (direction) {
-                    case "first" -> nm.firstKey();
-                    case "last" -> nm.lastKey();
-                    case "higher" -> nm.higherKey(at);
-                    case "lower" -> nm.lowerKey(at);
-                    case "ceiling" -> nm.ceilingKey(at);
-                    default -> nm.floorKey(at);
+                Map.Entry<Object, VariableTracker> found = real(ctx, what, () -> switch (direction) {
+                    case "first" -> nm.firstEntry();
+                    case "last" -> nm.lastEntry();
+                    case "higher" -> nm.higherEntry(at);
+                    case "lower" -> nm.lowerEntry(at);
+                    case "ceiling" -> nm.ceilingEntry(at);
+                    default -> nm.floorEntry(at);
                 });
-                yield found == null ? ConstantVariable.NULL : new dev.ember.dynamo.variables.ImmutableEntryVariable(keyVariable(found), nm.get(found));
+                yield found == null ? ConstantVariable.NULL : new dev.ember.dynamo.variables.ImmutableEntryVariable(keyVariable(found.getKey()), found.getValue());
             }
+            case "comparator" -> comparatorOf(ctx, m, what);
+            case "headMap", "tailMap", "subMap", "descendingMap" -> sortedView(ctx, m, name, args, what);
             case "keySet" -> m.view(MapViewVariable.View.KEYS);
             case "values" -> m.view(MapViewVariable.View.VALUES);
             case "entrySet" -> m.view(MapViewVariable.View.ENTRIES);
@@ -514,7 +625,16 @@ final class KeyedContainers {
                     + "identity: a string's or a number's identity is not known while tracing (enum constants, tensors and objects are traced)");
         }
         sortable(ctx, m, key, what);
+        if (m.comparator() != null) {
+            keptKey(ctx, key, what);
+            // one descent, as eager's TreeMap.put: the program's comparator is asked as often as eager asks it
+            VariableTracker old = real(ctx, what, () -> m.entries().put(key, value));
+            if (old == null) m.changes().inserted(key);
+            return orNull(old);
+        }
         boolean present = real(ctx, what, () -> m.entries().containsKey(key));
+        // a present key stays the one the map holds (Java's put keeps it)
+        if (!present) keptKey(ctx, key, what);
         if (computed && !present) {
             real(ctx, what, () -> m.entries().compute(key, (k, v) -> value));
             m.changes().computed(key);
@@ -525,12 +645,66 @@ final class KeyedContainers {
         return orNull(old);
     }
 
+    /**
+     * The value of a key present in {@code m} replaced, as an entry's setValue or replaceAll does:
+     * in place, without looking the key up (so a comparator map's comparator is not asked, as eager's is not).
+     */
+    private static void replaceValue(TraceContext ctx, MapVariable m, Object key, VariableTracker value, String what) {
+        if (m.comparator() == null) {
+            put(ctx, m, key, value, what);
+            return;
+        }
+        mutable(ctx, m, what);
+        m.replaceHeldValue(key, value);
+    }
+
+    /**
+     * putIfAbsent, computeIfAbsent, computeIfPresent, compute and merge on a map sorted by the
+     * program's comparator: run as one {@code compute} on the real TreeMap (one descent, as each of
+     * eager's does), the function traced inside it with Java's rules for each method (a null value
+     * counts as absent; a null result removes); a function that changes the map makes the real
+     * TreeMap throw ConcurrentModificationException, as eager's does.
+     */
+    private static VariableTracker sortedRemap(TraceContext ctx, MapVariable m, String name, Object key, List<VariableTracker> args, String what) {
+        mutable(ctx, m, what);
+        sortable(ctx, m, key, what);
+        keptKey(ctx, key, what);
+        VariableTracker fn = args.getLast();
+        if (!name.equals("putIfAbsent") && (isNull(fn) || name.equals("merge") && isNull(args.get(1)))) {
+            throw Exceptions.raise(ctx, new NullPointerException(), GraphBreakType.EXCEPTION_THROWN, "the traced path throws NullPointerException: " + what
+                    + " with a null " + (isNull(fn) ? "function" : "value"));
+        }
+        VariableTracker[] before = new VariableTracker[1];
+        VariableTracker after = real(ctx, what, () -> m.entries().compute(key, (k, old) -> {
+            before[0] = old;
+            boolean hasValue = old != null && !isNull(old);
+            VariableTracker made = switch (name) {
+                case "putIfAbsent" -> hasValue ? old : args.get(1);
+                case "computeIfAbsent" -> hasValue ? old : Invoker.invokeVirtual(ctx, java.util.function.Function.class, "apply", FUNCTION_APPLY, fn, List.of(keyVariable(key)));
+                case "computeIfPresent" -> !hasValue ? old : Invoker.invokeVirtual(ctx, java.util.function.BiFunction.class, "apply", BI_FUNCTION_APPLY, fn, List.of(keyVariable(key), old));
+                case "merge" -> !hasValue ? args.get(1) : Invoker.invokeVirtual(ctx, java.util.function.BiFunction.class, "apply", BI_FUNCTION_APPLY, fn, List.of(old, args.get(1)));
+                default -> Invoker.invokeVirtual(ctx, java.util.function.BiFunction.class, "apply", BI_FUNCTION_APPLY, fn, List.of(keyVariable(key), hasValue ? old : ConstantVariable.NULL));
+            };
+            // computeIfAbsent's null keeps what was there (a key mapped to null stays); the others' null removes the key
+            if (made == null || isNull(made)) return name.equals("computeIfAbsent") || name.equals("computeIfPresent") && !hasValue ? old : null;
+            return made;
+        }));
+        if (before[0] == null && after != null) m.changes().inserted(key);
+        if (before[0] != null && after == null) m.changes().removed(key);
+        return switch (name) {
+            case "putIfAbsent" -> orNull(before[0]);
+            default -> orNull(after);
+        };
+    }
+
     /** A new key put in {@code m} as computeIfAbsent puts it (first in its HashMap bin), for collectors that build maps that way. */
     static void computedInsert(TraceContext ctx, MapVariable m, Object key, VariableTracker value, String what) { put(ctx, m, key, value, what, true); }
 
     private static VariableTracker remove(TraceContext ctx, KeyedVariable k, Object key, String what) {
         mutable(ctx, k, what);
         VariableTracker removed = switch (k) {
+            // a comparator map: one descent, as eager's TreeMap.remove (its values are never Java's null)
+            case MapVariable m when m.comparator() != null -> real(ctx, what, () -> m.entries().remove(key));
             case MapVariable m -> real(ctx, what, () -> m.entries().containsKey(key)) ? orNull(m.entries().remove(key)) : null;
             case SetVariable s -> real(ctx, what, () -> s.elements().remove(key)) ? keyVariable(key) : null;
         };
@@ -676,6 +850,8 @@ final class KeyedContainers {
             }
             case "iterator" -> new IteratorVariable(constants(ordered(ctx, s, what).elements()), s, s);
             case "stream" -> StreamCalls.streamOf(s);
+            case "comparator" -> comparatorOf(ctx, s, what);
+            case "headSet", "tailSet", "subSet", "descendingSet" -> sortedView(ctx, s, name, args, what);
             case "forEach" -> forEach(ctx, s, constants(ordered(ctx, s, what).elements()), args.getFirst(), what);
             case "first", "last", "higher", "lower", "ceiling", "floor" -> {
                 if (!(e instanceof java.util.NavigableSet<Object> ns)) throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a tracked set");
@@ -688,6 +864,7 @@ final class KeyedContainers {
     private static boolean add(TraceContext ctx, SetVariable s, Object x, String what) {
         mutable(ctx, s, what);
         sortable(ctx, s, x, what);
+        if (s.comparator() != null || !real(ctx, what, () -> s.elements().contains(x))) keptKey(ctx, x, what);
         boolean added = real(ctx, what, () -> s.elements().add(x));
         if (added) s.changes().inserted(x);
         return added;
@@ -776,7 +953,7 @@ final class KeyedContainers {
             case "getValue" -> e.value();
             case "setValue" -> {
                 VariableTracker old = e.value();
-                put(ctx, e.map(), e.key(), args.getFirst(), "Map.Entry.setValue()");
+                replaceValue(ctx, e.map(), e.key(), args.getFirst(), "Map.Entry.setValue()");
                 yield old;
             }
             default -> throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "Map.Entry." + name + "() on an entry of a tracked map");
@@ -845,7 +1022,7 @@ final class KeyedContainers {
 
     /** A sorted container compares its keys: an identity key (a tensor) is not comparable, and the trace does not evaluate the comparison. */
     private static void sortable(TraceContext ctx, KeyedVariable k, Object key, String what) {
-        if (key instanceof IdentityKey ik && (java.util.SortedMap.class.isAssignableFrom(k.type()) || java.util.SortedSet.class.isAssignableFrom(k.type()))) {
+        if (key instanceof IdentityKey ik && k.comparator() == null && (java.util.SortedMap.class.isAssignableFrom(k.type()) || java.util.SortedSet.class.isAssignableFrom(k.type()))) {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " with the key " + ik + " on a " + k.type().getSimpleName()
                     + ", which compares its keys: the trace does not evaluate the comparison");
         }
@@ -856,14 +1033,70 @@ final class KeyedContainers {
             throw ctx.unsupported(GraphBreakType.EXCEPTION_THROWN, "the traced path throws UnsupportedOperationException: " + what
                     + " on an immutable " + k.type().getSimpleName());
         }
-        if (k.source() != null) ctx.sideEffects.mutated(k);
+        // a change through a view of a sorted container is its base's (their changes are one log, replayed on the base)
+        if (k.root().source() != null) ctx.sideEffects.mutated(k.root());
+    }
+
+    /** comparator() of a TreeMap or TreeSet or a view of one: the program's comparator, or null for natural order. */
+    private static VariableTracker comparatorOf(TraceContext ctx, KeyedVariable k, String what) {
+        for (KeyedVariable v = k; v.sortedView() != null; v = v.sortedView().base()) {
+            if (v.sortedView().method().startsWith("descending")) {
+                throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " of a descending view (its comparator is the JDK's reverse of the container's)");
+            }
+        }
+        return orNull(k.comparator());
+    }
+
+    /**
+     * headMap, tailMap, subMap and descendingMap of a TreeMap (headSet, tailSet, subSet and
+     * descendingSet of a TreeSet), or of such a view: the JDK's live view of the real container,
+     * so reads see the container's later changes, a key out of the view's range throws eager's
+     * IllegalArgumentException, and a change through the view is the container's (one log of
+     * changes: replayed on it, and failing iterators over either fast).
+     */
+    private static KeyedVariable sortedView(TraceContext ctx, KeyedVariable k, String name, List<VariableTracker> args, String what) {
+        Object real = k instanceof MapVariable m ? m.keyedEntries() : ((SetVariable) k).elements();
+        if (!(real instanceof java.util.NavigableMap<?, ?>) && !(real instanceof java.util.NavigableSet<?>)) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, what + " on a " + k.type().getSimpleName() + " (a TreeMap's or TreeSet's views are traced)");
+        }
+        Object[] jargs = new Object[args.size()];
+        Class<?>[] types = new Class<?>[args.size()];
+        for (int i = 0; i < jargs.length; i++) {
+            // subMap(from, fromInclusive, to, toInclusive), headMap(to, inclusive): the booleans at the odd places
+            boolean flag = i % 2 == 1 && (args.size() == 2 && !name.startsWith("sub") || args.size() == 4);
+            if (flag) {
+                if (!(args.get(i) instanceof ConstantVariable c && c.value() instanceof Number n)) {
+                    throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " with " + args.get(i).describe() + " (an inclusive flag known while tracing)");
+                }
+                jargs[i] = n.intValue() != 0;
+                types[i] = boolean.class;
+            } else {
+                jargs[i] = key(ctx, k, args.get(i), what);
+                types[i] = Object.class;
+            }
+        }
+        Class<?> api = real instanceof java.util.NavigableMap<?, ?> ? java.util.NavigableMap.class : java.util.NavigableSet.class;
+        Object view = real(ctx, what, () -> {
+            try {
+                return api.getMethod(name, types).invoke(real, jargs);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                throw (RuntimeException) e.getCause();
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        KeyedVariable.SortedView how = new KeyedVariable.SortedView(k, name, List.copyOf(args));
+        @SuppressWarnings("unchecked")
+        KeyedVariable made = view instanceof Map<?, ?> vm ? new MapVariable((Map<Object, VariableTracker>) vm, how) : new SetVariable((Set<Object>) view, how);
+        return made;
     }
 
     /** Runs an operation on a real container; what it throws is the traced program's exception. */
     private static <T> T real(TraceContext ctx, String what, Supplier<T> op) {
         try {
             return op.get();
-        } catch (Unsupported u) {
+        } catch (Unsupported | Raised u) {
+            // a graph break in a traced comparator, or what it threw: the program's, as it is
             throw u;
         } catch (RuntimeException e) {
             throw Exceptions.raise(ctx, e, GraphBreakType.EXCEPTION_THROWN, "the traced path throws " + e + " from " + what);

@@ -220,6 +220,10 @@ sealed interface OutputRebuilder {
     record ListViewOf(OutputRebuilder base, dev.ember.dynamo.variables.ListVariable.ViewKind kind, int from, int size) implements OutputRebuilder {
         @SuppressWarnings("unchecked")
         public Object rebuild(Rebuild r) {
+            // an ArrayDeque's reversed view (what its descendingIterator walks) is Deque's, not List's
+            if (kind == dev.ember.dynamo.variables.ListVariable.ViewKind.REVERSED && r.value(base) instanceof java.util.Deque<?> deque && !(deque instanceof List<?>)) {
+                return deque.reversed();
+            }
             List<Object> of = (List<Object>) r.value(base);
             return switch (kind) {
                 case SUB_LIST -> of.subList(from, from + size);
@@ -227,6 +231,34 @@ sealed interface OutputRebuilder {
                 case UNMODIFIABLE -> Collections.unmodifiableList(of);
                 case UNMODIFIABLE_COLLECTION -> Collections.unmodifiableCollection(of);
             };
+        }
+
+        @Override
+        public boolean hasIdentity() { return true; }
+    }
+
+    /**
+     * A view of a rebuilt TreeMap or TreeSet ({@code headMap}, {@code subSet}, {@code descendingMap},
+     * …), asked of it again with the same arguments: a live view, as the program's was. An inclusive
+     * flag is at each odd place of a two-argument headMap/tailMap or a four-argument subMap.
+     */
+    record SortedViewOf(OutputRebuilder base, String method, List<OutputRebuilder> args) implements OutputRebuilder {
+        public Object rebuild(Rebuild r) {
+            Object of = r.value(base);
+            Class<?> api = of instanceof java.util.NavigableMap<?, ?> ? java.util.NavigableMap.class : java.util.NavigableSet.class;
+            Object[] values = new Object[args.size()];
+            Class<?>[] types = new Class<?>[args.size()];
+            for (int i = 0; i < values.length; i++) {
+                boolean flag = i % 2 == 1 && (args.size() == 2 && !method.startsWith("sub") || args.size() == 4);
+                Object v = r.value(args.get(i));
+                values[i] = flag ? (Object) (v instanceof Boolean b ? b : ((Number) v).intValue() != 0) : v;
+                types[i] = flag ? boolean.class : Object.class;
+            }
+            try {
+                return api.getMethod(method, types).invoke(of, values);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("making " + method + " of a rebuilt " + of.getClass().getName() + " again failed", e);
+            }
         }
 
         @Override
@@ -301,10 +333,11 @@ sealed interface OutputRebuilder {
      * Set.of from the keys in the order the program gave them, which fixes its iteration order too.
      */
     record KeyedOf(Class<?> type, boolean mutable, Construction how, List<Changes.Change> changes, List<Object> keys, List<OutputRebuilder> values,
-                   KeyValues identities) implements OutputRebuilder {
+                   KeyValues identities, OutputRebuilder comparator) implements OutputRebuilder {
         public Object rebuild(Rebuild r) {
             boolean isMap = values != null;
             java.util.function.UnaryOperator<Object> key = identities.resolver(r);
+            if (comparator != null) return sortedByComparator(r, isMap, key);
             if (!mutable && !isMap) return java.util.Set.of(how.copiedKeys().stream().map(key).toArray());
             if (type == StreamCalls.PARTITION) return StreamCalls.partitionOf(r.value(values.get(0)), r.value(values.get(1)));
             if (!mutable) {
@@ -315,6 +348,34 @@ sealed interface OutputRebuilder {
             Object container = construct(isMap, key);
             r.made(this, container);
             replay(container, changes, keys, isMap ? rebuildAll(r, values) : null, key);
+            return container;
+        }
+
+        /**
+         * A TreeMap or TreeSet sorted by the program's comparator, made with it and filled with the
+         * final keys in the trace's (the comparator's) order without asking the comparator again:
+         * TreeMap.putAll and TreeSet.addAll of a sorted container with the same comparator build the
+         * tree from its order, so the comparator runs only as often as the program ran it.
+         */
+        @SuppressWarnings("unchecked")
+        private Object sortedByComparator(Rebuild r, boolean isMap, java.util.function.UnaryOperator<Object> key) {
+            java.util.Comparator<Object> order = (java.util.Comparator<Object>) r.value(comparator);
+            Object container;
+            try {
+                container = Allocation.constructAs(type, java.util.Comparator.class, order);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("rebuilding a " + type.getName() + " failed", e);
+            }
+            r.made(this, container);
+            List<Object> sortedKeys = keys.stream().map(key).toList();
+            if (isMap) {
+                Object[] vs = rebuildAll(r, values);
+                java.util.SequencedMap<Object, Object> inOrder = new LinkedHashMap<>();
+                for (int i = 0; i < sortedKeys.size(); i++) inOrder.put(sortedKeys.get(i), vs[i]);
+                ((java.util.TreeMap<Object, Object>) container).putAll(new Presorted.OfMap(order, inOrder));
+            } else {
+                ((java.util.TreeSet<Object>) container).addAll(new Presorted.OfSet(order, sortedKeys));
+            }
             return container;
         }
 

@@ -110,8 +110,11 @@ final class Rebuilders {
             case ArrayVariable a when a.source() != null -> new OutputRebuilder.FromSource(a.source());
             case ArrayVariable a -> new OutputRebuilder.ArrayOf(a.componentType(), all(a.items()));
             case KeyedVariable k when k.source() != null -> new OutputRebuilder.FromSource(k.source());
+            case KeyedVariable k when k.sortedView() != null -> {
+                yield new OutputRebuilder.SortedViewOf(of(k.sortedView().base(), null), k.sortedView().method(), all(k.sortedView().args()));
+            }
             case KeyedVariable k -> new OutputRebuilder.KeyedOf(k.type(), k.isMutable(), k.construction(), k.changes().log(), List.copyOf(k.keys()),
-                    k instanceof MapVariable m ? all(m.entries().values()) : null, keyValues(k));
+                    k instanceof MapVariable m ? all(m.entries().values()) : null, keyValues(k), k.comparator() == null ? null : of(k.comparator(), null));
             case MapViewVariable view -> new OutputRebuilder.ViewOf(of(view.map(), null), view.view());
             case dev.ember.dynamo.variables.ReadOnlyVariable u when u.of() instanceof MapViewVariable view
                     && u.wrapper() == dev.ember.dynamo.variables.ReadOnlyVariable.Wrapper.UNMODIFIABLE_MAP ->

@@ -774,7 +774,7 @@ final class StreamCalls {
 
     @SuppressWarnings("unchecked")
     private static int compare(TraceContext ctx, VariableTracker comparator, VariableTracker a, VariableTracker b, String what) {
-        if (comparator instanceof ConstantVariable c && Containers.KNOWN_COMPARATORS.contains(c.value())) {
+        if (comparator instanceof ConstantVariable c && Containers.isKnownComparator(c.value())) {
             if (!(a instanceof ConstantVariable x && x.value() != null && b instanceof ConstantVariable y && y.value() != null)) {
                 throw ctx.unsupported(GraphBreakType.UNSUPPORTED_OPERAND, what + " of " + a.describe() + " and " + b.describe()
                         + ": the trace compares values known while tracing (numbers, strings, enums)");

@@ -34,6 +34,8 @@ final class TraceContext {
     /** The size symbols of this trace. */
     final ShapeEnv shapes;
     final SideEffects sideEffects = new SideEffects();
+    /** The real comparator each sorted container made in the trace sorts by, per the program's comparator (see KeyedContainers). */
+    final java.util.Map<dev.ember.dynamo.variables.VariableTracker, java.util.Comparator<Object>> realComparators = new java.util.IdentityHashMap<>();
     /** Graph inputs (placeholders) made from real tensors, and whether each requires grad. */
     final java.util.Map<dev.ember.fx.Node, Boolean> inputRequiresGrad = new java.util.IdentityHashMap<>();
     /** Graph inputs whose real tensor is a leaf that requires grad: an in-place op on one raises, as eager's autograd does. */

@@ -36,7 +36,7 @@ public final class EntryVariable implements VariableTracker {
     public boolean attached() { return map.changes().removals() == removalsWhenMade; }
 
     /** The entry's value, while it is {@link #attached()}. */
-    public VariableTracker value() { return map.entries().get(key); }
+    public VariableTracker value() { return map.heldValue(key); }
 
     @Override
     public Source source() { return null; }

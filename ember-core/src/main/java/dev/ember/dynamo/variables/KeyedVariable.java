@@ -3,6 +3,7 @@ package dev.ember.dynamo.variables;
 import dev.ember.dynamo.source.Source;
 
 import java.util.Collection;
+import java.util.List;
 
 /**
  * A map or a set whose keys are known while tracing (strings, numbers, enums, booleans): made during
@@ -21,13 +22,43 @@ public abstract sealed class KeyedVariable implements VariableTracker permits Ma
     private Construction construction = Construction.DEFAULT;
     private final boolean mutable;
     private final Source source;
-    private final Changes changes = new Changes();
+    private final Changes changes;
+    /** For a view of a sorted container (headMap, tailSet, …): the container it shows, and how it was asked for; else null. */
+    private final SortedView view;
+
+    /**
+     * How a view of a sorted container was made: {@code method} ({@code headMap}, {@code subSet},
+     * {@code descendingMap}, …) called on {@code base} with {@code args}; the view shares its base's
+     * changes, so an iterator over either fails fast on a change through the other, and a change
+     * through the view is replayed on the base.
+     */
+    public record SortedView(KeyedVariable base, String method, List<VariableTracker> args) {}
+    /** A TreeMap's or TreeSet's comparator as the program made it ({@code new TreeMap<>(comparator)}), or null for natural order. */
+    private VariableTracker comparator;
 
     KeyedVariable(Class<?> type, boolean mutable, Source source) {
         this.type = type;
         this.mutable = mutable;
         this.source = source;
+        this.changes = new Changes();
+        this.view = null;
     }
+
+    /** A view of {@code view.base()}, of class {@code type}. */
+    KeyedVariable(Class<?> type, SortedView view) {
+        this.type = type;
+        this.mutable = view.base().isMutable();
+        this.source = null;
+        this.changes = view.base().changes();
+        this.view = view;
+        this.comparator = view.base().comparator();
+    }
+
+    /** How this view of a sorted container was made, or null for a container. */
+    public SortedView sortedView() { return view; }
+
+    /** The container this is, or that this view (of a view) shows. */
+    public KeyedVariable root() { return view == null ? this : view.base().root(); }
 
     /** The class the program sees. */
     public Class<?> type() { return type; }
@@ -41,6 +72,11 @@ public abstract sealed class KeyedVariable implements VariableTracker permits Ma
 
     public boolean isMutable() { return mutable; }
 
+    /** The comparator a sorted container made in the trace orders its keys by, or null for natural order. */
+    public VariableTracker comparator() { return comparator; }
+
+    public void comparator(VariableTracker comparator) { this.comparator = comparator; }
+
     public Changes changes() { return changes; }
 
     /**
@@ -53,6 +89,8 @@ public abstract sealed class KeyedVariable implements VariableTracker permits Ma
     public boolean orderKnown() {
         // no key or one key: one order, whatever the hash codes (Set.of(t), a map of one tensor key)
         if (keys().size() <= 1) return true;
+        // a TreeMap or TreeSet sorted by the program's comparator: its order is the comparator's, whatever the keys' hash codes
+        if (comparator != null) return true;
         // an IdentityHashMap orders its keys by identity hash codes, enum constants' too
         if (type == java.util.IdentityHashMap.class) return false;
         boolean linked = java.util.LinkedHashMap.class.isAssignableFrom(type) || java.util.LinkedHashSet.class.isAssignableFrom(type);

@@ -31,8 +31,17 @@ public final class MapVariable extends KeyedVariable {
         this.unread = unread;
     }
 
+    /** A view of the sorted map {@code view.base()}: {@code real} is the JDK's view of the base's real map. */
+    public MapVariable(Map<Object, VariableTracker> real, SortedView view) {
+        super(real.getClass(), view);
+        this.entries = real;
+        this.unread = new HashMap<>();
+    }
+
     /** Every entry, each value read. */
     public Map<Object, VariableTracker> entries() {
+        // a view's values are its base's: read there (an input map's are read when first asked for)
+        if (sortedView() != null) ((MapVariable) sortedView().base()).entries();
         if (!unread.isEmpty()) {
             for (Object key : List.copyOf(entries.keySet())) value(key);
         }
@@ -44,9 +53,36 @@ public final class MapVariable extends KeyedVariable {
 
     /** The value of {@code key}, a key of the map, read now if it was not. */
     public VariableTracker value(Object key) {
+        if (sortedView() != null) ((MapVariable) sortedView().base()).value(key);
         Supplier<VariableTracker> pending = unread.remove(key);
         if (pending != null) entries.put(key, pending.get());
         return entries.get(key);
+    }
+
+    /**
+     * The value of {@code key}, a key of the map, as one of its entries holds it: for a map sorted by
+     * the program's comparator found by equals along the entries, so the comparator is not asked
+     * where eager's entry (Map.Entry.getValue, setValue) does not ask it.
+     */
+    public VariableTracker heldValue(Object key) {
+        if (comparator() == null) return entries.get(key);
+        for (Map.Entry<Object, VariableTracker> e : entries.entrySet()) if (e.getKey().equals(key)) return e.getValue();
+        return null;
+    }
+
+    /** Sets the value of {@code key}, a key of the map, in its entry (see {@link #heldValue}). */
+    public void replaceHeldValue(Object key, VariableTracker value) {
+        if (comparator() == null) {
+            entries.put(key, value);
+            return;
+        }
+        for (Map.Entry<Object, VariableTracker> e : entries.entrySet()) {
+            if (e.getKey().equals(key)) {
+                e.setValue(value);
+                return;
+            }
+        }
+        throw new IllegalStateException("no key " + key + " in " + describe());
     }
 
     @Override

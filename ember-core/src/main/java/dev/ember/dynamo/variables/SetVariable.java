@@ -14,6 +14,12 @@ public final class SetVariable extends KeyedVariable {
         this.elements = elements;
     }
 
+    /** A view of the sorted set {@code view.base()}: {@code real} is the JDK's view of the base's real set. */
+    public SetVariable(Set<Object> real, SortedView view) {
+        super(real.getClass(), view);
+        this.elements = real;
+    }
+
     public Set<Object> elements() { return elements; }
 
     @Override
