@@ -114,4 +114,26 @@ class Capture18RegressionTest {
         assertTrue(explained.breakReasons().stream().anyMatch(r -> r.reason().contains("Tensor.grad() on a tensor")
                 && r.reason().contains("only the gradient of an input or parameter becomes a graph input")), () -> explained.breakReasons().toString());
     }
+
+    // ---- a HashSet of tensors iterated: every break says why, and what to use instead ----
+
+    static Object sumsOverAHashSetOfTensors(Tensor x) {
+        Set<Tensor> parts = new HashSet<>(List.of(x, x.mul(2), x.mul(3)));
+        Tensor acc = x.mul(0);
+        for (Tensor t : parts) acc = acc.add(t.sum());
+        return acc;
+    }
+
+    @Test
+    void breaksInAResumedHashSetLoopSayWhyAndWhatToUseInstead() {
+        Tensor x = Tensor.randn(3);
+        Compiled.assertSame(sumsOverAHashSetOfTensors(x), Ember.compile((Fn1<Tensor, Object>) Capture18RegressionTest::sumsOverAHashSetOfTensors).apply(x),
+                "compiled against eager");
+        Ember.reset();
+        ExplainOutput explained = Ember.explain((Fn1<Tensor, Object>) Capture18RegressionTest::sumsOverAHashSetOfTensors).with(x);
+        assertTrue(explained.graphBreakCount() > 1, explained::toString);
+        for (ExplainOutput.BreakReason r : explained.breakReasons()) {
+            assertTrue(r.reason().contains("identity hash code") && r.reason().contains("LinkedHashSet"), () -> "break without the why: " + r.reason());
+        }
+    }
 }
