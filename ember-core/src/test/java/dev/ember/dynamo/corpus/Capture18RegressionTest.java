@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.*;
 
+import static dev.ember.dynamo.corpus.Capture12RegressionTest.assertOneFrameNoBreak;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -126,7 +127,8 @@ class Capture18RegressionTest {
 
     @Test
     void breaksInAResumedHashSetLoopSayWhyAndWhatToUseInstead() {
-        Tensor x = Tensor.randn(3);
+        // whole numbers: the set's order (identity hash codes, different in each run) does not change the sum's rounding
+        Tensor x = Tensor.randn(3).mul(4).round();
         Compiled.assertSame(sumsOverAHashSetOfTensors(x), Ember.compile((Fn1<Tensor, Object>) Capture18RegressionTest::sumsOverAHashSetOfTensors).apply(x),
                 "compiled against eager");
         Ember.reset();
@@ -134,6 +136,105 @@ class Capture18RegressionTest {
         assertTrue(explained.graphBreakCount() > 1, explained::toString);
         for (ExplainOutput.BreakReason r : explained.breakReasons()) {
             assertTrue(r.reason().contains("identity hash code") && r.reason().contains("LinkedHashSet"), () -> "break without the why: " + r.reason());
+        }
+    }
+
+    // ---- an ArrayDeque's iterators as the JDK's: hasNext never fails fast, next reads the array where the cursor stands ----
+
+    /** The iterator returns the elements it was made with: after an addLast, hasNext is still false once they are taken. */
+    static Object dequeIteratorEndsAfterAnAdd(Tensor x) {
+        ArrayDeque<Tensor> d = new ArrayDeque<>(List.of(x, x.sin()));
+        Iterator<Tensor> it = d.iterator();
+        Tensor acc = it.next().add(it.next());
+        d.addLast(x.cos());
+        d.addFirst(x.exp());
+        return List.of(acc, it.hasNext(), d.size());
+    }
+    /** After a pollLast, hasNext still counts the element polled; next() then finds its slot empty and throws ConcurrentModificationException. */
+    static Object dequeIteratorAfterAPoll(Tensor x) {
+        ArrayDeque<Tensor> d = new ArrayDeque<>(List.of(x, x.sin(), x.cos()));
+        Iterator<Tensor> it = d.iterator();
+        Tensor acc = it.next();
+        d.pollLast();
+        List<Object> seen = new ArrayList<>();
+        seen.add(it.hasNext());
+        acc = acc.add(it.next());
+        seen.add(it.hasNext());
+        try {
+            acc = acc.add(it.next());
+        } catch (java.util.ConcurrentModificationException e) {
+            seen.add("CME");
+        }
+        return List.of(acc, seen);
+    }
+    /** A loop that adds while it walks: the JDK's iterator returns the slots it reaches, and stops after the count it was made with. */
+    static Object dequeLoopAddingAsItGoes(Tensor x) {
+        ArrayDeque<Tensor> d = new ArrayDeque<>(List.of(x, x.sin(), x.cos()));
+        Tensor acc = x.mul(0);
+        int steps = 0;
+        for (Tensor t : d) {
+            acc = acc.mul(2).add(t);
+            if (steps++ == 0) d.addLast(t.mul(3));
+        }
+        return List.of(acc, steps, d.size());
+    }
+    /** hasNext after a change is no ConcurrentModificationException for a catch to see: the JDK's answers true here. */
+    static Object dequeHasNextInsideATry(Tensor x) {
+        ArrayDeque<Tensor> d = new ArrayDeque<>(List.of(x, x.sin()));
+        Iterator<Tensor> it = d.iterator();
+        Tensor acc = it.next();
+        d.addLast(x.cos());
+        boolean more;
+        try {
+            more = it.hasNext();
+        } catch (java.util.ConcurrentModificationException e) {
+            more = false;
+            acc = acc.add(100);
+        }
+        return List.of(acc, more);
+    }
+    /** The descending iterator alike: hasNext counts, whatever the deque did. */
+    static Object descendingIteratorEndsAfterAnAdd(Tensor x) {
+        ArrayDeque<Tensor> d = new ArrayDeque<>(List.of(x, x.sin()));
+        Iterator<Tensor> it = d.descendingIterator();
+        Tensor acc = it.next().add(it.next());
+        d.addFirst(x.cos());
+        return List.of(acc, it.hasNext());
+    }
+    /** After its own remove, an ArrayDeque's iterator still counts as the JDK's when the deque changes later. */
+    static Object dequeIteratorRemovesThenTheDequeChanges(Tensor x) {
+        ArrayDeque<Integer> d = new ArrayDeque<>(List.of(1, 2, 3));
+        Iterator<Integer> it = d.descendingIterator();
+        it.next();
+        it.remove();
+        it.next();
+        d.addLast(7);
+        return List.of(x.add(d.size()), it.hasNext());
+    }
+
+    @Test
+    void arrayDequeIteratorsAnswerHasNextAsTheJdksInOneGraph() {
+        assertOneFrameNoBreak(Capture18RegressionTest::dequeIteratorEndsAfterAnAdd);
+        assertOneFrameNoBreak(Capture18RegressionTest::descendingIteratorEndsAfterAnAdd);
+        assertOneFrameNoBreak(Capture18RegressionTest::dequeHasNextInsideATry);
+    }
+
+    @Test
+    void arrayDequeIteratorOwnRemoveThenAChangeCountsAsTheJdks() {
+        Tensor x = Tensor.randn(3);
+        Capture11RegressionTest.assertAsEager(Capture18RegressionTest::dequeIteratorRemovesThenTheDequeChanges, x);
+    }
+
+    @Test
+    void arrayDequeIteratorNextAfterAChangeRunsTheFrameEagerly() {
+        Tensor x = Tensor.randn(3);
+        for (Fn1<Tensor, Object> f : List.<Fn1<Tensor, Object>>of(Capture18RegressionTest::dequeIteratorAfterAPoll, Capture18RegressionTest::dequeLoopAddingAsItGoes)) {
+            Capture11RegressionTest.assertAsEager(f, x);
+            Ember.reset();
+            ExplainOutput explained = Ember.explain(f).with(x);
+            assertTrue(explained.breakReasons().stream().anyMatch(r -> r.reason().contains("ArrayDeque.iterator().next() after the deque changed")),
+                    explained::toString);
+            Ember.reset();
         }
     }
 }
