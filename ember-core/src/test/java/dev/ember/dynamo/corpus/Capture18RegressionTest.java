@@ -100,6 +100,25 @@ class Capture18RegressionTest {
         assertEquals(0, Capture11RegressionTest.graphBreaks(f, x), "graph breaks");
     }
 
+    /** The docs' example (docs/training.md): a module passed in, its parameters' gradients clipped in place, one graph. */
+    @Test
+    void clipsTheGradientsOfAModulePassedIn() {
+        Linear layer = new Linear(4, 3);
+        layer.forward(Tensor.randn(2, 4)).mul(10).sum().backward();
+        List<Tensor> copies = new ArrayList<>();
+        for (Parameter p : layer.parameters()) {
+            Tensor copy = p.detach().clone().requiresGrad(true);
+            copy.setGrad(p.grad().clone());
+            copies.add(copy);
+        }
+        Tensor expected = ClipGrad.clipGradNorm_(copies, 1.0);
+        CompileCounter cc = new CompileCounter();
+        Fn1<dev.ember.nn.Module, Tensor> clip = Ember.compile(m -> ClipGrad.clipGradNorm_(m.parameters(), 1.0), Options.backend(cc));
+        Compiled.assertSame(expected, clip.apply(layer), "total norm");
+        Compiled.assertSame(gradsOf(copies), gradsOf(new ArrayList<>(layer.parameters())), "gradients after");
+        assertEquals(1, cc.frameCount(), "frames");
+    }
+
     @Test
     void gradOfAComputedTensorBreaksSayingWhatToReadInstead() {
         Tensor p = Tensor.randn(3).requiresGrad(true);
