@@ -518,16 +518,25 @@ final class Containers {
             throw Exceptions.raise(ctx, new UnsupportedOperationException("remove"), GraphBreakType.EXCEPTION_THROWN,
                     "the traced path throws UnsupportedOperationException: Iterator.remove() on a stream's iterator");
         }
-        if ((name.equals("hasNext") || name.equals("next")) && it.list() != null && it.list().isView() && it.list().base().isArrayDeque() && it.containerChanged()) {
-            // an ArrayDeque's descending iterator reads the changed array where its cursor stands (or throws where the slot is empty)
-            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, "ArrayDeque.descendingIterator()." + name + "() after the deque changed: "
-                    + "an ArrayDeque's iterators read its changed array as it is, which the trace does not model (change the deque after the loop)");
+        boolean overDeque = it.overArrayDeque() || it.list() != null && it.list().isView() && it.list().base().isArrayDeque();
+        if (overDeque && it.containerChanged() && (name.equals("hasNext") || name.equals("next"))) {
+            // the JDK's ArrayDeque iterators (DeqIterator, DescendingIterator) never fail fast on hasNext: it is remaining > 0,
+            // the elements the iterator was made with less those returned, whatever the deque did since
+            if (name.equals("hasNext")) return ConstantVariable.of(it.dequeHasNext() ? 1 : 0);
+            if (!it.dequeHasNext()) {
+                throw Exceptions.raise(ctx, new java.util.NoSuchElementException(), GraphBreakType.EXCEPTION_THROWN,
+                        "the traced path throws NoSuchElementException: Iterator.next() past the elements the ArrayDeque's iterator was made with");
+            }
+            // next() reads the slot of the deque's array where its cursor stands (ConcurrentModificationException only where that slot
+            // is empty): which element that is depends on the array's capacity and head, which the trace does not model. Rebuilt past
+            // a break the deque's array would differ from the program's, so the whole frame runs eagerly instead
+            String why = (it.overArrayDeque() ? "ArrayDeque.iterator()" : "ArrayDeque.descendingIterator()") + ".next() after the deque changed: "
+                    + "it reads the deque's array where its cursor stands, which the trace does not model (change the deque after the loop)";
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_CALL, why).withoutResume(why + ", so the frame runs eagerly");
         }
         return switch (name) {
             case "remove", "set", "add" -> iteratorWrite(ctx, it, name, args);
             case "hasNext" -> {
-                // an ArrayDeque's iterator counts the elements it was made with; the trace's reads the deque as it is
-                if (it.containerChanged() && it.unchangedIterable() == null && it.overArrayDeque()) throw KeyedContainers.concurrentModification(ctx, "Iterator.hasNext()");
                 yield ConstantVariable.of(it.hasNext() ? 1 : 0);
             }
             // PrimitiveIterator's (an IntStream's iterator): the item, an int, long or double already

@@ -73,7 +73,7 @@ public enum GraphBreakType {
             "Call a concrete method of a class loaded from a class file."),
     UNSUPPORTED_TENSOR_METHOD("GB0018", "Unsupported Tensor method",
             "The code calls a Tensor method that touches storage or tensor metadata the tracer does not track (storage(), version(), "
-                    + "requiresGrad(boolean), requiresGrad() on a tensor the graph computes).",
+                    + "requiresGrad(boolean), requiresGrad() or grad() on a tensor the graph computes).",
             "Call it outside the compiled function."),
     UNSUPPORTED_OPERAND("GB0019", "Unsupported operand",
             "An instruction got an operand the translator cannot evaluate at trace time (e.g. arithmetic on an object).",

@@ -130,6 +130,13 @@ final class KeyedContainers {
 
     /** Why the map or set {@code value} (read from {@code source}) is not tracked, as a parenthesis for a message; empty when it is, or is no map or set. */
     static String whyUntracked(Object value, dev.ember.dynamo.source.Source source) {
+        if (value instanceof java.util.Iterator<?> && value.getClass().getEnclosingClass() == java.util.HashMap.class) {
+            // a HashSet's or HashMap's own iterator, made eagerly at a break (its iterator() call, whose order the trace could not know)
+            return " (" + (source == null ? "an iterator" : source.name() + ", an iterator") + " of a HashSet or HashMap, handed on past a graph break: it "
+                    + "walks the hash table in the order of its keys' hash codes, which for tensors (and other objects with Object's hashCode) are "
+                    + "identity hash codes, known only when the program runs, so the trace cannot follow it and each step of the loop runs "
+                    + "eagerly. Use a LinkedHashSet or LinkedHashMap: it iterates in insertion order, which the trace follows in one graph)";
+        }
         Collection<?> keys = value instanceof Map<?, ?> m ? m.keySet() : value instanceof Set<?> s ? s : null;
         if (keys == null) return "";
         String name = source == null ? "the " + value.getClass().getSimpleName() : source.name();

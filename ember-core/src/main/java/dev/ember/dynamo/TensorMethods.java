@@ -49,6 +49,24 @@ final class TensorMethods {
         return ids.stream().mapToInt(Integer::intValue).toArray();
     }
 
+    /**
+     * {@code t.grad()}: of an input tensor, its real gradient becomes a graph input read from
+     * {@code source.grad} on every call, as Dynamo traces {@code p.grad} (guarded: null, or a tensor
+     * of the traced dtype and shape; in-place writes to it reach the real gradient as other input
+     * mutations do). The graph cannot change it: backward() and setGrad() break the graph. A tensor
+     * the graph computes may be an input returned by an in-place op, whose gradient the trace cannot
+     * tell, so that read breaks.
+     */
+    private static VariableTracker gradOf(TraceContext ctx, TensorVariable t, String who) {
+        Tensor real = ctx.inputTensorOf.get(t.node());
+        if (t.source() == null || real == null) {
+            throw ctx.unsupported(GraphBreakType.UNSUPPORTED_TENSOR_METHOD, "Tensor.grad() on " + who + " (" + t.describe()
+                    + "), a tensor the graph computes: only the gradient of an input or parameter becomes a graph input. "
+                    + "Read .grad() of the parameters themselves (module.parameters(), or a list passed in)");
+        }
+        return ctx.builder.wrap(real.grad(), new dev.ember.dynamo.source.GradSource(t.source()), Tensor.class);
+    }
+
     static VariableTracker invoke(TraceContext ctx, TensorVariable t, String name, MethodTypeDesc type, List<VariableTracker> args) {
         FakeTensor fake = t.fake();
         String who = t.source() != null ? t.source().name() : "a tensor";
@@ -99,6 +117,7 @@ final class TensorMethods {
             throw ctx.unsupported(GraphBreakType.UNSUPPORTED_TENSOR_METHOD, "Tensor.requiresGrad() on " + who
                     + ", a tensor the graph computes from an input that requires grad while grad mode changed in the trace");
         }
+        if (name.equals("grad") && args.isEmpty()) return gradOf(ctx, t, who);
         if (name.equals("asBoolean")) {
             VariableTracker passes = TensorAsserts.rewrite(ctx, t);
             if (passes != null) return passes;

@@ -49,6 +49,8 @@ final class TraceContext {
     final java.util.Map<dev.ember.fx.Node, String> viewsRefusingInPlace = new java.util.IdentityHashMap<>();
     /** The class of each such input (Tensor or a subclass such as Parameter), for checkcast and instanceof. */
     final java.util.Map<dev.ember.fx.Node, Class<?>> inputClass = new java.util.IdentityHashMap<>();
+    /** The real tensor behind each input placeholder (its gradient is read while tracing: {@link TensorMethods}). */
+    final java.util.Map<dev.ember.fx.Node, dev.ember.tensor.Tensor> inputTensorOf = new java.util.IdentityHashMap<>();
     final List<InstructionTranslator> frames = new ArrayList<>();
     private int instructions;
     /** Instructions the root frame has started; a re-trace halts when it is about to start step {@link #haltAtStep}. */

@@ -115,6 +115,7 @@ final class VariableBuilder {
             case FieldSource f -> plainPath(f.base());
             case IndexSource i -> plainPath(i.base());
             case KeySource k -> plainPath(k.base());
+            case dev.ember.dynamo.source.GradSource g -> plainPath(g.tensor());
             default -> false;
         };
     }
@@ -140,6 +141,7 @@ final class VariableBuilder {
                 if (root != t) ctx.viewsRefusingInPlace.put(node, root.meta().describe());
             }
             ctx.inputClass.put(node, t.getClass());
+            ctx.inputTensorOf.put(node, t);
             return new TensorVariable(node, fake, source);
         }
         if (value instanceof Number || value instanceof String || value instanceof Boolean || value instanceof Character) {

@@ -126,6 +126,7 @@ final class StrictExport {
             case dev.ember.dynamo.source.ThreadLocalSource t -> root(t.base());
             case dev.ember.dynamo.source.ModuleQuerySource q -> root(q.base());
             case dev.ember.dynamo.source.ReversedViewBaseSource r -> root(r.view());
+            case dev.ember.dynamo.source.GradSource g -> root(g.tensor());
         };
     }
 
@@ -144,6 +145,7 @@ final class StrictExport {
             case dev.ember.dynamo.source.ThreadLocalSource t -> path(t.base()) + ".get()";
             case dev.ember.dynamo.source.ModuleQuerySource q -> path(q.base()) + "." + q.method() + "()";
             case dev.ember.dynamo.source.ReversedViewBaseSource r -> path(r.view()) + ".reversed()";
+            case dev.ember.dynamo.source.GradSource g -> path(g.tensor()) + ".grad()";
             case dev.ember.dynamo.source.KeyAtSource k -> "List.copyOf(" + path(k.base()) + (k.base() instanceof KeySource ? "" : ".keySet()") + ").get(" + k.index() + ")";
         };
     }

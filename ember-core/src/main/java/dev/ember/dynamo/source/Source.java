@@ -5,7 +5,7 @@ package dev.ember.dynamo.source;
  * {@code L['x']}, {@code L['self'].conv1.weight}, {@code L['xs'][0]}, {@code G['Config.SCALE']}.
  */
 public sealed interface Source permits LocalSource, FieldSource, IndexSource, KeySource, StaticFieldSource, ScalarTensorSource, SizeSource,
-        IteratorPartSource, TextSource, KeyAtSource, ThreadLocalSource, ModuleQuerySource, ReversedViewBaseSource {
+        IteratorPartSource, TextSource, KeyAtSource, ThreadLocalSource, ModuleQuerySource, ReversedViewBaseSource, GradSource {
 
     /** The name printed in guards and messages. */
     String name();

@@ -23,6 +23,12 @@ public final class IteratorVariable implements VariableTracker {
     private int position;
     /** The index of the item next() or previous() last returned, or -1 (none yet, or removed or added since). */
     private int lastReturned = -1;
+    /**
+     * The position at which an ArrayDeque's iterator has returned all it will: the deque's size when
+     * it was made (moved with the cursor by this iterator's own remove, which leaves the JDK's count
+     * of remaining elements as it was); -1 over a map or set.
+     */
+    private int sizeWhenMade;
 
     /** An iterator over {@code list}. */
     public IteratorVariable(ListVariable list) { this(list, 0); }
@@ -38,6 +44,7 @@ public final class IteratorVariable implements VariableTracker {
         this.iterable = list;
         this.expectedChanges = list.structuralChanges();
         this.position = position;
+        this.sizeWhenMade = list.items().size();
     }
 
     /**
@@ -49,6 +56,7 @@ public final class IteratorVariable implements VariableTracker {
         this.container = container;
         this.iterable = iterable;
         this.expectedChanges = container.changes().count();
+        this.sizeWhenMade = -1;
     }
 
     /**
@@ -65,6 +73,7 @@ public final class IteratorVariable implements VariableTracker {
         this.container = null;
         this.iterable = null;
         this.pull = pull;
+        this.sizeWhenMade = -1;
     }
 
     /** Makes a stream iterator's next items (see {@link #pulling}); null for an iterator over a container. */
@@ -118,6 +127,7 @@ public final class IteratorVariable implements VariableTracker {
 
     /** After this iterator's remove: the cursor is where the removed item was, and nothing can be removed or set until the next move. */
     public void removedLastReturned() {
+        sizeWhenMade -= position - lastReturned;
         position = lastReturned;
         lastReturned = -1;
         expectedChanges = ((ListVariable) iterable).structuralChanges();
@@ -126,6 +136,7 @@ public final class IteratorVariable implements VariableTracker {
     /** After this iterator's add at the cursor: the cursor is past the new item. */
     public void addedAtCursor() {
         position++;
+        sizeWhenMade++;
         lastReturned = -1;
         expectedChanges = ((ListVariable) iterable).structuralChanges();
     }
@@ -134,6 +145,13 @@ public final class IteratorVariable implements VariableTracker {
     public void restoreLastReturned(int index) { lastReturned = index; }
 
     private List<VariableTracker> current() { return items != null ? items : ((ListVariable) iterable).items(); }
+
+    /**
+     * Whether an ArrayDeque's iterator (forward or descending) has a next element: the JDK's
+     * {@code remaining > 0}, the count of elements it was made with less those next() returned,
+     * whatever the deque did since (it never fails fast here).
+     */
+    public boolean dequeHasNext() { return position < sizeWhenMade; }
 
     /** Whether this iterates an ArrayDeque, whose iterator stops after the elements it was made with. */
     public boolean overArrayDeque() { return iterable instanceof ListVariable l && l.isArrayDeque(); }
