@@ -17,7 +17,6 @@ import dev.ember.nn.Module;
 import dev.ember.nn.Parameter;
 import dev.ember.nn.ReLU;
 import dev.ember.nn.Sequential;
-import dev.ember.nn.Tanh;
 import dev.ember.optim.Adam;
 import dev.ember.optim.AdamW;
 import dev.ember.optim.CosineAnnealingLR;
@@ -38,6 +37,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.ember.NewUserTrainingSupport.allEntries;
+import static dev.ember.NewUserTrainingSupport.mlp;
+import static dev.ember.NewUserTrainingSupport.sameTrace;
 import static dev.ember.testing.TorchAssert.assertClose;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -65,21 +67,8 @@ class NewUserTraining5Test {
         return FrameRegistry.frames().stream().filter(f -> f.options() == opts).mapToInt(f -> f.entries().size()).sum();
     }
 
-    private static int allEntries() {
-        return FrameRegistry.frames().stream().mapToInt(f -> f.entries().size()).sum();
-    }
-
-    private static void sameTrace(List<float[]> eager, List<float[]> compiled, float tol, String what) {
-        assertEquals(eager.size(), compiled.size(), what + ": trace length");
-        for (int i = 0; i < eager.size(); i++) assertArrayEquals(eager.get(i), compiled.get(i), tol, what + ": value " + i);
-    }
-
     private static void addParams(List<float[]> trace, Module m) {
         for (Parameter p : m.parameters()) trace.add(p.toFloatArray());
-    }
-
-    private static Sequential mlp(int in, int hidden, int out) {
-        return new Sequential(new Linear(in, hidden), new Tanh(), new Linear(hidden, out));
     }
 
     // ------------------------------------------------------------------ 1. gradient accumulation + clip_grad_norm

@@ -1,7 +1,6 @@
 package dev.ember;
 
 import dev.ember.autograd.Autograd;
-import dev.ember.dynamo.FrameRegistry;
 import dev.ember.export.Dim;
 import dev.ember.export.ExportOptions;
 import dev.ember.export.ExportedProgram;
@@ -13,7 +12,6 @@ import dev.ember.nn.Module;
 import dev.ember.nn.Parameter;
 import dev.ember.nn.ReLU;
 import dev.ember.nn.Sequential;
-import dev.ember.nn.Tanh;
 import dev.ember.optim.Adam;
 import dev.ember.optim.AdamW;
 import dev.ember.optim.OneCycleLR;
@@ -28,6 +26,9 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.ember.NewUserTrainingSupport.allEntries;
+import static dev.ember.NewUserTrainingSupport.mlp;
+import static dev.ember.NewUserTrainingSupport.sameTrace;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -39,19 +40,6 @@ class NewUserTraining5bTest {
 
     @AfterEach
     void reset() { Ember.reset(); }
-
-    private static int allEntries() {
-        return FrameRegistry.frames().stream().mapToInt(f -> f.entries().size()).sum();
-    }
-
-    private static void sameTrace(List<float[]> eager, List<float[]> compiled, float tol, String what) {
-        assertEquals(eager.size(), compiled.size(), what + ": trace length");
-        for (int i = 0; i < eager.size(); i++) assertArrayEquals(eager.get(i), compiled.get(i), tol, what + ": value " + i);
-    }
-
-    private static Sequential mlp(int in, int hidden, int out) {
-        return new Sequential(new Linear(in, hidden), new Tanh(), new Linear(hidden, out));
-    }
 
     // ---- OneCycleLR changes SGD's momentum every step: the compiled step must follow, not recompile each time
 

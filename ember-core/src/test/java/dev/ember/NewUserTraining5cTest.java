@@ -2,7 +2,6 @@ package dev.ember;
 
 import dev.ember.autograd.Autograd;
 import dev.ember.debug.NanReport;
-import dev.ember.dynamo.FrameRegistry;
 import dev.ember.export.ExportOptions;
 import dev.ember.export.ExportedProgram;
 import dev.ember.fx.NonFiniteValueError;
@@ -13,7 +12,6 @@ import dev.ember.nn.Module;
 import dev.ember.nn.Parameter;
 import dev.ember.nn.ReLU;
 import dev.ember.nn.Sequential;
-import dev.ember.nn.Tanh;
 import dev.ember.optim.Adam;
 import dev.ember.optim.LambdaLR;
 import dev.ember.optim.ReduceLROnPlateau;
@@ -31,6 +29,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.ember.NewUserTrainingSupport.allEntries;
+import static dev.ember.NewUserTrainingSupport.mlp;
+import static dev.ember.NewUserTrainingSupport.sameTrace;
 import static dev.ember.testing.TorchAssert.assertClose;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -45,19 +46,6 @@ class NewUserTraining5cTest {
     void reset() {
         Ember.reset();
         System.clearProperty("ember.nan.asserts");
-    }
-
-    private static int allEntries() {
-        return FrameRegistry.frames().stream().mapToInt(f -> f.entries().size()).sum();
-    }
-
-    private static void sameTrace(List<float[]> eager, List<float[]> compiled, float tol, String what) {
-        assertEquals(eager.size(), compiled.size(), what + ": trace length");
-        for (int i = 0; i < eager.size(); i++) assertArrayEquals(eager.get(i), compiled.get(i), tol, what + ": value " + i);
-    }
-
-    private static Sequential mlp(int in, int hidden, int out) {
-        return new Sequential(new Linear(in, hidden), new Tanh(), new Linear(hidden, out));
     }
 
     // ---- reduce-overhead while training: two forwards before one backward (gradient accumulation)
