@@ -1,7 +1,6 @@
 package dev.ember.dynamo;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.MethodModel;
@@ -58,13 +57,13 @@ final class ClassFiles {
                     + " pass a serializable lambda (dev.ember.Fn0…Fn5) so its implementation method can be found");
         }
         if (cls.isArray() || cls.isPrimitive()) throw new ClassFileNotFound(cls.getName() + " has no class file");
-        String resource = "/" + cls.getName().replace('.', '/') + ".class";
-        try (InputStream in = cls.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new ClassFileNotFound("the class file of " + cls.getName() + " (" + resource.substring(1)
+        try {
+            byte[] bytes = dev.ember.jvm.ClassBytes.read(cls);
+            if (bytes == null) {
+                throw new ClassFileNotFound("the class file of " + cls.getName() + " (" + dev.ember.jvm.ClassBytes.resource(cls).substring(1)
                         + ") cannot be found through its class loader " + cls.getClassLoader());
             }
-            return in.readAllBytes();
+            return bytes;
         } catch (IOException e) {
             throw new ClassFileNotFound("reading the class file of " + cls.getName() + " failed: " + e);
         }

@@ -1,8 +1,8 @@
 package dev.ember.nn;
 
+import dev.ember.jvm.ClassBytes;
 import dev.ember.jvm.FlatCode;
 
-import java.io.InputStream;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.MethodModel;
@@ -58,11 +58,8 @@ final class NullTensorArgument {
     private static Optional<FieldRead> fieldReadBefore(StackWalker.StackFrame caller) {
         try {
             Class<?> cls = caller.getDeclaringClass();
-            byte[] bytes;
-            try (InputStream in = cls.getResourceAsStream("/" + cls.getName().replace('.', '/') + ".class")) {
-                if (in == null) return Optional.empty();
-                bytes = in.readAllBytes();
-            }
+            byte[] bytes = ClassBytes.read(cls);
+            if (bytes == null) return Optional.empty();
             ClassModel model = ClassFile.of().parse(bytes);
             for (MethodModel m : model.methods()) {
                 if (!m.methodName().equalsString(caller.getMethodName()) || !m.methodType().equalsString(caller.getDescriptor()) || m.code().isEmpty()) continue;
